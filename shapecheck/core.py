@@ -1,0 +1,99 @@
+"""The one core call every host adapts: source text + configuration -> findings."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from .config import Config
+from .diagnostics import Finding, make
+
+_SUPPRESS = re.compile(r"#\s*shapecheck:\s*ignore(?:\[(?P<codes>[A-Z0-9_,\s]*)\])?", re.IGNORECASE)
+_NOQA = re.compile(r"#\s*noqa(?::\s*(?P<codes>[A-Z]+[0-9]+(?:[,\s]+[A-Z]+[0-9]+)*))?", re.IGNORECASE)
+
+_MARKERS = ("einops", "jaxtyping", "Float", "Float16", "BFloat16", "Shaped", "rearrange", "torch", "numpy", "jax")
+
+
+@dataclass(frozen=True)
+class SourceFile:
+    path: str
+    text: str
+
+
+def decode_source(data: bytes | str) -> str:
+    """Decode Python source bytes as Python does (PEP 263 cookie, BOM); raises UnicodeDecodeError/SyntaxError."""
+    if isinstance(data, str):
+        return data
+    import io
+    import tokenize
+
+    encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
+    text = data.decode(encoding)
+    return text[1:] if text.startswith("\ufeff") else text
+
+
+def relevant(text: str) -> bool:
+    """Cheap pre-filter: files that mention none of our libraries are skipped before parsing."""
+    return any(m in text for m in _MARKERS)
+
+
+def suppressed(finding: Finding, lines: list[str]) -> bool:
+    """``# shapecheck: ignore[SHP201]``, bare ``# shapecheck: ignore`` and flake8's ``# noqa[: SHP201]``."""
+    for ln in {finding.line, finding.end_line}:
+        if not 1 <= ln <= len(lines):
+            continue
+        line = lines[ln - 1]
+        if "#" not in line:
+            continue
+        for rx in (_SUPPRESS, _NOQA):
+            for m in rx.finditer(line):
+                codes = m.group("codes")
+                if codes is None:
+                    return True
+                wanted = [c.strip().upper() for c in re.split(r"[,\s]+", codes) if c.strip()]
+                if any(finding.code.startswith(c) for c in wanted):
+                    return True
+    return False
+
+
+def check_source(
+    source: str | bytes,
+    path: str = "<string>",
+    config: Config | None = None,
+    *,
+    project: "object | None" = None,
+    prefilter: bool = True,
+) -> list[Finding]:
+    """Analyse one module's source. Never raises for bad input: problems become SHP9xx findings."""
+    config = config or Config()
+    try:
+        text = decode_source(source)
+    except (UnicodeDecodeError, SyntaxError, LookupError) as exc:
+        return _filter([make("SHP901", path, (1, 1, 1, 1), reason=f"cannot decode source ({exc})")], [], config, path)
+    if prefilter and not relevant(text):
+        return []
+    from .analysis import analyse_text  # deferred: keeps `import shapecheck` light
+
+    try:
+        findings = analyse_text(text, path, project=project)
+    except RecursionError:
+        findings = [make("SHP902", path, (1, 1, 1, 1), reason="source nested too deeply")]
+    except Exception as exc:  # a bug of ours must never take the host down
+        findings = [make("SHP902", path, (1, 1, 1, 1), reason=f"{type(exc).__name__}: {exc}")]
+    return _filter(findings, text.splitlines(), config, path)
+
+
+def _filter(findings: list[Finding], lines: list[str], config: Config, path: str) -> list[Finding]:
+    out = [f for f in findings if config.enabled(f.code, path) and not suppressed(f, lines)]
+    out.sort(key=Finding.sort_key)
+    return out
+
+
+def check_file(path: Path, config: Config | None = None, display: str | None = None, project: "object | None" = None) -> list[Finding]:
+    shown = display or str(path)
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        return [make("SHP901", shown, (1, 1, 1, 1), reason=f"cannot read file ({exc.strerror or exc})")]
+    return check_source(data, shown, config, project=project)

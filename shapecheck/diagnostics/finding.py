@@ -1,0 +1,91 @@
+"""Findings are data: a checker returns them, hosts render them."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from .registry import Severity, get
+
+
+@dataclass(frozen=True)
+class Witness:
+    """Concrete sizes under which a definite finding fails (see docs/verification.md)."""
+
+    sizes: tuple[tuple[str, int], ...]
+    op: str  # "rearrange" | "reduce" | ... | "annotation" | stub op name
+    pattern: str | None
+    input_shapes: tuple[tuple[int, ...], ...]
+    axes_lengths: tuple[tuple[str, int], ...] = ()
+    extra: tuple[tuple[str, Any], ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"sizes": dict(self.sizes), "op": self.op, "input_shapes": [list(s) for s in self.input_shapes]}
+        if self.pattern is not None:
+            out["pattern"] = self.pattern
+        if self.axes_lengths:
+            out["axes_lengths"] = dict(self.axes_lengths)
+        for k, v in self.extra:
+            out[k] = v
+        return out
+
+
+@dataclass(frozen=True)
+class Edit:
+    """A text replacement for an autofix, in 1-based line / column coordinates (end exclusive)."""
+
+    line: int
+    column: int
+    end_line: int
+    end_column: int
+    text: str
+
+
+@dataclass(frozen=True)
+class Finding:
+    path: str
+    line: int  # 1-based
+    column: int  # 1-based
+    end_line: int
+    end_column: int
+    code: str
+    message: str  # starts with the code
+    notes: tuple[str, ...] = ()
+    severity: Severity | None = None  # None: the registry's severity
+    witness: Witness | None = None
+    verified: bool | None = None
+    fix: tuple[Edit, ...] = ()
+
+    @property
+    def effective_severity(self) -> Severity:
+        return self.severity if self.severity is not None else get(self.code).severity
+
+    def with_(self, **changes: Any) -> "Finding":
+        return replace(self, **changes)
+
+    def sort_key(self) -> tuple[str, int, int, str]:
+        return (self.path, self.line, self.column, self.code)
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "path": self.path,
+            "line": self.line,
+            "column": self.column,
+            "end_line": self.end_line,
+            "end_column": self.end_column,
+            "code": self.code,
+            "severity": self.effective_severity.value,
+            "message": self.message,
+            "notes": list(self.notes),
+        }
+        if self.witness is not None:
+            out["witness"] = self.witness.to_json()
+        if self.verified is not None:
+            out["verified"] = self.verified
+        return out
+
+
+def make(code: str, path: str, span: tuple[int, int, int, int], notes: tuple[str, ...] | list[str] = (), **fields: Any) -> Finding:
+    """Build a finding from its registry template."""
+    line, col, end_line, end_col = span
+    return Finding(path, line, col, end_line, end_col, code, get(code).format(**fields), tuple(notes))

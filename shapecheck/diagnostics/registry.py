@@ -1,0 +1,275 @@
+"""The one registry of diagnostic codes.
+
+Every SHP code is declared here exactly once: its family, severity, message template and documentation
+(what it catches, why it matters, a bad and a good example). Hosts, docs (``docs/codes.md``) and the
+example tests are generated from this table.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+
+
+class Family(str, Enum):
+    PATTERN = "SHP1"  # invalid einops pattern, jaxtyping annotation or API use
+    SHAPE = "SHP2"  # definite shape error
+    PRECISION = "SHP3"  # float16 / bfloat16 numerics
+    SUSPICIOUS = "SHP4"  # suspicious but legal
+    INTERNAL = "SHP9"  # analysis failure reported as a diagnostic
+
+    @property
+    def title(self) -> str:
+        return _FAMILY_TITLES[self]
+
+    @property
+    def mypy_code(self) -> str:
+        return _FAMILY_MYPY[self]
+
+
+_FAMILY_TITLES = {
+    Family.PATTERN: "invalid pattern, annotation or API use",
+    Family.SHAPE: "definite shape error",
+    Family.PRECISION: "float16/bfloat16 precision",
+    Family.SUSPICIOUS: "suspicious but legal",
+    Family.INTERNAL: "internal analysis failure",
+}
+_FAMILY_MYPY = {
+    Family.PATTERN: "shape-pattern",
+    Family.SHAPE: "shape-mismatch",
+    Family.PRECISION: "shape-precision",
+    Family.SUSPICIOUS: "shape-suspicious",
+    Family.INTERNAL: "shape-internal",
+}
+
+
+class Severity(str, Enum):
+    ERROR = "error"
+    WARNING = "warning"
+
+
+@dataclass(frozen=True)
+class Code:
+    code: str
+    name: str
+    severity: Severity
+    template: str
+    what: str
+    why: str
+    bad: str
+    good: str
+
+    @property
+    def family(self) -> Family:
+        return Family(self.code[:4])
+
+    def format(self, **fields: object) -> str:
+        return f"{self.code} " + self.template.format(**fields)
+
+
+def _c(code: str, name: str, severity: Severity, template: str, what: str, why: str, bad: str, good: str) -> Code:
+    return Code(code, name, severity, template, what, why, bad.strip("\n"), good.strip("\n"))
+
+
+E, W = Severity.ERROR, Severity.WARNING
+
+CODES: tuple[Code, ...] = (
+    # ---- SHP1xx: invalid pattern / annotation / API use (no shapes needed) ----
+    _c(
+        "SHP101", "pattern-syntax", E, "invalid einops pattern {pattern!r}: {reason}",
+        "An einops pattern that einops cannot parse: unbalanced or nested parentheses, a missing or repeated "
+        "`->`, dots outside one `...`, characters that are not axis names, names that start or end with `_`, "
+        "or an anonymous axis of length 0.",
+        "einops raises `EinopsError` on the first call; the training job dies where the pattern is used.",
+        'y = rearrange(x, "b (c (h w)) -> b c h w")',
+        'y = rearrange(x, "b (c h w) -> b c h w", c=3, h=16)',
+    ),
+    _c(
+        "SHP102", "pattern-duplicate-axis", E, "axis {axis!r} appears twice in {pattern!r}",
+        "The same axis name used twice on one side of a pattern.",
+        "einops rejects duplicate dimensions; a diagonal needs `einsum` instead.",
+        'y = rearrange(x, "b t t -> b t")',
+        'y = einsum(x, "b t t -> b t")',
+    ),
+    _c(
+        "SHP103", "pattern-ellipsis", E, "misplaced ellipsis in {pattern!r}: {reason}",
+        "An ellipsis on the right but not the left side, or parenthesised on the left side.",
+        "einops cannot know which dimensions `...` stands for.",
+        'y = rearrange(x, "b c -> b ... c")',
+        'y = rearrange(x, "b ... c -> b c ...")',
+    ),
+    _c(
+        "SHP104", "pattern-identifiers", E, "{reason} in {pattern!r}",
+        "Axis names that do not fit the operation: rearrange needs the same set on both sides and no anonymous "
+        "axis but 1; reduce may only drop axes; repeat may only add axes and needs a length for each new named "
+        "axis; an axis that cannot be inferred because a group has two unknown axes.",
+        "einops raises before touching the tensor; the mistake is in the pattern, not the data.",
+        'y = rearrange(x, "b c h w -> b (h w)")',
+        'y = reduce(x, "b c h w -> b (h w)", "mean")',
+    ),
+    _c(
+        "SHP105", "axis-length-keyword", E, "axis length keyword {axis}={value} {reason} in {pattern!r}",
+        "An axis length keyword (`p1=16`) for an axis the pattern does not use, with an invalid axis name, or "
+        "with a non-positive length.",
+        "einops raises `Axis ... is not used in transform`; a typo in a keyword is otherwise silent.",
+        'y = rearrange(x, "b (h p) -> b h p", q=4)',
+        'y = rearrange(x, "b (h p) -> b h p", p=4)',
+    ),
+    _c(
+        "SHP106", "unknown-reduction", E, "unknown reduction {reduction!r}; einops accepts {choices}",
+        "A reduction name einops does not know (it accepts min, max, sum, mean, prod, any, all or a callable).",
+        "einops raises at the first call.",
+        'y = reduce(x, "b c h w -> b c", "avg")',
+        'y = reduce(x, "b c h w -> b c", "mean")',
+    ),
+    _c(
+        "SHP107", "pack-pattern", E, "invalid {op} pattern {pattern!r}: {reason}",
+        "A pack/unpack pattern without exactly one `*`, with duplicate or invalid axis names.",
+        "einops raises before packing anything.",
+        'packed, ps = pack([a, b], "b n")',
+        'packed, ps = pack([a, b], "b * d")',
+    ),
+    _c(
+        "SHP108", "einsum-pattern", E, "invalid einsum pattern {pattern!r}: {reason}",
+        "An `einops.einsum` pattern that einops rejects: no `->`, composed or anonymous axes, an output axis "
+        "not present in any input, a pattern not in last position, or a number of operands that does not "
+        "match the pattern.",
+        "einops raises (or the backend einsum raises) at the first call.",
+        'z = einsum(a, b, "b i d, b j d -> b i k")',
+        'z = einsum(a, b, "b i d, b j d -> b i j")',
+    ),
+    _c(
+        "SHP109", "einmix-pattern", E, "invalid EinMix {pattern!r}: {reason}",
+        "An `EinMix` layer whose pattern, weight shape, bias shape or axis lengths einops rejects.",
+        "The layer raises when the model is built.",
+        'mix = EinMix("b t c -> b t d", weight_shape="c d", c=64)',
+        'mix = EinMix("b t c -> b t d", weight_shape="c d", c=64, d=128)',
+    ),
+    _c(
+        "SHP110", "jaxtyping-annotation", E, "invalid jaxtyping annotation {annotation!r}: {reason}",
+        "A jaxtyping shape string that jaxtyping rejects: einops-style groups, several variadic dimensions, "
+        "unknown modifiers, or a symbolic expression over names not bound by an earlier parameter.",
+        "jaxtyping raises when the annotated function is called (or silently misreads the string).",
+        'def f(x: Float[Tensor, "b (h w) c"]): ...',
+        'def f(x: Float[Tensor, "b hw c"]): ...',
+    ),
+    _c(
+        "SHP111", "api-use", E, "{reason}",
+        "An einops function called in a way that always raises: einsum with the pattern first, reduce without "
+        "a reduction, unpack without packed shapes, an empty list of tensors.",
+        "The call fails whatever the tensor shapes are.",
+        'z = einsum("b i d, b j d -> b i j", q, k)',
+        'z = einsum(q, k, "b i d, b j d -> b i j")',
+    ),
+    # ---- SHP2xx: definite shape errors ----
+    _c(
+        "SHP201", "rank-mismatch", E, "{what} expects {expected} dimensions but {subject} has {actual}",
+        "An input whose number of dimensions cannot fit the pattern or annotation (exactly, or at least, with "
+        "`...`).",
+        "einops raises `Wrong shape: expected N dims`; jaxtyping raises a type-check error.",
+        'x: Float[Tensor, "b c h w"]\ny = rearrange(x, "b c h -> b (c h)")',
+        'x: Float[Tensor, "b c h w"]\ny = rearrange(x, "b c h w -> b (c h w)")',
+    ),
+    _c(
+        "SHP202", "axis-length-mismatch", E, "axis {axis!r} has {actual} but {expected_desc} {expected}",
+        "An axis whose size is known to differ from what the pattern, a keyword, another operand or an "
+        "annotation requires.",
+        "einops raises `Shape mismatch`; with annotations the code is wrong for every input.",
+        'x: Float[Tensor, "b 3 224 224"]\ny = rearrange(x, "b (c p) h w -> b c p h w", c=4, p=2)',
+        'x: Float[Tensor, "b 3 224 224"]\ny = rearrange(x, "b (c p) h w -> b c p h w", c=3, p=1)',
+    ),
+    _c(
+        "SHP203", "not-divisible", E, "axis {axis!r} of size {size} cannot be split into chunks of {chunk} in {pattern!r}",
+        "A composed axis `(h p)` whose input size is not divisible by the known part.",
+        "einops raises `can't divide axis of length 225 in chunks of 16`; a ViT patch size that does not "
+        "divide the image size is the classic case.",
+        'img: Float[Tensor, "b 3 225 225"]\np = rearrange(img, "b c (h p1) (w p2) -> b (h w) (p1 p2 c)", p1=16, p2=16)',
+        'img: Float[Tensor, "b 3 224 224"]\np = rearrange(img, "b c (h p1) (w p2) -> b (h w) (p1 p2 c)", p1=16, p2=16)',
+    ),
+    _c(
+        "SHP204", "incompatible-operands", E, "{op}: {reason}",
+        "Operands whose shapes cannot combine: einsum axes of different sizes, matmul inner dimensions, "
+        "broadcasting of unequal non-1 sizes, concatenation and stacking of mismatched shapes, losses that "
+        "need equal shapes, a layer that cannot take its input.",
+        "The framework raises at run time (or, for a loss, broadcasts silently into a wrong value).",
+        'q: Float[Tensor, "b n 64"]\nk: Float[Tensor, "b n 32"]\ns = q @ k.transpose(-1, -2)',
+        'q: Float[Tensor, "b n 64"]\nk: Float[Tensor, "b n 64"]\ns = q @ k.transpose(-1, -2)',
+    ),
+    _c(
+        "SHP205", "argument-shape", E, "argument {param!r} of {func}(): {reason}",
+        "A call whose argument shape contradicts the callee's jaxtyping annotation.",
+        "jaxtyping with a runtime checker raises at the call; without one the function computes garbage.",
+        'def f(x: Float[Tensor, "b 768"]): ...\nf(torch.zeros(2, 512))',
+        'def f(x: Float[Tensor, "b 768"]): ...\nf(torch.zeros(2, 768))',
+    ),
+    _c(
+        "SHP206", "return-shape", E, "returned value does not match the return annotation of {func}(): {reason}",
+        "A `return` whose shape contradicts the function's return annotation.",
+        "Every caller trusts the annotation; a wrong return shape propagates silently.",
+        'def f(x: Float[Tensor, "b n d"]) -> Float[Tensor, "b d"]:\n    return x',
+        'def f(x: Float[Tensor, "b n d"]) -> Float[Tensor, "b d"]:\n    return x.mean(1)',
+    ),
+    # ---- SHP3xx: precision ----
+    _c(
+        "SHP301", "fp16-sum-overflow", W, "{op} over {count} float16 values{detail}",
+        "A sum or product reduction whose input is float16 and is not upcast first. float16's largest finite "
+        "value is 65,504: a torch sum accumulates in float32 but stores float16, so it is inf once the "
+        "result passes 65,504 (65,536 ones already do); numpy accumulates in float16 itself, where a "
+        "running sum of ones stalls at 2,048. A warning, not an error: small or zero-mean inputs survive.",
+        "Mixed-precision training turns these into inf/NaN losses hours into a run.",
+        'x: Float16[Tensor, "b c h w"]\ny = reduce(x, "b c h w -> b c", "sum")',
+        'x: Float16[Tensor, "b c h w"]\ny = reduce(x.float(), "b c h w -> b c", "sum").half()',
+    ),
+    _c(
+        "SHP302", "bf16-reduction-precision", W, "{op} over {count} bfloat16 values{detail}",
+        "A sum, product or cumulative reduction over bfloat16 without an upcast. bfloat16 does not overflow "
+        "where float16 does (its range is float32's) but keeps 8 bits of mantissa: integers are exact only "
+        "up to 256 and a long sum loses most of its digits.",
+        "Statistics (norms, losses, running means) computed in bfloat16 drift silently.",
+        'x: BFloat16[Tensor, "b n d"]\ns = x.sum(dim=1)',
+        'x: BFloat16[Tensor, "b n d"]\ns = x.float().sum(dim=1).to(x.dtype)',
+    ),
+    _c(
+        "SHP303", "fp16-mean-accumulation", W, "{op} over {count} float16 values{detail}",
+        "A mean over float16 in torch, or a cumulative sum/product in float16: the intermediate sum is "
+        "stored or accumulated in float16 and can overflow or stall before the division.",
+        "A mean over a large float16 tensor is inf or inaccurate even though every element is small.",
+        'x: Float16[Tensor, "n d"]\nc = x.cumsum(0)',
+        'x: Float16[Tensor, "n d"]\nc = x.float().cumsum(0).half()',
+    ),
+    # ---- SHP4xx: suspicious but legal ----
+    _c(
+        "SHP401", "misaligned-axes", W, "{op}: operands carry axes {left} and {right} in different orders",
+        "Operands of an elementwise operation, a loss or a stack whose named axes are the same but in a "
+        "different order (a teacher map `b t1 t2 h` against a student map `b h t1 t2`).",
+        "Wherever the sizes happen to coincide the code runs and computes a silently wrong value.",
+        'loss = F.mse_loss(student, teacher)  # b h t1 t2 vs b t1 t2 h',
+        'loss = F.mse_loss(student, rearrange(teacher, "b t1 t2 h -> b h t1 t2"))',
+    ),
+    # ---- SHP9xx: analysis failures ----
+    _c(
+        "SHP901", "syntax-error", E, "could not parse file: {reason}",
+        "A file that is not valid Python (or not decodable): shapecheck skips it and says so.",
+        "Silence on an unparsable file would look like a clean result.",
+        "def f(:",
+        "def f(x): ...",
+    ),
+    _c(
+        "SHP902", "internal-error", E, "internal analysis failure ({reason}); this file was not fully checked",
+        "A bug in shapecheck itself. The rest of the run goes on; please report it.",
+        "A crash must never take the host (mypy, flake8, an editor) down with it.",
+        "",
+        "",
+    ),
+)
+
+REGISTRY: dict[str, Code] = {c.code: c for c in CODES}
+
+
+def get(code: str) -> Code:
+    return REGISTRY[code]
+
+
+def matches(code: str, selectors: tuple[str, ...] | list[str]) -> bool:
+    """True when ``code`` is selected by one of the prefixes (``SHP2``, ``SHP201``, ``SHP``)."""
+    return any(code.startswith(s) for s in selectors)

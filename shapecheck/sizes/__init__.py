@@ -1,0 +1,5 @@
+"""Symbolic sizes and their three-valued decisions."""
+
+from .algebra import Size, SizeLike, Truth, as_size, display_name, divisible, equal, greater_equal, product, solve_for
+
+__all__ = ["Size", "SizeLike", "Truth", "as_size", "display_name", "divisible", "equal", "greater_equal", "product", "solve_for"]
