@@ -1,0 +1,424 @@
+"""The shape function: sizes in, sizes (or a :class:`Problem`) out.
+
+Every check is written once, over a *domain*: :class:`IntDomain` does exactly einops' integer arithmetic (the
+runtime executor and ``infer`` with concrete sizes use it), :class:`SymDomain` decides the same conditions on
+symbolic :class:`~shapecheck.sizes.Size` values with three-valued logic and raises only on a definite failure,
+recording UNKNOWN conditions as assumptions.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any, Callable, Mapping, Sequence
+
+from ..sizes.algebra import Size, Truth, as_size, divisible, equal, greater_equal, product
+from .problems import PatternError, fail
+from .recipe import TransformRecipe, einsum_recipe, pack_recipe
+
+# ---------------------------------------------------------------------------------------------------------------
+# domains
+
+
+class IntDomain:
+    """einops' own arithmetic on python ints (checks are skipped for non-int values, as einops does)."""
+
+    symbolic = False
+
+    def mul(self, a: Any, b: Any) -> Any:
+        return a * b
+
+    def check_equal(self, actual: Any, expected: Any, axis: str, desc: str) -> None:
+        if isinstance(actual, int) and isinstance(expected, int) and actual != expected:
+            raise fail("SHP202", axis=axis, actual=actual, expected_desc=desc, expected=expected)
+
+    def divide(self, length: Any, chunk: Any, axis: str, group: str, pattern: str) -> Any:
+        if isinstance(length, int) and isinstance(chunk, int):
+            if chunk == 0:
+                raise fail("SHP105", kind="ZeroDivisionError", axis=axis, value=0, pattern=pattern,
+                           reason="must be positive")
+            if length % chunk != 0:
+                raise fail("SHP203", at=axis, axis=group, size=length, chunk=chunk, pattern=pattern)
+        return length // chunk
+
+    def operand_dim(self, a: Any, b: Any, axis: str, op: str) -> Any:
+        """numpy/torch einsum and broadcasting: equal sizes, or one of them is 1."""
+        if a == b or b == 1:
+            return a
+        if a == 1:
+            return b
+        raise fail("SHP204", at=axis, op=op, reason=f"axis {axis!r} has sizes {a} and {b}")
+
+    def same(self, a: Any, b: Any, axis: str, op: str, reason: str) -> None:
+        if a != b:
+            raise fail("SHP204", at=axis, op=op, reason=reason.format(a=a, b=b))
+
+
+class SymDomain:
+    """The same checks on symbolic sizes: a definite failure raises, an unknown one becomes an assumption."""
+
+    symbolic = True
+
+    def __init__(self, fresh: Callable[[str], Size]) -> None:
+        self.fresh = fresh
+        self.assumptions: list[str] = []
+
+    def _assume(self, text: str) -> None:
+        if text not in self.assumptions:
+            self.assumptions.append(text)
+
+    def mul(self, a: Any, b: Any) -> Size:
+        return as_size(a) * as_size(b)
+
+    def check_equal(self, actual: Any, expected: Any, axis: str, desc: str) -> None:
+        t = equal(actual, expected)
+        if t is Truth.FALSE:
+            raise fail("SHP202", axis=axis, actual=str(actual), expected_desc=desc, expected=str(expected))
+        if t is Truth.UNKNOWN:
+            self._assume(f"{actual} == {expected}")
+
+    def divide(self, length: Any, chunk: Any, axis: str, group: str, pattern: str) -> Size:
+        length, chunk = as_size(length), as_size(chunk)
+        t = divisible(length, chunk)
+        if t is Truth.FALSE:
+            raise fail("SHP203", at=axis, axis=group, size=str(length), chunk=str(chunk), pattern=pattern)
+        if t is Truth.UNKNOWN:
+            self._assume(f"{length} divisible by {chunk}")
+        q = length.exact_div(chunk)
+        return q if q is not None else self.fresh(axis)
+
+    def operand_dim(self, a: Any, b: Any, axis: str, op: str) -> Size:
+        a, b = as_size(a), as_size(b)
+        t = equal(a, b)
+        if t is Truth.TRUE or b.as_int() == 1:
+            return a
+        if a.as_int() == 1:
+            return b
+        if t is Truth.FALSE and not_one(a) and not_one(b):
+            raise fail("SHP204", at=axis, op=op, reason=f"axis {axis!r} has sizes {a} and {b}")
+        self._assume(f"{a} == {b} (or one of them is 1)")
+        return a if b.is_const else b if a.is_const else a
+
+    def same(self, a: Any, b: Any, axis: str, op: str, reason: str) -> None:
+        t = equal(a, b)
+        if t is Truth.FALSE:
+            raise fail("SHP204", at=axis, op=op, reason=reason.format(a=a, b=b))
+        if t is Truth.UNKNOWN:
+            self._assume(f"{a} == {b}")
+
+
+def not_one(x: Size) -> bool:
+    """Definitely not 1 for every positive assignment."""
+    if x.is_const:
+        return x.value != 1
+    if greater_equal(x, 2) is Truth.TRUE:
+        return True
+    # a polynomial with positive integer coefficients and positive exponents is smallest at all-ones
+    if all(c > 0 and c.denominator == 1 and all(e > 0 for _, e in m) for m, c in x.terms):
+        return sum(c for _, c in x.terms) >= 2
+    return False
+
+
+def _is_int(x: Any) -> bool:
+    return isinstance(x, int) or (isinstance(x, Size) and x.as_int() is not None)
+
+
+def _plain(x: Any) -> Any:
+    if isinstance(x, Size) and x.as_int() is not None:
+        return x.as_int()
+    return x
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# rearrange / reduce / repeat
+
+
+def solve_transform(recipe: TransformRecipe, shape: Sequence[Any], axes_lengths: Mapping[str, Any], dom: Any) -> list:
+    """Length of every elementary axis; checks every input dimension against the pattern (einops' order)."""
+    lengths: list = list(recipe.known)
+    for name, idx in recipe.keyword_axes:
+        lengths[idx] = axes_lengths[name]
+    for dim, (known, unknown, text) in enumerate(recipe.input_groups):
+        length = shape[dim]
+        if not known and unknown >= 0:
+            lengths[unknown] = length
+            continue
+        chunk: Any = 1
+        for k in known:
+            chunk = dom.mul(chunk, lengths[k])
+        if unknown < 0:
+            dom.check_equal(length, chunk, text, f"the pattern {recipe.pattern!r} requires")
+        else:
+            lengths[unknown] = dom.divide(length, chunk, recipe.names[unknown], text, recipe.pattern)
+    return lengths
+
+
+def output_shape(recipe: TransformRecipe, lengths: Sequence[Any], dom: Any) -> list:
+    out = []
+    for group in recipe.output_groups:
+        size: Any = 1
+        for i in group:
+            size = dom.mul(size, lengths[i])
+        out.append(size)
+    return out
+
+
+_INT = IntDomain()
+
+
+def plan_transform(recipe: TransformRecipe, shape: tuple, axes_items: tuple) -> tuple:
+    """The executor's plan for concrete sizes: (init_shapes, permutation, reduced_axes, added {pos: len},
+    n_axes_with_added, final_shapes) -- None for steps that are not needed."""
+    lengths = solve_transform(recipe, shape, dict(axes_items), _INT)
+    init = tuple(lengths[: recipe.n_axes_with_added - len(recipe.added_axes)]) if recipe.need_init_reshape else None
+    added = {pos: lengths[e] for pos, e in recipe.added_axes}
+    final = tuple(output_shape(recipe, lengths, _INT)) if recipe.need_final_reshape else None
+    return init, recipe.permutation, recipe.reduced_axes, added, recipe.n_axes_with_added, final
+
+
+@dataclass(frozen=True)
+class Inferred:
+    outputs: tuple  # tuple[tuple[Size, ...], ...]
+    axes: dict
+    assumptions: tuple = ()
+
+
+def _sizes(xs: Sequence[Any]) -> tuple:
+    return tuple(as_size(x) for x in xs)
+
+
+def infer_transform(recipe: TransformRecipe, shape: Sequence[Any], axes_lengths: Mapping[str, Any], dom: Any) -> Inferred:
+    lengths = solve_transform(recipe, shape, axes_lengths, dom)
+    out = output_shape(recipe, lengths, dom)
+    axes = {}
+    for name, known, length in zip(recipe.names, recipe.known, lengths):
+        if known is None and length is not None:
+            axes[name] = as_size(length)
+    return Inferred((_sizes(out),), axes, tuple(getattr(dom, "assumptions", ())))
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# pack / unpack
+
+
+def solve_pack(pattern: str, shapes: Sequence[Sequence[Any]], dom: Any) -> tuple[tuple, list]:
+    """(packed shape, packed shapes) or PatternError."""
+    before, after = pack_recipe(pattern, "pack")
+    if len(shapes) == 0:
+        raise fail("SHP111", kind="IndexError", reason="pack() of an empty list of tensors")
+    first = None
+    total: Any = 0
+    packed_shapes = []
+    for i, shape in enumerate(shapes):
+        if len(shape) < before + after:
+            raise fail("SHP201", what=f'pack pattern "{pattern}"', expected=f">= {before + after}",
+                       subject=f"tensor #{i}", actual=len(shape))
+        outer = list(shape[:before]) + list(shape[len(shape) - after:])
+        middle = list(shape[before: len(shape) - after])
+        if not dom.symbolic:
+            k = 1
+            for x in outer:
+                k *= x
+            if k == 0:
+                raise fail("SHP204", op="pack", reason=f"tensor #{i} has zero elements; -1 cannot be inferred")
+        if first is None:
+            first = outer
+        else:
+            for j, (a, b) in enumerate(zip(first, outer)):
+                dom.same(a, b, f"#{j}", "pack", "tensors to pack differ outside '*': {a} and {b}")
+        m: Any = 1
+        for x in middle:
+            m = dom.mul(m, x)
+        total = total + m
+        packed_shapes.append(tuple(middle))
+    assert first is not None
+    return tuple(first[:before]) + (total,) + tuple(first[before:]), packed_shapes
+
+
+def _reshape_ok(numel: int, target: Sequence[int]) -> tuple | None:
+    """numpy/torch reshape rules: the resolved shape, or None when the reshape raises."""
+    if any(x < -1 for x in target) or list(target).count(-1) > 1:
+        return None
+    if -1 in target:
+        known = 1
+        for x in target:
+            if x != -1:
+                known *= x
+        if known == 0 or numel % known != 0:
+            return None
+        return tuple(numel // known if x == -1 else x for x in target)
+    p = 1
+    for x in target:
+        p *= x
+    return tuple(target) if p == numel else None
+
+
+def solve_unpack(pattern: str, shape: Sequence[Any], packed_shapes: Sequence[Sequence[Any]], dom: Any) -> list:
+    """Output shapes of unpack, and the split positions (ints only) -> (shapes, splits)."""
+    before, after = pack_recipe(pattern, "unpack")
+    if len(shape) != before + 1 + after:
+        raise fail("SHP201", what=f'unpack pattern "{pattern}"', expected=str(before + 1 + after),
+                   subject="the input", actual=len(shape))
+    lengths = []
+    for p in packed_shapes:
+        if any(isinstance(x, int) and not isinstance(x, bool) and x == -1 for x in p):
+            lengths.append(-1)
+        else:
+            m: Any = 1
+            for x in p:
+                m = dom.mul(m, x)
+            lengths.append(m)
+    n_unknown = sum(1 for x in lengths if isinstance(x, int) and x == -1)
+    if n_unknown > 1:
+        raise fail("SHP111", reason=f"unpack() with more than one -1 in the packed shapes {list(packed_shapes)}")
+    start, size, end = list(shape[:before]), shape[before], list(shape[before + 1:])
+    if not dom.symbolic:
+        return _unpack_ints(pattern, start, size, end, packed_shapes, lengths, n_unknown)
+    outs = []
+    if n_unknown == 0:
+        total: Any = 0
+        for m in lengths:
+            total = total + m
+        dom.check_equal(size, total, "*", f"the packed shapes {list(map(list, packed_shapes))} add up to")
+        return [tuple(start) + tuple(p) + tuple(end) for p in packed_shapes]
+    k = next(i for i, x in enumerate(lengths) if isinstance(x, int) and x == -1)
+    rest: Any = 0
+    for i, m in enumerate(lengths):
+        if i != k:
+            rest = rest + m
+    remaining = as_size(size) - as_size(rest)
+    p = packed_shapes[k]
+    if sum(1 for x in p if isinstance(x, int) and x == -1) > 1 or any(isinstance(x, int) and x < -1 for x in p):
+        raise fail("SHP111", reason=f"unpack() packed shape {list(p)} cannot be reshaped to")
+    chunk = product(x for x in p if not (isinstance(x, int) and x == -1))
+    if greater_equal(remaining, 0) is Truth.FALSE:
+        raise fail("SHP202", axis="*", actual=str(size), expected_desc="the known packed shapes need at least",
+                   expected=str(rest))
+    resolved = dom.divide(remaining, chunk, "*", "*", pattern)
+    for i, pp in enumerate(packed_shapes):
+        if i == k:
+            pp = tuple(resolved if (isinstance(x, int) and x == -1) else x for x in pp)
+        outs.append(tuple(start) + tuple(pp) + tuple(end))
+    return outs
+
+
+def unpack_splits(size: int, lengths: Sequence[int], n_unknown: int) -> list[int]:
+    split = [0] * len(lengths) + [size]
+    if n_unknown == 0:
+        for i, x in enumerate(lengths[:-1]):
+            split[i + 1] = split[i] + x
+    else:
+        k = list(lengths).index(-1)
+        for i in range(k):
+            split[i + 1] = split[i] + lengths[i]
+        for j in range(len(lengths) - 1, k, -1):
+            split[j] = split[j + 1] - lengths[j]
+    return split
+
+
+def _unpack_ints(pattern, start, size, end, packed_shapes, lengths, n_unknown) -> list:
+    split = unpack_splits(size, lengths, n_unknown)
+    outer = 1
+    for x in start + end:
+        outer *= x
+    outs = []
+    for i, p in enumerate(packed_shapes):
+        piece = len(range(size)[split[i]: split[i + 1]])
+        target = tuple(start) + tuple(p) + tuple(end)
+        resolved = _reshape_ok(outer * piece, target)
+        if resolved is None:
+            raise fail("SHP202", axis="*", actual=size, expected_desc=f"unpack() cannot split it into",
+                       expected=[list(x) for x in packed_shapes])
+        outs.append(resolved)
+    return outs
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# einsum
+
+
+def solve_einsum(pattern: str, shapes: Sequence[Sequence[Any]], dom: Any) -> tuple:
+    """Output shape of einops.einsum as numpy computes it (size-1 axes broadcast; ellipsis dimensions must
+    appear in the output)."""
+    r = einsum_recipe(pattern)
+    if len(shapes) != len(r.operands):
+        raise fail("SHP108", kind="ValueError", pattern=pattern,
+                   reason=f"{len(r.operands)} operand(s) in the pattern but {len(shapes)} given")
+    sizes: dict = {}
+    names = dict(r.letter_names)
+    ell: list = []
+    op = f'einsum "{pattern}"'
+    for i, (letters, shape) in enumerate(zip(r.operands, shapes)):
+        n = sum(1 for x in letters if x != "...")
+        has_ell = "..." in letters
+        if (not has_ell and len(shape) != n) or (has_ell and len(shape) < n):
+            raise fail("SHP201", what=op, expected=str(n) if not has_ell else f">= {n}",
+                       subject=f"operand #{i}", actual=len(shape))
+        if has_ell:
+            pos = letters.index("...")
+            n_ell = len(shape) - n
+            dims = list(shape[:pos]) + list(shape[pos + n_ell:])
+            e = list(shape[pos: pos + n_ell])
+            # broadcast ellipsis dimensions, right-aligned
+            if len(e) > len(ell):
+                ell, e = e, ell
+            off = len(ell) - len(e)
+            for j, x in enumerate(e):
+                ell[off + j] = dom.operand_dim(ell[off + j], x, f"...{off + j}", op)
+            letters = tuple(x for x in letters if x != "...")
+        else:
+            dims = list(shape)
+        local: dict = {}
+        for letter, size in zip(letters, dims):
+            if letter in local:
+                dom.same(local[letter], size, names[letter], op,
+                         f"axis {names[letter]!r} repeats in operand #{i} with sizes {{a}} and {{b}}")
+                continue
+            local[letter] = size
+            sizes[letter] = size if letter not in sizes else dom.operand_dim(sizes[letter], size, names[letter], op)
+    if "..." not in r.output and ell:
+        raise fail("SHP204", op=op, reason=f"the ellipsis covers {len(ell)} dimension(s) but the output has no '...'")
+    out = []
+    for x in r.output:
+        if x == "...":
+            out.extend(ell)
+        else:
+            out.append(sizes[x])
+    axes = {names[k]: v for k, v in sizes.items()}
+    for j, x in enumerate(ell):
+        axes[f"...{j}"] = x
+    return tuple(out), axes
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# parse_shape
+
+
+def solve_parse_shape(pattern: str, shape: Sequence[Any], dom: Any) -> dict:
+    from .validate import parse_shape_expression
+
+    expr = parse_shape_expression(pattern)
+    comp = list(expr.composition)
+    what = f'parse_shape pattern "{pattern}"'
+    if expr.has_ellipsis:
+        if len(shape) < len(comp) - 1:
+            raise fail("SHP201", what=what, expected=f">= {len(comp) - 1}", subject="the input", actual=len(shape))
+        i = comp.index("\u2026")
+        n_ell = len(shape) - len(comp) + 1
+        comp = comp[:i] + [("_",)] * n_ell + comp[i + 1:]
+    elif len(shape) != len(comp):
+        raise fail("SHP201", what=what, expected=str(len(comp)), subject="the input", actual=len(shape))
+    result: dict = {}
+    for group, length in zip(comp, shape):
+        if isinstance(group, str):
+            group = (group,)
+        if len(group) == 0:
+            dom.check_equal(length, 1, "1", "a unit axis needs")
+            continue
+        (atom,) = group
+        if isinstance(atom, str):
+            if atom != "_":
+                result[atom] = length
+        else:
+            dom.check_equal(length, atom.value, str(atom.value), "the anonymous axis needs")
+    return result

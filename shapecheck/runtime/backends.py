@@ -1,0 +1,139 @@
+"""Array backends for the runtime executor. numpy always; torch and jax only when already imported and the
+array is theirs (this module never imports torch or jax itself)."""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+
+class NumpyBackend:
+    name = "numpy"
+
+    def __init__(self, xp: Any = None) -> None:
+        import numpy
+
+        self.np = numpy
+        self.xp = xp if xp is not None else numpy
+
+    def accepts(self, x: Any) -> bool:
+        return isinstance(x, self.np.ndarray)
+
+    def shape(self, x: Any) -> tuple:
+        return x.shape
+
+    def reshape(self, x: Any, shape: Any) -> Any:
+        return x.reshape(shape)
+
+    def transpose(self, x: Any, axes: Any) -> Any:
+        return x.transpose(axes)
+
+    def reduce(self, x: Any, op: str, axes: tuple) -> Any:
+        return getattr(x, op)(axis=axes)
+
+    def is_float(self, x: Any) -> bool:
+        return x.dtype.kind == "f" or str(x.dtype) == "bfloat16"
+
+    def stack(self, xs: list) -> Any:
+        return self.xp.stack(xs)
+
+    def add_axes(self, x: Any, n_axes: int, pos2len: dict) -> Any:
+        repeats = [1] * n_axes
+        for pos, length in pos2len.items():
+            x = self.xp.expand_dims(x, pos)
+            repeats[pos] = length
+        return self.xp.tile(x, tuple(repeats))
+
+    def concat(self, xs: list, axis: int) -> Any:
+        return self.xp.concatenate(xs, axis=axis)
+
+    def einsum(self, pattern: str, *xs: Any) -> Any:
+        return self.xp.einsum(pattern, *xs)
+
+
+class JaxBackend(NumpyBackend):
+    name = "jax"
+
+    def __init__(self) -> None:
+        jnp = sys.modules["jax"].numpy
+        super().__init__(jnp)
+        self.jax = sys.modules["jax"]
+
+    def accepts(self, x: Any) -> bool:
+        return isinstance(x, self.jax.Array)
+
+
+class TorchBackend:
+    name = "torch"
+
+    def __init__(self) -> None:
+        self.torch = sys.modules["torch"]
+
+    def accepts(self, x: Any) -> bool:
+        return isinstance(x, self.torch.Tensor)
+
+    def shape(self, x: Any) -> tuple:
+        return tuple(x.shape)
+
+    def reshape(self, x: Any, shape: Any) -> Any:
+        return x.reshape(shape)
+
+    def transpose(self, x: Any, axes: Any) -> Any:
+        return x.permute(axes)
+
+    def reduce(self, x: Any, op: str, axes: tuple) -> Any:
+        if op == "min":
+            return x.amin(dim=axes)
+        if op == "max":
+            return x.amax(dim=axes)
+        if op == "sum":
+            return x.sum(dim=axes)
+        if op == "mean":
+            return x.mean(dim=axes)
+        for i in sorted(axes, reverse=True):  # any / all / prod take one dimension at a time
+            x = getattr(x, op)(dim=i)
+        return x
+
+    def is_float(self, x: Any) -> bool:
+        t = self.torch
+        return x.dtype in (t.float16, t.float32, t.float64, t.bfloat16)
+
+    def stack(self, xs: list) -> Any:
+        return self.torch.stack(xs)
+
+    def add_axes(self, x: Any, n_axes: int, pos2len: dict) -> Any:
+        repeats = [-1] * n_axes
+        for pos, length in pos2len.items():
+            x = self.torch.unsqueeze(x, pos)
+            repeats[pos] = length
+        return x.expand(repeats)
+
+    def concat(self, xs: list, axis: int) -> Any:
+        return self.torch.cat(xs, dim=axis)
+
+    def einsum(self, pattern: str, *xs: Any) -> Any:
+        return self.torch.einsum(pattern, *xs)
+
+
+_by_type: dict = {}
+_loaded: dict = {}
+
+
+def get_backend(x: Any) -> Any:
+    t = type(x)
+    b = _by_type.get(t)
+    if b is not None:
+        return b
+    candidates = [("numpy", NumpyBackend)]
+    if "torch" in sys.modules:
+        candidates.append(("torch", TorchBackend))
+    if "jax" in sys.modules:
+        candidates.append(("jax", JaxBackend))
+    for name, cls in candidates:
+        backend = _loaded.get(name)
+        if backend is None:
+            backend = _loaded[name] = cls()
+        if backend.accepts(x):
+            _by_type[t] = backend
+            return backend
+    raise RuntimeError(f"Tensor type unknown to shapecheck.runtime: {t}")
