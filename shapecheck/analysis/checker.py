@@ -1,0 +1,67 @@
+"""Entry point of the analysis: source text -> positioned findings."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import libcst as cst
+
+from ..diagnostics import Finding, make
+from .context import Pending
+
+
+def parse(text: str, path: str) -> cst.Module | Finding:
+    try:
+        return cst.parse_module(text)
+    except cst.ParserSyntaxError as exc:
+        line, col = max(exc.raw_line, 1), max(exc.raw_column, 0) + 1
+        reason = str(exc.message).splitlines()[0] if exc.message else "invalid syntax"
+        return make("SHP901", path, (line, col, line, col), reason=f"syntax error at line {line}: {reason}")
+    except RecursionError:
+        return make("SHP901", path, (1, 1, 1, 1), reason="source nested too deeply to parse")
+
+
+def analyse_module(text: str, path: str, project: Any = None, *, record_hovers: bool = False) -> list[Finding]:
+    analysis = build(text, path, project, record_hovers=record_hovers)
+    if isinstance(analysis, Finding):
+        return [analysis]
+    return findings_of(analysis)
+
+
+def build(text: str, path: str, project: Any = None, *, record_hovers: bool = False) -> Any:
+    from .module import ModuleAnalysis
+    from .project import Project, module_name_for
+
+    tree = parse(text, path)
+    if isinstance(tree, Finding):
+        return tree
+    name, is_pkg = ("", False)
+    p = Path(path)
+    if project is None:
+        project = Project()
+    if p.suffix == ".py" and p.exists():
+        name, is_pkg = module_name_for(p)
+    analysis = ModuleAnalysis(text, path, tree, project, name, is_pkg)
+    analysis.ctx.record_hovers = record_hovers
+    if name:
+        project.register(name, analysis)
+    analysis.analyse()
+    return analysis
+
+
+def findings_of(analysis: Any) -> list[Finding]:
+    pend: list[Pending] = analysis.ctx.pending
+    if not pend:
+        return []
+    positions = analysis.positions_for([p.node for p in pend])
+    out: list[Finding] = []
+    seen: set[tuple[int, int, str, str]] = set()
+    for p in pend:
+        span = p.span or positions.get(id(p.node), (1, 1, 1, 1))
+        key = (span[0], span[1], p.code, p.message)
+        if key in seen:
+            continue
+        seen.add(key)
+        out.append(Finding(analysis.path, span[0], span[1], span[2], span[3], p.code, p.message, p.notes, witness=p.witness))
+    return out

@@ -1,0 +1,69 @@
+"""Per-module analysis state shared by the interpreter's parts: findings, symbols and their origins."""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass, field
+from typing import Any
+
+import libcst as cst
+
+from ..diagnostics import Finding, Witness, get
+from ..sizes import Size
+
+
+@dataclass
+class Pending:
+    """A finding whose position is resolved only if the module has findings at all (positions cost a pass)."""
+
+    node: cst.CSTNode
+    code: str
+    message: str
+    notes: tuple[str, ...] = ()
+    witness: Witness | None = None
+    span: tuple[int, int, int, int] | None = None  # already known (e.g. from another module)
+    path: str | None = None
+
+
+_counter = itertools.count()
+
+
+@dataclass
+class Context:
+    path: str
+    pending: list[Pending] = field(default_factory=list)
+    origins: dict[str, str] = field(default_factory=dict)  # symbol -> where it was bound
+    hovers: dict[int, Any] = field(default_factory=dict)  # id(node) -> value, for the LSP hover (when enabled)
+    record_hovers: bool = False
+    suppress_depth: int = 0  # >0 while inlining a callee: findings are collected by the caller instead
+    inline_findings: list[Pending] = field(default_factory=list)
+
+    def report(self, node: cst.CSTNode, code: str, fields: dict[str, Any], notes: tuple[str, ...] | list[str] = (), witness: Witness | None = None) -> None:
+        message = get(code).format(**fields)
+        self.add(Pending(node, code, message, tuple(notes), witness))
+
+    def add(self, p: Pending) -> None:
+        if self.suppress_depth:
+            self.inline_findings.append(p)
+        else:
+            self.pending.append(p)
+
+    def fresh(self, name: str, origin: str | None = None) -> Size:
+        sym = f"{name}@{next(_counter)}"
+        if origin:
+            self.origins[sym] = origin
+        return Size.sym(sym)
+
+    def scoped(self, name: str, scope: str, origin: str | None = None) -> Size:
+        sym = f"{name}@{scope}"
+        if origin and sym not in self.origins:
+            self.origins[sym] = origin
+        return Size.sym(sym)
+
+    def describe(self, size: Size) -> str:
+        """Where the symbols of a size were bound, for notes."""
+        parts = []
+        for s in sorted(size.free_symbols()):
+            if s in self.origins:
+                parts.append(f"{s.split('@')[0]} {self.origins[s]}")
+        return "; ".join(parts)

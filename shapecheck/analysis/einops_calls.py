@@ -1,0 +1,320 @@
+"""einops calls and layers: validate the pattern (SHP1xx) and apply it to the inferred shapes (SHP2xx)."""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any
+
+import libcst as cst
+
+from .. import pattern as P
+from ..sizes import Size
+from .shapes_bridge import shape_text
+from .values import UNKNOWN, DictV, FuncV, IntV, LayerV, RefV, SeqV, StrV, TensorV, Value
+
+if TYPE_CHECKING:
+    from .interpreter import Interpreter
+    from .module import ModuleAnalysis
+
+FUNCTIONS = {"rearrange", "reduce", "repeat", "pack", "unpack", "einsum", "parse_shape"}
+LAYERS = {"Rearrange", "Reduce", "EinMix"}
+_IDENT = re.compile(r"[^\W\d]\w*")
+
+
+def _operation(qual: str) -> str | None:
+    parts = qual.split(".")
+    if parts[0] != "einops":
+        return None
+    name = parts[-1]
+    if name in FUNCTIONS and (len(parts) == 2 or parts[1] in ("einops", "packing", "array_api")):
+        return name
+    if name in LAYERS and len(parts) >= 3 and parts[1] in ("layers", "experimental"):
+        return name
+    return None
+
+
+def _identifiers(pattern: str) -> tuple[str, ...]:
+    return tuple(sorted(set(_IDENT.findall(pattern))))
+
+
+def output_axes(pattern: str) -> tuple[str | None, ...] | None:
+    """Axis names of the output, when each output group is a single named axis."""
+    if "->" not in pattern or pattern.count("->") != 1:
+        return None
+    right = pattern.split("->")[1]
+    if "(" in right or "..." in right or "…" in right:
+        return None
+    toks = right.split()
+    if not all(_IDENT.fullmatch(t) for t in toks):
+        return None
+    return tuple(toks)
+
+
+class EinopsCalls:
+    def __init__(self, module: "ModuleAnalysis") -> None:
+        self.m = module
+        self.ctx = module.ctx
+
+    # ------------------------------------------------------------------ entry
+    def call(self, interp: "Interpreter", node: cst.Call, qual: str, args: list[Value], kwargs: dict[str, Value], dynamic: bool) -> Value | None:
+        op = _operation(qual)
+        if op is None:
+            return None
+        if op in LAYERS:
+            return self.layer(node, op, args, kwargs, dynamic)
+        handler = getattr(self, f"_{op}")
+        result: Value = handler(node, args, kwargs, dynamic)
+        return result
+
+    # ------------------------------------------------------------------ helpers
+    def _report(self, node: cst.CSTNode, problem: P.Problem, notes: list[str] | tuple[str, ...] = ()) -> None:
+        self.ctx.report(node, problem.code, dict(problem.fields), tuple(notes))
+
+    def _lengths(self, kwargs: dict[str, Value], exclude: tuple[str, ...]) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        for k, v in kwargs.items():
+            if k in exclude:
+                continue
+            if isinstance(v, IntV):
+                out[k] = v.size
+            else:
+                out[k] = self.ctx.fresh(k, f"from the keyword {k}=... (value unknown)")
+        return out
+
+    def _input(self, v: Value) -> tuple[list[tuple[Size, ...]] | None, bool, TensorV | None]:
+        """(input shapes or None if unknown, is a stacked list, a representative tensor)"""
+        if isinstance(v, TensorV):
+            return ([v.shape] if v.shape is not None else None), False, v
+        if isinstance(v, SeqV) and v.items and all(isinstance(t, TensorV) for t in v.items):
+            ts = [t for t in v.items if isinstance(t, TensorV)]
+            if all(t.shape is not None for t in ts):
+                return [t.shape for t in ts if t.shape is not None], True, ts[0]
+            return None, True, ts[0]
+        return None, isinstance(v, SeqV), None
+
+    def _notes(self, tensors: list[TensorV], pattern: str) -> list[str]:
+        notes = []
+        for i, t in enumerate(tensors):
+            label = "input" if len(tensors) == 1 else f"input #{i}"
+            note = f"{label} shape {shape_text(t.shape)}"
+            if t.origin is not None:
+                note += f" {t.origin}"
+            notes.append(note)
+            if t.shape is not None:
+                for s in t.shape:
+                    d = self.ctx.describe(s)
+                    if d and d not in notes:
+                        pass
+        return notes
+
+    def _result(self, node: cst.CSTNode, res: Any, template: TensorV | None, pattern: str, tensors: list[TensorV], axes: tuple[str | None, ...] | None = None) -> Value:
+        if isinstance(res, P.Problem):
+            self._report(node, res, self._notes(tensors, pattern))
+            return UNKNOWN
+        outs = res.outputs
+        if not outs:
+            return UNKNOWN
+        base = template or TensorV(None)
+        origin = f"from the einops pattern {pattern!r}"
+        return base.with_shape(tuple(outs[0]), axes if axes and len(axes) == len(outs[0]) else None, origin)
+
+    def _pattern(self, v: Value) -> str | None:
+        return v.value if isinstance(v, StrV) else None
+
+    # ------------------------------------------------------------------ rearrange / reduce / repeat
+    def _transform(self, kind: str, node: cst.Call, args: list[Value], kwargs: dict[str, Value], dynamic: bool) -> Value:
+        tensor = args[0] if args else kwargs.get("tensor", UNKNOWN)
+        pat_v = args[1] if len(args) > 1 else kwargs.get("pattern", UNKNOWN)
+        pattern = self._pattern(pat_v)
+        shapes, stacked, template = self._input(tensor)
+        fallback: Value = template.with_shape(None) if template is not None and not stacked else (TensorV(None, template.dtype, template.framework) if template else UNKNOWN)
+        if pattern is None:
+            return fallback
+        reduction: str | None = None
+        is_callable = False
+        if kind == "reduce":
+            red = args[2] if len(args) > 2 else kwargs.get("reduction", UNKNOWN)
+            if isinstance(red, StrV):
+                reduction = red.value
+            elif isinstance(red, (FuncV, RefV)):
+                is_callable = True
+            elif len(args) <= 2 and "reduction" not in kwargs and not dynamic:
+                self.ctx.report(node, "SHP111", {"reason": f"einops.reduce({pattern!r}) is called without a reduction"})
+                return fallback
+        extra = len(args) - (3 if kind == "reduce" else 2)
+        if extra > 0:
+            return fallback  # positional axis lengths are not accepted by einops; let the type checker say so
+        lengths = self._lengths(kwargs, ("tensor", "pattern", "reduction"))
+        axes_names = _identifiers(pattern) if dynamic else tuple(lengths)
+        problem = P.check_call(kind, pattern, reduction=reduction, reduction_is_callable=is_callable, axes_names=axes_names)
+        if problem is not None:
+            self._report(node, problem)
+            return fallback
+        if dynamic or shapes is None:
+            return fallback
+        res = P.infer(kind, pattern, shapes, axes_lengths=lengths, reduction=reduction if not is_callable else "callable",
+                      stacked_list=stacked, fresh=self._fresher(node))
+        tensors = [t for t in (tensor.items if isinstance(tensor, SeqV) else [tensor]) if isinstance(t, TensorV)]
+        out = self._result(node, res, template if not stacked else (TensorV(None, template.dtype, template.framework) if template else None), pattern, tensors, output_axes(pattern))
+        if kind == "reduce" and isinstance(out, TensorV):
+            self.m.ops.note_reduction(node, "einops.reduce", template, reduction, res, pattern, out)
+        return out
+
+    def _fresher(self, node: cst.CSTNode) -> Any:
+        def fresh(name: str) -> Size:
+            return self.ctx.fresh(name, f"inferred by the einops call at {self.m.path}:{self.m.line_of(node)}")
+        return fresh
+
+    def _rearrange(self, node: cst.Call, args: list[Value], kwargs: dict[str, Value], dynamic: bool) -> Value:
+        return self._transform("rearrange", node, args, kwargs, dynamic)
+
+    def _reduce(self, node: cst.Call, args: list[Value], kwargs: dict[str, Value], dynamic: bool) -> Value:
+        return self._transform("reduce", node, args, kwargs, dynamic)
+
+    def _repeat(self, node: cst.Call, args: list[Value], kwargs: dict[str, Value], dynamic: bool) -> Value:
+        return self._transform("repeat", node, args, kwargs, dynamic)
+
+    # ------------------------------------------------------------------ pack / unpack
+    def _pack(self, node: cst.Call, args: list[Value], kwargs: dict[str, Value], dynamic: bool) -> Value:
+        tensors = args[0] if args else kwargs.get("tensors", UNKNOWN)
+        pattern = self._pattern(args[1] if len(args) > 1 else kwargs.get("pattern", UNKNOWN))
+        if pattern is None:
+            return UNKNOWN
+        problem = P.check_call("pack", pattern)
+        if problem is not None:
+            self._report(node, problem)
+            return UNKNOWN
+        if not isinstance(tensors, SeqV) or not tensors.items or not all(isinstance(t, TensorV) and t.shape is not None for t in tensors.items):
+            return SeqV((UNKNOWN, UNKNOWN))
+        ts = [t for t in tensors.items if isinstance(t, TensorV)]
+        res = P.infer("pack", pattern, [t.shape for t in ts if t.shape is not None], fresh=self._fresher(node))
+        if isinstance(res, P.Problem):
+            self._report(node, res, self._notes(ts, pattern))
+            return SeqV((UNKNOWN, UNKNOWN))
+        packed = ts[0].with_shape(tuple(res.outputs[0]), None, f"from the einops pack pattern {pattern!r}")
+        star = pattern.split().index("*") if "*" in pattern.split() else 0
+        n_after = len(pattern.split()) - star - 1
+        ps_items: list[Value] = []
+        for t in ts:
+            assert t.shape is not None
+            inner = t.shape[star: len(t.shape) - n_after]
+            ps_items.append(SeqV(tuple(IntV(s) for s in inner), "shape"))
+        return SeqV((packed, SeqV(tuple(ps_items), "list")))
+
+    def _unpack(self, node: cst.Call, args: list[Value], kwargs: dict[str, Value], dynamic: bool) -> Value:
+        tensor = args[0] if args else kwargs.get("tensor", UNKNOWN)
+        ps = args[1] if len(args) > 1 else kwargs.get("packed_shapes", UNKNOWN)
+        pattern = self._pattern(args[2] if len(args) > 2 else kwargs.get("pattern", UNKNOWN))
+        if pattern is None:
+            if len(args) == 2 and isinstance(ps, StrV) and not dynamic:
+                self.ctx.report(node, "SHP111", {"reason": "einops.unpack(tensor, packed_shapes, pattern) is called without packed shapes"})
+            return UNKNOWN
+        problem = P.check_call("unpack", pattern)
+        if problem is not None:
+            self._report(node, problem)
+            return UNKNOWN
+        if not isinstance(tensor, TensorV) or tensor.shape is None or not isinstance(ps, SeqV):
+            return UNKNOWN
+        packed_shapes = []
+        for item in ps.items:
+            if not isinstance(item, SeqV) or not all(isinstance(x, IntV) for x in item.items):
+                return SeqV(tuple(tensor.with_shape(None) for _ in ps.items), "list")
+            packed_shapes.append([x.size for x in item.items if isinstance(x, IntV)])
+        res = P.infer("unpack", pattern, [tensor.shape], packed_shapes=packed_shapes, fresh=self._fresher(node))
+        if isinstance(res, P.Problem):
+            self._report(node, res, self._notes([tensor], pattern))
+            return UNKNOWN
+        return SeqV(tuple(tensor.with_shape(tuple(o), None, f"from the einops unpack pattern {pattern!r}") for o in res.outputs), "list")
+
+    # ------------------------------------------------------------------ einsum / parse_shape
+    def _einsum(self, node: cst.Call, args: list[Value], kwargs: dict[str, Value], dynamic: bool) -> Value:
+        if dynamic or kwargs or not args:
+            return UNKNOWN
+        if isinstance(args[0], StrV) and len(args) > 1 and not isinstance(args[-1], StrV):
+            self.ctx.report(node, "SHP111", {"reason": "einops.einsum takes the tensors first and the pattern last "
+                                                       f"(got the pattern {args[0].value!r} first)"})
+            return UNKNOWN
+        pattern = self._pattern(args[-1])
+        if pattern is None:
+            return UNKNOWN
+        operands = args[:-1]
+        problem = P.check_call("einsum", pattern, n_operands=len(operands))
+        if problem is not None:
+            self._report(node, problem)
+            return UNKNOWN
+        if not operands or not all(isinstance(t, TensorV) and t.shape is not None for t in operands):
+            t0 = next((t for t in operands if isinstance(t, TensorV)), None)
+            return TensorV(None, t0.dtype if t0 else None, t0.framework if t0 else None)
+        ts = [t for t in operands if isinstance(t, TensorV)]
+        res = P.infer("einsum", pattern, [t.shape for t in ts if t.shape is not None], fresh=self._fresher(node))
+        return self._result(node, res, ts[0], pattern, ts, output_axes(pattern))
+
+    def _parse_shape(self, node: cst.Call, args: list[Value], kwargs: dict[str, Value], dynamic: bool) -> Value:
+        x = args[0] if args else kwargs.get("x", UNKNOWN)
+        pattern = self._pattern(args[1] if len(args) > 1 else kwargs.get("pattern", UNKNOWN))
+        if pattern is None:
+            return UNKNOWN
+        problem = P.check_call("parse_shape", pattern)
+        if problem is not None:
+            self._report(node, problem)
+            return UNKNOWN
+        if not isinstance(x, TensorV) or x.shape is None:
+            return UNKNOWN
+        res = P.infer("parse_shape", pattern, [x.shape], fresh=self._fresher(node))
+        if isinstance(res, P.Problem):
+            self._report(node, res, self._notes([x], pattern))
+            return UNKNOWN
+        names = [t for t in pattern.split() if t not in ("_", "...", "…") and _IDENT.fullmatch(t)]
+        return DictV(tuple((n, IntV(res.axes[n])) for n in names if n in res.axes))
+
+    # ------------------------------------------------------------------ layers
+    def layer(self, node: cst.Call, op: str, args: list[Value], kwargs: dict[str, Value], dynamic: bool) -> Value:
+        pattern = self._pattern(args[0] if args else kwargs.get("pattern", UNKNOWN))
+        if pattern is None:
+            return UNKNOWN
+        if op == "EinMix":
+            weight = self._pattern(args[1] if len(args) > 1 else kwargs.get("weight_shape", UNKNOWN))
+            bias_v = args[2] if len(args) > 2 else kwargs.get("bias_shape", None)
+            bias = self._pattern(bias_v) if bias_v is not None else None
+            if weight is None or (bias_v is not None and bias is None and not isinstance(bias_v, type(None))):
+                return LayerV("EinMix", (("pattern", pattern),), node)
+            lengths = self._lengths(kwargs, ("pattern", "weight_shape", "bias_shape"))
+            if not dynamic:
+                problem = P.check_call("einmix", pattern, weight_shape=weight, bias_shape=bias, axes_names=tuple(lengths))
+                if problem is not None:
+                    self._report(node, problem)
+                    return UNKNOWN
+            return LayerV("EinMix", (("pattern", pattern), ("weight_shape", weight), ("lengths", tuple(lengths.items())), ("dynamic", dynamic)), node)
+        reduction: str | None = None
+        kind = "layer_rearrange" if op == "Rearrange" else "layer_reduce"
+        is_callable = False
+        if op == "Reduce":
+            red = args[1] if len(args) > 1 else kwargs.get("reduction", UNKNOWN)
+            if isinstance(red, StrV):
+                reduction = red.value
+            elif isinstance(red, (FuncV, RefV)):
+                is_callable = True
+        lengths = self._lengths(kwargs, ("pattern", "reduction"))
+        axes_names = _identifiers(pattern) if dynamic else tuple(lengths)
+        problem = P.check_call(kind, pattern, reduction=reduction, reduction_is_callable=is_callable, axes_names=axes_names)
+        if problem is not None:
+            self._report(node, problem)
+            return UNKNOWN
+        return LayerV(op, (("pattern", pattern), ("reduction", reduction if not is_callable else "callable"),
+                           ("lengths", tuple(lengths.items())), ("dynamic", dynamic)), node)
+
+    def apply_layer(self, report_node: cst.CSTNode, layer: LayerV, x: Value) -> Value:
+        if layer.param("dynamic") or not isinstance(x, TensorV):
+            return TensorV(None, x.dtype, x.framework) if isinstance(x, TensorV) else UNKNOWN
+        pattern = layer.param("pattern")
+        if x.shape is None or pattern is None:
+            return x.with_shape(None)
+        lengths = dict(layer.param("lengths", ()))
+        if layer.kind == "EinMix":
+            return x.with_shape(None)  # the mixing weight is validated at construction; output shape not modelled yet
+        kind = "rearrange" if layer.kind == "Rearrange" else "reduce"
+        res = P.infer(kind, pattern, [x.shape], axes_lengths=lengths, reduction=layer.param("reduction"), fresh=self._fresher(report_node))
+        out = self._result(report_node, res, x, pattern, [x], output_axes(pattern))
+        if kind == "reduce" and isinstance(out, TensorV):
+            self.m.ops.note_reduction(report_node, "einops Reduce layer", x, layer.param("reduction"), res, pattern, out)
+        return out

@@ -1,0 +1,109 @@
+"""One cheap pass over a module's imports: local name -> fully qualified name.
+
+libcst's QualifiedNameProvider costs about seven bare parses; this walks only the statements that can bind an
+import (module level, and imports nested in functions, classes, ``if``/``try`` blocks) and never builds scopes.
+"""
+
+from __future__ import annotations
+
+import libcst as cst
+
+
+def dotted(node: cst.BaseExpression) -> str | None:
+    """``a.b.c`` as a string, or None for anything else."""
+    parts: list[str] = []
+    while isinstance(node, cst.Attribute):
+        parts.append(node.attr.value)
+        node = node.value
+    if isinstance(node, cst.Name):
+        parts.append(node.value)
+        return ".".join(reversed(parts))
+    return None
+
+
+def _module_name(node: cst.BaseExpression | None) -> str:
+    return dotted(node) or "" if node is not None else ""
+
+
+def resolve_relative(current_module: str, level: int, module: str, is_package: bool) -> str:
+    """``from ..x import y`` inside ``current_module`` -> absolute module name (best effort)."""
+    if level == 0:
+        return module
+    parts = current_module.split(".") if current_module else []
+    if not is_package:
+        parts = parts[:-1]
+    if level > 1:
+        parts = parts[: len(parts) - (level - 1)] if level - 1 <= len(parts) else []
+    base = ".".join(parts)
+    return f"{base}.{module}" if module and base else (module or base)
+
+
+class ImportTable:
+    """Maps names bound by imports to the qualified names they stand for."""
+
+    def __init__(self) -> None:
+        self.names: dict[str, str] = {}
+
+    def add_import(self, node: cst.Import) -> None:
+        for alias in node.names:
+            full = dotted(alias.name) or ""
+            if alias.asname is not None and isinstance(alias.asname.name, cst.Name):
+                self.names[alias.asname.name.value] = full
+            else:
+                top = full.split(".", 1)[0]
+                self.names[top] = top
+
+    def add_import_from(self, node: cst.ImportFrom, current_module: str = "", is_package: bool = False) -> None:
+        level = len(node.relative)
+        module = resolve_relative(current_module, level, _module_name(node.module), is_package)
+        if isinstance(node.names, cst.ImportStar):
+            self.names.setdefault("*" + module, module)
+            return
+        for alias in node.names:
+            name = dotted(alias.name) or ""
+            local = alias.asname.name.value if alias.asname is not None and isinstance(alias.asname.name, cst.Name) else name
+            self.names[local] = f"{module}.{name}" if module else name
+
+    def qualify(self, node: cst.BaseExpression) -> str | None:
+        """Qualified name of a Name/Attribute expression through the import table (None when not imported)."""
+        text = dotted(node)
+        if text is None:
+            return None
+        head, _, rest = text.partition(".")
+        if head in self.names:
+            base = self.names[head]
+            return f"{base}.{rest}" if rest else base
+        return None
+
+    def star_modules(self) -> list[str]:
+        return [v for k, v in self.names.items() if k.startswith("*")]
+
+
+def collect_imports(module: cst.Module, current_module: str = "", is_package: bool = False) -> ImportTable:
+    table = ImportTable()
+
+    def walk(body: object) -> None:
+        for stmt in body:  # type: ignore[attr-defined]
+            if isinstance(stmt, cst.SimpleStatementLine):
+                for small in stmt.body:
+                    if isinstance(small, cst.Import):
+                        table.add_import(small)
+                    elif isinstance(small, cst.ImportFrom):
+                        table.add_import_from(small, current_module, is_package)
+            elif isinstance(stmt, (cst.If, cst.Try, cst.With, cst.FunctionDef, cst.ClassDef, cst.For, cst.While)):
+                inner = getattr(stmt, "body", None)
+                if isinstance(inner, cst.IndentedBlock):
+                    walk(inner.body)
+                for extra in ("orelse", "handlers", "finalbody"):
+                    part = getattr(stmt, extra, None)
+                    if part is None:
+                        continue
+                    for p in part if isinstance(part, (list, tuple)) else [part]:
+                        b = getattr(p, "body", None)
+                        if isinstance(b, cst.IndentedBlock):
+                            walk(b.body)
+                        elif isinstance(b, (cst.If,)):
+                            walk([b])
+
+    walk(module.body)
+    return table

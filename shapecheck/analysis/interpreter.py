@@ -1,0 +1,524 @@
+"""The abstract interpreter: walks statements in order, evaluates expressions to abstract values.
+
+Anything it does not understand evaluates to UNKNOWN, and nothing is ever reported about UNKNOWN.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Iterable, Sequence
+
+import libcst as cst
+
+from ..sizes import Size, Truth, equal
+from .imports import dotted
+from .values import (
+    UNKNOWN, BoolV, DictV, DtypeV, FloatV, FuncV, IntV, LayerV, NoneV, ObjV, RefV, SeqV, StrV, TensorV, Value, join,
+)
+
+if TYPE_CHECKING:
+    from .module import ModuleAnalysis
+
+
+class Scope:
+    def __init__(self, parent_vars: dict[str, Value] | None = None) -> None:
+        self.vars: dict[str, Value] = dict(parent_vars or {})
+        self.returns: list[tuple[cst.Return, Value]] = []
+
+
+@dataclass
+class FrameInfo:
+    """What the interpreter needs to know about the function whose body it walks."""
+
+    key: str = "<module>"
+    return_ann: Any = None  # Annotation | None
+    memo: Any = None  # annotations.Memo of the function's own dimension symbols
+    self_value: Value | None = None
+    cls_key: str | None = None
+    depth: int = 0
+
+
+def _int_literal(node: cst.BaseExpression) -> int | None:
+    if isinstance(node, cst.Integer):
+        try:
+            return int(node.value.replace("_", ""), 0)
+        except ValueError:
+            return None
+    if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus):
+        inner = _int_literal(node.expression)
+        return -inner if inner is not None else None
+    return None
+
+
+def int_of(v: Value) -> int | None:
+    if isinstance(v, IntV):
+        return v.size.as_int()
+    return None
+
+
+class Interpreter:
+    def __init__(self, module: "ModuleAnalysis", frame: FrameInfo, scope: Scope) -> None:
+        self.m = module
+        self.ctx = module.ctx
+        self.frame = frame
+        self.scope = scope
+
+    # ------------------------------------------------------------------ statements
+    def run_block(self, body: Sequence[cst.BaseStatement] | Sequence[cst.BaseSmallStatement]) -> None:
+        for stmt in body:
+            self.run_stmt(stmt)
+
+    def run_suite(self, suite: cst.BaseSuite) -> None:
+        if isinstance(suite, cst.IndentedBlock):
+            self.run_block(suite.body)
+        elif isinstance(suite, cst.SimpleStatementSuite):
+            self.run_block(suite.body)
+
+    def run_stmt(self, stmt: cst.CSTNode) -> None:
+        if isinstance(stmt, cst.SimpleStatementLine):
+            self.run_block(stmt.body)
+        elif isinstance(stmt, cst.Assign):
+            value = self.eval(stmt.value)
+            for target in stmt.targets:
+                self.assign(target.target, value)
+        elif isinstance(stmt, cst.AnnAssign):
+            value = self.eval(stmt.value) if stmt.value is not None else UNKNOWN
+            ann = self.m.annotation_of(stmt.annotation.annotation)
+            if ann is not None and isinstance(stmt.target, cst.Name):
+                declared = self.m.check_declared(stmt, ann, value, self.frame)
+                value = declared if value is UNKNOWN or stmt.value is None else self._prefer(value, declared)
+            if stmt.value is not None or ann is not None:
+                self.assign(stmt.target, value)
+        elif isinstance(stmt, cst.AugAssign):
+            left = self.eval(stmt.target)
+            right = self.eval(stmt.value)
+            self.assign(stmt.target, self.binary(stmt, left, stmt.operator, right))
+        elif isinstance(stmt, cst.Expr):
+            self.eval(stmt.value)
+        elif isinstance(stmt, cst.Return):
+            value = self.eval(stmt.value) if stmt.value is not None else NoneV()
+            self.scope.returns.append((stmt, value))
+            self.m.check_return(stmt, value, self.frame)
+        elif isinstance(stmt, cst.If):
+            self.run_branches([stmt.body, stmt.orelse], test=stmt.test)
+        elif isinstance(stmt, cst.Else):
+            self.run_suite(stmt.body)
+        elif isinstance(stmt, (cst.For, cst.While)):
+            self.run_loop(stmt)
+        elif isinstance(stmt, cst.With):
+            for item in stmt.items:
+                v = self.eval(item.item)
+                if item.asname is not None:
+                    self.assign(item.asname.name, UNKNOWN if not isinstance(v, TensorV) else v)
+            with self.m.autocast_region(stmt, self):
+                self.run_suite(stmt.body)
+        elif isinstance(stmt, cst.Try):
+            before = dict(self.scope.vars)
+            self.run_suite(stmt.body)
+            after_body = dict(self.scope.vars)
+            branches = [after_body]
+            for handler in stmt.handlers:
+                self.scope.vars = dict(before)
+                self.run_suite(handler.body)
+                branches.append(dict(self.scope.vars))
+            self.scope.vars = self._join_all(branches)
+            if stmt.orelse is not None:
+                self.run_suite(stmt.orelse.body)
+            if stmt.finalbody is not None:
+                self.run_suite(stmt.finalbody.body)
+        elif isinstance(stmt, cst.FunctionDef):
+            self.scope.vars[stmt.name.value] = self.m.local_function(stmt, self.frame)
+        elif isinstance(stmt, cst.ClassDef):
+            self.scope.vars[stmt.name.value] = UNKNOWN
+        elif isinstance(stmt, (cst.Del,)):
+            for t in stmt.target.elements if isinstance(stmt.target, cst.Tuple) else [stmt.target]:
+                node = t.value if isinstance(t, cst.Element) else t
+                if isinstance(node, cst.Name):
+                    self.scope.vars.pop(node.value, None)
+        elif isinstance(stmt, (cst.Global, cst.Nonlocal)):
+            for n in stmt.names:
+                self.scope.vars[n.name.value] = UNKNOWN
+        elif isinstance(stmt, cst.Match):
+            self.run_branches([c.body for c in stmt.cases] + [None], test=stmt.subject)
+        # imports, pass, raise, assert, break, continue: nothing to track
+
+    def _prefer(self, value: Value, declared: Value) -> Value:
+        if isinstance(value, TensorV) and isinstance(declared, TensorV):
+            if value.shape is None:
+                return declared
+            if declared.shape is not None and value.axes is None:
+                return TensorV(value.shape, value.dtype or declared.dtype, value.framework or declared.framework, declared.axes if len(declared.shape) == len(value.shape) else None, value.origin)
+        return value
+
+    def _join_all(self, branches: list[dict[str, Value]]) -> dict[str, Value]:
+        keys = set().union(*branches)
+        out: dict[str, Value] = {}
+        for k in keys:
+            vals = [b.get(k, UNKNOWN) for b in branches]
+            v = vals[0]
+            for other in vals[1:]:
+                v = join(v, other)
+            out[k] = v
+        return out
+
+    def run_branches(self, suites: list[Any], test: cst.BaseExpression | None) -> None:
+        if test is not None:
+            self.eval(test)
+        before = dict(self.scope.vars)
+        results = []
+        for suite in suites:
+            self.scope.vars = dict(before)
+            if suite is None:
+                pass
+            elif isinstance(suite, (cst.Else,)):
+                self.run_suite(suite.body)
+            elif isinstance(suite, cst.If):
+                self.run_branches([suite.body, suite.orelse], test=suite.test)
+            else:
+                self.run_suite(suite)
+            if not _ends_flow(suite):
+                results.append(dict(self.scope.vars))
+        self.scope.vars = self._join_all(results) if results else before
+
+    def run_loop(self, stmt: cst.For | cst.While) -> None:
+        # anything assigned in the body may hold any iteration's value: forget it before and after
+        assigned = _assigned_names(stmt.body) | (_target_names(stmt.target) if isinstance(stmt, cst.For) else set())
+        if isinstance(stmt, cst.For):
+            self.eval(stmt.iter)
+        else:
+            self.eval(stmt.test)
+        for name in assigned:
+            self.scope.vars[name] = UNKNOWN
+        if isinstance(stmt, cst.For):
+            it = self.eval(stmt.iter)
+            elem = _common_element(it)
+            if elem is not None:
+                self.assign(stmt.target, elem)
+        self.run_suite(stmt.body)
+        for name in assigned:
+            self.scope.vars[name] = UNKNOWN
+        if stmt.orelse is not None:
+            self.run_suite(stmt.orelse.body)
+
+    def assign(self, target: cst.BaseExpression, value: Value) -> None:
+        if isinstance(target, cst.Name):
+            self.scope.vars[target.value] = value
+            if self.ctx.record_hovers:
+                self.ctx.hovers[id(target)] = value
+        elif isinstance(target, (cst.Tuple, cst.List)):
+            elems = target.elements
+            starred = [i for i, e in enumerate(elems) if isinstance(e, cst.StarredElement)]
+            items: Sequence[Value] | None = None
+            if isinstance(value, SeqV):
+                items = value.items
+            elif isinstance(value, TensorV) and value.shape is not None and not starred and len(value.shape) >= 1:
+                items = None  # unpacking a tensor along dim 0: shapes of rows
+                if equal(value.shape[0], len(elems)) is Truth.TRUE:
+                    items = [value.with_shape(value.shape[1:], value.axes[1:] if value.axes else None)] * len(elems)
+            if items is not None and not starred and len(items) == len(elems):
+                for e, v in zip(elems, items):
+                    self.assign(e.value, v)
+            elif items is not None and len(starred) == 1 and len(items) >= len(elems) - 1:
+                i = starred[0]
+                n_after = len(elems) - i - 1
+                for e, v in zip(elems[:i], items[:i]):
+                    self.assign(e.value, v)
+                rest = items[i: len(items) - n_after]
+                self.assign(elems[i].value, SeqV(tuple(rest), "list"))
+                for e, v in zip(elems[i + 1:], items[len(items) - n_after:]):
+                    self.assign(e.value, v)
+            else:
+                for e in elems:
+                    self.assign(e.value, UNKNOWN)
+        elif isinstance(target, cst.StarredElement):
+            self.assign(target.value, UNKNOWN)
+        elif isinstance(target, cst.Attribute):
+            obj = target.value
+            if isinstance(obj, cst.Name) and obj.value == "self" and self.frame.cls_key is not None:
+                self.scope.vars[f"self.{target.attr.value}"] = value
+        # subscript targets: no tracking
+
+    # ------------------------------------------------------------------ expressions
+    def eval(self, node: cst.BaseExpression | None) -> Value:
+        if node is None:
+            return UNKNOWN
+        value = self._eval(node)
+        if self.ctx.record_hovers and isinstance(node, (cst.Name, cst.Call, cst.Attribute, cst.Subscript, cst.BinaryOperation)):
+            self.ctx.hovers[id(node)] = value
+        return value
+
+    def _eval(self, node: cst.BaseExpression) -> Value:
+        if isinstance(node, cst.Name):
+            return self.lookup(node.value, node)
+        if isinstance(node, cst.Integer):
+            v = _int_literal(node)
+            return IntV(Size.const(v)) if v is not None else UNKNOWN
+        if isinstance(node, cst.Float):
+            try:
+                return FloatV(float(node.value.replace("_", "")))
+            except ValueError:
+                return FloatV(None)
+        if isinstance(node, (cst.SimpleString, cst.ConcatenatedString)):
+            try:
+                s = node.evaluated_value
+            except Exception:
+                return UNKNOWN
+            return StrV(s) if isinstance(s, str) else UNKNOWN
+        if isinstance(node, cst.FormattedString):
+            for part in node.parts:
+                if isinstance(part, cst.FormattedStringExpression):
+                    self.eval(part.expression)
+            return UNKNOWN
+        if isinstance(node, cst.UnaryOperation):
+            inner = self.eval(node.expression)
+            if isinstance(node.operator, cst.Minus) and isinstance(inner, IntV):
+                return IntV(-inner.size)
+            if isinstance(node.operator, (cst.Minus, cst.Plus, cst.BitInvert)) and isinstance(inner, TensorV):
+                return inner
+            if isinstance(node.operator, cst.Plus):
+                return inner
+            return UNKNOWN
+        if isinstance(node, (cst.Tuple, cst.List)):
+            items: list[Value] = []
+            for e in node.elements:
+                v = self.eval(e.value)
+                if isinstance(e, cst.StarredElement):
+                    if isinstance(v, SeqV):
+                        items.extend(v.items)
+                        continue
+                    for rest in node.elements:
+                        self.eval(rest.value)
+                    return UNKNOWN
+                items.append(v)
+            return SeqV(tuple(items), "tuple" if isinstance(node, cst.Tuple) else "list")
+        if isinstance(node, cst.Attribute):
+            return self.attribute(node)
+        if isinstance(node, cst.Subscript):
+            return self.subscript(node)
+        if isinstance(node, cst.Call):
+            return self.m.call(self, node)
+        if isinstance(node, cst.BinaryOperation):
+            left = self.eval(node.left)
+            right = self.eval(node.right)
+            return self.binary(node, left, node.operator, right)
+        if isinstance(node, cst.BooleanOperation):
+            a, b = self.eval(node.left), self.eval(node.right)
+            return join(a, b) if not isinstance(a, (BoolV, NoneV)) else UNKNOWN
+        if isinstance(node, cst.Comparison):
+            self.eval(node.left)
+            for c in node.comparisons:
+                self.eval(c.comparator)
+            return BoolV(None)
+        if isinstance(node, cst.IfExp):
+            self.eval(node.test)
+            return join(self.eval(node.body), self.eval(node.orelse))
+        if isinstance(node, (cst.GeneratorExp, cst.ListComp)):
+            return self.comprehension(node)
+        if isinstance(node, cst.Name) and node.value == "None":
+            return NoneV()
+        if isinstance(node, cst.Lambda):
+            return UNKNOWN
+        if isinstance(node, cst.Ellipsis):
+            return RefV("builtins.Ellipsis")
+        if isinstance(node, cst.Dict):
+            for el in node.elements:
+                if isinstance(el, cst.DictElement):
+                    self.eval(el.key)
+                    self.eval(el.value)
+            return UNKNOWN
+        if isinstance(node, cst.NamedExpr):
+            v = self.eval(node.value)
+            self.assign(node.target, v)
+            return v
+        if isinstance(node, cst.Await):
+            self.eval(node.expression)
+            return UNKNOWN
+        return UNKNOWN
+
+    def lookup(self, name: str, node: cst.CSTNode | None = None) -> Value:
+        if name in self.scope.vars:
+            return self.scope.vars[name]
+        if name == "None":
+            return NoneV()
+        if name in ("True", "False"):
+            return BoolV(name == "True")
+        if name == "self" and self.frame.self_value is not None:
+            return self.frame.self_value
+        return self.m.global_value(name)
+
+    def attribute(self, node: cst.Attribute) -> Value:
+        attr = node.attr.value
+        if isinstance(node.value, cst.Name) and node.value.value == "self" and self.frame.cls_key is not None:
+            key = f"self.{attr}"
+            if key in self.scope.vars:
+                return self.scope.vars[key]
+            return self.m.class_attr(self.frame.cls_key, attr)
+        base = self.eval(node.value)
+        if isinstance(base, RefV):
+            return self.m.qualified_value(f"{base.qualname}.{attr}")
+        if isinstance(base, TensorV):
+            return self.m.ops.tensor_attribute(self, node, base, attr)
+        if isinstance(base, ObjV):
+            return self.m.object_attr(base, attr)
+        if isinstance(base, LayerV) and attr == "weight":
+            return UNKNOWN
+        return UNKNOWN
+
+    def subscript(self, node: cst.Subscript) -> Value:
+        base = self.eval(node.value)
+        idx_nodes = node.slice
+        if isinstance(base, SeqV) and len(idx_nodes) == 1 and isinstance(idx_nodes[0].slice, cst.Index):
+            idx = self.eval(idx_nodes[0].slice.value)
+            i = int_of(idx)
+            if i is not None and -len(base.items) <= i < len(base.items):
+                return base.items[i]
+            return UNKNOWN
+        if isinstance(base, SeqV) and len(idx_nodes) == 1 and isinstance(idx_nodes[0].slice, cst.Slice):
+            sl = idx_nodes[0].slice
+            bounds = [int_of(self.eval(x)) if x is not None else None for x in (sl.lower, sl.upper, sl.step)]
+            if all(b is not None or x is None for b, x in zip(bounds, (sl.lower, sl.upper, sl.step))):
+                return SeqV(tuple(base.items[slice(*bounds)]), base.kind)
+            return UNKNOWN
+        if isinstance(base, DictV) and len(idx_nodes) == 1 and isinstance(idx_nodes[0].slice, cst.Index):
+            key = self.eval(idx_nodes[0].slice.value)
+            return base.get(key.value) if isinstance(key, StrV) else UNKNOWN
+        if isinstance(base, TensorV):
+            return self.m.ops.index_tensor(self, node, base)
+        for el in idx_nodes:
+            if isinstance(el.slice, cst.Index):
+                self.eval(el.slice.value)
+        return UNKNOWN
+
+    def comprehension(self, node: cst.GeneratorExp | cst.ListComp) -> Value:
+        comp = node.for_in
+        it = self.eval(comp.iter)
+        if comp.inner_for_in is None and not comp.ifs and isinstance(it, SeqV) and not comp.is_async:
+            saved = dict(self.scope.vars)
+            results = []
+            for item in it.items:
+                self.assign(comp.target, item)
+                results.append(self.eval(node.elt))
+            self.scope.vars = saved
+            return SeqV(tuple(results), "list")
+        saved = dict(self.scope.vars)
+        for name in _target_names(comp.target):
+            self.scope.vars[name] = _common_element(it) or UNKNOWN
+        self.eval(node.elt)
+        self.scope.vars = saved
+        return UNKNOWN
+
+    def binary(self, node: cst.CSTNode, left: Value, op: cst.CSTNode, right: Value) -> Value:
+        if isinstance(left, IntV) and isinstance(right, IntV):
+            return _int_arith(left, op, right)
+        if isinstance(left, SeqV) and isinstance(right, SeqV) and isinstance(op, (cst.Add, cst.AddAssign)):
+            return SeqV(left.items + right.items, left.kind)
+        if isinstance(left, TensorV) or isinstance(right, TensorV):
+            return self.m.ops.tensor_binary(self, node, left, op, right)
+        return UNKNOWN
+
+
+def _int_arith(a: IntV, op: cst.CSTNode, b: IntV) -> Value:
+    if isinstance(op, (cst.Add, cst.AddAssign)):
+        return IntV(a.size + b.size)
+    if isinstance(op, (cst.Subtract, cst.SubtractAssign)):
+        return IntV(a.size - b.size)
+    if isinstance(op, (cst.Multiply, cst.MultiplyAssign)):
+        return IntV(a.size * b.size)
+    if isinstance(op, (cst.FloorDivide, cst.FloorDivideAssign)):
+        x, y = a.size.as_int(), b.size.as_int()
+        if x is not None and y is not None and y != 0:
+            return IntV(Size.const(x // y))
+        from ..sizes import divisible
+        if divisible(a.size, b.size) is Truth.TRUE:
+            q = a.size.exact_div(b.size)
+            return IntV(q) if q is not None else UNKNOWN
+        return UNKNOWN
+    if isinstance(op, (cst.Power,)):
+        x, y = a.size.as_int(), b.size.as_int()
+        if x is not None and y is not None and 0 <= y <= 64:
+            return IntV(Size.const(x ** y))
+        return UNKNOWN
+    if isinstance(op, cst.Modulo):
+        x, y = a.size.as_int(), b.size.as_int()
+        if x is not None and y:
+            return IntV(Size.const(x % y))
+    return UNKNOWN
+
+
+def _common_element(v: Value) -> Value | None:
+    if isinstance(v, SeqV) and v.items:
+        first = v.items[0]
+        out: Value = first
+        for it in v.items[1:]:
+            out = join(out, it)
+        return out
+    if isinstance(v, TensorV) and v.shape:
+        return v.with_shape(v.shape[1:], v.axes[1:] if v.axes else None)
+    return None
+
+
+def _target_names(target: cst.CSTNode) -> set[str]:
+    out: set[str] = set()
+    if isinstance(target, cst.Name):
+        out.add(target.value)
+    elif isinstance(target, (cst.Tuple, cst.List)):
+        for e in target.elements:
+            out |= _target_names(e.value)
+    elif isinstance(target, cst.StarredElement):
+        out |= _target_names(target.value)
+    elif isinstance(target, cst.Attribute) and isinstance(target.value, cst.Name) and target.value.value == "self":
+        out.add(f"self.{target.attr.value}")
+    return out
+
+
+class _AssignedCollector(cst.CSTVisitor):
+    def __init__(self) -> None:
+        self.names: set[str] = set()
+
+    def visit_AssignTarget(self, node: cst.AssignTarget) -> None:
+        self.names |= _target_names(node.target)
+
+    def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
+        self.names |= _target_names(node.target)
+
+    def visit_AugAssign(self, node: cst.AugAssign) -> None:
+        self.names |= _target_names(node.target)
+
+    def visit_For(self, node: cst.For) -> None:
+        self.names |= _target_names(node.target)
+
+    def visit_NamedExpr(self, node: cst.NamedExpr) -> None:
+        self.names |= _target_names(node.target)
+
+    def visit_WithItem(self, node: cst.WithItem) -> None:
+        if node.asname is not None:
+            self.names |= _target_names(node.asname.name)
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+        self.names.add(node.name.value)
+        return False
+
+    def visit_ClassDef(self, node: cst.ClassDef) -> bool:
+        self.names.add(node.name.value)
+        return False
+
+
+def _assigned_names(suite: cst.CSTNode) -> set[str]:
+    c = _AssignedCollector()
+    suite.visit(c)
+    return c.names
+
+
+def _ends_flow(suite: Any) -> bool:
+    """A branch that always returns/raises/continues does not reach the join."""
+    body = getattr(suite, "body", None)
+    if isinstance(suite, cst.Else):
+        body = suite.body.body if isinstance(suite.body, cst.IndentedBlock) else None
+    elif isinstance(suite, cst.IndentedBlock):
+        body = suite.body
+    if not body:
+        return False
+    last = body[-1]
+    if isinstance(last, cst.SimpleStatementLine) and last.body:
+        return isinstance(last.body[-1], (cst.Return, cst.Raise, cst.Continue, cst.Break))
+    return False

@@ -1,0 +1,476 @@
+"""One analysed module: its definitions, its annotations, and the calls between them."""
+
+from __future__ import annotations
+
+import contextlib
+from typing import TYPE_CHECKING, Any, Iterator
+
+import libcst as cst
+
+from ..sizes import Size
+from .context import Context, Pending
+from .functions import ClassInfo, FunctionInfo, Param, bind_arguments, signature_params
+from .imports import collect_imports, dotted
+from .interpreter import FrameInfo, Interpreter, Scope
+from .jaxtyping_bridge import Annotation, dtype_class_of, parse_annotation
+from .values import UNKNOWN, FuncV, LayerV, ObjV, RefV, SeqV, StrV, TensorV, Value
+
+if TYPE_CHECKING:
+    from .project import Project
+
+MAX_INLINE_DEPTH = 3
+
+
+class ModuleAnalysis:
+    def __init__(self, text: str, path: str, tree: cst.Module, project: "Project | None" = None,
+                 module_name: str = "", is_package: bool = False) -> None:
+        from .einops_calls import EinopsCalls
+        from .ops import FrameworkOps
+        from .shapes_bridge import ShapeChecks
+
+        self.text = text
+        self.path = path
+        self.tree = tree
+        self.project = project
+        self.module_name = module_name
+        self.imports = collect_imports(tree, module_name, is_package)
+        self.ctx = Context(path)
+        self.globals: dict[str, Value] = {}
+        self.functions: dict[str, FunctionInfo] = {}
+        self.classes: dict[str, ClassInfo] = {}
+        self.wrappers: dict[str, str] = {}  # Float = TorchTyping(jaxtyping.Float)
+        self.ann_aliases: dict[str, Annotation] = {}  # Image = Float[Tensor, "b c h w"]
+        self.ops = FrameworkOps(self)
+        self.einops = EinopsCalls(self)
+        self.shapes = ShapeChecks(self)
+        self._lines: list[int] | None = None
+        self.module_ran = False
+
+    # ------------------------------------------------------------------ set-up
+    def code_for(self, node: cst.CSTNode) -> str:
+        return self.tree.code_for_node(node)
+
+    def qualify(self, node: cst.BaseExpression) -> str | None:
+        q = self.imports.qualify(node)
+        if q is not None:
+            return self.project.canonical(q) if self.project is not None else q
+        name = dotted(node)
+        if name is None:
+            return None
+        head = name.split(".", 1)[0]
+        if head in self.globals and isinstance(self.globals[head], RefV):
+            ref = self.globals[head]
+            assert isinstance(ref, RefV)
+            rest = name[len(head):]
+            return ref.qualname + rest
+        if self.project is not None and head not in self.globals:
+            for star in self.imports.star_modules():
+                q2 = self.project.qualify_star(star, name)
+                if q2:
+                    return q2
+        return None
+
+    def annotation_of(self, node: cst.BaseExpression) -> Annotation | None:
+        if isinstance(node, (cst.Name, cst.Attribute)):
+            name = dotted(node)
+            if name in self.ann_aliases:
+                return self.ann_aliases[name]
+            q = self.qualify(node)
+            if q and self.project is not None:
+                alias = self.project.annotation_alias(q)
+                if alias is not None:
+                    return alias
+            return None
+        wrappers = dict(self.wrappers)
+        if self.project is not None and isinstance(node, cst.Subscript):
+            head = node.value
+            q = self.qualify(head)
+            if q:
+                w = self.project.wrapper(q)
+                hd = dotted(head)
+                if w and hd:
+                    wrappers[hd] = w
+                if dtype_class_of(q) is None and hd and not w:
+                    real = self.project.reexported_dtype_class(q)
+                    if real is not None:
+                        return self._with_dtype_class(node, real, wrappers)
+        return parse_annotation(node, self.qualify, wrappers, self.ann_aliases, self.code_for)
+
+    def _with_dtype_class(self, node: cst.Subscript, dtype_class: str, wrappers: dict[str, str]) -> Annotation | None:
+        hd = dotted(node.value) or ""
+        return parse_annotation(node, lambda n: f"jaxtyping.{dtype_class}" if dotted(n) == hd else self.qualify(n), wrappers, self.ann_aliases, self.code_for)
+
+    def collect_definitions(self) -> None:
+        for stmt in self.tree.body:
+            self._collect(stmt, prefix="")
+
+    def _collect(self, stmt: cst.CSTNode, prefix: str, cls: ClassInfo | None = None) -> None:
+        if isinstance(stmt, cst.FunctionDef):
+            key = f"{self.module_name}:{prefix}{stmt.name.value}"
+            fi = FunctionInfo(key, stmt, self, [], None, cls.key if cls else None)
+            for d in stmt.decorators:
+                n = dotted(d.decorator) or ""
+                fi.is_static = fi.is_static or n.endswith("staticmethod")
+                fi.is_classmethod = fi.is_classmethod or n.endswith("classmethod")
+            self.functions[key] = fi
+            if cls is not None:
+                cls.methods[stmt.name.value] = fi
+            else:
+                self.globals[stmt.name.value] = FuncV(key)
+        elif isinstance(stmt, cst.ClassDef):
+            key = f"{self.module_name}:{prefix}{stmt.name.value}"
+            ci = ClassInfo(key, stmt, self, bases=[self.qualify(b.value) or (dotted(b.value) or "") for b in stmt.bases])
+            self.classes[key] = ci
+            if cls is None:
+                self.globals[stmt.name.value] = RefV("class:" + key)
+            if isinstance(stmt.body, cst.IndentedBlock):
+                for inner in stmt.body.body:
+                    self._collect(inner, prefix=f"{prefix}{stmt.name.value}.", cls=ci)
+        elif isinstance(stmt, (cst.If, cst.Try)) and cls is None:
+            if isinstance(stmt.body, cst.IndentedBlock):
+                for inner in stmt.body.body:
+                    self._collect(inner, prefix)
+
+    def finish_signatures(self) -> None:
+        for fi in self.functions.values():
+            fi.params = signature_params(fi.node, self.annotation_of)
+            ret = fi.node.returns
+            fi.return_ann = self.annotation_of(ret.annotation) if ret is not None else None
+
+    # ------------------------------------------------------------------ module-level run
+    def run_module(self) -> None:
+        if self.module_ran:
+            return
+        self.module_ran = True
+        self.collect_definitions()
+        scope = Scope()
+        interp = Interpreter(self, FrameInfo("<module>"), scope)
+        for stmt in self.tree.body:
+            if isinstance(stmt, cst.SimpleStatementLine):
+                for small in stmt.body:
+                    if isinstance(small, cst.Assign) and len(small.targets) == 1 and isinstance(small.targets[0].target, cst.Name):
+                        self._maybe_alias(small.targets[0].target.value, small.value)
+            if isinstance(stmt, (cst.FunctionDef, cst.ClassDef)):
+                continue
+            interp.run_stmt(stmt)
+            for k, v in scope.vars.items():
+                if v is not UNKNOWN or k not in self.globals:
+                    self.globals[k] = v
+        self.finish_signatures()
+
+    def _maybe_alias(self, name: str, value: cst.BaseExpression) -> None:
+        # Float = TorchTyping(jaxtyping.Float)  -> single-argument wrapper
+        if isinstance(value, cst.Call) and len(value.args) >= 1:
+            dc = dtype_class_of(self.qualify(value.args[0].value))
+            if dc is not None:
+                self.wrappers[name] = dc
+                return
+        # Image = Float[Tensor, "b c h w"]  -> annotation alias
+        if isinstance(value, cst.Subscript):
+            ann = self.annotation_of(value)
+            if ann is not None:
+                self.ann_aliases[name] = ann
+                return
+        # F16 = jaxtyping.Float16 -> re-export of a dtype class
+        if isinstance(value, (cst.Name, cst.Attribute)):
+            dc = dtype_class_of(self.qualify(value))
+            if dc is not None:
+                self.globals[name] = RefV(f"jaxtyping.{dc}")
+
+    def global_value(self, name: str) -> Value:
+        if name in self.globals:
+            return self.globals[name]
+        if name in self.imports.names:
+            q = self.imports.names[name]
+            return self.qualified_value(q)
+        return UNKNOWN
+
+    def qualified_value(self, qualname: str) -> Value:
+        if self.project is not None:
+            v = self.project.lookup(qualname)
+            if v is not None:
+                return v
+        return self.ops.constant(qualname) or RefV(qualname)
+
+    # ------------------------------------------------------------------ classes
+    def class_of(self, value: Value) -> ClassInfo | None:
+        if isinstance(value, ObjV):
+            return self.find_class(value.cls_key)
+        return None
+
+    def find_class(self, key: str) -> ClassInfo | None:
+        if key in self.classes:
+            return self.classes[key]
+        if self.project is not None:
+            return self.project.find_class(key)
+        return None
+
+    def find_function(self, key: str) -> FunctionInfo | None:
+        if key in self.functions:
+            return self.functions[key]
+        if self.project is not None:
+            return self.project.find_function(key)
+        return None
+
+    def class_attr(self, cls_key: str, attr: str) -> Value:
+        ci = self.find_class(cls_key)
+        if ci is None:
+            return UNKNOWN
+        ci.module.ensure_class_attrs(ci)
+        if attr in ci.attrs:
+            return ci.attrs[attr]
+        if attr in ci.methods:
+            return FuncV(ci.methods[attr].key, bound_self=ObjV(cls_key))
+        return UNKNOWN
+
+    def object_attr(self, obj: ObjV, attr: str) -> Value:
+        for k, v in obj.attrs:
+            if k == attr:
+                return v
+        return self.class_attr(obj.cls_key, attr)
+
+    def ensure_class_attrs(self, ci: ClassInfo) -> None:
+        if ci.attrs_ready:
+            return
+        ci.attrs_ready = True
+        init = ci.methods.get("__init__") or ci.methods.get("setup")
+        if init is None:
+            return
+        scope = self.run_function(init, None, ObjV(ci.key), collect=False)
+        for k, v in scope.vars.items():
+            if k.startswith("self."):
+                ci.attrs[k[5:]] = v
+
+    # ------------------------------------------------------------------ functions
+    def param_value(self, fi: FunctionInfo, p: Param, memo: Any) -> Value:
+        if p.ann is None:
+            return UNKNOWN
+        return self.shapes.from_annotation(p.ann, memo, scope=fi.key, where=f"{p.name}: {p.ann.text}", node=fi.node)
+
+    def run_function(self, fi: FunctionInfo, args: dict[str, Value] | None, self_value: Value | None,
+                     collect: bool = True, depth: int = 0) -> Scope:
+        memo = self.shapes.new_memo()
+        scope = Scope()
+        first_is_self = fi.cls_key is not None and not fi.is_static
+        for i, p in enumerate(fi.params):
+            if i == 0 and first_is_self:
+                scope.vars[p.name] = self_value if self_value is not None and not fi.is_classmethod else UNKNOWN
+                continue
+            if args is not None and p.name in args:
+                scope.vars[p.name] = args[p.name]
+            elif args is not None and p.default is not None:
+                scope.vars[p.name] = UNKNOWN
+            else:
+                scope.vars[p.name] = self.param_value(fi, p, memo)
+        frame = FrameInfo(fi.key, fi.return_ann, memo, self_value if first_is_self else None, fi.cls_key, depth)
+        interp = Interpreter(self, frame, scope)
+        if args is not None and fi.annotated:
+            # arguments were already checked against the annotations at the call site
+            for p in fi.params:
+                if p.ann is not None and p.name in args and isinstance(args[p.name], TensorV):
+                    self.shapes.bind_param(memo, p.ann, args[p.name], fi.key)
+        interp.run_suite(fi.node.body)
+        return scope
+
+    def local_function(self, node: cst.FunctionDef, frame: FrameInfo) -> Value:
+        key = f"{frame.key}.<locals>.{node.name.value}"
+        if key not in self.functions:
+            fi = FunctionInfo(key, node, self, signature_params(node, self.annotation_of), None)
+            ret = node.returns
+            fi.return_ann = self.annotation_of(ret.annotation) if ret is not None else None
+            self.functions[key] = fi
+        return FuncV(key)
+
+    def call_function(self, interp: Interpreter, node: cst.Call, fv: FuncV, args: list[Value], kwargs: dict[str, Value]) -> Value:
+        fi = self.find_function(fv.key)
+        if fi is None or fi.has_unknown_decorators:
+            return UNKNOWN
+        bound_self = fv.bound_self
+        skip_first = fi.cls_key is not None and not fi.is_static and bound_self is not None
+        bound = bind_arguments(fi.params, args, kwargs, skip_first)
+        if bound is None:
+            return UNKNOWN
+        ret_memo = None
+        if fi.annotated:
+            ok, ret_memo = self.shapes.check_call_arguments(node, fi, bound)
+            if not ok:
+                return UNKNOWN
+        depth = interp.frame.depth
+        if fi.analysing or depth >= MAX_INLINE_DEPTH:
+            return self.shapes.declared_return(fi, ret_memo) if fi.return_ann is not None else UNKNOWN
+        if fi.return_ann is not None:
+            return self.shapes.declared_return(fi, ret_memo)
+        # an unannotated (or return-unannotated) function: analyse its body with these argument values
+        sig = (tuple(sorted((k, _sig(v)) for k, v in bound.items())), _sig(bound_self))
+        if sig in fi.summaries:
+            ret, inner = fi.summaries[sig]
+        else:
+            fi.analysing = True
+            outer_ctx = fi.module.ctx
+            outer_ctx.suppress_depth += 1
+            saved = outer_ctx.inline_findings
+            outer_ctx.inline_findings = []
+            try:
+                scope = fi.module.run_function(fi, bound, bound_self, depth=depth + 1)
+            finally:
+                inner = outer_ctx.inline_findings
+                outer_ctx.inline_findings = saved
+                outer_ctx.suppress_depth -= 1
+                fi.analysing = False
+            rets = [v for _, v in scope.returns]
+            ret = rets[0] if rets else UNKNOWN
+            from .values import join
+            for v in rets[1:]:
+                ret = join(ret, v)
+            fi.summaries[sig] = (ret, inner)
+        for p in inner:
+            if p.code.startswith("SHP2") and (p.node, p.code) not in fi.module.standalone_keys:
+                where = f"{fi.module.path}:{fi.module.line_of(p.node)}"
+                self.ctx.add(Pending(node, p.code, p.message + f" (inside {fi.name}() called here)",
+                                     p.notes + (f"raised at {where} in {fi.name}() for the arguments of this call",), p.witness))
+        return ret
+
+    @property
+    def standalone_keys(self) -> set[tuple[cst.CSTNode, str]]:
+        return {(p.node, p.code) for p in self.ctx.pending}
+
+    def instantiate(self, interp: Interpreter, node: cst.Call, cls_key: str, args: list[Value], kwargs: dict[str, Value]) -> Value:
+        ci = self.find_class(cls_key)
+        if ci is None:
+            return UNKNOWN
+        return ObjV(cls_key)
+
+    def call_object(self, interp: Interpreter, node: cst.Call, obj: ObjV, args: list[Value], kwargs: dict[str, Value]) -> Value:
+        ci = self.find_class(obj.cls_key)
+        if ci is None:
+            return UNKNOWN
+        fwd = ci.methods.get("forward") or ci.methods.get("__call__")
+        if fwd is None:
+            return UNKNOWN
+        return self.call_function(interp, node, FuncV(fwd.key, bound_self=obj), args, kwargs)
+
+    # ------------------------------------------------------------------ calls
+    def call(self, interp: Interpreter, node: cst.Call) -> Value:
+        func = node.func
+        qual = None
+        if isinstance(func, (cst.Name, cst.Attribute)):
+            head = dotted(func)
+            if head is not None and head.split(".", 1)[0] not in interp.scope.vars:
+                qual = self.qualify(func)
+        args: list[Value] = []
+        kwargs: dict[str, Value] = {}
+        dynamic = False
+        for a in node.args:
+            v = interp.eval(a.value)
+            if a.star == "*":
+                if isinstance(v, SeqV):
+                    args.extend(v.items)
+                else:
+                    dynamic = True
+            elif a.star == "**":
+                dynamic = True
+            elif a.keyword is not None:
+                kwargs[a.keyword.value] = v
+            else:
+                args.append(v)
+        if qual is not None:
+            handled = self.call_qualified(interp, node, qual, args, kwargs, dynamic)
+            if handled is not None:
+                return handled
+        # method call on a tensor: x.view(...)
+        if isinstance(func, cst.Attribute):
+            base = interp.eval(func.value)
+            if isinstance(base, TensorV):
+                return self.ops.tensor_method(interp, node, base, func.attr.value, args, kwargs, dynamic)
+            if isinstance(base, LayerV) and func.attr.value == "forward":
+                return self.ops.apply_layer(interp, node, base, args, kwargs)
+            callee: Value = interp.attribute(func)
+        else:
+            callee = interp.eval(func)
+        if dynamic:
+            return UNKNOWN
+        if isinstance(callee, FuncV):
+            return self.call_function(interp, node, callee, args, kwargs)
+        if isinstance(callee, LayerV):
+            return self.ops.apply_layer(interp, node, callee, args, kwargs)
+        if isinstance(callee, ObjV):
+            return self.call_object(interp, node, callee, args, kwargs)
+        if isinstance(callee, RefV):
+            if callee.qualname.startswith("class:"):
+                return self.instantiate(interp, node, callee.qualname[6:], args, kwargs)
+            handled = self.call_qualified(interp, node, callee.qualname, args, kwargs, dynamic)
+            if handled is not None:
+                return handled
+        return UNKNOWN
+
+    def call_qualified(self, interp: Interpreter, node: cst.Call, qual: str, args: list[Value], kwargs: dict[str, Value], dynamic: bool) -> Value | None:
+        if qual.startswith("einops"):
+            return self.einops.call(interp, node, qual, args, kwargs, dynamic)
+        if self.project is not None:
+            v = self.project.lookup(qual)
+            if v is not None and not isinstance(v, RefV):
+                if isinstance(v, FuncV):
+                    return UNKNOWN if dynamic else self.call_function(interp, node, v, args, kwargs)
+            if isinstance(v, RefV) and v.qualname.startswith("class:"):
+                return self.instantiate(interp, node, v.qualname[6:], args, kwargs)
+        return self.ops.call(interp, node, qual, args, kwargs, dynamic)
+
+    # ------------------------------------------------------------------ annotations in statements
+    def check_declared(self, stmt: cst.AnnAssign, ann: Annotation, value: Value, frame: FrameInfo) -> Value:
+        return self.shapes.check_declared(stmt, ann, value, frame)
+
+    def check_return(self, stmt: cst.Return, value: Value, frame: FrameInfo) -> None:
+        self.shapes.check_return(stmt, value, frame)
+
+    @contextlib.contextmanager
+    def autocast_region(self, stmt: cst.With, interp: Interpreter) -> Iterator[None]:
+        yield
+
+    # ------------------------------------------------------------------ whole-module analysis
+    def analyse(self) -> None:
+        self.run_module()
+        self.shapes.check_annotation_strings()
+        for ci in self.classes.values():
+            self.ensure_class_attrs(ci)
+        for fi in list(self.functions.values()):
+            if "<locals>" in fi.key:
+                continue
+            self_value = ObjV(fi.cls_key) if fi.cls_key is not None else None
+            self.run_function(fi, None, self_value)
+        # local functions discovered while running (closures): analyse them standalone too
+        done: set[str] = set()
+        while True:
+            todo = [fi for fi in self.functions.values() if "<locals>" in fi.key and fi.key not in done]
+            if not todo:
+                break
+            for fi in todo:
+                done.add(fi.key)
+                self.run_function(fi, None, None)
+
+    def line_of(self, node: cst.CSTNode) -> int:
+        return self.positions_for([node]).get(id(node), (1, 1, 1, 1))[0]
+
+    _positions: dict[int, tuple[int, int, int, int]] | None = None
+
+    def positions_for(self, nodes: list[cst.CSTNode]) -> dict[int, tuple[int, int, int, int]]:
+        if self._positions is None:
+            from libcst.metadata import MetadataWrapper, PositionProvider
+
+            wrapper = MetadataWrapper(self.tree, unsafe_skip_copy=True)
+            pos = wrapper.resolve(PositionProvider)
+            self._positions = {id(n): (r.start.line, r.start.column + 1, r.end.line, r.end.column + 1) for n, r in pos.items()}
+        return self._positions
+
+
+def _sig(v: Any) -> Any:
+    if isinstance(v, TensorV):
+        return ("T", v.shape, v.dtype)
+    if isinstance(v, SeqV):
+        return ("S", tuple(_sig(x) for x in v.items))
+    if isinstance(v, (LayerV,)):
+        return ("L", v.kind, v.params)
+    try:
+        hash(v)
+        return v
+    except TypeError:
+        return id(v)

@@ -1,0 +1,186 @@
+"""The analysed tree as a whole: module names, lazy analysis of imported modules, cross-module lookups."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+import libcst as cst
+
+from .values import UNKNOWN, FuncV, RefV, Value
+
+if TYPE_CHECKING:
+    from .functions import ClassInfo, FunctionInfo
+    from .jaxtyping_bridge import Annotation
+    from .module import ModuleAnalysis
+
+_IMPORT_RE = re.compile(r"^\s*(?:from\s+(\.*[\w.]*)\s+import|import\s+([\w., ]+))", re.MULTILINE)
+
+
+def module_name_for(path: Path) -> tuple[str, bool]:
+    """Dotted module name of a file (walking up through packages), and whether it is a package ``__init__``."""
+    path = path.resolve()
+    is_package = path.name == "__init__.py"
+    parts = [] if is_package else [path.stem]
+    d = path.parent
+    while (d / "__init__.py").exists() and d != d.parent:
+        parts.append(d.name)
+        d = d.parent
+    return ".".join(reversed(parts)), is_package
+
+
+class Project:
+    def __init__(self, files: list[Path] | None = None) -> None:
+        self.paths: dict[str, Path] = {}
+        self.packages: set[str] = set()
+        self.modules: dict[str, "ModuleAnalysis"] = {}
+        self._loading: set[str] = set()
+        for f in files or []:
+            self.add_file(f)
+
+    def add_file(self, f: Path) -> str:
+        name, is_pkg = module_name_for(f)
+        if name:
+            self.paths.setdefault(name, f)
+            if is_pkg:
+                self.packages.add(name)
+        return name
+
+    def register(self, name: str, analysis: "ModuleAnalysis") -> None:
+        self.modules[name] = analysis
+
+    # ------------------------------------------------------------------ loading
+    def module(self, name: str) -> "ModuleAnalysis | None":
+        if name in self.modules:
+            return self.modules[name]
+        path = self.paths.get(name)
+        if path is None or name in self._loading:
+            return None
+        self._loading.add(name)
+        try:
+            from ..core import decode_source
+            from .module import ModuleAnalysis
+
+            try:
+                text = decode_source(path.read_bytes())
+                tree = cst.parse_module(text)
+            except Exception:
+                return None
+            ma = ModuleAnalysis(text, str(path), tree, self, name, name in self.packages)
+            self.modules[name] = ma
+            ma.run_module()
+            return ma
+        finally:
+            self._loading.discard(name)
+
+    def split(self, qualname: str) -> tuple["ModuleAnalysis", str] | None:
+        """``pkg.mod.attr`` -> (analysis of pkg.mod, "attr") for modules of the analysed tree."""
+        parts = qualname.split(".")
+        for i in range(len(parts) - 1, 0, -1):
+            mod = ".".join(parts[:i])
+            if mod in self.paths or mod in self.modules:
+                ma = self.module(mod)
+                if ma is None:
+                    return None
+                return ma, ".".join(parts[i:])
+        return None
+
+    def canonical(self, qualname: str, depth: int = 0) -> str:
+        """Follow re-exports: ``mytypes.Float`` where mytypes did ``from jaxtyping import Float`` -> ``jaxtyping.Float``."""
+        if depth > 8:
+            return qualname
+        hit = self.split(qualname)
+        if hit is None:
+            return qualname
+        ma, attr = hit
+        head, _, rest = attr.partition(".")
+        if head in ma.imports.names and head not in ma.globals:
+            target = ma.imports.names[head]
+            return self.canonical(f"{target}.{rest}" if rest else target, depth + 1)
+        return qualname
+
+    # ------------------------------------------------------------------ lookups
+    def lookup(self, qualname: str) -> Value | None:
+        q = self.canonical(qualname)
+        hit = self.split(q)
+        if hit is None:
+            return None
+        ma, attr = hit
+        if "." in attr:
+            head, _, rest = attr.partition(".")
+            v = ma.globals.get(head)
+            if isinstance(v, RefV) and v.qualname.startswith("class:"):
+                ci = self.find_class(v.qualname[6:])
+                if ci is not None and rest in ci.methods:
+                    return FuncV(ci.methods[rest].key)
+            return UNKNOWN
+        if attr in ma.globals:
+            return ma.globals[attr]
+        return None
+
+    def qualify_star(self, module: str, name: str) -> str | None:
+        ma = self.module(module)
+        if ma is None:
+            return None
+        head = name.split(".", 1)[0]
+        if head in ma.globals or head in ma.imports.names:
+            return f"{module}.{name}"
+        return None
+
+    def find_function(self, key: str) -> "FunctionInfo | None":
+        mod = key.split(":", 1)[0]
+        ma = self.module(mod)
+        return ma.functions.get(key) if ma is not None else None
+
+    def find_class(self, key: str) -> "ClassInfo | None":
+        mod = key.split(":", 1)[0]
+        ma = self.module(mod)
+        return ma.classes.get(key) if ma is not None else None
+
+    def annotation_alias(self, qualname: str) -> "Annotation | None":
+        hit = self.split(self.canonical(qualname))
+        if hit is None:
+            return None
+        ma, attr = hit
+        return ma.ann_aliases.get(attr)
+
+    def wrapper(self, qualname: str) -> str | None:
+        hit = self.split(self.canonical(qualname))
+        if hit is None:
+            return None
+        ma, attr = hit
+        return ma.wrappers.get(attr)
+
+    def reexported_dtype_class(self, qualname: str) -> str | None:
+        from .jaxtyping_bridge import dtype_class_of
+
+        q = self.canonical(qualname)
+        dc = dtype_class_of(q)
+        if dc is not None:
+            return dc
+        v = self.lookup(q)
+        if isinstance(v, RefV):
+            return dtype_class_of(v.qualname)
+        return None
+
+    # ------------------------------------------------------------------ cache keys
+    def dependencies(self, text: str, current: str) -> list[Path]:
+        """Files of the analysed tree this source imports (by a cheap regex; for cache keys)."""
+        out: list[Path] = []
+        for m in _IMPORT_RE.finditer(text):
+            names = [m.group(1)] if m.group(1) is not None else [n.strip().split(" as ")[0] for n in m.group(2).split(",")]
+            for n in names:
+                if not n:
+                    continue
+                if n.startswith("."):
+                    level = len(n) - len(n.lstrip("."))
+                    from .imports import resolve_relative
+                    n = resolve_relative(current, level, n.lstrip("."), current in self.packages)
+                parts = n.split(".")
+                for i in range(len(parts), 0, -1):
+                    p = self.paths.get(".".join(parts[:i]))
+                    if p is not None:
+                        out.append(p)
+                        break
+        return out

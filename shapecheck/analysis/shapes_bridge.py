@@ -1,0 +1,191 @@
+"""jaxtyping annotations meet inferred values: parameters, arguments, returns and declared variables."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+import libcst as cst
+
+from ..annotations import DimSpec, Memo, instantiate, match_shape, parse_dims
+from ..annotations.dims import expr_names
+from ..diagnostics import get
+from ..sizes import Size
+from .jaxtyping_bridge import Annotation
+from .values import TensorV, Value
+
+if TYPE_CHECKING:
+    from .functions import FunctionInfo
+    from .interpreter import FrameInfo
+    from .module import ModuleAnalysis
+
+
+@dataclass(frozen=True)
+class Origin:
+    """Where a size was bound; rendered lazily (line numbers cost a positions pass)."""
+
+    module: "ModuleAnalysis"
+    node: cst.CSTNode
+    text: str
+
+    def __str__(self) -> str:
+        return f"from {self.text} at {self.module.path}:{self.module.line_of(self.node)}"
+
+
+def shape_text(shape: tuple[Size, ...] | None) -> str:
+    if shape is None:
+        return "(?)"
+    return "(" + ", ".join(str(s) for s in shape) + ")"
+
+
+class ShapeChecks:
+    def __init__(self, module: "ModuleAnalysis") -> None:
+        self.m = module
+        self.ctx = module.ctx
+        self._specs: dict[str, DimSpec | str] = {}
+
+    def spec(self, ann: Annotation) -> DimSpec | None:
+        if ann.dims not in self._specs:
+            self._specs[ann.dims] = parse_dims(ann.dims)
+        s = self._specs[ann.dims]
+        return s if isinstance(s, DimSpec) else None
+
+    def new_memo(self) -> Memo:
+        return Memo()
+
+    def _fresh(self, scope: str, origin: Any) -> Any:
+        def fresh(name: str) -> Size:
+            return self.ctx.scoped(name, scope, origin) if scope else self.ctx.fresh(name, origin)
+        return fresh
+
+    def from_annotation(self, ann: Annotation, memo: Memo, scope: str, where: str, node: cst.CSTNode) -> Value:
+        spec = self.spec(ann)
+        if spec is None:
+            return TensorV(None, ann.dtype, ann.framework)
+        origin = Origin(self.m, node, where)
+        shape = instantiate(spec, memo, self._fresh(scope, origin))
+        if shape is None:
+            return TensorV(None, ann.dtype, ann.framework, origin=origin)
+        return TensorV(tuple(shape), ann.dtype, ann.framework, axes_of(spec), origin)
+
+    def bind_param(self, memo: Memo, ann: Annotation, value: TensorV, scope: str) -> None:
+        spec = self.spec(ann)
+        if spec is not None and value.shape is not None:
+            match_shape(spec, value.shape, memo, fresh=self._fresh(scope, None))
+
+    # -------------------------------------------------------------- calls to annotated functions
+    def check_call_arguments(self, node: cst.Call, fi: "FunctionInfo", bound: dict[str, Value]) -> tuple[bool, Memo]:
+        memo = Memo()
+        for p in fi.params:
+            if p.ann is None or p.name not in bound:
+                continue
+            arg = bound[p.name]
+            spec = fi.module.shapes.spec(p.ann)
+            if spec is None or not isinstance(arg, TensorV) or arg.shape is None:
+                continue
+            res = match_shape(spec, arg.shape, memo, origin=f"argument {p.name!r}", fresh=self._fresh("", None))
+            if res.ok is False and res.problem is not None:
+                code, fields = res.problem
+                reason = get(code).template.format(**fields)
+                notes = [f"the argument has shape {shape_text(arg.shape)}" + (f" {arg.origin}" if arg.origin else "")]
+                notes.append(f"parameter {p.name}: {p.ann.text} of {fi.name}() at {fi.module.path}:{fi.module.line_of(fi.node)}")
+                self.ctx.report(node, "SHP205", {"param": p.name, "func": fi.name, "reason": reason}, notes)
+                return False, memo
+        return True, memo
+
+    def declared_return(self, fi: "FunctionInfo", memo: Memo | None) -> Value:
+        ann = fi.return_ann
+        if ann is None:
+            return TensorV(None)
+        spec = fi.module.shapes.spec(ann)
+        if spec is None:
+            return TensorV(None, ann.dtype, ann.framework)
+        origin = Origin(fi.module, fi.node, f"the return annotation {ann.text} of {fi.name}()")
+        shape = instantiate(spec, memo or Memo(), self._fresh("", origin))
+        if shape is None:
+            return TensorV(None, ann.dtype, ann.framework)
+        return TensorV(tuple(shape), ann.dtype, ann.framework, axes_of(spec), origin)
+
+    # -------------------------------------------------------------- returns and declared variables
+    def check_return(self, stmt: cst.Return, value: Value, frame: "FrameInfo") -> None:
+        ann = frame.return_ann
+        if ann is None or not isinstance(value, TensorV) or value.shape is None or frame.memo is None:
+            return
+        spec = self.spec(ann)
+        if spec is None:
+            return
+        memo = frame.memo.copy() if hasattr(frame.memo, "copy") else frame.memo
+        res = match_shape(spec, value.shape, memo, fresh=self._fresh(frame.key, None))
+        if res.ok is False and res.problem is not None:
+            code, fields = res.problem
+            fi = self.m.find_function(frame.key)
+            name = fi.name if fi is not None else frame.key
+            notes = [f"the returned value has shape {shape_text(value.shape)}" + (f" {value.origin}" if value.origin else "")]
+            if fi is not None:
+                notes.append(f"return annotation {ann.text} at {self.m.path}:{self.m.line_of(fi.node)}")
+            self.ctx.report(stmt, "SHP206", {"func": name, "reason": get(code).template.format(**fields)}, notes)
+
+    def check_declared(self, stmt: cst.AnnAssign, ann: Annotation, value: Value, frame: "FrameInfo") -> Value:
+        spec = self.spec(ann)
+        if spec is None:
+            return TensorV(None, ann.dtype, ann.framework)
+        memo = frame.memo if frame.memo is not None else Memo()
+        if isinstance(value, TensorV) and value.shape is not None:
+            res = match_shape(spec, value.shape, memo, fresh=self._fresh(frame.key, None))
+            if res.ok is False and res.problem is not None:
+                code, fields = res.problem
+                notes = [f"declared as {ann.text}", f"the value has shape {shape_text(value.shape)}" + (f" {value.origin}" if value.origin else "")]
+                self.ctx.report(stmt, code, fields, notes)
+                return TensorV(None, ann.dtype, ann.framework)
+            return value
+        origin = Origin(self.m, stmt, f"{self.m.code_for(stmt.target)}: {ann.text}")
+        shape = instantiate(spec, memo, self._fresh(frame.key, origin))
+        return TensorV(tuple(shape) if shape is not None else None, ann.dtype, ann.framework, axes_of(spec) if shape is not None else None, origin)
+
+    # -------------------------------------------------------------- annotation strings themselves (SHP110)
+    def check_annotation_strings(self) -> None:
+        seen: set[int] = set()
+        for fi in self.m.functions.values():
+            bound: set[str] = set()
+            anns: list[tuple[Annotation, cst.CSTNode]] = []
+            for p in fi.params:
+                if p.ann is not None:
+                    anns.append((p.ann, self._param_node(fi, p.name) or fi.node))
+            if fi.return_ann is not None and fi.node.returns is not None:
+                anns.append((fi.return_ann, fi.node.returns))
+            for ann, node in anns:
+                seen.add(id(node))
+                spec_or_reason = parse_dims(ann.dims)
+                if isinstance(spec_or_reason, str):
+                    self.ctx.report(node, "SHP110", {"annotation": ann.dims, "reason": spec_or_reason})
+                    continue
+                spec = spec_or_reason
+                for d in spec.check_order():
+                    missing = expr_names(d) - bound
+                    if d.kind == "expr" and missing:
+                        self.ctx.report(node, "SHP110", {
+                            "annotation": ann.dims,
+                            "reason": f"the expression {d.name!r} uses {', '.join(sorted(missing))}, which no earlier "
+                                      f"dimension or parameter binds (jaxtyping evaluates expressions only over names "
+                                      f"already bound)"})
+                        break
+                    if d.kind == "named" and d.name:
+                        bound.add(d.name)
+                for d in spec.dims:
+                    if d.kind == "variadic" and d.name:
+                        bound.add(d.name)
+
+    def _param_node(self, fi: "FunctionInfo", name: str) -> cst.CSTNode | None:
+        ps = fi.node.params
+        for p in [*ps.posonly_params, *ps.params, *ps.kwonly_params]:
+            if p.name.value == name and p.annotation is not None:
+                return p.annotation
+        if isinstance(ps.star_arg, cst.Param) and ps.star_arg.name.value == name:
+            return ps.star_arg.annotation
+        return None
+
+
+def axes_of(spec: DimSpec) -> tuple[str | None, ...] | None:
+    if spec.variadic_index is not None:
+        return None
+    return tuple(d.name if d.kind == "named" else None for d in spec.dims)

@@ -1,0 +1,145 @@
+"""Abstract values the interpreter carries: what is known about a tensor, an int, a tuple, a layer ..."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Union
+
+from ..sizes import Size
+
+
+@dataclass(frozen=True)
+class Unknown:
+    def __repr__(self) -> str:
+        return "?"
+
+
+UNKNOWN = Unknown()
+
+
+@dataclass(frozen=True)
+class TensorV:
+    shape: tuple[Size, ...] | None  # None: rank unknown
+    dtype: str | None = None  # "float16", "bfloat16", "float32", ... ; None unknown
+    framework: str | None = None  # "torch" | "numpy" | "jax"
+    axes: tuple[str | None, ...] | None = None  # semantic axis names, when known (for SHP401)
+    origin: Any = None  # where the shape came from (str() renders "from x: ... at f.py:3")
+
+    @property
+    def rank(self) -> int | None:
+        return None if self.shape is None else len(self.shape)
+
+    def with_shape(self, shape: tuple[Size, ...] | None, axes: tuple[str | None, ...] | None = None, origin: Any = None) -> "TensorV":
+        return TensorV(shape, self.dtype, self.framework, axes, origin if origin is not None else self.origin)
+
+    def with_dtype(self, dtype: str | None) -> "TensorV":
+        return TensorV(self.shape, dtype, self.framework, self.axes, self.origin)
+
+
+@dataclass(frozen=True)
+class IntV:
+    size: Size
+    origin: str | None = None
+
+
+@dataclass(frozen=True)
+class StrV:
+    value: str
+
+
+@dataclass(frozen=True)
+class BoolV:
+    value: bool | None
+
+
+@dataclass(frozen=True)
+class FloatV:
+    value: float | None = None
+
+
+@dataclass(frozen=True)
+class NoneV:
+    pass
+
+
+@dataclass(frozen=True)
+class SeqV:
+    items: tuple["Value", ...]
+    kind: str = "tuple"  # "tuple" | "list" | "shape"
+
+
+@dataclass(frozen=True)
+class DictV:
+    items: tuple[tuple[str, "Value"], ...]
+
+    def get(self, key: str) -> "Value":
+        for k, v in self.items:
+            if k == key:
+                return v
+        return UNKNOWN
+
+
+@dataclass(frozen=True)
+class DtypeV:
+    name: str  # canonical: "float16", "bfloat16", "float32", "float64", "int64", ...
+
+
+@dataclass(frozen=True)
+class RefV:
+    """A reference to something named: a module, a library function or class (qualified name)."""
+
+    qualname: str
+
+
+@dataclass(frozen=True)
+class LayerV:
+    """An instantiated layer: einops layers, torch.nn layers, Sequential chains."""
+
+    kind: str  # "Rearrange" | "Reduce" | "EinMix" | "Linear" | "LayerNorm" | "Conv2d" | "Sequential" | "Identity" | "Elementwise"
+    params: tuple[tuple[str, Any], ...] = ()
+    line_node: Any = None  # the constructor call node (findings on a layer that cannot take its input go there)
+
+    def param(self, key: str, default: Any = None) -> Any:
+        for k, v in self.params:
+            if k == key:
+                return v
+        return default
+
+
+@dataclass(frozen=True)
+class FuncV:
+    """A function defined in the analysed code (by key into the project's function table)."""
+
+    key: str
+    bound_self: "Value | None" = None
+
+
+@dataclass(frozen=True)
+class ObjV:
+    """An instance of a class defined in the analysed code."""
+
+    cls_key: str
+    attrs: tuple[tuple[str, "Value"], ...] = field(default=())
+
+
+Value = Union[Unknown, TensorV, IntV, StrV, BoolV, FloatV, NoneV, SeqV, DictV, DtypeV, RefV, LayerV, FuncV, ObjV]
+
+
+def join(a: Value, b: Value) -> Value:
+    """The value after an if/else: equal values survive, differing tensors keep what both agree on."""
+    if a == b:
+        return a
+    if isinstance(a, TensorV) and isinstance(b, TensorV):
+        shape = a.shape if a.shape == b.shape else None
+        return TensorV(
+            shape,
+            a.dtype if a.dtype == b.dtype else None,
+            a.framework if a.framework == b.framework else None,
+            a.axes if a.axes == b.axes and shape is not None else None,
+            a.origin if shape is not None else None,
+        )
+    if isinstance(a, IntV) and isinstance(b, IntV) and a.size == b.size:
+        return a
+    if isinstance(a, SeqV) and isinstance(b, SeqV) and len(a.items) == len(b.items) and a.kind == b.kind:
+        return SeqV(tuple(join(x, y) for x, y in zip(a.items, b.items)), a.kind)
+    return UNKNOWN

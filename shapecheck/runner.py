@@ -1,0 +1,198 @@
+"""Run the checker over many files: discovery, pre-filter, parallelism and a content-keyed cache."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+from typing import Iterable
+
+from ._version import __version__
+from .config import Config
+from .core import check_source, decode_source, relevant
+from .diagnostics import Finding, Witness, make
+
+CACHE_DIR = ".shapecheck_cache"
+
+
+def collect_files(paths: Iterable[str], config: Config) -> list[Path]:
+    out: list[Path] = []
+    seen: set[Path] = set()
+    for given in paths:
+        root = Path(given)
+        if root.is_file():
+            candidates = [root]
+        else:
+            candidates = []
+            for dirpath, dirnames, filenames in os.walk(root):
+                d = Path(dirpath)
+                dirnames[:] = sorted(n for n in dirnames if not config.is_excluded(_rel(d / n, root)))
+                candidates.extend(d / f for f in sorted(filenames) if f.endswith(".py"))
+        for c in candidates:
+            if c in seen or (c != root and config.is_excluded(_rel(c, root))):
+                continue
+            seen.add(c)
+            out.append(c)
+    return out
+
+
+def _rel(p: Path, root: Path) -> Path:
+    try:
+        return p.relative_to(root)
+    except ValueError:
+        return p
+
+
+def _finding_to_cache(f: Finding) -> dict:
+    d = f.to_json()
+    d["severity_override"] = f.severity.value if f.severity is not None else None
+    if f.witness is not None:
+        d["witness_raw"] = {
+            "sizes": list(f.witness.sizes), "op": f.witness.op, "pattern": f.witness.pattern,
+            "input_shapes": [list(s) for s in f.witness.input_shapes], "axes_lengths": list(f.witness.axes_lengths),
+            "extra": [list(e) for e in f.witness.extra],
+        }
+    return d
+
+
+def _finding_from_cache(d: dict) -> Finding:
+    from .diagnostics import Severity
+
+    w = None
+    if d.get("witness_raw"):
+        r = d["witness_raw"]
+        w = Witness(tuple((k, v) for k, v in r["sizes"]), r["op"], r["pattern"], tuple(tuple(s) for s in r["input_shapes"]),
+                    tuple((k, v) for k, v in r["axes_lengths"]), tuple((k, v) for k, v in r["extra"]))
+    sev = Severity(d["severity_override"]) if d.get("severity_override") else None
+    return Finding(d["path"], d["line"], d["column"], d["end_line"], d["end_column"], d["code"], d["message"], tuple(d["notes"]), sev, w)
+
+
+class Cache:
+    def __init__(self, root: Path, enabled: bool = True) -> None:
+        self.dir = root / CACHE_DIR
+        self.enabled = enabled
+
+    def key(self, data: bytes, deps: list[bytes], display: str) -> str:
+        h = hashlib.sha256(__version__.encode())
+        h.update(display.encode("utf-8", "surrogateescape"))
+        h.update(data)
+        for d in deps:
+            h.update(hashlib.sha256(d).digest())
+        return h.hexdigest()
+
+    def get(self, key: str) -> list[Finding] | None:
+        if not self.enabled:
+            return None
+        p = self.dir / key[:2] / f"{key}.json"
+        try:
+            return [_finding_from_cache(d) for d in json.loads(p.read_text("utf-8"))]
+        except (OSError, ValueError, KeyError, TypeError):
+            return None
+
+    def put(self, key: str, findings: list[Finding]) -> None:
+        if not self.enabled:
+            return
+        p = self.dir / key[:2] / f"{key}.json"
+        try:
+            p.parent.mkdir(parents=True, exist_ok=True)
+            if not (self.dir / ".gitignore").exists():
+                (self.dir / ".gitignore").write_text("*\n")
+            tmp = p.with_suffix(f".{os.getpid()}.tmp")
+            tmp.write_text(json.dumps([_finding_to_cache(f) for f in findings]), "utf-8")
+            os.replace(tmp, p)
+        except OSError:
+            pass
+
+
+_WORKER_FILES: list[Path] = []
+
+
+def _init_worker(files: list[Path]) -> None:
+    global _WORKER_FILES
+    _WORKER_FILES = files
+
+
+def _check_one(args: tuple[str, str]) -> list[Finding]:
+    path_s, display = args
+    from .analysis.project import Project
+
+    project = Project(_WORKER_FILES)
+    return _analyse_path(Path(path_s), display, project)
+
+
+def _analyse_path(path: Path, display: str, project: object) -> list[Finding]:
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        return [make("SHP901", display, (1, 1, 1, 1), reason=f"cannot read file ({exc.strerror or exc})")]
+    # unfiltered: configuration is applied by the caller
+    return check_source(data, display, Config(), project=project)
+
+
+def run(files: list[Path], config: Config, jobs: int = 0, use_cache: bool = True) -> list[Finding]:
+    from .analysis.project import Project
+
+    cache = Cache(Path(config.root) if config.root else Path.cwd(), enabled=use_cache)
+    results: dict[int, list[Finding]] = {}
+    todo: list[tuple[int, Path, str]] = []
+    project = Project(files)
+    keys: dict[int, str] = {}
+    for i, f in enumerate(files):
+        display = str(f)
+        try:
+            data = f.read_bytes()
+        except OSError as exc:
+            results[i] = [make("SHP901", display, (1, 1, 1, 1), reason=f"cannot read file ({exc.strerror or exc})")]
+            continue
+        if not _maybe_relevant(data):
+            results[i] = []
+            continue
+        deps = []
+        try:
+            text = decode_source(data)
+            name = project.add_file(f)
+            for dep in project.dependencies(text, name):
+                try:
+                    deps.append(dep.read_bytes())
+                except OSError:
+                    pass
+        except (UnicodeDecodeError, SyntaxError, LookupError):
+            pass
+        keys[i] = cache.key(data, deps, display)
+        cached = cache.get(keys[i])
+        if cached is not None:
+            results[i] = cached
+        else:
+            todo.append((i, f, display))
+    n_jobs = jobs if jobs > 0 else (os.cpu_count() or 1)
+    if len(todo) >= 8 and n_jobs > 1:
+        with ProcessPoolExecutor(max_workers=n_jobs, initializer=_init_worker, initargs=(files,)) as ex:
+            outs = list(ex.map(_check_one, [(str(f), d) for _, f, d in todo], chunksize=4))
+        for (i, _, _), out in zip(todo, outs):
+            results[i] = out
+    else:
+        for i, f, d in todo:
+            results[i] = _analyse_path(f, d, project)
+    for i, _, _ in todo:
+        cache.put(keys[i], results[i])
+    from .core import _filter
+
+    out: list[Finding] = []
+    for i, f in enumerate(files):
+        fs = results.get(i, [])
+        if fs:
+            try:
+                lines = decode_source(f.read_bytes()).splitlines()
+            except Exception:
+                lines = []
+            out.extend(_filter(fs, lines, config, str(f)))
+    return out
+
+
+def _maybe_relevant(data: bytes) -> bool:
+    try:
+        return relevant(data.decode("latin-1"))
+    except Exception:
+        return True
