@@ -422,9 +422,10 @@ class ModuleAnalysis:
     def check_return(self, stmt: cst.Return, value: Value, frame: FrameInfo) -> None:
         self.shapes.check_return(stmt, value, frame)
 
-    @contextlib.contextmanager
-    def autocast_region(self, stmt: cst.With, interp: Interpreter) -> Iterator[None]:
-        yield
+    def autocast_region(self, stmt: cst.With, interp: Interpreter) -> "contextlib.AbstractContextManager[None]":
+        from .precision import autocast_region
+
+        return autocast_region(self, stmt, interp)
 
     # ------------------------------------------------------------------ whole-module analysis
     def analyse(self) -> None:

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+import contextlib
+from typing import TYPE_CHECKING, Any, Iterator
 
 import libcst as cst
 
@@ -10,6 +11,12 @@ from .values import TensorV, Value
 
 if TYPE_CHECKING:
     from .module import ModuleAnalysis
+
+
+@contextlib.contextmanager
+def autocast_region(m: "ModuleAnalysis", stmt: cst.With, interp: Any) -> Iterator[None]:
+    """``with torch.autocast(...)``: ops inside run under autocast rules."""
+    yield
 
 
 def check_einops_reduction(m: "ModuleAnalysis", node: cst.CSTNode, op: str, t: TensorV, reduction: str | None, res: Any, pattern: str) -> None:

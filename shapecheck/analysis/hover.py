@@ -1,0 +1,70 @@
+"""What the IDE shows on hover: the inferred shape and dtype of the expression under the cursor."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import libcst as cst
+
+from ..sizes import Size
+from .values import IntV, SeqV, TensorV
+
+
+def describe_value(v: Any, ctx: Any = None) -> str | None:
+    if isinstance(v, TensorV):
+        shape = "(?)" if v.shape is None else "(" + ", ".join(str(s) for s in v.shape) + ")"
+        text = shape
+        if v.dtype:
+            text += f" {v.dtype}"
+        if v.framework:
+            text += f" [{v.framework}]"
+        origins = []
+        if ctx is not None and v.shape is not None:
+            for s in v.shape:
+                d = ctx.describe(s)
+                if d and d not in origins:
+                    origins.append(d)
+        if v.origin is not None:
+            origins.append(str(v.origin))
+        if origins:
+            text += "\n\n" + "\n".join(f"- {o}" for o in origins)
+        return text
+    if isinstance(v, IntV):
+        return f"int = {v.size}"
+    if isinstance(v, SeqV) and v.kind == "shape":
+        return "shape (" + ", ".join(str(i.size) if isinstance(i, IntV) else "?" for i in v.items) + ")"
+    return None
+
+
+def hover_at(text: str, path: str, line: int, column: int, project: Any = None) -> str | None:
+    """Hover text for the innermost expression at 1-based ``line`` and 0-based ``column`` (code points)."""
+    from .checker import build
+
+    analysis = build(text, path, project, record_hovers=True)
+    if not hasattr(analysis, "ctx"):
+        return None
+    hovers = analysis.ctx.hovers
+    if not hovers:
+        return None
+    from libcst.metadata import MetadataWrapper, PositionProvider
+
+    positions = MetadataWrapper(analysis.tree, unsafe_skip_copy=True).resolve(PositionProvider)
+    best: tuple[int, str, str] | None = None
+    for node, rng in positions.items():
+        if id(node) not in hovers:
+            continue
+        start, end = rng.start, rng.end
+        if (start.line, start.column) <= (line, column) <= (end.line, end.column):
+            desc = describe_value(hovers[id(node)], analysis.ctx)
+            if desc is None:
+                continue
+            span = (end.line - start.line) * 10_000 + (end.column - start.column)
+            label = analysis.tree.code_for_node(node)
+            if best is None or span < best[0]:
+                best = (span, label, desc)
+    if best is None:
+        return None
+    _, label, desc = best
+    label = label if len(label) <= 60 else label[:57] + "..."
+    head, _, rest = desc.partition("\n")
+    return f"{label}: {head}" + (f"\n{rest}" if rest else "")
