@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass, field
-from typing import Callable, Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 from ..sizes.algebra import Size, SizeLike, Truth, as_size, equal
 from . import safe_eval
@@ -58,7 +58,7 @@ class Memo:
 @dataclass(frozen=True)
 class MatchResult:
     ok: bool | None  # True definitely matches, False definitely fails, None unknown
-    problem: tuple[str, dict] | None  # ("SHP201"|"SHP202", template fields) when ok is False
+    problem: tuple[str, dict[str, Any]] | None  # ("SHP201"|"SHP202", template fields) when ok is False
     bindings: dict[str, Size]  # single names newly bound by this match
     variadic_bindings: dict[str, tuple[Size, ...]] = field(default_factory=dict)
     unbound: frozenset[str] = frozenset()  # expression names jaxtyping would find unbound (-> AnnotationError)
@@ -89,11 +89,11 @@ def _fmt_shape(shape: Sequence[Size]) -> str:
 
 
 class _Stop(Exception):
-    def __init__(self, ok: bool | None, problem: tuple[str, dict] | None = None, unbound: frozenset[str] = frozenset()):
+    def __init__(self, ok: bool | None, problem: tuple[str, dict[str, Any]] | None = None, unbound: frozenset[str] = frozenset()):
         self.ok, self.problem, self.unbound = ok, problem, unbound
 
 
-def _axis_problem(spec: DimSpec, dim: Dim, actual: Size, desc: str, expected: str, origin: str) -> tuple[str, dict]:
+def _axis_problem(spec: DimSpec, dim: Dim, actual: Size, desc: str, expected: str, origin: str) -> tuple[str, dict[str, Any]]:
     return (
         "SHP202",
         {
@@ -187,7 +187,7 @@ def _shapes_equal(a: Sequence[Size], b: Sequence[Size]) -> bool | None:
     return r
 
 
-def _check_variadic(spec: DimSpec, dim: Dim, part: tuple[Size, ...], memo: Memo, origin: str, newv: dict) -> bool | None:
+def _check_variadic(spec: DimSpec, dim: Dim, part: tuple[Size, ...], memo: Memo, origin: str, newv: dict[str, tuple[Size, ...]]) -> bool | None:
     if dim.kind == "ellipsis":
         return True
     assert dim.name is not None
@@ -303,7 +303,7 @@ def match_shape(
     return MatchResult(ok, None, new, newv)
 
 
-def _rank_fields(spec: DimSpec, expected: str, actual: int, origin: str) -> dict:
+def _rank_fields(spec: DimSpec, expected: str, actual: int, origin: str) -> dict[str, Any]:
     return {
         "what": f"annotation {spec.text!r}",
         "expected": expected,

@@ -210,6 +210,7 @@ def _ge(a: Value, b: Value) -> bool:
 
 def _eval(node: ast.AST, env: Mapping[str, Value]) -> Value:
     if isinstance(node, ast.Constant):
+        assert type(node.value) is int
         return Fraction(node.value)
     if isinstance(node, ast.Name):
         if node.id not in env:
@@ -224,7 +225,7 @@ def _eval(node: ast.AST, env: Mapping[str, Value]) -> Value:
         left = _eval(node.left, env)
         if isinstance(node.op, ast.Pow):
             e = node.right.operand if isinstance(node.right, ast.UnaryOp) else node.right
-            assert isinstance(e, ast.Constant)
+            assert isinstance(e, ast.Constant) and type(e.value) is int
             return _check_big(_pow(left, int(e.value)))
         right = _eval(node.right, env)
         return _check_big(_binop(node.op, left, right))
