@@ -33,6 +33,11 @@ def _operation(qual: str) -> str | None:
     return None
 
 
+def _opaque_reduction(tensor: Any, axes: Any) -> Any:
+    """Stands for a reduction callable of the analysed code (never called)."""
+    raise AssertionError("never called")
+
+
 def _identifiers(pattern: str) -> tuple[str, ...]:
     return tuple(sorted(set(_IDENT.findall(pattern))))
 
@@ -152,7 +157,7 @@ class EinopsCalls:
             return fallback
         if dynamic or shapes is None:
             return fallback
-        res = P.infer(kind, pattern, shapes, axes_lengths=lengths, reduction=reduction if not is_callable else "callable",
+        res = P.infer(kind, pattern, shapes, axes_lengths=lengths, reduction=reduction if not is_callable else _opaque_reduction,
                       stacked_list=stacked, fresh=self._fresher(node))
         tensors = [t for t in (tensor.items if isinstance(tensor, SeqV) else [tensor]) if isinstance(t, TensorV)]
         out = self._result(node, res, template if not stacked else (TensorV(None, template.dtype, template.framework) if template else None), pattern, tensors, output_axes(pattern))
@@ -300,7 +305,7 @@ class EinopsCalls:
         if problem is not None:
             self._report(node, problem)
             return UNKNOWN
-        return LayerV(op, (("pattern", pattern), ("reduction", reduction if not is_callable else "callable"),
+        return LayerV(op, (("pattern", pattern), ("reduction", reduction if not is_callable else _opaque_reduction),
                            ("lengths", tuple(lengths.items())), ("dynamic", dynamic)), node)
 
     def apply_layer(self, report_node: cst.CSTNode, layer: LayerV, x: Value) -> Value:

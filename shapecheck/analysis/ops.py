@@ -276,6 +276,7 @@ class FrameworkOps:
                 pass
             shape = new
             if shape is None:
+                self.misaligned(node, opname, tensors)
                 return TensorV(None, dtype, fw)
         self.misaligned(node, opname, tensors)
         axes = tensors[0].axes if all(t.axes == tensors[0].axes for t in tensors) else None

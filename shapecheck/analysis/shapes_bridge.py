@@ -171,9 +171,6 @@ class ShapeChecks:
                         break
                     if d.kind == "named" and d.name:
                         bound.add(d.name)
-                for d in spec.dims:
-                    if d.kind == "variadic" and d.name:
-                        bound.add(d.name)
 
     def _param_node(self, fi: "FunctionInfo", name: str) -> cst.CSTNode | None:
         ps = fi.node.params
