@@ -1,0 +1,217 @@
+"""mypy host: shapecheck findings as mypy errors (``[tool.mypy] plugins = ["shapecheck"]``).
+
+mypy has no plugin hook that runs once per module while it is type-checked, so ``get_additional_deps``
+(called for every parsed module) adds one synthetic statement, ``globals()``, to each module that mentions
+einops/jaxtyping. Its function hook runs while that module is checked and reports the module's findings
+through ``api.fail``, so mypy's own machinery applies: ``# type: ignore[shape-mismatch]``,
+``--disable-error-code``, error caching (a fresh module replays its cached errors on a warm run).
+
+``report_config_data`` puts a hash of shapecheck's version and of the project files a module imports
+(transitively) into the module's cache entry: a change to a shape annotation in an imported module, which
+mypy does not see as an interface change, still re-checks its importers.
+"""
+
+from __future__ import annotations
+
+import ast
+import hashlib
+import os
+from pathlib import Path
+from typing import Any, Callable
+
+from mypy.errorcodes import ErrorCode
+from mypy.nodes import CallExpr, Context, ExpressionStmt, ImportFrom, MypyFile, NameExpr, StrExpr
+from mypy.plugin import FunctionContext, Plugin, ReportConfigContext
+from mypy.types import Type
+
+from .._version import __version__
+from ..diagnostics import Family, Finding, make
+
+ERROR_CODES: dict[Family, ErrorCode] = {
+    fam: ErrorCode(fam.mypy_code, f"shapecheck: {fam.title}", "shapecheck") for fam in Family
+}
+_ANCHOR = "builtins.globals"
+
+
+_LIBRARY_DIRS = {"site-packages", "dist-packages", "typeshed"}
+
+
+def _is_project_file(path: str | None) -> bool:
+    """The user's own modules: not stubs, not installed libraries, not typeshed."""
+    return bool(path) and path.endswith(".py") and not _LIBRARY_DIRS.intersection(Path(path).parts)  # type: ignore[union-attr]
+
+
+def _read(path: str) -> str | None:
+    try:
+        from ..core import decode_source
+
+        return decode_source(Path(path).read_bytes())
+    except Exception:
+        return None
+
+
+class ShapecheckPlugin(Plugin):
+    def __init__(self, options: Any) -> None:
+        super().__init__(options)
+        self._anchors: dict[int, str] = {}  # id(injected CallExpr) -> module path
+        self._project: Any = None
+        self._dep_hashes: dict[str, str] = {}
+        self._configs: dict[Any, Any] = {}
+        self._imports: dict[str, set[str]] = {}
+        self._modules_seen: dict[str, MypyFile] = {}
+
+    # ---------------------------------------------------------------- emission
+    def get_additional_deps(self, file: MypyFile) -> list[tuple[int, str, int]]:
+        path = file.path
+        if not _is_project_file(path) or file.is_stub:
+            return []
+        text = _read(path)
+        from ..core import relevant
+
+        if text is None or not relevant(text):
+            return []
+        call = CallExpr(NameExpr("globals"), [], [], [])
+        stmt = ExpressionStmt(call)
+        for node in (call, call.callee, stmt):
+            node.set_line(1, 0)
+        # after a module docstring and ``from __future__`` imports, before anything that could end the module early
+        i = 0
+        while i < len(file.defs) and (
+            (isinstance(file.defs[i], ImportFrom) and file.defs[i].id == "__future__")  # type: ignore[attr-defined]
+            or (i == 0 and isinstance(file.defs[i], ExpressionStmt) and isinstance(file.defs[i].expr, StrExpr))  # type: ignore[attr-defined]
+        ):
+            i += 1
+        file.defs.insert(i, stmt)
+        self._anchors[id(call)] = path
+        return []
+
+    def get_function_hook(self, fullname: str) -> Callable[[FunctionContext], Type] | None:
+        return self._report if fullname == _ANCHOR else None
+
+    def _report(self, ctx: FunctionContext) -> Type:
+        path = self._anchors.pop(id(ctx.context), None)
+        if path is not None:
+            for f in self._findings(path):
+                where = Context(f.line, f.column - 1)
+                where.end_line, where.end_column = f.end_line, f.end_column - 1
+                ctx.api.fail(f.message, where, code=ERROR_CODES[Family(f.code[:4])])
+        return ctx.default_return_type
+
+    def _findings(self, path: str) -> list[Finding]:
+        try:
+            from ..core import check_source
+
+            text = _read(path)
+            if text is None:
+                return [make("SHP901", path, (1, 1, 1, 1), reason="cannot read file")]
+            return check_source(text, path, self._config(path), project=self._get_project())
+        except Exception as exc:  # never crash mypy
+            return [make("SHP902", path, (1, 1, 1, 1), reason=f"{type(exc).__name__}: {exc}")]
+
+    def _config(self, path: str) -> Any:
+        from ..config import find_pyproject, load_config
+
+        where = find_pyproject(Path(path))
+        if where not in self._configs:
+            self._configs[where] = load_config(pyproject=where) if where else load_config(Path(path))
+        return self._configs[where]
+
+    def set_modules(self, modules: dict[str, MypyFile]) -> None:
+        super().set_modules(modules)
+        self._project = None
+        self._modules_seen = modules
+
+    def _get_project(self) -> Any:
+        if self._project is None:
+            from ..analysis.project import Project
+
+            files = [Path(m.path) for m in self._modules_seen.values() if _is_project_file(m.path)]
+            self._project = Project(files)
+        return self._project
+
+    # ---------------------------------------------------------------- invalidation
+    def report_config_data(self, ctx: ReportConfigContext) -> Any:
+        if not _is_project_file(ctx.path):
+            return None
+        try:
+            return {"shapecheck": __version__, "config": repr(self._config(ctx.path)), "deps": self._deps_hash(ctx.path)}
+        except Exception:
+            return {"shapecheck": __version__}
+
+    def _deps_hash(self, path: str) -> str:
+        """Hash of the project files ``path`` imports, transitively (its own text mypy tracks itself)."""
+        key = os.path.normpath(path)
+        if key in self._dep_hashes:
+            return self._dep_hashes[key]
+        h = hashlib.sha256()
+        seen = {key}
+        todo = [key]
+        while todo:
+            cur = todo.pop()
+            text = _read(cur)
+            if text is None:
+                continue
+            for dep in sorted(self._imported_files(cur, text)):
+                if dep not in seen:
+                    seen.add(dep)
+                    todo.append(dep)
+        for dep in sorted(seen - {key}):
+            h.update(dep.encode())
+            try:
+                h.update(hashlib.sha256(Path(dep).read_bytes()).digest())
+            except OSError:
+                pass
+        self._dep_hashes[key] = h.hexdigest()
+        return self._dep_hashes[key]
+
+    def _imported_files(self, path: str, text: str) -> set[str]:
+        if path not in self._imports:
+            self._imports[path] = self._find_imports(path, text)
+        return self._imports[path]
+
+    def _find_imports(self, path: str, text: str) -> set[str]:
+        roots = {"."} | {str(p) for p in self.options.mypy_path}
+        d = Path(path).parent  # the folder above the file's top-level package
+        while (d / "__init__.py").exists() and d != d.parent:
+            d = d.parent
+        roots.add(str(d))
+        out: set[str] = set()
+        try:
+            tree = ast.parse(text)
+        except (SyntaxError, ValueError, RecursionError):
+            return out
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                wanted = [(0, a.name) for a in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                mod = node.module or ""
+                wanted = [(node.level, f"{mod}.{a.name}" if mod else a.name) for a in node.names] + [(node.level, mod)]
+            else:
+                continue
+            for level, name in wanted:
+                search = roots
+                if level:  # relative import: from the file's own package
+                    base = Path(path).parent
+                    for _ in range(level - 1):
+                        base = base.parent
+                    search = {str(base)}
+                parts = [p for p in name.split(".") if p]
+                for i in range(len(parts), 0, -1):
+                    hit = self._locate(search, parts[:i])
+                    if hit:
+                        out.add(hit)
+                        break
+        return out
+
+    @staticmethod
+    def _locate(roots: set[str], parts: list[str]) -> str | None:
+        for root in sorted(roots):
+            base = Path(root, *parts)
+            for cand in (base.with_suffix(".py"), base / "__init__.py"):
+                if cand.is_file():
+                    return os.path.normpath(str(cand))
+        return None
+
+
+def plugin(version: str) -> type[Plugin]:
+    return ShapecheckPlugin
