@@ -93,21 +93,27 @@ def parse_shape(x: Any, pattern: str) -> dict:
         raise _error(e, f"parse_shape {pattern!r}, shape {tuple(shape)}") from None
 
 
+@lru_cache(maxsize=1024)
+def _pack_plan(pattern: str, shapes: tuple) -> tuple:
+    before, after = pack_recipe(pattern, "pack")
+    _, packed_shapes = solve_pack(pattern, shapes, _INT)
+    reshapes = tuple((*s[:before], -1, *s[len(s) - after:]) for s in shapes)
+    return before, reshapes, tuple(packed_shapes)
+
+
 def pack(tensors: Sequence[Any], pattern: str) -> tuple:
     try:
-        before, after = pack_recipe(pattern, "pack")
+        pack_recipe(pattern, "pack")
     except PatternError as e:
         raise _error(e, "pack") from None
     backend = get_backend(tensors[0])
-    shapes = [backend.shape(t) for t in tensors]
+    shapes = tuple(backend.shape(t) for t in tensors)
     try:
-        _, packed_shapes = solve_pack(pattern, shapes, _INT)
+        before, reshapes, packed_shapes = _pack_plan(pattern, shapes)
     except PatternError as e:
         raise _error(e, "pack") from None
-    pieces = []
-    for t, s in zip(tensors, shapes):
-        pieces.append(backend.reshape(t, (*s[:before], -1, *s[len(s) - after:])))
-    return backend.concat(pieces, axis=before), packed_shapes
+    pieces = [backend.reshape(t, s) for t, s in zip(tensors, reshapes)]
+    return backend.concat(pieces, axis=before), list(packed_shapes)
 
 
 def unpack(tensor: Any, packed_shapes: List[Any], pattern: str) -> list:
