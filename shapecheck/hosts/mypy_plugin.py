@@ -38,7 +38,7 @@ _LIBRARY_DIRS = {"site-packages", "dist-packages", "typeshed"}
 
 def _is_project_file(path: str | None) -> bool:
     """The user's own modules: not stubs, not installed libraries, not typeshed."""
-    return bool(path) and path.endswith(".py") and not _LIBRARY_DIRS.intersection(Path(path).parts)  # type: ignore[union-attr]
+    return path is not None and path.endswith(".py") and not _LIBRARY_DIRS.intersection(Path(path).parts)
 
 
 def _read(path: str) -> str | None:
