@@ -7,7 +7,7 @@ from typing import Any
 
 import libcst as cst
 
-from ..diagnostics import Finding, make
+from ..diagnostics import Edit, Finding, make
 from .context import Pending
 
 
@@ -63,5 +63,18 @@ def findings_of(analysis: Any) -> list[Finding]:
         if key in seen:
             continue
         seen.add(key)
-        out.append(Finding(analysis.path, span[0], span[1], span[2], span[3], p.code, p.message, p.notes, witness=p.witness))
+        out.append(Finding(analysis.path, span[0], span[1], span[2], span[3], p.code, p.message, p.notes, witness=p.witness,
+                           fix=_edits(p, positions)))
     return out
+
+
+def _edits(p: Pending, positions: dict[int, tuple[int, int, int, int]]) -> tuple[Edit, ...]:
+    """Node-anchored insertions -> zero-width text edits (1-based, end exclusive)."""
+    edits = []
+    for node, where, text in p.fix:
+        pos = positions.get(id(node))
+        if pos is None:
+            return ()
+        line, col = (pos[0], pos[1]) if where == "before" else (pos[2], pos[3])
+        edits.append(Edit(line, col, line, col, text))
+    return tuple(edits)

@@ -23,6 +23,7 @@ class Pending:
     witness: Witness | None = None
     span: tuple[int, int, int, int] | None = None  # already known (e.g. from another module)
     path: str | None = None
+    fix: tuple[tuple[cst.CSTNode, str, str], ...] = ()  # autofix: (node, "before" | "after", text to insert there)
 
 
 _counter = itertools.count()
@@ -38,9 +39,10 @@ class Context:
     suppress_depth: int = 0  # >0 while inlining a callee: findings are collected by the caller instead
     inline_findings: list[Pending] = field(default_factory=list)
 
-    def report(self, node: cst.CSTNode, code: str, fields: dict[str, Any], notes: tuple[str, ...] | list[str] = (), witness: Witness | None = None) -> None:
+    def report(self, node: cst.CSTNode, code: str, fields: dict[str, Any], notes: tuple[str, ...] | list[str] = (), witness: Witness | None = None,
+               fix: tuple[tuple[cst.CSTNode, str, str], ...] = ()) -> None:
         message = get(code).format(**fields)
-        self.add(Pending(node, code, message, tuple(notes), witness))
+        self.add(Pending(node, code, message, tuple(notes), witness, fix=tuple(fix)))
 
     def add(self, p: Pending) -> None:
         if self.suppress_depth:

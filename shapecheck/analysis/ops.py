@@ -24,8 +24,19 @@ DTYPE_NAMES = {
     "float16": "float16", "half": "float16", "bfloat16": "bfloat16", "float32": "float32", "float": "float32",
     "float64": "float64", "double": "float64", "int8": "int8", "int16": "int16", "int32": "int32", "int64": "int64",
     "long": "int64", "int": "int32", "uint8": "uint8", "bool": "bool", "bool_": "bool", "complex64": "complex64",
-    "complex128": "complex128", "float_": "float64",
+    "complex128": "complex128", "float_": "float64", "single": "float32",
 }
+# legacy tensor types: ``x.type(torch.HalfTensor)`` / ``x.type("torch.cuda.HalfTensor")``
+_TENSOR_TYPES = {"HalfTensor": "float16", "BFloat16Tensor": "bfloat16", "FloatTensor": "float32", "DoubleTensor": "float64",
+                 "LongTensor": "int64", "IntTensor": "int32", "BoolTensor": "bool"}
+
+
+def _tensor_type_dtype(target: Value) -> str | None:
+    name = target.qualname if isinstance(target, RefV) else (target.value if isinstance(target, StrV) else None)
+    if name and name.startswith("torch.") and name.rsplit(".", 1)[-1] in _TENSOR_TYPES:
+        return _TENSOR_TYPES[name.rsplit(".", 1)[-1]]
+    return None
+
 _FRAMEWORK_PREFIX = {"torch": "torch", "numpy": "numpy", "jax": "jax", "jaxlib": "jax"}
 
 # methods / functions that keep the shape of their (first) tensor argument
@@ -345,6 +356,10 @@ class FrameworkOps:
                 return t.with_dtype(DTYPE_NAMES[target.value])
             if isinstance(target, TensorV) and name in ("to", "type_as"):
                 return t.with_dtype(target.dtype)
+            if name == "type" and _tensor_type_dtype(target) is not None:
+                return t.with_dtype(_tensor_type_dtype(target))
+            if name == "to" and len(args) > 1 and isinstance(args[1], DtypeV):  # x.to("cuda", torch.float16)
+                return t.with_dtype(args[1].name)
             if name in ("to", "type", "astype", "type_as"):
                 if isinstance(target, (StrV, RefV)) or target is UNKNOWN:
                     dt = kwargs.get("dtype")
@@ -396,6 +411,8 @@ class FrameworkOps:
             return self.matmul(node, name, t, args[0])
         if name in REDUCTIONS:
             return self.reduction(node, name, t, args, kwargs, method)
+        if name in ("cumsum", "cumprod", "nancumsum", "nancumprod"):
+            return self.cumulative(node, name, t, args, kwargs)
         if name in ("softmax", "log_softmax") or name in SAME_SHAPE:
             return t.with_shape(shape, t.axes)
         if name in ("chunk", "split", "unbind", "tolist", "item", "nonzero", "unique", "masked_select", "topk", "sort", "gather", "scatter", "index_select"):
@@ -600,6 +617,24 @@ class FrameworkOps:
                     result = TensorV(new, out_dtype, t.framework, axes, t.origin)
         self.note_framework_reduction(node, name, t, reduced, kwargs)
         return result
+
+    def cumulative(self, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value]) -> Value:
+        """cumsum / cumprod: the shape is kept (numpy without an axis flattens); the dtype follows ``dtype=``."""
+        dim_v = args[0] if args else kwargs.get("dim", kwargs.get("axis", NoneV()))
+        reduced: list[int] | None = None
+        if t.shape is not None:
+            if isinstance(dim_v, NoneV):
+                reduced = list(range(len(t.shape))) if t.framework in ("numpy", "jax") else None
+            else:
+                d = _ints([dim_v])
+                pos = _norm_dim(d[0], len(t.shape)) if d is not None else None
+                reduced = [pos] if pos is not None else None
+        self.note_framework_reduction(node, name, t, reduced, kwargs)
+        dt = kwargs.get("dtype")
+        out = t.with_dtype(dt.name if isinstance(dt, DtypeV) else None) if dt is not None and not isinstance(dt, NoneV) else t
+        if isinstance(dim_v, NoneV) and t.framework in ("numpy", "jax") and t.shape is not None:
+            return out.with_shape((product(t.shape),))
+        return out
 
     # ------------------------------------------------------------------ precision hooks (see precision.py)
     def note_reduction(self, node: cst.CSTNode, op: str, t: TensorV | None, reduction: str | None, res: Any, pattern: str, out: TensorV) -> None:

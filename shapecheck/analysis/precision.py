@@ -1,27 +1,512 @@
-"""FP16/BF16-unsafe reductions (SHP3xx). Filled in by the mixed-precision work."""
+"""float16 / bfloat16 reductions without an upcast (SHP301-SHP303), autocast regions, and their autofix.
+
+What each backend really does (verified on torch 2.13 CPU and numpy; see docs/precision.md for the commands):
+
+* float16's largest finite value is 65,504; it holds every integer only up to 2,048 (11 significant bits).
+  bfloat16 has float32's range (no overflow where float16 overflows) but 8 significant bits: integers are exact
+  only up to 256.
+* torch ``sum`` / ``prod`` / ``cumsum`` / ``cumprod`` accumulate float16 and bfloat16 in float32 (CPU, verified) but
+  store the result (every prefix, for the cumulative ops) in the input dtype: a float16 sum is inf once the total
+  passes 65,504; a bfloat16 sum is rounded to 8 significant bits (100,000 ones -> 99,840).
+* torch ``mean`` of float16 / bfloat16 divides in float32 before storing: 100,000 float16 ones average to 1.0.
+  Safe -- no finding.
+* numpy ``sum`` / ``prod`` / ``cumsum`` / ``cumprod`` of float16 accumulate in float16 itself: a running sum of ones
+  stalls at 2,048 (along a non-contiguous axis, and always for ``cumsum``); along the contiguous axis pairwise
+  summation keeps the sum exact but it still overflows past 65,504.
+* numpy ``mean`` of float16 accumulates in float32 (``numpy/_core/_methods.py``: ``dtype = 'f4'`` for float16)
+  -- safe, unless ``dtype=np.float16`` is passed explicitly, which accumulates in float16 (SHP303).
+* ``torch.autocast``: on CUDA (and XPU / MPS) ``sum``, ``prod``, ``cumsum`` and ``cumprod`` are autocast ops that
+  run in float32 (``fp32_set_opt_dtype`` policy); on CPU only ``prod`` is (``sum``, ``cumsum``, ``cumprod`` keep
+  the input dtype). ``mean`` is not an autocast op anywhere (it needs none).
+"""
 
 from __future__ import annotations
 
 import contextlib
+import math
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Iterator
 
 import libcst as cst
 
-from .values import TensorV, Value
+from ..sizes import Size, product
+from .imports import dotted
+from .values import BoolV, DtypeV, NoneV, StrV, TensorV, Value
 
 if TYPE_CHECKING:
     from .module import ModuleAnalysis
+
+FP16_MAX = 65504
+FP16_EXACT_INT = 2048
+BF16_EXACT_INT = 256
+
+# framework op name -> the kind of reduction
+_KINDS = {
+    "sum": "sum", "nansum": "sum", "prod": "prod", "nanprod": "prod",
+    "cumsum": "cumsum", "nancumsum": "cumsum", "cumprod": "cumprod", "nancumprod": "cumprod",
+    "mean": "mean", "nanmean": "mean",
+}
+
+# Ops that torch.autocast runs in float32, by device type, among the reductions checked here.
+# CUDA: torch/testing/_internal/autocast_test_lists.py (AutocastTestLists.torch_fp32 lists sum, prod, cumsum, cumprod)
+#       and the dispatcher: torch._C._dispatch_has_kernel_for_dispatch_key("aten::sum", "AutocastCUDA") is True.
+# CPU:  AutocastCPU has a kernel for aten::prod only (not sum / cumsum / cumprod / mean); run under
+#       torch.autocast("cpu"), float16 .prod() returns float32 while .sum() / .cumsum() keep float16.
+# XPU / MPS: the dispatcher has Autocast kernels for sum, prod, cumsum, cumprod (same registration list as CUDA).
+# aten::nansum and aten::mean have no Autocast kernel on any device.
+AUTOCAST_FP32: dict[str, frozenset[str]] = {
+    "cuda": frozenset({"sum", "prod", "cumsum", "cumprod"}),
+    "xpu": frozenset({"sum", "prod", "cumsum", "cumprod"}),
+    "mps": frozenset({"sum", "prod", "cumsum", "cumprod"}),
+    "cpu": frozenset({"prod"}),
+}
+_NO_AUTOCAST_KERNEL = frozenset({"nansum", "nanmean", "nancumsum", "nancumprod", "nanprod"})
+
+_AUTOCAST_ANY_DEVICE = {"torch.autocast", "torch.amp.autocast", "torch.amp.autocast_mode.autocast", "torch.autocast_mode.autocast"}
+_AUTOCAST_FIXED_DEVICE = {
+    "torch.cuda.amp.autocast": "cuda", "torch.cuda.amp.autocast_mode.autocast": "cuda", "torch.cuda.autocast": "cuda",
+    "torch.cpu.amp.autocast": "cpu", "torch.cpu.amp.autocast_mode.autocast": "cpu", "torch.cpu.autocast": "cpu",
+}
+
+# callables passed to einops.reduce(x, pattern, f) that we can resolve
+_CALLABLE_REDUCTIONS = {"sum": "sum", "nansum": "sum", "prod": "prod", "nanprod": "prod"}
+
+
+@dataclass(frozen=True)
+class AutocastState:
+    device: str | None  # "cuda", "cpu", ... ; None: not a literal
+    enabled: bool | None  # None: not a literal (treated as enabled)
+    text: str
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# autocast regions
 
 
 @contextlib.contextmanager
 def autocast_region(m: "ModuleAnalysis", stmt: cst.With, interp: Any) -> Iterator[None]:
     """``with torch.autocast(...)``: ops inside run under autocast rules."""
-    yield
+    states = []
+    for item in stmt.items:
+        st = _autocast_state(m, item.item, interp.eval)
+        if st is not None:
+            states.append(st)
+    stack: list[AutocastState] = m.__dict__.setdefault("autocast_stack", [])
+    stack.extend(states)
+    try:
+        yield
+    finally:
+        if states:
+            del stack[len(stack) - len(states):]
+
+
+def _autocast_state(m: "ModuleAnalysis", expr: cst.BaseExpression, evaluate: Any) -> AutocastState | None:
+    if not isinstance(expr, cst.Call):
+        return None
+    qual = m.qualify(expr.func) or ""
+    if qual in _AUTOCAST_FIXED_DEVICE:
+        device: str | None = _AUTOCAST_FIXED_DEVICE[qual]
+        device_arg = None
+        enabled_arg = _arg(expr, 0, "enabled")
+    elif qual in _AUTOCAST_ANY_DEVICE:
+        device_arg = _arg(expr, 0, "device_type")
+        enabled_arg = _arg(expr, 2, "enabled")
+        device = None
+        if device_arg is not None:
+            v = evaluate(device_arg)
+            if isinstance(v, StrV):
+                device = v.value.split(":", 1)[0]
+    else:
+        return None
+    enabled: bool | None = True
+    if enabled_arg is not None:
+        v = evaluate(enabled_arg)
+        enabled = v.value if isinstance(v, BoolV) else None
+    return AutocastState(device, enabled, m.code_for(expr))
+
+
+def _arg(call: cst.Call, index: int, keyword: str) -> cst.BaseExpression | None:
+    positional = [a for a in call.args if a.keyword is None and not a.star]
+    for a in call.args:
+        if a.keyword is not None and a.keyword.value == keyword:
+            return a.value
+    return positional[index].value if index < len(positional) else None
+
+
+def _static_eval(m: "ModuleAnalysis") -> Any:
+    """A tiny evaluator for decorator arguments (no interpreter frame there): strings, booleans, dtypes."""
+    def ev(node: cst.BaseExpression) -> Value | None:
+        if isinstance(node, cst.SimpleString):
+            v = node.evaluated_value
+            return StrV(v) if isinstance(v, str) else None
+        if isinstance(node, cst.Name) and node.value in ("True", "False"):
+            return BoolV(node.value == "True")
+        q = m.qualify(node) if isinstance(node, (cst.Name, cst.Attribute)) else None
+        return m.ops.constant(q) if q else None
+    return ev
+
+
+def _parents(m: "ModuleAnalysis") -> dict[int, cst.CSTNode]:
+    parents = m.__dict__.get("_precision_parents")
+    if parents is None:
+        parents = {}
+        stack: list[cst.CSTNode] = [m.tree]
+        while stack:
+            n = stack.pop()
+            for c in n.children:
+                parents[id(c)] = n
+                stack.append(c)
+        m.__dict__["_precision_parents"] = parents
+    return parents
+
+
+def _active_states(m: "ModuleAnalysis", node: cst.CSTNode) -> list[AutocastState]:
+    """Autocast states in force at ``node``, outermost first: decorators of enclosing functions, then ``with``."""
+    decorated: list[AutocastState] = []
+    parents = _parents(m)
+    cur = parents.get(id(node))
+    ev = _static_eval(m)
+    while cur is not None:
+        if isinstance(cur, cst.FunctionDef):
+            for d in reversed(cur.decorators):
+                st = _autocast_state(m, d.decorator, ev)
+                if st is not None:
+                    decorated.insert(0, st)
+        cur = parents.get(id(cur))
+    return decorated + list(m.__dict__.get("autocast_stack", []))
+
+
+def autocast_fp32(m: "ModuleAnalysis", node: cst.CSTNode, op: str, kind: str) -> AutocastState | None:
+    """The autocast region that runs this torch op in float32, if any."""
+    if op in _NO_AUTOCAST_KERNEL:
+        return None
+    per_device: dict[str | None, AutocastState] = {}
+    for st in _active_states(m, node):
+        per_device[st.device] = st
+    for device, st in per_device.items():
+        if st.enabled is False:
+            continue
+        ops = AUTOCAST_FP32.get(device) if device is not None else AUTOCAST_FP32["cuda"]  # unknown device: assume CUDA
+        if ops is not None and kind in ops:
+            return st
+    return None
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# counts and messages
+
+
+def _fmt_int(n: int) -> str:
+    return f"{n:,}"
+
+
+def _fmt_real(x: float) -> str:
+    if x >= 10:
+        return f"{round(x):,}"
+    if x >= 0.01:
+        return f"{x:.2g}"
+    return f"{x:.2e}"
+
+
+def _count_text(count: Size | None, factors: list[tuple[str | None, Size]]) -> tuple[str, int | None, str]:
+    """(count for the message, the integer count if known, parenthesised breakdown or '')."""
+    if count is None:
+        return "an unknown number of", None, ""
+    n = count.as_int()
+    named = [(a, s) for a, s in factors if a]
+    if n is None:
+        return str(count), None, ""
+    breakdown = ""
+    if named and len(named) == len(factors) and all(s.as_int() is not None for _, s in named):
+        names = "*".join(a for a, _ in named)  # type: ignore[misc]
+        values = "*".join(str(s.as_int()) for _, s in named)
+        breakdown = f" ({names} = {values})" if len(named) > 1 else f" ({names} = {_fmt_int(n)})"
+    elif len(factors) > 1 and all(s.as_int() is not None for _, s in factors):
+        breakdown = " (" + "*".join(str(s.as_int()) for _, s in factors) + ")"
+    return _fmt_int(n), n, breakdown
+
+
+def _threshold(n: int | None, count: Size | None, what: str) -> str:
+    if n is not None and n > 0:
+        return f"{what} is inf once their mean magnitude exceeds {_fmt_real(FP16_MAX / n)}"
+    if count is not None:
+        return f"{what} is inf once their mean magnitude exceeds 65,504/({count})"
+    return f"{what} is inf once it exceeds 65,504"
+
+
+def _detail(code: str, kind: str, fw: str | None, n: int | None, count: Size | None, explicit_dtype: bool) -> str:
+    numpy_like = fw == "numpy"
+    if code == "SHP301":
+        if kind == "prod":
+            if n is not None and n > 0:
+                g = FP16_MAX ** (1 / n)
+                lo = (2.0 ** -24) ** (1 / n)
+                text = (f": the product is inf once their geometric-mean magnitude exceeds {g:.6g} and 0 once it falls below "
+                        f"{lo:.6g}")
+            else:
+                text = ": the product is inf once it exceeds 65,504 and 0 below 6e-8 (float16's smallest subnormal)"
+            if numpy_like:
+                text += "; numpy multiplies in float16, rounding every partial product"
+            return text
+        text = ": " + _threshold(n, count, "the result") + f"; float16 holds integers exactly only up to {FP16_EXACT_INT:,}"
+        if numpy_like:
+            text += (f"; numpy adds in float16, so along a non-contiguous axis a running sum of ones stalls at "
+                     f"{FP16_EXACT_INT:,}")
+        elif fw == "torch":
+            text += " (torch accumulates in float32 but stores the sum in float16)"
+        return text
+    if code == "SHP303":
+        if kind == "mean":
+            return (": with dtype=float16 numpy accumulates the sum in float16 (without it numpy's mean of float16 "
+                    f"accumulates in float32): a running sum of ones stalls at {FP16_EXACT_INT:,} along a non-contiguous "
+                    "axis and the sum is inf past 65,504")
+        if kind == "cumprod":
+            text = ": every partial product is stored in float16: inf once one exceeds 65,504, 0 below 6e-8"
+        else:
+            text = ": every prefix sum is stored in float16: " + _threshold(n, count, "the last one").replace("their", "the values'")
+            text += f"; past {FP16_EXACT_INT:,} the stored prefixes are rounded to multiples of 2 or more"
+        if numpy_like:
+            text += f"; numpy accumulates in float16 itself, so a running sum of ones stalls at {FP16_EXACT_INT:,}"
+        return text
+    # SHP302: bfloat16
+    bits = f"bfloat16 keeps 8 significant bits: integers are exact only up to {BF16_EXACT_INT}"
+    if kind == "prod":
+        return f": {bits} and every factor adds a rounding error of up to 0.4%; bfloat16 does not overflow here"
+    if kind in ("cumsum", "cumprod"):
+        text = f": every running {'sum' if kind == 'cumsum' else 'product'} is rounded to bfloat16 ({bits})"
+    elif numpy_like:
+        text = f": the sum is accumulated in bfloat16 ({bits}), so a running sum of ones stalls at {BF16_EXACT_INT}"
+    else:
+        text = f": {bits}; torch accumulates in float32 but rounds the sum to bfloat16 (100,000 ones sum to 99,840)"
+        if n is not None and n > BF16_EXACT_INT:
+            text = f": {bits}; torch accumulates in float32 but rounds the sum of these {_fmt_int(n)} values to bfloat16 (100,000 ones sum to 99,840)"
+    return text + "; it does not overflow (bfloat16 has float32's range)" if kind in ("sum", "cumsum") else text
+
+
+_VERBS = {"sum": "sums", "prod": "multiplies", "cumsum": "takes a running sum over", "cumprod": "takes a running product over",
+          "mean": "averages"}
+
+
+def _code_for(kind: str, dtype: str) -> str:
+    if dtype == "bfloat16":
+        return "SHP302"
+    return "SHP303" if kind in ("cumsum", "cumprod", "mean") else "SHP301"
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# autofix: upcast the input, cast the result back
+
+
+def _is_atom(node: cst.BaseExpression) -> bool:
+    if getattr(node, "lpar", None):
+        return True
+    return isinstance(node, (cst.Name, cst.Attribute, cst.Call, cst.Subscript))
+
+
+def _numpy_alias(m: "ModuleAnalysis") -> str | None:
+    names = getattr(m.imports, "names", {})
+    for local, qual in names.items():
+        if qual == "numpy" and "." not in local:
+            return local
+    return None
+
+
+def _casts(m: "ModuleAnalysis", fw: str | None, dtype: str, input_node: cst.BaseExpression) -> tuple[str, str] | None:
+    if fw == "torch":
+        src = dotted(input_node)
+        down = f".to({src}.dtype)" if src else (".half()" if dtype == "float16" else ".bfloat16()")
+        return ".float()", down
+    if fw in ("numpy", "jax") and dtype == "float16":
+        np_name = _numpy_alias(m) if fw == "numpy" else None
+        if np_name:
+            return f".astype({np_name}.float32)", f".astype({np_name}.float16)"
+        return '.astype("float32")', '.astype("float16")'
+    return None
+
+
+def _make_fix(m: "ModuleAnalysis", call: cst.CSTNode, input_node: cst.BaseExpression | None, fw: str | None,
+              dtype: str) -> tuple[tuple[cst.CSTNode, str, str], ...]:
+    if input_node is None or not isinstance(call, cst.Call):
+        return ()
+    casts = _casts(m, fw, dtype, input_node)
+    if casts is None:
+        return ()
+    up, down = casts
+    edits: list[tuple[cst.CSTNode, str, str]] = []
+    # a manual mean (`x.sum(-1) / n`): cast back after the division, so the float32 sum never has to fit in float16
+    anchor: cst.CSTNode = call
+    parent = _parents(m).get(id(call))
+    if isinstance(parent, cst.BinaryOperation) and isinstance(parent.operator, cst.Divide) and parent.left is call and not call.lpar:
+        anchor = parent
+    if anchor is not call and not getattr(anchor, "lpar", None):
+        edits.append((anchor, "before", "("))
+        down = ")" + down
+    if _is_atom(input_node):
+        edits.append((input_node, "after", up))
+    else:
+        edits.append((input_node, "before", "("))
+        edits.append((input_node, "after", ")" + up))
+    edits.append((anchor, "after", down))
+    return tuple(edits)
+
+
+def _method_input(m: "ModuleAnalysis", call: cst.CSTNode, keywords: tuple[str, ...]) -> cst.BaseExpression | None:
+    """The tensor expression of ``x.sum(...)`` or ``torch.sum(x, ...)`` / ``np.sum(a, ...)``."""
+    if not isinstance(call, cst.Call):
+        return None
+    func = call.func
+    qual = m.qualify(func) if isinstance(func, (cst.Name, cst.Attribute)) else None
+    if qual and qual.split(".", 1)[0] in ("torch", "numpy", "jax"):
+        return _arg(call, 0, keywords[0]) if not any(a.keyword is not None and a.keyword.value in keywords[1:] for a in call.args) else None
+    if isinstance(func, cst.Attribute):
+        return func.value
+    return None
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# the hooks
+
+
+def _origin_notes(t: TensorV) -> list[str]:
+    return [f"input {t.dtype} tensor {t.origin}"] if t.origin is not None else []
+
+
+def _report(m: "ModuleAnalysis", node: cst.CSTNode, code: str, op: str, kind: str, dtype: str, fw: str | None,
+            count: Size | None, factors: list[tuple[str | None, Size]], t: TensorV, fix: tuple, explicit_dtype: bool = False) -> None:
+    count_s, n, breakdown = _count_text(count, factors)
+    detail = breakdown + _detail(code, kind, fw, n, count, explicit_dtype)
+    notes = _origin_notes(t)
+    if fix:
+        notes.append("fix: upcast before the reduction and cast the result back (shapecheck check --fix)")
+    if code == "SHP301" and kind == "sum":
+        notes.append("casting back to float16 keeps the dtype but cannot hold a total above 65,504: keep the float32 result "
+                     "where the total itself can be that large")
+    if fw in ("torch", None) and kind in ("sum", "cumsum", "cumprod"):
+        notes.append(f"inside torch.autocast(device_type=\"cuda\") torch runs {kind} in float32 (not under CPU autocast)")
+    m.ctx.report(node, code, {"op": op, "verb": _VERBS[kind], "count": count_s, "detail": detail}, notes, fix=fix)
 
 
 def check_einops_reduction(m: "ModuleAnalysis", node: cst.CSTNode, op: str, t: TensorV, reduction: str | None, res: Any, pattern: str) -> None:
+    dtype = t.dtype
+    if dtype not in ("float16", "bfloat16"):
+        return None
+    kind: str | None = None
+    if reduction in ("sum", "prod"):
+        kind = reduction
+    elif reduction in (None, "callable"):
+        kind = _resolve_callable(m, node)
+    if kind is None:
+        return None
+    fw = t.framework
+    if fw in ("torch", None) and autocast_fp32(m, node, kind, kind) is not None:
+        return None
+    count, factors = _einops_count(t, res, pattern)
+    # the fix: einops.reduce(x, ...) -> input is the first argument; a Reduce layer applied as layer(x) likewise
+    input_node: cst.BaseExpression | None = None
+    if isinstance(node, cst.Call):
+        qual = m.qualify(node.func) if isinstance(node.func, (cst.Name, cst.Attribute)) else None
+        is_layer_ctor = bool(qual and qual.startswith("einops") and qual.rsplit(".", 1)[-1] == "Reduce")
+        if not is_layer_ctor:
+            input_node = _arg(node, 0, "tensor")
+    text = f"einops.reduce(..., {pattern!r}, {kind!r})" if op == "einops.reduce" else f"{op} ({pattern!r}, {kind!r})"
+    _report(m, node, _code_for(kind, dtype), text, kind, dtype, fw, count, factors, t, _make_fix(m, node, input_node, fw, dtype))
     return None
+
+
+def _resolve_callable(m: "ModuleAnalysis", node: cst.CSTNode) -> str | None:
+    if not isinstance(node, cst.Call):
+        return None
+    red = _arg(node, 2, "reduction")
+    if red is None:
+        return None
+    if isinstance(red, (cst.Name, cst.Attribute)):
+        q = m.qualify(red) or ""
+        if q.split(".", 1)[0] in ("torch", "numpy", "jax"):
+            return _CALLABLE_REDUCTIONS.get(q.rsplit(".", 1)[-1])
+        return None
+    if isinstance(red, cst.Lambda):
+        body = m.code_for(red.body)
+        if any(s in body for s in (".float()", "float32", ".double()", "float64", "dtype=")):
+            return None
+        for n, kind in _CALLABLE_REDUCTIONS.items():
+            if f".{n}(" in body:
+                return kind
+    return None
+
+
+def _einops_count(t: TensorV, res: Any, pattern: str) -> tuple[Size | None, list[tuple[str | None, Size]]]:
+    outputs = getattr(res, "outputs", None)
+    if t.shape is None or not outputs:
+        return None, []
+    count = product(t.shape).exact_div(product(outputs[0]))
+    if "->" not in pattern:
+        return count, []
+    left, right = pattern.split("->", 1)
+    import re
+
+    ident = re.compile(r"[^\W\d]\w*")
+    right_names = set(ident.findall(right))
+    reduced = [a for a in dict.fromkeys(ident.findall(left)) if a not in right_names]
+    axes = getattr(res, "axes", {}) or {}
+    factors: list[tuple[str | None, Size]] = []
+    for a in reduced:
+        if a not in axes:
+            return count, []
+        factors.append((a, axes[a]))
+    if factors and count is not None and product(s for _, s in factors) != count:
+        return count, []
+    return count, factors
 
 
 def check_framework_reduction(m: "ModuleAnalysis", node: cst.CSTNode, name: str, t: TensorV, reduced: list[int] | None, kwargs: dict[str, Value]) -> None:
+    kind = _KINDS.get(name)
+    if kind is None or "out" in kwargs:
+        return None
+    explicit = False
+    dtype = t.dtype
+    if "dtype" in kwargs:
+        dt = kwargs["dtype"]
+        if isinstance(dt, DtypeV):
+            dtype, explicit = dt.name, True
+        elif isinstance(dt, StrV):
+            from .ops import DTYPE_NAMES
+
+            dtype, explicit = DTYPE_NAMES.get(dt.value), True
+        elif not isinstance(dt, NoneV):
+            return None
+    if dtype not in ("float16", "bfloat16"):
+        return None
+    fw = t.framework
+    if kind == "mean":
+        # torch and jax divide in float32 before storing, numpy's mean of float16 accumulates in float32 --
+        # only an explicit dtype=float16 makes numpy accumulate in float16
+        if not (fw == "numpy" and explicit and dtype == "float16"):
+            return None
+    if fw in ("torch", None) and autocast_fp32(m, node, name, kind) is not None:
+        return None
+    count: Size | None = None
+    factors: list[tuple[str | None, Size]] = []
+    if reduced is not None and t.shape is not None:
+        factors = [((t.axes[i] if t.axes and i < len(t.axes) else None), t.shape[i]) for i in reduced]
+        count = product(s for _, s in factors)
+    op = _op_text(m, node, name)
+    input_node = None if explicit else _method_input(m, node, ("input", "a", "x") if fw != "numpy" else ("a", "input"))
+    fix = _make_fix(m, node, input_node, fw, dtype) if not explicit else ()
+    _report(m, node, _code_for(kind, dtype), op, kind, dtype, fw, count, factors, t, fix, explicit)
     return None
+
+
+def _op_text(m: "ModuleAnalysis", node: cst.CSTNode, name: str) -> str:
+    if isinstance(node, cst.Call):
+        text = m.code_for(node)
+        if len(text) <= 60 and "\n" not in text:
+            return text
+        func = dotted(node.func) if isinstance(node.func, (cst.Name, cst.Attribute)) else None
+        if func:
+            return f"{func}(...)"
+    return name
+
+
+def fp16_sum_threshold(n: int) -> float:
+    """The mean magnitude above which a float16 sum of ``n`` values is inf (for tests and docs)."""
+    return FP16_MAX / n if n else math.inf

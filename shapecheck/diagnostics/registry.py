@@ -211,31 +211,44 @@ CODES: tuple[Code, ...] = (
     ),
     # ---- SHP3xx: precision ----
     _c(
-        "SHP301", "fp16-sum-overflow", W, "{op} over {count} float16 values{detail}",
-        "A sum or product reduction whose input is float16 and is not upcast first. float16's largest finite "
-        "value is 65,504: a torch sum accumulates in float32 but stores float16, so it is inf once the "
-        "result passes 65,504 (65,536 ones already do); numpy accumulates in float16 itself, where a "
-        "running sum of ones stalls at 2,048. A warning, not an error: small or zero-mean inputs survive.",
+        "SHP301", "fp16-sum-overflow", W, "{op} {verb} {count} float16 values{detail}",
+        "A sum or product (torch/numpy `sum`, `nansum`, `prod`; einops `reduce`/`Reduce` with \"sum\", \"prod\" or "
+        "`torch.sum`-like callables) whose input is float16 and is not upcast first. float16's largest finite value "
+        "is 65,504 and it holds integers exactly only up to 2,048. torch accumulates float16 in float32 but stores "
+        "the result in float16, so the sum is inf once the total passes 65,504 (65,536 ones already are). numpy "
+        "accumulates in float16 itself: along a non-contiguous axis a running sum of ones stalls at 2,048, along the "
+        "contiguous axis pairwise summation stays exact but still overflows. Not reported: `mean` (torch divides "
+        "in float32 before storing, numpy's float16 mean accumulates in float32), `min`/`max`/`any`/`all`, "
+        "reductions CUDA autocast runs in float32 (sum, prod; on CPU autocast only prod). Severity: a warning, not "
+        "an error -- whether the total passes 65,504 depends on the data (the message gives the mean magnitude "
+        "at which it does when the count is known).",
         "Mixed-precision training turns these into inf/NaN losses hours into a run.",
         'x: Float16[Tensor, "b c h w"]\ny = reduce(x, "b c h w -> b c", "sum")',
-        'x: Float16[Tensor, "b c h w"]\ny = reduce(x.float(), "b c h w -> b c", "sum").half()',
+        'x: Float16[Tensor, "b c h w"]\ny = reduce(x.float(), "b c h w -> b c", "sum").to(x.dtype)',
     ),
     _c(
-        "SHP302", "bf16-reduction-precision", W, "{op} over {count} bfloat16 values{detail}",
-        "A sum, product or cumulative reduction over bfloat16 without an upcast. bfloat16 does not overflow "
-        "where float16 does (its range is float32's) but keeps 8 bits of mantissa: integers are exact only "
-        "up to 256 and a long sum loses most of its digits.",
+        "SHP302", "bf16-reduction-precision", W, "{op} {verb} {count} bfloat16 values{detail}",
+        "A sum, product or cumulative sum/product over bfloat16 without an upcast. bfloat16 has float32's range, "
+        "so it does not overflow where float16 does, but it keeps 8 significant bits: integers are exact only up "
+        "to 256. torch accumulates in float32 and rounds the result (every prefix, for cumsum) to bfloat16: "
+        "100,000 ones sum to 99,840; an accumulation in bfloat16 itself (numpy with ml_dtypes) stalls at 256. "
+        "`mean` is not reported (torch computes it in float32). Severity: a warning -- the error is a relative "
+        "0.4% per rounding, harmless for activations, harmful for statistics that are subtracted or compared later.",
         "Statistics (norms, losses, running means) computed in bfloat16 drift silently.",
         'x: BFloat16[Tensor, "b n d"]\ns = x.sum(dim=1)',
         'x: BFloat16[Tensor, "b n d"]\ns = x.float().sum(dim=1).to(x.dtype)',
     ),
     _c(
-        "SHP303", "fp16-mean-accumulation", W, "{op} over {count} float16 values{detail}",
-        "A mean over float16 in torch, or a cumulative sum/product in float16: the intermediate sum is "
-        "stored or accumulated in float16 and can overflow or stall before the division.",
-        "A mean over a large float16 tensor is inf or inaccurate even though every element is small.",
+        "SHP303", "fp16-mean-accumulation", W, "{op} {verb} {count} float16 values{detail}",
+        "A float16 accumulation that is not a plain sum: `cumsum`/`cumprod` (every prefix is stored in float16, "
+        "so the running value is inf once it passes 65,504; numpy also accumulates in float16, where a running "
+        "sum of ones stalls at 2,048), and numpy `mean` with an explicit `dtype=np.float16` (which makes numpy "
+        "accumulate the sum in float16 instead of float32). A plain float16 `mean` is NOT reported: torch "
+        "divides in float32 before storing and numpy's float16 mean accumulates in float32. CUDA autocast runs "
+        "cumsum and cumprod in float32 (CPU autocast does not). Severity: a warning, data-dependent like SHP301.",
+        "A running sum over a long float16 sequence (positions, cumulative attention) is inf or frozen at 2,048.",
         'x: Float16[Tensor, "n d"]\nc = x.cumsum(0)',
-        'x: Float16[Tensor, "n d"]\nc = x.float().cumsum(0).half()',
+        'x: Float16[Tensor, "n d"]\nc = x.float().cumsum(0).to(x.dtype)',
     ),
     # ---- SHP4xx: suspicious but legal ----
     _c(
