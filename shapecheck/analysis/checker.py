@@ -75,6 +75,9 @@ def _edits(p: Pending, positions: dict[int, tuple[int, int, int, int]]) -> tuple
         pos = positions.get(id(node))
         if pos is None:
             return ()
+        if where == "replace":
+            edits.append(Edit(pos[0], pos[1], pos[2], pos[3], text))
+            continue
         line, col = (pos[0], pos[1]) if where == "before" else (pos[2], pos[3])
         edits.append(Edit(line, col, line, col, text))
     return tuple(edits)

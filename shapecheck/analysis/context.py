@@ -23,7 +23,7 @@ class Pending:
     witness: Witness | None = None
     span: tuple[int, int, int, int] | None = None  # already known (e.g. from another module)
     path: str | None = None
-    fix: tuple[tuple[cst.CSTNode, str, str], ...] = ()  # autofix: (node, "before" | "after", text to insert there)
+    fix: tuple[tuple[cst.CSTNode, str, str], ...] = ()  # autofix: (node, "before" | "after" | "replace", text)
 
 
 _counter = itertools.count()

@@ -350,6 +350,24 @@ def _make_fix(m: "ModuleAnalysis", call: cst.CSTNode, input_node: cst.BaseExpres
     return tuple(edits)
 
 
+def _explicit_dtype_fix(m: "ModuleAnalysis", call: cst.CSTNode, fw: str | None, dtype: str) -> tuple[tuple[cst.CSTNode, str, str], ...]:
+    """``x.sum(dtype=torch.float16)`` / ``np.mean(a, dtype=np.float16)``: accumulate in float32, cast back after."""
+    if not isinstance(call, cst.Call) or dtype != "float16":
+        return ()
+    dt = next((a.value for a in call.args if a.keyword is not None and a.keyword.value == "dtype"), None)
+    if dt is None:
+        return ()
+    if fw == "torch":
+        head = dotted(dt)
+        up = (head.rsplit(".", 1)[0] + ".float32") if head and "." in head else "torch.float32"
+        return ((dt, "replace", up), (call, "after", ".half()"))
+    if fw == "numpy":
+        np_name = _numpy_alias(m)
+        up, down = (f"{np_name}.float32", f".astype({np_name}.float16)") if np_name else ('"float32"', '.astype("float16")')
+        return ((dt, "replace", up), (call, "after", down))
+    return ()
+
+
 def _method_input(m: "ModuleAnalysis", call: cst.CSTNode, keywords: tuple[str, ...]) -> cst.BaseExpression | None:
     """The tensor expression of ``x.sum(...)`` or ``torch.sum(x, ...)`` / ``np.sum(a, ...)``."""
     if not isinstance(call, cst.Call):
@@ -490,8 +508,11 @@ def check_framework_reduction(m: "ModuleAnalysis", node: cst.CSTNode, name: str,
         factors = [((t.axes[i] if t.axes and i < len(t.axes) else None), t.shape[i]) for i in reduced]
         count = product(s for _, s in factors)
     op = _op_text(m, node, name)
-    input_node = None if explicit else _method_input(m, node, ("input", "a", "x") if fw != "numpy" else ("a", "input"))
-    fix = _make_fix(m, node, input_node, fw, dtype) if not explicit else ()
+    if explicit:
+        fix = _explicit_dtype_fix(m, node, fw, dtype)
+    else:
+        input_node = _method_input(m, node, ("input", "a", "x") if fw != "numpy" else ("a", "input"))
+        fix = _make_fix(m, node, input_node, fw, dtype)
     _report(m, node, _code_for(kind, dtype), op, kind, dtype, fw, count, factors, t, fix, explicit)
     return None
 
