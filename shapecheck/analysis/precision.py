@@ -342,12 +342,20 @@ def _make_fix(m: "ModuleAnalysis", call: cst.CSTNode, input_node: cst.BaseExpres
         edits.append((anchor, "before", "("))
         down = ")" + down
     if _is_atom(input_node):
-        edits.append((input_node, "after", up))
+        edits.append((_outer(input_node, "after"), "after", up))
     else:
         edits.append((input_node, "before", "("))
         edits.append((input_node, "after", ")" + up))
-    edits.append((anchor, "after", down))
+    edits.append((_outer(anchor, "after"), "after", down))
     return tuple(edits)
+
+
+def _outer(node: cst.CSTNode, side: str) -> cst.CSTNode:
+    """Positions exclude a node's own parentheses: anchor on the outermost one instead."""
+    parens = getattr(node, "rpar" if side == "after" else "lpar", None)
+    if parens:
+        return parens[-1] if side == "after" else parens[0]
+    return node
 
 
 def _explicit_dtype_fix(m: "ModuleAnalysis", call: cst.CSTNode, fw: str | None, dtype: str) -> tuple[tuple[cst.CSTNode, str, str], ...]:
