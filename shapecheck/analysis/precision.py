@@ -333,21 +333,27 @@ def _make_fix(m: "ModuleAnalysis", call: cst.CSTNode, input_node: cst.BaseExpres
         return ()
     up, down = casts
     edits: list[tuple[cst.CSTNode, str, str]] = []
-    # a manual mean (`x.sum(-1) / n`): cast back after the division, so the float32 sum never has to fit in float16
-    anchor: cst.CSTNode = call
-    parent = _parents(m).get(id(call))
-    if isinstance(parent, cst.BinaryOperation) and isinstance(parent.operator, cst.Divide) and parent.left is call and not call.lpar:
-        anchor = parent
-    if anchor is not call and not getattr(anchor, "lpar", None):
-        edits.append((anchor, "before", "("))
-        down = ")" + down
     if _is_atom(input_node):
         edits.append((_outer(input_node, "after"), "after", up))
     else:
         edits.append((input_node, "before", "("))
         edits.append((input_node, "after", ")" + up))
-    edits.append((_outer(anchor, "after"), "after", down))
-    return tuple(edits)
+    return _with_cast_back(m, call, down, edits)
+
+
+def _with_cast_back(m: "ModuleAnalysis", call: cst.Call, down: str,
+                    inner: list[tuple[cst.CSTNode, str, str]]) -> tuple[tuple[cst.CSTNode, str, str], ...]:
+    """Cast the result back after the call -- or, for a manual mean (``x.sum(-1) / n``), after the division, so the
+    float32 sum never has to fit in float16."""
+    anchor: cst.CSTNode = call
+    parent = _parents(m).get(id(call))
+    if isinstance(parent, cst.BinaryOperation) and isinstance(parent.operator, cst.Divide) and parent.left is call and not call.lpar:
+        anchor = parent
+    edits: list[tuple[cst.CSTNode, str, str]] = []
+    if anchor is not call and not getattr(anchor, "lpar", None):
+        edits.append((anchor, "before", "("))
+        down = ")" + down
+    return tuple(edits + inner + [(_outer(anchor, "after"), "after", down)])
 
 
 def _outer(node: cst.CSTNode, side: str) -> cst.CSTNode:
@@ -368,11 +374,11 @@ def _explicit_dtype_fix(m: "ModuleAnalysis", call: cst.CSTNode, fw: str | None, 
     if fw == "torch":
         head = dotted(dt)
         up = (head.rsplit(".", 1)[0] + ".float32") if head and "." in head else "torch.float32"
-        return ((dt, "replace", up), (call, "after", ".half()"))
+        return _with_cast_back(m, call, ".half()", [(dt, "replace", up)])
     if fw == "numpy":
         np_name = _numpy_alias(m)
         up, down = (f"{np_name}.float32", f".astype({np_name}.float16)") if np_name else ('"float32"', '.astype("float16")')
-        return ((dt, "replace", up), (call, "after", down))
+        return _with_cast_back(m, call, down, [(dt, "replace", up)])
     return ()
 
 
