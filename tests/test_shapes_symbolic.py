@@ -173,7 +173,7 @@ def check_symbolic(case: Case) -> None:
 SET = dict(deadline=None, derandomize=True, suppress_health_check=list(HealthCheck), database=None)
 
 
-@settings(max_examples=800, **SET)
+@settings(max_examples=600, **SET)
 @given(transform_cases())
 def test_symbolic_transform_sound(case: Case) -> None:
     check_symbolic(case)
