@@ -291,10 +291,14 @@ def solve_unpack(pattern: str, shape: Sequence[Any], packed_shapes: Sequence[Seq
     if sum(1 for x in p if isinstance(x, int) and x == -1) > 1 or any(isinstance(x, int) and x < -1 for x in p):
         raise fail("SHP111", reason=f"unpack() packed shape {list(p)} cannot be reshaped to")
     chunk = product(x for x in p if not (isinstance(x, int) and x == -1))
-    if greater_equal(remaining, 0) is Truth.FALSE:
-        raise fail("SHP202", axis="*", actual=str(size), expected_desc="the known packed shapes need at least",
-                   expected=str(rest))
-    resolved = dom.divide(remaining, chunk, "*", "*", pattern)
+    if greater_equal(remaining, 0) is Truth.TRUE:
+        resolved = dom.divide(remaining, chunk, "*", "*", pattern)
+    else:
+        # einops slices with negative split positions when the other pieces do not fit; such overlapping
+        # slices can even succeed, so nothing is definite here
+        dom._assume(f"{size} >= {rest}")
+        q = remaining.exact_div(chunk)
+        resolved = q if q is not None else dom.fresh("*")
     for i, pp in enumerate(packed_shapes):
         if i == k:
             pp = tuple(resolved if (isinstance(x, int) and x == -1) else x for x in pp)
