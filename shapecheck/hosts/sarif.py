@@ -87,4 +87,3 @@ def render_sarif(findings: Sequence[Finding]) -> str:
         }],
     }
     return json.dumps(log, indent=2, ensure_ascii=False) + "\n"
-
