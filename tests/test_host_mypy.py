@@ -163,3 +163,23 @@ def test_annotation_change_in_imported_module_rechecks_importer(project: Path, c
         models.write_text(original)
     errors, out = mypy(project)
     assert shape_errors(errors) == EXPECTED, out
+
+
+def test_internal_failure_is_one_shp902_error(project: Path, tmp_path: Path) -> None:
+    """A crash inside shapecheck becomes one SHP902 error per file under `shape-internal`; mypy goes on."""
+    (tmp_path / "sitecustomize.py").write_text(
+        "import shapecheck.core\n"
+        "def _boom(*a, **k):\n    raise RuntimeError('boom')\n"
+        "shapecheck.core.check_source = _boom\n"
+    )
+    import os
+
+    env = {**os.environ, "PYTHONPATH": str(tmp_path)}
+    cmd = [sys.executable, "-m", "mypy", "--show-column-numbers", "--cache-dir", str(tmp_path / "cache"), "sample.py", "clean.py"]
+    proc = subprocess.run(cmd, cwd=project, capture_output=True, text=True, timeout=300, env=env)
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    assert proc.stdout.splitlines()[0] == (
+        "sample.py:1:1: error: SHP902 internal analysis failure (RuntimeError: boom); this file was not fully checked"
+        "  [shape-internal]"
+    ), proc.stdout
+    assert "Found 1 error in 1 file" in proc.stdout

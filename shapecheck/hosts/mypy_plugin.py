@@ -62,14 +62,21 @@ class ShapecheckPlugin(Plugin):
 
     # ---------------------------------------------------------------- emission
     def get_additional_deps(self, file: MypyFile) -> list[tuple[int, str, int]]:
+        try:
+            self._inject(file)
+        except Exception:  # never crash mypy; the module then goes unchecked by shapecheck
+            pass
+        return []
+
+    def _inject(self, file: MypyFile) -> None:
         path = file.path
         if not _is_project_file(path) or file.is_stub:
-            return []
+            return
         text = _read(path)
         from ..core import relevant
 
         if text is None or not relevant(text):
-            return []
+            return
         call = CallExpr(NameExpr("globals"), [], [], [])
         stmt = ExpressionStmt(call)
         for node in (call, call.callee, stmt):
@@ -83,7 +90,6 @@ class ShapecheckPlugin(Plugin):
             i += 1
         file.defs.insert(i, stmt)
         self._anchors[id(call)] = path
-        return []
 
     def get_function_hook(self, fullname: str) -> Callable[[FunctionContext], Type] | None:
         return self._report if fullname == _ANCHOR else None
@@ -92,9 +98,10 @@ class ShapecheckPlugin(Plugin):
         path = self._anchors.pop(id(ctx.context), None)
         if path is not None:
             for f in self._findings(path):
-                where = Context(f.line, f.column - 1)
-                where.end_line, where.end_column = f.end_line, f.end_column - 1
-                ctx.api.fail(f.message, where, code=ERROR_CODES[Family(f.code[:4])])
+                where = Context(f.line, max(f.column - 1, 0))
+                where.end_line, where.end_column = max(f.end_line, f.line), max(f.end_column - 1, 0)
+                code = ERROR_CODES.get(Family(f.code[:4])) if f.code[:4] in Family._value2member_map_ else None
+                ctx.api.fail(f.message, where, code=code or ERROR_CODES[Family.INTERNAL])
         return ctx.default_return_type
 
     def _findings(self, path: str) -> list[Finding]:
