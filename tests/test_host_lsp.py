@@ -165,3 +165,38 @@ def test_code_action_from_fix_edits() -> None:
     (edit,) = actions[0].edit.changes[doc.uri]  # type: ignore[union-attr,index]
     assert edit.new_text == ".float()"
     assert edit.range.start == T.Position(0, 15)  # code point 14 (0-based) + 1 for the surrogate pair
+
+
+HALF = '''from torch import Tensor
+from einops import reduce
+from jaxtyping import Float16
+
+
+def pool(x: Float16[Tensor, "b c h w"]):
+    s = "é😋"; y = reduce(x, "b c h w -> b c", "sum")
+    return y
+'''
+
+
+def test_quick_fix_over_the_server(client: Client) -> None:
+    uri = _open(client, "half.py", HALF)
+    diags = client.diagnostics(uri)
+    fixable = [d for d in diags if d["code"].startswith("SHP3")]
+    if not fixable:
+        pytest.skip("the core reports no autofixable finding for this sample")
+    d = fixable[0]
+    assert d["severity"] == 2  # warning
+    actions = client.request("textDocument/codeAction", {
+        "textDocument": {"uri": uri}, "range": d["range"], "context": {"diagnostics": [d]},
+    })
+    quick = [a for a in actions if a.get("kind") == "quickfix"]
+    assert quick, actions
+    edits = quick[0]["edit"]["changes"][uri]
+    line = HALF.splitlines()[6]
+    # apply the edits (UTF-16 columns) to the line and check the upcast lands right after `x`
+    units = line.encode("utf-16-le")
+    for e in sorted(edits, key=lambda e: e["range"]["start"]["character"], reverse=True):
+        assert e["range"]["start"]["line"] == 6
+        a, b = e["range"]["start"]["character"] * 2, e["range"]["end"]["character"] * 2
+        units = units[:a] + e["newText"].encode("utf-16-le") + units[b:]
+    assert "reduce(x.float(), " in units.decode("utf-16-le")
