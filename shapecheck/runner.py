@@ -106,20 +106,20 @@ class Cache:
             pass
 
 
-_WORKER_FILES: list[Path] = []
+_WORKER_PROJECT: object = None
 
 
 def _init_worker(files: list[Path]) -> None:
-    global _WORKER_FILES
-    _WORKER_FILES = files
+    """One project per worker process: imported modules are parsed once per worker, not once per file."""
+    global _WORKER_PROJECT
+    from .analysis.project import Project
+
+    _WORKER_PROJECT = Project(files)
 
 
 def _check_one(args: tuple[str, str]) -> list[Finding]:
     path_s, display = args
-    from .analysis.project import Project
-
-    project = Project(_WORKER_FILES)
-    return _analyse_path(Path(path_s), display, project)
+    return _analyse_path(Path(path_s), display, _WORKER_PROJECT)
 
 
 def _analyse_path(path: Path, display: str, project: object) -> list[Finding]:

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Iterator
 
 import libcst as cst
 
@@ -49,6 +50,16 @@ class Context:
             self.inline_findings.append(p)
         else:
             self.pending.append(p)
+
+    @contextlib.contextmanager
+    def discarding(self) -> Iterator[None]:
+        """Findings made inside are dropped (code under `pytest.raises` is expected to fail)."""
+        saved_depth, saved = self.suppress_depth, self.inline_findings
+        self.suppress_depth, self.inline_findings = saved_depth + 1, []
+        try:
+            yield
+        finally:
+            self.suppress_depth, self.inline_findings = saved_depth, saved
 
     def fresh(self, name: str, origin: str | None = None) -> Size:
         sym = f"{name}@{next(_counter)}"

@@ -415,6 +415,13 @@ class ModuleAnalysis:
                 return self.instantiate(interp, node, v.qualname[6:], args, kwargs)
         return self.ops.call(interp, node, qual, args, kwargs, dynamic)
 
+    def expects_exception(self, node: cst.BaseExpression) -> bool:
+        """``pytest.raises(...)``, ``self.assertRaises(...)``, ``np.testing.assert_raises(...)``."""
+        if not isinstance(node, cst.Call):
+            return False
+        q = self.qualify(node.func) or dotted(node.func) or ""
+        return q.endswith(("pytest.raises", "assertRaises", "assertRaisesRegex", "assert_raises", "assert_raises_regex"))
+
     # ------------------------------------------------------------------ annotations in statements
     def check_declared(self, stmt: cst.AnnAssign, ann: Annotation, value: Value, frame: FrameInfo) -> Value:
         return self.shapes.check_declared(stmt, ann, value, frame)
