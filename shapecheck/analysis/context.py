@@ -13,6 +13,31 @@ from ..diagnostics import Finding, Witness, get
 from ..sizes import Size
 
 
+@dataclass(frozen=True)
+class OpSpec:
+    """The failing operation of a definite (SHP2xx) finding, with symbolic inputs: what a witness makes concrete.
+
+    op: "rearrange" | "reduce" | "repeat" | "pack" | "unpack" | "einsum" | "parse_shape" | "matmul" |
+        "elementwise" | "cat" | "stack" | "reshape" | "expand" | "loss" | "linear" | "nn.Linear" |
+        "nn.LayerNorm" | "nn.Conv" | "annotation"
+    inputs: the symbolic input shapes, in operand order.
+    extra: operation details, e.g. ("reduction", "sum"), ("dim", 1), ("target", (Size, ...)),
+           ("packed_shapes", ((Size, ...), ...)), ("dims", "b n d") for annotations, layer parameters.
+    """
+
+    op: str
+    pattern: str | None
+    inputs: tuple[tuple[Size, ...], ...]
+    axes_lengths: tuple[tuple[str, Size], ...] = ()
+    extra: tuple[tuple[str, Any], ...] = ()
+
+    def get(self, key: str, default: Any = None) -> Any:
+        for k, v in self.extra:
+            if k == key:
+                return v
+        return default
+
+
 @dataclass
 class Pending:
     """A finding whose position is resolved only if the module has findings at all (positions cost a pass)."""
@@ -25,6 +50,7 @@ class Pending:
     span: tuple[int, int, int, int] | None = None  # already known (e.g. from another module)
     path: str | None = None
     fix: tuple[tuple[cst.CSTNode, str, str], ...] = ()  # autofix: (node, "before" | "after" | "replace", text)
+    spec: OpSpec | None = None  # the failing operation (definite findings), for witnesses and --verify
 
 
 _counter = itertools.count()
@@ -39,11 +65,16 @@ class Context:
     record_hovers: bool = False
     suppress_depth: int = 0  # >0 while inlining a callee: findings are collected by the caller instead
     inline_findings: list[Pending] = field(default_factory=list)
+    stats: dict[str, int] = field(default_factory=dict)  # coverage counters (benchmarks/corpus.py)
+
+    def count(self, key: str) -> None:
+        if not self.suppress_depth:
+            self.stats[key] = self.stats.get(key, 0) + 1
 
     def report(self, node: cst.CSTNode, code: str, fields: dict[str, Any], notes: tuple[str, ...] | list[str] = (), witness: Witness | None = None,
-               fix: tuple[tuple[cst.CSTNode, str, str], ...] = ()) -> None:
+               fix: tuple[tuple[cst.CSTNode, str, str], ...] = (), spec: OpSpec | None = None) -> None:
         message = get(code).format(**fields)
-        self.add(Pending(node, code, message, tuple(notes), witness, fix=tuple(fix)))
+        self.add(Pending(node, code, message, tuple(notes), witness, fix=tuple(fix), spec=spec))
 
     def add(self, p: Pending) -> None:
         if self.suppress_depth:

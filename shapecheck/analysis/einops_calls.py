@@ -9,6 +9,7 @@ import libcst as cst
 
 from .. import pattern as P
 from ..sizes import Size
+from .context import OpSpec
 from .shapes_bridge import shape_text
 from .values import UNKNOWN, DictV, FuncV, IntV, LayerV, RefV, SeqV, StrV, TensorV, Value
 
@@ -72,8 +73,8 @@ class EinopsCalls:
         return result
 
     # ------------------------------------------------------------------ helpers
-    def _report(self, node: cst.CSTNode, problem: P.Problem, notes: list[str] | tuple[str, ...] = ()) -> None:
-        self.ctx.report(node, problem.code, dict(problem.fields), tuple(notes))
+    def _report(self, node: cst.CSTNode, problem: P.Problem, notes: list[str] | tuple[str, ...] = (), spec: OpSpec | None = None) -> None:
+        self.ctx.report(node, problem.code, dict(problem.fields), tuple(notes), spec=spec if problem.code.startswith("SHP2") else None)
 
     def _lengths(self, kwargs: dict[str, Value], exclude: tuple[str, ...]) -> dict[str, Any]:
         out: dict[str, Any] = {}
@@ -112,10 +113,13 @@ class EinopsCalls:
                         pass
         return notes
 
-    def _result(self, node: cst.CSTNode, res: Any, template: TensorV | None, pattern: str, tensors: list[TensorV], axes: tuple[str | None, ...] | None = None) -> Value:
+    def _result(self, node: cst.CSTNode, res: Any, template: TensorV | None, pattern: str, tensors: list[TensorV], axes: tuple[str | None, ...] | None = None,
+                spec: OpSpec | None = None) -> Value:
         if isinstance(res, P.Problem):
-            self._report(node, res, self._notes(tensors, pattern))
+            self._report(node, res, self._notes(tensors, pattern), spec)
+            self.ctx.count("einops:problem")
             return UNKNOWN
+        self.ctx.count("einops:inferred")
         outs = res.outputs
         if not outs:
             return UNKNOWN
@@ -134,6 +138,7 @@ class EinopsCalls:
         shapes, stacked, template = self._input(tensor)
         fallback: Value = template.with_shape(None) if template is not None and not stacked else (TensorV(None, template.dtype, template.framework) if template else UNKNOWN)
         if pattern is None:
+            self.ctx.count("einops:dynamic-pattern")
             return fallback
         reduction: str | None = None
         is_callable = False
@@ -156,11 +161,14 @@ class EinopsCalls:
             self._report(node, problem)
             return fallback
         if dynamic or shapes is None:
+            self.ctx.count("einops:dynamic-axes" if dynamic else "einops:unknown-input")
             return fallback
         res = P.infer(kind, pattern, shapes, axes_lengths=lengths, reduction=reduction if not is_callable else _opaque_reduction,
                       stacked_list=stacked, fresh=self._fresher(node))
         tensors = [t for t in (tensor.items if isinstance(tensor, SeqV) else [tensor]) if isinstance(t, TensorV)]
-        out = self._result(node, res, template if not stacked else (TensorV(None, template.dtype, template.framework) if template else None), pattern, tensors, output_axes(pattern))
+        spec = OpSpec(kind, pattern, tuple(shapes), tuple(lengths.items()),
+                      (("reduction", reduction if not is_callable else "callable"), ("stacked", stacked)))
+        out = self._result(node, res, template if not stacked else (TensorV(None, template.dtype, template.framework) if template else None), pattern, tensors, output_axes(pattern), spec)
         if kind == "reduce" and isinstance(out, TensorV):
             self.m.ops.note_reduction(node, "einops.reduce", template, reduction, res, pattern, out)
         return out
@@ -194,7 +202,7 @@ class EinopsCalls:
         ts = [t for t in tensors.items if isinstance(t, TensorV)]
         res = P.infer("pack", pattern, [t.shape for t in ts if t.shape is not None], fresh=self._fresher(node))
         if isinstance(res, P.Problem):
-            self._report(node, res, self._notes(ts, pattern))
+            self._report(node, res, self._notes(ts, pattern), OpSpec("pack", pattern, tuple(t.shape for t in ts if t.shape is not None)))
             return SeqV((UNKNOWN, UNKNOWN))
         packed = ts[0].with_shape(tuple(res.outputs[0]), None, f"from the einops pack pattern {pattern!r}")
         star = pattern.split().index("*") if "*" in pattern.split() else 0
@@ -227,7 +235,8 @@ class EinopsCalls:
             packed_shapes.append([x.size for x in item.items if isinstance(x, IntV)])
         res = P.infer("unpack", pattern, [tensor.shape], packed_shapes=packed_shapes, fresh=self._fresher(node))
         if isinstance(res, P.Problem):
-            self._report(node, res, self._notes([tensor], pattern))
+            self._report(node, res, self._notes([tensor], pattern),
+                         OpSpec("unpack", pattern, (tensor.shape,), (), (("packed_shapes", tuple(tuple(p) for p in packed_shapes)),)))
             return UNKNOWN
         return SeqV(tuple(tensor.with_shape(tuple(o), None, f"from the einops unpack pattern {pattern!r}") for o in res.outputs), "list")
 
@@ -252,7 +261,7 @@ class EinopsCalls:
             return TensorV(None, t0.dtype if t0 else None, t0.framework if t0 else None)
         ts = [t for t in operands if isinstance(t, TensorV)]
         res = P.infer("einsum", pattern, [t.shape for t in ts if t.shape is not None], fresh=self._fresher(node))
-        return self._result(node, res, ts[0], pattern, ts, output_axes(pattern))
+        return self._result(node, res, ts[0], pattern, ts, output_axes(pattern), OpSpec("einsum", pattern, tuple(t.shape for t in ts if t.shape is not None)))
 
     def _parse_shape(self, node: cst.Call, args: list[Value], kwargs: dict[str, Value], dynamic: bool) -> Value:
         x = args[0] if args else kwargs.get("x", UNKNOWN)
@@ -267,7 +276,7 @@ class EinopsCalls:
             return UNKNOWN
         res = P.infer("parse_shape", pattern, [x.shape], fresh=self._fresher(node))
         if isinstance(res, P.Problem):
-            self._report(node, res, self._notes([x], pattern))
+            self._report(node, res, self._notes([x], pattern), OpSpec("parse_shape", pattern, (x.shape,)))
             return UNKNOWN
         names = [t for t in pattern.split() if t not in ("_", "...", "…") and _IDENT.fullmatch(t)]
         return DictV(tuple((n, IntV(res.axes[n])) for n in names if n in res.axes))
@@ -319,7 +328,9 @@ class EinopsCalls:
             return x.with_shape(None)  # the mixing weight is validated at construction; output shape not modelled yet
         kind = "rearrange" if layer.kind == "Rearrange" else "reduce"
         res = P.infer(kind, pattern, [x.shape], axes_lengths=lengths, reduction=layer.param("reduction"), fresh=self._fresher(report_node))
-        out = self._result(report_node, res, x, pattern, [x], output_axes(pattern))
+        red = layer.param("reduction")
+        spec = OpSpec(kind, pattern, (x.shape,), tuple(lengths.items()), (("reduction", red if isinstance(red, str) or red is None else "callable"), ("stacked", False)))
+        out = self._result(report_node, res, x, pattern, [x], output_axes(pattern), spec)
         if kind == "reduce" and isinstance(out, TensorV):
             self.m.ops.note_reduction(report_node, "einops Reduce layer", x, layer.param("reduction"), res, pattern, out)
         return out

@@ -327,7 +327,8 @@ class ModuleAnalysis:
             if p.code.startswith("SHP2") and (p.node, p.code) not in fi.module.standalone_keys:
                 where = f"{fi.module.path}:{fi.module.line_of(p.node)}"
                 self.ctx.add(Pending(node, p.code, p.message + f" (inside {fi.name}() called here)",
-                                     p.notes + (f"raised at {where} in {fi.name}() for the arguments of this call",), p.witness))
+                                     p.notes + (f"raised at {where} in {fi.name}() for the arguments of this call",), p.witness,
+                                     spec=p.spec))
         return ret
 
     @property

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any, Sequence
 import libcst as cst
 
 from ..sizes import Size, Truth, divisible, equal, greater_equal, product
+from .context import OpSpec
 from .shapes_bridge import shape_text
 from .values import (
     UNKNOWN, BoolV, DtypeV, FloatV, FuncV, IntV, LayerV, NoneV, ObjV, RefV, SeqV, StrV, TensorV, Value,
@@ -281,7 +282,7 @@ class FrameworkOps:
                 axis_index = rank - i
                 self.ctx.report(node, "SHP204", {"op": opname, "reason": f"shapes {shape_text(shape)} and {shape_text(t.shape)} cannot broadcast: "
                                                                          f"axis {axis_index} has {a} against {b}"},
-                                self._origins(tensors))
+                                self._origins(tensors), spec=OpSpec("loss" if loss else "elementwise", None, (shape, t.shape), (), (("name", opname),)))
                 return TensorV(None, dtype, fw)
             if loss and new is not None and (new != shape or new != t.shape) and len(shape) == len(t.shape):
                 pass
@@ -317,7 +318,8 @@ class FrameworkOps:
         k2 = b.shape[-2] if len(b.shape) >= 2 else b.shape[0]
         if equal(k1, k2) is Truth.FALSE:
             self.ctx.report(node, "SHP204", {"op": opname, "reason": f"inner dimensions differ: {shape_text(a.shape)} @ {shape_text(b.shape)} "
-                                                                     f"contracts {k1} with {k2}"}, self._origins([a, b]))
+                                                                     f"contracts {k1} with {k2}"}, self._origins([a, b]),
+                            spec=OpSpec("matmul", None, (a.shape, b.shape)))
             return TensorV(None, dtype, fw)
         if len(a.shape) == 1 and len(b.shape) == 1:
             return TensorV((), dtype, fw)
@@ -327,7 +329,8 @@ class FrameworkOps:
             return TensorV(b.shape[:-2] + b.shape[-1:], dtype, fw)
         batch, fail = broadcast_shapes(a.shape[:-2], b.shape[:-2])
         if fail is not None:
-            self.ctx.report(node, "SHP204", {"op": opname, "reason": f"batch dimensions {shape_text(a.shape[:-2])} and {shape_text(b.shape[:-2])} cannot broadcast"}, self._origins([a, b]))
+            self.ctx.report(node, "SHP204", {"op": opname, "reason": f"batch dimensions {shape_text(a.shape[:-2])} and {shape_text(b.shape[:-2])} cannot broadcast"}, self._origins([a, b]),
+                            spec=OpSpec("matmul", None, (a.shape, b.shape)))
             return TensorV(None, dtype, fw)
         if batch is None:
             return TensorV(None, dtype, fw)
@@ -451,7 +454,8 @@ class FrameworkOps:
             known = product(s for i, s in enumerate(sizes) if i not in minus)
             if divisible(total, known) is Truth.FALSE:
                 self.ctx.report(node, "SHP204", {"op": name, "reason": f"cannot {name} {shape_text(t.shape)} ({total} elements) into "
-                                                                       f"{_shape_list(sizes, minus)}: {total} is not divisible by {known}"}, self._origins([t]))
+                                                                       f"{_shape_list(sizes, minus)}: {total} is not divisible by {known}"}, self._origins([t]),
+                                spec=OpSpec("reshape", None, (t.shape,), (), (("target", tuple(Size.const(-1) if i in minus else x for i, x in enumerate(sizes))),)))
                 return t.with_shape(None)
             q = total.exact_div(known)
             if q is None:
@@ -460,7 +464,8 @@ class FrameworkOps:
             return t.with_shape(tuple(sizes))
         if equal(total, product(sizes)) is Truth.FALSE:
             self.ctx.report(node, "SHP204", {"op": name, "reason": f"cannot {name} {shape_text(t.shape)} ({total} elements) into "
-                                                                   f"{shape_text(tuple(sizes))} ({product(sizes)} elements)"}, self._origins([t]))
+                                                                   f"{shape_text(tuple(sizes))} ({product(sizes)} elements)"}, self._origins([t]),
+                            spec=OpSpec("reshape", None, (t.shape,), (), (("target", tuple(sizes)),)))
             return t.with_shape(None)
         return t.with_shape(tuple(sizes))
 
@@ -577,7 +582,8 @@ class FrameworkOps:
                 target = out[len(out) - len(shape) + i]
                 if equal(s, target) is Truth.FALSE and equal(s, 1) is Truth.FALSE and greater_equal(s, 2) is Truth.TRUE:
                     self.ctx.report(node, "SHP204", {"op": "expand", "reason": f"cannot expand {shape_text(shape)} to {shape_text(tuple(out))}: "
-                                                                             f"axis {i} has {s}, which is not 1"}, self._origins([t]))
+                                                                             f"axis {i} has {s}, which is not 1"}, self._origins([t]),
+                                    spec=OpSpec("expand", None, (shape,), (), (("target", tuple(out)),)))
                     return t.with_shape(None)
         return t.with_shape(tuple(out))
 
@@ -724,7 +730,8 @@ class FrameworkOps:
         stack = name == "stack"
         rank = len(shapes[0])
         if any(len(s) != rank for s in shapes):
-            self.ctx.report(node, "SHP204", {"op": name, "reason": "operands have different ranks: " + ", ".join(shape_text(s) for s in shapes)}, self._origins(ts))
+            self.ctx.report(node, "SHP204", {"op": name, "reason": "operands have different ranks: " + ", ".join(shape_text(s) for s in shapes)}, self._origins(ts),
+                            spec=OpSpec("stack" if stack else "cat", None, tuple(shapes), (), (("dim", d[0]),)))
             return TensorV(None, dtype, fw)
         pos = _norm_dim(d[0], rank + 1 if stack else rank)
         if pos is None:
@@ -735,7 +742,8 @@ class FrameworkOps:
             for s in shapes[1:]:
                 if equal(shapes[0][i], s[i]) is Truth.FALSE:
                     self.ctx.report(node, "SHP204", {"op": name, "reason": f"axis {i} differs between operands: {shapes[0][i]} vs {s[i]} "
-                                                                           f"({shape_text(shapes[0])} and {shape_text(s)})"}, self._origins(ts))
+                                                                           f"({shape_text(shapes[0])} and {shape_text(s)})"}, self._origins(ts),
+                                    spec=OpSpec("stack" if stack else "cat", None, tuple(shapes), (), (("dim", d[0]),)))
                     return TensorV(None, dtype, fw)
         if stack:
             self.misaligned(node, name, ts)
@@ -755,12 +763,13 @@ class FrameworkOps:
                     if equal(x, y) is Truth.FALSE:
                         self.ctx.report(node, "SHP204", {"op": name, "reason": f"input {shape_text(a.shape)} and target {shape_text(b.shape)} differ on axis {i} "
                                                                                f"({x} vs {y}); the loss would broadcast (or fail) instead of comparing element by element"},
-                                        self._origins([a, b]))
+                                        self._origins([a, b]), spec=OpSpec("loss", None, (a.shape, b.shape), (), (("name", name),)))
                         return TensorV(None, out_dtype, a.framework)
             else:
                 _, fail = broadcast_shapes(a.shape, b.shape)
                 if fail is not None:
-                    self.ctx.report(node, "SHP204", {"op": name, "reason": f"input {shape_text(a.shape)} and target {shape_text(b.shape)} cannot broadcast"}, self._origins([a, b]))
+                    self.ctx.report(node, "SHP204", {"op": name, "reason": f"input {shape_text(a.shape)} and target {shape_text(b.shape)} cannot broadcast"}, self._origins([a, b]),
+                                    spec=OpSpec("loss", None, (a.shape, b.shape), (), (("name", name),)))
                     return TensorV(None, out_dtype, a.framework)
             self.misaligned(node, name, [a, b])
         red = kwargs.get("reduction")
@@ -774,7 +783,8 @@ class FrameworkOps:
         if x.shape is None or w.shape is None or len(w.shape) != 2 or not x.shape:
             return x.with_shape(None)
         if equal(x.shape[-1], w.shape[1]) is Truth.FALSE:
-            self.ctx.report(node, "SHP204", {"op": "linear", "reason": f"input features {x.shape[-1]} do not match the weight {shape_text(w.shape)}"}, self._origins([x, w]))
+            self.ctx.report(node, "SHP204", {"op": "linear", "reason": f"input features {x.shape[-1]} do not match the weight {shape_text(w.shape)}"}, self._origins([x, w]),
+                            spec=OpSpec("linear", None, (x.shape, w.shape)))
             return x.with_shape(None)
         return x.with_shape(x.shape[:-1] + (w.shape[0],))
 
@@ -846,7 +856,8 @@ class FrameworkOps:
                 return x.with_shape(None)
             if fin is not None and equal(x.shape[-1], fin) is Truth.FALSE:
                 self.ctx.report(report_node, "SHP204", {"op": "nn.Linear", "reason": f"Linear(in_features={fin}) cannot take an input whose last axis is {x.shape[-1]} "
-                                                                                   f"(input shape {shape_text(x.shape)})"}, self._origins([x]))
+                                                                                   f"(input shape {shape_text(x.shape)})"}, self._origins([x]),
+                                spec=OpSpec("nn.Linear", None, (x.shape,), (), (("in_features", fin), ("out_features", fout))))
                 return x.with_shape(None)
             return x.with_shape(x.shape[:-1] + (fout if fout is not None else self.fresh("out_features"),))
         if layer.kind == "LayerNorm":
@@ -855,20 +866,23 @@ class FrameworkOps:
                 tail = x.shape[len(x.shape) - len(shape):]
                 for a, b in zip(tail, shape):
                     if equal(a, b) is Truth.FALSE:
-                        self.ctx.report(report_node, "SHP204", {"op": "nn.LayerNorm", "reason": f"LayerNorm({', '.join(map(str, shape))}) cannot take an input of shape {shape_text(x.shape)}"}, self._origins([x]))
+                        self.ctx.report(report_node, "SHP204", {"op": "nn.LayerNorm", "reason": f"LayerNorm({', '.join(map(str, shape))}) cannot take an input of shape {shape_text(x.shape)}"}, self._origins([x]),
+                                        spec=OpSpec("nn.LayerNorm", None, (x.shape,), (), (("normalized_shape", tuple(shape)),)))
                         return x.with_shape(None)
             return x
         if layer.kind.startswith("Conv"):
             n = layer.param("n")
             if len(x.shape) not in (n + 1, n + 2):
                 if len(x.shape) < n + 1 or len(x.shape) > n + 2:
-                    self.ctx.report(report_node, "SHP201", {"what": f"nn.{layer.kind}", "expected": f"{n + 1} or {n + 2}", "subject": "its input", "actual": len(x.shape)}, self._origins([x]))
+                    self.ctx.report(report_node, "SHP201", {"what": f"nn.{layer.kind}", "expected": f"{n + 1} or {n + 2}", "subject": "its input", "actual": len(x.shape)}, self._origins([x]),
+                                    spec=OpSpec("nn.Conv", None, (x.shape,), (), (("n", n), ("in_channels", layer.param("in")), ("out_channels", layer.param("out")), ("k", layer.param("k")), ("s", layer.param("s")), ("p", layer.param("p")), ("d", layer.param("d")))))
                 return x.with_shape(None)
             c = x.shape[-n - 1]
             cin = layer.param("in")
             if cin is not None and equal(c, cin) is Truth.FALSE:
                 self.ctx.report(report_node, "SHP204", {"op": f"nn.{layer.kind}", "reason": f"{layer.kind}(in_channels={cin}) cannot take an input with {c} channels "
-                                                                                         f"(input shape {shape_text(x.shape)})"}, self._origins([x]))
+                                                                                         f"(input shape {shape_text(x.shape)})"}, self._origins([x]),
+                                spec=OpSpec("nn.Conv", None, (x.shape,), (), (("n", n), ("in_channels", cin), ("out_channels", layer.param("out")), ("k", layer.param("k")), ("s", layer.param("s")), ("p", layer.param("p")), ("d", layer.param("d")))))
                 return x.with_shape(None)
             spatial = []
             k, s, p, d = (layer.param(key) for key in ("k", "s", "p", "d"))

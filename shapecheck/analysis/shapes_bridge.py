@@ -11,6 +11,7 @@ from ..annotations import DimSpec, Memo, instantiate, match_shape, parse_dims
 from ..annotations.dims import expr_names
 from ..diagnostics import get
 from ..sizes import Size
+from .context import OpSpec
 from .jaxtyping_bridge import Annotation
 from .values import TensorV, Value
 
@@ -89,7 +90,9 @@ class ShapeChecks:
                 reason = get(code).template.format(**fields)
                 notes = [f"the argument has shape {shape_text(arg.shape)}" + (f" {arg.origin}" if arg.origin else "")]
                 notes.append(f"parameter {p.name}: {p.ann.text} of {fi.name}() at {fi.module.path}:{fi.module.line_of(fi.node)}")
-                self.ctx.report(node, "SHP205", {"param": p.name, "func": fi.name, "reason": reason}, notes)
+                self.ctx.report(node, "SHP205", {"param": p.name, "func": fi.name, "reason": reason}, notes,
+                                spec=OpSpec("annotation", None, _bound_shapes(fi, bound, p.name) + (arg.shape,), (),
+                                            (("dims", p.ann.dims), ("params", _param_dims(fi, bound, p.name)))))
                 return False, memo
         return True, memo
 
@@ -123,7 +126,8 @@ class ShapeChecks:
             notes = [f"the returned value has shape {shape_text(value.shape)}" + (f" {value.origin}" if value.origin else "")]
             if fi is not None:
                 notes.append(f"return annotation {ann.text} at {self.m.path}:{self.m.line_of(fi.node)}")
-            self.ctx.report(stmt, "SHP206", {"func": name, "reason": get(code).template.format(**fields)}, notes)
+            self.ctx.report(stmt, "SHP206", {"func": name, "reason": get(code).template.format(**fields)}, notes,
+                            spec=OpSpec("annotation", None, (value.shape,), (), (("dims", ann.dims), ("memo", _memo_items(frame.memo)))))
 
     def check_declared(self, stmt: cst.AnnAssign, ann: Annotation, value: Value, frame: "FrameInfo") -> Value:
         spec = self.spec(ann)
@@ -135,7 +139,8 @@ class ShapeChecks:
             if res.ok is False and res.problem is not None:
                 code, fields = res.problem
                 notes = [f"declared as {ann.text}", f"the value has shape {shape_text(value.shape)}" + (f" {value.origin}" if value.origin else "")]
-                self.ctx.report(stmt, code, fields, notes)
+                self.ctx.report(stmt, code, fields, notes,
+                                spec=OpSpec("annotation", None, (value.shape,), (), (("dims", ann.dims), ("memo", _memo_items(memo)))))
                 return TensorV(None, ann.dtype, ann.framework)
             return value
         origin = Origin(self.m, stmt, f"{self.m.code_for(stmt.target)}: {ann.text}")
@@ -186,3 +191,31 @@ def axes_of(spec: DimSpec) -> tuple[str | None, ...] | None:
     if spec.variadic_index is not None:
         return None
     return tuple(d.name if d.kind == "named" else None for d in spec.dims)
+
+
+def _param_dims(fi: "FunctionInfo", bound: dict[str, Value], upto: str) -> tuple[tuple[str, str], ...]:
+    """(param name, dims string) of the annotated tensor parameters checked before (and including) ``upto``."""
+    out = []
+    for p in fi.params:
+        if p.ann is not None and p.name in bound and isinstance(bound[p.name], TensorV) and bound[p.name].shape is not None:  # type: ignore[union-attr]
+            out.append((p.name, p.ann.dims))
+        if p.name == upto:
+            break
+    return tuple(out)
+
+
+def _bound_shapes(fi: "FunctionInfo", bound: dict[str, Value], upto: str) -> tuple[tuple[Size, ...], ...]:
+    """Shapes of the annotated parameters checked before ``upto`` (they bind the memo the failing one meets)."""
+    out = []
+    for p in fi.params:
+        if p.name == upto:
+            break
+        v = bound.get(p.name)
+        if p.ann is not None and isinstance(v, TensorV) and v.shape is not None:
+            out.append(v.shape)
+    return tuple(out)
+
+
+def _memo_items(memo: Any) -> tuple[tuple[str, Size], ...]:
+    single = getattr(memo, "single", {}) if memo is not None else {}
+    return tuple(sorted(single.items()))
