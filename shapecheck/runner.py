@@ -109,12 +109,12 @@ class Cache:
 _WORKER_PROJECT: object = None
 
 
-def _init_worker(files: list[Path]) -> None:
+def _init_worker(files: list[Path], stub_paths: tuple[str, ...]) -> None:
     """One project per worker process: imported modules are parsed once per worker, not once per file."""
     global _WORKER_PROJECT
     from .analysis.project import Project
 
-    _WORKER_PROJECT = Project(files)
+    _WORKER_PROJECT = Project(files, stub_paths)
 
 
 def _check_one(args: tuple[str, str]) -> list[Finding]:
@@ -137,7 +137,7 @@ def run(files: list[Path], config: Config, jobs: int = 0, use_cache: bool = True
     cache = Cache(Path(config.root) if config.root else Path.cwd(), enabled=use_cache)
     results: dict[int, list[Finding]] = {}
     todo: list[tuple[int, Path, str]] = []
-    project = Project(files)
+    project = Project(files, config.stub_paths)
     keys: dict[int, str] = {}
     for i, f in enumerate(files):
         display = str(f)
@@ -168,7 +168,7 @@ def run(files: list[Path], config: Config, jobs: int = 0, use_cache: bool = True
             todo.append((i, f, display))
     n_jobs = jobs if jobs > 0 else (os.cpu_count() or 1)
     if len(todo) >= 8 and n_jobs > 1:
-        with ProcessPoolExecutor(max_workers=n_jobs, initializer=_init_worker, initargs=(files,)) as ex:
+        with ProcessPoolExecutor(max_workers=n_jobs, initializer=_init_worker, initargs=(files, config.stub_paths)) as ex:
             outs = list(ex.map(_check_one, [(str(f), d) for _, f, d in todo], chunksize=4))
         for (i, _, _), out in zip(todo, outs):
             results[i] = out

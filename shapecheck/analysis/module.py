@@ -46,6 +46,12 @@ class ModuleAnalysis:
         self._lines: list[int] | None = None
         self.module_ran = False
 
+    @property
+    def stubs(self) -> Any:
+        from .stubs import stub_index
+
+        return stub_index(self.project.stub_paths if self.project is not None else ())
+
     # ------------------------------------------------------------------ set-up
     def code_for(self, node: cst.CSTNode) -> str:
         return self.tree.code_for_node(node)

@@ -664,6 +664,9 @@ class FrameworkOps:
             return UNKNOWN
         if qual.startswith("torch.nn.") and not qual.startswith("torch.nn.functional") and name[:1].isupper():
             return self.layer(node, name, args, kwargs)
+        stub = self.m.stubs.function(qual)
+        if stub is not None:
+            return self.call_stub(node, qual, stub, args, kwargs)
         if name in CONSTRUCTORS or name in ("arange",):
             return self.construct(node, fw, name, args, kwargs)
         if name in ("zeros_like", "ones_like", "empty_like", "randn_like", "rand_like", "full_like") and args and isinstance(args[0], TensorV):
@@ -678,10 +681,6 @@ class FrameworkOps:
         if name in ELEMENTWISE_FUNCS and len(args) >= 2 and all(isinstance(a, TensorV) for a in args[:2]):
             tensors = [a for a in args if isinstance(a, TensorV)]
             return self.elementwise(node, name, tensors)
-        if name == "linear" and len(args) >= 2 and isinstance(args[0], TensorV) and isinstance(args[1], TensorV):
-            return self.linear(node, args[0], args[1])
-        if name == "layer_norm" and args and isinstance(args[0], TensorV):
-            return args[0]
         if name == "einsum":
             return None if qual.startswith("einops") else UNKNOWN
         if name in ("tensor", "as_tensor", "from_numpy", "array", "asarray"):
@@ -692,6 +691,48 @@ class FrameworkOps:
         if args and isinstance(args[0], TensorV):
             return self.apply_op(node, name, args[0], args[1:], kwargs, method=False)
         return UNKNOWN
+
+    def call_stub(self, node: cst.Call, qual: str, fi: Any, args: list[Value], kwargs: dict[str, Value]) -> Value:
+        """A function declared in a shape stub: check each argument against its annotation, return the declared shape."""
+        from ..annotations import Memo, instantiate, match_shape
+        from ..diagnostics import get
+        from .functions import bind_arguments
+        from .shapes_bridge import _bound_shapes, _param_dims
+
+        bound = bind_arguments(fi.params, args, kwargs, skip_first=False)
+        tensors = [a for a in args if isinstance(a, TensorV)]
+        first = tensors[0] if tensors else None
+        if bound is None:
+            return TensorV(None, first.dtype if first else None, first.framework if first else None)
+        memo = Memo()
+        for p in fi.params:
+            arg = bound.get(p.name)
+            if p.ann is None or not isinstance(arg, TensorV) or arg.shape is None:
+                continue
+            spec = fi.module.shapes.spec(p.ann)
+            if spec is None:
+                continue
+            res = match_shape(spec, arg.shape, memo, fresh=lambda n: self.ctx.fresh(n))
+            if res.ok is False and res.problem is not None:
+                code, fields = res.problem
+                reason = get(code).template.format(**fields)
+                short = qual.rsplit(".", 1)[-1]
+                self.ctx.report(node, "SHP204", {"op": qual, "reason": f"argument {p.name!r} does not fit the stub signature "
+                                                                       f"{p.name}: {p.ann.text}: {reason}"},
+                                [f"the argument has shape {shape_text(arg.shape)}" + (f" {arg.origin}" if arg.origin is not None else ""),
+                                 f"stub {short}() at {fi.module.path}:{fi.module.line_of(fi.node)}"],
+                                spec=OpSpec("annotation", None, _bound_shapes(fi, bound, p.name) + (arg.shape,), (),
+                                            (("dims", p.ann.dims), ("params", _param_dims(fi, bound, p.name)))))
+                return TensorV(None, first.dtype if first else None, first.framework if first else None)
+        ret = fi.return_ann
+        fw = first.framework if first else _framework(qual)
+        if ret is None:
+            return TensorV(None, first.dtype if first else None, fw)
+        dtype = ret.dtype or (first.dtype if first else None)
+        spec = fi.module.shapes.spec(ret)
+        shape = instantiate(spec, memo, lambda n: self.ctx.fresh(n)) if spec is not None else None
+        axes = first.axes if first is not None and shape is not None and first.shape == tuple(shape) else None
+        return TensorV(tuple(shape) if shape is not None else None, dtype, fw, axes)
 
     def construct(self, node: cst.Call, fw: str, name: str, args: list[Value], kwargs: dict[str, Value]) -> Value:
         dtype = _dtype_kw(kwargs)
@@ -778,15 +819,6 @@ class FrameworkOps:
         if red is None or (isinstance(red, StrV) and red.value in ("mean", "sum")):
             return TensorV((), out_dtype, a.framework)
         return TensorV(None, out_dtype, a.framework)
-
-    def linear(self, node: cst.CSTNode, x: TensorV, w: TensorV) -> Value:
-        if x.shape is None or w.shape is None or len(w.shape) != 2 or not x.shape:
-            return x.with_shape(None)
-        if equal(x.shape[-1], w.shape[1]) is Truth.FALSE:
-            self.ctx.report(node, "SHP204", {"op": "linear", "reason": f"input features {x.shape[-1]} do not match the weight {shape_text(w.shape)}"}, self._origins([x, w]),
-                            spec=OpSpec("linear", None, (x.shape, w.shape)))
-            return x.with_shape(None)
-        return x.with_shape(x.shape[:-1] + (w.shape[0],))
 
     # ------------------------------------------------------------------ nn layers
     def layer(self, node: cst.Call, name: str, args: list[Value], kwargs: dict[str, Value]) -> Value:

@@ -31,7 +31,8 @@ def module_name_for(path: Path) -> tuple[str, bool]:
 
 
 class Project:
-    def __init__(self, files: list[Path] | None = None) -> None:
+    def __init__(self, files: list[Path] | None = None, stub_paths: tuple[str, ...] = ()) -> None:
+        self.stub_paths = tuple(stub_paths)
         self.paths: dict[str, Path] = {}
         self.packages: set[str] = set()
         self.modules: dict[str, "ModuleAnalysis"] = {}
