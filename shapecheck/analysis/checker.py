@@ -63,9 +63,22 @@ def findings_of(analysis: Any) -> list[Finding]:
         if key in seen:
             continue
         seen.add(key)
-        out.append(Finding(analysis.path, span[0], span[1], span[2], span[3], p.code, p.message, p.notes, witness=p.witness,
+        witness = p.witness
+        if witness is None and p.spec is not None and p.code.startswith("SHP2"):
+            witness = _witness(p.spec, analysis.ctx)
+        out.append(Finding(analysis.path, span[0], span[1], span[2], span[3], p.code, p.message, p.notes, witness=witness,
                            fix=_edits(p, positions)))
     return out
+
+
+def _witness(spec: Any, ctx: Any) -> Any:
+    """Concrete sizes for a definite finding (docs/verification.md); a failure here never costs the finding."""
+    from ..witness import build_witness
+
+    try:
+        return build_witness(spec, ctx)
+    except Exception:
+        return None
 
 
 def _edits(p: Pending, positions: dict[int, tuple[int, int, int, int]]) -> tuple[Edit, ...]:

@@ -1,0 +1,466 @@
+"""``shapecheck check --verify``: replay each definite finding's failing operation on its witness sizes.
+
+Only the failing operation runs -- never the analysed code. The arrays are free: torch ``device="meta"`` tensors
+(shapes without storage) when torch is installed, otherwise numpy ``broadcast_to`` views of one zero (no memory
+per element). Engines, each of which must reject the witness (see docs/verification.md):
+
+* ``shapecheck``: the integer shape function of :mod:`shapecheck.witness` (the pattern engine with ``int`` sizes,
+  the jaxtyping matcher, broadcasting / matmul / concat rules);
+* einops operations: ``shapecheck.runtime`` (our executor) and, when installed, ``einops`` itself;
+* framework operations (``@``, broadcasting, ``cat``, ``reshape``, ``nn.Linear``, losses, ...): the torch op;
+* annotation findings (SHP205, SHP206, declared variables, stub signatures): real ``jaxtyping`` with ``beartype``
+  over a function object built here (no ``exec``/``eval``), and for stub-based findings of torch functions the
+  torch function itself.
+
+A finding is *confirmed* (``verified: true``) when at least one engine ran and every engine that ran rejected the
+witness. An unconfirmed definite finding is a shapecheck bug: it is downgraded to a warning with a note, and the
+summary line on standard error counts it.
+"""
+
+from __future__ import annotations
+
+import operator
+import re
+import sys
+import warnings
+from dataclasses import dataclass, field
+from typing import Any, Callable, Sequence, TextIO
+
+from .diagnostics import Finding, Severity, Witness
+from .witness import EINOPS_OPS, concrete_failure, witness_get
+
+__all__ = ["verify_findings", "verify_witness", "Replay"]
+
+# what counts as "the operation rejected these shapes" (a TypeError from calling it wrongly does not)
+_SHAPE_ERRORS: tuple[type[BaseException], ...] = (RuntimeError, ValueError, IndexError, AssertionError)
+_STUB_MESSAGE = re.compile(r"^SHP2\d\d ([A-Za-z_][\w.]*): argument '(\w+)' does not fit the stub signature")
+
+
+@dataclass
+class Replay:
+    """Per engine: (name, rejected?, detail); ``rejected`` None when the engine could not run."""
+
+    engines: list[tuple[str, bool | None, str]] = field(default_factory=list)
+
+    def add(self, name: str, rejected: bool | None, detail: str = "") -> None:
+        self.engines.append((name, rejected, detail))
+
+    @property
+    def confirmed(self) -> bool:
+        ran = [r for _, r, _ in self.engines if r is not None]
+        return bool(ran) and all(ran)
+
+    def summary(self) -> str:
+        parts = []
+        for name, r, detail in self.engines:
+            state = "rejected it" if r else ("accepted it" if r is False else "could not run")
+            parts.append(f"{name} {state}" + (f" ({detail})" if detail and r is not True else ""))
+        return "; ".join(parts)
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# zero-cost arrays
+
+
+def _torch() -> Any:
+    try:
+        import torch
+    except Exception:  # pragma: no cover - torch is optional
+        return None
+    return torch
+
+
+def _maker() -> tuple[Callable[[Sequence[int]], Any], str]:
+    torch = _torch()
+    if torch is not None:
+        return (lambda shape: torch.empty(tuple(int(x) for x in shape), device="meta")), "torch"
+    import numpy as np
+
+    return (lambda shape: np.broadcast_to(np.zeros((), np.float32), tuple(int(x) for x in shape))), "numpy"
+
+
+def _run(fn: Callable[[], Any]) -> tuple[bool | None, str]:
+    """(True, why) if it raised a shape error, (False, "") if it ran, (None, why) if it could not be called."""
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            fn()
+    except _SHAPE_ERRORS as e:
+        return True, f"{type(e).__name__}: {_first_line(e)}"
+    except Exception as e:
+        return None, f"{type(e).__name__}: {_first_line(e)}"
+    return False, ""
+
+
+def _first_line(e: BaseException) -> str:
+    text = str(e).strip().splitlines()
+    return text[0][:200] if text else ""
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# engines
+
+
+def _replay_einops(w: Witness, replay: Replay) -> None:
+    make, backend = _maker()
+    if backend == "numpy" and not _small(w):
+        replay.add("shapecheck.runtime", None, "no torch: numpy arrays would be materialised for large shapes")
+        return
+    from . import runtime
+
+    shapes = [tuple(s) for s in w.input_shapes]
+    lengths = dict(w.axes_lengths)
+    red = witness_get(w, "reduction")
+    if red == "callable":
+        def red(t: Any, axes: Any) -> Any:  # stands for the analysed code's reduction; shape failures come first
+            return t.sum(axes) if hasattr(t, "sum") else t
+    elif red is None and w.op == "reduce":
+        red = "sum"
+
+    def call(mod: Any, err: tuple) -> Callable[[], Any]:
+        def go() -> Any:
+            op = w.op
+            if op in ("rearrange", "repeat"):
+                x = [make(s) for s in shapes] if witness_get(w, "stacked") else make(shapes[0])
+                return getattr(mod, op)(x, w.pattern, **lengths)
+            if op == "reduce":
+                x = [make(s) for s in shapes] if witness_get(w, "stacked") else make(shapes[0])
+                return mod.reduce(x, w.pattern, red, **lengths)
+            if op == "pack":
+                return mod.pack([make(s) for s in shapes], w.pattern)
+            if op == "unpack":
+                return mod.unpack(make(shapes[0]), [list(p) for p in witness_get(w, "packed_shapes", ())], w.pattern)
+            if op == "einsum":
+                return mod.einsum(*[make(s) for s in shapes], w.pattern)
+            if op == "parse_shape":
+                return mod.parse_shape(make(shapes[0]), w.pattern)
+            raise NotImplementedError(op)
+        return go
+
+    replay.add("shapecheck.runtime", *_run(call(runtime, ())))
+    try:
+        import einops
+    except Exception:  # pragma: no cover - einops is optional
+        return
+    replay.add(f"einops {getattr(einops, '__version__', '')}".strip(), *_run(call(einops, ())))
+
+
+def _small(w: Witness, limit: int = 1 << 16) -> bool:
+    for s in w.input_shapes:
+        n = 1
+        for x in s:
+            n *= int(x)
+        if n > limit:
+            return False
+    return True
+
+
+_OPERATORS = {"+": operator.add, "-": operator.sub, "*": operator.mul, "/": operator.truediv, "//": operator.floordiv,
+              "**": operator.pow, "%": operator.mod, "+=": operator.add, "-=": operator.sub, "*=": operator.mul,
+              "/=": operator.truediv, "@": operator.matmul}
+
+
+def _replay_framework(w: Witness, replay: Replay) -> None:
+    torch = _torch()
+    if torch is None:  # pragma: no cover - torch is installed in CI
+        replay.add("torch", None, "torch is not installed")
+        return
+    import torch.nn.functional as F
+
+    def t(shape: Sequence[int]) -> Any:
+        return torch.empty(tuple(int(x) for x in shape), device="meta")
+
+    xs = [t(s) for s in w.input_shapes]
+    op = w.op
+
+    def go() -> Any:
+        if op == "matmul":
+            return torch.matmul(xs[0], xs[1])
+        if op == "elementwise":
+            name = witness_get(w, "name", "+")
+            if name in _OPERATORS:
+                return _OPERATORS[name](xs[0], xs[1])
+            if name == "lerp":
+                return torch.lerp(xs[0], xs[1], 0.5)
+            if name == "where":
+                return torch.where(torch.empty(xs[0].shape, dtype=torch.bool, device="meta"), xs[0], xs[1])
+            fn = getattr(torch, name, None)
+            return fn(xs[0], xs[1]) if callable(fn) else xs[0] + xs[1]
+        if op in ("cat", "stack"):
+            return getattr(torch, op)(xs, dim=int(witness_get(w, "dim", 0)))
+        if op == "reshape":
+            return xs[0].reshape(tuple(int(x) for x in witness_get(w, "target", ())))
+        if op == "expand":
+            return xs[0].expand(*[int(x) for x in witness_get(w, "target", ())])
+        if op == "linear":
+            return F.linear(xs[0], xs[1])
+        if op == "nn.Linear":
+            fin = witness_get(w, "in_features")
+            fout = witness_get(w, "out_features") or 1
+            return torch.nn.Linear(int(fin), int(fout), device="meta")(xs[0])
+        if op == "nn.LayerNorm":
+            return torch.nn.LayerNorm(tuple(int(x) for x in witness_get(w, "normalized_shape", ())), device="meta")(xs[0])
+        if op == "nn.Conv":
+            return _conv(torch, w, xs[0])
+        raise NotImplementedError(op)
+
+    if op == "loss":
+        replay.add("torch", *_replay_loss(F, w, xs))
+        return
+    replay.add("torch", *_run(go))
+
+
+def _replay_loss(F: Any, w: Witness, xs: list) -> tuple[bool | None, str]:
+    """A loss is confirmed when torch rejects the pair, or accepts it only by broadcasting: with
+    ``reduction="none"`` the result's shape differs from the input's or the target's (mse_loss and friends then
+    merely warn; kl_div, soft_margin_loss, poisson_nll_loss broadcast silently)."""
+    name = witness_get(w, "name", "mse_loss")
+    fn = getattr(F, name, None)
+    if not callable(fn):
+        return None, f"torch.nn.functional has no {name}"
+    a, b = xs
+    if name == "binary_cross_entropy":
+        pass  # meta tensors carry no values: the range check of the real kernel does not apply
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            out = fn(a, b, reduction="none")
+    except _SHAPE_ERRORS as e:
+        return True, f"{type(e).__name__}: {_first_line(e)}"
+    except Exception as e:
+        return None, f"{type(e).__name__}: {_first_line(e)}"
+    if tuple(out.shape) != tuple(a.shape) or tuple(out.shape) != tuple(b.shape):
+        return True, f"broadcast to {tuple(out.shape)}"
+    return False, "same shapes, compared element by element"
+
+
+def _conv(torch: Any, w: Witness, x: Any) -> Any:
+    n = int(witness_get(w, "n", 2))
+    shape = tuple(x.shape)
+    cin = witness_get(w, "in_channels")
+    if cin is None:
+        cin = shape[-n - 1] if len(shape) >= n + 1 else 1
+    cout = witness_get(w, "out_channels") or 1
+
+    def tup(key: str, default: int) -> Any:
+        v = witness_get(w, key)
+        if v is None:
+            return default
+        v = tuple(int(i) for i in v)
+        return v[0] if len(v) == 1 else v
+
+    layer = getattr(torch.nn, f"Conv{n}d")(int(cin), int(cout), tup("k", 1), stride=tup("s", 1), padding=tup("p", 0),
+                                          dilation=tup("d", 1), device="meta")
+    return layer(x)
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# annotations: real jaxtyping over a function object built here
+
+
+def _function(n_params: int, result: Any) -> Callable[..., Any]:
+    """A fresh function of ``n_params`` positional parameters p0.. returning ``result`` (annotations set later)."""
+    if n_params > 16:
+        raise ValueError("too many parameters")
+
+    def f(p0: Any = None, p1: Any = None, p2: Any = None, p3: Any = None, p4: Any = None, p5: Any = None,
+          p6: Any = None, p7: Any = None, p8: Any = None, p9: Any = None, p10: Any = None, p11: Any = None,
+          p12: Any = None, p13: Any = None, p14: Any = None, p15: Any = None) -> Any:
+        return result
+
+    f.__annotations__ = {}
+    return f
+
+
+def _replay_annotation(w: Witness, replay: Replay, finding: Finding | None) -> None:
+    try:
+        import jaxtyping
+        from beartype import beartype
+    except Exception:  # pragma: no cover - jaxtyping is optional
+        replay.add("jaxtyping", None, "jaxtyping or beartype is not installed")
+        return
+    make, backend = _maker()
+    array_type: Any = _torch().Tensor if backend == "torch" else __import__("numpy").ndarray
+    shapes = [tuple(int(x) for x in s) for s in w.input_shapes]
+    params = [tuple(p) for p in (witness_get(w, "params") or ())]
+    errors: tuple = (jaxtyping.TypeCheckError,)
+    try:
+        from beartype.roar import BeartypeCallHintViolation
+
+        errors += (BeartypeCallHintViolation,)
+    except Exception:  # pragma: no cover
+        pass
+
+    if params:  # SHP205 and stub signatures: the annotated parameters in order, the failing one last
+        f = _function(len(shapes), None)
+        f.__annotations__ = {f"p{i}": jaxtyping.Shaped[array_type, dims] for i, (_, dims) in enumerate(params)}
+        args = [make(s) for s in shapes]
+    else:  # SHP206 / declared variables: bind the function's dims, then check the value as the return value
+        memo = [(k, int(v)) for k, v in (witness_get(w, "memo") or ()) if re.fullmatch(r"[A-Za-z_]\w*", str(k))]
+        value = make(shapes[0])
+        f = _function(len(memo), value)
+        f.__annotations__ = {f"p{i}": jaxtyping.Shaped[array_type, k] for i, (k, _) in enumerate(memo)}
+        f.__annotations__["return"] = jaxtyping.Shaped[array_type, witness_get(w, "dims")]
+        args = [make((v,)) for _, v in memo]
+    checked = jaxtyping.jaxtyped(typechecker=beartype)(f)
+    try:
+        checked(*args)
+    except errors as e:
+        replay.add(f"jaxtyping {getattr(jaxtyping, '__version__', '')}".strip(), True, _first_line(e))
+    except Exception as e:
+        replay.add("jaxtyping", None, f"{type(e).__name__}: {_first_line(e)}")
+    else:
+        replay.add("jaxtyping", False, "the call type-checked")
+    stub = _stub_of(w, finding)
+    if stub is not None and params:
+        _replay_stub_function(stub, w, params, shapes, replay)
+
+
+def _stub_of(w: Witness, finding: Finding | None) -> str | None:
+    q = witness_get(w, "stub")
+    if isinstance(q, str):
+        return q
+    if finding is not None:
+        m = _STUB_MESSAGE.match(finding.message)
+        if m:
+            return m.group(1)
+    return None
+
+
+def _replay_stub_function(qual: str, w: Witness, params: list[tuple], shapes: list[tuple[int, ...]], replay: Replay) -> None:
+    """The real framework function of a stub-based finding (torch only: meta tensors cost nothing). Required
+    tensor parameters after the failing one are filled from the stub's own annotations."""
+    if not qual.startswith("torch."):
+        return
+    torch = _torch()
+    if torch is None:  # pragma: no cover
+        return
+    import importlib
+
+    module_name, _, attr = qual.rpartition(".")
+    try:
+        fn = getattr(importlib.import_module(module_name), attr)
+    except Exception as e:
+        replay.add(qual, None, f"cannot import: {e}")
+        return
+    kwargs = {name: torch.empty(s, device="meta") for (name, _), s in zip(params, shapes)}
+    for name, shape in _missing_arguments(qual, params, shapes):
+        kwargs[name] = torch.empty(shape, device="meta")
+    replay.add(qual, *_run(lambda: fn(**kwargs)))
+
+
+def _missing_arguments(qual: str, params: list[tuple], shapes: list[tuple[int, ...]]) -> list[tuple[str, tuple[int, ...]]]:
+    """Required annotated parameters the finding did not record (they come after the failing one): shapes
+    instantiated from the stub's annotation with the bindings of the recorded arguments, fresh dims from the
+    failing argument (or new sizes)."""
+    try:
+        from .analysis.stubs import stub_index
+        from .annotations import Memo, instantiate, match_shape, parse_dims
+        from .sizes import Size
+
+        fi = stub_index(()).function(qual)
+    except Exception:
+        return []
+    if fi is None:
+        return []
+    given = {name for name, _ in params}
+    memo = Memo()
+    for (_, dims), shape in zip(params[:-1], shapes[:-1]):
+        spec = parse_dims(dims)
+        if not isinstance(spec, str):
+            match_shape(spec, tuple(Size.const(x) for x in shape), memo)
+    out = []
+    fresh_values = iter(range(1000, 2000))
+    for p in fi.params:
+        if p.name in given or p.ann is None or p.default is not None or p.kind in ("kwonly", "star", "starstar"):
+            continue
+        spec = parse_dims(p.ann.dims)
+        shape_s = instantiate(spec, memo, lambda n: Size.const(next(fresh_values))) if not isinstance(spec, str) else None
+        concrete = tuple(x.as_int() for x in shape_s) if shape_s is not None else None
+        if concrete is None or any(x is None or x < 1 for x in concrete):
+            concrete = shapes[-1]  # unknown rank or sizes: the failing argument's shape
+        out.append((p.name, tuple(int(x) for x in concrete)))  # type: ignore[arg-type]
+    return out
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# the entry points
+
+
+def verify_witness(w: Witness, finding: Finding | None = None) -> Replay:
+    """Replay the failing operation of ``w`` on every available engine."""
+    replay = Replay()
+    if not all(isinstance(x, int) and not isinstance(x, bool) and x >= 0 for s in w.input_shapes for x in s):
+        replay.add("witness", False, f"input shapes {w.input_shapes} are not concrete sizes")
+        return replay
+    why = concrete_failure(w)
+    replay.add("shapecheck", why is not None, why or "the integer shape function accepts these shapes")
+    try:
+        if w.op in EINOPS_OPS:
+            _replay_einops(w, replay)
+        elif w.op == "annotation":
+            _replay_annotation(w, replay, finding)
+        else:
+            _replay_framework(w, replay)
+    except Exception as e:  # an engine that cannot even be set up is not evidence either way
+        replay.add("replay", None, f"{type(e).__name__}: {_first_line(e)}")
+    return replay
+
+
+def _rewitness(findings: Sequence[Finding]) -> dict[tuple[str, int, int, str, str], Witness]:
+    """Witnesses for findings that arrived without one (e.g. from a result cache written by an older version):
+    the files are analysed again (the analysis never runs them)."""
+    from pathlib import Path
+
+    from .analysis.project import Project
+    from .config import Config
+    from .core import check_source
+
+    paths = sorted({f.path for f in findings})
+    out: dict[tuple[str, int, int, str, str], Witness] = {}
+    try:
+        project = Project([Path(p) for p in paths])
+    except Exception:
+        project = None
+    for p in paths:
+        try:
+            data = Path(p).read_bytes()
+        except OSError:
+            continue
+        for g in check_source(data, p, Config(), project=project):
+            if g.witness is not None:
+                out[(g.path, g.line, g.column, g.code, g.message)] = g.witness
+    return out
+
+
+def verify_findings(findings: Sequence[Finding], stream: TextIO | None = None) -> list[Finding]:
+    """Replay every definite (SHP2xx) finding; confirmed ones get ``verified=True``, the others ``verified=False``,
+    a warning severity and a note. A summary line goes to ``stream`` (standard error)."""
+    stream = stream if stream is not None else sys.stderr
+    missing = [f for f in findings if f.code.startswith("SHP2") and f.witness is None]
+    recovered = _rewitness(missing) if missing else {}
+    out: list[Finding] = []
+    total = confirmed = 0
+    for f in findings:
+        if not f.code.startswith("SHP2"):
+            out.append(f)
+            continue
+        total += 1
+        w = f.witness or recovered.get((f.path, f.line, f.column, f.code, f.message))
+        if w is None:
+            out.append(f.with_(verified=False, severity=Severity.WARNING,
+                               notes=f.notes + ("not confirmed: shapecheck found no witness for this finding, a shapecheck "
+                                                "bug; downgraded to a warning",)))
+            continue
+        replay = verify_witness(w, f)
+        if replay.confirmed:
+            confirmed += 1
+            out.append(f.with_(witness=w, verified=True))
+        else:
+            note = (f"not confirmed: replaying {w.op} on the witness sizes did not fail ({replay.summary()}); "
+                    "this is a shapecheck bug, downgraded to a warning")
+            out.append(f.with_(witness=w, verified=False, severity=Severity.WARNING, notes=f.notes + (note,)))
+    failed = total - confirmed
+    print(f"shapecheck: verify: {total} definite finding{'s' if total != 1 else ''} replayed, {confirmed} confirmed, "
+          f"{failed} not confirmed{' (downgraded to warnings: shapecheck bugs)' if failed else ''}", file=stream)
+    return out

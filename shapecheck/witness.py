@@ -1,0 +1,560 @@
+"""Witnesses: concrete sizes under which a definite (SHP2xx) finding fails.
+
+A definite finding is a claim about *every* positive assignment of its symbols. A witness makes one such
+assignment concrete, so that the claim can be shown to a user ("with b=2, h=7") and replayed on real
+operations (:mod:`shapecheck.verify`). It is built from the finding's :class:`~shapecheck.analysis.context.OpSpec`
+(the failing operation with its symbolic input shapes) and is:
+
+* **consistent** with every constraint the checker knows about the operation: every input size, keyword length,
+  target, packed shape and annotation binding evaluates to a positive integer (quotients such as ``n/16`` make
+  ``n`` a multiple of 16; ``n - 1`` makes ``n`` at least 2); the conditions the pattern engine (or the jaxtyping
+  matcher) *assumed* on the way to the failure -- ``a == b`` it could not decide, ``n divisible by h`` -- hold
+  (equalities are solved by substitution, divisibility by scaling);
+* **small and distinct where free**: free symbols get distinct primes (2, 3, 5, ...), skipping every constant of
+  the operation, so that an accidental equality can neither hide nor fake the failure; a symbol is multiplied
+  only by what its quotients need.
+
+Nothing here imports an array library: witnesses are built inside the checker. :func:`concrete_failure` is the
+integer shape function of each operation (the pattern engine with ``int`` sizes for einops, the jaxtyping matcher
+for annotations, plain broadcasting / matmul / concat rules for framework ops) -- a first, cheap check that the
+witness does fail, used by tests and by ``--verify`` next to the real libraries.
+"""
+
+from __future__ import annotations
+
+import random
+from math import lcm
+from typing import Any, Callable, Iterable, Sequence
+
+from .diagnostics import Witness
+from .sizes import Size
+from .sizes.algebra import Truth, as_size, divisible, display_name, equal, solve_for
+
+__all__ = ["build_witness", "concrete_failure", "solve_assignment", "EINOPS_OPS", "FRAMEWORK_OPS"]
+
+EINOPS_OPS = frozenset({"rearrange", "reduce", "repeat", "pack", "unpack", "einsum", "parse_shape"})
+FRAMEWORK_OPS = frozenset({"matmul", "elementwise", "loss", "cat", "stack", "reshape", "expand", "linear",
+                           "nn.Linear", "nn.LayerNorm", "nn.Conv"})
+
+_INTERNAL = "~"  # prefix of symbols made while re-deriving assumptions (never shown)
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# collecting the sizes of a spec
+
+
+def _walk_sizes(v: Any, out: list[Size]) -> None:
+    if isinstance(v, Size):
+        out.append(v)
+    elif isinstance(v, (tuple, list)):
+        for x in v:
+            _walk_sizes(x, out)
+
+
+def _spec_sizes(spec: Any) -> list[Size]:
+    """Every size of the operation, in order of appearance (inputs first)."""
+    out: list[Size] = []
+    for shape in spec.inputs:
+        _walk_sizes(shape, out)
+    for _, v in spec.axes_lengths:
+        _walk_sizes(v, out)
+    for _, v in spec.extra:
+        _walk_sizes(v, out)
+    return out
+
+
+def _required_sizes(spec: Any) -> list[Size]:
+    """The sizes that must be positive integers (-1 in a reshape target or packed shape is einops'/torch's "infer")."""
+    return [s for s in _spec_sizes(spec) if s.as_int() != -1]
+
+
+def _constants(spec: Any) -> set[int]:
+    out: set[int] = set()
+    for s in _spec_sizes(spec):
+        v = s.as_int()
+        if v is not None:
+            out.add(abs(v))
+    for _, v in spec.extra:
+        for x in (v if isinstance(v, (tuple, list)) else (v,)):
+            if isinstance(x, int) and not isinstance(x, bool):
+                out.add(abs(x))
+    return out
+
+
+def _ordered_symbols(sizes: Iterable[Size]) -> list[str]:
+    seen: dict[str, None] = {}
+    for s in sizes:
+        for m, _ in s.terms:
+            for sym, _ in m:
+                seen.setdefault(sym, None)
+    return list(seen)
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# assumptions made on the way to the failure
+
+
+class _Constraints:
+    def __init__(self) -> None:
+        self.equal: list[tuple[Size, Size]] = []
+        self.divides: list[tuple[Size, Size]] = []  # (length, chunk): length must be a multiple of chunk
+
+
+def _einops_constraints(spec: Any) -> _Constraints:
+    """Re-run the failing einops operation symbolically, recording what the engine assumed before it failed."""
+    from .pattern.problems import PatternError
+    from .pattern.shapes import SymDomain, infer_transform, not_one, solve_einsum, solve_pack, solve_parse_shape, solve_unpack
+
+    cons = _Constraints()
+    counter = iter(range(1 << 30))
+
+    class Recording(SymDomain):
+        def check_equal(self, actual: Any, expected: Any, axis: str, desc: str) -> None:
+            if equal(actual, expected) is Truth.UNKNOWN:
+                cons.equal.append((as_size(actual), as_size(expected)))
+            super().check_equal(actual, expected, axis, desc)
+
+        def divide(self, length: Any, chunk: Any, axis: str, group: str, pattern: str) -> Size:
+            if divisible(as_size(length), as_size(chunk)) is Truth.UNKNOWN:
+                cons.divides.append((as_size(length), as_size(chunk)))
+            return super().divide(length, chunk, axis, group, pattern)
+
+        def operand_dim(self, a: Any, b: Any, axis: str, op: str) -> Size:
+            a2, b2 = as_size(a), as_size(b)
+            t = equal(a2, b2)
+            if not (t is Truth.TRUE or b2.as_int() == 1 or a2.as_int() == 1 or (t is Truth.FALSE and not_one(a2) and not_one(b2))):
+                cons.equal.append((a2, b2))
+            return super().operand_dim(a, b, axis, op)
+
+        def same(self, a: Any, b: Any, axis: str, op: str, reason: str) -> None:
+            if equal(a, b) is Truth.UNKNOWN:
+                cons.equal.append((as_size(a), as_size(b)))
+            super().same(a, b, axis, op, reason)
+
+    dom = Recording(lambda name: Size.sym(f"{_INTERNAL}{name}@{next(counter)}"))
+    shapes = [tuple(s) for s in spec.inputs]
+    try:
+        if spec.op in ("rearrange", "reduce", "repeat"):
+            _transform_symbolic(spec, shapes, dom)
+        elif spec.op == "pack":
+            solve_pack(spec.pattern, shapes, dom)
+        elif spec.op == "unpack":
+            solve_unpack(spec.pattern, shapes[0], [list(p) for p in spec.get("packed_shapes", ())], dom)
+        elif spec.op == "einsum":
+            solve_einsum(spec.pattern, shapes, dom)
+        elif spec.op == "parse_shape":
+            solve_parse_shape(spec.pattern, shapes[0], dom)
+    except PatternError:
+        pass
+    except Exception:  # a recipe the engine cannot build: no assumptions to keep
+        pass
+    return cons
+
+
+def _transform_symbolic(spec: Any, shapes: list[tuple], dom: Any) -> None:
+    from .pattern.ir import operation_category
+    from .pattern.problems import PatternError
+    from .pattern.recipe import parse_transform, transform_recipe
+    from .pattern.shapes import infer_transform
+
+    kind = spec.op
+    lengths = {k: v for k, v in spec.axes_lengths}
+    names = tuple(lengths)
+    if spec.get("stacked"):
+        first = shapes[0]
+        for s in shapes[1:]:
+            if len(s) != len(first):
+                return
+            for a, b in zip(first, s):
+                dom.same(a, b, "", kind, "{a} {b}")
+        shape = (Size.const(len(shapes)),) + tuple(first)
+    else:
+        shape = shapes[0]
+    reduction = spec.get("reduction")
+    if kind == "reduce" and reduction in (None, "callable"):
+        categories = ["reduce", "rearrange", "repeat"] if reduction is None else ["reduce"]
+    else:
+        categories = [operation_category(kind, reduction)]
+    for category in categories:
+        try:
+            parse_transform(spec.pattern, category, names)
+        except PatternError:
+            continue
+        recipe = transform_recipe(spec.pattern, category, names, len(shape))
+        infer_transform(recipe, shape, lengths, dom)
+        return
+
+
+def _annotation_constraints(spec: Any) -> _Constraints:
+    """The jaxtyping checks that passed only under an assumption (``n`` bound to ``a`` meets ``b``) before the
+    failing one: they must hold in the witness, or the replay would fail earlier, for another reason."""
+    from .annotations import parse_dims
+    from .annotations.match import evaluate_expr
+
+    cons = _Constraints()
+    memo: dict[str, Size] = {k: v for k, v in (spec.get("memo") or ())}
+    params = list(spec.get("params") or ())
+    dims_list = [d for _, d in params] if params else [spec.get("dims")]
+    for shape, dims in zip(spec.inputs, dims_list):
+        parsed = parse_dims(dims) if isinstance(dims, str) else None
+        if parsed is None or isinstance(parsed, str):
+            continue
+        i = parsed.variadic_index
+        n = len(parsed.dims)
+        if i is None:
+            if len(shape) != n:
+                continue
+            pairs = list(zip(parsed.dims, shape))
+        else:
+            if len(shape) < n - 1:
+                continue
+            after = n - i - 1
+            pairs = list(zip(parsed.dims[:i], shape[:i])) + list(zip(parsed.dims[i + 1:], shape[len(shape) - after:]))
+        for d, size in pairs:
+            if d.broadcast and size.as_int() == 1:
+                continue
+            expected: Size | None = None
+            if d.kind == "fixed" and d.value is not None:
+                expected = Size.const(d.value)
+            elif d.kind == "named" and d.name is not None:
+                if d.name in memo:
+                    expected = memo[d.name]
+                else:
+                    memo[d.name] = size
+            elif d.kind == "expr" and d.name:
+                try:
+                    v = evaluate_expr(d.name, memo)
+                except Exception:
+                    v = None
+                if v is not None:
+                    expected = as_size(v)
+            if expected is not None and equal(size, expected) is Truth.UNKNOWN:
+                cons.equal.append((size, expected))
+    return cons
+
+
+def _constraints(spec: Any) -> _Constraints:
+    if spec.op in EINOPS_OPS:
+        return _einops_constraints(spec)
+    if spec.op == "annotation":
+        return _annotation_constraints(spec)
+    return _Constraints()
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# solving
+
+
+def _primes() -> Iterable[int]:
+    n = 2
+    while True:
+        if all(n % p for p in range(2, int(n ** 0.5) + 1)):
+            yield n
+        n += 1
+
+
+def _unify(equalities: Sequence[tuple[Size, Size]]) -> dict[str, Size]:
+    """Solve assumed equalities by substitution; one that cannot be solved is dropped (never faked)."""
+    sub: dict[str, Size] = {}
+    for a, b in equalities:
+        a2, b2 = a.substitute(sub), b.substitute(sub)
+        diff = a2 - b2
+        if not diff.terms:
+            continue
+        if diff.is_const:
+            continue  # contradiction: already definite, nothing to keep
+        choice: tuple[str, Size] | None = None
+        for side, other in ((a2, b2), (b2, a2)):
+            s = side.symbol
+            if s is not None and s not in other.free_symbols():
+                choice = (s, other)
+                break
+        if choice is None:
+            syms = sorted(diff.free_symbols(), key=lambda s: (not s.startswith(_INTERNAL), s))
+            for s in syms:
+                sol = solve_for(diff, 0, s)
+                if sol is not None and s not in sol.free_symbols():
+                    choice = (s, sol)
+                    break
+        if choice is None:
+            continue
+        s, val = choice
+        sub = {k: v.substitute({s: val}) for k, v in sub.items()}
+        sub[s] = val
+    return sub
+
+
+def _valid(values: dict[str, int], required: Sequence[Size], checks: Sequence[Callable[[dict[str, int]], bool]]) -> bool:
+    for s in required:
+        try:
+            v = s.evaluate(values)
+        except (KeyError, ZeroDivisionError):
+            return False
+        if v.denominator != 1 or v < 1:
+            return False
+    return all(c(values) for c in checks)
+
+
+def _structured(order: list[str], required: Sequence[Size], avoid: set[int], skip: int) -> dict[str, int]:
+    """Distinct primes (skipping ``avoid`` and the first ``skip`` usable ones); symbols in numerators are scaled
+    by what their monomials' denominators need."""
+    den: list[str] = []
+    for s in order:
+        if any(dict(m).get(s, 0) < 0 for size in required for m, _ in size.terms):
+            den.append(s)
+    others = [s for s in order if s not in den]
+    gen = (p for p in _primes() if p not in avoid)
+    for _ in range(skip):
+        next(gen)
+    values: dict[str, int] = {}
+    for s in den:
+        values[s] = next(gen)
+    scale = {s: 1 for s in others}
+    for size in required:
+        for m, c in size.terms:
+            need = c.denominator
+            for t, e in m:
+                if e < 0 and t in values:
+                    need *= values[t] ** (-e)
+            if need == 1:
+                continue
+            carrier = next((t for t, e in m if e > 0 and t in scale), None)
+            if carrier is not None:
+                scale[carrier] = lcm(scale[carrier], need)
+    for s in others:
+        values[s] = next(gen) * scale[s]
+    return values
+
+
+def solve_assignment(sizes: Sequence[Size], equalities: Sequence[tuple[Size, Size]] = (),
+                     divides: Sequence[tuple[Size, Size]] = (), avoid: Iterable[int] = ()) -> tuple[dict[str, int], bool]:
+    """Positive integers for the symbols of ``sizes``: every size (and every ``length / chunk`` of ``divides``)
+    a positive integer, every equality kept. Returns (symbol -> value, whether every constraint holds)."""
+    sub = _unify(equalities)
+    required = [s.substitute(sub) for s in sizes]
+    required += [v for v in sub.values()]
+    checks: list[Callable[[dict[str, int]], bool]] = []
+    for length, chunk in divides:
+        length, chunk = length.substitute(sub), chunk.substitute(sub)
+        q = length.exact_div(chunk)
+        if q is not None:
+            required.append(q)
+        else:
+            def ok(values: dict[str, int], length: Size = length, chunk: Size = chunk) -> bool:
+                a, b = length.evaluate(values), chunk.evaluate(values)
+                return b != 0 and (a / b).denominator == 1
+            checks.append(ok)
+    order = _ordered_symbols(required)
+    avoid_set = set(avoid) | {0, 1}
+
+    def complete(values: dict[str, int]) -> dict[str, int]:
+        full = dict(values)
+        for s, expr in sub.items():
+            v = expr.evaluate(values) if expr.free_symbols() <= values.keys() else None
+            if v is not None and v.denominator == 1:
+                full[s] = int(v)
+        return full
+
+    first: dict[str, int] | None = None
+    for skip in range(0, 12):
+        values = _structured(order, required, avoid_set, skip)
+        if first is None:
+            first = values
+        if _valid(values, required, checks):
+            return complete(values), True
+    rng = random.Random(len(order) * 7919 + len(required))
+    for attempt in range(4000):
+        top = 8 + attempt // 20
+        values = {s: rng.randint(2, top) for s in order}
+        if _valid(values, required, checks):
+            return complete(values), True
+    return complete(first or {}), False
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# the witness
+
+
+def _concrete(v: Any, values: dict[str, int]) -> Any:
+    """JSON-friendly concrete form of an OpSpec value: sizes become ints, tuples lists-of-ints."""
+    if isinstance(v, Size):
+        try:
+            x = v.evaluate(values)
+        except KeyError:
+            return str(v)
+        return int(x) if x.denominator == 1 else float(x)
+    if isinstance(v, (tuple, list)):
+        return tuple(_concrete(x, values) for x in v)
+    return v
+
+
+def _names(symbols: Sequence[str]) -> dict[str, str]:
+    """symbol -> shown name: the display name, primed when two symbols of different scopes share it."""
+    out: dict[str, str] = {}
+    used: set[str] = set()
+    for s in symbols:
+        name = display_name(s)
+        while name in used:
+            name += "'"
+        used.add(name)
+        out[s] = name
+    return out
+
+
+def build_witness(spec: Any, ctx: Any = None) -> Witness | None:
+    """The witness of a definite finding's failing operation, or None when there is no operation spec."""
+    if spec is None:
+        return None
+    cons = _constraints(spec)
+    required = _required_sizes(spec)
+    values, _ = solve_assignment(required, cons.equal, cons.divides, _constants(spec))
+    shown = [s for s in _ordered_symbols(_spec_sizes(spec)) if not s.startswith(_INTERNAL) and s in values]
+    names = _names(shown)
+    sizes = tuple((names[s], values[s]) for s in shown)
+    inputs = tuple(tuple(_concrete(x, values) for x in shape) for shape in spec.inputs)
+    lengths = tuple((k, _concrete(v, values)) for k, v in spec.axes_lengths)
+    extra = tuple((k, _concrete(v, values)) for k, v in spec.extra)
+    return Witness(sizes, spec.op, spec.pattern, inputs, lengths, extra)
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# the integer shape function of each operation
+
+
+def witness_get(w: Witness, key: str, default: Any = None) -> Any:
+    for k, v in w.extra:
+        if k == key:
+            return v
+    return default
+
+
+def _broadcast(a: Sequence[int], b: Sequence[int]) -> tuple[int, ...] | None:
+    out = []
+    for i in range(1, max(len(a), len(b)) + 1):
+        x = a[-i] if i <= len(a) else 1
+        y = b[-i] if i <= len(b) else 1
+        if x != y and x != 1 and y != 1:
+            return None
+        out.append(y if x == 1 else x)
+    return tuple(reversed(out))
+
+
+def _numel(shape: Sequence[int]) -> int:
+    n = 1
+    for x in shape:
+        n *= x
+    return n
+
+
+def _conv_ok(w: Witness) -> str | None:
+    (shape,) = [tuple(s) for s in w.input_shapes]
+    n = witness_get(w, "n")
+    if len(shape) not in (n + 1, n + 2):
+        return f"Conv{n}d takes {n + 1} or {n + 2} dimensions, the input has {len(shape)}"
+    cin = witness_get(w, "in_channels")
+    if cin is not None and shape[-n - 1] != cin:
+        return f"in_channels={cin} but the input has {shape[-n - 1]} channels"
+    return None
+
+
+def concrete_failure(w: Witness) -> str | None:
+    """Why the operation of ``w`` fails on its concrete shapes (None: it does not fail), by shapecheck's own
+    integer shape functions -- no array library involved."""
+    shapes = [tuple(int(x) for x in s) for s in w.input_shapes]
+    op = w.op
+    if op in EINOPS_OPS:
+        from . import pattern as P
+
+        red = witness_get(w, "reduction")
+        if red == "callable":
+            red = lambda t, axes: t  # noqa: E731 - stands for the user's callable (shape-independent)
+        kw: dict[str, Any] = {"axes_lengths": dict(w.axes_lengths)}
+        if op in ("rearrange", "reduce", "repeat"):
+            kw.update(reduction=red, stacked_list=bool(witness_get(w, "stacked")))
+        if op == "unpack":
+            kw["packed_shapes"] = [list(p) for p in witness_get(w, "packed_shapes", ())]
+        res = P.infer(op, w.pattern or "", shapes, **kw)
+        return res.message() if isinstance(res, P.Problem) else None
+    if op == "annotation":
+        return _annotation_failure(w, shapes)
+    if op == "matmul":
+        a, b = shapes
+        if not a or not b:
+            return "matmul of a 0-d tensor"
+        k2 = b[-2] if len(b) >= 2 else b[0]
+        if a[-1] != k2:
+            return f"inner dimensions {a[-1]} and {k2} differ"
+        if len(a) >= 2 and len(b) >= 2 and _broadcast(a[:-2], b[:-2]) is None:
+            return "batch dimensions do not broadcast"
+        return None
+    if op == "elementwise":
+        return None if _broadcast(shapes[0], shapes[1]) is not None else f"{shapes[0]} and {shapes[1]} do not broadcast"
+    if op == "loss":
+        a, b = shapes
+        if a != b:
+            return f"input {a} and target {b} differ" + ("" if _broadcast(a, b) is not None else " and do not broadcast")
+        return None
+    if op in ("cat", "stack"):
+        dim = witness_get(w, "dim", 0)
+        rank = len(shapes[0])
+        if any(len(s) != rank for s in shapes):
+            return "operands have different ranks"
+        if op == "stack":
+            return None if all(s == shapes[0] for s in shapes) else "operands differ"
+        d = dim % rank if -rank <= dim < rank else None
+        if d is None:
+            return f"dim {dim} out of range"
+        for s in shapes[1:]:
+            if any(x != y for i, (x, y) in enumerate(zip(shapes[0], s)) if i != d):
+                return "operands differ outside the concatenated axis"
+        return None
+    if op == "reshape":
+        target = [int(x) for x in witness_get(w, "target", ())]
+        total = _numel(shapes[0])
+        if target.count(-1) == 1:
+            known = _numel([x for x in target if x != -1])
+            return None if known and total % known == 0 else f"{total} elements are not divisible by {known}"
+        return None if _numel(target) == total else f"{total} elements cannot become {_numel(target)}"
+    if op == "expand":
+        target = [int(x) for x in witness_get(w, "target", ())]
+        shape = shapes[0]
+        if len(target) < len(shape):
+            return "fewer target dimensions"
+        for i, s in enumerate(shape):
+            t = target[len(target) - len(shape) + i]
+            if t != -1 and s != t and s != 1:
+                return f"axis {i} has {s}, which is not 1"
+        return None
+    if op == "linear":
+        x, wt = shapes
+        return None if x and len(wt) == 2 and x[-1] == wt[1] else f"input features {x[-1] if x else None} vs weight {wt}"
+    if op == "nn.Linear":
+        fin = witness_get(w, "in_features")
+        return None if shapes[0] and (fin is None or shapes[0][-1] == fin) else f"in_features={fin} vs last axis {shapes[0][-1] if shapes[0] else None}"
+    if op == "nn.LayerNorm":
+        ns = tuple(witness_get(w, "normalized_shape", ()))
+        x = shapes[0]
+        return None if len(ns) <= len(x) and tuple(x[len(x) - len(ns):]) == ns else f"normalized_shape {ns} vs input {x}"
+    if op == "nn.Conv":
+        return _conv_ok(w)
+    return None
+
+
+def _annotation_failure(w: Witness, shapes: list[tuple[int, ...]]) -> str | None:
+    from .annotations import parse_dims
+    from .annotations.match import Memo, match_shape
+
+    memo = Memo()
+    for k, v in witness_get(w, "memo", ()) or ():
+        memo.single[k] = Size.const(int(v))
+    params = list(witness_get(w, "params", ()) or ())
+    dims_list = [d for _, d in params] if params else [witness_get(w, "dims")]
+    for i, (shape, dims) in enumerate(zip(shapes, dims_list)):
+        spec = parse_dims(dims)
+        if isinstance(spec, str):
+            return None
+        res = match_shape(spec, tuple(Size.const(x) for x in shape), memo)
+        if res.ok is False:
+            where = f"parameter {params[i][0]!r}" if params else "the value"
+            return f"{where} of shape {shape} does not match {dims!r}" + ("" if i == len(shapes) - 1 else " (before the failing one)")
+    return None
