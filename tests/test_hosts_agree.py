@@ -1,0 +1,89 @@
+"""One answer everywhere: every single-file fixture through the core, the CLI, flake8 and mypy gives the same
+(line, code) set -- the one written in the fixture."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from fixture_format import FIXTURES, expectations, single_fixtures
+from shapecheck.config import Config
+from shapecheck.core import check_source
+
+MYPY_CONFIG = """[tool.mypy]
+plugins = ["shapecheck"]
+ignore_missing_imports = true
+check_untyped_defs = false
+
+[[tool.mypy.overrides]]
+module = ["torch", "torch.*", "numpy", "numpy.*", "einops", "einops.*", "jaxtyping", "jaxtyping.*", "jax", "jax.*"]
+follow_imports = "skip"
+follow_imports_for_stubs = true
+"""
+
+
+@pytest.fixture(scope="module")
+def tree(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The fixtures copied as top-level modules of one folder (flat names, so mypy sees no duplicate modules)."""
+    root = tmp_path_factory.mktemp("agree")
+    for p in single_fixtures():
+        name = "_".join(p.relative_to(FIXTURES).with_suffix("").parts) + ".py"
+        shutil.copy(p, root / name)
+    (root / "pyproject.toml").write_text(MYPY_CONFIG)
+    return root
+
+
+def _expected(root: Path) -> dict[str, set[tuple[int, str]]]:
+    return {p.name: expectations(p.read_text("utf-8")) for p in sorted(root.glob("*.py"))}
+
+
+def test_core(tree: Path) -> None:
+    for name, want in _expected(tree).items():
+        text = (tree / name).read_text("utf-8")
+        got = {(f.line, f.code) for f in check_source(text, name, Config())}
+        assert got == want, name
+
+
+def test_cli(tree: Path) -> None:
+    proc = subprocess.run([sys.executable, "-m", "shapecheck", "check", "--no-cache", "--format", "json", "."],
+                          cwd=tree, capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 1, proc.stderr
+    got: dict[str, set[tuple[int, str]]] = {}
+    for f in json.loads(proc.stdout):
+        got.setdefault(Path(f["path"]).name, set()).add((f["line"], f["code"]))
+    for name, want in _expected(tree).items():
+        assert got.get(name, set()) == want, name
+
+
+def test_flake8(tree: Path) -> None:
+    proc = subprocess.run([sys.executable, "-m", "flake8", "--select", "SHP", "--format", "%(path)s|%(row)d|%(code)s", "."],
+                          cwd=tree, capture_output=True, text=True, timeout=300)
+    got: dict[str, set[tuple[int, str]]] = {}
+    for line in proc.stdout.splitlines():
+        path, row, code = line.split("|")
+        got.setdefault(Path(path).name, set()).add((int(row), code))
+    for name, want in _expected(tree).items():
+        assert got.get(name, set()) == want, name
+
+
+_MYPY = re.compile(r"^(?P<path>[^:]+):(?P<line>\d+):(?:\d+:)? (?:error|note|warning): (?P<code>SHP\d{3})\b")
+
+
+def test_mypy(tree: Path) -> None:
+    files = sorted(p.name for p in tree.glob("*.py"))
+    proc = subprocess.run([sys.executable, "-m", "mypy", "--no-incremental", "--show-column-numbers", "--no-error-summary", *files],
+                          cwd=tree, capture_output=True, text=True, timeout=600)
+    got: dict[str, set[tuple[int, str]]] = {}
+    for line in proc.stdout.splitlines():
+        m = _MYPY.match(line)
+        if m:
+            got.setdefault(Path(m.group("path")).name, set()).add((int(m.group("line")), m.group("code")))
+    assert got, proc.stdout + proc.stderr
+    for name, want in _expected(tree).items():
+        assert got.get(name, set()) == want, (name, proc.stdout[-3000:])
