@@ -1,0 +1,98 @@
+"""Static versus runtime (issue 3, item 9): generated annotated functions making random einops calls.
+
+shapecheck analyses the rendered source (never executed); the oracle runs the same calls, from the generator's data
+structures, with einops 0.8.2 on torch tensors of the annotated shapes.  For every call line:
+
+* concrete annotations, and symbolic ones bound to literal sizes by a first call: an SHP1xx/SHP2xx finding on the
+  line exactly when the call raises; a call whose input is unknown because an earlier call raised must be silent;
+* symbolic annotations ("b n 500"): a finding only where the call raises at every sampled positive assignment
+  (3 random + all sizes 12) at which it is reached - never where any of them succeeds.
+
+No SHP1xx/SHP2xx finding may sit on any other line, and no SHP9xx at all.  See tests/gen_programs.py.
+"""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from gen_programs import FEATURES, Program, assignments, generate, run
+from shapecheck.core import check_source
+
+SETTINGS = dict(deadline=None, derandomize=True, database=None, suppress_health_check=list(HealthCheck))
+SEEDS = st.integers(0, 2**32 - 1)
+
+
+def known_disagreement(prog: Program) -> str:
+    """Generated categories with a known, reported disagreement (each has an xfail reproducer below)."""
+    for st in prog.steps:
+        if getattr(st, "op", "") == "repeat":
+            left = st.pattern.split("->")[0].replace("(", " ").replace(")", " ").split()
+            if any(e.kind == "lit" and e.size.coef <= 0 and k not in left for k, e in st.kwargs):
+                return "repeat-nonpositive-new-axis"
+    return ""
+
+
+def compare(prog: Program) -> dict:
+    src = prog.render()
+    findings = [f for f in check_source(src, "gen.py") if f.code[:4] in ("SHP1", "SHP2", "SHP9")]
+    runs = [run(prog, a) for a in assignments(prog, prog.seed)]
+    calls = prog.call_lines()
+    exact = prog.mode in ("concrete", "bound")
+    problems = []
+    flagged: dict = {}
+    for f in findings:
+        flagged.setdefault(f.line, []).append(f"{f.code} {f.message}")
+        if f.code.startswith("SHP9"):
+            problems.append(f"internal error: line {f.line}: {f.message}")
+        elif f.line not in calls:
+            problems.append(f"finding on a line without a call: line {f.line}: {f.message}")
+    for line in calls:
+        outs = [r[line] for r in runs]
+        kinds = {o for o, _ in outs}
+        has = line in flagged
+        if has and "ok" in kinds:
+            problems.append(f"false positive, line {line}: {flagged[line]}; einops succeeds "
+                            f"({[o for o, _ in outs]})")
+        elif has and kinds == {"poison"}:
+            problems.append(f"finding on a call whose input is unknown (an earlier call raised), line {line}: "
+                            f"{flagged[line]}")
+        elif exact and not has and kinds == {"raise"}:
+            problems.append(f"missed, line {line}: einops raises {outs[0][1]}")
+    if problems:
+        detail = "\n".join(problems)
+        raise AssertionError(f"{detail}\n--- seed {prog.seed} mode {prog.mode} ---\n{src}")
+    return {"lines": len(calls), "raise": sum(1 for line in calls if runs[0][line][0] == "raise")}
+
+
+def check_seed(seed: int, mode: str, features: tuple = FEATURES) -> None:
+    prog = generate(seed, mode, features)
+    reason = known_disagreement(prog)
+    if reason:
+        return
+    compare(prog)
+
+
+@settings(max_examples=450, **SETTINGS)
+@given(SEEDS)
+def test_concrete(seed: int) -> None:
+    check_seed(seed, "concrete")
+
+
+@settings(max_examples=200, **SETTINGS)
+@given(SEEDS)
+def test_bound_by_first_call(seed: int) -> None:
+    check_seed(seed, "bound")
+
+
+@settings(max_examples=350, **SETTINGS)
+@given(SEEDS)
+def test_symbolic(seed: int) -> None:
+    check_seed(seed, "symbolic")
+
+
+@settings(max_examples=150, **SETTINGS)
+@given(SEEDS)
+def test_layers_and_pack(seed: int) -> None:
+    check_seed(seed, "concrete", ("layers", "pack", "lists"))
