@@ -318,9 +318,11 @@ def _structured(order: list[str], required: Sequence[Size], avoid: set[int], ski
                     need *= values[t] ** (-e)
             if need == 1:
                 continue
-            carrier = next((t for t, e in m if e > 0 and t in scale), None)
-            if carrier is not None:
-                scale[carrier] = lcm(scale[carrier], need)
+            # which factor was divided is not recorded (b*n/4 may be b * (n/4)): every numerator symbol carries
+            # the denominator, so that the divisibility an earlier operation assumed holds whichever it was
+            for t, e in m:
+                if e > 0 and t in scale:
+                    scale[t] = lcm(scale[t], need)
     for s in others:
         values[s] = next(gen) * scale[s]
     return values

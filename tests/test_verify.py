@@ -1,0 +1,151 @@
+"""`shapecheck check --verify`: every definite finding of the fixture suite is confirmed by replaying its failing
+operation; a wrong symbolic claim is caught, downgraded to a warning and counted."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from fixture_format import FIXTURES, multi_fixtures, split_multi
+from shapecheck.analysis.context import OpSpec
+from shapecheck.diagnostics import Finding, Severity, Witness
+from shapecheck.hosts.formats import render_text
+from shapecheck.sizes import Size
+from shapecheck.verify import verify_findings, verify_witness
+from shapecheck.witness import build_witness
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _cli(args: list[str], cwd: Path) -> subprocess.CompletedProcess:
+    env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    return subprocess.run([sys.executable, "-m", "shapecheck", *args], cwd=cwd, env=env, capture_output=True, text=True, timeout=600)
+
+
+def _materialise_fixtures(tmp: Path) -> Path:
+    """The whole fixture suite in one tree: single files copied, multi-file cases unpacked each in its folder."""
+    tree = tmp / "fixtures"
+    for p in FIXTURES.rglob("*.py"):
+        target = tree / p.relative_to(FIXTURES)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(p.read_bytes())
+    for p in multi_fixtures():
+        base = tree / (p.relative_to(FIXTURES).with_suffix(""))
+        for name, content in split_multi(p.read_text("utf-8")).items():
+            target = base / name
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_text(content, "utf-8")
+    return tree
+
+
+def test_every_fixture_finding_is_confirmed(tmp_path: Path) -> None:
+    tree = _materialise_fixtures(tmp_path)
+    proc = _cli(["check", "--verify", "--no-cache", "--format", "json", str(tree)], tmp_path)
+    assert proc.returncode in (0, 1), proc.stderr
+    findings = json.loads(proc.stdout)
+    definite = [f for f in findings if f["code"].startswith("SHP2")]
+    assert len(definite) >= 20
+    problems = []
+    for f in definite:
+        where = f"{f['path']}:{f['line']} {f['code']}"
+        if "witness" not in f:
+            problems.append(f"{where}: no witness")
+            continue
+        w = f["witness"]
+        assert w["input_shapes"] and all(isinstance(x, int) and x >= 1 for s in w["input_shapes"] for x in s), where
+        if f.get("verified") is not True:
+            problems.append(f"{where}: not confirmed: {f['notes'][-1]}")
+        assert f["severity"] == "error", where
+    assert not problems, "\n".join(problems)
+    # findings of other families carry no verdict
+    assert all("verified" not in f for f in findings if not f["code"].startswith("SHP2"))
+    assert f"{len(definite)} definite findings replayed, {len(definite)} confirmed, 0 not confirmed" in proc.stderr
+
+
+def test_text_output_says_confirmed(tmp_path: Path) -> None:
+    src = tmp_path / "m.py"
+    src.write_text('from einops import rearrange\nfrom jaxtyping import Float\nfrom torch import Tensor\n\n\n'
+                   'def f(x: Float[Tensor, "b n 500"]):\n    return rearrange(x, "b n (h d) -> b h n d", h=8)\n', "utf-8")
+    proc = _cli(["check", "--verify", "--no-cache", str(src)], tmp_path)
+    assert "SHP203" in proc.stdout
+    assert "note: with b=2, n=3" in proc.stdout
+    assert "confirmed by replaying the operation" in proc.stdout
+    assert "1 definite finding replayed, 1 confirmed, 0 not confirmed" in proc.stderr
+
+
+def _finding(w: Witness | None, code: str = "SHP203", message: str = "SHP203 hand-made claim") -> Finding:
+    return Finding("hand.py", 3, 5, 3, 20, code, message, ("a note",), witness=w)
+
+
+def test_wrong_symbolic_claim_is_caught_downgraded_and_counted() -> None:
+    # a claim "b (h d) with h=4 cannot be split" over an axis 4*n: the split always works
+    n = Size.sym("n@hand")
+    spec = OpSpec("rearrange", "b (h d) -> b h d", ((Size.sym("b@hand"), n * 4),), (("h", Size.const(4)),),
+                  (("reduction", None), ("stacked", False)))
+    wrong = build_witness(spec)
+    assert wrong is not None and wrong.input_shapes[0][1] % 4 == 0
+    right = build_witness(OpSpec("rearrange", "b (h d) -> b h d", ((Size.sym("b@hand"), n * 4 + 1),), (("h", Size.const(4)),),
+                                 (("reduction", None), ("stacked", False))))
+    other = Finding("hand.py", 9, 1, 9, 2, "SHP401", "SHP401 not definite")
+    err = io.StringIO()
+    out = verify_findings([_finding(wrong), _finding(right), other], stream=err)
+    bad, good, untouched = out
+    assert bad.verified is False and bad.effective_severity is Severity.WARNING
+    assert "shapecheck bug" in bad.notes[-1] and "downgraded to a warning" in bad.notes[-1]
+    assert "einops" in bad.notes[-1] and "accepted it" in bad.notes[-1]
+    assert good.verified is True and good.effective_severity is Severity.ERROR
+    assert untouched.verified is None and untouched == other
+    assert "2 definite findings replayed, 1 confirmed, 1 not confirmed" in err.getvalue()
+    assert json.loads(json.dumps(bad.to_json()))["verified"] is False
+    text = render_text(out)
+    assert text.count("confirmed by replaying") == 1
+    assert "warning" in bad.to_json()["severity"]
+
+
+@pytest.mark.parametrize("witness", [
+    Witness((("b", 2),), "matmul", None, ((2, 3, 4), (2, 4, 5))),                      # inner dims agree
+    Witness((("b", 2),), "elementwise", None, ((2, 1, 4), (2, 5, 4)), (), (("name", "*"),)),  # broadcasts
+    Witness((), "cat", None, ((2, 3), (2, 4)), (), (("dim", 1),)),                       # differs only on dim
+    Witness((), "reshape", None, ((2, 3, 5),), (), (("target", (-1, 5)),)),
+    Witness((), "loss", None, ((2, 3), (2, 3)), (), (("name", "mse_loss"),)),
+    Witness((), "nn.Linear", None, ((2, 7),), (), (("in_features", 7), ("out_features", 3))),
+    Witness((("b", 2),), "annotation", None, ((2, 3),), (), (("dims", "b 3"), ("memo", (("b", 2),)))),
+    Witness((), "annotation", None, ((3, 3),), (), (("dims", "n n"), ("params", (("x", "n n"),)))),
+    Witness((), "einsum", "b n d, b m d -> b n m", ((2, 3, 4), (2, 5, 4))),
+    Witness((), "unpack", "b *", ((2, 7),), (), (("packed_shapes", ((3,), (4,))),)),
+])
+def test_operations_that_succeed_are_not_confirmed(witness: Witness) -> None:
+    replay = verify_witness(witness)
+    assert not replay.confirmed, replay.summary()
+    assert any(r is False for _, r, _ in replay.engines)
+
+
+def test_replays_are_free_for_huge_shapes() -> None:
+    w = Witness((), "matmul", None, ((100_000, 100_000, 100_000), (100_000, 7, 100_000)))
+    start = time.perf_counter()
+    replay = verify_witness(w)
+    assert replay.confirmed, replay.summary()
+    assert time.perf_counter() - start < 10
+    w = Witness((), "rearrange", "b (h d) -> b h d", ((1_000_000, 10**9 + 1),), (("h", 8),), (("reduction", None), ("stacked", False)))
+    assert verify_witness(w).confirmed
+
+
+def test_finding_from_an_old_cache_gets_its_witness_back(tmp_path: Path) -> None:
+    src = tmp_path / "m.py"
+    src.write_text('import torch\nfrom jaxtyping import Float\nfrom torch import Tensor\n\n\n'
+                   'def f(x: Float[Tensor, "b n 64"], y: Float[Tensor, "b 32 n"]):\n    return x @ y\n', "utf-8")
+    from shapecheck.config import Config
+    from shapecheck.runner import run
+
+    (found,) = [f for f in run([src], Config(root=str(tmp_path)), jobs=1, use_cache=False) if f.code.startswith("SHP2")]
+    assert found.witness is not None and found.witness.op == "matmul"
+    stale = found.with_(witness=None)
+    (out,) = verify_findings([stale], stream=io.StringIO())
+    assert out.verified is True and out.witness == found.witness
