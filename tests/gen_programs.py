@@ -85,7 +85,15 @@ class Poison(Exception):
     """A value the runtime never computed (an earlier call raised)."""
 
 
-POISON = object()
+@dataclass(frozen=True)
+class Poisoned:
+    """The value of a call that raised (or of a call fed by one); `origins` are the lines of the raising calls."""
+
+    origins: frozenset
+
+
+def poisoned(v: Any) -> bool:
+    return isinstance(v, Poisoned)
 
 
 @dataclass(frozen=True)
@@ -114,8 +122,8 @@ class Expr:
         if self.kind == "lit":
             return self.size.coef
         v = env[self.name]
-        if v is POISON:
-            raise Poison
+        if poisoned(v):
+            raise Poison(v.origins)
         if self.kind == "var":
             return v
         if self.kind == "shape":
@@ -249,6 +257,7 @@ class Program:
     fixed: dict = field(default_factory=dict)  # bound mode: the binding assignment
     seed: int = 0
     name: str = "f"
+    source: str = ""
 
     @property
     def symbols(self) -> list:
@@ -301,7 +310,7 @@ class Program:
                 cats.update("mut:" + la.mutation for la in st.layers if la.mutation)
                 cats.update("layer:" + la.kind for la in st.layers)
             else:
-                cats.add(st.op + ("[list]" if st.as_list else ""))
+                cats.add(st.op + ("[list]" if st.as_list and st.op != "pack" else ""))
                 if st.mutation:
                     cats.add("mut:" + st.mutation)
                     cats.add(f"mut:{st.op}:{st.mutation}")
@@ -372,7 +381,7 @@ class Gen:
     def eligible(self, deps: set) -> bool:
         return not (deps & self.mutated)
 
-    def want_mutation(self, deps: set, p: float = 0.4) -> bool:
+    def want_mutation(self, deps: set, p: float = 0.3) -> bool:
         return self.eligible(deps) and self.rnd.random() < p
 
     def finish(self, st: Any, outputs: list, out_models: list, mutated: bool) -> None:
@@ -605,7 +614,7 @@ class Gen:
                     if dims and self.want_mutation({x}, 0.2):
                         i = r.randrange(len(dims))
                         dims[i] = Size(dims[i].coef + r.choice([1, 2])) if dims[i].concrete else Size(1, (r.choice(self.sym_pool[:5]),))
-                        mut_members = dims != list(shape)
+                        mut_members = mut_members or dims != list(shape)
                     y = self.add_param(dims)
                     inputs.append(y)
                     in_model.append(dims)
@@ -675,9 +684,12 @@ class Gen:
         if self.want_mutation(deps):
             kind = r.choice(["size", "size", "out_unknown", "out_dup", "no_arrow", "group", "rank", "operands"])
             mutation = kind
+        if mutation == "size" and not created:
+            mutation = "out_unknown"
         if created:
             if mutation == "size" and b_shape:
-                i = r.randrange(len(b_shape))
+                shared_i = [i for i, n in enumerate(b_terms) if n in a_terms]
+                i = r.choice(shared_i) if shared_i and r.random() < 0.85 else r.randrange(len(b_shape))
                 old = b_shape[i]
                 b_shape[i] = Size(old.coef + r.choice([1, 2])) if (old.concrete or r.random() < 0.5) else Size(1, (r.choice(self.sym_pool[:5]),))
                 if b_shape[i] == old:
@@ -732,7 +744,7 @@ class Gen:
         mutation = ""
         mut = self.want_mutation({x})
         kind = r.choice(["outer", "no_star", "two_star", "rank", "junk"]) if mut else ""
-        for _ in range(r.randint(0, 2)):
+        for _ in range(r.randint(1 if kind == "outer" and (outer_b or outer_a) else 0, 2)):
             m = [r.choice([1, 2, 3]) for _ in range(r.randint(0, 2))]
             ob, oa = list(outer_b), list(outer_a)
             if kind == "outer" and not mutation and (ob or oa):
@@ -784,9 +796,12 @@ class Gen:
                     mutation = "unpack_sizes"
                 else:
                     m[r.randrange(len(m))] = -1
+                    mutation = "unpack_minus_one"
                     if r.random() < 0.3:
                         m = m + [-1]
                         mutation = "two_minus_one"
+                if not shapes[i]:
+                    mutation = "unpack_rank"
                 shapes[i] = tuple(m)
             elif shapes and r.random() < 0.4:
                 i = r.randrange(len(shapes))
@@ -955,7 +970,9 @@ FEATURES = ("lists", "pack", "parse_shape", "layers", "unpack_shape")
 def generate(seed: int, mode: str, features: tuple = FEATURES, n_steps: Any = None) -> Program:
     g = Gen(seed, mode, features)
     n = n_steps if n_steps is not None else g.rnd.randint(1, 5)
-    return g.program(n)
+    prog = g.program(n)
+    prog.source = prog.render()  # also numbers the lines of every call
+    return prog
 
 
 # ----------------------------------------------------------------------------------------------- oracle
@@ -989,9 +1006,9 @@ def _run_call(st: Call, env: dict, intended: bool, assign: dict) -> list:
     vals = []
     for n, m in zip(st.inputs, st.in_model):
         v = env[n]
-        if v is POISON:
+        if poisoned(v):
             if not intended:
-                raise Poison
+                raise Poison(v.origins)
             v = _zeros(tuple(d.ev(assign) for d in m))
         vals.append(v)
     kw = {}
@@ -1016,9 +1033,9 @@ def _run_call(st: Call, env: dict, intended: bool, assign: dict) -> list:
     if op == "unpack":
         if isinstance(st.unpack_shapes, tuple):
             shapes = env[st.unpack_shapes[1]]
-            if shapes is POISON:
+            if poisoned(shapes):
                 if not intended:
-                    raise Poison
+                    raise Poison(shapes.origins)
                 shapes = [tuple(s) for s in _mids_from_model(st)]
         else:
             shapes = st.unpack_shapes
@@ -1053,8 +1070,25 @@ def _build_layer(la: Layer, env: dict, intended: bool, assign: dict) -> Any:
     return Reduce(la.pattern, la.reduction, **kw)
 
 
+def _origins(st: Call, env: dict) -> frozenset:
+    out: set = set()
+    names = set(st.inputs) | {d for _, e in st.kwargs for d in e.deps}
+    if isinstance(st.unpack_shapes, tuple):
+        names.add(st.unpack_shapes[1])
+    for n in names:
+        v = env.get(n)
+        if poisoned(v):
+            out |= v.origins
+    return frozenset(out)
+
+
 def run(prog: Program, assign: dict) -> dict:
-    """line -> (outcome, detail); outcome: ok | raise | poison (input unknown, fine on the model) | undef."""
+    """line -> (outcome, detail); outcome: ok | raise | poison | undef.
+
+    poison: an input is unknown because an earlier call raised (detail: the lines of those calls) and the call
+    succeeds when the unknowns take their model values - so the analyser cannot know it fails;
+    undef: an input is unknown and the call fails even at the model values (no expectation).
+    """
     import torch
 
     res: dict = {}
@@ -1077,59 +1111,63 @@ def run(prog: Program, assign: dict) -> dict:
                 outs = _run_call(st, env, False, assign)
                 res[st.line] = ("ok", "")
             except Poison:
+                origins = _origins(st, env)
                 try:
                     _run_call(st, env, True, assign)
-                    res[st.line] = ("poison", "")
+                    res[st.line] = ("poison", origins)
                 except Exception as e:  # noqa: BLE001
                     res[st.line] = ("undef", f"{type(e).__name__}: {e}")
-                outs = [POISON] * len(st.outputs)
+                outs = [Poisoned(origins)] * len(st.outputs)
             except Exception as e:  # noqa: BLE001 - any exception counts as "raises"
                 res[st.line] = ("raise", f"{type(e).__name__}: {str(e)[:300]}")
-                outs = [POISON] * len(st.outputs)
+                outs = [Poisoned(frozenset({st.line}))] * len(st.outputs)
             for n, v in zip(st.outputs, outs):
                 env[n] = v
     return res
 
 
 def _run_seq(st: Seq, env: dict, assign: dict, res: dict) -> None:
-    built = []
-    broken = False
+    """Layers are all constructed first (a constructor error breaks the whole Sequential), then applied in order.
+
+    Lines a failure upstream keeps from running are evaluated on the real value where it is known and the model
+    value where it is not: success there makes them `poison` (silent), failure `undef`.
+    """
+    built: list = []
+    broken: set = set()
     for la in st.layers:
         try:
             built.append(_build_layer(la, env, False, assign))
             res[la.line] = ("ok", "")
-        except Poison:
+        except Poison as p:
             built.append(None)
-            res[la.line] = ("poison", "")
-            broken = True
+            res[la.line] = ("poison", p.args[0])
+            broken |= p.args[0]
         except Exception as e:  # noqa: BLE001
             built.append(None)
             res[la.line] = ("raise", f"{type(e).__name__}: {str(e)[:300]}")
-            broken = True
+            broken.add(la.line)
     x = env[st.inp]
-    env[st.net] = POISON
-    env[st.out] = POISON
-    if broken:
-        for la in st.layers:
-            if res[la.line][0] == "ok":
-                res[la.line] = _intended_layer(la, assign)
-        return
-    for i, (la, m) in enumerate(zip(st.layers, built)):
-        if x is POISON:
-            res[la.line] = _intended_layer(la, assign)
+    origins = frozenset(broken) | (x.origins if poisoned(x) else frozenset())
+    unknown = bool(broken) or poisoned(x)  # from here on, nothing runs at runtime
+    for la, m in zip(st.layers, built):
+        if m is None:  # constructor raised (or its keyword is unknown): whatever follows sees the model value
+            x = Poisoned(origins)
+            continue
+        if unknown:
+            val = _zeros(tuple(d.ev(assign) for d in la.in_model)) if poisoned(x) else x
+            try:
+                x = m(val)
+                res[la.line] = ("poison", origins)
+            except Exception as e:  # noqa: BLE001
+                res[la.line] = ("undef", f"{type(e).__name__}: {e}")
+                x = Poisoned(origins)
             continue
         try:
             x = m(x)
         except Exception as e:  # noqa: BLE001
             res[la.line] = ("raise", f"{type(e).__name__}: {str(e)[:300]}")
-            x = POISON
-    env[st.out] = x
-
-
-def _intended_layer(la: Layer, assign: dict) -> tuple:
-    try:
-        m = _build_layer(la, {}, True, assign)
-        m(_zeros(tuple(d.ev(assign) for d in la.in_model)))
-        return ("poison", "")
-    except Exception as e:  # noqa: BLE001
-        return ("undef", f"{type(e).__name__}: {e}")
+            origins = frozenset({la.line})
+            x = Poisoned(origins)
+            unknown = True
+    env[st.net] = Poisoned(origins) if broken else None
+    env[st.out] = Poisoned(origins) if unknown else x

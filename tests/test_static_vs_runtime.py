@@ -20,6 +20,9 @@ from hypothesis import strategies as st
 from gen_programs import FEATURES, Program, assignments, generate, run
 from shapecheck.core import check_source
 
+torch = pytest.importorskip("torch")
+torch.set_num_threads(1)  # tiny tensors: the thread pool only costs time, twice over under xdist
+
 SETTINGS = dict(deadline=None, derandomize=True, database=None, suppress_health_check=list(HealthCheck))
 SEEDS = st.integers(0, 2**32 - 1)
 
@@ -35,7 +38,7 @@ def known_disagreement(prog: Program) -> str:
 
 
 def compare(prog: Program) -> dict:
-    src = prog.render()
+    src = prog.source or prog.render()
     findings = [f for f in check_source(src, "gen.py") if f.code[:4] in ("SHP1", "SHP2", "SHP9")]
     runs = [run(prog, a) for a in assignments(prog, prog.seed)]
     calls = prog.call_lines()
@@ -55,7 +58,7 @@ def compare(prog: Program) -> dict:
         if has and "ok" in kinds:
             problems.append(f"false positive, line {line}: {flagged[line]}; einops succeeds "
                             f"({[o for o, _ in outs]})")
-        elif has and kinds == {"poison"}:
+        elif has and kinds == {"poison"} and (exact or any(o in flagged for _, origins in outs for o in origins)):
             problems.append(f"finding on a call whose input is unknown (an earlier call raised), line {line}: "
                             f"{flagged[line]}")
         elif exact and not has and kinds == {"raise"}:
@@ -74,19 +77,19 @@ def check_seed(seed: int, mode: str, features: tuple = FEATURES) -> None:
     compare(prog)
 
 
-@settings(max_examples=450, **SETTINGS)
+@settings(max_examples=350, **SETTINGS)
 @given(SEEDS)
 def test_concrete(seed: int) -> None:
     check_seed(seed, "concrete")
 
 
-@settings(max_examples=200, **SETTINGS)
+@settings(max_examples=150, **SETTINGS)
 @given(SEEDS)
 def test_bound_by_first_call(seed: int) -> None:
     check_seed(seed, "bound")
 
 
-@settings(max_examples=350, **SETTINGS)
+@settings(max_examples=250, **SETTINGS)
 @given(SEEDS)
 def test_symbolic(seed: int) -> None:
     check_seed(seed, "symbolic")
@@ -96,3 +99,53 @@ def test_symbolic(seed: int) -> None:
 @given(SEEDS)
 def test_layers_and_pack(seed: int) -> None:
     check_seed(seed, "concrete", ("layers", "pack", "lists"))
+
+
+def test_generator_is_meaningful() -> None:
+    """The generated cases exercise every operation and mutation family, and both outcomes, in quantity."""
+    outcomes: dict = {}
+    cats: set = set()
+    for seed in range(150):
+        for mode in ("concrete", "symbolic"):
+            prog = generate(seed, mode)
+            cats |= prog.categories()
+            for line, (o, _) in run(prog, assignments(prog, seed)[0]).items():
+                outcomes[o] = outcomes.get(o, 0) + 1
+    assert outcomes.get("ok", 0) > 300 and outcomes.get("raise", 0) > 150, outcomes
+    for op in ("rearrange", "reduce", "repeat", "einsum", "pack", "unpack", "parse_shape", "layers",
+               "rearrange[list]", "layer:Linear"):
+        assert op in cats, op
+    for mut in ("syntax", "rank_extra", "rank_drop", "nondiv", "contradict", "unused", "missing_kw", "reduction",
+                "size", "list_member", "outer", "unpack_sizes", "linear_in"):
+        assert "mut:" + mut in cats, mut
+
+
+# ------------------------------------------------------------------------------------ known disagreements
+# Minimal reproducers of the categories `known_disagreement` keeps out of the generated tests.  Each is an
+# xfail(strict=True): it starts failing (XPASS) as soon as the analyser agrees with einops, and the filter above
+# should then be removed.
+
+REPEAT_ZERO = '''import torch
+from torch import Tensor
+from einops import repeat
+from jaxtyping import Float
+
+
+def f(x: Float[Tensor, "2"]):
+    a = repeat(x, "i -> i e", e=0)
+    b = repeat(x, "i -> i e", e=-1)
+    return a, b
+'''
+
+
+@pytest.mark.xfail(strict=True, reason="SHP105 'must be positive' on a new repeat axis of length 0 or -1, "
+                                       "but einops 0.8.2 with torch succeeds (shapes (2, 0) and (2, 1))")
+def test_known_disagreement_repeat_nonpositive_new_axis() -> None:
+    import einops
+    import torch
+
+    x = torch.zeros(2)
+    assert einops.repeat(x, "i -> i e", e=0).shape == (2, 0)
+    assert einops.repeat(x, "i -> i e", e=-1).shape == (2, 1)
+    lines = {f.line for f in check_source(REPEAT_ZERO, "gen.py") if f.code[:4] in ("SHP1", "SHP2")}
+    assert not lines, lines
