@@ -127,6 +127,35 @@ class EinopsCalls:
         origin = f"from the einops pattern {pattern!r}"
         return base.with_shape(tuple(outs[0]), axes if axes and len(axes) == len(outs[0]) else None, origin)
 
+    def _shape_from_pattern(self, side: str, lengths: dict[str, Any], names: dict[str, Size], node: cst.CSTNode) -> tuple[Size, ...] | None:
+        """The input shape an unknown tensor must have for ``side`` to apply (no ellipsis): the call fails otherwise.
+
+        Named axes get fresh symbols (shared through ``names`` between the operands of one call), so the output of
+        the call -- and what follows it -- is known symbolically even for code without annotations.
+        """
+        try:
+            expr = P.parse_expression(side, allow_underscore=False, allow_duplicates=True)
+        except P.PatternError:
+            return None
+        if expr.has_marker:
+            return None
+        out: list[Size] = []
+        origin = f"from the pattern {side.strip()!r} at {self.m.path}:{self.m.line_of(node)}"
+        for group in expr.composition:
+            size = Size.const(1)
+            for atom in group:
+                if isinstance(atom, str):
+                    if atom in lengths:
+                        size = size * lengths[atom]
+                    else:
+                        if atom not in names:
+                            names[atom] = self.ctx.fresh(atom, origin)
+                        size = size * names[atom]
+                else:
+                    size = size * atom.value
+            out.append(size)
+        return tuple(out)
+
     def _pattern(self, v: Value) -> str | None:
         return v.value if isinstance(v, StrV) else None
 
@@ -160,6 +189,12 @@ class EinopsCalls:
         if problem is not None:
             self._report(node, problem)
             return fallback
+        if not dynamic and shapes is None and not stacked and (tensor is UNKNOWN or (isinstance(tensor, TensorV) and tensor.shape is None)):
+            synthetic = self._shape_from_pattern(pattern.split("->")[0], lengths, {}, node)
+            if synthetic is not None:
+                shapes = [synthetic]
+                template = tensor if isinstance(tensor, TensorV) else TensorV(None)
+                self.ctx.count("einops:from-pattern")
         if dynamic or shapes is None:
             self.ctx.count("einops:dynamic-axes" if dynamic else "einops:unknown-input")
             return fallback
@@ -256,9 +291,30 @@ class EinopsCalls:
         if problem is not None:
             self._report(node, problem)
             return UNKNOWN
-        if not operands or not all(isinstance(t, TensorV) and t.shape is not None for t in operands):
+        if not operands:
+            return UNKNOWN
+        if not all(isinstance(t, TensorV) and t.shape is not None for t in operands):
             t0 = next((t for t in operands if isinstance(t, TensorV)), None)
-            return TensorV(None, t0.dtype if t0 else None, t0.framework if t0 else None)
+            lefts = pattern.split("->")[0].split(",")
+            names: dict[str, Size] = {}
+            filled: list[Value] = []
+            for t, side in zip(operands, lefts):
+                if isinstance(t, TensorV) and t.shape is not None:
+                    filled.append(t)
+                    continue
+                if t is not UNKNOWN and not isinstance(t, TensorV):
+                    filled = []
+                    break
+                synthetic = self._shape_from_pattern(side, {}, names, node)
+                if synthetic is None:
+                    filled = []
+                    break
+                filled.append(TensorV(synthetic, t.dtype if isinstance(t, TensorV) else None, t.framework if isinstance(t, TensorV) else None))
+            if len(filled) != len(operands) or len(lefts) != len(operands):
+                self.ctx.count("einops:unknown-input")
+                return TensorV(None, t0.dtype if t0 else None, t0.framework if t0 else None)
+            self.ctx.count("einops:from-pattern")
+            operands = filled
         ts = [t for t in operands if isinstance(t, TensorV)]
         res = P.infer("einsum", pattern, [t.shape for t in ts if t.shape is not None], fresh=self._fresher(node))
         return self._result(node, res, ts[0], pattern, ts, output_axes(pattern), OpSpec("einsum", pattern, tuple(t.shape for t in ts if t.shape is not None)))

@@ -1,0 +1,130 @@
+"""The `shapecheck check` command as users run it: formats, selection, configuration, suppression, exit codes."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+BUGGY = '''import torch
+from einops import rearrange
+from jaxtyping import Float
+from torch import Tensor
+
+
+def patchify(img: Float[Tensor, "b 3 225 225"]):
+    return rearrange(img, "b c (h p1) (w p2) -> b (h w) (p1 p2 c)", p1=16, p2=16)
+
+
+def bad_pattern(x):
+    return rearrange(x, "b c -> b c d")
+'''
+
+
+def run(args: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "shapecheck", *args], cwd=cwd, capture_output=True, text=True, timeout=120)
+
+
+@pytest.fixture()
+def project(tmp_path: Path) -> Path:
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "model.py").write_text(BUGGY)
+    (tmp_path / "pkg" / "clean.py").write_text("import einops\n\nx = 1\n")
+    (tmp_path / "build").mkdir()
+    (tmp_path / "build" / "generated.py").write_text(BUGGY)
+    return tmp_path
+
+
+def test_version_and_help(tmp_path: Path) -> None:
+    assert run(["--version"], tmp_path).stdout.startswith("shapecheck ")
+    out = run(["--help"], tmp_path)
+    assert out.returncode == 0 and "check" in out.stdout
+
+
+def test_text_output_and_exit_code(project: Path) -> None:
+    proc = run(["check", "--no-cache"], project)
+    assert proc.returncode == 1
+    lines = [l for l in proc.stdout.splitlines() if not l.startswith(" ")]
+    assert lines[0].startswith("pkg/model.py:8:12: SHP203 ")
+    assert lines[1].startswith("pkg/model.py:12:12: SHP104 ")
+    assert "build/generated.py" not in proc.stdout  # excluded by default
+    assert "    note: input shape (b, 3, 225, 225)" in proc.stdout
+
+
+def test_json_keys(project: Path) -> None:
+    proc = run(["check", "--no-cache", "--format", "json", "pkg"], project)
+    data = json.loads(proc.stdout)
+    assert [d["code"] for d in data] == ["SHP203", "SHP104"]
+    first = data[0]
+    assert set(first) >= {"path", "line", "column", "end_line", "end_column", "code", "severity", "message", "notes"}
+    assert first["path"] == "pkg/model.py" and first["line"] == 8 and first["column"] == 12
+    assert first["severity"] == "error" and first["message"].startswith("SHP203 ")
+    assert isinstance(first["notes"], list) and first["end_line"] >= first["line"]
+
+
+def test_select_and_ignore(project: Path) -> None:
+    assert [d["code"] for d in json.loads(run(["check", "--no-cache", "--format", "json", "--select", "SHP2", "pkg"], project).stdout)] == ["SHP203"]
+    assert [d["code"] for d in json.loads(run(["check", "--no-cache", "--format", "json", "--ignore", "SHP203", "pkg"], project).stdout)] == ["SHP104"]
+    proc = run(["check", "--no-cache", "--ignore", "SHP1,SHP2", "pkg"], project)
+    assert proc.returncode == 0 and proc.stdout == ""
+
+
+def test_pyproject_configuration(project: Path) -> None:
+    (project / "pyproject.toml").write_text('[tool.shapecheck]\nignore = ["SHP104"]\nextend-exclude = ["pkg/clean.py"]\n'
+                                            '[tool.shapecheck.per-file-ignores]\n"pkg/model.py" = ["SHP203"]\n')
+    proc = run(["check", "--no-cache", "."], project)
+    assert proc.returncode == 0, proc.stdout
+
+
+def test_suppression_comments(tmp_path: Path) -> None:
+    src = BUGGY.replace('p2=16)', 'p2=16)  # shapecheck: ignore[SHP203]').replace('"b c -> b c d")', '"b c -> b c d")  # noqa: SHP104')
+    (tmp_path / "m.py").write_text(src)
+    assert run(["check", "--no-cache", "m.py"], tmp_path).returncode == 0
+    (tmp_path / "m.py").write_text(BUGGY.replace('p2=16)', 'p2=16)  # shapecheck: ignore'))
+    proc = run(["check", "--no-cache", "--format", "json", "m.py"], tmp_path)
+    assert [d["code"] for d in json.loads(proc.stdout)] == ["SHP104"]
+    (tmp_path / "m.py").write_text(BUGGY.replace('p2=16)', 'p2=16)  # shapecheck: ignore[SHP201]'))
+    assert [d["code"] for d in json.loads(run(["check", "--no-cache", "--format", "json", "m.py"], tmp_path).stdout)] == ["SHP203", "SHP104"]
+
+
+def test_usage_errors(tmp_path: Path) -> None:
+    assert run(["check", "does-not-exist"], tmp_path).returncode == 2
+    assert run(["check", "--format", "xml", "."], tmp_path).returncode == 2
+
+
+def test_cache_reused_and_invalidated(project: Path) -> None:
+    first = run(["check", "--format", "json", "pkg"], project).stdout
+    assert (project / ".shapecheck_cache").is_dir()
+    assert run(["check", "--format", "json", "pkg"], project).stdout == first
+    (project / "pkg" / "model.py").write_text(BUGGY.replace("225 225", "224 224"))
+    assert [d["code"] for d in json.loads(run(["check", "--format", "json", "pkg"], project).stdout)] == ["SHP104"]
+
+
+def test_syntax_error_and_bad_encoding_reported_and_run_goes_on(tmp_path: Path) -> None:
+    (tmp_path / "a.py").write_text("import einops\ndef f(:\n")
+    (tmp_path / "b.py").write_bytes(b"# -*- coding: latin-1 -*-\nimport einops\ns = '\xe9'\n")
+    (tmp_path / "c.py").write_bytes(b"import einops\nx = '\xff\xfe'\n")
+    (tmp_path / "d.py").write_text(BUGGY)
+    proc = run(["check", "--no-cache", "--format", "json", "."], tmp_path)
+    data = json.loads(proc.stdout)
+    by_file = {}
+    for d in data:
+        by_file.setdefault(d["path"], []).append(d["code"])
+    assert by_file["a.py"] == ["SHP901"] and "line 2" in data[0]["message"]
+    assert "b.py" not in by_file
+    assert by_file["c.py"] == ["SHP901"]
+    assert by_file["d.py"] == ["SHP203", "SHP104"]
+
+
+def test_cross_module_through_cli(tmp_path: Path) -> None:
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "__init__.py").write_text("")
+    (tmp_path / "pkg" / "heads.py").write_text('from einops import rearrange\n\n\ndef split_heads(x, h):\n    return rearrange(x, "b n (h d) -> b h n d", h=h)\n')
+    (tmp_path / "pkg" / "model.py").write_text('from jaxtyping import Float\nfrom torch import Tensor\n\nfrom .heads import split_heads\n\n\n'
+                                               'def f(x: Float[Tensor, "b n 500"]):\n    return split_heads(x, 8)\n')
+    proc = run(["check", "--no-cache", "--format", "json", "-j", "2", "pkg"], tmp_path)
+    data = json.loads(proc.stdout)
+    assert [(d["path"], d["line"], d["code"]) for d in data] == [("pkg/model.py", 8, "SHP203")]
