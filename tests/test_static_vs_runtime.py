@@ -77,25 +77,25 @@ def check_seed(seed: int, mode: str, features: tuple = FEATURES) -> None:
     compare(prog)
 
 
-@settings(max_examples=350, **SETTINGS)
+@settings(max_examples=300, **SETTINGS)
 @given(SEEDS)
 def test_concrete(seed: int) -> None:
     check_seed(seed, "concrete")
 
 
-@settings(max_examples=150, **SETTINGS)
+@settings(max_examples=120, **SETTINGS)
 @given(SEEDS)
 def test_bound_by_first_call(seed: int) -> None:
     check_seed(seed, "bound")
 
 
-@settings(max_examples=250, **SETTINGS)
+@settings(max_examples=220, **SETTINGS)
 @given(SEEDS)
 def test_symbolic(seed: int) -> None:
     check_seed(seed, "symbolic")
 
 
-@settings(max_examples=150, **SETTINGS)
+@settings(max_examples=120, **SETTINGS)
 @given(SEEDS)
 def test_layers_and_pack(seed: int) -> None:
     check_seed(seed, "concrete", ("layers", "pack", "lists"))
@@ -149,3 +149,26 @@ def test_known_disagreement_repeat_nonpositive_new_axis() -> None:
     assert einops.repeat(x, "i -> i e", e=-1).shape == (2, 1)
     lines = {f.line for f in check_source(REPEAT_ZERO, "gen.py") if f.code[:4] in ("SHP1", "SHP2")}
     assert not lines, lines
+
+
+# Found by hand-written probes next to the generator (the generator itself makes neither tuples of tensors, empty
+# lists nor float lengths): einops raises, shapecheck is silent.
+PROBES = {
+    "tuple-of-tensors": ('rearrange((x, x), "l a b -> a (l b)")', "RuntimeError: Tensor type unknown to einops"),
+    "empty-list": ('rearrange([], "l a b -> a (l b)")', "TypeError: can't be applied to an empty list"),
+    "float-axis-length": ('repeat(x, "a b -> a b c", c=2.0)', "TypeError: expand(): argument 'size' failed"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(PROBES))
+@pytest.mark.xfail(strict=True, reason="einops 0.8.2 raises, shapecheck reports nothing (see PROBES)")
+def test_known_disagreement_probe(name: str) -> None:
+    import einops
+
+    call, _ = PROBES[name]
+    src = ("import torch\nfrom torch import Tensor\nfrom einops import rearrange, repeat\nfrom jaxtyping import Float\n\n\n"
+           f'def f(x: Float[Tensor, "2 1"]):\n    r = {call}\n    return r\n')
+    with pytest.raises(Exception):
+        eval(call, {"x": torch.zeros(2, 1), "rearrange": einops.rearrange, "repeat": einops.repeat})
+    lines = {f.line for f in check_source(src, "gen.py") if f.code[:4] in ("SHP1", "SHP2")}
+    assert 8 in lines, (name, lines)
