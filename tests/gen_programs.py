@@ -169,11 +169,13 @@ class Call:
         return d
 
     def render(self) -> str:
-        args = [("[" + ", ".join(self.inputs) + "]") if self.as_list else ", ".join(self.inputs), repr_str(self.pattern)]
+        first = ("[" + ", ".join(self.inputs) + "]") if self.as_list else ", ".join(self.inputs)
+        args = [first, repr_str(self.pattern)]
         if self.op == "reduce":
             args.insert(2, repr_str(self.reduction))
         if self.op == "unpack":
-            args.insert(1, self.unpack_shapes[1] if isinstance(self.unpack_shapes, tuple) else shapes_src(self.unpack_shapes))
+            shapes = self.unpack_shapes
+            args.insert(1, shapes[1] if isinstance(shapes, tuple) else shapes_src(shapes))
         if self.op == "einsum":
             args = list(self.inputs) + [repr_str(self.pattern)]
         args += [f"{k}={e.src()}" for k, e in self.kwargs]
@@ -378,6 +380,12 @@ class Gen:
             self.exprs.append(Expr("shape", d, name, i))
         return name
 
+    def other_size(self, d: Size) -> Size:
+        """A size differing from `d` (concrete: 1 or 2 more; symbolic: another symbol, maybe the same one)."""
+        if d.concrete:
+            return Size(d.coef + self.rnd.choice([1, 2]))
+        return Size(1, (self.rnd.choice(self.sym_pool[:5]),))
+
     def eligible(self, deps: set) -> bool:
         return not (deps & self.mutated)
 
@@ -446,7 +454,8 @@ class Gen:
         kwargs: list = []
         splits: list = []
         if ell:
-            slots = [("dim", d) for d in dims[:ell[0]]] + [("ell", dims[ell[0]:ell[1]])] + [("dim", d) for d in dims[ell[1]:]]
+            slots = ([("dim", d) for d in dims[:ell[0]]] + [("ell", dims[ell[0]:ell[1]])]
+                     + [("dim", d) for d in dims[ell[1]:]])
         else:
             slots = [("dim", d) for d in dims]
         for kind, d in slots:
@@ -613,12 +622,13 @@ class Gen:
                     dims = list(shape)
                     if dims and self.want_mutation({x}, 0.2):
                         i = r.randrange(len(dims))
-                        dims[i] = Size(dims[i].coef + r.choice([1, 2])) if dims[i].concrete else Size(1, (r.choice(self.sym_pool[:5]),))
+                        dims[i] = self.other_size(dims[i])
                         mut_members = mut_members or dims != list(shape)
                     y = self.add_param(dims)
                     inputs.append(y)
                     in_model.append(dims)
-        left, right, kwargs, out_shape, new_axes, splits = self.transform(op, shape, list_len=len(inputs) if as_list else 0)
+        list_len = len(inputs) if as_list else 0
+        left, right, kwargs, out_shape, new_axes, splits = self.transform(op, shape, list_len=list_len)
         reduction = r.choice(GOOD_REDUCTIONS) if op == "reduce" else None
         deps = set(inputs) | {d for _, e in kwargs for d in e.deps}
         mutation = "list_member" if mut_members else ""
@@ -691,7 +701,7 @@ class Gen:
                 shared_i = [i for i, n in enumerate(b_terms) if n in a_terms]
                 i = r.choice(shared_i) if shared_i and r.random() < 0.85 else r.randrange(len(b_shape))
                 old = b_shape[i]
-                b_shape[i] = Size(old.coef + r.choice([1, 2])) if (old.concrete or r.random() < 0.5) else Size(1, (r.choice(self.sym_pool[:5]),))
+                b_shape[i] = self.other_size(old)
                 if b_shape[i] == old:
                     b_shape[i] = Size(old.coef + 1, old.syms)
             y = self.add_param(b_shape)
