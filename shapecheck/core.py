@@ -12,7 +12,10 @@ from .diagnostics import Finding, make
 _SUPPRESS = re.compile(r"#\s*shapecheck:\s*ignore(?:\[(?P<codes>[A-Z0-9_,\s]*)\])?", re.IGNORECASE)
 _NOQA = re.compile(r"#\s*noqa(?::\s*(?P<codes>[A-Z]+[0-9]+(?:[,\s]+[A-Z]+[0-9]+)*))?", re.IGNORECASE)
 
-_MARKERS = ("einops", "jaxtyping", "Float", "Float16", "BFloat16", "Shaped", "rearrange", "torch", "numpy", "jax")
+# Files that mention none of these are skipped before parsing: einops and jaxtyping carry the shapes, the dtype
+# words carry the float16/bfloat16 checks. A file that imports an analysed module mentioning einops/jaxtyping
+# (a project-local re-export of jaxtyping types, say) is relevant too (see Project.imports_relevant).
+_MARKERS = ("einops", "jaxtyping", "float16", "bfloat16", "half", "autocast")
 
 
 @dataclass(frozen=True)
@@ -33,9 +36,12 @@ def decode_source(data: bytes | str) -> str:
     return text[1:] if text.startswith("\ufeff") else text
 
 
-def relevant(text: str) -> bool:
+def relevant(text: str, project: "object | None" = None, path: str | None = None) -> bool:
     """Cheap pre-filter: files that mention none of our libraries are skipped before parsing."""
-    return any(m in text for m in _MARKERS)
+    if any(m in text for m in _MARKERS):
+        return True
+    check = getattr(project, "imports_relevant", None)
+    return bool(check is not None and path is not None and check(text, path))
 
 
 def suppressed(finding: Finding, lines: list[str]) -> bool:
@@ -71,14 +77,14 @@ def check_source(
         text = decode_source(source)
     except (UnicodeDecodeError, SyntaxError, LookupError) as exc:
         return _filter([make("SHP901", path, (1, 1, 1, 1), reason=f"cannot decode source ({exc})")], [], config, path)
-    if prefilter and not relevant(text):
+    if prefilter and not relevant(text, project, path):
         return []
     from .analysis import analyse_text  # deferred: keeps `import shapecheck` light
 
     try:
         findings = analyse_text(text, path, project=project)
     except RecursionError:
-        findings = [make("SHP902", path, (1, 1, 1, 1), reason="source nested too deeply")]
+        findings = [make("SHP901", path, (1, 1, 1, 1), reason="source nested too deeply to analyse")]
     except Exception as exc:  # a bug of ours must never take the host down
         findings = [make("SHP902", path, (1, 1, 1, 1), reason=f"{type(exc).__name__}: {exc}")]
     return _filter(findings, text.splitlines(), config, path)

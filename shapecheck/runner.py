@@ -69,13 +69,38 @@ def _finding_from_cache(d: dict) -> Finding:
     return Finding(d["path"], d["line"], d["column"], d["end_line"], d["end_column"], d["code"], d["message"], tuple(d["notes"]), sev, w)
 
 
+_FINGERPRINT: str | None = None
+
+
+def _code_fingerprint() -> str:
+    """The version plus the size and mtime of shapecheck's own modules and stubs: a changed checker misses the cache."""
+    global _FINGERPRINT
+    if _FINGERPRINT is None:
+        from .analysis.stubs import bundled_stub_dir
+
+        h = hashlib.sha256(__version__.encode())
+        roots = [Path(__file__).resolve().parent]
+        stubs = bundled_stub_dir()
+        if stubs is not None:
+            roots.append(stubs)
+        for root in roots:
+            for p in sorted(root.rglob("*.py*")):
+                try:
+                    st = p.stat()
+                except OSError:
+                    continue
+                h.update(f"{p.relative_to(root)}:{st.st_size}:{st.st_mtime_ns}".encode())
+        _FINGERPRINT = h.hexdigest()
+    return _FINGERPRINT
+
+
 class Cache:
     def __init__(self, root: Path, enabled: bool = True) -> None:
         self.dir = root / CACHE_DIR
         self.enabled = enabled
 
     def key(self, data: bytes, deps: list[bytes], display: str) -> str:
-        h = hashlib.sha256(__version__.encode())
+        h = hashlib.sha256(_code_fingerprint().encode())
         h.update(display.encode("utf-8", "surrogateescape"))
         h.update(data)
         for d in deps:
@@ -146,7 +171,7 @@ def run(files: list[Path], config: Config, jobs: int = 0, use_cache: bool = True
         except OSError as exc:
             results[i] = [make("SHP901", display, (1, 1, 1, 1), reason=f"cannot read file ({exc.strerror or exc})")]
             continue
-        if not _maybe_relevant(data):
+        if not _maybe_relevant(data, project, f):
             results[i] = []
             continue
         deps = []
@@ -191,8 +216,5 @@ def run(files: list[Path], config: Config, jobs: int = 0, use_cache: bool = True
     return out
 
 
-def _maybe_relevant(data: bytes) -> bool:
-    try:
-        return relevant(data.decode("latin-1"))
-    except Exception:
-        return True
+def _maybe_relevant(data: bytes, project: object, path: Path) -> bool:
+    return relevant(data.decode("latin-1"), project, str(path))

@@ -62,6 +62,7 @@ class Context:
     pending: list[Pending] = field(default_factory=list)
     origins: dict[str, str] = field(default_factory=dict)  # symbol -> where it was bound
     hovers: dict[int, Any] = field(default_factory=dict)  # id(node) -> value, for the LSP hover (when enabled)
+    hover_nodes: dict[int, Any] = field(default_factory=dict)  # id(node) -> node
     record_hovers: bool = False
     suppress_depth: int = 0  # >0 while inlining a callee: findings are collected by the caller instead
     inline_findings: list[Pending] = field(default_factory=list)

@@ -10,7 +10,7 @@ import libcst as cst
 from .. import pattern as P
 from ..sizes import Size
 from .context import OpSpec
-from .shapes_bridge import shape_text
+from .shapes_bridge import Origin, shape_text
 from .values import UNKNOWN, DictV, FuncV, IntV, LayerV, RefV, SeqV, StrV, TensorV, Value
 
 if TYPE_CHECKING:
@@ -140,7 +140,7 @@ class EinopsCalls:
         if expr.has_marker:
             return None
         out: list[Size] = []
-        origin = f"from the pattern {side.strip()!r} at {self.m.path}:{self.m.line_of(node)}"
+        origin = Origin(self.m, node, f"the pattern {side.strip()!r}")
         for group in expr.composition:
             size = Size.const(1)
             for atom in group:
@@ -164,6 +164,13 @@ class EinopsCalls:
         tensor = args[0] if args else kwargs.get("tensor", UNKNOWN)
         pat_v = args[1] if len(args) > 1 else kwargs.get("pattern", UNKNOWN)
         pattern = self._pattern(pat_v)
+        if isinstance(tensor, SeqV) and tensor.kind == "tuple" and pattern is not None:
+            self.ctx.report(node, "SHP111", {"reason": f"einops.{kind} accepts a tensor or a list of tensors, not a tuple "
+                                                       f"(einops raises 'Tensor type unknown'); pass a list"})
+            return UNKNOWN
+        if isinstance(tensor, SeqV) and tensor.kind == "list" and not tensor.items and pattern is not None:
+            self.ctx.report(node, "SHP111", {"reason": f"einops.{kind} of an empty list of tensors always raises"})
+            return UNKNOWN
         shapes, stacked, template = self._input(tensor)
         fallback: Value = template.with_shape(None) if template is not None and not stacked else (TensorV(None, template.dtype, template.framework) if template else UNKNOWN)
         if pattern is None:
@@ -210,7 +217,7 @@ class EinopsCalls:
 
     def _fresher(self, node: cst.CSTNode) -> Any:
         def fresh(name: str) -> Size:
-            return self.ctx.fresh(name, f"inferred by the einops call at {self.m.path}:{self.m.line_of(node)}")
+            return self.ctx.fresh(name, Origin(self.m, node, "the einops call", prefix="inferred by"))
         return fresh
 
     def _rearrange(self, node: cst.Call, args: list[Value], kwargs: dict[str, Value], dynamic: bool) -> Value:

@@ -46,20 +46,18 @@ def hover_at(text: str, path: str, line: int, column: int, project: Any = None) 
     hovers = analysis.ctx.hovers
     if not hovers:
         return None
-    from libcst.metadata import MetadataWrapper, PositionProvider
+    from .positions import compute_positions
 
-    positions = MetadataWrapper(analysis.tree, unsafe_skip_copy=True).resolve(PositionProvider)
+    positions = compute_positions(analysis.tree, set(hovers))
+    nodes = analysis.ctx.hover_nodes
     best: tuple[int, str, str] | None = None
-    for node, rng in positions.items():
-        if id(node) not in hovers:
-            continue
-        start, end = rng.start, rng.end
-        if (start.line, start.column) <= (line, column) <= (end.line, end.column):
-            desc = describe_value(hovers[id(node)], analysis.ctx)
+    for key, (sl, sc, el, ec) in positions.items():
+        if (sl, sc) <= (line, column) <= (el, ec):
+            desc = describe_value(hovers[key], analysis.ctx)
             if desc is None:
                 continue
-            span = (end.line - start.line) * 10_000 + (end.column - start.column)
-            label = analysis.tree.code_for_node(node)
+            span = (el - sl) * 10_000 + (ec - sc)
+            label = analysis.tree.code_for_node(nodes[key])
             if best is None or span < best[0]:
                 best = (span, label, desc)
     if best is None:

@@ -238,6 +238,7 @@ class Interpreter:
             self.scope.vars[target.value] = value
             if self.ctx.record_hovers:
                 self.ctx.hovers[id(target)] = value
+                self.ctx.hover_nodes[id(target)] = target
         elif isinstance(target, (cst.Tuple, cst.List)):
             elems = target.elements
             starred = [i for i, e in enumerate(elems) if isinstance(e, cst.StarredElement)]
@@ -278,6 +279,7 @@ class Interpreter:
         value = self._eval(node)
         if self.ctx.record_hovers and isinstance(node, (cst.Name, cst.Call, cst.Attribute, cst.Subscript, cst.BinaryOperation)):
             self.ctx.hovers[id(node)] = value
+            self.ctx.hover_nodes[id(node)] = node
         return value
 
     def _eval(self, node: cst.BaseExpression) -> Value:

@@ -469,11 +469,9 @@ class ModuleAnalysis:
 
     def positions_for(self, nodes: list[cst.CSTNode]) -> dict[int, tuple[int, int, int, int]]:
         if self._positions is None:
-            from libcst.metadata import MetadataWrapper, PositionProvider
+            from .positions import compute_positions
 
-            wrapper = MetadataWrapper(self.tree, unsafe_skip_copy=True)
-            pos = wrapper.resolve(PositionProvider)
-            self._positions = {id(n): (r.start.line, r.start.column + 1, r.end.line, r.end.column + 1) for n, r in pos.items()}
+            self._positions = {k: (a, b + 1, c, d + 1) for k, (a, b, c, d) in compute_positions(self.tree).items()}
         return self._positions
 
 

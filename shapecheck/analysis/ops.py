@@ -12,7 +12,7 @@ import libcst as cst
 
 from ..sizes import Size, Truth, divisible, equal, greater_equal, product
 from .context import OpSpec
-from .shapes_bridge import shape_text
+from .shapes_bridge import Origin, shape_text
 from .values import (
     UNKNOWN, BoolV, DtypeV, FloatV, FuncV, IntV, LayerV, NoneV, ObjV, RefV, SeqV, StrV, TensorV, Value,
 )
@@ -722,7 +722,7 @@ class FrameworkOps:
                                 [f"the argument has shape {shape_text(arg.shape)}" + (f" {arg.origin}" if arg.origin is not None else ""),
                                  f"stub {short}() at {fi.module.path}:{fi.module.line_of(fi.node)}"],
                                 spec=OpSpec("annotation", None, _bound_shapes(fi, bound, p.name) + (arg.shape,), (),
-                                            (("dims", p.ann.dims), ("params", _param_dims(fi, bound, p.name)))))
+                                            (("dims", p.ann.dims), ("params", _param_dims(fi, bound, p.name)), ("stub", qual))))
                 return TensorV(None, first.dtype if first else None, first.framework if first else None)
         ret = fi.return_ann
         fw = first.framework if first else _framework(qual)
@@ -754,7 +754,7 @@ class FrameworkOps:
                 sizes.append(v.size)
             else:
                 return TensorV(None, dtype, fw)
-        return TensorV(tuple(sizes), dtype, fw, None, f"from {name}(...) at {self.m.path}:{self.m.line_of(node)}")
+        return TensorV(tuple(sizes), dtype, fw, None, Origin(self.m, node, f"{name}(...)"))
 
     def concat(self, node: cst.Call, name: str, fw: str, args: list[Value], kwargs: dict[str, Value]) -> Value:
         seq = args[0] if args else kwargs.get("tensors", kwargs.get("arrays", UNKNOWN))

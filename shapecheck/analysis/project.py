@@ -37,6 +37,7 @@ class Project:
         self.packages: set[str] = set()
         self.modules: dict[str, "ModuleAnalysis"] = {}
         self._loading: set[str] = set()
+        self._relevance: dict[str, bool] = {}
         for f in files or []:
             self.add_file(f)
 
@@ -164,6 +165,22 @@ class Project:
         if isinstance(v, RefV):
             return dtype_class_of(v.qualname)
         return None
+
+    def imports_relevant(self, text: str, path: str) -> bool:
+        """Does this source import a module of the analysed tree that mentions einops or jaxtyping?"""
+        p = Path(path)
+        current = module_name_for(p)[0] if p.suffix == ".py" and p.exists() else ""
+        for dep in self.dependencies(text, current):
+            key = str(dep)
+            if key not in self._relevance:
+                try:
+                    dep_text = dep.read_bytes().decode("utf-8", "replace")
+                except OSError:
+                    dep_text = ""
+                self._relevance[key] = "einops" in dep_text or "jaxtyping" in dep_text
+            if self._relevance[key]:
+                return True
+        return False
 
     # ------------------------------------------------------------------ cache keys
     def dependencies(self, text: str, current: str) -> list[Path]:

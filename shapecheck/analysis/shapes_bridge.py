@@ -28,9 +28,10 @@ class Origin:
     module: "ModuleAnalysis"
     node: cst.CSTNode
     text: str
+    prefix: str = "from"
 
     def __str__(self) -> str:
-        return f"from {self.text} at {self.module.path}:{self.module.line_of(self.node)}"
+        return f"{self.prefix} {self.text} at {self.module.path}:{self.module.line_of(self.node)}"
 
 
 def shape_text(shape: tuple[Size, ...] | None) -> str:

@@ -68,6 +68,16 @@ def infer(
         return e.problem
 
 
+def _left_names(pattern: str) -> frozenset | None:
+    """Names on the left side of a transform pattern (None when the pattern does not parse)."""
+    if pattern.count("->") != 1:
+        return None
+    try:
+        return parse_expression(pattern.split("->")[0]).names
+    except PatternError:
+        return None
+
+
 def _normalize(shape: Sequence[SizeLike]) -> tuple:
     out = []
     for x in shape:
@@ -110,8 +120,11 @@ def _infer_transform(kind, pattern, shapes, axes_lengths, reduction, stacked_lis
     names = tuple(axes_lengths)
     values = [x for s in shapes for x in s] + list(axes_lengths.values())
     dom = _domain(values, fresh)
+    left_names = _left_names(pattern)
     for name, v in axes_lengths.items():
-        if isinstance(v, int) and v <= 0:
+        # a new axis of repeat may be 0 (an empty axis) or -1 (expand keeps size 1): einops accepts both;
+        # an axis of the input cannot be non-positive
+        if isinstance(v, int) and v <= 0 and (left_names is None or name in left_names):
             raise PatternError(Problem("SHP105", {"axis": name, "value": v, "reason": "must be positive",
                                                   "pattern": pattern}, name))
     if stacked_list:
