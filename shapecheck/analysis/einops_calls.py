@@ -156,6 +156,17 @@ class EinopsCalls:
             out.append(size)
         return tuple(out)
 
+    def _checked_pattern(self, node: cst.CSTNode, kind: str, v: Value) -> str | None:
+        """The literal pattern of a pack/unpack/parse_shape call, or None (dynamic, or invalid and reported)."""
+        pattern = self._pattern(v)
+        if pattern is None:
+            return None
+        problem = P.check_call(kind, pattern)
+        if problem is not None:
+            self._report(node, problem)
+            return None
+        return pattern
+
     def _pattern(self, v: Value) -> str | None:
         return v.value if isinstance(v, StrV) else None
 
@@ -232,12 +243,8 @@ class EinopsCalls:
     # ------------------------------------------------------------------ pack / unpack
     def _pack(self, node: cst.Call, args: list[Value], kwargs: dict[str, Value], dynamic: bool) -> Value:
         tensors = args[0] if args else kwargs.get("tensors", UNKNOWN)
-        pattern = self._pattern(args[1] if len(args) > 1 else kwargs.get("pattern", UNKNOWN))
+        pattern = self._checked_pattern(node, "pack", args[1] if len(args) > 1 else kwargs.get("pattern", UNKNOWN))
         if pattern is None:
-            return UNKNOWN
-        problem = P.check_call("pack", pattern)
-        if problem is not None:
-            self._report(node, problem)
             return UNKNOWN
         if not isinstance(tensors, SeqV) or not tensors.items or not all(isinstance(t, TensorV) and t.shape is not None for t in tensors.items):
             return SeqV((UNKNOWN, UNKNOWN))
@@ -259,14 +266,11 @@ class EinopsCalls:
     def _unpack(self, node: cst.Call, args: list[Value], kwargs: dict[str, Value], dynamic: bool) -> Value:
         tensor = args[0] if args else kwargs.get("tensor", UNKNOWN)
         ps = args[1] if len(args) > 1 else kwargs.get("packed_shapes", UNKNOWN)
-        pattern = self._pattern(args[2] if len(args) > 2 else kwargs.get("pattern", UNKNOWN))
-        if pattern is None:
-            if len(args) == 2 and isinstance(ps, StrV) and not dynamic:
-                self.ctx.report(node, "SHP111", {"reason": "einops.unpack(tensor, packed_shapes, pattern) is called without packed shapes"})
+        if len(args) == 2 and isinstance(ps, StrV) and "pattern" not in kwargs and not dynamic:
+            self.ctx.report(node, "SHP111", {"reason": "einops.unpack(tensor, packed_shapes, pattern) is called without packed shapes"})
             return UNKNOWN
-        problem = P.check_call("unpack", pattern)
-        if problem is not None:
-            self._report(node, problem)
+        pattern = self._checked_pattern(node, "unpack", args[2] if len(args) > 2 else kwargs.get("pattern", UNKNOWN))
+        if pattern is None:
             return UNKNOWN
         if not isinstance(tensor, TensorV) or tensor.shape is None or not isinstance(ps, SeqV):
             return UNKNOWN
@@ -328,12 +332,8 @@ class EinopsCalls:
 
     def _parse_shape(self, node: cst.Call, args: list[Value], kwargs: dict[str, Value], dynamic: bool) -> Value:
         x = args[0] if args else kwargs.get("x", UNKNOWN)
-        pattern = self._pattern(args[1] if len(args) > 1 else kwargs.get("pattern", UNKNOWN))
+        pattern = self._checked_pattern(node, "parse_shape", args[1] if len(args) > 1 else kwargs.get("pattern", UNKNOWN))
         if pattern is None:
-            return UNKNOWN
-        problem = P.check_call("parse_shape", pattern)
-        if problem is not None:
-            self._report(node, problem)
             return UNKNOWN
         if not isinstance(x, TensorV) or x.shape is None:
             return UNKNOWN
