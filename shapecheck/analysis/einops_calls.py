@@ -127,7 +127,8 @@ class EinopsCalls:
         origin = f"from the einops pattern {pattern!r}"
         return base.with_shape(tuple(outs[0]), axes if axes and len(axes) == len(outs[0]) else None, origin)
 
-    def _shape_from_pattern(self, side: str, lengths: dict[str, Any], names: dict[str, Size], node: cst.CSTNode) -> tuple[Size, ...] | None:
+    def _shape_from_pattern(self, side: str, lengths: dict[str, Any], names: dict[str, Size], node: cst.CSTNode,
+                            ellipsis: Size | None = None) -> tuple[Size, ...] | None:
         """The input shape an unknown tensor must have for ``side`` to apply (no ellipsis): the call fails otherwise.
 
         Named axes get fresh symbols (shared through ``names`` between the operands of one call), so the output of
@@ -137,11 +138,15 @@ class EinopsCalls:
             expr = P.parse_expression(side, allow_underscore=False, allow_duplicates=True)
         except P.PatternError:
             return None
-        if expr.has_marker:
+        if expr.has_marker and (ellipsis is None or expr.ellipsis_parenthesized):
             return None
         out: list[Size] = []
         origin = Origin(self.m, node, f"the pattern {side.strip()!r}")
         for group in expr.composition:
+            if isinstance(group, str):  # the ellipsis marker: one placeholder axis standing for all of them
+                assert ellipsis is not None
+                out.append(ellipsis)
+                continue
             size = Size.const(1)
             for atom in group:
                 if isinstance(atom, str):
@@ -207,8 +212,9 @@ class EinopsCalls:
         if problem is not None:
             self._report(node, problem)
             return fallback
+        ellipsis: Size | None = None
         if not dynamic and shapes is None and not stacked and (tensor is UNKNOWN or (isinstance(tensor, TensorV) and tensor.shape is None)):
-            synthetic = self._shape_from_pattern(pattern.split("->")[0], lengths, {}, node)
+            synthetic, ellipsis = self._partial_input(tensor, pattern, lengths, node)
             if synthetic is not None:
                 shapes = [synthetic]
                 template = tensor if isinstance(tensor, TensorV) else TensorV(None)
@@ -222,9 +228,60 @@ class EinopsCalls:
         spec = OpSpec(kind, pattern, tuple(shapes), tuple(lengths.items()),
                       (("reduction", reduction if not is_callable else "callable"), ("stacked", stacked)))
         out = self._result(node, res, template if not stacked else (TensorV(None, template.dtype, template.framework) if template else None), pattern, tensors, output_axes(pattern), spec)
+        if ellipsis is not None and isinstance(out, TensorV) and out.shape is not None:
+            out = self._variadic_output(out, pattern, ellipsis)
         if kind == "reduce" and isinstance(out, TensorV):
             self.m.ops.note_reduction(node, "einops.reduce", template, reduction, res, pattern, out)
         return out
+
+    def _partial_input(self, tensor: Value, pattern: str, lengths: dict[str, Any], node: cst.CSTNode) -> tuple[tuple[Size, ...] | None, Size | None]:
+        """The input shape of a call on a tensor of unknown rank, from its pattern (and its known leading/trailing axes).
+
+        An einops ``...`` is modelled as one placeholder axis V (the product of the axes it stands for): einops never
+        splits or checks the axes under ``...`` on the left, so no finding can depend on V.
+        """
+        left = pattern.split("->")[0]
+        try:
+            expr = P.parse_expression(left, allow_underscore=False, allow_duplicates=True)
+        except P.PatternError:
+            return None, None
+        if not expr.has_marker:
+            return self._shape_from_pattern(left, lengths, {}, node), None
+        if expr.ellipsis_parenthesized:
+            return None, None
+        if isinstance(tensor, TensorV) and tensor.vshape is not None:
+            prefix, v, suffix = tensor.vshape
+            k = next(i for i, g in enumerate(expr.composition) if isinstance(g, str))
+            m = len(expr.composition) - k - 1
+            if len(prefix) > k or len(suffix) > m:
+                return None, None  # the pattern may take known axes into its `...`: not modelled
+            if len(prefix) < k or len(suffix) < m:
+                # the pattern names axes that are still inside the unknown run: take them out as fresh sizes
+                # (and a fresh run for the rest); only the product relation to V is forgotten
+                origin = Origin(self.m, node, f"the axes of {left.strip()!r}")
+                prefix = prefix + tuple(self.ctx.fresh("n", origin) for _ in range(k - len(prefix)))
+                suffix = tuple(self.ctx.fresh("n", origin) for _ in range(m - len(suffix))) + suffix
+                v = self.ctx.fresh("…", origin)
+            return prefix + (v,) + suffix, v
+        v = self.ctx.fresh("…", Origin(self.m, node, f"the axes under '...' in {left.strip()!r}"))
+        return self._shape_from_pattern(left, lengths, {}, node, ellipsis=v), v
+
+    def _variadic_output(self, out: TensorV, pattern: str, v: Size) -> TensorV:
+        """Turn the placeholder axis back into an unknown number of axes where the output keeps ``...`` standalone."""
+        right = pattern.split("->")[1]
+        try:
+            expr = P.parse_expression(right, allow_underscore=False, allow_duplicates=True)
+        except P.PatternError:
+            return out.with_shape(None)
+        positions = [i for i, g in enumerate(expr.composition) if isinstance(g, str)]
+        if not positions:
+            return out  # reduced away, or inside a group: the rank is known
+        i = positions[0]
+        assert out.shape is not None
+        if i >= len(out.shape) or out.shape[i] != v:
+            return out.with_shape(None)
+        self.ctx.count("einops:variadic-output")
+        return TensorV(None, out.dtype, out.framework, None, out.origin, (out.shape[:i], v, out.shape[i + 1:]))
 
     def _fresher(self, node: cst.CSTNode) -> Any:
         def fresh(name: str) -> Size:

@@ -12,7 +12,11 @@ from .values import IntV, SeqV, TensorV
 
 def describe_value(v: Any, ctx: Any = None) -> str | None:
     if isinstance(v, TensorV):
-        shape = "(?)" if v.shape is None else "(" + ", ".join(str(s) for s in v.shape) + ")"
+        if v.shape is None and v.vshape is not None:
+            prefix, _, suffix = v.vshape
+            shape = "(" + ", ".join([*(str(s) for s in prefix), "...", *(str(s) for s in suffix)]) + ")"
+        else:
+            shape = "(?)" if v.shape is None else "(" + ", ".join(str(s) for s in v.shape) + ")"
         text = shape
         if v.dtype:
             text += f" {v.dtype}"

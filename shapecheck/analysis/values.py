@@ -24,6 +24,9 @@ class TensorV:
     framework: str | None = None  # "torch" | "numpy" | "jax"
     axes: tuple[str | None, ...] | None = None  # semantic axis names, when known (for SHP401)
     origin: Any = None  # where the shape came from (str() renders "from x: ... at f.py:3")
+    # With shape None: (prefix, V, suffix) -- known leading and trailing axes around an unknown number of axes whose
+    # product is the symbol V (what an einops `...` carries). Only einops calls read it; everything else sees rank ?.
+    vshape: tuple[tuple[Size, ...], Size, tuple[Size, ...]] | None = None
 
     @property
     def rank(self) -> int | None:
@@ -33,7 +36,7 @@ class TensorV:
         return TensorV(shape, self.dtype, self.framework, axes, origin if origin is not None else self.origin)
 
     def with_dtype(self, dtype: str | None) -> "TensorV":
-        return TensorV(self.shape, dtype, self.framework, self.axes, self.origin)
+        return TensorV(self.shape, dtype, self.framework, self.axes, self.origin, self.vshape)
 
 
 @dataclass(frozen=True)
@@ -137,6 +140,7 @@ def join(a: Value, b: Value) -> Value:
             a.framework if a.framework == b.framework else None,
             a.axes if a.axes == b.axes and shape is not None else None,
             a.origin if shape is not None else None,
+            a.vshape if a.vshape == b.vshape else None,
         )
     if isinstance(a, IntV) and isinstance(b, IntV) and a.size == b.size:
         return a
