@@ -32,8 +32,7 @@ def decode_source(data: bytes | str) -> str:
     import tokenize
 
     encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
-    text = data.decode(encoding)
-    return text[1:] if text.startswith("\ufeff") else text
+    return data.decode(encoding)  # "utf-8-sig" drops the one BOM Python allows; a second one stays (and is an error)
 
 
 def relevant(text: str, project: "object | None" = None, path: str | None = None) -> bool:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 from pathlib import Path
 from typing import Any
 
@@ -11,13 +12,41 @@ from ..diagnostics import Edit, Finding, make
 from .context import Pending
 
 
+# CPython errors no newer Python would accept either (the rest may be syntax newer than this interpreter)
+_NOT_A_VERSION_MATTER = ("too many nested", "too complex", "null bytes", "non-printable", "indent", "tab", "EOF",
+                         "unterminated", "unmatched", "was never closed", "does not match")
+
+
 def parse(text: str, path: str) -> cst.Module | Finding:
+    """libcst's tree, or one SHP901 finding.
+
+    CPython's own parser (``ast.parse``: parsing only, nothing is compiled or run) looks first. Its verdict gives exact
+    error positions, and input it refuses for nesting depth is never handed to libcst's native parser, which
+    overflows its stack on it. Syntax newer than this interpreter (a SyntaxError libcst does not share) is analysed.
+    """
+    cpython_error: SyntaxError | None = None
+    try:
+        ast.parse(text)
+    except (RecursionError, MemoryError):
+        return make("SHP901", path, (1, 1, 1, 1), reason="source nested too deeply to parse")
+    except ValueError as exc:  # NUL bytes
+        return make("SHP901", path, (1, 1, 1, 1), reason=str(exc))
+    except SyntaxError as exc:
+        if any(fragment in str(exc.msg) for fragment in _NOT_A_VERSION_MATTER):
+            line, col = exc.lineno or 1, exc.offset or 1
+            return make("SHP901", path, (line, col, line, col), reason=f"syntax error at line {line}: {exc.msg}")
+        cpython_error = exc
     try:
         return cst.parse_module(text)
     except cst.ParserSyntaxError as exc:
-        line, col = max(exc.raw_line, 1), max(exc.raw_column, 0) + 1
-        reason = str(exc.message).splitlines()[0] if exc.message else "invalid syntax"
-        return make("SHP901", path, (line, col, line, col), reason=f"syntax error at line {line}: {reason}")
+        if cpython_error is not None:
+            line, col = cpython_error.lineno or 1, cpython_error.offset or 1
+            reason = f"syntax error at line {line}: {cpython_error.msg}"
+        else:
+            line, col = max(exc.raw_line, 1), max(exc.raw_column, 0) + 1
+            first = str(exc.message).splitlines()[0] if exc.message else "invalid syntax"
+            reason = f"libcst cannot parse line {line} although Python accepts the file: {first}"
+        return make("SHP901", path, (line, col, line, col), reason=reason)
     except RecursionError:
         return make("SHP901", path, (1, 1, 1, 1), reason="source nested too deeply to parse")
 
