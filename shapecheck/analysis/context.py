@@ -60,7 +60,7 @@ _counter = itertools.count()
 class Context:
     path: str
     pending: list[Pending] = field(default_factory=list)
-    origins: dict[str, str] = field(default_factory=dict)  # symbol -> where it was bound
+    origins: dict[str, Any] = field(default_factory=dict)  # symbol -> where it was bound (str() renders it)
     hovers: dict[int, Any] = field(default_factory=dict)  # id(node) -> value, for the LSP hover (when enabled)
     hover_nodes: dict[int, Any] = field(default_factory=dict)  # id(node) -> node
     record_hovers: bool = False
@@ -93,13 +93,13 @@ class Context:
         finally:
             self.suppress_depth, self.inline_findings = saved_depth, saved
 
-    def fresh(self, name: str, origin: str | None = None) -> Size:
+    def fresh(self, name: str, origin: Any = None) -> Size:
         sym = f"{name}@{next(_counter)}"
         if origin:
             self.origins[sym] = origin
         return Size.sym(sym)
 
-    def scoped(self, name: str, scope: str, origin: str | None = None) -> Size:
+    def scoped(self, name: str, scope: str, origin: Any = None) -> Size:
         sym = f"{name}@{scope}"
         if origin and sym not in self.origins:
             self.origins[sym] = origin

@@ -11,6 +11,7 @@ from .jaxtyping_bridge import Annotation
 
 if TYPE_CHECKING:
     from .module import ModuleAnalysis
+    from .values import Value
 
 
 @dataclass
@@ -62,7 +63,7 @@ class ClassInfo:
     node: cst.ClassDef
     module: "ModuleAnalysis"
     methods: dict[str, FunctionInfo] = field(default_factory=dict)
-    attrs: dict[str, Any] = field(default_factory=dict)  # from __init__: self.x = ...
+    attrs: dict[str, "Value"] = field(default_factory=dict)  # from __init__: self.x = ...
     bases: list[str] = field(default_factory=list)
     attrs_ready: bool = False
 

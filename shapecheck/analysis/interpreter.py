@@ -286,8 +286,8 @@ class Interpreter:
         if isinstance(node, cst.Name):
             return self.lookup(node.value, node)
         if isinstance(node, cst.Integer):
-            v = _int_literal(node)
-            return IntV(Size.const(v)) if v is not None else UNKNOWN
+            literal = _int_literal(node)
+            return IntV(Size.const(literal)) if literal is not None else UNKNOWN
         if isinstance(node, cst.Float):
             try:
                 return FloatV(float(node.value.replace("_", "")))

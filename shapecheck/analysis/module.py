@@ -273,8 +273,9 @@ class ModuleAnalysis:
         if args is not None and fi.annotated:
             # arguments were already checked against the annotations at the call site
             for p in fi.params:
-                if p.ann is not None and p.name in args and isinstance(args[p.name], TensorV):
-                    self.shapes.bind_param(memo, p.ann, args[p.name], fi.key)
+                arg = args.get(p.name)
+                if p.ann is not None and isinstance(arg, TensorV):
+                    self.shapes.bind_param(memo, p.ann, arg, fi.key)
         interp.run_suite(fi.node.body)
         return scope
 
@@ -308,6 +309,8 @@ class ModuleAnalysis:
             return self.shapes.declared_return(fi, ret_memo)
         # an unannotated (or return-unannotated) function: analyse its body with these argument values
         sig = (tuple(sorted((k, _sig(v)) for k, v in bound.items())), _sig(bound_self))
+        ret: Value
+        inner: list[Pending]
         if sig in fi.summaries:
             ret, inner = fi.summaries[sig]
         else:

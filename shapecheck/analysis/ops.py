@@ -202,7 +202,8 @@ class FrameworkOps:
                     axes.append(None)
                 pos += 1
                 continue
-            value_node = sl.value  # type: ignore[union-attr]
+            assert isinstance(sl, cst.Index)
+            value_node = sl.value
             if isinstance(value_node, cst.Name) and value_node.value == "None":
                 out.append(Size.const(1))
                 axes.append(None)
@@ -238,11 +239,13 @@ class FrameworkOps:
         hi = interp.eval(sl.upper) if sl.upper is not None else None
         st = interp.eval(sl.step) if sl.step is not None else None
         nn = n.as_int()
-        ints = [x.size.as_int() if isinstance(x, IntV) else (None if x is None else "bad") for x in (lo, hi, st)]
-        if "bad" in ints:
+        if any(x is not None and not isinstance(x, IntV) for x in (lo, hi, st)):
             return None
-        if nn is not None and all(i is None or isinstance(i, int) for i in ints):
-            return Size.const(len(range(nn)[slice(*ints)]))
+        ints = [x.size.as_int() if isinstance(x, IntV) else None for x in (lo, hi, st)]
+        if any(x is not None and i is None for x, i in zip((lo, hi, st), ints)):
+            return None  # a symbolic bound
+        if nn is not None and ints[2] != 0:
+            return Size.const(len(range(nn)[ints[0]:ints[1]:ints[2]]))
         # symbolic: x[:k] with k <= n unknown in general; x[1:] -> n-1 (when n >= 1)
         if ints[2] is None and ints[1] is None and isinstance(ints[0], int) and ints[0] >= 0:
             if greater_equal(n, ints[0]) is Truth.TRUE:
@@ -389,8 +392,9 @@ class FrameworkOps:
             return self.transpose(t, args, kwargs, name)
         if name == "permute":
             dims = _shape_args(args)
-            if dims is None and "dims" in kwargs and isinstance(kwargs["dims"], SeqV):
-                dims = list(kwargs["dims"].items)  # type: ignore[union-attr]
+            dims_kw = kwargs.get("dims")
+            if dims is None and isinstance(dims_kw, SeqV):
+                dims = list(dims_kw.items)
             return self.permute(t, dims)
         if name == "flatten":
             return self.flatten(t, args, kwargs)
@@ -435,8 +439,9 @@ class FrameworkOps:
 
     def reshape(self, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value]) -> Value:
         vals = _shape_args(args)
-        if vals is None and "shape" in kwargs and isinstance(kwargs["shape"], SeqV):
-            vals = list(kwargs["shape"].items)  # type: ignore[union-attr]
+        shape_kw = kwargs.get("shape")
+        if vals is None and isinstance(shape_kw, SeqV):
+            vals = list(shape_kw.items)
         if vals is None:
             return t.with_shape(None)
         minus = [i for i, v in enumerate(vals) if isinstance(v, IntV) and v.size.as_int() == -1]
