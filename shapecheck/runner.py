@@ -7,7 +7,7 @@ import json
 import os
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
-from typing import Iterable
+from typing import Any, Iterable
 
 from ._version import __version__
 from .config import Config
@@ -45,7 +45,7 @@ def _rel(p: Path, root: Path) -> Path:
         return p
 
 
-def _finding_to_cache(f: Finding) -> dict:
+def _finding_to_cache(f: Finding) -> dict[str, Any]:
     d = f.to_json()
     d["severity_override"] = f.severity.value if f.severity is not None else None
     if f.witness is not None:
@@ -57,7 +57,7 @@ def _finding_to_cache(f: Finding) -> dict:
     return d
 
 
-def _finding_from_cache(d: dict) -> Finding:
+def _finding_from_cache(d: dict[str, Any]) -> Finding:
     from .diagnostics import Severity
 
     w = None
@@ -195,8 +195,8 @@ def run(files: list[Path], config: Config, jobs: int = 0, use_cache: bool = True
     if len(todo) >= 8 and n_jobs > 1:
         with ProcessPoolExecutor(max_workers=n_jobs, initializer=_init_worker, initargs=(files, config.stub_paths)) as ex:
             outs = list(ex.map(_check_one, [(str(f), d) for _, f, d in todo], chunksize=4))
-        for (i, _, _), out in zip(todo, outs):
-            results[i] = out
+        for (i, _, _), found in zip(todo, outs):
+            results[i] = found
     else:
         for i, f, d in todo:
             results[i] = _analyse_path(f, d, project)

@@ -117,7 +117,7 @@ def _replay_einops(w: Witness, replay: Replay) -> None:
     elif red is None and w.op == "reduce":
         red = "sum"
 
-    def call(mod: Any, err: tuple) -> Callable[[], Any]:
+    def call(mod: Any, err: tuple[type[BaseException], ...]) -> Callable[[], Any]:
         def go() -> Any:
             op = w.op
             if op in ("rearrange", "repeat"):
@@ -210,7 +210,7 @@ def _replay_framework(w: Witness, replay: Replay) -> None:
     replay.add("torch", *_run(go))
 
 
-def _replay_loss(F: Any, w: Witness, xs: list) -> tuple[bool | None, str]:
+def _replay_loss(F: Any, w: Witness, xs: list[Any]) -> tuple[bool | None, str]:
     """A loss is confirmed when torch rejects the pair, or accepts it only by broadcasting: with
     ``reduction="none"`` the result's shape differs from the input's or the target's (mse_loss and friends then
     merely warn; kl_div, soft_margin_loss, poisson_nll_loss broadcast silently)."""
@@ -283,7 +283,7 @@ def _replay_annotation(w: Witness, replay: Replay, finding: Finding | None) -> N
     array_type: Any = _torch().Tensor if backend == "torch" else __import__("numpy").ndarray
     shapes = [tuple(int(x) for x in s) for s in w.input_shapes]
     params = [tuple(p) for p in (witness_get(w, "params") or ())]
-    errors: tuple = (jaxtyping.TypeCheckError,)
+    errors: tuple[type[BaseException], ...] = (jaxtyping.TypeCheckError,)
     try:
         from beartype.roar import BeartypeCallHintViolation
 
@@ -327,7 +327,9 @@ def _stub_of(w: Witness, finding: Finding | None) -> str | None:
     return None
 
 
-def _replay_stub_function(qual: str, w: Witness, params: list[tuple], shapes: list[tuple[int, ...]], replay: Replay) -> None:
+def _replay_stub_function(
+    qual: str, w: Witness, params: list[tuple[str, str]], shapes: list[tuple[int, ...]], replay: Replay
+) -> None:
     """The real framework function of a stub-based finding (torch only: meta tensors cost nothing). Required
     tensor parameters after the failing one are filled from the stub's own annotations."""
     if not qual.startswith("torch."):
@@ -349,7 +351,9 @@ def _replay_stub_function(qual: str, w: Witness, params: list[tuple], shapes: li
     replay.add(qual, *_run(lambda: fn(**kwargs)))
 
 
-def _missing_arguments(qual: str, params: list[tuple], shapes: list[tuple[int, ...]]) -> list[tuple[str, tuple[int, ...]]]:
+def _missing_arguments(
+    qual: str, params: list[tuple[str, str]], shapes: list[tuple[int, ...]]
+) -> list[tuple[str, tuple[int, ...]]]:
     """Required annotated parameters the finding did not record (they come after the failing one): shapes
     instantiated from the stub's annotation with the bindings of the recorded arguments, fresh dims from the
     failing argument (or new sizes)."""
@@ -376,10 +380,13 @@ def _missing_arguments(qual: str, params: list[tuple], shapes: list[tuple[int, .
             continue
         spec = parse_dims(p.ann.dims)
         shape_s = instantiate(spec, memo, lambda n: Size.const(next(fresh_values))) if not isinstance(spec, str) else None
-        concrete = tuple(x.as_int() for x in shape_s) if shape_s is not None else None
-        if concrete is None or any(x is None or x < 1 for x in concrete):
+        sizes = [x.as_int() for x in shape_s] if shape_s is not None else None
+        known = [x for x in sizes if x is not None and x >= 1] if sizes is not None else None
+        if sizes is not None and known is not None and len(known) == len(sizes):
+            concrete = tuple(known)
+        else:
             concrete = shapes[-1]  # unknown rank or sizes: the failing argument's shape
-        out.append((p.name, tuple(int(x) for x in concrete)))  # type: ignore[arg-type]
+        out.append((p.name, tuple(int(x) for x in concrete)))
     return out
 
 

@@ -24,11 +24,14 @@ from __future__ import annotations
 
 import random
 from math import lcm
-from typing import Any, Callable, Iterable, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Sequence
 
 from .diagnostics import Witness
 from .sizes import Size
-from .sizes.algebra import Truth, as_size, divisible, display_name, equal, solve_for
+from .sizes.algebra import SizeLike, Truth, as_size, divisible, display_name, equal, solve_for
+
+if TYPE_CHECKING:  # the pattern engine is imported lazily at run time
+    from .pattern.shapes import Domain
 
 __all__ = ["build_witness", "concrete_failure", "solve_assignment", "EINOPS_OPS", "FRAMEWORK_OPS"]
 
@@ -151,7 +154,7 @@ def _einops_constraints(spec: Any) -> _Constraints:
     return cons
 
 
-def _transform_symbolic(spec: Any, shapes: list[tuple], dom: Any) -> None:
+def _transform_symbolic(spec: Any, shapes: list[tuple[SizeLike, ...]], dom: Domain) -> None:
     from .pattern.ir import operation_category
     from .pattern.problems import PatternError
     from .pattern.recipe import parse_transform, transform_recipe
@@ -522,10 +525,10 @@ def concrete_failure(w: Witness) -> str | None:
         shape = shapes[0]
         if len(target) < len(shape):
             return "fewer target dimensions"
-        for i, s in enumerate(shape):
+        for i, size in enumerate(shape):
             t = target[len(target) - len(shape) + i]
-            if t != -1 and s != t and s != 1:
-                return f"axis {i} has {s}, which is not 1"
+            if t != -1 and size != t and size != 1:
+                return f"axis {i} has {size}, which is not 1"
         return None
     if op == "linear":
         x, wt = shapes

@@ -25,7 +25,7 @@ from __future__ import annotations
 import contextlib
 import math
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Iterator
+from typing import TYPE_CHECKING, Any, Iterator, Sequence
 
 import libcst as cst
 
@@ -218,7 +218,7 @@ def _count_text(count: Size | None, factors: list[tuple[str | None, Size]]) -> t
         return str(count), None, ""
     breakdown = ""
     if named and len(named) == len(factors) and all(s.as_int() is not None for _, s in named):
-        names = "*".join(a for a, _ in named)  # type: ignore[misc]
+        names = "*".join(a for a, _ in named)
         values = "*".join(str(s.as_int()) for _, s in named)
         breakdown = f" ({names} = {values})" if len(named) > 1 else f" ({names} = {_fmt_int(n)})"
     elif len(factors) > 1 and all(s.as_int() is not None for _, s in factors):
@@ -304,7 +304,7 @@ def _is_atom(node: cst.BaseExpression) -> bool:
 
 
 def _numpy_alias(m: "ModuleAnalysis") -> str | None:
-    names = getattr(m.imports, "names", {})
+    names: dict[str, str] = getattr(m.imports, "names", {})
     for local, qual in names.items():
         if qual == "numpy" and "." not in local:
             return local
@@ -358,7 +358,8 @@ def _with_cast_back(m: "ModuleAnalysis", call: cst.Call, down: str,
 
 def _outer(node: cst.CSTNode, side: str) -> cst.CSTNode:
     """Positions exclude a node's own parentheses: anchor on the outermost one instead."""
-    parens = getattr(node, "rpar" if side == "after" else "lpar", None)
+    attr = "rpar" if side == "after" else "lpar"
+    parens: Sequence[cst.LeftParen | cst.RightParen] | None = getattr(node, attr, None)
     if parens:
         return parens[-1] if side == "after" else parens[0]
     return node
@@ -404,7 +405,8 @@ def _origin_notes(t: TensorV) -> list[str]:
 
 
 def _report(m: "ModuleAnalysis", node: cst.CSTNode, code: str, op: str, kind: str, dtype: str, fw: str | None,
-            count: Size | None, factors: list[tuple[str | None, Size]], t: TensorV, fix: tuple, explicit_dtype: bool = False) -> None:
+            count: Size | None, factors: list[tuple[str | None, Size]], t: TensorV,
+            fix: tuple[tuple[cst.CSTNode, str, str], ...], explicit_dtype: bool = False) -> None:
     count_s, n, breakdown = _count_text(count, factors)
     detail = breakdown + _detail(code, kind, fw, n, count, explicit_dtype)
     notes = _origin_notes(t)

@@ -18,8 +18,10 @@ class Family(str, Enum):
     SUSPICIOUS = "SHP4"  # suspicious but legal
     INTERNAL = "SHP9"  # analysis failure reported as a diagnostic
 
+    # deliberately shadows str.title with the family's title (public API, used by the hosts); a str-mixin enum
+    # cannot rename it without breaking callers, so the override is accepted
     @property
-    def title(self) -> str:
+    def title(self) -> str:  # type: ignore[override]
         return _FAMILY_TITLES[self]
 
     @property

@@ -20,6 +20,7 @@ from .ir import TRANSFORM_KINDS, operation_category
 from .problems import PatternError, Problem
 from .recipe import minimal_ndim, parse_transform, rank_requirement, transform_recipe
 from .shapes import (
+    Domain,
     Inferred,
     IntDomain,
     SymDomain,
@@ -44,7 +45,7 @@ def _all_int(values: Any) -> bool:
     return all(isinstance(v, int) and not isinstance(v, bool) for v in values)
 
 
-def _domain(values: list, fresh: Callable[[str], Size] | None) -> Any:
+def _domain(values: list[SizeLike], fresh: Callable[[str], Size] | None) -> Domain:
     if _all_int(values):
         return IntDomain()
     return SymDomain(fresh or _default_fresh)
@@ -68,7 +69,7 @@ def infer(
         return e.problem
 
 
-def _left_names(pattern: str) -> frozenset | None:
+def _left_names(pattern: str) -> frozenset[str] | None:
     """Names on the left side of a transform pattern (None when the pattern does not parse)."""
     if pattern.count("->") != 1:
         return None
@@ -78,17 +79,27 @@ def _left_names(pattern: str) -> frozenset | None:
         return None
 
 
-def _normalize(shape: Sequence[SizeLike]) -> tuple:
-    out = []
+def _normalize(shape: Sequence[SizeLike]) -> tuple[SizeLike, ...]:
+    out: list[SizeLike] = []
     for x in shape:
-        if isinstance(x, Size) and x.as_int() is not None:
-            out.append(x.as_int())
+        n = x.as_int() if isinstance(x, Size) else None
+        if n is not None:
+            out.append(n)
         else:
             out.append(x)
     return tuple(out)
 
 
-def _infer(kind, pattern, input_shapes, axes_lengths, reduction, stacked_list, packed_shapes, fresh):
+def _infer(
+    kind: str,
+    pattern: str,
+    input_shapes: Sequence[Sequence[SizeLike]],
+    axes_lengths: dict[str, SizeLike],
+    reduction: Any,
+    stacked_list: bool,
+    packed_shapes: Sequence[Sequence[SizeLike]] | None,
+    fresh: Callable[[str], Size] | None,
+) -> Inferred | Problem:
     shapes = [_normalize(s) for s in input_shapes]
     axes_lengths = {k: _normalize((v,))[0] for k, v in axes_lengths.items()}
     if kind in TRANSFORM_KINDS:
@@ -116,7 +127,15 @@ def _infer(kind, pattern, input_shapes, axes_lengths, reduction, stacked_list, p
     raise ValueError(f"infer() does not support {kind!r}")
 
 
-def _infer_transform(kind, pattern, shapes, axes_lengths, reduction, stacked_list, fresh):
+def _infer_transform(
+    kind: str,
+    pattern: str,
+    shapes: list[tuple[SizeLike, ...]],
+    axes_lengths: dict[str, SizeLike],
+    reduction: Any,
+    stacked_list: bool,
+    fresh: Callable[[str], Size] | None,
+) -> Inferred | Problem:
     names = tuple(axes_lengths)
     values = [x for s in shapes for x in s] + list(axes_lengths.values())
     dom = _domain(values, fresh)
@@ -137,7 +156,7 @@ def _infer_transform(kind, pattern, shapes, axes_lengths, reduction, stacked_lis
                                                                 f"element #0 has {len(first)}"})
             for a, b in zip(first, s):
                 dom.same(a, b, "", kind, f"list elements have sizes {{a}} and {{b}} (element #{i})")
-        shape = (len(shapes),) + tuple(first)
+        shape: tuple[SizeLike, ...] = (len(shapes),) + tuple(first)
     else:
         shape = shapes[0]
     if kind in ("reduce", "layer_reduce") and reduction is None:
@@ -145,7 +164,7 @@ def _infer_transform(kind, pattern, shapes, axes_lengths, reduction, stacked_lis
     else:
         check_reduction(reduction)
         categories = [operation_category(kind, reduction)]
-    problem = None
+    problem: Problem | None = None
     for category in categories:
         try:
             parse_transform(pattern, category, names)

@@ -36,18 +36,18 @@ class Anon:
 
 
 Atom = Union[str, Anon]  # a name (possibly ELLIPSIS) or an anonymous axis
-Group = tuple  # tuple[Atom, ...]; () is a unit axis
+Group = tuple[Atom, ...]  # () is a unit axis
 Element = Union[Group, str]  # a group, or the bare ELLIPSIS marker
 
 
 @dataclass(frozen=True)
 class Expression:
     text: str
-    composition: tuple  # tuple[Element, ...]
+    composition: tuple[Element, ...]
     has_ellipsis: bool  # written as "..."
     ellipsis_parenthesized: bool | None  # where the marker sat (None: no marker)
-    names: frozenset  # names used (ELLIPSIS included when the marker appears), no anonymous axes
-    anonymous: tuple  # non-unitary anonymous axes, in order
+    names: frozenset[str]  # names used (ELLIPSIS included when the marker appears), no anonymous axes
+    anonymous: tuple[Anon, ...]  # non-unitary anonymous axes, in order
 
     @property
     def has_marker(self) -> bool:
@@ -57,8 +57,8 @@ class Expression:
     def has_composed_axes(self) -> bool:
         return any(not isinstance(e, str) and len(e) > 1 for e in self.composition)
 
-    def atoms(self) -> list:
-        out: list = []
+    def atoms(self) -> list[Atom]:
+        out: list[Atom] = []
         for e in self.composition:
             if isinstance(e, str):
                 out.append(e)
@@ -99,10 +99,10 @@ def parse_expression(
         text = text.replace("...", ELLIPSIS)
         has_ellipsis = True
 
-    composition: list = []
-    names: set = set()
-    anonymous: list = []
-    group: list | None = None
+    composition: list[Element] = []
+    names: set[str] = set()
+    anonymous: list[Anon] = []
+    group: list[Atom] | None = None
     marker_parenthesized: bool | None = None
     n_atoms = 0
 
@@ -127,8 +127,9 @@ def parse_expression(
                 return
             if value == 0:
                 raise _syntax(full, "an anonymous axis must have positive length, not 0")
-            atom: Atom = Anon(value, n_atoms)
-            anonymous.append(atom)
+            anon = Anon(value, n_atoms)
+            anonymous.append(anon)
+            atom: Atom = anon
         else:
             reason = axis_name_problem(token, allow_underscore)
             if reason is not None:

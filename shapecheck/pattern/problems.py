@@ -14,7 +14,7 @@ class Problem:
     """A diagnostic without a position: a registry code and exactly the fields of its template."""
 
     code: str
-    fields: dict = field(hash=False)
+    fields: dict[str, Any] = field(hash=False)
     axis: str | None = None
 
     def message(self) -> str:

@@ -10,11 +10,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Union
 
-from .grammar import ELLIPSIS, Anon, Expression, is_valid_axis_name, parse_expression, split_arrow
+from .grammar import ELLIPSIS, Anon, Atom, Element, Expression, is_valid_axis_name, parse_expression, split_arrow
 from .problems import fail
 
 ELLIPSIS_AXIS = "...{}"  # names of the dimensions an ellipsis stands for: "...0", "...1", ...
+
+# an elementary axis: a name (or ELLIPSIS_AXIS / ELLIPSIS), or (side, index, value) for an anonymous axis
+AxisKey = Union[str, tuple[str, int, int]]
 
 
 @dataclass(frozen=True)
@@ -22,40 +26,41 @@ class TransformRecipe:
     pattern: str
     category: str  # rearrange | reduce | repeat
     ndim: int
-    names: tuple  # display name of each elementary axis
-    known: tuple  # int length (anonymous axis) or None, per elementary axis
-    keyword_axes: tuple  # (keyword, elementary index) per axis-length keyword, in call order
-    input_groups: tuple  # per input dim: (tuple of known elementary indices, unknown index or -1, group text)
+    names: tuple[str, ...]  # display name of each elementary axis
+    known: tuple[int | None, ...]  # int length (anonymous axis) or None, per elementary axis
+    keyword_axes: tuple[tuple[str, int], ...]  # (keyword, elementary index) per axis-length keyword, in call order
+    # per input dim: (tuple of known elementary indices, unknown index or -1, group text)
+    input_groups: tuple[tuple[tuple[int, ...], int, str], ...]
     need_init_reshape: bool
-    permutation: tuple | None  # None when identity
-    reduced_axes: tuple  # positions after the permutation
-    added_axes: tuple  # (output position before final reshape, elementary index)
-    output_groups: tuple  # per output dim: tuple of elementary indices
+    permutation: tuple[int, ...] | None  # None when identity
+    reduced_axes: tuple[int, ...]  # positions after the permutation
+    added_axes: tuple[tuple[int, int], ...]  # (output position before final reshape, elementary index)
+    output_groups: tuple[tuple[int, ...], ...]  # per output dim: tuple of elementary indices
     need_final_reshape: bool
     n_axes_with_added: int
 
 
-def _key(atom: object, side: str) -> object:
+def _key(atom: Atom, side: str) -> AxisKey:
     """A hashable identity for an atom: names are themselves, anonymous axes are unique per side/position."""
     if isinstance(atom, Anon):
         return (side, atom.index, atom.value)
     return atom
 
 
-def _describe(atom: object) -> str:
+def _describe(atom: AxisKey) -> str:
     if isinstance(atom, tuple):
         return str(atom[2])
     return str(atom)
 
 
-def _group_text(group: tuple) -> str:
+def _group_text(group: tuple[AxisKey, ...]) -> str:
     if len(group) == 1:
         return _describe(group[0])
     return "(" + " ".join(_describe(a) for a in group) + ")"
 
 
 @lru_cache(maxsize=1024)
-def parse_transform(pattern: str, category: str, axes_names: tuple) -> tuple[Expression, Expression]:
+def parse_transform(pattern: str, category: str, axes_names: tuple[str, ...]) -> tuple[Expression, Expression]:
     """Every rule einops checks before it looks at the number of dimensions."""
     left_text, right_text = split_arrow(pattern)
     left = parse_expression(left_text, pattern=pattern)
@@ -101,7 +106,7 @@ def rank_requirement(left: Expression) -> tuple[int, bool]:
 
 
 @lru_cache(maxsize=2048)
-def transform_recipe(pattern: str, category: str, axes_names: tuple, ndim: int) -> TransformRecipe:
+def transform_recipe(pattern: str, category: str, axes_names: tuple[str, ...], ndim: int) -> TransformRecipe:
     left, right = parse_transform(pattern, category, axes_names)
     n, exact = rank_requirement(left)
     if (exact and ndim != n) or (not exact and ndim < n):
@@ -114,13 +119,13 @@ def transform_recipe(pattern: str, category: str, axes_names: tuple, ndim: int) 
     else:
         ell = (ELLIPSIS,)
 
-    def expand(expr: Expression, side: str) -> list[tuple]:
-        out: list[tuple] = []
+    def expand(expr: Expression, side: str) -> list[tuple[AxisKey, ...]]:
+        out: list[tuple[AxisKey, ...]] = []
         for element in expr.composition:
             if isinstance(element, str):  # the bare marker
                 out.extend((a,) for a in ell)
             else:
-                group: list = []
+                group: list[AxisKey] = []
                 for atom in element:
                     if atom == ELLIPSIS:
                         group.extend(ell)
@@ -136,8 +141,8 @@ def transform_recipe(pattern: str, category: str, axes_names: tuple, ndim: int) 
     if right.has_ellipsis:
         right_set = (right_set - {ELLIPSIS}) | set(ell)
 
-    order: dict = {}
-    known: list = []
+    order: dict[AxisKey, int] = {}
+    known: list[int | None] = []
     for g in left_groups:
         for a in g:
             order[a] = len(order)
@@ -146,7 +151,7 @@ def transform_recipe(pattern: str, category: str, axes_names: tuple, ndim: int) 
         order[a] = len(order)
         known.append(a[2] if isinstance(a, tuple) else None)
 
-    keyword_axes = []
+    keyword_axes: list[tuple[str, int]] = []
     for name in axes_names:
         if not is_valid_axis_name(name):
             raise fail("SHP105", axis=name, value="?", pattern=pattern, reason="is not a valid axis name")
@@ -155,7 +160,7 @@ def transform_recipe(pattern: str, category: str, axes_names: tuple, ndim: int) 
         keyword_axes.append((name, order[name]))
     with_keyword = {idx for _, idx in keyword_axes}
 
-    input_groups = []
+    input_groups: list[tuple[tuple[int, ...], int, str]] = []
     need_init_reshape = False
     for g in left_groups:
         k = tuple(order[a] for a in g if known[order[a]] is not None or order[a] in with_keyword)
@@ -198,7 +203,7 @@ def transform_recipe(pattern: str, category: str, axes_names: tuple, ndim: int) 
     )
 
 
-def minimal_ndim(pattern: str, category: str, axes_names: tuple) -> int:
+def minimal_ndim(pattern: str, category: str, axes_names: tuple[str, ...]) -> int:
     left, _ = parse_transform(pattern, category, axes_names)
     return rank_requirement(left)[0]
 
@@ -233,12 +238,12 @@ _LETTERS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
 class EinsumRecipe:
     pattern: str
     compact: str  # the backend einsum string, e.g. "ab,bc->ac"
-    operands: tuple  # per operand: tuple of letters, "..." for the ellipsis
-    output: tuple
-    letter_names: tuple  # (letter, axis name)
+    operands: tuple[tuple[str, ...], ...]  # per operand: tuple of letters, "..." for the ellipsis
+    output: tuple[str, ...]
+    letter_names: tuple[tuple[str, str], ...]  # (letter, axis name)
 
 
-def _einsum_atom(element: object, pattern: str) -> str:
+def _einsum_atom(element: Element, pattern: str) -> str:
     if isinstance(element, str):
         return "..."
     if len(element) == 0:
@@ -261,10 +266,10 @@ def einsum_recipe(pattern: str) -> EinsumRecipe:
     lefts = [parse_expression(t, allow_underscore=True, allow_duplicates=True, pattern=pattern)
              for t in parts[0].split(",")]
     right = parse_expression(parts[1], allow_underscore=True, pattern=pattern)
-    mapping: dict = {}
-    operands = []
+    mapping: dict[str, str] = {}
+    operands: list[tuple[str, ...]] = []
     for expr in lefts:
-        letters = []
+        letters: list[str] = []
         for element in expr.composition:
             name = _einsum_atom(element, pattern)
             if name == "...":
@@ -276,7 +281,7 @@ def einsum_recipe(pattern: str) -> EinsumRecipe:
                 mapping[name] = _LETTERS[len(mapping)]
             letters.append(mapping[name])
         operands.append(tuple(letters))
-    output = []
+    output: list[str] = []
     for element in right.composition:
         name = _einsum_atom(element, pattern)
         if name == "...":

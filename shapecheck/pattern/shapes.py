@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any, Callable, Mapping, Optional, Protocol, Sequence, cast
 
 from ..sizes.algebra import Size, Truth, as_size, divisible, equal, greater_equal, product
 from .problems import PatternError, fail
@@ -18,6 +18,22 @@ from .recipe import TransformRecipe, einsum_recipe, pack_recipe
 
 # ---------------------------------------------------------------------------------------------------------------
 # domains
+
+
+class Domain(Protocol):
+    """What the shape function needs of its arithmetic: :class:`IntDomain` or :class:`SymDomain`."""
+
+    symbolic: bool
+
+    def mul(self, a: Any, b: Any) -> Any: ...
+
+    def check_equal(self, actual: Any, expected: Any, axis: str, desc: str) -> None: ...
+
+    def divide(self, length: Any, chunk: Any, axis: str, group: str, pattern: str) -> Any: ...
+
+    def operand_dim(self, a: Any, b: Any, axis: str, op: str) -> Any: ...
+
+    def same(self, a: Any, b: Any, axis: str, op: str, reason: str) -> None: ...
 
 
 class IntDomain:
@@ -88,16 +104,16 @@ class SymDomain:
         return q if q is not None else self.fresh(axis)
 
     def operand_dim(self, a: Any, b: Any, axis: str, op: str) -> Size:
-        a, b = as_size(a), as_size(b)
-        t = equal(a, b)
-        if t is Truth.TRUE or b.as_int() == 1:
-            return a
-        if a.as_int() == 1:
-            return b
-        if t is Truth.FALSE and not_one(a) and not_one(b):
-            raise fail("SHP204", at=axis, op=op, reason=f"axis {axis!r} has sizes {a} and {b}")
-        self._assume(f"{a} == {b} (or one of them is 1)")
-        return a if b.is_const else b if a.is_const else a
+        sa, sb = as_size(a), as_size(b)
+        t = equal(sa, sb)
+        if t is Truth.TRUE or sb.as_int() == 1:
+            return sa
+        if sa.as_int() == 1:
+            return sb
+        if t is Truth.FALSE and not_one(sa) and not_one(sb):
+            raise fail("SHP204", at=axis, op=op, reason=f"axis {axis!r} has sizes {sa} and {sb}")
+        self._assume(f"{sa} == {sb} (or one of them is 1)")
+        return sa if sb.is_const else sb if sa.is_const else sa
 
     def same(self, a: Any, b: Any, axis: str, op: str, reason: str) -> None:
         t = equal(a, b)
@@ -133,9 +149,11 @@ def _plain(x: Any) -> Any:
 # rearrange / reduce / repeat
 
 
-def solve_transform(recipe: TransformRecipe, shape: Sequence[Any], axes_lengths: Mapping[str, Any], dom: Any) -> list:
+def solve_transform(
+    recipe: TransformRecipe, shape: Sequence[Any], axes_lengths: Mapping[str, Any], dom: Domain
+) -> list[Any]:
     """Length of every elementary axis; checks every input dimension against the pattern (einops' order)."""
-    lengths: list = list(recipe.known)
+    lengths: list[Any] = list(recipe.known)
     for name, idx in recipe.keyword_axes:
         lengths[idx] = axes_lengths[name]
     for dim, (known, unknown, text) in enumerate(recipe.input_groups):
@@ -153,8 +171,8 @@ def solve_transform(recipe: TransformRecipe, shape: Sequence[Any], axes_lengths:
     return lengths
 
 
-def output_shape(recipe: TransformRecipe, lengths: Sequence[Any], dom: Any) -> list:
-    out = []
+def output_shape(recipe: TransformRecipe, lengths: Sequence[Any], dom: Domain) -> list[Any]:
+    out: list[Any] = []
     for group in recipe.output_groups:
         size: Any = 1
         for i in group:
@@ -165,8 +183,15 @@ def output_shape(recipe: TransformRecipe, lengths: Sequence[Any], dom: Any) -> l
 
 _INT = IntDomain()
 
+# (init_shapes, permutation, reduced_axes, added {pos: len}, n_axes_with_added, final_shapes)
+TransformPlan = tuple[
+    Optional[tuple[int, ...]], Optional[tuple[int, ...]], tuple[int, ...], dict[int, int], int, Optional[tuple[int, ...]]
+]
 
-def plan_transform(recipe: TransformRecipe, shape: tuple, axes_items: tuple) -> tuple:
+
+def plan_transform(
+    recipe: TransformRecipe, shape: tuple[int, ...], axes_items: tuple[tuple[str, Any], ...]
+) -> TransformPlan:
     """The executor's plan for concrete sizes: (init_shapes, permutation, reduced_axes, added {pos: len},
     n_axes_with_added, final_shapes) -- None for steps that are not needed."""
     lengths = solve_transform(recipe, shape, dict(axes_items), _INT)
@@ -178,19 +203,21 @@ def plan_transform(recipe: TransformRecipe, shape: tuple, axes_items: tuple) -> 
 
 @dataclass(frozen=True)
 class Inferred:
-    outputs: tuple  # tuple[tuple[Size, ...], ...]
-    axes: dict
-    assumptions: tuple = ()
+    outputs: tuple[tuple[Size, ...], ...]
+    axes: dict[str, Size]
+    assumptions: tuple[str, ...] = ()
 
 
-def _sizes(xs: Sequence[Any]) -> tuple:
+def _sizes(xs: Sequence[Any]) -> tuple[Size, ...]:
     return tuple(as_size(x) for x in xs)
 
 
-def infer_transform(recipe: TransformRecipe, shape: Sequence[Any], axes_lengths: Mapping[str, Any], dom: Any) -> Inferred:
+def infer_transform(
+    recipe: TransformRecipe, shape: Sequence[Any], axes_lengths: Mapping[str, Any], dom: Domain
+) -> Inferred:
     lengths = solve_transform(recipe, shape, axes_lengths, dom)
     out = output_shape(recipe, lengths, dom)
-    axes = {}
+    axes: dict[str, Size] = {}
     for name, known, length in zip(recipe.names, recipe.known, lengths):
         if known is None and length is not None:
             axes[name] = as_size(length)
@@ -201,14 +228,16 @@ def infer_transform(recipe: TransformRecipe, shape: Sequence[Any], axes_lengths:
 # pack / unpack
 
 
-def solve_pack(pattern: str, shapes: Sequence[Sequence[Any]], dom: Any) -> tuple[tuple, list]:
+def solve_pack(
+    pattern: str, shapes: Sequence[Sequence[Any]], dom: Domain
+) -> tuple[tuple[Any, ...], list[tuple[Any, ...]]]:
     """(packed shape, packed shapes) or PatternError."""
     before, after = pack_recipe(pattern, "pack")
     if len(shapes) == 0:
         raise fail("SHP111", kind="IndexError", reason="pack() of an empty list of tensors")
-    first = None
+    first: list[Any] | None = None
     total: Any = 0
-    packed_shapes = []
+    packed_shapes: list[tuple[Any, ...]] = []
     for i, shape in enumerate(shapes):
         if len(shape) < before + after:
             raise fail("SHP201", what=f'pack pattern "{pattern}"', expected=f">= {before + after}",
@@ -235,7 +264,7 @@ def solve_pack(pattern: str, shapes: Sequence[Sequence[Any]], dom: Any) -> tuple
     return tuple(first[:before]) + (total,) + tuple(first[before:]), packed_shapes
 
 
-def _reshape_ok(numel: int, target: Sequence[int]) -> tuple | None:
+def _reshape_ok(numel: int, target: Sequence[int]) -> tuple[int, ...] | None:
     """numpy/torch reshape rules: the resolved shape, or None when the reshape raises."""
     if any(x < -1 for x in target) or list(target).count(-1) > 1:
         return None
@@ -253,13 +282,15 @@ def _reshape_ok(numel: int, target: Sequence[int]) -> tuple | None:
     return tuple(target) if p == numel else None
 
 
-def solve_unpack(pattern: str, shape: Sequence[Any], packed_shapes: Sequence[Sequence[Any]], dom: Any) -> list:
+def solve_unpack(
+    pattern: str, shape: Sequence[Any], packed_shapes: Sequence[Sequence[Any]], dom: Domain
+) -> list[tuple[Any, ...]]:
     """Output shapes of unpack, and the split positions (ints only) -> (shapes, splits)."""
     before, after = pack_recipe(pattern, "unpack")
     if len(shape) != before + 1 + after:
         raise fail("SHP201", what=f'unpack pattern "{pattern}"', expected=str(before + 1 + after),
                    subject="the input", actual=len(shape))
-    lengths = []
+    lengths: list[Any] = []
     for p in packed_shapes:
         if any(isinstance(x, int) and not isinstance(x, bool) and x == -1 for x in p):
             lengths.append(-1)
@@ -274,7 +305,7 @@ def solve_unpack(pattern: str, shape: Sequence[Any], packed_shapes: Sequence[Seq
     start, size, end = list(shape[:before]), shape[before], list(shape[before + 1:])
     if not dom.symbolic:
         return _unpack_ints(pattern, start, size, end, packed_shapes, lengths, n_unknown)
-    outs = []
+    outs: list[tuple[Any, ...]] = []
     if n_unknown == 0:
         total: Any = 0
         for m in lengths:
@@ -296,9 +327,10 @@ def solve_unpack(pattern: str, shape: Sequence[Any], packed_shapes: Sequence[Seq
     else:
         # einops slices with negative split positions when the other pieces do not fit; such overlapping
         # slices can even succeed, so nothing is definite here
-        dom._assume(f"{size} >= {rest}")
+        sym = cast(SymDomain, dom)  # dom.symbolic: the symbolic domain
+        sym._assume(f"{size} >= {rest}")
         q = remaining.exact_div(chunk)
-        resolved = q if q is not None else dom.fresh("*")
+        resolved = q if q is not None else sym.fresh("*")
     for i, pp in enumerate(packed_shapes):
         if i == k:
             pp = tuple(resolved if (isinstance(x, int) and x == -1) else x for x in pp)
@@ -320,12 +352,20 @@ def unpack_splits(size: int, lengths: Sequence[int], n_unknown: int) -> list[int
     return split
 
 
-def _unpack_ints(pattern, start, size, end, packed_shapes, lengths, n_unknown) -> list:
+def _unpack_ints(
+    pattern: str,
+    start: list[int],
+    size: int,
+    end: list[int],
+    packed_shapes: Sequence[Sequence[int]],
+    lengths: list[int],
+    n_unknown: int,
+) -> list[tuple[int, ...]]:
     split = unpack_splits(size, lengths, n_unknown)
     outer = 1
     for x in start + end:
         outer *= x
-    outs = []
+    outs: list[tuple[int, ...]] = []
     for i, p in enumerate(packed_shapes):
         piece = len(range(size)[split[i]: split[i + 1]])
         target = tuple(start) + tuple(p) + tuple(end)
@@ -341,16 +381,18 @@ def _unpack_ints(pattern, start, size, end, packed_shapes, lengths, n_unknown) -
 # einsum
 
 
-def solve_einsum(pattern: str, shapes: Sequence[Sequence[Any]], dom: Any) -> tuple:
+def solve_einsum(
+    pattern: str, shapes: Sequence[Sequence[Any]], dom: Domain
+) -> tuple[tuple[Any, ...], dict[str, Any]]:
     """Output shape of einops.einsum as numpy computes it (size-1 axes broadcast; ellipsis dimensions must
     appear in the output)."""
     r = einsum_recipe(pattern)
     if len(shapes) != len(r.operands):
         raise fail("SHP108", kind="ValueError", pattern=pattern,
                    reason=f"{len(r.operands)} operand(s) in the pattern but {len(shapes)} given")
-    sizes: dict = {}
+    sizes: dict[str, Any] = {}
     names = dict(r.letter_names)
-    ell: list = []
+    ell: list[Any] = []
     op = f'einsum "{pattern}"'
     for i, (letters, shape) in enumerate(zip(r.operands, shapes)):
         n = sum(1 for x in letters if x != "...")
@@ -372,7 +414,7 @@ def solve_einsum(pattern: str, shapes: Sequence[Sequence[Any]], dom: Any) -> tup
             letters = tuple(x for x in letters if x != "...")
         else:
             dims = list(shape)
-        local: dict = {}
+        local: dict[str, Any] = {}
         for letter, size in zip(letters, dims):
             if letter in local:
                 dom.same(local[letter], size, names[letter], op,
@@ -382,7 +424,7 @@ def solve_einsum(pattern: str, shapes: Sequence[Sequence[Any]], dom: Any) -> tup
             sizes[letter] = size if letter not in sizes else dom.operand_dim(sizes[letter], size, names[letter], op)
     if "..." not in r.output and ell:
         raise fail("SHP204", op=op, reason=f"the ellipsis covers {len(ell)} dimension(s) but the output has no '...'")
-    out = []
+    out: list[Any] = []
     for x in r.output:
         if x == "...":
             out.extend(ell)
@@ -398,7 +440,7 @@ def solve_einsum(pattern: str, shapes: Sequence[Sequence[Any]], dom: Any) -> tup
 # parse_shape
 
 
-def solve_parse_shape(pattern: str, shape: Sequence[Any], dom: Any) -> dict:
+def solve_parse_shape(pattern: str, shape: Sequence[Any], dom: Domain) -> dict[str, Any]:
     from .validate import parse_shape_expression
 
     expr = parse_shape_expression(pattern)
@@ -412,7 +454,7 @@ def solve_parse_shape(pattern: str, shape: Sequence[Any], dom: Any) -> dict:
         comp = comp[:i] + [("_",)] * n_ell + comp[i + 1:]
     elif len(shape) != len(comp):
         raise fail("SHP201", what=what, expected=str(len(comp)), subject="the input", actual=len(shape))
-    result: dict = {}
+    result: dict[str, Any] = {}
     for group, length in zip(comp, shape):
         if isinstance(group, str):
             group = (group,)

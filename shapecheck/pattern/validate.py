@@ -23,7 +23,7 @@ def check_reduction(reduction: Any, reduction_is_callable: bool = False) -> None
     raise fail("SHP106", reduction=reduction, choices=REDUCTION_CHOICES)
 
 
-def validate_transform(pattern: str, category: str, axes_names: tuple) -> None:
+def validate_transform(pattern: str, category: str, axes_names: tuple[str, ...]) -> None:
     """All of einops' recipe checks, at the smallest number of dimensions the pattern accepts (every error
     besides the rank check is independent of it)."""
     ndim = minimal_ndim(pattern, category, axes_names)
@@ -44,7 +44,7 @@ def _einmix_fail(pattern: str, reason: str, at: str | None = None) -> PatternErr
     return fail("SHP109", at=at, pattern=pattern, reason=reason)
 
 
-def validate_einmix(pattern: str, weight_shape: str | None, bias_shape: Any, axes_names: tuple) -> None:
+def validate_einmix(pattern: str, weight_shape: str | None, bias_shape: Any, axes_names: tuple[str, ...]) -> None:
     """The checks of ``einops.layers._einmix._EinmixMixin.initialize_einmix`` (sizes aside).
     ``weight_shape`` None means unknown: the checks that need it are skipped."""
     left_text, right_text = split_arrow(pattern)
@@ -71,12 +71,12 @@ def validate_einmix(pattern: str, weight_shape: str | None, bias_shape: Any, axe
     # the pre/post Rearrange layers einops builds
     if any(isinstance(g, tuple) and len(g) != 1 for g in left.composition):
         flat = [a for g in left.composition for a in (g if isinstance(g, tuple) else (g,))]
-        flat_text = " ".join("..." if a == ELLIPSIS else a for a in flat)
+        flat_text = " ".join("..." if a == ELLIPSIS else str(a) for a in flat)  # no anonymous axes here
         lengths = tuple(n for n in axes_names if n in flat)
         _layer_check(f"{left_text}-> {flat_text}", lengths, pattern)
     if any(isinstance(g, tuple) and len(g) != 1 for g in right.composition) or right.ellipsis_parenthesized:
         flat = [a for g in right.composition for a in (g if isinstance(g, tuple) else (g,))]
-        flat_text = " ".join("..." if a == ELLIPSIS else a for a in flat)
+        flat_text = " ".join("..." if a == ELLIPSIS else str(a) for a in flat)  # no anonymous axes here
         _layer_check(f"{flat_text} ->{right_text}", (), pattern)
     for axis in sorted(weight.names):
         if axis not in names:
@@ -110,14 +110,14 @@ def validate_einmix(pattern: str, weight_shape: str | None, bias_shape: Any, axe
         raise _einmix_fail(pattern, "more than 26 distinct axes")
 
 
-def _layer_check(layer_pattern: str, names: tuple, pattern: str) -> None:
+def _layer_check(layer_pattern: str, names: tuple[str, ...], pattern: str) -> None:
     try:
         validate_transform(layer_pattern, "rearrange", names)
     except PatternError as e:
         raise _einmix_fail(pattern, f"the internal rearrangement {layer_pattern!r} fails: {e.problem.message()}")
 
 
-def _transform_problem(pattern: str, category: str, axes_names: tuple) -> Problem | None:
+def _transform_problem(pattern: str, category: str, axes_names: tuple[str, ...]) -> Problem | None:
     try:
         validate_transform(pattern, category, axes_names)
     except PatternError as e:

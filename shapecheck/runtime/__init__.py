@@ -9,10 +9,10 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any, Callable, List, Sequence, Union
 
-from ..pattern.problems import PatternError
+from ..pattern.problems import PatternError, Problem
 from ..pattern.ir import operation_category
 from ..pattern.recipe import einsum_recipe, pack_recipe, transform_recipe
-from ..pattern.shapes import IntDomain, plan_transform, solve_pack, solve_parse_shape, solve_unpack, unpack_splits
+from ..pattern.shapes import IntDomain, TransformPlan, plan_transform, solve_pack, solve_parse_shape, solve_unpack, unpack_splits
 from ..pattern.validate import check_reduction
 from .backends import get_backend
 
@@ -24,14 +24,18 @@ _INT = IntDomain()
 class EinopsError(RuntimeError):
     """What einops reports as ``EinopsError``."""
 
+    problem: Problem  # set by _error
+
 
 def _error(e: PatternError, where: str) -> Exception:
     err = EinopsError(f"{where}: {e.problem.message()}")
-    err.problem = e.problem  # type: ignore[attr-defined]
+    err.problem = e.problem
     return err
 
 
-def _plan_uncached(pattern: str, reduction: Any, axes_items: tuple, shape: tuple) -> tuple:
+def _plan_uncached(
+    pattern: str, reduction: Any, axes_items: tuple[tuple[str, Any], ...], shape: tuple[int, ...]
+) -> TransformPlan:
     check_reduction(reduction)
     category = operation_category("reduce", reduction)
     names = tuple(k for k, _ in axes_items)
@@ -85,7 +89,7 @@ def repeat(tensor: Any, pattern: str, **axes_lengths: Any) -> Any:
     return reduce(tensor, pattern, "repeat", **axes_lengths)
 
 
-def parse_shape(x: Any, pattern: str) -> dict:
+def parse_shape(x: Any, pattern: str) -> dict[str, Any]:
     shape = get_backend(x).shape(x)
     try:
         return solve_parse_shape(pattern, shape, _INT)
@@ -94,14 +98,16 @@ def parse_shape(x: Any, pattern: str) -> dict:
 
 
 @lru_cache(maxsize=1024)
-def _pack_plan(pattern: str, shapes: tuple) -> tuple:
+def _pack_plan(
+    pattern: str, shapes: tuple[tuple[int, ...], ...]
+) -> tuple[int, tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...]]:
     before, after = pack_recipe(pattern, "pack")
     _, packed_shapes = solve_pack(pattern, shapes, _INT)
     reshapes = tuple((*s[:before], -1, *s[len(s) - after:]) for s in shapes)
     return before, reshapes, tuple(packed_shapes)
 
 
-def pack(tensors: Sequence[Any], pattern: str) -> tuple:
+def pack(tensors: Sequence[Any], pattern: str) -> tuple[Any, list[tuple[int, ...]]]:
     try:
         pack_recipe(pattern, "pack")
     except PatternError as e:
@@ -116,7 +122,7 @@ def pack(tensors: Sequence[Any], pattern: str) -> tuple:
     return backend.concat(pieces, axis=before), list(packed_shapes)
 
 
-def unpack(tensor: Any, packed_shapes: List[Any], pattern: str) -> list:
+def unpack(tensor: Any, packed_shapes: List[Any], pattern: str) -> list[Any]:
     backend = get_backend(tensor)
     shape = backend.shape(tensor)
     try:

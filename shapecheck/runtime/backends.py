@@ -4,7 +4,33 @@ array is theirs (this module never imports torch or jax itself)."""
 from __future__ import annotations
 
 import sys
-from typing import Any
+from typing import Any, Callable, Protocol, Sequence
+
+
+class Backend(Protocol):
+    """The array operations the executor needs."""
+
+    name: str
+
+    def accepts(self, x: Any) -> bool: ...
+
+    def shape(self, x: Any) -> tuple[int, ...]: ...
+
+    def reshape(self, x: Any, shape: Any) -> Any: ...
+
+    def transpose(self, x: Any, axes: Any) -> Any: ...
+
+    def reduce(self, x: Any, op: str, axes: tuple[int, ...]) -> Any: ...
+
+    def is_float(self, x: Any) -> bool: ...
+
+    def stack(self, xs: Sequence[Any]) -> Any: ...
+
+    def add_axes(self, x: Any, n_axes: int, pos2len: dict[int, int]) -> Any: ...
+
+    def concat(self, xs: Sequence[Any], axis: int) -> Any: ...
+
+    def einsum(self, pattern: str, *xs: Any) -> Any: ...
 
 
 class NumpyBackend:
@@ -19,8 +45,9 @@ class NumpyBackend:
     def accepts(self, x: Any) -> bool:
         return isinstance(x, self.np.ndarray)
 
-    def shape(self, x: Any) -> tuple:
-        return x.shape
+    def shape(self, x: Any) -> tuple[int, ...]:
+        shape: tuple[int, ...] = x.shape  # numpy and jax: already a tuple of ints
+        return shape
 
     def reshape(self, x: Any, shape: Any) -> Any:
         return x.reshape(shape)
@@ -28,23 +55,23 @@ class NumpyBackend:
     def transpose(self, x: Any, axes: Any) -> Any:
         return x.transpose(axes)
 
-    def reduce(self, x: Any, op: str, axes: tuple) -> Any:
+    def reduce(self, x: Any, op: str, axes: tuple[int, ...]) -> Any:
         return getattr(x, op)(axis=axes)
 
     def is_float(self, x: Any) -> bool:
         return x.dtype.kind == "f" or str(x.dtype) == "bfloat16"
 
-    def stack(self, xs: list) -> Any:
+    def stack(self, xs: Sequence[Any]) -> Any:
         return self.xp.stack(xs)
 
-    def add_axes(self, x: Any, n_axes: int, pos2len: dict) -> Any:
+    def add_axes(self, x: Any, n_axes: int, pos2len: dict[int, int]) -> Any:
         repeats = [1] * n_axes
         for pos, length in pos2len.items():
             x = self.xp.expand_dims(x, pos)
             repeats[pos] = length
         return self.xp.tile(x, tuple(repeats))
 
-    def concat(self, xs: list, axis: int) -> Any:
+    def concat(self, xs: Sequence[Any], axis: int) -> Any:
         return self.xp.concatenate(xs, axis=axis)
 
     def einsum(self, pattern: str, *xs: Any) -> Any:
@@ -72,7 +99,7 @@ class TorchBackend:
     def accepts(self, x: Any) -> bool:
         return isinstance(x, self.torch.Tensor)
 
-    def shape(self, x: Any) -> tuple:
+    def shape(self, x: Any) -> tuple[int, ...]:
         return tuple(x.shape)
 
     def reshape(self, x: Any, shape: Any) -> Any:
@@ -81,7 +108,7 @@ class TorchBackend:
     def transpose(self, x: Any, axes: Any) -> Any:
         return x.permute(axes)
 
-    def reduce(self, x: Any, op: str, axes: tuple) -> Any:
+    def reduce(self, x: Any, op: str, axes: tuple[int, ...]) -> Any:
         if op == "min":
             return x.amin(dim=axes)
         if op == "max":
@@ -98,33 +125,33 @@ class TorchBackend:
         t = self.torch
         return x.dtype in (t.float16, t.float32, t.float64, t.bfloat16)
 
-    def stack(self, xs: list) -> Any:
+    def stack(self, xs: Sequence[Any]) -> Any:
         return self.torch.stack(xs)
 
-    def add_axes(self, x: Any, n_axes: int, pos2len: dict) -> Any:
+    def add_axes(self, x: Any, n_axes: int, pos2len: dict[int, int]) -> Any:
         repeats = [-1] * n_axes
         for pos, length in pos2len.items():
             x = self.torch.unsqueeze(x, pos)
             repeats[pos] = length
         return x.expand(repeats)
 
-    def concat(self, xs: list, axis: int) -> Any:
+    def concat(self, xs: Sequence[Any], axis: int) -> Any:
         return self.torch.cat(xs, dim=axis)
 
     def einsum(self, pattern: str, *xs: Any) -> Any:
         return self.torch.einsum(pattern, *xs)
 
 
-_by_type: dict = {}
-_loaded: dict = {}
+_by_type: dict[type, Backend] = {}
+_loaded: dict[str, Backend] = {}
 
 
-def get_backend(x: Any) -> Any:
+def get_backend(x: Any) -> Backend:
     t = type(x)
     b = _by_type.get(t)
     if b is not None:
         return b
-    candidates = [("numpy", NumpyBackend)]
+    candidates: list[tuple[str, Callable[[], Backend]]] = [("numpy", NumpyBackend)]
     if "torch" in sys.modules:
         candidates.append(("torch", TorchBackend))
     if "jax" in sys.modules:
