@@ -362,9 +362,14 @@ def _deadline(seconds: float) -> Iterator[None]:
         signal.signal(signal.SIGALRM, old)
 
 
+def line_count(data: bytes) -> int:
+    """Lines as Python counts them (``\\n``, ``\\r\\n`` and a lone ``\\r`` all end a line)."""
+    return max(1, len(data.splitlines()))
+
+
 def budget(data: bytes) -> float:
     """The per-file time budget: 2 s per 1,000 lines, at least 2 s."""
-    return 2.0 * max(1.0, (data.count(b"\n") + 1) / 1000)
+    return 2.0 * max(1.0, line_count(data) / 1000)
 
 
 def analyse(name: str, data: bytes) -> dict:
@@ -383,7 +388,7 @@ def analyse(name: str, data: bytes) -> dict:
     first_901 = next((f.message for f in findings if f.code == "SHP901"), "")
     return {
         "known_901": known_false_syntax_error(data, first_901) if first_901 else None,
-        "name": name, "elapsed": elapsed, "cap": cap, "lines": data.count(b"\n") + 1, "error": error,
+        "name": name, "elapsed": elapsed, "cap": cap, "lines": line_count(data), "error": error,
         "valid": python_accepts(data),
         "findings": [(f.code, f.line, f.column, f.message) for f in findings],
     }
