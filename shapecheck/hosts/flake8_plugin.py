@@ -10,7 +10,7 @@ from typing import Any, Iterator, Sequence
 from .._version import __version__
 
 
-class _ModulesOnDisk(dict):  # type: ignore[type-arg]
+class _ModulesOnDisk(dict[str, Path]):
     """``Project.paths`` that finds an imported module's file on first lookup, for hosts that see one file."""
 
     def __init__(self, roots: list[Path], packages: set[str]) -> None:

@@ -26,7 +26,8 @@ def _path(uri: str) -> str:
 def to_range(lines: Sequence[str], codec: Any, line: int, col: int, end_line: int, end_col: int) -> T.Range:
     """1-based code-point span -> LSP range in the client's units."""
     rng = T.Range(T.Position(max(line - 1, 0), max(col - 1, 0)), T.Position(max(end_line - 1, 0), max(end_col - 1, 0)))
-    return codec.range_to_client_units(list(lines), rng)  # type: ignore[no-any-return]
+    converted: T.Range = codec.range_to_client_units(list(lines), rng)  # pygls position codec (untyped here)
+    return converted
 
 
 def to_diagnostic(lines: Sequence[str], codec: Any, f: Finding) -> T.Diagnostic:

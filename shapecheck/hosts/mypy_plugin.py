@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from mypy.errorcodes import ErrorCode
-from mypy.nodes import CallExpr, Context, ExpressionStmt, ImportFrom, MypyFile, NameExpr, StrExpr
+from mypy.nodes import CallExpr, Context, ExpressionStmt, ImportFrom, MypyFile, NameExpr, Statement, StrExpr
 from mypy.plugin import FunctionContext, Plugin, ReportConfigContext
 from mypy.types import Type
 
@@ -39,6 +39,13 @@ _LIBRARY_DIRS = {"site-packages", "dist-packages", "typeshed"}
 def _is_project_file(path: str | None) -> bool:
     """The user's own modules: not stubs, not installed libraries, not typeshed."""
     return path is not None and path.endswith(".py") and not _LIBRARY_DIRS.intersection(Path(path).parts)
+
+
+def _prologue(stmt: Statement, first: bool) -> bool:
+    """A ``from __future__`` import, or the module docstring (the first statement)."""
+    return (isinstance(stmt, ImportFrom) and stmt.id == "__future__") or (
+        first and isinstance(stmt, ExpressionStmt) and isinstance(stmt.expr, StrExpr)
+    )
 
 
 def _read(path: str) -> str | None:
@@ -83,10 +90,7 @@ class ShapecheckPlugin(Plugin):
             node.set_line(1, 0)
         # after a module docstring and ``from __future__`` imports, before anything that could end the module early
         i = 0
-        while i < len(file.defs) and (
-            (isinstance(file.defs[i], ImportFrom) and file.defs[i].id == "__future__")  # type: ignore[attr-defined]
-            or (i == 0 and isinstance(file.defs[i], ExpressionStmt) and isinstance(file.defs[i].expr, StrExpr))  # type: ignore[attr-defined]
-        ):
+        while i < len(file.defs) and _prologue(file.defs[i], i == 0):
             i += 1
         file.defs.insert(i, stmt)
         self._anchors[id(call)] = path
