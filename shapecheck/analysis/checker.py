@@ -62,15 +62,22 @@ def build(text: str, path: str, project: Any = None, *, record_hovers: bool = Fa
     from .module import ModuleAnalysis
     from .project import Project, module_name_for
 
-    tree = parse(text, path)
-    if isinstance(tree, Finding):
-        return tree
     name, is_pkg = ("", False)
     p = Path(path)
     if project is None:
         project = Project()
     if p.suffix == ".py" and p.exists():
         name, is_pkg = module_name_for(p)
+    loaded = project.modules.get(name) if name else None
+    if loaded is not None and loaded.text == text and not loaded.analysed:
+        # already parsed (and its module level run) because another analysed module imports it: reuse the tree
+        loaded.path = loaded.ctx.path = path
+        loaded.ctx.record_hovers = record_hovers
+        loaded.analyse()
+        return loaded
+    tree = parse(text, path)
+    if isinstance(tree, Finding):
+        return tree
     analysis = ModuleAnalysis(text, path, tree, project, name, is_pkg)
     analysis.ctx.record_hovers = record_hovers
     if name:

@@ -213,7 +213,10 @@ class Interpreter:
 
     def run_loop(self, stmt: cst.For | cst.While) -> None:
         # anything assigned in the body may hold any iteration's value: forget it before and after
-        assigned = _assigned_names(stmt.body) | (_target_names(stmt.target) if isinstance(stmt, cst.For) else set())
+        cache = self.m.assigned_cache
+        if id(stmt) not in cache:
+            cache[id(stmt)] = _assigned_names(stmt.body) | (_target_names(stmt.target) if isinstance(stmt, cst.For) else set())
+        assigned = cache[id(stmt)]
         if isinstance(stmt, cst.For):
             self.eval(stmt.iter)
         else:

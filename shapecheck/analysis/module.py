@@ -45,6 +45,8 @@ class ModuleAnalysis:
         self.shapes = ShapeChecks(self)
         self._lines: list[int] | None = None
         self.module_ran = False
+        self.analysed = False
+        self.assigned_cache: dict[int, set[str]] = {}
 
     @property
     def stubs(self) -> Any:
@@ -446,6 +448,7 @@ class ModuleAnalysis:
 
     # ------------------------------------------------------------------ whole-module analysis
     def analyse(self) -> None:
+        self.analysed = True
         self.run_module()
         self.shapes.check_annotation_strings()
         for ci in self.classes.values():

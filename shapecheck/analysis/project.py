@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import libcst as cst
 
@@ -30,6 +30,34 @@ def module_name_for(path: Path) -> tuple[str, bool]:
     return ".".join(reversed(parts)), is_package
 
 
+class _ModulesOnDisk(dict[str, Path]):
+    """``Project.paths`` that finds an imported module's file on first lookup, for hosts that see one file."""
+
+    def __init__(self, roots: list[Path], packages: set[str]) -> None:
+        super().__init__()
+        self.roots, self.packages = roots, packages
+
+    def _find(self, name: object) -> bool:
+        if not isinstance(name, str) or not name or dict.__contains__(self, name):
+            return dict.__contains__(self, name)
+        parts = name.split(".")
+        for root in self.roots:
+            base = root.joinpath(*parts)
+            for cand, is_pkg in ((base / "__init__.py", True), (base.with_suffix(".py"), False)):
+                if cand.is_file():
+                    self[name] = cand
+                    if is_pkg:
+                        self.packages.add(name)
+                    return True
+        return False
+
+    def __contains__(self, name: object) -> bool:
+        return self._find(name)
+
+    def get(self, name: Any, default: Any = None) -> Any:
+        return dict.get(self, name, default) if self._find(name) else default
+
+
 class Project:
     def __init__(self, files: list[Path] | None = None, stub_paths: tuple[str, ...] = ()) -> None:
         self.stub_paths = tuple(stub_paths)
@@ -48,6 +76,25 @@ class Project:
             if is_pkg:
                 self.packages.add(name)
         return name
+
+    @staticmethod
+    def roots_for(path: str) -> list[Path]:
+        """Where a single file's imports resolve: above its top-level package, then the working directory."""
+        p = Path(path)
+        roots = [Path.cwd()]
+        if p.suffix == ".py" and p.is_file():
+            d = p.resolve().parent
+            while (d / "__init__.py").exists() and d != d.parent:
+                d = d.parent
+            roots.insert(0, d)
+        return list(dict.fromkeys(roots))
+
+    @classmethod
+    def for_file(cls, path: str, stub_paths: tuple[str, ...] = ()) -> "Project":
+        """A project for hosts that see one file (flake8, the language server): modules are found on first import."""
+        project = cls(stub_paths=stub_paths)
+        project.paths = _ModulesOnDisk(cls.roots_for(path), project.packages)
+        return project
 
     def register(self, name: str, analysis: "ModuleAnalysis") -> None:
         self.modules[name] = analysis

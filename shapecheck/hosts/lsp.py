@@ -65,14 +65,14 @@ def _describe(edits: Sequence[Edit]) -> str:
 def check_document(ls: LanguageServer, uri: str) -> None:
     from ..config import load_config
     from ..core import check_source
-    from .flake8_plugin import project_for
+    from ..analysis.project import Project
 
     doc = ls.workspace.get_text_document(uri)
     path = _path(uri)
     try:
         from pathlib import Path
 
-        findings = check_source(doc.source, path, load_config(Path(path)), project=project_for(path))
+        findings = check_source(doc.source, path, load_config(Path(path)), project=Project.for_file(path))
     except Exception:  # check_source never raises; configuration or project discovery might
         findings = check_source(doc.source, path)
     _findings[uri] = findings
