@@ -194,6 +194,8 @@ class ModuleAnalysis:
         return UNKNOWN
 
     def qualified_value(self, qualname: str) -> Value:
+        if self.project is not None and self.project.is_definition(qualname):
+            return RefV(qualname)  # resolved (and its module analysed) only if it is called
         if self.project is not None:
             v = self.project.lookup(qualname)
             if v is not None:

@@ -18,6 +18,50 @@ if TYPE_CHECKING:
 _IMPORT_RE = re.compile(r"^\s*(?:from\s+(\.*[\w.]*)\s+import|import\s+([\w., ]+))", re.MULTILINE)
 
 
+def _ast_bindings(path: Path, module: str, is_package: bool) -> tuple[dict[str, str], set[str], set[str]]:
+    import ast
+
+    from .imports import resolve_relative
+
+    try:
+        tree = ast.parse(path.read_bytes())
+    except (OSError, SyntaxError, ValueError, RecursionError, MemoryError):
+        return {}, set(), set()
+    imports: dict[str, str] = {}
+    defined: set[str] = set()
+    definitions: set[str] = set()  # def / class
+    todo: list[ast.stmt] = list(tree.body)
+    while todo:
+        node = todo.pop(0)
+        if isinstance(node, ast.Import):
+            for a in node.names:
+                if a.asname:
+                    imports[a.asname] = a.name
+                else:
+                    top = a.name.split(".", 1)[0]
+                    imports[top] = top
+        elif isinstance(node, ast.ImportFrom):
+            base = resolve_relative(module, node.level, node.module or "", is_package)
+            for a in node.names:
+                if a.name != "*":
+                    imports[a.asname or a.name] = f"{base}.{a.name}" if base else a.name
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            defined.add(node.name)
+            definitions.add(node.name)
+        elif isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            for t in targets:
+                for n in ast.walk(t):
+                    if isinstance(n, ast.Name):
+                        defined.add(n.id)
+        elif isinstance(node, (ast.If, ast.Try)):
+            todo.extend(node.body)
+            todo.extend(getattr(node, "orelse", []))
+            for h in getattr(node, "handlers", []):
+                todo.extend(h.body)
+    return imports, defined, definitions
+
+
 def module_name_for(path: Path) -> tuple[str, bool]:
     """Dotted module name of a file (walking up through packages), and whether it is a package ``__init__``."""
     path = path.resolve()
@@ -66,6 +110,7 @@ class Project:
         self.modules: dict[str, "ModuleAnalysis"] = {}
         self._loading: set[str] = set()
         self._relevance: dict[str, bool] = {}
+        self._binding_cache: dict[str, tuple[dict[str, str], set[str], set[str]]] = {}
         for f in files or []:
             self.add_file(f)
 
@@ -123,31 +168,65 @@ class Project:
         finally:
             self._loading.discard(name)
 
-    def split(self, qualname: str) -> tuple["ModuleAnalysis", str] | None:
-        """``pkg.mod.attr`` -> (analysis of pkg.mod, "attr") for modules of the analysed tree."""
+    def _split_name(self, qualname: str) -> tuple[str, str] | None:
+        """``pkg.mod.attr`` -> ("pkg.mod", "attr") for modules of the analysed tree (nothing is loaded)."""
         parts = qualname.split(".")
         for i in range(len(parts) - 1, 0, -1):
             mod = ".".join(parts[:i])
-            if mod in self.paths or mod in self.modules:
-                ma = self.module(mod)
-                if ma is None:
-                    return None
-                return ma, ".".join(parts[i:])
+            if mod in self.modules or mod in self.paths:
+                return mod, ".".join(parts[i:])
         return None
+
+    def split(self, qualname: str) -> tuple["ModuleAnalysis", str] | None:
+        """``pkg.mod.attr`` -> (analysis of pkg.mod, "attr") for modules of the analysed tree."""
+        hit = self._split_name(qualname)
+        if hit is None:
+            return None
+        ma = self.module(hit[0])
+        return (ma, hit[1]) if ma is not None else None
+
+    def _bindings(self, module: str) -> tuple[dict[str, str], set[str], set[str]]:
+        """(imported name -> qualified name, names the module defines itself), from CPython's ``ast``.
+
+        Following a re-export needs only a module's imports: reading them with ``ast`` costs a fraction of a libcst
+        parse, so modules that are only passed through are never fully analysed.
+        """
+        if module in self._binding_cache:
+            return self._binding_cache[module]
+        ma = self.modules.get(module)
+        out: tuple[dict[str, str], set[str], set[str]]
+        if ma is not None:
+            defs = {n for n, v in ma.globals.items() if isinstance(v, FuncV) or (isinstance(v, RefV) and v.qualname.startswith("class:"))}
+            out = (dict(ma.imports.names), set(ma.globals), defs)
+        else:
+            out = ({}, set(), set())
+            path = self.paths.get(module)
+            if path is not None:
+                out = _ast_bindings(path, module, module in self.packages)
+        self._binding_cache[module] = out
+        return out
 
     def canonical(self, qualname: str, depth: int = 0) -> str:
         """Follow re-exports: ``mytypes.Float`` where mytypes did ``from jaxtyping import Float`` -> ``jaxtyping.Float``."""
         if depth > 8:
             return qualname
-        hit = self.split(qualname)
+        hit = self._split_name(qualname)
         if hit is None:
             return qualname
-        ma, attr = hit
+        module, attr = hit
+        imports, defined, _ = self._bindings(module)
         head, _, rest = attr.partition(".")
-        if head in ma.imports.names and head not in ma.globals:
-            target = ma.imports.names[head]
+        if head in imports and head not in defined:
+            target = imports[head]
             return self.canonical(f"{target}.{rest}" if rest else target, depth + 1)
         return qualname
+
+    def is_definition(self, qualname: str) -> bool:
+        """A function or class defined at the top of a module of the analysed tree (found without analysing it)."""
+        hit = self._split_name(self.canonical(qualname))
+        if hit is None or "." in hit[1]:
+            return False
+        return hit[1] in self._bindings(hit[0])[2]
 
     # ------------------------------------------------------------------ lookups
     def lookup(self, qualname: str) -> Value | None:
