@@ -39,6 +39,13 @@ def _opaque_reduction(tensor: Any, axes: Any) -> Any:
     raise AssertionError("never called")
 
 
+def _reduction(value: Value) -> tuple[str | None, bool]:
+    """(the reduction's name, whether it is a callable of the analysed code); (None, False) when unknown."""
+    if isinstance(value, StrV):
+        return value.value, False
+    return None, isinstance(value, (FuncV, RefV))
+
+
 def _identifiers(pattern: str) -> tuple[str, ...]:
     return tuple(sorted(set(_IDENT.findall(pattern))))
 
@@ -195,12 +202,8 @@ class EinopsCalls:
         reduction: str | None = None
         is_callable = False
         if kind == "reduce":
-            red = args[2] if len(args) > 2 else kwargs.get("reduction", UNKNOWN)
-            if isinstance(red, StrV):
-                reduction = red.value
-            elif isinstance(red, (FuncV, RefV)):
-                is_callable = True
-            elif len(args) <= 2 and "reduction" not in kwargs and not dynamic:
+            reduction, is_callable = _reduction(args[2] if len(args) > 2 else kwargs.get("reduction", UNKNOWN))
+            if reduction is None and not is_callable and len(args) <= 2 and "reduction" not in kwargs and not dynamic:
                 self.ctx.report(node, "SHP111", {"reason": f"einops.reduce({pattern!r}) is called without a reduction"})
                 return fallback
         extra = len(args) - (3 if kind == "reduce" else 2)
@@ -419,15 +422,10 @@ class EinopsCalls:
                     self._report(node, problem)
                     return UNKNOWN
             return LayerV("EinMix", (("pattern", pattern), ("weight_shape", weight), ("lengths", tuple(lengths.items())), ("dynamic", dynamic)), node)
-        reduction: str | None = None
         kind = "layer_rearrange" if op == "Rearrange" else "layer_reduce"
-        is_callable = False
+        reduction, is_callable = (None, False)
         if op == "Reduce":
-            red = args[1] if len(args) > 1 else kwargs.get("reduction", UNKNOWN)
-            if isinstance(red, StrV):
-                reduction = red.value
-            elif isinstance(red, (FuncV, RefV)):
-                is_callable = True
+            reduction, is_callable = _reduction(args[1] if len(args) > 1 else kwargs.get("reduction", UNKNOWN))
         lengths = self._lengths(kwargs, ("pattern", "reduction"))
         axes_names = _identifiers(pattern) if dynamic else tuple(lengths)
         problem = P.check_call(kind, pattern, reduction=reduction, reduction_is_callable=is_callable, axes_names=axes_names)
