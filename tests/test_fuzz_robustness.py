@@ -606,7 +606,7 @@ def test_nesting_beyond_cpython_limit_is_a_quick_syntax_error(opener: str, close
     "`x = a` + '[0]' * 1500 (one line each, all accepted by CPython's parser) give SHP901 'source nested too deeply "
     "to analyse': shapecheck/core.py turns the analyser's RecursionError into SHP901 on a file CPython accepts "
     "(the interpreter's recursion limit, not the file, is the limit). At 3000, CPython's own parser gives up too."))
-@pytest.mark.parametrize("src", ["x = 1" + " + 1" * 1500, "x = a" + ".b" * 1500, "x = a" + "[0]" * 1500])
+@pytest.mark.parametrize("src", ["x = 1" + " + 1" * 1500, "x = a" + ".b" * 1500, "x = a" + "[0]" * 1500], ids=["plus-chain", "attribute-chain", "subscript-chain"])
 def test_long_chains_within_budget(src: str) -> None:
     full = "import einops\n" + src + "\n"
     assert python_accepts(full.encode())
