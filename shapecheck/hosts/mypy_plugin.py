@@ -106,6 +106,10 @@ class ShapecheckPlugin(Plugin):
                 where.end_line, where.end_column = max(f.end_line, f.line), max(f.end_column - 1, 0)
                 code = ERROR_CODES.get(Family(f.code[:4])) if f.code[:4] in Family._value2member_map_ else None
                 ctx.api.fail(f.message, where, code=code or ERROR_CODES[Family.INTERNAL])
+                msg = getattr(ctx.api, "msg", None)  # the checker's MessageBuilder: notes like mypy's own
+                if msg is not None:
+                    for note in f.notes:
+                        msg.note(note, where, code=code or ERROR_CODES[Family.INTERNAL])
         return ctx.default_return_type
 
     def _findings(self, path: str) -> list[Finding]:
