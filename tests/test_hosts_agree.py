@@ -85,5 +85,6 @@ def test_mypy(tree: Path) -> None:
         if m:
             got.setdefault(Path(m.group("path")).name, set()).add((int(m.group("line")), m.group("code")))
     assert got, proc.stdout + proc.stderr
+    assert re.search(r": note: input shape \(", proc.stdout), "notes (where sizes were bound) reach mypy's output"
     for name, want in _expected(tree).items():
         assert got.get(name, set()) == want, (name, proc.stdout[-3000:])
