@@ -105,6 +105,5 @@ def run_check(args: argparse.Namespace) -> int:
         sys.stdout.write(text)
     if args.stats:
         print(f"shapecheck: {len(files)} files, {len(findings)} findings", file=sys.stderr)
-    from .diagnostics import Severity
 
     return EXIT_FINDINGS if findings else EXIT_CLEAN

@@ -106,7 +106,7 @@ class _Constraints:
 def _einops_constraints(spec: Any) -> _Constraints:
     """Re-run the failing einops operation symbolically, recording what the engine assumed before it failed."""
     from .pattern.problems import PatternError
-    from .pattern.shapes import SymDomain, infer_transform, not_one, solve_einsum, solve_pack, solve_parse_shape, solve_unpack
+    from .pattern.shapes import SymDomain, not_one, solve_einsum, solve_pack, solve_parse_shape, solve_unpack
 
     cons = _Constraints()
     counter = iter(range(1 << 30))

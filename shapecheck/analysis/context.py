@@ -9,7 +9,7 @@ from typing import Any, Iterator
 
 import libcst as cst
 
-from ..diagnostics import Finding, Witness, get
+from ..diagnostics import Witness, get
 from ..sizes import Size
 
 

@@ -4,9 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-import libcst as cst
 
-from ..sizes import Size
 from .values import IntV, SeqV, TensorV
 
 

@@ -5,15 +5,14 @@ Anything it does not understand evaluates to UNKNOWN, and nothing is ever report
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Iterable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Sequence
 
 import libcst as cst
 
 from ..sizes import Size, Truth, equal
-from .imports import dotted
 from .values import (
-    UNKNOWN, BoolV, DictV, DtypeV, FloatV, FuncV, IntV, LayerV, NoneV, ObjV, RefV, SeqV, StrV, TensorV, Value, join,
+    UNKNOWN, BoolV, DictV, FloatV, FuncV, IntV, LayerV, NoneV, ObjV, RefV, SeqV, StrV, TensorV, Value, join,
 )
 
 if TYPE_CHECKING:

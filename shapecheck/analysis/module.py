@@ -3,17 +3,16 @@
 from __future__ import annotations
 
 import contextlib
-from typing import TYPE_CHECKING, Any, Iterator
+from typing import TYPE_CHECKING, Any
 
 import libcst as cst
 
-from ..sizes import Size
 from .context import Context, Pending
 from .functions import ClassInfo, FunctionInfo, Param, bind_arguments, signature_params
 from .imports import collect_imports, dotted
 from .interpreter import FrameInfo, Interpreter, Scope
 from .jaxtyping_bridge import Annotation, dtype_class_of, parse_annotation
-from .values import UNKNOWN, FuncV, LayerV, ObjV, RefV, SeqV, StrV, TensorV, Value
+from .values import UNKNOWN, FuncV, LayerV, ObjV, RefV, SeqV, TensorV, Value
 
 if TYPE_CHECKING:
     from .project import Project

@@ -1,146 +1,35 @@
 """torch / numpy / jax operations: the shape rules the stubs in ``stubs/`` cannot express as plain signatures.
 
 Each rule returns the output value, reports a definite failure, or returns an unknown shape. A rule never guesses:
-an argument it cannot read makes the output unknown.
+an argument it cannot read makes the output unknown. Axis-moving rules live in shape_ops.py, ``torch.nn`` layers in
+layers.py; this class adds attributes, operators, elementwise/matmul, reductions and framework functions.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import TYPE_CHECKING, Any
 
 import libcst as cst
 
-from ..sizes import Size, Truth, divisible, equal, greater_equal, product
+from ..sizes import Size, Truth, equal, product
 from .context import OpSpec
 from .shapes_bridge import Origin, shape_text
 from .values import (
-    UNKNOWN, BoolV, DtypeV, FloatV, FuncV, IntV, LayerV, NoneV, ObjV, RefV, SeqV, StrV, TensorV, Value,
+    UNKNOWN, BoolV, DtypeV, FloatV, IntV, NoneV, RefV, SeqV, StrV, TensorV, Value,
 )
 
 if TYPE_CHECKING:
     from .interpreter import Interpreter
-    from .module import ModuleAnalysis
 
-DTYPE_NAMES = {
-    "float16": "float16", "half": "float16", "bfloat16": "bfloat16", "float32": "float32", "float": "float32",
-    "float64": "float64", "double": "float64", "int8": "int8", "int16": "int16", "int32": "int32", "int64": "int64",
-    "long": "int64", "int": "int32", "uint8": "uint8", "bool": "bool", "bool_": "bool", "complex64": "complex64",
-    "complex128": "complex128", "float_": "float64", "single": "float32",
-}
-# legacy tensor types: ``x.type(torch.HalfTensor)`` / ``x.type("torch.cuda.HalfTensor")``
-_TENSOR_TYPES = {"HalfTensor": "float16", "BFloat16Tensor": "bfloat16", "FloatTensor": "float32", "DoubleTensor": "float64",
-                 "LongTensor": "int64", "IntTensor": "int32", "BoolTensor": "bool"}
+from .ops_common import (
+    _CASTS, CONSTRUCTORS, DTYPE_NAMES, ELEMENTWISE_FUNCS, LOSSES, REDUCTIONS, SAME_SHAPE, _dtype_kw, _framework,
+    _ints, _norm_dim, _op_name, _shape_args, _sizes, _tensor_type_dtype,
+    broadcast_shapes,
+)
+from .layers import LayerOps
 
 
-def _tensor_type_dtype(target: Value) -> str | None:
-    name = target.qualname if isinstance(target, RefV) else (target.value if isinstance(target, StrV) else None)
-    if name and name.startswith("torch.") and name.rsplit(".", 1)[-1] in _TENSOR_TYPES:
-        return _TENSOR_TYPES[name.rsplit(".", 1)[-1]]
-    return None
-
-_FRAMEWORK_PREFIX = {"torch": "torch", "numpy": "numpy", "jax": "jax", "jaxlib": "jax"}
-
-# methods / functions that keep the shape of their (first) tensor argument
-SAME_SHAPE = {
-    "contiguous", "clone", "detach", "cpu", "cuda", "abs", "exp", "log", "log1p", "expm1", "sqrt", "rsqrt", "sigmoid",
-    "tanh", "relu", "gelu", "silu", "neg", "negative", "sin", "cos", "square", "reciprocal", "sign", "floor", "ceil",
-    "round", "clamp", "clip", "clamp_min", "clamp_max", "masked_fill", "requires_grad_", "pin_memory", "numpy",
-    "relu_", "sigmoid_", "zero_", "fill_", "normal_", "uniform_", "copy_", "nan_to_num", "erf", "softplus",
-    "leaky_relu", "elu", "mish", "hardswish", "dropout", "dropout1d", "dropout2d", "layer_norm_like", "normalize",
-    "softmax", "log_softmax", "cumsum", "cumprod", "flip", "roll", "tril", "triu", "detach_", "sigmoid", "logit",
-    "float", "half", "double", "bfloat16", "long", "int", "bool", "to", "type", "type_as", "astype", "view_as_real_like",
-    "asarray", "array", "stop_gradient", "gelu_new", "sign_", "isnan", "isinf", "isfinite", "logical_not", "bitwise_not",
-    "zeros_like", "ones_like", "empty_like", "rand_like", "randn_like", "full_like", "real", "imag", "conj", "angle",
-    "group_norm_like", "instance_norm_like",
-}
-_CASTS = {"float": "float32", "half": "float16", "double": "float64", "bfloat16": "bfloat16", "long": "int64", "int": "int32", "bool": "bool"}
-REDUCTIONS = {"sum", "mean", "prod", "amax", "amin", "max", "min", "std", "var", "norm", "logsumexp", "all", "any",
-              "argmax", "argmin", "nansum", "nanmean", "median", "count_nonzero"}
-LOSSES = {"mse_loss", "l1_loss", "smooth_l1_loss", "huber_loss", "binary_cross_entropy", "binary_cross_entropy_with_logits",
-          "soft_margin_loss", "kl_div", "poisson_nll_loss"}
-CONSTRUCTORS = {"zeros", "ones", "empty", "rand", "randn", "full"}
-ELEMENTWISE_FUNCS = {"add", "sub", "subtract", "mul", "multiply", "div", "divide", "true_divide", "maximum", "minimum",
-                     "where", "pow", "power", "atan2", "hypot", "fmod", "remainder", "lerp"}
-
-
-def _framework(qual: str) -> str | None:
-    return _FRAMEWORK_PREFIX.get(qual.split(".", 1)[0])
-
-
-def _norm_dim(d: int, rank: int) -> int | None:
-    if -rank <= d < rank:
-        return d % rank
-    return None
-
-
-def _ints(values: Sequence[Value]) -> list[int] | None:
-    out = []
-    for v in values:
-        if not isinstance(v, IntV) or v.size.as_int() is None:
-            return None
-        out.append(v.size.as_int())
-    return out  # type: ignore[return-value]
-
-
-def _shape_args(args: Sequence[Value]) -> list[Value] | None:
-    """``f(2, 3)`` or ``f((2, 3))`` / ``f([2, 3])`` / ``f(x.shape)`` -> the size values."""
-    if len(args) == 1 and isinstance(args[0], SeqV):
-        return list(args[0].items)
-    if all(isinstance(a, (IntV,)) or a is UNKNOWN for a in args):
-        return list(args)
-    return None
-
-
-def _sizes(values: Sequence[Value], fresh: Any) -> tuple[Size, ...] | None:
-    out = []
-    for v in values:
-        if isinstance(v, IntV):
-            out.append(v.size)
-        elif v is UNKNOWN:
-            out.append(fresh("n"))
-        else:
-            return None
-    return tuple(out)
-
-
-def broadcast_shapes(a: tuple[Size, ...], b: tuple[Size, ...]) -> tuple[tuple[Size, ...] | None, tuple[int, Size, Size] | None]:
-    """(broadcast shape or None if unknown, the definitely failing (axis from the right, a, b) or None)."""
-    out: list[Size] = []
-    unknown = False
-    for i in range(1, max(len(a), len(b)) + 1):
-        x = a[-i] if i <= len(a) else None
-        y = b[-i] if i <= len(b) else None
-        if x is None:
-            out.append(y)  # type: ignore[arg-type]
-            continue
-        if y is None:
-            out.append(x)
-            continue
-        if equal(x, y) is Truth.TRUE:
-            out.append(x)
-            continue
-        if equal(x, 1) is Truth.TRUE:
-            out.append(y)
-            continue
-        if equal(y, 1) is Truth.TRUE:
-            out.append(x)
-            continue
-        if equal(x, y) is Truth.FALSE and greater_equal(x, 2) is Truth.TRUE and greater_equal(y, 2) is Truth.TRUE:
-            return None, (i, x, y)
-        unknown = True
-        out.append(x)
-    return (None if unknown else tuple(reversed(out))), None
-
-
-class FrameworkOps:
-    def __init__(self, module: "ModuleAnalysis") -> None:
-        self.m = module
-        self.ctx = module.ctx
-
-    def fresh(self, name: str) -> Size:
-        return self.ctx.fresh(name)
-
-    # ------------------------------------------------------------------ names
+class FrameworkOps(LayerOps):
     def constant(self, qual: str) -> Value | None:
         fw = _framework(qual)
         last = qual.rsplit(".", 1)[-1]
@@ -148,7 +37,6 @@ class FrameworkOps:
             return DtypeV(DTYPE_NAMES[last])
         return None
 
-    # ------------------------------------------------------------------ attributes and indexing
     def tensor_attribute(self, interp: "Interpreter", node: cst.Attribute, t: TensorV, attr: str) -> Value:
         if attr == "shape":
             if t.shape is None:
@@ -174,85 +62,6 @@ class FrameworkOps:
             return UNKNOWN
         return UNKNOWN
 
-    def index_tensor(self, interp: "Interpreter", node: cst.Subscript, t: TensorV) -> Value:
-        if t.shape is None:
-            for el in node.slice:
-                if isinstance(el.slice, cst.Index):
-                    interp.eval(el.slice.value)
-            return t.with_shape(None)
-        out: list[Size] = []
-        axes: list[str | None] = []
-        pos = 0
-        elems = list(node.slice)
-        n_consumed = sum(1 for e in elems if not (isinstance(e.slice, cst.Index) and _is_none_or_ellipsis(e.slice.value)))
-        ellipsis_seen = False
-        for el in elems:
-            sl = el.slice
-            if isinstance(sl, cst.Slice):
-                if pos >= len(t.shape):
-                    return t.with_shape(None)
-                if sl.lower is None and sl.upper is None and (sl.step is None):
-                    out.append(t.shape[pos])
-                    axes.append(t.axes[pos] if t.axes else None)
-                else:
-                    size = self._slice_size(interp, sl, t.shape[pos])
-                    if size is None:
-                        return t.with_shape(None)
-                    out.append(size)
-                    axes.append(None)
-                pos += 1
-                continue
-            assert isinstance(sl, cst.Index)
-            value_node = sl.value
-            if isinstance(value_node, cst.Name) and value_node.value == "None":
-                out.append(Size.const(1))
-                axes.append(None)
-                continue
-            if isinstance(value_node, cst.Ellipsis):
-                if ellipsis_seen:
-                    return t.with_shape(None)
-                ellipsis_seen = True
-                n_rest = n_consumed - (pos)
-                skip = len(t.shape) - pos - (n_consumed - pos)
-                if skip < 0:
-                    return t.with_shape(None)
-                for _ in range(skip):
-                    out.append(t.shape[pos])
-                    axes.append(t.axes[pos] if t.axes else None)
-                    pos += 1
-                continue
-            v = interp.eval(value_node)
-            if isinstance(v, IntV):
-                if pos >= len(t.shape):
-                    return t.with_shape(None)
-                pos += 1
-                continue
-            return t.with_shape(None)  # tensor / list indexing: advanced indexing not modelled
-        if pos > len(t.shape):
-            return t.with_shape(None)
-        out.extend(t.shape[pos:])
-        axes.extend(t.axes[pos:] if t.axes else [None] * (len(t.shape) - pos))
-        return t.with_shape(tuple(out), tuple(axes) if t.axes else None)
-
-    def _slice_size(self, interp: "Interpreter", sl: cst.Slice, n: Size) -> Size | None:
-        lo = interp.eval(sl.lower) if sl.lower is not None else None
-        hi = interp.eval(sl.upper) if sl.upper is not None else None
-        st = interp.eval(sl.step) if sl.step is not None else None
-        nn = n.as_int()
-        if any(x is not None and not isinstance(x, IntV) for x in (lo, hi, st)):
-            return None
-        ints = [x.size.as_int() if isinstance(x, IntV) else None for x in (lo, hi, st)]
-        if any(x is not None and i is None for x, i in zip((lo, hi, st), ints)):
-            return None  # a symbolic bound
-        if nn is not None and ints[2] != 0:
-            return Size.const(len(range(nn)[ints[0]:ints[1]:ints[2]]))
-        # symbolic: x[:k] with k <= n unknown in general; x[1:] -> n-1 (when n >= 1)
-        if ints[2] is None and ints[1] is None and isinstance(ints[0], int) and ints[0] >= 0:
-            if greater_equal(n, ints[0]) is Truth.TRUE:
-                return n - ints[0]
-        return None
-
-    # ------------------------------------------------------------------ binary operators
     def tensor_binary(self, interp: "Interpreter", node: cst.CSTNode, left: Value, op: cst.CSTNode, right: Value) -> Value:
         if isinstance(op, (cst.MatrixMultiply, cst.MatrixMultiplyAssign)):
             if isinstance(left, TensorV) and isinstance(right, TensorV):
@@ -309,9 +118,6 @@ class FrameworkOps:
                                     [f"rearrange one operand first, e.g. rearrange(y, \"{' '.join(b)} -> {' '.join(a)}\")"])  # type: ignore[arg-type]
                     return
 
-    def _origins(self, tensors: list[TensorV]) -> list[str]:
-        return [f"operand #{i}: shape {shape_text(t.shape)}" + (f" {t.origin}" if t.origin is not None else "") for i, t in enumerate(tensors)]
-
     def matmul(self, node: cst.CSTNode, opname: str, a: TensorV, b: TensorV) -> Value:
         dtype = a.dtype if a.dtype == b.dtype else None
         fw = a.framework or b.framework
@@ -342,7 +148,6 @@ class FrameworkOps:
             ax = a.axes[:-1] + b.axes[-1:]
         return TensorV(batch + (a.shape[-2], b.shape[-1]), dtype, fw, ax)
 
-    # ------------------------------------------------------------------ methods
     def tensor_method(self, interp: "Interpreter", node: cst.Call, t: TensorV, name: str, args: list[Value], kwargs: dict[str, Value], dynamic: bool) -> Value:
         if dynamic:
             return t.with_shape(None) if name in SAME_SHAPE else UNKNOWN
@@ -437,161 +242,6 @@ class FrameworkOps:
             return t.with_shape(tuple(a * b for a, b in zip(padded, sizes)))
         return t.with_shape(None) if method else UNKNOWN
 
-    def reshape(self, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        vals = _shape_args(args)
-        shape_kw = kwargs.get("shape")
-        if vals is None and isinstance(shape_kw, SeqV):
-            vals = list(shape_kw.items)
-        if vals is None:
-            return t.with_shape(None)
-        minus = [i for i, v in enumerate(vals) if isinstance(v, IntV) and v.size.as_int() == -1]
-        if len(minus) > 1 or any(v is UNKNOWN for v in vals):
-            return t.with_shape(None)
-        sizes = [v.size for v in vals if isinstance(v, IntV)]
-        if len(sizes) != len(vals) or any(s.as_int() is not None and s.as_int() <= 0 and i not in minus for i, s in enumerate(sizes)):  # type: ignore[operator]
-            return t.with_shape(None)
-        if t.shape is None:
-            if not minus:
-                return t.with_shape(tuple(sizes))
-            return t.with_shape(None)
-        total = product(t.shape)
-        if minus:
-            known = product(s for i, s in enumerate(sizes) if i not in minus)
-            if divisible(total, known) is Truth.FALSE:
-                self.ctx.report(node, "SHP204", {"op": name, "reason": f"cannot {name} {shape_text(t.shape)} ({total} elements) into "
-                                                                       f"{_shape_list(sizes, minus)}: {total} is not divisible by {known}"}, self._origins([t]),
-                                spec=OpSpec("reshape", None, (t.shape,), (), (("target", tuple(Size.const(-1) if i in minus else x for i, x in enumerate(sizes))),)))
-                return t.with_shape(None)
-            q = total.exact_div(known)
-            if q is None:
-                return t.with_shape(None)
-            sizes[minus[0]] = q
-            return t.with_shape(tuple(sizes))
-        if equal(total, product(sizes)) is Truth.FALSE:
-            self.ctx.report(node, "SHP204", {"op": name, "reason": f"cannot {name} {shape_text(t.shape)} ({total} elements) into "
-                                                                   f"{shape_text(tuple(sizes))} ({product(sizes)} elements)"}, self._origins([t]),
-                            spec=OpSpec("reshape", None, (t.shape,), (), (("target", tuple(sizes)),)))
-            return t.with_shape(None)
-        return t.with_shape(tuple(sizes))
-
-    def transpose(self, t: TensorV, args: list[Value], kwargs: dict[str, Value], name: str) -> Value:
-        if t.shape is None:
-            return t
-        rank = len(t.shape)
-        ds = _ints(args[:2])
-        if ds is None or len(ds) != 2:
-            if not args and name == "transpose" and t.framework == "numpy":
-                return t.with_shape(tuple(reversed(t.shape)), tuple(reversed(t.axes)) if t.axes else None)
-            return t.with_shape(None)
-        a, b = (_norm_dim(d, rank) for d in ds)
-        if a is None or b is None:
-            return t.with_shape(None)
-        if name in ("moveaxis", "movedim"):
-            order = [i for i in range(rank) if i != a]
-            order.insert(b, a)
-        else:
-            order = list(range(rank))
-            order[a], order[b] = order[b], order[a]
-        return t.with_shape(tuple(t.shape[i] for i in order), tuple(t.axes[i] for i in order) if t.axes else None)
-
-    def permute(self, t: TensorV, dims: list[Value] | None) -> Value:
-        if dims is None or t.shape is None:
-            return t.with_shape(None)
-        ds = _ints(dims)
-        rank = len(t.shape)
-        if ds is None or len(ds) != rank:
-            return t.with_shape(None)
-        order = [_norm_dim(d, rank) for d in ds]
-        if any(o is None for o in order) or len(set(order)) != rank:
-            return t.with_shape(None)
-        return t.with_shape(tuple(t.shape[o] for o in order), tuple(t.axes[o] for o in order) if t.axes else None)  # type: ignore[index]
-
-    def flatten(self, t: TensorV, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        if t.shape is None:
-            return t.with_shape(None)
-        if t.framework == "numpy":
-            return t.with_shape((product(t.shape),))
-        start = _ints([args[0]]) if args else _ints([kwargs.get("start_dim", IntV(Size.const(0)))])
-        end = _ints([args[1]]) if len(args) > 1 else _ints([kwargs.get("end_dim", IntV(Size.const(-1)))])
-        rank = len(t.shape)
-        if start is None or end is None:
-            return t.with_shape(None)
-        if rank == 0:
-            return t.with_shape((Size.const(1),))
-        s, e = _norm_dim(start[0], rank), _norm_dim(end[0], rank)
-        if s is None or e is None or s > e:
-            return t.with_shape(None)
-        return t.with_shape(t.shape[:s] + (product(t.shape[s:e + 1]),) + t.shape[e + 1:])
-
-    def unflatten(self, node: cst.Call, t: TensorV, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        if t.shape is None or len(args) < 2 or not isinstance(args[1], SeqV):
-            return t.with_shape(None)
-        d = _ints([args[0]])
-        if d is None:
-            return t.with_shape(None)
-        pos = _norm_dim(d[0], len(t.shape))
-        if pos is None:
-            return t.with_shape(None)
-        inner = TensorV((t.shape[pos],), t.dtype, t.framework)
-        res = self.reshape(node, "unflatten", inner, [args[1]], {})
-        if not isinstance(res, TensorV) or res.shape is None:
-            return t.with_shape(None)
-        return t.with_shape(t.shape[:pos] + res.shape + t.shape[pos + 1:])
-
-    def squeeze(self, t: TensorV, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        if t.shape is None:
-            return t
-        arg = args[0] if args else kwargs.get("dim", kwargs.get("axis"))
-        if arg is None:
-            if all(equal(s, 1) is not Truth.UNKNOWN for s in t.shape):
-                keep = [i for i, s in enumerate(t.shape) if equal(s, 1) is Truth.FALSE]
-                return t.with_shape(tuple(t.shape[i] for i in keep), tuple(t.axes[i] for i in keep) if t.axes else None)
-            return t.with_shape(None)
-        dims = _ints(list(arg.items) if isinstance(arg, SeqV) else [arg])
-        if dims is None:
-            return t.with_shape(None)
-        rank = len(t.shape)
-        norm = [_norm_dim(d, rank) for d in dims]
-        if any(n is None for n in norm):
-            return t.with_shape(None)
-        drop = []
-        for n in norm:
-            e = equal(t.shape[n], 1)  # type: ignore[index]
-            if e is Truth.UNKNOWN:
-                return t.with_shape(None)
-            if e is Truth.TRUE:
-                drop.append(n)
-        keep = [i for i in range(rank) if i not in drop]
-        return t.with_shape(tuple(t.shape[i] for i in keep), tuple(t.axes[i] for i in keep) if t.axes else None)
-
-    def expand(self, node: cst.Call, t: TensorV, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        vals = _shape_args(args)
-        if vals is None:
-            return t.with_shape(None)
-        out: list[Size] = []
-        shape = t.shape
-        if shape is not None and len(vals) < len(shape):
-            return t.with_shape(None)
-        for i, v in enumerate(vals):
-            j = i - (len(vals) - len(shape)) if shape is not None else -1
-            if isinstance(v, IntV) and v.size.as_int() == -1:
-                if shape is None or j < 0:
-                    return t.with_shape(None)
-                out.append(shape[j])
-            elif isinstance(v, IntV):
-                out.append(v.size)
-            else:
-                return t.with_shape(None)
-        if shape is not None:
-            for i, s in enumerate(shape):
-                target = out[len(out) - len(shape) + i]
-                if equal(s, target) is Truth.FALSE and equal(s, 1) is Truth.FALSE and greater_equal(s, 2) is Truth.TRUE:
-                    self.ctx.report(node, "SHP204", {"op": "expand", "reason": f"cannot expand {shape_text(shape)} to {shape_text(tuple(out))}: "
-                                                                             f"axis {i} has {s}, which is not 1"}, self._origins([t]),
-                                    spec=OpSpec("expand", None, (shape,), (), (("target", tuple(out)),)))
-                    return t.with_shape(None)
-        return t.with_shape(tuple(out))
-
     def reduction(self, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value], method: bool) -> Value:
         shape = t.shape
         dim_v = args[0] if args else kwargs.get("dim", kwargs.get("axis", NoneV()))
@@ -647,7 +297,6 @@ class FrameworkOps:
             return out.with_shape((product(t.shape),))
         return out
 
-    # ------------------------------------------------------------------ precision hooks (see precision.py)
     def note_reduction(self, node: cst.CSTNode, op: str, t: TensorV | None, reduction: str | None, res: Any, pattern: str, out: TensorV) -> None:
         from .precision import check_einops_reduction
 
@@ -659,7 +308,6 @@ class FrameworkOps:
 
         check_framework_reduction(self.m, node, name, t, reduced, kwargs)
 
-    # ------------------------------------------------------------------ qualified functions
     def call(self, interp: "Interpreter", node: cst.Call, qual: str, args: list[Value], kwargs: dict[str, Value], dynamic: bool) -> Value | None:
         fw = _framework(qual)
         if fw is None:
@@ -824,152 +472,3 @@ class FrameworkOps:
         if red is None or (isinstance(red, StrV) and red.value in ("mean", "sum")):
             return TensorV((), out_dtype, a.framework)
         return TensorV(None, out_dtype, a.framework)
-
-    # ------------------------------------------------------------------ nn layers
-    def layer(self, node: cst.Call, name: str, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        def size_arg(i: int, kw: str) -> Size | None:
-            v = args[i] if len(args) > i else kwargs.get(kw)
-            return v.size if isinstance(v, IntV) else None
-
-        if name == "Linear":
-            return LayerV("Linear", (("in", size_arg(0, "in_features")), ("out", size_arg(1, "out_features"))), node)
-        if name == "LayerNorm":
-            v = args[0] if args else kwargs.get("normalized_shape")
-            shape = tuple(x.size for x in v.items if isinstance(x, IntV)) if isinstance(v, SeqV) and all(isinstance(x, IntV) for x in v.items) else ((v.size,) if isinstance(v, IntV) else None)
-            return LayerV("LayerNorm", (("shape", shape),), node)
-        if name in ("Conv1d", "Conv2d", "Conv3d"):
-            def tup(v: Value | None, default: int) -> tuple[int, ...] | None:
-                if v is None:
-                    return (default,)
-                if isinstance(v, IntV) and v.size.as_int() is not None:
-                    return (v.size.as_int(),)  # type: ignore[return-value]
-                if isinstance(v, SeqV):
-                    return tuple(_ints(v.items) or ()) or None
-                return None
-            k = tup(args[2] if len(args) > 2 else kwargs.get("kernel_size"), 1)
-            s = tup(args[3] if len(args) > 3 else kwargs.get("stride"), 1)
-            p_v = args[4] if len(args) > 4 else kwargs.get("padding")
-            p = None if isinstance(p_v, StrV) else tup(p_v, 0)
-            d = tup(args[5] if len(args) > 5 else kwargs.get("dilation"), 1)
-            return LayerV(name, (("in", size_arg(0, "in_channels")), ("out", size_arg(1, "out_channels")), ("k", k), ("s", s), ("p", p), ("d", d),
-                                 ("n", int(name[4]))), node)
-        if name == "Sequential":
-            layers = tuple(args) if not kwargs else ()
-            return LayerV("Sequential", (("layers", layers),), node)
-        if name in ("Identity", "GELU", "ReLU", "SiLU", "Tanh", "Sigmoid", "Dropout", "Softmax", "LeakyReLU", "Mish", "ELU", "Hardswish", "Dropout1d", "Dropout2d", "Softplus"):
-            return LayerV("Elementwise", (("name", name),), node)
-        if name == "Embedding":
-            return LayerV("Embedding", (("n", size_arg(0, "num_embeddings")), ("d", size_arg(1, "embedding_dim"))), node)
-        if name == "Flatten":
-            return LayerV("Flatten", (("start", _ints([args[0]]) if args else [1]), ("end", _ints([args[1]]) if len(args) > 1 else [-1])), node)
-        return UNKNOWN
-
-    def apply_layer(self, interp: "Interpreter", node: cst.Call, layer: LayerV, args: list[Value], kwargs: dict[str, Value], in_sequential: bool = False) -> Value:
-        x = args[0] if args else UNKNOWN
-        report_node: cst.CSTNode = layer.line_node if in_sequential and layer.line_node is not None else node
-        if layer.kind in ("Rearrange", "Reduce", "EinMix"):
-            return self.m.einops.apply_layer(report_node, layer, x)
-        if not isinstance(x, TensorV):
-            return UNKNOWN
-        if layer.kind == "Sequential":
-            out: Value = x
-            for sub in layer.param("layers", ()):
-                if isinstance(sub, LayerV):
-                    out = self.apply_layer(interp, node, sub, [out], {}, in_sequential=True)
-                elif isinstance(sub, (FuncV, ObjV)):
-                    out = UNKNOWN
-                else:
-                    out = UNKNOWN
-                if not isinstance(out, TensorV):
-                    return UNKNOWN
-            return out
-        if layer.kind == "Elementwise":
-            return x
-        if x.shape is None:
-            return x.with_shape(None)
-        if layer.kind == "Linear":
-            fin, fout = layer.param("in"), layer.param("out")
-            if not x.shape:
-                return x.with_shape(None)
-            if fin is not None and equal(x.shape[-1], fin) is Truth.FALSE:
-                self.ctx.report(report_node, "SHP204", {"op": "nn.Linear", "reason": f"Linear(in_features={fin}) cannot take an input whose last axis is {x.shape[-1]} "
-                                                                                   f"(input shape {shape_text(x.shape)})"}, self._origins([x]),
-                                spec=OpSpec("nn.Linear", None, (x.shape,), (), (("in_features", fin), ("out_features", fout))))
-                return x.with_shape(None)
-            return x.with_shape(x.shape[:-1] + (fout if fout is not None else self.fresh("out_features"),))
-        if layer.kind == "LayerNorm":
-            shape = layer.param("shape")
-            if shape is not None and len(shape) <= len(x.shape):
-                tail = x.shape[len(x.shape) - len(shape):]
-                for a, b in zip(tail, shape):
-                    if equal(a, b) is Truth.FALSE:
-                        self.ctx.report(report_node, "SHP204", {"op": "nn.LayerNorm", "reason": f"LayerNorm({', '.join(map(str, shape))}) cannot take an input of shape {shape_text(x.shape)}"}, self._origins([x]),
-                                        spec=OpSpec("nn.LayerNorm", None, (x.shape,), (), (("normalized_shape", tuple(shape)),)))
-                        return x.with_shape(None)
-            return x
-        if layer.kind.startswith("Conv"):
-            n = layer.param("n")
-            if len(x.shape) not in (n + 1, n + 2):
-                if len(x.shape) < n + 1 or len(x.shape) > n + 2:
-                    self.ctx.report(report_node, "SHP201", {"what": f"nn.{layer.kind}", "expected": f"{n + 1} or {n + 2}", "subject": "its input", "actual": len(x.shape)}, self._origins([x]),
-                                    spec=OpSpec("nn.Conv", None, (x.shape,), (), (("n", n), ("in_channels", layer.param("in")), ("out_channels", layer.param("out")), ("k", layer.param("k")), ("s", layer.param("s")), ("p", layer.param("p")), ("d", layer.param("d")))))
-                return x.with_shape(None)
-            c = x.shape[-n - 1]
-            cin = layer.param("in")
-            if cin is not None and equal(c, cin) is Truth.FALSE:
-                self.ctx.report(report_node, "SHP204", {"op": f"nn.{layer.kind}", "reason": f"{layer.kind}(in_channels={cin}) cannot take an input with {c} channels "
-                                                                                         f"(input shape {shape_text(x.shape)})"}, self._origins([x]),
-                                spec=OpSpec("nn.Conv", None, (x.shape,), (), (("n", n), ("in_channels", cin), ("out_channels", layer.param("out")), ("k", layer.param("k")), ("s", layer.param("s")), ("p", layer.param("p")), ("d", layer.param("d")))))
-                return x.with_shape(None)
-            spatial = []
-            k, s, p, d = (layer.param(key) for key in ("k", "s", "p", "d"))
-            for i, size in enumerate(x.shape[-n:]):
-                def pick(v: tuple[int, ...] | None) -> int | None:
-                    if v is None:
-                        return None
-                    return v[0] if len(v) == 1 else (v[i] if i < len(v) else None)
-                ki, si, pi, di = pick(k), pick(s), pick(p), pick(d)
-                hv = size.as_int()
-                if None in (ki, si, pi, di):
-                    spatial.append(self.fresh("h"))
-                elif hv is not None:
-                    spatial.append(Size.const((hv + 2 * pi - di * (ki - 1) - 1) // si + 1))  # type: ignore[operator]
-                elif si == 1 and di * (ki - 1) == 2 * pi:  # type: ignore[operator]
-                    spatial.append(size)
-                else:
-                    spatial.append(self.fresh("h"))
-            cout = layer.param("out")
-            return x.with_shape(x.shape[:-n - 1] + (cout if cout is not None else self.fresh("c"),) + tuple(spatial))
-        if layer.kind == "Embedding":
-            d = layer.param("d")
-            return TensorV(x.shape + (d if d is not None else self.fresh("d"),), None, x.framework)
-        if layer.kind == "Flatten":
-            s, e = layer.param("start"), layer.param("end")
-            if s is None or e is None:
-                return x.with_shape(None)
-            return self.flatten(x, [IntV(Size.const(s[0])), IntV(Size.const(e[0]))], {})
-        return x.with_shape(None)
-
-
-def _dtype_kw(kwargs: dict[str, Value]) -> str | None:
-    dt = kwargs.get("dtype")
-    if isinstance(dt, DtypeV):
-        return dt.name
-    if isinstance(dt, StrV):
-        return DTYPE_NAMES.get(dt.value)
-    return None
-
-
-def _shape_list(sizes: list[Size], minus: list[int]) -> str:
-    return "(" + ", ".join("-1" if i in minus else str(s) for i, s in enumerate(sizes)) + ")"
-
-
-def _is_none_or_ellipsis(node: cst.BaseExpression) -> bool:
-    return isinstance(node, cst.Ellipsis) or (isinstance(node, cst.Name) and node.value == "None")
-
-
-def _op_name(op: cst.CSTNode) -> str:
-    return {
-        cst.Add: "+", cst.Subtract: "-", cst.Multiply: "*", cst.Divide: "/", cst.FloorDivide: "//", cst.Power: "**",
-        cst.Modulo: "%", cst.AddAssign: "+=", cst.SubtractAssign: "-=", cst.MultiplyAssign: "*=", cst.DivideAssign: "/=",
-    }.get(type(op), "elementwise operation")

@@ -503,7 +503,7 @@ def check_framework_reduction(m: "ModuleAnalysis", node: cst.CSTNode, name: str,
         if isinstance(dt, DtypeV):
             dtype, explicit = dt.name, True
         elif isinstance(dt, StrV):
-            from .ops import DTYPE_NAMES
+            from .ops_common import DTYPE_NAMES
 
             dtype, explicit = DTYPE_NAMES.get(dt.value), True
         elif not isinstance(dt, NoneV):

@@ -18,7 +18,7 @@ from ..sizes.algebra import Size, SizeLike, as_size
 from .grammar import Expression, parse_expression
 from .ir import TRANSFORM_KINDS, operation_category
 from .problems import PatternError, Problem
-from .recipe import minimal_ndim, parse_transform, rank_requirement, transform_recipe
+from .recipe import parse_transform, rank_requirement, transform_recipe
 from .shapes import (
     Domain,
     Inferred,

@@ -9,11 +9,10 @@ recording UNKNOWN conditions as assumptions.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Any, Callable, Mapping, Optional, Protocol, Sequence, cast
 
 from ..sizes.algebra import Size, Truth, as_size, divisible, equal, greater_equal, product
-from .problems import PatternError, fail
+from .problems import fail
 from .recipe import TransformRecipe, einsum_recipe, pack_recipe
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -371,7 +370,7 @@ def _unpack_ints(
         target = tuple(start) + tuple(p) + tuple(end)
         resolved = _reshape_ok(outer * piece, target)
         if resolved is None:
-            raise fail("SHP202", axis="*", actual=size, expected_desc=f"unpack() cannot split it into",
+            raise fail("SHP202", axis="*", actual=size, expected_desc="unpack() cannot split it into",
                        expected=[list(x) for x in packed_shapes])
         outs.append(resolved)
     return outs

@@ -7,7 +7,7 @@ Same signatures, results and failures as einops 0.8.2. Every call goes through t
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Any, Callable, List, Sequence, Union
+from typing import Any, List, Sequence
 
 from ..pattern.problems import PatternError, Problem
 from ..pattern.ir import operation_category

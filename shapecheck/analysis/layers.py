@@ -1,0 +1,148 @@
+"""``torch.nn`` layers: Linear, LayerNorm, Conv*d, Embedding, Flatten, activations and Sequential chains."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import libcst as cst
+
+from ..sizes import Size, Truth, equal
+from .context import OpSpec
+from .shapes_bridge import shape_text
+from .values import (
+    UNKNOWN, FuncV, IntV, LayerV, ObjV, SeqV, StrV, TensorV, Value,
+)
+
+if TYPE_CHECKING:
+    from .interpreter import Interpreter
+
+from .ops_common import (
+    _ints,
+)
+from .shape_ops import ShapeOps
+
+
+class LayerOps(ShapeOps):
+    def layer(self, node: cst.Call, name: str, args: list[Value], kwargs: dict[str, Value]) -> Value:
+        def size_arg(i: int, kw: str) -> Size | None:
+            v = args[i] if len(args) > i else kwargs.get(kw)
+            return v.size if isinstance(v, IntV) else None
+
+        if name == "Linear":
+            return LayerV("Linear", (("in", size_arg(0, "in_features")), ("out", size_arg(1, "out_features"))), node)
+        if name == "LayerNorm":
+            v = args[0] if args else kwargs.get("normalized_shape")
+            shape = tuple(x.size for x in v.items if isinstance(x, IntV)) if isinstance(v, SeqV) and all(isinstance(x, IntV) for x in v.items) else ((v.size,) if isinstance(v, IntV) else None)
+            return LayerV("LayerNorm", (("shape", shape),), node)
+        if name in ("Conv1d", "Conv2d", "Conv3d"):
+            def tup(v: Value | None, default: int) -> tuple[int, ...] | None:
+                if v is None:
+                    return (default,)
+                if isinstance(v, IntV) and v.size.as_int() is not None:
+                    return (v.size.as_int(),)  # type: ignore[return-value]
+                if isinstance(v, SeqV):
+                    return tuple(_ints(v.items) or ()) or None
+                return None
+            k = tup(args[2] if len(args) > 2 else kwargs.get("kernel_size"), 1)
+            s = tup(args[3] if len(args) > 3 else kwargs.get("stride"), 1)
+            p_v = args[4] if len(args) > 4 else kwargs.get("padding")
+            p = None if isinstance(p_v, StrV) else tup(p_v, 0)
+            d = tup(args[5] if len(args) > 5 else kwargs.get("dilation"), 1)
+            return LayerV(name, (("in", size_arg(0, "in_channels")), ("out", size_arg(1, "out_channels")), ("k", k), ("s", s), ("p", p), ("d", d),
+                                 ("n", int(name[4]))), node)
+        if name == "Sequential":
+            layers = tuple(args) if not kwargs else ()
+            return LayerV("Sequential", (("layers", layers),), node)
+        if name in ("Identity", "GELU", "ReLU", "SiLU", "Tanh", "Sigmoid", "Dropout", "Softmax", "LeakyReLU", "Mish", "ELU", "Hardswish", "Dropout1d", "Dropout2d", "Softplus"):
+            return LayerV("Elementwise", (("name", name),), node)
+        if name == "Embedding":
+            return LayerV("Embedding", (("n", size_arg(0, "num_embeddings")), ("d", size_arg(1, "embedding_dim"))), node)
+        if name == "Flatten":
+            return LayerV("Flatten", (("start", _ints([args[0]]) if args else [1]), ("end", _ints([args[1]]) if len(args) > 1 else [-1])), node)
+        return UNKNOWN
+
+    def apply_layer(self, interp: "Interpreter", node: cst.Call, layer: LayerV, args: list[Value], kwargs: dict[str, Value], in_sequential: bool = False) -> Value:
+        x = args[0] if args else UNKNOWN
+        report_node: cst.CSTNode = layer.line_node if in_sequential and layer.line_node is not None else node
+        if layer.kind in ("Rearrange", "Reduce", "EinMix"):
+            return self.m.einops.apply_layer(report_node, layer, x)
+        if not isinstance(x, TensorV):
+            return UNKNOWN
+        if layer.kind == "Sequential":
+            out: Value = x
+            for sub in layer.param("layers", ()):
+                if isinstance(sub, LayerV):
+                    out = self.apply_layer(interp, node, sub, [out], {}, in_sequential=True)
+                elif isinstance(sub, (FuncV, ObjV)):
+                    out = UNKNOWN
+                else:
+                    out = UNKNOWN
+                if not isinstance(out, TensorV):
+                    return UNKNOWN
+            return out
+        if layer.kind == "Elementwise":
+            return x
+        if x.shape is None:
+            return x.with_shape(None)
+        if layer.kind == "Linear":
+            fin, fout = layer.param("in"), layer.param("out")
+            if not x.shape:
+                return x.with_shape(None)
+            if fin is not None and equal(x.shape[-1], fin) is Truth.FALSE:
+                self.ctx.report(report_node, "SHP204", {"op": "nn.Linear", "reason": f"Linear(in_features={fin}) cannot take an input whose last axis is {x.shape[-1]} "
+                                                                                   f"(input shape {shape_text(x.shape)})"}, self._origins([x]),
+                                spec=OpSpec("nn.Linear", None, (x.shape,), (), (("in_features", fin), ("out_features", fout))))
+                return x.with_shape(None)
+            return x.with_shape(x.shape[:-1] + (fout if fout is not None else self.fresh("out_features"),))
+        if layer.kind == "LayerNorm":
+            shape = layer.param("shape")
+            if shape is not None and len(shape) <= len(x.shape):
+                tail = x.shape[len(x.shape) - len(shape):]
+                for a, b in zip(tail, shape):
+                    if equal(a, b) is Truth.FALSE:
+                        self.ctx.report(report_node, "SHP204", {"op": "nn.LayerNorm", "reason": f"LayerNorm({', '.join(map(str, shape))}) cannot take an input of shape {shape_text(x.shape)}"}, self._origins([x]),
+                                        spec=OpSpec("nn.LayerNorm", None, (x.shape,), (), (("normalized_shape", tuple(shape)),)))
+                        return x.with_shape(None)
+            return x
+        if layer.kind.startswith("Conv"):
+            n = layer.param("n")
+            if len(x.shape) not in (n + 1, n + 2):
+                if len(x.shape) < n + 1 or len(x.shape) > n + 2:
+                    self.ctx.report(report_node, "SHP201", {"what": f"nn.{layer.kind}", "expected": f"{n + 1} or {n + 2}", "subject": "its input", "actual": len(x.shape)}, self._origins([x]),
+                                    spec=OpSpec("nn.Conv", None, (x.shape,), (), (("n", n), ("in_channels", layer.param("in")), ("out_channels", layer.param("out")), ("k", layer.param("k")), ("s", layer.param("s")), ("p", layer.param("p")), ("d", layer.param("d")))))
+                return x.with_shape(None)
+            c = x.shape[-n - 1]
+            cin = layer.param("in")
+            if cin is not None and equal(c, cin) is Truth.FALSE:
+                self.ctx.report(report_node, "SHP204", {"op": f"nn.{layer.kind}", "reason": f"{layer.kind}(in_channels={cin}) cannot take an input with {c} channels "
+                                                                                         f"(input shape {shape_text(x.shape)})"}, self._origins([x]),
+                                spec=OpSpec("nn.Conv", None, (x.shape,), (), (("n", n), ("in_channels", cin), ("out_channels", layer.param("out")), ("k", layer.param("k")), ("s", layer.param("s")), ("p", layer.param("p")), ("d", layer.param("d")))))
+                return x.with_shape(None)
+            spatial = []
+            k, s, p, d = (layer.param(key) for key in ("k", "s", "p", "d"))
+            for i, size in enumerate(x.shape[-n:]):
+                def pick(v: tuple[int, ...] | None) -> int | None:
+                    if v is None:
+                        return None
+                    return v[0] if len(v) == 1 else (v[i] if i < len(v) else None)
+                ki, si, pi, di = pick(k), pick(s), pick(p), pick(d)
+                hv = size.as_int()
+                if None in (ki, si, pi, di):
+                    spatial.append(self.fresh("h"))
+                elif hv is not None:
+                    spatial.append(Size.const((hv + 2 * pi - di * (ki - 1) - 1) // si + 1))  # type: ignore[operator]
+                elif si == 1 and di * (ki - 1) == 2 * pi:  # type: ignore[operator]
+                    spatial.append(size)
+                else:
+                    spatial.append(self.fresh("h"))
+            cout = layer.param("out")
+            return x.with_shape(x.shape[:-n - 1] + (cout if cout is not None else self.fresh("c"),) + tuple(spatial))
+        if layer.kind == "Embedding":
+            d = layer.param("d")
+            return TensorV(x.shape + (d if d is not None else self.fresh("d"),), None, x.framework)
+        if layer.kind == "Flatten":
+            s, e = layer.param("start"), layer.param("end")
+            if s is None or e is None:
+                return x.with_shape(None)
+            return self.flatten(x, [IntV(Size.const(s[0])), IntV(Size.const(e[0]))], {})
+        return x.with_shape(None)

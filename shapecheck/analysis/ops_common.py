@@ -1,0 +1,165 @@
+"""What every framework-operation rule shares: dtype names, argument readers, broadcasting, and the base class."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Sequence
+
+import libcst as cst
+
+from ..sizes import Size, Truth, equal, greater_equal
+from .shapes_bridge import shape_text
+from .values import (
+    UNKNOWN, DtypeV, IntV, RefV, SeqV, StrV, TensorV, Value,
+)
+
+if TYPE_CHECKING:
+    from .module import ModuleAnalysis
+
+DTYPE_NAMES = {
+    "float16": "float16", "half": "float16", "bfloat16": "bfloat16", "float32": "float32", "float": "float32",
+    "float64": "float64", "double": "float64", "int8": "int8", "int16": "int16", "int32": "int32", "int64": "int64",
+    "long": "int64", "int": "int32", "uint8": "uint8", "bool": "bool", "bool_": "bool", "complex64": "complex64",
+    "complex128": "complex128", "float_": "float64", "single": "float32",
+}
+# legacy tensor types: ``x.type(torch.HalfTensor)`` / ``x.type("torch.cuda.HalfTensor")``
+_TENSOR_TYPES = {"HalfTensor": "float16", "BFloat16Tensor": "bfloat16", "FloatTensor": "float32", "DoubleTensor": "float64",
+                 "LongTensor": "int64", "IntTensor": "int32", "BoolTensor": "bool"}
+
+
+def _tensor_type_dtype(target: Value) -> str | None:
+    name = target.qualname if isinstance(target, RefV) else (target.value if isinstance(target, StrV) else None)
+    if name and name.startswith("torch.") and name.rsplit(".", 1)[-1] in _TENSOR_TYPES:
+        return _TENSOR_TYPES[name.rsplit(".", 1)[-1]]
+    return None
+
+_FRAMEWORK_PREFIX = {"torch": "torch", "numpy": "numpy", "jax": "jax", "jaxlib": "jax"}
+
+# methods / functions that keep the shape of their (first) tensor argument
+SAME_SHAPE = {
+    "contiguous", "clone", "detach", "cpu", "cuda", "abs", "exp", "log", "log1p", "expm1", "sqrt", "rsqrt", "sigmoid",
+    "tanh", "relu", "gelu", "silu", "neg", "negative", "sin", "cos", "square", "reciprocal", "sign", "floor", "ceil",
+    "round", "clamp", "clip", "clamp_min", "clamp_max", "masked_fill", "requires_grad_", "pin_memory", "numpy",
+    "relu_", "sigmoid_", "zero_", "fill_", "normal_", "uniform_", "copy_", "nan_to_num", "erf", "softplus",
+    "leaky_relu", "elu", "mish", "hardswish", "dropout", "dropout1d", "dropout2d", "layer_norm_like", "normalize",
+    "softmax", "log_softmax", "cumsum", "cumprod", "flip", "roll", "tril", "triu", "detach_", "sigmoid", "logit",
+    "float", "half", "double", "bfloat16", "long", "int", "bool", "to", "type", "type_as", "astype", "view_as_real_like",
+    "asarray", "array", "stop_gradient", "gelu_new", "sign_", "isnan", "isinf", "isfinite", "logical_not", "bitwise_not",
+    "zeros_like", "ones_like", "empty_like", "rand_like", "randn_like", "full_like", "real", "imag", "conj", "angle",
+    "group_norm_like", "instance_norm_like",
+}
+_CASTS = {"float": "float32", "half": "float16", "double": "float64", "bfloat16": "bfloat16", "long": "int64", "int": "int32", "bool": "bool"}
+REDUCTIONS = {"sum", "mean", "prod", "amax", "amin", "max", "min", "std", "var", "norm", "logsumexp", "all", "any",
+              "argmax", "argmin", "nansum", "nanmean", "median", "count_nonzero"}
+LOSSES = {"mse_loss", "l1_loss", "smooth_l1_loss", "huber_loss", "binary_cross_entropy", "binary_cross_entropy_with_logits",
+          "soft_margin_loss", "kl_div", "poisson_nll_loss"}
+CONSTRUCTORS = {"zeros", "ones", "empty", "rand", "randn", "full"}
+ELEMENTWISE_FUNCS = {"add", "sub", "subtract", "mul", "multiply", "div", "divide", "true_divide", "maximum", "minimum",
+                     "where", "pow", "power", "atan2", "hypot", "fmod", "remainder", "lerp"}
+
+
+def _framework(qual: str) -> str | None:
+    return _FRAMEWORK_PREFIX.get(qual.split(".", 1)[0])
+
+
+def _norm_dim(d: int, rank: int) -> int | None:
+    if -rank <= d < rank:
+        return d % rank
+    return None
+
+
+def _ints(values: Sequence[Value]) -> list[int] | None:
+    out = []
+    for v in values:
+        if not isinstance(v, IntV) or v.size.as_int() is None:
+            return None
+        out.append(v.size.as_int())
+    return out  # type: ignore[return-value]
+
+
+def _shape_args(args: Sequence[Value]) -> list[Value] | None:
+    """``f(2, 3)`` or ``f((2, 3))`` / ``f([2, 3])`` / ``f(x.shape)`` -> the size values."""
+    if len(args) == 1 and isinstance(args[0], SeqV):
+        return list(args[0].items)
+    if all(isinstance(a, (IntV,)) or a is UNKNOWN for a in args):
+        return list(args)
+    return None
+
+
+def _sizes(values: Sequence[Value], fresh: Any) -> tuple[Size, ...] | None:
+    out = []
+    for v in values:
+        if isinstance(v, IntV):
+            out.append(v.size)
+        elif v is UNKNOWN:
+            out.append(fresh("n"))
+        else:
+            return None
+    return tuple(out)
+
+
+def broadcast_shapes(a: tuple[Size, ...], b: tuple[Size, ...]) -> tuple[tuple[Size, ...] | None, tuple[int, Size, Size] | None]:
+    """(broadcast shape or None if unknown, the definitely failing (axis from the right, a, b) or None)."""
+    out: list[Size] = []
+    unknown = False
+    for i in range(1, max(len(a), len(b)) + 1):
+        x = a[-i] if i <= len(a) else None
+        y = b[-i] if i <= len(b) else None
+        if x is None:
+            out.append(y)  # type: ignore[arg-type]
+            continue
+        if y is None:
+            out.append(x)
+            continue
+        if equal(x, y) is Truth.TRUE:
+            out.append(x)
+            continue
+        if equal(x, 1) is Truth.TRUE:
+            out.append(y)
+            continue
+        if equal(y, 1) is Truth.TRUE:
+            out.append(x)
+            continue
+        if equal(x, y) is Truth.FALSE and greater_equal(x, 2) is Truth.TRUE and greater_equal(y, 2) is Truth.TRUE:
+            return None, (i, x, y)
+        unknown = True
+        out.append(x)
+    return (None if unknown else tuple(reversed(out))), None
+
+
+
+class OpsBase:
+    """State and helpers of the operation rules (see ops.py, shape_ops.py, layers.py)."""
+
+    def __init__(self, module: "ModuleAnalysis") -> None:
+        self.m = module
+        self.ctx = module.ctx
+
+    def fresh(self, name: str) -> Size:
+        return self.ctx.fresh(name)
+
+    def _origins(self, tensors: list[TensorV]) -> list[str]:
+        return [f"operand #{i}: shape {shape_text(t.shape)}" + (f" {t.origin}" if t.origin is not None else "") for i, t in enumerate(tensors)]
+
+
+def _dtype_kw(kwargs: dict[str, Value]) -> str | None:
+    dt = kwargs.get("dtype")
+    if isinstance(dt, DtypeV):
+        return dt.name
+    if isinstance(dt, StrV):
+        return DTYPE_NAMES.get(dt.value)
+    return None
+
+
+def _shape_list(sizes: list[Size], minus: list[int]) -> str:
+    return "(" + ", ".join("-1" if i in minus else str(s) for i, s in enumerate(sizes)) + ")"
+
+
+def _is_none_or_ellipsis(node: cst.BaseExpression) -> bool:
+    return isinstance(node, cst.Ellipsis) or (isinstance(node, cst.Name) and node.value == "None")
+
+
+def _op_name(op: cst.CSTNode) -> str:
+    return {
+        cst.Add: "+", cst.Subtract: "-", cst.Multiply: "*", cst.Divide: "/", cst.FloorDivide: "//", cst.Power: "**",
+        cst.Modulo: "%", cst.AddAssign: "+=", cst.SubtractAssign: "-=", cst.MultiplyAssign: "*=", cst.DivideAssign: "/=",
+    }.get(type(op), "elementwise operation")
