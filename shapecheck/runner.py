@@ -97,7 +97,8 @@ def _code_fingerprint() -> str:
 class Cache:
     def __init__(self, root: Path, enabled: bool = True) -> None:
         self.dir = root / CACHE_DIR
-        self.enabled = enabled
+        # SHAPECHECK_NO_CACHE=1 turns the cache off for every host (the CLI also has --no-cache)
+        self.enabled = enabled and not os.environ.get("SHAPECHECK_NO_CACHE")
 
     def key(self, data: bytes, deps: list[bytes], display: str) -> str:
         h = hashlib.sha256(_code_fingerprint().encode())

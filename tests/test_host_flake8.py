@@ -101,3 +101,13 @@ def test_pyflakes_f821_on_single_name_dims(project: Path) -> None:
     )
     got = [(code, col) for _, _, col, code, _ in flake8("--select", "F", "dims.py", cwd=project)]
     assert [code for code, _ in got] == ["F821", "F722"]
+
+
+def test_results_are_cached_by_content(tmp_path: Path) -> None:
+    (tmp_path / "sample.py").write_text(SAMPLE, encoding="utf-8")
+    first = flake8("--select", "SHP", "sample.py", cwd=tmp_path)
+    assert first and (tmp_path / ".shapecheck_cache").is_dir()
+    assert flake8("--select", "SHP", "sample.py", cwd=tmp_path) == first  # served from the cache
+    (tmp_path / "sample.py").write_text(SAMPLE.replace("225 225", "224 224"), encoding="utf-8")
+    after = flake8("--select", "SHP", "sample.py", cwd=tmp_path)
+    assert [r[3] for r in after] == ["SHP104"]  # a changed file is analysed again

@@ -6,7 +6,6 @@ import re
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import libcst as cst
 
 from .values import UNKNOWN, FuncV, RefV, Value
 
@@ -158,6 +157,8 @@ class Project:
 
             try:
                 text = decode_source(path.read_bytes())
+                import libcst as cst  # deferred: a warm cache hit in a host never needs the parser
+
                 tree = cst.parse_module(text)
             except Exception:
                 return None

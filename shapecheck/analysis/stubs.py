@@ -6,7 +6,6 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-import libcst as cst
 
 if TYPE_CHECKING:
     from .functions import FunctionInfo
@@ -47,6 +46,8 @@ class StubIndex:
         path = self._file_for(module)
         if path is None:
             return None
+        import libcst as cst
+
         from .module import ModuleAnalysis
 
         try:

@@ -22,6 +22,38 @@ def _shared_project(path: str) -> Any:
     return _PROJECTS[roots]
 
 
+def _cache_key(source: str, path: str, project: Any) -> tuple[Any, str]:
+    """The CLI's result cache (.shapecheck_cache/, keyed by content, imported project files and the checker itself)."""
+    from pathlib import Path
+
+    from ..runner import Cache
+
+    cache = Cache(Path.cwd())
+    deps: list[bytes] = []
+    for dep in project.dependencies(source, "") if project is not None else ():
+        try:
+            deps.append(dep.read_bytes())
+        except OSError:
+            pass
+    return cache, cache.key(source.encode("utf-8", "surrogatepass"), deps, "flake8:" + path)
+
+
+def _cached(source: str, path: str, project: Any) -> Any:
+    try:
+        cache, key = _cache_key(source, path, project)
+        return cache.get(key)
+    except Exception:  # a cache problem must never cost a finding
+        return None
+
+
+def _store(source: str, path: str, project: Any, findings: Any) -> None:
+    try:
+        cache, key = _cache_key(source, path, project)
+        cache.put(key, findings)
+    except Exception:
+        pass
+
+
 class ShapecheckFlake8:
     name = "shapecheck"
     version = __version__
@@ -36,6 +68,12 @@ class ShapecheckFlake8:
 
         # the default Config: flake8's own --select / --extend-ignore / noqa decide what is shown
         source = "".join(self.lines)
-        project = _shared_project(self.filename) if os.path.isfile(self.filename) else None
-        for f in check_source(source, self.filename, Config(), project=project, prefilter=True):
+        on_disk = os.path.isfile(self.filename)
+        project = _shared_project(self.filename) if on_disk else None
+        findings = _cached(source, self.filename, project) if on_disk else None
+        if findings is None:
+            findings = check_source(source, self.filename, Config(), project=project, prefilter=True)
+            if on_disk:
+                _store(source, self.filename, project, findings)
+        for f in findings:
             yield f.line, f.column - 1, f.message, type(self)
