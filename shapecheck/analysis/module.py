@@ -246,9 +246,16 @@ class ModuleAnalysis:
         if init is None:
             return
         scope = self.run_function(init, None, ObjV(ci.key), collect=False)
+        # an attribute another method assigns too may hold either value when a third method reads it: unknown
+        from .interpreter import _assigned_names
+
+        elsewhere: set[str] = set()
+        for name, fi in ci.methods.items():
+            if fi is not init:
+                elsewhere |= _assigned_names(fi.node.body)
         for k, v in scope.vars.items():
             if k.startswith("self."):
-                ci.attrs[k[5:]] = v
+                ci.attrs[k[5:]] = UNKNOWN if k in elsewhere else v
 
     # ------------------------------------------------------------------ functions
     def param_value(self, fi: FunctionInfo, p: Param, memo: Any) -> Value:
