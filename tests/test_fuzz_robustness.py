@@ -385,9 +385,7 @@ def analyse(name: str, data: bytes) -> dict:
     except BaseException as exc:  # noqa: B902 - anything escaping check_source is a crash
         findings, error = [], f"{type(exc).__name__}: {exc}"
     elapsed = time.perf_counter() - t0
-    first_901 = next((f.message for f in findings if f.code == "SHP901"), "")
     return {
-        "known_901": known_false_syntax_error(data, first_901) if first_901 else None,
         "name": name, "elapsed": elapsed, "cap": cap, "lines": line_count(data), "error": error,
         "valid": python_accepts(data),
         "findings": [(f.code, f.line, f.column, f.message) for f in findings],
@@ -395,15 +393,6 @@ def analyse(name: str, data: bytes) -> dict:
 
 
 CPYTHON_MAXLEVEL = 200  # CPython's tokenizer: "too many nested parentheses" beyond this depth
-
-
-def known_false_syntax_error(data: bytes, message: str) -> str | None:
-    """Files CPython accepts that libcst's tokenizer rejects (test_tab_indentation_cpython_accepts)."""
-    lines = data.split(b"\n")
-    mixed = any(b"\t" in ln[: len(ln) - len(ln.lstrip(b" \t"))] for ln in lines)
-    if mixed and "tokenizer error" in message and ("dedent" in message or "tabs and spaces" in message):
-        return "tab-indentation"
-    return None
 
 
 def problems(res: dict) -> list[str]:
@@ -419,7 +408,7 @@ def problems(res: dict) -> list[str]:
     if codes["SHP902"]:
         out.append("SHP902-on-valid" if res["valid"] else "SHP902-on-invalid")
     if res["error"] is None:
-        if res["valid"] and codes["SHP901"] and not res.get("known_901"):
+        if res["valid"] and codes["SHP901"]:
             out.append("SHP901-on-valid")
         if not res["valid"] and codes["SHP901"] != 1 and not codes["SHP902"]:
             if codes["SHP901"] > 1:
@@ -566,12 +555,6 @@ def test_nul_byte_is_a_syntax_error(src: bytes) -> None:
     assert codes == ["SHP901"], codes
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "(libcst limitation, reported as SHP901 'libcst cannot parse ... although Python accepts the file') "
-    "valid Python with a tab in the indentation is refused: 'import einops\\nif x:\\n    if y:\\n\\t        z = 1\\n"
-    "    w = 2\\n' (tab + 8 spaces = column 16 for CPython, consistent with tab size 1 too) gives SHP901 'tokenizer error: "
-    "no matching outer block for dedent' at line 1; CPython parses it. libcst's tokenizer differs from CPython's on "
-    "tab stops."))
 def test_tab_indentation_cpython_accepts() -> None:
     src = "import einops\nif x:\n    if y:\n\t        z = 1\n    w = 2\n"
     assert python_accepts(src.encode())

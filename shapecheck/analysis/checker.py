@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 from typing import Any
 
@@ -76,14 +77,49 @@ def build(text: str, path: str, project: Any = None, *, record_hovers: bool = Fa
         loaded.analyse()
         return loaded
     tree = parse(text, path)
+    tab_shift: dict[int, tuple[int, int]] = {}
+    if isinstance(tree, Finding) and "libcst cannot parse" in tree.message and "\t" in text:
+        # libcst's tokenizer and CPython's disagree on some tab stops in indentation: analyse the text with its
+        # indentation tabs expanded as CPython reads them (columns are mapped back; no autofix for such files)
+        expanded, tab_shift = _expand_indentation_tabs(text)
+        retried = parse(expanded, path)
+        if isinstance(retried, Finding):
+            return tree
+        tree, text = retried, expanded
     if isinstance(tree, Finding):
         return tree
     analysis = ModuleAnalysis(text, path, tree, project, name, is_pkg)
+    analysis.tab_shift = tab_shift
     analysis.ctx.record_hovers = record_hovers
     if name:
         project.register(name, analysis)
     analysis.analyse()
     return analysis
+
+
+_LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n|$)")
+
+
+def _expand_indentation_tabs(text: str) -> tuple[str, dict[int, tuple[int, int]]]:
+    """Tabs in indentation expanded to CPython's tab stops (8); line -> (columns added, expanded indent width)."""
+    out: list[str] = []
+    shift: dict[int, tuple[int, int]] = {}
+    for number, line in enumerate(_LINE.findall(text), 1):
+        body = line.lstrip(" \t")
+        indent = line[: len(line) - len(body)]
+        if "\t" in indent:
+            wide = indent.expandtabs(8)
+            shift[number] = (len(wide) - len(indent), len(wide))
+            line = wide + body
+        out.append(line)
+    return "".join(out), shift
+
+
+def _unshift(line: int, column: int, shift: dict[int, tuple[int, int]]) -> int:
+    if line in shift:
+        added, width = shift[line]
+        return column - added if column > width else 1  # a column inside the indentation: its start
+    return column
 
 
 def findings_of(analysis: Any) -> list[Finding]:
@@ -102,8 +138,11 @@ def findings_of(analysis: Any) -> list[Finding]:
         witness = p.witness
         if witness is None and p.spec is not None and p.code.startswith("SHP2"):
             witness = _witness(p.spec, analysis.ctx)
+        shift = getattr(analysis, "tab_shift", {})
+        if shift:
+            span = (span[0], _unshift(span[0], span[1], shift), span[2], _unshift(span[2], span[3], shift))
         out.append(Finding(analysis.path, span[0], span[1], span[2], span[3], p.code, p.message, p.notes, witness=witness,
-                           fix=_edits(p, positions)))
+                           fix=() if shift else _edits(p, positions)))
     return out
 
 

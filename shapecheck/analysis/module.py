@@ -45,6 +45,7 @@ class ModuleAnalysis:
         self._lines: list[int] | None = None
         self.module_ran = False
         self.analysed = False
+        self.tab_shift: dict[int, tuple[int, int]] = {}  # lines whose indentation tabs were expanded for libcst
         self.assigned_cache: dict[int, set[str]] = {}
 
     @property
