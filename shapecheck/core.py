@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Callable
 
 from .config import Config
 from .diagnostics import Finding, make
@@ -81,12 +82,49 @@ def check_source(
     from .analysis import analyse_text  # deferred: keeps `import shapecheck` light
 
     try:
-        findings = analyse_text(text, path, project=project)
+        try:
+            findings = analyse_text(text, path, project=project)
+        except RecursionError:
+            # long expression chains that CPython accepts: once more on a thread with a deep stack
+            findings = _with_deep_stack(lambda: analyse_text(text, path, project=project))
     except RecursionError:
         findings = [make("SHP901", path, (1, 1, 1, 1), reason="source nested too deeply to analyse")]
     except Exception as exc:  # a bug of ours must never take the host down
         findings = [make("SHP902", path, (1, 1, 1, 1), reason=f"{type(exc).__name__}: {exc}")]
     return _filter(findings, text.splitlines(), config, path)
+
+
+_DEEP_STACK = 512 * 1024 * 1024  # bytes of (virtual) thread stack
+_DEEP_RECURSION = 50_000
+
+
+def _with_deep_stack(fn: "Callable[[], list[Finding]]") -> list[Finding]:
+    """Run ``fn`` on a thread whose C stack is large enough for a raised recursion limit (re-raises its exception)."""
+    import sys
+    import threading
+
+    box: dict[str, object] = {}
+
+    def run() -> None:
+        old = sys.getrecursionlimit()
+        sys.setrecursionlimit(max(old, _DEEP_RECURSION))
+        try:
+            box["value"] = fn()
+        except BaseException as exc:  # handed back to the caller's thread
+            box["error"] = exc
+        finally:
+            sys.setrecursionlimit(old)
+
+    previous = threading.stack_size(_DEEP_STACK)
+    try:
+        worker = threading.Thread(target=run, name="shapecheck-deep")
+        worker.start()
+    finally:
+        threading.stack_size(previous)
+    worker.join()
+    if "error" in box:
+        raise box["error"]  # type: ignore[misc]
+    return box["value"]  # type: ignore[return-value]
 
 
 def _filter(findings: list[Finding], lines: list[str], config: Config, path: str) -> list[Finding]:
