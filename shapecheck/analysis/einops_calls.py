@@ -113,11 +113,6 @@ class EinopsCalls:
             if t.origin is not None:
                 note += f" {t.origin}"
             notes.append(note)
-            if t.shape is not None:
-                for s in t.shape:
-                    d = self.ctx.describe(s)
-                    if d and d not in notes:
-                        pass
         return notes
 
     def _result(self, node: cst.CSTNode, res: Any, template: TensorV | None, pattern: str, tensors: list[TensorV], axes: tuple[str | None, ...] | None = None,

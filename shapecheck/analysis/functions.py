@@ -33,7 +33,6 @@ class FunctionInfo:
     is_static: bool = False
     is_classmethod: bool = False
     summaries: dict[Any, Any] = field(default_factory=dict)  # call signature -> (return value, findings)
-    standalone_lines: set[tuple[int, str]] = field(default_factory=set)
     analysing: bool = False
 
     @property

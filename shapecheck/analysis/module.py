@@ -203,11 +203,6 @@ class ModuleAnalysis:
         return self.ops.constant(qualname) or RefV(qualname)
 
     # ------------------------------------------------------------------ classes
-    def class_of(self, value: Value) -> ClassInfo | None:
-        if isinstance(value, ObjV):
-            return self.find_class(value.cls_key)
-        return None
-
     def find_class(self, key: str) -> ClassInfo | None:
         if key in self.classes:
             return self.classes[key]
@@ -246,7 +241,7 @@ class ModuleAnalysis:
         init = ci.methods.get("__init__") or ci.methods.get("setup")
         if init is None:
             return
-        scope = self.run_function(init, None, ObjV(ci.key), collect=False)
+        scope = self.run_function(init, None, ObjV(ci.key))
         # an attribute another method assigns too may hold either value when a third method reads it: unknown
         from .interpreter import _assigned_names
 
@@ -265,7 +260,7 @@ class ModuleAnalysis:
         return self.shapes.from_annotation(p.ann, memo, scope=fi.key, where=f"{p.name}: {p.ann.text}", node=fi.node)
 
     def run_function(self, fi: FunctionInfo, args: dict[str, Value] | None, self_value: Value | None,
-                     collect: bool = True, depth: int = 0) -> Scope:
+                     depth: int = 0) -> Scope:
         memo = self.shapes.new_memo()
         scope = Scope()
         first_is_self = fi.cls_key is not None and not fi.is_static
@@ -343,17 +338,14 @@ class ModuleAnalysis:
             for v in rets[1:]:
                 ret = join(ret, v)
             fi.summaries[sig] = (ret, inner)
+        standalone = {(p.node, p.code) for p in fi.module.ctx.pending}  # reported in the callee itself already
         for p in inner:
-            if p.code.startswith("SHP2") and (p.node, p.code) not in fi.module.standalone_keys:
+            if p.code.startswith("SHP2") and (p.node, p.code) not in standalone:
                 where = f"{fi.module.path}:{fi.module.line_of(p.node)}"
                 self.ctx.add(Pending(node, p.code, p.message + f" (inside {fi.name}() called here)",
                                      p.notes + (f"raised at {where} in {fi.name}() for the arguments of this call",), p.witness,
                                      spec=p.spec))
         return ret
-
-    @property
-    def standalone_keys(self) -> set[tuple[cst.CSTNode, str]]:
-        return {(p.node, p.code) for p in self.ctx.pending}
 
     def instantiate(self, interp: Interpreter, node: cst.Call, cls_key: str, args: list[Value], kwargs: dict[str, Value]) -> Value:
         ci = self.find_class(cls_key)

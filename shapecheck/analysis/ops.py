@@ -85,8 +85,6 @@ class FrameworkOps(LayerOps):
         shape: tuple[Size, ...] | None = known[0].shape
         for t in known[1:]:
             assert shape is not None and t.shape is not None
-            if loss and len(shape) == len(t.shape) and any(equal(a, b) is Truth.FALSE for a, b in zip(shape, t.shape)):
-                pass
             new, fail = broadcast_shapes(shape, t.shape)
             if fail is not None:
                 i, a, b = fail
@@ -96,8 +94,6 @@ class FrameworkOps(LayerOps):
                                                                          f"axis {axis_index} has {a} against {b}"},
                                 self._origins(tensors), spec=OpSpec("loss" if loss else "elementwise", None, (shape, t.shape), (), (("name", opname),)))
                 return TensorV(None, dtype, fw)
-            if loss and new is not None and (new != shape or new != t.shape) and len(shape) == len(t.shape):
-                pass
             shape = new
             if shape is None:
                 self.misaligned(node, opname, tensors)

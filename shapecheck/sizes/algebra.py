@@ -14,7 +14,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 from fractions import Fraction
-from math import gcd
 from typing import Iterable, Mapping, Union
 
 Mono = tuple[tuple[str, int], ...]  # sorted (symbol, non-zero exponent) pairs; () is the constant monomial
@@ -300,7 +299,3 @@ def solve_for(expr: Size, target: SizeLike, symbol: str) -> Size | None:
     del exps[symbol]
     coeff = Size(((tuple(sorted(exps.items())), c),))
     return (target - rest).exact_div(coeff)
-
-
-def gcd_int(a: int, b: int) -> int:
-    return gcd(a, b)
