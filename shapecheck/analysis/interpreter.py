@@ -525,42 +525,24 @@ def _target_names(target: cst.CSTNode) -> set[str]:
     return out
 
 
-class _AssignedCollector(cst.CSTVisitor):
-    def __init__(self) -> None:
-        self.names: set[str] = set()
-
-    def visit_AssignTarget(self, node: cst.AssignTarget) -> None:
-        self.names |= _target_names(node.target)
-
-    def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
-        self.names |= _target_names(node.target)
-
-    def visit_AugAssign(self, node: cst.AugAssign) -> None:
-        self.names |= _target_names(node.target)
-
-    def visit_For(self, node: cst.For) -> None:
-        self.names |= _target_names(node.target)
-
-    def visit_NamedExpr(self, node: cst.NamedExpr) -> None:
-        self.names |= _target_names(node.target)
-
-    def visit_WithItem(self, node: cst.WithItem) -> None:
-        if node.asname is not None:
-            self.names |= _target_names(node.asname.name)
-
-    def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
-        self.names.add(node.name.value)
-        return False
-
-    def visit_ClassDef(self, node: cst.ClassDef) -> bool:
-        self.names.add(node.name.value)
-        return False
-
-
 def _assigned_names(suite: cst.CSTNode) -> set[str]:
-    c = _AssignedCollector()
-    suite.visit(c)
-    return c.names
+    """Names (and ``self.x`` attributes) a statement list assigns, nested function and class bodies left out."""
+    from .walk import children
+
+    names: set[str] = set()
+    stack: list[cst.CSTNode] = [suite]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (cst.AssignTarget, cst.AnnAssign, cst.AugAssign, cst.For, cst.NamedExpr)):
+            names |= _target_names(node.target)
+        elif isinstance(node, cst.WithItem):
+            if node.asname is not None:
+                names |= _target_names(node.asname.name)
+        elif isinstance(node, (cst.FunctionDef, cst.ClassDef)):
+            names.add(node.name.value)
+            continue
+        stack.extend(children(node))
+    return names
 
 
 def _truth(v: Value) -> bool | None:

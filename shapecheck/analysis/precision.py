@@ -147,13 +147,15 @@ def _static_eval(m: "ModuleAnalysis") -> Any:
 
 
 def _parents(m: "ModuleAnalysis") -> dict[int, cst.CSTNode]:
+    from .walk import children
+
     parents = m.__dict__.get("_precision_parents")
     if parents is None:
         parents = {}
         stack: list[cst.CSTNode] = [m.tree]
         while stack:
             n = stack.pop()
-            for c in n.children:
+            for c in children(n):
                 parents[id(c)] = n
                 stack.append(c)
         m.__dict__["_precision_parents"] = parents
