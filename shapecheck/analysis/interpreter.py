@@ -160,6 +160,8 @@ class Interpreter:
                 node = t.value if isinstance(t, cst.Element) else t
                 if isinstance(node, cst.Name):
                     self.scope.vars.pop(node.value, None)
+                elif isinstance(node, cst.Subscript):
+                    self.forget_if_list(node.value)
         elif isinstance(stmt, (cst.Global, cst.Nonlocal)):
             for n in stmt.names:
                 self.scope.vars[n.name.value] = UNKNOWN
@@ -272,7 +274,19 @@ class Interpreter:
             obj = target.value
             if isinstance(obj, cst.Name) and obj.value == "self" and self.frame.cls_key is not None:
                 self.scope.vars[f"self.{target.attr.value}"] = value
-        # subscript targets: no tracking
+        elif isinstance(target, cst.Subscript):
+            self.forget_if_list(target.value)  # xs[i] = t: an element changed; other subscript targets: no tracking
+
+    def forget_if_list(self, node: cst.BaseExpression) -> None:
+        """A list the code mutates (``xs.append(t)``, ``xs[i] = t``, ``del xs[i]``, passed to a function): unknown from here.
+
+        A list value records what the list held when it was built; after a mutation that is no longer what it holds.
+        """
+        key = node.value if isinstance(node, cst.Name) else _self_attr(node)
+        if key is not None and isinstance(self.scope.vars.get(key), SeqV):
+            v = self.scope.vars[key]
+            if isinstance(v, SeqV) and v.kind == "list":
+                self.scope.vars[key] = UNKNOWN
 
     # ------------------------------------------------------------------ expressions
     def eval(self, node: cst.BaseExpression | None) -> Value:
@@ -398,7 +412,10 @@ class Interpreter:
             return BoolV(name == "True")
         if name == "self" and self.frame.self_value is not None:
             return self.frame.self_value
-        return self.m.global_value(name)
+        value = self.m.global_value(name)
+        if isinstance(value, SeqV) and value.kind == "list" and self.frame.key != "<module>":
+            return UNKNOWN  # a module-level list any function may have filled since
+        return value
 
     def attribute(self, node: cst.Attribute) -> Value:
         attr = node.attr.value
@@ -525,8 +542,18 @@ def _target_names(target: cst.CSTNode) -> set[str]:
     return out
 
 
+_LIST_MUTATORS = frozenset({"append", "extend", "insert", "pop", "remove", "clear"})
+
+
+def _self_attr(node: cst.CSTNode) -> str | None:
+    if isinstance(node, cst.Attribute) and isinstance(node.value, cst.Name) and node.value.value == "self":
+        return f"self.{node.attr.value}"
+    return None
+
+
 def _assigned_names(suite: cst.CSTNode) -> set[str]:
-    """Names (and ``self.x`` attributes) a statement list assigns, nested function and class bodies left out."""
+    """Names (and ``self.x`` attributes) a statement list assigns or mutates as a list (``xs.append(t)``,
+    ``xs[i] = t``, ``del xs[i]``), nested function and class bodies left out."""
     from .walk import children
 
     names: set[str] = set()
@@ -541,6 +568,17 @@ def _assigned_names(suite: cst.CSTNode) -> set[str]:
         elif isinstance(node, (cst.FunctionDef, cst.ClassDef)):
             names.add(node.name.value)
             continue
+        elif isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value in _LIST_MUTATORS:
+            base = node.func.value
+            name = base.value if isinstance(base, cst.Name) else _self_attr(base)
+            if name is not None:
+                names.add(name)
+        if isinstance(node, (cst.AssignTarget, cst.AugAssign, cst.Del)):
+            target = node.target
+            if isinstance(target, cst.Subscript):
+                name = target.value.value if isinstance(target.value, cst.Name) else _self_attr(target.value)
+                if name is not None:
+                    names.add(name)
         stack.extend(children(node))
     return names
 

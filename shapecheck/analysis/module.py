@@ -19,6 +19,12 @@ if TYPE_CHECKING:
 
 MAX_INLINE_DEPTH = 3
 
+# callees that never mutate a list argument
+_PURE_PREFIXES = ("einops.", "torch.", "numpy.", "jax.", "math.")
+_PURE_BUILTINS = frozenset({"len", "tuple", "list", "sum", "zip", "enumerate", "sorted", "reversed", "print", "isinstance",
+                            "range", "max", "min", "map", "filter", "any", "all", "iter", "next", "set", "dict", "str",
+                            "repr", "int", "float", "bool", "type", "id", "hash", "getattr", "hasattr"})
+
 
 class ModuleAnalysis:
     def __init__(self, text: str, path: str, tree: cst.Module, project: "Project | None" = None,
@@ -251,7 +257,9 @@ class ModuleAnalysis:
                 elsewhere |= _assigned_names(fi.node.body)
         for k, v in scope.vars.items():
             if k.startswith("self."):
-                ci.attrs[k[5:]] = UNKNOWN if k in elsewhere else v
+                # a list attribute is a container other methods fill (self.cache.append(x)): unknown outside __init__
+                mutable = isinstance(v, SeqV) and v.kind == "list"
+                ci.attrs[k[5:]] = UNKNOWN if k in elsewhere or mutable else v
 
     # ------------------------------------------------------------------ functions
     def param_value(self, fi: FunctionInfo, p: Param, memo: Any) -> Value:
@@ -386,6 +394,11 @@ class ModuleAnalysis:
                 kwargs[a.keyword.value] = v
             else:
                 args.append(v)
+        # a list handed to code that may fill it is unknown after the call (the call itself gets the values just
+        # read); einops, the frameworks and pure builtins never mutate their arguments
+        if not (qual or "").startswith(_PURE_PREFIXES) and not (isinstance(func, cst.Name) and func.value in _PURE_BUILTINS):
+            for a in node.args:
+                interp.forget_if_list(a.value)
         if qual is not None:
             handled = self.call_qualified(interp, node, qual, args, kwargs, dynamic)
             if handled is not None:
@@ -393,6 +406,9 @@ class ModuleAnalysis:
         # method call on a tensor: x.view(...)
         if isinstance(func, cst.Attribute):
             base = interp.eval(func.value)
+            if isinstance(base, SeqV) and base.kind == "list" and func.attr.value not in ("index", "count", "copy"):
+                interp.forget_if_list(func.value)  # xs.append(t), xs.pop(), xs.sort(), ...
+                return UNKNOWN
             if isinstance(base, TensorV):
                 return self.ops.tensor_method(interp, node, base, func.attr.value, args, kwargs, dynamic)
             if isinstance(base, LayerV) and func.attr.value == "forward":
