@@ -288,6 +288,12 @@ class Interpreter:
             if isinstance(v, SeqV) and v.kind == "list":
                 self.scope.vars[key] = UNKNOWN
 
+    def forget(self, node: cst.BaseExpression) -> None:
+        """The variable (or ``self.x``) ``node`` names no longer holds what was tracked (``x.unsqueeze_(1)``)."""
+        key = node.value if isinstance(node, cst.Name) else _self_attr(node)
+        if key is not None:
+            self.scope.vars[key] = UNKNOWN
+
     # ------------------------------------------------------------------ expressions
     def eval(self, node: cst.BaseExpression | None) -> Value:
         if node is None:

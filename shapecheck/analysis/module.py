@@ -19,6 +19,24 @@ if TYPE_CHECKING:
 
 MAX_INLINE_DEPTH = 3
 
+# in-place tensor methods that keep the tensor's shape (any other ``x.name_(...)`` makes x unknown)
+_SHAPE_KEEPING_INPLACE = frozenset({
+    "add_", "sub_", "mul_", "div_", "true_divide_", "floor_divide_", "pow_", "neg_", "abs_", "exp_", "log_", "sqrt_",
+    "rsqrt_", "sin_", "cos_", "tanh_", "sigmoid_", "relu_", "clamp_", "clamp_min_", "clamp_max_", "clip_", "zero_",
+    "fill_", "normal_", "uniform_", "bernoulli_", "random_", "exponential_", "copy_", "masked_fill_", "masked_scatter_",
+    "index_fill_", "index_add_", "index_copy_", "scatter_", "scatter_add_", "scatter_reduce_", "addcmul_", "addcdiv_",
+    "lerp_", "round_", "floor_", "ceil_", "trunc_", "sign_", "erf_", "reciprocal_", "requires_grad_", "detach_",
+    "share_memory_", "fill_diagonal_", "nan_to_num_", "logical_not_", "bitwise_not_", "addmm_",
+    "baddbmm_", "addbmm_", "add_relu_", "log_softmax_", "softmax_", "gelu_", "silu_", "elu_", "leaky_relu_",
+    "hardtanh_", "dropout_", "where_", "float_power_", "remainder_", "fmod_", "atan2_", "hypot_", "xlogy_",
+    "log1p_", "expm1_", "exp2_", "log2_", "log10_", "square_", "frac_", "digamma_", "lgamma_", "polygamma_",
+    "cauchy_", "geometric_", "log_normal_", "trunc_normal_", "orthogonal_", "kaiming_normal_", "kaiming_uniform_",
+    "xavier_normal_", "xavier_uniform_", "eq_", "ne_", "lt_", "le_", "gt_", "ge_", "logical_and_", "logical_or_",
+    "bitwise_and_", "bitwise_or_", "bitwise_xor_", "deg2rad_", "rad2deg_", "sinh_", "cosh_", "asin_", "acos_",
+    "atan_", "tan_", "asinh_", "acosh_", "atanh_", "sgn_", "heaviside_", "nextafter_", "copysign_", "tril_", "triu_",
+    "renorm_", "index_put_", "put_", "map_", "apply_",
+})
+
 # callees that never mutate a list argument
 _PURE_PREFIXES = ("einops.", "torch.", "numpy.", "jax.", "math.")
 _PURE_BUILTINS = frozenset({"len", "tuple", "list", "sum", "zip", "enumerate", "sorted", "reversed", "print", "isinstance",
@@ -410,7 +428,11 @@ class ModuleAnalysis:
                 interp.forget_if_list(func.value)  # xs.append(t), xs.pop(), xs.sort(), ...
                 return UNKNOWN
             if isinstance(base, TensorV):
-                return self.ops.tensor_method(interp, node, base, func.attr.value, args, kwargs, dynamic)
+                method = func.attr.value
+                if method.endswith("_") and not method.startswith("_") and method not in _SHAPE_KEEPING_INPLACE:
+                    interp.forget(func.value)  # x.unsqueeze_(1), x.t_(), x.resize_(...): x changed shape in place
+                    return UNKNOWN
+                return self.ops.tensor_method(interp, node, base, method, args, kwargs, dynamic)
             if isinstance(base, LayerV) and func.attr.value == "forward":
                 return self.ops.apply_layer(interp, node, base, args, kwargs)
             callee: Value = interp.attribute(func)
