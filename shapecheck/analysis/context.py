@@ -66,6 +66,7 @@ class Context:
     record_hovers: bool = False
     suppress_depth: int = 0  # >0 while inlining a callee: findings are collected by the caller instead
     inline_findings: list[Pending] = field(default_factory=list)
+    uncertain: int = 0  # >0 inside a branch of an inlined callee whose condition is unknown: its findings are dropped
     stats: dict[str, int] = field(default_factory=dict)  # coverage counters (benchmarks/corpus.py)
 
     def count(self, key: str) -> None:
@@ -79,9 +80,22 @@ class Context:
 
     def add(self, p: Pending) -> None:
         if self.suppress_depth:
-            self.inline_findings.append(p)
+            if not self.uncertain:
+                self.inline_findings.append(p)
         else:
             self.pending.append(p)
+
+    @contextlib.contextmanager
+    def maybe_taken(self, truth: bool | None) -> Iterator[None]:
+        """A branch whose condition is unknown. In a function analysed for one call's arguments (inlined), what fails
+        there fails only if the caller's state (a flag, a config, the input's rank) takes that branch, which the
+        analysis cannot tell: such findings are not reported at the call. A function analysed on its own reports them."""
+        uncertain = truth is None and self.suppress_depth > 0
+        self.uncertain += uncertain
+        try:
+            yield
+        finally:
+            self.uncertain -= uncertain
 
     @contextlib.contextmanager
     def discarding(self) -> Iterator[None]:

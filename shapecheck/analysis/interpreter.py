@@ -190,23 +190,23 @@ class Interpreter:
 
     def run_branches(self, suites: list[Any], test: cst.BaseExpression | None) -> None:
         truth = _truth(self.eval(test)) if test is not None else None
-        if truth is True and len(suites) == 2:
-            suites = [suites[0]]
-        elif truth is False and len(suites) == 2:
-            suites = [suites[1]]
+        known = truth is not None and len(suites) == 2
+        if known:
+            suites = [suites[0] if truth else suites[1]]
         before = dict(self.scope.vars)
         results = []
         for suite in suites:
             self.scope.vars = dict(before)
             self.dead = False
-            if suite is None:
-                pass
-            elif isinstance(suite, (cst.Else,)):
-                self.run_suite(suite.body)
-            elif isinstance(suite, cst.If):
-                self.run_branches([suite.body, suite.orelse], test=suite.test)
-            else:
-                self.run_suite(suite)
+            with self.ctx.maybe_taken(True if known else None):
+                if suite is None:
+                    pass
+                elif isinstance(suite, (cst.Else,)):
+                    self.run_suite(suite.body)
+                elif isinstance(suite, cst.If):
+                    self.run_branches([suite.body, suite.orelse], test=suite.test)
+                else:
+                    self.run_suite(suite)
             if not self.dead:
                 results.append(dict(self.scope.vars))
         self.dead = not results
@@ -371,8 +371,11 @@ class Interpreter:
         if isinstance(node, cst.Comparison):
             return self.comparison(node)
         if isinstance(node, cst.IfExp):
-            self.eval(node.test)
-            return join(self.eval(node.body), self.eval(node.orelse))
+            truth = _truth(self.eval(node.test))
+            if truth is not None:
+                return self.eval(node.body if truth else node.orelse)
+            with self.ctx.maybe_taken(None):
+                return join(self.eval(node.body), self.eval(node.orelse))
         if isinstance(node, (cst.GeneratorExp, cst.ListComp)):
             return self.comprehension(node)
         if isinstance(node, cst.Name) and node.value == "None":

@@ -421,6 +421,9 @@ class ModuleAnalysis:
             handled = self.call_qualified(interp, node, qual, args, kwargs, dynamic)
             if handled is not None:
                 return handled
+        if isinstance(func, cst.Name) and func.value == "len" and len(args) == 1 and not kwargs and not dynamic \
+                and "len" not in interp.scope.vars and "len" not in self.globals and "len" not in self.imports.names:
+            return _length(args[0])
         # method call on a tensor: x.view(...)
         if isinstance(func, cst.Attribute):
             base = interp.eval(func.value)
@@ -518,6 +521,20 @@ class ModuleAnalysis:
 
             self._positions = {k: (a, b + 1, c, d + 1) for k, (a, b, c, d) in compute_positions(self.tree).items()}
         return self._positions
+
+
+def _length(v: Value) -> Value:
+    """``len(v)``: a tuple's or shape's item count, a tensor's first dimension, a string's length."""
+    from ..sizes import Size
+    from .values import IntV, StrV
+
+    if isinstance(v, SeqV):
+        return IntV(Size.const(len(v.items)))
+    if isinstance(v, TensorV) and v.shape:
+        return IntV(v.shape[0])
+    if isinstance(v, StrV):
+        return IntV(Size.const(len(v.value)))
+    return UNKNOWN
 
 
 def _sig(v: Any) -> Any:

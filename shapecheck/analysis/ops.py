@@ -183,7 +183,7 @@ class FrameworkOps(LayerOps):
             if d is None or _norm_dim(d[0], rank) is None:  # type: ignore[arg-type]
                 return UNKNOWN
             return IntV(shape[_norm_dim(d[0], rank)])  # type: ignore[arg-type, index]
-        if name == "dim" and not args:
+        if name in ("dim", "ndimension") and not args:
             return IntV(Size.const(rank)) if rank is not None else UNKNOWN
         if name == "numel" and not args:
             return IntV(product(shape)) if shape is not None else UNKNOWN
