@@ -110,7 +110,7 @@ CODES: tuple[Code, ...] = (
         'y = reduce(x, "b c h w -> b (h w)", "mean")',
     ),
     _c(
-        "SHP105", "axis-length-keyword", E, "axis length keyword {axis}={value} {reason} in {pattern!r}",
+        "SHP105", "axis-length-keyword", E, "axis length keyword {axis}{value} {reason} in {pattern!r}",
         "An axis length keyword (`p1=16`) for an axis the pattern does not use, with an invalid axis name, or "
         "with a non-positive length.",
         "einops raises `Axis ... is not used in transform`; a typo in a keyword is otherwise silent.",

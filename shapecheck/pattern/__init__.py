@@ -144,7 +144,7 @@ def _infer_transform(
         # a new axis of repeat may be 0 (an empty axis) or -1 (expand keeps size 1): einops accepts both;
         # an axis of the input cannot be non-positive
         if isinstance(v, int) and v <= 0 and (left_names is None or name in left_names):
-            raise PatternError(Problem("SHP105", {"axis": name, "value": v, "reason": "must be positive",
+            raise PatternError(Problem("SHP105", {"axis": name, "value": f"={v}", "reason": "must be positive",
                                                   "pattern": pattern}, name))
     if stacked_list:
         if not shapes:

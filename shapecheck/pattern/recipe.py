@@ -154,9 +154,9 @@ def transform_recipe(pattern: str, category: str, axes_names: tuple[str, ...], n
     keyword_axes: list[tuple[str, int]] = []
     for name in axes_names:
         if not is_valid_axis_name(name):
-            raise fail("SHP105", axis=name, value="?", pattern=pattern, reason="is not a valid axis name")
+            raise fail("SHP105", axis=name, value="", pattern=pattern, reason="is not a valid axis name")
         if name not in order:
-            raise fail("SHP105", axis=name, value="?", pattern=pattern, reason="is not used in the pattern")
+            raise fail("SHP105", axis=name, value="", pattern=pattern, reason="is not used in the pattern")
         keyword_axes.append((name, order[name]))
     with_keyword = {idx for _, idx in keyword_axes}
 

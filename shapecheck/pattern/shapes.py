@@ -50,7 +50,7 @@ class IntDomain:
     def divide(self, length: Any, chunk: Any, axis: str, group: str, pattern: str) -> Any:
         if isinstance(length, int) and isinstance(chunk, int):
             if chunk == 0:
-                raise fail("SHP105", kind="ZeroDivisionError", axis=axis, value=0, pattern=pattern,
+                raise fail("SHP105", kind="ZeroDivisionError", axis=axis, value="=0", pattern=pattern,
                            reason="must be positive")
             if length % chunk != 0:
                 raise fail("SHP203", at=axis, axis=group, size=length, chunk=chunk, pattern=pattern)
