@@ -21,6 +21,20 @@ def dotted(node: cst.BaseExpression) -> str | None:
     return None
 
 
+def string_literal(node: cst.SimpleString) -> str | bytes:
+    """A string literal's value; raises what ``evaluated_value`` raises.
+
+    ``SimpleString.evaluated_value`` runs ``ast.literal_eval`` (a compile per string); a literal with no escapes,
+    no carriage return and no bytes/format prefix is its raw text, read here without one.
+    """
+    raw = node.raw_value
+    prefix = node.prefix.lower()
+    if prefix == "r" or (prefix in ("", "u") and "\\" not in raw):
+        if "\r" not in raw:
+            return raw
+    return node.evaluated_value
+
+
 def _module_name(node: cst.BaseExpression | None) -> str:
     return dotted(node) or "" if node is not None else ""
 

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any, Sequence
 import libcst as cst
 
 from ..sizes import Size, Truth, equal
+from .imports import string_literal
 from .values import (
     UNKNOWN, BoolV, DictV, FloatV, FuncV, IntV, LayerV, NoneV, ObjV, RefV, SeqV, StrV, TensorV, Value, join,
 )
@@ -77,8 +78,9 @@ class Interpreter:
             self.run_block(suite.body)
 
     def run_stmt(self, stmt: cst.CSTNode) -> None:
-        if isinstance(stmt, cst.SimpleStatementLine):
-            self.run_block(stmt.body)
+        tp = type(stmt)
+        if tp is cst.SimpleStatementLine:
+            self.run_block(stmt.body)  # type: ignore[attr-defined]
         elif isinstance(stmt, cst.Assign):
             value = self.eval(stmt.value)
             for target in stmt.targets:
@@ -95,8 +97,8 @@ class Interpreter:
             left = self.eval(stmt.target)
             right = self.eval(stmt.value)
             self.assign(stmt.target, self.binary(stmt, left, stmt.operator, right))
-        elif isinstance(stmt, cst.Expr):
-            self.eval(stmt.value)
+        elif tp is cst.Expr:
+            self.eval(stmt.value)  # type: ignore[attr-defined]
         elif isinstance(stmt, cst.Return):
             value = self.eval(stmt.value) if stmt.value is not None else NoneV()
             self.scope.returns.append((stmt, value))
@@ -305,8 +307,16 @@ class Interpreter:
         return value
 
     def _eval(self, node: cst.BaseExpression) -> Value:
-        if isinstance(node, cst.Name):
-            return self.lookup(node.value, node)
+        # the commonest nodes by exact type first (isinstance on libcst's ABC node classes is slow)
+        tp = type(node)
+        if tp is cst.Name:
+            return self.lookup(node.value, node)  # type: ignore[attr-defined]
+        if tp is cst.Attribute:
+            return self.attribute(node)  # type: ignore[arg-type]
+        if tp is cst.Call:
+            return self.m.call(self, node)  # type: ignore[arg-type]
+        if tp is cst.Subscript:
+            return self.subscript(node)  # type: ignore[arg-type]
         if isinstance(node, cst.Integer):
             literal = _int_literal(node)
             return IntV(Size.const(literal)) if literal is not None else UNKNOWN
@@ -317,7 +327,7 @@ class Interpreter:
                 return FloatV(None)
         if isinstance(node, (cst.SimpleString, cst.ConcatenatedString)):
             try:
-                s = node.evaluated_value
+                s = string_literal(node) if isinstance(node, cst.SimpleString) else node.evaluated_value
             except Exception:
                 return UNKNOWN
             return StrV(s) if isinstance(s, str) else UNKNOWN
@@ -567,29 +577,46 @@ def _assigned_names(suite: cst.CSTNode) -> set[str]:
 
     names: set[str] = set()
     stack: list[cst.CSTNode] = [suite]
+    # exact types, not isinstance: libcst's node classes are ABCs, and this walk passes every node of a body
     while stack:
         node = stack.pop()
-        if isinstance(node, (cst.AssignTarget, cst.AnnAssign, cst.AugAssign, cst.For, cst.NamedExpr)):
-            names |= _target_names(node.target)
-        elif isinstance(node, cst.WithItem):
-            if node.asname is not None:
-                names |= _target_names(node.asname.name)
-        elif isinstance(node, (cst.FunctionDef, cst.ClassDef)):
-            names.add(node.name.value)
-            continue
-        elif isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value in _LIST_MUTATORS:
-            base = node.func.value
-            name = base.value if isinstance(base, cst.Name) else _self_attr(base)
-            if name is not None:
-                names.add(name)
-        if isinstance(node, (cst.AssignTarget, cst.AugAssign, cst.Del)):
-            target = node.target
-            if isinstance(target, cst.Subscript):
-                name = target.value.value if isinstance(target.value, cst.Name) else _self_attr(target.value)
+        tp = type(node)
+        if tp in _TARGET_HOLDERS:
+            target = node.target  # type: ignore[attr-defined]
+            names |= _target_names(target)
+            if tp is not cst.For and type(target) is cst.Subscript:
+                base = target.value
+                name = base.value if type(base) is cst.Name else _self_attr(base)
                 if name is not None:
                     names.add(name)
+        elif tp is cst.Del:
+            target = node.target  # type: ignore[attr-defined]
+            if type(target) is cst.Subscript:
+                name = target.value.value if type(target.value) is cst.Name else _self_attr(target.value)
+                if name is not None:
+                    names.add(name)
+        elif tp is cst.WithItem:
+            if node.asname is not None:  # type: ignore[attr-defined]
+                names |= _target_names(node.asname.name)  # type: ignore[attr-defined]
+        elif tp is cst.FunctionDef or tp is cst.ClassDef:
+            names.add(node.name.value)  # type: ignore[attr-defined]
+            continue
+        elif tp is cst.Call:
+            func = node.func  # type: ignore[attr-defined]
+            if type(func) is cst.Attribute and func.attr.value in _LIST_MUTATORS:
+                base = func.value
+                name = base.value if type(base) is cst.Name else _self_attr(base)
+                if name is not None:
+                    names.add(name)
+        elif tp in _NO_TARGETS:
+            continue  # names, numbers and strings hold nothing assigned
         stack.extend(children(node))
     return names
+
+
+_TARGET_HOLDERS = frozenset({cst.AssignTarget, cst.AnnAssign, cst.AugAssign, cst.For, cst.NamedExpr})
+_NO_TARGETS = frozenset({cst.Name, cst.Integer, cst.Float, cst.Imaginary, cst.SimpleString, cst.Ellipsis,
+                         cst.Pass, cst.Break, cst.Continue, cst.Import, cst.ImportFrom})
 
 
 def _truth(v: Value) -> bool | None:

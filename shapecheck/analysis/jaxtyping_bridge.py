@@ -7,7 +7,7 @@ from typing import Callable
 
 import libcst as cst
 
-from .imports import dotted
+from .imports import dotted, string_literal
 
 # dtype class -> the single concrete dtype it pins (None: a family such as Float or Shaped)
 _PINNED = {
@@ -43,7 +43,7 @@ class Annotation:
 def _string_value(node: cst.BaseExpression) -> str | None:
     if isinstance(node, cst.SimpleString):
         try:
-            v = node.evaluated_value
+            v = string_literal(node)
         except Exception:  # pragma: no cover - libcst refuses odd prefixes
             return None
         return v if isinstance(v, str) else None
