@@ -154,7 +154,12 @@ def _analyse_path(path: Path, display: str, project: object) -> list[Finding]:
     except OSError as exc:
         return [make("SHP901", display, (1, 1, 1, 1), reason=f"cannot read file ({exc.strerror or exc})")]
     # unfiltered: configuration is applied by the caller
-    return check_source(data, display, Config(), project=project)
+    try:
+        return check_source(data, display, Config(), project=project)
+    finally:
+        trim = getattr(project, "trim", None)
+        if trim is not None:
+            trim()
 
 
 def run(files: list[Path], config: Config, jobs: int = 0, use_cache: bool = True) -> list[Finding]:

@@ -14,6 +14,9 @@ if TYPE_CHECKING:
     from .jaxtyping_bridge import Annotation
     from .module import ModuleAnalysis
 
+# characters of source whose parsed modules a project keeps between files (about 60 bytes of memory per character)
+MODULE_BUDGET = 6_000_000
+
 _IMPORT_RE = re.compile(r"^\s*(?:from\s+(\.*[\w.]*)\s+import|import\s+([\w., ]+))", re.MULTILINE)
 
 
@@ -106,7 +109,7 @@ class Project:
         self.stub_paths = tuple(stub_paths)
         self.paths: dict[str, Path] = {}
         self.packages: set[str] = set()
-        self.modules: dict[str, "ModuleAnalysis"] = {}
+        self.modules: dict[str, "ModuleAnalysis"] = {}  # least recently used first (see trim)
         self._loading: set[str] = set()
         self._relevance: dict[str, bool] = {}
         self._binding_cache: dict[str, tuple[dict[str, str], set[str], set[str]]] = {}
@@ -141,12 +144,27 @@ class Project:
         return project
 
     def register(self, name: str, analysis: "ModuleAnalysis") -> None:
+        self.modules.pop(name, None)
         self.modules[name] = analysis
+
+    def trim(self, budget: int = MODULE_BUDGET) -> None:
+        """Forget the least recently used modules once their sources exceed ``budget`` characters.
+
+        Called between files, never during an analysis: a forgotten module is parsed again if a later file needs it.
+        Keeps a long run over a large tree (one process analyses many packages) within a bounded memory.
+        """
+        total = sum(len(m.text) for m in self.modules.values())
+        for name in list(self.modules):
+            if total <= budget:
+                break
+            total -= len(self.modules.pop(name).text)
 
     # ------------------------------------------------------------------ loading
     def module(self, name: str) -> "ModuleAnalysis | None":
         if name in self.modules:
-            return self.modules[name]
+            ma = self.modules.pop(name)
+            self.modules[name] = ma  # most recently used last
+            return ma
         path = self.paths.get(name)
         if path is None or name in self._loading:
             return None

@@ -75,5 +75,7 @@ class ShapecheckFlake8:
             findings = check_source(source, self.filename, Config(), project=project, prefilter=True)
             if on_disk:
                 _store(source, self.filename, project, findings)
+            if project is not None:
+                project.trim()  # bounded memory over a long flake8 run
         for f in findings:
             yield f.line, f.column - 1, f.message, type(self)
