@@ -67,6 +67,7 @@ class Context:
     suppress_depth: int = 0  # >0 while inlining a callee: findings are collected by the caller instead
     inline_findings: list[Pending] = field(default_factory=list)
     uncertain: int = 0  # >0 inside a branch of an inlined callee whose condition is unknown: its findings are dropped
+    caught: int = 0  # >0 inside a try body whose handler catches shape errors: definite findings there are dropped
     stats: dict[str, int] = field(default_factory=dict)  # coverage counters (benchmarks/corpus.py)
 
     def count(self, key: str) -> None:
@@ -79,6 +80,8 @@ class Context:
         self.add(Pending(node, code, message, tuple(notes), witness, fix=tuple(fix), spec=spec))
 
     def add(self, p: Pending) -> None:
+        if self.caught and p.code.startswith(("SHP1", "SHP2")):
+            return  # the error is raised and handled: the code does not fail there
         if self.suppress_depth:
             if not self.uncertain:
                 self.inline_findings.append(p)
@@ -96,6 +99,15 @@ class Context:
             yield
         finally:
             self.uncertain -= uncertain
+
+    @contextlib.contextmanager
+    def catching(self, catches: bool) -> Iterator[None]:
+        """A ``try`` body whose ``except`` takes the errors a failing shape raises (EinopsError, RuntimeError, ...)."""
+        self.caught += catches
+        try:
+            yield
+        finally:
+            self.caught -= catches
 
     @contextlib.contextmanager
     def discarding(self) -> Iterator[None]:

@@ -136,7 +136,8 @@ class Interpreter:
                     self.run_suite(stmt.body)
         elif isinstance(stmt, cst.Try):
             before = dict(self.scope.vars)
-            self.run_suite(stmt.body)
+            with self.ctx.catching(any(_catches_shape_errors(h) for h in stmt.handlers)):
+                self.run_suite(stmt.body)
             if stmt.orelse is not None and not self.dead:
                 self.run_suite(stmt.orelse.body)
             branches = [(dict(self.scope.vars), self.dead)]
@@ -617,6 +618,23 @@ def _assigned_names(suite: cst.CSTNode) -> set[str]:
 _TARGET_HOLDERS = frozenset({cst.AssignTarget, cst.AnnAssign, cst.AugAssign, cst.For, cst.NamedExpr})
 _NO_TARGETS = frozenset({cst.Name, cst.Integer, cst.Float, cst.Imaginary, cst.SimpleString, cst.Ellipsis,
                          cst.Pass, cst.Break, cst.Continue, cst.Import, cst.ImportFrom})
+
+
+# what einops (EinopsError, a RuntimeError), torch (RuntimeError), numpy and jax (ValueError, TypeError) raise for
+# a shape that does not fit, and the handlers that take everything
+_SHAPE_ERRORS = frozenset({"Exception", "BaseException", "RuntimeError", "ValueError", "TypeError", "EinopsError",
+                           "IndexError"})
+
+
+def _catches_shape_errors(handler: cst.ExceptHandler) -> bool:
+    if handler.type is None:
+        return True
+    types = [e.value for e in handler.type.elements] if isinstance(handler.type, cst.Tuple) else [handler.type]
+    for t in types:
+        name = t.attr.value if isinstance(t, cst.Attribute) else t.value if isinstance(t, cst.Name) else None
+        if name in _SHAPE_ERRORS:
+            return True
+    return False
 
 
 def _truth(v: Value) -> bool | None:
