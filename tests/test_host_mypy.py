@@ -87,10 +87,10 @@ def project(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return root
 
 
-def mypy(root: Path, *args: str) -> tuple[list[tuple[str, int, int, int, int, str, str]], str]:
+def mypy(root: Path, *args: str, env: dict[str, str] | None = None) -> tuple[list[tuple[str, int, int, int, int, str, str]], str]:
     cmd = [sys.executable, "-m", "mypy", "--show-column-numbers", "--show-error-end", "--no-pretty", "--no-color-output", *args,
            "sample.py", "annot_only.py", "ignored.py", "pkg", "clean.py"]
-    proc = subprocess.run(cmd, cwd=root, capture_output=True, text=True, timeout=300)
+    proc = subprocess.run(cmd, cwd=root, capture_output=True, text=True, timeout=300, env=env)
     assert proc.returncode in (0, 1), proc.stdout + proc.stderr
     errors = []
     for line in proc.stdout.splitlines():
@@ -137,6 +137,15 @@ def test_same_lines_and_codes_as_the_core(project: Path, cold: tuple[list, str])
     core = sorted((Path(f["path"]).as_posix().removeprefix("./"), f["line"], f["code"]) for f in json.loads(proc.stdout))
     ignored_by_mypy = [("ignored.py", 7, "SHP203"), ("ignored.py", 8, "SHP104")]  # `# type: ignore[...]` is mypy's
     assert core == sorted([(p, ln, shp) for p, ln, _, _, shp in EXPECTED] + ignored_by_mypy)
+
+
+def test_in_process_analysis_same_as_background_worker(project: Path, tmp_path: Path, cold: tuple[list, str]) -> None:  # type: ignore[type-arg]
+    """Findings are the same whether the analysis runs in mypy's process or in the background worker (the default)."""
+    import os
+
+    env = {**os.environ, "SHAPECHECK_MYPY_WORKER": "0"}
+    errors, out = mypy(project, "--cache-dir", str(tmp_path / "cache"), env=env)
+    assert errors == cold[0], out
 
 
 def test_warm_cache_second_run_identical(project: Path, cold: tuple[list, str]) -> None:  # type: ignore[type-arg]

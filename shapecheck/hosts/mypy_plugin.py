@@ -6,6 +6,11 @@ einops/jaxtyping. Its function hook runs while that module is checked and report
 through ``api.fail``, so mypy's own machinery applies: ``# type: ignore[shape-mismatch]``,
 ``--disable-error-code``, error caching (a fresh module replays its cached errors on a warm run).
 
+mypy checks modules on one core. Each relevant module's analysis is submitted, as soon as mypy has parsed the
+module, to one background worker process (forked, so it starts with everything already imported); the hook then
+only collects the result, and the analysis runs beside mypy's own work instead of after it. Without a worker
+(none could start, or it failed) the analysis runs in mypy's process, as before.
+
 ``report_config_data`` puts a hash of shapecheck's version and of the project files a module imports
 (transitively) into the module's cache entry: a change to a shape annotation in an imported module, which
 mypy does not see as an interface change, still re-checks its importers.
@@ -57,9 +62,49 @@ def _read(path: str) -> str | None:
         return None
 
 
+_WORKER_PROJECTS: dict[tuple[str, ...], Any] = {}
+
+
+def _worker_start(parent: int) -> None:
+    """The worker holds none of mypy's output pipes and ends with mypy, which may leave through ``os._exit``."""
+    import threading
+    import time
+
+    devnull = os.open(os.devnull, os.O_RDWR)
+    for fd in (0, 1, 2):
+        os.dup2(devnull, fd)
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(0.2)
+        os._exit(0)
+
+    threading.Thread(target=watch, daemon=True).start()
+
+
+def _background_findings(path: str, text: str, config: Any) -> list[Finding]:
+    """Runs in the worker process: one project per package root, kept across the modules it analyses."""
+    from ..analysis.project import Project
+    from ..core import check_source
+
+    roots = tuple(str(r) for r in Project.roots_for(path))
+    project = _WORKER_PROJECTS.get(roots)
+    if project is None:
+        project = _WORKER_PROJECTS[roots] = Project.for_file(path)
+    try:
+        return check_source(text, path, config, project=project)
+    except Exception as exc:  # reported like the in-process path reports it
+        return [make("SHP902", path, (1, 1, 1, 1), reason=f"{type(exc).__name__}: {exc}")]
+    finally:
+        project.trim()
+
+
 class ShapecheckPlugin(Plugin):
     def __init__(self, options: Any) -> None:
         super().__init__(options)
+        self._pool: Any = None
+        self._pool_failed = os.environ.get("SHAPECHECK_MYPY_WORKER", "1") == "0"
+        self._futures: dict[str, Any] = {}
         self._anchors: dict[int, str] = {}  # id(injected CallExpr) -> module path
         self._project: Any = None
         self._dep_hashes: dict[str, str] = {}
@@ -94,6 +139,26 @@ class ShapecheckPlugin(Plugin):
             i += 1
         file.defs.insert(i, stmt)
         self._anchors[id(call)] = path
+        self._submit(path, text)
+
+    def _submit(self, path: str, text: str) -> None:
+        """Start the module's analysis in the background worker (see the module docstring)."""
+        if self._pool is None and not self._pool_failed:
+            try:
+                import multiprocessing
+                from concurrent.futures import ProcessPoolExecutor
+
+                if "fork" not in multiprocessing.get_all_start_methods():
+                    raise OSError("no fork on this platform")  # a spawned worker would re-import mypy: not worth it
+                self._pool = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("fork"),
+                                                 initializer=_worker_start, initargs=(os.getpid(),))
+            except Exception:
+                self._pool_failed = True
+        if self._pool is not None and path not in self._futures:
+            try:
+                self._futures[path] = self._pool.submit(_background_findings, path, text, self._config(path))
+            except Exception:
+                self._pool, self._pool_failed = None, True
 
     def get_function_hook(self, fullname: str) -> Callable[[FunctionContext], Type] | None:
         return self._report if fullname == _ANCHOR else None
@@ -113,6 +178,13 @@ class ShapecheckPlugin(Plugin):
         return ctx.default_return_type
 
     def _findings(self, path: str) -> list[Finding]:
+        future = self._futures.pop(path, None)
+        if future is not None:
+            try:
+                found: list[Finding] = future.result()
+                return found
+            except Exception:  # a dead worker: analyse here instead
+                self._pool, self._pool_failed = None, True
         try:
             from ..core import check_source
 
