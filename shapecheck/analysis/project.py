@@ -17,6 +17,10 @@ if TYPE_CHECKING:
 # characters of source whose parsed modules a project keeps between files (about 60 bytes of memory per character)
 MODULE_BUDGET = 6_000_000
 
+# libraries shapecheck models itself (pattern engine, annotations, stubs): their names never resolve into analysed
+# source, even when the tree being checked contains their code (einops's own repository, a vendored jaxtyping)
+MODELLED = frozenset({"einops", "jaxtyping", "torch", "numpy", "jax"})
+
 _IMPORT_RE = re.compile(r"^\s*(?:from\s+(\.*[\w.]*)\s+import|import\s+([\w., ]+))", re.MULTILINE)
 
 
@@ -84,6 +88,8 @@ class _ModulesOnDisk(dict[str, Path]):
         self.roots, self.packages = roots, packages
 
     def _find(self, name: object) -> bool:
+        if isinstance(name, str) and name.partition(".")[0] in MODELLED:
+            return False
         if not isinstance(name, str) or not name or dict.__contains__(self, name):
             return dict.__contains__(self, name)
         parts = name.split(".")
@@ -118,7 +124,7 @@ class Project:
 
     def add_file(self, f: Path) -> str:
         name, is_pkg = module_name_for(f)
-        if name:
+        if name and name.partition(".")[0] not in MODELLED:
             self.paths.setdefault(name, f)
             if is_pkg:
                 self.packages.add(name)
@@ -190,6 +196,8 @@ class Project:
     def _split_name(self, qualname: str) -> tuple[str, str] | None:
         """``pkg.mod.attr`` -> ("pkg.mod", "attr") for modules of the analysed tree (nothing is loaded)."""
         parts = qualname.split(".")
+        if parts[0] in MODELLED:
+            return None
         for i in range(len(parts) - 1, 0, -1):
             mod = ".".join(parts[:i])
             if mod in self.modules or mod in self.paths:
