@@ -83,6 +83,11 @@ class Interpreter:
             self.run_block(stmt.body)  # type: ignore[attr-defined]
         elif isinstance(stmt, cst.Assign):
             value = self.eval(stmt.value)
+            if isinstance(value, SeqV) and value.kind == "list" and (
+                    isinstance(stmt.value, cst.Name) or _self_attr(stmt.value) is not None):
+                # ys = xs: two names for one list, and a mutation through either is not seen through the other
+                self.forget_if_list(stmt.value)
+                value = UNKNOWN
             for target in stmt.targets:
                 self.assign(target.target, value)
         elif isinstance(stmt, cst.AnnAssign):
