@@ -293,15 +293,30 @@ class Project:
         ma = self.module(mod)
         return ma.classes.get(key) if ma is not None else None
 
+    def _may_be_assigned(self, qualname: str) -> bool:
+        """Could ``qualname`` be a module-level assignment (an alias, a wrapper)? A top-level def/class cannot: found
+        from the module's imports and definitions (``ast``), so annotations naming project classes parse nothing."""
+        hit = self._split_name(qualname)
+        if hit is None:
+            return False
+        module, attr = hit
+        return "." not in attr and attr not in self._bindings(module)[2]
+
     def annotation_alias(self, qualname: str) -> "Annotation | None":
-        hit = self.split(self.canonical(qualname))
+        q = self.canonical(qualname)
+        if not self._may_be_assigned(q):
+            return None
+        hit = self.split(q)
         if hit is None:
             return None
         ma, attr = hit
         return ma.ann_aliases.get(attr)
 
     def wrapper(self, qualname: str) -> str | None:
-        hit = self.split(self.canonical(qualname))
+        q = self.canonical(qualname)
+        if not self._may_be_assigned(q):
+            return None
+        hit = self.split(q)
         if hit is None:
             return None
         ma, attr = hit
