@@ -6,7 +6,6 @@ import random
 from fractions import Fraction
 
 import einops
-import numpy as np
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
