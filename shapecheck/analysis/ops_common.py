@@ -80,7 +80,7 @@ def _shape_args(args: Sequence[Value]) -> list[Value] | None:
     """``f(2, 3)`` or ``f((2, 3))`` / ``f([2, 3])`` / ``f(x.shape)`` -> the size values."""
     if len(args) == 1 and isinstance(args[0], SeqV):
         return list(args[0].items)
-    if all(isinstance(a, (IntV,)) or a is UNKNOWN for a in args):
+    if args and all(isinstance(a, (IntV,)) or a is UNKNOWN for a in args):  # none: the sizes are keywords, or absent
         return list(args)
     return None
 
