@@ -51,6 +51,8 @@ def _ast_bindings(path: Path, module: str, is_package: bool) -> tuple[dict[str, 
             for a in node.names:
                 if a.name != "*":
                     imports[a.asname or a.name] = f"{base}.{a.name}" if base else a.name
+                else:
+                    imports.setdefault("*" + base, base)  # as ImportTable records a star import
         elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             defined.add(node.name)
             definitions.add(node.name)
@@ -119,6 +121,7 @@ class Project:
         self._loading: set[str] = set()
         self._relevance: dict[str, bool] = {}
         self._binding_cache: dict[str, tuple[dict[str, str], set[str], set[str]]] = {}
+        self._star_cache: dict[tuple[str, str], str | None] = {}
         for f in files or []:
             self.add_file(f)
 
@@ -275,13 +278,30 @@ class Project:
         return None
 
     def qualify_star(self, module: str, name: str) -> str | None:
-        ma = self.module(module)
-        if ma is None:
-            return None
+        """``name`` through ``from module import *``, if the module binds it: read from its imports and definitions
+        (``ast``), never by analysing it. A package whose ``__init__`` star-imports hundreds of modules otherwise had
+        every one of them parsed for each name the analysis could not place (``len``, ``super``, ...)."""
         head = name.split(".", 1)[0]
-        if head in ma.globals or head in ma.imports.names:
-            return f"{module}.{name}"
-        return None
+        where = self._star_home(module, head, 0, set())
+        return f"{where}.{name}" if where is not None else None
+
+    def _star_home(self, module: str, head: str, depth: int, seen: set[str]) -> str | None:
+        """The module that binds ``head`` for ``from module import *``, following star imports 4 deep."""
+        key = (module, head)
+        if depth == 0 and key in self._star_cache:
+            return self._star_cache[key]
+        seen.add(module)
+        imports, defined, _ = self._bindings(module)
+        found: str | None = module if head in defined or head in imports else None
+        if found is None and depth < 4:
+            for star in (v for k, v in imports.items() if k.startswith("*")):
+                if star not in seen:
+                    found = self._star_home(star, head, depth + 1, seen)
+                    if found is not None:
+                        break
+        if depth == 0:  # deeper answers depend on the path taken (cycles are cut): cached from the top only
+            self._star_cache[key] = found
+        return found
 
     def find_function(self, key: str) -> "FunctionInfo | None":
         mod = key.split(":", 1)[0]
