@@ -24,7 +24,7 @@ MODELLED = frozenset({"einops", "jaxtyping", "torch", "numpy", "jax"})
 _IMPORT_RE = re.compile(r"^\s*(?:from\s+(\.*[\w.]*)\s+import|import\s+([\w., ]+))", re.MULTILINE)
 
 
-def _ast_bindings(path: Path, module: str, is_package: bool) -> tuple[dict[str, str], set[str], set[str]]:
+def _ast_bindings(path: Path, module: str, is_package: bool) -> tuple[dict[str, str], set[str], set[str], list[str]]:
     import ast
 
     from .imports import resolve_relative
@@ -32,8 +32,9 @@ def _ast_bindings(path: Path, module: str, is_package: bool) -> tuple[dict[str, 
     try:
         tree = ast.parse(path.read_bytes())
     except (OSError, SyntaxError, ValueError, RecursionError, MemoryError):
-        return {}, set(), set()
+        return {}, set(), set(), []
     imports: dict[str, str] = {}
+    stars: list[str] = []  # modules imported with ``from m import *``
     defined: set[str] = set()
     definitions: set[str] = set()  # def / class
     todo: list[ast.stmt] = list(tree.body)
@@ -52,7 +53,7 @@ def _ast_bindings(path: Path, module: str, is_package: bool) -> tuple[dict[str, 
                 if a.name != "*":
                     imports[a.asname or a.name] = f"{base}.{a.name}" if base else a.name
                 else:
-                    imports.setdefault("*" + base, base)  # as ImportTable records a star import
+                    stars.append(base)
         elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             defined.add(node.name)
             definitions.add(node.name)
@@ -67,7 +68,7 @@ def _ast_bindings(path: Path, module: str, is_package: bool) -> tuple[dict[str, 
             todo.extend(getattr(node, "orelse", []))
             for h in getattr(node, "handlers", []):
                 todo.extend(h.body)
-    return imports, defined, definitions
+    return imports, defined, definitions, stars
 
 
 def module_name_for(path: Path) -> tuple[str, bool]:
@@ -122,6 +123,7 @@ class Project:
         self._relevance: dict[str, bool] = {}
         self._binding_cache: dict[str, tuple[dict[str, str], set[str], set[str]]] = {}
         self._star_cache: dict[tuple[str, str], str | None] = {}
+        self._star_lists: dict[str, list[str]] = {}  # module -> modules it star-imports (filled with _bindings)
         for f in files or []:
             self.add_file(f)
 
@@ -228,11 +230,14 @@ class Project:
         if ma is not None:
             defs = {n for n, v in ma.globals.items() if isinstance(v, FuncV) or (isinstance(v, RefV) and v.qualname.startswith("class:"))}
             out = (dict(ma.imports.names), set(ma.globals), defs)
+            self._star_lists[module] = ma.imports.star_modules()
         else:
             out = ({}, set(), set())
             path = self.paths.get(module)
             if path is not None:
-                out = _ast_bindings(path, module, module in self.packages)
+                imports, defined, definitions, stars = _ast_bindings(path, module, module in self.packages)
+                out = (imports, defined, definitions)
+                self._star_lists[module] = stars
         self._binding_cache[module] = out
         return out
 
@@ -294,7 +299,7 @@ class Project:
         imports, defined, _ = self._bindings(module)
         found: str | None = module if head in defined or head in imports else None
         if found is None and depth < 4:
-            for star in (v for k, v in imports.items() if k.startswith("*")):
+            for star in self._star_lists.get(module, ()):
                 if star not in seen:
                     found = self._star_home(star, head, depth + 1, seen)
                     if found is not None:
