@@ -83,8 +83,7 @@ class Interpreter:
             self.run_block(stmt.body)  # type: ignore[attr-defined]
         elif isinstance(stmt, cst.Assign):
             value = self.eval(stmt.value)
-            if isinstance(value, SeqV) and value.kind == "list" and (
-                    isinstance(stmt.value, cst.Name) or _self_attr(stmt.value) is not None):
+            if isinstance(value, SeqV) and value.kind == "list" and _var_key(stmt.value) is not None:
                 # ys = xs: two names for one list, and a mutation through either is not seen through the other
                 self.forget_if_list(stmt.value)
                 value = UNKNOWN
@@ -290,15 +289,14 @@ class Interpreter:
 
         A list value records what the list held when it was built; after a mutation that is no longer what it holds.
         """
-        key = node.value if isinstance(node, cst.Name) else _self_attr(node)
-        if key is not None and isinstance(self.scope.vars.get(key), SeqV):
-            v = self.scope.vars[key]
-            if isinstance(v, SeqV) and v.kind == "list":
-                self.scope.vars[key] = UNKNOWN
+        key = _var_key(node)
+        v = self.scope.vars.get(key) if key is not None else None
+        if key is not None and isinstance(v, SeqV) and v.kind == "list":
+            self.scope.vars[key] = UNKNOWN
 
     def forget(self, node: cst.BaseExpression) -> None:
         """The variable (or ``self.x``) ``node`` names no longer holds what was tracked (``x.unsqueeze_(1)``)."""
-        key = node.value if isinstance(node, cst.Name) else _self_attr(node)
+        key = _var_key(node)
         if key is not None:
             self.scope.vars[key] = UNKNOWN
 
@@ -555,23 +553,25 @@ def _common_element(v: Value) -> Value | None:
 
 def _target_names(target: cst.CSTNode) -> set[str]:
     out: set[str] = set()
-    if isinstance(target, cst.Name):
-        out.add(target.value)
+    key = _var_key(target)
+    if key is not None:
+        out.add(key)
     elif isinstance(target, (cst.Tuple, cst.List)):
         for e in target.elements:
             out |= _target_names(e.value)
     elif isinstance(target, cst.StarredElement):
         out |= _target_names(target.value)
-    elif isinstance(target, cst.Attribute) and isinstance(target.value, cst.Name) and target.value.value == "self":
-        out.add(f"self.{target.attr.value}")
     return out
 
 
 _LIST_MUTATORS = frozenset({"append", "extend", "insert", "pop", "remove", "clear"})
 
 
-def _self_attr(node: cst.CSTNode) -> str | None:
-    if isinstance(node, cst.Attribute) and isinstance(node.value, cst.Name) and node.value.value == "self":
+def _var_key(node: cst.CSTNode) -> str | None:
+    """The scope key of what ``node`` names: ``x`` for a name, ``self.x`` for an attribute of self, else None."""
+    if type(node) is cst.Name:
+        return node.value
+    if type(node) is cst.Attribute and type(node.value) is cst.Name and node.value.value == "self":
         return f"self.{node.attr.value}"
     return None
 
@@ -591,14 +591,13 @@ def _assigned_names(suite: cst.CSTNode) -> set[str]:
             target = node.target  # type: ignore[attr-defined]
             names |= _target_names(target)
             if tp is not cst.For and type(target) is cst.Subscript:
-                base = target.value
-                name = base.value if type(base) is cst.Name else _self_attr(base)
+                name = _var_key(target.value)
                 if name is not None:
                     names.add(name)
         elif tp is cst.Del:
             target = node.target  # type: ignore[attr-defined]
             if type(target) is cst.Subscript:
-                name = target.value.value if type(target.value) is cst.Name else _self_attr(target.value)
+                name = _var_key(target.value)
                 if name is not None:
                     names.add(name)
         elif tp is cst.WithItem:
@@ -610,8 +609,7 @@ def _assigned_names(suite: cst.CSTNode) -> set[str]:
         elif tp is cst.Call:
             func = node.func  # type: ignore[attr-defined]
             if type(func) is cst.Attribute and func.attr.value in _LIST_MUTATORS:
-                base = func.value
-                name = base.value if type(base) is cst.Name else _self_attr(base)
+                name = _var_key(func.value)
                 if name is not None:
                     names.add(name)
         elif tp in _NO_TARGETS:
