@@ -113,6 +113,9 @@ class _ModulesOnDisk(dict[str, Path]):
         return dict.get(self, name, default) if self._find(name) else default
 
 
+_SHARED: dict[tuple[str, ...], "Project"] = {}  # Project.shared: one per package roots, per process
+
+
 class Project:
     def __init__(self, files: list[Path] | None = None, stub_paths: tuple[str, ...] = ()) -> None:
         self.stub_paths = tuple(stub_paths)
@@ -153,6 +156,15 @@ class Project:
         project = cls(stub_paths=stub_paths)
         project.paths = _ModulesOnDisk(cls.roots_for(path), project.packages)
         return project
+
+    @classmethod
+    def shared(cls, path: str) -> "Project":
+        """The process's one ``for_file`` project for ``path``'s package roots, kept across files (flake8, the mypy
+        worker): a module many files import is parsed once per process."""
+        roots = tuple(str(r) for r in cls.roots_for(path))
+        if roots not in _SHARED:
+            _SHARED[roots] = cls.for_file(path)
+        return _SHARED[roots]
 
     def register(self, name: str, analysis: "ModuleAnalysis") -> None:
         self.modules.pop(name, None)

@@ -9,19 +9,6 @@ from typing import Any, Iterator, Sequence
 from .._version import __version__
 
 
-_PROJECTS: dict[tuple[str, ...], Any] = {}
-
-
-def _shared_project(path: str) -> Any:
-    """One project per package root for the whole flake8 process: imported modules are parsed once, not per file."""
-    from ..analysis.project import Project
-
-    roots = tuple(str(r) for r in Project.roots_for(path))
-    if roots not in _PROJECTS:
-        _PROJECTS[roots] = Project.for_file(path)
-    return _PROJECTS[roots]
-
-
 def _cache_key(source: str, path: str, project: Any) -> tuple[Any, str]:
     """The CLI's result cache (.shapecheck_cache/, keyed by content, imported project files and the checker itself)."""
     from pathlib import Path
@@ -67,9 +54,12 @@ class ShapecheckFlake8:
         from ..core import check_source
 
         # the default Config: flake8's own --select / --extend-ignore / noqa decide what is shown
+        from ..analysis.project import Project
+
         source = "".join(self.lines)
         on_disk = os.path.isfile(self.filename)
-        project = _shared_project(self.filename) if on_disk else None
+        # one project per package root for the whole flake8 process: imported modules are parsed once, not per file
+        project = Project.shared(self.filename) if on_disk else None
         findings = _cached(source, self.filename, project) if on_disk else None
         if findings is None:
             findings = check_source(source, self.filename, Config(), project=project, prefilter=True)

@@ -62,9 +62,6 @@ def _read(path: str) -> str | None:
         return None
 
 
-_WORKER_PROJECTS: dict[tuple[str, ...], Any] = {}
-
-
 def _worker_start(parent: int) -> None:
     """The worker holds none of mypy's output pipes and ends with mypy, which may leave through ``os._exit``."""
     import threading
@@ -87,10 +84,7 @@ def _background_findings(path: str, text: str, config: Any) -> list[Finding]:
     from ..analysis.project import Project
     from ..core import check_source
 
-    roots = tuple(str(r) for r in Project.roots_for(path))
-    project = _WORKER_PROJECTS.get(roots)
-    if project is None:
-        project = _WORKER_PROJECTS[roots] = Project.for_file(path)
+    project = Project.shared(path)
     try:
         return check_source(text, path, config, project=project)
     except Exception as exc:  # reported like the in-process path reports it
