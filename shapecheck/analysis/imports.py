@@ -35,6 +35,20 @@ def string_literal(node: cst.SimpleString) -> str | bytes:
     return node.evaluated_value
 
 
+def literal_str(node: cst.BaseExpression) -> str | None:
+    """The value of a (possibly implicitly concatenated) ``str`` literal; None for bytes, f-strings and the rest."""
+    if isinstance(node, cst.SimpleString):
+        try:
+            v = string_literal(node)
+        except Exception:  # libcst refuses odd prefixes
+            return None
+        return v if isinstance(v, str) else None
+    if isinstance(node, cst.ConcatenatedString):
+        left, right = literal_str(node.left), literal_str(node.right)
+        return None if left is None or right is None else left + right
+    return None
+
+
 def _module_name(node: cst.BaseExpression | None) -> str:
     return dotted(node) or "" if node is not None else ""
 

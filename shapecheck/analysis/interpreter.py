@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any, Sequence
 import libcst as cst
 
 from ..sizes import Size, Truth, equal
-from .imports import string_literal
+from .imports import literal_str
 from .values import (
     UNKNOWN, BoolV, DictV, FloatV, FuncV, IntV, LayerV, NoneV, ObjV, RefV, SeqV, StrV, TensorV, Value, join,
 )
@@ -330,11 +330,8 @@ class Interpreter:
             except ValueError:
                 return FloatV(None)
         if isinstance(node, (cst.SimpleString, cst.ConcatenatedString)):
-            try:
-                s = string_literal(node) if isinstance(node, cst.SimpleString) else node.evaluated_value
-            except Exception:
-                return UNKNOWN
-            return StrV(s) if isinstance(s, str) else UNKNOWN
+            s = literal_str(node)
+            return StrV(s) if s is not None else UNKNOWN
         if isinstance(node, cst.FormattedString):
             for part in node.parts:
                 if isinstance(part, cst.FormattedStringExpression):

@@ -7,7 +7,7 @@ from typing import Callable
 
 import libcst as cst
 
-from .imports import dotted, string_literal
+from .imports import dotted, literal_str
 
 # dtype class -> the single concrete dtype it pins (None: a family such as Float or Shaped)
 _PINNED = {
@@ -39,18 +39,6 @@ class Annotation:
     def dtype(self) -> str | None:
         return _PINNED.get(self.dtype_class)
 
-
-def _string_value(node: cst.BaseExpression) -> str | None:
-    if isinstance(node, cst.SimpleString):
-        try:
-            v = string_literal(node)
-        except Exception:  # pragma: no cover - libcst refuses odd prefixes
-            return None
-        return v if isinstance(v, str) else None
-    if isinstance(node, cst.ConcatenatedString):
-        left, right = _string_value(node.left), _string_value(node.right)
-        return None if left is None or right is None else left + right
-    return None
 
 
 def dtype_class_of(qualname: str | None) -> str | None:
@@ -85,10 +73,10 @@ def parse_annotation(
     if dtype_class is not None and len(elems) == 2:
         array_q = qualify(elems[0]) or dotted(elems[0]) or ""
         framework = _FRAMEWORK_OF_ARRAY.get(array_q)
-        dims = _string_value(elems[1])
+        dims = literal_str(elems[1])
     elif head in wrappers and len(elems) == 1:
         dtype_class = wrappers[head]
-        dims = _string_value(elems[0])
+        dims = literal_str(elems[0])
         framework = "torch"
     else:
         return None

@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any, Iterator, Sequence
 import libcst as cst
 
 from ..sizes import Size, product
-from .imports import dotted, string_literal
+from .imports import dotted, literal_str
 from .values import BoolV, DtypeV, NoneV, StrV, TensorV, Value
 
 if TYPE_CHECKING:
@@ -137,11 +137,8 @@ def _static_eval(m: "ModuleAnalysis") -> Any:
     """A tiny evaluator for decorator arguments (no interpreter frame there): strings, booleans, dtypes."""
     def ev(node: cst.BaseExpression) -> Value | None:
         if isinstance(node, cst.SimpleString):
-            try:
-                v = string_literal(node)
-            except Exception:
-                return None
-            return StrV(v) if isinstance(v, str) else None
+            v = literal_str(node)
+            return StrV(v) if v is not None else None
         if isinstance(node, cst.Name) and node.value in ("True", "False"):
             return BoolV(node.value == "True")
         q = m.qualify(node) if isinstance(node, (cst.Name, cst.Attribute)) else None
