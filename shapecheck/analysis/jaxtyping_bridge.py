@@ -40,7 +40,6 @@ class Annotation:
         return _PINNED.get(self.dtype_class)
 
 
-
 def dtype_class_of(qualname: str | None) -> str | None:
     if qualname and qualname.startswith("jaxtyping.") and qualname.count(".") == 1:
         name = qualname.split(".", 1)[1]
