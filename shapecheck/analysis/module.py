@@ -7,12 +7,13 @@ from typing import TYPE_CHECKING, Any
 
 import libcst as cst
 
+from ..sizes import Size
 from .context import Context, Pending
 from .functions import ClassInfo, FunctionInfo, Param, bind_arguments, signature_params
 from .imports import collect_imports, dotted
 from .interpreter import FrameInfo, Interpreter, Scope
 from .jaxtyping_bridge import Annotation, dtype_class_of, parse_annotation
-from .values import UNKNOWN, FuncV, LayerV, ObjV, RefV, SeqV, TensorV, Value
+from .values import UNKNOWN, FuncV, IntV, LayerV, ObjV, RefV, SeqV, StrV, TensorV, Value
 
 if TYPE_CHECKING:
     from .project import Project
@@ -525,9 +526,6 @@ class ModuleAnalysis:
 
 def _length(v: Value) -> Value:
     """``len(v)``: a tuple's or shape's item count, a tensor's first dimension, a string's length."""
-    from ..sizes import Size
-    from .values import IntV, StrV
-
     if isinstance(v, SeqV):
         return IntV(Size.const(len(v.items)))
     if isinstance(v, TensorV) and v.shape:
