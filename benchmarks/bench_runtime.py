@@ -62,8 +62,8 @@ def bench(xp_name, make, repeat):
         x = make(shape)
         _call(einops, op, pattern, x, kw)
         _call(R, op, pattern, x, kw)
-        te = _time(lambda: _call(einops, op, pattern, x, kw), repeat)
-        ts = _time(lambda: _call(R, op, pattern, x, kw), repeat)
+        te = _time(lambda op=op, pattern=pattern, x=x, kw=kw: _call(einops, op, pattern, x, kw), repeat)
+        ts = _time(lambda op=op, pattern=pattern, x=x, kw=kw: _call(R, op, pattern, x, kw), repeat)
         total_e += te
         total_s += ts
         print(f"  {op:9s} {pattern:42s} einops {te * 1e6:7.2f}  shapecheck {ts * 1e6:7.2f}  ratio {ts / te:5.2f}")

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
-from pathlib import Path
 from typing import Callable
 
 from .config import Config
@@ -17,12 +15,6 @@ _NOQA = re.compile(r"#\s*noqa(?::\s*(?P<codes>[A-Z]+[0-9]+(?:[,\s]+[A-Z]+[0-9]+)
 # words carry the float16/bfloat16 checks. A file that imports an analysed module mentioning einops/jaxtyping
 # (a project-local re-export of jaxtyping types, say) is relevant too (see Project.imports_relevant).
 _MARKERS = ("einops", "jaxtyping", "float16", "bfloat16", "half", "autocast")
-
-
-@dataclass(frozen=True)
-class SourceFile:
-    path: str
-    text: str
 
 
 def decode_source(data: bytes | str) -> str:
@@ -131,12 +123,3 @@ def _filter(findings: list[Finding], lines: list[str], config: Config, path: str
     out = [f for f in findings if config.enabled(f.code, path) and not suppressed(f, lines)]
     out.sort(key=Finding.sort_key)
     return out
-
-
-def check_file(path: Path, config: Config | None = None, display: str | None = None, project: "object | None" = None) -> list[Finding]:
-    shown = display or str(path)
-    try:
-        data = path.read_bytes()
-    except OSError as exc:
-        return [make("SHP901", shown, (1, 1, 1, 1), reason=f"cannot read file ({exc.strerror or exc})")]
-    return check_source(data, shown, config, project=project)

@@ -47,7 +47,7 @@ def test_version_and_help(tmp_path: Path) -> None:
 def test_text_output_and_exit_code(project: Path) -> None:
     proc = run(["check", "--no-cache"], project)
     assert proc.returncode == 1
-    lines = [l for l in proc.stdout.splitlines() if not l.startswith(" ")]
+    lines = [ln for ln in proc.stdout.splitlines() if not ln.startswith(" ")]
     assert lines[0].startswith("pkg/model.py:8:12: SHP203 ")
     assert lines[1].startswith("pkg/model.py:12:12: SHP104 ")
     assert "build/generated.py" not in proc.stdout  # excluded by default

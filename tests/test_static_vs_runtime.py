@@ -96,7 +96,7 @@ def test_generator_is_meaningful() -> None:
         for mode in ("concrete", "symbolic"):
             prog = generate(seed, mode)
             cats |= prog.categories()
-            for line, (o, _) in run(prog, assignments(prog, seed)[0]).items():
+            for o, _ in run(prog, assignments(prog, seed)[0]).values():
                 outcomes[o] = outcomes.get(o, 0) + 1
     assert outcomes.get("ok", 0) > 300 and outcomes.get("raise", 0) > 150, outcomes
     for op in ("rearrange", "reduce", "repeat", "einsum", "pack", "unpack", "parse_shape", "layers",

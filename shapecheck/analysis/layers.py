@@ -121,7 +121,7 @@ class LayerOps(ShapeOps):
             spatial = []
             k, s, p, d = (layer.param(key) for key in ("k", "s", "p", "d"))
             for i, size in enumerate(x.shape[-n:]):
-                def pick(v: tuple[int, ...] | None) -> int | None:
+                def pick(v: tuple[int, ...] | None, i: int = i) -> int | None:
                     if v is None:
                         return None
                     return v[0] if len(v) == 1 else (v[i] if i < len(v) else None)

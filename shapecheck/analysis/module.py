@@ -271,7 +271,7 @@ class ModuleAnalysis:
         from .interpreter import _assigned_names
 
         elsewhere: set[str] = set()
-        for name, fi in ci.methods.items():
+        for fi in ci.methods.values():
             if fi is not init:
                 elsewhere |= _assigned_names(fi.node.body)
         for k, v in scope.vars.items():

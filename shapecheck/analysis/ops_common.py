@@ -41,7 +41,7 @@ SAME_SHAPE = {
     "round", "clamp", "clip", "clamp_min", "clamp_max", "masked_fill", "requires_grad_", "pin_memory", "numpy",
     "relu_", "sigmoid_", "zero_", "fill_", "normal_", "uniform_", "copy_", "nan_to_num", "erf", "softplus",
     "leaky_relu", "elu", "mish", "hardswish", "dropout", "dropout1d", "dropout2d", "layer_norm_like", "normalize",
-    "softmax", "log_softmax", "cumsum", "cumprod", "flip", "roll", "tril", "triu", "detach_", "sigmoid", "logit",
+    "softmax", "log_softmax", "cumsum", "cumprod", "flip", "roll", "tril", "triu", "detach_", "logit",
     "float", "half", "double", "bfloat16", "long", "int", "bool", "to", "type", "type_as", "astype", "view_as_real_like",
     "asarray", "array", "stop_gradient", "gelu_new", "sign_", "isnan", "isinf", "isfinite", "logical_not", "bitwise_not",
     "zeros_like", "ones_like", "empty_like", "rand_like", "randn_like", "full_like", "real", "imag", "conj", "angle",

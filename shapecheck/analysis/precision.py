@@ -23,7 +23,6 @@ What each backend really does (verified on torch 2.13 CPU and numpy; see docs/pr
 from __future__ import annotations
 
 import contextlib
-import math
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Iterator, Sequence
 
@@ -544,8 +543,3 @@ def _op_text(m: "ModuleAnalysis", node: cst.CSTNode, name: str) -> str:
         if func:
             return f"{func}(...)"
     return name
-
-
-def fp16_sum_threshold(n: int) -> float:
-    """The mean magnitude above which a float16 sum of ``n`` values is inf (for tests and docs)."""
-    return FP16_MAX / n if n else math.inf

@@ -72,10 +72,6 @@ class DimSpec:
     def min_rank(self) -> int:
         return len(self.dims) - (1 if self.variadic_index is not None else 0)
 
-    @property
-    def exact_rank(self) -> int | None:
-        return None if self.variadic_index is not None else len(self.dims)
-
     def check_order(self) -> tuple[Dim, ...]:
         """The single dims in the order jaxtyping checks them: prefix then suffix (the variadic comes last)."""
         i = self.variadic_index

@@ -76,13 +76,3 @@ def accepts(cls_name: str, dtype: str) -> bool:
     """Does the jaxtyping dtype class accept an array whose dtype name is ``dtype`` (e.g. "float32")?"""
     names = DTYPE_CLASSES[cls_name]
     return names is None or dtype in names
-
-
-def intersect(outer: str, inner: str) -> frozenset[str] | None:
-    """dtypes of a nested annotation ``Outer[Inner[...], ...]`` (jaxtyping keeps the overlap; empty is an error)."""
-    a, b = DTYPE_CLASSES[outer], DTYPE_CLASSES[inner]
-    if a is None:
-        return b
-    if b is None:
-        return a
-    return a & b

@@ -59,12 +59,6 @@ def parse_expr(text: str) -> ast.Expression | str:
     return tree
 
 
-def check_expr(text: str) -> str | None:
-    """None when ``text`` is within the supported subset, else the reason it is not."""
-    out = parse_expr(text)
-    return out if isinstance(out, str) else None
-
-
 def _validate(node: ast.AST) -> str | None:
     if isinstance(node, ast.Constant):
         if type(node.value) is int:

@@ -283,8 +283,3 @@ REGISTRY: dict[str, Code] = {c.code: c for c in CODES}
 
 def get(code: str) -> Code:
     return REGISTRY[code]
-
-
-def matches(code: str, selectors: tuple[str, ...] | list[str]) -> bool:
-    """True when ``code`` is selected by one of the prefixes (``SHP2``, ``SHP201``, ``SHP``)."""
-    return any(code.startswith(s) for s in selectors)

@@ -134,16 +134,6 @@ def not_one(x: Size) -> bool:
     return False
 
 
-def _is_int(x: Any) -> bool:
-    return isinstance(x, int) or (isinstance(x, Size) and x.as_int() is not None)
-
-
-def _plain(x: Any) -> Any:
-    if isinstance(x, Size) and x.as_int() is not None:
-        return x.as_int()
-    return x
-
-
 # ---------------------------------------------------------------------------------------------------------------
 # rearrange / reduce / repeat
 

@@ -114,7 +114,7 @@ def _layer_check(layer_pattern: str, names: tuple[str, ...], pattern: str) -> No
     try:
         validate_transform(layer_pattern, "rearrange", names)
     except PatternError as e:
-        raise _einmix_fail(pattern, f"the internal rearrangement {layer_pattern!r} fails: {e.problem.message()}")
+        raise _einmix_fail(pattern, f"the internal rearrangement {layer_pattern!r} fails: {e.problem.message()}") from e
 
 
 def _transform_problem(pattern: str, category: str, axes_names: tuple[str, ...]) -> Problem | None:

@@ -187,7 +187,7 @@ class Size:
         if not self.terms:
             return "0"
         parts = []
-        for i, (m, c) in enumerate(self.terms[::-1]):
+        for m, c in self.terms[::-1]:
             sign = "-" if c < 0 else "+"
             c = abs(c)
             num = [display_name(s) if e == 1 else f"{display_name(s)}^{e}" for s, e in m if e > 0]
