@@ -74,6 +74,8 @@ class EinopsCalls:
         if op is None:
             return None
         if op in LAYERS:
+            if qual.split(".")[2:3] == ["flax"]:
+                return self._flax_layer(interp, node, op, args, kwargs, dynamic)
             return self.layer(node, op, args, kwargs, dynamic)
         handler = getattr(self, f"_{op}")
         result: Value = handler(node, args, kwargs, dynamic)
@@ -400,6 +402,53 @@ class EinopsCalls:
         return DictV(tuple((n, IntV(res.axes[n])) for n in names if n in res.axes))
 
     # ------------------------------------------------------------------ layers
+    def _flax_layer(self, interp: "Interpreter", node: cst.Call, op: str, args: list[Value], kwargs: dict[str, Value], dynamic: bool) -> Value:
+        """``einops.layers.flax``: dataclass modules whose axis lengths are one ``sizes`` dict, not keywords.
+
+        ``Rearrange(pattern, sizes)``, ``Reduce(pattern, reduction, sizes)``, ``EinMix(pattern, weight_shape,
+        bias_shape, sizes)``; ``name`` and ``parent`` are flax's own fields. Lengths a dict literal or ``dict(...)``
+        does not spell out make the layer's axis names unknown (as ``**lengths`` does for the other frameworks).
+        """
+        fields = {"Rearrange": ("pattern", "sizes"), "Reduce": ("pattern", "reduction", "sizes"),
+                  "EinMix": ("pattern", "weight_shape", "bias_shape", "sizes")}[op]
+        if len(args) > len(fields) or any(k not in fields and k not in ("name", "parent") for k in kwargs):
+            return UNKNOWN  # not a signature flax accepts (or a *args/**kwargs spread we cannot place): unknown
+        sizes_at = fields.index("sizes")
+        sizes_node: cst.BaseExpression | None = None
+        positional = [a for a in node.args if a.keyword is None]
+        if len(positional) > sizes_at:
+            sizes_node = positional[sizes_at].value
+        for a in node.args:
+            if a.keyword is not None and a.keyword.value == "sizes":
+                sizes_node = a.value
+        lengths = {} if sizes_node is None else self._literal_dict(interp, sizes_node)
+        plain_args = list(args[:sizes_at])
+        plain_kwargs = {k: v for k, v in kwargs.items() if k in fields[:sizes_at]}
+        if lengths is None or dynamic:
+            return self.layer(node, op, plain_args, plain_kwargs, True)
+        return self.layer(node, op, plain_args, {**plain_kwargs, **lengths}, False)
+
+    @staticmethod
+    def _literal_dict(interp: "Interpreter", expr: cst.BaseExpression) -> dict[str, Value] | None:
+        """``{"p1": 16}`` or ``dict(p1=16)`` as str keys -> values; None for anything else (a name, ``**extra``...)."""
+        from .imports import literal_str
+        out: dict[str, Value] = {}
+        if isinstance(expr, cst.Dict):
+            for el in expr.elements:
+                key = literal_str(el.key) if isinstance(el, cst.DictElement) else None
+                if key is None:
+                    return None
+                out[key] = interp.eval(el.value)  # type: ignore[union-attr]
+            return out
+        if isinstance(expr, cst.Call) and isinstance(expr.func, cst.Name) and expr.func.value == "dict" \
+                and "dict" not in interp.scope.vars and "dict" not in interp.m.globals and "dict" not in interp.m.imports.names:
+            for a in expr.args:
+                if a.keyword is None or a.star:
+                    return None
+                out[a.keyword.value] = interp.eval(a.value)
+            return out
+        return None
+
     def layer(self, node: cst.Call, op: str, args: list[Value], kwargs: dict[str, Value], dynamic: bool) -> Value:
         pattern = self._pattern(args[0] if args else kwargs.get("pattern", UNKNOWN))
         if pattern is None:
