@@ -438,7 +438,7 @@ class EinopsCalls:
                 key = literal_str(el.key) if isinstance(el, cst.DictElement) else None
                 if key is None:
                     return None
-                out[key] = interp.eval(el.value)  # type: ignore[union-attr]
+                out[key] = interp.eval(el.value)
             return out
         if isinstance(expr, cst.Call) and isinstance(expr.func, cst.Name) and expr.func.value == "dict" \
                 and "dict" not in interp.scope.vars and "dict" not in interp.m.globals and "dict" not in interp.m.imports.names:
