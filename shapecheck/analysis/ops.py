@@ -22,8 +22,8 @@ if TYPE_CHECKING:
     from .interpreter import Interpreter
 
 from .ops_common import (
-    _CASTS, CONSTRUCTORS, DTYPE_NAMES, ELEMENTWISE_FUNCS, LOSSES, REDUCTIONS, SAME_SHAPE, _dtype_kw, _framework,
-    _ints, _norm_dim, _op_name, _shape_args, _sizes, _tensor_type_dtype,
+    _CASTS, DTYPE_NAMES, ELEMENTWISE_FUNCS, LOSSES, RANDOM_SIZED, REDUCTIONS, SAME_SHAPE, SIZE_CONSTRUCTORS, VARARG_SIZES,
+    _dtype_arg, _dtype_kw, _fill_dtype, _framework, _ints, _norm_dim, _op_name, _shape_args, _sizes, _tensor_type_dtype,
     broadcast_shapes,
 )
 from .layers import LayerOps
@@ -316,8 +316,12 @@ class FrameworkOps(LayerOps):
         stub = self.m.stubs.function(qual)
         if stub is not None:
             return self.call_stub(node, qual, stub, args, kwargs)
-        if name in CONSTRUCTORS or name in ("arange",):
-            return self.construct(node, fw, name, args, kwargs)
+        if qual in SIZE_CONSTRUCTORS or name == "arange":
+            return self.construct(node, fw, qual, name, args, kwargs)
+        if qual in RANDOM_SIZED:
+            return self.random_sized(node, fw, qual, args, kwargs)
+        if name == "outer" and fw in ("numpy", "jax") and len(args) == 2 and all(isinstance(a, TensorV) for a in args):
+            return self.outer(args[0], args[1], fw)  # type: ignore[arg-type]
         if name in ("zeros_like", "ones_like", "empty_like", "randn_like", "rand_like", "full_like") and args and isinstance(args[0], TensorV):
             dt = kwargs.get("dtype")
             return args[0].with_dtype(dt.name) if isinstance(dt, DtypeV) else args[0]
@@ -383,18 +387,40 @@ class FrameworkOps(LayerOps):
         axes = first.axes if first is not None and shape is not None and first.shape == tuple(shape) else None
         return TensorV(tuple(shape) if shape is not None else None, dtype, fw, axes)
 
-    def construct(self, node: cst.Call, fw: str, name: str, args: list[Value], kwargs: dict[str, Value]) -> Value:
+    def construct(self, node: cst.Call, fw: str, qual: str, name: str, args: list[Value], kwargs: dict[str, Value]) -> Value:
+        """zeros / ones / empty / full / rand / randn: the sizes as varargs (torch, ``np.random.rand``) or one tuple."""
         dtype = _dtype_kw(kwargs)
+        at = 2 if name == "full" else 1
+        if dtype is None and fw in ("numpy", "jax") and len(args) > at and name != "arange" and qual not in VARARG_SIZES:
+            dtype = _dtype_arg(args[at])  # np.zeros((2, 3), np.float32)
         if dtype is None and fw == "numpy" and name != "arange":
-            dtype = "float64"
+            dtype = "float64" if name != "full" else _fill_dtype(args[1] if len(args) > 1 else kwargs.get("fill_value"))
         if name == "arange":
-            if len(args) == 1 and isinstance(args[0], IntV):
+            if len(args) == 1 and isinstance(args[0], IntV) and "step" not in kwargs and "end" not in kwargs and "stop" not in kwargs:
+                n = args[0].size.as_int()
+                if n is not None and n < 0:
+                    return TensorV((Size.const(0),), dtype, fw) if fw == "numpy" else TensorV(None, dtype, fw)
                 return TensorV((args[0].size,), dtype, fw)
             return TensorV(None, dtype, fw)
-        shape_args = args[:1] if name == "full" or fw in ("numpy", "jax") else args
+        if qual in VARARG_SIZES:
+            shape_args = args  # np.random.randn(2, 3): sizes only as separate arguments
+            if any(not isinstance(a, IntV) for a in args):
+                return TensorV(None, dtype, fw)
+        elif name == "full" or fw in ("numpy", "jax"):
+            shape_args = args[:1]
+        else:
+            shape_args = args
         if "size" in kwargs or "shape" in kwargs:
+            if args and name != "full":
+                return TensorV(None, dtype, fw)
             shape_args = [kwargs.get("size", kwargs.get("shape", UNKNOWN))]
-        vals = _shape_args(shape_args)
+        return self._sized(node, name, shape_args, dtype, fw)
+
+    def _sized(self, node: cst.Call, name: str, shape_args: list[Value], dtype: str | None, fw: str) -> TensorV:
+        if len(shape_args) == 1 and isinstance(shape_args[0], IntV):
+            vals: list[Value] | None = list(shape_args)
+        else:
+            vals = _shape_args(shape_args)
         if vals is None:
             return TensorV(None, dtype, fw)
         sizes = []
@@ -404,6 +430,30 @@ class FrameworkOps(LayerOps):
             else:
                 return TensorV(None, dtype, fw)
         return TensorV(tuple(sizes), dtype, fw, None, Origin(self.m, node, f"{name}(...)"))
+
+    def random_sized(self, node: cst.Call, fw: str, qual: str, args: list[Value], kwargs: dict[str, Value]) -> Value:
+        """``np.random.normal(0, 1, size=(2, 3))`` / ``torch.randint(0, 5, (2, 3))``: the shape is the ``size`` argument."""
+        name = qual.rsplit(".", 1)[-1]
+        pos = RANDOM_SIZED[qual]
+        dtype = _dtype_kw(kwargs)
+        if dtype is None and fw == "numpy":
+            dtype = "int64" if name in ("randint", "binomial", "poisson", "geometric") else "float64"
+        if fw == "torch":  # torch.randint(high, size) / torch.randint(low, high, size): the size is the last positional
+            size = kwargs["size"] if "size" in kwargs else (args[-1] if args and isinstance(args[-1], SeqV) else None)
+            if dtype is None:
+                dtype = "int64"
+        else:
+            size = kwargs["size"] if "size" in kwargs else (args[pos] if len(args) > pos else None)
+        if size is None or isinstance(size, NoneV):
+            return UNKNOWN  # no size: a scalar, or the broadcast shape of array parameters
+        return self._sized(node, name, [size], dtype, fw)
+
+    def outer(self, a: TensorV, b: TensorV, fw: str) -> Value:
+        """numpy / jax ``outer`` flatten both operands (torch's requires 1-d ones: its stub)."""
+        dtype = a.dtype if a.dtype == b.dtype else None
+        if a.shape is None or b.shape is None:
+            return TensorV(None, dtype, fw)
+        return TensorV((product(a.shape), product(b.shape)), dtype, fw)
 
     def concat(self, node: cst.Call, name: str, fw: str, args: list[Value], kwargs: dict[str, Value]) -> Value:
         seq = args[0] if args else kwargs.get("tensors", kwargs.get("arrays", UNKNOWN))

@@ -53,6 +53,19 @@ REDUCTIONS = {"sum", "mean", "prod", "amax", "amin", "max", "min", "std", "var",
 LOSSES = {"mse_loss", "l1_loss", "smooth_l1_loss", "huber_loss", "binary_cross_entropy", "binary_cross_entropy_with_logits",
           "soft_margin_loss", "kl_div", "poisson_nll_loss"}
 CONSTRUCTORS = {"zeros", "ones", "empty", "rand", "randn", "full"}
+# the constructors modelled, by qualified name (another module's zeros/rand may mean anything)
+SIZE_CONSTRUCTORS = {f"{m}.{n}" for m in ("torch", "numpy", "jax.numpy") for n in ("zeros", "ones", "empty", "full")} | {
+    "torch.rand", "torch.randn", "numpy.random.rand", "numpy.random.randn"}
+VARARG_SIZES = {"numpy.random.rand", "numpy.random.randn"}  # sizes as separate arguments only
+# random samplers whose shape is their ``size`` argument: qualified name -> its position
+RANDOM_SIZED = {
+    **{f"numpy.random.{n}": 0 for n in ("random", "random_sample", "sample", "ranf", "standard_normal", "standard_cauchy",
+                                        "standard_exponential")},
+    **{f"numpy.random.{n}": 2 for n in ("normal", "uniform", "randint", "lognormal", "logistic", "gumbel", "laplace",
+                                        "binomial")},
+    **{f"numpy.random.{n}": 1 for n in ("exponential", "poisson", "rayleigh", "standard_t", "chisquare", "geometric")},
+    "torch.randint": -1,
+}
 ELEMENTWISE_FUNCS = {"add", "sub", "subtract", "mul", "multiply", "div", "divide", "true_divide", "maximum", "minimum",
                      "where", "pow", "power", "atan2", "hypot", "fmod", "remainder", "lerp"}
 
@@ -147,6 +160,27 @@ def _dtype_kw(kwargs: dict[str, Value]) -> str | None:
         return dt.name
     if isinstance(dt, StrV):
         return DTYPE_NAMES.get(dt.value)
+    return None
+
+
+def _dtype_arg(v: Value) -> str | None:
+    if isinstance(v, DtypeV):
+        return v.name
+    if isinstance(v, StrV):
+        return DTYPE_NAMES.get(v.value)
+    return None
+
+
+def _fill_dtype(v: Value | None) -> str | None:
+    """numpy's ``full`` without a dtype takes the fill value's."""
+    from .values import BoolV, FloatV
+
+    if isinstance(v, BoolV):
+        return "bool"
+    if isinstance(v, IntV):
+        return "int64"
+    if isinstance(v, FloatV):
+        return "float64"
     return None
 
 
