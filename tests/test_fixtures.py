@@ -1,4 +1,5 @@
-"""One runner for every fixture: the (line, code) set reported must equal the one written in the source."""
+"""One runner for every fixture: what is reported must be what the source says, line by line (see fixture_format):
+the (line, code) set, each finding's severity, and the column and message fragment where one is written."""
 
 from __future__ import annotations
 
@@ -6,17 +7,18 @@ from pathlib import Path
 
 import pytest
 
-from fixture_format import FIXTURES, expectations, multi_fixtures, single_fixtures, split_multi
+from fixture_format import FIXTURES, mismatches, multi_fixtures, parse_expectations, single_fixtures, split_multi
 from shapecheck.config import Config
 from shapecheck.core import check_source
+from shapecheck.diagnostics import Finding, Severity
 from shapecheck.runner import run
 
 
 @pytest.mark.parametrize("path", single_fixtures(), ids=lambda p: str(p.relative_to(FIXTURES)))
 def test_single_file_fixture(path: Path) -> None:
     text = path.read_text("utf-8")
-    got = {(f.line, f.code) for f in check_source(text, str(path), Config())}
-    assert got == expectations(text), _explain(text, got, expectations(text))
+    problems = mismatches(text, check_source(text, str(path), Config()))
+    assert not problems, "\n".join(problems)
 
 
 @pytest.mark.parametrize("path", multi_fixtures(), ids=lambda p: str(p.relative_to(FIXTURES)))
@@ -29,15 +31,44 @@ def test_multi_file_fixture(path: Path, tmp_path: Path) -> None:
     written = sorted(tmp_path / n for n in files if n.endswith(".py"))
     findings = run(written, Config(root=str(tmp_path)), jobs=1, use_cache=False)
     for name, content in files.items():
-        got = {(f.line, f.code) for f in findings if Path(f.path) == tmp_path / name}
-        assert got == expectations(content), f"[{name}] " + _explain(content, got, expectations(content))
+        problems = mismatches(content, [f for f in findings if Path(f.path) == tmp_path / name])
+        assert not problems, f"[{name}] " + "\n".join(problems)
 
 
-def _explain(text: str, got: set[tuple[int, str]], want: set[tuple[int, str]]) -> str:
-    lines = text.splitlines()
-    parts = []
-    for ln, code in sorted(got - want):
-        parts.append(f"unexpected {code} at line {ln}: {lines[ln - 1].strip() if ln <= len(lines) else ''}")
-    for ln, code in sorted(want - got):
-        parts.append(f"missing {code} at line {ln}: {lines[ln - 1].strip() if ln <= len(lines) else ''}")
-    return "\n".join(parts)
+# ---- the runner itself: each kind of difference a user would see is caught ----
+
+SOURCE = 'y = f(x)  # error:5: SHP203 cannot be split\nz = g(x)  # warning: SHP301, SHP302\nw = 1\n'
+
+
+def _finding(line: int, col: int, code: str, message: str, severity: Severity | None = None) -> Finding:
+    return Finding("t.py", line, col, line, col + 1, code, f"{code} {message}", severity=severity)
+
+
+def _good() -> list[Finding]:
+    return [_finding(1, 5, "SHP203", "axis 'h' of size 5 cannot be split into chunks of 2"),
+            _finding(2, 5, "SHP301", "sum adds 10 float16 values"), _finding(2, 5, "SHP302", "sum adds 10 bfloat16 values")]
+
+
+def test_parse_expectations() -> None:
+    got = parse_expectations(SOURCE + "a = 1  # error: SHP101 bad # warning:3: SHP401\n")
+    assert [(e.line, e.code, e.severity, e.column, e.fragment) for e in got] == [
+        (1, "SHP203", "error", 5, "cannot be split"), (2, "SHP301", "warning", None, None),
+        (2, "SHP302", "warning", None, None), (4, "SHP101", "error", None, "bad"), (4, "SHP401", "warning", 3, None)]
+
+
+@pytest.mark.parametrize("change,expected", [
+    (lambda fs: fs, None),
+    (lambda fs: [fs[0].with_(column=6)] + fs[1:], "column [6], expected 5"),
+    (lambda fs: [fs[0].with_(message="SHP203 axis 'h' does not fit")] + fs[1:], "no message contains 'cannot be split'"),
+    (lambda fs: [fs[0].with_(severity=Severity.WARNING)] + fs[1:], "is a warning, the fixture says error"),
+    (lambda fs: fs[:2] + [fs[2].with_(severity=Severity.ERROR)], "SHP302 at line 2 is a error"),
+    (lambda fs: fs + [fs[0]], "reported 2 times"),
+    (lambda fs: fs[1:], "missing SHP203 at line 1"),
+    (lambda fs: fs + [_finding(3, 1, "SHP204", "x")], "unexpected SHP204 at line 3"),
+])
+def test_runner_catches(change, expected) -> None:
+    problems = mismatches(SOURCE, change(_good()))
+    if expected is None:
+        assert problems == []
+    else:
+        assert any(expected in p for p in problems), problems
