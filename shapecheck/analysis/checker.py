@@ -128,13 +128,8 @@ def findings_of(analysis: Any) -> list[Finding]:
         return []
     positions = analysis.positions_for([p.node for p in pend])
     out: list[Finding] = []
-    seen: set[tuple[int, int, str, str]] = set()
     for p in pend:
         span = p.span or positions.get(id(p.node), (1, 1, 1, 1))
-        key = (span[0], span[1], p.code, p.message)
-        if key in seen:
-            continue
-        seen.add(key)
         witness = p.witness
         if witness is None and p.spec is not None and p.code.startswith("SHP2"):
             witness = _witness(p.spec, analysis.ctx)

@@ -225,15 +225,15 @@ class Interpreter:
         if id(stmt) not in cache:
             cache[id(stmt)] = _assigned_names(stmt.body) | (_target_names(stmt.target) if isinstance(stmt, cst.For) else set())
         assigned = cache[id(stmt)]
-        if isinstance(stmt, cst.For):
-            self.eval(stmt.iter)
-        else:
-            self.eval(stmt.test)
+        # the header runs once, before the body: `for` evaluates its iterable once (a `while` test evaluated again
+        # after the body would see nothing new: everything the body assigns is unknown by then)
+        it = self.eval(stmt.iter) if isinstance(stmt, cst.For) else self.eval(stmt.test)
         for name in assigned:
             self.scope.vars[name] = UNKNOWN
         if isinstance(stmt, cst.For):
-            it = self.eval(stmt.iter)
-            elem = _common_element(it)
+            # the elements: only when the body cannot change what the iterable names (`xs += [y]` extends the list
+            # being iterated)
+            elem = None if _names_in(stmt.iter) & assigned else _common_element(it)
             if elem is not None:
                 self.assign(stmt.target, elem)
         self.run_suite(stmt.body)
@@ -571,6 +571,22 @@ def _var_key(node: cst.CSTNode) -> str | None:
     if type(node) is cst.Attribute and type(node.value) is cst.Name and node.value.value == "self":
         return f"self.{node.attr.value}"
     return None
+
+
+def _names_in(expr: cst.CSTNode) -> set[str]:
+    """The scope keys (``x``, ``self.x``) an expression reads."""
+    from .walk import children
+
+    out: set[str] = set()
+    stack: list[cst.CSTNode] = [expr]
+    while stack:
+        node = stack.pop()
+        key = _var_key(node)
+        if key is not None:
+            out.add(key)
+        if type(node) is not cst.Name:
+            stack.extend(children(node))
+    return out
 
 
 def _assigned_names(suite: cst.CSTNode) -> set[str]:

@@ -166,9 +166,21 @@ class ModuleAnalysis:
 
     def finish_signatures(self) -> None:
         for fi in self.functions.values():
-            fi.params = signature_params(fi.node, self.annotation_of)
-            ret = fi.node.returns
-            fi.return_ann = self.annotation_of(ret.annotation) if ret is not None else None
+            self._sign(fi)
+
+    def _sign(self, fi: FunctionInfo) -> None:
+        fi.params = signature_params(fi.node, self.annotation_of)
+        ret = fi.node.returns
+        fi.return_ann = self.annotation_of(ret.annotation) if ret is not None else None
+
+    def _sign_defined(self, stmt: cst.FunctionDef | cst.ClassDef) -> None:
+        """The signatures a module-level ``def``/``class`` statement creates, with the aliases known at that point (as
+        Python evaluates annotations when the ``def`` runs): module-level code below it calls them with these."""
+        key = f"{self.module_name}:{stmt.name.value}"
+        for fi in self.functions.values():
+            if fi.node is stmt or (isinstance(stmt, cst.ClassDef) and fi.cls_key is not None
+                                   and (fi.cls_key == key or fi.cls_key.startswith(key + "."))):
+                self._sign(fi)
 
     # ------------------------------------------------------------------ module-level run
     def run_module(self) -> None:
@@ -184,6 +196,7 @@ class ModuleAnalysis:
                     if isinstance(small, cst.Assign) and len(small.targets) == 1 and isinstance(small.targets[0].target, cst.Name):
                         self._maybe_alias(small.targets[0].target.value, small.value)
             if isinstance(stmt, (cst.FunctionDef, cst.ClassDef)):
+                self._sign_defined(stmt)
                 continue
             interp.run_stmt(stmt)
             for k, v in scope.vars.items():
@@ -266,7 +279,8 @@ class ModuleAnalysis:
         init = ci.methods.get("__init__") or ci.methods.get("setup")
         if init is None:
             return
-        scope = self.run_function(init, None, ObjV(ci.key))
+        with self.ctx.discarding():  # what fails in __init__ is reported once, by the module's own run of it (analyse)
+            scope = self.run_function(init, None, ObjV(ci.key))
         # an attribute another method assigns too may hold either value when a third method reads it: unknown
         from .interpreter import _assigned_names
 
