@@ -1,22 +1,53 @@
-"""Language server (``shapecheck lsp``, stdio): diagnostics on unsaved text, shape hovers, autofix quick fixes.
+"""Language server (``shapecheck lsp``, stdio): diagnostics on unsaved text, shape hovers and inlay hints,
+autofix quick fixes.
 
 Positions: shapecheck counts 1-based lines and code points; LSP counts 0-based lines and, unless the client
 negotiated otherwise, UTF-16 code units. pygls's position codec converts with the document's own lines.
+
+Scheduling: notifications only record what changed. After a short pause (``DEBOUNCE``) one worker thread analyses
+the newest version of each changed document, then the open documents that import a changed file (with the
+unsaved text of every open buffer). A run whose document has a newer version is abandoned between functions,
+and results are published only for the version they were computed from, so diagnostics never go back in time.
+Hovers and inlay hints answer from an index built after each analysis, never by analysing.
 """
 
 from __future__ import annotations
 
-from typing import Any, Sequence
-
-from lsprotocol import types as T
-from pygls.lsp.server import LanguageServer
-from pygls.uris import to_fs_path
+import asyncio
+import difflib
+import sys
+import threading
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Sequence
 
 from .._version import __version__
 from ..diagnostics import Edit, Finding, Severity
 
-server = LanguageServer("shapecheck", __version__)
-_findings: dict[str, list[Finding]] = {}  # uri -> findings of the last published text
+try:
+    from lsprotocol import types as T
+    from pygls.lsp.server import LanguageServer
+    from pygls.uris import to_fs_path
+except ImportError:  # the [lsp] extra is not installed: ``serve`` says so
+    HAVE_PYGLS = False
+else:
+    HAVE_PYGLS = True
+
+if TYPE_CHECKING:
+    from ..analysis.hover import HoverIndex
+    from ..analysis.incremental import Document
+    from ..analysis.project import Project
+
+MISSING_EXTRA = (
+    "shapecheck lsp needs the [lsp] extra (pygls, lsprotocol), which is not installed. Install it with\n"
+    '    pip install "/path/to/shapecheck[lsp]"                                 (a local checkout)\n'
+    '    pip install "shapecheck-tensors[lsp] @ git+<URL of the shapecheck repository>"\n'
+    "(shapecheck-tensors is not published on PyPI: a plain `pip install shapecheck-tensors[lsp]` fails)."
+)
+
+DEBOUNCE = 0.05  # seconds of quiet after an edit before analysing
+SETTINGS_KEY = "shapecheck"
 
 
 def _path(uri: str) -> str:
@@ -62,69 +93,472 @@ def _describe(edits: Sequence[Edit]) -> str:
     return "insert " + " and ".join(repr(t) for t in inserted) if inserted else "apply shapecheck fix"
 
 
-def check_document(ls: LanguageServer, uri: str) -> None:
-    from ..config import load_config
-    from ..core import check_source
+# ---------------------------------------------------------------------------------------------- analysis side
+@dataclass
+class Analysed:
+    """One document version's analysis: what diagnostics, hovers, hints and quick fixes are answered from."""
+
+    uri: str
+    version: int | None
+    text: str
+    findings: list[Finding]
+    index: "HoverIndex | None" = None
+    lines: list[str] = field(default_factory=list)
+
+
+def _overlay_project_class() -> type:
     from ..analysis.project import Project
 
-    doc = ls.workspace.get_text_document(uri)
-    path = _path(uri)
+    class OverlayProject(Project):
+        """A ``Project.for_file`` whose modules come from the editor's unsaved buffers where one is open."""
+
+        buffers: dict[str, str]
+        documents: dict[str, "Document"]
+
+        def module(self, name: str) -> Any:
+            if name in self.modules or name in self._loading:
+                return super().module(name)
+            path = self.paths.get(name)
+            text = self.buffers.get(_key(path)) if path is not None else None
+            if path is None or text is None:
+                return super().module(name)
+            from ..analysis.module import ModuleAnalysis
+
+            self._loading.add(name)
+            try:
+                doc = self.documents.get(_key(path))
+                parsed = doc.parse(text) if doc is not None else None
+                if parsed is None:
+                    import libcst as cst
+
+                    try:
+                        tree = cst.parse_module(text)
+                    except Exception:
+                        return None
+                else:
+                    tree = parsed[0]
+                ma = ModuleAnalysis(text, str(path), tree, self, name, name in self.packages)
+                if parsed is not None:
+                    import collections
+
+                    ma._positions = collections.ChainMap(*(c.positions(off) for off, c in parsed[1]))  # type: ignore[assignment]
+                self.modules[name] = ma
+                ma.run_module()
+                return ma
+            finally:
+                self._loading.discard(name)
+
+        def _bindings(self, module: str) -> tuple[dict[str, str], set[str], set[str]]:
+            path = self.paths.get(module)
+            if module not in self.modules and path is not None and _key(path) in self.buffers:
+                self.module(module)  # re-exports read from the unsaved text, not from the disk
+            return super()._bindings(module)
+
+        def forget(self, changed: set[str]) -> None:
+            """Drop the modules of changed files and every loaded module that imports one, transitively."""
+            dropped = {n for n, ma in self.modules.items() if _key(ma.path) in changed}
+            while True:
+                more = {n for n, ma in self.modules.items() if n not in dropped
+                        and any(_key(p) in changed or _module_of(self, p) in dropped for p in self.dependencies(ma.text, n))}
+                if not more:
+                    break
+                dropped |= more
+            for n in dropped:
+                self.modules.pop(n, None)
+            self._binding_cache.clear()
+            self._star_cache.clear()
+            self._star_lists.clear()
+            self._relevance.clear()
+
+    return OverlayProject
+
+
+def _key(path: Any) -> str:
     try:
-        from pathlib import Path
-
-        findings = check_source(doc.source, path, load_config(Path(path)), project=Project.for_file(path))
-    except Exception:  # check_source never raises; configuration or project discovery might
-        findings = check_source(doc.source, path)
-    _findings[uri] = findings
-    lines = doc.lines
-    diags = [to_diagnostic(lines, doc.position_codec, f) for f in findings]
-    ls.text_document_publish_diagnostics(T.PublishDiagnosticsParams(uri=uri, diagnostics=diags, version=doc.version))
+        return str(Path(path).resolve())
+    except (OSError, RuntimeError):
+        return str(path)
 
 
-@server.feature(T.TEXT_DOCUMENT_DID_OPEN)
-def did_open(ls: LanguageServer, params: T.DidOpenTextDocumentParams) -> None:
-    check_document(ls, params.text_document.uri)
+def _module_of(project: "Project", path: Path) -> str | None:
+    k = _key(path)
+    for n, ma in project.modules.items():
+        if _key(ma.path) == k:
+            return n
+    return None
 
 
-@server.feature(T.TEXT_DOCUMENT_DID_CHANGE)
-def did_change(ls: LanguageServer, params: T.DidChangeTextDocumentParams) -> None:
-    check_document(ls, params.text_document.uri)
+class Analyser:
+    """The worker thread's state: incremental documents, projects (one per package roots), results."""
+
+    def __init__(self) -> None:
+        self.documents: dict[str, "Document"] = {}  # resolved path -> incremental state
+        self.projects: dict[tuple[str, ...], Any] = {}
+        self.buffers: dict[str, str] = {}  # resolved path -> unsaved text of every open buffer
+        self.disk: dict[str, tuple[float, str]] = {}
+
+    def project_for(self, path: str) -> Any:
+        from ..analysis.project import Project
+
+        roots = tuple(str(r) for r in Project.roots_for(path))
+        if roots not in self.projects:
+            project = _overlay_project_class().for_file(path)
+            project.buffers = self.buffers
+            project.documents = self.documents
+            self.projects[roots] = project
+        return self.projects[roots]
+
+    def changed(self, paths: set[str]) -> None:
+        for project in self.projects.values():
+            project.forget(paths)
+
+    def _text(self, path: str) -> str | None:
+        if path in self.buffers:
+            return self.buffers[path]
+        try:
+            p = Path(path)
+            mtime = p.stat().st_mtime
+            if path not in self.disk or self.disk[path][0] != mtime:
+                from ..core import decode_source
+
+                self.disk[path] = (mtime, decode_source(p.read_bytes()))
+            return self.disk[path][1]
+        except (OSError, UnicodeDecodeError, SyntaxError, LookupError):
+            return None
+
+    def imports(self, path: str, limit: int = 200) -> set[str]:
+        """Files of the project ``path`` imports, transitively (read with a regex, from buffers or the disk)."""
+        from ..analysis.project import module_name_for
+
+        project = self.project_for(path)
+        seen: set[str] = set()
+        todo = [path]
+        while todo and len(seen) < limit:
+            current = todo.pop()
+            text = self._text(current)
+            if text is None:
+                continue
+            p = Path(current)
+            name = module_name_for(p)[0] if p.suffix == ".py" and p.exists() else ""
+            for dep in project.dependencies(text, name):
+                k = _key(dep)
+                if k not in seen:
+                    seen.add(k)
+                    todo.append(k)
+        return seen
+
+    def analyse(self, uri: str, version: int | None, text: str, epoch: int, latest: dict[str, int | None]) -> Analysed:
+        """Findings and hover index of one version (raises ``Cancelled`` when a newer version arrives)."""
+        from ..analysis.hover import index_of
+        from ..analysis.incremental import Cancelled, Document
+        from ..config import Config, load_config
+        from ..core import _filter, check_source, relevant
+
+        path = _path(uri)
+        key = _key(path)
+        try:
+            config = load_config(Path(path))
+        except Exception:
+            config = Config()
+        project = self.project_for(path)
+        doc = self.documents.setdefault(key, Document())
+
+        def cancelled() -> bool:
+            return latest.get(uri, version) != version
+
+        index = None
+        try:
+            result = doc.analyse(text, path, project, epoch, cancelled)
+        except Cancelled:
+            raise
+        except Exception:  # a bug of ours, or a deep recursion: the batch path reports it as SHP90x
+            result = None
+        if result is None:
+            findings = check_source(text, path, config, project=project)
+        else:
+            findings = _filter(result.findings, text.splitlines(), config, path)
+            if not relevant(text, project, path):
+                findings = []  # as every other host: a file that mentions none of our libraries is not checked
+            index = index_of(result)
+        return Analysed(uri, version, text, findings, index)
 
 
-@server.feature(T.TEXT_DOCUMENT_DID_SAVE)
-def did_save(ls: LanguageServer, params: T.DidSaveTextDocumentParams) -> None:
-    check_document(ls, params.text_document.uri)
+# ---------------------------------------------------------------------------------------------- server side
+class Session:
+    """Event-loop side: what is open, what changed, what was published."""
+
+    def __init__(self, ls: Any) -> None:
+        self.ls = ls
+        self.analyser = Analyser()
+        self.executor = ThreadPoolExecutor(1, thread_name_prefix="shapecheck-analysis")
+        self.latest: dict[str, int | None] = {}  # uri -> newest version received (read by the worker)
+        self.results: dict[str, Analysed] = {}  # uri -> newest analysis (published or not: hovers use it)
+        self.published: dict[str, int | None] = {}  # uri -> version of the diagnostics last published
+        self.dirty: dict[str, None] = {}  # uris whose newest version is not analysed yet (ordered)
+        self.changed_paths: set[str] = set()  # files changed since the last run (dependents are re-analysed)
+        self.own_changes: dict[str, int] = {}
+        self.total_changes = 0
+        self.timer: asyncio.TimerHandle | None = None
+        self.running = False
+        self.inlay_hints = True
+        self.lock = threading.Lock()
+        self.line_map: tuple[Any, dict[int, int]] = (None, {})
+
+    # ------------------------------------------------------------------ notifications
+    def touched(self, uri: str, version: int | None, content_changed: bool = True) -> None:
+        self.latest[uri] = version
+        self.dirty[uri] = None
+        path = _key(_path(uri))
+        with self.lock:
+            self.changed_paths.add(path)
+        if content_changed:
+            self.total_changes += 1
+            self.own_changes[path] = self.own_changes.get(path, 0) + 1
+        self._arm()
+
+    def closed(self, uri: str) -> None:
+        self.latest.pop(uri, None)
+        self.dirty.pop(uri, None)
+        self.results.pop(uri, None)
+        self.published.pop(uri, None)
+        path = _key(_path(uri))
+        with self.lock:
+            self.changed_paths.add(path)  # the disk's text replaces the buffer's for the files importing it
+        self.total_changes += 1
+        self._arm()
+
+    def disk_changed(self, uris: Sequence[str]) -> None:
+        with self.lock:
+            self.changed_paths.update(_key(_path(u)) for u in uris)
+        self.total_changes += 1
+        self._arm()
+
+    def _arm(self) -> None:
+        if self.timer is not None:
+            self.timer.cancel()
+        self.timer = asyncio.get_running_loop().call_later(DEBOUNCE, self._kick)
+
+    def _kick(self) -> None:
+        self.timer = None
+        if self.running:
+            return  # picked up when the current run ends
+        if not self.dirty and not self.changed_paths:
+            return
+        docs = {d.uri: d for d in self.ls.workspace.text_documents.values()}
+        jobs = [(u, docs[u].version, docs[u].source) for u in self.dirty if u in docs]
+        self.dirty = {}
+        buffers = {_key(_path(u)): d.source for u, d in docs.items()}
+        others = [(u, d.version, d.source) for u, d in docs.items()]
+        epochs = {u: self.total_changes - self.own_changes.get(_key(_path(u)), 0) for u in docs}
+        with self.lock:
+            changed, self.changed_paths = self.changed_paths, set()
+        self.running = True
+        loop = asyncio.get_running_loop()
+        fut = self.executor.submit(self._run, loop, jobs, others, buffers, epochs, changed)
+        fut.add_done_callback(lambda f: loop.call_soon_threadsafe(self._finished, f))
+
+    def _finished(self, fut: Future[None]) -> None:
+        self.running = False
+        exc = fut.exception()
+        if exc is not None:
+            self.ls.window_log_message(T.LogMessageParams(T.MessageType.Error, f"shapecheck: {exc!r}"))
+        if (self.dirty or self.changed_paths) and self.timer is None:
+            self._kick()
+
+    # ------------------------------------------------------------------ worker thread
+    def _run(self, loop: asyncio.AbstractEventLoop, jobs: list[tuple[str, int | None, str]],
+             others: list[tuple[str, int | None, str]], buffers: dict[str, str], epochs: dict[str, int],
+             changed: set[str]) -> None:
+        from ..analysis.incremental import Cancelled
+
+        a = self.analyser
+        a.buffers.clear()
+        a.buffers.update(buffers)
+        for k in list(a.documents):
+            if k not in buffers:
+                del a.documents[k]  # closed: its caches go
+        a.changed(changed)
+        todo = list(jobs)
+        queued = {u for u, _, _ in jobs}
+        if changed:  # open documents importing a changed file see its new text
+            for u, v, text in others:
+                if u not in queued and changed & a.imports(_key(_path(u))):
+                    todo.append((u, v, text))
+                    queued.add(u)
+        for uri, version, text in todo:
+            if self.latest.get(uri, version) != version:
+                continue  # a newer version is on its way: it will be analysed instead
+            try:
+                result = a.analyse(uri, version, text, epochs.get(uri, 0), self.latest)
+            except Cancelled:
+                continue
+            loop.call_soon_threadsafe(self._publish, result)
+
+    # ------------------------------------------------------------------ results
+    def _publish(self, result: Analysed) -> None:
+        uri = result.uri
+        if uri not in self.latest or self.latest[uri] != result.version:
+            return  # closed, or superseded: a newer version's diagnostics follow
+        try:
+            doc = self.ls.workspace.get_text_document(uri)
+        except Exception:
+            return
+        if doc.source != result.text:
+            return
+        self.results[uri] = result
+        result.lines = list(doc.lines)
+        diags = [to_diagnostic(result.lines, doc.position_codec, f) for f in result.findings]
+        self.published[uri] = result.version
+        self.ls.text_document_publish_diagnostics(T.PublishDiagnosticsParams(uri=uri, diagnostics=diags, version=result.version))
+
+    def current(self, uri: str) -> tuple[Analysed, Any, dict[int, int] | None] | None:
+        """(newest analysis, the document, analysed line -> current line map; None: identical text)."""
+        result = self.results.get(uri)
+        if result is None or result.index is None:
+            return None
+        try:
+            doc = self.ls.workspace.get_text_document(uri)
+        except Exception:
+            return None
+        if doc.source == result.text:
+            return result, doc, None
+        if self.line_map[0] != (id(result), doc.version):
+            self.line_map = ((id(result), doc.version), _line_map(result.text, doc.source))
+        return result, doc, self.line_map[1]
 
 
-@server.feature(T.TEXT_DOCUMENT_DID_CLOSE)
-def did_close(ls: LanguageServer, params: T.DidCloseTextDocumentParams) -> None:
-    _findings.pop(params.text_document.uri, None)
-    ls.text_document_publish_diagnostics(T.PublishDiagnosticsParams(uri=params.text_document.uri, diagnostics=[]))
+def _line_map(old: str, new: str) -> dict[int, int]:
+    """0-based lines of ``old`` that are unchanged in ``new`` -> their line there (edits arrive while analysing)."""
+    a, b = old.splitlines(), new.splitlines()
+    out: dict[int, int] = {}
+    for block in difflib.SequenceMatcher(None, a, b, autojunk=False).get_matching_blocks():
+        for i in range(block.size):
+            out[block.a + i] = block.b + i
+    return out
 
 
-@server.feature(T.TEXT_DOCUMENT_HOVER)
-def hover(ls: LanguageServer, params: T.HoverParams) -> T.Hover | None:
-    from ..analysis.hover import hover_at
-
-    doc = ls.workspace.get_text_document(params.text_document.uri)
-    pos = doc.position_from_client_units(params.position)
-    try:
-        text = hover_at(doc.source, _path(doc.uri), pos.line + 1, pos.character)
-    except Exception:
+def _setting(options: Any, name: str) -> Any:
+    """``{"inlayHints": false}`` or ``{"shapecheck": {"inlayHints": false}}``."""
+    if not isinstance(options, dict):
         return None
-    if not text:
-        return None
-    head, _, rest = text.partition("\n")
-    value = f"```text\n{head}\n```" + (f"\n{rest.strip()}" if rest.strip() else "")
-    return T.Hover(contents=T.MarkupContent(kind=T.MarkupKind.Markdown, value=value))
+    if isinstance(options.get(SETTINGS_KEY), dict) and name in options[SETTINGS_KEY]:
+        return options[SETTINGS_KEY][name]
+    return options.get(name)
 
 
-@server.feature(T.TEXT_DOCUMENT_CODE_ACTION, T.CodeActionOptions(code_action_kinds=[T.CodeActionKind.QuickFix]))
-def code_action(ls: LanguageServer, params: T.CodeActionParams) -> list[T.CodeAction]:
-    uri = params.text_document.uri
-    doc = ls.workspace.get_text_document(uri)
-    return to_code_actions(uri, doc.lines, doc.position_codec, _findings.get(uri, []), params.range)
+def create_server() -> Any:
+    server = LanguageServer("shapecheck", __version__)
+    session: Session | None = None
+
+    def get(ls: Any) -> Session:
+        nonlocal session
+        if session is None:
+            session = Session(ls)
+        return session
+
+    def configure(ls: Any, options: Any) -> bool:
+        value = _setting(options, "inlayHints")
+        s = get(ls)
+        if isinstance(value, bool) and value != s.inlay_hints:
+            s.inlay_hints = value
+            return True
+        return False
+
+    @server.feature(T.INITIALIZE)
+    def initialize(ls: Any, params: T.InitializeParams) -> None:
+        configure(ls, params.initialization_options)
+
+    @server.feature(T.WORKSPACE_DID_CHANGE_CONFIGURATION)
+    def did_change_configuration(ls: Any, params: T.DidChangeConfigurationParams) -> None:
+        if configure(ls, params.settings):
+            caps = ls.client_capabilities.workspace
+            if caps is not None and caps.inlay_hint is not None and caps.inlay_hint.refresh_support:
+                ls.workspace_inlay_hint_refresh(None)
+
+    @server.feature(T.TEXT_DOCUMENT_DID_OPEN)
+    def did_open(ls: Any, params: T.DidOpenTextDocumentParams) -> None:
+        get(ls).touched(params.text_document.uri, params.text_document.version)
+
+    @server.feature(T.TEXT_DOCUMENT_DID_CHANGE)
+    def did_change(ls: Any, params: T.DidChangeTextDocumentParams) -> None:
+        get(ls).touched(params.text_document.uri, params.text_document.version)
+
+    @server.feature(T.TEXT_DOCUMENT_DID_SAVE)
+    def did_save(ls: Any, params: T.DidSaveTextDocumentParams) -> None:
+        uri = params.text_document.uri
+        get(ls).touched(uri, get(ls).latest.get(uri), content_changed=False)
+
+    @server.feature(T.WORKSPACE_DID_CHANGE_WATCHED_FILES)
+    def did_change_watched_files(ls: Any, params: T.DidChangeWatchedFilesParams) -> None:
+        get(ls).disk_changed([c.uri for c in params.changes])
+
+    @server.feature(T.TEXT_DOCUMENT_DID_CLOSE)
+    def did_close(ls: Any, params: T.DidCloseTextDocumentParams) -> None:
+        get(ls).closed(params.text_document.uri)
+        ls.text_document_publish_diagnostics(T.PublishDiagnosticsParams(uri=params.text_document.uri, diagnostics=[]))
+
+    @server.feature(T.TEXT_DOCUMENT_HOVER)
+    def hover(ls: Any, params: T.HoverParams) -> T.Hover | None:
+        found = get(ls).current(params.text_document.uri)
+        if found is None:
+            return None
+        result, doc, line_map = found
+        pos = doc.position_from_client_units(params.position)
+        line = pos.line
+        if line_map is not None:  # the text changed since: only lines that are still the same are answered
+            back = {b: a for a, b in line_map.items()}
+            if line not in back:
+                return None
+            line = back[line]
+        assert result.index is not None
+        try:
+            text = result.index.at(line + 1, pos.character)
+        except Exception:
+            return None
+        if not text:
+            return None
+        head, _, rest = text.partition("\n")
+        value = f"```text\n{head}\n```" + (f"\n{rest.strip()}" if rest.strip() else "")
+        return T.Hover(contents=T.MarkupContent(kind=T.MarkupKind.Markdown, value=value))
+
+    @server.feature(T.TEXT_DOCUMENT_INLAY_HINT, T.InlayHintOptions(resolve_provider=False))
+    def inlay_hint(ls: Any, params: T.InlayHintParams) -> list[T.InlayHint]:
+        s = get(ls)
+        found = s.current(params.text_document.uri) if s.inlay_hints else None
+        if found is None:
+            return []
+        result, doc, line_map = found
+        assert result.index is not None
+        lines = list(doc.lines)
+        hints = []
+        for line, col, label in result.index.inlay_hints():
+            now = line - 1 if line_map is None else line_map.get(line - 1)
+            if now is None or not params.range.start.line <= now <= params.range.end.line:
+                continue
+            pos = doc.position_codec.position_to_client_units(lines, T.Position(now, col))
+            hints.append(T.InlayHint(position=pos, label=label, kind=T.InlayHintKind.Type, padding_left=False))
+        return hints
+
+    @server.feature(T.TEXT_DOCUMENT_CODE_ACTION, T.CodeActionOptions(code_action_kinds=[T.CodeActionKind.QuickFix]))
+    def code_action(ls: Any, params: T.CodeActionParams) -> list[T.CodeAction]:
+        uri = params.text_document.uri
+        result = get(ls).results.get(uri)
+        doc = ls.workspace.get_text_document(uri)
+        if result is None or result.text != doc.source:
+            return []  # the fixes of an older text would edit the wrong place
+        return to_code_actions(uri, doc.lines, doc.position_codec, result.findings, params.range)
+
+    @server.feature(T.SHUTDOWN)
+    def shutdown(ls: Any, *args: Any) -> None:
+        if session is not None:
+            session.executor.shutdown(wait=False, cancel_futures=True)
+
+    return server
 
 
 def serve() -> None:
-    server.start_io()
+    if not HAVE_PYGLS:
+        print(MISSING_EXTRA, file=sys.stderr)
+        raise SystemExit(2)
+    sys.setswitchinterval(0.001)  # the event loop gets the interpreter back quickly while the worker analyses
+    create_server().start_io()
