@@ -199,3 +199,185 @@ def test_quick_fix_over_the_server(client: Client) -> None:
         a, b = e["range"]["start"]["character"] * 2, e["range"]["end"]["character"] * 2
         units = units[:a] + e["newText"].encode("utf-16-le") + units[b:]
     assert "reduce(x.float(), " in units.decode("utf-16-le")
+
+
+# ---------------------------------------------------------------------------------------------- issue 14, item 7
+ATTENTION = '''from torch import Tensor
+from jaxtyping import Float
+
+
+def attend(x: Float[Tensor, "b n 256"]) -> Float[Tensor, "b n 256"]:
+    return x
+'''
+HEAD = '''import torch
+from attention import attend
+
+
+def head():
+    x = torch.randn(2, 10, 512)
+    return attend(x)
+'''
+
+
+def _change(client: Client, uri: str, version: int, text: str) -> None:
+    client.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": version}, "contentChanges": [{"text": text}]})
+
+
+def _diagnostics_of(client: Client, uri: str, version: int) -> list[dict[str, Any]]:
+    """The diagnostics published for ``uri`` at ``version`` (earlier publications are skipped)."""
+    while True:
+        msg = client.wait(lambda m: m.get("method") == "textDocument/publishDiagnostics" and m["params"]["uri"] == uri)
+        if msg["params"].get("version") == version:
+            return msg["params"]["diagnostics"]  # type: ignore[no-any-return]
+
+
+def test_importers_follow_unsaved_edits(client: Client) -> None:
+    # both files hold something else on disk: only the buffers' unsaved text can give these results
+    callee = _open(client, "attention.py", ATTENTION)
+    client.diagnostics(callee)
+    caller = _open(client, "head.py", HEAD)
+    assert [d["code"] for d in _diagnostics_of(client, caller, 1)] == ["SHP205"]
+    # the callee is edited (not saved): the caller, not edited itself, is analysed again with the new text
+    _change(client, callee, 2, ATTENTION.replace("256", "512"))
+    assert _diagnostics_of(client, caller, 1) == []
+    _change(client, callee, 3, ATTENTION)
+    assert [d["code"] for d in _diagnostics_of(client, caller, 1)] == ["SHP205"]
+    # saving triggers the same (the disk now holds the buffer's text)
+    (client.root / "attention.py").write_text(ATTENTION.replace("256", "512"), encoding="utf-8")  # type: ignore[attr-defined]
+    _change(client, callee, 4, ATTENTION.replace("256", "512"))
+    client.notify("textDocument/didSave", {"textDocument": {"uri": callee}})
+    assert _diagnostics_of(client, caller, 1) == []
+    for uri in (caller, callee):
+        client.notify("textDocument/didClose", {"textDocument": {"uri": uri}})
+
+
+def _hover(client: Client, uri: str, line: int, character: int) -> str | None:
+    result = client.request("textDocument/hover", {"textDocument": {"uri": uri}, "position": {"line": line, "character": character}})
+    return None if result is None else result["contents"]["value"]  # type: ignore[no-any-return]
+
+
+def test_hover_on_a_parameter_at_its_def(client: Client) -> None:
+    uri = _open(client, "param.py", FIXED)
+    client.diagnostics(uri)
+    line = FIXED.splitlines().index('def patchify(img: Float[Tensor, "b 3 224 224"]):')
+    value = _hover(client, uri, line, len("def patchify(im"))
+    assert value is not None and "img: (b, 3, 224, 224)" in value
+
+
+MODULE = '''import torch
+from torch import Tensor, nn
+from jaxtyping import Float
+
+
+class Block(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.proj = nn.Linear(64, 128)
+
+    def forward(self, x: Float[Tensor, "b n 64"]):
+        y = self.proj(x)
+        return y
+'''
+
+
+def test_hover_on_attributes_and_module_outputs(client: Client) -> None:
+    uri = _open(client, "block.py", MODULE)
+    client.diagnostics(uri)
+    lines = MODULE.splitlines()
+    at = lines.index("        y = self.proj(x)")
+    attr = _hover(client, uri, at, lines[at].index("proj") + 1)
+    assert attr is not None and "self.proj: Linear(in=64, out=128)" in attr
+    out = _hover(client, uri, at, lines[at].index("(x)") + 3)  # the closing parenthesis: only the call ends there
+    assert out is not None and "self.proj(x): (b, n, 128)" in out
+    init = lines.index("        self.proj = nn.Linear(64, 128)")
+    target = _hover(client, uri, init, lines[init].index("proj") + 1)
+    assert target is not None and "Linear(in=64, out=128)" in target
+
+
+def _hints(client: Client, uri: str, text: str) -> list[tuple[int, int, str]]:
+    end = len(text.splitlines())
+    hints = client.request("textDocument/inlayHint", {"textDocument": {"uri": uri}, "range": {
+        "start": {"line": 0, "character": 0}, "end": {"line": end, "character": 0}}})
+    return [(h["position"]["line"], h["position"]["character"], h["label"]) for h in hints]
+
+
+def test_inlay_hints_and_the_setting_that_turns_them_off(client: Client) -> None:
+    uri = _open(client, "hints.py", MODULE)
+    client.diagnostics(uri)
+    at = MODULE.splitlines().index("        y = self.proj(x)")
+    assert _hints(client, uri, MODULE) == [(at, len("        y"), ": (b, n, 128)")]
+    client.notify("workspace/didChangeConfiguration", {"settings": {"shapecheck": {"inlayHints": False}}})
+    assert _hints(client, uri, MODULE) == []
+    client.notify("workspace/didChangeConfiguration", {"settings": {"shapecheck": {"inlayHints": True}}})
+    assert _hints(client, uri, MODULE) == [(at, len("        y"), ": (b, n, 128)")]
+
+
+def test_inlay_hints_off_from_initialization_options(tmp_path: Path) -> None:
+    c = Client(tmp_path)
+    try:
+        c.request("initialize", {"processId": None, "rootUri": tmp_path.as_uri(), "capabilities": {},
+                                 "initializationOptions": {"shapecheck": {"inlayHints": False}}})
+        c.notify("initialized", {})
+        c.root = tmp_path  # type: ignore[attr-defined]
+        uri = _open(c, "m.py", MODULE)
+        c.diagnostics(uri)
+        assert _hints(c, uri, MODULE) == []
+        assert _hover(c, uri, MODULE.splitlines().index("        y = self.proj(x)"), 8) is not None  # hovers stay
+    finally:
+        c.close()
+
+
+def test_versions_are_published_in_order_and_the_newest_last(client: Client) -> None:
+    uri = _open(client, "typing.py", FIXED)
+    client.diagnostics(uri)
+    texts = [BUGGY if i % 3 == 0 else FIXED.replace("tokens", "tokens" + "s" * i) for i in range(2, 41)]
+    for version, text in enumerate(texts, start=2):
+        _change(client, uri, version, text)
+    last = len(texts) + 1
+    seen = []
+    while not seen or seen[-1][0] != last:
+        msg = client.wait(lambda m: m.get("method") == "textDocument/publishDiagnostics" and m["params"]["uri"] == uri)
+        seen.append((msg["params"]["version"], [d["code"] for d in msg["params"]["diagnostics"]]))
+    versions = [v for v, _ in seen]
+    assert versions == sorted(versions), versions  # never an older version after a newer one
+    assert seen[-1][1] == (["SHP203"] if texts[-1] is BUGGY else [])
+    # and every published version carries the diagnostics of its own text
+    for v, codes in seen:
+        assert codes == (["SHP203"] if texts[v - 2] is BUGGY else []), (v, codes)
+
+
+def test_missing_lsp_extra_says_what_to_install() -> None:
+    code = "import sys; sys.modules['pygls'] = None; from shapecheck.cli import main; sys.exit(main(['lsp']))"
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 2
+    assert "Traceback" not in proc.stderr
+    assert '[lsp]' in proc.stderr and "pip install" in proc.stderr and "not published on PyPI" in proc.stderr
+
+
+# ---------------------------------------------------------------------------------------------- incremental = batch
+FIXTURES = sorted((Path(__file__).parent / "fixtures").rglob("*.py"))
+
+
+@pytest.mark.parametrize("path", FIXTURES, ids=lambda p: p.name)
+def test_incremental_analysis_gives_the_batch_findings(path: Path) -> None:
+    """The server's re-analysis (pieces parsed apart, functions reused) reports what ``shapecheck check`` does,
+    before and after an edit to one function."""
+    from shapecheck.analysis.checker import analyse_module
+    from shapecheck.analysis.incremental import Document
+    from shapecheck.analysis.project import Project
+
+    def key(fs: list[Any]) -> list[Any]:
+        return sorted((f.line, f.column, f.end_line, f.end_column, f.code, f.message, f.notes) for f in fs)
+
+    text = path.read_text(encoding="utf-8")
+    doc = Document()
+    first = doc.analyse(text, str(path), Project.for_file(str(path)))
+    assert first is not None
+    batch = analyse_module(text, str(path), Project.for_file(str(path)))
+    assert key(first.findings) == key(batch)
+    lines = text.splitlines(keepends=True)
+    at = next((i for i, ln in enumerate(lines) if ln.startswith("def ")), len(lines) // 2)
+    edited = "".join(lines[:at] + ["\n", "# an edit above one function\n"] + lines[at:])
+    second = doc.analyse(edited, str(path), Project.for_file(str(path)))
+    assert second is not None
+    assert key(second.findings) == key(analyse_module(edited, str(path), Project.for_file(str(path))))

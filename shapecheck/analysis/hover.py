@@ -12,7 +12,7 @@ from typing import Any, Iterable
 
 import libcst as cst
 
-from .values import IntV, LayerV, ObjV, SeqV, TensorV, Value
+from .values import IntV, LayerV, ObjV, SeqV, TensorV
 
 
 def shape_text(v: TensorV) -> str:
@@ -88,7 +88,8 @@ class HoverIndex:
     """Hover texts and inlay hints of one analysed version, found by position without re-analysing."""
 
     def __init__(self, analysis: Any, spans: Iterable[dict[int, tuple[int, int, int, int]]],
-                 targets: Iterable[tuple[cst.CSTNode, cst.BaseExpression | None]] = ()) -> None:
+                 targets: Iterable[tuple[cst.CSTNode, cst.BaseExpression | None]] = (),
+                 attributes: Iterable[tuple[cst.Attribute, cst.ClassDef]] = ()) -> None:
         ctx = analysis.ctx
         self.analysis = analysis
         self.ctx = ctx
@@ -104,6 +105,18 @@ class HoverIndex:
                     self.nodes[id(t)] = t
                 if id(t) in self.values:
                     self.targets.append(id(t))
+        # ``self.x`` the analysis did not evaluate itself (a method's callee, ``self.x(...)``): the attribute's
+        # value as the analyser knows it for the class (what ``__init__`` assigned, or a method)
+        classes = {id(ci.node): ci.key for ci in analysis.classes.values()}
+        for attr, cls in attributes:
+            if id(attr) not in self.values and id(cls) in classes:
+                try:
+                    v = analysis.class_attr(classes[id(cls)], attr.attr.value)
+                except Exception:
+                    continue
+                if describe_value(v) is not None:
+                    self.values[id(attr)] = v
+                    self.nodes[id(attr)] = attr
         self.by_line: dict[int, list[tuple[Span, int]]] = {}
         for spans_of_chunk in spans:
             for key in spans_of_chunk.keys() & self.values.keys():
@@ -168,5 +181,5 @@ def hover_at(text: str, path: str, line: int, column: int, project: Any = None) 
 
 def index_of(result: Any) -> HoverIndex:
     """The hover index of an ``incremental.Result``."""
-    return HoverIndex(result.analysis, (c.positions(off) for off, c in result.chunks),
-                      (t for _, c in result.chunks for t in c.walk()[1]))
+    return HoverIndex(result.analysis, [c.positions(off) for off, c in result.chunks],
+                      [t for _, c in result.chunks for t in c.walk()[1]], [a for _, c in result.chunks for a in c.walk()[2]])

@@ -47,7 +47,7 @@ class Chunk:
     idents: frozenset[str]
     _positions: dict[int, tuple[int, int, int, int]] | None = None
     _shifted: tuple[int, dict[int, tuple[int, int, int, int]]] | None = None
-    _walk: tuple[list[int], list[tuple[cst.CSTNode, cst.BaseExpression | None]]] | None = None
+    _walk: Any = None
 
     def positions(self, offset: int) -> dict[int, tuple[int, int, int, int]]:
         """id(node) -> (line, column, end line, end column), 1-based lines, 1-based columns (as findings use)."""
@@ -61,17 +61,21 @@ class Chunk:
         self._shifted = (offset, shifted)
         return shifted
 
-    def walk(self) -> tuple[list[int], list[tuple[cst.CSTNode, cst.BaseExpression | None]]]:
-        """(ids of the function definitions inside, assignment targets with their value expression)."""
+    def walk(self) -> tuple[list[int], list[tuple[cst.CSTNode, cst.BaseExpression | None]], list[tuple[cst.Attribute, cst.ClassDef]]]:
+        """(ids of the function definitions inside, assignment targets with their value expression, ``self.x``
+        attributes with their class)."""
         if self._walk is None:
             defs: list[int] = []
             targets: list[tuple[cst.CSTNode, cst.BaseExpression | None]] = []
-            todo: list[cst.CSTNode] = list(self.module.body)
+            attrs: list[tuple[cst.Attribute, cst.ClassDef]] = []
+            todo: list[tuple[cst.CSTNode, cst.ClassDef | None]] = [(s, None) for s in self.module.body]
             while todo:
-                node = todo.pop()
+                node, cls = todo.pop()
                 tp = type(node)
                 if tp is cst.FunctionDef:
                     defs.append(id(node))
+                elif tp is cst.ClassDef:
+                    cls = node  # type: ignore[assignment]
                 elif tp is cst.Assign:
                     for t in node.targets:  # type: ignore[attr-defined]
                         targets.append((t.target, node.value if len(node.targets) == 1 else None))  # type: ignore[attr-defined]
@@ -79,8 +83,12 @@ class Chunk:
                     targets.append((node.target, None))  # type: ignore[attr-defined]
                 elif tp is cst.For:
                     targets.append((node.target, None))  # type: ignore[attr-defined]
-                todo.extend(node.children)
-            self._walk = (defs, targets)
+                elif tp is cst.Attribute and cls is not None:
+                    base = node.value  # type: ignore[attr-defined]
+                    if type(base) is cst.Name and base.value == "self":
+                        attrs.append((node, cls))  # type: ignore[arg-type]
+                todo.extend((c, cls) for c in node.children)
+            self._walk = (defs, targets, attrs)
         return self._walk
 
 
@@ -257,7 +265,7 @@ class Document:
                 by_name.setdefault(n, []).append(i)
         env_of_chunk: dict[int, Any] = {}
         out: dict[int, Any] = {}
-        for i, (off, c) in enumerate(chunks):
+        for i, (_, c) in enumerate(chunks):
             if not c.is_def:
                 continue
             seen = {i}
@@ -281,7 +289,8 @@ class Document:
         from .interpreter import FrameInfo
 
         envs = self._environments(chunks)
-        old, new = self.functions, {}
+        old: dict[Any, _Entry] = self.functions
+        new: dict[Any, _Entry] = {}
         self.functions = new
         ctx = ma.ctx
         run = ma.run_function
@@ -333,7 +342,8 @@ class Document:
         annotation_of = ma.annotation_of
         # an annotation's meaning depends on the node and on what module-level code and definitions bind
         scope_key = (tuple(c.text for _, c in chunks if not c.is_def), frozenset(n for _, c in chunks for n in c.defines))
-        old_ann, new_ann = self.annotations, {}
+        old_ann = self.annotations
+        new_ann: dict[int, tuple[cst.CSTNode, Any, Any]] = {}
         self.annotations = new_ann
 
         def cached_annotation(node: Any) -> Any:

@@ -106,8 +106,8 @@ class Analysed:
     lines: list[str] = field(default_factory=list)
 
 
-def _overlay_project_class() -> type:
-    from ..analysis.project import Project
+def _overlay_project_class() -> Any:
+    from ..analysis.project import Project, module_name_for
 
     class OverlayProject(Project):
         """A ``Project.for_file`` whose modules come from the editor's unsaved buffers where one is open."""
@@ -153,6 +153,24 @@ def _overlay_project_class() -> type:
             if module not in self.modules and path is not None and _key(path) in self.buffers:
                 self.module(module)  # re-exports read from the unsaved text, not from the disk
             return super()._bindings(module)
+
+        def imports_relevant(self, text: str, path: str) -> bool:
+            """As ``Project.imports_relevant``, reading imported modules from their unsaved buffers if open."""
+            p = Path(path)
+            current = module_name_for(p)[0] if p.suffix == ".py" and p.exists() else ""
+            for dep in self.dependencies(text, current):
+                key = _key(dep)
+                if key not in self._relevance:
+                    dep_text = self.buffers.get(key)
+                    if dep_text is None:
+                        try:
+                            dep_text = dep.read_bytes().decode("utf-8", "replace")
+                        except OSError:
+                            dep_text = ""
+                    self._relevance[key] = "einops" in dep_text or "jaxtyping" in dep_text
+                if self._relevance[key]:
+                    return True
+            return False
 
         def forget(self, changed: set[str]) -> None:
             """Drop the modules of changed files and every loaded module that imports one, transitively."""
