@@ -89,7 +89,8 @@ class Chunk:
                         attrs.append((node, cls))  # type: ignore[arg-type]
                 todo.extend((c, cls) for c in node.children)
             self._walk = (defs, targets, attrs)
-        return self._walk
+        walked: tuple[list[int], list[tuple[cst.CSTNode, cst.BaseExpression | None]], list[tuple[cst.Attribute, cst.ClassDef]]] = self._walk
+        return walked
 
 
 def split_lines(text: str) -> list[str]:
