@@ -146,6 +146,7 @@ class _Entry:
     node: cst.CSTNode
     scope: Any
     pending: list[Any]
+    inline: list[Any]  # findings collected for a caller (the run was inside an inlined call or a discarded region)
     origins: list[tuple[str, Any]]
     hovers: dict[int, Any]
     hover_nodes: dict[int, Any]
@@ -170,7 +171,7 @@ class Document:
         self.chunks: dict[str, list[Chunk]] = {}
         self.older: dict[str, list[Chunk]] = {}  # the version before: an edit undone finds its parse again
         self.functions: dict[Any, _Entry] = {}
-        self.annotations: dict[int, tuple[cst.CSTNode, Any, Any]] = {}
+        self.annotations: dict[int, tuple[cst.CSTNode, Any, list[Any]]] = {}
         self.epoch: Any = None
 
     # ------------------------------------------------------------------ parsing
@@ -250,10 +251,18 @@ class Document:
         if name and project is not None:
             project.register(name, ma)
         result = Result([], ma, chunks)
+        previous = (self.functions, self.annotations)
         self._install(ma, chunks, result, cancelled)
         from .checker import findings_of
 
-        ma.analyse()
+        old_functions, old_annotations = previous
+        try:
+            ma.analyse()
+        except BaseException:
+            # cancelled (or failed) part-way: keep what the last complete run left, with what this one added
+            self.functions = {**old_functions, **self.functions}
+            self.annotations = {**old_annotations, **self.annotations}
+            raise
         result.findings = findings_of(ma)
         return result
 
@@ -301,13 +310,16 @@ class Document:
             if cancelled is not None and cancelled():
                 raise Cancelled()
             env = envs.get(id(fi.node))
-            if args is not None or depth or env is None or ctx.suppress_depth or ctx.uncertain or ctx.caught:
+            if args is not None or depth or env is None:
                 return run(fi, args, self_value, depth)
-            key = (fi.key, env, repr(self_value))
+            # where a finding made inside lands depends only on whether these counters are non-zero (Context.add)
+            state = (ctx.suppress_depth > 0, ctx.uncertain > 0, ctx.caught > 0)
+            key = (fi.key, env, repr(self_value), state)
             hit = old.get(key) or new.get(key)
             if hit is not None and hit.node is fi.node:
                 new[key] = hit
                 ctx.pending.extend(hit.pending)
+                ctx.inline_findings.extend(hit.inline)
                 for k, v in hit.origins:
                     ctx.origins.setdefault(k, v)
                 ctx.hovers.update(hit.hovers)
@@ -318,7 +330,8 @@ class Document:
                 return hit.scope
             saved_hovers, saved_nodes = ctx.hovers, ctx.hover_nodes
             ctx.hovers, ctx.hover_nodes = {}, {}
-            n_pending, n_origins, known = len(ctx.pending), len(ctx.origins), set(ma.functions)
+            inline = ctx.inline_findings
+            n_pending, n_inline, n_origins, known = len(ctx.pending), len(inline), len(ctx.origins), set(ma.functions)
             try:
                 scope = run(fi, args, self_value, depth)
             finally:
@@ -327,8 +340,8 @@ class Document:
                 saved_nodes.update(nodes)
                 ctx.hovers, ctx.hover_nodes = saved_hovers, saved_nodes
             local = [(k.rsplit(".<locals>.", 1)[0], ma.functions[k].node) for k in ma.functions if k not in known]
-            new[key] = _Entry(fi.node, scope, ctx.pending[n_pending:], list(ctx.origins.items())[n_origins:],
-                              hovers, nodes, local)
+            new[key] = _Entry(fi.node, scope, ctx.pending[n_pending:], inline[n_inline:],
+                              list(ctx.origins.items())[n_origins:], hovers, nodes, local)
             result.ran += 1
             return scope
 
@@ -344,16 +357,24 @@ class Document:
         # an annotation's meaning depends on the node and on what module-level code and definitions bind
         scope_key = (tuple(c.text for _, c in chunks if not c.is_def), frozenset(n for _, c in chunks for n in c.defines))
         old_ann = self.annotations
-        new_ann: dict[int, tuple[cst.CSTNode, Any, Any]] = {}
+        new_ann: dict[int, tuple[cst.CSTNode, Any, list[Any]]] = {}
         self.annotations = new_ann
+        calls: dict[int, int] = {}
 
         def cached_annotation(node: Any) -> Any:
-            hit = old_ann.get(id(node))
-            if hit is not None and hit[0] is node and hit[1] == scope_key:
-                new_ann[id(node)] = hit
-                return hit[2]
+            # the n-th question about a node this run gets the n-th answer of the last run (run_module signs a
+            # def with the aliases known when it runs, and again at the end)
+            k = id(node)
+            n = calls.get(k, 0)
+            calls[k] = n + 1
+            if k not in new_ann:
+                hit = old_ann.get(k)
+                new_ann[k] = hit if hit is not None and hit[0] is node and hit[1] == scope_key else (node, scope_key, [])
+            answers = new_ann[k][2]
+            if n < len(answers):
+                return answers[n]
             value = annotation_of(node)
-            new_ann[id(node)] = (node, scope_key, value)
+            answers.append(value)
             return value
 
         ma.run_function = run_function

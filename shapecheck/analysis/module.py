@@ -177,8 +177,9 @@ class ModuleAnalysis:
         """The signatures a module-level ``def``/``class`` statement creates, with the aliases known at that point (as
         Python evaluates annotations when the ``def`` runs): module-level code below it calls them with these."""
         key = f"{self.module_name}:{stmt.name.value}"
+        is_class = isinstance(stmt, cst.ClassDef)  # once, not per function: this runs for every def of the module
         for fi in self.functions.values():
-            if fi.node is stmt or (isinstance(stmt, cst.ClassDef) and fi.cls_key is not None
+            if fi.node is stmt or (is_class and fi.cls_key is not None
                                    and (fi.cls_key == key or fi.cls_key.startswith(key + "."))):
                 self._sign(fi)
 

@@ -14,7 +14,6 @@ Hovers and inlay hints answer from an index built after each analysis, never by 
 from __future__ import annotations
 
 import asyncio
-import difflib
 import sys
 import threading
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -104,6 +103,8 @@ class Analysed:
     findings: list[Finding]
     index: "HoverIndex | None" = None
     lines: list[str] = field(default_factory=list)
+    incremental: Any = None  # the incremental.Result the index is built from (after publishing: not on the clock)
+    indexing: bool = False  # an index is being built for this version
 
 
 def _overlay_project_class() -> Any:
@@ -267,7 +268,6 @@ class Analyser:
 
     def analyse(self, uri: str, version: int | None, text: str, epoch: int, latest: dict[str, int | None]) -> Analysed:
         """Findings and hover index of one version (raises ``Cancelled`` when a newer version arrives)."""
-        from ..analysis.hover import index_of
         from ..analysis.incremental import Cancelled, Document
         from ..config import Config, load_config
         from ..core import _filter, check_source, relevant
@@ -284,7 +284,7 @@ class Analyser:
         def cancelled() -> bool:
             return latest.get(uri, version) != version
 
-        index = None
+        incremental = None
         try:
             result = doc.analyse(text, path, project, epoch, cancelled)
         except Cancelled:
@@ -297,8 +297,8 @@ class Analyser:
             findings = _filter(result.findings, text.splitlines(), config, path)
             if not relevant(text, project, path):
                 findings = []  # as every other host: a file that mentions none of our libraries is not checked
-            index = index_of(result)
-        return Analysed(uri, version, text, findings, index)
+            incremental = result
+        return Analysed(uri, version, text, findings, incremental=incremental, indexing=incremental is not None)
 
 
 # ---------------------------------------------------------------------------------------------- server side
@@ -310,7 +310,8 @@ class Session:
         self.analyser = Analyser()
         self.executor = ThreadPoolExecutor(1, thread_name_prefix="shapecheck-analysis")
         self.latest: dict[str, int | None] = {}  # uri -> newest version received (read by the worker)
-        self.results: dict[str, Analysed] = {}  # uri -> newest analysis (published or not: hovers use it)
+        self.results: dict[str, Analysed] = {}  # uri -> newest published analysis (quick fixes use it)
+        self.indexed: dict[str, Analysed] = {}  # uri -> newest analysis with its hover index (hovers, hints)
         self.published: dict[str, int | None] = {}  # uri -> version of the diagnostics last published
         self.dirty: dict[str, None] = {}  # uris whose newest version is not analysed yet (ordered)
         self.changed_paths: set[str] = set()  # files changed since the last run (dependents are re-analysed)
@@ -338,6 +339,7 @@ class Session:
         self.latest.pop(uri, None)
         self.dirty.pop(uri, None)
         self.results.pop(uri, None)
+        self.indexed.pop(uri, None)
         self.published.pop(uri, None)
         path = _key(_path(uri))
         with self.lock:
@@ -373,7 +375,7 @@ class Session:
         self.running = True
         loop = asyncio.get_running_loop()
         fut = self.executor.submit(self._run, loop, jobs, others, buffers, epochs, changed)
-        fut.add_done_callback(lambda f: loop.call_soon_threadsafe(self._finished, f))
+        fut.add_done_callback(lambda f: _call_soon(loop, self._finished, f))
 
     def _finished(self, fut: Future[None]) -> None:
         self.running = False
@@ -410,7 +412,17 @@ class Session:
                 result = a.analyse(uri, version, text, epochs.get(uri, 0), self.latest)
             except Cancelled:
                 continue
-            loop.call_soon_threadsafe(self._publish, result)
+            if not _call_soon(loop, self._publish, result):
+                return
+            if result.incremental is not None:
+                from ..analysis.hover import index_of
+
+                try:
+                    index: HoverIndex | None = index_of(result.incremental)
+                except Exception:
+                    index = None
+                result.incremental = None
+                _call_soon(loop, self._indexed, result, index)
 
     # ------------------------------------------------------------------ results
     def _publish(self, result: Analysed) -> None:
@@ -429,9 +441,24 @@ class Session:
         self.published[uri] = result.version
         self.ls.text_document_publish_diagnostics(T.PublishDiagnosticsParams(uri=uri, diagnostics=diags, version=result.version))
 
+    def _indexed(self, result: Analysed, index: "HoverIndex | None") -> None:
+        result.indexing = False
+        if index is not None and self.results.get(result.uri) is result:  # still the newest analysis of an open document
+            result.index = index
+            self.indexed[result.uri] = result
+
+    async def current_indexed(self, uri: str, wait: float = 2.0) -> tuple[Analysed, Any, dict[int, int] | None] | None:
+        """``current``, once the index of the published version is built (it is built right after publishing)."""
+        for _ in range(int(wait / 0.005)):
+            published = self.results.get(uri)
+            if published is None or not published.indexing:
+                break
+            await asyncio.sleep(0.005)
+        return self.current(uri)
+
     def current(self, uri: str) -> tuple[Analysed, Any, dict[int, int] | None] | None:
         """(newest analysis, the document, analysed line -> current line map; None: identical text)."""
-        result = self.results.get(uri)
+        result = self.indexed.get(uri)
         if result is None or result.index is None:
             return None
         try:
@@ -445,13 +472,27 @@ class Session:
         return result, doc, self.line_map[1]
 
 
+def _call_soon(loop: asyncio.AbstractEventLoop, fn: Any, *args: Any) -> bool:
+    """Hand a result to the event loop (False once the server has shut down)."""
+    try:
+        loop.call_soon_threadsafe(fn, *args)
+    except RuntimeError:  # the loop is closed
+        return False
+    return True
+
+
 def _line_map(old: str, new: str) -> dict[int, int]:
-    """0-based lines of ``old`` that are unchanged in ``new`` -> their line there (edits arrive while analysing)."""
+    """0-based lines of ``old`` that are unchanged in ``new`` -> their line there (edits arrive while analysing):
+    the lines before the first difference and after the last one (an edit is one place in the text)."""
     a, b = old.splitlines(), new.splitlines()
-    out: dict[int, int] = {}
-    for block in difflib.SequenceMatcher(None, a, b, autojunk=False).get_matching_blocks():
-        for i in range(block.size):
-            out[block.a + i] = block.b + i
+    head = 0
+    while head < len(a) and head < len(b) and a[head] == b[head]:
+        head += 1
+    tail = 0
+    while tail < len(a) - head and tail < len(b) - head and a[-1 - tail] == b[-1 - tail]:
+        tail += 1
+    out = {i: i for i in range(head)}
+    out.update({len(a) - 1 - i: len(b) - 1 - i for i in range(tail)})
     return out
 
 
@@ -516,8 +557,8 @@ def create_server() -> Any:
         ls.text_document_publish_diagnostics(T.PublishDiagnosticsParams(uri=params.text_document.uri, diagnostics=[]))
 
     @server.feature(T.TEXT_DOCUMENT_HOVER)
-    def hover(ls: Any, params: T.HoverParams) -> T.Hover | None:
-        found = get(ls).current(params.text_document.uri)
+    async def hover(ls: Any, params: T.HoverParams) -> T.Hover | None:
+        found = await get(ls).current_indexed(params.text_document.uri)
         if found is None:
             return None
         result, doc, line_map = found
@@ -540,9 +581,9 @@ def create_server() -> Any:
         return T.Hover(contents=T.MarkupContent(kind=T.MarkupKind.Markdown, value=value))
 
     @server.feature(T.TEXT_DOCUMENT_INLAY_HINT, T.InlayHintOptions(resolve_provider=False))
-    def inlay_hint(ls: Any, params: T.InlayHintParams) -> list[T.InlayHint]:
+    async def inlay_hint(ls: Any, params: T.InlayHintParams) -> list[T.InlayHint]:
         s = get(ls)
-        found = s.current(params.text_document.uri) if s.inlay_hints else None
+        found = await s.current_indexed(params.text_document.uri) if s.inlay_hints else None
         if found is None:
             return []
         result, doc, line_map = found
