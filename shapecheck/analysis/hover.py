@@ -183,3 +183,18 @@ def index_of(result: Any) -> HoverIndex:
     """The hover index of an ``incremental.Result``."""
     return HoverIndex(result.analysis, [c.positions(off) for off, c in result.chunks],
                       [t for _, c in result.chunks for t in c.walk()[1]], [a for _, c in result.chunks for a in c.walk()[2]])
+
+
+def inferred_values(text: str, path: str = "<string>.py", project: Any = None) -> tuple[dict[str, Any], list[Any]]:
+    """The inferred value of every module-level variable and the findings, from one analysis of ``text`` (never executed).
+
+    A variable's value is the one it holds after the module's last statement (a name re-bound to an unknown value
+    keeps its last known one). A file that does not parse: ``({}, [its SHP901])``.
+    """
+    from ..diagnostics import Finding
+    from .checker import build, findings_of
+
+    analysis = build(text, path, project)
+    if isinstance(analysis, Finding):
+        return {}, [analysis]
+    return dict(analysis.globals), findings_of(analysis)

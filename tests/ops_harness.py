@@ -1,0 +1,1006 @@
+"""Differential harness over the framework op table (issue 16): generated calls, static shape against runtime shape.
+
+A *case* is a few lines of generated code: inputs built with constructors the analyser models, then one call of the
+op under test bound to ``out`` (sometimes indexed afterwards: ``out = y[0]``, ``y[1:]``, ``y[..., None]``, a mask).
+shapecheck analyses the text (it never runs it); the harness then executes the same generated snippet -- our own
+generated code, not analysed user code -- in the real framework and compares:
+
+* the analyser reports a SHP1xx/SHP2xx while the call succeeds: a **false positive**;
+* the analyser claims a shape (rank, and every concrete size) that differs from the runtime one: a **wrong shape**
+  (likewise a claimed int / ``.shape`` tuple / dtype that differs);
+* any SHP9xx, or the analysis raising: an **internal** error.
+
+Where the call raises, the analyser may say anything. The only runtime "failure" besides an exception is torch's
+warning that a loss target's size differs from the input's (SHP204 reports those by design: docs/codes.md).
+
+Frameworks are plug-ins: a `Framework` subclass says how to import the framework, build an input, read a result and
+spell an argument (``axis``/``dim``, ``keepdims``/``keepdim``), and lists its op generators. `FRAMEWORKS` holds the
+installed ones; TensorFlow and Paddle (issue 15) add theirs the same way. Every op the analyser models must be
+covered by a generator or listed in `UNEXERCISED` with the reason (tests/test_ops_differential.py checks it).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import random
+import warnings
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+from shapecheck.analysis.hover import inferred_values
+from shapecheck.analysis.values import IntV, SeqV, TensorV
+
+STUBS = Path(__file__).resolve().parents[1] / "stubs"
+
+# ------------------------------------------------------------------------------------------------- cases
+
+
+@dataclass
+class Case:
+    op: str  # the op-table key: "reduce:sum", "stub:torch.nn.functional.linear", ...
+    framework: str
+    setup: list[str]
+    expr: str
+    post: str | None = None  # an indexing chained on the result: "[0]", "[1:]", ...
+
+    def source(self, header: str) -> str:
+        lines = [header, *self.setup]
+        if self.post is None:
+            lines.append(f"out = {self.expr}")
+        else:
+            lines.append(f"res = {self.expr}")
+            lines.append(f"out = res{self.post}")
+        return "\n".join(lines) + "\n"
+
+
+@dataclass
+class Outcome:
+    case: Case
+    source: str
+    verdict: str  # "ok" | "false-positive" | "wrong-shape" | "wrong-dtype" | "internal"
+    runtime: str  # "ok" | "raise" | "warn"
+    detail: str = ""
+    claimed: bool = False  # the analyser claimed a concrete shape / value
+
+
+# ------------------------------------------------------------------------------------------------- frameworks
+
+
+class Framework:
+    name = ""
+    module = ""  # importable module that must be present
+    header = ""
+    mod = ""  # the alias generated code uses
+    axis = "axis"
+    keep = "keepdims"
+    dtypes: tuple[str, ...] = ()
+    int_dtype = ""
+    bool_dtype = ""
+
+    def available(self) -> bool:
+        return importlib.util.find_spec(self.module) is not None
+
+    def lib(self) -> Any:
+        return importlib.import_module(self.module)
+
+    def tensor(self, shape: tuple[int, ...], dtype: str | None = None) -> str:
+        raise NotImplementedError
+
+    def dtype_name(self, value: Any) -> str | None:
+        dt = getattr(value, "dtype", None)
+        return None if dt is None else str(dt).replace("torch.", "")
+
+    def has(self, qual: str) -> bool:
+        """Whether ``mod.a.b`` exists (generated calls of functions the framework lacks are wasted)."""
+        obj: Any = self.lib()
+        for part in qual.split(".")[1:]:
+            obj = getattr(obj, part, None)
+            if obj is None:
+                return False
+        return True
+
+    def has_method(self, name: str) -> bool:
+        """Whether a tensor of this framework has the method ``name``."""
+        try:
+            return callable(getattr(self.lib().ones((1,)), name, None))
+        except Exception:  # torch's .imag of a real tensor raises
+            return False
+
+    def generators(self) -> dict[str, Callable[[random.Random], Case]]:
+        raise NotImplementedError
+
+    def stub_modules(self) -> list[str]:
+        """Stub modules (dotted, as under stubs/) whose every signature this framework exercises."""
+        return []
+
+
+def shape_src(shape: tuple[int, ...] | list[int]) -> str:
+    shape = tuple(shape)
+    return "(" + ", ".join(map(str, shape)) + ("," if len(shape) == 1 else "") + ")"
+
+
+def rand_shape(r: random.Random, lo: int = 0, hi: int = 4) -> tuple[int, ...]:
+    return tuple(r.choice((1, 2, 3, 4, 5)) for _ in range(r.randint(lo, hi)))
+
+
+def broadcast_partner(r: random.Random, shape: tuple[int, ...]) -> tuple[int, ...]:
+    """A shape that broadcasts with ``shape`` (mostly), or sometimes does not."""
+    roll = r.random()
+    if roll < 0.25:
+        return shape
+    if roll < 0.85:
+        k = r.randint(0, len(shape))
+        tail = list(shape[len(shape) - k:])
+        tail = [1 if r.random() < 0.3 else s for s in tail]
+        lead = [r.choice((1, 2, 3)) for _ in range(r.randint(0, 1))]
+        return tuple(lead + tail)
+    return rand_shape(r, 0, 4)
+
+
+def dim_value(r: random.Random, rank: int, allow_tuple: bool = True, allow_none: bool = True) -> str | None:
+    """An axis argument: int, negative int, tuple, None, or (rarely) out of range. ``None`` return: omit it."""
+    roll = r.random()
+    if roll < 0.1:
+        return None
+    if roll < 0.2 and allow_none:
+        return "None"
+    if roll < 0.4 and allow_tuple and rank >= 1:
+        k = r.randint(1, rank)
+        dims = r.sample(range(rank), k)
+        dims = [d - rank if r.random() < 0.3 else d for d in dims]
+        return "(" + ", ".join(map(str, dims)) + ("," if k == 1 else "") + ")"
+    if roll < 0.45:
+        return str(rank + r.randint(0, 1))  # out of range
+    if rank == 0:
+        return r.choice(("0", "-1"))
+    d = r.randrange(rank)
+    return str(d - rank if r.random() < 0.4 else d)
+
+
+# SAME_SHAPE / stub-like unary ops and the extra arguments each needs (method form, function form)
+UNARY_ARGS: dict[str, str] = {
+    "clamp": "min=0.0", "clip": "0.0, 1.0", "clamp_min": "0.0", "clamp_max": "1.0", "masked_fill": "{mask}, 0.0",
+    "fill_": "1.0", "copy_": "{same}", "normal_": "", "uniform_": "", "roll": "1", "flip": "{flipdims}",
+    "dropout": "0.5", "dropout1d": "0.5", "dropout2d": "0.5", "softmax": "{dim}", "log_softmax": "{dim}",
+    "cumsum": "{dim}", "cumprod": "{dim}", "lerp": "{same}, 0.5", "leaky_relu": "", "normalize": "",
+    "type_as": "{same}", "to": "{dtype}", "type": "{dtype}", "astype": "{dtype}", "full_like": "2.0",
+    "logit": "", "round": "", "nan_to_num": "",
+}
+
+
+class TorchFW(Framework):
+    name = "torch"
+    module = "torch"
+    header = "import torch\nimport torch.nn as nn\nimport torch.nn.functional as F"
+    mod = "torch"
+    axis = "dim"
+    keep = "keepdim"
+    dtypes = ("torch.float32", "torch.float64", "torch.float16", "torch.bfloat16", "torch.int64", "torch.int32")
+    int_dtype = "torch.int64"
+    bool_dtype = "torch.bool"
+
+    def tensor(self, shape: tuple[int, ...], dtype: str | None = None) -> str:
+        dt = f", dtype={dtype}" if dtype else ""
+        return f"torch.ones({shape_src(shape)}{dt})"
+
+    def generators(self) -> dict[str, Callable[[random.Random], Case]]:
+        return common_generators(self) | torch_generators(self)
+
+    def stub_modules(self) -> list[str]:
+        return ["torch", "torch.nn.functional"]
+
+
+class NumpyFW(Framework):
+    name = "numpy"
+    module = "numpy"
+    header = "import numpy as np"
+    mod = "np"
+    dtypes = ("np.float32", "np.float64", "np.float16", "np.int64", "np.int32", "'float32'")
+    int_dtype = "np.int64"
+    bool_dtype = "bool"
+
+    def tensor(self, shape: tuple[int, ...], dtype: str | None = None) -> str:
+        dt = f", dtype={dtype}" if dtype else ""
+        return f"np.ones({shape_src(shape)}{dt})"
+
+    def generators(self) -> dict[str, Callable[[random.Random], Case]]:
+        return common_generators(self) | numpy_generators(self)
+
+    def stub_modules(self) -> list[str]:
+        return ["numpy"]
+
+
+class JaxFW(Framework):
+    name = "jax"
+    module = "jax"
+    header = "import jax\nimport jax.numpy as jnp"
+    mod = "jnp"
+    dtypes = ("jnp.float32", "jnp.float16", "jnp.bfloat16", "jnp.int32")
+    int_dtype = "jnp.int32"
+    bool_dtype = "bool"
+
+    def lib(self) -> Any:
+        return importlib.import_module("jax.numpy")
+
+    def tensor(self, shape: tuple[int, ...], dtype: str | None = None) -> str:
+        dt = f", dtype={dtype}" if dtype else ""
+        return f"jnp.ones({shape_src(shape)}{dt})"
+
+    def generators(self) -> dict[str, Callable[[random.Random], Case]]:
+        return common_generators(self) | jax_generators(self)
+
+    def stub_modules(self) -> list[str]:
+        return ["jax.numpy", "jax.nn"]
+
+
+# ------------------------------------------------------------------------------------------------- generators
+
+Gen = Callable[[random.Random], Case]
+
+
+def _maybe_index(r: random.Random, case: Case, p: float = 0.2) -> Case:
+    if r.random() < p:
+        case.post = r.choice(("[0]", "[1:]", "[..., None]", "[None]", "[:, 0]", "[-1]", "[::2]", "[..., 0]", "[res > 0]",
+                              "[0, ..., None]", "[:1]"))
+    return case
+
+
+def common_generators(fw: Framework) -> dict[str, Gen]:
+    m = fw.mod
+    g: dict[str, Gen] = {}
+
+    def x_of(r: random.Random, lo: int = 0, hi: int = 4, dtype: str | None = None) -> tuple[tuple[int, ...], str]:
+        s = rand_shape(r, lo, hi)
+        return s, f"x = {fw.tensor(s, dtype)}"
+
+    # --- constructors
+    def make_ctor(name: str) -> Gen:
+        def gen(r: random.Random) -> Case:
+            s = rand_shape(r, 0, 4)
+            form = r.choice(("varargs", "tuple", "list", "kw", "int"))
+            if fw.name != "torch" and form == "varargs" and r.random() < 0.8:
+                form = "tuple"
+            if form == "varargs":
+                size = ", ".join(map(str, s))
+            elif form == "tuple":
+                size = shape_src(s)
+            elif form == "list":
+                size = "[" + ", ".join(map(str, s)) + "]"
+            elif form == "int":
+                size = str(s[0] if s else 3)
+            else:
+                size = ("size=" if fw.name == "torch" else "shape=") + shape_src(s)
+            args = [size] if size else []
+            if name == "full":
+                fill = r.choice(("1.5", "2", "True"))
+                args.append(f"fill_value={fill}" if form == "kw" else fill)
+            if r.random() < 0.4:
+                dt = r.choice(fw.dtypes)
+                args.append(dt if (fw.name != "torch" and r.random() < 0.5 and form != "kw") else f"dtype={dt}")
+            return _maybe_index(r, Case(f"construct:{name}", fw.name, [], f"{m}.{name}({', '.join(args)})"))
+        return gen
+
+    for name in ("zeros", "ones", "empty", "full"):
+        g[f"construct:{name}"] = make_ctor(name)
+
+    def arange(r: random.Random) -> Case:
+        form = r.choice(("n", "neg", "start", "float", "kw"))
+        n = r.randint(0, 6)
+        expr = {"n": f"{m}.arange({n})", "neg": f"{m}.arange(-{n})", "start": f"{m}.arange(1, {n + 2})",
+                "float": f"{m}.arange({n}.0)", "kw": f"{m}.arange({n}, dtype={r.choice(fw.dtypes)})"}[form]
+        return _maybe_index(r, Case("construct:arange", fw.name, [], expr))
+    g["construct:arange"] = arange
+
+    def like(r: random.Random) -> Case:
+        names = [n for n in ("zeros_like", "ones_like", "empty_like", "rand_like", "randn_like", "full_like") if fw.has(f"x.{n}")]
+        name = r.choice(names)
+        s, x = x_of(r)
+        extra = ", 2.0" if name == "full_like" else ""
+        dt = f", dtype={r.choice(fw.dtypes)}" if r.random() < 0.3 else ""
+        return _maybe_index(r, Case(f"construct:{name}", fw.name, [x], f"{m}.{name}(x{extra}{dt})"))
+    g["construct:*_like"] = like
+
+    def conversion(r: random.Random) -> Case:
+        names = [n for n in ("array", "asarray", "tensor", "as_tensor") if fw.has(f"x.{n}")]
+        name = r.choice(names)
+        s, x = x_of(r)
+        dt = f", dtype={r.choice(fw.dtypes)}" if r.random() < 0.3 else ""
+        return _maybe_index(r, Case(f"construct:{name}", fw.name, [x], f"{m}.{name}(x{dt})"))
+    g["construct:array"] = conversion
+
+    # --- attributes and size queries
+    def attr(r: random.Random) -> Case:
+        s, x = x_of(r)
+        choices = ["x.shape", "x.ndim", "x.T", "x.real", "len(x)", f"x.shape[{r.randint(-2, 2)}]"]
+        if fw.name == "torch":
+            choices += ["x.mT", "x.mH", "x.H", "x.data", "x.size()", f"x.size({r.randint(-2, 2)})", "x.dim()",
+                        "x.ndimension()", "x.numel()", f"x.size(dim={r.randint(-1, 1)})"]
+        else:
+            choices += ["x.size", "x.mT", "x.imag"]
+        expr = r.choice(choices)
+        op = "attr:" + expr.split("(")[0].split("[")[0].replace("x.", "")
+        return _maybe_index(r, Case(op, fw.name, [x], expr), 0.1)
+    g["attr"] = attr
+
+    # --- elementwise
+    def binary(r: random.Random) -> Case:
+        a = rand_shape(r, 0, 4)
+        b = broadcast_partner(r, a)
+        op = r.choice(("+", "-", "*", "/", "//", "**", "%"))
+        setup = [f"a = {fw.tensor(a)}", f"b = {fw.tensor(b)}"]
+        form = r.random()
+        if form < 0.2:
+            expr = f"a {op} {r.choice(('2', '1.5', 'True'))}"
+        elif form < 0.3:
+            expr = f"{r.choice(('2', '1.5'))} {op} b"
+        elif form < 0.4:
+            setup.append(f"a {op}= b")
+            expr = "a"
+        else:
+            expr = f"a {op} b"
+        return _maybe_index(r, Case(f"binary:{op}", fw.name, setup, expr))
+    g["binary"] = binary
+
+    def elementwise_fn(r: random.Random) -> Case:
+        from shapecheck.analysis.ops_common import ELEMENTWISE_FUNCS
+
+        names = sorted(n for n in ELEMENTWISE_FUNCS if fw.has(f"x.{n}"))
+        name = r.choice(names)
+        a = rand_shape(r, 0, 4)
+        b = broadcast_partner(r, a)
+        setup = [f"a = {fw.tensor(a)}", f"b = {fw.tensor(b)}"]
+        if name == "where":
+            c = broadcast_partner(r, a)
+            setup.append(f"c = {fw.tensor(c, fw.bool_dtype)}")
+            expr = r.choice((f"{m}.where(c, a, b)", "a.where(c, b)" if fw.name == "torch" else f"{m}.where(c, a, b)"))
+        elif name == "lerp":
+            expr = r.choice((f"{m}.lerp(a, b, 0.5)", "a.lerp(b, 0.5)"))
+        elif r.random() < 0.5 and fw.name == "torch":
+            expr = f"a.{name}(b)"
+        else:
+            expr = f"{m}.{name}(a, b)"
+        return _maybe_index(r, Case(f"elementwise:{name}", fw.name, setup, expr))
+    g["elementwise"] = elementwise_fn
+
+    # --- matmul
+    def matmul(r: random.Random) -> Case:
+        ra, rb = r.randint(1, 4), r.randint(1, 4)
+        k = r.choice((2, 3))
+        a = list(rand_shape(r, ra, ra))
+        b = list(rand_shape(r, rb, rb))
+        a[-1] = k
+        if len(b) >= 2:
+            b[-2] = k if r.random() < 0.85 else k + 1
+        else:
+            b[0] = k if r.random() < 0.85 else k + 1
+        if len(a) > 2 and len(b) > 2 and r.random() < 0.5:
+            b[:-2] = a[:-2][len(a) - len(b):] if len(b) <= len(a) else b[:-2]
+        setup = [f"a = {fw.tensor(tuple(a))}", f"b = {fw.tensor(tuple(b))}"]
+        names = ["a @ b", f"{m}.matmul(a, b)", "a.dot(b)" if fw.name != "jax" else "jnp.dot(a, b)", f"{m}.dot(a, b)"]
+        if fw.name == "torch":
+            names += ["a.matmul(b)", "a.mm(b)", "a.bmm(b)", "torch.mm(a, b)", "torch.bmm(a, b)", "torch.mv(a, b)",
+                      "torch.outer(a, b)", "a.outer(b)"]
+        else:
+            names += [f"{m}.outer(a, b)", f"{m}.inner(a, b)"]
+        expr = r.choice(names)
+        op = "matmul:" + expr.replace("a.", "").replace(f"{m}.", "").split("(")[0].replace("a @ b", "@")
+        return _maybe_index(r, Case(op, fw.name, setup, expr))
+    g["matmul"] = matmul
+
+    # --- reductions
+    def reduction(r: random.Random) -> Case:
+        from shapecheck.analysis.ops_common import REDUCTIONS
+
+        names = sorted(n for n in REDUCTIONS if fw.has(f"x.{n}"))
+        name = r.choice(names)
+        dt = fw.bool_dtype if name in ("all", "any") and r.random() < 0.5 else None
+        s, x = x_of(r, 0, 4, dt)
+        d = dim_value(r, len(s))
+        args: list[str] = []
+        method = r.random() < 0.5
+        if d is not None:
+            if r.random() < 0.5:
+                args.append(d)
+            else:
+                args.append(f"{r.choice((fw.axis, fw.axis, 'axis' if fw.name == 'torch' else fw.axis))}={d}")
+        if r.random() < 0.4:
+            kv = r.choice(("True", "False"))
+            if args and not args[0].startswith(("axis", "dim")) and fw.name == "torch" and r.random() < 0.4:
+                args.append(kv)
+            else:
+                args.append(f"{r.choice((fw.keep, fw.keep, 'keepdims' if fw.name == 'torch' else fw.keep))}={kv}")
+        if name in ("std", "var") and fw.name == "torch" and r.random() < 0.3 and args and not args[0].startswith("dim"):
+            args.insert(1, r.choice(("True", "False")))  # x.std(1, True): unbiased, not keepdim
+        if name == "norm" and r.random() < 0.3:
+            args.insert(0, r.choice(("2", "1")) if fw.name == "torch" else "ord=2")
+        expr = f"x.{name}({', '.join(args)})" if method and fw.has_method(name) else f"{m}.{name}(x{''.join(', ' + a for a in args)})"
+        if name == "norm" and fw.name != "torch":
+            expr = f"{m}.linalg.norm(x{''.join(', ' + a for a in args)})"
+        return _maybe_index(r, Case(f"reduce:{name}", fw.name, [x], expr))
+    g["reduce"] = reduction
+
+    def cumulative(r: random.Random) -> Case:
+        names = [n for n in ("cumsum", "cumprod", "nancumsum", "nancumprod") if fw.has(f"x.{n}")]
+        name = r.choice(names)
+        s, x = x_of(r)
+        d = dim_value(r, len(s), allow_tuple=False)
+        args = [] if d is None else [d if r.random() < 0.5 else f"{fw.axis}={d}"]
+        if r.random() < 0.3:
+            args.append(f"dtype={r.choice(fw.dtypes)}")
+        method = r.random() < 0.5 and fw.name != "jax"
+        expr = f"x.{name}({', '.join(args)})" if method else f"{m}.{name}(x{''.join(', ' + a for a in args)})"
+        return _maybe_index(r, Case(f"cumulative:{name}", fw.name, [x], expr))
+    g["cumulative"] = cumulative
+
+    # --- shape ops
+    def reshape(r: random.Random) -> Case:
+        s, x = x_of(r, 0, 4)
+        total = 1
+        for v in s:
+            total *= v
+        target = factorise(r, total if r.random() < 0.85 else total + 1)
+        if target and r.random() < 0.4:
+            target[r.randrange(len(target))] = -1
+        name = r.choice(("reshape", "reshape", "view")) if fw.name == "torch" else "reshape"
+        form = r.random()
+        if form < 0.4 and target:
+            expr = f"x.{name}({', '.join(map(str, target))})"
+        elif form < 0.7:
+            expr = f"x.{name}({shape_src(target)})"
+        elif form < 0.85:
+            expr = f"{m}.reshape(x, {shape_src(target)})"
+        else:
+            expr = f"x.{name}({'shape' if fw.name != 'torch' else 'shape'}={shape_src(target)})" if name == "reshape" else f"x.view({shape_src(target)})"
+        return _maybe_index(r, Case(f"shape:{name}", fw.name, [x], expr))
+    g["shape:reshape"] = reshape
+
+    def transpose(r: random.Random) -> Case:
+        s, x = x_of(r, 1, 4)
+        rank = len(s)
+        perm = list(range(rank))
+        r.shuffle(perm)
+        a, b = r.randrange(-rank, rank), r.randrange(-rank, rank)
+        choices = [f"x.transpose({a}, {b})", f"x.swapaxes({a}, {b})", f"{m}.swapaxes(x, {a}, {b})",
+                   f"{m}.moveaxis(x, {a}, {b})", f"{m}.transpose(x, {shape_src(perm)})"]
+        if fw.name == "torch":
+            choices += [f"x.permute({', '.join(map(str, perm))})", f"x.permute({shape_src(perm)})", f"x.permute(dims={shape_src(perm)})",
+                        f"torch.permute(x, {shape_src(perm)})", f"x.movedim({a}, {b})", f"x.swapdims({a}, {b})",
+                        f"torch.transpose(x, {a}, {b})", f"x.moveaxis({a}, {b})"]
+        else:
+            choices += [f"x.transpose({', '.join(map(str, perm))})", f"x.transpose({shape_src(perm)})", "x.transpose()",
+                        f"{m}.transpose(x)", f"{m}.moveaxis(x, {shape_src(perm[:1])}, {shape_src([r.randrange(rank)])})"]
+        expr = r.choice(choices)
+        op = "shape:" + expr.replace("x.", "").replace(f"{m}.", "").split("(")[0]
+        return _maybe_index(r, Case(op, fw.name, [x], expr))
+    g["shape:transpose"] = transpose
+
+    def unsqueeze(r: random.Random) -> Case:
+        s, x = x_of(r)
+        d = r.randint(-len(s) - 2, len(s) + 1)
+        if fw.name == "torch":
+            expr = r.choice((f"x.unsqueeze({d})", f"torch.unsqueeze(x, {d})", f"x.unsqueeze(dim={d})"))
+        else:
+            expr = r.choice((f"{m}.expand_dims(x, {d})", f"{m}.expand_dims(x, axis={d})",
+                             f"{m}.expand_dims(x, {shape_src([d, (d + 1) % (len(s) + 2)])})"))
+        return _maybe_index(r, Case("shape:unsqueeze" if fw.name == "torch" else "shape:expand_dims", fw.name, [x], expr))
+    g["shape:unsqueeze"] = unsqueeze
+
+    def squeeze(r: random.Random) -> Case:
+        s = tuple(1 if r.random() < 0.4 else v for v in rand_shape(r, 0, 4))
+        x = f"x = {fw.tensor(s)}"
+        d = dim_value(r, len(s), allow_none=False)
+        arg = "" if d is None else (d if r.random() < 0.5 else f"{fw.axis}={d}")
+        expr = r.choice((f"x.squeeze({arg})", f"{m}.squeeze(x{', ' + arg if arg else ''})"))
+        return _maybe_index(r, Case("shape:squeeze", fw.name, [x], expr))
+    g["shape:squeeze"] = squeeze
+
+    def flatten(r: random.Random) -> Case:
+        s, x = x_of(r)
+        if fw.name == "torch":
+            a, b = r.randint(-3, 3), r.randint(-3, 3)
+            expr = r.choice(("x.flatten()", f"x.flatten({a})", f"x.flatten({a}, {b})", f"torch.flatten(x, {a})",
+                             f"x.flatten(start_dim={a}, end_dim={b})", f"torch.flatten(x, start_dim={a})"))
+        else:
+            expr = r.choice(("x.flatten()", f"{m}.ravel(x)", "x.ravel()", "x.flatten(order='F')"))
+        return _maybe_index(r, Case("shape:flatten", fw.name, [x], expr))
+    g["shape:flatten"] = flatten
+
+    def broadcast_to(r: random.Random) -> Case:
+        s, x = x_of(r, 0, 3)
+        target = list(s)
+        target = [r.choice((2, 3)) if v == 1 and r.random() < 0.5 else v for v in target]
+        target = [r.choice((1, 2, 3)) for _ in range(r.randint(0, 2))] + target
+        if r.random() < 0.15 and target:
+            target[r.randrange(len(target))] += 1
+        if fw.name == "torch":
+            t2 = [-1 if r.random() < 0.2 and i >= len(target) - len(s) else v for i, v in enumerate(target)]
+            expr = r.choice((f"x.expand({', '.join(map(str, t2))})", f"x.expand({shape_src(t2)})",
+                             f"torch.broadcast_to(x, {shape_src(target)})", f"x.broadcast_to({shape_src(target)})",
+                             f"x.expand_as({fw.tensor(tuple(target))})"))
+        else:
+            expr = f"{m}.broadcast_to(x, {shape_src(target)})"
+        return _maybe_index(r, Case("shape:expand", fw.name, [x], expr))
+    g["shape:expand"] = broadcast_to
+
+    # --- unary same-shape ops
+    def unary(r: random.Random) -> Case:
+        from shapecheck.analysis.ops_common import SAME_SHAPE
+
+        method = fw.name == "torch" and r.random() < 0.6
+        names = sorted(n for n in SAME_SHAPE if (fw.has_method(n) if method else fw.has(f"x.{n}")))
+        name = r.choice(names)
+        s, x = x_of(r)
+        setup = [x]
+        extra = UNARY_ARGS.get(name, "")
+        rank = len(s)
+        fill = {"mask": "mask", "same": "y", "dim": str(r.randrange(-rank, rank) if rank else 0),
+                "flipdims": shape_src([r.randrange(rank)]) if rank else "(0,)", "dtype": r.choice(fw.dtypes)}
+        if "{mask}" in extra:
+            setup.append(f"mask = {fw.tensor(broadcast_partner(r, s), fw.bool_dtype)}")
+        if "{same}" in extra:
+            setup.append(f"y = {fw.tensor(s if r.random() < 0.8 else broadcast_partner(r, s))}")
+        extra = extra.format(**fill)
+        if method:
+            expr = f"x.{name}({extra})"
+        else:
+            expr = f"{m}.{name}(x{', ' + extra if extra else ''})"
+        return _maybe_index(r, Case(f"unary:{name}", fw.name, setup, expr))
+    g["unary"] = unary
+
+    # --- concatenation
+    def concat(r: random.Random) -> Case:
+        names = [n for n in ("cat", "concatenate", "concat", "stack", "hstack", "vstack") if fw.has(f"x.{n}")]
+        name = r.choice(names)
+        s = rand_shape(r, 1, 3)
+        n = r.randint(1, 3)
+        d = r.randint(-len(s) - 1, len(s))
+        shapes = []
+        for _ in range(n):
+            t = list(s)
+            if name not in ("stack",) and r.random() < 0.6:
+                t[d % len(s) if -len(s) <= d < len(s) else 0] = r.randint(1, 4)
+            if r.random() < 0.1:
+                t[r.randrange(len(t))] += 1
+            shapes.append(tuple(t))
+        setup = [f"t{i} = {fw.tensor(sh)}" for i, sh in enumerate(shapes)]
+        seq = ("[" if r.random() < 0.6 else "(") + ", ".join(f"t{i}" for i in range(n)) + ("," if n == 1 else "")
+        seq += "]" if seq[0] == "[" else ")"
+        form = r.random()
+        if name in ("hstack", "vstack") or form < 0.2:
+            expr = f"{m}.{name}({seq})"
+        elif form < 0.6:
+            expr = f"{m}.{name}({seq}, {d})"
+        else:
+            expr = f"{m}.{name}({seq}, {fw.axis}={d})"
+        return _maybe_index(r, Case(f"concat:{name}", fw.name, setup, expr))
+    g["concat"] = concat
+
+    def index(r: random.Random) -> Case:
+        s, x = x_of(r, 0, 4)
+        rank = len(s)
+        items: list[str] = []
+        for _ in range(r.randint(1, max(1, rank + 1))):
+            items.append(r.choice(("0", "-1", "1", ":", "1:", ":2", "::2", "None", "...", "1:-1", "-2:", "2")))
+        expr = "x[" + ", ".join(items) + "]"
+        if r.random() < 0.15:
+            expr = r.choice(("x[x > 0]", f"x[{fw.tensor(s, fw.bool_dtype)}]", f"x[{shape_src([0, 0])}]" if fw.name != "jax" else "x[0]"))
+        return Case("index", fw.name, [x], expr)
+    g["index"] = index
+    return g
+
+
+def factorise(r: random.Random, total: int) -> list[int]:
+    out = []
+    while total > 1 and len(out) < 4:
+        divs = [d for d in range(1, total + 1) if total % d == 0]
+        d = r.choice(divs)
+        out.append(d)
+        total //= d
+    if total > 1:
+        out.append(total)
+    if r.random() < 0.3:
+        out.insert(r.randint(0, len(out)), 1)
+    return out
+
+
+def torch_generators(fw: Framework) -> dict[str, Gen]:
+    g: dict[str, Gen] = {}
+    for name in ("rand", "randn"):
+        g[f"construct:{name}"] = _sized_ctor(fw, name)
+
+    def randint(r: random.Random) -> Case:
+        s = rand_shape(r, 0, 3)
+        expr = r.choice((f"torch.randint(0, 5, {shape_src(s)})", f"torch.randint(5, {shape_src(s)})",
+                         f"torch.randint(0, 5, size={shape_src(s)})", f"torch.randint(low=0, high=5, size={shape_src(s)})",
+                         f"torch.randint(0, 5, {shape_src(s)}, dtype=torch.int32)"))
+        return _maybe_index(r, Case("construct:randint", fw.name, [], expr))
+    g["construct:randint"] = randint
+
+    def casts(r: random.Random) -> Case:
+        s = rand_shape(r)
+        x = f"x = {fw.tensor(s)}"
+        expr = r.choice(("x.float()", "x.half()", "x.double()", "x.bfloat16()", "x.long()", "x.int()", "x.bool()",
+                         "x.to(torch.float16)", "x.to(dtype=torch.float64)", "x.to('cpu')", "x.to('cpu', torch.float16)",
+                         "x.type(torch.float16)", "x.type(torch.HalfTensor)", "x.type('torch.DoubleTensor')",
+                         "x.view(torch.int32)", "x.type_as(torch.ones(1, dtype=torch.int64))"))
+        return _maybe_index(r, Case("cast:" + expr.split("(")[0].replace("x.", ""), fw.name, [x], expr))
+    g["cast"] = casts
+
+    def repeat(r: random.Random) -> Case:
+        s = rand_shape(r, 0, 3)
+        reps = [r.randint(1, 3) for _ in range(max(0, len(s) + r.randint(-1, 2)))]
+        x = f"x = {fw.tensor(s)}"
+        expr = r.choice((f"x.repeat({', '.join(map(str, reps))})", f"x.repeat({shape_src(reps)})"))
+        return _maybe_index(r, Case("shape:repeat", fw.name, [x], expr))
+    g["shape:repeat"] = repeat
+
+    def unflatten(r: random.Random) -> Case:
+        s = rand_shape(r, 1, 3)
+        d = r.randrange(-len(s), len(s))
+        target = factorise(r, s[d])
+        if target and r.random() < 0.3:
+            target[0] = -1
+        x = f"x = {fw.tensor(s)}"
+        expr = r.choice((f"x.unflatten({d}, {shape_src(target)})", f"torch.unflatten(x, {d}, {shape_src(target)})"))
+        return _maybe_index(r, Case("shape:unflatten", fw.name, [x], expr))
+    g["shape:unflatten"] = unflatten
+
+    def losses(r: random.Random) -> Case:
+        from shapecheck.analysis.ops_common import LOSSES
+
+        name = r.choice(sorted(LOSSES))
+        a = rand_shape(r, 1, 3)
+        b = a if r.random() < 0.6 else broadcast_partner(r, a)
+        setup = [f"a = torch.full({shape_src(a)}, 0.5)", f"b = torch.full({shape_src(b)}, 0.5)"]
+        red = r.choice(("", ", reduction='none'", ", reduction='sum'", ", reduction='mean'"))
+        return _maybe_index(r, Case(f"loss:{name}", fw.name, setup, f"F.{name}(a, b{red})"), 0.1)
+    g["loss"] = losses
+
+    def layers(r: random.Random) -> Case:
+        kind = r.choice(("Linear", "LayerNorm", "Conv1d", "Conv2d", "Conv3d", "Embedding", "Flatten", "Elementwise", "Sequential"))
+        s = rand_shape(r, 1, 4)
+        setup = [f"x = {fw.tensor(s)}"]
+        expr = "layer(x)"
+        if kind == "Linear":
+            fin = s[-1] if r.random() < 0.85 else s[-1] + 1
+            setup.append(f"layer = nn.Linear({fin}, {r.randint(1, 4)})" if r.random() < 0.5 else f"layer = nn.Linear(in_features={fin}, out_features=3, bias=False)")
+        elif kind == "LayerNorm":
+            k = r.randint(1, len(s))
+            shp = list(s[len(s) - k:])
+            if r.random() < 0.15:
+                shp[0] += 1
+            setup.append(f"layer = nn.LayerNorm({shp[-1] if k == 1 and r.random() < 0.5 else shape_src(shp)})")
+        elif kind.startswith("Conv"):
+            n = int(kind[4])
+            rank = r.choice((n + 1, n + 2, n + 2, n))
+            shp = [r.randint(1, 3) for _ in range(rank - n)] + [r.randint(3, 7) for _ in range(n)]
+            c = shp[-n - 1] if rank > n else 2
+            setup = [f"x = {fw.tensor(tuple(shp))}"]
+            k = r.randint(1, 3)
+            parts = [str(c if r.random() < 0.9 else c + 1), str(r.randint(1, 4)), str(k) if r.random() < 0.6 else shape_src([k] * n)]
+            for kw, vals in (("stride", ("1", "2", shape_src([2] * n))), ("padding", ("0", "1", "'same'", "'valid'", shape_src([1] * n))),
+                             ("dilation", ("1", "2"))):
+                if r.random() < 0.4:
+                    v = r.choice(vals)
+                    if v == "'same'" and "stride" in " ".join(parts):
+                        v = "1"
+                    parts.append(f"{kw}={v}")
+            setup.append(f"layer = nn.{kind}({', '.join(parts)})")
+        elif kind == "Embedding":
+            setup = [f"x = torch.zeros({shape_src(s)}, dtype=torch.int64)", f"layer = nn.Embedding(10, {r.randint(1, 4)})"]
+        elif kind == "Flatten":
+            setup.append(r.choice(("layer = nn.Flatten()", f"layer = nn.Flatten({r.randint(0, 2)})", f"layer = nn.Flatten({r.randint(0, 1)}, {r.randint(-1, 2)})")))
+        elif kind == "Elementwise":
+            setup.append(f"layer = nn.{r.choice(('GELU', 'ReLU', 'SiLU', 'Tanh', 'Sigmoid', 'Dropout', 'Identity', 'LeakyReLU', 'Softplus'))}()")
+        else:
+            fin = s[-1]
+            setup.append(f"layer = nn.Sequential(nn.Linear({fin}, 4), nn.GELU(), nn.Linear({4 if r.random() < 0.85 else 5}, 2))")
+        return _maybe_index(r, Case(f"layer:{kind}", fw.name, setup, expr), 0.1)
+    g["layer"] = layers
+
+    def grad(r: random.Random) -> Case:
+        s = rand_shape(r)
+        setup = [f"x = torch.ones({shape_src(s)}, requires_grad=True)", "x.sum().backward()"]
+        return Case("attr:grad", fw.name, setup, "x.grad")
+    g["attr:grad"] = grad
+    return g
+
+
+def _sized_ctor(fw: Framework, name: str, qual: str | None = None) -> Gen:
+    qual = qual or f"{fw.mod}.{name}"
+
+    def gen(r: random.Random) -> Case:
+        s = rand_shape(r, 0, 4)
+        form = r.choice(("varargs", "varargs", "tuple", "list", "size"))
+        if qual.startswith("np.random") and form != "varargs" and r.random() < 0.7:
+            form = "varargs"
+        size = {"varargs": ", ".join(map(str, s)), "tuple": shape_src(s), "list": "[" + ", ".join(map(str, s)) + "]",
+                "size": f"size={shape_src(s)}"}[form]
+        dt = f", dtype={r.choice(fw.dtypes)}" if fw.name == "torch" and r.random() < 0.3 else ""
+        expr = f"{qual}({size}{dt})" if size or not dt else f"{qual}({dt[2:]})"
+        return _maybe_index(r, Case(f"construct:{qual.split('.', 1)[1]}", fw.name, [], expr))
+    return gen
+
+
+def numpy_generators(fw: Framework) -> dict[str, Gen]:
+    g: dict[str, Gen] = {}
+    for name in ("rand", "randn"):
+        g[f"construct:random.{name}"] = _sized_ctor(fw, name, f"np.random.{name}")
+
+    def sampler(r: random.Random) -> Case:
+        from shapecheck.analysis.ops_common import RANDOM_SIZED
+
+        qual = r.choice(sorted(q for q in RANDOM_SIZED if q.startswith("numpy.")))
+        name = qual.rsplit(".", 1)[1]
+        pos = RANDOM_SIZED[qual]
+        s = rand_shape(r, 0, 3)
+        params = {0: [], 1: ["1.0" if name not in ("poisson", "geometric", "chisquare", "standard_t") else "0.5"], 2: ["0", "5"] if name == "randint" else (["5", "0.5"] if name == "binomial" else ["0.0", "1.0"])}[pos]
+        form = r.random()
+        if form < 0.4:
+            args = params + [shape_src(s)]
+        elif form < 0.7:
+            args = params + [f"size={shape_src(s)}"]
+        elif form < 0.8:
+            args = params + [f"size={s[0] if s else 2}"]
+        elif form < 0.9:
+            args = params
+        else:
+            args = params[:1] + ([f"{fw.tensor(s)}"] if params else []) + ([] if not params else [])
+        expr = f"np.random.{name}({', '.join(args)})"
+        return _maybe_index(r, Case(f"construct:random.{name}", fw.name, [], expr))
+    g["construct:random.*"] = sampler
+
+    def rng(r: random.Random) -> Case:
+        s = rand_shape(r, 0, 3)
+        expr = r.choice((f"rng.standard_normal({shape_src(s)})", f"rng.random({shape_src(s)})", f"rng.normal(0, 1, size={shape_src(s)})",
+                         f"rng.integers(0, 5, size={shape_src(s)})", f"np.random.RandomState(0).randn({', '.join(map(str, s))})"))
+        return Case("construct:default_rng", fw.name, ["rng = np.random.default_rng(0)"], expr)
+    g["construct:default_rng"] = rng
+
+    def casts(r: random.Random) -> Case:
+        s = rand_shape(r)
+        x = f"x = {fw.tensor(s)}"
+        expr = r.choice(("x.astype(np.float16)", "x.astype('float32')", "x.astype(dtype=np.int64)", "x.view(np.int64)",
+                         "x.astype(np.float32, copy=False)"))
+        return _maybe_index(r, Case("cast:astype", fw.name, [x], expr))
+    g["cast"] = casts
+    return g
+
+
+def jax_generators(fw: Framework) -> dict[str, Gen]:
+    g: dict[str, Gen] = {}
+
+    def casts(r: random.Random) -> Case:
+        s = rand_shape(r)
+        x = f"x = {fw.tensor(s)}"
+        expr = r.choice(("x.astype(jnp.float16)", "x.astype('float32')", "x.astype(jnp.bfloat16)"))
+        return _maybe_index(r, Case("cast:astype", fw.name, [x], expr))
+    g["cast"] = casts
+
+    def random_(r: random.Random) -> Case:
+        s = rand_shape(r, 0, 3)
+        expr = r.choice((f"jax.random.normal(key, {shape_src(s)})", f"jax.random.uniform(key, shape={shape_src(s)})",
+                         f"jax.random.randint(key, {shape_src(s)}, 0, 5)"))
+        return Case("construct:jax.random", fw.name, ["key = jax.random.PRNGKey(0)"], expr)
+    g["construct:jax.random"] = random_
+    return g
+
+
+# ------------------------------------------------------------------------------------------------- stubs
+
+@dataclass
+class StubSig:
+    qual: str  # "torch.nn.functional.linear"
+    params: list[tuple[str, str | None, str | None, bool, bool]]  # (name, dtype class, dims, has default, kw-only)
+
+
+def stub_signatures(module: str) -> list[StubSig]:
+    """The signatures of one bundled stub module, read with libcst (as the analyser reads them)."""
+    import libcst as cst
+
+    rel = Path(*module.split("."))
+    path = next(p for p in (STUBS / rel.with_suffix(".pyi"), STUBS / rel / "__init__.pyi") if p.is_file())
+    tree = cst.parse_module(path.read_text("utf-8"))
+    out = []
+    for stmt in tree.body:
+        if not isinstance(stmt, cst.FunctionDef):
+            continue
+        params = []
+        groups = [(p, False) for p in stmt.params.params] + [(p, True) for p in stmt.params.kwonly_params]
+        for p, kwonly in groups:
+            dtype = dims = None
+            ann = p.annotation.annotation if p.annotation is not None else None
+            if isinstance(ann, cst.Subscript) and isinstance(ann.value, cst.Name) and len(ann.slice) == 2:
+                dtype = ann.value.value
+                el = ann.slice[1].slice
+                if isinstance(el, cst.Index) and isinstance(el.value, cst.SimpleString):
+                    dims = el.value.evaluated_value  # type: ignore[assignment]
+            params.append((p.name.value, dtype, dims, p.default is not None, kwonly))
+        out.append(StubSig(f"{module}.{stmt.name.value}", params))
+    return out
+
+
+# extra arguments a stub's non-tensor parameters need (beyond its defaults)
+STUB_EXTRA: dict[str, str] = {
+    "torch.softmax": "dim={dim}", "torch.log_softmax": "dim={dim}", "torch.nn.functional.layer_norm": "{lastshape}",
+    "torch.nn.functional.rms_norm": "{lastshape}", "torch.nn.functional.softmax": "dim={dim}",
+    "torch.nn.functional.log_softmax": "dim={dim}", "torch.nn.functional.softmin": "dim={dim}",
+    "torch.nn.functional.one_hot": "num_classes=4",
+}
+_MODULE_ALIAS = {"torch": "torch", "torch.nn.functional": "F", "numpy": "np", "jax.numpy": "jnp", "jax.nn": "jax.nn"}
+
+
+def stub_generator(fw: Framework, sig: StubSig) -> Gen:
+    alias = _MODULE_ALIAS[sig.qual.rsplit(".", 1)[0]]
+    fname = sig.qual.rsplit(".", 1)[1]
+
+    def gen(r: random.Random) -> Case:
+        env: dict[str, int] = {}
+        variadic: dict[str, tuple[int, ...]] = {}
+        setup: list[str] = []
+        args: list[str] = []
+        last_shape: tuple[int, ...] = ()
+        first_rank = 0
+        for i, (pname, dtype, dims, has_default, kwonly) in enumerate(sig.params):
+            if dims is None:
+                continue
+            shape: list[int] = []
+            for tok in dims.split():
+                bare = tok.lstrip("#*")
+                if tok.startswith(("*", "#*")) or tok == "...":
+                    key = bare if tok != "..." else f"...{i}"
+                    if key not in variadic:
+                        variadic[key] = rand_shape(r, 0, 2)
+                    v = list(variadic[key])
+                    if tok.startswith("#") and v and r.random() < 0.3:
+                        v[0] = 1
+                    shape.extend(v)
+                elif bare.isdigit():
+                    shape.append(int(bare))
+                else:
+                    if bare not in env:
+                        env[bare] = r.randint(1, 4)
+                    shape.append(env[bare])
+            if r.random() < 0.25:  # a shape the signature may not accept: the real function decides
+                shape = list(rand_shape(r, 0, 4)) if r.random() < 0.5 else shape[1:] + [r.randint(1, 3)]
+            dt = fw.int_dtype if dtype == "Int" else None
+            setup.append(f"a{i} = {fw.tensor(tuple(shape), dt) if dtype != 'Int' else fw.tensor(tuple(shape), dt).replace('ones', 'zeros')}")
+            args.append(f"{pname}=a{i}" if kwonly or (i > 0 and r.random() < 0.2) else f"a{i}")
+            if not last_shape:
+                last_shape = tuple(shape)
+                first_rank = len(shape)
+        # a positional argument after a keyword one is a syntax error: keywords last
+        args = [a for a in args if "=" not in a] + [a for a in args if "=" in a]
+        extra = STUB_EXTRA.get(sig.qual, "")
+        if extra:
+            d = r.randrange(-first_rank, first_rank) if first_rank else 0
+            last = shape_src(last_shape[-1:]) if last_shape else "(1,)"
+            args.append(extra.format(dim=d, lastshape=last))
+        return _maybe_index(r, Case(f"stub:{sig.qual}", fw.name, setup, f"{alias}.{fname}({', '.join(args)})"), 0.1)
+    return gen
+
+
+def all_generators(fw: Framework) -> dict[str, Gen]:
+    gens = dict(fw.generators())
+    for module in fw.stub_modules():
+        for sig in stub_signatures(module):
+            gens[f"stub:{sig.qual}"] = stub_generator(fw, sig)
+    return gens
+
+
+# ------------------------------------------------------------------------------------------------- running
+
+
+def _static_claim(v: Any) -> tuple[str, Any] | None:
+    """What the analyser claims about ``out``: ("tensor", (rank, {axis: size}), dtype) / ("int", n) / ("seq", [...])."""
+    if isinstance(v, TensorV) and v.shape is not None:
+        sizes = {i: s.as_int() for i, s in enumerate(v.shape) if s.as_int() is not None}
+        return "tensor", (len(v.shape), sizes, v.dtype)
+    if isinstance(v, TensorV) and v.dtype is not None:
+        return "tensor", (None, {}, v.dtype)
+    if isinstance(v, IntV) and v.size.as_int() is not None:
+        return "int", v.size.as_int()
+    if isinstance(v, SeqV) and v.kind == "shape":
+        return "seq", [i.size.as_int() if isinstance(i, IntV) else None for i in v.items]
+    return None
+
+
+def _runtime(fw: Framework, src: str) -> tuple[str, Any, str]:
+    ns: dict[str, Any] = {}
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            exec(compile(src, "<generated case>", "exec"), ns)  # noqa: S102 - our own generated snippet
+        except Exception as exc:  # the framework rejects the call
+            return "raise", None, f"{type(exc).__name__}: {str(exc)[:160]}"
+    if any("target size" in str(w.message) for w in caught):
+        return "warn", ns.get("out"), "loss target broadcast warning"
+    return "ok", ns.get("out"), ""
+
+
+def _runtime_shape(value: Any) -> tuple[int, ...] | None:
+    if isinstance(value, (bool, int, float, complex)):
+        return ()
+    shape = getattr(value, "shape", None)
+    if shape is None or isinstance(value, tuple):
+        return None
+    try:
+        return tuple(int(s) for s in shape)
+    except TypeError:
+        return None
+
+
+def run_case(fw: Framework, case: Case, dtypes: bool = True) -> Outcome:
+    src = case.source(fw.header)
+    try:
+        values, findings = inferred_values(src, "generated_case.py")
+    except Exception as exc:  # a crash of the analyser
+        return Outcome(case, src, "internal", "?", f"analysis raised {type(exc).__name__}: {exc}")
+    internal = [f for f in findings if f.code.startswith("SHP9")]
+    errors = [f for f in findings if f.code[:4] in ("SHP1", "SHP2")]
+    runtime, value, why = _runtime(fw, src)
+    claim = _static_claim(values.get("out"))
+    out = Outcome(case, src, "ok", runtime, why, claimed=claim is not None)
+    if internal:
+        out.verdict, out.detail = "internal", internal[0].message
+        return out
+    if runtime != "ok":
+        return out
+    if errors:
+        out.verdict, out.detail = "false-positive", "; ".join(f.message for f in errors)
+        return out
+    if claim is None:
+        return out
+    kind, data = claim
+    if kind == "int":
+        real = value if isinstance(value, int) else None
+        if real is None and hasattr(value, "item") and getattr(value, "shape", None) == ():
+            real = int(value.item())
+        if real != data:
+            out.verdict, out.detail = "wrong-shape", f"analyser: int {data}, runtime: {value!r}"
+        return out
+    if kind == "seq":
+        real_t = tuple(value) if isinstance(value, tuple) else None
+        if real_t is None or len(real_t) != len(data) or any(d is not None and d != v for d, v in zip(data, real_t)):
+            out.verdict, out.detail = "wrong-shape", f"analyser: shape tuple {data}, runtime: {value!r}"
+        return out
+    rank, sizes, dtype = data
+    real = _runtime_shape(value)
+    if rank is not None:
+        if real is None or len(real) != rank or any(real[i] != s for i, s in sizes.items()):
+            shown = tuple(sizes.get(i, "?") for i in range(rank))
+            out.verdict, out.detail = "wrong-shape", f"analyser: {shown}, runtime: {real if real is not None else type(value).__name__}"
+            return out
+    if dtypes and dtype is not None:
+        real_dt = fw.dtype_name(value) if real is not None and not isinstance(value, (bool, int, float)) else None
+        if real_dt is not None and real_dt != dtype:
+            out.verdict, out.detail = "wrong-dtype", f"analyser: {dtype}, runtime: {real_dt}"
+    return out
+
+
+FRAMEWORK_CLASSES: list[type[Framework]] = [NumpyFW, TorchFW, JaxFW]
+
+
+def frameworks() -> dict[str, Framework]:
+    """The installed frameworks, by name."""
+    out = {}
+    for cls in FRAMEWORK_CLASSES:
+        fw = cls()
+        if fw.available():
+            out[fw.name] = fw
+    return out
+
+
+def run_seed(fw: Framework, gens: dict[str, Gen], key: str, seed: int) -> Outcome:
+    r = random.Random(seed)
+    return run_case(fw, gens[key](r))
+
+
+@dataclass
+class Tally:
+    cases: int = 0
+    raised: int = 0
+    claimed: int = 0
+    bad: dict[str, int] = field(default_factory=dict)
+    examples: list[Outcome] = field(default_factory=list)
