@@ -194,6 +194,8 @@ def _replay_framework(w: Witness, replay: Replay) -> None:
             return xs[0].expand(*[int(x) for x in witness_get(w, "target", ())])
         if op == "linear":
             return F.linear(xs[0], xs[1])
+        if op == "attention":
+            return F.scaled_dot_product_attention(xs[0], xs[1], xs[2])
         if op == "nn.Linear":
             fin = witness_get(w, "in_features")
             fout = witness_get(w, "out_features") or 1

@@ -36,7 +36,7 @@ if TYPE_CHECKING:  # the pattern engine is imported lazily at run time
 __all__ = ["build_witness", "concrete_failure", "solve_assignment", "EINOPS_OPS", "FRAMEWORK_OPS"]
 
 EINOPS_OPS = frozenset({"rearrange", "reduce", "repeat", "pack", "unpack", "einsum", "parse_shape"})
-FRAMEWORK_OPS = frozenset({"matmul", "elementwise", "loss", "cat", "stack", "reshape", "expand", "linear",
+FRAMEWORK_OPS = frozenset({"matmul", "elementwise", "loss", "cat", "stack", "reshape", "expand", "linear", "attention",
                            "nn.Linear", "nn.LayerNorm", "nn.Conv"})
 
 _INTERNAL = "~"  # prefix of symbols made while re-deriving assumptions (never shown)
@@ -494,6 +494,13 @@ def concrete_failure(w: Witness) -> str | None:
         return None
     if op == "elementwise":
         return None if _broadcast(shapes[0], shapes[1]) is not None else f"{shapes[0]} and {shapes[1]} do not broadcast"
+    if op == "attention":
+        q, k, v = shapes
+        if q[-1] != k[-1]:
+            return f"query and key last axes {q[-1]} and {k[-1]} differ"
+        if k[-2] != v[-2]:
+            return f"key and value sequence axes {k[-2]} and {v[-2]} differ"
+        return None
     if op == "loss":
         a, b = shapes
         if a != b:

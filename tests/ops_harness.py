@@ -862,8 +862,8 @@ def stub_generator(fw: Framework, sig: StubSig) -> Gen:
                     if bare not in env:
                         env[bare] = r.randint(1, 4)
                     shape.append(env[bare])
-            if r.random() < 0.25:  # a shape the signature may not accept: the real function decides
-                shape = list(rand_shape(r, 0, 4)) if r.random() < 0.5 else shape[1:] + [r.randint(1, 3)]
+            if r.random() < 0.35:  # a shape the signature may not accept: the real function decides
+                shape = list(rand_shape(r, 0, 4)) if r.random() < 0.6 else shape[1:] + [r.randint(1, 3)]
             dt = fw.int_dtype if dtype == "Int" else None
             setup.append(f"a{i} = {fw.tensor(tuple(shape), dt) if dtype != 'Int' else fw.tensor(tuple(shape), dt).replace('ones', 'zeros')}")
             args.append(f"{pname}=a{i}" if kwonly or (i > 0 and r.random() < 0.2) else f"a{i}")

@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     from .interpreter import Interpreter
 
 from .ops_common import (
-    _CASTS, DTYPE_NAMES, ELEMENTWISE_FUNCS, LOSSES, RANDOM_SIZED, REDUCTIONS, SAME_SHAPE, SIZE_CONSTRUCTORS, VARARG_SIZES,
+    _CASTS, DTYPE_NAMES, BROADCASTING_LOSSES, ELEMENTWISE_FUNCS, LOSSES, RANDOM_SIZED, REDUCTIONS, SAME_SHAPE, SIZE_CONSTRUCTORS, VARARG_SIZES,
     _dtype_arg, _dtype_kw, _fill_dtype, _framework, _ints, _norm_dim, _op_name, _shape_args, _sizes, _tensor_type_dtype,
     broadcast_shapes,
 )
@@ -144,6 +144,20 @@ class FrameworkOps(LayerOps):
             ax = a.axes[:-1] + b.axes[-1:]
         return TensorV(batch + (a.shape[-2], b.shape[-1]), dtype, fw, ax)
 
+    def numpy_dot(self, node: cst.CSTNode, a: TensorV, b: TensorV) -> Value:
+        """``np.dot``: matmul for 1-d and 2-d operands; above, a sum over a's last axis and b's second-to-last,
+        without broadcasting: ``a.shape[:-1] + b.shape[:-2] + b.shape[-1:]``; a 0-d operand multiplies."""
+        if a.shape is None or b.shape is None or (len(a.shape) <= 2 and len(b.shape) <= 2 and a.shape and b.shape):
+            return self.matmul(node, "dot", a, b)
+        dtype = a.dtype if a.dtype == b.dtype else None
+        if not a.shape or not b.shape:
+            return TensorV(b.shape if not a.shape else a.shape, dtype, a.framework)
+        k2 = b.shape[-2] if len(b.shape) >= 2 else b.shape[0]
+        if equal(a.shape[-1], k2) is Truth.FALSE:
+            return TensorV(None, dtype, a.framework)  # raises; no rule of ours says so
+        out = a.shape[:-1] + (b.shape[:-2] + b.shape[-1:] if len(b.shape) >= 2 else ())
+        return TensorV(out, dtype, a.framework)
+
     def tensor_method(self, interp: "Interpreter", node: cst.Call, t: TensorV, name: str, args: list[Value], kwargs: dict[str, Value], dynamic: bool) -> Value:
         if dynamic:
             return t.with_shape(None) if name in SAME_SHAPE else UNKNOWN
@@ -171,7 +185,7 @@ class FrameworkOps(LayerOps):
                 if isinstance(target, (StrV, RefV)) or target is UNKNOWN:
                     dt = kwargs.get("dtype")
                     return t.with_dtype(dt.name) if isinstance(dt, DtypeV) else (t if isinstance(target, StrV) and name == "to" else t.with_dtype(None))
-        if name == "to" and "dtype" in kwargs:
+        if name in ("to", "astype", "type") and "dtype" in kwargs:
             dt = kwargs["dtype"]
             return t.with_dtype(dt.name if isinstance(dt, DtypeV) else None)
         if name in ("size",):
@@ -215,17 +229,29 @@ class FrameworkOps(LayerOps):
             return self.expand(node, t, args, kwargs)
         if name == "expand_as" and args and isinstance(args[0], TensorV):
             return t.with_shape(args[0].shape)
+        if name == "dot" and t.framework in ("numpy", "jax") and args and isinstance(args[0], TensorV):
+            return self.numpy_dot(node, t, args[0])
         if name in ("matmul", "mm", "bmm", "dot") and args and isinstance(args[0], TensorV):
             return self.matmul(node, name, t, args[0])
         if name in REDUCTIONS:
             return self.reduction(node, name, t, args, kwargs, method)
         if name in ("cumsum", "cumprod", "nancumsum", "nancumprod"):
             return self.cumulative(node, name, t, args, kwargs)
+        if not method and name in DTYPE_NAMES and t.framework in ("numpy", "jax"):
+            return t.with_dtype(DTYPE_NAMES[name])  # np.half(x), np.float32(x): casts
+        if name in ("isnan", "isinf", "isfinite", "isposinf", "isneginf", "logical_not", "signbit"):
+            return t.with_dtype("bool")
+        if name in ("tril", "triu") and t.framework in ("numpy", "jax") and shape is not None and len(shape) < 2:
+            return t.with_shape(shape * 2 if len(shape) == 1 else None)  # np.tril of a vector: its (n, n) matrix
         if name in ("softmax", "log_softmax") or name in SAME_SHAPE:
             return t
         if name in ("chunk", "split", "unbind", "tolist", "item", "nonzero", "unique", "masked_select", "topk", "sort", "gather", "scatter", "index_select"):
             return UNKNOWN
         if name in ELEMENTWISE_FUNCS and args and isinstance(args[0], TensorV):
+            if name == "where":  # x.where(condition, y): all three broadcast
+                if not all(isinstance(a, TensorV) for a in args[:2]) or len(args) < 2:
+                    return t.with_shape(None)
+                return self.elementwise(node, name, [t, *args[:2]])  # type: ignore[list-item]
             return self.elementwise(node, name, [t, args[0]])
         if name == "repeat" and method and t.framework == "torch":
             reps = _shape_args(args)
@@ -240,8 +266,15 @@ class FrameworkOps(LayerOps):
 
     def reduction(self, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value], method: bool) -> Value:
         shape = t.shape
-        dim_v = args[0] if args else kwargs.get("dim", kwargs.get("axis", NoneV()))
-        keep_v = kwargs.get("keepdim", kwargs.get("keepdims", args[1] if len(args) > 1 and isinstance(args[1], BoolV) else BoolV(False)))
+        # x.norm(p, dim, keepdim) / np.linalg.norm(x, ord, axis, keepdims); x.std(dim, unbiased, keepdim) in torch
+        at_dim, at_keep = (1, 2) if name == "norm" else (0, 2 if name in ("std", "var") else 1)
+        dim_v = args[at_dim] if len(args) > at_dim else kwargs.get("dim", kwargs.get("axis", NoneV()))
+        if name in ("std", "var") and t.framework == "torch" and isinstance(dim_v, BoolV):
+            dim_v = NoneV()  # x.std(True): the unbiased flag
+        keep_pos = args[at_keep] if len(args) > at_keep and isinstance(args[at_keep], BoolV) and t.framework == "torch" else BoolV(False)
+        keep_v = kwargs.get("keepdim", kwargs.get("keepdims", keep_pos))
+        if isinstance(dim_v, SeqV) and not dim_v.items and t.framework == "torch":
+            dim_v = UNKNOWN  # torch reads dim=() as every axis, in some versions
         keep = keep_v.value if isinstance(keep_v, BoolV) else None
         out_dtype = t.dtype
         if name in ("all", "any", "argmax", "argmin", "count_nonzero"):
@@ -289,8 +322,8 @@ class FrameworkOps(LayerOps):
         self.note_framework_reduction(node, name, t, reduced, kwargs)
         dt = kwargs.get("dtype")
         out = t.with_dtype(dt.name if isinstance(dt, DtypeV) else None) if dt is not None and not isinstance(dt, NoneV) else t
-        if isinstance(dim_v, NoneV) and t.framework in ("numpy", "jax") and t.shape is not None:
-            return out.with_shape((product(t.shape),))
+        if t.framework in ("numpy", "jax") and t.shape is not None and (isinstance(dim_v, NoneV) or not t.shape):
+            return out.with_shape((product(t.shape),))  # flattened without an axis; a 0-d array becomes (1,)
         return out
 
     def note_reduction(self, node: cst.CSTNode, op: str, t: TensorV | None, reduction: str | None, res: Any, pattern: str, out: TensorV) -> None:
@@ -313,6 +346,8 @@ class FrameworkOps(LayerOps):
             return UNKNOWN
         if qual.startswith("torch.nn.") and not qual.startswith("torch.nn.functional") and name[:1].isupper():
             return self.layer(node, name, args, kwargs)
+        if qual == "torch.nn.functional.scaled_dot_product_attention":
+            return self.attention(node, args, kwargs)
         stub = self.m.stubs.function(qual)
         if stub is not None:
             return self.call_stub(node, qual, stub, args, kwargs)
@@ -323,8 +358,7 @@ class FrameworkOps(LayerOps):
         if name == "outer" and fw in ("numpy", "jax") and len(args) == 2 and all(isinstance(a, TensorV) for a in args):
             return self.outer(args[0], args[1], fw)  # type: ignore[arg-type]
         if name in ("zeros_like", "ones_like", "empty_like", "randn_like", "rand_like", "full_like") and args and isinstance(args[0], TensorV):
-            dt = kwargs.get("dtype")
-            return args[0].with_dtype(dt.name) if isinstance(dt, DtypeV) else args[0]
+            return args[0].with_dtype(_dtype_kw(kwargs)) if "dtype" in kwargs else args[0]
         if name in ("cat", "concatenate", "concat", "stack", "hstack", "vstack"):
             return self.concat(node, name, fw, args, kwargs)
         if name in ("matmul", "bmm", "mm") and len(args) == 2 and all(isinstance(a, TensorV) for a in args):
@@ -338,8 +372,7 @@ class FrameworkOps(LayerOps):
             return None if qual.startswith("einops") else UNKNOWN
         if name in ("tensor", "as_tensor", "from_numpy", "array", "asarray"):
             if args and isinstance(args[0], TensorV):
-                dt = kwargs.get("dtype")
-                return args[0].with_dtype(dt.name) if isinstance(dt, DtypeV) else args[0]
+                return args[0].with_dtype(_dtype_kw(kwargs)) if "dtype" in kwargs else args[0]
             return TensorV(None, _dtype_kw(kwargs), fw)
         if args and isinstance(args[0], TensorV):
             return self.apply_op(node, name, args[0], args[1:], kwargs, method=False)
@@ -386,6 +419,35 @@ class FrameworkOps(LayerOps):
         shape = instantiate(spec, memo, lambda n: self.ctx.fresh(n)) if spec is not None else None
         axes = first.axes if first is not None and shape is not None and first.shape == tuple(shape) else None
         return TensorV(tuple(shape) if shape is not None else None, dtype, fw, axes)
+
+    def attention(self, node: cst.Call, args: list[Value], kwargs: dict[str, Value]) -> Value:
+        """``F.scaled_dot_product_attention(q, k, v)``: (*batch, L, E), (*batch, S, E), (*batch, S, Ev) -> (*batch, L, Ev).
+
+        The batch axes of the three broadcast (``enable_gqa`` lets the head axis differ: then they are unknown).
+        """
+        names = ("query", "key", "value")
+        q, k, v = (args[i] if len(args) > i else kwargs.get(n, UNKNOWN) for i, n in enumerate(names))
+        if not (isinstance(q, TensorV) and isinstance(k, TensorV) and isinstance(v, TensorV)):
+            return TensorV(None, q.dtype if isinstance(q, TensorV) else None, "torch")
+        dtype = q.dtype
+        if q.shape is None or k.shape is None or v.shape is None or min(len(q.shape), len(k.shape), len(v.shape)) < 2:
+            return TensorV(None, dtype, "torch")
+        for what, x, y in (("query and key", q.shape[-1], k.shape[-1]), ("key and value", k.shape[-2], v.shape[-2])):
+            if equal(x, y) is Truth.FALSE:
+                axis = "last axis" if what == "query and key" else "sequence axis (-2)"
+                self.ctx.report(node, "SHP204", {"op": "scaled_dot_product_attention", "reason": f"{what} differ on their {axis}: {x} vs {y} "
+                                                                                              f"({shape_text(q.shape)}, {shape_text(k.shape)}, {shape_text(v.shape)})"},
+                                self._origins([q, k, v]), spec=OpSpec("attention", None, (q.shape, k.shape, v.shape)))
+                return TensorV(None, dtype, "torch")
+        gqa = kwargs.get("enable_gqa")
+        if gqa is not None and not (isinstance(gqa, BoolV) and gqa.value is False):
+            return TensorV(None, dtype, "torch")
+        batch, fail = broadcast_shapes(q.shape[:-2], k.shape[:-2])
+        if batch is not None and fail is None:
+            batch, fail = broadcast_shapes(batch, v.shape[:-2])
+        if batch is None or fail is not None:
+            return TensorV(None, dtype, "torch")
+        return TensorV(batch + (q.shape[-2], v.shape[-1]), dtype, "torch")
 
     def construct(self, node: cst.Call, fw: str, qual: str, name: str, args: list[Value], kwargs: dict[str, Value]) -> Value:
         """zeros / ones / empty / full / rand / randn: the sizes as varargs (torch, ``np.random.rand``) or one tuple."""
@@ -497,24 +559,27 @@ class FrameworkOps(LayerOps):
 
     def loss(self, node: cst.Call, name: str, a: TensorV, b: TensorV, kwargs: dict[str, Value]) -> Value:
         out_dtype = a.dtype
+        out_shape: tuple[Size, ...] | None = None
         if a.shape is not None and b.shape is not None:
-            if len(a.shape) == len(b.shape):
+            # torch warns (mse, l1, smooth_l1, huber) or raises (binary cross-entropies) on a target of another size:
+            # a finding. kl_div, poisson_nll_loss and soft_margin_loss broadcast silently: only a failing broadcast is.
+            strict = name not in BROADCASTING_LOSSES
+            if len(a.shape) == len(b.shape) and strict:
                 for i, (x, y) in enumerate(zip(a.shape, b.shape)):
                     if equal(x, y) is Truth.FALSE:
                         self.ctx.report(node, "SHP204", {"op": name, "reason": f"input {shape_text(a.shape)} and target {shape_text(b.shape)} differ on axis {i} "
                                                                                f"({x} vs {y}); the loss would broadcast (or fail) instead of comparing element by element"},
                                         self._origins([a, b]), spec=OpSpec("loss", None, (a.shape, b.shape), (), (("name", name),)))
                         return TensorV(None, out_dtype, a.framework)
-            else:
-                _, fail = broadcast_shapes(a.shape, b.shape)
-                if fail is not None:
-                    self.ctx.report(node, "SHP204", {"op": name, "reason": f"input {shape_text(a.shape)} and target {shape_text(b.shape)} cannot broadcast"}, self._origins([a, b]),
-                                    spec=OpSpec("loss", None, (a.shape, b.shape), (), (("name", name),)))
-                    return TensorV(None, out_dtype, a.framework)
+            out_shape, fail = broadcast_shapes(a.shape, b.shape)
+            if fail is not None:
+                self.ctx.report(node, "SHP204", {"op": name, "reason": f"input {shape_text(a.shape)} and target {shape_text(b.shape)} cannot broadcast"}, self._origins([a, b]),
+                                spec=OpSpec("loss", None, (a.shape, b.shape), (), (("name", name),)))
+                return TensorV(None, out_dtype, a.framework)
             self.misaligned(node, name, [a, b])
         red = kwargs.get("reduction")
         if isinstance(red, StrV) and red.value == "none":
-            return a.with_shape(a.shape)
+            return a.with_shape(out_shape)  # the broadcast shape of input and target
         if red is None or (isinstance(red, StrV) and red.value in ("mean", "sum")):
             return TensorV((), out_dtype, a.framework)
         return TensorV(None, out_dtype, a.framework)

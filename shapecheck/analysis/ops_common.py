@@ -52,6 +52,7 @@ REDUCTIONS = {"sum", "mean", "prod", "amax", "amin", "max", "min", "std", "var",
               "argmax", "argmin", "nansum", "nanmean", "median", "count_nonzero"}
 LOSSES = {"mse_loss", "l1_loss", "smooth_l1_loss", "huber_loss", "binary_cross_entropy", "binary_cross_entropy_with_logits",
           "soft_margin_loss", "kl_div", "poisson_nll_loss"}
+BROADCASTING_LOSSES = {"kl_div", "poisson_nll_loss", "soft_margin_loss"}  # no warning, no error on another target size
 CONSTRUCTORS = {"zeros", "ones", "empty", "rand", "randn", "full"}
 # the constructors modelled, by qualified name (another module's zeros/rand may mean anything)
 SIZE_CONSTRUCTORS = {f"{m}.{n}" for m in ("torch", "numpy", "jax.numpy") for n in ("zeros", "ones", "empty", "full")} | {

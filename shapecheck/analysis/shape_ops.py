@@ -140,6 +140,10 @@ class ShapeOps(OpsBase):
         if t.shape is None:
             return t
         rank = len(t.shape)
+        if name == "transpose" and t.framework in ("numpy", "jax") and (args or "axes" in kwargs):
+            # numpy's transpose takes a whole permutation: x.transpose(2, 0, 1), np.transpose(x, (1, 0, 2))
+            axes = kwargs.get("axes", args[0] if len(args) == 1 else SeqV(tuple(args)))
+            return self.permute(t, list(axes.items)) if isinstance(axes, SeqV) else t.with_shape(None)
         ds = _ints(args[:2])
         if ds is None or len(ds) != 2:
             if not args and name == "transpose" and t.framework == "numpy":
