@@ -209,7 +209,26 @@ def _replay_framework(w: Witness, replay: Replay) -> None:
     if op == "loss":
         replay.add("torch", *_replay_loss(F, w, xs))
         return
+    if op == "keras.layer":
+        replay.add("keras", *_replay_keras(w))
+        return
     replay.add("torch", *_run(go))
+
+
+def _replay_keras(w: Witness) -> tuple[bool | None, str]:
+    """A Keras layer called on a symbolic input of the witness shape (no data): Keras checks the rank on the call."""
+    import importlib.util
+
+    if importlib.util.find_spec("keras") is None:
+        return None, "keras is not installed"
+    keras: Any = importlib.import_module("keras")
+
+    cls = str(witness_get(w, "cls", "")).rsplit(".", 1)[-1]
+    layer_type = getattr(keras.layers, cls, None)
+    if layer_type is None:
+        return None, f"keras.layers has no {cls}"
+    layer = layer_type(1, 1) if cls.startswith("Conv") else layer_type()
+    return _run(lambda: layer(keras.Input(batch_shape=tuple(int(x) for x in w.input_shapes[0]))))
 
 
 def _replay_loss(F: Any, w: Witness, xs: list[Any]) -> tuple[bool | None, str]:

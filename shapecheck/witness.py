@@ -549,6 +549,9 @@ def concrete_failure(w: Witness) -> str | None:
         return None if len(ns) <= len(x) and tuple(x[len(x) - len(ns):]) == ns else f"normalized_shape {ns} vs input {x}"
     if op == "nn.Conv":
         return _conv_ok(w)
+    if op == "keras.layer":  # a Keras layer's input-rank check (InputSpec ndim)
+        ndim = witness_get(w, "ndim")
+        return f"{witness_get(w, 'cls')} takes {ndim} dimensions, the input has {len(shapes[0])}" if len(shapes[0]) != ndim else None
     return None
 
 

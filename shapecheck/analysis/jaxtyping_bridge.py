@@ -25,6 +25,7 @@ DTYPE_CLASSES = frozenset(
 _FRAMEWORK_OF_ARRAY = {
     "torch.Tensor": "torch", "torch.FloatTensor": "torch", "numpy.ndarray": "numpy", "jax.Array": "jax",
     "jax.numpy.ndarray": "jax", "jaxtyping.Array": "jax", "jax.numpy.DeviceArray": "jax",
+    "tensorflow.Tensor": "tensorflow", "tensorflow.Variable": "tensorflow", "paddle.Tensor": "paddle",
 }
 
 

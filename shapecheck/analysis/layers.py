@@ -66,6 +66,9 @@ class LayerOps(ShapeOps):
         report_node: cst.CSTNode = layer.line_node if in_sequential and layer.line_node is not None else node
         if layer.kind in ("Rearrange", "Reduce", "EinMix"):
             return self.m.einops.apply_layer(report_node, layer, x)
+        if layer.kind.startswith("fw:"):  # Keras / Flax layers (frameworks.py)
+            from .frameworks import apply_layer
+            return apply_layer(self, node, report_node, layer, x, args)  # type: ignore[arg-type]
         if not isinstance(x, TensorV):
             return UNKNOWN
         if layer.kind == "Sequential":

@@ -39,7 +39,7 @@ _SHAPE_KEEPING_INPLACE = frozenset({
 })
 
 # callees that never mutate a list argument
-_PURE_PREFIXES = ("einops.", "torch.", "numpy.", "jax.", "math.")
+_PURE_PREFIXES = ("einops.", "torch.", "numpy.", "jax.", "math.", "tensorflow.", "keras.", "paddle.", "flax.")
 _PURE_BUILTINS = frozenset({"len", "tuple", "list", "sum", "zip", "enumerate", "sorted", "reversed", "print", "isinstance",
                             "range", "max", "min", "map", "filter", "any", "all", "iter", "next", "set", "dict", "str",
                             "repr", "int", "float", "bool", "type", "id", "hash", "getattr", "hasattr"})
@@ -452,6 +452,9 @@ class ModuleAnalysis:
                     interp.forget(func.value)  # x.unsqueeze_(1), x.t_(), x.resize_(...): x changed shape in place
                     return UNKNOWN
                 return self.ops.tensor_method(interp, node, base, method, args, kwargs, dynamic)
+            if isinstance(base, LayerV) and func.attr.value in ("add", "append", "extend", "insert", "pop", "add_module", "add_sublayer"):
+                interp.forget(func.value)  # model.add(Dense(10)): the chain recorded at construction is no longer the model
+                return UNKNOWN
             if isinstance(base, LayerV) and func.attr.value == "forward":
                 return self.ops.apply_layer(interp, node, base, args, kwargs)
             callee: Value = interp.attribute(func)

@@ -26,6 +26,7 @@ from .ops_common import (
     _dtype_arg, _dtype_kw, _fill_dtype, _framework, _ints, _norm_dim, _op_name, _shape_args, _sizes, _tensor_type_dtype,
     broadcast_shapes,
 )
+from . import frameworks
 from .layers import LayerOps
 
 
@@ -161,6 +162,10 @@ class FrameworkOps(LayerOps):
     def tensor_method(self, interp: "Interpreter", node: cst.Call, t: TensorV, name: str, args: list[Value], kwargs: dict[str, Value], dynamic: bool) -> Value:
         if dynamic:
             return t.with_shape(None) if name in SAME_SHAPE else UNKNOWN
+        if t.framework == "paddle":
+            return frameworks.paddle_method(self, node, t, name, args, kwargs)
+        if t.framework == "tensorflow":
+            return frameworks.tf_method(self, node, t, name, args, kwargs)
         return self.apply_op(node, name, t, args, kwargs, method=True)
 
     def apply_op(self, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value], method: bool) -> Value:
@@ -344,6 +349,8 @@ class FrameworkOps(LayerOps):
         name = qual.rsplit(".", 1)[-1]
         if dynamic:
             return UNKNOWN
+        if qual.startswith(frameworks.PREFIXES):
+            return frameworks.call(self, interp, node, qual, args, kwargs)
         if qual.startswith("torch.nn.") and not qual.startswith("torch.nn.functional") and name[:1].isupper():
             return self.layer(node, name, args, kwargs)
         if qual == "torch.nn.functional.scaled_dot_product_attention":

@@ -32,7 +32,9 @@ def _tensor_type_dtype(target: Value) -> str | None:
         return _TENSOR_TYPES[name.rsplit(".", 1)[-1]]
     return None
 
-_FRAMEWORK_PREFIX = {"torch": "torch", "numpy": "numpy", "jax": "jax", "jaxlib": "jax"}
+_FRAMEWORK_PREFIX = {"torch": "torch", "numpy": "numpy", "jax": "jax", "jaxlib": "jax",
+                     # issue 15: their calls go to frameworks.py (ops.call), never to the torch rules
+                     "tensorflow": "tensorflow", "keras": "tensorflow", "tf_keras": "tensorflow", "paddle": "paddle", "flax": "jax"}
 
 # methods / functions that keep the shape of their (first) tensor argument
 SAME_SHAPE = {

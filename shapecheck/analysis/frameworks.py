@@ -1,0 +1,640 @@
+"""TensorFlow / Keras, PaddlePaddle and Flax (issue 15): functions, tensor methods and layers.
+
+The shape engine is the torch one (``ops.py``, ``shape_ops.py``, ``layers.py``); this module reads each framework's
+own signatures and hands the engine what it needs. A function or method not listed here gives an unknown value,
+never a torch-semantics guess: ``tf.transpose(x, perm)`` and ``paddle.transpose(x, perm)`` take a permutation,
+``paddle.reshape`` copies the input size where the target says 0, ``tf.squeeze`` and ``tf.matmul`` differ from
+torch, Keras layers leave out the batch axis in ``Reshape`` / ``Permute`` / ``Input``. Stub-expressible functions
+(same-shape activations, ``paddle.nn.functional.linear`` with its ``[in, out]`` weight, ...) live in
+``stubs/tensorflow`` and ``stubs/paddle``.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import libcst as cst
+
+from ..sizes import Size, product
+from .context import OpSpec
+from .ops_common import DTYPE_NAMES, _ints, _norm_dim
+from .shapes_bridge import Origin
+from .values import (
+    UNKNOWN, BoolV, DtypeV, FloatV, IntV, LayerV, NoneV, RefV, SeqV, StrV, TensorV, Value,
+)
+
+if TYPE_CHECKING:
+    from .interpreter import Interpreter
+    from .ops import FrameworkOps
+
+# qualified-name heads that belong to this module, and the array framework their tensors are
+PREFIXES = ("tensorflow.", "keras.", "tf_keras.", "paddle.", "flax.")
+
+_TF_REDUCTIONS = {"reduce_sum": "sum", "reduce_mean": "mean", "reduce_prod": "prod", "reduce_max": "amax",
+                  "reduce_min": "amin", "reduce_any": "any", "reduce_all": "all", "reduce_logsumexp": "logsumexp",
+                  "reduce_std": "std", "reduce_variance": "var"}
+_PADDLE_REDUCTIONS = {"sum": "sum", "mean": "mean", "prod": "prod", "max": "amax", "min": "amin", "amax": "amax",
+                      "amin": "amin", "any": "any", "all": "all", "logsumexp": "logsumexp", "nansum": "nansum",
+                      "nanmean": "nanmean"}
+# same-shape functions of every framework here (activations, elementwise maths, casts aside)
+_SAME_SHAPE = {"relu", "relu6", "gelu", "silu", "swish", "sigmoid", "tanh", "softmax", "log_softmax", "softplus", "elu",
+               "selu", "leaky_relu", "exp", "log", "sqrt", "rsqrt", "abs", "square", "negative", "neg", "sign", "floor",
+               "ceil", "round", "erf", "identity", "stop_gradient", "zeros_like", "ones_like", "clip_by_value", "clip",
+               "dropout", "hard_swish", "hardswish", "mish", "l2_normalize", "normalize"}
+_ACTIVATION_LAYERS = {"ReLU", "GELU", "Silu", "SiLU", "Sigmoid", "Tanh", "Softmax", "LeakyReLU", "ELU", "Dropout",
+                      "Identity", "Activation", "BatchNormalization", "LayerNormalization", "Hardswish", "Mish",
+                      "Dropout1D", "Dropout2D", "SpatialDropout1D", "SpatialDropout2D", "GaussianNoise",
+                      "AlphaDropout", "UnitNormalization", "PReLU", "Softplus", "Swish", "InputLayer"}
+
+
+def framework_of(qual: str) -> str | None:
+    head = qual.split(".", 1)[0]
+    return {"tensorflow": "tensorflow", "keras": "tensorflow", "tf_keras": "tensorflow", "paddle": "paddle", "flax": "jax"}.get(head)
+
+
+def _keras_name(qual: str) -> str | None:
+    """``tensorflow.keras.layers.Dense`` / ``keras.src.layers.core.dense.Dense`` -> ``keras.layers.Dense``;
+    None when ``qual`` is not in Keras."""
+    for head in ("tensorflow.keras.", "tensorflow.python.keras.", "tf_keras.", "keras.src.", "keras."):
+        if qual.startswith(head):
+            rest = qual[len(head):].split(".")
+            last = rest[-1]
+            if rest[0] in ("layers",):
+                return f"keras.layers.{last}"
+            if rest[0] in ("models", "Sequential", "Model", "Input") or len(rest) == 1:
+                return f"keras.{last}"
+            if rest[0] == "mixed_precision":
+                return "keras.mixed_precision." + last
+            return "keras." + ".".join(rest)
+    return None
+
+
+def _arg(args: list[Value], kwargs: dict[str, Value], i: int, kw: str, default: Value | None = None) -> Value | None:
+    if len(args) > i:
+        return args[i]
+    return kwargs.get(kw, default)
+
+
+def _dtype(v: Value | None) -> str | None:
+    if isinstance(v, DtypeV):
+        return v.name
+    if isinstance(v, StrV):
+        return DTYPE_NAMES.get(v.value)
+    return None
+
+
+def _shape_of(v: Value | None, fresh: Any) -> tuple[Size, ...] | None:
+    """A literal shape: a list / tuple of non-negative sizes (``None`` entries: fresh, as Keras's ``None``)."""
+    if isinstance(v, IntV):
+        return (v.size,) if v.size.as_int() is None or v.size.as_int() >= 0 else None  # type: ignore[operator]
+    if not isinstance(v, SeqV):
+        return None
+    out = []
+    for item in v.items:
+        if isinstance(item, IntV) and (item.size.as_int() is None or item.size.as_int() >= 0):  # type: ignore[operator]
+            out.append(item.size)
+        elif isinstance(item, NoneV) and fresh is not None:
+            out.append(fresh("n"))
+        else:
+            return None
+    return tuple(out)
+
+
+# ------------------------------------------------------------------------------------------------------ functions
+def call(ops: "FrameworkOps", interp: "Interpreter", node: cst.Call, qual: str, args: list[Value], kwargs: dict[str, Value]) -> Value:
+    fw = framework_of(qual)
+    keras = _keras_name(qual)
+    if keras is not None:
+        return keras_call(ops, interp, node, keras, args, kwargs)
+    if qual.startswith("flax."):
+        return flax_call(ops, node, qual, args, kwargs)
+    stub = ops.m.stubs.function(qual)
+    if stub is not None:
+        return ops.call_stub(node, qual, stub, args, kwargs)
+    if qual.startswith("paddle.nn.") and not qual.startswith("paddle.nn.functional") and qual.rsplit(".", 1)[-1][:1].isupper():
+        return paddle_layer(ops, node, qual.rsplit(".", 1)[-1], args, kwargs)
+    if fw == "tensorflow":
+        return tf_call(ops, node, qual, args, kwargs)
+    if fw == "paddle":
+        return paddle_call(ops, node, qual, args, kwargs)
+    return UNKNOWN
+
+
+def _construct(ops: "FrameworkOps", node: cst.Call, fw: str, name: str, shape_v: Value | None, dtype: str | None) -> Value:
+    shape = _shape_of(shape_v, None)
+    return TensorV(shape, dtype, fw, None, Origin(ops.m, node, f"{name}(...)") if shape is not None else None)
+
+
+def _einsum(ops: "FrameworkOps", node: cst.Call, equation: Value | None, operands: list[Value]) -> Value:
+    """``tf.einsum("bij,bjk->bik", a, b)``: one letter per axis, checked by the einops engine as ``"b i j, b j k -> b i k"``."""
+    t0 = next((t for t in operands if isinstance(t, TensorV)), None)
+    unknown = TensorV(None, t0.dtype if t0 else None, t0.framework if t0 else None)
+    if not isinstance(equation, StrV) or not operands or not all(isinstance(t, TensorV) for t in operands):
+        return unknown
+    eq = equation.value.replace(" ", "")
+    if eq.count("->") != 1:
+        return unknown
+    left, right = eq.split("->")
+    sides = left.split(",")
+    if len(sides) != len(operands):
+        return unknown
+
+    def spaced(side: str) -> str | None:
+        side = side.replace("...", "\0")
+        if not all(c.isalpha() or c == "\0" for c in side):
+            return None
+        return " ".join("..." if c == "\0" else c for c in side)
+
+    parts = [spaced(s) for s in sides]
+    out = spaced(right)
+    if out is None or any(p is None for p in parts) or any(not p for p in parts):
+        return unknown
+    pattern = ", ".join(p for p in parts if p) + " -> " + out
+    res = ops.m.einops._einsum(node, [*operands, StrV(pattern)], {}, False)
+    return res if isinstance(res, TensorV) else unknown
+
+
+def _matmul(ops: "FrameworkOps", node: cst.Call, name: str, a: Value | None, b: Value | None, ta: bool | None, tb: bool | None, min_rank: int) -> Value:
+    if not isinstance(a, TensorV) or not isinstance(b, TensorV):
+        return UNKNOWN
+    dtype = a.dtype if a.dtype == b.dtype else None
+    if ta is None or tb is None or a.shape is None or b.shape is None or len(a.shape) < min_rank or len(b.shape) < min_rank:
+        return TensorV(None, dtype, a.framework or b.framework)
+
+    def flip(t: TensorV, yes: bool) -> TensorV:
+        if not yes or t.shape is None or len(t.shape) < 2:
+            return t if not yes else t.with_shape(None)
+        return t.with_shape(t.shape[:-2] + (t.shape[-1], t.shape[-2]))
+
+    fa, fb = flip(a, ta), flip(b, tb)
+    if fa.shape is None or fb.shape is None:
+        return TensorV(None, dtype, a.framework or b.framework)
+    return ops.matmul(node, name, fa, fb)
+
+
+def _reduce(ops: "FrameworkOps", node: cst.Call, kind: str, t: Value | None, axis: Value | None, keep: Value | None, dtype: Value | None = None) -> Value:
+    if not isinstance(t, TensorV):
+        return UNKNOWN
+    kw: dict[str, Value] = {"axis": axis if axis is not None else NoneV(), "keepdims": keep if keep is not None else BoolV(False)}
+    if dtype is not None and not isinstance(dtype, NoneV):
+        kw["dtype"] = dtype
+    return ops.reduction(node, kind, t, [], kw, False)
+
+
+def _expand_dims(t: TensorV, axes: Value | None) -> Value:
+    if t.shape is None:
+        return t
+    dims = _ints(list(axes.items) if isinstance(axes, SeqV) else [axes]) if axes is not None else None
+    if dims is None:
+        return t.with_shape(None)
+    shape = list(t.shape)
+    for d in dims:
+        pos = _norm_dim(d, len(shape) + 1)
+        if pos is None:
+            return t.with_shape(None)
+        shape.insert(pos, Size.const(1))
+    return t.with_shape(tuple(shape))
+
+
+def _transpose(ops: "FrameworkOps", t: TensorV, perm: Value | None) -> Value:
+    if t.shape is None:
+        return t
+    if perm is None or isinstance(perm, NoneV):
+        return t.with_shape(tuple(reversed(t.shape)), tuple(reversed(t.axes)) if t.axes else None)
+    if not isinstance(perm, SeqV):
+        return t.with_shape(None)
+    return ops.permute(t, list(perm.items))
+
+
+def _tile(t: TensorV, multiples: Value | None) -> Value:
+    reps = _shape_of(multiples, None)
+    if t.shape is None or reps is None or len(reps) < len(t.shape):
+        return t.with_shape(None)
+    padded = (Size.const(1),) * (len(reps) - len(t.shape)) + t.shape
+    return t.with_shape(tuple(a * b for a, b in zip(padded, reps)))
+
+
+def _cast(t: Value | None, dtype: Value | None) -> Value:
+    if not isinstance(t, TensorV):
+        return UNKNOWN
+    return t.with_dtype(_dtype(dtype))
+
+
+def _concat(ops: "FrameworkOps", node: cst.Call, name: str, fw: str, seq: Value | None, axis: Value | None) -> Value:
+    if seq is None or axis is None:
+        return UNKNOWN
+    return ops.concat(node, name, fw, [seq, axis], {})
+
+
+def tf_call(ops: "FrameworkOps", node: cst.Call, qual: str, args: list[Value], kwargs: dict[str, Value]) -> Value:
+    parts = qual.split(".")
+    name = parts[-1]
+    space = parts[1] if len(parts) > 2 else ""
+    if space not in ("", "math", "linalg", "random", "nn", "dtypes"):
+        return UNKNOWN
+    fw = "tensorflow"
+    x = _arg(args, kwargs, 0, "input") if name not in ("reshape", "cast", "transpose", "matmul", "tile") else None
+    if space == "random" and name in ("normal", "uniform", "truncated_normal"):
+        return _construct(ops, node, fw, f"tf.random.{name}", _arg(args, kwargs, 0, "shape"), _dtype(_arg(args, kwargs, 3, "dtype")) or ("float32" if _arg(args, kwargs, 3, "dtype") is None else None))
+    if space == "":
+        if name in ("zeros", "ones"):
+            dt = _arg(args, kwargs, 1, "dtype")
+            return _construct(ops, node, fw, f"tf.{name}", _arg(args, kwargs, 0, "shape"), "float32" if dt is None else _dtype(dt))
+        if name == "fill":
+            value = _arg(args, kwargs, 1, "value")
+            return _construct(ops, node, fw, "tf.fill", _arg(args, kwargs, 0, "dims"), "float32" if isinstance(value, FloatV) else None)
+        if name == "constant":
+            dt = _arg(args, kwargs, 1, "dtype")
+            shape = _arg(args, kwargs, 2, "shape")
+            value = _arg(args, kwargs, 0, "value")
+            if shape is not None and not isinstance(shape, NoneV):
+                return _construct(ops, node, fw, "tf.constant", shape, _dtype(dt))
+            if isinstance(value, TensorV):
+                return value.with_dtype(_dtype(dt) if dt is not None else value.dtype)
+            return TensorV(None, _dtype(dt), fw)
+        if name in ("zeros_like", "ones_like"):
+            t = _arg(args, kwargs, 0, "input")
+            dt = _arg(args, kwargs, 1, "dtype")
+            return t.with_dtype(_dtype(dt)) if isinstance(t, TensorV) and dt is not None else (t if isinstance(t, TensorV) else UNKNOWN)
+        if name == "cast":
+            return _cast(_arg(args, kwargs, 0, "x"), _arg(args, kwargs, 1, "dtype"))
+        if name == "shape":
+            t = _arg(args, kwargs, 0, "input")
+            # the dynamic shape: an int32 tensor of the rank's length (x.shape is the static one)
+            rank = t.rank if isinstance(t, TensorV) else None
+            return TensorV((Size.const(rank),) if rank is not None else None, "int32", fw)
+        if name == "reshape":
+            t = _arg(args, kwargs, 0, "tensor")
+            target = _arg(args, kwargs, 1, "shape")
+            if not isinstance(t, TensorV):
+                return UNKNOWN
+            return ops.reshape(node, "reshape", t, [target], {}) if isinstance(target, SeqV) else t.with_shape(None)
+        if name == "transpose":
+            t = _arg(args, kwargs, 0, "a")
+            if not isinstance(t, TensorV) or "conjugate" in kwargs or len(args) > 2:
+                return UNKNOWN if not isinstance(t, TensorV) else t.with_shape(None)
+            return _transpose(ops, t, _arg(args, kwargs, 1, "perm"))
+        if name in ("concat", "stack"):
+            return _concat(ops, node, name, fw, _arg(args, kwargs, 0, "values"), _arg(args, kwargs, 1, "axis", IntV(Size.const(0)) if name == "stack" else None))
+        if name == "expand_dims":
+            t = _arg(args, kwargs, 0, "input")
+            return _expand_dims(t, _arg(args, kwargs, 1, "axis")) if isinstance(t, TensorV) else UNKNOWN
+        if name == "squeeze":
+            t = _arg(args, kwargs, 0, "input")
+            if not isinstance(t, TensorV):
+                return UNKNOWN
+            axis = _arg(args, kwargs, 1, "axis")
+            if axis is not None and not isinstance(axis, NoneV):
+                return t.with_shape(None)  # tf.squeeze(x, axis) raises on an axis that is not 1: not modelled
+            return ops.squeeze(t, [], {})
+        if name == "tile":
+            t = _arg(args, kwargs, 0, "input")
+            return _tile(t, _arg(args, kwargs, 1, "multiples")) if isinstance(t, TensorV) else UNKNOWN
+    if name == "matmul" and space in ("", "linalg"):
+        flags = [kwargs.get(k, BoolV(False)) for k in ("transpose_a", "transpose_b", "adjoint_a", "adjoint_b")]
+        if len(args) > 2 or not all(isinstance(f, BoolV) for f in flags):
+            return UNKNOWN
+        ta = bool(flags[0].value or flags[2].value)  # type: ignore[union-attr]
+        tb = bool(flags[1].value or flags[3].value)  # type: ignore[union-attr]
+        return _matmul(ops, node, "tf.matmul", _arg(args, kwargs, 0, "a"), _arg(args, kwargs, 1, "b"), ta, tb, 2)
+    if name == "einsum" and space in ("", "linalg"):
+        return _einsum(ops, node, args[0] if args else kwargs.get("equation"), list(args[1:]))
+    if name in _TF_REDUCTIONS and space in ("", "math"):
+        return _reduce(ops, node, _TF_REDUCTIONS[name], _arg(args, kwargs, 0, "input_tensor"), _arg(args, kwargs, 1, "axis"), _arg(args, kwargs, 2, "keepdims"))
+    if name in ("cumsum", "cumprod") and space in ("", "math") and isinstance(x, TensorV):
+        axis = _arg(args, kwargs, 1, "axis", IntV(Size.const(0)))
+        ops.note_framework_reduction(node, name, x, _axes_list(x, axis), {})
+        return x
+    if name in _SAME_SHAPE and isinstance(x, TensorV):
+        return x
+    return UNKNOWN
+
+
+def _axes_list(t: TensorV, axis: Value | None) -> list[int] | None:
+    if t.shape is None or axis is None:
+        return None
+    d = _ints([axis])
+    pos = _norm_dim(d[0], len(t.shape)) if d is not None else None
+    return [pos] if pos is not None else None
+
+
+def _paddle_reshape(ops: "FrameworkOps", node: cst.Call, t: TensorV, target: Value | None) -> Value:
+    """``paddle.reshape(x, [0, -1])``: a 0 copies the input's size at that position."""
+    if not isinstance(target, SeqV):
+        return t.with_shape(None)
+    items = list(target.items)
+    for i, v in enumerate(items):
+        if isinstance(v, IntV) and v.size.as_int() == 0:
+            if t.shape is None or i >= len(t.shape):
+                return t.with_shape(None)
+            items[i] = IntV(t.shape[i])
+    return ops.reshape(node, "reshape", t, [SeqV(tuple(items), target.kind)], {})
+
+
+def paddle_call(ops: "FrameworkOps", node: cst.Call, qual: str, args: list[Value], kwargs: dict[str, Value]) -> Value:
+    parts = qual.split(".")
+    name = parts[-1]
+    space = ".".join(parts[1:-1])
+    fw = "paddle"
+    if space in ("", "tensor"):
+        if name in ("zeros", "ones", "randn", "rand", "empty"):
+            dt = _arg(args, kwargs, 1, "dtype")
+            return _construct(ops, node, fw, f"paddle.{name}", _arg(args, kwargs, 0, "shape"), "float32" if dt is None or isinstance(dt, NoneV) else _dtype(dt))
+        if name == "full":
+            dt = _arg(args, kwargs, 2, "dtype")
+            value = _arg(args, kwargs, 1, "fill_value")
+            default = "float32" if isinstance(value, FloatV) else None
+            return _construct(ops, node, fw, "paddle.full", _arg(args, kwargs, 0, "shape"), default if dt is None or isinstance(dt, NoneV) else _dtype(dt))
+        if name == "to_tensor":
+            data = _arg(args, kwargs, 0, "data")
+            dt = _arg(args, kwargs, 1, "dtype")
+            if isinstance(data, TensorV):
+                return TensorV(data.shape, _dtype(dt) if dt is not None and not isinstance(dt, NoneV) else data.dtype, fw, data.axes, data.origin)
+            return TensorV(None, _dtype(dt), fw)
+    t = _arg(args, kwargs, 0, "x")
+    rest = list(args[1:]) if "x" not in kwargs else list(args)
+    if isinstance(t, TensorV) and (space in ("", "tensor", "linalg") or (space == "nn.functional" and name in _SAME_SHAPE)):
+        if space == "nn.functional":
+            return t
+        return paddle_method(ops, node, t, name, rest, {k: v for k, v in kwargs.items() if k != "x"}, function=True)
+    if name in ("concat", "stack") and space in ("", "tensor"):
+        return _concat(ops, node, name, fw, t, _arg(args, kwargs, 1, "axis", IntV(Size.const(0))))
+    if name == "einsum" and space in ("", "tensor"):
+        return _einsum(ops, node, args[0] if args else kwargs.get("equation"), list(args[1:]))
+    return UNKNOWN
+
+
+def paddle_method(ops: "FrameworkOps", node: cst.Call, t: TensorV, name: str, args: list[Value], kwargs: dict[str, Value], function: bool = False) -> Value:
+    """``x.op(...)`` on a paddle tensor, or ``paddle.op(x, ...)`` (``args`` without ``x``)."""
+    if name in ("astype", "cast"):
+        return _cast(t, _arg(args, kwargs, 0, "dtype"))
+    if name == "reshape":
+        return _paddle_reshape(ops, node, t, _arg(args, kwargs, 0, "shape"))
+    if name == "transpose":
+        perm = _arg(args, kwargs, 0, "perm")
+        return _transpose(ops, t, perm) if perm is not None else t.with_shape(None)
+    if name == "t" and not args and t.shape is not None and len(t.shape) <= 2:
+        return t.with_shape(tuple(reversed(t.shape)))
+    if name == "unsqueeze":
+        return _expand_dims(t, _arg(args, kwargs, 0, "axis"))
+    if name == "squeeze":
+        axis = _arg(args, kwargs, 0, "axis")
+        return ops.squeeze(t, [axis] if axis is not None and not isinstance(axis, NoneV) else [], {})  # a non-1 axis is left alone, as in torch
+    if name == "flatten":
+        start = _arg(args, kwargs, 0, "start_axis", IntV(Size.const(0)))
+        stop = _arg(args, kwargs, 1, "stop_axis", IntV(Size.const(-1)))
+        return ops.flatten(t, [start, stop], {})  # type: ignore[list-item]
+    if name in ("matmul", "mm", "bmm"):
+        ta, tb = kwargs.get("transpose_x", BoolV(False)), kwargs.get("transpose_y", BoolV(False))
+        if len(args) > 1 or not isinstance(ta, BoolV) or not isinstance(tb, BoolV):
+            return t.with_shape(None)
+        return _matmul(ops, node, "paddle.matmul", t, _arg(args, kwargs, 0, "y"), ta.value, tb.value, 1 if name == "matmul" else (2 if name == "mm" else 3))
+    if name in ("tile",):
+        return _tile(t, _arg(args, kwargs, 0, "repeat_times"))
+    if name in _PADDLE_REDUCTIONS:
+        kind = _PADDLE_REDUCTIONS[name]
+        if name in ("sum", "nansum"):  # sum(x, axis=None, dtype=None, keepdim=False)
+            return _reduce(ops, node, kind, t, _arg(args, kwargs, 0, "axis"), _arg(args, kwargs, 2, "keepdim"), _arg(args, kwargs, 1, "dtype"))
+        return _reduce(ops, node, kind, t, _arg(args, kwargs, 0, "axis"), _arg(args, kwargs, 1, "keepdim"))
+    if name in ("cumsum", "cumprod"):
+        axis = _arg(args, kwargs, 0, "axis" if name == "cumsum" else "dim")
+        ops.note_framework_reduction(node, name, t, _axes_list(t, axis) if axis is not None and not isinstance(axis, NoneV) else None, {})
+        return t.with_shape((product(t.shape),)) if name == "cumsum" and (axis is None or isinstance(axis, NoneV)) and t.shape is not None else t
+    if name in ("numel",) and not args:
+        return UNKNOWN
+    if name in ("dim", "ndimension") and not args:
+        return IntV(Size.const(len(t.shape))) if t.shape is not None else UNKNOWN
+    if name in _SAME_SHAPE or name in ("clone", "detach", "cpu", "cuda", "contiguous"):
+        return t
+    return UNKNOWN
+
+
+def tf_method(ops: "FrameworkOps", node: cst.Call, t: TensorV, name: str, args: list[Value], kwargs: dict[str, Value]) -> Value:
+    """A TensorFlow tensor has few shape methods of its own (numpy behaviour aside): the rest is unknown."""
+    if name in ("get_shape",) and not args and t.shape is not None:
+        return SeqV(tuple(IntV(s) for s in t.shape), "shape")
+    if name in ("numpy",):
+        return TensorV(t.shape, t.dtype, "numpy", t.axes, t.origin)
+    return UNKNOWN
+
+
+# ------------------------------------------------------------------------------------------------------ layers
+def _kl(name: str, node: cst.Call, **params: Any) -> LayerV:
+    return LayerV("fw:" + name, tuple(params.items()), node)
+
+
+def _named(layer: LayerV, name: str) -> LayerV:
+    return LayerV(layer.kind, layer.params + (("cls", name),), layer.line_node)
+
+
+def keras_call(ops: "FrameworkOps", interp: "Interpreter", node: cst.Call, qual: str, args: list[Value], kwargs: dict[str, Value]) -> Value:
+    name = qual.rsplit(".", 1)[-1]
+    if qual in ("keras.Input", "keras.layers.Input"):
+        shape = _shape_of(_arg(args, kwargs, 0, "shape"), ops.fresh)
+        batch = _arg(args, kwargs, 1, "batch_size")
+        dt = _arg(args, kwargs, 2, "dtype")
+        if shape is None:
+            return TensorV(None, _dtype(dt) if dt is not None else "float32", "tensorflow")
+        b = batch.size if isinstance(batch, IntV) else ops.fresh("batch")
+        return TensorV((b,) + shape, _dtype(dt) if dt is not None and not isinstance(dt, NoneV) else "float32", "tensorflow", None,
+                       Origin(ops.m, node, "keras.Input(...)"))
+    if qual in ("keras.Sequential", "keras.models.Sequential") or (name == "Sequential" and qual.startswith("keras.")):
+        layers_v = _arg(args, kwargs, 0, "layers")
+        if not isinstance(layers_v, SeqV):
+            return LayerV("Sequential", (("layers", (UNKNOWN,)),), node) if layers_v is not None else UNKNOWN
+        items = list(layers_v.items)
+        start: TensorV | None = None
+        if items and isinstance(items[0], TensorV):  # keras.Sequential([keras.Input(shape=...), ...])
+            start, items = items[0], items[1:]
+        seq = LayerV("Sequential", (("layers", tuple(items)),), node)
+        if start is not None:
+            # Keras builds the model here: a layer that cannot take its input fails at construction
+            ops.apply_layer(interp, node, seq, [start], {})
+        return seq
+    return _named(_keras_layer(ops, node, qual, name, args, kwargs), qual) if qual.startswith("keras.layers.") else UNKNOWN
+
+
+def _keras_layer(ops: "FrameworkOps", node: cst.Call, qual: str, name: str, args: list[Value], kwargs: dict[str, Value]) -> LayerV:
+    if name == "Dense":
+        units = _arg(args, kwargs, 0, "units")
+        return _kl("Dense", node, units=units.size if isinstance(units, IntV) else None)
+    if name in ("Conv1D", "Conv2D", "Conv3D"):
+        n = int(name[4])
+        filters = _arg(args, kwargs, 0, "filters")
+        k = _int_tuple(_arg(args, kwargs, 1, "kernel_size"), n)
+        s = _int_tuple(_arg(args, kwargs, 2, "strides", IntV(Size.const(1))), n)
+        pad = _arg(args, kwargs, 3, "padding", StrV("valid"))
+        fmt = _arg(args, kwargs, 4, "data_format", NoneV())
+        d = _int_tuple(_arg(args, kwargs, 5, "dilation_rate", IntV(Size.const(1))), n)
+        if not isinstance(fmt, NoneV) and not (isinstance(fmt, StrV) and fmt.value == "channels_last"):
+            return _kl("Opaque", node)
+        return _kl("Conv", node, n=n, filters=filters.size if isinstance(filters, IntV) else None, k=k, s=s,
+                   padding=pad.value.lower() if isinstance(pad, StrV) else None, d=d)
+    if name == "Flatten":
+        return _kl("Flatten", node)
+    if name == "Reshape":
+        target = _shape_of_minus(_arg(args, kwargs, 0, "target_shape"))
+        return _kl("Reshape", node, target=target)
+    if name == "Permute":
+        dims = _ints(list(v.items)) if isinstance(v := _arg(args, kwargs, 0, "dims"), SeqV) else None
+        return _kl("Permute", node, dims=tuple(dims) if dims is not None else None)
+    if name == "Embedding":
+        out = _arg(args, kwargs, 1, "output_dim")
+        return _kl("Embedding", node, d=out.size if isinstance(out, IntV) else None)
+    if name in ("GlobalAveragePooling1D", "GlobalAveragePooling2D", "GlobalAveragePooling3D", "GlobalMaxPooling1D",
+                "GlobalMaxPooling2D", "GlobalMaxPooling3D", "GlobalAvgPool2D", "GlobalMaxPool2D", "GlobalAvgPool1D", "GlobalMaxPool1D"):
+        n = int(name[-2])
+        fmt = _arg(args, kwargs, 0, "data_format", NoneV())
+        keep = kwargs.get("keepdims", BoolV(False))
+        if not isinstance(fmt, NoneV) and not (isinstance(fmt, StrV) and fmt.value == "channels_last") or not isinstance(keep, BoolV):
+            return _kl("Opaque", node)
+        return _kl("GlobalPool", node, n=n, keep=keep.value, mean="Average" in name or "Avg" in name)
+    if name == "MultiHeadAttention":
+        return _kl("MHA", node)
+    if name in _ACTIVATION_LAYERS:
+        return LayerV("Elementwise", (("name", name),), node)
+    return _kl("Opaque", node)
+
+
+def _int_tuple(v: Value | None, n: int) -> tuple[int, ...] | None:
+    k = v.size.as_int() if isinstance(v, IntV) else None
+    if k is not None:
+        return (k,) * n
+    if isinstance(v, SeqV):
+        got = _ints(list(v.items))
+        return tuple(got) if got is not None and len(got) == n else None
+    return None
+
+
+def _shape_of_minus(v: Value | None) -> tuple[int, ...] | None:
+    if not isinstance(v, SeqV):
+        return None
+    got = _ints(list(v.items))
+    return tuple(got) if got is not None else None
+
+
+def paddle_layer(ops: "FrameworkOps", node: cst.Call, name: str, args: list[Value], kwargs: dict[str, Value]) -> Value:
+    """``paddle.nn`` layers: the torch ones under their paddle names (``Linear`` keeps its weight as ``[in, out]``,
+    which changes nothing for its input: the last axis must be ``in_features``)."""
+    if name in ("Linear", "LayerNorm", "Embedding"):
+        kw = {k: v for k, v in kwargs.items() if k in ("in_features", "out_features", "normalized_shape", "num_embeddings", "embedding_dim")}
+        return ops.layer(node, name, args[:2], kw)
+    if name in ("Conv1D", "Conv2D", "Conv3D"):
+        fmt = _arg(args, kwargs, 10, "data_format")
+        if fmt is not None and not (isinstance(fmt, StrV) and fmt.value in ("NCL", "NCHW", "NCDHW")):
+            return UNKNOWN
+        if len(args) > 6 or any(k in kwargs for k in ("groups",)) and not (isinstance(kwargs.get("groups"), IntV) and kwargs["groups"].size.as_int() == 1):  # type: ignore[union-attr]
+            return UNKNOWN
+        kw = {k: v for k, v in kwargs.items() if k in ("in_channels", "out_channels", "kernel_size", "stride", "padding", "dilation")}
+        return ops.layer(node, name[:-1] + "d", args[:6], kw)
+    if name == "Flatten":
+        start = _arg(args, kwargs, 0, "start_axis", IntV(Size.const(1)))
+        stop = _arg(args, kwargs, 1, "stop_axis", IntV(Size.const(-1)))
+        return ops.layer(node, "Flatten", [start, stop], {})  # type: ignore[list-item]
+    if name == "Sequential":
+        return ops.layer(node, "Sequential", args, kwargs)
+    if name in _ACTIVATION_LAYERS or name in ("Silu", "Hardswish", "Dropout2D"):
+        return LayerV("Elementwise", (("name", name),), node)
+    return UNKNOWN
+
+
+def flax_call(ops: "FrameworkOps", node: cst.Call, qual: str, args: list[Value], kwargs: dict[str, Value]) -> Value:
+    parts = qual.split(".")
+    if len(parts) < 3 or parts[1] != "linen":
+        return UNKNOWN
+    name = parts[-1]
+    if name == "Dense":
+        feats = _arg(args, kwargs, 0, "features")
+        return _kl("Dense", node, units=feats.size if isinstance(feats, IntV) else None)
+    if name == "Sequential":
+        layers_v = _arg(args, kwargs, 0, "layers")
+        if not isinstance(layers_v, SeqV):
+            return UNKNOWN
+        items: list[Value] = []
+        for item in layers_v.items:
+            if isinstance(item, RefV) and item.qualname.rsplit(".", 1)[-1] in _SAME_SHAPE:
+                items.append(LayerV("Elementwise", (("name", item.qualname),), node))
+            else:
+                items.append(item)
+        return LayerV("Sequential", (("layers", tuple(items)),), node)
+    if name in ("LayerNorm", "Dropout", "BatchNorm", "RMSNorm"):
+        return LayerV("Elementwise", (("name", name),), node)
+    if name == "Embed":
+        feats = _arg(args, kwargs, 1, "features")
+        return _kl("Embedding", node, d=feats.size if isinstance(feats, IntV) else None)
+    if name in _SAME_SHAPE:
+        x = args[0] if args else None
+        return x if isinstance(x, TensorV) else UNKNOWN
+    return UNKNOWN
+
+
+def apply_layer(ops: "FrameworkOps", node: cst.CSTNode, report_node: cst.CSTNode, layer: LayerV, x: Value, args: list[Value]) -> Value:
+    kind = layer.kind[3:]
+    if kind == "MHA":
+        return x if isinstance(x, TensorV) else UNKNOWN  # the output has the query's shape
+    if not isinstance(x, TensorV):
+        return UNKNOWN
+    if kind == "Opaque" or x.shape is None:
+        return x.with_shape(None)
+    shape = x.shape
+    if kind == "Dense":
+        if not shape:
+            return x.with_shape(None)
+        units = layer.param("units")
+        return x.with_shape(shape[:-1] + (units if units is not None else ops.fresh("units"),))
+    if kind == "Embedding":
+        d = layer.param("d")
+        return TensorV(shape + (d if d is not None else ops.fresh("d"),), None, x.framework)
+    if kind == "Flatten":
+        if len(shape) < 1:
+            return x.with_shape(None)
+        return x.with_shape(shape[:1] + (product(shape[1:]),) if len(shape) > 1 else shape + (Size.const(1),))
+    if kind == "Reshape":
+        target = layer.param("target")
+        if target is None or len(shape) < 1:
+            return x.with_shape(None)
+        # the batch axis stays; the rest must hold the same number of elements
+        body = TensorV(shape[1:], x.dtype, x.framework, None, x.origin)
+        res = ops.reshape(report_node, "keras.layers.Reshape", body, [SeqV(tuple(IntV(Size.const(v)) for v in target), "tuple")], {})  # type: ignore[arg-type]
+        if not isinstance(res, TensorV) or res.shape is None:
+            return x.with_shape(None)
+        return x.with_shape(shape[:1] + res.shape)
+    if kind == "Permute":
+        dims = layer.param("dims")
+        if dims is None or len(dims) != len(shape) - 1 or sorted(dims) != list(range(1, len(shape))):
+            return x.with_shape(None)
+        return x.with_shape(shape[:1] + tuple(shape[d] for d in dims))
+    if kind == "GlobalPool":
+        n = layer.param("n")
+        if len(shape) != n + 2:
+            ops.ctx.report(report_node, "SHP201", {"what": layer_name(layer), "expected": n + 2, "subject": "its input (batch, spatial..., channels)", "actual": len(shape)},
+                           ops._origins([x]), spec=OpSpec("keras.layer", None, (shape,), (), (("cls", layer_name(layer)), ("ndim", n + 2))))
+            return x.with_shape(None)
+        if layer.param("keep"):
+            return x.with_shape(shape[:1] + (Size.const(1),) * n + shape[-1:])
+        return x.with_shape((shape[0], shape[-1]))
+    if kind == "Conv":
+        n = layer.param("n")
+        if len(shape) != n + 2:
+            ops.ctx.report(report_node, "SHP201", {"what": layer_name(layer), "expected": n + 2, "subject": "its input (batch, spatial..., channels)", "actual": len(shape)},
+                           ops._origins([x]), spec=OpSpec("keras.layer", None, (shape,), (), (("cls", layer_name(layer)), ("ndim", n + 2))))
+            return x.with_shape(None)
+        k, s, d, pad = layer.param("k"), layer.param("s"), layer.param("d"), layer.param("padding")
+        spatial: list[Size] = []
+        for i, size in enumerate(shape[1:-1]):
+            hv = size.as_int()
+            if k is None or s is None or d is None or pad not in ("valid", "same") or hv is None:
+                spatial.append(ops.fresh("h"))
+            elif pad == "same":
+                spatial.append(Size.const(-(-hv // s[i])))
+            else:
+                span = d[i] * (k[i] - 1) + 1
+                spatial.append(Size.const((hv - span) // s[i] + 1) if hv >= span else ops.fresh("h"))
+        f = layer.param("filters")
+        return x.with_shape((shape[0],) + tuple(spatial) + (f if f is not None else ops.fresh("filters"),))
+    return x.with_shape(None)
+
+
+def layer_name(layer: LayerV) -> str:
+    return str(layer.param("cls", layer.kind[3:]))
+
