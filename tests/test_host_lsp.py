@@ -381,3 +381,45 @@ def test_incremental_analysis_gives_the_batch_findings(path: Path) -> None:
     second = doc.analyse(edited, str(path), Project.for_file(str(path)))
     assert second is not None
     assert key(second.findings) == key(analyse_module(edited, str(path), Project.for_file(str(path))))
+
+
+GLOBAL_OBJECT = '''import torch
+from torch import nn
+from einops import rearrange
+
+
+class Model(nn.Module):
+    def forward(self, x):
+        return rearrange(x, "b (h w) -> b h w", h=4)
+
+
+model = Model()
+
+
+def run():
+    y = model(torch.randn(2, 16))
+    return rearrange(y, "b h w -> b (h w)")
+'''
+
+
+@pytest.mark.parametrize("edits", [
+    # a callee reached only through module-level code (``model = Model()``) changes: its caller must be redone
+    [GLOBAL_OBJECT, GLOBAL_OBJECT.replace("h=4", "h=5"), GLOBAL_OBJECT],
+    # an annotation alias defined after a def that module-level code calls in between
+    [HALF, HALF.replace('"sum")', '"mean")'), HALF.replace("Float16", "Float32").replace("float16", "float32")],
+    [BUGGY, BUGGY + "\n\ndef other(img: Float[Tensor, 'b 3 225 225']):\n    return patchify(img)\n", FIXED, BUGGY],
+], ids=["through-module-level-object", "float16-sum", "callee-and-caller"])
+def test_incremental_edit_sequences_give_the_batch_findings(tmp_path: Path, edits: list[str]) -> None:
+    from shapecheck.analysis.checker import analyse_module
+    from shapecheck.analysis.incremental import Document
+    from shapecheck.analysis.project import Project
+
+    path = tmp_path / "m.py"
+    path.write_text(edits[0], encoding="utf-8")
+    doc = Document()
+    for text in edits:
+        result = doc.analyse(text, str(path), Project.for_file(str(path)))
+        assert result is not None
+        got = sorted((f.line, f.column, f.code, f.message) for f in result.findings)
+        want = sorted((f.line, f.column, f.code, f.message) for f in analyse_module(text, str(path), Project.for_file(str(path))))
+        assert got == want

@@ -42,7 +42,7 @@ class Chunk:
 
     text: str
     module: cst.Module
-    defines: frozenset[str]  # names a def/class chunk defines (empty for module-level code)
+    defines: frozenset[str]  # names the chunk binds at module level (def/class names, assignments, imports)
     is_def: bool
     idents: frozenset[str]
     _positions: dict[int, tuple[int, int, int, int]] | None = None
@@ -135,6 +135,27 @@ def ast_bounds(text: str) -> list[int] | None:
     return sorted(starts)
 
 
+def _bound_names(tree: ast.Module) -> frozenset[str]:
+    """Names module-level code binds (assignment targets, imports, defs and classes under if/try/with, globals)."""
+    out: set[str] = set()
+    todo: list[ast.AST] = list(tree.body)
+    while todo:
+        node = todo.pop()
+        if isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)):
+            out.add(node.id)
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            out.update((a.asname or a.name).split(".")[0] for a in node.names)
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            out.add(node.name)
+            continue  # their bodies bind local names
+        elif isinstance(node, ast.Global):
+            out.update(node.names)
+        elif isinstance(node, ast.alias):
+            continue
+        todo.extend(ast.iter_child_nodes(node))
+    return frozenset(out)
+
+
 def _is_def(stmt: cst.CSTNode) -> str | None:
     if isinstance(stmt, (cst.FunctionDef, cst.ClassDef)):
         return stmt.name.value
@@ -176,12 +197,12 @@ class Document:
 
     # ------------------------------------------------------------------ parsing
     def _parse_chunk(self, text: str) -> Chunk:
-        ast.parse(text)  # CPython's verdict first, as checker.parse does (raises SyntaxError)
+        tree = ast.parse(text)  # CPython's verdict first, as checker.parse does (raises SyntaxError)
         module = cst.parse_module(text)
         names = [_is_def(s) for s in module.body]
         is_def = bool(names) and all(n is not None for n in names)
-        return Chunk(text, module, frozenset(n for n in names if n) if is_def else frozenset(), is_def,
-                     frozenset(_IDENT.findall(text)))
+        defines = frozenset(n for n in names if n) if is_def else _bound_names(tree)
+        return Chunk(text, module, defines, is_def, frozenset(_IDENT.findall(text)))
 
     def parse(self, text: str) -> tuple[cst.Module, list[tuple[int, Chunk]]] | None:
         lines = split_lines(text)
@@ -267,7 +288,10 @@ class Document:
         return result
 
     def _environments(self, chunks: list[tuple[int, Chunk]]) -> dict[int, Any]:
-        """id(function node) -> the cache key part that changes when anything its stand-alone run reads changes."""
+        """id(function node) -> the cache key part that changes when anything its stand-alone run reads changes:
+        every module-level statement, and the chunks that bind a name the function's chunk mentions, transitively
+        (through module-level code too: ``model = Model()`` makes a function that calls ``model`` depend on
+        ``Model``)."""
         glob = tuple((off, c.text) for off, c in chunks if not c.is_def)
         by_name: dict[str, list[int]] = {}
         for i, (_, c) in enumerate(chunks):
