@@ -76,7 +76,11 @@ class EinopsCalls:
         if op in LAYERS:
             if qual.split(".")[2:3] == ["flax"]:
                 return self._flax_layer(interp, node, op, args, kwargs, dynamic)
-            return self.layer(node, op, args, kwargs, dynamic)
+            layer = self.layer(node, op, args, kwargs, dynamic)
+            if qual.split(".")[2:3] in (["keras"], ["tensorflow"]):  # a Keras layer: the dtype policy applies
+                from .frameworks import keras_compute_dtype, with_compute_dtype
+                return with_compute_dtype(layer, keras_compute_dtype(self.m.ops, {}))
+            return layer
         handler = getattr(self, f"_{op}")
         result: Value = handler(node, args, kwargs, dynamic)
         return result

@@ -28,7 +28,7 @@ if TYPE_CHECKING:
     from .ops import FrameworkOps
 
 # qualified-name heads that belong to this module, and the array framework their tensors are
-PREFIXES = ("tensorflow.", "keras.", "tf_keras.", "paddle.", "flax.")
+PREFIXES = ("tensorflow.", "keras.", "tf_keras.", "paddle.", "flax.", "jmp.")
 
 _TF_REDUCTIONS = {"reduce_sum": "sum", "reduce_mean": "mean", "reduce_prod": "prod", "reduce_max": "amax",
                   "reduce_min": "amin", "reduce_any": "any", "reduce_all": "all", "reduce_logsumexp": "logsumexp",
@@ -49,7 +49,7 @@ _ACTIVATION_LAYERS = {"ReLU", "GELU", "Silu", "SiLU", "Sigmoid", "Tanh", "Softma
 
 def framework_of(qual: str) -> str | None:
     head = qual.split(".", 1)[0]
-    return {"tensorflow": "tensorflow", "keras": "tensorflow", "tf_keras": "tensorflow", "paddle": "paddle", "flax": "jax"}.get(head)
+    return {"tensorflow": "tensorflow", "keras": "tensorflow", "tf_keras": "tensorflow", "paddle": "paddle", "flax": "jax", "jmp": "jax"}.get(head)
 
 
 def _keras_name(qual: str) -> str | None:
@@ -108,6 +108,8 @@ def call(ops: "FrameworkOps", interp: "Interpreter", node: cst.Call, qual: str, 
         return keras_call(ops, interp, node, keras, args, kwargs)
     if qual.startswith("flax."):
         return flax_call(ops, node, qual, args, kwargs)
+    if qual.startswith("jmp."):
+        return jmp_call(qual, args, kwargs)
     stub = ops.m.stubs.function(qual)
     if stub is not None:
         return ops.call_stub(node, qual, stub, args, kwargs)
@@ -427,8 +429,104 @@ def _named(layer: LayerV, name: str) -> LayerV:
     return LayerV(layer.kind, layer.params + (("cls", name),), layer.line_node)
 
 
+# ------------------------------------------------------------------------------------------------------ precision
+_POLICY_COMPUTE = {"mixed_float16": "float16", "mixed_bfloat16": "bfloat16", "float16": "float16",
+                   "bfloat16": "bfloat16", "float32": "float32", "float64": "float64"}
+
+
+def _policy_name(v: Value | None) -> str | None:
+    """A Keras dtype policy: its name (``"mixed_float16"`` or a ``Policy("mixed_float16")`` value), else None."""
+    if isinstance(v, StrV):
+        return v.value
+    if isinstance(v, DtypeV):
+        return v.name
+    return None
+
+
+def keras_compute_dtype(ops: "FrameworkOps", kwargs: dict[str, Value]) -> str | None:
+    """The compute dtype of a Keras layer built now: its own ``dtype=`` policy, else the global one (if set)."""
+    own = kwargs.get("dtype")
+    if own is not None:
+        name = _policy_name(own)
+        return _POLICY_COMPUTE.get(name) if name is not None else None
+    policy = ops.m.__dict__.get("keras_global_policy")
+    return _POLICY_COMPUTE.get(policy) if isinstance(policy, str) else None
+
+
+def with_compute_dtype(layer: Value, dtype: str | None) -> Value:
+    if not isinstance(layer, LayerV) or dtype is None:
+        return layer
+    return LayerV(layer.kind, layer.params + (("compute_dtype", dtype),), layer.line_node)
+
+
+def apply_with_policy(ops: "FrameworkOps", interp: "Interpreter", node: cst.Call, layer: LayerV, args: list[Value],
+                      kwargs: dict[str, Value], in_sequential: bool) -> Value:
+    """A Keras layer under a float16 / bfloat16 policy: floating inputs are cast to the compute dtype on the call
+    (so an einops ``Reduce`` sums in float16) and the output has the compute dtype; the variables stay float32."""
+    dtype = layer.param("compute_dtype")
+    plain = LayerV(layer.kind, tuple(p for p in layer.params if p[0] != "compute_dtype"), layer.line_node)
+    x = args[0] if args else UNKNOWN
+    if isinstance(x, TensorV) and (x.dtype is None or "float" in x.dtype):
+        args = [x.with_dtype(dtype)] + list(args[1:])
+    out = ops.apply_layer(interp, node, plain, args, kwargs, in_sequential)
+    return out.with_dtype(dtype) if isinstance(out, TensorV) else out
+
+
+def _jmp_dtype(text: str) -> str | None:
+    return {"float16": "float16", "f16": "float16", "half": "float16", "bfloat16": "bfloat16", "bf16": "bfloat16",
+            "float32": "float32", "f32": "float32", "full": "float32", "single": "float32"}.get(text.strip().lower())
+
+
+def jmp_call(qual: str, args: list[Value], kwargs: dict[str, Value]) -> Value:
+    """``jmp.get_policy("params=float32,compute=float16,output=float32")`` / ``jmp.Policy(...)``: a policy value."""
+    name = qual.rsplit(".", 1)[-1]
+    roles: dict[str, str | None] = {}
+    if name == "get_policy":
+        spec = args[0] if args else kwargs.get("policy_name")
+        if not isinstance(spec, StrV):
+            return UNKNOWN
+        if "=" not in spec.value:
+            d = _jmp_dtype(spec.value)
+            roles = {"param": d, "compute": d, "output": d}
+        else:
+            keys = {"params": "param", "param": "param", "p": "param", "compute": "compute", "c": "compute", "output": "output", "o": "output"}
+            for part in spec.value.split(","):
+                k, _, v = part.partition("=")
+                if k.strip().lower() in keys:
+                    roles[keys[k.strip().lower()]] = _jmp_dtype(v)
+    elif name == "Policy":
+        for i, role in enumerate(("param", "compute", "output")):
+            roles[role] = _dtype(args[i] if len(args) > i else kwargs.get(f"{role}_dtype"))
+    else:
+        return UNKNOWN
+    return LayerV("fw:jmp", tuple((f"jmp_{k}", v) for k, v in roles.items()))
+
+
+def jmp_method(policy: LayerV, method: str, args: list[Value]) -> Value:
+    role = {"cast_to_compute": "compute", "cast_to_param": "param", "cast_to_output": "output"}.get(method)
+    if role is None or len(args) != 1:
+        return UNKNOWN
+    dtype = policy.param(f"jmp_{role}")
+
+    def cast(v: Value) -> Value:
+        if isinstance(v, TensorV):
+            return v.with_dtype(dtype) if v.dtype is None or "float" in v.dtype else v
+        if isinstance(v, SeqV):
+            return SeqV(tuple(cast(i) for i in v.items), v.kind)
+        return UNKNOWN
+
+    return cast(args[0])
+
+
 def keras_call(ops: "FrameworkOps", interp: "Interpreter", node: cst.Call, qual: str, args: list[Value], kwargs: dict[str, Value]) -> Value:
     name = qual.rsplit(".", 1)[-1]
+    if name in ("set_global_policy", "set_policy", "set_dtype_policy"):
+        policy = _policy_name(args[0] if args else kwargs.get("policy", kwargs.get("dtype_policy")))
+        ops.m.__dict__["keras_global_policy"] = policy  # None: a policy we cannot read -- unknown from here on
+        return NoneV()
+    if name in ("Policy", "DTypePolicy") or qual.endswith("mixed_precision.Policy"):
+        v = args[0] if args else kwargs.get("name")
+        return v if isinstance(v, StrV) else UNKNOWN
     if qual in ("keras.Input", "keras.layers.Input"):
         shape = _shape_of(_arg(args, kwargs, 0, "shape"), ops.fresh)
         batch = _arg(args, kwargs, 1, "batch_size")
@@ -451,7 +549,9 @@ def keras_call(ops: "FrameworkOps", interp: "Interpreter", node: cst.Call, qual:
             # Keras builds the model here: a layer that cannot take its input fails at construction
             ops.apply_layer(interp, node, seq, [start], {})
         return seq
-    return _named(_keras_layer(ops, node, qual, name, args, kwargs), qual) if qual.startswith("keras.layers.") else UNKNOWN
+    if not qual.startswith("keras.layers."):
+        return UNKNOWN
+    return with_compute_dtype(_named(_keras_layer(ops, node, qual, name, args, kwargs), qual), keras_compute_dtype(ops, kwargs))
 
 
 def _keras_layer(ops: "FrameworkOps", node: cst.Call, qual: str, name: str, args: list[Value], kwargs: dict[str, Value]) -> LayerV:

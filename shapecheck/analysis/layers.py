@@ -62,6 +62,9 @@ class LayerOps(ShapeOps):
         return UNKNOWN
 
     def apply_layer(self, interp: "Interpreter", node: cst.Call, layer: LayerV, args: list[Value], kwargs: dict[str, Value], in_sequential: bool = False) -> Value:
+        if layer.param("compute_dtype") is not None:  # a Keras layer under a dtype policy (frameworks.py)
+            from .frameworks import apply_with_policy
+            return apply_with_policy(self, interp, node, layer, args, kwargs, in_sequential)  # type: ignore[arg-type]
         x = args[0] if args else UNKNOWN
         report_node: cst.CSTNode = layer.line_node if in_sequential and layer.line_node is not None else node
         if layer.kind in ("Rearrange", "Reduce", "EinMix"):

@@ -455,6 +455,9 @@ class ModuleAnalysis:
             if isinstance(base, LayerV) and func.attr.value in ("add", "append", "extend", "insert", "pop", "add_module", "add_sublayer"):
                 interp.forget(func.value)  # model.add(Dense(10)): the chain recorded at construction is no longer the model
                 return UNKNOWN
+            if isinstance(base, LayerV) and base.kind == "fw:jmp":  # a jmp policy's cast_to_compute / _param / _output
+                from .frameworks import jmp_method
+                return jmp_method(base, func.attr.value, args) if not kwargs and not dynamic else UNKNOWN
             if isinstance(base, LayerV) and func.attr.value == "forward":
                 return self.ops.apply_layer(interp, node, base, args, kwargs)
             callee: Value = interp.attribute(func)

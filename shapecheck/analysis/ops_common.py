@@ -34,7 +34,7 @@ def _tensor_type_dtype(target: Value) -> str | None:
 
 _FRAMEWORK_PREFIX = {"torch": "torch", "numpy": "numpy", "jax": "jax", "jaxlib": "jax",
                      # issue 15: their calls go to frameworks.py (ops.call), never to the torch rules
-                     "tensorflow": "tensorflow", "keras": "tensorflow", "tf_keras": "tensorflow", "paddle": "paddle", "flax": "jax"}
+                     "tensorflow": "tensorflow", "keras": "tensorflow", "tf_keras": "tensorflow", "paddle": "paddle", "flax": "jax", "jmp": "jax"}
 
 # methods / functions that keep the shape of their (first) tensor argument
 SAME_SHAPE = {

@@ -18,6 +18,23 @@ What each backend really does (verified on torch 2.13 CPU and numpy; see docs/pr
 * ``torch.autocast``: on CUDA (and XPU / MPS) ``sum``, ``prod``, ``cumsum`` and ``cumprod`` are autocast ops that
   run in float32 (``fp32_set_opt_dtype`` policy); on CPU only ``prod`` is (``sum``, ``cumsum``, ``cumprod`` keep
   the input dtype). ``mean`` is not an autocast op anywhere (it needs none).
+
+TensorFlow 2.21 and PaddlePaddle 3.3.1 (CPU builds, measured; GPU from their kernel sources; docs/precision.md):
+
+* ``tf.reduce_sum`` of float16 on CPU: 4,096 ones sum to 4,096 and 65,536 ones to inf -- the result is stored in
+  float16. ``tf.math.cumsum`` adds in float16 (4,096 ones: the last prefix is 2,048).
+* ``tf.reduce_mean`` of float16 on CPU (Eigen's MeanReducer<half>) stores the sum in float16 and divides by the
+  count converted to float16: 4,096 values of 20 average to inf, and from 65,520 values on the count itself is
+  inf, so the mean is 0 or NaN on any data (65,536 ones -> NaN, 65,536 halves -> 0). On GPU TensorFlow's
+  MeanReducer<half> sums in float32 and divides by a float32 count. A float16 mean is flagged for TensorFlow only;
+  ``keras.ops.mean`` casts float16 to float32 first (65,536 ones -> 1.0) and is not.
+* ``paddle.sum`` of float16 accumulates in float32 (CPU measured, GPU kernels through MPTypeTrait) and stores a
+  float16 result: inf past 65,504. Paddle's CPU build has no float16 ``mean`` kernel at all (it raises); on GPU the
+  mean divides in float32 -- never flagged. ``paddle.amp.auto_cast`` O1 (the default) and OD run ``sum``, ``mean``,
+  ``prod``, ``cumsum`` in float32 (``paddle/amp/amp_lists.py``: FP16_BLACK_LIST); O2 does not (only
+  EXTRA_BLACK_LIST stays in float32). On CPU ``auto_cast`` has no effect at all (Paddle warns).
+* Keras ``mixed_float16`` / ``mixed_bfloat16`` policies: layers compute (and return) float16 / bfloat16 while their
+  variables stay float32; a layer built with ``dtype="float32"`` returns float32.
 """
 
 from __future__ import annotations
@@ -37,6 +54,7 @@ if TYPE_CHECKING:
 
 FP16_MAX = 65504
 FP16_EXACT_INT = 2048
+FP16_COUNT_INF = 65520  # the smallest integer float16 rounds to inf
 BF16_EXACT_INT = 256
 
 # framework op name -> the kind of reduction
@@ -68,6 +86,12 @@ _AUTOCAST_FIXED_DEVICE = {
 }
 
 # callables passed to einops.reduce(x, pattern, f) that we can resolve
+_PADDLE_AUTOCAST = {"paddle.amp.auto_cast", "paddle.amp.amp_guard", "paddle.amp.auto_cast.auto_cast",
+                    "paddle.amp.auto_cast.amp_guard", "paddle.fluid.dygraph.amp.amp_guard"}
+# paddle.amp levels that run these reductions in float32 (FP16_BLACK_LIST holds reduce_sum, mean, reduce_prod, cumsum,
+# cumprod at O1; OD keeps every op outside the white list in float32; O2 keeps only EXTRA_BLACK_LIST)
+_PADDLE_FP32_LEVELS = frozenset({"O1", "OD"})
+
 _CALLABLE_REDUCTIONS = {"sum": "sum", "nansum": "sum", "prod": "prod", "nanprod": "prod"}
 
 
@@ -115,6 +139,15 @@ def _autocast_state(m: "ModuleAnalysis", expr: cst.BaseExpression, evaluate: Any
             v = evaluate(device_arg)
             if isinstance(v, StrV):
                 device = v.value.split(":", 1)[0]
+    elif qual in _PADDLE_AUTOCAST:
+        # paddle.amp.auto_cast(enable=True, custom_white_list=None, custom_black_list=None, level='O1', dtype='float16')
+        level_arg = _arg(expr, 3, "level")
+        level = "O1"
+        if level_arg is not None:
+            v = evaluate(level_arg)
+            level = v.value.upper() if isinstance(v, StrV) else "?"
+        device = f"paddle:{level}"
+        enabled_arg = _arg(expr, 0, "enable")
     else:
         return None
     enabled: bool | None = True
@@ -183,6 +216,8 @@ def autocast_fp32(m: "ModuleAnalysis", node: cst.CSTNode, op: str, kind: str) ->
         return None
     per_device: dict[str | None, AutocastState] = {}
     for st in _active_states(m, node):
+        if st.device is not None and st.device.startswith("paddle:"):
+            continue
         per_device[st.device] = st
     for device, st in per_device.items():
         if st.enabled is False:
@@ -191,6 +226,14 @@ def autocast_fp32(m: "ModuleAnalysis", node: cst.CSTNode, op: str, kind: str) ->
         if ops is not None and kind in ops:
             return st
     return None
+
+
+def paddle_amp_fp32(m: "ModuleAnalysis", node: cst.CSTNode) -> AutocastState | None:
+    """The innermost ``paddle.amp.auto_cast`` region at ``node`` if it runs reductions in float32 (O1 / OD)."""
+    states = [st for st in _active_states(m, node) if st.device is not None and st.device.startswith("paddle:")]
+    if not states or states[-1].enabled is False:
+        return None
+    return states[-1] if states[-1].device[len("paddle:"):] in _PADDLE_FP32_LEVELS else None  # type: ignore[index]
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -255,8 +298,20 @@ def _detail(code: str, kind: str, fw: str | None, n: int | None, count: Size | N
                      f"{FP16_EXACT_INT:,}")
         elif fw == "torch":
             text += " (torch accumulates in float32 but stores the sum in float16)"
+        elif fw == "tensorflow":
+            text += " (TensorFlow stores the sum in float16; under a mixed_float16 policy too)"
+        elif fw == "paddle":
+            text += (" (Paddle accumulates in float32 but stores the sum in float16; inside paddle.amp.auto_cast "
+                     "O1 on GPU it runs in float32)")
         return text
     if code == "SHP303":
+        if kind == "mean" and fw == "tensorflow":
+            gpu = "; on GPU TensorFlow sums in float32 and divides by a float32 count"
+            if n is not None and n >= FP16_COUNT_INF:
+                return (f": TensorFlow's CPU kernel divides by the count converted to float16, and {_fmt_int(n)} is inf "
+                        "in float16: the mean is 0 or NaN on any data" + gpu)
+            return (": TensorFlow's CPU kernel stores the sum in float16 before dividing: " + _threshold(n, count, "the mean")
+                    + f", and from {FP16_COUNT_INF:,} values on the float16 count is inf (the mean is 0 or NaN on any data)" + gpu)
         if kind == "mean":
             return (": with dtype=float16 numpy accumulates the sum in float16 (without it numpy's mean of float16 "
                     f"accumulates in float32): a running sum of ones stalls at {FP16_EXACT_INT:,} along a non-contiguous "
@@ -268,6 +323,8 @@ def _detail(code: str, kind: str, fw: str | None, n: int | None, count: Size | N
             text += f"; past {FP16_EXACT_INT:,} the stored prefixes are rounded to multiples of 2 or more"
         if numpy_like:
             text += f"; numpy accumulates in float16 itself, so a running sum of ones stalls at {FP16_EXACT_INT:,}"
+        elif fw == "tensorflow" and kind == "cumsum":
+            text += f"; TensorFlow adds in float16 itself, so a running sum of ones stalls at {FP16_EXACT_INT:,}"
         return text
     # SHP302: bfloat16
     bits = f"bfloat16 keeps 8 significant bits: integers are exact only up to {BF16_EXACT_INT}"
@@ -312,7 +369,17 @@ def _numpy_alias(m: "ModuleAnalysis") -> str | None:
     return None
 
 
+def _module_alias(m: "ModuleAnalysis", module: str) -> str | None:
+    names: dict[str, str] = getattr(m.imports, "names", {})
+    for local, qual in names.items():
+        if qual == module and "." not in local:
+            return local
+    return None
+
+
 def _casts(m: "ModuleAnalysis", fw: str | None, dtype: str, input_node: cst.BaseExpression) -> tuple[str, str] | None:
+    if fw == "paddle":
+        return '.astype("float32")', f'.astype("{dtype}")'
     if fw == "torch":
         src = dotted(input_node)
         down = f".to({src}.dtype)" if src else (".half()" if dtype == "float16" else ".bfloat16()")
@@ -329,6 +396,13 @@ def _make_fix(m: "ModuleAnalysis", call: cst.CSTNode, input_node: cst.BaseExpres
               dtype: str) -> tuple[tuple[cst.CSTNode, str, str], ...]:
     if input_node is None or not isinstance(call, cst.Call):
         return ()
+    if fw == "tensorflow":
+        tf = _module_alias(m, "tensorflow")
+        if tf is None:
+            return ()
+        # tf.cast(x, tf.float32) in, tf.cast(..., tf.float16) out (a TensorFlow tensor has no .astype)
+        return ((input_node, "before", f"{tf}.cast("), (input_node, "after", f", {tf}.float32)"),
+                (_outer(call, "before"), "before", f"{tf}.cast("), (_outer(call, "after"), "after", f", {tf}.{dtype})"))
     casts = _casts(m, fw, dtype, input_node)
     if casts is None:
         return ()
@@ -390,7 +464,7 @@ def _method_input(m: "ModuleAnalysis", call: cst.CSTNode, keywords: tuple[str, .
         return None
     func = call.func
     qual = m.qualify(func) if isinstance(func, (cst.Name, cst.Attribute)) else None
-    if qual and qual.split(".", 1)[0] in ("torch", "numpy", "jax"):
+    if qual and qual.split(".", 1)[0] in ("torch", "numpy", "jax", "tensorflow", "paddle"):
         return _arg(call, 0, keywords[0]) if not any(a.keyword is not None and a.keyword.value in keywords[1:] for a in call.args) else None
     if isinstance(func, cst.Attribute):
         return func.value
@@ -428,6 +502,8 @@ def check_einops_reduction(m: "ModuleAnalysis", node: cst.CSTNode, op: str, t: T
     kind: str | None = None
     if reduction in ("sum", "prod"):
         kind = reduction
+    elif reduction == "mean" and t.framework == "tensorflow" and dtype == "float16":
+        kind = "mean"  # einops calls tf.reduce_mean: the float16 count and sum of TensorFlow's CPU kernel
     elif reduction in (None, "callable"):
         kind = _resolve_callable(m, node)
     if kind is None:
@@ -514,10 +590,13 @@ def check_framework_reduction(m: "ModuleAnalysis", node: cst.CSTNode, name: str,
     fw = t.framework
     if kind == "mean":
         # torch and jax divide in float32 before storing, numpy's mean of float16 accumulates in float32 --
-        # only an explicit dtype=float16 makes numpy accumulate in float16
-        if not (fw == "numpy" and explicit and dtype == "float16"):
+        # only an explicit dtype=float16 makes numpy accumulate in float16; TensorFlow's CPU kernel stores the sum
+        # and the count in float16 (see the module docstring); Paddle's mean divides in float32
+        if not (fw == "numpy" and explicit and dtype == "float16") and not (fw == "tensorflow" and dtype == "float16"):
             return None
     if fw in ("torch", None) and autocast_fp32(m, node, name, kind) is not None:
+        return None
+    if fw == "paddle" and paddle_amp_fp32(m, node) is not None:
         return None
     count: Size | None = None
     factors: list[tuple[str | None, Size]] = []
@@ -528,7 +607,8 @@ def check_framework_reduction(m: "ModuleAnalysis", node: cst.CSTNode, name: str,
     if explicit:
         fix = _explicit_dtype_fix(m, node, fw, dtype)
     else:
-        input_node = _method_input(m, node, ("input", "a", "x") if fw != "numpy" else ("a", "input"))
+        input_node = _method_input(m, node, {"numpy": ("a", "input"), "tensorflow": ("input_tensor", "x", "input"),
+                                             "paddle": ("x", "input")}.get(fw or "", ("input", "a", "x")))
         fix = _make_fix(m, node, input_node, fw, dtype)
     _report(m, node, _code_for(kind, dtype), op, kind, dtype, fw, count, factors, t, fix, explicit)
     return None

@@ -1,0 +1,130 @@
+"""TensorFlow / Keras, PaddlePaddle and jmp (issue 15): the autofix with each framework's own cast, and the
+per-framework float16 facts the SHP3xx messages and docs/precision.md state, measured on the installed frameworks.
+
+TensorFlow and Paddle crash (SIGSEGV) when both are imported into one process in that order, so every measurement
+runs in its own interpreter; a framework that is not installed skips its tests, saying so.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+from shapecheck.fix import fix_source
+
+TF = """\
+import tensorflow as tf
+from einops import reduce
+"""
+PADDLE = """\
+import paddle
+from einops import reduce
+"""
+
+
+def _needs(module: str) -> None:
+    if importlib.util.find_spec(module) is None:
+        pytest.skip(f"{module} is not installed (pip install tensorflow-cpu paddlepaddle jmp to run these)")
+
+
+def fixed(header: str, body: str) -> str:
+    text = header + textwrap.dedent(body)
+    new, remaining = fix_source(text, "m.py")
+    assert [f for f in remaining if f.code.startswith("SHP3")] == [], remaining
+    again, _ = fix_source(new, "m.py")
+    assert again == new  # idempotent
+    return new[len(header):]
+
+
+@pytest.mark.parametrize("before,after", [
+    ("y = tf.reduce_sum(x)", "y = tf.cast(tf.reduce_sum(tf.cast(x, tf.float32)), tf.float16)"),
+    ("y = tf.reduce_mean(x, axis=-1)", "y = tf.cast(tf.reduce_mean(tf.cast(x, tf.float32), axis=-1), tf.float16)"),
+])
+def test_tensorflow_fix_uses_tf_cast(before: str, after: str) -> None:
+    body = "x = tf.ones((256, 256), dtype=tf.float16)\n" + before + "\n"
+    assert fixed(TF, body) == "x = tf.ones((256, 256), dtype=tf.float16)\n" + after + "\n"
+
+
+@pytest.mark.parametrize("before,after", [
+    ("y = paddle.sum(x)", 'y = paddle.sum(x.astype("float32")).astype("float16")'),
+    ("y = x.sum(axis=-1)", 'y = x.astype("float32").sum(axis=-1).astype("float16")'),
+])
+def test_paddle_fix_uses_astype(before: str, after: str) -> None:
+    body = 'x = paddle.ones([256, 256], dtype="float16")\n' + before + "\n"
+    assert fixed(PADDLE, body) == 'x = paddle.ones([256, 256], dtype="float16")\n' + after + "\n"
+
+
+def _measure(script: str) -> dict:
+    env_script = "import os\nos.environ['TF_CPP_MIN_LOG_LEVEL'] = '3'\nimport json\n" + textwrap.dedent(script) + "\nprint(json.dumps(out))\n"
+    proc = subprocess.run([sys.executable, "-c", env_script], capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    result: dict = json.loads(proc.stdout.strip().splitlines()[-1])
+    return result
+
+
+def test_tensorflow_float16_facts() -> None:
+    _needs("tensorflow")
+    out = _measure("""
+        import tensorflow as tf
+        h = tf.float16
+        out = {
+            "sum_4096": float(tf.reduce_sum(tf.ones([4096], h))),
+            "sum_65536": float(tf.reduce_sum(tf.ones([65536], h))),
+            "mean_65536_ones": float(tf.reduce_mean(tf.ones([65536], h))),
+            "mean_65536_halves": float(tf.reduce_mean(tf.ones([65536], h) * 0.5)),
+            "mean_4096_twenties": float(tf.reduce_mean(tf.fill([4096], tf.constant(20.0, h)))),
+            "mean_4096_ones": float(tf.reduce_mean(tf.ones([4096], h))),
+            "cumsum_4096_last": float(tf.math.cumsum(tf.ones([4096], h))[-1]),
+            "result_dtype": tf.reduce_sum(tf.ones([4], h)).dtype.name,
+        }
+    """)
+    assert out["sum_4096"] == 4096 and out["sum_65536"] == float("inf")  # float32 accumulator, float16 result
+    assert out["mean_65536_ones"] != out["mean_65536_ones"]  # NaN: inf / inf
+    assert out["mean_65536_halves"] == 0.0  # 32,768 / inf
+    assert out["mean_4096_twenties"] == float("inf") and out["mean_4096_ones"] == 1.0
+    assert out["cumsum_4096_last"] == 2048  # the running sum is float16
+    assert out["result_dtype"] == "float16"
+
+
+def test_keras_mixed_policy_and_ops_mean() -> None:
+    _needs("keras")
+    _needs("tensorflow")
+    out = _measure("""
+        import keras, numpy as np, tensorflow as tf
+        from einops.layers.keras import Reduce
+        keras.mixed_precision.set_global_policy("mixed_float16")
+        conv = keras.layers.Conv2D(4, 3)
+        y = conv(np.ones((1, 8, 8, 3), "float32"))
+        head = keras.layers.Dense(2, dtype="float32")
+        pooled = keras.Sequential([keras.Input(shape=(512, 512, 3)), Reduce("b h w c -> b c", "sum")])(np.ones((1, 512, 512, 3), "float32"))
+        out = {"conv": y.dtype.name if hasattr(y.dtype, "name") else str(y.dtype), "kernel": conv.kernel.dtype,
+               "head": str(head(np.ones((1, 3), "float32")).dtype), "pooled": float(pooled[0, 0]),
+               "ops_mean": float(keras.ops.mean(tf.ones([65536], tf.float16)))}
+    """)
+    assert "float16" in out["conv"] and out["kernel"] == "float32" and "float32" in out["head"]
+    assert out["pooled"] == float("inf")
+    assert out["ops_mean"] == 1.0  # keras.ops.mean upcasts: not flagged
+
+
+def test_paddle_float16_facts() -> None:
+    _needs("paddle")
+    out = _measure("""
+        import paddle
+        out = {"sum_4096": float(paddle.sum(paddle.ones([4096], dtype="float16"))),
+               "sum_65536": float(paddle.sum(paddle.ones([65536], dtype="float16"))),
+               "dtype": str(paddle.sum(paddle.ones([4], dtype="float16")).dtype)}
+        try:
+            paddle.mean(paddle.ones([4], dtype="float16"))
+            out["cpu_mean"] = "ran"
+        except RuntimeError as e:
+            out["cpu_mean"] = type(e).__name__
+        out["device"] = paddle.device.get_device()
+    """)
+    assert out["sum_4096"] == 4096 and out["sum_65536"] == float("inf") and "float16" in out["dtype"]
+    if out["device"] == "cpu":
+        assert out["cpu_mean"] == "RuntimeError"  # no float16 mean kernel on CPU
