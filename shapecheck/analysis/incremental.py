@@ -284,6 +284,12 @@ class Document:
             self.functions = {**old_functions, **self.functions}
             self.annotations = {**old_annotations, **self.annotations}
             raise
+        finally:
+            # the wrappers hold this run's caches, and the cache entries hold analyses (through the origins of
+            # sizes): left in place, every version would keep the one before alive. A module analysed here and
+            # used later by another file's analysis (the project keeps it) runs its functions unwrapped.
+            for name in ("run_function", "param_value", "annotation_of"):
+                ma.__dict__.pop(name, None)
         result.findings = findings_of(ma)
         return result
 

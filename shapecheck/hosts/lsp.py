@@ -46,6 +46,8 @@ MISSING_EXTRA = (
 )
 
 DEBOUNCE = 0.05  # seconds of quiet after an edit before analysing
+IDLE_GC = 1.0  # seconds of quiet before the full garbage collection (never in the middle of an analysis)
+GC_EVERY = 40  # runs: while edits never pause, a full collection after this many runs bounds the garbage
 SETTINGS_KEY = "shapecheck"
 
 
@@ -318,6 +320,8 @@ class Session:
         self.own_changes: dict[str, int] = {}
         self.total_changes = 0
         self.timer: asyncio.TimerHandle | None = None
+        self.gc_timer: asyncio.TimerHandle | None = None
+        self.runs_since_gc = 0
         self.running = False
         self.inlay_hints = True
         self.lock = threading.Lock()
@@ -356,7 +360,21 @@ class Session:
     def _arm(self) -> None:
         if self.timer is not None:
             self.timer.cancel()
+        if self.gc_timer is not None:
+            self.gc_timer.cancel()
+            self.gc_timer = None
         self.timer = asyncio.get_running_loop().call_later(DEBOUNCE, self._kick)
+
+    def _collect(self) -> None:
+        """A full garbage collection on the worker thread, between runs. An analysis leaves cycles (a module's
+        analysis and its functions point at each other) among a large heap of syntax trees: the interpreter's own
+        full collections would land in the middle of a run, at a cost of the order of a whole run."""
+        import gc
+
+        self.gc_timer = None
+        self.runs_since_gc = 0
+        if not self.running:
+            self.executor.submit(gc.collect)
 
     def _kick(self) -> None:
         self.timer = None
@@ -382,6 +400,11 @@ class Session:
         exc = fut.exception()
         if exc is not None:
             self.ls.window_log_message(T.LogMessageParams(T.MessageType.Error, f"shapecheck: {exc!r}"))
+        self.runs_since_gc += 1
+        if self.runs_since_gc >= GC_EVERY:
+            self._collect()
+        elif self.timer is None and self.gc_timer is None:
+            self.gc_timer = asyncio.get_running_loop().call_later(IDLE_GC, self._collect)
         if (self.dirty or self.changed_paths) and self.timer is None:
             self._kick()
 
@@ -619,5 +642,8 @@ def serve() -> None:
     if not HAVE_PYGLS:
         print(MISSING_EXTRA, file=sys.stderr)
         raise SystemExit(2)
+    import gc
+
     sys.setswitchinterval(0.001)  # the event loop gets the interpreter back quickly while the worker analyses
+    gc.set_threshold(20_000, 20, 1_000_000)  # young collections stay; full ones run between analyses (Session._collect)
     create_server().start_io()
