@@ -21,6 +21,7 @@ covered by a generator or listed in `UNEXERCISED` with the reason (tests/test_op
 
 from __future__ import annotations
 
+import functools
 import importlib.util
 import random
 import warnings
@@ -29,6 +30,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from shapecheck.analysis.hover import inferred_values
+from shapecheck.analysis.ops_common import ELEMENTWISE_FUNCS, LOSSES, RANDOM_SIZED, REDUCTIONS, SAME_SHAPE
 from shapecheck.analysis.values import IntV, SeqV, TensorV
 
 STUBS = Path(__file__).resolve().parents[1] / "stubs"
@@ -106,6 +108,10 @@ class Framework:
             return callable(getattr(self.lib().ones((1,)), name, None))
         except Exception:  # torch's .imag of a real tensor raises
             return False
+
+    def has_functional(self, name: str) -> bool:
+        """Whether ``F.name`` exists (torch.nn.functional; other frameworks: no such module)."""
+        return False
 
     def generators(self) -> dict[str, Callable[[random.Random], Case]]:
         raise NotImplementedError
@@ -190,6 +196,11 @@ class TorchFW(Framework):
     def stub_modules(self) -> list[str]:
         return ["torch", "torch.nn.functional"]
 
+    def has_functional(self, name: str) -> bool:
+        import torch.nn.functional as F
+
+        return callable(getattr(F, name, None))
+
 
 class NumpyFW(Framework):
     name = "numpy"
@@ -246,6 +257,20 @@ def _maybe_index(r: random.Random, case: Case, p: float = 0.2) -> Case:
     return case
 
 
+LIKES = ("zeros_like", "ones_like", "empty_like", "rand_like", "randn_like", "full_like")
+CONVERSIONS = ("array", "asarray", "tensor", "as_tensor")
+CUMULATIVE = ("cumsum", "cumprod", "nancumsum", "nancumprod")
+CONCATS = ("cat", "concatenate", "concat", "stack", "hstack", "vstack")
+LAYER_KINDS = ("Linear", "LayerNorm", "Conv1d", "Conv2d", "Conv3d", "Embedding", "Flatten", "Elementwise", "Sequential")
+
+
+def _each(g: dict[str, Gen], prefix: str, fn: Callable[..., Case], names: list[str]) -> None:
+    """One generator per op name (``reduce:sum``, ``reduce:mean`` ...), so that every op is exercised."""
+    for n in names:
+        key = "random." + n.rsplit(".", 1)[-1] if n.startswith("numpy.random.") else n
+        g[f"{prefix}:{key}"] = functools.partial(fn, pick=n)
+
+
 def common_generators(fw: Framework) -> dict[str, Gen]:
     m = fw.mod
     g: dict[str, Gen] = {}
@@ -292,22 +317,20 @@ def common_generators(fw: Framework) -> dict[str, Gen]:
         return _maybe_index(r, Case("construct:arange", fw.name, [], expr))
     g["construct:arange"] = arange
 
-    def like(r: random.Random) -> Case:
-        names = [n for n in ("zeros_like", "ones_like", "empty_like", "rand_like", "randn_like", "full_like") if fw.has(f"x.{n}")]
-        name = r.choice(names)
+    def like(r: random.Random, pick: str = "") -> Case:
+        name = pick
         s, x = x_of(r)
         extra = ", 2.0" if name == "full_like" else ""
         dt = f", dtype={r.choice(fw.dtypes)}" if r.random() < 0.3 else ""
         return _maybe_index(r, Case(f"construct:{name}", fw.name, [x], f"{m}.{name}(x{extra}{dt})"))
-    g["construct:*_like"] = like
+    _each(g, "construct", like, [n for n in LIKES if fw.has(f"x.{n}")])
 
-    def conversion(r: random.Random) -> Case:
-        names = [n for n in ("array", "asarray", "tensor", "as_tensor") if fw.has(f"x.{n}")]
-        name = r.choice(names)
+    def conversion(r: random.Random, pick: str = "") -> Case:
+        name = pick
         s, x = x_of(r)
         dt = f", dtype={r.choice(fw.dtypes)}" if r.random() < 0.3 else ""
         return _maybe_index(r, Case(f"construct:{name}", fw.name, [x], f"{m}.{name}(x{dt})"))
-    g["construct:array"] = conversion
+    _each(g, "construct", conversion, [n for n in CONVERSIONS if fw.has(f"x.{n}")])
 
     # --- attributes and size queries
     def attr(r: random.Random) -> Case:
@@ -342,11 +365,8 @@ def common_generators(fw: Framework) -> dict[str, Gen]:
         return _maybe_index(r, Case(f"binary:{op}", fw.name, setup, expr))
     g["binary"] = binary
 
-    def elementwise_fn(r: random.Random) -> Case:
-        from shapecheck.analysis.ops_common import ELEMENTWISE_FUNCS
-
-        names = sorted(n for n in ELEMENTWISE_FUNCS if fw.has(f"x.{n}"))
-        name = r.choice(names)
+    def elementwise_fn(r: random.Random, pick: str = "") -> Case:
+        name = pick
         a = rand_shape(r, 0, 4)
         b = broadcast_partner(r, a)
         setup = [f"a = {fw.tensor(a)}", f"b = {fw.tensor(b)}"]
@@ -361,7 +381,7 @@ def common_generators(fw: Framework) -> dict[str, Gen]:
         else:
             expr = f"{m}.{name}(a, b)"
         return _maybe_index(r, Case(f"elementwise:{name}", fw.name, setup, expr))
-    g["elementwise"] = elementwise_fn
+    _each(g, "elementwise", elementwise_fn, sorted(n for n in ELEMENTWISE_FUNCS if fw.has(f"x.{n}")))
 
     # --- matmul
     def matmul(r: random.Random) -> Case:
@@ -389,11 +409,8 @@ def common_generators(fw: Framework) -> dict[str, Gen]:
     g["matmul"] = matmul
 
     # --- reductions
-    def reduction(r: random.Random) -> Case:
-        from shapecheck.analysis.ops_common import REDUCTIONS
-
-        names = sorted(n for n in REDUCTIONS if fw.has(f"x.{n}"))
-        name = r.choice(names)
+    def reduction(r: random.Random, pick: str = "") -> Case:
+        name = pick
         dt = fw.bool_dtype if name in ("all", "any") and r.random() < 0.5 else None
         s, x = x_of(r, 0, 4, dt)
         d = dim_value(r, len(s))
@@ -410,7 +427,7 @@ def common_generators(fw: Framework) -> dict[str, Gen]:
                 args.append(kv)
             else:
                 args.append(f"{r.choice((fw.keep, fw.keep, 'keepdims' if fw.name == 'torch' else fw.keep))}={kv}")
-        if name in ("std", "var") and fw.name == "torch" and r.random() < 0.3 and args and not args[0].startswith("dim"):
+        if name in ("std", "var") and fw.name == "torch" and r.random() < 0.3 and args and "=" not in args[0]:
             args.insert(1, r.choice(("True", "False")))  # x.std(1, True): unbiased, not keepdim
         if name == "norm" and r.random() < 0.3:
             args.insert(0, r.choice(("2", "1")) if fw.name == "torch" else "ord=2")
@@ -418,11 +435,10 @@ def common_generators(fw: Framework) -> dict[str, Gen]:
         if name == "norm" and fw.name != "torch":
             expr = f"{m}.linalg.norm(x{''.join(', ' + a for a in args)})"
         return _maybe_index(r, Case(f"reduce:{name}", fw.name, [x], expr))
-    g["reduce"] = reduction
+    _each(g, "reduce", reduction, sorted(n for n in REDUCTIONS if fw.has(f"x.{n}") or fw.has_method(n)))
 
-    def cumulative(r: random.Random) -> Case:
-        names = [n for n in ("cumsum", "cumprod", "nancumsum", "nancumprod") if fw.has(f"x.{n}")]
-        name = r.choice(names)
+    def cumulative(r: random.Random, pick: str = "") -> Case:
+        name = pick
         s, x = x_of(r)
         d = dim_value(r, len(s), allow_tuple=False)
         args = [] if d is None else [d if r.random() < 0.5 else f"{fw.axis}={d}"]
@@ -431,7 +447,7 @@ def common_generators(fw: Framework) -> dict[str, Gen]:
         method = r.random() < 0.5 and fw.name != "jax"
         expr = f"x.{name}({', '.join(args)})" if method else f"{m}.{name}(x{''.join(', ' + a for a in args)})"
         return _maybe_index(r, Case(f"cumulative:{name}", fw.name, [x], expr))
-    g["cumulative"] = cumulative
+    _each(g, "cumulative", cumulative, [n for n in CUMULATIVE if fw.has(f"x.{n}") or fw.has_method(n)])
 
     # --- shape ops
     def reshape(r: random.Random) -> Case:
@@ -520,16 +536,14 @@ def common_generators(fw: Framework) -> dict[str, Gen]:
                              f"x.expand_as({fw.tensor(tuple(target))})"))
         else:
             expr = f"{m}.broadcast_to(x, {shape_src(target)})"
-        return _maybe_index(r, Case("shape:expand", fw.name, [x], expr))
+        op = "shape:" + expr.replace("x.", "").replace(f"{m}.", "").split("(")[0]
+        return _maybe_index(r, Case(op, fw.name, [x], expr))
     g["shape:expand"] = broadcast_to
 
     # --- unary same-shape ops
-    def unary(r: random.Random) -> Case:
-        from shapecheck.analysis.ops_common import SAME_SHAPE
-
-        method = fw.name == "torch" and r.random() < 0.6
-        names = sorted(n for n in SAME_SHAPE if (fw.has_method(n) if method else fw.has(f"x.{n}")))
-        name = r.choice(names)
+    def unary(r: random.Random, pick: str) -> Case:
+        name = pick
+        method = fw.has_method(name) and (not fw.has(f"x.{name}") or r.random() < 0.5)
         s, x = x_of(r)
         setup = [x]
         extra = UNARY_ARGS.get(name, "")
@@ -543,15 +557,16 @@ def common_generators(fw: Framework) -> dict[str, Gen]:
         extra = extra.format(**fill)
         if method:
             expr = f"x.{name}({extra})"
+        elif not fw.has(f"x.{name}"):  # torch.nn.functional only (dropout2d, hardswish)
+            expr = f"F.{name}(x{', ' + extra if extra else ''})"
         else:
             expr = f"{m}.{name}(x{', ' + extra if extra else ''})"
         return _maybe_index(r, Case(f"unary:{name}", fw.name, setup, expr))
-    g["unary"] = unary
+    _each(g, "unary", unary, sorted(n for n in SAME_SHAPE if fw.has_method(n) or fw.has(f"x.{n}") or fw.has_functional(n)))
 
     # --- concatenation
-    def concat(r: random.Random) -> Case:
-        names = [n for n in ("cat", "concatenate", "concat", "stack", "hstack", "vstack") if fw.has(f"x.{n}")]
-        name = r.choice(names)
+    def concat(r: random.Random, pick: str = "") -> Case:
+        name = pick
         s = rand_shape(r, 1, 3)
         n = r.randint(1, 3)
         d = r.randint(-len(s) - 1, len(s))
@@ -574,7 +589,7 @@ def common_generators(fw: Framework) -> dict[str, Gen]:
         else:
             expr = f"{m}.{name}({seq}, {fw.axis}={d})"
         return _maybe_index(r, Case(f"concat:{name}", fw.name, setup, expr))
-    g["concat"] = concat
+    _each(g, "concat", concat, [n for n in CONCATS if fw.has(f"x.{n}")])
 
     def index(r: random.Random) -> Case:
         s, x = x_of(r, 0, 4)
@@ -646,19 +661,17 @@ def torch_generators(fw: Framework) -> dict[str, Gen]:
         return _maybe_index(r, Case("shape:unflatten", fw.name, [x], expr))
     g["shape:unflatten"] = unflatten
 
-    def losses(r: random.Random) -> Case:
-        from shapecheck.analysis.ops_common import LOSSES
-
-        name = r.choice(sorted(LOSSES))
+    def losses(r: random.Random, pick: str = "") -> Case:
+        name = pick or r.choice(sorted(LOSSES))
         a = rand_shape(r, 1, 3)
         b = a if r.random() < 0.6 else broadcast_partner(r, a)
         setup = [f"a = torch.full({shape_src(a)}, 0.5)", f"b = torch.full({shape_src(b)}, 0.5)"]
         red = r.choice(("", ", reduction='none'", ", reduction='sum'", ", reduction='mean'"))
         return _maybe_index(r, Case(f"loss:{name}", fw.name, setup, f"F.{name}(a, b{red})"), 0.1)
-    g["loss"] = losses
+    _each(g, "loss", losses, sorted(LOSSES))
 
-    def layers(r: random.Random) -> Case:
-        kind = r.choice(("Linear", "LayerNorm", "Conv1d", "Conv2d", "Conv3d", "Embedding", "Flatten", "Elementwise", "Sequential"))
+    def layers(r: random.Random, pick: str = "") -> Case:
+        kind = pick or r.choice(LAYER_KINDS)
         s = rand_shape(r, 1, 4)
         setup = [f"x = {fw.tensor(s)}"]
         expr = "layer(x)"
@@ -697,7 +710,25 @@ def torch_generators(fw: Framework) -> dict[str, Gen]:
             fin = s[-1]
             setup.append(f"layer = nn.Sequential(nn.Linear({fin}, 4), nn.GELU(), nn.Linear({4 if r.random() < 0.85 else 5}, 2))")
         return _maybe_index(r, Case(f"layer:{kind}", fw.name, setup, expr), 0.1)
-    g["layer"] = layers
+    _each(g, "layer", layers, list(LAYER_KINDS))
+
+    def attention(r: random.Random) -> Case:
+        batch = rand_shape(r, 0, 2)
+        L, S, E, Ev = (r.randint(1, 4) for _ in range(4))
+
+        def bshape(tail: tuple[int, ...]) -> tuple[int, ...]:
+            b = list(batch)
+            if b and r.random() < 0.3:
+                b[r.randrange(len(b))] = 1
+            if b and r.random() < 0.2:
+                b = b[1:]
+            return tuple(b) + tail
+        q, k, v = bshape((L, E)), bshape((S, E if r.random() < 0.9 else E + 1)), bshape((S if r.random() < 0.9 else S + 1, Ev))
+        setup = [f"q = {fw.tensor(q)}", f"k = {fw.tensor(k)}", f"v = {fw.tensor(v)}"]
+        extra = r.choice(("", ", is_causal=True", ", enable_gqa=True", ", dropout_p=0.0", ", scale=0.5"))
+        form = r.choice(("q, k, v", "q, k, value=v", "query=q, key=k, value=v"))
+        return _maybe_index(r, Case("attention:scaled_dot_product_attention", fw.name, setup, f"F.scaled_dot_product_attention({form}{extra})"), 0.1)
+    g["attention"] = attention
 
     def grad(r: random.Random) -> Case:
         s = rand_shape(r)
@@ -728,10 +759,8 @@ def numpy_generators(fw: Framework) -> dict[str, Gen]:
     for name in ("rand", "randn"):
         g[f"construct:random.{name}"] = _sized_ctor(fw, name, f"np.random.{name}")
 
-    def sampler(r: random.Random) -> Case:
-        from shapecheck.analysis.ops_common import RANDOM_SIZED
-
-        qual = r.choice(sorted(q for q in RANDOM_SIZED if q.startswith("numpy.")))
+    def sampler(r: random.Random, pick: str = "") -> Case:
+        qual = pick or r.choice(sorted(q for q in RANDOM_SIZED if q.startswith("numpy.")))
         name = qual.rsplit(".", 1)[1]
         pos = RANDOM_SIZED[qual]
         s = rand_shape(r, 0, 3)
@@ -749,7 +778,7 @@ def numpy_generators(fw: Framework) -> dict[str, Gen]:
             args = params[:1] + ([f"{fw.tensor(s)}"] if params else []) + ([] if not params else [])
         expr = f"np.random.{name}({', '.join(args)})"
         return _maybe_index(r, Case(f"construct:random.{name}", fw.name, [], expr))
-    g["construct:random.*"] = sampler
+    _each(g, "construct", sampler, sorted(q for q in RANDOM_SIZED if q.startswith("numpy.")))
 
     def rng(r: random.Random) -> Case:
         s = rand_shape(r, 0, 3)
@@ -881,7 +910,17 @@ def stub_generator(fw: Framework, sig: StubSig) -> Gen:
     return gen
 
 
+_GENERATORS: dict[str, dict[str, Gen]] = {}
+
+
 def all_generators(fw: Framework) -> dict[str, Gen]:
+    """Every generator of a framework, by key (built once per process)."""
+    if fw.name not in _GENERATORS:
+        _GENERATORS[fw.name] = _build_generators(fw)
+    return _GENERATORS[fw.name]
+
+
+def _build_generators(fw: Framework) -> dict[str, Gen]:
     gens = dict(fw.generators())
     for module in fw.stub_modules():
         for sig in stub_signatures(module):

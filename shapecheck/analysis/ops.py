@@ -30,6 +30,9 @@ from . import frameworks
 from .layers import LayerOps
 
 
+_X64 = {"float64", "int64", "complex128", "uint64"}
+
+
 class FrameworkOps(LayerOps):
     def constant(self, qual: str) -> Value | None:
         fw = _framework(qual)
@@ -170,6 +173,12 @@ class FrameworkOps(LayerOps):
 
     def apply_op(self, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value], method: bool) -> Value:
         """Shared by ``x.op(...)`` and ``torch.op(x, ...)`` (``args`` exclude the tensor itself)."""
+        out = self._apply_op(node, name, t, args, kwargs, method)
+        if t.framework == "jax" and isinstance(out, TensorV) and out.dtype in _X64 and out.dtype != t.dtype:
+            return out.with_dtype(None)  # jax makes 64-bit dtypes 32-bit unless jax_enable_x64 is set
+        return out
+
+    def _apply_op(self, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value], method: bool) -> Value:
         shape = t.shape
         rank = len(shape) if shape is not None else None
         if name in ("float", "half", "double", "bfloat16", "long", "int", "bool") and method and not args:
@@ -248,6 +257,11 @@ class FrameworkOps(LayerOps):
             return t.with_dtype("bool")
         if name in ("tril", "triu") and t.framework in ("numpy", "jax") and shape is not None and len(shape) < 2:
             return t.with_shape(shape * 2 if len(shape) == 1 else None)  # np.tril of a vector: its (n, n) matrix
+        if name == "masked_fill" and args and isinstance(args[0], TensorV):
+            if args[0].shape is None or shape is None:
+                return t.with_shape(None)
+            out, fail = broadcast_shapes(shape, args[0].shape)  # out of place, the mask broadcasts too
+            return t.with_shape(out, t.axes if out == shape else None) if fail is None else t.with_shape(None)
         if name in ("softmax", "log_softmax") or name in SAME_SHAPE:
             return t
         if name in ("chunk", "split", "unbind", "tolist", "item", "nonzero", "unique", "masked_select", "topk", "sort", "gather", "scatter", "index_select"):
