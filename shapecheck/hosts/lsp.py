@@ -47,7 +47,8 @@ MISSING_EXTRA = (
 
 DEBOUNCE = 0.05  # seconds of quiet after an edit before analysing
 IDLE_GC = 1.0  # seconds of quiet before the full garbage collection (never in the middle of an analysis)
-GC_EVERY = 40  # runs: while edits never pause, a full collection after this many runs bounds the garbage
+GC_GROWTH_MB = 150  # while edits never pause: a full collection once the process grew this much since the last
+GC_EVERY = 500  # runs, where the process size cannot be read
 SETTINGS_KEY = "shapecheck"
 
 
@@ -322,6 +323,7 @@ class Session:
         self.timer: asyncio.TimerHandle | None = None
         self.gc_timer: asyncio.TimerHandle | None = None
         self.runs_since_gc = 0
+        self.rss_after_gc: float | None = None
         self.running = False
         self.inlay_hints = True
         self.lock = threading.Lock()
@@ -374,7 +376,11 @@ class Session:
         self.gc_timer = None
         self.runs_since_gc = 0
         if not self.running:
-            self.executor.submit(gc.collect)
+            def collect() -> None:
+                gc.collect()
+                self.rss_after_gc = _rss_mb()
+
+            self.executor.submit(collect)
 
     def _kick(self) -> None:
         self.timer = None
@@ -401,7 +407,11 @@ class Session:
         if exc is not None:
             self.ls.window_log_message(T.LogMessageParams(T.MessageType.Error, f"shapecheck: {exc!r}"))
         self.runs_since_gc += 1
-        if self.runs_since_gc >= GC_EVERY:
+        size = _rss_mb()
+        if self.rss_after_gc is None:
+            self.rss_after_gc = size
+        if self.runs_since_gc >= GC_EVERY or (size is not None and self.rss_after_gc is not None
+                                              and size > self.rss_after_gc + GC_GROWTH_MB):
             self._collect()
         elif self.timer is None and self.gc_timer is None:
             self.gc_timer = asyncio.get_running_loop().call_later(IDLE_GC, self._collect)
@@ -493,6 +503,15 @@ class Session:
         if self.line_map[0] != (id(result), doc.version):
             self.line_map = ((id(result), doc.version), _line_map(result.text, doc.source))
         return result, doc, self.line_map[1]
+
+
+def _rss_mb() -> float | None:
+    """Resident size of this process in MB (Linux; None elsewhere)."""
+    try:
+        with open("/proc/self/statm") as f:
+            return int(f.read().split()[1]) * 4096 / 1e6
+    except (OSError, ValueError, IndexError):
+        return None
 
 
 def _call_soon(loop: asyncio.AbstractEventLoop, fn: Any, *args: Any) -> bool:
