@@ -33,7 +33,6 @@ __all__ = ["verify_findings", "verify_witness", "Replay"]
 
 # what counts as "the operation rejected these shapes" (a TypeError from calling it wrongly does not)
 _SHAPE_ERRORS: tuple[type[BaseException], ...] = (RuntimeError, ValueError, IndexError, AssertionError)
-_STUB_MESSAGE = re.compile(r"^SHP2\d\d ([A-Za-z_][\w.]*): argument '(\w+)' does not fit the stub signature")
 
 
 @dataclass
@@ -338,14 +337,9 @@ def _replay_annotation(w: Witness, replay: Replay, finding: Finding | None) -> N
 
 
 def _stub_of(w: Witness, finding: Finding | None) -> str | None:
+    """The stub function a finding's witness names (findings against stub signatures carry it)."""
     q = witness_get(w, "stub")
-    if isinstance(q, str):
-        return q
-    if finding is not None:
-        m = _STUB_MESSAGE.match(finding.message)
-        if m:
-            return m.group(1)
-    return None
+    return q if isinstance(q, str) else None
 
 
 def _replay_stub_function(

@@ -1129,7 +1129,7 @@ def run(prog: Program, assign: dict) -> dict:
                     res[st.line] = ("undef", f"{type(e).__name__}: {e}")
                 outs = [Poisoned(origins)] * len(st.outputs)
             except Exception as e:  # noqa: BLE001 - any exception counts as "raises"
-                res[st.line] = ("raise", f"{type(e).__name__}: {str(e)[:300]}")
+                res[st.line] = ("raise", f"{type(e).__name__}: {e}")
                 outs = [Poisoned(frozenset({st.line}))] * len(st.outputs)
             for n, v in zip(st.outputs, outs):
                 env[n] = v
@@ -1154,7 +1154,7 @@ def _run_seq(st: Seq, env: dict, assign: dict, res: dict) -> None:
             broken |= p.args[0]
         except Exception as e:  # noqa: BLE001
             built.append(None)
-            res[la.line] = ("raise", f"{type(e).__name__}: {str(e)[:300]}")
+            res[la.line] = ("raise", f"{type(e).__name__}: {e}")
             broken.add(la.line)
     x = env[st.inp]
     origins = frozenset(broken) | (x.origins if poisoned(x) else frozenset())
@@ -1175,7 +1175,7 @@ def _run_seq(st: Seq, env: dict, assign: dict, res: dict) -> None:
         try:
             x = m(x)
         except Exception as e:  # noqa: BLE001
-            res[la.line] = ("raise", f"{type(e).__name__}: {str(e)[:300]}")
+            res[la.line] = ("raise", f"{type(e).__name__}: {e}")
             origins = frozenset({la.line})
             x = Poisoned(origins)
             unknown = True

@@ -7,8 +7,6 @@ bytes, other line endings. For every file:
 
 * ``check_source`` never raises; an internal failure (SHP902) on a file CPython accepts is a crash;
 * a file CPython rejects gets exactly one clear SHP901 (with a line inside the file), a file it accepts none;
-* each file is handled within the time budget, 2 s per 1,000 lines (at least 2 s), with a generous slack factor
-  (``SHAPECHECK_FUZZ_SLACK``, default 5) because this is a robustness bound on a shared machine, not a benchmark;
 * the result is the same when analysed twice, and the CLI gives byte-identical JSON with ``-j1`` and ``-j2``.
 
 CI runs a small sample (``SHAPECHECK_FUZZ_N``, default 300). The dedicated run::
@@ -17,6 +15,9 @@ CI runs a small sample (``SHAPECHECK_FUZZ_N``, default 300). The dedicated run::
 
 Pathological nesting that is known to kill or stall the parser (libcst's native parser overflows its stack,
 CPython itself rejects it) is covered by the separate tests at the end, each in a subprocess.
+
+No test here measures time: the per-file budget (2 s per 1,000 lines) and the long-chain timings are reported by
+``benchmarks/robustness_timing.py``.
 """
 
 from __future__ import annotations
@@ -26,13 +27,10 @@ import io
 import json
 import os
 import random
-import signal
 import subprocess
 import sys
-import time
 import tokenize
 from collections import Counter
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterator
 
@@ -45,7 +43,6 @@ from shapecheck.core import check_source
 ROOT = Path(__file__).resolve().parents[1]
 N = int(os.environ.get("SHAPECHECK_FUZZ_N", "300"))
 SEED = int(os.environ.get("SHAPECHECK_FUZZ_SEED", "20240607"))
-SLACK = float(os.environ.get("SHAPECHECK_FUZZ_SLACK", "5"))
 SHARD = 50  # files per test case: xdist spreads the shards over workers
 MAX_SEED_LINES = int(os.environ.get("SHAPECHECK_FUZZ_MAX_SEED_LINES", "250" if N <= 1000 else "400"))
 
@@ -344,49 +341,20 @@ def python_accepts(data: bytes) -> bool:
         return False
 
 
-class _Timeout(BaseException):
-    """Not an Exception: check_source's own safety net must not swallow it."""
-
-
-@contextmanager
-def _deadline(seconds: float) -> Iterator[None]:
-    def fire(signum: int, frame: object) -> None:
-        raise _Timeout()
-
-    old = signal.signal(signal.SIGALRM, fire)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
-    try:
-        yield
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, old)
-
-
 def line_count(data: bytes) -> int:
     """Lines as Python counts them (``\\n``, ``\\r\\n`` and a lone ``\\r`` all end a line)."""
     return max(1, len(data.splitlines()))
 
 
-def budget(data: bytes) -> float:
-    """The per-file time budget: 2 s per 1,000 lines, at least 2 s."""
-    return 2.0 * max(1.0, line_count(data) / 1000)
-
-
 def analyse(name: str, data: bytes) -> dict:
     """Analyse one mutant; record what a robustness property needs."""
-    cap = SLACK * budget(data)
-    t0 = time.perf_counter()
     error = None
     try:
-        with _deadline(cap * 2 + 5):  # hard stop well past the cap: a hang must not stall the whole run
-            findings = check_source(data, f"fuzz/{name}.py", prefilter=False)
-    except _Timeout:
-        findings, error = [], "timeout"
-    except BaseException as exc:  # noqa: B902 - anything escaping check_source is a crash
+        findings = check_source(data, f"fuzz/{name}.py", prefilter=False)
+    except BaseException as exc:  # anything escaping check_source is a crash
         findings, error = [], f"{type(exc).__name__}: {exc}"
-    elapsed = time.perf_counter() - t0
     return {
-        "name": name, "elapsed": elapsed, "cap": cap, "lines": line_count(data), "error": error,
+        "name": name, "lines": line_count(data), "error": error,
         "valid": python_accepts(data),
         "findings": [(f.code, f.line, f.column, f.message) for f in findings],
     }
@@ -399,12 +367,8 @@ def problems(res: dict) -> list[str]:
     """The robustness properties a result breaks (empty: all hold)."""
     out = []
     codes = Counter(f[0] for f in res["findings"])
-    if res["error"] == "timeout":
-        out.append("timeout")
-    elif res["error"]:
+    if res["error"]:
         out.append("raised")
-    if res["elapsed"] > res["cap"]:
-        out.append("over-budget")
     if codes["SHP902"]:
         out.append("SHP902-on-valid" if res["valid"] else "SHP902-on-invalid")
     if res["error"] is None:
@@ -456,7 +420,7 @@ def test_mutants(shard: int, tmp_path: Path) -> None:
         if res["problems"]:
             keep = tmp_path / f"{name}.py"
             keep.write_bytes(data)
-            broken.append(f"{name} ({how}, {res['lines']} lines, {res['elapsed']:.2f}s): {res['problems']} "
+            broken.append(f"{name} ({how}, {res['lines']} lines): {res['problems']} "
                           f"{res['error'] or [f[:2] + (f[3][:160],) for f in res['findings'] if f[0].startswith('SHP90')]} "
                           f"-> {keep}")
     _report([{k: v for k, v in r.items()} for r in results], shard)
@@ -525,25 +489,20 @@ def test_mutated_builtin_seeds(seed_name: str, rs: int) -> None:
 # ---------------------------------------------------------------------------------------------- pathological nesting
 
 
-def _subprocess_check(source: str, timeout: float) -> tuple[int | None, str, float]:
+def _subprocess_check(source: str) -> tuple[int, str]:
     code = (
         "import sys\nfrom shapecheck.core import check_source\n"
         "fs = check_source(sys.stdin.buffer.read(), 'deep.py', prefilter=False)\n"
         "print([(f.code, f.message[:120]) for f in fs])\n"
     )
-    t0 = time.perf_counter()
-    try:
-        proc = subprocess.run([sys.executable, "-c", code], input=source.encode(), capture_output=True, timeout=timeout,
-                              cwd=ROOT)
-    except subprocess.TimeoutExpired:
-        return None, "timeout", time.perf_counter() - t0
-    return proc.returncode, (proc.stdout + proc.stderr).decode(errors="replace")[-500:], time.perf_counter() - t0
+    proc = subprocess.run([sys.executable, "-c", code], input=source.encode(), capture_output=True, cwd=ROOT)
+    return proc.returncode, (proc.stdout + proc.stderr).decode(errors="replace")[-500:]
 
 
 @pytest.mark.parametrize("opener,closer,n", [("(", ")", 3000), ("[", "]", 3000), ("f(", ")", 3000), ("-", "", 10000)])
 def test_deep_nesting_does_not_kill_the_process(opener: str, closer: str, n: int) -> None:
     src = "import einops\nx = " + opener * n + "1" + closer * n + "\n"
-    rc, out, _ = _subprocess_check(src, timeout=120)
+    rc, out = _subprocess_check(src)
     assert rc == 0, f"exit {rc}: {out}"
     assert "SHP901" in out, out
 
@@ -576,25 +535,23 @@ def test_second_bom_is_a_syntax_error() -> None:
 
 
 @pytest.mark.parametrize("opener,closer,n", [("(", ")", 201), ("[", "]", 400)])
-def test_nesting_beyond_cpython_limit_is_a_quick_syntax_error(opener: str, closer: str, n: int) -> None:
+def test_nesting_beyond_cpython_limit_is_a_syntax_error(opener: str, closer: str, n: int) -> None:
     src = "import einops\nx = " + opener * n + "1" + closer * n + "\n"
-    rc, out, elapsed = _subprocess_check(src, timeout=120)
+    rc, out = _subprocess_check(src)
     assert rc == 0, out
     assert "SHP901" in out, out
-    assert elapsed < SLACK * 2.0 / 2, f"{elapsed:.1f}s"  # 1-line file: well inside the 2 s budget even with slack/2
 
 
 # Long one-line chains CPython accepts: analysed on a deep-stack thread (shapecheck/core.py) instead of refused.
-# The subscript chain's time is not bounded here: libcst's parse time grows quadratically along `a[0][0]...`
-# (~8 s at 1,500 links, parse alone) -- a known libcst cost; the result must still be right.
-@pytest.mark.parametrize("src,budget", [("x = 1" + " + 1" * 1500, 2.0), ("x = a" + ".b" * 1500, 2.0),
-                                        ("x = a" + "[0]" * 1500, None)],
-                         ids=["plus-chain", "attribute-chain", "subscript-chain"])
-def test_long_chains_are_analysed(src: str, budget: float | None) -> None:
-    full = "import einops\n" + src + "\n"
+# Their timings are in benchmarks/robustness_timing.py (libcst's parse time grows quadratically along `a[0][0]...`).
+LONG_CHAINS = {"plus-chain": "x = 1" + " + 1" * 1500, "attribute-chain": "x = a" + ".b" * 1500,
+               "subscript-chain": "x = a" + "[0]" * 1500}
+
+
+@pytest.mark.parametrize("name", sorted(LONG_CHAINS))
+def test_long_chains_are_analysed(name: str) -> None:
+    full = "import einops\n" + LONG_CHAINS[name] + "\n"
     assert python_accepts(full.encode())
-    rc, out, elapsed = _subprocess_check(full, timeout=120)
+    rc, out = _subprocess_check(full)
     assert rc == 0, out
     assert "SHP901" not in out and "SHP902" not in out, out
-    if budget is not None:
-        assert elapsed < SLACK * budget, f"{elapsed:.1f}s"

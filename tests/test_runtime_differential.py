@@ -14,6 +14,7 @@ import shapecheck.runtime as R
 from shapecheck.pattern import Inferred, Problem, check_call, infer
 
 from _einops_cases import Case, einsum_cases, pack_cases, parse_shape_cases, transform_cases
+from _einops_errors import disagreement, einops_kind
 
 SETTINGS = dict(deadline=None, derandomize=True, suppress_health_check=list(HealthCheck), database=None)
 
@@ -51,13 +52,19 @@ def execute(lib: Any, case: Case, xp: str = "numpy") -> tuple[str, Any]:
             else:  # pragma: no cover
                 raise AssertionError(case.op)
     except Exception as e:  # noqa: BLE001 - any exception counts as "raises"
-        return "raise", type(e).__name__
+        return "raise", f"{type(e).__name__}: {e}", getattr(e, "problem", None)
     return "ok", out
 
 
 def assert_same(case: Case, a: tuple, b: tuple) -> None:
     assert a[0] == b[0], f"{case}: einops {a} vs shapecheck {b}"
     if a[0] != "ok":
+        # the same kind of problem on the same sizes (the exception types differ where einops leaks a ValueError)
+        problem = b[2]
+        if problem is not None:
+            assert_same_problem(case, problem, a[1])
+        else:  # the backend (numpy, torch) raised under the runtime
+            assert einops_kind(a[1]) == einops_kind(b[1]), f"{case}: einops raises {a[1]}, the runtime {b[1]}"
         return
     assert len(a[1]) == len(b[1])
     for x, y in zip(a[1], b[1]):
@@ -85,6 +92,7 @@ def check_infer(case: Case, outcome: tuple) -> None:
     if outcome[0] == "raise":
         assert isinstance(result, Problem), f"{case}: einops raises {outcome[1]}, infer gives {result}"
         result.message()  # the template fields fit
+        assert_same_problem(case, result, outcome[1])
         return
     assert isinstance(result, Inferred), f"{case}: einops returns, infer gives {result.message()}"
     got = [tuple(s.as_int() for s in shape) for shape in result.outputs]
@@ -92,6 +100,26 @@ def check_infer(case: Case, outcome: tuple) -> None:
     assert result.assumptions == ()
     if case.op == "parse_shape":
         assert {k: v.as_int() for k, v in result.axes.items()} == outcome[1][0]
+
+
+def assert_same_problem(case: Case, problem: Problem, einops_error: str) -> None:
+    """shapecheck's problem is the kind einops raised, on the same sizes (both directions: see _einops_errors)."""
+    if problem.code.startswith("SHP1") and _shape_free(case) == problem.code:
+        return  # a pattern that fails for every shape may meet one of einops' shape checks first
+    why = disagreement(problem.code, problem.fields, einops_error)
+    assert why is None, f"{case}: {why}"
+
+
+def _shape_free(case: Case) -> str | None:
+    """The code of the problem check_call finds without any shape (a pattern or API error), if any."""
+    problem = check_call(
+        case.op, case.pattern,
+        reduction=case.reduction if isinstance(case.reduction, str) else None,
+        reduction_is_callable=callable(case.reduction),
+        axes_names=tuple(case.kwargs),
+        n_operands=len(case.shapes) if case.op == "einsum" else None,
+    )
+    return None if problem is None else problem.code
 
 
 def check_static_call(case: Case, outcome: tuple) -> None:

@@ -108,3 +108,12 @@ def test_greater_equal_is_sound(a: Size, b: Size) -> None:
             assert x >= y
         if t is Truth.FALSE:
             assert x < y
+
+
+@settings(max_examples=300, **SETTINGS)
+@given(st.integers(0, 400), st.integers(1, 40), st.integers(0, 5))
+def test_divisible_agrees_with_integer_remainder(a: int, d: int, k: int) -> None:
+    """Constants, and k*d*h + a (a multiple of d plus a constant), are divisible exactly when a % d == 0."""
+    assert divisible(a, d) is Truth.of(a % d == 0)
+    if k:
+        assert divisible(k * d * h + a, d) is (Truth.of(a % d == 0) if d > 1 or a % d == 0 else Truth.TRUE)

@@ -47,7 +47,7 @@ def parse(text: str, path: str) -> cst.Module | Finding:
             line, col = max(exc.raw_line, 1), max(exc.raw_column, 0) + 1
             first = str(exc.message).splitlines()[0] if exc.message else "invalid syntax"
             reason = f"libcst cannot parse line {line} although Python accepts the file: {first}"
-        return make("SHP901", path, (line, col, line, col), reason=reason)
+        return make("SHP901", path, (line, col, line, col), reason=reason, parser="libcst" if cpython_error is None else "cpython")
     except RecursionError:
         return make("SHP901", path, (1, 1, 1, 1), reason="source nested too deeply to parse")
 
@@ -78,7 +78,7 @@ def build(text: str, path: str, project: Any = None, *, record_hovers: bool = Fa
         return loaded
     tree = parse(text, path)
     tab_shift: dict[int, tuple[int, int]] = {}
-    if isinstance(tree, Finding) and "libcst cannot parse" in tree.message and "\t" in text:
+    if isinstance(tree, Finding) and tree.field_value("parser") == "libcst" and "\t" in text:
         # libcst's tokenizer and CPython's disagree on some tab stops in indentation: analyse the text with its
         # indentation tabs expanded as CPython reads them (columns are mapped back; no autofix for such files)
         expanded, tab_shift = _expand_indentation_tabs(text)
@@ -137,7 +137,7 @@ def findings_of(analysis: Any) -> list[Finding]:
         if shift:
             span = (span[0], _unshift(span[0], span[1], shift), span[2], _unshift(span[2], span[3], shift))
         out.append(Finding(analysis.path, span[0], span[1], span[2], span[3], p.code, p.message, p.notes, witness=witness,
-                           fix=() if shift else _edits(p, positions)))
+                           fix=() if shift else _edits(p, positions), fields=p.fields))
     return out
 
 

@@ -51,6 +51,7 @@ class Pending:
     path: str | None = None
     fix: tuple[tuple[cst.CSTNode, str, str], ...] = ()  # autofix: (node, "before" | "after" | "replace", text)
     spec: OpSpec | None = None  # the failing operation (definite findings), for witnesses and --verify
+    fields: tuple[tuple[str, Any], ...] = ()  # the template's fields (Finding.fields)
 
 
 _counter = itertools.count()
@@ -77,7 +78,7 @@ class Context:
     def report(self, node: cst.CSTNode, code: str, fields: dict[str, Any], notes: tuple[str, ...] | list[str] = (), witness: Witness | None = None,
                fix: tuple[tuple[cst.CSTNode, str, str], ...] = (), spec: OpSpec | None = None) -> None:
         message = get(code).format(**fields)
-        self.add(Pending(node, code, message, tuple(notes), witness, fix=tuple(fix), spec=spec))
+        self.add(Pending(node, code, message, tuple(notes), witness, fix=tuple(fix), spec=spec, fields=tuple(fields.items())))
 
     def add(self, p: Pending) -> None:
         if self.caught and p.code.startswith(("SHP1", "SHP2")):

@@ -386,7 +386,7 @@ class ModuleAnalysis:
                 where = f"{fi.module.path}:{fi.module.line_of(p.node)}"
                 self.ctx.add(Pending(node, p.code, p.message + f" (inside {fi.name}() called here)",
                                      p.notes + (f"raised at {where} in {fi.name}() for the arguments of this call",), p.witness,
-                                     spec=p.spec))
+                                     spec=p.spec, fields=p.fields + (("inside", fi.name),)))
         return ret
 
     def instantiate(self, interp: Interpreter, node: cst.Call, cls_key: str, args: list[Value], kwargs: dict[str, Value]) -> Value:

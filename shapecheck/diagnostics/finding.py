@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from .registry import Severity, get
@@ -55,6 +55,15 @@ class Finding:
     witness: Witness | None = None
     verified: bool | None = None
     fix: tuple[Edit, ...] = ()
+    # the registry template's fields (axis, sizes, pattern, ...) and any structured detail: what programs read
+    # instead of the message text. In-process only (not in the JSON output, not in the result cache).
+    fields: tuple[tuple[str, Any], ...] = field(default=(), compare=False)
+
+    def field_value(self, key: str, default: Any = None) -> Any:
+        for k, v in self.fields:
+            if k == key:
+                return v
+        return default
 
     @property
     def effective_severity(self) -> Severity:
@@ -88,4 +97,5 @@ class Finding:
 def make(code: str, path: str, span: tuple[int, int, int, int], notes: tuple[str, ...] | list[str] = (), **fields: Any) -> Finding:
     """Build a finding from its registry template."""
     line, col, end_line, end_col = span
-    return Finding(path, line, col, end_line, end_col, code, get(code).format(**fields), tuple(notes))
+    return Finding(path, line, col, end_line, end_col, code, get(code).format(**fields), tuple(notes),
+                   fields=tuple(fields.items()))

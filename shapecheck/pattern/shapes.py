@@ -227,18 +227,20 @@ def solve_pack(
     first: list[Any] | None = None
     total: Any = 0
     packed_shapes: list[tuple[Any, ...]] = []
+    # einops reshapes every tensor (a rank check, then -1 inferred) before the backend concatenates them
     for i, shape in enumerate(shapes):
         if len(shape) < before + after:
             raise fail("SHP201", what=f'pack pattern "{pattern}"', expected=f">= {before + after}",
                        subject=f"tensor #{i}", actual=len(shape))
-        outer = list(shape[:before]) + list(shape[len(shape) - after:])
-        middle = list(shape[before: len(shape) - after])
         if not dom.symbolic:
             k = 1
-            for x in outer:
+            for x in list(shape[:before]) + list(shape[len(shape) - after:]):
                 k *= x
             if k == 0:
                 raise fail("SHP204", op="pack", reason=f"tensor #{i} has zero elements; -1 cannot be inferred")
+    for shape in shapes:
+        outer = list(shape[:before]) + list(shape[len(shape) - after:])
+        middle = list(shape[before: len(shape) - after])
         if first is None:
             first = outer
         else:
@@ -383,12 +385,16 @@ def solve_einsum(
     names = dict(r.letter_names)
     ell: list[Any] = []
     op = f'einsum "{pattern}"'
+    # numpy checks every operand's rank before it compares any sizes
     for i, (letters, shape) in enumerate(zip(r.operands, shapes)):
         n = sum(1 for x in letters if x != "...")
         has_ell = "..." in letters
         if (not has_ell and len(shape) != n) or (has_ell and len(shape) < n):
             raise fail("SHP201", what=op, expected=str(n) if not has_ell else f">= {n}",
                        subject=f"operand #{i}", actual=len(shape))
+    for i, (letters, shape) in enumerate(zip(r.operands, shapes)):
+        n = sum(1 for x in letters if x != "...")
+        has_ell = "..." in letters
         if has_ell:
             pos = letters.index("...")
             n_ell = len(shape) - n
