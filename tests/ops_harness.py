@@ -871,7 +871,7 @@ def stub_generator(fw: Framework, sig: StubSig) -> Gen:
         args: list[str] = []
         last_shape: tuple[int, ...] = ()
         first_rank = 0
-        for i, (pname, dtype, dims, has_default, kwonly) in enumerate(sig.params):
+        for i, (pname, dtype, dims, _has_default, kwonly) in enumerate(sig.params):
             if dims is None:
                 continue
             shape: list[int] = []

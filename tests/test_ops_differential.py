@@ -94,7 +94,7 @@ def _labels(fw_names: list[str], per_key: int = 60) -> set[str]:
     out: set[str] = set()
     for name in fw_names:
         fw = FRAMEWORKS[name]
-        for key, gen in all_generators(fw).items():
+        for gen in all_generators(fw).values():
             for seed in range(per_key):
                 op = gen(random.Random(seed)).op
                 out.add(op.split(":", 1)[-1].rsplit(".", 1)[-1])
