@@ -87,6 +87,9 @@ def _run(fn: Callable[[], Any]) -> tuple[bool | None, str]:
     except _SHAPE_ERRORS as e:
         return True, f"{type(e).__name__}: {_first_line(e)}"
     except Exception as e:
+        tf = sys.modules.get("tensorflow")
+        if tf is not None and isinstance(e, tf.errors.InvalidArgumentError):  # TensorFlow's shape errors
+            return True, f"{type(e).__name__}: {_first_line(e)}"
         return None, f"{type(e).__name__}: {_first_line(e)}"
     return False, ""
 
@@ -116,7 +119,7 @@ def _replay_einops(w: Witness, replay: Replay) -> None:
     elif red is None and w.op == "reduce":
         red = "sum"
 
-    def call(mod: Any, err: tuple[type[BaseException], ...]) -> Callable[[], Any]:
+    def call(mod: Any, err: tuple[type[BaseException], ...], make: Callable[[Sequence[int]], Any] = make) -> Callable[[], Any]:
         def go() -> Any:
             op = w.op
             if op in ("rearrange", "repeat"):
@@ -142,6 +145,31 @@ def _replay_einops(w: Witness, replay: Replay) -> None:
     except Exception:  # pragma: no cover - einops is optional
         return
     replay.add(f"einops {getattr(einops, '__version__', '')}".strip(), *_run(call(einops, ())))
+    framework = witness_get(w, "framework")
+    if framework in ("tensorflow", "paddle"):
+        fmake, why = _framework_maker(str(framework), w)
+        if fmake is None:
+            replay.add(f"{framework}", None, why)
+            return
+        replay.add(f"shapecheck.runtime on {framework}", *_run(call(runtime, (), fmake)))
+        replay.add(f"einops on {framework}", *_run(call(einops, (), fmake)))
+
+
+def _framework_maker(framework: str, w: Witness) -> tuple[Callable[[Sequence[int]], Any] | None, str]:
+    """Zero tensors of the analysed code's own framework (TensorFlow / Paddle), when installed and small."""
+    import importlib
+    import importlib.util
+
+    if importlib.util.find_spec(framework) is None:
+        return None, f"{framework} is not installed"
+    if not _small(w, 1 << 22):
+        return None, f"{framework} tensors would be materialised for large shapes"
+    if framework == "paddle" and "tensorflow" in sys.modules:
+        return None, "Paddle cannot be imported after TensorFlow in one process (it crashes)"
+    mod: Any = importlib.import_module(framework)
+    if framework == "tensorflow":
+        return (lambda shape: mod.zeros(tuple(int(x) for x in shape))), ""
+    return (lambda shape: mod.zeros([int(x) for x in shape])), ""
 
 
 def _small(w: Witness, limit: int = 1 << 16) -> bool:

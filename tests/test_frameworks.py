@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import os
 import subprocess
 import sys
 import textwrap
+from pathlib import Path
 
 import pytest
 
@@ -128,3 +130,42 @@ def test_paddle_float16_facts() -> None:
     assert out["sum_4096"] == 4096 and out["sum_65536"] == float("inf") and "float16" in out["dtype"]
     if out["device"] == "cpu":
         assert out["cpu_mean"] == "RuntimeError"  # no float16 mean kernel on CPU
+
+
+@pytest.mark.parametrize("framework", ["tensorflow", "paddle"])
+def test_runtime_executor_matches_einops_on_the_framework(framework: str) -> None:
+    """shapecheck.runtime's TensorFlow / Paddle backends against einops on the same tensors (own interpreter each)."""
+    _needs(framework)
+    script = Path(__file__).resolve().parent / "_framework_differential.py"
+    env = dict(os.environ, PYTHONPATH=str(script.parent.parent) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    proc = subprocess.run([sys.executable, str(script), framework, "600"], capture_output=True, text=True, timeout=900, env=env)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    result = json.loads(proc.stdout.strip().splitlines()[-1])
+    assert result["counts"]["ok"] > 100 and result["counts"]["raise"] > 100, result["counts"]  # both outcomes exercised
+    assert result["n_mismatches"] == 0, "\n".join(result["mismatches"])
+
+
+@pytest.mark.parametrize("framework,fixture", [("tensorflow", "tensorflow_ops.py"), ("paddle", "paddle_ops.py")])
+def test_verify_replays_einops_findings_on_the_framework(framework: str, fixture: str) -> None:
+    _needs(framework)
+    root = Path(__file__).resolve().parent.parent
+    script = textwrap.dedent(f"""
+        import json, os
+        os.environ["TF_CPP_MIN_LOG_LEVEL"] = "3"
+        from shapecheck.core import check_source
+        from shapecheck.verify import verify_witness
+        path = {str(root / "tests/fixtures/frameworks" / fixture)!r}
+        out = []
+        for f in check_source(open(path).read(), path):
+            if f.code.startswith("SHP2") and f.witness is not None:
+                r = verify_witness(f.witness, f)
+                out.append([f.line, r.confirmed, r.engines])
+        print(json.dumps(out))
+    """)
+    env = dict(os.environ, PYTHONPATH=str(root) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=600, env=env)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    results = json.loads(proc.stdout.strip().splitlines()[-1])
+    assert results and all(confirmed for _, confirmed, _ in results), results
+    on_framework = [e for _, _, engines in results for e in engines if e[0].endswith(f"on {framework}")]
+    assert on_framework and all(rejected is True for _, rejected, _ in on_framework), on_framework

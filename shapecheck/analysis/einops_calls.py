@@ -124,6 +124,9 @@ class EinopsCalls:
     def _result(self, node: cst.CSTNode, res: Any, template: TensorV | None, pattern: str, tensors: list[TensorV], axes: tuple[str | None, ...] | None = None,
                 spec: OpSpec | None = None) -> Value:
         if isinstance(res, P.Problem):
+            fw = next((t.framework for t in tensors if t.framework in ("tensorflow", "paddle")), None)
+            if spec is not None and fw is not None:  # --verify also replays it on that framework's tensors
+                spec = OpSpec(spec.op, spec.pattern, spec.inputs, spec.axes_lengths, spec.extra + (("framework", fw),))
             self._report(node, res, self._notes(tensors, pattern), spec)
             self.ctx.count("einops:problem")
             return UNKNOWN

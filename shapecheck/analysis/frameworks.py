@@ -695,7 +695,7 @@ def apply_layer(ops: "FrameworkOps", node: cst.CSTNode, report_node: cst.CSTNode
             return x.with_shape(None)
         # the batch axis stays; the rest must hold the same number of elements
         body = TensorV(shape[1:], x.dtype, x.framework, None, x.origin)
-        res = ops.reshape(report_node, "keras.layers.Reshape", body, [SeqV(tuple(IntV(Size.const(v)) for v in target), "tuple")], {})  # type: ignore[arg-type]
+        res = ops.reshape(report_node, "reshape", body, [SeqV(tuple(IntV(Size.const(v)) for v in target), "tuple")], {})  # type: ignore[arg-type]
         if not isinstance(res, TensorV) or res.shape is None:
             return x.with_shape(None)
         return x.with_shape(shape[:1] + res.shape)

@@ -1,5 +1,5 @@
-"""Array backends for the runtime executor. numpy always; torch and jax only when already imported and the
-array is theirs (this module never imports torch or jax itself)."""
+"""Array backends for the runtime executor. numpy always; torch, jax, TensorFlow and Paddle only when already
+imported and the array is theirs (this module never imports a framework itself)."""
 
 from __future__ import annotations
 
@@ -142,6 +142,98 @@ class TorchBackend:
         return self.torch.einsum(pattern, *xs)
 
 
+class TensorFlowBackend:
+    """``tf.Tensor`` / ``tf.Variable`` (eager: the static shape is the shape)."""
+
+    name = "tensorflow"
+
+    def __init__(self) -> None:
+        self.tf = sys.modules["tensorflow"]
+
+    def accepts(self, x: Any) -> bool:
+        return isinstance(x, (self.tf.Tensor, self.tf.Variable))
+
+    def shape(self, x: Any) -> tuple[int, ...]:
+        return tuple(int(d) for d in x.shape)
+
+    def reshape(self, x: Any, shape: Any) -> Any:
+        return self.tf.reshape(x, tuple(shape))
+
+    def transpose(self, x: Any, axes: Any) -> Any:
+        return self.tf.transpose(x, tuple(axes))
+
+    def reduce(self, x: Any, op: str, axes: tuple[int, ...]) -> Any:
+        return getattr(self.tf, f"reduce_{op}")(x, axis=list(axes))
+
+    def is_float(self, x: Any) -> bool:
+        return bool(x.dtype.is_floating)
+
+    def stack(self, xs: Sequence[Any]) -> Any:
+        return self.tf.stack(list(xs))
+
+    def add_axes(self, x: Any, n_axes: int, pos2len: dict[int, int]) -> Any:
+        repeats = [1] * n_axes
+        for pos, length in pos2len.items():
+            x = self.tf.expand_dims(x, pos)
+            repeats[pos] = length
+        return self.tf.tile(x, repeats)
+
+    def concat(self, xs: Sequence[Any], axis: int) -> Any:
+        return self.tf.concat(list(xs), axis=axis)
+
+    def einsum(self, pattern: str, *xs: Any) -> Any:
+        return self.tf.einsum(pattern, *xs)
+
+
+class PaddleBackend:
+    """``paddle.Tensor``. Paddle's reshape reads a 0 in the target as "keep this axis", so an empty result is
+    built instead of reshaped."""
+
+    name = "paddle"
+
+    def __init__(self) -> None:
+        self.paddle = sys.modules["paddle"]
+
+    def accepts(self, x: Any) -> bool:
+        return isinstance(x, self.paddle.Tensor)
+
+    def shape(self, x: Any) -> tuple[int, ...]:
+        return tuple(int(d) for d in x.shape)
+
+    def reshape(self, x: Any, shape: Any) -> Any:
+        shape = [int(d) for d in shape]
+        if 0 in shape:
+            if int(x.size) != 0:
+                raise ValueError(f"cannot reshape {tuple(x.shape)} into {tuple(shape)}")
+            return self.paddle.zeros(shape, dtype=x.dtype)
+        return self.paddle.reshape(x, shape)
+
+    def transpose(self, x: Any, axes: Any) -> Any:
+        return self.paddle.transpose(x, list(axes))
+
+    def reduce(self, x: Any, op: str, axes: tuple[int, ...]) -> Any:
+        return getattr(self.paddle, op)(x, axis=list(axes))
+
+    def is_float(self, x: Any) -> bool:
+        return bool(self.paddle.is_floating_point(x))
+
+    def stack(self, xs: Sequence[Any]) -> Any:
+        return self.paddle.stack(list(xs))
+
+    def add_axes(self, x: Any, n_axes: int, pos2len: dict[int, int]) -> Any:
+        repeats = [1] * n_axes
+        for pos, length in pos2len.items():
+            x = self.paddle.unsqueeze(x, pos)
+            repeats[pos] = length
+        return self.paddle.tile(x, repeats)
+
+    def concat(self, xs: Sequence[Any], axis: int) -> Any:
+        return self.paddle.concat(list(xs), axis=axis)
+
+    def einsum(self, pattern: str, *xs: Any) -> Any:
+        return self.paddle.einsum(pattern, *xs)
+
+
 _by_type: dict[type, Backend] = {}
 _loaded: dict[str, Backend] = {}
 
@@ -156,6 +248,10 @@ def get_backend(x: Any) -> Backend:
         candidates.append(("torch", TorchBackend))
     if "jax" in sys.modules:
         candidates.append(("jax", JaxBackend))
+    if "tensorflow" in sys.modules:
+        candidates.append(("tensorflow", TensorFlowBackend))
+    if "paddle" in sys.modules:
+        candidates.append(("paddle", PaddleBackend))
     for name, cls in candidates:
         backend = _loaded.get(name)
         if backend is None:
