@@ -45,6 +45,17 @@ _FAMILY_MYPY = {
 }
 
 
+# Every family is reported by default. SHP4xx (suspicious but legal) is on too, unlike flake8-bugbear's opinionated
+# B9xx codes: it fires only where both operands carry the same named axes in a different order, which is a silent
+# wrong value wherever the sizes coincide. Opt out with `ignore = ["SHP4"]` (docs/configuration.md).
+_FAMILY_DEFAULT_ON = {f: True for f in Family}
+
+
+def default_on(family: Family) -> bool:
+    """Whether a family is reported without any select/ignore configuration."""
+    return _FAMILY_DEFAULT_ON[family]
+
+
 class Severity(str, Enum):
     ERROR = "error"
     WARNING = "warning"
@@ -74,6 +85,16 @@ def _c(code: str, name: str, severity: Severity, template: str, what: str, why: 
 
 
 E, W = Severity.ERROR, Severity.WARNING
+
+# The examples below are module snippets that assume these imports. Each bad example is reported on its last line,
+# with its code and nothing else; each good example is clean (tests/test_registry_examples.py, in every host).
+EXAMPLE_PRELUDE = """import torch
+import torch.nn.functional as F
+from einops import einsum, pack, rearrange, reduce, repeat, unpack
+from einops.layers.torch import EinMix
+from jaxtyping import BFloat16, Float, Float16
+from torch import Tensor, nn
+"""
 
 CODES: tuple[Code, ...] = (
     # ---- SHP1xx: invalid pattern / annotation / API use (no shapes needed) ----
@@ -258,7 +279,8 @@ CODES: tuple[Code, ...] = (
         "Operands of an elementwise operation, a loss or a stack whose named axes are the same but in a "
         "different order (a teacher map `b t1 t2 h` against a student map `b h t1 t2`).",
         "Wherever the sizes happen to coincide the code runs and computes a silently wrong value.",
-        'loss = F.mse_loss(student, teacher)  # b h t1 t2 vs b t1 t2 h',
+        'student: Float[Tensor, "b h t1 t2"]\nteacher: Float[Tensor, "b t1 t2 h"]\nloss = F.mse_loss(student, teacher)',
+        'student: Float[Tensor, "b h t1 t2"]\nteacher: Float[Tensor, "b t1 t2 h"]\n'
         'loss = F.mse_loss(student, rearrange(teacher, "b t1 t2 h -> b h t1 t2"))',
     ),
     # ---- SHP9xx: analysis failures ----

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ..diagnostics import CODES, Code, Family
+from ..diagnostics.registry import EXAMPLE_PRELUDE, default_on
 
 
 def _example(label: str, code: str) -> list[str]:
@@ -22,7 +23,7 @@ def render_code_markdown(c: Code, heading: str = "##") -> str:
         "",
         f"**Why it matters.** {c.why}",
         "",
-        *_example("Bad", c.bad),
+        *_example("Bad (reported on its last line)", c.bad),
         *_example("Good", c.good),
     ]
     return "\n".join(lines).rstrip("\n") + "\n"
@@ -37,17 +38,31 @@ def render_codes_markdown() -> str:
         "Every finding starts with its code. Suppress one on its line with `# shapecheck: ignore[SHP201]` "
         "(or `# noqa: SHP201`); under mypy, with `# type: ignore[<mypy error code>]`.",
         "",
-        "| Code | Name | Family | Severity |",
-        "| --- | --- | --- | --- |",
+        "Every family is on by default, SHP4xx (suspicious but legal) included: it fires only where two operands "
+        "carry the same named axes in a different order. Opt out of a family or a code with `ignore` "
+        "(`ignore = [\"SHP4\"]`, see [configuration.md](configuration.md)).",
+        "",
+        "The examples are tests (`tests/test_registry_examples.py`): through the command line, flake8, mypy and the "
+        "language server, each bad example is reported on its last line with its code and nothing else, and each "
+        "good example is clean. They assume these imports:",
+        "",
+        "```python",
+        EXAMPLE_PRELUDE.rstrip("\n"),
+        "```",
+        "",
+        "| Code | Name | Family | Severity | Default |",
+        "| --- | --- | --- | --- | --- |",
     ]
     for c in CODES:
-        out.append(f"| [{c.code}](#{c.code.lower()}-{c.name}) | `{c.name}` | {c.family.title} | {c.severity.value} |")
+        on = "on" if default_on(c.family) else "opt-in"
+        out.append(f"| [{c.code}](#{c.code.lower()}-{c.name}) | `{c.name}` | {c.family.title} | {c.severity.value} | {on} |")
     out.append("")
     for fam in Family:
         members = [c for c in CODES if c.family is fam]
         if not members:
             continue
-        out += [f"## {fam.value}xx: {fam.title}", "", f"mypy error code: `{fam.mypy_code}`", ""]
+        on = "on by default" if default_on(fam) else "opt-in (`select` it)"
+        out += [f"## {fam.value}xx: {fam.title}", "", f"mypy error code: `{fam.mypy_code}`; {on}.", ""]
         for c in members:
             out.append(render_code_markdown(c, heading="###"))
     return "\n".join(out).rstrip("\n") + "\n"
