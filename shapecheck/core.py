@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import re
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
 from .config import Config
 from .diagnostics import Finding, make
+
+if TYPE_CHECKING:
+    from .analysis.project import Project
 
 _SUPPRESS = re.compile(r"#\s*shapecheck:\s*ignore(?:\[(?P<codes>[A-Z0-9_,\s]*)\])?", re.IGNORECASE)
 _NOQA = re.compile(r"#\s*noqa(?::\s*(?P<codes>[A-Z]+[0-9]+(?:[,\s]+[A-Z]+[0-9]+)*))?", re.IGNORECASE)
@@ -60,7 +63,7 @@ def check_source(
     path: str = "<string>",
     config: Config | None = None,
     *,
-    project: "object | None" = None,
+    project: "Project | None" = None,
     prefilter: bool = True,
 ) -> list[Finding]:
     """Analyse one module's source. Never raises for bad input: problems become SHP9xx findings."""

@@ -7,12 +7,15 @@ import json
 import os
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
-from typing import Any, Iterable
+from typing import TYPE_CHECKING, Any, Iterable
 
 from ._version import __version__
 from .config import Config
 from .core import check_source, decode_source, relevant
 from .diagnostics import Finding, Witness, make
+
+if TYPE_CHECKING:
+    from .analysis.project import Project
 
 CACHE_DIR = ".shapecheck_cache"
 
@@ -132,7 +135,7 @@ class Cache:
             pass
 
 
-_WORKER_PROJECT: object = None
+_WORKER_PROJECT: "Project | None" = None
 
 
 def _init_worker(files: list[Path], stub_paths: tuple[str, ...]) -> None:
@@ -148,7 +151,7 @@ def _check_one(args: tuple[str, str]) -> list[Finding]:
     return _analyse_path(Path(path_s), display, _WORKER_PROJECT)
 
 
-def _analyse_path(path: Path, display: str, project: object) -> list[Finding]:
+def _analyse_path(path: Path, display: str, project: "Project | None") -> list[Finding]:
     try:
         data = path.read_bytes()
     except OSError as exc:

@@ -25,3 +25,13 @@ def test_mypy_strict() -> None:
     proc = _run("mypy")
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "Success: no issues found" in proc.stdout
+
+
+def test_readme_layout_lists_every_top_level_module() -> None:
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    layout = text[text.index("## Layout"):]
+    layout = layout[: layout.find("\n## ", 1)] if "\n## " in layout[1:] else layout
+    package = ROOT / "shapecheck"
+    names = [p.name for p in package.iterdir() if (p.suffix == ".py" or (p / "__init__.py").is_file())]
+    missing = [n for n in sorted(names) if f"`shapecheck/{n}" not in layout and f"`{n}`" not in layout]
+    assert not missing, f"README.md's Layout section does not mention {missing}"

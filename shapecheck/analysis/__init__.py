@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ..diagnostics import Finding
 
+if TYPE_CHECKING:
+    from .project import Project
 
-def analyse_text(text: str, path: str, project: object | None = None) -> list[Finding]:
+
+def analyse_text(text: str, path: str, project: "Project | None" = None) -> list[Finding]:
     from .checker import analyse_module
 
     return analyse_module(text, path, project)

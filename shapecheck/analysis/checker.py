@@ -5,12 +5,16 @@ from __future__ import annotations
 import ast
 import re
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 import libcst as cst
 
-from ..diagnostics import Edit, Finding, make
-from .context import Pending
+from ..diagnostics import Edit, Finding, Witness, make
+from .context import Context, OpSpec, Pending
+
+if TYPE_CHECKING:
+    from .module import ModuleAnalysis
+    from .project import Project
 
 
 # CPython errors no newer Python would accept either (the rest may be syntax newer than this interpreter)
@@ -52,14 +56,14 @@ def parse(text: str, path: str) -> cst.Module | Finding:
         return make("SHP901", path, (1, 1, 1, 1), reason="source nested too deeply to parse")
 
 
-def analyse_module(text: str, path: str, project: Any = None, *, record_hovers: bool = False) -> list[Finding]:
+def analyse_module(text: str, path: str, project: "Project | None" = None, *, record_hovers: bool = False) -> list[Finding]:
     analysis = build(text, path, project, record_hovers=record_hovers)
     if isinstance(analysis, Finding):
         return [analysis]
     return findings_of(analysis)
 
 
-def build(text: str, path: str, project: Any = None, *, record_hovers: bool = False) -> Any:
+def build(text: str, path: str, project: "Project | None" = None, *, record_hovers: bool = False) -> "ModuleAnalysis | Finding":
     from .module import ModuleAnalysis
     from .project import Project, module_name_for
 
@@ -122,7 +126,7 @@ def _unshift(line: int, column: int, shift: dict[int, tuple[int, int]]) -> int:
     return column
 
 
-def findings_of(analysis: Any) -> list[Finding]:
+def findings_of(analysis: "ModuleAnalysis") -> list[Finding]:
     pend: list[Pending] = analysis.ctx.pending
     if not pend:
         return []
@@ -141,7 +145,7 @@ def findings_of(analysis: Any) -> list[Finding]:
     return out
 
 
-def _witness(spec: Any, ctx: Any) -> Any:
+def _witness(spec: OpSpec, ctx: Context) -> Witness | None:
     """Concrete sizes for a definite finding (docs/verification.md); a failure here never costs the finding."""
     from ..witness import build_witness
 

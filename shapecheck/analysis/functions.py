@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Callable
 
 import libcst as cst
 
@@ -67,7 +67,7 @@ class ClassInfo:
     attrs_ready: bool = False
 
 
-def signature_params(node: cst.FunctionDef, annotation_of: Any) -> list[Param]:
+def signature_params(node: cst.FunctionDef, annotation_of: Callable[[cst.BaseExpression], Annotation | None]) -> list[Param]:
     ps = node.params
     out: list[Param] = []
 
@@ -88,10 +88,10 @@ def signature_params(node: cst.FunctionDef, annotation_of: Any) -> list[Param]:
     return out
 
 
-def bind_arguments(params: list[Param], args: list[Any], kwargs: dict[str, Any], skip_first: bool) -> dict[str, Any] | None:
+def bind_arguments(params: list[Param], args: list["Value"], kwargs: dict[str, "Value"], skip_first: bool) -> dict[str, "Value"] | None:
     """Map call arguments to parameter names (None when the call does not fit or uses *args/**kwargs)."""
     plist = params[1:] if skip_first else params
-    out: dict[str, Any] = {}
+    out: dict[str, Value] = {}
     positional = [p for p in plist if p.kind in ("pos", "posonly")]
     star = next((p for p in plist if p.kind == "star"), None)
     starstar = next((p for p in plist if p.kind == "starstar"), None)
