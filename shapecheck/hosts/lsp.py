@@ -287,6 +287,8 @@ class Analyser:
         def cancelled() -> bool:
             return latest.get(uri, version) != version
 
+        if not relevant(text, project, path):
+            return Analysed(uri, version, text, [])  # as every host: a file that uses none of our libraries is skipped
         incremental = None
         try:
             result = doc.analyse(text, path, project, epoch, cancelled)
@@ -298,8 +300,6 @@ class Analyser:
             findings = check_source(text, path, config, project=project)
         else:
             findings = _filter(result.findings, text.splitlines(), config, path)
-            if not relevant(text, project, path):
-                findings = []  # as every other host: a file that mentions none of our libraries is not checked
             incremental = result
         return Analysed(uri, version, text, findings, incremental=incremental, indexing=incremental is not None)
 
