@@ -251,6 +251,21 @@ def test_importers_follow_unsaved_edits(client: Client) -> None:
         client.notify("textDocument/didClose", {"textDocument": {"uri": uri}})
 
 
+def test_importers_in_a_package_follow_unsaved_edits(client: Client) -> None:
+    """The issue's layout: ``pkg/head.py`` imports ``pkg/attention.py`` relatively; neither buffer is saved."""
+    pkg = client.root / "pkg"  # type: ignore[attr-defined]
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("", encoding="utf-8")
+    callee = _open(client, "pkg/attention.py", ATTENTION)
+    caller = _open(client, "pkg/head.py", HEAD.replace("from attention import", "from .attention import"))
+    assert [d["code"] for d in _diagnostics_of(client, caller, 1)] == ["SHP205"]
+    _change(client, callee, 2, ATTENTION.replace("256", "512"))
+    assert _diagnostics_of(client, caller, 1) == []
+    client.notify("textDocument/didClose", {"textDocument": {"uri": callee}})  # the disk's stale text is back
+    assert _diagnostics_of(client, caller, 1) == []  # "# on disk: stale" has no annotation: nothing to report
+    client.notify("textDocument/didClose", {"textDocument": {"uri": caller}})
+
+
 def _hover(client: Client, uri: str, line: int, character: int) -> str | None:
     result = client.request("textDocument/hover", {"textDocument": {"uri": uri}, "position": {"line": line, "character": character}})
     return None if result is None else result["contents"]["value"]  # type: ignore[no-any-return]

@@ -14,6 +14,7 @@ Hovers and inlay hints answer from an index built after each analysis, never by 
 from __future__ import annotations
 
 import asyncio
+import functools
 import sys
 import threading
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -36,7 +37,6 @@ else:
 if TYPE_CHECKING:
     from ..analysis.hover import HoverIndex
     from ..analysis.incremental import Document
-    from ..analysis.project import Project
 
 MISSING_EXTRA = (
     "shapecheck lsp needs the [lsp] extra (pygls, lsprotocol), which is not installed. Install it with\n"
@@ -176,15 +176,29 @@ def _overlay_project_class() -> Any:
                     return True
             return False
 
+        def imported_files(self, name: str, ma: Any) -> list[str]:
+            """Resolved paths of the files a loaded module imports (cached while its text is the same)."""
+            cache: dict[str, tuple[str, list[str]]] = self.__dict__.setdefault("_imported", {})
+            hit = cache.get(name)
+            if hit is None or hit[0] is not ma.text:
+                hit = (ma.text, [_key(p) for p in self.dependencies(ma.text, name)])
+                cache[name] = hit
+            return hit[1]
+
         def forget(self, changed: set[str]) -> None:
             """Drop the modules of changed files and every loaded module that imports one, transitively."""
-            dropped = {n for n, ma in self.modules.items() if _key(ma.path) in changed}
+            if not changed:
+                return
+            files = {n: _key(ma.path) for n, ma in self.modules.items()}
+            gone = {f for f in files.values() if f in changed} | changed
+            dropped = {n for n, f in files.items() if f in gone}
             while True:
                 more = {n for n, ma in self.modules.items() if n not in dropped
-                        and any(_key(p) in changed or _module_of(self, p) in dropped for p in self.dependencies(ma.text, n))}
+                        and any(f in gone for f in self.imported_files(n, ma))}
                 if not more:
                     break
                 dropped |= more
+                gone |= {files[n] for n in more}
             for n in dropped:
                 self.modules.pop(n, None)
             self._binding_cache.clear()
@@ -195,19 +209,13 @@ def _overlay_project_class() -> Any:
     return OverlayProject
 
 
+@functools.lru_cache(maxsize=8192)
 def _key(path: Any) -> str:
+    """A file's resolved path: the one name buffers, disk files and loaded modules are matched by."""
     try:
         return str(Path(path).resolve())
     except (OSError, RuntimeError):
         return str(path)
-
-
-def _module_of(project: "Project", path: Path) -> str | None:
-    k = _key(path)
-    for n, ma in project.modules.items():
-        if _key(ma.path) == k:
-            return n
-    return None
 
 
 class Analyser:
@@ -218,6 +226,7 @@ class Analyser:
         self.projects: dict[tuple[str, ...], Any] = {}
         self.buffers: dict[str, str] = {}  # resolved path -> unsaved text of every open buffer
         self.disk: dict[str, tuple[float, str]] = {}
+        self.deps: dict[str, tuple[str, list[str]]] = {}  # path -> (its text, the files it imports)
 
     def project_for(self, path: str) -> Any:
         from ..analysis.project import Project
@@ -260,16 +269,19 @@ class Analyser:
             text = self._text(current)
             if text is None:
                 continue
-            p = Path(current)
-            name = module_name_for(p)[0] if p.suffix == ".py" and p.exists() else ""
-            for dep in project.dependencies(text, name):
-                k = _key(dep)
+            hit = self.deps.get(current)
+            if hit is None or hit[0] is not text:
+                p = Path(current)
+                name = module_name_for(p)[0] if p.suffix == ".py" and p.exists() else ""
+                hit = (text, [_key(dep) for dep in project.dependencies(text, name)])
+                self.deps[current] = hit
+            for k in hit[1]:
                 if k not in seen:
                     seen.add(k)
                     todo.append(k)
         return seen
 
-    def analyse(self, uri: str, version: int | None, text: str, epoch: int, latest: dict[str, int | None]) -> Analysed:
+    def analyse(self, uri: str, version: int | None, text: str, epoch: Any, latest: dict[str, int | None]) -> Analysed:
         """Findings and hover index of one version (raises ``Cancelled`` when a newer version arrives)."""
         from ..analysis.incremental import Cancelled, Document
         from ..config import Config, load_config
@@ -318,8 +330,7 @@ class Session:
         self.published: dict[str, int | None] = {}  # uri -> version of the diagnostics last published
         self.dirty: dict[str, None] = {}  # uris whose newest version is not analysed yet (ordered)
         self.changed_paths: set[str] = set()  # files changed since the last run (dependents are re-analysed)
-        self.own_changes: dict[str, int] = {}
-        self.total_changes = 0
+        self.changes: dict[str, int] = {}  # path -> how often its text changed (buffer edits, closes, disk events)
         self.timer: asyncio.TimerHandle | None = None
         self.gc_timer: asyncio.TimerHandle | None = None
         self.runs_since_gc = 0
@@ -337,8 +348,7 @@ class Session:
         with self.lock:
             self.changed_paths.add(path)
         if content_changed:
-            self.total_changes += 1
-            self.own_changes[path] = self.own_changes.get(path, 0) + 1
+            self.changes[path] = self.changes.get(path, 0) + 1
         self._arm()
 
     def closed(self, uri: str) -> None:
@@ -350,13 +360,15 @@ class Session:
         path = _key(_path(uri))
         with self.lock:
             self.changed_paths.add(path)  # the disk's text replaces the buffer's for the files importing it
-        self.total_changes += 1
+        self.changes[path] = self.changes.get(path, 0) + 1
         self._arm()
 
     def disk_changed(self, uris: Sequence[str]) -> None:
+        paths = {_key(_path(u)) for u in uris}
         with self.lock:
-            self.changed_paths.update(_key(_path(u)) for u in uris)
-        self.total_changes += 1
+            self.changed_paths.update(paths)
+        for path in paths:
+            self.changes[path] = self.changes.get(path, 0) + 1
         self._arm()
 
     def _arm(self) -> None:
@@ -393,12 +405,12 @@ class Session:
         self.dirty = {}
         buffers = {_key(_path(u)): d.source for u, d in docs.items()}
         others = [(u, d.version, d.source) for u, d in docs.items()]
-        epochs = {u: self.total_changes - self.own_changes.get(_key(_path(u)), 0) for u in docs}
+        counts = dict(self.changes)
         with self.lock:
             changed, self.changed_paths = self.changed_paths, set()
         self.running = True
         loop = asyncio.get_running_loop()
-        fut = self.executor.submit(self._run, loop, jobs, others, buffers, epochs, changed)
+        fut = self.executor.submit(self._run, loop, jobs, others, buffers, counts, changed)
         fut.add_done_callback(lambda f: _call_soon(loop, self._finished, f))
 
     def _finished(self, fut: Future[None]) -> None:
@@ -420,7 +432,7 @@ class Session:
 
     # ------------------------------------------------------------------ worker thread
     def _run(self, loop: asyncio.AbstractEventLoop, jobs: list[tuple[str, int | None, str]],
-             others: list[tuple[str, int | None, str]], buffers: dict[str, str], epochs: dict[str, int],
+             others: list[tuple[str, int | None, str]], buffers: dict[str, str], counts: dict[str, int],
              changed: set[str]) -> None:
         from ..analysis.incremental import Cancelled
 
@@ -441,8 +453,11 @@ class Session:
         for uri, version, text in todo:
             if self.latest.get(uri, version) != version:
                 continue  # a newer version is on its way: it will be analysed instead
+            # the document's function results stay valid while no file it imports changed
+            own = _key(_path(uri))
+            epoch = tuple(sorted((p, counts[p]) for p in a.imports(own) if p in counts and p != own))
             try:
-                result = a.analyse(uri, version, text, epochs.get(uri, 0), self.latest)
+                result = a.analyse(uri, version, text, epoch, self.latest)
             except Cancelled:
                 continue
             if not _call_soon(loop, self._publish, result):
