@@ -186,8 +186,6 @@ class Result:
 class Document:
     """What one module's previous versions leave for the next (see the module docstring)."""
 
-    CHUNK_LIMIT = 20_000
-
     def __init__(self) -> None:
         self.chunks: dict[str, list[Chunk]] = {}
         self.older: dict[str, list[Chunk]] = {}  # the version before: an edit undone finds its parse again
@@ -288,8 +286,8 @@ class Document:
             # the wrappers hold this run's caches, and the cache entries hold analyses (through the origins of
             # sizes): left in place, every version would keep the one before alive. A module analysed here and
             # used later by another file's analysis (the project keeps it) runs its functions unwrapped.
-            for name in ("run_function", "param_value", "annotation_of"):
-                ma.__dict__.pop(name, None)
+            for wrapped in ("run_function", "param_value", "annotation_of"):
+                ma.__dict__.pop(wrapped, None)
         result.findings = findings_of(ma)
         return result
 
