@@ -72,3 +72,17 @@ def test_runner_catches(change, expected) -> None:
         assert problems == []
     else:
         assert any(expected in p for p in problems), problems
+
+
+def test_findings_carry_their_fields() -> None:
+    """Programs read a finding's fields, never its message: the template's fields, and for an argument or a return
+    that contradicts an annotation, the cause as the matcher's own code and fields."""
+    src = ('from torch import Tensor\nfrom einops import rearrange\nfrom jaxtyping import Float\nimport torch\n\n'
+           'def f(x: Float[Tensor, "b 768"]): ...\n\n'
+           'f(torch.zeros(2, 512))\n'
+           'y = rearrange(torch.zeros(2, 10), "b (h p) -> b h p", p=3)\n')
+    got = {f.code: f for f in check_source(src, "t.py", Config())}
+    assert str(got["SHP203"].field_value("size")) == "10" and str(got["SHP203"].field_value("chunk")) == "3"
+    arg = got["SHP205"]
+    assert (arg.field_value("param"), arg.field_value("func"), arg.field_value("cause")) == ("x", "f", "SHP202")
+    assert str(arg.field_value("cause_fields")["actual"]) == "512"

@@ -91,7 +91,9 @@ class ShapeChecks:
                 reason = get(code).template.format(**fields)
                 notes = [f"the argument has shape {shape_text(arg.shape)}" + (f" {arg.origin}" if arg.origin else "")]
                 notes.append(f"parameter {p.name}: {p.ann.text} of {fi.name}() at {fi.module.path}:{fi.module.line_of(fi.node)}")
-                self.ctx.report(node, "SHP205", {"param": p.name, "func": fi.name, "reason": reason}, notes,
+                # the cause (the matcher's own code and fields) rides along as data; "reason" is its rendering
+                self.ctx.report(node, "SHP205", {"param": p.name, "func": fi.name, "reason": reason, "cause": code,
+                                                 "cause_fields": dict(fields)}, notes,
                                 spec=OpSpec("annotation", None, _bound_shapes(fi, bound, p.name) + (arg.shape,), (),
                                             (("dims", p.ann.dims), ("params", _param_dims(fi, bound, p.name)))))
                 return False, memo
@@ -127,7 +129,8 @@ class ShapeChecks:
             notes = [f"the returned value has shape {shape_text(value.shape)}" + (f" {value.origin}" if value.origin else "")]
             if fi is not None:
                 notes.append(f"return annotation {ann.text} at {self.m.path}:{self.m.line_of(fi.node)}")
-            self.ctx.report(stmt, "SHP206", {"func": name, "reason": get(code).template.format(**fields)}, notes,
+            self.ctx.report(stmt, "SHP206", {"func": name, "reason": get(code).template.format(**fields), "cause": code,
+                                             "cause_fields": dict(fields)}, notes,
                             spec=OpSpec("annotation", None, (value.shape,), (), (("dims", ann.dims), ("memo", _memo_items(frame.memo)))))
 
     def check_declared(self, stmt: cst.AnnAssign, ann: Annotation, value: Value, frame: "FrameInfo") -> Value:
