@@ -539,7 +539,7 @@ def concrete_failure(w: Witness) -> str | None:
         return None
     if op == "linear":
         x, wt = shapes
-        return None if x and len(wt) == 2 and x[-1] == wt[1] else f"input features {x[-1] if x else None} vs weight {wt}"
+        return None if x and len(wt) in (1, 2) and x[-1] == wt[-1] else f"input features {x[-1] if x else None} vs weight {wt}"
     if op == "nn.Linear":
         fin = witness_get(w, "in_features")
         return None if shapes[0] and (fin is None or shapes[0][-1] == fin) else f"in_features={fin} vs last axis {shapes[0][-1] if shapes[0] else None}"

@@ -166,7 +166,7 @@ def dim_value(r: random.Random, rank: int, allow_tuple: bool = True, allow_none:
 
 # SAME_SHAPE / stub-like unary ops and the extra arguments each needs (method form, function form)
 UNARY_ARGS: dict[str, str] = {
-    "clamp": "min=0.0", "clip": "0.0, 1.0", "clamp_min": "0.0", "clamp_max": "1.0", "masked_fill": "{mask}, 0.0",
+    "clamp": "min={bound}", "clip": "0.0, {bound}", "clamp_min": "0.0", "clamp_max": "1.0", "masked_fill": "{mask}, 0.0",
     "fill_": "1.0", "copy_": "{same}", "normal_": "", "uniform_": "", "roll": "1", "flip": "{flipdims}",
     "dropout": "0.5", "dropout1d": "0.5", "dropout2d": "0.5", "softmax": "{dim}", "log_softmax": "{dim}",
     "cumsum": "{dim}", "cumprod": "{dim}", "lerp": "{same}, 0.5", "leaky_relu": "", "normalize": "",
@@ -283,7 +283,7 @@ def common_generators(fw: Framework) -> dict[str, Gen]:
     def make_ctor(name: str) -> Gen:
         def gen(r: random.Random) -> Case:
             s = rand_shape(r, 0, 4)
-            form = r.choice(("varargs", "tuple", "list", "kw", "int"))
+            form = r.choice(("varargs", "tuple", "list", "kw", "int", "shape"))
             if fw.name != "torch" and form == "varargs" and r.random() < 0.8:
                 form = "tuple"
             if form == "varargs":
@@ -294,6 +294,8 @@ def common_generators(fw: Framework) -> dict[str, Gen]:
                 size = "[" + ", ".join(map(str, s)) + "]"
             elif form == "int":
                 size = str(s[0] if s else 3)
+            elif form == "shape":
+                size = "x.shape"
             else:
                 size = ("size=" if fw.name == "torch" else "shape=") + shape_src(s)
             args = [size] if size else []
@@ -303,7 +305,8 @@ def common_generators(fw: Framework) -> dict[str, Gen]:
             if r.random() < 0.4:
                 dt = r.choice(fw.dtypes)
                 args.append(dt if (fw.name != "torch" and r.random() < 0.5 and form != "kw") else f"dtype={dt}")
-            return _maybe_index(r, Case(f"construct:{name}", fw.name, [], f"{m}.{name}({', '.join(args)})"))
+            setup = [f"x = {fw.tensor(s)}"] if form == "shape" else []
+            return _maybe_index(r, Case(f"construct:{name}", fw.name, setup, f"{m}.{name}({', '.join(args)})"))
         return gen
 
     for name in ("zeros", "ones", "empty", "full"):
@@ -351,7 +354,9 @@ def common_generators(fw: Framework) -> dict[str, Gen]:
         a = rand_shape(r, 0, 4)
         b = broadcast_partner(r, a)
         op = r.choice(("+", "-", "*", "/", "//", "**", "%"))
-        setup = [f"a = {fw.tensor(a)}", f"b = {fw.tensor(b)}"]
+        da = r.choice((None, None, fw.int_dtype, fw.dtypes[0], fw.dtypes[2]))
+        db = da if r.random() < 0.6 else r.choice((None, fw.int_dtype, fw.dtypes[0]))
+        setup = [f"a = {fw.tensor(a, da)}", f"b = {fw.tensor(b, db)}"]
         form = r.random()
         if form < 0.2:
             expr = f"a {op} {r.choice(('2', '1.5', 'True'))}"
@@ -369,7 +374,8 @@ def common_generators(fw: Framework) -> dict[str, Gen]:
         name = pick
         a = rand_shape(r, 0, 4)
         b = broadcast_partner(r, a)
-        setup = [f"a = {fw.tensor(a)}", f"b = {fw.tensor(b)}"]
+        dt = r.choice((None, None, fw.int_dtype, fw.dtypes[2]))
+        setup = [f"a = {fw.tensor(a, dt)}", f"b = {fw.tensor(b, dt)}"]
         if name == "where":
             c = broadcast_partner(r, a)
             setup.append(f"c = {fw.tensor(c, fw.bool_dtype)}")
@@ -411,7 +417,7 @@ def common_generators(fw: Framework) -> dict[str, Gen]:
     # --- reductions
     def reduction(r: random.Random, pick: str = "") -> Case:
         name = pick
-        dt = fw.bool_dtype if name in ("all", "any") and r.random() < 0.5 else None
+        dt = r.choice((fw.bool_dtype, fw.int_dtype, fw.dtypes[2], None, None))
         s, x = x_of(r, 0, 4, dt)
         d = dim_value(r, len(s))
         args: list[str] = []
@@ -439,7 +445,7 @@ def common_generators(fw: Framework) -> dict[str, Gen]:
 
     def cumulative(r: random.Random, pick: str = "") -> Case:
         name = pick
-        s, x = x_of(r)
+        s, x = x_of(r, 0, 4, r.choice((fw.bool_dtype, fw.int_dtype, None, None)))
         d = dim_value(r, len(s), allow_tuple=False)
         args = [] if d is None else [d if r.random() < 0.5 else f"{fw.axis}={d}"]
         if r.random() < 0.3:
@@ -550,6 +556,9 @@ def common_generators(fw: Framework) -> dict[str, Gen]:
         rank = len(s)
         fill = {"mask": "mask", "same": "y", "dim": str(r.randrange(-rank, rank) if rank else 0),
                 "flipdims": shape_src([r.randrange(rank)]) if rank else "(0,)", "dtype": r.choice(fw.dtypes)}
+        fill["bound"] = r.choice(("0.0", "b"))
+        if "{bound}" in extra and fill["bound"] == "b":
+            setup.append(f"b = {fw.tensor(broadcast_partner(r, s))}")
         if "{mask}" in extra:
             setup.append(f"mask = {fw.tensor(broadcast_partner(r, s), fw.bool_dtype)}")
         if "{same}" in extra:
@@ -730,6 +739,16 @@ def torch_generators(fw: Framework) -> dict[str, Gen]:
         return _maybe_index(r, Case("attention:scaled_dot_product_attention", fw.name, setup, f"F.scaled_dot_product_attention({form}{extra})"), 0.1)
     g["attention"] = attention
 
+    def linear(r: random.Random) -> Case:
+        x = rand_shape(r, 0, 3) + (r.randint(1, 4),)
+        fin = x[-1] if r.random() < 0.85 else x[-1] + 1
+        w = (r.randint(1, 4), fin) if r.random() < 0.7 else (fin,)
+        setup = [f"x = {fw.tensor(x)}", f"w = {fw.tensor(w)}"]
+        bias = r.choice(("", f", bias={fw.tensor(w[:1] if len(w) == 2 else ())}", ", bias=None"))
+        form = r.choice(("F.linear(x, w", "F.linear(input=x, weight=w", "torch.nn.functional.linear(x, w"))
+        return _maybe_index(r, Case("functional:linear", fw.name, setup, f"{form}{bias})"), 0.1)
+    g["functional:linear"] = linear
+
     def grad(r: random.Random) -> Case:
         s = rand_shape(r)
         setup = [f"x = torch.ones({shape_src(s)}, requires_grad=True)", "x.sum().backward()"]
@@ -901,6 +920,8 @@ def stub_generator(fw: Framework, sig: StubSig) -> Gen:
                 first_rank = len(shape)
         # a positional argument after a keyword one is a syntax error: keywords last
         args = [a for a in args if "=" not in a] + [a for a in args if "=" in a]
+        if any(p[0] == "dtype" for p in sig.params) and r.random() < 0.3:
+            args.append(f"dtype={r.choice(fw.dtypes[:3])}")
         extra = STUB_EXTRA.get(sig.qual, "")
         if extra:
             d = r.randrange(-first_rank, first_rank) if first_rank else 0

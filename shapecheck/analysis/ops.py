@@ -31,6 +31,8 @@ from .layers import LayerOps
 
 
 _X64 = {"float64", "int64", "complex128", "uint64"}
+_INTEGRAL = {"int8", "int16", "int32", "int64", "uint8", "bool"}
+_TRUE_DIVISION = {"/", "/=", "div", "divide", "true_divide", "atan2", "hypot", "**", "**=", "pow", "power", "lerp"}
 
 
 class FrameworkOps(LayerOps):
@@ -77,12 +79,16 @@ class FrameworkOps(LayerOps):
         other = right if t is left else left
         assert isinstance(t, TensorV)
         if isinstance(other, (IntV, FloatV, BoolV)):
+            if t.dtype in _INTEGRAL and (_op_name(op) in _TRUE_DIVISION or isinstance(other, FloatV) or t.dtype == "bool"):
+                return t.with_dtype(None)  # an int tensor divided, or times a float, is a float tensor
             return t
         return t.with_shape(None)
 
     def elementwise(self, node: cst.CSTNode, opname: str, tensors: list[TensorV], loss: bool = False) -> Value:
         known = [t for t in tensors if t.shape is not None]
         dtype = tensors[0].dtype if all(t.dtype == tensors[0].dtype for t in tensors) else None
+        if dtype in _INTEGRAL and (opname in _TRUE_DIVISION or dtype == "bool"):
+            dtype = None  # true division (atan2, hypot) of integers gives floats; bool arithmetic gives ints
         fw = next((t.framework for t in tensors if t.framework), None)
         if len(known) < len(tensors):
             return TensorV(None, dtype, fw)
@@ -257,6 +263,10 @@ class FrameworkOps(LayerOps):
             return t.with_dtype("bool")
         if name in ("tril", "triu") and t.framework in ("numpy", "jax") and shape is not None and len(shape) < 2:
             return t.with_shape(shape * 2 if len(shape) == 1 else None)  # np.tril of a vector: its (n, n) matrix
+        if name in ("clamp", "clip", "clamp_min", "clamp_max"):
+            bounds = [v for v in [*args, *kwargs.values()] if isinstance(v, TensorV)]
+            if bounds:  # tensor bounds broadcast with the input
+                return self.elementwise(node, name, [t, *bounds])
         if name == "masked_fill" and args and isinstance(args[0], TensorV):
             if args[0].shape is None or shape is None:
                 return t.with_shape(None)
@@ -298,9 +308,12 @@ class FrameworkOps(LayerOps):
         out_dtype = t.dtype
         if name in ("all", "any", "argmax", "argmin", "count_nonzero"):
             out_dtype = None
+        elif out_dtype in _INTEGRAL:
+            # sums and products of bools / ints accumulate in int64; means and norms of ints are floats (or raise)
+            out_dtype = "int64" if name in ("sum", "prod", "nansum") and t.framework in ("torch", "numpy") else (
+                out_dtype if name in ("max", "min", "amax", "amin") else None)
         if "dtype" in kwargs:
-            dt = kwargs["dtype"]
-            out_dtype = dt.name if isinstance(dt, DtypeV) else None
+            out_dtype = _dtype_kw(kwargs)
         result: Value
         if shape is None or keep is None:
             result = TensorV(None, out_dtype, t.framework)
@@ -340,7 +353,9 @@ class FrameworkOps(LayerOps):
                 reduced = [pos] if pos is not None else None
         self.note_framework_reduction(node, name, t, reduced, kwargs)
         dt = kwargs.get("dtype")
-        out = t.with_dtype(dt.name if isinstance(dt, DtypeV) else None) if dt is not None and not isinstance(dt, NoneV) else t
+        out = t.with_dtype(_dtype_kw(kwargs)) if dt is not None and not isinstance(dt, NoneV) else t
+        if dt is None and t.dtype in _INTEGRAL:
+            out = t.with_dtype("int64" if t.framework in ("torch", "numpy") else None)  # accumulates in int64
         if t.framework in ("numpy", "jax") and t.shape is not None and (isinstance(dim_v, NoneV) or not t.shape):
             return out.with_shape((product(t.shape),))  # flattened without an axis; a 0-d array becomes (1,)
         return out
@@ -369,6 +384,8 @@ class FrameworkOps(LayerOps):
             return self.layer(node, name, args, kwargs)
         if qual == "torch.nn.functional.scaled_dot_product_attention":
             return self.attention(node, args, kwargs)
+        if qual == "torch.nn.functional.linear":
+            return self.linear(node, args, kwargs)
         stub = self.m.stubs.function(qual)
         if stub is not None:
             return self.call_stub(node, qual, stub, args, kwargs)
@@ -436,10 +453,29 @@ class FrameworkOps(LayerOps):
         if ret is None:
             return TensorV(None, first.dtype if first else None, fw)
         dtype = ret.dtype or (first.dtype if first else None)
+        if "dtype" in kwargs and not isinstance(kwargs["dtype"], NoneV):
+            dtype = _dtype_kw(kwargs)  # softmax(x, dim, dtype=torch.float32)
         spec = fi.module.shapes.spec(ret)
         shape = instantiate(spec, memo, lambda n: self.ctx.fresh(n)) if spec is not None else None
         axes = first.axes if first is not None and shape is not None and first.shape == tuple(shape) else None
         return TensorV(tuple(shape) if shape is not None else None, dtype, fw, axes)
+
+    def linear(self, node: cst.Call, args: list[Value], kwargs: dict[str, Value]) -> Value:
+        """``F.linear(x, weight)``: (*, in) with (out, in) -> (*, out); a 1-d weight (in,) gives (*)."""
+        x = args[0] if args else kwargs.get("input", UNKNOWN)
+        w = args[1] if len(args) > 1 else kwargs.get("weight", UNKNOWN)
+        if not isinstance(x, TensorV):
+            return UNKNOWN
+        if not isinstance(w, TensorV) or x.shape is None or w.shape is None or not x.shape or len(w.shape) not in (1, 2):
+            return TensorV(None, x.dtype, "torch")
+        fin = w.shape[-1]
+        if equal(x.shape[-1], fin) is Truth.FALSE:
+            self.ctx.report(node, "SHP204", {"op": "linear", "reason": f"input {shape_text(x.shape)} has {x.shape[-1]} features on its last axis, "
+                                                                      f"the weight {shape_text(w.shape)} takes {fin}"},
+                            self._origins([x, w]), spec=OpSpec("linear", None, (x.shape, w.shape)))
+            return TensorV(None, x.dtype, "torch")
+        dtype = x.dtype if x.dtype == w.dtype else None
+        return TensorV(x.shape[:-1] + (w.shape[:1] if len(w.shape) == 2 else ()), dtype, "torch")
 
     def attention(self, node: cst.Call, args: list[Value], kwargs: dict[str, Value]) -> Value:
         """``F.scaled_dot_product_attention(q, k, v)``: (*batch, L, E), (*batch, S, E), (*batch, S, Ev) -> (*batch, L, Ev).
@@ -476,7 +512,8 @@ class FrameworkOps(LayerOps):
         at = 2 if name == "full" else 1
         if dtype is None and fw in ("numpy", "jax") and len(args) > at and name != "arange" and qual not in VARARG_SIZES:
             dtype = _dtype_arg(args[at])  # np.zeros((2, 3), np.float32)
-        if dtype is None and fw == "numpy" and name != "arange":
+        unread = "dtype" in kwargs or (fw in ("numpy", "jax") and len(args) > at and qual not in VARARG_SIZES)
+        if dtype is None and fw == "numpy" and name != "arange" and not unread:  # dtype=bool: not a value we read
             dtype = "float64" if name != "full" else _fill_dtype(args[1] if len(args) > 1 else kwargs.get("fill_value"))
         if name == "arange":
             if len(args) == 1 and isinstance(args[0], IntV) and "step" not in kwargs and "end" not in kwargs and "stop" not in kwargs:
@@ -519,7 +556,7 @@ class FrameworkOps(LayerOps):
         name = qual.rsplit(".", 1)[-1]
         pos = RANDOM_SIZED[qual]
         dtype = _dtype_kw(kwargs)
-        if dtype is None and fw == "numpy":
+        if dtype is None and fw == "numpy" and "dtype" not in kwargs:
             dtype = "int64" if name in ("randint", "binomial", "poisson", "geometric") else "float64"
         if fw == "torch":  # torch.randint(high, size) / torch.randint(low, high, size): the size is the last positional
             size = kwargs["size"] if "size" in kwargs else (args[-1] if args and isinstance(args[-1], SeqV) else None)
