@@ -39,10 +39,12 @@ if TYPE_CHECKING:
     from ..analysis.incremental import Document
 
 MISSING_EXTRA = (
-    "shapecheck lsp needs the [lsp] extra (pygls, lsprotocol), which is not installed. Install it with\n"
-    '    pip install "/path/to/shapecheck[lsp]"                                 (a local checkout)\n'
+    "shapecheck lsp needs the [lsp] extra (pygls, lsprotocol), which is not installed. Install it from a local "
+    "checkout:\n"
+    '    pip install "/path/to/shapecheck[lsp]"\n'
+    "or from git:\n"
     '    pip install "shapecheck-tensors[lsp] @ git+<URL of the shapecheck repository>"\n'
-    "(shapecheck-tensors is not published on PyPI: a plain `pip install shapecheck-tensors[lsp]` fails)."
+    "(shapecheck-tensors is not published on PyPI: `pip install shapecheck-tensors[lsp]` fails.)"
 )
 
 DEBOUNCE = 0.05  # seconds of quiet after an edit before analysing
