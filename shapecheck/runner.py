@@ -36,9 +36,30 @@ def collect_files(paths: Iterable[str], config: Config) -> list[Path]:
         for c in candidates:
             if c in seen or (c != root and config.is_excluded(_rel(c, root))):
                 continue
+            _check_link(c)
             seen.add(c)
             out.append(c)
     return out
+
+
+def _check_link(path: Path) -> None:
+    """A symbolic link that cannot be followed is an input error (exit 2), not a finding in the file."""
+    from .config import UsageError
+
+    if not path.is_symlink():
+        return
+    try:
+        target = path.resolve(strict=True)
+    except RuntimeError:  # Python < 3.13: a loop
+        raise UsageError(f"{path}: a symbolic link that loops back on itself; expected a Python file") from None
+    except OSError as exc:
+        import errno
+
+        if exc.errno == errno.ELOOP:
+            raise UsageError(f"{path}: a symbolic link that loops back on itself; expected a Python file") from None
+        raise UsageError(f"{path}: a symbolic link to {os.readlink(path)!r}, which does not exist; expected a Python file") from None
+    if not target.is_file():
+        raise UsageError(f"{path}: a symbolic link to {str(target)!r}, which is not a file; expected a Python file")
 
 
 def _rel(p: Path, root: Path) -> Path:
@@ -143,7 +164,7 @@ def _init_worker(files: list[Path], stub_paths: tuple[str, ...]) -> None:
     global _WORKER_PROJECT
     from .analysis.project import Project
 
-    _WORKER_PROJECT = Project(files, stub_paths)
+    _WORKER_PROJECT = Project.for_files(files, stub_paths)
 
 
 def _check_one(args: tuple[str, str]) -> list[Finding]:
@@ -171,7 +192,7 @@ def run(files: list[Path], config: Config, jobs: int = 0, use_cache: bool = True
     cache = Cache(Path(config.root) if config.root else Path.cwd(), enabled=use_cache)
     results: dict[int, list[Finding]] = {}
     todo: list[tuple[int, Path, str]] = []
-    project = Project(files, config.stub_paths)
+    project = Project.for_files(files, config.stub_paths)
     keys: dict[int, str] = {}
     for i, f in enumerate(files):
         display = str(f)

@@ -71,8 +71,60 @@ def _ast_bindings(path: Path, module: str, is_package: bool) -> tuple[dict[str, 
     return imports, defined, definitions, stars
 
 
+# what marks a project's root, as mypy and pyright find it: the nearest folder above a file holding one of these
+PROJECT_MARKERS = ("pyproject.toml", "setup.cfg", "setup.py", ".git")
+
+_ROOT_CACHE: dict[Path, "Path | None"] = {}
+
+
+def project_root(path: Path) -> Path | None:
+    """The nearest folder at or above ``path`` (a file or a folder) holding a project marker, or None."""
+    start = path.resolve()
+    d = start if start.is_dir() else start.parent
+    walked: list[Path] = []
+    found: Path | None = None
+    while True:
+        if d in _ROOT_CACHE:
+            found = _ROOT_CACHE[d]
+            break
+        walked.append(d)
+        if any((d / m).exists() for m in PROJECT_MARKERS):
+            found = d
+            break
+        if d == d.parent:
+            break
+        d = d.parent
+    for w in walked:
+        _ROOT_CACHE[w] = found
+    return found
+
+
+def _package_top(path: Path) -> Path:
+    """The folder above the top-level regular package (``__init__.py``) holding ``path`` (resolved)."""
+    d = path.parent
+    while (d / "__init__.py").exists() and d != d.parent:
+        d = d.parent
+    return d
+
+
+def _namespace_base(top: Path) -> Path | None:
+    """For a folder ``top`` inside a project but below its import root: that root (``src/`` of a src layout, or
+    the project folder), so the folders between are namespace packages (PEP 420). None when ``top`` is a root."""
+    root = project_root(top)
+    if root is None or root == top:
+        return None
+    src = root / "src"
+    base = src if src.is_dir() and (top == src or src in top.parents) else root
+    return None if base == top else base
+
+
 def module_name_for(path: Path) -> tuple[str, bool]:
-    """Dotted module name of a file (walking up through packages), and whether it is a package ``__init__``."""
+    """Dotted module name of a file (walking up through packages), and whether it is a package ``__init__``.
+
+    Folders without ``__init__.py`` between the file's package and its project's root (``src/`` in a src layout)
+    are namespace packages: ``pkg/head.py`` of a project without ``pkg/__init__.py`` is ``pkg.head``, as mypy and
+    pyright name it, so its relative imports and its importers agree on the name.
+    """
     path = path.resolve()
     is_package = path.name == "__init__.py"
     parts = [] if is_package else [path.stem]
@@ -80,7 +132,38 @@ def module_name_for(path: Path) -> tuple[str, bool]:
     while (d / "__init__.py").exists() and d != d.parent:
         parts.append(d.name)
         d = d.parent
+    base = _namespace_base(d)
+    if base is not None:
+        extra = list(d.relative_to(base).parts)
+        if all(p.isidentifier() for p in extra):
+            parts.extend(reversed(extra))
     return ".".join(reversed(parts)), is_package
+
+
+def _shown(path: Path) -> Path:
+    """``path`` relative to the working directory when it lies below it (as the named files are shown)."""
+    try:
+        return path.relative_to(Path.cwd())
+    except ValueError:
+        return path
+
+
+def import_roots(path: Path) -> list[Path]:
+    """Where a file's absolute imports resolve, first match wins: the folder above its top-level package, the
+    project's ``src/`` (src layout) and the project's root folder (found like mypy and pyright do: pyproject.toml,
+    setup.cfg, setup.py or .git), then the working directory."""
+    roots: list[Path] = []
+    if path.suffix == ".py":
+        resolved = path.resolve()
+        top = _package_top(resolved)
+        roots.append(top)
+        root = project_root(resolved)
+        if root is not None:
+            if (root / "src").is_dir():
+                roots.append(root / "src")
+            roots.append(root)
+    roots.append(Path.cwd())
+    return list(dict.fromkeys(roots))
 
 
 class _ModulesOnDisk(dict[str, Path]):
@@ -89,21 +172,25 @@ class _ModulesOnDisk(dict[str, Path]):
     def __init__(self, roots: list[Path], packages: set[str]) -> None:
         super().__init__()
         self.roots, self.packages = roots, packages
+        self._missing: set[str] = set()  # names looked for and not found (a lookup costs file-system calls)
 
     def _find(self, name: object) -> bool:
         if isinstance(name, str) and name.partition(".")[0] in MODELLED:
             return False
         if not isinstance(name, str) or not name or dict.__contains__(self, name):
             return dict.__contains__(self, name)
+        if name in self._missing:
+            return False
         parts = name.split(".")
         for root in self.roots:
             base = root.joinpath(*parts)
             for cand, is_pkg in ((base / "__init__.py", True), (base.with_suffix(".py"), False)):
                 if cand.is_file():
-                    self[name] = cand
+                    self[name] = _shown(cand)
                     if is_pkg:
                         self.packages.add(name)
                     return True
+        self._missing.add(name)
         return False
 
     def __contains__(self, name: object) -> bool:
@@ -140,21 +227,35 @@ class Project:
 
     @staticmethod
     def roots_for(path: str) -> list[Path]:
-        """Where a single file's imports resolve: above its top-level package, then the working directory."""
-        p = Path(path)
-        roots = [Path.cwd()]
-        if p.suffix == ".py" and p.is_file():
-            d = p.resolve().parent
-            while (d / "__init__.py").exists() and d != d.parent:
-                d = d.parent
-            roots.insert(0, d)
-        return list(dict.fromkeys(roots))
+        """Where a single file's imports resolve (see ``import_roots``)."""
+        return import_roots(Path(path))
 
     @classmethod
     def for_file(cls, path: str, stub_paths: tuple[str, ...] = ()) -> "Project":
         """A project for hosts that see one file (flake8, the language server): modules are found on first import."""
+        return cls.for_files([Path(path)], stub_paths)
+
+    @classmethod
+    def for_files(cls, files: list[Path], stub_paths: tuple[str, ...] = ()) -> "Project":
+        """The named files, plus every module they import found on disk on first import, from each file's project
+        (``import_roots``): a check of one file sees the modules it imports whether or not they are named."""
         project = cls(stub_paths=stub_paths)
-        project.paths = _ModulesOnDisk(cls.roots_for(path), project.packages)
+        roots: list[Path] = []
+        seen_dirs: set[Path] = set()
+        for f in files:
+            if f.parent in seen_dirs:
+                continue
+            seen_dirs.add(f.parent)
+            roots.extend(r for r in import_roots(f) if r not in roots)
+        if not files:
+            roots.append(Path.cwd())
+        cwd = Path.cwd()
+        if cwd in roots:  # the working directory last, as for a single file
+            roots.remove(cwd)
+            roots.append(cwd)
+        project.paths = _ModulesOnDisk(roots, project.packages)
+        for f in files:
+            project.add_file(f)
         return project
 
     @classmethod

@@ -21,6 +21,7 @@ from __future__ import annotations
 import ast
 import hashlib
 import os
+import sys
 from pathlib import Path
 from typing import Any, Callable
 
@@ -105,6 +106,14 @@ class ShapecheckPlugin(Plugin):
         self._configs: dict[Any, Any] = {}
         self._imports: dict[str, set[str]] = {}
         self._modules_seen: dict[str, MypyFile] = {}
+        # mypy -n N / --num-workers N: the worker processes re-parse each module without calling
+        # get_additional_deps, so the reporting statement is never injected there. Say so once (in the
+        # coordinating process), and report nothing rather than a part that depends on mypy's scheduling.
+        self._parallel = int(getattr(options, "num_workers", 0) or 0) > 0
+        if self._parallel and "mypy.build_worker.worker" not in sys.modules:
+            print("shapecheck: warning: the mypy plugin reports nothing when mypy checks in parallel "
+                  "(-n/--num-workers); run mypy without -n, or run `shapecheck check` for the shape findings",
+                  file=sys.stderr)
 
     # ---------------------------------------------------------------- emission
     def get_additional_deps(self, file: MypyFile) -> list[tuple[int, str, int]]:
@@ -115,13 +124,17 @@ class ShapecheckPlugin(Plugin):
         return []
 
     def _inject(self, file: MypyFile) -> None:
+        if self._parallel:
+            return
         path = file.path
         if not _is_project_file(path) or file.is_stub:
             return
         text = _read(path)
+        from ..analysis.project import Project
         from ..core import relevant
 
-        if text is None or not relevant(text):
+        # a module that only imports an einops/jaxtyping module of the project is relevant too (as in every host)
+        if text is None or not relevant(text, Project.shared(path), path):
             return
         call = CallExpr(NameExpr("globals"), [], [], [])
         stmt = ExpressionStmt(call)
@@ -190,11 +203,15 @@ class ShapecheckPlugin(Plugin):
             return [make("SHP902", path, (1, 1, 1, 1), reason=f"{type(exc).__name__}: {exc}")]
 
     def _config(self, path: str) -> Any:
-        from ..config import find_pyproject, load_config
+        from ..config import Config, ConfigError, find_pyproject, load_config
 
         where = find_pyproject(Path(path))
         if where not in self._configs:
-            self._configs[where] = load_config(pyproject=where) if where else load_config(Path(path))
+            try:
+                self._configs[where] = load_config(pyproject=where) if where else load_config(Path(path))
+            except ConfigError as exc:  # one warning per configuration file; every code stays on
+                print(f"shapecheck: warning: {exc}; using the default configuration", file=sys.stderr)
+                self._configs[where] = Config(root=str(where.parent) if where else ".")
         return self._configs[where]
 
     def set_modules(self, modules: dict[str, MypyFile]) -> None:
@@ -207,7 +224,7 @@ class ShapecheckPlugin(Plugin):
             from ..analysis.project import Project
 
             files = [Path(m.path) for m in self._modules_seen.values() if _is_project_file(m.path)]
-            self._project = Project(files)
+            self._project = Project.for_files(files)
         return self._project
 
     # ---------------------------------------------------------------- invalidation
