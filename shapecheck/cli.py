@@ -28,10 +28,12 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--config", help="pyproject.toml to read [tool.shapecheck] from")
     check.add_argument("-j", "--jobs", type=int, default=0, help="parallel processes (default: CPU count; 1 = serial)")
     check.add_argument("--no-cache", action="store_true", help="do not read or write the result cache")
-    check.add_argument("--fix", action="store_true", help="apply autofixes (SHP3xx upcasts) in place")
-    check.add_argument("--diff", action="store_true", help="show autofixes as a unified diff without writing")
+    fixing = check.add_mutually_exclusive_group()
+    fixing.add_argument("--fix", action="store_true", help="apply autofixes (SHP3xx upcasts) in place")
+    fixing.add_argument("--diff", action="store_true",
+                        help="write the autofixes as a unified diff to standard output (nothing else), without applying them")
     check.add_argument("--verify", action="store_true", help="replay each definite finding on its witness sizes")
-    check.add_argument("--output", "-o", help="write the report to this file instead of standard output")
+    check.add_argument("--output", "-o", help="write the report to this file instead of standard output (folders are created)")
     check.add_argument("--stats", action="store_true", help="print per-run statistics to standard error")
     sub.add_parser("lsp", help="run the language server over stdio")
     rules = sub.add_parser("rules", help="list diagnostic codes")
@@ -64,34 +66,58 @@ def main(argv: Sequence[str] | None = None) -> int:
             for c in CODES:
                 print(f"{c.code}  {c.severity.value:7}  {c.name}")
         return EXIT_CLEAN
+    from .config import UsageError
+
     try:
         return run_check(args)
+    except UsageError as exc:
+        print(f"shapecheck: error: {exc}", file=sys.stderr)
+        return EXIT_ERROR
     except KeyboardInterrupt:
         return EXIT_ERROR
     except BrokenPipeError:
         return EXIT_CLEAN
+    except Exception as exc:  # a bug of ours: one line and exit 2, never a traceback, never "findings" (exit 1)
+        print(f"shapecheck: internal error: {type(exc).__name__}: {exc} (please report it)", file=sys.stderr)
+        return EXIT_ERROR
 
 
 def run_check(args: argparse.Namespace) -> int:
-    from .config import load_config, with_cli
+    from .config import UsageError, load_config, with_cli
     from .runner import collect_files, run
 
     for p in args.paths:
         if not os.path.exists(p):
-            print(f"shapecheck: error: no such file or folder: {p}", file=sys.stderr)
+            kind = "a broken symbolic link" if os.path.islink(p) else "no such file or folder"
+            print(f"shapecheck: error: {p}: {kind}", file=sys.stderr)
             return EXIT_ERROR
-    cfg = load_config(pyproject=Path(args.config)) if args.config else load_config(Path(args.paths[0]) if args.paths else None)
+    if args.config:
+        cfg = load_config(pyproject=Path(args.config))
+    else:
+        cfg = load_config(Path(args.paths[0]) if args.paths else None)
     cfg = with_cli(cfg, args.select, args.ignore, args.extend_ignore)
     if args.exclude:
         from dataclasses import replace
 
         cfg = replace(cfg, extend_exclude=cfg.extend_exclude + tuple(args.exclude))
     files = collect_files(args.paths, cfg)
+    if not files:
+        # nothing checked is not a clean result: an exclude that takes everything must not turn CI green
+        raise UsageError(f"no Python files to check in {' '.join(args.paths)} (after excludes)")
     findings = run(files, cfg, jobs=args.jobs, use_cache=not args.no_cache)
+    report = sys.stdout
     if args.fix or args.diff:
         from .fix import apply_fixes
 
-        findings = apply_fixes(findings, write=args.fix, diff=args.diff, out=sys.stdout, config=cfg, jobs=args.jobs)
+        stats: dict[str, int] = {}
+        findings = apply_fixes(findings, write=args.fix, diff=args.diff, out=sys.stdout, config=cfg, jobs=args.jobs,
+                               stats=stats)
+        if args.fix:
+            n, m = stats.get("findings", 0), stats.get("files", 0)
+            print(f"shapecheck: fixed {n} finding{'s' if n != 1 else ''} in {m} file{'s' if m != 1 else ''}",
+                  file=sys.stderr)
+        else:
+            report = sys.stderr  # --diff: standard output carries the patch and nothing else
     if args.verify:
         from .verify import verify_findings
 
@@ -100,9 +126,15 @@ def run_check(args: argparse.Namespace) -> int:
 
     text = render(findings, args.format, files=[str(f) for f in files])
     if args.output:
-        Path(args.output).write_text(text, encoding="utf-8")
+        out = Path(args.output)
+        try:
+            out.parent.mkdir(parents=True, exist_ok=True)
+            out.write_text(text, encoding="utf-8")
+        except OSError as exc:
+            print(f"shapecheck: error: {out}: cannot write the report ({exc.strerror or exc})", file=sys.stderr)
+            return EXIT_ERROR
     else:
-        sys.stdout.write(text)
+        report.write(text)
     if args.stats:
         print(f"shapecheck: {len(files)} files, {len(findings)} findings", file=sys.stderr)
 

@@ -39,15 +39,15 @@ def relevant(text: str, project: "object | None" = None, path: str | None = None
     return bool(check is not None and path is not None and check(text, path))
 
 
-def suppressed(finding: Finding, lines: list[str]) -> bool:
-    """``# shapecheck: ignore[SHP201]``, bare ``# shapecheck: ignore`` and flake8's ``# noqa[: SHP201]``."""
+def suppressed(finding: Finding, lines: list[str], noqa: bool = True) -> bool:
+    """``# shapecheck: ignore[SHP201]``, bare ``# shapecheck: ignore`` and (``noqa``) flake8's ``# noqa[: SHP201]``."""
     for ln in {finding.line, finding.end_line}:
         if not 1 <= ln <= len(lines):
             continue
         line = lines[ln - 1]
         if "#" not in line:
             continue
-        for rx in (_SUPPRESS, _NOQA):
+        for rx in (_SUPPRESS, _NOQA) if noqa else (_SUPPRESS,):
             for m in rx.finditer(line):
                 codes = m.group("codes")
                 if codes is None:
@@ -65,13 +65,18 @@ def check_source(
     *,
     project: "Project | None" = None,
     prefilter: bool = True,
+    noqa: bool = True,
 ) -> list[Finding]:
-    """Analyse one module's source. Never raises for bad input: problems become SHP9xx findings."""
+    """Analyse one module's source. Never raises for bad input: problems become SHP9xx findings.
+
+    ``noqa=False`` leaves ``# noqa`` comments to the host (flake8 applies them itself, or not: ``--disable-noqa``);
+    ``# shapecheck: ignore`` comments always apply.
+    """
     config = config or Config()
     try:
         text = decode_source(source)
     except (UnicodeDecodeError, SyntaxError, LookupError) as exc:
-        return _filter([make("SHP901", path, (1, 1, 1, 1), reason=f"cannot decode source ({exc})")], [], config, path)
+        return _filter([_undecodable(source, path, exc)], [], config, path)
     if prefilter and not relevant(text, project, path):
         return []
     from .analysis import analyse_text  # deferred: keeps `import shapecheck` light
@@ -86,7 +91,27 @@ def check_source(
         findings = [make("SHP901", path, (1, 1, 1, 1), reason="source nested too deeply to analyse")]
     except Exception as exc:  # a bug of ours must never take the host down
         findings = [make("SHP902", path, (1, 1, 1, 1), reason=f"{type(exc).__name__}: {exc}")]
-    return _filter(findings, text.splitlines(), config, path)
+    return _filter(findings, text.splitlines(), config, path, noqa)
+
+
+def _undecodable(source: "str | bytes", path: str, exc: Exception) -> Finding:
+    """SHP901 at the first byte that cannot be decoded (or the line of a bad coding cookie)."""
+    line, col = 1, 1
+    if isinstance(exc, UnicodeDecodeError) and isinstance(source, bytes):
+        data = source
+        bom = b"\xef\xbb\xbf"
+        start = exc.start + (len(bom) if data.startswith(bom) else 0)  # utf-8-sig counts after its BOM
+        head = data[:start]
+        line = head.count(b"\n") + 1
+        before = head[head.rfind(b"\n") + 1:].decode(exc.encoding, "replace")  # valid up to the bad byte
+        col = len(before.removeprefix("\ufeff")) + 1
+        reason = f"cannot decode source: byte 0x{data[start]:02x} at line {line} is not valid {exc.encoding}"
+    elif isinstance(exc, SyntaxError):
+        line = exc.lineno or 1
+        reason = f"cannot decode source ({exc.msg})"
+    else:
+        reason = f"cannot decode source ({exc})"
+    return make("SHP901", path, (line, col, line, col + 1), reason=reason)
 
 
 _DEEP_STACK = 512 * 1024 * 1024  # bytes of (virtual) thread stack
@@ -122,7 +147,7 @@ def _with_deep_stack(fn: "Callable[[], list[Finding]]") -> list[Finding]:
     return box["value"]  # type: ignore[return-value]
 
 
-def _filter(findings: list[Finding], lines: list[str], config: Config, path: str) -> list[Finding]:
-    out = [f for f in findings if config.enabled(f.code, path) and not suppressed(f, lines)]
+def _filter(findings: list[Finding], lines: list[str], config: Config, path: str, noqa: bool = True) -> list[Finding]:
+    out = [f for f in findings if config.enabled(f.code, path) and not suppressed(f, lines, noqa)]
     out.sort(key=Finding.sort_key)
     return out

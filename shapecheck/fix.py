@@ -93,9 +93,15 @@ def unified_diff(old: str, new: str, path: str) -> str:
 
 
 def apply_fixes(findings: list[Finding], *, write: bool, diff: bool, out: TextIO | None = None, config: Config | None = None,
-                jobs: int = 0, **_: Any) -> list[Finding]:
-    """Fix every file with a fixable finding; return the findings that remain (those of unfixed files unchanged)."""
+                jobs: int = 0, stats: dict[str, int] | None = None, **_: Any) -> list[Finding]:
+    """Fix every file with a fixable finding; return the findings that remain (those of unfixed files unchanged).
+
+    ``stats`` (if given) receives ``findings`` (fixable findings that are gone after the fix) and ``files`` (files
+    changed), counted whether the fixes are written (``write``) or only shown (``diff``).
+    """
     out = out or sys.stdout
+    if stats is not None:
+        stats.update(findings=0, files=0)
     paths = sorted({f.path for f in findings if f.code.startswith("SHP3")})
     remaining = [f for f in findings if f.path not in paths]
     for path in paths:
@@ -113,6 +119,9 @@ def apply_fixes(findings: list[Finding], *, write: bool, diff: bool, out: TextIO
         if new == text:
             remaining.extend(mine)
             continue
+        if stats is not None:
+            stats["files"] += 1
+            stats["findings"] += max(sum(1 for f in mine if fixable(f)) - sum(1 for f in after if fixable(f)), 0)
         if diff:
             out.write(unified_diff(text, new, path))
         if write:

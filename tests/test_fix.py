@@ -151,10 +151,24 @@ def test_cli_diff_does_not_write(tmp_path: Path, capsys: pytest.CaptureFixture[s
     p = tmp_path / "m.py"
     p.write_text(src)
     assert main(["check", "--no-cache", "--diff", str(p)]) == 1
-    out = capsys.readouterr().out
+    captured = capsys.readouterr()
+    out = captured.out
     assert "-    return x.sum(1)\n+    return x.float().sum(1).to(x.dtype)\n" in out
-    assert "SHP301" in out  # still reported: nothing was written
+    # standard output is the patch and nothing else; the finding (still there: nothing was written) goes to stderr
+    assert out.startswith("--- a/") and all(line[:1] in ("-", "+", " ", "@") for line in out.splitlines())
+    assert "SHP301" not in out and "SHP301" in captured.err
     assert p.read_text() == src
+
+
+def test_cli_fix_reports_count_and_fix_with_diff_is_rejected(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    src = TORCH + 'def f(x: Float16[Tensor, "b n"], y: Float16[Tensor, "b n"]):\n    return x.sum(1), y.sum(1)\n'
+    p = tmp_path / "m.py"
+    p.write_text(src)
+    assert main(["check", "--no-cache", "--fix", "--diff", str(p)]) == 2
+    assert "not allowed with argument" in capsys.readouterr().err
+    assert p.read_text() == src
+    assert main(["check", "--no-cache", "--fix", str(p)]) == 0
+    assert "shapecheck: fixed 2 findings in 1 file\n" in capsys.readouterr().err
 
 
 def test_cli_fix_writes_and_second_run_is_clean(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
