@@ -146,7 +146,7 @@ def test_mypy_parallel_says_it_reports_nothing(proj: Path) -> None:
     assert "SHP203" in serial.stdout, serial.stdout + serial.stderr
     parallel = subprocess.run([sys.executable, "-m", "mypy", "-n", "2", "m.py"], cwd=proj, env=_env(),
                               capture_output=True, text=True, timeout=300)
-    warnings = [l for l in parallel.stderr.splitlines() if l.startswith("shapecheck: warning:")]
+    warnings = [line for line in parallel.stderr.splitlines() if line.startswith("shapecheck: warning:")]
     assert len(warnings) == 1 and "-n/--num-workers" in warnings[0], parallel.stderr
     assert "Traceback" not in parallel.stderr
 

@@ -81,7 +81,7 @@ class ShapecheckFlake8:
         from ..core import check_source
 
         # [tool.shapecheck] select / ignore / per-file-ignores apply as in every host; flake8's own --select /
-        # --extend-ignore then filter what is left, and flake8 itself applies ``# noqa`` (or not: --disable-noqa)
+        # --extend-ignore then filter what is left, and flake8 itself applies noqa comments (or not: --disable-noqa)
         config = _config_for(self.filename)
         source = "".join(self.lines)
         on_disk = os.path.isfile(self.filename)
