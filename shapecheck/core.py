@@ -80,7 +80,10 @@ def check_source(
     if prefilter and not relevant(text, project, path):
         return []
     from .analysis import analyse_text  # deferred: keeps `import shapecheck` light
+    from .analysis.budget import shrink_long_functions
 
+    original = text
+    text, too_long = shrink_long_functions(text)  # functions over the line budget: bounded time and memory
     try:
         try:
             findings = analyse_text(text, path, project=project)
@@ -91,7 +94,17 @@ def check_source(
         findings = [make("SHP901", path, (1, 1, 1, 1), reason="source nested too deeply to analyse")]
     except Exception as exc:  # a bug of ours must never take the host down
         findings = [make("SHP902", path, (1, 1, 1, 1), reason=f"{type(exc).__name__}: {exc}")]
-    return _filter(findings, text.splitlines(), config, path, noqa)
+    for line, col, name, n in too_long:
+        findings.append(make("SHP903", path, (line, col + 1, line, col + 1 + len(name)), what=f"{name}()",
+                             reason=f"its body has {n:,} lines, more than the {_line_budget():,} a function may have; "
+                                    "it was not checked"))
+    return _filter(findings, original.splitlines(), config, path, noqa)
+
+
+def _line_budget() -> int:
+    from .analysis.budget import _max_lines
+
+    return _max_lines()
 
 
 def _undecodable(source: "str | bytes", path: str, exc: Exception) -> Finding:

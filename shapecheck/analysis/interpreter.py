@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any, Sequence
 import libcst as cst
 
 from ..sizes import Size, Truth, equal
+from .budget import tick
 from .imports import literal_str
 from .values import (
     UNKNOWN, BoolV, DictV, FloatV, FuncV, IntV, LayerV, NoneV, ObjV, RefV, SeqV, StrV, TensorV, Value, join,
@@ -78,6 +79,7 @@ class Interpreter:
             self.run_block(suite.body)
 
     def run_stmt(self, stmt: cst.CSTNode) -> None:
+        tick()  # the analysis budget (budget.py)
         tp = type(stmt)
         if tp is cst.SimpleStatementLine:
             self.run_block(stmt.body)  # type: ignore[attr-defined]
@@ -201,6 +203,7 @@ class Interpreter:
         if known:
             suites = [suites[0] if truth else suites[1]]
         before = dict(self.scope.vars)
+        tick(len(before) * len(suites))  # the analysis budget: each branch copies every variable
         results = []
         for suite in suites:
             self.scope.vars = dict(before)

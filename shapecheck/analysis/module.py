@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 import libcst as cst
 
 from ..sizes import Size
+from .budget import BudgetExceeded, budgeted
 from .context import Context, Pending
 from .functions import ClassInfo, FunctionInfo, Param, bind_arguments, signature_params
 from .imports import collect_imports, dotted
@@ -191,6 +192,17 @@ class ModuleAnalysis:
         self.collect_definitions()
         scope = Scope()
         interp = Interpreter(self, FrameInfo("<module>"), scope)
+        with budgeted() as budget:
+            try:
+                self._run_module_body(interp, scope)
+            except BudgetExceeded as exc:
+                if exc.budget is not budget:
+                    raise
+                first = self.tree.body[0] if self.tree.body else self.tree
+                self.ctx.report(first, "SHP903", {"what": "the module's top-level code", "reason": exc.reason})
+        self.finish_signatures()
+
+    def _run_module_body(self, interp: Interpreter, scope: Scope) -> None:
         for stmt in self.tree.body:
             if isinstance(stmt, cst.SimpleStatementLine):
                 for small in stmt.body:
@@ -203,7 +215,6 @@ class ModuleAnalysis:
             for k, v in scope.vars.items():
                 if v is not UNKNOWN or k not in self.globals:
                     self.globals[k] = v
-        self.finish_signatures()
 
     def _maybe_alias(self, name: str, value: cst.BaseExpression) -> None:
         # Float = TorchTyping(jaxtyping.Float)  -> single-argument wrapper
@@ -324,7 +335,16 @@ class ModuleAnalysis:
                 arg = args.get(p.name)
                 if p.ann is not None and isinstance(arg, TensorV):
                     self.shapes.bind_param(memo, p.ann, arg, fi.key)
-        interp.run_suite(fi.node.body)
+        if depth == 0:  # analysed on its own: within a time and size budget (budget.py)
+            with budgeted() as budget:
+                try:
+                    interp.run_suite(fi.node.body)
+                except BudgetExceeded as exc:
+                    if exc.budget is not budget:
+                        raise
+                    self.ctx.report(fi.node.name, "SHP903", {"what": f"{fi.name}()", "reason": exc.reason})
+        else:
+            interp.run_suite(fi.node.body)
         return scope
 
     def local_function(self, node: cst.FunctionDef, frame: FrameInfo) -> Value:

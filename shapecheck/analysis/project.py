@@ -299,6 +299,9 @@ class Project:
 
             try:
                 text = decode_source(path.read_bytes())
+                from .budget import shrink_long_functions
+
+                text = shrink_long_functions(text)[0]  # a giant function of an imported module: not parsed
                 import libcst as cst  # deferred: a warm cache hit in a host never needs the parser
 
                 tree = cst.parse_module(text)
