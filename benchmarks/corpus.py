@@ -69,16 +69,48 @@ def find_fetch_script() -> Path | None:
     return None
 
 
+# the development corpus: pinned source distributions from PyPI (the same list as ../shared/corpus/packages.txt)
+CORPUS_PACKAGES = (
+    "vector-quantize-pytorch==1.32.0", "denoising-diffusion-pytorch==2.3.4", "imagen-pytorch==2.1.0",
+    "audiolm-pytorch==2.4.0", "performer-pytorch==1.1.4", "equinox==0.13.8", "transformer-lens==4.3.0",
+    "einops==0.8.2",
+)
+
+
 def ensure_corpus(cache: Path) -> Path:
-    """The unpacked sources (``cache/src``), fetched with the shared fetch script unless already there."""
+    """The unpacked sources (``cache/src``): reused when present, else fetched from PyPI (pinned sdists, unpacked).
+
+    A shared fetch script (SHAPECHECK_CORPUS_FETCH, ../shared/corpus/fetch.sh) is used when there is one; otherwise
+    ``pip download --no-deps --no-binary :all:`` of CORPUS_PACKAGES, then each archive is unpacked into ``src/``.
+    """
     src = cache / "src"
+    print(f"corpus: {len(CORPUS_PACKAGES)} pinned source distributions from PyPI ({', '.join(CORPUS_PACKAGES)}), "
+          f"unpacked in {src}", file=sys.stderr)
     if src.is_dir() and any(src.iterdir()):
         return src
     script = find_fetch_script()
-    if script is None:
-        sys.exit("corpus.py: no corpus at %s and no fetch script found (pass --corpus DIR)" % src)
-    print(f"fetching the corpus into {cache} with {script} ...", file=sys.stderr)
-    subprocess.run(["bash", str(script), str(cache)], check=True)
+    if script is not None:
+        print(f"fetching the corpus into {cache} with {script} ...", file=sys.stderr)
+        subprocess.run(["bash", str(script), str(cache)], check=True)
+        return src
+    import tarfile
+    import zipfile
+
+    print(f"fetching the corpus into {cache} with pip download (network access to PyPI needed; "
+          "or pass --corpus DIR for an unpacked copy) ...", file=sys.stderr)
+    dl = cache / "dl"
+    dl.mkdir(parents=True, exist_ok=True)
+    src.mkdir(parents=True, exist_ok=True)
+    for spec in CORPUS_PACKAGES:
+        subprocess.run([sys.executable, "-m", "pip", "download", "-q", "--no-deps", "--no-binary", ":all:",
+                        "--ignore-requires-python", "-d", str(dl), spec], check=True)
+    for archive in sorted(dl.iterdir()):
+        if archive.name.endswith((".tar.gz", ".tgz")):
+            with tarfile.open(archive) as tf:
+                tf.extractall(src, filter="data") if sys.version_info >= (3, 12) else tf.extractall(src)
+        elif archive.suffix == ".zip":
+            with zipfile.ZipFile(archive) as zf:
+                zf.extractall(src)
     return src
 
 
