@@ -3,8 +3,9 @@ thousands of statements is analysed up to the budget, then reported with SHP903 
 gigabytes.
 
 The size budget counts the statements the interpreter runs for the function, including those of the callees it
-inlines; the time budget is checked every few statements. When either is spent, the rest of the function is not
-analysed: what was found before stays (each finding was made with everything known at that point), nothing is
+inlines; the time budget counts CPU time of the process (a busy machine changes it little; the analysis of a
+module imported on the way is not counted) and is checked every few statements. When either is spent, the rest
+of the function is not analysed: what was found before stays (each finding was made with everything known at that point), nothing is
 guessed about the rest, and the function's def line carries the SHP903 note.
 
 The size budget is counted in steps: one per statement run, plus one per variable copied into the branches of an
@@ -53,14 +54,14 @@ class Budget:
         self.seconds = seconds if seconds is not None else _limit("SHAPECHECK_FUNCTION_SECONDS", DEFAULT_SECONDS)
         self.used = 0
         self.checks = 0
-        self.deadline = time.monotonic() + self.seconds
+        self.deadline = time.process_time() + self.seconds
 
     def tick(self, steps: int = 1) -> None:
         self.used += steps
         if self.used > self.steps:
             raise BudgetExceeded(self, f"more than {self.steps:,} analysis steps; the rest of it was not checked")
         self.checks += 1
-        if self.checks % _CHECK_EVERY == 0 and time.monotonic() > self.deadline:
+        if self.checks % _CHECK_EVERY == 0 and time.process_time() > self.deadline:
             raise BudgetExceeded(self, f"more than {self.seconds:g} s of analysis; the rest of it was not checked")
 
 
@@ -87,11 +88,15 @@ def budgeted() -> Iterator[Budget]:
     raised inside is the caller's to catch; nested budgets (a module imported while a function runs) are separate."""
     budget = Budget()
     stack = _stack()
+    outer = stack[-1] if stack else None
+    started = time.process_time()
     stack.append(budget)
     try:
         yield budget
     finally:
         stack.pop()
+        if outer is not None:  # the time spent in the nested analysis is not the outer function's
+            outer.deadline += time.process_time() - started
 
 
 def _max_lines() -> int:

@@ -303,9 +303,9 @@ CODES: tuple[Code, ...] = (
         "A function (or a module's top-level code) too long to analyse within its budget. A function whose body "
         "has more than 5,000 lines is not parsed at all; otherwise the analysis stops after 1,000,000 steps (one "
         "per statement run, including inlined callees, plus one per variable copied into the branches of an `if`) "
-        "or 20 seconds. The environment variables `SHAPECHECK_FUNCTION_LINES`, `SHAPECHECK_FUNCTION_STEPS` and "
-        "`SHAPECHECK_FUNCTION_SECONDS` change the limits. What was found before the limit is reported; nothing "
-        "is guessed about the rest.",
+        "or 20 seconds of CPU time. The environment variables `SHAPECHECK_FUNCTION_LINES`, "
+        "`SHAPECHECK_FUNCTION_STEPS` and `SHAPECHECK_FUNCTION_SECONDS` change the limits. What was found before "
+        "the limit is reported; nothing is guessed about the rest.",
         "Generated code with tens of thousands of statements in one function must not take minutes and gigabytes, "
         "and a function that was only partly checked must not look clean.",
         "",
