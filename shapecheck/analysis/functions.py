@@ -51,7 +51,7 @@ class FunctionInfo:
             n = name.attr.value if isinstance(name, cst.Attribute) else name.value if isinstance(name, cst.Name) else ""
             if n not in ("staticmethod", "classmethod", "jaxtyped", "typechecked", "beartype", "jit", "filter_jit",
                          "wraps", "torch_compile", "compile", "no_grad", "inference_mode", "property", "cache",
-                         "lru_cache", "checkpoint", "typecheck", "autocast", "overload"):
+                         "lru_cache", "checkpoint", "typecheck", "autocast", "overload", "compact"):
                 return True
         return False
 

@@ -420,6 +420,8 @@ class ModuleAnalysis:
         if ci is None:
             return UNKNOWN
         fwd = ci.methods.get("forward") or ci.methods.get("__call__")
+        if fwd is None and any(b.split(".", 1)[0] in ("keras", "tensorflow", "tf_keras") for b in ci.bases):
+            fwd = ci.methods.get("call")  # a subclassed keras.Layer / keras.Model: layer(x) runs call(x)
         if fwd is None:
             return UNKNOWN
         return self.call_function(interp, node, FuncV(fwd.key, bound_self=obj), args, kwargs)
@@ -475,6 +477,15 @@ class ModuleAnalysis:
             if isinstance(base, LayerV) and func.attr.value in ("add", "append", "extend", "insert", "pop", "add_module", "add_sublayer"):
                 interp.forget(func.value)  # model.add(Dense(10)): the chain recorded at construction is no longer the model
                 return UNKNOWN
+            if isinstance(base, ObjV) and func.attr.value in ("apply", "init", "init_with_output") and args and not dynamic:
+                ci = self.find_class(base.cls_key)
+                call_fn = ci.methods.get("__call__") if ci is not None else None
+                if ci is not None and call_fn is not None and func.attr.value not in ci.methods \
+                        and any(b.startswith("flax.") for b in ci.bases) and "method" not in kwargs:
+                    # flax: model.apply(variables, x, ...) / model.init(rngs, x, ...) run __call__(x, ...)
+                    rest = {k: v for k, v in kwargs.items() if k not in ("rngs", "mutable", "capture_intermediates")}
+                    out = self.call_function(interp, node, FuncV(call_fn.key, bound_self=base), args[1:], rest)
+                    return out if func.attr.value == "apply" and "mutable" not in kwargs else UNKNOWN
             if isinstance(base, LayerV) and base.kind == "fw:jmp":  # a jmp policy's cast_to_compute / _param / _output
                 from .frameworks import jmp_method
                 return jmp_method(base, func.attr.value, args) if not kwargs and not dynamic else UNKNOWN
