@@ -1,6 +1,7 @@
 -- shapecheck language server for Neovim (nvim-lspconfig).
 -- Put this file on your runtimepath (e.g. ~/.config/nvim/lua/shapecheck.lua) and `require("shapecheck")`.
--- Needs `shapecheck` on PATH (pip install shapecheck-tensors[lsp]).
+-- Needs `shapecheck` on PATH with the [lsp] extra. It is not on PyPI: from a checkout,
+-- `pip install "/path/to/shapecheck[lsp]"`, or from git, `pip install "shapecheck-tensors[lsp] @ git+https://github.com/OWNER/shapecheck@c760793270305647fdbb6383f15261d716bbb002"`.
 local configs = require("lspconfig.configs")
 local lspconfig = require("lspconfig")
 local util = require("lspconfig.util")
