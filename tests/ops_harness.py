@@ -178,7 +178,7 @@ UNARY_ARGS: dict[str, str] = {
 class TorchFW(Framework):
     name = "torch"
     module = "torch"
-    header = "import torch\nimport torch.nn as nn\nimport torch.nn.functional as F"
+    header = "import numpy as np\nimport torch\nimport torch.nn as nn\nimport torch.nn.functional as F"
     mod = "torch"
     axis = "dim"
     keep = "keepdim"
@@ -748,6 +748,20 @@ def torch_generators(fw: Framework) -> dict[str, Gen]:
         form = r.choice(("F.linear(x, w", "F.linear(input=x, weight=w", "torch.nn.functional.linear(x, w"))
         return _maybe_index(r, Case("functional:linear", fw.name, setup, f"{form}{bias})"), 0.1)
     g["functional:linear"] = linear
+
+    def convert(r: random.Random) -> Case:
+        """Across frameworks: x.numpy() / np.asarray(x) are numpy arrays, torch.from_numpy(a) a tensor."""
+        s = rand_shape(r, 1, 4)
+        perm = list(range(len(s)))
+        r.shuffle(perm)
+        then = r.choice((f".transpose({', '.join(map(str, perm))})", ".flatten()", ".T", f".sum({r.randrange(len(s))})",
+                         f".reshape({shape_src([-1])})", f".transpose({', '.join(map(str, perm[:2]))})" if len(s) >= 2 else ".T"))
+        first = r.choice((f"torch.ones({shape_src(s)}).numpy()", f"np.asarray(torch.ones({shape_src(s)}))",
+                          f"torch.ones({shape_src(s)}).detach().cpu().numpy()", f"torch.from_numpy(np.ones({shape_src(s)}))",
+                          f"torch.as_tensor(np.ones({shape_src(s)}))", f"torch.tensor(np.ones({shape_src(s)}))"))
+        label = "from_numpy" if "from_numpy" in first else ("numpy" if ".numpy()" in first else first.split("(")[0].split(".")[-1])
+        return Case(f"convert:{label}", fw.name, [f"y = {first}"], f"y{then}")
+    g["convert"] = convert
 
     def grad(r: random.Random) -> Case:
         s = rand_shape(r)

@@ -49,8 +49,7 @@ UNEXERCISED: dict[str, str] = {
     "unbind": "unknown shape today", "nonzero": "data-dependent shape: unknown", "unique": "data-dependent shape: unknown",
     "masked_select": "data-dependent shape: unknown", "topk": "a (values, indices) pair: unknown",
     "sort": "a (values, indices) pair in torch: unknown", "gather": "unknown shape", "scatter": "unknown shape",
-    "index_select": "unknown shape", "from_numpy": "needs a numpy input: `torch.from_numpy(np.ones(...))` is "
-    "exercised by nothing else; same rule as as_tensor",
+    "index_select": "unknown shape",
 }
 
 
@@ -113,7 +112,7 @@ def test_every_table_op_is_generated() -> None:
                   "unflatten", "unsqueeze", "expand_dims", "squeeze", "expand", "broadcast_to", "expand_as", "repeat",
                   "matmul", "mm", "bmm", "dot", "@", "outer", "cumsum", "cumprod", "cat", "concatenate", "concat",
                   "stack", "hstack", "vstack", "arange", "zeros_like", "ones_like", "empty_like", "rand_like",
-                  "randn_like", "full_like", "tensor", "as_tensor", "array", "asarray", "shape", "ndim", "T", "mT",
+                  "randn_like", "full_like", "tensor", "as_tensor", "from_numpy", "numpy", "array", "asarray", "shape", "ndim", "T", "mT",
                   "mH", "H", "real", "imag", "data", "grad", "size", "dim", "ndimension", "numel", "len", "astype",
                   "to", "type", "float", "half", "double", "long", "int", "bool", "bfloat16", "index",
                   "scaled_dot_product_attention", "linear", "Linear", "LayerNorm", "Conv1d", "Conv2d", "Conv3d", "Embedding",

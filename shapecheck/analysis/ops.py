@@ -189,6 +189,8 @@ class FrameworkOps(LayerOps):
         rank = len(shape) if shape is not None else None
         if name in ("float", "half", "double", "bfloat16", "long", "int", "bool") and method and not args:
             return t.with_dtype(_CASTS[name])
+        if name == "numpy" and method and not args and t.framework == "torch":  # x.numpy(): a numpy array from here on
+            return TensorV(shape, t.dtype, "numpy", t.axes, t.origin, t.vshape)
         if name in ("to", "type", "astype", "type_as", "view") and args:
             target = args[0]
             if isinstance(target, DtypeV):
@@ -396,6 +398,9 @@ class FrameworkOps(LayerOps):
         if name == "outer" and fw in ("numpy", "jax") and len(args) == 2 and all(isinstance(a, TensorV) for a in args):
             return self.outer(args[0], args[1], fw)  # type: ignore[arg-type]
         if name in ("zeros_like", "ones_like", "empty_like", "randn_like", "rand_like", "full_like") and args and isinstance(args[0], TensorV):
+            if "shape" in kwargs:  # np.zeros_like(x, shape=(2, 3))
+                dt = _dtype_kw(kwargs) if "dtype" in kwargs else args[0].dtype
+                return self._sized(node, name, [kwargs["shape"]], dt, fw)
             return args[0].with_dtype(_dtype_kw(kwargs)) if "dtype" in kwargs else args[0]
         if name in ("cat", "concatenate", "concat", "stack", "hstack", "vstack"):
             return self.concat(node, name, fw, args, kwargs)
@@ -409,8 +414,12 @@ class FrameworkOps(LayerOps):
         if name == "einsum":
             return None if qual.startswith("einops") else UNKNOWN
         if name in ("tensor", "as_tensor", "from_numpy", "array", "asarray"):
-            if args and isinstance(args[0], TensorV):
-                return args[0].with_dtype(_dtype_kw(kwargs)) if "dtype" in kwargs else args[0]
+            if args and isinstance(args[0], TensorV):  # np.asarray(torch_tensor) is a numpy array from here on
+                src = args[0]
+                out = TensorV(src.shape, src.dtype, fw, src.axes, src.origin, src.vshape)
+                if fw == "jax" and src.dtype in _X64:
+                    out = out.with_dtype(None)
+                return out.with_dtype(_dtype_kw(kwargs)) if "dtype" in kwargs else out
             return TensorV(None, _dtype_kw(kwargs), fw)
         if args and isinstance(args[0], TensorV):
             return self.apply_op(node, name, args[0], args[1:], kwargs, method=False)
