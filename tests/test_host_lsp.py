@@ -438,3 +438,47 @@ def test_incremental_edit_sequences_give_the_batch_findings(tmp_path: Path, edit
         got = sorted((f.line, f.column, f.code, f.message) for f in result.findings)
         want = sorted((f.line, f.column, f.code, f.message) for f in analyse_module(text, str(path), Project.for_file(str(path))))
         assert got == want
+
+
+CALLED = '''import torch
+from torch import Tensor
+from einops import rearrange
+from jaxtyping import Float
+
+
+def embed(x: Float[Tensor, "b n 64"]):
+    y = rearrange(x, "b n (h d) -> b h n d", h=4)
+    return y
+
+
+def helper(x):
+    z = rearrange(x, "b (h d) -> b h d", h=2)
+    return z
+
+
+def main():
+    out = embed(torch.randn(2, 16, 64))
+    w = helper(torch.randn(3, 8))
+    return out, w
+'''
+
+
+def test_a_body_shows_its_own_shapes_not_one_callers(tmp_path: Path) -> None:
+    """``embed`` and ``helper`` are analysed on their own (symbolic sizes: annotated, or read from the pattern) and
+    inlined for ``main``'s calls (concrete sizes): hover and hints in their bodies show their own analysis, not the
+    sizes of one caller's arguments."""
+    from shapecheck.analysis.hover import index_of
+    from shapecheck.analysis.incremental import Document
+
+    path = tmp_path / "called.py"
+    path.write_text(CALLED, encoding="utf-8")
+    result = Document().analyse(CALLED, str(path), None)
+    assert result is not None
+    index = index_of(result)
+    lines = CALLED.splitlines()
+    hints = {lines[line - 1].split("=")[0].strip(): label for line, _, label in index.inlay_hints()}
+    assert hints["y"] == ": (b, 4, n, 16)"
+    assert hints["z"] == ": (b, 2, d)"
+    assert hints["out"] == ": (2, 4, 16, 16)"
+    at = lines.index("    y = rearrange(x, \"b n (h d) -> b h n d\", h=4)") + 1
+    assert (index.at(at, 4) or "").startswith("y: (b, 4, n, 16)")

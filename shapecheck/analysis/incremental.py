@@ -331,6 +331,7 @@ class Document:
         new: dict[Any, _Entry] = {}
         self.functions = new
         ctx = ma.ctx
+        ctx.hovers = _Hovers(ctx)
         run = ma.run_function
         param_value = ma.param_value
 
@@ -350,21 +351,21 @@ class Document:
                 ctx.inline_findings.extend(hit.inline)
                 for k, v in hit.origins:
                     ctx.origins.setdefault(k, v)
-                ctx.hovers.update(hit.hovers)
+                ctx.hovers.merge(hit.hovers)
                 ctx.hover_nodes.update(hit.hover_nodes)
                 for parent, node in hit.locals:
                     ma.local_function(node, FrameInfo(parent))
                 result.reused += 1
                 return hit.scope
             saved_hovers, saved_nodes = ctx.hovers, ctx.hover_nodes
-            ctx.hovers, ctx.hover_nodes = {}, {}
+            ctx.hovers, ctx.hover_nodes = _Hovers(ctx), {}
             inline = ctx.inline_findings
             n_pending, n_inline, n_origins, known = len(ctx.pending), len(inline), len(ctx.origins), set(ma.functions)
             try:
                 scope = run(fi, args, self_value, depth)
             finally:
                 hovers, nodes = ctx.hovers, ctx.hover_nodes
-                saved_hovers.update(hovers)
+                saved_hovers.merge(hovers)
                 saved_nodes.update(nodes)
                 ctx.hovers, ctx.hover_nodes = saved_hovers, saved_nodes
             local = [(k.rsplit(".<locals>.", 1)[0], ma.functions[k].node) for k in ma.functions if k not in known]
@@ -408,6 +409,33 @@ class Document:
         ma.run_function = run_function
         ma.param_value = record_param
         ma.annotation_of = cached_annotation
+
+
+class _Hovers(dict):  # type: ignore[type-arg]
+    """``Context.hovers`` that prefers what a function's own analysis found for a node over what one call of it
+    inlined found (a body shows ``(b, n, 128)`` from its annotations, not ``(2, 16, 128)`` from one caller's
+    arguments); a node only inlined calls reach keeps their value."""
+
+    def __init__(self, ctx: Any) -> None:
+        super().__init__()
+        self.ctx = ctx
+        self.own: set[int] = set()
+
+    def __setitem__(self, key: int, value: Any) -> None:
+        if self.ctx.suppress_depth:
+            if key in self.own:
+                return
+        else:
+            self.own.add(key)
+        super().__setitem__(key, value)
+
+    def merge(self, other: "_Hovers") -> None:
+        for key, value in other.items():
+            if key in other.own:
+                self.own.add(key)
+                super().__setitem__(key, value)
+            elif key not in self.own:
+                super().__setitem__(key, value)
 
 
 def param_name_node(fn: cst.FunctionDef, name: str) -> cst.Name | None:
