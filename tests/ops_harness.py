@@ -127,7 +127,8 @@ def shape_src(shape: tuple[int, ...] | list[int]) -> str:
 
 
 def rand_shape(r: random.Random, lo: int = 0, hi: int = 4) -> tuple[int, ...]:
-    return tuple(r.choice((1, 2, 3, 4, 5)) for _ in range(r.randint(lo, hi)))
+    """A shape of rank lo..hi; now and then an empty axis (size 0)."""
+    return tuple(0 if r.random() < 0.03 else r.choice((1, 2, 3, 4, 5)) for _ in range(r.randint(lo, hi)))
 
 
 def broadcast_partner(r: random.Random, shape: tuple[int, ...]) -> tuple[int, ...]:
@@ -587,6 +588,9 @@ def common_generators(fw: Framework) -> dict[str, Gen]:
             if r.random() < 0.1:
                 t[r.randrange(len(t))] += 1
             shapes.append(tuple(t))
+        if fw.name == "torch" and r.random() < 0.15:
+            shapes.insert(r.randint(0, len(shapes)), (0,))  # torch.cat skips 1-d empty operands
+            n += 1
         setup = [f"t{i} = {fw.tensor(sh)}" for i, sh in enumerate(shapes)]
         seq = ("[" if r.random() < 0.6 else "(") + ", ".join(f"t{i}" for i in range(n)) + ("," if n == 1 else "")
         seq += "]" if seq[0] == "[" else ")"

@@ -595,8 +595,14 @@ class FrameworkOps(LayerOps):
         d = _ints([dim_v])
         if d is None or any(t.shape is None for t in ts) or name in ("hstack", "vstack"):
             return TensorV(None, dtype, fw)
-        shapes = [t.shape for t in ts if t.shape is not None]
         stack = name == "stack"
+        if fw == "torch" and not stack and len({len(t.shape) for t in ts if t.shape is not None}) > 1:
+            # torch.cat skips 1-d empty tensors whatever the other operands' shapes (legacy behaviour)
+            kept = [t for t in ts if not (t.shape is not None and len(t.shape) == 1 and equal(t.shape[0], 0) is Truth.TRUE)]
+            if any(t.shape is not None and len(t.shape) == 1 and equal(t.shape[0], 0) is not Truth.FALSE for t in kept):
+                return TensorV(None, dtype, fw)  # ranks differ, and a 1-d operand may be empty
+            ts = kept or ts[:1]
+        shapes = [t.shape for t in ts if t.shape is not None]
         rank = len(shapes[0])
         if any(len(s) != rank for s in shapes):
             self.ctx.report(node, "SHP204", {"op": name, "reason": "operands have different ranks: " + ", ".join(shape_text(s) for s in shapes)}, self._origins(ts),
