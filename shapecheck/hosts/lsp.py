@@ -20,7 +20,7 @@ import threading
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from .._version import __version__
 from ..diagnostics import Edit, Finding, Severity
@@ -283,7 +283,8 @@ class Analyser:
                     todo.append(k)
         return seen
 
-    def analyse(self, uri: str, version: int | None, text: str, epoch: Any, latest: dict[str, int | None]) -> Analysed:
+    def analyse(self, uri: str, version: int | None, text: str, epoch: Any,
+                stale: "Callable[[], bool] | None" = None) -> Analysed:
         """Findings and hover index of one version (raises ``Cancelled`` when a newer version arrives)."""
         from ..analysis.incremental import Cancelled, Document
         from ..config import Config, load_config
@@ -298,14 +299,11 @@ class Analyser:
         project = self.project_for(path)
         doc = self.documents.setdefault(key, Document())
 
-        def cancelled() -> bool:
-            return latest.get(uri, version) != version
-
         if not relevant(text, project, path):
             return Analysed(uri, version, text, [])  # as every host: a file that uses none of our libraries is skipped
         incremental = None
         try:
-            result = doc.analyse(text, path, project, epoch, cancelled)
+            result = doc.analyse(text, path, project, epoch, stale)
         except Cancelled:
             raise
         except Exception:  # a bug of ours, or a deep recursion: the batch path reports it as SHP90x
@@ -326,7 +324,8 @@ class Session:
         self.ls = ls
         self.analyser = Analyser()
         self.executor = ThreadPoolExecutor(1, thread_name_prefix="shapecheck-analysis")
-        self.latest: dict[str, int | None] = {}  # uri -> newest version received (read by the worker)
+        self.latest: dict[str, int | None] = {}  # uri -> newest version received
+        self.generation = 0  # bumped by every change of any file (read by the worker: a run on older text stops)
         self.results: dict[str, Analysed] = {}  # uri -> newest published analysis (quick fixes use it)
         self.indexed: dict[str, Analysed] = {}  # uri -> newest analysis with its hover index (hovers, hints)
         self.published: dict[str, int | None] = {}  # uri -> version of the diagnostics last published
@@ -344,6 +343,7 @@ class Session:
 
     # ------------------------------------------------------------------ notifications
     def touched(self, uri: str, version: int | None, content_changed: bool = True) -> None:
+        self.generation += 1
         self.latest[uri] = version
         self.dirty[uri] = None
         path = _key(_path(uri))
@@ -354,6 +354,7 @@ class Session:
         self._arm()
 
     def closed(self, uri: str) -> None:
+        self.generation += 1
         self.latest.pop(uri, None)
         self.dirty.pop(uri, None)
         self.results.pop(uri, None)
@@ -366,6 +367,7 @@ class Session:
         self._arm()
 
     def disk_changed(self, uris: Sequence[str]) -> None:
+        self.generation += 1
         paths = {_key(_path(u)) for u in uris}
         with self.lock:
             self.changed_paths.update(paths)
@@ -412,7 +414,7 @@ class Session:
             changed, self.changed_paths = self.changed_paths, set()
         self.running = True
         loop = asyncio.get_running_loop()
-        fut = self.executor.submit(self._run, loop, jobs, others, buffers, counts, changed)
+        fut = self.executor.submit(self._run, loop, jobs, others, buffers, counts, changed, self.generation)
         fut.add_done_callback(lambda f: _call_soon(loop, self._finished, f))
 
     def _finished(self, fut: Future[None]) -> None:
@@ -435,7 +437,7 @@ class Session:
     # ------------------------------------------------------------------ worker thread
     def _run(self, loop: asyncio.AbstractEventLoop, jobs: list[tuple[str, int | None, str]],
              others: list[tuple[str, int | None, str]], buffers: dict[str, str], counts: dict[str, int],
-             changed: set[str]) -> None:
+             changed: set[str], generation: int) -> None:
         from ..analysis.incremental import Cancelled
 
         a = self.analyser
@@ -452,16 +454,18 @@ class Session:
                 if u not in queued and changed & a.imports(_key(_path(u))):
                     todo.append((u, v, text))
                     queued.add(u)
-        for uri, version, text in todo:
-            if self.latest.get(uri, version) != version:
-                continue  # a newer version is on its way: it will be analysed instead
+        for i, (uri, version, text) in enumerate(todo):
             # the document's function results stay valid while no file it imports changed
             own = _key(_path(uri))
             epoch = tuple(sorted((p, counts[p]) for p in a.imports(own) if p in counts and p != own))
             try:
-                result = a.analyse(uri, version, text, epoch, self.latest)
+                if self.generation != generation:
+                    raise Cancelled()
+                result = a.analyse(uri, version, text, epoch, lambda: self._stale(generation))
             except Cancelled:
-                continue
+                # a file changed since this run's snapshot of the buffers: what is left is redone from the newer one
+                _call_soon(loop, self._requeue, [u for u, _, _ in todo[i:]], changed)
+                return
             if not _call_soon(loop, self._publish, result):
                 return
             if result.incremental is not None:
@@ -473,6 +477,17 @@ class Session:
                     index = None
                 result.incremental = None
                 _call_soon(loop, self._indexed, result, index)
+
+    def _stale(self, generation: int) -> bool:
+        """Polled by the worker before each function it analyses: has any file changed since the run began?"""
+        return self.generation != generation
+
+    def _requeue(self, uris: list[str], changed: set[str]) -> None:
+        for u in uris:
+            if u in self.latest:  # still open
+                self.dirty[u] = None
+        with self.lock:
+            self.changed_paths |= changed
 
     # ------------------------------------------------------------------ results
     def _publish(self, result: Analysed) -> None:
