@@ -22,6 +22,12 @@ class Problem:
 
         return registry.get(self.code).format(**self.fields)
 
+    def text(self) -> str:
+        """The message without its leading code (to quote one problem inside another's message)."""
+        from ..diagnostics import registry
+
+        return registry.get(self.code).template.format(**self.fields)
+
     def __str__(self) -> str:  # pragma: no cover - convenience
         return self.message()
 

@@ -173,7 +173,7 @@ def check_call(
             return None
     except PatternError as e:
         if kind == "einmix" and e.problem.code != "SHP109":
-            return Problem("SHP109", {"pattern": pattern, "reason": e.problem.message().split(" ", 1)[1]},
+            return Problem("SHP109", {"pattern": pattern, "reason": e.problem.text()},
                            e.problem.axis)
         return e.problem
     raise ValueError(f"unknown einops operation kind {kind!r}")
