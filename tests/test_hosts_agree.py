@@ -1,5 +1,6 @@
 """One answer everywhere: every single-file fixture through the core, the CLI, flake8 and mypy gives the same
-(line, code) set -- the one written in the fixture."""
+(line, code) set -- the one written in the fixture. The CLI's JSON report is also held to the severities, columns
+and message fragments written there (tests/fixture_format.py)."""
 
 from __future__ import annotations
 
@@ -9,12 +10,14 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
-from fixture_format import FIXTURES, expectations, single_fixtures
+from fixture_format import FIXTURES, expectations, mismatches, single_fixtures
 from shapecheck.config import Config
 from shapecheck.core import check_source
+from shapecheck.diagnostics import Severity
 
 MYPY_CONFIG = """[tool.mypy]
 plugins = ["shapecheck"]
@@ -54,11 +57,15 @@ def test_cli(tree: Path) -> None:
     proc = subprocess.run([sys.executable, "-m", "shapecheck", "check", "--no-cache", "--format", "json", "."],
                           cwd=tree, capture_output=True, text=True, timeout=300)
     assert proc.returncode == 1, proc.stderr
-    got: dict[str, set[tuple[int, str]]] = {}
+    got: dict[str, list[SimpleNamespace]] = {}
     for f in json.loads(proc.stdout):
-        got.setdefault(Path(f["path"]).name, set()).add((f["line"], f["code"]))
-    for name, want in _expected(tree).items():
-        assert got.get(name, set()) == want, name
+        got.setdefault(Path(f["path"]).name, []).append(SimpleNamespace(
+            line=f["line"], column=f["column"], code=f["code"], message=f["message"],
+            effective_severity=Severity(f["severity"])))
+    for name in _expected(tree):
+        # the JSON report as users read it: lines, codes, severities, columns and message fragments
+        problems = mismatches((tree / name).read_text("utf-8"), got.get(name, []))
+        assert not problems, f"{name}: " + "\n".join(problems)
 
 
 def test_flake8(tree: Path) -> None:
