@@ -202,12 +202,12 @@ class Document:
         defines = frozenset(n for n in names if n) if is_def else _bound_names(tree)
         return Chunk(text, module, defines, is_def, frozenset(_IDENT.findall(text)))
 
-    def parse(self, text: str) -> tuple[cst.Module, list[tuple[int, Chunk]]] | None:
+    def parse(self, text: str, cancelled: Callable[[], bool] | None = None) -> tuple[cst.Module, list[tuple[int, Chunk]]] | None:
         lines = split_lines(text)
-        chunks = self._chunks(lines, chunk_bounds(lines))
+        chunks = self._chunks(lines, chunk_bounds(lines), cancelled)
         if chunks is None:  # a candidate start inside a string or brackets, or a syntax error
             bounds = ast_bounds(text)
-            chunks = self._chunks(lines, bounds) if bounds is not None else None
+            chunks = self._chunks(lines, bounds, cancelled) if bounds is not None else None
             if chunks is None:
                 return None
         first, last = chunks[0][1].module, chunks[-1][1].module
@@ -218,7 +218,7 @@ class Document:
                           has_trailing_newline=last.has_trailing_newline)
         return tree, chunks
 
-    def _chunks(self, lines: list[str], bounds: list[int]) -> list[tuple[int, Chunk]] | None:
+    def _chunks(self, lines: list[str], bounds: list[int], cancelled: Callable[[], bool] | None = None) -> list[tuple[int, Chunk]] | None:
         used: dict[str, int] = {}
         chunks: list[tuple[int, Chunk]] = []
         fresh: dict[str, list[Chunk]] = {}
@@ -231,6 +231,10 @@ class Document:
             if n < len(known):
                 ch = known[n]  # identical text twice in one module gets two parses: node ids stay unique
             else:
+                if cancelled is not None and cancelled():  # a long first parse: what is parsed so far is kept
+                    for piece_text, parsed in fresh.items():
+                        self.older.setdefault(piece_text, parsed)
+                    raise Cancelled()
                 try:
                     ch = self._parse_chunk(piece)
                 except Exception:
@@ -252,7 +256,7 @@ class Document:
         from .module import ModuleAnalysis
         from .project import module_name_for
 
-        parsed = self.parse(text)
+        parsed = self.parse(text, cancelled)
         if parsed is None:
             return None
         tree, chunks = parsed
