@@ -89,6 +89,15 @@ class Context:
         else:
             self.pending.append(p)
 
+    def mark(self) -> tuple[int, int, dict[str, int]]:
+        """Where the findings stand now (``rollback`` drops what came after: a loop pass that did not hold)."""
+        return len(self.pending), len(self.inline_findings), dict(self.stats)
+
+    def rollback(self, mark: tuple[int, int, dict[str, int]]) -> None:
+        del self.pending[mark[0]:]
+        del self.inline_findings[mark[1]:]
+        self.stats = dict(mark[2])
+
     @contextlib.contextmanager
     def maybe_taken(self, truth: bool | None) -> Iterator[None]:
         """A branch whose condition is unknown. In a function analysed for one call's arguments (inlined), what fails

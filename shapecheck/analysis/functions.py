@@ -51,7 +51,7 @@ class FunctionInfo:
             n = name.attr.value if isinstance(name, cst.Attribute) else name.value if isinstance(name, cst.Name) else ""
             if n not in ("staticmethod", "classmethod", "jaxtyped", "typechecked", "beartype", "jit", "filter_jit",
                          "wraps", "torch_compile", "compile", "no_grad", "inference_mode", "property", "cache",
-                         "lru_cache", "checkpoint", "typecheck", "autocast", "overload", "compact"):
+                         "lru_cache", "checkpoint", "typecheck", "autocast", "overload", "compact", "nowrap"):
                 return True
         return False
 
@@ -65,6 +65,13 @@ class ClassInfo:
     attrs: dict[str, "Value"] = field(default_factory=dict)  # from __init__: self.x = ...
     bases: list[str] = field(default_factory=list)
     attrs_ready: bool = False
+    decorators: list[str] = field(default_factory=list)
+    body_attrs: "dict[str, Value] | None" = None  # class-body assignments (``expansion = 4``, ``dim: int = 64``)
+    fields: list[tuple[str, "cst.BaseExpression | None"]] = field(default_factory=list)  # annotated class-body names
+    instances: dict[Any, "Value"] = field(default_factory=dict)  # (argument values) -> the constructed object
+    building: bool = False
+    mro_cache: "list[ClassInfo] | None" = None
+    outside_init: "set[str] | None" = None  # self attributes a method not run by __init__ assigns
 
 
 def signature_params(node: cst.FunctionDef, annotation_of: Callable[[cst.BaseExpression], Annotation | None]) -> list[Param]:
@@ -100,11 +107,22 @@ def bind_arguments(params: list[Param], args: list["Value"], kwargs: dict[str, "
     for p, a in zip(positional, args):
         out[p.name] = a
     by_name = {p.name: p for p in plist if p.kind in ("pos", "kwonly")}
+    extra: dict[str, Any] = {}
     for k, v in kwargs.items():
         if k in by_name and k not in out:
             out[k] = v
         elif starstar is None:
             return None
+        else:
+            extra[k] = v
+    if starstar is not None:
+        from .values import DictV
+
+        out[starstar.name] = DictV(tuple(extra.items()))  # **kwargs: the named arguments no parameter took
+    if star is not None and len(args) >= len(positional):
+        from .values import SeqV
+
+        out[star.name] = SeqV(tuple(args[len(positional):]), "tuple")
     for p in plist:
         if p.name not in out and p.kind in ("pos", "posonly", "kwonly") and p.default is None:
             return None  # a required argument is missing: the call is not understood

@@ -14,7 +14,8 @@ from ..sizes import Size, Truth, equal
 from .budget import tick
 from .imports import literal_str
 from .values import (
-    UNKNOWN, BoolV, DictV, FloatV, FuncV, IntV, LayerV, NoneV, ObjV, RefV, SeqV, StrV, TensorV, Value, join,
+    UNKNOWN, BoolV, DictV, FloatV, FuncV, IntV, LayerV, ManyV, NoneV, ObjV, RefV, SeqV, StrV, TensorV, Value, elements_of,
+    join,
 )
 
 if TYPE_CHECKING:
@@ -37,6 +38,7 @@ class FrameInfo:
     self_value: Value | None = None
     cls_key: str | None = None
     depth: int = 0
+    building: bool = False  # a constructor (or a helper it calls on self): ``self.x = ...`` builds the object
 
 
 def _int_literal(node: cst.BaseExpression) -> int | None:
@@ -64,6 +66,7 @@ class Interpreter:
         self.frame = frame
         self.scope = scope
         self.dead = False  # the rest of the current block is unreachable (after return/raise/continue/break)
+        self.loop_depth = 0
 
     # ------------------------------------------------------------------ statements
     def run_block(self, body: Sequence[cst.BaseStatement] | Sequence[cst.BaseSmallStatement]) -> None:
@@ -231,6 +234,13 @@ class Interpreter:
         # the header runs once, before the body: `for` evaluates its iterable once (a `while` test evaluated again
         # after the body would see nothing new: everything the body assigns is unknown by then)
         it = self.eval(stmt.iter) if isinstance(stmt, cst.For) else self.eval(stmt.test)
+        if self.loop_depth < 2 and _fixpoint_ok(stmt, self.m.assigned_cache):
+            self.loop_depth += 1
+            try:
+                if self._loop_fixpoint(stmt, assigned, it):
+                    return
+            finally:
+                self.loop_depth -= 1
         for name in assigned:
             self.scope.vars[name] = UNKNOWN
         if isinstance(stmt, cst.For):
@@ -246,6 +256,42 @@ class Interpreter:
         if stmt.orelse is not None:
             self.run_suite(stmt.orelse.body)
             self.dead = False
+
+    def _loop_fixpoint(self, stmt: cst.For | cst.While, assigned: set[str], it: Value) -> bool:
+        """Run the body from the values before the loop, joined with what each pass leaves, until nothing changes
+        (3 passes at most). A stable state holds for every iteration, so its findings stand: ``x = block(x) + x``
+        keeps x's shape through any number of blocks. The first pass is the first iteration, whose findings stand
+        too; the findings of later passes that did not hold are dropped. Never stable: False."""
+        before = dict(self.scope.vars)
+        state: dict[str, Value] = {}
+        for name in assigned:
+            v = before.get(name, UNKNOWN)
+            if isinstance(v, SeqV) and v.kind in ("list", "modulelist"):
+                v = ManyV(elements_of(v), v.kind)  # a list the body may grow: any number of such elements
+            state[name] = v
+        for attempt in range(3):
+            mark = self.ctx.mark()
+            self.scope.vars = {**before, **state}
+            self.dead = False
+            if isinstance(stmt, cst.For):
+                # the iterable was evaluated once; its elements, unless the body changes what it names
+                elem = None if _names_in(stmt.iter) & assigned else _common_element(it)
+                self.assign(stmt.target, elem if elem is not None else UNKNOWN)
+            self.run_suite(stmt.body)
+            new = {name: join(state[name], self.scope.vars.get(name, UNKNOWN)) for name in assigned}
+            if new == state:
+                self.scope.vars = {**self.scope.vars, **state}
+                self.dead = False
+                if stmt.orelse is not None:
+                    self.run_suite(stmt.orelse.body)
+                    self.dead = False
+                return True
+            if attempt:  # the first pass is the first iteration itself: what fails there fails
+                self.ctx.rollback(mark)
+            state = new
+        self.scope.vars = before
+        self.dead = False
+        return False
 
     def assign(self, target: cst.BaseExpression, value: Value) -> None:
         if isinstance(target, cst.Name):
@@ -399,11 +445,19 @@ class Interpreter:
         if isinstance(node, cst.Ellipsis):
             return RefV("builtins.Ellipsis")
         if isinstance(node, cst.Dict):
+            entries: list[tuple[str, Value]] | None = []
             for el in node.elements:
                 if isinstance(el, cst.DictElement):
-                    self.eval(el.key)
+                    k = self.eval(el.key)
+                    v = self.eval(el.value)
+                    if isinstance(k, StrV) and entries is not None:
+                        entries.append((k.value, v))
+                    else:
+                        entries = None
+                else:
                     self.eval(el.value)
-            return UNKNOWN
+                    entries = None
+            return DictV(tuple(entries)) if entries is not None else UNKNOWN
         if isinstance(node, cst.NamedExpr):
             v = self.eval(node.value)
             self.assign(node.target, v)
@@ -436,7 +490,7 @@ class Interpreter:
         if name == "self" and self.frame.self_value is not None:
             return self.frame.self_value
         value = self.m.global_value(name)
-        if isinstance(value, SeqV) and value.kind == "list" and self.frame.key != "<module>":
+        if isinstance(value, (SeqV, ManyV)) and value.kind == "list" and self.frame.key != "<module>":
             return UNKNOWN  # a module-level list any function may have filled since
         return value
 
@@ -446,8 +500,13 @@ class Interpreter:
             key = f"self.{attr}"
             if key in self.scope.vars:
                 return self.scope.vars[key]
+            sv = self.frame.self_value
+            if isinstance(sv, ObjV) and sv.concrete:
+                return self.m.object_attr(sv, attr)
             return self.m.class_attr(self.frame.cls_key, attr)
         base = self.eval(node.value)
+        if isinstance(base, RefV) and base.qualname.startswith("class:"):
+            return self.m.object_attr(ObjV(base.qualname[6:], (), True), attr)  # Config.dim: a class attribute
         if isinstance(base, RefV):
             return self.m.qualified_value(f"{base.qualname}.{attr}")
         if isinstance(base, TensorV):
@@ -466,7 +525,14 @@ class Interpreter:
             i = int_of(idx)
             if i is not None and -len(base.items) <= i < len(base.items):
                 return base.items[i]
+            if i is None and base.kind in ("list", "modulelist", "tuple") and isinstance(idx, IntV):
+                return elements_of(base) or UNKNOWN  # xs[i]: one of the elements, whichever it is
             return UNKNOWN
+        if isinstance(base, ManyV) and len(idx_nodes) == 1:
+            if isinstance(idx_nodes[0].slice, cst.Index):
+                idx = self.eval(idx_nodes[0].slice.value)
+                return base.elem if isinstance(idx, IntV) and base.elem is not None else UNKNOWN
+            return base
         if isinstance(base, SeqV) and len(idx_nodes) == 1 and isinstance(idx_nodes[0].slice, cst.Slice):
             sl = idx_nodes[0].slice
             bounds = [int_of(self.eval(x)) if x is not None else None for x in (sl.lower, sl.upper, sl.step)]
@@ -496,9 +562,15 @@ class Interpreter:
             return SeqV(tuple(results), "list")
         saved = dict(self.scope.vars)
         for name in _target_names(comp.target):
-            self.scope.vars[name] = _common_element(it) or UNKNOWN
-        self.eval(node.elt)
+            self.scope.vars[name] = UNKNOWN
+        elem = _common_element(it)
+        if elem is not None:
+            self.assign(comp.target, elem)
+        elt = self.eval(node.elt)
         self.scope.vars = saved
+        if comp.inner_for_in is None and elt is not UNKNOWN and isinstance(node, cst.ListComp):
+            # [Block(dim) for _ in range(depth)]: every element is what one iteration builds
+            return ManyV(elt, "list")
         return UNKNOWN
 
     def binary(self, node: cst.CSTNode, left: Value, op: cst.CSTNode, right: Value) -> Value:
@@ -540,6 +612,8 @@ def _int_arith(a: IntV, op: cst.CSTNode, b: IntV) -> Value:
 
 
 def _common_element(v: Value) -> Value | None:
+    if isinstance(v, ManyV):
+        return v.elem
     if isinstance(v, SeqV) and v.items:
         first = v.items[0]
         out: Value = first
@@ -549,6 +623,28 @@ def _common_element(v: Value) -> Value | None:
     if isinstance(v, TensorV) and v.shape:
         return v.with_shape(v.shape[1:], v.axes[1:] if v.axes else None)
     return None
+
+
+_LEAVES_LOOP = (cst.Break, cst.Continue, cst.Return, cst.Yield, cst.Raise, cst.Global, cst.Nonlocal, cst.Del)
+
+
+def _fixpoint_ok(stmt: cst.For | cst.While, cache: dict[int, Any]) -> bool:
+    """A loop body whose end state is every iteration's end state: no break / continue / return / yield / raise (a
+    branch that leaves early takes its state with it), no del, no nested function or class."""
+    key = -id(stmt)
+    if key in cache:
+        return bool(cache[key])
+    from .walk import children
+
+    ok = True
+    stack: list[cst.CSTNode] = [stmt.body]
+    while stack and ok:
+        n = stack.pop()
+        if isinstance(n, _LEAVES_LOOP) or type(n) in (cst.FunctionDef, cst.ClassDef, cst.Lambda):
+            ok = False
+        stack.extend(children(n))
+    cache[key] = {"ok"} if ok else set()
+    return ok
 
 
 def _target_names(target: cst.CSTNode) -> set[str]:

@@ -10,7 +10,7 @@ from ..sizes import Size, Truth, equal
 from .context import OpSpec
 from .shapes_bridge import shape_text
 from .values import (
-    UNKNOWN, FuncV, IntV, LayerV, ObjV, SeqV, StrV, TensorV, Value,
+    UNKNOWN, DictV, FuncV, IntV, LayerV, ManyV, ObjV, SeqV, StrV, TensorV, Value,
 )
 
 if TYPE_CHECKING:
@@ -51,10 +51,45 @@ class LayerOps(ShapeOps):
             return LayerV(name, (("in", size_arg(0, "in_channels")), ("out", size_arg(1, "out_channels")), ("k", k), ("s", s), ("p", p), ("d", d),
                                  ("n", int(name[4]))), node)
         if name == "Sequential":
+            if len(args) == 1 and isinstance(args[0], DictV) and not kwargs:  # Sequential(OrderedDict(...)) not read
+                return UNKNOWN
             layers = tuple(args) if not kwargs else ()
+            self.check_chain(node, layers)
             return LayerV("Sequential", (("layers", layers),), node)
-        if name in ("Identity", "GELU", "ReLU", "SiLU", "Tanh", "Sigmoid", "Dropout", "Softmax", "LeakyReLU", "Mish", "ELU", "Hardswish", "Dropout1d", "Dropout2d", "Softplus"):
+        if name in ("Parameter", "Buffer"):
+            t = args[0] if args else kwargs.get("data", UNKNOWN)
+            return t if isinstance(t, TensorV) else UNKNOWN
+        if name == "ModuleList":
+            v = args[0] if args else kwargs.get("modules", SeqV((), "list"))
+            if isinstance(v, SeqV) and v.kind != "shape":
+                return SeqV(v.items, "modulelist")
+            if isinstance(v, ManyV):
+                return ManyV(v.elem, "modulelist")
+            return UNKNOWN
+        if name == "ModuleDict":
+            v = args[0] if args else kwargs.get("modules", DictV(()))
+            return v if isinstance(v, DictV) else UNKNOWN
+        if name in ("Identity", "GELU", "ReLU", "SiLU", "Tanh", "Sigmoid", "Dropout", "Softmax", "LeakyReLU", "Mish", "ELU", "Hardswish", "Dropout1d", "Dropout2d", "Softplus",
+                    "Dropout3d", "ReLU6", "PReLU", "SELU", "CELU", "GLU0", "Hardsigmoid", "Hardtanh", "LogSoftmax", "Softsign", "Tanhshrink", "AlphaDropout", "Softmin"):
             return LayerV("Elementwise", (("name", name),), node)
+        if name in ("BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "InstanceNorm1d", "InstanceNorm2d", "InstanceNorm3d", "SyncBatchNorm", "LazyBatchNorm2d"):
+            c = size_arg(0, "num_features") if not name.startswith("Lazy") else None
+            n = int(name[-2]) if name[-2].isdigit() else None
+            return LayerV("ChannelNorm", (("name", name), ("c", c), ("n", n)), node)
+        if name == "GroupNorm":
+            return LayerV("GroupNorm", (("groups", size_arg(0, "num_groups")), ("c", size_arg(1, "num_channels"))), node)
+        if name == "RMSNorm":
+            v = args[0] if args else kwargs.get("normalized_shape")
+            shape = (v.size,) if isinstance(v, IntV) else (tuple(x.size for x in v.items) if isinstance(v, SeqV) and all(isinstance(x, IntV) for x in v.items) else None)
+            return LayerV("LayerNorm", (("shape", shape), ("name", "RMSNorm")), node)
+        if name == "MultiheadAttention":
+            bf = args[6] if len(args) > 6 else kwargs.get("batch_first")
+            kdim = args[4] if len(args) > 4 else kwargs.get("kdim")
+            vdim = args[5] if len(args) > 5 else kwargs.get("vdim")
+            from .values import BoolV, NoneV
+            return LayerV("MultiheadAttention", (("e", size_arg(0, "embed_dim")), ("heads", size_arg(1, "num_heads")),
+                                                 ("batch_first", bf.value if isinstance(bf, BoolV) else (False if bf is None else None)),
+                                                 ("plain_kv", (kdim is None or isinstance(kdim, NoneV)) and (vdim is None or isinstance(vdim, NoneV)))), node)
         if name == "Embedding":
             return LayerV("Embedding", (("n", size_arg(0, "num_embeddings")), ("d", size_arg(1, "embedding_dim"))), node)
         if name == "Flatten":
@@ -79,8 +114,8 @@ class LayerOps(ShapeOps):
             for sub in layer.param("layers", ()):
                 if isinstance(sub, LayerV):
                     out = self.apply_layer(interp, node, sub, [out], {}, in_sequential=True)
-                elif isinstance(sub, (FuncV, ObjV)):
-                    out = UNKNOWN
+                elif isinstance(sub, ObjV):
+                    out = self.m.call_object(interp, node, sub, [out], {})
                 else:
                     out = UNKNOWN
                 if not isinstance(out, TensorV):
@@ -143,6 +178,24 @@ class LayerOps(ShapeOps):
                     spatial.append(self.fresh("h"))
             cout = layer.param("out")
             return x.with_shape(x.shape[:-n - 1] + (cout if cout is not None else self.fresh("c"),) + tuple(spatial))
+        if layer.kind == "ChannelNorm":
+            c, n = layer.param("c"), layer.param("n")
+            if n is not None and len(x.shape) not in (n + 1, n + 2) and layer.param("name", "").startswith("Batch"):
+                return x
+            if c is not None and len(x.shape) >= 2 and equal(x.shape[1], c) is Truth.FALSE and (n is None or len(x.shape) == n + 2):
+                self.ctx.report(report_node, "SHP204", {"op": f"nn.{layer.param('name')}", "reason": f"{layer.param('name')}(num_features={c}) cannot take an input with {x.shape[1]} channels "
+                                                                                                f"(input shape {shape_text(x.shape)})"}, self._origins([x]))
+                return x.with_shape(None)
+            return x
+        if layer.kind == "GroupNorm":
+            c = layer.param("c")
+            if c is not None and len(x.shape) >= 2 and equal(x.shape[1], c) is Truth.FALSE:
+                self.ctx.report(report_node, "SHP204", {"op": "nn.GroupNorm", "reason": f"GroupNorm(num_channels={c}) cannot take an input with {x.shape[1]} channels "
+                                                                                      f"(input shape {shape_text(x.shape)})"}, self._origins([x]))
+                return x.with_shape(None)
+            return x
+        if layer.kind == "MultiheadAttention":
+            return UNKNOWN
         if layer.kind == "Embedding":
             d = layer.param("d")
             return TensorV(x.shape + (d if d is not None else self.fresh("d"),), None, x.framework)
@@ -152,3 +205,72 @@ class LayerOps(ShapeOps):
                 return x.with_shape(None)
             return self.flatten(x, [IntV(Size.const(s[0])), IntV(Size.const(e[0]))], {})
         return x.with_shape(None)
+
+    def check_chain(self, node: cst.Call, layers: tuple[Value, ...]) -> None:
+        """An ``nn.Sequential`` whose own sizes cannot fit, whatever its input: ``Linear(d, 4 * d)`` then
+        ``Linear(2 * d, d)``. Reported on the layer that cannot take the previous one's output."""
+        feature: Size | None = None  # last axis (Linear) or channels (Conv) the previous layers leave
+        kind: str | None = None  # "last" | "channel"
+        arg_nodes = {id(a.value) for a in node.args}
+        for sub in layers:
+            if not isinstance(sub, LayerV):
+                return
+            where = sub.line_node if sub.line_node is not None and id(sub.line_node) in arg_nodes else node
+            if sub.kind == "Linear":
+                fin, fout = sub.param("in"), sub.param("out")
+                if kind == "last" and feature is not None and fin is not None and equal(feature, fin) is Truth.FALSE:
+                    self.ctx.report(where, "SHP204", {"op": "nn.Linear", "reason": f"Linear(in_features={fin}) cannot take the previous layer's output, "
+                                                                                  f"whose last axis is {feature}, in this nn.Sequential"},
+                                    spec=OpSpec("nn.Linear", None, ((feature,),), (), (("in_features", fin), ("out_features", fout))))
+                    return
+                feature, kind = fout, "last"
+            elif sub.kind.startswith("Conv"):
+                cin, cout = sub.param("in"), sub.param("out")
+                if kind == "channel" and feature is not None and cin is not None and equal(feature, cin) is Truth.FALSE:
+                    self.ctx.report(where, "SHP204", {"op": f"nn.{sub.kind}", "reason": f"{sub.kind}(in_channels={cin}) cannot take the previous layer's output, "
+                                                                                      f"which has {feature} channels, in this nn.Sequential"})
+                    return
+                feature, kind = cout, "channel"
+            elif sub.kind in ("ChannelNorm", "GroupNorm"):
+                c = sub.param("c")
+                if kind == "channel" and feature is not None and c is not None and equal(feature, c) is Truth.FALSE:
+                    name = sub.param("name", "GroupNorm")
+                    self.ctx.report(where, "SHP204", {"op": f"nn.{name}", "reason": f"{name}(num_channels={c}) cannot take the previous layer's output, "
+                                                                                  f"which has {feature} channels, in this nn.Sequential"})
+                    return
+            elif sub.kind == "LayerNorm":
+                shape = sub.param("shape")
+                if kind == "last" and feature is not None and shape and equal(feature, shape[-1]) is Truth.FALSE:
+                    self.ctx.report(where, "SHP204", {"op": "nn.LayerNorm", "reason": f"LayerNorm({', '.join(map(str, shape))}) cannot take the previous layer's output, "
+                                                                                    f"whose last axis is {feature}, in this nn.Sequential"})
+                    return
+            elif sub.kind != "Elementwise" or sub.param("name") in ("Softmax", "LogSoftmax", "Softmin", "GLU0"):
+                feature, kind = None, None
+
+    def jax_layer(self, node: cst.Call, qual: str, args: list[Value], kwargs: dict[str, Value]) -> Value:
+        """equinox.nn and flax.linen layers whose sizes the call gives (the libraries are not analysed code)."""
+        name = qual.rsplit(".", 1)[-1]
+
+        def size(i: int, *kws: str) -> Size | None:
+            v = args[i] if len(args) > i else next((kwargs[k] for k in kws if k in kwargs), None)
+            return v.size if isinstance(v, IntV) else None
+
+        if qual.startswith("equinox.nn."):
+            if name == "Linear":
+                return LayerV("Linear", (("in", size(0, "in_features")), ("out", size(1, "out_features")), ("lib", "equinox")), node)
+            if name == "MLP":
+                return LayerV("Linear", (("in", size(0, "in_size")), ("out", size(1, "out_size")), ("lib", "equinox")), node)
+            if name in ("Conv1d", "Conv2d", "Conv3d"):
+                return self.layer(node, name, args, {k: v for k, v in kwargs.items() if k != "key"})
+            if name == "LayerNorm":
+                return self.layer(node, name, args[:1], {})
+            if name in ("Dropout", "Identity", "Lambda"):
+                return LayerV("Elementwise", (("name", name),), node) if name != "Lambda" else UNKNOWN
+            return UNKNOWN
+        if name == "Dense":
+            return LayerV("Linear", (("in", None), ("out", size(0, "features")), ("lib", "flax")), node)
+        if name in ("LayerNorm", "RMSNorm", "Dropout"):
+            return LayerV("Elementwise", (("name", name),), node)
+        if name == "Embed":
+            return LayerV("Embedding", (("n", size(0, "num_embeddings")), ("d", size(1, "features"))), node)
+        return UNKNOWN

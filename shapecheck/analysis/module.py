@@ -14,12 +14,13 @@ from .functions import ClassInfo, FunctionInfo, Param, bind_arguments, signature
 from .imports import collect_imports, dotted
 from .interpreter import FrameInfo, Interpreter, Scope
 from .jaxtyping_bridge import Annotation, dtype_class_of, parse_annotation
-from .values import UNKNOWN, FuncV, IntV, LayerV, ObjV, RefV, SeqV, StrV, TensorV, Value
+from . import objects
+from .values import UNKNOWN, DictV, FuncV, IntV, LayerV, ManyV, NoneV, ObjV, RefV, SeqV, StrV, TensorV, Value, elements_of
 
 if TYPE_CHECKING:
     from .project import Project
 
-MAX_INLINE_DEPTH = 3
+MAX_INLINE_DEPTH = 5
 
 # in-place tensor methods that keep the tensor's shape (any other ``x.name_(...)`` makes x unknown)
 _SHAPE_KEEPING_INPLACE = frozenset({
@@ -70,6 +71,7 @@ class ModuleAnalysis:
         self.shapes = ShapeChecks(self)
         self._lines: list[int] | None = None
         self.module_ran = False
+        self.module_ran_fully = False
         self.analysed = False
         self.tab_shift: dict[int, tuple[int, int]] = {}  # lines whose indentation tabs were expanded for libcst
         self.assigned_cache: dict[int, set[str]] = {}
@@ -153,7 +155,8 @@ class ModuleAnalysis:
                 self.globals[stmt.name.value] = FuncV(key)
         elif isinstance(stmt, cst.ClassDef):
             key = f"{self.module_name}:{prefix}{stmt.name.value}"
-            ci = ClassInfo(key, stmt, self, bases=[self.qualify(b.value) or (dotted(b.value) or "") for b in stmt.bases])
+            ci = ClassInfo(key, stmt, self, bases=[self.qualify(b.value) or (dotted(b.value) or "") for b in stmt.bases if b.keyword is None],
+                           decorators=[self.qualify(d.decorator) or dotted(d.decorator) or "" for d in stmt.decorators])
             self.classes[key] = ci
             if cls is None:
                 self.globals[stmt.name.value] = RefV("class:" + key)
@@ -201,6 +204,7 @@ class ModuleAnalysis:
                 first = self.tree.body[0] if self.tree.body else self.tree
                 self.ctx.report(first, "SHP903", {"what": "the module's top-level code", "reason": exc.reason})
         self.finish_signatures()
+        self.module_ran_fully = True
 
     def _run_module_body(self, interp: Interpreter, scope: Scope) -> None:
         for stmt in self.tree.body:
@@ -268,26 +272,27 @@ class ModuleAnalysis:
         return None
 
     def class_attr(self, cls_key: str, attr: str) -> Value:
-        ci = self.find_class(cls_key)
-        if ci is None:
-            return UNKNOWN
-        ci.module.ensure_class_attrs(ci)
-        if attr in ci.attrs:
-            return ci.attrs[attr]
-        if attr in ci.methods:
-            return FuncV(ci.methods[attr].key, bound_self=ObjV(cls_key))
-        return UNKNOWN
+        return objects.object_attr(self, ObjV(cls_key), attr)
 
     def object_attr(self, obj: ObjV, attr: str) -> Value:
-        for k, v in obj.attrs:
-            if k == attr:
-                return v
-        return self.class_attr(obj.cls_key, attr)
+        return objects.object_attr(self, obj, attr)
 
     def ensure_class_attrs(self, ci: ClassInfo) -> None:
         if ci.attrs_ready:
             return
         ci.attrs_ready = True
+        # the class on its own: its constructor runs with a positive integer symbol per size-like parameter, and what
+        # fails there is reported in the class itself (never at whichever call happened to ask for an attribute)
+        ctx = ci.module.ctx
+        saved = (ctx.suppress_depth, ctx.inline_findings, ctx.uncertain, ctx.caught)
+        ctx.suppress_depth, ctx.inline_findings, ctx.uncertain, ctx.caught = 0, [], 0, 0
+        try:
+            obj, _ = objects.instantiate(self, None, None, ci, [], {}, symbolic=True)
+        finally:
+            ctx.suppress_depth, ctx.inline_findings, ctx.uncertain, ctx.caught = saved
+        if isinstance(obj, ObjV) and obj.concrete:
+            ci.attrs = dict(obj.attrs)
+            return
         init = ci.methods.get("__init__") or ci.methods.get("setup")
         if init is None:
             return
@@ -313,9 +318,11 @@ class ModuleAnalysis:
         return self.shapes.from_annotation(p.ann, memo, scope=fi.key, where=f"{p.name}: {p.ann.text}", node=fi.node)
 
     def run_function(self, fi: FunctionInfo, args: dict[str, Value] | None, self_value: Value | None,
-                     depth: int = 0) -> Scope:
+                     depth: int = 0, self_vars: dict[str, Value] | None = None, building: bool = False) -> Scope:
+        """Run ``fi``'s body. ``self_vars``: the ``self.x`` values of an object under construction, shared with the
+        caller (``super().__init__(...)``, helpers ``__init__`` calls on ``self``); the returned scope holds them."""
         memo = self.shapes.new_memo()
-        scope = Scope()
+        scope = Scope({k: v for k, v in self_vars.items() if k.startswith("self.")} if self_vars else None)
         first_is_self = fi.cls_key is not None and not fi.is_static
         for i, p in enumerate(fi.params):
             if i == 0 and first_is_self:
@@ -327,7 +334,7 @@ class ModuleAnalysis:
                 scope.vars[p.name] = UNKNOWN
             else:
                 scope.vars[p.name] = self.param_value(fi, p, memo)
-        frame = FrameInfo(fi.key, fi.return_ann, memo, self_value if first_is_self else None, fi.cls_key, depth)
+        frame = FrameInfo(fi.key, fi.return_ann, memo, self_value if first_is_self else None, fi.cls_key, depth, building)
         interp = Interpreter(self, frame, scope)
         if args is not None and fi.annotated:
             # arguments were already checked against the annotations at the call site
@@ -360,6 +367,7 @@ class ModuleAnalysis:
         fi = self.find_function(fv.key)
         if fi is None or fi.has_unknown_decorators:
             return UNKNOWN
+        ensure_signature(fi)
         bound_self = fv.bound_self
         skip_first = fi.cls_key is not None and not fi.is_static and bound_self is not None
         bound = bind_arguments(fi.params, args, kwargs, skip_first)
@@ -400,31 +408,74 @@ class ModuleAnalysis:
             for v in rets[1:]:
                 ret = join(ret, v)
             fi.summaries[sig] = (ret, inner)
-        standalone = {(p.node, p.code) for p in fi.module.ctx.pending}  # reported in the callee itself already
-        for p in inner:
-            if p.code.startswith("SHP2") and (p.node, p.code) not in standalone:
-                where = f"{fi.module.path}:{fi.module.line_of(p.node)}"
-                self.ctx.add(Pending(node, p.code, p.message + f" (inside {fi.name}() called here)",
-                                     p.notes + (f"raised at {where} in {fi.name}() for the arguments of this call",), p.witness,
-                                     spec=p.spec, fields=p.fields + (("inside", fi.name),)))
+        self.report_inner(node, fi.module, f"{fi.name}()", inner)
         return ret
+
+    def report_inner(self, node: cst.CSTNode, callee: "ModuleAnalysis", what: str, inner: list[Pending]) -> None:
+        """Definite findings of an inlined callee, reported at this call with a note naming the inner line."""
+        standalone = {(p.node, p.code) for p in callee.ctx.pending}  # reported in the callee itself already
+        for p in inner:
+            if p.code.startswith("SHP2"):
+                if (p.node, p.code) in standalone:
+                    continue
+                where = f"{callee.path}:{callee.line_of(p.node)}"
+                message = p.message if p.message.endswith(" called here)") else p.message + f" (inside {what} called here)"
+                self.ctx.add(Pending(node, p.code, message,
+                                     p.notes + (f"raised at {where} in {what} for the arguments of this call",), p.witness,
+                                     spec=p.spec, fields=p.fields + (("inside", what.rstrip("()")),)))
+                break  # the first failure raises: what the callee would do after it never runs
 
     def instantiate(self, interp: Interpreter, node: cst.Call, cls_key: str, args: list[Value], kwargs: dict[str, Value]) -> Value:
         ci = self.find_class(cls_key)
         if ci is None:
             return UNKNOWN
-        return ObjV(cls_key)
+        obj, inner = objects.instantiate(self, interp, node, ci, args, kwargs)
+        if inner:
+            self.report_inner(node, ci.module, f"{ci.node.name.value}.__init__()", inner)
+        return obj
 
     def call_object(self, interp: Interpreter, node: cst.Call, obj: ObjV, args: list[Value], kwargs: dict[str, Value]) -> Value:
         ci = self.find_class(obj.cls_key)
         if ci is None:
             return UNKNOWN
-        fwd = ci.methods.get("forward") or ci.methods.get("__call__")
-        if fwd is None and any(b.split(".", 1)[0] in ("keras", "tensorflow", "tf_keras") for b in ci.bases):
-            fwd = ci.methods.get("call")  # a subclassed keras.Layer / keras.Model: layer(x) runs call(x)
+        fwd = objects.find_method(self, ci, "forward") or objects.find_method(self, ci, "__call__")
+        if fwd is None and any(b.split(".", 1)[0] in ("keras", "tensorflow", "tf_keras") for b in objects.foreign_bases(self, ci)):
+            fwd = objects.find_method(self, ci, "call")  # a subclassed keras.Layer / keras.Model: layer(x) runs call(x)
         if fwd is None:
             return UNKNOWN
         return self.call_function(interp, node, FuncV(fwd.key, bound_self=obj), args, kwargs)
+
+    def call_on_building_self(self, interp: Interpreter, node: cst.Call, fi: FunctionInfo, args: list[Value],
+                              kwargs: dict[str, Value]) -> Value:
+        """``super().__init__(...)`` or ``self.build(...)`` while an object is constructed: the callee sets attributes
+        of the same object, so it runs with the caller's ``self.x`` values and hands them back."""
+        ensure_signature(fi)
+        bound = bind_arguments(fi.params, args, kwargs, skip_first=True)
+        depth = interp.frame.depth
+        if bound is None or fi.analysing or depth >= MAX_INLINE_DEPTH or fi.has_unknown_decorators:
+            self._forget_self_attrs(interp, fi)
+            return UNKNOWN
+        for p in fi.params[1:]:
+            if p.name not in bound and p.kind in ("pos", "posonly", "kwonly") and p.default is not None:
+                bound[p.name] = objects._default(self, fi, p.default)
+        fi.analysing = True
+        try:
+            scope = fi.module.run_function(fi, bound, interp.frame.self_value, depth=depth + 1,
+                                           self_vars=interp.scope.vars, building=True)
+        finally:
+            fi.analysing = False
+        for k, v in scope.vars.items():
+            if k.startswith("self."):
+                interp.scope.vars[k] = v
+        rets = [v for _, v in scope.returns]
+        return rets[0] if len(rets) == 1 else UNKNOWN
+
+    def _forget_self_attrs(self, interp: Interpreter, fi: FunctionInfo) -> None:
+        from .interpreter import _assigned_names
+
+        for k in _assigned_names(fi.node.body):
+            if k.startswith("self."):
+                interp.scope.vars[k] = UNKNOWN
 
     # ------------------------------------------------------------------ calls
     def call(self, interp: Interpreter, node: cst.Call) -> Value:
@@ -445,7 +496,10 @@ class ModuleAnalysis:
                 else:
                     dynamic = True
             elif a.star == "**":
-                dynamic = True
+                if isinstance(v, DictV):
+                    kwargs.update(v.items)  # **kwargs handed on: the named arguments the caller gave
+                else:
+                    dynamic = True
             elif a.keyword is not None:
                 kwargs[a.keyword.value] = v
             else:
@@ -459,15 +513,50 @@ class ModuleAnalysis:
             handled = self.call_qualified(interp, node, qual, args, kwargs, dynamic)
             if handled is not None:
                 return handled
-        if isinstance(func, cst.Name) and func.value == "len" and len(args) == 1 and not kwargs and not dynamic \
-                and "len" not in interp.scope.vars and "len" not in self.globals and "len" not in self.imports.names:
-            return _length(args[0])
+        if isinstance(func, cst.Name) and func.value in _ITER_BUILTINS and not kwargs and not dynamic \
+                and func.value not in interp.scope.vars and func.value not in self.globals and func.value not in self.imports.names:
+            if func.value == "len" and len(args) == 1:
+                return _length(args[0])
+            return _iter_builtin(func.value, args)
         # method call on a tensor: x.view(...)
         if isinstance(func, cst.Attribute):
+            if objects.is_super_call(func.value):
+                return self.call_super(interp, node, func.attr.value, args, kwargs, dynamic)
             base = interp.eval(func.value)
-            if isinstance(base, SeqV) and base.kind == "list" and func.attr.value not in ("index", "count", "copy"):
-                interp.forget_if_list(func.value)  # xs.append(t), xs.pop(), xs.sort(), ...
+            method = func.attr.value
+            if isinstance(base, (SeqV, ManyV)) and base.kind in ("list", "modulelist") and method in ("append", "extend") \
+                    and len(args) == 1 and not kwargs and not dynamic and _var_key_of(func.value) is not None:
+                grown = _grown(base, method, args[0])
+                key = _var_key_of(func.value)
+                if grown is not None and key is not None and (key in interp.scope.vars if not key.startswith("self.") else interp.frame.building):
+                    interp.scope.vars[key] = grown
+                    return NoneV()
+            if isinstance(base, (SeqV, ManyV)) and base.kind in ("list", "modulelist") and method not in ("index", "count", "copy"):
+                interp.forget(func.value) if isinstance(base, ManyV) or base.kind == "modulelist" else interp.forget_if_list(func.value)
                 return UNKNOWN
+            if isinstance(base, DictV) and method in ("values", "items", "keys") and not args:
+                if method == "values":
+                    return SeqV(tuple(v for _, v in base.items), "tuple")
+                if method == "keys":
+                    return SeqV(tuple(StrV(k) for k, _ in base.items), "tuple")
+                return SeqV(tuple(SeqV((StrV(k), v)) for k, v in base.items), "tuple")
+            if isinstance(base, ObjV) and base.concrete and method == "apply" and len(args) >= 1 and not dynamic \
+                    and not set(kwargs) - {"rngs", "deterministic", "train"}:
+                ci = self.find_class(base.cls_key)
+                if ci is not None and objects.find_method(self, ci, "apply") is None \
+                        and any(b.startswith("flax.") for b in objects.foreign_bases(self, ci)):
+                    # flax: model.apply(variables, *inputs) runs __call__
+                    return self.call_object(interp, node, base, args[1:], {k: v for k, v in kwargs.items() if k != "rngs"})
+            if isinstance(func.value, cst.Name) and func.value.value == "self" and isinstance(base, ObjV) \
+                    and interp.frame.cls_key is not None:
+                if method in ("register_buffer", "register_parameter", "add_module") and args and isinstance(args[0], StrV):
+                    interp.scope.vars[f"self.{args[0].value}"] = args[1] if len(args) > 1 else kwargs.get("tensor", kwargs.get("param", kwargs.get("module", UNKNOWN)))
+                    return NoneV()
+                if interp.frame.building and f"self.{method}" not in interp.scope.vars and not dynamic and not interp.frame.key.endswith(f".{method}"):
+                    ci = self.find_class(base.cls_key)
+                    fi = objects.find_method(self, ci, method) if ci is not None else None
+                    if fi is not None and not fi.is_static and not fi.is_classmethod:
+                        return self.call_on_building_self(interp, node, fi, args, kwargs)
             if isinstance(base, TensorV):
                 method = func.attr.value
                 if method.endswith("_") and not method.startswith("_") and method not in _SHAPE_KEEPING_INPLACE:
@@ -510,9 +599,22 @@ class ModuleAnalysis:
                 return handled
         return UNKNOWN
 
+    def call_super(self, interp: Interpreter, node: cst.Call, name: str, args: list[Value], kwargs: dict[str, Value],
+                   dynamic: bool) -> Value:
+        fi = objects.super_method(self, interp, name)
+        if fi is None or dynamic:
+            return NoneV() if name == "__init__" and fi is None else UNKNOWN
+        if interp.frame.building:
+            return self.call_on_building_self(interp, node, fi, args, kwargs)
+        return self.call_function(interp, node, FuncV(fi.key, bound_self=interp.frame.self_value), args, kwargs)
+
     def call_qualified(self, interp: Interpreter, node: cst.Call, qual: str, args: list[Value], kwargs: dict[str, Value], dynamic: bool) -> Value | None:
         if qual.startswith("einops"):
             return self.einops.call(interp, node, qual, args, kwargs, dynamic)
+        if qual.startswith(("equinox.nn.", "flax.linen.")) and qual.rsplit(".", 1)[-1][:1].isupper():
+            hit = self.project.lookup(qual) if self.project is not None else None
+            if hit is None:  # the library itself is not part of the analysed tree
+                return UNKNOWN if dynamic else self.ops.jax_layer(node, qual, args, kwargs)
         if self.project is not None:
             v = self.project.lookup(qual)
             if v is not None and not isinstance(v, RefV):
@@ -576,6 +678,13 @@ class ModuleAnalysis:
         return self._positions
 
 
+def ensure_signature(fi: FunctionInfo) -> None:
+    """Module-level code runs before the module's signatures are read (they may use aliases it defines): a function
+    it calls gets its signature now (read again, with every alias, once the module level has run)."""
+    if not fi.params and not fi.module.module_ran_fully:
+        fi.params = signature_params(fi.node, fi.module.annotation_of)
+
+
 def _length(v: Value) -> Value:
     """``len(v)``: a tuple's or shape's item count, a tensor's first dimension, a string's length."""
     if isinstance(v, SeqV):
@@ -587,11 +696,68 @@ def _length(v: Value) -> Value:
     return UNKNOWN
 
 
+_ITER_BUILTINS = frozenset({"len", "enumerate", "zip", "reversed"})
+
+
+def _iter_builtin(name: str, args: list[Value]) -> Value:
+    """``enumerate`` / ``zip`` / ``reversed`` over tuples and lists the analysis knows (element values kept)."""
+    if name == "enumerate" and len(args) == 1:
+        a = args[0]
+        if isinstance(a, SeqV) and a.kind != "shape":
+            return SeqV(tuple(SeqV((IntV(Size.const(i)), v)) for i, v in enumerate(a.items)), "tuple")
+        if isinstance(a, ManyV) and a.elem is not None:
+            return ManyV(SeqV((UNKNOWN, a.elem)), "tuple")
+        return UNKNOWN
+    if name == "reversed" and len(args) == 1:
+        a = args[0]
+        if isinstance(a, SeqV):
+            return SeqV(tuple(reversed(a.items)), "tuple")
+        return ManyV(a.elem, "tuple") if isinstance(a, ManyV) else UNKNOWN
+    if name == "zip" and args:
+        if all(isinstance(a, SeqV) for a in args):
+            n = min(len(a.items) for a in args)  # type: ignore[union-attr]
+            return SeqV(tuple(SeqV(tuple(a.items[i] for a in args)) for i in range(n)), "tuple")  # type: ignore[union-attr]
+        elems = [elements_of(a) for a in args]
+        if all(e is not None for e in elems):
+            return ManyV(SeqV(tuple(elems)), "tuple")  # type: ignore[arg-type]
+    return UNKNOWN
+
+
+def _var_key_of(node: cst.BaseExpression) -> str | None:
+    from .interpreter import _var_key
+
+    return _var_key(node)
+
+
+def _grown(base: Value, method: str, arg: Value) -> Value | None:
+    """The list after ``xs.append(arg)`` / ``xs.extend(arg)``."""
+    if method == "append":
+        if isinstance(base, SeqV):
+            return SeqV(base.items + (arg,), base.kind)
+        if isinstance(base, ManyV):
+            from .values import join_elem
+
+            return ManyV(join_elem(base.elem, arg), base.kind)
+        return None
+    if isinstance(base, SeqV) and isinstance(arg, SeqV) and arg.kind != "shape":
+        return SeqV(base.items + arg.items, base.kind)
+    e = elements_of(arg)
+    if e is None:
+        return None
+    from .values import join_elem
+
+    return ManyV(join_elem(elements_of(base), e), base.kind)  # type: ignore[union-attr]
+
+
 def _sig(v: Any) -> Any:
     if isinstance(v, TensorV):
         return ("T", v.shape, v.dtype)
     if isinstance(v, SeqV):
         return ("S", tuple(_sig(x) for x in v.items))
+    if isinstance(v, ObjV):
+        return ("O", v.cls_key, v.concrete, tuple((k, _sig(x)) for k, x in v.attrs))
+    if isinstance(v, ManyV):
+        return ("M", v.kind, _sig(v.elem))
     if isinstance(v, (LayerV,)):
         return ("L", v.kind, v.params)
     try:

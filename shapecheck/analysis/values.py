@@ -123,9 +123,28 @@ class ObjV:
 
     cls_key: str
     attrs: tuple[tuple[str, "Value"], ...] = field(default=())
+    # built by a constructor call the analysis followed (its __init__ ran with these arguments): ``attrs`` is all its
+    # __init__ set; otherwise the class's own attributes stand for any instance
+    concrete: bool = False
+
+    def attr(self, name: str) -> "Value | None":
+        for k, v in self.attrs:
+            if k == name:
+                return v
+        return None
 
 
-Value = Union[Unknown, TensorV, IntV, StrV, BoolV, FloatV, NoneV, SeqV, DictV, DtypeV, RefV, LayerV, FuncV, ObjV]
+@dataclass(frozen=True)
+class ManyV:
+    """A list / ModuleList / tuple of unknown length whose every element is like ``elem`` (None: no element seen yet).
+
+    ``[Block(dim) for _ in range(depth)]``, or a list filled by ``layers.append(...)`` in a loop."""
+
+    elem: "Value | None"
+    kind: str = "list"  # "list" | "modulelist"
+
+
+Value = Union[Unknown, TensorV, IntV, StrV, BoolV, FloatV, NoneV, SeqV, DictV, DtypeV, RefV, LayerV, FuncV, ObjV, ManyV]
 
 
 def join(a: Value, b: Value) -> Value:
@@ -146,4 +165,31 @@ def join(a: Value, b: Value) -> Value:
         return a
     if isinstance(a, SeqV) and isinstance(b, SeqV) and len(a.items) == len(b.items) and a.kind == b.kind:
         return SeqV(tuple(join(x, y) for x, y in zip(a.items, b.items)), a.kind)
+    if isinstance(a, ManyV) and isinstance(b, ManyV) and a.kind == b.kind:
+        return ManyV(join_elem(a.elem, b.elem), a.kind)
+    if isinstance(a, ObjV) and isinstance(b, ObjV) and a.cls_key == b.cls_key and a.concrete and b.concrete:
+        names = [k for k, _ in a.attrs]
+        if names == [k for k, _ in b.attrs]:
+            return ObjV(a.cls_key, tuple((k, join(x, y)) for (k, x), (_, y) in zip(a.attrs, b.attrs)), True)
     return UNKNOWN
+
+
+def join_elem(a: "Value | None", b: "Value | None") -> "Value | None":
+    """``join`` where None stands for 'no value yet' (the element of an empty list)."""
+    if a is None:
+        return b
+    if b is None:
+        return a
+    return join(a, b)
+
+
+def elements_of(v: Value) -> "Value | None":
+    """What every element of a sequence is like (None when unknown or empty)."""
+    if isinstance(v, ManyV):
+        return v.elem
+    if isinstance(v, SeqV) and v.kind != "shape" and v.items:
+        out: Value | None = None
+        for it in v.items:
+            out = join_elem(out, it)
+        return out
+    return None

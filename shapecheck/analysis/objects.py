@@ -1,0 +1,396 @@
+"""Objects of the analysed code's classes: constructor calls followed into ``__init__``, attributes, methods.
+
+``Model(dim=512)`` runs ``__init__`` (bases through ``super().__init__``, helper methods it calls on ``self``,
+dataclass / NamedTuple / equinox / flax fields) with the call's arguments and yields a concrete ``ObjV`` whose
+attributes are what ``__init__`` set. Calling it runs ``forward`` / ``__call__`` with that object.
+A class analysed on its own gets symbolic constructor parameters: each unannotated (or ``int``) parameter without a
+non-integer default is a positive integer symbol, so what fails holds for every size (defaults are not assumed).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import libcst as cst
+
+from .functions import ClassInfo, FunctionInfo, bind_arguments
+from .imports import dotted
+from .values import UNKNOWN, IntV, ManyV, NoneV, ObjV, RefV, SeqV, Value
+
+if TYPE_CHECKING:
+    from .interpreter import Interpreter
+    from .module import ModuleAnalysis
+
+# bases that add no attributes the analysis needs and whose constructor takes no arguments we model
+_PLAIN_BASES = frozenset({
+    "", "object", "torch.nn.Module", "torch.nn.modules.module.Module", "equinox.Module", "flax.linen.Module",
+    "flax.linen.module.Module", "flax.nnx.Module", "typing.NamedTuple", "abc.ABC", "typing.Generic",
+    "typing.Protocol", "torch.nn.ModuleList", "torch.nn.ModuleDict", "pytorch_lightning.LightningModule",
+    "lightning.LightningModule", "lightning.pytorch.LightningModule",
+})
+# base classes that make annotated class-body names constructor fields
+_FIELD_BASES = ("typing.NamedTuple", "equinox.Module", "flax.linen.Module", "flax.linen.module.Module", "flax.struct.PyTreeNode")
+MAX_MRO = 12
+
+
+def base_infos(m: "ModuleAnalysis", ci: ClassInfo) -> list[ClassInfo | str]:
+    """Each base: its ClassInfo when it is a class of the analysed code, else its qualified name."""
+    out: list[ClassInfo | str] = []
+    for b in ci.bases:
+        found: ClassInfo | None = None
+        if b.startswith("class:"):
+            found = ci.module.find_class(b[6:])
+        elif b and "." not in b:
+            v = ci.module.globals.get(b)
+            if isinstance(v, RefV) and v.qualname.startswith("class:"):
+                found = ci.module.find_class(v.qualname[6:])
+        elif b and ci.module.project is not None:
+            v = ci.module.project.lookup(b)
+            if isinstance(v, RefV) and v.qualname.startswith("class:"):
+                found = ci.module.find_class(v.qualname[6:])
+        out.append(found if found is not None and found is not ci else b)
+    return out
+
+
+def mro(m: "ModuleAnalysis", ci: ClassInfo) -> list[ClassInfo]:
+    """The analysed classes of ``ci``'s method resolution order (C3 approximated depth-first, duplicates last)."""
+    if ci.mro_cache is not None:
+        return ci.mro_cache
+    ci.mro_cache = [ci]  # a cycle through bases ends here
+    order: list[ClassInfo] = []
+
+    def walk(c: ClassInfo, depth: int) -> None:
+        if depth > MAX_MRO:
+            return
+        order.append(c)
+        for b in base_infos(m, c):
+            if isinstance(b, ClassInfo):
+                walk(b, depth + 1)
+
+    walk(ci, 0)
+    seen: set[str] = set()
+    out: list[ClassInfo] = []
+    for c in reversed(order):
+        if c.key not in seen:
+            seen.add(c.key)
+            out.append(c)
+    out.reverse()
+    ci.mro_cache = out
+    return out
+
+
+def foreign_bases(m: "ModuleAnalysis", ci: ClassInfo) -> set[str]:
+    """Qualified names of the bases outside the analysed code, over the whole MRO."""
+    out: set[str] = set()
+    for c in mro(m, ci):
+        for b in base_infos(m, c):
+            if isinstance(b, str):
+                out.add(b)
+    return out
+
+
+def unmodelled_base(m: "ModuleAnalysis", ci: ClassInfo) -> bool:
+    """A base outside the analysed code whose constructor may set attributes (``class MyLinear(nn.Linear)``)."""
+    for b in foreign_bases(m, ci):
+        if b not in _PLAIN_BASES and not b.startswith("typing.") and not b.endswith(("Mixin", ".Module")):
+            return True
+    return False
+
+
+def find_method(m: "ModuleAnalysis", ci: ClassInfo, name: str, after: str | None = None) -> FunctionInfo | None:
+    classes = mro(m, ci)
+    if after is not None:
+        keys = [c.key for c in classes]
+        if after not in keys:
+            return None
+        classes = classes[keys.index(after) + 1:]
+    for c in classes:
+        if name in c.methods:
+            return c.methods[name]
+    return None
+
+
+def is_dataclass_like(m: "ModuleAnalysis", ci: ClassInfo) -> bool:
+    for c in mro(m, ci):
+        if any(d.endswith("dataclass") or d.endswith("struct.dataclass") for d in c.decorators):
+            return True
+    bases = foreign_bases(m, ci)
+    return any(b in _FIELD_BASES for b in bases)
+
+
+def body_attrs(m: "ModuleAnalysis", ci: ClassInfo) -> dict[str, Value]:
+    """Class-body assignments, evaluated once with the module's globals (``expansion = 4``, ``dim: int = 64``)."""
+    if ci.body_attrs is not None:
+        return ci.body_attrs
+    ci.body_attrs = {}
+    from .interpreter import FrameInfo, Interpreter, Scope
+
+    cm = ci.module
+    scope = Scope()
+    interp = Interpreter(cm, FrameInfo(ci.key + ".<body>"), scope)
+    ctx = cm.ctx
+    with ctx.discarding():
+        if isinstance(ci.node.body, cst.IndentedBlock):
+            for stmt in ci.node.body.body:
+                if not isinstance(stmt, cst.SimpleStatementLine):
+                    continue
+                for small in stmt.body:
+                    if isinstance(small, cst.Assign):
+                        v = interp.eval(small.value)
+                        for t in small.targets:
+                            if isinstance(t.target, cst.Name):
+                                scope.vars[t.target.value] = _field_default(v)
+                    elif isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name) and small.value is not None:
+                        scope.vars[small.target.value] = _field_default(interp.eval(small.value))
+    ci.body_attrs = dict(scope.vars)
+    return ci.body_attrs
+
+
+def _field_default(v: Value) -> Value:
+    # a mutable class attribute is shared by every instance and may be changed by any of them
+    if isinstance(v, SeqV) and v.kind == "list":
+        return UNKNOWN
+    return v
+
+
+def class_fields(m: "ModuleAnalysis", ci: ClassInfo) -> list[tuple[str, ClassInfo, cst.BaseExpression | None]]:
+    """Dataclass-style fields over the MRO, bases first: (name, defining class, default expression)."""
+    out: dict[str, tuple[str, ClassInfo, cst.BaseExpression | None]] = {}
+    for c in reversed(mro(m, ci)):
+        if not isinstance(c.node.body, cst.IndentedBlock):
+            continue
+        for stmt in c.node.body.body:
+            if isinstance(stmt, cst.SimpleStatementLine):
+                for small in stmt.body:
+                    if isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name):
+                        ann = dotted(small.annotation.annotation) or ""
+                        if ann.endswith("ClassVar") or (isinstance(small.annotation.annotation, cst.Subscript)
+                                                        and (dotted(small.annotation.annotation.value) or "").endswith("ClassVar")):
+                            continue
+                        out.pop(small.target.value, None)
+                        out[small.target.value] = (small.target.value, c, small.value)
+    return list(out.values())
+
+
+def outside_init(m: "ModuleAnalysis", ci: ClassInfo) -> set[str]:
+    """``self.x`` names (as "self.x") assigned or mutated by methods other than the constructors and the helpers only
+    they call: such an attribute may hold another value by the time ``forward`` reads it."""
+    if ci.outside_init is not None:
+        return ci.outside_init
+    from .interpreter import _assigned_names
+
+    ctor_names = ("__init__", "setup", "__post_init__")
+    methods: dict[str, FunctionInfo] = {}
+    for c in reversed(mro(m, ci)):
+        methods.update(c.methods)
+    called_elsewhere: set[str] = set()
+    called_in_init: set[str] = set()
+    for name, fi in methods.items():
+        calls = _self_calls(fi.node)
+        (called_in_init if name in ctor_names else called_elsewhere).update(calls)
+    out: set[str] = set()
+    for name, fi in methods.items():
+        if name in ctor_names or (name in called_in_init and name not in called_elsewhere):
+            continue
+        out |= _assigned_names(fi.node.body)
+    ci.outside_init = out
+    return out
+
+
+def _self_calls(node: cst.CSTNode) -> set[str]:
+    """Names of ``self.NAME(...)`` calls in a function body."""
+    from .walk import children
+
+    out: set[str] = set()
+    stack: list[cst.CSTNode] = [node]
+    while stack:
+        n = stack.pop()
+        if type(n) is cst.Call:
+            f = n.func  # type: ignore[attr-defined]
+            if type(f) is cst.Attribute and type(f.value) is cst.Name and f.value.value == "self":
+                out.add(f.attr.value)
+        stack.extend(children(n))
+    return out
+
+
+def instance_attrs(m: "ModuleAnalysis", ci: ClassInfo, vars_: dict[str, Value]) -> tuple[tuple[str, Value], ...]:
+    changed = outside_init(m, ci)
+    out = []
+    for k, v in sorted(vars_.items()):
+        if not k.startswith("self."):
+            continue
+        mutable = (isinstance(v, SeqV) and v.kind == "list") or (isinstance(v, ManyV) and v.kind == "list")
+        out.append((k[5:], UNKNOWN if k in changed or mutable else v))
+    return tuple(out)
+
+
+def symbolic_arguments(m: "ModuleAnalysis", fi: FunctionInfo) -> dict[str, Value]:
+    """A class analysed on its own: a positive integer symbol per constructor parameter that may be a size."""
+    out: dict[str, Value] = {}
+    ps = fi.node.params
+    plain = list(ps.posonly_params) + list(ps.params) + list(ps.kwonly_params)
+    infos = {p.name: p for p in fi.params}
+    for i, p in enumerate(plain):
+        if i == 0 and not fi.is_static:
+            continue
+        name = p.name.value
+        info = infos.get(name)
+        if info is not None and info.ann is not None:
+            out[name] = m.param_value(fi, info, m.shapes.new_memo())
+            continue
+        ann = dotted(p.annotation.annotation) if p.annotation is not None else None
+        if p.annotation is not None and ann != "int":
+            out[name] = UNKNOWN
+            continue
+        if p.default is not None and not isinstance(p.default, cst.Integer):
+            out[name] = UNKNOWN
+            continue
+        origin = f"(constructor parameter {name} of {fi.key.split(':')[-1].rsplit('.', 1)[0]}" + \
+                 (f", default {p.default.value})" if isinstance(p.default, cst.Integer) else ")")
+        out[name] = IntV(m.ctx.scoped(name, fi.key.split(":")[-1].rsplit(".", 1)[0], origin))
+    return out
+
+
+def instantiate(m: "ModuleAnalysis", interp: "Interpreter | None", node: cst.Call | None, ci: ClassInfo,
+                args: list[Value], kwargs: dict[str, Value], symbolic: bool = False) -> tuple[Value, list[Any]]:
+    """(the object, findings of its constructor) for ``ci(*args, **kwargs)``; a generic object when not followed."""
+    generic = ObjV(ci.key)
+    if ci.building or unmodelled_base(m, ci):
+        return generic, []
+    depth = interp.frame.depth if interp is not None else 0
+    from .module import MAX_INLINE_DEPTH, _sig
+
+    if depth >= MAX_INLINE_DEPTH:
+        return generic, []
+    key = ("sym",) if symbolic else (tuple(_sig(a) for a in args), tuple(sorted((k, _sig(v)) for k, v in kwargs.items())))
+    if key in ci.instances:
+        return ci.instances[key]
+    init = find_method(m, ci, "__init__")
+    if init is not None:
+        from .module import ensure_signature
+
+        ensure_signature(init)
+    fields = class_fields(m, ci) if init is None and is_dataclass_like(m, ci) else None
+    bound: dict[str, Value] | None = None
+    self_vars: dict[str, Value] = {}
+    if init is not None:
+        if init.has_unknown_decorators:
+            return generic, []
+        bound = symbolic_arguments(m, init) if symbolic else bind_arguments(init.params, args, kwargs, skip_first=True)
+        if bound is None:
+            return generic, []
+        for p in init.params[1:]:
+            if p.name not in bound and p.kind in ("pos", "posonly", "kwonly") and p.default is not None:
+                bound[p.name] = _default(m, init, p.default)
+    elif fields is not None:
+        kw = {k: v for k, v in kwargs.items() if k not in ("name", "parent")}
+        if len(args) > len(fields) or any(k not in {f[0] for f in fields} for k in kw):
+            return generic, []
+        for i, (name, owner, default) in enumerate(fields):
+            if symbolic:
+                v: Value = _symbolic_field(m, ci, owner, name)
+            elif i < len(args):
+                v = args[i]
+            elif name in kw:
+                v = kw[name]
+            elif default is not None:
+                v = body_attrs(m, owner).get(name, UNKNOWN)
+            else:
+                return generic, []
+            self_vars[f"self.{name}"] = v
+    elif args or kwargs:
+        return generic, []  # a constructor the analysis cannot see takes these arguments
+    obj_self = ObjV(ci.key, (), True)
+    ctx = ci.module.ctx
+    ci.building = True
+    # a class on its own (symbolic) reports in itself; a constructor call collects its findings for the call site
+    ctx.suppress_depth += not symbolic
+    saved = ctx.inline_findings
+    if not symbolic:
+        ctx.inline_findings = []
+    try:
+        if init is not None:
+            scope = init.module.run_function(init, bound, obj_self, depth=depth + 1, self_vars=self_vars, building=True)
+            self_vars = dict(scope.vars)
+        for extra in ("__post_init__", "setup"):
+            fi = find_method(m, ci, extra)
+            if fi is not None and (init is None or extra == "setup") and not fi.has_unknown_decorators:
+                scope = fi.module.run_function(fi, {}, obj_self, depth=depth + 1, self_vars=self_vars, building=True)
+                self_vars = dict(scope.vars)
+    finally:
+        inner = ctx.inline_findings if not symbolic else []
+        ctx.inline_findings = saved
+        ctx.suppress_depth -= not symbolic
+        ci.building = False
+    obj = ObjV(ci.key, instance_attrs(m, ci, self_vars), True)
+    ci.instances[key] = (obj, inner)
+    return obj, inner
+
+
+def _symbolic_field(m: "ModuleAnalysis", ci: ClassInfo, owner: ClassInfo, name: str) -> Value:
+    for stmt in owner.node.body.body if isinstance(owner.node.body, cst.IndentedBlock) else ():
+        if isinstance(stmt, cst.SimpleStatementLine):
+            for small in stmt.body:
+                if isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name) and small.target.value == name:
+                    if dotted(small.annotation.annotation) == "int" and (small.value is None or isinstance(small.value, cst.Integer)):
+                        label = ci.key.split(":")[-1]
+                        return IntV(m.ctx.scoped(name, label, f"(field {name} of {label})"))
+    return UNKNOWN
+
+
+def _default(m: "ModuleAnalysis", fi: FunctionInfo, node: cst.BaseExpression) -> Value:
+    """A parameter default: literals and module-level names (evaluated in the function's module)."""
+    from .interpreter import FrameInfo, Interpreter, Scope
+
+    if isinstance(node, (cst.Integer, cst.Float, cst.SimpleString, cst.Name, cst.Tuple, cst.UnaryOperation, cst.Attribute, cst.Call)):
+        interp = Interpreter(fi.module, FrameInfo(fi.key + ".<defaults>"), Scope())
+        with fi.module.ctx.discarding():
+            v = interp.eval(node)
+        if isinstance(v, SeqV) and v.kind == "list":
+            return UNKNOWN
+        return v
+    return UNKNOWN
+
+
+def object_attr(m: "ModuleAnalysis", obj: ObjV, attr: str) -> Value:
+    """``obj.attr`` for an object of the analysed code."""
+    v = obj.attr(attr)
+    if v is not None:
+        return v
+    ci = m.find_class(obj.cls_key)
+    if ci is None:
+        return UNKNOWN
+    if not obj.concrete:
+        ci.module.ensure_class_attrs(ci)
+        if attr in ci.attrs:
+            return ci.attrs[attr]
+    for c in mro(m, ci):
+        if attr in c.methods:
+            from .values import FuncV
+
+            fi = c.methods[attr]
+            return FuncV(fi.key, bound_self=obj)
+        ba = body_attrs(m, c)
+        if attr in ba:
+            return ba[attr]
+    return UNKNOWN
+
+
+def super_method(m: "ModuleAnalysis", interp: "Interpreter", name: str) -> FunctionInfo | None:
+    """``super().name`` inside a method: the next definition after the method's class in the object's MRO."""
+    frame = interp.frame
+    if frame.cls_key is None:
+        return None
+    self_v = frame.self_value
+    start = self_v.cls_key if isinstance(self_v, ObjV) else frame.cls_key
+    ci = m.find_class(start)
+    if ci is None:
+        return None
+    return find_method(m, ci, name, after=frame.cls_key)
+
+
+def is_super_call(node: cst.BaseExpression) -> bool:
+    return isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value == "super"
+
+
+__all__ = ["instantiate", "object_attr", "super_method", "find_method", "mro", "NoneV"]
