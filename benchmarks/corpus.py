@@ -273,6 +273,7 @@ def _coverage(root: Path) -> dict[str, Any]:
     anns = Counter()
     analysed, analysed_lines, syntax = [], 0, 0
     errors: list[str] = []
+    built: list[Any] = []
     for f in files:
         try:
             text = decode_source(f.read_bytes())
@@ -298,6 +299,7 @@ def _coverage(root: Path) -> dict[str, Any]:
             syntax += 1
             continue
         stats.update(getattr(a.ctx, "stats", {}) or {})
+        built.append(a)
         for fn in getattr(a, "functions", {}).values():
             if getattr(fn, "module", a) is not a:
                 continue
@@ -308,6 +310,10 @@ def _coverage(root: Path) -> dict[str, Any]:
             if fn.return_ann is not None:
                 anns["returns"] += 1
                 anns["dtype:" + fn.return_ann.dtype_class] += 1
+    for a in built:  # read last: analysing a later file (an entry point) may add evidence to an earlier one's sites
+        evidence_of = getattr(a.ctx, "evidence_stats", None)
+        if evidence_of is not None:
+            stats.update(evidence_of())
     return {"files": len(files), "analysed": analysed, "analysed_lines": analysed_lines, "stats": dict(stats),
             "annotations": dict(anns), "syntax_errors": syntax, "errors": errors}
 
@@ -428,6 +434,23 @@ def _t(r: dict[str, Any] | None) -> str:
     return f">{r['wall']:.0f}s (timeout)" if r.get("timeout") else f"{r['wall']:.2f}s"
 
 
+def evidence_lines(st: Counter[str]) -> list[str]:
+    """Call sites by what their input shape rests on: evidence (an annotation, a literal, a constructor argument, a
+    layer, a parameter, an entry point) for the rank and for at least one size, or a shape made up from the pattern."""
+    out = []
+    for kind, label in (("einops", "einops call sites"), ("layer", "framework layer calls")):
+        n = st[f"evidence:{kind}:sites"]
+        if not n:
+            continue
+        rank = st[f"evidence:{kind}:rank"] + st[f"evidence:{kind}:size"]
+        size = st[f"evidence:{kind}:size"] + st[f"evidence:{kind}:made-up-rank-known-size"]
+        made_up, unknown = st[f"evidence:{kind}:made-up"], st[f"evidence:{kind}:unknown"]
+        out.append(f"{label} by evidence ({n}): input rank from evidence {rank} ({100 * rank / n:.1f}%), "
+                   f">= 1 size from evidence {size} ({100 * size / n:.1f}%); shape only made up from the "
+                   f"pattern {made_up} ({100 * made_up / n:.1f}%); unknown {unknown} ({100 * unknown / n:.1f}%)")
+    return out
+
+
 def print_row(row: dict[str, Any]) -> None:
     cov = row["coverage"]
     st = Counter(cov.get("stats", {}))
@@ -443,6 +466,8 @@ def print_row(row: dict[str, Any]) -> None:
     print(f"   einops call sites {sites}: literal pattern {literal}, fully inferred {inferred} (coverage {pct}); "
           f"not inferred: unknown input {st['einops:unknown-input']}, dynamic axes {st['einops:dynamic-axes']}, "
           f"pattern problem {st['einops:problem']}; dynamic pattern {st['einops:dynamic-pattern']}")
+    for line in evidence_lines(st):
+        print(f"   {line}")
     print(f"   jaxtyping annotations understood: {anns.get('params', 0)} parameters, {anns.get('returns', 0)} returns "
           f"({', '.join(f'{k[6:]} {v}' for k, v in sorted(anns.items()) if k.startswith('dtype:')) or 'none'})")
     if cov.get("errors") or cov.get("error"):
@@ -485,6 +510,8 @@ def print_summary(rows: list[dict[str, Any]], mypy_row: dict[str, Any] | None) -
               f"({100 * tot['einops:inferred'] / literal:.1f}%); rest by cause: unknown input {tot['einops:unknown-input']}, "
               f"dynamic axes {tot['einops:dynamic-axes']}, pattern problem {tot['einops:problem']}; "
               f"dynamic pattern (not counted) {tot['einops:dynamic-pattern']}")
+    for line in evidence_lines(tot):
+        print(f"   {line}")
     print(f"   jaxtyping annotations understood: {tot['params']} parameters, {tot['returns']} returns")
     print(f"   findings: {dict(sorted(findings.items())) or 'none'}")
     t = " (a run timed out: ratio is a lower bound)"

@@ -57,6 +57,19 @@ class Pending:
 _counter = itertools.count()
 
 
+class MadeUp(str):
+    """The origin of a shape made up from an einops pattern because the input was unknown (not evidence)."""
+
+
+# evidence levels of a call site's input (the best any analysis of the site reached)
+EVIDENCE_NONE, EVIDENCE_MADE_UP, EVIDENCE_SIZE_ONLY, EVIDENCE_RANK, EVIDENCE_SIZE = 0, 1, 2, 3, 4
+
+
+def _evidence_size(s: Size) -> bool:
+    """A size that rests on evidence: a number, or an expression over constructor parameters."""
+    return s.as_int() is not None or any("@ctor:" in sym for sym in s.free_symbols())
+
+
 @dataclass
 class Context:
     path: str
@@ -70,6 +83,7 @@ class Context:
     uncertain: int = 0  # >0 inside a branch of an inlined callee whose condition is unknown: its findings are dropped
     caught: int = 0  # >0 inside a try body whose handler catches shape errors: definite findings there are dropped
     stats: dict[str, int] = field(default_factory=dict)  # coverage counters (benchmarks/corpus.py)
+    evidence: dict[int, tuple[str, int]] = field(default_factory=dict)  # id(call) -> (kind, best evidence level)
 
     def count(self, key: str) -> None:
         if not self.suppress_depth:
@@ -88,6 +102,33 @@ class Context:
                 self.inline_findings.append(p)
         else:
             self.pending.append(p)
+
+    def note_evidence(self, node: cst.CSTNode, kind: str, tensor: Any, made_up: bool = False) -> None:
+        """What the input shape of an einops call or a layer call at ``node`` rests on, over every analysis of it
+        (on its own, or inlined for a caller's arguments): made up from the pattern, a known rank, a known size."""
+        level = EVIDENCE_NONE
+        shape = getattr(tensor, "shape", None)
+        vs = getattr(tensor, "vshape", None)
+        if made_up and vs is not None and any(_evidence_size(s) for s in vs[0] + vs[2]):
+            level = EVIDENCE_SIZE_ONLY  # the rank is made up from the pattern, a trailing axis is known (a layer's)
+        elif made_up or isinstance(getattr(tensor, "origin", None), MadeUp):
+            level = EVIDENCE_MADE_UP
+        elif shape is not None:
+            level = EVIDENCE_RANK
+            if any(_evidence_size(s) for s in shape):
+                level = EVIDENCE_SIZE
+        old = self.evidence.get(id(node))
+        if old is None or old[1] < level:
+            self.evidence[id(node)] = (kind, level)
+
+    def evidence_stats(self) -> dict[str, int]:
+        out: dict[str, int] = {}
+        names = {EVIDENCE_NONE: "unknown", EVIDENCE_MADE_UP: "made-up", EVIDENCE_SIZE_ONLY: "made-up-rank-known-size",
+                 EVIDENCE_RANK: "rank", EVIDENCE_SIZE: "size"}
+        for kind, level in self.evidence.values():
+            for key in (f"evidence:{kind}:sites", f"evidence:{kind}:{names[level]}"):
+                out[key] = out.get(key, 0) + 1
+        return out
 
     def mark(self) -> tuple[int, int, dict[str, int]]:
         """Where the findings stand now (``rollback`` drops what came after: a loop pass that did not hold)."""

@@ -9,7 +9,7 @@ import libcst as cst
 
 from .. import pattern as P
 from ..sizes import Size
-from .context import OpSpec
+from .context import MadeUp, OpSpec
 from .shapes_bridge import Origin, shape_text
 from .values import UNKNOWN, DictV, FuncV, IntV, LayerV, RefV, SeqV, StrV, TensorV, Value
 
@@ -220,12 +220,15 @@ class EinopsCalls:
             self._report(node, problem)
             return fallback
         ellipsis: Size | None = None
+        made_up = False
         if not dynamic and shapes is None and not stacked and (tensor is UNKNOWN or (isinstance(tensor, TensorV) and tensor.shape is None)):
             synthetic, ellipsis = self._partial_input(tensor, pattern, lengths, node)
             if synthetic is not None:
                 shapes = [synthetic]
                 template = tensor if isinstance(tensor, TensorV) else TensorV(None)
                 self.ctx.count("einops:from-pattern")
+                made_up = True
+        self.ctx.note_evidence(node, "einops", template if shapes is not None else None, made_up)
         if dynamic or shapes is None:
             self.ctx.count("einops:dynamic-axes" if dynamic else "einops:unknown-input")
             return fallback
@@ -235,6 +238,8 @@ class EinopsCalls:
         spec = OpSpec(kind, pattern, tuple(shapes), tuple(lengths.items()),
                       (("reduction", reduction if not is_callable else "callable"), ("stacked", stacked)))
         out = self._result(node, res, template if not stacked else (TensorV(None, template.dtype, template.framework) if template else None), pattern, tensors, output_axes(pattern), spec)
+        if made_up and isinstance(out, TensorV):
+            out = out.with_shape(out.shape, out.axes, MadeUp(str(out.origin)))
         if ellipsis is not None and isinstance(out, TensorV) and out.shape is not None:
             out = self._variadic_output(out, pattern, ellipsis)
         if kind == "reduce" and isinstance(out, TensorV):

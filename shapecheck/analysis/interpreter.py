@@ -330,8 +330,14 @@ class Interpreter:
             obj = target.value
             if isinstance(obj, cst.Name) and obj.value == "self" and self.frame.cls_key is not None:
                 self.scope.vars[f"self.{target.attr.value}"] = value
+                if self.ctx.record_hovers:  # hover on `self.x = ...` shows what was assigned
+                    self.ctx.hovers[id(target)] = value
+                    self.ctx.hover_nodes[id(target)] = target
+            else:
+                self.forget_object(obj, target.attr.value, value)
         elif isinstance(target, cst.Subscript):
             self.forget_if_list(target.value)  # xs[i] = t: an element changed; other subscript targets: no tracking
+            self.forget_object(target.value)
 
     def forget_if_list(self, node: cst.BaseExpression) -> None:
         """A list the code mutates (``xs.append(t)``, ``xs[i] = t``, ``del xs[i]``, passed to a function): unknown from here.
@@ -340,7 +346,23 @@ class Interpreter:
         """
         key = _var_key(node)
         v = self.scope.vars.get(key) if key is not None else None
-        if key is not None and isinstance(v, SeqV) and v.kind == "list":
+        if key is not None and ((isinstance(v, SeqV) and v.kind == "list") or isinstance(v, DictV)
+                                or (isinstance(v, ManyV) and v.kind == "list")):
+            self.scope.vars[key] = UNKNOWN
+
+    def forget_object(self, node: cst.BaseExpression, attr: str | None = None, value: Value = UNKNOWN) -> None:
+        """``model.head = layer`` (or ``model`` handed to code that may change it): an object the analysis built no
+        longer holds what its constructor set. One attribute replaced is tracked; anything else forgets the object."""
+        root: cst.BaseExpression = node
+        while isinstance(root, cst.Attribute):
+            root = root.value
+        key = _var_key(root)
+        v = self.scope.vars.get(key) if key is not None else None
+        if key is None or not isinstance(v, ObjV) or not v.concrete:
+            return
+        if attr is not None and root is node:
+            self.scope.vars[key] = ObjV(v.cls_key, tuple((k, x) for k, x in v.attrs if k != attr) + ((attr, value),), True)
+        else:
             self.scope.vars[key] = UNKNOWN
 
     def forget(self, node: cst.BaseExpression) -> None:
@@ -490,11 +512,21 @@ class Interpreter:
         if name == "self" and self.frame.self_value is not None:
             return self.frame.self_value
         value = self.m.global_value(name)
-        if isinstance(value, (SeqV, ManyV)) and value.kind == "list" and self.frame.key != "<module>":
+        if ((isinstance(value, (SeqV, ManyV)) and value.kind == "list") or isinstance(value, DictV)) and self.frame.key != "<module>":
             return UNKNOWN  # a module-level list any function may have filled since
         return value
 
     def attribute(self, node: cst.Attribute) -> Value:
+        v = self._attribute(node)
+        if isinstance(v, FuncV) and v.bound_self is not None:
+            fi = self.m.find_function(v.key)
+            if fi is not None and any(_decorator_name(d) == "property" for d in fi.node.decorators):
+                if self.frame.building and isinstance(node.value, cst.Name) and node.value.value == "self":
+                    return self.m.call_on_building_self(self, node, fi, [], {})  # type: ignore[arg-type]
+                return self.m.call_function(self, node, v, [], {})  # type: ignore[arg-type]
+        return v
+
+    def _attribute(self, node: cst.Attribute) -> Value:
         attr = node.attr.value
         if isinstance(node.value, cst.Name) and node.value.value == "self" and self.frame.cls_key is not None:
             key = f"self.{attr}"
@@ -750,6 +782,11 @@ def _catches_shape_errors(handler: cst.ExceptHandler) -> bool:
         if name in _SHAPE_ERRORS:
             return True
     return False
+
+
+def _decorator_name(d: cst.Decorator) -> str:
+    e = d.decorator
+    return e.attr.value if isinstance(e, cst.Attribute) else e.value if isinstance(e, cst.Name) else ""
 
 
 def _truth(v: Value) -> bool | None:

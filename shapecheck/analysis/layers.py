@@ -102,6 +102,8 @@ class LayerOps(ShapeOps):
             return apply_with_policy(self, interp, node, layer, args, kwargs, in_sequential)  # type: ignore[arg-type]
         x = args[0] if args else UNKNOWN
         report_node: cst.CSTNode = layer.line_node if in_sequential and layer.line_node is not None else node
+        if not in_sequential:
+            self.ctx.note_evidence(node, "layer", x if isinstance(x, TensorV) else None)
         if layer.kind in ("Rearrange", "Reduce", "EinMix"):
             return self.m.einops.apply_layer(report_node, layer, x)
         if layer.kind.startswith("fw:"):  # Keras / Flax layers (frameworks.py)
@@ -123,6 +125,8 @@ class LayerOps(ShapeOps):
             return out
         if layer.kind == "Elementwise":
             return x
+        if x.shape is None and layer.kind in ("Linear", "LayerNorm"):
+            return self._apply_unranked(report_node, layer, x)
         if x.shape is None:
             return x.with_shape(None)
         if layer.kind == "Linear":
@@ -227,8 +231,13 @@ class LayerOps(ShapeOps):
             elif sub.kind.startswith("Conv"):
                 cin, cout = sub.param("in"), sub.param("out")
                 if kind == "channel" and feature is not None and cin is not None and equal(feature, cin) is Truth.FALSE:
+                    n = sub.param("n")
+                    ks, ds = sub.param("k") or (1,), sub.param("d") or (1,)
+                    side = Size.const(max(64, max(ds) * (max(ks) - 1) + 1))
                     self.ctx.report(where, "SHP204", {"op": f"nn.{sub.kind}", "reason": f"{sub.kind}(in_channels={cin}) cannot take the previous layer's output, "
-                                                                                      f"which has {feature} channels, in this nn.Sequential"})
+                                                                                      f"which has {feature} channels, in this nn.Sequential"},
+                                    spec=OpSpec("nn.Conv", None, ((feature,) + (side,) * n,), (), (("n", n), ("in_channels", cin), ("out_channels", cout), ("k", sub.param("k")),
+                                                                                            ("s", sub.param("s")), ("p", sub.param("p")), ("d", sub.param("d")))))
                     return
                 feature, kind = cout, "channel"
             elif sub.kind in ("ChannelNorm", "GroupNorm"):
@@ -242,7 +251,8 @@ class LayerOps(ShapeOps):
                 shape = sub.param("shape")
                 if kind == "last" and feature is not None and shape and equal(feature, shape[-1]) is Truth.FALSE:
                     self.ctx.report(where, "SHP204", {"op": "nn.LayerNorm", "reason": f"LayerNorm({', '.join(map(str, shape))}) cannot take the previous layer's output, "
-                                                                                    f"whose last axis is {feature}, in this nn.Sequential"})
+                                                                                    f"whose last axis is {feature}, in this nn.Sequential"},
+                                    spec=OpSpec("nn.LayerNorm", None, ((feature,),), (), (("normalized_shape", tuple(shape)),)))
                     return
             elif sub.kind != "Elementwise" or sub.param("name") in ("Softmax", "LogSoftmax", "Softmin", "GLU0"):
                 feature, kind = None, None
@@ -274,3 +284,27 @@ class LayerOps(ShapeOps):
         if name == "Embed":
             return LayerV("Embedding", (("n", size(0, "num_embeddings")), ("d", size(1, "features"))), node)
         return UNKNOWN
+
+    def _apply_unranked(self, report_node: cst.CSTNode, layer: LayerV, x: TensorV) -> Value:
+        """Linear / LayerNorm on an input of unknown rank: its known trailing axes (an einops ``...`` result) are
+        checked, and the output keeps the last axis the layer sets (``(..., out_features)``), which a later einops
+        pattern reads."""
+        vs = x.vshape
+        last = vs[2][-1] if vs is not None and vs[2] else None
+        if layer.kind == "LayerNorm":
+            shape = layer.param("shape")
+            if last is not None and shape and equal(last, shape[-1]) is Truth.FALSE:
+                self.ctx.report(report_node, "SHP204", {"op": "nn.LayerNorm", "reason": f"LayerNorm({', '.join(map(str, shape))}) cannot take an input whose last axis is {last}"},
+                                self._origins([x]), spec=OpSpec("nn.LayerNorm", None, ((last,),), (), (("normalized_shape", tuple(shape)),)))
+                return x.with_shape(None)
+            return x
+        fin, fout = layer.param("in"), layer.param("out")
+        if last is not None and fin is not None and equal(last, fin) is Truth.FALSE:
+            self.ctx.report(report_node, "SHP204", {"op": "nn.Linear", "reason": f"Linear(in_features={fin}) cannot take an input whose last axis is {last}"},
+                            self._origins([x]), spec=OpSpec("nn.Linear", None, ((last,),), (), (("in_features", fin), ("out_features", fout))))
+            return x.with_shape(None)
+        if fout is None:
+            return x.with_shape(None)
+        if vs is not None and vs[2]:
+            return TensorV(None, x.dtype, x.framework, None, x.origin, (vs[0], vs[1], vs[2][:-1] + (fout,)))
+        return TensorV(None, x.dtype, x.framework, None, x.origin, (vs[0] if vs is not None else (), self.fresh("V"), (fout,)))

@@ -326,7 +326,11 @@ class ModuleAnalysis:
         first_is_self = fi.cls_key is not None and not fi.is_static
         for i, p in enumerate(fi.params):
             if i == 0 and first_is_self:
-                scope.vars[p.name] = self_value if self_value is not None and not fi.is_classmethod else UNKNOWN
+                if fi.is_classmethod:  # cls: the class itself (of the object the method was reached through)
+                    cls_of = self_value.cls_key if isinstance(self_value, ObjV) else fi.cls_key
+                    scope.vars[p.name] = RefV("class:" + cls_of) if cls_of else UNKNOWN
+                else:
+                    scope.vars[p.name] = self_value if self_value is not None else UNKNOWN
                 continue
             if args is not None and p.name in args:
                 scope.vars[p.name] = args[p.name]
@@ -509,6 +513,7 @@ class ModuleAnalysis:
         if not (qual or "").startswith(_PURE_PREFIXES) and not (isinstance(func, cst.Name) and func.value in _PURE_BUILTINS):
             for a in node.args:
                 interp.forget_if_list(a.value)
+                interp.forget_object(a.value)  # a model handed to code that may replace its layers
         if qual is not None:
             handled = self.call_qualified(interp, node, qual, args, kwargs, dynamic)
             if handled is not None:
@@ -540,6 +545,12 @@ class ModuleAnalysis:
                 if method == "keys":
                     return SeqV(tuple(StrV(k) for k, _ in base.items), "tuple")
                 return SeqV(tuple(SeqV((StrV(k), v)) for k, v in base.items), "tuple")
+            if isinstance(base, DictV) and method not in ("values", "items", "keys", "get", "copy"):
+                interp.forget(func.value) if _var_key_of(func.value) is not None else None  # d.update(...), d.pop(k)
+            if isinstance(base, ObjV) and base.concrete and method in _RETURNS_SELF:
+                ci = self.find_class(base.cls_key)
+                if ci is not None and objects.find_method(self, ci, method) is None:
+                    return base  # model.to(device), model.eval(): the same object
             if isinstance(base, ObjV) and base.concrete and method == "apply" and len(args) >= 1 and not dynamic \
                     and not set(kwargs) - {"rngs", "deterministic", "train"}:
                 ci = self.find_class(base.cls_key)
@@ -696,6 +707,9 @@ def _length(v: Value) -> Value:
     return UNKNOWN
 
 
+# torch.nn.Module methods that return the module itself, its sizes unchanged
+_RETURNS_SELF = frozenset({"eval", "train", "cuda", "cpu", "requires_grad_", "share_memory", "to", "half", "float", "double",
+                           "bfloat16", "to_empty"})
 _ITER_BUILTINS = frozenset({"len", "enumerate", "zip", "reversed"})
 
 

@@ -242,12 +242,13 @@ def symbolic_arguments(m: "ModuleAnalysis", fi: FunctionInfo) -> dict[str, Value
         if p.annotation is not None and ann != "int":
             out[name] = UNKNOWN
             continue
-        if p.default is not None and not isinstance(p.default, cst.Integer):
+        if p.default is not None and (not isinstance(p.default, cst.Integer) or p.default.value in ("0", "1")):
+            # a default of 0 or 1 is more often a count that may be zero or a switch than a size
             out[name] = UNKNOWN
             continue
         origin = f"(constructor parameter {name} of {fi.key.split(':')[-1].rsplit('.', 1)[0]}" + \
                  (f", default {p.default.value})" if isinstance(p.default, cst.Integer) else ")")
-        out[name] = IntV(m.ctx.scoped(name, fi.key.split(":")[-1].rsplit(".", 1)[0], origin))
+        out[name] = IntV(m.ctx.scoped(name, "ctor:" + fi.key.split(":")[-1].rsplit(".", 1)[0], origin))
     return out
 
 
@@ -334,7 +335,7 @@ def _symbolic_field(m: "ModuleAnalysis", ci: ClassInfo, owner: ClassInfo, name: 
                 if isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name) and small.target.value == name:
                     if dotted(small.annotation.annotation) == "int" and (small.value is None or isinstance(small.value, cst.Integer)):
                         label = ci.key.split(":")[-1]
-                        return IntV(m.ctx.scoped(name, label, f"(field {name} of {label})"))
+                        return IntV(m.ctx.scoped(name, "ctor:" + label, f"(field {name} of {label})"))
     return UNKNOWN
 
 
