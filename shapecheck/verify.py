@@ -231,6 +231,13 @@ def _replay_framework(w: Witness, replay: Replay) -> None:
             return torch.nn.LayerNorm(tuple(int(x) for x in witness_get(w, "normalized_shape", ())), device="meta")(xs[0])
         if op == "nn.Conv":
             return _conv(torch, w, xs[0])
+        if op == "nn.GroupNorm":
+            return torch.nn.GroupNorm(1, int(witness_get(w, "num_channels")), device="meta")(xs[0])
+        if op == "nn.ConvTranspose":
+            n = int(witness_get(w, "n", 2))
+            layer = getattr(torch.nn, f"ConvTranspose{n}d")(int(witness_get(w, "in_channels")), int(witness_get(w, "out_channels") or 1), 1)
+            # meta tensors skip the transposed convolution's channel check: a real (small) input, weights of size 1
+            return layer(torch.zeros(tuple(int(d) if i < len(xs[0].shape) - n else 1 for i, d in enumerate(xs[0].shape))))
         raise NotImplementedError(op)
 
     if op == "loss":

@@ -37,7 +37,7 @@ __all__ = ["build_witness", "concrete_failure", "solve_assignment", "EINOPS_OPS"
 
 EINOPS_OPS = frozenset({"rearrange", "reduce", "repeat", "pack", "unpack", "einsum", "parse_shape"})
 FRAMEWORK_OPS = frozenset({"matmul", "elementwise", "loss", "cat", "stack", "reshape", "expand", "linear", "attention",
-                           "nn.Linear", "nn.LayerNorm", "nn.Conv"})
+                           "nn.Linear", "nn.LayerNorm", "nn.Conv", "nn.GroupNorm", "nn.ConvTranspose"})
 
 _INTERNAL = "~"  # prefix of symbols made while re-deriving assumptions (never shown)
 
@@ -552,6 +552,11 @@ def concrete_failure(w: Witness) -> str | None:
     if op == "keras.layer":  # a Keras layer's input-rank check (InputSpec ndim)
         ndim = witness_get(w, "ndim")
         return f"{witness_get(w, 'cls')} takes {ndim} dimensions, the input has {len(shapes[0])}" if len(shapes[0]) != ndim else None
+    if op in ("nn.GroupNorm", "nn.ConvTranspose"):  # the channel axis (1, or -n-1 unbatched) against the layer's
+        x, c = shapes[0], witness_get(w, "num_channels", witness_get(w, "in_channels"))
+        n = witness_get(w, "n", len(x) - 2)
+        axis = len(x) - n - 1
+        return None if c is None or not x or 0 > axis or x[axis] == c else f"{c} channels vs input {x}"
     return None
 
 

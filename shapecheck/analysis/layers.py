@@ -50,6 +50,8 @@ class LayerOps(ShapeOps):
             d = tup(args[5] if len(args) > 5 else kwargs.get("dilation"), 1)
             return LayerV(name, (("in", size_arg(0, "in_channels")), ("out", size_arg(1, "out_channels")), ("k", k), ("s", s), ("p", p), ("d", d),
                                  ("n", int(name[4]))), node)
+        if name in ("ConvTranspose1d", "ConvTranspose2d", "ConvTranspose3d"):
+            return LayerV("TransposedConv", (("in", size_arg(0, "in_channels")), ("out", size_arg(1, "out_channels")), ("n", int(name[-2]))), node)
         if name == "Sequential":
             if len(args) == 1 and isinstance(args[0], DictV) and not kwargs:  # Sequential(OrderedDict(...)) not read
                 return UNKNOWN
@@ -195,11 +197,22 @@ class LayerOps(ShapeOps):
             c = layer.param("c")
             if c is not None and len(x.shape) >= 2 and equal(x.shape[1], c) is Truth.FALSE:
                 self.ctx.report(report_node, "SHP204", {"op": "nn.GroupNorm", "reason": f"GroupNorm(num_channels={c}) cannot take an input with {x.shape[1]} channels "
-                                                                                      f"(input shape {shape_text(x.shape)})"}, self._origins([x]))
+                                                                                      f"(input shape {shape_text(x.shape)})"}, self._origins([x]),
+                                spec=OpSpec("nn.GroupNorm", None, (x.shape,), (), (("num_channels", c), ("n", len(x.shape) - 2))))
                 return x.with_shape(None)
             return x
         if layer.kind == "MultiheadAttention":
             return UNKNOWN
+        if layer.kind == "TransposedConv":
+            n, cin, cout = layer.param("n"), layer.param("in"), layer.param("out")
+            if len(x.shape) in (n + 1, n + 2) and cin is not None and equal(x.shape[-n - 1], cin) is Truth.FALSE:
+                self.ctx.report(report_node, "SHP204", {"op": f"nn.ConvTranspose{n}d", "reason": f"ConvTranspose{n}d(in_channels={cin}) cannot take an input with "
+                                                                                                 f"{x.shape[-n - 1]} channels (input shape {shape_text(x.shape)})"}, self._origins([x]),
+                                spec=OpSpec("nn.ConvTranspose", None, (x.shape,), (), (("n", n), ("in_channels", cin), ("out_channels", cout))))
+                return x.with_shape(None)
+            if len(x.shape) in (n + 1, n + 2):
+                return x.with_shape(x.shape[:-n - 1] + (cout if cout is not None else self.fresh("c"),) + tuple(self.fresh("h") for _ in range(n)))
+            return x.with_shape(None)
         if layer.kind == "Embedding":
             d = layer.param("d")
             return TensorV(x.shape + (d if d is not None else self.fresh("d"),), None, x.framework)
@@ -228,15 +241,16 @@ class LayerOps(ShapeOps):
                                     spec=OpSpec("nn.Linear", None, ((feature,),), (), (("in_features", fin), ("out_features", fout))))
                     return
                 feature, kind = fout, "last"
-            elif sub.kind.startswith("Conv"):
+            elif sub.kind.startswith("Conv") or sub.kind == "TransposedConv":
                 cin, cout = sub.param("in"), sub.param("out")
                 if kind == "channel" and feature is not None and cin is not None and equal(feature, cin) is Truth.FALSE:
                     n = sub.param("n")
                     ks, ds = sub.param("k") or (1,), sub.param("d") or (1,)
                     side = Size.const(max(64, max(ds) * (max(ks) - 1) + 1))
-                    self.ctx.report(where, "SHP204", {"op": f"nn.{sub.kind}", "reason": f"{sub.kind}(in_channels={cin}) cannot take the previous layer's output, "
+                    label = f"ConvTranspose{n}d" if sub.kind == "TransposedConv" else sub.kind
+                    self.ctx.report(where, "SHP204", {"op": f"nn.{label}", "reason": f"{label}(in_channels={cin}) cannot take the previous layer's output, "
                                                                                       f"which has {feature} channels, in this nn.Sequential"},
-                                    spec=OpSpec("nn.Conv", None, ((feature,) + (side,) * n,), (), (("n", n), ("in_channels", cin), ("out_channels", cout), ("k", sub.param("k")),
+                                    spec=OpSpec("nn.ConvTranspose" if sub.kind == "TransposedConv" else "nn.Conv", None, ((feature,) + (side,) * n,), (), (("n", n), ("in_channels", cin), ("out_channels", cout), ("k", sub.param("k")),
                                                                                             ("s", sub.param("s")), ("p", sub.param("p")), ("d", sub.param("d")))))
                     return
                 feature, kind = cout, "channel"
@@ -245,7 +259,8 @@ class LayerOps(ShapeOps):
                 if kind == "channel" and feature is not None and c is not None and equal(feature, c) is Truth.FALSE:
                     name = sub.param("name", "GroupNorm")
                     self.ctx.report(where, "SHP204", {"op": f"nn.{name}", "reason": f"{name}(num_channels={c}) cannot take the previous layer's output, "
-                                                                                  f"which has {feature} channels, in this nn.Sequential"})
+                                                                                  f"which has {feature} channels, in this nn.Sequential"},
+                                    spec=OpSpec("nn.GroupNorm", None, ((Size.const(1), feature, Size.const(4)),), (), (("num_channels", c), ("n", 1))))
                     return
             elif sub.kind == "LayerNorm":
                 shape = sub.param("shape")
