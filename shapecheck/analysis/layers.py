@@ -273,31 +273,23 @@ class LayerOps(ShapeOps):
                 feature, kind = None, None
 
     def jax_layer(self, node: cst.Call, qual: str, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        """equinox.nn and flax.linen layers whose sizes the call gives (the libraries are not analysed code)."""
+        """equinox.nn layers whose sizes the call gives (the library is not analysed code; flax.linen: frameworks.py)."""
         name = qual.rsplit(".", 1)[-1]
 
         def size(i: int, *kws: str) -> Size | None:
             v = args[i] if len(args) > i else next((kwargs[k] for k in kws if k in kwargs), None)
             return v.size if isinstance(v, IntV) else None
 
-        if qual.startswith("equinox.nn."):
-            if name == "Linear":
-                return LayerV("Linear", (("in", size(0, "in_features")), ("out", size(1, "out_features")), ("lib", "equinox")), node)
-            if name == "MLP":
-                return LayerV("Linear", (("in", size(0, "in_size")), ("out", size(1, "out_size")), ("lib", "equinox")), node)
-            if name in ("Conv1d", "Conv2d", "Conv3d"):
-                return self.layer(node, name, args, {k: v for k, v in kwargs.items() if k != "key"})
-            if name == "LayerNorm":
-                return self.layer(node, name, args[:1], {})
-            if name in ("Dropout", "Identity", "Lambda"):
-                return LayerV("Elementwise", (("name", name),), node) if name != "Lambda" else UNKNOWN
-            return UNKNOWN
-        if name == "Dense":
-            return LayerV("Linear", (("in", None), ("out", size(0, "features")), ("lib", "flax")), node)
-        if name in ("LayerNorm", "RMSNorm", "Dropout"):
-            return LayerV("Elementwise", (("name", name),), node)
-        if name == "Embed":
-            return LayerV("Embedding", (("n", size(0, "num_embeddings")), ("d", size(1, "features"))), node)
+        if name == "Linear":
+            return LayerV("Linear", (("in", size(0, "in_features")), ("out", size(1, "out_features")), ("lib", "equinox")), node)
+        if name == "MLP":
+            return LayerV("Linear", (("in", size(0, "in_size")), ("out", size(1, "out_size")), ("lib", "equinox")), node)
+        if name in ("Conv1d", "Conv2d", "Conv3d"):
+            return self.layer(node, name, args, {k: v for k, v in kwargs.items() if k != "key"})
+        if name == "LayerNorm":
+            return self.layer(node, name, args[:1], {})
+        if name in ("Dropout", "Identity", "Lambda"):
+            return LayerV("Elementwise", (("name", name),), node) if name != "Lambda" else UNKNOWN
         return UNKNOWN
 
     def _apply_unranked(self, report_node: cst.CSTNode, layer: LayerV, x: TensorV) -> Value:

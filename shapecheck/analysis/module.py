@@ -72,6 +72,9 @@ class ModuleAnalysis:
         self._lines: list[int] | None = None
         self.module_ran = False
         self.module_ran_fully = False
+        # functions already run with their findings reported here (a class's constructor and the helpers it calls on
+        # self, run with symbolic sizes): the module's own pass does not run them again
+        self.standalone_done: set[str] = set()
         self.analysed = False
         self.tab_shift: dict[int, tuple[int, int]] = {}  # lines whose indentation tabs were expanded for libcst
         self.assigned_cache: dict[int, set[str]] = {}
@@ -462,12 +465,26 @@ class ModuleAnalysis:
         for p in fi.params[1:]:
             if p.name not in bound and p.kind in ("pos", "posonly", "kwonly") and p.default is not None:
                 bound[p.name] = objects._default(self, fi, p.default)
+        top = fi.module is self and not self.ctx.suppress_depth and not self.ctx.uncertain
+        if top:
+            self.standalone_done.add(fi.key)  # a class's own constructor run: its findings are reported here
+        callee_ctx = fi.module.ctx
+        if not top:  # collected, and reported at this call (as an inlined function's)
+            callee_ctx.suppress_depth += 1
+            saved = callee_ctx.inline_findings
+            callee_ctx.inline_findings = []
         fi.analysing = True
         try:
             scope = fi.module.run_function(fi, bound, interp.frame.self_value, depth=depth + 1,
                                            self_vars=interp.scope.vars, building=True)
         finally:
             fi.analysing = False
+            if not top:
+                inner = callee_ctx.inline_findings
+                callee_ctx.inline_findings = saved
+                callee_ctx.suppress_depth -= 1
+        if not top:
+            self.report_inner(node, fi.module, f"{fi.name}()", inner)
         for k, v in scope.vars.items():
             if k.startswith("self."):
                 interp.scope.vars[k] = v
@@ -622,7 +639,7 @@ class ModuleAnalysis:
     def call_qualified(self, interp: Interpreter, node: cst.Call, qual: str, args: list[Value], kwargs: dict[str, Value], dynamic: bool) -> Value | None:
         if qual.startswith("einops"):
             return self.einops.call(interp, node, qual, args, kwargs, dynamic)
-        if qual.startswith(("equinox.nn.", "flax.linen.")) and qual.rsplit(".", 1)[-1][:1].isupper():
+        if qual.startswith("equinox.nn.") and qual.rsplit(".", 1)[-1][:1].isupper():
             hit = self.project.lookup(qual) if self.project is not None else None
             if hit is None:  # the library itself is not part of the analysed tree
                 return UNKNOWN if dynamic else self.ops.jax_layer(node, qual, args, kwargs)
@@ -662,7 +679,7 @@ class ModuleAnalysis:
         for ci in self.classes.values():
             self.ensure_class_attrs(ci)
         for fi in list(self.functions.values()):
-            if "<locals>" in fi.key:
+            if "<locals>" in fi.key or fi.key in self.standalone_done:
                 continue
             self_value = ObjV(fi.cls_key) if fi.cls_key is not None else None
             self.run_function(fi, None, self_value)

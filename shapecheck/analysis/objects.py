@@ -311,11 +311,15 @@ def instantiate(m: "ModuleAnalysis", interp: "Interpreter | None", node: cst.Cal
         ctx.inline_findings = []
     try:
         if init is not None:
+            if symbolic:
+                init.module.standalone_done.add(init.key)
             scope = init.module.run_function(init, bound, obj_self, depth=depth + 1, self_vars=self_vars, building=True)
             self_vars = dict(scope.vars)
         for extra in ("__post_init__", "setup"):
             fi = find_method(m, ci, extra)
             if fi is not None and (init is None or extra == "setup") and not fi.has_unknown_decorators:
+                if symbolic:
+                    fi.module.standalone_done.add(fi.key)
                 scope = fi.module.run_function(fi, {}, obj_self, depth=depth + 1, self_vars=self_vars, building=True)
                 self_vars = dict(scope.vars)
     finally:
