@@ -84,6 +84,9 @@ class Context:
     caught: int = 0  # >0 inside a try body whose handler catches shape errors: definite findings there are dropped
     stats: dict[str, int] = field(default_factory=dict)  # coverage counters (benchmarks/corpus.py)
     evidence: dict[int, tuple[str, int]] = field(default_factory=dict)  # id(call) -> (kind, best evidence level)
+    branch_unknown: int = 0  # how many enclosing branches have a condition the analysis cannot decide
+    loop_watch: list[int] = field(default_factory=list)  # first passes of loops: branch_unknown when each started
+    tagged: set[int] = field(default_factory=set)  # findings made in such a pass under an undecided branch
 
     def count(self, key: str) -> None:
         if not self.suppress_depth:
@@ -97,6 +100,8 @@ class Context:
     def add(self, p: Pending) -> None:
         if self.caught and p.code.startswith(("SHP1", "SHP2")):
             return  # the error is raised and handled: the code does not fail there
+        if self.loop_watch and self.branch_unknown > self.loop_watch[0]:
+            self.tagged.add(id(p))
         if self.suppress_depth:
             if not self.uncertain:
                 self.inline_findings.append(p)
@@ -139,6 +144,19 @@ class Context:
         del self.inline_findings[mark[1]:]
         self.stats = dict(mark[2])
 
+    def drop_tagged(self, mark: tuple[int, int, dict[str, int]]) -> None:
+        """Drop the findings made since ``mark`` under a branch the analysis could not decide (a loop's first pass
+        whose state did not hold: that branch may only run in a later iteration, on other values)."""
+        self.pending[mark[0]:] = [p for p in self.pending[mark[0]:] if id(p) not in self.tagged]
+        self.inline_findings[mark[1]:] = [p for p in self.inline_findings[mark[1]:] if id(p) not in self.tagged]
+
+    def drop_repeated(self, first: tuple[int, int, dict[str, int]], second: tuple[int, int, dict[str, int]]) -> None:
+        """Drop the findings since ``second`` that the pass between ``first`` and ``second`` made already."""
+        seen = {(id(p.node), p.code) for p in self.pending[first[0]:second[0]] + self.inline_findings[first[1]:second[1]]}
+        self.pending[second[0]:] = [p for p in self.pending[second[0]:] if (id(p.node), p.code) not in seen]
+        self.inline_findings[second[1]:] = [p for p in self.inline_findings[second[1]:] if (id(p.node), p.code) not in seen]
+        self.stats = dict(second[2])  # a site counted once
+
     @contextlib.contextmanager
     def maybe_taken(self, truth: bool | None) -> Iterator[None]:
         """A branch whose condition is unknown. In a function analysed for one call's arguments (inlined), what fails
@@ -146,10 +164,12 @@ class Context:
         analysis cannot tell: such findings are not reported at the call. A function analysed on its own reports them."""
         uncertain = truth is None and self.suppress_depth > 0
         self.uncertain += uncertain
+        self.branch_unknown += truth is None
         try:
             yield
         finally:
             self.uncertain -= uncertain
+            self.branch_unknown -= truth is None
 
     @contextlib.contextmanager
     def catching(self, catches: bool) -> Iterator[None]:

@@ -68,7 +68,7 @@ class ClassInfo:
     decorators: list[str] = field(default_factory=list)
     body_attrs: "dict[str, Value] | None" = None  # class-body assignments (``expansion = 4``, ``dim: int = 64``)
     fields: list[tuple[str, "cst.BaseExpression | None"]] = field(default_factory=list)  # annotated class-body names
-    instances: dict[Any, "Value"] = field(default_factory=dict)  # (argument values) -> the constructed object
+    instances: dict[Any, Any] = field(default_factory=dict)  # (argument values) -> (the object, its findings)
     building: bool = False
     mro_cache: "list[ClassInfo] | None" = None
     outside_init: "set[str] | None" = None  # self attributes a method not run by __init__ assigns

@@ -269,6 +269,7 @@ class Interpreter:
             if isinstance(v, SeqV) and v.kind in ("list", "modulelist"):
                 v = ManyV(elements_of(v), v.kind)  # a list the body may grow: any number of such elements
             state[name] = v
+        first_mark = first_end = None
         for attempt in range(3):
             mark = self.ctx.mark()
             self.scope.vars = {**before, **state}
@@ -277,18 +278,36 @@ class Interpreter:
                 # the iterable was evaluated once; its elements, unless the body changes what it names
                 elem = None if _names_in(stmt.iter) & assigned else _common_element(it)
                 self.assign(stmt.target, elem if elem is not None else UNKNOWN)
-            self.run_suite(stmt.body)
+            if not attempt:
+                first_mark = mark
+                self.ctx.loop_watch.append(self.ctx.branch_unknown)
+            try:
+                self.run_suite(stmt.body)
+            finally:
+                if not attempt:
+                    self.ctx.loop_watch.pop()
             new = {name: join(state[name], self.scope.vars.get(name, UNKNOWN)) for name in assigned}
             if new == state:
+                if first_end is not None:
+                    self.ctx.drop_repeated(first_mark, first_end)  # type: ignore[arg-type]
+                if not self.ctx.loop_watch:
+                    self.ctx.tagged.clear()
                 self.scope.vars = {**self.scope.vars, **state}
                 self.dead = False
                 if stmt.orelse is not None:
                     self.run_suite(stmt.orelse.body)
                     self.dead = False
                 return True
-            if attempt:  # the first pass is the first iteration itself: what fails there fails
+            if attempt:
                 self.ctx.rollback(mark)
+            else:
+                # the first pass is the first iteration itself: what fails there fails, unless it sits under a
+                # branch the analysis could not decide (that branch may only run in a later iteration)
+                self.ctx.drop_tagged(mark)
+                first_end = self.ctx.mark()
             state = new
+        if not self.ctx.loop_watch:
+            self.ctx.tagged.clear()
         self.scope.vars = before
         self.dead = False
         return False

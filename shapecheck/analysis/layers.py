@@ -10,7 +10,7 @@ from ..sizes import Size, Truth, equal
 from .context import OpSpec
 from .shapes_bridge import shape_text
 from .values import (
-    UNKNOWN, DictV, FuncV, IntV, LayerV, ManyV, ObjV, SeqV, StrV, TensorV, Value,
+    UNKNOWN, DictV, IntV, LayerV, ManyV, ObjV, SeqV, StrV, TensorV, Value,
 )
 
 if TYPE_CHECKING:
@@ -82,8 +82,12 @@ class LayerOps(ShapeOps):
             return LayerV("GroupNorm", (("groups", size_arg(0, "num_groups")), ("c", size_arg(1, "num_channels"))), node)
         if name == "RMSNorm":
             v = args[0] if args else kwargs.get("normalized_shape")
-            shape = (v.size,) if isinstance(v, IntV) else (tuple(x.size for x in v.items) if isinstance(v, SeqV) and all(isinstance(x, IntV) for x in v.items) else None)
-            return LayerV("LayerNorm", (("shape", shape), ("name", "RMSNorm")), node)
+            rms: tuple[Size, ...] | None = None
+            if isinstance(v, IntV):
+                rms = (v.size,)
+            elif isinstance(v, SeqV) and all(isinstance(x, IntV) for x in v.items):
+                rms = tuple(x.size for x in v.items if isinstance(x, IntV))
+            return LayerV("LayerNorm", (("shape", rms), ("name", "RMSNorm")), node)
         if name == "MultiheadAttention":
             bf = args[6] if len(args) > 6 else kwargs.get("batch_first")
             kdim = args[4] if len(args) > 4 else kwargs.get("kdim")

@@ -745,9 +745,10 @@ def _iter_builtin(name: str, args: list[Value]) -> Value:
             return SeqV(tuple(reversed(a.items)), "tuple")
         return ManyV(a.elem, "tuple") if isinstance(a, ManyV) else UNKNOWN
     if name == "zip" and args:
-        if all(isinstance(a, SeqV) for a in args):
-            n = min(len(a.items) for a in args)  # type: ignore[union-attr]
-            return SeqV(tuple(SeqV(tuple(a.items[i] for a in args)) for i in range(n)), "tuple")  # type: ignore[union-attr]
+        seqs = [a for a in args if isinstance(a, SeqV)]
+        if len(seqs) == len(args):
+            n = min(len(a.items) for a in seqs)
+            return SeqV(tuple(SeqV(tuple(a.items[i] for a in seqs)) for i in range(n)), "tuple")
         elems = [elements_of(a) for a in args]
         if all(e is not None for e in elems):
             return ManyV(SeqV(tuple(elems)), "tuple")  # type: ignore[arg-type]

@@ -206,7 +206,7 @@ def _self_calls(node: cst.CSTNode) -> set[str]:
     while stack:
         n = stack.pop()
         if type(n) is cst.Call:
-            f = n.func  # type: ignore[attr-defined]
+            f = n.func
             if type(f) is cst.Attribute and type(f.value) is cst.Name and f.value.value == "self":
                 out.add(f.attr.value)
         stack.extend(children(n))
@@ -265,7 +265,8 @@ def instantiate(m: "ModuleAnalysis", interp: "Interpreter | None", node: cst.Cal
         return generic, []
     key = ("sym",) if symbolic else (tuple(_sig(a) for a in args), tuple(sorted((k, _sig(v)) for k, v in kwargs.items())))
     if key in ci.instances:
-        return ci.instances[key]
+        cached: tuple[Value, list[Any]] = ci.instances[key]
+        return cached
     init = find_method(m, ci, "__init__")
     if init is not None:
         from .module import ensure_signature
