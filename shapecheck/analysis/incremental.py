@@ -339,12 +339,12 @@ class Document:
         run = ma.run_function
         param_value = ma.param_value
 
-        def run_function(fi: Any, args: Any, self_value: Any, depth: int = 0) -> Any:
+        def run_function(fi: Any, args: Any, self_value: Any, depth: int = 0, **building: Any) -> Any:
             if cancelled is not None and cancelled():
                 raise Cancelled()
             env = envs.get(id(fi.node))
-            if args is not None or depth or env is None:
-                return run(fi, args, self_value, depth)
+            if args is not None or depth or env is None or building:
+                return run(fi, args, self_value, depth, **building)  # an object under construction: not cached
             # where a finding made inside lands depends only on whether these counters are non-zero (Context.add)
             state = (ctx.suppress_depth > 0, ctx.uncertain > 0, ctx.caught > 0)
             key = (fi.key, env, repr(self_value), state)

@@ -117,6 +117,12 @@ class LayerOps(ShapeOps):
             return apply_layer(self, node, report_node, layer, x, args)  # type: ignore[arg-type]
         if not isinstance(x, TensorV):
             return UNKNOWN
+        if layer.kind == "Sequential" and layer.param("repeat") is not None:
+            # any number of the same block (zero included): its output when it keeps the input's shape, else unknown
+            sub = layer.param("repeat")
+            once = self.apply_layer(interp, node, sub, [x], {}) if isinstance(sub, LayerV) else \
+                self.m.call_object(interp, node, sub, [x], {}) if isinstance(sub, ObjV) else UNKNOWN
+            return x if isinstance(once, TensorV) and once.shape == x.shape and x.shape is not None else x.with_shape(None)
         if layer.kind == "Sequential":
             out: Value = x
             for sub in layer.param("layers", ()):

@@ -509,6 +509,7 @@ class ModuleAnalysis:
         args: list[Value] = []
         kwargs: dict[str, Value] = {}
         dynamic = False
+        repeated: ManyV | None = None
         for a in node.args:
             v = interp.eval(a.value)
             if a.star == "*":
@@ -516,6 +517,8 @@ class ModuleAnalysis:
                     args.extend(v.items)
                 else:
                     dynamic = True
+                    if isinstance(v, ManyV) and len(node.args) == 1:
+                        repeated = v
             elif a.star == "**":
                 if isinstance(v, DictV):
                     kwargs.update(v.items)  # **kwargs handed on: the named arguments the caller gave
@@ -531,6 +534,9 @@ class ModuleAnalysis:
             for a in node.args:
                 interp.forget_if_list(a.value)
                 interp.forget_object(a.value)  # a model handed to code that may replace its layers
+        if repeated is not None and repeated.elem is not None and (qual or "").endswith("torch.nn.Sequential"):
+            # nn.Sequential(*[Block(dim) for _ in range(depth)]): any number of such blocks
+            return LayerV("Sequential", (("repeat", repeated.elem),), node)
         if qual is not None:
             handled = self.call_qualified(interp, node, qual, args, kwargs, dynamic)
             if handled is not None:
