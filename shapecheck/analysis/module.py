@@ -574,13 +574,6 @@ class ModuleAnalysis:
                 ci = self.find_class(base.cls_key)
                 if ci is not None and objects.find_method(self, ci, method) is None:
                     return base  # model.to(device), model.eval(): the same object
-            if isinstance(base, ObjV) and base.concrete and method == "apply" and len(args) >= 1 and not dynamic \
-                    and not set(kwargs) - {"rngs", "deterministic", "train"}:
-                ci = self.find_class(base.cls_key)
-                if ci is not None and objects.find_method(self, ci, "apply") is None \
-                        and any(b.startswith("flax.") for b in objects.foreign_bases(self, ci)):
-                    # flax: model.apply(variables, *inputs) runs __call__
-                    return self.call_object(interp, node, base, args[1:], {k: v for k, v in kwargs.items() if k != "rngs"})
             if isinstance(func.value, cst.Name) and func.value.value == "self" and isinstance(base, ObjV) \
                     and interp.frame.cls_key is not None:
                 if method in ("register_buffer", "register_parameter", "add_module") and args and isinstance(args[0], StrV):
