@@ -184,11 +184,15 @@ class ModuleAnalysis:
         """The signatures a module-level ``def``/``class`` statement creates, with the aliases known at that point (as
         Python evaluates annotations when the ``def`` runs): module-level code below it calls them with these."""
         key = f"{self.module_name}:{stmt.name.value}"
-        is_class = isinstance(stmt, cst.ClassDef)  # once, not per function: this runs for every def of the module
-        for fi in self.functions.values():
-            if fi.node is stmt or (is_class and fi.cls_key is not None
-                                   and (fi.cls_key == key or fi.cls_key.startswith(key + "."))):
+        if isinstance(stmt, cst.FunctionDef):  # a lookup, not a scan: this runs for every def of the module
+            fi = self.functions.get(key)
+            if fi is not None and fi.node is stmt:
                 self._sign(fi)
+            return
+        for ck, ci in self.classes.items():
+            if ck == key or ck.startswith(key + "."):  # the class and the classes nested in it
+                for fi in ci.methods.values():
+                    self._sign(fi)
 
     # ------------------------------------------------------------------ module-level run
     def run_module(self) -> None:
