@@ -482,3 +482,54 @@ def test_a_body_shows_its_own_shapes_not_one_callers(tmp_path: Path) -> None:
     assert hints["out"] == ": (2, 4, 16, 16)"
     at = lines.index("    y = rearrange(x, \"b n (h d) -> b h n d\", h=4)") + 1
     assert (index.at(at, 4) or "").startswith("y: (b, 4, n, 16)")
+
+
+MODEL = """import torch
+from torch import nn
+
+
+class FF(nn.Module):
+    def __init__(self, dim, mult=4):
+        super().__init__()
+        self.up = nn.Linear(dim, dim * mult)
+        self.down = nn.Linear(dim * mult, dim)
+
+    def forward(self, x):
+        return self.down(self.up(x))
+
+
+class Model(nn.Module):
+    def __init__(self, dim=64):
+        super().__init__()
+        self.ff = FF(dim)
+        self.pos = nn.Parameter(torch.randn(1, 16, dim))
+
+    def forward(self, x):
+        return self.ff(x + self.pos)
+
+
+def test_model():
+    m = Model(dim=32)
+    out = m(torch.randn(2, 16, 32))
+    return out
+"""
+
+
+def test_hover_follows_module_objects(client: Client) -> None:
+    """Issue 12, item 8: what the analyser infers for module objects shows on hover (constructor arguments,
+    parameters, submodules, the output of calling the instance)."""
+    uri = _open(client, "model.py", MODEL)
+    client.diagnostics(uri)
+    lines = MODEL.splitlines()
+    at = lines.index("        self.pos = nn.Parameter(torch.randn(1, 16, dim))")
+    pos = _hover(client, uri, at, lines[at].index("pos") + 1)
+    assert pos is not None and "self.pos: (1, 16, dim)" in pos
+    at = lines.index("        self.ff = FF(dim)")
+    ff = _hover(client, uri, at, lines[at].index("ff") + 1)
+    assert ff is not None and "FF instance" in ff and "up: Linear(in=dim, out=4*dim)" in ff
+    at = lines.index("    m = Model(dim=32)")
+    m = _hover(client, uri, at, 4)
+    assert m is not None and "pos: tensor (1, 16, 32)" in m
+    at = lines.index("    out = m(torch.randn(2, 16, 32))")
+    out = _hover(client, uri, at, 5)
+    assert out is not None and "out: (2, 16, 32)" in out

@@ -29,7 +29,10 @@ def _short(v: Any, depth: int = 0) -> str:
     if isinstance(v, TensorV):
         return "tensor " + shape_text(v)
     if isinstance(v, LayerV):
-        return v.kind
+        if depth:
+            return v.kind
+        params = [(k, p) for k, p in v.params if k != "layers"][:4]
+        return f"{v.kind}(" + ", ".join(f"{k}={_short(p, depth + 1)}" for k, p in params) + ")"
     if isinstance(v, ObjV):
         return v.cls_key.rpartition(":")[2]
     if isinstance(v, (list, tuple)) and depth < 2:

@@ -299,8 +299,6 @@ class Analyser:
         project = self.project_for(path)
         doc = self.documents.setdefault(key, Document())
 
-        if not relevant(text, project, path):
-            return Analysed(uri, version, text, [])  # as every host: a file that uses none of our libraries is skipped
         incremental = None
         try:
             result = doc.analyse(text, path, project, epoch, stale)
@@ -312,6 +310,10 @@ class Analyser:
             findings = check_source(text, path, config, project=project)
         else:
             findings = _filter(result.findings, text.splitlines(), config, path)
+            if not relevant(text, project, path):
+                # as every host reports: a file that uses none of our libraries is not checked. It is analysed all
+                # the same, for hovers and hints (plain PyTorch modules have shapes too)
+                findings = []
             incremental = result
         return Analysed(uri, version, text, findings, incremental=incremental, indexing=incremental is not None)
 
