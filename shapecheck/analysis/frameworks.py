@@ -252,7 +252,13 @@ def tf_call(ops: "FrameworkOps", node: cst.Call, qual: str, args: list[Value], k
             if shape is not None and not isinstance(shape, NoneV):
                 return _construct(ops, node, fw, "tf.constant", shape, _dtype(dt))
             if isinstance(value, TensorV):
-                return value.with_dtype(_dtype(dt) if dt is not None else value.dtype)
+                return TensorV(value.shape, _dtype(dt) if dt is not None else value.dtype, fw, value.axes, value.origin)
+            return TensorV(None, _dtype(dt), fw)
+        if name in ("Variable", "convert_to_tensor"):
+            value = _arg(args, kwargs, 0, "initial_value" if name == "Variable" else "value")
+            dt = kwargs.get("dtype")
+            if isinstance(value, TensorV):
+                return TensorV(value.shape, _dtype(dt) if dt is not None else value.dtype, fw, value.axes, value.origin)
             return TensorV(None, _dtype(dt), fw)
         if name in ("zeros_like", "ones_like"):
             t = _arg(args, kwargs, 0, "input")
@@ -549,6 +555,8 @@ def keras_call(ops: "FrameworkOps", interp: "Interpreter", node: cst.Call, qual:
             # Keras builds the model here: a layer that cannot take its input fails at construction
             ops.apply_layer(interp, node, seq, [start], {})
         return seq
+    if qual.startswith("keras.ops."):
+        return keras_ops(ops, node, name, args, kwargs)
     if not qual.startswith("keras.layers."):
         return UNKNOWN
     return with_compute_dtype(_named(_keras_layer(ops, node, qual, name, args, kwargs), qual), keras_compute_dtype(ops, kwargs))
@@ -594,6 +602,46 @@ def _keras_layer(ops: "FrameworkOps", node: cst.Call, qual: str, name: str, args
     if name in _ACTIVATION_LAYERS:
         return LayerV("Elementwise", (("name", name),), node)
     return _kl("Opaque", node)
+
+
+def keras_ops(ops: "FrameworkOps", node: cst.Call, name: str, args: list[Value], kwargs: dict[str, Value]) -> Value:
+    """``keras.ops``: numpy signatures. On the TensorFlow backend ``sum`` / ``prod`` call ``tf.reduce_*`` on the
+    input dtype (65,536 float16 ones sum to inf), while ``mean`` casts float16 to float32 first (safe)."""
+    fw = "tensorflow"
+    x = _arg(args, kwargs, 0, "x")
+    if name in ("zeros", "ones", "empty"):
+        dt = _arg(args, kwargs, 1, "dtype")
+        return _construct(ops, node, fw, f"keras.ops.{name}", _arg(args, kwargs, 0, "shape"), "float32" if dt is None or isinstance(dt, NoneV) else _dtype(dt))
+    if name in ("concatenate", "stack"):
+        return _concat(ops, node, "concat" if name == "concatenate" else "stack", fw, x, _arg(args, kwargs, 1, "axis", IntV(Size.const(0))))
+    if name == "einsum":
+        return _einsum(ops, node, args[0] if args else kwargs.get("subscripts"), list(args[1:]))
+    if name == "matmul":
+        a, b = _arg(args, kwargs, 0, "x1"), _arg(args, kwargs, 1, "x2")
+        return ops.matmul(node, "keras.ops.matmul", a, b) if isinstance(a, TensorV) and isinstance(b, TensorV) else UNKNOWN
+    if not isinstance(x, TensorV):
+        return UNKNOWN
+    if name == "cast":
+        return _cast(x, _arg(args, kwargs, 1, "dtype"))
+    if name == "reshape":
+        target = _arg(args, kwargs, 1, "newshape")
+        return ops.reshape(node, "reshape", x, [target], {}) if isinstance(target, SeqV) else x.with_shape(None)
+    if name == "transpose":
+        return _transpose(ops, x, _arg(args, kwargs, 1, "axes"))
+    if name == "expand_dims":
+        return _expand_dims(x, _arg(args, kwargs, 1, "axis"))
+    if name == "squeeze":
+        axis = _arg(args, kwargs, 1, "axis")
+        return ops.squeeze(x, [] if axis is None or isinstance(axis, NoneV) else [axis], {}) if axis is None or isinstance(axis, NoneV) else x.with_shape(None)
+    if name in ("sum", "prod", "mean", "max", "min"):
+        kind = {"max": "amax", "min": "amin"}.get(name, name)
+        if name == "mean" and x.dtype in ("float16", "bfloat16"):
+            out = _reduce(ops, node, kind, x.with_dtype("float32"), _arg(args, kwargs, 1, "axis"), _arg(args, kwargs, 2, "keepdims"))
+            return out.with_dtype(x.dtype) if isinstance(out, TensorV) else out
+        return _reduce(ops, node, kind, x, _arg(args, kwargs, 1, "axis"), _arg(args, kwargs, 2, "keepdims"))
+    if name in _SAME_SHAPE:
+        return x
+    return UNKNOWN
 
 
 def _int_tuple(v: Value | None, n: int) -> tuple[int, ...] | None:

@@ -464,7 +464,7 @@ def _method_input(m: "ModuleAnalysis", call: cst.CSTNode, keywords: tuple[str, .
         return None
     func = call.func
     qual = m.qualify(func) if isinstance(func, (cst.Name, cst.Attribute)) else None
-    if qual and qual.split(".", 1)[0] in ("torch", "numpy", "jax", "tensorflow", "paddle"):
+    if qual and qual.split(".", 1)[0] in ("torch", "numpy", "jax", "tensorflow", "paddle", "keras", "tf_keras", "flax", "jmp"):
         return _arg(call, 0, keywords[0]) if not any(a.keyword is not None and a.keyword.value in keywords[1:] for a in call.args) else None
     if isinstance(func, cst.Attribute):
         return func.value
