@@ -344,6 +344,14 @@ def paddle_call(ops: "FrameworkOps", node: cst.Call, qual: str, args: list[Value
     name = parts[-1]
     space = ".".join(parts[1:-1])
     fw = "paddle"
+    if space == "amp" and name in ("decorate", "amp_decorate"):
+        # decorate(models, optimizers=None, level='O1', ...): the same model objects (O2 casts their parameters to
+        # float16; outputs then follow the auto_cast region, which is not modelled) and optimizers
+        models = _arg(args, kwargs, 0, "models")
+        optimizers = _arg(args, kwargs, 1, "optimizers")
+        if models is None:
+            return UNKNOWN
+        return models if optimizers is None or isinstance(optimizers, NoneV) else SeqV((models, optimizers), "tuple")
     if space in ("", "tensor"):
         if name in ("zeros", "ones", "randn", "rand", "empty"):
             dt = _arg(args, kwargs, 1, "dtype")
@@ -431,8 +439,12 @@ def _kl(name: str, node: cst.Call, **params: Any) -> LayerV:
     return LayerV("fw:" + name, tuple(params.items()), node)
 
 
-def _named(layer: LayerV, name: str) -> LayerV:
-    return LayerV(layer.kind, layer.params + (("cls", name),), layer.line_node)
+def _named(layer: LayerV, name: str, kwargs: dict[str, Value] | None = None) -> LayerV:
+    extra: tuple[tuple[str, Any], ...] = (("cls", name),)
+    shape = _shape_of((kwargs or {}).get("input_shape"), None)
+    if shape is not None:
+        extra += (("input_shape", shape),)
+    return LayerV(layer.kind, layer.params + extra, layer.line_node)
 
 
 # ------------------------------------------------------------------------------------------------------ precision
@@ -486,6 +498,9 @@ def _jmp_dtype(text: str) -> str | None:
 def jmp_call(qual: str, args: list[Value], kwargs: dict[str, Value]) -> Value:
     """``jmp.get_policy("params=float32,compute=float16,output=float32")`` / ``jmp.Policy(...)``: a policy value."""
     name = qual.rsplit(".", 1)[-1]
+    if name in ("cast_to_half", "cast_to_full", "cast_to_bf16") and len(args) == 1 and not kwargs:
+        target = {"cast_to_half": "float16", "cast_to_full": "float32", "cast_to_bf16": "bfloat16"}[name]
+        return jmp_method(LayerV("fw:jmp", (("jmp_compute", target),)), "cast_to_compute", args)
     roles: dict[str, str | None] = {}
     if name == "get_policy":
         spec = args[0] if args else kwargs.get("policy_name")
@@ -550,6 +565,10 @@ def keras_call(ops: "FrameworkOps", interp: "Interpreter", node: cst.Call, qual:
         start: TensorV | None = None
         if items and isinstance(items[0], TensorV):  # keras.Sequential([keras.Input(shape=...), ...])
             start, items = items[0], items[1:]
+        elif items and isinstance(items[0], LayerV) and items[0].param("input_shape") is not None:
+            # Keras 2 style: Dense(64, input_shape=(784,)) -- the model is built here, with a batch axis
+            start = TensorV((ops.fresh("batch"),) + items[0].param("input_shape"), "float32", "tensorflow", None,
+                            Origin(ops.m, node, "input_shape=..."))
         seq = LayerV("Sequential", (("layers", tuple(items)),), node)
         if start is not None:
             # Keras builds the model here: a layer that cannot take its input fails at construction
@@ -559,7 +578,7 @@ def keras_call(ops: "FrameworkOps", interp: "Interpreter", node: cst.Call, qual:
         return keras_ops(ops, node, name, args, kwargs)
     if not qual.startswith("keras.layers."):
         return UNKNOWN
-    return with_compute_dtype(_named(_keras_layer(ops, node, qual, name, args, kwargs), qual), keras_compute_dtype(ops, kwargs))
+    return with_compute_dtype(_named(_keras_layer(ops, node, qual, name, args, kwargs), qual, kwargs), keras_compute_dtype(ops, kwargs))
 
 
 def _keras_layer(ops: "FrameworkOps", node: cst.Call, qual: str, name: str, args: list[Value], kwargs: dict[str, Value]) -> LayerV:
