@@ -40,7 +40,7 @@ _PADDLE_REDUCTIONS = {"sum": "sum", "mean": "mean", "prod": "prod", "max": "amax
 _SAME_SHAPE = {"relu", "relu6", "gelu", "silu", "swish", "sigmoid", "tanh", "softmax", "log_softmax", "softplus", "elu",
                "selu", "leaky_relu", "exp", "log", "sqrt", "rsqrt", "abs", "square", "negative", "neg", "sign", "floor",
                "ceil", "round", "erf", "identity", "stop_gradient", "zeros_like", "ones_like", "clip_by_value", "clip",
-               "dropout", "hard_swish", "hardswish", "mish", "l2_normalize", "normalize"}
+               "dropout", "hard_swish", "hardswish", "mish", "l2_normalize"}
 _ACTIVATION_LAYERS = {"ReLU", "GELU", "Silu", "SiLU", "Sigmoid", "Tanh", "Softmax", "LeakyReLU", "ELU", "Dropout",
                       "Identity", "Activation", "BatchNormalization", "LayerNormalization", "Hardswish", "Mish",
                       "Dropout1D", "Dropout2D", "SpatialDropout1D", "SpatialDropout2D", "GaussianNoise",
@@ -313,7 +313,7 @@ def tf_call(ops: "FrameworkOps", node: cst.Call, qual: str, args: list[Value], k
         axis = _arg(args, kwargs, 1, "axis", IntV(Size.const(0)))
         ops.note_framework_reduction(node, name, x, _axes_list(x, axis), {})
         return x
-    if name in _SAME_SHAPE and isinstance(x, TensorV):
+    if name in _SAME_SHAPE and space in ("", "math", "nn") and isinstance(x, TensorV):
         return x
     return UNKNOWN
 
