@@ -17,7 +17,7 @@ _NOQA = re.compile(r"#\s*noqa(?::\s*(?P<codes>[A-Z]+[0-9]+(?:[,\s]+[A-Z]+[0-9]+)
 # Files that mention none of these are skipped before parsing: einops and jaxtyping carry the shapes, the dtype
 # words carry the float16/bfloat16 checks. A file that imports an analysed module mentioning einops/jaxtyping
 # (a project-local re-export of jaxtyping types, say) is relevant too (see Project.imports_relevant).
-_MARKERS = ("einops", "jaxtyping", "float16", "bfloat16", "half", "autocast", "auto_cast")
+_MARKERS = ("einops", "jaxtyping", "float16", "bfloat16", "half", "autocast", "auto_cast", "einsum")
 
 
 def decode_source(data: bytes | str) -> str:

@@ -412,7 +412,10 @@ class FrameworkOps(LayerOps):
             tensors = [a for a in args if isinstance(a, TensorV)]
             return self.elementwise(node, name, tensors)
         if name == "einsum":
-            return None if qual.startswith("einops") else UNKNOWN
+            if qual.startswith("einops"):
+                return None
+            from . import einsum_eq
+            return einsum_eq.call(self, node, qual, fw, args, kwargs)
         if name in ("tensor", "as_tensor", "from_numpy", "array", "asarray"):
             if args and isinstance(args[0], TensorV):  # np.asarray(torch_tensor) is a numpy array from here on
                 src = args[0]

@@ -1,0 +1,206 @@
+"""``torch.einsum`` / ``np.einsum`` / ``jnp.einsum`` equation strings ("ij,jk->ik", "...ij,...jk", "ii").
+
+The equation is validated on its own (SHP108), then rewritten as the equivalent einops-style pattern (one axis per
+letter, explicit output) and solved by the einops einsum engine (ranks SHP201, sizes SHP204, size-1 axes broadcast).
+Framework facts (checked against torch 2.x and numpy 2.x, see tests/test_einsum_equations.py):
+
+* subscripts are single ASCII letters; spaces are ignored; ``...`` is the only other token;
+* without ``->`` the output is every letter seen exactly once, in ASCII order (upper case first), after the
+  ellipsis dimensions when any operand has ``...``;
+* a repeated letter in one operand takes the diagonal (the sizes must be equal);
+* torch sums the ellipsis dimensions when the output has no ``...``; numpy and jax raise.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import libcst as cst
+
+from .. import pattern as P
+from ..sizes import Size
+from .values import UNKNOWN, SeqV, StrV, TensorV, Value
+
+if TYPE_CHECKING:
+    from .ops import FrameworkOps
+
+_LETTERS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
+
+
+class EquationError(Exception):
+    pass
+
+
+def parse_equation(eq: str) -> tuple[list[list[str]], list[str] | None]:
+    """(per operand: letters and "..." in order, explicit output or None). Raises EquationError."""
+    text = "".join(eq.split())
+    if text.count("->") > 1:
+        raise EquationError("more than one '->'")
+    if "->" in text:
+        left, right = text.split("->")
+    else:
+        left, right = text, None
+    if "-" in left or ">" in left or (right is not None and ("-" in right or ">" in right)):
+        raise EquationError("a stray '-' or '>' (the output is introduced by '->')")
+
+    def term(s: str, what: str) -> list[str]:
+        out: list[str] = []
+        i = 0
+        while i < len(s):
+            c = s[i]
+            if c == ".":
+                if s[i:i + 3] != "...":
+                    raise EquationError(f"a '.' that is not part of an ellipsis '...' in {what}")
+                out.append("...")
+                i += 3
+                continue
+            if c not in _LETTERS:
+                raise EquationError(f"invalid subscript {c!r} in {what} (subscripts are letters a-z, A-Z)")
+            out.append(c)
+            i += 1
+        if out.count("...") > 1:
+            raise EquationError(f"more than one ellipsis in {what}")
+        return out
+
+    operands = [term(s, f"operand #{i}") for i, s in enumerate(left.split(","))]
+    output = None
+    if right is not None:
+        if "," in right:
+            raise EquationError("the output has a ','")
+        output = term(right, "the output")
+        seen = {c for op in operands for c in op}
+        for c in output:
+            if c != "..." and c not in seen:
+                raise EquationError(f"output subscript {c!r} does not appear in any operand")
+        letters = [c for c in output if c != "..."]
+        if len(letters) != len(set(letters)):
+            raise EquationError("an output subscript appears more than once")
+    return operands, output
+
+
+def implicit_output(operands: list[list[str]]) -> list[str]:
+    counts: dict[str, int] = {}
+    for op in operands:
+        for c in op:
+            if c != "...":
+                counts[c] = counts.get(c, 0) + 1
+    out = sorted(c for c, n in counts.items() if n == 1)
+    if any("..." in op for op in operands):
+        out = ["..."] + out
+    return out
+
+
+def solve(eq: str, shapes: list[tuple[Any, ...]], framework: str, fresh: Any = None) -> tuple[Size, ...] | P.Problem:
+    """The output shape of the einsum, or the Problem that occurs for every size consistent with ``shapes``."""
+    try:
+        operands, output = parse_equation(eq)
+    except EquationError as e:
+        return P.Problem("SHP108", {"pattern": eq, "reason": str(e)})
+    if len(operands) != len(shapes):
+        return P.Problem("SHP108", {"pattern": eq, "reason": f"{len(operands)} operand(s) in the equation but {len(shapes)} given"})
+    if output is None:
+        output = implicit_output(operands)
+    has_ell = any("..." in op for op in operands)
+    summed_ellipsis = has_ell and "..." not in output
+    if summed_ellipsis:  # solved with the ellipsis kept in front, then summed (torch) or rejected (numpy, jax)
+        output = ["..."] + output
+    pattern = ", ".join(" ".join(op) for op in operands) + " -> " + " ".join(output)
+    res = P.infer("einsum", pattern, shapes, fresh=fresh)
+    if isinstance(res, P.Problem):
+        fields = {k: (v.replace(f'einsum "{pattern}"', f'{framework_name(framework)}.einsum "{eq}"') if isinstance(v, str) else v)
+                  for k, v in res.fields.items()}
+        if "pattern" in fields:
+            fields["pattern"] = eq
+        return P.Problem(res.code, fields, res.axis)
+    out = tuple(res.outputs[0])
+    if summed_ellipsis:
+        n_letters = len(output) - 1
+        n_ell = len(out) - n_letters
+        if n_ell and framework != "torch":
+            return P.Problem("SHP204", {"op": f'{framework_name(framework)}.einsum "{eq}"',
+                                        "reason": f"the ellipsis covers {n_ell} dimension(s) but the output has no '...' "
+                                                  f"({framework} raises; only torch sums them)"})
+        out = out[n_ell:]
+    return out
+
+
+def framework_name(fw: str) -> str:
+    return {"numpy": "np", "jax": "jnp"}.get(fw, fw)
+
+
+def call(ops: "FrameworkOps", node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]) -> Value:
+    """``torch.einsum(eq, a, b)``, ``torch.einsum(eq, [a, b])``, ``np.einsum(eq, a, b, optimize=...)``."""
+    if not args or not isinstance(args[0], StrV):
+        return UNKNOWN  # numpy's sublist form einsum(a, [0, 1], b, [1, 2]), or a dynamic equation
+    eq = args[0].value
+    operands = list(args[1:])
+    if fw == "torch" and len(operands) == 1 and isinstance(operands[0], SeqV) and operands[0].kind in ("list", "tuple"):
+        operands = list(operands[0].items)
+    if any(k not in ("optimize", "precision", "preferred_element_type", "out", "dtype", "casting", "order",
+                     "_dot_general") for k in kwargs):
+        return UNKNOWN
+    tensors = [t for t in operands if isinstance(t, TensorV)]
+    t0 = tensors[0] if tensors else None
+    dtype = t0.dtype if t0 is not None and all(t.dtype == t0.dtype for t in tensors) else None
+    fallback = TensorV(None, dtype, fw)
+    if any(not isinstance(t, TensorV) for t in operands):
+        if any(isinstance(t, SeqV) for t in operands):
+            return fallback  # a list converted to an array (numpy), or a shape tuple: not modelled
+    try:
+        parsed, _ = parse_equation(eq)
+    except EquationError:
+        parsed = None
+    placeholder: Size | None = None
+    if parsed is not None and len(parsed) == len(operands) and any(not isinstance(t, TensorV) or t.shape is None for t in operands):
+        # operands of unknown shape: their shape from the equation (fresh letters shared by the call), so the output
+        # is known symbolically; an ellipsis over an unknown number of axes is one placeholder axis, and only when
+        # no other operand has an ellipsis (broadcasting aligns the ellipsis axes from the right)
+        shapes: list[tuple[Any, ...]] = []
+        names: dict[str, Size] = {}
+        n_ell_terms = sum(1 for term in parsed if "..." in term)
+        for t, term in zip(operands, parsed):
+            if isinstance(t, TensorV) and t.shape is not None:
+                shapes.append(t.shape)
+                continue
+            if "..." in term:
+                if n_ell_terms > 1 or not isinstance(t, TensorV) or t.vshape is None:
+                    return fallback
+                prefix, _, suffix = t.vshape
+                k = term.index("...")
+                m = len(term) - k - 1
+                if len(prefix) > k or len(suffix) > m:
+                    return fallback
+                placeholder = ops.ctx.fresh("…")
+                shapes.append(tuple(prefix) + tuple(ops.ctx.fresh(c) for c in term[len(prefix):k]) + (placeholder,)
+                              + tuple(ops.ctx.fresh(c) for c in term[k + 1:len(term) - len(suffix)]) + tuple(suffix))
+                continue
+            shape = []
+            for c in term:
+                if c not in names:
+                    names[c] = ops.ctx.fresh(c)
+                shape.append(names[c])
+            shapes.append(tuple(shape))
+    else:
+        shapes = [t.shape for t in operands if isinstance(t, TensorV) and t.shape is not None]
+        if len(shapes) != len(operands):
+            shapes = [(ops.ctx.fresh("n"),)] * len(operands)  # only the operand count can be checked
+            known = False
+        else:
+            known = True
+        if not known:
+            res = solve(eq, shapes, fw)
+            if isinstance(res, P.Problem) and res.code == "SHP108":
+                ops.ctx.report(node, res.code, dict(res.fields))
+            return fallback
+    res = solve(eq, shapes, fw, fresh=lambda n: ops.ctx.fresh(n))
+    if isinstance(res, P.Problem):
+        if placeholder is not None and res.code == "SHP204" and "ellipsis covers" in str(res.fields.get("reason")):
+            return fallback  # the unknown run may be empty
+        ops.ctx.report(node, res.code, dict(res.fields), ops._origins(tensors))
+        return fallback
+    if placeholder is not None:
+        if placeholder not in res:
+            return fallback if fw != "torch" else TensorV(tuple(res), dtype, fw)
+        i = res.index(placeholder)
+        return TensorV(None, dtype, fw, None, None, (tuple(res[:i]), placeholder, tuple(res[i + 1:])))
+    return TensorV(tuple(res), dtype, fw)
