@@ -199,6 +199,14 @@ def _replay_framework(w: Witness, replay: Replay) -> None:
 
     xs = [t(s) for s in w.input_shapes]
     op = w.op
+    if op == "equation_einsum" and witness_get(w, "framework") != "torch":
+        import numpy as np
+
+        if not _small(w):
+            replay.add("numpy", None, "arrays this large are not materialised")
+            return
+        replay.add("numpy", *_run(lambda: np.einsum(str(witness_get(w, "equation")), *[np.zeros(tuple(int(x) for x in s)) for s in w.input_shapes])))
+        return
 
     def go() -> Any:
         if op == "matmul":
@@ -223,6 +231,10 @@ def _replay_framework(w: Witness, replay: Replay) -> None:
             return F.linear(xs[0], xs[1])
         if op == "attention":
             return F.scaled_dot_product_attention(xs[0], xs[1], xs[2])
+        if op == "equation_einsum":
+            return torch.einsum(str(witness_get(w, "equation")), *xs)
+        if op == "split":
+            return torch.split(xs[0], [int(x) for x in witness_get(w, "sizes", ())], int(witness_get(w, "dim", 0)))
         if op == "nn.Linear":
             fin = witness_get(w, "in_features")
             fout = witness_get(w, "out_features") or 1

@@ -37,7 +37,7 @@ __all__ = ["build_witness", "concrete_failure", "solve_assignment", "EINOPS_OPS"
 
 EINOPS_OPS = frozenset({"rearrange", "reduce", "repeat", "pack", "unpack", "einsum", "parse_shape"})
 FRAMEWORK_OPS = frozenset({"matmul", "elementwise", "loss", "cat", "stack", "reshape", "expand", "linear", "attention",
-                           "nn.Linear", "nn.LayerNorm", "nn.Conv", "nn.GroupNorm", "nn.ConvTranspose"})
+                           "nn.Linear", "nn.LayerNorm", "nn.Conv", "nn.GroupNorm", "nn.ConvTranspose", "equation_einsum", "split"})
 
 _INTERNAL = "~"  # prefix of symbols made while re-deriving assumptions (never shown)
 
@@ -241,6 +241,9 @@ def _constraints(spec: Any) -> _Constraints:
         return _einops_constraints(spec)
     if spec.op == "annotation":
         return _annotation_constraints(spec)
+    if spec.op == "equation_einsum":  # torch/numpy einsum: the einops engine solved its einops-style rewrite
+        from dataclasses import replace
+        return _einops_constraints(replace(spec, op="einsum"))
     return _Constraints()
 
 
@@ -482,6 +485,16 @@ def concrete_failure(w: Witness) -> str | None:
         return res.message() if isinstance(res, P.Problem) else None
     if op == "annotation":
         return _annotation_failure(w, shapes)
+    if op == "equation_einsum":
+        from . import pattern as P
+        from .analysis.einsum_eq import solve
+
+        res = solve(str(witness_get(w, "equation")), shapes, str(witness_get(w, "framework")))
+        return res.message() if isinstance(res, P.Problem) else None
+    if op == "split":
+        sizes = [int(x) for x in witness_get(w, "sizes", ())]
+        dim = int(witness_get(w, "dim", 0))
+        return None if sum(sizes) == shapes[0][dim] else f"the sizes sum to {sum(sizes)}, the axis has {shapes[0][dim]}"
     if op == "matmul":
         a, b = shapes
         if not a or not b:

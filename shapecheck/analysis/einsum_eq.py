@@ -19,6 +19,7 @@ import libcst as cst
 
 from .. import pattern as P
 from ..sizes import Size
+from .context import OpSpec
 from .values import UNKNOWN, SeqV, StrV, TensorV, Value
 
 if TYPE_CHECKING:
@@ -124,6 +125,16 @@ def solve(eq: str, shapes: list[tuple[Any, ...]], framework: str, fresh: Any = N
     return out
 
 
+def einops_pattern(eq: str) -> str:
+    """The einops-style rewrite of a valid equation (explicit output, the ellipsis kept), for witnesses."""
+    operands, output = parse_equation(eq)
+    if output is None:
+        output = implicit_output(operands)
+    if any("..." in op for op in operands) and "..." not in output:
+        output = ["..."] + output
+    return ", ".join(" ".join(op) for op in operands) + " -> " + " ".join(output)
+
+
 def framework_name(fw: str) -> str:
     return {"numpy": "np", "jax": "jnp"}.get(fw, fw)
 
@@ -196,7 +207,11 @@ def call(ops: "FrameworkOps", node: cst.Call, qual: str, fw: str, args: list[Val
     if isinstance(res, P.Problem):
         if placeholder is not None and res.code == "SHP204" and "ellipsis covers" in str(res.fields.get("reason")):
             return fallback  # the unknown run may be empty
-        ops.ctx.report(node, res.code, dict(res.fields), ops._origins(tensors))
+        spec = None
+        if res.code.startswith("SHP2") and placeholder is None and parsed is not None:
+            spec = OpSpec("equation_einsum", einops_pattern(eq), tuple(tuple(s) for s in shapes), (),
+                          (("equation", eq), ("framework", fw)))
+        ops.ctx.report(node, res.code, dict(res.fields), ops._origins(tensors), spec=spec)
         return fallback
     if placeholder is not None:
         if placeholder not in res:

@@ -566,6 +566,9 @@ class Interpreter:
             return self.m.object_attr(base, attr)
         if isinstance(base, LayerV) and attr == "weight":
             return UNKNOWN
+        if isinstance(base, SeqV) and base.kind == "values_indices":
+            from .multi_ops import pair_attribute
+            return pair_attribute(base, attr)
         return UNKNOWN
 
     def subscript(self, node: cst.Subscript) -> Value:

@@ -276,6 +276,10 @@ class FrameworkOps(LayerOps):
             return t.with_shape(out, t.axes if out == shape else None) if fail is None else t.with_shape(None)
         if name in ("softmax", "log_softmax") or name in SAME_SHAPE:
             return t
+        from . import multi_ops
+        multi = multi_ops.apply(self, node, name, t, args, kwargs)
+        if multi is not None:
+            return multi
         if name in ("chunk", "split", "unbind", "tolist", "item", "nonzero", "unique", "masked_select", "topk", "sort", "gather", "scatter", "index_select"):
             return UNKNOWN
         if name in ELEMENTWISE_FUNCS and args and isinstance(args[0], TensorV):
@@ -331,14 +335,14 @@ class FrameworkOps(LayerOps):
                 result = TensorV(None, out_dtype, t.framework)
             else:
                 reduced = sorted(set(n for n in norm if n is not None))
+                new = tuple(Size.const(1) if i in reduced else s for i, s in enumerate(shape)) if keep else tuple(s for i, s in enumerate(shape) if i not in reduced)
+                axes = None
+                if t.axes:
+                    axes = tuple(None if i in reduced else a for i, a in enumerate(t.axes)) if keep else tuple(a for i, a in enumerate(t.axes) if i not in reduced)
+                result = TensorV(new, out_dtype, t.framework, axes, t.origin)
                 if name in ("max", "min", "median") and not isinstance(dim_v, NoneV) and t.framework not in ("numpy", "jax"):
-                    result = UNKNOWN  # (values, indices)
-                else:
-                    new = tuple(Size.const(1) if i in reduced else s for i, s in enumerate(shape)) if keep else tuple(s for i, s in enumerate(shape) if i not in reduced)
-                    axes = None
-                    if t.axes:
-                        axes = tuple(None if i in reduced else a for i, a in enumerate(t.axes)) if keep else tuple(a for i, a in enumerate(t.axes) if i not in reduced)
-                    result = TensorV(new, out_dtype, t.framework, axes, t.origin)
+                    from .multi_ops import values_indices
+                    result = values_indices(t, result) if len(reduced) == 1 and not isinstance(dim_v, SeqV) else UNKNOWN
         self.note_framework_reduction(node, name, t, reduced, kwargs)
         return result
 

@@ -1,0 +1,210 @@
+"""Operations that return several values: chunk / split / unbind, (values, indices) pairs, map / zip / tuple.
+
+torch facts (checked against torch 2.x, see tests/test_multi_ops.py):
+
+* ``x.chunk(n, dim)`` makes pieces of ceil(size / n) along ``dim`` -- n pieces when n divides the size, possibly
+  fewer otherwise (``torch.zeros(2).chunk(3)`` is 2 pieces);
+* ``x.split(s, dim)`` pieces of s (the last one smaller); ``x.split([s1, s2, ...], dim)`` needs the sizes to sum
+  exactly to the axis (RuntimeError otherwise);
+* ``x.unbind(dim)`` one tensor per index, ``dim`` removed;
+* ``x.topk(k, dim)`` / ``x.sort(dim)`` / ``x.max(dim)`` / ``x.min(dim)`` / ``kthvalue`` / ``median(dim)`` /
+  ``mode(dim)`` return (values, indices) namedtuples.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import libcst as cst
+
+from ..sizes import Size, Truth, divisible, equal
+from .context import OpSpec
+from .ops_common import _ints, _norm_dim
+from .shapes_bridge import shape_text
+from .values import UNKNOWN, BoolV, FuncV, IntV, NoneV, SeqV, TensorV, Value
+
+if TYPE_CHECKING:
+    from .interpreter import Interpreter
+    from .ops import FrameworkOps
+
+PAIR = "values_indices"  # SeqV kind of a (values, indices) namedtuple
+MULTI = frozenset({"chunk", "split", "tensor_split", "unbind", "topk", "sort", "kthvalue", "mode"})
+_MAX_PIECES = 64
+
+
+def _dim(args: list[Value], kwargs: dict[str, Value], pos: int, default: int | None, rank: int) -> int | None:
+    v = args[pos] if len(args) > pos else kwargs.get("dim", IntV(Size.const(default)) if default is not None else NoneV())
+    d = _ints([v])
+    if d is None:
+        return None
+    return _norm_dim(d[0], rank)
+
+
+def _with_axis(t: TensorV, pos: int, size: Size | None) -> TensorV:
+    assert t.shape is not None
+    if size is None:
+        shape = t.shape[:pos] + t.shape[pos + 1:]
+        axes = (t.axes[:pos] + t.axes[pos + 1:]) if t.axes else None
+    else:
+        shape = t.shape[:pos] + (size,) + t.shape[pos + 1:]
+        axes = t.axes if t.axes and equal(size, t.shape[pos]) is Truth.TRUE else None
+    return t.with_shape(shape, axes)
+
+
+def pair(values: Value, indices: Value) -> SeqV:
+    return SeqV((values, indices), PAIR)
+
+
+def apply(ops: "FrameworkOps", node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value]) -> Value | None:
+    """The value of ``t.name(*args)`` / ``torch.name(t, *args)``, or None when ``name`` is not one of these."""
+    if name not in MULTI:
+        return None
+    if t.framework not in ("torch", None):
+        return UNKNOWN  # numpy's split takes sections or indices, jax likewise: not modelled
+    shape = t.shape
+    if shape is None:
+        if name in ("topk", "sort", "kthvalue", "mode"):
+            return pair(t.with_shape(None), TensorV(None, "int64", t.framework))
+        return UNKNOWN
+    rank = len(shape)
+    if name == "chunk":
+        n = _ints(args[:1] or [kwargs.get("chunks", UNKNOWN)])
+        pos = _dim(args, kwargs, 1, 0, rank)
+        if n is None or pos is None or n[0] <= 0:
+            return UNKNOWN
+        size = shape[pos]
+        k = size.as_int()
+        if k is not None:
+            c = -(-k // n[0]) if k else 0
+            if c == 0:
+                return UNKNOWN
+            count = -(-k // c)
+            sizes = [Size.const(min(c, k - i * c)) for i in range(count)]
+            return SeqV(tuple(_with_axis(t, pos, s) for s in sizes), "tuple") if count <= _MAX_PIECES else UNKNOWN
+        if n[0] <= _MAX_PIECES and divisible(size, Size.const(n[0])) is Truth.TRUE:
+            piece = size.exact_div(Size.const(n[0]))
+            if piece is not None:
+                return SeqV(tuple(_with_axis(t, pos, piece) for _ in range(n[0])), "tuple")
+        return UNKNOWN
+    if name == "split":
+        spec = args[0] if args else kwargs.get("split_size_or_sections", kwargs.get("split_size", UNKNOWN))
+        pos = _dim(args, kwargs, 1, 0, rank)
+        if pos is None:
+            return UNKNOWN
+        size = shape[pos]
+        if isinstance(spec, SeqV):
+            if not all(isinstance(x, IntV) for x in spec.items) or len(spec.items) > _MAX_PIECES:
+                return UNKNOWN
+            parts = [x.size for x in spec.items if isinstance(x, IntV)]
+            total = Size.const(0)
+            for p in parts:
+                total = total + p
+            if equal(total, size) is Truth.FALSE:
+                ops.ctx.report(node, "SHP204", {"op": "split", "reason": f"the split sizes [{', '.join(map(str, parts))}] sum to {total} "
+                                                                         f"but axis {pos} of {shape_text(shape)} has {size}"},
+                               ops._origins([t]), spec=OpSpec("split", None, (shape,), (), (("sizes", tuple(parts)), ("dim", pos))))
+                return UNKNOWN
+            return SeqV(tuple(_with_axis(t, pos, p) for p in parts), "tuple")
+        s = _ints([spec])
+        k = size.as_int()
+        if s is None or s[0] <= 0:
+            return UNKNOWN
+        if k is not None:
+            count = max(1, -(-k // s[0]))
+            if count > _MAX_PIECES:
+                return UNKNOWN
+            return SeqV(tuple(_with_axis(t, pos, Size.const(min(s[0], k - i * s[0]))) for i in range(count)), "tuple")
+        q = size.exact_div(Size.const(s[0])) if divisible(size, Size.const(s[0])) is Truth.TRUE else None
+        n = q.as_int() if q is not None else None
+        if n is not None and n <= _MAX_PIECES:
+            return SeqV(tuple(_with_axis(t, pos, Size.const(s[0])) for _ in range(n)), "tuple")
+        return UNKNOWN
+    if name == "unbind":
+        pos = _dim(args, kwargs, 0, 0, rank)
+        if pos is None:
+            return UNKNOWN
+        k = shape[pos].as_int()
+        if k is None or k > _MAX_PIECES:
+            return UNKNOWN
+        return SeqV(tuple(_with_axis(t, pos, None) for _ in range(k)), "tuple")
+    if name in ("topk", "sort", "kthvalue", "mode"):
+        default = -1
+        dim_pos = {"topk": 1, "sort": 0, "kthvalue": 1, "mode": 0}[name]
+        pos = _dim(args, kwargs, dim_pos, default, rank)
+        if pos is None:
+            return pair(t.with_shape(None), TensorV(None, "int64", t.framework))
+        if name == "sort":
+            out = t
+        elif name == "topk":
+            k = args[0] if args else kwargs.get("k", UNKNOWN)
+            out = _with_axis(t, pos, k.size) if isinstance(k, IntV) else t.with_shape(None)
+        else:
+            keep = kwargs.get("keepdim", args[dim_pos + 1] if len(args) > dim_pos + 1 else BoolV(False))
+            if not isinstance(keep, BoolV) or keep.value is None:
+                return pair(t.with_shape(None), TensorV(None, "int64", t.framework))
+            out = _with_axis(t, pos, Size.const(1) if keep.value else None)
+        return pair(out, TensorV(out.shape, "int64", t.framework, out.axes))
+    return None
+
+
+def values_indices(t: TensorV, result: TensorV) -> SeqV:
+    """``x.max(dim)`` / ``x.min(dim)`` / ``x.median(dim)``: the reduced values and their int64 indices."""
+    return pair(result, TensorV(result.shape, "int64", t.framework, result.axes))
+
+
+def pair_attribute(v: SeqV, attr: str) -> Value:
+    if attr == "values":
+        return v.items[0]
+    if attr == "indices":
+        return v.items[1]
+    return UNKNOWN
+
+
+# ---------------------------------------------------------------------------------------------------------- builtins
+
+
+def builtin_call(interp: "Interpreter", node: cst.Call, name: str, args: list[Value]) -> Value | None:
+    """``map(f, xs)``, ``zip(xs, ys)``, ``tuple(xs)`` / ``list(xs)``, ``enumerate(xs)`` on sequences of known length."""
+    if name in ("tuple", "list") and len(args) == 1 and len(node.args) == 1:
+        v = args[0]
+        if isinstance(v, SeqV):
+            return SeqV(v.items, "tuple" if name == "tuple" else "list")
+        return None
+    if name == "zip" and args and all(isinstance(a, SeqV) for a in args) and len(args) == len(node.args) \
+            and not any(a.keyword is not None for a in node.args):
+        n = min(len(a.items) for a in args if isinstance(a, SeqV))
+        return SeqV(tuple(SeqV(tuple(a.items[i] for a in args if isinstance(a, SeqV)), "tuple") for i in range(n)), "list")
+    if name == "enumerate" and len(args) == 1 and len(node.args) == 1 and isinstance(args[0], SeqV):
+        return SeqV(tuple(SeqV((IntV(Size.const(i)), x), "tuple") for i, x in enumerate(args[0].items)), "list")
+    if name == "map" and len(node.args) >= 2 and len(args) == len(node.args) and all(isinstance(a, SeqV) for a in args[1:]):
+        seqs = [a for a in args[1:] if isinstance(a, SeqV)]
+        n = min(len(s.items) for s in seqs)
+        fn = node.args[0].value
+        out: list[Value] = []
+        for i in range(n):
+            items = [s.items[i] for s in seqs]
+            if isinstance(fn, cst.Lambda):
+                out.append(_apply_lambda(interp, fn, items))
+            elif isinstance(args[0], FuncV):
+                out.append(interp.m.call_function(interp, node, args[0], items, {}))
+            else:
+                return None
+        return SeqV(tuple(out), "list")
+    return None
+
+
+def _apply_lambda(interp: "Interpreter", fn: cst.Lambda, items: list[Value]) -> Value:
+    params = fn.params
+    if params.star_arg is not cst.MaybeSentinel.DEFAULT and params.star_arg is not None or params.kwonly_params \
+            or params.star_kwarg is not None or params.posonly_params:
+        return UNKNOWN
+    names = [p.name.value for p in params.params]
+    if len(names) < len(items) or any(p.default is None for p in params.params[len(items):]):
+        return UNKNOWN
+    saved = dict(interp.scope.vars)
+    try:
+        for i, name in enumerate(names):
+            interp.scope.vars[name] = items[i] if i < len(items) else interp.eval(params.params[i].default)
+        return interp.eval(fn.body)
+    finally:
+        interp.scope.vars = saved
