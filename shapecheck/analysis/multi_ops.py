@@ -181,16 +181,35 @@ def builtin_call(interp: "Interpreter", node: cst.Call, name: str, args: list[Va
         n = min(len(s.items) for s in seqs)
         fn = node.args[0].value
         out: list[Value] = []
-        for i in range(n):
-            items = [s.items[i] for s in seqs]
-            if isinstance(fn, cst.Lambda):
-                out.append(_apply_lambda(interp, fn, items))
-            elif isinstance(args[0], FuncV):
-                out.append(interp.m.call_function(interp, node, args[0], items, {}))
-            else:
-                return None
-        return SeqV(tuple(out), "list")
+        ctx = interp.ctx
+        marks = (len(ctx.pending), len(ctx.inline_findings), ctx.inline_findings)
+        try:
+            return _map(interp, node, fn, args, seqs, n, out)
+        finally:
+            # one finding per place: the function applied to equal items fails the same way each time
+            for lst, start in ((ctx.pending, marks[0]), (ctx.inline_findings, marks[1] if ctx.inline_findings is marks[2] else 0)):
+                seen: set = set()
+                kept = []
+                for p in lst[start:]:
+                    key = (id(p.node), p.code, p.message)
+                    if key not in seen:
+                        seen.add(key)
+                        kept.append(p)
+                lst[start:] = kept
     return None
+
+
+def _map(interp: "Interpreter", node: cst.Call, fn: cst.BaseExpression, args: list[Value], seqs: list[SeqV], n: int,
+         out: list[Value]) -> Value | None:
+    for i in range(n):
+        items = [s.items[i] for s in seqs]
+        if isinstance(fn, cst.Lambda):
+            out.append(_apply_lambda(interp, fn, items))
+        elif isinstance(args[0], FuncV):
+            out.append(interp.m.call_function(interp, node, args[0], items, {}))
+        else:
+            return None
+    return SeqV(tuple(out), "list")
 
 
 def _apply_lambda(interp: "Interpreter", fn: cst.Lambda, items: list[Value]) -> Value:
