@@ -73,6 +73,9 @@ class EinopsCalls:
         op = _operation(qual)
         if op is None:
             return None
+        from .paths import branching, each_path
+        if branching(args) is not None:
+            return each_path(self.ctx, args, lambda a: self.call(interp, node, qual, a, kwargs, dynamic))
         if op in LAYERS:
             if qual.split(".")[2:3] == ["flax"]:
                 return self._flax_layer(interp, node, op, args, kwargs, dynamic)
@@ -219,6 +222,9 @@ class EinopsCalls:
         if problem is not None:
             self._report(node, problem)
             return fallback
+        if isinstance(tensor, TensorV) and tensor.shape is None and tensor.not_ranks and self._excluded_rank(node, kind, pattern, tensor, lengths,
+                                                                                                                  reduction if not is_callable else "callable"):
+            return fallback
         ellipsis: Size | None = None
         made_up = False
         if not dynamic and shapes is None and not stacked and (tensor is UNKNOWN or (isinstance(tensor, TensorV) and tensor.shape is None)):
@@ -245,6 +251,24 @@ class EinopsCalls:
         if kind == "reduce" and isinstance(out, TensorV):
             self.m.ops.note_reduction(node, "einops.reduce", template, reduction, res, pattern, out)
         return out
+
+    def _excluded_rank(self, node: cst.CSTNode, kind: str, pattern: str, tensor: TensorV, lengths: dict[str, Any], reduction: Any) -> bool:
+        """A pattern that needs exactly k dimensions, on a tensor a condition proved is not k-dimensional."""
+        try:
+            expr = P.parse_expression(pattern.split("->")[0], allow_underscore=False, allow_duplicates=True)
+        except P.PatternError:
+            return False
+        if expr.has_marker:
+            return False
+        k = len(expr.composition)
+        if k not in tensor.not_ranks:
+            return False
+        self.ctx.report(node, "SHP201", {"what": f'{kind} pattern "{pattern}"', "expected": str(k),
+                                         "subject": "the input", "actual": f"a number of dimensions other than {k} here"},
+                        ["the condition of an earlier branch ruled out this rank on the path that reaches the call"],
+                        spec=OpSpec(kind, pattern, (tuple(self.ctx.fresh("n") for _ in range(k + 1)),), tuple(lengths.items()),
+                                    (("reduction", reduction), ("stacked", False))))
+        return True
 
     def _partial_input(self, tensor: Value, pattern: str, lengths: dict[str, Any], node: cst.CSTNode) -> tuple[tuple[Size, ...] | None, Size | None]:
         """The input shape of a call on a tensor of unknown rank, from its pattern (and its known leading/trailing axes).

@@ -202,14 +202,21 @@ class Interpreter:
 
     def run_branches(self, suites: list[Any], test: cst.BaseExpression | None) -> None:
         truth = _truth(self.eval(test)) if test is not None else None
+        refined: list[dict[str, Value]] = [{}, {}]
+        if test is not None and len(suites) == 2:
+            from .narrowing import narrow
+            refined = list(narrow(self, test))
         known = truth is not None and len(suites) == 2
         if known:
+            refined = [refined[0] if truth else refined[1]]
             suites = [suites[0] if truth else suites[1]]
         before = dict(self.scope.vars)
         tick(len(before) * len(suites))  # the analysis budget: each branch copies every variable
         results = []
-        for suite in suites:
+        for i, suite in enumerate(suites):
             self.scope.vars = dict(before)
+            if i < len(refined):
+                self.scope.vars.update(refined[i])
             self.dead = False
             with self.ctx.maybe_taken(True if known else None):
                 if suite is None:

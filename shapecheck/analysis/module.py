@@ -550,7 +550,7 @@ class ModuleAnalysis:
             if func.value == "len" and len(args) == 1:
                 return _length(args[0])
             return _iter_builtin(func.value, args)
-        if isinstance(func, cst.Name) and func.value in ("map", "tuple", "list") and not dynamic and not kwargs \
+        if isinstance(func, cst.Name) and func.value in ("map", "tuple", "list", "isinstance") and not dynamic and not kwargs \
                 and func.value not in interp.scope.vars and func.value not in self.globals and func.value not in self.imports.names:
             from .multi_ops import builtin_call
             built = builtin_call(interp, node, func.value, args)
@@ -792,7 +792,7 @@ def _grown(base: Value, method: str, arg: Value) -> Value | None:
 
 def _sig(v: Any) -> Any:
     if isinstance(v, TensorV):
-        return ("T", v.shape, v.dtype)
+        return ("T", v.shape, v.dtype, tuple(_sig(a) for a in v.alts) if v.alts else None, v.not_ranks)
     if isinstance(v, SeqV):
         return ("S", tuple(_sig(x) for x in v.items))
     if isinstance(v, ObjV):

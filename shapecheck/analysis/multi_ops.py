@@ -165,6 +165,8 @@ def pair_attribute(v: SeqV, attr: str) -> Value:
 
 def builtin_call(interp: "Interpreter", node: cst.Call, name: str, args: list[Value]) -> Value | None:
     """``map(f, xs)``, ``zip(xs, ys)``, ``tuple(xs)`` / ``list(xs)``, ``enumerate(xs)`` on sequences of known length."""
+    if name == "isinstance" and len(args) == 2 and len(node.args) == 2:
+        return _isinstance(interp, args[0], node.args[1].value)
     if name in ("tuple", "list") and len(args) == 1 and len(node.args) == 1:
         v = args[0]
         if isinstance(v, SeqV):
@@ -227,3 +229,37 @@ def _apply_lambda(interp: "Interpreter", fn: cst.Lambda, items: list[Value]) -> 
         return interp.eval(fn.body)
     finally:
         interp.scope.vars = saved
+
+
+_TENSOR_CLASSES = {"torch.Tensor": "torch", "numpy.ndarray": "numpy", "jax.Array": "jax", "jax.numpy.ndarray": "jax"}
+
+
+def _isinstance(interp: "Interpreter", v: Value, classes: cst.BaseExpression) -> Value | None:
+    """``isinstance(x, C)`` / ``isinstance(x, (C1, C2))`` when the kind of ``x`` decides it; None when unknown."""
+    nodes = [e.value for e in classes.elements] if isinstance(classes, cst.Tuple) else [classes]
+    answers = []
+    for c in nodes:
+        if isinstance(c, cst.Name) and c.value in ("list", "tuple", "int", "float", "str", "dict", "bool") \
+                and c.value not in interp.scope.vars and c.value not in interp.m.globals and c.value not in interp.m.imports.names:
+            builtin = c.value
+            if isinstance(v, TensorV) or isinstance(v, NoneV):
+                answers.append(False)
+            elif isinstance(v, SeqV) and builtin in ("list", "tuple"):
+                kind = "tuple" if v.kind in ("tuple", "shape", PAIR) else "list"
+                answers.append(kind == builtin)
+            elif isinstance(v, SeqV):
+                answers.append(False)
+            else:
+                return None
+            continue
+        q = interp.m.qualify(c) if isinstance(c, (cst.Name, cst.Attribute)) else None
+        if q in _TENSOR_CLASSES:
+            if isinstance(v, TensorV) and v.framework is not None:
+                answers.append(v.framework == _TENSOR_CLASSES[q])
+            elif isinstance(v, (SeqV, NoneV, IntV)):
+                answers.append(False)
+            else:
+                return None
+            continue
+        return None
+    return BoolV(any(answers))

@@ -69,6 +69,9 @@ class FrameworkOps(LayerOps):
         return UNKNOWN
 
     def tensor_binary(self, interp: "Interpreter", node: cst.CSTNode, left: Value, op: cst.CSTNode, right: Value) -> Value:
+        from .paths import branching, each_path
+        if branching([left, right]) is not None:
+            return each_path(self.ctx, [left, right], lambda v: self.tensor_binary(interp, node, v[0], op, v[1]))
         if isinstance(op, (cst.MatrixMultiply, cst.MatrixMultiplyAssign)):
             if isinstance(left, TensorV) and isinstance(right, TensorV):
                 return self.matmul(node, "@", left, right)
@@ -169,6 +172,9 @@ class FrameworkOps(LayerOps):
         return TensorV(out, dtype, a.framework)
 
     def tensor_method(self, interp: "Interpreter", node: cst.Call, t: TensorV, name: str, args: list[Value], kwargs: dict[str, Value], dynamic: bool) -> Value:
+        from .paths import branching, each_path
+        if branching([t] + args) is not None:
+            return each_path(self.ctx, [t] + args, lambda v: self.tensor_method(interp, node, v[0], name, v[1:], kwargs, dynamic))  # type: ignore[arg-type]
         if dynamic:
             return t.with_shape(None) if name in SAME_SHAPE else UNKNOWN
         if t.framework == "paddle":
@@ -384,6 +390,9 @@ class FrameworkOps(LayerOps):
         name = qual.rsplit(".", 1)[-1]
         if dynamic:
             return UNKNOWN
+        from .paths import branching, each_path
+        if branching(args) is not None:
+            return each_path(self.ctx, args, lambda a: self.call(interp, node, qual, a, kwargs, dynamic))
         if qual.startswith(frameworks.PREFIXES):
             return frameworks.call(self, interp, node, qual, args, kwargs)
         if qual.startswith("torch.nn.") and not qual.startswith("torch.nn.functional") and name[:1].isupper():

@@ -27,6 +27,11 @@ class TensorV:
     # With shape None: (prefix, V, suffix) -- known leading and trailing axes around an unknown number of axes whose
     # product is the symbol V (what an einops `...` carries). Only einops calls read it; everything else sees rank ?.
     vshape: tuple[tuple[Size, ...], Size, tuple[Size, ...]] | None = None
+    # With shape None: the shapes this value may have, one per path through the branches that made it (a join);
+    # an operation on it is a definite failure only when it fails for each (see paths.py). At most MAX_ALTS.
+    alts: "tuple[TensorV, ...] | None" = None
+    # With shape None: ranks a condition ruled out (the else branch of ``if x.ndim == 3``)
+    not_ranks: frozenset[int] = frozenset()
 
     @property
     def rank(self) -> int | None:
@@ -36,7 +41,8 @@ class TensorV:
         return TensorV(shape, self.dtype, self.framework, axes, origin if origin is not None else self.origin)
 
     def with_dtype(self, dtype: str | None) -> "TensorV":
-        return TensorV(self.shape, dtype, self.framework, self.axes, self.origin, self.vshape)
+        return TensorV(self.shape, dtype, self.framework, self.axes, self.origin, self.vshape,
+                       tuple(a.with_dtype(dtype) for a in self.alts) if self.alts else None, self.not_ranks)
 
 
 @dataclass(frozen=True)
@@ -147,12 +153,30 @@ class ManyV:
 Value = Union[Unknown, TensorV, IntV, StrV, BoolV, FloatV, NoneV, SeqV, DictV, DtypeV, RefV, LayerV, FuncV, ObjV, ManyV]
 
 
+MAX_ALTS = 4
+
+
+def _informative(t: TensorV) -> bool:
+    return t.shape is not None or bool(t.not_ranks)
+
+
 def join(a: Value, b: Value) -> Value:
     """The value after an if/else: equal values survive, differing tensors keep what both agree on."""
     if a == b:
         return a
     if isinstance(a, TensorV) and isinstance(b, TensorV):
         shape = a.shape if a.shape == b.shape else None
+        alts = None
+        not_ranks: frozenset[int] = frozenset()
+        if shape is None:
+            options: list[TensorV] = []
+            for t in (a.alts or (a,)) + (b.alts or (b,)):
+                if t not in options:
+                    options.append(t)
+            if len(options) <= MAX_ALTS and any(_informative(t) for t in options):
+                alts = tuple(options)
+            if a.shape is None and b.shape is None and not a.alts and not b.alts:
+                not_ranks = a.not_ranks & b.not_ranks
         return TensorV(
             shape,
             a.dtype if a.dtype == b.dtype else None,
@@ -160,6 +184,8 @@ def join(a: Value, b: Value) -> Value:
             a.axes if a.axes == b.axes and shape is not None else None,
             a.origin if shape is not None else None,
             a.vshape if a.vshape == b.vshape else None,
+            alts,
+            not_ranks,
         )
     if isinstance(a, IntV) and isinstance(b, IntV) and a.size == b.size:
         return a

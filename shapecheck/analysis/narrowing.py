@@ -1,0 +1,271 @@
+"""What an ``if`` condition says about a variable inside each branch.
+
+* ``x is None`` / ``x is not None`` and helpers like ``exists(x)`` (a function whose body is ``return x is not None``);
+* ``x.ndim == k``, ``len(x.shape) == k``, ``x.dim() == k`` (and ``!=``): the branch where it holds sees a rank-k
+  tensor (fresh sizes when they were unknown), the other branch knows the rank is not k;
+* ``not``, ``and`` (both hold in the true branch), ``or`` (both fail in the false branch).
+
+A condition the analysis cannot read narrows nothing. Narrowing never invents a failure by itself: a variable keeps
+every shape it may have on the path that reaches the branch.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import libcst as cst
+
+from ..sizes import Size
+from .values import UNKNOWN, FuncV, IntV, NoneV, TensorV, Value
+
+if TYPE_CHECKING:
+    from .interpreter import Interpreter
+
+Refinement = dict[str, Value]
+
+
+def narrow(interp: "Interpreter", test: cst.BaseExpression) -> tuple[Refinement, Refinement]:
+    """(variables in the branch where ``test`` holds, variables in the branch where it fails)."""
+    try:
+        return _narrow(interp, test, 0)
+    except RecursionError:  # pragma: no cover - absurdly nested conditions
+        return {}, {}
+
+
+def _narrow(interp: "Interpreter", test: cst.BaseExpression, depth: int) -> tuple[Refinement, Refinement]:
+    if depth > 8:
+        return {}, {}
+    if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+        t, f = _narrow(interp, test.expression, depth + 1)
+        return f, t
+    if isinstance(test, cst.BooleanOperation):
+        lt, lf = _narrow(interp, test.left, depth + 1)
+        rt, rf = _narrow(interp, test.right, depth + 1)
+        if isinstance(test.operator, cst.And):
+            return _merge(lt, rt), {}
+        return {}, _merge(lf, rf)
+    if isinstance(test, cst.Comparison) and len(test.comparisons) == 1:
+        c = test.comparisons[0]
+        left, right, op = test.left, c.comparator, c.operator
+        if isinstance(op, (cst.Is, cst.IsNot)):
+            target = left if _is_none(right) else right if _is_none(left) else None
+            if target is not None:
+                t, f = _none_check(interp, target)
+                return (t, f) if isinstance(op, cst.Is) else (f, t)
+            return {}, {}
+        if isinstance(op, (cst.Equal, cst.NotEqual)):
+            for a, b in ((left, right), (right, left)):
+                key = _rank_subject(a)
+                k = _int_literal(interp, b) if key is not None else None
+                if key is not None and k is not None:
+                    t, f = _rank_check(interp, key, k)
+                    return (t, f) if isinstance(op, cst.Equal) else (f, t)
+        return {}, {}
+    if isinstance(test, cst.Call) and len(test.args) == 1 and test.args[0].keyword is None and not test.args[0].star:
+        kind = _none_helper(interp, test.func)
+        if kind is not None:
+            t, f = _none_check(interp, test.args[0].value)
+            return (t, f) if kind == "is_none" else (f, t)
+    return {}, {}
+
+
+def _merge(a: Refinement, b: Refinement) -> Refinement:
+    out = dict(a)
+    out.update(b)
+    return out
+
+
+def _is_none(node: cst.BaseExpression) -> bool:
+    return isinstance(node, cst.Name) and node.value == "None"
+
+
+def _key(node: cst.BaseExpression) -> str | None:
+    from .interpreter import _var_key
+
+    return _var_key(node)
+
+
+def _none_check(interp: "Interpreter", target: cst.BaseExpression) -> tuple[Refinement, Refinement]:
+    """(target is None, target is not None)."""
+    key = _key(target)
+    if key is None:
+        return {}, {}
+    not_none: Refinement = {}
+    if interp.scope.vars.get(key, UNKNOWN) is UNKNOWN and isinstance(target, cst.Name):
+        declared = _optional_parameter(interp, target.value, target)
+        if declared is not None:
+            not_none[key] = declared
+    return {key: NoneV()}, not_none
+
+
+def _optional_parameter(interp: "Interpreter", name: str, at: cst.CSTNode) -> Value | None:
+    """The tensor a parameter ``name: Optional[Float[Tensor, "b n"]] = None`` holds when it is not None -- if the
+    function never rebinds ``name`` outside the branch being narrowed."""
+    fi = interp.m.find_function(interp.frame.key)
+    if fi is None or interp.frame.memo is None:
+        return None
+    params = fi.node.params
+    param = next((p for p in list(params.params) + list(params.kwonly_params) + list(params.posonly_params)
+                  if p.name.value == name), None)
+    if param is None or param.annotation is None:
+        return None
+    inner = _unwrap_optional(interp, param.annotation.annotation)
+    if inner is None:
+        return None
+    ann = interp.m.annotation_of(inner)
+    if ann is None or _rebound(fi.node.body, name, at):
+        return None
+    return interp.m.shapes.from_annotation(ann, interp.frame.memo, scope=fi.key, where=f"{name}: {ann.text}", node=fi.node)
+
+
+def _unwrap_optional(interp: "Interpreter", node: cst.BaseExpression) -> cst.BaseExpression | None:
+    """``T`` of ``Optional[T]``, ``Union[T, None]``, ``T | None``, ``None | T``."""
+    if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.BitOr):
+        if _is_none(node.right):
+            return node.left
+        if _is_none(node.left):
+            return node.right
+        return None
+    if isinstance(node, cst.Subscript):
+        head = interp.m.qualify(node.value) or ""
+        elems = [e.slice.value for e in node.slice if isinstance(e.slice, cst.Index)]
+        if head in ("typing.Optional", "typing_extensions.Optional") and len(elems) == 1:
+            return elems[0]
+        if head in ("typing.Union", "typing_extensions.Union") and len(elems) == 2:
+            if _is_none(elems[1]):
+                return elems[0]
+            if _is_none(elems[0]):
+                return elems[1]
+    return None
+
+
+def _rebound(body: cst.CSTNode, name: str, test: cst.CSTNode) -> bool:
+    """Whether ``name`` is assigned in ``body`` outside the branches of the ``if`` whose test holds ``test``."""
+    from .interpreter import _assigned_names
+    from .walk import children
+
+    stack: list[cst.CSTNode] = [body]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, cst.If) and _contains(node.test, test):
+            continue  # the narrowed branches themselves may rebind it
+        if isinstance(node, (cst.FunctionDef, cst.ClassDef, cst.Lambda)) and node is not body:
+            continue
+        if isinstance(node, (cst.Assign, cst.AnnAssign, cst.AugAssign, cst.For, cst.NamedExpr, cst.With)) \
+                and name in _assigned_names(node):
+            return True
+        stack.extend(children(node))
+    return False
+
+
+def _contains(tree: cst.CSTNode, node: cst.CSTNode) -> bool:
+    from .walk import children
+
+    stack = [tree]
+    while stack:
+        n = stack.pop()
+        if n is node:
+            return True
+        stack.extend(children(n))
+    return False
+
+
+def _none_helper(interp: "Interpreter", func: cst.BaseExpression) -> str | None:
+    """"is_not_none" for ``def exists(x): return x is not None``, "is_none" for ``return x is None``."""
+    if not isinstance(func, cst.Name):
+        return None
+    v = interp.lookup(func.value)
+    if not isinstance(v, FuncV) or v.bound_self is not None:
+        return None
+    fi = interp.m.find_function(v.key)
+    if fi is None or len(fi.params) < 1:
+        return None
+    body = fi.node.body
+    stmts = body.body if isinstance(body, (cst.IndentedBlock, cst.SimpleStatementSuite)) else []
+    stmts = [s for s in stmts if not (isinstance(s, cst.SimpleStatementLine) and len(s.body) == 1 and isinstance(s.body[0], cst.Expr)
+                                      and isinstance(s.body[0].value, cst.SimpleString))]  # a docstring
+    if len(stmts) != 1:
+        return None
+    stmt = stmts[0]
+    small = stmt.body[0] if isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1 else stmt
+    if not isinstance(small, cst.Return) or not isinstance(small.value, cst.Comparison):
+        return None
+    cmp = small.value
+    if len(cmp.comparisons) != 1 or not isinstance(cmp.left, cst.Name) or cmp.left.value != fi.params[0].name:
+        return None
+    c = cmp.comparisons[0]
+    if not _is_none(c.comparator):
+        return None
+    if isinstance(c.operator, cst.IsNot):
+        return "is_not_none"
+    if isinstance(c.operator, cst.Is):
+        return "is_none"
+    return None
+
+
+def _rank_subject(node: cst.BaseExpression) -> str | None:
+    """The variable of ``x.ndim``, ``len(x.shape)``, ``x.dim()``, ``x.ndimension()``."""
+    if isinstance(node, cst.Attribute) and node.attr.value == "ndim":
+        return _key(node.value)
+    if isinstance(node, cst.Call) and not node.args and isinstance(node.func, cst.Attribute) \
+            and node.func.attr.value in ("dim", "ndimension"):
+        return _key(node.func.value)
+    if isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value == "len" and len(node.args) == 1:
+        arg = node.args[0].value
+        if isinstance(arg, cst.Attribute) and arg.attr.value == "shape":
+            return _key(arg.value)
+    return None
+
+
+def _int_literal(interp: "Interpreter", node: cst.BaseExpression) -> int | None:
+    if not isinstance(node, (cst.Integer, cst.Name, cst.Attribute, cst.UnaryOperation)):
+        return None
+    v = interp.eval(node)
+    if isinstance(v, IntV):
+        return v.size.as_int()
+    return None
+
+
+def _rank_check(interp: "Interpreter", key: str, k: int) -> tuple[Refinement, Refinement]:
+    """(x has rank k, x has not rank k)."""
+    if k < 0 or k > 16:
+        return {}, {}
+    v = interp.scope.vars.get(key, UNKNOWN)
+    if key not in interp.scope.vars:
+        return {}, {}
+    if v is UNKNOWN:
+        v = TensorV(None)
+    if not isinstance(v, TensorV):
+        return {}, {}
+    if v.shape is not None:
+        return {}, {}  # the condition is known; its branch alone runs
+    if v.alts:
+        yes = [a for a in v.alts if (a.rank == k if a.rank is not None else k not in a.not_ranks)]
+        no = [a for a in v.alts if (a.rank != k if a.rank is not None else True)]
+        return {key: _one_of(interp, yes, k)}, {key: _one_of(interp, [_exclude(a, k) for a in no], None)}
+    return {key: _of_rank(interp, v, k)}, {key: _exclude(v, k)}
+
+
+def _of_rank(interp: "Interpreter", v: TensorV, k: int) -> TensorV:
+    if v.shape is not None:
+        return v
+    sizes: tuple[Size, ...] = tuple(interp.ctx.fresh("n") for _ in range(k))
+    return TensorV(sizes, v.dtype, v.framework)
+
+
+def _exclude(v: TensorV, k: int) -> TensorV:
+    if v.shape is not None:
+        return v
+    return TensorV(None, v.dtype, v.framework, None, v.origin, v.vshape, None, v.not_ranks | {k})
+
+
+def _one_of(interp: "Interpreter", options: list[TensorV], k: int | None) -> Value:
+    from .values import join
+
+    if not options:
+        return UNKNOWN
+    opts = [_of_rank(interp, o, k) if k is not None else o for o in options]
+    out: Value = opts[0]
+    for o in opts[1:]:
+        out = join(out, o)
+    return out
