@@ -489,8 +489,8 @@ def concrete_failure(w: Witness) -> str | None:
         from . import pattern as P
         from .analysis.einsum_eq import solve
 
-        res = solve(str(witness_get(w, "equation")), shapes, str(witness_get(w, "framework")))
-        return res.message() if isinstance(res, P.Problem) else None
+        solved = solve(str(witness_get(w, "equation")), shapes, str(witness_get(w, "framework")))
+        return solved.message() if isinstance(solved, P.Problem) else None
     if op == "split":
         sizes = [int(x) for x in witness_get(w, "sizes", ())]
         dim = int(witness_get(w, "dim", 0))

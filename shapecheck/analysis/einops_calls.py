@@ -263,10 +263,12 @@ class EinopsCalls:
         k = len(expr.composition)
         if k not in tensor.not_ranks:
             return False
+        possible = sorted(set(range(18)) - tensor.not_ranks)
+        actual = str(possible[0]) if len(possible) == 1 or (len(possible) == 2 and possible[1] == 17) else f"a number of dimensions other than {k} here"
         self.ctx.report(node, "SHP201", {"what": f'{kind} pattern "{pattern}"', "expected": str(k),
-                                         "subject": "the input", "actual": f"a number of dimensions other than {k} here"},
-                        ["the condition of an earlier branch ruled out this rank on the path that reaches the call"],
-                        spec=OpSpec(kind, pattern, (tuple(self.ctx.fresh("n") for _ in range(k + 1)),), tuple(lengths.items()),
+                                         "subject": "the input", "actual": actual},
+                        ["a condition on the path that reaches the call (x.ndim, len(x.shape), x.dim()) fixed the rank"],
+                        spec=OpSpec(kind, pattern, (tuple(self.ctx.fresh("n") for _ in range(next(r for r in possible if r >= 1))),), tuple(lengths.items()),
                                     (("reduction", reduction), ("stacked", False))))
         return True
 

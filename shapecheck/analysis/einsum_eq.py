@@ -125,6 +125,22 @@ def solve(eq: str, shapes: list[tuple[Any, ...]], framework: str, fresh: Any = N
     return out
 
 
+def _rank_witness(ops: "FrameworkOps", eq: str, fw: str, operands: list[Value], parsed: list[list[str]], i: int, rank: int) -> OpSpec | None:
+    """Operand shapes for replaying a rank failure: known shapes, the equation's letters elsewhere, ``rank`` axes at i."""
+    if any("..." in term for term in parsed):
+        return None
+    shapes = []
+    letters: dict[str, Size] = {}
+    for j, (t, term) in enumerate(zip(operands, parsed)):
+        if j == i:
+            shapes.append(tuple(ops.ctx.fresh("n") for _ in range(rank)))
+        elif isinstance(t, TensorV) and t.shape is not None:
+            shapes.append(tuple(t.shape))
+        else:
+            shapes.append(tuple(letters.setdefault(c, ops.ctx.fresh(c)) for c in term))
+    return OpSpec("equation_einsum", einops_pattern(eq), tuple(shapes), (), (("equation", eq), ("framework", fw)))
+
+
 def einops_pattern(eq: str) -> str:
     """The einops-style rewrite of a valid equation (explicit output, the ellipsis kept), for witnesses."""
     operands, output = parse_equation(eq)
@@ -169,10 +185,18 @@ def call(ops: "FrameworkOps", node: cst.Call, qual: str, fw: str, args: list[Val
         shapes: list[tuple[Any, ...]] = []
         names: dict[str, Size] = {}
         n_ell_terms = sum(1 for term in parsed if "..." in term)
-        for t, term in zip(operands, parsed):
+        for i, (t, term) in enumerate(zip(operands, parsed)):
             if isinstance(t, TensorV) and t.shape is not None:
                 shapes.append(t.shape)
                 continue
+            if isinstance(t, TensorV) and "..." not in term and len(term) in t.not_ranks:
+                possible = sorted(set(range(18)) - t.not_ranks)
+                ops.ctx.report(node, "SHP201", {"what": f'{framework_name(fw)}.einsum "{eq}"', "expected": str(len(term)),
+                                                "subject": f"operand #{i}",
+                                                "actual": str(possible[0]) if len(possible) <= 2 else f"a number other than {len(term)} here"},
+                               ["a condition on the path that reaches the call (x.ndim, len(x.shape), x.dim()) fixed the rank"],
+                               spec=_rank_witness(ops, eq, fw, operands, parsed, i, next(r for r in possible if r >= 1)))
+                return fallback
             if "..." in term:
                 if n_ell_terms > 1 or not isinstance(t, TensorV) or t.vshape is None:
                     return fallback

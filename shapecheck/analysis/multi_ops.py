@@ -115,9 +115,9 @@ def apply(ops: "FrameworkOps", node: cst.Call, name: str, t: TensorV, args: list
                 return UNKNOWN
             return SeqV(tuple(_with_axis(t, pos, Size.const(min(s[0], k - i * s[0]))) for i in range(count)), "tuple")
         q = size.exact_div(Size.const(s[0])) if divisible(size, Size.const(s[0])) is Truth.TRUE else None
-        n = q.as_int() if q is not None else None
-        if n is not None and n <= _MAX_PIECES:
-            return SeqV(tuple(_with_axis(t, pos, Size.const(s[0])) for _ in range(n)), "tuple")
+        count_q = q.as_int() if q is not None else None
+        if count_q is not None and count_q <= _MAX_PIECES:
+            return SeqV(tuple(_with_axis(t, pos, Size.const(s[0])) for _ in range(count_q)), "tuple")
         return UNKNOWN
     if name == "unbind":
         pos = _dim(args, kwargs, 0, 0, rank)
@@ -136,8 +136,8 @@ def apply(ops: "FrameworkOps", node: cst.Call, name: str, t: TensorV, args: list
         if name == "sort":
             out = t
         elif name == "topk":
-            k = args[0] if args else kwargs.get("k", UNKNOWN)
-            out = _with_axis(t, pos, k.size) if isinstance(k, IntV) else t.with_shape(None)
+            k_v = args[0] if args else kwargs.get("k", UNKNOWN)
+            out = _with_axis(t, pos, k_v.size) if isinstance(k_v, IntV) else t.with_shape(None)
         else:
             keep = kwargs.get("keepdim", args[dim_pos + 1] if len(args) > dim_pos + 1 else BoolV(False))
             if not isinstance(keep, BoolV) or keep.value is None:
@@ -190,7 +190,7 @@ def builtin_call(interp: "Interpreter", node: cst.Call, name: str, args: list[Va
         finally:
             # one finding per place: the function applied to equal items fails the same way each time
             for lst, start in ((ctx.pending, marks[0]), (ctx.inline_findings, marks[1] if ctx.inline_findings is marks[2] else 0)):
-                seen: set = set()
+                seen: set[tuple[int, str, str]] = set()
                 kept = []
                 for p in lst[start:]:
                     key = (id(p.node), p.code, p.message)

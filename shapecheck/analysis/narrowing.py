@@ -2,7 +2,7 @@
 
 * ``x is None`` / ``x is not None`` and helpers like ``exists(x)`` (a function whose body is ``return x is not None``);
 * ``x.ndim == k``, ``len(x.shape) == k``, ``x.dim() == k`` (and ``!=``): the branch where it holds sees a rank-k
-  tensor (fresh sizes when they were unknown), the other branch knows the rank is not k;
+  tensor (its sizes unknown: every other rank ruled out), the other branch knows the rank is not k;
 * ``not``, ``and`` (both hold in the true branch), ``or`` (both fail in the false branch).
 
 A condition the analysis cannot read narrows nothing. Narrowing never invents a failure by itself: a variable keeps
@@ -15,13 +15,13 @@ from typing import TYPE_CHECKING
 
 import libcst as cst
 
-from ..sizes import Size
 from .values import UNKNOWN, FuncV, IntV, NoneV, TensorV, Value
 
 if TYPE_CHECKING:
     from .interpreter import Interpreter
 
 Refinement = dict[str, Value]
+MAX_RANK = 16
 
 
 def narrow(interp: "Interpreter", test: cst.BaseExpression) -> tuple[Refinement, Refinement]:
@@ -181,7 +181,7 @@ def _none_helper(interp: "Interpreter", func: cst.BaseExpression) -> str | None:
     if fi is None or len(fi.params) < 1:
         return None
     body = fi.node.body
-    stmts = body.body if isinstance(body, (cst.IndentedBlock, cst.SimpleStatementSuite)) else []
+    stmts: list[cst.CSTNode] = list(body.body) if isinstance(body, (cst.IndentedBlock, cst.SimpleStatementSuite)) else []
     stmts = [s for s in stmts if not (isinstance(s, cst.SimpleStatementLine) and len(s.body) == 1 and isinstance(s.body[0], cst.Expr)
                                       and isinstance(s.body[0].value, cst.SimpleString))]  # a docstring
     if len(stmts) != 1:
@@ -228,7 +228,7 @@ def _int_literal(interp: "Interpreter", node: cst.BaseExpression) -> int | None:
 
 def _rank_check(interp: "Interpreter", key: str, k: int) -> tuple[Refinement, Refinement]:
     """(x has rank k, x has not rank k)."""
-    if k < 0 or k > 16:
+    if k < 0 or k > MAX_RANK:
         return {}, {}
     v = interp.scope.vars.get(key, UNKNOWN)
     if key not in interp.scope.vars:
@@ -246,11 +246,15 @@ def _rank_check(interp: "Interpreter", key: str, k: int) -> tuple[Refinement, Re
     return {key: _of_rank(interp, v, k)}, {key: _exclude(v, k)}
 
 
+RANKS = frozenset(range(MAX_RANK + 1))
+
+
 def _of_rank(interp: "Interpreter", v: TensorV, k: int) -> TensorV:
+    """A tensor known to be k-dimensional. Its sizes stay unknown (not fresh positive symbols): guarded code often
+    handles empty tensors (``if x.ndim == 2: x = x.reshape(*x.shape, 3)`` runs only on 0-element inputs)."""
     if v.shape is not None:
         return v
-    sizes: tuple[Size, ...] = tuple(interp.ctx.fresh("n") for _ in range(k))
-    return TensorV(sizes, v.dtype, v.framework)
+    return TensorV(None, v.dtype, v.framework, None, v.origin, None, None, RANKS - {k})
 
 
 def _exclude(v: TensorV, k: int) -> TensorV:

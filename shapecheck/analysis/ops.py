@@ -71,7 +71,7 @@ class FrameworkOps(LayerOps):
     def tensor_binary(self, interp: "Interpreter", node: cst.CSTNode, left: Value, op: cst.CSTNode, right: Value) -> Value:
         from .paths import branching, each_path
         if branching([left, right]) is not None:
-            return each_path(self.ctx, [left, right], lambda v: self.tensor_binary(interp, node, v[0], op, v[1]))
+            return each_path(self.ctx, [left, right], lambda v: self.tensor_binary(interp, node, v[0], op, v[1])) or UNKNOWN
         if isinstance(op, (cst.MatrixMultiply, cst.MatrixMultiplyAssign)):
             if isinstance(left, TensorV) and isinstance(right, TensorV):
                 return self.matmul(node, "@", left, right)
@@ -174,7 +174,7 @@ class FrameworkOps(LayerOps):
     def tensor_method(self, interp: "Interpreter", node: cst.Call, t: TensorV, name: str, args: list[Value], kwargs: dict[str, Value], dynamic: bool) -> Value:
         from .paths import branching, each_path
         if branching([t] + args) is not None:
-            return each_path(self.ctx, [t] + args, lambda v: self.tensor_method(interp, node, v[0], name, v[1:], kwargs, dynamic))  # type: ignore[arg-type]
+            return each_path(self.ctx, [t] + args, lambda v: self.tensor_method(interp, node, v[0], name, v[1:], kwargs, dynamic)) or UNKNOWN  # type: ignore[arg-type]
         if dynamic:
             return t.with_shape(None) if name in SAME_SHAPE else UNKNOWN
         if t.framework == "paddle":

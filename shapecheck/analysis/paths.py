@@ -9,10 +9,10 @@ only is silent (the other path may be the one taken). The result is the join of 
 from __future__ import annotations
 
 import contextlib
-from typing import Any, Callable, Iterator
+from typing import Callable, Iterator
 
 from .context import Context, Pending
-from .values import TensorV, Value, join
+from .values import UNKNOWN, TensorV, Value, join
 
 
 @contextlib.contextmanager
@@ -35,14 +35,14 @@ def branching(values: list[Value]) -> int | None:
     return None
 
 
-def each_path(ctx: Context, values: list[Value], run: Callable[[list[Value]], Value]) -> Value:
+def each_path(ctx: Context, values: list[Value], run: Callable[[list[Value]], Value | None]) -> Value | None:
     """``run(values)`` once per alternative of the first branching value; what fails on every path is reported once
     (preferring a path whose finding can be replayed), and the results are joined."""
     i = branching(values)
     assert i is not None
     branched = values[i]
     assert isinstance(branched, TensorV) and branched.alts
-    results: list[Value] = []
+    results: list[Value | None] = []
     failures: list[list[Pending]] = []
     for alt in branched.alts:
         with capture(ctx) as found:
@@ -55,7 +55,10 @@ def each_path(ctx: Context, values: list[Value], run: Callable[[list[Value]], Va
             ctx.add(Pending(p.node, p.code, p.message, p.notes + (f"it fails on each of the {n} paths that reach it "
                                                                      f"(the value differs between branches)",),
                             p.witness, p.span, p.path, p.fix, p.spec))
-    out: Any = results[0]
+    if any(r is None for r in results):
+        return None if all(r is None for r in results) else UNKNOWN
+    out: Value = results[0]  # type: ignore[assignment]
     for r in results[1:]:
+        assert r is not None
         out = join(out, r)
     return out
