@@ -604,7 +604,9 @@ class Interpreter:
             key = self.eval(idx_nodes[0].slice.value)
             return base.get(key.value) if isinstance(key, StrV) else UNKNOWN
         if isinstance(base, TensorV):
-            return self.m.ops.index_tensor(self, node, base)
+            from .constructors import mask_index
+            masked = mask_index(self, node, base)
+            return masked if masked is not None else self.m.ops.index_tensor(self, node, base)
         for el in idx_nodes:
             if isinstance(el.slice, cst.Index):
                 self.eval(el.slice.value)

@@ -550,7 +550,7 @@ class ModuleAnalysis:
             if func.value == "len" and len(args) == 1:
                 return _length(args[0])
             return _iter_builtin(func.value, args)
-        if isinstance(func, cst.Name) and func.value in ("map", "tuple", "list", "isinstance") and not dynamic and not kwargs \
+        if isinstance(func, cst.Name) and func.value in ("map", "tuple", "list", "isinstance", "abs") and not dynamic and not kwargs \
                 and func.value not in interp.scope.vars and func.value not in self.globals and func.value not in self.imports.names:
             from .multi_ops import builtin_call
             built = builtin_call(interp, node, func.value, args)

@@ -164,7 +164,10 @@ def pair_attribute(v: SeqV, attr: str) -> Value:
 
 
 def builtin_call(interp: "Interpreter", node: cst.Call, name: str, args: list[Value]) -> Value | None:
-    """``map(f, xs)``, ``zip(xs, ys)``, ``tuple(xs)`` / ``list(xs)``, ``enumerate(xs)`` on sequences of known length."""
+    """``map(f, xs)``, ``zip(xs, ys)``, ``tuple(xs)`` / ``list(xs)``, ``enumerate(xs)`` on sequences of known length;
+    ``isinstance`` on values of known kind; ``abs(x)`` of a tensor."""
+    if name == "abs" and len(args) == 1 and len(node.args) == 1 and isinstance(args[0], TensorV):
+        return args[0]  # x.__abs__(): same shape and dtype
     if name == "isinstance" and len(args) == 2 and len(node.args) == 2:
         return _isinstance(interp, args[0], node.args[1].value)
     if name in ("tuple", "list") and len(args) == 1 and len(node.args) == 1:

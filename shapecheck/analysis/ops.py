@@ -282,10 +282,14 @@ class FrameworkOps(LayerOps):
             return t.with_shape(out, t.axes if out == shape else None) if fail is None else t.with_shape(None)
         if name in ("softmax", "log_softmax") or name in SAME_SHAPE:
             return t
-        from . import multi_ops
+        from . import constructors, multi_ops
         multi = multi_ops.apply(self, node, name, t, args, kwargs)
         if multi is not None:
             return multi
+        if name in ("tile", "gather", "index_select", "ravel") and (name != "tile" or method or t.framework in ("torch", "numpy")):
+            shaped = constructors.method(self, node, name, t, args, kwargs, t.framework)
+            if shaped is not None:
+                return shaped
         if name in ("chunk", "split", "unbind", "tolist", "item", "nonzero", "unique", "masked_select", "topk", "sort", "gather", "scatter", "index_select"):
             return UNKNOWN
         if name in ELEMENTWISE_FUNCS and args and isinstance(args[0], TensorV):
@@ -404,6 +408,10 @@ class FrameworkOps(LayerOps):
         stub = self.m.stubs.function(qual)
         if stub is not None:
             return self.call_stub(node, qual, stub, args, kwargs)
+        from . import constructors
+        made = constructors.call(self, node, qual, fw, args, kwargs)
+        if made is not None:
+            return made
         if qual in SIZE_CONSTRUCTORS or name == "arange":
             return self.construct(node, fw, qual, name, args, kwargs)
         if qual in RANDOM_SIZED:

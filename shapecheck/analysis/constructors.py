@@ -1,0 +1,158 @@
+"""Constructors and shape ops whose output size comes from argument values (no jaxtyping signature can say it):
+linspace, eye, meshgrid, F.pad, tile, gather, index_select, ravel, and boolean-mask indexing.
+
+torch / numpy facts (checked against torch 2.x and numpy 2.x, see tests/fixtures/shapes/constructors_shape_ops.py):
+
+* ``torch.linspace(start, end, steps)`` is (steps,); ``np.linspace(start, stop, num=50)`` is (num,);
+* ``torch.eye(n, m=None)`` / ``np.eye(N, M=None)`` is (n, m or n);
+* ``meshgrid(a, b, ...)`` of 1-d tensors gives one tensor per input, each (len(a), len(b), ...) with
+  ``indexing="ij"`` (torch's default) and the first two swapped with ``indexing="xy"`` (numpy's default);
+* ``F.pad(x, (l, r, t, b, ...))`` grows the last axis by l + r, the one before by t + b, ... (negative pads crop);
+* ``x.tile(reps)`` / ``np.tile(x, reps)``: reps padded with leading 1s to the rank (or x with leading 1-axes to the
+  reps' length), then multiplied axis by axis;
+* ``x.gather(dim, index)`` has index's shape; ``x.index_select(dim, index)`` replaces axis dim by index's length;
+* ``x[mask]`` with a boolean mask over the leading axes: one axis of unknown length, then the remaining axes.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import libcst as cst
+
+from ..sizes import Size, product
+from .ops_common import _dtype_kw, _ints, _norm_dim
+from .values import UNKNOWN, FloatV, IntV, NoneV, SeqV, StrV, TensorV, Value
+
+if TYPE_CHECKING:
+    from .interpreter import Interpreter
+    from .ops import FrameworkOps
+
+FUNCTIONS = frozenset({"linspace", "logspace", "eye", "meshgrid", "pad", "tile", "gather", "index_select"})
+
+
+def call(ops: "FrameworkOps", node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]) -> Value | None:
+    """``torch.linspace(...)``, ``np.eye(...)``, ``F.pad(x, ...)``, ...; None when not one of these."""
+    name = qual.rsplit(".", 1)[-1]
+    if name not in FUNCTIONS:
+        return None
+    if name == "pad" and qual != "torch.nn.functional.pad":
+        return None  # np.pad takes pad_width per axis: not modelled here
+    dtype = _dtype_kw(kwargs)
+    if name in ("linspace", "logspace"):
+        key = "steps" if fw == "torch" else "num"
+        n = args[2] if len(args) > 2 else kwargs.get(key, IntV(Size.const(50)) if fw != "torch" else UNKNOWN)
+        if fw != "torch" and len(args) > 3:
+            return TensorV(None, dtype, fw)
+        if isinstance(n, IntV) and (n.size.as_int() is None or n.size.as_int() >= 0):  # type: ignore[operator]
+            return TensorV((n.size,), dtype or ("float64" if fw == "numpy" else None), fw)
+        return TensorV(None, dtype, fw)
+    if name == "eye":
+        n = args[0] if args else kwargs.get("n", kwargs.get("N", UNKNOWN))
+        m = args[1] if len(args) > 1 else kwargs.get("m", kwargs.get("M", n))
+        if isinstance(m, NoneV):
+            m = n
+        if isinstance(n, IntV) and isinstance(m, IntV):
+            return TensorV((n.size, m.size), dtype or ("float64" if fw == "numpy" else None), fw)
+        return TensorV(None, dtype, fw)
+    if name == "meshgrid":
+        return meshgrid(fw, args, kwargs)
+    if not args or not isinstance(args[0], TensorV):
+        return None
+    return method(ops, node, name, args[0], args[1:], kwargs, fw)
+
+
+def method(ops: "FrameworkOps", node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value], fw: str | None) -> Value | None:
+    shape = t.shape
+    if name == "ravel":  # x.ravel() / np.ravel(x) / torch.ravel(x): one axis of every element (order= keeps it)
+        if args or shape is None:
+            return t.with_shape(None)
+        return t.with_shape((product(shape),))
+    if name == "pad":
+        pad = args[0] if args else kwargs.get("pad", UNKNOWN)
+        if not isinstance(pad, SeqV) or shape is None:
+            return t.with_shape(None)
+        amounts = [x.size for x in pad.items if isinstance(x, IntV)]
+        if len(amounts) != len(pad.items) or len(amounts) % 2 or len(amounts) // 2 > len(shape):
+            return t.with_shape(None)
+        out = list(shape)
+        for i in range(len(amounts) // 2):
+            out[len(shape) - 1 - i] = out[len(shape) - 1 - i] + amounts[2 * i] + amounts[2 * i + 1]
+        return t.with_shape(tuple(out))
+    if name == "tile":
+        reps_v = args[0] if len(args) == 1 else (SeqV(tuple(args)) if args else kwargs.get("dims", kwargs.get("reps", UNKNOWN)))
+        if isinstance(reps_v, IntV):
+            reps_v = SeqV((reps_v,))
+        if not isinstance(reps_v, SeqV) or shape is None or not all(isinstance(x, IntV) for x in reps_v.items):
+            return t.with_shape(None)
+        reps = [x.size for x in reps_v.items if isinstance(x, IntV)]
+        n = max(len(reps), len(shape))
+        padded_shape = (Size.const(1),) * (n - len(shape)) + tuple(shape)
+        padded_reps = (Size.const(1),) * (n - len(reps)) + tuple(reps)
+        return t.with_shape(tuple(a * b for a, b in zip(padded_shape, padded_reps)))
+    if name == "gather" and fw in ("torch", None):
+        index = args[1] if len(args) > 1 else kwargs.get("index", UNKNOWN)
+        if isinstance(index, TensorV):
+            return TensorV(index.shape, t.dtype, t.framework)
+        return t.with_shape(None)
+    if name == "index_select" and fw in ("torch", None):
+        dim = _ints(args[:1] or [kwargs.get("dim", UNKNOWN)])
+        index = args[1] if len(args) > 1 else kwargs.get("index", UNKNOWN)
+        if dim is None or shape is None or not isinstance(index, TensorV) or index.shape is None or len(index.shape) > 1:
+            return t.with_shape(None)
+        pos = _norm_dim(dim[0], len(shape))
+        if pos is None:
+            return t.with_shape(None)
+        length = index.shape[0] if index.shape else Size.const(1)
+        return t.with_shape(shape[:pos] + (length,) + shape[pos + 1:])
+    return None
+
+
+def meshgrid(fw: str, args: list[Value], kwargs: dict[str, Value]) -> Value:
+    tensors = list(args)
+    if len(tensors) == 1 and isinstance(tensors[0], SeqV):
+        tensors = list(tensors[0].items)
+    indexing = kwargs.get("indexing", StrV("ij" if fw == "torch" else "xy"))
+    if not isinstance(indexing, StrV) or indexing.value not in ("ij", "xy") or not tensors:
+        return UNKNOWN
+    if fw != "torch" and any(k in kwargs for k in ("sparse", "copy")):
+        return UNKNOWN
+    sizes: list[Size] = []
+    for t in tensors:
+        if not isinstance(t, TensorV) or t.shape is None or len(t.shape) > 1:
+            return UNKNOWN  # numpy flattens n-d inputs; torch rejects them
+        sizes.append(t.shape[0] if t.shape else Size.const(1))
+    if indexing.value == "xy" and len(sizes) >= 2:
+        sizes[0], sizes[1] = sizes[1], sizes[0]
+    first = tensors[0]
+    assert isinstance(first, TensorV)
+    out = tuple(TensorV(tuple(sizes), t.dtype if isinstance(t, TensorV) else None, fw) for t in tensors)
+    return SeqV(out, "tuple")
+
+
+def mask_index(interp: "Interpreter", node: cst.Subscript, t: TensorV) -> Value | None:
+    """``x[mask]``: a boolean tensor (or a comparison of ``x``-shaped operands) over the leading axes of ``x``."""
+    if t.shape is None or len(node.slice) != 1 or not isinstance(node.slice[0].slice, cst.Index):
+        return None
+    expr = node.slice[0].slice.value
+    mask_rank: int | None = None
+    if isinstance(expr, cst.Comparison) and len(expr.comparisons) == 1 \
+            and isinstance(expr.comparisons[0].operator, (cst.GreaterThan, cst.LessThan, cst.GreaterThanEqual,
+                                                          cst.LessThanEqual, cst.Equal, cst.NotEqual)):
+        left = interp.eval(expr.left)
+        right = interp.eval(expr.comparisons[0].comparator)
+        tensor_side = left if isinstance(left, TensorV) else right if isinstance(right, TensorV) else None
+        other = right if tensor_side is left else left
+        if tensor_side is None or tensor_side.shape is None:
+            return None
+        if not (isinstance(other, (IntV, FloatV)) or (isinstance(other, TensorV) and other.shape == tensor_side.shape)):
+            return None
+        mask_rank = len(tensor_side.shape)
+    elif isinstance(expr, (cst.Name, cst.Attribute)):
+        v = interp.eval(expr)
+        if isinstance(v, TensorV) and v.dtype == "bool" and v.shape is not None:
+            mask_rank = len(v.shape)
+    if mask_rank is None or mask_rank == 0 or mask_rank > len(t.shape):
+        return None
+    selected = interp.ctx.fresh("selected")
+    return t.with_shape((selected,) + t.shape[mask_rank:])
