@@ -17,6 +17,8 @@ if TYPE_CHECKING:
     from .interpreter import Interpreter
     from .module import ModuleAnalysis
 
+PACK_TUPLE = ("einops.pack returns a tuple (packed, packed_shapes), used here as {use}; einops raises 'Tensor type "
+              "unknown' for a tuple -- unpack it first: packed, ps = pack(...)")
 FUNCTIONS = {"rearrange", "reduce", "repeat", "pack", "unpack", "einsum", "parse_shape"}
 LAYERS = {"Rearrange", "Reduce", "EinMix"}
 _IDENT = re.compile(r"[^\W\d]\w*")
@@ -194,6 +196,9 @@ class EinopsCalls:
         tensor = args[0] if args else kwargs.get("tensor", UNKNOWN)
         pat_v = args[1] if len(args) > 1 else kwargs.get("pattern", UNKNOWN)
         pattern = self._pattern(pat_v)
+        if isinstance(tensor, SeqV) and tensor.kind == "pack" and pattern is not None:
+            self.ctx.report(node, "SHP111", {"reason": PACK_TUPLE.format(use=f"the input of einops.{kind}")})
+            return UNKNOWN
         if isinstance(tensor, SeqV) and tensor.kind == "tuple" and pattern is not None:
             self.ctx.report(node, "SHP111", {"reason": f"einops.{kind} accepts a tensor or a list of tensors, not a tuple "
                                                        f"(einops raises 'Tensor type unknown'); pass a list"})
@@ -342,12 +347,12 @@ class EinopsCalls:
         if pattern is None:
             return UNKNOWN
         if not isinstance(tensors, SeqV) or not tensors.items or not all(isinstance(t, TensorV) and t.shape is not None for t in tensors.items):
-            return SeqV((UNKNOWN, UNKNOWN))
+            return SeqV((UNKNOWN, UNKNOWN), "pack")
         ts = [t for t in tensors.items if isinstance(t, TensorV)]
         res = P.infer("pack", pattern, [t.shape for t in ts if t.shape is not None], fresh=self._fresher(node))
         if isinstance(res, P.Problem):
             self._report(node, res, self._notes(ts, pattern), OpSpec("pack", pattern, tuple(t.shape for t in ts if t.shape is not None)))
-            return SeqV((UNKNOWN, UNKNOWN))
+            return SeqV((UNKNOWN, UNKNOWN), "pack")
         packed = ts[0].with_shape(tuple(res.outputs[0]), None, f"from the einops pack pattern {pattern!r}")
         star = pattern.split().index("*") if "*" in pattern.split() else 0
         n_after = len(pattern.split()) - star - 1
@@ -356,7 +361,7 @@ class EinopsCalls:
             assert t.shape is not None
             inner = t.shape[star: len(t.shape) - n_after]
             ps_items.append(SeqV(tuple(IntV(s) for s in inner), "shape"))
-        return SeqV((packed, SeqV(tuple(ps_items), "list")))
+        return SeqV((packed, SeqV(tuple(ps_items), "list")), "pack")
 
     def _unpack(self, node: cst.Call, args: list[Value], kwargs: dict[str, Value], dynamic: bool) -> Value:
         tensor = args[0] if args else kwargs.get("tensor", UNKNOWN)
@@ -366,6 +371,19 @@ class EinopsCalls:
             return UNKNOWN
         pattern = self._checked_pattern(node, "unpack", args[2] if len(args) > 2 else kwargs.get("pattern", UNKNOWN))
         if pattern is None:
+            return UNKNOWN
+        if isinstance(tensor, SeqV) and tensor.kind == "pack":
+            self.ctx.report(node, "SHP111", {"reason": PACK_TUPLE.format(use="the tensor einops.unpack splits")})
+            return UNKNOWN
+        if isinstance(ps, SeqV) and ps.kind == "pack":
+            self.ctx.report(node, "SHP111", {"reason": PACK_TUPLE.format(use="the packed shapes of einops.unpack")})
+            return UNKNOWN
+        bare = [i for i, item in enumerate(ps.items) if isinstance(item, IntV)] if isinstance(ps, SeqV) else []
+        if bare:
+            self.ctx.report(node, "SHP111", {"reason": f"einops.unpack needs packed shapes, one shape (a tuple or list of ints) per "
+                                                       f"output as einops.pack returns them, but entry #{bare[0]} is a bare int: "
+                                                       f"einops tests `-1 in p_shape` for every entry and raises TypeError "
+                                                       f"(wrap each entry, e.g. [(n,), (m,)])"})
             return UNKNOWN
         if not isinstance(tensor, TensorV) or tensor.shape is None or not isinstance(ps, SeqV):
             return UNKNOWN

@@ -576,6 +576,9 @@ class Interpreter:
         if isinstance(base, SeqV) and base.kind == "values_indices":
             from .multi_ops import pair_attribute
             return pair_attribute(base, attr)
+        if isinstance(base, SeqV) and base.kind == "pack":
+            from .multi_ops import pack_attribute
+            return pack_attribute(self, node, attr)
         return UNKNOWN
 
     def subscript(self, node: cst.Subscript) -> Value:

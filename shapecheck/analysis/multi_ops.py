@@ -160,6 +160,14 @@ def pair_attribute(v: SeqV, attr: str) -> Value:
     return UNKNOWN
 
 
+def pack_attribute(interp: "Interpreter", node: cst.Attribute, attr: str) -> Value:
+    """``pack(...).shape``: the (packed, packed_shapes) tuple has only tuple's attributes."""
+    if attr not in ("count", "index") and not attr.startswith("__"):
+        interp.ctx.report(node, "SHP111", {"reason": f"einops.pack returns a tuple (packed, packed_shapes), which has no "
+                                                     f"attribute {attr!r} (AttributeError) -- unpack it first: packed, ps = pack(...)"})
+    return UNKNOWN
+
+
 # ---------------------------------------------------------------------------------------------------------- builtins
 
 
@@ -248,7 +256,7 @@ def _isinstance(interp: "Interpreter", v: Value, classes: cst.BaseExpression) ->
             if isinstance(v, TensorV) or isinstance(v, NoneV):
                 answers.append(False)
             elif isinstance(v, SeqV) and builtin in ("list", "tuple"):
-                kind = "tuple" if v.kind in ("tuple", "shape", PAIR) else "list"
+                kind = "tuple" if v.kind in ("tuple", "shape", PAIR, "pack") else "list"
                 answers.append(kind == builtin)
             elif isinstance(v, SeqV):
                 answers.append(False)
