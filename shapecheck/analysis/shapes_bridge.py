@@ -154,7 +154,7 @@ class ShapeChecks:
     # -------------------------------------------------------------- annotation strings themselves (SHP110)
     def check_annotation_strings(self) -> None:
         seen: set[int] = set()
-        for fi in self.m.functions.values():
+        for fi in [*self.m.functions.values(), *self._nested_functions()]:
             bound: set[str] = set()
             anns: list[tuple[Annotation, cst.CSTNode]] = []
             for p in fi.params:
@@ -180,6 +180,28 @@ class ShapeChecks:
                         break
                     if d.kind == "named" and d.name:
                         bound.add(d.name)
+
+    def _nested_functions(self) -> list[Any]:
+        """Functions defined inside functions (closures, local helpers, methods of local classes): the module's
+        function table holds them only once their ``def`` runs, after this check."""
+        from types import SimpleNamespace
+
+        from .functions import signature_params
+        from .walk import children
+
+        known = {id(fi.node) for fi in self.m.functions.values()}
+        out: list[Any] = []
+        stack: list[cst.CSTNode] = [self.m.tree]
+        while stack:
+            node = stack.pop()
+            if isinstance(node, cst.FunctionDef) and id(node) not in known:
+                ret = node.returns
+                out.append(SimpleNamespace(node=node, params=signature_params(node, self.m.annotation_of),
+                                           return_ann=self.m.annotation_of(ret.annotation) if ret is not None else None))
+            if isinstance(node, (cst.Module, cst.FunctionDef, cst.ClassDef, cst.IndentedBlock, cst.If, cst.Else, cst.Try,
+                                 cst.ExceptHandler, cst.Finally, cst.With, cst.For, cst.While, cst.Match, cst.MatchCase)):
+                stack.extend(children(node))
+        return out
 
     def _param_node(self, fi: "FunctionInfo", name: str) -> cst.CSTNode | None:
         ps = fi.node.params
