@@ -623,7 +623,9 @@ class ModuleAnalysis:
         if dynamic:
             return UNKNOWN
         if isinstance(callee, FuncV):
-            return self.call_function(interp, node, callee, args, kwargs)
+            from .narrowing import default_call
+            defaulted = default_call(interp, node, callee, args, kwargs)
+            return defaulted if defaulted is not None else self.call_function(interp, node, callee, args, kwargs)
         if isinstance(callee, LayerV):
             return self.ops.apply_layer(interp, node, callee, args, kwargs)
         if isinstance(callee, ObjV):

@@ -139,23 +139,33 @@ def _unwrap_optional(interp: "Interpreter", node: cst.BaseExpression) -> cst.Bas
     return None
 
 
-def _rebound(body: cst.CSTNode, name: str, test: cst.CSTNode) -> bool:
-    """Whether ``name`` is assigned in ``body`` outside the branches of the ``if`` whose test holds ``test``."""
+def _rebound(body: cst.CSTNode, name: str, at: cst.CSTNode) -> bool:
+    """Whether ``name`` may hold something else than the parameter's value when ``at`` runs: an assignment before it
+    in source order, or anywhere in a loop around it (a later iteration sees it). The branches of an ``if`` whose
+    test is ``at`` come after it."""
     from .interpreter import _assigned_names
     from .walk import children
 
-    stack: list[cst.CSTNode] = [body]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, cst.If) and _contains(node.test, test):
-            continue  # the narrowed branches themselves may rebind it
+    def visit(node: cst.CSTNode) -> bool | None:  # True: rebound; False: reached ``at`` cleanly; None: go on
+        if node is at:
+            return False
         if isinstance(node, (cst.FunctionDef, cst.ClassDef, cst.Lambda)) and node is not body:
-            continue
-        if isinstance(node, (cst.Assign, cst.AnnAssign, cst.AugAssign, cst.For, cst.NamedExpr, cst.With)) \
-                and name in _assigned_names(node):
+            return None
+        holds = _contains(node, at)
+        if isinstance(node, (cst.For, cst.While)) and holds and name in _assigned_names(node):
             return True
-        stack.extend(children(node))
-    return False
+        if not holds:
+            if isinstance(node, (cst.Assign, cst.AnnAssign, cst.AugAssign, cst.For, cst.NamedExpr, cst.With, cst.If,
+                                 cst.Try, cst.While, cst.IndentedBlock, cst.SimpleStatementLine)) and name in _assigned_names(node):
+                return True
+            return None
+        for child in children(node):
+            r = visit(child)
+            if r is not None:
+                return r
+        return False
+
+    return visit(body) is True
 
 
 def _contains(tree: cst.CSTNode, node: cst.CSTNode) -> bool:
@@ -273,3 +283,50 @@ def _one_of(interp: "Interpreter", options: list[TensorV], k: int | None) -> Val
     for o in opts[1:]:
         out = join(out, o)
     return out
+
+
+def default_call(interp: "Interpreter", node: cst.Call, fv: FuncV, args: list[Value], kwargs: dict[str, Value]) -> Value | None:
+    """``default(x, d)`` for a helper whose body is ``return x if exists(x) else d`` (or ``x if x is not None else d``):
+    ``x`` when it is a tensor, ``d`` when it is None, and for an ``Optional[...]`` parameter either one (two paths)."""
+    if kwargs or len(args) != 2 or len(node.args) != 2 or fv.bound_self is not None or not _is_default_helper(interp, fv):
+        return None
+    first, fallback = args
+    if isinstance(first, NoneV):
+        return fallback
+    if isinstance(first, TensorV):
+        return first
+    arg = node.args[0].value
+    if first is UNKNOWN and isinstance(arg, cst.Name) and isinstance(fallback, TensorV):
+        declared = _optional_parameter(interp, arg.value, node)
+        if isinstance(declared, TensorV):
+            from .values import join
+
+            return join(declared, fallback)
+    return None
+
+
+def _is_default_helper(interp: "Interpreter", fv: FuncV) -> bool:
+    fi = interp.m.find_function(fv.key)
+    if fi is None or len(fi.params) != 2:
+        return False
+    body = fi.node.body
+    stmts: list[cst.CSTNode] = list(body.body) if isinstance(body, (cst.IndentedBlock, cst.SimpleStatementSuite)) else []
+    stmts = [s for s in stmts if not (isinstance(s, cst.SimpleStatementLine) and len(s.body) == 1 and isinstance(s.body[0], cst.Expr)
+                                      and isinstance(s.body[0].value, cst.SimpleString))]
+    if len(stmts) != 1:
+        return False
+    stmt = stmts[0]
+    small = stmt.body[0] if isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1 else stmt
+    if not isinstance(small, cst.Return) or not isinstance(small.value, cst.IfExp):
+        return False
+    e = small.value
+    x, d = fi.params[0].name, fi.params[1].name
+    if not (isinstance(e.body, cst.Name) and e.body.value == x and isinstance(e.orelse, cst.Name) and e.orelse.value == d):
+        return False
+    test = e.test
+    if isinstance(test, cst.Comparison) and len(test.comparisons) == 1 and isinstance(test.left, cst.Name) \
+            and test.left.value == x and isinstance(test.comparisons[0].operator, cst.IsNot) and _is_none(test.comparisons[0].comparator):
+        return True
+    if isinstance(test, cst.Call) and len(test.args) == 1 and isinstance(test.args[0].value, cst.Name) and test.args[0].value.value == x:
+        return _none_helper(interp, test.func) == "is_not_none"
+    return False
