@@ -436,6 +436,8 @@ def common_generators(fw: Framework) -> dict[str, Gen]:
                 args.append(f"{r.choice((fw.keep, fw.keep, 'keepdims' if fw.name == 'torch' else fw.keep))}={kv}")
         if name in ("std", "var") and fw.name == "torch" and r.random() < 0.3 and args and "=" not in args[0]:
             args.insert(1, r.choice(("True", "False")))  # x.std(1, True): unbiased, not keepdim
+        if fw.name != "torch" and name in ("sum", "mean", "prod", "std", "var", "nansum", "nanmean") and args and "=" not in args[0] and r.random() < 0.3:
+            args.insert(1, r.choice(fw.dtypes))  # np.sum(x, 0, np.float32)
         if name == "norm" and r.random() < 0.3:
             args.insert(0, r.choice(("2", "1")) if fw.name == "torch" else "ord=2")
         expr = f"x.{name}({', '.join(args)})" if method and fw.has_method(name) else f"{m}.{name}(x{''.join(', ' + a for a in args)})"

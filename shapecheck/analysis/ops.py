@@ -330,6 +330,8 @@ class FrameworkOps(LayerOps):
                 out_dtype if name in ("max", "min", "amax", "amin") else None)
         if "dtype" in kwargs:
             out_dtype = _dtype_kw(kwargs)
+        elif t.framework in ("numpy", "jax") and len(args) > 1 and name != "norm" and not isinstance(args[1], (NoneV, BoolV)):
+            out_dtype = _dtype_arg(args[1])  # np.sum(x, 0, np.float32): numpy's dtype comes second
         result: Value
         if shape is None or keep is None:
             result = TensorV(None, out_dtype, t.framework)
