@@ -417,13 +417,35 @@ def run():
 '''
 
 
+BASE_RESETS = '''import torch
+from torch import nn
+from einops import rearrange
+
+
+class Base(nn.Module):
+    def reset(self):
+        pass
+
+
+class M(Base):
+    def __init__(self):
+        super().__init__()
+        self.w = torch.randn(3, 4)
+
+    def forward(self):
+        return rearrange(self.w, "(a b) c -> a b c", a=2)
+'''
+
+
 @pytest.mark.parametrize("edits", [
     # a callee reached only through module-level code (``model = Model()``) changes: its caller must be redone
     [GLOBAL_OBJECT, GLOBAL_OBJECT.replace("h=4", "h=5"), GLOBAL_OBJECT],
+    # a base class's method starts assigning the attribute forward reads: M's chunk is unchanged, its answer is not
+    [BASE_RESETS, BASE_RESETS.replace("        pass\n", "        self.w = torch.randn(4, 4)\n"), BASE_RESETS],
     # an annotation alias defined after a def that module-level code calls in between
     [HALF, HALF.replace('"sum")', '"mean")'), HALF.replace("Float16", "Float32").replace("float16", "float32")],
     [BUGGY, BUGGY + "\n\ndef other(img: Float[Tensor, 'b 3 225 225']):\n    return patchify(img)\n", FIXED, BUGGY],
-], ids=["through-module-level-object", "float16-sum", "callee-and-caller"])
+], ids=["through-module-level-object", "base-class-assigns", "float16-sum", "callee-and-caller"])
 def test_incremental_edit_sequences_give_the_batch_findings(tmp_path: Path, edits: list[str]) -> None:
     from shapecheck.analysis.checker import analyse_module
     from shapecheck.analysis.incremental import Document

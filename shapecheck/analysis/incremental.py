@@ -191,6 +191,8 @@ class Document:
         self.older: dict[str, list[Chunk]] = {}  # the version before: an edit undone finds its parse again
         self.functions: dict[Any, _Entry] = {}
         self.annotations: dict[int, tuple[cst.CSTNode, Any, list[Any]]] = {}
+        self.classes: dict[Any, tuple[cst.CSTNode, set[str]]] = {}
+        self.harvest: Callable[[], None] = _nothing
         self.epoch: Any = None
 
     # ------------------------------------------------------------------ parsing
@@ -263,6 +265,7 @@ class Document:
         if epoch != self.epoch:
             self.functions = {}
             self.annotations = {}
+            self.classes = {}
             self.epoch = epoch
         name, is_pkg = ("", False)
         p = Path(path)
@@ -290,8 +293,10 @@ class Document:
             # the wrappers hold this run's caches, and the cache entries hold analyses (through the origins of
             # sizes): left in place, every version would keep the one before alive. A module analysed here and
             # used later by another file's analysis (the project keeps it) runs its functions unwrapped.
-            for wrapped in ("run_function", "param_value", "annotation_of"):
+            for wrapped in ("run_function", "param_value", "annotation_of", "collect_definitions"):
                 ma.__dict__.pop(wrapped, None)
+        self.harvest()
+        self.harvest = _nothing
         result.findings = findings_of(ma)
         return result
 
@@ -322,6 +327,9 @@ class Document:
             env_of_chunk[i] = (glob, tuple((chunks[k][0], chunks[k][1].text) for k in sorted(seen)))
             for fid in c.walk()[0]:
                 out[fid] = env_of_chunk[i]
+            for stmt in c.module.body:
+                if isinstance(stmt, cst.ClassDef):
+                    out[id(stmt)] = env_of_chunk[i]
         return out
 
     def _install(self, ma: Any, chunks: list[tuple[int, Chunk]], result: Result,
@@ -410,9 +418,37 @@ class Document:
             answers.append(value)
             return value
 
+        # which ``self.x`` other methods may change (objects.outside_init) depends on the class's methods and its
+        # bases': a class whose chunk and environment are unchanged gets the last run's answer
+        collect_definitions = ma.collect_definitions
+        old_classes = self.classes
+
+        def collect_with_known_classes() -> None:
+            collect_definitions()
+            for ci in ma.classes.values():
+                env = envs.get(id(ci.node))
+                hit = old_classes.get((ci.key, env)) if env is not None else None
+                if hit is not None and hit[0] is ci.node and getattr(ci, "outside_init", None) is None:
+                    ci.outside_init = set(hit[1])
+
+        def harvest() -> None:  # after a complete run (a cancelled one leaves the last complete run's answers)
+            fresh: dict[Any, tuple[cst.CSTNode, set[str]]] = {}
+            for ci in ma.classes.values():
+                env = envs.get(id(ci.node))
+                known = getattr(ci, "outside_init", None)
+                if env is not None and known is not None:
+                    fresh[(ci.key, env)] = (ci.node, set(known))
+            self.classes = fresh
+
         ma.run_function = run_function
         ma.param_value = record_param
         ma.annotation_of = cached_annotation
+        ma.collect_definitions = collect_with_known_classes
+        self.harvest = harvest
+
+
+def _nothing() -> None:
+    pass
 
 
 class _Hovers(dict):  # type: ignore[type-arg]
