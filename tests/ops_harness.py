@@ -557,13 +557,14 @@ def common_generators(fw: Framework) -> dict[str, Gen]:
         setup = [x]
         extra = UNARY_ARGS.get(name, "")
         rank = len(s)
-        fill = {"mask": "mask", "same": "y", "dim": str(r.randrange(-rank, rank) if rank else 0),
+        fill = {"mask": r.choice(("mask", "mask", "m2 > 0", "x > 0.5")), "same": "y", "dim": str(r.randrange(-rank, rank) if rank else 0),
                 "flipdims": shape_src([r.randrange(rank)]) if rank else "(0,)", "dtype": r.choice(fw.dtypes)}
         fill["bound"] = r.choice(("0.0", "b"))
         if "{bound}" in extra and fill["bound"] == "b":
             setup.append(f"b = {fw.tensor(broadcast_partner(r, s))}")
         if "{mask}" in extra:
             setup.append(f"mask = {fw.tensor(broadcast_partner(r, s), fw.bool_dtype)}")
+            setup.append(f"m2 = {fw.tensor(broadcast_partner(r, s))}")
         if "{same}" in extra:
             setup.append(f"y = {fw.tensor(s if r.random() < 0.8 else broadcast_partner(r, s))}")
         extra = extra.format(**fill)
@@ -617,6 +618,55 @@ def common_generators(fw: Framework) -> dict[str, Gen]:
             expr = r.choice(("x[x > 0]", f"x[{fw.tensor(s, fw.bool_dtype)}]", f"x[{shape_src([0, 0])}]" if fw.name != "jax" else "x[0]"))
         return Case("index", fw.name, [x], expr)
     g["index"] = index
+
+    # --- issue 13: multi-value ops, einsum equations, value-dependent constructors and shape ops
+    def pieces(r: random.Random) -> Case:
+        s, x = x_of(r, 1, 3)
+        d = r.randrange(-len(s), len(s))
+        n = r.randint(1, 4)
+        sizes = factorise(r, max(1, s[d]))
+        choices = [f"x.chunk({n}, {d})", f"x.chunk({n}, dim={d})", f"x.split({n}, {d})", f"x.split({list(sizes)}, dim={d})",
+                   f"x.unbind({d})", f"x.topk({min(n, s[-1]) if s[-1] else 1}).values", f"x.sort({d}).values",
+                   f"x.max({d}).values", f"x.min(dim={d})[0]", f"x.median({d}).indices", f"torch.chunk(x, {n}, {d})"] \
+            if fw.name == "torch" else [f"{m}.split(x, {n}, {d})", f"{m}.array_split(x, {n}, {d})", f"{m}.sort(x, {d})"]
+        expr = r.choice(choices)
+        op = "multi:" + expr.replace("x.", "").replace(f"{m}.", "").split("(")[0]
+        post = r.choice(("[0]", "[-1]", "")) if not expr.endswith(("values", "indices", "]")) and "sort" not in expr else ""
+        return Case(op, fw.name, [x], expr + post)
+    g["multi"] = pieces
+
+    def einsum(r: random.Random) -> Case:
+        letters = "ijkl"
+        ra, rb = r.randint(1, 3), r.randint(1, 3)
+        sizes = {c: r.randint(1, 4) for c in letters}
+        la = "".join(r.sample(letters, ra))
+        lb = "".join(r.sample(letters, rb))
+        out = "".join(c for c in letters if (c in la) != (c in lb) or r.random() < 0.3 if c in la + lb)
+        a = tuple(sizes[c] for c in la)
+        b = tuple(sizes[c] if r.random() < 0.9 else sizes[c] + 1 for c in lb)
+        eq = f"{la},{lb}->{out}" if r.random() < 0.8 else f"{la},{lb}"
+        setup = [f"a = {fw.tensor(a)}", f"b = {fw.tensor(b)}"]
+        return _maybe_index(r, Case("einsum:einsum", fw.name, setup, f"{m}.einsum('{eq}', a, b)"), 0.1)
+    g["einsum"] = einsum
+
+    def valued(r: random.Random) -> Case:
+        n, k = r.randint(0, 5), r.randint(1, 4)
+        s = rand_shape(r, 1, 3)
+        setup = [f"x = {fw.tensor(s)}"]
+        choices = [f"{m}.linspace(0, 1, {n})", f"{m}.eye({k})", f"{m}.eye({k}, {n})",
+                   f"{m}.meshgrid({m}.ones({k}), {m}.ones({n}))[0]",
+                   f"{m}.meshgrid({m}.ones({k}), {m}.ones({n}), indexing='ij')[1]", f"{m}.tile(x, {shape_src([k] * r.randint(1, 3))})",
+                   f"{m}.ravel(x)"]
+        if fw.name == "torch":
+            choices += [f"F.pad(x, {shape_src([r.randint(0, 2) for _ in range(2 * r.randint(1, len(s)))])})",
+                        f"x.tile({shape_src([k])})", f"x.index_select({r.randrange(len(s))}, torch.zeros({n}, dtype=torch.int64))",
+                        f"x.gather({r.randrange(len(s))}, torch.zeros({shape_src(s)}, dtype=torch.int64))", "x[x > 0]"]
+        else:
+            choices += [f"{m}.linspace(0, 1)", f"{m}.linspace(0, 1, num={n})", "x[x > 0]", f"{m}.pad(x, 1)"]
+        expr = r.choice(choices)
+        op = "valued:mask_index" if expr == "x[x > 0]" else "valued:" + expr.replace("x.", "").replace(f"{m}.", "").replace("F.", "").split("(")[0]
+        return _maybe_index(r, Case(op, fw.name, setup, expr), 0.15)
+    g["valued"] = valued
     return g
 
 

@@ -35,6 +35,31 @@ _INTEGRAL = {"int8", "int16", "int32", "int64", "uint8", "bool"}
 _TRUE_DIVISION = {"/", "/=", "div", "divide", "true_divide", "atan2", "hypot", "**", "**=", "pow", "power", "lerp"}
 
 
+def _comparison_mask(interp: "Interpreter", node: cst.BaseExpression | None) -> Value:
+    """The mask of ``x.masked_fill(y > 0, v)``: a comparison is no tensor value to the interpreter, but its shape is
+    its operands' broadcast (plain names, attributes and literals are looked up again; anything else: unknown)."""
+    if not isinstance(node, cst.Comparison):
+        return UNKNOWN
+    operands = [node.left] + [c.comparator for c in node.comparisons]
+    simple = (cst.Name, cst.Attribute, cst.Integer, cst.Float)
+    if not all(isinstance(o, simple) for o in operands):
+        return UNKNOWN
+    shape: tuple[Size, ...] | None = ()
+    fw = None
+    for o in operands:
+        v = interp.eval(o)
+        if isinstance(v, TensorV):
+            if v.shape is None or shape is None:
+                return UNKNOWN
+            shape, fail = broadcast_shapes(shape, v.shape)
+            fw = fw or v.framework
+            if fail is not None or shape is None:
+                return UNKNOWN
+        elif not isinstance(v, (IntV, FloatV, BoolV)):
+            return UNKNOWN
+    return TensorV(shape, "bool", fw) if fw is not None else UNKNOWN
+
+
 class FrameworkOps(LayerOps):
     def constant(self, qual: str) -> Value | None:
         fw = _framework(qual)
@@ -177,6 +202,8 @@ class FrameworkOps(LayerOps):
             return each_path(self.ctx, [t] + args, lambda v: self.tensor_method(interp, node, v[0], name, v[1:], kwargs, dynamic)) or UNKNOWN  # type: ignore[arg-type]
         if dynamic:
             return t.with_shape(None) if name in SAME_SHAPE else UNKNOWN
+        if name == "masked_fill" and args and not isinstance(args[0], TensorV):
+            args = [_comparison_mask(interp, node.args[0].value if node.args else None), *args[1:]]
         if t.framework == "paddle":
             return frameworks.paddle_method(self, node, t, name, args, kwargs)
         if t.framework == "tensorflow":
@@ -275,9 +302,9 @@ class FrameworkOps(LayerOps):
             bounds = [v for v in [*args, *kwargs.values()] if isinstance(v, TensorV)]
             if bounds:  # tensor bounds broadcast with the input
                 return self.elementwise(node, name, [t, *bounds])
-        if name == "masked_fill" and args and isinstance(args[0], TensorV):
-            if args[0].shape is None or shape is None:
-                return t.with_shape(None)
+        if name == "masked_fill" and args:
+            if not isinstance(args[0], TensorV) or args[0].shape is None or shape is None:
+                return t.with_shape(None)  # a mask of unknown shape may broadcast the result
             out, fail = broadcast_shapes(shape, args[0].shape)  # out of place, the mask broadcasts too
             return t.with_shape(out, t.axes if out == shape else None) if fail is None else t.with_shape(None)
         if name in ("softmax", "log_softmax") or name in SAME_SHAPE:
