@@ -390,10 +390,16 @@ class ModuleAnalysis:
             if not ok:
                 return UNKNOWN
         depth = interp.frame.depth
-        if fi.analysing or depth >= MAX_INLINE_DEPTH:
-            return self.shapes.declared_return(fi, ret_memo) if fi.return_ann is not None else UNKNOWN
         if fi.return_ann is not None:
-            return self.shapes.declared_return(fi, ret_memo)
+            declared = self.shapes.declared_return(fi, ret_memo)
+            if isinstance(bound_self, ObjV) and fi.cls_key is not None and bound_self.cls_key != fi.cls_key \
+                    and isinstance(declared, TensorV):
+                # a base class's method on a subclass object: what it returns may come from methods the subclass
+                # overrides (a loss whose reduce_loss keeps the batch axis), so its annotation's shape is not trusted
+                return declared.with_shape(None)
+            return declared
+        if fi.analysing or depth >= MAX_INLINE_DEPTH:
+            return UNKNOWN
         # an unannotated (or return-unannotated) function: analyse its body with these argument values
         sig = (tuple(sorted((k, _sig(v)) for k, v in bound.items())), _sig(bound_self))
         ret: Value
