@@ -385,17 +385,25 @@ class Session:
             self.gc_timer = None
         self.timer = asyncio.get_running_loop().call_later(DEBOUNCE, self._kick)
 
-    def _collect(self) -> None:
+    def _collect(self, idle: bool = False) -> None:
         """A full garbage collection on the worker thread, between runs. An analysis leaves cycles (a module's
         analysis and its functions point at each other) among a large heap of syntax trees: the interpreter's own
-        full collections would land in the middle of a run, at a cost of the order of a whole run."""
+        full collections would land in the middle of a run, at a cost of the order of a whole run.
+
+        When edits pause (``idle``) everything is collected and what survives is frozen (``gc.freeze``): the
+        collections forced while edits keep coming then walk only what was made since, a fraction of the heap.
+        The next pause unfreezes and collects all again, so nothing frozen stays uncollected for long."""
         import gc
 
         self.gc_timer = None
         self.runs_since_gc = 0
         if not self.running:
             def collect() -> None:
+                if idle:
+                    gc.unfreeze()
                 gc.collect()
+                if idle:
+                    gc.freeze()
                 self.rss_after_gc = _rss_mb()
 
             self.executor.submit(collect)
@@ -432,7 +440,7 @@ class Session:
                                               and size > self.rss_after_gc + GC_GROWTH_MB):
             self._collect()
         elif self.timer is None and self.gc_timer is None:
-            self.gc_timer = asyncio.get_running_loop().call_later(IDLE_GC, self._collect)
+            self.gc_timer = asyncio.get_running_loop().call_later(IDLE_GC, self._collect, True)
         if (self.dirty or self.changed_paths) and self.timer is None:
             self._kick()
 
@@ -698,5 +706,8 @@ def serve() -> None:
     import gc
 
     sys.setswitchinterval(0.001)  # the event loop gets the interpreter back quickly while the worker analyses
-    gc.set_threshold(20_000, 20, 1_000_000)  # young collections stay; full ones run between analyses (Session._collect)
+    young, middle, _ = gc.get_threshold()
+    # the young generations are collected as usual (small and cheap); full collections run between analyses only
+    # (Session._collect): the interpreter's own would land in the middle of a run
+    gc.set_threshold(young, middle, 1_000_000)
     create_server().start_io()
