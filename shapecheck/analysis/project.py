@@ -214,6 +214,7 @@ class Project:
         self._binding_cache: dict[str, tuple[dict[str, str], set[str], set[str]]] = {}
         self._star_cache: dict[tuple[str, str], str | None] = {}
         self._star_lists: dict[str, list[str]] = {}  # module -> modules it star-imports (filled with _bindings)
+        self._forgotten = 0  # characters of source of modules trim() dropped since the last collection
         for f in files or []:
             self.add_file(f)
 
@@ -281,7 +282,16 @@ class Project:
         for name in list(self.modules):
             if total <= budget:
                 break
-            total -= len(self.modules.pop(name).text)
+            size = len(self.modules.pop(name).text)
+            total -= size
+            self._forgotten += size
+        if self._forgotten > budget // 4:
+            # a module's objects refer to each other (analysis <-> its rule objects): only the cyclic collector frees
+            # them, and hosts may have raised its thresholds (runner._GC_THRESHOLDS)
+            import gc
+
+            self._forgotten = 0
+            gc.collect()
 
     # ------------------------------------------------------------------ loading
     def module(self, name: str) -> "ModuleAnalysis | None":
