@@ -133,7 +133,8 @@ def python_files(root: Path) -> list[Path]:
 
 def measure(cmd: list[str], cwd: Path | None = None, timeout: float | None = None, stdout_path: Path | None = None,
             env: dict[str, str] | None = None) -> dict[str, Any]:
-    """Run ``cmd``; wall time and the peak RSS of the largest process of its tree (``wait4``, in MB)."""
+    """Run ``cmd``; wall time, CPU time (user + system of the process and the children it waited for) and the peak RSS
+    of the largest process of its tree (``wait4``, in MB)."""
     out = open(stdout_path, "wb") if stdout_path else subprocess.DEVNULL
     t0 = time.perf_counter()
     proc = subprocess.Popen(cmd, cwd=cwd, stdout=out, stderr=subprocess.PIPE, env=env)
@@ -159,7 +160,8 @@ def measure(cmd: list[str], cwd: Path | None = None, timeout: float | None = Non
     wall = time.perf_counter() - t0
     proc.returncode = os.waitstatus_to_exitcode(status)
     err = proc.stderr.read().decode(errors="replace") if proc.stderr else ""
-    return {"wall": wall, "rss_mb": ru.ru_maxrss / 1024, "rc": proc.returncode, "timeout": timed_out, "stderr": err[-2000:]}
+    return {"wall": wall, "cpu": ru.ru_utime + ru.ru_stime, "rss_mb": ru.ru_maxrss / 1024, "rc": proc.returncode,
+            "timeout": timed_out, "stderr": err[-2000:]}
 
 
 def run_shapecheck(files_root: Path, jobs: int, out_json: Path, timeout: float | None, warm: bool = False) -> dict[str, Any]:

@@ -5,7 +5,6 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterable
 
@@ -161,23 +160,97 @@ class Cache:
             pass
 
 
-_WORKER_PROJECT: "Project | None" = None
+def _segments(todo: list[tuple[int, Path, str]], n: int) -> list[tuple[int, int]]:
+    """``todo`` (in directory order) cut into ``n`` runs of about the same size of source: (start, end) indices."""
+    sizes = []
+    for _, f, _ in todo:
+        try:
+            sizes.append(f.stat().st_size + 1)
+        except OSError:
+            sizes.append(1)
+    total, acc, cuts = sum(sizes), 0, [0]
+    for j, size in enumerate(sizes):
+        while len(cuts) < n and acc >= total * len(cuts) / n:
+            cuts.append(j)
+        acc += size
+    cuts += [len(todo)] * (n + 1 - len(cuts))
+    return [(cuts[k], cuts[k + 1]) for k in range(n)]
 
 
-def _init_worker(files: list[Path], stub_paths: tuple[str, ...]) -> None:
-    """One project per worker process: imported modules are parsed once per worker, not once per file."""
-    global _WORKER_PROJECT
+def _work(todo: list[tuple[int, Path, str]], w: int, bounds: Any, project: Any) -> dict[int, list[Finding]]:
+    """Worker ``w``'s share of a parallel run: files one at a time from one end of its segment of ``todo`` (even
+    workers from the front, odd ones from the back: two workers share a segment and meet in it), then from the other
+    segments. Neighbouring files import each other and a module is parsed once per process that needs it, so each
+    worker keeps to a run of neighbours (issue 11: with files dealt out in chunks of 4, two workers parsed 57% more
+    lines than one process) while the work stays balanced."""
+    n_seg = len(bounds) // 2
+    seg, front = w // 2, w % 2 == 0
+    lo, hi = bounds[2 * seg], bounds[2 * seg + 1]
+    mid = (lo + hi) // 2
+    mine = todo[lo:mid] if front else todo[mid:hi]  # what this worker expects to check: parsed whole when imported
+    project.checking = {project.add_file(f) for _, f, _ in mine}
+    project.mask_imports = True
+    out: dict[int, list[Finding]] = {}
+    for s in [seg] + [k for k in range(n_seg) if k != seg]:
+        while True:
+            with bounds.get_lock():
+                lo, hi = bounds[2 * s], bounds[2 * s + 1]
+                if lo >= hi:
+                    break
+                if front or s != seg:
+                    j, bounds[2 * s] = lo, lo + 1
+                else:
+                    j, bounds[2 * s + 1] = hi - 1, hi - 1
+            i, f, d = todo[j]
+            loaded = project.modules.get(project.add_file(f))
+            if loaded is not None and (loaded.masked or loaded.other_trees):
+                # taken from another worker's share after it was imported with bodies blanked: forgotten (as
+                # Project.trim forgets modules) so that it is parsed whole, once, for its own analysis
+                project.modules.pop(loaded.module_name, None)
+            out[i] = _analyse_path(f, d, project)
+    return out
+
+
+def _worker(todo: list[tuple[int, Path, str]], w: int, bounds: Any, files: list[Path], stub_paths: tuple[str, ...],
+            conn: Any) -> None:
     import gc
 
     from .analysis.project import Project
 
     gc.set_threshold(*_GC_THRESHOLDS)
-    _WORKER_PROJECT = Project.for_files(files, stub_paths)
+    try:
+        conn.send(_work(todo, w, bounds, Project.for_files(files, stub_paths)))
+    finally:
+        conn.close()
 
 
-def _check_one(args: tuple[str, str]) -> list[Finding]:
-    path_s, display = args
-    return _analyse_path(Path(path_s), display, _WORKER_PROJECT)
+def _run_parallel(todo: list[tuple[int, Path, str]], n: int, files: list[Path], project: Any) -> dict[int, list[Finding]]:
+    """``todo`` over ``n`` workers (see ``_work``): this process and ``n - 1`` children. Files of a child that died are
+    left out (the caller analyses them)."""
+    import multiprocessing
+
+    from .analysis import checker  # noqa: F401  (children forked below inherit the parser and the analyser)
+
+    ctx = multiprocessing.get_context()
+    segments = _segments(todo, (n + 1) // 2)
+    bounds = ctx.Array("i", [x for seg in segments for x in seg])
+    running = []
+    for w in range(1, n):
+        recv, send = ctx.Pipe(duplex=False)
+        proc = ctx.Process(target=_worker, args=(todo, w, bounds, files, project.stub_paths, send), daemon=True)
+        proc.start()
+        send.close()
+        running.append((proc, recv))
+    results = _work(todo, 0, bounds, project)
+    for proc, recv in running:
+        try:
+            results.update(recv.recv())
+        except (EOFError, OSError):
+            pass
+        finally:
+            recv.close()
+            proc.join()
+    return results
 
 
 def _analyse_path(path: Path, display: str, project: "Project | None") -> list[Finding]:
@@ -185,9 +258,9 @@ def _analyse_path(path: Path, display: str, project: "Project | None") -> list[F
         data = path.read_bytes()
     except OSError as exc:
         return [make("SHP901", display, (1, 1, 1, 1), reason=f"cannot read file ({exc.strerror or exc})")]
-    # unfiltered: configuration is applied by the caller
+    # unfiltered: configuration is applied by the caller; the caller's pre-filter passed the file already
     try:
-        return check_source(data, display, Config(), project=project)
+        return check_source(data, display, Config(), project=project, prefilter=False)
     finally:
         trim = getattr(project, "trim", None)
         if trim is not None:
@@ -241,14 +314,14 @@ def _run(files: list[Path], config: Config, jobs: int, use_cache: bool) -> list[
         else:
             todo.append((i, f, display))
     n_jobs = jobs if jobs > 0 else (os.cpu_count() or 1)
+    left = todo
     if len(todo) >= 8 and n_jobs > 1:
-        with ProcessPoolExecutor(max_workers=n_jobs, initializer=_init_worker, initargs=(files, config.stub_paths)) as ex:
-            outs = list(ex.map(_check_one, [(str(f), d) for _, f, d in todo], chunksize=4))
-        for (i, _, _), found in zip(todo, outs):
-            results[i] = found
-    else:
-        for i, f, d in todo:
-            results[i] = _analyse_path(f, d, project)
+        results.update(_run_parallel(todo, n_jobs, files, project))
+        left = [t for t in todo if t[0] not in results]
+    project.checking = {project.add_file(f) for _, f, _ in left}
+    project.mask_imports = True
+    for i, f, d in left:
+        results[i] = _analyse_path(f, d, project)
     for i, _, _ in todo:
         cache.put(keys[i], results[i])
     from .core import _filter

@@ -78,6 +78,12 @@ class ModuleAnalysis:
         self.analysed = False
         self.tab_shift: dict[int, tuple[int, int]] = {}  # lines whose indentation tabs were expanded for libcst
         self.assigned_cache: dict[int, set[str]] = {}
+        # a dependency parsed with its function bodies blanked (Project.module): project.unmask parses a def's
+        # top-level statement in full before its body runs (the whole text before the module is analysed itself)
+        self.masked = False
+        self.fragment_of: dict[int, Any] = {}  # id(def or class of the blanked tree) -> its top-level statement
+        self.full_nodes: dict[int, cst.CSTNode] = {}  # id(def or class of the blanked tree) -> complete node
+        self.other_trees: list[tuple[cst.Module, int]] = []  # (tree, its first line - 1): the blanked tree, pieces
 
     @property
     def stubs(self) -> Any:
@@ -186,7 +192,8 @@ class ModuleAnalysis:
         key = f"{self.module_name}:{stmt.name.value}"
         if isinstance(stmt, cst.FunctionDef):  # a lookup, not a scan: this runs for every def of the module
             fi = self.functions.get(key)
-            if fi is not None and fi.node is stmt:
+            # its complete node if its body ran already (project.unmask)
+            if fi is not None and fi.node is self.full_nodes.get(id(stmt), stmt):
                 self._sign(fi)
             return
         for ck, ci in self.classes.items():
@@ -266,17 +273,26 @@ class ModuleAnalysis:
     # ------------------------------------------------------------------ classes
     def find_class(self, key: str) -> ClassInfo | None:
         if key in self.classes:
-            return self.classes[key]
+            return self.complete(self.classes[key])
         if self.project is not None:
             return self.project.find_class(key)
         return None
 
     def find_function(self, key: str) -> FunctionInfo | None:
         if key in self.functions:
-            return self.functions[key]
+            return self.complete(self.functions[key])
         if self.project is not None:
             return self.project.find_function(key)
         return None
+
+    def complete(self, info: Any) -> Any:
+        """``info`` (a function or class of this module) with its complete nodes: a module imported with its function
+        bodies blanked parses the statement holding it now, before anything reads its bodies (project.unmask)."""
+        if self.masked:
+            from .project import unmask
+
+            unmask(self, info.node)
+        return info
 
     def class_attr(self, cls_key: str, attr: str) -> Value:
         return objects.object_attr(self, ObjV(cls_key), attr)
@@ -328,6 +344,11 @@ class ModuleAnalysis:
                      depth: int = 0, self_vars: dict[str, Value] | None = None, building: bool = False) -> Scope:
         """Run ``fi``'s body. ``self_vars``: the ``self.x`` values of an object under construction, shared with the
         caller (``super().__init__(...)``, helpers ``__init__`` calls on ``self``); the returned scope holds them."""
+        if self.masked:
+            from .project import unmask
+
+            unmask(self, fi.node)
+        fi.node = self.full_nodes.get(id(fi.node), fi.node)  # type: ignore[assignment]
         memo = self.shapes.new_memo()
         scope = Scope({k: v for k, v in self_vars.items() if k.startswith("self.")} if self_vars else None)
         first_is_self = fi.cls_key is not None and not fi.is_static
@@ -690,6 +711,10 @@ class ModuleAnalysis:
 
     # ------------------------------------------------------------------ whole-module analysis
     def analyse(self) -> None:
+        if self.masked:
+            from .project import unmask
+
+            unmask(self)
         self.analysed = True
         self.run_module()
         self.shapes.check_annotation_strings()
@@ -719,7 +744,9 @@ class ModuleAnalysis:
         if self._positions is None:
             from .positions import compute_positions
 
-            self._positions = {k: (a, b + 1, c, d + 1) for k, (a, b, c, d) in compute_positions(self.tree).items()}
+            trees = [(self.tree, 0), *self.other_trees]
+            self._positions = {k: (a + n, b + 1, c + n, d + 1)
+                               for t, n in trees for k, (a, b, c, d) in compute_positions(t).items()}
         return self._positions
 
 

@@ -24,51 +24,265 @@ MODELLED = frozenset({"einops", "jaxtyping", "torch", "numpy", "jax"})
 _IMPORT_RE = re.compile(r"^\s*(?:from\s+(\.*[\w.]*)\s+import|import\s+([\w., ]+))", re.MULTILINE)
 
 
-def _ast_bindings(path: Path, module: str, is_package: bool) -> tuple[dict[str, str], set[str], set[str], list[str]]:
+class _AstRead:
+    """What CPython's ``ast`` tells about a module without libcst: its imports and top-level names (for following
+    re-exports), and the function bodies a libcst tree can leave out until one of them must run (see ``mask``)."""
+
+    __slots__ = ("imports", "defined", "definitions", "stars", "bodies", "tops")
+
+    def __init__(self) -> None:
+        self.imports: dict[str, str] = {}
+        self.stars: list[str] = []  # modules imported with ``from m import *``
+        self.defined: set[str] = set()
+        self.definitions: set[str] = set()  # def / class
+        self.bodies: list[tuple[int, int]] = []  # (first, last) lines of function bodies that can be blanked
+        self.tops: list[tuple[int, int]] = []  # (first, last) lines of each top-level compound statement, in order
+
+
+def _ast_read(path: Path, module: str, is_package: bool) -> _AstRead:
     import ast
 
+    from ..core import decode_source
     from .imports import resolve_relative
 
+    out = _AstRead()
     try:
-        tree = ast.parse(path.read_bytes())
-    except (OSError, SyntaxError, ValueError, RecursionError, MemoryError):
-        return {}, set(), set(), []
-    imports: dict[str, str] = {}
-    stars: list[str] = []  # modules imported with ``from m import *``
-    defined: set[str] = set()
-    definitions: set[str] = set()  # def / class
+        text = decode_source(path.read_bytes())
+        tree = ast.parse(text)
+    except (OSError, SyntaxError, ValueError, LookupError, RecursionError, MemoryError):
+        return out
     todo: list[ast.stmt] = list(tree.body)
     while todo:
         node = todo.pop(0)
         if isinstance(node, ast.Import):
             for a in node.names:
                 if a.asname:
-                    imports[a.asname] = a.name
+                    out.imports[a.asname] = a.name
                 else:
                     top = a.name.split(".", 1)[0]
-                    imports[top] = top
+                    out.imports[top] = top
         elif isinstance(node, ast.ImportFrom):
             base = resolve_relative(module, node.level, node.module or "", is_package)
             for a in node.names:
                 if a.name != "*":
-                    imports[a.asname or a.name] = f"{base}.{a.name}" if base else a.name
+                    out.imports[a.asname or a.name] = f"{base}.{a.name}" if base else a.name
                 else:
-                    stars.append(base)
+                    out.stars.append(base)
         elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            defined.add(node.name)
-            definitions.add(node.name)
+            out.defined.add(node.name)
+            out.definitions.add(node.name)
         elif isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
             targets = node.targets if isinstance(node, ast.Assign) else [node.target]
             for t in targets:
                 for n in ast.walk(t):
                     if isinstance(n, ast.Name):
-                        defined.add(n.id)
+                        out.defined.add(n.id)
         elif isinstance(node, (ast.If, ast.Try)):
             todo.extend(node.body)
             todo.extend(getattr(node, "orelse", []))
             for h in getattr(node, "handlers", []):
                 todo.extend(h.body)
-    return imports, defined, definitions, stars
+    out.bodies = _blankable_bodies(tree, _LINE.findall(text))
+    if out.bodies:
+        compound = _compound_ast()
+        for node in tree.body:
+            if isinstance(node, compound):
+                decorators = getattr(node, "decorator_list", None) or [node]
+                out.tops.append((min(node.lineno, *(d.lineno for d in decorators)), node.end_lineno or node.lineno))
+    return out
+
+
+def _compound_ast() -> tuple[type, ...]:
+    """The statements libcst does not hold in a ``SimpleStatementLine``."""
+    import ast
+
+    return (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.If, ast.Try, ast.TryStar, ast.With,
+            ast.AsyncWith, ast.For, ast.AsyncFor, ast.While, ast.Match)
+
+
+# ------------------------------------------------------------------ function bodies parsed on demand
+#
+# A module the analysed files import is mostly read for its index: imports, definitions, signatures and their
+# annotations, class bodies, module-level assignments (aliases, wrappers, constants). Its function bodies are needed
+# only when one of them runs (a call inlined at a call site, a class's ``__init__`` for its attributes) or when the
+# module is itself checked. Project.module parses such a module with those bodies blanked out (every line kept, so
+# every remaining node has the position it has in the whole file) and ``unmask`` parses the whole text the first
+# time a body is needed, pointing the module's functions and classes at the complete tree's nodes.
+
+_LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n|$)")  # lines as CPython and libcst count them (not str.splitlines)
+_MIN_BLANKED_LINES = 3
+
+
+def _blankable_bodies(tree: object, lines: list[str]) -> list[tuple[int, int]]:
+    """(first, last) lines of the bodies of functions outside any function body that can be blanked: the body starts
+    on a line of its own, spans a few lines and holds no import (imports in function bodies bind module names in
+    ``imports.collect_imports``)."""
+    import ast
+
+    out: list[tuple[int, int]] = []
+    todo: list[ast.AST] = list(tree.body)  # type: ignore[attr-defined]
+    while todo:
+        node = todo.pop()
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            first, last = node.body[0].lineno, node.body[-1].end_lineno or node.body[0].lineno
+            if last - first + 1 < _MIN_BLANKED_LINES or last > len(lines):
+                continue
+            lead = lines[first - 1].encode("utf-8", "surrogatepass")[: node.body[0].col_offset]
+            if lead.strip(b" \t\x0c") or any("import" in ln for ln in lines[first - 1:last]):
+                continue
+            out.append((first, last))
+            continue
+        for field in ("body", "orelse", "handlers", "finalbody", "cases"):
+            part = getattr(node, field, None)
+            if isinstance(part, list):
+                todo.extend(part)
+    return out
+
+
+def blank_bodies(text: str, bodies: list[tuple[int, int]]) -> str:
+    """``text`` with each body's first line replaced by ``...`` at its indentation and the rest of its lines empty."""
+    lines = _LINE.findall(text)
+    for first, last in bodies:
+        line = lines[first - 1]
+        content = line.rstrip("\r\n")
+        indent = content[: len(content) - len(content.lstrip(" \t\x0c"))]
+        lines[first - 1] = indent + "..." + line[len(content):]
+        for i in range(first, last):
+            lines[i] = lines[i][len(lines[i].rstrip("\r\n")):]
+    return "".join(lines)
+
+
+_CONTAINERS: tuple[type, ...] = ()
+
+
+def _containers() -> tuple[type, ...]:
+    global _CONTAINERS
+    if not _CONTAINERS:
+        import libcst as cst
+
+        _CONTAINERS = (cst.Module, cst.IndentedBlock, cst.SimpleStatementSuite, cst.If, cst.Else, cst.Try,
+                       cst.TryStar, cst.ExceptHandler, cst.ExceptStarHandler, cst.Finally, cst.With, cst.For,
+                       cst.While, cst.Match, cst.MatchCase, cst.ClassDef, cst.FunctionDef)
+    return _CONTAINERS
+
+
+def _pair(masked: Any, whole: Any, mapping: dict[int, Any]) -> bool:
+    """Map the defs and classes of a tree with bodies blanked to those of a tree of the same statements in full (the
+    same text outside function bodies, so the same structure there). False if the structures differ."""
+    import libcst as cst
+
+    from .walk import children
+
+    containers = _containers()
+    todo = [(masked, whole)]
+    while todo:
+        a, b = todo.pop()
+        if type(a) is not type(b):
+            return False
+        if type(a) is cst.FunctionDef or type(a) is cst.ClassDef:
+            mapping[id(a)] = b
+            if type(a) is cst.FunctionDef:
+                continue
+        ca, cb = list(children(a)), list(children(b))
+        if len(ca) != len(cb):
+            return False
+        todo.extend((x, y) for x, y in zip(ca, cb) if isinstance(x, containers))
+    return True
+
+
+def prepare_fragments(ma: "ModuleAnalysis", tops: list[tuple[int, int]]) -> None:
+    """Note, for a module parsed with bodies blanked, which top-level statement each of its defs and classes is in."""
+    import libcst as cst
+
+    from .walk import children
+
+    compound = [s for s in ma.tree.body if not isinstance(s, cst.SimpleStatementLine)]
+    if len(compound) != len(tops):
+        return  # unmask parses the whole text instead
+    containers = _containers()
+    for stmt, span in zip(compound, tops):
+        todo: list[cst.CSTNode] = [stmt]
+        while todo:
+            n = todo.pop()
+            if type(n) is cst.FunctionDef or type(n) is cst.ClassDef:
+                ma.fragment_of[id(n)] = (stmt, span)
+                if type(n) is cst.FunctionDef:
+                    continue
+            todo.extend(c for c in children(n) if isinstance(c, containers))
+
+
+def unmask(ma: "ModuleAnalysis", node: Any = None) -> None:
+    """Give a module parsed with bodies blanked (``blank_bodies``) the complete nodes of ``node``'s top-level statement
+    (a def or class; every statement when None).
+
+    The statement is parsed from a text where every other line is empty, so its nodes have their positions in the
+    whole file; its defs and classes (registered ones and those the module-level run created) move to those nodes.
+    Nodes of the blanked tree stay valid (positions and parents are looked up in every tree of the module). A
+    statement that does not parse whole (it parsed with its bodies blanked) keeps its blanked bodies: they run as
+    ``...``, which binds nothing.
+    """
+    import libcst as cst
+
+    where = ma.fragment_of.get(id(node)) if node is not None else None
+    if node is not None and where is None:
+        if ma.fragment_of:
+            return  # not in a statement with blanked bodies
+    mapping: dict[int, cst.CSTNode] = {}
+    if where is not None:
+        stmt, (first, last) = where
+        try:  # the statement alone: a top-level statement starts a line, so only line numbers shift
+            tree = cst.parse_module("".join(_LINE.findall(ma.text)[first - 1:last]))
+        except Exception:
+            tree = None
+        if tree is None or len(tree.body) != 1 or not _pair(stmt, tree.body[0], mapping):
+            mapping = {}
+        for key, (s, _) in list(ma.fragment_of.items()):
+            if s is stmt:
+                del ma.fragment_of[key]
+        if tree is not None and mapping:
+            ma.other_trees.append((tree, first - 1))
+    else:
+        ma.masked = False
+        ma.fragment_of.clear()
+        try:
+            full = cst.parse_module(ma.text)
+        except Exception:
+            return
+        if not _pair(ma.tree, full, mapping):
+            return
+        # statements already given their complete nodes keep them (findings and summaries refer to those)
+        mapping = {k: v for k, v in mapping.items() if k not in ma.full_nodes}
+        ma.other_trees.append((ma.tree, 0))
+        ma.tree = full
+    if not ma.fragment_of:
+        ma.masked = False
+    ma.full_nodes.update(mapping)
+    for fi in ma.functions.values():
+        fi.node = mapping.get(id(fi.node), fi.node)  # type: ignore[assignment]
+    for ci in ma.classes.values():
+        ci.node = mapping.get(id(ci.node), ci.node)  # type: ignore[assignment]
+    ma._positions = None
+    ma.__dict__["_precision_parents"] = _Parents([ma.tree, *(t for t, _ in ma.other_trees)])
+
+
+class _Parents(dict[int, Any]):
+    """id(node) -> parent over several trees, filled on first lookup (the shape precision's autocast lookup reads)."""
+
+    def __init__(self, trees: list[Any]) -> None:
+        super().__init__()
+        self._trees: list[Any] | None = trees
+
+    def get(self, key: Any, default: Any = None) -> Any:
+        if self._trees is not None:
+            from .walk import children
+
+            stack, self._trees = list(self._trees), None
+            while stack:
+                n = stack.pop()
+                for c in children(n):
+                    self[id(c)] = n
+                    stack.append(c)
+        return dict.get(self, key, default)
 
 
 # what marks a project's root, as mypy and pyright find it: the nearest folder above a file holding one of these
@@ -212,6 +426,13 @@ class Project:
         self._loading: set[str] = set()
         self._relevance: dict[str, bool] = {}
         self._binding_cache: dict[str, tuple[dict[str, str], set[str], set[str]]] = {}
+        self._ast_reads: dict[str, _AstRead] = {}
+        # modules this process analyses in this run: parsed whole when another file imports them first (their bodies
+        # run anyway); other modules are parsed with their function bodies blanked until one must run (unmask)
+        self.checking: set[str] = set()
+        # blank imported modules' function bodies until needed (the CLI runner, which knows what each process checks,
+        # turns this on; hosts that check the files they are handed one by one keep every module whole)
+        self.mask_imports = False
         self._star_cache: dict[tuple[str, str], str | None] = {}
         self._star_lists: dict[str, list[str]] = {}  # module -> modules it star-imports (filled with _bindings)
         self._forgotten = 0  # characters of source of modules trim() dropped since the last collection
@@ -313,11 +534,24 @@ class Project:
 
                 text = shrink_long_functions(text)[0]  # a giant function of an imported module: not parsed
                 import libcst as cst  # deferred: a warm cache hit in a host never needs the parser
-
-                tree = cst.parse_module(text)
             except Exception:
                 return None
+            bodies = self._ast_read(name).bodies if self.mask_imports and name not in self.checking else []
+            tree = None
+            if bodies:
+                try:
+                    tree = cst.parse_module(blank_bodies(text, bodies))
+                except Exception:
+                    bodies = []
+            if tree is None:
+                try:
+                    tree = cst.parse_module(text)
+                except Exception:
+                    return None
             ma = ModuleAnalysis(text, str(path), tree, self, name, name in self.packages)
+            if bodies:
+                ma.masked = True
+                prepare_fragments(ma, self._ast_read(name).tops)
             self.modules[name] = ma
             ma.run_module()
             return ma
@@ -359,13 +593,19 @@ class Project:
             self._star_lists[module] = ma.imports.star_modules()
         else:
             out = ({}, set(), set())
-            path = self.paths.get(module)
-            if path is not None:
-                imports, defined, definitions, stars = _ast_bindings(path, module, module in self.packages)
-                out = (imports, defined, definitions)
-                self._star_lists[module] = stars
+            if self.paths.get(module) is not None:
+                read = self._ast_read(module)
+                out = (read.imports, read.defined, read.definitions)
+                self._star_lists[module] = read.stars
         self._binding_cache[module] = out
         return out
+
+    def _ast_read(self, module: str) -> _AstRead:
+        """The module's ``ast`` read, once per project (its file is known to be in ``paths``)."""
+        read = self._ast_reads.get(module)
+        if read is None:
+            read = self._ast_reads[module] = _ast_read(self.paths[module], module, module in self.packages)
+        return read
 
     def canonical(self, qualname: str, depth: int = 0) -> str:
         """Follow re-exports: ``mytypes.Float`` where mytypes did ``from jaxtyping import Float`` -> ``jaxtyping.Float``."""
@@ -437,12 +677,14 @@ class Project:
     def find_function(self, key: str) -> "FunctionInfo | None":
         mod = key.split(":", 1)[0]
         ma = self.module(mod)
-        return ma.functions.get(key) if ma is not None else None
+        fi = ma.functions.get(key) if ma is not None else None
+        return ma.complete(fi) if ma is not None and fi is not None else None
 
     def find_class(self, key: str) -> "ClassInfo | None":
         mod = key.split(":", 1)[0]
         ma = self.module(mod)
-        return ma.classes.get(key) if ma is not None else None
+        ci = ma.classes.get(key) if ma is not None else None
+        return ma.complete(ci) if ma is not None and ci is not None else None
 
     def _may_be_assigned(self, qualname: str) -> bool:
         """Could ``qualname`` be a module-level assignment (an alias, a wrapper)? A top-level def/class cannot: found
