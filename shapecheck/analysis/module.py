@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import contextlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import libcst as cst
 
@@ -21,6 +21,8 @@ if TYPE_CHECKING:
     from .project import Project
 
 MAX_INLINE_DEPTH = 5
+
+_Info = TypeVar("_Info", FunctionInfo, ClassInfo)
 
 # in-place tensor methods that keep the tensor's shape (any other ``x.name_(...)`` makes x unknown)
 _SHAPE_KEEPING_INPLACE = frozenset({
@@ -285,7 +287,7 @@ class ModuleAnalysis:
             return self.project.find_function(key)
         return None
 
-    def complete(self, info: Any) -> Any:
+    def complete(self, info: _Info) -> _Info:
         """``info`` (a function or class of this module) with its complete nodes: a module imported with its function
         bodies blanked parses the statement holding it now, before anything reads its bodies (project.unmask)."""
         if self.masked:
