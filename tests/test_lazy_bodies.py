@@ -6,12 +6,17 @@ findings, with the same positions and the same line numbers in notes that point 
 
 from __future__ import annotations
 
+import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 from shapecheck.analysis.project import Project, blank_bodies
 from shapecheck.config import Config
 from shapecheck.core import check_source
-from shapecheck.runner import run
+
+ROOT = Path(__file__).resolve().parents[1]
 
 HELPERS = '''import torch
 
@@ -105,10 +110,16 @@ def test_parallel_run_matches_sequential(tmp_path: Path) -> None:
         extra = tmp_path / "pkg" / f"user{k}.py"
         extra.write_text(MAIN.replace("b = Box(3)", f"b = Box({k + 2})"))
         files.append(extra)
-    one = run(files, Config(), jobs=1, use_cache=False)
-    two = run(files, Config(), jobs=2, use_cache=False)
+    # in a subprocess each: -j 2 forks, and this test process may have loaded a multithreaded library (jax) by now
+    def findings(jobs: int) -> list[tuple[object, ...]]:
+        proc = subprocess.run([sys.executable, "-m", "shapecheck", "check", "--no-cache", "--format", "json", "-j", str(jobs),
+                               *map(str, files)], cwd=tmp_path, capture_output=True, text=True, timeout=300,
+                              env={**os.environ, "PYTHONPATH": str(ROOT)})
+        assert proc.returncode == 1, proc.stderr
+        return [(f["path"], f["line"], f["column"], f["code"], f["message"]) for f in json.loads(proc.stdout)]
+
+    one, two = findings(1), findings(2)
     # notes left out: an inlined callee's findings are kept per argument shapes with the notes of the first call site
     # (module.py's summaries), so which file a note names depends on which file a process analysed first
-    assert [(f.path, f.line, f.column, f.code, f.message) for f in one] == \
-        [(f.path, f.line, f.column, f.code, f.message) for f in two]
+    assert one == two
     assert len(one) == 2 * 11
