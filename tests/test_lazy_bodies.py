@@ -116,10 +116,9 @@ def test_parallel_run_matches_sequential(tmp_path: Path) -> None:
                                *map(str, files)], cwd=tmp_path, capture_output=True, text=True, timeout=300,
                               env={**os.environ, "PYTHONPATH": str(ROOT)})
         assert proc.returncode == 1, proc.stderr
-        return [(f["path"], f["line"], f["column"], f["code"], f["message"]) for f in json.loads(proc.stdout)]
+        return [(f["path"], f["line"], f["column"], f["code"], f["message"], f["notes"]) for f in json.loads(proc.stdout)]
 
     one, two = findings(1), findings(2)
-    # notes left out: an inlined callee's findings are kept per argument shapes with the notes of the first call site
-    # (module.py's summaries), so which file a note names depends on which file a process analysed first
+    # notes included: each call site's notes name its own arguments, whichever file a process analysed first
     assert one == two
     assert len(one) == 2 * 11

@@ -427,8 +427,11 @@ class ModuleAnalysis:
         sig = (tuple(sorted((k, _sig(v)) for k, v in bound.items())), _sig(bound_self))
         ret: Value
         inner: list[Pending]
-        if sig in fi.summaries:
-            ret, inner = fi.summaries[sig]
+        summary = fi.summaries.get(sig)
+        # a summary with findings is not reused: their notes name this caller's argument origins, so another caller
+        # with the same shapes (in this file or one analysed earlier in the process) runs the body again
+        if summary is not None and not any(p.code.startswith("SHP2") for p in summary[1]):
+            ret, inner = summary
         else:
             fi.analysing = True
             outer_ctx = fi.module.ctx
