@@ -280,7 +280,8 @@ def _replay_keras(w: Witness) -> tuple[bool | None, str]:
 def _replay_loss(F: Any, w: Witness, xs: list[Any]) -> tuple[bool | None, str]:
     """A loss is confirmed when torch rejects the pair, or accepts it only by broadcasting: with
     ``reduction="none"`` the result's shape differs from the input's or the target's (mse_loss and friends then
-    merely warn; kl_div, soft_margin_loss, poisson_nll_loss broadcast silently)."""
+    merely warn). kl_div, soft_margin_loss and poisson_nll_loss broadcast by design: they get a finding only when the
+    broadcast itself fails."""
     name = witness_get(w, "name", "mse_loss")
     fn = getattr(F, name, None)
     if not callable(fn):

@@ -214,7 +214,8 @@ CODES: tuple[Code, ...] = (
         "Operands whose shapes cannot combine: einsum axes of different sizes, matmul inner dimensions, "
         "broadcasting of unequal non-1 sizes, concatenation and stacking of mismatched shapes, losses that "
         "need equal shapes, a layer that cannot take its input.",
-        "The framework raises at run time (or, for a loss, broadcasts silently into a wrong value).",
+        "The framework raises at run time (or, for mse/l1/smooth_l1/huber losses, broadcasts into a wrong value with only a "
+        "warning).",
         'q: Float[Tensor, "b n 64"]\nk: Float[Tensor, "b n 32"]\ns = q @ k.transpose(-1, -2)',
         'q: Float[Tensor, "b n 64"]\nk: Float[Tensor, "b n 64"]\ns = q @ k.transpose(-1, -2)',
     ),
