@@ -732,16 +732,23 @@ class Project:
         p = Path(path)
         current = module_name_for(p)[0] if p.suffix == ".py" and p.exists() else ""
         for dep in self.dependencies(text, current):
-            key = str(dep)
+            key = self._relevance_key(dep)
             if key not in self._relevance:
-                try:
-                    dep_text = dep.read_bytes().decode("utf-8", "replace")
-                except OSError:
-                    dep_text = ""
+                dep_text = self._dependency_text(key, dep)
                 self._relevance[key] = "einops" in dep_text or "jaxtyping" in dep_text
             if self._relevance[key]:
                 return True
         return False
+
+    def _relevance_key(self, dep: Path) -> str:
+        return str(dep)
+
+    def _dependency_text(self, key: str, dep: Path) -> str:
+        """An imported file's text for the relevance check (the language server reads unsaved buffers first)."""
+        try:
+            return dep.read_bytes().decode("utf-8", "replace")
+        except OSError:
+            return ""
 
     # ------------------------------------------------------------------ cache keys
     def dependencies(self, text: str, current: str) -> list[Path]:

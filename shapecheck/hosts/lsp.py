@@ -113,7 +113,7 @@ class Analysed:
 
 
 def _overlay_project_class() -> Any:
-    from ..analysis.project import Project, module_name_for
+    from ..analysis.project import Project
 
     class OverlayProject(Project):
         """A ``Project.for_file`` whose modules come from the editor's unsaved buffers where one is open."""
@@ -160,23 +160,13 @@ def _overlay_project_class() -> Any:
                 self.module(module)  # re-exports read from the unsaved text, not from the disk
             return super()._bindings(module)
 
-        def imports_relevant(self, text: str, path: str) -> bool:
-            """As ``Project.imports_relevant``, reading imported modules from their unsaved buffers if open."""
-            p = Path(path)
-            current = module_name_for(p)[0] if p.suffix == ".py" and p.exists() else ""
-            for dep in self.dependencies(text, current):
-                key = _key(dep)
-                if key not in self._relevance:
-                    dep_text = self.buffers.get(key)
-                    if dep_text is None:
-                        try:
-                            dep_text = dep.read_bytes().decode("utf-8", "replace")
-                        except OSError:
-                            dep_text = ""
-                    self._relevance[key] = "einops" in dep_text or "jaxtyping" in dep_text
-                if self._relevance[key]:
-                    return True
-            return False
+        def _relevance_key(self, dep: Path) -> str:
+            return _key(dep)
+
+        def _dependency_text(self, key: str, dep: Path) -> str:
+            """Imported modules are read from their unsaved buffers when open."""
+            text = self.buffers.get(key)
+            return text if text is not None else super()._dependency_text(key, dep)
 
         def imported_files(self, name: str, ma: Any) -> list[str]:
             """Resolved paths of the files a loaded module imports (cached while its text is the same)."""
