@@ -180,6 +180,19 @@ def _contains(tree: cst.CSTNode, node: cst.CSTNode) -> bool:
     return False
 
 
+def _returned(fn: cst.FunctionDef) -> cst.BaseExpression | None:
+    """The expression of a helper whose body (a docstring aside) is one ``return EXPR``, else None."""
+    body = fn.body
+    stmts: list[cst.CSTNode] = list(body.body) if isinstance(body, (cst.IndentedBlock, cst.SimpleStatementSuite)) else []
+    stmts = [s for s in stmts if not (isinstance(s, cst.SimpleStatementLine) and len(s.body) == 1 and isinstance(s.body[0], cst.Expr)
+                                      and isinstance(s.body[0].value, cst.SimpleString))]  # a docstring
+    if len(stmts) != 1:
+        return None
+    stmt = stmts[0]
+    small = stmt.body[0] if isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1 else stmt
+    return small.value if isinstance(small, cst.Return) else None
+
+
 def _none_helper(interp: "Interpreter", func: cst.BaseExpression) -> str | None:
     """"is_not_none" for ``def exists(x): return x is not None``, "is_none" for ``return x is None``."""
     if not isinstance(func, cst.Name):
@@ -190,17 +203,9 @@ def _none_helper(interp: "Interpreter", func: cst.BaseExpression) -> str | None:
     fi = interp.m.find_function(v.key)
     if fi is None or len(fi.params) < 1:
         return None
-    body = fi.node.body
-    stmts: list[cst.CSTNode] = list(body.body) if isinstance(body, (cst.IndentedBlock, cst.SimpleStatementSuite)) else []
-    stmts = [s for s in stmts if not (isinstance(s, cst.SimpleStatementLine) and len(s.body) == 1 and isinstance(s.body[0], cst.Expr)
-                                      and isinstance(s.body[0].value, cst.SimpleString))]  # a docstring
-    if len(stmts) != 1:
+    cmp = _returned(fi.node)
+    if not isinstance(cmp, cst.Comparison):
         return None
-    stmt = stmts[0]
-    small = stmt.body[0] if isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1 else stmt
-    if not isinstance(small, cst.Return) or not isinstance(small.value, cst.Comparison):
-        return None
-    cmp = small.value
     if len(cmp.comparisons) != 1 or not isinstance(cmp.left, cst.Name) or cmp.left.value != fi.params[0].name:
         return None
     c = cmp.comparisons[0]
@@ -309,17 +314,9 @@ def _is_default_helper(interp: "Interpreter", fv: FuncV) -> bool:
     fi = interp.m.find_function(fv.key)
     if fi is None or len(fi.params) != 2:
         return False
-    body = fi.node.body
-    stmts: list[cst.CSTNode] = list(body.body) if isinstance(body, (cst.IndentedBlock, cst.SimpleStatementSuite)) else []
-    stmts = [s for s in stmts if not (isinstance(s, cst.SimpleStatementLine) and len(s.body) == 1 and isinstance(s.body[0], cst.Expr)
-                                      and isinstance(s.body[0].value, cst.SimpleString))]
-    if len(stmts) != 1:
+    e = _returned(fi.node)
+    if not isinstance(e, cst.IfExp):
         return False
-    stmt = stmts[0]
-    small = stmt.body[0] if isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1 else stmt
-    if not isinstance(small, cst.Return) or not isinstance(small.value, cst.IfExp):
-        return False
-    e = small.value
     x, d = fi.params[0].name, fi.params[1].name
     if not (isinstance(e.body, cst.Name) and e.body.value == x and isinstance(e.orelse, cst.Name) and e.orelse.value == d):
         return False
