@@ -20,7 +20,7 @@ from .context import OpSpec
 from .ops_common import DTYPE_NAMES, _ints, _norm_dim
 from .shapes_bridge import Origin
 from .values import (
-    UNKNOWN, BoolV, DtypeV, FloatV, IntV, LayerV, NoneV, RefV, SeqV, StrV, TensorV, Value,
+    UNKNOWN, BoolV, DtypeV, FloatV, IntV, LayerV, NoneV, ObjV, RefV, SeqV, StrV, TensorV, Value,
 )
 
 if TYPE_CHECKING:
@@ -559,6 +559,9 @@ def keras_call(ops: "FrameworkOps", interp: "Interpreter", node: cst.Call, qual:
                        Origin(ops.m, node, "keras.Input(...)"))
     if qual in ("keras.Sequential", "keras.models.Sequential") or (name == "Sequential" and qual.startswith("keras.")):
         layers_v = _arg(args, kwargs, 0, "layers")
+        if layers_v is None and not args and set(kwargs) <= {"name", "trainable"}:
+            # keras.Sequential(): an empty chain that model.add(...) grows (keras_sequential_add)
+            return LayerV("Sequential", (("layers", ()), ("keras", True)), node)
         if not isinstance(layers_v, SeqV):
             return LayerV("Sequential", (("layers", (UNKNOWN,)),), node) if layers_v is not None else UNKNOWN
         items = list(layers_v.items)
@@ -570,15 +573,36 @@ def keras_call(ops: "FrameworkOps", interp: "Interpreter", node: cst.Call, qual:
             start = TensorV((ops.fresh("batch"),) + items[0].param("input_shape"), "float32", "tensorflow", None,
                             Origin(ops.m, node, "input_shape=..."))
         seq = LayerV("Sequential", (("layers", tuple(items)),), node)
+        built: Value = UNKNOWN
         if start is not None:
             # Keras builds the model here: a layer that cannot take its input fails at construction
-            ops.apply_layer(interp, node, seq, [start], {})
-        return seq
+            built = ops.apply_layer(interp, node, seq, [start], {})
+        return LayerV("Sequential", (("layers", tuple(items)), ("keras", True)) + ((("built", built),) if isinstance(built, TensorV) else ()), node)
     if qual.startswith("keras.ops."):
         return keras_ops(ops, node, name, args, kwargs)
     if not qual.startswith("keras.layers."):
         return UNKNOWN
     return with_compute_dtype(_named(_keras_layer(ops, node, qual, name, args, kwargs), qual, kwargs), keras_compute_dtype(ops, kwargs))
+
+
+def keras_sequential_add(ops: "FrameworkOps", interp: "Interpreter", node: cst.Call, model: LayerV, layer: Value) -> LayerV:
+    """``model.add(layer)`` on a ``keras.Sequential``: the chain grows by one layer. A model Keras has built (an
+    ``Input`` added first, or ``input_shape=`` on the first layer) builds the new layer at once, with the previous
+    layers' output: a layer that cannot take it fails there, reported on that layer as in the list form."""
+    items = tuple(model.param("layers", ()))
+    built = model.param("built")
+    if not items and built is None and isinstance(layer, TensorV):  # model.add(keras.Input(shape=...))
+        return LayerV("Sequential", (("layers", ()), ("keras", True), ("built", layer)), model.line_node)
+    if not items and built is None and isinstance(layer, LayerV) and layer.param("input_shape") is not None:
+        built = TensorV((ops.fresh("batch"),) + layer.param("input_shape"), "float32", "tensorflow", None,
+                        Origin(ops.m, node, "input_shape=..."))
+    if not isinstance(layer, (LayerV, ObjV)):
+        layer = UNKNOWN
+    out: Value = UNKNOWN
+    if isinstance(built, TensorV) and layer is not UNKNOWN:
+        out = ops.apply_layer(interp, node, LayerV("Sequential", (("layers", (layer,)),), node), [built], {})
+    params: tuple[tuple[str, Any], ...] = (("layers", items + (layer,)), ("keras", True))
+    return LayerV("Sequential", params + ((("built", out),) if isinstance(out, TensorV) else ()), model.line_node)
 
 
 def _keras_layer(ops: "FrameworkOps", node: cst.Call, qual: str, name: str, args: list[Value], kwargs: dict[str, Value]) -> LayerV:

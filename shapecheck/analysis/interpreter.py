@@ -384,6 +384,9 @@ class Interpreter:
             root = root.value
         key = _var_key(root)
         v = self.scope.vars.get(key) if key is not None else None
+        if key is not None and isinstance(v, LayerV) and v.kind == "Sequential" and v.param("keras"):
+            self.scope.vars[key] = UNKNOWN  # a keras.Sequential handed to code that may add or pop its layers
+            return
         if key is None or not isinstance(v, ObjV) or not v.concrete:
             return
         if attr is not None and root is node:
@@ -726,7 +729,7 @@ def _target_names(target: cst.CSTNode) -> set[str]:
     return out
 
 
-_LIST_MUTATORS = frozenset({"append", "extend", "insert", "pop", "remove", "clear"})
+_LIST_MUTATORS = frozenset({"append", "extend", "insert", "pop", "remove", "clear", "add"})  # add: model.add(layer)
 
 
 def _var_key(node: cst.CSTNode) -> str | None:

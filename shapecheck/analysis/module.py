@@ -632,6 +632,13 @@ class ModuleAnalysis:
                     interp.forget(func.value)  # x.unsqueeze_(1), x.t_(), x.resize_(...): x changed shape in place
                     return UNKNOWN
                 return self.ops.tensor_method(interp, node, base, method, args, kwargs, dynamic)
+            if isinstance(base, LayerV) and base.kind == "Sequential" and base.param("keras") and method == "add" \
+                    and len(args) == 1 and not kwargs and not dynamic and _var_key_of(func.value) is not None:
+                key = _var_key_of(func.value)
+                if key is not None and (key in interp.scope.vars or key.startswith("self.") and interp.frame.building):
+                    from .frameworks import keras_sequential_add
+                    interp.scope.vars[key] = keras_sequential_add(self.ops, interp, node, base, args[0])
+                    return NoneV()
             if isinstance(base, LayerV) and func.attr.value in ("add", "append", "extend", "insert", "pop", "add_module", "add_sublayer"):
                 interp.forget(func.value)  # model.add(Dense(10)): the chain recorded at construction is no longer the model
                 return UNKNOWN
