@@ -605,6 +605,17 @@ def keras_sequential_add(ops: "FrameworkOps", interp: "Interpreter", node: cst.C
     return LayerV("Sequential", params + ((("built", out),) if isinstance(out, TensorV) else ()), model.line_node)
 
 
+def keras_add_weight(ops: "FrameworkOps", node: cst.Call, args: list[Value], kwargs: dict[str, Value]) -> Value:
+    """``self.add_weight(shape=..., dtype=...)`` in a subclassed Keras layer: a variable of that shape (float32
+    unless dtype says otherwise)."""
+    shape = _shape_of(_arg(args, kwargs, 0, "shape"), None)
+    dt = _arg(args, kwargs, 2, "dtype")
+    if shape is None:
+        return UNKNOWN
+    dtype = "float32" if dt is None or isinstance(dt, NoneV) else _dtype(dt)
+    return TensorV(shape, dtype, "tensorflow", None, Origin(ops.m, node, "self.add_weight(...)"))
+
+
 def _keras_layer(ops: "FrameworkOps", node: cst.Call, qual: str, name: str, args: list[Value], kwargs: dict[str, Value]) -> LayerV:
     if name == "Dense":
         units = _arg(args, kwargs, 0, "units")

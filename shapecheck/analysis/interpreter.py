@@ -562,7 +562,7 @@ class Interpreter:
             if key in self.scope.vars:
                 return self.scope.vars[key]
             sv = self.frame.self_value
-            if isinstance(sv, ObjV) and sv.concrete:
+            if isinstance(sv, ObjV) and (sv.concrete or sv.attr(attr) is not None):  # (a keras layer's built attributes)
                 return self.m.object_attr(sv, attr)
             return self.m.class_attr(self.frame.cls_key, attr)
         base = self.eval(node.value)

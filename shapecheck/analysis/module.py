@@ -484,9 +484,36 @@ class ModuleAnalysis:
         fwd = objects.find_method(self, ci, "forward") or objects.find_method(self, ci, "__call__")
         if fwd is None and any(b.split(".", 1)[0] in ("keras", "tensorflow", "tf_keras") for b in objects.foreign_bases(self, ci)):
             fwd = objects.find_method(self, ci, "call")  # a subclassed keras.Layer / keras.Model: layer(x) runs call(x)
+            build = objects.find_method(self, ci, "build")
+            if fwd is not None and build is not None:
+                obj = self._keras_build(interp, build, obj, args)
         if fwd is None:
             return UNKNOWN
         return self.call_function(interp, node, FuncV(fwd.key, bound_self=obj), args, kwargs)
+
+    def _keras_build(self, interp: Interpreter, build: FunctionInfo, obj: ObjV, args: list[Value]) -> ObjV:
+        """Keras builds a layer on its first call: ``build(input_shape)`` runs with the input's shape (batch included)
+        before ``call``, so what build assigns (``self.w = self.add_weight(shape=...)``) has sizes. An input of
+        unknown shape leaves them unknown."""
+        x = args[0] if args else None
+        if not isinstance(x, TensorV) or x.shape is None:
+            return obj
+        ensure_signature(build)
+        shape = SeqV(tuple(IntV(s) for s in x.shape), "tuple")
+        bound = bind_arguments(build.params, [shape], {}, skip_first=True)
+        if bound is None or build.analysing or interp.frame.depth >= MAX_INLINE_DEPTH or build.has_unknown_decorators:
+            return obj
+        build.analysing = True
+        try:
+            with self.ctx.discarding():  # what fails in build is not followed here: its attributes only
+                scope = build.module.run_function(build, bound, obj, depth=interp.frame.depth + 1, self_vars={}, building=True)
+        finally:
+            build.analysing = False
+        attrs = dict(obj.attrs)
+        for k, v in scope.vars.items():
+            if k.startswith("self."):
+                attrs[k[5:]] = v
+        return ObjV(obj.cls_key, tuple(attrs.items()), obj.concrete)
 
     def call_on_building_self(self, interp: Interpreter, node: cst.Call, fi: FunctionInfo, args: list[Value],
                               kwargs: dict[str, Value]) -> Value:
@@ -621,6 +648,12 @@ class ModuleAnalysis:
                 if method in ("register_buffer", "register_parameter", "add_module") and args and isinstance(args[0], StrV):
                     interp.scope.vars[f"self.{args[0].value}"] = args[1] if len(args) > 1 else kwargs.get("tensor", kwargs.get("param", kwargs.get("module", UNKNOWN)))
                     return NoneV()
+                if method == "add_weight" and interp.frame.building and not dynamic and f"self.{method}" not in interp.scope.vars:
+                    ci = self.find_class(base.cls_key)
+                    if ci is not None and objects.find_method(self, ci, method) is None \
+                            and any(b.split(".", 1)[0] in ("keras", "tensorflow", "tf_keras") for b in objects.foreign_bases(self, ci)):
+                        from .frameworks import keras_add_weight
+                        return keras_add_weight(self.ops, node, args, kwargs)
                 if interp.frame.building and f"self.{method}" not in interp.scope.vars and not dynamic and not interp.frame.key.endswith(f".{method}"):
                     ci = self.find_class(base.cls_key)
                     fi = objects.find_method(self, ci, method) if ci is not None else None
