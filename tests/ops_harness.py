@@ -15,8 +15,9 @@ warning that a loss target's size differs from the input's (SHP204 reports those
 
 Frameworks are plug-ins: a `Framework` subclass says how to import the framework, build an input, read a result and
 spell an argument (``axis``/``dim``, ``keepdims``/``keepdim``), and lists its op generators. `FRAMEWORKS` holds the
-installed ones; TensorFlow and Paddle (issue 15) add theirs the same way. Every op the analyser models must be
-covered by a generator or listed in `UNEXERCISED` with the reason (tests/test_ops_differential.py checks it).
+installed ones. TensorFlow and Paddle (`TensorFlowFW`, `PaddleFW`) segfault when both are imported into one process, so
+their snippets run in one worker subprocess per framework (tests/ops_worker.py) that returns ``out``'s shape and dtype.
+Every op the analyser models must be covered by a generator or listed in `UNEXERCISED` with the reason (tests/test_ops_differential.py checks it).
 """
 
 from __future__ import annotations
@@ -946,7 +947,9 @@ STUB_EXTRA: dict[str, str] = {
     "torch.nn.functional.log_softmax": "dim={dim}", "torch.nn.functional.softmin": "dim={dim}",
     "torch.nn.functional.one_hot": "num_classes=4",
 }
-_MODULE_ALIAS = {"torch": "torch", "torch.nn.functional": "F", "numpy": "np", "jax.numpy": "jnp", "jax.nn": "jax.nn"}
+_MODULE_ALIAS = {"torch": "torch", "torch.nn.functional": "F", "numpy": "np", "jax.numpy": "jnp", "jax.nn": "jax.nn",
+                 "tensorflow": "tf", "tensorflow.math": "tf.math", "tensorflow.nn": "tf.nn", "paddle": "paddle",
+                 "paddle.nn.functional": "PF"}
 
 
 def stub_generator(fw: Framework, sig: StubSig) -> Gen:
@@ -1037,6 +1040,8 @@ def _static_claim(v: Any) -> tuple[str, Any] | None:
 
 
 def _runtime(fw: Framework, src: str) -> tuple[str, Any, str]:
+    if isinstance(fw, SubprocessFW):
+        return fw.run(src)
     ns: dict[str, Any] = {}
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
@@ -1109,7 +1114,291 @@ def run_case(fw: Framework, case: Case, dtypes: bool = True) -> Outcome:
     return out
 
 
-FRAMEWORK_CLASSES: list[type[Framework]] = [NumpyFW, TorchFW, JaxFW]
+# ------------------------------------------------------------------------------------------------- TensorFlow, Paddle
+# Importing both in one process segfaults: their real calls run in a worker subprocess per framework
+# (tests/ops_worker.py), which returns the shape and dtype of ``out``; this process never imports them.
+
+
+@dataclass
+class RemoteValue:
+    shape: tuple[int, ...]
+    dtype: str | None
+
+
+class SubprocessFW(Framework):
+    _proc: Any = None
+
+    def lib(self) -> Any:
+        raise RuntimeError(f"{self.name} is never imported in the test process (see tests/ops_worker.py)")
+
+    def dtype_name(self, value: Any) -> str | None:
+        return value.dtype if isinstance(value, RemoteValue) else None
+
+    def run(self, src: str) -> tuple[str, Any, str]:
+        import json
+        import os
+        import subprocess
+        import sys
+
+        if self._proc is None or self._proc.poll() is not None:
+            env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="3", CUDA_VISIBLE_DEVICES="", OMP_NUM_THREADS="1",
+                       GLOG_minloglevel="3")
+            self._proc = subprocess.Popen([sys.executable, str(Path(__file__).with_name("ops_worker.py"))],
+                                          stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                                          text=True, env=env)
+        assert self._proc.stdin is not None and self._proc.stdout is not None
+        self._proc.stdin.write(json.dumps({"src": src}) + "\n")
+        self._proc.stdin.flush()
+        line = self._proc.stdout.readline()
+        if not line:
+            self._proc = None
+            return "raise", None, "the worker process died"
+        res = json.loads(line)
+        if res["status"] != "ok":
+            return "raise", None, res.get("why", "")
+        if res["kind"] == "tensor":
+            return "ok", RemoteValue(tuple(res["shape"]), res["dtype"]), ""
+        if res["kind"] == "int":
+            return "ok", res["value"], ""
+        if res["kind"] == "scalar":
+            return "ok", 0.0, ""
+        return "ok", object(), ""
+
+
+class TensorFlowFW(SubprocessFW):
+    name = "tensorflow"
+    module = "tensorflow"
+    header = "import tensorflow as tf"
+    mod = "tf"
+    dtypes = ("tf.float32", "tf.float64", "tf.float16", "tf.int32", "tf.int64", "'float32'")
+    int_dtype = "tf.int32"
+    bool_dtype = "tf.bool"
+
+    def tensor(self, shape: tuple[int, ...], dtype: str | None = None) -> str:
+        dt = f", dtype={dtype}" if dtype else ""
+        return f"tf.ones({shape_src(shape)}{dt})"
+
+    def generators(self) -> dict[str, Gen]:
+        return tf_paddle_generators(self)
+
+    def stub_modules(self) -> list[str]:
+        return ["tensorflow", "tensorflow.math", "tensorflow.nn"]
+
+
+class PaddleFW(SubprocessFW):
+    name = "paddle"
+    module = "paddle"
+    header = "import paddle\nimport paddle.nn.functional as PF"
+    mod = "paddle"
+    keep = "keepdim"
+    dtypes = ("paddle.float32", "paddle.float64", "paddle.float16", "paddle.int32", "paddle.int64", "'float32'")
+    int_dtype = "paddle.int64"
+    bool_dtype = "paddle.bool"
+
+    def tensor(self, shape: tuple[int, ...], dtype: str | None = None) -> str:
+        dt = f", dtype={dtype}" if dtype else ""
+        return f"paddle.ones({list(shape)}{dt})"
+
+    def generators(self) -> dict[str, Gen]:
+        return tf_paddle_generators(self)
+
+    def stub_modules(self) -> list[str]:
+        return ["paddle", "paddle.nn.functional"]
+
+
+def tf_paddle_generators(fw: Framework) -> dict[str, Gen]:
+    """The ops frameworks.py models for TensorFlow / Paddle, in each one's own spelling."""
+    g: dict[str, Gen] = {}
+    m = fw.mod
+    tf = fw.name == "tensorflow"
+
+    def shp(s: tuple[int, ...] | list[int]) -> str:
+        return shape_src(s) if tf or len(s) % 2 else str(list(s))  # paddle: lists and tuples
+
+    def x_of(r: random.Random, lo: int = 0, hi: int = 4) -> tuple[tuple[int, ...], str]:
+        s = rand_shape(r, lo, hi)
+        return s, f"x = {fw.tensor(s)}"
+
+    def construct(r: random.Random) -> Case:
+        s = rand_shape(r, 0, 4)
+        dt = r.choice(("", f", dtype={r.choice(fw.dtypes)}"))
+        if tf:
+            expr = r.choice((f"tf.zeros({shp(s)}{dt})", f"tf.ones({shp(s)}{dt})", f"tf.fill({shp(s)}, 1.0)",
+                             f"tf.fill({shp(s)}, 2)", f"tf.random.normal({shp(s)})", f"tf.random.uniform({shp(s)})",
+                             f"tf.ones(shape={shp(s)}{dt})"))
+        else:
+            expr = r.choice((f"paddle.zeros({shp(s)}{dt})", f"paddle.ones({shp(s)}{dt})", f"paddle.full({shp(s)}, 1.0{dt})",
+                             f"paddle.full({shp(s)}, 2)", f"paddle.randn({shp(s)})", f"paddle.rand({shp(s)})",
+                             f"paddle.ones(shape={shp(s)}{dt})", f"paddle.to_tensor(np.ones({shape_src(s)}))"))
+        setup = [] if tf else ["import numpy as np"]
+        return _maybe_index(r, Case("construct:" + expr.split("(")[0], fw.name, setup, expr), 0.1)
+    g["construct"] = construct
+
+    def cast(r: random.Random) -> Case:
+        s, x = x_of(r)
+        dt = r.choice(fw.dtypes)
+        expr = r.choice((f"{m}.cast(x, {dt})", f"{m}.cast(x, dtype={dt})") + (() if tf else (f"x.astype({dt})", f"x.cast({dt})")))
+        return _maybe_index(r, Case("cast:" + expr.split("(")[0].rsplit(".", 1)[-1], fw.name, [x], expr))
+    g["cast"] = cast
+
+    def reshape(r: random.Random) -> Case:
+        s, x = x_of(r, 0, 4)
+        total = 1
+        for d in s:
+            total *= d
+        target: list[int] = factorise(r, total) if total > 0 and r.random() < 0.85 else list(rand_shape(r, 0, 3))
+        if target and r.random() < 0.3:
+            target[r.randrange(len(target))] = -1
+        if not tf and target and r.random() < 0.3:
+            i = r.randrange(len(target))
+            target[i] = 0  # paddle: copy the input's size at that position
+        forms = [f"{m}.reshape(x, {shp(target)})", f"{m}.reshape(x, shape={shp(target)})"]
+        if not tf:
+            forms.append(f"x.reshape({shp(target)})")
+        return _maybe_index(r, Case("reshape", fw.name, [x], r.choice(forms)))
+    g["reshape"] = reshape
+
+    def transpose(r: random.Random) -> Case:
+        s, x = x_of(r, 1, 4)
+        perm = list(range(len(s)))
+        r.shuffle(perm)
+        if r.random() < 0.1:
+            perm = perm[:-1] or [0, 0]
+        p = shp(perm)
+        forms = [f"{m}.transpose(x, {p})", f"{m}.transpose(x, perm={p})"]
+        forms += ["tf.transpose(x)"] if tf else [f"x.transpose({p})"]
+        return _maybe_index(r, Case("transpose", fw.name, [x], r.choice(forms)))
+    g["transpose"] = transpose
+
+    def concat(r: random.Random) -> Case:
+        s, x = x_of(r, 1, 3)
+        rank = len(s)
+        ax = r.randrange(-rank, rank)
+        other = list(s)
+        name = r.choice(("concat", "stack"))
+        if name == "concat":
+            other[ax] = r.choice((0, 1, 2, 3, 5))
+            if r.random() < 0.1:
+                other[(ax + 1) % rank] += 1
+        elif r.random() < 0.1:
+            other[0] += 1
+        axis = r.randrange(-rank - (name == "stack"), rank + (name == "stack"))
+        axis = ax if name == "concat" else axis
+        y = f"y = {fw.tensor(tuple(other))}"
+        expr = r.choice((f"{m}.{name}([x, y], {axis})", f"{m}.{name}([x, y], axis={axis})", f"{m}.{name}((x, y), axis={axis})"))
+        if name == "concat" and r.random() < 0.3:
+            expr = f"{m}.{name}([x, x], axis={axis})"
+        return _maybe_index(r, Case(name, fw.name, [x, y], expr))
+    g["concat"] = concat
+
+    def expand(r: random.Random) -> Case:
+        s, x = x_of(r, 0, 3)
+        rank = len(s)
+        if tf:
+            ax = r.randint(-rank - 1, rank)
+            expr = r.choice((f"tf.expand_dims(x, {ax})", f"tf.expand_dims(x, axis={ax})"))
+            return _maybe_index(r, Case("expand_dims", fw.name, [x], expr))
+        ax = r.randint(-rank - 1, rank)
+        arg = str(ax) if r.random() < 0.6 else shp(sorted({r.randint(0, rank + 1) for _ in range(2)}))
+        expr = r.choice((f"paddle.unsqueeze(x, {arg})", f"paddle.unsqueeze(x, axis={arg})", f"x.unsqueeze({arg})"))
+        return _maybe_index(r, Case("unsqueeze", fw.name, [x], expr))
+    g["expand_dims"] = expand
+
+    def squeeze(r: random.Random) -> Case:
+        s = tuple(1 if r.random() < 0.4 else d for d in rand_shape(r, 0, 4))
+        x = f"x = {fw.tensor(s)}"
+        rank = len(s)
+        roll = r.random()
+        if roll < 0.3 or rank == 0:
+            arg = ""
+        elif roll < 0.7:
+            arg = str(r.randrange(-rank, rank))
+        else:
+            arg = shp(sorted(set(r.sample(range(rank), r.randint(1, rank)))))
+        forms = [f"{m}.squeeze(x{', ' + arg if arg else ''})", f"{m}.squeeze(x{', axis=' + arg if arg else ''})"]
+        if not tf:
+            forms.append(f"x.squeeze({arg})")
+        return _maybe_index(r, Case("squeeze", fw.name, [x], r.choice(forms)))
+    g["squeeze"] = squeeze
+
+    def tile(r: random.Random) -> Case:
+        s, x = x_of(r, 0, 3)
+        n = len(s) if tf or r.random() < 0.6 else r.randint(max(len(s), 1), len(s) + 1)
+        if r.random() < 0.1:
+            n = r.randint(0, len(s) + 1)
+        mult = [r.choice((1, 2, 3)) for _ in range(n)]
+        forms = [f"{m}.tile(x, {shp(mult)})", f"{m}.tile(x, {'multiples' if tf else 'repeat_times'}={shp(mult)})"]
+        if not tf:
+            forms.append(f"x.tile({shp(mult)})")
+        return _maybe_index(r, Case("tile", fw.name, [x], r.choice(forms)))
+    g["tile"] = tile
+
+    def matmul(r: random.Random) -> Case:
+        batch = [r.choice((1, 2, 3)) for _ in range(r.randint(0, 2))]
+        n, k, p = r.randint(1, 4), r.randint(1, 4), r.randint(1, 4)
+        ta, tb = r.random() < 0.3, r.random() < 0.3
+        a = batch + ([k, n] if ta else [n, k])
+        bb = (batch if r.random() < 0.7 else batch[1:]) + ([p, k] if tb else [k, p])
+        if r.random() < 0.15:
+            bb[-1 if tb else -2] += 1
+        if not tf and r.random() < 0.25:
+            bb, tb = [k], False  # paddle.matmul takes 1-d operands
+        setup = [f"a = {fw.tensor(tuple(a))}", f"b = {fw.tensor(tuple(bb))}"]
+        kw = ("transpose_a", "transpose_b") if tf else ("transpose_x", "transpose_y")
+        flags = (f", {kw[0]}=True" if ta else "") + (f", {kw[1]}=True" if tb else "")
+        forms = [f"{m}.matmul(a, b{flags})"]
+        if not flags:
+            forms.append("a @ b")
+            if not tf:
+                forms.append("a.matmul(b)")
+        return _maybe_index(r, Case("matmul", fw.name, setup, r.choice(forms)))
+    g["matmul"] = matmul
+
+    names = (["reduce_sum", "reduce_mean", "reduce_prod", "reduce_max", "reduce_min", "reduce_any", "reduce_all",
+              "reduce_logsumexp", "reduce_std", "reduce_variance"] if tf
+             else ["sum", "mean", "prod", "max", "min", "amax", "amin", "any", "all", "logsumexp", "nansum", "nanmean"])
+
+    def reduce(r: random.Random) -> Case:
+        name = r.choice(names)
+        s = rand_shape(r, 0, 4)
+        boolish = name in ("reduce_any", "reduce_all", "any", "all")
+        x = f"x = {fw.tensor(s, fw.bool_dtype if boolish else None)}"
+        args = []
+        d = dim_value(r, len(s), allow_none=True)
+        if d is not None and not tf and d.startswith("("):
+            d = "[" + d[1:-1].rstrip(",") + "]"
+        if d is not None:
+            args.append(r.choice((d, f"axis={d}")))
+        if r.random() < 0.5:
+            args.append(f"{fw.keep}={r.choice(('True', 'False'))}")
+        expr = f"{m}.{name}(x{''.join(', ' + a for a in args)})"
+        if not tf and r.random() < 0.3:
+            expr = f"x.{name}({', '.join(args)})"
+        return _maybe_index(r, Case(f"reduce:{name}", fw.name, [x], expr), 0.1)
+    g["reduce"] = reduce
+
+    def extra(r: random.Random) -> Case:
+        """The other modelled calls: *_like, cumsum/cumprod, einsum, flatten, mm/bmm, t, constant/convert_to_tensor."""
+        s, x = x_of(r, 0, 3)
+        rank = len(s)
+        ax = r.randrange(-rank, rank) if rank else 0
+        forms = [f"{m}.zeros_like(x)", f"{m}.ones_like(x)", f"{m}.cumsum(x, {ax})", f"{m}.cumsum(x, axis={ax})"]
+        if tf:
+            forms += [f"tf.math.cumprod(x, {ax})", f"tf.constant(np.ones({shape_src(s)}))", f"tf.convert_to_tensor(np.ones({shape_src(s)}))",
+                      "tf.einsum('ij,jk->ik', a, b)", f"tf.random.truncated_normal({shape_src(s)})"]
+        else:
+            forms += [f"paddle.cumprod(x, {ax})", "paddle.flatten(x)", f"x.flatten({min(ax, 0)})", "paddle.einsum('ij,jk->ik', a, b)",
+                      "paddle.mm(a, b)", "paddle.bmm(a[None], b[None])", "paddle.t(a)", "x.clone()", "x.detach()", "x.cumsum()"]
+        expr = r.choice(forms)
+        k = r.randint(1, 3)
+        setup = ["import numpy as np", x, f"a = {fw.tensor((r.randint(1, 3), k))}",
+                 f"b = {fw.tensor((k if r.random() < 0.9 else k + 1, r.randint(1, 3)))}"]
+        return _maybe_index(r, Case("extra:" + expr.split("(")[0].replace(f"{m}.", "").replace("x.", ""), fw.name, setup, expr), 0.1)
+    g["extra"] = extra
+    return g
+
+
+FRAMEWORK_CLASSES: list[type[Framework]] = [NumpyFW, TorchFW, JaxFW, TensorFlowFW, PaddleFW]
 
 
 def frameworks() -> dict[str, Framework]:

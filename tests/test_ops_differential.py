@@ -31,7 +31,7 @@ SETTINGS = dict(deadline=None, derandomize=True, database=None, suppress_health_
 SEEDS = st.integers(0, 2**32 - 1)
 FRAMEWORKS = frameworks()
 # examples per generator: jax compiles every op on first use (~0.2 s a call), so it gets fewer
-EXAMPLES = {"numpy": 3, "torch": 3, "jax": 1}
+EXAMPLES = {"numpy": 3, "torch": 3, "jax": 1, "tensorflow": 2, "paddle": 2}
 
 # ops of the analyser's tables that no generator exercises, and why
 UNEXERCISED: dict[str, str] = {
@@ -73,6 +73,9 @@ def _test_for(name: str):  # type: ignore[no-untyped-def]
 test_numpy_ops = _test_for("numpy")
 test_torch_ops = _test_for("torch")
 test_jax_ops = _test_for("jax")
+# TensorFlow and Paddle run in one worker subprocess each (importing both in one process segfaults)
+test_tensorflow_ops = _test_for("tensorflow")
+test_paddle_ops = _test_for("paddle")
 
 
 @pytest.mark.parametrize("seed", [5, 6])
@@ -134,3 +137,55 @@ def test_every_stub_module_is_exercised() -> None:
     unclaimed = sorted(m for m in present if m not in claimed and m.split(".")[0] in installed_roots | {"numpy", "torch"})
     assert not unclaimed, f"stub modules no framework plug-in exercises: {unclaimed}"
     assert (Path(__file__).parent / "ops_harness.py").is_file()
+
+
+# what frameworks.py models for TensorFlow / Paddle by hand (besides the reduction tables), as generated labels
+TF_RULES = {"zeros", "ones", "fill", "normal", "uniform", "truncated_normal", "constant", "convert_to_tensor", "cast",
+            "reshape", "transpose", "concat", "stack", "expand_dims", "squeeze", "tile", "matmul", "@", "einsum",
+            "zeros_like", "ones_like", "cumsum", "cumprod"}
+PADDLE_RULES = {"zeros", "ones", "full", "randn", "rand", "to_tensor", "cast", "astype", "reshape", "transpose", "concat",
+                "stack", "unsqueeze", "squeeze", "tile", "matmul", "@", "mm", "bmm", "t", "flatten", "einsum", "zeros_like",
+                "ones_like", "cumsum", "cumprod", "clone", "detach"}
+
+
+@pytest.mark.parametrize("name", ["tensorflow", "paddle"])
+def test_every_tf_paddle_rule_is_generated(name: str) -> None:
+    if name not in FRAMEWORKS:
+        pytest.skip(f"{name} is not installed")
+    from shapecheck.analysis import frameworks as rules
+
+    have = _labels([name])
+    have |= {"@"} if any("@" in all_generators(FRAMEWORKS[name])["matmul"](random.Random(s)).expr for s in range(60)) else set()
+    wanted = (set(rules._TF_REDUCTIONS) | TF_RULES) if name == "tensorflow" else (set(rules._PADDLE_REDUCTIONS) | PADDLE_RULES)
+    assert not sorted(wanted - have), f"{name} ops with no generator: {sorted(wanted - have)}"
+
+
+def test_tf_and_paddle_run_outside_this_process() -> None:
+    """Their calls go to a worker subprocess: neither is ever imported here (both in one process segfault)."""
+    import sys
+
+    ran = 0
+    for name in ("tensorflow", "paddle"):
+        if name in FRAMEWORKS:
+            fw = FRAMEWORKS[name]
+            assert run_seed(fw, all_generators(fw), "matmul", 1).runtime in ("ok", "raise")
+            ran += 1
+    if not ran:
+        pytest.skip("neither TensorFlow nor Paddle is installed")
+    assert "tensorflow" not in sys.modules and "paddle" not in sys.modules
+
+
+@pytest.mark.parametrize("setup,expr", [
+    (["x = paddle.ones([5, 2, 4, 0])"], "x.reshape([1, 0])"),  # no elements: paddle keeps a 0 as a literal 0
+    (["x = paddle.ones([3, 1])", "w = paddle.ones([1, 1, 2])"], "PF.linear(x, w)"),  # weight not 2-d: matmul broadcast
+    (["x = paddle.ones([3])", "w = paddle.ones([3])"], "PF.linear(x, w)"),
+    (["x = paddle.ones([2, 3])", "w = paddle.ones([3, 4])"], "PF.linear(x, weight=w)"),
+])
+def test_paddle_disagreements_found_by_the_harness(setup: list[str], expr: str) -> None:
+    """The false SHP204s the harness found in paddle.reshape / paddle.nn.functional.linear, against real paddle."""
+    from ops_harness import Case, run_case
+
+    if "paddle" not in FRAMEWORKS:
+        pytest.skip("paddle is not installed")
+    o = run_case(FRAMEWORKS["paddle"], Case("regression", "paddle", setup, expr))
+    assert o.runtime == "ok" and o.verdict == "ok", f"{o.verdict}: {o.detail}\n{o.source}"

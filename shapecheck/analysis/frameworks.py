@@ -110,6 +110,11 @@ def call(ops: "FrameworkOps", interp: "Interpreter", node: cst.Call, qual: str, 
         return flax_call(ops, node, qual, args, kwargs)
     if qual.startswith("jmp."):
         return jmp_call(qual, args, kwargs)
+    if qual == "paddle.nn.functional.linear":
+        # linear(x, weight) is matmul(x, weight) + bias: a weight that is not 2-d broadcasts like paddle.matmul
+        weight = _arg(args, kwargs, 1, "weight")
+        if isinstance(weight, TensorV) and weight.shape is not None and len(weight.shape) != 2:
+            return _matmul(ops, node, "paddle.nn.functional.linear", _arg(args, kwargs, 0, "x"), weight, False, False, 1)
     stub = ops.m.stubs.function(qual)
     if stub is not None:
         return ops.call_stub(node, qual, stub, args, kwargs)
@@ -333,7 +338,8 @@ def _paddle_reshape(ops: "FrameworkOps", node: cst.Call, t: TensorV, target: Val
     items = list(target.items)
     for i, v in enumerate(items):
         if isinstance(v, IntV) and v.size.as_int() == 0:
-            if t.shape is None or i >= len(t.shape):
+            # on an input with no elements paddle keeps a 0 as a literal 0 (x of [5, 2, 4, 0] -> reshape([1, 0]): [1, 0])
+            if t.shape is None or i >= len(t.shape) or any(s.as_int() == 0 for s in t.shape):
                 return t.with_shape(None)
             items[i] = IntV(t.shape[i])
     return ops.reshape(node, "reshape", t, [SeqV(tuple(items), target.kind)], {})
