@@ -15,6 +15,7 @@ from types import SimpleNamespace
 import pytest
 
 from fixture_format import FIXTURES, expectations, mismatches, single_fixtures
+from host_runs import run_mypy
 from shapecheck.config import Config
 from shapecheck.core import check_source
 from shapecheck.diagnostics import Severity
@@ -79,18 +80,11 @@ def test_flake8(tree: Path) -> None:
         assert got.get(name, set()) == want, name
 
 
-_MYPY = re.compile(r"^(?P<path>[^:]+):(?P<line>\d+):(?:\d+:)? (?:error|note|warning): (?P<code>SHP\d{3})\b")
 
 
 def test_mypy(tree: Path) -> None:
     files = sorted(p.name for p in tree.glob("*.py"))
-    proc = subprocess.run([sys.executable, "-m", "mypy", "--no-incremental", "--show-column-numbers", "--no-error-summary", *files],
-                          cwd=tree, capture_output=True, text=True, timeout=600)
-    got: dict[str, set[tuple[int, str]]] = {}
-    for line in proc.stdout.splitlines():
-        m = _MYPY.match(line)
-        if m:
-            got.setdefault(Path(m.group("path")).name, set()).add((int(m.group("line")), m.group("code")))
+    proc, got = run_mypy(tree, files)
     assert got, proc.stdout + proc.stderr
     assert re.search(r": note: input shape \(", proc.stdout), "notes (where sizes were bound) reach mypy's output"
     for name, want in _expected(tree).items():

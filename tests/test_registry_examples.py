@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import ast
 import json
-import re
 import subprocess
 import sys
 from pathlib import Path
@@ -24,6 +23,7 @@ import pytest_lsp
 from lsprotocol import types
 from pytest_lsp import ClientServerConfig, LanguageClient
 
+from host_runs import run_mypy
 from shapecheck.config import Config
 from shapecheck.core import check_source
 from shapecheck.diagnostics import CODES, Family
@@ -128,18 +128,9 @@ def test_flake8(tree: Path) -> None:
     _check(got, "flake8", set(EXAMPLES) - UNPARSABLE)
 
 
-_MYPY = re.compile(r"^(?P<path>[^:]+):(?P<line>\d+):(?:\d+:)? (?:error|warning|note): (?P<code>SHP\d{3})\b")
-
-
 def test_mypy(tree: Path) -> None:
     files = sorted(set(EXAMPLES) - UNPARSABLE)
-    proc = subprocess.run([sys.executable, "-m", "mypy", "--no-incremental", "--show-column-numbers",
-                           "--no-error-summary", *files], cwd=tree, capture_output=True, text=True)
-    got: dict[str, set[tuple[int, str]]] = {}
-    for line in proc.stdout.splitlines():
-        m = _MYPY.match(line)
-        if m:
-            got.setdefault(Path(m.group("path")).name, set()).add((int(m.group("line")), m.group("code")))
+    proc, got = run_mypy(tree, files)
     assert got, proc.stdout + proc.stderr
     _check(got, "mypy", set(files))
 
