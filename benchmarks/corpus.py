@@ -21,7 +21,7 @@ run with the same ``-j``, each in its own subprocess (peak memory = largest proc
   best of each kept): target <= 1.2x.
 
 Coverage comes from the analyser's counters (``analysis.ctx.stats``) on modules built with
-``shapecheck.analysis.checker.build``; jaxtyping annotations understood are the ``Annotation`` objects on the
+``shapecheck.analysis.report.checker.build``; jaxtyping annotations understood are the ``Annotation`` objects on the
 modules' function parameters and returns.
 """
 
@@ -264,8 +264,8 @@ def coverage(root: Path) -> dict[str, Any]:
 
 
 def _coverage(root: Path) -> dict[str, Any]:
-    from shapecheck.analysis.checker import build
-    from shapecheck.analysis.project import Project
+    from shapecheck.analysis.report.checker import build
+    from shapecheck.analysis.index.project import Project
     from shapecheck.core import decode_source, relevant
     from shapecheck.diagnostics import Finding
 

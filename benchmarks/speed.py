@@ -35,7 +35,7 @@ TARGETS = {"flake8": 0.8, "total": 0.6, "post_parse": 0.5}
 
 
 def analysed_files(roots: list[Path]) -> tuple[list[Path], list[Path]]:
-    from shapecheck.analysis.project import Project
+    from shapecheck.analysis.index.project import Project
     from shapecheck.core import decode_source, relevant
 
     files = [f for r in roots for f in C.python_files(r)]

@@ -9,7 +9,7 @@ from .config import Config
 from .diagnostics import Finding, make
 
 if TYPE_CHECKING:
-    from .analysis.project import Project
+    from .analysis.index.project import Project
 
 _SUPPRESS = re.compile(r"#\s*shapecheck:\s*ignore(?:\[(?P<codes>[A-Z0-9_,\s]*)\])?", re.IGNORECASE)
 _NOQA = re.compile(r"#\s*noqa(?::\s*(?P<codes>[A-Z]+[0-9]+(?:[,\s]+[A-Z]+[0-9]+)*))?", re.IGNORECASE)
@@ -80,7 +80,7 @@ def check_source(
     if prefilter and not relevant(text, project, path):
         return []
     from .analysis import analyse_text  # deferred: keeps `import shapecheck` light
-    from .analysis.budget import shrink_long_functions
+    from .analysis.interpret.budget import shrink_long_functions
 
     original = text
     text, too_long = shrink_long_functions(text)  # functions over the line budget: bounded time and memory
@@ -102,7 +102,7 @@ def check_source(
 
 
 def _line_budget() -> int:
-    from .analysis.budget import _max_lines
+    from .analysis.interpret.budget import _max_lines
 
     return _max_lines()
 

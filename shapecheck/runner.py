@@ -14,7 +14,7 @@ from .core import check_source, decode_source, relevant
 from .diagnostics import Finding, Witness, make
 
 if TYPE_CHECKING:
-    from .analysis.project import Project
+    from .analysis.index.project import Project
 
 CACHE_DIR = ".shapecheck_cache"
 
@@ -104,7 +104,7 @@ def _code_fingerprint() -> str:
     """The version plus the size and mtime of shapecheck's own modules and stubs: a changed checker misses the cache."""
     global _FINGERPRINT
     if _FINGERPRINT is None:
-        from .analysis.stubs import bundled_stub_dir
+        from .analysis.index.stubs import bundled_stub_dir
 
         h = hashlib.sha256(__version__.encode())
         roots = [Path(__file__).resolve().parent]
@@ -215,7 +215,7 @@ def _worker(todo: list[tuple[int, Path, str]], w: int, bounds: Any, files: list[
             conn: Any) -> None:
     import gc
 
-    from .analysis.project import Project
+    from .analysis.index.project import Project
 
     gc.set_threshold(*_GC_THRESHOLDS)
     try:
@@ -229,7 +229,7 @@ def _run_parallel(todo: list[tuple[int, Path, str]], n: int, files: list[Path], 
     left out (the caller analyses them)."""
     import multiprocessing
 
-    from .analysis import checker  # noqa: F401  (children forked below inherit the parser and the analyser)
+    from .analysis.report import checker  # noqa: F401  (children forked below inherit the parser and the analyser)
 
     ctx = multiprocessing.get_context()
     segments = _segments(todo, (n + 1) // 2)
@@ -279,7 +279,7 @@ def run(files: list[Path], config: Config, jobs: int = 0, use_cache: bool = True
 
 
 def _run(files: list[Path], config: Config, jobs: int, use_cache: bool) -> list[Finding]:
-    from .analysis.project import Project
+    from .analysis.index.project import Project
 
     cache = Cache(Path(config.root) if config.root else Path.cwd(), enabled=use_cache)
     results: dict[int, list[Finding]] = {}

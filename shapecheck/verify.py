@@ -421,7 +421,7 @@ def _missing_arguments(
     instantiated from the stub's annotation with the bindings of the recorded arguments, fresh dims from the
     failing argument (or new sizes)."""
     try:
-        from .analysis.stubs import stub_index
+        from .analysis.index.stubs import stub_index
         from .annotations import Memo, instantiate, match_shape, parse_dims
         from .sizes import Size
 
@@ -482,7 +482,7 @@ def _rewitness(findings: Sequence[Finding]) -> dict[tuple[str, int, int, str, st
     the files are analysed again (the analysis never runs them)."""
     from pathlib import Path
 
-    from .analysis.project import Project
+    from .analysis.index.project import Project
     from .config import Config
     from .core import check_source
 

@@ -2,7 +2,7 @@
 
 A definite finding is a claim about *every* positive assignment of its symbols. A witness makes one such
 assignment concrete, so that the claim can be shown to a user ("with b=2, h=7") and replayed on real
-operations (:mod:`shapecheck.verify`). It is built from the finding's :class:`~shapecheck.analysis.context.OpSpec`
+operations (:mod:`shapecheck.verify`). It is built from the finding's :class:`~shapecheck.analysis.interpret.context.OpSpec`
 (the failing operation with its symbolic input shapes) and is:
 
 * **consistent** with every constraint the checker knows about the operation: every input size, keyword length,
@@ -487,7 +487,7 @@ def concrete_failure(w: Witness) -> str | None:
         return _annotation_failure(w, shapes)
     if op == "equation_einsum":
         from . import pattern as P
-        from .analysis.einsum_eq import solve
+        from .analysis.rules.einsum_eq import solve
 
         solved = solve(str(witness_get(w, "equation")), shapes, str(witness_get(w, "framework")))
         return solved.message() if isinstance(solved, P.Problem) else None

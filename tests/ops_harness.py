@@ -30,9 +30,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
-from shapecheck.analysis.hover import inferred_values
-from shapecheck.analysis.ops_common import ELEMENTWISE_FUNCS, LOSSES, RANDOM_SIZED, REDUCTIONS, SAME_SHAPE
-from shapecheck.analysis.values import IntV, SeqV, TensorV
+from shapecheck.analysis.editor.hover import inferred_values
+from shapecheck.analysis.rules.ops_common import ELEMENTWISE_FUNCS, LOSSES, RANDOM_SIZED, REDUCTIONS, SAME_SHAPE
+from shapecheck.analysis.interpret.values import IntV, SeqV, TensorV
 
 STUBS = Path(__file__).resolve().parents[1] / "stubs"
 

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from shapecheck.analysis.budget import long_functions, shrink_long_functions
+from shapecheck.analysis.interpret.budget import long_functions, shrink_long_functions
 
 ROOT = Path(__file__).resolve().parents[1]
 

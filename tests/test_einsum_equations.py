@@ -17,7 +17,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from shapecheck import pattern as P
-from shapecheck.analysis.einsum_eq import solve
+from shapecheck.analysis.rules.einsum_eq import solve
 from shapecheck.core import check_source
 
 torch = pytest.importorskip("torch")

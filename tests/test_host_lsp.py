@@ -377,9 +377,9 @@ FIXTURES = sorted((Path(__file__).parent / "fixtures").rglob("*.py"))
 def test_incremental_analysis_gives_the_batch_findings(path: Path) -> None:
     """The server's re-analysis (pieces parsed apart, functions reused) reports what ``shapecheck check`` does,
     before and after an edit to one function."""
-    from shapecheck.analysis.checker import analyse_module
-    from shapecheck.analysis.incremental import Document
-    from shapecheck.analysis.project import Project
+    from shapecheck.analysis.report.checker import analyse_module
+    from shapecheck.analysis.editor.incremental import Document
+    from shapecheck.analysis.index.project import Project
 
     def key(fs: list[Any]) -> list[Any]:
         return sorted((f.line, f.column, f.end_line, f.end_column, f.code, f.message, f.notes) for f in fs)
@@ -447,9 +447,9 @@ class M(Base):
     [BUGGY, BUGGY + "\n\ndef other(img: Float[Tensor, 'b 3 225 225']):\n    return patchify(img)\n", FIXED, BUGGY],
 ], ids=["through-module-level-object", "base-class-assigns", "float16-sum", "callee-and-caller"])
 def test_incremental_edit_sequences_give_the_batch_findings(tmp_path: Path, edits: list[str]) -> None:
-    from shapecheck.analysis.checker import analyse_module
-    from shapecheck.analysis.incremental import Document
-    from shapecheck.analysis.project import Project
+    from shapecheck.analysis.report.checker import analyse_module
+    from shapecheck.analysis.editor.incremental import Document
+    from shapecheck.analysis.index.project import Project
 
     path = tmp_path / "m.py"
     path.write_text(edits[0], encoding="utf-8")
@@ -489,8 +489,8 @@ def test_a_body_shows_its_own_shapes_not_one_callers(tmp_path: Path) -> None:
     """``embed`` and ``helper`` are analysed on their own (symbolic sizes: annotated, or read from the pattern) and
     inlined for ``main``'s calls (concrete sizes): hover and hints in their bodies show their own analysis, not the
     sizes of one caller's arguments."""
-    from shapecheck.analysis.hover import index_of
-    from shapecheck.analysis.incremental import Document
+    from shapecheck.analysis.editor.hover import index_of
+    from shapecheck.analysis.editor.incremental import Document
 
     path = tmp_path / "called.py"
     path.write_text(CALLED, encoding="utf-8")

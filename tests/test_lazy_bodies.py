@@ -12,7 +12,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from shapecheck.analysis.project import Project, blank_bodies
+from shapecheck.analysis.index.project import Project, blank_bodies
 from shapecheck.config import Config
 from shapecheck.core import check_source
 

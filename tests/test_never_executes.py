@@ -181,7 +181,7 @@ def test_cli_with_cache_writes_only_its_cache(tree: tuple[Path, Path]) -> None:
 
 
 def test_check_source_never_executes(tree: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch) -> None:
-    from shapecheck.analysis.project import Project
+    from shapecheck.analysis.index.project import Project
     from shapecheck.core import check_source
 
     base, marker = tree

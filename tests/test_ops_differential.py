@@ -22,7 +22,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from ops_harness import STUBS, all_generators, frameworks, run_seed
-from shapecheck.analysis import ops_common
+from shapecheck.analysis.rules import ops_common
 
 torch = pytest.importorskip("torch")
 torch.set_num_threads(1)
@@ -152,7 +152,7 @@ PADDLE_RULES = {"zeros", "ones", "full", "randn", "rand", "to_tensor", "cast", "
 def test_every_tf_paddle_rule_is_generated(name: str) -> None:
     if name not in FRAMEWORKS:
         pytest.skip(f"{name} is not installed")
-    from shapecheck.analysis import frameworks as rules
+    from shapecheck.analysis.rules import frameworks as rules
 
     have = _labels([name])
     have |= {"@"} if any("@" in all_generators(FRAMEWORKS[name])["matmul"](random.Random(s)).expr for s in range(60)) else set()

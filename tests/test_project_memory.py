@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from shapecheck.analysis.project import Project
+from shapecheck.analysis.index.project import Project
 from shapecheck.config import Config
 from shapecheck.runner import run
 
@@ -56,7 +56,7 @@ def test_trim_forgets_least_recently_used(tmp_path: Path) -> None:
 def test_findings_identical_under_a_tiny_budget(tmp_path: Path, monkeypatch) -> None:
     files = _tree(tmp_path, 4)
     roomy = run(files, Config(root=str(tmp_path)), jobs=1, use_cache=False)
-    monkeypatch.setattr("shapecheck.analysis.project.MODULE_BUDGET", 1)
+    monkeypatch.setattr("shapecheck.analysis.index.project.MODULE_BUDGET", 1)
     monkeypatch.setattr(Project.trim, "__defaults__", (1,))
     tight = run(files, Config(root=str(tmp_path)), jobs=1, use_cache=False)
     assert [(f.path, f.line, f.code) for f in roomy] == [(f.path, f.line, f.code) for f in tight]

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from fixture_format import FIXTURES, multi_fixtures, split_multi
-from shapecheck.analysis.context import OpSpec
+from shapecheck.analysis.interpret.context import OpSpec
 from shapecheck.diagnostics import Finding, Severity, Witness
 from shapecheck.hosts.formats import render_text
 from shapecheck.sizes import Size

@@ -9,7 +9,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from shapecheck import pattern as P
-from shapecheck.analysis.context import OpSpec
+from shapecheck.analysis.interpret.context import OpSpec
 from shapecheck.sizes import Size
 from shapecheck.sizes.algebra import product
 from shapecheck.witness import _constraints, build_witness, concrete_failure, solve_assignment

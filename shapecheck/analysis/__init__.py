@@ -7,10 +7,10 @@ from typing import TYPE_CHECKING
 from ..diagnostics import Finding
 
 if TYPE_CHECKING:
-    from .project import Project
+    from .index.project import Project
 
 
 def analyse_text(text: str, path: str, project: "Project | None" = None) -> list[Finding]:
-    from .checker import analyse_module
+    from .report.checker import analyse_module
 
     return analyse_module(text, path, project)

@@ -38,7 +38,7 @@ def _cache_key(source: str, path: str, project: Any, config: Any) -> tuple[Any, 
     """The CLI's result cache (.shapecheck_cache/, keyed by content, imported project files and the checker itself)."""
     from pathlib import Path
 
-    from ..analysis.project import module_name_for
+    from ..analysis.index.project import module_name_for
     from ..runner import Cache
 
     cache = Cache(Path.cwd())
@@ -77,7 +77,7 @@ class ShapecheckFlake8:
         self.lines = lines  # the text flake8 read (also for ``flake8 -`` on standard input)
 
     def run(self) -> Iterator[tuple[int, int, str, type]]:
-        from ..analysis.project import Project
+        from ..analysis.index.project import Project
         from ..core import check_source
 
         # [tool.shapecheck] select / ignore / per-file-ignores apply as in every host; flake8's own --select /

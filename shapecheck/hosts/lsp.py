@@ -35,8 +35,8 @@ else:
     HAVE_PYGLS = True
 
 if TYPE_CHECKING:
-    from ..analysis.hover import HoverIndex
-    from ..analysis.incremental import Document
+    from ..analysis.editor.hover import HoverIndex
+    from ..analysis.editor.incremental import Document
 
 MISSING_EXTRA = (
     "shapecheck lsp needs the [lsp] extra (pygls, lsprotocol), which is not installed. Install it from a local "
@@ -113,7 +113,7 @@ class Analysed:
 
 
 def _overlay_project_class() -> Any:
-    from ..analysis.project import Project
+    from ..analysis.index.project import Project
 
     class OverlayProject(Project):
         """A ``Project.for_file`` whose modules come from the editor's unsaved buffers where one is open."""
@@ -128,7 +128,7 @@ def _overlay_project_class() -> Any:
             text = self.buffers.get(_key(path)) if path is not None else None
             if path is None or text is None:
                 return super().module(name)
-            from ..analysis.module import ModuleAnalysis
+            from ..analysis.interpret.module import ModuleAnalysis
 
             self._loading.add(name)
             try:
@@ -221,7 +221,7 @@ class Analyser:
         self.deps: dict[str, tuple[str, list[str]]] = {}  # path -> (its text, the files it imports)
 
     def project_for(self, path: str) -> Any:
-        from ..analysis.project import Project
+        from ..analysis.index.project import Project
 
         roots = tuple(str(r) for r in Project.roots_for(path))
         if roots not in self.projects:
@@ -251,7 +251,7 @@ class Analyser:
 
     def imports(self, path: str, limit: int = 200) -> set[str]:
         """Files of the project ``path`` imports, transitively (read with a regex, from buffers or the disk)."""
-        from ..analysis.project import module_name_for
+        from ..analysis.index.project import module_name_for
 
         project = self.project_for(path)
         seen: set[str] = set()
@@ -276,7 +276,7 @@ class Analyser:
     def analyse(self, uri: str, version: int | None, text: str, epoch: Any,
                 stale: "Callable[[], bool] | None" = None) -> Analysed:
         """Findings and hover index of one version (raises ``Cancelled`` when a newer version arrives)."""
-        from ..analysis.incremental import Cancelled, Document
+        from ..analysis.editor.incremental import Cancelled, Document
         from ..config import Config, load_config
         from ..core import _filter, check_source, relevant
 
@@ -438,7 +438,7 @@ class Session:
     def _run(self, loop: asyncio.AbstractEventLoop, jobs: list[tuple[str, int | None, str]],
              others: list[tuple[str, int | None, str]], buffers: dict[str, str], counts: dict[str, int],
              changed: set[str], generation: int) -> None:
-        from ..analysis.incremental import Cancelled
+        from ..analysis.editor.incremental import Cancelled
 
         a = self.analyser
         a.buffers.clear()
@@ -469,7 +469,7 @@ class Session:
             if not _call_soon(loop, self._publish, result):
                 return
             if result.incremental is not None:
-                from ..analysis.hover import index_of
+                from ..analysis.editor.hover import index_of
 
                 try:
                     index: HoverIndex | None = index_of(result.incremental)

@@ -82,7 +82,7 @@ def _worker_start(parent: int) -> None:
 
 def _background_findings(path: str, text: str, config: Any) -> list[Finding]:
     """Runs in the worker process: one project per package root, kept across the modules it analyses."""
-    from ..analysis.project import Project
+    from ..analysis.index.project import Project
     from ..core import check_source
 
     project = Project.shared(path)
@@ -130,7 +130,7 @@ class ShapecheckPlugin(Plugin):
         if not _is_project_file(path) or file.is_stub:
             return
         text = _read(path)
-        from ..analysis.project import Project
+        from ..analysis.index.project import Project
         from ..core import relevant
 
         # a module that only imports an einops/jaxtyping module of the project is relevant too (as in every host)
@@ -221,7 +221,7 @@ class ShapecheckPlugin(Plugin):
 
     def _get_project(self) -> Any:
         if self._project is None:
-            from ..analysis.project import Project
+            from ..analysis.index.project import Project
 
             files = [Path(m.path) for m in self._modules_seen.values() if _is_project_file(m.path)]
             self._project = Project.for_files(files)

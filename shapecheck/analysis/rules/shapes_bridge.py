@@ -7,18 +7,18 @@ from typing import TYPE_CHECKING, Any
 
 import libcst as cst
 
-from ..annotations import DimSpec, Memo, instantiate, match_shape, parse_dims
-from ..annotations.dims import expr_names
-from ..diagnostics import get
-from ..sizes import Size
-from .context import OpSpec
-from .jaxtyping_bridge import Annotation
-from .values import TensorV, Value
+from ...annotations import DimSpec, Memo, instantiate, match_shape, parse_dims
+from ...annotations.dims import expr_names
+from ...diagnostics import get
+from ...sizes import Size
+from ..interpret.context import OpSpec
+from ..index.jaxtyping_bridge import Annotation
+from ..interpret.values import TensorV, Value
 
 if TYPE_CHECKING:
-    from .functions import FunctionInfo
-    from .interpreter import FrameInfo
-    from .module import ModuleAnalysis
+    from ..index.functions import FunctionInfo
+    from ..interpret.interpreter import FrameInfo
+    from ..interpret.module import ModuleAnalysis
 
 
 @dataclass(frozen=True)
@@ -186,8 +186,8 @@ class ShapeChecks:
         function table holds them only once their ``def`` runs, after this check."""
         from types import SimpleNamespace
 
-        from .functions import signature_params
-        from .walk import children
+        from ..index.functions import signature_params
+        from ..interpret.walk import children
 
         known = {id(fi.node) for fi in self.m.functions.values()}
         out: list[Any] = []

@@ -6,14 +6,14 @@ from typing import TYPE_CHECKING, Any, Sequence
 
 import libcst as cst
 
-from ..sizes import Size, Truth, equal, greater_equal
+from ...sizes import Size, Truth, equal, greater_equal
 from .shapes_bridge import shape_text
-from .values import (
+from ..interpret.values import (
     UNKNOWN, DtypeV, IntV, RefV, SeqV, StrV, TensorV, Value,
 )
 
 if TYPE_CHECKING:
-    from .module import ModuleAnalysis
+    from ..interpret.module import ModuleAnalysis
 
 DTYPE_NAMES = {
     "float16": "float16", "half": "float16", "bfloat16": "bfloat16", "float32": "float32", "float": "float32",
@@ -176,7 +176,7 @@ def _dtype_arg(v: Value) -> str | None:
 
 def _fill_dtype(v: Value | None) -> str | None:
     """numpy's ``full`` without a dtype takes the fill value's."""
-    from .values import BoolV, FloatV
+    from ..interpret.values import BoolV, FloatV
 
     if isinstance(v, BoolV):
         return "bool"

@@ -13,8 +13,8 @@ from typing import TYPE_CHECKING, Any
 
 import libcst as cst
 
-from .functions import ClassInfo, FunctionInfo, bind_arguments
-from .imports import dotted
+from ..index.functions import ClassInfo, FunctionInfo, bind_arguments
+from ..index.imports import dotted
 from .values import UNKNOWN, IntV, ManyV, NoneV, ObjV, RefV, SeqV, Value
 
 if TYPE_CHECKING:

@@ -11,15 +11,15 @@ from typing import TYPE_CHECKING, Any
 
 import libcst as cst
 
-from ..sizes import Size, Truth, equal, product
-from .context import OpSpec
+from ...sizes import Size, Truth, equal, product
+from ..interpret.context import OpSpec
 from .shapes_bridge import Origin, shape_text
-from .values import (
+from ..interpret.values import (
     UNKNOWN, BoolV, DtypeV, FloatV, IntV, NoneV, RefV, SeqV, StrV, TensorV, Value,
 )
 
 if TYPE_CHECKING:
-    from .interpreter import Interpreter
+    from ..interpret.interpreter import Interpreter
 
 from .ops_common import (
     _CASTS, DTYPE_NAMES, BROADCASTING_LOSSES, ELEMENTWISE_FUNCS, LOSSES, RANDOM_SIZED, REDUCTIONS, SAME_SHAPE, SIZE_CONSTRUCTORS, VARARG_SIZES,
@@ -94,7 +94,7 @@ class FrameworkOps(LayerOps):
         return UNKNOWN
 
     def tensor_binary(self, interp: "Interpreter", node: cst.CSTNode, left: Value, op: cst.CSTNode, right: Value) -> Value:
-        from .paths import branching, each_path
+        from ..interpret.paths import branching, each_path
         if branching([left, right]) is not None:
             return each_path(self.ctx, [left, right], lambda v: self.tensor_binary(interp, node, v[0], op, v[1])) or UNKNOWN
         if isinstance(op, (cst.MatrixMultiply, cst.MatrixMultiplyAssign)):
@@ -197,7 +197,7 @@ class FrameworkOps(LayerOps):
         return TensorV(out, dtype, a.framework)
 
     def tensor_method(self, interp: "Interpreter", node: cst.Call, t: TensorV, name: str, args: list[Value], kwargs: dict[str, Value], dynamic: bool) -> Value:
-        from .paths import branching, each_path
+        from ..interpret.paths import branching, each_path
         if branching([t] + args) is not None:
             return each_path(self.ctx, [t] + args, lambda v: self.tensor_method(interp, node, v[0], name, v[1:], kwargs, dynamic)) or UNKNOWN  # type: ignore[arg-type]
         if dynamic:
@@ -423,7 +423,7 @@ class FrameworkOps(LayerOps):
         name = qual.rsplit(".", 1)[-1]
         if dynamic:
             return UNKNOWN
-        from .paths import branching, each_path
+        from ..interpret.paths import branching, each_path
         if branching(args) is not None:
             return each_path(self.ctx, args, lambda a: self.call(interp, node, qual, a, kwargs, dynamic))
         if qual.startswith(frameworks.PREFIXES):
@@ -480,9 +480,9 @@ class FrameworkOps(LayerOps):
 
     def call_stub(self, node: cst.Call, qual: str, fi: Any, args: list[Value], kwargs: dict[str, Value]) -> Value:
         """A function declared in a shape stub: check each argument against its annotation, return the declared shape."""
-        from ..annotations import Memo, instantiate, match_shape
-        from ..diagnostics import get
-        from .functions import bind_arguments
+        from ...annotations import Memo, instantiate, match_shape
+        from ...diagnostics import get
+        from ..index.functions import bind_arguments
         from .shapes_bridge import _bound_shapes, _param_dims
 
         bound = bind_arguments(fi.params, args, kwargs, skip_first=False)

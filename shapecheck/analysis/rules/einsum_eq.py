@@ -17,10 +17,10 @@ from typing import TYPE_CHECKING, Any
 
 import libcst as cst
 
-from .. import pattern as P
-from ..sizes import Size
-from .context import OpSpec
-from .values import UNKNOWN, SeqV, StrV, TensorV, Value
+from ... import pattern as P
+from ...sizes import Size
+from ..interpret.context import OpSpec
+from ..interpret.values import UNKNOWN, SeqV, StrV, TensorV, Value
 
 if TYPE_CHECKING:
     from .ops import FrameworkOps

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Union
 
-from ..sizes import Size
+from ...sizes import Size
 
 
 @dataclass(frozen=True)

@@ -17,14 +17,14 @@ from typing import TYPE_CHECKING
 
 import libcst as cst
 
-from ..sizes import Size, Truth, divisible, equal
-from .context import OpSpec
+from ...sizes import Size, Truth, divisible, equal
+from ..interpret.context import OpSpec
 from .ops_common import _ints, _norm_dim
 from .shapes_bridge import shape_text
-from .values import UNKNOWN, BoolV, FuncV, IntV, NoneV, SeqV, TensorV, Value
+from ..interpret.values import UNKNOWN, BoolV, FuncV, IntV, NoneV, SeqV, TensorV, Value
 
 if TYPE_CHECKING:
-    from .interpreter import Interpreter
+    from ..interpret.interpreter import Interpreter
     from .ops import FrameworkOps
 
 PAIR = "values_indices"  # SeqV kind of a (values, indices) namedtuple

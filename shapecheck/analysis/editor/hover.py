@@ -12,7 +12,7 @@ from typing import Any, Iterable
 
 import libcst as cst
 
-from .values import IntV, LayerV, ObjV, SeqV, TensorV
+from ..interpret.values import IntV, LayerV, ObjV, SeqV, TensorV
 
 
 def shape_text(v: TensorV) -> str:
@@ -194,8 +194,8 @@ def inferred_values(text: str, path: str = "<string>.py", project: Any = None) -
     A variable's value is the one it holds after the module's last statement (a name re-bound to an unknown value
     keeps its last known one). A file that does not parse: ``({}, [its SHP901])``.
     """
-    from ..diagnostics import Finding
-    from .checker import build, findings_of
+    from ...diagnostics import Finding
+    from ..report.checker import build, findings_of
 
     analysis = build(text, path, project)
     if isinstance(analysis, Finding):

@@ -10,8 +10,8 @@ import libcst as cst
 from .jaxtyping_bridge import Annotation
 
 if TYPE_CHECKING:
-    from .module import ModuleAnalysis
-    from .values import Value
+    from ..interpret.module import ModuleAnalysis
+    from ..interpret.values import Value
 
 
 @dataclass
@@ -116,11 +116,11 @@ def bind_arguments(params: list[Param], args: list["Value"], kwargs: dict[str, "
         else:
             extra[k] = v
     if starstar is not None:
-        from .values import DictV
+        from ..interpret.values import DictV
 
         out[starstar.name] = DictV(tuple(extra.items()))  # **kwargs: the named arguments no parameter took
     if star is not None and len(args) >= len(positional):
-        from .values import SeqV
+        from ..interpret.values import SeqV
 
         out[star.name] = SeqV(tuple(args[len(positional):]), "tuple")
     for p in plist:

@@ -9,12 +9,12 @@ from typing import TYPE_CHECKING
 
 import libcst as cst
 
-from ..diagnostics import Edit, Finding, Witness, make
-from .context import Context, OpSpec, Pending
+from ...diagnostics import Edit, Finding, Witness, make
+from ..interpret.context import Context, OpSpec, Pending
 
 if TYPE_CHECKING:
-    from .module import ModuleAnalysis
-    from .project import Project
+    from ..interpret.module import ModuleAnalysis
+    from ..index.project import Project
 
 
 # CPython errors no newer Python would accept either (the rest may be syntax newer than this interpreter)
@@ -64,8 +64,8 @@ def analyse_module(text: str, path: str, project: "Project | None" = None, *, re
 
 
 def build(text: str, path: str, project: "Project | None" = None, *, record_hovers: bool = False) -> "ModuleAnalysis | Finding":
-    from .module import ModuleAnalysis
-    from .project import Project, module_name_for
+    from ..interpret.module import ModuleAnalysis
+    from ..index.project import Project, module_name_for
 
     name, is_pkg = ("", False)
     p = Path(path)
@@ -147,7 +147,7 @@ def findings_of(analysis: "ModuleAnalysis") -> list[Finding]:
 
 def _witness(spec: OpSpec, ctx: Context) -> Witness | None:
     """Concrete sizes for a definite finding (docs/verification.md); a failure here never costs the finding."""
-    from ..witness import build_witness
+    from ...witness import build_witness
 
     try:
         return build_witness(spec, ctx)

@@ -9,11 +9,11 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from .functions import FunctionInfo
-    from .module import ModuleAnalysis
+    from ..interpret.module import ModuleAnalysis
 
 
 def bundled_stub_dir() -> Path | None:
-    here = Path(__file__).resolve().parent.parent
+    here = Path(__file__).resolve().parents[2]  # the shapecheck package
     for candidate in (here / "_stubs", here.parent / "stubs"):
         if candidate.is_dir():
             return candidate
@@ -48,7 +48,7 @@ class StubIndex:
             return None
         import libcst as cst
 
-        from .module import ModuleAnalysis
+        from ..interpret.module import ModuleAnalysis
 
         try:
             text = path.read_text("utf-8")

@@ -6,15 +6,15 @@ from typing import TYPE_CHECKING
 
 import libcst as cst
 
-from ..sizes import Size, Truth, divisible, equal, greater_equal, product
-from .context import OpSpec
+from ...sizes import Size, Truth, divisible, equal, greater_equal, product
+from ..interpret.context import OpSpec
 from .shapes_bridge import shape_text
-from .values import (
+from ..interpret.values import (
     UNKNOWN, IntV, SeqV, TensorV, Value,
 )
 
 if TYPE_CHECKING:
-    from .interpreter import Interpreter
+    from ..interpret.interpreter import Interpreter
 
 from .ops_common import (
     OpsBase, _ints, _is_none_or_ellipsis, _norm_dim, _shape_args, _shape_list,

@@ -7,15 +7,15 @@ from typing import TYPE_CHECKING, Any
 
 import libcst as cst
 
-from .. import pattern as P
-from ..sizes import Size
-from .context import MadeUp, OpSpec
+from ... import pattern as P
+from ...sizes import Size
+from ..interpret.context import MadeUp, OpSpec
 from .shapes_bridge import Origin, shape_text
-from .values import UNKNOWN, DictV, FuncV, IntV, LayerV, RefV, SeqV, StrV, TensorV, Value
+from ..interpret.values import UNKNOWN, DictV, FuncV, IntV, LayerV, RefV, SeqV, StrV, TensorV, Value
 
 if TYPE_CHECKING:
-    from .interpreter import Interpreter
-    from .module import ModuleAnalysis
+    from ..interpret.interpreter import Interpreter
+    from ..interpret.module import ModuleAnalysis
 
 PACK_TUPLE = ("einops.pack returns a tuple (packed, packed_shapes), used here as {use}; einops raises 'Tensor type "
               "unknown' for a tuple -- unpack it first: packed, ps = pack(...)")
@@ -75,7 +75,7 @@ class EinopsCalls:
         op = _operation(qual)
         if op is None:
             return None
-        from .paths import branching, each_path
+        from ..interpret.paths import branching, each_path
         if branching(args) is not None:
             return each_path(self.ctx, args, lambda a: self.call(interp, node, qual, a, kwargs, dynamic))
         if op in LAYERS:
@@ -487,7 +487,7 @@ class EinopsCalls:
     @staticmethod
     def _literal_dict(interp: "Interpreter", expr: cst.BaseExpression) -> dict[str, Value] | None:
         """``{"p1": 16}`` or ``dict(p1=16)`` as str keys -> values; None for anything else (a name, ``**extra``...)."""
-        from .imports import literal_str
+        from ..index.imports import literal_str
         out: dict[str, Value] = {}
         if isinstance(expr, cst.Dict):
             for el in expr.elements:

@@ -6,15 +6,15 @@ from typing import TYPE_CHECKING
 
 import libcst as cst
 
-from ..sizes import Size, Truth, equal
-from .context import OpSpec
+from ...sizes import Size, Truth, equal
+from ..interpret.context import OpSpec
 from .shapes_bridge import shape_text
-from .values import (
+from ..interpret.values import (
     UNKNOWN, DictV, IntV, LayerV, ManyV, ObjV, SeqV, StrV, TensorV, Value,
 )
 
 if TYPE_CHECKING:
-    from .interpreter import Interpreter
+    from ..interpret.interpreter import Interpreter
 
 from .ops_common import (
     _ints,
@@ -92,7 +92,7 @@ class LayerOps(ShapeOps):
             bf = args[6] if len(args) > 6 else kwargs.get("batch_first")
             kdim = args[4] if len(args) > 4 else kwargs.get("kdim")
             vdim = args[5] if len(args) > 5 else kwargs.get("vdim")
-            from .values import BoolV, NoneV
+            from ..interpret.values import BoolV, NoneV
             return LayerV("MultiheadAttention", (("e", size_arg(0, "embed_dim")), ("heads", size_arg(1, "num_heads")),
                                                  ("batch_first", bf.value if isinstance(bf, BoolV) else (False if bf is None else None)),
                                                  ("plain_kv", (kdim is None or isinstance(kdim, NoneV)) and (vdim is None or isinstance(vdim, NoneV)))), node)

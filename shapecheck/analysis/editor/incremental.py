@@ -26,7 +26,7 @@ from typing import Any, Callable
 
 import libcst as cst
 
-from ..diagnostics import Finding
+from ...diagnostics import Finding
 
 _LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+\Z")
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
@@ -54,7 +54,7 @@ class Chunk:
         if self._shifted is not None and self._shifted[0] == offset:
             return self._shifted[1]
         if self._positions is None:
-            from .positions import compute_positions
+            from ..report.positions import compute_positions
 
             self._positions = compute_positions(self.module)
         shifted = {k: (a + offset, b + 1, c + offset, d + 1) for k, (a, b, c, d) in self._positions.items()}
@@ -255,8 +255,8 @@ class Document:
         text libcst parses differently in pieces). Raises ``Cancelled``."""
         from pathlib import Path
 
-        from .module import ModuleAnalysis
-        from .project import module_name_for
+        from ..interpret.module import ModuleAnalysis
+        from ..index.project import module_name_for
 
         parsed = self.parse(text, cancelled)
         if parsed is None:
@@ -279,7 +279,7 @@ class Document:
         result = Result([], ma, chunks)
         previous = (self.functions, self.annotations)
         self._install(ma, chunks, result, cancelled)
-        from .checker import findings_of
+        from ..report.checker import findings_of
 
         old_functions, old_annotations = previous
         try:
@@ -336,7 +336,7 @@ class Document:
                  cancelled: Callable[[], bool] | None) -> None:
         """Wrap this analysis's ``run_function`` (stand-alone runs answered from the cache) and ``param_value``
         (a parameter's value recorded for hover at its ``def``)."""
-        from .interpreter import FrameInfo
+        from ..interpret.interpreter import FrameInfo
 
         envs = self._environments(chunks)
         old: dict[Any, _Entry] = self.functions

@@ -15,16 +15,16 @@ from typing import TYPE_CHECKING, Any
 
 import libcst as cst
 
-from ..sizes import Size, product
-from .context import OpSpec
+from ...sizes import Size, product
+from ..interpret.context import OpSpec
 from .ops_common import DTYPE_NAMES, _ints, _norm_dim
 from .shapes_bridge import Origin
-from .values import (
+from ..interpret.values import (
     UNKNOWN, BoolV, DtypeV, FloatV, IntV, LayerV, NoneV, ObjV, RefV, SeqV, StrV, TensorV, Value,
 )
 
 if TYPE_CHECKING:
-    from .interpreter import Interpreter
+    from ..interpret.interpreter import Interpreter
     from .ops import FrameworkOps
 
 # qualified-name heads that belong to this module, and the array framework their tensors are

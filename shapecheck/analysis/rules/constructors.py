@@ -20,12 +20,12 @@ from typing import TYPE_CHECKING
 
 import libcst as cst
 
-from ..sizes import Size, product
+from ...sizes import Size, product
 from .ops_common import _dtype_kw, _ints, _norm_dim
-from .values import UNKNOWN, FloatV, IntV, NoneV, SeqV, StrV, TensorV, Value
+from ..interpret.values import UNKNOWN, FloatV, IntV, NoneV, SeqV, StrV, TensorV, Value
 
 if TYPE_CHECKING:
-    from .interpreter import Interpreter
+    from ..interpret.interpreter import Interpreter
     from .ops import FrameworkOps
 
 FUNCTIONS = frozenset({"linspace", "logspace", "eye", "meshgrid", "pad", "tile", "gather", "index_select"})

@@ -45,12 +45,12 @@ from typing import TYPE_CHECKING, Any, Iterator, Sequence
 
 import libcst as cst
 
-from ..sizes import Size, product
-from .imports import dotted, literal_str
-from .values import BoolV, DtypeV, NoneV, StrV, TensorV, Value
+from ...sizes import Size, product
+from ..index.imports import dotted, literal_str
+from ..interpret.values import BoolV, DtypeV, NoneV, StrV, TensorV, Value
 
 if TYPE_CHECKING:
-    from .module import ModuleAnalysis
+    from ..interpret.module import ModuleAnalysis
 
 FP16_MAX = 65504
 FP16_EXACT_INT = 2048
@@ -179,7 +179,7 @@ def _static_eval(m: "ModuleAnalysis") -> Any:
 
 
 def _parents(m: "ModuleAnalysis") -> dict[int, cst.CSTNode]:
-    from .walk import children
+    from ..interpret.walk import children
 
     parents = m.__dict__.get("_precision_parents")
     if parents is None:

@@ -9,8 +9,8 @@ from typing import Any, Iterator
 
 import libcst as cst
 
-from ..diagnostics import Witness, get
-from ..sizes import Size
+from ...diagnostics import Witness, get
+from ...sizes import Size
 
 
 @dataclass(frozen=True)

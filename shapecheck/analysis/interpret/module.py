@@ -7,18 +7,18 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import libcst as cst
 
-from ..sizes import Size
+from ...sizes import Size
 from .budget import BudgetExceeded, budgeted
 from .context import Context, Pending
-from .functions import ClassInfo, FunctionInfo, Param, bind_arguments, signature_params
-from .imports import collect_imports, dotted
+from ..index.functions import ClassInfo, FunctionInfo, Param, bind_arguments, signature_params
+from ..index.imports import collect_imports, dotted
 from .interpreter import FrameInfo, Interpreter, Scope
-from .jaxtyping_bridge import Annotation, dtype_class_of, parse_annotation
+from ..index.jaxtyping_bridge import Annotation, dtype_class_of, parse_annotation
 from . import objects
 from .values import UNKNOWN, DictV, FuncV, IntV, LayerV, ManyV, NoneV, ObjV, RefV, SeqV, StrV, TensorV, Value, elements_of
 
 if TYPE_CHECKING:
-    from .project import Project
+    from ..index.project import Project
 
 MAX_INLINE_DEPTH = 5
 
@@ -52,9 +52,9 @@ _PURE_BUILTINS = frozenset({"len", "tuple", "list", "sum", "zip", "enumerate", "
 class ModuleAnalysis:
     def __init__(self, text: str, path: str, tree: cst.Module, project: "Project | None" = None,
                  module_name: str = "", is_package: bool = False) -> None:
-        from .einops_calls import EinopsCalls
-        from .ops import FrameworkOps
-        from .shapes_bridge import ShapeChecks
+        from ..rules.einops_calls import EinopsCalls
+        from ..rules.ops import FrameworkOps
+        from ..rules.shapes_bridge import ShapeChecks
 
         self.text = text
         self.path = path
@@ -89,7 +89,7 @@ class ModuleAnalysis:
 
     @property
     def stubs(self) -> Any:
-        from .stubs import stub_index
+        from ..index.stubs import stub_index
 
         return stub_index(self.project.stub_paths if self.project is not None else ())
 
@@ -291,7 +291,7 @@ class ModuleAnalysis:
         """``info`` (a function or class of this module) with its complete nodes: a module imported with its function
         bodies blanked parses the statement holding it now, before anything reads its bodies (project.unmask)."""
         if self.masked:
-            from .project import unmask
+            from ..index.project import unmask
 
             unmask(self, info.node)
         return info
@@ -347,7 +347,7 @@ class ModuleAnalysis:
         """Run ``fi``'s body. ``self_vars``: the ``self.x`` values of an object under construction, shared with the
         caller (``super().__init__(...)``, helpers ``__init__`` calls on ``self``); the returned scope holds them."""
         if self.masked:
-            from .project import unmask
+            from ..index.project import unmask
 
             unmask(self, fi.node)
         fi.node = self.full_nodes.get(id(fi.node), fi.node)  # type: ignore[assignment]
@@ -611,7 +611,7 @@ class ModuleAnalysis:
             return _iter_builtin(func.value, args)
         if isinstance(func, cst.Name) and func.value in ("map", "tuple", "list", "isinstance", "abs") and not dynamic and not kwargs \
                 and func.value not in interp.scope.vars and func.value not in self.globals and func.value not in self.imports.names:
-            from .multi_ops import builtin_call
+            from ..rules.multi_ops import builtin_call
             built = builtin_call(interp, node, func.value, args)
             if built is not None:
                 return built
@@ -652,7 +652,7 @@ class ModuleAnalysis:
                     ci = self.find_class(base.cls_key)
                     if ci is not None and objects.find_method(self, ci, method) is None \
                             and any(b.split(".", 1)[0] in ("keras", "tensorflow", "tf_keras") for b in objects.foreign_bases(self, ci)):
-                        from .frameworks import keras_add_weight
+                        from ..rules.frameworks import keras_add_weight
                         return keras_add_weight(self.ops, node, args, kwargs)
                 if interp.frame.building and f"self.{method}" not in interp.scope.vars and not dynamic and not interp.frame.key.endswith(f".{method}"):
                     ci = self.find_class(base.cls_key)
@@ -669,7 +669,7 @@ class ModuleAnalysis:
                     and len(args) == 1 and not kwargs and not dynamic and _var_key_of(func.value) is not None:
                 key = _var_key_of(func.value)
                 if key is not None and (key in interp.scope.vars or key.startswith("self.") and interp.frame.building):
-                    from .frameworks import keras_sequential_add
+                    from ..rules.frameworks import keras_sequential_add
                     interp.scope.vars[key] = keras_sequential_add(self.ops, interp, node, base, args[0])
                     return NoneV()
             if isinstance(base, LayerV) and func.attr.value in ("add", "append", "extend", "insert", "pop", "add_module", "add_sublayer"):
@@ -685,7 +685,7 @@ class ModuleAnalysis:
                     out = self.call_function(interp, node, FuncV(call_fn.key, bound_self=base), args[1:], rest)
                     return out if func.attr.value == "apply" and "mutable" not in kwargs else UNKNOWN
             if isinstance(base, LayerV) and base.kind == "fw:jmp":  # a jmp policy's cast_to_compute / _param / _output
-                from .frameworks import jmp_method
+                from ..rules.frameworks import jmp_method
                 return jmp_method(base, func.attr.value, args) if not kwargs and not dynamic else UNKNOWN
             if isinstance(base, LayerV) and func.attr.value == "forward":
                 return self.ops.apply_layer(interp, node, base, args, kwargs)
@@ -750,14 +750,14 @@ class ModuleAnalysis:
         self.shapes.check_return(stmt, value, frame)
 
     def autocast_region(self, stmt: cst.With, interp: Interpreter) -> "contextlib.AbstractContextManager[None]":
-        from .precision import autocast_region
+        from ..rules.precision import autocast_region
 
         return autocast_region(self, stmt, interp)
 
     # ------------------------------------------------------------------ whole-module analysis
     def analyse(self) -> None:
         if self.masked:
-            from .project import unmask
+            from ..index.project import unmask
 
             unmask(self)
         self.analysed = True
@@ -787,7 +787,7 @@ class ModuleAnalysis:
 
     def positions_for(self, nodes: list[cst.CSTNode]) -> dict[int, tuple[int, int, int, int]]:
         if self._positions is None:
-            from .positions import compute_positions
+            from ..report.positions import compute_positions
 
             trees = [(self.tree, 0), *self.other_trees]
             self._positions = {k: (a + n, b + 1, c + n, d + 1)

@@ -7,12 +7,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 
-from .values import UNKNOWN, FuncV, RefV, Value
+from ..interpret.values import UNKNOWN, FuncV, RefV, Value
 
 if TYPE_CHECKING:
     from .functions import ClassInfo, FunctionInfo
     from .jaxtyping_bridge import Annotation
-    from .module import ModuleAnalysis
+    from ..interpret.module import ModuleAnalysis
 
 # characters of source whose parsed modules a project keeps between files (about 60 bytes of memory per character)
 MODULE_BUDGET = 6_000_000
@@ -42,7 +42,7 @@ class _AstRead:
 def _ast_read(path: Path, module: str, is_package: bool) -> _AstRead:
     import ast
 
-    from ..core import decode_source
+    from ...core import decode_source
     from .imports import resolve_relative
 
     out = _AstRead()
@@ -171,7 +171,7 @@ def _pair(masked: Any, whole: Any, mapping: dict[int, Any]) -> bool:
     same text outside function bodies, so the same structure there). False if the structures differ."""
     import libcst as cst
 
-    from .walk import children
+    from ..interpret.walk import children
 
     containers = _containers()
     todo = [(masked, whole)]
@@ -194,7 +194,7 @@ def prepare_fragments(ma: "ModuleAnalysis", tops: list[tuple[int, int]]) -> None
     """Note, for a module parsed with bodies blanked, which top-level statement each of its defs and classes is in."""
     import libcst as cst
 
-    from .walk import children
+    from ..interpret.walk import children
 
     compound = [s for s in ma.tree.body if not isinstance(s, cst.SimpleStatementLine)]
     if len(compound) != len(tops):
@@ -274,7 +274,7 @@ class _Parents(dict[int, Any]):
 
     def get(self, key: Any, default: Any = None) -> Any:
         if self._trees is not None:
-            from .walk import children
+            from ..interpret.walk import children
 
             stack, self._trees = list(self._trees), None
             while stack:
@@ -525,12 +525,12 @@ class Project:
             return None
         self._loading.add(name)
         try:
-            from ..core import decode_source
-            from .module import ModuleAnalysis
+            from ...core import decode_source
+            from ..interpret.module import ModuleAnalysis
 
             try:
                 text = decode_source(path.read_bytes())
-                from .budget import shrink_long_functions
+                from ..interpret.budget import shrink_long_functions
 
                 text = shrink_long_functions(text)[0]  # a giant function of an imported module: not parsed
                 import libcst as cst  # deferred: a warm cache hit in a host never needs the parser

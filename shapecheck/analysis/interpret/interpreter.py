@@ -10,9 +10,9 @@ from typing import TYPE_CHECKING, Any, Sequence
 
 import libcst as cst
 
-from ..sizes import Size, Truth, equal
+from ...sizes import Size, Truth, equal
 from .budget import tick
-from .imports import literal_str
+from ..index.imports import literal_str
 from .values import (
     UNKNOWN, BoolV, DictV, FloatV, FuncV, IntV, LayerV, ManyV, NoneV, ObjV, RefV, SeqV, StrV, TensorV, Value, elements_of,
     join,
@@ -577,10 +577,10 @@ class Interpreter:
         if isinstance(base, LayerV) and attr == "weight":
             return UNKNOWN
         if isinstance(base, SeqV) and base.kind == "values_indices":
-            from .multi_ops import pair_attribute
+            from ..rules.multi_ops import pair_attribute
             return pair_attribute(base, attr)
         if isinstance(base, SeqV) and base.kind == "pack":
-            from .multi_ops import pack_attribute
+            from ..rules.multi_ops import pack_attribute
             return pack_attribute(self, node, attr)
         return UNKNOWN
 
@@ -610,7 +610,7 @@ class Interpreter:
             key = self.eval(idx_nodes[0].slice.value)
             return base.get(key.value) if isinstance(key, StrV) else UNKNOWN
         if isinstance(base, TensorV):
-            from .constructors import mask_index
+            from ..rules.constructors import mask_index
             masked = mask_index(self, node, base)
             return masked if masked is not None else self.m.ops.index_tensor(self, node, base)
         for el in idx_nodes:
@@ -663,7 +663,7 @@ def _int_arith(a: IntV, op: cst.CSTNode, b: IntV) -> Value:
         x, y = a.size.as_int(), b.size.as_int()
         if x is not None and y is not None and y != 0:
             return IntV(Size.const(x // y))
-        from ..sizes import divisible
+        from ...sizes import divisible
         if divisible(a.size, b.size) is Truth.TRUE:
             q = a.size.exact_div(b.size)
             return IntV(q) if q is not None else UNKNOWN
@@ -831,7 +831,7 @@ def _truth(v: Value) -> bool | None:
 
 
 def _compare(a: Value, op: cst.CSTNode, b: Value) -> bool | None:
-    from ..sizes import greater_equal
+    from ...sizes import greater_equal
 
     if isinstance(a, IntV) and isinstance(b, IntV):
         if isinstance(op, cst.Equal):
