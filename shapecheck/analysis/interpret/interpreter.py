@@ -694,7 +694,7 @@ def _common_element(v: Value) -> Value | None:
     return None
 
 
-_LEAVES_LOOP = (cst.Break, cst.Continue, cst.Return, cst.Yield, cst.Raise, cst.Global, cst.Nonlocal, cst.Del)
+_LEAVES_LOOP = frozenset({cst.Break, cst.Continue, cst.Return, cst.Yield, cst.Raise, cst.Global, cst.Nonlocal, cst.Del})
 
 
 def _fixpoint_ok(stmt: cst.For | cst.While, cache: dict[int, Any]) -> bool:
@@ -709,7 +709,7 @@ def _fixpoint_ok(stmt: cst.For | cst.While, cache: dict[int, Any]) -> bool:
     stack: list[cst.CSTNode] = [stmt.body]
     while stack and ok:
         n = stack.pop()
-        if isinstance(n, _LEAVES_LOOP) or type(n) in (cst.FunctionDef, cst.ClassDef, cst.Lambda):
+        if type(n) in _LEAVES_LOOP or type(n) in (cst.FunctionDef, cst.ClassDef, cst.Lambda):
             ok = False
         stack.extend(children(n))
     cache[key] = {"ok"} if ok else set()

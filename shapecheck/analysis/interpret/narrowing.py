@@ -146,12 +146,14 @@ def _rebound(body: cst.CSTNode, name: str, at: cst.CSTNode) -> bool:
     from .interpreter import _assigned_names
     from .walk import children
 
+    around = _path_to(body, at)  # ids of the nodes holding ``at`` (one walk, not one per node visited)
+
     def visit(node: cst.CSTNode) -> bool | None:  # True: rebound; False: reached ``at`` cleanly; None: go on
         if node is at:
             return False
         if isinstance(node, (cst.FunctionDef, cst.ClassDef, cst.Lambda)) and node is not body:
             return None
-        holds = _contains(node, at)
+        holds = id(node) in around
         if isinstance(node, (cst.For, cst.While)) and holds and name in _assigned_names(node):
             return True
         if not holds:
@@ -168,16 +170,24 @@ def _rebound(body: cst.CSTNode, name: str, at: cst.CSTNode) -> bool:
     return visit(body) is True
 
 
-def _contains(tree: cst.CSTNode, node: cst.CSTNode) -> bool:
+def _path_to(tree: cst.CSTNode, node: cst.CSTNode) -> set[int]:
+    """ids of ``node`` and of every node of ``tree`` that holds it (empty when ``tree`` does not hold it)."""
     from .walk import children
 
+    parent: dict[int, cst.CSTNode] = {}
     stack = [tree]
     while stack:
         n = stack.pop()
         if n is node:
-            return True
-        stack.extend(children(n))
-    return False
+            out = {id(n)}
+            while id(n) in parent:
+                n = parent[id(n)]
+                out.add(id(n))
+            return out
+        for c in children(n):
+            parent[id(c)] = n
+            stack.append(c)
+    return set()
 
 
 def _returned(fn: cst.FunctionDef) -> cst.BaseExpression | None:

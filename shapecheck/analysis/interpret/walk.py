@@ -8,8 +8,6 @@ Nodes are frozen dataclasses; reading their fields is enough to walk them.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterator
-
 import libcst as cst
 
 _FIELDS: dict[type, tuple[str, ...]] = {}
@@ -42,13 +40,32 @@ def _fields(tp: type) -> tuple[str, ...]:
     return names
 
 
-def children(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
+# type -> 1 for a libcst node, 2 for a tuple or list (of nodes, possibly), 0 for anything else. Exact-type lookups:
+# libcst's node classes are ABCs, and ``isinstance`` against an ABC was a tenth of a cold run's CPU.
+_KIND: dict[type, int] = {}
+
+
+def _kind(tp: type) -> int:
+    k = _KIND[tp] = 1 if issubclass(tp, cst.CSTNode) else 2 if issubclass(tp, (tuple, list)) else 0
+    return k
+
+
+def children(node: cst.CSTNode) -> list[cst.CSTNode]:
     """The statement and expression children of ``node`` in source order (trivia left out)."""
+    kinds = _KIND
+    out: list[cst.CSTNode] = []
     for name in _fields(type(node)):
         v = getattr(node, name)
-        if isinstance(v, cst.CSTNode):
-            yield v
-        elif isinstance(v, (tuple, list)):
+        k = kinds.get(type(v))
+        if k is None:
+            k = _kind(type(v))
+        if k == 1:
+            out.append(v)
+        elif k == 2:
             for x in v:
-                if isinstance(x, cst.CSTNode):
-                    yield x
+                kx = kinds.get(type(x))
+                if kx is None:
+                    kx = _kind(type(x))
+                if kx == 1:
+                    out.append(x)
+    return out

@@ -194,12 +194,11 @@ class ShapeChecks:
         stack: list[cst.CSTNode] = [self.m.tree]
         while stack:
             node = stack.pop()
-            if isinstance(node, cst.FunctionDef) and id(node) not in known:
+            if type(node) is cst.FunctionDef and id(node) not in known:
                 ret = node.returns
                 out.append(SimpleNamespace(node=node, params=signature_params(node, self.m.annotation_of),
                                            return_ann=self.m.annotation_of(ret.annotation) if ret is not None else None))
-            if isinstance(node, (cst.Module, cst.FunctionDef, cst.ClassDef, cst.IndentedBlock, cst.If, cst.Else, cst.Try,
-                                 cst.ExceptHandler, cst.Finally, cst.With, cst.For, cst.While, cst.Match, cst.MatchCase)):
+            if type(node) in _STATEMENT_CONTAINERS:  # exact types: libcst's classes are ABCs (slow isinstance)
                 stack.extend(children(node))
         return out
 
@@ -245,3 +244,8 @@ def _bound_shapes(fi: "FunctionInfo", bound: dict[str, Value], upto: str) -> tup
 def _memo_items(memo: Any) -> tuple[tuple[str, Size], ...]:
     single = getattr(memo, "single", {}) if memo is not None else {}
     return tuple(sorted(single.items()))
+
+
+_STATEMENT_CONTAINERS = frozenset({cst.Module, cst.FunctionDef, cst.ClassDef, cst.IndentedBlock, cst.If, cst.Else,
+                                   cst.Try, cst.ExceptHandler, cst.Finally, cst.With, cst.For, cst.While, cst.Match,
+                                   cst.MatchCase})
