@@ -128,6 +128,7 @@ def main(argv: list[str] | None = None) -> int:
     srcs = args.corpus if args.corpus else [C.ensure_corpus(args.cache)]
     only = [p.strip() for p in args.packages.split(",")] if args.packages else None
     pkgs = [p for src in srcs for p in C.package_dirs(src, only)]
+    C.ensure_bytecode()
     print(f"machine: {C.machine()}; load average {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
     if args.per_package:
         return per_package(pkgs, args.jobs, args.repeat, args.timeout)

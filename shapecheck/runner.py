@@ -212,16 +212,66 @@ def _work(todo: list[tuple[int, Path, str]], w: int, bounds: Any, project: Any) 
 
 
 def _worker(todo: list[tuple[int, Path, str]], w: int, bounds: Any, files: list[Path], stub_paths: tuple[str, ...],
-            conn: Any) -> None:
+            conn: Any, project: Any = None) -> None:
     import gc
 
     from .analysis.index.project import Project
 
     gc.set_threshold(*_GC_THRESHOLDS)
     try:
-        conn.send(_work(todo, w, bounds, Project.for_files(files, stub_paths)))
+        conn.send(_work(todo, w, bounds, project if project is not None else Project.for_files(files, stub_paths)))
     finally:
         conn.close()
+
+
+def _shares(todo: list[tuple[int, Path, str]], n: int, segments: list[tuple[int, int]]) -> list[list[tuple[int, Path, str]]]:
+    """What each of ``n`` workers starts with (see ``_work``): the front or back half of its segment."""
+    out = []
+    for w in range(n):
+        lo, hi = segments[w // 2]
+        mid = (lo + hi) // 2
+        out.append(todo[lo:mid] if w % 2 == 0 else todo[mid:hi])
+    return out
+
+
+def _preload(shares: list[list[tuple[int, Path, str]]], project: Any) -> None:
+    """Load, before the workers fork, the modules that files of more than one worker's share import (or check): each
+    worker would otherwise parse and run them again (issue 11: with ``-j 2`` each worker parsed about as many lines
+    as a ``-j 1`` run). They are loaded whole, as the worker that checks one of them needs it; the children inherit
+    them. The rest (a module only one share imports) is loaded by its worker, in parallel."""
+    from .core import decode_source
+
+    deps: dict[str, list[str]] = {}
+
+    def imported(name: str) -> list[str]:
+        if name not in deps:
+            deps[name] = []
+            path = project.paths.get(name)
+            if path is not None:
+                try:
+                    deps[name] = project.dependency_names(decode_source(path.read_bytes()), name)
+                except (OSError, UnicodeDecodeError, SyntaxError, LookupError):
+                    pass
+        return deps[name]
+
+    users: dict[str, set[int]] = {}
+    order: list[str] = []
+    for w, share in enumerate(shares):
+        todo = [project.add_file(f) for _, f, _ in share]
+        seen: set[str] = set()
+        while todo:  # the share's files and what they import, transitively
+            m = todo.pop(0)
+            if not m or m in seen:
+                continue
+            seen.add(m)
+            if m not in users:
+                users[m] = set()
+                order.append(m)
+            users[m].add(w)
+            todo.extend(imported(m))
+    for m in order:
+        if len(users[m]) > 1:
+            project.module(m)
 
 
 def _run_parallel(todo: list[tuple[int, Path, str]], n: int, files: list[Path], project: Any) -> dict[int, list[Finding]]:
@@ -234,10 +284,14 @@ def _run_parallel(todo: list[tuple[int, Path, str]], n: int, files: list[Path], 
     ctx = multiprocessing.get_context()
     segments = _segments(todo, (n + 1) // 2)
     bounds = ctx.Array("i", [x for seg in segments for x in seg])
+    forked = ctx.get_start_method() == "fork"
+    if forked:
+        _preload(_shares(todo, n, segments), project)
     running = []
     for w in range(1, n):
         recv, send = ctx.Pipe(duplex=False)
-        proc = ctx.Process(target=_worker, args=(todo, w, bounds, files, project.stub_paths, send), daemon=True)
+        proc = ctx.Process(target=_worker, args=(todo, w, bounds, files, project.stub_paths, send,
+                                                 project if forked else None), daemon=True)
         proc.start()
         send.close()
         running.append((proc, recv))
@@ -296,6 +350,9 @@ def _run(files: list[Path], config: Config, jobs: int, use_cache: bool) -> list[
         if not _maybe_relevant(data, project, f):
             results[i] = []
             continue
+        if not cache.enabled:  # no key to compute: the imported files are read only if the analysis needs them
+            todo.append((i, f, display))
+            continue
         deps = []
         try:
             text = decode_source(data)
@@ -323,7 +380,8 @@ def _run(files: list[Path], config: Config, jobs: int, use_cache: bool) -> list[
     for i, f, d in left:
         results[i] = _analyse_path(f, d, project)
     for i, _, _ in todo:
-        cache.put(keys[i], results[i])
+        if i in keys:
+            cache.put(keys[i], results[i])
     from .core import _filter
 
     out: list[Finding] = []

@@ -511,7 +511,10 @@ class Project:
             # them, and hosts may have raised its thresholds (runner._GC_THRESHOLDS)
             import gc
 
+            from ..interpret.walk import forget_memo
+
             self._forgotten = 0
+            forget_memo()  # its entries keep nodes of forgotten modules alive
             gc.collect()
 
     # ------------------------------------------------------------------ loading
@@ -753,7 +756,11 @@ class Project:
     # ------------------------------------------------------------------ cache keys
     def dependencies(self, text: str, current: str) -> list[Path]:
         """Files of the analysed tree this source imports (by a cheap regex; for cache keys)."""
-        out: list[Path] = []
+        return [self.paths[name] for name in self.dependency_names(text, current)]
+
+    def dependency_names(self, text: str, current: str) -> list[str]:
+        """Modules of the analysed tree this source imports (see ``dependencies``)."""
+        out: list[str] = []
         for m in _IMPORT_RE.finditer(text):
             names = [m.group(1)] if m.group(1) is not None else [n.strip().split(" as ")[0] for n in m.group(2).split(",")]
             for n in names:
@@ -765,8 +772,8 @@ class Project:
                     n = resolve_relative(current, level, n.lstrip("."), current in self.packages)
                 parts = n.split(".")
                 for i in range(len(parts), 0, -1):
-                    p = self.paths.get(".".join(parts[:i]))
-                    if p is not None:
-                        out.append(p)
+                    name = ".".join(parts[:i])
+                    if self.paths.get(name) is not None:
+                        out.append(name)
                         break
         return out

@@ -760,6 +760,12 @@ def _names_in(expr: cst.CSTNode) -> set[str]:
 def _assigned_names(suite: cst.CSTNode) -> set[str]:
     """Names (and ``self.x`` attributes) a statement list assigns or mutates as a list (``xs.append(t)``,
     ``xs[i] = t``, ``del xs[i]``), nested function and class bodies left out."""
+    from .walk import memo
+
+    return set(memo("assigned", suite, _assigned_walk))
+
+
+def _assigned_walk(suite: cst.CSTNode) -> frozenset[str]:
     from .walk import children
 
     names: set[str] = set()
@@ -796,7 +802,7 @@ def _assigned_names(suite: cst.CSTNode) -> set[str]:
         elif tp in _NO_TARGETS:
             continue  # names, numbers and strings hold nothing assigned
         stack.extend(children(node))
-    return names
+    return frozenset(names)
 
 
 _TARGET_HOLDERS = frozenset({cst.AssignTarget, cst.AnnAssign, cst.AugAssign, cst.For, cst.NamedExpr})

@@ -199,6 +199,12 @@ def outside_init(m: "ModuleAnalysis", ci: ClassInfo) -> set[str]:
 
 def _self_calls(node: cst.CSTNode) -> set[str]:
     """Names of ``self.NAME(...)`` calls in a function body."""
+    from .walk import memo
+
+    return set(memo("self_calls", node, _self_calls_walk))
+
+
+def _self_calls_walk(node: cst.CSTNode) -> frozenset[str]:
     from .walk import children
 
     out: set[str] = set()
@@ -210,7 +216,7 @@ def _self_calls(node: cst.CSTNode) -> set[str]:
             if type(f) is cst.Attribute and type(f.value) is cst.Name and f.value.value == "self":
                 out.add(f.attr.value)
         stack.extend(children(n))
-    return out
+    return frozenset(out)
 
 
 def instance_attrs(m: "ModuleAnalysis", ci: ClassInfo, vars_: dict[str, Value]) -> tuple[tuple[str, Value], ...]:

@@ -8,7 +8,10 @@ Nodes are frozen dataclasses; reading their fields is enough to walk them.
 from __future__ import annotations
 
 import dataclasses
+from typing import Callable, TypeVar
 import libcst as cst
+
+T = TypeVar("T")
 
 _FIELDS: dict[type, tuple[str, ...]] = {}
 
@@ -69,3 +72,27 @@ def children(node: cst.CSTNode) -> list[cst.CSTNode]:
                 if kx == 1:
                     out.append(x)
     return out
+
+
+# Results of whole-subtree walks (names a body assigns, ``self.f()`` calls of a method), per node: the same bodies are
+# walked again for every subclass, every narrowed test and every inlined call. Each entry keeps its node, so an id is
+# never reused while its entry lives; Project.trim empties the table when it forgets modules.
+_MEMO: dict[tuple[str, int], tuple[cst.CSTNode, object]] = {}
+_MEMO_LIMIT = 200_000
+
+
+def memo(kind: str, node: cst.CSTNode, compute: "Callable[[cst.CSTNode], T]") -> T:
+    """``compute(node)``, once per node and ``kind`` (``compute`` must depend on the subtree only)."""
+    key = (kind, id(node))
+    hit = _MEMO.get(key)
+    if hit is not None and hit[0] is node:
+        return hit[1]  # type: ignore[return-value]
+    value = compute(node)
+    if len(_MEMO) >= _MEMO_LIMIT:
+        _MEMO.clear()
+    _MEMO[key] = (node, value)
+    return value
+
+
+def forget_memo() -> None:
+    _MEMO.clear()
