@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from shapecheck.analysis.editor.hover import inferred_values
-from shapecheck.analysis.rules.ops_common import ELEMENTWISE_FUNCS, LOSSES, RANDOM_SIZED, REDUCTIONS, SAME_SHAPE
+from shapecheck.analysis.rules.ops_common import DTYPE_NAMES, ELEMENTWISE_FUNCS, LOSSES, RANDOM_SIZED, REDUCTIONS, SAME_SHAPE
 from shapecheck.analysis.interpret.values import IntV, SeqV, TensorV
 
 STUBS = Path(__file__).resolve().parents[1] / "stubs"
@@ -577,6 +577,15 @@ def common_generators(fw: Framework) -> dict[str, Gen]:
             expr = f"{m}.{name}(x{', ' + extra if extra else ''})"
         return _maybe_index(r, Case(f"unary:{name}", fw.name, setup, expr))
     _each(g, "unary", unary, sorted(n for n in SAME_SHAPE if fw.has_method(n) or fw.has(f"x.{n}") or fw.has_functional(n)))
+    # predicates with rules of their own (a bool tensor of the same shape)
+    _each(g, "unary", unary, sorted(n for n in ("isposinf", "isneginf", "signbit") if fw.has_method(n) or fw.has(f"x.{n}")))
+
+    # --- dtype names called as functions: np.float32(x), jnp.int8(x) (casts)
+    def dtype_call(r: random.Random, pick: str) -> Case:
+        s, x = x_of(r)
+        return _maybe_index(r, Case(f"cast:{pick}", fw.name, [x], f"{m}.{pick}(x)"))
+    if fw.name in ("numpy", "jax"):
+        _each(g, "cast", dtype_call, sorted(n for n in DTYPE_NAMES if fw.has(f"x.{n}")))
 
     # --- concatenation
     def concat(r: random.Random, pick: str = "") -> Case:
@@ -628,7 +637,8 @@ def common_generators(fw: Framework) -> dict[str, Gen]:
         sizes = factorise(r, max(1, s[d]))
         choices = [f"x.chunk({n}, {d})", f"x.chunk({n}, dim={d})", f"x.split({n}, {d})", f"x.split({list(sizes)}, dim={d})",
                    f"x.unbind({d})", f"x.topk({min(n, s[-1]) if s[-1] else 1}).values", f"x.sort({d}).values",
-                   f"x.max({d}).values", f"x.min(dim={d})[0]", f"x.median({d}).indices", f"torch.chunk(x, {n}, {d})"] \
+                   f"x.max({d}).values", f"x.min(dim={d})[0]", f"x.median({d}).indices", f"torch.chunk(x, {n}, {d})",
+                   f"x.tensor_split({n}, {d})", f"x.kthvalue(1, {d}).values", f"x.mode({d}).indices"] \
             if fw.name == "torch" else [f"{m}.split(x, {n}, {d})", f"{m}.array_split(x, {n}, {d})", f"{m}.sort(x, {d})"]
         expr = r.choice(choices)
         op = "multi:" + expr.replace("x.", "").replace(f"{m}.", "").split("(")[0]
@@ -654,7 +664,7 @@ def common_generators(fw: Framework) -> dict[str, Gen]:
         n, k = r.randint(0, 5), r.randint(1, 4)
         s = rand_shape(r, 1, 3)
         setup = [f"x = {fw.tensor(s)}"]
-        choices = [f"{m}.linspace(0, 1, {n})", f"{m}.eye({k})", f"{m}.eye({k}, {n})",
+        choices = [f"{m}.linspace(0, 1, {n})", f"{m}.logspace(0, 1, {n})", f"{m}.eye({k})", f"{m}.eye({k}, {n})",
                    f"{m}.meshgrid({m}.ones({k}), {m}.ones({n}))[0]",
                    f"{m}.meshgrid({m}.ones({k}), {m}.ones({n}), indexing='ij')[1]", f"{m}.tile(x, {shape_src([k] * r.randint(1, 3))})",
                    f"{m}.ravel(x)"]

@@ -13,6 +13,7 @@ import libcst as cst
 from ...sizes import Size, Truth, equal
 from .budget import tick
 from ..index.imports import literal_str
+from ..rules import ops as op_rules, shape_ops
 from .values import (
     UNKNOWN, BoolV, DictV, FloatV, FuncV, IntV, LayerV, ManyV, NoneV, ObjV, RefV, SeqV, StrV, TensorV, Value, elements_of,
     join,
@@ -571,7 +572,7 @@ class Interpreter:
         if isinstance(base, RefV):
             return self.m.qualified_value(f"{base.qualname}.{attr}")
         if isinstance(base, TensorV):
-            return self.m.ops.tensor_attribute(self, node, base, attr)
+            return op_rules.tensor_attribute(self, node, base, attr)
         if isinstance(base, ObjV):
             return self.m.object_attr(base, attr)
         if isinstance(base, LayerV) and attr == "weight":
@@ -612,7 +613,7 @@ class Interpreter:
         if isinstance(base, TensorV):
             from ..rules.constructors import mask_index
             masked = mask_index(self, node, base)
-            return masked if masked is not None else self.m.ops.index_tensor(self, node, base)
+            return masked if masked is not None else shape_ops.index_tensor(self, node, base)
         for el in idx_nodes:
             if isinstance(el.slice, cst.Index):
                 self.eval(el.slice.value)
@@ -648,7 +649,7 @@ class Interpreter:
         if isinstance(left, SeqV) and isinstance(right, SeqV) and isinstance(op, (cst.Add, cst.AddAssign)):
             return SeqV(left.items + right.items, left.kind)
         if isinstance(left, TensorV) or isinstance(right, TensorV):
-            return self.m.ops.tensor_binary(self, node, left, op, right)
+            return op_rules.tensor_binary(self.m.ops, self, node, left, op, right)
         return UNKNOWN
 
 

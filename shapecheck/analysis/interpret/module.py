@@ -15,6 +15,8 @@ from ..index.imports import collect_imports, dotted
 from .interpreter import FrameInfo, Interpreter, Scope
 from ..index.jaxtyping_bridge import Annotation, dtype_class_of, parse_annotation
 from . import objects
+from ..rules import layers as layer_rules, ops as op_rules
+from ..rules.ops_common import constant
 from .values import UNKNOWN, DictV, FuncV, IntV, LayerV, ManyV, NoneV, ObjV, RefV, SeqV, StrV, TensorV, Value, elements_of
 
 if TYPE_CHECKING:
@@ -53,7 +55,7 @@ class ModuleAnalysis:
     def __init__(self, text: str, path: str, tree: cst.Module, project: "Project | None" = None,
                  module_name: str = "", is_package: bool = False) -> None:
         from ..rules.einops_calls import EinopsCalls
-        from ..rules.ops import FrameworkOps
+        from ..rules.registry import OpContext
         from ..rules.shapes_bridge import ShapeChecks
 
         self.text = text
@@ -68,7 +70,7 @@ class ModuleAnalysis:
         self.classes: dict[str, ClassInfo] = {}
         self.wrappers: dict[str, str] = {}  # Float = TorchTyping(jaxtyping.Float)
         self.ann_aliases: dict[str, Annotation] = {}  # Image = Float[Tensor, "b c h w"]
-        self.ops = FrameworkOps(self)
+        self.ops = OpContext(self)
         self.einops = EinopsCalls(self)
         self.shapes = ShapeChecks(self)
         self._lines: list[int] | None = None
@@ -270,7 +272,7 @@ class ModuleAnalysis:
             v = self.project.lookup(qualname)
             if v is not None:
                 return v
-        return self.ops.constant(qualname) or RefV(qualname)
+        return constant(qualname) or RefV(qualname)
 
     # ------------------------------------------------------------------ classes
     def find_class(self, key: str) -> ClassInfo | None:
@@ -664,7 +666,7 @@ class ModuleAnalysis:
                 if method.endswith("_") and not method.startswith("_") and method not in _SHAPE_KEEPING_INPLACE:
                     interp.forget(func.value)  # x.unsqueeze_(1), x.t_(), x.resize_(...): x changed shape in place
                     return UNKNOWN
-                return self.ops.tensor_method(interp, node, base, method, args, kwargs, dynamic)
+                return op_rules.tensor_method(self.ops, interp, node, base, method, args, kwargs, dynamic)
             if isinstance(base, LayerV) and base.kind == "Sequential" and base.param("keras") and method == "add" \
                     and len(args) == 1 and not kwargs and not dynamic and _var_key_of(func.value) is not None:
                 key = _var_key_of(func.value)
@@ -688,7 +690,7 @@ class ModuleAnalysis:
                 from ..rules.frameworks import jmp_method
                 return jmp_method(base, func.attr.value, args) if not kwargs and not dynamic else UNKNOWN
             if isinstance(base, LayerV) and func.attr.value == "forward":
-                return self.ops.apply_layer(interp, node, base, args, kwargs)
+                return layer_rules.apply_layer(self.ops, interp, node, base, args, kwargs)
             callee: Value = interp.attribute(func)
         else:
             callee = interp.eval(func)
@@ -699,7 +701,7 @@ class ModuleAnalysis:
             defaulted = default_call(interp, node, callee, args, kwargs)
             return defaulted if defaulted is not None else self.call_function(interp, node, callee, args, kwargs)
         if isinstance(callee, LayerV):
-            return self.ops.apply_layer(interp, node, callee, args, kwargs)
+            return layer_rules.apply_layer(self.ops, interp, node, callee, args, kwargs)
         if isinstance(callee, ObjV):
             return self.call_object(interp, node, callee, args, kwargs)
         if isinstance(callee, RefV):
@@ -725,7 +727,7 @@ class ModuleAnalysis:
         if qual.startswith("equinox.nn.") and qual.rsplit(".", 1)[-1][:1].isupper():
             hit = self.project.lookup(qual) if self.project is not None else None
             if hit is None:  # the library itself is not part of the analysed tree
-                return UNKNOWN if dynamic else self.ops.jax_layer(node, qual, args, kwargs)
+                return UNKNOWN if dynamic else layer_rules.jax_layer(self.ops, node, qual, args, kwargs)
         if self.project is not None:
             v = self.project.lookup(qual)
             if v is not None and not isinstance(v, RefV):
@@ -733,7 +735,7 @@ class ModuleAnalysis:
                     return UNKNOWN if dynamic else self.call_function(interp, node, v, args, kwargs)
             if isinstance(v, RefV) and v.qualname.startswith("class:"):
                 return self.instantiate(interp, node, v.qualname[6:], args, kwargs)
-        return self.ops.call(interp, node, qual, args, kwargs, dynamic)
+        return op_rules.call(self.ops, interp, node, qual, args, kwargs, dynamic)
 
     def expects_exception(self, node: cst.BaseExpression) -> bool:
         """``pytest.raises(...)``, ``self.assertRaises(...)``, ``np.testing.assert_raises(...)``."""

@@ -24,14 +24,17 @@ from ...sizes import Size, product
 from .ops_common import _dtype_kw, _ints, _norm_dim
 from ..interpret.values import UNKNOWN, FloatV, IntV, NoneV, SeqV, StrV, TensorV, Value
 
+from . import registry
+from .registry import OpContext
+
 if TYPE_CHECKING:
     from ..interpret.interpreter import Interpreter
-    from .ops import FrameworkOps
 
 FUNCTIONS = frozenset({"linspace", "logspace", "eye", "meshgrid", "pad", "tile", "gather", "index_select"})
 
 
-def call(ops: "FrameworkOps", node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]) -> Value | None:
+@registry.FUNCTIONS.register(*FUNCTIONS)
+def call(cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]) -> Value | None:
     """``torch.linspace(...)``, ``np.eye(...)``, ``F.pad(x, ...)``, ...; None when not one of these."""
     name = qual.rsplit(".", 1)[-1]
     if name not in FUNCTIONS:
@@ -59,10 +62,10 @@ def call(ops: "FrameworkOps", node: cst.Call, qual: str, fw: str, args: list[Val
         return meshgrid(fw, args, kwargs)
     if not args or not isinstance(args[0], TensorV):
         return None
-    return method(ops, node, name, args[0], args[1:], kwargs, fw)
+    return method(cx, node, name, args[0], args[1:], kwargs, fw)
 
 
-def method(ops: "FrameworkOps", node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value], fw: str | None) -> Value | None:
+def method(cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value], fw: str | None) -> Value | None:
     shape = t.shape
     if name == "ravel":  # x.ravel() / np.ravel(x) / torch.ravel(x): one axis of every element (order= keeps it)
         if args or shape is None:
@@ -156,3 +159,14 @@ def mask_index(interp: "Interpreter", node: cst.Subscript, t: TensorV) -> Value 
         return None
     selected = interp.ctx.fresh("selected")
     return t.with_shape((selected,) + t.shape[mask_rank:])
+
+
+@registry.TENSOR_METHODS.register("tile", "gather", "index_select", "ravel")
+def _method(cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value], is_method: bool) -> Value | None:
+    """``x.tile(reps)`` / ``np.tile(x, reps)`` (jax's function form: not modelled), gather, index_select, ravel."""
+    if name == "tile" and not (is_method or t.framework in ("torch", "numpy")):
+        return None
+    shaped = method(cx, node, name, t, args, kwargs, t.framework)
+    if shaped is None and name in ("gather", "index_select"):
+        return UNKNOWN
+    return shaped

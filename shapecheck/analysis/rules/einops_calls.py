@@ -10,6 +10,7 @@ import libcst as cst
 from ... import pattern as P
 from ...sizes import Size
 from ..interpret.context import MadeUp, OpSpec
+from .precision import check_einops_reduction
 from .shapes_bridge import Origin, shape_text
 from ..interpret.values import UNKNOWN, DictV, FuncV, IntV, LayerV, RefV, SeqV, StrV, TensorV, Value
 
@@ -253,8 +254,8 @@ class EinopsCalls:
             out = out.with_shape(out.shape, out.axes, MadeUp(str(out.origin)))
         if ellipsis is not None and isinstance(out, TensorV) and out.shape is not None:
             out = self._variadic_output(out, pattern, ellipsis)
-        if kind == "reduce" and isinstance(out, TensorV):
-            self.m.ops.note_reduction(node, "einops.reduce", template, reduction, res, pattern, out)
+        if kind == "reduce" and isinstance(out, TensorV) and template is not None:
+            check_einops_reduction(self.m, node, "einops.reduce", template, reduction, res, pattern)
         return out
 
     def _excluded_rank(self, node: cst.CSTNode, kind: str, pattern: str, tensor: TensorV, lengths: dict[str, Any], reduction: Any) -> bool:
@@ -550,5 +551,5 @@ class EinopsCalls:
         spec = OpSpec(kind, pattern, (x.shape,), tuple(lengths.items()), (("reduction", red if isinstance(red, str) or red is None else "callable"), ("stacked", False)))
         out = self._result(report_node, res, x, pattern, [x], output_axes(pattern), spec)
         if kind == "reduce" and isinstance(out, TensorV):
-            self.m.ops.note_reduction(report_node, "einops Reduce layer", x, layer.param("reduction"), res, pattern, out)
+            check_einops_reduction(self.m, report_node, "einops Reduce layer", x, layer.param("reduction"), res, pattern)
         return out

@@ -13,7 +13,7 @@ Framework facts (checked against torch 2.x and numpy 2.x, see tests/test_einsum_
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import libcst as cst
 
@@ -22,8 +22,7 @@ from ...sizes import Size
 from ..interpret.context import OpSpec
 from ..interpret.values import UNKNOWN, SeqV, StrV, TensorV, Value
 
-if TYPE_CHECKING:
-    from .ops import FrameworkOps
+from .registry import FUNCTIONS, OpContext
 
 _LETTERS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
 
@@ -125,7 +124,7 @@ def solve(eq: str, shapes: list[tuple[Any, ...]], framework: str, fresh: Any = N
     return out
 
 
-def _rank_witness(ops: "FrameworkOps", eq: str, fw: str, operands: list[Value], parsed: list[list[str]], i: int, rank: int) -> OpSpec | None:
+def _rank_witness(cx: OpContext, eq: str, fw: str, operands: list[Value], parsed: list[list[str]], i: int, rank: int) -> OpSpec | None:
     """Operand shapes for replaying a rank failure: known shapes, the equation's letters elsewhere, ``rank`` axes at i."""
     if any("..." in term for term in parsed):
         return None
@@ -133,11 +132,11 @@ def _rank_witness(ops: "FrameworkOps", eq: str, fw: str, operands: list[Value], 
     letters: dict[str, Size] = {}
     for j, (t, term) in enumerate(zip(operands, parsed)):
         if j == i:
-            shapes.append(tuple(ops.ctx.fresh("n") for _ in range(rank)))
+            shapes.append(tuple(cx.ctx.fresh("n") for _ in range(rank)))
         elif isinstance(t, TensorV) and t.shape is not None:
             shapes.append(tuple(t.shape))
         else:
-            shapes.append(tuple(letters.setdefault(c, ops.ctx.fresh(c)) for c in term))
+            shapes.append(tuple(letters.setdefault(c, cx.ctx.fresh(c)) for c in term))
     return OpSpec("equation_einsum", einops_pattern(eq), tuple(shapes), (), (("equation", eq), ("framework", fw)))
 
 
@@ -155,7 +154,8 @@ def framework_name(fw: str) -> str:
     return {"numpy": "np", "jax": "jnp"}.get(fw, fw)
 
 
-def call(ops: "FrameworkOps", node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]) -> Value:
+@FUNCTIONS.register("einsum")
+def call(cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]) -> Value:
     """``torch.einsum(eq, a, b)``, ``torch.einsum(eq, [a, b])``, ``np.einsum(eq, a, b, optimize=...)``."""
     if not args or not isinstance(args[0], StrV):
         return UNKNOWN  # numpy's sublist form einsum(a, [0, 1], b, [1, 2]), or a dynamic equation
@@ -191,11 +191,11 @@ def call(ops: "FrameworkOps", node: cst.Call, qual: str, fw: str, args: list[Val
                 continue
             if isinstance(t, TensorV) and "..." not in term and len(term) in t.not_ranks:
                 possible = sorted(set(range(18)) - t.not_ranks)
-                ops.ctx.report(node, "SHP201", {"what": f'{framework_name(fw)}.einsum "{eq}"', "expected": str(len(term)),
+                cx.ctx.report(node, "SHP201", {"what": f'{framework_name(fw)}.einsum "{eq}"', "expected": str(len(term)),
                                                 "subject": f"operand #{i}",
                                                 "actual": str(possible[0]) if len(possible) <= 2 else f"a number other than {len(term)} here"},
                                ["a condition on the path that reaches the call (x.ndim, len(x.shape), x.dim()) fixed the rank"],
-                               spec=_rank_witness(ops, eq, fw, operands, parsed, i, next(r for r in possible if r >= 1)))
+                               spec=_rank_witness(cx, eq, fw, operands, parsed, i, next(r for r in possible if r >= 1)))
                 return fallback
             if "..." in term:
                 if n_ell_terms > 1 or not isinstance(t, TensorV) or t.vshape is None:
@@ -205,29 +205,29 @@ def call(ops: "FrameworkOps", node: cst.Call, qual: str, fw: str, args: list[Val
                 m = len(term) - k - 1
                 if len(prefix) > k or len(suffix) > m:
                     return fallback
-                placeholder = ops.ctx.fresh("…")
-                shapes.append(tuple(prefix) + tuple(ops.ctx.fresh(c) for c in term[len(prefix):k]) + (placeholder,)
-                              + tuple(ops.ctx.fresh(c) for c in term[k + 1:len(term) - len(suffix)]) + tuple(suffix))
+                placeholder = cx.ctx.fresh("…")
+                shapes.append(tuple(prefix) + tuple(cx.ctx.fresh(c) for c in term[len(prefix):k]) + (placeholder,)
+                              + tuple(cx.ctx.fresh(c) for c in term[k + 1:len(term) - len(suffix)]) + tuple(suffix))
                 continue
             shape = []
             for c in term:
                 if c not in names:
-                    names[c] = ops.ctx.fresh(c)
+                    names[c] = cx.ctx.fresh(c)
                 shape.append(names[c])
             shapes.append(tuple(shape))
     else:
         shapes = [t.shape for t in operands if isinstance(t, TensorV) and t.shape is not None]
         if len(shapes) != len(operands):
-            shapes = [(ops.ctx.fresh("n"),)] * len(operands)  # only the operand count can be checked
+            shapes = [(cx.ctx.fresh("n"),)] * len(operands)  # only the operand count can be checked
             known = False
         else:
             known = True
         if not known:
             res = solve(eq, shapes, fw)
             if isinstance(res, P.Problem) and res.code == "SHP108":
-                ops.ctx.report(node, res.code, dict(res.fields))
+                cx.ctx.report(node, res.code, dict(res.fields))
             return fallback
-    res = solve(eq, shapes, fw, fresh=lambda n: ops.ctx.fresh(n))
+    res = solve(eq, shapes, fw, fresh=lambda n: cx.ctx.fresh(n))
     if isinstance(res, P.Problem):
         if placeholder is not None and res.code == "SHP204" and "ellipsis covers" in str(res.fields.get("reason")):
             return fallback  # the unknown run may be empty
@@ -235,7 +235,7 @@ def call(ops: "FrameworkOps", node: cst.Call, qual: str, fw: str, args: list[Val
         if res.code.startswith("SHP2") and placeholder is None and parsed is not None:
             spec = OpSpec("equation_einsum", einops_pattern(eq), tuple(tuple(s) for s in shapes), (),
                           (("equation", eq), ("framework", fw)))
-        ops.ctx.report(node, res.code, dict(res.fields), ops._origins(tensors), spec=spec)
+        cx.ctx.report(node, res.code, dict(res.fields), cx.origins(tensors), spec=spec)
         return fallback
     if placeholder is not None:
         if placeholder not in res:

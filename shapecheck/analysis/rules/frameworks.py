@@ -23,9 +23,11 @@ from ..interpret.values import (
     UNKNOWN, BoolV, DtypeV, FloatV, IntV, LayerV, NoneV, ObjV, RefV, SeqV, StrV, TensorV, Value,
 )
 
+from . import layers, ops, shape_ops
+from .registry import OpContext, framework_methods
+
 if TYPE_CHECKING:
     from ..interpret.interpreter import Interpreter
-    from .ops import FrameworkOps
 
 # qualified-name heads that belong to this module, and the array framework their tensors are
 PREFIXES = ("tensorflow.", "keras.", "tf_keras.", "paddle.", "flax.", "jmp.")
@@ -101,38 +103,38 @@ def _shape_of(v: Value | None, fresh: Any) -> tuple[Size, ...] | None:
 
 
 # ------------------------------------------------------------------------------------------------------ functions
-def call(ops: "FrameworkOps", interp: "Interpreter", node: cst.Call, qual: str, args: list[Value], kwargs: dict[str, Value]) -> Value:
+def call(cx: OpContext, interp: "Interpreter", node: cst.Call, qual: str, args: list[Value], kwargs: dict[str, Value]) -> Value:
     fw = framework_of(qual)
     keras = _keras_name(qual)
     if keras is not None:
-        return keras_call(ops, interp, node, keras, args, kwargs)
+        return keras_call(cx, interp, node, keras, args, kwargs)
     if qual.startswith("flax."):
-        return flax_call(ops, node, qual, args, kwargs)
+        return flax_call(cx, node, qual, args, kwargs)
     if qual.startswith("jmp."):
         return jmp_call(qual, args, kwargs)
     if qual == "paddle.nn.functional.linear":
         # linear(x, weight) is matmul(x, weight) + bias: a weight that is not 2-d broadcasts like paddle.matmul
         weight = _arg(args, kwargs, 1, "weight")
         if isinstance(weight, TensorV) and weight.shape is not None and len(weight.shape) != 2:
-            return _matmul(ops, node, "paddle.nn.functional.linear", _arg(args, kwargs, 0, "x"), weight, False, False, 1)
-    stub = ops.m.stubs.function(qual)
+            return _matmul(cx, node, "paddle.nn.functional.linear", _arg(args, kwargs, 0, "x"), weight, False, False, 1)
+    stub = cx.m.stubs.function(qual)
     if stub is not None:
-        return ops.call_stub(node, qual, stub, args, kwargs)
+        return ops.call_stub(cx, node, qual, stub, args, kwargs)
     if qual.startswith("paddle.nn.") and not qual.startswith("paddle.nn.functional") and qual.rsplit(".", 1)[-1][:1].isupper():
-        return paddle_layer(ops, node, qual.rsplit(".", 1)[-1], args, kwargs)
+        return paddle_layer(cx, node, qual.rsplit(".", 1)[-1], args, kwargs)
     if fw == "tensorflow":
-        return tf_call(ops, node, qual, args, kwargs)
+        return tf_call(cx, node, qual, args, kwargs)
     if fw == "paddle":
-        return paddle_call(ops, node, qual, args, kwargs)
+        return paddle_call(cx, node, qual, args, kwargs)
     return UNKNOWN
 
 
-def _construct(ops: "FrameworkOps", node: cst.Call, fw: str, name: str, shape_v: Value | None, dtype: str | None) -> Value:
+def _construct(cx: OpContext, node: cst.Call, fw: str, name: str, shape_v: Value | None, dtype: str | None) -> Value:
     shape = _shape_of(shape_v, None)
-    return TensorV(shape, dtype, fw, None, Origin(ops.m, node, f"{name}(...)") if shape is not None else None)
+    return TensorV(shape, dtype, fw, None, Origin(cx.m, node, f"{name}(...)") if shape is not None else None)
 
 
-def _einsum(ops: "FrameworkOps", node: cst.Call, equation: Value | None, operands: list[Value]) -> Value:
+def _einsum(cx: OpContext, node: cst.Call, equation: Value | None, operands: list[Value]) -> Value:
     """``tf.einsum("bij,bjk->bik", a, b)``: one letter per axis, checked by the einops engine as ``"b i j, b j k -> b i k"``."""
     t0 = next((t for t in operands if isinstance(t, TensorV)), None)
     unknown = TensorV(None, t0.dtype if t0 else None, t0.framework if t0 else None)
@@ -157,11 +159,11 @@ def _einsum(ops: "FrameworkOps", node: cst.Call, equation: Value | None, operand
     if out is None or any(p is None for p in parts) or any(not p for p in parts):
         return unknown
     pattern = ", ".join(p for p in parts if p) + " -> " + out
-    res = ops.m.einops._einsum(node, [*operands, StrV(pattern)], {}, False)
+    res = cx.m.einops._einsum(node, [*operands, StrV(pattern)], {}, False)
     return res if isinstance(res, TensorV) else unknown
 
 
-def _matmul(ops: "FrameworkOps", node: cst.Call, name: str, a: Value | None, b: Value | None, ta: bool | None, tb: bool | None, min_rank: int) -> Value:
+def _matmul(cx: OpContext, node: cst.Call, name: str, a: Value | None, b: Value | None, ta: bool | None, tb: bool | None, min_rank: int) -> Value:
     if not isinstance(a, TensorV) or not isinstance(b, TensorV):
         return UNKNOWN
     dtype = a.dtype if a.dtype == b.dtype else None
@@ -176,16 +178,16 @@ def _matmul(ops: "FrameworkOps", node: cst.Call, name: str, a: Value | None, b: 
     fa, fb = flip(a, ta), flip(b, tb)
     if fa.shape is None or fb.shape is None:
         return TensorV(None, dtype, a.framework or b.framework)
-    return ops.matmul(node, name, fa, fb)
+    return ops.matmul(cx, node, name, fa, fb)
 
 
-def _reduce(ops: "FrameworkOps", node: cst.Call, kind: str, t: Value | None, axis: Value | None, keep: Value | None, dtype: Value | None = None) -> Value:
+def _reduce(cx: OpContext, node: cst.Call, kind: str, t: Value | None, axis: Value | None, keep: Value | None, dtype: Value | None = None) -> Value:
     if not isinstance(t, TensorV):
         return UNKNOWN
     kw: dict[str, Value] = {"axis": axis if axis is not None else NoneV(), "keepdims": keep if keep is not None else BoolV(False)}
     if dtype is not None and not isinstance(dtype, NoneV):
         kw["dtype"] = dtype
-    return ops.reduction(node, kind, t, [], kw, False)
+    return ops.reduction(cx, node, kind, t, [], kw, False)
 
 
 def _expand_dims(t: TensorV, axes: Value | None) -> Value:
@@ -203,14 +205,14 @@ def _expand_dims(t: TensorV, axes: Value | None) -> Value:
     return t.with_shape(tuple(shape))
 
 
-def _transpose(ops: "FrameworkOps", t: TensorV, perm: Value | None) -> Value:
+def _transpose(cx: OpContext, t: TensorV, perm: Value | None) -> Value:
     if t.shape is None:
         return t
     if perm is None or isinstance(perm, NoneV):
         return t.with_shape(tuple(reversed(t.shape)), tuple(reversed(t.axes)) if t.axes else None)
     if not isinstance(perm, SeqV):
         return t.with_shape(None)
-    return ops.permute(t, list(perm.items))
+    return shape_ops.permute(t, list(perm.items))
 
 
 def _tile(t: TensorV, multiples: Value | None) -> Value:
@@ -227,13 +229,13 @@ def _cast(t: Value | None, dtype: Value | None) -> Value:
     return t.with_dtype(_dtype(dtype))
 
 
-def _concat(ops: "FrameworkOps", node: cst.Call, name: str, fw: str, seq: Value | None, axis: Value | None) -> Value:
+def _concat(cx: OpContext, node: cst.Call, name: str, fw: str, seq: Value | None, axis: Value | None) -> Value:
     if seq is None or axis is None:
         return UNKNOWN
-    return ops.concat(node, name, fw, [seq, axis], {})
+    return ops.concat(cx, node, name, fw, [seq, axis], {})
 
 
-def tf_call(ops: "FrameworkOps", node: cst.Call, qual: str, args: list[Value], kwargs: dict[str, Value]) -> Value:
+def tf_call(cx: OpContext, node: cst.Call, qual: str, args: list[Value], kwargs: dict[str, Value]) -> Value:
     parts = qual.split(".")
     name = parts[-1]
     space = parts[1] if len(parts) > 2 else ""
@@ -242,20 +244,20 @@ def tf_call(ops: "FrameworkOps", node: cst.Call, qual: str, args: list[Value], k
     fw = "tensorflow"
     x = _arg(args, kwargs, 0, "input") if name not in ("reshape", "cast", "transpose", "matmul", "tile") else None
     if space == "random" and name in ("normal", "uniform", "truncated_normal"):
-        return _construct(ops, node, fw, f"tf.random.{name}", _arg(args, kwargs, 0, "shape"), _dtype(_arg(args, kwargs, 3, "dtype")) or ("float32" if _arg(args, kwargs, 3, "dtype") is None else None))
+        return _construct(cx, node, fw, f"tf.random.{name}", _arg(args, kwargs, 0, "shape"), _dtype(_arg(args, kwargs, 3, "dtype")) or ("float32" if _arg(args, kwargs, 3, "dtype") is None else None))
     if space == "":
         if name in ("zeros", "ones"):
             dt = _arg(args, kwargs, 1, "dtype")
-            return _construct(ops, node, fw, f"tf.{name}", _arg(args, kwargs, 0, "shape"), "float32" if dt is None else _dtype(dt))
+            return _construct(cx, node, fw, f"tf.{name}", _arg(args, kwargs, 0, "shape"), "float32" if dt is None else _dtype(dt))
         if name == "fill":
             value = _arg(args, kwargs, 1, "value")
-            return _construct(ops, node, fw, "tf.fill", _arg(args, kwargs, 0, "dims"), "float32" if isinstance(value, FloatV) else None)
+            return _construct(cx, node, fw, "tf.fill", _arg(args, kwargs, 0, "dims"), "float32" if isinstance(value, FloatV) else None)
         if name == "constant":
             dt = _arg(args, kwargs, 1, "dtype")
             shape = _arg(args, kwargs, 2, "shape")
             value = _arg(args, kwargs, 0, "value")
             if shape is not None and not isinstance(shape, NoneV):
-                return _construct(ops, node, fw, "tf.constant", shape, _dtype(dt))
+                return _construct(cx, node, fw, "tf.constant", shape, _dtype(dt))
             if isinstance(value, TensorV):
                 return TensorV(value.shape, _dtype(dt) if dt is not None else value.dtype, fw, value.axes, value.origin)
             return TensorV(None, _dtype(dt), fw)
@@ -281,14 +283,14 @@ def tf_call(ops: "FrameworkOps", node: cst.Call, qual: str, args: list[Value], k
             target = _arg(args, kwargs, 1, "shape")
             if not isinstance(t, TensorV):
                 return UNKNOWN
-            return ops.reshape(node, "reshape", t, [target], {}) if isinstance(target, SeqV) else t.with_shape(None)
+            return shape_ops.reshape(cx, node, "reshape", t, [target], {}) if isinstance(target, SeqV) else t.with_shape(None)
         if name == "transpose":
             t = _arg(args, kwargs, 0, "a")
             if not isinstance(t, TensorV) or "conjugate" in kwargs or len(args) > 2:
                 return UNKNOWN if not isinstance(t, TensorV) else t.with_shape(None)
-            return _transpose(ops, t, _arg(args, kwargs, 1, "perm"))
+            return _transpose(cx, t, _arg(args, kwargs, 1, "perm"))
         if name in ("concat", "stack"):
-            return _concat(ops, node, name, fw, _arg(args, kwargs, 0, "values"), _arg(args, kwargs, 1, "axis", IntV(Size.const(0)) if name == "stack" else None))
+            return _concat(cx, node, name, fw, _arg(args, kwargs, 0, "values"), _arg(args, kwargs, 1, "axis", IntV(Size.const(0)) if name == "stack" else None))
         if name == "expand_dims":
             t = _arg(args, kwargs, 0, "input")
             return _expand_dims(t, _arg(args, kwargs, 1, "axis")) if isinstance(t, TensorV) else UNKNOWN
@@ -299,7 +301,7 @@ def tf_call(ops: "FrameworkOps", node: cst.Call, qual: str, args: list[Value], k
             axis = _arg(args, kwargs, 1, "axis")
             if axis is not None and not isinstance(axis, NoneV):
                 return t.with_shape(None)  # tf.squeeze(x, axis) raises on an axis that is not 1: not modelled
-            return ops.squeeze(t, [], {})
+            return shape_ops.squeeze(t, [], {})
         if name == "tile":
             t = _arg(args, kwargs, 0, "input")
             return _tile(t, _arg(args, kwargs, 1, "multiples")) if isinstance(t, TensorV) else UNKNOWN
@@ -309,14 +311,14 @@ def tf_call(ops: "FrameworkOps", node: cst.Call, qual: str, args: list[Value], k
             return UNKNOWN
         ta = bool(flags[0].value or flags[2].value)  # type: ignore[union-attr]
         tb = bool(flags[1].value or flags[3].value)  # type: ignore[union-attr]
-        return _matmul(ops, node, "tf.matmul", _arg(args, kwargs, 0, "a"), _arg(args, kwargs, 1, "b"), ta, tb, 2)
+        return _matmul(cx, node, "tf.matmul", _arg(args, kwargs, 0, "a"), _arg(args, kwargs, 1, "b"), ta, tb, 2)
     if name == "einsum" and space in ("", "linalg"):
-        return _einsum(ops, node, args[0] if args else kwargs.get("equation"), list(args[1:]))
+        return _einsum(cx, node, args[0] if args else kwargs.get("equation"), list(args[1:]))
     if name in _TF_REDUCTIONS and space in ("", "math"):
-        return _reduce(ops, node, _TF_REDUCTIONS[name], _arg(args, kwargs, 0, "input_tensor"), _arg(args, kwargs, 1, "axis"), _arg(args, kwargs, 2, "keepdims"))
+        return _reduce(cx, node, _TF_REDUCTIONS[name], _arg(args, kwargs, 0, "input_tensor"), _arg(args, kwargs, 1, "axis"), _arg(args, kwargs, 2, "keepdims"))
     if name in ("cumsum", "cumprod") and space in ("", "math") and isinstance(x, TensorV):
         axis = _arg(args, kwargs, 1, "axis", IntV(Size.const(0)))
-        ops.note_framework_reduction(node, name, x, _axes_list(x, axis), {})
+        ops.note_framework_reduction(cx, node, name, x, _axes_list(x, axis), {})
         return x
     if name in _SAME_SHAPE and space in ("", "math", "nn") and isinstance(x, TensorV):
         return x
@@ -331,7 +333,7 @@ def _axes_list(t: TensorV, axis: Value | None) -> list[int] | None:
     return [pos] if pos is not None else None
 
 
-def _paddle_reshape(ops: "FrameworkOps", node: cst.Call, t: TensorV, target: Value | None) -> Value:
+def _paddle_reshape(cx: OpContext, node: cst.Call, t: TensorV, target: Value | None) -> Value:
     """``paddle.reshape(x, [0, -1])``: a 0 copies the input's size at that position."""
     if not isinstance(target, SeqV):
         return t.with_shape(None)
@@ -342,10 +344,10 @@ def _paddle_reshape(ops: "FrameworkOps", node: cst.Call, t: TensorV, target: Val
             if t.shape is None or i >= len(t.shape) or any(s.as_int() == 0 for s in t.shape):
                 return t.with_shape(None)
             items[i] = IntV(t.shape[i])
-    return ops.reshape(node, "reshape", t, [SeqV(tuple(items), target.kind)], {})
+    return shape_ops.reshape(cx, node, "reshape", t, [SeqV(tuple(items), target.kind)], {})
 
 
-def paddle_call(ops: "FrameworkOps", node: cst.Call, qual: str, args: list[Value], kwargs: dict[str, Value]) -> Value:
+def paddle_call(cx: OpContext, node: cst.Call, qual: str, args: list[Value], kwargs: dict[str, Value]) -> Value:
     parts = qual.split(".")
     name = parts[-1]
     space = ".".join(parts[1:-1])
@@ -361,12 +363,12 @@ def paddle_call(ops: "FrameworkOps", node: cst.Call, qual: str, args: list[Value
     if space in ("", "tensor"):
         if name in ("zeros", "ones", "randn", "rand", "empty"):
             dt = _arg(args, kwargs, 1, "dtype")
-            return _construct(ops, node, fw, f"paddle.{name}", _arg(args, kwargs, 0, "shape"), "float32" if dt is None or isinstance(dt, NoneV) else _dtype(dt))
+            return _construct(cx, node, fw, f"paddle.{name}", _arg(args, kwargs, 0, "shape"), "float32" if dt is None or isinstance(dt, NoneV) else _dtype(dt))
         if name == "full":
             dt = _arg(args, kwargs, 2, "dtype")
             value = _arg(args, kwargs, 1, "fill_value")
             default = "float32" if isinstance(value, FloatV) else None
-            return _construct(ops, node, fw, "paddle.full", _arg(args, kwargs, 0, "shape"), default if dt is None or isinstance(dt, NoneV) else _dtype(dt))
+            return _construct(cx, node, fw, "paddle.full", _arg(args, kwargs, 0, "shape"), default if dt is None or isinstance(dt, NoneV) else _dtype(dt))
         if name == "to_tensor":
             data = _arg(args, kwargs, 0, "data")
             dt = _arg(args, kwargs, 1, "dtype")
@@ -378,49 +380,49 @@ def paddle_call(ops: "FrameworkOps", node: cst.Call, qual: str, args: list[Value
     if isinstance(t, TensorV) and (space in ("", "tensor", "linalg") or (space == "nn.functional" and name in _SAME_SHAPE)):
         if space == "nn.functional":
             return t
-        return paddle_method(ops, node, t, name, rest, {k: v for k, v in kwargs.items() if k != "x"}, function=True)
+        return paddle_method(cx, node, t, name, rest, {k: v for k, v in kwargs.items() if k != "x"}, function=True)
     if name in ("concat", "stack") and space in ("", "tensor"):
-        return _concat(ops, node, name, fw, t, _arg(args, kwargs, 1, "axis", IntV(Size.const(0))))
+        return _concat(cx, node, name, fw, t, _arg(args, kwargs, 1, "axis", IntV(Size.const(0))))
     if name == "einsum" and space in ("", "tensor"):
-        return _einsum(ops, node, args[0] if args else kwargs.get("equation"), list(args[1:]))
+        return _einsum(cx, node, args[0] if args else kwargs.get("equation"), list(args[1:]))
     return UNKNOWN
 
 
-def paddle_method(ops: "FrameworkOps", node: cst.Call, t: TensorV, name: str, args: list[Value], kwargs: dict[str, Value], function: bool = False) -> Value:
+def paddle_method(cx: OpContext, node: cst.Call, t: TensorV, name: str, args: list[Value], kwargs: dict[str, Value], function: bool = False) -> Value:
     """``x.op(...)`` on a paddle tensor, or ``paddle.op(x, ...)`` (``args`` without ``x``)."""
     if name in ("astype", "cast"):
         return _cast(t, _arg(args, kwargs, 0, "dtype"))
     if name == "reshape":
-        return _paddle_reshape(ops, node, t, _arg(args, kwargs, 0, "shape"))
+        return _paddle_reshape(cx, node, t, _arg(args, kwargs, 0, "shape"))
     if name == "transpose":
         perm = _arg(args, kwargs, 0, "perm")
-        return _transpose(ops, t, perm) if perm is not None else t.with_shape(None)
+        return _transpose(cx, t, perm) if perm is not None else t.with_shape(None)
     if name == "t" and not args and t.shape is not None and len(t.shape) <= 2:
         return t.with_shape(tuple(reversed(t.shape)))
     if name == "unsqueeze":
         return _expand_dims(t, _arg(args, kwargs, 0, "axis"))
     if name == "squeeze":
         axis = _arg(args, kwargs, 0, "axis")
-        return ops.squeeze(t, [axis] if axis is not None and not isinstance(axis, NoneV) else [], {})  # a non-1 axis is left alone, as in torch
+        return shape_ops.squeeze(t, [axis] if axis is not None and not isinstance(axis, NoneV) else [], {})  # a non-1 axis is left alone, as in torch
     if name == "flatten":
         start = _arg(args, kwargs, 0, "start_axis", IntV(Size.const(0)))
         stop = _arg(args, kwargs, 1, "stop_axis", IntV(Size.const(-1)))
-        return ops.flatten(t, [start, stop], {})  # type: ignore[list-item]
+        return shape_ops.flatten(t, [start, stop], {})  # type: ignore[list-item]
     if name in ("matmul", "mm", "bmm"):
         ta, tb = kwargs.get("transpose_x", BoolV(False)), kwargs.get("transpose_y", BoolV(False))
         if len(args) > 1 or not isinstance(ta, BoolV) or not isinstance(tb, BoolV):
             return t.with_shape(None)
-        return _matmul(ops, node, "paddle.matmul", t, _arg(args, kwargs, 0, "y"), ta.value, tb.value, 1 if name == "matmul" else (2 if name == "mm" else 3))
+        return _matmul(cx, node, "paddle.matmul", t, _arg(args, kwargs, 0, "y"), ta.value, tb.value, 1 if name == "matmul" else (2 if name == "mm" else 3))
     if name in ("tile",):
         return _tile(t, _arg(args, kwargs, 0, "repeat_times"))
     if name in _PADDLE_REDUCTIONS:
         kind = _PADDLE_REDUCTIONS[name]
         if name in ("sum", "nansum"):  # sum(x, axis=None, dtype=None, keepdim=False)
-            return _reduce(ops, node, kind, t, _arg(args, kwargs, 0, "axis"), _arg(args, kwargs, 2, "keepdim"), _arg(args, kwargs, 1, "dtype"))
-        return _reduce(ops, node, kind, t, _arg(args, kwargs, 0, "axis"), _arg(args, kwargs, 1, "keepdim"))
+            return _reduce(cx, node, kind, t, _arg(args, kwargs, 0, "axis"), _arg(args, kwargs, 2, "keepdim"), _arg(args, kwargs, 1, "dtype"))
+        return _reduce(cx, node, kind, t, _arg(args, kwargs, 0, "axis"), _arg(args, kwargs, 1, "keepdim"))
     if name in ("cumsum", "cumprod"):
         axis = _arg(args, kwargs, 0, "axis" if name == "cumsum" else "dim")
-        ops.note_framework_reduction(node, name, t, _axes_list(t, axis) if axis is not None and not isinstance(axis, NoneV) else None, {})
+        ops.note_framework_reduction(cx, node, name, t, _axes_list(t, axis) if axis is not None and not isinstance(axis, NoneV) else None, {})
         return t.with_shape((product(t.shape),)) if name == "cumsum" and (axis is None or isinstance(axis, NoneV)) and t.shape is not None else t
     if name in ("numel",) and not args:
         return UNKNOWN
@@ -431,7 +433,7 @@ def paddle_method(ops: "FrameworkOps", node: cst.Call, t: TensorV, name: str, ar
     return UNKNOWN
 
 
-def tf_method(ops: "FrameworkOps", node: cst.Call, t: TensorV, name: str, args: list[Value], kwargs: dict[str, Value]) -> Value:
+def tf_method(cx: OpContext, node: cst.Call, t: TensorV, name: str, args: list[Value], kwargs: dict[str, Value]) -> Value:
     """A TensorFlow tensor has few shape methods of its own (numpy behaviour aside): the rest is unknown."""
     if name in ("get_shape",) and not args and t.shape is not None:
         return SeqV(tuple(IntV(s) for s in t.shape), "shape")
@@ -467,13 +469,13 @@ def _policy_name(v: Value | None) -> str | None:
     return None
 
 
-def keras_compute_dtype(ops: "FrameworkOps", kwargs: dict[str, Value]) -> str | None:
+def keras_compute_dtype(cx: OpContext, kwargs: dict[str, Value]) -> str | None:
     """The compute dtype of a Keras layer built now: its own ``dtype=`` policy, else the global one (if set)."""
     own = kwargs.get("dtype")
     if own is not None:
         name = _policy_name(own)
         return _POLICY_COMPUTE.get(name) if name is not None else None
-    policy = ops.m.__dict__.get("keras_global_policy")
+    policy = cx.m.__dict__.get("keras_global_policy")
     return _POLICY_COMPUTE.get(policy) if isinstance(policy, str) else None
 
 
@@ -483,7 +485,7 @@ def with_compute_dtype(layer: Value, dtype: str | None) -> Value:
     return LayerV(layer.kind, layer.params + (("compute_dtype", dtype),), layer.line_node)
 
 
-def apply_with_policy(ops: "FrameworkOps", interp: "Interpreter", node: cst.Call, layer: LayerV, args: list[Value],
+def apply_with_policy(cx: OpContext, interp: "Interpreter", node: cst.Call, layer: LayerV, args: list[Value],
                       kwargs: dict[str, Value], in_sequential: bool) -> Value:
     """A Keras layer under a float16 / bfloat16 policy: floating inputs are cast to the compute dtype on the call
     (so an einops ``Reduce`` sums in float16) and the output has the compute dtype; the variables stay float32."""
@@ -492,7 +494,7 @@ def apply_with_policy(ops: "FrameworkOps", interp: "Interpreter", node: cst.Call
     x = args[0] if args else UNKNOWN
     if isinstance(x, TensorV) and (x.dtype is None or "float" in x.dtype):
         args = [x.with_dtype(dtype)] + list(args[1:])
-    out = ops.apply_layer(interp, node, plain, args, kwargs, in_sequential)
+    out = layers.apply_layer(cx, interp, node, plain, args, kwargs, in_sequential)
     return out.with_dtype(dtype) if isinstance(out, TensorV) else out
 
 
@@ -545,24 +547,24 @@ def jmp_method(policy: LayerV, method: str, args: list[Value]) -> Value:
     return cast(args[0])
 
 
-def keras_call(ops: "FrameworkOps", interp: "Interpreter", node: cst.Call, qual: str, args: list[Value], kwargs: dict[str, Value]) -> Value:
+def keras_call(cx: OpContext, interp: "Interpreter", node: cst.Call, qual: str, args: list[Value], kwargs: dict[str, Value]) -> Value:
     name = qual.rsplit(".", 1)[-1]
     if name in ("set_global_policy", "set_policy", "set_dtype_policy"):
         policy = _policy_name(args[0] if args else kwargs.get("policy", kwargs.get("dtype_policy")))
-        ops.m.__dict__["keras_global_policy"] = policy  # None: a policy we cannot read -- unknown from here on
+        cx.m.__dict__["keras_global_policy"] = policy  # None: a policy we cannot read -- unknown from here on
         return NoneV()
     if name in ("Policy", "DTypePolicy") or qual.endswith("mixed_precision.Policy"):
         v = args[0] if args else kwargs.get("name")
         return v if isinstance(v, StrV) else UNKNOWN
     if qual in ("keras.Input", "keras.layers.Input"):
-        shape = _shape_of(_arg(args, kwargs, 0, "shape"), ops.fresh)
+        shape = _shape_of(_arg(args, kwargs, 0, "shape"), cx.fresh)
         batch = _arg(args, kwargs, 1, "batch_size")
         dt = _arg(args, kwargs, 2, "dtype")
         if shape is None:
             return TensorV(None, _dtype(dt) if dt is not None else "float32", "tensorflow")
-        b = batch.size if isinstance(batch, IntV) else ops.fresh("batch")
+        b = batch.size if isinstance(batch, IntV) else cx.fresh("batch")
         return TensorV((b,) + shape, _dtype(dt) if dt is not None and not isinstance(dt, NoneV) else "float32", "tensorflow", None,
-                       Origin(ops.m, node, "keras.Input(...)"))
+                       Origin(cx.m, node, "keras.Input(...)"))
     if qual in ("keras.Sequential", "keras.models.Sequential") or (name == "Sequential" and qual.startswith("keras.")):
         layers_v = _arg(args, kwargs, 0, "layers")
         if layers_v is None and not args and set(kwargs) <= {"name", "trainable"}:
@@ -576,22 +578,22 @@ def keras_call(ops: "FrameworkOps", interp: "Interpreter", node: cst.Call, qual:
             start, items = items[0], items[1:]
         elif items and isinstance(items[0], LayerV) and items[0].param("input_shape") is not None:
             # Keras 2 style: Dense(64, input_shape=(784,)) -- the model is built here, with a batch axis
-            start = TensorV((ops.fresh("batch"),) + items[0].param("input_shape"), "float32", "tensorflow", None,
-                            Origin(ops.m, node, "input_shape=..."))
+            start = TensorV((cx.fresh("batch"),) + items[0].param("input_shape"), "float32", "tensorflow", None,
+                            Origin(cx.m, node, "input_shape=..."))
         seq = LayerV("Sequential", (("layers", tuple(items)),), node)
         built: Value = UNKNOWN
         if start is not None:
             # Keras builds the model here: a layer that cannot take its input fails at construction
-            built = ops.apply_layer(interp, node, seq, [start], {})
+            built = layers.apply_layer(cx, interp, node, seq, [start], {})
         return LayerV("Sequential", (("layers", tuple(items)), ("keras", True)) + ((("built", built),) if isinstance(built, TensorV) else ()), node)
     if qual.startswith("keras.ops."):
-        return keras_ops(ops, node, name, args, kwargs)
+        return keras_ops(cx, node, name, args, kwargs)
     if not qual.startswith("keras.layers."):
         return UNKNOWN
-    return with_compute_dtype(_named(_keras_layer(ops, node, qual, name, args, kwargs), qual, kwargs), keras_compute_dtype(ops, kwargs))
+    return with_compute_dtype(_named(_keras_layer(cx, node, qual, name, args, kwargs), qual, kwargs), keras_compute_dtype(cx, kwargs))
 
 
-def keras_sequential_add(ops: "FrameworkOps", interp: "Interpreter", node: cst.Call, model: LayerV, layer: Value) -> LayerV:
+def keras_sequential_add(cx: OpContext, interp: "Interpreter", node: cst.Call, model: LayerV, layer: Value) -> LayerV:
     """``model.add(layer)`` on a ``keras.Sequential``: the chain grows by one layer. A model Keras has built (an
     ``Input`` added first, or ``input_shape=`` on the first layer) builds the new layer at once, with the previous
     layers' output: a layer that cannot take it fails there, reported on that layer as in the list form."""
@@ -600,18 +602,18 @@ def keras_sequential_add(ops: "FrameworkOps", interp: "Interpreter", node: cst.C
     if not items and built is None and isinstance(layer, TensorV):  # model.add(keras.Input(shape=...))
         return LayerV("Sequential", (("layers", ()), ("keras", True), ("built", layer)), model.line_node)
     if not items and built is None and isinstance(layer, LayerV) and layer.param("input_shape") is not None:
-        built = TensorV((ops.fresh("batch"),) + layer.param("input_shape"), "float32", "tensorflow", None,
-                        Origin(ops.m, node, "input_shape=..."))
+        built = TensorV((cx.fresh("batch"),) + layer.param("input_shape"), "float32", "tensorflow", None,
+                        Origin(cx.m, node, "input_shape=..."))
     if not isinstance(layer, (LayerV, ObjV)):
         layer = UNKNOWN
     out: Value = UNKNOWN
     if isinstance(built, TensorV) and layer is not UNKNOWN:
-        out = ops.apply_layer(interp, node, LayerV("Sequential", (("layers", (layer,)),), node), [built], {})
+        out = layers.apply_layer(cx, interp, node, LayerV("Sequential", (("layers", (layer,)),), node), [built], {})
     params: tuple[tuple[str, Any], ...] = (("layers", items + (layer,)), ("keras", True))
     return LayerV("Sequential", params + ((("built", out),) if isinstance(out, TensorV) else ()), model.line_node)
 
 
-def keras_add_weight(ops: "FrameworkOps", node: cst.Call, args: list[Value], kwargs: dict[str, Value]) -> Value:
+def keras_add_weight(cx: OpContext, node: cst.Call, args: list[Value], kwargs: dict[str, Value]) -> Value:
     """``self.add_weight(shape=..., dtype=...)`` in a subclassed Keras layer: a variable of that shape (float32
     unless dtype says otherwise)."""
     shape = _shape_of(_arg(args, kwargs, 0, "shape"), None)
@@ -619,10 +621,10 @@ def keras_add_weight(ops: "FrameworkOps", node: cst.Call, args: list[Value], kwa
     if shape is None:
         return UNKNOWN
     dtype = "float32" if dt is None or isinstance(dt, NoneV) else _dtype(dt)
-    return TensorV(shape, dtype, "tensorflow", None, Origin(ops.m, node, "self.add_weight(...)"))
+    return TensorV(shape, dtype, "tensorflow", None, Origin(cx.m, node, "self.add_weight(...)"))
 
 
-def _keras_layer(ops: "FrameworkOps", node: cst.Call, qual: str, name: str, args: list[Value], kwargs: dict[str, Value]) -> LayerV:
+def _keras_layer(cx: OpContext, node: cst.Call, qual: str, name: str, args: list[Value], kwargs: dict[str, Value]) -> LayerV:
     if name == "Dense":
         units = _arg(args, kwargs, 0, "units")
         return _kl("Dense", node, units=units.size if isinstance(units, IntV) else None)
@@ -664,41 +666,41 @@ def _keras_layer(ops: "FrameworkOps", node: cst.Call, qual: str, name: str, args
     return _kl("Opaque", node)
 
 
-def keras_ops(ops: "FrameworkOps", node: cst.Call, name: str, args: list[Value], kwargs: dict[str, Value]) -> Value:
+def keras_ops(cx: OpContext, node: cst.Call, name: str, args: list[Value], kwargs: dict[str, Value]) -> Value:
     """``keras.ops``: numpy signatures. On the TensorFlow backend ``sum`` / ``prod`` call ``tf.reduce_*`` on the
     input dtype (65,536 float16 ones sum to inf), while ``mean`` casts float16 to float32 first (safe)."""
     fw = "tensorflow"
     x = _arg(args, kwargs, 0, "x")
     if name in ("zeros", "ones", "empty"):
         dt = _arg(args, kwargs, 1, "dtype")
-        return _construct(ops, node, fw, f"keras.ops.{name}", _arg(args, kwargs, 0, "shape"), "float32" if dt is None or isinstance(dt, NoneV) else _dtype(dt))
+        return _construct(cx, node, fw, f"keras.ops.{name}", _arg(args, kwargs, 0, "shape"), "float32" if dt is None or isinstance(dt, NoneV) else _dtype(dt))
     if name in ("concatenate", "stack"):
-        return _concat(ops, node, "concat" if name == "concatenate" else "stack", fw, x, _arg(args, kwargs, 1, "axis", IntV(Size.const(0))))
+        return _concat(cx, node, "concat" if name == "concatenate" else "stack", fw, x, _arg(args, kwargs, 1, "axis", IntV(Size.const(0))))
     if name == "einsum":
-        return _einsum(ops, node, args[0] if args else kwargs.get("subscripts"), list(args[1:]))
+        return _einsum(cx, node, args[0] if args else kwargs.get("subscripts"), list(args[1:]))
     if name == "matmul":
         a, b = _arg(args, kwargs, 0, "x1"), _arg(args, kwargs, 1, "x2")
-        return ops.matmul(node, "keras.ops.matmul", a, b) if isinstance(a, TensorV) and isinstance(b, TensorV) else UNKNOWN
+        return ops.matmul(cx, node, "keras.ops.matmul", a, b) if isinstance(a, TensorV) and isinstance(b, TensorV) else UNKNOWN
     if not isinstance(x, TensorV):
         return UNKNOWN
     if name == "cast":
         return _cast(x, _arg(args, kwargs, 1, "dtype"))
     if name == "reshape":
         target = _arg(args, kwargs, 1, "newshape")
-        return ops.reshape(node, "reshape", x, [target], {}) if isinstance(target, SeqV) else x.with_shape(None)
+        return shape_ops.reshape(cx, node, "reshape", x, [target], {}) if isinstance(target, SeqV) else x.with_shape(None)
     if name == "transpose":
-        return _transpose(ops, x, _arg(args, kwargs, 1, "axes"))
+        return _transpose(cx, x, _arg(args, kwargs, 1, "axes"))
     if name == "expand_dims":
         return _expand_dims(x, _arg(args, kwargs, 1, "axis"))
     if name == "squeeze":
         axis = _arg(args, kwargs, 1, "axis")
-        return ops.squeeze(x, [] if axis is None or isinstance(axis, NoneV) else [axis], {}) if axis is None or isinstance(axis, NoneV) else x.with_shape(None)
+        return shape_ops.squeeze(x, [] if axis is None or isinstance(axis, NoneV) else [axis], {}) if axis is None or isinstance(axis, NoneV) else x.with_shape(None)
     if name in ("sum", "prod", "mean", "max", "min"):
         kind = {"max": "amax", "min": "amin"}.get(name, name)
         if name == "mean" and x.dtype in ("float16", "bfloat16"):
-            out = _reduce(ops, node, kind, x.with_dtype("float32"), _arg(args, kwargs, 1, "axis"), _arg(args, kwargs, 2, "keepdims"))
+            out = _reduce(cx, node, kind, x.with_dtype("float32"), _arg(args, kwargs, 1, "axis"), _arg(args, kwargs, 2, "keepdims"))
             return out.with_dtype(x.dtype) if isinstance(out, TensorV) else out
-        return _reduce(ops, node, kind, x, _arg(args, kwargs, 1, "axis"), _arg(args, kwargs, 2, "keepdims"))
+        return _reduce(cx, node, kind, x, _arg(args, kwargs, 1, "axis"), _arg(args, kwargs, 2, "keepdims"))
     if name in _SAME_SHAPE:
         return x
     return UNKNOWN
@@ -721,12 +723,12 @@ def _shape_of_minus(v: Value | None) -> tuple[int, ...] | None:
     return tuple(got) if got is not None else None
 
 
-def paddle_layer(ops: "FrameworkOps", node: cst.Call, name: str, args: list[Value], kwargs: dict[str, Value]) -> Value:
+def paddle_layer(cx: OpContext, node: cst.Call, name: str, args: list[Value], kwargs: dict[str, Value]) -> Value:
     """``paddle.nn`` layers: the torch ones under their paddle names (``Linear`` keeps its weight as ``[in, out]``,
     which changes nothing for its input: the last axis must be ``in_features``)."""
     if name in ("Linear", "LayerNorm", "Embedding"):
         kw = {k: v for k, v in kwargs.items() if k in ("in_features", "out_features", "normalized_shape", "num_embeddings", "embedding_dim")}
-        return ops.layer(node, name, args[:2], kw)
+        return layers.layer(cx, node, name, args[:2], kw)
     if name in ("Conv1D", "Conv2D", "Conv3D"):
         fmt = _arg(args, kwargs, 10, "data_format")
         if fmt is not None and not (isinstance(fmt, StrV) and fmt.value in ("NCL", "NCHW", "NCDHW")):
@@ -734,19 +736,19 @@ def paddle_layer(ops: "FrameworkOps", node: cst.Call, name: str, args: list[Valu
         if len(args) > 6 or any(k in kwargs for k in ("groups",)) and not (isinstance(kwargs.get("groups"), IntV) and kwargs["groups"].size.as_int() == 1):  # type: ignore[union-attr]
             return UNKNOWN
         kw = {k: v for k, v in kwargs.items() if k in ("in_channels", "out_channels", "kernel_size", "stride", "padding", "dilation")}
-        return ops.layer(node, name[:-1] + "d", args[:6], kw)
+        return layers.layer(cx, node, name[:-1] + "d", args[:6], kw)
     if name == "Flatten":
         start = _arg(args, kwargs, 0, "start_axis", IntV(Size.const(1)))
         stop = _arg(args, kwargs, 1, "stop_axis", IntV(Size.const(-1)))
-        return ops.layer(node, "Flatten", [start, stop], {})  # type: ignore[list-item]
+        return layers.layer(cx, node, "Flatten", [start, stop], {})  # type: ignore[list-item]
     if name == "Sequential":
-        return ops.layer(node, "Sequential", args, kwargs)
+        return layers.layer(cx, node, "Sequential", args, kwargs)
     if name in _ACTIVATION_LAYERS or name in ("Silu", "Hardswish", "Dropout2D"):
         return LayerV("Elementwise", (("name", name),), node)
     return UNKNOWN
 
 
-def flax_call(ops: "FrameworkOps", node: cst.Call, qual: str, args: list[Value], kwargs: dict[str, Value]) -> Value:
+def flax_call(cx: OpContext, node: cst.Call, qual: str, args: list[Value], kwargs: dict[str, Value]) -> Value:
     parts = qual.split(".")
     if len(parts) < 3 or parts[1] != "linen":
         return UNKNOWN
@@ -776,7 +778,7 @@ def flax_call(ops: "FrameworkOps", node: cst.Call, qual: str, args: list[Value],
     return UNKNOWN
 
 
-def apply_layer(ops: "FrameworkOps", node: cst.CSTNode, report_node: cst.CSTNode, layer: LayerV, x: Value, args: list[Value]) -> Value:
+def apply_layer(cx: OpContext, node: cst.CSTNode, report_node: cst.CSTNode, layer: LayerV, x: Value, args: list[Value]) -> Value:
     kind = layer.kind[3:]
     if kind == "MHA":
         return x if isinstance(x, TensorV) else UNKNOWN  # the output has the query's shape
@@ -789,10 +791,10 @@ def apply_layer(ops: "FrameworkOps", node: cst.CSTNode, report_node: cst.CSTNode
         if not shape:
             return x.with_shape(None)
         units = layer.param("units")
-        return x.with_shape(shape[:-1] + (units if units is not None else ops.fresh("units"),))
+        return x.with_shape(shape[:-1] + (units if units is not None else cx.fresh("units"),))
     if kind == "Embedding":
         d = layer.param("d")
-        return TensorV(shape + (d if d is not None else ops.fresh("d"),), None, x.framework)
+        return TensorV(shape + (d if d is not None else cx.fresh("d"),), None, x.framework)
     if kind == "Flatten":
         if len(shape) < 1:
             return x.with_shape(None)
@@ -803,7 +805,7 @@ def apply_layer(ops: "FrameworkOps", node: cst.CSTNode, report_node: cst.CSTNode
             return x.with_shape(None)
         # the batch axis stays; the rest must hold the same number of elements
         body = TensorV(shape[1:], x.dtype, x.framework, None, x.origin)
-        res = ops.reshape(report_node, "reshape", body, [SeqV(tuple(IntV(Size.const(v)) for v in target), "tuple")], {})  # type: ignore[arg-type]
+        res = shape_ops.reshape(cx, report_node, "reshape", body, [SeqV(tuple(IntV(Size.const(v)) for v in target), "tuple")], {})  # type: ignore[arg-type]
         if not isinstance(res, TensorV) or res.shape is None:
             return x.with_shape(None)
         return x.with_shape(shape[:1] + res.shape)
@@ -815,8 +817,8 @@ def apply_layer(ops: "FrameworkOps", node: cst.CSTNode, report_node: cst.CSTNode
     if kind == "GlobalPool":
         n = layer.param("n")
         if len(shape) != n + 2:
-            ops.ctx.report(report_node, "SHP201", {"what": layer_name(layer), "expected": n + 2, "subject": "its input (batch, spatial..., channels)", "actual": len(shape)},
-                           ops._origins([x]), spec=OpSpec("keras.layer", None, (shape,), (), (("cls", layer_name(layer)), ("ndim", n + 2))))
+            cx.ctx.report(report_node, "SHP201", {"what": layer_name(layer), "expected": n + 2, "subject": "its input (batch, spatial..., channels)", "actual": len(shape)},
+                           cx.origins([x]), spec=OpSpec("keras.layer", None, (shape,), (), (("cls", layer_name(layer)), ("ndim", n + 2))))
             return x.with_shape(None)
         if layer.param("keep"):
             return x.with_shape(shape[:1] + (Size.const(1),) * n + shape[-1:])
@@ -824,25 +826,35 @@ def apply_layer(ops: "FrameworkOps", node: cst.CSTNode, report_node: cst.CSTNode
     if kind == "Conv":
         n = layer.param("n")
         if len(shape) != n + 2:
-            ops.ctx.report(report_node, "SHP201", {"what": layer_name(layer), "expected": n + 2, "subject": "its input (batch, spatial..., channels)", "actual": len(shape)},
-                           ops._origins([x]), spec=OpSpec("keras.layer", None, (shape,), (), (("cls", layer_name(layer)), ("ndim", n + 2))))
+            cx.ctx.report(report_node, "SHP201", {"what": layer_name(layer), "expected": n + 2, "subject": "its input (batch, spatial..., channels)", "actual": len(shape)},
+                           cx.origins([x]), spec=OpSpec("keras.layer", None, (shape,), (), (("cls", layer_name(layer)), ("ndim", n + 2))))
             return x.with_shape(None)
         k, s, d, pad = layer.param("k"), layer.param("s"), layer.param("d"), layer.param("padding")
         spatial: list[Size] = []
         for i, size in enumerate(shape[1:-1]):
             hv = size.as_int()
             if k is None or s is None or d is None or pad not in ("valid", "same") or hv is None:
-                spatial.append(ops.fresh("h"))
+                spatial.append(cx.fresh("h"))
             elif pad == "same":
                 spatial.append(Size.const(-(-hv // s[i])))
             else:
                 span = d[i] * (k[i] - 1) + 1
-                spatial.append(Size.const((hv - span) // s[i] + 1) if hv >= span else ops.fresh("h"))
+                spatial.append(Size.const((hv - span) // s[i] + 1) if hv >= span else cx.fresh("h"))
         f = layer.param("filters")
-        return x.with_shape((shape[0],) + tuple(spatial) + (f if f is not None else ops.fresh("filters"),))
+        return x.with_shape((shape[0],) + tuple(spatial) + (f if f is not None else cx.fresh("filters"),))
     return x.with_shape(None)
 
 
 def layer_name(layer: LayerV) -> str:
     return str(layer.param("cls", layer.kind[3:]))
 
+
+
+@framework_methods("paddle")
+def _paddle_methods(cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value], method: bool) -> Value | None:
+    return paddle_method(cx, node, t, name, args, kwargs)
+
+
+@framework_methods("tensorflow")
+def _tf_methods(cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value], method: bool) -> Value | None:
+    return tf_method(cx, node, t, name, args, kwargs)

@@ -23,9 +23,10 @@ from .ops_common import _ints, _norm_dim
 from .shapes_bridge import shape_text
 from ..interpret.values import UNKNOWN, BoolV, FuncV, IntV, NoneV, SeqV, TensorV, Value
 
+from .registry import TENSOR_METHODS, OpContext
+
 if TYPE_CHECKING:
     from ..interpret.interpreter import Interpreter
-    from .ops import FrameworkOps
 
 PAIR = "values_indices"  # SeqV kind of a (values, indices) namedtuple
 MULTI = frozenset({"chunk", "split", "tensor_split", "unbind", "topk", "sort", "kthvalue", "mode"})
@@ -55,7 +56,8 @@ def pair(values: Value, indices: Value) -> SeqV:
     return SeqV((values, indices), PAIR)
 
 
-def apply(ops: "FrameworkOps", node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value]) -> Value | None:
+@TENSOR_METHODS.register(*MULTI)
+def apply(cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value], method: bool = True) -> Value | None:
     """The value of ``t.name(*args)`` / ``torch.name(t, *args)``, or None when ``name`` is not one of these."""
     if name not in MULTI:
         return None
@@ -100,9 +102,9 @@ def apply(ops: "FrameworkOps", node: cst.Call, name: str, t: TensorV, args: list
             for p in parts:
                 total = total + p
             if equal(total, size) is Truth.FALSE:
-                ops.ctx.report(node, "SHP204", {"op": "split", "reason": f"the split sizes [{', '.join(map(str, parts))}] sum to {total} "
+                cx.ctx.report(node, "SHP204", {"op": "split", "reason": f"the split sizes [{', '.join(map(str, parts))}] sum to {total} "
                                                                          f"but axis {pos} of {shape_text(shape)} has {size}"},
-                               ops._origins([t]), spec=OpSpec("split", None, (shape,), (), (("sizes", tuple(parts)), ("dim", pos))))
+                               cx.origins([t]), spec=OpSpec("split", None, (shape,), (), (("sizes", tuple(parts)), ("dim", pos))))
                 return UNKNOWN
             return SeqV(tuple(_with_axis(t, pos, p) for p in parts), "tuple")
         s = _ints([spec])

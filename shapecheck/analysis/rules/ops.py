@@ -1,8 +1,10 @@
 """torch / numpy / jax operations: the shape rules the stubs in ``stubs/`` cannot express as plain signatures.
 
 Each rule returns the output value, reports a definite failure, or returns an unknown shape. A rule never guesses:
-an argument it cannot read makes the output unknown. Axis-moving rules live in shape_ops.py, ``torch.nn`` layers in
-layers.py; this class adds attributes, operators, elementwise/matmul, reductions and framework functions.
+an argument it cannot read makes the output unknown. This module is the entry point of framework calls (``call``,
+``tensor_method``, ``tensor_attribute``, ``tensor_binary``), dispatching through the tables of registry.py, and holds
+the rules for casts, elementwise/matmul, reductions and constructors; axis-moving rules live in shape_ops.py,
+``torch.nn`` layers in layers.py, TensorFlow / Keras / Paddle / Flax in frameworks.py.
 """
 
 from __future__ import annotations
@@ -26,8 +28,8 @@ from .ops_common import (
     _dtype_arg, _dtype_kw, _fill_dtype, _framework, _ints, _norm_dim, _op_name, _shape_args, _sizes, _tensor_type_dtype,
     broadcast_shapes,
 )
-from . import frameworks
-from .layers import LayerOps
+from . import frameworks, layers
+from .registry import FRAMEWORK_METHODS, FUNCTIONS, STUB_OVERRIDES, TENSOR_METHODS, OpContext
 
 
 _X64 = {"float64", "int64", "complex128", "uint64"}
@@ -60,652 +62,753 @@ def _comparison_mask(interp: "Interpreter", node: cst.BaseExpression | None) -> 
     return TensorV(shape, "bool", fw) if fw is not None else UNKNOWN
 
 
-class FrameworkOps(LayerOps):
-    def constant(self, qual: str) -> Value | None:
-        fw = _framework(qual)
-        last = qual.rsplit(".", 1)[-1]
-        if fw is not None and last in DTYPE_NAMES and qual.count(".") <= 2 and not qual.startswith("torch.nn"):
-            return DtypeV(DTYPE_NAMES[last])
-        return None
-
-    def tensor_attribute(self, interp: "Interpreter", node: cst.Attribute, t: TensorV, attr: str) -> Value:
-        if attr == "shape":
-            if t.shape is None:
-                return UNKNOWN
-            return SeqV(tuple(IntV(s) for s in t.shape), "shape")
-        if attr == "ndim":
-            return IntV(Size.const(len(t.shape))) if t.shape is not None else UNKNOWN
-        if attr == "dtype":
-            return DtypeV(t.dtype) if t.dtype else UNKNOWN
-        if attr in ("T", "mT", "mH", "H"):
-            if t.shape is None:
-                return t
-            if attr in ("T",):
-                return t.with_shape(tuple(reversed(t.shape)), tuple(reversed(t.axes)) if t.axes else None)
-            if len(t.shape) < 2:
-                return t.with_shape(None)
-            s = t.shape[:-2] + (t.shape[-1], t.shape[-2])
-            ax = (t.axes[:-2] + (t.axes[-1], t.axes[-2])) if t.axes else None
-            return t.with_shape(s, ax)
-        if attr in ("real", "imag", "data", "grad"):
+def tensor_attribute(interp: "Interpreter", node: cst.Attribute, t: TensorV, attr: str) -> Value:
+    if attr == "shape":
+        if t.shape is None:
+            return UNKNOWN
+        return SeqV(tuple(IntV(s) for s in t.shape), "shape")
+    if attr == "ndim":
+        return IntV(Size.const(len(t.shape))) if t.shape is not None else UNKNOWN
+    if attr == "dtype":
+        return DtypeV(t.dtype) if t.dtype else UNKNOWN
+    if attr in ("T", "mT", "mH", "H"):
+        if t.shape is None:
             return t
-        if attr == "device":
-            return UNKNOWN
+        if attr in ("T",):
+            return t.with_shape(tuple(reversed(t.shape)), tuple(reversed(t.axes)) if t.axes else None)
+        if len(t.shape) < 2:
+            return t.with_shape(None)
+        s = t.shape[:-2] + (t.shape[-1], t.shape[-2])
+        ax = (t.axes[:-2] + (t.axes[-1], t.axes[-2])) if t.axes else None
+        return t.with_shape(s, ax)
+    if attr in ("real", "imag", "data", "grad"):
+        return t
+    if attr == "device":
         return UNKNOWN
+    return UNKNOWN
 
-    def tensor_binary(self, interp: "Interpreter", node: cst.CSTNode, left: Value, op: cst.CSTNode, right: Value) -> Value:
-        from ..interpret.paths import branching, each_path
-        if branching([left, right]) is not None:
-            return each_path(self.ctx, [left, right], lambda v: self.tensor_binary(interp, node, v[0], op, v[1])) or UNKNOWN
-        if isinstance(op, (cst.MatrixMultiply, cst.MatrixMultiplyAssign)):
-            if isinstance(left, TensorV) and isinstance(right, TensorV):
-                return self.matmul(node, "@", left, right)
-            return UNKNOWN
+
+def tensor_binary(cx: OpContext, interp: "Interpreter", node: cst.CSTNode, left: Value, op: cst.CSTNode, right: Value) -> Value:
+    from ..interpret.paths import branching, each_path
+    if branching([left, right]) is not None:
+        return each_path(cx.ctx, [left, right], lambda v: tensor_binary(cx, interp, node, v[0], op, v[1])) or UNKNOWN
+    if isinstance(op, (cst.MatrixMultiply, cst.MatrixMultiplyAssign)):
         if isinstance(left, TensorV) and isinstance(right, TensorV):
-            return self.elementwise(node, _op_name(op), [left, right])
-        t = left if isinstance(left, TensorV) else right
-        other = right if t is left else left
-        assert isinstance(t, TensorV)
-        if isinstance(other, (IntV, FloatV, BoolV)):
-            if t.dtype in _INTEGRAL and (_op_name(op) in _TRUE_DIVISION or isinstance(other, FloatV) or t.dtype == "bool"):
-                return t.with_dtype(None)  # an int tensor divided, or times a float, is a float tensor
-            return t
-        return t.with_shape(None)
-
-    def elementwise(self, node: cst.CSTNode, opname: str, tensors: list[TensorV], loss: bool = False) -> Value:
-        known = [t for t in tensors if t.shape is not None]
-        dtype = tensors[0].dtype if all(t.dtype == tensors[0].dtype for t in tensors) else None
-        if dtype in _INTEGRAL and (opname in _TRUE_DIVISION or dtype == "bool"):
-            dtype = None  # true division (atan2, hypot) of integers gives floats; bool arithmetic gives ints
-        fw = next((t.framework for t in tensors if t.framework), None)
-        if len(known) < len(tensors):
-            return TensorV(None, dtype, fw)
-        shape: tuple[Size, ...] | None = known[0].shape
-        for t in known[1:]:
-            assert shape is not None and t.shape is not None
-            new, fail = broadcast_shapes(shape, t.shape)
-            if fail is not None:
-                i, a, b = fail
-                rank = max(len(shape), len(t.shape))
-                axis_index = rank - i
-                self.ctx.report(node, "SHP204", {"op": opname, "reason": f"shapes {shape_text(shape)} and {shape_text(t.shape)} cannot broadcast: "
-                                                                         f"axis {axis_index} has {a} against {b}"},
-                                self._origins(tensors), spec=OpSpec("loss" if loss else "elementwise", None, (shape, t.shape), (), (("name", opname),)))
-                return TensorV(None, dtype, fw)
-            shape = new
-            if shape is None:
-                self.misaligned(node, opname, tensors)
-                return TensorV(None, dtype, fw)
-        self.misaligned(node, opname, tensors)
-        axes = tensors[0].axes if all(t.axes == tensors[0].axes for t in tensors) else None
-        return TensorV(shape, dtype, fw, axes if shape is not None and axes is not None and len(axes) == len(shape) else None, tensors[0].origin)
-
-    def misaligned(self, node: cst.CSTNode, opname: str, tensors: list[TensorV]) -> None:
-        """SHP401: the same named axes in a different order (silently wrong wherever sizes coincide)."""
-        named = [t for t in tensors if t.axes is not None and t.shape is not None and all(a is not None for a in t.axes)]
-        for i in range(len(named)):
-            for j in range(i + 1, len(named)):
-                a, b = named[i].axes, named[j].axes
-                assert a is not None and b is not None
-                if len(a) == len(b) and len(set(a)) == len(a) and set(a) == set(b) and a != b:
-                    self.ctx.report(node, "SHP401", {"op": opname, "left": " ".join(a), "right": " ".join(b)},  # type: ignore[arg-type]
-                                    [f"rearrange one operand first, e.g. rearrange(y, \"{' '.join(b)} -> {' '.join(a)}\")"])  # type: ignore[arg-type]
-                    return
-
-    def matmul(self, node: cst.CSTNode, opname: str, a: TensorV, b: TensorV) -> Value:
-        dtype = a.dtype if a.dtype == b.dtype else None
-        fw = a.framework or b.framework
-        if a.shape is None or b.shape is None or len(a.shape) == 0 or len(b.shape) == 0:
-            return TensorV(None, dtype, fw)
-        k1 = a.shape[-1]
-        k2 = b.shape[-2] if len(b.shape) >= 2 else b.shape[0]
-        if equal(k1, k2) is Truth.FALSE:
-            self.ctx.report(node, "SHP204", {"op": opname, "reason": f"inner dimensions differ: {shape_text(a.shape)} @ {shape_text(b.shape)} "
-                                                                     f"contracts {k1} with {k2}"}, self._origins([a, b]),
-                            spec=OpSpec("matmul", None, (a.shape, b.shape)))
-            return TensorV(None, dtype, fw)
-        if len(a.shape) == 1 and len(b.shape) == 1:
-            return TensorV((), dtype, fw)
-        if len(b.shape) == 1:
-            return TensorV(a.shape[:-1], dtype, fw)
-        if len(a.shape) == 1:
-            return TensorV(b.shape[:-2] + b.shape[-1:], dtype, fw)
-        batch, fail = broadcast_shapes(a.shape[:-2], b.shape[:-2])
-        if fail is not None:
-            self.ctx.report(node, "SHP204", {"op": opname, "reason": f"batch dimensions {shape_text(a.shape[:-2])} and {shape_text(b.shape[:-2])} cannot broadcast"}, self._origins([a, b]),
-                            spec=OpSpec("matmul", None, (a.shape, b.shape)))
-            return TensorV(None, dtype, fw)
-        if batch is None:
-            return TensorV(None, dtype, fw)
-        ax = None
-        if a.axes and b.axes and len(a.axes) == len(a.shape) and len(b.axes) == len(b.shape) and a.axes[:-2] == b.axes[:-2]:
-            ax = a.axes[:-1] + b.axes[-1:]
-        return TensorV(batch + (a.shape[-2], b.shape[-1]), dtype, fw, ax)
-
-    def numpy_dot(self, node: cst.CSTNode, a: TensorV, b: TensorV) -> Value:
-        """``np.dot``: matmul for 1-d and 2-d operands; above, a sum over a's last axis and b's second-to-last,
-        without broadcasting: ``a.shape[:-1] + b.shape[:-2] + b.shape[-1:]``; a 0-d operand multiplies."""
-        if a.shape is None or b.shape is None or (len(a.shape) <= 2 and len(b.shape) <= 2 and a.shape and b.shape):
-            return self.matmul(node, "dot", a, b)
-        dtype = a.dtype if a.dtype == b.dtype else None
-        if not a.shape or not b.shape:
-            return TensorV(b.shape if not a.shape else a.shape, dtype, a.framework)
-        k2 = b.shape[-2] if len(b.shape) >= 2 else b.shape[0]
-        if equal(a.shape[-1], k2) is Truth.FALSE:
-            return TensorV(None, dtype, a.framework)  # raises; no rule of ours says so
-        out = a.shape[:-1] + (b.shape[:-2] + b.shape[-1:] if len(b.shape) >= 2 else ())
-        return TensorV(out, dtype, a.framework)
-
-    def tensor_method(self, interp: "Interpreter", node: cst.Call, t: TensorV, name: str, args: list[Value], kwargs: dict[str, Value], dynamic: bool) -> Value:
-        from ..interpret.paths import branching, each_path
-        if branching([t] + args) is not None:
-            return each_path(self.ctx, [t] + args, lambda v: self.tensor_method(interp, node, v[0], name, v[1:], kwargs, dynamic)) or UNKNOWN  # type: ignore[arg-type]
-        if dynamic:
-            return t.with_shape(None) if name in SAME_SHAPE else UNKNOWN
-        if name == "masked_fill" and args and not isinstance(args[0], TensorV):
-            args = [_comparison_mask(interp, node.args[0].value if node.args else None), *args[1:]]
-        if t.framework == "paddle":
-            return frameworks.paddle_method(self, node, t, name, args, kwargs)
-        if t.framework == "tensorflow":
-            return frameworks.tf_method(self, node, t, name, args, kwargs)
-        return self.apply_op(node, name, t, args, kwargs, method=True)
-
-    def apply_op(self, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value], method: bool) -> Value:
-        """Shared by ``x.op(...)`` and ``torch.op(x, ...)`` (``args`` exclude the tensor itself)."""
-        out = self._apply_op(node, name, t, args, kwargs, method)
-        if t.framework == "jax" and isinstance(out, TensorV) and out.dtype in _X64 and out.dtype != t.dtype:
-            return out.with_dtype(None)  # jax makes 64-bit dtypes 32-bit unless jax_enable_x64 is set
-        return out
-
-    def _apply_op(self, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value], method: bool) -> Value:
-        shape = t.shape
-        rank = len(shape) if shape is not None else None
-        if name in ("float", "half", "double", "bfloat16", "long", "int", "bool") and method and not args:
-            return t.with_dtype(_CASTS[name])
-        if name == "numpy" and method and not args and t.framework == "torch":  # x.numpy(): a numpy array from here on
-            return TensorV(shape, t.dtype, "numpy", t.axes, t.origin, t.vshape)
-        if name in ("to", "type", "astype", "type_as", "view") and args:
-            target = args[0]
-            if isinstance(target, DtypeV):
-                return t.with_dtype(target.name)
-            if isinstance(target, StrV) and target.value in DTYPE_NAMES:
-                return t.with_dtype(DTYPE_NAMES[target.value])
-            if isinstance(target, TensorV) and name in ("to", "type_as"):
-                return t.with_dtype(target.dtype)
-            if name == "type" and _tensor_type_dtype(target) is not None:
-                return t.with_dtype(_tensor_type_dtype(target))
-            if name == "to" and len(args) > 1 and isinstance(args[1], DtypeV):  # x.to("cuda", torch.float16)
-                return t.with_dtype(args[1].name)
-            if name in ("to", "type", "astype", "type_as"):
-                if isinstance(target, (StrV, RefV)) or target is UNKNOWN:
-                    dt = kwargs.get("dtype")
-                    return t.with_dtype(dt.name) if isinstance(dt, DtypeV) else (t if isinstance(target, StrV) and name == "to" else t.with_dtype(None))
-        if name in ("to", "astype", "type") and "dtype" in kwargs:
-            dt = kwargs["dtype"]
-            return t.with_dtype(dt.name if isinstance(dt, DtypeV) else None)
-        if name in ("size",):
-            if shape is None:
-                return UNKNOWN
-            if not args and "dim" not in kwargs:
-                return SeqV(tuple(IntV(s) for s in shape), "shape")
-            d = _ints([args[0] if args else kwargs["dim"]])
-            if d is None or _norm_dim(d[0], rank) is None:  # type: ignore[arg-type]
-                return UNKNOWN
-            return IntV(shape[_norm_dim(d[0], rank)])  # type: ignore[arg-type, index]
-        if name in ("dim", "ndimension") and not args:
-            return IntV(Size.const(rank)) if rank is not None else UNKNOWN
-        if name == "numel" and not args:
-            return IntV(product(shape)) if shape is not None else UNKNOWN
-        if name in ("view", "reshape"):
-            return self.reshape(node, name, t, args, kwargs)
-        if name in ("transpose", "swapaxes", "swapdims", "moveaxis", "movedim"):
-            return self.transpose(t, args, kwargs, name)
-        if name == "permute":
-            dims = _shape_args(args)
-            dims_kw = kwargs.get("dims")
-            if dims is None and isinstance(dims_kw, SeqV):
-                dims = list(dims_kw.items)
-            return self.permute(t, dims)
-        if name == "flatten":
-            return self.flatten(t, args, kwargs)
-        if name == "unflatten":
-            return self.unflatten(node, t, args, kwargs)
-        if name == "unsqueeze" or name == "expand_dims":
-            d = _ints(args[:1] or ([kwargs["dim"]] if "dim" in kwargs else [kwargs.get("axis", UNKNOWN)]))
-            if d is None or shape is None:
-                return t.with_shape(None)
-            pos = _norm_dim(d[0], rank + 1)  # type: ignore[operator]
-            if pos is None:
-                return t.with_shape(None)
-            return t.with_shape(shape[:pos] + (Size.const(1),) + shape[pos:], (t.axes[:pos] + (None,) + t.axes[pos:]) if t.axes else None)
-        if name == "squeeze":
-            return self.squeeze(t, args, kwargs)
-        if name in ("expand", "broadcast_to"):
-            return self.expand(node, t, args, kwargs)
-        if name == "expand_as" and args and isinstance(args[0], TensorV):
-            return t.with_shape(args[0].shape)
-        if name == "dot" and t.framework in ("numpy", "jax") and args and isinstance(args[0], TensorV):
-            return self.numpy_dot(node, t, args[0])
-        if name in ("matmul", "mm", "bmm", "dot") and args and isinstance(args[0], TensorV):
-            return self.matmul(node, name, t, args[0])
-        if name in REDUCTIONS:
-            return self.reduction(node, name, t, args, kwargs, method)
-        if name in ("cumsum", "cumprod", "nancumsum", "nancumprod"):
-            return self.cumulative(node, name, t, args, kwargs)
-        if not method and name in DTYPE_NAMES and t.framework in ("numpy", "jax"):
-            return t.with_dtype(DTYPE_NAMES[name])  # np.half(x), np.float32(x): casts
-        if name in ("isnan", "isinf", "isfinite", "isposinf", "isneginf", "logical_not", "signbit"):
-            return t.with_dtype("bool")
-        if name in ("tril", "triu") and t.framework in ("numpy", "jax") and shape is not None and len(shape) < 2:
-            return t.with_shape(shape * 2 if len(shape) == 1 else None)  # np.tril of a vector: its (n, n) matrix
-        if name in ("clamp", "clip", "clamp_min", "clamp_max"):
-            bounds = [v for v in [*args, *kwargs.values()] if isinstance(v, TensorV)]
-            if bounds:  # tensor bounds broadcast with the input
-                return self.elementwise(node, name, [t, *bounds])
-        if name == "masked_fill" and args:
-            if not isinstance(args[0], TensorV) or args[0].shape is None or shape is None:
-                return t.with_shape(None)  # a mask of unknown shape may broadcast the result
-            out, fail = broadcast_shapes(shape, args[0].shape)  # out of place, the mask broadcasts too
-            return t.with_shape(out, t.axes if out == shape else None) if fail is None else t.with_shape(None)
-        if name in ("softmax", "log_softmax") or name in SAME_SHAPE:
-            return t
-        from . import constructors, multi_ops
-        multi = multi_ops.apply(self, node, name, t, args, kwargs)
-        if multi is not None:
-            return multi
-        if name in ("tile", "gather", "index_select", "ravel") and (name != "tile" or method or t.framework in ("torch", "numpy")):
-            shaped = constructors.method(self, node, name, t, args, kwargs, t.framework)
-            if shaped is not None:
-                return shaped
-        if name in ("chunk", "split", "unbind", "tolist", "item", "nonzero", "unique", "masked_select", "topk", "sort", "gather", "scatter", "index_select"):
-            return UNKNOWN
-        if name in ELEMENTWISE_FUNCS and args and isinstance(args[0], TensorV):
-            if name == "where":  # x.where(condition, y): all three broadcast
-                if not all(isinstance(a, TensorV) for a in args[:2]) or len(args) < 2:
-                    return t.with_shape(None)
-                return self.elementwise(node, name, [t, *args[:2]])  # type: ignore[list-item]
-            return self.elementwise(node, name, [t, args[0]])
-        if name == "repeat" and method and t.framework == "torch":
-            reps = _shape_args(args)
-            if reps is None or shape is None or len(reps) < len(shape):
-                return t.with_shape(None)
-            sizes = _sizes(reps, self.fresh)
-            if sizes is None:
-                return t.with_shape(None)
-            padded = (Size.const(1),) * (len(sizes) - len(shape)) + shape
-            return t.with_shape(tuple(a * b for a, b in zip(padded, sizes)))
-        return t.with_shape(None) if method else UNKNOWN
-
-    def reduction(self, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value], method: bool) -> Value:
-        shape = t.shape
-        # x.norm(p, dim, keepdim) / np.linalg.norm(x, ord, axis, keepdims); x.std(dim, unbiased, keepdim) in torch
-        at_dim, at_keep = (1, 2) if name == "norm" else (0, 2 if name in ("std", "var") else 1)
-        dim_v = args[at_dim] if len(args) > at_dim else kwargs.get("dim", kwargs.get("axis", NoneV()))
-        if name in ("std", "var") and t.framework == "torch" and isinstance(dim_v, BoolV):
-            dim_v = NoneV()  # x.std(True): the unbiased flag
-        keep_pos = args[at_keep] if len(args) > at_keep and isinstance(args[at_keep], BoolV) and t.framework == "torch" else BoolV(False)
-        keep_v = kwargs.get("keepdim", kwargs.get("keepdims", keep_pos))
-        if isinstance(dim_v, SeqV) and not dim_v.items and t.framework == "torch":
-            dim_v = UNKNOWN  # torch reads dim=() as every axis, in some versions
-        keep = keep_v.value if isinstance(keep_v, BoolV) else None
-        out_dtype = t.dtype
-        if name in ("all", "any", "argmax", "argmin", "count_nonzero"):
-            out_dtype = None
-        elif out_dtype in _INTEGRAL:
-            # sums and products of bools / ints accumulate in int64; means and norms of ints are floats (or raise)
-            out_dtype = "int64" if name in ("sum", "prod", "nansum") and t.framework in ("torch", "numpy") else (
-                out_dtype if name in ("max", "min", "amax", "amin") else None)
-        if "dtype" in kwargs:
-            out_dtype = _dtype_kw(kwargs)
-        elif t.framework in ("numpy", "jax") and len(args) > 1 and name != "norm" and not isinstance(args[1], (NoneV, BoolV)):
-            out_dtype = _dtype_arg(args[1])  # np.sum(x, 0, np.float32): numpy's dtype comes second
-        result: Value
-        if shape is None or keep is None:
-            result = TensorV(None, out_dtype, t.framework)
-            reduced: list[int] | None = None
-        elif isinstance(dim_v, NoneV):
-            reduced = list(range(len(shape)))
-            result = TensorV(tuple(Size.const(1) for _ in shape) if keep else (), out_dtype, t.framework)
-        else:
-            dims = _ints(list(dim_v.items) if isinstance(dim_v, SeqV) else [dim_v])
-            norm = [_norm_dim(d, len(shape)) for d in dims] if dims is not None else None
-            if norm is None or any(n is None for n in norm):
-                reduced = None
-                result = TensorV(None, out_dtype, t.framework)
-            else:
-                reduced = sorted(set(n for n in norm if n is not None))
-                new = tuple(Size.const(1) if i in reduced else s for i, s in enumerate(shape)) if keep else tuple(s for i, s in enumerate(shape) if i not in reduced)
-                axes = None
-                if t.axes:
-                    axes = tuple(None if i in reduced else a for i, a in enumerate(t.axes)) if keep else tuple(a for i, a in enumerate(t.axes) if i not in reduced)
-                result = TensorV(new, out_dtype, t.framework, axes, t.origin)
-                if name in ("max", "min", "median") and not isinstance(dim_v, NoneV) and t.framework not in ("numpy", "jax"):
-                    from .multi_ops import values_indices
-                    result = values_indices(t, result) if len(reduced) == 1 and not isinstance(dim_v, SeqV) else UNKNOWN
-        self.note_framework_reduction(node, name, t, reduced, kwargs)
-        return result
-
-    def cumulative(self, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        """cumsum / cumprod: the shape is kept (numpy without an axis flattens); the dtype follows ``dtype=``."""
-        dim_v = args[0] if args else kwargs.get("dim", kwargs.get("axis", NoneV()))
-        reduced: list[int] | None = None
-        if t.shape is not None:
-            if isinstance(dim_v, NoneV):
-                reduced = list(range(len(t.shape))) if t.framework in ("numpy", "jax") else None
-            else:
-                d = _ints([dim_v])
-                pos = _norm_dim(d[0], len(t.shape)) if d is not None else None
-                reduced = [pos] if pos is not None else None
-        self.note_framework_reduction(node, name, t, reduced, kwargs)
-        dt = kwargs.get("dtype")
-        out = t.with_dtype(_dtype_kw(kwargs)) if dt is not None and not isinstance(dt, NoneV) else t
-        if dt is None and t.dtype in _INTEGRAL:
-            out = t.with_dtype("int64" if t.framework in ("torch", "numpy") else None)  # accumulates in int64
-        if t.framework in ("numpy", "jax") and t.shape is not None and (isinstance(dim_v, NoneV) or not t.shape):
-            return out.with_shape((product(t.shape),))  # flattened without an axis; a 0-d array becomes (1,)
-        return out
-
-    def note_reduction(self, node: cst.CSTNode, op: str, t: TensorV | None, reduction: str | None, res: Any, pattern: str, out: TensorV) -> None:
-        from .precision import check_einops_reduction
-
-        if t is not None:
-            check_einops_reduction(self.m, node, op, t, reduction, res, pattern)
-
-    def note_framework_reduction(self, node: cst.CSTNode, name: str, t: TensorV, reduced: list[int] | None, kwargs: dict[str, Value]) -> None:
-        from .precision import check_framework_reduction
-
-        check_framework_reduction(self.m, node, name, t, reduced, kwargs)
-
-    def call(self, interp: "Interpreter", node: cst.Call, qual: str, args: list[Value], kwargs: dict[str, Value], dynamic: bool) -> Value | None:
-        fw = _framework(qual)
-        if fw is None:
-            return None
-        name = qual.rsplit(".", 1)[-1]
-        if dynamic:
-            return UNKNOWN
-        from ..interpret.paths import branching, each_path
-        if branching(args) is not None:
-            return each_path(self.ctx, args, lambda a: self.call(interp, node, qual, a, kwargs, dynamic))
-        if qual.startswith(frameworks.PREFIXES):
-            return frameworks.call(self, interp, node, qual, args, kwargs)
-        if qual.startswith("torch.nn.") and not qual.startswith("torch.nn.functional") and name[:1].isupper():
-            return self.layer(node, name, args, kwargs)
-        if qual == "torch.nn.functional.scaled_dot_product_attention":
-            return self.attention(node, args, kwargs)
-        if qual == "torch.nn.functional.linear":
-            return self.linear(node, args, kwargs)
-        stub = self.m.stubs.function(qual)
-        if stub is not None:
-            return self.call_stub(node, qual, stub, args, kwargs)
-        from . import constructors
-        made = constructors.call(self, node, qual, fw, args, kwargs)
-        if made is not None:
-            return made
-        if qual in SIZE_CONSTRUCTORS or name == "arange":
-            return self.construct(node, fw, qual, name, args, kwargs)
-        if qual in RANDOM_SIZED:
-            return self.random_sized(node, fw, qual, args, kwargs)
-        if name == "outer" and fw in ("numpy", "jax") and len(args) == 2 and all(isinstance(a, TensorV) for a in args):
-            return self.outer(args[0], args[1], fw)  # type: ignore[arg-type]
-        if name in ("zeros_like", "ones_like", "empty_like", "randn_like", "rand_like", "full_like") and args and isinstance(args[0], TensorV):
-            if "shape" in kwargs:  # np.zeros_like(x, shape=(2, 3))
-                dt = _dtype_kw(kwargs) if "dtype" in kwargs else args[0].dtype
-                return self._sized(node, name, [kwargs["shape"]], dt, fw)
-            return args[0].with_dtype(_dtype_kw(kwargs)) if "dtype" in kwargs else args[0]
-        if name in ("cat", "concatenate", "concat", "stack", "hstack", "vstack"):
-            return self.concat(node, name, fw, args, kwargs)
-        if name in ("matmul", "bmm", "mm") and len(args) == 2 and all(isinstance(a, TensorV) for a in args):
-            return self.matmul(node, name, args[0], args[1])  # type: ignore[arg-type]
-        if name in LOSSES and len(args) >= 2 and isinstance(args[0], TensorV) and isinstance(args[1], TensorV):
-            return self.loss(node, name, args[0], args[1], kwargs)
-        if name in ELEMENTWISE_FUNCS and len(args) >= 2 and all(isinstance(a, TensorV) for a in args[:2]):
-            tensors = [a for a in args if isinstance(a, TensorV)]
-            return self.elementwise(node, name, tensors)
-        if name == "einsum":
-            if qual.startswith("einops"):
-                return None
-            from . import einsum_eq
-            return einsum_eq.call(self, node, qual, fw, args, kwargs)
-        if name in ("tensor", "as_tensor", "from_numpy", "array", "asarray"):
-            if args and isinstance(args[0], TensorV):  # np.asarray(torch_tensor) is a numpy array from here on
-                src = args[0]
-                out = TensorV(src.shape, src.dtype, fw, src.axes, src.origin, src.vshape)
-                if fw == "jax" and src.dtype in _X64:
-                    out = out.with_dtype(None)
-                return out.with_dtype(_dtype_kw(kwargs)) if "dtype" in kwargs else out
-            return TensorV(None, _dtype_kw(kwargs), fw)
-        if args and isinstance(args[0], TensorV):
-            return self.apply_op(node, name, args[0], args[1:], kwargs, method=False)
+            return matmul(cx, node, "@", left, right)
         return UNKNOWN
+    if isinstance(left, TensorV) and isinstance(right, TensorV):
+        return elementwise(cx, node, _op_name(op), [left, right])
+    t = left if isinstance(left, TensorV) else right
+    other = right if t is left else left
+    assert isinstance(t, TensorV)
+    if isinstance(other, (IntV, FloatV, BoolV)):
+        if t.dtype in _INTEGRAL and (_op_name(op) in _TRUE_DIVISION or isinstance(other, FloatV) or t.dtype == "bool"):
+            return t.with_dtype(None)  # an int tensor divided, or times a float, is a float tensor
+        return t
+    return t.with_shape(None)
 
-    def call_stub(self, node: cst.Call, qual: str, fi: Any, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        """A function declared in a shape stub: check each argument against its annotation, return the declared shape."""
-        from ...annotations import Memo, instantiate, match_shape
-        from ...diagnostics import get
-        from ..index.functions import bind_arguments
-        from .shapes_bridge import _bound_shapes, _param_dims
 
-        bound = bind_arguments(fi.params, args, kwargs, skip_first=False)
-        tensors = [a for a in args if isinstance(a, TensorV)]
-        first = tensors[0] if tensors else None
-        if bound is None:
+def elementwise(cx: OpContext, node: cst.CSTNode, opname: str, tensors: list[TensorV], loss: bool = False) -> Value:
+    known = [t for t in tensors if t.shape is not None]
+    dtype = tensors[0].dtype if all(t.dtype == tensors[0].dtype for t in tensors) else None
+    if dtype in _INTEGRAL and (opname in _TRUE_DIVISION or dtype == "bool"):
+        dtype = None  # true division (atan2, hypot) of integers gives floats; bool arithmetic gives ints
+    fw = next((t.framework for t in tensors if t.framework), None)
+    if len(known) < len(tensors):
+        return TensorV(None, dtype, fw)
+    shape: tuple[Size, ...] | None = known[0].shape
+    for t in known[1:]:
+        assert shape is not None and t.shape is not None
+        new, fail = broadcast_shapes(shape, t.shape)
+        if fail is not None:
+            i, a, b = fail
+            rank = max(len(shape), len(t.shape))
+            axis_index = rank - i
+            cx.ctx.report(node, "SHP204", {"op": opname, "reason": f"shapes {shape_text(shape)} and {shape_text(t.shape)} cannot broadcast: "
+                                                                     f"axis {axis_index} has {a} against {b}"},
+                            cx.origins(tensors), spec=OpSpec("loss" if loss else "elementwise", None, (shape, t.shape), (), (("name", opname),)))
+            return TensorV(None, dtype, fw)
+        shape = new
+        if shape is None:
+            misaligned(cx, node, opname, tensors)
+            return TensorV(None, dtype, fw)
+    misaligned(cx, node, opname, tensors)
+    axes = tensors[0].axes if all(t.axes == tensors[0].axes for t in tensors) else None
+    return TensorV(shape, dtype, fw, axes if shape is not None and axes is not None and len(axes) == len(shape) else None, tensors[0].origin)
+
+
+def misaligned(cx: OpContext, node: cst.CSTNode, opname: str, tensors: list[TensorV]) -> None:
+    """SHP401: the same named axes in a different order (silently wrong wherever sizes coincide)."""
+    named = [t for t in tensors if t.axes is not None and t.shape is not None and all(a is not None for a in t.axes)]
+    for i in range(len(named)):
+        for j in range(i + 1, len(named)):
+            a, b = named[i].axes, named[j].axes
+            assert a is not None and b is not None
+            if len(a) == len(b) and len(set(a)) == len(a) and set(a) == set(b) and a != b:
+                cx.ctx.report(node, "SHP401", {"op": opname, "left": " ".join(a), "right": " ".join(b)},  # type: ignore[arg-type]
+                                [f"rearrange one operand first, e.g. rearrange(y, \"{' '.join(b)} -> {' '.join(a)}\")"])  # type: ignore[arg-type]
+                return
+
+
+def matmul(cx: OpContext, node: cst.CSTNode, opname: str, a: TensorV, b: TensorV) -> Value:
+    dtype = a.dtype if a.dtype == b.dtype else None
+    fw = a.framework or b.framework
+    if a.shape is None or b.shape is None or len(a.shape) == 0 or len(b.shape) == 0:
+        return TensorV(None, dtype, fw)
+    k1 = a.shape[-1]
+    k2 = b.shape[-2] if len(b.shape) >= 2 else b.shape[0]
+    if equal(k1, k2) is Truth.FALSE:
+        cx.ctx.report(node, "SHP204", {"op": opname, "reason": f"inner dimensions differ: {shape_text(a.shape)} @ {shape_text(b.shape)} "
+                                                                 f"contracts {k1} with {k2}"}, cx.origins([a, b]),
+                        spec=OpSpec("matmul", None, (a.shape, b.shape)))
+        return TensorV(None, dtype, fw)
+    if len(a.shape) == 1 and len(b.shape) == 1:
+        return TensorV((), dtype, fw)
+    if len(b.shape) == 1:
+        return TensorV(a.shape[:-1], dtype, fw)
+    if len(a.shape) == 1:
+        return TensorV(b.shape[:-2] + b.shape[-1:], dtype, fw)
+    batch, fail = broadcast_shapes(a.shape[:-2], b.shape[:-2])
+    if fail is not None:
+        cx.ctx.report(node, "SHP204", {"op": opname, "reason": f"batch dimensions {shape_text(a.shape[:-2])} and {shape_text(b.shape[:-2])} cannot broadcast"}, cx.origins([a, b]),
+                        spec=OpSpec("matmul", None, (a.shape, b.shape)))
+        return TensorV(None, dtype, fw)
+    if batch is None:
+        return TensorV(None, dtype, fw)
+    ax = None
+    if a.axes and b.axes and len(a.axes) == len(a.shape) and len(b.axes) == len(b.shape) and a.axes[:-2] == b.axes[:-2]:
+        ax = a.axes[:-1] + b.axes[-1:]
+    return TensorV(batch + (a.shape[-2], b.shape[-1]), dtype, fw, ax)
+
+
+def numpy_dot(cx: OpContext, node: cst.CSTNode, a: TensorV, b: TensorV) -> Value:
+    """``np.dot``: matmul for 1-d and 2-d operands; above, a sum over a's last axis and b's second-to-last,
+    without broadcasting: ``a.shape[:-1] + b.shape[:-2] + b.shape[-1:]``; a 0-d operand multiplies."""
+    if a.shape is None or b.shape is None or (len(a.shape) <= 2 and len(b.shape) <= 2 and a.shape and b.shape):
+        return matmul(cx, node, "dot", a, b)
+    dtype = a.dtype if a.dtype == b.dtype else None
+    if not a.shape or not b.shape:
+        return TensorV(b.shape if not a.shape else a.shape, dtype, a.framework)
+    k2 = b.shape[-2] if len(b.shape) >= 2 else b.shape[0]
+    if equal(a.shape[-1], k2) is Truth.FALSE:
+        return TensorV(None, dtype, a.framework)  # raises; no rule of ours says so
+    out = a.shape[:-1] + (b.shape[:-2] + b.shape[-1:] if len(b.shape) >= 2 else ())
+    return TensorV(out, dtype, a.framework)
+
+
+def tensor_method(cx: OpContext, interp: "Interpreter", node: cst.Call, t: TensorV, name: str, args: list[Value], kwargs: dict[str, Value], dynamic: bool) -> Value:
+    from ..interpret.paths import branching, each_path
+    if branching([t] + args) is not None:
+        return each_path(cx.ctx, [t] + args, lambda v: tensor_method(cx, interp, node, v[0], name, v[1:], kwargs, dynamic)) or UNKNOWN  # type: ignore[arg-type]
+    if dynamic:
+        return t.with_shape(None) if name in SAME_SHAPE else UNKNOWN
+    if name == "masked_fill" and args and not isinstance(args[0], TensorV):
+        args = [_comparison_mask(interp, node.args[0].value if node.args else None), *args[1:]]
+    own = FRAMEWORK_METHODS.get(t.framework) if t.framework is not None else None
+    if own is not None:  # TensorFlow / Paddle tensors: their own rules (frameworks.py), never torch's
+        out = own(cx, node, name, t, args, kwargs, True)
+        return out if out is not None else t.with_shape(None)
+    return apply_op(cx, node, name, t, args, kwargs, method=True)
+
+
+def apply_op(cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value], method: bool) -> Value:
+    """Shared by ``x.op(...)`` and ``torch.op(x, ...)`` (``args`` exclude the tensor itself)."""
+    out = _dispatch_method(cx, node, name, t, args, kwargs, method)
+    if t.framework == "jax" and isinstance(out, TensorV) and out.dtype in _X64 and out.dtype != t.dtype:
+        return out.with_dtype(None)  # jax makes 64-bit dtypes 32-bit unless jax_enable_x64 is set
+    return out
+
+
+def _dispatch_method(cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value], method: bool) -> Value:
+    for rule in TENSOR_METHODS.get(name):
+        out = rule(cx, node, name, t, args, kwargs, method)
+        if out is not None:
+            return out
+    return t.with_shape(None) if method else UNKNOWN
+
+
+# ------------------------------------------------------------------------------------------ tensor-method rules
+@TENSOR_METHODS.register(*_CASTS)
+def _cast_method(cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value], method: bool) -> Value | None:
+    """``x.float()``, ``x.half()``, ..."""
+    return t.with_dtype(_CASTS[name]) if method and not args else None
+
+
+@TENSOR_METHODS.register("numpy")
+def _to_numpy(cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value], method: bool) -> Value | None:
+    if method and not args and t.framework == "torch":  # x.numpy(): a numpy array from here on
+        return TensorV(t.shape, t.dtype, "numpy", t.axes, t.origin, t.vshape)
+    return None
+
+
+@TENSOR_METHODS.register("to", "type", "astype", "type_as", "view")
+def _cast_to(cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value], method: bool) -> Value | None:
+    """``x.to(torch.float16)``, ``x.astype("float32")``, ``x.type_as(y)``, ``x.view(torch.int32)``, ``x.to(dtype=...)``."""
+    if args:
+        target = args[0]
+        if isinstance(target, DtypeV):
+            return t.with_dtype(target.name)
+        if isinstance(target, StrV) and target.value in DTYPE_NAMES:
+            return t.with_dtype(DTYPE_NAMES[target.value])
+        if isinstance(target, TensorV) and name in ("to", "type_as"):
+            return t.with_dtype(target.dtype)
+        if name == "type" and _tensor_type_dtype(target) is not None:
+            return t.with_dtype(_tensor_type_dtype(target))
+        if name == "to" and len(args) > 1 and isinstance(args[1], DtypeV):  # x.to("cuda", torch.float16)
+            return t.with_dtype(args[1].name)
+        if name in ("to", "type", "astype", "type_as"):
+            if isinstance(target, (StrV, RefV)) or target is UNKNOWN:
+                dt = kwargs.get("dtype")
+                return t.with_dtype(dt.name) if isinstance(dt, DtypeV) else (t if isinstance(target, StrV) and name == "to" else t.with_dtype(None))
+    if name in ("to", "astype", "type") and "dtype" in kwargs:
+        dt = kwargs["dtype"]
+        return t.with_dtype(dt.name if isinstance(dt, DtypeV) else None)
+    return None
+
+
+@TENSOR_METHODS.register("size")
+def _size(cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value], method: bool) -> Value | None:
+    shape = t.shape
+    if shape is None:
+        return UNKNOWN
+    if not args and "dim" not in kwargs:
+        return SeqV(tuple(IntV(s) for s in shape), "shape")
+    d = _ints([args[0] if args else kwargs["dim"]])
+    pos = _norm_dim(d[0], len(shape)) if d is not None else None
+    return IntV(shape[pos]) if pos is not None else UNKNOWN
+
+
+@TENSOR_METHODS.register("dim", "ndimension")
+def _dim(cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value], method: bool) -> Value | None:
+    if args:
+        return None
+    return IntV(Size.const(len(t.shape))) if t.shape is not None else UNKNOWN
+
+
+@TENSOR_METHODS.register("numel")
+def _numel(cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value], method: bool) -> Value | None:
+    if args:
+        return None
+    return IntV(product(t.shape)) if t.shape is not None else UNKNOWN
+
+
+@TENSOR_METHODS.register("expand_as")
+def _expand_as(cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value], method: bool) -> Value | None:
+    return t.with_shape(args[0].shape) if args and isinstance(args[0], TensorV) else None
+
+
+@TENSOR_METHODS.register("matmul", "mm", "bmm", "dot")
+def _matmul_method(cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value], method: bool) -> Value | None:
+    if not args or not isinstance(args[0], TensorV):
+        return None
+    if name == "dot" and t.framework in ("numpy", "jax"):
+        return numpy_dot(cx, node, t, args[0])
+    return matmul(cx, node, name, t, args[0])
+
+
+@TENSOR_METHODS.register(*REDUCTIONS)
+def _reduction(cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value], method: bool) -> Value | None:
+    return reduction(cx, node, name, t, args, kwargs, method)
+
+
+@TENSOR_METHODS.register("cumsum", "cumprod", "nancumsum", "nancumprod")
+def _cumulative(cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value], method: bool) -> Value | None:
+    return cumulative(cx, node, name, t, args, kwargs)
+
+
+@TENSOR_METHODS.register(*DTYPE_NAMES)
+def _dtype_call(cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value], method: bool) -> Value | None:
+    """``np.half(x)``, ``np.float32(x)``: casts."""
+    return t.with_dtype(DTYPE_NAMES[name]) if not method and t.framework in ("numpy", "jax") else None
+
+
+@TENSOR_METHODS.register("isnan", "isinf", "isfinite", "isposinf", "isneginf", "logical_not", "signbit")
+def _predicate(cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value], method: bool) -> Value | None:
+    return t.with_dtype("bool")
+
+
+@TENSOR_METHODS.register("tril", "triu")
+def _triangle(cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value], method: bool) -> Value | None:
+    shape = t.shape
+    if t.framework in ("numpy", "jax") and shape is not None and len(shape) < 2:
+        return t.with_shape(shape * 2 if len(shape) == 1 else None)  # np.tril of a vector: its (n, n) matrix
+    return None
+
+
+@TENSOR_METHODS.register("clamp", "clip", "clamp_min", "clamp_max")
+def _clamp(cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value], method: bool) -> Value | None:
+    bounds = [v for v in [*args, *kwargs.values()] if isinstance(v, TensorV)]
+    return elementwise(cx, node, name, [t, *bounds]) if bounds else None  # tensor bounds broadcast with the input
+
+
+@TENSOR_METHODS.register("masked_fill")
+def _masked_fill(cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value], method: bool) -> Value | None:
+    if not args:
+        return None
+    shape = t.shape
+    if not isinstance(args[0], TensorV) or args[0].shape is None or shape is None:
+        return t.with_shape(None)  # a mask of unknown shape may broadcast the result
+    out, fail = broadcast_shapes(shape, args[0].shape)  # out of place, the mask broadcasts too
+    return t.with_shape(out, t.axes if out == shape else None) if fail is None else t.with_shape(None)
+
+
+@TENSOR_METHODS.register(*SAME_SHAPE)
+def _same_shape(cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value], method: bool) -> Value | None:
+    return t
+
+
+@TENSOR_METHODS.register("tolist", "item", "nonzero", "unique", "masked_select", "scatter")
+def _unknown(cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value], method: bool) -> Value | None:
+    """A Python value, or a shape that depends on the data."""
+    return UNKNOWN
+
+
+@TENSOR_METHODS.register(*ELEMENTWISE_FUNCS)
+def _elementwise(cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value], method: bool) -> Value | None:
+    if not args or not isinstance(args[0], TensorV):
+        return None
+    if name == "where":  # x.where(condition, y): all three broadcast
+        if not all(isinstance(a, TensorV) for a in args[:2]) or len(args) < 2:
+            return t.with_shape(None)
+        return elementwise(cx, node, name, [t, *args[:2]])  # type: ignore[list-item]
+    return elementwise(cx, node, name, [t, args[0]])
+
+
+@TENSOR_METHODS.register("repeat")
+def _repeat(cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value], method: bool) -> Value | None:
+    """torch's ``x.repeat(*sizes)`` (numpy's ``repeat`` repeats elements: unknown)."""
+    shape = t.shape
+    if not method or t.framework != "torch":
+        return None
+    reps = _shape_args(args)
+    if reps is None or shape is None or len(reps) < len(shape):
+        return t.with_shape(None)
+    sizes = _sizes(reps, cx.fresh)
+    if sizes is None:
+        return t.with_shape(None)
+    padded = (Size.const(1),) * (len(sizes) - len(shape)) + shape
+    return t.with_shape(tuple(a * b for a, b in zip(padded, sizes)))
+
+
+def reduction(cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value], method: bool) -> Value:
+    shape = t.shape
+    # x.norm(p, dim, keepdim) / np.linalg.norm(x, ord, axis, keepdims); x.std(dim, unbiased, keepdim) in torch
+    at_dim, at_keep = (1, 2) if name == "norm" else (0, 2 if name in ("std", "var") else 1)
+    dim_v = args[at_dim] if len(args) > at_dim else kwargs.get("dim", kwargs.get("axis", NoneV()))
+    if name in ("std", "var") and t.framework == "torch" and isinstance(dim_v, BoolV):
+        dim_v = NoneV()  # x.std(True): the unbiased flag
+    keep_pos = args[at_keep] if len(args) > at_keep and isinstance(args[at_keep], BoolV) and t.framework == "torch" else BoolV(False)
+    keep_v = kwargs.get("keepdim", kwargs.get("keepdims", keep_pos))
+    if isinstance(dim_v, SeqV) and not dim_v.items and t.framework == "torch":
+        dim_v = UNKNOWN  # torch reads dim=() as every axis, in some versions
+    keep = keep_v.value if isinstance(keep_v, BoolV) else None
+    out_dtype = t.dtype
+    if name in ("all", "any", "argmax", "argmin", "count_nonzero"):
+        out_dtype = None
+    elif out_dtype in _INTEGRAL:
+        # sums and products of bools / ints accumulate in int64; means and norms of ints are floats (or raise)
+        out_dtype = "int64" if name in ("sum", "prod", "nansum") and t.framework in ("torch", "numpy") else (
+            out_dtype if name in ("max", "min", "amax", "amin") else None)
+    if "dtype" in kwargs:
+        out_dtype = _dtype_kw(kwargs)
+    elif t.framework in ("numpy", "jax") and len(args) > 1 and name != "norm" and not isinstance(args[1], (NoneV, BoolV)):
+        out_dtype = _dtype_arg(args[1])  # np.sum(x, 0, np.float32): numpy's dtype comes second
+    result: Value
+    if shape is None or keep is None:
+        result = TensorV(None, out_dtype, t.framework)
+        reduced: list[int] | None = None
+    elif isinstance(dim_v, NoneV):
+        reduced = list(range(len(shape)))
+        result = TensorV(tuple(Size.const(1) for _ in shape) if keep else (), out_dtype, t.framework)
+    else:
+        dims = _ints(list(dim_v.items) if isinstance(dim_v, SeqV) else [dim_v])
+        norm = [_norm_dim(d, len(shape)) for d in dims] if dims is not None else None
+        if norm is None or any(n is None for n in norm):
+            reduced = None
+            result = TensorV(None, out_dtype, t.framework)
+        else:
+            reduced = sorted(set(n for n in norm if n is not None))
+            new = tuple(Size.const(1) if i in reduced else s for i, s in enumerate(shape)) if keep else tuple(s for i, s in enumerate(shape) if i not in reduced)
+            axes = None
+            if t.axes:
+                axes = tuple(None if i in reduced else a for i, a in enumerate(t.axes)) if keep else tuple(a for i, a in enumerate(t.axes) if i not in reduced)
+            result = TensorV(new, out_dtype, t.framework, axes, t.origin)
+            if name in ("max", "min", "median") and not isinstance(dim_v, NoneV) and t.framework not in ("numpy", "jax"):
+                from .multi_ops import values_indices
+                result = values_indices(t, result) if len(reduced) == 1 and not isinstance(dim_v, SeqV) else UNKNOWN
+    note_framework_reduction(cx, node, name, t, reduced, kwargs)
+    return result
+
+
+def cumulative(cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value]) -> Value:
+    """cumsum / cumprod: the shape is kept (numpy without an axis flattens); the dtype follows ``dtype=``."""
+    dim_v = args[0] if args else kwargs.get("dim", kwargs.get("axis", NoneV()))
+    reduced: list[int] | None = None
+    if t.shape is not None:
+        if isinstance(dim_v, NoneV):
+            reduced = list(range(len(t.shape))) if t.framework in ("numpy", "jax") else None
+        else:
+            d = _ints([dim_v])
+            pos = _norm_dim(d[0], len(t.shape)) if d is not None else None
+            reduced = [pos] if pos is not None else None
+    note_framework_reduction(cx, node, name, t, reduced, kwargs)
+    dt = kwargs.get("dtype")
+    out = t.with_dtype(_dtype_kw(kwargs)) if dt is not None and not isinstance(dt, NoneV) else t
+    if dt is None and t.dtype in _INTEGRAL:
+        out = t.with_dtype("int64" if t.framework in ("torch", "numpy") else None)  # accumulates in int64
+    if t.framework in ("numpy", "jax") and t.shape is not None and (isinstance(dim_v, NoneV) or not t.shape):
+        return out.with_shape((product(t.shape),))  # flattened without an axis; a 0-d array becomes (1,)
+    return out
+
+
+def note_framework_reduction(cx: OpContext, node: cst.CSTNode, name: str, t: TensorV, reduced: list[int] | None, kwargs: dict[str, Value]) -> None:
+    from .precision import check_framework_reduction
+
+    check_framework_reduction(cx.m, node, name, t, reduced, kwargs)
+
+
+def call(cx: OpContext, interp: "Interpreter", node: cst.Call, qual: str, args: list[Value], kwargs: dict[str, Value], dynamic: bool) -> Value | None:
+    """A call of a framework function ``qual``; None when ``qual`` is no framework's."""
+    fw = _framework(qual)
+    if fw is None:
+        return None
+    name = qual.rsplit(".", 1)[-1]
+    if dynamic:
+        return UNKNOWN
+    from ..interpret.paths import branching, each_path
+    if branching(args) is not None:
+        return each_path(cx.ctx, args, lambda a: call(cx, interp, node, qual, a, kwargs, dynamic))
+    if qual.startswith(frameworks.PREFIXES):
+        return frameworks.call(cx, interp, node, qual, args, kwargs)
+    if qual.startswith("torch.nn.") and not qual.startswith("torch.nn.functional") and name[:1].isupper():
+        return layers.layer(cx, node, name, args, kwargs)
+    for rule in STUB_OVERRIDES.get(qual):
+        out = rule(cx, node, qual, fw, args, kwargs)
+        if out is not None:
+            return out
+    stub = cx.m.stubs.function(qual)
+    if stub is not None:
+        return call_stub(cx, node, qual, stub, args, kwargs)
+    for rule in FUNCTIONS.get(qual) + FUNCTIONS.get(name):
+        out = rule(cx, node, qual, fw, args, kwargs)
+        if out is not None:
+            return out
+    if args and isinstance(args[0], TensorV):
+        return apply_op(cx, node, name, args[0], args[1:], kwargs, method=False)
+    return UNKNOWN
+
+
+# --------------------------------------------------------------------------------------------- function rules
+@STUB_OVERRIDES.register("torch.nn.functional.scaled_dot_product_attention")
+def _attention(cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]) -> Value | None:
+    return attention(cx, node, args, kwargs)
+
+
+@STUB_OVERRIDES.register("torch.nn.functional.linear")
+def _linear(cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]) -> Value | None:
+    return linear(cx, node, args, kwargs)
+
+
+@FUNCTIONS.register(*SIZE_CONSTRUCTORS, "arange")
+def _construct(cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]) -> Value | None:
+    return construct(cx, node, fw, qual, qual.rsplit(".", 1)[-1], args, kwargs)
+
+
+@FUNCTIONS.register(*RANDOM_SIZED)
+def _random_sized(cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]) -> Value | None:
+    return random_sized(cx, node, fw, qual, args, kwargs)
+
+
+@FUNCTIONS.register("outer")
+def _outer(cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]) -> Value | None:
+    if fw in ("numpy", "jax") and len(args) == 2 and isinstance(args[0], TensorV) and isinstance(args[1], TensorV):
+        return outer(args[0], args[1], fw)
+    return None  # torch.outer: its stub
+
+
+@FUNCTIONS.register("zeros_like", "ones_like", "empty_like", "randn_like", "rand_like", "full_like")
+def _like(cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]) -> Value | None:
+    if not args or not isinstance(args[0], TensorV):
+        return None
+    if "shape" in kwargs:  # np.zeros_like(x, shape=(2, 3))
+        dt = _dtype_kw(kwargs) if "dtype" in kwargs else args[0].dtype
+        return _sized(cx, node, qual.rsplit(".", 1)[-1], [kwargs["shape"]], dt, fw)
+    return args[0].with_dtype(_dtype_kw(kwargs)) if "dtype" in kwargs else args[0]
+
+
+@FUNCTIONS.register("cat", "concatenate", "concat", "stack", "hstack", "vstack")
+def _concat(cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]) -> Value | None:
+    return concat(cx, node, qual.rsplit(".", 1)[-1], fw, args, kwargs)
+
+
+@FUNCTIONS.register("matmul", "bmm", "mm")
+def _matmul(cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]) -> Value | None:
+    if len(args) == 2 and isinstance(args[0], TensorV) and isinstance(args[1], TensorV):
+        return matmul(cx, node, qual.rsplit(".", 1)[-1], args[0], args[1])
+    return None
+
+
+@FUNCTIONS.register(*LOSSES)
+def _loss(cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]) -> Value | None:
+    if len(args) >= 2 and isinstance(args[0], TensorV) and isinstance(args[1], TensorV):
+        return loss(cx, node, qual.rsplit(".", 1)[-1], args[0], args[1], kwargs)
+    return None
+
+
+@FUNCTIONS.register(*ELEMENTWISE_FUNCS)
+def _elementwise_fn(cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]) -> Value | None:
+    if len(args) >= 2 and all(isinstance(a, TensorV) for a in args[:2]):
+        return elementwise(cx, node, qual.rsplit(".", 1)[-1], [a for a in args if isinstance(a, TensorV)])
+    return None
+
+
+@FUNCTIONS.register("tensor", "as_tensor", "from_numpy", "array", "asarray")
+def _as_array(cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]) -> Value | None:
+    if args and isinstance(args[0], TensorV):  # np.asarray(torch_tensor) is a numpy array from here on
+        src = args[0]
+        out = TensorV(src.shape, src.dtype, fw, src.axes, src.origin, src.vshape)
+        if fw == "jax" and src.dtype in _X64:
+            out = out.with_dtype(None)
+        return out.with_dtype(_dtype_kw(kwargs)) if "dtype" in kwargs else out
+    return TensorV(None, _dtype_kw(kwargs), fw)
+
+
+def call_stub(cx: OpContext, node: cst.Call, qual: str, fi: Any, args: list[Value], kwargs: dict[str, Value]) -> Value:
+    """A function declared in a shape stub: check each argument against its annotation, return the declared shape."""
+    from ...annotations import Memo, instantiate, match_shape
+    from ...diagnostics import get
+    from ..index.functions import bind_arguments
+    from .shapes_bridge import _bound_shapes, _param_dims
+
+    bound = bind_arguments(fi.params, args, kwargs, skip_first=False)
+    tensors = [a for a in args if isinstance(a, TensorV)]
+    first = tensors[0] if tensors else None
+    if bound is None:
+        return TensorV(None, first.dtype if first else None, first.framework if first else None)
+    memo = Memo()
+    for p in fi.params:
+        arg = bound.get(p.name)
+        if p.ann is None or not isinstance(arg, TensorV) or arg.shape is None:
+            continue
+        spec = fi.module.shapes.spec(p.ann)
+        if spec is None:
+            continue
+        res = match_shape(spec, arg.shape, memo, fresh=lambda n: cx.ctx.fresh(n))
+        if res.ok is False and res.problem is not None:
+            code, fields = res.problem
+            reason = get(code).template.format(**fields)
+            short = qual.rsplit(".", 1)[-1]
+            cx.ctx.report(node, "SHP204", {"op": qual, "reason": f"argument {p.name!r} does not fit the stub signature "
+                                                                   f"{p.name}: {p.ann.text}: {reason}"},
+                            [f"the argument has shape {shape_text(arg.shape)}" + (f" {arg.origin}" if arg.origin is not None else ""),
+                             f"stub {short}() at {fi.module.path}:{fi.module.line_of(fi.node)}"],
+                            spec=OpSpec("annotation", None, _bound_shapes(fi, bound, p.name) + (arg.shape,), (),
+                                        (("dims", p.ann.dims), ("params", _param_dims(fi, bound, p.name)), ("stub", qual))))
             return TensorV(None, first.dtype if first else None, first.framework if first else None)
-        memo = Memo()
-        for p in fi.params:
-            arg = bound.get(p.name)
-            if p.ann is None or not isinstance(arg, TensorV) or arg.shape is None:
-                continue
-            spec = fi.module.shapes.spec(p.ann)
-            if spec is None:
-                continue
-            res = match_shape(spec, arg.shape, memo, fresh=lambda n: self.ctx.fresh(n))
-            if res.ok is False and res.problem is not None:
-                code, fields = res.problem
-                reason = get(code).template.format(**fields)
-                short = qual.rsplit(".", 1)[-1]
-                self.ctx.report(node, "SHP204", {"op": qual, "reason": f"argument {p.name!r} does not fit the stub signature "
-                                                                       f"{p.name}: {p.ann.text}: {reason}"},
-                                [f"the argument has shape {shape_text(arg.shape)}" + (f" {arg.origin}" if arg.origin is not None else ""),
-                                 f"stub {short}() at {fi.module.path}:{fi.module.line_of(fi.node)}"],
-                                spec=OpSpec("annotation", None, _bound_shapes(fi, bound, p.name) + (arg.shape,), (),
-                                            (("dims", p.ann.dims), ("params", _param_dims(fi, bound, p.name)), ("stub", qual))))
-                return TensorV(None, first.dtype if first else None, first.framework if first else None)
-        ret = fi.return_ann
-        fw = first.framework if first else _framework(qual)
-        if ret is None:
-            return TensorV(None, first.dtype if first else None, fw)
-        dtype = ret.dtype or (first.dtype if first else None)
-        if "dtype" in kwargs and not isinstance(kwargs["dtype"], NoneV):
-            dtype = _dtype_kw(kwargs)  # softmax(x, dim, dtype=torch.float32)
-        spec = fi.module.shapes.spec(ret)
-        shape = instantiate(spec, memo, lambda n: self.ctx.fresh(n)) if spec is not None else None
-        axes = first.axes if first is not None and shape is not None and first.shape == tuple(shape) else None
-        return TensorV(tuple(shape) if shape is not None else None, dtype, fw, axes)
+    ret = fi.return_ann
+    fw = first.framework if first else _framework(qual)
+    if ret is None:
+        return TensorV(None, first.dtype if first else None, fw)
+    dtype = ret.dtype or (first.dtype if first else None)
+    if "dtype" in kwargs and not isinstance(kwargs["dtype"], NoneV):
+        dtype = _dtype_kw(kwargs)  # softmax(x, dim, dtype=torch.float32)
+    spec = fi.module.shapes.spec(ret)
+    shape = instantiate(spec, memo, lambda n: cx.ctx.fresh(n)) if spec is not None else None
+    axes = first.axes if first is not None and shape is not None and first.shape == tuple(shape) else None
+    return TensorV(tuple(shape) if shape is not None else None, dtype, fw, axes)
 
-    def linear(self, node: cst.Call, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        """``F.linear(x, weight)``: (*, in) with (out, in) -> (*, out); a 1-d weight (in,) gives (*)."""
-        x = args[0] if args else kwargs.get("input", UNKNOWN)
-        w = args[1] if len(args) > 1 else kwargs.get("weight", UNKNOWN)
-        if not isinstance(x, TensorV):
-            return UNKNOWN
-        if not isinstance(w, TensorV) or x.shape is None or w.shape is None or not x.shape or len(w.shape) not in (1, 2):
-            return TensorV(None, x.dtype, "torch")
-        fin = w.shape[-1]
-        if equal(x.shape[-1], fin) is Truth.FALSE:
-            self.ctx.report(node, "SHP204", {"op": "linear", "reason": f"input {shape_text(x.shape)} has {x.shape[-1]} features on its last axis, "
-                                                                      f"the weight {shape_text(w.shape)} takes {fin}"},
-                            self._origins([x, w]), spec=OpSpec("linear", None, (x.shape, w.shape)))
-            return TensorV(None, x.dtype, "torch")
-        dtype = x.dtype if x.dtype == w.dtype else None
-        return TensorV(x.shape[:-1] + (w.shape[:1] if len(w.shape) == 2 else ()), dtype, "torch")
 
-    def attention(self, node: cst.Call, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        """``F.scaled_dot_product_attention(q, k, v)``: (*batch, L, E), (*batch, S, E), (*batch, S, Ev) -> (*batch, L, Ev).
+def linear(cx: OpContext, node: cst.Call, args: list[Value], kwargs: dict[str, Value]) -> Value:
+    """``F.linear(x, weight)``: (*, in) with (out, in) -> (*, out); a 1-d weight (in,) gives (*)."""
+    x = args[0] if args else kwargs.get("input", UNKNOWN)
+    w = args[1] if len(args) > 1 else kwargs.get("weight", UNKNOWN)
+    if not isinstance(x, TensorV):
+        return UNKNOWN
+    if not isinstance(w, TensorV) or x.shape is None or w.shape is None or not x.shape or len(w.shape) not in (1, 2):
+        return TensorV(None, x.dtype, "torch")
+    fin = w.shape[-1]
+    if equal(x.shape[-1], fin) is Truth.FALSE:
+        cx.ctx.report(node, "SHP204", {"op": "linear", "reason": f"input {shape_text(x.shape)} has {x.shape[-1]} features on its last axis, "
+                                                                  f"the weight {shape_text(w.shape)} takes {fin}"},
+                        cx.origins([x, w]), spec=OpSpec("linear", None, (x.shape, w.shape)))
+        return TensorV(None, x.dtype, "torch")
+    dtype = x.dtype if x.dtype == w.dtype else None
+    return TensorV(x.shape[:-1] + (w.shape[:1] if len(w.shape) == 2 else ()), dtype, "torch")
 
-        The batch axes of the three broadcast (``enable_gqa`` lets the head axis differ: then they are unknown).
-        """
-        names = ("query", "key", "value")
-        q, k, v = (args[i] if len(args) > i else kwargs.get(n, UNKNOWN) for i, n in enumerate(names))
-        if not (isinstance(q, TensorV) and isinstance(k, TensorV) and isinstance(v, TensorV)):
-            return TensorV(None, q.dtype if isinstance(q, TensorV) else None, "torch")
-        dtype = q.dtype
-        if q.shape is None or k.shape is None or v.shape is None or min(len(q.shape), len(k.shape), len(v.shape)) < 2:
+
+def attention(cx: OpContext, node: cst.Call, args: list[Value], kwargs: dict[str, Value]) -> Value:
+    """``F.scaled_dot_product_attention(q, k, v)``: (*batch, L, E), (*batch, S, E), (*batch, S, Ev) -> (*batch, L, Ev).
+
+    The batch axes of the three broadcast (``enable_gqa`` lets the head axis differ: then they are unknown).
+    """
+    names = ("query", "key", "value")
+    q, k, v = (args[i] if len(args) > i else kwargs.get(n, UNKNOWN) for i, n in enumerate(names))
+    if not (isinstance(q, TensorV) and isinstance(k, TensorV) and isinstance(v, TensorV)):
+        return TensorV(None, q.dtype if isinstance(q, TensorV) else None, "torch")
+    dtype = q.dtype
+    if q.shape is None or k.shape is None or v.shape is None or min(len(q.shape), len(k.shape), len(v.shape)) < 2:
+        return TensorV(None, dtype, "torch")
+    for what, x, y in (("query and key", q.shape[-1], k.shape[-1]), ("key and value", k.shape[-2], v.shape[-2])):
+        if equal(x, y) is Truth.FALSE:
+            axis = "last axis" if what == "query and key" else "sequence axis (-2)"
+            cx.ctx.report(node, "SHP204", {"op": "scaled_dot_product_attention", "reason": f"{what} differ on their {axis}: {x} vs {y} "
+                                                                                          f"({shape_text(q.shape)}, {shape_text(k.shape)}, {shape_text(v.shape)})"},
+                            cx.origins([q, k, v]), spec=OpSpec("attention", None, (q.shape, k.shape, v.shape)))
             return TensorV(None, dtype, "torch")
-        for what, x, y in (("query and key", q.shape[-1], k.shape[-1]), ("key and value", k.shape[-2], v.shape[-2])):
-            if equal(x, y) is Truth.FALSE:
-                axis = "last axis" if what == "query and key" else "sequence axis (-2)"
-                self.ctx.report(node, "SHP204", {"op": "scaled_dot_product_attention", "reason": f"{what} differ on their {axis}: {x} vs {y} "
-                                                                                              f"({shape_text(q.shape)}, {shape_text(k.shape)}, {shape_text(v.shape)})"},
-                                self._origins([q, k, v]), spec=OpSpec("attention", None, (q.shape, k.shape, v.shape)))
-                return TensorV(None, dtype, "torch")
-        gqa = kwargs.get("enable_gqa")
-        if gqa is not None and not (isinstance(gqa, BoolV) and gqa.value is False):
-            return TensorV(None, dtype, "torch")
-        batch, fail = broadcast_shapes(q.shape[:-2], k.shape[:-2])
-        if batch is not None and fail is None:
-            batch, fail = broadcast_shapes(batch, v.shape[:-2])
-        if batch is None or fail is not None:
-            return TensorV(None, dtype, "torch")
-        return TensorV(batch + (q.shape[-2], v.shape[-1]), dtype, "torch")
+    gqa = kwargs.get("enable_gqa")
+    if gqa is not None and not (isinstance(gqa, BoolV) and gqa.value is False):
+        return TensorV(None, dtype, "torch")
+    batch, fail = broadcast_shapes(q.shape[:-2], k.shape[:-2])
+    if batch is not None and fail is None:
+        batch, fail = broadcast_shapes(batch, v.shape[:-2])
+    if batch is None or fail is not None:
+        return TensorV(None, dtype, "torch")
+    return TensorV(batch + (q.shape[-2], v.shape[-1]), dtype, "torch")
 
-    def construct(self, node: cst.Call, fw: str, qual: str, name: str, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        """zeros / ones / empty / full / rand / randn: the sizes as varargs (torch, ``np.random.rand``) or one tuple."""
-        dtype = _dtype_kw(kwargs)
-        at = 2 if name == "full" else 1
-        if dtype is None and fw in ("numpy", "jax") and len(args) > at and name != "arange" and qual not in VARARG_SIZES:
-            dtype = _dtype_arg(args[at])  # np.zeros((2, 3), np.float32)
-        unread = "dtype" in kwargs or (fw in ("numpy", "jax") and len(args) > at and qual not in VARARG_SIZES)
-        if dtype is None and fw == "numpy" and name != "arange" and not unread:  # dtype=bool: not a value we read
-            dtype = "float64" if name != "full" else _fill_dtype(args[1] if len(args) > 1 else kwargs.get("fill_value"))
-        if name == "arange":
-            if len(args) == 1 and isinstance(args[0], IntV) and "step" not in kwargs and "end" not in kwargs and "stop" not in kwargs:
-                n = args[0].size.as_int()
-                if n is not None and n < 0:
-                    return TensorV((Size.const(0),), dtype, fw) if fw == "numpy" else TensorV(None, dtype, fw)
-                return TensorV((args[0].size,), dtype, fw)
+
+def construct(cx: OpContext, node: cst.Call, fw: str, qual: str, name: str, args: list[Value], kwargs: dict[str, Value]) -> Value:
+    """zeros / ones / empty / full / rand / randn: the sizes as varargs (torch, ``np.random.rand``) or one tuple."""
+    dtype = _dtype_kw(kwargs)
+    at = 2 if name == "full" else 1
+    if dtype is None and fw in ("numpy", "jax") and len(args) > at and name != "arange" and qual not in VARARG_SIZES:
+        dtype = _dtype_arg(args[at])  # np.zeros((2, 3), np.float32)
+    unread = "dtype" in kwargs or (fw in ("numpy", "jax") and len(args) > at and qual not in VARARG_SIZES)
+    if dtype is None and fw == "numpy" and name != "arange" and not unread:  # dtype=bool: not a value we read
+        dtype = "float64" if name != "full" else _fill_dtype(args[1] if len(args) > 1 else kwargs.get("fill_value"))
+    if name == "arange":
+        if len(args) == 1 and isinstance(args[0], IntV) and "step" not in kwargs and "end" not in kwargs and "stop" not in kwargs:
+            n = args[0].size.as_int()
+            if n is not None and n < 0:
+                return TensorV((Size.const(0),), dtype, fw) if fw == "numpy" else TensorV(None, dtype, fw)
+            return TensorV((args[0].size,), dtype, fw)
+        return TensorV(None, dtype, fw)
+    if qual in VARARG_SIZES:
+        shape_args = args  # np.random.randn(2, 3): sizes only as separate arguments
+        if any(not isinstance(a, IntV) for a in args):
             return TensorV(None, dtype, fw)
-        if qual in VARARG_SIZES:
-            shape_args = args  # np.random.randn(2, 3): sizes only as separate arguments
-            if any(not isinstance(a, IntV) for a in args):
+    elif name == "full" or fw in ("numpy", "jax"):
+        shape_args = args[:1]
+    else:
+        shape_args = args
+    if "size" in kwargs or "shape" in kwargs:
+        if args and name != "full":
+            return TensorV(None, dtype, fw)
+        shape_args = [kwargs.get("size", kwargs.get("shape", UNKNOWN))]
+    return _sized(cx, node, name, shape_args, dtype, fw)
+
+
+def _sized(cx: OpContext, node: cst.Call, name: str, shape_args: list[Value], dtype: str | None, fw: str) -> TensorV:
+    if len(shape_args) == 1 and isinstance(shape_args[0], IntV):
+        vals: list[Value] | None = list(shape_args)
+    else:
+        vals = _shape_args(shape_args)
+    if vals is None:
+        return TensorV(None, dtype, fw)
+    sizes = []
+    for v in vals:
+        if isinstance(v, IntV) and (v.size.as_int() is None or v.size.as_int() >= 0):  # type: ignore[operator]
+            sizes.append(v.size)
+        else:
+            return TensorV(None, dtype, fw)
+    return TensorV(tuple(sizes), dtype, fw, None, Origin(cx.m, node, f"{name}(...)"))
+
+
+def random_sized(cx: OpContext, node: cst.Call, fw: str, qual: str, args: list[Value], kwargs: dict[str, Value]) -> Value:
+    """``np.random.normal(0, 1, size=(2, 3))`` / ``torch.randint(0, 5, (2, 3))``: the shape is the ``size`` argument."""
+    name = qual.rsplit(".", 1)[-1]
+    pos = RANDOM_SIZED[qual]
+    dtype = _dtype_kw(kwargs)
+    if dtype is None and fw == "numpy" and "dtype" not in kwargs:
+        dtype = "int64" if name in ("randint", "binomial", "poisson", "geometric") else "float64"
+    if fw == "torch":  # torch.randint(high, size) / torch.randint(low, high, size): the size is the last positional
+        size = kwargs["size"] if "size" in kwargs else (args[-1] if args and isinstance(args[-1], SeqV) else None)
+        if dtype is None:
+            dtype = "int64"
+    else:
+        size = kwargs["size"] if "size" in kwargs else (args[pos] if len(args) > pos else None)
+    if size is None or isinstance(size, NoneV):
+        return UNKNOWN  # no size: a scalar, or the broadcast shape of array parameters
+    return _sized(cx, node, name, [size], dtype, fw)
+
+
+def outer(a: TensorV, b: TensorV, fw: str) -> Value:
+    """numpy / jax ``outer`` flatten both operands (torch's requires 1-d ones: its stub)."""
+    dtype = a.dtype if a.dtype == b.dtype else None
+    if a.shape is None or b.shape is None:
+        return TensorV(None, dtype, fw)
+    return TensorV((product(a.shape), product(b.shape)), dtype, fw)
+
+
+def concat(cx: OpContext, node: cst.Call, name: str, fw: str, args: list[Value], kwargs: dict[str, Value]) -> Value:
+    seq = args[0] if args else kwargs.get("tensors", kwargs.get("arrays", UNKNOWN))
+    dim_v = args[1] if len(args) > 1 else kwargs.get("dim", kwargs.get("axis", IntV(Size.const(0))))
+    if not isinstance(seq, SeqV) or not seq.items or not all(isinstance(t, TensorV) for t in seq.items):
+        t0 = seq.items[0] if isinstance(seq, SeqV) and seq.items and isinstance(seq.items[0], TensorV) else None
+        return TensorV(None, t0.dtype if t0 else None, fw)
+    ts = [t for t in seq.items if isinstance(t, TensorV)]
+    dtype = ts[0].dtype if all(t.dtype == ts[0].dtype for t in ts) else None
+    d = _ints([dim_v])
+    if d is None or any(t.shape is None for t in ts) or name in ("hstack", "vstack"):
+        return TensorV(None, dtype, fw)
+    stack = name == "stack"
+    if fw == "torch" and not stack and len({len(t.shape) for t in ts if t.shape is not None}) > 1:
+        # torch.cat skips 1-d empty tensors whatever the other operands' shapes (legacy behaviour)
+        kept = [t for t in ts if not (t.shape is not None and len(t.shape) == 1 and equal(t.shape[0], 0) is Truth.TRUE)]
+        if any(t.shape is not None and len(t.shape) == 1 and equal(t.shape[0], 0) is not Truth.FALSE for t in kept):
+            return TensorV(None, dtype, fw)  # ranks differ, and a 1-d operand may be empty
+        ts = kept or ts[:1]
+    shapes = [t.shape for t in ts if t.shape is not None]
+    rank = len(shapes[0])
+    if any(len(s) != rank for s in shapes):
+        cx.ctx.report(node, "SHP204", {"op": name, "reason": "operands have different ranks: " + ", ".join(shape_text(s) for s in shapes)}, cx.origins(ts),
+                        spec=OpSpec("stack" if stack else "cat", None, tuple(shapes), (), (("dim", d[0]),)))
+        return TensorV(None, dtype, fw)
+    pos = _norm_dim(d[0], rank + 1 if stack else rank)
+    if pos is None:
+        return TensorV(None, dtype, fw)
+    for i in range(rank):
+        if not stack and i == pos:
+            continue
+        for s in shapes[1:]:
+            if equal(shapes[0][i], s[i]) is Truth.FALSE:
+                cx.ctx.report(node, "SHP204", {"op": name, "reason": f"axis {i} differs between operands: {shapes[0][i]} vs {s[i]} "
+                                                                       f"({shape_text(shapes[0])} and {shape_text(s)})"}, cx.origins(ts),
+                                spec=OpSpec("stack" if stack else "cat", None, tuple(shapes), (), (("dim", d[0]),)))
                 return TensorV(None, dtype, fw)
-        elif name == "full" or fw in ("numpy", "jax"):
-            shape_args = args[:1]
-        else:
-            shape_args = args
-        if "size" in kwargs or "shape" in kwargs:
-            if args and name != "full":
-                return TensorV(None, dtype, fw)
-            shape_args = [kwargs.get("size", kwargs.get("shape", UNKNOWN))]
-        return self._sized(node, name, shape_args, dtype, fw)
+    if stack:
+        misaligned(cx, node, name, ts)
+        out = shapes[0][:pos] + (Size.const(len(shapes)),) + shapes[0][pos:]
+    else:
+        total = shapes[0][pos]
+        for s in shapes[1:]:
+            total = total + s[pos]
+        out = shapes[0][:pos] + (total,) + shapes[0][pos + 1:]
+    return TensorV(out, dtype, fw)
 
-    def _sized(self, node: cst.Call, name: str, shape_args: list[Value], dtype: str | None, fw: str) -> TensorV:
-        if len(shape_args) == 1 and isinstance(shape_args[0], IntV):
-            vals: list[Value] | None = list(shape_args)
-        else:
-            vals = _shape_args(shape_args)
-        if vals is None:
-            return TensorV(None, dtype, fw)
-        sizes = []
-        for v in vals:
-            if isinstance(v, IntV) and (v.size.as_int() is None or v.size.as_int() >= 0):  # type: ignore[operator]
-                sizes.append(v.size)
-            else:
-                return TensorV(None, dtype, fw)
-        return TensorV(tuple(sizes), dtype, fw, None, Origin(self.m, node, f"{name}(...)"))
 
-    def random_sized(self, node: cst.Call, fw: str, qual: str, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        """``np.random.normal(0, 1, size=(2, 3))`` / ``torch.randint(0, 5, (2, 3))``: the shape is the ``size`` argument."""
-        name = qual.rsplit(".", 1)[-1]
-        pos = RANDOM_SIZED[qual]
-        dtype = _dtype_kw(kwargs)
-        if dtype is None and fw == "numpy" and "dtype" not in kwargs:
-            dtype = "int64" if name in ("randint", "binomial", "poisson", "geometric") else "float64"
-        if fw == "torch":  # torch.randint(high, size) / torch.randint(low, high, size): the size is the last positional
-            size = kwargs["size"] if "size" in kwargs else (args[-1] if args and isinstance(args[-1], SeqV) else None)
-            if dtype is None:
-                dtype = "int64"
-        else:
-            size = kwargs["size"] if "size" in kwargs else (args[pos] if len(args) > pos else None)
-        if size is None or isinstance(size, NoneV):
-            return UNKNOWN  # no size: a scalar, or the broadcast shape of array parameters
-        return self._sized(node, name, [size], dtype, fw)
-
-    def outer(self, a: TensorV, b: TensorV, fw: str) -> Value:
-        """numpy / jax ``outer`` flatten both operands (torch's requires 1-d ones: its stub)."""
-        dtype = a.dtype if a.dtype == b.dtype else None
-        if a.shape is None or b.shape is None:
-            return TensorV(None, dtype, fw)
-        return TensorV((product(a.shape), product(b.shape)), dtype, fw)
-
-    def concat(self, node: cst.Call, name: str, fw: str, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        seq = args[0] if args else kwargs.get("tensors", kwargs.get("arrays", UNKNOWN))
-        dim_v = args[1] if len(args) > 1 else kwargs.get("dim", kwargs.get("axis", IntV(Size.const(0))))
-        if not isinstance(seq, SeqV) or not seq.items or not all(isinstance(t, TensorV) for t in seq.items):
-            t0 = seq.items[0] if isinstance(seq, SeqV) and seq.items and isinstance(seq.items[0], TensorV) else None
-            return TensorV(None, t0.dtype if t0 else None, fw)
-        ts = [t for t in seq.items if isinstance(t, TensorV)]
-        dtype = ts[0].dtype if all(t.dtype == ts[0].dtype for t in ts) else None
-        d = _ints([dim_v])
-        if d is None or any(t.shape is None for t in ts) or name in ("hstack", "vstack"):
-            return TensorV(None, dtype, fw)
-        stack = name == "stack"
-        if fw == "torch" and not stack and len({len(t.shape) for t in ts if t.shape is not None}) > 1:
-            # torch.cat skips 1-d empty tensors whatever the other operands' shapes (legacy behaviour)
-            kept = [t for t in ts if not (t.shape is not None and len(t.shape) == 1 and equal(t.shape[0], 0) is Truth.TRUE)]
-            if any(t.shape is not None and len(t.shape) == 1 and equal(t.shape[0], 0) is not Truth.FALSE for t in kept):
-                return TensorV(None, dtype, fw)  # ranks differ, and a 1-d operand may be empty
-            ts = kept or ts[:1]
-        shapes = [t.shape for t in ts if t.shape is not None]
-        rank = len(shapes[0])
-        if any(len(s) != rank for s in shapes):
-            self.ctx.report(node, "SHP204", {"op": name, "reason": "operands have different ranks: " + ", ".join(shape_text(s) for s in shapes)}, self._origins(ts),
-                            spec=OpSpec("stack" if stack else "cat", None, tuple(shapes), (), (("dim", d[0]),)))
-            return TensorV(None, dtype, fw)
-        pos = _norm_dim(d[0], rank + 1 if stack else rank)
-        if pos is None:
-            return TensorV(None, dtype, fw)
-        for i in range(rank):
-            if not stack and i == pos:
-                continue
-            for s in shapes[1:]:
-                if equal(shapes[0][i], s[i]) is Truth.FALSE:
-                    self.ctx.report(node, "SHP204", {"op": name, "reason": f"axis {i} differs between operands: {shapes[0][i]} vs {s[i]} "
-                                                                           f"({shape_text(shapes[0])} and {shape_text(s)})"}, self._origins(ts),
-                                    spec=OpSpec("stack" if stack else "cat", None, tuple(shapes), (), (("dim", d[0]),)))
-                    return TensorV(None, dtype, fw)
-        if stack:
-            self.misaligned(node, name, ts)
-            out = shapes[0][:pos] + (Size.const(len(shapes)),) + shapes[0][pos:]
-        else:
-            total = shapes[0][pos]
-            for s in shapes[1:]:
-                total = total + s[pos]
-            out = shapes[0][:pos] + (total,) + shapes[0][pos + 1:]
-        return TensorV(out, dtype, fw)
-
-    def loss(self, node: cst.Call, name: str, a: TensorV, b: TensorV, kwargs: dict[str, Value]) -> Value:
-        out_dtype = a.dtype
-        out_shape: tuple[Size, ...] | None = None
-        if a.shape is not None and b.shape is not None:
-            # torch warns (mse, l1, smooth_l1, huber) or raises (binary cross-entropies) on a target of another size:
-            # a finding. kl_div, poisson_nll_loss and soft_margin_loss broadcast silently: only a failing broadcast is.
-            strict = name not in BROADCASTING_LOSSES
-            if len(a.shape) == len(b.shape) and strict:
-                for i, (x, y) in enumerate(zip(a.shape, b.shape)):
-                    if equal(x, y) is Truth.FALSE:
-                        self.ctx.report(node, "SHP204", {"op": name, "reason": f"input {shape_text(a.shape)} and target {shape_text(b.shape)} differ on axis {i} "
-                                                                               f"({x} vs {y}); the loss would broadcast (or fail) instead of comparing element by element"},
-                                        self._origins([a, b]), spec=OpSpec("loss", None, (a.shape, b.shape), (), (("name", name),)))
-                        return TensorV(None, out_dtype, a.framework)
-            out_shape, fail = broadcast_shapes(a.shape, b.shape)
-            if fail is not None:
-                self.ctx.report(node, "SHP204", {"op": name, "reason": f"input {shape_text(a.shape)} and target {shape_text(b.shape)} cannot broadcast"}, self._origins([a, b]),
-                                spec=OpSpec("loss", None, (a.shape, b.shape), (), (("name", name),)))
-                return TensorV(None, out_dtype, a.framework)
-            self.misaligned(node, name, [a, b])
-        red = kwargs.get("reduction")
-        if isinstance(red, StrV) and red.value == "none":
-            return a.with_shape(out_shape)  # the broadcast shape of input and target
-        if red is None or (isinstance(red, StrV) and red.value in ("mean", "sum")):
-            return TensorV((), out_dtype, a.framework)
-        return TensorV(None, out_dtype, a.framework)
+def loss(cx: OpContext, node: cst.Call, name: str, a: TensorV, b: TensorV, kwargs: dict[str, Value]) -> Value:
+    out_dtype = a.dtype
+    out_shape: tuple[Size, ...] | None = None
+    if a.shape is not None and b.shape is not None:
+        # torch warns (mse, l1, smooth_l1, huber) or raises (binary cross-entropies) on a target of another size:
+        # a finding. kl_div, poisson_nll_loss and soft_margin_loss broadcast silently: only a failing broadcast is.
+        strict = name not in BROADCASTING_LOSSES
+        if len(a.shape) == len(b.shape) and strict:
+            for i, (x, y) in enumerate(zip(a.shape, b.shape)):
+                if equal(x, y) is Truth.FALSE:
+                    cx.ctx.report(node, "SHP204", {"op": name, "reason": f"input {shape_text(a.shape)} and target {shape_text(b.shape)} differ on axis {i} "
+                                                                           f"({x} vs {y}); the loss would broadcast (or fail) instead of comparing element by element"},
+                                    cx.origins([a, b]), spec=OpSpec("loss", None, (a.shape, b.shape), (), (("name", name),)))
+                    return TensorV(None, out_dtype, a.framework)
+        out_shape, fail = broadcast_shapes(a.shape, b.shape)
+        if fail is not None:
+            cx.ctx.report(node, "SHP204", {"op": name, "reason": f"input {shape_text(a.shape)} and target {shape_text(b.shape)} cannot broadcast"}, cx.origins([a, b]),
+                            spec=OpSpec("loss", None, (a.shape, b.shape), (), (("name", name),)))
+            return TensorV(None, out_dtype, a.framework)
+        misaligned(cx, node, name, [a, b])
+    red = kwargs.get("reduction")
+    if isinstance(red, StrV) and red.value == "none":
+        return a.with_shape(out_shape)  # the broadcast shape of input and target
+    if red is None or (isinstance(red, StrV) and red.value in ("mean", "sum")):
+        return TensorV((), out_dtype, a.framework)
+    return TensorV(None, out_dtype, a.framework)

@@ -2,18 +2,14 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import Any, Sequence
 
 import libcst as cst
 
 from ...sizes import Size, Truth, equal, greater_equal
-from .shapes_bridge import shape_text
 from ..interpret.values import (
-    UNKNOWN, DtypeV, IntV, RefV, SeqV, StrV, TensorV, Value,
+    UNKNOWN, DtypeV, IntV, RefV, SeqV, StrV, Value,
 )
-
-if TYPE_CHECKING:
-    from ..interpret.module import ModuleAnalysis
 
 DTYPE_NAMES = {
     "float16": "float16", "half": "float16", "bfloat16": "bfloat16", "float32": "float32", "float": "float32",
@@ -75,6 +71,14 @@ ELEMENTWISE_FUNCS = {"add", "sub", "subtract", "mul", "multiply", "div", "divide
 
 def _framework(qual: str) -> str | None:
     return _FRAMEWORK_PREFIX.get(qual.split(".", 1)[0])
+
+
+def constant(qual: str) -> Value | None:
+    fw = _framework(qual)
+    last = qual.rsplit(".", 1)[-1]
+    if fw is not None and last in DTYPE_NAMES and qual.count(".") <= 2 and not qual.startswith("torch.nn"):
+        return DtypeV(DTYPE_NAMES[last])
+    return None
 
 
 def _norm_dim(d: int, rank: int) -> int | None:
@@ -141,20 +145,6 @@ def broadcast_shapes(a: tuple[Size, ...], b: tuple[Size, ...]) -> tuple[tuple[Si
         out.append(x)
     return (None if unknown else tuple(reversed(out))), None
 
-
-
-class OpsBase:
-    """State and helpers of the operation rules (see ops.py, shape_ops.py, layers.py)."""
-
-    def __init__(self, module: "ModuleAnalysis") -> None:
-        self.m = module
-        self.ctx = module.ctx
-
-    def fresh(self, name: str) -> Size:
-        return self.ctx.fresh(name)
-
-    def _origins(self, tensors: list[TensorV]) -> list[str]:
-        return [f"operand #{i}: shape {shape_text(t.shape)}" + (f" {t.origin}" if t.origin is not None else "") for i, t in enumerate(tensors)]
 
 
 def _dtype_kw(kwargs: dict[str, Value]) -> str | None:

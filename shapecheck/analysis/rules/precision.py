@@ -48,6 +48,7 @@ import libcst as cst
 from ...sizes import Size, product
 from ..index.imports import dotted, literal_str
 from ..interpret.values import BoolV, DtypeV, NoneV, StrV, TensorV, Value
+from .ops_common import constant
 
 if TYPE_CHECKING:
     from ..interpret.module import ModuleAnalysis
@@ -174,7 +175,7 @@ def _static_eval(m: "ModuleAnalysis") -> Any:
         if isinstance(node, cst.Name) and node.value in ("True", "False"):
             return BoolV(node.value == "True")
         q = m.qualify(node) if isinstance(node, (cst.Name, cst.Attribute)) else None
-        return m.ops.constant(q) if q else None
+        return constant(q) if q else None
     return ev
 
 

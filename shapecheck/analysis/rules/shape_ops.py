@@ -17,243 +17,303 @@ if TYPE_CHECKING:
     from ..interpret.interpreter import Interpreter
 
 from .ops_common import (
-    OpsBase, _ints, _is_none_or_ellipsis, _norm_dim, _shape_args, _shape_list,
+    _ints, _is_none_or_ellipsis, _norm_dim, _shape_args, _shape_list,
 )
+from .registry import TENSOR_METHODS, OpContext
 
 
-class ShapeOps(OpsBase):
-    def index_tensor(self, interp: "Interpreter", node: cst.Subscript, t: TensorV) -> Value:
-        if t.shape is None:
-            for el in node.slice:
-                if isinstance(el.slice, cst.Index):
-                    interp.eval(el.slice.value)
-            return t.with_shape(None)
-        out: list[Size] = []
-        axes: list[str | None] = []
-        pos = 0
-        elems = list(node.slice)
-        n_consumed = sum(1 for e in elems if not (isinstance(e.slice, cst.Index) and _is_none_or_ellipsis(e.slice.value)))
-        ellipsis_seen = False
-        for el in elems:
-            sl = el.slice
-            if isinstance(sl, cst.Slice):
-                if pos >= len(t.shape):
-                    return t.with_shape(None)
-                if sl.lower is None and sl.upper is None and (sl.step is None):
-                    out.append(t.shape[pos])
-                    axes.append(t.axes[pos] if t.axes else None)
-                else:
-                    size = self._slice_size(interp, sl, t.shape[pos])
-                    if size is None:
-                        return t.with_shape(None)
-                    out.append(size)
-                    axes.append(None)
-                pos += 1
-                continue
-            assert isinstance(sl, cst.Index)
-            value_node = sl.value
-            if isinstance(value_node, cst.Name) and value_node.value == "None":
-                out.append(Size.const(1))
-                axes.append(None)
-                continue
-            if isinstance(value_node, cst.Ellipsis):
-                if ellipsis_seen:
-                    return t.with_shape(None)
-                ellipsis_seen = True
-                skip = len(t.shape) - n_consumed  # the axes the ellipsis stands for
-                if skip < 0:
-                    return t.with_shape(None)
-                for _ in range(skip):
-                    out.append(t.shape[pos])
-                    axes.append(t.axes[pos] if t.axes else None)
-                    pos += 1
-                continue
-            v = interp.eval(value_node)
-            if isinstance(v, IntV):
-                if pos >= len(t.shape):
-                    return t.with_shape(None)
-                pos += 1
-                continue
-            return t.with_shape(None)  # tensor / list indexing: advanced indexing not modelled
-        if pos > len(t.shape):
-            return t.with_shape(None)
-        out.extend(t.shape[pos:])
-        axes.extend(t.axes[pos:] if t.axes else [None] * (len(t.shape) - pos))
-        return t.with_shape(tuple(out), tuple(axes) if t.axes else None)
-
-    def _slice_size(self, interp: "Interpreter", sl: cst.Slice, n: Size) -> Size | None:
-        lo = interp.eval(sl.lower) if sl.lower is not None else None
-        hi = interp.eval(sl.upper) if sl.upper is not None else None
-        st = interp.eval(sl.step) if sl.step is not None else None
-        nn = n.as_int()
-        if any(x is not None and not isinstance(x, IntV) for x in (lo, hi, st)):
-            return None
-        ints = [x.size.as_int() if isinstance(x, IntV) else None for x in (lo, hi, st)]
-        if any(x is not None and i is None for x, i in zip((lo, hi, st), ints)):
-            return None  # a symbolic bound
-        if nn is not None and ints[2] != 0:
-            return Size.const(len(range(nn)[ints[0]:ints[1]:ints[2]]))
-        # symbolic: x[:k] with k <= n unknown in general; x[1:] -> n-1 (when n >= 1)
-        if ints[2] is None and ints[1] is None and isinstance(ints[0], int) and ints[0] >= 0:
-            if greater_equal(n, ints[0]) is Truth.TRUE:
-                return n - ints[0]
-        return None
-
-    def reshape(self, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        vals = _shape_args(args)
-        shape_kw = kwargs.get("shape")
-        if vals is None and isinstance(shape_kw, SeqV):
-            vals = list(shape_kw.items)
-        if vals is None:
-            return t.with_shape(None)
-        minus = [i for i, v in enumerate(vals) if isinstance(v, IntV) and v.size.as_int() == -1]
-        if len(minus) > 1 or any(v is UNKNOWN for v in vals):
-            return t.with_shape(None)
-        sizes = [v.size for v in vals if isinstance(v, IntV)]
-        if len(sizes) != len(vals) or any(s.as_int() is not None and s.as_int() <= 0 and i not in minus for i, s in enumerate(sizes)):  # type: ignore[operator]
-            return t.with_shape(None)
-        if t.shape is None:
-            if not minus:
-                return t.with_shape(tuple(sizes))
-            return t.with_shape(None)
-        total = product(t.shape)
-        if minus:
-            known = product(s for i, s in enumerate(sizes) if i not in minus)
-            if divisible(total, known) is Truth.FALSE:
-                self.ctx.report(node, "SHP204", {"op": name, "reason": f"cannot {name} {shape_text(t.shape)} ({total} elements) into "
-                                                                       f"{_shape_list(sizes, minus)}: {total} is not divisible by {known}"}, self._origins([t]),
-                                spec=OpSpec("reshape", None, (t.shape,), (), (("target", tuple(Size.const(-1) if i in minus else x for i, x in enumerate(sizes))),)))
+def index_tensor(interp: "Interpreter", node: cst.Subscript, t: TensorV) -> Value:
+    if t.shape is None:
+        for el in node.slice:
+            if isinstance(el.slice, cst.Index):
+                interp.eval(el.slice.value)
+        return t.with_shape(None)
+    out: list[Size] = []
+    axes: list[str | None] = []
+    pos = 0
+    elems = list(node.slice)
+    n_consumed = sum(1 for e in elems if not (isinstance(e.slice, cst.Index) and _is_none_or_ellipsis(e.slice.value)))
+    ellipsis_seen = False
+    for el in elems:
+        sl = el.slice
+        if isinstance(sl, cst.Slice):
+            if pos >= len(t.shape):
                 return t.with_shape(None)
-            q = total.exact_div(known)
-            if q is None:
-                return t.with_shape(None)
-            sizes[minus[0]] = q
-            return t.with_shape(tuple(sizes))
-        if equal(total, product(sizes)) is Truth.FALSE:
-            self.ctx.report(node, "SHP204", {"op": name, "reason": f"cannot {name} {shape_text(t.shape)} ({total} elements) into "
-                                                                   f"{shape_text(tuple(sizes))} ({product(sizes)} elements)"}, self._origins([t]),
-                            spec=OpSpec("reshape", None, (t.shape,), (), (("target", tuple(sizes)),)))
-            return t.with_shape(None)
-        return t.with_shape(tuple(sizes))
-
-    def transpose(self, t: TensorV, args: list[Value], kwargs: dict[str, Value], name: str) -> Value:
-        if t.shape is None:
-            return t
-        rank = len(t.shape)
-        if name == "transpose" and t.framework in ("numpy", "jax") and (args or "axes" in kwargs):
-            # numpy's transpose takes a whole permutation: x.transpose(2, 0, 1), np.transpose(x, (1, 0, 2))
-            axes = kwargs.get("axes", args[0] if len(args) == 1 else SeqV(tuple(args)))
-            return self.permute(t, list(axes.items)) if isinstance(axes, SeqV) else t.with_shape(None)
-        ds = _ints(args[:2])
-        if ds is None or len(ds) != 2:
-            if not args and name == "transpose" and t.framework == "numpy":
-                return t.with_shape(tuple(reversed(t.shape)), tuple(reversed(t.axes)) if t.axes else None)
-            return t.with_shape(None)
-        a, b = (_norm_dim(d, rank) for d in ds)
-        if a is None or b is None:
-            return t.with_shape(None)
-        if name in ("moveaxis", "movedim"):
-            order = [i for i in range(rank) if i != a]
-            order.insert(b, a)
-        else:
-            order = list(range(rank))
-            order[a], order[b] = order[b], order[a]
-        return t.with_shape(tuple(t.shape[i] for i in order), tuple(t.axes[i] for i in order) if t.axes else None)
-
-    def permute(self, t: TensorV, dims: list[Value] | None) -> Value:
-        if dims is None or t.shape is None:
-            return t.with_shape(None)
-        ds = _ints(dims)
-        rank = len(t.shape)
-        if ds is None or len(ds) != rank:
-            return t.with_shape(None)
-        order = [_norm_dim(d, rank) for d in ds]
-        if any(o is None for o in order) or len(set(order)) != rank:
-            return t.with_shape(None)
-        return t.with_shape(tuple(t.shape[o] for o in order), tuple(t.axes[o] for o in order) if t.axes else None)  # type: ignore[index]
-
-    def flatten(self, t: TensorV, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        if t.shape is None:
-            return t.with_shape(None)
-        if t.framework == "numpy":
-            return t.with_shape((product(t.shape),))
-        start = _ints([args[0]]) if args else _ints([kwargs.get("start_dim", IntV(Size.const(0)))])
-        end = _ints([args[1]]) if len(args) > 1 else _ints([kwargs.get("end_dim", IntV(Size.const(-1)))])
-        rank = len(t.shape)
-        if start is None or end is None:
-            return t.with_shape(None)
-        if rank == 0:
-            return t.with_shape((Size.const(1),))
-        s, e = _norm_dim(start[0], rank), _norm_dim(end[0], rank)
-        if s is None or e is None or s > e:
-            return t.with_shape(None)
-        return t.with_shape(t.shape[:s] + (product(t.shape[s:e + 1]),) + t.shape[e + 1:])
-
-    def unflatten(self, node: cst.Call, t: TensorV, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        if t.shape is None or len(args) < 2 or not isinstance(args[1], SeqV):
-            return t.with_shape(None)
-        d = _ints([args[0]])
-        if d is None:
-            return t.with_shape(None)
-        pos = _norm_dim(d[0], len(t.shape))
-        if pos is None:
-            return t.with_shape(None)
-        inner = TensorV((t.shape[pos],), t.dtype, t.framework)
-        res = self.reshape(node, "unflatten", inner, [args[1]], {})
-        if not isinstance(res, TensorV) or res.shape is None:
-            return t.with_shape(None)
-        return t.with_shape(t.shape[:pos] + res.shape + t.shape[pos + 1:])
-
-    def squeeze(self, t: TensorV, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        if t.shape is None:
-            return t
-        arg = args[0] if args else kwargs.get("dim", kwargs.get("axis"))
-        if arg is None:
-            if all(equal(s, 1) is not Truth.UNKNOWN for s in t.shape):
-                keep = [i for i, s in enumerate(t.shape) if equal(s, 1) is Truth.FALSE]
-                return t.with_shape(tuple(t.shape[i] for i in keep), tuple(t.axes[i] for i in keep) if t.axes else None)
-            return t.with_shape(None)
-        dims = _ints(list(arg.items) if isinstance(arg, SeqV) else [arg])
-        if dims is None:
-            return t.with_shape(None)
-        rank = len(t.shape)
-        norm = [_norm_dim(d, rank) for d in dims]
-        if any(n is None for n in norm):
-            return t.with_shape(None)
-        drop = []
-        for n in norm:
-            e = equal(t.shape[n], 1)  # type: ignore[index]
-            if e is Truth.UNKNOWN:
-                return t.with_shape(None)
-            if e is Truth.TRUE:
-                drop.append(n)
-        keep = [i for i in range(rank) if i not in drop]
-        return t.with_shape(tuple(t.shape[i] for i in keep), tuple(t.axes[i] for i in keep) if t.axes else None)
-
-    def expand(self, node: cst.Call, t: TensorV, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        vals = _shape_args(args)
-        if vals is None:
-            return t.with_shape(None)
-        out: list[Size] = []
-        shape = t.shape
-        if shape is not None and len(vals) < len(shape):
-            return t.with_shape(None)
-        for i, v in enumerate(vals):
-            j = i - (len(vals) - len(shape)) if shape is not None else -1
-            if isinstance(v, IntV) and v.size.as_int() == -1:
-                if shape is None or j < 0:
-                    return t.with_shape(None)
-                out.append(shape[j])
-            elif isinstance(v, IntV):
-                out.append(v.size)
+            if sl.lower is None and sl.upper is None and (sl.step is None):
+                out.append(t.shape[pos])
+                axes.append(t.axes[pos] if t.axes else None)
             else:
-                return t.with_shape(None)
-        if shape is not None:
-            for i, s in enumerate(shape):
-                target = out[len(out) - len(shape) + i]
-                if equal(s, target) is Truth.FALSE and equal(s, 1) is Truth.FALSE and greater_equal(s, 2) is Truth.TRUE:
-                    self.ctx.report(node, "SHP204", {"op": "expand", "reason": f"cannot expand {shape_text(shape)} to {shape_text(tuple(out))}: "
-                                                                             f"axis {i} has {s}, which is not 1"}, self._origins([t]),
-                                    spec=OpSpec("expand", None, (shape,), (), (("target", tuple(out)),)))
+                size = _slice_size(interp, sl, t.shape[pos])
+                if size is None:
                     return t.with_shape(None)
-        return t.with_shape(tuple(out))
+                out.append(size)
+                axes.append(None)
+            pos += 1
+            continue
+        assert isinstance(sl, cst.Index)
+        value_node = sl.value
+        if isinstance(value_node, cst.Name) and value_node.value == "None":
+            out.append(Size.const(1))
+            axes.append(None)
+            continue
+        if isinstance(value_node, cst.Ellipsis):
+            if ellipsis_seen:
+                return t.with_shape(None)
+            ellipsis_seen = True
+            skip = len(t.shape) - n_consumed  # the axes the ellipsis stands for
+            if skip < 0:
+                return t.with_shape(None)
+            for _ in range(skip):
+                out.append(t.shape[pos])
+                axes.append(t.axes[pos] if t.axes else None)
+                pos += 1
+            continue
+        v = interp.eval(value_node)
+        if isinstance(v, IntV):
+            if pos >= len(t.shape):
+                return t.with_shape(None)
+            pos += 1
+            continue
+        return t.with_shape(None)  # tensor / list indexing: advanced indexing not modelled
+    if pos > len(t.shape):
+        return t.with_shape(None)
+    out.extend(t.shape[pos:])
+    axes.extend(t.axes[pos:] if t.axes else [None] * (len(t.shape) - pos))
+    return t.with_shape(tuple(out), tuple(axes) if t.axes else None)
+
+
+def _slice_size(interp: "Interpreter", sl: cst.Slice, n: Size) -> Size | None:
+    lo = interp.eval(sl.lower) if sl.lower is not None else None
+    hi = interp.eval(sl.upper) if sl.upper is not None else None
+    st = interp.eval(sl.step) if sl.step is not None else None
+    nn = n.as_int()
+    if any(x is not None and not isinstance(x, IntV) for x in (lo, hi, st)):
+        return None
+    ints = [x.size.as_int() if isinstance(x, IntV) else None for x in (lo, hi, st)]
+    if any(x is not None and i is None for x, i in zip((lo, hi, st), ints)):
+        return None  # a symbolic bound
+    if nn is not None and ints[2] != 0:
+        return Size.const(len(range(nn)[ints[0]:ints[1]:ints[2]]))
+    # symbolic: x[:k] with k <= n unknown in general; x[1:] -> n-1 (when n >= 1)
+    if ints[2] is None and ints[1] is None and isinstance(ints[0], int) and ints[0] >= 0:
+        if greater_equal(n, ints[0]) is Truth.TRUE:
+            return n - ints[0]
+    return None
+
+
+def reshape(cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value]) -> Value:
+    vals = _shape_args(args)
+    shape_kw = kwargs.get("shape")
+    if vals is None and isinstance(shape_kw, SeqV):
+        vals = list(shape_kw.items)
+    if vals is None:
+        return t.with_shape(None)
+    minus = [i for i, v in enumerate(vals) if isinstance(v, IntV) and v.size.as_int() == -1]
+    if len(minus) > 1 or any(v is UNKNOWN for v in vals):
+        return t.with_shape(None)
+    sizes = [v.size for v in vals if isinstance(v, IntV)]
+    if len(sizes) != len(vals) or any(s.as_int() is not None and s.as_int() <= 0 and i not in minus for i, s in enumerate(sizes)):  # type: ignore[operator]
+        return t.with_shape(None)
+    if t.shape is None:
+        if not minus:
+            return t.with_shape(tuple(sizes))
+        return t.with_shape(None)
+    total = product(t.shape)
+    if minus:
+        known = product(s for i, s in enumerate(sizes) if i not in minus)
+        if divisible(total, known) is Truth.FALSE:
+            cx.ctx.report(node, "SHP204", {"op": name, "reason": f"cannot {name} {shape_text(t.shape)} ({total} elements) into "
+                                                                   f"{_shape_list(sizes, minus)}: {total} is not divisible by {known}"}, cx.origins([t]),
+                            spec=OpSpec("reshape", None, (t.shape,), (), (("target", tuple(Size.const(-1) if i in minus else x for i, x in enumerate(sizes))),)))
+            return t.with_shape(None)
+        q = total.exact_div(known)
+        if q is None:
+            return t.with_shape(None)
+        sizes[minus[0]] = q
+        return t.with_shape(tuple(sizes))
+    if equal(total, product(sizes)) is Truth.FALSE:
+        cx.ctx.report(node, "SHP204", {"op": name, "reason": f"cannot {name} {shape_text(t.shape)} ({total} elements) into "
+                                                               f"{shape_text(tuple(sizes))} ({product(sizes)} elements)"}, cx.origins([t]),
+                        spec=OpSpec("reshape", None, (t.shape,), (), (("target", tuple(sizes)),)))
+        return t.with_shape(None)
+    return t.with_shape(tuple(sizes))
+
+
+def transpose(t: TensorV, args: list[Value], kwargs: dict[str, Value], name: str) -> Value:
+    if t.shape is None:
+        return t
+    rank = len(t.shape)
+    if name == "transpose" and t.framework in ("numpy", "jax") and (args or "axes" in kwargs):
+        # numpy's transpose takes a whole permutation: x.transpose(2, 0, 1), np.transpose(x, (1, 0, 2))
+        axes = kwargs.get("axes", args[0] if len(args) == 1 else SeqV(tuple(args)))
+        return permute(t, list(axes.items)) if isinstance(axes, SeqV) else t.with_shape(None)
+    ds = _ints(args[:2])
+    if ds is None or len(ds) != 2:
+        if not args and name == "transpose" and t.framework == "numpy":
+            return t.with_shape(tuple(reversed(t.shape)), tuple(reversed(t.axes)) if t.axes else None)
+        return t.with_shape(None)
+    a, b = (_norm_dim(d, rank) for d in ds)
+    if a is None or b is None:
+        return t.with_shape(None)
+    if name in ("moveaxis", "movedim"):
+        order = [i for i in range(rank) if i != a]
+        order.insert(b, a)
+    else:
+        order = list(range(rank))
+        order[a], order[b] = order[b], order[a]
+    return t.with_shape(tuple(t.shape[i] for i in order), tuple(t.axes[i] for i in order) if t.axes else None)
+
+
+def permute(t: TensorV, dims: list[Value] | None) -> Value:
+    if dims is None or t.shape is None:
+        return t.with_shape(None)
+    ds = _ints(dims)
+    rank = len(t.shape)
+    if ds is None or len(ds) != rank:
+        return t.with_shape(None)
+    order = [_norm_dim(d, rank) for d in ds]
+    if any(o is None for o in order) or len(set(order)) != rank:
+        return t.with_shape(None)
+    return t.with_shape(tuple(t.shape[o] for o in order), tuple(t.axes[o] for o in order) if t.axes else None)  # type: ignore[index]
+
+
+def flatten(t: TensorV, args: list[Value], kwargs: dict[str, Value]) -> Value:
+    if t.shape is None:
+        return t.with_shape(None)
+    if t.framework == "numpy":
+        return t.with_shape((product(t.shape),))
+    start = _ints([args[0]]) if args else _ints([kwargs.get("start_dim", IntV(Size.const(0)))])
+    end = _ints([args[1]]) if len(args) > 1 else _ints([kwargs.get("end_dim", IntV(Size.const(-1)))])
+    rank = len(t.shape)
+    if start is None or end is None:
+        return t.with_shape(None)
+    if rank == 0:
+        return t.with_shape((Size.const(1),))
+    s, e = _norm_dim(start[0], rank), _norm_dim(end[0], rank)
+    if s is None or e is None or s > e:
+        return t.with_shape(None)
+    return t.with_shape(t.shape[:s] + (product(t.shape[s:e + 1]),) + t.shape[e + 1:])
+
+
+def unflatten(cx: OpContext, node: cst.Call, t: TensorV, args: list[Value], kwargs: dict[str, Value]) -> Value:
+    if t.shape is None or len(args) < 2 or not isinstance(args[1], SeqV):
+        return t.with_shape(None)
+    d = _ints([args[0]])
+    if d is None:
+        return t.with_shape(None)
+    pos = _norm_dim(d[0], len(t.shape))
+    if pos is None:
+        return t.with_shape(None)
+    inner = TensorV((t.shape[pos],), t.dtype, t.framework)
+    res = reshape(cx, node, "unflatten", inner, [args[1]], {})
+    if not isinstance(res, TensorV) or res.shape is None:
+        return t.with_shape(None)
+    return t.with_shape(t.shape[:pos] + res.shape + t.shape[pos + 1:])
+
+
+def squeeze(t: TensorV, args: list[Value], kwargs: dict[str, Value]) -> Value:
+    if t.shape is None:
+        return t
+    arg = args[0] if args else kwargs.get("dim", kwargs.get("axis"))
+    if arg is None:
+        if all(equal(s, 1) is not Truth.UNKNOWN for s in t.shape):
+            keep = [i for i, s in enumerate(t.shape) if equal(s, 1) is Truth.FALSE]
+            return t.with_shape(tuple(t.shape[i] for i in keep), tuple(t.axes[i] for i in keep) if t.axes else None)
+        return t.with_shape(None)
+    dims = _ints(list(arg.items) if isinstance(arg, SeqV) else [arg])
+    if dims is None:
+        return t.with_shape(None)
+    rank = len(t.shape)
+    norm = [_norm_dim(d, rank) for d in dims]
+    if any(n is None for n in norm):
+        return t.with_shape(None)
+    drop = []
+    for n in norm:
+        e = equal(t.shape[n], 1)  # type: ignore[index]
+        if e is Truth.UNKNOWN:
+            return t.with_shape(None)
+        if e is Truth.TRUE:
+            drop.append(n)
+    keep = [i for i in range(rank) if i not in drop]
+    return t.with_shape(tuple(t.shape[i] for i in keep), tuple(t.axes[i] for i in keep) if t.axes else None)
+
+
+def expand(cx: OpContext, node: cst.Call, t: TensorV, args: list[Value], kwargs: dict[str, Value]) -> Value:
+    vals = _shape_args(args)
+    if vals is None:
+        return t.with_shape(None)
+    out: list[Size] = []
+    shape = t.shape
+    if shape is not None and len(vals) < len(shape):
+        return t.with_shape(None)
+    for i, v in enumerate(vals):
+        j = i - (len(vals) - len(shape)) if shape is not None else -1
+        if isinstance(v, IntV) and v.size.as_int() == -1:
+            if shape is None or j < 0:
+                return t.with_shape(None)
+            out.append(shape[j])
+        elif isinstance(v, IntV):
+            out.append(v.size)
+        else:
+            return t.with_shape(None)
+    if shape is not None:
+        for i, s in enumerate(shape):
+            target = out[len(out) - len(shape) + i]
+            if equal(s, target) is Truth.FALSE and equal(s, 1) is Truth.FALSE and greater_equal(s, 2) is Truth.TRUE:
+                cx.ctx.report(node, "SHP204", {"op": "expand", "reason": f"cannot expand {shape_text(shape)} to {shape_text(tuple(out))}: "
+                                                                         f"axis {i} has {s}, which is not 1"}, cx.origins([t]),
+                                spec=OpSpec("expand", None, (shape,), (), (("target", tuple(out)),)))
+                return t.with_shape(None)
+    return t.with_shape(tuple(out))
+
+
+# ------------------------------------------------------------------------------------------ tensor-method rules
+@TENSOR_METHODS.register("view", "reshape")
+def _reshape(cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value], method: bool) -> Value | None:
+    return reshape(cx, node, name, t, args, kwargs)
+
+
+@TENSOR_METHODS.register("transpose", "swapaxes", "swapdims", "moveaxis", "movedim")
+def _transpose(cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value], method: bool) -> Value | None:
+    return transpose(t, args, kwargs, name)
+
+
+@TENSOR_METHODS.register("permute")
+def _permute(cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value], method: bool) -> Value | None:
+    dims = _shape_args(args)
+    dims_kw = kwargs.get("dims")
+    if dims is None and isinstance(dims_kw, SeqV):
+        dims = list(dims_kw.items)
+    return permute(t, dims)
+
+
+@TENSOR_METHODS.register("flatten")
+def _flatten(cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value], method: bool) -> Value | None:
+    return flatten(t, args, kwargs)
+
+
+@TENSOR_METHODS.register("unflatten")
+def _unflatten(cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value], method: bool) -> Value | None:
+    return unflatten(cx, node, t, args, kwargs)
+
+
+@TENSOR_METHODS.register("unsqueeze", "expand_dims")
+def _unsqueeze(cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value], method: bool) -> Value | None:
+    shape = t.shape
+    d = _ints(args[:1] or ([kwargs["dim"]] if "dim" in kwargs else [kwargs.get("axis", UNKNOWN)]))
+    if d is None or shape is None:
+        return t.with_shape(None)
+    pos = _norm_dim(d[0], len(shape) + 1)
+    if pos is None:
+        return t.with_shape(None)
+    return t.with_shape(shape[:pos] + (Size.const(1),) + shape[pos:], (t.axes[:pos] + (None,) + t.axes[pos:]) if t.axes else None)
+
+
+@TENSOR_METHODS.register("squeeze")
+def _squeeze(cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value], method: bool) -> Value | None:
+    return squeeze(t, args, kwargs)
+
+
+@TENSOR_METHODS.register("expand", "broadcast_to")
+def _expand(cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value], method: bool) -> Value | None:
+    return expand(cx, node, t, args, kwargs)

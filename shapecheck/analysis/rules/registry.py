@@ -1,0 +1,168 @@
+"""Where op semantics are registered: one table per kind of call, filled by the family modules at import.
+
+A rule is a plain function of an :class:`OpContext` (the op helpers: fresh symbols, reporting, the module's stubs
+and einops engine) and the call's values. Each family module registers its rules with a decorator next to the rule:
+
+* :data:`TENSOR_METHODS` -- ``x.name(...)`` on a torch / numpy / jax tensor, and ``torch.name(x, ...)`` /
+  ``np.name(x, ...)`` when no function rule takes the call (``args`` then exclude the tensor itself);
+* :data:`FUNCTIONS` -- framework functions, by qualified name (``torch.nn.functional.linear``) or by last name
+  (``cat``, for ``torch.cat``, ``np.cat``, ``jnp.cat``, ...); the qualified rules run first;
+* :data:`STUB_OVERRIDES` -- qualified functions whose rule wins over their stub signature in ``stubs/``;
+* :data:`FRAMEWORK_METHODS` -- tensor methods of a framework with rules of its own (TensorFlow, Paddle);
+* :data:`LAYERS` -- ``torch.nn`` layer classes: how the layer is built and how it applies to a tensor.
+
+A rule returns the output value, or None when the call is not its case: the next rule registered for the same name
+runs (rules of one name run in registration order), then the default (an unknown value). The families are the
+modules listed in :data:`FAMILIES`; :func:`load` imports them all (the dispatcher in ``ops.py`` does at import).
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Callable, Generic, Protocol, TypeVar
+
+import libcst as cst
+
+from ...sizes import Size
+from ..interpret.values import LayerV, TensorV, Value
+from .shapes_bridge import shape_text
+
+if TYPE_CHECKING:
+    from ..interpret.context import Context
+    from ..interpret.interpreter import Interpreter
+    from ..interpret.module import ModuleAnalysis
+
+# the modules that register rules, in the order their rules for a shared name run
+FAMILIES = ("ops", "shape_ops", "multi_ops", "constructors", "einsum_eq", "layers", "frameworks")
+
+
+class OpContext:
+    """What a rule may use besides its arguments: fresh size symbols, reporting, and the analysed module (its stub
+    signatures, its einops engine, and the calls into user code that layers and Keras models make)."""
+
+    __slots__ = ("m", "ctx")
+
+    def __init__(self, module: "ModuleAnalysis") -> None:
+        self.m = module
+        self.ctx: "Context" = module.ctx
+
+    def fresh(self, name: str) -> Size:
+        return self.ctx.fresh(name)
+
+    def origins(self, tensors: list[TensorV]) -> list[str]:
+        """One note per operand: its shape and where it was made."""
+        return [f"operand #{i}: shape {shape_text(t.shape)}" + (f" {t.origin}" if t.origin is not None else "") for i, t in enumerate(tensors)]
+
+
+class MethodRule(Protocol):
+    """``x.name(*args, **kwargs)`` (``method``) or ``fw.name(x, *args, **kwargs)`` (not ``method``)."""
+
+    def __call__(self, cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value],
+                 method: bool, /) -> Value | None: ...
+
+
+class FunctionRule(Protocol):
+    """``qual(*args, **kwargs)``, ``fw`` the framework of ``qual``."""
+
+    def __call__(self, cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value],
+                 kwargs: dict[str, Value], /) -> Value | None: ...
+
+
+class LayerRule(Protocol):
+    """A ``torch.nn`` layer kind: ``build`` reads the constructor call ``nn.Name(*args)`` (the value of the layer,
+    usually a LayerV of this kind), ``apply`` the layer called on a tensor whose shape is known."""
+
+    def build(self, cx: OpContext, node: cst.Call, name: str, args: list[Value], kwargs: dict[str, Value]) -> Value: ...
+
+    def apply(self, cx: OpContext, interp: "Interpreter", node: cst.Call, report_node: cst.CSTNode, layer: LayerV,
+              x: TensorV) -> Value: ...
+
+
+R = TypeVar("R")
+
+
+class Table(Generic[R]):
+    """Rules by name; several rules of one name run in registration order."""
+
+    def __init__(self, what: str) -> None:
+        self.what = what
+        self.rules: dict[str, tuple[R, ...]] = {}
+        self.ready = False  # every family loaded, and the rules of each name in the families' order
+
+    def register(self, *names: str) -> Callable[[R], R]:
+        def add(rule: R) -> R:
+            for n in names:
+                self.rules[n] = self.rules.get(n, ()) + (rule,)
+            self.ready = False
+            return rule
+        return add
+
+    def get(self, name: str) -> tuple[R, ...]:
+        if not self.ready:
+            self._prepare()
+        return self.rules.get(name, ())
+
+    def names(self) -> set[str]:
+        if not self.ready:
+            self._prepare()
+        return set(self.rules)
+
+    def _prepare(self) -> None:
+        """Rules of one name from several families run in the order of FAMILIES (a stable sort: a family's own
+        rules keep their registration order)."""
+        load()
+        rank = {f"{__package__}.{f}": i for i, f in enumerate(FAMILIES)}
+        for n, rules in self.rules.items():
+            self.rules[n] = tuple(sorted(rules, key=lambda r: rank.get(getattr(r, "__module__", ""), len(rank))))
+        self.ready = True
+
+
+TENSOR_METHODS: Table[MethodRule] = Table("tensor method of torch / numpy / jax")
+FUNCTIONS: Table[FunctionRule] = Table("framework function")
+STUB_OVERRIDES: Table[FunctionRule] = Table("framework function whose rule wins over its stub signature")
+FRAMEWORK_METHODS: dict[str, MethodRule] = {}
+LAYERS: dict[str, LayerRule] = {}  # class name -> its kind's rule
+LAYER_KINDS: dict[str, LayerRule] = {}  # the LayerV kind -> its rule
+
+def framework_methods(framework: str) -> Callable[[MethodRule], MethodRule]:
+    """The tensor methods of ``framework`` (its tensors never reach the torch rules)."""
+    def add(rule: MethodRule) -> MethodRule:
+        FRAMEWORK_METHODS[framework] = rule
+        return rule
+    return add
+
+
+L = TypeVar("L", bound=type)
+
+
+def layer(kind: str, *names: str) -> Callable[[L], L]:
+    """A layer kind, built by the ``torch.nn`` classes ``names`` (default: the kind itself); the decorated class has
+    ``build`` and ``apply`` (static methods)."""
+    def add(cls: L) -> L:
+        rule: LayerRule = cls()
+        LAYER_KINDS[kind] = rule
+        for n in names or (kind,):
+            LAYERS[n] = rule
+        return cls
+    return add
+
+
+_loaded = False
+
+
+def load() -> None:
+    """Import every family module (their registrations run at import)."""
+    global _loaded
+    if not _loaded:
+        _loaded = True
+        for name in FAMILIES:
+            importlib.import_module(f"{__package__}.{name}")
+
+
+def op_names() -> set[str]:
+    """Every op name a rule is registered for: tensor methods, last names of functions, ``torch.nn`` layer classes."""
+    names = TENSOR_METHODS.names()
+    names |= LAYERS.keys()
+    for table in (FUNCTIONS, STUB_OVERRIDES):
+        names |= {q.rsplit(".", 1)[-1] for q in table.names()}
+    return names
