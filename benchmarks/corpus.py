@@ -321,6 +321,19 @@ def _coverage(root: Path) -> dict[str, Any]:
             if fn.return_ann is not None:
                 anns["returns"] += 1
                 anns["dtype:" + fn.return_ann.dtype_class] += 1
+    # documentation examples (README / docs Markdown python blocks) are entry points too; their own sites are not counted
+    from shapecheck.analysis.index.examples import build_doc, collect_docs, relevant_doc
+    from shapecheck.config import Config
+
+    docs = collect_docs([str(root)], Config()) if os.environ.get("SHAPECHECK_COVERAGE_EXAMPLES", "1") != "0" else []
+    for d in docs:
+        try:
+            if relevant_doc(d, project) and build_doc(d, str(d), project) is not None:
+                stats["doc-files"] += 1
+        except RecursionError:
+            errors.append(f"{d}: RecursionError")
+        except Exception as exc:
+            errors.append(f"{d}: {type(exc).__name__}: {exc}")
     for a in built:  # read last: analysing a later file (an entry point) may add evidence to an earlier one's sites
         evidence_of = getattr(a.ctx, "evidence_stats", None)
         if evidence_of is not None:

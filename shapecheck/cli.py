@@ -28,6 +28,9 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--config", help="pyproject.toml to read [tool.shapecheck] from")
     check.add_argument("-j", "--jobs", type=int, default=0, help="parallel processes (default: CPU count; 1 = serial)")
     check.add_argument("--no-cache", action="store_true", help="do not read or write the result cache")
+    check.add_argument("--examples", action=argparse.BooleanOptionalAction, default=None,
+                       help="analyse the python blocks of README / docs Markdown files as entry points "
+                            "(default: on, or [tool.shapecheck] examples)")
     fixing = check.add_mutually_exclusive_group()
     fixing.add_argument("--fix", action="store_true", help="apply autofixes (SHP3xx upcasts) in place")
     fixing.add_argument("--diff", action="store_true",
@@ -100,11 +103,20 @@ def run_check(args: argparse.Namespace) -> int:
         from dataclasses import replace
 
         cfg = replace(cfg, extend_exclude=cfg.extend_exclude + tuple(args.exclude))
+    if args.examples is not None:
+        from dataclasses import replace as _replace
+
+        cfg = _replace(cfg, examples=args.examples)
     files = collect_files(args.paths, cfg)
     if not files:
         # nothing checked is not a clean result: an exclude that takes everything must not turn CI green
         raise UsageError(f"no Python files to check in {' '.join(args.paths)} (after excludes)")
-    findings = run(files, cfg, jobs=args.jobs, use_cache=not args.no_cache)
+    docs = None
+    if cfg.examples:
+        from .analysis.index.examples import collect_docs
+
+        docs = collect_docs(args.paths, cfg)
+    findings = run(files, cfg, jobs=args.jobs, use_cache=not args.no_cache, docs=docs)
     report = sys.stdout
     if args.fix or args.diff:
         from .fix import apply_fixes

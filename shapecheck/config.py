@@ -28,6 +28,7 @@ class Config:
     per_file_ignores: tuple[tuple[str, tuple[str, ...]], ...] = ()
     stub_paths: tuple[str, ...] = ()
     root: str = "."
+    examples: bool = True  # python blocks of README / docs Markdown files are analysed as entry points
 
     def enabled(self, code: str, path: str | None = None) -> bool:
         if not any(code.startswith(s) for s in self.select):
@@ -63,7 +64,7 @@ class ConfigError(UsageError):
 
 
 # [tool.shapecheck] keys (dashes; the underscore spelling is read too)
-KEYS = ("select", "ignore", "extend-ignore", "exclude", "extend-exclude", "per-file-ignores", "stub-paths")
+KEYS = ("select", "ignore", "extend-ignore", "exclude", "extend-exclude", "per-file-ignores", "stub-paths", "examples")
 _ALIASES = {"stubs": "stub-paths"}
 
 
@@ -224,6 +225,10 @@ def config_from_mapping(section: dict[str, Any], root: str = ".", source: str = 
             if not (base / s).is_dir():
                 raise ConfigError(f"{where}stub-paths: {s!r} is not a folder (paths are relative to {base})")
         cfg = replace(cfg, stub_paths=tuple(str((base / s).resolve()) for s in stubs))
+    if "examples" in norm:
+        if not isinstance(norm["examples"], bool):
+            raise ConfigError(f"{where}examples: expected true or false, got {type(norm['examples']).__name__} {norm['examples']!r}")
+        cfg = replace(cfg, examples=norm["examples"])
     check_selects_something(cfg, where.rstrip())
     return cfg
 

@@ -321,18 +321,19 @@ def _analyse_path(path: Path, display: str, project: "Project | None") -> list[F
             trim()
 
 
-def run(files: list[Path], config: Config, jobs: int = 0, use_cache: bool = True) -> list[Finding]:
+def run(files: list[Path], config: Config, jobs: int = 0, use_cache: bool = True, docs: list[Path] | None = None) -> list[Finding]:
+    """Findings of ``files``, then of the examples in the documentation files ``docs`` (analysis/index/examples.py)."""
     import gc
 
     previous = gc.get_threshold()
     gc.set_threshold(*_GC_THRESHOLDS)
     try:
-        return _run(files, config, jobs, use_cache)
+        return _run(files, config, jobs, use_cache, docs or [])
     finally:
         gc.set_threshold(*previous)
 
 
-def _run(files: list[Path], config: Config, jobs: int, use_cache: bool) -> list[Finding]:
+def _run(files: list[Path], config: Config, jobs: int, use_cache: bool, docs: list[Path]) -> list[Finding]:
     from .analysis.index.project import Project
 
     cache = Cache(Path(config.root) if config.root else Path.cwd(), enabled=use_cache)
@@ -393,6 +394,10 @@ def _run(files: list[Path], config: Config, jobs: int, use_cache: bool) -> list[
             except Exception:
                 lines = []
             out.extend(_filter(fs, lines, config, str(f)))
+    if docs:
+        from .analysis.index.examples import run_docs
+
+        out.extend(run_docs(docs, project, config, cache))
     return out
 
 

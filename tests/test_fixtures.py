@@ -29,7 +29,8 @@ def test_multi_file_fixture(path: Path, tmp_path: Path) -> None:
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(content, "utf-8")
     written = sorted(tmp_path / n for n in files if n.endswith(".py"))
-    findings = run(written, Config(root=str(tmp_path)), jobs=1, use_cache=False)
+    docs = sorted(tmp_path / n for n in files if n.endswith(".md"))  # README examples are entry points
+    findings = run(written, Config(root=str(tmp_path)), jobs=1, use_cache=False, docs=docs)
     for name, content in files.items():
         problems = mismatches(content, [f for f in findings if Path(f.path) == tmp_path / name])
         assert not problems, f"[{name}] " + "\n".join(problems)

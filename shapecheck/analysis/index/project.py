@@ -417,6 +417,10 @@ class _ModulesOnDisk(dict[str, Path]):
 _SHARED: dict[tuple[str, ...], "Project"] = {}  # Project.shared: one per package roots, per process
 
 
+# how many levels of imports the pre-filter follows from a file to one that mentions einops or jaxtyping
+IMPORT_RELEVANCE_DEPTH = 2
+
+
 class Project:
     def __init__(self, files: list[Path] | None = None, stub_paths: tuple[str, ...] = ()) -> None:
         self.stub_paths = tuple(stub_paths)
@@ -425,6 +429,7 @@ class Project:
         self.modules: dict[str, "ModuleAnalysis"] = {}  # least recently used first (see trim)
         self._loading: set[str] = set()
         self._relevance: dict[str, bool] = {}
+        self._relevance_deep: dict[str, bool] = {}  # through the imported file's own imports (imports_relevant)
         self._binding_cache: dict[str, tuple[dict[str, str], set[str], set[str]]] = {}
         self._ast_reads: dict[str, _AstRead] = {}
         # modules this process analyses in this run: parsed whole when another file imports them first (their bodies
@@ -734,14 +739,23 @@ class Project:
         """Does this source import a module of the analysed tree that mentions einops or jaxtyping?"""
         p = Path(path)
         current = module_name_for(p)[0] if p.suffix == ".py" and p.exists() else ""
-        for dep in self.dependencies(text, current):
-            key = self._relevance_key(dep)
-            if key not in self._relevance:
-                dep_text = self._dependency_text(key, dep)
-                self._relevance[key] = "einops" in dep_text or "jaxtyping" in dep_text
-            if self._relevance[key]:
-                return True
-        return False
+        return any(self._dep_relevant(dep, IMPORT_RELEVANCE_DEPTH) for dep in self.dependencies(text, current))
+
+    def _dep_relevant(self, dep: Path, depth: int) -> bool:
+        """The imported file mentions einops/jaxtyping, or (``depth`` levels down) imports a file that does: a test
+        or an example imports the model from the package's ``__init__``, which re-exports it from its module."""
+        key = self._relevance_key(dep)
+        if key not in self._relevance:
+            dep_text = self._dependency_text(key, dep)
+            self._relevance[key] = "einops" in dep_text or "jaxtyping" in dep_text
+        if self._relevance[key] or depth <= 0:
+            return self._relevance[key]
+        deep = self._relevance_deep
+        if key not in deep:
+            deep[key] = False  # an import cycle ends here
+            text = self._dependency_text(key, dep)
+            deep[key] = any(self._dep_relevant(d, depth - 1) for d in self.dependencies(text, module_name_for(dep)[0]))
+        return bool(deep[key])
 
     def _relevance_key(self, dep: Path) -> str:
         return str(dep)

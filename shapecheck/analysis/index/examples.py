@@ -1,0 +1,256 @@
+"""Documentation examples as entry points: the ```python blocks of a project's README and docs Markdown files.
+
+Library packages rarely ship tests in their sdists, but their README shows how a model is built and called
+(``Model(dim=512)`` then ``model(torch.randn(1, 2048, 512))``): the concrete sizes an entry point provides
+(docs/configuration.md, "examples"). A Markdown file becomes one synthetic module, never executed:
+
+* lines outside ```python / ```py / ```python3 blocks become blank lines, so every line keeps its number;
+* a block is the body of a function of its own (the opening fence's line holds ``def``), indented by 4 columns; the
+  columns of findings are mapped back (as for expanded tabs, ``ModuleAnalysis.tab_shift``);
+* consecutive blocks are independent, unless a block clearly continues the ones before it: it reads a name that it
+  does not bind itself and that an earlier block of the same chain binds (``model`` built in one block, called in the
+  next). It then joins that chain's function (the lines between stay blank lines of the body);
+* a block that does not parse as Python on its own (pseudo-code, ``...`` placeholders inside calls, doctest or
+  IPython prompts, top-level ``await``) is left out, as is a block with no statement.
+
+A definite failure inside a call made by an example is reported at the README line of the outermost call, with a
+note naming the inner line, as for an example file. Sites of the examples themselves are not counted as einops call
+sites by ``benchmarks/corpus.py`` (they only provide evidence to the package's sites).
+"""
+
+from __future__ import annotations
+
+import ast
+import builtins
+import os
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Iterable
+
+if TYPE_CHECKING:
+    from ...config import Config
+    from ...diagnostics import Finding
+    from ...runner import Cache
+    from ..interpret.module import ModuleAnalysis
+    from .project import Project
+
+_FENCE = re.compile(r"^(?P<indent> {0,3})(?P<fence>`{3,}|~{3,})[ \t]*(?P<info>[^\s`]*)")
+_PYTHON = frozenset({"python", "py", "python3"})
+_DOC_DIRS = frozenset({"docs", "doc"})
+_BUILTINS = frozenset(dir(builtins))
+INDENT = 4
+
+
+@dataclass
+class ExampleModule:
+    """The synthetic module of one Markdown file."""
+
+    text: str
+    shift: dict[int, tuple[int, int]] = field(default_factory=dict)  # line -> (columns added, indentation width)
+    blocks: int = 0  # python blocks kept
+    functions: int = 0  # chains (one function each)
+
+
+def is_doc(path: Path) -> bool:
+    """A Markdown file whose python blocks are examples: any README*.md, and *.md files below a docs/ or doc/ folder."""
+    if path.suffix.lower() != ".md":
+        return False
+    return path.name.lower().startswith("readme") or any(p.lower() in _DOC_DIRS for p in path.parts[:-1])
+
+
+def collect_docs(paths: Iterable[str], config: "Config") -> list[Path]:
+    """The documentation files under the checked paths (a Markdown file named on the command line is taken as is),
+    with the same excludes as Python files."""
+    from ...runner import _rel
+
+    out: list[Path] = []
+    seen: set[Path] = set()
+    for given in paths:
+        root = Path(given)
+        if root.is_file():
+            found = [root] if root.suffix.lower() == ".md" else []
+        else:
+            found = []
+            for dirpath, dirnames, filenames in os.walk(root):
+                d = Path(dirpath)
+                dirnames[:] = sorted(n for n in dirnames if not config.is_excluded(_rel(d / n, root)))
+                found.extend(d / f for f in sorted(filenames) if is_doc(_rel(d / f, root)) or is_doc(d / f))
+        for f in found:
+            if f in seen or (f != root and config.is_excluded(_rel(f, root))) or not f.is_file():
+                continue
+            seen.add(f)
+            out.append(f)
+    return out
+
+
+def _blocks(lines: list[str]) -> list[tuple[int, int, int]]:
+    """(fence line index, first code line index, end index (the closing fence or the end)) of each python block."""
+    out: list[tuple[int, int, int]] = []
+    i = 0
+    while i < len(lines):
+        m = _FENCE.match(lines[i])
+        if m is None:
+            i += 1
+            continue
+        fence, info = m.group("fence"), m.group("info").lower().strip("{}.")
+        j = i + 1
+        while j < len(lines):
+            close = _FENCE.match(lines[j])
+            if close is not None and close.group("fence")[0] == fence[0] and len(close.group("fence")) >= len(fence) \
+                    and not lines[j].strip().lstrip(fence[0]):
+                break
+            j += 1
+        if info in _PYTHON:
+            out.append((i, i + 1, j))
+        i = j + 1
+    return out
+
+
+def _names(tree: ast.Module) -> tuple[set[str], set[str]]:
+    """(names the code reads, names it binds), at any depth (parameters of its functions count as bound)."""
+    loads: set[str] = set()
+    stores: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name):
+            (loads if isinstance(node.ctx, ast.Load) else stores).add(node.id)
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            stores.add(node.name)
+        elif isinstance(node, ast.alias):
+            stores.add((node.asname or node.name).split(".")[0])
+        elif isinstance(node, ast.arg):
+            stores.add(node.arg)
+        elif isinstance(node, ast.ExceptHandler) and node.name:
+            stores.add(node.name)
+    return loads, stores
+
+
+def _function_only(tree: ast.Module) -> bool:
+    """``return``, ``yield`` or ``await`` outside any function: Python refuses the block as a program."""
+    todo: list[ast.AST] = list(tree.body)
+    while todo:
+        node = todo.pop()
+        if isinstance(node, (ast.Return, ast.Yield, ast.YieldFrom, ast.Await, ast.AsyncFor, ast.AsyncWith)):
+            return True
+        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)):
+            todo.extend(ast.iter_child_nodes(node))
+    return False
+
+
+def example_module(md: str) -> ExampleModule:
+    """The synthetic module of a Markdown text (see the module docstring)."""
+    lines = md.splitlines()
+    out = [""] * len(lines)
+    result = ExampleModule("")
+    chain_bound: set[str] | None = None  # names bound by the current chain's blocks
+    for fence, start, end in _blocks(lines):
+        indent = len(lines[fence]) - len(lines[fence].lstrip(" "))
+        body = []
+        for ln in lines[start:end]:
+            lead = len(ln) - len(ln.lstrip(" "))
+            body.append(ln[min(lead, indent):] if ln.strip() else "")
+        code = "\n".join(body) + "\n"
+        if any(b.lstrip().startswith((">>>", "In [", "%", "!")) for b in body):
+            continue  # doctest / IPython sessions: prompts and outputs, not a program
+        try:
+            tree = ast.parse(code)
+            ast.parse("def f():\n" + "".join(" " * INDENT + b + "\n" for b in body))
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            continue
+        if not tree.body or _function_only(tree):
+            continue
+        loads, stores = _names(tree)
+        free = loads - stores - _BUILTINS
+        if chain_bound is not None and free & chain_bound:
+            chain_bound |= stores  # a continuation: the fence line stays a blank line of the chain's body
+        else:
+            chain_bound = set(stores)
+            out[fence] = f"def _shapecheck_example_line_{fence + 1}():"
+            result.functions += 1
+        for k, b in enumerate(body):
+            if b:
+                out[start + k] = " " * INDENT + b
+                result.shift[start + k + 1] = (INDENT - indent, INDENT)
+        result.blocks += 1
+    result.text = "\n".join(out) + "\n"
+    return result
+
+
+def build_doc(path: Path, display: str, project: "Project") -> "ModuleAnalysis | None":
+    """The analysed synthetic module of one Markdown file (None when it holds no usable python block)."""
+    from ..interpret.module import ModuleAnalysis
+    from ..report.checker import parse
+
+    try:
+        md = path.read_bytes().decode("utf-8", "replace")
+    except OSError:
+        return None
+    ex = example_module(md)
+    if not ex.functions:
+        return None
+    tree = parse(ex.text, display)
+    if not hasattr(tree, "body"):
+        return None  # cannot happen (every block was parsed alone), but a doc must never yield SHP901
+    analysis = ModuleAnalysis(ex.text, display, tree, project)  # type: ignore[arg-type]
+    analysis.tab_shift = ex.shift
+    analysis.analyse()
+    return analysis
+
+
+def relevant_doc(path: Path, project: "Project") -> bool:
+    """The pre-filter for a documentation file: its examples use einops/jaxtyping or a module that does."""
+    from ...core import relevant
+
+    try:
+        md = path.read_bytes().decode("utf-8", "replace")
+    except OSError:
+        return False
+    if "```" not in md and "~~~" not in md:
+        return False
+    ex = example_module(md)
+    return bool(ex.functions) and relevant(ex.text, project, str(path))
+
+
+def check_doc(path: Path, display: str, project: "Project") -> "list[Finding]":
+    """Findings of one documentation file's examples (unfiltered: the caller applies the configuration). An analyser
+    error in a documentation example is dropped, never reported: the file is not the user's code."""
+    from ..report.checker import findings_of
+
+    try:
+        analysis = build_doc(path, display, project)
+    except Exception:
+        return []
+    if analysis is None:
+        return []
+    return [f for f in findings_of(analysis) if not f.code.startswith("SHP9")]
+
+
+def run_docs(docs: list[Path], project: "Project", config: "Config", cache: "Cache") -> "list[Finding]":
+    """The runner's pass over documentation files, after the Python files (in this process, with the result cache)."""
+    from ...core import _filter, decode_source
+
+    out: list[Finding] = []
+    project.mask_imports = True
+    for d in docs:
+        try:
+            data = d.read_bytes()
+        except OSError:
+            continue
+        if not relevant_doc(d, project):
+            continue
+        ex = example_module(data.decode("utf-8", "replace"))
+        deps: list[bytes] = []
+        for dep in project.dependencies(ex.text, ""):
+            try:
+                deps.append(dep.read_bytes())
+            except OSError:
+                pass
+        key = cache.key(data, deps, str(d) + "#examples")
+        found = cache.get(key)
+        if found is None:
+            found = check_doc(d, str(d), project)
+            project.trim()
+            cache.put(key, found)
+        if found:
+            out.extend(_filter(found, decode_source(data).splitlines(), config, str(d)))
+    return out

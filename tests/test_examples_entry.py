@@ -1,0 +1,80 @@
+"""Documentation examples as entry points (shapecheck/analysis/index/examples.py): the python blocks of a README are
+analysed like a test body, with the package they import; the fixture is tests/fixtures/multi/readme_examples.test."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from fixture_format import FIXTURES, split_multi
+from shapecheck.analysis.index.examples import collect_docs, example_module, is_doc
+from shapecheck.config import Config, ConfigError, config_from_mapping
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _write_fixture(tmp_path: Path) -> Path:
+    for name, content in split_multi((FIXTURES / "multi" / "readme_examples.test").read_text("utf-8")).items():
+        target = tmp_path / name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(content, "utf-8")
+    return tmp_path
+
+
+def _check(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "shapecheck", "check", "--no-cache", "-j", "1", *args], cwd=cwd,
+                          capture_output=True, text=True, env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"})
+
+
+def test_line_numbers_kept_and_blocks_independent_unless_continued() -> None:
+    md = "text\n```python\nimport torch\nm = torch.nn.Linear(2, 3)\n```\nmore\n```python\nm(torch.randn(1, 2))\n```\n" \
+         "```python\nimport torch\nm = 1\n```\n```bash\nls\n```\n"
+    ex = example_module(md)
+    lines = ex.text.splitlines()
+    assert len(lines) == len(md.splitlines())
+    assert lines[1].startswith("def ") and lines[2] == "    import torch"
+    assert lines[6] == "" and lines[7] == "    m(torch.randn(1, 2))"  # continues the first block: no def of its own
+    assert lines[9].startswith("def ")  # binds what it reads: a new example
+    assert (ex.blocks, ex.functions) == (3, 2)
+    assert ex.shift[8] == (4, 4)
+
+
+def test_blocks_that_are_not_programs_are_left_out() -> None:
+    md = "```python\nf(x, ...)  !\n```\n```python\n>>> 1 + 1\n2\n```\n```python\n# only a comment\n```\n```python\nreturn 1\n```\n"
+    ex = example_module(md)
+    assert ex.functions == 0 and ex.text.strip() == ""
+
+
+def test_which_markdown_files_are_docs(tmp_path: Path) -> None:
+    assert is_doc(Path("README.md")) and is_doc(Path("pkg/readme.MD")) and is_doc(Path("docs/guide/usage.md"))
+    assert not is_doc(Path("CHANGELOG.md")) and not is_doc(Path("README.rst"))
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "a.md").write_text("x")
+    (tmp_path / "README.md").write_text("x")
+    (tmp_path / "NOTES.md").write_text("x")
+    (tmp_path / "build").mkdir()
+    (tmp_path / "build" / "README.md").write_text("x")  # excluded folders stay excluded
+    assert collect_docs([str(tmp_path)], Config()) == [tmp_path / "README.md", tmp_path / "docs" / "a.md"]
+
+
+def test_cli_reports_in_the_readme_and_can_be_turned_off(tmp_path: Path) -> None:
+    root = _write_fixture(tmp_path)
+    on = _check(".", cwd=root)
+    assert on.returncode == 1, on.stderr
+    assert "README.md:24:1: SHP204" in on.stdout and "README.md:42:3: SHP204" in on.stdout
+    assert "attnpkg/attention.py:15 in forward()" in on.stdout  # the inner line, as a note
+    off = _check(".", "--no-examples", cwd=root)
+    assert (off.returncode, off.stdout) == (0, ""), off.stderr
+    (root / "pyproject.toml").write_text("[tool.shapecheck]\nexamples = false\n")
+    assert _check(".", cwd=root).returncode == 0
+    assert _check(".", "--examples", cwd=root).returncode == 1  # the command line wins
+
+
+def test_config_key_is_validated() -> None:
+    assert config_from_mapping({"examples": False}).examples is False
+    assert Config().examples is True
+    with pytest.raises(ConfigError, match="examples: expected true or false"):
+        config_from_mapping({"examples": "no"})
