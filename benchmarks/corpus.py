@@ -328,7 +328,7 @@ def _coverage(root: Path) -> dict[str, Any]:
     docs = collect_docs([str(root)], Config()) if os.environ.get("SHAPECHECK_COVERAGE_EXAMPLES", "1") != "0" else []
     for d in docs:
         try:
-            if relevant_doc(d, project) and build_doc(d, str(d), project) is not None:
+            if relevant_doc(d, project) and build_doc(d, str(d), project):
                 stats["doc-files"] += 1
         except RecursionError:
             errors.append(f"{d}: RecursionError")

@@ -108,14 +108,14 @@ def run_check(args: argparse.Namespace) -> int:
 
         cfg = _replace(cfg, examples=args.examples)
     files = collect_files(args.paths, cfg)
-    if not files:
-        # nothing checked is not a clean result: an exclude that takes everything must not turn CI green
-        raise UsageError(f"no Python files to check in {' '.join(args.paths)} (after excludes)")
     docs = None
     if cfg.examples:
         from .analysis.index.examples import collect_docs
 
         docs = collect_docs(args.paths, cfg)
+    if not files and not docs:
+        # nothing checked is not a clean result: an exclude that takes everything must not turn CI green
+        raise UsageError(f"no Python files to check in {' '.join(args.paths)} (after excludes)")
     findings = run(files, cfg, jobs=args.jobs, use_cache=not args.no_cache, docs=docs)
     report = sys.stdout
     if args.fix or args.diff:

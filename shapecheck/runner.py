@@ -30,7 +30,7 @@ def collect_files(paths: Iterable[str], config: Config) -> list[Path]:
     for given in paths:
         root = Path(given)
         if root.is_file():
-            candidates = [root]
+            candidates = [root] if root.suffix.lower() != ".md" else []  # Markdown: documentation examples (cli)
         else:
             candidates = []
             for dirpath, dirnames, filenames in os.walk(root):

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from fixture_format import FIXTURES, split_multi
-from shapecheck.analysis.index.examples import collect_docs, example_module, is_doc
+from shapecheck.analysis.index.examples import collect_docs, example_modules, is_doc
 from shapecheck.config import Config, ConfigError, config_from_mapping
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -32,20 +32,19 @@ def _check(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
 def test_line_numbers_kept_and_blocks_independent_unless_continued() -> None:
     md = "text\n```python\nimport torch\nm = torch.nn.Linear(2, 3)\n```\nmore\n```python\nm(torch.randn(1, 2))\n```\n" \
          "```python\nimport torch\nm = 1\n```\n```bash\nls\n```\n"
-    ex = example_module(md)
-    lines = ex.text.splitlines()
+    first, second = example_modules(md)
+    lines = first.text.splitlines()
     assert len(lines) == len(md.splitlines())
     assert lines[1].startswith("def ") and lines[2] == "    import torch"
     assert lines[6] == "" and lines[7] == "    m(torch.randn(1, 2))"  # continues the first block: no def of its own
-    assert lines[9].startswith("def ")  # binds what it reads: a new example
-    assert (ex.blocks, ex.functions) == (3, 2)
-    assert ex.shift[8] == (4, 4)
+    assert first.blocks == 2 and first.shift[8] == (4, 4)
+    assert second.text.splitlines()[9].startswith("def ") and second.blocks == 1  # binds what it reads: a new example
+    assert second.text.splitlines()[1] == ""
 
 
 def test_blocks_that_are_not_programs_are_left_out() -> None:
     md = "```python\nf(x, ...)  !\n```\n```python\n>>> 1 + 1\n2\n```\n```python\n# only a comment\n```\n```python\nreturn 1\n```\n"
-    ex = example_module(md)
-    assert ex.functions == 0 and ex.text.strip() == ""
+    assert example_modules(md) == []
 
 
 def test_which_markdown_files_are_docs(tmp_path: Path) -> None:
@@ -71,6 +70,8 @@ def test_cli_reports_in_the_readme_and_can_be_turned_off(tmp_path: Path) -> None
     (root / "pyproject.toml").write_text("[tool.shapecheck]\nexamples = false\n")
     assert _check(".", cwd=root).returncode == 0
     assert _check(".", "--examples", cwd=root).returncode == 1  # the command line wins
+    alone = _check("README.md", "--examples", cwd=root)  # named alone: read as documentation, not as Python
+    assert alone.returncode == 1 and "README.md:24:1: SHP204" in alone.stdout and "SHP901" not in alone.stdout
 
 
 def test_config_key_is_validated() -> None:

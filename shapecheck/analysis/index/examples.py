@@ -2,14 +2,14 @@
 
 Library packages rarely ship tests in their sdists, but their README shows how a model is built and called
 (``Model(dim=512)`` then ``model(torch.randn(1, 2048, 512))``): the concrete sizes an entry point provides
-(docs/configuration.md, "examples"). A Markdown file becomes one synthetic module, never executed:
+(docs/configuration.md, "examples"). A Markdown file becomes synthetic modules, one per example, never executed:
 
 * lines outside ```python / ```py / ```python3 blocks become blank lines, so every line keeps its number;
-* a block is the body of a function of its own (the opening fence's line holds ``def``), indented by 4 columns; the
-  columns of findings are mapped back (as for expanded tabs, ``ModuleAnalysis.tab_shift``);
+* a block is the body of a function (the opening fence's line holds ``def``) in a module of its own, indented by 4
+  columns; the columns of findings are mapped back (as for expanded tabs, ``ModuleAnalysis.tab_shift``);
 * consecutive blocks are independent, unless a block clearly continues the ones before it: it reads a name that it
   does not bind itself and that an earlier block of the same chain binds (``model`` built in one block, called in the
-  next). It then joins that chain's function (the lines between stay blank lines of the body);
+  next). It then joins that chain's function and module (the lines between stay blank lines of the body);
 * a block that does not parse as Python on its own (pseudo-code, ``...`` placeholders inside calls, doctest or
   IPython prompts, top-level ``await``) is left out, as is a block with no statement.
 
@@ -27,6 +27,8 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Iterable
+
+import libcst as cst
 
 if TYPE_CHECKING:
     from ...config import Config
@@ -49,7 +51,7 @@ class ExampleModule:
     text: str
     shift: dict[int, tuple[int, int]] = field(default_factory=dict)  # line -> (columns added, indentation width)
     blocks: int = 0  # python blocks kept
-    functions: int = 0  # chains (one function each)
+    functions: int = 0  # chains (one function each; one per module)
 
 
 def is_doc(path: Path) -> bool:
@@ -137,11 +139,12 @@ def _function_only(tree: ast.Module) -> bool:
     return False
 
 
-def example_module(md: str) -> ExampleModule:
-    """The synthetic module of a Markdown text (see the module docstring)."""
+def example_modules(md: str) -> list[ExampleModule]:
+    """The synthetic modules of a Markdown text, one per chain of blocks (see the module docstring): each keeps the
+    file's line numbers, and its imports are its own (two examples importing two different ``ViT`` classes)."""
     lines = md.splitlines()
-    out = [""] * len(lines)
-    result = ExampleModule("")
+    chains: list[ExampleModule] = []
+    outs: list[list[str]] = []
     chain_bound: set[str] | None = None  # names bound by the current chain's blocks
     for fence, start, end in _blocks(lines):
         indent = len(lines[fence]) - len(lines[fence].lstrip(" "))
@@ -165,36 +168,38 @@ def example_module(md: str) -> ExampleModule:
             chain_bound |= stores  # a continuation: the fence line stays a blank line of the chain's body
         else:
             chain_bound = set(stores)
-            out[fence] = f"def _shapecheck_example_line_{fence + 1}():"
-            result.functions += 1
+            chains.append(ExampleModule("", functions=1))
+            outs.append([""] * len(lines))
+            outs[-1][fence] = f"def _shapecheck_example_line_{fence + 1}():"
         for k, b in enumerate(body):
             if b:
-                out[start + k] = " " * INDENT + b
-                result.shift[start + k + 1] = (INDENT - indent, INDENT)
-        result.blocks += 1
-    result.text = "\n".join(out) + "\n"
-    return result
+                outs[-1][start + k] = " " * INDENT + b
+                chains[-1].shift[start + k + 1] = (INDENT - indent, INDENT)
+        chains[-1].blocks += 1
+    for ex, out in zip(chains, outs):
+        ex.text = "\n".join(out) + "\n"
+    return chains
 
 
-def build_doc(path: Path, display: str, project: "Project") -> "ModuleAnalysis | None":
-    """The analysed synthetic module of one Markdown file (None when it holds no usable python block)."""
+def build_doc(path: Path, display: str, project: "Project") -> "list[ModuleAnalysis]":
+    """The analysed synthetic modules of one Markdown file (none when it holds no usable python block)."""
     from ..interpret.module import ModuleAnalysis
     from ..report.checker import parse
 
     try:
         md = path.read_bytes().decode("utf-8", "replace")
     except OSError:
-        return None
-    ex = example_module(md)
-    if not ex.functions:
-        return None
-    tree = parse(ex.text, display)
-    if not hasattr(tree, "body"):
-        return None  # cannot happen (every block was parsed alone), but a doc must never yield SHP901
-    analysis = ModuleAnalysis(ex.text, display, tree, project)  # type: ignore[arg-type]
-    analysis.tab_shift = ex.shift
-    analysis.analyse()
-    return analysis
+        return []
+    out = []
+    for ex in example_modules(md):
+        tree = parse(ex.text, display)
+        if not isinstance(tree, cst.Module):
+            continue  # cannot happen (every block was parsed alone), but a doc must never yield SHP901
+        analysis = ModuleAnalysis(ex.text, display, tree, project)
+        analysis.tab_shift = ex.shift
+        analysis.analyse()
+        out.append(analysis)
+    return out
 
 
 def relevant_doc(path: Path, project: "Project") -> bool:
@@ -207,8 +212,7 @@ def relevant_doc(path: Path, project: "Project") -> bool:
         return False
     if "```" not in md and "~~~" not in md:
         return False
-    ex = example_module(md)
-    return bool(ex.functions) and relevant(ex.text, project, str(path))
+    return any(relevant(ex.text, project, str(path)) for ex in example_modules(md))
 
 
 def check_doc(path: Path, display: str, project: "Project") -> "list[Finding]":
@@ -217,12 +221,10 @@ def check_doc(path: Path, display: str, project: "Project") -> "list[Finding]":
     from ..report.checker import findings_of
 
     try:
-        analysis = build_doc(path, display, project)
+        analyses = build_doc(path, display, project)
     except Exception:
         return []
-    if analysis is None:
-        return []
-    return [f for f in findings_of(analysis) if not f.code.startswith("SHP9")]
+    return [f for a in analyses for f in findings_of(a) if not f.code.startswith("SHP9")]
 
 
 def run_docs(docs: list[Path], project: "Project", config: "Config", cache: "Cache") -> "list[Finding]":
@@ -231,6 +233,12 @@ def run_docs(docs: list[Path], project: "Project", config: "Config", cache: "Cac
 
     out: list[Finding] = []
     project.mask_imports = True
+    roots = getattr(project.paths, "roots", None)
+    if isinstance(roots, list):  # a README named alone: its imports resolve from its own project, as a file's do
+        from .project import import_roots
+
+        for d in docs:  # the Markdown file's folder first: a README sits at its project's root
+            roots.extend(r for r in [d.resolve().parent, *import_roots(d.with_suffix(".py"))] if r not in roots)
     for d in docs:
         try:
             data = d.read_bytes()
@@ -238,9 +246,8 @@ def run_docs(docs: list[Path], project: "Project", config: "Config", cache: "Cac
             continue
         if not relevant_doc(d, project):
             continue
-        ex = example_module(data.decode("utf-8", "replace"))
         deps: list[bytes] = []
-        for dep in project.dependencies(ex.text, ""):
+        for dep in sorted({d for ex in example_modules(data.decode("utf-8", "replace")) for d in project.dependencies(ex.text, "")}):
             try:
                 deps.append(dep.read_bytes())
             except OSError:

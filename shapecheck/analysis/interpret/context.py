@@ -65,6 +65,9 @@ class MadeUp(str):
 EVIDENCE_NONE, EVIDENCE_MADE_UP, EVIDENCE_SIZE_ONLY, EVIDENCE_RANK, EVIDENCE_SIZE = 0, 1, 2, 3, 4
 
 
+_ALL_RANKS_BUT_ONE = 16  # narrowing.MAX_RANK: a tensor whose other ranks are all ruled out
+
+
 def _evidence_size(s: Size) -> bool:
     """A size that rests on evidence: a number, or an expression over constructor parameters."""
     return s.as_int() is not None or any("@ctor:" in sym for sym in s.free_symbols())
@@ -116,6 +119,8 @@ class Context:
         vs = getattr(tensor, "vshape", None)
         if made_up and vs is not None and any(_evidence_size(s) for s in vs[0] + vs[2]):
             level = EVIDENCE_SIZE_ONLY  # the rank is made up from the pattern, a trailing axis is known (a layer's)
+        elif shape is None and len(getattr(tensor, "not_ranks", ())) >= _ALL_RANKS_BUT_ONE:
+            level = EVIDENCE_RANK  # the code's own check (``if x.ndim == 4``, ``assert x.ndim == 4``) leaves one rank
         elif made_up or isinstance(getattr(tensor, "origin", None), MadeUp):
             level = EVIDENCE_MADE_UP
         elif shape is not None:

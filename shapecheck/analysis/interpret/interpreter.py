@@ -121,8 +121,13 @@ class Interpreter:
         elif isinstance(stmt, (cst.Continue, cst.Break)):
             self.dead = True
         elif isinstance(stmt, cst.Assert):
-            if _truth(self.eval(stmt.test)) is False:
+            truth = _truth(self.eval(stmt.test))
+            if truth is False:
                 self.dead = True
+            elif truth is None:  # past ``assert x.ndim == 4`` the condition holds, as in an if's true branch
+                from .narrowing import narrow
+
+                self.scope.vars.update(narrow(self, stmt.test)[0])
         elif isinstance(stmt, cst.If):
             self.run_branches([stmt.body, stmt.orelse], test=stmt.test)
         elif isinstance(stmt, cst.Else):
@@ -668,7 +673,7 @@ def _int_arith(a: IntV, op: cst.CSTNode, b: IntV) -> Value:
         if divisible(a.size, b.size) is Truth.TRUE:
             q = a.size.exact_div(b.size)
             return IntV(q) if q is not None else UNKNOWN
-        return UNKNOWN
+        return _floor_symbol(a.size, b.size)
     if isinstance(op, (cst.Power,)):
         x, y = a.size.as_int(), b.size.as_int()
         if x is not None and y is not None and 0 <= y <= 64:
@@ -679,6 +684,18 @@ def _int_arith(a: IntV, op: cst.CSTNode, b: IntV) -> Value:
         if x is not None and y:
             return IntV(Size.const(x % y))
     return UNKNOWN
+
+
+def _floor_symbol(a: Size, b: Size) -> Value:
+    """``dim // 2`` with ``dim`` a symbol: an int whose value is unknown, one symbol per expression (the same
+    expression written twice is the same size). Its name keeps the operands' symbols (``@ctor:`` for a constructor
+    parameter). Only for a positive constant divisor and a symbolic dividend."""
+    d = b.as_int()
+    if d is None or d <= 0 or a.as_int() is not None:
+        return UNKNOWN
+    scope = ",".join(sorted(a.free_symbols()))
+    shown = str(a) if a.is_symbol else f"({a})"
+    return IntV(Size.sym(f"{shown}//{d}@fd:{a!r}:{scope}"))
 
 
 def _common_element(v: Value) -> Value | None:

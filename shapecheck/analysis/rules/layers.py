@@ -116,6 +116,8 @@ def apply_layer(cx: OpContext, interp: "Interpreter", node: cst.Call, layer: Lay
     if layer.kind.startswith("fw:"):  # Keras / Flax layers (frameworks.py)
         from . import frameworks
         return frameworks.apply_layer(cx, node, report_node, layer, x, args)
+    if x is UNKNOWN and layer.kind == "Linear" and len(args) == 1 and not kwargs:
+        x = TensorV(None, None, "torch")  # what nn.Linear returns is a tensor whose last axis is out_features
     if not isinstance(x, TensorV):
         return UNKNOWN
     if layer.kind == "Sequential" and layer.param("repeat") is not None:

@@ -704,6 +704,15 @@ def _sized(cx: OpContext, node: cst.Call, name: str, shape_args: list[Value], dt
         vals = _shape_args(shape_args)
     if vals is None:
         return TensorV(None, dtype, fw)
+    positional = [a for a in node.args if a.keyword is None]
+    if fw == "torch" and len(shape_args) >= 2 and len(vals) == len(shape_args) == len(positional) \
+            and not any(a.star for a in node.args) and any(v is UNKNOWN for v in vals):
+        # torch.empty(o // 4, i, h, w): sizes passed one by one are ints, so the rank is their count even when a
+        # value is unknown (an unknown size, not evidence of a size)
+        codes = [cx.m.code_for(a.value).replace(" ", "") for a in positional]
+        vals = [v if v is not UNKNOWN else
+                IntV(cx.ctx.fresh(codes[i] if len(codes[i]) <= 24 else f"n{i}", f"(an unknown size passed to {name}(...))"))
+                for i, v in enumerate(vals)]
     sizes = []
     for v in vals:
         if isinstance(v, IntV) and (v.size.as_int() is None or v.size.as_int() >= 0):  # type: ignore[operator]
