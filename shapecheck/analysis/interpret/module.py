@@ -14,7 +14,7 @@ from ..index.functions import ClassInfo, FunctionInfo, Param, bind_arguments, si
 from ..index.imports import collect_imports, dotted
 from .interpreter import FrameInfo, Interpreter, Scope
 from ..index.jaxtyping_bridge import Annotation, dtype_class_of, parse_annotation
-from . import objects
+from . import entry_points, objects
 from ..rules import layers as layer_rules, ops as op_rules
 from ..rules.ops_common import constant
 from .values import UNKNOWN, DictV, FuncV, IntV, LayerV, ManyV, NoneV, ObjV, RefV, SeqV, StrV, TensorV, Value, elements_of
@@ -771,7 +771,8 @@ class ModuleAnalysis:
             if "<locals>" in fi.key or fi.key in self.standalone_done:
                 continue
             self_value = ObjV(fi.cls_key) if fi.cls_key is not None else None
-            self.run_function(fi, None, self_value)
+            if not entry_points.run_test(self, fi, self_value):  # pytest's parametrize cases and fixtures
+                self.run_function(fi, None, self_value)
         # local functions discovered while running (closures): analyse them standalone too
         done: set[str] = set()
         while True:

@@ -1,0 +1,157 @@
+"""Test functions as entry points with the values pytest gives them: ``@pytest.mark.parametrize`` cases and fixtures.
+
+A test ``def test_attn(dim, model)`` analysed on its own sees unknown parameters. pytest calls it with concrete values:
+
+* ``@pytest.mark.parametrize("dim", [32, 64])`` (on the function or its class; stacked decorators combine): the test
+  runs once per case, each with that case's values (the first ``MAX_CASES`` combinations). A ``pytest.param(...)``
+  with ``marks=`` (xfail, skip, ...) is left out: it may be expected to fail. Values are evaluated in the module,
+  never executed;
+* a parameter named like a ``@pytest.fixture`` function of the same module (or class) whose body ``return``\\ s one
+  value: that value (a fixture with parameters of its own or that ``yield``\\ s stays unknown).
+
+Findings the cases share are reported once.
+"""
+
+from __future__ import annotations
+
+import itertools
+from typing import TYPE_CHECKING
+
+import libcst as cst
+
+from ..index.imports import dotted
+from .values import UNKNOWN, SeqV, StrV, Value
+
+if TYPE_CHECKING:
+    from ..index.functions import FunctionInfo
+    from .module import ModuleAnalysis
+
+MAX_CASES = 4
+
+
+def _qualified(m: "ModuleAnalysis", node: cst.BaseExpression) -> str:
+    return m.qualify(node) or dotted(node) or ""
+
+
+def _is(m: "ModuleAnalysis", node: cst.BaseExpression, name: str) -> bool:
+    """``node`` names ``pytest.<name>`` (``pytest.mark.parametrize``, ``from pytest import fixture``, ...)."""
+    return _qualified(m, node) == f"pytest.{name}"
+
+
+def _eval(m: "ModuleAnalysis", fi: "FunctionInfo", node: cst.BaseExpression) -> Value:
+    from .interpreter import FrameInfo, Interpreter, Scope
+
+    interp = Interpreter(m, FrameInfo(fi.key + ".<params>"), Scope())
+    with m.ctx.discarding():
+        return interp.eval(node)
+
+
+def _cases_of(m: "ModuleAnalysis", fi: "FunctionInfo", deco: cst.Decorator) -> list[dict[str, Value]] | None:
+    """The cases of one ``@pytest.mark.parametrize(names, values)``; None when it cannot be read."""
+    call = deco.decorator
+    if not isinstance(call, cst.Call) or not _is(m, call.func, "mark.parametrize"):
+        return None
+    pos = [a for a in call.args if a.keyword is None and not a.star]
+    kw = {a.keyword.value: a.value for a in call.args if a.keyword is not None}
+    names_node = pos[0].value if pos else kw.get("argnames")
+    values_node = pos[1].value if len(pos) > 1 else kw.get("argvalues")
+    if names_node is None or not isinstance(values_node, (cst.List, cst.Tuple)) or "indirect" in kw:
+        return None  # indirect: the values go to fixtures, not to the test
+    names_v = _eval(m, fi, names_node)
+    if isinstance(names_v, StrV):
+        names = [n.strip() for n in names_v.value.split(",") if n.strip()]
+    elif isinstance(names_v, SeqV) and all(isinstance(x, StrV) for x in names_v.items):
+        names = [x.value for x in names_v.items if isinstance(x, StrV)]
+    else:
+        return None
+    cases: list[dict[str, Value]] = []
+    for el in values_node.elements:
+        item = el.value
+        if isinstance(item, cst.Call) and _is(m, item.func, "param"):
+            if any(a.keyword is not None and a.keyword.value == "marks" for a in item.args):
+                continue  # xfail / skip: may be expected to fail
+            parts = [a.value for a in item.args if a.keyword is None and not a.star]
+        elif len(names) == 1:
+            parts = [item]
+        elif isinstance(item, (cst.Tuple, cst.List)) and not any(isinstance(e, cst.StarredElement) for e in item.elements):
+            parts = [e.value for e in item.elements]
+        else:
+            return None
+        if len(parts) != len(names):
+            return None
+        cases.append({n: _eval(m, fi, p) for n, p in zip(names, parts)})
+        if len(cases) >= MAX_CASES:
+            break
+    return cases
+
+
+def _decorators(m: "ModuleAnalysis", fi: "FunctionInfo") -> list[cst.Decorator]:
+    out = list(fi.node.decorators)
+    if fi.cls_key is not None:
+        ci = m.classes.get(fi.cls_key)
+        if ci is not None:
+            out.extend(ci.node.decorators)
+    return out
+
+
+def _fixture(m: "ModuleAnalysis", fi: "FunctionInfo", name: str, depth: int) -> Value:
+    """The value a ``@pytest.fixture`` of this module (or of the test's class) named ``name`` returns."""
+    key = f"{fi.cls_key}.{name}" if fi.cls_key is not None and f"{fi.cls_key}.{name}" in m.functions else f"{m.module_name}:{name}"
+    fx = m.functions.get(key)
+    if fx is None or fx is fi or not any(_is(m, d.decorator.func if isinstance(d.decorator, cst.Call) else d.decorator, "fixture")
+                                         for d in fx.node.decorators):
+        return UNKNOWN
+    own = [p for p in fx.params if p.name not in ("self", "cls", "request")]
+    if own or depth > 1:
+        return UNKNOWN
+    with m.ctx.discarding():
+        scope = m.run_function(fx, {}, None, depth=1)
+    values = [v for _, v in scope.returns]
+    return values[0] if len(values) == 1 else UNKNOWN
+
+
+def run_test(m: "ModuleAnalysis", fi: "FunctionInfo", self_value: Value | None) -> bool:
+    """Run the test ``fi`` once per case (``test_cases``), each finding reported once; False when it has none."""
+    cases = test_cases(m, fi)
+    if not cases:
+        return False
+    start = len(m.ctx.pending)
+    for case in cases:
+        m.run_function(fi, case, self_value)
+    seen: set[tuple[int, str]] = set()
+    kept = []
+    for p in m.ctx.pending[start:]:
+        if (id(p.node), p.code) not in seen:
+            seen.add((id(p.node), p.code))
+            kept.append(p)
+    m.ctx.pending[start:] = kept
+    return True
+
+
+def test_cases(m: "ModuleAnalysis", fi: "FunctionInfo") -> list[dict[str, Value]] | None:
+    """The argument values pytest would call the test ``fi`` with, one dict per case; None when ``fi`` is not a test
+    with parametrize cases or fixtures the analysis can read (it is then analysed with unknown parameters)."""
+    if not fi.name.startswith("test"):
+        return None
+    per_decorator: list[list[dict[str, Value]]] = []
+    for deco in _decorators(m, fi):
+        cases = _cases_of(m, fi, deco)
+        if cases:
+            per_decorator.append(cases)
+    fixtures: dict[str, Value] = {}
+    named = {n for cases in per_decorator for c in cases for n in c}
+    for p in fi.params:
+        if p.name in ("self", "cls") or p.name in named or p.ann is not None:
+            continue
+        v = _fixture(m, fi, p.name, 0)
+        if v is not UNKNOWN:
+            fixtures[p.name] = v
+    if not per_decorator and not fixtures:
+        return None
+    out: list[dict[str, Value]] = []
+    for combo in itertools.islice(itertools.product(*per_decorator), MAX_CASES):
+        case = dict(fixtures)
+        for part in combo:
+            case.update(part)
+        out.append(case)
+    return out or None
