@@ -493,6 +493,8 @@ def print_row(row: dict[str, Any]) -> None:
           f"pattern problem {st['einops:problem']}; dynamic pattern {st['einops:dynamic-pattern']}")
     for line in evidence_lines(st):
         print(f"   {line}")
+    if st["doc-files"]:
+        print(f"   documentation files whose python examples were analysed as entry points: {st['doc-files']}")
     print(f"   jaxtyping annotations understood: {anns.get('params', 0)} parameters, {anns.get('returns', 0)} returns "
           f"({', '.join(f'{k[6:]} {v}' for k, v in sorted(anns.items()) if k.startswith('dtype:')) or 'none'})")
     if cov.get("errors") or cov.get("error"):
