@@ -18,6 +18,8 @@ _NOQA = re.compile(r"#\s*noqa(?::\s*(?P<codes>[A-Z]+[0-9]+(?:[,\s]+[A-Z]+[0-9]+)
 # words carry the float16/bfloat16 checks. A file that imports an analysed module mentioning einops/jaxtyping
 # (a project-local re-export of jaxtyping types, say) is relevant too (see Project.imports_relevant).
 _MARKERS = ("einops", "jaxtyping", "float16", "bfloat16", "half", "autocast", "auto_cast", "einsum")
+# model code without einops or jaxtyping: its layers, parameters and buffers have sizes too
+_FRAMEWORK_IMPORT = re.compile(r"^[ \t]*(?:import|from)[ \t]+(?:torch|jax|flax|equinox|tensorflow|keras|paddle)\b", re.M)
 
 
 def decode_source(data: bytes | str) -> str:
@@ -33,7 +35,7 @@ def decode_source(data: bytes | str) -> str:
 
 def relevant(text: str, project: "object | None" = None, path: str | None = None) -> bool:
     """Cheap pre-filter: files that mention none of our libraries are skipped before parsing."""
-    if any(m in text for m in _MARKERS):
+    if any(m in text for m in _MARKERS) or _FRAMEWORK_IMPORT.search(text):
         return True
     check = getattr(project, "imports_relevant", None)
     return bool(check is not None and path is not None and check(text, path))

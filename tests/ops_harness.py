@@ -315,10 +315,13 @@ def common_generators(fw: Framework) -> dict[str, Gen]:
         g[f"construct:{name}"] = make_ctor(name)
 
     def arange(r: random.Random) -> Case:
-        form = r.choice(("n", "neg", "start", "float", "kw"))
+        form = r.choice(("n", "neg", "start", "float", "kw", "step", "backwards"))
         n = r.randint(0, 6)
+        step, lo = r.choice((1, 2, 3, 5)), r.randint(-3, 4)
         expr = {"n": f"{m}.arange({n})", "neg": f"{m}.arange(-{n})", "start": f"{m}.arange(1, {n + 2})",
-                "float": f"{m}.arange({n}.0)", "kw": f"{m}.arange({n}, dtype={r.choice(fw.dtypes)})"}[form]
+                "float": f"{m}.arange({n}.0)", "kw": f"{m}.arange({n}, dtype={r.choice(fw.dtypes)})",
+                "step": f"{m}.arange({lo}, {lo + n}, {step})",
+                "backwards": f"{m}.arange({lo + n}, {lo}, -{step})"}[form]
         return _maybe_index(r, Case("construct:arange", fw.name, [], expr))
     g["construct:arange"] = arange
 

@@ -447,6 +447,8 @@ class Interpreter:
             inner = self.eval(node.expression)
             if isinstance(node.operator, cst.Minus) and isinstance(inner, IntV):
                 return IntV(-inner.size)
+            if isinstance(node.operator, cst.Minus) and isinstance(inner, FloatV):
+                return FloatV(None if inner.value is None else -inner.value)
             if isinstance(node.operator, (cst.Minus, cst.Plus, cst.BitInvert)) and isinstance(inner, TensorV):
                 return inner
             if isinstance(node.operator, cst.Plus):
@@ -650,7 +652,10 @@ class Interpreter:
 
     def binary(self, node: cst.CSTNode, left: Value, op: cst.CSTNode, right: Value) -> Value:
         if isinstance(left, IntV) and isinstance(right, IntV):
-            return _int_arith(left, op, right)
+            out = _int_arith(left, op, right)
+            return _float_arith(left, op, right) if out is UNKNOWN else out
+        if isinstance(left, (IntV, FloatV)) and isinstance(right, (IntV, FloatV)):
+            return _float_arith(left, op, right)
         if isinstance(left, SeqV) and isinstance(right, SeqV) and isinstance(op, (cst.Add, cst.AddAssign)):
             return SeqV(left.items + right.items, left.kind)
         if isinstance(left, TensorV) or isinstance(right, TensorV):
@@ -696,6 +701,38 @@ def _floor_symbol(a: Size, b: Size) -> Value:
     scope = ",".join(sorted(a.free_symbols()))
     shown = str(a) if a.is_symbol else f"({a})"
     return IntV(Size.sym(f"{shown}//{d}@fd:{a!r}:{scope}"))
+
+
+_FLOAT_OPS = {cst.Add: float.__add__, cst.Subtract: float.__sub__, cst.Multiply: float.__mul__, cst.Divide: float.__truediv__,
+              cst.Power: float.__pow__, cst.AddAssign: float.__add__, cst.SubtractAssign: float.__sub__,
+              cst.MultiplyAssign: float.__mul__, cst.DivideAssign: float.__truediv__}
+
+
+def _number(v: IntV | FloatV) -> float | None:
+    if isinstance(v, FloatV):
+        return v.value
+    n = v.size.as_int()
+    return float(n) if n is not None else None
+
+
+def _float_arith(a: IntV | FloatV, op: cst.CSTNode, b: IntV | FloatV) -> Value:
+    """Arithmetic whose result is surely a Python float: a float operand, true division, or an int to a negative
+    power (``dim_head ** -0.5``, ``1 / d ** 0.5``, ``dim / 2``); its value when both operands are known. A float
+    scalar keeps a tensor's shape when it multiplies it."""
+    fn = _FLOAT_OPS.get(type(op))
+    if fn is None:
+        return UNKNOWN
+    negative_power = isinstance(op, cst.Power) and isinstance(b, IntV) and (b.size.as_int() or 0) < 0
+    if not (isinstance(a, FloatV) or isinstance(b, FloatV) or isinstance(op, (cst.Divide, cst.DivideAssign)) or negative_power):
+        return UNKNOWN
+    x, y = _number(a), _number(b)
+    if x is None or y is None:
+        return FloatV(None)
+    try:
+        out = fn(x, y)
+    except (ZeroDivisionError, OverflowError):
+        return UNKNOWN  # raises (or is not a number): nothing to claim
+    return FloatV(out) if isinstance(out, float) else FloatV(None)
 
 
 def _common_element(v: Value) -> Value | None:

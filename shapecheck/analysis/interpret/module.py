@@ -611,7 +611,7 @@ class ModuleAnalysis:
             if func.value == "len" and len(args) == 1:
                 return _length(args[0])
             return _iter_builtin(func.value, args)
-        if isinstance(func, cst.Name) and func.value in ("map", "tuple", "list", "isinstance", "abs") and not dynamic and not kwargs \
+        if isinstance(func, cst.Name) and func.value in ("map", "tuple", "list", "isinstance", "abs", "max", "min", "int", "float") and not dynamic and not kwargs \
                 and func.value not in interp.scope.vars and func.value not in self.globals and func.value not in self.imports.names:
             from ..rules.multi_ops import builtin_call
             built = builtin_call(interp, node, func.value, args)
@@ -724,6 +724,9 @@ class ModuleAnalysis:
     def call_qualified(self, interp: Interpreter, node: cst.Call, qual: str, args: list[Value], kwargs: dict[str, Value], dynamic: bool) -> Value | None:
         if qual.startswith("einops"):
             return self.einops.call(interp, node, qual, args, kwargs, dynamic)
+        if qual.startswith("math."):
+            from ..rules.multi_ops import math_call
+            return math_call(qual, args, kwargs, dynamic)
         if qual.startswith("equinox.nn.") and qual.rsplit(".", 1)[-1][:1].isupper():
             hit = self.project.lookup(qual) if self.project is not None else None
             if hit is None:  # the library itself is not part of the analysed tree

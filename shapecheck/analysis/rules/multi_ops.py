@@ -13,6 +13,7 @@ torch facts (checked against torch 2.x, see tests/test_multi_ops.py):
 
 from __future__ import annotations
 
+import math
 from typing import TYPE_CHECKING
 
 import libcst as cst
@@ -21,7 +22,7 @@ from ...sizes import Size, Truth, divisible, equal
 from ..interpret.context import OpSpec
 from .ops_common import _ints, _norm_dim
 from .shapes_bridge import shape_text
-from ..interpret.values import UNKNOWN, BoolV, FuncV, IntV, NoneV, SeqV, TensorV, Value
+from ..interpret.values import UNKNOWN, BoolV, FloatV, FuncV, IntV, NoneV, SeqV, TensorV, Value
 
 from .registry import TENSOR_METHODS, OpContext
 
@@ -173,11 +174,70 @@ def pack_attribute(interp: "Interpreter", node: cst.Attribute, attr: str) -> Val
 # ---------------------------------------------------------------------------------------------------------- builtins
 
 
+def _numeric_builtin(name: str, args: list[Value], node: cst.Call) -> Value | None:
+    """``max(dim_head // 2, 32)``, ``min(a, b)`` of known ints or floats; ``int(x)`` / ``float(x)`` of a number."""
+    if any(a.star for a in node.args) or len(args) != len(node.args):
+        return None
+    if name in ("int", "float"):
+        if len(args) != 1:
+            return None
+        v = args[0]
+        if isinstance(v, IntV):
+            n = v.size.as_int()
+            return v if name == "int" else FloatV(None if n is None else float(n))
+        if isinstance(v, FloatV):
+            if name == "float":
+                return v
+            return IntV(Size.const(int(v.value))) if v.value is not None and math.isfinite(v.value) else None
+        return None
+    if len(args) < 2:
+        return None  # max(xs): an iterable
+    numbers: list[float] = []
+    for a in args:
+        n = a.size.as_int() if isinstance(a, IntV) else a.value if isinstance(a, FloatV) else None
+        if n is None:
+            return None
+        numbers.append(n)
+    pick = max(numbers) if name == "max" else min(numbers)
+    chosen = args[numbers.index(pick)]  # the first of equal values, as Python returns it
+    return chosen
+
+
+_MATH_FLOAT = {"sqrt": math.sqrt, "exp": math.exp, "log": math.log, "log2": math.log2, "log10": math.log10,
+               "pow": math.pow, "cos": math.cos, "sin": math.sin}
+_MATH_INT = {"ceil": math.ceil, "floor": math.floor}
+
+
+def math_call(qual: str, args: list[Value], kwargs: dict[str, Value], dynamic: bool) -> Value:
+    """``math.sqrt(dim)``, ``math.log(n)``, ``math.ceil(n / k)`` ... of numbers: a float (its value when the arguments
+    are known), an int for ceil/floor of a known value; anything else is unknown."""
+    name = qual[len("math."):]
+    if dynamic or kwargs or not args or not all(isinstance(a, (IntV, FloatV)) for a in args):
+        return UNKNOWN
+    numbers = [a.size.as_int() if isinstance(a, IntV) else a.value for a in args]
+    known = [float(n) for n in numbers if n is not None]
+    if name in _MATH_FLOAT:
+        if len(known) != len(args):
+            return FloatV(None)
+        try:
+            return FloatV(float(_MATH_FLOAT[name](*known)))
+        except (ValueError, OverflowError, TypeError):
+            return UNKNOWN  # raises: nothing to claim
+    if name in _MATH_INT and len(args) == 1:
+        if isinstance(args[0], IntV):
+            return args[0]
+        if len(known) == 1 and math.isfinite(known[0]):
+            return IntV(Size.const(int(_MATH_INT[name](known[0]))))
+    return UNKNOWN
+
+
 def builtin_call(interp: "Interpreter", node: cst.Call, name: str, args: list[Value]) -> Value | None:
     """``map(f, xs)``, ``zip(xs, ys)``, ``tuple(xs)`` / ``list(xs)``, ``enumerate(xs)`` on sequences of known length;
     ``isinstance`` on values of known kind; ``abs(x)`` of a tensor."""
     if name == "abs" and len(args) == 1 and len(node.args) == 1 and isinstance(args[0], TensorV):
         return args[0]  # x.__abs__(): same shape and dtype
+    if name in ("max", "min", "int", "float"):
+        return _numeric_builtin(name, args, node)
     if name == "isinstance" and len(args) == 2 and len(node.args) == 2:
         return _isinstance(interp, args[0], node.args[1].value)
     if name in ("tuple", "list") and len(args) == 1 and len(node.args) == 1:

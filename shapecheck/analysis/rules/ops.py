@@ -681,6 +681,9 @@ def construct(cx: OpContext, node: cst.Call, fw: str, qual: str, name: str, args
             if n is not None and n < 0:
                 return TensorV((Size.const(0),), dtype, fw) if fw == "numpy" else TensorV(None, dtype, fw)
             return TensorV((args[0].size,), dtype, fw)
+        if 2 <= len(args) <= 3 and not kwargs.keys() - {"dtype", "device"} and all(isinstance(a, IntV) for a in args):
+            length = _arange_length(args)
+            return TensorV((length,) if length is not None else None, dtype, fw)
         return TensorV(None, dtype, fw)
     if qual in VARARG_SIZES:
         shape_args = args  # np.random.randn(2, 3): sizes only as separate arguments
@@ -821,3 +824,20 @@ def loss(cx: OpContext, node: cst.Call, name: str, a: TensorV, b: TensorV, kwarg
     if red is None or (isinstance(red, StrV) and red.value in ("mean", "sum")):
         return TensorV((), out_dtype, a.framework)
     return TensorV(None, out_dtype, a.framework)
+
+
+def _arange_length(args: list[Value]) -> Size | None:
+    """``arange(start, stop[, step])`` of ints: ``max(0, ceil((stop - start) / step))`` when all are known,
+    ``stop`` itself for ``arange(0, stop)`` / ``arange(0, stop, 1)``."""
+    sizes = [a.size for a in args if isinstance(a, IntV)]
+    if len(sizes) != len(args):
+        return None
+    start, stop = sizes[0].as_int(), sizes[1].as_int()
+    step = sizes[2].as_int() if len(sizes) == 3 else 1
+    if step == 0 or step is None:
+        return None
+    if start is not None and stop is not None:
+        return Size.const(max(0, -((start - stop) // step)))
+    if start == 0 and step == 1:
+        return sizes[1]
+    return None
