@@ -6,7 +6,7 @@ Anything it does not understand evaluates to UNKNOWN, and nothing is ever report
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 import libcst as cst
 
@@ -703,7 +703,7 @@ def _floor_symbol(a: Size, b: Size) -> Value:
     return IntV(Size.sym(f"{shown}//{d}@fd:{a!r}:{scope}"))
 
 
-_FLOAT_OPS = {cst.Add: float.__add__, cst.Subtract: float.__sub__, cst.Multiply: float.__mul__, cst.Divide: float.__truediv__,
+_FLOAT_OPS: dict[type, Callable[[float, float], Any]] = {cst.Add: float.__add__, cst.Subtract: float.__sub__, cst.Multiply: float.__mul__, cst.Divide: float.__truediv__,
               cst.Power: float.__pow__, cst.AddAssign: float.__add__, cst.SubtractAssign: float.__sub__,
               cst.MultiplyAssign: float.__mul__, cst.DivideAssign: float.__truediv__}
 

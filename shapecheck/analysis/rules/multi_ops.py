@@ -14,7 +14,7 @@ torch facts (checked against torch 2.x, see tests/test_multi_ops.py):
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Callable
 
 import libcst as cst
 
@@ -183,8 +183,8 @@ def _numeric_builtin(name: str, args: list[Value], node: cst.Call) -> Value | No
             return None
         v = args[0]
         if isinstance(v, IntV):
-            n = v.size.as_int()
-            return v if name == "int" else FloatV(None if n is None else float(n))
+            k = v.size.as_int()
+            return v if name == "int" else FloatV(None if k is None else float(k))
         if isinstance(v, FloatV):
             if name == "float":
                 return v
@@ -194,7 +194,7 @@ def _numeric_builtin(name: str, args: list[Value], node: cst.Call) -> Value | No
         return None  # max(xs): an iterable
     numbers: list[float] = []
     for a in args:
-        n = a.size.as_int() if isinstance(a, IntV) else a.value if isinstance(a, FloatV) else None
+        n = _number_of(a)
         if n is None:
             return None
         numbers.append(n)
@@ -203,9 +203,15 @@ def _numeric_builtin(name: str, args: list[Value], node: cst.Call) -> Value | No
     return chosen
 
 
-_MATH_FLOAT = {"sqrt": math.sqrt, "exp": math.exp, "log": math.log, "log2": math.log2, "log10": math.log10,
+def _number_of(v: Value) -> float | None:
+    if isinstance(v, IntV):
+        return v.size.as_int()
+    return v.value if isinstance(v, FloatV) else None
+
+
+_MATH_FLOAT: dict[str, Callable[..., float]] = {"sqrt": math.sqrt, "exp": math.exp, "log": math.log, "log2": math.log2, "log10": math.log10,
                "pow": math.pow, "cos": math.cos, "sin": math.sin}
-_MATH_INT = {"ceil": math.ceil, "floor": math.floor}
+_MATH_INT: dict[str, Callable[[float], int]] = {"ceil": math.ceil, "floor": math.floor}
 
 
 def math_call(qual: str, args: list[Value], kwargs: dict[str, Value], dynamic: bool) -> Value:
@@ -214,8 +220,7 @@ def math_call(qual: str, args: list[Value], kwargs: dict[str, Value], dynamic: b
     name = qual[len("math."):]
     if dynamic or kwargs or not args or not all(isinstance(a, (IntV, FloatV)) for a in args):
         return UNKNOWN
-    numbers = [a.size.as_int() if isinstance(a, IntV) else a.value for a in args]
-    known = [float(n) for n in numbers if n is not None]
+    known = [float(n) for n in map(_number_of, args) if n is not None]
     if name in _MATH_FLOAT:
         if len(known) != len(args):
             return FloatV(None)
