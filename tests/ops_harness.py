@@ -263,7 +263,8 @@ LIKES = ("zeros_like", "ones_like", "empty_like", "rand_like", "randn_like", "fu
 CONVERSIONS = ("array", "asarray", "tensor", "as_tensor")
 CUMULATIVE = ("cumsum", "cumprod", "nancumsum", "nancumprod")
 CONCATS = ("cat", "concatenate", "concat", "stack", "hstack", "vstack")
-LAYER_KINDS = ("Linear", "LayerNorm", "Conv1d", "Conv2d", "Conv3d", "Embedding", "Flatten", "Elementwise", "Sequential")
+LAYER_KINDS = ("Linear", "LayerNorm", "Conv1d", "Conv2d", "Conv3d", "TransposedConv", "ChannelNorm", "GroupNorm", "Embedding",
+               "Flatten", "Elementwise", "Sequential")
 
 
 def _each(g: dict[str, Gen], prefix: str, fn: Callable[..., Case], names: list[str]) -> None:
@@ -779,6 +780,20 @@ def torch_generators(fw: Framework) -> dict[str, Gen]:
                         v = "1"
                     parts.append(f"{kw}={v}")
             setup.append(f"layer = nn.{kind}({', '.join(parts)})")
+        elif kind == "TransposedConv":
+            n = r.randint(1, 3)
+            shp = [r.randint(1, 3) for _ in range(r.choice((1, 2, 2)))] + [r.randint(1, 4) for _ in range(n)]
+            c = shp[-n - 1]
+            setup = [f"x = {fw.tensor(tuple(shp))}", f"layer = nn.ConvTranspose{n}d({c if r.random() < 0.85 else c + 1}, {r.randint(1, 3)}, {r.randint(1, 3)})"]
+        elif kind == "ChannelNorm":
+            n = r.randint(1, 3)
+            shp = [r.randint(2, 3)] + [r.randint(1, 4) for _ in range(n + (1 if n > 1 or r.random() < 0.5 else 0))]
+            c = shp[1] if r.random() < 0.85 else shp[1] + 1
+            setup = [f"x = {fw.tensor(tuple(shp))}", f"layer = nn.{r.choice(('BatchNorm', 'BatchNorm', 'InstanceNorm'))}{n}d({c})"]
+        elif kind == "GroupNorm":
+            shp = [r.randint(1, 3)] + [r.randint(1, 4) for _ in range(r.randint(1, 3))]
+            c = shp[1] if r.random() < 0.85 else shp[1] + 1
+            setup = [f"x = {fw.tensor(tuple(shp))}", f"layer = nn.GroupNorm({r.choice((1, c))}, {c})"]
         elif kind == "Embedding":
             setup = [f"x = torch.zeros({shape_src(s)}, dtype=torch.int64)", f"layer = nn.Embedding(10, {r.randint(1, 4)})"]
         elif kind == "Flatten":

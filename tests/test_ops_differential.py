@@ -47,6 +47,9 @@ UNEXERCISED: dict[str, str] = {
     "nonzero": "data-dependent shape: unknown", "unique": "data-dependent shape: unknown",
     "masked_select": "data-dependent shape: unknown", "scatter": "unknown shape",
     "float_": "numpy.float_ was removed in numpy 2",
+    "MultiheadAttention": "its output is unknown (only its construction is read)",
+    "Parameter": "nn.Parameter(t) is t itself", "ModuleList": "a container of layers, never applied itself",
+    "ModuleDict": "a container of layers, never applied itself",
 }
 
 
@@ -109,7 +112,6 @@ def test_every_registered_op_is_generated() -> None:
         # indexing (shape_ops.index_tensor, constructors' boolean masks), len()
         "attributes, operators, indexing": {"shape", "ndim", "T", "mT", "mH", "H", "real", "imag", "data", "grad", "@",
                                             "len", "index", "mask_index"},
-        "layer kinds": {"Linear", "LayerNorm", "Conv1d", "Conv2d", "Conv3d", "Embedding", "Flatten", "Elementwise", "Sequential"},
     }
     missing = {t: sorted(n for n in names if n not in have and n not in UNEXERCISED) for t, names in tables.items()}
     missing = {t: v for t, v in missing.items() if v}

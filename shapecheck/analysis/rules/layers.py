@@ -1,4 +1,8 @@
-"""``torch.nn`` layers: Linear, LayerNorm, Conv*d, Embedding, Flatten, activations and Sequential chains."""
+"""``torch.nn`` layers: Linear, LayerNorm, Conv*d, Embedding, Flatten, activations and Sequential chains.
+
+Each layer kind is one class registered with ``@register_layer(kind, *class names)``: ``build`` reads the
+constructor call ``nn.Name(...)`` into a LayerV of that kind, ``apply`` is the layer called on a tensor.
+"""
 
 from __future__ import annotations
 
@@ -20,90 +24,17 @@ from .ops_common import (
     _ints,
 )
 from . import shape_ops
-from .registry import OpContext
+from .registry import LAYER_KINDS, LAYERS, OpContext, layer as register_layer
 
 
 def layer(cx: OpContext, node: cst.Call, name: str, args: list[Value], kwargs: dict[str, Value]) -> Value:
-    def size_arg(i: int, kw: str) -> Size | None:
-        v = args[i] if len(args) > i else kwargs.get(kw)
-        return v.size if isinstance(v, IntV) else None
-
-    if name == "Linear":
-        return LayerV("Linear", (("in", size_arg(0, "in_features")), ("out", size_arg(1, "out_features"))), node)
-    if name == "LayerNorm":
-        v = args[0] if args else kwargs.get("normalized_shape")
-        shape = tuple(x.size for x in v.items if isinstance(x, IntV)) if isinstance(v, SeqV) and all(isinstance(x, IntV) for x in v.items) else ((v.size,) if isinstance(v, IntV) else None)
-        return LayerV("LayerNorm", (("shape", shape),), node)
-    if name in ("Conv1d", "Conv2d", "Conv3d"):
-        def tup(v: Value | None, default: int) -> tuple[int, ...] | None:
-            if v is None:
-                return (default,)
-            if isinstance(v, IntV) and v.size.as_int() is not None:
-                return (v.size.as_int(),)  # type: ignore[return-value]
-            if isinstance(v, SeqV):
-                return tuple(_ints(v.items) or ()) or None
-            return None
-        k = tup(args[2] if len(args) > 2 else kwargs.get("kernel_size"), 1)
-        s = tup(args[3] if len(args) > 3 else kwargs.get("stride"), 1)
-        p_v = args[4] if len(args) > 4 else kwargs.get("padding")
-        p = None if isinstance(p_v, StrV) else tup(p_v, 0)
-        d = tup(args[5] if len(args) > 5 else kwargs.get("dilation"), 1)
-        return LayerV(name, (("in", size_arg(0, "in_channels")), ("out", size_arg(1, "out_channels")), ("k", k), ("s", s), ("p", p), ("d", d),
-                             ("n", int(name[4]))), node)
-    if name in ("ConvTranspose1d", "ConvTranspose2d", "ConvTranspose3d"):
-        return LayerV("TransposedConv", (("in", size_arg(0, "in_channels")), ("out", size_arg(1, "out_channels")), ("n", int(name[-2]))), node)
-    if name == "Sequential":
-        if len(args) == 1 and isinstance(args[0], DictV) and not kwargs:  # Sequential(OrderedDict(...)) not read
-            return UNKNOWN
-        layers = tuple(args) if not kwargs else ()
-        check_chain(cx, node, layers)
-        return LayerV("Sequential", (("layers", layers),), node)
-    if name in ("Parameter", "Buffer"):
-        t = args[0] if args else kwargs.get("data", UNKNOWN)
-        return t if isinstance(t, TensorV) else UNKNOWN
-    if name == "ModuleList":
-        v = args[0] if args else kwargs.get("modules", SeqV((), "list"))
-        if isinstance(v, SeqV) and v.kind != "shape":
-            return SeqV(v.items, "modulelist")
-        if isinstance(v, ManyV):
-            return ManyV(v.elem, "modulelist")
-        return UNKNOWN
-    if name == "ModuleDict":
-        v = args[0] if args else kwargs.get("modules", DictV(()))
-        return v if isinstance(v, DictV) else UNKNOWN
-    if name in ("Identity", "GELU", "ReLU", "SiLU", "Tanh", "Sigmoid", "Dropout", "Softmax", "LeakyReLU", "Mish", "ELU", "Hardswish", "Dropout1d", "Dropout2d", "Softplus",
-                "Dropout3d", "ReLU6", "PReLU", "SELU", "CELU", "GLU0", "Hardsigmoid", "Hardtanh", "LogSoftmax", "Softsign", "Tanhshrink", "AlphaDropout", "Softmin"):
-        return LayerV("Elementwise", (("name", name),), node)
-    if name in ("BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "InstanceNorm1d", "InstanceNorm2d", "InstanceNorm3d", "SyncBatchNorm", "LazyBatchNorm2d"):
-        c = size_arg(0, "num_features") if not name.startswith("Lazy") else None
-        n = int(name[-2]) if name[-2].isdigit() else None
-        return LayerV("ChannelNorm", (("name", name), ("c", c), ("n", n)), node)
-    if name == "GroupNorm":
-        return LayerV("GroupNorm", (("groups", size_arg(0, "num_groups")), ("c", size_arg(1, "num_channels"))), node)
-    if name == "RMSNorm":
-        v = args[0] if args else kwargs.get("normalized_shape")
-        rms: tuple[Size, ...] | None = None
-        if isinstance(v, IntV):
-            rms = (v.size,)
-        elif isinstance(v, SeqV) and all(isinstance(x, IntV) for x in v.items):
-            rms = tuple(x.size for x in v.items if isinstance(x, IntV))
-        return LayerV("LayerNorm", (("shape", rms), ("name", "RMSNorm")), node)
-    if name == "MultiheadAttention":
-        bf = args[6] if len(args) > 6 else kwargs.get("batch_first")
-        kdim = args[4] if len(args) > 4 else kwargs.get("kdim")
-        vdim = args[5] if len(args) > 5 else kwargs.get("vdim")
-        from ..interpret.values import BoolV, NoneV
-        return LayerV("MultiheadAttention", (("e", size_arg(0, "embed_dim")), ("heads", size_arg(1, "num_heads")),
-                                             ("batch_first", bf.value if isinstance(bf, BoolV) else (False if bf is None else None)),
-                                             ("plain_kv", (kdim is None or isinstance(kdim, NoneV)) and (vdim is None or isinstance(vdim, NoneV)))), node)
-    if name == "Embedding":
-        return LayerV("Embedding", (("n", size_arg(0, "num_embeddings")), ("d", size_arg(1, "embedding_dim"))), node)
-    if name == "Flatten":
-        return LayerV("Flatten", (("start", _ints([args[0]]) if args else [1]), ("end", _ints([args[1]]) if len(args) > 1 else [-1])), node)
-    return UNKNOWN
+    """``nn.Name(*args)``: the layer value its registered rule builds (unknown for a class without one)."""
+    rule = LAYERS.get(name)
+    return rule.build(cx, node, name, args, kwargs) if rule is not None else UNKNOWN
 
 
 def apply_layer(cx: OpContext, interp: "Interpreter", node: cst.Call, layer: LayerV, args: list[Value], kwargs: dict[str, Value], in_sequential: bool = False) -> Value:
+    """``layer(x)``: einops and Keras / Flax layers go to their own modules, ``torch.nn`` kinds to their rule."""
     if layer.param("compute_dtype") is not None:  # a Keras layer under a dtype policy (frameworks.py)
         from . import frameworks
         return frameworks.apply_with_policy(cx, interp, node, layer, args, kwargs, in_sequential)
@@ -120,51 +51,114 @@ def apply_layer(cx: OpContext, interp: "Interpreter", node: cst.Call, layer: Lay
         x = TensorV(None, None, "torch")  # what nn.Linear returns is a tensor whose last axis is out_features
     if not isinstance(x, TensorV):
         return UNKNOWN
-    if layer.kind == "Sequential" and layer.param("repeat") is not None:
-        # any number of the same block (zero included): its output when it keeps the input's shape, else unknown
-        sub = layer.param("repeat")
-        once = apply_layer(cx, interp, node, sub, [x], {}) if isinstance(sub, LayerV) else \
-            cx.m.call_object(interp, node, sub, [x], {}) if isinstance(sub, ObjV) else UNKNOWN
-        return x if isinstance(once, TensorV) and once.shape == x.shape and x.shape is not None else x.with_shape(None)
-    if layer.kind == "Sequential":
-        out: Value = x
-        for sub in layer.param("layers", ()):
-            if isinstance(sub, LayerV):
-                out = apply_layer(cx, interp, node, sub, [out], {}, in_sequential=True)
-            elif isinstance(sub, ObjV):
-                out = cx.m.call_object(interp, node, sub, [out], {})
-            else:
-                out = UNKNOWN
-            if not isinstance(out, TensorV):
-                return UNKNOWN
-        return out
-    if layer.kind == "Elementwise":
-        return x
-    if x.shape is None and layer.kind in ("Linear", "LayerNorm"):
-        return _apply_unranked(cx, report_node, layer, x)
-    if x.shape is None:
+    rule = LAYER_KINDS.get(layer.kind)
+    if rule is None:
         return x.with_shape(None)
-    if layer.kind == "Linear":
+    return rule.apply(cx, interp, node, report_node, layer, x)
+
+
+def _size_arg(args: list[Value], kwargs: dict[str, Value], i: int, kw: str) -> Size | None:
+    v = args[i] if len(args) > i else kwargs.get(kw)
+    return v.size if isinstance(v, IntV) else None
+
+
+class LayerKind:
+    """Defaults of a layer rule: a constructor that makes no layer, and an output of unknown shape."""
+
+    @staticmethod
+    def build(cx: OpContext, node: cst.Call, name: str, args: list[Value], kwargs: dict[str, Value]) -> Value:
+        return UNKNOWN
+
+    @staticmethod
+    def apply(cx: OpContext, interp: "Interpreter", node: cst.Call, report_node: cst.CSTNode, layer: LayerV, x: TensorV) -> Value:
+        return x.with_shape(None)
+
+
+@register_layer("Linear")
+class Linear(LayerKind):
+    """``nn.Linear(in_features, out_features)``: (*, in) -> (*, out)."""
+
+    @staticmethod
+    def build(cx: OpContext, node: cst.Call, name: str, args: list[Value], kwargs: dict[str, Value]) -> Value:
+        return LayerV("Linear", (("in", _size_arg(args, kwargs, 0, "in_features")), ("out", _size_arg(args, kwargs, 1, "out_features"))), node)
+
+    @staticmethod
+    def apply(cx: OpContext, interp: "Interpreter", node: cst.Call, report_node: cst.CSTNode, layer: LayerV, x: TensorV) -> Value:
+        if x.shape is None:
+            return _apply_unranked(cx, report_node, layer, x)
         fin, fout = layer.param("in"), layer.param("out")
         if not x.shape:
             return x.with_shape(None)
         if fin is not None and equal(x.shape[-1], fin) is Truth.FALSE:
             cx.ctx.report(report_node, "SHP204", {"op": "nn.Linear", "reason": f"Linear(in_features={fin}) cannot take an input whose last axis is {x.shape[-1]} "
-                                                                               f"(input shape {shape_text(x.shape)})"}, cx.origins([x]),
-                            spec=OpSpec("nn.Linear", None, (x.shape,), (), (("in_features", fin), ("out_features", fout))))
+                                                                             f"(input shape {shape_text(x.shape)})"}, cx.origins([x]),
+                          spec=OpSpec("nn.Linear", None, (x.shape,), (), (("in_features", fin), ("out_features", fout))))
             return x.with_shape(None)
         return x.with_shape(x.shape[:-1] + (fout if fout is not None else cx.fresh("out_features"),))
-    if layer.kind == "LayerNorm":
+
+
+@register_layer("LayerNorm", "LayerNorm", "RMSNorm")
+class LayerNorm(LayerKind):
+    """``nn.LayerNorm(normalized_shape)`` / ``nn.RMSNorm``: the input's trailing axes must be ``normalized_shape``."""
+
+    @staticmethod
+    def build(cx: OpContext, node: cst.Call, name: str, args: list[Value], kwargs: dict[str, Value]) -> Value:
+        v = args[0] if args else kwargs.get("normalized_shape")
+        if name == "RMSNorm":
+            rms: tuple[Size, ...] | None = None
+            if isinstance(v, IntV):
+                rms = (v.size,)
+            elif isinstance(v, SeqV) and all(isinstance(x, IntV) for x in v.items):
+                rms = tuple(x.size for x in v.items if isinstance(x, IntV))
+            return LayerV("LayerNorm", (("shape", rms), ("name", "RMSNorm")), node)
+        shape = tuple(x.size for x in v.items if isinstance(x, IntV)) if isinstance(v, SeqV) and all(isinstance(x, IntV) for x in v.items) else ((v.size,) if isinstance(v, IntV) else None)
+        return LayerV("LayerNorm", (("shape", shape),), node)
+
+    @staticmethod
+    def apply(cx: OpContext, interp: "Interpreter", node: cst.Call, report_node: cst.CSTNode, layer: LayerV, x: TensorV) -> Value:
+        if x.shape is None:
+            return _apply_unranked(cx, report_node, layer, x)
         shape = layer.param("shape")
         if shape is not None and len(shape) <= len(x.shape):
             tail = x.shape[len(x.shape) - len(shape):]
             for a, b in zip(tail, shape):
                 if equal(a, b) is Truth.FALSE:
                     cx.ctx.report(report_node, "SHP204", {"op": "nn.LayerNorm", "reason": f"LayerNorm({', '.join(map(str, shape))}) cannot take an input of shape {shape_text(x.shape)}"}, cx.origins([x]),
-                                    spec=OpSpec("nn.LayerNorm", None, (x.shape,), (), (("normalized_shape", tuple(shape)),)))
+                                  spec=OpSpec("nn.LayerNorm", None, (x.shape,), (), (("normalized_shape", tuple(shape)),)))
                     return x.with_shape(None)
         return x
-    if layer.kind.startswith("Conv"):
+
+
+def _conv_tuple(v: Value | None, default: int) -> tuple[int, ...] | None:
+    if v is None:
+        return (default,)
+    if isinstance(v, IntV) and v.size.as_int() is not None:
+        return (v.size.as_int(),)  # type: ignore[return-value]
+    if isinstance(v, SeqV):
+        return tuple(_ints(v.items) or ()) or None
+    return None
+
+
+@register_layer("Conv1d")
+@register_layer("Conv2d")
+@register_layer("Conv3d")
+class Conv(LayerKind):
+    """``nn.Conv{n}d(in_channels, out_channels, kernel_size, stride, padding, dilation)``: (N?, C_in, *spatial)."""
+
+    @staticmethod
+    def build(cx: OpContext, node: cst.Call, name: str, args: list[Value], kwargs: dict[str, Value]) -> Value:
+        k = _conv_tuple(args[2] if len(args) > 2 else kwargs.get("kernel_size"), 1)
+        s = _conv_tuple(args[3] if len(args) > 3 else kwargs.get("stride"), 1)
+        p_v = args[4] if len(args) > 4 else kwargs.get("padding")
+        p = None if isinstance(p_v, StrV) else _conv_tuple(p_v, 0)
+        d = _conv_tuple(args[5] if len(args) > 5 else kwargs.get("dilation"), 1)
+        return LayerV(name, (("in", _size_arg(args, kwargs, 0, "in_channels")), ("out", _size_arg(args, kwargs, 1, "out_channels")), ("k", k), ("s", s), ("p", p), ("d", d),
+                             ("n", int(name[4]))), node)
+
+    @staticmethod
+    def apply(cx: OpContext, interp: "Interpreter", node: cst.Call, report_node: cst.CSTNode, layer: LayerV, x: TensorV) -> Value:
+        if x.shape is None:
+            return x.with_shape(None)
         n = layer.param("n")
         if len(x.shape) not in (n + 1, n + 2):
             if len(x.shape) < n + 1 or len(x.shape) > n + 2:
@@ -197,26 +191,20 @@ def apply_layer(cx: OpContext, interp: "Interpreter", node: cst.Call, layer: Lay
                 spatial.append(cx.fresh("h"))
         cout = layer.param("out")
         return x.with_shape(x.shape[:-n - 1] + (cout if cout is not None else cx.fresh("c"),) + tuple(spatial))
-    if layer.kind == "ChannelNorm":
-        c, n = layer.param("c"), layer.param("n")
-        if n is not None and len(x.shape) not in (n + 1, n + 2) and layer.param("name", "").startswith("Batch"):
-            return x
-        if c is not None and len(x.shape) >= 2 and equal(x.shape[1], c) is Truth.FALSE and (n is None or len(x.shape) == n + 2):
-            cx.ctx.report(report_node, "SHP204", {"op": f"nn.{layer.param('name')}", "reason": f"{layer.param('name')}(num_features={c}) cannot take an input with {x.shape[1]} channels "
-                                                                                            f"(input shape {shape_text(x.shape)})"}, cx.origins([x]))
+
+
+@register_layer("TransposedConv", "ConvTranspose1d", "ConvTranspose2d", "ConvTranspose3d")
+class TransposedConv(LayerKind):
+    """``nn.ConvTranspose{n}d(in_channels, out_channels, ...)``: the channels are checked, the spatial sizes fresh."""
+
+    @staticmethod
+    def build(cx: OpContext, node: cst.Call, name: str, args: list[Value], kwargs: dict[str, Value]) -> Value:
+        return LayerV("TransposedConv", (("in", _size_arg(args, kwargs, 0, "in_channels")), ("out", _size_arg(args, kwargs, 1, "out_channels")), ("n", int(name[-2]))), node)
+
+    @staticmethod
+    def apply(cx: OpContext, interp: "Interpreter", node: cst.Call, report_node: cst.CSTNode, layer: LayerV, x: TensorV) -> Value:
+        if x.shape is None:
             return x.with_shape(None)
-        return x
-    if layer.kind == "GroupNorm":
-        c = layer.param("c")
-        if c is not None and len(x.shape) >= 2 and equal(x.shape[1], c) is Truth.FALSE:
-            cx.ctx.report(report_node, "SHP204", {"op": "nn.GroupNorm", "reason": f"GroupNorm(num_channels={c}) cannot take an input with {x.shape[1]} channels "
-                                                                                  f"(input shape {shape_text(x.shape)})"}, cx.origins([x]),
-                            spec=OpSpec("nn.GroupNorm", None, (x.shape,), (), (("num_channels", c), ("n", len(x.shape) - 2))))
-            return x.with_shape(None)
-        return x
-    if layer.kind == "MultiheadAttention":
-        return UNKNOWN
-    if layer.kind == "TransposedConv":
         n, cin, cout = layer.param("n"), layer.param("in"), layer.param("out")
         if len(x.shape) in (n + 1, n + 2) and cin is not None and equal(x.shape[-n - 1], cin) is Truth.FALSE:
             cx.ctx.report(report_node, "SHP204", {"op": f"nn.ConvTranspose{n}d", "reason": f"ConvTranspose{n}d(in_channels={cin}) cannot take an input with "
@@ -226,15 +214,191 @@ def apply_layer(cx: OpContext, interp: "Interpreter", node: cst.Call, layer: Lay
         if len(x.shape) in (n + 1, n + 2):
             return x.with_shape(x.shape[:-n - 1] + (cout if cout is not None else cx.fresh("c"),) + tuple(cx.fresh("h") for _ in range(n)))
         return x.with_shape(None)
-    if layer.kind == "Embedding":
+
+
+@register_layer("Sequential")
+class Sequential(LayerKind):
+    """``nn.Sequential(*layers)``: each layer applied to the previous output (the chain's own sizes are checked
+    when it is built)."""
+
+    @staticmethod
+    def build(cx: OpContext, node: cst.Call, name: str, args: list[Value], kwargs: dict[str, Value]) -> Value:
+        if len(args) == 1 and isinstance(args[0], DictV) and not kwargs:  # Sequential(OrderedDict(...)) not read
+            return UNKNOWN
+        layers = tuple(args) if not kwargs else ()
+        check_chain(cx, node, layers)
+        return LayerV("Sequential", (("layers", layers),), node)
+
+    @staticmethod
+    def apply(cx: OpContext, interp: "Interpreter", node: cst.Call, report_node: cst.CSTNode, layer: LayerV, x: TensorV) -> Value:
+        if layer.param("repeat") is not None:
+            # any number of the same block (zero included): its output when it keeps the input's shape, else unknown
+            sub = layer.param("repeat")
+            once = apply_layer(cx, interp, node, sub, [x], {}) if isinstance(sub, LayerV) else \
+                cx.m.call_object(interp, node, sub, [x], {}) if isinstance(sub, ObjV) else UNKNOWN
+            return x if isinstance(once, TensorV) and once.shape == x.shape and x.shape is not None else x.with_shape(None)
+        out: Value = x
+        for sub in layer.param("layers", ()):
+            if isinstance(sub, LayerV):
+                out = apply_layer(cx, interp, node, sub, [out], {}, in_sequential=True)
+            elif isinstance(sub, ObjV):
+                out = cx.m.call_object(interp, node, sub, [out], {})
+            else:
+                out = UNKNOWN
+            if not isinstance(out, TensorV):
+                return UNKNOWN
+        return out
+
+
+ACTIVATIONS = ("Identity", "GELU", "ReLU", "SiLU", "Tanh", "Sigmoid", "Dropout", "Softmax", "LeakyReLU", "Mish", "ELU", "Hardswish",
+               "Dropout1d", "Dropout2d", "Softplus", "Dropout3d", "ReLU6", "PReLU", "SELU", "CELU", "GLU0", "Hardsigmoid",
+               "Hardtanh", "LogSoftmax", "Softsign", "Tanhshrink", "AlphaDropout", "Softmin")
+
+
+@register_layer("Elementwise", *ACTIVATIONS)
+class Elementwise(LayerKind):
+    """Activations and dropouts: the input's shape."""
+
+    @staticmethod
+    def build(cx: OpContext, node: cst.Call, name: str, args: list[Value], kwargs: dict[str, Value]) -> Value:
+        return LayerV("Elementwise", (("name", name),), node)
+
+    @staticmethod
+    def apply(cx: OpContext, interp: "Interpreter", node: cst.Call, report_node: cst.CSTNode, layer: LayerV, x: TensorV) -> Value:
+        return x
+
+
+@register_layer("ChannelNorm", "BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "InstanceNorm1d", "InstanceNorm2d", "InstanceNorm3d",
+                "SyncBatchNorm", "LazyBatchNorm2d")
+class ChannelNorm(LayerKind):
+    """``nn.BatchNorm{n}d(num_features)`` / ``nn.InstanceNorm{n}d``: axis 1 has ``num_features`` channels."""
+
+    @staticmethod
+    def build(cx: OpContext, node: cst.Call, name: str, args: list[Value], kwargs: dict[str, Value]) -> Value:
+        c = _size_arg(args, kwargs, 0, "num_features") if not name.startswith("Lazy") else None
+        n = int(name[-2]) if name[-2].isdigit() else None
+        return LayerV("ChannelNorm", (("name", name), ("c", c), ("n", n)), node)
+
+    @staticmethod
+    def apply(cx: OpContext, interp: "Interpreter", node: cst.Call, report_node: cst.CSTNode, layer: LayerV, x: TensorV) -> Value:
+        if x.shape is None:
+            return x.with_shape(None)
+        c, n = layer.param("c"), layer.param("n")
+        if n is not None and len(x.shape) not in (n + 1, n + 2) and layer.param("name", "").startswith("Batch"):
+            return x
+        if c is not None and len(x.shape) >= 2 and equal(x.shape[1], c) is Truth.FALSE and (n is None or len(x.shape) == n + 2):
+            cx.ctx.report(report_node, "SHP204", {"op": f"nn.{layer.param('name')}", "reason": f"{layer.param('name')}(num_features={c}) cannot take an input with {x.shape[1]} channels "
+                                                                                            f"(input shape {shape_text(x.shape)})"}, cx.origins([x]))
+            return x.with_shape(None)
+        return x
+
+
+@register_layer("GroupNorm")
+class GroupNorm(LayerKind):
+    """``nn.GroupNorm(num_groups, num_channels)``: axis 1 has ``num_channels``."""
+
+    @staticmethod
+    def build(cx: OpContext, node: cst.Call, name: str, args: list[Value], kwargs: dict[str, Value]) -> Value:
+        return LayerV("GroupNorm", (("groups", _size_arg(args, kwargs, 0, "num_groups")), ("c", _size_arg(args, kwargs, 1, "num_channels"))), node)
+
+    @staticmethod
+    def apply(cx: OpContext, interp: "Interpreter", node: cst.Call, report_node: cst.CSTNode, layer: LayerV, x: TensorV) -> Value:
+        if x.shape is None:
+            return x.with_shape(None)
+        c = layer.param("c")
+        if c is not None and len(x.shape) >= 2 and equal(x.shape[1], c) is Truth.FALSE:
+            cx.ctx.report(report_node, "SHP204", {"op": "nn.GroupNorm", "reason": f"GroupNorm(num_channels={c}) cannot take an input with {x.shape[1]} channels "
+                                                                                  f"(input shape {shape_text(x.shape)})"}, cx.origins([x]),
+                            spec=OpSpec("nn.GroupNorm", None, (x.shape,), (), (("num_channels", c), ("n", len(x.shape) - 2))))
+            return x.with_shape(None)
+        return x
+
+
+@register_layer("MultiheadAttention")
+class MultiheadAttention(LayerKind):
+    """``nn.MultiheadAttention(embed_dim, num_heads, ...)``: built (its sizes are read), applied: unknown."""
+
+    @staticmethod
+    def build(cx: OpContext, node: cst.Call, name: str, args: list[Value], kwargs: dict[str, Value]) -> Value:
+        bf = args[6] if len(args) > 6 else kwargs.get("batch_first")
+        kdim = args[4] if len(args) > 4 else kwargs.get("kdim")
+        vdim = args[5] if len(args) > 5 else kwargs.get("vdim")
+        from ..interpret.values import BoolV, NoneV
+        return LayerV("MultiheadAttention", (("e", _size_arg(args, kwargs, 0, "embed_dim")), ("heads", _size_arg(args, kwargs, 1, "num_heads")),
+                                             ("batch_first", bf.value if isinstance(bf, BoolV) else (False if bf is None else None)),
+                                             ("plain_kv", (kdim is None or isinstance(kdim, NoneV)) and (vdim is None or isinstance(vdim, NoneV)))), node)
+
+    @staticmethod
+    def apply(cx: OpContext, interp: "Interpreter", node: cst.Call, report_node: cst.CSTNode, layer: LayerV, x: TensorV) -> Value:
+        return x.with_shape(None) if x.shape is None else UNKNOWN
+
+
+@register_layer("Embedding")
+class Embedding(LayerKind):
+    """``nn.Embedding(num_embeddings, embedding_dim)``: indices (*) -> (*, embedding_dim)."""
+
+    @staticmethod
+    def build(cx: OpContext, node: cst.Call, name: str, args: list[Value], kwargs: dict[str, Value]) -> Value:
+        return LayerV("Embedding", (("n", _size_arg(args, kwargs, 0, "num_embeddings")), ("d", _size_arg(args, kwargs, 1, "embedding_dim"))), node)
+
+    @staticmethod
+    def apply(cx: OpContext, interp: "Interpreter", node: cst.Call, report_node: cst.CSTNode, layer: LayerV, x: TensorV) -> Value:
+        if x.shape is None:
+            return x.with_shape(None)
         d = layer.param("d")
         return TensorV(x.shape + (d if d is not None else cx.fresh("d"),), None, x.framework)
-    if layer.kind == "Flatten":
+
+
+@register_layer("Flatten")
+class Flatten(LayerKind):
+    """``nn.Flatten(start_dim=1, end_dim=-1)``."""
+
+    @staticmethod
+    def build(cx: OpContext, node: cst.Call, name: str, args: list[Value], kwargs: dict[str, Value]) -> Value:
+        return LayerV("Flatten", (("start", _ints([args[0]]) if args else [1]), ("end", _ints([args[1]]) if len(args) > 1 else [-1])), node)
+
+    @staticmethod
+    def apply(cx: OpContext, interp: "Interpreter", node: cst.Call, report_node: cst.CSTNode, layer: LayerV, x: TensorV) -> Value:
+        if x.shape is None:
+            return x.with_shape(None)
         s, e = layer.param("start"), layer.param("end")
         if s is None or e is None:
             return x.with_shape(None)
         return shape_ops.flatten(x, [IntV(Size.const(s[0])), IntV(Size.const(e[0]))], {})
-    return x.with_shape(None)
+
+
+@register_layer("Parameter", "Parameter", "Buffer")
+class Parameter(LayerKind):
+    """``nn.Parameter(t)`` / ``nn.Buffer(t)``: the tensor itself."""
+
+    @staticmethod
+    def build(cx: OpContext, node: cst.Call, name: str, args: list[Value], kwargs: dict[str, Value]) -> Value:
+        t = args[0] if args else kwargs.get("data", UNKNOWN)
+        return t if isinstance(t, TensorV) else UNKNOWN
+
+
+@register_layer("ModuleList")
+class ModuleList(LayerKind):
+    """``nn.ModuleList(modules)``: the list of its layers."""
+
+    @staticmethod
+    def build(cx: OpContext, node: cst.Call, name: str, args: list[Value], kwargs: dict[str, Value]) -> Value:
+        v = args[0] if args else kwargs.get("modules", SeqV((), "list"))
+        if isinstance(v, SeqV) and v.kind != "shape":
+            return SeqV(v.items, "modulelist")
+        if isinstance(v, ManyV):
+            return ManyV(v.elem, "modulelist")
+        return UNKNOWN
+
+
+@register_layer("ModuleDict")
+class ModuleDict(LayerKind):
+    """``nn.ModuleDict(modules)``: the dict of its layers."""
+
+    @staticmethod
+    def build(cx: OpContext, node: cst.Call, name: str, args: list[Value], kwargs: dict[str, Value]) -> Value:
+        v = args[0] if args else kwargs.get("modules", DictV(()))
+        return v if isinstance(v, DictV) else UNKNOWN
 
 
 def check_chain(cx: OpContext, node: cst.Call, layers: tuple[Value, ...]) -> None:

@@ -136,8 +136,8 @@ L = TypeVar("L", bound=type)
 
 
 def layer(kind: str, *names: str) -> Callable[[L], L]:
-    """A layer kind, built by the ``torch.nn`` classes ``names`` (default: the kind itself); the decorated class has
-    ``build`` and ``apply`` (static methods)."""
+    """A layer kind (the LayerV kind ``build`` makes), built by the ``torch.nn`` classes ``names`` (default: the kind
+    itself); the decorated class has ``build`` and ``apply`` (static methods, see LayerRule)."""
     def add(cls: L) -> L:
         rule: LayerRule = cls()
         LAYER_KINDS[kind] = rule
@@ -160,9 +160,9 @@ def load() -> None:
 
 
 def op_names() -> set[str]:
-    """Every op name a rule is registered for: tensor methods, last names of functions, ``torch.nn`` layer classes."""
+    """Every op name a rule is registered for: tensor methods, last names of functions, ``torch.nn`` layer kinds."""
     names = TENSOR_METHODS.names()
-    names |= LAYERS.keys()
+    names |= LAYER_KINDS.keys()
     for table in (FUNCTIONS, STUB_OVERRIDES):
         names |= {q.rsplit(".", 1)[-1] for q in table.names()}
     return names
