@@ -14,7 +14,7 @@ from ...sizes import Size, Truth, equal
 from ..interpret.context import OpSpec
 from .shapes_bridge import shape_text
 from ..interpret.values import (
-    UNKNOWN, DictV, IntV, LayerV, ManyV, ObjV, SeqV, StrV, TensorV, Value,
+    UNKNOWN, BoolV, DictV, IntV, LayerV, ManyV, ObjV, SeqV, StrV, TensorV, Value,
 )
 
 if TYPE_CHECKING:
@@ -271,11 +271,20 @@ class Elementwise(LayerKind):
 @register_layer("ChannelNorm", "BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "InstanceNorm1d", "InstanceNorm2d", "InstanceNorm3d",
                 "SyncBatchNorm", "LazyBatchNorm2d")
 class ChannelNorm(LayerKind):
-    """``nn.BatchNorm{n}d(num_features)`` / ``nn.InstanceNorm{n}d``: axis 1 has ``num_features`` channels."""
+    """``nn.BatchNorm{n}d(num_features)`` / ``nn.InstanceNorm{n}d``: axis 1 has ``num_features`` channels -- when the
+    layer has a weight (``affine``) or running statistics (``track_running_stats``): without either, torch never
+    reads ``num_features`` (InstanceNorm's default: ``nn.InstanceNorm1d(3)`` takes 2 channels, with a warning)."""
 
     @staticmethod
     def build(cx: OpContext, node: cst.Call, name: str, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        c = _size_arg(args, kwargs, 0, "num_features") if not name.startswith("Lazy") else None
+        default = not name.startswith("InstanceNorm")
+
+        def flag(i: int, kw: str) -> bool | None:
+            v = args[i] if len(args) > i else kwargs.get(kw)
+            return default if v is None else (v.value if isinstance(v, BoolV) else None)
+
+        checked = flag(3, "affine") is True or flag(4, "track_running_stats") is True
+        c = _size_arg(args, kwargs, 0, "num_features") if not name.startswith("Lazy") and checked else None
         n = int(name[-2]) if name[-2].isdigit() else None
         return LayerV("ChannelNorm", (("name", name), ("c", c), ("n", n)), node)
 
@@ -323,7 +332,7 @@ class MultiheadAttention(LayerKind):
         bf = args[6] if len(args) > 6 else kwargs.get("batch_first")
         kdim = args[4] if len(args) > 4 else kwargs.get("kdim")
         vdim = args[5] if len(args) > 5 else kwargs.get("vdim")
-        from ..interpret.values import BoolV, NoneV
+        from ..interpret.values import NoneV
         return LayerV("MultiheadAttention", (("e", _size_arg(args, kwargs, 0, "embed_dim")), ("heads", _size_arg(args, kwargs, 1, "num_heads")),
                                              ("batch_first", bf.value if isinstance(bf, BoolV) else (False if bf is None else None)),
                                              ("plain_kv", (kdim is None or isinstance(kdim, NoneV)) and (vdim is None or isinstance(vdim, NoneV)))), node)
