@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Callable
 
 from .config import Config
 from .diagnostics import Finding, make
+from .diagnostics import details as D
 
 if TYPE_CHECKING:
     from .analysis.index.project import Project
@@ -93,13 +94,12 @@ def check_source(
             # long expression chains that CPython accepts: once more on a thread with a deep stack
             findings = _with_deep_stack(lambda: analyse_text(text, path, project=project))
     except RecursionError:
-        findings = [make("SHP901", path, (1, 1, 1, 1), reason="source nested too deeply to analyse")]
+        findings = [make("SHP901", path, (1, 1, 1, 1), detail=D.TooDeep("analyse"))]
     except Exception as exc:  # a bug of ours must never take the host down
-        findings = [make("SHP902", path, (1, 1, 1, 1), reason=f"{type(exc).__name__}: {exc}")]
+        findings = [make("SHP902", path, (1, 1, 1, 1), error_type=type(exc).__name__, error_message=str(exc))]
     for line, col, name, n in too_long:
         findings.append(make("SHP903", path, (line, col + 1, line, col + 1 + len(name)), what=f"{name}()",
-                             reason=f"its body has {n:,} lines, more than the {_line_budget():,} a function may have; "
-                                    "it was not checked"))
+                             detail=D.BudgetLimit("lines", _line_budget(), lines=n)))
     return _filter(findings, original.splitlines(), config, path, noqa)
 
 
@@ -120,13 +120,13 @@ def _undecodable(source: "str | bytes", path: str, exc: Exception) -> Finding:
         line = head.count(b"\n") + 1
         before = head[head.rfind(b"\n") + 1:].decode(exc.encoding, "replace")  # valid up to the bad byte
         col = len(before.removeprefix("\ufeff")) + 1
-        reason = f"cannot decode source: byte 0x{data[start]:02x} at line {line} is not valid {exc.encoding}"
+        detail = D.Undecodable(exc.encoding, data[start], line)
     elif isinstance(exc, SyntaxError):
         line = exc.lineno or 1
-        reason = f"cannot decode source ({exc.msg})"
+        detail = D.Undecodable(decoder_message=str(exc.msg))
     else:
-        reason = f"cannot decode source ({exc})"
-    return make("SHP901", path, (line, col, line, col + 1), reason=reason)
+        detail = D.Undecodable(decoder_message=str(exc))
+    return make("SHP901", path, (line, col, line, col + 1), detail=detail)
 
 
 _DEEP_STACK = 512 * 1024 * 1024  # bytes of (virtual) thread stack

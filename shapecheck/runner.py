@@ -12,6 +12,7 @@ from ._version import __version__
 from .config import Config
 from .core import check_source, decode_source, relevant
 from .diagnostics import Finding, Witness, make
+from .diagnostics.details import Unreadable
 
 if TYPE_CHECKING:
     from .analysis.index.project import Project
@@ -76,6 +77,7 @@ def _rel(p: Path, root: Path) -> Path:
 def _finding_to_cache(f: Finding) -> dict[str, Any]:
     d = f.to_json()
     d["severity_override"] = f.severity.value if f.severity is not None else None
+    d["fields"] = f.fields_json()  # as JSON data: a finding read back carries them too (SARIF properties)
     if f.witness is not None:
         d["witness_raw"] = {
             "sizes": list(f.witness.sizes), "op": f.witness.op, "pattern": f.witness.pattern,
@@ -94,7 +96,8 @@ def _finding_from_cache(d: dict[str, Any]) -> Finding:
         w = Witness(tuple((k, v) for k, v in r["sizes"]), r["op"], r["pattern"], tuple(tuple(s) for s in r["input_shapes"]),
                     tuple((k, v) for k, v in r["axes_lengths"]), tuple((k, v) for k, v in r["extra"]))
     sev = Severity(d["severity_override"]) if d.get("severity_override") else None
-    return Finding(d["path"], d["line"], d["column"], d["end_line"], d["end_column"], d["code"], d["message"], tuple(d["notes"]), sev, w)
+    return Finding(d["path"], d["line"], d["column"], d["end_line"], d["end_column"], d["code"], d["message"], tuple(d["notes"]), sev, w,
+                   fields=tuple(d.get("fields", {}).items()))
 
 
 _FINGERPRINT: str | None = None
@@ -311,7 +314,7 @@ def _analyse_path(path: Path, display: str, project: "Project | None") -> list[F
     try:
         data = path.read_bytes()
     except OSError as exc:
-        return [make("SHP901", display, (1, 1, 1, 1), reason=f"cannot read file ({exc.strerror or exc})")]
+        return [make("SHP901", display, (1, 1, 1, 1), detail=Unreadable(str(exc.strerror or exc)))]
     # unfiltered: configuration is applied by the caller; the caller's pre-filter passed the file already
     try:
         return check_source(data, display, Config(), project=project, prefilter=False)
@@ -346,7 +349,7 @@ def _run(files: list[Path], config: Config, jobs: int, use_cache: bool, docs: li
         try:
             data = f.read_bytes()
         except OSError as exc:
-            results[i] = [make("SHP901", display, (1, 1, 1, 1), reason=f"cannot read file ({exc.strerror or exc})")]
+            results[i] = [make("SHP901", display, (1, 1, 1, 1), detail=Unreadable(str(exc.strerror or exc)))]
             continue
         if not _maybe_relevant(data, project, f):
             results[i] = []

@@ -129,10 +129,10 @@ def _einops_constraints(spec: Any) -> _Constraints:
                 cons.equal.append((a2, b2))
             return super().operand_dim(a, b, axis, op)
 
-        def same(self, a: Any, b: Any, axis: str, op: str, reason: str) -> None:
+        def same(self, a: Any, b: Any, axis: str, op: str, rule: str, index: int = 0) -> None:
             if equal(a, b) is Truth.UNKNOWN:
                 cons.equal.append((as_size(a), as_size(b)))
-            super().same(a, b, axis, op, reason)
+            super().same(a, b, axis, op, rule, index)
 
     dom = Recording(lambda name: Size.sym(f"{_INTERNAL}{name}@{next(counter)}"))
     shapes = [tuple(s) for s in spec.inputs]
@@ -169,7 +169,7 @@ def _transform_symbolic(spec: Any, shapes: list[tuple[SizeLike, ...]], dom: Doma
             if len(s) != len(first):
                 return
             for a, b in zip(first, s):
-                dom.same(a, b, "", kind, "{a} {b}")
+                dom.same(a, b, "", kind, "list-elements")
         shape = (Size.const(len(shapes)),) + tuple(first)
     else:
         shape = shapes[0]

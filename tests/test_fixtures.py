@@ -77,7 +77,7 @@ def test_runner_catches(change, expected) -> None:
 
 def test_findings_carry_their_fields() -> None:
     """Programs read a finding's fields, never its message: the template's fields, and for an argument or a return
-    that contradicts an annotation, the cause as the matcher's own code and fields."""
+    that contradicts an annotation, the detail quoting the matcher's own code and fields."""
     src = ('from torch import Tensor\nfrom einops import rearrange\nfrom jaxtyping import Float\nimport torch\n\n'
            'def f(x: Float[Tensor, "b 768"]): ...\n\n'
            'f(torch.zeros(2, 512))\n'
@@ -85,5 +85,7 @@ def test_findings_carry_their_fields() -> None:
     got = {f.code: f for f in check_source(src, "t.py", Config())}
     assert str(got["SHP203"].field_value("size")) == "10" and str(got["SHP203"].field_value("chunk")) == "3"
     arg = got["SHP205"]
-    assert (arg.field_value("param"), arg.field_value("func"), arg.field_value("cause")) == ("x", "f", "SHP202")
-    assert str(arg.field_value("cause_fields")["actual"]) == "512"
+    detail = arg.field_value("detail")
+    assert (arg.field_value("param"), arg.field_value("func"), detail.cause) == ("x", "f", "SHP202")
+    assert str(dict(detail.cause_fields)["actual"]) == "512"
+    assert arg.fields_json()["detail"]["kind"] == "annotation" and arg.fields_json()["detail"]["cause"] == "SHP202"

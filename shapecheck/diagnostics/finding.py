@@ -5,7 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from .details import jsonable
 from .registry import Severity, get
+from .render import message
 
 
 @dataclass(frozen=True)
@@ -55,8 +57,9 @@ class Finding:
     witness: Witness | None = None
     verified: bool | None = None
     fix: tuple[Edit, ...] = ()
-    # the registry template's fields (axis, sizes, pattern, ...) and any structured detail: what programs read
-    # instead of the message text. In-process only (not in the JSON output, not in the result cache).
+    # the registry template's fields (axis, sizes, pattern, the typed ``detail``, ``inside``): what the message was
+    # rendered from and what programs read instead of its text. In SARIF results (properties.fields) and the result
+    # cache as JSON data (see fields_json); not in the JSON report, whose format is fixed.
     fields: tuple[tuple[str, Any], ...] = field(default=(), compare=False)
 
     def field_value(self, key: str, default: Any = None) -> Any:
@@ -64,6 +67,13 @@ class Finding:
             if k == key:
                 return v
         return default
+
+    def fields_json(self) -> dict[str, Any]:
+        """The fields as JSON data (a detail as its ``kind`` and fields); the first of a repeated key."""
+        out: dict[str, Any] = {}
+        for k, v in self.fields:
+            out.setdefault(k, jsonable(v))
+        return out
 
     @property
     def effective_severity(self) -> Severity:
@@ -95,7 +105,7 @@ class Finding:
 
 
 def make(code: str, path: str, span: tuple[int, int, int, int], notes: tuple[str, ...] | list[str] = (), **fields: Any) -> Finding:
-    """Build a finding from its registry template."""
+    """Build a finding from its code and template fields; the message is rendered by :func:`render.message`."""
     line, col, end_line, end_col = span
-    return Finding(path, line, col, end_line, end_col, code, get(code).format(**fields), tuple(notes),
-                   fields=tuple(fields.items()))
+    items = tuple(fields.items())
+    return Finding(path, line, col, end_line, end_col, code, message(code, items), tuple(notes), fields=items)

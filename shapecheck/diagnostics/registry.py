@@ -99,7 +99,7 @@ from torch import Tensor, nn
 CODES: tuple[Code, ...] = (
     # ---- SHP1xx: invalid pattern / annotation / API use (no shapes needed) ----
     _c(
-        "SHP101", "pattern-syntax", E, "invalid einops pattern {pattern!r}: {reason}",
+        "SHP101", "pattern-syntax", E, "invalid einops pattern {pattern!r}: {detail}",
         "An einops pattern that einops cannot parse: unbalanced or nested parentheses, a missing or repeated "
         "`->`, dots outside one `...`, characters that are not axis names, names that start or end with `_`, "
         "or an anonymous axis of length 0.",
@@ -115,14 +115,14 @@ CODES: tuple[Code, ...] = (
         'y = einsum(x, "b t t -> b t")',
     ),
     _c(
-        "SHP103", "pattern-ellipsis", E, "misplaced ellipsis in {pattern!r}: {reason}",
+        "SHP103", "pattern-ellipsis", E, "misplaced ellipsis in {pattern!r}: {detail}",
         "An ellipsis on the right but not the left side, or parenthesised on the left side.",
         "einops cannot know which dimensions `...` stands for.",
         'y = rearrange(x, "b c -> b ... c")',
         'y = rearrange(x, "b ... c -> b c ...")',
     ),
     _c(
-        "SHP104", "pattern-identifiers", E, "{reason} in {pattern!r}",
+        "SHP104", "pattern-identifiers", E, "{detail} in {pattern!r}",
         "Axis names that do not fit the operation: rearrange needs the same set on both sides and no anonymous "
         "axis but 1; reduce may only drop axes; repeat may only add axes and needs a length for each new named "
         "axis; an axis that cannot be inferred because a group has two unknown axes.",
@@ -131,7 +131,7 @@ CODES: tuple[Code, ...] = (
         'y = reduce(x, "b c h w -> b (h w)", "mean")',
     ),
     _c(
-        "SHP105", "axis-length-keyword", E, "axis length keyword {axis}{value} {reason} in {pattern!r}",
+        "SHP105", "axis-length-keyword", E, "axis length keyword {axis}{value} {detail} in {pattern!r}",
         "An axis length keyword (`p1=16`) for an axis the pattern does not use, with an invalid axis name, or "
         "with a non-positive length.",
         "einops raises `Axis ... is not used in transform`; a typo in a keyword is otherwise silent.",
@@ -146,14 +146,14 @@ CODES: tuple[Code, ...] = (
         'y = reduce(x, "b c h w -> b c", "mean")',
     ),
     _c(
-        "SHP107", "pack-pattern", E, "invalid {op} pattern {pattern!r}: {reason}",
+        "SHP107", "pack-pattern", E, "invalid {op} pattern {pattern!r}: {detail}",
         "A pack/unpack pattern without exactly one `*`, with duplicate or invalid axis names.",
         "einops raises before packing anything.",
         'packed, ps = pack([a, b], "b n")',
         'packed, ps = pack([a, b], "b * d")',
     ),
     _c(
-        "SHP108", "einsum-pattern", E, "invalid einsum pattern {pattern!r}: {reason}",
+        "SHP108", "einsum-pattern", E, "invalid einsum pattern {pattern!r}: {detail}",
         "An `einops.einsum` pattern that einops rejects: no `->`, composed or anonymous axes, an output axis "
         "not present in any input, a pattern not in last position, or a number of operands that does not "
         "match the pattern.",
@@ -162,14 +162,14 @@ CODES: tuple[Code, ...] = (
         'z = einsum(a, b, "b i d, b j d -> b i j")',
     ),
     _c(
-        "SHP109", "einmix-pattern", E, "invalid EinMix {pattern!r}: {reason}",
+        "SHP109", "einmix-pattern", E, "invalid EinMix {pattern!r}: {detail}",
         "An `EinMix` layer whose pattern, weight shape, bias shape or axis lengths einops rejects.",
         "The layer raises when the model is built.",
         'mix = EinMix("b t c -> b t d", weight_shape="c d", c=64)',
         'mix = EinMix("b t c -> b t d", weight_shape="c d", c=64, d=128)',
     ),
     _c(
-        "SHP110", "jaxtyping-annotation", E, "invalid jaxtyping annotation {annotation!r}: {reason}",
+        "SHP110", "jaxtyping-annotation", E, "invalid jaxtyping annotation {annotation!r}: {detail}",
         "A jaxtyping shape string that jaxtyping rejects: einops-style groups, several variadic dimensions, "
         "unknown modifiers, or a symbolic expression over names not bound by an earlier parameter.",
         "jaxtyping raises when the annotated function is called (or silently misreads the string).",
@@ -177,7 +177,7 @@ CODES: tuple[Code, ...] = (
         'def f(x: Float[Tensor, "b hw c"]): ...',
     ),
     _c(
-        "SHP111", "api-use", E, "{reason}",
+        "SHP111", "api-use", E, "{detail}",
         "An einops function called in a way that always raises: einsum with the pattern first, reduce without "
         "a reduction, unpack without packed shapes, an empty list of tensors.",
         "The call fails whatever the tensor shapes are.",
@@ -210,7 +210,7 @@ CODES: tuple[Code, ...] = (
         'img: Float[Tensor, "b 3 224 224"]\np = rearrange(img, "b c (h p1) (w p2) -> b (h w) (p1 p2 c)", p1=16, p2=16)',
     ),
     _c(
-        "SHP204", "incompatible-operands", E, "{op}: {reason}",
+        "SHP204", "incompatible-operands", E, "{op}: {detail}",
         "Operands whose shapes cannot combine: einsum axes of different sizes, matmul inner dimensions, "
         "broadcasting of unequal non-1 sizes, concatenation and stacking of mismatched shapes, losses that "
         "need equal shapes, a layer that cannot take its input.",
@@ -220,14 +220,14 @@ CODES: tuple[Code, ...] = (
         'q: Float[Tensor, "b n 64"]\nk: Float[Tensor, "b n 64"]\ns = q @ k.transpose(-1, -2)',
     ),
     _c(
-        "SHP205", "argument-shape", E, "argument {param!r} of {func}(): {reason}",
+        "SHP205", "argument-shape", E, "argument {param!r} of {func}(): {detail}",
         "A call whose argument shape contradicts the callee's jaxtyping annotation.",
         "jaxtyping with a runtime checker raises at the call; without one the function computes garbage.",
         'def f(x: Float[Tensor, "b 768"]): ...\nf(torch.zeros(2, 512))',
         'def f(x: Float[Tensor, "b 768"]): ...\nf(torch.zeros(2, 768))',
     ),
     _c(
-        "SHP206", "return-shape", E, "returned value does not match the return annotation of {func}(): {reason}",
+        "SHP206", "return-shape", E, "returned value does not match the return annotation of {func}(): {detail}",
         "A `return` whose shape contradicts the function's return annotation.",
         "Every caller trusts the annotation; a wrong return shape propagates silently.",
         'def f(x: Float[Tensor, "b n d"]) -> Float[Tensor, "b d"]:\n    return x',
@@ -286,21 +286,21 @@ CODES: tuple[Code, ...] = (
     ),
     # ---- SHP9xx: analysis failures ----
     _c(
-        "SHP901", "syntax-error", E, "could not parse file: {reason}",
+        "SHP901", "syntax-error", E, "could not parse file: {detail}",
         "A file that is not valid Python (or not decodable): shapecheck skips it and says so.",
         "Silence on an unparsable file would look like a clean result.",
         "def f(:",
         "def f(x): ...",
     ),
     _c(
-        "SHP902", "internal-error", E, "internal analysis failure ({reason}); this file was not fully checked",
+        "SHP902", "internal-error", E, "internal analysis failure ({error_type}: {error_message}); this file was not fully checked",
         "A bug in shapecheck itself. The rest of the run goes on; please report it.",
         "A crash must never take the host (mypy, flake8, an editor) down with it.",
         "",
         "",
     ),
     _c(
-        "SHP903", "analysis-budget", W, "analysis budget exceeded in {what}: {reason}",
+        "SHP903", "analysis-budget", W, "analysis budget exceeded in {what}: {detail}",
         "A function (or a module's top-level code) too long to analyse within its budget. A function whose body "
         "has more than 5,000 lines is not parsed at all; otherwise the analysis stops after 1,000,000 steps (one "
         "per statement run, including inlined callees, plus one per variable copied into the branches of an `if`) "

@@ -32,6 +32,7 @@ from mypy.types import Type
 
 from .._version import __version__
 from ..diagnostics import Family, Finding, make
+from ..diagnostics.details import Unreadable
 
 ERROR_CODES: dict[Family, ErrorCode] = {
     fam: ErrorCode(fam.mypy_code, f"shapecheck: {fam.title}", "shapecheck") for fam in Family
@@ -89,7 +90,7 @@ def _background_findings(path: str, text: str, config: Any) -> list[Finding]:
     try:
         return check_source(text, path, config, project=project)
     except Exception as exc:  # reported like the in-process path reports it
-        return [make("SHP902", path, (1, 1, 1, 1), reason=f"{type(exc).__name__}: {exc}")]
+        return [make("SHP902", path, (1, 1, 1, 1), error_type=type(exc).__name__, error_message=str(exc))]
     finally:
         project.trim()
 
@@ -197,10 +198,10 @@ class ShapecheckPlugin(Plugin):
 
             text = _read(path)
             if text is None:
-                return [make("SHP901", path, (1, 1, 1, 1), reason="cannot read file")]
+                return [make("SHP901", path, (1, 1, 1, 1), detail=Unreadable())]
             return check_source(text, path, self._config(path), project=self._get_project())
         except Exception as exc:  # never crash mypy
-            return [make("SHP902", path, (1, 1, 1, 1), reason=f"{type(exc).__name__}: {exc}")]
+            return [make("SHP902", path, (1, 1, 1, 1), error_type=type(exc).__name__, error_message=str(exc))]
 
     def _config(self, path: str) -> Any:
         from ..config import Config, ConfigError, find_pyproject, load_config

@@ -69,8 +69,13 @@ def render_sarif(findings: Sequence[Finding]) -> str:
                 "endLine": max(f.end_line, f.line), "endColumn": max(f.end_column, 1),
             }}}],
         }
+        properties: dict[str, Any] = {}
+        if f.fields:
+            properties["fields"] = f.fields_json()  # what the message says, as data (the detail with its kind)
         if f.witness is not None:
-            result["properties"] = {"witness": f.witness.to_json()}
+            properties["witness"] = f.witness.to_json()
+        if properties:
+            result["properties"] = properties
         results.append(result)
     root_uri = root.as_uri() + "/"
     log = {

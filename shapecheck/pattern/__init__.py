@@ -14,6 +14,7 @@ from __future__ import annotations
 import itertools
 from typing import Any, Callable, Mapping, Sequence
 
+from ..diagnostics import details as D
 from ..sizes.algebra import Size, SizeLike, as_size
 from .grammar import Expression, parse_expression
 from .ir import TRANSFORM_KINDS, operation_category
@@ -110,7 +111,7 @@ def _infer(
         return Inferred((tuple(as_size(x) for x in packed),), {}, tuple(getattr(dom, "assumptions", ())))
     if kind == "unpack":
         if packed_shapes is None:
-            return Problem("SHP111", {"reason": "unpack() needs the packed shapes"})
+            return Problem("SHP111", {"detail": D.ApiRule("unpack-no-shapes")})
         ps = [_normalize(p) for p in packed_shapes]
         dom = _domain([x for x in shapes[0]] + [x for p in ps for x in p], fresh)
         outs = solve_unpack(pattern, shapes[0], ps, dom)
@@ -144,18 +145,17 @@ def _infer_transform(
         # a new axis of repeat may be 0 (an empty axis) or -1 (expand keeps size 1): einops accepts both;
         # an axis of the input cannot be non-positive
         if isinstance(v, int) and v <= 0 and (left_names is None or name in left_names):
-            raise PatternError(Problem("SHP105", {"axis": name, "value": f"={v}", "reason": "must be positive",
+            raise PatternError(Problem("SHP105", {"axis": name, "value": f"={v}", "detail": D.KeywordRule("non-positive"),
                                                   "pattern": pattern}, name))
     if stacked_list:
         if not shapes:
-            return Problem("SHP111", {"reason": f"{kind}() of an empty list of tensors"})
+            return Problem("SHP111", {"detail": D.EmptyList(kind)})
         first = shapes[0]
         for i, s in enumerate(shapes[1:], 1):
             if len(s) != len(first):
-                return Problem("SHP204", {"op": kind, "reason": f"list element #{i} has {len(s)} dimensions, "
-                                                                f"element #0 has {len(first)}"})
+                return Problem("SHP204", {"op": kind, "detail": D.ListRanks(i, len(s), len(first))})
             for a, b in zip(first, s):
-                dom.same(a, b, "", kind, f"list elements have sizes {{a}} and {{b}} (element #{i})")
+                dom.same(a, b, "", kind, "list-elements", i)
         shape: tuple[SizeLike, ...] = (len(shapes),) + tuple(first)
     else:
         shape = shapes[0]

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Union
 
+from ..diagnostics import details as D
 from .problems import fail
 
 ELLIPSIS = "\u2026"  # the one-character ellipsis marker
@@ -68,13 +69,13 @@ class Expression:
 
 
 def axis_name_problem(name: str, allow_underscore: bool = False) -> str | None:
-    """None for a valid axis name, else the reason."""
+    """None for a valid axis name, else the rule it breaks (a key of ``details.AXIS_NAME_RULES``)."""
     if not name.isidentifier():
-        return "not a valid python identifier"
+        return "not-identifier"
     if name[0] == "_" or name[-1] == "_":
         if name == "_" and allow_underscore:
             return None
-        return "axis name should not start or end with underscore"
+        return "underscore"
     return None
 
 
@@ -82,8 +83,8 @@ def is_valid_axis_name(name: str, allow_underscore: bool = False) -> bool:
     return axis_name_problem(name, allow_underscore) is None
 
 
-def _syntax(pattern: str, reason: str) -> Exception:
-    return fail("SHP101", pattern=pattern, reason=reason)
+def _syntax(pattern: str, rule: str) -> Exception:
+    return fail("SHP101", pattern=pattern, detail=D.PatternSyntax(rule))
 
 
 @lru_cache(maxsize=4096)
@@ -95,7 +96,7 @@ def parse_expression(
     has_ellipsis = False
     if "." in text:
         if text.count("...") != 1 or text.count(".") != 3:
-            raise _syntax(full, "dots are only allowed in one '...'")
+            raise _syntax(full, "dots")
         text = text.replace("...", ELLIPSIS)
         has_ellipsis = True
 
@@ -126,14 +127,14 @@ def parse_expression(
                     composition.append(())
                 return
             if value == 0:
-                raise _syntax(full, "an anonymous axis must have positive length, not 0")
+                raise _syntax(full, "zero-anonymous")
             anon = Anon(value, n_atoms)
             anonymous.append(anon)
             atom: Atom = anon
         else:
-            reason = axis_name_problem(token, allow_underscore)
-            if reason is not None:
-                raise _syntax(full, f"invalid axis identifier {token!r}: {reason}")
+            rule = axis_name_problem(token, allow_underscore)
+            if rule is not None:
+                raise fail("SHP101", pattern=full, detail=D.InvalidIdentifier(token, rule))
             atom = token
             names.add(token)
         n_atoms += 1
@@ -150,19 +151,19 @@ def parse_expression(
             current = ""
             if char == "(":
                 if group is not None:
-                    raise _syntax(full, "axis composition is one level deep (no parentheses inside parentheses)")
+                    raise _syntax(full, "nested")
                 group = []
             elif char == ")":
                 if group is None:
-                    raise _syntax(full, "parentheses are not balanced")
+                    raise _syntax(full, "unbalanced")
                 composition.append(tuple(group))
                 group = None
         elif char.isalnum() or char == "_" or char == ELLIPSIS:
             current += char
         else:
-            raise _syntax(full, f"unknown character {char!r}")
+            raise fail("SHP101", pattern=full, detail=D.UnknownCharacter(char))
     if group is not None:
-        raise _syntax(full, "parentheses are not balanced")
+        raise _syntax(full, "unbalanced")
     if current:
         add(current)
     return Expression(
@@ -178,6 +179,6 @@ def parse_expression(
 def split_arrow(pattern: str, what: str = "pattern") -> tuple[str, str]:
     parts = pattern.split("->")
     if len(parts) != 2:
-        reason = "missing '->'" if len(parts) == 1 else "more than one '->'"
-        raise fail("SHP101", kind="ValueError", pattern=pattern, reason=reason)
+        rule = "no-arrow" if len(parts) == 1 else "many-arrows"
+        raise fail("SHP101", kind="ValueError", pattern=pattern, detail=D.PatternSyntax(rule))
     return parts[0], parts[1]

@@ -18,15 +18,10 @@ class Problem:
     axis: str | None = None
 
     def message(self) -> str:
-        from ..diagnostics import registry
+        """The text the hosts would show (rendered by the one renderer, for the runtime's EinopsError and tests)."""
+        from ..diagnostics.render import message
 
-        return registry.get(self.code).format(**self.fields)
-
-    def text(self) -> str:
-        """The message without its leading code (to quote one problem inside another's message)."""
-        from ..diagnostics import registry
-
-        return registry.get(self.code).template.format(**self.fields)
+        return message(self.code, self.fields.items())
 
     def __str__(self) -> str:  # pragma: no cover - convenience
         return self.message()
@@ -45,6 +40,7 @@ class PatternError(Exception):
 
 
 def fail(code: str, *, at: str | None = None, kind: str = "EinopsError", **fields: Any) -> PatternError:
-    """``at`` is the axis involved (defaults to the ``axis`` field); ``fields`` are the template fields."""
+    """``at`` is the axis involved (defaults to the ``axis`` field); ``fields`` are the template fields (``detail``:
+    a typed value from :mod:`shapecheck.diagnostics.details`)."""
     axis = at if at is not None else fields.get("axis")
     return PatternError(Problem(code, dict(fields), None if axis is None else str(axis)), kind)

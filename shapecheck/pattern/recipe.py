@@ -13,6 +13,7 @@ from functools import lru_cache
 from typing import Union
 
 from .grammar import ELLIPSIS, Anon, Atom, Element, Expression, is_valid_axis_name, parse_expression, split_arrow
+from ..diagnostics import details as D
 from .problems import fail
 
 ELLIPSIS_AXIS = "...{}"  # names of the dimensions an ellipsis stands for: "...0", "...1", ...
@@ -66,36 +67,27 @@ def parse_transform(pattern: str, category: str, axes_names: tuple[str, ...]) ->
     left = parse_expression(left_text, pattern=pattern)
     right = parse_expression(right_text, pattern=pattern)
     if not left.has_ellipsis and right.has_ellipsis:
-        raise fail("SHP103", pattern=pattern, reason="'...' on the right side but not on the left side")
+        raise fail("SHP103", pattern=pattern, detail=D.EllipsisPlacement("right-only"))
     if left.has_ellipsis and left.ellipsis_parenthesized:
-        raise fail("SHP103", pattern=pattern, reason="'...' inside parentheses on the left side")
+        raise fail("SHP103", pattern=pattern, detail=D.EllipsisPlacement("parenthesized-left"))
     if category == "rearrange":
         if left.anonymous or right.anonymous:
-            raise fail("SHP104", pattern=pattern,
-                       reason="rearrange does not accept anonymous axes other than 1")
+            raise fail("SHP104", pattern=pattern, detail=D.IdentifierRule("rearrange-anonymous"))
         only = sorted(left.names ^ right.names)
         if only:
-            raise fail("SHP104", at=only[0], pattern=pattern,
-                       reason=f"axes {', '.join(map(_show, only))} appear on one side only")
+            raise fail("SHP104", at=only[0], pattern=pattern, detail=D.AxesMisused("one-side", tuple(only)))
     elif category == "repeat":
         extra = sorted(left.names - right.names) + [str(a) for a in left.anonymous]
         if extra:
-            raise fail("SHP104", at=extra[0], pattern=pattern,
-                       reason=f"repeat cannot drop axes {', '.join(map(_show, extra))}")
+            raise fail("SHP104", at=extra[0], pattern=pattern, detail=D.AxesMisused("repeat-drops", tuple(extra)))
         missing = sorted(right.names - left.names - set(axes_names))
         if missing:
-            raise fail("SHP104", at=missing[0], pattern=pattern,
-                       reason=f"repeat needs a length for the new axes {', '.join(map(_show, missing))}")
+            raise fail("SHP104", at=missing[0], pattern=pattern, detail=D.AxesMisused("repeat-length", tuple(missing)))
     else:
         extra = sorted(right.names - left.names) + [str(a) for a in right.anonymous]
         if extra:
-            raise fail("SHP104", at=extra[0], pattern=pattern,
-                       reason=f"reduce cannot introduce axes {', '.join(map(_show, extra))}")
+            raise fail("SHP104", at=extra[0], pattern=pattern, detail=D.AxesMisused("reduce-introduces", tuple(extra)))
     return left, right
-
-
-def _show(name: str) -> str:
-    return "'...'" if name == ELLIPSIS else repr(name)
 
 
 def rank_requirement(left: Expression) -> tuple[int, bool]:
@@ -154,9 +146,9 @@ def transform_recipe(pattern: str, category: str, axes_names: tuple[str, ...], n
     keyword_axes: list[tuple[str, int]] = []
     for name in axes_names:
         if not is_valid_axis_name(name):
-            raise fail("SHP105", axis=name, value="", pattern=pattern, reason="is not a valid axis name")
+            raise fail("SHP105", axis=name, value="", pattern=pattern, detail=D.KeywordRule("invalid-name"))
         if name not in order:
-            raise fail("SHP105", axis=name, value="", pattern=pattern, reason="is not used in the pattern")
+            raise fail("SHP105", axis=name, value="", pattern=pattern, detail=D.KeywordRule("unused"))
         keyword_axes.append((name, order[name]))
     with_keyword = {idx for _, idx in keyword_axes}
 
@@ -166,8 +158,7 @@ def transform_recipe(pattern: str, category: str, axes_names: tuple[str, ...], n
         k = tuple(order[a] for a in g if known[order[a]] is not None or order[a] in with_keyword)
         u = [a for a in g if not (known[order[a]] is not None or order[a] in with_keyword)]
         if len(u) > 1:
-            raise fail("SHP104", at=str(u[0]), pattern=pattern,
-                       reason=f"cannot infer the sizes of {', '.join(_show(str(a)) for a in u)} (give all but one)")
+            raise fail("SHP104", at=str(u[0]), pattern=pattern, detail=D.AxesMisused("cannot-infer", tuple(str(a) for a in u)))
         input_groups.append((k, order[u[0]] if u else -1, _group_text(g)))
         if len(g) != 1:
             need_init_reshape = True
@@ -179,8 +170,7 @@ def transform_recipe(pattern: str, category: str, axes_names: tuple[str, ...], n
     permutation = tuple(flat_left.index(a) for a in after)
     if len(set(permutation)) != len(permutation):
         # einops builds the same non-permutation and the backend's transpose fails
-        raise fail("SHP103", pattern=pattern,
-                   reason="a literal '\u2026' on the right side does not stand for the left side's '...'")
+        raise fail("SHP103", pattern=pattern, detail=D.EllipsisPlacement("literal-marker"))
     added = tuple((i, order[a]) for i, a in enumerate(flat_right) if a not in left_set)
     output_groups = tuple(tuple(order[a] for a in g) for g in right_groups)
     first_reduced = len(after) - len(reduced)
@@ -218,12 +208,12 @@ def pack_recipe(pattern: str, op: str) -> tuple[int, int]:
     axes = pattern.split()
     if len(axes) != len(set(axes)):
         dup = next(a for a in axes if axes.count(a) > 1)
-        raise fail("SHP107", at=dup, op=op, pattern=pattern, reason=f"axis {dup!r} appears twice")
+        raise fail("SHP107", at=dup, op=op, pattern=pattern, detail=D.PackAxis("twice", dup))
     if "*" not in axes:
-        raise fail("SHP107", op=op, pattern=pattern, reason="no '*' axis")
+        raise fail("SHP107", op=op, pattern=pattern, detail=D.PackRule("no-star"))
     for a in axes:
         if a != "*" and not is_valid_axis_name(a):
-            raise fail("SHP107", at=a, op=op, pattern=pattern, reason=f"invalid axis name {a!r}")
+            raise fail("SHP107", at=a, op=op, pattern=pattern, detail=D.PackAxis("invalid", a))
     before = axes.index("*")
     return before, len(axes) - before - 1
 
@@ -247,22 +237,22 @@ def _einsum_atom(element: Element, pattern: str) -> str:
     if isinstance(element, str):
         return "..."
     if len(element) == 0:
-        raise fail("SHP108", kind="NotImplementedError", pattern=pattern, reason="unit axes () / 1 are not supported")
+        raise fail("SHP108", kind="NotImplementedError", pattern=pattern, detail=D.EinsumRule("unit-axes"))
     if len(element) > 1:
-        raise fail("SHP108", kind="NotImplementedError", pattern=pattern, reason="composed axes are not supported")
+        raise fail("SHP108", kind="NotImplementedError", pattern=pattern, detail=D.EinsumRule("composed-axes"))
     atom = element[0]
     if isinstance(atom, Anon):
-        raise fail("SHP108", kind="NotImplementedError", pattern=pattern, reason="anonymous axes are not supported")
+        raise fail("SHP108", kind="NotImplementedError", pattern=pattern, detail=D.EinsumRule("anonymous-axes"))
     return atom
 
 
 @lru_cache(maxsize=512)
 def einsum_recipe(pattern: str) -> EinsumRecipe:
     if "->" not in pattern:
-        raise fail("SHP108", kind="ValueError", pattern=pattern, reason="no '->'")
+        raise fail("SHP108", kind="ValueError", pattern=pattern, detail=D.EinsumRule("no-arrow"))
     parts = pattern.split("->")
     if len(parts) != 2:
-        raise fail("SHP108", kind="ValueError", pattern=pattern, reason="more than one '->'")
+        raise fail("SHP108", kind="ValueError", pattern=pattern, detail=D.EinsumRule("many-arrows"))
     lefts = [parse_expression(t, allow_underscore=True, allow_duplicates=True, pattern=pattern)
              for t in parts[0].split(",")]
     right = parse_expression(parts[1], allow_underscore=True, pattern=pattern)
@@ -277,7 +267,7 @@ def einsum_recipe(pattern: str) -> EinsumRecipe:
                 continue
             if name not in mapping:
                 if len(mapping) >= len(_LETTERS):
-                    raise fail("SHP108", kind="RuntimeError", pattern=pattern, reason="too many axes (more than 52)")
+                    raise fail("SHP108", kind="RuntimeError", pattern=pattern, detail=D.EinsumRule("too-many-axes"))
                 mapping[name] = _LETTERS[len(mapping)]
             letters.append(mapping[name])
         operands.append(tuple(letters))
@@ -288,13 +278,13 @@ def einsum_recipe(pattern: str) -> EinsumRecipe:
             output.append("...")
             continue
         if name not in mapping:
-            raise fail("SHP108", at=name, pattern=pattern, reason=f"output axis {name!r} is not in any input")
+            raise fail("SHP108", at=name, pattern=pattern, detail=D.OutputNotInInput(name))
         output.append(mapping[name])
     letters_out = [x for x in output if x != "..."]
     if len(letters_out) != len(set(letters_out)):
-        raise fail("SHP108", kind="ValueError", pattern=pattern, reason="an output axis appears twice")
+        raise fail("SHP108", kind="ValueError", pattern=pattern, detail=D.EinsumRule("output-twice"))
     if output.count("...") > 1 or any(op.count("...") > 1 for op in operands):
-        raise fail("SHP108", kind="ValueError", pattern=pattern, reason="more than one ellipsis in a term")
+        raise fail("SHP108", kind="ValueError", pattern=pattern, detail=D.EinsumRule("many-ellipses"))
     compact = ",".join("".join(op) for op in operands) + "->" + "".join(output)
     return EinsumRecipe(pattern, compact, tuple(operands), tuple(output),
                         tuple((v, k) for k, v in mapping.items()))

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping, Optional, Protocol, Sequence, cast
 
+from ..diagnostics import details as D
 from ..sizes.algebra import Size, Truth, as_size, divisible, equal, greater_equal, product
 from .problems import fail
 from .recipe import TransformRecipe, einsum_recipe, pack_recipe
@@ -32,7 +33,8 @@ class Domain(Protocol):
 
     def operand_dim(self, a: Any, b: Any, axis: str, op: str) -> Any: ...
 
-    def same(self, a: Any, b: Any, axis: str, op: str, reason: str) -> None: ...
+    def same(self, a: Any, b: Any, axis: str, op: str, rule: str, index: int = 0) -> None:
+        """Sizes that must be equal; a definite difference is SHP204 ``details.AxisSizes(rule, axis, a, b, index)``."""
 
 
 class IntDomain:
@@ -51,7 +53,7 @@ class IntDomain:
         if isinstance(length, int) and isinstance(chunk, int):
             if chunk == 0:
                 raise fail("SHP105", kind="ZeroDivisionError", axis=axis, value="=0", pattern=pattern,
-                           reason="must be positive")
+                           detail=D.KeywordRule("non-positive"))
             if length % chunk != 0:
                 raise fail("SHP203", at=axis, axis=group, size=length, chunk=chunk, pattern=pattern)
         return length // chunk
@@ -62,11 +64,11 @@ class IntDomain:
             return a
         if a == 1:
             return b
-        raise fail("SHP204", at=axis, op=op, reason=f"axis {axis!r} has sizes {a} and {b}")
+        raise fail("SHP204", at=axis, op=op, detail=D.AxisSizes("operands", axis, a, b))
 
-    def same(self, a: Any, b: Any, axis: str, op: str, reason: str) -> None:
+    def same(self, a: Any, b: Any, axis: str, op: str, rule: str, index: int = 0) -> None:
         if a != b:
-            raise fail("SHP204", at=axis, op=op, reason=reason.format(a=a, b=b))
+            raise fail("SHP204", at=axis, op=op, detail=D.AxisSizes(rule, axis, a, b, index))
 
 
 class SymDomain:
@@ -110,14 +112,14 @@ class SymDomain:
         if sa.as_int() == 1:
             return sb
         if t is Truth.FALSE and not_one(sa) and not_one(sb):
-            raise fail("SHP204", at=axis, op=op, reason=f"axis {axis!r} has sizes {sa} and {sb}")
+            raise fail("SHP204", at=axis, op=op, detail=D.AxisSizes("operands", axis, sa, sb))
         self._assume(f"{sa} == {sb} (or one of them is 1)")
         return sa if sb.is_const else sb if sa.is_const else sa
 
-    def same(self, a: Any, b: Any, axis: str, op: str, reason: str) -> None:
+    def same(self, a: Any, b: Any, axis: str, op: str, rule: str, index: int = 0) -> None:
         t = equal(a, b)
         if t is Truth.FALSE:
-            raise fail("SHP204", at=axis, op=op, reason=reason.format(a=a, b=b))
+            raise fail("SHP204", at=axis, op=op, detail=D.AxisSizes(rule, axis, a, b, index))
         if t is Truth.UNKNOWN:
             self._assume(f"{a} == {b}")
 
@@ -223,7 +225,7 @@ def solve_pack(
     """(packed shape, packed shapes) or PatternError."""
     before, after = pack_recipe(pattern, "pack")
     if len(shapes) == 0:
-        raise fail("SHP111", kind="IndexError", reason="pack() of an empty list of tensors")
+        raise fail("SHP111", kind="IndexError", detail=D.ApiRule("pack-empty"))
     first: list[Any] | None = None
     total: Any = 0
     packed_shapes: list[tuple[Any, ...]] = []
@@ -237,7 +239,7 @@ def solve_pack(
             for x in list(shape[:before]) + list(shape[len(shape) - after:]):
                 k *= x
             if k == 0:
-                raise fail("SHP204", op="pack", reason=f"tensor #{i} has zero elements; -1 cannot be inferred")
+                raise fail("SHP204", op="pack", detail=D.PackZeroElements(i))
     for shape in shapes:
         outer = list(shape[:before]) + list(shape[len(shape) - after:])
         middle = list(shape[before: len(shape) - after])
@@ -245,7 +247,7 @@ def solve_pack(
             first = outer
         else:
             for j, (a, b) in enumerate(zip(first, outer)):
-                dom.same(a, b, f"#{j}", "pack", "tensors to pack differ outside '*': {a} and {b}")
+                dom.same(a, b, f"#{j}", "pack", "pack-outer")
         m: Any = 1
         for x in middle:
             m = dom.mul(m, x)
@@ -292,7 +294,7 @@ def solve_unpack(
             lengths.append(m)
     n_unknown = sum(1 for x in lengths if isinstance(x, int) and x == -1)
     if n_unknown > 1:
-        raise fail("SHP111", reason=f"unpack() with more than one -1 in the packed shapes {list(packed_shapes)}")
+        raise fail("SHP111", detail=D.UnpackShapes("many-unknown", str(list(packed_shapes))))
     start, size, end = list(shape[:before]), shape[before], list(shape[before + 1:])
     if not dom.symbolic:
         return _unpack_ints(pattern, start, size, end, packed_shapes, lengths, n_unknown)
@@ -311,7 +313,7 @@ def solve_unpack(
     remaining = as_size(size) - as_size(rest)
     p = packed_shapes[k]
     if sum(1 for x in p if isinstance(x, int) and x == -1) > 1 or any(isinstance(x, int) and x < -1 for x in p):
-        raise fail("SHP111", reason=f"unpack() packed shape {list(p)} cannot be reshaped to")
+        raise fail("SHP111", detail=D.UnpackShapes("cannot-reshape", str(list(p))))
     chunk = product(x for x in p if not (isinstance(x, int) and x == -1))
     if greater_equal(remaining, 0) is Truth.TRUE:
         resolved = dom.divide(remaining, chunk, "*", "*", pattern)
@@ -379,8 +381,7 @@ def solve_einsum(
     appear in the output)."""
     r = einsum_recipe(pattern)
     if len(shapes) != len(r.operands):
-        raise fail("SHP108", kind="ValueError", pattern=pattern,
-                   reason=f"{len(r.operands)} operand(s) in the pattern but {len(shapes)} given")
+        raise fail("SHP108", kind="ValueError", pattern=pattern, detail=D.OperandCount(len(r.operands), len(shapes)))
     sizes: dict[str, Any] = {}
     names = dict(r.letter_names)
     ell: list[Any] = []
@@ -412,13 +413,12 @@ def solve_einsum(
         local: dict[str, Any] = {}
         for letter, size in zip(letters, dims):
             if letter in local:
-                dom.same(local[letter], size, names[letter], op,
-                         f"axis {names[letter]!r} repeats in operand #{i} with sizes {{a}} and {{b}}")
+                dom.same(local[letter], size, names[letter], op, "repeated", i)
                 continue
             local[letter] = size
             sizes[letter] = size if letter not in sizes else dom.operand_dim(sizes[letter], size, names[letter], op)
     if "..." not in r.output and ell:
-        raise fail("SHP204", op=op, reason=f"the ellipsis covers {len(ell)} dimension(s) but the output has no '...'")
+        raise fail("SHP204", op=op, detail=D.SummedEllipsis(len(ell)))
     out: list[Any] = []
     for x in r.output:
         if x == "...":

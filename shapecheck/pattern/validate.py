@@ -9,6 +9,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any
 
+from ..diagnostics import details as D
 from .grammar import ELLIPSIS, Expression, parse_expression, split_arrow
 from .ir import operation_category
 from .problems import REDUCTION_CHOICES, REDUCTIONS, PatternError, Problem, fail
@@ -34,14 +35,14 @@ def validate_transform(pattern: str, category: str, axes_names: tuple[str, ...])
 def parse_shape_expression(pattern: str) -> Expression:
     expr = parse_expression(pattern, allow_underscore=True, pattern=pattern)
     if expr.has_composed_axes:
-        raise fail("SHP104", kind="RuntimeError", pattern=pattern, reason="parse_shape cannot parse composed axes")
+        raise fail("SHP104", kind="RuntimeError", pattern=pattern, detail=D.IdentifierRule("parse-shape-composed"))
     if expr.has_ellipsis and ELLIPSIS not in expr.composition:
-        raise fail("SHP103", kind="ValueError", pattern=pattern, reason="'...' inside parentheses")
+        raise fail("SHP103", kind="ValueError", pattern=pattern, detail=D.EllipsisPlacement("parenthesized"))
     return expr
 
 
-def _einmix_fail(pattern: str, reason: str, at: str | None = None) -> PatternError:
-    return fail("SHP109", at=at, pattern=pattern, reason=reason)
+def _einmix_fail(pattern: str, detail: D.Detail, at: str | None = None) -> PatternError:
+    return fail("SHP109", at=at, pattern=pattern, detail=detail)
 
 
 def validate_einmix(pattern: str, weight_shape: str | None, bias_shape: Any, axes_names: tuple[str, ...]) -> None:
@@ -55,18 +56,18 @@ def validate_einmix(pattern: str, weight_shape: str | None, bias_shape: Any, axe
     weight = parse_expression(weight_shape, pattern=weight_shape)
     extra = (right.names - left.names - weight.names) or (right.anonymous and {str(right.anonymous[0])})
     if extra:
-        raise _einmix_fail(pattern, f"output axes {sorted(map(str, extra))} are neither in the input nor the weight")
+        raise _einmix_fail(pattern, D.EinMixAxes("output-unknown", tuple(sorted(map(str, extra)))))
     if weight.has_ellipsis:
-        raise _einmix_fail(pattern, "no ellipsis in the weight shape")
+        raise _einmix_fail(pattern, D.EinMixRule("weight-ellipsis"))
     if left.has_ellipsis or right.has_ellipsis:
         if not (left.has_ellipsis and right.has_ellipsis):
-            raise _einmix_fail(pattern, "an ellipsis must be on both sides")
+            raise _einmix_fail(pattern, D.EinMixRule("one-sided-ellipsis"))
         if left.ellipsis_parenthesized:
-            raise _einmix_fail(pattern, "the ellipsis on the left side cannot be in parentheses")
+            raise _einmix_fail(pattern, D.EinMixRule("parenthesized-ellipsis"))
     if left.anonymous or right.anonymous or weight.anonymous:
-        raise _einmix_fail(pattern, "no anonymous axes (numbers)")
+        raise _einmix_fail(pattern, D.EinMixRule("anonymous"))
     if "(" in weight_shape or ")" in weight_shape:
-        raise _einmix_fail(pattern, f"no parentheses in the weight shape {weight_shape!r}")
+        raise _einmix_fail(pattern, D.EinMixShape("weight-parentheses", weight_shape))
     names = set(axes_names)
     # the pre/post Rearrange layers einops builds
     if any(isinstance(g, tuple) and len(g) != 1 for g in left.composition):
@@ -80,41 +81,41 @@ def validate_einmix(pattern: str, weight_shape: str | None, bias_shape: Any, axe
         _layer_check(f"{flat_text} ->{right_text}", (), pattern)
     for axis in sorted(weight.names):
         if axis not in names:
-            raise _einmix_fail(pattern, f"the length of weight axis {axis!r} must be given", at=axis)
+            raise _einmix_fail(pattern, D.EinMixAxes("weight-length", (axis,)), at=axis)
     unused = names - left.names - weight.names
     if unused:
-        raise _einmix_fail(pattern, f"axis lengths {sorted(unused)} are not used", at=sorted(unused)[0])
+        raise _einmix_fail(pattern, D.EinMixAxes("unused-lengths", tuple(sorted(unused))), at=sorted(unused)[0])
     redundant = weight.names - left.names - right.names
     if redundant:
-        raise _einmix_fail(pattern, f"weight axes {sorted(redundant)} are in neither side", at=sorted(redundant)[0])
+        raise _einmix_fail(pattern, D.EinMixAxes("weight-redundant", tuple(sorted(redundant))), at=sorted(redundant)[0])
     if any(not isinstance(g, str) and len(g) != 1 for g in weight.composition):
-        raise _einmix_fail(pattern, f"unit axes are not allowed in the weight shape {weight_shape!r}")
+        raise _einmix_fail(pattern, D.EinMixShape("weight-unit-axes", weight_shape))
     if bias_shape is not None:
         if not isinstance(bias_shape, str):
-            raise _einmix_fail(pattern, "bias_shape must be a string")
+            raise _einmix_fail(pattern, D.EinMixRule("bias-not-str"))
         bias = parse_expression(bias_shape, pattern=bias_shape)
         if (bias.names - right.names) or bias.anonymous:
-            raise _einmix_fail(pattern, f"bias axes of {bias_shape!r} are not in the output")
+            raise _einmix_fail(pattern, D.EinMixShape("bias-not-in-output", bias_shape))
         if bias.names - names:
-            raise _einmix_fail(pattern, f"the lengths of bias axes {sorted(bias.names - names)} must be given")
+            raise _einmix_fail(pattern, D.EinMixAxes("bias-lengths", tuple(sorted(bias.names - names))))
         used = False
         for group in right.composition:
             for atom in (group,) if isinstance(group, str) else group:
                 if atom == ELLIPSIS:
                     if used:
-                        raise _einmix_fail(pattern, "all bias axes must come after the ellipsis in the output")
+                        raise _einmix_fail(pattern, D.EinMixRule("bias-before-ellipsis"))
                 elif atom in bias.names:
                     used = True
     mapped = (left.names | right.names | weight.names) - {ELLIPSIS}
     if len(mapped) > 26:
-        raise _einmix_fail(pattern, "more than 26 distinct axes")
+        raise _einmix_fail(pattern, D.EinMixRule("too-many-axes"))
 
 
 def _layer_check(layer_pattern: str, names: tuple[str, ...], pattern: str) -> None:
     try:
         validate_transform(layer_pattern, "rearrange", names)
     except PatternError as e:
-        raise _einmix_fail(pattern, f"the internal rearrangement {layer_pattern!r} fails: {e.problem.message()}") from e
+        raise _einmix_fail(pattern, D.EinMixInner(e.problem.code, tuple(e.problem.fields.items()), layer_pattern)) from e
 
 
 def _transform_problem(pattern: str, category: str, axes_names: tuple[str, ...]) -> Problem | None:
@@ -158,12 +159,10 @@ def check_call(
             return None
         if kind == "einsum":
             if n_operands is not None and n_operands == 0:
-                return Problem("SHP111", {"reason": "einops.einsum needs the tensors first and the pattern last"})
+                return Problem("SHP111", {"detail": D.ApiRule("einsum-pattern-first")})
             r = einsum_recipe(pattern)
             if n_operands is not None and n_operands != len(r.operands):
-                return Problem("SHP108", {"pattern": pattern,
-                                          "reason": f"{len(r.operands)} operand(s) in the pattern but "
-                                                    f"{n_operands} given"})
+                return Problem("SHP108", {"pattern": pattern, "detail": D.OperandCount(len(r.operands), n_operands)})
             return None
         if kind == "parse_shape":
             parse_shape_expression(pattern)
@@ -173,7 +172,7 @@ def check_call(
             return None
     except PatternError as e:
         if kind == "einmix" and e.problem.code != "SHP109":
-            return Problem("SHP109", {"pattern": pattern, "reason": e.problem.text()},
+            return Problem("SHP109", {"pattern": pattern, "detail": D.EinMixInner(e.problem.code, tuple(e.problem.fields.items()))},
                            e.problem.axis)
         return e.problem
     raise ValueError(f"unknown einops operation kind {kind!r}")

@@ -25,6 +25,8 @@ import time
 from contextlib import contextmanager
 from typing import Iterator
 
+from ...diagnostics.details import BudgetLimit
+
 DEFAULT_STEPS = 1_000_000
 DEFAULT_SECONDS = 20.0
 DEFAULT_LINES = 5_000
@@ -32,9 +34,9 @@ _CHECK_EVERY = 64  # statements between two reads of the clock
 
 
 class BudgetExceeded(Exception):
-    def __init__(self, budget: "Budget", reason: str) -> None:
-        super().__init__(reason)
-        self.budget, self.reason = budget, reason
+    def __init__(self, budget: "Budget", detail: BudgetLimit) -> None:
+        super().__init__(detail.render())
+        self.budget, self.detail = budget, detail
 
 
 def _limit(name: str, default: float) -> float:
@@ -59,10 +61,10 @@ class Budget:
     def tick(self, steps: int = 1) -> None:
         self.used += steps
         if self.used > self.steps:
-            raise BudgetExceeded(self, f"more than {self.steps:,} analysis steps; the rest of it was not checked")
+            raise BudgetExceeded(self, BudgetLimit("steps", self.steps))
         self.checks += 1
         if self.checks % _CHECK_EVERY == 0 and time.process_time() > self.deadline:
-            raise BudgetExceeded(self, f"more than {self.seconds:g} s of analysis; the rest of it was not checked")
+            raise BudgetExceeded(self, BudgetLimit("seconds", self.seconds))
 
 
 _LOCAL = threading.local()

@@ -9,7 +9,7 @@ from typing import Any, Iterator
 
 import libcst as cst
 
-from ...diagnostics import Witness, get
+from ...diagnostics import Witness
 from ...sizes import Size
 
 
@@ -44,14 +44,13 @@ class Pending:
 
     node: cst.CSTNode
     code: str
-    message: str
+    fields: tuple[tuple[str, Any], ...] = ()  # the template's fields (Finding.fields); the text is rendered at the end
     notes: tuple[str, ...] = ()
     witness: Witness | None = None
     span: tuple[int, int, int, int] | None = None  # already known (e.g. from another module)
     path: str | None = None
     fix: tuple[tuple[cst.CSTNode, str, str], ...] = ()  # autofix: (node, "before" | "after" | "replace", text)
     spec: OpSpec | None = None  # the failing operation (definite findings), for witnesses and --verify
-    fields: tuple[tuple[str, Any], ...] = ()  # the template's fields (Finding.fields)
 
 
 _counter = itertools.count()
@@ -97,8 +96,7 @@ class Context:
 
     def report(self, node: cst.CSTNode, code: str, fields: dict[str, Any], notes: tuple[str, ...] | list[str] = (), witness: Witness | None = None,
                fix: tuple[tuple[cst.CSTNode, str, str], ...] = (), spec: OpSpec | None = None) -> None:
-        message = get(code).format(**fields)
-        self.add(Pending(node, code, message, tuple(notes), witness, fix=tuple(fix), spec=spec, fields=tuple(fields.items())))
+        self.add(Pending(node, code, tuple(fields.items()), tuple(notes), witness, fix=tuple(fix), spec=spec))
 
     def add(self, p: Pending) -> None:
         if self.caught and p.code.startswith(("SHP1", "SHP2")):

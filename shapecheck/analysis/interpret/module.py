@@ -220,7 +220,7 @@ class ModuleAnalysis:
                 if exc.budget is not budget:
                     raise
                 first = self.tree.body[0] if self.tree.body else self.tree
-                self.ctx.report(first, "SHP903", {"what": "the module's top-level code", "reason": exc.reason})
+                self.ctx.report(first, "SHP903", {"what": "the module's top-level code", "detail": exc.detail})
         self.finish_signatures()
         self.module_ran_fully = True
 
@@ -385,7 +385,7 @@ class ModuleAnalysis:
                 except BudgetExceeded as exc:
                     if exc.budget is not budget:
                         raise
-                    self.ctx.report(fi.node.name, "SHP903", {"what": f"{fi.name}()", "reason": exc.reason})
+                    self.ctx.report(fi.node.name, "SHP903", {"what": f"{fi.name}()", "detail": exc.detail})
         else:
             interp.run_suite(fi.node.body)
         return scope
@@ -464,10 +464,11 @@ class ModuleAnalysis:
                 if (p.node, p.code) in standalone:
                     continue
                 where = f"{callee.path}:{callee.line_of(p.node)}"
-                message = p.message if p.message.endswith(" called here)") else p.message + f" (inside {what} called here)"
-                self.ctx.add(Pending(node, p.code, message,
+                # the innermost callee names the finding ("inside f() called here", rendered from the field)
+                inside = p.fields if any(k == "inside" for k, _ in p.fields) else p.fields + (("inside", what.rstrip("()")),)
+                self.ctx.add(Pending(node, p.code, inside,
                                      p.notes + (f"raised at {where} in {what} for the arguments of this call",), p.witness,
-                                     spec=p.spec, fields=p.fields + (("inside", what.rstrip("()")),)))
+                                     spec=p.spec))
                 break  # the first failure raises: what the callee would do after it never runs
 
     def instantiate(self, interp: Interpreter, node: cst.Call, cls_key: str, args: list[Value], kwargs: dict[str, Value]) -> Value:

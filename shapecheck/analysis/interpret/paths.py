@@ -52,7 +52,7 @@ def each_path(ctx: Context, values: list[Value], run: Callable[[list[Value]], Va
         chosen = next((f for f in failures if all(p.spec is not None for p in f if p.code.startswith("SHP2"))), failures[0])
         n = len(branched.alts)
         for p in chosen:
-            ctx.add(Pending(p.node, p.code, p.message, p.notes + (f"it fails on each of the {n} paths that reach it "
+            ctx.add(Pending(p.node, p.code, p.fields, p.notes + (f"it fails on each of the {n} paths that reach it "
                                                                      f"(the value differs between branches)",),
                             p.witness, p.span, p.path, p.fix, p.spec))
     if any(r is None for r in results):

@@ -10,6 +10,8 @@ from typing import TYPE_CHECKING
 import libcst as cst
 
 from ...diagnostics import Edit, Finding, Witness, make
+from ...diagnostics import details as D
+from ...diagnostics.render import message
 from ..interpret.context import Context, OpSpec, Pending
 
 if TYPE_CHECKING:
@@ -33,27 +35,27 @@ def parse(text: str, path: str) -> cst.Module | Finding:
     try:
         ast.parse(text)
     except (RecursionError, MemoryError):
-        return make("SHP901", path, (1, 1, 1, 1), reason="source nested too deeply to parse")
+        return make("SHP901", path, (1, 1, 1, 1), detail=D.TooDeep("parse"))
     except ValueError as exc:  # NUL bytes
-        return make("SHP901", path, (1, 1, 1, 1), reason=str(exc))
+        return make("SHP901", path, (1, 1, 1, 1), detail=D.ParseFailed("cpython", 0, str(exc)))
     except SyntaxError as exc:
         if any(fragment in str(exc.msg) for fragment in _NOT_A_VERSION_MATTER):
             line, col = exc.lineno or 1, exc.offset or 1
-            return make("SHP901", path, (line, col, line, col), reason=f"syntax error at line {line}: {exc.msg}")
+            return make("SHP901", path, (line, col, line, col), detail=D.ParseFailed("cpython", line, str(exc.msg)))
         cpython_error = exc
     try:
         return cst.parse_module(text)
     except cst.ParserSyntaxError as exc:
         if cpython_error is not None:
             line, col = cpython_error.lineno or 1, cpython_error.offset or 1
-            reason = f"syntax error at line {line}: {cpython_error.msg}"
+            detail = D.ParseFailed("cpython", line, str(cpython_error.msg))
         else:
             line, col = max(exc.raw_line, 1), max(exc.raw_column, 0) + 1
             first = str(exc.message).splitlines()[0] if exc.message else "invalid syntax"
-            reason = f"libcst cannot parse line {line} although Python accepts the file: {first}"
-        return make("SHP901", path, (line, col, line, col), reason=reason, parser="libcst" if cpython_error is None else "cpython")
+            detail = D.ParseFailed("libcst", line, first)
+        return make("SHP901", path, (line, col, line, col), detail=detail)
     except RecursionError:
-        return make("SHP901", path, (1, 1, 1, 1), reason="source nested too deeply to parse")
+        return make("SHP901", path, (1, 1, 1, 1), detail=D.TooDeep("parse"))
 
 
 def analyse_module(text: str, path: str, project: "Project | None" = None, *, record_hovers: bool = False) -> list[Finding]:
@@ -82,7 +84,7 @@ def build(text: str, path: str, project: "Project | None" = None, *, record_hove
         return loaded
     tree = parse(text, path)
     tab_shift: dict[int, tuple[int, int]] = {}
-    if isinstance(tree, Finding) and tree.field_value("parser") == "libcst" and "\t" in text:
+    if isinstance(tree, Finding) and _libcst_only(tree) and "\t" in text:
         # libcst's tokenizer and CPython's disagree on some tab stops in indentation: analyse the text with its
         # indentation tabs expanded as CPython reads them (columns are mapped back; no autofix for such files)
         expanded, tab_shift = _expand_indentation_tabs(text)
@@ -99,6 +101,12 @@ def build(text: str, path: str, project: "Project | None" = None, *, record_hove
         project.register(name, analysis)
     analysis.analyse()
     return analysis
+
+
+def _libcst_only(failure: Finding) -> bool:
+    """A file CPython parses and libcst does not."""
+    detail = failure.field_value("detail")
+    return isinstance(detail, D.ParseFailed) and detail.parser == "libcst"
 
 
 _LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n|$)")
@@ -140,7 +148,7 @@ def findings_of(analysis: "ModuleAnalysis") -> list[Finding]:
         shift = getattr(analysis, "tab_shift", {})
         if shift:
             span = (span[0], _unshift(span[0], span[1], shift), span[2], _unshift(span[2], span[3], shift))
-        out.append(Finding(analysis.path, span[0], span[1], span[2], span[3], p.code, p.message, p.notes, witness=witness,
+        out.append(Finding(analysis.path, span[0], span[1], span[2], span[3], p.code, message(p.code, p.fields), p.notes, witness=witness,
                            fix=() if shift else _edits(p, positions), fields=p.fields))
     return out
 

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 import libcst as cst
 
 from ... import pattern as P
+from ...diagnostics import details as D
 from ...sizes import Size
 from ..interpret.context import MadeUp, OpSpec
 from .precision import check_einops_reduction
@@ -18,8 +19,6 @@ if TYPE_CHECKING:
     from ..interpret.interpreter import Interpreter
     from ..interpret.module import ModuleAnalysis
 
-PACK_TUPLE = ("einops.pack returns a tuple (packed, packed_shapes), used here as {use}; einops raises 'Tensor type "
-              "unknown' for a tuple -- unpack it first: packed, ps = pack(...)")
 FUNCTIONS = {"rearrange", "reduce", "repeat", "pack", "unpack", "einsum", "parse_shape"}
 LAYERS = {"Rearrange", "Reduce", "EinMix"}
 _IDENT = re.compile(r"[^\W\d]\w*")
@@ -198,14 +197,13 @@ class EinopsCalls:
         pat_v = args[1] if len(args) > 1 else kwargs.get("pattern", UNKNOWN)
         pattern = self._pattern(pat_v)
         if isinstance(tensor, SeqV) and tensor.kind == "pack" and pattern is not None:
-            self.ctx.report(node, "SHP111", {"reason": PACK_TUPLE.format(use=f"the input of einops.{kind}")})
+            self.ctx.report(node, "SHP111", {"detail": D.PackTupleUsed(f"the input of einops.{kind}")})
             return UNKNOWN
         if isinstance(tensor, SeqV) and tensor.kind == "tuple" and pattern is not None:
-            self.ctx.report(node, "SHP111", {"reason": f"einops.{kind} accepts a tensor or a list of tensors, not a tuple "
-                                                       f"(einops raises 'Tensor type unknown'); pass a list"})
+            self.ctx.report(node, "SHP111", {"detail": D.TupleInput(kind)})
             return UNKNOWN
         if isinstance(tensor, SeqV) and tensor.kind == "list" and not tensor.items and pattern is not None:
-            self.ctx.report(node, "SHP111", {"reason": f"einops.{kind} of an empty list of tensors always raises"})
+            self.ctx.report(node, "SHP111", {"detail": D.EmptyList(kind, call=True)})
             return UNKNOWN
         shapes, stacked, template = self._input(tensor)
         fallback: Value = template.with_shape(None) if template is not None and not stacked else (TensorV(None, template.dtype, template.framework) if template else UNKNOWN)
@@ -217,7 +215,7 @@ class EinopsCalls:
         if kind == "reduce":
             reduction, is_callable = _reduction(args[2] if len(args) > 2 else kwargs.get("reduction", UNKNOWN))
             if reduction is None and not is_callable and len(args) <= 2 and "reduction" not in kwargs and not dynamic:
-                self.ctx.report(node, "SHP111", {"reason": f"einops.reduce({pattern!r}) is called without a reduction"})
+                self.ctx.report(node, "SHP111", {"detail": D.NoReduction(pattern)})
                 return fallback
         extra = len(args) - (3 if kind == "reduce" else 2)
         if extra > 0:
@@ -368,23 +366,20 @@ class EinopsCalls:
         tensor = args[0] if args else kwargs.get("tensor", UNKNOWN)
         ps = args[1] if len(args) > 1 else kwargs.get("packed_shapes", UNKNOWN)
         if len(args) == 2 and isinstance(ps, StrV) and "pattern" not in kwargs and not dynamic:
-            self.ctx.report(node, "SHP111", {"reason": "einops.unpack(tensor, packed_shapes, pattern) is called without packed shapes"})
+            self.ctx.report(node, "SHP111", {"detail": D.ApiRule("unpack-no-shapes-call")})
             return UNKNOWN
         pattern = self._checked_pattern(node, "unpack", args[2] if len(args) > 2 else kwargs.get("pattern", UNKNOWN))
         if pattern is None:
             return UNKNOWN
         if isinstance(tensor, SeqV) and tensor.kind == "pack":
-            self.ctx.report(node, "SHP111", {"reason": PACK_TUPLE.format(use="the tensor einops.unpack splits")})
+            self.ctx.report(node, "SHP111", {"detail": D.PackTupleUsed("the tensor einops.unpack splits")})
             return UNKNOWN
         if isinstance(ps, SeqV) and ps.kind == "pack":
-            self.ctx.report(node, "SHP111", {"reason": PACK_TUPLE.format(use="the packed shapes of einops.unpack")})
+            self.ctx.report(node, "SHP111", {"detail": D.PackTupleUsed("the packed shapes of einops.unpack")})
             return UNKNOWN
         bare = [i for i, item in enumerate(ps.items) if isinstance(item, IntV)] if isinstance(ps, SeqV) else []
         if bare:
-            self.ctx.report(node, "SHP111", {"reason": f"einops.unpack needs packed shapes, one shape (a tuple or list of ints) per "
-                                                       f"output as einops.pack returns them, but entry #{bare[0]} is a bare int: "
-                                                       f"einops tests `-1 in p_shape` for every entry and raises TypeError "
-                                                       f"(wrap each entry, e.g. [(n,), (m,)])"})
+            self.ctx.report(node, "SHP111", {"detail": D.BarePackedShape(bare[0])})
             return UNKNOWN
         if not isinstance(tensor, TensorV) or tensor.shape is None or not isinstance(ps, SeqV):
             return UNKNOWN
@@ -405,8 +400,7 @@ class EinopsCalls:
         if dynamic or kwargs or not args:
             return UNKNOWN
         if isinstance(args[0], StrV) and len(args) > 1 and not isinstance(args[-1], StrV):
-            self.ctx.report(node, "SHP111", {"reason": "einops.einsum takes the tensors first and the pattern last "
-                                                       f"(got the pattern {args[0].value!r} first)"})
+            self.ctx.report(node, "SHP111", {"detail": D.EinsumPatternFirst(args[0].value)})
             return UNKNOWN
         pattern = self._pattern(args[-1])
         if pattern is None:

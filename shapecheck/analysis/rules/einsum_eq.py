@@ -18,6 +18,7 @@ from typing import Any
 import libcst as cst
 
 from ... import pattern as P
+from ...diagnostics import details as D
 from ...sizes import Size
 from ..interpret.context import OpSpec
 from ..interpret.values import UNKNOWN, SeqV, StrV, TensorV, Value
@@ -28,20 +29,22 @@ _LETTERS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
 
 
 class EquationError(Exception):
-    pass
+    def __init__(self, rule: str, where: str = "", subscript: str = "") -> None:
+        self.detail = D.EquationSyntax(rule, where, subscript)
+        super().__init__(self.detail.render())
 
 
 def parse_equation(eq: str) -> tuple[list[list[str]], list[str] | None]:
     """(per operand: letters and "..." in order, explicit output or None). Raises EquationError."""
     text = "".join(eq.split())
     if text.count("->") > 1:
-        raise EquationError("more than one '->'")
+        raise EquationError("many-arrows")
     if "->" in text:
         left, right = text.split("->")
     else:
         left, right = text, None
     if "-" in left or ">" in left or (right is not None and ("-" in right or ">" in right)):
-        raise EquationError("a stray '-' or '>' (the output is introduced by '->')")
+        raise EquationError("stray-arrow")
 
     def term(s: str, what: str) -> list[str]:
         out: list[str] = []
@@ -50,31 +53,31 @@ def parse_equation(eq: str) -> tuple[list[list[str]], list[str] | None]:
             c = s[i]
             if c == ".":
                 if s[i:i + 3] != "...":
-                    raise EquationError(f"a '.' that is not part of an ellipsis '...' in {what}")
+                    raise EquationError("stray-dot", what)
                 out.append("...")
                 i += 3
                 continue
             if c not in _LETTERS:
-                raise EquationError(f"invalid subscript {c!r} in {what} (subscripts are letters a-z, A-Z)")
+                raise EquationError("invalid-subscript", what, c)
             out.append(c)
             i += 1
         if out.count("...") > 1:
-            raise EquationError(f"more than one ellipsis in {what}")
+            raise EquationError("many-ellipses", what)
         return out
 
     operands = [term(s, f"operand #{i}") for i, s in enumerate(left.split(","))]
     output = None
     if right is not None:
         if "," in right:
-            raise EquationError("the output has a ','")
+            raise EquationError("output-comma")
         output = term(right, "the output")
         seen = {c for op in operands for c in op}
         for c in output:
             if c != "..." and c not in seen:
-                raise EquationError(f"output subscript {c!r} does not appear in any operand")
+                raise EquationError("output-unknown", subscript=c)
         letters = [c for c in output if c != "..."]
         if len(letters) != len(set(letters)):
-            raise EquationError("an output subscript appears more than once")
+            raise EquationError("output-twice")
     return operands, output
 
 
@@ -95,9 +98,9 @@ def solve(eq: str, shapes: list[tuple[Any, ...]], framework: str, fresh: Any = N
     try:
         operands, output = parse_equation(eq)
     except EquationError as e:
-        return P.Problem("SHP108", {"pattern": eq, "reason": str(e)})
+        return P.Problem("SHP108", {"pattern": eq, "detail": e.detail})
     if len(operands) != len(shapes):
-        return P.Problem("SHP108", {"pattern": eq, "reason": f"{len(operands)} operand(s) in the equation but {len(shapes)} given"})
+        return P.Problem("SHP108", {"pattern": eq, "detail": D.OperandCount(len(operands), len(shapes), "equation")})
     if output is None:
         output = implicit_output(operands)
     has_ell = any("..." in op for op in operands)
@@ -118,8 +121,7 @@ def solve(eq: str, shapes: list[tuple[Any, ...]], framework: str, fresh: Any = N
         n_ell = len(out) - n_letters
         if n_ell and framework != "torch":
             return P.Problem("SHP204", {"op": f'{framework_name(framework)}.einsum "{eq}"',
-                                        "reason": f"the ellipsis covers {n_ell} dimension(s) but the output has no '...' "
-                                                  f"({framework} raises; only torch sums them)"})
+                                        "detail": D.SummedEllipsis(n_ell, framework)})
         out = out[n_ell:]
     return out
 
@@ -229,7 +231,7 @@ def call(cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], k
             return fallback
     res = solve(eq, shapes, fw, fresh=lambda n: cx.ctx.fresh(n))
     if isinstance(res, P.Problem):
-        if placeholder is not None and res.code == "SHP204" and "ellipsis covers" in str(res.fields.get("reason")):
+        if placeholder is not None and isinstance(res.fields.get("detail"), D.SummedEllipsis):
             return fallback  # the unknown run may be empty
         spec = None
         if res.code.startswith("SHP2") and placeholder is None and parsed is not None:

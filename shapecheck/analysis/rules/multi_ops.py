@@ -271,7 +271,7 @@ def builtin_call(interp: "Interpreter", node: cst.Call, name: str, args: list[Va
                 seen: set[tuple[int, str, str]] = set()
                 kept = []
                 for p in lst[start:]:
-                    key = (id(p.node), p.code, p.message)
+                    key = (id(p.node), p.code, repr(p.fields))  # equal fields: the same finding
                     if key not in seen:
                         seen.add(key)
                         kept.append(p)

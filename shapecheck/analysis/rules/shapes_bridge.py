@@ -9,7 +9,7 @@ import libcst as cst
 
 from ...annotations import DimSpec, Memo, instantiate, match_shape, parse_dims
 from ...annotations.dims import expr_names
-from ...diagnostics import get
+from ...diagnostics.details import AnnotationMismatch, DimsSyntax, UnboundExpression
 from ...sizes import Size
 from ..interpret.context import OpSpec
 from ..index.jaxtyping_bridge import Annotation
@@ -88,12 +88,11 @@ class ShapeChecks:
             res = match_shape(spec, arg.shape, memo, origin=f"argument {p.name!r}", fresh=self._fresh("", None))
             if res.ok is False and res.problem is not None:
                 code, fields = res.problem
-                reason = get(code).template.format(**fields)
                 notes = [f"the argument has shape {shape_text(arg.shape)}" + (f" {arg.origin}" if arg.origin else "")]
                 notes.append(f"parameter {p.name}: {p.ann.text} of {fi.name}() at {fi.module.path}:{fi.module.line_of(fi.node)}")
-                # the cause (the matcher's own code and fields) rides along as data; "reason" is its rendering
-                self.ctx.report(node, "SHP205", {"param": p.name, "func": fi.name, "reason": reason, "cause": code,
-                                                 "cause_fields": dict(fields)}, notes,
+                # the cause is the matcher's own code and fields, quoted by the detail's renderer
+                self.ctx.report(node, "SHP205", {"param": p.name, "func": fi.name,
+                                                 "detail": AnnotationMismatch(code, tuple(fields.items()))}, notes,
                                 spec=OpSpec("annotation", None, _bound_shapes(fi, bound, p.name) + (arg.shape,), (),
                                             (("dims", p.ann.dims), ("params", _param_dims(fi, bound, p.name)))))
                 return False, memo
@@ -129,8 +128,7 @@ class ShapeChecks:
             notes = [f"the returned value has shape {shape_text(value.shape)}" + (f" {value.origin}" if value.origin else "")]
             if fi is not None:
                 notes.append(f"return annotation {ann.text} at {self.m.path}:{self.m.line_of(fi.node)}")
-            self.ctx.report(stmt, "SHP206", {"func": name, "reason": get(code).template.format(**fields), "cause": code,
-                                             "cause_fields": dict(fields)}, notes,
+            self.ctx.report(stmt, "SHP206", {"func": name, "detail": AnnotationMismatch(code, tuple(fields.items()))}, notes,
                             spec=OpSpec("annotation", None, (value.shape,), (), (("dims", ann.dims), ("memo", _memo_items(frame.memo)))))
 
     def check_declared(self, stmt: cst.AnnAssign, ann: Annotation, value: Value, frame: "FrameInfo") -> Value:
@@ -166,17 +164,14 @@ class ShapeChecks:
                 seen.add(id(node))
                 spec_or_reason = parse_dims(ann.dims)
                 if isinstance(spec_or_reason, str):
-                    self.ctx.report(node, "SHP110", {"annotation": ann.dims, "reason": spec_or_reason})
+                    self.ctx.report(node, "SHP110", {"annotation": ann.dims, "detail": DimsSyntax(spec_or_reason)})
                     continue
                 spec = spec_or_reason
                 for d in spec.check_order():
                     missing = expr_names(d) - bound
                     if d.kind == "expr" and missing:
-                        self.ctx.report(node, "SHP110", {
-                            "annotation": ann.dims,
-                            "reason": f"the expression {d.name!r} uses {', '.join(sorted(missing))}, which no earlier "
-                                      f"dimension or parameter binds (jaxtyping evaluates expressions only over names "
-                                      f"already bound)"})
+                        self.ctx.report(node, "SHP110", {"annotation": ann.dims,
+                                                         "detail": UnboundExpression(str(d.name), tuple(sorted(missing)))})
                         break
                     if d.kind == "named" and d.name:
                         bound.add(d.name)
