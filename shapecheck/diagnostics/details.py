@@ -36,6 +36,11 @@ class Detail:
 
     code: ClassVar[str] = ""
     kind: ClassVar[str] = ""
+    also: ClassVar[tuple[str, ...]] = ()  # other codes whose findings carry this kind
+
+    @classmethod
+    def used_by(cls, code: str) -> bool:
+        return code == cls.code or code in cls.also
 
     def __init_subclass__(cls, **kw: Any) -> None:
         super().__init_subclass__(**kw)
@@ -482,6 +487,215 @@ class SummedEllipsis(Detail):
         return text + (f" ({self.framework} raises; only torch sums them)" if self.framework else "")
 
 
+def _shape(shape: Sequence[Any]) -> str:
+    return "(" + ", ".join(str(s) for s in shape) + ")"
+
+
+Shape = tuple[Any, ...]  # sizes (ints or symbolic sizes) as the analysis knows them
+
+
+@dataclass(frozen=True)
+class Broadcast(Detail):
+    """Elementwise operands whose sizes differ, neither 1, on ``axis`` (counted from the right, 1 = last)."""
+
+    code, kind = "SHP204", "broadcast"
+    left: Shape
+    right: Shape
+    axis: int
+    left_size: Any
+    right_size: Any
+
+    def render(self) -> str:
+        return (f"shapes {_shape(self.left)} and {_shape(self.right)} cannot broadcast: "
+                f"axis {self.axis} has {self.left_size} against {self.right_size}")
+
+
+@dataclass(frozen=True)
+class MatmulInner(Detail):
+    code, kind = "SHP204", "matmul-inner"
+    left: Shape
+    right: Shape
+    left_size: Any
+    right_size: Any
+
+    def render(self) -> str:
+        return (f"inner dimensions differ: {_shape(self.left)} @ {_shape(self.right)} "
+                f"contracts {self.left_size} with {self.right_size}")
+
+
+@dataclass(frozen=True)
+class MatmulBatch(Detail):
+    code, kind = "SHP204", "matmul-batch"
+    left_batch: Shape
+    right_batch: Shape
+
+    def render(self) -> str:
+        return f"batch dimensions {_shape(self.left_batch)} and {_shape(self.right_batch)} cannot broadcast"
+
+
+@dataclass(frozen=True)
+class StubArgument(Detail):
+    """An argument that contradicts the bundled stub's annotation of ``param`` (``cause``: the matcher's finding)."""
+
+    code, kind = "SHP204", "stub-argument"
+    param: str
+    annotation: str
+    cause: str
+    cause_fields: tuple[tuple[str, Any], ...]
+
+    def render(self) -> str:
+        from .registry import get
+
+        quoted = get(self.cause).template.format(**dict(self.cause_fields))
+        return f"argument {self.param!r} does not fit the stub signature {self.param}: {self.annotation}: {quoted}"
+
+
+@dataclass(frozen=True)
+class LinearFeatures(Detail):
+    code, kind = "SHP204", "linear-features"
+    input: Shape
+    weight: Shape
+    in_features: Any
+
+    def render(self) -> str:
+        return (f"input {_shape(self.input)} has {self.input[-1]} features on its last axis, "
+                f"the weight {_shape(self.weight)} takes {self.in_features}")
+
+
+@dataclass(frozen=True)
+class AttentionMismatch(Detail):
+    """``pair``: "query-key" (last axes) or "key-value" (sequence axes)."""
+
+    code, kind = "SHP204", "attention"
+    pair: str
+    left_size: Any
+    right_size: Any
+    query: Shape
+    key: Shape
+    value: Shape
+
+    def render(self) -> str:
+        what, axis = (("query and key", "last axis") if self.pair == "query-key"
+                      else ("key and value", "sequence axis (-2)"))
+        return (f"{what} differ on their {axis}: {self.left_size} vs {self.right_size} "
+                f"({_shape(self.query)}, {_shape(self.key)}, {_shape(self.value)})")
+
+
+@dataclass(frozen=True)
+class ConcatRanks(Detail):
+    code, kind = "SHP204", "concat-ranks"
+    shapes: tuple[Shape, ...]
+
+    def render(self) -> str:
+        return "operands have different ranks: " + ", ".join(_shape(s) for s in self.shapes)
+
+
+@dataclass(frozen=True)
+class ConcatAxis(Detail):
+    """Operands of cat/stack that differ on an axis other than the joined one (``other``: the first that differs)."""
+
+    code, kind = "SHP204", "concat-axis"
+    axis: int
+    first: Shape
+    other: Shape
+
+    def render(self) -> str:
+        return (f"axis {self.axis} differs between operands: {self.first[self.axis]} vs {self.other[self.axis]} "
+                f"({_shape(self.first)} and {_shape(self.other)})")
+
+
+@dataclass(frozen=True)
+class LossTarget(Detail):
+    """A loss whose input and target differ: on ``axis`` (same rank), or so that they cannot broadcast (axis -1)."""
+
+    code, kind = "SHP204", "loss-target"
+    input: Shape
+    target: Shape
+    axis: int = -1
+
+    def render(self) -> str:
+        head = f"input {_shape(self.input)} and target {_shape(self.target)}"
+        if self.axis < 0:
+            return head + " cannot broadcast"
+        return (head + f" differ on axis {self.axis} ({self.input[self.axis]} vs {self.target[self.axis]}); the loss "
+                "would broadcast (or fail) instead of comparing element by element")
+
+
+@dataclass(frozen=True)
+class LayerInput(Detail):
+    """A layer given an input it cannot take: the layer's class and parameter (``param`` empty: ``value`` is the
+    layer's positional shape, LayerNorm), what was found (``found``: "last-axis" | "channels" | "shape") and its size;
+    ``input``: the input's shape when shown; ``sequential``: the input is the previous layer's output."""
+
+    code, kind = "SHP204", "layer-input"
+    layer: str
+    param: str
+    value: Any
+    found: str
+    size: Any = None
+    input: Shape | None = None
+    sequential: bool = False
+
+    def render(self) -> str:
+        head = f"{self.layer}({self.param}={self.value})" if self.param else f"{self.layer}({', '.join(map(str, self.value))})"
+        if self.sequential:
+            what = f"whose last axis is {self.size}" if self.found == "last-axis" else f"which has {self.size} channels"
+            return f"{head} cannot take the previous layer's output, {what}, in this nn.Sequential"
+        if self.found == "shape":
+            return f"{head} cannot take an input of shape {_shape(self.input or ())}"
+        what = f"whose last axis is {self.size}" if self.found == "last-axis" else f"with {self.size} channels"
+        shown = f" (input shape {_shape(self.input)})" if self.input is not None else ""
+        return f"{head} cannot take an input {what}{shown}"
+
+
+@dataclass(frozen=True)
+class ReshapeElements(Detail):
+    """reshape/view to a target whose element count cannot match: ``unknown`` lists the -1 positions of the target;
+    with them, ``known`` (the product of the given sizes) does not divide ``total``."""
+
+    code, kind = "SHP204", "reshape"
+    op: str
+    shape: Shape
+    total: Any
+    target: Shape
+    unknown: tuple[int, ...] = ()
+    known: Any = None
+    target_total: Any = None
+
+    def render(self) -> str:
+        head = f"cannot {self.op} {_shape(self.shape)} ({self.total} elements) into "
+        if self.unknown:
+            target = "(" + ", ".join("-1" if i in self.unknown else str(s) for i, s in enumerate(self.target)) + ")"
+            return head + f"{target}: {self.total} is not divisible by {self.known}"
+        return head + f"{_shape(self.target)} ({self.target_total} elements)"
+
+
+@dataclass(frozen=True)
+class ExpandAxis(Detail):
+    code, kind = "SHP204", "expand"
+    shape: Shape
+    target: Shape
+    axis: int
+    size: Any
+
+    def render(self) -> str:
+        return f"cannot expand {_shape(self.shape)} to {_shape(self.target)}: axis {self.axis} has {self.size}, which is not 1"
+
+
+@dataclass(frozen=True)
+class SplitSizes(Detail):
+    code, kind = "SHP204", "split-sizes"
+    sizes: tuple[Any, ...]
+    total: Any
+    axis: int
+    shape: Shape
+    size: Any  # the axis's size
+
+    def render(self) -> str:
+        return (f"the split sizes [{', '.join(map(str, self.sizes))}] sum to {self.total} "
+                f"but axis {self.axis} of {_shape(self.shape)} has {self.size}")
+
+
 # ---- SHP205 / SHP206 annotations ------------------------------------------------------------------------------
 
 
@@ -490,6 +704,7 @@ class AnnotationMismatch(Detail):
     """The annotation matcher's own finding (``cause``: its code, ``cause_fields``: its fields), quoted."""
 
     code, kind = "SHP205", "annotation"
+    also = ("SHP206",)
     cause: str
     cause_fields: tuple[tuple[str, Any], ...]
 
@@ -522,6 +737,146 @@ class DimsSyntax(Detail):
 
     def render(self) -> str:
         return self.message
+
+
+# ---- SHP301 / SHP302 / SHP303 precision ------------------------------------------------------------------------
+
+FP16_MAX = 65504
+FP16_EXACT_INT = 2048
+FP16_COUNT_INF = 65520  # the smallest integer float16 rounds to inf
+BF16_EXACT_INT = 256
+
+
+def _fmt_int(n: int) -> str:
+    return f"{n:,}"
+
+
+def _fmt_real(x: float) -> str:
+    if x >= 10:
+        return f"{round(x):,}"
+    if x >= 0.01:
+        return f"{x:.2g}"
+    return f"{x:.2e}"
+
+
+def _count_text(count: Any, factors: Sequence[tuple[str | None, Any]]) -> tuple[str, int | None, str]:
+    """(count for the message, the integer count if known, parenthesised breakdown or '')."""
+    if count is None:
+        return "an unknown number of", None, ""
+    n = count.as_int()
+    named = [(a, s) for a, s in factors if a]
+    if n is None:
+        return str(count), None, ""
+    breakdown = ""
+    if named and len(named) == len(factors) and all(s.as_int() is not None for _, s in named):
+        names = "*".join(a for a, _ in named)
+        values = "*".join(str(s.as_int()) for _, s in named)
+        breakdown = f" ({names} = {values})" if len(named) > 1 else f" ({names} = {_fmt_int(n)})"
+    elif len(factors) > 1 and all(s.as_int() is not None for _, s in factors):
+        breakdown = " (" + "*".join(str(s.as_int()) for _, s in factors) + ")"
+    return _fmt_int(n), n, breakdown
+
+
+def _threshold(n: int | None, count: Any, what: str) -> str:
+    if n is not None and n > 0:
+        return f"{what} is inf once their mean magnitude exceeds {_fmt_real(FP16_MAX / n)}"
+    if count is not None:
+        return f"{what} is inf once their mean magnitude exceeds 65,504/({count})"
+    return f"{what} is inf once it exceeds 65,504"
+
+
+def _explain(code: str, kind: str, fw: str | None, n: int | None, count: Any) -> str:
+    numpy_like = fw == "numpy"
+    if code == "SHP301":
+        if kind == "prod":
+            if n is not None and n > 0:
+                g = FP16_MAX ** (1 / n)
+                lo = (2.0 ** -24) ** (1 / n)
+                text = (f": the product is inf once their geometric-mean magnitude exceeds {g:.6g} and 0 once it falls below "
+                        f"{lo:.6g}")
+            else:
+                text = ": the product is inf once it exceeds 65,504 and 0 below 6e-8 (float16's smallest subnormal)"
+            if numpy_like:
+                text += "; numpy multiplies in float16, rounding every partial product"
+            return text
+        text = ": " + _threshold(n, count, "the result") + f"; float16 holds integers exactly only up to {FP16_EXACT_INT:,}"
+        if numpy_like:
+            text += (f"; numpy adds in float16, so along a non-contiguous axis a running sum of ones stalls at "
+                     f"{FP16_EXACT_INT:,}")
+        elif fw == "torch":
+            text += " (torch accumulates in float32 but stores the sum in float16)"
+        elif fw == "tensorflow":
+            text += " (TensorFlow stores the sum in float16; under a mixed_float16 policy too)"
+        elif fw == "paddle":
+            text += (" (Paddle accumulates in float32 but stores the sum in float16; inside paddle.amp.auto_cast "
+                     "O1 on GPU it runs in float32)")
+        return text
+    if code == "SHP303":
+        if kind == "mean" and fw == "tensorflow":
+            gpu = "; on GPU TensorFlow sums in float32 and divides by a float32 count"
+            if n is not None and n >= FP16_COUNT_INF:
+                return (f": TensorFlow's CPU kernel divides by the count converted to float16, and {_fmt_int(n)} is inf "
+                        "in float16: the mean is 0 or NaN on any data" + gpu)
+            return (": TensorFlow's CPU kernel stores the sum in float16 before dividing: " + _threshold(n, count, "the mean")
+                    + f", and from {FP16_COUNT_INF:,} values on the float16 count is inf (the mean is 0 or NaN on any data)" + gpu)
+        if kind == "mean":
+            return (": with dtype=float16 numpy accumulates the sum in float16 (without it numpy's mean of float16 "
+                    f"accumulates in float32): a running sum of ones stalls at {FP16_EXACT_INT:,} along a non-contiguous "
+                    "axis and the sum is inf past 65,504")
+        if kind == "cumprod":
+            text = ": every partial product is stored in float16: inf once one exceeds 65,504, 0 below 6e-8"
+        else:
+            text = ": every prefix sum is stored in float16: " + _threshold(n, count, "the last one").replace("their", "the values'")
+            text += f"; past {FP16_EXACT_INT:,} the stored prefixes are rounded to multiples of 2 or more"
+        if numpy_like:
+            text += f"; numpy accumulates in float16 itself, so a running sum of ones stalls at {FP16_EXACT_INT:,}"
+        elif fw == "tensorflow" and kind == "cumsum":
+            text += f"; TensorFlow adds in float16 itself, so a running sum of ones stalls at {FP16_EXACT_INT:,}"
+        return text
+    # SHP302: bfloat16
+    bits = f"bfloat16 keeps 8 significant bits: integers are exact only up to {BF16_EXACT_INT}"
+    if kind == "prod":
+        return f": {bits} and every factor adds a rounding error of up to 0.4%; bfloat16 does not overflow here"
+    if kind in ("cumsum", "cumprod"):
+        text = f": every running {'sum' if kind == 'cumsum' else 'product'} is rounded to bfloat16 ({bits})"
+    elif numpy_like:
+        text = f": the sum is accumulated in bfloat16 ({bits}), so a running sum of ones stalls at {BF16_EXACT_INT}"
+    else:
+        text = f": {bits}; torch accumulates in float32 but rounds the sum to bfloat16 (100,000 ones sum to 99,840)"
+        if n is not None and n > BF16_EXACT_INT:
+            text = f": {bits}; torch accumulates in float32 but rounds the sum of these {_fmt_int(n)} values to bfloat16 (100,000 ones sum to 99,840)"
+    return text + "; it does not overflow (bfloat16 has float32's range)" if kind in ("sum", "cumsum") else text
+
+
+@dataclass(frozen=True)
+class Accumulation(Detail):
+    """A float16/bfloat16 reduction (``reduction``: sum, prod, cumsum, cumprod, mean) over ``count`` values (``n``
+    when it is a number; ``factors``: the axes multiplied, named where the annotation names them): the breakdown of
+    the count and what the framework's arithmetic does with them."""
+
+    reduction: str
+    framework: str | None
+    n: int | None
+    count: Any
+    factors: tuple[tuple[str | None, Any], ...] = ()
+
+    def render(self) -> str:
+        return _count_text(self.count, self.factors)[2] + _explain(self.code, self.reduction, self.framework, self.n, self.count)
+
+
+@dataclass(frozen=True)
+class Float16Accumulation(Accumulation):
+    code, kind = "SHP301", "float16-sum"
+
+
+@dataclass(frozen=True)
+class Bfloat16Accumulation(Accumulation):
+    code, kind = "SHP302", "bfloat16-reduction"
+
+
+@dataclass(frozen=True)
+class Float16RunningAccumulation(Accumulation):
+    code, kind = "SHP303", "float16-accumulation"
 
 
 # ---- SHP901 syntax-error (the parsers' and the OS's own messages are open text, in named fields) ----------------

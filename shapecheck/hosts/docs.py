@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ..diagnostics import CODES, Code, Family
+from ..diagnostics.details import KINDS
 from ..diagnostics.registry import EXAMPLE_PRELUDE, default_on
 
 
@@ -12,12 +13,21 @@ def _example(label: str, code: str) -> list[str]:
     return [f"{label}:", "", "```python", code, "```", ""]
 
 
+def _detail_kinds(c: Code) -> list[str]:
+    kinds = [cls.kind for cls in KINDS.values() if cls.used_by(c.code)]
+    if not kinds:
+        return []
+    return [f"- Kinds of `detail` (SARIF `properties.fields.detail.kind`): {', '.join(f'`{k}`' for k in kinds)}"]
+
+
 def render_code_markdown(c: Code, heading: str = "##") -> str:
     lines = [
         f"{heading} {c.code} `{c.name}`",
         "",
         f"- Family: {c.family.value}xx, {c.family.title} (mypy error code `{c.family.mypy_code}`)",
         f"- Severity: {c.severity.value}",
+        f"- Message: `{c.code} {c.template}`",
+        *_detail_kinds(c),
         "",
         f"**What it catches.** {c.what}",
         "",

@@ -45,6 +45,7 @@ from typing import TYPE_CHECKING, Any, Iterator, Sequence
 
 import libcst as cst
 
+from ...diagnostics import details as D
 from ...sizes import Size, product
 from ..index.imports import dotted, literal_str
 from ..interpret.values import BoolV, DtypeV, NoneV, StrV, TensorV, Value
@@ -53,10 +54,6 @@ from .ops_common import constant
 if TYPE_CHECKING:
     from ..interpret.module import ModuleAnalysis
 
-FP16_MAX = 65504
-FP16_EXACT_INT = 2048
-FP16_COUNT_INF = 65520  # the smallest integer float16 rounds to inf
-BF16_EXACT_INT = 256
 
 # framework op name -> the kind of reduction
 _KINDS = {
@@ -241,107 +238,16 @@ def paddle_amp_fp32(m: "ModuleAnalysis", node: cst.CSTNode) -> AutocastState | N
 # counts and messages
 
 
-def _fmt_int(n: int) -> str:
-    return f"{n:,}"
-
-
-def _fmt_real(x: float) -> str:
-    if x >= 10:
-        return f"{round(x):,}"
-    if x >= 0.01:
-        return f"{x:.2g}"
-    return f"{x:.2e}"
-
-
-def _count_text(count: Size | None, factors: list[tuple[str | None, Size]]) -> tuple[str, int | None, str]:
-    """(count for the message, the integer count if known, parenthesised breakdown or '')."""
+def _count_text(count: Size | None) -> tuple[str, int | None]:
+    """(count for the message, the integer count if known)."""
     if count is None:
-        return "an unknown number of", None, ""
+        return "an unknown number of", None
     n = count.as_int()
-    named = [(a, s) for a, s in factors if a]
-    if n is None:
-        return str(count), None, ""
-    breakdown = ""
-    if named and len(named) == len(factors) and all(s.as_int() is not None for _, s in named):
-        names = "*".join(a for a, _ in named)
-        values = "*".join(str(s.as_int()) for _, s in named)
-        breakdown = f" ({names} = {values})" if len(named) > 1 else f" ({names} = {_fmt_int(n)})"
-    elif len(factors) > 1 and all(s.as_int() is not None for _, s in factors):
-        breakdown = " (" + "*".join(str(s.as_int()) for _, s in factors) + ")"
-    return _fmt_int(n), n, breakdown
+    return (str(count), None) if n is None else (f"{n:,}", n)
 
 
-def _threshold(n: int | None, count: Size | None, what: str) -> str:
-    if n is not None and n > 0:
-        return f"{what} is inf once their mean magnitude exceeds {_fmt_real(FP16_MAX / n)}"
-    if count is not None:
-        return f"{what} is inf once their mean magnitude exceeds 65,504/({count})"
-    return f"{what} is inf once it exceeds 65,504"
-
-
-def _detail(code: str, kind: str, fw: str | None, n: int | None, count: Size | None, explicit_dtype: bool) -> str:
-    numpy_like = fw == "numpy"
-    if code == "SHP301":
-        if kind == "prod":
-            if n is not None and n > 0:
-                g = FP16_MAX ** (1 / n)
-                lo = (2.0 ** -24) ** (1 / n)
-                text = (f": the product is inf once their geometric-mean magnitude exceeds {g:.6g} and 0 once it falls below "
-                        f"{lo:.6g}")
-            else:
-                text = ": the product is inf once it exceeds 65,504 and 0 below 6e-8 (float16's smallest subnormal)"
-            if numpy_like:
-                text += "; numpy multiplies in float16, rounding every partial product"
-            return text
-        text = ": " + _threshold(n, count, "the result") + f"; float16 holds integers exactly only up to {FP16_EXACT_INT:,}"
-        if numpy_like:
-            text += (f"; numpy adds in float16, so along a non-contiguous axis a running sum of ones stalls at "
-                     f"{FP16_EXACT_INT:,}")
-        elif fw == "torch":
-            text += " (torch accumulates in float32 but stores the sum in float16)"
-        elif fw == "tensorflow":
-            text += " (TensorFlow stores the sum in float16; under a mixed_float16 policy too)"
-        elif fw == "paddle":
-            text += (" (Paddle accumulates in float32 but stores the sum in float16; inside paddle.amp.auto_cast "
-                     "O1 on GPU it runs in float32)")
-        return text
-    if code == "SHP303":
-        if kind == "mean" and fw == "tensorflow":
-            gpu = "; on GPU TensorFlow sums in float32 and divides by a float32 count"
-            if n is not None and n >= FP16_COUNT_INF:
-                return (f": TensorFlow's CPU kernel divides by the count converted to float16, and {_fmt_int(n)} is inf "
-                        "in float16: the mean is 0 or NaN on any data" + gpu)
-            return (": TensorFlow's CPU kernel stores the sum in float16 before dividing: " + _threshold(n, count, "the mean")
-                    + f", and from {FP16_COUNT_INF:,} values on the float16 count is inf (the mean is 0 or NaN on any data)" + gpu)
-        if kind == "mean":
-            return (": with dtype=float16 numpy accumulates the sum in float16 (without it numpy's mean of float16 "
-                    f"accumulates in float32): a running sum of ones stalls at {FP16_EXACT_INT:,} along a non-contiguous "
-                    "axis and the sum is inf past 65,504")
-        if kind == "cumprod":
-            text = ": every partial product is stored in float16: inf once one exceeds 65,504, 0 below 6e-8"
-        else:
-            text = ": every prefix sum is stored in float16: " + _threshold(n, count, "the last one").replace("their", "the values'")
-            text += f"; past {FP16_EXACT_INT:,} the stored prefixes are rounded to multiples of 2 or more"
-        if numpy_like:
-            text += f"; numpy accumulates in float16 itself, so a running sum of ones stalls at {FP16_EXACT_INT:,}"
-        elif fw == "tensorflow" and kind == "cumsum":
-            text += f"; TensorFlow adds in float16 itself, so a running sum of ones stalls at {FP16_EXACT_INT:,}"
-        return text
-    # SHP302: bfloat16
-    bits = f"bfloat16 keeps 8 significant bits: integers are exact only up to {BF16_EXACT_INT}"
-    if kind == "prod":
-        return f": {bits} and every factor adds a rounding error of up to 0.4%; bfloat16 does not overflow here"
-    if kind in ("cumsum", "cumprod"):
-        text = f": every running {'sum' if kind == 'cumsum' else 'product'} is rounded to bfloat16 ({bits})"
-    elif numpy_like:
-        text = f": the sum is accumulated in bfloat16 ({bits}), so a running sum of ones stalls at {BF16_EXACT_INT}"
-    else:
-        text = f": {bits}; torch accumulates in float32 but rounds the sum to bfloat16 (100,000 ones sum to 99,840)"
-        if n is not None and n > BF16_EXACT_INT:
-            text = f": {bits}; torch accumulates in float32 but rounds the sum of these {_fmt_int(n)} values to bfloat16 (100,000 ones sum to 99,840)"
-    return text + "; it does not overflow (bfloat16 has float32's range)" if kind in ("sum", "cumsum") else text
-
-
+_ACCUMULATION: dict[str, type[D.Accumulation]] = {"SHP301": D.Float16Accumulation, "SHP302": D.Bfloat16Accumulation,
+                                                  "SHP303": D.Float16RunningAccumulation}
 _VERBS = {"sum": "sums", "prod": "multiplies", "cumsum": "takes a running sum over", "cumprod": "takes a running product over",
           "mean": "averages"}
 
@@ -483,8 +389,8 @@ def _origin_notes(t: TensorV) -> list[str]:
 def _report(m: "ModuleAnalysis", node: cst.CSTNode, code: str, op: str, kind: str, dtype: str, fw: str | None,
             count: Size | None, factors: list[tuple[str | None, Size]], t: TensorV,
             fix: tuple[tuple[cst.CSTNode, str, str], ...], explicit_dtype: bool = False) -> None:
-    count_s, n, breakdown = _count_text(count, factors)
-    detail = breakdown + _detail(code, kind, fw, n, count, explicit_dtype)
+    count_s, n = _count_text(count)
+    detail = _ACCUMULATION[code](kind, fw, n, count, tuple(factors))
     notes = _origin_notes(t)
     if fix:
         notes.append("fix: upcast before the reduction and cast the result back (shapecheck check --fix)")
