@@ -18,7 +18,8 @@ KINDS: dict[str, type["Detail"]] = {}
 
 
 def jsonable(v: Any) -> Any:
-    """A field value as JSON data: details become objects, tuples lists, anything else not JSON its text."""
+    """A field value as JSON data: details become objects, tuples lists, a size its number (or its text when symbolic),
+    anything else not JSON its text."""
     if isinstance(v, Detail):
         return v.to_json()
     if isinstance(v, (list, tuple)):
@@ -27,7 +28,9 @@ def jsonable(v: Any) -> Any:
         return {str(k): jsonable(x) for k, x in v.items()}
     if v is None or isinstance(v, (bool, int, float, str)):
         return v
-    return str(v)
+    as_int = getattr(v, "as_int", None)  # a symbolic size: its number when it is one, else its text
+    n = as_int() if callable(as_int) else None
+    return n if isinstance(n, int) else str(v)
 
 
 @dataclass(frozen=True)
