@@ -122,3 +122,26 @@ def test_parallel_run_matches_sequential(tmp_path: Path) -> None:
     # notes included: each call site's notes name its own arguments, whichever file a process analysed first
     assert one == two
     assert len(one) == 2 * 11
+
+
+def test_imported_file_cpython_refuses_is_reported_whichever_reads_it_first(tmp_path: Path) -> None:
+    """A module another checked file imports is parsed (libcst accepts 210 nested parentheses) before its own check;
+    its check still gets CPython's verdict (SHP901), as it does when nothing imported it first -- with -j 1, and
+    with -j 2, where modules both workers import are loaded before the fork."""
+    pkg = tmp_path / "pkg"
+    pkg.mkdir()
+    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'x'\n")
+    (pkg / "__init__.py").write_text("")
+    nested = "(" * 210 + "1" + ")" * 210
+    (pkg / "b.py").write_text(f"import einops\n\n\ndef g(x):\n    return x\n\n\ny = {nested}\n")
+    for k in range(9):
+        (pkg / f"a{k}.py").write_text("import einops\nfrom pkg.b import g\n\n\ndef f(x):\n    return g(x)\n")
+
+    def findings(jobs: int) -> list[tuple[object, ...]]:
+        proc = subprocess.run([sys.executable, "-m", "shapecheck", "check", "--no-cache", "--format", "json", "-j", str(jobs),
+                               "pkg"], cwd=tmp_path, capture_output=True, text=True, timeout=300,
+                              env={**os.environ, "PYTHONPATH": str(ROOT)})
+        assert proc.returncode == 1, proc.stderr
+        return [(Path(f["path"]).name, f["line"], f["column"], f["code"]) for f in json.loads(proc.stdout)]
+
+    assert findings(1) == findings(2) == [("b.py", 8, 205, "SHP901")]

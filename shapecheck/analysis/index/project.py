@@ -28,9 +28,13 @@ class _AstRead:
     """What CPython's ``ast`` tells about a module without libcst: its imports and top-level names (for following
     re-exports), and the function bodies a libcst tree can leave out until one of them must run (see ``mask``)."""
 
-    __slots__ = ("imports", "defined", "definitions", "stars", "bodies", "tops")
+    __slots__ = ("imports", "defined", "definitions", "stars", "bodies", "tops", "key", "error")
 
     def __init__(self) -> None:
+        self.key: tuple[int, int] | None = None  # (length, hash) of the text read; None: the file could not be read
+        # CPython's verdict on that text: None (it parses) or the exception ``ast.parse`` raised; SHP901's contract
+        # (report.checker.parse) reads it, so a module read for the index is not parsed by CPython again when checked
+        self.error: BaseException | None = None
         self.imports: dict[str, str] = {}
         self.stars: list[str] = []  # modules imported with ``from m import *``
         self.defined: set[str] = set()
@@ -39,7 +43,12 @@ class _AstRead:
         self.tops: list[tuple[int, int]] = []  # (first, last) lines of each top-level compound statement, in order
 
 
-def _ast_read(path: Path, module: str, is_package: bool) -> _AstRead:
+def text_key(text: str) -> tuple[int, int]:
+    return len(text), hash(text)
+
+
+def _ast_read(path: Path, module: str, is_package: bool, text: str | None = None) -> _AstRead:
+    """``text`` (the file's, read from ``path``, when None) read with CPython's ``ast``."""
     import ast
 
     from ...core import decode_source
@@ -47,9 +56,15 @@ def _ast_read(path: Path, module: str, is_package: bool) -> _AstRead:
 
     out = _AstRead()
     try:
-        text = decode_source(path.read_bytes())
+        if text is None:
+            text = decode_source(path.read_bytes())
+    except (OSError, SyntaxError, ValueError, LookupError):
+        return out
+    out.key = text_key(text)
+    try:
         tree = ast.parse(text)
-    except (OSError, SyntaxError, ValueError, LookupError, RecursionError, MemoryError):
+    except (SyntaxError, ValueError, RecursionError, MemoryError) as exc:
+        out.error = exc
         return out
     todo: list[ast.stmt] = list(tree.body)
     while todo:
@@ -438,6 +453,9 @@ class Project:
         # blank imported modules' function bodies until needed (the CLI runner, which knows what each process checks,
         # turns this on; hosts that check the files they are handed one by one keep every module whole)
         self.mask_imports = False
+        # qualified name -> (longer prefixes that are no module on disk, with the rest; the longest prefix that is):
+        # what _split_name finds in ``paths``, which only add_file changes; ``modules`` is asked again each time
+        self._split_cache: dict[str, tuple[tuple[tuple[str, str], ...], tuple[str, str] | None]] = {}
         self._star_cache: dict[tuple[str, str], str | None] = {}
         self._star_lists: dict[str, list[str]] = {}  # module -> modules it star-imports (filled with _bindings)
         self._forgotten = 0  # characters of source of modules trim() dropped since the last collection
@@ -447,6 +465,8 @@ class Project:
     def add_file(self, f: Path) -> str:
         name, is_pkg = module_name_for(f)
         if name and name.partition(".")[0] not in MODELLED:
+            if not dict.__contains__(self.paths, name):
+                self._split_cache.clear()  # a name that was no module of the tree may be one now
             self.paths.setdefault(name, f)
             if is_pkg:
                 self.packages.add(name)
@@ -481,6 +501,7 @@ class Project:
             roots.remove(cwd)
             roots.append(cwd)
         project.paths = _ModulesOnDisk(roots, project.packages)
+        project._split_cache.clear()
         for f in files:
             project.add_file(f)
         return project
@@ -544,7 +565,11 @@ class Project:
                 import libcst as cst  # deferred: a warm cache hit in a host never needs the parser
             except Exception:
                 return None
-            bodies = self._ast_read(name).bodies if self.mask_imports and name not in self.checking else []
+            read = None
+            if self.mask_imports or name in self.checking:
+                # one CPython read of the text: the bodies to blank, or the verdict the module's own check needs
+                read = self.ast_read(name, text)
+            bodies = read.bodies if read is not None and self.mask_imports and name not in self.checking else []
             tree = None
             if bodies:
                 try:
@@ -559,7 +584,7 @@ class Project:
             ma = ModuleAnalysis(text, str(path), tree, self, name, name in self.packages)
             if bodies:
                 ma.masked = True
-                prepare_fragments(ma, self._ast_read(name).tops)
+                prepare_fragments(ma, read.tops if read is not None else [])
             self.modules[name] = ma
             ma.run_module()
             return ma
@@ -568,14 +593,24 @@ class Project:
 
     def _split_name(self, qualname: str) -> tuple[str, str] | None:
         """``pkg.mod.attr`` -> ("pkg.mod", "attr") for modules of the analysed tree (nothing is loaded)."""
-        parts = qualname.split(".")
-        if parts[0] in MODELLED:
-            return None
-        for i in range(len(parts) - 1, 0, -1):
-            mod = ".".join(parts[:i])
-            if mod in self.modules or mod in self.paths:
-                return mod, ".".join(parts[i:])
-        return None
+        hit = self._split_cache.get(qualname)
+        if hit is None:
+            parts = qualname.split(".")
+            longer: list[tuple[str, str]] = []
+            found: tuple[str, str] | None = None
+            if parts[0] not in MODELLED:
+                for i in range(len(parts) - 1, 0, -1):
+                    mod = ".".join(parts[:i])
+                    if mod in self.paths:
+                        found = (mod, ".".join(parts[i:]))
+                        break
+                    longer.append((mod, ".".join(parts[i:])))
+            hit = self._split_cache[qualname] = (tuple(longer), found)
+        modules = self.modules
+        for mod_rest in hit[0]:  # a module analysed without a file of the tree (a single file's own module)
+            if mod_rest[0] in modules:
+                return mod_rest
+        return hit[1]
 
     def split(self, qualname: str) -> tuple["ModuleAnalysis", str] | None:
         """``pkg.mod.attr`` -> (analysis of pkg.mod, "attr") for modules of the analysed tree."""
@@ -613,6 +648,18 @@ class Project:
         read = self._ast_reads.get(module)
         if read is None:
             read = self._ast_reads[module] = _ast_read(self.paths[module], module, module in self.packages)
+        return read
+
+    def ast_read(self, module: str, text: str) -> _AstRead:
+        """The ``ast`` read of ``text``, the module's source as it is analysed: the one made for the index when it
+        read the same text, else made now (and kept for the index). A recursion error depends on the stack the read
+        ran on, not only on the text: such a read is not kept."""
+        read = self._ast_reads.get(module)
+        if read is None or read.key != text_key(text):
+            path = self.paths.get(module)
+            read = _ast_read(path if path is not None else Path(module), module, module in self.packages, text)
+            if not isinstance(read.error, (RecursionError, MemoryError)):
+                self._ast_reads[module] = read
         return read
 
     def canonical(self, qualname: str, depth: int = 0) -> str:

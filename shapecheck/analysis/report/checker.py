@@ -24,25 +24,17 @@ _NOT_A_VERSION_MATTER = ("too many nested", "too complex", "null bytes", "non-pr
                          "unterminated", "unmatched", "was never closed", "does not match")
 
 
-def parse(text: str, path: str) -> cst.Module | Finding:
+def parse(text: str, path: str, project: "Project | None" = None, name: str = "") -> cst.Module | Finding:
     """libcst's tree, or one SHP901 finding.
 
     CPython's own parser (``ast.parse``: parsing only, nothing is compiled or run) looks first. Its verdict gives exact
     error positions, and input it refuses for nesting depth is never handed to libcst's native parser, which
     overflows its stack on it. Syntax newer than this interpreter (a SyntaxError libcst does not share) is analysed.
     """
-    cpython_error: SyntaxError | None = None
-    try:
-        ast.parse(text)
-    except (RecursionError, MemoryError):
-        return make("SHP901", path, (1, 1, 1, 1), detail=D.TooDeep("parse"))
-    except ValueError as exc:  # NUL bytes
-        return make("SHP901", path, (1, 1, 1, 1), detail=D.ParseFailed("cpython", 0, str(exc)))
-    except SyntaxError as exc:
-        if any(fragment in str(exc.msg) for fragment in _NOT_A_VERSION_MATTER):
-            line, col = exc.lineno or 1, exc.offset or 1
-            return make("SHP901", path, (line, col, line, col), detail=D.ParseFailed("cpython", line, str(exc.msg)))
-        cpython_error = exc
+    refused = cpython_refusal(text, path, project, name)
+    if isinstance(refused, Finding):
+        return refused
+    cpython_error = refused
     try:
         return cst.parse_module(text)
     except cst.ParserSyntaxError as exc:
@@ -56,6 +48,30 @@ def parse(text: str, path: str) -> cst.Module | Finding:
         return make("SHP901", path, (line, col, line, col), detail=detail)
     except RecursionError:
         return make("SHP901", path, (1, 1, 1, 1), detail=D.TooDeep("parse"))
+
+
+def cpython_refusal(text: str, path: str, project: "Project | None" = None, name: str = "") -> Finding | SyntaxError | None:
+    """CPython's verdict on ``text``: an SHP901 finding when it refuses the text for good, the SyntaxError when the
+    syntax may only be newer than this interpreter (libcst decides), None when it parses. With a project and the
+    module's name, the verdict is the index's ``ast`` read of the same text (one CPython parse per module and run)."""
+    error: BaseException | None = None
+    if project is not None and name:
+        error = project.ast_read(name, text).error
+    else:
+        try:
+            ast.parse(text)
+        except (RecursionError, MemoryError, ValueError, SyntaxError) as exc:
+            error = exc
+    if error is None:
+        return None
+    if isinstance(error, (RecursionError, MemoryError)):
+        return make("SHP901", path, (1, 1, 1, 1), detail=D.TooDeep("parse"))
+    if isinstance(error, SyntaxError):
+        if any(fragment in str(error.msg) for fragment in _NOT_A_VERSION_MATTER):
+            line, col = error.lineno or 1, error.offset or 1
+            return make("SHP901", path, (line, col, line, col), detail=D.ParseFailed("cpython", line, str(error.msg)))
+        return error
+    return make("SHP901", path, (1, 1, 1, 1), detail=D.ParseFailed("cpython", 0, str(error)))  # ValueError: NUL bytes
 
 
 def analyse_module(text: str, path: str, project: "Project | None" = None, *, record_hovers: bool = False) -> list[Finding]:
@@ -77,12 +93,16 @@ def build(text: str, path: str, project: "Project | None" = None, *, record_hove
         name, is_pkg = module_name_for(p)
     loaded = project.modules.get(name) if name else None
     if loaded is not None and loaded.text == text and not loaded.analysed:
-        # already parsed (and its module level run) because another analysed module imports it: reuse the tree
+        # already parsed (and its module level run) because another analysed module imports it: reuse the tree, once
+        # CPython's verdict on the text is known (SHP901's contract holds whichever file was read first)
+        refused = cpython_refusal(text, path, project, name)
+        if isinstance(refused, Finding):
+            return refused
         loaded.path = loaded.ctx.path = path
         loaded.ctx.record_hovers = record_hovers
         loaded.analyse()
         return loaded
-    tree = parse(text, path)
+    tree = parse(text, path, project, name)
     tab_shift: dict[int, tuple[int, int]] = {}
     if isinstance(tree, Finding) and _libcst_only(tree) and "\t" in text:
         # libcst's tokenizer and CPython's disagree on some tab stops in indentation: analyse the text with its
