@@ -453,8 +453,9 @@ class Interpreter:
                 return inner
             if isinstance(node.operator, cst.Plus):
                 return inner
-            if isinstance(node.operator, cst.Not) and isinstance(inner, BoolV):
-                return BoolV(None if inner.value is None else not inner.value)
+            if isinstance(node.operator, cst.Not):
+                truth = _truth(inner)
+                return BoolV(None if truth is None else not truth)
             return UNKNOWN
         if isinstance(node, (cst.Tuple, cst.List)):
             items: list[Value] = []
@@ -480,8 +481,13 @@ class Interpreter:
             right = self.eval(node.right)
             return self.binary(node, left, node.operator, right)
         if isinstance(node, cst.BooleanOperation):
-            a, b = self.eval(node.left), self.eval(node.right)
-            ta, tb = _truth(a), _truth(b)
+            a = self.eval(node.left)
+            ta = _truth(a)
+            if ta is not None:  # short-circuits as Python does: `dim_out or dim`, `exists(x) and x.ndim == 3`
+                decided = ta if isinstance(node.operator, cst.Or) else not ta
+                return a if decided else self.eval(node.right)
+            b = self.eval(node.right)
+            tb = _truth(b)
             if isinstance(a, BoolV) and isinstance(b, BoolV):
                 if isinstance(node.operator, cst.And):
                     return BoolV(False if False in (ta, tb) else (True if ta is True and tb is True else None))
@@ -887,8 +893,29 @@ def _decorator_name(d: cst.Decorator) -> str:
     return e.attr.value if isinstance(e, cst.Attribute) else e.value if isinstance(e, cst.Name) else ""
 
 
+_SIZED_CONTAINERS = frozenset({"Sequential", "ModuleList", "ModuleDict", "ParameterList", "ParameterDict"})
+
+
 def _truth(v: Value) -> bool | None:
-    return v.value if isinstance(v, BoolV) else None
+    """``bool(v)`` where the value decides it: None, known numbers and strings, sequences of known length, layers
+    that have no ``__len__``. Tensors (ambiguous or data-dependent), symbolic sizes and objects of the analysed
+    code's classes (they may define ``__bool__`` / ``__len__``) stay undecided."""
+    if isinstance(v, BoolV):
+        return v.value
+    if isinstance(v, NoneV):
+        return False
+    if isinstance(v, IntV):
+        n = v.size.as_int()
+        return None if n is None else n != 0
+    if isinstance(v, FloatV):
+        return None if v.value is None else v.value != 0
+    if isinstance(v, StrV):
+        return bool(v.value)
+    if isinstance(v, SeqV):
+        return bool(v.items)
+    if isinstance(v, LayerV) and v.kind not in _SIZED_CONTAINERS:
+        return True
+    return None
 
 
 def _compare(a: Value, op: cst.CSTNode, b: Value) -> bool | None:
@@ -914,7 +941,7 @@ def _compare(a: Value, op: cst.CSTNode, b: Value) -> bool | None:
         other = b if isinstance(a, NoneV) else a
         if isinstance(other, NoneV):
             r = True
-        elif isinstance(other, (TensorV, IntV, StrV, SeqV, LayerV, FuncV)):
+        elif isinstance(other, (TensorV, IntV, FloatV, BoolV, StrV, SeqV, DictV, LayerV, FuncV, ObjV)):
             r = False
         else:
             return None
