@@ -417,6 +417,10 @@ class ModuleAnalysis:
         depth = interp.frame.depth
         if fi.return_ann is not None:
             declared = self.shapes.declared_return(fi, ret_memo)
+            if isinstance(bound_self, ObjV) and not fi.analysing and depth < MAX_INLINE_DEPTH:
+                # a method of an object built with known sizes: its annotation gives the result, and its body runs
+                # with those sizes for what fails inside (`reshape(b, p, cfg.d_model)` when heads * d_head differs)
+                self._inline(node, fi, bound, bound_self, depth)
             if isinstance(bound_self, ObjV) and fi.cls_key is not None and bound_self.cls_key != fi.cls_key \
                     and isinstance(declared, TensorV):
                 # a base class's method on a subclass object: what it returns may come from methods the subclass
@@ -425,6 +429,11 @@ class ModuleAnalysis:
             return declared
         if fi.analysing or depth >= MAX_INLINE_DEPTH:
             return UNKNOWN
+        return self._inline(node, fi, bound, bound_self, depth)
+
+    def _inline(self, node: cst.Call, fi: FunctionInfo, bound: dict[str, Value], bound_self: Value | None, depth: int) -> Value:
+        """Run a callee's body with these argument values (a summary per argument signature); its definite
+        findings are reported at this call."""
         # an unannotated (or return-unannotated) function: analyse its body with these argument values
         sig = (tuple(sorted((k, _sig(v)) for k, v in bound.items())), _sig(bound_self))
         ret: Value
