@@ -419,8 +419,10 @@ class ModuleAnalysis:
             declared = self.shapes.declared_return(fi, ret_memo)
             if isinstance(bound_self, ObjV) and not fi.analysing and depth < MAX_INLINE_DEPTH:
                 # a method of an object built with known sizes: its annotation gives the result, and its body runs
-                # with those sizes for what fails inside (`reshape(b, p, cfg.d_model)` when heads * d_head differs)
-                self._inline(node, fi, bound, bound_self, depth)
+                # with those sizes for what fails inside (`reshape(b, p, cfg.d_model)` when heads * d_head differs).
+                # Only operations that fail count: the body against its own annotations was checked on its own,
+                # and a subclass may legitimately change what an inherited method returns
+                self._inline(node, fi, bound, bound_self, depth, operations_only=True)
             if isinstance(bound_self, ObjV) and fi.cls_key is not None and bound_self.cls_key != fi.cls_key \
                     and isinstance(declared, TensorV):
                 # a base class's method on a subclass object: what it returns may come from methods the subclass
@@ -431,7 +433,8 @@ class ModuleAnalysis:
             return UNKNOWN
         return self._inline(node, fi, bound, bound_self, depth)
 
-    def _inline(self, node: cst.Call, fi: FunctionInfo, bound: dict[str, Value], bound_self: Value | None, depth: int) -> Value:
+    def _inline(self, node: cst.Call, fi: FunctionInfo, bound: dict[str, Value], bound_self: Value | None, depth: int,
+                operations_only: bool = False) -> Value:
         """Run a callee's body with these argument values (a summary per argument signature); its definite
         findings are reported at this call."""
         # an unannotated (or return-unannotated) function: analyse its body with these argument values
@@ -462,6 +465,8 @@ class ModuleAnalysis:
             for v in rets[1:]:
                 ret = join(ret, v)
             fi.summaries[sig] = (ret, inner)
+        if operations_only:
+            inner = [p for p in inner if p.code not in _ANNOTATION_CHECKS]
         self.report_inner(node, fi.module, f"{fi.name}()", inner)
         return ret
 
@@ -809,6 +814,9 @@ class ModuleAnalysis:
             self._positions = {k: (a + n, b + 1, c + n, d + 1)
                                for t, n in trees for k, (a, b, c, d) in compute_positions(t).items()}
         return self._positions
+
+
+_ANNOTATION_CHECKS = frozenset({"SHP205", "SHP206"})  # a value against a jaxtyping annotation (arguments, returns)
 
 
 def ensure_signature(fi: FunctionInfo) -> None:
