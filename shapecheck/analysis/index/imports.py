@@ -13,8 +13,8 @@ def dotted(node: cst.BaseExpression) -> str | None:
     """``a.b.c`` as a string, or None for anything else."""
     parts: list[str] = []
     while type(node) is cst.Attribute:  # exact types (no subclasses): isinstance on libcst's ABCs is slow
-        parts.append(node.attr.value)  # type: ignore[attr-defined]
-        node = node.value  # type: ignore[attr-defined]
+        parts.append(node.attr.value)
+        node = node.value
     if type(node) is cst.Name:
         parts.append(node.value)
         return ".".join(reversed(parts))
