@@ -733,13 +733,14 @@ class UnboundExpression(Detail):
 
 @dataclass(frozen=True)
 class DimsSyntax(Detail):
-    """A shape string the jaxtyping grammar rejects: ``message`` is that grammar's own explanation."""
+    """A shape string jaxtyping rejects: ``jaxtyping_message`` is jaxtyping's own explanation (its words, as
+    shapecheck/annotations/dims.py mirrors its grammar), open text like a parser's message."""
 
     code, kind = "SHP110", "dims"
-    message: str
+    jaxtyping_message: str
 
     def render(self) -> str:
-        return self.message
+        return self.jaxtyping_message
 
 
 # ---- SHP301 / SHP302 / SHP303 precision ------------------------------------------------------------------------

@@ -18,8 +18,6 @@ def message(code: str, fields: Iterable[tuple[str, Any]]) -> str:
     values: dict[str, Any] = {}
     for k, v in fields:
         values.setdefault(k, v)  # a repeated key (an inside re-reported further out): the innermost wins
-    if "reason" in values and "detail" not in values:  # TRANSITIONAL: framework-op rules not converted yet
-        values["detail"] = values["reason"]
     text = get(code).format(**values)
     inside = values.get("inside")
     if inside:

@@ -10,9 +10,9 @@ from typing import TYPE_CHECKING
 
 import libcst as cst
 
+from ...diagnostics import details as D
 from ...sizes import Size, Truth, equal
 from ..interpret.context import OpSpec
-from .shapes_bridge import shape_text
 from ..interpret.values import (
     UNKNOWN, BoolV, DictV, IntV, LayerV, ManyV, ObjV, SeqV, StrV, TensorV, Value,
 )
@@ -90,8 +90,7 @@ class Linear(LayerKind):
         if not x.shape:
             return x.with_shape(None)
         if fin is not None and equal(x.shape[-1], fin) is Truth.FALSE:
-            cx.ctx.report(report_node, "SHP204", {"op": "nn.Linear", "reason": f"Linear(in_features={fin}) cannot take an input whose last axis is {x.shape[-1]} "
-                                                                             f"(input shape {shape_text(x.shape)})"}, cx.origins([x]),
+            cx.ctx.report(report_node, "SHP204", {"op": "nn.Linear", "detail": D.LayerInput("Linear", "in_features", fin, "last-axis", x.shape[-1], x.shape)}, cx.origins([x]),
                           spec=OpSpec("nn.Linear", None, (x.shape,), (), (("in_features", fin), ("out_features", fout))))
             return x.with_shape(None)
         return x.with_shape(x.shape[:-1] + (fout if fout is not None else cx.fresh("out_features"),))
@@ -123,7 +122,7 @@ class LayerNorm(LayerKind):
             tail = x.shape[len(x.shape) - len(shape):]
             for a, b in zip(tail, shape):
                 if equal(a, b) is Truth.FALSE:
-                    cx.ctx.report(report_node, "SHP204", {"op": "nn.LayerNorm", "reason": f"LayerNorm({', '.join(map(str, shape))}) cannot take an input of shape {shape_text(x.shape)}"}, cx.origins([x]),
+                    cx.ctx.report(report_node, "SHP204", {"op": "nn.LayerNorm", "detail": D.LayerInput("LayerNorm", "", tuple(shape), "shape", None, x.shape)}, cx.origins([x]),
                                   spec=OpSpec("nn.LayerNorm", None, (x.shape,), (), (("normalized_shape", tuple(shape)),)))
                     return x.with_shape(None)
         return x
@@ -168,8 +167,7 @@ class Conv(LayerKind):
         c = x.shape[-n - 1]
         cin = layer.param("in")
         if cin is not None and equal(c, cin) is Truth.FALSE:
-            cx.ctx.report(report_node, "SHP204", {"op": f"nn.{layer.kind}", "reason": f"{layer.kind}(in_channels={cin}) cannot take an input with {c} channels "
-                                                                                     f"(input shape {shape_text(x.shape)})"}, cx.origins([x]),
+            cx.ctx.report(report_node, "SHP204", {"op": f"nn.{layer.kind}", "detail": D.LayerInput(layer.kind, "in_channels", cin, "channels", c, x.shape)}, cx.origins([x]),
                             spec=OpSpec("nn.Conv", None, (x.shape,), (), (("n", n), ("in_channels", cin), ("out_channels", layer.param("out")), ("k", layer.param("k")), ("s", layer.param("s")), ("p", layer.param("p")), ("d", layer.param("d")))))
             return x.with_shape(None)
         spatial = []
@@ -207,8 +205,7 @@ class TransposedConv(LayerKind):
             return x.with_shape(None)
         n, cin, cout = layer.param("n"), layer.param("in"), layer.param("out")
         if len(x.shape) in (n + 1, n + 2) and cin is not None and equal(x.shape[-n - 1], cin) is Truth.FALSE:
-            cx.ctx.report(report_node, "SHP204", {"op": f"nn.ConvTranspose{n}d", "reason": f"ConvTranspose{n}d(in_channels={cin}) cannot take an input with "
-                                                                                             f"{x.shape[-n - 1]} channels (input shape {shape_text(x.shape)})"}, cx.origins([x]),
+            cx.ctx.report(report_node, "SHP204", {"op": f"nn.ConvTranspose{n}d", "detail": D.LayerInput(f"ConvTranspose{n}d", "in_channels", cin, "channels", x.shape[-n - 1], x.shape)}, cx.origins([x]),
                             spec=OpSpec("nn.ConvTranspose", None, (x.shape,), (), (("n", n), ("in_channels", cin), ("out_channels", cout))))
             return x.with_shape(None)
         if len(x.shape) in (n + 1, n + 2):
@@ -296,8 +293,7 @@ class ChannelNorm(LayerKind):
         if n is not None and len(x.shape) not in (n + 1, n + 2) and layer.param("name", "").startswith("Batch"):
             return x
         if c is not None and len(x.shape) >= 2 and equal(x.shape[1], c) is Truth.FALSE and (n is None or len(x.shape) == n + 2):
-            cx.ctx.report(report_node, "SHP204", {"op": f"nn.{layer.param('name')}", "reason": f"{layer.param('name')}(num_features={c}) cannot take an input with {x.shape[1]} channels "
-                                                                                            f"(input shape {shape_text(x.shape)})"}, cx.origins([x]))
+            cx.ctx.report(report_node, "SHP204", {"op": f"nn.{layer.param('name')}", "detail": D.LayerInput(layer.param("name"), "num_features", c, "channels", x.shape[1], x.shape)}, cx.origins([x]))
             return x.with_shape(None)
         return x
 
@@ -316,8 +312,7 @@ class GroupNorm(LayerKind):
             return x.with_shape(None)
         c = layer.param("c")
         if c is not None and len(x.shape) >= 2 and equal(x.shape[1], c) is Truth.FALSE:
-            cx.ctx.report(report_node, "SHP204", {"op": "nn.GroupNorm", "reason": f"GroupNorm(num_channels={c}) cannot take an input with {x.shape[1]} channels "
-                                                                                  f"(input shape {shape_text(x.shape)})"}, cx.origins([x]),
+            cx.ctx.report(report_node, "SHP204", {"op": "nn.GroupNorm", "detail": D.LayerInput("GroupNorm", "num_channels", c, "channels", x.shape[1], x.shape)}, cx.origins([x]),
                             spec=OpSpec("nn.GroupNorm", None, (x.shape,), (), (("num_channels", c), ("n", len(x.shape) - 2))))
             return x.with_shape(None)
         return x
@@ -423,8 +418,7 @@ def check_chain(cx: OpContext, node: cst.Call, layers: tuple[Value, ...]) -> Non
         if sub.kind == "Linear":
             fin, fout = sub.param("in"), sub.param("out")
             if kind == "last" and feature is not None and fin is not None and equal(feature, fin) is Truth.FALSE:
-                cx.ctx.report(where, "SHP204", {"op": "nn.Linear", "reason": f"Linear(in_features={fin}) cannot take the previous layer's output, "
-                                                                              f"whose last axis is {feature}, in this nn.Sequential"},
+                cx.ctx.report(where, "SHP204", {"op": "nn.Linear", "detail": D.LayerInput("Linear", "in_features", fin, "last-axis", feature, sequential=True)},
                                 spec=OpSpec("nn.Linear", None, ((feature,),), (), (("in_features", fin), ("out_features", fout))))
                 return
             feature, kind = fout, "last"
@@ -435,8 +429,7 @@ def check_chain(cx: OpContext, node: cst.Call, layers: tuple[Value, ...]) -> Non
                 ks, ds = sub.param("k") or (1,), sub.param("d") or (1,)
                 side = Size.const(max(64, max(ds) * (max(ks) - 1) + 1))
                 label = f"ConvTranspose{n}d" if sub.kind == "TransposedConv" else sub.kind
-                cx.ctx.report(where, "SHP204", {"op": f"nn.{label}", "reason": f"{label}(in_channels={cin}) cannot take the previous layer's output, "
-                                                                                  f"which has {feature} channels, in this nn.Sequential"},
+                cx.ctx.report(where, "SHP204", {"op": f"nn.{label}", "detail": D.LayerInput(label, "in_channels", cin, "channels", feature, sequential=True)},
                                 spec=OpSpec("nn.ConvTranspose" if sub.kind == "TransposedConv" else "nn.Conv", None, ((feature,) + (side,) * n,), (), (("n", n), ("in_channels", cin), ("out_channels", cout), ("k", sub.param("k")),
                                                                                         ("s", sub.param("s")), ("p", sub.param("p")), ("d", sub.param("d")))))
                 return
@@ -445,15 +438,13 @@ def check_chain(cx: OpContext, node: cst.Call, layers: tuple[Value, ...]) -> Non
             c = sub.param("c")
             if kind == "channel" and feature is not None and c is not None and equal(feature, c) is Truth.FALSE:
                 name = sub.param("name", "GroupNorm")
-                cx.ctx.report(where, "SHP204", {"op": f"nn.{name}", "reason": f"{name}(num_channels={c}) cannot take the previous layer's output, "
-                                                                              f"which has {feature} channels, in this nn.Sequential"},
+                cx.ctx.report(where, "SHP204", {"op": f"nn.{name}", "detail": D.LayerInput(name, "num_channels", c, "channels", feature, sequential=True)},
                                 spec=OpSpec("nn.GroupNorm", None, ((Size.const(1), feature, Size.const(4)),), (), (("num_channels", c), ("n", 1))))
                 return
         elif sub.kind == "LayerNorm":
             shape = sub.param("shape")
             if kind == "last" and feature is not None and shape and equal(feature, shape[-1]) is Truth.FALSE:
-                cx.ctx.report(where, "SHP204", {"op": "nn.LayerNorm", "reason": f"LayerNorm({', '.join(map(str, shape))}) cannot take the previous layer's output, "
-                                                                                f"whose last axis is {feature}, in this nn.Sequential"},
+                cx.ctx.report(where, "SHP204", {"op": "nn.LayerNorm", "detail": D.LayerInput("LayerNorm", "", tuple(shape), "last-axis", feature, sequential=True)},
                                 spec=OpSpec("nn.LayerNorm", None, ((feature,),), (), (("normalized_shape", tuple(shape)),)))
                 return
         elif sub.kind != "Elementwise" or sub.param("name") in ("Softmax", "LogSoftmax", "Softmin", "GLU0"):
@@ -490,13 +481,13 @@ def _apply_unranked(cx: OpContext, report_node: cst.CSTNode, layer: LayerV, x: T
     if layer.kind == "LayerNorm":
         shape = layer.param("shape")
         if last is not None and shape and equal(last, shape[-1]) is Truth.FALSE:
-            cx.ctx.report(report_node, "SHP204", {"op": "nn.LayerNorm", "reason": f"LayerNorm({', '.join(map(str, shape))}) cannot take an input whose last axis is {last}"},
+            cx.ctx.report(report_node, "SHP204", {"op": "nn.LayerNorm", "detail": D.LayerInput("LayerNorm", "", tuple(shape), "last-axis", last)},
                             cx.origins([x]), spec=OpSpec("nn.LayerNorm", None, ((last,),), (), (("normalized_shape", tuple(shape)),)))
             return x.with_shape(None)
         return x
     fin, fout = layer.param("in"), layer.param("out")
     if last is not None and fin is not None and equal(last, fin) is Truth.FALSE:
-        cx.ctx.report(report_node, "SHP204", {"op": "nn.Linear", "reason": f"Linear(in_features={fin}) cannot take an input whose last axis is {last}"},
+        cx.ctx.report(report_node, "SHP204", {"op": "nn.Linear", "detail": D.LayerInput("Linear", "in_features", fin, "last-axis", last)},
                         cx.origins([x]), spec=OpSpec("nn.Linear", None, ((last,),), (), (("in_features", fin), ("out_features", fout))))
         return x.with_shape(None)
     if fout is None:

@@ -18,10 +18,10 @@ from typing import TYPE_CHECKING, Callable
 
 import libcst as cst
 
+from ...diagnostics import details as D
 from ...sizes import Size, Truth, divisible, equal
 from ..interpret.context import OpSpec
 from .ops_common import _ints, _norm_dim
-from .shapes_bridge import shape_text
 from ..interpret.values import UNKNOWN, BoolV, FloatV, FuncV, IntV, NoneV, SeqV, TensorV, Value
 
 from .registry import TENSOR_METHODS, OpContext
@@ -103,8 +103,7 @@ def apply(cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Value
             for p in parts:
                 total = total + p
             if equal(total, size) is Truth.FALSE:
-                cx.ctx.report(node, "SHP204", {"op": "split", "reason": f"the split sizes [{', '.join(map(str, parts))}] sum to {total} "
-                                                                         f"but axis {pos} of {shape_text(shape)} has {size}"},
+                cx.ctx.report(node, "SHP204", {"op": "split", "detail": D.SplitSizes(tuple(parts), total, pos, shape, size)},
                                cx.origins([t]), spec=OpSpec("split", None, (shape,), (), (("sizes", tuple(parts)), ("dim", pos))))
                 return UNKNOWN
             return SeqV(tuple(_with_axis(t, pos, p) for p in parts), "tuple")
@@ -166,8 +165,7 @@ def pair_attribute(v: SeqV, attr: str) -> Value:
 def pack_attribute(interp: "Interpreter", node: cst.Attribute, attr: str) -> Value:
     """``pack(...).shape``: the (packed, packed_shapes) tuple has only tuple's attributes."""
     if attr not in ("count", "index") and not attr.startswith("__"):
-        interp.ctx.report(node, "SHP111", {"reason": f"einops.pack returns a tuple (packed, packed_shapes), which has no "
-                                                     f"attribute {attr!r} (AttributeError) -- unpack it first: packed, ps = pack(...)"})
+        interp.ctx.report(node, "SHP111", {"detail": D.PackTupleUsed(attribute=attr)})
     return UNKNOWN
 
 

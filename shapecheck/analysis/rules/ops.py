@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 import libcst as cst
 
+from ...diagnostics import details as D
 from ...sizes import Size, Truth, equal, product
 from ..interpret.context import OpSpec
 from .shapes_bridge import Origin, shape_text
@@ -124,8 +125,7 @@ def elementwise(cx: OpContext, node: cst.CSTNode, opname: str, tensors: list[Ten
             i, a, b = fail
             rank = max(len(shape), len(t.shape))
             axis_index = rank - i
-            cx.ctx.report(node, "SHP204", {"op": opname, "reason": f"shapes {shape_text(shape)} and {shape_text(t.shape)} cannot broadcast: "
-                                                                     f"axis {axis_index} has {a} against {b}"},
+            cx.ctx.report(node, "SHP204", {"op": opname, "detail": D.Broadcast(shape, t.shape, axis_index, a, b)},
                             cx.origins(tensors), spec=OpSpec("loss" if loss else "elementwise", None, (shape, t.shape), (), (("name", opname),)))
             return TensorV(None, dtype, fw)
         shape = new
@@ -158,8 +158,7 @@ def matmul(cx: OpContext, node: cst.CSTNode, opname: str, a: TensorV, b: TensorV
     k1 = a.shape[-1]
     k2 = b.shape[-2] if len(b.shape) >= 2 else b.shape[0]
     if equal(k1, k2) is Truth.FALSE:
-        cx.ctx.report(node, "SHP204", {"op": opname, "reason": f"inner dimensions differ: {shape_text(a.shape)} @ {shape_text(b.shape)} "
-                                                                 f"contracts {k1} with {k2}"}, cx.origins([a, b]),
+        cx.ctx.report(node, "SHP204", {"op": opname, "detail": D.MatmulInner(a.shape, b.shape, k1, k2)}, cx.origins([a, b]),
                         spec=OpSpec("matmul", None, (a.shape, b.shape)))
         return TensorV(None, dtype, fw)
     if len(a.shape) == 1 and len(b.shape) == 1:
@@ -170,7 +169,7 @@ def matmul(cx: OpContext, node: cst.CSTNode, opname: str, a: TensorV, b: TensorV
         return TensorV(b.shape[:-2] + b.shape[-1:], dtype, fw)
     batch, fail = broadcast_shapes(a.shape[:-2], b.shape[:-2])
     if fail is not None:
-        cx.ctx.report(node, "SHP204", {"op": opname, "reason": f"batch dimensions {shape_text(a.shape[:-2])} and {shape_text(b.shape[:-2])} cannot broadcast"}, cx.origins([a, b]),
+        cx.ctx.report(node, "SHP204", {"op": opname, "detail": D.MatmulBatch(a.shape[:-2], b.shape[:-2])}, cx.origins([a, b]),
                         spec=OpSpec("matmul", None, (a.shape, b.shape)))
         return TensorV(None, dtype, fw)
     if batch is None:
@@ -576,7 +575,6 @@ def _as_array(cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Valu
 def call_stub(cx: OpContext, node: cst.Call, qual: str, fi: Any, args: list[Value], kwargs: dict[str, Value]) -> Value:
     """A function declared in a shape stub: check each argument against its annotation, return the declared shape."""
     from ...annotations import Memo, instantiate, match_shape
-    from ...diagnostics import get
     from ..index.functions import bind_arguments
     from .shapes_bridge import _bound_shapes, _param_dims
 
@@ -596,10 +594,8 @@ def call_stub(cx: OpContext, node: cst.Call, qual: str, fi: Any, args: list[Valu
         res = match_shape(spec, arg.shape, memo, fresh=lambda n: cx.ctx.fresh(n))
         if res.ok is False and res.problem is not None:
             code, fields = res.problem
-            reason = get(code).template.format(**fields)
             short = qual.rsplit(".", 1)[-1]
-            cx.ctx.report(node, "SHP204", {"op": qual, "reason": f"argument {p.name!r} does not fit the stub signature "
-                                                                   f"{p.name}: {p.ann.text}: {reason}"},
+            cx.ctx.report(node, "SHP204", {"op": qual, "detail": D.StubArgument(p.name, p.ann.text, code, tuple(fields.items()))},
                             [f"the argument has shape {shape_text(arg.shape)}" + (f" {arg.origin}" if arg.origin is not None else ""),
                              f"stub {short}() at {fi.module.path}:{fi.module.line_of(fi.node)}"],
                             spec=OpSpec("annotation", None, _bound_shapes(fi, bound, p.name) + (arg.shape,), (),
@@ -628,8 +624,7 @@ def linear(cx: OpContext, node: cst.Call, args: list[Value], kwargs: dict[str, V
         return TensorV(None, x.dtype, "torch")
     fin = w.shape[-1]
     if equal(x.shape[-1], fin) is Truth.FALSE:
-        cx.ctx.report(node, "SHP204", {"op": "linear", "reason": f"input {shape_text(x.shape)} has {x.shape[-1]} features on its last axis, "
-                                                                  f"the weight {shape_text(w.shape)} takes {fin}"},
+        cx.ctx.report(node, "SHP204", {"op": "linear", "detail": D.LinearFeatures(x.shape, w.shape, fin)},
                         cx.origins([x, w]), spec=OpSpec("linear", None, (x.shape, w.shape)))
         return TensorV(None, x.dtype, "torch")
     dtype = x.dtype if x.dtype == w.dtype else None
@@ -650,9 +645,7 @@ def attention(cx: OpContext, node: cst.Call, args: list[Value], kwargs: dict[str
         return TensorV(None, dtype, "torch")
     for what, x, y in (("query and key", q.shape[-1], k.shape[-1]), ("key and value", k.shape[-2], v.shape[-2])):
         if equal(x, y) is Truth.FALSE:
-            axis = "last axis" if what == "query and key" else "sequence axis (-2)"
-            cx.ctx.report(node, "SHP204", {"op": "scaled_dot_product_attention", "reason": f"{what} differ on their {axis}: {x} vs {y} "
-                                                                                          f"({shape_text(q.shape)}, {shape_text(k.shape)}, {shape_text(v.shape)})"},
+            cx.ctx.report(node, "SHP204", {"op": "scaled_dot_product_attention", "detail": D.AttentionMismatch("query-key" if what == "query and key" else "key-value", x, y, q.shape, k.shape, v.shape)},
                             cx.origins([q, k, v]), spec=OpSpec("attention", None, (q.shape, k.shape, v.shape)))
             return TensorV(None, dtype, "torch")
     gqa = kwargs.get("enable_gqa")
@@ -772,7 +765,7 @@ def concat(cx: OpContext, node: cst.Call, name: str, fw: str, args: list[Value],
     shapes = [t.shape for t in ts if t.shape is not None]
     rank = len(shapes[0])
     if any(len(s) != rank for s in shapes):
-        cx.ctx.report(node, "SHP204", {"op": name, "reason": "operands have different ranks: " + ", ".join(shape_text(s) for s in shapes)}, cx.origins(ts),
+        cx.ctx.report(node, "SHP204", {"op": name, "detail": D.ConcatRanks(tuple(shapes))}, cx.origins(ts),
                         spec=OpSpec("stack" if stack else "cat", None, tuple(shapes), (), (("dim", d[0]),)))
         return TensorV(None, dtype, fw)
     pos = _norm_dim(d[0], rank + 1 if stack else rank)
@@ -783,8 +776,7 @@ def concat(cx: OpContext, node: cst.Call, name: str, fw: str, args: list[Value],
             continue
         for s in shapes[1:]:
             if equal(shapes[0][i], s[i]) is Truth.FALSE:
-                cx.ctx.report(node, "SHP204", {"op": name, "reason": f"axis {i} differs between operands: {shapes[0][i]} vs {s[i]} "
-                                                                       f"({shape_text(shapes[0])} and {shape_text(s)})"}, cx.origins(ts),
+                cx.ctx.report(node, "SHP204", {"op": name, "detail": D.ConcatAxis(i, shapes[0], s)}, cx.origins(ts),
                                 spec=OpSpec("stack" if stack else "cat", None, tuple(shapes), (), (("dim", d[0]),)))
                 return TensorV(None, dtype, fw)
     if stack:
@@ -808,13 +800,12 @@ def loss(cx: OpContext, node: cst.Call, name: str, a: TensorV, b: TensorV, kwarg
         if len(a.shape) == len(b.shape) and strict:
             for i, (x, y) in enumerate(zip(a.shape, b.shape)):
                 if equal(x, y) is Truth.FALSE:
-                    cx.ctx.report(node, "SHP204", {"op": name, "reason": f"input {shape_text(a.shape)} and target {shape_text(b.shape)} differ on axis {i} "
-                                                                           f"({x} vs {y}); the loss would broadcast (or fail) instead of comparing element by element"},
+                    cx.ctx.report(node, "SHP204", {"op": name, "detail": D.LossTarget(a.shape, b.shape, i)},
                                     cx.origins([a, b]), spec=OpSpec("loss", None, (a.shape, b.shape), (), (("name", name),)))
                     return TensorV(None, out_dtype, a.framework)
         out_shape, fail = broadcast_shapes(a.shape, b.shape)
         if fail is not None:
-            cx.ctx.report(node, "SHP204", {"op": name, "reason": f"input {shape_text(a.shape)} and target {shape_text(b.shape)} cannot broadcast"}, cx.origins([a, b]),
+            cx.ctx.report(node, "SHP204", {"op": name, "detail": D.LossTarget(a.shape, b.shape)}, cx.origins([a, b]),
                             spec=OpSpec("loss", None, (a.shape, b.shape), (), (("name", name),)))
             return TensorV(None, out_dtype, a.framework)
         misaligned(cx, node, name, [a, b])

@@ -177,10 +177,6 @@ def _fill_dtype(v: Value | None) -> str | None:
     return None
 
 
-def _shape_list(sizes: list[Size], minus: list[int]) -> str:
-    return "(" + ", ".join("-1" if i in minus else str(s) for i, s in enumerate(sizes)) + ")"
-
-
 def _is_none_or_ellipsis(node: cst.BaseExpression) -> bool:
     return isinstance(node, cst.Ellipsis) or (isinstance(node, cst.Name) and node.value == "None")
 

@@ -6,9 +6,9 @@ from typing import TYPE_CHECKING
 
 import libcst as cst
 
+from ...diagnostics import details as D
 from ...sizes import Size, Truth, divisible, equal, greater_equal, product
 from ..interpret.context import OpSpec
-from .shapes_bridge import shape_text
 from ..interpret.values import (
     UNKNOWN, IntV, SeqV, TensorV, Value,
 )
@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     from ..interpret.interpreter import Interpreter
 
 from .ops_common import (
-    _ints, _is_none_or_ellipsis, _norm_dim, _shape_args, _shape_list,
+    _ints, _is_none_or_ellipsis, _norm_dim, _shape_args,
 )
 from .registry import TENSOR_METHODS, OpContext
 
@@ -122,8 +122,7 @@ def reshape(cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Val
     if minus:
         known = product(s for i, s in enumerate(sizes) if i not in minus)
         if divisible(total, known) is Truth.FALSE:
-            cx.ctx.report(node, "SHP204", {"op": name, "reason": f"cannot {name} {shape_text(t.shape)} ({total} elements) into "
-                                                                   f"{_shape_list(sizes, minus)}: {total} is not divisible by {known}"}, cx.origins([t]),
+            cx.ctx.report(node, "SHP204", {"op": name, "detail": D.ReshapeElements(name, t.shape, total, tuple(sizes), tuple(minus), known=known)}, cx.origins([t]),
                             spec=OpSpec("reshape", None, (t.shape,), (), (("target", tuple(Size.const(-1) if i in minus else x for i, x in enumerate(sizes))),)))
             return t.with_shape(None)
         q = total.exact_div(known)
@@ -132,8 +131,7 @@ def reshape(cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Val
         sizes[minus[0]] = q
         return t.with_shape(tuple(sizes))
     if equal(total, product(sizes)) is Truth.FALSE:
-        cx.ctx.report(node, "SHP204", {"op": name, "reason": f"cannot {name} {shape_text(t.shape)} ({total} elements) into "
-                                                               f"{shape_text(tuple(sizes))} ({product(sizes)} elements)"}, cx.origins([t]),
+        cx.ctx.report(node, "SHP204", {"op": name, "detail": D.ReshapeElements(name, t.shape, total, tuple(sizes), target_total=product(sizes))}, cx.origins([t]),
                         spec=OpSpec("reshape", None, (t.shape,), (), (("target", tuple(sizes)),)))
         return t.with_shape(None)
     return t.with_shape(tuple(sizes))
@@ -260,8 +258,7 @@ def expand(cx: OpContext, node: cst.Call, t: TensorV, args: list[Value], kwargs:
         for i, s in enumerate(shape):
             target = out[len(out) - len(shape) + i]
             if equal(s, target) is Truth.FALSE and equal(s, 1) is Truth.FALSE and greater_equal(s, 2) is Truth.TRUE:
-                cx.ctx.report(node, "SHP204", {"op": "expand", "reason": f"cannot expand {shape_text(shape)} to {shape_text(tuple(out))}: "
-                                                                         f"axis {i} has {s}, which is not 1"}, cx.origins([t]),
+                cx.ctx.report(node, "SHP204", {"op": "expand", "detail": D.ExpandAxis(shape, tuple(out), i, s)}, cx.origins([t]),
                                 spec=OpSpec("expand", None, (shape,), (), (("target", tuple(out)),)))
                 return t.with_shape(None)
     return t.with_shape(tuple(out))

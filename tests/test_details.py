@@ -1,0 +1,82 @@
+"""Findings are data first (issue 11, Report): rules emit a code and fields whose ``detail`` is a typed value; the text
+is rendered once, by diagnostics/render.py, and nothing is appended to it or read back from it."""
+
+from __future__ import annotations
+
+import json
+import string
+from pathlib import Path
+
+import pytest
+
+from fixture_format import single_fixtures
+from shapecheck.config import Config
+from shapecheck.core import check_source
+from shapecheck.diagnostics import CODES, Finding, make
+from shapecheck.diagnostics import details as D
+from shapecheck.diagnostics.render import message
+from shapecheck.hosts.sarif import render_sarif
+from shapecheck.runner import _finding_from_cache, _finding_to_cache
+
+HEADER = "import torch\nimport torch.nn.functional as F\nfrom jaxtyping import Float\nfrom torch import Tensor\n"
+
+
+def _template_fields(template: str) -> set[str]:
+    return {name for _, name, _, _ in string.Formatter().parse(template) if name}
+
+
+def test_no_template_takes_free_text() -> None:
+    """What is wrong is a typed ``detail``; open text (a parser's or the OS's own words) has a field named for it."""
+    for c in CODES:
+        assert "reason" not in _template_fields(c.template), c.code
+
+
+def test_every_kind_belongs_to_a_code_with_a_detail_field() -> None:
+    templates = {c.code: c.template for c in CODES}
+    assert D.KINDS
+    for key, cls in D.KINDS.items():
+        for code in (cls.code, *cls.also):
+            assert "detail" in _template_fields(templates[code]), key
+
+
+@pytest.mark.parametrize("path", single_fixtures(), ids=lambda p: p.name)
+def test_fixture_messages_are_rendered_from_their_fields(path: Path) -> None:
+    """Every message is exactly the rendering of its code and fields: no suffix or sentence added elsewhere."""
+    findings = check_source(path.read_text("utf-8"), str(path), Config())
+    for f in findings:
+        assert f.message == message(f.code, f.fields), (f.line, f.message)
+        assert f.field_value("reason") is None, (f.line, f.message)
+
+
+def test_broadcast_detail_is_data() -> None:
+    src = HEADER + ('def f(a: Float[Tensor, "8 5"], b: Float[Tensor, "8 6"]):\n'
+                    '    return a + b\n')
+    (f,) = [f for f in check_source(src, "t.py", Config()) if f.code == "SHP204"]
+    detail = f.field_value("detail")
+    assert isinstance(detail, D.Broadcast)
+    assert (tuple(map(str, detail.left)), tuple(map(str, detail.right)), detail.axis) == (("8", "5"), ("8", "6"), 1)
+    assert f.message == "SHP204 +: " + detail.render()
+    assert f.fields_json()["detail"] == {"kind": "broadcast", "left": [8, 5], "right": [8, 6], "axis": 1,
+                                         "left_size": 5, "right_size": 6}
+
+
+def test_inside_is_a_field_rendered_by_the_renderer() -> None:
+    src = HEADER + ("from einops import rearrange\n\n"
+                    "def split(x):\n"
+                    "    return rearrange(x, 'b (h d) -> b h d', h=3)\n\n"
+                    "y = split(torch.zeros(2, 10))\n")
+    (f,) = check_source(src, "t.py", Config())
+    assert f.code == "SHP203" and f.field_value("inside") == "split"
+    assert f.message.endswith(" (inside split() called here)")
+    assert message(f.code, [(k, v) for k, v in f.fields if k != "inside"]) + " (inside split() called here)" == f.message
+
+
+def test_sarif_and_cache_carry_the_fields() -> None:
+    f = make("SHP204", "t.py", (1, 1, 1, 2), op="torch.cat", detail=D.ConcatAxis(1, (8, 5), (8, 6)))
+    assert f.message == "SHP204 torch.cat: axis 1 differs between operands: 5 vs 6 ((8, 5) and (8, 6))"
+    want = {"op": "torch.cat", "detail": {"kind": "concat-axis", "axis": 1, "first": [8, 5], "other": [8, 6]}}
+    assert f.fields_json() == want
+    (result,) = json.loads(render_sarif([f]))["runs"][0]["results"]
+    assert result["properties"]["fields"] == want
+    back: Finding = _finding_from_cache(json.loads(json.dumps(_finding_to_cache(f))))
+    assert back.message == f.message and back.fields_json() == want
