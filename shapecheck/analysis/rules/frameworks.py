@@ -750,6 +750,8 @@ def paddle_layer(cx: OpContext, node: cst.Call, name: str, args: list[Value], kw
 
 def flax_call(cx: OpContext, node: cst.Call, qual: str, args: list[Value], kwargs: dict[str, Value]) -> Value:
     parts = qual.split(".")
+    if len(parts) >= 3 and parts[1] == "nnx":
+        return _nnx_call(cx, node, parts[-1], args, kwargs)
     if len(parts) < 3 or parts[1] != "linen":
         return UNKNOWN
     name = parts[-1]
@@ -772,6 +774,39 @@ def flax_call(cx: OpContext, node: cst.Call, qual: str, args: list[Value], kwarg
     if name == "Embed":
         feats = _arg(args, kwargs, 1, "features")
         return _kl("Embedding", node, d=feats.size if isinstance(feats, IntV) else None)
+    if name in _SAME_SHAPE:
+        x = args[0] if args else None
+        return x if isinstance(x, TensorV) else UNKNOWN
+    return UNKNOWN
+
+
+# flax.nnx layers whose sizes are torch's: (name, keyword names in torch's positional order)
+_NNX_AS_TORCH = {"Linear": ("Linear", ("in_features", "out_features")), "LayerNorm": ("LayerNorm", ("num_features",)),
+                 "RMSNorm": ("RMSNorm", ("num_features",)), "Embed": ("Embedding", ("num_embeddings", "features"))}
+
+
+def _nnx_call(cx: OpContext, node: cst.Call, name: str, args: list[Value], kwargs: dict[str, Value]) -> Value:
+    """``flax.nnx`` layers built in ``__init__`` with their sizes (``nnx.Linear(in_features, out_features, rngs=...)``
+    is torch's Linear, ``nnx.LayerNorm(num_features)`` normalises the last axis, ``nnx.Embed(n, features)``);
+    ``nnx.MultiHeadAttention`` without ``out_features`` returns its query's shape."""
+    from . import layers
+
+    if name in _NNX_AS_TORCH:
+        torch_name, keywords = _NNX_AS_TORCH[name]
+        sizes: list[Value] = []
+        for i, kw in enumerate(keywords):
+            v = _arg(args, kwargs, i, kw)
+            if v is None:
+                return UNKNOWN
+            sizes.append(v)
+        return layers.layer(cx, node, torch_name, sizes, {})
+    if name in ("Dropout", "BatchNorm"):
+        return LayerV("Elementwise", (("name", name),), node)
+    if name == "MultiHeadAttention":
+        out = kwargs.get("out_features")
+        if out is None or isinstance(out, NoneV):
+            return _kl("MHA", node)
+        return UNKNOWN
     if name in _SAME_SHAPE:
         x = args[0] if args else None
         return x if isinstance(x, TensorV) else UNKNOWN
