@@ -6,21 +6,22 @@ Anything it does not understand evaluates to UNKNOWN, and nothing is ever report
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Callable, Sequence
+from typing import TYPE_CHECKING, Callable, Sequence, TypeVar
 
 import libcst as cst
 
 from ...sizes import Size, Truth, equal
 from .budget import tick
 from ..index.imports import literal_str
-from ..rules import ops as op_rules, shape_ops
 from .values import (
     UNKNOWN, BoolV, DictV, FloatV, FuncV, IntV, LayerV, ManyV, NoneV, ObjV, RefV, SeqV, StrV, TensorV, Value, elements_of,
     join,
 )
 
 if TYPE_CHECKING:
-    from .module import ModuleAnalysis
+    from ...annotations import Memo
+    from ..index.jaxtyping_bridge import Annotation
+    from .semantics import Semantics
 
 
 class Scope:
@@ -34,8 +35,8 @@ class FrameInfo:
     """What the interpreter needs to know about the function whose body it walks."""
 
     key: str = "<module>"
-    return_ann: Any = None  # Annotation | None
-    memo: Any = None  # annotations.Memo of the function's own dimension symbols
+    return_ann: "Annotation | None" = None
+    memo: "Memo | None" = None  # the function's own dimension symbols
     self_value: Value | None = None
     cls_key: str | None = None
     depth: int = 0
@@ -60,8 +61,35 @@ def int_of(v: Value) -> int | None:
     return None
 
 
+# the handlers of statements and expressions, by exact node type (filled by the decorators below; a statement type
+# with no handler -- import, pass -- changes nothing, an expression type with none is UNKNOWN)
+_STATEMENTS: dict[type[cst.CSTNode], Callable[..., None]] = {}
+_EXPRESSIONS: dict[type[cst.CSTNode], Callable[..., Value]] = {}
+S = TypeVar("S", bound=Callable[..., None])
+E = TypeVar("E", bound=Callable[..., Value])
+
+
+def _statement(*types: type[cst.CSTNode]) -> Callable[[S], S]:
+    def add(handler: S) -> S:
+        for t in types:
+            _STATEMENTS[t] = handler
+        return handler
+    return add
+
+
+def _expression(*types: type[cst.CSTNode]) -> Callable[[E], E]:
+    def add(handler: E) -> E:
+        for t in types:
+            _EXPRESSIONS[t] = handler
+        return handler
+    return add
+
+
 class Interpreter:
-    def __init__(self, module: "ModuleAnalysis", frame: FrameInfo, scope: Scope) -> None:
+    """Runs statements and evaluates expressions through the tables above; everything the module knows (names,
+    annotations, calls, objects, tensor semantics) it asks through ``Semantics`` (semantics.py)."""
+
+    def __init__(self, module: "Semantics", frame: FrameInfo, scope: Scope) -> None:
         self.m = module
         self.ctx = module.ctx
         self.frame = frame
@@ -84,108 +112,147 @@ class Interpreter:
 
     def run_stmt(self, stmt: cst.CSTNode) -> None:
         tick()  # the analysis budget (budget.py)
-        tp = type(stmt)
-        if tp is cst.SimpleStatementLine:
-            self.run_block(stmt.body)  # type: ignore[attr-defined]
-        elif isinstance(stmt, cst.Assign):
-            value = self.eval(stmt.value)
-            if isinstance(value, SeqV) and value.kind == "list" and _var_key(stmt.value) is not None:
-                # ys = xs: two names for one list, and a mutation through either is not seen through the other
-                self.forget_if_list(stmt.value)
-                value = UNKNOWN
-            for target in stmt.targets:
-                self.assign(target.target, value)
-        elif isinstance(stmt, cst.AnnAssign):
-            value = self.eval(stmt.value) if stmt.value is not None else UNKNOWN
-            ann = self.m.annotation_of(stmt.annotation.annotation)
-            if ann is not None and isinstance(stmt.target, cst.Name):
-                declared = self.m.check_declared(stmt, ann, value, self.frame)
-                value = declared if value is UNKNOWN or stmt.value is None else self._prefer(value, declared)
-            if stmt.value is not None or ann is not None:
-                self.assign(stmt.target, value)
-        elif isinstance(stmt, cst.AugAssign):
-            left = self.eval(stmt.target)
-            right = self.eval(stmt.value)
-            self.assign(stmt.target, self.binary(stmt, left, stmt.operator, right))
-        elif tp is cst.Expr:
-            self.eval(stmt.value)  # type: ignore[attr-defined]
-        elif isinstance(stmt, cst.Return):
-            value = self.eval(stmt.value) if stmt.value is not None else NoneV()
-            self.scope.returns.append((stmt, value))
-            self.m.check_return(stmt, value, self.frame)
-            self.dead = True
-        elif isinstance(stmt, cst.Raise):
-            if stmt.exc is not None:
-                self.eval(stmt.exc)
-            self.dead = True
-        elif isinstance(stmt, (cst.Continue, cst.Break)):
-            self.dead = True
-        elif isinstance(stmt, cst.Assert):
-            truth = _truth(self.eval(stmt.test))
-            if truth is False:
-                self.dead = True
-            elif truth is None:  # past ``assert x.ndim == 4`` the condition holds, as in an if's true branch
-                from .narrowing import narrow
+        handler = _STATEMENTS.get(type(stmt))
+        if handler is not None:  # imports, pass: nothing to track
+            handler(self, stmt)
 
-                self.scope.vars.update(narrow(self, stmt.test)[0])
-        elif isinstance(stmt, cst.If):
-            self.run_branches([stmt.body, stmt.orelse], test=stmt.test)
-        elif isinstance(stmt, cst.Else):
-            self.run_suite(stmt.body)
-        elif isinstance(stmt, (cst.For, cst.While)):
-            self.run_loop(stmt)
-        elif isinstance(stmt, cst.With):
-            expects_failure = False
-            for item in stmt.items:
-                expects_failure = expects_failure or self.m.expects_exception(item.item)
-                v = self.eval(item.item)
-                if item.asname is not None:
-                    self.assign(item.asname.name, UNKNOWN if not isinstance(v, TensorV) else v)
-            if expects_failure:
-                # `with pytest.raises(...)`: the body is meant to fail; what fails there is not a finding
-                with self.ctx.discarding():
-                    self.run_suite(stmt.body)
-                self.dead = False
-            else:
-                with self.m.autocast_region(stmt, self):
-                    self.run_suite(stmt.body)
-        elif isinstance(stmt, cst.Try):
-            before = dict(self.scope.vars)
-            with self.ctx.catching(any(_catches_shape_errors(h) for h in stmt.handlers)):
+    @_statement(cst.SimpleStatementLine)
+    def _simple_line(self, stmt: cst.SimpleStatementLine) -> None:
+        self.run_block(stmt.body)
+
+    @_statement(cst.Assign)
+    def _assign(self, stmt: cst.Assign) -> None:
+        value = self.eval(stmt.value)
+        if isinstance(value, SeqV) and value.kind == "list" and _var_key(stmt.value) is not None:
+            # ys = xs: two names for one list, and a mutation through either is not seen through the other
+            self.forget_if_list(stmt.value)
+            value = UNKNOWN
+        for target in stmt.targets:
+            self.assign(target.target, value)
+
+    @_statement(cst.AnnAssign)
+    def _ann_assign(self, stmt: cst.AnnAssign) -> None:
+        value = self.eval(stmt.value) if stmt.value is not None else UNKNOWN
+        ann = self.m.annotation_of(stmt.annotation.annotation)
+        if ann is not None and isinstance(stmt.target, cst.Name):
+            declared = self.m.check_declared(stmt, ann, value, self.frame)
+            value = declared if value is UNKNOWN or stmt.value is None else self._prefer(value, declared)
+        if stmt.value is not None or ann is not None:
+            self.assign(stmt.target, value)
+
+    @_statement(cst.AugAssign)
+    def _aug_assign(self, stmt: cst.AugAssign) -> None:
+        left = self.eval(stmt.target)
+        right = self.eval(stmt.value)
+        self.assign(stmt.target, self.binary(stmt, left, stmt.operator, right))
+
+    @_statement(cst.Expr)
+    def _expr_stmt(self, stmt: cst.Expr) -> None:
+        self.eval(stmt.value)
+
+    @_statement(cst.Return)
+    def _return(self, stmt: cst.Return) -> None:
+        value = self.eval(stmt.value) if stmt.value is not None else NoneV()
+        self.scope.returns.append((stmt, value))
+        self.m.check_return(stmt, value, self.frame)
+        self.dead = True
+
+    @_statement(cst.Raise)
+    def _raise(self, stmt: cst.Raise) -> None:
+        if stmt.exc is not None:
+            self.eval(stmt.exc)
+        self.dead = True
+
+    @_statement(cst.Continue, cst.Break)
+    def _leave(self, stmt: cst.Continue | cst.Break) -> None:
+        self.dead = True
+
+    @_statement(cst.Assert)
+    def _assert(self, stmt: cst.Assert) -> None:
+        truth = _truth(self.eval(stmt.test))
+        if truth is False:
+            self.dead = True
+        elif truth is None:  # past ``assert x.ndim == 4`` the condition holds, as in an if's true branch
+            from .narrowing import narrow
+
+            self.scope.vars.update(narrow(self, stmt.test)[0])
+
+    @_statement(cst.If)
+    def _if(self, stmt: cst.If) -> None:
+        self.run_branches([stmt.body, stmt.orelse], test=stmt.test)
+
+    @_statement(cst.Else)
+    def _else(self, stmt: cst.Else) -> None:
+        self.run_suite(stmt.body)
+
+    @_statement(cst.For, cst.While)
+    def _loop(self, stmt: cst.For | cst.While) -> None:
+        self.run_loop(stmt)
+
+    @_statement(cst.With)
+    def _with(self, stmt: cst.With) -> None:
+        expects_failure = False
+        for item in stmt.items:
+            expects_failure = expects_failure or self.m.expects_exception(item.item)
+            v = self.eval(item.item)
+            if item.asname is not None:
+                self.assign(item.asname.name, UNKNOWN if not isinstance(v, TensorV) else v)
+        if expects_failure:
+            # `with pytest.raises(...)`: the body is meant to fail; what fails there is not a finding
+            with self.ctx.discarding():
                 self.run_suite(stmt.body)
-            if stmt.orelse is not None and not self.dead:
-                self.run_suite(stmt.orelse.body)
-            branches = [(dict(self.scope.vars), self.dead)]
-            for handler in stmt.handlers:
-                self.scope.vars = dict(before)
-                self.dead = False
-                self.run_suite(handler.body)
-                branches.append((dict(self.scope.vars), self.dead))
-            live = [b for b, dead in branches if not dead]
-            self.scope.vars = self._join_all(live) if live else before
-            self.dead = not live
-            if stmt.finalbody is not None:
-                dead = self.dead
-                self.dead = False
-                self.run_suite(stmt.finalbody.body)
-                self.dead = self.dead or dead
-        elif isinstance(stmt, cst.FunctionDef):
-            self.scope.vars[stmt.name.value] = self.m.local_function(stmt, self.frame)
-        elif isinstance(stmt, cst.ClassDef):
-            self.scope.vars[stmt.name.value] = UNKNOWN
-        elif isinstance(stmt, (cst.Del,)):
-            for t in stmt.target.elements if isinstance(stmt.target, cst.Tuple) else [stmt.target]:
-                node = t.value if isinstance(t, cst.Element) else t
-                if isinstance(node, cst.Name):
-                    self.scope.vars.pop(node.value, None)
-                elif isinstance(node, cst.Subscript):
-                    self.forget_if_list(node.value)
-        elif isinstance(stmt, (cst.Global, cst.Nonlocal)):
-            for n in stmt.names:
-                self.scope.vars[n.name.value] = UNKNOWN
-        elif isinstance(stmt, cst.Match):
-            self.run_branches([c.body for c in stmt.cases] + [None], test=stmt.subject)
-        # imports, pass, raise, assert, break, continue: nothing to track
+            self.dead = False
+        else:
+            with self.m.autocast_region(stmt, self):
+                self.run_suite(stmt.body)
+
+    @_statement(cst.Try)
+    def _try(self, stmt: cst.Try) -> None:
+        before = dict(self.scope.vars)
+        with self.ctx.catching(any(_catches_shape_errors(h) for h in stmt.handlers)):
+            self.run_suite(stmt.body)
+        if stmt.orelse is not None and not self.dead:
+            self.run_suite(stmt.orelse.body)
+        branches = [(dict(self.scope.vars), self.dead)]
+        for handler in stmt.handlers:
+            self.scope.vars = dict(before)
+            self.dead = False
+            self.run_suite(handler.body)
+            branches.append((dict(self.scope.vars), self.dead))
+        live = [b for b, dead in branches if not dead]
+        self.scope.vars = self._join_all(live) if live else before
+        self.dead = not live
+        if stmt.finalbody is not None:
+            dead = self.dead
+            self.dead = False
+            self.run_suite(stmt.finalbody.body)
+            self.dead = self.dead or dead
+
+    @_statement(cst.FunctionDef)
+    def _function_def(self, stmt: cst.FunctionDef) -> None:
+        self.scope.vars[stmt.name.value] = self.m.local_function(stmt, self.frame)
+
+    @_statement(cst.ClassDef)
+    def _class_def(self, stmt: cst.ClassDef) -> None:
+        self.scope.vars[stmt.name.value] = UNKNOWN
+
+    @_statement(cst.Del)
+    def _del(self, stmt: cst.Del) -> None:
+        for t in stmt.target.elements if isinstance(stmt.target, cst.Tuple) else [stmt.target]:
+            node = t.value if isinstance(t, cst.Element) else t
+            if isinstance(node, cst.Name):
+                self.scope.vars.pop(node.value, None)
+            elif isinstance(node, cst.Subscript):
+                self.forget_if_list(node.value)
+
+    @_statement(cst.Global, cst.Nonlocal)
+    def _global(self, stmt: cst.Global | cst.Nonlocal) -> None:
+        for n in stmt.names:
+            self.scope.vars[n.name.value] = UNKNOWN
+
+    @_statement(cst.Match)
+    def _match(self, stmt: cst.Match) -> None:
+        self.run_branches([c.body for c in stmt.cases] + [None], test=stmt.subject)
 
     def _prefer(self, value: Value, declared: Value) -> Value:
         if isinstance(value, TensorV) and isinstance(declared, TensorV):
@@ -206,7 +273,7 @@ class Interpreter:
             out[k] = v
         return out
 
-    def run_branches(self, suites: list[Any], test: cst.BaseExpression | None) -> None:
+    def run_branches(self, suites: list[cst.BaseSuite | cst.If | cst.Else | None], test: cst.BaseExpression | None) -> None:
         truth = _truth(self.eval(test)) if test is not None else None
         refined: list[dict[str, Value]] = [{}, {}]
         if test is not None and len(suites) == 2:
@@ -410,128 +477,141 @@ class Interpreter:
     def eval(self, node: cst.BaseExpression | None) -> Value:
         if node is None:
             return UNKNOWN
-        value = self._eval(node)
+        handler = _EXPRESSIONS.get(type(node))
+        value = handler(self, node) if handler is not None else UNKNOWN
         if self.ctx.record_hovers and isinstance(node, (cst.Name, cst.Call, cst.Attribute, cst.Subscript, cst.BinaryOperation)):
             self.ctx.hovers[id(node)] = value
             self.ctx.hover_nodes[id(node)] = node
         return value
 
-    def _eval(self, node: cst.BaseExpression) -> Value:
-        # the commonest nodes by exact type first (isinstance on libcst's ABC node classes is slow)
-        tp = type(node)
-        if tp is cst.Name:
-            return self.lookup(node.value, node)  # type: ignore[attr-defined]
-        if tp is cst.Attribute:
-            return self.attribute(node)  # type: ignore[arg-type]
-        if tp is cst.Call:
-            return self.m.call(self, node)  # type: ignore[arg-type]
-        if tp is cst.Subscript:
-            return self.subscript(node)  # type: ignore[arg-type]
-        if isinstance(node, cst.Integer):
-            literal = _int_literal(node)
-            return IntV(Size.const(literal)) if literal is not None else UNKNOWN
-        if isinstance(node, cst.Float):
-            try:
-                return FloatV(float(node.value.replace("_", "")))
-            except ValueError:
-                return FloatV(None)
-        if isinstance(node, (cst.SimpleString, cst.ConcatenatedString)):
-            s = literal_str(node)
-            return StrV(s) if s is not None else UNKNOWN
-        if isinstance(node, cst.FormattedString):
-            for part in node.parts:
-                if isinstance(part, cst.FormattedStringExpression):
-                    self.eval(part.expression)
-            return UNKNOWN
-        if isinstance(node, cst.UnaryOperation):
-            inner = self.eval(node.expression)
-            if isinstance(node.operator, cst.Minus) and isinstance(inner, IntV):
-                return IntV(-inner.size)
-            if isinstance(node.operator, cst.Minus) and isinstance(inner, FloatV):
-                return FloatV(None if inner.value is None else -inner.value)
-            if isinstance(node.operator, (cst.Minus, cst.Plus, cst.BitInvert)) and isinstance(inner, TensorV):
-                return inner
-            if isinstance(node.operator, cst.Plus):
-                return inner
-            if isinstance(node.operator, cst.Not):
-                truth = _truth(inner)
-                return BoolV(None if truth is None else not truth)
-            return UNKNOWN
-        if isinstance(node, (cst.Tuple, cst.List)):
-            items: list[Value] = []
-            for e in node.elements:
-                v = self.eval(e.value)
-                if isinstance(e, cst.StarredElement):
-                    if isinstance(v, SeqV):
-                        items.extend(v.items)
-                        continue
-                    for rest in node.elements:
-                        self.eval(rest.value)
-                    return UNKNOWN
-                items.append(v)
-            return SeqV(tuple(items), "tuple" if isinstance(node, cst.Tuple) else "list")
-        if isinstance(node, cst.Attribute):
-            return self.attribute(node)
-        if isinstance(node, cst.Subscript):
-            return self.subscript(node)
-        if isinstance(node, cst.Call):
-            return self.m.call(self, node)
-        if isinstance(node, cst.BinaryOperation):
-            left = self.eval(node.left)
-            right = self.eval(node.right)
-            return self.binary(node, left, node.operator, right)
-        if isinstance(node, cst.BooleanOperation):
-            a = self.eval(node.left)
-            ta = _truth(a)
-            if ta is not None:  # short-circuits as Python does: `dim_out or dim`, `exists(x) and x.ndim == 3`
-                decided = ta if isinstance(node.operator, cst.Or) else not ta
-                return a if decided else self.eval(node.right)
-            b = self.eval(node.right)
-            tb = _truth(b)
-            if isinstance(a, BoolV) and isinstance(b, BoolV):
-                if isinstance(node.operator, cst.And):
-                    return BoolV(False if False in (ta, tb) else (True if ta is True and tb is True else None))
-                return BoolV(True if True in (ta, tb) else (False if ta is False and tb is False else None))
-            return join(a, b) if not isinstance(a, (BoolV, NoneV)) else UNKNOWN
-        if isinstance(node, cst.Comparison):
-            return self.comparison(node)
-        if isinstance(node, cst.IfExp):
-            truth = _truth(self.eval(node.test))
-            if truth is not None:
-                return self.eval(node.body if truth else node.orelse)
-            with self.ctx.maybe_taken(None):
-                return join(self.eval(node.body), self.eval(node.orelse))
-        if isinstance(node, (cst.GeneratorExp, cst.ListComp)):
-            return self.comprehension(node)
-        if isinstance(node, cst.Name) and node.value == "None":
-            return NoneV()
-        if isinstance(node, cst.Lambda):
-            return UNKNOWN
-        if isinstance(node, cst.Ellipsis):
-            return RefV("builtins.Ellipsis")
-        if isinstance(node, cst.Dict):
-            entries: list[tuple[str, Value]] | None = []
-            for el in node.elements:
-                if isinstance(el, cst.DictElement):
-                    k = self.eval(el.key)
-                    v = self.eval(el.value)
-                    if isinstance(k, StrV) and entries is not None:
-                        entries.append((k.value, v))
-                    else:
-                        entries = None
-                else:
-                    self.eval(el.value)
-                    entries = None
-            return DictV(tuple(entries)) if entries is not None else UNKNOWN
-        if isinstance(node, cst.NamedExpr):
-            v = self.eval(node.value)
-            self.assign(node.target, v)
-            return v
-        if isinstance(node, cst.Await):
-            self.eval(node.expression)
-            return UNKNOWN
+    @_expression(cst.Name)
+    def _name(self, node: cst.Name) -> Value:
+        return self.lookup(node.value, node)
+
+    @_expression(cst.Call)
+    def _call(self, node: cst.Call) -> Value:
+        return self.m.call(self, node)
+
+    @_expression(cst.Integer)
+    def _integer(self, node: cst.Integer) -> Value:
+        literal = _int_literal(node)
+        return IntV(Size.const(literal)) if literal is not None else UNKNOWN
+
+    @_expression(cst.Float)
+    def _float(self, node: cst.Float) -> Value:
+        try:
+            return FloatV(float(node.value.replace("_", "")))
+        except ValueError:
+            return FloatV(None)
+
+    @_expression(cst.SimpleString, cst.ConcatenatedString)
+    def _string(self, node: cst.SimpleString | cst.ConcatenatedString) -> Value:
+        s = literal_str(node)
+        return StrV(s) if s is not None else UNKNOWN
+
+    @_expression(cst.FormattedString)
+    def _fstring(self, node: cst.FormattedString) -> Value:
+        for part in node.parts:
+            if isinstance(part, cst.FormattedStringExpression):
+                self.eval(part.expression)
         return UNKNOWN
 
+    @_expression(cst.UnaryOperation)
+    def _unary(self, node: cst.UnaryOperation) -> Value:
+        inner = self.eval(node.expression)
+        if isinstance(node.operator, cst.Minus) and isinstance(inner, IntV):
+            return IntV(-inner.size)
+        if isinstance(node.operator, cst.Minus) and isinstance(inner, FloatV):
+            return FloatV(None if inner.value is None else -inner.value)
+        if isinstance(node.operator, (cst.Minus, cst.Plus, cst.BitInvert)) and isinstance(inner, TensorV):
+            return inner
+        if isinstance(node.operator, cst.Plus):
+            return inner
+        if isinstance(node.operator, cst.Not):
+            truth = _truth(inner)
+            return BoolV(None if truth is None else not truth)
+        return UNKNOWN
+
+    @_expression(cst.Tuple, cst.List)
+    def _sequence(self, node: cst.Tuple | cst.List) -> Value:
+        items: list[Value] = []
+        for e in node.elements:
+            v = self.eval(e.value)
+            if isinstance(e, cst.StarredElement):
+                if isinstance(v, SeqV):
+                    items.extend(v.items)
+                    continue
+                for rest in node.elements:
+                    self.eval(rest.value)
+                return UNKNOWN
+            items.append(v)
+        return SeqV(tuple(items), "tuple" if isinstance(node, cst.Tuple) else "list")
+
+    @_expression(cst.BinaryOperation)
+    def _binary_operation(self, node: cst.BinaryOperation) -> Value:
+        left = self.eval(node.left)
+        right = self.eval(node.right)
+        return self.binary(node, left, node.operator, right)
+
+    @_expression(cst.BooleanOperation)
+    def _boolean_operation(self, node: cst.BooleanOperation) -> Value:
+        a = self.eval(node.left)
+        ta = _truth(a)
+        if ta is not None:  # short-circuits as Python does: `dim_out or dim`, `exists(x) and x.ndim == 3`
+            decided = ta if isinstance(node.operator, cst.Or) else not ta
+            return a if decided else self.eval(node.right)
+        b = self.eval(node.right)
+        tb = _truth(b)
+        if isinstance(a, BoolV) and isinstance(b, BoolV):
+            if isinstance(node.operator, cst.And):
+                return BoolV(False if False in (ta, tb) else (True if ta is True and tb is True else None))
+            return BoolV(True if True in (ta, tb) else (False if ta is False and tb is False else None))
+        return join(a, b) if not isinstance(a, (BoolV, NoneV)) else UNKNOWN
+
+    @_expression(cst.IfExp)
+    def _if_exp(self, node: cst.IfExp) -> Value:
+        truth = _truth(self.eval(node.test))
+        if truth is not None:
+            return self.eval(node.body if truth else node.orelse)
+        with self.ctx.maybe_taken(None):
+            return join(self.eval(node.body), self.eval(node.orelse))
+
+    @_expression(cst.Lambda)
+    def _lambda(self, node: cst.Lambda) -> Value:
+        return UNKNOWN
+
+    @_expression(cst.Ellipsis)
+    def _ellipsis(self, node: cst.Ellipsis) -> Value:
+        return RefV("builtins.Ellipsis")
+
+    @_expression(cst.Dict)
+    def _dict(self, node: cst.Dict) -> Value:
+        entries: list[tuple[str, Value]] | None = []
+        for el in node.elements:
+            if isinstance(el, cst.DictElement):
+                k = self.eval(el.key)
+                v = self.eval(el.value)
+                if isinstance(k, StrV) and entries is not None:
+                    entries.append((k.value, v))
+                else:
+                    entries = None
+            else:
+                self.eval(el.value)
+                entries = None
+        return DictV(tuple(entries)) if entries is not None else UNKNOWN
+
+    @_expression(cst.NamedExpr)
+    def _named_expr(self, node: cst.NamedExpr) -> Value:
+        v = self.eval(node.value)
+        self.assign(node.target, v)
+        return v
+
+    @_expression(cst.Await)
+    def _await(self, node: cst.Await) -> Value:
+        self.eval(node.expression)
+        return UNKNOWN
+
+    @_expression(cst.Comparison)
     def comparison(self, node: cst.Comparison) -> Value:
         left = self.eval(node.left)
         result: bool | None = True
@@ -559,6 +639,7 @@ class Interpreter:
             return UNKNOWN  # a module-level list any function may have filled since
         return value
 
+    @_expression(cst.Attribute)
     def attribute(self, node: cst.Attribute) -> Value:
         v = self._attribute(node)
         if isinstance(v, FuncV) and v.bound_self is not None:
@@ -585,7 +666,7 @@ class Interpreter:
         if isinstance(base, RefV):
             return self.m.qualified_value(f"{base.qualname}.{attr}")
         if isinstance(base, TensorV):
-            return op_rules.tensor_attribute(self, node, base, attr)
+            return self.m.tensor_attribute(self, node, base, attr)
         if isinstance(base, ObjV):
             return self.m.object_attr(base, attr)
         if isinstance(base, LayerV) and attr == "weight":
@@ -598,6 +679,7 @@ class Interpreter:
             return pack_attribute(self, node, attr)
         return UNKNOWN
 
+    @_expression(cst.Subscript)
     def subscript(self, node: cst.Subscript) -> Value:
         base = self.eval(node.value)
         idx_nodes = node.slice
@@ -626,12 +708,13 @@ class Interpreter:
         if isinstance(base, TensorV):
             from ..rules.constructors import mask_index
             masked = mask_index(self, node, base)
-            return masked if masked is not None else shape_ops.index_tensor(self, node, base)
+            return masked if masked is not None else self.m.index_tensor(self, node, base)
         for el in idx_nodes:
             if isinstance(el.slice, cst.Index):
                 self.eval(el.slice.value)
         return UNKNOWN
 
+    @_expression(cst.GeneratorExp, cst.ListComp)
     def comprehension(self, node: cst.GeneratorExp | cst.ListComp) -> Value:
         comp = node.for_in
         it = self.eval(comp.iter)
@@ -665,7 +748,7 @@ class Interpreter:
         if isinstance(left, SeqV) and isinstance(right, SeqV) and isinstance(op, (cst.Add, cst.AddAssign)):
             return SeqV(left.items + right.items, left.kind)
         if isinstance(left, TensorV) or isinstance(right, TensorV):
-            return op_rules.tensor_binary(self.m.ops, self, node, left, op, right)
+            return self.m.tensor_binary(self, node, left, op, right)
         return UNKNOWN
 
 
@@ -709,7 +792,7 @@ def _floor_symbol(a: Size, b: Size) -> Value:
     return IntV(Size.sym(f"{shown}//{d}@fd:{a!r}:{scope}"))
 
 
-_FLOAT_OPS: dict[type, Callable[[float, float], Any]] = {cst.Add: float.__add__, cst.Subtract: float.__sub__, cst.Multiply: float.__mul__, cst.Divide: float.__truediv__,
+_FLOAT_OPS: dict[type, Callable[[float, float], float]] = {cst.Add: float.__add__, cst.Subtract: float.__sub__, cst.Multiply: float.__mul__, cst.Divide: float.__truediv__,
               cst.Power: float.__pow__, cst.AddAssign: float.__add__, cst.SubtractAssign: float.__sub__,
               cst.MultiplyAssign: float.__mul__, cst.DivideAssign: float.__truediv__}
 
@@ -758,7 +841,7 @@ def _common_element(v: Value) -> Value | None:
 _LEAVES_LOOP = frozenset({cst.Break, cst.Continue, cst.Return, cst.Yield, cst.Raise, cst.Global, cst.Nonlocal, cst.Del})
 
 
-def _fixpoint_ok(stmt: cst.For | cst.While, cache: dict[int, Any]) -> bool:
+def _fixpoint_ok(stmt: cst.For | cst.While, cache: dict[int, set[str]]) -> bool:
     """A loop body whose end state is every iteration's end state: no break / continue / return / yield / raise (a
     branch that leaves early takes its state with it), no del, no nested function or class."""
     key = -id(stmt)

@@ -15,7 +15,7 @@ from ..index.imports import collect_imports, dotted
 from .interpreter import FrameInfo, Interpreter, Scope
 from ..index.jaxtyping_bridge import Annotation, dtype_class_of, parse_annotation
 from . import entry_points, objects
-from ..rules import layers as layer_rules, ops as op_rules
+from ..rules import layers as layer_rules, ops as op_rules, shape_ops as shape_rules
 from ..rules.ops_common import constant
 from .values import UNKNOWN, DictV, FuncV, IntV, LayerV, ManyV, NoneV, ObjV, RefV, SeqV, StrV, TensorV, Value, elements_of
 
@@ -761,6 +761,16 @@ class ModuleAnalysis:
             return False
         q = self.qualify(node.func) or dotted(node.func) or ""
         return q.endswith(("pytest.raises", "assertRaises", "assertRaisesRegex", "assert_raises", "assert_raises_regex"))
+
+    # ------------------------------------------------------------------ tensor attributes, indexing, operators
+    def tensor_attribute(self, interp: Interpreter, node: cst.Attribute, t: TensorV, attr: str) -> Value:
+        return op_rules.tensor_attribute(interp, node, t, attr)
+
+    def index_tensor(self, interp: Interpreter, node: cst.Subscript, t: TensorV) -> Value:
+        return shape_rules.index_tensor(interp, node, t)
+
+    def tensor_binary(self, interp: Interpreter, node: cst.CSTNode, left: Value, op: cst.CSTNode, right: Value) -> Value:
+        return op_rules.tensor_binary(self.ops, interp, node, left, op, right)
 
     # ------------------------------------------------------------------ annotations in statements
     def check_declared(self, stmt: cst.AnnAssign, ann: Annotation, value: Value, frame: FrameInfo) -> Value:

@@ -13,7 +13,7 @@ Framework facts (checked against torch 2.x and numpy 2.x, see tests/test_einsum_
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Callable, Sequence
 
 import libcst as cst
 
@@ -93,7 +93,7 @@ def implicit_output(operands: list[list[str]]) -> list[str]:
     return out
 
 
-def solve(eq: str, shapes: list[tuple[Any, ...]], framework: str, fresh: Any = None) -> tuple[Size, ...] | P.Problem:
+def solve(eq: str, shapes: Sequence[tuple[Size | int, ...]], framework: str, fresh: Callable[[str], Size] | None = None) -> tuple[Size, ...] | P.Problem:
     """The output shape of the einsum, or the Problem that occurs for every size consistent with ``shapes``."""
     try:
         operands, output = parse_equation(eq)
@@ -184,7 +184,7 @@ def call(cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], k
         # operands of unknown shape: their shape from the equation (fresh letters shared by the call), so the output
         # is known symbolically; an ellipsis over an unknown number of axes is one placeholder axis, and only when
         # no other operand has an ellipsis (broadcasting aligns the ellipsis axes from the right)
-        shapes: list[tuple[Any, ...]] = []
+        shapes: list[tuple[Size, ...]] = []
         names: dict[str, Size] = {}
         n_ell_terms = sum(1 for term in parsed if "..." in term)
         for i, (t, term) in enumerate(zip(operands, parsed)):

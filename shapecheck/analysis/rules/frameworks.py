@@ -11,7 +11,7 @@ torch, Keras layers leave out the batch axis in ``Reshape`` / ``Permute`` / ``In
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Callable
 
 import libcst as cst
 
@@ -85,7 +85,7 @@ def _dtype(v: Value | None) -> str | None:
     return None
 
 
-def _shape_of(v: Value | None, fresh: Any) -> tuple[Size, ...] | None:
+def _shape_of(v: Value | None, fresh: Callable[[str], Size] | None) -> tuple[Size, ...] | None:
     """A literal shape: a list / tuple of non-negative sizes (``None`` entries: fresh, as Keras's ``None``)."""
     if isinstance(v, IntV):
         return (v.size,) if v.size.as_int() is None or v.size.as_int() >= 0 else None  # type: ignore[operator]

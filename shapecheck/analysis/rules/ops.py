@@ -9,7 +9,7 @@ the rules for casts, elementwise/matmul, reductions and constructors; axis-movin
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import libcst as cst
 
@@ -22,6 +22,7 @@ from ..interpret.values import (
 )
 
 if TYPE_CHECKING:
+    from ..index.functions import FunctionInfo
     from ..interpret.interpreter import Interpreter
 
 from .ops_common import (
@@ -572,7 +573,7 @@ def _as_array(cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Valu
     return TensorV(None, _dtype_kw(kwargs), fw)
 
 
-def call_stub(cx: OpContext, node: cst.Call, qual: str, fi: Any, args: list[Value], kwargs: dict[str, Value]) -> Value:
+def call_stub(cx: OpContext, node: cst.Call, qual: str, fi: "FunctionInfo", args: list[Value], kwargs: dict[str, Value]) -> Value:
     """A function declared in a shape stub: check each argument against its annotation, return the declared shape."""
     from ...annotations import Memo, instantiate, match_shape
     from ..index.functions import bind_arguments

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from typing import Callable, Sequence
 
 import libcst as cst
 
@@ -105,7 +105,7 @@ def _shape_args(args: Sequence[Value]) -> list[Value] | None:
     return None
 
 
-def _sizes(values: Sequence[Value], fresh: Any) -> tuple[Size, ...] | None:
+def _sizes(values: Sequence[Value], fresh: Callable[[str], Size]) -> tuple[Size, ...] | None:
     out = []
     for v in values:
         if isinstance(v, IntV):

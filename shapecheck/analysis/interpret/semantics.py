@@ -1,0 +1,87 @@
+"""What the interpreter asks of the module it runs in: the call-semantics interface.
+
+The interpreter (interpreter.py) walks statements and evaluates expressions; everything that needs more than the
+node in front of it -- what a name or an import means, what an annotation declares, what a call returns, an
+object's attributes, a tensor operator's shape -- it asks through this interface. ``ModuleAnalysis`` (module.py)
+implements it; the helpers that run under an interpreter (narrowing.py, the rules reaching ``interp.m``) use
+only these members too.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from typing import TYPE_CHECKING, Protocol
+
+import libcst as cst
+
+from .values import FuncV, ObjV, TensorV, Value
+
+if TYPE_CHECKING:
+    from ..index.functions import FunctionInfo
+    from ..index.imports import ImportTable
+    from ..index.jaxtyping_bridge import Annotation
+    from ..rules.shapes_bridge import ShapeChecks
+    from .context import Context
+    from .interpreter import FrameInfo, Interpreter
+
+
+class Semantics(Protocol):
+    # --- the module's state the interpreter reads
+    @property
+    def ctx(self) -> "Context": ...  # findings, fresh symbols, hover records
+
+    @property
+    def globals(self) -> dict[str, Value]: ...
+
+    @property
+    def imports(self) -> "ImportTable": ...
+
+    @property
+    def shapes(self) -> "ShapeChecks": ...  # annotation shapes (narrowing by declared parameters)
+
+    @property
+    def assigned_cache(self) -> dict[int, set[str]]: ...  # names a loop body assigns, by id of the loop
+
+    # --- names
+    def qualify(self, node: cst.BaseExpression) -> str | None: ...
+
+    def global_value(self, name: str) -> Value: ...
+
+    def qualified_value(self, qualname: str) -> Value: ...
+
+    def find_function(self, key: str) -> "FunctionInfo | None": ...
+
+    def local_function(self, node: cst.FunctionDef, frame: "FrameInfo") -> Value: ...
+
+    # --- annotations in statements
+    def annotation_of(self, node: cst.BaseExpression) -> "Annotation | None": ...
+
+    def check_declared(self, stmt: cst.AnnAssign, ann: "Annotation", value: Value, frame: "FrameInfo") -> Value: ...
+
+    def check_return(self, stmt: cst.Return, value: Value, frame: "FrameInfo") -> None: ...
+
+    # --- calls
+    def call(self, interp: "Interpreter", node: cst.Call) -> Value: ...
+
+    def call_function(self, interp: "Interpreter", node: cst.Call, fv: FuncV, args: list[Value],
+                      kwargs: dict[str, Value]) -> Value: ...
+
+    def call_on_building_self(self, interp: "Interpreter", node: cst.Call, fi: "FunctionInfo", args: list[Value],
+                              kwargs: dict[str, Value]) -> Value: ...
+
+    # --- objects
+    def object_attr(self, obj: ObjV, attr: str) -> Value: ...
+
+    def class_attr(self, cls_key: str, attr: str) -> Value: ...
+
+    # --- regions of statements
+    def expects_exception(self, node: cst.BaseExpression) -> bool: ...
+
+    def autocast_region(self, stmt: cst.With, interp: "Interpreter") -> "contextlib.AbstractContextManager[None]": ...
+
+    # --- tensors: attributes, indexing and operators (the framework-op rules)
+    def tensor_attribute(self, interp: "Interpreter", node: cst.Attribute, t: TensorV, attr: str) -> Value: ...
+
+    def index_tensor(self, interp: "Interpreter", node: cst.Subscript, t: TensorV) -> Value: ...
+
+    def tensor_binary(self, interp: "Interpreter", node: cst.CSTNode, left: Value, op: cst.CSTNode, right: Value) -> Value: ...
