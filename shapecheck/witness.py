@@ -37,7 +37,8 @@ __all__ = ["build_witness", "concrete_failure", "solve_assignment", "EINOPS_OPS"
 
 EINOPS_OPS = frozenset({"rearrange", "reduce", "repeat", "pack", "unpack", "einsum", "parse_shape"})
 FRAMEWORK_OPS = frozenset({"matmul", "elementwise", "loss", "cat", "stack", "reshape", "expand", "linear", "attention",
-                           "nn.Linear", "nn.LayerNorm", "nn.Conv", "nn.GroupNorm", "nn.ConvTranspose", "equation_einsum", "split"})
+                           "nn.Linear", "nn.LayerNorm", "nn.Conv", "nn.GroupNorm", "nn.ConvTranspose", "equation_einsum", "split",
+                           "nn.TransformerBlock"})
 
 _INTERNAL = "~"  # prefix of symbols made while re-deriving assumptions (never shown)
 
@@ -560,6 +561,9 @@ def concrete_failure(w: Witness) -> str | None:
         ns = tuple(witness_get(w, "normalized_shape", ()))
         x = shapes[0]
         return None if len(ns) <= len(x) and tuple(x[len(x) - len(ns):]) == ns else f"normalized_shape {ns} vs input {x}"
+    if op == "nn.TransformerBlock":
+        d, x = witness_get(w, "d_model"), shapes[0]
+        return None if not x or x[-1] == d else f"d_model={d} vs last axis {x[-1]}"
     if op == "nn.Conv":
         return _conv_ok(w)
     if op == "keras.layer":  # a Keras layer's input-rank check (InputSpec ndim)

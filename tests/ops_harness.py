@@ -264,7 +264,7 @@ CONVERSIONS = ("array", "asarray", "tensor", "as_tensor")
 CUMULATIVE = ("cumsum", "cumprod", "nancumsum", "nancumprod")
 CONCATS = ("cat", "concatenate", "concat", "stack", "hstack", "vstack")
 LAYER_KINDS = ("Linear", "LayerNorm", "Conv1d", "Conv2d", "Conv3d", "TransposedConv", "ChannelNorm", "GroupNorm", "Embedding",
-               "Flatten", "Elementwise", "Sequential")
+               "Flatten", "Elementwise", "Sequential", "TransformerBlock")
 
 
 def _each(g: dict[str, Gen], prefix: str, fn: Callable[..., Case], names: list[str]) -> None:
@@ -800,6 +800,20 @@ def torch_generators(fw: Framework) -> dict[str, Gen]:
             setup.append(r.choice(("layer = nn.Flatten()", f"layer = nn.Flatten({r.randint(0, 2)})", f"layer = nn.Flatten({r.randint(0, 1)}, {r.randint(-1, 2)})")))
         elif kind == "Elementwise":
             setup.append(f"layer = nn.{r.choice(('GELU', 'ReLU', 'SiLU', 'Tanh', 'Sigmoid', 'Dropout', 'Identity', 'LeakyReLU', 'Softplus'))}()")
+        elif kind == "TransformerBlock":
+            shp = [r.randint(1, 3) for _ in range(r.choice((1, 2)))] + [r.choice((2, 4, 6))]
+            d = shp[-1] if r.random() < 0.8 else shp[-1] + 2
+            bf = r.choice(("True", "False"))
+            which = r.choice(("enc_layer", "encoder", "dec_layer", "decoder"))
+            setup = [f"x = {fw.tensor(tuple(shp))}"]
+            if which.startswith("enc"):
+                block = f"nn.TransformerEncoderLayer({d}, 2, dim_feedforward=4, dropout=0.0, batch_first={bf})"
+                setup.append(f"layer = {block}" if which == "enc_layer" else f"layer = nn.TransformerEncoder({block}, num_layers=1)")
+                expr = r.choice(("layer(x)", "layer(src=x)"))
+            else:
+                block = f"nn.TransformerDecoderLayer(d_model={d}, nhead=2, dim_feedforward=4, dropout=0.0, batch_first={bf})"
+                setup.append(f"layer = {block}" if which == "dec_layer" else f"layer = nn.TransformerDecoder({block}, num_layers=1)")
+                expr = r.choice(("layer(x, x)", "layer(tgt=x, memory=x)"))
         else:
             fin = s[-1]
             setup.append(f"layer = nn.Sequential(nn.Linear({fin}, 4), nn.GELU(), nn.Linear({4 if r.random() < 0.85 else 5}, 2))")

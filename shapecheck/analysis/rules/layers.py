@@ -39,6 +39,8 @@ def apply_layer(cx: OpContext, interp: "Interpreter", node: cst.Call, layer: Lay
         from . import frameworks
         return frameworks.apply_with_policy(cx, interp, node, layer, args, kwargs, in_sequential)
     x = args[0] if args else UNKNOWN
+    if not args and layer.kind == "TransformerBlock":  # encoder(src=x), decoder(tgt=y, memory=m)
+        x = kwargs.get("src", kwargs.get("tgt", UNKNOWN))
     report_node: cst.CSTNode = layer.line_node if in_sequential and layer.line_node is not None else node
     if not in_sequential:
         cx.ctx.note_evidence(node, "layer", x if isinstance(x, TensorV) else None)
@@ -335,6 +337,35 @@ class MultiheadAttention(LayerKind):
     @staticmethod
     def apply(cx: OpContext, interp: "Interpreter", node: cst.Call, report_node: cst.CSTNode, layer: LayerV, x: TensorV) -> Value:
         return x.with_shape(None) if x.shape is None else UNKNOWN
+
+
+@register_layer("TransformerBlock", "TransformerEncoderLayer", "TransformerDecoderLayer", "TransformerEncoder",
+                "TransformerDecoder")
+class TransformerBlock(LayerKind):
+    """``nn.TransformerEncoderLayer(d_model, nhead, ...)`` / ``nn.TransformerDecoderLayer``, and
+    ``nn.TransformerEncoder(layer, num_layers)`` / ``nn.TransformerDecoder``: the output has the shape of the input
+    (``src`` / ``tgt``, batched or not), whose last axis must be ``d_model``."""
+
+    @staticmethod
+    def build(cx: OpContext, node: cst.Call, name: str, args: list[Value], kwargs: dict[str, Value]) -> Value:
+        if name.endswith("Layer"):
+            d = _size_arg(args, kwargs, 0, "d_model")
+        else:
+            inner = args[0] if args else kwargs.get("encoder_layer", kwargs.get("decoder_layer"))
+            d = inner.param("d") if isinstance(inner, LayerV) and inner.kind == "TransformerBlock" else None
+        return LayerV("TransformerBlock", (("d", d), ("name", name)), node)
+
+    @staticmethod
+    def apply(cx: OpContext, interp: "Interpreter", node: cst.Call, report_node: cst.CSTNode, layer: LayerV, x: TensorV) -> Value:
+        if x.shape is None or len(x.shape) not in (2, 3):
+            return x.with_shape(None)
+        d = layer.param("d")
+        if d is not None and equal(x.shape[-1], d) is Truth.FALSE:
+            name = str(layer.param("name", "TransformerEncoderLayer"))
+            cx.ctx.report(report_node, "SHP204", {"op": f"nn.{name}", "detail": D.LayerInput(name, "d_model", d, "last-axis", x.shape[-1], x.shape)},
+                          cx.origins([x]), spec=OpSpec("nn.TransformerBlock", None, (x.shape,), (), (("d_model", d),)))
+            return x.with_shape(None)
+        return x
 
 
 @register_layer("Embedding")
