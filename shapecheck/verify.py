@@ -241,6 +241,9 @@ def _replay_framework(w: Witness, replay: Replay) -> None:
             return torch.nn.Linear(int(fin), int(fout), device="meta")(xs[0])
         if op == "nn.LayerNorm":
             return torch.nn.LayerNorm(tuple(int(x) for x in witness_get(w, "normalized_shape", ())), device="meta")(xs[0])
+        if op == "nn.ChannelNorm":  # affine: the weight reads num_features (the finding is made only when it is read)
+            layer = getattr(torch.nn, str(witness_get(w, "name")))(int(witness_get(w, "num_features")), affine=True, device="meta")
+            return layer(xs[0])
         if op == "nn.TransformerBlock":  # one head, a tiny feed-forward: only d_model matters for the shape
             layer = torch.nn.TransformerEncoderLayer(int(witness_get(w, "d_model")), 1, dim_feedforward=4, batch_first=True, device="meta")
             return layer(xs[0])

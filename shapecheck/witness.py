@@ -38,7 +38,7 @@ __all__ = ["build_witness", "concrete_failure", "solve_assignment", "EINOPS_OPS"
 EINOPS_OPS = frozenset({"rearrange", "reduce", "repeat", "pack", "unpack", "einsum", "parse_shape"})
 FRAMEWORK_OPS = frozenset({"matmul", "elementwise", "loss", "cat", "stack", "reshape", "expand", "linear", "attention",
                            "nn.Linear", "nn.LayerNorm", "nn.Conv", "nn.GroupNorm", "nn.ConvTranspose", "equation_einsum", "split",
-                           "nn.TransformerBlock"})
+                           "nn.TransformerBlock", "nn.ChannelNorm"})
 
 _INTERNAL = "~"  # prefix of symbols made while re-deriving assumptions (never shown)
 
@@ -561,6 +561,9 @@ def concrete_failure(w: Witness) -> str | None:
         ns = tuple(witness_get(w, "normalized_shape", ()))
         x = shapes[0]
         return None if len(ns) <= len(x) and tuple(x[len(x) - len(ns):]) == ns else f"normalized_shape {ns} vs input {x}"
+    if op == "nn.ChannelNorm":
+        c, x = witness_get(w, "num_features"), shapes[0]
+        return None if len(x) < 2 or x[1] == c else f"num_features={c} vs {x[1]} channels"
     if op == "nn.TransformerBlock":
         d, x = witness_get(w, "d_model"), shapes[0]
         return None if not x or x[-1] == d else f"d_model={d} vs last axis {x[-1]}"

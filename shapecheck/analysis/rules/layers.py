@@ -295,7 +295,8 @@ class ChannelNorm(LayerKind):
         if n is not None and len(x.shape) not in (n + 1, n + 2) and layer.param("name", "").startswith("Batch"):
             return x
         if c is not None and len(x.shape) >= 2 and equal(x.shape[1], c) is Truth.FALSE and (n is None or len(x.shape) == n + 2):
-            cx.ctx.report(report_node, "SHP204", {"op": f"nn.{layer.param('name')}", "detail": D.LayerInput(layer.param("name"), "num_features", c, "channels", x.shape[1], x.shape)}, cx.origins([x]))
+            cx.ctx.report(report_node, "SHP204", {"op": f"nn.{layer.param('name')}", "detail": D.LayerInput(layer.param("name"), "num_features", c, "channels", x.shape[1], x.shape)}, cx.origins([x]),
+                          spec=OpSpec("nn.ChannelNorm", None, (x.shape,), (), (("name", layer.param("name")), ("num_features", c))))
             return x.with_shape(None)
         return x
 
