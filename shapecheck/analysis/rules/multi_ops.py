@@ -224,8 +224,8 @@ def math_call(qual: str, args: list[Value], kwargs: dict[str, Value], dynamic: b
             return FloatV(None)
         try:
             return FloatV(float(_MATH_FLOAT[name](*known)))
-        except (ValueError, OverflowError, TypeError):
-            return UNKNOWN  # raises: nothing to claim
+        except (ValueError, ArithmeticError, TypeError):  # math.log(x, 1), math.sqrt(-1), math.exp(1000): raises
+            return UNKNOWN
     if name in _MATH_INT and len(args) == 1:
         if isinstance(args[0], IntV):
             return args[0]
