@@ -24,7 +24,7 @@ from ..interpret.values import (
 )
 
 from . import layers, ops, shape_ops
-from .registry import OpContext, framework_methods
+from .registry import FRAMEWORK_FUNCTIONS, FRAMEWORK_METHODS, FunctionRule, MethodRule, OpContext, framework_functions, framework_methods
 
 if TYPE_CHECKING:
     from ..interpret.interpreter import Interpreter
@@ -235,94 +235,165 @@ def _concat(cx: OpContext, node: cst.Call, name: str, fw: str, seq: Value | None
     return ops.concat(cx, node, name, fw, [seq, axis], {})
 
 
-def tf_call(cx: OpContext, node: cst.Call, qual: str, args: list[Value], kwargs: dict[str, Value]) -> Value:
+def _tf_key(qual: str) -> str:
+    """``tensorflow.math.reduce_sum`` / ``tensorflow.reduce_sum``: the name, after the first namespace if any."""
     parts = qual.split(".")
-    name = parts[-1]
-    space = parts[1] if len(parts) > 2 else ""
-    if space not in ("", "math", "linalg", "random", "nn", "dtypes"):
-        return UNKNOWN
-    fw = "tensorflow"
-    x = _arg(args, kwargs, 0, "input") if name not in ("reshape", "cast", "transpose", "matmul", "tile") else None
-    if space == "random" and name in ("normal", "uniform", "truncated_normal"):
-        return _construct(cx, node, fw, f"tf.random.{name}", _arg(args, kwargs, 0, "shape"), _dtype(_arg(args, kwargs, 3, "dtype")) or ("float32" if _arg(args, kwargs, 3, "dtype") is None else None))
-    if space == "":
-        if name in ("zeros", "ones"):
-            dt = _arg(args, kwargs, 1, "dtype")
-            return _construct(cx, node, fw, f"tf.{name}", _arg(args, kwargs, 0, "shape"), "float32" if dt is None else _dtype(dt))
-        if name == "fill":
-            value = _arg(args, kwargs, 1, "value")
-            return _construct(cx, node, fw, "tf.fill", _arg(args, kwargs, 0, "dims"), "float32" if isinstance(value, FloatV) else None)
-        if name == "constant":
-            dt = _arg(args, kwargs, 1, "dtype")
-            shape = _arg(args, kwargs, 2, "shape")
-            value = _arg(args, kwargs, 0, "value")
-            if shape is not None and not isinstance(shape, NoneV):
-                return _construct(cx, node, fw, "tf.constant", shape, _dtype(dt))
-            if isinstance(value, TensorV):
-                return TensorV(value.shape, _dtype(dt) if dt is not None else value.dtype, fw, value.axes, value.origin)
-            return TensorV(None, _dtype(dt), fw)
-        if name in ("Variable", "convert_to_tensor"):
-            value = _arg(args, kwargs, 0, "initial_value" if name == "Variable" else "value")
-            dt = kwargs.get("dtype")
-            if isinstance(value, TensorV):
-                return TensorV(value.shape, _dtype(dt) if dt is not None else value.dtype, fw, value.axes, value.origin)
-            return TensorV(None, _dtype(dt), fw)
-        if name in ("zeros_like", "ones_like"):
-            t = _arg(args, kwargs, 0, "input")
-            dt = _arg(args, kwargs, 1, "dtype")
-            return t.with_dtype(_dtype(dt)) if isinstance(t, TensorV) and dt is not None else (t if isinstance(t, TensorV) else UNKNOWN)
-        if name == "cast":
-            return _cast(_arg(args, kwargs, 0, "x"), _arg(args, kwargs, 1, "dtype"))
-        if name == "shape":
-            t = _arg(args, kwargs, 0, "input")
-            # the dynamic shape: an int32 tensor of the rank's length (x.shape is the static one)
-            rank = t.rank if isinstance(t, TensorV) else None
-            return TensorV((Size.const(rank),) if rank is not None else None, "int32", fw)
-        if name == "reshape":
-            t = _arg(args, kwargs, 0, "tensor")
-            target = _arg(args, kwargs, 1, "shape")
-            if not isinstance(t, TensorV):
-                return UNKNOWN
-            return shape_ops.reshape(cx, node, "reshape", t, [target], {}) if isinstance(target, SeqV) else t.with_shape(None)
-        if name == "transpose":
-            t = _arg(args, kwargs, 0, "a")
-            if not isinstance(t, TensorV) or "conjugate" in kwargs or len(args) > 2:
-                return UNKNOWN if not isinstance(t, TensorV) else t.with_shape(None)
-            return _transpose(cx, t, _arg(args, kwargs, 1, "perm"))
-        if name in ("concat", "stack"):
-            return _concat(cx, node, name, fw, _arg(args, kwargs, 0, "values"), _arg(args, kwargs, 1, "axis", IntV(Size.const(0)) if name == "stack" else None))
-        if name == "expand_dims":
-            t = _arg(args, kwargs, 0, "input")
-            return _expand_dims(t, _arg(args, kwargs, 1, "axis")) if isinstance(t, TensorV) else UNKNOWN
-        if name == "squeeze":
-            t = _arg(args, kwargs, 0, "input")
-            if not isinstance(t, TensorV):
-                return UNKNOWN
-            axis = _arg(args, kwargs, 1, "axis")
-            if axis is not None and not isinstance(axis, NoneV):
-                return t.with_shape(None)  # tf.squeeze(x, axis) raises on an axis that is not 1: not modelled
-            return shape_ops.squeeze(t, [], {})
-        if name == "tile":
-            t = _arg(args, kwargs, 0, "input")
-            return _tile(t, _arg(args, kwargs, 1, "multiples")) if isinstance(t, TensorV) else UNKNOWN
-    if name == "matmul" and space in ("", "linalg"):
-        flags = [kwargs.get(k, BoolV(False)) for k in ("transpose_a", "transpose_b", "adjoint_a", "adjoint_b")]
-        if len(args) > 2 or not all(isinstance(f, BoolV) for f in flags):
-            return UNKNOWN
-        ta = bool(flags[0].value or flags[2].value)  # type: ignore[union-attr]
-        tb = bool(flags[1].value or flags[3].value)  # type: ignore[union-attr]
-        return _matmul(cx, node, "tf.matmul", _arg(args, kwargs, 0, "a"), _arg(args, kwargs, 1, "b"), ta, tb, 2)
-    if name == "einsum" and space in ("", "linalg"):
-        return _einsum(cx, node, args[0] if args else kwargs.get("equation"), list(args[1:]))
-    if name in _TF_REDUCTIONS and space in ("", "math"):
-        return _reduce(cx, node, _TF_REDUCTIONS[name], _arg(args, kwargs, 0, "input_tensor"), _arg(args, kwargs, 1, "axis"), _arg(args, kwargs, 2, "keepdims"))
-    if name in ("cumsum", "cumprod") and space in ("", "math") and isinstance(x, TensorV):
-        axis = _arg(args, kwargs, 1, "axis", IntV(Size.const(0)))
-        ops.note_framework_reduction(cx, node, name, x, _axes_list(x, axis), {})
-        return x
-    if name in _SAME_SHAPE and space in ("", "math", "nn") and isinstance(x, TensorV):
-        return x
+    return f"tensorflow.{parts[1]}.{parts[-1]}" if len(parts) > 2 else qual
+
+
+def _tf(*names: str, spaces: tuple[str, ...] = ("",)) -> Callable[[FunctionRule], FunctionRule]:
+    """Register a TensorFlow function rule for ``tf.name`` in each namespace of ``spaces`` ("" is ``tf.`` itself)."""
+    return framework_functions("tensorflow", *(f"tensorflow.{s}.{n}" if s else f"tensorflow.{n}" for s in spaces for n in names))
+
+
+def tf_call(cx: OpContext, node: cst.Call, qual: str, args: list[Value], kwargs: dict[str, Value]) -> Value:
+    for rule in FRAMEWORK_FUNCTIONS["tensorflow"].get(_tf_key(qual)):
+        out = rule(cx, node, qual, "tensorflow", args, kwargs)
+        if out is not None:
+            return out
     return UNKNOWN
+
+
+@_tf("normal", "uniform", "truncated_normal", spaces=("random",))
+def _tf_random(cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]) -> Value | None:
+    name = qual.rsplit(".", 1)[-1]
+    return _construct(cx, node, fw, f"tf.random.{name}", _arg(args, kwargs, 0, "shape"), _dtype(_arg(args, kwargs, 3, "dtype")) or ("float32" if _arg(args, kwargs, 3, "dtype") is None else None))
+
+
+@_tf("zeros", "ones")
+def _tf_zeros(cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]) -> Value | None:
+    dt = _arg(args, kwargs, 1, "dtype")
+    return _construct(cx, node, fw, f"tf.{qual.rsplit('.', 1)[-1]}", _arg(args, kwargs, 0, "shape"), "float32" if dt is None else _dtype(dt))
+
+
+@_tf("fill")
+def _tf_fill(cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]) -> Value | None:
+    value = _arg(args, kwargs, 1, "value")
+    return _construct(cx, node, fw, "tf.fill", _arg(args, kwargs, 0, "dims"), "float32" if isinstance(value, FloatV) else None)
+
+
+@_tf("constant")
+def _tf_constant(cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]) -> Value | None:
+    dt = _arg(args, kwargs, 1, "dtype")
+    shape = _arg(args, kwargs, 2, "shape")
+    value = _arg(args, kwargs, 0, "value")
+    if shape is not None and not isinstance(shape, NoneV):
+        return _construct(cx, node, fw, "tf.constant", shape, _dtype(dt))
+    if isinstance(value, TensorV):
+        return TensorV(value.shape, _dtype(dt) if dt is not None else value.dtype, fw, value.axes, value.origin)
+    return TensorV(None, _dtype(dt), fw)
+
+
+@_tf("Variable", "convert_to_tensor")
+def _tf_variable(cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]) -> Value | None:
+    value = _arg(args, kwargs, 0, "initial_value" if qual.endswith(".Variable") else "value")
+    dt = kwargs.get("dtype")
+    if isinstance(value, TensorV):
+        return TensorV(value.shape, _dtype(dt) if dt is not None else value.dtype, fw, value.axes, value.origin)
+    return TensorV(None, _dtype(dt), fw)
+
+
+@_tf("zeros_like", "ones_like")
+def _tf_like(cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]) -> Value | None:
+    t = _arg(args, kwargs, 0, "input")
+    dt = _arg(args, kwargs, 1, "dtype")
+    return t.with_dtype(_dtype(dt)) if isinstance(t, TensorV) and dt is not None else (t if isinstance(t, TensorV) else UNKNOWN)
+
+
+@_tf("cast")
+def _tf_cast(cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]) -> Value | None:
+    return _cast(_arg(args, kwargs, 0, "x"), _arg(args, kwargs, 1, "dtype"))
+
+
+@_tf("shape")
+def _tf_shape(cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]) -> Value | None:
+    t = _arg(args, kwargs, 0, "input")
+    # the dynamic shape: an int32 tensor of the rank's length (x.shape is the static one)
+    rank = t.rank if isinstance(t, TensorV) else None
+    return TensorV((Size.const(rank),) if rank is not None else None, "int32", fw)
+
+
+@_tf("reshape")
+def _tf_reshape(cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]) -> Value | None:
+    t = _arg(args, kwargs, 0, "tensor")
+    target = _arg(args, kwargs, 1, "shape")
+    if not isinstance(t, TensorV):
+        return UNKNOWN
+    return shape_ops.reshape(cx, node, "reshape", t, [target], {}) if isinstance(target, SeqV) else t.with_shape(None)
+
+
+@_tf("transpose")
+def _tf_transpose(cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]) -> Value | None:
+    t = _arg(args, kwargs, 0, "a")
+    if not isinstance(t, TensorV) or "conjugate" in kwargs or len(args) > 2:
+        return UNKNOWN if not isinstance(t, TensorV) else t.with_shape(None)
+    return _transpose(cx, t, _arg(args, kwargs, 1, "perm"))
+
+
+@_tf("concat", "stack")
+def _tf_concat(cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]) -> Value | None:
+    name = qual.rsplit(".", 1)[-1]
+    return _concat(cx, node, name, fw, _arg(args, kwargs, 0, "values"), _arg(args, kwargs, 1, "axis", IntV(Size.const(0)) if name == "stack" else None))
+
+
+@_tf("expand_dims")
+def _tf_expand_dims(cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]) -> Value | None:
+    t = _arg(args, kwargs, 0, "input")
+    return _expand_dims(t, _arg(args, kwargs, 1, "axis")) if isinstance(t, TensorV) else UNKNOWN
+
+
+@_tf("squeeze")
+def _tf_squeeze(cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]) -> Value | None:
+    t = _arg(args, kwargs, 0, "input")
+    if not isinstance(t, TensorV):
+        return UNKNOWN
+    axis = _arg(args, kwargs, 1, "axis")
+    if axis is not None and not isinstance(axis, NoneV):
+        return t.with_shape(None)  # tf.squeeze(x, axis) raises on an axis that is not 1: not modelled
+    return shape_ops.squeeze(t, [], {})
+
+
+@_tf("tile")
+def _tf_tile(cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]) -> Value | None:
+    t = _arg(args, kwargs, 0, "input")
+    return _tile(t, _arg(args, kwargs, 1, "multiples")) if isinstance(t, TensorV) else UNKNOWN
+
+
+@_tf("matmul", spaces=("", "linalg"))
+def _tf_matmul(cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]) -> Value | None:
+    flags = [kwargs.get(k, BoolV(False)) for k in ("transpose_a", "transpose_b", "adjoint_a", "adjoint_b")]
+    if len(args) > 2 or not all(isinstance(f, BoolV) for f in flags):
+        return UNKNOWN
+    ta = bool(flags[0].value or flags[2].value)  # type: ignore[union-attr]
+    tb = bool(flags[1].value or flags[3].value)  # type: ignore[union-attr]
+    return _matmul(cx, node, "tf.matmul", _arg(args, kwargs, 0, "a"), _arg(args, kwargs, 1, "b"), ta, tb, 2)
+
+
+@_tf("einsum", spaces=("", "linalg"))
+def _tf_einsum(cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]) -> Value | None:
+    return _einsum(cx, node, args[0] if args else kwargs.get("equation"), list(args[1:]))
+
+
+@_tf(*_TF_REDUCTIONS, spaces=("", "math"))
+def _tf_reduction(cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]) -> Value | None:
+    name = qual.rsplit(".", 1)[-1]
+    return _reduce(cx, node, _TF_REDUCTIONS[name], _arg(args, kwargs, 0, "input_tensor"), _arg(args, kwargs, 1, "axis"), _arg(args, kwargs, 2, "keepdims"))
+
+
+@_tf("cumsum", "cumprod", spaces=("", "math"))
+def _tf_cumulative(cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]) -> Value | None:
+    x = _arg(args, kwargs, 0, "input")
+    if not isinstance(x, TensorV):
+        return None
+    axis = _arg(args, kwargs, 1, "axis", IntV(Size.const(0)))
+    ops.note_framework_reduction(cx, node, qual.rsplit(".", 1)[-1], x, _axes_list(x, axis), {})
+    return x
+
+
+@_tf(*_SAME_SHAPE, spaces=("", "math", "nn"))
+def _tf_same_shape(cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]) -> Value | None:
+    x = _arg(args, kwargs, 0, "input")
+    return x if isinstance(x, TensorV) else None
 
 
 def _axes_list(t: TensorV, axis: Value | None) -> list[int] | None:
@@ -347,99 +418,201 @@ def _paddle_reshape(cx: OpContext, node: cst.Call, t: TensorV, target: Value | N
     return shape_ops.reshape(cx, node, "reshape", t, [SeqV(tuple(items), target.kind)], {})
 
 
+def _paddle(*quals: str) -> Callable[[FunctionRule], FunctionRule]:
+    """Register a paddle function rule for each qualified name (``paddle.zeros``, ``paddle.tensor.zeros``, ...)."""
+    return framework_functions("paddle", *quals)
+
+
+def _in(spaces: tuple[str, ...], *names: str) -> tuple[str, ...]:
+    return tuple(f"paddle.{s}.{n}" if s else f"paddle.{n}" for s in spaces for n in names)
+
+
 def paddle_call(cx: OpContext, node: cst.Call, qual: str, args: list[Value], kwargs: dict[str, Value]) -> Value:
+    """``paddle.name(...)``: its registered rule; else a tensor first argument makes it ``x.name(...)`` (in
+    ``paddle``, ``paddle.tensor``, ``paddle.linalg``); else unknown."""
+    for rule in FRAMEWORK_FUNCTIONS["paddle"].get(qual):
+        out = rule(cx, node, qual, "paddle", args, kwargs)
+        if out is not None:
+            return out
     parts = qual.split(".")
-    name = parts[-1]
     space = ".".join(parts[1:-1])
-    fw = "paddle"
-    if space == "amp" and name in ("decorate", "amp_decorate"):
-        # decorate(models, optimizers=None, level='O1', ...): the same model objects (O2 casts their parameters to
-        # float16; outputs then follow the auto_cast region, which is not modelled) and optimizers
-        models = _arg(args, kwargs, 0, "models")
-        optimizers = _arg(args, kwargs, 1, "optimizers")
-        if models is None:
-            return UNKNOWN
-        return models if optimizers is None or isinstance(optimizers, NoneV) else SeqV((models, optimizers), "tuple")
-    if space in ("", "tensor"):
-        if name in ("zeros", "ones", "randn", "rand", "empty"):
-            dt = _arg(args, kwargs, 1, "dtype")
-            return _construct(cx, node, fw, f"paddle.{name}", _arg(args, kwargs, 0, "shape"), "float32" if dt is None or isinstance(dt, NoneV) else _dtype(dt))
-        if name == "full":
-            dt = _arg(args, kwargs, 2, "dtype")
-            value = _arg(args, kwargs, 1, "fill_value")
-            default = "float32" if isinstance(value, FloatV) else None
-            return _construct(cx, node, fw, "paddle.full", _arg(args, kwargs, 0, "shape"), default if dt is None or isinstance(dt, NoneV) else _dtype(dt))
-        if name == "to_tensor":
-            data = _arg(args, kwargs, 0, "data")
-            dt = _arg(args, kwargs, 1, "dtype")
-            if isinstance(data, TensorV):
-                return TensorV(data.shape, _dtype(dt) if dt is not None and not isinstance(dt, NoneV) else data.dtype, fw, data.axes, data.origin)
-            return TensorV(None, _dtype(dt), fw)
     t = _arg(args, kwargs, 0, "x")
-    rest = list(args[1:]) if "x" not in kwargs else list(args)
-    if isinstance(t, TensorV) and (space in ("", "tensor", "linalg") or (space == "nn.functional" and name in _SAME_SHAPE)):
-        if space == "nn.functional":
-            return t
-        return paddle_method(cx, node, t, name, rest, {k: v for k, v in kwargs.items() if k != "x"}, function=True)
-    if name in ("concat", "stack") and space in ("", "tensor"):
-        return _concat(cx, node, name, fw, t, _arg(args, kwargs, 1, "axis", IntV(Size.const(0))))
-    if name == "einsum" and space in ("", "tensor"):
-        return _einsum(cx, node, args[0] if args else kwargs.get("equation"), list(args[1:]))
+    if isinstance(t, TensorV) and space in ("", "tensor", "linalg"):
+        rest = list(args[1:]) if "x" not in kwargs else list(args)
+        return paddle_method(cx, node, t, parts[-1], rest, {k: v for k, v in kwargs.items() if k != "x"})
     return UNKNOWN
 
 
-def paddle_method(cx: OpContext, node: cst.Call, t: TensorV, name: str, args: list[Value], kwargs: dict[str, Value], function: bool = False) -> Value:
-    """``x.op(...)`` on a paddle tensor, or ``paddle.op(x, ...)`` (``args`` without ``x``)."""
-    if name in ("astype", "cast"):
-        return _cast(t, _arg(args, kwargs, 0, "dtype"))
-    if name == "reshape":
-        return _paddle_reshape(cx, node, t, _arg(args, kwargs, 0, "shape"))
-    if name == "transpose":
-        perm = _arg(args, kwargs, 0, "perm")
-        return _transpose(cx, t, perm) if perm is not None else t.with_shape(None)
-    if name == "t" and not args and t.shape is not None and len(t.shape) <= 2:
-        return t.with_shape(tuple(reversed(t.shape)))
-    if name == "unsqueeze":
-        return _expand_dims(t, _arg(args, kwargs, 0, "axis"))
-    if name == "squeeze":
-        axis = _arg(args, kwargs, 0, "axis")
-        return shape_ops.squeeze(t, [axis] if axis is not None and not isinstance(axis, NoneV) else [], {})  # a non-1 axis is left alone, as in torch
-    if name == "flatten":
-        start = _arg(args, kwargs, 0, "start_axis", IntV(Size.const(0)))
-        stop = _arg(args, kwargs, 1, "stop_axis", IntV(Size.const(-1)))
-        return shape_ops.flatten(t, [start, stop], {})  # type: ignore[list-item]
-    if name in ("matmul", "mm", "bmm"):
-        ta, tb = kwargs.get("transpose_x", BoolV(False)), kwargs.get("transpose_y", BoolV(False))
-        if len(args) > 1 or not isinstance(ta, BoolV) or not isinstance(tb, BoolV):
-            return t.with_shape(None)
-        return _matmul(cx, node, "paddle.matmul", t, _arg(args, kwargs, 0, "y"), ta.value, tb.value, 1 if name == "matmul" else (2 if name == "mm" else 3))
-    if name in ("tile",):
-        return _tile(t, _arg(args, kwargs, 0, "repeat_times"))
-    if name in _PADDLE_REDUCTIONS:
-        kind = _PADDLE_REDUCTIONS[name]
-        if name in ("sum", "nansum"):  # sum(x, axis=None, dtype=None, keepdim=False)
-            return _reduce(cx, node, kind, t, _arg(args, kwargs, 0, "axis"), _arg(args, kwargs, 2, "keepdim"), _arg(args, kwargs, 1, "dtype"))
-        return _reduce(cx, node, kind, t, _arg(args, kwargs, 0, "axis"), _arg(args, kwargs, 1, "keepdim"))
-    if name in ("cumsum", "cumprod"):
-        axis = _arg(args, kwargs, 0, "axis" if name == "cumsum" else "dim")
-        ops.note_framework_reduction(cx, node, name, t, _axes_list(t, axis) if axis is not None and not isinstance(axis, NoneV) else None, {})
-        return t.with_shape((product(t.shape),)) if name == "cumsum" and (axis is None or isinstance(axis, NoneV)) and t.shape is not None else t
-    if name in ("numel",) and not args:
+@_paddle("paddle.amp.decorate", "paddle.amp.amp_decorate")
+def _paddle_amp_decorate(cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]) -> Value | None:
+    # decorate(models, optimizers=None, level='O1', ...): the same model objects (O2 casts their parameters to
+    # float16; outputs then follow the auto_cast region, which is not modelled) and optimizers
+    models = _arg(args, kwargs, 0, "models")
+    optimizers = _arg(args, kwargs, 1, "optimizers")
+    if models is None:
         return UNKNOWN
-    if name in ("dim", "ndimension") and not args:
-        return IntV(Size.const(len(t.shape))) if t.shape is not None else UNKNOWN
-    if name in _SAME_SHAPE or name in ("clone", "detach", "cpu", "cuda", "contiguous"):
-        return t
+    return models if optimizers is None or isinstance(optimizers, NoneV) else SeqV((models, optimizers), "tuple")
+
+
+@_paddle(*_in(("", "tensor"), "zeros", "ones", "randn", "rand", "empty"))
+def _paddle_zeros(cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]) -> Value | None:
+    dt = _arg(args, kwargs, 1, "dtype")
+    return _construct(cx, node, fw, f"paddle.{qual.rsplit('.', 1)[-1]}", _arg(args, kwargs, 0, "shape"), "float32" if dt is None or isinstance(dt, NoneV) else _dtype(dt))
+
+
+@_paddle(*_in(("", "tensor"), "full"))
+def _paddle_full(cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]) -> Value | None:
+    dt = _arg(args, kwargs, 2, "dtype")
+    value = _arg(args, kwargs, 1, "fill_value")
+    default = "float32" if isinstance(value, FloatV) else None
+    return _construct(cx, node, fw, "paddle.full", _arg(args, kwargs, 0, "shape"), default if dt is None or isinstance(dt, NoneV) else _dtype(dt))
+
+
+@_paddle(*_in(("", "tensor"), "to_tensor"))
+def _paddle_to_tensor(cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]) -> Value | None:
+    data = _arg(args, kwargs, 0, "data")
+    dt = _arg(args, kwargs, 1, "dtype")
+    if isinstance(data, TensorV):
+        return TensorV(data.shape, _dtype(dt) if dt is not None and not isinstance(dt, NoneV) else data.dtype, fw, data.axes, data.origin)
+    return TensorV(None, _dtype(dt), fw)
+
+
+@_paddle(*_in(("nn.functional",), *_SAME_SHAPE))
+def _paddle_functional_same_shape(cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]) -> Value | None:
+    t = _arg(args, kwargs, 0, "x")
+    return t if isinstance(t, TensorV) else None
+
+
+@_paddle(*_in(("", "tensor"), "concat", "stack"))
+def _paddle_concat(cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]) -> Value | None:
+    seq = _arg(args, kwargs, 0, "x")
+    if isinstance(seq, TensorV):
+        return None  # a tensor where the list belongs: x.concat(...), which paddle has not
+    return _concat(cx, node, qual.rsplit(".", 1)[-1], fw, seq, _arg(args, kwargs, 1, "axis", IntV(Size.const(0))))
+
+
+@_paddle(*_in(("", "tensor"), "einsum"))
+def _paddle_einsum(cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]) -> Value | None:
+    if isinstance(_arg(args, kwargs, 0, "x"), TensorV):
+        return None
+    return _einsum(cx, node, args[0] if args else kwargs.get("equation"), list(args[1:]))
+
+
+def method_of(cx: OpContext, node: cst.Call, framework: str, t: TensorV, name: str, args: list[Value], kwargs: dict[str, Value]) -> Value:
+    """``x.name(...)`` with the rules registered for ``framework`` (unknown for a method without one)."""
+    for rule in FRAMEWORK_METHODS[framework].get(name):
+        out = rule(cx, node, name, t, args, kwargs, True)
+        if out is not None:
+            return out
     return UNKNOWN
 
 
-def tf_method(cx: OpContext, node: cst.Call, t: TensorV, name: str, args: list[Value], kwargs: dict[str, Value]) -> Value:
+def paddle_method(cx: OpContext, node: cst.Call, t: TensorV, name: str, args: list[Value], kwargs: dict[str, Value]) -> Value:
+    """``x.op(...)`` on a paddle tensor, or ``paddle.op(x, ...)`` (``args`` without ``x``)."""
+    return method_of(cx, node, "paddle", t, name, args, kwargs)
+
+
+def _paddle_method(*names: str) -> Callable[[MethodRule], MethodRule]:
+    return framework_methods("paddle", *names)
+
+
+@_paddle_method("astype", "cast")
+def _paddle_cast(cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value], method: bool) -> Value | None:
+    return _cast(t, _arg(args, kwargs, 0, "dtype"))
+
+
+@_paddle_method("reshape")
+def _paddle_reshape_method(cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value], method: bool) -> Value | None:
+    return _paddle_reshape(cx, node, t, _arg(args, kwargs, 0, "shape"))
+
+
+@_paddle_method("transpose")
+def _paddle_transpose(cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value], method: bool) -> Value | None:
+    perm = _arg(args, kwargs, 0, "perm")
+    return _transpose(cx, t, perm) if perm is not None else t.with_shape(None)
+
+
+@_paddle_method("t")
+def _paddle_t(cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value], method: bool) -> Value | None:
+    if not args and t.shape is not None and len(t.shape) <= 2:
+        return t.with_shape(tuple(reversed(t.shape)))
+    return None
+
+
+@_paddle_method("unsqueeze")
+def _paddle_unsqueeze(cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value], method: bool) -> Value | None:
+    return _expand_dims(t, _arg(args, kwargs, 0, "axis"))
+
+
+@_paddle_method("squeeze")
+def _paddle_squeeze(cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value], method: bool) -> Value | None:
+    axis = _arg(args, kwargs, 0, "axis")
+    return shape_ops.squeeze(t, [axis] if axis is not None and not isinstance(axis, NoneV) else [], {})  # a non-1 axis is left alone, as in torch
+
+
+@_paddle_method("flatten")
+def _paddle_flatten(cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value], method: bool) -> Value | None:
+    start = _arg(args, kwargs, 0, "start_axis", IntV(Size.const(0)))
+    stop = _arg(args, kwargs, 1, "stop_axis", IntV(Size.const(-1)))
+    return shape_ops.flatten(t, [start, stop], {})  # type: ignore[list-item]
+
+
+@_paddle_method("matmul", "mm", "bmm")
+def _paddle_matmul(cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value], method: bool) -> Value | None:
+    ta, tb = kwargs.get("transpose_x", BoolV(False)), kwargs.get("transpose_y", BoolV(False))
+    if len(args) > 1 or not isinstance(ta, BoolV) or not isinstance(tb, BoolV):
+        return t.with_shape(None)
+    return _matmul(cx, node, "paddle.matmul", t, _arg(args, kwargs, 0, "y"), ta.value, tb.value, 1 if name == "matmul" else (2 if name == "mm" else 3))
+
+
+@_paddle_method("tile")
+def _paddle_tile(cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value], method: bool) -> Value | None:
+    return _tile(t, _arg(args, kwargs, 0, "repeat_times"))
+
+
+@_paddle_method(*_PADDLE_REDUCTIONS)
+def _paddle_reduction(cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value], method: bool) -> Value | None:
+    kind = _PADDLE_REDUCTIONS[name]
+    if name in ("sum", "nansum"):  # sum(x, axis=None, dtype=None, keepdim=False)
+        return _reduce(cx, node, kind, t, _arg(args, kwargs, 0, "axis"), _arg(args, kwargs, 2, "keepdim"), _arg(args, kwargs, 1, "dtype"))
+    return _reduce(cx, node, kind, t, _arg(args, kwargs, 0, "axis"), _arg(args, kwargs, 1, "keepdim"))
+
+
+@_paddle_method("cumsum", "cumprod")
+def _paddle_cumulative(cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value], method: bool) -> Value | None:
+    axis = _arg(args, kwargs, 0, "axis" if name == "cumsum" else "dim")
+    ops.note_framework_reduction(cx, node, name, t, _axes_list(t, axis) if axis is not None and not isinstance(axis, NoneV) else None, {})
+    return t.with_shape((product(t.shape),)) if name == "cumsum" and (axis is None or isinstance(axis, NoneV)) and t.shape is not None else t
+
+
+@_paddle_method("numel")
+def _paddle_numel(cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value], method: bool) -> Value | None:
+    return UNKNOWN if not args else None
+
+
+@_paddle_method("dim", "ndimension")
+def _paddle_dim(cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value], method: bool) -> Value | None:
+    if args:
+        return None
+    return IntV(Size.const(len(t.shape))) if t.shape is not None else UNKNOWN
+
+
+@_paddle_method(*_SAME_SHAPE, "clone", "detach", "cpu", "cuda", "contiguous")
+def _paddle_same_shape(cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value], method: bool) -> Value | None:
+    return t
+
+
+@framework_methods("tensorflow", "get_shape")
+def _tf_get_shape(cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value], method: bool) -> Value | None:
     """A TensorFlow tensor has few shape methods of its own (numpy behaviour aside): the rest is unknown."""
-    if name in ("get_shape",) and not args and t.shape is not None:
+    if not args and t.shape is not None:
         return SeqV(tuple(IntV(s) for s in t.shape), "shape")
-    if name in ("numpy",):
-        return TensorV(t.shape, t.dtype, "numpy", t.axes, t.origin)
-    return UNKNOWN
+    return None
+
+
+@framework_methods("tensorflow", "numpy")
+def _tf_numpy(cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value], method: bool) -> Value | None:
+    return TensorV(t.shape, t.dtype, "numpy", t.axes, t.origin)
 
 
 # ------------------------------------------------------------------------------------------------------ layers
@@ -884,12 +1057,3 @@ def layer_name(layer: LayerV) -> str:
     return str(layer.param("cls", layer.kind[3:]))
 
 
-
-@framework_methods("paddle")
-def _paddle_methods(cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value], method: bool) -> Value | None:
-    return paddle_method(cx, node, t, name, args, kwargs)
-
-
-@framework_methods("tensorflow")
-def _tf_methods(cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value], method: bool) -> Value | None:
-    return tf_method(cx, node, t, name, args, kwargs)

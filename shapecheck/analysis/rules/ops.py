@@ -204,10 +204,8 @@ def tensor_method(cx: OpContext, interp: "Interpreter", node: cst.Call, t: Tenso
         return t.with_shape(None) if name in SAME_SHAPE else UNKNOWN
     if name == "masked_fill" and args and not isinstance(args[0], TensorV):
         args = [_comparison_mask(interp, node.args[0].value if node.args else None), *args[1:]]
-    own = FRAMEWORK_METHODS.get(t.framework) if t.framework is not None else None
-    if own is not None:  # TensorFlow / Paddle tensors: their own rules (frameworks.py), never torch's
-        out = own(cx, node, name, t, args, kwargs, True)
-        return out if out is not None else t.with_shape(None)
+    if t.framework in FRAMEWORK_METHODS:  # TensorFlow / Paddle tensors: their own rules (frameworks.py), never torch's
+        return frameworks.method_of(cx, node, t.framework, t, name, args, kwargs)
     return apply_op(cx, node, name, t, args, kwargs, method=True)
 
 

@@ -8,7 +8,8 @@ and einops engine) and the call's values. Each family module registers its rules
 * :data:`FUNCTIONS` -- framework functions, by qualified name (``torch.nn.functional.linear``) or by last name
   (``cat``, for ``torch.cat``, ``np.cat``, ``jnp.cat``, ...); the qualified rules run first;
 * :data:`STUB_OVERRIDES` -- qualified functions whose rule wins over their stub signature in ``stubs/``;
-* :data:`FRAMEWORK_METHODS` -- tensor methods of a framework with rules of its own (TensorFlow, Paddle);
+* :data:`FRAMEWORK_METHODS`, :data:`FRAMEWORK_FUNCTIONS` -- TensorFlow and Paddle, whose tensors and functions
+  have rules of their own: methods by name, functions by qualified name;
 * :data:`LAYERS` -- ``torch.nn`` layer classes: how the layer is built and how it applies to a tensor.
 
 A rule returns the output value, or None when the call is not its case: the next rule registered for the same name
@@ -120,16 +121,20 @@ class Table(Generic[R]):
 TENSOR_METHODS: Table[MethodRule] = Table("tensor method of torch / numpy / jax")
 FUNCTIONS: Table[FunctionRule] = Table("framework function")
 STUB_OVERRIDES: Table[FunctionRule] = Table("framework function whose rule wins over its stub signature")
-FRAMEWORK_METHODS: dict[str, MethodRule] = {}
+# TensorFlow and Paddle: tensor methods by name, functions by qualified name (frameworks.py)
+FRAMEWORK_METHODS: dict[str, Table[MethodRule]] = {fw: Table(f"{fw} tensor method") for fw in ("tensorflow", "paddle")}
+FRAMEWORK_FUNCTIONS: dict[str, Table[FunctionRule]] = {fw: Table(f"{fw} function") for fw in ("tensorflow", "paddle")}
 LAYERS: dict[str, LayerRule] = {}  # class name -> its kind's rule
 LAYER_KINDS: dict[str, LayerRule] = {}  # the LayerV kind -> its rule
 
-def framework_methods(framework: str) -> Callable[[MethodRule], MethodRule]:
-    """The tensor methods of ``framework`` (its tensors never reach the torch rules)."""
-    def add(rule: MethodRule) -> MethodRule:
-        FRAMEWORK_METHODS[framework] = rule
-        return rule
-    return add
+def framework_methods(framework: str, *names: str) -> Callable[[MethodRule], MethodRule]:
+    """A rule for the tensor methods ``names`` of ``framework`` (its tensors never reach the torch rules)."""
+    return FRAMEWORK_METHODS[framework].register(*names)
+
+
+def framework_functions(framework: str, *quals: str) -> Callable[[FunctionRule], FunctionRule]:
+    """A rule for the functions ``quals`` (qualified names) of ``framework``."""
+    return FRAMEWORK_FUNCTIONS[framework].register(*quals)
 
 
 L = TypeVar("L", bound=type)
