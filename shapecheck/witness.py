@@ -113,10 +113,10 @@ def _einops_constraints(spec: Any) -> _Constraints:
     counter = iter(range(1 << 30))
 
     class Recording(SymDomain):
-        def check_equal(self, actual: Any, expected: Any, axis: str, desc: str) -> None:
+        def check_equal(self, actual: Any, expected: Any, axis: str, requirement: Any) -> None:
             if equal(actual, expected) is Truth.UNKNOWN:
                 cons.equal.append((as_size(actual), as_size(expected)))
-            super().check_equal(actual, expected, axis, desc)
+            super().check_equal(actual, expected, axis, requirement)
 
         def divide(self, length: Any, chunk: Any, axis: str, group: str, pattern: str) -> Size:
             if divisible(as_size(length), as_size(chunk)) is Truth.UNKNOWN:

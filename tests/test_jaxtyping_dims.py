@@ -125,7 +125,7 @@ def test_match_binds_and_checks() -> None:
     assert r.ok is False
     code, fields = r.problem
     assert code == "SHP202" and fields["axis"] == "c" and fields["expected"] == "3" and fields["actual"] == "4"
-    assert "x" in fields["expected_desc"]
+    assert fields["requirement"].name == "c" and fields["requirement"].where == "x"
     assert memo.single == {"b": n, "c": Size.const(3)}  # restored on failure
     # every template field is present
     tmpl = next(c for c in CODES if c.code == code)

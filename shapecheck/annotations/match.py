@@ -27,6 +27,7 @@ import itertools
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, Sequence
 
+from ..diagnostics import details as D
 from ..sizes.algebra import Size, SizeLike, Truth, as_size, equal
 from . import safe_eval
 from .dims import Dim, DimSpec, expr_names
@@ -93,13 +94,13 @@ class _Stop(Exception):
         self.ok, self.problem, self.unbound = ok, problem, unbound
 
 
-def _axis_problem(spec: DimSpec, dim: Dim, actual: Size, desc: str, expected: str, origin: str) -> tuple[str, dict[str, Any]]:
+def _axis_problem(spec: DimSpec, dim: Dim, actual: Size, requirement: D.Detail, expected: str, origin: str) -> tuple[str, dict[str, Any]]:
     return (
         "SHP202",
         {
             "axis": dim.text,
             "actual": _fmt(actual),
-            "expected_desc": desc,
+            "requirement": requirement,
             "expected": expected,
             "annotation": spec.text,
             "subject": origin or "the array",
@@ -119,7 +120,7 @@ def _check_single(spec: DimSpec, dim: Dim, size: Size, memo: Memo, origin: str, 
         assert dim.value is not None
         r = _truth(equal(size, dim.value))
         if r is False and is_one is False:
-            raise _Stop(False, _axis_problem(spec, dim, size, "the annotation requires", str(dim.value), origin))
+            raise _Stop(False, _axis_problem(spec, dim, size, D.Requirement("annotation"), str(dim.value), origin))
         return True if r is True else None
     if dim.kind == "expr":
         assert dim.name is not None
@@ -135,7 +136,7 @@ def _check_single(spec: DimSpec, dim: Dim, size: Size, memo: Memo, origin: str, 
             return None
         r = _truth(equal(size, value))
         if r is False and is_one is False:
-            raise _Stop(False, _axis_problem(spec, dim, size, f"{dim.name} evaluates to", _fmt(value), origin))
+            raise _Stop(False, _axis_problem(spec, dim, size, D.ExpressionValue(dim.name), _fmt(value), origin))
         return True if r is True else None
     assert dim.kind == "named" and dim.name is not None
     if dim.treepath:
@@ -146,8 +147,7 @@ def _check_single(spec: DimSpec, dim: Dim, size: Size, memo: Memo, origin: str, 
         r = _truth(equal(size, bound))
         if r is False and is_one is False:
             where = memo.origin.get(name)
-            desc = f"{name!r} is already bound" + (f" by {where}" if where else "") + " to"
-            raise _Stop(False, _axis_problem(spec, dim, size, desc, _fmt(bound), origin))
+            raise _Stop(False, _axis_problem(spec, dim, size, D.AlreadyBound(name, where or ""), _fmt(bound), origin))
         return True if r is True else None
     if bind:
         memo.single[name] = size
@@ -202,7 +202,7 @@ def _check_variadic(spec: DimSpec, dim: Dim, part: tuple[Size, ...], memo: Memo,
         return True
     prev, prev_b = memo.variadic[name], memo.variadic_broadcast.get(name, False)
 
-    def fail(desc: str) -> _Stop:
+    def fail(rule: str) -> _Stop:
         where = memo.origin.get("*" + name)
         return _Stop(
             False,
@@ -211,7 +211,7 @@ def _check_variadic(spec: DimSpec, dim: Dim, part: tuple[Size, ...], memo: Memo,
                 {
                     "axis": dim.text,
                     "actual": _fmt_shape(part),
-                    "expected_desc": desc + (f" (bound by {where})" if where else ""),
+                    "requirement": D.VariadicBound(rule, name, where or ""),
                     "expected": _fmt_shape(prev),
                     "annotation": spec.text,
                     "subject": origin or "the array",
@@ -222,7 +222,7 @@ def _check_variadic(spec: DimSpec, dim: Dim, part: tuple[Size, ...], memo: Memo,
     if prev_b or b:
         ok, shape = _broadcast(part, prev)
         if ok is False:
-            raise fail(f"cannot be broadcast with the existing value of *{name}")
+            raise fail("no-broadcast")
         target = part if prev_b else prev  # prev_b: result must equal new unless new is broadcastable
         must_equal = (prev_b and not b) or (not prev_b)
         r: bool | None = ok
@@ -232,7 +232,7 @@ def _check_variadic(spec: DimSpec, dim: Dim, part: tuple[Size, ...], memo: Memo,
             else:
                 eq = _shapes_equal(shape, target)
                 if eq is False:
-                    raise fail(f"does not broadcast to the existing value of *{name}" if not prev_b else f"is smaller than the broadcast with *{name}")
+                    raise fail("not-broadcast-to" if not prev_b else "smaller")
                 r = _and(r, eq)
         if prev_b:
             if shape is not None:
@@ -241,7 +241,7 @@ def _check_variadic(spec: DimSpec, dim: Dim, part: tuple[Size, ...], memo: Memo,
         return r
     eq = _shapes_equal(part, prev)
     if eq is False:
-        raise fail(f"*{name} is already bound to")
+        raise fail("bound")
     return eq
 
 

@@ -1,7 +1,7 @@
 """What exactly is wrong, as data: the ``detail`` field of a finding.
 
-A registry template says what a code reports (``"{op}: {detail}"`` for SHP204); its ``detail`` field is one of the
-typed values below, never a sentence written at the call site. Each kind is a frozen dataclass with the facts of
+A registry template says what a code reports (``"{op}: {detail}"`` for SHP204); its ``detail`` field (SHP202's
+``requirement``) is one of the typed values below, never a sentence written at the call site. Each kind is a frozen dataclass with the facts of
 the problem (axes, sizes, shapes as the analysis shows them) and ONE renderer, its ``render`` method; ``str()`` of a
 detail is its rendering, so ``Code.format`` fills the template with it. ``to_json`` is the same value as data (the
 ``kind`` and the fields), for SARIF and other programs.
@@ -40,6 +40,7 @@ class Detail:
     code: ClassVar[str] = ""
     kind: ClassVar[str] = ""
     also: ClassVar[tuple[str, ...]] = ()  # other codes whose findings carry this kind
+    field: ClassVar[str] = "detail"  # the template field it fills
 
     @classmethod
     def used_by(cls, code: str) -> bool:
@@ -430,6 +431,85 @@ class EinsumPatternFirst(Detail):
 
     def render(self) -> str:
         return f"einops.einsum takes the tensors first and the pattern last (got the pattern {self.pattern!r} first)"
+
+
+# ---- SHP202 axis-length-mismatch: what requires the expected size (the ``requirement`` field) ----------------------
+
+
+@dataclass(frozen=True)
+class Requirement(Rule):
+    code, kind = "SHP202", "requirement"
+    field = "requirement"
+    TEXTS = {
+        "annotation": "the annotation requires",
+        "unpack-split": "unpack() cannot split it into",
+        "unit-axis": "a unit axis needs",
+        "anonymous-axis": "the anonymous axis needs",
+    }
+
+
+@dataclass(frozen=True)
+class PatternRequires(Detail):
+    code, kind = "SHP202", "pattern"
+    field = "requirement"
+    pattern: str
+
+    def render(self) -> str:
+        return f"the pattern {self.pattern!r} requires"
+
+
+@dataclass(frozen=True)
+class PackedShapesTotal(Detail):
+    code, kind = "SHP202", "packed-shapes"
+    field = "requirement"
+    shapes: tuple[tuple[Any, ...], ...]
+
+    def render(self) -> str:
+        return f"the packed shapes {[list(s) for s in self.shapes]} add up to"
+
+
+@dataclass(frozen=True)
+class ExpressionValue(Detail):
+    code, kind = "SHP202", "expression"
+    field = "requirement"
+    expression: str
+
+    def render(self) -> str:
+        return f"{self.expression} evaluates to"
+
+
+@dataclass(frozen=True)
+class AlreadyBound(Detail):
+    """A jaxtyping name bound earlier (``where``: by which argument or value, when known)."""
+
+    code, kind = "SHP202", "bound"
+    field = "requirement"
+    name: str
+    where: str = ""
+
+    def render(self) -> str:
+        return f"{self.name!r} is already bound" + (f" by {self.where}" if self.where else "") + " to"
+
+
+@dataclass(frozen=True)
+class VariadicBound(Detail):
+    """A variadic ``*name`` whose earlier value the new part contradicts: ``rule`` "bound" (they differ),
+    "no-broadcast" (they cannot broadcast), "not-broadcast-to" or "smaller" (with broadcastable ``#*name``)."""
+
+    code, kind = "SHP202", "variadic"
+    field = "requirement"
+    rule: str
+    name: str
+    where: str = ""
+
+    def render(self) -> str:
+        text = {
+            "no-broadcast": f"cannot be broadcast with the existing value of *{self.name}",
+            "not-broadcast-to": f"does not broadcast to the existing value of *{self.name}",
+            "smaller": f"is smaller than the broadcast with *{self.name}",
+            "bound": f"*{self.name} is already bound to",
+        }[self.rule]
+        return text + (f" (bound by {self.where})" if self.where else "")
 
 
 # ---- SHP204 incompatible-operands (the einops engine's kinds; framework ops add theirs) -------------------------

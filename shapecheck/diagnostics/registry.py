@@ -194,7 +194,7 @@ CODES: tuple[Code, ...] = (
         'x: Float[Tensor, "b c h w"]\ny = rearrange(x, "b c h w -> b (c h w)")',
     ),
     _c(
-        "SHP202", "axis-length-mismatch", E, "axis {axis!r} has {actual} but {expected_desc} {expected}",
+        "SHP202", "axis-length-mismatch", E, "axis {axis!r} has {actual} but {requirement} {expected}",
         "An axis whose size is known to differ from what the pattern, a keyword, another operand or an "
         "annotation requires.",
         "einops raises `Shape mismatch`; with annotations the code is wrong for every input.",

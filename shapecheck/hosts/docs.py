@@ -14,10 +14,11 @@ def _example(label: str, code: str) -> list[str]:
 
 
 def _detail_kinds(c: Code) -> list[str]:
-    kinds = [cls.kind for cls in KINDS.values() if cls.used_by(c.code)]
-    if not kinds:
-        return []
-    return [f"- Kinds of `detail` (SARIF `properties.fields.detail.kind`): {', '.join(f'`{k}`' for k in kinds)}"]
+    out = []
+    for name in dict.fromkeys(cls.field for cls in KINDS.values() if cls.used_by(c.code)):
+        kinds = ", ".join(f"`{cls.kind}`" for cls in KINDS.values() if cls.used_by(c.code) and cls.field == name)
+        out.append(f"- Kinds of `{name}` (SARIF `properties.fields.{name}.kind`): {kinds}")
+    return out
 
 
 def render_code_markdown(c: Code, heading: str = "##") -> str:

@@ -27,7 +27,8 @@ class Domain(Protocol):
 
     def mul(self, a: Any, b: Any) -> Any: ...
 
-    def check_equal(self, actual: Any, expected: Any, axis: str, desc: str) -> None: ...
+    def check_equal(self, actual: Any, expected: Any, axis: str, requirement: D.Detail) -> None:
+        """A size that must be ``expected``; a definite difference is SHP202 (``requirement``: what requires it)."""
 
     def divide(self, length: Any, chunk: Any, axis: str, group: str, pattern: str) -> Any: ...
 
@@ -45,9 +46,9 @@ class IntDomain:
     def mul(self, a: Any, b: Any) -> Any:
         return a * b
 
-    def check_equal(self, actual: Any, expected: Any, axis: str, desc: str) -> None:
+    def check_equal(self, actual: Any, expected: Any, axis: str, requirement: D.Detail) -> None:
         if isinstance(actual, int) and isinstance(expected, int) and actual != expected:
-            raise fail("SHP202", axis=axis, actual=actual, expected_desc=desc, expected=expected)
+            raise fail("SHP202", axis=axis, actual=actual, requirement=requirement, expected=expected)
 
     def divide(self, length: Any, chunk: Any, axis: str, group: str, pattern: str) -> Any:
         if isinstance(length, int) and isinstance(chunk, int):
@@ -87,10 +88,10 @@ class SymDomain:
     def mul(self, a: Any, b: Any) -> Size:
         return as_size(a) * as_size(b)
 
-    def check_equal(self, actual: Any, expected: Any, axis: str, desc: str) -> None:
+    def check_equal(self, actual: Any, expected: Any, axis: str, requirement: D.Detail) -> None:
         t = equal(actual, expected)
         if t is Truth.FALSE:
-            raise fail("SHP202", axis=axis, actual=str(actual), expected_desc=desc, expected=str(expected))
+            raise fail("SHP202", axis=axis, actual=str(actual), requirement=requirement, expected=str(expected))
         if t is Truth.UNKNOWN:
             self._assume(f"{actual} == {expected}")
 
@@ -156,7 +157,7 @@ def solve_transform(
         for k in known:
             chunk = dom.mul(chunk, lengths[k])
         if unknown < 0:
-            dom.check_equal(length, chunk, text, f"the pattern {recipe.pattern!r} requires")
+            dom.check_equal(length, chunk, text, D.PatternRequires(recipe.pattern))
         else:
             lengths[unknown] = dom.divide(length, chunk, recipe.names[unknown], text, recipe.pattern)
     return lengths
@@ -303,7 +304,7 @@ def solve_unpack(
         total: Any = 0
         for m in lengths:
             total = total + m
-        dom.check_equal(size, total, "*", f"the packed shapes {list(map(list, packed_shapes))} add up to")
+        dom.check_equal(size, total, "*", D.PackedShapesTotal(tuple(tuple(p) for p in packed_shapes)))
         return [tuple(start) + tuple(p) + tuple(end) for p in packed_shapes]
     k = next(i for i, x in enumerate(lengths) if isinstance(x, int) and x == -1)
     rest: Any = 0
@@ -364,7 +365,7 @@ def _unpack_ints(
         target = tuple(start) + tuple(p) + tuple(end)
         resolved = _reshape_ok(outer * piece, target)
         if resolved is None:
-            raise fail("SHP202", axis="*", actual=size, expected_desc="unpack() cannot split it into",
+            raise fail("SHP202", axis="*", actual=size, requirement=D.Requirement("unpack-split"),
                        expected=[list(x) for x in packed_shapes])
         outs.append(resolved)
     return outs
@@ -454,12 +455,12 @@ def solve_parse_shape(pattern: str, shape: Sequence[Any], dom: Domain) -> dict[s
         if isinstance(group, str):
             group = (group,)
         if len(group) == 0:
-            dom.check_equal(length, 1, "1", "a unit axis needs")
+            dom.check_equal(length, 1, "1", D.Requirement("unit-axis"))
             continue
         (atom,) = group
         if isinstance(atom, str):
             if atom != "_":
                 result[atom] = length
         else:
-            dom.check_equal(length, atom.value, str(atom.value), "the anonymous axis needs")
+            dom.check_equal(length, atom.value, str(atom.value), D.Requirement("anonymous-axis"))
     return result
