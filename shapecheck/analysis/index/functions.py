@@ -34,6 +34,7 @@ class FunctionInfo:
     is_classmethod: bool = False
     summaries: dict[Any, Any] = field(default_factory=dict)  # call signature -> (return value, findings)
     analysing: bool = False
+    keeps_args: bool | None = None  # its body leaves its arguments' attributes alone (objects.keeps_arguments)
 
     @property
     def name(self) -> str:

@@ -314,6 +314,8 @@ class Interpreter:
         # the header runs once, before the body: `for` evaluates its iterable once (a `while` test evaluated again
         # after the body would see nothing new: everything the body assigns is unknown by then)
         it = self.eval(stmt.iter) if isinstance(stmt, cst.For) else self.eval(stmt.test)
+        if isinstance(stmt, cst.For) and self._unrolled(stmt, assigned, it):
+            return
         if self.loop_depth < 2 and _fixpoint_ok(stmt, self.m.assigned_cache):
             self.loop_depth += 1
             try:
@@ -336,6 +338,31 @@ class Interpreter:
         if stmt.orelse is not None:
             self.run_suite(stmt.orelse.body)
             self.dead = False
+
+    def _unrolled(self, stmt: cst.For, assigned: set[str], it: Value) -> bool:
+        """A ``for`` over a sequence whose elements are all known (``for dim_in, dim_out in zip(dims[:-1], dims[1:])``,
+        ``for _ in range(3)``) runs its body once per element, in order, as Python does: each iteration sees its own
+        sizes. Only for a short sequence the body neither changes nor leaves early (no break / continue / return)."""
+        if not isinstance(it, SeqV) or not 1 <= len(it.items) <= MAX_UNROLL or self.loop_depth >= 2:
+            return False
+        if _names_in(stmt.iter) & assigned or not _fixpoint_ok(stmt, self.m.assigned_cache):
+            return False
+        self.loop_depth += 1
+        first = self.ctx.mark()
+        try:
+            for i, item in enumerate(it.items):
+                start = self.ctx.mark()
+                self.assign(stmt.target, item)
+                self.run_suite(stmt.body)
+                if i:
+                    self.ctx.drop_repeated(first, start)  # a line that fails the same way again is one finding
+                if self.dead:
+                    return True
+        finally:
+            self.loop_depth -= 1
+        if stmt.orelse is not None:
+            self.run_suite(stmt.orelse.body)
+        return True
 
     def _loop_fixpoint(self, stmt: cst.For | cst.While, assigned: set[str], it: Value) -> bool:
         """Run the body from the values before the loop, joined with what each pass leaves, until nothing changes
@@ -671,6 +698,8 @@ class Interpreter:
             return self.m.object_attr(base, attr)
         if isinstance(base, LayerV) and attr == "weight":
             return UNKNOWN
+        if isinstance(base, DictV) and base.kind == "moduledict":
+            return base.get(attr)  # nn.ModuleDict(dict(wte=...)).wte
         if isinstance(base, SeqV) and base.kind == "values_indices":
             from ..rules.multi_ops import pair_attribute
             return pair_attribute(base, attr)
@@ -838,6 +867,7 @@ def _common_element(v: Value) -> Value | None:
     return None
 
 
+MAX_UNROLL = 16  # a for loop over a known sequence this short runs once per element
 _LEAVES_LOOP = frozenset({cst.Break, cst.Continue, cst.Return, cst.Yield, cst.Raise, cst.Global, cst.Nonlocal, cst.Del})
 
 
@@ -1024,8 +1054,8 @@ def _compare(a: Value, op: cst.CSTNode, b: Value) -> bool | None:
         other = b if isinstance(a, NoneV) else a
         if isinstance(other, NoneV):
             r = True
-        elif isinstance(other, (TensorV, IntV, FloatV, BoolV, StrV, SeqV, DictV, LayerV, FuncV, ObjV)):
-            r = False
+        elif isinstance(other, (TensorV, IntV, StrV, SeqV, LayerV, FuncV, ObjV, BoolV, FloatV, DictV, ManyV, RefV)):
+            r = False  # a value of a known kind (an object: ``self.downsample is not None``) is not None
         else:
             return None
         return r if isinstance(op, cst.Is) else not r

@@ -12,7 +12,7 @@ from .budget import BudgetExceeded, budgeted
 from .context import Context, Pending
 from ..index.functions import ClassInfo, FunctionInfo, Param, bind_arguments, signature_params
 from ..index.imports import collect_imports, dotted
-from .interpreter import FrameInfo, Interpreter, Scope
+from .interpreter import FrameInfo, Interpreter, Scope, int_of
 from ..index.jaxtyping_bridge import Annotation, dtype_class_of, parse_annotation
 from . import entry_points, objects
 from ..rules import layers as layer_rules, ops as op_rules, shape_ops as shape_rules
@@ -409,6 +409,11 @@ class ModuleAnalysis:
         bound = bind_arguments(fi.params, args, kwargs, skip_first)
         if bound is None:
             return UNKNOWN
+        for p in fi.params[1 if skip_first else 0:]:
+            # a parameter the call leaves out takes its default, as Python does (literals and module-level names:
+            # ``def FeedForward(dim, mult=4, dense=nn.Linear)``); other defaults stay unknown
+            if p.name not in bound and p.kind in ("pos", "posonly", "kwonly") and p.default is not None:
+                bound[p.name] = objects._default(self, fi, p.default)
         ret_memo = None
         if fi.annotated:
             ok, ret_memo = self.shapes.check_call_arguments(node, fi, bound)
@@ -595,6 +600,11 @@ class ModuleAnalysis:
             if a.star == "*":
                 if isinstance(v, SeqV):
                     args.extend(v.items)
+                elif isinstance(v, ManyV) and v.elem is not None and len(node.args) > 1 \
+                        and (qual or "").endswith("torch.nn.Sequential"):
+                    # nn.Sequential(stem, *[Block(dim) for _ in range(depth)], head): the blocks are one link of the
+                    # chain that repeats any number of times
+                    args.append(LayerV("Sequential", (("repeat", v.elem),), node))
                 else:
                     dynamic = True
                     if isinstance(v, ManyV) and len(node.args) == 1:
@@ -611,16 +621,37 @@ class ModuleAnalysis:
         # a list handed to code that may fill it is unknown after the call (the call itself gets the values just
         # read); einops, the frameworks and pure builtins never mutate their arguments
         if not (qual or "").startswith(_PURE_PREFIXES) and not (isinstance(func, cst.Name) and func.value in _PURE_BUILTINS):
+            keeps = self._keeps_arguments(interp, func, qual)
             for a in node.args:
                 interp.forget_if_list(a.value)
-                interp.forget_object(a.value)  # a model handed to code that may replace its layers
+                if not keeps:
+                    interp.forget_object(a.value)  # a model handed to code that may replace its layers
         if repeated is not None and repeated.elem is not None and (qual or "").endswith("torch.nn.Sequential"):
             # nn.Sequential(*[Block(dim) for _ in range(depth)]): any number of such blocks
             return LayerV("Sequential", (("repeat", repeated.elem),), node)
+        if qual == "collections.OrderedDict" and not dynamic and not kwargs and len(args) == 1 and isinstance(args[0], SeqV) \
+                and all(isinstance(p, SeqV) and len(p.items) == 2 and isinstance(p.items[0], StrV) for p in args[0].items):
+            # OrderedDict([("fc1", nn.Linear(...)), ...]): the named entries in order (nn.Sequential(OrderedDict(...)))
+            return DictV(tuple((p.items[0].value, p.items[1]) for p in args[0].items if isinstance(p, SeqV) and isinstance(p.items[0], StrV)))
+        if qual == "functools.partial" and args and not dynamic and isinstance(args[0], (RefV, FuncV)):
+            # partial(nn.LayerNorm, eps=1e-6), partial(nn.Conv1d, kernel_size=1): called later with the rest
+            return LayerV("partial", (("func", args[0]), ("args", tuple(args[1:])), ("kwargs", tuple(kwargs.items()))), node)
         if qual is not None:
             handled = self.call_qualified(interp, node, qual, args, kwargs, dynamic)
             if handled is not None:
                 return handled
+        if isinstance(func, cst.Name) and func.value == "getattr" and len(args) == 2 and isinstance(args[1], StrV) \
+                and not dynamic and not kwargs and "getattr" not in interp.scope.vars and "getattr" not in self.globals:
+            # getattr(nn, act)(): the class that name reaches (a module's or a class's attribute)
+            if isinstance(args[0], RefV) and not args[0].qualname.startswith("class:"):
+                return self.qualified_value(f"{args[0].qualname}.{args[1].value}")
+            return UNKNOWN
+        if isinstance(func, cst.Name) and func.value == "range" and not dynamic and not kwargs and "range" not in interp.scope.vars \
+                and "range" not in self.globals and "range" not in self.imports.names:
+            return _range(args)
+        if isinstance(func, cst.Name) and func.value == "dict" and not dynamic and not args and "dict" not in interp.scope.vars \
+                and "dict" not in self.globals and "dict" not in self.imports.names:
+            return DictV(tuple(kwargs.items()))  # dict(wte=..., wpe=...)
         if isinstance(func, cst.Name) and func.value in _ITER_BUILTINS and not kwargs and not dynamic \
                 and func.value not in interp.scope.vars and func.value not in self.globals and func.value not in self.imports.names:
             if func.value == "len" and len(args) == 1:
@@ -645,6 +676,14 @@ class ModuleAnalysis:
                 if grown is not None and key is not None and (key in interp.scope.vars if not key.startswith("self.") else interp.frame.building):
                     interp.scope.vars[key] = grown
                     return NoneV()
+            if isinstance(base, SeqV) and base.kind == "list" and method == "pop" and base.items and not kwargs and not dynamic \
+                    and (not args or int_of(args[0]) in (0, -1)):
+                key = _var_key_of(func.value)
+                if key is not None and key in interp.scope.vars and not key.startswith("self."):
+                    # hs.pop(): the last element (a UNet's skip connections), and the list without it
+                    last = not args or int_of(args[0]) == -1
+                    interp.scope.vars[key] = SeqV(base.items[:-1] if last else base.items[1:], "list")
+                    return base.items[-1] if last else base.items[0]
             if isinstance(base, (SeqV, ManyV)) and base.kind in ("list", "modulelist") and method not in ("index", "count", "copy"):
                 interp.forget(func.value) if isinstance(base, ManyV) or base.kind == "modulelist" else interp.forget_if_list(func.value)
                 return UNKNOWN
@@ -654,6 +693,13 @@ class ModuleAnalysis:
                 if method == "keys":
                     return SeqV(tuple(StrV(k) for k, _ in base.items), "tuple")
                 return SeqV(tuple(SeqV((StrV(k), v)) for k, v in base.items), "tuple")
+            if isinstance(base, DictV) and base.kind == "moduledict" and any(k == method for k, _ in base.items):
+                callee_entry = base.get(method)  # self.transformer.wte(idx): the ModuleDict's entry called
+                if isinstance(callee_entry, LayerV):
+                    return layer_rules.apply_layer(self.ops, interp, node, callee_entry, args, kwargs) if not dynamic else UNKNOWN
+                if isinstance(callee_entry, ObjV):
+                    return self.call_object(interp, node, callee_entry, args, kwargs) if not dynamic else UNKNOWN
+                return UNKNOWN
             if isinstance(base, DictV) and method not in ("values", "items", "keys", "get", "copy"):
                 interp.forget(func.value) if _var_key_of(func.value) is not None else None  # d.update(...), d.pop(k)
             if isinstance(base, ObjV) and base.concrete and method in _RETURNS_SELF:
@@ -715,6 +761,8 @@ class ModuleAnalysis:
             from .narrowing import default_call
             defaulted = default_call(interp, node, callee, args, kwargs)
             return defaulted if defaulted is not None else self.call_function(interp, node, callee, args, kwargs)
+        if isinstance(callee, LayerV) and callee.kind == "partial":
+            return self.call_partial(interp, node, callee, args, kwargs)
         if isinstance(callee, LayerV):
             return layer_rules.apply_layer(self.ops, interp, node, callee, args, kwargs)
         if isinstance(callee, ObjV):
@@ -725,6 +773,36 @@ class ModuleAnalysis:
             handled = self.call_qualified(interp, node, callee.qualname, args, kwargs, dynamic)
             if handled is not None:
                 return handled
+        return UNKNOWN
+
+    def _keeps_arguments(self, interp: Interpreter, func: cst.BaseExpression, qual: str | None) -> bool:
+        """Is ``func`` a class of the analysed code whose constructors never set an attribute of an argument
+        (``Block(config)``: the config object stays as it was)?"""
+        v: Value | None = None
+        if isinstance(func, cst.Name) and func.value not in interp.scope.vars:
+            v = self.globals.get(func.value)
+        if v is None and qual is not None and self.project is not None:
+            v = self.project.lookup(qual)
+        if not isinstance(v, RefV) or not v.qualname.startswith("class:"):
+            return False
+        ci = self.find_class(v.qualname[6:])
+        if ci is None:
+            return False
+        inits = [c.methods["__init__"] for c in objects.mro(self, ci) if "__init__" in c.methods]
+        return all(objects.keeps_arguments(fi) for fi in inits)
+
+    def call_partial(self, interp: Interpreter, node: cst.Call, p: LayerV, args: list[Value], kwargs: dict[str, Value]) -> Value:
+        """``norm_layer(dim)`` where ``norm_layer = partial(nn.LayerNorm, eps=1e-6)``: the function or class with the
+        arguments partial bound first (a keyword given again at the call wins, as in functools)."""
+        func = p.param("func")
+        full_args = [*p.param("args", ()), *args]
+        full_kwargs = {**dict(p.param("kwargs", ())), **kwargs}
+        if isinstance(func, FuncV):
+            return self.call_function(interp, node, func, full_args, full_kwargs)
+        if isinstance(func, RefV) and func.qualname.startswith("class:"):
+            return self.instantiate(interp, node, func.qualname[6:], full_args, full_kwargs)
+        if isinstance(func, RefV) and func.qualname.startswith("torch.nn.") and func.qualname.rsplit(".", 1)[-1][:1].isupper():
+            return self.call_qualified(interp, node, func.qualname, full_args, full_kwargs, False) or UNKNOWN
         return UNKNOWN
 
     def call_super(self, interp: Interpreter, node: cst.Call, name: str, args: list[Value], kwargs: dict[str, Value],
@@ -878,6 +956,23 @@ def _iter_builtin(name: str, args: list[Value]) -> Value:
     return UNKNOWN
 
 
+MAX_RANGE = 64  # range(n) of a known n up to this many elements is a sequence of known ints
+
+
+def _range(args: list[Value]) -> Value:
+    """``range(depth)``, ``range(1, n, 2)`` of known ints: its elements (a loop over it runs once per element)."""
+    bounds = [a.size.as_int() if isinstance(a, IntV) else None for a in args]
+    if not 1 <= len(bounds) <= 3 or any(b is None for b in bounds):
+        return UNKNOWN
+    ints = [b for b in bounds if b is not None]
+    if len(ints) == 3 and ints[2] == 0:
+        return UNKNOWN
+    r = range(*ints)
+    if len(r) > MAX_RANGE:
+        return UNKNOWN
+    return SeqV(tuple(IntV(Size.const(i)) for i in r), "range")
+
+
 def _var_key_of(node: cst.BaseExpression) -> str | None:
     from .interpreter import _var_key
 
@@ -914,6 +1009,10 @@ def _sig(v: Any) -> Any:
     if isinstance(v, ManyV):
         return ("M", v.kind, _sig(v.elem))
     if isinstance(v, (LayerV,)):
+        try:
+            hash(v.params)
+        except TypeError:  # a parameter held in a list: this layer only
+            return ("L", v.kind, id(v))
         return ("L", v.kind, v.params)
     try:
         hash(v)

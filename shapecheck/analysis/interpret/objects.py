@@ -225,9 +225,17 @@ def instance_attrs(m: "ModuleAnalysis", ci: ClassInfo, vars_: dict[str, Value]) 
     for k, v in sorted(vars_.items()):
         if not k.startswith("self."):
             continue
-        mutable = (isinstance(v, SeqV) and v.kind == "list") or (isinstance(v, ManyV) and v.kind == "list")
+        mutable = (isinstance(v, SeqV) and v.kind == "list" and not _layer_list(v)) or (isinstance(v, ManyV) and v.kind == "list")
         out.append((k[5:], UNKNOWN if k in changed or mutable else v))
     return tuple(out)
+
+
+def _layer_list(v: SeqV) -> bool:
+    """A plain list of layers and functions (an equinox ``self.layers = [eqx.nn.Conv2d(...), jax.nn.relu, ...]``):
+    kept as built unless a method other than the constructors changes it (``outside_init``); a list of data is not."""
+    from .values import FuncV, LayerV
+
+    return bool(v.items) and all(isinstance(x, (LayerV, ObjV, RefV, FuncV)) for x in v.items)
 
 
 def symbolic_arguments(m: "ModuleAnalysis", fi: FunctionInfo) -> dict[str, Value]:
@@ -406,3 +414,49 @@ def is_super_call(node: cst.BaseExpression) -> bool:
 
 
 __all__ = ["instantiate", "object_attr", "super_method", "find_method", "mro", "NoneV"]
+
+
+def keeps_arguments(fi: FunctionInfo) -> bool:
+    """Does ``fi``'s body leave its arguments alone: no ``arg.x = ...`` / ``arg.x += ...`` / ``del arg.x``, no method
+    called on an argument, an argument handed only to classes of the analysed code that keep theirs too, no
+    ``setattr``, no nested function or class? ``self`` may be changed."""
+    if fi.keeps_args is not None:
+        return fi.keeps_args
+    fi.keeps_args = True  # a cycle through constructors keeps what the rest of the walk decides
+    from .walk import children
+
+    params = {p.name for p in fi.params} - {"self"}
+
+    def root(e: cst.BaseExpression) -> str | None:
+        while isinstance(e, (cst.Attribute, cst.Subscript)):
+            e = e.value
+        return e.value if isinstance(e, cst.Name) and e.value in params else None
+
+    ok = True
+    stack: list[cst.CSTNode] = [fi.node.body]
+    while stack and ok:
+        n = stack.pop()
+        if isinstance(n, (cst.FunctionDef, cst.ClassDef, cst.Lambda)):
+            ok = False
+        elif isinstance(n, (cst.AssignTarget, cst.AugAssign, cst.AnnAssign, cst.Del)):
+            ok = not (isinstance(n.target, (cst.Attribute, cst.Subscript)) and root(n.target) is not None)
+        elif isinstance(n, cst.Call):
+            if isinstance(n.func, cst.Attribute) and root(n.func.value) is not None:
+                ok = False  # config.update(...): a method may change its object
+            elif any(root(a.value) is not None and not isinstance(a.value, cst.Attribute) for a in n.args):
+                ok = _callee_keeps(fi, n.func)
+        stack.extend(children(n))
+    fi.keeps_args = ok
+    return ok
+
+
+def _callee_keeps(fi: FunctionInfo, func: cst.BaseExpression) -> bool:
+    """An argument handed on to ``func``: only a class of the analysed code whose constructors keep their arguments."""
+    m = fi.module
+    v = m.globals.get(func.value) if isinstance(func, cst.Name) else None
+    if not isinstance(v, RefV) or not v.qualname.startswith("class:"):
+        return False
+    ci = m.find_class(v.qualname[6:])
+    if ci is None:
+        return False
+    return all(keeps_arguments(c.methods["__init__"]) for c in mro(m, ci) if "__init__" in c.methods)

@@ -80,6 +80,7 @@ class SeqV:
 @dataclass(frozen=True)
 class DictV:
     items: tuple[tuple[str, "Value"], ...]
+    kind: str = "dict"  # "dict" | "moduledict" (whose entries are attributes too: ``self.transformer.wte``)
 
     def get(self, key: str) -> "Value":
         for k, v in self.items:

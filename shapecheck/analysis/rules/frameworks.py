@@ -944,6 +944,8 @@ def flax_call(cx: OpContext, node: cst.Call, qual: str, args: list[Value], kwarg
         return LayerV("Sequential", (("layers", tuple(items)),), node)
     if name in ("LayerNorm", "Dropout", "BatchNorm", "RMSNorm"):
         return LayerV("Elementwise", (("name", name),), node)
+    if name == "Conv":
+        return _flax_conv(node, args, kwargs)
     if name == "Embed":
         feats = _arg(args, kwargs, 1, "features")
         return _kl("Embedding", node, d=feats.size if isinstance(feats, IntV) else None)
@@ -951,6 +953,8 @@ def flax_call(cx: OpContext, node: cst.Call, qual: str, args: list[Value], kwarg
         x = args[0] if args else None
         return x if isinstance(x, TensorV) else UNKNOWN
     return UNKNOWN
+
+
 
 
 # flax.nnx layers whose sizes are torch's: (name, keyword names in torch's positional order)
@@ -984,6 +988,23 @@ def _nnx_call(cx: OpContext, node: cst.Call, name: str, args: list[Value], kwarg
         x = args[0] if args else None
         return x if isinstance(x, TensorV) else UNKNOWN
     return UNKNOWN
+
+
+def _flax_conv(node: cst.Call, args: list[Value], kwargs: dict[str, Value]) -> Value:
+    """``nn.Conv(features, kernel_size, strides=1, padding="SAME")``: channels last; the output has ``features``
+    channels and, with SAME padding, ceil(size / stride) on each spatial axis."""
+    feats = _arg(args, kwargs, 0, "features")
+    ks = _arg(args, kwargs, 1, "kernel_size")
+    if not isinstance(ks, SeqV) or not all(isinstance(k, IntV) for k in ks.items) or len(args) > 3 \
+            or not {"input_dilation", "feature_group_count"}.isdisjoint(kwargs):
+        return UNKNOWN
+    n = len(ks.items)
+    st = _arg(args, kwargs, 2, "strides", IntV(Size.const(1)))
+    strides = _ints([st] * n) if isinstance(st, IntV) else (_ints(list(st.items)) if isinstance(st, SeqV) else None)
+    pad = kwargs.get("padding", StrV("SAME"))
+    same = isinstance(pad, StrV) and pad.value.upper() == "SAME"
+    return _kl("FlaxConv", node, n=n, features=feats.size if isinstance(feats, IntV) else None,
+               strides=tuple(strides) if strides is not None and len(strides) == n else None, same=same)
 
 
 def apply_layer(cx: OpContext, node: cst.CSTNode, report_node: cst.CSTNode, layer: LayerV, x: Value, args: list[Value]) -> Value:
@@ -1031,6 +1052,20 @@ def apply_layer(cx: OpContext, node: cst.CSTNode, report_node: cst.CSTNode, laye
         if layer.param("keep"):
             return x.with_shape(shape[:1] + (Size.const(1),) * n + shape[-1:])
         return x.with_shape((shape[0], shape[-1]))
+    if kind == "FlaxConv":
+        n, f, strides = layer.param("n"), layer.param("features"), layer.param("strides")
+        if len(shape) < n + 1:
+            return x.with_shape(None)
+        sides: list[Size] = []
+        for i, size in enumerate(shape[-n - 1:-1]):
+            hv = size.as_int()
+            if layer.param("same") and strides is not None and strides[i] == 1:
+                sides.append(size)
+            elif layer.param("same") and strides is not None and hv is not None:
+                sides.append(Size.const(-(-hv // strides[i])))
+            else:
+                sides.append(cx.fresh("h"))
+        return x.with_shape(shape[:-n - 1] + tuple(sides) + (f if f is not None else cx.fresh("features"),))
     if kind == "Conv":
         n = layer.param("n")
         if len(shape) != n + 2:

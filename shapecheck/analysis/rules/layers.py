@@ -24,6 +24,7 @@ from .ops_common import (
     _ints,
 )
 from . import shape_ops
+from .shapes_bridge import shape_text
 from .registry import LAYER_KINDS, LAYERS, OpContext, layer as register_layer
 
 
@@ -53,6 +54,8 @@ def apply_layer(cx: OpContext, interp: "Interpreter", node: cst.Call, layer: Lay
         x = TensorV(None, None, "torch")  # what nn.Linear returns is a tensor whose last axis is out_features
     if not isinstance(x, TensorV):
         return UNKNOWN
+    if layer.kind == "MultiheadAttention" and x.shape is not None:
+        return apply_mha(cx, report_node, layer, args, kwargs)  # query, key and value
     rule = LAYER_KINDS.get(layer.kind)
     if rule is None:
         return x.with_shape(None)
@@ -222,8 +225,8 @@ class Sequential(LayerKind):
 
     @staticmethod
     def build(cx: OpContext, node: cst.Call, name: str, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        if len(args) == 1 and isinstance(args[0], DictV) and not kwargs:  # Sequential(OrderedDict(...)) not read
-            return UNKNOWN
+        if len(args) == 1 and isinstance(args[0], DictV) and not kwargs:  # Sequential(OrderedDict(...)): its values
+            return LayerV("Sequential", (("layers", tuple(v for _, v in args[0].items)),), node)
         layers = tuple(args) if not kwargs else ()
         check_chain(cx, node, layers)
         return LayerV("Sequential", (("layers", layers),), node)
@@ -337,7 +340,109 @@ class MultiheadAttention(LayerKind):
 
     @staticmethod
     def apply(cx: OpContext, interp: "Interpreter", node: cst.Call, report_node: cst.CSTNode, layer: LayerV, x: TensorV) -> Value:
-        return x.with_shape(None) if x.shape is None else UNKNOWN
+        return x.with_shape(None) if x.shape is None else UNKNOWN  # (called with its arguments: see apply_mha)
+
+
+def apply_mha(cx: OpContext, report_node: cst.CSTNode, layer: LayerV, args: list[Value], kwargs: dict[str, Value]) -> Value:
+    """``attn(query, key, value)`` of an ``nn.MultiheadAttention(embed_dim, num_heads)``: the query's last axis, and
+    the key's and value's when no kdim / vdim was given, must be embed_dim (the packed in-projection). The output
+    has the query's shape; the attention weights are not modelled."""
+    names = ("query", "key", "value")
+    ins = [args[i] if len(args) > i else kwargs.get(n, UNKNOWN) for i, n in enumerate(names)]
+    e = layer.param("e")
+    for i, (name, t) in enumerate(zip(names, ins)):
+        if i and not layer.param("plain_kv"):
+            break
+        if e is None or not isinstance(t, TensorV) or not t.shape or len(t.shape) not in (2, 3):
+            continue
+        if equal(t.shape[-1], e) is Truth.FALSE:
+            cx.ctx.report(report_node, "SHP204", {"op": "nn.MultiheadAttention", "reason": f"MultiheadAttention(embed_dim={e}) cannot take a {name} "
+                                                                                         f"whose last axis is {t.shape[-1]} ({name} shape {shape_text(t.shape)})"},
+                          cx.origins([t]))
+            return UNKNOWN
+    q = ins[0]
+    if isinstance(q, TensorV) and q.shape is not None and len(q.shape) in (2, 3):
+        return SeqV((q, UNKNOWN), "tuple")
+    return UNKNOWN
+
+
+@register_layer("Pool", "MaxPool1d", "MaxPool2d", "MaxPool3d", "AvgPool1d", "AvgPool2d", "AvgPool3d")
+class Pool(LayerKind):
+    """``nn.MaxPool2d(kernel_size, stride=kernel_size, padding=0, dilation=1)`` / ``nn.AvgPool2d``: the channels
+    kept, each spatial axis (h + 2p - d(k - 1) - 1) // s + 1."""
+
+    @staticmethod
+    def build(cx: OpContext, node: cst.Call, name: str, args: list[Value], kwargs: dict[str, Value]) -> Value:
+        return pool_layer(node, name, args, kwargs)
+
+    @staticmethod
+    def apply(cx: OpContext, interp: "Interpreter", node: cst.Call, report_node: cst.CSTNode, layer: LayerV, x: TensorV) -> Value:
+        return _pool_out(cx, x, layer)
+
+
+@register_layer("AdaptivePool", "AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "AdaptiveAvgPool3d", "AdaptiveMaxPool1d",
+                "AdaptiveMaxPool2d", "AdaptiveMaxPool3d")
+class AdaptivePool(LayerKind):
+    """``nn.AdaptiveAvgPool2d(output_size)``: the spatial axes become output_size (None keeps an axis)."""
+
+    @staticmethod
+    def build(cx: OpContext, node: cst.Call, name: str, args: list[Value], kwargs: dict[str, Value]) -> Value:
+        v = args[0] if args else kwargs.get("output_size")
+        n = int(name[-2])
+        items = v.items if isinstance(v, SeqV) else (v,) * n if isinstance(v, IntV) else None
+        out = tuple(x.size if isinstance(x, IntV) else None for x in items) if items is not None and len(items) == n else None
+        return LayerV("AdaptivePool", (("n", n), ("out", out)), node) if "return_indices" not in kwargs else UNKNOWN
+
+    @staticmethod
+    def apply(cx: OpContext, interp: "Interpreter", node: cst.Call, report_node: cst.CSTNode, layer: LayerV, x: TensorV) -> Value:
+        return _pool_out(cx, x, layer)
+
+
+def pool_layer(node: cst.Call, name: str, args: list[Value], kwargs: dict[str, Value]) -> Value:
+    """MaxPool / AvgPool: kernel, stride (the kernel's when not given), padding and dilation as integers."""
+    from ..interpret.values import NoneV
+
+    def tup(v: Value | None) -> tuple[int, ...] | None:
+        if isinstance(v, IntV) and v.size.as_int() is not None:
+            return (v.size.as_int(),)  # type: ignore[return-value]
+        if isinstance(v, SeqV):
+            return tuple(_ints(v.items) or ()) or None
+        return None
+    keys = ("kernel_size", "stride", "padding", "dilation") if name.startswith("Max") else ("kernel_size", "stride", "padding")
+    for flag in ("ceil_mode", "return_indices"):
+        f = kwargs.get(flag)
+        if f is not None and not (isinstance(f, BoolV) and f.value is False):
+            return UNKNOWN  # ceil_mode rounds up; return_indices returns a pair
+    if len(args) > len(keys):
+        return UNKNOWN
+    given = {k: (args[i] if len(args) > i else kwargs.get(k)) for i, k in enumerate(keys)}
+    k = tup(given["kernel_size"])
+    s_v = given["stride"]
+    s = k if s_v is None or isinstance(s_v, NoneV) else tup(s_v)
+    p = (0,) if given["padding"] is None else tup(given["padding"])
+    d = (1,) if given.get("dilation") is None else tup(given["dilation"])
+    return LayerV("Pool", (("n", int(name[-2])), ("k", k), ("s", s), ("p", p), ("d", d)), node)
+
+
+def _pool_out(cx: OpContext, x: TensorV, layer: LayerV) -> Value:
+    n = layer.param("n")
+    if x.shape is None or len(x.shape) not in (n + 1, n + 2):
+        return x.with_shape(None)
+    if layer.kind == "AdaptivePool":
+        out = layer.param("out")
+        if out is None:
+            return x.with_shape(x.shape[:-n] + tuple(cx.fresh("h") for _ in range(n)))
+        return x.with_shape(x.shape[:-n] + tuple(o if o is not None else h for o, h in zip(out, x.shape[-n:])))
+    spatial = []
+    for i, size in enumerate(x.shape[-n:]):
+        vals = [layer.param(key) for key in ("k", "s", "p", "d")]
+        ki, si, pi, di = (None if v is None else v[0] if len(v) == 1 else (v[i] if i < len(v) else None) for v in vals)
+        hv = size.as_int()
+        if None in (ki, si, pi, di) or hv is None:
+            spatial.append(cx.fresh("h"))
+        else:
+            spatial.append(Size.const(max(0, (hv + 2 * pi - di * (ki - 1) - 1) // si + 1)))  # type: ignore[operator]
+    return x.with_shape(x.shape[:-n] + tuple(spatial))
 
 
 @register_layer("TransformerBlock", "TransformerEncoderLayer", "TransformerDecoderLayer", "TransformerEncoder",
@@ -391,7 +496,9 @@ class Flatten(LayerKind):
 
     @staticmethod
     def build(cx: OpContext, node: cst.Call, name: str, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        return LayerV("Flatten", (("start", _ints([args[0]]) if args else [1]), ("end", _ints([args[1]]) if len(args) > 1 else [-1])), node)
+        start, end = _ints([args[0]]) if args else [1], _ints([args[1]]) if len(args) > 1 else [-1]
+        return LayerV("Flatten", (("start", tuple(start) if start is not None else None),
+                                  ("end", tuple(end) if end is not None else None)), node)  # hashable params
 
     @staticmethod
     def apply(cx: OpContext, interp: "Interpreter", node: cst.Call, report_node: cst.CSTNode, layer: LayerV, x: TensorV) -> Value:
@@ -434,7 +541,7 @@ class ModuleDict(LayerKind):
     @staticmethod
     def build(cx: OpContext, node: cst.Call, name: str, args: list[Value], kwargs: dict[str, Value]) -> Value:
         v = args[0] if args else kwargs.get("modules", DictV(()))
-        return v if isinstance(v, DictV) else UNKNOWN
+        return DictV(v.items, "moduledict") if isinstance(v, DictV) else UNKNOWN
 
 
 def check_chain(cx: OpContext, node: cst.Call, layers: tuple[Value, ...]) -> None:
@@ -501,6 +608,14 @@ def jax_layer(cx: OpContext, node: cst.Call, qual: str, args: list[Value], kwarg
         return layer(cx, node, name, args[:1], {})
     if name in ("Dropout", "Identity", "Lambda"):
         return LayerV("Elementwise", (("name", name),), node) if name != "Lambda" else UNKNOWN
+    if name in ("MaxPool1d", "MaxPool2d", "MaxPool3d", "AvgPool1d", "AvgPool2d", "AvgPool3d") and "use_ceil" not in kwargs:
+        # equinox pools: stride 1 unless given (torch's default is the kernel size)
+        pool_kw = {k: v for k, v in kwargs.items() if k in ("kernel_size", "stride", "padding")}
+        if len(args) > 3 or len(pool_kw) != len(kwargs):
+            return UNKNOWN
+        if len(args) < 2 and "stride" not in pool_kw:
+            pool_kw["stride"] = IntV(Size.const(1))
+        return pool_layer(node, name, args, pool_kw)
     return UNKNOWN
 
 

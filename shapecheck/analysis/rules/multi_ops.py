@@ -22,7 +22,8 @@ from ...diagnostics import details as D
 from ...sizes import Size, Truth, divisible, equal
 from ..interpret.context import OpSpec
 from .ops_common import _ints, _norm_dim
-from ..interpret.values import UNKNOWN, BoolV, FloatV, FuncV, IntV, NoneV, SeqV, TensorV, Value
+from .shapes_bridge import shape_text
+from ..interpret.values import UNKNOWN, BoolV, FloatV, FuncV, IntV, NoneV, SeqV, StrV, TensorV, Value
 
 from .registry import TENSOR_METHODS, OpContext
 
@@ -53,6 +54,32 @@ def _with_axis(t: TensorV, pos: int, size: Size | None) -> TensorV:
     return t.with_shape(shape, axes)
 
 
+def _array_split(cx: OpContext, node: cst.Call, t: TensorV, args: list[Value], kwargs: dict[str, Value]) -> Value:
+    """``np.split(x, n, axis)`` / ``jnp.split(x, n, axis)`` with a number of sections: n equal pieces, and a
+    ValueError when n does not divide the axis (a list of indices is not modelled)."""
+    spec = args[0] if args else kwargs.get("indices_or_sections", UNKNOWN)
+    n = _ints([spec]) if isinstance(spec, IntV) else None
+    shape = t.shape
+    if n is None or n[0] <= 0 or shape is None or not shape:
+        return UNKNOWN
+    axis_v = args[1] if len(args) > 1 else kwargs.get("axis", IntV(Size.const(0)))
+    d = _ints([axis_v])
+    pos = _norm_dim(d[0], len(shape)) if d is not None else None
+    if pos is None:
+        return UNKNOWN
+    size, count = shape[pos], Size.const(n[0])
+    verdict = divisible(size, count)
+    if verdict is Truth.FALSE:
+        cx.ctx.report(node, "SHP204", {"op": "split", "reason": f"{n[0]} sections do not divide axis {pos} of {shape_text(shape)}, "
+                                                                f"which has {size} (array split does not result in an equal division)"},
+                      cx.origins([t]))
+        return UNKNOWN
+    piece = size.exact_div(count) if verdict is Truth.TRUE else None
+    if piece is None or n[0] > _MAX_PIECES:
+        return UNKNOWN
+    return SeqV(tuple(_with_axis(t, pos, piece) for _ in range(n[0])), "list")
+
+
 def pair(values: Value, indices: Value) -> SeqV:
     return SeqV((values, indices), PAIR)
 
@@ -62,6 +89,8 @@ def apply(cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Value
     """The value of ``t.name(*args)`` / ``torch.name(t, *args)``, or None when ``name`` is not one of these."""
     if name not in MULTI:
         return None
+    if t.framework in ("numpy", "jax") and name == "split":
+        return _array_split(cx, node, t, args, kwargs)
     if t.framework not in ("torch", None):
         return UNKNOWN  # numpy's split takes sections or indices, jax likewise: not modelled
     shape = t.shape
@@ -320,11 +349,17 @@ def _isinstance(interp: "Interpreter", v: Value, classes: cst.BaseExpression) ->
             builtin = c.value
             if isinstance(v, TensorV) or isinstance(v, NoneV):
                 answers.append(False)
+            elif isinstance(v, SeqV) and v.kind == "range":
+                answers.append(False)  # a range is neither a list nor a tuple
             elif isinstance(v, SeqV) and builtin in ("list", "tuple"):
                 kind = "tuple" if v.kind in ("tuple", "shape", PAIR, "pack") else "list"
                 answers.append(kind == builtin)
             elif isinstance(v, SeqV):
                 answers.append(False)
+            elif isinstance(v, (IntV, FloatV, BoolV, StrV)) and builtin in ("list", "tuple", "dict"):
+                answers.append(False)  # a number or a string is no container (``pair(t)``: ``t if isinstance(t, tuple)``)
+            elif isinstance(v, StrV) and builtin == "str":
+                answers.append(True)
             else:
                 return None
             continue
