@@ -445,6 +445,91 @@ def _pool_out(cx: OpContext, x: TensorV, layer: LayerV) -> Value:
     return x.with_shape(x.shape[:-n] + tuple(spatial))
 
 
+@register_layer("RNN", "LSTM", "GRU", "RNN")
+class RNN(LayerKind):
+    """``nn.LSTM(input_size, hidden_size, num_layers=1, ..., batch_first=False, ..., bidirectional=False)`` (GRU,
+    RNN): the input's last axis must be input_size; it returns (output, h_n) with output (..., D * hidden_size) and
+    h_n (D * num_layers, [batch,] hidden_size); an LSTM's second item is the pair (h_n, c_n)."""
+
+    @staticmethod
+    def build(cx: OpContext, node: cst.Call, name: str, args: list[Value], kwargs: dict[str, Value]) -> Value:
+        if len(args) > 3 or "proj_size" in kwargs:
+            return UNKNOWN
+        flags = {k: kwargs.get(k, BoolV(False)) for k in ("batch_first", "bidirectional")}
+        layers_v = args[2] if len(args) > 2 else kwargs.get("num_layers", IntV(Size.const(1)))
+        if not all(isinstance(f, BoolV) and f.value is not None for f in flags.values()) or not isinstance(layers_v, IntV):
+            return UNKNOWN
+        return LayerV("RNN", (("name", name), ("in", _size_arg(args, kwargs, 0, "input_size")), ("hidden", _size_arg(args, kwargs, 1, "hidden_size")),
+                              ("layers", layers_v.size), ("batch_first", flags["batch_first"].value),  # type: ignore[union-attr]
+                              ("dirs", 2 if flags["bidirectional"].value else 1)), node)  # type: ignore[union-attr]
+
+    @staticmethod
+    def apply(cx: OpContext, interp: "Interpreter", node: cst.Call, report_node: cst.CSTNode, layer: LayerV, x: TensorV) -> Value:
+        if x.shape is None or len(x.shape) not in (2, 3):
+            return UNKNOWN
+        fin, hidden, dirs = layer.param("in"), layer.param("hidden"), layer.param("dirs")
+        name = layer.param("name")
+        if fin is not None and equal(x.shape[-1], fin) is Truth.FALSE:
+            cx.ctx.report(report_node, "SHP204", {"op": f"nn.{name}", "reason": f"{name}(input_size={fin}) cannot take an input whose last axis is "
+                                                                             f"{x.shape[-1]} (input shape {shape_text(x.shape)})"}, cx.origins([x]))
+            return UNKNOWN
+        if hidden is None:
+            return UNKNOWN
+        out = x.with_shape(x.shape[:-1] + (hidden * Size.const(dirs),), None)
+        batch = () if len(x.shape) == 2 else (x.shape[0] if layer.param("batch_first") else x.shape[1],)
+        h = TensorV((layer.param("layers") * Size.const(dirs),) + batch + (hidden,), x.dtype, x.framework)
+        return SeqV((out, SeqV((h, h), "tuple") if name == "LSTM" else h), "tuple")
+
+
+@register_layer("Upsample", "Upsample", "UpsamplingNearest2d", "UpsamplingBilinear2d")
+class Upsample(LayerKind):
+    """``nn.Upsample(size=None, scale_factor=None, mode=...)``: the spatial axes resized (see ``resized``)."""
+
+    @staticmethod
+    def build(cx: OpContext, node: cst.Call, name: str, args: list[Value], kwargs: dict[str, Value]) -> Value:
+        size = args[0] if args else kwargs.get("size")
+        scale = args[1] if len(args) > 1 else kwargs.get("scale_factor")
+        return LayerV("Upsample", (("size", size), ("scale", scale)), node)
+
+    @staticmethod
+    def apply(cx: OpContext, interp: "Interpreter", node: cst.Call, report_node: cst.CSTNode, layer: LayerV, x: TensorV) -> Value:
+        return resized(cx, x, layer.param("size"), layer.param("scale"))
+
+
+def resized(cx: OpContext, x: TensorV, size: Value | None, scale: Value | None) -> TensorV:
+    """``F.interpolate(x, size=..., scale_factor=...)`` on (N, C, *spatial): each spatial axis becomes its size, or
+    floor(axis * scale_factor); the batch and channel axes are kept."""
+    from ..interpret.values import FloatV, NoneV
+
+    if x.shape is None or not 3 <= len(x.shape) <= 5:
+        return x.with_shape(None)
+    n = len(x.shape) - 2
+    has_size = size is not None and not isinstance(size, NoneV)
+    sizes: list[Value] | None = None
+    if has_size:
+        sizes = list(size.items) if isinstance(size, SeqV) else [size] * n if isinstance(size, IntV) else None
+        if sizes is None or len(sizes) != n:
+            return x.with_shape(None)
+        spatial = tuple(s.size if isinstance(s, IntV) else cx.fresh("h") for s in sizes)
+    else:
+        scales = list(scale.items) if isinstance(scale, SeqV) else [scale] * n
+        if len(scales) != n:
+            return x.with_shape(None)
+        out: list[Size] = []
+        for s, h in zip(scales, x.shape[2:]):
+            k = s.size.as_int() if isinstance(s, IntV) else None
+            f = s.value if isinstance(s, FloatV) else (float(k) if k is not None else None)
+            hv = h.as_int()
+            if k is not None:
+                out.append(h * Size.const(k))
+            elif f is not None and hv is not None:
+                out.append(Size.const(int(hv * f)))
+            else:
+                out.append(cx.fresh("h"))
+        spatial = tuple(out)
+    return x.with_shape(x.shape[:2] + spatial)
+
+
 @register_layer("TransformerBlock", "TransformerEncoderLayer", "TransformerDecoderLayer", "TransformerEncoder",
                 "TransformerDecoder")
 class TransformerBlock(LayerKind):
@@ -602,6 +687,8 @@ def jax_layer(cx: OpContext, node: cst.Call, qual: str, args: list[Value], kwarg
         return LayerV("Linear", (("in", size(0, "in_features")), ("out", size(1, "out_features")), ("lib", "equinox")), node)
     if name == "MLP":
         return LayerV("Linear", (("in", size(0, "in_size")), ("out", size(1, "out_size")), ("lib", "equinox")), node)
+    if name == "Embedding" and "weight" not in kwargs:
+        return LayerV("Embedding", (("n", size(0, "num_embeddings")), ("d", size(1, "embedding_size"))), node)
     if name in ("Conv1d", "Conv2d", "Conv3d"):
         return layer(cx, node, name, args, {k: v for k, v in kwargs.items() if k != "key"})
     if name == "LayerNorm":

@@ -560,6 +560,18 @@ def _elementwise_fn(cx: OpContext, node: cst.Call, qual: str, fw: str, args: lis
     return None
 
 
+@FUNCTIONS.register("torch.nn.functional.interpolate", "torch.nn.functional.upsample")
+def _interpolate(cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]) -> Value | None:
+    x = args[0] if args else kwargs.get("input")
+    if not isinstance(x, TensorV) or len(args) > 3:
+        return None
+    size = args[1] if len(args) > 1 else kwargs.get("size")
+    scale = args[2] if len(args) > 2 else kwargs.get("scale_factor")
+    if "recompute_scale_factor" in kwargs and scale is not None:
+        return x.with_shape(None)
+    return layers.resized(cx, x, size, scale)
+
+
 @FUNCTIONS.register("tensor", "as_tensor", "from_numpy", "array", "asarray")
 def _as_array(cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]) -> Value | None:
     if args and isinstance(args[0], TensorV):  # np.asarray(torch_tensor) is a numpy array from here on
@@ -568,7 +580,22 @@ def _as_array(cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Valu
         if fw == "jax" and src.dtype in _X64:
             out = out.with_dtype(None)
         return out.with_dtype(_dtype_kw(kwargs)) if "dtype" in kwargs else out
-    return TensorV(None, _dtype_kw(kwargs), fw)
+    shape = _literal_shape(args[0]) if args and qual.rsplit(".", 1)[-1] != "from_numpy" else None
+    return TensorV(shape, _dtype_kw(kwargs), fw)
+
+
+def _literal_shape(v: Value, depth: int = 0) -> tuple[Size, ...] | None:
+    """The shape of ``jnp.array(3)`` / ``torch.tensor([[1, 2], [3, 4]])``: a number is (), a list or tuple of equal
+    pieces adds its length in front (ragged or unknown pieces: None)."""
+    if isinstance(v, (IntV, FloatV, BoolV)):
+        return ()
+    if not isinstance(v, SeqV) or v.kind not in ("list", "tuple") or not v.items or depth > 8:
+        return None
+    inner = [_literal_shape(x, depth + 1) for x in v.items]
+    first = inner[0]
+    if first is None or any(s != first for s in inner[1:]):
+        return None
+    return (Size.const(len(v.items)),) + first
 
 
 def call_stub(cx: OpContext, node: cst.Call, qual: str, fi: "FunctionInfo", args: list[Value], kwargs: dict[str, Value]) -> Value:

@@ -1,0 +1,74 @@
+"""The layers model code adds (pools, upsampling, recurrent layers, transformer encoders, MultiheadAttention): the
+shape the analyser infers for each call below is the shape torch computes when the same source runs.
+
+Each case is one module-level statement ``y = <expr>`` over ``torch`` / ``nn`` / ``F``; the analyser never imports
+or runs it, the test does (torch is the oracle)."""
+
+from __future__ import annotations
+
+import pytest
+
+from shapecheck.analysis.editor.hover import inferred_values
+from shapecheck.analysis.interpret.values import SeqV, TensorV
+
+torch = pytest.importorskip("torch")
+
+CASES = [
+    "nn.MaxPool2d(2)(torch.randn(2, 3, 28, 28))",
+    "nn.MaxPool2d(3, stride=2, padding=1)(torch.randn(2, 3, 15, 15))",
+    "nn.MaxPool2d((2, 3), dilation=2)(torch.randn(2, 3, 28, 28))",
+    "nn.MaxPool1d(2)(torch.randn(2, 3, 9))",
+    "nn.AvgPool2d(kernel_size=3, stride=1)(torch.randn(2, 3, 28, 28))",
+    "nn.AvgPool3d(2)(torch.randn(1, 2, 8, 9, 10))",
+    "nn.AdaptiveAvgPool2d((1, 1))(torch.randn(2, 3, 28, 28))",
+    "nn.AdaptiveAvgPool2d(7)(torch.randn(3, 28, 28))",
+    "nn.AdaptiveMaxPool2d((None, 5))(torch.randn(2, 3, 28, 28))",
+    "nn.Upsample(scale_factor=2, mode='nearest')(torch.randn(1, 4, 8, 8))",
+    "nn.Upsample(size=(7, 9))(torch.randn(1, 4, 8, 8))",
+    "F.interpolate(torch.randn(1, 4, 16, 16), size=(32, 32), mode='bilinear', align_corners=False)",
+    "F.interpolate(torch.randn(1, 4, 16, 16), scale_factor=0.5)",
+    "F.interpolate(torch.randn(2, 3, 10), size=4)",
+    "nn.LSTM(8, 16, 2, batch_first=True, bidirectional=True)(torch.randn(4, 5, 8))[0]",
+    "nn.LSTM(8, 16, 2, batch_first=True, bidirectional=True)(torch.randn(4, 5, 8))[1][0]",
+    "nn.GRU(8, 16)(torch.randn(5, 4, 8))[1]",
+    "nn.RNN(8, 16, num_layers=3)(torch.randn(5, 8))[1]",
+    "nn.TransformerEncoder(nn.TransformerEncoderLayer(16, 4, 32, batch_first=True), 2)(torch.randn(2, 7, 16))",
+    "nn.MultiheadAttention(16, 4, batch_first=True)(torch.randn(2, 5, 16), torch.randn(2, 9, 16), torch.randn(2, 9, 16))[0]",
+    "nn.MultiheadAttention(16, 4, kdim=8, vdim=8)(torch.randn(5, 2, 16), torch.randn(9, 2, 8), torch.randn(9, 2, 8))[0]",
+    "torch.tensor([[1, 2], [3, 4], [5, 6]])",
+]
+
+HEADER = "import torch\nimport torch.nn.functional as F\nfrom torch import nn\n"
+
+
+@pytest.mark.parametrize("expr", CASES)
+def test_inferred_shape_is_torchs(expr: str) -> None:
+    src = HEADER + f"y = {expr}\n"
+    values, findings = inferred_values(src, "layer_case.py")
+    assert not findings, [f.message for f in findings]
+    y = values.get("y")
+    assert isinstance(y, TensorV) and y.shape is not None, f"no shape inferred for {expr}: {y}"
+    inferred = tuple(s.as_int() for s in y.shape)
+    env: dict[str, object] = {}
+    exec(src, env)  # the oracle: torch itself
+    assert inferred == tuple(env["y"].shape)  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("expr, fragment", [
+    ("nn.LSTM(8, 16)(torch.randn(5, 4, 6))", "input_size=8"),
+    ("nn.TransformerEncoderLayer(16, 4)(torch.randn(5, 2, 12))", "d_model=16"),
+    ("nn.MultiheadAttention(16, 4, batch_first=True)(torch.randn(2, 5, 16), torch.randn(2, 9, 8), torch.randn(2, 9, 8))",
+     "cannot take a key"),
+])
+def test_reported_calls_fail_in_torch(expr: str, fragment: str) -> None:
+    src = HEADER + f"y = {expr}\n"
+    _, findings = inferred_values(src, "layer_case.py")
+    assert [f.code for f in findings] == ["SHP204"] and fragment in findings[0].message
+    with pytest.raises((RuntimeError, AssertionError)):
+        exec(src, {})
+
+
+def test_lstm_returns_output_and_state_pair() -> None:
+    values, _ = inferred_values(HEADER + "y = nn.LSTM(8, 16)(torch.randn(5, 4, 8))\n", "layer_case.py")
+    y = values["y"]
+    assert isinstance(y, SeqV) and len(y.items) == 2 and isinstance(y.items[1], SeqV)
