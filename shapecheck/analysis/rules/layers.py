@@ -343,6 +343,12 @@ class MultiheadAttention(LayerKind):
         return x.with_shape(None) if x.shape is None else UNKNOWN  # (called with its arguments: see apply_mha)
 
 
+def _in_projection(shape: tuple[Size, ...], features: Size) -> OpSpec:
+    """The witness of a layer whose first step projects the input's last axis (MultiheadAttention's packed in-projection,
+    an RNN's input weights, a transformer layer's attention): a linear map of ``features`` input features."""
+    return OpSpec("nn.Linear", None, (shape,), (), (("in_features", features), ("out_features", features)))
+
+
 def apply_mha(cx: OpContext, report_node: cst.CSTNode, layer: LayerV, args: list[Value], kwargs: dict[str, Value]) -> Value:
     """``attn(query, key, value)`` of an ``nn.MultiheadAttention(embed_dim, num_heads)``: the query's last axis, and
     the key's and value's when no kdim / vdim was given, must be embed_dim (the packed in-projection). The output
@@ -358,7 +364,7 @@ def apply_mha(cx: OpContext, report_node: cst.CSTNode, layer: LayerV, args: list
         if equal(t.shape[-1], e) is Truth.FALSE:
             cx.ctx.report(report_node, "SHP204", {"op": "nn.MultiheadAttention", "reason": f"MultiheadAttention(embed_dim={e}) cannot take a {name} "
                                                                                          f"whose last axis is {t.shape[-1]} ({name} shape {shape_text(t.shape)})"},
-                          cx.origins([t]))
+                          cx.origins([t]), spec=_in_projection(t.shape, e))
             return UNKNOWN
     q = ins[0]
     if isinstance(q, TensorV) and q.shape is not None and len(q.shape) in (2, 3):
@@ -471,7 +477,8 @@ class RNN(LayerKind):
         name = layer.param("name")
         if fin is not None and equal(x.shape[-1], fin) is Truth.FALSE:
             cx.ctx.report(report_node, "SHP204", {"op": f"nn.{name}", "reason": f"{name}(input_size={fin}) cannot take an input whose last axis is "
-                                                                             f"{x.shape[-1]} (input shape {shape_text(x.shape)})"}, cx.origins([x]))
+                                                                             f"{x.shape[-1]} (input shape {shape_text(x.shape)})"}, cx.origins([x]),
+                          spec=_in_projection(x.shape, fin))
             return UNKNOWN
         if hidden is None:
             return UNKNOWN

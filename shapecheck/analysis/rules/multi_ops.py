@@ -70,9 +70,12 @@ def _array_split(cx: OpContext, node: cst.Call, t: TensorV, args: list[Value], k
     size, count = shape[pos], Size.const(n[0])
     verdict = divisible(size, count)
     if verdict is Truth.FALSE:
+        names = [f"a{i}" for i in range(len(shape))]
+        split = " ".join(f"(n {x})" if i == pos else x for i, x in enumerate(names))
+        out = " ".join(f"n {x}" if i == pos else x for i, x in enumerate(names))
         cx.ctx.report(node, "SHP204", {"op": "split", "reason": f"{n[0]} sections do not divide axis {pos} of {shape_text(shape)}, "
                                                                 f"which has {size} (array split does not result in an equal division)"},
-                      cx.origins([t]))
+                      cx.origins([t]), spec=OpSpec("rearrange", f"{split} -> {out}", (shape,), (("n", count),)))  # the same divisibility
         return UNKNOWN
     piece = size.exact_div(count) if verdict is Truth.TRUE else None
     if piece is None or n[0] > _MAX_PIECES:
