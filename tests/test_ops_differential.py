@@ -36,7 +36,7 @@ EXAMPLES = {"numpy": 3, "torch": 3, "jax": 1, "tensorflow": 2, "paddle": 2}
 # ops of the analyser's tables that no generator exercises, and why
 UNEXERCISED: dict[str, str] = {
     **{k: "compared with torch case by case in tests/test_model_layers.py (model-code layers)"
-       for k in ("Pool", "AdaptivePool", "RNN", "TransformerLayer", "Upsample", "interpolate", "upsample")},
+       for k in ("Pool", "AdaptivePool", "RNN", "Upsample", "interpolate", "upsample")},
     "cuda": "needs a GPU", "pin_memory": "needs an accelerator",
     "cpu": "a device move (exercised as an identity by `to('cpu')`)",
     "layer_norm_like": "internal name, no framework function", "group_norm_like": "internal name, no framework function",

@@ -779,6 +779,21 @@ class SplitSizes(Detail):
                 f"but axis {self.axis} of {_shape(self.shape)} has {self.size}")
 
 
+@dataclass(frozen=True)
+class ArraySections(Detail):
+    """``np.split`` / ``jnp.split`` into a number of sections that does not divide the axis."""
+
+    code, kind = "SHP204", "array-sections"
+    sections: int
+    axis: int
+    shape: Shape
+    size: Any  # the axis's size
+
+    def render(self) -> str:
+        return (f"{self.sections} sections do not divide axis {self.axis} of {_shape(self.shape)}, which has {self.size} "
+                f"(array split does not result in an equal division)")
+
+
 # ---- SHP205 / SHP206 annotations ------------------------------------------------------------------------------
 
 

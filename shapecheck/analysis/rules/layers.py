@@ -24,7 +24,6 @@ from .ops_common import (
     _ints,
 )
 from . import shape_ops
-from .shapes_bridge import shape_text
 from .registry import LAYER_KINDS, LAYERS, OpContext, layer as register_layer
 
 
@@ -356,14 +355,13 @@ def apply_mha(cx: OpContext, report_node: cst.CSTNode, layer: LayerV, args: list
     names = ("query", "key", "value")
     ins = [args[i] if len(args) > i else kwargs.get(n, UNKNOWN) for i, n in enumerate(names)]
     e = layer.param("e")
-    for i, (name, t) in enumerate(zip(names, ins)):
+    for i, t in enumerate(ins):
         if i and not layer.param("plain_kv"):
             break
         if e is None or not isinstance(t, TensorV) or not t.shape or len(t.shape) not in (2, 3):
             continue
         if equal(t.shape[-1], e) is Truth.FALSE:
-            cx.ctx.report(report_node, "SHP204", {"op": "nn.MultiheadAttention", "reason": f"MultiheadAttention(embed_dim={e}) cannot take a {name} "
-                                                                                         f"whose last axis is {t.shape[-1]} ({name} shape {shape_text(t.shape)})"},
+            cx.ctx.report(report_node, "SHP204", {"op": "nn.MultiheadAttention", "detail": D.LayerInput("MultiheadAttention", "embed_dim", e, "last-axis", t.shape[-1], t.shape)},
                           cx.origins([t]), spec=_in_projection(t.shape, e))
             return UNKNOWN
     q = ins[0]
@@ -476,8 +474,8 @@ class RNN(LayerKind):
         fin, hidden, dirs = layer.param("in"), layer.param("hidden"), layer.param("dirs")
         name = layer.param("name")
         if fin is not None and equal(x.shape[-1], fin) is Truth.FALSE:
-            cx.ctx.report(report_node, "SHP204", {"op": f"nn.{name}", "reason": f"{name}(input_size={fin}) cannot take an input whose last axis is "
-                                                                             f"{x.shape[-1]} (input shape {shape_text(x.shape)})"}, cx.origins([x]),
+            cx.ctx.report(report_node, "SHP204", {"op": f"nn.{name}", "detail": D.LayerInput(str(name), "input_size", fin, "last-axis", x.shape[-1], x.shape)},
+                          cx.origins([x]),
                           spec=_in_projection(x.shape, fin))
             return UNKNOWN
         if hidden is None:

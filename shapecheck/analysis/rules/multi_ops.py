@@ -22,7 +22,6 @@ from ...diagnostics import details as D
 from ...sizes import Size, Truth, divisible, equal
 from ..interpret.context import OpSpec
 from .ops_common import _ints, _norm_dim
-from .shapes_bridge import shape_text
 from ..interpret.values import UNKNOWN, BoolV, FloatV, FuncV, IntV, NoneV, SeqV, StrV, TensorV, Value
 
 from .registry import TENSOR_METHODS, OpContext
@@ -73,8 +72,7 @@ def _array_split(cx: OpContext, node: cst.Call, t: TensorV, args: list[Value], k
         names = [f"a{i}" for i in range(len(shape))]
         split = " ".join(f"(n {x})" if i == pos else x for i, x in enumerate(names))
         out = " ".join(f"n {x}" if i == pos else x for i, x in enumerate(names))
-        cx.ctx.report(node, "SHP204", {"op": "split", "reason": f"{n[0]} sections do not divide axis {pos} of {shape_text(shape)}, "
-                                                                f"which has {size} (array split does not result in an equal division)"},
+        cx.ctx.report(node, "SHP204", {"op": "split", "detail": D.ArraySections(n[0], pos, shape, size)},
                       cx.origins([t]), spec=OpSpec("rearrange", f"{split} -> {out}", (shape,), (("n", count),)))  # the same divisibility
         return UNKNOWN
     piece = size.exact_div(count) if verdict is Truth.TRUE else None
