@@ -204,7 +204,8 @@ def build_doc(path: Path, display: str, project: "Project") -> "list[ModuleAnaly
 
 def relevant_doc(path: Path, project: "Project") -> bool:
     """The pre-filter for a documentation file: its examples use einops/jaxtyping or a module that does."""
-    from ...core import relevant
+    from ...core import _MARKERS
+    from .project import IMPORT_RELEVANCE_DEPTH
 
     try:
         md = path.read_bytes().decode("utf-8", "replace")
@@ -212,7 +213,8 @@ def relevant_doc(path: Path, project: "Project") -> bool:
         return False
     if "```" not in md and "~~~" not in md:
         return False
-    return any(relevant(ex.text, project, str(path)) for ex in example_modules(md))
+    return any(any(m in ex.text for m in _MARKERS) or project.imports_relevant(ex.text, str(path), IMPORT_RELEVANCE_DEPTH + 1)
+               for ex in example_modules(md))
 
 
 def check_doc(path: Path, display: str, project: "Project") -> "list[Finding]":

@@ -432,8 +432,11 @@ class _ModulesOnDisk(dict[str, Path]):
 _SHARED: dict[tuple[str, ...], "Project"] = {}  # Project.shared: one per package roots, per process
 
 
-# how many levels of imports the pre-filter follows from a file to one that mentions einops or jaxtyping
-IMPORT_RELEVANCE_DEPTH = 2
+# how many levels of imports the pre-filter follows from a file to one that mentions einops or jaxtyping, for a file
+# that builds tensors itself (a test, an example: ``from mypkg import Model`` re-exported by mypkg/__init__.py);
+# documentation examples (few, and always importing the package's top) follow one level more
+IMPORT_RELEVANCE_DEPTH = 1
+_MAKES_TENSORS = re.compile(r"\b(?:randn|rand|randint|zeros|ones|empty|full|arange|tensor|array|normal|uniform)\(")
 
 
 class Project:
@@ -782,11 +785,14 @@ class Project:
             return dtype_class_of(v.qualname)
         return None
 
-    def imports_relevant(self, text: str, path: str) -> bool:
+    def imports_relevant(self, text: str, path: str, depth: int = IMPORT_RELEVANCE_DEPTH) -> bool:
         """Does this source import a module of the analysed tree that mentions einops or jaxtyping?"""
         p = Path(path)
         current = module_name_for(p)[0] if p.suffix == ".py" and p.exists() else ""
-        return any(self._dep_relevant(dep, IMPORT_RELEVANCE_DEPTH) for dep in self.dependencies(text, current))
+        # deeper only for a file that makes tensors of its own (an entry point that can provide concrete shapes):
+        # each file found this way is analysed in full (transformer-lens: 600 test files)
+        depth = depth if _MAKES_TENSORS.search(text) else 0
+        return any(self._dep_relevant(dep, depth) for dep in self.dependencies(text, current))
 
     def _dep_relevant(self, dep: Path, depth: int) -> bool:
         """The imported file mentions einops/jaxtyping, or (``depth`` levels down) imports a file that does: a test
