@@ -65,11 +65,12 @@ def test_cli_reports_in_the_readme_and_can_be_turned_off(tmp_path: Path) -> None
     assert on.returncode == 1, on.stderr
     assert "README.md:24:1: SHP204" in on.stdout and "README.md:42:3: SHP204" in on.stdout
     assert "attnpkg/attention.py:15 in forward()" in on.stdout  # the inner line, as a note
+    assert "tests/test_attention.py:8:5: SHP204" in on.stdout  # a test importing the model through __init__
     off = _check(".", "--no-examples", cwd=root)
-    assert (off.returncode, off.stdout) == (0, ""), off.stderr
+    assert "README.md" not in off.stdout and "test_attention.py:8:5: SHP204" in off.stdout, off.stderr
     (root / "pyproject.toml").write_text("[tool.shapecheck]\nexamples = false\n")
-    assert _check(".", cwd=root).returncode == 0
-    assert _check(".", "--examples", cwd=root).returncode == 1  # the command line wins
+    assert "README.md" not in _check(".", cwd=root).stdout
+    assert "README.md:24:1" in _check(".", "--examples", cwd=root).stdout  # the command line wins
     alone = _check("README.md", "--examples", cwd=root)  # named alone: read as documentation, not as Python
     assert alone.returncode == 1 and "README.md:24:1: SHP204" in alone.stdout and "SHP901" not in alone.stdout
 
