@@ -71,8 +71,13 @@ def find_fetch_script() -> Path | None:
 
 # the development corpus: pinned source distributions from PyPI (the same list as ../shared/corpus/packages.txt)
 CORPUS_PACKAGES = (
-    "vector-quantize-pytorch==1.32.0", "denoising-diffusion-pytorch==2.3.4", "imagen-pytorch==2.1.0",
-    "audiolm-pytorch==2.4.0", "performer-pytorch==1.1.4", "equinox==0.13.8", "transformer-lens==4.3.0",
+    "vector-quantize-pytorch==1.32.0",
+    "denoising-diffusion-pytorch==2.3.4",
+    "imagen-pytorch==2.1.0",
+    "audiolm-pytorch==2.4.0",
+    "performer-pytorch==1.1.4",
+    "equinox==0.13.8",
+    "transformer-lens==4.3.0",
     "einops==0.8.2",
 )
 
@@ -84,8 +89,11 @@ def ensure_corpus(cache: Path) -> Path:
     ``pip download --no-deps --no-binary :all:`` of CORPUS_PACKAGES, then each archive is unpacked into ``src/``.
     """
     src = cache / "src"
-    print(f"corpus: {len(CORPUS_PACKAGES)} pinned source distributions from PyPI ({', '.join(CORPUS_PACKAGES)}), "
-          f"unpacked in {src}", file=sys.stderr)
+    print(
+        f"corpus: {len(CORPUS_PACKAGES)} pinned source distributions from PyPI ({', '.join(CORPUS_PACKAGES)}), "
+        f"unpacked in {src}",
+        file=sys.stderr,
+    )
     if src.is_dir() and any(src.iterdir()):
         return src
     script = find_fetch_script()
@@ -96,14 +104,32 @@ def ensure_corpus(cache: Path) -> Path:
     import tarfile
     import zipfile
 
-    print(f"fetching the corpus into {cache} with pip download (network access to PyPI needed; "
-          "or pass --corpus DIR for an unpacked copy) ...", file=sys.stderr)
+    print(
+        f"fetching the corpus into {cache} with pip download (network access to PyPI needed; "
+        "or pass --corpus DIR for an unpacked copy) ...",
+        file=sys.stderr,
+    )
     dl = cache / "dl"
     dl.mkdir(parents=True, exist_ok=True)
     src.mkdir(parents=True, exist_ok=True)
     for spec in CORPUS_PACKAGES:
-        subprocess.run([sys.executable, "-m", "pip", "download", "-q", "--no-deps", "--no-binary", ":all:",
-                        "--ignore-requires-python", "-d", str(dl), spec], check=True)
+        subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "pip",
+                "download",
+                "-q",
+                "--no-deps",
+                "--no-binary",
+                ":all:",
+                "--ignore-requires-python",
+                "-d",
+                str(dl),
+                spec,
+            ],
+            check=True,
+        )
     for archive in sorted(dl.iterdir()):
         if archive.name.endswith((".tar.gz", ".tgz")):
             with tarfile.open(archive) as tf:
@@ -131,8 +157,13 @@ def python_files(root: Path) -> list[Path]:
 # ---------------------------------------------------------------------------------------------- measuring
 
 
-def measure(cmd: list[str], cwd: Path | None = None, timeout: float | None = None, stdout_path: Path | None = None,
-            env: dict[str, str] | None = None) -> dict[str, Any]:
+def measure(
+    cmd: list[str],
+    cwd: Path | None = None,
+    timeout: float | None = None,
+    stdout_path: Path | None = None,
+    env: dict[str, str] | None = None,
+) -> dict[str, Any]:
     """Run ``cmd``; wall time, CPU time (user + system of the process and the children it waited for) and the peak RSS
     of the largest process of its tree (``wait4``, in MB)."""
     out = open(stdout_path, "wb") if stdout_path else subprocess.DEVNULL
@@ -160,11 +191,19 @@ def measure(cmd: list[str], cwd: Path | None = None, timeout: float | None = Non
     wall = time.perf_counter() - t0
     proc.returncode = os.waitstatus_to_exitcode(status)
     err = proc.stderr.read().decode(errors="replace") if proc.stderr else ""
-    return {"wall": wall, "cpu": ru.ru_utime + ru.ru_stime, "rss_mb": ru.ru_maxrss / 1024, "rc": proc.returncode,
-            "timeout": timed_out, "stderr": err[-2000:]}
+    return {
+        "wall": wall,
+        "cpu": ru.ru_utime + ru.ru_stime,
+        "rss_mb": ru.ru_maxrss / 1024,
+        "rc": proc.returncode,
+        "timeout": timed_out,
+        "stderr": err[-2000:],
+    }
 
 
-def run_shapecheck(files_root: Path, jobs: int, out_json: Path, timeout: float | None, warm: bool = False) -> dict[str, Any]:
+def run_shapecheck(
+    files_root: Path, jobs: int, out_json: Path, timeout: float | None, warm: bool = False
+) -> dict[str, Any]:
     """Cold by default; ``warm``: the default command (result cache on) after one run over the same tree filled it."""
     cmd = [sys.executable, "-m", "shapecheck", "check", "-j", str(jobs), "--format", "json", str(files_root)]
     env = _env()
@@ -181,7 +220,9 @@ def run_shapecheck(files_root: Path, jobs: int, out_json: Path, timeout: float |
     return r
 
 
-def run_flake8(files: list[Path], jobs: int, with_shp: bool, timeout: float | None, cache_dir: Path | None = None) -> dict[str, Any]:
+def run_flake8(
+    files: list[Path], jobs: int, with_shp: bool, timeout: float | None, cache_dir: Path | None = None
+) -> dict[str, Any]:
     """Cold (the result cache off) unless ``cache_dir`` is given: then the SHP plugin's cache lives there."""
     head = [sys.executable, "-m", "flake8"] if with_shp else [sys.executable, "-c", FLAKE8_WITHOUT_SHP]
     # --isolated: the packages' own flake8 configs would change what runs; the file list is given explicitly
@@ -229,8 +270,13 @@ def _parse_one(path: str) -> None:
 def run_mypy(files: list[Path], with_plugin: bool, timeout: float | None) -> dict[str, Any]:
     with tempfile.TemporaryDirectory() as tmp:
         cfg = Path(tmp) / "mypy.ini"
-        lines = ["[mypy]", "ignore_missing_imports = True", "follow_imports = skip", "no_error_summary = True",
-                 f"cache_dir = {Path(tmp) / 'cache'}"]
+        lines = [
+            "[mypy]",
+            "ignore_missing_imports = True",
+            "follow_imports = skip",
+            "no_error_summary = True",
+            f"cache_dir = {Path(tmp) / 'cache'}",
+        ]
         if with_plugin:
             lines.append("plugins = shapecheck")
         cfg.write_text("\n".join(lines) + "\n")
@@ -265,8 +311,13 @@ def _env() -> dict[str, str]:
 
 def coverage(root: Path) -> dict[str, Any]:
     """Build every analysed module of one package and read the analyser's counters (in a child process)."""
-    r = subprocess.run([sys.executable, str(Path(__file__).resolve()), "--_coverage", str(root)], cwd=ROOT,
-                       capture_output=True, text=True, env=_env())
+    r = subprocess.run(
+        [sys.executable, str(Path(__file__).resolve()), "--_coverage", str(root)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        env=_env(),
+    )
     if r.returncode != 0:
         return {"error": r.stderr[-2000:]}
     return json.loads(r.stdout.strip().splitlines()[-1])
@@ -338,8 +389,15 @@ def _coverage(root: Path) -> dict[str, Any]:
         evidence_of = getattr(a.ctx, "evidence_stats", None)
         if evidence_of is not None:
             stats.update(evidence_of())
-    return {"files": len(files), "analysed": analysed, "analysed_lines": analysed_lines, "stats": dict(stats),
-            "annotations": dict(anns), "syntax_errors": syntax, "errors": errors}
+    return {
+        "files": len(files),
+        "analysed": analysed,
+        "analysed_lines": analysed_lines,
+        "stats": dict(stats),
+        "annotations": dict(anns),
+        "syntax_errors": syntax,
+        "errors": errors,
+    }
 
 
 # ---------------------------------------------------------------------------------------------- report
@@ -375,7 +433,9 @@ def machine() -> str:
     except OSError:
         pass
     try:
-        mem = next(int(ln.split()[1]) for ln in Path("/proc/meminfo").read_text().splitlines() if ln.startswith("MemTotal"))
+        mem = next(
+            int(ln.split()[1]) for ln in Path("/proc/meminfo").read_text().splitlines() if ln.startswith("MemTotal")
+        )
         mem_s = f", {mem / 1024 / 1024:.0f} GB RAM"
     except (OSError, StopIteration):
         mem_s = ""
@@ -384,10 +444,16 @@ def machine() -> str:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--corpus", type=Path, help="an existing unpacked corpus (the src/ folder with one folder per package)")
-    ap.add_argument("--cache", type=Path, default=DEFAULT_CACHE, help="where to fetch the corpus (default .cache/corpus)")
+    ap.add_argument(
+        "--corpus", type=Path, help="an existing unpacked corpus (the src/ folder with one folder per package)"
+    )
+    ap.add_argument(
+        "--cache", type=Path, default=DEFAULT_CACHE, help="where to fetch the corpus (default .cache/corpus)"
+    )
     ap.add_argument("--packages", help="comma-separated substrings of package folder names (default: all)")
-    ap.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1, help="processes for every tool (default: cores)")
+    ap.add_argument(
+        "-j", "--jobs", type=int, default=os.cpu_count() or 1, help="processes for every tool (default: cores)"
+    )
     ap.add_argument("--mypy-package", default="performer", help="package for the mypy comparison ('' to skip)")
     ap.add_argument("--mypy-repeat", type=int, default=3, help="interleaved mypy runs; the best of each is kept")
     ap.add_argument("--no-flake8", action="store_true", help="skip the flake8 baselines")
@@ -418,9 +484,14 @@ def main(argv: list[str] | None = None) -> int:
         cov = coverage(pkg)
         sc = run_shapecheck(pkg, args.jobs, tmp / f"{pkg.name}.json", args.timeout)
         sc_warm = run_shapecheck(pkg, args.jobs, tmp / f"{pkg.name}-warm.json", args.timeout, warm=True)
-        row: dict[str, Any] = {"package": pkg.name, "files": len(files), "lines": count_lines(files), "coverage": cov,
-                               "shapecheck": {k: v for k, v in sc.items() if k != "findings"},
-                               "findings": dict(Counter(f["code"] for f in sc["findings"]))}
+        row: dict[str, Any] = {
+            "package": pkg.name,
+            "files": len(files),
+            "lines": count_lines(files),
+            "coverage": cov,
+            "shapecheck": {k: v for k, v in sc.items() if k != "findings"},
+            "findings": dict(Counter(f["code"] for f in sc["findings"])),
+        }
         row["shapecheck_warm"] = sc_warm
         analysed = [Path(p) for p in cov.get("analysed", [])]
         row["libcst"] = run_libcst_parse(analysed, args.jobs)
@@ -431,8 +502,9 @@ def main(argv: list[str] | None = None) -> int:
                 # warm: the same files again after one run filled the result cache (flake8 on an unchanged tree)
                 with tempfile.TemporaryDirectory() as cache_dir:
                     run_flake8(files, args.jobs, with_shp=True, timeout=args.timeout, cache_dir=Path(cache_dir))
-                    row["flake8_shp_warm"] = run_flake8(files, args.jobs, with_shp=True, timeout=args.timeout,
-                                                        cache_dir=Path(cache_dir))
+                    row["flake8_shp_warm"] = run_flake8(
+                        files, args.jobs, with_shp=True, timeout=args.timeout, cache_dir=Path(cache_dir)
+                    )
         rows.append(row)
         print_row(row)
     mypy_row = None
@@ -441,15 +513,20 @@ def main(argv: list[str] | None = None) -> int:
         if target:
             files = python_files(target[0])
             # a few seconds each, so one run is at the mercy of the machine: interleave and keep each one's best
-            runs = [(run_mypy(files, False, args.timeout), run_mypy(files, True, args.timeout))
-                    for _ in range(max(1, args.mypy_repeat))]
+            runs = [
+                (run_mypy(files, False, args.timeout), run_mypy(files, True, args.timeout))
+                for _ in range(max(1, args.mypy_repeat))
+            ]
             without = min((r[0] for r in runs), key=lambda r: r["wall"])
             with_ = min((r[1] for r in runs), key=lambda r: r["wall"])
             mypy_row = {"package": target[0].name, "files": len(files), "without": without, "with": with_}
     print_summary(rows, mypy_row)
     if args.json:
-        args.json.write_text(json.dumps({"machine": machine(), "jobs": args.jobs, "packages": rows, "mypy": mypy_row},
-                                        indent=1, default=str))
+        args.json.write_text(
+            json.dumps(
+                {"machine": machine(), "jobs": args.jobs, "packages": rows, "mypy": mypy_row}, indent=1, default=str
+            )
+        )
     return 0
 
 
@@ -470,9 +547,11 @@ def evidence_lines(st: Counter[str]) -> list[str]:
         rank = st[f"evidence:{kind}:rank"] + st[f"evidence:{kind}:size"]
         size = st[f"evidence:{kind}:size"] + st[f"evidence:{kind}:made-up-rank-known-size"]
         made_up, unknown = st[f"evidence:{kind}:made-up"], st[f"evidence:{kind}:unknown"]
-        out.append(f"{label} by evidence ({n}): input rank from evidence {rank} ({100 * rank / n:.1f}%), "
-                   f">= 1 size from evidence {size} ({100 * size / n:.1f}%); shape only made up from the "
-                   f"pattern {made_up} ({100 * made_up / n:.1f}%); unknown {unknown} ({100 * unknown / n:.1f}%)")
+        out.append(
+            f"{label} by evidence ({n}): input rank from evidence {rank} ({100 * rank / n:.1f}%), "
+            f">= 1 size from evidence {size} ({100 * size / n:.1f}%); shape only made up from the "
+            f"pattern {made_up} ({100 * made_up / n:.1f}%); unknown {unknown} ({100 * unknown / n:.1f}%)"
+        )
     return out
 
 
@@ -486,29 +565,39 @@ def print_row(row: dict[str, Any]) -> None:
     anns = cov.get("annotations", {})
     sc = row["shapecheck"]
     print(f"== {row['package']}")
-    print(f"   files {row['files']}, lines {row['lines']}, analysed {len(cov.get('analysed', []))} files "
-          f"({cov.get('analysed_lines', 0)} lines)")
-    print(f"   einops call sites {sites}: literal pattern {literal}, fully inferred {inferred} (coverage {pct}); "
-          f"not inferred: unknown input {st['einops:unknown-input']}, dynamic axes {st['einops:dynamic-axes']}, "
-          f"pattern problem {st['einops:problem']}; dynamic pattern {st['einops:dynamic-pattern']}")
+    print(
+        f"   files {row['files']}, lines {row['lines']}, analysed {len(cov.get('analysed', []))} files "
+        f"({cov.get('analysed_lines', 0)} lines)"
+    )
+    print(
+        f"   einops call sites {sites}: literal pattern {literal}, fully inferred {inferred} (coverage {pct}); "
+        f"not inferred: unknown input {st['einops:unknown-input']}, dynamic axes {st['einops:dynamic-axes']}, "
+        f"pattern problem {st['einops:problem']}; dynamic pattern {st['einops:dynamic-pattern']}"
+    )
     for line in evidence_lines(st):
         print(f"   {line}")
     if st["doc-files"]:
         print(f"   documentation files whose python examples were analysed as entry points: {st['doc-files']}")
-    print(f"   jaxtyping annotations understood: {anns.get('params', 0)} parameters, {anns.get('returns', 0)} returns "
-          f"({', '.join(f'{k[6:]} {v}' for k, v in sorted(anns.items()) if k.startswith('dtype:')) or 'none'})")
+    print(
+        f"   jaxtyping annotations understood: {anns.get('params', 0)} parameters, {anns.get('returns', 0)} returns "
+        f"({', '.join(f'{k[6:]} {v}' for k, v in sorted(anns.items()) if k.startswith('dtype:')) or 'none'})"
+    )
     if cov.get("errors") or cov.get("error"):
         print(f"   ANALYSER ERRORS: {cov.get('errors') or cov.get('error')}")
     print(f"   findings: {dict(sorted(row['findings'].items())) or 'none'}")
-    print(f"   shapecheck {_t(sc)}, peak {sc['rss_mb']:.0f} MB (rc {sc['rc']}); flake8 {_t(row.get('flake8'))}; "
-          f"flake8+SHP {_t(row.get('flake8_shp'))}; libcst parse {_t(row.get('libcst'))}")
+    print(
+        f"   shapecheck {_t(sc)}, peak {sc['rss_mb']:.0f} MB (rc {sc['rc']}); flake8 {_t(row.get('flake8'))}; "
+        f"flake8+SHP {_t(row.get('flake8_shp'))}; libcst parse {_t(row.get('libcst'))}"
+    )
     fl, fs, lc = row.get("flake8"), row.get("flake8_shp"), row.get("libcst")
-    print(f"   ratios: vs flake8 {fmt_ratio(ratio(sc['wall'], fl and fl['wall']), TARGETS['flake8'])}; "
-          f"plugin {fmt_ratio(ratio(fs and fs['wall'], fl and fl['wall']), TARGETS['plugin'])}; "
-          f"vs libcst {fmt_ratio(ratio(sc['wall'], lc and lc['wall']), TARGETS['libcst'])}; "
-          f"plugin warm (result cache filled) {fmt_ratio(ratio(row.get('flake8_shp_warm', {}).get('wall'), fl and fl['wall']), TARGETS['plugin'])}; "
-          f"shapecheck warm vs flake8 {fmt_ratio(ratio(row.get('shapecheck_warm', {}).get('wall'), fl and fl['wall']), TARGETS['flake8'])}\n",
-          flush=True)
+    print(
+        f"   ratios: vs flake8 {fmt_ratio(ratio(sc['wall'], fl and fl['wall']), TARGETS['flake8'])}; "
+        f"plugin {fmt_ratio(ratio(fs and fs['wall'], fl and fl['wall']), TARGETS['plugin'])}; "
+        f"vs libcst {fmt_ratio(ratio(sc['wall'], lc and lc['wall']), TARGETS['libcst'])}; "
+        f"plugin warm (result cache filled) {fmt_ratio(ratio(row.get('flake8_shp_warm', {}).get('wall'), fl and fl['wall']), TARGETS['plugin'])}; "
+        f"shapecheck warm vs flake8 {fmt_ratio(ratio(row.get('shapecheck_warm', {}).get('wall'), fl and fl['wall']), TARGETS['flake8'])}\n",
+        flush=True,
+    )
 
 
 def print_summary(rows: list[dict[str, Any]], mypy_row: dict[str, Any] | None) -> None:
@@ -533,35 +622,47 @@ def print_summary(rows: list[dict[str, Any]], mypy_row: dict[str, Any] | None) -
     print("== total")
     print(f"   {len(rows)} packages, {tot['files']} files, {tot['lines']} lines")
     if literal:
-        print(f"   einops: {literal} literal-pattern call sites, {tot['einops:inferred']} fully inferred "
-              f"({100 * tot['einops:inferred'] / literal:.1f}%); rest by cause: unknown input {tot['einops:unknown-input']}, "
-              f"dynamic axes {tot['einops:dynamic-axes']}, pattern problem {tot['einops:problem']}; "
-              f"dynamic pattern (not counted) {tot['einops:dynamic-pattern']}")
+        print(
+            f"   einops: {literal} literal-pattern call sites, {tot['einops:inferred']} fully inferred "
+            f"({100 * tot['einops:inferred'] / literal:.1f}%); rest by cause: unknown input {tot['einops:unknown-input']}, "
+            f"dynamic axes {tot['einops:dynamic-axes']}, pattern problem {tot['einops:problem']}; "
+            f"dynamic pattern (not counted) {tot['einops:dynamic-pattern']}"
+        )
     for line in evidence_lines(tot):
         print(f"   {line}")
     print(f"   jaxtyping annotations understood: {tot['params']} parameters, {tot['returns']} returns")
     print(f"   findings: {dict(sorted(findings.items())) or 'none'}")
     t = " (a run timed out: ratio is a lower bound)"
-    print(f"   wall: shapecheck {walls['shapecheck']:.1f}s, flake8 {walls['flake8']:.1f}s, flake8+SHP "
-          f"{walls['flake8_shp']:.1f}s, libcst parse {walls['libcst']:.1f}s")
+    print(
+        f"   wall: shapecheck {walls['shapecheck']:.1f}s, flake8 {walls['flake8']:.1f}s, flake8+SHP "
+        f"{walls['flake8_shp']:.1f}s, libcst parse {walls['libcst']:.1f}s"
+    )
     print(f"   shapecheck / flake8:        {fmt_ratio(ratio(walls['shapecheck'], walls['flake8']), TARGETS['flake8'])}")
-    print(f"   flake8+SHP / flake8:        {fmt_ratio(ratio(walls['flake8_shp'], walls['flake8']), TARGETS['plugin'])}"
-          + (t if "flake8_shp" in timeouts else ""))
+    print(
+        f"   flake8+SHP / flake8:        {fmt_ratio(ratio(walls['flake8_shp'], walls['flake8']), TARGETS['plugin'])}"
+        + (t if "flake8_shp" in timeouts else "")
+    )
     print(f"   shapecheck / libcst parse:  {fmt_ratio(ratio(walls['shapecheck'], walls['libcst']), TARGETS['libcst'])}")
     if walls["shapecheck_warm"]:
-        print(f"   shapecheck warm / flake8:   {fmt_ratio(ratio(walls['shapecheck_warm'], walls['flake8']), TARGETS['flake8'])}"
-              " (the default command, second run over unchanged files: results come from the content-keyed cache)")
+        print(
+            f"   shapecheck warm / flake8:   {fmt_ratio(ratio(walls['shapecheck_warm'], walls['flake8']), TARGETS['flake8'])}"
+            " (the default command, second run over unchanged files: results come from the content-keyed cache)"
+        )
     if walls["flake8_shp_warm"]:
-        print(f"   flake8+SHP warm / flake8:   {fmt_ratio(ratio(walls['flake8_shp_warm'], walls['flake8']), TARGETS['plugin'])}"
-              " (second run over unchanged files: the SHP plugin's results come from its content-keyed cache)")
+        print(
+            f"   flake8+SHP warm / flake8:   {fmt_ratio(ratio(walls['flake8_shp_warm'], walls['flake8']), TARGETS['plugin'])}"
+            " (second run over unchanged files: the SHP plugin's results come from its content-keyed cache)"
+        )
     big = max(rows, key=lambda r: r["shapecheck"]["rss_mb"], default=None)
     if big:
         print(f"   peak memory: {big['shapecheck']['rss_mb']:.0f} MB ({big['package']})")
     if mypy_row:
         w, wo = mypy_row["with"], mypy_row["without"]
-        print(f"   mypy on {mypy_row['package']} ({mypy_row['files']} files, cold cache): without plugin {_t(wo)}, "
-              f"with {_t(w)} ({w.get('shapecheck_errors', 0)} shape errors); "
-              f"{fmt_ratio(ratio(w['wall'], wo['wall']), TARGETS['mypy'])}")
+        print(
+            f"   mypy on {mypy_row['package']} ({mypy_row['files']} files, cold cache): without plugin {_t(wo)}, "
+            f"with {_t(w)} ({w.get('shapecheck_errors', 0)} shape errors); "
+            f"{fmt_ratio(ratio(w['wall'], wo['wall']), TARGETS['mypy'])}"
+        )
 
 
 if __name__ == "__main__":

@@ -38,10 +38,12 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def generate(lines: int) -> str:
-    out = ["import torch\nfrom torch import Tensor, nn\nfrom einops import rearrange, reduce\nfrom jaxtyping import Float\n\n\n"]
+    out = [
+        "import torch\nfrom torch import Tensor, nn\nfrom einops import rearrange, reduce\nfrom jaxtyping import Float\n\n\n"
+    ]
     i = 0
     while sum(s.count("\n") for s in out) < lines:
-        out.append(f'''def block_{i}(x: Float[Tensor, "b n d"], w: Float[Tensor, "d e"]) -> Float[Tensor, "b n e"]:
+        out.append(f"""def block_{i}(x: Float[Tensor, "b n d"], w: Float[Tensor, "d e"]) -> Float[Tensor, "b n e"]:
     h = rearrange(x, "b n (g k) -> b n g k", g=2)
     h = rearrange(h, "b n g k -> b n (g k)")
     y = x @ w
@@ -62,7 +64,7 @@ class Layer{i}(nn.Module):
         return q
 
 
-''')
+""")
         i += 1
     return "".join(out)
 
@@ -72,8 +74,14 @@ class Client:
 
     def __init__(self, cwd: Path) -> None:
         env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
-        self.proc = subprocess.Popen([sys.executable, "-m", "shapecheck", "lsp"], stdin=subprocess.PIPE,
-                                     stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, cwd=cwd, env=env)
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "shapecheck", "lsp"],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            cwd=cwd,
+            env=env,
+        )
         self.inbox: "queue.Queue[tuple[float, dict[str, Any]]]" = queue.Queue()
         self.lock = threading.Lock()
         self.next_id = 0
@@ -160,7 +168,9 @@ def one_round(lines: int, edits: int, interval: float) -> dict[str, Any]:
         init = c.request("initialize", {"processId": None, "rootUri": tmp.as_uri(), "capabilities": {}})
         drain(lambda m: m.get("id") == init)
         c.notify("initialized", {})
-        t0 = c.notify("textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "python", "version": 1, "text": text}})
+        t0 = c.notify(
+            "textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "python", "version": 1, "text": text}}
+        )
         drain(lambda m: m.get("method") == "textDocument/publishDiagnostics" and m["params"].get("version") == 1)
         cold = published[-1][0] - t0
         typed = list(src)
@@ -171,17 +181,24 @@ def one_round(lines: int, edits: int, interval: float) -> dict[str, Any]:
                 typed[typed_line] = typed[typed_line] + ("  #" if v == 2 else "x")
             else:  # the last edit makes the function wrong: 7 is not a multiple of g=2
                 typed[target] = typed[target].replace('"b n d"', '"b n 7"', 1)
-            sent_last = c.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": v},
-                                                             "contentChanges": [{"text": "\n".join(typed) + "\n"}]})
+            sent_last = c.notify(
+                "textDocument/didChange",
+                {"textDocument": {"uri": uri, "version": v}, "contentChanges": [{"text": "\n".join(typed) + "\n"}]},
+            )
             if v % 10 == 0:
-                rid = c.request("textDocument/hover", {"textDocument": {"uri": uri}, "position": {"line": hover_line, "character": 12}})
+                rid = c.request(
+                    "textDocument/hover",
+                    {"textDocument": {"uri": uri}, "position": {"line": hover_line, "character": 12}},
+                )
                 pending[rid] = time.perf_counter()
             if interval:
                 time.sleep(interval)
             while not c.inbox.empty():  # keep reading while typing (hover answers are timed on arrival)
                 drain(lambda m: True, timeout=0.01)
         burst = time.perf_counter() - burst_start
-        final = drain(lambda m: m.get("method") == "textDocument/publishDiagnostics" and m["params"].get("version") == edits + 1)
+        final = drain(
+            lambda m: m.get("method") == "textDocument/publishDiagnostics" and m["params"].get("version") == edits + 1
+        )
         latency = published[-1][0] - sent_last
         codes = [d["code"] for d in final["params"]["diagnostics"]]
         while pending:
@@ -189,8 +206,16 @@ def one_round(lines: int, edits: int, interval: float) -> dict[str, Any]:
         versions = [v for _, v, _ in published]
     finally:
         c.close()
-    return {"cold": cold, "latency": latency, "codes": codes, "hovers": hovers, "published": len(published) - 1,
-            "ordered": versions == sorted(versions), "burst": burst, "lines": len(src)}
+    return {
+        "cold": cold,
+        "latency": latency,
+        "codes": codes,
+        "hovers": hovers,
+        "published": len(published) - 1,
+        "ordered": versions == sorted(versions),
+        "burst": burst,
+        "lines": len(src),
+    }
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -200,7 +225,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--interval", type=float, default=0.01, help="seconds between edits (0: as fast as possible)")
     ap.add_argument("--rounds", type=int, default=3)
     args = ap.parse_args(argv)
-    print(f"machine: {platform.processor() or platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}")
+    print(
+        f"machine: {platform.processor() or platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}"
+    )
     lat, hov = [], []
     for r in range(args.rounds):
         res = one_round(args.lines, args.edits, args.interval)
@@ -208,17 +235,24 @@ def main(argv: list[str] | None = None) -> int:
         answered = sum(ok for _, ok in res["hovers"])
         lat.append(res["latency"])
         hov.extend(times)
-        print(f"round {r + 1}: {res['lines']} lines, {args.edits} edits in {res['burst']:.2f} s; cold first analysis "
-              f"{res['cold']:.2f} s; diagnostics {res['latency'] * 1000:.0f} ms after the last edit ({res['codes']}); "
-              f"{res['published']} versions published, in order: {res['ordered']}; hover during edits: "
-              f"{len(times)} requests, {answered} with a value, median {statistics.median(times) * 1000:.1f} ms, "
-              f"max {max(times) * 1000:.1f} ms", flush=True)
+        print(
+            f"round {r + 1}: {res['lines']} lines, {args.edits} edits in {res['burst']:.2f} s; cold first analysis "
+            f"{res['cold']:.2f} s; diagnostics {res['latency'] * 1000:.0f} ms after the last edit ({res['codes']}); "
+            f"{res['published']} versions published, in order: {res['ordered']}; hover during edits: "
+            f"{len(times)} requests, {answered} with a value, median {statistics.median(times) * 1000:.1f} ms, "
+            f"max {max(times) * 1000:.1f} ms",
+            flush=True,
+        )
     hov.sort()
     p95 = hov[min(len(hov) - 1, int(len(hov) * 0.95))]
-    print(f"diagnostics after the last edit: best {min(lat) * 1000:.0f} ms, median {statistics.median(lat) * 1000:.0f} ms, "
-          f"worst {max(lat) * 1000:.0f} ms (goal 500 ms)")
-    print(f"hover while editing: median {statistics.median(hov) * 1000:.1f} ms, p95 {p95 * 1000:.1f} ms, "
-          f"max {max(hov) * 1000:.1f} ms (goal 50 ms)")
+    print(
+        f"diagnostics after the last edit: best {min(lat) * 1000:.0f} ms, median {statistics.median(lat) * 1000:.0f} ms, "
+        f"worst {max(lat) * 1000:.0f} ms (goal 500 ms)"
+    )
+    print(
+        f"hover while editing: median {statistics.median(hov) * 1000:.1f} ms, p95 {p95 * 1000:.1f} ms, "
+        f"max {max(hov) * 1000:.1f} ms (goal 50 ms)"
+    )
     return 0
 
 

@@ -65,9 +65,14 @@ def main() -> int:
     kinds = ("false-positive", "wrong-shape", "wrong-dtype", "internal")
     print(f"{'framework':10} {'op':44} {'cases':>6} {'raise':>6} {'claim':>6} " + " ".join(f"{k:>14}" for k in kinds))
     for (fwn, op), t in sorted(tallies.items()):
-        print(f"{fwn:10} {op:44} {t.cases:6} {t.raised:6} {t.claimed:6} " + " ".join(f"{t.bad.get(k, 0):14}" for k in kinds))
-    print(f"{'total':10} {len(tallies):<44} {total.cases:6} {total.raised:6} {total.claimed:6} "
-          + " ".join(f"{total.bad.get(k, 0):14}" for k in kinds))
+        print(
+            f"{fwn:10} {op:44} {t.cases:6} {t.raised:6} {t.claimed:6} "
+            + " ".join(f"{t.bad.get(k, 0):14}" for k in kinds)
+        )
+    print(
+        f"{'total':10} {len(tallies):<44} {total.cases:6} {total.raised:6} {total.claimed:6} "
+        + " ".join(f"{total.bad.get(k, 0):14}" for k in kinds)
+    )
     return 1 if total.bad else 0
 
 

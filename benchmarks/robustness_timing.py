@@ -45,8 +45,12 @@ def main() -> int:
         print(f"  {ratio:5.2f}  {elapsed:6.2f}s  {lines:6d} lines  {name} ({how})")
     print("one-liners (subprocess, whole interpreter start included):")
     cases = dict(fuzz.LONG_CHAINS)
-    cases.update({"nesting-201-parens": "x = " + "(" * 201 + "1" + ")" * 201,
-                  "nesting-400-brackets": "x = " + "[" * 400 + "1" + "]" * 400})
+    cases.update(
+        {
+            "nesting-201-parens": "x = " + "(" * 201 + "1" + ")" * 201,
+            "nesting-400-brackets": "x = " + "[" * 400 + "1" + "]" * 400,
+        }
+    )
     for name, src in cases.items():
         t0 = time.perf_counter()
         fuzz._subprocess_check("import einops\n" + src + "\n")

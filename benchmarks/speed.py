@@ -63,16 +63,22 @@ def measure_all(roots: list[Path], jobs: int, repeat: int, timeout: float, tmp: 
     cmd = [sys.executable, "-m", "shapecheck", "check", "--no-cache", "-j", str(jobs), "--format", "json"]
     for _ in range(repeat):
         runs = {
-            "shapecheck": C.measure(cmd + [str(p) for p in roots], cwd=C.ROOT, timeout=timeout,
-                                    stdout_path=tmp / "out.json", env=C._env()),
+            "shapecheck": C.measure(
+                cmd + [str(p) for p in roots], cwd=C.ROOT, timeout=timeout, stdout_path=tmp / "out.json", env=C._env()
+            ),
             "flake8": C.run_flake8(files, jobs, with_shp=False, timeout=timeout),
             "parse": C.run_libcst_parse(analysed, jobs),
         }
         for k, v in runs.items():
             if k not in best or v["wall"] < best[k]["wall"]:
                 best[k] = v
-    return {"files": len(files), "lines": C.count_lines(files), "analysed": len(analysed),
-            "analysed_lines": C.count_lines(analysed), **best}
+    return {
+        "files": len(files),
+        "lines": C.count_lines(files),
+        "analysed": len(analysed),
+        "analysed_lines": C.count_lines(analysed),
+        **best,
+    }
 
 
 def _ratio(a: float, b: float) -> float:
@@ -85,8 +91,10 @@ def _mark(r: float, target: float) -> str:
 
 def per_package(pkgs: list[Path], jobs: int, repeat: int, timeout: float) -> int:
     tmp = Path(tempfile.mkdtemp(prefix="shapecheck-speed-"))
-    print(f"| package | files | analysed (lines) | shapecheck -j{jobs} | flake8 -j{jobs} | shapecheck / flake8 "
-          f"(CPU) | post-parse / parse (CPU) |")
+    print(
+        f"| package | files | analysed (lines) | shapecheck -j{jobs} | flake8 -j{jobs} | shapecheck / flake8 "
+        f"(CPU) | post-parse / parse (CPU) |"
+    )
     print("|---|---|---|---|---|---|---|")
     tot = {"shapecheck": 0.0, "flake8": 0.0, "parse": 0.0, "sc_cpu": 0.0, "f8_cpu": 0.0, "parse_cpu": 0.0}
     missed = 0
@@ -97,27 +105,45 @@ def per_package(pkgs: list[Path], jobs: int, repeat: int, timeout: float) -> int
         post = _ratio(sc["wall"] - ps["wall"], ps["wall"])
         post_cpu = _ratio(sc["cpu"] - ps["cpu"], ps["cpu"])
         missed += ratio > TARGETS["flake8"]
-        for k, v in (("shapecheck", sc["wall"]), ("flake8", f8["wall"]), ("parse", ps["wall"]),
-                     ("sc_cpu", sc["cpu"]), ("f8_cpu", f8["cpu"]), ("parse_cpu", ps["cpu"])):
+        for k, v in (
+            ("shapecheck", sc["wall"]),
+            ("flake8", f8["wall"]),
+            ("parse", ps["wall"]),
+            ("sc_cpu", sc["cpu"]),
+            ("f8_cpu", f8["cpu"]),
+            ("parse_cpu", ps["cpu"]),
+        ):
             tot[k] += v
-        print(f"| {pkg.name} | {r['files']} | {r['analysed']} ({r['analysed_lines']}) | {sc['wall']:.2f} s | "
-              f"{f8['wall']:.2f} s | {_mark(ratio, TARGETS['flake8'])} ({_ratio(sc['cpu'], f8['cpu']):.2f}x) | "
-              f"{_mark(post, TARGETS['post_parse'])} ({post_cpu:.2f}x) |", flush=True)
+        print(
+            f"| {pkg.name} | {r['files']} | {r['analysed']} ({r['analysed_lines']}) | {sc['wall']:.2f} s | "
+            f"{f8['wall']:.2f} s | {_mark(ratio, TARGETS['flake8'])} ({_ratio(sc['cpu'], f8['cpu']):.2f}x) | "
+            f"{_mark(post, TARGETS['post_parse'])} ({post_cpu:.2f}x) |",
+            flush=True,
+        )
     total = _ratio(tot["shapecheck"], tot["flake8"])
-    print(f"| **total** ({len(pkgs)} packages) | | | {tot['shapecheck']:.2f} s | {tot['flake8']:.2f} s | "
-          f"**{_mark(total, TARGETS['total'])}** ({_ratio(tot['sc_cpu'], tot['f8_cpu']):.2f}x) | "
-          f"{_mark(_ratio(tot['shapecheck'] - tot['parse'], tot['parse']), TARGETS['post_parse'])} "
-          f"({_ratio(tot['sc_cpu'] - tot['parse_cpu'], tot['parse_cpu']):.2f}x) |")
-    print(f"\ntargets: shapecheck / flake8 <= {TARGETS['flake8']}x per package ({missed} of {len(pkgs)} missed), "
-          f"<= {TARGETS['total']}x in total; post-parse / parse <= {TARGETS['post_parse']}x. Wall times are the best "
-          f"of {repeat} interleaved runs; CPU (user + system, workers included) of those runs in parentheses.")
+    print(
+        f"| **total** ({len(pkgs)} packages) | | | {tot['shapecheck']:.2f} s | {tot['flake8']:.2f} s | "
+        f"**{_mark(total, TARGETS['total'])}** ({_ratio(tot['sc_cpu'], tot['f8_cpu']):.2f}x) | "
+        f"{_mark(_ratio(tot['shapecheck'] - tot['parse'], tot['parse']), TARGETS['post_parse'])} "
+        f"({_ratio(tot['sc_cpu'] - tot['parse_cpu'], tot['parse_cpu']):.2f}x) |"
+    )
+    print(
+        f"\ntargets: shapecheck / flake8 <= {TARGETS['flake8']}x per package ({missed} of {len(pkgs)} missed), "
+        f"<= {TARGETS['total']}x in total; post-parse / parse <= {TARGETS['post_parse']}x. Wall times are the best "
+        f"of {repeat} interleaved runs; CPU (user + system, workers included) of those runs in parentheses."
+    )
     return 0
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--corpus", type=Path, nargs="+", help="unpacked src/ folders, one folder per package inside "
-                    "(default: the development corpus, fetched into .cache/corpus)")
+    ap.add_argument(
+        "--corpus",
+        type=Path,
+        nargs="+",
+        help="unpacked src/ folders, one folder per package inside "
+        "(default: the development corpus, fetched into .cache/corpus)",
+    )
     ap.add_argument("--cache", type=Path, default=C.DEFAULT_CACHE)
     ap.add_argument("--packages", help="comma-separated substrings of package folder names (default: all)")
     ap.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1)
@@ -134,11 +160,15 @@ def main(argv: list[str] | None = None) -> int:
         return per_package(pkgs, args.jobs, args.repeat, args.timeout)
     tmp = Path(tempfile.mkdtemp(prefix="shapecheck-speed-"))
     r = measure_all(pkgs, args.jobs, args.repeat, args.timeout, tmp)
-    print(f"corpus: {', '.join(map(str, srcs))}: {len(pkgs)} packages, {r['files']} files ({r['lines']} lines), "
-          f"{r['analysed']} analysed by shapecheck ({r['analysed_lines']} lines); -j {args.jobs}")
+    print(
+        f"corpus: {', '.join(map(str, srcs))}: {len(pkgs)} packages, {r['files']} files ({r['lines']} lines), "
+        f"{r['analysed']} analysed by shapecheck ({r['analysed_lines']} lines); -j {args.jobs}"
+    )
     sc, f8, ps = r["shapecheck"], r["flake8"], r["parse"]
-    print(f"shapecheck {sc['wall']:.2f}s ({sc['cpu']:.2f}s CPU, peak {sc['rss_mb']:.0f} MB), flake8 {f8['wall']:.2f}s "
-          f"({f8['cpu']:.2f}s CPU), libcst parse {ps['wall']:.2f}s ({ps['cpu']:.2f}s CPU)")
+    print(
+        f"shapecheck {sc['wall']:.2f}s ({sc['cpu']:.2f}s CPU, peak {sc['rss_mb']:.0f} MB), flake8 {f8['wall']:.2f}s "
+        f"({f8['cpu']:.2f}s CPU), libcst parse {ps['wall']:.2f}s ({ps['cpu']:.2f}s CPU)"
+    )
     print(f"shapecheck / flake8 (default plugins): {C.fmt_ratio(sc['wall'] / f8['wall'], TARGETS['total'])}")
     post = (sc["wall"] - ps["wall"]) / ps["wall"]
     print(f"(shapecheck - parse) / parse:          {C.fmt_ratio(post, TARGETS['post_parse'])}")

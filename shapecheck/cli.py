@@ -28,15 +28,24 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--config", help="pyproject.toml to read [tool.shapecheck] from")
     check.add_argument("-j", "--jobs", type=int, default=0, help="parallel processes (default: CPU count; 1 = serial)")
     check.add_argument("--no-cache", action="store_true", help="do not read or write the result cache")
-    check.add_argument("--examples", action=argparse.BooleanOptionalAction, default=None,
-                       help="analyse the python blocks of README / docs Markdown files as entry points "
-                            "(default: on, or [tool.shapecheck] examples)")
+    check.add_argument(
+        "--examples",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="analyse the python blocks of README / docs Markdown files as entry points "
+        "(default: on, or [tool.shapecheck] examples)",
+    )
     fixing = check.add_mutually_exclusive_group()
     fixing.add_argument("--fix", action="store_true", help="apply autofixes (SHP3xx upcasts) in place")
-    fixing.add_argument("--diff", action="store_true",
-                        help="write the autofixes as a unified diff to standard output (nothing else), without applying them")
+    fixing.add_argument(
+        "--diff",
+        action="store_true",
+        help="write the autofixes as a unified diff to standard output (nothing else), without applying them",
+    )
     check.add_argument("--verify", action="store_true", help="replay each definite finding on its witness sizes")
-    check.add_argument("--output", "-o", help="write the report to this file instead of standard output (folders are created)")
+    check.add_argument(
+        "--output", "-o", help="write the report to this file instead of standard output (folders are created)"
+    )
     check.add_argument("--stats", action="store_true", help="print per-run statistics to standard error")
     sub.add_parser("lsp", help="run the language server over stdio")
     rules = sub.add_parser("rules", help="list diagnostic codes")
@@ -122,12 +131,15 @@ def run_check(args: argparse.Namespace) -> int:
         from .fix import apply_fixes
 
         stats: dict[str, int] = {}
-        findings = apply_fixes(findings, write=args.fix, diff=args.diff, out=sys.stdout, config=cfg, jobs=args.jobs,
-                               stats=stats)
+        findings = apply_fixes(
+            findings, write=args.fix, diff=args.diff, out=sys.stdout, config=cfg, jobs=args.jobs, stats=stats
+        )
         if args.fix:
             n, m = stats.get("findings", 0), stats.get("files", 0)
-            print(f"shapecheck: fixed {n} finding{'s' if n != 1 else ''} in {m} file{'s' if m != 1 else ''}",
-                  file=sys.stderr)
+            print(
+                f"shapecheck: fixed {n} finding{'s' if n != 1 else ''} in {m} file{'s' if m != 1 else ''}",
+                file=sys.stderr,
+            )
         else:
             report = sys.stderr  # --diff: standard output carries the patch and nothing else
     if args.verify:

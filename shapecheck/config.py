@@ -14,8 +14,24 @@ else:  # pragma: no cover - Python 3.10
     import tomli as tomllib  # type: ignore[import-not-found,no-redef]
 
 DEFAULT_EXCLUDE = (
-    ".git", ".hg", ".svn", ".tox", ".nox", ".venv", "venv", "env", "__pycache__", "build", "dist",
-    ".mypy_cache", ".pytest_cache", ".ruff_cache", "node_modules", "site-packages", ".eggs", "*.egg-info",
+    ".git",
+    ".hg",
+    ".svn",
+    ".tox",
+    ".nox",
+    ".venv",
+    "venv",
+    "env",
+    "__pycache__",
+    "build",
+    "dist",
+    ".mypy_cache",
+    ".pytest_cache",
+    ".ruff_cache",
+    "node_modules",
+    "site-packages",
+    ".eggs",
+    "*.egg-info",
 )
 
 
@@ -117,11 +133,13 @@ def _codes(value: Any, where: str = "", key: str = "codes", *, strict: bool = Tr
         items = value
     else:
         got = f"the string {value!r}" if isinstance(value, str) else f"{type(value).__name__} {value!r}"
-        raise ConfigError(f"{where}{key}: expected a list of codes such as [\"SHP2\", \"SHP301\"], got {got}")
+        raise ConfigError(f'{where}{key}: expected a list of codes such as ["SHP2", "SHP301"], got {got}')
     out: list[str] = []
     for item in items:
         if not isinstance(item, str):
-            raise ConfigError(f"{where}{key}: expected codes as strings such as \"SHP201\", got {type(item).__name__} {item!r}")
+            raise ConfigError(
+                f'{where}{key}: expected codes as strings such as "SHP201", got {type(item).__name__} {item!r}'
+            )
         code = item.strip()
         if not code:
             continue
@@ -129,8 +147,10 @@ def _codes(value: Any, where: str = "", key: str = "codes", *, strict: bool = Tr
             warn(f"{where}{key}: code {code!r} read as {code.upper()!r} (codes are upper-case)")
             code = code.upper()
         if not _known_selector(code):
-            raise ConfigError(f"{where}{key}: unknown code {code!r}: expected a code or prefix of one, such as "
-                              f"SHP, SHP2 or SHP201{_closest(code, [c.code for c in CODES])} (shapecheck rules lists them)")
+            raise ConfigError(
+                f"{where}{key}: unknown code {code!r}: expected a code or prefix of one, such as "
+                f"SHP, SHP2 or SHP201{_closest(code, [c.code for c in CODES])} (shapecheck rules lists them)"
+            )
         out.append(code)
     return tuple(out)
 
@@ -139,8 +159,10 @@ def _strings(value: Any, where: str, key: str) -> tuple[str, ...]:
     if isinstance(value, str):
         import json
 
-        raise ConfigError(f"{where}{key}: expected a list of strings, got the string {json.dumps(value)} "
-                          f"(write {key} = [{json.dumps(value)}])")
+        raise ConfigError(
+            f"{where}{key}: expected a list of strings, got the string {json.dumps(value)} "
+            f"(write {key} = [{json.dumps(value)}])"
+        )
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
         raise ConfigError(f"{where}{key}: expected a list of strings, got {type(value).__name__} {value!r}")
     return tuple(value)
@@ -179,10 +201,14 @@ def load_config(start: Path | None = None, pyproject: Path | None = None) -> Con
         raise ConfigError(f"{_shown(pyproject)}: invalid TOML: {exc}") from None
     tool = data.get("tool", {})
     if not isinstance(tool, dict):
-        raise ConfigError(f"{_shown(pyproject)}: tool: expected a table ([tool.shapecheck]), got {type(tool).__name__} {tool!r}")
+        raise ConfigError(
+            f"{_shown(pyproject)}: tool: expected a table ([tool.shapecheck]), got {type(tool).__name__} {tool!r}"
+        )
     section = tool.get("shapecheck", {})
     if not isinstance(section, dict):
-        raise ConfigError(f"{_shown(pyproject)}: [tool] shapecheck: expected a table ([tool.shapecheck]), got {type(section).__name__} {section!r}")
+        raise ConfigError(
+            f"{_shown(pyproject)}: [tool] shapecheck: expected a table ([tool.shapecheck]), got {type(section).__name__} {section!r}"
+        )
     return config_from_mapping(section, root=str(pyproject.parent), source=_shown(pyproject))
 
 
@@ -215,9 +241,13 @@ def config_from_mapping(section: dict[str, Any], root: str = ".", source: str = 
     if "per-file-ignores" in norm:
         pfi = norm["per-file-ignores"]
         if not isinstance(pfi, dict):
-            raise ConfigError(f"{where}per-file-ignores: expected a table of \"glob\" = [codes] "
-                              f"([tool.shapecheck.per-file-ignores]), got {type(pfi).__name__} {pfi!r}")
-        cfg = replace(cfg, per_file_ignores=tuple((k, _codes(v, where, f"per-file-ignores.{k!r}")) for k, v in pfi.items()))
+            raise ConfigError(
+                f'{where}per-file-ignores: expected a table of "glob" = [codes] '
+                f"([tool.shapecheck.per-file-ignores]), got {type(pfi).__name__} {pfi!r}"
+            )
+        cfg = replace(
+            cfg, per_file_ignores=tuple((k, _codes(v, where, f"per-file-ignores.{k!r}")) for k, v in pfi.items())
+        )
     if "stub-paths" in norm:
         base = Path(root)
         stubs = _strings(norm["stub-paths"], where, "stub-paths")
@@ -227,7 +257,9 @@ def config_from_mapping(section: dict[str, Any], root: str = ".", source: str = 
         cfg = replace(cfg, stub_paths=tuple(str((base / s).resolve()) for s in stubs))
     if "examples" in norm:
         if not isinstance(norm["examples"], bool):
-            raise ConfigError(f"{where}examples: expected true or false, got {type(norm['examples']).__name__} {norm['examples']!r}")
+            raise ConfigError(
+                f"{where}examples: expected true or false, got {type(norm['examples']).__name__} {norm['examples']!r}"
+            )
         cfg = replace(cfg, examples=norm["examples"])
     check_selects_something(cfg, where.rstrip())
     return cfg
@@ -238,11 +270,15 @@ def check_selects_something(cfg: Config, where: str) -> None:
     from .diagnostics import CODES
 
     if not any(cfg.enabled(c.code) for c in CODES):
-        raise ConfigError(f"{where}: select = {list(cfg.select)} with ignore = {list(cfg.ignore)} selects no code at all; "
-                          "expected at least one code to report")
+        raise ConfigError(
+            f"{where}: select = {list(cfg.select)} with ignore = {list(cfg.ignore)} selects no code at all; "
+            "expected at least one code to report"
+        )
 
 
-def with_cli(cfg: Config, select: str | None = None, ignore: str | None = None, extend_ignore: str | None = None) -> Config:
+def with_cli(
+    cfg: Config, select: str | None = None, ignore: str | None = None, extend_ignore: str | None = None
+) -> Config:
     if select is not None:
         cfg = replace(cfg, select=_codes(select, "", "--select", strict=False))
     if ignore is not None:

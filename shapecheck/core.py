@@ -20,7 +20,9 @@ _NOQA = re.compile(r"#\s*noqa(?::\s*(?P<codes>[A-Z]+[0-9]+(?:[,\s]+[A-Z]+[0-9]+)
 # (a project-local re-export of jaxtyping types, say) is relevant too (see Project.imports_relevant).
 _MARKERS = ("einops", "jaxtyping", "float16", "bfloat16", "half", "autocast", "auto_cast", "einsum")
 # model code without einops or jaxtyping: its layers, parameters and buffers have sizes too
-_FRAMEWORK_IMPORT = re.compile(r"^[ \t]*(?:import|from)[ \t]+(?:torch|jax|flax|equinox|tensorflow|keras|paddle)\b", re.M)
+_FRAMEWORK_IMPORT = re.compile(
+    r"^[ \t]*(?:import|from)[ \t]+(?:torch|jax|flax|equinox|tensorflow|keras|paddle)\b", re.M
+)
 
 
 def decode_source(data: bytes | str) -> str:
@@ -98,8 +100,15 @@ def check_source(
     except Exception as exc:  # a bug of ours must never take the host down
         findings = [make("SHP902", path, (1, 1, 1, 1), error_type=type(exc).__name__, error_message=str(exc))]
     for line, col, name, n in too_long:
-        findings.append(make("SHP903", path, (line, col + 1, line, col + 1 + len(name)), what=f"{name}()",
-                             detail=D.BudgetLimit("lines", _line_budget(), lines=n)))
+        findings.append(
+            make(
+                "SHP903",
+                path,
+                (line, col + 1, line, col + 1 + len(name)),
+                what=f"{name}()",
+                detail=D.BudgetLimit("lines", _line_budget(), lines=n),
+            )
+        )
     return _filter(findings, original.splitlines(), config, path, noqa)
 
 
@@ -118,7 +127,7 @@ def _undecodable(source: "str | bytes", path: str, exc: Exception) -> Finding:
         start = exc.start + (len(bom) if data.startswith(bom) else 0)  # utf-8-sig counts after its BOM
         head = data[:start]
         line = head.count(b"\n") + 1
-        before = head[head.rfind(b"\n") + 1:].decode(exc.encoding, "replace")  # valid up to the bad byte
+        before = head[head.rfind(b"\n") + 1 :].decode(exc.encoding, "replace")  # valid up to the bad byte
         col = len(before.removeprefix("\ufeff")) + 1
         detail = D.Undecodable(exc.encoding, data[start], line)
     elif isinstance(exc, SyntaxError):

@@ -88,12 +88,27 @@ def fix_source(text: str, path: str = "<string>", config: Config | None = None) 
 
 
 def unified_diff(old: str, new: str, path: str) -> str:
-    return "".join(difflib.unified_diff(old.splitlines(keepends=True), new.splitlines(keepends=True),
-                                        fromfile=f"a/{path.lstrip('/')}", tofile=f"b/{path.lstrip('/')}"))
+    return "".join(
+        difflib.unified_diff(
+            old.splitlines(keepends=True),
+            new.splitlines(keepends=True),
+            fromfile=f"a/{path.lstrip('/')}",
+            tofile=f"b/{path.lstrip('/')}",
+        )
+    )
 
 
-def apply_fixes(findings: list[Finding], *, write: bool, diff: bool, out: TextIO | None = None, config: Config | None = None,
-                jobs: int = 0, stats: dict[str, int] | None = None, **_: Any) -> list[Finding]:
+def apply_fixes(
+    findings: list[Finding],
+    *,
+    write: bool,
+    diff: bool,
+    out: TextIO | None = None,
+    config: Config | None = None,
+    jobs: int = 0,
+    stats: dict[str, int] | None = None,
+    **_: Any,
+) -> list[Finding]:
     """Fix every file with a fixable finding; return the findings that remain (those of unfixed files unchanged).
 
     ``stats`` (if given) receives ``findings`` (fixable findings that are gone after the fix) and ``files`` (files

@@ -62,7 +62,9 @@ def _check_link(path: Path) -> None:
 
         if exc.errno == errno.ELOOP:
             raise UsageError(f"{path}: a symbolic link that loops back on itself; expected a Python file") from None
-        raise UsageError(f"{path}: a symbolic link to {os.readlink(path)!r}, which does not exist; expected a Python file") from None
+        raise UsageError(
+            f"{path}: a symbolic link to {os.readlink(path)!r}, which does not exist; expected a Python file"
+        ) from None
     if not target.is_file():
         raise UsageError(f"{path}: a symbolic link to {str(target)!r}, which is not a file; expected a Python file")
 
@@ -80,8 +82,11 @@ def _finding_to_cache(f: Finding) -> dict[str, Any]:
     d["fields"] = f.fields_json()  # as JSON data: a finding read back carries them too (SARIF properties)
     if f.witness is not None:
         d["witness_raw"] = {
-            "sizes": list(f.witness.sizes), "op": f.witness.op, "pattern": f.witness.pattern,
-            "input_shapes": [list(s) for s in f.witness.input_shapes], "axes_lengths": list(f.witness.axes_lengths),
+            "sizes": list(f.witness.sizes),
+            "op": f.witness.op,
+            "pattern": f.witness.pattern,
+            "input_shapes": [list(s) for s in f.witness.input_shapes],
+            "axes_lengths": list(f.witness.axes_lengths),
             "extra": [list(e) for e in f.witness.extra],
         }
     return d
@@ -93,11 +98,28 @@ def _finding_from_cache(d: dict[str, Any]) -> Finding:
     w = None
     if d.get("witness_raw"):
         r = d["witness_raw"]
-        w = Witness(tuple((k, v) for k, v in r["sizes"]), r["op"], r["pattern"], tuple(tuple(s) for s in r["input_shapes"]),
-                    tuple((k, v) for k, v in r["axes_lengths"]), tuple((k, v) for k, v in r["extra"]))
+        w = Witness(
+            tuple((k, v) for k, v in r["sizes"]),
+            r["op"],
+            r["pattern"],
+            tuple(tuple(s) for s in r["input_shapes"]),
+            tuple((k, v) for k, v in r["axes_lengths"]),
+            tuple((k, v) for k, v in r["extra"]),
+        )
     sev = Severity(d["severity_override"]) if d.get("severity_override") else None
-    return Finding(d["path"], d["line"], d["column"], d["end_line"], d["end_column"], d["code"], d["message"], tuple(d["notes"]), sev, w,
-                   fields=tuple(d.get("fields", {}).items()))
+    return Finding(
+        d["path"],
+        d["line"],
+        d["column"],
+        d["end_line"],
+        d["end_column"],
+        d["code"],
+        d["message"],
+        tuple(d["notes"]),
+        sev,
+        w,
+        fields=tuple(d.get("fields", {}).items()),
+    )
 
 
 _FINGERPRINT: str | None = None
@@ -214,8 +236,15 @@ def _work(todo: list[tuple[int, Path, str]], w: int, bounds: Any, project: Any) 
     return out
 
 
-def _worker(todo: list[tuple[int, Path, str]], w: int, bounds: Any, files: list[Path], stub_paths: tuple[str, ...],
-            conn: Any, project: Any = None) -> None:
+def _worker(
+    todo: list[tuple[int, Path, str]],
+    w: int,
+    bounds: Any,
+    files: list[Path],
+    stub_paths: tuple[str, ...],
+    conn: Any,
+    project: Any = None,
+) -> None:
     import gc
 
     from .analysis.index.project import Project
@@ -227,7 +256,9 @@ def _worker(todo: list[tuple[int, Path, str]], w: int, bounds: Any, files: list[
         conn.close()
 
 
-def _shares(todo: list[tuple[int, Path, str]], n: int, segments: list[tuple[int, int]]) -> list[list[tuple[int, Path, str]]]:
+def _shares(
+    todo: list[tuple[int, Path, str]], n: int, segments: list[tuple[int, int]]
+) -> list[list[tuple[int, Path, str]]]:
     """What each of ``n`` workers starts with (see ``_work``): the front or back half of its segment."""
     out = []
     for w in range(n):
@@ -277,7 +308,9 @@ def _preload(shares: list[list[tuple[int, Path, str]]], project: Any) -> None:
             project.module(m)
 
 
-def _run_parallel(todo: list[tuple[int, Path, str]], n: int, files: list[Path], project: Any) -> dict[int, list[Finding]]:
+def _run_parallel(
+    todo: list[tuple[int, Path, str]], n: int, files: list[Path], project: Any
+) -> dict[int, list[Finding]]:
     """``todo`` over ``n`` workers (see ``_work``): this process and ``n - 1`` children. Files of a child that died are
     left out (the caller analyses them)."""
     import multiprocessing
@@ -293,8 +326,11 @@ def _run_parallel(todo: list[tuple[int, Path, str]], n: int, files: list[Path], 
     running = []
     for w in range(1, n):
         recv, send = ctx.Pipe(duplex=False)
-        proc = ctx.Process(target=_worker, args=(todo, w, bounds, files, project.stub_paths, send,
-                                                 project if forked else None), daemon=True)
+        proc = ctx.Process(
+            target=_worker,
+            args=(todo, w, bounds, files, project.stub_paths, send, project if forked else None),
+            daemon=True,
+        )
         proc.start()
         send.close()
         running.append((proc, recv))
@@ -324,7 +360,9 @@ def _analyse_path(path: Path, display: str, project: "Project | None") -> list[F
             trim()
 
 
-def run(files: list[Path], config: Config, jobs: int = 0, use_cache: bool = True, docs: list[Path] | None = None) -> list[Finding]:
+def run(
+    files: list[Path], config: Config, jobs: int = 0, use_cache: bool = True, docs: list[Path] | None = None
+) -> list[Finding]:
     """Findings of ``files``, then of the examples in the documentation files ``docs`` (analysis/index/examples.py)."""
     import gc
 

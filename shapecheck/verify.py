@@ -114,12 +114,15 @@ def _replay_einops(w: Witness, replay: Replay) -> None:
     lengths = dict(w.axes_lengths)
     red = witness_get(w, "reduction")
     if red == "callable":
+
         def red(t: Any, axes: Any) -> Any:  # stands for the analysed code's reduction; shape failures come first
             return t.sum(axes) if hasattr(t, "sum") else t
     elif red is None and w.op == "reduce":
         red = "sum"
 
-    def call(mod: Any, err: tuple[type[BaseException], ...], make: Callable[[Sequence[int]], Any] = make) -> Callable[[], Any]:
+    def call(
+        mod: Any, err: tuple[type[BaseException], ...], make: Callable[[Sequence[int]], Any] = make
+    ) -> Callable[[], Any]:
         def go() -> Any:
             op = w.op
             if op in ("rearrange", "repeat"):
@@ -137,6 +140,7 @@ def _replay_einops(w: Witness, replay: Replay) -> None:
             if op == "parse_shape":
                 return mod.parse_shape(make(shapes[0]), w.pattern)
             raise NotImplementedError(op)
+
         return go
 
     replay.add("shapecheck.runtime", *_run(call(runtime, ())))
@@ -182,9 +186,20 @@ def _small(w: Witness, limit: int = 1 << 16) -> bool:
     return True
 
 
-_OPERATORS = {"+": operator.add, "-": operator.sub, "*": operator.mul, "/": operator.truediv, "//": operator.floordiv,
-              "**": operator.pow, "%": operator.mod, "+=": operator.add, "-=": operator.sub, "*=": operator.mul,
-              "/=": operator.truediv, "@": operator.matmul}
+_OPERATORS = {
+    "+": operator.add,
+    "-": operator.sub,
+    "*": operator.mul,
+    "/": operator.truediv,
+    "//": operator.floordiv,
+    "**": operator.pow,
+    "%": operator.mod,
+    "+=": operator.add,
+    "-=": operator.sub,
+    "*=": operator.mul,
+    "/=": operator.truediv,
+    "@": operator.matmul,
+}
 
 
 def _replay_framework(w: Witness, replay: Replay) -> None:
@@ -205,7 +220,14 @@ def _replay_framework(w: Witness, replay: Replay) -> None:
         if not _small(w):
             replay.add("numpy", None, "arrays this large are not materialised")
             return
-        replay.add("numpy", *_run(lambda: np.einsum(str(witness_get(w, "equation")), *[np.zeros(tuple(int(x) for x in s)) for s in w.input_shapes])))
+        replay.add(
+            "numpy",
+            *_run(
+                lambda: np.einsum(
+                    str(witness_get(w, "equation")), *[np.zeros(tuple(int(x) for x in s)) for s in w.input_shapes]
+                )
+            ),
+        )
         return
 
     def go() -> Any:
@@ -240,12 +262,18 @@ def _replay_framework(w: Witness, replay: Replay) -> None:
             fout = witness_get(w, "out_features") or 1
             return torch.nn.Linear(int(fin), int(fout), device="meta")(xs[0])
         if op == "nn.LayerNorm":
-            return torch.nn.LayerNorm(tuple(int(x) for x in witness_get(w, "normalized_shape", ())), device="meta")(xs[0])
+            return torch.nn.LayerNorm(tuple(int(x) for x in witness_get(w, "normalized_shape", ())), device="meta")(
+                xs[0]
+            )
         if op == "nn.ChannelNorm":  # affine: the weight reads num_features (the finding is made only when it is read)
-            layer = getattr(torch.nn, str(witness_get(w, "name")))(int(witness_get(w, "num_features")), affine=True, device="meta")
+            layer = getattr(torch.nn, str(witness_get(w, "name")))(
+                int(witness_get(w, "num_features")), affine=True, device="meta"
+            )
             return layer(xs[0])
         if op == "nn.TransformerBlock":  # one head, a tiny feed-forward: only d_model matters for the shape
-            layer = torch.nn.TransformerEncoderLayer(int(witness_get(w, "d_model")), 1, dim_feedforward=4, batch_first=True, device="meta")
+            layer = torch.nn.TransformerEncoderLayer(
+                int(witness_get(w, "d_model")), 1, dim_feedforward=4, batch_first=True, device="meta"
+            )
             return layer(xs[0])
         if op == "nn.Conv":
             return _conv(torch, w, xs[0])
@@ -253,9 +281,13 @@ def _replay_framework(w: Witness, replay: Replay) -> None:
             return torch.nn.GroupNorm(1, int(witness_get(w, "num_channels")), device="meta")(xs[0])
         if op == "nn.ConvTranspose":
             n = int(witness_get(w, "n", 2))
-            layer = getattr(torch.nn, f"ConvTranspose{n}d")(int(witness_get(w, "in_channels")), int(witness_get(w, "out_channels") or 1), 1)
+            layer = getattr(torch.nn, f"ConvTranspose{n}d")(
+                int(witness_get(w, "in_channels")), int(witness_get(w, "out_channels") or 1), 1
+            )
             # meta tensors skip the transposed convolution's channel check: a real (small) input, weights of size 1
-            return layer(torch.zeros(tuple(int(d) if i < len(xs[0].shape) - n else 1 for i, d in enumerate(xs[0].shape))))
+            return layer(
+                torch.zeros(tuple(int(d) if i < len(xs[0].shape) - n else 1 for i, d in enumerate(xs[0].shape)))
+            )
         raise NotImplementedError(op)
 
     if op == "loss":
@@ -323,8 +355,9 @@ def _conv(torch: Any, w: Witness, x: Any) -> Any:
         v = tuple(int(i) for i in v)
         return v[0] if len(v) == 1 else v
 
-    layer = getattr(torch.nn, f"Conv{n}d")(int(cin), int(cout), tup("k", 1), stride=tup("s", 1), padding=tup("p", 0),
-                                          dilation=tup("d", 1), device="meta")
+    layer = getattr(torch.nn, f"Conv{n}d")(
+        int(cin), int(cout), tup("k", 1), stride=tup("s", 1), padding=tup("p", 0), dilation=tup("d", 1), device="meta"
+    )
     return layer(x)
 
 
@@ -337,9 +370,24 @@ def _function(n_params: int, result: Any) -> Callable[..., Any]:
     if n_params > 16:
         raise ValueError("too many parameters")
 
-    def f(p0: Any = None, p1: Any = None, p2: Any = None, p3: Any = None, p4: Any = None, p5: Any = None,
-          p6: Any = None, p7: Any = None, p8: Any = None, p9: Any = None, p10: Any = None, p11: Any = None,
-          p12: Any = None, p13: Any = None, p14: Any = None, p15: Any = None) -> Any:
+    def f(
+        p0: Any = None,
+        p1: Any = None,
+        p2: Any = None,
+        p3: Any = None,
+        p4: Any = None,
+        p5: Any = None,
+        p6: Any = None,
+        p7: Any = None,
+        p8: Any = None,
+        p9: Any = None,
+        p10: Any = None,
+        p11: Any = None,
+        p12: Any = None,
+        p13: Any = None,
+        p14: Any = None,
+        p15: Any = None,
+    ) -> Any:
         return result
 
     f.__annotations__ = {}
@@ -448,7 +496,9 @@ def _missing_arguments(
         if p.name in given or p.ann is None or p.default is not None or p.kind in ("kwonly", "star", "starstar"):
             continue
         spec = parse_dims(p.ann.dims)
-        shape_s = instantiate(spec, memo, lambda n: Size.const(next(fresh_values))) if not isinstance(spec, str) else None
+        shape_s = (
+            instantiate(spec, memo, lambda n: Size.const(next(fresh_values))) if not isinstance(spec, str) else None
+        )
         sizes = [x.as_int() for x in shape_s] if shape_s is not None else None
         known = [x for x in sizes if x is not None and x >= 1] if sizes is not None else None
         if sizes is not None and known is not None and len(known) == len(sizes):
@@ -524,19 +574,32 @@ def verify_findings(findings: Sequence[Finding], stream: TextIO | None = None) -
         total += 1
         w = f.witness or recovered.get((f.path, f.line, f.column, f.code, f.message))
         if w is None:
-            out.append(f.with_(verified=False, severity=Severity.WARNING,
-                               notes=f.notes + ("not confirmed: shapecheck found no witness for this finding, a shapecheck "
-                                                "bug; downgraded to a warning",)))
+            out.append(
+                f.with_(
+                    verified=False,
+                    severity=Severity.WARNING,
+                    notes=f.notes
+                    + (
+                        "not confirmed: shapecheck found no witness for this finding, a shapecheck "
+                        "bug; downgraded to a warning",
+                    ),
+                )
+            )
             continue
         replay = verify_witness(w, f)
         if replay.confirmed:
             confirmed += 1
             out.append(f.with_(witness=w, verified=True))
         else:
-            note = (f"not confirmed: replaying {w.op} on the witness sizes did not fail ({replay.summary()}); "
-                    "this is a shapecheck bug, downgraded to a warning")
+            note = (
+                f"not confirmed: replaying {w.op} on the witness sizes did not fail ({replay.summary()}); "
+                "this is a shapecheck bug, downgraded to a warning"
+            )
             out.append(f.with_(witness=w, verified=False, severity=Severity.WARNING, notes=f.notes + (note,)))
     failed = total - confirmed
-    print(f"shapecheck: verify: {total} definite finding{'s' if total != 1 else ''} replayed, {confirmed} confirmed, "
-          f"{failed} not confirmed{' (downgraded to warnings: shapecheck bugs)' if failed else ''}", file=stream)
+    print(
+        f"shapecheck: verify: {total} definite finding{'s' if total != 1 else ''} replayed, {confirmed} confirmed, "
+        f"{failed} not confirmed{' (downgraded to warnings: shapecheck bugs)' if failed else ''}",
+        file=stream,
+    )
     return out

@@ -36,9 +36,28 @@ if TYPE_CHECKING:  # the pattern engine is imported lazily at run time
 __all__ = ["build_witness", "concrete_failure", "solve_assignment", "EINOPS_OPS", "FRAMEWORK_OPS"]
 
 EINOPS_OPS = frozenset({"rearrange", "reduce", "repeat", "pack", "unpack", "einsum", "parse_shape"})
-FRAMEWORK_OPS = frozenset({"matmul", "elementwise", "loss", "cat", "stack", "reshape", "expand", "linear", "attention",
-                           "nn.Linear", "nn.LayerNorm", "nn.Conv", "nn.GroupNorm", "nn.ConvTranspose", "equation_einsum", "split",
-                           "nn.TransformerBlock", "nn.ChannelNorm"})
+FRAMEWORK_OPS = frozenset(
+    {
+        "matmul",
+        "elementwise",
+        "loss",
+        "cat",
+        "stack",
+        "reshape",
+        "expand",
+        "linear",
+        "attention",
+        "nn.Linear",
+        "nn.LayerNorm",
+        "nn.Conv",
+        "nn.GroupNorm",
+        "nn.ConvTranspose",
+        "equation_einsum",
+        "split",
+        "nn.TransformerBlock",
+        "nn.ChannelNorm",
+    }
+)
 
 _INTERNAL = "~"  # prefix of symbols made while re-deriving assumptions (never shown)
 
@@ -79,7 +98,7 @@ def _constants(spec: Any) -> set[int]:
         if v is not None:
             out.add(abs(v))
     for _, v in spec.extra:
-        for x in (v if isinstance(v, (tuple, list)) else (v,)):
+        for x in v if isinstance(v, (tuple, list)) else (v,):
             if isinstance(x, int) and not isinstance(x, bool):
                 out.add(abs(x))
     return out
@@ -126,7 +145,12 @@ def _einops_constraints(spec: Any) -> _Constraints:
         def operand_dim(self, a: Any, b: Any, axis: str, op: str) -> Size:
             a2, b2 = as_size(a), as_size(b)
             t = equal(a2, b2)
-            if not (t is Truth.TRUE or b2.as_int() == 1 or a2.as_int() == 1 or (t is Truth.FALSE and not_one(a2) and not_one(b2))):
+            if not (
+                t is Truth.TRUE
+                or b2.as_int() == 1
+                or a2.as_int() == 1
+                or (t is Truth.FALSE and not_one(a2) and not_one(b2))
+            ):
                 cons.equal.append((a2, b2))
             return super().operand_dim(a, b, axis, op)
 
@@ -213,7 +237,7 @@ def _annotation_constraints(spec: Any) -> _Constraints:
             if len(shape) < n - 1:
                 continue
             after = n - i - 1
-            pairs = list(zip(parsed.dims[:i], shape[:i])) + list(zip(parsed.dims[i + 1:], shape[len(shape) - after:]))
+            pairs = list(zip(parsed.dims[:i], shape[:i])) + list(zip(parsed.dims[i + 1 :], shape[len(shape) - after :]))
         for d, size in pairs:
             if d.broadcast and size.as_int() == 1:
                 continue
@@ -244,6 +268,7 @@ def _constraints(spec: Any) -> _Constraints:
         return _annotation_constraints(spec)
     if spec.op == "equation_einsum":  # torch/numpy einsum: the einops engine solved its einops-style rewrite
         from dataclasses import replace
+
         return _einops_constraints(replace(spec, op="einsum"))
     return _Constraints()
 
@@ -255,7 +280,7 @@ def _constraints(spec: Any) -> _Constraints:
 def _primes() -> Iterable[int]:
     n = 2
     while True:
-        if all(n % p for p in range(2, int(n ** 0.5) + 1)):
+        if all(n % p for p in range(2, int(n**0.5) + 1)):
             yield n
         n += 1
 
@@ -291,7 +316,9 @@ def _unify(equalities: Sequence[tuple[Size, Size]]) -> dict[str, Size]:
     return sub
 
 
-def _valid(values: dict[str, int], required: Sequence[Size], checks: Sequence[Callable[[dict[str, int]], bool]]) -> bool:
+def _valid(
+    values: dict[str, int], required: Sequence[Size], checks: Sequence[Callable[[dict[str, int]], bool]]
+) -> bool:
     for s in required:
         try:
             v = s.evaluate(values)
@@ -335,8 +362,12 @@ def _structured(order: list[str], required: Sequence[Size], avoid: set[int], ski
     return values
 
 
-def solve_assignment(sizes: Sequence[Size], equalities: Sequence[tuple[Size, Size]] = (),
-                     divides: Sequence[tuple[Size, Size]] = (), avoid: Iterable[int] = ()) -> tuple[dict[str, int], bool]:
+def solve_assignment(
+    sizes: Sequence[Size],
+    equalities: Sequence[tuple[Size, Size]] = (),
+    divides: Sequence[tuple[Size, Size]] = (),
+    avoid: Iterable[int] = (),
+) -> tuple[dict[str, int], bool]:
     """Positive integers for the symbols of ``sizes``: every size (and every ``length / chunk`` of ``divides``)
     a positive integer, every equality kept. Returns (symbol -> value, whether every constraint holds)."""
     sub = _unify(equalities)
@@ -349,9 +380,11 @@ def solve_assignment(sizes: Sequence[Size], equalities: Sequence[tuple[Size, Siz
         if q is not None:
             required.append(q)
         else:
+
             def ok(values: dict[str, int], length: Size = length, chunk: Size = chunk) -> bool:
                 a, b = length.evaluate(values), chunk.evaluate(values)
                 return b != 0 and (a / b).denominator == 1
+
             checks.append(ok)
     order = _ordered_symbols(required)
     avoid_set = set(avoid) | {0, 1}
@@ -518,7 +551,9 @@ def concrete_failure(w: Witness) -> str | None:
     if op == "loss":
         a, b = shapes
         if a != b:
-            return f"input {a} and target {b} differ" + ("" if _broadcast(a, b) is not None else " and do not broadcast")
+            return f"input {a} and target {b} differ" + (
+                "" if _broadcast(a, b) is not None else " and do not broadcast"
+            )
         return None
     if op in ("cat", "stack"):
         dim = witness_get(w, "dim", 0)
@@ -553,14 +588,24 @@ def concrete_failure(w: Witness) -> str | None:
         return None
     if op == "linear":
         x, wt = shapes
-        return None if x and len(wt) in (1, 2) and x[-1] == wt[-1] else f"input features {x[-1] if x else None} vs weight {wt}"
+        return (
+            None
+            if x and len(wt) in (1, 2) and x[-1] == wt[-1]
+            else f"input features {x[-1] if x else None} vs weight {wt}"
+        )
     if op == "nn.Linear":
         fin = witness_get(w, "in_features")
-        return None if shapes[0] and (fin is None or shapes[0][-1] == fin) else f"in_features={fin} vs last axis {shapes[0][-1] if shapes[0] else None}"
+        return (
+            None
+            if shapes[0] and (fin is None or shapes[0][-1] == fin)
+            else f"in_features={fin} vs last axis {shapes[0][-1] if shapes[0] else None}"
+        )
     if op == "nn.LayerNorm":
         ns = tuple(witness_get(w, "normalized_shape", ()))
         x = shapes[0]
-        return None if len(ns) <= len(x) and tuple(x[len(x) - len(ns):]) == ns else f"normalized_shape {ns} vs input {x}"
+        return (
+            None if len(ns) <= len(x) and tuple(x[len(x) - len(ns) :]) == ns else f"normalized_shape {ns} vs input {x}"
+        )
     if op == "nn.ChannelNorm":
         c, x = witness_get(w, "num_features"), shapes[0]
         return None if len(x) < 2 or x[1] == c else f"num_features={c} vs {x[1]} channels"
@@ -571,7 +616,11 @@ def concrete_failure(w: Witness) -> str | None:
         return _conv_ok(w)
     if op == "keras.layer":  # a Keras layer's input-rank check (InputSpec ndim)
         ndim = witness_get(w, "ndim")
-        return f"{witness_get(w, 'cls')} takes {ndim} dimensions, the input has {len(shapes[0])}" if len(shapes[0]) != ndim else None
+        return (
+            f"{witness_get(w, 'cls')} takes {ndim} dimensions, the input has {len(shapes[0])}"
+            if len(shapes[0]) != ndim
+            else None
+        )
     if op in ("nn.GroupNorm", "nn.ConvTranspose"):  # the channel axis (1, or -n-1 unbatched) against the layer's
         x, c = shapes[0], witness_get(w, "num_channels", witness_get(w, "in_channels"))
         n = witness_get(w, "n", len(x) - 2)
@@ -596,5 +645,7 @@ def _annotation_failure(w: Witness, shapes: list[tuple[int, ...]]) -> str | None
         res = match_shape(spec, tuple(Size.const(x) for x in shape), memo)
         if res.ok is False:
             where = f"parameter {params[i][0]!r}" if params else "the value"
-            return f"{where} of shape {shape} does not match {dims!r}" + ("" if i == len(shapes) - 1 else " (before the failing one)")
+            return f"{where} of shape {shape} does not match {dims!r}" + (
+                "" if i == len(shapes) - 1 else " (before the failing one)"
+            )
     return None

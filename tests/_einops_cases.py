@@ -29,9 +29,11 @@ class Case:
     packed_shapes: Any = None
 
     def __repr__(self) -> str:
-        return (f"Case({self.op!r}, {self.pattern!r}, shapes={self.shapes}, kwargs={self.kwargs}, "
-                f"reduction={getattr(self.reduction, '__name__', self.reduction)!r}, as_list={self.as_list}, "
-                f"packed_shapes={self.packed_shapes})")
+        return (
+            f"Case({self.op!r}, {self.pattern!r}, shapes={self.shapes}, kwargs={self.kwargs}, "
+            f"reduction={getattr(self.reduction, '__name__', self.reduction)!r}, as_list={self.as_list}, "
+            f"packed_shapes={self.packed_shapes})"
+        )
 
 
 def _side(rnd: Any, sizes: dict, allow_ellipsis: bool = True) -> tuple[list, list]:
@@ -81,7 +83,7 @@ def _regroup(rnd: Any, atoms: list, allow_ellipsis_group: bool = True) -> list:
     i = 0
     while i < len(atoms):
         k = rnd.choice(([1, 1, 1, 2, 2, 3]))
-        chunk = atoms[i: i + k]
+        chunk = atoms[i : i + k]
         i += k
         if len(chunk) > 1 and (allow_ellipsis_group or "..." not in chunk) and rnd.randint(0, 2) == 0:
             out.append("(" + " ".join(chunk) + ")")
@@ -188,7 +190,7 @@ def _einsum_cases(rnd: Any) -> Case:
         if rnd.randint(0, 4) == 0:
             pos = rnd.randint(*(0, len(toks)))
             toks.insert(pos, "...")
-            e = ell_shape[rnd.randint(*(0, len(ell_shape))):] if ell_shape else []
+            e = ell_shape[rnd.randint(*(0, len(ell_shape))) :] if ell_shape else []
             shape[pos:pos] = e
         if rnd.randint(0, 12) == 0:
             toks.append(rnd.choice((["1", "()", "(a b)", "2", "a_", "…"])))
@@ -218,12 +220,16 @@ def _pack_cases(rnd: Any) -> Case:
     after = [rnd.choice(NAMES) for _ in range(rnd.randint(0, 2))]
     toks = before + ["*"] + after
     if rnd.randint(0, 8) == 0:
-        toks = [t for t in toks if t != "*"] if (rnd.random() < 0.5) else toks + [rnd.choice((["_a", "(b", "...", "1", "*"]))]
+        toks = (
+            [t for t in toks if t != "*"]
+            if (rnd.random() < 0.5)
+            else toks + [rnd.choice((["_a", "(b", "...", "1", "*"]))]
+        )
     pattern = " ".join(toks)
     sizes = {n: rnd.randint(1, 3) for n in NAMES}
     outer_b = [sizes[n] for n in before]
     outer_a = [sizes[n] for n in after]
-    if (rnd.random() < 0.5):
+    if rnd.random() < 0.5:
         n = rnd.randint(1, 3)
         shapes = []
         for _ in range(n):
@@ -258,8 +264,10 @@ def _prod(xs: Any) -> int:
 
 
 def _parse_shape_cases(rnd: Any) -> Case:
-    toks = [rnd.choice(NAMES[:3] + ["_", "_", "...", "1", "2", "()", "(a)", "(a b)", "(...)",
-                                                      "(1 d)", "a_", "\u2026"]) for _ in range(rnd.randint(0, 5))]
+    toks = [
+        rnd.choice(NAMES[:3] + ["_", "_", "...", "1", "2", "()", "(a)", "(a b)", "(...)", "(1 d)", "a_", "\u2026"])
+        for _ in range(rnd.randint(0, 5))
+    ]
     pattern = _mutate(rnd, " ".join(toks))
     shape: list = []
     for t in toks:

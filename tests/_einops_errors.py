@@ -16,8 +16,13 @@ from dataclasses import dataclass
 _DIVIDE = re.compile(r"can't divide axis of length (\d+) in chunks of (\d+)")
 _MISMATCH = re.compile(r"Shape mismatch, (-?\d+) != (-?\d+)")
 _RANK = re.compile(r"Wrong shape: expected (>=)?(\d+) dims\. Received (\d+)-dim tensor")
-_RANK_OTHER = ("received input of wrong dim", "number of dimensions", "assumes at least",
-               "does not match the number of dimensions", "too many subscripts for operand")
+_RANK_OTHER = (
+    "received input of wrong dim",
+    "number of dimensions",
+    "assumes at least",
+    "does not match the number of dimensions",
+    "too many subscripts for operand",
+)
 _MISMATCH_OTHER = ("Length of anonymous axis does not match", "Length of axis is not 1", "could not split axis")
 
 KIND_OF_CODE = {"SHP201": "rank", "SHP202": "mismatch", "SHP203": "divide"}

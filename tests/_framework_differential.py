@@ -49,7 +49,9 @@ def main() -> None:
                 if case.op in ("rearrange", "repeat"):
                     out = [getattr(lib, case.op)(arrays if case.as_list else arrays[0], case.pattern, **case.kwargs)]
                 elif case.op == "reduce":
-                    out = [lib.reduce(arrays if case.as_list else arrays[0], case.pattern, case.reduction, **case.kwargs)]
+                    out = [
+                        lib.reduce(arrays if case.as_list else arrays[0], case.pattern, case.reduction, **case.kwargs)
+                    ]
                 elif case.op == "einsum":
                     out = [lib.einsum(*arrays, case.pattern)]
                 elif case.op == "pack":
@@ -63,8 +65,13 @@ def main() -> None:
             return "raise", type(e).__name__
         return "ok", out
 
-    makers = [lambda r: _transform_cases(r, ("rearrange", "repeat")), lambda r: _transform_cases(r, ("reduce",)),
-              _einsum_cases, _pack_cases, _parse_shape_cases]
+    makers = [
+        lambda r: _transform_cases(r, ("rearrange", "repeat")),
+        lambda r: _transform_cases(r, ("reduce",)),
+        _einsum_cases,
+        _pack_cases,
+        _parse_shape_cases,
+    ]
     counts = {"ok": 0, "raise": 0}
     mismatches: list[str] = []
     for seed in range(n):

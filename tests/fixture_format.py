@@ -80,13 +80,17 @@ def mismatches(text: str, findings: Iterable[Any]) -> list[str]:
         same = [f for f in findings if (f.line, f.code) == (e.line, e.code)]
         for f in same:
             if f.effective_severity.value != e.severity:
-                problems.append(f"{e.code} at line {e.line} is a {f.effective_severity.value}, the fixture says {e.severity}")
+                problems.append(
+                    f"{e.code} at line {e.line} is a {f.effective_severity.value}, the fixture says {e.severity}"
+                )
         if not same:
             continue
         if e.column is not None and not any(f.column == e.column for f in same):
             problems.append(f"{e.code} at line {e.line}: column {[f.column for f in same]}, expected {e.column}")
         if e.fragment is not None and not any(e.fragment in f.message for f in same):
-            problems.append(f"{e.code} at line {e.line}: no message contains {e.fragment!r}: {[f.message for f in same]}")
+            problems.append(
+                f"{e.code} at line {e.line}: no message contains {e.fragment!r}: {[f.message for f in same]}"
+            )
     return problems
 
 

@@ -454,8 +454,11 @@ class Gen:
         kwargs: list = []
         splits: list = []
         if ell:
-            slots = ([("dim", d) for d in dims[:ell[0]]] + [("ell", dims[ell[0]:ell[1]])]
-                     + [("dim", d) for d in dims[ell[1]:]])
+            slots = (
+                [("dim", d) for d in dims[: ell[0]]]
+                + [("ell", dims[ell[0] : ell[1]])]
+                + [("dim", d) for d in dims[ell[1] :]]
+            )
         else:
             slots = [("dim", d) for d in dims]
         for kind, d in slots:
@@ -522,7 +525,7 @@ class Gen:
         i = 0
         while i < len(out_units):
             k = r.choice([1, 1, 1, 2, 2, 3])
-            chunk = out_units[i:i + k]
+            chunk = out_units[i : i + k]
             i += k
             if len(chunk) > 1 and r.random() < 0.5:
                 right.append("(" + " ".join(u[0] for u in chunk) + ")")
@@ -540,8 +543,9 @@ class Gen:
         kwargs = r.sample(kwargs, len(kwargs))
         return left, right, kwargs, out_shape, new_axes, splits
 
-    def mutate_transform(self, op: str, left: list, right: list, kwargs: list, new_axes: list, splits: list,
-                         reduction: Any) -> tuple:
+    def mutate_transform(
+        self, op: str, left: list, right: list, kwargs: list, new_axes: list, splits: list, reduction: Any
+    ) -> tuple:
         r = self.rnd
         kinds = ["rank_extra", "rank_drop", "nondiv", "contradict", "unused", "syntax", "missing_kw", "zero"]
         if op == "reduce":
@@ -562,8 +566,10 @@ class Gen:
             a = r.choice(atoms)
             left.remove(a)
             right = [t for t in right if t != a]
-            right = [("(" + " ".join(x for x in t.strip("()").split() if x != a) + ")") if t.startswith("(") else t
-                     for t in right]
+            right = [
+                ("(" + " ".join(x for x in t.strip("()").split() if x != a) + ")") if t.startswith("(") else t
+                for t in right
+            ]
         elif kind == "nondiv" and splits:
             p = r.choice(splits)
             kwargs = [(k, lit(r.choice([3, 5, 7, 4])) if k == p else e) for k, e in kwargs]
@@ -634,14 +640,25 @@ class Gen:
         mutation = "list_member" if mut_members else ""
         sep = "->"
         if not mut_members and self.want_mutation(deps):
-            left, right, kwargs, reduction, mutation, sep = self.mutate_transform(op, left, right, kwargs, new_axes,
-                                                                                  splits, reduction)
+            left, right, kwargs, reduction, mutation, sep = self.mutate_transform(
+                op, left, right, kwargs, new_axes, splits, reduction
+            )
             sep = "" if sep == "->" else "->"
         pattern = " ".join(left) + (f" {sep} " if sep else " ") + " ".join(right)
         pattern = pattern.strip() if not sep else pattern
         out = x if (r.random() < 0.25 and x not in [p.name for p in self.params[:1]]) else self.new_var()
-        st = Call(op, inputs, pattern, [out], kwargs, reduction, as_list, in_model=in_model, out_model=[out_shape],
-                  mutation=mutation)
+        st = Call(
+            op,
+            inputs,
+            pattern,
+            [out],
+            kwargs,
+            reduction,
+            as_list,
+            in_model=in_model,
+            out_model=[out_shape],
+            mutation=mutation,
+        )
         self.finish(st, [out], [out_shape], bool(mutation))
 
     # -- einsum
@@ -654,7 +671,7 @@ class Gen:
         ell = None
         if a_shape and r.random() < 0.15:
             ell = r.randint(1, len(a_shape))  # leading dims covered by "..."
-        a_terms = (["..."] if ell else []) + names[ell or 0:]
+        a_terms = (["..."] if ell else []) + names[ell or 0 :]
         sizes = dict(zip(names, a_shape))
         others = [t for t in self.tensors if t != x]
         if others and r.random() < 0.4:
@@ -731,8 +748,15 @@ class Gen:
         sep = " " if mutation == "no_arrow" else " -> "
         pattern = " ".join(a_t) + ", " + " ".join(b_t) + sep + " ".join(out_terms)
         out = self.new_var()
-        st = Call("einsum", operands, pattern, [out], in_model=[self.model[o] for o in operands], out_model=[out_shape],
-                  mutation=mutation)
+        st = Call(
+            "einsum",
+            operands,
+            pattern,
+            [out],
+            in_model=[self.model[o] for o in operands],
+            out_model=[out_shape],
+            mutation=mutation,
+        )
         self.finish(st, [out], [out_shape], bool(mutation))
 
     # -- pack / unpack
@@ -744,11 +768,11 @@ class Gen:
         self.reset_axes()
         nb = r.randint(0, rank)
         na = r.randint(0, rank - nb)
-        mid = shape[nb:rank - na]
+        mid = shape[nb : rank - na]
         if not all(d.concrete for d in mid):
             nb, na, mid = nb + len(mid), na, []
             na = rank - nb
-        outer_b, outer_a = shape[:nb], shape[rank - na:]
+        outer_b, outer_a = shape[:nb], shape[rank - na :]
         pat_names = [self.fresh_axis() for _ in range(nb)] + ["*"] + [self.fresh_axis() for _ in range(na)]
         inputs, in_model, mids = [x], [shape], [tuple(d.coef for d in mid)]
         mutation = ""
@@ -783,8 +807,16 @@ class Gen:
         total = sum(_iprod(m) for m in mids)
         p_shape = outer_b + [Size(total)] + outer_a
         p, ps = self.new_var(), f"ps{self.tcount}"
-        st = Call("pack", inputs, pattern, [p, ps], as_list=True, in_model=in_model, out_model=[p_shape, None],
-                  mutation=mutation)
+        st = Call(
+            "pack",
+            inputs,
+            pattern,
+            [p, ps],
+            as_list=True,
+            in_model=in_model,
+            out_model=[p_shape, None],
+            mutation=mutation,
+        )
         self.finish(st, [p, ps], [p_shape, None], bool(mutation))
         if r.random() < 0.7:
             self.step_unpack(p, p_shape, nb, na, mids, ps)
@@ -824,10 +856,18 @@ class Gen:
             names.insert(0, self.fresh_axis())
             mutation = "rank"
         outs = [self.new_var() for _ in mids]
-        ob, oa = p_shape[:nb], p_shape[len(p_shape) - na:]
+        ob, oa = p_shape[:nb], p_shape[len(p_shape) - na :]
         out_models = [ob + [Size(v) for v in m] + oa for m in mids]
-        st = Call("unpack", [p], " ".join(names), outs, unpack_shapes=shapes, in_model=[p_shape],
-                  out_model=out_models, mutation=mutation)
+        st = Call(
+            "unpack",
+            [p],
+            " ".join(names),
+            outs,
+            unpack_shapes=shapes,
+            in_model=[p_shape],
+            out_model=out_models,
+            mutation=mutation,
+        )
         self.finish(st, outs, out_models, bool(mutation))
 
     # -- parse_shape
@@ -892,8 +932,9 @@ class Gen:
             reduction = r.choice(GOOD_REDUCTIONS) if op == "reduce" else None
             mutation, sep = "", "->"
             if can_mutate and not mutated_one and r.random() < 0.35:
-                left, right, kwargs, reduction, mutation, sep = self.mutate_transform(op, left, right, kwargs,
-                                                                                      new_axes, splits, reduction)
+                left, right, kwargs, reduction, mutation, sep = self.mutate_transform(
+                    op, left, right, kwargs, new_axes, splits, reduction
+                )
                 sep = "" if sep == "->" else "->"
                 mutated_one = True
             pattern = " ".join(left) + (f" {sep} " if sep else " ") + " ".join(right)
@@ -927,7 +968,7 @@ class Gen:
                 if r.random() < 0.6:
                     names = []
                     for i, d in enumerate(p.dims):
-                        nm = (d.syms[0] if (d.syms and len(d.syms) == 1 and d.coef == 1) else f"{p.name}{i}")
+                        nm = d.syms[0] if (d.syms and len(d.syms) == 1 and d.coef == 1) else f"{p.name}{i}"
                         if r.random() < 0.3 or nm in used:
                             names.append("_")
                         else:
@@ -959,8 +1000,7 @@ class Gen:
                         toks.append(a)
                         kw.append((a, lit(d.ev(fixed))))
                     pat = " ".join(toks) + " -> " + " ".join(toks)
-                    prologue.append(Call("bind", [p.name], pat, [p.name], kw, in_model=[p.dims],
-                                         out_model=[p.dims]))
+                    prologue.append(Call("bind", [p.name], pat, [p.name], kw, in_model=[p.dims], out_model=[p.dims]))
         prologue += unpacks
         last = self.steps[-1]
         ret = last.out if isinstance(last, Seq) else last.outputs[0]
@@ -1064,7 +1104,7 @@ def _mids_from_model(st: Call) -> list:
         names = st.pattern.split()
         nb = names.index("*") if "*" in names else 0
         na = len(names) - nb - 1
-        out.append(tuple(d.coef for d in m[nb:len(m) - na]))
+        out.append(tuple(d.coef for d in m[nb : len(m) - na]))
     return out
 
 

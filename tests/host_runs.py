@@ -12,8 +12,13 @@ _MYPY = re.compile(r"^(?P<path>[^:]+):(?P<line>\d+):(?:\d+:)? (?:error|warning|n
 
 def run_mypy(tree: Path, files: list[str]) -> tuple[subprocess.CompletedProcess[str], dict[str, set[tuple[int, str]]]]:
     """mypy (with the plugin the tree's config loads) over ``files``: the process and {file name: {(line, code)}}."""
-    proc = subprocess.run([sys.executable, "-m", "mypy", "--no-incremental", "--show-column-numbers",
-                           "--no-error-summary", *files], cwd=tree, capture_output=True, text=True, timeout=600)
+    proc = subprocess.run(
+        [sys.executable, "-m", "mypy", "--no-incremental", "--show-column-numbers", "--no-error-summary", *files],
+        cwd=tree,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     got: dict[str, set[tuple[int, str]]] = {}
     for line in proc.stdout.splitlines():
         m = _MYPY.match(line)

@@ -31,7 +31,14 @@ from pathlib import Path
 from typing import Any, Callable
 
 from shapecheck.analysis.editor.hover import inferred_values
-from shapecheck.analysis.rules.ops_common import DTYPE_NAMES, ELEMENTWISE_FUNCS, LOSSES, RANDOM_SIZED, REDUCTIONS, SAME_SHAPE
+from shapecheck.analysis.rules.ops_common import (
+    DTYPE_NAMES,
+    ELEMENTWISE_FUNCS,
+    LOSSES,
+    RANDOM_SIZED,
+    REDUCTIONS,
+    SAME_SHAPE,
+)
 from shapecheck.analysis.interpret.values import IntV, SeqV, TensorV
 
 STUBS = Path(__file__).resolve().parents[1] / "stubs"
@@ -139,7 +146,7 @@ def broadcast_partner(r: random.Random, shape: tuple[int, ...]) -> tuple[int, ..
         return shape
     if roll < 0.85:
         k = r.randint(0, len(shape))
-        tail = list(shape[len(shape) - k:])
+        tail = list(shape[len(shape) - k :])
         tail = [1 if r.random() < 0.3 else s for s in tail]
         lead = [r.choice((1, 2, 3)) for _ in range(r.randint(0, 1))]
         return tuple(lead + tail)
@@ -168,12 +175,35 @@ def dim_value(r: random.Random, rank: int, allow_tuple: bool = True, allow_none:
 
 # SAME_SHAPE / stub-like unary ops and the extra arguments each needs (method form, function form)
 UNARY_ARGS: dict[str, str] = {
-    "clamp": "min={bound}", "clip": "0.0, {bound}", "clamp_min": "0.0", "clamp_max": "1.0", "masked_fill": "{mask}, 0.0",
-    "fill_": "1.0", "copy_": "{same}", "normal_": "", "uniform_": "", "roll": "1", "flip": "{flipdims}",
-    "dropout": "0.5", "dropout1d": "0.5", "dropout2d": "0.5", "softmax": "{dim}", "log_softmax": "{dim}",
-    "cumsum": "{dim}", "cumprod": "{dim}", "lerp": "{same}, 0.5", "leaky_relu": "", "normalize": "",
-    "type_as": "{same}", "to": "{dtype}", "type": "{dtype}", "astype": "{dtype}", "full_like": "2.0",
-    "logit": "", "round": "", "nan_to_num": "",
+    "clamp": "min={bound}",
+    "clip": "0.0, {bound}",
+    "clamp_min": "0.0",
+    "clamp_max": "1.0",
+    "masked_fill": "{mask}, 0.0",
+    "fill_": "1.0",
+    "copy_": "{same}",
+    "normal_": "",
+    "uniform_": "",
+    "roll": "1",
+    "flip": "{flipdims}",
+    "dropout": "0.5",
+    "dropout1d": "0.5",
+    "dropout2d": "0.5",
+    "softmax": "{dim}",
+    "log_softmax": "{dim}",
+    "cumsum": "{dim}",
+    "cumprod": "{dim}",
+    "lerp": "{same}, 0.5",
+    "leaky_relu": "",
+    "normalize": "",
+    "type_as": "{same}",
+    "to": "{dtype}",
+    "type": "{dtype}",
+    "astype": "{dtype}",
+    "full_like": "2.0",
+    "logit": "",
+    "round": "",
+    "nan_to_num": "",
 }
 
 
@@ -254,8 +284,21 @@ Gen = Callable[[random.Random], Case]
 
 def _maybe_index(r: random.Random, case: Case, p: float = 0.2) -> Case:
     if r.random() < p:
-        case.post = r.choice(("[0]", "[1:]", "[..., None]", "[None]", "[:, 0]", "[-1]", "[::2]", "[..., 0]", "[res > 0]",
-                              "[0, ..., None]", "[:1]"))
+        case.post = r.choice(
+            (
+                "[0]",
+                "[1:]",
+                "[..., None]",
+                "[None]",
+                "[:, 0]",
+                "[-1]",
+                "[::2]",
+                "[..., 0]",
+                "[res > 0]",
+                "[0, ..., None]",
+                "[:1]",
+            )
+        )
     return case
 
 
@@ -263,8 +306,21 @@ LIKES = ("zeros_like", "ones_like", "empty_like", "rand_like", "randn_like", "fu
 CONVERSIONS = ("array", "asarray", "tensor", "as_tensor")
 CUMULATIVE = ("cumsum", "cumprod", "nancumsum", "nancumprod")
 CONCATS = ("cat", "concatenate", "concat", "stack", "hstack", "vstack")
-LAYER_KINDS = ("Linear", "LayerNorm", "Conv1d", "Conv2d", "Conv3d", "TransposedConv", "ChannelNorm", "GroupNorm", "Embedding",
-               "Flatten", "Elementwise", "Sequential", "TransformerBlock")
+LAYER_KINDS = (
+    "Linear",
+    "LayerNorm",
+    "Conv1d",
+    "Conv2d",
+    "Conv3d",
+    "TransposedConv",
+    "ChannelNorm",
+    "GroupNorm",
+    "Embedding",
+    "Flatten",
+    "Elementwise",
+    "Sequential",
+    "TransformerBlock",
+)
 
 
 def _each(g: dict[str, Gen], prefix: str, fn: Callable[..., Case], names: list[str]) -> None:
@@ -310,6 +366,7 @@ def common_generators(fw: Framework) -> dict[str, Gen]:
                 args.append(dt if (fw.name != "torch" and r.random() < 0.5 and form != "kw") else f"dtype={dt}")
             setup = [f"x = {fw.tensor(s)}"] if form == "shape" else []
             return _maybe_index(r, Case(f"construct:{name}", fw.name, setup, f"{m}.{name}({', '.join(args)})"))
+
         return gen
 
     for name in ("zeros", "ones", "empty", "full"):
@@ -319,11 +376,17 @@ def common_generators(fw: Framework) -> dict[str, Gen]:
         form = r.choice(("n", "neg", "start", "float", "kw", "step", "backwards"))
         n = r.randint(0, 6)
         step, lo = r.choice((1, 2, 3, 5)), r.randint(-3, 4)
-        expr = {"n": f"{m}.arange({n})", "neg": f"{m}.arange(-{n})", "start": f"{m}.arange(1, {n + 2})",
-                "float": f"{m}.arange({n}.0)", "kw": f"{m}.arange({n}, dtype={r.choice(fw.dtypes)})",
-                "step": f"{m}.arange({lo}, {lo + n}, {step})",
-                "backwards": f"{m}.arange({lo + n}, {lo}, -{step})"}[form]
+        expr = {
+            "n": f"{m}.arange({n})",
+            "neg": f"{m}.arange(-{n})",
+            "start": f"{m}.arange(1, {n + 2})",
+            "float": f"{m}.arange({n}.0)",
+            "kw": f"{m}.arange({n}, dtype={r.choice(fw.dtypes)})",
+            "step": f"{m}.arange({lo}, {lo + n}, {step})",
+            "backwards": f"{m}.arange({lo + n}, {lo}, -{step})",
+        }[form]
         return _maybe_index(r, Case("construct:arange", fw.name, [], expr))
+
     g["construct:arange"] = arange
 
     def like(r: random.Random, pick: str = "") -> Case:
@@ -332,6 +395,7 @@ def common_generators(fw: Framework) -> dict[str, Gen]:
         extra = ", 2.0" if name == "full_like" else ""
         dt = f", dtype={r.choice(fw.dtypes)}" if r.random() < 0.3 else ""
         return _maybe_index(r, Case(f"construct:{name}", fw.name, [x], f"{m}.{name}(x{extra}{dt})"))
+
     _each(g, "construct", like, [n for n in LIKES if fw.has(f"x.{n}")])
 
     def conversion(r: random.Random, pick: str = "") -> Case:
@@ -339,6 +403,7 @@ def common_generators(fw: Framework) -> dict[str, Gen]:
         s, x = x_of(r)
         dt = f", dtype={r.choice(fw.dtypes)}" if r.random() < 0.3 else ""
         return _maybe_index(r, Case(f"construct:{name}", fw.name, [x], f"{m}.{name}(x{dt})"))
+
     _each(g, "construct", conversion, [n for n in CONVERSIONS if fw.has(f"x.{n}")])
 
     # --- attributes and size queries
@@ -346,13 +411,24 @@ def common_generators(fw: Framework) -> dict[str, Gen]:
         s, x = x_of(r)
         choices = ["x.shape", "x.ndim", "x.T", "x.real", "len(x)", f"x.shape[{r.randint(-2, 2)}]"]
         if fw.name == "torch":
-            choices += ["x.mT", "x.mH", "x.H", "x.data", "x.size()", f"x.size({r.randint(-2, 2)})", "x.dim()",
-                        "x.ndimension()", "x.numel()", f"x.size(dim={r.randint(-1, 1)})"]
+            choices += [
+                "x.mT",
+                "x.mH",
+                "x.H",
+                "x.data",
+                "x.size()",
+                f"x.size({r.randint(-2, 2)})",
+                "x.dim()",
+                "x.ndimension()",
+                "x.numel()",
+                f"x.size(dim={r.randint(-1, 1)})",
+            ]
         else:
             choices += ["x.size", "x.mT", "x.imag"]
         expr = r.choice(choices)
         op = "attr:" + expr.split("(")[0].split("[")[0].replace("x.", "")
         return _maybe_index(r, Case(op, fw.name, [x], expr), 0.1)
+
     g["attr"] = attr
 
     # --- elementwise
@@ -374,6 +450,7 @@ def common_generators(fw: Framework) -> dict[str, Gen]:
         else:
             expr = f"a {op} b"
         return _maybe_index(r, Case(f"binary:{op}", fw.name, setup, expr))
+
     g["binary"] = binary
 
     def elementwise_fn(r: random.Random, pick: str = "") -> Case:
@@ -393,6 +470,7 @@ def common_generators(fw: Framework) -> dict[str, Gen]:
         else:
             expr = f"{m}.{name}(a, b)"
         return _maybe_index(r, Case(f"elementwise:{name}", fw.name, setup, expr))
+
     _each(g, "elementwise", elementwise_fn, sorted(n for n in ELEMENTWISE_FUNCS if fw.has(f"x.{n}")))
 
     # --- matmul
@@ -407,17 +485,26 @@ def common_generators(fw: Framework) -> dict[str, Gen]:
         else:
             b[0] = k if r.random() < 0.85 else k + 1
         if len(a) > 2 and len(b) > 2 and r.random() < 0.5:
-            b[:-2] = a[:-2][len(a) - len(b):] if len(b) <= len(a) else b[:-2]
+            b[:-2] = a[:-2][len(a) - len(b) :] if len(b) <= len(a) else b[:-2]
         setup = [f"a = {fw.tensor(tuple(a))}", f"b = {fw.tensor(tuple(b))}"]
         names = ["a @ b", f"{m}.matmul(a, b)", "a.dot(b)" if fw.name != "jax" else "jnp.dot(a, b)", f"{m}.dot(a, b)"]
         if fw.name == "torch":
-            names += ["a.matmul(b)", "a.mm(b)", "a.bmm(b)", "torch.mm(a, b)", "torch.bmm(a, b)", "torch.mv(a, b)",
-                      "torch.outer(a, b)", "a.outer(b)"]
+            names += [
+                "a.matmul(b)",
+                "a.mm(b)",
+                "a.bmm(b)",
+                "torch.mm(a, b)",
+                "torch.bmm(a, b)",
+                "torch.mv(a, b)",
+                "torch.outer(a, b)",
+                "a.outer(b)",
+            ]
         else:
             names += [f"{m}.outer(a, b)", f"{m}.inner(a, b)"]
         expr = r.choice(names)
         op = "matmul:" + expr.replace("a.", "").replace(f"{m}.", "").split("(")[0].replace("a @ b", "@")
         return _maybe_index(r, Case(op, fw.name, setup, expr))
+
     g["matmul"] = matmul
 
     # --- reductions
@@ -441,14 +528,25 @@ def common_generators(fw: Framework) -> dict[str, Gen]:
                 args.append(f"{r.choice((fw.keep, fw.keep, 'keepdims' if fw.name == 'torch' else fw.keep))}={kv}")
         if name in ("std", "var") and fw.name == "torch" and r.random() < 0.3 and args and "=" not in args[0]:
             args.insert(1, r.choice(("True", "False")))  # x.std(1, True): unbiased, not keepdim
-        if fw.name != "torch" and name in ("sum", "mean", "prod", "std", "var", "nansum", "nanmean") and args and "=" not in args[0] and r.random() < 0.3:
+        if (
+            fw.name != "torch"
+            and name in ("sum", "mean", "prod", "std", "var", "nansum", "nanmean")
+            and args
+            and "=" not in args[0]
+            and r.random() < 0.3
+        ):
             args.insert(1, r.choice(fw.dtypes))  # np.sum(x, 0, np.float32)
         if name == "norm" and r.random() < 0.3:
             args.insert(0, r.choice(("2", "1")) if fw.name == "torch" else "ord=2")
-        expr = f"x.{name}({', '.join(args)})" if method and fw.has_method(name) else f"{m}.{name}(x{''.join(', ' + a for a in args)})"
+        expr = (
+            f"x.{name}({', '.join(args)})"
+            if method and fw.has_method(name)
+            else f"{m}.{name}(x{''.join(', ' + a for a in args)})"
+        )
         if name == "norm" and fw.name != "torch":
             expr = f"{m}.linalg.norm(x{''.join(', ' + a for a in args)})"
         return _maybe_index(r, Case(f"reduce:{name}", fw.name, [x], expr))
+
     _each(g, "reduce", reduction, sorted(n for n in REDUCTIONS if fw.has(f"x.{n}") or fw.has_method(n)))
 
     def cumulative(r: random.Random, pick: str = "") -> Case:
@@ -461,6 +559,7 @@ def common_generators(fw: Framework) -> dict[str, Gen]:
         method = r.random() < 0.5 and fw.name != "jax"
         expr = f"x.{name}({', '.join(args)})" if method else f"{m}.{name}(x{''.join(', ' + a for a in args)})"
         return _maybe_index(r, Case(f"cumulative:{name}", fw.name, [x], expr))
+
     _each(g, "cumulative", cumulative, [n for n in CUMULATIVE if fw.has(f"x.{n}") or fw.has_method(n)])
 
     # --- shape ops
@@ -481,8 +580,13 @@ def common_generators(fw: Framework) -> dict[str, Gen]:
         elif form < 0.85:
             expr = f"{m}.reshape(x, {shape_src(target)})"
         else:
-            expr = f"x.{name}({'shape' if fw.name != 'torch' else 'shape'}={shape_src(target)})" if name == "reshape" else f"x.view({shape_src(target)})"
+            expr = (
+                f"x.{name}({'shape' if fw.name != 'torch' else 'shape'}={shape_src(target)})"
+                if name == "reshape"
+                else f"x.view({shape_src(target)})"
+            )
         return _maybe_index(r, Case(f"shape:{name}", fw.name, [x], expr))
+
     g["shape:reshape"] = reshape
 
     def transpose(r: random.Random) -> Case:
@@ -491,18 +595,36 @@ def common_generators(fw: Framework) -> dict[str, Gen]:
         perm = list(range(rank))
         r.shuffle(perm)
         a, b = r.randrange(-rank, rank), r.randrange(-rank, rank)
-        choices = [f"x.transpose({a}, {b})", f"x.swapaxes({a}, {b})", f"{m}.swapaxes(x, {a}, {b})",
-                   f"{m}.moveaxis(x, {a}, {b})", f"{m}.transpose(x, {shape_src(perm)})"]
+        choices = [
+            f"x.transpose({a}, {b})",
+            f"x.swapaxes({a}, {b})",
+            f"{m}.swapaxes(x, {a}, {b})",
+            f"{m}.moveaxis(x, {a}, {b})",
+            f"{m}.transpose(x, {shape_src(perm)})",
+        ]
         if fw.name == "torch":
-            choices += [f"x.permute({', '.join(map(str, perm))})", f"x.permute({shape_src(perm)})", f"x.permute(dims={shape_src(perm)})",
-                        f"torch.permute(x, {shape_src(perm)})", f"x.movedim({a}, {b})", f"x.swapdims({a}, {b})",
-                        f"torch.transpose(x, {a}, {b})", f"x.moveaxis({a}, {b})"]
+            choices += [
+                f"x.permute({', '.join(map(str, perm))})",
+                f"x.permute({shape_src(perm)})",
+                f"x.permute(dims={shape_src(perm)})",
+                f"torch.permute(x, {shape_src(perm)})",
+                f"x.movedim({a}, {b})",
+                f"x.swapdims({a}, {b})",
+                f"torch.transpose(x, {a}, {b})",
+                f"x.moveaxis({a}, {b})",
+            ]
         else:
-            choices += [f"x.transpose({', '.join(map(str, perm))})", f"x.transpose({shape_src(perm)})", "x.transpose()",
-                        f"{m}.transpose(x)", f"{m}.moveaxis(x, {shape_src(perm[:1])}, {shape_src([r.randrange(rank)])})"]
+            choices += [
+                f"x.transpose({', '.join(map(str, perm))})",
+                f"x.transpose({shape_src(perm)})",
+                "x.transpose()",
+                f"{m}.transpose(x)",
+                f"{m}.moveaxis(x, {shape_src(perm[:1])}, {shape_src([r.randrange(rank)])})",
+            ]
         expr = r.choice(choices)
         op = "shape:" + expr.replace("x.", "").replace(f"{m}.", "").split("(")[0]
         return _maybe_index(r, Case(op, fw.name, [x], expr))
+
     g["shape:transpose"] = transpose
 
     def unsqueeze(r: random.Random) -> Case:
@@ -511,9 +633,17 @@ def common_generators(fw: Framework) -> dict[str, Gen]:
         if fw.name == "torch":
             expr = r.choice((f"x.unsqueeze({d})", f"torch.unsqueeze(x, {d})", f"x.unsqueeze(dim={d})"))
         else:
-            expr = r.choice((f"{m}.expand_dims(x, {d})", f"{m}.expand_dims(x, axis={d})",
-                             f"{m}.expand_dims(x, {shape_src([d, (d + 1) % (len(s) + 2)])})"))
-        return _maybe_index(r, Case("shape:unsqueeze" if fw.name == "torch" else "shape:expand_dims", fw.name, [x], expr))
+            expr = r.choice(
+                (
+                    f"{m}.expand_dims(x, {d})",
+                    f"{m}.expand_dims(x, axis={d})",
+                    f"{m}.expand_dims(x, {shape_src([d, (d + 1) % (len(s) + 2)])})",
+                )
+            )
+        return _maybe_index(
+            r, Case("shape:unsqueeze" if fw.name == "torch" else "shape:expand_dims", fw.name, [x], expr)
+        )
+
     g["shape:unsqueeze"] = unsqueeze
 
     def squeeze(r: random.Random) -> Case:
@@ -523,17 +653,27 @@ def common_generators(fw: Framework) -> dict[str, Gen]:
         arg = "" if d is None else (d if r.random() < 0.5 else f"{fw.axis}={d}")
         expr = r.choice((f"x.squeeze({arg})", f"{m}.squeeze(x{', ' + arg if arg else ''})"))
         return _maybe_index(r, Case("shape:squeeze", fw.name, [x], expr))
+
     g["shape:squeeze"] = squeeze
 
     def flatten(r: random.Random) -> Case:
         s, x = x_of(r)
         if fw.name == "torch":
             a, b = r.randint(-3, 3), r.randint(-3, 3)
-            expr = r.choice(("x.flatten()", f"x.flatten({a})", f"x.flatten({a}, {b})", f"torch.flatten(x, {a})",
-                             f"x.flatten(start_dim={a}, end_dim={b})", f"torch.flatten(x, start_dim={a})"))
+            expr = r.choice(
+                (
+                    "x.flatten()",
+                    f"x.flatten({a})",
+                    f"x.flatten({a}, {b})",
+                    f"torch.flatten(x, {a})",
+                    f"x.flatten(start_dim={a}, end_dim={b})",
+                    f"torch.flatten(x, start_dim={a})",
+                )
+            )
         else:
             expr = r.choice(("x.flatten()", f"{m}.ravel(x)", "x.ravel()", "x.flatten(order='F')"))
         return _maybe_index(r, Case("shape:flatten", fw.name, [x], expr))
+
     g["shape:flatten"] = flatten
 
     def broadcast_to(r: random.Random) -> Case:
@@ -545,13 +685,20 @@ def common_generators(fw: Framework) -> dict[str, Gen]:
             target[r.randrange(len(target))] += 1
         if fw.name == "torch":
             t2 = [-1 if r.random() < 0.2 and i >= len(target) - len(s) else v for i, v in enumerate(target)]
-            expr = r.choice((f"x.expand({', '.join(map(str, t2))})", f"x.expand({shape_src(t2)})",
-                             f"torch.broadcast_to(x, {shape_src(target)})", f"x.broadcast_to({shape_src(target)})",
-                             f"x.expand_as({fw.tensor(tuple(target))})"))
+            expr = r.choice(
+                (
+                    f"x.expand({', '.join(map(str, t2))})",
+                    f"x.expand({shape_src(t2)})",
+                    f"torch.broadcast_to(x, {shape_src(target)})",
+                    f"x.broadcast_to({shape_src(target)})",
+                    f"x.expand_as({fw.tensor(tuple(target))})",
+                )
+            )
         else:
             expr = f"{m}.broadcast_to(x, {shape_src(target)})"
         op = "shape:" + expr.replace("x.", "").replace(f"{m}.", "").split("(")[0]
         return _maybe_index(r, Case(op, fw.name, [x], expr))
+
     g["shape:expand"] = broadcast_to
 
     # --- unary same-shape ops
@@ -562,8 +709,13 @@ def common_generators(fw: Framework) -> dict[str, Gen]:
         setup = [x]
         extra = UNARY_ARGS.get(name, "")
         rank = len(s)
-        fill = {"mask": r.choice(("mask", "mask", "m2 > 0", "x > 0.5")), "same": "y", "dim": str(r.randrange(-rank, rank) if rank else 0),
-                "flipdims": shape_src([r.randrange(rank)]) if rank else "(0,)", "dtype": r.choice(fw.dtypes)}
+        fill = {
+            "mask": r.choice(("mask", "mask", "m2 > 0", "x > 0.5")),
+            "same": "y",
+            "dim": str(r.randrange(-rank, rank) if rank else 0),
+            "flipdims": shape_src([r.randrange(rank)]) if rank else "(0,)",
+            "dtype": r.choice(fw.dtypes),
+        }
         fill["bound"] = r.choice(("0.0", "b"))
         if "{bound}" in extra and fill["bound"] == "b":
             setup.append(f"b = {fw.tensor(broadcast_partner(r, s))}")
@@ -580,14 +732,23 @@ def common_generators(fw: Framework) -> dict[str, Gen]:
         else:
             expr = f"{m}.{name}(x{', ' + extra if extra else ''})"
         return _maybe_index(r, Case(f"unary:{name}", fw.name, setup, expr))
-    _each(g, "unary", unary, sorted(n for n in SAME_SHAPE if fw.has_method(n) or fw.has(f"x.{n}") or fw.has_functional(n)))
+
+    _each(
+        g, "unary", unary, sorted(n for n in SAME_SHAPE if fw.has_method(n) or fw.has(f"x.{n}") or fw.has_functional(n))
+    )
     # predicates with rules of their own (a bool tensor of the same shape)
-    _each(g, "unary", unary, sorted(n for n in ("isposinf", "isneginf", "signbit") if fw.has_method(n) or fw.has(f"x.{n}")))
+    _each(
+        g,
+        "unary",
+        unary,
+        sorted(n for n in ("isposinf", "isneginf", "signbit") if fw.has_method(n) or fw.has(f"x.{n}")),
+    )
 
     # --- dtype names called as functions: np.float32(x), jnp.int8(x) (casts)
     def dtype_call(r: random.Random, pick: str) -> Case:
         s, x = x_of(r)
         return _maybe_index(r, Case(f"cast:{pick}", fw.name, [x], f"{m}.{pick}(x)"))
+
     if fw.name in ("numpy", "jax"):
         _each(g, "cast", dtype_call, sorted(n for n in DTYPE_NAMES if fw.has(f"x.{n}")))
 
@@ -619,6 +780,7 @@ def common_generators(fw: Framework) -> dict[str, Gen]:
         else:
             expr = f"{m}.{name}({seq}, {fw.axis}={d})"
         return _maybe_index(r, Case(f"concat:{name}", fw.name, setup, expr))
+
     _each(g, "concat", concat, [n for n in CONCATS if fw.has(f"x.{n}")])
 
     def index(r: random.Random) -> Case:
@@ -629,8 +791,15 @@ def common_generators(fw: Framework) -> dict[str, Gen]:
             items.append(r.choice(("0", "-1", "1", ":", "1:", ":2", "::2", "None", "...", "1:-1", "-2:", "2")))
         expr = "x[" + ", ".join(items) + "]"
         if r.random() < 0.15:
-            expr = r.choice(("x[x > 0]", f"x[{fw.tensor(s, fw.bool_dtype)}]", f"x[{shape_src([0, 0])}]" if fw.name != "jax" else "x[0]"))
+            expr = r.choice(
+                (
+                    "x[x > 0]",
+                    f"x[{fw.tensor(s, fw.bool_dtype)}]",
+                    f"x[{shape_src([0, 0])}]" if fw.name != "jax" else "x[0]",
+                )
+            )
         return Case("index", fw.name, [x], expr)
+
     g["index"] = index
 
     # --- issue 13: multi-value ops, einsum equations, value-dependent constructors and shape ops
@@ -639,15 +808,35 @@ def common_generators(fw: Framework) -> dict[str, Gen]:
         d = r.randrange(-len(s), len(s))
         n = r.randint(1, 4)
         sizes = factorise(r, max(1, s[d]))
-        choices = [f"x.chunk({n}, {d})", f"x.chunk({n}, dim={d})", f"x.split({n}, {d})", f"x.split({list(sizes)}, dim={d})",
-                   f"x.unbind({d})", f"x.topk({min(n, s[-1]) if s[-1] else 1}).values", f"x.sort({d}).values",
-                   f"x.max({d}).values", f"x.min(dim={d})[0]", f"x.median({d}).indices", f"torch.chunk(x, {n}, {d})",
-                   f"x.tensor_split({n}, {d})", f"x.kthvalue(1, {d}).values", f"x.mode({d}).indices"] \
-            if fw.name == "torch" else [f"{m}.split(x, {n}, {d})", f"{m}.array_split(x, {n}, {d})", f"{m}.sort(x, {d})"]
+        choices = (
+            [
+                f"x.chunk({n}, {d})",
+                f"x.chunk({n}, dim={d})",
+                f"x.split({n}, {d})",
+                f"x.split({list(sizes)}, dim={d})",
+                f"x.unbind({d})",
+                f"x.topk({min(n, s[-1]) if s[-1] else 1}).values",
+                f"x.sort({d}).values",
+                f"x.max({d}).values",
+                f"x.min(dim={d})[0]",
+                f"x.median({d}).indices",
+                f"torch.chunk(x, {n}, {d})",
+                f"x.tensor_split({n}, {d})",
+                f"x.kthvalue(1, {d}).values",
+                f"x.mode({d}).indices",
+            ]
+            if fw.name == "torch"
+            else [f"{m}.split(x, {n}, {d})", f"{m}.array_split(x, {n}, {d})", f"{m}.sort(x, {d})"]
+        )
         expr = r.choice(choices)
         op = "multi:" + expr.replace("x.", "").replace(f"{m}.", "").split("(")[0]
-        post = r.choice(("[0]", "[-1]", "")) if not expr.endswith(("values", "indices", "]")) and "sort" not in expr else ""
+        post = (
+            r.choice(("[0]", "[-1]", ""))
+            if not expr.endswith(("values", "indices", "]")) and "sort" not in expr
+            else ""
+        )
         return Case(op, fw.name, [x], expr + post)
+
     g["multi"] = pieces
 
     def einsum(r: random.Random) -> Case:
@@ -662,25 +851,41 @@ def common_generators(fw: Framework) -> dict[str, Gen]:
         eq = f"{la},{lb}->{out}" if r.random() < 0.8 else f"{la},{lb}"
         setup = [f"a = {fw.tensor(a)}", f"b = {fw.tensor(b)}"]
         return _maybe_index(r, Case("einsum:einsum", fw.name, setup, f"{m}.einsum('{eq}', a, b)"), 0.1)
+
     g["einsum"] = einsum
 
     def valued(r: random.Random) -> Case:
         n, k = r.randint(0, 5), r.randint(1, 4)
         s = rand_shape(r, 1, 3)
         setup = [f"x = {fw.tensor(s)}"]
-        choices = [f"{m}.linspace(0, 1, {n})", f"{m}.logspace(0, 1, {n})", f"{m}.eye({k})", f"{m}.eye({k}, {n})",
-                   f"{m}.meshgrid({m}.ones({k}), {m}.ones({n}))[0]",
-                   f"{m}.meshgrid({m}.ones({k}), {m}.ones({n}), indexing='ij')[1]", f"{m}.tile(x, {shape_src([k] * r.randint(1, 3))})",
-                   f"{m}.ravel(x)"]
+        choices = [
+            f"{m}.linspace(0, 1, {n})",
+            f"{m}.logspace(0, 1, {n})",
+            f"{m}.eye({k})",
+            f"{m}.eye({k}, {n})",
+            f"{m}.meshgrid({m}.ones({k}), {m}.ones({n}))[0]",
+            f"{m}.meshgrid({m}.ones({k}), {m}.ones({n}), indexing='ij')[1]",
+            f"{m}.tile(x, {shape_src([k] * r.randint(1, 3))})",
+            f"{m}.ravel(x)",
+        ]
         if fw.name == "torch":
-            choices += [f"F.pad(x, {shape_src([r.randint(0, 2) for _ in range(2 * r.randint(1, len(s)))])})",
-                        f"x.tile({shape_src([k])})", f"x.index_select({r.randrange(len(s))}, torch.zeros({n}, dtype=torch.int64))",
-                        f"x.gather({r.randrange(len(s))}, torch.zeros({shape_src(s)}, dtype=torch.int64))", "x[x > 0]"]
+            choices += [
+                f"F.pad(x, {shape_src([r.randint(0, 2) for _ in range(2 * r.randint(1, len(s)))])})",
+                f"x.tile({shape_src([k])})",
+                f"x.index_select({r.randrange(len(s))}, torch.zeros({n}, dtype=torch.int64))",
+                f"x.gather({r.randrange(len(s))}, torch.zeros({shape_src(s)}, dtype=torch.int64))",
+                "x[x > 0]",
+            ]
         else:
             choices += [f"{m}.linspace(0, 1)", f"{m}.linspace(0, 1, num={n})", "x[x > 0]", f"{m}.pad(x, 1)"]
         expr = r.choice(choices)
-        op = "valued:mask_index" if expr == "x[x > 0]" else "valued:" + expr.replace("x.", "").replace(f"{m}.", "").replace("F.", "").split("(")[0]
+        op = (
+            "valued:mask_index"
+            if expr == "x[x > 0]"
+            else "valued:" + expr.replace("x.", "").replace(f"{m}.", "").replace("F.", "").split("(")[0]
+        )
         return _maybe_index(r, Case(op, fw.name, setup, expr), 0.15)
+
     g["valued"] = valued
     return g
 
@@ -706,20 +911,44 @@ def torch_generators(fw: Framework) -> dict[str, Gen]:
 
     def randint(r: random.Random) -> Case:
         s = rand_shape(r, 0, 3)
-        expr = r.choice((f"torch.randint(0, 5, {shape_src(s)})", f"torch.randint(5, {shape_src(s)})",
-                         f"torch.randint(0, 5, size={shape_src(s)})", f"torch.randint(low=0, high=5, size={shape_src(s)})",
-                         f"torch.randint(0, 5, {shape_src(s)}, dtype=torch.int32)"))
+        expr = r.choice(
+            (
+                f"torch.randint(0, 5, {shape_src(s)})",
+                f"torch.randint(5, {shape_src(s)})",
+                f"torch.randint(0, 5, size={shape_src(s)})",
+                f"torch.randint(low=0, high=5, size={shape_src(s)})",
+                f"torch.randint(0, 5, {shape_src(s)}, dtype=torch.int32)",
+            )
+        )
         return _maybe_index(r, Case("construct:randint", fw.name, [], expr))
+
     g["construct:randint"] = randint
 
     def casts(r: random.Random) -> Case:
         s = rand_shape(r)
         x = f"x = {fw.tensor(s)}"
-        expr = r.choice(("x.float()", "x.half()", "x.double()", "x.bfloat16()", "x.long()", "x.int()", "x.bool()",
-                         "x.to(torch.float16)", "x.to(dtype=torch.float64)", "x.to('cpu')", "x.to('cpu', torch.float16)",
-                         "x.type(torch.float16)", "x.type(torch.HalfTensor)", "x.type('torch.DoubleTensor')",
-                         "x.view(torch.int32)", "x.type_as(torch.ones(1, dtype=torch.int64))"))
+        expr = r.choice(
+            (
+                "x.float()",
+                "x.half()",
+                "x.double()",
+                "x.bfloat16()",
+                "x.long()",
+                "x.int()",
+                "x.bool()",
+                "x.to(torch.float16)",
+                "x.to(dtype=torch.float64)",
+                "x.to('cpu')",
+                "x.to('cpu', torch.float16)",
+                "x.type(torch.float16)",
+                "x.type(torch.HalfTensor)",
+                "x.type('torch.DoubleTensor')",
+                "x.view(torch.int32)",
+                "x.type_as(torch.ones(1, dtype=torch.int64))",
+            )
+        )
         return _maybe_index(r, Case("cast:" + expr.split("(")[0].replace("x.", ""), fw.name, [x], expr))
+
     g["cast"] = casts
 
     def repeat(r: random.Random) -> Case:
@@ -728,6 +957,7 @@ def torch_generators(fw: Framework) -> dict[str, Gen]:
         x = f"x = {fw.tensor(s)}"
         expr = r.choice((f"x.repeat({', '.join(map(str, reps))})", f"x.repeat({shape_src(reps)})"))
         return _maybe_index(r, Case("shape:repeat", fw.name, [x], expr))
+
     g["shape:repeat"] = repeat
 
     def unflatten(r: random.Random) -> Case:
@@ -739,6 +969,7 @@ def torch_generators(fw: Framework) -> dict[str, Gen]:
         x = f"x = {fw.tensor(s)}"
         expr = r.choice((f"x.unflatten({d}, {shape_src(target)})", f"torch.unflatten(x, {d}, {shape_src(target)})"))
         return _maybe_index(r, Case("shape:unflatten", fw.name, [x], expr))
+
     g["shape:unflatten"] = unflatten
 
     def losses(r: random.Random, pick: str = "") -> Case:
@@ -748,6 +979,7 @@ def torch_generators(fw: Framework) -> dict[str, Gen]:
         setup = [f"a = torch.full({shape_src(a)}, 0.5)", f"b = torch.full({shape_src(b)}, 0.5)"]
         red = r.choice(("", ", reduction='none'", ", reduction='sum'", ", reduction='mean'"))
         return _maybe_index(r, Case(f"loss:{name}", fw.name, setup, f"F.{name}(a, b{red})"), 0.1)
+
     _each(g, "loss", losses, sorted(LOSSES))
 
     def layers(r: random.Random, pick: str = "") -> Case:
@@ -757,10 +989,14 @@ def torch_generators(fw: Framework) -> dict[str, Gen]:
         expr = "layer(x)"
         if kind == "Linear":
             fin = s[-1] if r.random() < 0.85 else s[-1] + 1
-            setup.append(f"layer = nn.Linear({fin}, {r.randint(1, 4)})" if r.random() < 0.5 else f"layer = nn.Linear(in_features={fin}, out_features=3, bias=False)")
+            setup.append(
+                f"layer = nn.Linear({fin}, {r.randint(1, 4)})"
+                if r.random() < 0.5
+                else f"layer = nn.Linear(in_features={fin}, out_features=3, bias=False)"
+            )
         elif kind == "LayerNorm":
             k = r.randint(1, len(s))
-            shp = list(s[len(s) - k:])
+            shp = list(s[len(s) - k :])
             if r.random() < 0.15:
                 shp[0] += 1
             setup.append(f"layer = nn.LayerNorm({shp[-1] if k == 1 and r.random() < 0.5 else shape_src(shp)})")
@@ -771,9 +1007,16 @@ def torch_generators(fw: Framework) -> dict[str, Gen]:
             c = shp[-n - 1] if rank > n else 2
             setup = [f"x = {fw.tensor(tuple(shp))}"]
             k = r.randint(1, 3)
-            parts = [str(c if r.random() < 0.9 else c + 1), str(r.randint(1, 4)), str(k) if r.random() < 0.6 else shape_src([k] * n)]
-            for kw, vals in (("stride", ("1", "2", shape_src([2] * n))), ("padding", ("0", "1", "'same'", "'valid'", shape_src([1] * n))),
-                             ("dilation", ("1", "2"))):
+            parts = [
+                str(c if r.random() < 0.9 else c + 1),
+                str(r.randint(1, 4)),
+                str(k) if r.random() < 0.6 else shape_src([k] * n),
+            ]
+            for kw, vals in (
+                ("stride", ("1", "2", shape_src([2] * n))),
+                ("padding", ("0", "1", "'same'", "'valid'", shape_src([1] * n))),
+                ("dilation", ("1", "2")),
+            ):
                 if r.random() < 0.4:
                     v = r.choice(vals)
                     if v == "'same'" and "stride" in " ".join(parts):
@@ -784,22 +1027,41 @@ def torch_generators(fw: Framework) -> dict[str, Gen]:
             n = r.randint(1, 3)
             shp = [r.randint(1, 3) for _ in range(r.choice((1, 2, 2)))] + [r.randint(1, 4) for _ in range(n)]
             c = shp[-n - 1]
-            setup = [f"x = {fw.tensor(tuple(shp))}", f"layer = nn.ConvTranspose{n}d({c if r.random() < 0.85 else c + 1}, {r.randint(1, 3)}, {r.randint(1, 3)})"]
+            setup = [
+                f"x = {fw.tensor(tuple(shp))}",
+                f"layer = nn.ConvTranspose{n}d({c if r.random() < 0.85 else c + 1}, {r.randint(1, 3)}, {r.randint(1, 3)})",
+            ]
         elif kind == "ChannelNorm":
             n = r.randint(1, 3)
             shp = [r.randint(2, 3)] + [r.randint(1, 4) for _ in range(n + (1 if n > 1 or r.random() < 0.5 else 0))]
             c = shp[1] if r.random() < 0.85 else shp[1] + 1
-            setup = [f"x = {fw.tensor(tuple(shp))}", f"layer = nn.{r.choice(('BatchNorm', 'BatchNorm', 'InstanceNorm'))}{n}d({c})"]
+            setup = [
+                f"x = {fw.tensor(tuple(shp))}",
+                f"layer = nn.{r.choice(('BatchNorm', 'BatchNorm', 'InstanceNorm'))}{n}d({c})",
+            ]
         elif kind == "GroupNorm":
             shp = [r.randint(1, 3)] + [r.randint(1, 4) for _ in range(r.randint(1, 3))]
             c = shp[1] if r.random() < 0.85 else shp[1] + 1
             setup = [f"x = {fw.tensor(tuple(shp))}", f"layer = nn.GroupNorm({r.choice((1, c))}, {c})"]
         elif kind == "Embedding":
-            setup = [f"x = torch.zeros({shape_src(s)}, dtype=torch.int64)", f"layer = nn.Embedding(10, {r.randint(1, 4)})"]
+            setup = [
+                f"x = torch.zeros({shape_src(s)}, dtype=torch.int64)",
+                f"layer = nn.Embedding(10, {r.randint(1, 4)})",
+            ]
         elif kind == "Flatten":
-            setup.append(r.choice(("layer = nn.Flatten()", f"layer = nn.Flatten({r.randint(0, 2)})", f"layer = nn.Flatten({r.randint(0, 1)}, {r.randint(-1, 2)})")))
+            setup.append(
+                r.choice(
+                    (
+                        "layer = nn.Flatten()",
+                        f"layer = nn.Flatten({r.randint(0, 2)})",
+                        f"layer = nn.Flatten({r.randint(0, 1)}, {r.randint(-1, 2)})",
+                    )
+                )
+            )
         elif kind == "Elementwise":
-            setup.append(f"layer = nn.{r.choice(('GELU', 'ReLU', 'SiLU', 'Tanh', 'Sigmoid', 'Dropout', 'Identity', 'LeakyReLU', 'Softplus'))}()")
+            setup.append(
+                f"layer = nn.{r.choice(('GELU', 'ReLU', 'SiLU', 'Tanh', 'Sigmoid', 'Dropout', 'Identity', 'LeakyReLU', 'Softplus'))}()"
+            )
         elif kind == "TransformerBlock":
             shp = [r.randint(1, 3) for _ in range(r.choice((1, 2)))] + [r.choice((2, 4, 6))]
             d = shp[-1] if r.random() < 0.8 else shp[-1] + 2
@@ -808,16 +1070,27 @@ def torch_generators(fw: Framework) -> dict[str, Gen]:
             setup = [f"x = {fw.tensor(tuple(shp))}"]
             if which.startswith("enc"):
                 block = f"nn.TransformerEncoderLayer({d}, 2, dim_feedforward=4, dropout=0.0, batch_first={bf})"
-                setup.append(f"layer = {block}" if which == "enc_layer" else f"layer = nn.TransformerEncoder({block}, num_layers=1)")
+                setup.append(
+                    f"layer = {block}"
+                    if which == "enc_layer"
+                    else f"layer = nn.TransformerEncoder({block}, num_layers=1)"
+                )
                 expr = r.choice(("layer(x)", "layer(src=x)"))
             else:
                 block = f"nn.TransformerDecoderLayer(d_model={d}, nhead=2, dim_feedforward=4, dropout=0.0, batch_first={bf})"
-                setup.append(f"layer = {block}" if which == "dec_layer" else f"layer = nn.TransformerDecoder({block}, num_layers=1)")
+                setup.append(
+                    f"layer = {block}"
+                    if which == "dec_layer"
+                    else f"layer = nn.TransformerDecoder({block}, num_layers=1)"
+                )
                 expr = r.choice(("layer(x, x)", "layer(tgt=x, memory=x)"))
         else:
             fin = s[-1]
-            setup.append(f"layer = nn.Sequential(nn.Linear({fin}, 4), nn.GELU(), nn.Linear({4 if r.random() < 0.85 else 5}, 2))")
+            setup.append(
+                f"layer = nn.Sequential(nn.Linear({fin}, 4), nn.GELU(), nn.Linear({4 if r.random() < 0.85 else 5}, 2))"
+            )
         return _maybe_index(r, Case(f"layer:{kind}", fw.name, setup, expr), 0.1)
+
     _each(g, "layer", layers, list(LAYER_KINDS))
 
     def attention(r: random.Random) -> Case:
@@ -831,11 +1104,26 @@ def torch_generators(fw: Framework) -> dict[str, Gen]:
             if b and r.random() < 0.2:
                 b = b[1:]
             return tuple(b) + tail
-        q, k, v = bshape((L, E)), bshape((S, E if r.random() < 0.9 else E + 1)), bshape((S if r.random() < 0.9 else S + 1, Ev))
+
+        q, k, v = (
+            bshape((L, E)),
+            bshape((S, E if r.random() < 0.9 else E + 1)),
+            bshape((S if r.random() < 0.9 else S + 1, Ev)),
+        )
         setup = [f"q = {fw.tensor(q)}", f"k = {fw.tensor(k)}", f"v = {fw.tensor(v)}"]
         extra = r.choice(("", ", is_causal=True", ", enable_gqa=True", ", dropout_p=0.0", ", scale=0.5"))
         form = r.choice(("q, k, v", "q, k, value=v", "query=q, key=k, value=v"))
-        return _maybe_index(r, Case("attention:scaled_dot_product_attention", fw.name, setup, f"F.scaled_dot_product_attention({form}{extra})"), 0.1)
+        return _maybe_index(
+            r,
+            Case(
+                "attention:scaled_dot_product_attention",
+                fw.name,
+                setup,
+                f"F.scaled_dot_product_attention({form}{extra})",
+            ),
+            0.1,
+        )
+
     g["attention"] = attention
 
     def linear(r: random.Random) -> Case:
@@ -846,6 +1134,7 @@ def torch_generators(fw: Framework) -> dict[str, Gen]:
         bias = r.choice(("", f", bias={fw.tensor(w[:1] if len(w) == 2 else ())}", ", bias=None"))
         form = r.choice(("F.linear(x, w", "F.linear(input=x, weight=w", "torch.nn.functional.linear(x, w"))
         return _maybe_index(r, Case("functional:linear", fw.name, setup, f"{form}{bias})"), 0.1)
+
     g["functional:linear"] = linear
 
     def convert(r: random.Random) -> Case:
@@ -853,19 +1142,40 @@ def torch_generators(fw: Framework) -> dict[str, Gen]:
         s = rand_shape(r, 1, 4)
         perm = list(range(len(s)))
         r.shuffle(perm)
-        then = r.choice((f".transpose({', '.join(map(str, perm))})", ".flatten()", ".T", f".sum({r.randrange(len(s))})",
-                         f".reshape({shape_src([-1])})", f".transpose({', '.join(map(str, perm[:2]))})" if len(s) >= 2 else ".T"))
-        first = r.choice((f"torch.ones({shape_src(s)}).numpy()", f"np.asarray(torch.ones({shape_src(s)}))",
-                          f"torch.ones({shape_src(s)}).detach().cpu().numpy()", f"torch.from_numpy(np.ones({shape_src(s)}))",
-                          f"torch.as_tensor(np.ones({shape_src(s)}))", f"torch.tensor(np.ones({shape_src(s)}))"))
-        label = "from_numpy" if "from_numpy" in first else ("numpy" if ".numpy()" in first else first.split("(")[0].split(".")[-1])
+        then = r.choice(
+            (
+                f".transpose({', '.join(map(str, perm))})",
+                ".flatten()",
+                ".T",
+                f".sum({r.randrange(len(s))})",
+                f".reshape({shape_src([-1])})",
+                f".transpose({', '.join(map(str, perm[:2]))})" if len(s) >= 2 else ".T",
+            )
+        )
+        first = r.choice(
+            (
+                f"torch.ones({shape_src(s)}).numpy()",
+                f"np.asarray(torch.ones({shape_src(s)}))",
+                f"torch.ones({shape_src(s)}).detach().cpu().numpy()",
+                f"torch.from_numpy(np.ones({shape_src(s)}))",
+                f"torch.as_tensor(np.ones({shape_src(s)}))",
+                f"torch.tensor(np.ones({shape_src(s)}))",
+            )
+        )
+        label = (
+            "from_numpy"
+            if "from_numpy" in first
+            else ("numpy" if ".numpy()" in first else first.split("(")[0].split(".")[-1])
+        )
         return Case(f"convert:{label}", fw.name, [f"y = {first}"], f"y{then}")
+
     g["convert"] = convert
 
     def grad(r: random.Random) -> Case:
         s = rand_shape(r)
         setup = [f"x = torch.ones({shape_src(s)}, requires_grad=True)", "x.sum().backward()"]
         return Case("attr:grad", fw.name, setup, "x.grad")
+
     g["attr:grad"] = grad
     return g
 
@@ -878,11 +1188,16 @@ def _sized_ctor(fw: Framework, name: str, qual: str | None = None) -> Gen:
         form = r.choice(("varargs", "varargs", "tuple", "list", "size"))
         if qual.startswith("np.random") and form != "varargs" and r.random() < 0.7:
             form = "varargs"
-        size = {"varargs": ", ".join(map(str, s)), "tuple": shape_src(s), "list": "[" + ", ".join(map(str, s)) + "]",
-                "size": f"size={shape_src(s)}"}[form]
+        size = {
+            "varargs": ", ".join(map(str, s)),
+            "tuple": shape_src(s),
+            "list": "[" + ", ".join(map(str, s)) + "]",
+            "size": f"size={shape_src(s)}",
+        }[form]
         dt = f", dtype={r.choice(fw.dtypes)}" if fw.name == "torch" and r.random() < 0.3 else ""
         expr = f"{qual}({size}{dt})" if size or not dt else f"{qual}({dt[2:]})"
         return _maybe_index(r, Case(f"construct:{qual.split('.', 1)[1]}", fw.name, [], expr))
+
     return gen
 
 
@@ -896,7 +1211,11 @@ def numpy_generators(fw: Framework) -> dict[str, Gen]:
         name = qual.rsplit(".", 1)[1]
         pos = RANDOM_SIZED[qual]
         s = rand_shape(r, 0, 3)
-        params = {0: [], 1: ["1.0" if name not in ("poisson", "geometric", "chisquare", "standard_t") else "0.5"], 2: ["0", "5"] if name == "randint" else (["5", "0.5"] if name == "binomial" else ["0.0", "1.0"])}[pos]
+        params = {
+            0: [],
+            1: ["1.0" if name not in ("poisson", "geometric", "chisquare", "standard_t") else "0.5"],
+            2: ["0", "5"] if name == "randint" else (["5", "0.5"] if name == "binomial" else ["0.0", "1.0"]),
+        }[pos]
         form = r.random()
         if form < 0.4:
             args = params + [shape_src(s)]
@@ -910,21 +1229,38 @@ def numpy_generators(fw: Framework) -> dict[str, Gen]:
             args = params[:1] + ([f"{fw.tensor(s)}"] if params else []) + ([] if not params else [])
         expr = f"np.random.{name}({', '.join(args)})"
         return _maybe_index(r, Case(f"construct:random.{name}", fw.name, [], expr))
+
     _each(g, "construct", sampler, sorted(q for q in RANDOM_SIZED if q.startswith("numpy.")))
 
     def rng(r: random.Random) -> Case:
         s = rand_shape(r, 0, 3)
-        expr = r.choice((f"rng.standard_normal({shape_src(s)})", f"rng.random({shape_src(s)})", f"rng.normal(0, 1, size={shape_src(s)})",
-                         f"rng.integers(0, 5, size={shape_src(s)})", f"np.random.RandomState(0).randn({', '.join(map(str, s))})"))
+        expr = r.choice(
+            (
+                f"rng.standard_normal({shape_src(s)})",
+                f"rng.random({shape_src(s)})",
+                f"rng.normal(0, 1, size={shape_src(s)})",
+                f"rng.integers(0, 5, size={shape_src(s)})",
+                f"np.random.RandomState(0).randn({', '.join(map(str, s))})",
+            )
+        )
         return Case("construct:default_rng", fw.name, ["rng = np.random.default_rng(0)"], expr)
+
     g["construct:default_rng"] = rng
 
     def casts(r: random.Random) -> Case:
         s = rand_shape(r)
         x = f"x = {fw.tensor(s)}"
-        expr = r.choice(("x.astype(np.float16)", "x.astype('float32')", "x.astype(dtype=np.int64)", "x.view(np.int64)",
-                         "x.astype(np.float32, copy=False)"))
+        expr = r.choice(
+            (
+                "x.astype(np.float16)",
+                "x.astype('float32')",
+                "x.astype(dtype=np.int64)",
+                "x.view(np.int64)",
+                "x.astype(np.float32, copy=False)",
+            )
+        )
         return _maybe_index(r, Case("cast:astype", fw.name, [x], expr))
+
     g["cast"] = casts
     return g
 
@@ -937,18 +1273,26 @@ def jax_generators(fw: Framework) -> dict[str, Gen]:
         x = f"x = {fw.tensor(s)}"
         expr = r.choice(("x.astype(jnp.float16)", "x.astype('float32')", "x.astype(jnp.bfloat16)"))
         return _maybe_index(r, Case("cast:astype", fw.name, [x], expr))
+
     g["cast"] = casts
 
     def random_(r: random.Random) -> Case:
         s = rand_shape(r, 0, 3)
-        expr = r.choice((f"jax.random.normal(key, {shape_src(s)})", f"jax.random.uniform(key, shape={shape_src(s)})",
-                         f"jax.random.randint(key, {shape_src(s)}, 0, 5)"))
+        expr = r.choice(
+            (
+                f"jax.random.normal(key, {shape_src(s)})",
+                f"jax.random.uniform(key, shape={shape_src(s)})",
+                f"jax.random.randint(key, {shape_src(s)}, 0, 5)",
+            )
+        )
         return Case("construct:jax.random", fw.name, ["key = jax.random.PRNGKey(0)"], expr)
+
     g["construct:jax.random"] = random_
     return g
 
 
 # ------------------------------------------------------------------------------------------------- stubs
+
 
 @dataclass
 class StubSig:
@@ -984,14 +1328,27 @@ def stub_signatures(module: str) -> list[StubSig]:
 
 # extra arguments a stub's non-tensor parameters need (beyond its defaults)
 STUB_EXTRA: dict[str, str] = {
-    "torch.softmax": "dim={dim}", "torch.log_softmax": "dim={dim}", "torch.nn.functional.layer_norm": "{lastshape}",
-    "torch.nn.functional.rms_norm": "{lastshape}", "torch.nn.functional.softmax": "dim={dim}",
-    "torch.nn.functional.log_softmax": "dim={dim}", "torch.nn.functional.softmin": "dim={dim}",
+    "torch.softmax": "dim={dim}",
+    "torch.log_softmax": "dim={dim}",
+    "torch.nn.functional.layer_norm": "{lastshape}",
+    "torch.nn.functional.rms_norm": "{lastshape}",
+    "torch.nn.functional.softmax": "dim={dim}",
+    "torch.nn.functional.log_softmax": "dim={dim}",
+    "torch.nn.functional.softmin": "dim={dim}",
     "torch.nn.functional.one_hot": "num_classes=4",
 }
-_MODULE_ALIAS = {"torch": "torch", "torch.nn.functional": "F", "numpy": "np", "jax.numpy": "jnp", "jax.nn": "jax.nn",
-                 "tensorflow": "tf", "tensorflow.math": "tf.math", "tensorflow.nn": "tf.nn", "paddle": "paddle",
-                 "paddle.nn.functional": "PF"}
+_MODULE_ALIAS = {
+    "torch": "torch",
+    "torch.nn.functional": "F",
+    "numpy": "np",
+    "jax.numpy": "jnp",
+    "jax.nn": "jax.nn",
+    "tensorflow": "tf",
+    "tensorflow.math": "tf.math",
+    "tensorflow.nn": "tf.nn",
+    "paddle": "paddle",
+    "paddle.nn.functional": "PF",
+}
 
 
 def stub_generator(fw: Framework, sig: StubSig) -> Gen:
@@ -1028,7 +1385,9 @@ def stub_generator(fw: Framework, sig: StubSig) -> Gen:
             if r.random() < 0.35:  # a shape the signature may not accept: the real function decides
                 shape = list(rand_shape(r, 0, 4)) if r.random() < 0.6 else shape[1:] + [r.randint(1, 3)]
             dt = fw.int_dtype if dtype == "Int" else None
-            setup.append(f"a{i} = {fw.tensor(tuple(shape), dt) if dtype != 'Int' else fw.tensor(tuple(shape), dt).replace('ones', 'zeros')}")
+            setup.append(
+                f"a{i} = {fw.tensor(tuple(shape), dt) if dtype != 'Int' else fw.tensor(tuple(shape), dt).replace('ones', 'zeros')}"
+            )
             args.append(f"{pname}=a{i}" if kwonly or (i > 0 and r.random() < 0.2) else f"a{i}")
             if not last_shape:
                 last_shape = tuple(shape)
@@ -1043,6 +1402,7 @@ def stub_generator(fw: Framework, sig: StubSig) -> Gen:
             last = shape_src(last_shape[-1:]) if last_shape else "(1,)"
             args.append(extra.format(dim=d, lastshape=last))
         return _maybe_index(r, Case(f"stub:{sig.qual}", fw.name, setup, f"{alias}.{fname}({', '.join(args)})"), 0.1)
+
     return gen
 
 
@@ -1147,7 +1507,10 @@ def run_case(fw: Framework, case: Case, dtypes: bool = True) -> Outcome:
     if rank is not None:
         if real is None or len(real) != rank or any(real[i] != s for i, s in sizes.items()):
             shown = tuple(sizes.get(i, "?") for i in range(rank))
-            out.verdict, out.detail = "wrong-shape", f"analyser: {shown}, runtime: {real if real is not None else type(value).__name__}"
+            out.verdict, out.detail = (
+                "wrong-shape",
+                f"analyser: {shown}, runtime: {real if real is not None else type(value).__name__}",
+            )
             return out
     if dtypes and dtype is not None:
         real_dt = fw.dtype_name(value) if real is not None and not isinstance(value, (bool, int, float)) else None
@@ -1183,11 +1546,17 @@ class SubprocessFW(Framework):
         import sys
 
         if self._proc is None or self._proc.poll() is not None:
-            env = dict(os.environ, TF_CPP_MIN_LOG_LEVEL="3", CUDA_VISIBLE_DEVICES="", OMP_NUM_THREADS="1",
-                       GLOG_minloglevel="3")
-            self._proc = subprocess.Popen([sys.executable, str(Path(__file__).with_name("ops_worker.py"))],
-                                          stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                                          text=True, env=env)
+            env = dict(
+                os.environ, TF_CPP_MIN_LOG_LEVEL="3", CUDA_VISIBLE_DEVICES="", OMP_NUM_THREADS="1", GLOG_minloglevel="3"
+            )
+            self._proc = subprocess.Popen(
+                [sys.executable, str(Path(__file__).with_name("ops_worker.py"))],
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.DEVNULL,
+                text=True,
+                env=env,
+            )
         assert self._proc.stdin is not None and self._proc.stdout is not None
         self._proc.stdin.write(json.dumps({"src": src}) + "\n")
         self._proc.stdin.flush()
@@ -1265,22 +1634,43 @@ def tf_paddle_generators(fw: Framework) -> dict[str, Gen]:
         s = rand_shape(r, 0, 4)
         dt = r.choice(("", f", dtype={r.choice(fw.dtypes)}"))
         if tf:
-            expr = r.choice((f"tf.zeros({shp(s)}{dt})", f"tf.ones({shp(s)}{dt})", f"tf.fill({shp(s)}, 1.0)",
-                             f"tf.fill({shp(s)}, 2)", f"tf.random.normal({shp(s)})", f"tf.random.uniform({shp(s)})",
-                             f"tf.ones(shape={shp(s)}{dt})"))
+            expr = r.choice(
+                (
+                    f"tf.zeros({shp(s)}{dt})",
+                    f"tf.ones({shp(s)}{dt})",
+                    f"tf.fill({shp(s)}, 1.0)",
+                    f"tf.fill({shp(s)}, 2)",
+                    f"tf.random.normal({shp(s)})",
+                    f"tf.random.uniform({shp(s)})",
+                    f"tf.ones(shape={shp(s)}{dt})",
+                )
+            )
         else:
-            expr = r.choice((f"paddle.zeros({shp(s)}{dt})", f"paddle.ones({shp(s)}{dt})", f"paddle.full({shp(s)}, 1.0{dt})",
-                             f"paddle.full({shp(s)}, 2)", f"paddle.randn({shp(s)})", f"paddle.rand({shp(s)})",
-                             f"paddle.ones(shape={shp(s)}{dt})", f"paddle.to_tensor(np.ones({shape_src(s)}))"))
+            expr = r.choice(
+                (
+                    f"paddle.zeros({shp(s)}{dt})",
+                    f"paddle.ones({shp(s)}{dt})",
+                    f"paddle.full({shp(s)}, 1.0{dt})",
+                    f"paddle.full({shp(s)}, 2)",
+                    f"paddle.randn({shp(s)})",
+                    f"paddle.rand({shp(s)})",
+                    f"paddle.ones(shape={shp(s)}{dt})",
+                    f"paddle.to_tensor(np.ones({shape_src(s)}))",
+                )
+            )
         setup = [] if tf else ["import numpy as np"]
         return _maybe_index(r, Case("construct:" + expr.split("(")[0], fw.name, setup, expr), 0.1)
+
     g["construct"] = construct
 
     def cast(r: random.Random) -> Case:
         s, x = x_of(r)
         dt = r.choice(fw.dtypes)
-        expr = r.choice((f"{m}.cast(x, {dt})", f"{m}.cast(x, dtype={dt})") + (() if tf else (f"x.astype({dt})", f"x.cast({dt})")))
+        expr = r.choice(
+            (f"{m}.cast(x, {dt})", f"{m}.cast(x, dtype={dt})") + (() if tf else (f"x.astype({dt})", f"x.cast({dt})"))
+        )
         return _maybe_index(r, Case("cast:" + expr.split("(")[0].rsplit(".", 1)[-1], fw.name, [x], expr))
+
     g["cast"] = cast
 
     def reshape(r: random.Random) -> Case:
@@ -1298,6 +1688,7 @@ def tf_paddle_generators(fw: Framework) -> dict[str, Gen]:
         if not tf:
             forms.append(f"x.reshape({shp(target)})")
         return _maybe_index(r, Case("reshape", fw.name, [x], r.choice(forms)))
+
     g["reshape"] = reshape
 
     def transpose(r: random.Random) -> Case:
@@ -1310,6 +1701,7 @@ def tf_paddle_generators(fw: Framework) -> dict[str, Gen]:
         forms = [f"{m}.transpose(x, {p})", f"{m}.transpose(x, perm={p})"]
         forms += ["tf.transpose(x)"] if tf else [f"x.transpose({p})"]
         return _maybe_index(r, Case("transpose", fw.name, [x], r.choice(forms)))
+
     g["transpose"] = transpose
 
     def concat(r: random.Random) -> Case:
@@ -1327,10 +1719,13 @@ def tf_paddle_generators(fw: Framework) -> dict[str, Gen]:
         axis = r.randrange(-rank - (name == "stack"), rank + (name == "stack"))
         axis = ax if name == "concat" else axis
         y = f"y = {fw.tensor(tuple(other))}"
-        expr = r.choice((f"{m}.{name}([x, y], {axis})", f"{m}.{name}([x, y], axis={axis})", f"{m}.{name}((x, y), axis={axis})"))
+        expr = r.choice(
+            (f"{m}.{name}([x, y], {axis})", f"{m}.{name}([x, y], axis={axis})", f"{m}.{name}((x, y), axis={axis})")
+        )
         if name == "concat" and r.random() < 0.3:
             expr = f"{m}.{name}([x, x], axis={axis})"
         return _maybe_index(r, Case(name, fw.name, [x, y], expr))
+
     g["concat"] = concat
 
     def expand(r: random.Random) -> Case:
@@ -1344,6 +1739,7 @@ def tf_paddle_generators(fw: Framework) -> dict[str, Gen]:
         arg = str(ax) if r.random() < 0.6 else shp(sorted({r.randint(0, rank + 1) for _ in range(2)}))
         expr = r.choice((f"paddle.unsqueeze(x, {arg})", f"paddle.unsqueeze(x, axis={arg})", f"x.unsqueeze({arg})"))
         return _maybe_index(r, Case("unsqueeze", fw.name, [x], expr))
+
     g["expand_dims"] = expand
 
     def squeeze(r: random.Random) -> Case:
@@ -1361,6 +1757,7 @@ def tf_paddle_generators(fw: Framework) -> dict[str, Gen]:
         if not tf:
             forms.append(f"x.squeeze({arg})")
         return _maybe_index(r, Case("squeeze", fw.name, [x], r.choice(forms)))
+
     g["squeeze"] = squeeze
 
     def tile(r: random.Random) -> Case:
@@ -1373,6 +1770,7 @@ def tf_paddle_generators(fw: Framework) -> dict[str, Gen]:
         if not tf:
             forms.append(f"x.tile({shp(mult)})")
         return _maybe_index(r, Case("tile", fw.name, [x], r.choice(forms)))
+
     g["tile"] = tile
 
     def matmul(r: random.Random) -> Case:
@@ -1394,11 +1792,25 @@ def tf_paddle_generators(fw: Framework) -> dict[str, Gen]:
             if not tf:
                 forms.append("a.matmul(b)")
         return _maybe_index(r, Case("matmul", fw.name, setup, r.choice(forms)))
+
     g["matmul"] = matmul
 
-    names = (["reduce_sum", "reduce_mean", "reduce_prod", "reduce_max", "reduce_min", "reduce_any", "reduce_all",
-              "reduce_logsumexp", "reduce_std", "reduce_variance"] if tf
-             else ["sum", "mean", "prod", "max", "min", "amax", "amin", "any", "all", "logsumexp", "nansum", "nanmean"])
+    names = (
+        [
+            "reduce_sum",
+            "reduce_mean",
+            "reduce_prod",
+            "reduce_max",
+            "reduce_min",
+            "reduce_any",
+            "reduce_all",
+            "reduce_logsumexp",
+            "reduce_std",
+            "reduce_variance",
+        ]
+        if tf
+        else ["sum", "mean", "prod", "max", "min", "amax", "amin", "any", "all", "logsumexp", "nansum", "nanmean"]
+    )
 
     def reduce(r: random.Random) -> Case:
         name = r.choice(names)
@@ -1417,6 +1829,7 @@ def tf_paddle_generators(fw: Framework) -> dict[str, Gen]:
         if not tf and r.random() < 0.3:
             expr = f"x.{name}({', '.join(args)})"
         return _maybe_index(r, Case(f"reduce:{name}", fw.name, [x], expr), 0.1)
+
     g["reduce"] = reduce
 
     def extra(r: random.Random) -> Case:
@@ -1426,16 +1839,38 @@ def tf_paddle_generators(fw: Framework) -> dict[str, Gen]:
         ax = r.randrange(-rank, rank) if rank else 0
         forms = [f"{m}.zeros_like(x)", f"{m}.ones_like(x)", f"{m}.cumsum(x, {ax})", f"{m}.cumsum(x, axis={ax})"]
         if tf:
-            forms += [f"tf.math.cumprod(x, {ax})", f"tf.constant(np.ones({shape_src(s)}))", f"tf.convert_to_tensor(np.ones({shape_src(s)}))",
-                      "tf.einsum('ij,jk->ik', a, b)", f"tf.random.truncated_normal({shape_src(s)})"]
+            forms += [
+                f"tf.math.cumprod(x, {ax})",
+                f"tf.constant(np.ones({shape_src(s)}))",
+                f"tf.convert_to_tensor(np.ones({shape_src(s)}))",
+                "tf.einsum('ij,jk->ik', a, b)",
+                f"tf.random.truncated_normal({shape_src(s)})",
+            ]
         else:
-            forms += [f"paddle.cumprod(x, {ax})", "paddle.flatten(x)", f"x.flatten({min(ax, 0)})", "paddle.einsum('ij,jk->ik', a, b)",
-                      "paddle.mm(a, b)", "paddle.bmm(a[None], b[None])", "paddle.t(a)", "x.clone()", "x.detach()", "x.cumsum()"]
+            forms += [
+                f"paddle.cumprod(x, {ax})",
+                "paddle.flatten(x)",
+                f"x.flatten({min(ax, 0)})",
+                "paddle.einsum('ij,jk->ik', a, b)",
+                "paddle.mm(a, b)",
+                "paddle.bmm(a[None], b[None])",
+                "paddle.t(a)",
+                "x.clone()",
+                "x.detach()",
+                "x.cumsum()",
+            ]
         expr = r.choice(forms)
         k = r.randint(1, 3)
-        setup = ["import numpy as np", x, f"a = {fw.tensor((r.randint(1, 3), k))}",
-                 f"b = {fw.tensor((k if r.random() < 0.9 else k + 1, r.randint(1, 3)))}"]
-        return _maybe_index(r, Case("extra:" + expr.split("(")[0].replace(f"{m}.", "").replace("x.", ""), fw.name, setup, expr), 0.1)
+        setup = [
+            "import numpy as np",
+            x,
+            f"a = {fw.tensor((r.randint(1, 3), k))}",
+            f"b = {fw.tensor((k if r.random() < 0.9 else k + 1, r.randint(1, 3)))}",
+        ]
+        return _maybe_index(
+            r, Case("extra:" + expr.split("(")[0].replace(f"{m}.", "").replace("x.", ""), fw.name, setup, expr), 0.1
+        )
+
     g["extra"] = extra
     return g
 

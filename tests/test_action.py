@@ -23,14 +23,14 @@ yaml = pytest.importorskip("yaml")  # PyYAML comes with pre-commit ([test])
 
 ROOT = Path(__file__).resolve().parents[1]
 
-BUGGY = '''from einops import rearrange
+BUGGY = """from einops import rearrange
 from jaxtyping import Float
 from torch import Tensor
 
 
 def patchify(img: Float[Tensor, "b 3 225 225"]):
     return rearrange(img, "b c (h p1) (w p2) -> b (h w) (p1 p2 c)", p1=16, p2=16)
-'''
+"""
 
 
 def _expand(value: str, inputs: dict[str, str], action_path: Path) -> str:
@@ -39,13 +39,15 @@ def _expand(value: str, inputs: dict[str, str], action_path: Path) -> str:
         if expr == "github.action_path":
             return str(action_path)
         if expr.startswith("inputs."):
-            return inputs[expr[len("inputs."):]]
+            return inputs[expr[len("inputs.") :]]
         raise AssertionError(f"unexpected expression {expr}")
 
     return re.sub(r"\$\{\{(.*?)\}\}", sub, value)
 
 
-def run_action(action: dict[str, Any], inputs: dict[str, str], cwd: Path, env: dict[str, str], skip: int = 0) -> tuple[int, dict[str, str]]:
+def run_action(
+    action: dict[str, Any], inputs: dict[str, str], cwd: Path, env: dict[str, str], skip: int = 0
+) -> tuple[int, dict[str, str]]:
     values = {k: str(v.get("default", "")) for k, v in action["inputs"].items()} | inputs
     outputs: dict[str, str] = {}
     out_file = cwd / "github_output"
@@ -56,8 +58,9 @@ def run_action(action: dict[str, Any], inputs: dict[str, str], cwd: Path, env: d
         step_env.update({k: _expand(str(v), values, ROOT) for k, v in step.get("env", {}).items()})
         script = _expand(step["run"], values, ROOT)
         assert "${{" not in script
-        proc = subprocess.run(["bash", "-e", "-c", script], cwd=cwd, env=step_env, capture_output=True, text=True,
-                              timeout=600)
+        proc = subprocess.run(
+            ["bash", "-e", "-c", script], cwd=cwd, env=step_env, capture_output=True, text=True, timeout=600
+        )
         for line in out_file.read_text().splitlines():
             k, _, v = line.partition("=")
             outputs[k] = v
@@ -77,8 +80,14 @@ def action_env(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
     install = {**action, "runs": {"steps": action["runs"]["steps"][:1]}}
     rc, _ = run_action(install, {}, tmp_path_factory.mktemp("install"), env)
     assert rc == 0
-    where = subprocess.run([str(env_dir / "bin" / "python"), "-c", "import shapecheck; print(shapecheck.__file__)"],
-                           env=env, cwd=env_dir, capture_output=True, text=True, check=True).stdout
+    where = subprocess.run(
+        [str(env_dir / "bin" / "python"), "-c", "import shapecheck; print(shapecheck.__file__)"],
+        env=env,
+        cwd=env_dir,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
     assert where.startswith(str(env_dir)), where  # installed into the environment, not the checkout's editable copy
     return env
 
@@ -133,7 +142,9 @@ def test_docs_pin_a_commit_that_exists_with_the_hooks() -> None:
             assert found == rev, (doc, found)
     shown = subprocess.run(["git", "show", f"{rev}:.pre-commit-hooks.yaml"], cwd=ROOT, capture_output=True, text=True)
     if shown.returncode != 0:
-        shallow = subprocess.run(["git", "rev-parse", "--is-shallow-repository"], cwd=ROOT, capture_output=True, text=True)
+        shallow = subprocess.run(
+            ["git", "rev-parse", "--is-shallow-repository"], cwd=ROOT, capture_output=True, text=True
+        )
         if shallow.stdout.strip() == "true":
             pytest.skip("shallow clone: the pinned commit may be outside it")
     assert shown.returncode == 0, shown.stderr

@@ -27,7 +27,9 @@ def generated(n: int, bug_at_end: bool = False) -> str:
         elif k == 1:
             lines.append(f"    y{i} = y{i - 1} + 1")
         elif k == 2:
-            lines.append(f"    if y{i - 1}.shape[0] > {i}:\n        y{i} = y{i - 1} * 2\n    else:\n        y{i} = y{i - 1}")
+            lines.append(
+                f"    if y{i - 1}.shape[0] > {i}:\n        y{i} = y{i - 1} * 2\n    else:\n        y{i} = y{i - 1}"
+            )
         else:
             lines.append(f"    y{i} = rearrange(y{i - 1}, 'b d n -> b n d')")
     if bug_at_end:
@@ -39,9 +41,14 @@ def generated(n: int, bug_at_end: bool = False) -> str:
 
 def check(tmp_path: Path, text: str, **env: str) -> tuple[int, list[dict[str, object]], str]:
     (tmp_path / "gen.py").write_text(text)
-    proc = subprocess.run([sys.executable, "-m", "shapecheck", "check", "--no-cache", "--format", "json", "gen.py"],
-                          cwd=tmp_path, env={**os.environ, "PYTHONPATH": str(ROOT), **env}, capture_output=True,
-                          text=True, timeout=600)
+    proc = subprocess.run(
+        [sys.executable, "-m", "shapecheck", "check", "--no-cache", "--format", "json", "gen.py"],
+        cwd=tmp_path,
+        env={**os.environ, "PYTHONPATH": str(ROOT), **env},
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     return proc.returncode, json.loads(proc.stdout or "[]"), proc.stderr
 
 
@@ -72,8 +79,11 @@ def test_line_budget_skips_the_parse_of_a_long_function(tmp_path: Path) -> None:
 
 
 def test_shrunk_text_keeps_every_other_line_and_column(monkeypatch: pytest.MonkeyPatch) -> None:
-    text = "import einops\r\n\r\nclass C:\r\n    def m(self):\r\n" + "".join(f"        x{i} = {i}\r\n" for i in range(50)) + \
-        "        return (\r\n            x1)\r\n\r\n    def small(self):\r\n        return 1\r\n"
+    text = (
+        "import einops\r\n\r\nclass C:\r\n    def m(self):\r\n"
+        + "".join(f"        x{i} = {i}\r\n" for i in range(50))
+        + "        return (\r\n            x1)\r\n\r\n    def small(self):\r\n        return 1\r\n"
+    )
     assert long_functions(text, 10) == [(4, 8, "m", 5, 56)]
     monkeypatch.setenv("SHAPECHECK_FUNCTION_LINES", "10")
     shrunk, notes = shrink_long_functions(text)

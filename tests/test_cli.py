@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-BUGGY = '''import torch
+BUGGY = """import torch
 from einops import rearrange
 from jaxtyping import Float
 from torch import Tensor
@@ -21,11 +21,13 @@ def patchify(img: Float[Tensor, "b 3 225 225"]):
 
 def bad_pattern(x):
     return rearrange(x, "b c -> b c d")
-'''
+"""
 
 
 def run(args: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "shapecheck", *args], cwd=cwd, capture_output=True, text=True, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-m", "shapecheck", *args], cwd=cwd, capture_output=True, text=True, timeout=120
+    )
 
 
 @pytest.fixture()
@@ -66,28 +68,42 @@ def test_json_keys(project: Path) -> None:
 
 
 def test_select_and_ignore(project: Path) -> None:
-    assert [d["code"] for d in json.loads(run(["check", "--no-cache", "--format", "json", "--select", "SHP2", "pkg"], project).stdout)] == ["SHP203"]
-    assert [d["code"] for d in json.loads(run(["check", "--no-cache", "--format", "json", "--ignore", "SHP203", "pkg"], project).stdout)] == ["SHP104"]
+    assert [
+        d["code"]
+        for d in json.loads(run(["check", "--no-cache", "--format", "json", "--select", "SHP2", "pkg"], project).stdout)
+    ] == ["SHP203"]
+    assert [
+        d["code"]
+        for d in json.loads(
+            run(["check", "--no-cache", "--format", "json", "--ignore", "SHP203", "pkg"], project).stdout
+        )
+    ] == ["SHP104"]
     proc = run(["check", "--no-cache", "--ignore", "SHP1,SHP2", "pkg"], project)
     assert proc.returncode == 0 and proc.stdout == ""
 
 
 def test_pyproject_configuration(project: Path) -> None:
-    (project / "pyproject.toml").write_text('[tool.shapecheck]\nignore = ["SHP104"]\nextend-exclude = ["pkg/clean.py"]\n'
-                                            '[tool.shapecheck.per-file-ignores]\n"pkg/model.py" = ["SHP203"]\n')
+    (project / "pyproject.toml").write_text(
+        '[tool.shapecheck]\nignore = ["SHP104"]\nextend-exclude = ["pkg/clean.py"]\n'
+        '[tool.shapecheck.per-file-ignores]\n"pkg/model.py" = ["SHP203"]\n'
+    )
     proc = run(["check", "--no-cache", "."], project)
     assert proc.returncode == 0, proc.stdout
 
 
 def test_suppression_comments(tmp_path: Path) -> None:
-    src = BUGGY.replace('p2=16)', 'p2=16)  # shapecheck: ignore[SHP203]').replace('"b c -> b c d")', '"b c -> b c d")  # noqa: SHP104')
+    src = BUGGY.replace("p2=16)", "p2=16)  # shapecheck: ignore[SHP203]").replace(
+        '"b c -> b c d")', '"b c -> b c d")  # noqa: SHP104'
+    )
     (tmp_path / "m.py").write_text(src)
     assert run(["check", "--no-cache", "m.py"], tmp_path).returncode == 0
-    (tmp_path / "m.py").write_text(BUGGY.replace('p2=16)', 'p2=16)  # shapecheck: ignore'))
+    (tmp_path / "m.py").write_text(BUGGY.replace("p2=16)", "p2=16)  # shapecheck: ignore"))
     proc = run(["check", "--no-cache", "--format", "json", "m.py"], tmp_path)
     assert [d["code"] for d in json.loads(proc.stdout)] == ["SHP104"]
-    (tmp_path / "m.py").write_text(BUGGY.replace('p2=16)', 'p2=16)  # shapecheck: ignore[SHP201]'))
-    assert [d["code"] for d in json.loads(run(["check", "--no-cache", "--format", "json", "m.py"], tmp_path).stdout)] == ["SHP203", "SHP104"]
+    (tmp_path / "m.py").write_text(BUGGY.replace("p2=16)", "p2=16)  # shapecheck: ignore[SHP201]"))
+    assert [
+        d["code"] for d in json.loads(run(["check", "--no-cache", "--format", "json", "m.py"], tmp_path).stdout)
+    ] == ["SHP203", "SHP104"]
 
 
 def test_usage_errors(tmp_path: Path) -> None:
@@ -122,9 +138,13 @@ def test_syntax_error_and_bad_encoding_reported_and_run_goes_on(tmp_path: Path) 
 def test_cross_module_through_cli(tmp_path: Path) -> None:
     (tmp_path / "pkg").mkdir()
     (tmp_path / "pkg" / "__init__.py").write_text("")
-    (tmp_path / "pkg" / "heads.py").write_text('from einops import rearrange\n\n\ndef split_heads(x, h):\n    return rearrange(x, "b n (h d) -> b h n d", h=h)\n')
-    (tmp_path / "pkg" / "model.py").write_text('from jaxtyping import Float\nfrom torch import Tensor\n\nfrom .heads import split_heads\n\n\n'
-                                               'def f(x: Float[Tensor, "b n 500"]):\n    return split_heads(x, 8)\n')
+    (tmp_path / "pkg" / "heads.py").write_text(
+        'from einops import rearrange\n\n\ndef split_heads(x, h):\n    return rearrange(x, "b n (h d) -> b h n d", h=h)\n'
+    )
+    (tmp_path / "pkg" / "model.py").write_text(
+        "from jaxtyping import Float\nfrom torch import Tensor\n\nfrom .heads import split_heads\n\n\n"
+        'def f(x: Float[Tensor, "b n 500"]):\n    return split_heads(x, 8)\n'
+    )
     proc = run(["check", "--no-cache", "--format", "json", "-j", "2", "pkg"], tmp_path)
     data = json.loads(proc.stdout)
     assert [(d["path"], d["line"], d["code"]) for d in data] == [("pkg/model.py", 8, "SHP203")]

@@ -16,7 +16,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 
-BUGGY = '''from einops import rearrange
+BUGGY = """from einops import rearrange
 from jaxtyping import Float
 from torch import Tensor
 
@@ -27,7 +27,7 @@ def patchify(img: Float[Tensor, "b 3 225 225"]):
 
 def bad_pattern(x):
     return rearrange(x, "b c -> b c d")  # noqa: SHP104
-'''
+"""
 
 
 def _env() -> dict[str, str]:
@@ -35,8 +35,9 @@ def _env() -> dict[str, str]:
 
 
 def shapecheck(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "shapecheck", *args], cwd=cwd, env=_env(), capture_output=True,
-                          text=True, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-m", "shapecheck", *args], cwd=cwd, env=_env(), capture_output=True, text=True, timeout=120
+    )
 
 
 @pytest.fixture()
@@ -55,30 +56,45 @@ def _one_error_line(proc: subprocess.CompletedProcess[str], *words: str) -> str:
     return lines[0]
 
 
-@pytest.mark.parametrize("toml, words", [
-    ("[tool.shapecheck]\nignore = 5\n", ["pyproject.toml", "ignore", "expected a list of codes"]),
-    ('[tool.shapecheck]\nper-file-ignores = ["m.py"]\n', ["pyproject.toml", "per-file-ignores", "expected a table"]),
-    ("[tool]\nshapecheck = 3\n", ["pyproject.toml", "shapecheck", "expected a table"]),
-    ("[tool.shapecheck\nselect = 1\n", ["pyproject.toml", "invalid TOML", "line 1"]),
-    ('[tool.shapecheck]\nignroe = ["SHP2"]\n', ["pyproject.toml", "ignroe", "did you mean 'ignore'"]),
-    ('[tool.shapecheck]\nselect = ["SHP999"]\n', ["pyproject.toml", "select", "unknown code 'SHP999'"]),
-    ('[tool.shapecheck]\nexclude = "legacy"\n', ["pyproject.toml", "exclude", 'expected a list of strings', '["legacy"]']),
-    ('[tool.shapecheck]\nstub-paths = ["no_such_stubs"]\n', ["pyproject.toml", "stub-paths", "no_such_stubs", "not a folder"]),
-    ("[tool.shapecheck]\nselect = []\n", ["pyproject.toml", "selects no code"]),
-    ('[tool.shapecheck]\nignore = ["SHP"]\n', ["pyproject.toml", "selects no code"]),
-    ('[tool.shapecheck]\nexclude = ["*"]\n', ["no Python files to check"]),
-])
+@pytest.mark.parametrize(
+    "toml, words",
+    [
+        ("[tool.shapecheck]\nignore = 5\n", ["pyproject.toml", "ignore", "expected a list of codes"]),
+        (
+            '[tool.shapecheck]\nper-file-ignores = ["m.py"]\n',
+            ["pyproject.toml", "per-file-ignores", "expected a table"],
+        ),
+        ("[tool]\nshapecheck = 3\n", ["pyproject.toml", "shapecheck", "expected a table"]),
+        ("[tool.shapecheck\nselect = 1\n", ["pyproject.toml", "invalid TOML", "line 1"]),
+        ('[tool.shapecheck]\nignroe = ["SHP2"]\n', ["pyproject.toml", "ignroe", "did you mean 'ignore'"]),
+        ('[tool.shapecheck]\nselect = ["SHP999"]\n', ["pyproject.toml", "select", "unknown code 'SHP999'"]),
+        (
+            '[tool.shapecheck]\nexclude = "legacy"\n',
+            ["pyproject.toml", "exclude", "expected a list of strings", '["legacy"]'],
+        ),
+        (
+            '[tool.shapecheck]\nstub-paths = ["no_such_stubs"]\n',
+            ["pyproject.toml", "stub-paths", "no_such_stubs", "not a folder"],
+        ),
+        ("[tool.shapecheck]\nselect = []\n", ["pyproject.toml", "selects no code"]),
+        ('[tool.shapecheck]\nignore = ["SHP"]\n', ["pyproject.toml", "selects no code"]),
+        ('[tool.shapecheck]\nexclude = ["*"]\n', ["no Python files to check"]),
+    ],
+)
 def test_bad_configuration_exits_2_with_one_line(proj: Path, toml: str, words: list[str]) -> None:
     (proj / "pyproject.toml").write_text(toml)
     _one_error_line(shapecheck("check", ".", cwd=proj), *words)
 
 
-@pytest.mark.parametrize("args, words", [
-    (["--select", "XYZ"], ["--select", "unknown code 'XYZ'"]),
-    (["--ignore", "SHP2O1"], ["--ignore", "unknown code 'SHP2O1'"]),
-    (["--select", ","], ["selects no code"]),
-    (["--config", "missing.toml"], ["missing.toml", "not found"]),
-])
+@pytest.mark.parametrize(
+    "args, words",
+    [
+        (["--select", "XYZ"], ["--select", "unknown code 'XYZ'"]),
+        (["--ignore", "SHP2O1"], ["--ignore", "unknown code 'SHP2O1'"]),
+        (["--select", ","], ["selects no code"]),
+        (["--config", "missing.toml"], ["missing.toml", "not found"]),
+    ],
+)
 def test_bad_command_line_exits_2(proj: Path, args: list[str], words: list[str]) -> None:
     _one_error_line(shapecheck("check", *args, ".", cwd=proj), *words)
 
@@ -113,15 +129,33 @@ def test_per_file_ignores_are_relative_to_the_config_folder(tmp_path: Path) -> N
     (tmp_path / "other").mkdir()
     (tmp_path / "other" / "m.py").write_text(BUGGY)
     (tmp_path / "pyproject.toml").write_text('[tool.shapecheck.per-file-ignores]\n"pkg/m.py" = ["SHP203"]\n')
-    for cwd, args in ((tmp_path, ["."]), (tmp_path / "pkg", [".", "../other"]), (tmp_path / "other", ["..", ])):
+    for cwd, args in (
+        (tmp_path, ["."]),
+        (tmp_path / "pkg", [".", "../other"]),
+        (
+            tmp_path / "other",
+            [
+                "..",
+            ],
+        ),
+    ):
         proc = shapecheck("check", "--format", "json", *args, cwd=cwd)
-        got = {(Path(os.path.normpath(cwd / d["path"])).relative_to(tmp_path).as_posix(), d["code"]) for d in json.loads(proc.stdout)}
+        got = {
+            (Path(os.path.normpath(cwd / d["path"])).relative_to(tmp_path).as_posix(), d["code"])
+            for d in json.loads(proc.stdout)
+        }
         assert got == {("other/m.py", "SHP203")}, (cwd, proc.stdout, proc.stderr)
 
 
 def flake8(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "flake8", "--select", "SHP", "--format", "%(row)d:%(code)s", *args], cwd=cwd,
-                          env=_env(), capture_output=True, text=True, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-m", "flake8", "--select", "SHP", "--format", "%(row)d:%(code)s", *args],
+        cwd=cwd,
+        env=_env(),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
 
 
 def test_flake8_applies_tool_shapecheck_and_disable_noqa(proj: Path) -> None:
@@ -141,11 +175,23 @@ def test_flake8_applies_tool_shapecheck_and_disable_noqa(proj: Path) -> None:
 
 def test_mypy_parallel_says_it_reports_nothing(proj: Path) -> None:
     (proj / "pyproject.toml").write_text('[tool.mypy]\nplugins = ["shapecheck"]\nignore_missing_imports = true\n')
-    serial = subprocess.run([sys.executable, "-m", "mypy", "--no-incremental", "m.py"], cwd=proj, env=_env(),
-                            capture_output=True, text=True, timeout=300)
+    serial = subprocess.run(
+        [sys.executable, "-m", "mypy", "--no-incremental", "m.py"],
+        cwd=proj,
+        env=_env(),
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert "SHP203" in serial.stdout, serial.stdout + serial.stderr
-    parallel = subprocess.run([sys.executable, "-m", "mypy", "-n", "2", "m.py"], cwd=proj, env=_env(),
-                              capture_output=True, text=True, timeout=300)
+    parallel = subprocess.run(
+        [sys.executable, "-m", "mypy", "-n", "2", "m.py"],
+        cwd=proj,
+        env=_env(),
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     warnings = [line for line in parallel.stderr.splitlines() if line.startswith("shapecheck: warning:")]
     assert len(warnings) == 1 and "-n/--num-workers" in warnings[0], parallel.stderr
     assert "Traceback" not in parallel.stderr

@@ -27,7 +27,9 @@ def generate(seed: int) -> tuple[str, tuple[int, ...], str]:
     lib = r.choice(["torch", "np"])
     shape = tuple(r.randint(1, 4) for _ in range(r.randint(1, 3)))
     rank = len(shape)
-    ops = ["linspace", "eye", "meshgrid", "tile", "mask"] + (["pad", "gather", "index_select", "mtile"] if lib == "torch" else [])
+    ops = ["linspace", "eye", "meshgrid", "tile", "mask"] + (
+        ["pad", "gather", "index_select", "mtile"] if lib == "torch" else []
+    )
     op = r.choice(ops)
     if op == "linspace":
         n = r.randint(0, 6)
@@ -69,8 +71,17 @@ def make(lib: str, shape: tuple[int, ...]) -> str:
 
 def render(lib: str, shape: tuple[int, ...], expr: str, shapes: list[tuple[int, ...]]) -> str:
     array = "torch.Tensor" if lib == "torch" else "np.ndarray"
-    lines = ["import numpy as np", "import torch", "import torch.nn.functional as F", "from jaxtyping import Shaped", "",
-             "", "def f():", f"    x = {make(lib, shape)}", f"    r = {expr}"]
+    lines = [
+        "import numpy as np",
+        "import torch",
+        "import torch.nn.functional as F",
+        "from jaxtyping import Shaped",
+        "",
+        "",
+        "def f():",
+        f"    x = {make(lib, shape)}",
+        f"    r = {expr}",
+    ]
     if "meshgrid" in expr:
         for i, s in enumerate(shapes):
             lines.append(f"    p{i}: Shaped[{array}, {' '.join(map(str, s))!r}] = r[{i}]")

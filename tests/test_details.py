@@ -49,26 +49,35 @@ def test_fixture_messages_are_rendered_from_their_fields(path: Path) -> None:
 
 
 def test_broadcast_detail_is_data() -> None:
-    src = HEADER + ('def f(a: Float[Tensor, "8 5"], b: Float[Tensor, "8 6"]):\n'
-                    '    return a + b\n')
+    src = HEADER + ('def f(a: Float[Tensor, "8 5"], b: Float[Tensor, "8 6"]):\n    return a + b\n')
     (f,) = [f for f in check_source(src, "t.py", Config()) if f.code == "SHP204"]
     detail = f.field_value("detail")
     assert isinstance(detail, D.Broadcast)
     assert (tuple(map(str, detail.left)), tuple(map(str, detail.right)), detail.axis) == (("8", "5"), ("8", "6"), 1)
     assert f.message == "SHP204 +: " + detail.render()
-    assert f.fields_json()["detail"] == {"kind": "broadcast", "left": [8, 5], "right": [8, 6], "axis": 1,
-                                         "left_size": 5, "right_size": 6}
+    assert f.fields_json()["detail"] == {
+        "kind": "broadcast",
+        "left": [8, 5],
+        "right": [8, 6],
+        "axis": 1,
+        "left_size": 5,
+        "right_size": 6,
+    }
 
 
 def test_inside_is_a_field_rendered_by_the_renderer() -> None:
-    src = HEADER + ("from einops import rearrange\n\n"
-                    "def split(x):\n"
-                    "    return rearrange(x, 'b (h d) -> b h d', h=3)\n\n"
-                    "y = split(torch.zeros(2, 10))\n")
+    src = HEADER + (
+        "from einops import rearrange\n\n"
+        "def split(x):\n"
+        "    return rearrange(x, 'b (h d) -> b h d', h=3)\n\n"
+        "y = split(torch.zeros(2, 10))\n"
+    )
     (f,) = check_source(src, "t.py", Config())
     assert f.code == "SHP203" and f.field_value("inside") == "split"
     assert f.message.endswith(" (inside split() called here)")
-    assert message(f.code, [(k, v) for k, v in f.fields if k != "inside"]) + " (inside split() called here)" == f.message
+    assert (
+        message(f.code, [(k, v) for k, v in f.fields if k != "inside"]) + " (inside split() called here)" == f.message
+    )
 
 
 def test_sarif_and_cache_carry_the_fields() -> None:

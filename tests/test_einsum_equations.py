@@ -41,7 +41,7 @@ def generate(seed: int) -> tuple[str, list[tuple[int, ...]]]:
             shape.append(sizes[term[0]] if r.random() < 0.7 else sizes[term[0]] + 1)
         if r.random() < 0.35:
             pos = r.randint(0, len(term))
-            e = ell_sizes[r.randint(0, len(ell_sizes)):] if ell_sizes else []
+            e = ell_sizes[r.randint(0, len(ell_sizes)) :] if ell_sizes else []
             if e and r.random() < 0.3:
                 e = [1] * len(e)
             term.insert(pos, "...")
@@ -129,14 +129,17 @@ def test_analyser_agrees_on_rendered_programs(seed: int) -> None:
         assert bool(on_call) == (kind == "raise"), (lib, src, out, [(f.code, f.message) for f in on_call])
 
 
-@pytest.mark.parametrize("eq, shapes, torch_shape, numpy_shape", [
-    ("ij,jk", [(2, 3), (3, 4)], (2, 4), (2, 4)),
-    ("bA", [(2, 3)], (3, 2), (3, 2)),
-    ("ii", [(3, 3)], (), ()),
-    ("...ij->ij", [(5, 2, 3)], (2, 3), None),
-    ("...ij,...jk", [(5, 2, 3), (1, 3, 4)], (5, 2, 4), (5, 2, 4)),
-    ("ij,jk->ik", [(2, 1), (3, 4)], (2, 4), (2, 4)),
-])
+@pytest.mark.parametrize(
+    "eq, shapes, torch_shape, numpy_shape",
+    [
+        ("ij,jk", [(2, 3), (3, 4)], (2, 4), (2, 4)),
+        ("bA", [(2, 3)], (3, 2), (3, 2)),
+        ("ii", [(3, 3)], (), ()),
+        ("...ij->ij", [(5, 2, 3)], (2, 3), None),
+        ("...ij,...jk", [(5, 2, 3), (1, 3, 4)], (5, 2, 4), (5, 2, 4)),
+        ("ij,jk->ik", [(2, 1), (3, 4)], (2, 4), (2, 4)),
+    ],
+)
 def test_known_equations(eq: str, shapes: list, torch_shape: tuple | None, numpy_shape: tuple | None) -> None:
     for lib, want in (("torch", torch_shape), ("numpy", numpy_shape)):
         for verdict in (run(lib, eq, shapes), static(lib, eq, shapes)):

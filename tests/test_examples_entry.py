@@ -25,13 +25,20 @@ def _write_fixture(tmp_path: Path) -> Path:
 
 
 def _check(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "shapecheck", "check", "--no-cache", "-j", "1", *args], cwd=cwd,
-                          capture_output=True, text=True, env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"})
+    return subprocess.run(
+        [sys.executable, "-m", "shapecheck", "check", "--no-cache", "-j", "1", *args],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"},
+    )
 
 
 def test_line_numbers_kept_and_blocks_independent_unless_continued() -> None:
-    md = "text\n```python\nimport torch\nm = torch.nn.Linear(2, 3)\n```\nmore\n```python\nm(torch.randn(1, 2))\n```\n" \
-         "```python\nimport torch\nm = 1\n```\n```bash\nls\n```\n"
+    md = (
+        "text\n```python\nimport torch\nm = torch.nn.Linear(2, 3)\n```\nmore\n```python\nm(torch.randn(1, 2))\n```\n"
+        "```python\nimport torch\nm = 1\n```\n```bash\nls\n```\n"
+    )
     first, second = example_modules(md)
     lines = first.text.splitlines()
     assert len(lines) == len(md.splitlines())

@@ -38,7 +38,7 @@ def test_multi_file_fixture(path: Path, tmp_path: Path) -> None:
 
 # ---- the runner itself: each kind of difference a user would see is caught ----
 
-SOURCE = 'y = f(x)  # error:5: SHP203 cannot be split\nz = g(x)  # warning: SHP301, SHP302\nw = 1\n'
+SOURCE = "y = f(x)  # error:5: SHP203 cannot be split\nz = g(x)  # warning: SHP301, SHP302\nw = 1\n"
 
 
 def _finding(line: int, col: int, code: str, message: str, severity: Severity | None = None) -> Finding:
@@ -46,27 +46,40 @@ def _finding(line: int, col: int, code: str, message: str, severity: Severity | 
 
 
 def _good() -> list[Finding]:
-    return [_finding(1, 5, "SHP203", "axis 'h' of size 5 cannot be split into chunks of 2"),
-            _finding(2, 5, "SHP301", "sum adds 10 float16 values"), _finding(2, 5, "SHP302", "sum adds 10 bfloat16 values")]
+    return [
+        _finding(1, 5, "SHP203", "axis 'h' of size 5 cannot be split into chunks of 2"),
+        _finding(2, 5, "SHP301", "sum adds 10 float16 values"),
+        _finding(2, 5, "SHP302", "sum adds 10 bfloat16 values"),
+    ]
 
 
 def test_parse_expectations() -> None:
     got = parse_expectations(SOURCE + "a = 1  # error: SHP101 bad # warning:3: SHP401\n")
     assert [(e.line, e.code, e.severity, e.column, e.fragment) for e in got] == [
-        (1, "SHP203", "error", 5, "cannot be split"), (2, "SHP301", "warning", None, None),
-        (2, "SHP302", "warning", None, None), (4, "SHP101", "error", None, "bad"), (4, "SHP401", "warning", 3, None)]
+        (1, "SHP203", "error", 5, "cannot be split"),
+        (2, "SHP301", "warning", None, None),
+        (2, "SHP302", "warning", None, None),
+        (4, "SHP101", "error", None, "bad"),
+        (4, "SHP401", "warning", 3, None),
+    ]
 
 
-@pytest.mark.parametrize("change,expected", [
-    (lambda fs: fs, None),
-    (lambda fs: [fs[0].with_(column=6)] + fs[1:], "column [6], expected 5"),
-    (lambda fs: [fs[0].with_(message="SHP203 axis 'h' does not fit")] + fs[1:], "no message contains 'cannot be split'"),
-    (lambda fs: [fs[0].with_(severity=Severity.WARNING)] + fs[1:], "is a warning, the fixture says error"),
-    (lambda fs: fs[:2] + [fs[2].with_(severity=Severity.ERROR)], "SHP302 at line 2 is a error"),
-    (lambda fs: fs + [fs[0]], "reported 2 times"),
-    (lambda fs: fs[1:], "missing SHP203 at line 1"),
-    (lambda fs: fs + [_finding(3, 1, "SHP204", "x")], "unexpected SHP204 at line 3"),
-])
+@pytest.mark.parametrize(
+    "change,expected",
+    [
+        (lambda fs: fs, None),
+        (lambda fs: [fs[0].with_(column=6)] + fs[1:], "column [6], expected 5"),
+        (
+            lambda fs: [fs[0].with_(message="SHP203 axis 'h' does not fit")] + fs[1:],
+            "no message contains 'cannot be split'",
+        ),
+        (lambda fs: [fs[0].with_(severity=Severity.WARNING)] + fs[1:], "is a warning, the fixture says error"),
+        (lambda fs: fs[:2] + [fs[2].with_(severity=Severity.ERROR)], "SHP302 at line 2 is a error"),
+        (lambda fs: fs + [fs[0]], "reported 2 times"),
+        (lambda fs: fs[1:], "missing SHP203 at line 1"),
+        (lambda fs: fs + [_finding(3, 1, "SHP204", "x")], "unexpected SHP204 at line 3"),
+    ],
+)
 def test_runner_catches(change, expected) -> None:
     problems = mismatches(SOURCE, change(_good()))
     if expected is None:
@@ -78,10 +91,12 @@ def test_runner_catches(change, expected) -> None:
 def test_findings_carry_their_fields() -> None:
     """Programs read a finding's fields, never its message: the template's fields, and for an argument or a return
     that contradicts an annotation, the detail quoting the matcher's own code and fields."""
-    src = ('from torch import Tensor\nfrom einops import rearrange\nfrom jaxtyping import Float\nimport torch\n\n'
-           'def f(x: Float[Tensor, "b 768"]): ...\n\n'
-           'f(torch.zeros(2, 512))\n'
-           'y = rearrange(torch.zeros(2, 10), "b (h p) -> b h p", p=3)\n')
+    src = (
+        "from torch import Tensor\nfrom einops import rearrange\nfrom jaxtyping import Float\nimport torch\n\n"
+        'def f(x: Float[Tensor, "b 768"]): ...\n\n'
+        "f(torch.zeros(2, 512))\n"
+        'y = rearrange(torch.zeros(2, 10), "b (h p) -> b h p", p=3)\n'
+    )
     got = {f.code: f for f in check_source(src, "t.py", Config())}
     assert str(got["SHP203"].field_value("size")) == "10" and str(got["SHP203"].field_value("chunk")) == "3"
     arg = got["SHP205"]

@@ -40,29 +40,39 @@ def fixed(header: str, body: str) -> str:
     assert [f for f in remaining if f.code.startswith("SHP3")] == [], remaining
     again, _ = fix_source(new, "m.py")
     assert again == new  # idempotent
-    return new[len(header):]
+    return new[len(header) :]
 
 
-@pytest.mark.parametrize("before,after", [
-    ("y = tf.reduce_sum(x)", "y = tf.cast(tf.reduce_sum(tf.cast(x, tf.float32)), tf.float16)"),
-    ("y = tf.reduce_mean(x, axis=-1)", "y = tf.cast(tf.reduce_mean(tf.cast(x, tf.float32), axis=-1), tf.float16)"),
-])
+@pytest.mark.parametrize(
+    "before,after",
+    [
+        ("y = tf.reduce_sum(x)", "y = tf.cast(tf.reduce_sum(tf.cast(x, tf.float32)), tf.float16)"),
+        ("y = tf.reduce_mean(x, axis=-1)", "y = tf.cast(tf.reduce_mean(tf.cast(x, tf.float32), axis=-1), tf.float16)"),
+    ],
+)
 def test_tensorflow_fix_uses_tf_cast(before: str, after: str) -> None:
     body = "x = tf.ones((256, 256), dtype=tf.float16)\n" + before + "\n"
     assert fixed(TF, body) == "x = tf.ones((256, 256), dtype=tf.float16)\n" + after + "\n"
 
 
-@pytest.mark.parametrize("before,after", [
-    ("y = paddle.sum(x)", 'y = paddle.sum(x.astype("float32")).astype("float16")'),
-    ("y = x.sum(axis=-1)", 'y = x.astype("float32").sum(axis=-1).astype("float16")'),
-])
+@pytest.mark.parametrize(
+    "before,after",
+    [
+        ("y = paddle.sum(x)", 'y = paddle.sum(x.astype("float32")).astype("float16")'),
+        ("y = x.sum(axis=-1)", 'y = x.astype("float32").sum(axis=-1).astype("float16")'),
+    ],
+)
 def test_paddle_fix_uses_astype(before: str, after: str) -> None:
     body = 'x = paddle.ones([256, 256], dtype="float16")\n' + before + "\n"
     assert fixed(PADDLE, body) == 'x = paddle.ones([256, 256], dtype="float16")\n' + after + "\n"
 
 
 def _measure(script: str) -> dict:
-    env_script = "import os\nos.environ['TF_CPP_MIN_LOG_LEVEL'] = '3'\nimport json\n" + textwrap.dedent(script) + "\nprint(json.dumps(out))\n"
+    env_script = (
+        "import os\nos.environ['TF_CPP_MIN_LOG_LEVEL'] = '3'\nimport json\n"
+        + textwrap.dedent(script)
+        + "\nprint(json.dumps(out))\n"
+    )
     proc = subprocess.run([sys.executable, "-c", env_script], capture_output=True, text=True, timeout=600)
     assert proc.returncode == 0, proc.stderr[-2000:]
     result: dict = json.loads(proc.stdout.strip().splitlines()[-1])
@@ -138,7 +148,9 @@ def test_runtime_executor_matches_einops_on_the_framework(framework: str) -> Non
     _needs(framework)
     script = Path(__file__).resolve().parent / "_framework_differential.py"
     env = dict(os.environ, PYTHONPATH=str(script.parent.parent) + os.pathsep + os.environ.get("PYTHONPATH", ""))
-    proc = subprocess.run([sys.executable, str(script), framework, "600"], capture_output=True, text=True, timeout=900, env=env)
+    proc = subprocess.run(
+        [sys.executable, str(script), framework, "600"], capture_output=True, text=True, timeout=900, env=env
+    )
     assert proc.returncode == 0, proc.stderr[-2000:]
     result = json.loads(proc.stdout.strip().splitlines()[-1])
     assert result["counts"]["ok"] > 100 and result["counts"]["raise"] > 100, result["counts"]  # both outcomes exercised

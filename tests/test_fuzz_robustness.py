@@ -47,7 +47,7 @@ SHARD = 50  # files per test case: xdist spreads the shards over workers
 MAX_SEED_LINES = int(os.environ.get("SHAPECHECK_FUZZ_MAX_SEED_LINES", "250" if N <= 1000 else "400"))
 
 BUILTIN_SEEDS = {
-    "vit.py": '''
+    "vit.py": """
 import torch
 import einops
 from einops import rearrange, reduce, repeat
@@ -78,8 +78,8 @@ def pool(x: Float[Tensor, "b n d"], mask: Int[Tensor, "b n"]) -> Float[Tensor, "
     cls = repeat(torch.zeros(x.shape[-1]), "d -> b 1 d", b=x.shape[0])
     x = torch.cat((cls, x), dim=1)
     return reduce(x, "b n d -> b d", "mean")
-''',
-    "unet.py": '''
+""",
+    "unet.py": """
 import torch.nn.functional as F
 from einops import rearrange, pack, unpack
 from jaxtyping import Float, Shaped
@@ -105,8 +105,8 @@ def var(x: Shaped[Tensor, "*batch n"], *rest: int) -> Shaped[Tensor, "*batch"]:
     for _ in range(n):
         x = x * 2
     return x.sum(-1)
-''',
-    "jax_mod.py": '''
+""",
+    "jax_mod.py": """
 import jax.numpy as jnp
 import equinox as eqx
 from jaxtyping import Array, Float, PRNGKeyArray
@@ -127,7 +127,7 @@ def heads(x: Float[Array, "n (h d)"], h: int) -> Float[Array, "h n d"]:
 def f(x: Float[Array, "n 3"], key: PRNGKeyArray) -> Float[Array, "3 n"]:
     y = jnp.transpose(x)
     return E.reduce(jnp.stack([y, y]), "s a b -> a b", "max")
-''',
+""",
 }
 
 
@@ -149,7 +149,9 @@ def _seeds() -> list[tuple[str, bytes]]:
     if corpus is not None:
         for p in sorted(corpus.rglob("*.py")):
             data = p.read_bytes()
-            if 5 <= data.count(b"\n") <= MAX_SEED_LINES and (b"einops" in data or b"jaxtyping" in data or b"torch" in data):
+            if 5 <= data.count(b"\n") <= MAX_SEED_LINES and (
+                b"einops" in data or b"jaxtyping" in data or b"torch" in data
+            ):
                 seeds.append((str(p.relative_to(corpus)), data))
     return seeds
 
@@ -181,8 +183,25 @@ def _tokens(text: str) -> list[tuple[int, int]]:
 
 
 def _nested(rng: random.Random, depth: int) -> str:
-    kind = rng.choice(["parens", "lists", "calls", "dicts", "subscript", "attr", "binop", "lambda", "einops", "tuple",
-                       "comprehension", "ifs", "defs", "with", "unary"])
+    kind = rng.choice(
+        [
+            "parens",
+            "lists",
+            "calls",
+            "dicts",
+            "subscript",
+            "attr",
+            "binop",
+            "lambda",
+            "einops",
+            "tuple",
+            "comprehension",
+            "ifs",
+            "defs",
+            "with",
+            "unary",
+        ]
+    )
     if kind == "parens":
         return "_z = " + "(" * depth + "x" + ")" * depth + "\n"
     if kind == "lists":
@@ -239,8 +258,26 @@ COOKIES = ["latin-1", "utf-8", "utf-16", "ascii", "cp1252", "bogus-enc", "utf-8-
 
 
 def _mutate(rng: random.Random, data: bytes) -> tuple[str, bytes]:
-    kind = rng.choice(["delete", "duplicate", "swap", "delete", "duplicate", "swap", "truncate", "random-bytes",
-                       "nesting", "long-line", "non-utf8", "cookie", "bom", "nul", "line-endings", "indent"])
+    kind = rng.choice(
+        [
+            "delete",
+            "duplicate",
+            "swap",
+            "delete",
+            "duplicate",
+            "swap",
+            "truncate",
+            "random-bytes",
+            "nesting",
+            "long-line",
+            "non-utf8",
+            "cookie",
+            "bom",
+            "nul",
+            "line-endings",
+            "indent",
+        ]
+    )
     if kind in ("delete", "duplicate", "swap"):
         text = data.decode("utf-8", "surrogateescape")
         spans = _tokens(text)
@@ -255,8 +292,11 @@ def _mutate(rng: random.Random, data: bytes) -> tuple[str, bytes]:
             s, e = spans[i]
             if kind == "delete":
                 text = text[:s] + text[e:]
-                spans = [(a, b) if b <= s else (a - (e - s), b - (e - s))
-                         for a, b in spans[:i] + spans[i + 1:] if a >= e or b <= s]
+                spans = [
+                    (a, b) if b <= s else (a - (e - s), b - (e - s))
+                    for a, b in spans[:i] + spans[i + 1 :]
+                    if a >= e or b <= s
+                ]
             elif kind == "duplicate":
                 text = text[:e] + rng.choice(["", " "]) + text[s:e] + text[e:]
             else:
@@ -272,7 +312,7 @@ def _mutate(rng: random.Random, data: bytes) -> tuple[str, bytes]:
         blob = bytes(rng.randrange(256) for _ in range(rng.choice([1, 4, 16, 64])))
         if rng.random() < 0.5:
             return kind, data[:pos] + blob + data[pos:]
-        return kind, data[:pos] + blob + data[pos + len(blob):]
+        return kind, data[:pos] + blob + data[pos + len(blob) :]
     if kind == "nesting":
         depth = rng.choice([5, 20, 50, 99, 150, 199, 201, 250, 300])
         return f"{kind}", data + b"\n" + _nested(rng, depth).encode()
@@ -288,7 +328,9 @@ def _mutate(rng: random.Random, data: bytes) -> tuple[str, bytes]:
         return kind, data[:pos] + blob + data[pos:]
     if kind == "cookie":
         enc = rng.choice(COOKIES)
-        cookie = rng.choice([f"# -*- coding: {enc} -*-\n", f"# vim: set fileencoding={enc} :\n", f"#coding={enc}\n"]).encode()
+        cookie = rng.choice(
+            [f"# -*- coding: {enc} -*-\n", f"# vim: set fileencoding={enc} :\n", f"#coding={enc}\n"]
+        ).encode()
         body = data
         if rng.random() < 0.5:
             body = b"#!/usr/bin/env python\n" + cookie + body
@@ -354,7 +396,9 @@ def analyse(name: str, data: bytes) -> dict:
     except BaseException as exc:  # anything escaping check_source is a crash
         findings, error = [], f"{type(exc).__name__}: {exc}"
     return {
-        "name": name, "lines": line_count(data), "error": error,
+        "name": name,
+        "lines": line_count(data),
+        "error": error,
         "valid": python_accepts(data),
         "findings": [(f.code, f.line, f.column, f.message) for f in findings],
     }
@@ -406,7 +450,7 @@ def _report(results: list[dict], shard: int) -> None:
 
 @pytest.mark.parametrize("shard", range((N + SHARD - 1) // SHARD))
 def test_mutants(shard: int, tmp_path: Path) -> None:
-    batch = mutants()[shard * SHARD:(shard + 1) * SHARD]
+    batch = mutants()[shard * SHARD : (shard + 1) * SHARD]
     results, broken = [], []
     for name, how, data in batch:
         res = analyse(name, data)
@@ -420,9 +464,11 @@ def test_mutants(shard: int, tmp_path: Path) -> None:
         if res["problems"]:
             keep = tmp_path / f"{name}.py"
             keep.write_bytes(data)
-            broken.append(f"{name} ({how}, {res['lines']} lines): {res['problems']} "
-                          f"{res['error'] or [f[:2] + (f[3][:160],) for f in res['findings'] if f[0].startswith('SHP90')]} "
-                          f"-> {keep}")
+            broken.append(
+                f"{name} ({how}, {res['lines']} lines): {res['problems']} "
+                f"{res['error'] or [f[:2] + (f[3][:160],) for f in res['findings'] if f[0].startswith('SHP90')]} "
+                f"-> {keep}"
+            )
     _report([{k: v for k, v in r.items()} for r in results], shard)
     assert not broken, "\n".join(broken)
 
@@ -438,8 +484,13 @@ def test_cli_deterministic_across_jobs(tmp_path: Path) -> None:
         (sub / f"{name}.py").write_bytes(data)
     outs = []
     for jobs in ("1", "2", "2"):
-        proc = subprocess.run([sys.executable, "-m", "shapecheck", "check", "--no-cache", "-j", jobs, "--format", "json", "."],
-                              cwd=tree, capture_output=True, timeout=600, env={**os.environ, "PYTHONPATH": str(ROOT)})
+        proc = subprocess.run(
+            [sys.executable, "-m", "shapecheck", "check", "--no-cache", "-j", jobs, "--format", "json", "."],
+            cwd=tree,
+            capture_output=True,
+            timeout=600,
+            env={**os.environ, "PYTHONPATH": str(ROOT)},
+        )
         assert proc.returncode in (0, 1), proc.stderr.decode(errors="replace")[-2000:]
         outs.append(proc.stdout)
     first = json.loads(outs[0])
@@ -466,8 +517,12 @@ def test_random_bytes_never_raise(data: bytes) -> None:
 
 
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.text(alphabet=st.sampled_from(list("()[]{}:,.=+-*/'\"\\#\n\t @xbnhd->0123456789aeinopsrt\x00\u00e9\u200b")),
-               max_size=400))
+@given(
+    st.text(
+        alphabet=st.sampled_from(list("()[]{}:,.=+-*/'\"\\#\n\t @xbnhd->0123456789aeinopsrt\x00\u00e9\u200b")),
+        max_size=400,
+    )
+)
 def test_python_like_text_never_raises(text: str) -> None:
     data = ("import einops\nfrom jaxtyping import Float\n" + text).encode("utf-8", "surrogatepass")
     res = analyse("hyp", data)
@@ -544,8 +599,11 @@ def test_nesting_beyond_cpython_limit_is_a_syntax_error(opener: str, closer: str
 
 # Long one-line chains CPython accepts: analysed on a deep-stack thread (shapecheck/core.py) instead of refused.
 # Their timings are in benchmarks/robustness_timing.py (libcst's parse time grows quadratically along `a[0][0]...`).
-LONG_CHAINS = {"plus-chain": "x = 1" + " + 1" * 1500, "attribute-chain": "x = a" + ".b" * 1500,
-               "subscript-chain": "x = a" + "[0]" * 1500}
+LONG_CHAINS = {
+    "plus-chain": "x = 1" + " + 1" * 1500,
+    "attribute-chain": "x = a" + ".b" * 1500,
+    "subscript-chain": "x = a" + "[0]" * 1500,
+}
 
 
 @pytest.mark.parametrize("name", sorted(LONG_CHAINS))

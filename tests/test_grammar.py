@@ -12,8 +12,34 @@ from hypothesis import strategies as st
 from shapecheck.pattern import PatternError, parse_expression
 from shapecheck.pattern.grammar import ELLIPSIS, Anon
 
-TOKENS = ["a", "b", "hw", "x1", "_", "_a", "a_", "1", "2", "10", "0", "00", "01", "(", ")", " ", " ", "...", ".",
-          "\u2026", "-", "é", "٣", "²", "a.b", "for"]
+TOKENS = [
+    "a",
+    "b",
+    "hw",
+    "x1",
+    "_",
+    "_a",
+    "a_",
+    "1",
+    "2",
+    "10",
+    "0",
+    "00",
+    "01",
+    "(",
+    ")",
+    " ",
+    " ",
+    "...",
+    ".",
+    "\u2026",
+    "-",
+    "é",
+    "٣",
+    "²",
+    "a.b",
+    "for",
+]
 
 
 def einops_accepts(text: str, **kw: bool) -> bool:

@@ -11,7 +11,7 @@ import pytest
 
 from fixture_format import parse_expectations
 
-SAMPLE = '''import torch
+SAMPLE = """import torch
 from torch import Tensor
 from einops import rearrange
 from jaxtyping import Float
@@ -23,14 +23,20 @@ def patchify(img: Float[Tensor, "b 3 225 225"]):
 
 def bad_pattern(x):
     return rearrange(x, "b c -> b c d")  # error:12: SHP104 'd'
-'''
+"""
 
 _LINE = re.compile(r"^(?P<path>.+?):(?P<line>\d+):(?P<col>\d+): (?P<code>[A-Z]+\d+) (?P<msg>.*)$")
 
 
 def flake8(*args: str, cwd: Path, stdin: str | None = None) -> list[tuple[str, int, int, str, str]]:
-    proc = subprocess.run([sys.executable, "-m", "flake8", "--isolated", *args], cwd=cwd, input=stdin,
-                          capture_output=True, text=True, timeout=60)
+    proc = subprocess.run(
+        [sys.executable, "-m", "flake8", "--isolated", *args],
+        cwd=cwd,
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert proc.returncode in (0, 1), proc.stderr
     out = []
     for line in proc.stdout.splitlines():
@@ -47,11 +53,11 @@ def project(tmp_path_factory: pytest.TempPathFactory) -> Path:
     (root / "pkg").mkdir()
     (root / "pkg" / "__init__.py").write_text("")
     (root / "pkg" / "models.py").write_text(
-        'from torch import Tensor\nfrom jaxtyping import Float\n\n\n'
+        "from torch import Tensor\nfrom jaxtyping import Float\n\n\n"
         'def embed(x: Float[Tensor, "b 3 224 224"]) -> Float[Tensor, "b 196 768"]:\n    ...\n'
     )
     (root / "pkg" / "use.py").write_text(
-        'from einops import rearrange\nfrom pkg.models import embed\n\n\n'
+        "from einops import rearrange\nfrom pkg.models import embed\n\n\n"
         'def f(img):\n    t = embed(img)\n    return rearrange(t, "b (h w) c -> b h w c", h=15)\n'
     )
     return root
@@ -73,11 +79,13 @@ def test_stdin(project: Path) -> None:
 
 
 def test_noqa_and_select(project: Path) -> None:
-    text = SAMPLE.replace('p2=16)', 'p2=16)  # noqa: SHP203')
+    text = SAMPLE.replace("p2=16)", "p2=16)  # noqa: SHP203")
     (project / "noqa.py").write_text(text)
     assert [code for *_, code, _ in flake8("--select", "SHP", "noqa.py", cwd=project)] == ["SHP104"]
     assert [code for *_, code, _ in flake8("--select", "SHP2", "sample.py", cwd=project)] == ["SHP203"]
-    assert [code for *_, code, _ in flake8("--select", "SHP", "--extend-ignore", "SHP1", "sample.py", cwd=project)] == ["SHP203"]
+    assert [code for *_, code, _ in flake8("--select", "SHP", "--extend-ignore", "SHP1", "sample.py", cwd=project)] == [
+        "SHP203"
+    ]
 
 
 def test_cross_module_annotation(project: Path) -> None:
@@ -96,7 +104,7 @@ def test_pyflakes_noise_on_jaxtyping_strings(project: Path) -> None:
 def test_pyflakes_f821_on_single_name_dims(project: Path) -> None:
     """A one-word shape string is read as a name (F821); a leading space turns it into F722."""
     (project / "dims.py").write_text(
-        'from torch import Tensor\nfrom jaxtyping import Float\n\n\n'
+        "from torch import Tensor\nfrom jaxtyping import Float\n\n\n"
         'def f(x: Float[Tensor, "batch"], y: Float[Tensor, " batch"]):\n    return x, y\n'
     )
     got = [(code, col) for _, _, col, code, _ in flake8("--select", "F", "dims.py", cwd=project)]

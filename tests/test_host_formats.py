@@ -15,7 +15,7 @@ from shapecheck.hosts.formats import render
 from shapecheck.hosts.github import escape_data, escape_property, render_github
 from shapecheck.hosts.sarif import render_sarif
 
-SAMPLE = '''import torch
+SAMPLE = """import torch
 from torch import Tensor
 from einops import rearrange
 from jaxtyping import Float, Float16
@@ -27,58 +27,129 @@ def patchify(img: Float[Tensor, "b 3 225 225"]):
 
 def bad_pattern(x):
     return rearrange(x, "b c -> b c d")
-'''
+"""
 
 # The parts of the SARIF 2.1.0 schema (sarif-schema-2.1.0.json) that a code-scanning upload relies on.
-_MESSAGE = {"type": "object", "required": ["text"], "properties": {"text": {"type": "string"}, "markdown": {"type": "string"}}}
+_MESSAGE = {
+    "type": "object",
+    "required": ["text"],
+    "properties": {"text": {"type": "string"}, "markdown": {"type": "string"}},
+}
 SARIF_SUBSET = {
     "type": "object",
     "required": ["version", "runs"],
     "properties": {
         "version": {"const": "2.1.0"},
         "$schema": {"type": "string"},
-        "runs": {"type": "array", "minItems": 1, "items": {
-            "type": "object",
-            "required": ["tool", "results"],
-            "properties": {
-                "columnKind": {"enum": ["utf16CodeUnits", "unicodeCodePoints"]},
-                "tool": {"type": "object", "required": ["driver"], "properties": {"driver": {
-                    "type": "object",
-                    "required": ["name", "version", "informationUri", "rules"],
-                    "properties": {
-                        "name": {"type": "string"}, "version": {"type": "string"},
-                        "informationUri": {"type": "string", "format": "uri"},
-                        "rules": {"type": "array", "items": {
-                            "type": "object",
-                            "required": ["id", "name", "shortDescription", "fullDescription", "help", "defaultConfiguration"],
-                            "properties": {
-                                "id": {"type": "string"}, "name": {"type": "string"},
-                                "shortDescription": _MESSAGE, "fullDescription": _MESSAGE,
-                                "help": {"type": "object", "required": ["text", "markdown"]},
-                                "defaultConfiguration": {"type": "object", "required": ["level"], "properties": {
-                                    "level": {"enum": ["none", "note", "warning", "error"]}}},
-                            },
-                        }},
-                    },
-                }}},
-                "results": {"type": "array", "items": {
-                    "type": "object",
-                    "required": ["ruleId", "ruleIndex", "level", "message", "locations"],
-                    "properties": {
-                        "ruleId": {"type": "string"}, "ruleIndex": {"type": "integer", "minimum": 0},
-                        "level": {"enum": ["none", "note", "warning", "error"]}, "message": _MESSAGE,
-                        "locations": {"type": "array", "minItems": 1, "items": {"type": "object", "required": ["physicalLocation"],
-                            "properties": {"physicalLocation": {"type": "object", "required": ["artifactLocation", "region"],
+        "runs": {
+            "type": "array",
+            "minItems": 1,
+            "items": {
+                "type": "object",
+                "required": ["tool", "results"],
+                "properties": {
+                    "columnKind": {"enum": ["utf16CodeUnits", "unicodeCodePoints"]},
+                    "tool": {
+                        "type": "object",
+                        "required": ["driver"],
+                        "properties": {
+                            "driver": {
+                                "type": "object",
+                                "required": ["name", "version", "informationUri", "rules"],
                                 "properties": {
-                                    "artifactLocation": {"type": "object", "required": ["uri"], "properties": {
-                                        "uri": {"type": "string"}, "uriBaseId": {"type": "string"}}},
-                                    "region": {"type": "object", "required": ["startLine", "startColumn", "endLine", "endColumn"],
-                                        "properties": {k: {"type": "integer", "minimum": 1} for k in ("startLine", "startColumn", "endLine", "endColumn")}},
-                                }}}}},
+                                    "name": {"type": "string"},
+                                    "version": {"type": "string"},
+                                    "informationUri": {"type": "string", "format": "uri"},
+                                    "rules": {
+                                        "type": "array",
+                                        "items": {
+                                            "type": "object",
+                                            "required": [
+                                                "id",
+                                                "name",
+                                                "shortDescription",
+                                                "fullDescription",
+                                                "help",
+                                                "defaultConfiguration",
+                                            ],
+                                            "properties": {
+                                                "id": {"type": "string"},
+                                                "name": {"type": "string"},
+                                                "shortDescription": _MESSAGE,
+                                                "fullDescription": _MESSAGE,
+                                                "help": {"type": "object", "required": ["text", "markdown"]},
+                                                "defaultConfiguration": {
+                                                    "type": "object",
+                                                    "required": ["level"],
+                                                    "properties": {
+                                                        "level": {"enum": ["none", "note", "warning", "error"]}
+                                                    },
+                                                },
+                                            },
+                                        },
+                                    },
+                                },
+                            }
+                        },
                     },
-                }},
+                    "results": {
+                        "type": "array",
+                        "items": {
+                            "type": "object",
+                            "required": ["ruleId", "ruleIndex", "level", "message", "locations"],
+                            "properties": {
+                                "ruleId": {"type": "string"},
+                                "ruleIndex": {"type": "integer", "minimum": 0},
+                                "level": {"enum": ["none", "note", "warning", "error"]},
+                                "message": _MESSAGE,
+                                "locations": {
+                                    "type": "array",
+                                    "minItems": 1,
+                                    "items": {
+                                        "type": "object",
+                                        "required": ["physicalLocation"],
+                                        "properties": {
+                                            "physicalLocation": {
+                                                "type": "object",
+                                                "required": ["artifactLocation", "region"],
+                                                "properties": {
+                                                    "artifactLocation": {
+                                                        "type": "object",
+                                                        "required": ["uri"],
+                                                        "properties": {
+                                                            "uri": {"type": "string"},
+                                                            "uriBaseId": {"type": "string"},
+                                                        },
+                                                    },
+                                                    "region": {
+                                                        "type": "object",
+                                                        "required": [
+                                                            "startLine",
+                                                            "startColumn",
+                                                            "endLine",
+                                                            "endColumn",
+                                                        ],
+                                                        "properties": {
+                                                            k: {"type": "integer", "minimum": 1}
+                                                            for k in (
+                                                                "startLine",
+                                                                "startColumn",
+                                                                "endLine",
+                                                                "endColumn",
+                                                            )
+                                                        },
+                                                    },
+                                                },
+                                            }
+                                        },
+                                    },
+                                },
+                            },
+                        },
+                    },
+                },
             },
-        }},
+        },
     },
 }
 
@@ -117,7 +188,12 @@ def test_sarif_validates(in_repo: Path) -> None:
         loc = r["locations"][0]["physicalLocation"]
         assert loc["artifactLocation"] == {"uri": "src/my%20dir/model.py", "uriBaseId": "%SRCROOT%"}
         assert r["level"] == "error" and r["message"]["text"].startswith(r["ruleId"] + " ")
-    assert results[0]["locations"][0]["physicalLocation"]["region"] == {"startLine": 8, "startColumn": 12, "endLine": 8, "endColumn": 82}
+    assert results[0]["locations"][0]["physicalLocation"]["region"] == {
+        "startLine": 8,
+        "startColumn": 12,
+        "endLine": 8,
+        "endColumn": 82,
+    }
 
 
 def test_sarif_warning_level_and_empty(in_repo: Path) -> None:
@@ -168,12 +244,27 @@ def test_cli_formats(tmp_path: Path) -> None:
     (tmp_path / "m.py").write_text(SAMPLE)
     out = tmp_path / "out.sarif"
     env = {**os.environ, "PYTHONIOENCODING": "utf-8"}
-    proc = subprocess.run([sys.executable, "-m", "shapecheck", "check", "--no-cache", "--format", "sarif", "-o", str(out), "m.py"],
-                          cwd=tmp_path, capture_output=True, text=True, env=env, timeout=60)
+    proc = subprocess.run(
+        [sys.executable, "-m", "shapecheck", "check", "--no-cache", "--format", "sarif", "-o", str(out), "m.py"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+    )
     assert proc.returncode == 1, proc.stderr
     data = json.loads(out.read_text())
     jsonschema.validate(data, SARIF_SUBSET)
-    assert [r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] for r in data["runs"][0]["results"]] == ["m.py", "m.py"]
-    proc = subprocess.run([sys.executable, "-m", "shapecheck", "check", "--no-cache", "--format", "github", "m.py"],
-                          cwd=tmp_path, capture_output=True, text=True, env=env, timeout=60)
+    assert [r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] for r in data["runs"][0]["results"]] == [
+        "m.py",
+        "m.py",
+    ]
+    proc = subprocess.run(
+        [sys.executable, "-m", "shapecheck", "check", "--no-cache", "--format", "github", "m.py"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+    )
     assert proc.stdout.startswith("::error file=m.py,line=8,col=12,")

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-BUGGY = '''import torch
+BUGGY = """import torch
 from torch import Tensor
 from einops import rearrange
 from jaxtyping import Float
@@ -21,15 +21,18 @@ from jaxtyping import Float
 def patchify(img: Float[Tensor, "b 3 225 225"]):
     tokens = rearrange(img, "b c (h p1) (w p2) -> b (h w) (p1 p2 c)", p1=16, p2=16)
     return tokens
-'''
+"""
 FIXED = BUGGY.replace("225 225", "224 224")
 
 
 class Client:
     def __init__(self, cwd: Path) -> None:
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "shapecheck", "lsp"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL, cwd=cwd,
+            [sys.executable, "-m", "shapecheck", "lsp"],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            cwd=cwd,
         )
         self.inbox: "queue.Queue[dict[str, Any]]" = queue.Queue()
         self.next_id = 0
@@ -107,19 +110,27 @@ def _open(client: Client, name: str, text: str) -> str:
     path = client.root / name  # type: ignore[attr-defined]
     path.write_text("# on disk: stale\n", encoding="utf-8")  # the server must use the unsaved text
     uri = path.as_uri()
-    client.notify("textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "python", "version": 1, "text": text}})
+    client.notify(
+        "textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": "python", "version": 1, "text": text}}
+    )
     return uri
 
 
 def test_diagnostics_published_then_cleared(client: Client) -> None:
     uri = _open(client, "patch.py", BUGGY)
     diags = client.diagnostics(uri)
-    assert [(d["code"], d["range"]["start"]["line"], d["range"]["start"]["character"]) for d in diags] == [("SHP203", 7, 13)]
+    assert [(d["code"], d["range"]["start"]["line"], d["range"]["start"]["character"]) for d in diags] == [
+        ("SHP203", 7, 13)
+    ]
     d = diags[0]
     assert d["source"] == "shapecheck" and d["severity"] == 1 and d["message"].startswith("SHP203 ")
-    client.notify("textDocument/didChange", {
-        "textDocument": {"uri": uri, "version": 2}, "contentChanges": [{"text": FIXED}],
-    })
+    client.notify(
+        "textDocument/didChange",
+        {
+            "textDocument": {"uri": uri, "version": 2},
+            "contentChanges": [{"text": FIXED}],
+        },
+    )
     assert client.diagnostics(uri) == []
 
 
@@ -127,16 +138,16 @@ def test_hover_shows_shape(client: Client) -> None:
     uri = _open(client, "hover.py", FIXED)
     client.diagnostics(uri)
     line = FIXED.splitlines().index("    return tokens")
-    result = client.request("textDocument/hover", {"textDocument": {"uri": uri}, "position": {"line": line, "character": 12}})
+    result = client.request(
+        "textDocument/hover", {"textDocument": {"uri": uri}, "position": {"line": line, "character": 12}}
+    )
     assert result is not None
     assert "(b, 196, 768)" in result["contents"]["value"]
 
 
 def test_non_ascii_before_the_error_keeps_utf16_columns(client: Client) -> None:
     # "é" is one UTF-16 unit, "😋" two: the error's character offset counts UTF-16 units, not code points
-    text = BUGGY.replace(
-        '    tokens = rearrange(img,', '    ré = "😋"; tokens = rearrange(img,'
-    )
+    text = BUGGY.replace("    tokens = rearrange(img,", '    ré = "😋"; tokens = rearrange(img,')
     uri = _open(client, "emoji.py", text)
     diags = client.diagnostics(uri)
     assert [d["code"] for d in diags] == ["SHP203"]
@@ -146,7 +157,9 @@ def test_non_ascii_before_the_error_keeps_utf16_columns(client: Client) -> None:
     assert expected == line.index("rearrange") + 1  # the emoji counts twice
     # hover on the tensor after the emoji (UTF-16 position in, code points to the core)
     col16 = len(line[: line.index("img,")].encode("utf-16-le")) // 2
-    result = client.request("textDocument/hover", {"textDocument": {"uri": uri}, "position": {"line": 7, "character": col16 + 1}})
+    result = client.request(
+        "textDocument/hover", {"textDocument": {"uri": uri}, "position": {"line": 7, "character": col16 + 1}}
+    )
     assert result is not None and "(b, 3, 225, 225)" in result["contents"]["value"]
 
 
@@ -167,7 +180,7 @@ def test_code_action_from_fix_edits() -> None:
     assert edit.range.start == T.Position(0, 15)  # code point 14 (0-based) + 1 for the surrogate pair
 
 
-HALF = '''from torch import Tensor
+HALF = """from torch import Tensor
 from einops import reduce
 from jaxtyping import Float16
 
@@ -175,7 +188,7 @@ from jaxtyping import Float16
 def pool(x: Float16[Tensor, "b c h w"]):
     s = "é😋"; y = reduce(x, "b c h w -> b c", "sum")
     return y
-'''
+"""
 
 
 def test_quick_fix_over_the_server(client: Client) -> None:
@@ -185,9 +198,14 @@ def test_quick_fix_over_the_server(client: Client) -> None:
     assert fixable, diags  # the sample's float16 sum carries an autofix: no finding is a failure, not a skip
     d = fixable[0]
     assert d["severity"] == 2  # warning
-    actions = client.request("textDocument/codeAction", {
-        "textDocument": {"uri": uri}, "range": d["range"], "context": {"diagnostics": [d]},
-    })
+    actions = client.request(
+        "textDocument/codeAction",
+        {
+            "textDocument": {"uri": uri},
+            "range": d["range"],
+            "context": {"diagnostics": [d]},
+        },
+    )
     quick = [a for a in actions if a.get("kind") == "quickfix"]
     assert quick, actions
     edits = quick[0]["edit"]["changes"][uri]
@@ -202,25 +220,27 @@ def test_quick_fix_over_the_server(client: Client) -> None:
 
 
 # ---------------------------------------------------------------------------------------------- issue 14, item 7
-ATTENTION = '''from torch import Tensor
+ATTENTION = """from torch import Tensor
 from jaxtyping import Float
 
 
 def attend(x: Float[Tensor, "b n 256"]) -> Float[Tensor, "b n 256"]:
     return x
-'''
-HEAD = '''import torch
+"""
+HEAD = """import torch
 from attention import attend
 
 
 def head():
     x = torch.randn(2, 10, 512)
     return attend(x)
-'''
+"""
 
 
 def _change(client: Client, uri: str, version: int, text: str) -> None:
-    client.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": version}, "contentChanges": [{"text": text}]})
+    client.notify(
+        "textDocument/didChange", {"textDocument": {"uri": uri, "version": version}, "contentChanges": [{"text": text}]}
+    )
 
 
 def _diagnostics_of(client: Client, uri: str, version: int) -> list[dict[str, Any]]:
@@ -267,7 +287,9 @@ def test_importers_in_a_package_follow_unsaved_edits(client: Client) -> None:
 
 
 def _hover(client: Client, uri: str, line: int, character: int) -> str | None:
-    result = client.request("textDocument/hover", {"textDocument": {"uri": uri}, "position": {"line": line, "character": character}})
+    result = client.request(
+        "textDocument/hover", {"textDocument": {"uri": uri}, "position": {"line": line, "character": character}}
+    )
     return None if result is None else result["contents"]["value"]  # type: ignore[no-any-return]
 
 
@@ -279,7 +301,7 @@ def test_hover_on_a_parameter_at_its_def(client: Client) -> None:
     assert value is not None and "img: (b, 3, 224, 224)" in value
 
 
-MODULE = '''import torch
+MODULE = """import torch
 from torch import Tensor, nn
 from jaxtyping import Float
 
@@ -292,7 +314,7 @@ class Block(nn.Module):
     def forward(self, x: Float[Tensor, "b n 64"]):
         y = self.proj(x)
         return y
-'''
+"""
 
 
 def test_hover_on_attributes_and_module_outputs(client: Client) -> None:
@@ -311,8 +333,13 @@ def test_hover_on_attributes_and_module_outputs(client: Client) -> None:
 
 def _hints(client: Client, uri: str, text: str) -> list[tuple[int, int, str]]:
     end = len(text.splitlines())
-    hints = client.request("textDocument/inlayHint", {"textDocument": {"uri": uri}, "range": {
-        "start": {"line": 0, "character": 0}, "end": {"line": end, "character": 0}}})
+    hints = client.request(
+        "textDocument/inlayHint",
+        {
+            "textDocument": {"uri": uri},
+            "range": {"start": {"line": 0, "character": 0}, "end": {"line": end, "character": 0}},
+        },
+    )
     return [(h["position"]["line"], h["position"]["character"], h["label"]) for h in hints]
 
 
@@ -330,8 +357,15 @@ def test_inlay_hints_and_the_setting_that_turns_them_off(client: Client) -> None
 def test_inlay_hints_off_from_initialization_options(tmp_path: Path) -> None:
     c = Client(tmp_path)
     try:
-        c.request("initialize", {"processId": None, "rootUri": tmp_path.as_uri(), "capabilities": {},
-                                 "initializationOptions": {"shapecheck": {"inlayHints": False}}})
+        c.request(
+            "initialize",
+            {
+                "processId": None,
+                "rootUri": tmp_path.as_uri(),
+                "capabilities": {},
+                "initializationOptions": {"shapecheck": {"inlayHints": False}},
+            },
+        )
         c.notify("initialized", {})
         c.root = tmp_path  # type: ignore[attr-defined]
         uri = _open(c, "m.py", MODULE)
@@ -366,7 +400,7 @@ def test_missing_lsp_extra_says_what_to_install() -> None:
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert proc.returncode == 2
     assert "Traceback" not in proc.stderr
-    assert '[lsp]' in proc.stderr and "pip install" in proc.stderr and "not published on PyPI" in proc.stderr
+    assert "[lsp]" in proc.stderr and "pip install" in proc.stderr and "not published on PyPI" in proc.stderr
 
 
 # ---------------------------------------------------------------------------------------------- incremental = batch
@@ -398,7 +432,7 @@ def test_incremental_analysis_gives_the_batch_findings(path: Path) -> None:
     assert key(second.findings) == key(analyse_module(edited, str(path), Project.for_file(str(path))))
 
 
-GLOBAL_OBJECT = '''import torch
+GLOBAL_OBJECT = """import torch
 from torch import nn
 from einops import rearrange
 
@@ -414,10 +448,10 @@ model = Model()
 def run():
     y = model(torch.randn(2, 16))
     return rearrange(y, "b h w -> b (h w)")
-'''
+"""
 
 
-BASE_RESETS = '''import torch
+BASE_RESETS = """import torch
 from torch import nn
 from einops import rearrange
 
@@ -434,18 +468,22 @@ class M(Base):
 
     def forward(self):
         return rearrange(self.w, "(a b) c -> a b c", a=2)
-'''
+"""
 
 
-@pytest.mark.parametrize("edits", [
-    # a callee reached only through module-level code (``model = Model()``) changes: its caller must be redone
-    [GLOBAL_OBJECT, GLOBAL_OBJECT.replace("h=4", "h=5"), GLOBAL_OBJECT],
-    # a base class's method starts assigning the attribute forward reads: M's chunk is unchanged, its answer is not
-    [BASE_RESETS, BASE_RESETS.replace("        pass\n", "        self.w = torch.randn(4, 4)\n"), BASE_RESETS],
-    # an annotation alias defined after a def that module-level code calls in between
-    [HALF, HALF.replace('"sum")', '"mean")'), HALF.replace("Float16", "Float32").replace("float16", "float32")],
-    [BUGGY, BUGGY + "\n\ndef other(img: Float[Tensor, 'b 3 225 225']):\n    return patchify(img)\n", FIXED, BUGGY],
-], ids=["through-module-level-object", "base-class-assigns", "float16-sum", "callee-and-caller"])
+@pytest.mark.parametrize(
+    "edits",
+    [
+        # a callee reached only through module-level code (``model = Model()``) changes: its caller must be redone
+        [GLOBAL_OBJECT, GLOBAL_OBJECT.replace("h=4", "h=5"), GLOBAL_OBJECT],
+        # a base class's method starts assigning the attribute forward reads: M's chunk is unchanged, its answer is not
+        [BASE_RESETS, BASE_RESETS.replace("        pass\n", "        self.w = torch.randn(4, 4)\n"), BASE_RESETS],
+        # an annotation alias defined after a def that module-level code calls in between
+        [HALF, HALF.replace('"sum")', '"mean")'), HALF.replace("Float16", "Float32").replace("float16", "float32")],
+        [BUGGY, BUGGY + "\n\ndef other(img: Float[Tensor, 'b 3 225 225']):\n    return patchify(img)\n", FIXED, BUGGY],
+    ],
+    ids=["through-module-level-object", "base-class-assigns", "float16-sum", "callee-and-caller"],
+)
 def test_incremental_edit_sequences_give_the_batch_findings(tmp_path: Path, edits: list[str]) -> None:
     from shapecheck.analysis.report.checker import analyse_module
     from shapecheck.analysis.editor.incremental import Document
@@ -458,11 +496,13 @@ def test_incremental_edit_sequences_give_the_batch_findings(tmp_path: Path, edit
         result = doc.analyse(text, str(path), Project.for_file(str(path)))
         assert result is not None
         got = sorted((f.line, f.column, f.code, f.message) for f in result.findings)
-        want = sorted((f.line, f.column, f.code, f.message) for f in analyse_module(text, str(path), Project.for_file(str(path))))
+        want = sorted(
+            (f.line, f.column, f.code, f.message) for f in analyse_module(text, str(path), Project.for_file(str(path)))
+        )
         assert got == want
 
 
-CALLED = '''import torch
+CALLED = """import torch
 from torch import Tensor
 from einops import rearrange
 from jaxtyping import Float
@@ -482,7 +522,7 @@ def main():
     out = embed(torch.randn(2, 16, 64))
     w = helper(torch.randn(3, 8))
     return out, w
-'''
+"""
 
 
 def test_a_body_shows_its_own_shapes_not_one_callers(tmp_path: Path) -> None:
@@ -502,7 +542,7 @@ def test_a_body_shows_its_own_shapes_not_one_callers(tmp_path: Path) -> None:
     assert hints["y"] == ": (b, 4, n, 16)"
     assert hints["z"] == ": (b, 2, d)"
     assert hints["out"] == ": (2, 4, 16, 16)"
-    at = lines.index("    y = rearrange(x, \"b n (h d) -> b h n d\", h=4)") + 1
+    at = lines.index('    y = rearrange(x, "b n (h d) -> b h n d", h=4)') + 1
     assert (index.at(at, 4) or "").startswith("y: (b, 4, n, 16)")
 
 

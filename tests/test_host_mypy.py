@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-PYPROJECT = '''[tool.mypy]
+PYPROJECT = """[tool.mypy]
 plugins = ["shapecheck"]
 
 # keep the test fast: the libraries' own sources are not analysed (shapecheck reads the annotations itself)
@@ -21,10 +21,10 @@ plugins = ["shapecheck"]
 module = ["torch", "torch.*", "numpy", "numpy.*", "einops", "einops.*", "jaxtyping", "jaxtyping.*"]
 follow_imports = "skip"
 follow_imports_for_stubs = true
-'''
+"""
 
 FILES = {
-    "sample.py": '''import torch
+    "sample.py": """import torch
 from torch import Tensor
 from einops import rearrange
 from jaxtyping import Float
@@ -36,16 +36,16 @@ def patchify(img: Float[Tensor, "b 3 225 225"]):
 
 def bad_pattern(x):
     return rearrange(x, "b c -> b c d")
-''',
+""",
     # no einops call at all: only annotations
-    "annot_only.py": '''from torch import Tensor
+    "annot_only.py": """from torch import Tensor
 from jaxtyping import Float
 
 
 def f(x: Float[Tensor, "b c"]) -> Float[Tensor, "b d e"]:
     return x
-''',
-    "ignored.py": '''from torch import Tensor
+""",
+    "ignored.py": """from torch import Tensor
 from einops import rearrange
 from jaxtyping import Float
 
@@ -53,16 +53,16 @@ from jaxtyping import Float
 def g(img: Float[Tensor, "b 3 225 225"]):
     y = rearrange(img, "b c (h p) w -> b h p c w", p=16)  # type: ignore[shape-mismatch]
     return rearrange(y, "b c -> b c d")  # type: ignore[shape-pattern]
-''',
+""",
     "pkg/__init__.py": "",
-    "pkg/models.py": '''from torch import Tensor
+    "pkg/models.py": """from torch import Tensor
 from jaxtyping import Float
 
 
 def embed(x: Float[Tensor, "b 3 224 224"]) -> Float[Tensor, "b 196 768"]:
     raise NotImplementedError
-''',
-    "pkg/use.py": '''from einops import rearrange
+""",
+    "pkg/use.py": """from einops import rearrange
 
 from pkg.models import embed
 
@@ -70,11 +70,13 @@ from pkg.models import embed
 def f(img):
     t = embed(img)
     return rearrange(t, "b (h w) c -> b h w c", h=15)
-''',
+""",
     "clean.py": "import os\n\nprint(os.sep)\n",
 }
 
-_ERR = re.compile(r"^(?P<path>[^:]+):(?P<line>\d+):(?P<col>\d+):(?P<eline>\d+):(?P<ecol>\d+): (?P<sev>\w+): (?P<msg>.*?)(?:  \[(?P<code>[\w-]+)\])?$")
+_ERR = re.compile(
+    r"^(?P<path>[^:]+):(?P<line>\d+):(?P<col>\d+):(?P<eline>\d+):(?P<ecol>\d+): (?P<sev>\w+): (?P<msg>.*?)(?:  \[(?P<code>[\w-]+)\])?$"
+)
 
 
 @pytest.fixture(scope="module")
@@ -87,22 +89,48 @@ def project(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return root
 
 
-def mypy(root: Path, *args: str, env: dict[str, str] | None = None) -> tuple[list[tuple[str, int, int, int, int, str, str]], str]:
-    cmd = [sys.executable, "-m", "mypy", "--show-column-numbers", "--show-error-end", "--no-pretty", "--no-color-output", *args,
-           "sample.py", "annot_only.py", "ignored.py", "pkg", "clean.py"]
+def mypy(
+    root: Path, *args: str, env: dict[str, str] | None = None
+) -> tuple[list[tuple[str, int, int, int, int, str, str]], str]:
+    cmd = [
+        sys.executable,
+        "-m",
+        "mypy",
+        "--show-column-numbers",
+        "--show-error-end",
+        "--no-pretty",
+        "--no-color-output",
+        *args,
+        "sample.py",
+        "annot_only.py",
+        "ignored.py",
+        "pkg",
+        "clean.py",
+    ]
     proc = subprocess.run(cmd, cwd=root, capture_output=True, text=True, timeout=300, env=env)
     assert proc.returncode in (0, 1), proc.stdout + proc.stderr
     errors = []
     for line in proc.stdout.splitlines():
         m = _ERR.match(line)
         if m and m["sev"] == "error":
-            errors.append((Path(m["path"]).as_posix(), int(m["line"]), int(m["col"]), int(m["eline"]), int(m["ecol"]),
-                           m["code"] or "", m["msg"]))
+            errors.append(
+                (
+                    Path(m["path"]).as_posix(),
+                    int(m["line"]),
+                    int(m["col"]),
+                    int(m["eline"]),
+                    int(m["ecol"]),
+                    m["code"] or "",
+                    m["msg"],
+                )
+            )
     return errors, proc.stdout
 
 
 def shape_errors(errors: list[tuple[str, int, int, int, int, str, str]]) -> list[tuple[str, int, int, str, str]]:
-    return sorted((p, ln, col, code, msg.split()[0]) for p, ln, col, _, _, code, msg in errors if code.startswith("shape-"))
+    return sorted(
+        (p, ln, col, code, msg.split()[0]) for p, ln, col, _, _, code, msg in errors if code.startswith("shape-")
+    )
 
 
 EXPECTED = [
@@ -132,9 +160,16 @@ def test_findings_at_line_and_column(cold: tuple[list, str]) -> None:  # type: i
 
 
 def test_same_lines_and_codes_as_the_core(project: Path, cold: tuple[list, str]) -> None:  # type: ignore[type-arg]
-    proc = subprocess.run([sys.executable, "-m", "shapecheck", "check", "--no-cache", "--format", "json", "."],
-                          cwd=project, capture_output=True, text=True, timeout=120)
-    core = sorted((Path(f["path"]).as_posix().removeprefix("./"), f["line"], f["code"]) for f in json.loads(proc.stdout))
+    proc = subprocess.run(
+        [sys.executable, "-m", "shapecheck", "check", "--no-cache", "--format", "json", "."],
+        cwd=project,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    core = sorted(
+        (Path(f["path"]).as_posix().removeprefix("./"), f["line"], f["code"]) for f in json.loads(proc.stdout)
+    )
     ignored_by_mypy = [("ignored.py", 7, "SHP203"), ("ignored.py", 8, "SHP104")]  # `# type: ignore[...]` is mypy's
     assert core == sorted([(p, ln, shp) for p, ln, _, _, shp in EXPECTED] + ignored_by_mypy)
 
@@ -184,7 +219,16 @@ def test_internal_failure_is_one_shp902_error(project: Path, tmp_path: Path) -> 
     import os
 
     env = {**os.environ, "PYTHONPATH": str(tmp_path)}
-    cmd = [sys.executable, "-m", "mypy", "--show-column-numbers", "--cache-dir", str(tmp_path / "cache"), "sample.py", "clean.py"]
+    cmd = [
+        sys.executable,
+        "-m",
+        "mypy",
+        "--show-column-numbers",
+        "--cache-dir",
+        str(tmp_path / "cache"),
+        "sample.py",
+        "clean.py",
+    ]
     proc = subprocess.run(cmd, cwd=project, capture_output=True, text=True, timeout=300, env=env)
     assert proc.returncode == 1, proc.stdout + proc.stderr
     assert proc.stdout.splitlines()[0] == (

@@ -19,35 +19,59 @@ ROOT = Path(__file__).resolve().parents[1]
 
 pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
 
-SAMPLE = '''from torch import Tensor
+SAMPLE = """from torch import Tensor
 from einops import rearrange
 from jaxtyping import Float
 
 
 def patchify(img: Float[Tensor, "b 3 225 225"]):
     return rearrange(img, "b c (h p1) (w p2) -> b (h w) (p1 p2 c)", p1=16, p2=16)
-'''
-HALF = '''from torch import Tensor
+"""
+HALF = """from torch import Tensor
 from einops import reduce
 from jaxtyping import Float16
 
 
 def pool(x: Float16[Tensor, "b c h w"]):
     return reduce(x, "b c h w -> b c", "sum")
-'''
+"""
 CLEAN = "import os\n\nprint(os.sep)\n"
 
 
 def git(cwd: Path, *args: str) -> None:
-    subprocess.run(["git", "-c", "user.email=t@example.com", "-c", "user.name=t", "-c", "commit.gpgsign=false", *args],
-                   cwd=cwd, check=True, capture_output=True)
+    subprocess.run(
+        ["git", "-c", "user.email=t@example.com", "-c", "user.name=t", "-c", "commit.gpgsign=false", *args],
+        cwd=cwd,
+        check=True,
+        capture_output=True,
+    )
 
 
 def snapshot_repo(dest: Path) -> Path:
     """A committed copy of the package as it is in the working tree (tracked and untracked, minus ignored)."""
-    listed = subprocess.run(["git", "ls-files", "-co", "--exclude-standard", "-z", "--", "shapecheck", "stubs",
-                             "pyproject.toml", "README.md", ".pre-commit-hooks.yaml", "LICENSE"],
-                            cwd=ROOT, capture_output=True, check=True).stdout.decode().split("\0")
+    listed = (
+        subprocess.run(
+            [
+                "git",
+                "ls-files",
+                "-co",
+                "--exclude-standard",
+                "-z",
+                "--",
+                "shapecheck",
+                "stubs",
+                "pyproject.toml",
+                "README.md",
+                ".pre-commit-hooks.yaml",
+                "LICENSE",
+            ],
+            cwd=ROOT,
+            capture_output=True,
+            check=True,
+        )
+        .stdout.decode()
+        .split("\0")
+    )
     for rel in filter(None, listed):
         src = ROOT / rel
         if src.is_file():
@@ -73,16 +97,37 @@ def run(tmp_path_factory: pytest.TempPathFactory) -> tuple[subprocess.CompletedP
     for name, text in {"sample.py": SAMPLE, "half.py": HALF, "clean.py": CLEAN}.items():
         (work / name).write_text(text)
     git(work, "add", ".")
-    env = {**os.environ, "PRE_COMMIT_HOME": str(tmp_path_factory.mktemp("pre-commit-home")), "PRE_COMMIT_COLOR": "never"}
-    proc = subprocess.run([sys.executable, "-m", "pre_commit", "try-repo", str(hookrepo), "--files", "sample.py", "half.py",
-                           "clean.py", "--verbose"], cwd=work, env=env, capture_output=True, text=True, timeout=600)
+    env = {
+        **os.environ,
+        "PRE_COMMIT_HOME": str(tmp_path_factory.mktemp("pre-commit-home")),
+        "PRE_COMMIT_COLOR": "never",
+    }
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pre_commit",
+            "try-repo",
+            str(hookrepo),
+            "--files",
+            "sample.py",
+            "half.py",
+            "clean.py",
+            "--verbose",
+        ],
+        cwd=work,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     return proc, work
 
 
 def _section(out: str, hook: str) -> str:
     start = out.index(f"- hook id: {hook}\n")
     end = out.find("- hook id:", start + 1)
-    return out[start: end if end != -1 else None]
+    return out[start : end if end != -1 else None]
 
 
 def test_shapecheck_hook_reports_findings(run: tuple[subprocess.CompletedProcess[str], Path]) -> None:

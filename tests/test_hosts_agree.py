@@ -55,14 +55,25 @@ def test_core(tree: Path) -> None:
 
 
 def test_cli(tree: Path) -> None:
-    proc = subprocess.run([sys.executable, "-m", "shapecheck", "check", "--no-cache", "--format", "json", "."],
-                          cwd=tree, capture_output=True, text=True, timeout=300)
+    proc = subprocess.run(
+        [sys.executable, "-m", "shapecheck", "check", "--no-cache", "--format", "json", "."],
+        cwd=tree,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert proc.returncode == 1, proc.stderr
     got: dict[str, list[SimpleNamespace]] = {}
     for f in json.loads(proc.stdout):
-        got.setdefault(Path(f["path"]).name, []).append(SimpleNamespace(
-            line=f["line"], column=f["column"], code=f["code"], message=f["message"],
-            effective_severity=Severity(f["severity"])))
+        got.setdefault(Path(f["path"]).name, []).append(
+            SimpleNamespace(
+                line=f["line"],
+                column=f["column"],
+                code=f["code"],
+                message=f["message"],
+                effective_severity=Severity(f["severity"]),
+            )
+        )
     for name in _expected(tree):
         # the JSON report as users read it: lines, codes, severities, columns and message fragments
         problems = mismatches((tree / name).read_text("utf-8"), got.get(name, []))
@@ -70,16 +81,19 @@ def test_cli(tree: Path) -> None:
 
 
 def test_flake8(tree: Path) -> None:
-    proc = subprocess.run([sys.executable, "-m", "flake8", "--select", "SHP", "--format", "%(path)s|%(row)d|%(code)s", "."],
-                          cwd=tree, capture_output=True, text=True, timeout=300)
+    proc = subprocess.run(
+        [sys.executable, "-m", "flake8", "--select", "SHP", "--format", "%(path)s|%(row)d|%(code)s", "."],
+        cwd=tree,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     got: dict[str, set[tuple[int, str]]] = {}
     for line in proc.stdout.splitlines():
         path, row, code = line.split("|")
         got.setdefault(Path(path).name, set()).add((int(row), code))
     for name, want in _expected(tree).items():
         assert got.get(name, set()) == want, name
-
-
 
 
 def test_mypy(tree: Path) -> None:

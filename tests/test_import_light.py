@@ -23,8 +23,9 @@ print(json.dumps(loaded))
 
 @pytest.mark.parametrize("module", ["shapecheck", "shapecheck.core", "shapecheck.cli", "shapecheck.runner"])
 def test_import_is_light(module: str) -> None:
-    proc = subprocess.run([sys.executable, "-c", _PROBE.format(module=module)], cwd=ROOT, capture_output=True,
-                          text=True, timeout=60)
+    proc = subprocess.run(
+        [sys.executable, "-c", _PROBE.format(module=module)], cwd=ROOT, capture_output=True, text=True, timeout=60
+    )
     assert proc.returncode == 0, proc.stderr
     loaded = json.loads(proc.stdout.strip().splitlines()[-1])
     assert module in loaded or module == "shapecheck"

@@ -34,22 +34,105 @@ from shapecheck.annotations import Memo, evaluate_expr, match_shape, parse_dims 
 
 
 VALID_TOKENS = [
-    "a", "b", "n", "a", "b", "n", "_", "_a", "1", "2", "3", "#a", "#n", "#2", "#1",
-    "*r", "*s", "#*r", "*r", "...", "*_", "a=2", "x=b", "rows=a", "=3", "a=_",
-    "a-1", "n+1", "a*b", "2*a", "a//2", "a/2", "a%2", "min(a,b)", "max(a,2)", "abs(1-a)", "a**2", "(n)",
-    "b-a", "#a+1", "x=n-1", "a+b", "n*n", "-2", "+2", "0", "1_0",
+    "a",
+    "b",
+    "n",
+    "a",
+    "b",
+    "n",
+    "_",
+    "_a",
+    "1",
+    "2",
+    "3",
+    "#a",
+    "#n",
+    "#2",
+    "#1",
+    "*r",
+    "*s",
+    "#*r",
+    "*r",
+    "...",
+    "*_",
+    "a=2",
+    "x=b",
+    "rows=a",
+    "=3",
+    "a=_",
+    "a-1",
+    "n+1",
+    "a*b",
+    "2*a",
+    "a//2",
+    "a/2",
+    "a%2",
+    "min(a,b)",
+    "max(a,2)",
+    "abs(1-a)",
+    "a**2",
+    "(n)",
+    "b-a",
+    "#a+1",
+    "x=n-1",
+    "a+b",
+    "n*n",
+    "-2",
+    "+2",
+    "0",
+    "1_0",
 ]
 INVALID_TOKENS = [
-    "(a", "b)", "(a*b)", "a,b", "a#", "##a", "**r", "__a", "#_", "_3", "*3", "?3", "a...", ".....", "*a+1",
-    "_a+1", "?a+1", "a=b=c", "n'", "{}", "*#_", "#*_", "_#a", "a==b", "3.0", "a.b", "a[0]", "f(a)", "(a w)",
-    "?a", "?", "*", "a=", "_*", "*_x", "_?a", "#*a=2",
+    "(a",
+    "b)",
+    "(a*b)",
+    "a,b",
+    "a#",
+    "##a",
+    "**r",
+    "__a",
+    "#_",
+    "_3",
+    "*3",
+    "?3",
+    "a...",
+    ".....",
+    "*a+1",
+    "_a+1",
+    "?a+1",
+    "a=b=c",
+    "n'",
+    "{}",
+    "*#_",
+    "#*_",
+    "_#a",
+    "a==b",
+    "3.0",
+    "a.b",
+    "a[0]",
+    "f(a)",
+    "(a w)",
+    "?a",
+    "?",
+    "*",
+    "a=",
+    "_*",
+    "*_x",
+    "_?a",
+    "#*a=2",
 ]
 FUZZ_ALPHABET = "ab_*#?=.,()+-12"
 
 
 def _token(draw_valid: bool) -> st.SearchStrategy[str]:
-    return st.sampled_from(VALID_TOKENS) if draw_valid else st.one_of(
-        st.sampled_from(INVALID_TOKENS), st.sampled_from(VALID_TOKENS), st.text(FUZZ_ALPHABET, min_size=1, max_size=4)
+    return (
+        st.sampled_from(VALID_TOKENS)
+        if draw_valid
+        else st.one_of(
+            st.sampled_from(INVALID_TOKENS),
+            st.sampled_from(VALID_TOKENS),
+            st.text(FUZZ_ALPHABET, min_size=1, max_size=4),
+        )
     )
 
 
@@ -75,9 +158,19 @@ def _same_dim(ours, theirs) -> bool:
     if type(theirs) is _SymbolicDim:
         return ours.kind == "expr" and ours.name == theirs.elem and ours.broadcast == theirs.broadcastable
     if type(theirs) is _NamedVariadicDim:
-        return (ours.kind, ours.name, ours.broadcast, ours.treepath) == ("variadic", theirs.name, theirs.broadcastable, theirs.treepath)
+        return (ours.kind, ours.name, ours.broadcast, ours.treepath) == (
+            "variadic",
+            theirs.name,
+            theirs.broadcastable,
+            theirs.treepath,
+        )
     assert type(theirs) is _NamedDim
-    return (ours.kind, ours.name, ours.broadcast, ours.treepath) == ("named", theirs.name, theirs.broadcastable, theirs.treepath)
+    return (ours.kind, ours.name, ours.broadcast, ours.treepath) == (
+        "named",
+        theirs.name,
+        theirs.broadcastable,
+        theirs.treepath,
+    )
 
 
 def _call_verdict(specs: list[str], shapes: list[tuple[int, ...]], ret: tuple[str, tuple[int, ...]] | None) -> str:
@@ -149,7 +242,9 @@ def test_parse_agrees_with_jaxtyping(s: str) -> None:
         lo = ours.min_rank
         for rank in range(lo, lo + 2 if ours.variadic_index is not None else lo + 1):
             for fill in (2, 3):  # (a broken `#expr` axis of size 1 is accepted unevaluated)
-                shape = tuple(d.value if d.kind == "fixed" and d.value and d.value > 0 else fill for d in ours.check_order())
+                shape = tuple(
+                    d.value if d.kind == "fixed" and d.value and d.value > 0 else fill for d in ours.check_order()
+                )
                 shape = shape + (fill,) * (rank - len(shape))
                 assert _call_verdict([s], [shape], None) != "pass", (s, shape)
 
@@ -230,6 +325,7 @@ def test_generated_cases_cover_every_verdict() -> None:
 
 
 # ---- hand-picked regressions for quirks found while differential-testing ----
+
 
 @pytest.mark.parametrize(
     "specs,shapes,expected",

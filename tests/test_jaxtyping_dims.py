@@ -92,7 +92,9 @@ def test_group_reason_mentions_einops() -> None:
     reason = parse_dims("b (h w) c")
     assert isinstance(reason, str) and "einops" in reason
     code = next(c for c in CODES if c.code == "SHP110")
-    assert code.format(annotation="b (h w) c", detail=DimsSyntax(reason)).startswith("SHP110 invalid jaxtyping annotation")
+    assert code.format(annotation="b (h w) c", detail=DimsSyntax(reason)).startswith(
+        "SHP110 invalid jaxtyping annotation"
+    )
 
 
 def test_names() -> None:
@@ -208,7 +210,11 @@ def test_instantiate() -> None:
     assert "t" in memo.single
     assert instantiate(spec("b ..."), Memo(), fresh) is None
     assert instantiate(spec("*r"), Memo(), fresh) is None
-    assert instantiate(spec("*r c"), Memo(variadic={"r": (n, m)}), fresh) == (n, m, Size.sym("c#" + str(next(counter) - 1)))
+    assert instantiate(spec("*r c"), Memo(variadic={"r": (n, m)}), fresh) == (
+        n,
+        m,
+        Size.sym("c#" + str(next(counter) - 1)),
+    )
 
 
 # ---- symbolic soundness: a symbolic verdict must hold for every concrete instance ----------------------------
@@ -272,7 +278,11 @@ def test_dtype_table_matches_jaxtyping() -> None:
             assert cls.dtypes is _array_types._any_dtype
         else:
             assert set(cls.dtypes) == names, name
-    exported = {n for n in dir(jaxtyping) if isinstance(getattr(jaxtyping, n), type) and issubclass(getattr(jaxtyping, n), jaxtyping.AbstractDtype)}
+    exported = {
+        n
+        for n in dir(jaxtyping)
+        if isinstance(getattr(jaxtyping, n), type) and issubclass(getattr(jaxtyping, n), jaxtyping.AbstractDtype)
+    }
     assert exported - {"AbstractDtype"} <= set(DTYPE_CLASSES)
 
 

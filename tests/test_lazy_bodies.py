@@ -43,7 +43,7 @@ def flatten(x):
     return y
 '''
 
-MAIN = '''import torch
+MAIN = """import torch
 from einops import rearrange
 
 from pkg.helpers import Box, flatten
@@ -57,7 +57,7 @@ def f():
 def g():
     b = Box(3)
     return rearrange(b.w, "a b c -> (a b) c")  # error: SHP201 (b.w is (3, 4), from Box.__init__)
-'''
+"""
 
 
 def _tree(tmp_path: Path) -> list[Path]:
@@ -91,7 +91,10 @@ def test_findings_do_not_depend_on_blanked_bodies(tmp_path: Path) -> None:
     # flatten() ran and Box.__init__ gave Box its attributes: their statements were parsed; unused() never ran
     assert len(helpers.other_trees) == 2
     unused = helpers.functions["pkg.helpers:unused"]
-    assert id(unused.node) in helpers.fragment_of and unused.node.body.body[0].body[0].value.__class__.__name__ == "Ellipsis"
+    assert (
+        id(unused.node) in helpers.fragment_of
+        and unused.node.body.body[0].body[0].value.__class__.__name__ == "Ellipsis"
+    )
     assert len(helpers.functions["pkg.helpers:flatten"].node.body.body) == 3
 
 
@@ -110,13 +113,32 @@ def test_parallel_run_matches_sequential(tmp_path: Path) -> None:
         extra = tmp_path / "pkg" / f"user{k}.py"
         extra.write_text(MAIN.replace("b = Box(3)", f"b = Box({k + 2})"))
         files.append(extra)
+
     # in a subprocess each: -j 2 forks, and this test process may have loaded a multithreaded library (jax) by now
     def findings(jobs: int) -> list[tuple[object, ...]]:
-        proc = subprocess.run([sys.executable, "-m", "shapecheck", "check", "--no-cache", "--format", "json", "-j", str(jobs),
-                               *map(str, files)], cwd=tmp_path, capture_output=True, text=True, timeout=300,
-                              env={**os.environ, "PYTHONPATH": str(ROOT)})
+        proc = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "shapecheck",
+                "check",
+                "--no-cache",
+                "--format",
+                "json",
+                "-j",
+                str(jobs),
+                *map(str, files),
+            ],
+            cwd=tmp_path,
+            capture_output=True,
+            text=True,
+            timeout=300,
+            env={**os.environ, "PYTHONPATH": str(ROOT)},
+        )
         assert proc.returncode == 1, proc.stderr
-        return [(f["path"], f["line"], f["column"], f["code"], f["message"], f["notes"]) for f in json.loads(proc.stdout)]
+        return [
+            (f["path"], f["line"], f["column"], f["code"], f["message"], f["notes"]) for f in json.loads(proc.stdout)
+        ]
 
     one, two = findings(1), findings(2)
     # notes included: each call site's notes name its own arguments, whichever file a process analysed first
@@ -138,9 +160,14 @@ def test_imported_file_cpython_refuses_is_reported_whichever_reads_it_first(tmp_
         (pkg / f"a{k}.py").write_text("import einops\nfrom pkg.b import g\n\n\ndef f(x):\n    return g(x)\n")
 
     def findings(jobs: int) -> list[tuple[object, ...]]:
-        proc = subprocess.run([sys.executable, "-m", "shapecheck", "check", "--no-cache", "--format", "json", "-j", str(jobs),
-                               "pkg"], cwd=tmp_path, capture_output=True, text=True, timeout=300,
-                              env={**os.environ, "PYTHONPATH": str(ROOT)})
+        proc = subprocess.run(
+            [sys.executable, "-m", "shapecheck", "check", "--no-cache", "--format", "json", "-j", str(jobs), "pkg"],
+            cwd=tmp_path,
+            capture_output=True,
+            text=True,
+            timeout=300,
+            env={**os.environ, "PYTHONPATH": str(ROOT)},
+        )
         assert proc.returncode == 1, proc.stderr
         return [(Path(f["path"]).name, f["line"], f["column"], f["code"]) for f in json.loads(proc.stdout)]
 

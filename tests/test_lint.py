@@ -1,6 +1,6 @@
-"""The linters are part of the suite: ruff (rules in pyproject.toml's [tool.ruff]) and strict mypy ([tool.mypy]).
+"""The linters are part of the suite: ruff check and ruff format (pyproject.toml's [tool.ruff]) and strict mypy ([tool.mypy]).
 
-Both come with the ``[test]`` extra; a missing tool is a failure, not a skip.
+They come with the ``[test]`` extra; a missing tool is a failure, not a skip.
 """
 
 from __future__ import annotations
@@ -21,6 +21,12 @@ def test_ruff_check() -> None:
     assert proc.returncode == 0, proc.stdout + proc.stderr
 
 
+def test_ruff_format() -> None:
+    """The code is in ``ruff format``'s style (line length from [tool.ruff]); run ``ruff format .`` to fix."""
+    proc = _run("ruff", "format", "--check", "--no-cache", ".")
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
 def test_mypy_strict() -> None:
     proc = _run("mypy")
     assert proc.returncode == 0, proc.stdout + proc.stderr
@@ -29,7 +35,7 @@ def test_mypy_strict() -> None:
 
 def test_readme_layout_lists_every_top_level_module() -> None:
     text = (ROOT / "README.md").read_text(encoding="utf-8")
-    layout = text[text.index("## Layout"):]
+    layout = text[text.index("## Layout") :]
     layout = layout[: layout.find("\n## ", 1)] if "\n## " in layout[1:] else layout
     package = ROOT / "shapecheck"
     names = [p.name for p in package.iterdir() if (p.suffix == ".py" or (p / "__init__.py").is_file())]

@@ -54,12 +54,17 @@ def test_inferred_shape_is_torchs(expr: str) -> None:
     assert inferred == tuple(env["y"].shape)  # type: ignore[attr-defined]
 
 
-@pytest.mark.parametrize("expr, fragment", [
-    ("nn.LSTM(8, 16)(torch.randn(5, 4, 6))", "input_size=8"),
-    ("nn.TransformerEncoderLayer(16, 4)(torch.randn(5, 2, 12))", "d_model=16"),
-    ("nn.MultiheadAttention(16, 4, batch_first=True)(torch.randn(2, 5, 16), torch.randn(2, 9, 8), torch.randn(2, 9, 8))",
-     "MultiheadAttention(embed_dim=16)"),
-])
+@pytest.mark.parametrize(
+    "expr, fragment",
+    [
+        ("nn.LSTM(8, 16)(torch.randn(5, 4, 6))", "input_size=8"),
+        ("nn.TransformerEncoderLayer(16, 4)(torch.randn(5, 2, 12))", "d_model=16"),
+        (
+            "nn.MultiheadAttention(16, 4, batch_first=True)(torch.randn(2, 5, 16), torch.randn(2, 9, 8), torch.randn(2, 9, 8))",
+            "MultiheadAttention(embed_dim=16)",
+        ),
+    ],
+)
 def test_reported_calls_fail_in_torch(expr: str, fragment: str) -> None:
     src = HEADER + f"y = {expr}\n"
     _, findings = inferred_values(src, "layer_case.py")

@@ -56,8 +56,15 @@ def generate(seed: int) -> tuple[tuple[int, ...], str]:
 
 
 def render(shape: tuple[int, ...], call: str, pieces: list[tuple[int, ...]] | None) -> str:
-    lines = ["import torch", "from jaxtyping import Float", "", "", "def f():",
-             f"    x = torch.zeros({shape!r})", f"    r = {call}"]
+    lines = [
+        "import torch",
+        "from jaxtyping import Float",
+        "",
+        "",
+        "def f():",
+        f"    x = torch.zeros({shape!r})",
+        f"    r = {call}",
+    ]
     for i, p in enumerate(pieces or []):
         lines.append(f"    p{i}: Float[torch.Tensor, {' '.join(map(str, p))!r}] = r[{i}]")
     if pieces:

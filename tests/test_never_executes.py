@@ -41,7 +41,7 @@ def _make_tree(base: Path, marker: Path) -> dict[str, str]:
             import os
             import einops
             {w("imported-module-top-level")}
-            os.system({'touch ' + str(marker / 'os-system')!r})
+            os.system({"touch " + str(marker / "os-system")!r})
             __import__("pathlib").Path({str(marker / "dunder-import")!r}).write_text("ran")
 
             def scale(x, factor={w("helper-default")}):
@@ -71,10 +71,10 @@ def _make_tree(base: Path, marker: Path) -> dict[str, str]:
                 {w("function-body")}
                 return einops.reduce(x, "b c h w -> b c", "mean")
 
-            def g(x: Float[Tensor, "b n=__import__('os').system('touch {marker / 'annotation-dims'}')"]):
+            def g(x: Float[Tensor, "b n=__import__('os').system('touch {marker / "annotation-dims"}')"]):
                 return x
 
-            def h(x: '''Float[Tensor, {w('string-annotation')!r}]'''):
+            def h(x: '''Float[Tensor, {w("string-annotation")!r}]'''):
                 return x
 
             class Block(torch.nn.Module, metaclass=type({w("metaclass")!r}, (type,), {{}})):
@@ -92,7 +92,7 @@ def _make_tree(base: Path, marker: Path) -> dict[str, str]:
             values = [{w("comprehension")} for _ in range(2)]
             y = f(torch.zeros(2, 3, 4, 4))
             z = einops.rearrange(torch.zeros(2, 3), "a b -> b a", **{{k: {w("axes-lengths")} for k in ()}})
-            w = einops.rearrange(torch.zeros(2, 3), f"a b -> {{ {w('f-string-pattern')} }}")
+            w = einops.rearrange(torch.zeros(2, 3), f"a b -> {{ {w("f-string-pattern")} }}")
 
             if __name__ == "__main__":
                 {w("main-guard")}
@@ -129,8 +129,11 @@ def _make_tree(base: Path, marker: Path) -> dict[str, str]:
 
 def _snapshot(base: Path) -> dict[str, str]:
     """Every file of the analysed tree, except shapecheck's own result cache (written by the flake8 host)."""
-    return {str(p.relative_to(base)): hashlib.sha256(p.read_bytes()).hexdigest() for p in sorted(base.rglob("*"))
-            if p.is_file() and ".shapecheck_cache" not in p.relative_to(base).parts}
+    return {
+        str(p.relative_to(base)): hashlib.sha256(p.read_bytes()).hexdigest()
+        for p in sorted(base.rglob("*"))
+        if p.is_file() and ".shapecheck_cache" not in p.relative_to(base).parts
+    }
 
 
 @pytest.fixture
@@ -150,7 +153,9 @@ def _assert_nothing_ran(base: Path, marker: Path, before: dict[str, str]) -> Non
 def test_sanity_the_tree_really_writes(tree: tuple[Path, Path]) -> None:
     """The fixture is armed: importing the package for real does write marker files."""
     base, marker = tree
-    proc = subprocess.run([sys.executable, "-c", "import pkg.helper"], cwd=base, capture_output=True, text=True, timeout=60)
+    proc = subprocess.run(
+        [sys.executable, "-c", "import pkg.helper"], cwd=base, capture_output=True, text=True, timeout=60
+    )
     assert proc.returncode == 0, proc.stderr
     assert {"package-init", "imported-module-top-level", "os-system", "dunder-import"} <= set(os.listdir(marker))
 
@@ -159,9 +164,14 @@ def test_sanity_the_tree_really_writes(tree: tuple[Path, Path]) -> None:
 def test_cli_never_executes(tree: tuple[Path, Path], jobs: str) -> None:
     base, marker = tree
     before = _snapshot(base)
-    proc = subprocess.run([sys.executable, "-m", "shapecheck", "check", "--no-cache", "-j", jobs, "--format", "json", "."],
-                          cwd=base, capture_output=True, text=True, timeout=120,
-                          env={**os.environ, "PYTHONPATH": str(ROOT)})
+    proc = subprocess.run(
+        [sys.executable, "-m", "shapecheck", "check", "--no-cache", "-j", jobs, "--format", "json", "."],
+        cwd=base,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
     assert proc.returncode in (0, 1), proc.stderr
     findings = json.loads(proc.stdout)
     assert not [f for f in findings if f["code"] in ("SHP901", "SHP902")], findings
@@ -172,8 +182,14 @@ def test_cli_with_cache_writes_only_its_cache(tree: tuple[Path, Path]) -> None:
     """With the cache on, the only new files are under .shapecheck_cache; the analysed files are untouched."""
     base, marker = tree
     before = _snapshot(base)
-    proc = subprocess.run([sys.executable, "-m", "shapecheck", "check", "-j", "1", "."], cwd=base, capture_output=True,
-                          text=True, timeout=120, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    proc = subprocess.run(
+        [sys.executable, "-m", "shapecheck", "check", "-j", "1", "."],
+        cwd=base,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
     assert proc.returncode in (0, 1), proc.stderr
     assert sorted(os.listdir(marker)) == []
     after = {k: v for k, v in _snapshot(base).items() if not k.startswith(".shapecheck_cache")}
@@ -201,7 +217,13 @@ def test_flake8_host_never_executes(tree: tuple[Path, Path]) -> None:
     pytest.importorskip("flake8")
     base, marker = tree
     before = _snapshot(base)
-    proc = subprocess.run([sys.executable, "-m", "flake8", "--select", "SHP", "-j", "1", "."], cwd=base,
-                          capture_output=True, text=True, timeout=120, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    proc = subprocess.run(
+        [sys.executable, "-m", "flake8", "--select", "SHP", "-j", "1", "."],
+        cwd=base,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
     assert proc.returncode in (0, 1), proc.stderr
     _assert_nothing_ran(base, marker, before)

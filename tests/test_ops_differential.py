@@ -35,22 +35,30 @@ EXAMPLES = {"numpy": 3, "torch": 3, "jax": 1, "tensorflow": 2, "paddle": 2}
 
 # ops of the analyser's tables that no generator exercises, and why
 UNEXERCISED: dict[str, str] = {
-    **{k: "compared with torch case by case in tests/test_model_layers.py (model-code layers)"
-       for k in ("Pool", "AdaptivePool", "RNN", "Upsample", "interpolate", "upsample")},
-    "cuda": "needs a GPU", "pin_memory": "needs an accelerator",
+    **{
+        k: "compared with torch case by case in tests/test_model_layers.py (model-code layers)"
+        for k in ("Pool", "AdaptivePool", "RNN", "Upsample", "interpolate", "upsample")
+    },
+    "cuda": "needs a GPU",
+    "pin_memory": "needs an accelerator",
     "cpu": "a device move (exercised as an identity by `to('cpu')`)",
-    "layer_norm_like": "internal name, no framework function", "group_norm_like": "internal name, no framework function",
-    "instance_norm_like": "internal name, no framework function", "view_as_real_like": "internal name, no framework function",
+    "layer_norm_like": "internal name, no framework function",
+    "group_norm_like": "internal name, no framework function",
+    "instance_norm_like": "internal name, no framework function",
+    "view_as_real_like": "internal name, no framework function",
     "gelu_new": "not a numpy/torch/jax function (transformers' activation)",
     "stop_gradient": "jax.lax.stop_gradient: jax.lax is not generated",
     "device": "not a shape (an attribute giving a device)",
     "tolist": "returns Python lists: the analyser gives no shape",
     "item": "returns a Python scalar: the analyser gives no shape",
-    "nonzero": "data-dependent shape: unknown", "unique": "data-dependent shape: unknown",
-    "masked_select": "data-dependent shape: unknown", "scatter": "unknown shape",
+    "nonzero": "data-dependent shape: unknown",
+    "unique": "data-dependent shape: unknown",
+    "masked_select": "data-dependent shape: unknown",
+    "scatter": "unknown shape",
     "float_": "numpy.float_ was removed in numpy 2",
     "MultiheadAttention": "its output is unknown (only its construction is read)",
-    "Parameter": "nn.Parameter(t) is t itself", "ModuleList": "a container of layers, never applied itself",
+    "Parameter": "nn.Parameter(t) is t itself",
+    "ModuleList": "a container of layers, never applied itself",
     "ModuleDict": "a container of layers, never applied itself",
 }
 
@@ -73,6 +81,7 @@ def _test_for(name: str):  # type: ignore[no-untyped-def]
     @given(seed=SEEDS)
     def test(key: str, seed: int) -> None:
         _check(name, key, seed)
+
     return test
 
 
@@ -112,12 +121,28 @@ def test_every_registered_op_is_generated() -> None:
         "registry": registry.op_names(),
         # semantics outside the call tables: attributes and operators (ops.tensor_attribute / tensor_binary),
         # indexing (shape_ops.index_tensor, constructors' boolean masks), len()
-        "attributes, operators, indexing": {"shape", "ndim", "T", "mT", "mH", "H", "real", "imag", "data", "grad", "@",
-                                            "len", "index", "mask_index"},
+        "attributes, operators, indexing": {
+            "shape",
+            "ndim",
+            "T",
+            "mT",
+            "mH",
+            "H",
+            "real",
+            "imag",
+            "data",
+            "grad",
+            "@",
+            "len",
+            "index",
+            "mask_index",
+        },
     }
     missing = {t: sorted(n for n in names if n not in have and n not in UNEXERCISED) for t, names in tables.items()}
     missing = {t: v for t, v in missing.items() if v}
-    assert not missing, f"ops with no generator (add one to tests/ops_harness.py, or a reason to UNEXERCISED): {missing}"
+    assert not missing, (
+        f"ops with no generator (add one to tests/ops_harness.py, or a reason to UNEXERCISED): {missing}"
+    )
 
 
 def test_every_stub_module_is_exercised() -> None:
@@ -129,18 +154,69 @@ def test_every_stub_module_is_exercised() -> None:
         parts = rel.parts[:-1] if rel.name == "__init__" else rel.parts
         present.add(".".join(parts))
     installed_roots = {m.split(".")[0] for m in claimed}
-    unclaimed = sorted(m for m in present if m not in claimed and m.split(".")[0] in installed_roots | {"numpy", "torch"})
+    unclaimed = sorted(
+        m for m in present if m not in claimed and m.split(".")[0] in installed_roots | {"numpy", "torch"}
+    )
     assert not unclaimed, f"stub modules no framework plug-in exercises: {unclaimed}"
     assert (Path(__file__).parent / "ops_harness.py").is_file()
 
 
 # what frameworks.py models for TensorFlow / Paddle by hand (besides the reduction tables), as generated labels
-TF_RULES = {"zeros", "ones", "fill", "normal", "uniform", "truncated_normal", "constant", "convert_to_tensor", "cast",
-            "reshape", "transpose", "concat", "stack", "expand_dims", "squeeze", "tile", "matmul", "@", "einsum",
-            "zeros_like", "ones_like", "cumsum", "cumprod"}
-PADDLE_RULES = {"zeros", "ones", "full", "randn", "rand", "to_tensor", "cast", "astype", "reshape", "transpose", "concat",
-                "stack", "unsqueeze", "squeeze", "tile", "matmul", "@", "mm", "bmm", "t", "flatten", "einsum", "zeros_like",
-                "ones_like", "cumsum", "cumprod", "clone", "detach"}
+TF_RULES = {
+    "zeros",
+    "ones",
+    "fill",
+    "normal",
+    "uniform",
+    "truncated_normal",
+    "constant",
+    "convert_to_tensor",
+    "cast",
+    "reshape",
+    "transpose",
+    "concat",
+    "stack",
+    "expand_dims",
+    "squeeze",
+    "tile",
+    "matmul",
+    "@",
+    "einsum",
+    "zeros_like",
+    "ones_like",
+    "cumsum",
+    "cumprod",
+}
+PADDLE_RULES = {
+    "zeros",
+    "ones",
+    "full",
+    "randn",
+    "rand",
+    "to_tensor",
+    "cast",
+    "astype",
+    "reshape",
+    "transpose",
+    "concat",
+    "stack",
+    "unsqueeze",
+    "squeeze",
+    "tile",
+    "matmul",
+    "@",
+    "mm",
+    "bmm",
+    "t",
+    "flatten",
+    "einsum",
+    "zeros_like",
+    "ones_like",
+    "cumsum",
+    "cumprod",
+    "clone",
+    "detach",
+}
 
 
 @pytest.mark.parametrize("name", ["tensorflow", "paddle"])
@@ -150,8 +226,16 @@ def test_every_tf_paddle_rule_is_generated(name: str) -> None:
     from shapecheck.analysis.rules import frameworks as rules
 
     have = _labels([name])
-    have |= {"@"} if any("@" in all_generators(FRAMEWORKS[name])["matmul"](random.Random(s)).expr for s in range(60)) else set()
-    wanted = (set(rules._TF_REDUCTIONS) | TF_RULES) if name == "tensorflow" else (set(rules._PADDLE_REDUCTIONS) | PADDLE_RULES)
+    have |= (
+        {"@"}
+        if any("@" in all_generators(FRAMEWORKS[name])["matmul"](random.Random(s)).expr for s in range(60))
+        else set()
+    )
+    wanted = (
+        (set(rules._TF_REDUCTIONS) | TF_RULES)
+        if name == "tensorflow"
+        else (set(rules._PADDLE_REDUCTIONS) | PADDLE_RULES)
+    )
     assert not sorted(wanted - have), f"{name} ops with no generator: {sorted(wanted - have)}"
 
 
@@ -170,12 +254,18 @@ def test_tf_and_paddle_run_outside_this_process() -> None:
     assert "tensorflow" not in sys.modules and "paddle" not in sys.modules
 
 
-@pytest.mark.parametrize("setup,expr", [
-    (["x = paddle.ones([5, 2, 4, 0])"], "x.reshape([1, 0])"),  # no elements: paddle keeps a 0 as a literal 0
-    (["x = paddle.ones([3, 1])", "w = paddle.ones([1, 1, 2])"], "PF.linear(x, w)"),  # weight not 2-d: matmul broadcast
-    (["x = paddle.ones([3])", "w = paddle.ones([3])"], "PF.linear(x, w)"),
-    (["x = paddle.ones([2, 3])", "w = paddle.ones([3, 4])"], "PF.linear(x, weight=w)"),
-])
+@pytest.mark.parametrize(
+    "setup,expr",
+    [
+        (["x = paddle.ones([5, 2, 4, 0])"], "x.reshape([1, 0])"),  # no elements: paddle keeps a 0 as a literal 0
+        (
+            ["x = paddle.ones([3, 1])", "w = paddle.ones([1, 1, 2])"],
+            "PF.linear(x, w)",
+        ),  # weight not 2-d: matmul broadcast
+        (["x = paddle.ones([3])", "w = paddle.ones([3])"], "PF.linear(x, w)"),
+        (["x = paddle.ones([2, 3])", "w = paddle.ones([3, 4])"], "PF.linear(x, weight=w)"),
+    ],
+)
 def test_paddle_disagreements_found_by_the_harness(setup: list[str], expr: str) -> None:
     """The false SHP204s the harness found in paddle.reshape / paddle.nn.functional.linear, against real paddle."""
     from ops_harness import Case, run_case

@@ -91,8 +91,13 @@ BIASES = [None, "d", "c", "e", "t d", "d 1"]
 
 
 @settings(max_examples=250, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck), database=None)
-@given(st.sampled_from(EINMIX_SIDES), st.sampled_from(EINMIX_OUT), st.sampled_from(WEIGHTS), st.sampled_from(BIASES),
-       st.sets(st.sampled_from(["b", "t", "c", "d", "e"])))
+@given(
+    st.sampled_from(EINMIX_SIDES),
+    st.sampled_from(EINMIX_OUT),
+    st.sampled_from(WEIGHTS),
+    st.sampled_from(BIASES),
+    st.sets(st.sampled_from(["b", "t", "c", "d", "e"])),
+)
 def test_einmix_matches_einops(left: str, right: str, weight: str, bias: str | None, names: set) -> None:
     pytest.importorskip("torch")
     pattern = f"{left} -> {right}"

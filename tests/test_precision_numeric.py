@@ -99,7 +99,11 @@ def test_autocast_kernels_registered_in_the_dispatcher() -> None:
     has = torch._C._dispatch_has_kernel_for_dispatch_key
     for op in ("aten::sum", "aten::sum.dim_IntList", "aten::prod", "aten::cumsum", "aten::cumprod"):
         assert has(op, "AutocastCUDA")
-    assert has("aten::prod", "AutocastCPU") and not has("aten::sum", "AutocastCPU") and not has("aten::cumsum", "AutocastCPU")
+    assert (
+        has("aten::prod", "AutocastCPU")
+        and not has("aten::sum", "AutocastCPU")
+        and not has("aten::cumsum", "AutocastCPU")
+    )
     assert not has("aten::mean", "AutocastCUDA") and not has("aten::nansum", "AutocastCUDA")
 
 
@@ -108,10 +112,10 @@ def test_autocast_kernels_registered_in_the_dispatcher() -> None:
 
 
 def test_numpy_sum_stall_is_cured() -> None:
-    old, new, codes = flagged_and_fixed('''
+    old, new, codes = flagged_and_fixed("""
         def column_totals(a: Float16[np.ndarray, "n d"]):
             return a.sum(axis=0)
-    ''')
+    """)
     assert codes == ["SHP301"]
     a = np.ones((4000, 3), np.float16)
     assert old["column_totals"](a).tolist() == [2048, 2048, 2048]
@@ -120,10 +124,10 @@ def test_numpy_sum_stall_is_cured() -> None:
 
 
 def test_numpy_einops_sum_stall_is_cured() -> None:
-    old, new, codes = flagged_and_fixed('''
+    old, new, codes = flagged_and_fixed("""
         def totals(a: Float16[np.ndarray, "n d"]):
             return reduce(a, "n d -> d", "sum")
-    ''')
+    """)
     assert codes == ["SHP301"]
     a = np.ones((3000, 2), np.float16)
     assert old["totals"](a).tolist() == [2048, 2048]
@@ -131,10 +135,10 @@ def test_numpy_einops_sum_stall_is_cured() -> None:
 
 
 def test_numpy_cumsum_stall_is_cured() -> None:
-    old, new, codes = flagged_and_fixed('''
+    old, new, codes = flagged_and_fixed("""
         def positions(a: Float16[np.ndarray, "n"]):
             return np.cumsum(a)
-    ''')
+    """)
     assert codes == ["SHP303"]
     a = np.ones(3000, np.float16)
     assert old["positions"](a)[-1] == 2048
@@ -142,10 +146,10 @@ def test_numpy_cumsum_stall_is_cured() -> None:
 
 
 def test_numpy_mean_with_float16_dtype_is_cured() -> None:
-    old, new, codes = flagged_and_fixed('''
+    old, new, codes = flagged_and_fixed("""
         def avg(a: Float16[np.ndarray, "n d"]):
             return a.mean(axis=0, dtype=np.float16)
-    ''')
+    """)
     assert codes == ["SHP303"]
     a = np.ones((100_000, 2), np.float16)
     assert old["avg"](a).tolist() != [1.0, 1.0]
@@ -153,10 +157,10 @@ def test_numpy_mean_with_float16_dtype_is_cured() -> None:
 
 
 def test_torch_manual_mean_overflow_is_cured() -> None:
-    old, new, codes = flagged_and_fixed('''
+    old, new, codes = flagged_and_fixed("""
         def pooled(x: Float16[Tensor, "b c h w"]):
             return reduce(x, "b c h w -> b c", "sum") / (x.shape[2] * x.shape[3])
-    ''')
+    """)
     assert codes == ["SHP301"]
     x = torch.full((1, 2, 224, 224), 2.0, dtype=torch.float16)  # mean magnitude 2 > 1.3: the sum overflows
     assert old["pooled"](x).isinf().all()
@@ -165,11 +169,11 @@ def test_torch_manual_mean_overflow_is_cured() -> None:
 
 
 def test_torch_sum_with_float16_dtype_is_cured() -> None:
-    old, new, codes = flagged_and_fixed('''
+    old, new, codes = flagged_and_fixed("""
         from jaxtyping import Float32
         def total(x: Float32[Tensor, "n"]):
             return x.sum(dtype=torch.float16) / x.shape[0]
-    ''')
+    """)
     assert codes == ["SHP301"]
     x = torch.ones(70_000)
     assert old["total"](x).isinf()

@@ -33,8 +33,14 @@ def test_plain_model_code_is_analysed() -> None:
 
 
 def test_framework_import_forms() -> None:
-    for head in ("import jax.numpy as jnp", "from flax import linen as nn", "import equinox as eqx",
-                 "    from tensorflow import keras", "import paddle", "from keras import layers"):
+    for head in (
+        "import jax.numpy as jnp",
+        "from flax import linen as nn",
+        "import equinox as eqx",
+        "    from tensorflow import keras",
+        "import paddle",
+        "from keras import layers",
+    ):
         assert relevant(head + "\n"), head
 
 

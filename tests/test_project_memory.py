@@ -8,23 +8,23 @@ from shapecheck.analysis.index.project import Project
 from shapecheck.config import Config
 from shapecheck.runner import run
 
-LIB = '''
+LIB = """
 from jaxtyping import Float
 from torch import Tensor
 
 
 def head(x: Float[Tensor, "b 8"]) -> Float[Tensor, "b 4"]:
     return x[:, :4]
-'''
+"""
 
-USER = '''
+USER = """
 import torch
 from {lib} import head
 
 
 def use():
     return head(torch.zeros(2, 5))  # error: SHP205
-'''
+"""
 
 
 def _tree(tmp_path: Path, n: int) -> list[Path]:
@@ -60,7 +60,9 @@ def test_findings_identical_under_a_tiny_budget(tmp_path: Path, monkeypatch) -> 
     monkeypatch.setattr(Project.trim, "__defaults__", (1,))
     tight = run(files, Config(root=str(tmp_path)), jobs=1, use_cache=False)
     assert [(f.path, f.line, f.code) for f in roomy] == [(f.path, f.line, f.code) for f in tight]
-    assert sorted((Path(f.path).name, f.line, f.code) for f in roomy) == [(f"user{i}.py", 7, "SHP205") for i in range(4)]
+    assert sorted((Path(f.path).name, f.line, f.code) for f in roomy) == [
+        (f"user{i}.py", 7, "SHP205") for i in range(4)
+    ]
 
 
 def test_star_imports_are_read_not_analysed(tmp_path: Path) -> None:
@@ -72,7 +74,9 @@ def test_star_imports_are_read_not_analysed(tmp_path: Path) -> None:
     names = [f"m{i}" for i in range(30)]
     (pkg / "__init__.py").write_text("".join(f"from .{n} import *\n" for n in names))
     for n in names:
-        (pkg / f"{n}.py").write_text(f"import torch\n\n\ndef {n}_fn(x):\n    return x\n\n\nVALUE_{n} = torch.zeros(3)\n")
+        (pkg / f"{n}.py").write_text(
+            f"import torch\n\n\ndef {n}_fn(x):\n    return x\n\n\nVALUE_{n} = torch.zeros(3)\n"
+        )
     (pkg / "m7.py").write_text(LIB.replace("def head", "def m7_head"))
     user = tmp_path / "user.py"
     user.write_text(

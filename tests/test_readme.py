@@ -20,8 +20,14 @@ def test_sample_output_is_the_real_output() -> None:
     block = re.search(r"```\n\$ (shapecheck check [^\n]+)\n(.*?)```", README, re.DOTALL)
     assert block, "no sample run in README.md"
     args = block.group(1).split()[1:]
-    proc = subprocess.run([sys.executable, "-m", "shapecheck", *args, "--no-cache"], cwd=ROOT, capture_output=True,
-                          text=True, timeout=120, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    proc = subprocess.run(
+        [sys.executable, "-m", "shapecheck", *args, "--no-cache"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
     assert proc.returncode == 1, proc.stderr
     assert proc.stdout == block.group(2)
 
@@ -36,8 +42,10 @@ def test_ci_run_uses_a_new_environment_and_fails_on_no_tests(tmp_path: Path) -> 
     """.ci/run on a copy whose README test line exits 5 inside a virtual environment (and 3 outside one)."""
     (tmp_path / ".ci").mkdir()
     shutil.copy(ROOT / ".ci" / "run", tmp_path / ".ci" / "run")
-    line = ('pip install -e ".[test]" >/dev/null 2>&1 || true; '
-            "python -c 'import sys; sys.exit(5 if sys.prefix != sys.base_prefix else 3)'")
+    line = (
+        'pip install -e ".[test]" >/dev/null 2>&1 || true; '
+        "python -c 'import sys; sys.exit(5 if sys.prefix != sys.base_prefix else 3)'"
+    )
     (tmp_path / "README.md").write_text(f"# x\n\n```bash\n{line}\n```\n")
     proc = subprocess.run(["bash", str(tmp_path / ".ci" / "run")], capture_output=True, text=True, timeout=600)
     assert proc.returncode == 1, proc.stdout + proc.stderr

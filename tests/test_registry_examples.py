@@ -40,7 +40,10 @@ def _examples() -> dict[str, tuple[str, set[tuple[int, str]]]]:
             assert c.family is Family.INTERNAL, f"{c.code} has no bad example"
             continue
         assert c.good, f"{c.code} has no good example"
-        out[f"bad_{c.code.lower()}.py"] = (EXAMPLE_PRELUDE + c.bad + "\n", {(PRELUDE_LINES + len(c.bad.splitlines()), c.code)})
+        out[f"bad_{c.code.lower()}.py"] = (
+            EXAMPLE_PRELUDE + c.bad + "\n",
+            {(PRELUDE_LINES + len(c.bad.splitlines()), c.code)},
+        )
         out[f"good_{c.code.lower()}.py"] = (EXAMPLE_PRELUDE + c.good + "\n", set())
     return out
 
@@ -106,8 +109,12 @@ def test_core() -> None:
 
 
 def test_cli(tree: Path) -> None:
-    proc = subprocess.run([sys.executable, "-m", "shapecheck", "check", "--no-cache", "--format", "json", "."],
-                          cwd=tree, capture_output=True, text=True)
+    proc = subprocess.run(
+        [sys.executable, "-m", "shapecheck", "check", "--no-cache", "--format", "json", "."],
+        cwd=tree,
+        capture_output=True,
+        text=True,
+    )
     assert proc.returncode == 1, proc.stderr
     got: dict[str, set[tuple[int, str]]] = {}
     for f in json.loads(proc.stdout):
@@ -116,8 +123,22 @@ def test_cli(tree: Path) -> None:
 
 
 def test_flake8(tree: Path) -> None:
-    proc = subprocess.run([sys.executable, "-m", "flake8", "--isolated", "--select", "SHP,E999",
-                           "--format", "%(path)s|%(row)d|%(code)s", "."], cwd=tree, capture_output=True, text=True)
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "flake8",
+            "--isolated",
+            "--select",
+            "SHP,E999",
+            "--format",
+            "%(path)s|%(row)d|%(code)s",
+            ".",
+        ],
+        cwd=tree,
+        capture_output=True,
+        text=True,
+    )
     assert proc.returncode == 1, proc.stderr
     got: dict[str, set[tuple[int, str]]] = {}
     for line in proc.stdout.splitlines():
@@ -137,8 +158,9 @@ def test_mypy(tree: Path) -> None:
 
 @pytest_lsp.fixture(config=ClientServerConfig(server_command=[sys.executable, "-m", "shapecheck", "lsp"]))
 async def lsp(lsp_client: LanguageClient, tmp_path: Path):
-    await lsp_client.initialize_session(types.InitializeParams(capabilities=types.ClientCapabilities(),
-                                                               root_uri=tmp_path.as_uri()))
+    await lsp_client.initialize_session(
+        types.InitializeParams(capabilities=types.ClientCapabilities(), root_uri=tmp_path.as_uri())
+    )
     lsp_client.root = tmp_path  # type: ignore[attr-defined]
     yield
     await lsp_client.shutdown_session()
@@ -154,10 +176,16 @@ async def test_language_server(lsp: LanguageClient) -> None:
         path = root / name
         path.write_text(text, encoding="utf-8")
         uris[path.as_uri()] = name
-        lsp.text_document_did_open(types.DidOpenTextDocumentParams(
-            text_document=types.TextDocumentItem(uri=path.as_uri(), language_id="python", version=1, text=text)))
+        lsp.text_document_did_open(
+            types.DidOpenTextDocumentParams(
+                text_document=types.TextDocumentItem(uri=path.as_uri(), language_id="python", version=1, text=text)
+            )
+        )
     while not set(uris) <= set(lsp.diagnostics):
         await asyncio.wait_for(lsp.wait_for_notification(types.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS), 120)
-    got = {uris[uri]: {(d.range.start.line + 1, str(d.code)) for d in diags} for uri, diags in lsp.diagnostics.items()
-           if uri in uris}
+    got = {
+        uris[uri]: {(d.range.start.line + 1, str(d.code)) for d in diags}
+        for uri, diags in lsp.diagnostics.items()
+        if uri in uris
+    }
     _check(got, "the language server")

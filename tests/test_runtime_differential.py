@@ -86,9 +86,15 @@ def output_shapes(case: Case, outcome: tuple) -> list:
 
 
 def check_infer(case: Case, outcome: tuple) -> None:
-    result = infer(case.op, case.pattern, case.shapes, axes_lengths=case.kwargs,
-                   reduction=case.reduction if isinstance(case.reduction, str) or case.reduction is None else "sum",
-                   stacked_list=case.as_list, packed_shapes=case.packed_shapes)
+    result = infer(
+        case.op,
+        case.pattern,
+        case.shapes,
+        axes_lengths=case.kwargs,
+        reduction=case.reduction if isinstance(case.reduction, str) or case.reduction is None else "sum",
+        stacked_list=case.as_list,
+        packed_shapes=case.packed_shapes,
+    )
     if outcome[0] == "raise":
         assert isinstance(result, Problem), f"{case}: einops raises {outcome[1]}, infer gives {result}"
         result.message()  # the template fields fit
@@ -113,7 +119,8 @@ def assert_same_problem(case: Case, problem: Problem, einops_error: str) -> None
 def _shape_free(case: Case) -> str | None:
     """The code of the problem check_call finds without any shape (a pattern or API error), if any."""
     problem = check_call(
-        case.op, case.pattern,
+        case.op,
+        case.pattern,
         reduction=case.reduction if isinstance(case.reduction, str) else None,
         reduction_is_callable=callable(case.reduction),
         axes_names=tuple(case.kwargs),
@@ -125,7 +132,8 @@ def _shape_free(case: Case) -> str | None:
 def check_static_call(case: Case, outcome: tuple) -> None:
     kind = case.op
     problem = check_call(
-        kind, case.pattern,
+        kind,
+        case.pattern,
         reduction=case.reduction if isinstance(case.reduction, str) else None,
         reduction_is_callable=callable(case.reduction),
         axes_names=tuple(case.kwargs),
@@ -194,8 +202,10 @@ def test_runtime_does_not_import_torch() -> None:
     import subprocess
     import sys
 
-    code = ("import sys, numpy as np, shapecheck.runtime as R; R.rearrange(np.zeros((2, 3)), 'a b -> b a');"
-            "assert 'torch' not in sys.modules and 'jax' not in sys.modules")
+    code = (
+        "import sys, numpy as np, shapecheck.runtime as R; R.rearrange(np.zeros((2, 3)), 'a b -> b a');"
+        "assert 'torch' not in sys.modules and 'jax' not in sys.modules"
+    )
     subprocess.run([sys.executable, "-c", code], check=True)
 
 

@@ -36,7 +36,7 @@ def test_vit_not_divisible() -> None:
 def test_vit_symbolic_image() -> None:
     r = infer("rearrange", VIT, [(B, 3, H, W)], axes_lengths={"p1": 16, "p2": 16})
     assert isinstance(r, Inferred)
-    (b, hw, d), = r.outputs
+    ((b, hw, d),) = r.outputs
     assert b == B and d == Size.const(768)
     assert hw == H.exact_div(16) * W.exact_div(16)
     assert any("divisible by 16" in a for a in r.assumptions)
@@ -52,8 +52,12 @@ def test_symbolic_divisibility_is_definite() -> None:
 def test_rank_and_length_problems() -> None:
     r = infer("rearrange", "b c h w -> b (c h w)", [(B, 3, H)])
     assert isinstance(r, Problem) and r.code == "SHP201"
-    assert r.fields == {"what": 'rearrange pattern "b c h w -> b (c h w)"', "expected": "4",
-                        "subject": "the input", "actual": 3}
+    assert r.fields == {
+        "what": 'rearrange pattern "b c h w -> b (c h w)"',
+        "expected": "4",
+        "subject": "the input",
+        "actual": 3,
+    }
     r = infer("rearrange", "b ... c -> b c ...", [(B,)])
     assert isinstance(r, Problem) and r.fields["expected"] == ">= 2"
     r = infer("rearrange", "b (c p) -> b c p", [(B, 6)], axes_lengths={"c": 4, "p": 2})
@@ -136,16 +140,30 @@ def _symbolize(case: Case, rng: random.Random) -> tuple[list, dict, list]:
 
 def _concretize(case: Case, shapes: list, kwargs: dict, env: dict) -> Case:
     ev = lambda x: int(x.evaluate(env)) if isinstance(x, Size) else x  # noqa: E731
-    return Case(case.op, case.pattern, [[ev(x) for x in s] for s in shapes], {k: ev(v) for k, v in kwargs.items()},
-                case.reduction, case.as_list, case.packed_shapes)
+    return Case(
+        case.op,
+        case.pattern,
+        [[ev(x) for x in s] for s in shapes],
+        {k: ev(v) for k, v in kwargs.items()},
+        case.reduction,
+        case.as_list,
+        case.packed_shapes,
+    )
 
 
 def check_symbolic(case: Case) -> None:
     rng = random.Random(repr(case))
     shapes, kwargs, env_pairs = _symbolize(case, rng)
     reduction = case.reduction if isinstance(case.reduction, str) or case.reduction is None else "sum"
-    result = infer(case.op, case.pattern, shapes, axes_lengths=kwargs, reduction=reduction,
-                   stacked_list=case.as_list, packed_shapes=case.packed_shapes)
+    result = infer(
+        case.op,
+        case.pattern,
+        shapes,
+        axes_lengths=kwargs,
+        reduction=reduction,
+        stacked_list=case.as_list,
+        packed_shapes=case.packed_shapes,
+    )
     if isinstance(result, Problem):
         result.message()
     envs = [dict(env_pairs), {k: rng.randint(1, 6) for k, _ in env_pairs}]

@@ -19,14 +19,14 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 
-ATTENTION = '''from jaxtyping import Float
+ATTENTION = """from jaxtyping import Float
 from torch import Tensor
 
 
 def attend(x: Float[Tensor, "b n 256"]) -> Float[Tensor, "b n 256"]:
     return x
-'''
-HEAD = '''import torch
+"""
+HEAD = """import torch
 
 from {imp} import attend
 
@@ -34,7 +34,7 @@ from {imp} import attend
 def head() -> None:
     x = torch.zeros(2, 10, 512)
     attend(x)
-'''
+"""
 MYPY = '[tool.mypy]\nplugins = ["shapecheck"]\nignore_missing_imports = true\n'
 
 
@@ -72,14 +72,26 @@ WANT = {("head.py", 8, "SHP205")}
 def test_cli_single_file_sees_imported_module(tmp_path: Path, layout: str) -> None:
     cwd = make_project(tmp_path, layout)
     target = str(Path("pkg") / "head.py")
-    proc = subprocess.run([sys.executable, "-m", "shapecheck", "check", target], cwd=cwd, env=_env(),
-                          capture_output=True, text=True, timeout=120)
+    proc = subprocess.run(
+        [sys.executable, "-m", "shapecheck", "check", target],
+        cwd=cwd,
+        env=_env(),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert proc.returncode == 1, proc.stdout + proc.stderr
     assert _codes_by_file(proc.stdout.splitlines()) == WANT, proc.stdout
-    assert "note: parameter x: Float[Tensor, \"b n 256\"] of attend() at pkg/attention.py:5" in proc.stdout
+    assert 'note: parameter x: Float[Tensor, "b n 256"] of attend() at pkg/attention.py:5' in proc.stdout
     # run from inside the package folder, and from the project's root for the src layout: the same finding
-    inner = subprocess.run([sys.executable, "-m", "shapecheck", "check", "head.py"], cwd=cwd / "pkg", env=_env(),
-                           capture_output=True, text=True, timeout=120)
+    inner = subprocess.run(
+        [sys.executable, "-m", "shapecheck", "check", "head.py"],
+        cwd=cwd / "pkg",
+        env=_env(),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert _codes_by_file(inner.stdout.splitlines()) == WANT, inner.stdout + inner.stderr
 
 
@@ -87,30 +99,61 @@ def test_cli_single_file_sees_imported_module(tmp_path: Path, layout: str) -> No
 def test_flake8_and_mypy_agree_on_the_single_file(tmp_path: Path, layout: str) -> None:
     cwd = make_project(tmp_path, layout)
     target = str(Path("pkg") / "head.py")
-    flake8 = subprocess.run([sys.executable, "-m", "flake8", "--select", "SHP", target], cwd=cwd, env=_env(),
-                            capture_output=True, text=True, timeout=120)
+    flake8 = subprocess.run(
+        [sys.executable, "-m", "flake8", "--select", "SHP", target],
+        cwd=cwd,
+        env=_env(),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert _codes_by_file(flake8.stdout.splitlines()) == WANT, flake8.stdout + flake8.stderr
-    mypy = subprocess.run([sys.executable, "-m", "mypy", "--no-incremental", "--config-file", str(tmp_path / "pyproject.toml"),
-                           target], cwd=cwd, env=_env(), capture_output=True, text=True, timeout=300)
+    mypy = subprocess.run(
+        [sys.executable, "-m", "mypy", "--no-incremental", "--config-file", str(tmp_path / "pyproject.toml"), target],
+        cwd=cwd,
+        env=_env(),
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert _codes_by_file(mypy.stdout.splitlines()) == WANT, mypy.stdout + mypy.stderr
 
 
 def test_only_named_files_are_reported(tmp_path: Path) -> None:
     """attention.py has a finding of its own: a check of head.py alone never shows it."""
     cwd = make_project(tmp_path, "absolute")
-    (cwd / "pkg" / "attention.py").write_text("import torch\n" + ATTENTION + "\n\ndef broken() -> None:\n"
-                                              "    attend(torch.zeros(1, 2, 3))\n")
-    whole = subprocess.run([sys.executable, "-m", "shapecheck", "check", "."], cwd=cwd, env=_env(),
-                           capture_output=True, text=True, timeout=120)
+    (cwd / "pkg" / "attention.py").write_text(
+        "import torch\n" + ATTENTION + "\n\ndef broken() -> None:\n    attend(torch.zeros(1, 2, 3))\n"
+    )
+    whole = subprocess.run(
+        [sys.executable, "-m", "shapecheck", "check", "."],
+        cwd=cwd,
+        env=_env(),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert ("attention.py", 11, "SHP205") in _codes_by_file(whole.stdout.splitlines()), whole.stdout
-    one = subprocess.run([sys.executable, "-m", "shapecheck", "check", "pkg/head.py"], cwd=cwd, env=_env(),
-                         capture_output=True, text=True, timeout=120)
+    one = subprocess.run(
+        [sys.executable, "-m", "shapecheck", "check", "pkg/head.py"],
+        cwd=cwd,
+        env=_env(),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert _codes_by_file(one.stdout.splitlines()) == WANT, one.stdout
 
 
 def _git(cwd: Path, *args: str, check: bool = True) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(["git", "-c", "user.email=t@example.com", "-c", "user.name=t", "-c", "commit.gpgsign=false", *args],
-                          cwd=cwd, check=check, capture_output=True, text=True, timeout=600)
+    return subprocess.run(
+        ["git", "-c", "user.email=t@example.com", "-c", "user.name=t", "-c", "commit.gpgsign=false", *args],
+        cwd=cwd,
+        check=check,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
 
 
 @pytest.mark.skipif(shutil.which("git") is None, reason="git is not installed")
@@ -127,19 +170,38 @@ def test_precommit_on_staged_files_blocks_cross_module_error(tmp_path: Path) -> 
     _git(work, "init", "-q")
     make_project(work, "absolute")
     (work / ".pre-commit-config.yaml").write_text(
-        f"repos:\n  - repo: {hookrepo.as_posix()}\n    rev: {sha}\n    hooks:\n      - id: shapecheck\n")
+        f"repos:\n  - repo: {hookrepo.as_posix()}\n    rev: {sha}\n    hooks:\n      - id: shapecheck\n"
+    )
     head = (work / "pkg" / "head.py").read_text()
     (work / "pkg" / "head.py").unlink()
     _git(work, "add", ".")
     _git(work, "commit", "-q", "-m", "attention", "--no-verify")
     env = {**os.environ, "PRE_COMMIT_HOME": str(tmp_path / "pre-commit-home"), "PRE_COMMIT_COLOR": "never"}
     env.pop("PYTHONPATH", None)  # the hook runs the shapecheck pre-commit installed from the hook repository
-    subprocess.run([sys.executable, "-m", "pre_commit", "install"], cwd=work, env=env, check=True, capture_output=True,
-                   timeout=120)
+    subprocess.run(
+        [sys.executable, "-m", "pre_commit", "install"], cwd=work, env=env, check=True, capture_output=True, timeout=120
+    )
     (work / "pkg" / "head.py").write_text(head)
     _git(work, "add", "pkg/head.py")
-    commit = subprocess.run(["git", "-c", "user.email=t@example.com", "-c", "user.name=t", "-c", "commit.gpgsign=false",
-                             "commit", "-m", "head"], cwd=work, env=env, capture_output=True, text=True, timeout=900)
+    commit = subprocess.run(
+        [
+            "git",
+            "-c",
+            "user.email=t@example.com",
+            "-c",
+            "user.name=t",
+            "-c",
+            "commit.gpgsign=false",
+            "commit",
+            "-m",
+            "head",
+        ],
+        cwd=work,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
     out = commit.stdout + commit.stderr
     assert commit.returncode != 0, out
     assert "pkg/head.py:8:5: SHP205" in out, out

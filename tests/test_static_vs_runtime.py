@@ -52,11 +52,11 @@ def compare(prog: Program) -> dict:
         kinds = {o for o, _ in outs}
         has = line in flagged
         if has and "ok" in kinds:
-            problems.append(f"false positive, line {line}: {flagged[line]}; einops succeeds "
-                            f"({[o for o, _ in outs]})")
+            problems.append(f"false positive, line {line}: {flagged[line]}; einops succeeds ({[o for o, _ in outs]})")
         elif has and kinds == {"poison"} and (exact or any(o in flagged for _, origins in outs for o in origins)):
-            problems.append(f"finding on a call whose input is unknown (an earlier call raised), line {line}: "
-                            f"{flagged[line]}")
+            problems.append(
+                f"finding on a call whose input is unknown (an earlier call raised), line {line}: {flagged[line]}"
+            )
         elif exact and not has and kinds == {"raise"}:
             problems.append(f"missed, line {line}: einops raises {outs[0][1]}")
         elif not has and kinds == {"raise"} and _same_sizes_everywhere([d for _, d in outs]):
@@ -121,18 +121,41 @@ def test_generator_is_meaningful() -> None:
             for o, _ in run(prog, assignments(prog, seed)[0]).values():
                 outcomes[o] = outcomes.get(o, 0) + 1
     assert outcomes.get("ok", 0) > 300 and outcomes.get("raise", 0) > 150, outcomes
-    for op in ("rearrange", "reduce", "repeat", "einsum", "pack", "unpack", "parse_shape", "layers",
-               "rearrange[list]", "layer:Linear"):
+    for op in (
+        "rearrange",
+        "reduce",
+        "repeat",
+        "einsum",
+        "pack",
+        "unpack",
+        "parse_shape",
+        "layers",
+        "rearrange[list]",
+        "layer:Linear",
+    ):
         assert op in cats, op
-    for mut in ("syntax", "rank_extra", "rank_drop", "nondiv", "contradict", "unused", "missing_kw", "reduction",
-                "size", "list_member", "outer", "unpack_sizes", "linear_in"):
+    for mut in (
+        "syntax",
+        "rank_extra",
+        "rank_drop",
+        "nondiv",
+        "contradict",
+        "unused",
+        "missing_kw",
+        "reduction",
+        "size",
+        "list_member",
+        "outer",
+        "unpack_sizes",
+        "linear_in",
+    ):
         assert "mut:" + mut in cats, mut
 
 
 # ------------------------------------------------------------------------------------ former disagreements
 # Minimal reproducers of disagreements found by the generator and by probes, kept as regression tests.
 
-REPEAT_ZERO = '''import torch
+REPEAT_ZERO = """import torch
 from torch import Tensor
 from einops import repeat
 from jaxtyping import Float
@@ -142,7 +165,7 @@ def f(x: Float[Tensor, "2"]):
     a = repeat(x, "i -> i e", e=0)
     b = repeat(x, "i -> i e", e=-1)
     return a, b
-'''
+"""
 
 
 def test_repeat_nonpositive_new_axis_is_legal() -> None:
@@ -173,9 +196,11 @@ def test_probe(name: str) -> None:
     import einops
 
     call, _ = PROBES[name]
-    src = ("import torch\nfrom torch import Tensor\nfrom einops import rearrange, repeat\n"
-           "from jaxtyping import Float\n\n\n"
-           f'def f(x: Float[Tensor, "2 1"]):\n    r = {call}\n    return r\n')
+    src = (
+        "import torch\nfrom torch import Tensor\nfrom einops import rearrange, repeat\n"
+        "from jaxtyping import Float\n\n\n"
+        f'def f(x: Float[Tensor, "2 1"]):\n    r = {call}\n    return r\n'
+    )
     with pytest.raises(Exception):
         eval(call, {"x": torch.zeros(2, 1), "rearrange": einops.rearrange, "repeat": einops.repeat})
     lines = {f.line for f in check_source(src, "gen.py") if f.code[:4] in ("SHP1", "SHP2")}

@@ -26,7 +26,9 @@ ROOT = Path(__file__).resolve().parent.parent
 
 def _cli(args: list[str], cwd: Path) -> subprocess.CompletedProcess:
     env = dict(os.environ, PYTHONPATH=str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", ""))
-    return subprocess.run([sys.executable, "-m", "shapecheck", *args], cwd=cwd, env=env, capture_output=True, text=True, timeout=600)
+    return subprocess.run(
+        [sys.executable, "-m", "shapecheck", *args], cwd=cwd, env=env, capture_output=True, text=True, timeout=600
+    )
 
 
 def _materialise_fixtures(tmp: Path) -> Path:
@@ -71,8 +73,11 @@ def test_every_fixture_finding_is_confirmed(tmp_path: Path) -> None:
 
 def test_text_output_says_confirmed(tmp_path: Path) -> None:
     src = tmp_path / "m.py"
-    src.write_text('from einops import rearrange\nfrom jaxtyping import Float\nfrom torch import Tensor\n\n\n'
-                   'def f(x: Float[Tensor, "b n 500"]):\n    return rearrange(x, "b n (h d) -> b h n d", h=8)\n', "utf-8")
+    src.write_text(
+        "from einops import rearrange\nfrom jaxtyping import Float\nfrom torch import Tensor\n\n\n"
+        'def f(x: Float[Tensor, "b n 500"]):\n    return rearrange(x, "b n (h d) -> b h n d", h=8)\n',
+        "utf-8",
+    )
     proc = _cli(["check", "--verify", "--no-cache", str(src)], tmp_path)
     assert "SHP203" in proc.stdout
     assert "note: with b=2, n=3" in proc.stdout
@@ -87,12 +92,24 @@ def _finding(w: Witness | None, code: str = "SHP203", message: str = "SHP203 han
 def test_wrong_symbolic_claim_is_caught_downgraded_and_counted() -> None:
     # a claim "b (h d) with h=4 cannot be split" over an axis 4*n: the split always works
     n = Size.sym("n@hand")
-    spec = OpSpec("rearrange", "b (h d) -> b h d", ((Size.sym("b@hand"), n * 4),), (("h", Size.const(4)),),
-                  (("reduction", None), ("stacked", False)))
+    spec = OpSpec(
+        "rearrange",
+        "b (h d) -> b h d",
+        ((Size.sym("b@hand"), n * 4),),
+        (("h", Size.const(4)),),
+        (("reduction", None), ("stacked", False)),
+    )
     wrong = build_witness(spec)
     assert wrong is not None and wrong.input_shapes[0][1] % 4 == 0
-    right = build_witness(OpSpec("rearrange", "b (h d) -> b h d", ((Size.sym("b@hand"), n * 4 + 1),), (("h", Size.const(4)),),
-                                 (("reduction", None), ("stacked", False))))
+    right = build_witness(
+        OpSpec(
+            "rearrange",
+            "b (h d) -> b h d",
+            ((Size.sym("b@hand"), n * 4 + 1),),
+            (("h", Size.const(4)),),
+            (("reduction", None), ("stacked", False)),
+        )
+    )
     other = Finding("hand.py", 9, 1, 9, 2, "SHP401", "SHP401 not definite")
     err = io.StringIO()
     out = verify_findings([_finding(wrong), _finding(right), other], stream=err)
@@ -109,18 +126,21 @@ def test_wrong_symbolic_claim_is_caught_downgraded_and_counted() -> None:
     assert "warning" in bad.to_json()["severity"]
 
 
-@pytest.mark.parametrize("witness", [
-    Witness((("b", 2),), "matmul", None, ((2, 3, 4), (2, 4, 5))),                      # inner dims agree
-    Witness((("b", 2),), "elementwise", None, ((2, 1, 4), (2, 5, 4)), (), (("name", "*"),)),  # broadcasts
-    Witness((), "cat", None, ((2, 3), (2, 4)), (), (("dim", 1),)),                       # differs only on dim
-    Witness((), "reshape", None, ((2, 3, 5),), (), (("target", (-1, 5)),)),
-    Witness((), "loss", None, ((2, 3), (2, 3)), (), (("name", "mse_loss"),)),
-    Witness((), "nn.Linear", None, ((2, 7),), (), (("in_features", 7), ("out_features", 3))),
-    Witness((("b", 2),), "annotation", None, ((2, 3),), (), (("dims", "b 3"), ("memo", (("b", 2),)))),
-    Witness((), "annotation", None, ((3, 3),), (), (("dims", "n n"), ("params", (("x", "n n"),)))),
-    Witness((), "einsum", "b n d, b m d -> b n m", ((2, 3, 4), (2, 5, 4))),
-    Witness((), "unpack", "b *", ((2, 7),), (), (("packed_shapes", ((3,), (4,))),)),
-])
+@pytest.mark.parametrize(
+    "witness",
+    [
+        Witness((("b", 2),), "matmul", None, ((2, 3, 4), (2, 4, 5))),  # inner dims agree
+        Witness((("b", 2),), "elementwise", None, ((2, 1, 4), (2, 5, 4)), (), (("name", "*"),)),  # broadcasts
+        Witness((), "cat", None, ((2, 3), (2, 4)), (), (("dim", 1),)),  # differs only on dim
+        Witness((), "reshape", None, ((2, 3, 5),), (), (("target", (-1, 5)),)),
+        Witness((), "loss", None, ((2, 3), (2, 3)), (), (("name", "mse_loss"),)),
+        Witness((), "nn.Linear", None, ((2, 7),), (), (("in_features", 7), ("out_features", 3))),
+        Witness((("b", 2),), "annotation", None, ((2, 3),), (), (("dims", "b 3"), ("memo", (("b", 2),)))),
+        Witness((), "annotation", None, ((3, 3),), (), (("dims", "n n"), ("params", (("x", "n n"),)))),
+        Witness((), "einsum", "b n d, b m d -> b n m", ((2, 3, 4), (2, 5, 4))),
+        Witness((), "unpack", "b *", ((2, 7),), (), (("packed_shapes", ((3,), (4,))),)),
+    ],
+)
 def test_operations_that_succeed_are_not_confirmed(witness: Witness) -> None:
     replay = verify_witness(witness)
     assert not replay.confirmed, replay.summary()
@@ -133,14 +153,24 @@ def test_replays_are_free_for_huge_shapes() -> None:
     replay = verify_witness(w)
     assert replay.confirmed, replay.summary()
     assert time.perf_counter() - start < 10
-    w = Witness((), "rearrange", "b (h d) -> b h d", ((1_000_000, 10**9 + 1),), (("h", 8),), (("reduction", None), ("stacked", False)))
+    w = Witness(
+        (),
+        "rearrange",
+        "b (h d) -> b h d",
+        ((1_000_000, 10**9 + 1),),
+        (("h", 8),),
+        (("reduction", None), ("stacked", False)),
+    )
     assert verify_witness(w).confirmed
 
 
 def test_finding_from_an_old_cache_gets_its_witness_back(tmp_path: Path) -> None:
     src = tmp_path / "m.py"
-    src.write_text('import torch\nfrom jaxtyping import Float\nfrom torch import Tensor\n\n\n'
-                   'def f(x: Float[Tensor, "b n 64"], y: Float[Tensor, "b 32 n"]):\n    return x @ y\n', "utf-8")
+    src.write_text(
+        "import torch\nfrom jaxtyping import Float\nfrom torch import Tensor\n\n\n"
+        'def f(x: Float[Tensor, "b n 64"], y: Float[Tensor, "b 32 n"]):\n    return x @ y\n',
+        "utf-8",
+    )
     from shapecheck.config import Config
     from shapecheck.runner import run
 

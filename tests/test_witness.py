@@ -23,7 +23,7 @@ def sym(name: str, scope: str = "t") -> Size:
 
 
 def _is_prime(n: int) -> bool:
-    return n >= 2 and all(n % p for p in range(2, int(n ** 0.5) + 1))
+    return n >= 2 and all(n % p for p in range(2, int(n**0.5) + 1))
 
 
 def _values(w, spec: OpSpec) -> dict[str, int]:
@@ -31,7 +31,8 @@ def _values(w, spec: OpSpec) -> dict[str, int]:
     shown = dict(w.sizes)
     out = {}
     for s in {x for shape in spec.inputs for size in shape for x in size.free_symbols()} | {
-            x for _, v in spec.axes_lengths for x in v.free_symbols()}:
+        x for _, v in spec.axes_lengths for x in v.free_symbols()
+    }:
         out[s] = shown[s.split("@")[0]]
     return out
 
@@ -70,8 +71,13 @@ def split_not_divisible(draw):
     lead = sym("b") if "b" not in names else Size.const(draw(st.integers(2, 40)))
     if den > 1:  # an input size that is a quotient of an earlier split: (q / den)
         lead = sym("q") * Fraction(1, den)
-    return OpSpec("rearrange", "b (h p) -> b h p", ((lead, axis),), (("p", Size.const(k)),),
-                  (("reduction", None), ("stacked", False))), "SHP203"
+    return OpSpec(
+        "rearrange",
+        "b (h p) -> b h p",
+        ((lead, axis),),
+        (("p", Size.const(k)),),
+        (("reduction", None), ("stacked", False)),
+    ), "SHP203"
 
 
 @st.composite
@@ -80,22 +86,34 @@ def assumed_equal_then_fail(draw):
     engine assumes c == k, then fails on the odd axis. The witness must keep c == k."""
     odd = sym("h") * 2 + 1
     c_in = draw(st.sampled_from([sym("c"), sym("c") * sym("m"), sym("w") * 3]))
-    return OpSpec("rearrange", "b c (h t) -> b c h t", ((sym("b"), c_in, odd),), (("c", sym("n")), ("t", Size.const(2))),
-                  (("reduction", None), ("stacked", False))), "SHP203"
+    return OpSpec(
+        "rearrange",
+        "b c (h t) -> b c h t",
+        ((sym("b"), c_in, odd),),
+        (("c", sym("n")), ("t", Size.const(2))),
+        (("reduction", None), ("stacked", False)),
+    ), "SHP203"
 
 
 @st.composite
 def assumed_divisible_then_fail(draw):
     """'b (h t) (w s) -> b h w' (t=s=2) with the first axis h*w (unknown parity: assumed even) and the second 2*m+1."""
     first = draw(st.sampled_from([sym("h") * sym("w"), sym("n"), sym("n") * Fraction(1, 4) * sym("c")]))
-    return OpSpec("reduce", "b (h t) (w s) -> b h w", ((sym("b"), first, sym("m") * 2 + 1),), (("t", Size.const(2)), ("s", Size.const(2))),
-                  (("reduction", "max"), ("stacked", False))), "SHP203"
+    return OpSpec(
+        "reduce",
+        "b (h t) (w s) -> b h w",
+        ((sym("b"), first, sym("m") * 2 + 1),),
+        (("t", Size.const(2)), ("s", Size.const(2))),
+        (("reduction", "max"), ("stacked", False)),
+    ), "SHP203"
 
 
 @st.composite
 def rank_mismatch(draw):
     rank = draw(st.integers(1, 5))
-    shape = tuple(draw(st.sampled_from([sym(n) for n in NAMES] + [Size.const(3), sym("n") * sym("m")])) for _ in range(rank))
+    shape = tuple(
+        draw(st.sampled_from([sym(n) for n in NAMES] + [Size.const(3), sym("n") * sym("m")])) for _ in range(rank)
+    )
     want = draw(st.integers(1, 5).filter(lambda r: r != rank))
     left = " ".join(f"a{i}" for i in range(want))
     return OpSpec("rearrange", f"{left} -> {left}", (shape,), (), (("reduction", None), ("stacked", False))), "SHP201"
@@ -105,23 +123,34 @@ def rank_mismatch(draw):
 def einsum_mismatch(draw):
     d1 = draw(st.integers(2, 64))
     d2 = draw(st.integers(2, 64).filter(lambda d: d != d1))
-    return OpSpec("einsum", "b n d, b m d -> b n m", ((sym("b"), sym("n"), Size.const(d1)), (sym("b"), sym("m"), Size.const(d2)))), "SHP204"
+    return OpSpec(
+        "einsum", "b n d, b m d -> b n m", ((sym("b"), sym("n"), Size.const(d1)), (sym("b"), sym("m"), Size.const(d2)))
+    ), "SHP204"
 
 
-@pytest.mark.parametrize("strategy", [split_not_divisible, assumed_equal_then_fail, assumed_divisible_then_fail,
-                                      rank_mismatch, einsum_mismatch])
+@pytest.mark.parametrize(
+    "strategy",
+    [split_not_divisible, assumed_equal_then_fail, assumed_divisible_then_fail, rank_mismatch, einsum_mismatch],
+)
 @SETTINGS
 @given(data=st.data())
 def test_einops_witness_satisfies_constraints_and_fails(strategy, data) -> None:
     spec, code = data.draw(strategy())
     # the claim is definite symbolically ...
-    res = P.infer(spec.op, spec.pattern, spec.inputs, axes_lengths=dict(spec.axes_lengths), reduction=spec.get("reduction"))
+    res = P.infer(
+        spec.op, spec.pattern, spec.inputs, axes_lengths=dict(spec.axes_lengths), reduction=spec.get("reduction")
+    )
     assert isinstance(res, P.Problem) and res.code == code
     w = build_witness(spec)
     env = _check_common(spec, w)
     # ... and the witness fails the same way with concrete ints
-    concrete = P.infer(spec.op, spec.pattern, [list(s) for s in w.input_shapes], axes_lengths=dict(w.axes_lengths),
-                       reduction=spec.get("reduction"))
+    concrete = P.infer(
+        spec.op,
+        spec.pattern,
+        [list(s) for s in w.input_shapes],
+        axes_lengths=dict(w.axes_lengths),
+        reduction=spec.get("reduction"),
+    )
     assert isinstance(concrete, P.Problem) and concrete.code == code, (w, concrete)
     assert concrete_failure(w) is not None
     # free symbols (not tied by an assumption) get distinct values
@@ -145,8 +174,13 @@ def test_free_symbols_get_distinct_small_primes_skipping_constants() -> None:
 
 def test_quotients_become_integers_and_keep_the_divided_symbol_divisible() -> None:
     n, b = sym("n"), sym("b")
-    spec = OpSpec("rearrange", "m (k q) -> m k q", ((b * n * Fraction(1, 4), Size.const(4)),), (("q", Size.const(3)),),
-                  (("reduction", None), ("stacked", False)))
+    spec = OpSpec(
+        "rearrange",
+        "m (k q) -> m k q",
+        ((b * n * Fraction(1, 4), Size.const(4)),),
+        (("q", Size.const(3)),),
+        (("reduction", None), ("stacked", False)),
+    )
     w = build_witness(spec)
     v = dict(w.sizes)
     assert v["n"] % 4 == 0 and v["b"] % 4 == 0  # which one was split is not recorded: both stay divisible
@@ -194,7 +228,13 @@ def test_reshape_witness(total: list[int], div: int) -> None:
 def test_annotation_witness_keeps_memo_and_earlier_parameters() -> None:
     p, q, r = sym("p"), sym("q"), sym("r")
     # x: "n n" gets (p, q): jaxtyping accepts it only when p == q; y: "n 3" gets (r, 4) and fails
-    spec = OpSpec("annotation", None, ((p, q), (r, Size.const(4))), (), (("dims", "n 3"), ("params", (("x", "n n"), ("y", "n 3")))))
+    spec = OpSpec(
+        "annotation",
+        None,
+        ((p, q), (r, Size.const(4))),
+        (),
+        (("dims", "n 3"), ("params", (("x", "n n"), ("y", "n 3")))),
+    )
     w = build_witness(spec)
     v = dict(w.sizes)
     assert v["p"] == v["q"]
@@ -210,7 +250,9 @@ def test_annotation_witness_keeps_memo_and_earlier_parameters() -> None:
 def test_witness_is_json_serialisable() -> None:
     import json
 
-    spec = OpSpec("unpack", "b *", ((sym("b"), Size.const(10)),), (), (("packed_shapes", ((Size.const(3),), (Size.const(4),))),))
+    spec = OpSpec(
+        "unpack", "b *", ((sym("b"), Size.const(10)),), (), (("packed_shapes", ((Size.const(3),), (Size.const(4),))),)
+    )
     w = build_witness(spec)
     data = json.loads(json.dumps(w.to_json()))
     assert data["packed_shapes"] == [[3], [4]] and data["input_shapes"] == [[dict(w.sizes)["b"], 10]]

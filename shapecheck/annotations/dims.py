@@ -111,7 +111,9 @@ def _parse_token(token: str) -> Dim | str:
             anonymous, elem = True, elem[1:]
         elif first == "?":
             if treepath:
-                return "Do not use ? twice to denote dependence on location within a PyTree, e.g. `??foo` is not allowed"
+                return (
+                    "Do not use ? twice to denote dependence on location within a PyTree, e.g. `??foo` is not allowed"
+                )
             treepath, elem = True, elem[1:]
         elif elem.count("=") == 1:
             lab, elem = elem.split("=")

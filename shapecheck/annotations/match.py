@@ -90,11 +90,15 @@ def _fmt_shape(shape: Sequence[Size]) -> str:
 
 
 class _Stop(Exception):
-    def __init__(self, ok: bool | None, problem: tuple[str, dict[str, Any]] | None = None, unbound: frozenset[str] = frozenset()):
+    def __init__(
+        self, ok: bool | None, problem: tuple[str, dict[str, Any]] | None = None, unbound: frozenset[str] = frozenset()
+    ):
         self.ok, self.problem, self.unbound = ok, problem, unbound
 
 
-def _axis_problem(spec: DimSpec, dim: Dim, actual: Size, requirement: D.Detail, expected: str, origin: str) -> tuple[str, dict[str, Any]]:
+def _axis_problem(
+    spec: DimSpec, dim: Dim, actual: Size, requirement: D.Detail, expected: str, origin: str
+) -> tuple[str, dict[str, Any]]:
     return (
         "SHP202",
         {
@@ -187,7 +191,9 @@ def _shapes_equal(a: Sequence[Size], b: Sequence[Size]) -> bool | None:
     return r
 
 
-def _check_variadic(spec: DimSpec, dim: Dim, part: tuple[Size, ...], memo: Memo, origin: str, newv: dict[str, tuple[Size, ...]]) -> bool | None:
+def _check_variadic(
+    spec: DimSpec, dim: Dim, part: tuple[Size, ...], memo: Memo, origin: str, newv: dict[str, tuple[Size, ...]]
+) -> bool | None:
     if dim.kind == "ellipsis":
         return True
     assert dim.name is not None
@@ -269,7 +275,13 @@ def match_shape(
         new: dict[str, Size] = {}
         if fresh is not None:
             for d in spec.check_order():
-                if d.kind == "named" and d.name is not None and not d.broadcast and not d.treepath and d.name not in memo.single:
+                if (
+                    d.kind == "named"
+                    and d.name is not None
+                    and not d.broadcast
+                    and not d.treepath
+                    and d.name not in memo.single
+                ):
                     memo.single[d.name] = new[d.name] = fresh(d.name)
                     memo.origin[d.name] = origin
         return MatchResult(None, None, new)

@@ -388,10 +388,14 @@ class PackTupleUsed(Detail):
 
     def render(self) -> str:
         if self.attribute:
-            return (f"einops.pack returns a tuple (packed, packed_shapes), which has no attribute {self.attribute!r} "
-                    "(AttributeError) -- unpack it first: packed, ps = pack(...)")
-        return (f"einops.pack returns a tuple (packed, packed_shapes), used here as {self.use}; einops raises 'Tensor "
-                "type unknown' for a tuple -- unpack it first: packed, ps = pack(...)")
+            return (
+                f"einops.pack returns a tuple (packed, packed_shapes), which has no attribute {self.attribute!r} "
+                "(AttributeError) -- unpack it first: packed, ps = pack(...)"
+            )
+        return (
+            f"einops.pack returns a tuple (packed, packed_shapes), used here as {self.use}; einops raises 'Tensor "
+            "type unknown' for a tuple -- unpack it first: packed, ps = pack(...)"
+        )
 
 
 @dataclass(frozen=True)
@@ -400,8 +404,10 @@ class TupleInput(Detail):
     op: str
 
     def render(self) -> str:
-        return (f"einops.{self.op} accepts a tensor or a list of tensors, not a tuple (einops raises 'Tensor type "
-                "unknown'); pass a list")
+        return (
+            f"einops.{self.op} accepts a tensor or a list of tensors, not a tuple (einops raises 'Tensor type "
+            "unknown'); pass a list"
+        )
 
 
 @dataclass(frozen=True)
@@ -419,9 +425,11 @@ class BarePackedShape(Detail):
     index: int
 
     def render(self) -> str:
-        return (f"einops.unpack needs packed shapes, one shape (a tuple or list of ints) per output as einops.pack "
-                f"returns them, but entry #{self.index} is a bare int: einops tests `-1 in p_shape` for every entry "
-                "and raises TypeError (wrap each entry, e.g. [(n,), (m,)])")
+        return (
+            f"einops.unpack needs packed shapes, one shape (a tuple or list of ints) per output as einops.pack "
+            f"returns them, but entry #{self.index} is a bare int: einops tests `-1 in p_shape` for every entry "
+            "and raises TypeError (wrap each entry, e.g. [(n,), (m,)])"
+        )
 
 
 @dataclass(frozen=True)
@@ -589,8 +597,10 @@ class Broadcast(Detail):
     right_size: Any
 
     def render(self) -> str:
-        return (f"shapes {_shape(self.left)} and {_shape(self.right)} cannot broadcast: "
-                f"axis {self.axis} has {self.left_size} against {self.right_size}")
+        return (
+            f"shapes {_shape(self.left)} and {_shape(self.right)} cannot broadcast: "
+            f"axis {self.axis} has {self.left_size} against {self.right_size}"
+        )
 
 
 @dataclass(frozen=True)
@@ -602,8 +612,10 @@ class MatmulInner(Detail):
     right_size: Any
 
     def render(self) -> str:
-        return (f"inner dimensions differ: {_shape(self.left)} @ {_shape(self.right)} "
-                f"contracts {self.left_size} with {self.right_size}")
+        return (
+            f"inner dimensions differ: {_shape(self.left)} @ {_shape(self.right)} "
+            f"contracts {self.left_size} with {self.right_size}"
+        )
 
 
 @dataclass(frozen=True)
@@ -641,8 +653,10 @@ class LinearFeatures(Detail):
     in_features: Any
 
     def render(self) -> str:
-        return (f"input {_shape(self.input)} has {self.input[-1]} features on its last axis, "
-                f"the weight {_shape(self.weight)} takes {self.in_features}")
+        return (
+            f"input {_shape(self.input)} has {self.input[-1]} features on its last axis, "
+            f"the weight {_shape(self.weight)} takes {self.in_features}"
+        )
 
 
 @dataclass(frozen=True)
@@ -658,10 +672,13 @@ class AttentionMismatch(Detail):
     value: Shape
 
     def render(self) -> str:
-        what, axis = (("query and key", "last axis") if self.pair == "query-key"
-                      else ("key and value", "sequence axis (-2)"))
-        return (f"{what} differ on their {axis}: {self.left_size} vs {self.right_size} "
-                f"({_shape(self.query)}, {_shape(self.key)}, {_shape(self.value)})")
+        what, axis = (
+            ("query and key", "last axis") if self.pair == "query-key" else ("key and value", "sequence axis (-2)")
+        )
+        return (
+            f"{what} differ on their {axis}: {self.left_size} vs {self.right_size} "
+            f"({_shape(self.query)}, {_shape(self.key)}, {_shape(self.value)})"
+        )
 
 
 @dataclass(frozen=True)
@@ -683,8 +700,10 @@ class ConcatAxis(Detail):
     other: Shape
 
     def render(self) -> str:
-        return (f"axis {self.axis} differs between operands: {self.first[self.axis]} vs {self.other[self.axis]} "
-                f"({_shape(self.first)} and {_shape(self.other)})")
+        return (
+            f"axis {self.axis} differs between operands: {self.first[self.axis]} vs {self.other[self.axis]} "
+            f"({_shape(self.first)} and {_shape(self.other)})"
+        )
 
 
 @dataclass(frozen=True)
@@ -700,8 +719,10 @@ class LossTarget(Detail):
         head = f"input {_shape(self.input)} and target {_shape(self.target)}"
         if self.axis < 0:
             return head + " cannot broadcast"
-        return (head + f" differ on axis {self.axis} ({self.input[self.axis]} vs {self.target[self.axis]}); the loss "
-                "would broadcast (or fail) instead of comparing element by element")
+        return (
+            head + f" differ on axis {self.axis} ({self.input[self.axis]} vs {self.target[self.axis]}); the loss "
+            "would broadcast (or fail) instead of comparing element by element"
+        )
 
 
 @dataclass(frozen=True)
@@ -720,7 +741,11 @@ class LayerInput(Detail):
     sequential: bool = False
 
     def render(self) -> str:
-        head = f"{self.layer}({self.param}={self.value})" if self.param else f"{self.layer}({', '.join(map(str, self.value))})"
+        head = (
+            f"{self.layer}({self.param}={self.value})"
+            if self.param
+            else f"{self.layer}({', '.join(map(str, self.value))})"
+        )
         if self.sequential:
             what = f"whose last axis is {self.size}" if self.found == "last-axis" else f"which has {self.size} channels"
             return f"{head} cannot take the previous layer's output, {what}, in this nn.Sequential"
@@ -775,8 +800,10 @@ class SplitSizes(Detail):
     size: Any  # the axis's size
 
     def render(self) -> str:
-        return (f"the split sizes [{', '.join(map(str, self.sizes))}] sum to {self.total} "
-                f"but axis {self.axis} of {_shape(self.shape)} has {self.size}")
+        return (
+            f"the split sizes [{', '.join(map(str, self.sizes))}] sum to {self.total} "
+            f"but axis {self.axis} of {_shape(self.shape)} has {self.size}"
+        )
 
 
 @dataclass(frozen=True)
@@ -790,8 +817,10 @@ class ArraySections(Detail):
     size: Any  # the axis's size
 
     def render(self) -> str:
-        return (f"{self.sections} sections do not divide axis {self.axis} of {_shape(self.shape)}, which has {self.size} "
-                f"(array split does not result in an equal division)")
+        return (
+            f"{self.sections} sections do not divide axis {self.axis} of {_shape(self.shape)}, which has {self.size} "
+            f"(array split does not result in an equal division)"
+        )
 
 
 # ---- SHP205 / SHP206 annotations ------------------------------------------------------------------------------
@@ -822,8 +851,10 @@ class UnboundExpression(Detail):
     names: tuple[str, ...]
 
     def render(self) -> str:
-        return (f"the expression {self.expression!r} uses {', '.join(self.names)}, which no earlier dimension or "
-                "parameter binds (jaxtyping evaluates expressions only over names already bound)")
+        return (
+            f"the expression {self.expression!r} uses {', '.join(self.names)}, which no earlier dimension or "
+            "parameter binds (jaxtyping evaluates expressions only over names already bound)"
+        )
 
 
 @dataclass(frozen=True)
@@ -890,42 +921,62 @@ def _explain(code: str, kind: str, fw: str | None, n: int | None, count: Any) ->
         if kind == "prod":
             if n is not None and n > 0:
                 g = FP16_MAX ** (1 / n)
-                lo = (2.0 ** -24) ** (1 / n)
-                text = (f": the product is inf once their geometric-mean magnitude exceeds {g:.6g} and 0 once it falls below "
-                        f"{lo:.6g}")
+                lo = (2.0**-24) ** (1 / n)
+                text = (
+                    f": the product is inf once their geometric-mean magnitude exceeds {g:.6g} and 0 once it falls below "
+                    f"{lo:.6g}"
+                )
             else:
                 text = ": the product is inf once it exceeds 65,504 and 0 below 6e-8 (float16's smallest subnormal)"
             if numpy_like:
                 text += "; numpy multiplies in float16, rounding every partial product"
             return text
-        text = ": " + _threshold(n, count, "the result") + f"; float16 holds integers exactly only up to {FP16_EXACT_INT:,}"
+        text = (
+            ": "
+            + _threshold(n, count, "the result")
+            + f"; float16 holds integers exactly only up to {FP16_EXACT_INT:,}"
+        )
         if numpy_like:
-            text += (f"; numpy adds in float16, so along a non-contiguous axis a running sum of ones stalls at "
-                     f"{FP16_EXACT_INT:,}")
+            text += (
+                f"; numpy adds in float16, so along a non-contiguous axis a running sum of ones stalls at "
+                f"{FP16_EXACT_INT:,}"
+            )
         elif fw == "torch":
             text += " (torch accumulates in float32 but stores the sum in float16)"
         elif fw == "tensorflow":
             text += " (TensorFlow stores the sum in float16; under a mixed_float16 policy too)"
         elif fw == "paddle":
-            text += (" (Paddle accumulates in float32 but stores the sum in float16; inside paddle.amp.auto_cast "
-                     "O1 on GPU it runs in float32)")
+            text += (
+                " (Paddle accumulates in float32 but stores the sum in float16; inside paddle.amp.auto_cast "
+                "O1 on GPU it runs in float32)"
+            )
         return text
     if code == "SHP303":
         if kind == "mean" and fw == "tensorflow":
             gpu = "; on GPU TensorFlow sums in float32 and divides by a float32 count"
             if n is not None and n >= FP16_COUNT_INF:
-                return (f": TensorFlow's CPU kernel divides by the count converted to float16, and {_fmt_int(n)} is inf "
-                        "in float16: the mean is 0 or NaN on any data" + gpu)
-            return (": TensorFlow's CPU kernel stores the sum in float16 before dividing: " + _threshold(n, count, "the mean")
-                    + f", and from {FP16_COUNT_INF:,} values on the float16 count is inf (the mean is 0 or NaN on any data)" + gpu)
+                return (
+                    f": TensorFlow's CPU kernel divides by the count converted to float16, and {_fmt_int(n)} is inf "
+                    "in float16: the mean is 0 or NaN on any data" + gpu
+                )
+            return (
+                ": TensorFlow's CPU kernel stores the sum in float16 before dividing: "
+                + _threshold(n, count, "the mean")
+                + f", and from {FP16_COUNT_INF:,} values on the float16 count is inf (the mean is 0 or NaN on any data)"
+                + gpu
+            )
         if kind == "mean":
-            return (": with dtype=float16 numpy accumulates the sum in float16 (without it numpy's mean of float16 "
-                    f"accumulates in float32): a running sum of ones stalls at {FP16_EXACT_INT:,} along a non-contiguous "
-                    "axis and the sum is inf past 65,504")
+            return (
+                ": with dtype=float16 numpy accumulates the sum in float16 (without it numpy's mean of float16 "
+                f"accumulates in float32): a running sum of ones stalls at {FP16_EXACT_INT:,} along a non-contiguous "
+                "axis and the sum is inf past 65,504"
+            )
         if kind == "cumprod":
             text = ": every partial product is stored in float16: inf once one exceeds 65,504, 0 below 6e-8"
         else:
-            text = ": every prefix sum is stored in float16: " + _threshold(n, count, "the last one").replace("their", "the values'")
+            text = ": every prefix sum is stored in float16: " + _threshold(n, count, "the last one").replace(
+                "their", "the values'"
+            )
             text += f"; past {FP16_EXACT_INT:,} the stored prefixes are rounded to multiples of 2 or more"
         if numpy_like:
             text += f"; numpy accumulates in float16 itself, so a running sum of ones stalls at {FP16_EXACT_INT:,}"
@@ -960,7 +1011,9 @@ class Accumulation(Detail):
     factors: tuple[tuple[str | None, Any], ...] = ()
 
     def render(self) -> str:
-        return _count_text(self.count, self.factors)[2] + _explain(self.code, self.reduction, self.framework, self.n, self.count)
+        return _count_text(self.count, self.factors)[2] + _explain(
+            self.code, self.reduction, self.framework, self.n, self.count
+        )
 
 
 @dataclass(frozen=True)

@@ -22,7 +22,11 @@ class Witness:
     extra: tuple[tuple[str, Any], ...] = ()
 
     def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"sizes": dict(self.sizes), "op": self.op, "input_shapes": [list(s) for s in self.input_shapes]}
+        out: dict[str, Any] = {
+            "sizes": dict(self.sizes),
+            "op": self.op,
+            "input_shapes": [list(s) for s in self.input_shapes],
+        }
         if self.pattern is not None:
             out["pattern"] = self.pattern
         if self.axes_lengths:
@@ -104,7 +108,9 @@ class Finding:
         return out
 
 
-def make(code: str, path: str, span: tuple[int, int, int, int], notes: tuple[str, ...] | list[str] = (), **fields: Any) -> Finding:
+def make(
+    code: str, path: str, span: tuple[int, int, int, int], notes: tuple[str, ...] | list[str] = (), **fields: Any
+) -> Finding:
     """Build a finding from its code and template fields; the message is rendered by :func:`render.message`."""
     line, col, end_line, end_col = span
     items = tuple(fields.items())

@@ -99,7 +99,10 @@ from torch import Tensor, nn
 CODES: tuple[Code, ...] = (
     # ---- SHP1xx: invalid pattern / annotation / API use (no shapes needed) ----
     _c(
-        "SHP101", "pattern-syntax", E, "invalid einops pattern {pattern!r}: {detail}",
+        "SHP101",
+        "pattern-syntax",
+        E,
+        "invalid einops pattern {pattern!r}: {detail}",
         "An einops pattern that einops cannot parse: unbalanced or nested parentheses, a missing or repeated "
         "`->`, dots outside one `...`, characters that are not axis names, names that start or end with `_`, "
         "or an anonymous axis of length 0.",
@@ -108,21 +111,30 @@ CODES: tuple[Code, ...] = (
         'y = rearrange(x, "b (c h w) -> b c h w", c=3, h=16)',
     ),
     _c(
-        "SHP102", "pattern-duplicate-axis", E, "axis {axis!r} appears twice in {pattern!r}",
+        "SHP102",
+        "pattern-duplicate-axis",
+        E,
+        "axis {axis!r} appears twice in {pattern!r}",
         "The same axis name used twice on one side of a pattern.",
         "einops rejects duplicate dimensions; a diagonal needs `einsum` instead.",
         'y = rearrange(x, "b t t -> b t")',
         'y = einsum(x, "b t t -> b t")',
     ),
     _c(
-        "SHP103", "pattern-ellipsis", E, "misplaced ellipsis in {pattern!r}: {detail}",
+        "SHP103",
+        "pattern-ellipsis",
+        E,
+        "misplaced ellipsis in {pattern!r}: {detail}",
         "An ellipsis on the right but not the left side, or parenthesised on the left side.",
         "einops cannot know which dimensions `...` stands for.",
         'y = rearrange(x, "b c -> b ... c")',
         'y = rearrange(x, "b ... c -> b c ...")',
     ),
     _c(
-        "SHP104", "pattern-identifiers", E, "{detail} in {pattern!r}",
+        "SHP104",
+        "pattern-identifiers",
+        E,
+        "{detail} in {pattern!r}",
         "Axis names that do not fit the operation: rearrange needs the same set on both sides and no anonymous "
         "axis but 1; reduce may only drop axes; repeat may only add axes and needs a length for each new named "
         "axis; an axis that cannot be inferred because a group has two unknown axes.",
@@ -131,7 +143,10 @@ CODES: tuple[Code, ...] = (
         'y = reduce(x, "b c h w -> b (h w)", "mean")',
     ),
     _c(
-        "SHP105", "axis-length-keyword", E, "axis length keyword {axis}{value} {detail} in {pattern!r}",
+        "SHP105",
+        "axis-length-keyword",
+        E,
+        "axis length keyword {axis}{value} {detail} in {pattern!r}",
         "An axis length keyword (`p1=16`) for an axis the pattern does not use, with an invalid axis name, or "
         "with a non-positive length.",
         "einops raises `Axis ... is not used in transform`; a typo in a keyword is otherwise silent.",
@@ -139,21 +154,30 @@ CODES: tuple[Code, ...] = (
         'y = rearrange(x, "b (h p) -> b h p", p=4)',
     ),
     _c(
-        "SHP106", "unknown-reduction", E, "unknown reduction {reduction!r}; einops accepts {choices}",
+        "SHP106",
+        "unknown-reduction",
+        E,
+        "unknown reduction {reduction!r}; einops accepts {choices}",
         "A reduction name einops does not know (it accepts min, max, sum, mean, prod, any, all or a callable).",
         "einops raises at the first call.",
         'y = reduce(x, "b c h w -> b c", "avg")',
         'y = reduce(x, "b c h w -> b c", "mean")',
     ),
     _c(
-        "SHP107", "pack-pattern", E, "invalid {op} pattern {pattern!r}: {detail}",
+        "SHP107",
+        "pack-pattern",
+        E,
+        "invalid {op} pattern {pattern!r}: {detail}",
         "A pack/unpack pattern without exactly one `*`, with duplicate or invalid axis names.",
         "einops raises before packing anything.",
         'packed, ps = pack([a, b], "b n")',
         'packed, ps = pack([a, b], "b * d")',
     ),
     _c(
-        "SHP108", "einsum-pattern", E, "invalid einsum pattern {pattern!r}: {detail}",
+        "SHP108",
+        "einsum-pattern",
+        E,
+        "invalid einsum pattern {pattern!r}: {detail}",
         "An `einops.einsum` pattern that einops rejects: no `->`, composed or anonymous axes, an output axis "
         "not present in any input, a pattern not in last position, or a number of operands that does not "
         "match the pattern.",
@@ -162,14 +186,20 @@ CODES: tuple[Code, ...] = (
         'z = einsum(a, b, "b i d, b j d -> b i j")',
     ),
     _c(
-        "SHP109", "einmix-pattern", E, "invalid EinMix {pattern!r}: {detail}",
+        "SHP109",
+        "einmix-pattern",
+        E,
+        "invalid EinMix {pattern!r}: {detail}",
         "An `EinMix` layer whose pattern, weight shape, bias shape or axis lengths einops rejects.",
         "The layer raises when the model is built.",
         'mix = EinMix("b t c -> b t d", weight_shape="c d", c=64)',
         'mix = EinMix("b t c -> b t d", weight_shape="c d", c=64, d=128)',
     ),
     _c(
-        "SHP110", "jaxtyping-annotation", E, "invalid jaxtyping annotation {annotation!r}: {detail}",
+        "SHP110",
+        "jaxtyping-annotation",
+        E,
+        "invalid jaxtyping annotation {annotation!r}: {detail}",
         "A jaxtyping shape string that jaxtyping rejects: einops-style groups, several variadic dimensions, "
         "unknown modifiers, or a symbolic expression over names not bound by an earlier parameter.",
         "jaxtyping raises when the annotated function is called (or silently misreads the string).",
@@ -177,7 +207,10 @@ CODES: tuple[Code, ...] = (
         'def f(x: Float[Tensor, "b hw c"]): ...',
     ),
     _c(
-        "SHP111", "api-use", E, "{detail}",
+        "SHP111",
+        "api-use",
+        E,
+        "{detail}",
         "An einops function called in a way that always raises: einsum with the pattern first, reduce without "
         "a reduction, unpack without packed shapes, an empty list of tensors.",
         "The call fails whatever the tensor shapes are.",
@@ -186,15 +219,20 @@ CODES: tuple[Code, ...] = (
     ),
     # ---- SHP2xx: definite shape errors ----
     _c(
-        "SHP201", "rank-mismatch", E, "{what} expects {expected} dimensions but {subject} has {actual}",
-        "An input whose number of dimensions cannot fit the pattern or annotation (exactly, or at least, with "
-        "`...`).",
+        "SHP201",
+        "rank-mismatch",
+        E,
+        "{what} expects {expected} dimensions but {subject} has {actual}",
+        "An input whose number of dimensions cannot fit the pattern or annotation (exactly, or at least, with `...`).",
         "einops raises `Wrong shape: expected N dims`; jaxtyping raises a type-check error.",
         'x: Float[Tensor, "b c h w"]\ny = rearrange(x, "b c h -> b (c h)")',
         'x: Float[Tensor, "b c h w"]\ny = rearrange(x, "b c h w -> b (c h w)")',
     ),
     _c(
-        "SHP202", "axis-length-mismatch", E, "axis {axis!r} has {actual} but {requirement} {expected}",
+        "SHP202",
+        "axis-length-mismatch",
+        E,
+        "axis {axis!r} has {actual} but {requirement} {expected}",
         "An axis whose size is known to differ from what the pattern, a keyword, another operand or an "
         "annotation requires.",
         "einops raises `Shape mismatch`; with annotations the code is wrong for every input.",
@@ -202,7 +240,10 @@ CODES: tuple[Code, ...] = (
         'x: Float[Tensor, "b 3 224 224"]\ny = rearrange(x, "b (c p) h w -> b c p h w", c=3, p=1)',
     ),
     _c(
-        "SHP203", "not-divisible", E, "axis {axis!r} of size {size} cannot be split into chunks of {chunk} in {pattern!r}",
+        "SHP203",
+        "not-divisible",
+        E,
+        "axis {axis!r} of size {size} cannot be split into chunks of {chunk} in {pattern!r}",
         "A composed axis `(h p)` whose input size is not divisible by the known part.",
         "einops raises `can't divide axis of length 225 in chunks of 16`; a ViT patch size that does not "
         "divide the image size is the classic case.",
@@ -210,7 +251,10 @@ CODES: tuple[Code, ...] = (
         'img: Float[Tensor, "b 3 224 224"]\np = rearrange(img, "b c (h p1) (w p2) -> b (h w) (p1 p2 c)", p1=16, p2=16)',
     ),
     _c(
-        "SHP204", "incompatible-operands", E, "{op}: {detail}",
+        "SHP204",
+        "incompatible-operands",
+        E,
+        "{op}: {detail}",
         "Operands whose shapes cannot combine: einsum axes of different sizes, matmul inner dimensions, "
         "broadcasting of unequal non-1 sizes, concatenation and stacking of mismatched shapes, losses that "
         "need equal shapes, a layer that cannot take its input.",
@@ -220,14 +264,20 @@ CODES: tuple[Code, ...] = (
         'q: Float[Tensor, "b n 64"]\nk: Float[Tensor, "b n 64"]\ns = q @ k.transpose(-1, -2)',
     ),
     _c(
-        "SHP205", "argument-shape", E, "argument {param!r} of {func}(): {detail}",
+        "SHP205",
+        "argument-shape",
+        E,
+        "argument {param!r} of {func}(): {detail}",
         "A call whose argument shape contradicts the callee's jaxtyping annotation.",
         "jaxtyping with a runtime checker raises at the call; without one the function computes garbage.",
         'def f(x: Float[Tensor, "b 768"]): ...\nf(torch.zeros(2, 512))',
         'def f(x: Float[Tensor, "b 768"]): ...\nf(torch.zeros(2, 768))',
     ),
     _c(
-        "SHP206", "return-shape", E, "returned value does not match the return annotation of {func}(): {detail}",
+        "SHP206",
+        "return-shape",
+        E,
+        "returned value does not match the return annotation of {func}(): {detail}",
         "A `return` whose shape contradicts the function's return annotation.",
         "Every caller trusts the annotation; a wrong return shape propagates silently.",
         'def f(x: Float[Tensor, "b n d"]) -> Float[Tensor, "b d"]:\n    return x',
@@ -235,8 +285,11 @@ CODES: tuple[Code, ...] = (
     ),
     # ---- SHP3xx: precision ----
     _c(
-        "SHP301", "fp16-sum-overflow", W, "{op} {verb} {count} float16 values{detail}",
-        "A sum or product (torch/numpy `sum`, `nansum`, `prod`; einops `reduce`/`Reduce` with \"sum\", \"prod\" or "
+        "SHP301",
+        "fp16-sum-overflow",
+        W,
+        "{op} {verb} {count} float16 values{detail}",
+        'A sum or product (torch/numpy `sum`, `nansum`, `prod`; einops `reduce`/`Reduce` with "sum", "prod" or '
         "`torch.sum`-like callables) whose input is float16 and is not upcast first. float16's largest finite value "
         "is 65,504 and it holds integers exactly only up to 2,048. torch accumulates float16 in float32 but stores "
         "the result in float16, so the sum is inf once the total passes 65,504 (65,536 ones already are). numpy "
@@ -251,7 +304,10 @@ CODES: tuple[Code, ...] = (
         'x: Float16[Tensor, "b c h w"]\ny = reduce(x.float(), "b c h w -> b c", "sum").to(x.dtype)',
     ),
     _c(
-        "SHP302", "bf16-reduction-precision", W, "{op} {verb} {count} bfloat16 values{detail}",
+        "SHP302",
+        "bf16-reduction-precision",
+        W,
+        "{op} {verb} {count} bfloat16 values{detail}",
         "A sum, product or cumulative sum/product over bfloat16 without an upcast. bfloat16 has float32's range, "
         "so it does not overflow where float16 does, but it keeps 8 significant bits: integers are exact only up "
         "to 256. torch accumulates in float32 and rounds the result (every prefix, for cumsum) to bfloat16: "
@@ -263,7 +319,10 @@ CODES: tuple[Code, ...] = (
         'x: BFloat16[Tensor, "b n d"]\ns = x.float().sum(dim=1).to(x.dtype)',
     ),
     _c(
-        "SHP303", "fp16-mean-accumulation", W, "{op} {verb} {count} float16 values{detail}",
+        "SHP303",
+        "fp16-mean-accumulation",
+        W,
+        "{op} {verb} {count} float16 values{detail}",
         "A float16 accumulation that is not a plain sum: `cumsum`/`cumprod` (every prefix is stored in float16, "
         "so the running value is inf once it passes 65,504; numpy also accumulates in float16, where a running "
         "sum of ones stalls at 2,048), and numpy `mean` with an explicit `dtype=np.float16` (which makes numpy "
@@ -276,7 +335,10 @@ CODES: tuple[Code, ...] = (
     ),
     # ---- SHP4xx: suspicious but legal ----
     _c(
-        "SHP401", "misaligned-axes", W, "{op}: operands carry axes {left} and {right} in different orders",
+        "SHP401",
+        "misaligned-axes",
+        W,
+        "{op}: operands carry axes {left} and {right} in different orders",
         "Operands of an elementwise operation, a loss or a stack whose named axes are the same but in a "
         "different order (a teacher map `b t1 t2 h` against a student map `b h t1 t2`).",
         "Wherever the sizes happen to coincide the code runs and computes a silently wrong value.",
@@ -286,21 +348,30 @@ CODES: tuple[Code, ...] = (
     ),
     # ---- SHP9xx: analysis failures ----
     _c(
-        "SHP901", "syntax-error", E, "could not parse file: {detail}",
+        "SHP901",
+        "syntax-error",
+        E,
+        "could not parse file: {detail}",
         "A file that is not valid Python (or not decodable): shapecheck skips it and says so.",
         "Silence on an unparsable file would look like a clean result.",
         "def f(:",
         "def f(x): ...",
     ),
     _c(
-        "SHP902", "internal-error", E, "internal analysis failure ({error_type}: {error_message}); this file was not fully checked",
+        "SHP902",
+        "internal-error",
+        E,
+        "internal analysis failure ({error_type}: {error_message}); this file was not fully checked",
         "A bug in shapecheck itself. The rest of the run goes on; please report it.",
         "A crash must never take the host (mypy, flake8, an editor) down with it.",
         "",
         "",
     ),
     _c(
-        "SHP903", "analysis-budget", W, "analysis budget exceeded in {what}: {detail}",
+        "SHP903",
+        "analysis-budget",
+        W,
+        "analysis budget exceeded in {what}: {detail}",
         "A function (or a module's top-level code) too long to analyse within its budget. A function whose body "
         "has more than 5,000 lines is not parsed at all; otherwise the analysis stops after 1,000,000 steps (one "
         "per statement run, including inlined callees, plus one per variable copied into the branches of an `if`) "

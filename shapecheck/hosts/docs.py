@@ -51,7 +51,7 @@ def render_codes_markdown() -> str:
         "",
         "Every family is on by default, SHP4xx (suspicious but legal) included: it fires only where two operands "
         "carry the same named axes in a different order. Opt out of a family or a code with `ignore` "
-        "(`ignore = [\"SHP4\"]`, see [configuration.md](configuration.md)).",
+        '(`ignore = ["SHP4"]`, see [configuration.md](configuration.md)).',
         "",
         "The examples are tests (`tests/test_registry_examples.py`): through the command line, flake8, mypy and the "
         "language server, each bad example is reported on its last line with its code and nothing else, and each "
@@ -66,7 +66,9 @@ def render_codes_markdown() -> str:
     ]
     for c in CODES:
         on = "on" if default_on(c.family) else "opt-in"
-        out.append(f"| [{c.code}](#{c.code.lower()}-{c.name}) | `{c.name}` | {c.family.title} | {c.severity.value} | {on} |")
+        out.append(
+            f"| [{c.code}](#{c.code.lower()}-{c.name}) | `{c.name}` | {c.family.title} | {c.severity.value} | {on} |"
+        )
     out.append("")
     for fam in Family:
         members = [c for c in CODES if c.family is fam]

@@ -22,7 +22,9 @@ def render_text(findings: Sequence[Finding]) -> str:
             out.append("    note: confirmed by replaying the operation on these sizes")
     if findings:
         errors = sum(1 for f in findings if f.effective_severity.value == "error")
-        out.append(f"Found {len(findings)} finding{'s' if len(findings) != 1 else ''} ({errors} error{'s' if errors != 1 else ''}).")
+        out.append(
+            f"Found {len(findings)} finding{'s' if len(findings) != 1 else ''} ({errors} error{'s' if errors != 1 else ''})."
+        )
     return "\n".join(out) + ("\n" if out else "")
 
 

@@ -19,8 +19,12 @@ def render_github(findings: Sequence[Finding]) -> str:
     out = []
     for f in findings:
         level = "error" if f.effective_severity.value == "error" else "warning"
-        props = [("file", f.path.replace("\\", "/")), ("line", str(f.line)), ("col", str(f.column)),
-                 ("endLine", str(max(f.end_line, f.line)))]
+        props = [
+            ("file", f.path.replace("\\", "/")),
+            ("line", str(f.line)),
+            ("col", str(f.column)),
+            ("endLine", str(max(f.end_line, f.line))),
+        ]
         if f.end_line == f.line and f.end_column > f.column:  # GitHub: endColumn is inclusive, same line only
             props.append(("endColumn", str(f.end_column - 1)))
         props.append(("title", f.code))

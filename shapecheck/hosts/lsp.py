@@ -76,7 +76,9 @@ def to_diagnostic(lines: Sequence[str], codec: Any, f: Finding) -> T.Diagnostic:
     )
 
 
-def to_code_actions(uri: str, lines: Sequence[str], codec: Any, findings: Sequence[Finding], want: T.Range) -> list[T.CodeAction]:
+def to_code_actions(
+    uri: str, lines: Sequence[str], codec: Any, findings: Sequence[Finding], want: T.Range
+) -> list[T.CodeAction]:
     actions = []
     for f in findings:
         if not f.fix:
@@ -85,10 +87,15 @@ def to_code_actions(uri: str, lines: Sequence[str], codec: Any, findings: Sequen
         if diag.range.end.line < want.start.line or diag.range.start.line > want.end.line:
             continue
         edits = [T.TextEdit(to_range(lines, codec, e.line, e.column, e.end_line, e.end_column), e.text) for e in f.fix]
-        actions.append(T.CodeAction(
-            title=f"Fix {f.code}: {_describe(f.fix)}", kind=T.CodeActionKind.QuickFix, diagnostics=[diag],
-            edit=T.WorkspaceEdit(changes={uri: edits}), is_preferred=True,
-        ))
+        actions.append(
+            T.CodeAction(
+                title=f"Fix {f.code}: {_describe(f.fix)}",
+                kind=T.CodeActionKind.QuickFix,
+                diagnostics=[diag],
+                edit=T.WorkspaceEdit(changes={uri: edits}),
+                is_preferred=True,
+            )
+        )
     return actions
 
 
@@ -185,8 +192,11 @@ def _overlay_project_class() -> Any:
             gone = {f for f in files.values() if f in changed} | changed
             dropped = {n for n, f in files.items() if f in gone}
             while True:
-                more = {n for n, ma in self.modules.items() if n not in dropped
-                        and any(f in gone for f in self.imported_files(n, ma))}
+                more = {
+                    n
+                    for n, ma in self.modules.items()
+                    if n not in dropped and any(f in gone for f in self.imported_files(n, ma))
+                }
                 if not more:
                     break
                 dropped |= more
@@ -273,8 +283,9 @@ class Analyser:
                     todo.append(k)
         return seen
 
-    def analyse(self, uri: str, version: int | None, text: str, epoch: Any,
-                stale: "Callable[[], bool] | None" = None) -> Analysed:
+    def analyse(
+        self, uri: str, version: int | None, text: str, epoch: Any, stale: "Callable[[], bool] | None" = None
+    ) -> Analysed:
         """Findings and hover index of one version (raises ``Cancelled`` when a newer version arrives)."""
         from ..analysis.editor.incremental import Cancelled, Document
         from ..config import Config, load_config
@@ -388,6 +399,7 @@ class Session:
         self.gc_timer = None
         self.runs_since_gc = 0
         if not self.running:
+
             def collect() -> None:
                 if idle:
                     gc.unfreeze()
@@ -426,8 +438,9 @@ class Session:
         size = _rss_mb()
         if self.rss_after_gc is None:
             self.rss_after_gc = size
-        if self.runs_since_gc >= GC_EVERY or (size is not None and self.rss_after_gc is not None
-                                              and size > self.rss_after_gc + GC_GROWTH_MB):
+        if self.runs_since_gc >= GC_EVERY or (
+            size is not None and self.rss_after_gc is not None and size > self.rss_after_gc + GC_GROWTH_MB
+        ):
             self._collect()
         elif self.timer is None and self.gc_timer is None:
             self.gc_timer = asyncio.get_running_loop().call_later(IDLE_GC, self._collect, True)
@@ -435,9 +448,16 @@ class Session:
             self._kick()
 
     # ------------------------------------------------------------------ worker thread
-    def _run(self, loop: asyncio.AbstractEventLoop, jobs: list[tuple[str, int | None, str]],
-             others: list[tuple[str, int | None, str]], buffers: dict[str, str], counts: dict[str, int],
-             changed: set[str], generation: int) -> None:
+    def _run(
+        self,
+        loop: asyncio.AbstractEventLoop,
+        jobs: list[tuple[str, int | None, str]],
+        others: list[tuple[str, int | None, str]],
+        buffers: dict[str, str],
+        counts: dict[str, int],
+        changed: set[str],
+        generation: int,
+    ) -> None:
         from ..analysis.editor.incremental import Cancelled
 
         a = self.analyser
@@ -504,11 +524,15 @@ class Session:
         result.lines = list(doc.lines)
         diags = [to_diagnostic(result.lines, doc.position_codec, f) for f in result.findings]
         self.published[uri] = result.version
-        self.ls.text_document_publish_diagnostics(T.PublishDiagnosticsParams(uri=uri, diagnostics=diags, version=result.version))
+        self.ls.text_document_publish_diagnostics(
+            T.PublishDiagnosticsParams(uri=uri, diagnostics=diags, version=result.version)
+        )
 
     def _indexed(self, result: Analysed, index: "HoverIndex | None") -> None:
         result.indexing = False
-        if index is not None and self.results.get(result.uri) is result:  # still the newest analysis of an open document
+        if (
+            index is not None and self.results.get(result.uri) is result
+        ):  # still the newest analysis of an open document
             result.index = index
             self.indexed[result.uri] = result
 

@@ -112,9 +112,11 @@ class ShapecheckPlugin(Plugin):
         # coordinating process), and report nothing rather than a part that depends on mypy's scheduling.
         self._parallel = int(getattr(options, "num_workers", 0) or 0) > 0
         if self._parallel and "mypy.build_worker.worker" not in sys.modules:
-            print("shapecheck: warning: the mypy plugin reports nothing when mypy checks in parallel "
-                  "(-n/--num-workers); run mypy without -n, or run `shapecheck check` for the shape findings",
-                  file=sys.stderr)
+            print(
+                "shapecheck: warning: the mypy plugin reports nothing when mypy checks in parallel "
+                "(-n/--num-workers); run mypy without -n, or run `shapecheck check` for the shape findings",
+                file=sys.stderr,
+            )
 
     # ---------------------------------------------------------------- emission
     def get_additional_deps(self, file: MypyFile) -> list[tuple[int, str, int]]:
@@ -158,8 +160,12 @@ class ShapecheckPlugin(Plugin):
 
                 if "fork" not in multiprocessing.get_all_start_methods():
                     raise OSError("no fork on this platform")  # a spawned worker would re-import mypy: not worth it
-                self._pool = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("fork"),
-                                                 initializer=_worker_start, initargs=(os.getpid(),))
+                self._pool = ProcessPoolExecutor(
+                    max_workers=1,
+                    mp_context=multiprocessing.get_context("fork"),
+                    initializer=_worker_start,
+                    initargs=(os.getpid(),),
+                )
             except Exception:
                 self._pool_failed = True
         if self._pool is not None and path not in self._futures:
@@ -233,7 +239,11 @@ class ShapecheckPlugin(Plugin):
         if not _is_project_file(ctx.path):
             return None
         try:
-            return {"shapecheck": __version__, "config": repr(self._config(ctx.path)), "deps": self._deps_hash(ctx.path)}
+            return {
+                "shapecheck": __version__,
+                "config": repr(self._config(ctx.path)),
+                "deps": self._deps_hash(ctx.path),
+            }
         except Exception:
             return {"shapecheck": __version__}
 

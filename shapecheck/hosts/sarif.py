@@ -64,10 +64,19 @@ def render_sarif(findings: Sequence[Finding]) -> str:
             "ruleIndex": index[f.code],
             "level": _LEVEL[f.effective_severity.value],
             "message": {"text": "\n".join([f.message, *f.notes])},
-            "locations": [{"physicalLocation": {"artifactLocation": location, "region": {
-                "startLine": f.line, "startColumn": f.column,
-                "endLine": max(f.end_line, f.line), "endColumn": max(f.end_column, 1),
-            }}}],
+            "locations": [
+                {
+                    "physicalLocation": {
+                        "artifactLocation": location,
+                        "region": {
+                            "startLine": f.line,
+                            "startColumn": f.column,
+                            "endLine": max(f.end_line, f.line),
+                            "endColumn": max(f.end_column, 1),
+                        },
+                    }
+                }
+            ],
         }
         properties: dict[str, Any] = {}
         if f.fields:
@@ -81,14 +90,21 @@ def render_sarif(findings: Sequence[Finding]) -> str:
     log = {
         "$schema": SCHEMA,
         "version": "2.1.0",
-        "runs": [{
-            "tool": {"driver": {
-                "name": "shapecheck", "version": __version__, "semanticVersion": __version__,
-                "informationUri": INFORMATION_URI, "rules": [_rule(c) for c in CODES],
-            }},
-            "originalUriBaseIds": {"%SRCROOT%": {"uri": root_uri}},
-            "columnKind": "unicodeCodePoints",
-            "results": results,
-        }],
+        "runs": [
+            {
+                "tool": {
+                    "driver": {
+                        "name": "shapecheck",
+                        "version": __version__,
+                        "semanticVersion": __version__,
+                        "informationUri": INFORMATION_URI,
+                        "rules": [_rule(c) for c in CODES],
+                    }
+                },
+                "originalUriBaseIds": {"%SRCROOT%": {"uri": root_uri}},
+                "columnKind": "unicodeCodePoints",
+                "results": results,
+            }
+        ],
     }
     return json.dumps(log, indent=2, ensure_ascii=False) + "\n"

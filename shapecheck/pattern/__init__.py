@@ -119,8 +119,11 @@ def _infer(
     if kind == "einsum":
         dom = _domain([x for s in shapes for x in s], fresh)
         out, axes = solve_einsum(pattern, shapes, dom)
-        return Inferred((tuple(as_size(x) for x in out),), {k: as_size(v) for k, v in axes.items()},
-                        tuple(getattr(dom, "assumptions", ())))
+        return Inferred(
+            (tuple(as_size(x) for x in out),),
+            {k: as_size(v) for k, v in axes.items()},
+            tuple(getattr(dom, "assumptions", ())),
+        )
     if kind == "parse_shape":
         dom = _domain(list(shapes[0]), fresh)
         axes = solve_parse_shape(pattern, shapes[0], dom)
@@ -145,8 +148,13 @@ def _infer_transform(
         # a new axis of repeat may be 0 (an empty axis) or -1 (expand keeps size 1): einops accepts both;
         # an axis of the input cannot be non-positive
         if isinstance(v, int) and v <= 0 and (left_names is None or name in left_names):
-            raise PatternError(Problem("SHP105", {"axis": name, "value": f"={v}", "detail": D.KeywordRule("non-positive"),
-                                                  "pattern": pattern}, name))
+            raise PatternError(
+                Problem(
+                    "SHP105",
+                    {"axis": name, "value": f"={v}", "detail": D.KeywordRule("non-positive"), "pattern": pattern},
+                    name,
+                )
+            )
     if stacked_list:
         if not shapes:
             return Problem("SHP111", {"detail": D.EmptyList(kind)})
@@ -179,7 +187,14 @@ def _infer_transform(
     if kind.startswith("layer_") and left.has_ellipsis:
         n, _ = rank_requirement(left)
         if len(shape) > n + 7:
-            return Problem("SHP201", {"what": f'{kind} pattern "{pattern}"', "expected": f"{n} to {n + 7}",
-                                      "subject": "the input", "actual": len(shape)})
+            return Problem(
+                "SHP201",
+                {
+                    "what": f'{kind} pattern "{pattern}"',
+                    "expected": f"{n} to {n + 7}",
+                    "subject": "the input",
+                    "actual": len(shape),
+                },
+            )
     recipe = transform_recipe(pattern, category, names, len(shape))
     return infer_transform(recipe, shape, axes_lengths, dom)

@@ -102,8 +102,13 @@ def transform_recipe(pattern: str, category: str, axes_names: tuple[str, ...], n
     left, right = parse_transform(pattern, category, axes_names)
     n, exact = rank_requirement(left)
     if (exact and ndim != n) or (not exact and ndim < n):
-        raise fail("SHP201", what=f'{category} pattern "{pattern}"', expected=str(n) if exact else f">= {n}",
-                   subject="the input", actual=ndim)
+        raise fail(
+            "SHP201",
+            what=f'{category} pattern "{pattern}"',
+            expected=str(n) if exact else f">= {n}",
+            subject="the input",
+            actual=ndim,
+        )
 
     # expand the ellipsis (or treat a literal marker as an ordinary axis called '…')
     if left.has_ellipsis:
@@ -158,7 +163,9 @@ def transform_recipe(pattern: str, category: str, axes_names: tuple[str, ...], n
         k = tuple(order[a] for a in g if known[order[a]] is not None or order[a] in with_keyword)
         u = [a for a in g if not (known[order[a]] is not None or order[a] in with_keyword)]
         if len(u) > 1:
-            raise fail("SHP104", at=str(u[0]), pattern=pattern, detail=D.AxesMisused("cannot-infer", tuple(str(a) for a in u)))
+            raise fail(
+                "SHP104", at=str(u[0]), pattern=pattern, detail=D.AxesMisused("cannot-infer", tuple(str(a) for a in u))
+            )
         input_groups.append((k, order[u[0]] if u else -1, _group_text(g)))
         if len(g) != 1:
             need_init_reshape = True
@@ -253,8 +260,9 @@ def einsum_recipe(pattern: str) -> EinsumRecipe:
     parts = pattern.split("->")
     if len(parts) != 2:
         raise fail("SHP108", kind="ValueError", pattern=pattern, detail=D.EinsumRule("many-arrows"))
-    lefts = [parse_expression(t, allow_underscore=True, allow_duplicates=True, pattern=pattern)
-             for t in parts[0].split(",")]
+    lefts = [
+        parse_expression(t, allow_underscore=True, allow_duplicates=True, pattern=pattern) for t in parts[0].split(",")
+    ]
     right = parse_expression(parts[1], allow_underscore=True, pattern=pattern)
     mapping: dict[str, str] = {}
     operands: list[tuple[str, ...]] = []
@@ -286,5 +294,4 @@ def einsum_recipe(pattern: str) -> EinsumRecipe:
     if output.count("...") > 1 or any(op.count("...") > 1 for op in operands):
         raise fail("SHP108", kind="ValueError", pattern=pattern, detail=D.EinsumRule("many-ellipses"))
     compact = ",".join("".join(op) for op in operands) + "->" + "".join(output)
-    return EinsumRecipe(pattern, compact, tuple(operands), tuple(output),
-                        tuple((v, k) for k, v in mapping.items()))
+    return EinsumRecipe(pattern, compact, tuple(operands), tuple(output), tuple((v, k) for k, v in mapping.items()))

@@ -53,8 +53,14 @@ class IntDomain:
     def divide(self, length: Any, chunk: Any, axis: str, group: str, pattern: str) -> Any:
         if isinstance(length, int) and isinstance(chunk, int):
             if chunk == 0:
-                raise fail("SHP105", kind="ZeroDivisionError", axis=axis, value="=0", pattern=pattern,
-                           detail=D.KeywordRule("non-positive"))
+                raise fail(
+                    "SHP105",
+                    kind="ZeroDivisionError",
+                    axis=axis,
+                    value="=0",
+                    pattern=pattern,
+                    detail=D.KeywordRule("non-positive"),
+                )
             if length % chunk != 0:
                 raise fail("SHP203", at=axis, axis=group, size=length, chunk=chunk, pattern=pattern)
         return length // chunk
@@ -177,7 +183,12 @@ _INT = IntDomain()
 
 # (init_shapes, permutation, reduced_axes, added {pos: len}, n_axes_with_added, final_shapes)
 TransformPlan = tuple[
-    Optional[tuple[int, ...]], Optional[tuple[int, ...]], tuple[int, ...], dict[int, int], int, Optional[tuple[int, ...]]
+    Optional[tuple[int, ...]],
+    Optional[tuple[int, ...]],
+    tuple[int, ...],
+    dict[int, int],
+    int,
+    Optional[tuple[int, ...]],
 ]
 
 
@@ -233,17 +244,22 @@ def solve_pack(
     # einops reshapes every tensor (a rank check, then -1 inferred) before the backend concatenates them
     for i, shape in enumerate(shapes):
         if len(shape) < before + after:
-            raise fail("SHP201", what=f'pack pattern "{pattern}"', expected=f">= {before + after}",
-                       subject=f"tensor #{i}", actual=len(shape))
+            raise fail(
+                "SHP201",
+                what=f'pack pattern "{pattern}"',
+                expected=f">= {before + after}",
+                subject=f"tensor #{i}",
+                actual=len(shape),
+            )
         if not dom.symbolic:
             k = 1
-            for x in list(shape[:before]) + list(shape[len(shape) - after:]):
+            for x in list(shape[:before]) + list(shape[len(shape) - after :]):
                 k *= x
             if k == 0:
                 raise fail("SHP204", op="pack", detail=D.PackZeroElements(i))
     for shape in shapes:
-        outer = list(shape[:before]) + list(shape[len(shape) - after:])
-        middle = list(shape[before: len(shape) - after])
+        outer = list(shape[:before]) + list(shape[len(shape) - after :])
+        middle = list(shape[before : len(shape) - after])
         if first is None:
             first = outer
         else:
@@ -282,8 +298,13 @@ def solve_unpack(
     """Output shapes of unpack, and the split positions (ints only) -> (shapes, splits)."""
     before, after = pack_recipe(pattern, "unpack")
     if len(shape) != before + 1 + after:
-        raise fail("SHP201", what=f'unpack pattern "{pattern}"', expected=str(before + 1 + after),
-                   subject="the input", actual=len(shape))
+        raise fail(
+            "SHP201",
+            what=f'unpack pattern "{pattern}"',
+            expected=str(before + 1 + after),
+            subject="the input",
+            actual=len(shape),
+        )
     lengths: list[Any] = []
     for p in packed_shapes:
         if any(isinstance(x, int) and not isinstance(x, bool) and x == -1 for x in p):
@@ -296,7 +317,7 @@ def solve_unpack(
     n_unknown = sum(1 for x in lengths if isinstance(x, int) and x == -1)
     if n_unknown > 1:
         raise fail("SHP111", detail=D.UnpackShapes("many-unknown", str(list(packed_shapes))))
-    start, size, end = list(shape[:before]), shape[before], list(shape[before + 1:])
+    start, size, end = list(shape[:before]), shape[before], list(shape[before + 1 :])
     if not dom.symbolic:
         return _unpack_ints(pattern, start, size, end, packed_shapes, lengths, n_unknown)
     outs: list[tuple[Any, ...]] = []
@@ -361,12 +382,17 @@ def _unpack_ints(
         outer *= x
     outs: list[tuple[int, ...]] = []
     for i, p in enumerate(packed_shapes):
-        piece = len(range(size)[split[i]: split[i + 1]])
+        piece = len(range(size)[split[i] : split[i + 1]])
         target = tuple(start) + tuple(p) + tuple(end)
         resolved = _reshape_ok(outer * piece, target)
         if resolved is None:
-            raise fail("SHP202", axis="*", actual=size, requirement=D.Requirement("unpack-split"),
-                       expected=[list(x) for x in packed_shapes])
+            raise fail(
+                "SHP202",
+                axis="*",
+                actual=size,
+                requirement=D.Requirement("unpack-split"),
+                expected=[list(x) for x in packed_shapes],
+            )
         outs.append(resolved)
     return outs
 
@@ -375,9 +401,7 @@ def _unpack_ints(
 # einsum
 
 
-def solve_einsum(
-    pattern: str, shapes: Sequence[Sequence[Any]], dom: Domain
-) -> tuple[tuple[Any, ...], dict[str, Any]]:
+def solve_einsum(pattern: str, shapes: Sequence[Sequence[Any]], dom: Domain) -> tuple[tuple[Any, ...], dict[str, Any]]:
     """Output shape of einops.einsum as numpy computes it (size-1 axes broadcast; ellipsis dimensions must
     appear in the output)."""
     r = einsum_recipe(pattern)
@@ -392,16 +416,21 @@ def solve_einsum(
         n = sum(1 for x in letters if x != "...")
         has_ell = "..." in letters
         if (not has_ell and len(shape) != n) or (has_ell and len(shape) < n):
-            raise fail("SHP201", what=op, expected=str(n) if not has_ell else f">= {n}",
-                       subject=f"operand #{i}", actual=len(shape))
+            raise fail(
+                "SHP201",
+                what=op,
+                expected=str(n) if not has_ell else f">= {n}",
+                subject=f"operand #{i}",
+                actual=len(shape),
+            )
     for i, (letters, shape) in enumerate(zip(r.operands, shapes)):
         n = sum(1 for x in letters if x != "...")
         has_ell = "..." in letters
         if has_ell:
             pos = letters.index("...")
             n_ell = len(shape) - n
-            dims = list(shape[:pos]) + list(shape[pos + n_ell:])
-            e = list(shape[pos: pos + n_ell])
+            dims = list(shape[:pos]) + list(shape[pos + n_ell :])
+            e = list(shape[pos : pos + n_ell])
             # broadcast ellipsis dimensions, right-aligned
             if len(e) > len(ell):
                 ell, e = e, ell
@@ -447,7 +476,7 @@ def solve_parse_shape(pattern: str, shape: Sequence[Any], dom: Domain) -> dict[s
             raise fail("SHP201", what=what, expected=f">= {len(comp) - 1}", subject="the input", actual=len(shape))
         i = comp.index("\u2026")
         n_ell = len(shape) - len(comp) + 1
-        comp = comp[:i] + [("_",)] * n_ell + comp[i + 1:]
+        comp = comp[:i] + [("_",)] * n_ell + comp[i + 1 :]
     elif len(shape) != len(comp):
         raise fail("SHP201", what=what, expected=str(len(comp)), subject="the input", actual=len(shape))
     result: dict[str, Any] = {}

@@ -115,7 +115,9 @@ def _layer_check(layer_pattern: str, names: tuple[str, ...], pattern: str) -> No
     try:
         validate_transform(layer_pattern, "rearrange", names)
     except PatternError as e:
-        raise _einmix_fail(pattern, D.EinMixInner(e.problem.code, tuple(e.problem.fields.items()), layer_pattern)) from e
+        raise _einmix_fail(
+            pattern, D.EinMixInner(e.problem.code, tuple(e.problem.fields.items()), layer_pattern)
+        ) from e
 
 
 def _transform_problem(pattern: str, category: str, axes_names: tuple[str, ...]) -> Problem | None:
@@ -172,7 +174,10 @@ def check_call(
             return None
     except PatternError as e:
         if kind == "einmix" and e.problem.code != "SHP109":
-            return Problem("SHP109", {"pattern": pattern, "detail": D.EinMixInner(e.problem.code, tuple(e.problem.fields.items()))},
-                           e.problem.axis)
+            return Problem(
+                "SHP109",
+                {"pattern": pattern, "detail": D.EinMixInner(e.problem.code, tuple(e.problem.fields.items()))},
+                e.problem.axis,
+            )
         return e.problem
     raise ValueError(f"unknown einops operation kind {kind!r}")

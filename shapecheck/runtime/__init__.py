@@ -12,7 +12,15 @@ from typing import Any, List, Sequence
 from ..pattern.problems import PatternError, Problem
 from ..pattern.ir import operation_category
 from ..pattern.recipe import einsum_recipe, pack_recipe, transform_recipe
-from ..pattern.shapes import IntDomain, TransformPlan, plan_transform, solve_pack, solve_parse_shape, solve_unpack, unpack_splits
+from ..pattern.shapes import (
+    IntDomain,
+    TransformPlan,
+    plan_transform,
+    solve_pack,
+    solve_parse_shape,
+    solve_unpack,
+    unpack_splits,
+)
 from ..pattern.validate import check_reduction
 from .backends import get_backend
 
@@ -103,7 +111,7 @@ def _pack_plan(
 ) -> tuple[int, tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...]]:
     before, after = pack_recipe(pattern, "pack")
     _, packed_shapes = solve_pack(pattern, shapes, _INT)
-    reshapes = tuple((*s[:before], -1, *s[len(s) - after:]) for s in shapes)
+    reshapes = tuple((*s[:before], -1, *s[len(s) - after :]) for s in shapes)
     return before, reshapes, tuple(packed_shapes)
 
 

@@ -2,4 +2,15 @@
 
 from .algebra import Size, SizeLike, Truth, as_size, display_name, divisible, equal, greater_equal, product, solve_for
 
-__all__ = ["Size", "SizeLike", "Truth", "as_size", "display_name", "divisible", "equal", "greater_equal", "product", "solve_for"]
+__all__ = [
+    "Size",
+    "SizeLike",
+    "Truth",
+    "as_size",
+    "display_name",
+    "divisible",
+    "equal",
+    "greater_equal",
+    "product",
+    "solve_for",
+]

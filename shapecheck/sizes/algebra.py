@@ -94,7 +94,12 @@ class Size:
 
     @property
     def is_symbol(self) -> bool:
-        return len(self.terms) == 1 and self.terms[0][1] == 1 and len(self.terms[0][0]) == 1 and self.terms[0][0][0][1] == 1
+        return (
+            len(self.terms) == 1
+            and self.terms[0][1] == 1
+            and len(self.terms[0][0]) == 1
+            and self.terms[0][0][0][1] == 1
+        )
 
     @property
     def symbol(self) -> str | None:
@@ -143,7 +148,7 @@ class Size:
         if not o.terms:
             return None
         if o.is_monomial:
-            (m, c), = o.terms
+            ((m, c),) = o.terms
             return self * Size(((_mono_inv(m), 1 / c),))
         # a multi-term divisor: only when self is a constant multiple of it
         if not self.terms:
@@ -291,7 +296,7 @@ def solve_for(expr: Size, target: SizeLike, symbol: str) -> Size | None:
     with_sym = [(m, c) for m, c in expr.terms if any(s == symbol for s, _ in m)]
     if len(with_sym) != 1:
         return None
-    (m, c), = with_sym
+    ((m, c),) = with_sym
     exps = dict(m)
     if exps[symbol] != 1:
         return None

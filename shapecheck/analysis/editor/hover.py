@@ -90,9 +90,13 @@ Span = tuple[int, int, int, int]  # 1-based lines, 0-based code-point columns, e
 class HoverIndex:
     """Hover texts and inlay hints of one analysed version, found by position without re-analysing."""
 
-    def __init__(self, analysis: Any, spans: Iterable[dict[int, tuple[int, int, int, int]]],
-                 targets: Iterable[tuple[cst.CSTNode, cst.BaseExpression | None]] = (),
-                 attributes: Iterable[tuple[cst.Attribute, cst.ClassDef]] = ()) -> None:
+    def __init__(
+        self,
+        analysis: Any,
+        spans: Iterable[dict[int, tuple[int, int, int, int]]],
+        targets: Iterable[tuple[cst.CSTNode, cst.BaseExpression | None]] = (),
+        attributes: Iterable[tuple[cst.Attribute, cst.ClassDef]] = (),
+    ) -> None:
         ctx = analysis.ctx
         self.analysis = analysis
         self.ctx = ctx
@@ -103,7 +107,12 @@ class HoverIndex:
         self.targets: list[int] = []
         for target, value in targets:
             for t in _names(target):
-                if id(t) not in self.values and value is not None and id(value) in self.values and isinstance(t, cst.Attribute):
+                if (
+                    id(t) not in self.values
+                    and value is not None
+                    and id(value) in self.values
+                    and isinstance(t, cst.Attribute)
+                ):
                     self.values[id(t)] = self.values[id(value)]
                     self.nodes[id(t)] = t
                 if id(t) in self.values:
@@ -184,8 +193,12 @@ def hover_at(text: str, path: str, line: int, column: int, project: Any = None) 
 
 def index_of(result: Any) -> HoverIndex:
     """The hover index of an ``incremental.Result``."""
-    return HoverIndex(result.analysis, [c.positions(off) for off, c in result.chunks],
-                      [t for _, c in result.chunks for t in c.walk()[1]], [a for _, c in result.chunks for a in c.walk()[2]])
+    return HoverIndex(
+        result.analysis,
+        [c.positions(off) for off, c in result.chunks],
+        [t for _, c in result.chunks for t in c.walk()[1]],
+        [a for _, c in result.chunks for a in c.walk()[2]],
+    )
 
 
 def inferred_values(text: str, path: str = "<string>.py", project: Any = None) -> tuple[dict[str, Any], list[Any]]:

@@ -61,7 +61,11 @@ class Chunk:
         self._shifted = (offset, shifted)
         return shifted
 
-    def walk(self) -> tuple[list[int], list[tuple[cst.CSTNode, cst.BaseExpression | None]], list[tuple[cst.Attribute, cst.ClassDef]]]:
+    def walk(
+        self,
+    ) -> tuple[
+        list[int], list[tuple[cst.CSTNode, cst.BaseExpression | None]], list[tuple[cst.Attribute, cst.ClassDef]]
+    ]:
         """(ids of the function definitions inside, assignment targets with their value expression, ``self.x``
         attributes with their class)."""
         if self._walk is None:
@@ -89,7 +93,9 @@ class Chunk:
                         attrs.append((node, cls))  # type: ignore[arg-type]
                 todo.extend((c, cls) for c in node.children)
             self._walk = (defs, targets, attrs)
-        walked: tuple[list[int], list[tuple[cst.CSTNode, cst.BaseExpression | None]], list[tuple[cst.Attribute, cst.ClassDef]]] = self._walk
+        walked: tuple[
+            list[int], list[tuple[cst.CSTNode, cst.BaseExpression | None]], list[tuple[cst.Attribute, cst.ClassDef]]
+        ] = self._walk
         return walked
 
 
@@ -204,7 +210,9 @@ class Document:
         defines = frozenset(n for n in names if n) if is_def else _bound_names(tree)
         return Chunk(text, module, defines, is_def, frozenset(_IDENT.findall(text)))
 
-    def parse(self, text: str, cancelled: Callable[[], bool] | None = None) -> tuple[cst.Module, list[tuple[int, Chunk]]] | None:
+    def parse(
+        self, text: str, cancelled: Callable[[], bool] | None = None
+    ) -> tuple[cst.Module, list[tuple[int, Chunk]]] | None:
         lines = split_lines(text)
         chunks = self._chunks(lines, chunk_bounds(lines), cancelled)
         if chunks is None:  # a candidate start inside a string or brackets, or a syntax error
@@ -215,12 +223,20 @@ class Document:
         first, last = chunks[0][1].module, chunks[-1][1].module
         indented = next((c.module for _, c in chunks if "\n " in c.text or "\n\t" in c.text), first)
         body = [s for _, c in chunks for s in c.module.body]
-        tree = cst.Module(body=body, header=first.header, footer=last.footer, encoding=first.encoding,
-                          default_indent=indented.default_indent, default_newline=first.default_newline,
-                          has_trailing_newline=last.has_trailing_newline)
+        tree = cst.Module(
+            body=body,
+            header=first.header,
+            footer=last.footer,
+            encoding=first.encoding,
+            default_indent=indented.default_indent,
+            default_newline=first.default_newline,
+            has_trailing_newline=last.has_trailing_newline,
+        )
         return tree, chunks
 
-    def _chunks(self, lines: list[str], bounds: list[int], cancelled: Callable[[], bool] | None = None) -> list[tuple[int, Chunk]] | None:
+    def _chunks(
+        self, lines: list[str], bounds: list[int], cancelled: Callable[[], bool] | None = None
+    ) -> list[tuple[int, Chunk]] | None:
         used: dict[str, int] = {}
         chunks: list[tuple[int, Chunk]] = []
         fresh: dict[str, list[Chunk]] = {}
@@ -249,8 +265,9 @@ class Document:
         return chunks
 
     # ------------------------------------------------------------------ analysis
-    def analyse(self, text: str, path: str, project: Any, epoch: Any = None,
-                cancelled: Callable[[], bool] | None = None) -> Result | None:
+    def analyse(
+        self, text: str, path: str, project: Any, epoch: Any = None, cancelled: Callable[[], bool] | None = None
+    ) -> Result | None:
         """Findings (unfiltered) and the analysis, or None when this text needs the batch path (syntax errors,
         text libcst parses differently in pieces). Raises ``Cancelled``."""
         from pathlib import Path
@@ -332,8 +349,9 @@ class Document:
                     out[id(stmt)] = env_of_chunk[i]
         return out
 
-    def _install(self, ma: Any, chunks: list[tuple[int, Chunk]], result: Result,
-                 cancelled: Callable[[], bool] | None) -> None:
+    def _install(
+        self, ma: Any, chunks: list[tuple[int, Chunk]], result: Result, cancelled: Callable[[], bool] | None
+    ) -> None:
         """Wrap this analysis's ``run_function`` (stand-alone runs answered from the cache) and ``param_value``
         (a parameter's value recorded for hover at its ``def``)."""
         from ..interpret.interpreter import FrameInfo
@@ -381,8 +399,16 @@ class Document:
                 saved_nodes.update(nodes)
                 ctx.hovers, ctx.hover_nodes = saved_hovers, saved_nodes
             local = [(k.rsplit(".<locals>.", 1)[0], ma.functions[k].node) for k in ma.functions if k not in known]
-            new[key] = _Entry(fi.node, scope, ctx.pending[n_pending:], inline[n_inline:],
-                              list(ctx.origins.items())[n_origins:], hovers, nodes, local)
+            new[key] = _Entry(
+                fi.node,
+                scope,
+                ctx.pending[n_pending:],
+                inline[n_inline:],
+                list(ctx.origins.items())[n_origins:],
+                hovers,
+                nodes,
+                local,
+            )
             result.ran += 1
             return scope
 
@@ -396,7 +422,10 @@ class Document:
 
         annotation_of = ma.annotation_of
         # an annotation's meaning depends on the node and on what module-level code and definitions bind
-        scope_key = (tuple(c.text for _, c in chunks if not c.is_def), frozenset(n for _, c in chunks for n in c.defines))
+        scope_key = (
+            tuple(c.text for _, c in chunks if not c.is_def),
+            frozenset(n for _, c in chunks for n in c.defines),
+        )
         old_ann = self.annotations
         new_ann: dict[int, tuple[cst.CSTNode, Any, list[Any]]] = {}
         self.annotations = new_ann
@@ -410,7 +439,9 @@ class Document:
             calls[k] = n + 1
             if k not in new_ann:
                 hit = old_ann.get(k)
-                new_ann[k] = hit if hit is not None and hit[0] is node and hit[1] == scope_key else (node, scope_key, [])
+                new_ann[k] = (
+                    hit if hit is not None and hit[0] is node and hit[1] == scope_key else (node, scope_key, [])
+                )
             answers = new_ann[k][2]
             if n < len(answers):
                 return answers[n]

@@ -99,8 +99,12 @@ def _blocks(lines: list[str]) -> list[tuple[int, int, int]]:
         j = i + 1
         while j < len(lines):
             close = _FENCE.match(lines[j])
-            if close is not None and close.group("fence")[0] == fence[0] and len(close.group("fence")) >= len(fence) \
-                    and not lines[j].strip().lstrip(fence[0]):
+            if (
+                close is not None
+                and close.group("fence")[0] == fence[0]
+                and len(close.group("fence")) >= len(fence)
+                and not lines[j].strip().lstrip(fence[0])
+            ):
                 break
             j += 1
         if info in _PYTHON:
@@ -151,7 +155,7 @@ def example_modules(md: str) -> list[ExampleModule]:
         body = []
         for ln in lines[start:end]:
             lead = len(ln) - len(ln.lstrip(" "))
-            body.append(ln[min(lead, indent):] if ln.strip() else "")
+            body.append(ln[min(lead, indent) :] if ln.strip() else "")
         code = "\n".join(body) + "\n"
         if any(b.lstrip().startswith((">>>", "In [", "%", "!")) for b in body):
             continue  # doctest / IPython sessions: prompts and outputs, not a program
@@ -213,8 +217,10 @@ def relevant_doc(path: Path, project: "Project") -> bool:
         return False
     if "```" not in md and "~~~" not in md:
         return False
-    return any(any(m in ex.text for m in _MARKERS) or project.imports_relevant(ex.text, str(path), IMPORT_RELEVANCE_DEPTH + 1)
-               for ex in example_modules(md))
+    return any(
+        any(m in ex.text for m in _MARKERS) or project.imports_relevant(ex.text, str(path), IMPORT_RELEVANCE_DEPTH + 1)
+        for ex in example_modules(md)
+    )
 
 
 def check_doc(path: Path, display: str, project: "Project") -> "list[Finding]":
@@ -249,7 +255,9 @@ def run_docs(docs: list[Path], project: "Project", config: "Config", cache: "Cac
         if not relevant_doc(d, project):
             continue
         deps: list[bytes] = []
-        for dep in sorted({d for ex in example_modules(data.decode("utf-8", "replace")) for d in project.dependencies(ex.text, "")}):
+        for dep in sorted(
+            {d for ex in example_modules(data.decode("utf-8", "replace")) for d in project.dependencies(ex.text, "")}
+        ):
             try:
                 deps.append(dep.read_bytes())
             except OSError:

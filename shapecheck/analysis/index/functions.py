@@ -50,9 +50,29 @@ class FunctionInfo:
             text = d.decorator
             name = text.func if isinstance(text, cst.Call) else text
             n = name.attr.value if isinstance(name, cst.Attribute) else name.value if isinstance(name, cst.Name) else ""
-            if n not in ("staticmethod", "classmethod", "jaxtyped", "typechecked", "beartype", "jit", "filter_jit",
-                         "wraps", "torch_compile", "compile", "no_grad", "inference_mode", "property", "cache",
-                         "lru_cache", "checkpoint", "typecheck", "autocast", "overload", "compact", "nowrap"):
+            if n not in (
+                "staticmethod",
+                "classmethod",
+                "jaxtyped",
+                "typechecked",
+                "beartype",
+                "jit",
+                "filter_jit",
+                "wraps",
+                "torch_compile",
+                "compile",
+                "no_grad",
+                "inference_mode",
+                "property",
+                "cache",
+                "lru_cache",
+                "checkpoint",
+                "typecheck",
+                "autocast",
+                "overload",
+                "compact",
+                "nowrap",
+            ):
                 return True
         return False
 
@@ -75,7 +95,9 @@ class ClassInfo:
     outside_init: "set[str] | None" = None  # self attributes a method not run by __init__ assigns
 
 
-def signature_params(node: cst.FunctionDef, annotation_of: Callable[[cst.BaseExpression], Annotation | None]) -> list[Param]:
+def signature_params(
+    node: cst.FunctionDef, annotation_of: Callable[[cst.BaseExpression], Annotation | None]
+) -> list[Param]:
     ps = node.params
     out: list[Param] = []
 
@@ -96,7 +118,9 @@ def signature_params(node: cst.FunctionDef, annotation_of: Callable[[cst.BaseExp
     return out
 
 
-def bind_arguments(params: list[Param], args: list["Value"], kwargs: dict[str, "Value"], skip_first: bool) -> dict[str, "Value"] | None:
+def bind_arguments(
+    params: list[Param], args: list["Value"], kwargs: dict[str, "Value"], skip_first: bool
+) -> dict[str, "Value"] | None:
     """Map call arguments to parameter names (None when the call does not fit or uses *args/**kwargs)."""
     plist = params[1:] if skip_first else params
     out: dict[str, Value] = {}
@@ -123,7 +147,7 @@ def bind_arguments(params: list[Param], args: list["Value"], kwargs: dict[str, "
     if star is not None and len(args) >= len(positional):
         from ..interpret.values import SeqV
 
-        out[star.name] = SeqV(tuple(args[len(positional):]), "tuple")
+        out[star.name] = SeqV(tuple(args[len(positional) :]), "tuple")
     for p in plist:
         if p.name not in out and p.kind in ("pos", "posonly", "kwonly") and p.default is None:
             return None  # a required argument is missing: the call is not understood

@@ -89,7 +89,11 @@ class ImportTable:
             return
         for alias in node.names:
             name = dotted(alias.name) or ""
-            local = alias.asname.name.value if alias.asname is not None and isinstance(alias.asname.name, cst.Name) else name
+            local = (
+                alias.asname.name.value
+                if alias.asname is not None and isinstance(alias.asname.name, cst.Name)
+                else name
+            )
             self.names[local] = f"{module}.{name}" if module else name
 
     def qualify(self, node: cst.BaseExpression) -> str | None:

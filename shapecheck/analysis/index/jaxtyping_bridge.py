@@ -11,21 +11,59 @@ from .imports import dotted, literal_str
 
 # dtype class -> the single concrete dtype it pins (None: a family such as Float or Shaped)
 _PINNED = {
-    "Float16": "float16", "BFloat16": "bfloat16", "Float32": "float32", "Float64": "float64",
-    "Int8": "int8", "Int16": "int16", "Int32": "int32", "Int64": "int64",
-    "UInt8": "uint8", "UInt16": "uint16", "UInt32": "uint32", "UInt64": "uint64",
-    "Bool": "bool", "Complex64": "complex64", "Complex128": "complex128",
+    "Float16": "float16",
+    "BFloat16": "bfloat16",
+    "Float32": "float32",
+    "Float64": "float64",
+    "Int8": "int8",
+    "Int16": "int16",
+    "Int32": "int32",
+    "Int64": "int64",
+    "UInt8": "uint8",
+    "UInt16": "uint16",
+    "UInt32": "uint32",
+    "UInt64": "uint64",
+    "Bool": "bool",
+    "Complex64": "complex64",
+    "Complex128": "complex128",
 }
 DTYPE_CLASSES = frozenset(
     set(_PINNED)
-    | {"Float", "Shaped", "Int", "UInt", "Integer", "Num", "Real", "Inexact", "Complex", "Key", "Float8e4m3b11fnuz",
-       "Float8e4m3fn", "Float8e4m3fnuz", "Float8e5m2", "Float8e5m2fnuz", "Int2", "Int4", "UInt2", "UInt4", "Bool"}
+    | {
+        "Float",
+        "Shaped",
+        "Int",
+        "UInt",
+        "Integer",
+        "Num",
+        "Real",
+        "Inexact",
+        "Complex",
+        "Key",
+        "Float8e4m3b11fnuz",
+        "Float8e4m3fn",
+        "Float8e4m3fnuz",
+        "Float8e5m2",
+        "Float8e5m2fnuz",
+        "Int2",
+        "Int4",
+        "UInt2",
+        "UInt4",
+        "Bool",
+    }
 )
 
 _FRAMEWORK_OF_ARRAY = {
-    "torch.Tensor": "torch", "torch.FloatTensor": "torch", "numpy.ndarray": "numpy", "jax.Array": "jax",
-    "jax.numpy.ndarray": "jax", "jaxtyping.Array": "jax", "jax.numpy.DeviceArray": "jax",
-    "tensorflow.Tensor": "tensorflow", "tensorflow.Variable": "tensorflow", "paddle.Tensor": "paddle",
+    "torch.Tensor": "torch",
+    "torch.FloatTensor": "torch",
+    "numpy.ndarray": "numpy",
+    "jax.Array": "jax",
+    "jax.numpy.ndarray": "jax",
+    "jaxtyping.Array": "jax",
+    "jax.numpy.DeviceArray": "jax",
+    "tensorflow.Tensor": "tensorflow",
+    "tensorflow.Variable": "tensorflow",
+    "paddle.Tensor": "paddle",
 }
 
 

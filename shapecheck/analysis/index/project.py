@@ -111,8 +111,20 @@ def _compound_ast() -> tuple[type, ...]:
     """The statements libcst does not hold in a ``SimpleStatementLine``."""
     import ast
 
-    return (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.If, ast.Try, ast.TryStar, ast.With,
-            ast.AsyncWith, ast.For, ast.AsyncFor, ast.While, ast.Match)
+    return (
+        ast.FunctionDef,
+        ast.AsyncFunctionDef,
+        ast.ClassDef,
+        ast.If,
+        ast.Try,
+        ast.TryStar,
+        ast.With,
+        ast.AsyncWith,
+        ast.For,
+        ast.AsyncFor,
+        ast.While,
+        ast.Match,
+    )
 
 
 # ------------------------------------------------------------------ function bodies parsed on demand
@@ -143,7 +155,7 @@ def _blankable_bodies(tree: object, lines: list[str]) -> list[tuple[int, int]]:
             if last - first + 1 < _MIN_BLANKED_LINES or last > len(lines):
                 continue
             lead = lines[first - 1].encode("utf-8", "surrogatepass")[: node.body[0].col_offset]
-            if lead.strip(b" \t\x0c") or any("import" in ln for ln in lines[first - 1:last]):
+            if lead.strip(b" \t\x0c") or any("import" in ln for ln in lines[first - 1 : last]):
                 continue
             out.append((first, last))
             continue
@@ -161,9 +173,9 @@ def blank_bodies(text: str, bodies: list[tuple[int, int]]) -> str:
         line = lines[first - 1]
         content = line.rstrip("\r\n")
         indent = content[: len(content) - len(content.lstrip(" \t\x0c"))]
-        lines[first - 1] = indent + "..." + line[len(content):]
+        lines[first - 1] = indent + "..." + line[len(content) :]
         for i in range(first, last):
-            lines[i] = lines[i][len(lines[i].rstrip("\r\n")):]
+            lines[i] = lines[i][len(lines[i].rstrip("\r\n")) :]
     return "".join(lines)
 
 
@@ -175,9 +187,25 @@ def _containers() -> tuple[type, ...]:
     if not _CONTAINERS:
         import libcst as cst
 
-        _CONTAINERS = (cst.Module, cst.IndentedBlock, cst.SimpleStatementSuite, cst.If, cst.Else, cst.Try,
-                       cst.TryStar, cst.ExceptHandler, cst.ExceptStarHandler, cst.Finally, cst.With, cst.For,
-                       cst.While, cst.Match, cst.MatchCase, cst.ClassDef, cst.FunctionDef)
+        _CONTAINERS = (
+            cst.Module,
+            cst.IndentedBlock,
+            cst.SimpleStatementSuite,
+            cst.If,
+            cst.Else,
+            cst.Try,
+            cst.TryStar,
+            cst.ExceptHandler,
+            cst.ExceptStarHandler,
+            cst.Finally,
+            cst.With,
+            cst.For,
+            cst.While,
+            cst.Match,
+            cst.MatchCase,
+            cst.ClassDef,
+            cst.FunctionDef,
+        )
     return _CONTAINERS
 
 
@@ -246,7 +274,7 @@ def unmask(ma: "ModuleAnalysis", node: Any = None) -> None:
     if where is not None:
         stmt, (first, last) = where
         try:  # the statement alone: a top-level statement starts a line, so only line numbers shift
-            tree = cst.parse_module("".join(_LINE.findall(ma.text)[first - 1:last]))
+            tree = cst.parse_module("".join(_LINE.findall(ma.text)[first - 1 : last]))
         except Exception:
             tree = None
         if tree is None or len(tree.body) != 1 or not _pair(stmt, tree.body[0], mapping):
@@ -634,7 +662,11 @@ class Project:
         ma = self.modules.get(module)
         out: tuple[dict[str, str], set[str], set[str]]
         if ma is not None:
-            defs = {n for n, v in ma.globals.items() if isinstance(v, FuncV) or (isinstance(v, RefV) and v.qualname.startswith("class:"))}
+            defs = {
+                n
+                for n, v in ma.globals.items()
+                if isinstance(v, FuncV) or (isinstance(v, RefV) and v.qualname.startswith("class:"))
+            }
             out = (dict(ma.imports.names), set(ma.globals), defs)
             self._star_lists[module] = ma.imports.star_modules()
         else:
@@ -829,13 +861,16 @@ class Project:
         """Modules of the analysed tree this source imports (see ``dependencies``)."""
         out: list[str] = []
         for m in _IMPORT_RE.finditer(text):
-            names = [m.group(1)] if m.group(1) is not None else [n.strip().split(" as ")[0] for n in m.group(2).split(",")]
+            names = (
+                [m.group(1)] if m.group(1) is not None else [n.strip().split(" as ")[0] for n in m.group(2).split(",")]
+            )
             for n in names:
                 if not n:
                     continue
                 if n.startswith("."):
                     level = len(n) - len(n.lstrip("."))
                     from .imports import resolve_relative
+
                     n = resolve_relative(current, level, n.lstrip("."), current in self.packages)
                 parts = n.split(".")
                 for i in range(len(parts), 0, -1):

@@ -172,10 +172,10 @@ def shrink_long_functions(text: str) -> tuple[str, list[tuple[int, int, str, int
     for line, col, name, start, end in found:
         first = lines[start - 1]
         indent = first[: len(first) - len(first.lstrip(" \t"))]
-        ending = first[len(first.rstrip("\r\n")):]
+        ending = first[len(first.rstrip("\r\n")) :]
         lines[start - 1] = f"{indent}return __shapecheck_not_analysed__{ending or chr(10)}"
         for i in range(start, end):
             ln = lines[i]
-            lines[i] = ln[len(ln.rstrip("\r\n")):] or "\n"
+            lines[i] = ln[len(ln.rstrip("\r\n")) :] or "\n"
         notes.append((line, col, name, end - start + 1))
     return "".join(lines), notes

@@ -94,8 +94,16 @@ class Context:
         if not self.suppress_depth:
             self.stats[key] = self.stats.get(key, 0) + 1
 
-    def report(self, node: cst.CSTNode, code: str, fields: dict[str, Any], notes: tuple[str, ...] | list[str] = (), witness: Witness | None = None,
-               fix: tuple[tuple[cst.CSTNode, str, str], ...] = (), spec: OpSpec | None = None) -> None:
+    def report(
+        self,
+        node: cst.CSTNode,
+        code: str,
+        fields: dict[str, Any],
+        notes: tuple[str, ...] | list[str] = (),
+        witness: Witness | None = None,
+        fix: tuple[tuple[cst.CSTNode, str, str], ...] = (),
+        spec: OpSpec | None = None,
+    ) -> None:
         self.add(Pending(node, code, tuple(fields.items()), tuple(notes), witness, fix=tuple(fix), spec=spec))
 
     def add(self, p: Pending) -> None:
@@ -131,8 +139,13 @@ class Context:
 
     def evidence_stats(self) -> dict[str, int]:
         out: dict[str, int] = {}
-        names = {EVIDENCE_NONE: "unknown", EVIDENCE_MADE_UP: "made-up", EVIDENCE_SIZE_ONLY: "made-up-rank-known-size",
-                 EVIDENCE_RANK: "rank", EVIDENCE_SIZE: "size"}
+        names = {
+            EVIDENCE_NONE: "unknown",
+            EVIDENCE_MADE_UP: "made-up",
+            EVIDENCE_SIZE_ONLY: "made-up-rank-known-size",
+            EVIDENCE_RANK: "rank",
+            EVIDENCE_SIZE: "size",
+        }
         for kind, level in self.evidence.values():
             for key in (f"evidence:{kind}:sites", f"evidence:{kind}:{names[level]}"):
                 out[key] = out.get(key, 0) + 1
@@ -143,21 +156,26 @@ class Context:
         return len(self.pending), len(self.inline_findings), dict(self.stats)
 
     def rollback(self, mark: tuple[int, int, dict[str, int]]) -> None:
-        del self.pending[mark[0]:]
-        del self.inline_findings[mark[1]:]
+        del self.pending[mark[0] :]
+        del self.inline_findings[mark[1] :]
         self.stats = dict(mark[2])
 
     def drop_tagged(self, mark: tuple[int, int, dict[str, int]]) -> None:
         """Drop the findings made since ``mark`` under a branch the analysis could not decide (a loop's first pass
         whose state did not hold: that branch may only run in a later iteration, on other values)."""
-        self.pending[mark[0]:] = [p for p in self.pending[mark[0]:] if id(p) not in self.tagged]
-        self.inline_findings[mark[1]:] = [p for p in self.inline_findings[mark[1]:] if id(p) not in self.tagged]
+        self.pending[mark[0] :] = [p for p in self.pending[mark[0] :] if id(p) not in self.tagged]
+        self.inline_findings[mark[1] :] = [p for p in self.inline_findings[mark[1] :] if id(p) not in self.tagged]
 
     def drop_repeated(self, first: tuple[int, int, dict[str, int]], second: tuple[int, int, dict[str, int]]) -> None:
         """Drop the findings since ``second`` that the pass between ``first`` and ``second`` made already."""
-        seen = {(id(p.node), p.code) for p in self.pending[first[0]:second[0]] + self.inline_findings[first[1]:second[1]]}
-        self.pending[second[0]:] = [p for p in self.pending[second[0]:] if (id(p.node), p.code) not in seen]
-        self.inline_findings[second[1]:] = [p for p in self.inline_findings[second[1]:] if (id(p.node), p.code) not in seen]
+        seen = {
+            (id(p.node), p.code)
+            for p in self.pending[first[0] : second[0]] + self.inline_findings[first[1] : second[1]]
+        }
+        self.pending[second[0] :] = [p for p in self.pending[second[0] :] if (id(p.node), p.code) not in seen]
+        self.inline_findings[second[1] :] = [
+            p for p in self.inline_findings[second[1] :] if (id(p.node), p.code) not in seen
+        ]
         self.stats = dict(second[2])  # a site counted once
 
     @contextlib.contextmanager

@@ -73,7 +73,9 @@ def _cases_of(m: "ModuleAnalysis", fi: "FunctionInfo", deco: cst.Decorator) -> l
             parts = [a.value for a in item.args if a.keyword is None and not a.star]
         elif len(names) == 1:
             parts = [item]
-        elif isinstance(item, (cst.Tuple, cst.List)) and not any(isinstance(e, cst.StarredElement) for e in item.elements):
+        elif isinstance(item, (cst.Tuple, cst.List)) and not any(
+            isinstance(e, cst.StarredElement) for e in item.elements
+        ):
             parts = [e.value for e in item.elements]
         else:
             return None
@@ -96,10 +98,20 @@ def _decorators(m: "ModuleAnalysis", fi: "FunctionInfo") -> list[cst.Decorator]:
 
 def _fixture(m: "ModuleAnalysis", fi: "FunctionInfo", name: str, depth: int) -> Value:
     """The value a ``@pytest.fixture`` of this module (or of the test's class) named ``name`` returns."""
-    key = f"{fi.cls_key}.{name}" if fi.cls_key is not None and f"{fi.cls_key}.{name}" in m.functions else f"{m.module_name}:{name}"
+    key = (
+        f"{fi.cls_key}.{name}"
+        if fi.cls_key is not None and f"{fi.cls_key}.{name}" in m.functions
+        else f"{m.module_name}:{name}"
+    )
     fx = m.functions.get(key)
-    if fx is None or fx is fi or not any(_is(m, d.decorator.func if isinstance(d.decorator, cst.Call) else d.decorator, "fixture")
-                                         for d in fx.node.decorators):
+    if (
+        fx is None
+        or fx is fi
+        or not any(
+            _is(m, d.decorator.func if isinstance(d.decorator, cst.Call) else d.decorator, "fixture")
+            for d in fx.node.decorators
+        )
+    ):
         return UNKNOWN
     own = [p for p in fx.params if p.name not in ("self", "cls", "request")]
     if own or depth > 1:

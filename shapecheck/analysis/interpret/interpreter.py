@@ -14,7 +14,22 @@ from ...sizes import Size, Truth, equal
 from .budget import tick
 from ..index.imports import literal_str
 from .values import (
-    UNKNOWN, BoolV, DictV, FloatV, FuncV, IntV, LayerV, ManyV, NoneV, ObjV, RefV, SeqV, StrV, TensorV, Value, elements_of,
+    UNKNOWN,
+    BoolV,
+    DictV,
+    FloatV,
+    FuncV,
+    IntV,
+    LayerV,
+    ManyV,
+    NoneV,
+    ObjV,
+    RefV,
+    SeqV,
+    StrV,
+    TensorV,
+    Value,
+    elements_of,
     join,
 )
 
@@ -74,6 +89,7 @@ def _statement(*types: type[cst.CSTNode]) -> Callable[[S], S]:
         for t in types:
             _STATEMENTS[t] = handler
         return handler
+
     return add
 
 
@@ -82,6 +98,7 @@ def _expression(*types: type[cst.CSTNode]) -> Callable[[E], E]:
         for t in types:
             _EXPRESSIONS[t] = handler
         return handler
+
     return add
 
 
@@ -259,7 +276,13 @@ class Interpreter:
             if value.shape is None:
                 return declared
             if declared.shape is not None and value.axes is None:
-                return TensorV(value.shape, value.dtype or declared.dtype, value.framework or declared.framework, declared.axes if len(declared.shape) == len(value.shape) else None, value.origin)
+                return TensorV(
+                    value.shape,
+                    value.dtype or declared.dtype,
+                    value.framework or declared.framework,
+                    declared.axes if len(declared.shape) == len(value.shape) else None,
+                    value.origin,
+                )
         return value
 
     def _join_all(self, branches: list[dict[str, Value]]) -> dict[str, Value]:
@@ -273,11 +296,14 @@ class Interpreter:
             out[k] = v
         return out
 
-    def run_branches(self, suites: list[cst.BaseSuite | cst.If | cst.Else | None], test: cst.BaseExpression | None) -> None:
+    def run_branches(
+        self, suites: list[cst.BaseSuite | cst.If | cst.Else | None], test: cst.BaseExpression | None
+    ) -> None:
         truth = _truth(self.eval(test)) if test is not None else None
         refined: list[dict[str, Value]] = [{}, {}]
         if test is not None and len(suites) == 2:
             from .narrowing import narrow
+
             refined = list(narrow(self, test))
         known = truth is not None and len(suites) == 2
         if known:
@@ -309,7 +335,9 @@ class Interpreter:
         # anything assigned in the body may hold any iteration's value: forget it before and after
         cache = self.m.assigned_cache
         if id(stmt) not in cache:
-            cache[id(stmt)] = _assigned_names(stmt.body) | (_target_names(stmt.target) if isinstance(stmt, cst.For) else set())
+            cache[id(stmt)] = _assigned_names(stmt.body) | (
+                _target_names(stmt.target) if isinstance(stmt, cst.For) else set()
+            )
         assigned = cache[id(stmt)]
         # the header runs once, before the body: `for` evaluates its iterable once (a `while` test evaluated again
         # after the body would see nothing new: everything the body assigns is unknown by then)
@@ -443,9 +471,9 @@ class Interpreter:
                 n_after = len(elems) - i - 1
                 for e, v in zip(elems[:i], items[:i]):
                     self.assign(e.value, v)
-                rest = items[i: len(items) - n_after]
+                rest = items[i : len(items) - n_after]
                 self.assign(elems[i].value, SeqV(tuple(rest), "list"))
-                for e, v in zip(elems[i + 1:], items[len(items) - n_after:]):
+                for e, v in zip(elems[i + 1 :], items[len(items) - n_after :]):
                     self.assign(e.value, v)
             else:
                 for e in elems:
@@ -472,8 +500,11 @@ class Interpreter:
         """
         key = _var_key(node)
         v = self.scope.vars.get(key) if key is not None else None
-        if key is not None and ((isinstance(v, SeqV) and v.kind == "list") or isinstance(v, DictV)
-                                or (isinstance(v, ManyV) and v.kind == "list")):
+        if key is not None and (
+            (isinstance(v, SeqV) and v.kind == "list")
+            or isinstance(v, DictV)
+            or (isinstance(v, ManyV) and v.kind == "list")
+        ):
             self.scope.vars[key] = UNKNOWN
 
     def forget_object(self, node: cst.BaseExpression, attr: str | None = None, value: Value = UNKNOWN) -> None:
@@ -490,7 +521,9 @@ class Interpreter:
         if key is None or not isinstance(v, ObjV) or not v.concrete:
             return
         if attr is not None and root is node:
-            self.scope.vars[key] = ObjV(v.cls_key, tuple((k, x) for k, x in v.attrs if k != attr) + ((attr, value),), True)
+            self.scope.vars[key] = ObjV(
+                v.cls_key, tuple((k, x) for k, x in v.attrs if k != attr) + ((attr, value),), True
+            )
         else:
             self.scope.vars[key] = UNKNOWN
 
@@ -506,7 +539,9 @@ class Interpreter:
             return UNKNOWN
         handler = _EXPRESSIONS.get(type(node))
         value = handler(self, node) if handler is not None else UNKNOWN
-        if self.ctx.record_hovers and isinstance(node, (cst.Name, cst.Call, cst.Attribute, cst.Subscript, cst.BinaryOperation)):
+        if self.ctx.record_hovers and isinstance(
+            node, (cst.Name, cst.Call, cst.Attribute, cst.Subscript, cst.BinaryOperation)
+        ):
             self.ctx.hovers[id(node)] = value
             self.ctx.hover_nodes[id(node)] = node
         return value
@@ -662,7 +697,9 @@ class Interpreter:
         if name == "self" and self.frame.self_value is not None:
             return self.frame.self_value
         value = self.m.global_value(name)
-        if ((isinstance(value, (SeqV, ManyV)) and value.kind == "list") or isinstance(value, DictV)) and self.frame.key != "<module>":
+        if (
+            (isinstance(value, (SeqV, ManyV)) and value.kind == "list") or isinstance(value, DictV)
+        ) and self.frame.key != "<module>":
             return UNKNOWN  # a module-level list any function may have filled since
         return value
 
@@ -684,7 +721,9 @@ class Interpreter:
             if key in self.scope.vars:
                 return self.scope.vars[key]
             sv = self.frame.self_value
-            if isinstance(sv, ObjV) and (sv.concrete or sv.attr(attr) is not None):  # (a keras layer's built attributes)
+            if isinstance(sv, ObjV) and (
+                sv.concrete or sv.attr(attr) is not None
+            ):  # (a keras layer's built attributes)
                 return self.m.object_attr(sv, attr)
             return self.m.class_attr(self.frame.cls_key, attr)
         base = self.eval(node.value)
@@ -702,9 +741,11 @@ class Interpreter:
             return base.get(attr)  # nn.ModuleDict(dict(wte=...)).wte
         if isinstance(base, SeqV) and base.kind == "values_indices":
             from ..rules.multi_ops import pair_attribute
+
             return pair_attribute(base, attr)
         if isinstance(base, SeqV) and base.kind == "pack":
             from ..rules.multi_ops import pack_attribute
+
             return pack_attribute(self, node, attr)
         return UNKNOWN
 
@@ -736,6 +777,7 @@ class Interpreter:
             return base.get(key.value) if isinstance(key, StrV) else UNKNOWN
         if isinstance(base, TensorV):
             from ..rules.constructors import mask_index
+
             masked = mask_index(self, node, base)
             return masked if masked is not None else self.m.index_tensor(self, node, base)
         for el in idx_nodes:
@@ -793,6 +835,7 @@ def _int_arith(a: IntV, op: cst.CSTNode, b: IntV) -> Value:
         if x is not None and y is not None and y != 0:
             return IntV(Size.const(x // y))
         from ...sizes import divisible
+
         if divisible(a.size, b.size) is Truth.TRUE:
             q = a.size.exact_div(b.size)
             return IntV(q) if q is not None else UNKNOWN
@@ -800,7 +843,7 @@ def _int_arith(a: IntV, op: cst.CSTNode, b: IntV) -> Value:
     if isinstance(op, (cst.Power,)):
         x, y = a.size.as_int(), b.size.as_int()
         if x is not None and y is not None and 0 <= y <= 64:
-            return IntV(Size.const(x ** y))
+            return IntV(Size.const(x**y))
         return UNKNOWN
     if isinstance(op, cst.Modulo):
         x, y = a.size.as_int(), b.size.as_int()
@@ -821,9 +864,17 @@ def _floor_symbol(a: Size, b: Size) -> Value:
     return IntV(Size.sym(f"{shown}//{d}@fd:{a!r}:{scope}"))
 
 
-_FLOAT_OPS: dict[type, Callable[[float, float], float]] = {cst.Add: float.__add__, cst.Subtract: float.__sub__, cst.Multiply: float.__mul__, cst.Divide: float.__truediv__,
-              cst.Power: float.__pow__, cst.AddAssign: float.__add__, cst.SubtractAssign: float.__sub__,
-              cst.MultiplyAssign: float.__mul__, cst.DivideAssign: float.__truediv__}
+_FLOAT_OPS: dict[type, Callable[[float, float], float]] = {
+    cst.Add: float.__add__,
+    cst.Subtract: float.__sub__,
+    cst.Multiply: float.__mul__,
+    cst.Divide: float.__truediv__,
+    cst.Power: float.__pow__,
+    cst.AddAssign: float.__add__,
+    cst.SubtractAssign: float.__sub__,
+    cst.MultiplyAssign: float.__mul__,
+    cst.DivideAssign: float.__truediv__,
+}
 
 
 def _number(v: IntV | FloatV) -> float | None:
@@ -841,7 +892,12 @@ def _float_arith(a: IntV | FloatV, op: cst.CSTNode, b: IntV | FloatV) -> Value:
     if fn is None:
         return UNKNOWN
     negative_power = isinstance(op, cst.Power) and isinstance(b, IntV) and (b.size.as_int() or 0) < 0
-    if not (isinstance(a, FloatV) or isinstance(b, FloatV) or isinstance(op, (cst.Divide, cst.DivideAssign)) or negative_power):
+    if not (
+        isinstance(a, FloatV)
+        or isinstance(b, FloatV)
+        or isinstance(op, (cst.Divide, cst.DivideAssign))
+        or negative_power
+    ):
         return UNKNOWN
     x, y = _number(a), _number(b)
     if x is None or y is None:
@@ -980,14 +1036,28 @@ def _assigned_walk(suite: cst.CSTNode) -> frozenset[str]:
 
 
 _TARGET_HOLDERS = frozenset({cst.AssignTarget, cst.AnnAssign, cst.AugAssign, cst.For, cst.NamedExpr})
-_NO_TARGETS = frozenset({cst.Name, cst.Integer, cst.Float, cst.Imaginary, cst.SimpleString, cst.Ellipsis,
-                         cst.Pass, cst.Break, cst.Continue, cst.Import, cst.ImportFrom})
+_NO_TARGETS = frozenset(
+    {
+        cst.Name,
+        cst.Integer,
+        cst.Float,
+        cst.Imaginary,
+        cst.SimpleString,
+        cst.Ellipsis,
+        cst.Pass,
+        cst.Break,
+        cst.Continue,
+        cst.Import,
+        cst.ImportFrom,
+    }
+)
 
 
 # what einops (EinopsError, a RuntimeError), torch (RuntimeError), numpy and jax (ValueError, TypeError) raise for
 # a shape that does not fit, and the handlers that take everything
-_SHAPE_ERRORS = frozenset({"Exception", "BaseException", "RuntimeError", "ValueError", "TypeError", "EinopsError",
-                           "IndexError"})
+_SHAPE_ERRORS = frozenset(
+    {"Exception", "BaseException", "RuntimeError", "ValueError", "TypeError", "EinopsError", "IndexError"}
+)
 
 
 def _catches_shape_errors(handler: cst.ExceptHandler) -> bool:

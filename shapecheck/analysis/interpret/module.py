@@ -17,7 +17,22 @@ from ..index.jaxtyping_bridge import Annotation, dtype_class_of, parse_annotatio
 from . import entry_points, objects
 from ..rules import layers as layer_rules, ops as op_rules, shape_ops as shape_rules
 from ..rules.ops_common import constant
-from .values import UNKNOWN, DictV, FuncV, IntV, LayerV, ManyV, NoneV, ObjV, RefV, SeqV, StrV, TensorV, Value, elements_of
+from .values import (
+    UNKNOWN,
+    DictV,
+    FuncV,
+    IntV,
+    LayerV,
+    ManyV,
+    NoneV,
+    ObjV,
+    RefV,
+    SeqV,
+    StrV,
+    TensorV,
+    Value,
+    elements_of,
+)
 
 if TYPE_CHECKING:
     from ..index.project import Project
@@ -27,33 +42,186 @@ MAX_INLINE_DEPTH = 5
 _Info = TypeVar("_Info", FunctionInfo, ClassInfo)
 
 # in-place tensor methods that keep the tensor's shape (any other ``x.name_(...)`` makes x unknown)
-_SHAPE_KEEPING_INPLACE = frozenset({
-    "add_", "sub_", "mul_", "div_", "true_divide_", "floor_divide_", "pow_", "neg_", "abs_", "exp_", "log_", "sqrt_",
-    "rsqrt_", "sin_", "cos_", "tanh_", "sigmoid_", "relu_", "clamp_", "clamp_min_", "clamp_max_", "clip_", "zero_",
-    "fill_", "normal_", "uniform_", "bernoulli_", "random_", "exponential_", "copy_", "masked_fill_", "masked_scatter_",
-    "index_fill_", "index_add_", "index_copy_", "scatter_", "scatter_add_", "scatter_reduce_", "addcmul_", "addcdiv_",
-    "lerp_", "round_", "floor_", "ceil_", "trunc_", "sign_", "erf_", "reciprocal_", "requires_grad_", "detach_",
-    "share_memory_", "fill_diagonal_", "nan_to_num_", "logical_not_", "bitwise_not_", "addmm_",
-    "baddbmm_", "addbmm_", "add_relu_", "log_softmax_", "softmax_", "gelu_", "silu_", "elu_", "leaky_relu_",
-    "hardtanh_", "dropout_", "where_", "float_power_", "remainder_", "fmod_", "atan2_", "hypot_", "xlogy_",
-    "log1p_", "expm1_", "exp2_", "log2_", "log10_", "square_", "frac_", "digamma_", "lgamma_", "polygamma_",
-    "cauchy_", "geometric_", "log_normal_", "trunc_normal_", "orthogonal_", "kaiming_normal_", "kaiming_uniform_",
-    "xavier_normal_", "xavier_uniform_", "eq_", "ne_", "lt_", "le_", "gt_", "ge_", "logical_and_", "logical_or_",
-    "bitwise_and_", "bitwise_or_", "bitwise_xor_", "deg2rad_", "rad2deg_", "sinh_", "cosh_", "asin_", "acos_",
-    "atan_", "tan_", "asinh_", "acosh_", "atanh_", "sgn_", "heaviside_", "nextafter_", "copysign_", "tril_", "triu_",
-    "renorm_", "index_put_", "put_", "map_", "apply_",
-})
+_SHAPE_KEEPING_INPLACE = frozenset(
+    {
+        "add_",
+        "sub_",
+        "mul_",
+        "div_",
+        "true_divide_",
+        "floor_divide_",
+        "pow_",
+        "neg_",
+        "abs_",
+        "exp_",
+        "log_",
+        "sqrt_",
+        "rsqrt_",
+        "sin_",
+        "cos_",
+        "tanh_",
+        "sigmoid_",
+        "relu_",
+        "clamp_",
+        "clamp_min_",
+        "clamp_max_",
+        "clip_",
+        "zero_",
+        "fill_",
+        "normal_",
+        "uniform_",
+        "bernoulli_",
+        "random_",
+        "exponential_",
+        "copy_",
+        "masked_fill_",
+        "masked_scatter_",
+        "index_fill_",
+        "index_add_",
+        "index_copy_",
+        "scatter_",
+        "scatter_add_",
+        "scatter_reduce_",
+        "addcmul_",
+        "addcdiv_",
+        "lerp_",
+        "round_",
+        "floor_",
+        "ceil_",
+        "trunc_",
+        "sign_",
+        "erf_",
+        "reciprocal_",
+        "requires_grad_",
+        "detach_",
+        "share_memory_",
+        "fill_diagonal_",
+        "nan_to_num_",
+        "logical_not_",
+        "bitwise_not_",
+        "addmm_",
+        "baddbmm_",
+        "addbmm_",
+        "add_relu_",
+        "log_softmax_",
+        "softmax_",
+        "gelu_",
+        "silu_",
+        "elu_",
+        "leaky_relu_",
+        "hardtanh_",
+        "dropout_",
+        "where_",
+        "float_power_",
+        "remainder_",
+        "fmod_",
+        "atan2_",
+        "hypot_",
+        "xlogy_",
+        "log1p_",
+        "expm1_",
+        "exp2_",
+        "log2_",
+        "log10_",
+        "square_",
+        "frac_",
+        "digamma_",
+        "lgamma_",
+        "polygamma_",
+        "cauchy_",
+        "geometric_",
+        "log_normal_",
+        "trunc_normal_",
+        "orthogonal_",
+        "kaiming_normal_",
+        "kaiming_uniform_",
+        "xavier_normal_",
+        "xavier_uniform_",
+        "eq_",
+        "ne_",
+        "lt_",
+        "le_",
+        "gt_",
+        "ge_",
+        "logical_and_",
+        "logical_or_",
+        "bitwise_and_",
+        "bitwise_or_",
+        "bitwise_xor_",
+        "deg2rad_",
+        "rad2deg_",
+        "sinh_",
+        "cosh_",
+        "asin_",
+        "acos_",
+        "atan_",
+        "tan_",
+        "asinh_",
+        "acosh_",
+        "atanh_",
+        "sgn_",
+        "heaviside_",
+        "nextafter_",
+        "copysign_",
+        "tril_",
+        "triu_",
+        "renorm_",
+        "index_put_",
+        "put_",
+        "map_",
+        "apply_",
+    }
+)
 
 # callees that never mutate a list argument
 _PURE_PREFIXES = ("einops.", "torch.", "numpy.", "jax.", "math.", "tensorflow.", "keras.", "paddle.", "flax.")
-_PURE_BUILTINS = frozenset({"len", "tuple", "list", "sum", "zip", "enumerate", "sorted", "reversed", "print", "isinstance",
-                            "range", "max", "min", "map", "filter", "any", "all", "iter", "next", "set", "dict", "str",
-                            "repr", "int", "float", "bool", "type", "id", "hash", "getattr", "hasattr"})
+_PURE_BUILTINS = frozenset(
+    {
+        "len",
+        "tuple",
+        "list",
+        "sum",
+        "zip",
+        "enumerate",
+        "sorted",
+        "reversed",
+        "print",
+        "isinstance",
+        "range",
+        "max",
+        "min",
+        "map",
+        "filter",
+        "any",
+        "all",
+        "iter",
+        "next",
+        "set",
+        "dict",
+        "str",
+        "repr",
+        "int",
+        "float",
+        "bool",
+        "type",
+        "id",
+        "hash",
+        "getattr",
+        "hasattr",
+    }
+)
 
 
 class ModuleAnalysis:
-    def __init__(self, text: str, path: str, tree: cst.Module, project: "Project | None" = None,
-                 module_name: str = "", is_package: bool = False) -> None:
+    def __init__(
+        self,
+        text: str,
+        path: str,
+        tree: cst.Module,
+        project: "Project | None" = None,
+        module_name: str = "",
+        is_package: bool = False,
+    ) -> None:
         from ..rules.einops_calls import EinopsCalls
         from ..rules.registry import OpContext
         from ..rules.shapes_bridge import ShapeChecks
@@ -110,7 +278,7 @@ class ModuleAnalysis:
         if head in self.globals and isinstance(self.globals[head], RefV):
             ref = self.globals[head]
             assert isinstance(ref, RefV)
-            rest = name[len(head):]
+            rest = name[len(head) :]
             return ref.qualname + rest
         if self.project is not None and head not in self.globals:
             for star in self.imports.star_modules():
@@ -147,7 +315,13 @@ class ModuleAnalysis:
 
     def _with_dtype_class(self, node: cst.Subscript, dtype_class: str, wrappers: dict[str, str]) -> Annotation | None:
         hd = dotted(node.value) or ""
-        return parse_annotation(node, lambda n: f"jaxtyping.{dtype_class}" if dotted(n) == hd else self.qualify(n), wrappers, self.ann_aliases, self.code_for)
+        return parse_annotation(
+            node,
+            lambda n: f"jaxtyping.{dtype_class}" if dotted(n) == hd else self.qualify(n),
+            wrappers,
+            self.ann_aliases,
+            self.code_for,
+        )
 
     def collect_definitions(self) -> None:
         for stmt in self.tree.body:
@@ -168,8 +342,13 @@ class ModuleAnalysis:
                 self.globals[stmt.name.value] = FuncV(key)
         elif isinstance(stmt, cst.ClassDef):
             key = f"{self.module_name}:{prefix}{stmt.name.value}"
-            ci = ClassInfo(key, stmt, self, bases=[self.qualify(b.value) or (dotted(b.value) or "") for b in stmt.bases if b.keyword is None],
-                           decorators=[self.qualify(d.decorator) or dotted(d.decorator) or "" for d in stmt.decorators])
+            ci = ClassInfo(
+                key,
+                stmt,
+                self,
+                bases=[self.qualify(b.value) or (dotted(b.value) or "") for b in stmt.bases if b.keyword is None],
+                decorators=[self.qualify(d.decorator) or dotted(d.decorator) or "" for d in stmt.decorators],
+            )
             self.classes[key] = ci
             if cls is None:
                 self.globals[stmt.name.value] = RefV("class:" + key)
@@ -228,7 +407,11 @@ class ModuleAnalysis:
         for stmt in self.tree.body:
             if isinstance(stmt, cst.SimpleStatementLine):
                 for small in stmt.body:
-                    if isinstance(small, cst.Assign) and len(small.targets) == 1 and isinstance(small.targets[0].target, cst.Name):
+                    if (
+                        isinstance(small, cst.Assign)
+                        and len(small.targets) == 1
+                        and isinstance(small.targets[0].target, cst.Name)
+                    ):
                         self._maybe_alias(small.targets[0].target.value, small.value)
             if isinstance(stmt, (cst.FunctionDef, cst.ClassDef)):
                 self._sign_defined(stmt)
@@ -344,8 +527,15 @@ class ModuleAnalysis:
             return UNKNOWN
         return self.shapes.from_annotation(p.ann, memo, scope=fi.key, where=f"{p.name}: {p.ann.text}", node=fi.node)
 
-    def run_function(self, fi: FunctionInfo, args: dict[str, Value] | None, self_value: Value | None,
-                     depth: int = 0, self_vars: dict[str, Value] | None = None, building: bool = False) -> Scope:
+    def run_function(
+        self,
+        fi: FunctionInfo,
+        args: dict[str, Value] | None,
+        self_value: Value | None,
+        depth: int = 0,
+        self_vars: dict[str, Value] | None = None,
+        building: bool = False,
+    ) -> Scope:
         """Run ``fi``'s body. ``self_vars``: the ``self.x`` values of an object under construction, shared with the
         caller (``super().__init__(...)``, helpers ``__init__`` calls on ``self``); the returned scope holds them."""
         if self.masked:
@@ -370,7 +560,9 @@ class ModuleAnalysis:
                 scope.vars[p.name] = UNKNOWN
             else:
                 scope.vars[p.name] = self.param_value(fi, p, memo)
-        frame = FrameInfo(fi.key, fi.return_ann, memo, self_value if first_is_self else None, fi.cls_key, depth, building)
+        frame = FrameInfo(
+            fi.key, fi.return_ann, memo, self_value if first_is_self else None, fi.cls_key, depth, building
+        )
         interp = Interpreter(self, frame, scope)
         if args is not None and fi.annotated:
             # arguments were already checked against the annotations at the call site
@@ -399,7 +591,9 @@ class ModuleAnalysis:
             self.functions[key] = fi
         return FuncV(key)
 
-    def call_function(self, interp: Interpreter, node: cst.Call, fv: FuncV, args: list[Value], kwargs: dict[str, Value]) -> Value:
+    def call_function(
+        self, interp: Interpreter, node: cst.Call, fv: FuncV, args: list[Value], kwargs: dict[str, Value]
+    ) -> Value:
         fi = self.find_function(fv.key)
         if fi is None or fi.has_unknown_decorators:
             return UNKNOWN
@@ -409,7 +603,7 @@ class ModuleAnalysis:
         bound = bind_arguments(fi.params, args, kwargs, skip_first)
         if bound is None:
             return UNKNOWN
-        for p in fi.params[1 if skip_first else 0:]:
+        for p in fi.params[1 if skip_first else 0 :]:
             # a parameter the call leaves out takes its default, as Python does (literals and module-level names:
             # ``def FeedForward(dim, mult=4, dense=nn.Linear)``); other defaults stay unknown
             if p.name not in bound and p.kind in ("pos", "posonly", "kwonly") and p.default is not None:
@@ -428,8 +622,12 @@ class ModuleAnalysis:
                 # Only operations that fail count: the body against its own annotations was checked on its own,
                 # and a subclass may legitimately change what an inherited method returns
                 self._inline(node, fi, bound, bound_self, depth, operations_only=True)
-            if isinstance(bound_self, ObjV) and fi.cls_key is not None and bound_self.cls_key != fi.cls_key \
-                    and isinstance(declared, TensorV):
+            if (
+                isinstance(bound_self, ObjV)
+                and fi.cls_key is not None
+                and bound_self.cls_key != fi.cls_key
+                and isinstance(declared, TensorV)
+            ):
                 # a base class's method on a subclass object: what it returns may come from methods the subclass
                 # overrides (a loss whose reduce_loss keeps the batch axis), so its annotation's shape is not trusted
                 return declared.with_shape(None)
@@ -438,8 +636,15 @@ class ModuleAnalysis:
             return UNKNOWN
         return self._inline(node, fi, bound, bound_self, depth)
 
-    def _inline(self, node: cst.Call, fi: FunctionInfo, bound: dict[str, Value], bound_self: Value | None, depth: int,
-                operations_only: bool = False) -> Value:
+    def _inline(
+        self,
+        node: cst.Call,
+        fi: FunctionInfo,
+        bound: dict[str, Value],
+        bound_self: Value | None,
+        depth: int,
+        operations_only: bool = False,
+    ) -> Value:
         """Run a callee's body with these argument values (a summary per argument signature); its definite
         findings are reported at this call."""
         # an unannotated (or return-unannotated) function: analyse its body with these argument values
@@ -467,6 +672,7 @@ class ModuleAnalysis:
             rets = [v for _, v in scope.returns]
             ret = rets[0] if rets else UNKNOWN
             from .values import join
+
             for v in rets[1:]:
                 ret = join(ret, v)
             fi.summaries[sig] = (ret, inner)
@@ -484,13 +690,24 @@ class ModuleAnalysis:
                     continue
                 where = f"{callee.path}:{callee.line_of(p.node)}"
                 # the innermost callee names the finding ("inside f() called here", rendered from the field)
-                inside = p.fields if any(k == "inside" for k, _ in p.fields) else p.fields + (("inside", what.rstrip("()")),)
-                self.ctx.add(Pending(node, p.code, inside,
-                                     p.notes + (f"raised at {where} in {what} for the arguments of this call",), p.witness,
-                                     spec=p.spec))
+                inside = (
+                    p.fields if any(k == "inside" for k, _ in p.fields) else p.fields + (("inside", what.rstrip("()")),)
+                )
+                self.ctx.add(
+                    Pending(
+                        node,
+                        p.code,
+                        inside,
+                        p.notes + (f"raised at {where} in {what} for the arguments of this call",),
+                        p.witness,
+                        spec=p.spec,
+                    )
+                )
                 break  # the first failure raises: what the callee would do after it never runs
 
-    def instantiate(self, interp: Interpreter, node: cst.Call, cls_key: str, args: list[Value], kwargs: dict[str, Value]) -> Value:
+    def instantiate(
+        self, interp: Interpreter, node: cst.Call, cls_key: str, args: list[Value], kwargs: dict[str, Value]
+    ) -> Value:
         ci = self.find_class(cls_key)
         if ci is None:
             return UNKNOWN
@@ -499,12 +716,16 @@ class ModuleAnalysis:
             self.report_inner(node, ci.module, f"{ci.node.name.value}.__init__()", inner)
         return obj
 
-    def call_object(self, interp: Interpreter, node: cst.Call, obj: ObjV, args: list[Value], kwargs: dict[str, Value]) -> Value:
+    def call_object(
+        self, interp: Interpreter, node: cst.Call, obj: ObjV, args: list[Value], kwargs: dict[str, Value]
+    ) -> Value:
         ci = self.find_class(obj.cls_key)
         if ci is None:
             return UNKNOWN
         fwd = objects.find_method(self, ci, "forward") or objects.find_method(self, ci, "__call__")
-        if fwd is None and any(b.split(".", 1)[0] in ("keras", "tensorflow", "tf_keras") for b in objects.foreign_bases(self, ci)):
+        if fwd is None and any(
+            b.split(".", 1)[0] in ("keras", "tensorflow", "tf_keras") for b in objects.foreign_bases(self, ci)
+        ):
             fwd = objects.find_method(self, ci, "call")  # a subclassed keras.Layer / keras.Model: layer(x) runs call(x)
             build = objects.find_method(self, ci, "build")
             if fwd is not None and build is not None:
@@ -528,7 +749,9 @@ class ModuleAnalysis:
         build.analysing = True
         try:
             with self.ctx.discarding():  # what fails in build is not followed here: its attributes only
-                scope = build.module.run_function(build, bound, obj, depth=interp.frame.depth + 1, self_vars={}, building=True)
+                scope = build.module.run_function(
+                    build, bound, obj, depth=interp.frame.depth + 1, self_vars={}, building=True
+                )
         finally:
             build.analysing = False
         attrs = dict(obj.attrs)
@@ -537,8 +760,9 @@ class ModuleAnalysis:
                 attrs[k[5:]] = v
         return ObjV(obj.cls_key, tuple(attrs.items()), obj.concrete)
 
-    def call_on_building_self(self, interp: Interpreter, node: cst.Call, fi: FunctionInfo, args: list[Value],
-                              kwargs: dict[str, Value]) -> Value:
+    def call_on_building_self(
+        self, interp: Interpreter, node: cst.Call, fi: FunctionInfo, args: list[Value], kwargs: dict[str, Value]
+    ) -> Value:
         """``super().__init__(...)`` or ``self.build(...)`` while an object is constructed: the callee sets attributes
         of the same object, so it runs with the caller's ``self.x`` values and hands them back."""
         ensure_signature(fi)
@@ -560,8 +784,9 @@ class ModuleAnalysis:
             callee_ctx.inline_findings = []
         fi.analysing = True
         try:
-            scope = fi.module.run_function(fi, bound, interp.frame.self_value, depth=depth + 1,
-                                           self_vars=interp.scope.vars, building=True)
+            scope = fi.module.run_function(
+                fi, bound, interp.frame.self_value, depth=depth + 1, self_vars=interp.scope.vars, building=True
+            )
         finally:
             fi.analysing = False
             if not top:
@@ -600,8 +825,12 @@ class ModuleAnalysis:
             if a.star == "*":
                 if isinstance(v, SeqV):
                     args.extend(v.items)
-                elif isinstance(v, ManyV) and v.elem is not None and len(node.args) > 1 \
-                        and (qual or "").endswith("torch.nn.Sequential"):
+                elif (
+                    isinstance(v, ManyV)
+                    and v.elem is not None
+                    and len(node.args) > 1
+                    and (qual or "").endswith("torch.nn.Sequential")
+                ):
                     # nn.Sequential(stem, *[Block(dim) for _ in range(depth)], head): the blocks are one link of the
                     # chain that repeats any number of times
                     args.append(LayerV("Sequential", (("repeat", v.elem),), node))
@@ -620,7 +849,9 @@ class ModuleAnalysis:
                 args.append(v)
         # a list handed to code that may fill it is unknown after the call (the call itself gets the values just
         # read); einops, the frameworks and pure builtins never mutate their arguments
-        if not (qual or "").startswith(_PURE_PREFIXES) and not (isinstance(func, cst.Name) and func.value in _PURE_BUILTINS):
+        if not (qual or "").startswith(_PURE_PREFIXES) and not (
+            isinstance(func, cst.Name) and func.value in _PURE_BUILTINS
+        ):
             keeps = self._keeps_arguments(interp, func, qual)
             for a in node.args:
                 interp.forget_if_list(a.value)
@@ -629,37 +860,88 @@ class ModuleAnalysis:
         if repeated is not None and repeated.elem is not None and (qual or "").endswith("torch.nn.Sequential"):
             # nn.Sequential(*[Block(dim) for _ in range(depth)]): any number of such blocks
             return LayerV("Sequential", (("repeat", repeated.elem),), node)
-        if qual == "collections.OrderedDict" and not dynamic and not kwargs and len(args) == 1 and isinstance(args[0], SeqV) \
-                and all(isinstance(p, SeqV) and len(p.items) == 2 and isinstance(p.items[0], StrV) for p in args[0].items):
+        if (
+            qual == "collections.OrderedDict"
+            and not dynamic
+            and not kwargs
+            and len(args) == 1
+            and isinstance(args[0], SeqV)
+            and all(isinstance(p, SeqV) and len(p.items) == 2 and isinstance(p.items[0], StrV) for p in args[0].items)
+        ):
             # OrderedDict([("fc1", nn.Linear(...)), ...]): the named entries in order (nn.Sequential(OrderedDict(...)))
-            return DictV(tuple((p.items[0].value, p.items[1]) for p in args[0].items if isinstance(p, SeqV) and isinstance(p.items[0], StrV)))
+            return DictV(
+                tuple(
+                    (p.items[0].value, p.items[1])
+                    for p in args[0].items
+                    if isinstance(p, SeqV) and isinstance(p.items[0], StrV)
+                )
+            )
         if qual == "functools.partial" and args and not dynamic and isinstance(args[0], (RefV, FuncV)):
             # partial(nn.LayerNorm, eps=1e-6), partial(nn.Conv1d, kernel_size=1): called later with the rest
-            return LayerV("partial", (("func", args[0]), ("args", tuple(args[1:])), ("kwargs", tuple(kwargs.items()))), node)
+            return LayerV(
+                "partial", (("func", args[0]), ("args", tuple(args[1:])), ("kwargs", tuple(kwargs.items()))), node
+            )
         if qual is not None:
             handled = self.call_qualified(interp, node, qual, args, kwargs, dynamic)
             if handled is not None:
                 return handled
-        if isinstance(func, cst.Name) and func.value == "getattr" and len(args) == 2 and isinstance(args[1], StrV) \
-                and not dynamic and not kwargs and "getattr" not in interp.scope.vars and "getattr" not in self.globals:
+        if (
+            isinstance(func, cst.Name)
+            and func.value == "getattr"
+            and len(args) == 2
+            and isinstance(args[1], StrV)
+            and not dynamic
+            and not kwargs
+            and "getattr" not in interp.scope.vars
+            and "getattr" not in self.globals
+        ):
             # getattr(nn, act)(): the class that name reaches (a module's or a class's attribute)
             if isinstance(args[0], RefV) and not args[0].qualname.startswith("class:"):
                 return self.qualified_value(f"{args[0].qualname}.{args[1].value}")
             return UNKNOWN
-        if isinstance(func, cst.Name) and func.value == "range" and not dynamic and not kwargs and "range" not in interp.scope.vars \
-                and "range" not in self.globals and "range" not in self.imports.names:
+        if (
+            isinstance(func, cst.Name)
+            and func.value == "range"
+            and not dynamic
+            and not kwargs
+            and "range" not in interp.scope.vars
+            and "range" not in self.globals
+            and "range" not in self.imports.names
+        ):
             return _range(args)
-        if isinstance(func, cst.Name) and func.value == "dict" and not dynamic and not args and "dict" not in interp.scope.vars \
-                and "dict" not in self.globals and "dict" not in self.imports.names:
+        if (
+            isinstance(func, cst.Name)
+            and func.value == "dict"
+            and not dynamic
+            and not args
+            and "dict" not in interp.scope.vars
+            and "dict" not in self.globals
+            and "dict" not in self.imports.names
+        ):
             return DictV(tuple(kwargs.items()))  # dict(wte=..., wpe=...)
-        if isinstance(func, cst.Name) and func.value in _ITER_BUILTINS and not kwargs and not dynamic \
-                and func.value not in interp.scope.vars and func.value not in self.globals and func.value not in self.imports.names:
+        if (
+            isinstance(func, cst.Name)
+            and func.value in _ITER_BUILTINS
+            and not kwargs
+            and not dynamic
+            and func.value not in interp.scope.vars
+            and func.value not in self.globals
+            and func.value not in self.imports.names
+        ):
             if func.value == "len" and len(args) == 1:
                 return _length(args[0])
             return _iter_builtin(func.value, args)
-        if isinstance(func, cst.Name) and func.value in ("map", "tuple", "list", "isinstance", "abs", "max", "min", "int", "float") and not dynamic and not kwargs \
-                and func.value not in interp.scope.vars and func.value not in self.globals and func.value not in self.imports.names:
+        if (
+            isinstance(func, cst.Name)
+            and func.value in ("map", "tuple", "list", "isinstance", "abs", "max", "min", "int", "float")
+            and not dynamic
+            and not kwargs
+            and func.value not in interp.scope.vars
+            and func.value not in self.globals
+            and func.value not in self.imports.names
+        ):
             from ..rules.multi_ops import builtin_call
+
             built = builtin_call(interp, node, func.value, args)
             if built is not None:
                 return built
@@ -669,23 +951,47 @@ class ModuleAnalysis:
                 return self.call_super(interp, node, func.attr.value, args, kwargs, dynamic)
             base = interp.eval(func.value)
             method = func.attr.value
-            if isinstance(base, (SeqV, ManyV)) and base.kind in ("list", "modulelist") and method in ("append", "extend") \
-                    and len(args) == 1 and not kwargs and not dynamic and _var_key_of(func.value) is not None:
+            if (
+                isinstance(base, (SeqV, ManyV))
+                and base.kind in ("list", "modulelist")
+                and method in ("append", "extend")
+                and len(args) == 1
+                and not kwargs
+                and not dynamic
+                and _var_key_of(func.value) is not None
+            ):
                 grown = _grown(base, method, args[0])
                 key = _var_key_of(func.value)
-                if grown is not None and key is not None and (key in interp.scope.vars if not key.startswith("self.") else interp.frame.building):
+                if (
+                    grown is not None
+                    and key is not None
+                    and (key in interp.scope.vars if not key.startswith("self.") else interp.frame.building)
+                ):
                     interp.scope.vars[key] = grown
                     return NoneV()
-            if isinstance(base, SeqV) and base.kind == "list" and method == "pop" and base.items and not kwargs and not dynamic \
-                    and (not args or int_of(args[0]) in (0, -1)):
+            if (
+                isinstance(base, SeqV)
+                and base.kind == "list"
+                and method == "pop"
+                and base.items
+                and not kwargs
+                and not dynamic
+                and (not args or int_of(args[0]) in (0, -1))
+            ):
                 key = _var_key_of(func.value)
                 if key is not None and key in interp.scope.vars and not key.startswith("self."):
                     # hs.pop(): the last element (a UNet's skip connections), and the list without it
                     last = not args or int_of(args[0]) == -1
                     interp.scope.vars[key] = SeqV(base.items[:-1] if last else base.items[1:], "list")
                     return base.items[-1] if last else base.items[0]
-            if isinstance(base, (SeqV, ManyV)) and base.kind in ("list", "modulelist") and method not in ("index", "count", "copy"):
-                interp.forget(func.value) if isinstance(base, ManyV) or base.kind == "modulelist" else interp.forget_if_list(func.value)
+            if (
+                isinstance(base, (SeqV, ManyV))
+                and base.kind in ("list", "modulelist")
+                and method not in ("index", "count", "copy")
+            ):
+                interp.forget(func.value) if isinstance(
+                    base, ManyV
+                ) or base.kind == "modulelist" else interp.forget_if_list(func.value)
                 return UNKNOWN
             if isinstance(base, DictV) and method in ("values", "items", "keys") and not args:
                 if method == "values":
@@ -696,7 +1002,11 @@ class ModuleAnalysis:
             if isinstance(base, DictV) and base.kind == "moduledict" and any(k == method for k, _ in base.items):
                 callee_entry = base.get(method)  # self.transformer.wte(idx): the ModuleDict's entry called
                 if isinstance(callee_entry, LayerV):
-                    return layer_rules.apply_layer(self.ops, interp, node, callee_entry, args, kwargs) if not dynamic else UNKNOWN
+                    return (
+                        layer_rules.apply_layer(self.ops, interp, node, callee_entry, args, kwargs)
+                        if not dynamic
+                        else UNKNOWN
+                    )
                 if isinstance(callee_entry, ObjV):
                     return self.call_object(interp, node, callee_entry, args, kwargs) if not dynamic else UNKNOWN
                 return UNKNOWN
@@ -706,18 +1016,47 @@ class ModuleAnalysis:
                 ci = self.find_class(base.cls_key)
                 if ci is not None and objects.find_method(self, ci, method) is None:
                     return base  # model.to(device), model.eval(): the same object
-            if isinstance(func.value, cst.Name) and func.value.value == "self" and isinstance(base, ObjV) \
-                    and interp.frame.cls_key is not None:
-                if method in ("register_buffer", "register_parameter", "add_module") and args and isinstance(args[0], StrV):
-                    interp.scope.vars[f"self.{args[0].value}"] = args[1] if len(args) > 1 else kwargs.get("tensor", kwargs.get("param", kwargs.get("module", UNKNOWN)))
+            if (
+                isinstance(func.value, cst.Name)
+                and func.value.value == "self"
+                and isinstance(base, ObjV)
+                and interp.frame.cls_key is not None
+            ):
+                if (
+                    method in ("register_buffer", "register_parameter", "add_module")
+                    and args
+                    and isinstance(args[0], StrV)
+                ):
+                    interp.scope.vars[f"self.{args[0].value}"] = (
+                        args[1]
+                        if len(args) > 1
+                        else kwargs.get("tensor", kwargs.get("param", kwargs.get("module", UNKNOWN)))
+                    )
                     return NoneV()
-                if method == "add_weight" and interp.frame.building and not dynamic and f"self.{method}" not in interp.scope.vars:
+                if (
+                    method == "add_weight"
+                    and interp.frame.building
+                    and not dynamic
+                    and f"self.{method}" not in interp.scope.vars
+                ):
                     ci = self.find_class(base.cls_key)
-                    if ci is not None and objects.find_method(self, ci, method) is None \
-                            and any(b.split(".", 1)[0] in ("keras", "tensorflow", "tf_keras") for b in objects.foreign_bases(self, ci)):
+                    if (
+                        ci is not None
+                        and objects.find_method(self, ci, method) is None
+                        and any(
+                            b.split(".", 1)[0] in ("keras", "tensorflow", "tf_keras")
+                            for b in objects.foreign_bases(self, ci)
+                        )
+                    ):
                         from ..rules.frameworks import keras_add_weight
+
                         return keras_add_weight(self.ops, node, args, kwargs)
-                if interp.frame.building and f"self.{method}" not in interp.scope.vars and not dynamic and not interp.frame.key.endswith(f".{method}"):
+                if (
+                    interp.frame.building
+                    and f"self.{method}" not in interp.scope.vars
+                    and not dynamic
+                    and not interp.frame.key.endswith(f".{method}")
+                ):
                     ci = self.find_class(base.cls_key)
                     fi = objects.find_method(self, ci, method) if ci is not None else None
                     if fi is not None and not fi.is_static and not fi.is_classmethod:
@@ -728,27 +1067,57 @@ class ModuleAnalysis:
                     interp.forget(func.value)  # x.unsqueeze_(1), x.t_(), x.resize_(...): x changed shape in place
                     return UNKNOWN
                 return op_rules.tensor_method(self.ops, interp, node, base, method, args, kwargs, dynamic)
-            if isinstance(base, LayerV) and base.kind == "Sequential" and base.param("keras") and method == "add" \
-                    and len(args) == 1 and not kwargs and not dynamic and _var_key_of(func.value) is not None:
+            if (
+                isinstance(base, LayerV)
+                and base.kind == "Sequential"
+                and base.param("keras")
+                and method == "add"
+                and len(args) == 1
+                and not kwargs
+                and not dynamic
+                and _var_key_of(func.value) is not None
+            ):
                 key = _var_key_of(func.value)
                 if key is not None and (key in interp.scope.vars or key.startswith("self.") and interp.frame.building):
                     from ..rules.frameworks import keras_sequential_add
+
                     interp.scope.vars[key] = keras_sequential_add(self.ops, interp, node, base, args[0])
                     return NoneV()
-            if isinstance(base, LayerV) and func.attr.value in ("add", "append", "extend", "insert", "pop", "add_module", "add_sublayer"):
-                interp.forget(func.value)  # model.add(Dense(10)): the chain recorded at construction is no longer the model
+            if isinstance(base, LayerV) and func.attr.value in (
+                "add",
+                "append",
+                "extend",
+                "insert",
+                "pop",
+                "add_module",
+                "add_sublayer",
+            ):
+                interp.forget(
+                    func.value
+                )  # model.add(Dense(10)): the chain recorded at construction is no longer the model
                 return UNKNOWN
-            if isinstance(base, ObjV) and func.attr.value in ("apply", "init", "init_with_output") and args and not dynamic:
+            if (
+                isinstance(base, ObjV)
+                and func.attr.value in ("apply", "init", "init_with_output")
+                and args
+                and not dynamic
+            ):
                 ci = self.find_class(base.cls_key)
                 call_fn = ci.methods.get("__call__") if ci is not None else None
-                if ci is not None and call_fn is not None and func.attr.value not in ci.methods \
-                        and any(b.startswith("flax.") for b in ci.bases) and "method" not in kwargs:
+                if (
+                    ci is not None
+                    and call_fn is not None
+                    and func.attr.value not in ci.methods
+                    and any(b.startswith("flax.") for b in ci.bases)
+                    and "method" not in kwargs
+                ):
                     # flax: model.apply(variables, x, ...) / model.init(rngs, x, ...) run __call__(x, ...)
                     rest = {k: v for k, v in kwargs.items() if k not in ("rngs", "mutable", "capture_intermediates")}
                     out = self.call_function(interp, node, FuncV(call_fn.key, bound_self=base), args[1:], rest)
                     return out if func.attr.value == "apply" and "mutable" not in kwargs else UNKNOWN
             if isinstance(base, LayerV) and base.kind == "fw:jmp":  # a jmp policy's cast_to_compute / _param / _output
                 from ..rules.frameworks import jmp_method
+
                 return jmp_method(base, func.attr.value, args) if not kwargs and not dynamic else UNKNOWN
             if isinstance(base, LayerV) and func.attr.value == "forward":
                 return layer_rules.apply_layer(self.ops, interp, node, base, args, kwargs)
@@ -759,6 +1128,7 @@ class ModuleAnalysis:
             return UNKNOWN
         if isinstance(callee, FuncV):
             from .narrowing import default_call
+
             defaulted = default_call(interp, node, callee, args, kwargs)
             return defaulted if defaulted is not None else self.call_function(interp, node, callee, args, kwargs)
         if isinstance(callee, LayerV) and callee.kind == "partial":
@@ -791,7 +1161,9 @@ class ModuleAnalysis:
         inits = [c.methods["__init__"] for c in objects.mro(self, ci) if "__init__" in c.methods]
         return all(objects.keeps_arguments(fi) for fi in inits)
 
-    def call_partial(self, interp: Interpreter, node: cst.Call, p: LayerV, args: list[Value], kwargs: dict[str, Value]) -> Value:
+    def call_partial(
+        self, interp: Interpreter, node: cst.Call, p: LayerV, args: list[Value], kwargs: dict[str, Value]
+    ) -> Value:
         """``norm_layer(dim)`` where ``norm_layer = partial(nn.LayerNorm, eps=1e-6)``: the function or class with the
         arguments partial bound first (a keyword given again at the call wins, as in functools)."""
         func = p.param("func")
@@ -801,12 +1173,17 @@ class ModuleAnalysis:
             return self.call_function(interp, node, func, full_args, full_kwargs)
         if isinstance(func, RefV) and func.qualname.startswith("class:"):
             return self.instantiate(interp, node, func.qualname[6:], full_args, full_kwargs)
-        if isinstance(func, RefV) and func.qualname.startswith("torch.nn.") and func.qualname.rsplit(".", 1)[-1][:1].isupper():
+        if (
+            isinstance(func, RefV)
+            and func.qualname.startswith("torch.nn.")
+            and func.qualname.rsplit(".", 1)[-1][:1].isupper()
+        ):
             return self.call_qualified(interp, node, func.qualname, full_args, full_kwargs, False) or UNKNOWN
         return UNKNOWN
 
-    def call_super(self, interp: Interpreter, node: cst.Call, name: str, args: list[Value], kwargs: dict[str, Value],
-                   dynamic: bool) -> Value:
+    def call_super(
+        self, interp: Interpreter, node: cst.Call, name: str, args: list[Value], kwargs: dict[str, Value], dynamic: bool
+    ) -> Value:
         fi = objects.super_method(self, interp, name)
         if fi is None or dynamic:
             return NoneV() if name == "__init__" and fi is None else UNKNOWN
@@ -814,11 +1191,14 @@ class ModuleAnalysis:
             return self.call_on_building_self(interp, node, fi, args, kwargs)
         return self.call_function(interp, node, FuncV(fi.key, bound_self=interp.frame.self_value), args, kwargs)
 
-    def call_qualified(self, interp: Interpreter, node: cst.Call, qual: str, args: list[Value], kwargs: dict[str, Value], dynamic: bool) -> Value | None:
+    def call_qualified(
+        self, interp: Interpreter, node: cst.Call, qual: str, args: list[Value], kwargs: dict[str, Value], dynamic: bool
+    ) -> Value | None:
         if qual.startswith("einops"):
             return self.einops.call(interp, node, qual, args, kwargs, dynamic)
         if qual.startswith("math."):
             from ..rules.multi_ops import math_call
+
             return math_call(qual, args, kwargs, dynamic)
         if qual.startswith("equinox.nn.") and qual.rsplit(".", 1)[-1][:1].isupper():
             hit = self.project.lookup(qual) if self.project is not None else None
@@ -838,7 +1218,9 @@ class ModuleAnalysis:
         if not isinstance(node, cst.Call):
             return False
         q = self.qualify(node.func) or dotted(node.func) or ""
-        return q.endswith(("pytest.raises", "assertRaises", "assertRaisesRegex", "assert_raises", "assert_raises_regex"))
+        return q.endswith(
+            ("pytest.raises", "assertRaises", "assertRaisesRegex", "assert_raises", "assert_raises_regex")
+        )
 
     # ------------------------------------------------------------------ tensor attributes, indexing, operators
     def tensor_attribute(self, interp: Interpreter, node: cst.Attribute, t: TensorV, attr: str) -> Value:
@@ -847,7 +1229,9 @@ class ModuleAnalysis:
     def index_tensor(self, interp: Interpreter, node: cst.Subscript, t: TensorV) -> Value:
         return shape_rules.index_tensor(interp, node, t)
 
-    def tensor_binary(self, interp: Interpreter, node: cst.CSTNode, left: Value, op: cst.CSTNode, right: Value) -> Value:
+    def tensor_binary(
+        self, interp: Interpreter, node: cst.CSTNode, left: Value, op: cst.CSTNode, right: Value
+    ) -> Value:
         return op_rules.tensor_binary(self.ops, interp, node, left, op, right)
 
     # ------------------------------------------------------------------ annotations in statements
@@ -899,8 +1283,9 @@ class ModuleAnalysis:
             from ..report.positions import compute_positions
 
             trees = [(self.tree, 0), *self.other_trees]
-            self._positions = {k: (a + n, b + 1, c + n, d + 1)
-                               for t, n in trees for k, (a, b, c, d) in compute_positions(t).items()}
+            self._positions = {
+                k: (a + n, b + 1, c + n, d + 1) for t, n in trees for k, (a, b, c, d) in compute_positions(t).items()
+            }
         return self._positions
 
 
@@ -926,8 +1311,22 @@ def _length(v: Value) -> Value:
 
 
 # torch.nn.Module methods that return the module itself, its sizes unchanged
-_RETURNS_SELF = frozenset({"eval", "train", "cuda", "cpu", "requires_grad_", "share_memory", "to", "half", "float", "double",
-                           "bfloat16", "to_empty"})
+_RETURNS_SELF = frozenset(
+    {
+        "eval",
+        "train",
+        "cuda",
+        "cpu",
+        "requires_grad_",
+        "share_memory",
+        "to",
+        "half",
+        "float",
+        "double",
+        "bfloat16",
+        "to_empty",
+    }
+)
 _ITER_BUILTINS = frozenset({"len", "enumerate", "zip", "reversed"})
 
 

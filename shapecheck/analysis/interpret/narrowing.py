@@ -105,8 +105,14 @@ def _optional_parameter(interp: "Interpreter", name: str, at: cst.CSTNode) -> Va
     if fi is None or interp.frame.memo is None:
         return None
     params = fi.node.params
-    param = next((p for p in list(params.params) + list(params.kwonly_params) + list(params.posonly_params)
-                  if p.name.value == name), None)
+    param = next(
+        (
+            p
+            for p in list(params.params) + list(params.kwonly_params) + list(params.posonly_params)
+            if p.name.value == name
+        ),
+        None,
+    )
     if param is None or param.annotation is None:
         return None
     inner = _unwrap_optional(interp, param.annotation.annotation)
@@ -115,7 +121,9 @@ def _optional_parameter(interp: "Interpreter", name: str, at: cst.CSTNode) -> Va
     ann = interp.m.annotation_of(inner)
     if ann is None or _rebound(fi.node.body, name, at):
         return None
-    return interp.m.shapes.from_annotation(ann, interp.frame.memo, scope=fi.key, where=f"{name}: {ann.text}", node=fi.node)
+    return interp.m.shapes.from_annotation(
+        ann, interp.frame.memo, scope=fi.key, where=f"{name}: {ann.text}", node=fi.node
+    )
 
 
 def _unwrap_optional(interp: "Interpreter", node: cst.BaseExpression) -> cst.BaseExpression | None:
@@ -157,8 +165,22 @@ def _rebound(body: cst.CSTNode, name: str, at: cst.CSTNode) -> bool:
         if isinstance(node, (cst.For, cst.While)) and holds and name in _assigned_names(node):
             return True
         if not holds:
-            if isinstance(node, (cst.Assign, cst.AnnAssign, cst.AugAssign, cst.For, cst.NamedExpr, cst.With, cst.If,
-                                 cst.Try, cst.While, cst.IndentedBlock, cst.SimpleStatementLine)) and name in _assigned_names(node):
+            if isinstance(
+                node,
+                (
+                    cst.Assign,
+                    cst.AnnAssign,
+                    cst.AugAssign,
+                    cst.For,
+                    cst.NamedExpr,
+                    cst.With,
+                    cst.If,
+                    cst.Try,
+                    cst.While,
+                    cst.IndentedBlock,
+                    cst.SimpleStatementLine,
+                ),
+            ) and name in _assigned_names(node):
                 return True
             return None
         for child in children(node):
@@ -193,9 +215,19 @@ def _path_to(tree: cst.CSTNode, node: cst.CSTNode) -> set[int]:
 def _returned(fn: cst.FunctionDef) -> cst.BaseExpression | None:
     """The expression of a helper whose body (a docstring aside) is one ``return EXPR``, else None."""
     body = fn.body
-    stmts: list[cst.CSTNode] = list(body.body) if isinstance(body, (cst.IndentedBlock, cst.SimpleStatementSuite)) else []
-    stmts = [s for s in stmts if not (isinstance(s, cst.SimpleStatementLine) and len(s.body) == 1 and isinstance(s.body[0], cst.Expr)
-                                      and isinstance(s.body[0].value, cst.SimpleString))]  # a docstring
+    stmts: list[cst.CSTNode] = (
+        list(body.body) if isinstance(body, (cst.IndentedBlock, cst.SimpleStatementSuite)) else []
+    )
+    stmts = [
+        s
+        for s in stmts
+        if not (
+            isinstance(s, cst.SimpleStatementLine)
+            and len(s.body) == 1
+            and isinstance(s.body[0], cst.Expr)
+            and isinstance(s.body[0].value, cst.SimpleString)
+        )
+    ]  # a docstring
     if len(stmts) != 1:
         return None
     stmt = stmts[0]
@@ -204,7 +236,7 @@ def _returned(fn: cst.FunctionDef) -> cst.BaseExpression | None:
 
 
 def _none_helper(interp: "Interpreter", func: cst.BaseExpression) -> str | None:
-    """"is_not_none" for ``def exists(x): return x is not None``, "is_none" for ``return x is None``."""
+    """ "is_not_none" for ``def exists(x): return x is not None``, "is_none" for ``return x is None``."""
     if not isinstance(func, cst.Name):
         return None
     v = interp.lookup(func.value)
@@ -232,10 +264,19 @@ def _rank_subject(node: cst.BaseExpression) -> str | None:
     """The variable of ``x.ndim``, ``len(x.shape)``, ``x.dim()``, ``x.ndimension()``."""
     if isinstance(node, cst.Attribute) and node.attr.value == "ndim":
         return _key(node.value)
-    if isinstance(node, cst.Call) and not node.args and isinstance(node.func, cst.Attribute) \
-            and node.func.attr.value in ("dim", "ndimension"):
+    if (
+        isinstance(node, cst.Call)
+        and not node.args
+        and isinstance(node.func, cst.Attribute)
+        and node.func.attr.value in ("dim", "ndimension")
+    ):
         return _key(node.func.value)
-    if isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value == "len" and len(node.args) == 1:
+    if (
+        isinstance(node, cst.Call)
+        and isinstance(node.func, cst.Name)
+        and node.func.value == "len"
+        and len(node.args) == 1
+    ):
         arg = node.args[0].value
         if isinstance(arg, cst.Attribute) and arg.attr.value == "shape":
             return _key(arg.value)
@@ -300,10 +341,18 @@ def _one_of(interp: "Interpreter", options: list[TensorV], k: int | None) -> Val
     return out
 
 
-def default_call(interp: "Interpreter", node: cst.Call, fv: FuncV, args: list[Value], kwargs: dict[str, Value]) -> Value | None:
+def default_call(
+    interp: "Interpreter", node: cst.Call, fv: FuncV, args: list[Value], kwargs: dict[str, Value]
+) -> Value | None:
     """``default(x, d)`` for a helper whose body is ``return x if exists(x) else d`` (or ``x if x is not None else d``):
     ``x`` when it is a tensor, ``d`` when it is None, and for an ``Optional[...]`` parameter either one (two paths)."""
-    if kwargs or len(args) != 2 or len(node.args) != 2 or fv.bound_self is not None or not _is_default_helper(interp, fv):
+    if (
+        kwargs
+        or len(args) != 2
+        or len(node.args) != 2
+        or fv.bound_self is not None
+        or not _is_default_helper(interp, fv)
+    ):
         return None
     first, fallback = args
     if isinstance(first, NoneV):
@@ -328,12 +377,25 @@ def _is_default_helper(interp: "Interpreter", fv: FuncV) -> bool:
     if not isinstance(e, cst.IfExp):
         return False
     x, d = fi.params[0].name, fi.params[1].name
-    if not (isinstance(e.body, cst.Name) and e.body.value == x and isinstance(e.orelse, cst.Name) and e.orelse.value == d):
+    if not (
+        isinstance(e.body, cst.Name) and e.body.value == x and isinstance(e.orelse, cst.Name) and e.orelse.value == d
+    ):
         return False
     test = e.test
-    if isinstance(test, cst.Comparison) and len(test.comparisons) == 1 and isinstance(test.left, cst.Name) \
-            and test.left.value == x and isinstance(test.comparisons[0].operator, cst.IsNot) and _is_none(test.comparisons[0].comparator):
+    if (
+        isinstance(test, cst.Comparison)
+        and len(test.comparisons) == 1
+        and isinstance(test.left, cst.Name)
+        and test.left.value == x
+        and isinstance(test.comparisons[0].operator, cst.IsNot)
+        and _is_none(test.comparisons[0].comparator)
+    ):
         return True
-    if isinstance(test, cst.Call) and len(test.args) == 1 and isinstance(test.args[0].value, cst.Name) and test.args[0].value.value == x:
+    if (
+        isinstance(test, cst.Call)
+        and len(test.args) == 1
+        and isinstance(test.args[0].value, cst.Name)
+        and test.args[0].value.value == x
+    ):
         return _none_helper(interp, test.func) == "is_not_none"
     return False

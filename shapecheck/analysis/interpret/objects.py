@@ -22,14 +22,35 @@ if TYPE_CHECKING:
     from .module import ModuleAnalysis
 
 # bases that add no attributes the analysis needs and whose constructor takes no arguments we model
-_PLAIN_BASES = frozenset({
-    "", "object", "torch.nn.Module", "torch.nn.modules.module.Module", "equinox.Module", "flax.linen.Module",
-    "flax.linen.module.Module", "flax.nnx.Module", "typing.NamedTuple", "abc.ABC", "typing.Generic",
-    "typing.Protocol", "torch.nn.ModuleList", "torch.nn.ModuleDict", "pytorch_lightning.LightningModule",
-    "lightning.LightningModule", "lightning.pytorch.LightningModule",
-})
+_PLAIN_BASES = frozenset(
+    {
+        "",
+        "object",
+        "torch.nn.Module",
+        "torch.nn.modules.module.Module",
+        "equinox.Module",
+        "flax.linen.Module",
+        "flax.linen.module.Module",
+        "flax.nnx.Module",
+        "typing.NamedTuple",
+        "abc.ABC",
+        "typing.Generic",
+        "typing.Protocol",
+        "torch.nn.ModuleList",
+        "torch.nn.ModuleDict",
+        "pytorch_lightning.LightningModule",
+        "lightning.LightningModule",
+        "lightning.pytorch.LightningModule",
+    }
+)
 # base classes that make annotated class-body names constructor fields
-_FIELD_BASES = ("typing.NamedTuple", "equinox.Module", "flax.linen.Module", "flax.linen.module.Module", "flax.struct.PyTreeNode")
+_FIELD_BASES = (
+    "typing.NamedTuple",
+    "equinox.Module",
+    "flax.linen.Module",
+    "flax.linen.module.Module",
+    "flax.struct.PyTreeNode",
+)
 MAX_MRO = 12
 
 
@@ -103,7 +124,7 @@ def find_method(m: "ModuleAnalysis", ci: ClassInfo, name: str, after: str | None
         keys = [c.key for c in classes]
         if after not in keys:
             return None
-        classes = classes[keys.index(after) + 1:]
+        classes = classes[keys.index(after) + 1 :]
     for c in classes:
         if name in c.methods:
             return c.methods[name]
@@ -140,7 +161,11 @@ def body_attrs(m: "ModuleAnalysis", ci: ClassInfo) -> dict[str, Value]:
                         for t in small.targets:
                             if isinstance(t.target, cst.Name):
                                 scope.vars[t.target.value] = _field_default(v)
-                    elif isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name) and small.value is not None:
+                    elif (
+                        isinstance(small, cst.AnnAssign)
+                        and isinstance(small.target, cst.Name)
+                        and small.value is not None
+                    ):
                         scope.vars[small.target.value] = _field_default(interp.eval(small.value))
     ci.body_attrs = dict(scope.vars)
     return ci.body_attrs
@@ -164,8 +189,10 @@ def class_fields(m: "ModuleAnalysis", ci: ClassInfo) -> list[tuple[str, ClassInf
                 for small in stmt.body:
                     if isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name):
                         ann = dotted(small.annotation.annotation) or ""
-                        if ann.endswith("ClassVar") or (isinstance(small.annotation.annotation, cst.Subscript)
-                                                        and (dotted(small.annotation.annotation.value) or "").endswith("ClassVar")):
+                        if ann.endswith("ClassVar") or (
+                            isinstance(small.annotation.annotation, cst.Subscript)
+                            and (dotted(small.annotation.annotation.value) or "").endswith("ClassVar")
+                        ):
                             continue
                         out.pop(small.target.value, None)
                         out[small.target.value] = (small.target.value, c, small.value)
@@ -225,7 +252,9 @@ def instance_attrs(m: "ModuleAnalysis", ci: ClassInfo, vars_: dict[str, Value]) 
     for k, v in sorted(vars_.items()):
         if not k.startswith("self."):
             continue
-        mutable = (isinstance(v, SeqV) and v.kind == "list" and not _layer_list(v)) or (isinstance(v, ManyV) and v.kind == "list")
+        mutable = (isinstance(v, SeqV) and v.kind == "list" and not _layer_list(v)) or (
+            isinstance(v, ManyV) and v.kind == "list"
+        )
         out.append((k[5:], UNKNOWN if k in changed or mutable else v))
     return tuple(out)
 
@@ -260,14 +289,22 @@ def symbolic_arguments(m: "ModuleAnalysis", fi: FunctionInfo) -> dict[str, Value
             # a default of 0 or 1 is more often a count that may be zero or a switch than a size
             out[name] = UNKNOWN
             continue
-        origin = f"(constructor parameter {name} of {fi.key.split(':')[-1].rsplit('.', 1)[0]}" + \
-                 (f", default {p.default.value})" if isinstance(p.default, cst.Integer) else ")")
+        origin = f"(constructor parameter {name} of {fi.key.split(':')[-1].rsplit('.', 1)[0]}" + (
+            f", default {p.default.value})" if isinstance(p.default, cst.Integer) else ")"
+        )
         out[name] = IntV(m.ctx.scoped(name, "ctor:" + fi.key.split(":")[-1].rsplit(".", 1)[0], origin))
     return out
 
 
-def instantiate(m: "ModuleAnalysis", interp: "Interpreter | None", node: cst.Call | None, ci: ClassInfo,
-                args: list[Value], kwargs: dict[str, Value], symbolic: bool = False) -> tuple[Value, list[Any]]:
+def instantiate(
+    m: "ModuleAnalysis",
+    interp: "Interpreter | None",
+    node: cst.Call | None,
+    ci: ClassInfo,
+    args: list[Value],
+    kwargs: dict[str, Value],
+    symbolic: bool = False,
+) -> tuple[Value, list[Any]]:
     """(the object, findings of its constructor) for ``ci(*args, **kwargs)``; a generic object when not followed."""
     generic = ObjV(ci.key)
     if ci.building or unmodelled_base(m, ci):
@@ -277,7 +314,9 @@ def instantiate(m: "ModuleAnalysis", interp: "Interpreter | None", node: cst.Cal
 
     if depth >= MAX_INLINE_DEPTH:
         return generic, []
-    key = ("sym",) if symbolic else (tuple(_sig(a) for a in args), tuple(sorted((k, _sig(v)) for k, v in kwargs.items())))
+    key = (
+        ("sym",) if symbolic else (tuple(_sig(a) for a in args), tuple(sorted((k, _sig(v)) for k, v in kwargs.items())))
+    )
     if key in ci.instances:
         cached: tuple[Value, list[Any]] = ci.instances[key]
         return cached
@@ -351,8 +390,14 @@ def _symbolic_field(m: "ModuleAnalysis", ci: ClassInfo, owner: ClassInfo, name: 
     for stmt in owner.node.body.body if isinstance(owner.node.body, cst.IndentedBlock) else ():
         if isinstance(stmt, cst.SimpleStatementLine):
             for small in stmt.body:
-                if isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name) and small.target.value == name:
-                    if dotted(small.annotation.annotation) == "int" and (small.value is None or isinstance(small.value, cst.Integer)):
+                if (
+                    isinstance(small, cst.AnnAssign)
+                    and isinstance(small.target, cst.Name)
+                    and small.target.value == name
+                ):
+                    if dotted(small.annotation.annotation) == "int" and (
+                        small.value is None or isinstance(small.value, cst.Integer)
+                    ):
                         label = ci.key.split(":")[-1]
                         return IntV(m.ctx.scoped(name, "ctor:" + label, f"(field {name} of {label})"))
     return UNKNOWN
@@ -362,7 +407,10 @@ def _default(m: "ModuleAnalysis", fi: FunctionInfo, node: cst.BaseExpression) ->
     """A parameter default: literals and module-level names (evaluated in the function's module)."""
     from .interpreter import FrameInfo, Interpreter, Scope
 
-    if isinstance(node, (cst.Integer, cst.Float, cst.SimpleString, cst.Name, cst.Tuple, cst.UnaryOperation, cst.Attribute, cst.Call)):
+    if isinstance(
+        node,
+        (cst.Integer, cst.Float, cst.SimpleString, cst.Name, cst.Tuple, cst.UnaryOperation, cst.Attribute, cst.Call),
+    ):
         interp = Interpreter(fi.module, FrameInfo(fi.key + ".<defaults>"), Scope())
         with fi.module.ctx.discarding():
             v = interp.eval(node)

@@ -46,15 +46,28 @@ def each_path(ctx: Context, values: list[Value], run: Callable[[list[Value]], Va
     failures: list[list[Pending]] = []
     for alt in branched.alts:
         with capture(ctx) as found:
-            results.append(run(values[:i] + [alt] + values[i + 1:]))
+            results.append(run(values[:i] + [alt] + values[i + 1 :]))
         failures.append([p for p in found if p.code.startswith(("SHP1", "SHP2"))])
     if all(failures):
-        chosen = next((f for f in failures if all(p.spec is not None for p in f if p.code.startswith("SHP2"))), failures[0])
+        chosen = next(
+            (f for f in failures if all(p.spec is not None for p in f if p.code.startswith("SHP2"))), failures[0]
+        )
         n = len(branched.alts)
         for p in chosen:
-            ctx.add(Pending(p.node, p.code, p.fields, p.notes + (f"it fails on each of the {n} paths that reach it "
-                                                                     f"(the value differs between branches)",),
-                            p.witness, p.span, p.path, p.fix, p.spec))
+            ctx.add(
+                Pending(
+                    p.node,
+                    p.code,
+                    p.fields,
+                    p.notes
+                    + (f"it fails on each of the {n} paths that reach it (the value differs between branches)",),
+                    p.witness,
+                    p.span,
+                    p.path,
+                    p.fix,
+                    p.spec,
+                )
+            )
     if any(r is None for r in results):
         return None if all(r is None for r in results) else UNKNOWN
     out: Value = results[0]  # type: ignore[assignment]

@@ -37,12 +37,22 @@ class TensorV:
     def rank(self) -> int | None:
         return None if self.shape is None else len(self.shape)
 
-    def with_shape(self, shape: tuple[Size, ...] | None, axes: tuple[str | None, ...] | None = None, origin: Any = None) -> "TensorV":
+    def with_shape(
+        self, shape: tuple[Size, ...] | None, axes: tuple[str | None, ...] | None = None, origin: Any = None
+    ) -> "TensorV":
         return TensorV(shape, self.dtype, self.framework, axes, origin if origin is not None else self.origin)
 
     def with_dtype(self, dtype: str | None) -> "TensorV":
-        return TensorV(self.shape, dtype, self.framework, self.axes, self.origin, self.vshape,
-                       tuple(a.with_dtype(dtype) for a in self.alts) if self.alts else None, self.not_ranks)
+        return TensorV(
+            self.shape,
+            dtype,
+            self.framework,
+            self.axes,
+            self.origin,
+            self.vshape,
+            tuple(a.with_dtype(dtype) for a in self.alts) if self.alts else None,
+            self.not_ranks,
+        )
 
 
 @dataclass(frozen=True)

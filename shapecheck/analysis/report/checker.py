@@ -20,8 +20,19 @@ if TYPE_CHECKING:
 
 
 # CPython errors no newer Python would accept either (the rest may be syntax newer than this interpreter)
-_NOT_A_VERSION_MATTER = ("too many nested", "too complex", "null bytes", "non-printable", "indent", "tab", "EOF",
-                         "unterminated", "unmatched", "was never closed", "does not match")
+_NOT_A_VERSION_MATTER = (
+    "too many nested",
+    "too complex",
+    "null bytes",
+    "non-printable",
+    "indent",
+    "tab",
+    "EOF",
+    "unterminated",
+    "unmatched",
+    "was never closed",
+    "does not match",
+)
 
 
 def parse(text: str, path: str, project: "Project | None" = None, name: str = "") -> cst.Module | Finding:
@@ -50,7 +61,9 @@ def parse(text: str, path: str, project: "Project | None" = None, name: str = ""
         return make("SHP901", path, (1, 1, 1, 1), detail=D.TooDeep("parse"))
 
 
-def cpython_refusal(text: str, path: str, project: "Project | None" = None, name: str = "") -> Finding | SyntaxError | None:
+def cpython_refusal(
+    text: str, path: str, project: "Project | None" = None, name: str = ""
+) -> Finding | SyntaxError | None:
     """CPython's verdict on ``text``: an SHP901 finding when it refuses the text for good, the SyntaxError when the
     syntax may only be newer than this interpreter (libcst decides), None when it parses. With a project and the
     module's name, the verdict is the index's ``ast`` read of the same text (one CPython parse per module and run)."""
@@ -74,14 +87,18 @@ def cpython_refusal(text: str, path: str, project: "Project | None" = None, name
     return make("SHP901", path, (1, 1, 1, 1), detail=D.ParseFailed("cpython", 0, str(error)))  # ValueError: NUL bytes
 
 
-def analyse_module(text: str, path: str, project: "Project | None" = None, *, record_hovers: bool = False) -> list[Finding]:
+def analyse_module(
+    text: str, path: str, project: "Project | None" = None, *, record_hovers: bool = False
+) -> list[Finding]:
     analysis = build(text, path, project, record_hovers=record_hovers)
     if isinstance(analysis, Finding):
         return [analysis]
     return findings_of(analysis)
 
 
-def build(text: str, path: str, project: "Project | None" = None, *, record_hovers: bool = False) -> "ModuleAnalysis | Finding":
+def build(
+    text: str, path: str, project: "Project | None" = None, *, record_hovers: bool = False
+) -> "ModuleAnalysis | Finding":
     from ..interpret.module import ModuleAnalysis
     from ..index.project import Project, module_name_for
 
@@ -168,8 +185,21 @@ def findings_of(analysis: "ModuleAnalysis") -> list[Finding]:
         shift = getattr(analysis, "tab_shift", {})
         if shift:
             span = (span[0], _unshift(span[0], span[1], shift), span[2], _unshift(span[2], span[3], shift))
-        out.append(Finding(analysis.path, span[0], span[1], span[2], span[3], p.code, message(p.code, p.fields), p.notes, witness=witness,
-                           fix=() if shift else _edits(p, positions), fields=p.fields))
+        out.append(
+            Finding(
+                analysis.path,
+                span[0],
+                span[1],
+                span[2],
+                span[3],
+                p.code,
+                message(p.code, p.fields),
+                p.notes,
+                witness=witness,
+                fix=() if shift else _edits(p, positions),
+                fields=p.fields,
+            )
+        )
     return out
 
 

@@ -55,7 +55,9 @@ class _State(CodegenState):
             self.inclusive[id(node)] = (start[0], start[1], self.line, self.column)
 
     @contextmanager
-    def record_syntactic_position(self, node: cst.CSTNode, *, start_node: Any = None, end_node: Any = None) -> Iterator[None]:
+    def record_syntactic_position(
+        self, node: cst.CSTNode, *, start_node: Any = None, end_node: Any = None
+    ) -> Iterator[None]:
         start = (self.line, self.column)
         try:
             yield

@@ -34,7 +34,9 @@ FUNCTIONS = frozenset({"linspace", "logspace", "eye", "meshgrid", "pad", "tile",
 
 
 @registry.FUNCTIONS.register(*FUNCTIONS)
-def call(cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]) -> Value | None:
+def call(
+    cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]
+) -> Value | None:
     """``torch.linspace(...)``, ``np.eye(...)``, ``F.pad(x, ...)``, ...; None when not one of these."""
     name = qual.rsplit(".", 1)[-1]
     if name not in FUNCTIONS:
@@ -65,7 +67,9 @@ def call(cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], k
     return method(cx, node, name, args[0], args[1:], kwargs, fw)
 
 
-def method(cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value], fw: str | None) -> Value | None:
+def method(
+    cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value], fw: str | None
+) -> Value | None:
     shape = t.shape
     if name == "ravel":  # x.ravel() / np.ravel(x) / torch.ravel(x): one axis of every element (order= keeps it)
         if args or shape is None:
@@ -83,7 +87,11 @@ def method(cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Valu
             out[len(shape) - 1 - i] = out[len(shape) - 1 - i] + amounts[2 * i] + amounts[2 * i + 1]
         return t.with_shape(tuple(out))
     if name == "tile":
-        reps_v = args[0] if len(args) == 1 else (SeqV(tuple(args)) if args else kwargs.get("dims", kwargs.get("reps", UNKNOWN)))
+        reps_v = (
+            args[0]
+            if len(args) == 1
+            else (SeqV(tuple(args)) if args else kwargs.get("dims", kwargs.get("reps", UNKNOWN)))
+        )
         if isinstance(reps_v, IntV):
             reps_v = SeqV((reps_v,))
         if not isinstance(reps_v, SeqV) or shape is None or not all(isinstance(x, IntV) for x in reps_v.items):
@@ -101,13 +109,19 @@ def method(cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Valu
     if name == "index_select" and fw in ("torch", None):
         dim = _ints(args[:1] or [kwargs.get("dim", UNKNOWN)])
         index = args[1] if len(args) > 1 else kwargs.get("index", UNKNOWN)
-        if dim is None or shape is None or not isinstance(index, TensorV) or index.shape is None or len(index.shape) > 1:
+        if (
+            dim is None
+            or shape is None
+            or not isinstance(index, TensorV)
+            or index.shape is None
+            or len(index.shape) > 1
+        ):
             return t.with_shape(None)
         pos = _norm_dim(dim[0], len(shape))
         if pos is None:
             return t.with_shape(None)
         length = index.shape[0] if index.shape else Size.const(1)
-        return t.with_shape(shape[:pos] + (length,) + shape[pos + 1:])
+        return t.with_shape(shape[:pos] + (length,) + shape[pos + 1 :])
     return None
 
 
@@ -139,9 +153,14 @@ def mask_index(interp: "Interpreter", node: cst.Subscript, t: TensorV) -> Value 
         return None
     expr = node.slice[0].slice.value
     mask_rank: int | None = None
-    if isinstance(expr, cst.Comparison) and len(expr.comparisons) == 1 \
-            and isinstance(expr.comparisons[0].operator, (cst.GreaterThan, cst.LessThan, cst.GreaterThanEqual,
-                                                          cst.LessThanEqual, cst.Equal, cst.NotEqual)):
+    if (
+        isinstance(expr, cst.Comparison)
+        and len(expr.comparisons) == 1
+        and isinstance(
+            expr.comparisons[0].operator,
+            (cst.GreaterThan, cst.LessThan, cst.GreaterThanEqual, cst.LessThanEqual, cst.Equal, cst.NotEqual),
+        )
+    ):
         left = interp.eval(expr.left)
         right = interp.eval(expr.comparisons[0].comparator)
         tensor_side = left if isinstance(left, TensorV) else right if isinstance(right, TensorV) else None
@@ -162,7 +181,9 @@ def mask_index(interp: "Interpreter", node: cst.Subscript, t: TensorV) -> Value 
 
 
 @registry.TENSOR_METHODS.register("tile", "gather", "index_select", "ravel")
-def _method(cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value], is_method: bool) -> Value | None:
+def _method(
+    cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value], is_method: bool
+) -> Value | None:
     """``x.tile(reps)`` / ``np.tile(x, reps)`` (jax's function form: not modelled), gather, index_select, ravel."""
     if name == "tile" and not (is_method or t.framework in ("torch", "numpy")):
         return None

@@ -71,11 +71,20 @@ class EinopsCalls:
         self.ctx = module.ctx
 
     # ------------------------------------------------------------------ entry
-    def call(self, interp: "Interpreter", node: cst.Call, qual: str, args: list[Value], kwargs: dict[str, Value], dynamic: bool) -> Value | None:
+    def call(
+        self,
+        interp: "Interpreter",
+        node: cst.Call,
+        qual: str,
+        args: list[Value],
+        kwargs: dict[str, Value],
+        dynamic: bool,
+    ) -> Value | None:
         op = _operation(qual)
         if op is None:
             return None
         from ..interpret.paths import branching, each_path
+
         if branching(args) is not None:
             return each_path(self.ctx, args, lambda a: self.call(interp, node, qual, a, kwargs, dynamic))
         if op in LAYERS:
@@ -84,6 +93,7 @@ class EinopsCalls:
             layer = self.layer(node, op, args, kwargs, dynamic)
             if qual.split(".")[2:3] in (["keras"], ["tensorflow"]):  # a Keras layer: the dtype policy applies
                 from .frameworks import keras_compute_dtype, with_compute_dtype
+
                 return with_compute_dtype(layer, keras_compute_dtype(self.m.ops, {}))
             return layer
         handler = getattr(self, f"_{op}")
@@ -91,8 +101,16 @@ class EinopsCalls:
         return result
 
     # ------------------------------------------------------------------ helpers
-    def _report(self, node: cst.CSTNode, problem: P.Problem, notes: list[str] | tuple[str, ...] = (), spec: OpSpec | None = None) -> None:
-        self.ctx.report(node, problem.code, dict(problem.fields), tuple(notes), spec=spec if problem.code.startswith("SHP2") else None)
+    def _report(
+        self, node: cst.CSTNode, problem: P.Problem, notes: list[str] | tuple[str, ...] = (), spec: OpSpec | None = None
+    ) -> None:
+        self.ctx.report(
+            node,
+            problem.code,
+            dict(problem.fields),
+            tuple(notes),
+            spec=spec if problem.code.startswith("SHP2") else None,
+        )
 
     def _lengths(self, kwargs: dict[str, Value], exclude: tuple[str, ...]) -> dict[str, Any]:
         out: dict[str, Any] = {}
@@ -126,8 +144,16 @@ class EinopsCalls:
             notes.append(note)
         return notes
 
-    def _result(self, node: cst.CSTNode, res: Any, template: TensorV | None, pattern: str, tensors: list[TensorV], axes: tuple[str | None, ...] | None = None,
-                spec: OpSpec | None = None) -> Value:
+    def _result(
+        self,
+        node: cst.CSTNode,
+        res: Any,
+        template: TensorV | None,
+        pattern: str,
+        tensors: list[TensorV],
+        axes: tuple[str | None, ...] | None = None,
+        spec: OpSpec | None = None,
+    ) -> Value:
         if isinstance(res, P.Problem):
             fw = next((t.framework for t in tensors if t.framework in ("tensorflow", "paddle")), None)
             if spec is not None and fw is not None:  # --verify also replays it on that framework's tensors
@@ -143,8 +169,14 @@ class EinopsCalls:
         origin = f"from the einops pattern {pattern!r}"
         return base.with_shape(tuple(outs[0]), axes if axes and len(axes) == len(outs[0]) else None, origin)
 
-    def _shape_from_pattern(self, side: str, lengths: dict[str, Any], names: dict[str, Size], node: cst.CSTNode,
-                            ellipsis: Size | None = None) -> tuple[Size, ...] | None:
+    def _shape_from_pattern(
+        self,
+        side: str,
+        lengths: dict[str, Any],
+        names: dict[str, Size],
+        node: cst.CSTNode,
+        ellipsis: Size | None = None,
+    ) -> tuple[Size, ...] | None:
         """The input shape an unknown tensor must have for ``side`` to apply (no ellipsis): the call fails otherwise.
 
         Named axes get fresh symbols (shared through ``names`` between the operands of one call), so the output of
@@ -192,7 +224,9 @@ class EinopsCalls:
         return v.value if isinstance(v, StrV) else None
 
     # ------------------------------------------------------------------ rearrange / reduce / repeat
-    def _transform(self, kind: str, node: cst.Call, args: list[Value], kwargs: dict[str, Value], dynamic: bool) -> Value:
+    def _transform(
+        self, kind: str, node: cst.Call, args: list[Value], kwargs: dict[str, Value], dynamic: bool
+    ) -> Value:
         tensor = args[0] if args else kwargs.get("tensor", UNKNOWN)
         pat_v = args[1] if len(args) > 1 else kwargs.get("pattern", UNKNOWN)
         pattern = self._pattern(pat_v)
@@ -206,7 +240,11 @@ class EinopsCalls:
             self.ctx.report(node, "SHP111", {"detail": D.EmptyList(kind, call=True)})
             return UNKNOWN
         shapes, stacked, template = self._input(tensor)
-        fallback: Value = template.with_shape(None) if template is not None and not stacked else (TensorV(None, template.dtype, template.framework) if template else UNKNOWN)
+        fallback: Value = (
+            template.with_shape(None)
+            if template is not None and not stacked
+            else (TensorV(None, template.dtype, template.framework) if template else UNKNOWN)
+        )
         if pattern is None:
             self.ctx.count("einops:dynamic-pattern")
             return fallback
@@ -222,16 +260,27 @@ class EinopsCalls:
             return fallback  # positional axis lengths are not accepted by einops; let the type checker say so
         lengths = self._lengths(kwargs, ("tensor", "pattern", "reduction"))
         axes_names = _identifiers(pattern) if dynamic else tuple(lengths)
-        problem = P.check_call(kind, pattern, reduction=reduction, reduction_is_callable=is_callable, axes_names=axes_names)
+        problem = P.check_call(
+            kind, pattern, reduction=reduction, reduction_is_callable=is_callable, axes_names=axes_names
+        )
         if problem is not None:
             self._report(node, problem)
             return fallback
-        if isinstance(tensor, TensorV) and tensor.shape is None and tensor.not_ranks and self._excluded_rank(node, kind, pattern, tensor, lengths,
-                                                                                                                  reduction if not is_callable else "callable"):
+        if (
+            isinstance(tensor, TensorV)
+            and tensor.shape is None
+            and tensor.not_ranks
+            and self._excluded_rank(node, kind, pattern, tensor, lengths, reduction if not is_callable else "callable")
+        ):
             return fallback
         ellipsis: Size | None = None
         made_up = False
-        if not dynamic and shapes is None and not stacked and (tensor is UNKNOWN or (isinstance(tensor, TensorV) and tensor.shape is None)):
+        if (
+            not dynamic
+            and shapes is None
+            and not stacked
+            and (tensor is UNKNOWN or (isinstance(tensor, TensorV) and tensor.shape is None))
+        ):
             synthetic, ellipsis = self._partial_input(tensor, pattern, lengths, node)
             if synthetic is not None:
                 shapes = [synthetic]
@@ -242,12 +291,32 @@ class EinopsCalls:
         if dynamic or shapes is None:
             self.ctx.count("einops:dynamic-axes" if dynamic else "einops:unknown-input")
             return fallback
-        res = P.infer(kind, pattern, shapes, axes_lengths=lengths, reduction=reduction if not is_callable else _opaque_reduction,
-                      stacked_list=stacked, fresh=self._fresher(node))
+        res = P.infer(
+            kind,
+            pattern,
+            shapes,
+            axes_lengths=lengths,
+            reduction=reduction if not is_callable else _opaque_reduction,
+            stacked_list=stacked,
+            fresh=self._fresher(node),
+        )
         tensors = [t for t in (tensor.items if isinstance(tensor, SeqV) else [tensor]) if isinstance(t, TensorV)]
-        spec = OpSpec(kind, pattern, tuple(shapes), tuple(lengths.items()),
-                      (("reduction", reduction if not is_callable else "callable"), ("stacked", stacked)))
-        out = self._result(node, res, template if not stacked else (TensorV(None, template.dtype, template.framework) if template else None), pattern, tensors, output_axes(pattern), spec)
+        spec = OpSpec(
+            kind,
+            pattern,
+            tuple(shapes),
+            tuple(lengths.items()),
+            (("reduction", reduction if not is_callable else "callable"), ("stacked", stacked)),
+        )
+        out = self._result(
+            node,
+            res,
+            template if not stacked else (TensorV(None, template.dtype, template.framework) if template else None),
+            pattern,
+            tensors,
+            output_axes(pattern),
+            spec,
+        )
         if made_up and isinstance(out, TensorV):
             out = out.with_shape(out.shape, out.axes, MadeUp(str(out.origin)))
         if ellipsis is not None and isinstance(out, TensorV) and out.shape is not None:
@@ -256,7 +325,9 @@ class EinopsCalls:
             check_einops_reduction(self.m, node, "einops.reduce", template, reduction, res, pattern)
         return out
 
-    def _excluded_rank(self, node: cst.CSTNode, kind: str, pattern: str, tensor: TensorV, lengths: dict[str, Any], reduction: Any) -> bool:
+    def _excluded_rank(
+        self, node: cst.CSTNode, kind: str, pattern: str, tensor: TensorV, lengths: dict[str, Any], reduction: Any
+    ) -> bool:
         """A pattern that needs exactly k dimensions, on a tensor a condition proved is not k-dimensional."""
         try:
             expr = P.parse_expression(pattern.split("->")[0], allow_underscore=False, allow_duplicates=True)
@@ -268,15 +339,29 @@ class EinopsCalls:
         if k not in tensor.not_ranks:
             return False
         possible = sorted(set(range(18)) - tensor.not_ranks)
-        actual = str(possible[0]) if len(possible) == 1 or (len(possible) == 2 and possible[1] == 17) else f"a number of dimensions other than {k} here"
-        self.ctx.report(node, "SHP201", {"what": f'{kind} pattern "{pattern}"', "expected": str(k),
-                                         "subject": "the input", "actual": actual},
-                        ["a condition on the path that reaches the call (x.ndim, len(x.shape), x.dim()) fixed the rank"],
-                        spec=OpSpec(kind, pattern, (tuple(self.ctx.fresh("n") for _ in range(next(r for r in possible if r >= 1))),), tuple(lengths.items()),
-                                    (("reduction", reduction), ("stacked", False))))
+        actual = (
+            str(possible[0])
+            if len(possible) == 1 or (len(possible) == 2 and possible[1] == 17)
+            else f"a number of dimensions other than {k} here"
+        )
+        self.ctx.report(
+            node,
+            "SHP201",
+            {"what": f'{kind} pattern "{pattern}"', "expected": str(k), "subject": "the input", "actual": actual},
+            ["a condition on the path that reaches the call (x.ndim, len(x.shape), x.dim()) fixed the rank"],
+            spec=OpSpec(
+                kind,
+                pattern,
+                (tuple(self.ctx.fresh("n") for _ in range(next(r for r in possible if r >= 1))),),
+                tuple(lengths.items()),
+                (("reduction", reduction), ("stacked", False)),
+            ),
+        )
         return True
 
-    def _partial_input(self, tensor: Value, pattern: str, lengths: dict[str, Any], node: cst.CSTNode) -> tuple[tuple[Size, ...] | None, Size | None]:
+    def _partial_input(
+        self, tensor: Value, pattern: str, lengths: dict[str, Any], node: cst.CSTNode
+    ) -> tuple[tuple[Size, ...] | None, Size | None]:
         """The input shape of a call on a tensor of unknown rank, from its pattern (and its known leading/trailing axes).
 
         An einops ``...`` is modelled as one placeholder axis V (the product of the axes it stands for): einops never
@@ -323,11 +408,12 @@ class EinopsCalls:
         if i >= len(out.shape) or out.shape[i] != v:
             return out.with_shape(None)
         self.ctx.count("einops:variadic-output")
-        return TensorV(None, out.dtype, out.framework, None, out.origin, (out.shape[:i], v, out.shape[i + 1:]))
+        return TensorV(None, out.dtype, out.framework, None, out.origin, (out.shape[:i], v, out.shape[i + 1 :]))
 
     def _fresher(self, node: cst.CSTNode) -> Any:
         def fresh(name: str) -> Size:
             return self.ctx.fresh(name, Origin(self.m, node, "the einops call", prefix="inferred by"))
+
         return fresh
 
     def _rearrange(self, node: cst.Call, args: list[Value], kwargs: dict[str, Value], dynamic: bool) -> Value:
@@ -345,12 +431,21 @@ class EinopsCalls:
         pattern = self._checked_pattern(node, "pack", args[1] if len(args) > 1 else kwargs.get("pattern", UNKNOWN))
         if pattern is None:
             return UNKNOWN
-        if not isinstance(tensors, SeqV) or not tensors.items or not all(isinstance(t, TensorV) and t.shape is not None for t in tensors.items):
+        if (
+            not isinstance(tensors, SeqV)
+            or not tensors.items
+            or not all(isinstance(t, TensorV) and t.shape is not None for t in tensors.items)
+        ):
             return SeqV((UNKNOWN, UNKNOWN), "pack")
         ts = [t for t in tensors.items if isinstance(t, TensorV)]
         res = P.infer("pack", pattern, [t.shape for t in ts if t.shape is not None], fresh=self._fresher(node))
         if isinstance(res, P.Problem):
-            self._report(node, res, self._notes(ts, pattern), OpSpec("pack", pattern, tuple(t.shape for t in ts if t.shape is not None)))
+            self._report(
+                node,
+                res,
+                self._notes(ts, pattern),
+                OpSpec("pack", pattern, tuple(t.shape for t in ts if t.shape is not None)),
+            )
             return SeqV((UNKNOWN, UNKNOWN), "pack")
         packed = ts[0].with_shape(tuple(res.outputs[0]), None, f"from the einops pack pattern {pattern!r}")
         star = pattern.split().index("*") if "*" in pattern.split() else 0
@@ -358,7 +453,7 @@ class EinopsCalls:
         ps_items: list[Value] = []
         for t in ts:
             assert t.shape is not None
-            inner = t.shape[star: len(t.shape) - n_after]
+            inner = t.shape[star : len(t.shape) - n_after]
             ps_items.append(SeqV(tuple(IntV(s) for s in inner), "shape"))
         return SeqV((packed, SeqV(tuple(ps_items), "list")), "pack")
 
@@ -390,10 +485,21 @@ class EinopsCalls:
             packed_shapes.append([x.size for x in item.items if isinstance(x, IntV)])
         res = P.infer("unpack", pattern, [tensor.shape], packed_shapes=packed_shapes, fresh=self._fresher(node))
         if isinstance(res, P.Problem):
-            self._report(node, res, self._notes([tensor], pattern),
-                         OpSpec("unpack", pattern, (tensor.shape,), (), (("packed_shapes", tuple(tuple(p) for p in packed_shapes)),)))
+            self._report(
+                node,
+                res,
+                self._notes([tensor], pattern),
+                OpSpec(
+                    "unpack", pattern, (tensor.shape,), (), (("packed_shapes", tuple(tuple(p) for p in packed_shapes)),)
+                ),
+            )
             return UNKNOWN
-        return SeqV(tuple(tensor.with_shape(tuple(o), None, f"from the einops unpack pattern {pattern!r}") for o in res.outputs), "list")
+        return SeqV(
+            tuple(
+                tensor.with_shape(tuple(o), None, f"from the einops unpack pattern {pattern!r}") for o in res.outputs
+            ),
+            "list",
+        )
 
     # ------------------------------------------------------------------ einsum / parse_shape
     def _einsum(self, node: cst.Call, args: list[Value], kwargs: dict[str, Value], dynamic: bool) -> Value:
@@ -428,7 +534,13 @@ class EinopsCalls:
                 if synthetic is None:
                     filled = []
                     break
-                filled.append(TensorV(synthetic, t.dtype if isinstance(t, TensorV) else None, t.framework if isinstance(t, TensorV) else None))
+                filled.append(
+                    TensorV(
+                        synthetic,
+                        t.dtype if isinstance(t, TensorV) else None,
+                        t.framework if isinstance(t, TensorV) else None,
+                    )
+                )
             if len(filled) != len(operands) or len(lefts) != len(operands):
                 self.ctx.count("einops:unknown-input")
                 return TensorV(None, t0.dtype if t0 else None, t0.framework if t0 else None)
@@ -436,11 +548,21 @@ class EinopsCalls:
             operands = filled
         ts = [t for t in operands if isinstance(t, TensorV)]
         res = P.infer("einsum", pattern, [t.shape for t in ts if t.shape is not None], fresh=self._fresher(node))
-        return self._result(node, res, ts[0], pattern, ts, output_axes(pattern), OpSpec("einsum", pattern, tuple(t.shape for t in ts if t.shape is not None)))
+        return self._result(
+            node,
+            res,
+            ts[0],
+            pattern,
+            ts,
+            output_axes(pattern),
+            OpSpec("einsum", pattern, tuple(t.shape for t in ts if t.shape is not None)),
+        )
 
     def _parse_shape(self, node: cst.Call, args: list[Value], kwargs: dict[str, Value], dynamic: bool) -> Value:
         x = args[0] if args else kwargs.get("x", UNKNOWN)
-        pattern = self._checked_pattern(node, "parse_shape", args[1] if len(args) > 1 else kwargs.get("pattern", UNKNOWN))
+        pattern = self._checked_pattern(
+            node, "parse_shape", args[1] if len(args) > 1 else kwargs.get("pattern", UNKNOWN)
+        )
         if pattern is None:
             return UNKNOWN
         if not isinstance(x, TensorV) or x.shape is None:
@@ -453,15 +575,20 @@ class EinopsCalls:
         return DictV(tuple((n, IntV(res.axes[n])) for n in names if n in res.axes))
 
     # ------------------------------------------------------------------ layers
-    def _flax_layer(self, interp: "Interpreter", node: cst.Call, op: str, args: list[Value], kwargs: dict[str, Value], dynamic: bool) -> Value:
+    def _flax_layer(
+        self, interp: "Interpreter", node: cst.Call, op: str, args: list[Value], kwargs: dict[str, Value], dynamic: bool
+    ) -> Value:
         """``einops.layers.flax``: dataclass modules whose axis lengths are one ``sizes`` dict, not keywords.
 
         ``Rearrange(pattern, sizes)``, ``Reduce(pattern, reduction, sizes)``, ``EinMix(pattern, weight_shape,
         bias_shape, sizes)``; ``name`` and ``parent`` are flax's own fields. Lengths a dict literal or ``dict(...)``
         does not spell out make the layer's axis names unknown (as ``**lengths`` does for the other frameworks).
         """
-        fields = {"Rearrange": ("pattern", "sizes"), "Reduce": ("pattern", "reduction", "sizes"),
-                  "EinMix": ("pattern", "weight_shape", "bias_shape", "sizes")}[op]
+        fields = {
+            "Rearrange": ("pattern", "sizes"),
+            "Reduce": ("pattern", "reduction", "sizes"),
+            "EinMix": ("pattern", "weight_shape", "bias_shape", "sizes"),
+        }[op]
         if len(args) > len(fields) or any(k not in fields and k not in ("name", "parent") for k in kwargs):
             return UNKNOWN  # not a signature flax accepts (or a *args/**kwargs spread we cannot place): unknown
         sizes_at = fields.index("sizes")
@@ -483,6 +610,7 @@ class EinopsCalls:
     def _literal_dict(interp: "Interpreter", expr: cst.BaseExpression) -> dict[str, Value] | None:
         """``{"p1": 16}`` or ``dict(p1=16)`` as str keys -> values; None for anything else (a name, ``**extra``...)."""
         from ..index.imports import literal_str
+
         out: dict[str, Value] = {}
         if isinstance(expr, cst.Dict):
             for el in expr.elements:
@@ -491,8 +619,14 @@ class EinopsCalls:
                     return None
                 out[key] = interp.eval(el.value)
             return out
-        if isinstance(expr, cst.Call) and isinstance(expr.func, cst.Name) and expr.func.value == "dict" \
-                and "dict" not in interp.scope.vars and "dict" not in interp.m.globals and "dict" not in interp.m.imports.names:
+        if (
+            isinstance(expr, cst.Call)
+            and isinstance(expr.func, cst.Name)
+            and expr.func.value == "dict"
+            and "dict" not in interp.scope.vars
+            and "dict" not in interp.m.globals
+            and "dict" not in interp.m.imports.names
+        ):
             for a in expr.args:
                 if a.keyword is None or a.star:
                     return None
@@ -512,23 +646,44 @@ class EinopsCalls:
                 return LayerV("EinMix", (("pattern", pattern),), node)
             lengths = self._lengths(kwargs, ("pattern", "weight_shape", "bias_shape"))
             if not dynamic:
-                problem = P.check_call("einmix", pattern, weight_shape=weight, bias_shape=bias, axes_names=tuple(lengths))
+                problem = P.check_call(
+                    "einmix", pattern, weight_shape=weight, bias_shape=bias, axes_names=tuple(lengths)
+                )
                 if problem is not None:
                     self._report(node, problem)
                     return UNKNOWN
-            return LayerV("EinMix", (("pattern", pattern), ("weight_shape", weight), ("lengths", tuple(lengths.items())), ("dynamic", dynamic)), node)
+            return LayerV(
+                "EinMix",
+                (
+                    ("pattern", pattern),
+                    ("weight_shape", weight),
+                    ("lengths", tuple(lengths.items())),
+                    ("dynamic", dynamic),
+                ),
+                node,
+            )
         kind = "layer_rearrange" if op == "Rearrange" else "layer_reduce"
         reduction, is_callable = (None, False)
         if op == "Reduce":
             reduction, is_callable = _reduction(args[1] if len(args) > 1 else kwargs.get("reduction", UNKNOWN))
         lengths = self._lengths(kwargs, ("pattern", "reduction"))
         axes_names = _identifiers(pattern) if dynamic else tuple(lengths)
-        problem = P.check_call(kind, pattern, reduction=reduction, reduction_is_callable=is_callable, axes_names=axes_names)
+        problem = P.check_call(
+            kind, pattern, reduction=reduction, reduction_is_callable=is_callable, axes_names=axes_names
+        )
         if problem is not None:
             self._report(node, problem)
             return UNKNOWN
-        return LayerV(op, (("pattern", pattern), ("reduction", reduction if not is_callable else _opaque_reduction),
-                           ("lengths", tuple(lengths.items())), ("dynamic", dynamic)), node)
+        return LayerV(
+            op,
+            (
+                ("pattern", pattern),
+                ("reduction", reduction if not is_callable else _opaque_reduction),
+                ("lengths", tuple(lengths.items())),
+                ("dynamic", dynamic),
+            ),
+            node,
+        )
 
     def apply_layer(self, report_node: cst.CSTNode, layer: LayerV, x: Value) -> Value:
         if layer.param("dynamic") or not isinstance(x, TensorV):
@@ -540,10 +695,25 @@ class EinopsCalls:
         if layer.kind == "EinMix":
             return x.with_shape(None)  # the mixing weight is validated at construction; output shape not modelled yet
         kind = "rearrange" if layer.kind == "Rearrange" else "reduce"
-        res = P.infer(kind, pattern, [x.shape], axes_lengths=lengths, reduction=layer.param("reduction"), fresh=self._fresher(report_node))
+        res = P.infer(
+            kind,
+            pattern,
+            [x.shape],
+            axes_lengths=lengths,
+            reduction=layer.param("reduction"),
+            fresh=self._fresher(report_node),
+        )
         red = layer.param("reduction")
-        spec = OpSpec(kind, pattern, (x.shape,), tuple(lengths.items()), (("reduction", red if isinstance(red, str) or red is None else "callable"), ("stacked", False)))
+        spec = OpSpec(
+            kind,
+            pattern,
+            (x.shape,),
+            tuple(lengths.items()),
+            (("reduction", red if isinstance(red, str) or red is None else "callable"), ("stacked", False)),
+        )
         out = self._result(report_node, res, x, pattern, [x], output_axes(pattern), spec)
         if kind == "reduce" and isinstance(out, TensorV):
-            check_einops_reduction(self.m, report_node, "einops Reduce layer", x, layer.param("reduction"), res, pattern)
+            check_einops_reduction(
+                self.m, report_node, "einops Reduce layer", x, layer.param("reduction"), res, pattern
+            )
         return out

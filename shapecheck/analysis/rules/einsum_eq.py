@@ -52,7 +52,7 @@ def parse_equation(eq: str) -> tuple[list[list[str]], list[str] | None]:
         while i < len(s):
             c = s[i]
             if c == ".":
-                if s[i:i + 3] != "...":
+                if s[i : i + 3] != "...":
                     raise EquationError("stray-dot", what)
                 out.append("...")
                 i += 3
@@ -93,7 +93,9 @@ def implicit_output(operands: list[list[str]]) -> list[str]:
     return out
 
 
-def solve(eq: str, shapes: Sequence[tuple[Size | int, ...]], framework: str, fresh: Callable[[str], Size] | None = None) -> tuple[Size, ...] | P.Problem:
+def solve(
+    eq: str, shapes: Sequence[tuple[Size | int, ...]], framework: str, fresh: Callable[[str], Size] | None = None
+) -> tuple[Size, ...] | P.Problem:
     """The output shape of the einsum, or the Problem that occurs for every size consistent with ``shapes``."""
     try:
         operands, output = parse_equation(eq)
@@ -110,8 +112,14 @@ def solve(eq: str, shapes: Sequence[tuple[Size | int, ...]], framework: str, fre
     pattern = ", ".join(" ".join(op) for op in operands) + " -> " + " ".join(output)
     res = P.infer("einsum", pattern, shapes, fresh=fresh)
     if isinstance(res, P.Problem):
-        fields = {k: (v.replace(f'einsum "{pattern}"', f'{framework_name(framework)}.einsum "{eq}"') if isinstance(v, str) else v)
-                  for k, v in res.fields.items()}
+        fields = {
+            k: (
+                v.replace(f'einsum "{pattern}"', f'{framework_name(framework)}.einsum "{eq}"')
+                if isinstance(v, str)
+                else v
+            )
+            for k, v in res.fields.items()
+        }
         if "pattern" in fields:
             fields["pattern"] = eq
         return P.Problem(res.code, fields, res.axis)
@@ -120,13 +128,17 @@ def solve(eq: str, shapes: Sequence[tuple[Size | int, ...]], framework: str, fre
         n_letters = len(output) - 1
         n_ell = len(out) - n_letters
         if n_ell and framework != "torch":
-            return P.Problem("SHP204", {"op": f'{framework_name(framework)}.einsum "{eq}"',
-                                        "detail": D.SummedEllipsis(n_ell, framework)})
+            return P.Problem(
+                "SHP204",
+                {"op": f'{framework_name(framework)}.einsum "{eq}"', "detail": D.SummedEllipsis(n_ell, framework)},
+            )
         out = out[n_ell:]
     return out
 
 
-def _rank_witness(cx: OpContext, eq: str, fw: str, operands: list[Value], parsed: list[list[str]], i: int, rank: int) -> OpSpec | None:
+def _rank_witness(
+    cx: OpContext, eq: str, fw: str, operands: list[Value], parsed: list[list[str]], i: int, rank: int
+) -> OpSpec | None:
     """Operand shapes for replaying a rank failure: known shapes, the equation's letters elsewhere, ``rank`` axes at i."""
     if any("..." in term for term in parsed):
         return None
@@ -165,8 +177,10 @@ def call(cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], k
     operands = list(args[1:])
     if fw == "torch" and len(operands) == 1 and isinstance(operands[0], SeqV) and operands[0].kind in ("list", "tuple"):
         operands = list(operands[0].items)
-    if any(k not in ("optimize", "precision", "preferred_element_type", "out", "dtype", "casting", "order",
-                     "_dot_general") for k in kwargs):
+    if any(
+        k not in ("optimize", "precision", "preferred_element_type", "out", "dtype", "casting", "order", "_dot_general")
+        for k in kwargs
+    ):
         return UNKNOWN
     tensors = [t for t in operands if isinstance(t, TensorV)]
     t0 = tensors[0] if tensors else None
@@ -180,7 +194,11 @@ def call(cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], k
     except EquationError:
         parsed = None
     placeholder: Size | None = None
-    if parsed is not None and len(parsed) == len(operands) and any(not isinstance(t, TensorV) or t.shape is None for t in operands):
+    if (
+        parsed is not None
+        and len(parsed) == len(operands)
+        and any(not isinstance(t, TensorV) or t.shape is None for t in operands)
+    ):
         # operands of unknown shape: their shape from the equation (fresh letters shared by the call), so the output
         # is known symbolically; an ellipsis over an unknown number of axes is one placeholder axis, and only when
         # no other operand has an ellipsis (broadcasting aligns the ellipsis axes from the right)
@@ -193,11 +211,18 @@ def call(cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], k
                 continue
             if isinstance(t, TensorV) and "..." not in term and len(term) in t.not_ranks:
                 possible = sorted(set(range(18)) - t.not_ranks)
-                cx.ctx.report(node, "SHP201", {"what": f'{framework_name(fw)}.einsum "{eq}"', "expected": str(len(term)),
-                                                "subject": f"operand #{i}",
-                                                "actual": str(possible[0]) if len(possible) <= 2 else f"a number other than {len(term)} here"},
-                               ["a condition on the path that reaches the call (x.ndim, len(x.shape), x.dim()) fixed the rank"],
-                               spec=_rank_witness(cx, eq, fw, operands, parsed, i, next(r for r in possible if r >= 1)))
+                cx.ctx.report(
+                    node,
+                    "SHP201",
+                    {
+                        "what": f'{framework_name(fw)}.einsum "{eq}"',
+                        "expected": str(len(term)),
+                        "subject": f"operand #{i}",
+                        "actual": str(possible[0]) if len(possible) <= 2 else f"a number other than {len(term)} here",
+                    },
+                    ["a condition on the path that reaches the call (x.ndim, len(x.shape), x.dim()) fixed the rank"],
+                    spec=_rank_witness(cx, eq, fw, operands, parsed, i, next(r for r in possible if r >= 1)),
+                )
                 return fallback
             if "..." in term:
                 if n_ell_terms > 1 or not isinstance(t, TensorV) or t.vshape is None:
@@ -208,8 +233,13 @@ def call(cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], k
                 if len(prefix) > k or len(suffix) > m:
                     return fallback
                 placeholder = cx.ctx.fresh("…")
-                shapes.append(tuple(prefix) + tuple(cx.ctx.fresh(c) for c in term[len(prefix):k]) + (placeholder,)
-                              + tuple(cx.ctx.fresh(c) for c in term[k + 1:len(term) - len(suffix)]) + tuple(suffix))
+                shapes.append(
+                    tuple(prefix)
+                    + tuple(cx.ctx.fresh(c) for c in term[len(prefix) : k])
+                    + (placeholder,)
+                    + tuple(cx.ctx.fresh(c) for c in term[k + 1 : len(term) - len(suffix)])
+                    + tuple(suffix)
+                )
                 continue
             shape = []
             for c in term:
@@ -235,13 +265,18 @@ def call(cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], k
             return fallback  # the unknown run may be empty
         spec = None
         if res.code.startswith("SHP2") and placeholder is None and parsed is not None:
-            spec = OpSpec("equation_einsum", einops_pattern(eq), tuple(tuple(s) for s in shapes), (),
-                          (("equation", eq), ("framework", fw)))
+            spec = OpSpec(
+                "equation_einsum",
+                einops_pattern(eq),
+                tuple(tuple(s) for s in shapes),
+                (),
+                (("equation", eq), ("framework", fw)),
+            )
         cx.ctx.report(node, res.code, dict(res.fields), cx.origins(tensors), spec=spec)
         return fallback
     if placeholder is not None:
         if placeholder not in res:
             return fallback if fw != "torch" else TensorV(tuple(res), dtype, fw)
         i = res.index(placeholder)
-        return TensorV(None, dtype, fw, None, None, (tuple(res[:i]), placeholder, tuple(res[i + 1:])))
+        return TensorV(None, dtype, fw, None, None, (tuple(res[:i]), placeholder, tuple(res[i + 1 :])))
     return TensorV(tuple(res), dtype, fw)

@@ -20,11 +20,31 @@ from ..interpret.context import OpSpec
 from .ops_common import DTYPE_NAMES, _ints, _norm_dim
 from .shapes_bridge import Origin
 from ..interpret.values import (
-    UNKNOWN, BoolV, DtypeV, FloatV, IntV, LayerV, NoneV, ObjV, RefV, SeqV, StrV, TensorV, Value,
+    UNKNOWN,
+    BoolV,
+    DtypeV,
+    FloatV,
+    IntV,
+    LayerV,
+    NoneV,
+    ObjV,
+    RefV,
+    SeqV,
+    StrV,
+    TensorV,
+    Value,
 )
 
 from . import layers, ops, shape_ops
-from .registry import FRAMEWORK_FUNCTIONS, FRAMEWORK_METHODS, FunctionRule, MethodRule, OpContext, framework_functions, framework_methods
+from .registry import (
+    FRAMEWORK_FUNCTIONS,
+    FRAMEWORK_METHODS,
+    FunctionRule,
+    MethodRule,
+    OpContext,
+    framework_functions,
+    framework_methods,
+)
 
 if TYPE_CHECKING:
     from ..interpret.interpreter import Interpreter
@@ -32,26 +52,113 @@ if TYPE_CHECKING:
 # qualified-name heads that belong to this module, and the array framework their tensors are
 PREFIXES = ("tensorflow.", "keras.", "tf_keras.", "paddle.", "flax.", "jmp.")
 
-_TF_REDUCTIONS = {"reduce_sum": "sum", "reduce_mean": "mean", "reduce_prod": "prod", "reduce_max": "amax",
-                  "reduce_min": "amin", "reduce_any": "any", "reduce_all": "all", "reduce_logsumexp": "logsumexp",
-                  "reduce_std": "std", "reduce_variance": "var"}
-_PADDLE_REDUCTIONS = {"sum": "sum", "mean": "mean", "prod": "prod", "max": "amax", "min": "amin", "amax": "amax",
-                      "amin": "amin", "any": "any", "all": "all", "logsumexp": "logsumexp", "nansum": "nansum",
-                      "nanmean": "nanmean"}
+_TF_REDUCTIONS = {
+    "reduce_sum": "sum",
+    "reduce_mean": "mean",
+    "reduce_prod": "prod",
+    "reduce_max": "amax",
+    "reduce_min": "amin",
+    "reduce_any": "any",
+    "reduce_all": "all",
+    "reduce_logsumexp": "logsumexp",
+    "reduce_std": "std",
+    "reduce_variance": "var",
+}
+_PADDLE_REDUCTIONS = {
+    "sum": "sum",
+    "mean": "mean",
+    "prod": "prod",
+    "max": "amax",
+    "min": "amin",
+    "amax": "amax",
+    "amin": "amin",
+    "any": "any",
+    "all": "all",
+    "logsumexp": "logsumexp",
+    "nansum": "nansum",
+    "nanmean": "nanmean",
+}
 # same-shape functions of every framework here (activations, elementwise maths, casts aside)
-_SAME_SHAPE = {"relu", "relu6", "gelu", "silu", "swish", "sigmoid", "tanh", "softmax", "log_softmax", "softplus", "elu",
-               "selu", "leaky_relu", "exp", "log", "sqrt", "rsqrt", "abs", "square", "negative", "neg", "sign", "floor",
-               "ceil", "round", "erf", "identity", "stop_gradient", "zeros_like", "ones_like", "clip_by_value", "clip",
-               "dropout", "hard_swish", "hardswish", "mish", "l2_normalize"}
-_ACTIVATION_LAYERS = {"ReLU", "GELU", "Silu", "SiLU", "Sigmoid", "Tanh", "Softmax", "LeakyReLU", "ELU", "Dropout",
-                      "Identity", "Activation", "BatchNormalization", "LayerNormalization", "Hardswish", "Mish",
-                      "Dropout1D", "Dropout2D", "SpatialDropout1D", "SpatialDropout2D", "GaussianNoise",
-                      "AlphaDropout", "UnitNormalization", "PReLU", "Softplus", "Swish", "InputLayer"}
+_SAME_SHAPE = {
+    "relu",
+    "relu6",
+    "gelu",
+    "silu",
+    "swish",
+    "sigmoid",
+    "tanh",
+    "softmax",
+    "log_softmax",
+    "softplus",
+    "elu",
+    "selu",
+    "leaky_relu",
+    "exp",
+    "log",
+    "sqrt",
+    "rsqrt",
+    "abs",
+    "square",
+    "negative",
+    "neg",
+    "sign",
+    "floor",
+    "ceil",
+    "round",
+    "erf",
+    "identity",
+    "stop_gradient",
+    "zeros_like",
+    "ones_like",
+    "clip_by_value",
+    "clip",
+    "dropout",
+    "hard_swish",
+    "hardswish",
+    "mish",
+    "l2_normalize",
+}
+_ACTIVATION_LAYERS = {
+    "ReLU",
+    "GELU",
+    "Silu",
+    "SiLU",
+    "Sigmoid",
+    "Tanh",
+    "Softmax",
+    "LeakyReLU",
+    "ELU",
+    "Dropout",
+    "Identity",
+    "Activation",
+    "BatchNormalization",
+    "LayerNormalization",
+    "Hardswish",
+    "Mish",
+    "Dropout1D",
+    "Dropout2D",
+    "SpatialDropout1D",
+    "SpatialDropout2D",
+    "GaussianNoise",
+    "AlphaDropout",
+    "UnitNormalization",
+    "PReLU",
+    "Softplus",
+    "Swish",
+    "InputLayer",
+}
 
 
 def framework_of(qual: str) -> str | None:
     head = qual.split(".", 1)[0]
-    return {"tensorflow": "tensorflow", "keras": "tensorflow", "tf_keras": "tensorflow", "paddle": "paddle", "flax": "jax", "jmp": "jax"}.get(head)
+    return {
+        "tensorflow": "tensorflow",
+        "keras": "tensorflow",
+        "tf_keras": "tensorflow",
+        "paddle": "paddle",
+        "flax": "jax",
+        "jmp": "jax",
+    }.get(head)
 
 
 def _keras_name(qual: str) -> str | None:
@@ -59,7 +166,7 @@ def _keras_name(qual: str) -> str | None:
     None when ``qual`` is not in Keras."""
     for head in ("tensorflow.keras.", "tensorflow.python.keras.", "tf_keras.", "keras.src.", "keras."):
         if qual.startswith(head):
-            rest = qual[len(head):].split(".")
+            rest = qual[len(head) :].split(".")
             last = rest[-1]
             if rest[0] in ("layers",):
                 return f"keras.layers.{last}"
@@ -103,7 +210,9 @@ def _shape_of(v: Value | None, fresh: Callable[[str], Size] | None) -> tuple[Siz
 
 
 # ------------------------------------------------------------------------------------------------------ functions
-def call(cx: OpContext, interp: "Interpreter", node: cst.Call, qual: str, args: list[Value], kwargs: dict[str, Value]) -> Value:
+def call(
+    cx: OpContext, interp: "Interpreter", node: cst.Call, qual: str, args: list[Value], kwargs: dict[str, Value]
+) -> Value:
     fw = framework_of(qual)
     keras = _keras_name(qual)
     if keras is not None:
@@ -120,7 +229,11 @@ def call(cx: OpContext, interp: "Interpreter", node: cst.Call, qual: str, args: 
     stub = cx.m.stubs.function(qual)
     if stub is not None:
         return ops.call_stub(cx, node, qual, stub, args, kwargs)
-    if qual.startswith("paddle.nn.") and not qual.startswith("paddle.nn.functional") and qual.rsplit(".", 1)[-1][:1].isupper():
+    if (
+        qual.startswith("paddle.nn.")
+        and not qual.startswith("paddle.nn.functional")
+        and qual.rsplit(".", 1)[-1][:1].isupper()
+    ):
         return paddle_layer(cx, node, qual.rsplit(".", 1)[-1], args, kwargs)
     if fw == "tensorflow":
         return tf_call(cx, node, qual, args, kwargs)
@@ -163,11 +276,27 @@ def _einsum(cx: OpContext, node: cst.Call, equation: Value | None, operands: lis
     return res if isinstance(res, TensorV) else unknown
 
 
-def _matmul(cx: OpContext, node: cst.Call, name: str, a: Value | None, b: Value | None, ta: bool | None, tb: bool | None, min_rank: int) -> Value:
+def _matmul(
+    cx: OpContext,
+    node: cst.Call,
+    name: str,
+    a: Value | None,
+    b: Value | None,
+    ta: bool | None,
+    tb: bool | None,
+    min_rank: int,
+) -> Value:
     if not isinstance(a, TensorV) or not isinstance(b, TensorV):
         return UNKNOWN
     dtype = a.dtype if a.dtype == b.dtype else None
-    if ta is None or tb is None or a.shape is None or b.shape is None or len(a.shape) < min_rank or len(b.shape) < min_rank:
+    if (
+        ta is None
+        or tb is None
+        or a.shape is None
+        or b.shape is None
+        or len(a.shape) < min_rank
+        or len(b.shape) < min_rank
+    ):
         return TensorV(None, dtype, a.framework or b.framework)
 
     def flip(t: TensorV, yes: bool) -> TensorV:
@@ -181,10 +310,21 @@ def _matmul(cx: OpContext, node: cst.Call, name: str, a: Value | None, b: Value 
     return ops.matmul(cx, node, name, fa, fb)
 
 
-def _reduce(cx: OpContext, node: cst.Call, kind: str, t: Value | None, axis: Value | None, keep: Value | None, dtype: Value | None = None) -> Value:
+def _reduce(
+    cx: OpContext,
+    node: cst.Call,
+    kind: str,
+    t: Value | None,
+    axis: Value | None,
+    keep: Value | None,
+    dtype: Value | None = None,
+) -> Value:
     if not isinstance(t, TensorV):
         return UNKNOWN
-    kw: dict[str, Value] = {"axis": axis if axis is not None else NoneV(), "keepdims": keep if keep is not None else BoolV(False)}
+    kw: dict[str, Value] = {
+        "axis": axis if axis is not None else NoneV(),
+        "keepdims": keep if keep is not None else BoolV(False),
+    }
     if dtype is not None and not isinstance(dtype, NoneV):
         kw["dtype"] = dtype
     return ops.reduction(cx, node, kind, t, [], kw, False)
@@ -243,7 +383,9 @@ def _tf_key(qual: str) -> str:
 
 def _tf(*names: str, spaces: tuple[str, ...] = ("",)) -> Callable[[FunctionRule], FunctionRule]:
     """Register a TensorFlow function rule for ``tf.name`` in each namespace of ``spaces`` ("" is ``tf.`` itself)."""
-    return framework_functions("tensorflow", *(f"tensorflow.{s}.{n}" if s else f"tensorflow.{n}" for s in spaces for n in names))
+    return framework_functions(
+        "tensorflow", *(f"tensorflow.{s}.{n}" if s else f"tensorflow.{n}" for s in spaces for n in names)
+    )
 
 
 def tf_call(cx: OpContext, node: cst.Call, qual: str, args: list[Value], kwargs: dict[str, Value]) -> Value:
@@ -255,25 +397,49 @@ def tf_call(cx: OpContext, node: cst.Call, qual: str, args: list[Value], kwargs:
 
 
 @_tf("normal", "uniform", "truncated_normal", spaces=("random",))
-def _tf_random(cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]) -> Value | None:
+def _tf_random(
+    cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]
+) -> Value | None:
     name = qual.rsplit(".", 1)[-1]
-    return _construct(cx, node, fw, f"tf.random.{name}", _arg(args, kwargs, 0, "shape"), _dtype(_arg(args, kwargs, 3, "dtype")) or ("float32" if _arg(args, kwargs, 3, "dtype") is None else None))
+    return _construct(
+        cx,
+        node,
+        fw,
+        f"tf.random.{name}",
+        _arg(args, kwargs, 0, "shape"),
+        _dtype(_arg(args, kwargs, 3, "dtype")) or ("float32" if _arg(args, kwargs, 3, "dtype") is None else None),
+    )
 
 
 @_tf("zeros", "ones")
-def _tf_zeros(cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]) -> Value | None:
+def _tf_zeros(
+    cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]
+) -> Value | None:
     dt = _arg(args, kwargs, 1, "dtype")
-    return _construct(cx, node, fw, f"tf.{qual.rsplit('.', 1)[-1]}", _arg(args, kwargs, 0, "shape"), "float32" if dt is None else _dtype(dt))
+    return _construct(
+        cx,
+        node,
+        fw,
+        f"tf.{qual.rsplit('.', 1)[-1]}",
+        _arg(args, kwargs, 0, "shape"),
+        "float32" if dt is None else _dtype(dt),
+    )
 
 
 @_tf("fill")
-def _tf_fill(cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]) -> Value | None:
+def _tf_fill(
+    cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]
+) -> Value | None:
     value = _arg(args, kwargs, 1, "value")
-    return _construct(cx, node, fw, "tf.fill", _arg(args, kwargs, 0, "dims"), "float32" if isinstance(value, FloatV) else None)
+    return _construct(
+        cx, node, fw, "tf.fill", _arg(args, kwargs, 0, "dims"), "float32" if isinstance(value, FloatV) else None
+    )
 
 
 @_tf("constant")
-def _tf_constant(cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]) -> Value | None:
+def _tf_constant(
+    cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]
+) -> Value | None:
     dt = _arg(args, kwargs, 1, "dtype")
     shape = _arg(args, kwargs, 2, "shape")
     value = _arg(args, kwargs, 0, "value")
@@ -285,7 +451,9 @@ def _tf_constant(cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[V
 
 
 @_tf("Variable", "convert_to_tensor")
-def _tf_variable(cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]) -> Value | None:
+def _tf_variable(
+    cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]
+) -> Value | None:
     value = _arg(args, kwargs, 0, "initial_value" if qual.endswith(".Variable") else "value")
     dt = kwargs.get("dtype")
     if isinstance(value, TensorV):
@@ -294,19 +462,29 @@ def _tf_variable(cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[V
 
 
 @_tf("zeros_like", "ones_like")
-def _tf_like(cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]) -> Value | None:
+def _tf_like(
+    cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]
+) -> Value | None:
     t = _arg(args, kwargs, 0, "input")
     dt = _arg(args, kwargs, 1, "dtype")
-    return t.with_dtype(_dtype(dt)) if isinstance(t, TensorV) and dt is not None else (t if isinstance(t, TensorV) else UNKNOWN)
+    return (
+        t.with_dtype(_dtype(dt))
+        if isinstance(t, TensorV) and dt is not None
+        else (t if isinstance(t, TensorV) else UNKNOWN)
+    )
 
 
 @_tf("cast")
-def _tf_cast(cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]) -> Value | None:
+def _tf_cast(
+    cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]
+) -> Value | None:
     return _cast(_arg(args, kwargs, 0, "x"), _arg(args, kwargs, 1, "dtype"))
 
 
 @_tf("shape")
-def _tf_shape(cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]) -> Value | None:
+def _tf_shape(
+    cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]
+) -> Value | None:
     t = _arg(args, kwargs, 0, "input")
     # the dynamic shape: an int32 tensor of the rank's length (x.shape is the static one)
     rank = t.rank if isinstance(t, TensorV) else None
@@ -314,7 +492,9 @@ def _tf_shape(cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Valu
 
 
 @_tf("reshape")
-def _tf_reshape(cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]) -> Value | None:
+def _tf_reshape(
+    cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]
+) -> Value | None:
     t = _arg(args, kwargs, 0, "tensor")
     target = _arg(args, kwargs, 1, "shape")
     if not isinstance(t, TensorV):
@@ -323,7 +503,9 @@ def _tf_reshape(cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Va
 
 
 @_tf("transpose")
-def _tf_transpose(cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]) -> Value | None:
+def _tf_transpose(
+    cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]
+) -> Value | None:
     t = _arg(args, kwargs, 0, "a")
     if not isinstance(t, TensorV) or "conjugate" in kwargs or len(args) > 2:
         return UNKNOWN if not isinstance(t, TensorV) else t.with_shape(None)
@@ -331,19 +513,32 @@ def _tf_transpose(cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[
 
 
 @_tf("concat", "stack")
-def _tf_concat(cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]) -> Value | None:
+def _tf_concat(
+    cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]
+) -> Value | None:
     name = qual.rsplit(".", 1)[-1]
-    return _concat(cx, node, name, fw, _arg(args, kwargs, 0, "values"), _arg(args, kwargs, 1, "axis", IntV(Size.const(0)) if name == "stack" else None))
+    return _concat(
+        cx,
+        node,
+        name,
+        fw,
+        _arg(args, kwargs, 0, "values"),
+        _arg(args, kwargs, 1, "axis", IntV(Size.const(0)) if name == "stack" else None),
+    )
 
 
 @_tf("expand_dims")
-def _tf_expand_dims(cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]) -> Value | None:
+def _tf_expand_dims(
+    cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]
+) -> Value | None:
     t = _arg(args, kwargs, 0, "input")
     return _expand_dims(t, _arg(args, kwargs, 1, "axis")) if isinstance(t, TensorV) else UNKNOWN
 
 
 @_tf("squeeze")
-def _tf_squeeze(cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]) -> Value | None:
+def _tf_squeeze(
+    cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]
+) -> Value | None:
     t = _arg(args, kwargs, 0, "input")
     if not isinstance(t, TensorV):
         return UNKNOWN
@@ -354,13 +549,17 @@ def _tf_squeeze(cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Va
 
 
 @_tf("tile")
-def _tf_tile(cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]) -> Value | None:
+def _tf_tile(
+    cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]
+) -> Value | None:
     t = _arg(args, kwargs, 0, "input")
     return _tile(t, _arg(args, kwargs, 1, "multiples")) if isinstance(t, TensorV) else UNKNOWN
 
 
 @_tf("matmul", spaces=("", "linalg"))
-def _tf_matmul(cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]) -> Value | None:
+def _tf_matmul(
+    cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]
+) -> Value | None:
     flags = [kwargs.get(k, BoolV(False)) for k in ("transpose_a", "transpose_b", "adjoint_a", "adjoint_b")]
     if len(args) > 2 or not all(isinstance(f, BoolV) for f in flags):
         return UNKNOWN
@@ -370,18 +569,31 @@ def _tf_matmul(cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Val
 
 
 @_tf("einsum", spaces=("", "linalg"))
-def _tf_einsum(cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]) -> Value | None:
+def _tf_einsum(
+    cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]
+) -> Value | None:
     return _einsum(cx, node, args[0] if args else kwargs.get("equation"), list(args[1:]))
 
 
 @_tf(*_TF_REDUCTIONS, spaces=("", "math"))
-def _tf_reduction(cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]) -> Value | None:
+def _tf_reduction(
+    cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]
+) -> Value | None:
     name = qual.rsplit(".", 1)[-1]
-    return _reduce(cx, node, _TF_REDUCTIONS[name], _arg(args, kwargs, 0, "input_tensor"), _arg(args, kwargs, 1, "axis"), _arg(args, kwargs, 2, "keepdims"))
+    return _reduce(
+        cx,
+        node,
+        _TF_REDUCTIONS[name],
+        _arg(args, kwargs, 0, "input_tensor"),
+        _arg(args, kwargs, 1, "axis"),
+        _arg(args, kwargs, 2, "keepdims"),
+    )
 
 
 @_tf("cumsum", "cumprod", spaces=("", "math"))
-def _tf_cumulative(cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]) -> Value | None:
+def _tf_cumulative(
+    cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]
+) -> Value | None:
     x = _arg(args, kwargs, 0, "input")
     if not isinstance(x, TensorV):
         return None
@@ -391,7 +603,9 @@ def _tf_cumulative(cx: OpContext, node: cst.Call, qual: str, fw: str, args: list
 
 
 @_tf(*_SAME_SHAPE, spaces=("", "math", "nn"))
-def _tf_same_shape(cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]) -> Value | None:
+def _tf_same_shape(
+    cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]
+) -> Value | None:
     x = _arg(args, kwargs, 0, "input")
     return x if isinstance(x, TensorV) else None
 
@@ -444,7 +658,9 @@ def paddle_call(cx: OpContext, node: cst.Call, qual: str, args: list[Value], kwa
 
 
 @_paddle("paddle.amp.decorate", "paddle.amp.amp_decorate")
-def _paddle_amp_decorate(cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]) -> Value | None:
+def _paddle_amp_decorate(
+    cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]
+) -> Value | None:
     # decorate(models, optimizers=None, level='O1', ...): the same model objects (O2 casts their parameters to
     # float16; outputs then follow the auto_cast region, which is not modelled) and optimizers
     models = _arg(args, kwargs, 0, "models")
@@ -455,36 +671,66 @@ def _paddle_amp_decorate(cx: OpContext, node: cst.Call, qual: str, fw: str, args
 
 
 @_paddle(*_in(("", "tensor"), "zeros", "ones", "randn", "rand", "empty"))
-def _paddle_zeros(cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]) -> Value | None:
+def _paddle_zeros(
+    cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]
+) -> Value | None:
     dt = _arg(args, kwargs, 1, "dtype")
-    return _construct(cx, node, fw, f"paddle.{qual.rsplit('.', 1)[-1]}", _arg(args, kwargs, 0, "shape"), "float32" if dt is None or isinstance(dt, NoneV) else _dtype(dt))
+    return _construct(
+        cx,
+        node,
+        fw,
+        f"paddle.{qual.rsplit('.', 1)[-1]}",
+        _arg(args, kwargs, 0, "shape"),
+        "float32" if dt is None or isinstance(dt, NoneV) else _dtype(dt),
+    )
 
 
 @_paddle(*_in(("", "tensor"), "full"))
-def _paddle_full(cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]) -> Value | None:
+def _paddle_full(
+    cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]
+) -> Value | None:
     dt = _arg(args, kwargs, 2, "dtype")
     value = _arg(args, kwargs, 1, "fill_value")
     default = "float32" if isinstance(value, FloatV) else None
-    return _construct(cx, node, fw, "paddle.full", _arg(args, kwargs, 0, "shape"), default if dt is None or isinstance(dt, NoneV) else _dtype(dt))
+    return _construct(
+        cx,
+        node,
+        fw,
+        "paddle.full",
+        _arg(args, kwargs, 0, "shape"),
+        default if dt is None or isinstance(dt, NoneV) else _dtype(dt),
+    )
 
 
 @_paddle(*_in(("", "tensor"), "to_tensor"))
-def _paddle_to_tensor(cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]) -> Value | None:
+def _paddle_to_tensor(
+    cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]
+) -> Value | None:
     data = _arg(args, kwargs, 0, "data")
     dt = _arg(args, kwargs, 1, "dtype")
     if isinstance(data, TensorV):
-        return TensorV(data.shape, _dtype(dt) if dt is not None and not isinstance(dt, NoneV) else data.dtype, fw, data.axes, data.origin)
+        return TensorV(
+            data.shape,
+            _dtype(dt) if dt is not None and not isinstance(dt, NoneV) else data.dtype,
+            fw,
+            data.axes,
+            data.origin,
+        )
     return TensorV(None, _dtype(dt), fw)
 
 
 @_paddle(*_in(("nn.functional",), *_SAME_SHAPE))
-def _paddle_functional_same_shape(cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]) -> Value | None:
+def _paddle_functional_same_shape(
+    cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]
+) -> Value | None:
     t = _arg(args, kwargs, 0, "x")
     return t if isinstance(t, TensorV) else None
 
 
 @_paddle(*_in(("", "tensor"), "concat", "stack"))
-def _paddle_concat(cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]) -> Value | None:
+def _paddle_concat(
+    cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]
+) -> Value | None:
     seq = _arg(args, kwargs, 0, "x")
     if isinstance(seq, TensorV):
         return None  # a tensor where the list belongs: x.concat(...), which paddle has not
@@ -492,13 +738,17 @@ def _paddle_concat(cx: OpContext, node: cst.Call, qual: str, fw: str, args: list
 
 
 @_paddle(*_in(("", "tensor"), "einsum"))
-def _paddle_einsum(cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]) -> Value | None:
+def _paddle_einsum(
+    cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]
+) -> Value | None:
     if isinstance(_arg(args, kwargs, 0, "x"), TensorV):
         return None
     return _einsum(cx, node, args[0] if args else kwargs.get("equation"), list(args[1:]))
 
 
-def method_of(cx: OpContext, node: cst.Call, framework: str, t: TensorV, name: str, args: list[Value], kwargs: dict[str, Value]) -> Value:
+def method_of(
+    cx: OpContext, node: cst.Call, framework: str, t: TensorV, name: str, args: list[Value], kwargs: dict[str, Value]
+) -> Value:
     """``x.name(...)`` with the rules registered for ``framework`` (unknown for a method without one)."""
     for rule in FRAMEWORK_METHODS[framework].get(name):
         out = rule(cx, node, name, t, args, kwargs, True)
@@ -507,7 +757,9 @@ def method_of(cx: OpContext, node: cst.Call, framework: str, t: TensorV, name: s
     return UNKNOWN
 
 
-def paddle_method(cx: OpContext, node: cst.Call, t: TensorV, name: str, args: list[Value], kwargs: dict[str, Value]) -> Value:
+def paddle_method(
+    cx: OpContext, node: cst.Call, t: TensorV, name: str, args: list[Value], kwargs: dict[str, Value]
+) -> Value:
     """``x.op(...)`` on a paddle tensor, or ``paddle.op(x, ...)`` (``args`` without ``x``)."""
     return method_of(cx, node, "paddle", t, name, args, kwargs)
 
@@ -517,93 +769,148 @@ def _paddle_method(*names: str) -> Callable[[MethodRule], MethodRule]:
 
 
 @_paddle_method("astype", "cast")
-def _paddle_cast(cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value], method: bool) -> Value | None:
+def _paddle_cast(
+    cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value], method: bool
+) -> Value | None:
     return _cast(t, _arg(args, kwargs, 0, "dtype"))
 
 
 @_paddle_method("reshape")
-def _paddle_reshape_method(cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value], method: bool) -> Value | None:
+def _paddle_reshape_method(
+    cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value], method: bool
+) -> Value | None:
     return _paddle_reshape(cx, node, t, _arg(args, kwargs, 0, "shape"))
 
 
 @_paddle_method("transpose")
-def _paddle_transpose(cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value], method: bool) -> Value | None:
+def _paddle_transpose(
+    cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value], method: bool
+) -> Value | None:
     perm = _arg(args, kwargs, 0, "perm")
     return _transpose(cx, t, perm) if perm is not None else t.with_shape(None)
 
 
 @_paddle_method("t")
-def _paddle_t(cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value], method: bool) -> Value | None:
+def _paddle_t(
+    cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value], method: bool
+) -> Value | None:
     if not args and t.shape is not None and len(t.shape) <= 2:
         return t.with_shape(tuple(reversed(t.shape)))
     return None
 
 
 @_paddle_method("unsqueeze")
-def _paddle_unsqueeze(cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value], method: bool) -> Value | None:
+def _paddle_unsqueeze(
+    cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value], method: bool
+) -> Value | None:
     return _expand_dims(t, _arg(args, kwargs, 0, "axis"))
 
 
 @_paddle_method("squeeze")
-def _paddle_squeeze(cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value], method: bool) -> Value | None:
+def _paddle_squeeze(
+    cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value], method: bool
+) -> Value | None:
     axis = _arg(args, kwargs, 0, "axis")
-    return shape_ops.squeeze(t, [axis] if axis is not None and not isinstance(axis, NoneV) else [], {})  # a non-1 axis is left alone, as in torch
+    return shape_ops.squeeze(
+        t, [axis] if axis is not None and not isinstance(axis, NoneV) else [], {}
+    )  # a non-1 axis is left alone, as in torch
 
 
 @_paddle_method("flatten")
-def _paddle_flatten(cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value], method: bool) -> Value | None:
+def _paddle_flatten(
+    cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value], method: bool
+) -> Value | None:
     start = _arg(args, kwargs, 0, "start_axis", IntV(Size.const(0)))
     stop = _arg(args, kwargs, 1, "stop_axis", IntV(Size.const(-1)))
     return shape_ops.flatten(t, [start, stop], {})  # type: ignore[list-item]
 
 
 @_paddle_method("matmul", "mm", "bmm")
-def _paddle_matmul(cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value], method: bool) -> Value | None:
+def _paddle_matmul(
+    cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value], method: bool
+) -> Value | None:
     ta, tb = kwargs.get("transpose_x", BoolV(False)), kwargs.get("transpose_y", BoolV(False))
     if len(args) > 1 or not isinstance(ta, BoolV) or not isinstance(tb, BoolV):
         return t.with_shape(None)
-    return _matmul(cx, node, "paddle.matmul", t, _arg(args, kwargs, 0, "y"), ta.value, tb.value, 1 if name == "matmul" else (2 if name == "mm" else 3))
+    return _matmul(
+        cx,
+        node,
+        "paddle.matmul",
+        t,
+        _arg(args, kwargs, 0, "y"),
+        ta.value,
+        tb.value,
+        1 if name == "matmul" else (2 if name == "mm" else 3),
+    )
 
 
 @_paddle_method("tile")
-def _paddle_tile(cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value], method: bool) -> Value | None:
+def _paddle_tile(
+    cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value], method: bool
+) -> Value | None:
     return _tile(t, _arg(args, kwargs, 0, "repeat_times"))
 
 
 @_paddle_method(*_PADDLE_REDUCTIONS)
-def _paddle_reduction(cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value], method: bool) -> Value | None:
+def _paddle_reduction(
+    cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value], method: bool
+) -> Value | None:
     kind = _PADDLE_REDUCTIONS[name]
     if name in ("sum", "nansum"):  # sum(x, axis=None, dtype=None, keepdim=False)
-        return _reduce(cx, node, kind, t, _arg(args, kwargs, 0, "axis"), _arg(args, kwargs, 2, "keepdim"), _arg(args, kwargs, 1, "dtype"))
+        return _reduce(
+            cx,
+            node,
+            kind,
+            t,
+            _arg(args, kwargs, 0, "axis"),
+            _arg(args, kwargs, 2, "keepdim"),
+            _arg(args, kwargs, 1, "dtype"),
+        )
     return _reduce(cx, node, kind, t, _arg(args, kwargs, 0, "axis"), _arg(args, kwargs, 1, "keepdim"))
 
 
 @_paddle_method("cumsum", "cumprod")
-def _paddle_cumulative(cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value], method: bool) -> Value | None:
+def _paddle_cumulative(
+    cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value], method: bool
+) -> Value | None:
     axis = _arg(args, kwargs, 0, "axis" if name == "cumsum" else "dim")
-    ops.note_framework_reduction(cx, node, name, t, _axes_list(t, axis) if axis is not None and not isinstance(axis, NoneV) else None, {})
-    return t.with_shape((product(t.shape),)) if name == "cumsum" and (axis is None or isinstance(axis, NoneV)) and t.shape is not None else t
+    ops.note_framework_reduction(
+        cx, node, name, t, _axes_list(t, axis) if axis is not None and not isinstance(axis, NoneV) else None, {}
+    )
+    return (
+        t.with_shape((product(t.shape),))
+        if name == "cumsum" and (axis is None or isinstance(axis, NoneV)) and t.shape is not None
+        else t
+    )
 
 
 @_paddle_method("numel")
-def _paddle_numel(cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value], method: bool) -> Value | None:
+def _paddle_numel(
+    cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value], method: bool
+) -> Value | None:
     return UNKNOWN if not args else None
 
 
 @_paddle_method("dim", "ndimension")
-def _paddle_dim(cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value], method: bool) -> Value | None:
+def _paddle_dim(
+    cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value], method: bool
+) -> Value | None:
     if args:
         return None
     return IntV(Size.const(len(t.shape))) if t.shape is not None else UNKNOWN
 
 
 @_paddle_method(*_SAME_SHAPE, "clone", "detach", "cpu", "cuda", "contiguous")
-def _paddle_same_shape(cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value], method: bool) -> Value | None:
+def _paddle_same_shape(
+    cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value], method: bool
+) -> Value | None:
     return t
 
 
 @framework_methods("tensorflow", "get_shape")
-def _tf_get_shape(cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value], method: bool) -> Value | None:
+def _tf_get_shape(
+    cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value], method: bool
+) -> Value | None:
     """A TensorFlow tensor has few shape methods of its own (numpy behaviour aside): the rest is unknown."""
     if not args and t.shape is not None:
         return SeqV(tuple(IntV(s) for s in t.shape), "shape")
@@ -611,7 +918,9 @@ def _tf_get_shape(cx: OpContext, node: cst.Call, name: str, t: TensorV, args: li
 
 
 @framework_methods("tensorflow", "numpy")
-def _tf_numpy(cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value], method: bool) -> Value | None:
+def _tf_numpy(
+    cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value], method: bool
+) -> Value | None:
     return TensorV(t.shape, t.dtype, "numpy", t.axes, t.origin)
 
 
@@ -629,8 +938,14 @@ def _named(layer: LayerV, name: str, kwargs: dict[str, Value] | None = None) -> 
 
 
 # ------------------------------------------------------------------------------------------------------ precision
-_POLICY_COMPUTE = {"mixed_float16": "float16", "mixed_bfloat16": "bfloat16", "float16": "float16",
-                   "bfloat16": "bfloat16", "float32": "float32", "float64": "float64"}
+_POLICY_COMPUTE = {
+    "mixed_float16": "float16",
+    "mixed_bfloat16": "bfloat16",
+    "float16": "float16",
+    "bfloat16": "bfloat16",
+    "float32": "float32",
+    "float64": "float64",
+}
 
 
 def _policy_name(v: Value | None) -> str | None:
@@ -658,8 +973,15 @@ def with_compute_dtype(layer: Value, dtype: str | None) -> Value:
     return LayerV(layer.kind, layer.params + (("compute_dtype", dtype),), layer.line_node)
 
 
-def apply_with_policy(cx: OpContext, interp: "Interpreter", node: cst.Call, layer: LayerV, args: list[Value],
-                      kwargs: dict[str, Value], in_sequential: bool) -> Value:
+def apply_with_policy(
+    cx: OpContext,
+    interp: "Interpreter",
+    node: cst.Call,
+    layer: LayerV,
+    args: list[Value],
+    kwargs: dict[str, Value],
+    in_sequential: bool,
+) -> Value:
     """A Keras layer under a float16 / bfloat16 policy: floating inputs are cast to the compute dtype on the call
     (so an einops ``Reduce`` sums in float16) and the output has the compute dtype; the variables stay float32."""
     dtype = layer.param("compute_dtype")
@@ -672,8 +994,17 @@ def apply_with_policy(cx: OpContext, interp: "Interpreter", node: cst.Call, laye
 
 
 def _jmp_dtype(text: str) -> str | None:
-    return {"float16": "float16", "f16": "float16", "half": "float16", "bfloat16": "bfloat16", "bf16": "bfloat16",
-            "float32": "float32", "f32": "float32", "full": "float32", "single": "float32"}.get(text.strip().lower())
+    return {
+        "float16": "float16",
+        "f16": "float16",
+        "half": "float16",
+        "bfloat16": "bfloat16",
+        "bf16": "bfloat16",
+        "float32": "float32",
+        "f32": "float32",
+        "full": "float32",
+        "single": "float32",
+    }.get(text.strip().lower())
 
 
 def jmp_call(qual: str, args: list[Value], kwargs: dict[str, Value]) -> Value:
@@ -691,7 +1022,15 @@ def jmp_call(qual: str, args: list[Value], kwargs: dict[str, Value]) -> Value:
             d = _jmp_dtype(spec.value)
             roles = {"param": d, "compute": d, "output": d}
         else:
-            keys = {"params": "param", "param": "param", "p": "param", "compute": "compute", "c": "compute", "output": "output", "o": "output"}
+            keys = {
+                "params": "param",
+                "param": "param",
+                "p": "param",
+                "compute": "compute",
+                "c": "compute",
+                "output": "output",
+                "o": "output",
+            }
             for part in spec.value.split(","):
                 k, _, v = part.partition("=")
                 if k.strip().lower() in keys:
@@ -720,7 +1059,9 @@ def jmp_method(policy: LayerV, method: str, args: list[Value]) -> Value:
     return cast(args[0])
 
 
-def keras_call(cx: OpContext, interp: "Interpreter", node: cst.Call, qual: str, args: list[Value], kwargs: dict[str, Value]) -> Value:
+def keras_call(
+    cx: OpContext, interp: "Interpreter", node: cst.Call, qual: str, args: list[Value], kwargs: dict[str, Value]
+) -> Value:
     name = qual.rsplit(".", 1)[-1]
     if name in ("set_global_policy", "set_policy", "set_dtype_policy"):
         policy = _policy_name(args[0] if args else kwargs.get("policy", kwargs.get("dtype_policy")))
@@ -736,8 +1077,13 @@ def keras_call(cx: OpContext, interp: "Interpreter", node: cst.Call, qual: str, 
         if shape is None:
             return TensorV(None, _dtype(dt) if dt is not None else "float32", "tensorflow")
         b = batch.size if isinstance(batch, IntV) else cx.fresh("batch")
-        return TensorV((b,) + shape, _dtype(dt) if dt is not None and not isinstance(dt, NoneV) else "float32", "tensorflow", None,
-                       Origin(cx.m, node, "keras.Input(...)"))
+        return TensorV(
+            (b,) + shape,
+            _dtype(dt) if dt is not None and not isinstance(dt, NoneV) else "float32",
+            "tensorflow",
+            None,
+            Origin(cx.m, node, "keras.Input(...)"),
+        )
     if qual in ("keras.Sequential", "keras.models.Sequential") or (name == "Sequential" and qual.startswith("keras.")):
         layers_v = _arg(args, kwargs, 0, "layers")
         if layers_v is None and not args and set(kwargs) <= {"name", "trainable"}:
@@ -751,19 +1097,30 @@ def keras_call(cx: OpContext, interp: "Interpreter", node: cst.Call, qual: str, 
             start, items = items[0], items[1:]
         elif items and isinstance(items[0], LayerV) and items[0].param("input_shape") is not None:
             # Keras 2 style: Dense(64, input_shape=(784,)) -- the model is built here, with a batch axis
-            start = TensorV((cx.fresh("batch"),) + items[0].param("input_shape"), "float32", "tensorflow", None,
-                            Origin(cx.m, node, "input_shape=..."))
+            start = TensorV(
+                (cx.fresh("batch"),) + items[0].param("input_shape"),
+                "float32",
+                "tensorflow",
+                None,
+                Origin(cx.m, node, "input_shape=..."),
+            )
         seq = LayerV("Sequential", (("layers", tuple(items)),), node)
         built: Value = UNKNOWN
         if start is not None:
             # Keras builds the model here: a layer that cannot take its input fails at construction
             built = layers.apply_layer(cx, interp, node, seq, [start], {})
-        return LayerV("Sequential", (("layers", tuple(items)), ("keras", True)) + ((("built", built),) if isinstance(built, TensorV) else ()), node)
+        return LayerV(
+            "Sequential",
+            (("layers", tuple(items)), ("keras", True)) + ((("built", built),) if isinstance(built, TensorV) else ()),
+            node,
+        )
     if qual.startswith("keras.ops."):
         return keras_ops(cx, node, name, args, kwargs)
     if not qual.startswith("keras.layers."):
         return UNKNOWN
-    return with_compute_dtype(_named(_keras_layer(cx, node, qual, name, args, kwargs), qual, kwargs), keras_compute_dtype(cx, kwargs))
+    return with_compute_dtype(
+        _named(_keras_layer(cx, node, qual, name, args, kwargs), qual, kwargs), keras_compute_dtype(cx, kwargs)
+    )
 
 
 def keras_sequential_add(cx: OpContext, interp: "Interpreter", node: cst.Call, model: LayerV, layer: Value) -> LayerV:
@@ -775,8 +1132,13 @@ def keras_sequential_add(cx: OpContext, interp: "Interpreter", node: cst.Call, m
     if not items and built is None and isinstance(layer, TensorV):  # model.add(keras.Input(shape=...))
         return LayerV("Sequential", (("layers", ()), ("keras", True), ("built", layer)), model.line_node)
     if not items and built is None and isinstance(layer, LayerV) and layer.param("input_shape") is not None:
-        built = TensorV((cx.fresh("batch"),) + layer.param("input_shape"), "float32", "tensorflow", None,
-                        Origin(cx.m, node, "input_shape=..."))
+        built = TensorV(
+            (cx.fresh("batch"),) + layer.param("input_shape"),
+            "float32",
+            "tensorflow",
+            None,
+            Origin(cx.m, node, "input_shape=..."),
+        )
     if not isinstance(layer, (LayerV, ObjV)):
         layer = UNKNOWN
     out: Value = UNKNOWN
@@ -797,7 +1159,9 @@ def keras_add_weight(cx: OpContext, node: cst.Call, args: list[Value], kwargs: d
     return TensorV(shape, dtype, "tensorflow", None, Origin(cx.m, node, "self.add_weight(...)"))
 
 
-def _keras_layer(cx: OpContext, node: cst.Call, qual: str, name: str, args: list[Value], kwargs: dict[str, Value]) -> LayerV:
+def _keras_layer(
+    cx: OpContext, node: cst.Call, qual: str, name: str, args: list[Value], kwargs: dict[str, Value]
+) -> LayerV:
     if name == "Dense":
         units = _arg(args, kwargs, 0, "units")
         return _kl("Dense", node, units=units.size if isinstance(units, IntV) else None)
@@ -811,8 +1175,16 @@ def _keras_layer(cx: OpContext, node: cst.Call, qual: str, name: str, args: list
         d = _int_tuple(_arg(args, kwargs, 5, "dilation_rate", IntV(Size.const(1))), n)
         if not isinstance(fmt, NoneV) and not (isinstance(fmt, StrV) and fmt.value == "channels_last"):
             return _kl("Opaque", node)
-        return _kl("Conv", node, n=n, filters=filters.size if isinstance(filters, IntV) else None, k=k, s=s,
-                   padding=pad.value.lower() if isinstance(pad, StrV) else None, d=d)
+        return _kl(
+            "Conv",
+            node,
+            n=n,
+            filters=filters.size if isinstance(filters, IntV) else None,
+            k=k,
+            s=s,
+            padding=pad.value.lower() if isinstance(pad, StrV) else None,
+            d=d,
+        )
     if name == "Flatten":
         return _kl("Flatten", node)
     if name == "Reshape":
@@ -824,12 +1196,26 @@ def _keras_layer(cx: OpContext, node: cst.Call, qual: str, name: str, args: list
     if name == "Embedding":
         out = _arg(args, kwargs, 1, "output_dim")
         return _kl("Embedding", node, d=out.size if isinstance(out, IntV) else None)
-    if name in ("GlobalAveragePooling1D", "GlobalAveragePooling2D", "GlobalAveragePooling3D", "GlobalMaxPooling1D",
-                "GlobalMaxPooling2D", "GlobalMaxPooling3D", "GlobalAvgPool2D", "GlobalMaxPool2D", "GlobalAvgPool1D", "GlobalMaxPool1D"):
+    if name in (
+        "GlobalAveragePooling1D",
+        "GlobalAveragePooling2D",
+        "GlobalAveragePooling3D",
+        "GlobalMaxPooling1D",
+        "GlobalMaxPooling2D",
+        "GlobalMaxPooling3D",
+        "GlobalAvgPool2D",
+        "GlobalMaxPool2D",
+        "GlobalAvgPool1D",
+        "GlobalMaxPool1D",
+    ):
         n = int(name[-2])
         fmt = _arg(args, kwargs, 0, "data_format", NoneV())
         keep = kwargs.get("keepdims", BoolV(False))
-        if not isinstance(fmt, NoneV) and not (isinstance(fmt, StrV) and fmt.value == "channels_last") or not isinstance(keep, BoolV):
+        if (
+            not isinstance(fmt, NoneV)
+            and not (isinstance(fmt, StrV) and fmt.value == "channels_last")
+            or not isinstance(keep, BoolV)
+        ):
             return _kl("Opaque", node)
         return _kl("GlobalPool", node, n=n, keep=keep.value, mean="Average" in name or "Avg" in name)
     if name == "MultiHeadAttention":
@@ -846,32 +1232,63 @@ def keras_ops(cx: OpContext, node: cst.Call, name: str, args: list[Value], kwarg
     x = _arg(args, kwargs, 0, "x")
     if name in ("zeros", "ones", "empty"):
         dt = _arg(args, kwargs, 1, "dtype")
-        return _construct(cx, node, fw, f"keras.ops.{name}", _arg(args, kwargs, 0, "shape"), "float32" if dt is None or isinstance(dt, NoneV) else _dtype(dt))
+        return _construct(
+            cx,
+            node,
+            fw,
+            f"keras.ops.{name}",
+            _arg(args, kwargs, 0, "shape"),
+            "float32" if dt is None or isinstance(dt, NoneV) else _dtype(dt),
+        )
     if name in ("concatenate", "stack"):
-        return _concat(cx, node, "concat" if name == "concatenate" else "stack", fw, x, _arg(args, kwargs, 1, "axis", IntV(Size.const(0))))
+        return _concat(
+            cx,
+            node,
+            "concat" if name == "concatenate" else "stack",
+            fw,
+            x,
+            _arg(args, kwargs, 1, "axis", IntV(Size.const(0))),
+        )
     if name == "einsum":
         return _einsum(cx, node, args[0] if args else kwargs.get("subscripts"), list(args[1:]))
     if name == "matmul":
         a, b = _arg(args, kwargs, 0, "x1"), _arg(args, kwargs, 1, "x2")
-        return ops.matmul(cx, node, "keras.ops.matmul", a, b) if isinstance(a, TensorV) and isinstance(b, TensorV) else UNKNOWN
+        return (
+            ops.matmul(cx, node, "keras.ops.matmul", a, b)
+            if isinstance(a, TensorV) and isinstance(b, TensorV)
+            else UNKNOWN
+        )
     if not isinstance(x, TensorV):
         return UNKNOWN
     if name == "cast":
         return _cast(x, _arg(args, kwargs, 1, "dtype"))
     if name == "reshape":
         target = _arg(args, kwargs, 1, "newshape")
-        return shape_ops.reshape(cx, node, "reshape", x, [target], {}) if isinstance(target, SeqV) else x.with_shape(None)
+        return (
+            shape_ops.reshape(cx, node, "reshape", x, [target], {}) if isinstance(target, SeqV) else x.with_shape(None)
+        )
     if name == "transpose":
         return _transpose(cx, x, _arg(args, kwargs, 1, "axes"))
     if name == "expand_dims":
         return _expand_dims(x, _arg(args, kwargs, 1, "axis"))
     if name == "squeeze":
         axis = _arg(args, kwargs, 1, "axis")
-        return shape_ops.squeeze(x, [] if axis is None or isinstance(axis, NoneV) else [axis], {}) if axis is None or isinstance(axis, NoneV) else x.with_shape(None)
+        return (
+            shape_ops.squeeze(x, [] if axis is None or isinstance(axis, NoneV) else [axis], {})
+            if axis is None or isinstance(axis, NoneV)
+            else x.with_shape(None)
+        )
     if name in ("sum", "prod", "mean", "max", "min"):
         kind = {"max": "amax", "min": "amin"}.get(name, name)
         if name == "mean" and x.dtype in ("float16", "bfloat16"):
-            out = _reduce(cx, node, kind, x.with_dtype("float32"), _arg(args, kwargs, 1, "axis"), _arg(args, kwargs, 2, "keepdims"))
+            out = _reduce(
+                cx,
+                node,
+                kind,
+                x.with_dtype("float32"),
+                _arg(args, kwargs, 1, "axis"),
+                _arg(args, kwargs, 2, "keepdims"),
+            )
             return out.with_dtype(x.dtype) if isinstance(out, TensorV) else out
         return _reduce(cx, node, kind, x, _arg(args, kwargs, 1, "axis"), _arg(args, kwargs, 2, "keepdims"))
     if name in _SAME_SHAPE:
@@ -900,15 +1317,27 @@ def paddle_layer(cx: OpContext, node: cst.Call, name: str, args: list[Value], kw
     """``paddle.nn`` layers: the torch ones under their paddle names (``Linear`` keeps its weight as ``[in, out]``,
     which changes nothing for its input: the last axis must be ``in_features``)."""
     if name in ("Linear", "LayerNorm", "Embedding"):
-        kw = {k: v for k, v in kwargs.items() if k in ("in_features", "out_features", "normalized_shape", "num_embeddings", "embedding_dim")}
+        kw = {
+            k: v
+            for k, v in kwargs.items()
+            if k in ("in_features", "out_features", "normalized_shape", "num_embeddings", "embedding_dim")
+        }
         return layers.layer(cx, node, name, args[:2], kw)
     if name in ("Conv1D", "Conv2D", "Conv3D"):
         fmt = _arg(args, kwargs, 10, "data_format")
         if fmt is not None and not (isinstance(fmt, StrV) and fmt.value in ("NCL", "NCHW", "NCDHW")):
             return UNKNOWN
-        if len(args) > 6 or any(k in kwargs for k in ("groups",)) and not (isinstance(kwargs.get("groups"), IntV) and kwargs["groups"].size.as_int() == 1):  # type: ignore[union-attr]
+        if (
+            len(args) > 6
+            or any(k in kwargs for k in ("groups",))
+            and not (isinstance(kwargs.get("groups"), IntV) and kwargs["groups"].size.as_int() == 1)  # type: ignore[union-attr]
+        ):
             return UNKNOWN
-        kw = {k: v for k, v in kwargs.items() if k in ("in_channels", "out_channels", "kernel_size", "stride", "padding", "dilation")}
+        kw = {
+            k: v
+            for k, v in kwargs.items()
+            if k in ("in_channels", "out_channels", "kernel_size", "stride", "padding", "dilation")
+        }
         return layers.layer(cx, node, name[:-1] + "d", args[:6], kw)
     if name == "Flatten":
         start = _arg(args, kwargs, 0, "start_axis", IntV(Size.const(1)))
@@ -955,11 +1384,13 @@ def flax_call(cx: OpContext, node: cst.Call, qual: str, args: list[Value], kwarg
     return UNKNOWN
 
 
-
-
 # flax.nnx layers whose sizes are torch's: (name, keyword names in torch's positional order)
-_NNX_AS_TORCH = {"Linear": ("Linear", ("in_features", "out_features")), "LayerNorm": ("LayerNorm", ("num_features",)),
-                 "RMSNorm": ("RMSNorm", ("num_features",)), "Embed": ("Embedding", ("num_embeddings", "features"))}
+_NNX_AS_TORCH = {
+    "Linear": ("Linear", ("in_features", "out_features")),
+    "LayerNorm": ("LayerNorm", ("num_features",)),
+    "RMSNorm": ("RMSNorm", ("num_features",)),
+    "Embed": ("Embedding", ("num_embeddings", "features")),
+}
 
 
 def _nnx_call(cx: OpContext, node: cst.Call, name: str, args: list[Value], kwargs: dict[str, Value]) -> Value:
@@ -995,19 +1426,31 @@ def _flax_conv(node: cst.Call, args: list[Value], kwargs: dict[str, Value]) -> V
     channels and, with SAME padding, ceil(size / stride) on each spatial axis."""
     feats = _arg(args, kwargs, 0, "features")
     ks = _arg(args, kwargs, 1, "kernel_size")
-    if not isinstance(ks, SeqV) or not all(isinstance(k, IntV) for k in ks.items) or len(args) > 3 \
-            or not {"input_dilation", "feature_group_count"}.isdisjoint(kwargs):
+    if (
+        not isinstance(ks, SeqV)
+        or not all(isinstance(k, IntV) for k in ks.items)
+        or len(args) > 3
+        or not {"input_dilation", "feature_group_count"}.isdisjoint(kwargs)
+    ):
         return UNKNOWN
     n = len(ks.items)
     st = _arg(args, kwargs, 2, "strides", IntV(Size.const(1)))
     strides = _ints([st] * n) if isinstance(st, IntV) else (_ints(list(st.items)) if isinstance(st, SeqV) else None)
     pad = kwargs.get("padding", StrV("SAME"))
     same = isinstance(pad, StrV) and pad.value.upper() == "SAME"
-    return _kl("FlaxConv", node, n=n, features=feats.size if isinstance(feats, IntV) else None,
-               strides=tuple(strides) if strides is not None and len(strides) == n else None, same=same)
+    return _kl(
+        "FlaxConv",
+        node,
+        n=n,
+        features=feats.size if isinstance(feats, IntV) else None,
+        strides=tuple(strides) if strides is not None and len(strides) == n else None,
+        same=same,
+    )
 
 
-def apply_layer(cx: OpContext, node: cst.CSTNode, report_node: cst.CSTNode, layer: LayerV, x: Value, args: list[Value]) -> Value:
+def apply_layer(
+    cx: OpContext, node: cst.CSTNode, report_node: cst.CSTNode, layer: LayerV, x: Value, args: list[Value]
+) -> Value:
     kind = layer.kind[3:]
     if kind == "MHA":
         return x if isinstance(x, TensorV) else UNKNOWN  # the output has the query's shape
@@ -1034,7 +1477,8 @@ def apply_layer(cx: OpContext, node: cst.CSTNode, report_node: cst.CSTNode, laye
             return x.with_shape(None)
         # the batch axis stays; the rest must hold the same number of elements
         body = TensorV(shape[1:], x.dtype, x.framework, None, x.origin)
-        res = shape_ops.reshape(cx, report_node, "reshape", body, [SeqV(tuple(IntV(Size.const(v)) for v in target), "tuple")], {})  # type: ignore[arg-type]
+        target_v: list[Value] = [SeqV(tuple(IntV(Size.const(v)) for v in target), "tuple")]
+        res = shape_ops.reshape(cx, report_node, "reshape", body, target_v, {})  # type: ignore[arg-type]
         if not isinstance(res, TensorV) or res.shape is None:
             return x.with_shape(None)
         return x.with_shape(shape[:1] + res.shape)
@@ -1046,8 +1490,18 @@ def apply_layer(cx: OpContext, node: cst.CSTNode, report_node: cst.CSTNode, laye
     if kind == "GlobalPool":
         n = layer.param("n")
         if len(shape) != n + 2:
-            cx.ctx.report(report_node, "SHP201", {"what": layer_name(layer), "expected": n + 2, "subject": "its input (batch, spatial..., channels)", "actual": len(shape)},
-                           cx.origins([x]), spec=OpSpec("keras.layer", None, (shape,), (), (("cls", layer_name(layer)), ("ndim", n + 2))))
+            cx.ctx.report(
+                report_node,
+                "SHP201",
+                {
+                    "what": layer_name(layer),
+                    "expected": n + 2,
+                    "subject": "its input (batch, spatial..., channels)",
+                    "actual": len(shape),
+                },
+                cx.origins([x]),
+                spec=OpSpec("keras.layer", None, (shape,), (), (("cls", layer_name(layer)), ("ndim", n + 2))),
+            )
             return x.with_shape(None)
         if layer.param("keep"):
             return x.with_shape(shape[:1] + (Size.const(1),) * n + shape[-1:])
@@ -1057,7 +1511,7 @@ def apply_layer(cx: OpContext, node: cst.CSTNode, report_node: cst.CSTNode, laye
         if len(shape) < n + 1:
             return x.with_shape(None)
         sides: list[Size] = []
-        for i, size in enumerate(shape[-n - 1:-1]):
+        for i, size in enumerate(shape[-n - 1 : -1]):
             hv = size.as_int()
             if layer.param("same") and strides is not None and strides[i] == 1:
                 sides.append(size)
@@ -1065,12 +1519,22 @@ def apply_layer(cx: OpContext, node: cst.CSTNode, report_node: cst.CSTNode, laye
                 sides.append(Size.const(-(-hv // strides[i])))
             else:
                 sides.append(cx.fresh("h"))
-        return x.with_shape(shape[:-n - 1] + tuple(sides) + (f if f is not None else cx.fresh("features"),))
+        return x.with_shape(shape[: -n - 1] + tuple(sides) + (f if f is not None else cx.fresh("features"),))
     if kind == "Conv":
         n = layer.param("n")
         if len(shape) != n + 2:
-            cx.ctx.report(report_node, "SHP201", {"what": layer_name(layer), "expected": n + 2, "subject": "its input (batch, spatial..., channels)", "actual": len(shape)},
-                           cx.origins([x]), spec=OpSpec("keras.layer", None, (shape,), (), (("cls", layer_name(layer)), ("ndim", n + 2))))
+            cx.ctx.report(
+                report_node,
+                "SHP201",
+                {
+                    "what": layer_name(layer),
+                    "expected": n + 2,
+                    "subject": "its input (batch, spatial..., channels)",
+                    "actual": len(shape),
+                },
+                cx.origins([x]),
+                spec=OpSpec("keras.layer", None, (shape,), (), (("cls", layer_name(layer)), ("ndim", n + 2))),
+            )
             return x.with_shape(None)
         k, s, d, pad = layer.param("k"), layer.param("s"), layer.param("d"), layer.param("padding")
         spatial: list[Size] = []
@@ -1090,5 +1554,3 @@ def apply_layer(cx: OpContext, node: cst.CSTNode, report_node: cst.CSTNode, laye
 
 def layer_name(layer: LayerV) -> str:
     return str(layer.param("cls", layer.kind[3:]))
-
-

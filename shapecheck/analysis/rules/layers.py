@@ -14,7 +14,17 @@ from ...diagnostics import details as D
 from ...sizes import Size, Truth, equal
 from ..interpret.context import OpSpec
 from ..interpret.values import (
-    UNKNOWN, BoolV, DictV, IntV, LayerV, ManyV, ObjV, SeqV, StrV, TensorV, Value,
+    UNKNOWN,
+    BoolV,
+    DictV,
+    IntV,
+    LayerV,
+    ManyV,
+    ObjV,
+    SeqV,
+    StrV,
+    TensorV,
+    Value,
 )
 
 if TYPE_CHECKING:
@@ -33,10 +43,19 @@ def layer(cx: OpContext, node: cst.Call, name: str, args: list[Value], kwargs: d
     return rule.build(cx, node, name, args, kwargs) if rule is not None else UNKNOWN
 
 
-def apply_layer(cx: OpContext, interp: "Interpreter", node: cst.Call, layer: LayerV, args: list[Value], kwargs: dict[str, Value], in_sequential: bool = False) -> Value:
+def apply_layer(
+    cx: OpContext,
+    interp: "Interpreter",
+    node: cst.Call,
+    layer: LayerV,
+    args: list[Value],
+    kwargs: dict[str, Value],
+    in_sequential: bool = False,
+) -> Value:
     """``layer(x)``: einops and Keras / Flax layers go to their own modules, ``torch.nn`` kinds to their rule."""
     if layer.param("compute_dtype") is not None:  # a Keras layer under a dtype policy (frameworks.py)
         from . import frameworks
+
         return frameworks.apply_with_policy(cx, interp, node, layer, args, kwargs, in_sequential)
     x = args[0] if args else UNKNOWN
     if not args and layer.kind == "TransformerBlock":  # encoder(src=x), decoder(tgt=y, memory=m)
@@ -48,6 +67,7 @@ def apply_layer(cx: OpContext, interp: "Interpreter", node: cst.Call, layer: Lay
         return cx.m.einops.apply_layer(report_node, layer, x)
     if layer.kind.startswith("fw:"):  # Keras / Flax layers (frameworks.py)
         from . import frameworks
+
         return frameworks.apply_layer(cx, node, report_node, layer, x, args)
     if x is UNKNOWN and layer.kind == "Linear" and len(args) == 1 and not kwargs:
         x = TensorV(None, None, "torch")  # what nn.Linear returns is a tensor whose last axis is out_features
@@ -74,7 +94,9 @@ class LayerKind:
         return UNKNOWN
 
     @staticmethod
-    def apply(cx: OpContext, interp: "Interpreter", node: cst.Call, report_node: cst.CSTNode, layer: LayerV, x: TensorV) -> Value:
+    def apply(
+        cx: OpContext, interp: "Interpreter", node: cst.Call, report_node: cst.CSTNode, layer: LayerV, x: TensorV
+    ) -> Value:
         return x.with_shape(None)
 
 
@@ -84,18 +106,32 @@ class Linear(LayerKind):
 
     @staticmethod
     def build(cx: OpContext, node: cst.Call, name: str, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        return LayerV("Linear", (("in", _size_arg(args, kwargs, 0, "in_features")), ("out", _size_arg(args, kwargs, 1, "out_features"))), node)
+        return LayerV(
+            "Linear",
+            (("in", _size_arg(args, kwargs, 0, "in_features")), ("out", _size_arg(args, kwargs, 1, "out_features"))),
+            node,
+        )
 
     @staticmethod
-    def apply(cx: OpContext, interp: "Interpreter", node: cst.Call, report_node: cst.CSTNode, layer: LayerV, x: TensorV) -> Value:
+    def apply(
+        cx: OpContext, interp: "Interpreter", node: cst.Call, report_node: cst.CSTNode, layer: LayerV, x: TensorV
+    ) -> Value:
         if x.shape is None:
             return _apply_unranked(cx, report_node, layer, x)
         fin, fout = layer.param("in"), layer.param("out")
         if not x.shape:
             return x.with_shape(None)
         if fin is not None and equal(x.shape[-1], fin) is Truth.FALSE:
-            cx.ctx.report(report_node, "SHP204", {"op": "nn.Linear", "detail": D.LayerInput("Linear", "in_features", fin, "last-axis", x.shape[-1], x.shape)}, cx.origins([x]),
-                          spec=OpSpec("nn.Linear", None, (x.shape,), (), (("in_features", fin), ("out_features", fout))))
+            cx.ctx.report(
+                report_node,
+                "SHP204",
+                {
+                    "op": "nn.Linear",
+                    "detail": D.LayerInput("Linear", "in_features", fin, "last-axis", x.shape[-1], x.shape),
+                },
+                cx.origins([x]),
+                spec=OpSpec("nn.Linear", None, (x.shape,), (), (("in_features", fin), ("out_features", fout))),
+            )
             return x.with_shape(None)
         return x.with_shape(x.shape[:-1] + (fout if fout is not None else cx.fresh("out_features"),))
 
@@ -114,20 +150,34 @@ class LayerNorm(LayerKind):
             elif isinstance(v, SeqV) and all(isinstance(x, IntV) for x in v.items):
                 rms = tuple(x.size for x in v.items if isinstance(x, IntV))
             return LayerV("LayerNorm", (("shape", rms), ("name", "RMSNorm")), node)
-        shape = tuple(x.size for x in v.items if isinstance(x, IntV)) if isinstance(v, SeqV) and all(isinstance(x, IntV) for x in v.items) else ((v.size,) if isinstance(v, IntV) else None)
+        shape = (
+            tuple(x.size for x in v.items if isinstance(x, IntV))
+            if isinstance(v, SeqV) and all(isinstance(x, IntV) for x in v.items)
+            else ((v.size,) if isinstance(v, IntV) else None)
+        )
         return LayerV("LayerNorm", (("shape", shape),), node)
 
     @staticmethod
-    def apply(cx: OpContext, interp: "Interpreter", node: cst.Call, report_node: cst.CSTNode, layer: LayerV, x: TensorV) -> Value:
+    def apply(
+        cx: OpContext, interp: "Interpreter", node: cst.Call, report_node: cst.CSTNode, layer: LayerV, x: TensorV
+    ) -> Value:
         if x.shape is None:
             return _apply_unranked(cx, report_node, layer, x)
         shape = layer.param("shape")
         if shape is not None and len(shape) <= len(x.shape):
-            tail = x.shape[len(x.shape) - len(shape):]
+            tail = x.shape[len(x.shape) - len(shape) :]
             for a, b in zip(tail, shape):
                 if equal(a, b) is Truth.FALSE:
-                    cx.ctx.report(report_node, "SHP204", {"op": "nn.LayerNorm", "detail": D.LayerInput("LayerNorm", "", tuple(shape), "shape", None, x.shape)}, cx.origins([x]),
-                                  spec=OpSpec("nn.LayerNorm", None, (x.shape,), (), (("normalized_shape", tuple(shape)),)))
+                    cx.ctx.report(
+                        report_node,
+                        "SHP204",
+                        {
+                            "op": "nn.LayerNorm",
+                            "detail": D.LayerInput("LayerNorm", "", tuple(shape), "shape", None, x.shape),
+                        },
+                        cx.origins([x]),
+                        spec=OpSpec("nn.LayerNorm", None, (x.shape,), (), (("normalized_shape", tuple(shape)),)),
+                    )
                     return x.with_shape(None)
         return x
 
@@ -155,32 +205,93 @@ class Conv(LayerKind):
         p_v = args[4] if len(args) > 4 else kwargs.get("padding")
         p = None if isinstance(p_v, StrV) else _conv_tuple(p_v, 0)
         d = _conv_tuple(args[5] if len(args) > 5 else kwargs.get("dilation"), 1)
-        return LayerV(name, (("in", _size_arg(args, kwargs, 0, "in_channels")), ("out", _size_arg(args, kwargs, 1, "out_channels")), ("k", k), ("s", s), ("p", p), ("d", d),
-                             ("n", int(name[4]))), node)
+        return LayerV(
+            name,
+            (
+                ("in", _size_arg(args, kwargs, 0, "in_channels")),
+                ("out", _size_arg(args, kwargs, 1, "out_channels")),
+                ("k", k),
+                ("s", s),
+                ("p", p),
+                ("d", d),
+                ("n", int(name[4])),
+            ),
+            node,
+        )
 
     @staticmethod
-    def apply(cx: OpContext, interp: "Interpreter", node: cst.Call, report_node: cst.CSTNode, layer: LayerV, x: TensorV) -> Value:
+    def apply(
+        cx: OpContext, interp: "Interpreter", node: cst.Call, report_node: cst.CSTNode, layer: LayerV, x: TensorV
+    ) -> Value:
         if x.shape is None:
             return x.with_shape(None)
         n = layer.param("n")
         if len(x.shape) not in (n + 1, n + 2):
             if len(x.shape) < n + 1 or len(x.shape) > n + 2:
-                cx.ctx.report(report_node, "SHP201", {"what": f"nn.{layer.kind}", "expected": f"{n + 1} or {n + 2}", "subject": "its input", "actual": len(x.shape)}, cx.origins([x]),
-                                spec=OpSpec("nn.Conv", None, (x.shape,), (), (("n", n), ("in_channels", layer.param("in")), ("out_channels", layer.param("out")), ("k", layer.param("k")), ("s", layer.param("s")), ("p", layer.param("p")), ("d", layer.param("d")))))
+                cx.ctx.report(
+                    report_node,
+                    "SHP201",
+                    {
+                        "what": f"nn.{layer.kind}",
+                        "expected": f"{n + 1} or {n + 2}",
+                        "subject": "its input",
+                        "actual": len(x.shape),
+                    },
+                    cx.origins([x]),
+                    spec=OpSpec(
+                        "nn.Conv",
+                        None,
+                        (x.shape,),
+                        (),
+                        (
+                            ("n", n),
+                            ("in_channels", layer.param("in")),
+                            ("out_channels", layer.param("out")),
+                            ("k", layer.param("k")),
+                            ("s", layer.param("s")),
+                            ("p", layer.param("p")),
+                            ("d", layer.param("d")),
+                        ),
+                    ),
+                )
             return x.with_shape(None)
         c = x.shape[-n - 1]
         cin = layer.param("in")
         if cin is not None and equal(c, cin) is Truth.FALSE:
-            cx.ctx.report(report_node, "SHP204", {"op": f"nn.{layer.kind}", "detail": D.LayerInput(layer.kind, "in_channels", cin, "channels", c, x.shape)}, cx.origins([x]),
-                            spec=OpSpec("nn.Conv", None, (x.shape,), (), (("n", n), ("in_channels", cin), ("out_channels", layer.param("out")), ("k", layer.param("k")), ("s", layer.param("s")), ("p", layer.param("p")), ("d", layer.param("d")))))
+            cx.ctx.report(
+                report_node,
+                "SHP204",
+                {
+                    "op": f"nn.{layer.kind}",
+                    "detail": D.LayerInput(layer.kind, "in_channels", cin, "channels", c, x.shape),
+                },
+                cx.origins([x]),
+                spec=OpSpec(
+                    "nn.Conv",
+                    None,
+                    (x.shape,),
+                    (),
+                    (
+                        ("n", n),
+                        ("in_channels", cin),
+                        ("out_channels", layer.param("out")),
+                        ("k", layer.param("k")),
+                        ("s", layer.param("s")),
+                        ("p", layer.param("p")),
+                        ("d", layer.param("d")),
+                    ),
+                ),
+            )
             return x.with_shape(None)
         spatial = []
         k, s, p, d = (layer.param(key) for key in ("k", "s", "p", "d"))
         for i, size in enumerate(x.shape[-n:]):
+
             def pick(v: tuple[int, ...] | None, i: int = i) -> int | None:
                 if v is None:
                     return None
                 return v[0] if len(v) == 1 else (v[i] if i < len(v) else None)
+
             ki, si, pi, di = pick(k), pick(s), pick(p), pick(d)
             hv = size.as_int()
             if None in (ki, si, pi, di):
@@ -192,7 +303,7 @@ class Conv(LayerKind):
             else:
                 spatial.append(cx.fresh("h"))
         cout = layer.param("out")
-        return x.with_shape(x.shape[:-n - 1] + (cout if cout is not None else cx.fresh("c"),) + tuple(spatial))
+        return x.with_shape(x.shape[: -n - 1] + (cout if cout is not None else cx.fresh("c"),) + tuple(spatial))
 
 
 @register_layer("TransposedConv", "ConvTranspose1d", "ConvTranspose2d", "ConvTranspose3d")
@@ -201,19 +312,45 @@ class TransposedConv(LayerKind):
 
     @staticmethod
     def build(cx: OpContext, node: cst.Call, name: str, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        return LayerV("TransposedConv", (("in", _size_arg(args, kwargs, 0, "in_channels")), ("out", _size_arg(args, kwargs, 1, "out_channels")), ("n", int(name[-2]))), node)
+        return LayerV(
+            "TransposedConv",
+            (
+                ("in", _size_arg(args, kwargs, 0, "in_channels")),
+                ("out", _size_arg(args, kwargs, 1, "out_channels")),
+                ("n", int(name[-2])),
+            ),
+            node,
+        )
 
     @staticmethod
-    def apply(cx: OpContext, interp: "Interpreter", node: cst.Call, report_node: cst.CSTNode, layer: LayerV, x: TensorV) -> Value:
+    def apply(
+        cx: OpContext, interp: "Interpreter", node: cst.Call, report_node: cst.CSTNode, layer: LayerV, x: TensorV
+    ) -> Value:
         if x.shape is None:
             return x.with_shape(None)
         n, cin, cout = layer.param("n"), layer.param("in"), layer.param("out")
         if len(x.shape) in (n + 1, n + 2) and cin is not None and equal(x.shape[-n - 1], cin) is Truth.FALSE:
-            cx.ctx.report(report_node, "SHP204", {"op": f"nn.ConvTranspose{n}d", "detail": D.LayerInput(f"ConvTranspose{n}d", "in_channels", cin, "channels", x.shape[-n - 1], x.shape)}, cx.origins([x]),
-                            spec=OpSpec("nn.ConvTranspose", None, (x.shape,), (), (("n", n), ("in_channels", cin), ("out_channels", cout))))
+            cx.ctx.report(
+                report_node,
+                "SHP204",
+                {
+                    "op": f"nn.ConvTranspose{n}d",
+                    "detail": D.LayerInput(
+                        f"ConvTranspose{n}d", "in_channels", cin, "channels", x.shape[-n - 1], x.shape
+                    ),
+                },
+                cx.origins([x]),
+                spec=OpSpec(
+                    "nn.ConvTranspose", None, (x.shape,), (), (("n", n), ("in_channels", cin), ("out_channels", cout))
+                ),
+            )
             return x.with_shape(None)
         if len(x.shape) in (n + 1, n + 2):
-            return x.with_shape(x.shape[:-n - 1] + (cout if cout is not None else cx.fresh("c"),) + tuple(cx.fresh("h") for _ in range(n)))
+            return x.with_shape(
+                x.shape[: -n - 1]
+                + (cout if cout is not None else cx.fresh("c"),)
+                + tuple(cx.fresh("h") for _ in range(n))
+            )
         return x.with_shape(None)
 
 
@@ -231,13 +368,22 @@ class Sequential(LayerKind):
         return LayerV("Sequential", (("layers", layers),), node)
 
     @staticmethod
-    def apply(cx: OpContext, interp: "Interpreter", node: cst.Call, report_node: cst.CSTNode, layer: LayerV, x: TensorV) -> Value:
+    def apply(
+        cx: OpContext, interp: "Interpreter", node: cst.Call, report_node: cst.CSTNode, layer: LayerV, x: TensorV
+    ) -> Value:
         if layer.param("repeat") is not None:
             # any number of the same block (zero included): its output when it keeps the input's shape, else unknown
             sub = layer.param("repeat")
-            once = apply_layer(cx, interp, node, sub, [x], {}) if isinstance(sub, LayerV) else \
-                cx.m.call_object(interp, node, sub, [x], {}) if isinstance(sub, ObjV) else UNKNOWN
-            return x if isinstance(once, TensorV) and once.shape == x.shape and x.shape is not None else x.with_shape(None)
+            once = (
+                apply_layer(cx, interp, node, sub, [x], {})
+                if isinstance(sub, LayerV)
+                else cx.m.call_object(interp, node, sub, [x], {})
+                if isinstance(sub, ObjV)
+                else UNKNOWN
+            )
+            return (
+                x if isinstance(once, TensorV) and once.shape == x.shape and x.shape is not None else x.with_shape(None)
+            )
         out: Value = x
         for sub in layer.param("layers", ()):
             if isinstance(sub, LayerV):
@@ -251,9 +397,36 @@ class Sequential(LayerKind):
         return out
 
 
-ACTIVATIONS = ("Identity", "GELU", "ReLU", "SiLU", "Tanh", "Sigmoid", "Dropout", "Softmax", "LeakyReLU", "Mish", "ELU", "Hardswish",
-               "Dropout1d", "Dropout2d", "Softplus", "Dropout3d", "ReLU6", "PReLU", "SELU", "CELU", "GLU0", "Hardsigmoid",
-               "Hardtanh", "LogSoftmax", "Softsign", "Tanhshrink", "AlphaDropout", "Softmin")
+ACTIVATIONS = (
+    "Identity",
+    "GELU",
+    "ReLU",
+    "SiLU",
+    "Tanh",
+    "Sigmoid",
+    "Dropout",
+    "Softmax",
+    "LeakyReLU",
+    "Mish",
+    "ELU",
+    "Hardswish",
+    "Dropout1d",
+    "Dropout2d",
+    "Softplus",
+    "Dropout3d",
+    "ReLU6",
+    "PReLU",
+    "SELU",
+    "CELU",
+    "GLU0",
+    "Hardsigmoid",
+    "Hardtanh",
+    "LogSoftmax",
+    "Softsign",
+    "Tanhshrink",
+    "AlphaDropout",
+    "Softmin",
+)
 
 
 @register_layer("Elementwise", *ACTIVATIONS)
@@ -265,12 +438,23 @@ class Elementwise(LayerKind):
         return LayerV("Elementwise", (("name", name),), node)
 
     @staticmethod
-    def apply(cx: OpContext, interp: "Interpreter", node: cst.Call, report_node: cst.CSTNode, layer: LayerV, x: TensorV) -> Value:
+    def apply(
+        cx: OpContext, interp: "Interpreter", node: cst.Call, report_node: cst.CSTNode, layer: LayerV, x: TensorV
+    ) -> Value:
         return x
 
 
-@register_layer("ChannelNorm", "BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "InstanceNorm1d", "InstanceNorm2d", "InstanceNorm3d",
-                "SyncBatchNorm", "LazyBatchNorm2d")
+@register_layer(
+    "ChannelNorm",
+    "BatchNorm1d",
+    "BatchNorm2d",
+    "BatchNorm3d",
+    "InstanceNorm1d",
+    "InstanceNorm2d",
+    "InstanceNorm3d",
+    "SyncBatchNorm",
+    "LazyBatchNorm2d",
+)
 class ChannelNorm(LayerKind):
     """``nn.BatchNorm{n}d(num_features)`` / ``nn.InstanceNorm{n}d``: axis 1 has ``num_features`` channels -- when the
     layer has a weight (``affine``) or running statistics (``track_running_stats``): without either, torch never
@@ -290,15 +474,32 @@ class ChannelNorm(LayerKind):
         return LayerV("ChannelNorm", (("name", name), ("c", c), ("n", n)), node)
 
     @staticmethod
-    def apply(cx: OpContext, interp: "Interpreter", node: cst.Call, report_node: cst.CSTNode, layer: LayerV, x: TensorV) -> Value:
+    def apply(
+        cx: OpContext, interp: "Interpreter", node: cst.Call, report_node: cst.CSTNode, layer: LayerV, x: TensorV
+    ) -> Value:
         if x.shape is None:
             return x.with_shape(None)
         c, n = layer.param("c"), layer.param("n")
         if n is not None and len(x.shape) not in (n + 1, n + 2) and layer.param("name", "").startswith("Batch"):
             return x
-        if c is not None and len(x.shape) >= 2 and equal(x.shape[1], c) is Truth.FALSE and (n is None or len(x.shape) == n + 2):
-            cx.ctx.report(report_node, "SHP204", {"op": f"nn.{layer.param('name')}", "detail": D.LayerInput(layer.param("name"), "num_features", c, "channels", x.shape[1], x.shape)}, cx.origins([x]),
-                          spec=OpSpec("nn.ChannelNorm", None, (x.shape,), (), (("name", layer.param("name")), ("num_features", c))))
+        if (
+            c is not None
+            and len(x.shape) >= 2
+            and equal(x.shape[1], c) is Truth.FALSE
+            and (n is None or len(x.shape) == n + 2)
+        ):
+            cx.ctx.report(
+                report_node,
+                "SHP204",
+                {
+                    "op": f"nn.{layer.param('name')}",
+                    "detail": D.LayerInput(layer.param("name"), "num_features", c, "channels", x.shape[1], x.shape),
+                },
+                cx.origins([x]),
+                spec=OpSpec(
+                    "nn.ChannelNorm", None, (x.shape,), (), (("name", layer.param("name")), ("num_features", c))
+                ),
+            )
             return x.with_shape(None)
         return x
 
@@ -309,16 +510,30 @@ class GroupNorm(LayerKind):
 
     @staticmethod
     def build(cx: OpContext, node: cst.Call, name: str, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        return LayerV("GroupNorm", (("groups", _size_arg(args, kwargs, 0, "num_groups")), ("c", _size_arg(args, kwargs, 1, "num_channels"))), node)
+        return LayerV(
+            "GroupNorm",
+            (("groups", _size_arg(args, kwargs, 0, "num_groups")), ("c", _size_arg(args, kwargs, 1, "num_channels"))),
+            node,
+        )
 
     @staticmethod
-    def apply(cx: OpContext, interp: "Interpreter", node: cst.Call, report_node: cst.CSTNode, layer: LayerV, x: TensorV) -> Value:
+    def apply(
+        cx: OpContext, interp: "Interpreter", node: cst.Call, report_node: cst.CSTNode, layer: LayerV, x: TensorV
+    ) -> Value:
         if x.shape is None:
             return x.with_shape(None)
         c = layer.param("c")
         if c is not None and len(x.shape) >= 2 and equal(x.shape[1], c) is Truth.FALSE:
-            cx.ctx.report(report_node, "SHP204", {"op": "nn.GroupNorm", "detail": D.LayerInput("GroupNorm", "num_channels", c, "channels", x.shape[1], x.shape)}, cx.origins([x]),
-                            spec=OpSpec("nn.GroupNorm", None, (x.shape,), (), (("num_channels", c), ("n", len(x.shape) - 2))))
+            cx.ctx.report(
+                report_node,
+                "SHP204",
+                {
+                    "op": "nn.GroupNorm",
+                    "detail": D.LayerInput("GroupNorm", "num_channels", c, "channels", x.shape[1], x.shape),
+                },
+                cx.origins([x]),
+                spec=OpSpec("nn.GroupNorm", None, (x.shape,), (), (("num_channels", c), ("n", len(x.shape) - 2))),
+            )
             return x.with_shape(None)
         return x
 
@@ -333,12 +548,22 @@ class MultiheadAttention(LayerKind):
         kdim = args[4] if len(args) > 4 else kwargs.get("kdim")
         vdim = args[5] if len(args) > 5 else kwargs.get("vdim")
         from ..interpret.values import NoneV
-        return LayerV("MultiheadAttention", (("e", _size_arg(args, kwargs, 0, "embed_dim")), ("heads", _size_arg(args, kwargs, 1, "num_heads")),
-                                             ("batch_first", bf.value if isinstance(bf, BoolV) else (False if bf is None else None)),
-                                             ("plain_kv", (kdim is None or isinstance(kdim, NoneV)) and (vdim is None or isinstance(vdim, NoneV)))), node)
+
+        return LayerV(
+            "MultiheadAttention",
+            (
+                ("e", _size_arg(args, kwargs, 0, "embed_dim")),
+                ("heads", _size_arg(args, kwargs, 1, "num_heads")),
+                ("batch_first", bf.value if isinstance(bf, BoolV) else (False if bf is None else None)),
+                ("plain_kv", (kdim is None or isinstance(kdim, NoneV)) and (vdim is None or isinstance(vdim, NoneV))),
+            ),
+            node,
+        )
 
     @staticmethod
-    def apply(cx: OpContext, interp: "Interpreter", node: cst.Call, report_node: cst.CSTNode, layer: LayerV, x: TensorV) -> Value:
+    def apply(
+        cx: OpContext, interp: "Interpreter", node: cst.Call, report_node: cst.CSTNode, layer: LayerV, x: TensorV
+    ) -> Value:
         return x.with_shape(None) if x.shape is None else UNKNOWN  # (called with its arguments: see apply_mha)
 
 
@@ -348,7 +573,9 @@ def _in_projection(shape: tuple[Size, ...], features: Size) -> OpSpec:
     return OpSpec("nn.Linear", None, (shape,), (), (("in_features", features), ("out_features", features)))
 
 
-def apply_mha(cx: OpContext, report_node: cst.CSTNode, layer: LayerV, args: list[Value], kwargs: dict[str, Value]) -> Value:
+def apply_mha(
+    cx: OpContext, report_node: cst.CSTNode, layer: LayerV, args: list[Value], kwargs: dict[str, Value]
+) -> Value:
     """``attn(query, key, value)`` of an ``nn.MultiheadAttention(embed_dim, num_heads)``: the query's last axis, and
     the key's and value's when no kdim / vdim was given, must be embed_dim (the packed in-projection). The output
     has the query's shape; the attention weights are not modelled."""
@@ -361,8 +588,16 @@ def apply_mha(cx: OpContext, report_node: cst.CSTNode, layer: LayerV, args: list
         if e is None or not isinstance(t, TensorV) or not t.shape or len(t.shape) not in (2, 3):
             continue
         if equal(t.shape[-1], e) is Truth.FALSE:
-            cx.ctx.report(report_node, "SHP204", {"op": "nn.MultiheadAttention", "detail": D.LayerInput("MultiheadAttention", "embed_dim", e, "last-axis", t.shape[-1], t.shape)},
-                          cx.origins([t]), spec=_in_projection(t.shape, e))
+            cx.ctx.report(
+                report_node,
+                "SHP204",
+                {
+                    "op": "nn.MultiheadAttention",
+                    "detail": D.LayerInput("MultiheadAttention", "embed_dim", e, "last-axis", t.shape[-1], t.shape),
+                },
+                cx.origins([t]),
+                spec=_in_projection(t.shape, e),
+            )
             return UNKNOWN
     q = ins[0]
     if isinstance(q, TensorV) and q.shape is not None and len(q.shape) in (2, 3):
@@ -380,12 +615,21 @@ class Pool(LayerKind):
         return pool_layer(node, name, args, kwargs)
 
     @staticmethod
-    def apply(cx: OpContext, interp: "Interpreter", node: cst.Call, report_node: cst.CSTNode, layer: LayerV, x: TensorV) -> Value:
+    def apply(
+        cx: OpContext, interp: "Interpreter", node: cst.Call, report_node: cst.CSTNode, layer: LayerV, x: TensorV
+    ) -> Value:
         return _pool_out(cx, x, layer)
 
 
-@register_layer("AdaptivePool", "AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "AdaptiveAvgPool3d", "AdaptiveMaxPool1d",
-                "AdaptiveMaxPool2d", "AdaptiveMaxPool3d")
+@register_layer(
+    "AdaptivePool",
+    "AdaptiveAvgPool1d",
+    "AdaptiveAvgPool2d",
+    "AdaptiveAvgPool3d",
+    "AdaptiveMaxPool1d",
+    "AdaptiveMaxPool2d",
+    "AdaptiveMaxPool3d",
+)
 class AdaptivePool(LayerKind):
     """``nn.AdaptiveAvgPool2d(output_size)``: the spatial axes become output_size (None keeps an axis)."""
 
@@ -394,11 +638,17 @@ class AdaptivePool(LayerKind):
         v = args[0] if args else kwargs.get("output_size")
         n = int(name[-2])
         items = v.items if isinstance(v, SeqV) else (v,) * n if isinstance(v, IntV) else None
-        out = tuple(x.size if isinstance(x, IntV) else None for x in items) if items is not None and len(items) == n else None
+        out = (
+            tuple(x.size if isinstance(x, IntV) else None for x in items)
+            if items is not None and len(items) == n
+            else None
+        )
         return LayerV("AdaptivePool", (("n", n), ("out", out)), node) if "return_indices" not in kwargs else UNKNOWN
 
     @staticmethod
-    def apply(cx: OpContext, interp: "Interpreter", node: cst.Call, report_node: cst.CSTNode, layer: LayerV, x: TensorV) -> Value:
+    def apply(
+        cx: OpContext, interp: "Interpreter", node: cst.Call, report_node: cst.CSTNode, layer: LayerV, x: TensorV
+    ) -> Value:
         return _pool_out(cx, x, layer)
 
 
@@ -412,7 +662,12 @@ def pool_layer(node: cst.Call, name: str, args: list[Value], kwargs: dict[str, V
         if isinstance(v, SeqV):
             return tuple(_ints(v.items) or ()) or None
         return None
-    keys = ("kernel_size", "stride", "padding", "dilation") if name.startswith("Max") else ("kernel_size", "stride", "padding")
+
+    keys = (
+        ("kernel_size", "stride", "padding", "dilation")
+        if name.startswith("Max")
+        else ("kernel_size", "stride", "padding")
+    )
     for flag in ("ceil_mode", "return_indices"):
         f = kwargs.get(flag)
         if f is not None and not (isinstance(f, BoolV) and f.value is False):
@@ -461,22 +716,42 @@ class RNN(LayerKind):
             return UNKNOWN
         flags = {k: kwargs.get(k, BoolV(False)) for k in ("batch_first", "bidirectional")}
         layers_v = args[2] if len(args) > 2 else kwargs.get("num_layers", IntV(Size.const(1)))
-        if not all(isinstance(f, BoolV) and f.value is not None for f in flags.values()) or not isinstance(layers_v, IntV):
+        if not all(isinstance(f, BoolV) and f.value is not None for f in flags.values()) or not isinstance(
+            layers_v, IntV
+        ):
             return UNKNOWN
-        return LayerV("RNN", (("name", name), ("in", _size_arg(args, kwargs, 0, "input_size")), ("hidden", _size_arg(args, kwargs, 1, "hidden_size")),
-                              ("layers", layers_v.size), ("batch_first", flags["batch_first"].value),  # type: ignore[union-attr]
-                              ("dirs", 2 if flags["bidirectional"].value else 1)), node)  # type: ignore[union-attr]
+        return LayerV(
+            "RNN",
+            (
+                ("name", name),
+                ("in", _size_arg(args, kwargs, 0, "input_size")),
+                ("hidden", _size_arg(args, kwargs, 1, "hidden_size")),
+                ("layers", layers_v.size),
+                ("batch_first", flags["batch_first"].value),  # type: ignore[union-attr]
+                ("dirs", 2 if flags["bidirectional"].value else 1),  # type: ignore[union-attr]
+            ),
+            node,
+        )
 
     @staticmethod
-    def apply(cx: OpContext, interp: "Interpreter", node: cst.Call, report_node: cst.CSTNode, layer: LayerV, x: TensorV) -> Value:
+    def apply(
+        cx: OpContext, interp: "Interpreter", node: cst.Call, report_node: cst.CSTNode, layer: LayerV, x: TensorV
+    ) -> Value:
         if x.shape is None or len(x.shape) not in (2, 3):
             return UNKNOWN
         fin, hidden, dirs = layer.param("in"), layer.param("hidden"), layer.param("dirs")
         name = layer.param("name")
         if fin is not None and equal(x.shape[-1], fin) is Truth.FALSE:
-            cx.ctx.report(report_node, "SHP204", {"op": f"nn.{name}", "detail": D.LayerInput(str(name), "input_size", fin, "last-axis", x.shape[-1], x.shape)},
-                          cx.origins([x]),
-                          spec=_in_projection(x.shape, fin))
+            cx.ctx.report(
+                report_node,
+                "SHP204",
+                {
+                    "op": f"nn.{name}",
+                    "detail": D.LayerInput(str(name), "input_size", fin, "last-axis", x.shape[-1], x.shape),
+                },
+                cx.origins([x]),
+                spec=_in_projection(x.shape, fin),
+            )
             return UNKNOWN
         if hidden is None:
             return UNKNOWN
@@ -497,7 +772,9 @@ class Upsample(LayerKind):
         return LayerV("Upsample", (("size", size), ("scale", scale)), node)
 
     @staticmethod
-    def apply(cx: OpContext, interp: "Interpreter", node: cst.Call, report_node: cst.CSTNode, layer: LayerV, x: TensorV) -> Value:
+    def apply(
+        cx: OpContext, interp: "Interpreter", node: cst.Call, report_node: cst.CSTNode, layer: LayerV, x: TensorV
+    ) -> Value:
         return resized(cx, x, layer.param("size"), layer.param("scale"))
 
 
@@ -535,8 +812,9 @@ def resized(cx: OpContext, x: TensorV, size: Value | None, scale: Value | None) 
     return x.with_shape(x.shape[:2] + spatial)
 
 
-@register_layer("TransformerBlock", "TransformerEncoderLayer", "TransformerDecoderLayer", "TransformerEncoder",
-                "TransformerDecoder")
+@register_layer(
+    "TransformerBlock", "TransformerEncoderLayer", "TransformerDecoderLayer", "TransformerEncoder", "TransformerDecoder"
+)
 class TransformerBlock(LayerKind):
     """``nn.TransformerEncoderLayer(d_model, nhead, ...)`` / ``nn.TransformerDecoderLayer``, and
     ``nn.TransformerEncoder(layer, num_layers)`` / ``nn.TransformerDecoder``: the output has the shape of the input
@@ -552,14 +830,21 @@ class TransformerBlock(LayerKind):
         return LayerV("TransformerBlock", (("d", d), ("name", name)), node)
 
     @staticmethod
-    def apply(cx: OpContext, interp: "Interpreter", node: cst.Call, report_node: cst.CSTNode, layer: LayerV, x: TensorV) -> Value:
+    def apply(
+        cx: OpContext, interp: "Interpreter", node: cst.Call, report_node: cst.CSTNode, layer: LayerV, x: TensorV
+    ) -> Value:
         if x.shape is None or len(x.shape) not in (2, 3):
             return x.with_shape(None)
         d = layer.param("d")
         if d is not None and equal(x.shape[-1], d) is Truth.FALSE:
             name = str(layer.param("name", "TransformerEncoderLayer"))
-            cx.ctx.report(report_node, "SHP204", {"op": f"nn.{name}", "detail": D.LayerInput(name, "d_model", d, "last-axis", x.shape[-1], x.shape)},
-                          cx.origins([x]), spec=OpSpec("nn.TransformerBlock", None, (x.shape,), (), (("d_model", d),)))
+            cx.ctx.report(
+                report_node,
+                "SHP204",
+                {"op": f"nn.{name}", "detail": D.LayerInput(name, "d_model", d, "last-axis", x.shape[-1], x.shape)},
+                cx.origins([x]),
+                spec=OpSpec("nn.TransformerBlock", None, (x.shape,), (), (("d_model", d),)),
+            )
             return x.with_shape(None)
         return x
 
@@ -570,10 +855,16 @@ class Embedding(LayerKind):
 
     @staticmethod
     def build(cx: OpContext, node: cst.Call, name: str, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        return LayerV("Embedding", (("n", _size_arg(args, kwargs, 0, "num_embeddings")), ("d", _size_arg(args, kwargs, 1, "embedding_dim"))), node)
+        return LayerV(
+            "Embedding",
+            (("n", _size_arg(args, kwargs, 0, "num_embeddings")), ("d", _size_arg(args, kwargs, 1, "embedding_dim"))),
+            node,
+        )
 
     @staticmethod
-    def apply(cx: OpContext, interp: "Interpreter", node: cst.Call, report_node: cst.CSTNode, layer: LayerV, x: TensorV) -> Value:
+    def apply(
+        cx: OpContext, interp: "Interpreter", node: cst.Call, report_node: cst.CSTNode, layer: LayerV, x: TensorV
+    ) -> Value:
         if x.shape is None:
             return x.with_shape(None)
         d = layer.param("d")
@@ -587,11 +878,16 @@ class Flatten(LayerKind):
     @staticmethod
     def build(cx: OpContext, node: cst.Call, name: str, args: list[Value], kwargs: dict[str, Value]) -> Value:
         start, end = _ints([args[0]]) if args else [1], _ints([args[1]]) if len(args) > 1 else [-1]
-        return LayerV("Flatten", (("start", tuple(start) if start is not None else None),
-                                  ("end", tuple(end) if end is not None else None)), node)  # hashable params
+        return LayerV(
+            "Flatten",
+            (("start", tuple(start) if start is not None else None), ("end", tuple(end) if end is not None else None)),
+            node,
+        )  # hashable params
 
     @staticmethod
-    def apply(cx: OpContext, interp: "Interpreter", node: cst.Call, report_node: cst.CSTNode, layer: LayerV, x: TensorV) -> Value:
+    def apply(
+        cx: OpContext, interp: "Interpreter", node: cst.Call, report_node: cst.CSTNode, layer: LayerV, x: TensorV
+    ) -> Value:
         if x.shape is None:
             return x.with_shape(None)
         s, e = layer.param("start"), layer.param("end")
@@ -647,8 +943,15 @@ def check_chain(cx: OpContext, node: cst.Call, layers: tuple[Value, ...]) -> Non
         if sub.kind == "Linear":
             fin, fout = sub.param("in"), sub.param("out")
             if kind == "last" and feature is not None and fin is not None and equal(feature, fin) is Truth.FALSE:
-                cx.ctx.report(where, "SHP204", {"op": "nn.Linear", "detail": D.LayerInput("Linear", "in_features", fin, "last-axis", feature, sequential=True)},
-                                spec=OpSpec("nn.Linear", None, ((feature,),), (), (("in_features", fin), ("out_features", fout))))
+                cx.ctx.report(
+                    where,
+                    "SHP204",
+                    {
+                        "op": "nn.Linear",
+                        "detail": D.LayerInput("Linear", "in_features", fin, "last-axis", feature, sequential=True),
+                    },
+                    spec=OpSpec("nn.Linear", None, ((feature,),), (), (("in_features", fin), ("out_features", fout))),
+                )
                 return
             feature, kind = fout, "last"
         elif sub.kind.startswith("Conv") or sub.kind == "TransposedConv":
@@ -658,23 +961,63 @@ def check_chain(cx: OpContext, node: cst.Call, layers: tuple[Value, ...]) -> Non
                 ks, ds = sub.param("k") or (1,), sub.param("d") or (1,)
                 side = Size.const(max(64, max(ds) * (max(ks) - 1) + 1))
                 label = f"ConvTranspose{n}d" if sub.kind == "TransposedConv" else sub.kind
-                cx.ctx.report(where, "SHP204", {"op": f"nn.{label}", "detail": D.LayerInput(label, "in_channels", cin, "channels", feature, sequential=True)},
-                                spec=OpSpec("nn.ConvTranspose" if sub.kind == "TransposedConv" else "nn.Conv", None, ((feature,) + (side,) * n,), (), (("n", n), ("in_channels", cin), ("out_channels", cout), ("k", sub.param("k")),
-                                                                                        ("s", sub.param("s")), ("p", sub.param("p")), ("d", sub.param("d")))))
+                cx.ctx.report(
+                    where,
+                    "SHP204",
+                    {
+                        "op": f"nn.{label}",
+                        "detail": D.LayerInput(label, "in_channels", cin, "channels", feature, sequential=True),
+                    },
+                    spec=OpSpec(
+                        "nn.ConvTranspose" if sub.kind == "TransposedConv" else "nn.Conv",
+                        None,
+                        ((feature,) + (side,) * n,),
+                        (),
+                        (
+                            ("n", n),
+                            ("in_channels", cin),
+                            ("out_channels", cout),
+                            ("k", sub.param("k")),
+                            ("s", sub.param("s")),
+                            ("p", sub.param("p")),
+                            ("d", sub.param("d")),
+                        ),
+                    ),
+                )
                 return
             feature, kind = cout, "channel"
         elif sub.kind in ("ChannelNorm", "GroupNorm"):
             c = sub.param("c")
             if kind == "channel" and feature is not None and c is not None and equal(feature, c) is Truth.FALSE:
                 name = sub.param("name", "GroupNorm")
-                cx.ctx.report(where, "SHP204", {"op": f"nn.{name}", "detail": D.LayerInput(name, "num_channels", c, "channels", feature, sequential=True)},
-                                spec=OpSpec("nn.GroupNorm", None, ((Size.const(1), feature, Size.const(4)),), (), (("num_channels", c), ("n", 1))))
+                cx.ctx.report(
+                    where,
+                    "SHP204",
+                    {
+                        "op": f"nn.{name}",
+                        "detail": D.LayerInput(name, "num_channels", c, "channels", feature, sequential=True),
+                    },
+                    spec=OpSpec(
+                        "nn.GroupNorm",
+                        None,
+                        ((Size.const(1), feature, Size.const(4)),),
+                        (),
+                        (("num_channels", c), ("n", 1)),
+                    ),
+                )
                 return
         elif sub.kind == "LayerNorm":
             shape = sub.param("shape")
             if kind == "last" and feature is not None and shape and equal(feature, shape[-1]) is Truth.FALSE:
-                cx.ctx.report(where, "SHP204", {"op": "nn.LayerNorm", "detail": D.LayerInput("LayerNorm", "", tuple(shape), "last-axis", feature, sequential=True)},
-                                spec=OpSpec("nn.LayerNorm", None, ((feature,),), (), (("normalized_shape", tuple(shape)),)))
+                cx.ctx.report(
+                    where,
+                    "SHP204",
+                    {
+                        "op": "nn.LayerNorm",
+                        "detail": D.LayerInput("LayerNorm", "", tuple(shape), "last-axis", feature, sequential=True),
+                    },
+                    spec=OpSpec("nn.LayerNorm", None, ((feature,),), (), (("normalized_shape", tuple(shape)),)),
+                )
                 return
         elif sub.kind != "Elementwise" or sub.param("name") in ("Softmax", "LogSoftmax", "Softmin", "GLU0"):
             feature, kind = None, None
@@ -689,7 +1032,9 @@ def jax_layer(cx: OpContext, node: cst.Call, qual: str, args: list[Value], kwarg
         return v.size if isinstance(v, IntV) else None
 
     if name == "Linear":
-        return LayerV("Linear", (("in", size(0, "in_features")), ("out", size(1, "out_features")), ("lib", "equinox")), node)
+        return LayerV(
+            "Linear", (("in", size(0, "in_features")), ("out", size(1, "out_features")), ("lib", "equinox")), node
+        )
     if name == "MLP":
         return LayerV("Linear", (("in", size(0, "in_size")), ("out", size(1, "out_size")), ("lib", "equinox")), node)
     if name == "Embedding" and "weight" not in kwargs:
@@ -700,7 +1045,10 @@ def jax_layer(cx: OpContext, node: cst.Call, qual: str, args: list[Value], kwarg
         return layer(cx, node, name, args[:1], {})
     if name in ("Dropout", "Identity", "Lambda"):
         return LayerV("Elementwise", (("name", name),), node) if name != "Lambda" else UNKNOWN
-    if name in ("MaxPool1d", "MaxPool2d", "MaxPool3d", "AvgPool1d", "AvgPool2d", "AvgPool3d") and "use_ceil" not in kwargs:
+    if (
+        name in ("MaxPool1d", "MaxPool2d", "MaxPool3d", "AvgPool1d", "AvgPool2d", "AvgPool3d")
+        and "use_ceil" not in kwargs
+    ):
         # equinox pools: stride 1 unless given (torch's default is the kernel size)
         pool_kw = {k: v for k, v in kwargs.items() if k in ("kernel_size", "stride", "padding")}
         if len(args) > 3 or len(pool_kw) != len(kwargs):
@@ -720,17 +1068,29 @@ def _apply_unranked(cx: OpContext, report_node: cst.CSTNode, layer: LayerV, x: T
     if layer.kind == "LayerNorm":
         shape = layer.param("shape")
         if last is not None and shape and equal(last, shape[-1]) is Truth.FALSE:
-            cx.ctx.report(report_node, "SHP204", {"op": "nn.LayerNorm", "detail": D.LayerInput("LayerNorm", "", tuple(shape), "last-axis", last)},
-                            cx.origins([x]), spec=OpSpec("nn.LayerNorm", None, ((last,),), (), (("normalized_shape", tuple(shape)),)))
+            cx.ctx.report(
+                report_node,
+                "SHP204",
+                {"op": "nn.LayerNorm", "detail": D.LayerInput("LayerNorm", "", tuple(shape), "last-axis", last)},
+                cx.origins([x]),
+                spec=OpSpec("nn.LayerNorm", None, ((last,),), (), (("normalized_shape", tuple(shape)),)),
+            )
             return x.with_shape(None)
         return x
     fin, fout = layer.param("in"), layer.param("out")
     if last is not None and fin is not None and equal(last, fin) is Truth.FALSE:
-        cx.ctx.report(report_node, "SHP204", {"op": "nn.Linear", "detail": D.LayerInput("Linear", "in_features", fin, "last-axis", last)},
-                        cx.origins([x]), spec=OpSpec("nn.Linear", None, ((last,),), (), (("in_features", fin), ("out_features", fout))))
+        cx.ctx.report(
+            report_node,
+            "SHP204",
+            {"op": "nn.Linear", "detail": D.LayerInput("Linear", "in_features", fin, "last-axis", last)},
+            cx.origins([x]),
+            spec=OpSpec("nn.Linear", None, ((last,),), (), (("in_features", fin), ("out_features", fout))),
+        )
         return x.with_shape(None)
     if fout is None:
         return x.with_shape(None)
     if vs is not None and vs[2]:
         return TensorV(None, x.dtype, x.framework, None, x.origin, (vs[0], vs[1], vs[2][:-1] + (fout,)))
-    return TensorV(None, x.dtype, x.framework, None, x.origin, (vs[0] if vs is not None else (), cx.fresh("V"), (fout,)))
+    return TensorV(
+        None, x.dtype, x.framework, None, x.origin, (vs[0] if vs is not None else (), cx.fresh("V"), (fout,))
+    )

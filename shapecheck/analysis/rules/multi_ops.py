@@ -35,7 +35,11 @@ _MAX_PIECES = 64
 
 
 def _dim(args: list[Value], kwargs: dict[str, Value], pos: int, default: int | None, rank: int) -> int | None:
-    v = args[pos] if len(args) > pos else kwargs.get("dim", IntV(Size.const(default)) if default is not None else NoneV())
+    v = (
+        args[pos]
+        if len(args) > pos
+        else kwargs.get("dim", IntV(Size.const(default)) if default is not None else NoneV())
+    )
     d = _ints([v])
     if d is None:
         return None
@@ -45,10 +49,10 @@ def _dim(args: list[Value], kwargs: dict[str, Value], pos: int, default: int | N
 def _with_axis(t: TensorV, pos: int, size: Size | None) -> TensorV:
     assert t.shape is not None
     if size is None:
-        shape = t.shape[:pos] + t.shape[pos + 1:]
-        axes = (t.axes[:pos] + t.axes[pos + 1:]) if t.axes else None
+        shape = t.shape[:pos] + t.shape[pos + 1 :]
+        axes = (t.axes[:pos] + t.axes[pos + 1 :]) if t.axes else None
     else:
-        shape = t.shape[:pos] + (size,) + t.shape[pos + 1:]
+        shape = t.shape[:pos] + (size,) + t.shape[pos + 1 :]
         axes = t.axes if t.axes and equal(size, t.shape[pos]) is Truth.TRUE else None
     return t.with_shape(shape, axes)
 
@@ -72,8 +76,13 @@ def _array_split(cx: OpContext, node: cst.Call, t: TensorV, args: list[Value], k
         names = [f"a{i}" for i in range(len(shape))]
         split = " ".join(f"(n {x})" if i == pos else x for i, x in enumerate(names))
         out = " ".join(f"n {x}" if i == pos else x for i, x in enumerate(names))
-        cx.ctx.report(node, "SHP204", {"op": "split", "detail": D.ArraySections(n[0], pos, shape, size)},
-                      cx.origins([t]), spec=OpSpec("rearrange", f"{split} -> {out}", (shape,), (("n", count),)))  # the same divisibility
+        cx.ctx.report(
+            node,
+            "SHP204",
+            {"op": "split", "detail": D.ArraySections(n[0], pos, shape, size)},
+            cx.origins([t]),
+            spec=OpSpec("rearrange", f"{split} -> {out}", (shape,), (("n", count),)),
+        )  # the same divisibility
         return UNKNOWN
     piece = size.exact_div(count) if verdict is Truth.TRUE else None
     if piece is None or n[0] > _MAX_PIECES:
@@ -86,7 +95,15 @@ def pair(values: Value, indices: Value) -> SeqV:
 
 
 @TENSOR_METHODS.register(*MULTI)
-def apply(cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value], method: bool = True) -> Value | None:
+def apply(
+    cx: OpContext,
+    node: cst.Call,
+    name: str,
+    t: TensorV,
+    args: list[Value],
+    kwargs: dict[str, Value],
+    method: bool = True,
+) -> Value | None:
     """The value of ``t.name(*args)`` / ``torch.name(t, *args)``, or None when ``name`` is not one of these."""
     if name not in MULTI:
         return None
@@ -133,8 +150,13 @@ def apply(cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Value
             for p in parts:
                 total = total + p
             if equal(total, size) is Truth.FALSE:
-                cx.ctx.report(node, "SHP204", {"op": "split", "detail": D.SplitSizes(tuple(parts), total, pos, shape, size)},
-                               cx.origins([t]), spec=OpSpec("split", None, (shape,), (), (("sizes", tuple(parts)), ("dim", pos))))
+                cx.ctx.report(
+                    node,
+                    "SHP204",
+                    {"op": "split", "detail": D.SplitSizes(tuple(parts), total, pos, shape, size)},
+                    cx.origins([t]),
+                    spec=OpSpec("split", None, (shape,), (), (("sizes", tuple(parts)), ("dim", pos))),
+                )
                 return UNKNOWN
             return SeqV(tuple(_with_axis(t, pos, p) for p in parts), "tuple")
         s = _ints([spec])
@@ -237,15 +259,23 @@ def _number_of(v: Value) -> float | None:
     return v.value if isinstance(v, FloatV) else None
 
 
-_MATH_FLOAT: dict[str, Callable[..., float]] = {"sqrt": math.sqrt, "exp": math.exp, "log": math.log, "log2": math.log2, "log10": math.log10,
-               "pow": math.pow, "cos": math.cos, "sin": math.sin}
+_MATH_FLOAT: dict[str, Callable[..., float]] = {
+    "sqrt": math.sqrt,
+    "exp": math.exp,
+    "log": math.log,
+    "log2": math.log2,
+    "log10": math.log10,
+    "pow": math.pow,
+    "cos": math.cos,
+    "sin": math.sin,
+}
 _MATH_INT: dict[str, Callable[[float], int]] = {"ceil": math.ceil, "floor": math.floor}
 
 
 def math_call(qual: str, args: list[Value], kwargs: dict[str, Value], dynamic: bool) -> Value:
     """``math.sqrt(dim)``, ``math.log(n)``, ``math.ceil(n / k)`` ... of numbers: a float (its value when the arguments
     are known), an int for ceil/floor of a known value; anything else is unknown."""
-    name = qual[len("math."):]
+    name = qual[len("math.") :]
     if dynamic or kwargs or not args or not all(isinstance(a, (IntV, FloatV)) for a in args):
         return UNKNOWN
     known = [float(n) for n in map(_number_of, args) if n is not None]
@@ -278,13 +308,25 @@ def builtin_call(interp: "Interpreter", node: cst.Call, name: str, args: list[Va
         if isinstance(v, SeqV):
             return SeqV(v.items, "tuple" if name == "tuple" else "list")
         return None
-    if name == "zip" and args and all(isinstance(a, SeqV) for a in args) and len(args) == len(node.args) \
-            and not any(a.keyword is not None for a in node.args):
+    if (
+        name == "zip"
+        and args
+        and all(isinstance(a, SeqV) for a in args)
+        and len(args) == len(node.args)
+        and not any(a.keyword is not None for a in node.args)
+    ):
         n = min(len(a.items) for a in args if isinstance(a, SeqV))
-        return SeqV(tuple(SeqV(tuple(a.items[i] for a in args if isinstance(a, SeqV)), "tuple") for i in range(n)), "list")
+        return SeqV(
+            tuple(SeqV(tuple(a.items[i] for a in args if isinstance(a, SeqV)), "tuple") for i in range(n)), "list"
+        )
     if name == "enumerate" and len(args) == 1 and len(node.args) == 1 and isinstance(args[0], SeqV):
         return SeqV(tuple(SeqV((IntV(Size.const(i)), x), "tuple") for i, x in enumerate(args[0].items)), "list")
-    if name == "map" and len(node.args) >= 2 and len(args) == len(node.args) and all(isinstance(a, SeqV) for a in args[1:]):
+    if (
+        name == "map"
+        and len(node.args) >= 2
+        and len(args) == len(node.args)
+        and all(isinstance(a, SeqV) for a in args[1:])
+    ):
         seqs = [a for a in args[1:] if isinstance(a, SeqV)]
         n = min(len(s.items) for s in seqs)
         fn = node.args[0].value
@@ -295,7 +337,10 @@ def builtin_call(interp: "Interpreter", node: cst.Call, name: str, args: list[Va
             return _map(interp, node, fn, args, seqs, n, out)
         finally:
             # one finding per place: the function applied to equal items fails the same way each time
-            for lst, start in ((ctx.pending, marks[0]), (ctx.inline_findings, marks[1] if ctx.inline_findings is marks[2] else 0)):
+            for lst, start in (
+                (ctx.pending, marks[0]),
+                (ctx.inline_findings, marks[1] if ctx.inline_findings is marks[2] else 0),
+            ):
                 seen: set[tuple[int, str, str]] = set()
                 kept = []
                 for p in lst[start:]:
@@ -307,8 +352,15 @@ def builtin_call(interp: "Interpreter", node: cst.Call, name: str, args: list[Va
     return None
 
 
-def _map(interp: "Interpreter", node: cst.Call, fn: cst.BaseExpression, args: list[Value], seqs: list[SeqV], n: int,
-         out: list[Value]) -> Value | None:
+def _map(
+    interp: "Interpreter",
+    node: cst.Call,
+    fn: cst.BaseExpression,
+    args: list[Value],
+    seqs: list[SeqV],
+    n: int,
+    out: list[Value],
+) -> Value | None:
     for i in range(n):
         items = [s.items[i] for s in seqs]
         if isinstance(fn, cst.Lambda):
@@ -322,11 +374,16 @@ def _map(interp: "Interpreter", node: cst.Call, fn: cst.BaseExpression, args: li
 
 def _apply_lambda(interp: "Interpreter", fn: cst.Lambda, items: list[Value]) -> Value:
     params = fn.params
-    if params.star_arg is not cst.MaybeSentinel.DEFAULT and params.star_arg is not None or params.kwonly_params \
-            or params.star_kwarg is not None or params.posonly_params:
+    if (
+        params.star_arg is not cst.MaybeSentinel.DEFAULT
+        and params.star_arg is not None
+        or params.kwonly_params
+        or params.star_kwarg is not None
+        or params.posonly_params
+    ):
         return UNKNOWN
     names = [p.name.value for p in params.params]
-    if len(names) < len(items) or any(p.default is None for p in params.params[len(items):]):
+    if len(names) < len(items) or any(p.default is None for p in params.params[len(items) :]):
         return UNKNOWN
     saved = dict(interp.scope.vars)
     try:
@@ -345,8 +402,13 @@ def _isinstance(interp: "Interpreter", v: Value, classes: cst.BaseExpression) ->
     nodes = [e.value for e in classes.elements] if isinstance(classes, cst.Tuple) else [classes]
     answers = []
     for c in nodes:
-        if isinstance(c, cst.Name) and c.value in ("list", "tuple", "int", "float", "str", "dict", "bool") \
-                and c.value not in interp.scope.vars and c.value not in interp.m.globals and c.value not in interp.m.imports.names:
+        if (
+            isinstance(c, cst.Name)
+            and c.value in ("list", "tuple", "int", "float", "str", "dict", "bool")
+            and c.value not in interp.scope.vars
+            and c.value not in interp.m.globals
+            and c.value not in interp.m.imports.names
+        ):
             builtin = c.value
             if isinstance(v, TensorV) or isinstance(v, NoneV):
                 answers.append(False)
@@ -358,7 +420,9 @@ def _isinstance(interp: "Interpreter", v: Value, classes: cst.BaseExpression) ->
             elif isinstance(v, SeqV):
                 answers.append(False)
             elif isinstance(v, (IntV, FloatV, BoolV, StrV)) and builtin in ("list", "tuple", "dict"):
-                answers.append(False)  # a number or a string is no container (``pair(t)``: ``t if isinstance(t, tuple)``)
+                answers.append(
+                    False
+                )  # a number or a string is no container (``pair(t)``: ``t if isinstance(t, tuple)``)
             elif isinstance(v, StrV) and builtin == "str":
                 answers.append(True)
             else:

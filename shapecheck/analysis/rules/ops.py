@@ -18,7 +18,17 @@ from ...sizes import Size, Truth, equal, product
 from ..interpret.context import OpSpec
 from .shapes_bridge import Origin, shape_text
 from ..interpret.values import (
-    UNKNOWN, BoolV, DtypeV, FloatV, IntV, NoneV, RefV, SeqV, StrV, TensorV, Value,
+    UNKNOWN,
+    BoolV,
+    DtypeV,
+    FloatV,
+    IntV,
+    NoneV,
+    RefV,
+    SeqV,
+    StrV,
+    TensorV,
+    Value,
 )
 
 if TYPE_CHECKING:
@@ -26,8 +36,26 @@ if TYPE_CHECKING:
     from ..interpret.interpreter import Interpreter
 
 from .ops_common import (
-    _CASTS, DTYPE_NAMES, BROADCASTING_LOSSES, ELEMENTWISE_FUNCS, LOSSES, RANDOM_SIZED, REDUCTIONS, SAME_SHAPE, SIZE_CONSTRUCTORS, VARARG_SIZES,
-    _dtype_arg, _dtype_kw, _fill_dtype, _framework, _ints, _norm_dim, _op_name, _shape_args, _sizes, _tensor_type_dtype,
+    _CASTS,
+    DTYPE_NAMES,
+    BROADCASTING_LOSSES,
+    ELEMENTWISE_FUNCS,
+    LOSSES,
+    RANDOM_SIZED,
+    REDUCTIONS,
+    SAME_SHAPE,
+    SIZE_CONSTRUCTORS,
+    VARARG_SIZES,
+    _dtype_arg,
+    _dtype_kw,
+    _fill_dtype,
+    _framework,
+    _ints,
+    _norm_dim,
+    _op_name,
+    _shape_args,
+    _sizes,
+    _tensor_type_dtype,
     broadcast_shapes,
 )
 from . import frameworks, layers
@@ -90,8 +118,11 @@ def tensor_attribute(interp: "Interpreter", node: cst.Attribute, t: TensorV, att
     return UNKNOWN
 
 
-def tensor_binary(cx: OpContext, interp: "Interpreter", node: cst.CSTNode, left: Value, op: cst.CSTNode, right: Value) -> Value:
+def tensor_binary(
+    cx: OpContext, interp: "Interpreter", node: cst.CSTNode, left: Value, op: cst.CSTNode, right: Value
+) -> Value:
     from ..interpret.paths import branching, each_path
+
     if branching([left, right]) is not None:
         return each_path(cx.ctx, [left, right], lambda v: tensor_binary(cx, interp, node, v[0], op, v[1])) or UNKNOWN
     if isinstance(op, (cst.MatrixMultiply, cst.MatrixMultiplyAssign)):
@@ -126,8 +157,13 @@ def elementwise(cx: OpContext, node: cst.CSTNode, opname: str, tensors: list[Ten
             i, a, b = fail
             rank = max(len(shape), len(t.shape))
             axis_index = rank - i
-            cx.ctx.report(node, "SHP204", {"op": opname, "detail": D.Broadcast(shape, t.shape, axis_index, a, b)},
-                            cx.origins(tensors), spec=OpSpec("loss" if loss else "elementwise", None, (shape, t.shape), (), (("name", opname),)))
+            cx.ctx.report(
+                node,
+                "SHP204",
+                {"op": opname, "detail": D.Broadcast(shape, t.shape, axis_index, a, b)},
+                cx.origins(tensors),
+                spec=OpSpec("loss" if loss else "elementwise", None, (shape, t.shape), (), (("name", opname),)),
+            )
             return TensorV(None, dtype, fw)
         shape = new
         if shape is None:
@@ -135,7 +171,13 @@ def elementwise(cx: OpContext, node: cst.CSTNode, opname: str, tensors: list[Ten
             return TensorV(None, dtype, fw)
     misaligned(cx, node, opname, tensors)
     axes = tensors[0].axes if all(t.axes == tensors[0].axes for t in tensors) else None
-    return TensorV(shape, dtype, fw, axes if shape is not None and axes is not None and len(axes) == len(shape) else None, tensors[0].origin)
+    return TensorV(
+        shape,
+        dtype,
+        fw,
+        axes if shape is not None and axes is not None and len(axes) == len(shape) else None,
+        tensors[0].origin,
+    )
 
 
 def misaligned(cx: OpContext, node: cst.CSTNode, opname: str, tensors: list[TensorV]) -> None:
@@ -146,8 +188,12 @@ def misaligned(cx: OpContext, node: cst.CSTNode, opname: str, tensors: list[Tens
             a, b = named[i].axes, named[j].axes
             assert a is not None and b is not None
             if len(a) == len(b) and len(set(a)) == len(a) and set(a) == set(b) and a != b:
-                cx.ctx.report(node, "SHP401", {"op": opname, "left": " ".join(a), "right": " ".join(b)},  # type: ignore[arg-type]
-                                [f"rearrange one operand first, e.g. rearrange(y, \"{' '.join(b)} -> {' '.join(a)}\")"])  # type: ignore[arg-type]
+                cx.ctx.report(
+                    node,
+                    "SHP401",
+                    {"op": opname, "left": " ".join(a), "right": " ".join(b)},  # type: ignore[arg-type]
+                    [f'rearrange one operand first, e.g. rearrange(y, "{" ".join(b)} -> {" ".join(a)}")'],  # type: ignore[arg-type]
+                )
                 return
 
 
@@ -159,8 +205,13 @@ def matmul(cx: OpContext, node: cst.CSTNode, opname: str, a: TensorV, b: TensorV
     k1 = a.shape[-1]
     k2 = b.shape[-2] if len(b.shape) >= 2 else b.shape[0]
     if equal(k1, k2) is Truth.FALSE:
-        cx.ctx.report(node, "SHP204", {"op": opname, "detail": D.MatmulInner(a.shape, b.shape, k1, k2)}, cx.origins([a, b]),
-                        spec=OpSpec("matmul", None, (a.shape, b.shape)))
+        cx.ctx.report(
+            node,
+            "SHP204",
+            {"op": opname, "detail": D.MatmulInner(a.shape, b.shape, k1, k2)},
+            cx.origins([a, b]),
+            spec=OpSpec("matmul", None, (a.shape, b.shape)),
+        )
         return TensorV(None, dtype, fw)
     if len(a.shape) == 1 and len(b.shape) == 1:
         return TensorV((), dtype, fw)
@@ -170,8 +221,13 @@ def matmul(cx: OpContext, node: cst.CSTNode, opname: str, a: TensorV, b: TensorV
         return TensorV(b.shape[:-2] + b.shape[-1:], dtype, fw)
     batch, fail = broadcast_shapes(a.shape[:-2], b.shape[:-2])
     if fail is not None:
-        cx.ctx.report(node, "SHP204", {"op": opname, "detail": D.MatmulBatch(a.shape[:-2], b.shape[:-2])}, cx.origins([a, b]),
-                        spec=OpSpec("matmul", None, (a.shape, b.shape)))
+        cx.ctx.report(
+            node,
+            "SHP204",
+            {"op": opname, "detail": D.MatmulBatch(a.shape[:-2], b.shape[:-2])},
+            cx.origins([a, b]),
+            spec=OpSpec("matmul", None, (a.shape, b.shape)),
+        )
         return TensorV(None, dtype, fw)
     if batch is None:
         return TensorV(None, dtype, fw)
@@ -196,10 +252,23 @@ def numpy_dot(cx: OpContext, node: cst.CSTNode, a: TensorV, b: TensorV) -> Value
     return TensorV(out, dtype, a.framework)
 
 
-def tensor_method(cx: OpContext, interp: "Interpreter", node: cst.Call, t: TensorV, name: str, args: list[Value], kwargs: dict[str, Value], dynamic: bool) -> Value:
+def tensor_method(
+    cx: OpContext,
+    interp: "Interpreter",
+    node: cst.Call,
+    t: TensorV,
+    name: str,
+    args: list[Value],
+    kwargs: dict[str, Value],
+    dynamic: bool,
+) -> Value:
     from ..interpret.paths import branching, each_path
+
     if branching([t] + args) is not None:
-        return each_path(cx.ctx, [t] + args, lambda v: tensor_method(cx, interp, node, v[0], name, v[1:], kwargs, dynamic)) or UNKNOWN  # type: ignore[arg-type]
+        return (
+            each_path(cx.ctx, [t] + args, lambda v: tensor_method(cx, interp, node, v[0], name, v[1:], kwargs, dynamic))  # type: ignore[arg-type]
+            or UNKNOWN
+        )
     if dynamic:
         return t.with_shape(None) if name in SAME_SHAPE else UNKNOWN
     if name == "masked_fill" and args and not isinstance(args[0], TensorV):
@@ -209,7 +278,9 @@ def tensor_method(cx: OpContext, interp: "Interpreter", node: cst.Call, t: Tenso
     return apply_op(cx, node, name, t, args, kwargs, method=True)
 
 
-def apply_op(cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value], method: bool) -> Value:
+def apply_op(
+    cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value], method: bool
+) -> Value:
     """Shared by ``x.op(...)`` and ``torch.op(x, ...)`` (``args`` exclude the tensor itself)."""
     out = _dispatch_method(cx, node, name, t, args, kwargs, method)
     if t.framework == "jax" and isinstance(out, TensorV) and out.dtype in _X64 and out.dtype != t.dtype:
@@ -217,7 +288,9 @@ def apply_op(cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Va
     return out
 
 
-def _dispatch_method(cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value], method: bool) -> Value:
+def _dispatch_method(
+    cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value], method: bool
+) -> Value:
     for rule in TENSOR_METHODS.get(name):
         out = rule(cx, node, name, t, args, kwargs, method)
         if out is not None:
@@ -227,20 +300,26 @@ def _dispatch_method(cx: OpContext, node: cst.Call, name: str, t: TensorV, args:
 
 # ------------------------------------------------------------------------------------------ tensor-method rules
 @TENSOR_METHODS.register(*_CASTS)
-def _cast_method(cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value], method: bool) -> Value | None:
+def _cast_method(
+    cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value], method: bool
+) -> Value | None:
     """``x.float()``, ``x.half()``, ..."""
     return t.with_dtype(_CASTS[name]) if method and not args else None
 
 
 @TENSOR_METHODS.register("numpy")
-def _to_numpy(cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value], method: bool) -> Value | None:
+def _to_numpy(
+    cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value], method: bool
+) -> Value | None:
     if method and not args and t.framework == "torch":  # x.numpy(): a numpy array from here on
         return TensorV(t.shape, t.dtype, "numpy", t.axes, t.origin, t.vshape)
     return None
 
 
 @TENSOR_METHODS.register("to", "type", "astype", "type_as", "view")
-def _cast_to(cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value], method: bool) -> Value | None:
+def _cast_to(
+    cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value], method: bool
+) -> Value | None:
     """``x.to(torch.float16)``, ``x.astype("float32")``, ``x.type_as(y)``, ``x.view(torch.int32)``, ``x.to(dtype=...)``."""
     if args:
         target = args[0]
@@ -257,7 +336,11 @@ def _cast_to(cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Va
         if name in ("to", "type", "astype", "type_as"):
             if isinstance(target, (StrV, RefV)) or target is UNKNOWN:
                 dt = kwargs.get("dtype")
-                return t.with_dtype(dt.name) if isinstance(dt, DtypeV) else (t if isinstance(target, StrV) and name == "to" else t.with_dtype(None))
+                return (
+                    t.with_dtype(dt.name)
+                    if isinstance(dt, DtypeV)
+                    else (t if isinstance(target, StrV) and name == "to" else t.with_dtype(None))
+                )
     if name in ("to", "astype", "type") and "dtype" in kwargs:
         dt = kwargs["dtype"]
         return t.with_dtype(dt.name if isinstance(dt, DtypeV) else None)
@@ -265,7 +348,9 @@ def _cast_to(cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Va
 
 
 @TENSOR_METHODS.register("size")
-def _size(cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value], method: bool) -> Value | None:
+def _size(
+    cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value], method: bool
+) -> Value | None:
     shape = t.shape
     if shape is None:
         return UNKNOWN
@@ -277,26 +362,34 @@ def _size(cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Value
 
 
 @TENSOR_METHODS.register("dim", "ndimension")
-def _dim(cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value], method: bool) -> Value | None:
+def _dim(
+    cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value], method: bool
+) -> Value | None:
     if args:
         return None
     return IntV(Size.const(len(t.shape))) if t.shape is not None else UNKNOWN
 
 
 @TENSOR_METHODS.register("numel")
-def _numel(cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value], method: bool) -> Value | None:
+def _numel(
+    cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value], method: bool
+) -> Value | None:
     if args:
         return None
     return IntV(product(t.shape)) if t.shape is not None else UNKNOWN
 
 
 @TENSOR_METHODS.register("expand_as")
-def _expand_as(cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value], method: bool) -> Value | None:
+def _expand_as(
+    cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value], method: bool
+) -> Value | None:
     return t.with_shape(args[0].shape) if args and isinstance(args[0], TensorV) else None
 
 
 @TENSOR_METHODS.register("matmul", "mm", "bmm", "dot")
-def _matmul_method(cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value], method: bool) -> Value | None:
+def _matmul_method(
+    cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value], method: bool
+) -> Value | None:
     if not args or not isinstance(args[0], TensorV):
         return None
     if name == "dot" and t.framework in ("numpy", "jax"):
@@ -305,28 +398,38 @@ def _matmul_method(cx: OpContext, node: cst.Call, name: str, t: TensorV, args: l
 
 
 @TENSOR_METHODS.register(*REDUCTIONS)
-def _reduction(cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value], method: bool) -> Value | None:
+def _reduction(
+    cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value], method: bool
+) -> Value | None:
     return reduction(cx, node, name, t, args, kwargs, method)
 
 
 @TENSOR_METHODS.register("cumsum", "cumprod", "nancumsum", "nancumprod")
-def _cumulative(cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value], method: bool) -> Value | None:
+def _cumulative(
+    cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value], method: bool
+) -> Value | None:
     return cumulative(cx, node, name, t, args, kwargs)
 
 
 @TENSOR_METHODS.register(*DTYPE_NAMES)
-def _dtype_call(cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value], method: bool) -> Value | None:
+def _dtype_call(
+    cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value], method: bool
+) -> Value | None:
     """``np.half(x)``, ``np.float32(x)``: casts."""
     return t.with_dtype(DTYPE_NAMES[name]) if not method and t.framework in ("numpy", "jax") else None
 
 
 @TENSOR_METHODS.register("isnan", "isinf", "isfinite", "isposinf", "isneginf", "logical_not", "signbit")
-def _predicate(cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value], method: bool) -> Value | None:
+def _predicate(
+    cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value], method: bool
+) -> Value | None:
     return t.with_dtype("bool")
 
 
 @TENSOR_METHODS.register("tril", "triu")
-def _triangle(cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value], method: bool) -> Value | None:
+def _triangle(
+    cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value], method: bool
+) -> Value | None:
     shape = t.shape
     if t.framework in ("numpy", "jax") and shape is not None and len(shape) < 2:
         return t.with_shape(shape * 2 if len(shape) == 1 else None)  # np.tril of a vector: its (n, n) matrix
@@ -334,13 +437,17 @@ def _triangle(cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[V
 
 
 @TENSOR_METHODS.register("clamp", "clip", "clamp_min", "clamp_max")
-def _clamp(cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value], method: bool) -> Value | None:
+def _clamp(
+    cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value], method: bool
+) -> Value | None:
     bounds = [v for v in [*args, *kwargs.values()] if isinstance(v, TensorV)]
     return elementwise(cx, node, name, [t, *bounds]) if bounds else None  # tensor bounds broadcast with the input
 
 
 @TENSOR_METHODS.register("masked_fill")
-def _masked_fill(cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value], method: bool) -> Value | None:
+def _masked_fill(
+    cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value], method: bool
+) -> Value | None:
     if not args:
         return None
     shape = t.shape
@@ -351,18 +458,24 @@ def _masked_fill(cx: OpContext, node: cst.Call, name: str, t: TensorV, args: lis
 
 
 @TENSOR_METHODS.register(*SAME_SHAPE)
-def _same_shape(cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value], method: bool) -> Value | None:
+def _same_shape(
+    cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value], method: bool
+) -> Value | None:
     return t
 
 
 @TENSOR_METHODS.register("tolist", "item", "nonzero", "unique", "masked_select", "scatter")
-def _unknown(cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value], method: bool) -> Value | None:
+def _unknown(
+    cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value], method: bool
+) -> Value | None:
     """A Python value, or a shape that depends on the data."""
     return UNKNOWN
 
 
 @TENSOR_METHODS.register(*ELEMENTWISE_FUNCS)
-def _elementwise(cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value], method: bool) -> Value | None:
+def _elementwise(
+    cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value], method: bool
+) -> Value | None:
     if not args or not isinstance(args[0], TensorV):
         return None
     if name == "where":  # x.where(condition, y): all three broadcast
@@ -373,7 +486,9 @@ def _elementwise(cx: OpContext, node: cst.Call, name: str, t: TensorV, args: lis
 
 
 @TENSOR_METHODS.register("repeat")
-def _repeat(cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value], method: bool) -> Value | None:
+def _repeat(
+    cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value], method: bool
+) -> Value | None:
     """torch's ``x.repeat(*sizes)`` (numpy's ``repeat`` repeats elements: unknown)."""
     shape = t.shape
     if not method or t.framework != "torch":
@@ -388,14 +503,20 @@ def _repeat(cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Val
     return t.with_shape(tuple(a * b for a, b in zip(padded, sizes)))
 
 
-def reduction(cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value], method: bool) -> Value:
+def reduction(
+    cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value], method: bool
+) -> Value:
     shape = t.shape
     # x.norm(p, dim, keepdim) / np.linalg.norm(x, ord, axis, keepdims); x.std(dim, unbiased, keepdim) in torch
     at_dim, at_keep = (1, 2) if name == "norm" else (0, 2 if name in ("std", "var") else 1)
     dim_v = args[at_dim] if len(args) > at_dim else kwargs.get("dim", kwargs.get("axis", NoneV()))
     if name in ("std", "var") and t.framework == "torch" and isinstance(dim_v, BoolV):
         dim_v = NoneV()  # x.std(True): the unbiased flag
-    keep_pos = args[at_keep] if len(args) > at_keep and isinstance(args[at_keep], BoolV) and t.framework == "torch" else BoolV(False)
+    keep_pos = (
+        args[at_keep]
+        if len(args) > at_keep and isinstance(args[at_keep], BoolV) and t.framework == "torch"
+        else BoolV(False)
+    )
     keep_v = kwargs.get("keepdim", kwargs.get("keepdims", keep_pos))
     if isinstance(dim_v, SeqV) and not dim_v.items and t.framework == "torch":
         dim_v = UNKNOWN  # torch reads dim=() as every axis, in some versions
@@ -405,11 +526,16 @@ def reduction(cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[V
         out_dtype = None
     elif out_dtype in _INTEGRAL:
         # sums and products of bools / ints accumulate in int64; means and norms of ints are floats (or raise)
-        out_dtype = "int64" if name in ("sum", "prod", "nansum") and t.framework in ("torch", "numpy") else (
-            out_dtype if name in ("max", "min", "amax", "amin") else None)
+        out_dtype = (
+            "int64"
+            if name in ("sum", "prod", "nansum") and t.framework in ("torch", "numpy")
+            else (out_dtype if name in ("max", "min", "amax", "amin") else None)
+        )
     if "dtype" in kwargs:
         out_dtype = _dtype_kw(kwargs)
-    elif t.framework in ("numpy", "jax") and len(args) > 1 and name != "norm" and not isinstance(args[1], (NoneV, BoolV)):
+    elif (
+        t.framework in ("numpy", "jax") and len(args) > 1 and name != "norm" and not isinstance(args[1], (NoneV, BoolV))
+    ):
         out_dtype = _dtype_arg(args[1])  # np.sum(x, 0, np.float32): numpy's dtype comes second
     result: Value
     if shape is None or keep is None:
@@ -426,19 +552,34 @@ def reduction(cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[V
             result = TensorV(None, out_dtype, t.framework)
         else:
             reduced = sorted(set(n for n in norm if n is not None))
-            new = tuple(Size.const(1) if i in reduced else s for i, s in enumerate(shape)) if keep else tuple(s for i, s in enumerate(shape) if i not in reduced)
+            new = (
+                tuple(Size.const(1) if i in reduced else s for i, s in enumerate(shape))
+                if keep
+                else tuple(s for i, s in enumerate(shape) if i not in reduced)
+            )
             axes = None
             if t.axes:
-                axes = tuple(None if i in reduced else a for i, a in enumerate(t.axes)) if keep else tuple(a for i, a in enumerate(t.axes) if i not in reduced)
+                axes = (
+                    tuple(None if i in reduced else a for i, a in enumerate(t.axes))
+                    if keep
+                    else tuple(a for i, a in enumerate(t.axes) if i not in reduced)
+                )
             result = TensorV(new, out_dtype, t.framework, axes, t.origin)
-            if name in ("max", "min", "median") and not isinstance(dim_v, NoneV) and t.framework not in ("numpy", "jax"):
+            if (
+                name in ("max", "min", "median")
+                and not isinstance(dim_v, NoneV)
+                and t.framework not in ("numpy", "jax")
+            ):
                 from .multi_ops import values_indices
+
                 result = values_indices(t, result) if len(reduced) == 1 and not isinstance(dim_v, SeqV) else UNKNOWN
     note_framework_reduction(cx, node, name, t, reduced, kwargs)
     return result
 
 
-def cumulative(cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value]) -> Value:
+def cumulative(
+    cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value]
+) -> Value:
     """cumsum / cumprod: the shape is kept (numpy without an axis flattens); the dtype follows ``dtype=``."""
     dim_v = args[0] if args else kwargs.get("dim", kwargs.get("axis", NoneV()))
     reduced: list[int] | None = None
@@ -459,13 +600,23 @@ def cumulative(cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[
     return out
 
 
-def note_framework_reduction(cx: OpContext, node: cst.CSTNode, name: str, t: TensorV, reduced: list[int] | None, kwargs: dict[str, Value]) -> None:
+def note_framework_reduction(
+    cx: OpContext, node: cst.CSTNode, name: str, t: TensorV, reduced: list[int] | None, kwargs: dict[str, Value]
+) -> None:
     from .precision import check_framework_reduction
 
     check_framework_reduction(cx.m, node, name, t, reduced, kwargs)
 
 
-def call(cx: OpContext, interp: "Interpreter", node: cst.Call, qual: str, args: list[Value], kwargs: dict[str, Value], dynamic: bool) -> Value | None:
+def call(
+    cx: OpContext,
+    interp: "Interpreter",
+    node: cst.Call,
+    qual: str,
+    args: list[Value],
+    kwargs: dict[str, Value],
+    dynamic: bool,
+) -> Value | None:
     """A call of a framework function ``qual``; None when ``qual`` is no framework's."""
     fw = _framework(qual)
     if fw is None:
@@ -474,6 +625,7 @@ def call(cx: OpContext, interp: "Interpreter", node: cst.Call, qual: str, args: 
     if dynamic:
         return UNKNOWN
     from ..interpret.paths import branching, each_path
+
     if branching(args) is not None:
         return each_path(cx.ctx, args, lambda a: call(cx, interp, node, qual, a, kwargs, dynamic))
     if qual.startswith(frameworks.PREFIXES):
@@ -498,34 +650,46 @@ def call(cx: OpContext, interp: "Interpreter", node: cst.Call, qual: str, args: 
 
 # --------------------------------------------------------------------------------------------- function rules
 @STUB_OVERRIDES.register("torch.nn.functional.scaled_dot_product_attention")
-def _attention(cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]) -> Value | None:
+def _attention(
+    cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]
+) -> Value | None:
     return attention(cx, node, args, kwargs)
 
 
 @STUB_OVERRIDES.register("torch.nn.functional.linear")
-def _linear(cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]) -> Value | None:
+def _linear(
+    cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]
+) -> Value | None:
     return linear(cx, node, args, kwargs)
 
 
 @FUNCTIONS.register(*SIZE_CONSTRUCTORS, "arange")
-def _construct(cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]) -> Value | None:
+def _construct(
+    cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]
+) -> Value | None:
     return construct(cx, node, fw, qual, qual.rsplit(".", 1)[-1], args, kwargs)
 
 
 @FUNCTIONS.register(*RANDOM_SIZED)
-def _random_sized(cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]) -> Value | None:
+def _random_sized(
+    cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]
+) -> Value | None:
     return random_sized(cx, node, fw, qual, args, kwargs)
 
 
 @FUNCTIONS.register("outer")
-def _outer(cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]) -> Value | None:
+def _outer(
+    cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]
+) -> Value | None:
     if fw in ("numpy", "jax") and len(args) == 2 and isinstance(args[0], TensorV) and isinstance(args[1], TensorV):
         return outer(args[0], args[1], fw)
     return None  # torch.outer: its stub
 
 
 @FUNCTIONS.register("zeros_like", "ones_like", "empty_like", "randn_like", "rand_like", "full_like")
-def _like(cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]) -> Value | None:
+def _like(
+    cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]
+) -> Value | None:
     if not args or not isinstance(args[0], TensorV):
         return None
     if "shape" in kwargs:  # np.zeros_like(x, shape=(2, 3))
@@ -535,33 +699,43 @@ def _like(cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], 
 
 
 @FUNCTIONS.register("cat", "concatenate", "concat", "stack", "hstack", "vstack")
-def _concat(cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]) -> Value | None:
+def _concat(
+    cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]
+) -> Value | None:
     return concat(cx, node, qual.rsplit(".", 1)[-1], fw, args, kwargs)
 
 
 @FUNCTIONS.register("matmul", "bmm", "mm")
-def _matmul(cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]) -> Value | None:
+def _matmul(
+    cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]
+) -> Value | None:
     if len(args) == 2 and isinstance(args[0], TensorV) and isinstance(args[1], TensorV):
         return matmul(cx, node, qual.rsplit(".", 1)[-1], args[0], args[1])
     return None
 
 
 @FUNCTIONS.register(*LOSSES)
-def _loss(cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]) -> Value | None:
+def _loss(
+    cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]
+) -> Value | None:
     if len(args) >= 2 and isinstance(args[0], TensorV) and isinstance(args[1], TensorV):
         return loss(cx, node, qual.rsplit(".", 1)[-1], args[0], args[1], kwargs)
     return None
 
 
 @FUNCTIONS.register(*ELEMENTWISE_FUNCS)
-def _elementwise_fn(cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]) -> Value | None:
+def _elementwise_fn(
+    cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]
+) -> Value | None:
     if len(args) >= 2 and all(isinstance(a, TensorV) for a in args[:2]):
         return elementwise(cx, node, qual.rsplit(".", 1)[-1], [a for a in args if isinstance(a, TensorV)])
     return None
 
 
 @FUNCTIONS.register("torch.nn.functional.interpolate", "torch.nn.functional.upsample")
-def _interpolate(cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]) -> Value | None:
+def _interpolate(
+    cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]
+) -> Value | None:
     x = args[0] if args else kwargs.get("input")
     if not isinstance(x, TensorV) or len(args) > 3:
         return None
@@ -573,7 +747,9 @@ def _interpolate(cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[V
 
 
 @FUNCTIONS.register("tensor", "as_tensor", "from_numpy", "array", "asarray")
-def _as_array(cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]) -> Value | None:
+def _as_array(
+    cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]
+) -> Value | None:
     if args and isinstance(args[0], TensorV):  # np.asarray(torch_tensor) is a numpy array from here on
         src = args[0]
         out = TensorV(src.shape, src.dtype, fw, src.axes, src.origin, src.vshape)
@@ -598,7 +774,9 @@ def _literal_shape(v: Value, depth: int = 0) -> tuple[Size, ...] | None:
     return (Size.const(len(v.items)),) + first
 
 
-def call_stub(cx: OpContext, node: cst.Call, qual: str, fi: "FunctionInfo", args: list[Value], kwargs: dict[str, Value]) -> Value:
+def call_stub(
+    cx: OpContext, node: cst.Call, qual: str, fi: "FunctionInfo", args: list[Value], kwargs: dict[str, Value]
+) -> Value:
     """A function declared in a shape stub: check each argument against its annotation, return the declared shape."""
     from ...annotations import Memo, instantiate, match_shape
     from ..index.functions import bind_arguments
@@ -621,11 +799,23 @@ def call_stub(cx: OpContext, node: cst.Call, qual: str, fi: "FunctionInfo", args
         if res.ok is False and res.problem is not None:
             code, fields = res.problem
             short = qual.rsplit(".", 1)[-1]
-            cx.ctx.report(node, "SHP204", {"op": qual, "detail": D.StubArgument(p.name, p.ann.text, code, tuple(fields.items()))},
-                            [f"the argument has shape {shape_text(arg.shape)}" + (f" {arg.origin}" if arg.origin is not None else ""),
-                             f"stub {short}() at {fi.module.path}:{fi.module.line_of(fi.node)}"],
-                            spec=OpSpec("annotation", None, _bound_shapes(fi, bound, p.name) + (arg.shape,), (),
-                                        (("dims", p.ann.dims), ("params", _param_dims(fi, bound, p.name)), ("stub", qual))))
+            cx.ctx.report(
+                node,
+                "SHP204",
+                {"op": qual, "detail": D.StubArgument(p.name, p.ann.text, code, tuple(fields.items()))},
+                [
+                    f"the argument has shape {shape_text(arg.shape)}"
+                    + (f" {arg.origin}" if arg.origin is not None else ""),
+                    f"stub {short}() at {fi.module.path}:{fi.module.line_of(fi.node)}",
+                ],
+                spec=OpSpec(
+                    "annotation",
+                    None,
+                    _bound_shapes(fi, bound, p.name) + (arg.shape,),
+                    (),
+                    (("dims", p.ann.dims), ("params", _param_dims(fi, bound, p.name)), ("stub", qual)),
+                ),
+            )
             return TensorV(None, first.dtype if first else None, first.framework if first else None)
     ret = fi.return_ann
     fw = first.framework if first else _framework(qual)
@@ -650,8 +840,13 @@ def linear(cx: OpContext, node: cst.Call, args: list[Value], kwargs: dict[str, V
         return TensorV(None, x.dtype, "torch")
     fin = w.shape[-1]
     if equal(x.shape[-1], fin) is Truth.FALSE:
-        cx.ctx.report(node, "SHP204", {"op": "linear", "detail": D.LinearFeatures(x.shape, w.shape, fin)},
-                        cx.origins([x, w]), spec=OpSpec("linear", None, (x.shape, w.shape)))
+        cx.ctx.report(
+            node,
+            "SHP204",
+            {"op": "linear", "detail": D.LinearFeatures(x.shape, w.shape, fin)},
+            cx.origins([x, w]),
+            spec=OpSpec("linear", None, (x.shape, w.shape)),
+        )
         return TensorV(None, x.dtype, "torch")
     dtype = x.dtype if x.dtype == w.dtype else None
     return TensorV(x.shape[:-1] + (w.shape[:1] if len(w.shape) == 2 else ()), dtype, "torch")
@@ -671,8 +866,18 @@ def attention(cx: OpContext, node: cst.Call, args: list[Value], kwargs: dict[str
         return TensorV(None, dtype, "torch")
     for what, x, y in (("query and key", q.shape[-1], k.shape[-1]), ("key and value", k.shape[-2], v.shape[-2])):
         if equal(x, y) is Truth.FALSE:
-            cx.ctx.report(node, "SHP204", {"op": "scaled_dot_product_attention", "detail": D.AttentionMismatch("query-key" if what == "query and key" else "key-value", x, y, q.shape, k.shape, v.shape)},
-                            cx.origins([q, k, v]), spec=OpSpec("attention", None, (q.shape, k.shape, v.shape)))
+            cx.ctx.report(
+                node,
+                "SHP204",
+                {
+                    "op": "scaled_dot_product_attention",
+                    "detail": D.AttentionMismatch(
+                        "query-key" if what == "query and key" else "key-value", x, y, q.shape, k.shape, v.shape
+                    ),
+                },
+                cx.origins([q, k, v]),
+                spec=OpSpec("attention", None, (q.shape, k.shape, v.shape)),
+            )
             return TensorV(None, dtype, "torch")
     gqa = kwargs.get("enable_gqa")
     if gqa is not None and not (isinstance(gqa, BoolV) and gqa.value is False):
@@ -685,7 +890,9 @@ def attention(cx: OpContext, node: cst.Call, args: list[Value], kwargs: dict[str
     return TensorV(batch + (q.shape[-2], v.shape[-1]), dtype, "torch")
 
 
-def construct(cx: OpContext, node: cst.Call, fw: str, qual: str, name: str, args: list[Value], kwargs: dict[str, Value]) -> Value:
+def construct(
+    cx: OpContext, node: cst.Call, fw: str, qual: str, name: str, args: list[Value], kwargs: dict[str, Value]
+) -> Value:
     """zeros / ones / empty / full / rand / randn: the sizes as varargs (torch, ``np.random.rand``) or one tuple."""
     dtype = _dtype_kw(kwargs)
     at = 2 if name == "full" else 1
@@ -695,7 +902,13 @@ def construct(cx: OpContext, node: cst.Call, fw: str, qual: str, name: str, args
     if dtype is None and fw == "numpy" and name != "arange" and not unread:  # dtype=bool: not a value we read
         dtype = "float64" if name != "full" else _fill_dtype(args[1] if len(args) > 1 else kwargs.get("fill_value"))
     if name == "arange":
-        if len(args) == 1 and isinstance(args[0], IntV) and "step" not in kwargs and "end" not in kwargs and "stop" not in kwargs:
+        if (
+            len(args) == 1
+            and isinstance(args[0], IntV)
+            and "step" not in kwargs
+            and "end" not in kwargs
+            and "stop" not in kwargs
+        ):
             n = args[0].size.as_int()
             if n is not None and n < 0:
                 return TensorV((Size.const(0),), dtype, fw) if fw == "numpy" else TensorV(None, dtype, fw)
@@ -727,14 +940,24 @@ def _sized(cx: OpContext, node: cst.Call, name: str, shape_args: list[Value], dt
     if vals is None:
         return TensorV(None, dtype, fw)
     positional = [a for a in node.args if a.keyword is None]
-    if fw == "torch" and len(shape_args) >= 2 and len(vals) == len(shape_args) == len(positional) \
-            and not any(a.star for a in node.args) and any(v is UNKNOWN for v in vals):
+    if (
+        fw == "torch"
+        and len(shape_args) >= 2
+        and len(vals) == len(shape_args) == len(positional)
+        and not any(a.star for a in node.args)
+        and any(v is UNKNOWN for v in vals)
+    ):
         # torch.empty(o // 4, i, h, w): sizes passed one by one are ints, so the rank is their count even when a
         # value is unknown (an unknown size, not evidence of a size)
         codes = [cx.m.code_for(a.value).replace(" ", "") for a in positional]
-        vals = [v if v is not UNKNOWN else
-                IntV(cx.ctx.fresh(codes[i] if len(codes[i]) <= 24 else f"n{i}", f"(an unknown size passed to {name}(...))"))
-                for i, v in enumerate(vals)]
+        vals = [
+            v
+            if v is not UNKNOWN
+            else IntV(
+                cx.ctx.fresh(codes[i] if len(codes[i]) <= 24 else f"n{i}", f"(an unknown size passed to {name}(...))")
+            )
+            for i, v in enumerate(vals)
+        ]
     sizes = []
     for v in vals:
         if isinstance(v, IntV) and (v.size.as_int() is None or v.size.as_int() >= 0):  # type: ignore[operator]
@@ -744,7 +967,9 @@ def _sized(cx: OpContext, node: cst.Call, name: str, shape_args: list[Value], dt
     return TensorV(tuple(sizes), dtype, fw, None, Origin(cx.m, node, f"{name}(...)"))
 
 
-def random_sized(cx: OpContext, node: cst.Call, fw: str, qual: str, args: list[Value], kwargs: dict[str, Value]) -> Value:
+def random_sized(
+    cx: OpContext, node: cst.Call, fw: str, qual: str, args: list[Value], kwargs: dict[str, Value]
+) -> Value:
     """``np.random.normal(0, 1, size=(2, 3))`` / ``torch.randint(0, 5, (2, 3))``: the shape is the ``size`` argument."""
     name = qual.rsplit(".", 1)[-1]
     pos = RANDOM_SIZED[qual]
@@ -791,8 +1016,13 @@ def concat(cx: OpContext, node: cst.Call, name: str, fw: str, args: list[Value],
     shapes = [t.shape for t in ts if t.shape is not None]
     rank = len(shapes[0])
     if any(len(s) != rank for s in shapes):
-        cx.ctx.report(node, "SHP204", {"op": name, "detail": D.ConcatRanks(tuple(shapes))}, cx.origins(ts),
-                        spec=OpSpec("stack" if stack else "cat", None, tuple(shapes), (), (("dim", d[0]),)))
+        cx.ctx.report(
+            node,
+            "SHP204",
+            {"op": name, "detail": D.ConcatRanks(tuple(shapes))},
+            cx.origins(ts),
+            spec=OpSpec("stack" if stack else "cat", None, tuple(shapes), (), (("dim", d[0]),)),
+        )
         return TensorV(None, dtype, fw)
     pos = _norm_dim(d[0], rank + 1 if stack else rank)
     if pos is None:
@@ -802,8 +1032,13 @@ def concat(cx: OpContext, node: cst.Call, name: str, fw: str, args: list[Value],
             continue
         for s in shapes[1:]:
             if equal(shapes[0][i], s[i]) is Truth.FALSE:
-                cx.ctx.report(node, "SHP204", {"op": name, "detail": D.ConcatAxis(i, shapes[0], s)}, cx.origins(ts),
-                                spec=OpSpec("stack" if stack else "cat", None, tuple(shapes), (), (("dim", d[0]),)))
+                cx.ctx.report(
+                    node,
+                    "SHP204",
+                    {"op": name, "detail": D.ConcatAxis(i, shapes[0], s)},
+                    cx.origins(ts),
+                    spec=OpSpec("stack" if stack else "cat", None, tuple(shapes), (), (("dim", d[0]),)),
+                )
                 return TensorV(None, dtype, fw)
     if stack:
         misaligned(cx, node, name, ts)
@@ -812,7 +1047,7 @@ def concat(cx: OpContext, node: cst.Call, name: str, fw: str, args: list[Value],
         total = shapes[0][pos]
         for s in shapes[1:]:
             total = total + s[pos]
-        out = shapes[0][:pos] + (total,) + shapes[0][pos + 1:]
+        out = shapes[0][:pos] + (total,) + shapes[0][pos + 1 :]
     return TensorV(out, dtype, fw)
 
 
@@ -826,13 +1061,23 @@ def loss(cx: OpContext, node: cst.Call, name: str, a: TensorV, b: TensorV, kwarg
         if len(a.shape) == len(b.shape) and strict:
             for i, (x, y) in enumerate(zip(a.shape, b.shape)):
                 if equal(x, y) is Truth.FALSE:
-                    cx.ctx.report(node, "SHP204", {"op": name, "detail": D.LossTarget(a.shape, b.shape, i)},
-                                    cx.origins([a, b]), spec=OpSpec("loss", None, (a.shape, b.shape), (), (("name", name),)))
+                    cx.ctx.report(
+                        node,
+                        "SHP204",
+                        {"op": name, "detail": D.LossTarget(a.shape, b.shape, i)},
+                        cx.origins([a, b]),
+                        spec=OpSpec("loss", None, (a.shape, b.shape), (), (("name", name),)),
+                    )
                     return TensorV(None, out_dtype, a.framework)
         out_shape, fail = broadcast_shapes(a.shape, b.shape)
         if fail is not None:
-            cx.ctx.report(node, "SHP204", {"op": name, "detail": D.LossTarget(a.shape, b.shape)}, cx.origins([a, b]),
-                            spec=OpSpec("loss", None, (a.shape, b.shape), (), (("name", name),)))
+            cx.ctx.report(
+                node,
+                "SHP204",
+                {"op": name, "detail": D.LossTarget(a.shape, b.shape)},
+                cx.origins([a, b]),
+                spec=OpSpec("loss", None, (a.shape, b.shape), (), (("name", name),)),
+            )
             return TensorV(None, out_dtype, a.framework)
         misaligned(cx, node, name, [a, b])
     red = kwargs.get("reduction")

@@ -8,18 +8,47 @@ import libcst as cst
 
 from ...sizes import Size, Truth, equal, greater_equal
 from ..interpret.values import (
-    UNKNOWN, DtypeV, IntV, RefV, SeqV, StrV, Value,
+    UNKNOWN,
+    DtypeV,
+    IntV,
+    RefV,
+    SeqV,
+    StrV,
+    Value,
 )
 
 DTYPE_NAMES = {
-    "float16": "float16", "half": "float16", "bfloat16": "bfloat16", "float32": "float32", "float": "float32",
-    "float64": "float64", "double": "float64", "int8": "int8", "int16": "int16", "int32": "int32", "int64": "int64",
-    "long": "int64", "int": "int32", "uint8": "uint8", "bool": "bool", "bool_": "bool", "complex64": "complex64",
-    "complex128": "complex128", "float_": "float64", "single": "float32",
+    "float16": "float16",
+    "half": "float16",
+    "bfloat16": "bfloat16",
+    "float32": "float32",
+    "float": "float32",
+    "float64": "float64",
+    "double": "float64",
+    "int8": "int8",
+    "int16": "int16",
+    "int32": "int32",
+    "int64": "int64",
+    "long": "int64",
+    "int": "int32",
+    "uint8": "uint8",
+    "bool": "bool",
+    "bool_": "bool",
+    "complex64": "complex64",
+    "complex128": "complex128",
+    "float_": "float64",
+    "single": "float32",
 }
 # legacy tensor types: ``x.type(torch.HalfTensor)`` / ``x.type("torch.cuda.HalfTensor")``
-_TENSOR_TYPES = {"HalfTensor": "float16", "BFloat16Tensor": "bfloat16", "FloatTensor": "float32", "DoubleTensor": "float64",
-                 "LongTensor": "int64", "IntTensor": "int32", "BoolTensor": "bool"}
+_TENSOR_TYPES = {
+    "HalfTensor": "float16",
+    "BFloat16Tensor": "bfloat16",
+    "FloatTensor": "float32",
+    "DoubleTensor": "float64",
+    "LongTensor": "int64",
+    "IntTensor": "int32",
+    "BoolTensor": "bool",
+}
 
 
 def _tensor_type_dtype(target: Value) -> str | None:
@@ -28,45 +57,211 @@ def _tensor_type_dtype(target: Value) -> str | None:
         return _TENSOR_TYPES[name.rsplit(".", 1)[-1]]
     return None
 
-_FRAMEWORK_PREFIX = {"torch": "torch", "numpy": "numpy", "jax": "jax", "jaxlib": "jax",
-                     # issue 15: their calls go to frameworks.py (ops.call), never to the torch rules
-                     "tensorflow": "tensorflow", "keras": "tensorflow", "tf_keras": "tensorflow", "paddle": "paddle", "flax": "jax", "jmp": "jax"}
+
+_FRAMEWORK_PREFIX = {
+    "torch": "torch",
+    "numpy": "numpy",
+    "jax": "jax",
+    "jaxlib": "jax",
+    # issue 15: their calls go to frameworks.py (ops.call), never to the torch rules
+    "tensorflow": "tensorflow",
+    "keras": "tensorflow",
+    "tf_keras": "tensorflow",
+    "paddle": "paddle",
+    "flax": "jax",
+    "jmp": "jax",
+}
 
 # methods / functions that keep the shape of their (first) tensor argument
 SAME_SHAPE = {
-    "contiguous", "clone", "detach", "cpu", "cuda", "abs", "exp", "log", "log1p", "expm1", "sqrt", "rsqrt", "sigmoid",
-    "tanh", "relu", "gelu", "silu", "neg", "negative", "sin", "cos", "square", "reciprocal", "sign", "floor", "ceil",
-    "round", "clamp", "clip", "clamp_min", "clamp_max", "masked_fill", "requires_grad_", "pin_memory", "numpy",
-    "relu_", "sigmoid_", "zero_", "fill_", "normal_", "uniform_", "copy_", "nan_to_num", "erf", "softplus",
-    "leaky_relu", "elu", "mish", "hardswish", "dropout", "dropout1d", "dropout2d", "layer_norm_like", "normalize",
-    "softmax", "log_softmax", "cumsum", "cumprod", "flip", "roll", "tril", "triu", "detach_", "logit",
-    "float", "half", "double", "bfloat16", "long", "int", "bool", "to", "type", "type_as", "astype", "view_as_real_like",
-    "asarray", "array", "stop_gradient", "gelu_new", "sign_", "isnan", "isinf", "isfinite", "logical_not", "bitwise_not",
-    "zeros_like", "ones_like", "empty_like", "rand_like", "randn_like", "full_like", "real", "imag", "conj", "angle",
-    "group_norm_like", "instance_norm_like",
+    "contiguous",
+    "clone",
+    "detach",
+    "cpu",
+    "cuda",
+    "abs",
+    "exp",
+    "log",
+    "log1p",
+    "expm1",
+    "sqrt",
+    "rsqrt",
+    "sigmoid",
+    "tanh",
+    "relu",
+    "gelu",
+    "silu",
+    "neg",
+    "negative",
+    "sin",
+    "cos",
+    "square",
+    "reciprocal",
+    "sign",
+    "floor",
+    "ceil",
+    "round",
+    "clamp",
+    "clip",
+    "clamp_min",
+    "clamp_max",
+    "masked_fill",
+    "requires_grad_",
+    "pin_memory",
+    "numpy",
+    "relu_",
+    "sigmoid_",
+    "zero_",
+    "fill_",
+    "normal_",
+    "uniform_",
+    "copy_",
+    "nan_to_num",
+    "erf",
+    "softplus",
+    "leaky_relu",
+    "elu",
+    "mish",
+    "hardswish",
+    "dropout",
+    "dropout1d",
+    "dropout2d",
+    "layer_norm_like",
+    "normalize",
+    "softmax",
+    "log_softmax",
+    "cumsum",
+    "cumprod",
+    "flip",
+    "roll",
+    "tril",
+    "triu",
+    "detach_",
+    "logit",
+    "float",
+    "half",
+    "double",
+    "bfloat16",
+    "long",
+    "int",
+    "bool",
+    "to",
+    "type",
+    "type_as",
+    "astype",
+    "view_as_real_like",
+    "asarray",
+    "array",
+    "stop_gradient",
+    "gelu_new",
+    "sign_",
+    "isnan",
+    "isinf",
+    "isfinite",
+    "logical_not",
+    "bitwise_not",
+    "zeros_like",
+    "ones_like",
+    "empty_like",
+    "rand_like",
+    "randn_like",
+    "full_like",
+    "real",
+    "imag",
+    "conj",
+    "angle",
+    "group_norm_like",
+    "instance_norm_like",
 }
-_CASTS = {"float": "float32", "half": "float16", "double": "float64", "bfloat16": "bfloat16", "long": "int64", "int": "int32", "bool": "bool"}
-REDUCTIONS = {"sum", "mean", "prod", "amax", "amin", "max", "min", "std", "var", "norm", "logsumexp", "all", "any",
-              "argmax", "argmin", "nansum", "nanmean", "median", "count_nonzero"}
-LOSSES = {"mse_loss", "l1_loss", "smooth_l1_loss", "huber_loss", "binary_cross_entropy", "binary_cross_entropy_with_logits",
-          "soft_margin_loss", "kl_div", "poisson_nll_loss"}
+_CASTS = {
+    "float": "float32",
+    "half": "float16",
+    "double": "float64",
+    "bfloat16": "bfloat16",
+    "long": "int64",
+    "int": "int32",
+    "bool": "bool",
+}
+REDUCTIONS = {
+    "sum",
+    "mean",
+    "prod",
+    "amax",
+    "amin",
+    "max",
+    "min",
+    "std",
+    "var",
+    "norm",
+    "logsumexp",
+    "all",
+    "any",
+    "argmax",
+    "argmin",
+    "nansum",
+    "nanmean",
+    "median",
+    "count_nonzero",
+}
+LOSSES = {
+    "mse_loss",
+    "l1_loss",
+    "smooth_l1_loss",
+    "huber_loss",
+    "binary_cross_entropy",
+    "binary_cross_entropy_with_logits",
+    "soft_margin_loss",
+    "kl_div",
+    "poisson_nll_loss",
+}
 BROADCASTING_LOSSES = {"kl_div", "poisson_nll_loss", "soft_margin_loss"}  # no warning, no error on another target size
 CONSTRUCTORS = {"zeros", "ones", "empty", "rand", "randn", "full"}
 # the constructors modelled, by qualified name (another module's zeros/rand may mean anything)
-SIZE_CONSTRUCTORS = {f"{m}.{n}" for m in ("torch", "numpy", "jax.numpy") for n in ("zeros", "ones", "empty", "full")} | {
-    "torch.rand", "torch.randn", "numpy.random.rand", "numpy.random.randn"}
+SIZE_CONSTRUCTORS = {
+    f"{m}.{n}" for m in ("torch", "numpy", "jax.numpy") for n in ("zeros", "ones", "empty", "full")
+} | {"torch.rand", "torch.randn", "numpy.random.rand", "numpy.random.randn"}
 VARARG_SIZES = {"numpy.random.rand", "numpy.random.randn"}  # sizes as separate arguments only
 # random samplers whose shape is their ``size`` argument: qualified name -> its position
 RANDOM_SIZED = {
-    **{f"numpy.random.{n}": 0 for n in ("random", "random_sample", "sample", "ranf", "standard_normal", "standard_cauchy",
-                                        "standard_exponential")},
-    **{f"numpy.random.{n}": 2 for n in ("normal", "uniform", "randint", "lognormal", "logistic", "gumbel", "laplace",
-                                        "binomial")},
+    **{
+        f"numpy.random.{n}": 0
+        for n in (
+            "random",
+            "random_sample",
+            "sample",
+            "ranf",
+            "standard_normal",
+            "standard_cauchy",
+            "standard_exponential",
+        )
+    },
+    **{
+        f"numpy.random.{n}": 2
+        for n in ("normal", "uniform", "randint", "lognormal", "logistic", "gumbel", "laplace", "binomial")
+    },
     **{f"numpy.random.{n}": 1 for n in ("exponential", "poisson", "rayleigh", "standard_t", "chisquare", "geometric")},
     "torch.randint": -1,
 }
-ELEMENTWISE_FUNCS = {"add", "sub", "subtract", "mul", "multiply", "div", "divide", "true_divide", "maximum", "minimum",
-                     "where", "pow", "power", "atan2", "hypot", "fmod", "remainder", "lerp"}
+ELEMENTWISE_FUNCS = {
+    "add",
+    "sub",
+    "subtract",
+    "mul",
+    "multiply",
+    "div",
+    "divide",
+    "true_divide",
+    "maximum",
+    "minimum",
+    "where",
+    "pow",
+    "power",
+    "atan2",
+    "hypot",
+    "fmod",
+    "remainder",
+    "lerp",
+}
 
 
 def _framework(qual: str) -> str | None:
@@ -117,7 +312,9 @@ def _sizes(values: Sequence[Value], fresh: Callable[[str], Size]) -> tuple[Size,
     return tuple(out)
 
 
-def broadcast_shapes(a: tuple[Size, ...], b: tuple[Size, ...]) -> tuple[tuple[Size, ...] | None, tuple[int, Size, Size] | None]:
+def broadcast_shapes(
+    a: tuple[Size, ...], b: tuple[Size, ...]
+) -> tuple[tuple[Size, ...] | None, tuple[int, Size, Size] | None]:
     """(broadcast shape or None if unknown, the definitely failing (axis from the right, a, b) or None)."""
     out: list[Size] = []
     unknown = False
@@ -144,7 +341,6 @@ def broadcast_shapes(a: tuple[Size, ...], b: tuple[Size, ...]) -> tuple[tuple[Si
         unknown = True
         out.append(x)
     return (None if unknown else tuple(reversed(out))), None
-
 
 
 def _dtype_kw(kwargs: dict[str, Value]) -> str | None:
@@ -183,6 +379,15 @@ def _is_none_or_ellipsis(node: cst.BaseExpression) -> bool:
 
 def _op_name(op: cst.CSTNode) -> str:
     return {
-        cst.Add: "+", cst.Subtract: "-", cst.Multiply: "*", cst.Divide: "/", cst.FloorDivide: "//", cst.Power: "**",
-        cst.Modulo: "%", cst.AddAssign: "+=", cst.SubtractAssign: "-=", cst.MultiplyAssign: "*=", cst.DivideAssign: "/=",
+        cst.Add: "+",
+        cst.Subtract: "-",
+        cst.Multiply: "*",
+        cst.Divide: "/",
+        cst.FloorDivide: "//",
+        cst.Power: "**",
+        cst.Modulo: "%",
+        cst.AddAssign: "+=",
+        cst.SubtractAssign: "-=",
+        cst.MultiplyAssign: "*=",
+        cst.DivideAssign: "/=",
     }.get(type(op), "elementwise operation")

@@ -57,9 +57,16 @@ if TYPE_CHECKING:
 
 # framework op name -> the kind of reduction
 _KINDS = {
-    "sum": "sum", "nansum": "sum", "prod": "prod", "nanprod": "prod",
-    "cumsum": "cumsum", "nancumsum": "cumsum", "cumprod": "cumprod", "nancumprod": "cumprod",
-    "mean": "mean", "nanmean": "mean",
+    "sum": "sum",
+    "nansum": "sum",
+    "prod": "prod",
+    "nanprod": "prod",
+    "cumsum": "cumsum",
+    "nancumsum": "cumsum",
+    "cumprod": "cumprod",
+    "nancumprod": "cumprod",
+    "mean": "mean",
+    "nanmean": "mean",
 }
 
 # Ops that torch.autocast runs in float32, by device type, among the reductions checked here.
@@ -77,15 +84,29 @@ AUTOCAST_FP32: dict[str, frozenset[str]] = {
 }
 _NO_AUTOCAST_KERNEL = frozenset({"nansum", "nanmean", "nancumsum", "nancumprod", "nanprod"})
 
-_AUTOCAST_ANY_DEVICE = {"torch.autocast", "torch.amp.autocast", "torch.amp.autocast_mode.autocast", "torch.autocast_mode.autocast"}
+_AUTOCAST_ANY_DEVICE = {
+    "torch.autocast",
+    "torch.amp.autocast",
+    "torch.amp.autocast_mode.autocast",
+    "torch.autocast_mode.autocast",
+}
 _AUTOCAST_FIXED_DEVICE = {
-    "torch.cuda.amp.autocast": "cuda", "torch.cuda.amp.autocast_mode.autocast": "cuda", "torch.cuda.autocast": "cuda",
-    "torch.cpu.amp.autocast": "cpu", "torch.cpu.amp.autocast_mode.autocast": "cpu", "torch.cpu.autocast": "cpu",
+    "torch.cuda.amp.autocast": "cuda",
+    "torch.cuda.amp.autocast_mode.autocast": "cuda",
+    "torch.cuda.autocast": "cuda",
+    "torch.cpu.amp.autocast": "cpu",
+    "torch.cpu.amp.autocast_mode.autocast": "cpu",
+    "torch.cpu.autocast": "cpu",
 }
 
 # callables passed to einops.reduce(x, pattern, f) that we can resolve
-_PADDLE_AUTOCAST = {"paddle.amp.auto_cast", "paddle.amp.amp_guard", "paddle.amp.auto_cast.auto_cast",
-                    "paddle.amp.auto_cast.amp_guard", "paddle.fluid.dygraph.amp.amp_guard"}
+_PADDLE_AUTOCAST = {
+    "paddle.amp.auto_cast",
+    "paddle.amp.amp_guard",
+    "paddle.amp.auto_cast.auto_cast",
+    "paddle.amp.auto_cast.amp_guard",
+    "paddle.fluid.dygraph.amp.amp_guard",
+}
 # paddle.amp levels that run these reductions in float32 (FP16_BLACK_LIST holds reduce_sum, mean, reduce_prod, cumsum,
 # cumprod at O1; OD keeps every op outside the white list in float32; O2 keeps only EXTRA_BLACK_LIST)
 _PADDLE_FP32_LEVELS = frozenset({"O1", "OD"})
@@ -118,7 +139,7 @@ def autocast_region(m: "ModuleAnalysis", stmt: cst.With, interp: Any) -> Iterato
         yield
     finally:
         if states:
-            del stack[len(stack) - len(states):]
+            del stack[len(stack) - len(states) :]
 
 
 def _autocast_state(m: "ModuleAnalysis", expr: cst.BaseExpression, evaluate: Any) -> AutocastState | None:
@@ -165,6 +186,7 @@ def _arg(call: cst.Call, index: int, keyword: str) -> cst.BaseExpression | None:
 
 def _static_eval(m: "ModuleAnalysis") -> Any:
     """A tiny evaluator for decorator arguments (no interpreter frame there): strings, booleans, dtypes."""
+
     def ev(node: cst.BaseExpression) -> Value | None:
         if isinstance(node, cst.SimpleString):
             v = literal_str(node)
@@ -173,6 +195,7 @@ def _static_eval(m: "ModuleAnalysis") -> Any:
             return BoolV(node.value == "True")
         q = m.qualify(node) if isinstance(node, (cst.Name, cst.Attribute)) else None
         return constant(q) if q else None
+
     return ev
 
 
@@ -231,7 +254,7 @@ def paddle_amp_fp32(m: "ModuleAnalysis", node: cst.CSTNode) -> AutocastState | N
     states = [st for st in _active_states(m, node) if st.device is not None and st.device.startswith("paddle:")]
     if not states or states[-1].enabled is False:
         return None
-    return states[-1] if states[-1].device[len("paddle:"):] in _PADDLE_FP32_LEVELS else None  # type: ignore[index]
+    return states[-1] if states[-1].device[len("paddle:") :] in _PADDLE_FP32_LEVELS else None  # type: ignore[index]
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -246,10 +269,18 @@ def _count_text(count: Size | None) -> tuple[str, int | None]:
     return (str(count), None) if n is None else (f"{n:,}", n)
 
 
-_ACCUMULATION: dict[str, type[D.Accumulation]] = {"SHP301": D.Float16Accumulation, "SHP302": D.Bfloat16Accumulation,
-                                                  "SHP303": D.Float16RunningAccumulation}
-_VERBS = {"sum": "sums", "prod": "multiplies", "cumsum": "takes a running sum over", "cumprod": "takes a running product over",
-          "mean": "averages"}
+_ACCUMULATION: dict[str, type[D.Accumulation]] = {
+    "SHP301": D.Float16Accumulation,
+    "SHP302": D.Bfloat16Accumulation,
+    "SHP303": D.Float16RunningAccumulation,
+}
+_VERBS = {
+    "sum": "sums",
+    "prod": "multiplies",
+    "cumsum": "takes a running sum over",
+    "cumprod": "takes a running product over",
+    "mean": "averages",
+}
 
 
 def _code_for(kind: str, dtype: str) -> str:
@@ -299,8 +330,9 @@ def _casts(m: "ModuleAnalysis", fw: str | None, dtype: str, input_node: cst.Base
     return None
 
 
-def _make_fix(m: "ModuleAnalysis", call: cst.CSTNode, input_node: cst.BaseExpression | None, fw: str | None,
-              dtype: str) -> tuple[tuple[cst.CSTNode, str, str], ...]:
+def _make_fix(
+    m: "ModuleAnalysis", call: cst.CSTNode, input_node: cst.BaseExpression | None, fw: str | None, dtype: str
+) -> tuple[tuple[cst.CSTNode, str, str], ...]:
     if input_node is None or not isinstance(call, cst.Call):
         return ()
     if fw == "tensorflow":
@@ -308,8 +340,12 @@ def _make_fix(m: "ModuleAnalysis", call: cst.CSTNode, input_node: cst.BaseExpres
         if tf is None:
             return ()
         # tf.cast(x, tf.float32) in, tf.cast(..., tf.float16) out (a TensorFlow tensor has no .astype)
-        return ((input_node, "before", f"{tf}.cast("), (input_node, "after", f", {tf}.float32)"),
-                (_outer(call, "before"), "before", f"{tf}.cast("), (_outer(call, "after"), "after", f", {tf}.{dtype})"))
+        return (
+            (input_node, "before", f"{tf}.cast("),
+            (input_node, "after", f", {tf}.float32)"),
+            (_outer(call, "before"), "before", f"{tf}.cast("),
+            (_outer(call, "after"), "after", f", {tf}.{dtype})"),
+        )
     casts = _casts(m, fw, dtype, input_node)
     if casts is None:
         return ()
@@ -323,13 +359,19 @@ def _make_fix(m: "ModuleAnalysis", call: cst.CSTNode, input_node: cst.BaseExpres
     return _with_cast_back(m, call, down, edits)
 
 
-def _with_cast_back(m: "ModuleAnalysis", call: cst.Call, down: str,
-                    inner: list[tuple[cst.CSTNode, str, str]]) -> tuple[tuple[cst.CSTNode, str, str], ...]:
+def _with_cast_back(
+    m: "ModuleAnalysis", call: cst.Call, down: str, inner: list[tuple[cst.CSTNode, str, str]]
+) -> tuple[tuple[cst.CSTNode, str, str], ...]:
     """Cast the result back after the call -- or, for a manual mean (``x.sum(-1) / n``), after the division, so the
     float32 sum never has to fit in float16."""
     anchor: cst.CSTNode = call
     parent = _parents(m).get(id(call))
-    if isinstance(parent, cst.BinaryOperation) and isinstance(parent.operator, cst.Divide) and parent.left is call and not call.lpar:
+    if (
+        isinstance(parent, cst.BinaryOperation)
+        and isinstance(parent.operator, cst.Divide)
+        and parent.left is call
+        and not call.lpar
+    ):
         anchor = parent
     edits: list[tuple[cst.CSTNode, str, str]] = []
     if anchor is not call and not getattr(anchor, "lpar", None):
@@ -347,7 +389,9 @@ def _outer(node: cst.CSTNode, side: str) -> cst.CSTNode:
     return node
 
 
-def _explicit_dtype_fix(m: "ModuleAnalysis", call: cst.CSTNode, fw: str | None, dtype: str) -> tuple[tuple[cst.CSTNode, str, str], ...]:
+def _explicit_dtype_fix(
+    m: "ModuleAnalysis", call: cst.CSTNode, fw: str | None, dtype: str
+) -> tuple[tuple[cst.CSTNode, str, str], ...]:
     """``x.sum(dtype=torch.float16)`` / ``np.mean(a, dtype=np.float16)``: accumulate in float32, cast back after."""
     if not isinstance(call, cst.Call) or dtype != "float16":
         return ()
@@ -360,7 +404,9 @@ def _explicit_dtype_fix(m: "ModuleAnalysis", call: cst.CSTNode, fw: str | None, 
         return _with_cast_back(m, call, ".half()", [(dt, "replace", up)])
     if fw == "numpy":
         np_name = _numpy_alias(m)
-        up, down = (f"{np_name}.float32", f".astype({np_name}.float16)") if np_name else ('"float32"', '.astype("float16")')
+        up, down = (
+            (f"{np_name}.float32", f".astype({np_name}.float16)") if np_name else ('"float32"', '.astype("float16")')
+        )
         return _with_cast_back(m, call, down, [(dt, "replace", up)])
     return ()
 
@@ -371,8 +417,22 @@ def _method_input(m: "ModuleAnalysis", call: cst.CSTNode, keywords: tuple[str, .
         return None
     func = call.func
     qual = m.qualify(func) if isinstance(func, (cst.Name, cst.Attribute)) else None
-    if qual and qual.split(".", 1)[0] in ("torch", "numpy", "jax", "tensorflow", "paddle", "keras", "tf_keras", "flax", "jmp"):
-        return _arg(call, 0, keywords[0]) if not any(a.keyword is not None and a.keyword.value in keywords[1:] for a in call.args) else None
+    if qual and qual.split(".", 1)[0] in (
+        "torch",
+        "numpy",
+        "jax",
+        "tensorflow",
+        "paddle",
+        "keras",
+        "tf_keras",
+        "flax",
+        "jmp",
+    ):
+        return (
+            _arg(call, 0, keywords[0])
+            if not any(a.keyword is not None and a.keyword.value in keywords[1:] for a in call.args)
+            else None
+        )
     if isinstance(func, cst.Attribute):
         return func.value
     return None
@@ -386,23 +446,38 @@ def _origin_notes(t: TensorV) -> list[str]:
     return [f"input {t.dtype} tensor {t.origin}"] if t.origin is not None else []
 
 
-def _report(m: "ModuleAnalysis", node: cst.CSTNode, code: str, op: str, kind: str, dtype: str, fw: str | None,
-            count: Size | None, factors: list[tuple[str | None, Size]], t: TensorV,
-            fix: tuple[tuple[cst.CSTNode, str, str], ...], explicit_dtype: bool = False) -> None:
+def _report(
+    m: "ModuleAnalysis",
+    node: cst.CSTNode,
+    code: str,
+    op: str,
+    kind: str,
+    dtype: str,
+    fw: str | None,
+    count: Size | None,
+    factors: list[tuple[str | None, Size]],
+    t: TensorV,
+    fix: tuple[tuple[cst.CSTNode, str, str], ...],
+    explicit_dtype: bool = False,
+) -> None:
     count_s, n = _count_text(count)
     detail = _ACCUMULATION[code](kind, fw, n, count, tuple(factors))
     notes = _origin_notes(t)
     if fix:
         notes.append("fix: upcast before the reduction and cast the result back (shapecheck check --fix)")
     if code == "SHP301" and kind == "sum":
-        notes.append("casting back to float16 keeps the dtype but cannot hold a total above 65,504: keep the float32 result "
-                     "where the total itself can be that large")
+        notes.append(
+            "casting back to float16 keeps the dtype but cannot hold a total above 65,504: keep the float32 result "
+            "where the total itself can be that large"
+        )
     if fw in ("torch", None) and kind in ("sum", "cumsum", "cumprod"):
-        notes.append(f"inside torch.autocast(device_type=\"cuda\") torch runs {kind} in float32 (not under CPU autocast)")
+        notes.append(f'inside torch.autocast(device_type="cuda") torch runs {kind} in float32 (not under CPU autocast)')
     m.ctx.report(node, code, {"op": op, "verb": _VERBS[kind], "count": count_s, "detail": detail}, notes, fix=fix)
 
 
-def check_einops_reduction(m: "ModuleAnalysis", node: cst.CSTNode, op: str, t: TensorV, reduction: str | None, res: Any, pattern: str) -> None:
+def check_einops_reduction(
+    m: "ModuleAnalysis", node: cst.CSTNode, op: str, t: TensorV, reduction: str | None, res: Any, pattern: str
+) -> None:
     dtype = t.dtype
     if dtype not in ("float16", "bfloat16"):
         return None
@@ -427,7 +502,19 @@ def check_einops_reduction(m: "ModuleAnalysis", node: cst.CSTNode, op: str, t: T
         if not is_layer_ctor:
             input_node = _arg(node, 0, "tensor")
     text = f"einops.reduce(..., {pattern!r}, {kind!r})" if op == "einops.reduce" else f"{op} ({pattern!r}, {kind!r})"
-    _report(m, node, _code_for(kind, dtype), text, kind, dtype, fw, count, factors, t, _make_fix(m, node, input_node, fw, dtype))
+    _report(
+        m,
+        node,
+        _code_for(kind, dtype),
+        text,
+        kind,
+        dtype,
+        fw,
+        count,
+        factors,
+        t,
+        _make_fix(m, node, input_node, fw, dtype),
+    )
     return None
 
 
@@ -476,7 +563,9 @@ def _einops_count(t: TensorV, res: Any, pattern: str) -> tuple[Size | None, list
     return count, factors
 
 
-def check_framework_reduction(m: "ModuleAnalysis", node: cst.CSTNode, name: str, t: TensorV, reduced: list[int] | None, kwargs: dict[str, Value]) -> None:
+def check_framework_reduction(
+    m: "ModuleAnalysis", node: cst.CSTNode, name: str, t: TensorV, reduced: list[int] | None, kwargs: dict[str, Value]
+) -> None:
     kind = _KINDS.get(name)
     if kind is None or "out" in kwargs:
         return None
@@ -514,8 +603,13 @@ def check_framework_reduction(m: "ModuleAnalysis", node: cst.CSTNode, name: str,
     if explicit:
         fix = _explicit_dtype_fix(m, node, fw, dtype)
     else:
-        input_node = _method_input(m, node, {"numpy": ("a", "input"), "tensorflow": ("input_tensor", "x", "input"),
-                                             "paddle": ("x", "input")}.get(fw or "", ("input", "a", "x")))
+        input_node = _method_input(
+            m,
+            node,
+            {"numpy": ("a", "input"), "tensorflow": ("input_tensor", "x", "input"), "paddle": ("x", "input")}.get(
+                fw or "", ("input", "a", "x")
+            ),
+        )
         fix = _make_fix(m, node, input_node, fw, dtype)
     _report(m, node, _code_for(kind, dtype), op, kind, dtype, fw, count, factors, t, fix, explicit)
     return None

@@ -52,21 +52,34 @@ class OpContext:
 
     def origins(self, tensors: list[TensorV]) -> list[str]:
         """One note per operand: its shape and where it was made."""
-        return [f"operand #{i}: shape {shape_text(t.shape)}" + (f" {t.origin}" if t.origin is not None else "") for i, t in enumerate(tensors)]
+        return [
+            f"operand #{i}: shape {shape_text(t.shape)}" + (f" {t.origin}" if t.origin is not None else "")
+            for i, t in enumerate(tensors)
+        ]
 
 
 class MethodRule(Protocol):
     """``x.name(*args, **kwargs)`` (``method``) or ``fw.name(x, *args, **kwargs)`` (not ``method``)."""
 
-    def __call__(self, cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value],
-                 method: bool, /) -> Value | None: ...
+    def __call__(
+        self,
+        cx: OpContext,
+        node: cst.Call,
+        name: str,
+        t: TensorV,
+        args: list[Value],
+        kwargs: dict[str, Value],
+        method: bool,
+        /,
+    ) -> Value | None: ...
 
 
 class FunctionRule(Protocol):
     """``qual(*args, **kwargs)``, ``fw`` the framework of ``qual``."""
 
-    def __call__(self, cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value],
-                 kwargs: dict[str, Value], /) -> Value | None: ...
+    def __call__(
+        self, cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value], /
+    ) -> Value | None: ...
 
 
 class LayerRule(Protocol):
@@ -75,8 +88,9 @@ class LayerRule(Protocol):
 
     def build(self, cx: OpContext, node: cst.Call, name: str, args: list[Value], kwargs: dict[str, Value]) -> Value: ...
 
-    def apply(self, cx: OpContext, interp: "Interpreter", node: cst.Call, report_node: cst.CSTNode, layer: LayerV,
-              x: TensorV) -> Value: ...
+    def apply(
+        self, cx: OpContext, interp: "Interpreter", node: cst.Call, report_node: cst.CSTNode, layer: LayerV, x: TensorV
+    ) -> Value: ...
 
 
 R = TypeVar("R")
@@ -96,6 +110,7 @@ class Table(Generic[R]):
                 self.rules[n] = self.rules.get(n, ()) + (rule,)
             self.ready = False
             return rule
+
         return add
 
     def get(self, name: str) -> tuple[R, ...]:
@@ -127,6 +142,7 @@ FRAMEWORK_FUNCTIONS: dict[str, Table[FunctionRule]] = {fw: Table(f"{fw} function
 LAYERS: dict[str, LayerRule] = {}  # class name -> its kind's rule
 LAYER_KINDS: dict[str, LayerRule] = {}  # the LayerV kind -> its rule
 
+
 def framework_methods(framework: str, *names: str) -> Callable[[MethodRule], MethodRule]:
     """A rule for the tensor methods ``names`` of ``framework`` (its tensors never reach the torch rules)."""
     return FRAMEWORK_METHODS[framework].register(*names)
@@ -143,12 +159,14 @@ L = TypeVar("L", bound=type)
 def layer(kind: str, *names: str) -> Callable[[L], L]:
     """A layer kind (the LayerV kind ``build`` makes), built by the ``torch.nn`` classes ``names`` (default: the kind
     itself); the decorated class has ``build`` and ``apply`` (static methods, see LayerRule)."""
+
     def add(cls: L) -> L:
         rule: LayerRule = cls()
         LAYER_KINDS[kind] = rule
         for n in names or (kind,):
             LAYERS[n] = rule
         return cls
+
     return add
 
 

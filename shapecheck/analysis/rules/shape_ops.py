@@ -10,14 +10,21 @@ from ...diagnostics import details as D
 from ...sizes import Size, Truth, divisible, equal, greater_equal, product
 from ..interpret.context import OpSpec
 from ..interpret.values import (
-    UNKNOWN, IntV, SeqV, TensorV, Value,
+    UNKNOWN,
+    IntV,
+    SeqV,
+    TensorV,
+    Value,
 )
 
 if TYPE_CHECKING:
     from ..interpret.interpreter import Interpreter
 
 from .ops_common import (
-    _ints, _is_none_or_ellipsis, _norm_dim, _shape_args,
+    _ints,
+    _is_none_or_ellipsis,
+    _norm_dim,
+    _shape_args,
 )
 from .registry import TENSOR_METHODS, OpContext
 
@@ -93,7 +100,7 @@ def _slice_size(interp: "Interpreter", sl: cst.Slice, n: Size) -> Size | None:
     if any(x is not None and i is None for x, i in zip((lo, hi, st), ints)):
         return None  # a symbolic bound
     if nn is not None and ints[2] != 0:
-        return Size.const(len(range(nn)[ints[0]:ints[1]:ints[2]]))
+        return Size.const(len(range(nn)[ints[0] : ints[1] : ints[2]]))
     # symbolic: x[:k] with k <= n unknown in general; x[1:] -> n-1 (when n >= 1)
     if ints[2] is None and ints[1] is None and isinstance(ints[0], int) and ints[0] >= 0:
         if greater_equal(n, ints[0]) is Truth.TRUE:
@@ -112,7 +119,8 @@ def reshape(cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Val
     if len(minus) > 1 or any(v is UNKNOWN for v in vals):
         return t.with_shape(None)
     sizes = [v.size for v in vals if isinstance(v, IntV)]
-    if len(sizes) != len(vals) or any(s.as_int() is not None and s.as_int() <= 0 and i not in minus for i, s in enumerate(sizes)):  # type: ignore[operator]
+    non_positive = any((n := s.as_int()) is not None and n <= 0 and i not in minus for i, s in enumerate(sizes))
+    if len(sizes) != len(vals) or non_positive:
         return t.with_shape(None)
     if t.shape is None:
         if not minus:
@@ -122,8 +130,22 @@ def reshape(cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Val
     if minus:
         known = product(s for i, s in enumerate(sizes) if i not in minus)
         if divisible(total, known) is Truth.FALSE:
-            cx.ctx.report(node, "SHP204", {"op": name, "detail": D.ReshapeElements(name, t.shape, total, tuple(sizes), tuple(minus), known=known)}, cx.origins([t]),
-                            spec=OpSpec("reshape", None, (t.shape,), (), (("target", tuple(Size.const(-1) if i in minus else x for i, x in enumerate(sizes))),)))
+            cx.ctx.report(
+                node,
+                "SHP204",
+                {
+                    "op": name,
+                    "detail": D.ReshapeElements(name, t.shape, total, tuple(sizes), tuple(minus), known=known),
+                },
+                cx.origins([t]),
+                spec=OpSpec(
+                    "reshape",
+                    None,
+                    (t.shape,),
+                    (),
+                    (("target", tuple(Size.const(-1) if i in minus else x for i, x in enumerate(sizes))),),
+                ),
+            )
             return t.with_shape(None)
         q = total.exact_div(known)
         if q is None:
@@ -131,8 +153,13 @@ def reshape(cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Val
         sizes[minus[0]] = q
         return t.with_shape(tuple(sizes))
     if equal(total, product(sizes)) is Truth.FALSE:
-        cx.ctx.report(node, "SHP204", {"op": name, "detail": D.ReshapeElements(name, t.shape, total, tuple(sizes), target_total=product(sizes))}, cx.origins([t]),
-                        spec=OpSpec("reshape", None, (t.shape,), (), (("target", tuple(sizes)),)))
+        cx.ctx.report(
+            node,
+            "SHP204",
+            {"op": name, "detail": D.ReshapeElements(name, t.shape, total, tuple(sizes), target_total=product(sizes))},
+            cx.origins([t]),
+            spec=OpSpec("reshape", None, (t.shape,), (), (("target", tuple(sizes)),)),
+        )
         return t.with_shape(None)
     return t.with_shape(tuple(sizes))
 
@@ -190,7 +217,7 @@ def flatten(t: TensorV, args: list[Value], kwargs: dict[str, Value]) -> Value:
     s, e = _norm_dim(start[0], rank), _norm_dim(end[0], rank)
     if s is None or e is None or s > e:
         return t.with_shape(None)
-    return t.with_shape(t.shape[:s] + (product(t.shape[s:e + 1]),) + t.shape[e + 1:])
+    return t.with_shape(t.shape[:s] + (product(t.shape[s : e + 1]),) + t.shape[e + 1 :])
 
 
 def unflatten(cx: OpContext, node: cst.Call, t: TensorV, args: list[Value], kwargs: dict[str, Value]) -> Value:
@@ -206,7 +233,7 @@ def unflatten(cx: OpContext, node: cst.Call, t: TensorV, args: list[Value], kwar
     res = reshape(cx, node, "unflatten", inner, [args[1]], {})
     if not isinstance(res, TensorV) or res.shape is None:
         return t.with_shape(None)
-    return t.with_shape(t.shape[:pos] + res.shape + t.shape[pos + 1:])
+    return t.with_shape(t.shape[:pos] + res.shape + t.shape[pos + 1 :])
 
 
 def squeeze(t: TensorV, args: list[Value], kwargs: dict[str, Value]) -> Value:
@@ -258,25 +285,36 @@ def expand(cx: OpContext, node: cst.Call, t: TensorV, args: list[Value], kwargs:
         for i, s in enumerate(shape):
             target = out[len(out) - len(shape) + i]
             if equal(s, target) is Truth.FALSE and equal(s, 1) is Truth.FALSE and greater_equal(s, 2) is Truth.TRUE:
-                cx.ctx.report(node, "SHP204", {"op": "expand", "detail": D.ExpandAxis(shape, tuple(out), i, s)}, cx.origins([t]),
-                                spec=OpSpec("expand", None, (shape,), (), (("target", tuple(out)),)))
+                cx.ctx.report(
+                    node,
+                    "SHP204",
+                    {"op": "expand", "detail": D.ExpandAxis(shape, tuple(out), i, s)},
+                    cx.origins([t]),
+                    spec=OpSpec("expand", None, (shape,), (), (("target", tuple(out)),)),
+                )
                 return t.with_shape(None)
     return t.with_shape(tuple(out))
 
 
 # ------------------------------------------------------------------------------------------ tensor-method rules
 @TENSOR_METHODS.register("view", "reshape")
-def _reshape(cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value], method: bool) -> Value | None:
+def _reshape(
+    cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value], method: bool
+) -> Value | None:
     return reshape(cx, node, name, t, args, kwargs)
 
 
 @TENSOR_METHODS.register("transpose", "swapaxes", "swapdims", "moveaxis", "movedim")
-def _transpose(cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value], method: bool) -> Value | None:
+def _transpose(
+    cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value], method: bool
+) -> Value | None:
     return transpose(t, args, kwargs, name)
 
 
 @TENSOR_METHODS.register("permute")
-def _permute(cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value], method: bool) -> Value | None:
+def _permute(
+    cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value], method: bool
+) -> Value | None:
     dims = _shape_args(args)
     dims_kw = kwargs.get("dims")
     if dims is None and isinstance(dims_kw, SeqV):
@@ -285,17 +323,23 @@ def _permute(cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Va
 
 
 @TENSOR_METHODS.register("flatten")
-def _flatten(cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value], method: bool) -> Value | None:
+def _flatten(
+    cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value], method: bool
+) -> Value | None:
     return flatten(t, args, kwargs)
 
 
 @TENSOR_METHODS.register("unflatten")
-def _unflatten(cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value], method: bool) -> Value | None:
+def _unflatten(
+    cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value], method: bool
+) -> Value | None:
     return unflatten(cx, node, t, args, kwargs)
 
 
 @TENSOR_METHODS.register("unsqueeze", "expand_dims")
-def _unsqueeze(cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value], method: bool) -> Value | None:
+def _unsqueeze(
+    cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value], method: bool
+) -> Value | None:
     shape = t.shape
     d = _ints(args[:1] or ([kwargs["dim"]] if "dim" in kwargs else [kwargs.get("axis", UNKNOWN)]))
     if d is None or shape is None:
@@ -303,14 +347,20 @@ def _unsqueeze(cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[
     pos = _norm_dim(d[0], len(shape) + 1)
     if pos is None:
         return t.with_shape(None)
-    return t.with_shape(shape[:pos] + (Size.const(1),) + shape[pos:], (t.axes[:pos] + (None,) + t.axes[pos:]) if t.axes else None)
+    return t.with_shape(
+        shape[:pos] + (Size.const(1),) + shape[pos:], (t.axes[:pos] + (None,) + t.axes[pos:]) if t.axes else None
+    )
 
 
 @TENSOR_METHODS.register("squeeze")
-def _squeeze(cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value], method: bool) -> Value | None:
+def _squeeze(
+    cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value], method: bool
+) -> Value | None:
     return squeeze(t, args, kwargs)
 
 
 @TENSOR_METHODS.register("expand", "broadcast_to")
-def _expand(cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value], method: bool) -> Value | None:
+def _expand(
+    cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value], method: bool
+) -> Value | None:
     return expand(cx, node, t, args, kwargs)

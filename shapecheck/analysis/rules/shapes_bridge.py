@@ -58,6 +58,7 @@ class ShapeChecks:
     def _fresh(self, scope: str, origin: Any) -> Any:
         def fresh(name: str) -> Size:
             return self.ctx.scoped(name, scope, origin) if scope else self.ctx.fresh(name, origin)
+
         return fresh
 
     def from_annotation(self, ann: Annotation, memo: Memo, scope: str, where: str, node: cst.CSTNode) -> Value:
@@ -89,12 +90,23 @@ class ShapeChecks:
             if res.ok is False and res.problem is not None:
                 code, fields = res.problem
                 notes = [f"the argument has shape {shape_text(arg.shape)}" + (f" {arg.origin}" if arg.origin else "")]
-                notes.append(f"parameter {p.name}: {p.ann.text} of {fi.name}() at {fi.module.path}:{fi.module.line_of(fi.node)}")
+                notes.append(
+                    f"parameter {p.name}: {p.ann.text} of {fi.name}() at {fi.module.path}:{fi.module.line_of(fi.node)}"
+                )
                 # the cause is the matcher's own code and fields, quoted by the detail's renderer
-                self.ctx.report(node, "SHP205", {"param": p.name, "func": fi.name,
-                                                 "detail": AnnotationMismatch(code, tuple(fields.items()))}, notes,
-                                spec=OpSpec("annotation", None, _bound_shapes(fi, bound, p.name) + (arg.shape,), (),
-                                            (("dims", p.ann.dims), ("params", _param_dims(fi, bound, p.name)))))
+                self.ctx.report(
+                    node,
+                    "SHP205",
+                    {"param": p.name, "func": fi.name, "detail": AnnotationMismatch(code, tuple(fields.items()))},
+                    notes,
+                    spec=OpSpec(
+                        "annotation",
+                        None,
+                        _bound_shapes(fi, bound, p.name) + (arg.shape,),
+                        (),
+                        (("dims", p.ann.dims), ("params", _param_dims(fi, bound, p.name))),
+                    ),
+                )
                 return False, memo
         return True, memo
 
@@ -125,11 +137,20 @@ class ShapeChecks:
             code, fields = res.problem
             fi = self.m.find_function(frame.key)
             name = fi.name if fi is not None else frame.key
-            notes = [f"the returned value has shape {shape_text(value.shape)}" + (f" {value.origin}" if value.origin else "")]
+            notes = [
+                f"the returned value has shape {shape_text(value.shape)}" + (f" {value.origin}" if value.origin else "")
+            ]
             if fi is not None:
                 notes.append(f"return annotation {ann.text} at {self.m.path}:{self.m.line_of(fi.node)}")
-            self.ctx.report(stmt, "SHP206", {"func": name, "detail": AnnotationMismatch(code, tuple(fields.items()))}, notes,
-                            spec=OpSpec("annotation", None, (value.shape,), (), (("dims", ann.dims), ("memo", _memo_items(frame.memo)))))
+            self.ctx.report(
+                stmt,
+                "SHP206",
+                {"func": name, "detail": AnnotationMismatch(code, tuple(fields.items()))},
+                notes,
+                spec=OpSpec(
+                    "annotation", None, (value.shape,), (), (("dims", ann.dims), ("memo", _memo_items(frame.memo)))
+                ),
+            )
 
     def check_declared(self, stmt: cst.AnnAssign, ann: Annotation, value: Value, frame: "FrameInfo") -> Value:
         spec = self.spec(ann)
@@ -140,14 +161,30 @@ class ShapeChecks:
             res = match_shape(spec, value.shape, memo, fresh=self._fresh(frame.key, None))
             if res.ok is False and res.problem is not None:
                 code, fields = res.problem
-                notes = [f"declared as {ann.text}", f"the value has shape {shape_text(value.shape)}" + (f" {value.origin}" if value.origin else "")]
-                self.ctx.report(stmt, code, fields, notes,
-                                spec=OpSpec("annotation", None, (value.shape,), (), (("dims", ann.dims), ("memo", _memo_items(memo)))))
+                notes = [
+                    f"declared as {ann.text}",
+                    f"the value has shape {shape_text(value.shape)}" + (f" {value.origin}" if value.origin else ""),
+                ]
+                self.ctx.report(
+                    stmt,
+                    code,
+                    fields,
+                    notes,
+                    spec=OpSpec(
+                        "annotation", None, (value.shape,), (), (("dims", ann.dims), ("memo", _memo_items(memo)))
+                    ),
+                )
                 return TensorV(None, ann.dtype, ann.framework)
             return value
         origin = Origin(self.m, stmt, f"{self.m.code_for(stmt.target)}: {ann.text}")
         shape = instantiate(spec, memo, self._fresh(frame.key, origin))
-        return TensorV(tuple(shape) if shape is not None else None, ann.dtype, ann.framework, axes_of(spec) if shape is not None else None, origin)
+        return TensorV(
+            tuple(shape) if shape is not None else None,
+            ann.dtype,
+            ann.framework,
+            axes_of(spec) if shape is not None else None,
+            origin,
+        )
 
     # -------------------------------------------------------------- annotation strings themselves (SHP110)
     def check_annotation_strings(self) -> None:
@@ -170,8 +207,11 @@ class ShapeChecks:
                 for d in spec.check_order():
                     missing = expr_names(d) - bound
                     if d.kind == "expr" and missing:
-                        self.ctx.report(node, "SHP110", {"annotation": ann.dims,
-                                                         "detail": UnboundExpression(str(d.name), tuple(sorted(missing)))})
+                        self.ctx.report(
+                            node,
+                            "SHP110",
+                            {"annotation": ann.dims, "detail": UnboundExpression(str(d.name), tuple(sorted(missing)))},
+                        )
                         break
                     if d.kind == "named" and d.name:
                         bound.add(d.name)
@@ -191,8 +231,13 @@ class ShapeChecks:
             node = stack.pop()
             if type(node) is cst.FunctionDef and id(node) not in known:
                 ret = node.returns
-                out.append(SimpleNamespace(node=node, params=signature_params(node, self.m.annotation_of),
-                                           return_ann=self.m.annotation_of(ret.annotation) if ret is not None else None))
+                out.append(
+                    SimpleNamespace(
+                        node=node,
+                        params=signature_params(node, self.m.annotation_of),
+                        return_ann=self.m.annotation_of(ret.annotation) if ret is not None else None,
+                    )
+                )
             if type(node) in _STATEMENT_CONTAINERS:  # exact types: libcst's classes are ABCs (slow isinstance)
                 stack.extend(children(node))
         return out
@@ -217,7 +262,12 @@ def _param_dims(fi: "FunctionInfo", bound: dict[str, Value], upto: str) -> tuple
     """(param name, dims string) of the annotated tensor parameters checked before (and including) ``upto``."""
     out = []
     for p in fi.params:
-        if p.ann is not None and p.name in bound and isinstance(bound[p.name], TensorV) and bound[p.name].shape is not None:  # type: ignore[union-attr]
+        if (
+            p.ann is not None
+            and p.name in bound
+            and isinstance(bound[p.name], TensorV)
+            and bound[p.name].shape is not None  # type: ignore[union-attr]
+        ):
             out.append((p.name, p.ann.dims))
         if p.name == upto:
             break
@@ -241,6 +291,21 @@ def _memo_items(memo: Any) -> tuple[tuple[str, Size], ...]:
     return tuple(sorted(single.items()))
 
 
-_STATEMENT_CONTAINERS = frozenset({cst.Module, cst.FunctionDef, cst.ClassDef, cst.IndentedBlock, cst.If, cst.Else,
-                                   cst.Try, cst.ExceptHandler, cst.Finally, cst.With, cst.For, cst.While, cst.Match,
-                                   cst.MatchCase})
+_STATEMENT_CONTAINERS = frozenset(
+    {
+        cst.Module,
+        cst.FunctionDef,
+        cst.ClassDef,
+        cst.IndentedBlock,
+        cst.If,
+        cst.Else,
+        cst.Try,
+        cst.ExceptHandler,
+        cst.Finally,
+        cst.With,
+        cst.For,
+        cst.While,
+        cst.Match,
+        cst.MatchCase,
+    }
+)
