@@ -31,6 +31,7 @@ from .values import (
     Value,
     elements_of,
     join,
+    number_of,
 )
 
 if TYPE_CHECKING:
@@ -877,13 +878,6 @@ _FLOAT_OPS: dict[type, Callable[[float, float], float]] = {
 }
 
 
-def _number(v: IntV | FloatV) -> float | None:
-    if isinstance(v, FloatV):
-        return v.value
-    n = v.size.as_int()
-    return float(n) if n is not None else None
-
-
 def _float_arith(a: IntV | FloatV, op: cst.CSTNode, b: IntV | FloatV) -> Value:
     """Arithmetic whose result is surely a Python float: a float operand, true division, or an int to a negative
     power (``dim_head ** -0.5``, ``1 / d ** 0.5``, ``dim / 2``); its value when both operands are known. A float
@@ -899,11 +893,11 @@ def _float_arith(a: IntV | FloatV, op: cst.CSTNode, b: IntV | FloatV) -> Value:
         or negative_power
     ):
         return UNKNOWN
-    x, y = _number(a), _number(b)
+    x, y = number_of(a), number_of(b)
     if x is None or y is None:
         return FloatV(None)
     try:
-        out = fn(x, y)
+        out = fn(float(x), float(y))
     except (ZeroDivisionError, OverflowError):
         return UNKNOWN  # raises (or is not a number): nothing to claim
     return FloatV(out) if isinstance(out, float) else FloatV(None)

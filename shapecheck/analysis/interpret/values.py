@@ -220,6 +220,13 @@ def join_elem(a: "Value | None", b: "Value | None") -> "Value | None":
     return join(a, b)
 
 
+def number_of(v: Value) -> int | float | None:
+    """The value of a Python number when it is known: a constant int size, or a float's value."""
+    if isinstance(v, IntV):
+        return v.size.as_int()
+    return v.value if isinstance(v, FloatV) else None
+
+
 def elements_of(v: Value) -> "Value | None":
     """What every element of a sequence is like (None when unknown or empty)."""
     if isinstance(v, ManyV):

@@ -22,7 +22,7 @@ from ...diagnostics import details as D
 from ...sizes import Size, Truth, divisible, equal
 from ..interpret.context import OpSpec
 from .ops_common import _ints, _norm_dim
-from ..interpret.values import UNKNOWN, BoolV, FloatV, FuncV, IntV, NoneV, SeqV, StrV, TensorV, Value
+from ..interpret.values import UNKNOWN, BoolV, FloatV, FuncV, IntV, NoneV, SeqV, StrV, TensorV, Value, number_of
 
 from .registry import TENSOR_METHODS, OpContext
 
@@ -244,19 +244,13 @@ def _numeric_builtin(name: str, args: list[Value], node: cst.Call) -> Value | No
         return None  # max(xs): an iterable
     numbers: list[float] = []
     for a in args:
-        n = _number_of(a)
+        n = number_of(a)
         if n is None:
             return None
         numbers.append(n)
     pick = max(numbers) if name == "max" else min(numbers)
     chosen = args[numbers.index(pick)]  # the first of equal values, as Python returns it
     return chosen
-
-
-def _number_of(v: Value) -> float | None:
-    if isinstance(v, IntV):
-        return v.size.as_int()
-    return v.value if isinstance(v, FloatV) else None
 
 
 _MATH_FLOAT: dict[str, Callable[..., float]] = {
@@ -278,7 +272,7 @@ def math_call(qual: str, args: list[Value], kwargs: dict[str, Value], dynamic: b
     name = qual[len("math.") :]
     if dynamic or kwargs or not args or not all(isinstance(a, (IntV, FloatV)) for a in args):
         return UNKNOWN
-    known = [float(n) for n in map(_number_of, args) if n is not None]
+    known = [float(n) for n in map(number_of, args) if n is not None]
     if name in _MATH_FLOAT:
         if len(known) != len(args):
             return FloatV(None)
