@@ -1489,19 +1489,7 @@ def apply_layer(
         return x.with_shape(shape[:1] + tuple(shape[d] for d in dims))
     if kind == "GlobalPool":
         n = layer.param("n")
-        if len(shape) != n + 2:
-            cx.ctx.report(
-                report_node,
-                "SHP201",
-                {
-                    "what": layer_name(layer),
-                    "expected": n + 2,
-                    "subject": "its input (batch, spatial..., channels)",
-                    "actual": len(shape),
-                },
-                cx.origins([x]),
-                spec=OpSpec("keras.layer", None, (shape,), (), (("cls", layer_name(layer)), ("ndim", n + 2))),
-            )
+        if _wrong_rank(cx, report_node, layer, x, n + 2):
             return x.with_shape(None)
         if layer.param("keep"):
             return x.with_shape(shape[:1] + (Size.const(1),) * n + shape[-1:])
@@ -1522,19 +1510,7 @@ def apply_layer(
         return x.with_shape(shape[: -n - 1] + tuple(sides) + (f if f is not None else cx.fresh("features"),))
     if kind == "Conv":
         n = layer.param("n")
-        if len(shape) != n + 2:
-            cx.ctx.report(
-                report_node,
-                "SHP201",
-                {
-                    "what": layer_name(layer),
-                    "expected": n + 2,
-                    "subject": "its input (batch, spatial..., channels)",
-                    "actual": len(shape),
-                },
-                cx.origins([x]),
-                spec=OpSpec("keras.layer", None, (shape,), (), (("cls", layer_name(layer)), ("ndim", n + 2))),
-            )
+        if _wrong_rank(cx, report_node, layer, x, n + 2):
             return x.with_shape(None)
         k, s, d, pad = layer.param("k"), layer.param("s"), layer.param("d"), layer.param("padding")
         spatial: list[Size] = []
@@ -1550,6 +1526,26 @@ def apply_layer(
         f = layer.param("filters")
         return x.with_shape((shape[0],) + tuple(spatial) + (f if f is not None else cx.fresh("filters"),))
     return x.with_shape(None)
+
+
+def _wrong_rank(cx: OpContext, report_node: cst.CSTNode, layer: LayerV, x: TensorV, ndim: int) -> bool:
+    """A Keras layer's input-rank check (its InputSpec ``ndim``: batch, spatial axes, channels): SHP201 when it fails."""
+    shape = x.shape or ()
+    if len(shape) == ndim:
+        return False
+    cx.ctx.report(
+        report_node,
+        "SHP201",
+        {
+            "what": layer_name(layer),
+            "expected": ndim,
+            "subject": "its input (batch, spatial..., channels)",
+            "actual": len(shape),
+        },
+        cx.origins([x]),
+        spec=OpSpec("keras.layer", None, (shape,), (), (("cls", layer_name(layer)), ("ndim", ndim))),
+    )
+    return True
 
 
 def layer_name(layer: LayerV) -> str:
