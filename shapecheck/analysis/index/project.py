@@ -21,7 +21,7 @@ MODULE_BUDGET = 6_000_000
 # source, even when the tree being checked contains their code (einops's own repository, a vendored jaxtyping)
 MODELLED = frozenset({"einops", "jaxtyping", "torch", "numpy", "jax"})
 
-_IMPORT_RE = re.compile(r"^\s*(?:from\s+(\.*[\w.]*)\s+import|import\s+([\w., ]+))", re.MULTILINE)
+_IMPORT_RE = re.compile(r"^[ \t]*(?:from\s+(\.*[\w.]*)\s+import|import\s+([\w., ]+))", re.MULTILINE)
 
 
 class _AstRead:

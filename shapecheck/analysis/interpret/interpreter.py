@@ -287,13 +287,16 @@ class Interpreter:
         return value
 
     def _join_all(self, branches: list[dict[str, Value]]) -> dict[str, Value]:
-        keys = set().union(*branches)
+        first, rest = branches[0], branches[1:]
+        if not rest:
+            return first
         out: dict[str, Value] = {}
-        for k in keys:
-            vals = [b.get(k, UNKNOWN) for b in branches]
-            v = vals[0]
-            for other in vals[1:]:
-                v = join(v, other)
+        for k in set().union(*branches):
+            v = first.get(k, UNKNOWN)
+            for b in rest:
+                other = b.get(k, UNKNOWN)
+                if other is not v:  # a branch that left a variable alone holds the very same value
+                    v = join(v, other)
             out[k] = v
         return out
 
