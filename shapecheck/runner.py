@@ -5,8 +5,9 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Iterable
+from typing import TYPE_CHECKING, Any, Iterable, Iterator
 
 from ._version import __version__
 from .config import Config
@@ -21,8 +22,22 @@ CACHE_DIR = ".shapecheck_cache"
 
 # The analysis keeps every parsed module alive until the run ends (or Project.trim forgets it): CPython's default
 # thresholds make the collector walk that whole, growing heap again and again for no garbage (a quarter of a cold run's
-# CPU on nerfstudio). Young generations are still collected; Project.trim collects after forgetting modules.
-_GC_THRESHOLDS = (100_000, 50, 1_000)
+# CPU on nerfstudio). Even with raised thresholds the middle generation's passes walked every node of every parsed
+# module once more (vit-pytorch: 5 passes, 0.56 s of a 5.7 s run), so a check run turns the automatic collector off;
+# the cyclic garbage of forgotten modules is collected by Project.trim, which calls gc.collect() itself.
+
+
+@contextmanager
+def _collector_off() -> Iterator[None]:
+    import gc
+
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
 
 
 def collect_files(paths: Iterable[str], config: Config) -> list[Path]:
@@ -213,7 +228,7 @@ def _work(todo: list[tuple[int, Path, str]], w: int, bounds: Any, project: Any) 
     lo, hi = bounds[2 * seg], bounds[2 * seg + 1]
     mid = (lo + hi) // 2
     mine = todo[lo:mid] if front else todo[mid:hi]  # what this worker expects to check: parsed whole when imported
-    project.checking = {project.add_file(f) for _, f, _ in mine}
+    project.checking = {project.add_file(f) for _, f, _ in mine if not _is_doc_item(f)}
     project.mask_imports = True
     out: dict[int, list[Finding]] = {}
     for s in [seg] + [k for k in range(n_seg) if k != seg]:
@@ -227,7 +242,7 @@ def _work(todo: list[tuple[int, Path, str]], w: int, bounds: Any, project: Any) 
                 else:
                     j, bounds[2 * s + 1] = hi - 1, hi - 1
             i, f, d = todo[j]
-            loaded = project.modules.get(project.add_file(f))
+            loaded = None if _is_doc_item(f) else project.modules.get(project.add_file(f))
             if loaded is not None and (loaded.masked or loaded.other_trees):
                 # taken from another worker's share after it was imported with bodies blanked: forgotten (as
                 # Project.trim forgets modules) so that it is parsed whole, once, for its own analysis
@@ -245,11 +260,8 @@ def _worker(
     conn: Any,
     project: Any = None,
 ) -> None:
-    import gc
-
     from .analysis.index.project import Project
 
-    gc.set_threshold(*_GC_THRESHOLDS)
     try:
         conn.send(_work(todo, w, bounds, project if project is not None else Project.for_files(files, stub_paths)))
     finally:
@@ -291,7 +303,7 @@ def _preload(shares: list[list[tuple[int, Path, str]]], project: Any) -> None:
     users: dict[str, set[int]] = {}
     order: list[str] = []
     for w, share in enumerate(shares):
-        todo = [project.add_file(f) for _, f, _ in share]
+        todo = [project.add_file(f) for _, f, _ in share if not _is_doc_item(f)]
         seen: set[str] = set()
         while todo:  # the share's files and what they import, transitively
             m = todo.pop(0)
@@ -347,6 +359,13 @@ def _run_parallel(
 
 
 def _analyse_path(path: Path, display: str, project: "Project | None") -> list[Finding]:
+    if project is not None and _is_doc_item(path):
+        from .analysis.index.examples import check_doc
+
+        try:
+            return check_doc(path, display, project)
+        finally:
+            project.trim()
     try:
         data = path.read_bytes()
     except OSError as exc:
@@ -364,14 +383,8 @@ def run(
     files: list[Path], config: Config, jobs: int = 0, use_cache: bool = True, docs: list[Path] | None = None
 ) -> list[Finding]:
     """Findings of ``files``, then of the examples in the documentation files ``docs`` (analysis/index/examples.py)."""
-    import gc
-
-    previous = gc.get_threshold()
-    gc.set_threshold(*_GC_THRESHOLDS)
-    try:
+    with _collector_off():
         return _run(files, config, jobs, use_cache, docs or [])
-    finally:
-        gc.set_threshold(*previous)
 
 
 def _run(files: list[Path], config: Config, jobs: int, use_cache: bool, docs: list[Path]) -> list[Finding]:
@@ -412,12 +425,25 @@ def _run(files: list[Path], config: Config, jobs: int, use_cache: bool, docs: li
             results[i] = cached
         else:
             todo.append((i, f, display))
+    docs_at: dict[int, Path] = {}  # documentation files, numbered after the Python files
+    if docs:
+        from .analysis.index.examples import doc_jobs
+
+        for i, (doc, key) in enumerate(doc_jobs(docs, project, cache), start=len(files)):
+            docs_at[i] = doc
+            cached = cache.get(key) if key else None
+            if cached is not None:
+                results[i] = cached
+                continue
+            if key:
+                keys[i] = key
+            todo.append((i, doc, str(doc)))
     n_jobs = jobs if jobs > 0 else (os.cpu_count() or 1)
     left = todo
     if len(todo) >= 8 and n_jobs > 1:
         results.update(_run_parallel(todo, n_jobs, files, project))
         left = [t for t in todo if t[0] not in results]
-    project.checking = {project.add_file(f) for _, f, _ in left}
+    project.checking = {project.add_file(f) for _, f, _ in left if not _is_doc_item(f)}
     project.mask_imports = True
     for i, f, d in left:
         results[i] = _analyse_path(f, d, project)
@@ -435,11 +461,20 @@ def _run(files: list[Path], config: Config, jobs: int, use_cache: bool, docs: li
             except Exception:
                 lines = []
             out.extend(_filter(fs, lines, config, str(f)))
-    if docs:
-        from .analysis.index.examples import run_docs
-
-        out.extend(run_docs(docs, project, config, cache))
+    for i, doc in docs_at.items():
+        fs = results.get(i, [])
+        if fs:
+            try:
+                lines = decode_source(doc.read_bytes()).splitlines()
+            except Exception:
+                lines = []
+            out.extend(_filter(fs, lines, config, str(doc)))
     return out
+
+
+def _is_doc_item(path: Path) -> bool:
+    """A documentation file among the work items (``_run`` appends them after the Python files)."""
+    return path.suffix.lower() == ".md"
 
 
 def _maybe_relevant(data: bytes, project: object, path: Path) -> bool:

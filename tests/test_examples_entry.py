@@ -87,3 +87,34 @@ def test_config_key_is_validated() -> None:
     assert Config().examples is True
     with pytest.raises(ConfigError, match="examples: expected true or false"):
         config_from_mapping({"examples": "no"})
+
+
+def test_documentation_is_scheduled_with_the_files_in_parallel_runs(tmp_path: Path) -> None:
+    """With ``-j 2`` a README is a work item like a source file (any worker may take it): the findings, their order
+    and the cached second run are those of ``-j 1``."""
+    root = _write_fixture(tmp_path)
+    for k in range(8):  # enough files for the runner to fork a worker (runner._run: 8 or more to analyse)
+        (root / "attnpkg" / f"extra_{k}.py").write_text(
+            f"import torch\nfrom einops import rearrange\n\n\ndef f{k}(x):\n    return rearrange(x, 'b n d -> b d n')\n"
+        )
+    one = _check(".", cwd=root)
+    two = subprocess.run(
+        [sys.executable, "-m", "shapecheck", "check", "--no-cache", "-j", "2", "."],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"},
+    )
+    assert "README.md:24:1: SHP204" in one.stdout and "README.md:42:3: SHP204" in one.stdout, one.stderr
+    assert two.stdout == one.stdout and two.returncode == one.returncode == 1, two.stderr
+    cached = [
+        subprocess.run(
+            [sys.executable, "-m", "shapecheck", "check", "-j", "2", "."],
+            cwd=root,
+            capture_output=True,
+            text=True,
+            env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"},
+        ).stdout
+        for _ in range(2)
+    ]
+    assert cached == [one.stdout, one.stdout]

@@ -235,11 +235,12 @@ def check_doc(path: Path, display: str, project: "Project") -> "list[Finding]":
     return [f for a in analyses for f in findings_of(a) if not f.code.startswith("SHP9")]
 
 
-def run_docs(docs: list[Path], project: "Project", config: "Config", cache: "Cache") -> "list[Finding]":
-    """The runner's pass over documentation files, after the Python files (in this process, with the result cache)."""
-    from ...core import _filter, decode_source
-
-    out: list[Finding] = []
+def doc_jobs(docs: list[Path], project: "Project", cache: "Cache") -> "list[tuple[Path, str]]":
+    """The documentation files of a run that hold relevant examples, each with its result-cache key (its text and the
+    texts of the project files its examples import). The runner schedules them with the Python files (any worker may
+    take one: a README whose examples build and run models costs as much as many source files) and filters their
+    findings by the configuration as it does a file's."""
+    out: list[tuple[Path, str]] = []
     project.mask_imports = True
     roots = getattr(project.paths, "roots", None)
     if isinstance(roots, list):  # a README named alone: its imports resolve from its own project, as a file's do
@@ -254,6 +255,9 @@ def run_docs(docs: list[Path], project: "Project", config: "Config", cache: "Cac
             continue
         if not relevant_doc(d, project):
             continue
+        if not cache.enabled:
+            out.append((d, ""))
+            continue
         deps: list[bytes] = []
         for dep in sorted(
             {d for ex in example_modules(data.decode("utf-8", "replace")) for d in project.dependencies(ex.text, "")}
@@ -262,12 +266,5 @@ def run_docs(docs: list[Path], project: "Project", config: "Config", cache: "Cac
                 deps.append(dep.read_bytes())
             except OSError:
                 pass
-        key = cache.key(data, deps, str(d) + "#examples")
-        found = cache.get(key)
-        if found is None:
-            found = check_doc(d, str(d), project)
-            project.trim()
-            cache.put(key, found)
-        if found:
-            out.extend(_filter(found, decode_source(data).splitlines(), config, str(d)))
+        out.append((d, cache.key(data, deps, str(d) + "#examples")))
     return out

@@ -565,7 +565,7 @@ class Project:
             self._forgotten += size
         if self._forgotten > budget // 4:
             # a module's objects refer to each other (analysis <-> its rule objects): only the cyclic collector frees
-            # them, and hosts may have raised its thresholds (runner._GC_THRESHOLDS)
+            # them, and the check run turns its automatic passes off (runner._collector_off)
             import gc
 
             from ..interpret.walk import forget_memo
