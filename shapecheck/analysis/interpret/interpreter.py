@@ -822,9 +822,22 @@ class Interpreter:
             return _float_arith(left, op, right)
         if isinstance(left, SeqV) and isinstance(right, SeqV) and isinstance(op, (cst.Add, cst.AddAssign)):
             return SeqV(left.items + right.items, left.kind)
+        if isinstance(left, BoolV) and isinstance(right, BoolV):
+            return _bool_bits(left.value, op, right.value)
         if isinstance(left, TensorV) or isinstance(right, TensorV):
             return self.m.tensor_binary(self, node, left, op, right)
         return UNKNOWN
+
+
+def _bool_bits(a: bool | None, op: cst.CSTNode, b: bool | None) -> Value:
+    """``enable_time &= is_video``: &, | and ^ of two bools are a bool (``None``: not known)."""
+    if isinstance(op, (cst.BitAnd, cst.BitAndAssign)):
+        return BoolV(False if False in (a, b) else (True if a is True and b is True else None))
+    if isinstance(op, (cst.BitOr, cst.BitOrAssign)):
+        return BoolV(True if True in (a, b) else (False if a is False and b is False else None))
+    if isinstance(op, (cst.BitXor, cst.BitXorAssign)):
+        return BoolV(None if a is None or b is None else a != b)
+    return UNKNOWN
 
 
 def _int_arith(a: IntV, op: cst.CSTNode, b: IntV) -> Value:
