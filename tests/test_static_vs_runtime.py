@@ -152,6 +152,30 @@ def test_generator_is_meaningful() -> None:
         assert "mut:" + mut in cats, mut
 
 
+# the einops rules registered in rules/registry.py that the generator does not produce, each with the reason
+EINOPS_UNEXERCISED = {
+    "layer:EinMix": "a layer with a learned weight whose output shape is not modelled: its construction check is "
+    "compared with einops' own in tests/test_pattern_rules.py, its backends in tests/fixtures/frameworks/",
+}
+
+
+def test_every_registered_einops_op_is_generated() -> None:
+    """Every einops function and layer class a rule is registered for is generated, or has a reason above."""
+    from shapecheck.analysis.rules.registry import EINOPS_FUNCTIONS, EINOPS_LAYERS
+
+    cats: set = set()
+    for seed in range(150):
+        for mode in ("concrete", "symbolic"):
+            cats |= generate(seed, mode).categories()
+    registered = EINOPS_FUNCTIONS.names() | {f"layer:{name}" for name in EINOPS_LAYERS}
+    assert {"rearrange", "pack", "layer:Rearrange", "layer:EinMix"} <= registered, registered
+    missing = sorted(registered - cats - set(EINOPS_UNEXERCISED))
+    assert not missing, (
+        f"einops rules no generated program exercises (extend gen_programs.py, or give a reason): {missing}"
+    )
+    assert not set(EINOPS_UNEXERCISED) - registered, "a reason for an op that is no longer registered"
+
+
 # ------------------------------------------------------------------------------------ former disagreements
 # Minimal reproducers of disagreements found by the generator and by probes, kept as regression tests.
 

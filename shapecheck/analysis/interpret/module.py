@@ -15,7 +15,7 @@ from ..index.imports import collect_imports, dotted
 from .interpreter import FrameInfo, Interpreter, Scope, int_of
 from ..index.jaxtyping_bridge import Annotation, dtype_class_of, parse_annotation
 from . import entry_points, objects
-from ..rules import layers as layer_rules, ops as op_rules, shape_ops as shape_rules
+from ..rules import einops_calls as einops_rules, layers as layer_rules, ops as op_rules, shape_ops as shape_rules
 from ..rules.ops_common import constant
 from .values import (
     UNKNOWN,
@@ -222,7 +222,6 @@ class ModuleAnalysis:
         module_name: str = "",
         is_package: bool = False,
     ) -> None:
-        from ..rules.einops_calls import EinopsCalls
         from ..rules.registry import OpContext
         from ..rules.shapes_bridge import ShapeChecks
 
@@ -239,7 +238,6 @@ class ModuleAnalysis:
         self.wrappers: dict[str, str] = {}  # Float = TorchTyping(jaxtyping.Float)
         self.ann_aliases: dict[str, Annotation] = {}  # Image = Float[Tensor, "b c h w"]
         self.ops = OpContext(self)
-        self.einops = EinopsCalls(self)
         self.shapes = ShapeChecks(self)
         self._lines: list[int] | None = None
         self.module_ran = False
@@ -1195,7 +1193,7 @@ class ModuleAnalysis:
         self, interp: Interpreter, node: cst.Call, qual: str, args: list[Value], kwargs: dict[str, Value], dynamic: bool
     ) -> Value | None:
         if qual.startswith("einops"):
-            return self.einops.call(interp, node, qual, args, kwargs, dynamic)
+            return einops_rules.call(self.ops, interp, node, qual, args, kwargs, dynamic)
         if qual.startswith("math."):
             from ..rules.multi_ops import math_call
 

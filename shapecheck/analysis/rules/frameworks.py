@@ -35,7 +35,7 @@ from ..interpret.values import (
     Value,
 )
 
-from . import layers, ops, shape_ops
+from . import einops_calls, layers, ops, shape_ops
 from .registry import (
     FRAMEWORK_FUNCTIONS,
     FRAMEWORK_METHODS,
@@ -272,7 +272,7 @@ def _einsum(cx: OpContext, node: cst.Call, equation: Value | None, operands: lis
     if out is None or any(p is None for p in parts) or any(not p for p in parts):
         return unknown
     pattern = ", ".join(p for p in parts if p) + " -> " + out
-    res = cx.m.einops._einsum(node, [*operands, StrV(pattern)], {}, False)
+    res = einops_calls.einsum(cx, node, [*operands, StrV(pattern)], {}, False)
     return res if isinstance(res, TensorV) else unknown
 
 

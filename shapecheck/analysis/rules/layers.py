@@ -52,7 +52,8 @@ def apply_layer(
     kwargs: dict[str, Value],
     in_sequential: bool = False,
 ) -> Value:
-    """``layer(x)``: einops and Keras / Flax layers go to their own modules, ``torch.nn`` kinds to their rule."""
+    """``layer(x)``: the rule registered for the layer's kind (torch.nn here, einops in einops_calls.py); Keras / Flax
+    layers go to frameworks.py; a Keras layer under a dtype policy casts around it."""
     if layer.param("compute_dtype") is not None:  # a Keras layer under a dtype policy (frameworks.py)
         from . import frameworks
 
@@ -63,8 +64,6 @@ def apply_layer(
     report_node: cst.CSTNode = layer.line_node if in_sequential and layer.line_node is not None else node
     if not in_sequential:
         cx.ctx.note_evidence(node, "layer", x if isinstance(x, TensorV) else None)
-    if layer.kind in ("Rearrange", "Reduce", "EinMix"):
-        return cx.m.einops.apply_layer(report_node, layer, x)
     if layer.kind.startswith("fw:"):  # Keras / Flax layers (frameworks.py)
         from . import frameworks
 
@@ -78,7 +77,7 @@ def apply_layer(
     rule = LAYER_KINDS.get(layer.kind)
     if rule is None:
         return x.with_shape(None)
-    return rule.apply(cx, interp, node, report_node, layer, x)
+    return rule(cx, interp, node, report_node, layer, x)
 
 
 def _size_arg(args: list[Value], kwargs: dict[str, Value], i: int, kw: str) -> Size | None:

@@ -10,7 +10,10 @@ and einops engine) and the call's values. Each family module registers its rules
 * :data:`STUB_OVERRIDES` -- qualified functions whose rule wins over their stub signature in ``stubs/``;
 * :data:`FRAMEWORK_METHODS`, :data:`FRAMEWORK_FUNCTIONS` -- TensorFlow and Paddle, whose tensors and functions
   have rules of their own: methods by name, functions by qualified name;
-* :data:`LAYERS` -- ``torch.nn`` layer classes: how the layer is built and how it applies to a tensor.
+* :data:`LAYERS` -- ``torch.nn`` layer classes: how the layer is built and how it applies to a tensor;
+* :data:`EINOPS_FUNCTIONS`, :data:`EINOPS_LAYERS` -- ``einops.name(...)`` by name, and the layer classes of
+  ``einops.layers.<backend>`` (``Rearrange``, ``Reduce``, ``EinMix``) by class name;
+* :data:`LAYER_KINDS` -- every layer value's kind (torch, einops, Keras, Flax) -> the rule that applies it.
 
 A rule returns the output value, or None when the call is not its case: the next rule registered for the same name
 runs (rules of one name run in registration order), then the default (an unknown value). The families are the
@@ -34,7 +37,7 @@ if TYPE_CHECKING:
     from ..interpret.module import ModuleAnalysis
 
 # the modules that register rules, in the order their rules for a shared name run
-FAMILIES = ("ops", "shape_ops", "multi_ops", "constructors", "einsum_eq", "layers", "frameworks")
+FAMILIES = ("ops", "shape_ops", "multi_ops", "constructors", "einsum_eq", "layers", "frameworks", "einops_calls")
 
 
 class OpContext:
@@ -82,14 +85,54 @@ class FunctionRule(Protocol):
     ) -> Value | None: ...
 
 
-class LayerRule(Protocol):
-    """A ``torch.nn`` layer kind: ``build`` reads the constructor call ``nn.Name(*args)`` (the value of the layer,
-    usually a LayerV of this kind), ``apply`` the layer called on a tensor whose shape is known."""
+class ApplyRule(Protocol):
+    """A layer (a LayerV of the kind the rule is registered for) called on a tensor ``x``; ``report_node`` is where a
+    failure is reported (the layer's line inside a Sequential)."""
 
-    def build(self, cx: OpContext, node: cst.Call, name: str, args: list[Value], kwargs: dict[str, Value]) -> Value: ...
+    def __call__(
+        self,
+        cx: OpContext,
+        interp: "Interpreter",
+        node: cst.Call,
+        report_node: cst.CSTNode,
+        layer: LayerV,
+        x: TensorV,
+        /,
+    ) -> Value: ...
+
+
+class LayerApply(Protocol):
+    """A layer kind's call (see ApplyRule), as the static method ``apply`` of a layer rule class."""
 
     def apply(
         self, cx: OpContext, interp: "Interpreter", node: cst.Call, report_node: cst.CSTNode, layer: LayerV, x: TensorV
+    ) -> Value: ...
+
+
+class LayerRule(LayerApply, Protocol):
+    """A ``torch.nn`` layer kind: ``build`` reads the constructor call ``nn.Name(*args)`` (the value of the layer,
+    usually a LayerV of this kind), ``apply`` the layer called on a tensor."""
+
+    def build(self, cx: OpContext, node: cst.Call, name: str, args: list[Value], kwargs: dict[str, Value]) -> Value: ...
+
+
+class EinopsRule(Protocol):
+    """``einops.name(*args, **kwargs)``; ``dynamic`` when a ``**lengths`` spread hides the axis names."""
+
+    def __call__(
+        self, cx: OpContext, node: cst.Call, args: list[Value], kwargs: dict[str, Value], dynamic: bool, /
+    ) -> Value | None: ...
+
+
+class EinopsLayerRule(LayerApply, Protocol):
+    """An einops layer class ``einops.layers.<backend>.Name``: ``build`` reads the constructor's values (axis lengths
+    as keywords; ``dynamic`` as for EinopsRule), ``flax_fields`` its flax dataclass fields in order (the lengths are
+    one ``sizes`` dict there), ``apply`` as for every layer kind (the kind is the class name)."""
+
+    flax_fields: tuple[str, ...]
+
+    def build(
+        self, cx: OpContext, node: cst.Call, name: str, args: list[Value], kwargs: dict[str, Value], dynamic: bool
     ) -> Value: ...
 
 
@@ -139,8 +182,11 @@ STUB_OVERRIDES: Table[FunctionRule] = Table("framework function whose rule wins 
 # TensorFlow and Paddle: tensor methods by name, functions by qualified name (frameworks.py)
 FRAMEWORK_METHODS: dict[str, Table[MethodRule]] = {fw: Table(f"{fw} tensor method") for fw in ("tensorflow", "paddle")}
 FRAMEWORK_FUNCTIONS: dict[str, Table[FunctionRule]] = {fw: Table(f"{fw} function") for fw in ("tensorflow", "paddle")}
-LAYERS: dict[str, LayerRule] = {}  # class name -> its kind's rule
-LAYER_KINDS: dict[str, LayerRule] = {}  # the LayerV kind -> its rule
+LAYERS: dict[str, LayerRule] = {}  # torch.nn class name -> its kind's rule
+LAYER_KINDS: dict[str, ApplyRule] = {}  # the LayerV kind (of every family) -> the rule that applies it
+TORCH_LAYER_KINDS: set[str] = set()  # the kinds of torch.nn layers
+EINOPS_FUNCTIONS: Table[EinopsRule] = Table("einops function")
+EINOPS_LAYERS: dict[str, EinopsLayerRule] = {}  # einops layer class name (= its LayerV kind) -> its rule
 
 
 def framework_methods(framework: str, *names: str) -> Callable[[MethodRule], MethodRule]:
@@ -162,9 +208,29 @@ def layer(kind: str, *names: str) -> Callable[[L], L]:
 
     def add(cls: L) -> L:
         rule: LayerRule = cls()
-        LAYER_KINDS[kind] = rule
+        LAYER_KINDS[kind] = rule.apply
+        TORCH_LAYER_KINDS.add(kind)
         for n in names or (kind,):
             LAYERS[n] = rule
+        return cls
+
+    return add
+
+
+def einops_function(*names: str) -> Callable[[EinopsRule], EinopsRule]:
+    """A rule for ``einops.name(...)`` (also reached as ``einops.einops.name``, ``einops.packing.name``,
+    ``einops.array_api.name``)."""
+    return EINOPS_FUNCTIONS.register(*names)
+
+
+def einops_layer(name: str) -> Callable[[L], L]:
+    """The einops layer class ``name`` of every backend (``einops.layers.torch.name``, ``...flax.name``, ...); the
+    decorated class has ``build``, ``apply`` (static methods, see EinopsLayerRule) and ``flax_fields``."""
+
+    def add(cls: L) -> L:
+        rule: EinopsLayerRule = cls()
+        EINOPS_LAYERS[name] = rule
+        LAYER_KINDS[name] = rule.apply
         return cls
 
     return add
@@ -185,7 +251,7 @@ def load() -> None:
 def op_names() -> set[str]:
     """Every op name a rule is registered for: tensor methods, last names of functions, ``torch.nn`` layer kinds."""
     names = TENSOR_METHODS.names()
-    names |= LAYER_KINDS.keys()
+    names |= TORCH_LAYER_KINDS
     for table in (FUNCTIONS, STUB_OVERRIDES):
         names |= {q.rsplit(".", 1)[-1] for q in table.names()}
     return names
