@@ -181,3 +181,32 @@ def test_verify_replays_einops_findings_on_the_framework(framework: str, fixture
     assert results and all(confirmed for _, confirmed, _ in results), results
     on_framework = [e for _, _, engines in results for e in engines if e[0].endswith(f"on {framework}")]
     assert on_framework and all(rejected is True for _, rejected, _ in on_framework), on_framework
+
+
+# how a fixture file shows it uses each namespace of FRAMEWORK_LAYERS
+_NAMESPACE_MARKS = {"keras.layers": "keras", "flax.linen": "flax.linen", "flax.nnx": "nnx"}
+
+
+def test_every_registered_keras_flax_layer_rule_is_exercised() -> None:
+    """Every rule registered for Keras / Flax layers (rules/registry.py FRAMEWORK_LAYERS) is called, under one of
+    the names it is registered for, by a fixture file that uses that namespace (whose expectations then check it)."""
+    import re
+
+    from shapecheck.analysis.rules import registry
+
+    registry.load()
+    fixtures = [p.read_text() for p in (Path(__file__).parent / "fixtures").rglob("*") if p.is_file()]
+    assert set(registry.FRAMEWORK_LAYERS) == set(_NAMESPACE_MARKS)
+    missing = []
+    for api, table in registry.FRAMEWORK_LAYERS.items():
+        assert table, f"no rule registered for {api}"
+        names_of: dict[object, list[str]] = {}
+        for name, rule in table.items():
+            names_of.setdefault(rule, []).append(name)
+        texts = [t for t in fixtures if _NAMESPACE_MARKS[api] in t]
+        for rule, names in names_of.items():
+            if not any(re.search(rf"\b{re.escape(n)}\(", t) for n in names for t in texts):
+                missing.append(f"{api}: {getattr(rule, '__name__', rule)} ({', '.join(sorted(names)[:4])} ...)")
+    assert not missing, f"Keras / Flax layer rules no fixture under tests/fixtures/ calls: {missing}"
+    kinds = {k for k in registry.LAYER_KINDS if k.startswith("fw:")}
+    assert {"fw:Dense", "fw:Conv", "fw:FlaxConv", "fw:MHA"} <= kinds, kinds

@@ -38,12 +38,15 @@ from ..interpret.values import (
 from . import einops_calls, layers, ops, shape_ops
 from .registry import (
     FRAMEWORK_FUNCTIONS,
+    FRAMEWORK_LAYERS,
     FRAMEWORK_METHODS,
     FunctionRule,
     MethodRule,
     OpContext,
     framework_functions,
+    framework_layer,
     framework_methods,
+    layer_kind,
 )
 
 if TYPE_CHECKING:
@@ -1162,67 +1165,218 @@ def keras_add_weight(cx: OpContext, node: cst.Call, args: list[Value], kwargs: d
 def _keras_layer(
     cx: OpContext, node: cst.Call, qual: str, name: str, args: list[Value], kwargs: dict[str, Value]
 ) -> LayerV:
-    if name == "Dense":
-        units = _arg(args, kwargs, 0, "units")
-        return _kl("Dense", node, units=units.size if isinstance(units, IntV) else None)
-    if name in ("Conv1D", "Conv2D", "Conv3D"):
-        n = int(name[4])
-        filters = _arg(args, kwargs, 0, "filters")
-        k = _int_tuple(_arg(args, kwargs, 1, "kernel_size"), n)
-        s = _int_tuple(_arg(args, kwargs, 2, "strides", IntV(Size.const(1))), n)
-        pad = _arg(args, kwargs, 3, "padding", StrV("valid"))
-        fmt = _arg(args, kwargs, 4, "data_format", NoneV())
-        d = _int_tuple(_arg(args, kwargs, 5, "dilation_rate", IntV(Size.const(1))), n)
-        if not isinstance(fmt, NoneV) and not (isinstance(fmt, StrV) and fmt.value == "channels_last"):
-            return _kl("Opaque", node)
-        return _kl(
-            "Conv",
-            node,
-            n=n,
-            filters=filters.size if isinstance(filters, IntV) else None,
-            k=k,
-            s=s,
-            padding=pad.value.lower() if isinstance(pad, StrV) else None,
-            d=d,
-        )
-    if name == "Flatten":
-        return _kl("Flatten", node)
-    if name == "Reshape":
-        target = _shape_of_minus(_arg(args, kwargs, 0, "target_shape"))
-        return _kl("Reshape", node, target=target)
-    if name == "Permute":
-        dims = _ints(list(v.items)) if isinstance(v := _arg(args, kwargs, 0, "dims"), SeqV) else None
-        return _kl("Permute", node, dims=tuple(dims) if dims is not None else None)
-    if name == "Embedding":
-        out = _arg(args, kwargs, 1, "output_dim")
-        return _kl("Embedding", node, d=out.size if isinstance(out, IntV) else None)
-    if name in (
-        "GlobalAveragePooling1D",
-        "GlobalAveragePooling2D",
-        "GlobalAveragePooling3D",
-        "GlobalMaxPooling1D",
-        "GlobalMaxPooling2D",
-        "GlobalMaxPooling3D",
-        "GlobalAvgPool2D",
-        "GlobalMaxPool2D",
-        "GlobalAvgPool1D",
-        "GlobalMaxPool1D",
+    """``keras.layers.Name(...)``: the layer its registered rule builds; an opaque layer (output of unknown shape)
+    for a class without one."""
+    build = FRAMEWORK_LAYERS["keras.layers"].get(name)
+    layer = build(cx, node, name, args, kwargs) if build is not None else None
+    return layer if isinstance(layer, LayerV) else _kl("Opaque", node)
+
+
+@layer_kind("fw:Opaque")
+def _apply_opaque(
+    cx: OpContext, interp: "Interpreter", node: cst.Call, report_node: cst.CSTNode, layer: LayerV, x: TensorV
+) -> Value:
+    """A Keras layer whose configuration is not modelled (``data_format="channels_first"``, an unknown class)."""
+    return x.with_shape(None)
+
+
+@framework_layer("keras.layers", "Dense")
+def _keras_dense(cx: OpContext, node: cst.Call, name: str, args: list[Value], kwargs: dict[str, Value]) -> Value:
+    units = _arg(args, kwargs, 0, "units")
+    return _kl("Dense", node, units=units.size if isinstance(units, IntV) else None)
+
+
+@layer_kind("fw:Dense")
+def _apply_dense(
+    cx: OpContext, interp: "Interpreter", node: cst.Call, report_node: cst.CSTNode, layer: LayerV, x: TensorV
+) -> Value:
+    """``Dense(units)`` (Keras, flax.linen): (*, in) -> (*, units)."""
+    if not x.shape:
+        return x.with_shape(None)
+    units = layer.param("units")
+    return x.with_shape(x.shape[:-1] + (units if units is not None else cx.fresh("units"),))
+
+
+@framework_layer("keras.layers", "Conv1D", "Conv2D", "Conv3D")
+def _keras_conv(cx: OpContext, node: cst.Call, name: str, args: list[Value], kwargs: dict[str, Value]) -> Value:
+    n = int(name[4])
+    filters = _arg(args, kwargs, 0, "filters")
+    k = _int_tuple(_arg(args, kwargs, 1, "kernel_size"), n)
+    s = _int_tuple(_arg(args, kwargs, 2, "strides", IntV(Size.const(1))), n)
+    pad = _arg(args, kwargs, 3, "padding", StrV("valid"))
+    fmt = _arg(args, kwargs, 4, "data_format", NoneV())
+    d = _int_tuple(_arg(args, kwargs, 5, "dilation_rate", IntV(Size.const(1))), n)
+    if not isinstance(fmt, NoneV) and not (isinstance(fmt, StrV) and fmt.value == "channels_last"):
+        return _kl("Opaque", node)
+    return _kl(
+        "Conv",
+        node,
+        n=n,
+        filters=filters.size if isinstance(filters, IntV) else None,
+        k=k,
+        s=s,
+        padding=pad.value.lower() if isinstance(pad, StrV) else None,
+        d=d,
+    )
+
+
+@layer_kind("fw:Conv")
+def _apply_conv(
+    cx: OpContext, interp: "Interpreter", node: cst.Call, report_node: cst.CSTNode, layer: LayerV, x: TensorV
+) -> Value:
+    """Keras ``ConvND``, channels last: (batch, spatial..., channels) -> (batch, spatial'..., filters)."""
+    if x.shape is None:
+        return x.with_shape(None)
+    shape = x.shape
+    n = layer.param("n")
+    if _wrong_rank(cx, report_node, layer, x, n + 2):
+        return x.with_shape(None)
+    k, s, d, pad = layer.param("k"), layer.param("s"), layer.param("d"), layer.param("padding")
+    spatial: list[Size] = []
+    for i, size in enumerate(shape[1:-1]):
+        hv = size.as_int()
+        if k is None or s is None or d is None or pad not in ("valid", "same") or hv is None:
+            spatial.append(cx.fresh("h"))
+        elif pad == "same":
+            spatial.append(Size.const(-(-hv // s[i])))
+        else:
+            span = d[i] * (k[i] - 1) + 1
+            spatial.append(Size.const((hv - span) // s[i] + 1) if hv >= span else cx.fresh("h"))
+    f = layer.param("filters")
+    return x.with_shape((shape[0],) + tuple(spatial) + (f if f is not None else cx.fresh("filters"),))
+
+
+@framework_layer("keras.layers", "Flatten")
+def _keras_flatten(cx: OpContext, node: cst.Call, name: str, args: list[Value], kwargs: dict[str, Value]) -> Value:
+    return _kl("Flatten", node)
+
+
+@layer_kind("fw:Flatten")
+def _apply_flatten(
+    cx: OpContext, interp: "Interpreter", node: cst.Call, report_node: cst.CSTNode, layer: LayerV, x: TensorV
+) -> Value:
+    """Keras ``Flatten``: the batch axis stays, the rest become one."""
+    shape = x.shape
+    if shape is None or len(shape) < 1:
+        return x.with_shape(None)
+    return x.with_shape(shape[:1] + (product(shape[1:]),) if len(shape) > 1 else shape + (Size.const(1),))
+
+
+@framework_layer("keras.layers", "Reshape")
+def _keras_reshape(cx: OpContext, node: cst.Call, name: str, args: list[Value], kwargs: dict[str, Value]) -> Value:
+    return _kl("Reshape", node, target=_shape_of_minus(_arg(args, kwargs, 0, "target_shape")))
+
+
+@layer_kind("fw:Reshape")
+def _apply_reshape(
+    cx: OpContext, interp: "Interpreter", node: cst.Call, report_node: cst.CSTNode, layer: LayerV, x: TensorV
+) -> Value:
+    """Keras ``Reshape(target_shape)``: the batch axis stays; the rest must hold the same number of elements."""
+    shape = x.shape
+    target = layer.param("target")
+    if shape is None or target is None or len(shape) < 1:
+        return x.with_shape(None)
+    body = TensorV(shape[1:], x.dtype, x.framework, None, x.origin)
+    target_v: list[Value] = [SeqV(tuple(IntV(Size.const(v)) for v in target), "tuple")]
+    res = shape_ops.reshape(cx, report_node, "reshape", body, target_v, {})  # type: ignore[arg-type]
+    if not isinstance(res, TensorV) or res.shape is None:
+        return x.with_shape(None)
+    return x.with_shape(shape[:1] + res.shape)
+
+
+@framework_layer("keras.layers", "Permute")
+def _keras_permute(cx: OpContext, node: cst.Call, name: str, args: list[Value], kwargs: dict[str, Value]) -> Value:
+    dims = _ints(list(v.items)) if isinstance(v := _arg(args, kwargs, 0, "dims"), SeqV) else None
+    return _kl("Permute", node, dims=tuple(dims) if dims is not None else None)
+
+
+@layer_kind("fw:Permute")
+def _apply_permute(
+    cx: OpContext, interp: "Interpreter", node: cst.Call, report_node: cst.CSTNode, layer: LayerV, x: TensorV
+) -> Value:
+    """Keras ``Permute(dims)``: dims count from 1 (the batch axis stays first)."""
+    shape = x.shape
+    dims = layer.param("dims")
+    if shape is None or dims is None or len(dims) != len(shape) - 1 or sorted(dims) != list(range(1, len(shape))):
+        return x.with_shape(None)
+    return x.with_shape(shape[:1] + tuple(shape[d] for d in dims))
+
+
+@framework_layer("keras.layers", "Embedding")
+def _keras_embedding(cx: OpContext, node: cst.Call, name: str, args: list[Value], kwargs: dict[str, Value]) -> Value:
+    out = _arg(args, kwargs, 1, "output_dim")
+    return _kl("Embedding", node, d=out.size if isinstance(out, IntV) else None)
+
+
+@layer_kind("fw:Embedding")
+def _apply_embedding(
+    cx: OpContext, interp: "Interpreter", node: cst.Call, report_node: cst.CSTNode, layer: LayerV, x: TensorV
+) -> Value:
+    """``Embedding`` (Keras, ``flax.linen.Embed``): one axis of size ``d`` more."""
+    if x.shape is None:
+        return x.with_shape(None)
+    d = layer.param("d")
+    return TensorV(x.shape + (d if d is not None else cx.fresh("d"),), None, x.framework)
+
+
+@framework_layer(
+    "keras.layers",
+    "GlobalAveragePooling1D",
+    "GlobalAveragePooling2D",
+    "GlobalAveragePooling3D",
+    "GlobalMaxPooling1D",
+    "GlobalMaxPooling2D",
+    "GlobalMaxPooling3D",
+    "GlobalAvgPool2D",
+    "GlobalMaxPool2D",
+    "GlobalAvgPool1D",
+    "GlobalMaxPool1D",
+)
+def _keras_global_pool(cx: OpContext, node: cst.Call, name: str, args: list[Value], kwargs: dict[str, Value]) -> Value:
+    n = int(name[-2])
+    fmt = _arg(args, kwargs, 0, "data_format", NoneV())
+    keep = kwargs.get("keepdims", BoolV(False))
+    if (
+        not isinstance(fmt, NoneV)
+        and not (isinstance(fmt, StrV) and fmt.value == "channels_last")
+        or not isinstance(keep, BoolV)
     ):
-        n = int(name[-2])
-        fmt = _arg(args, kwargs, 0, "data_format", NoneV())
-        keep = kwargs.get("keepdims", BoolV(False))
-        if (
-            not isinstance(fmt, NoneV)
-            and not (isinstance(fmt, StrV) and fmt.value == "channels_last")
-            or not isinstance(keep, BoolV)
-        ):
-            return _kl("Opaque", node)
-        return _kl("GlobalPool", node, n=n, keep=keep.value, mean="Average" in name or "Avg" in name)
-    if name == "MultiHeadAttention":
-        return _kl("MHA", node)
-    if name in _ACTIVATION_LAYERS:
-        return LayerV("Elementwise", (("name", name),), node)
-    return _kl("Opaque", node)
+        return _kl("Opaque", node)
+    return _kl("GlobalPool", node, n=n, keep=keep.value, mean="Average" in name or "Avg" in name)
+
+
+@layer_kind("fw:GlobalPool")
+def _apply_global_pool(
+    cx: OpContext, interp: "Interpreter", node: cst.Call, report_node: cst.CSTNode, layer: LayerV, x: TensorV
+) -> Value:
+    """Keras global pooling, channels last: (batch, spatial..., channels) -> (batch, channels)."""
+    shape = x.shape
+    if shape is None:
+        return x.with_shape(None)
+    n = layer.param("n")
+    if _wrong_rank(cx, report_node, layer, x, n + 2):
+        return x.with_shape(None)
+    if layer.param("keep"):
+        return x.with_shape(shape[:1] + (Size.const(1),) * n + shape[-1:])
+    return x.with_shape((shape[0], shape[-1]))
+
+
+@framework_layer("keras.layers", "MultiHeadAttention")
+def _keras_mha(cx: OpContext, node: cst.Call, name: str, args: list[Value], kwargs: dict[str, Value]) -> Value:
+    return _kl("MHA", node)
+
+
+@layer_kind("fw:MHA")
+def _apply_mha(
+    cx: OpContext, interp: "Interpreter", node: cst.Call, report_node: cst.CSTNode, layer: LayerV, x: TensorV
+) -> Value:
+    """Keras ``MultiHeadAttention``, ``nnx.MultiHeadAttention`` without ``out_features``: the query's shape."""
+    return x
+
+
+@framework_layer("keras.layers", *_ACTIVATION_LAYERS)
+def _keras_same_shape(cx: OpContext, node: cst.Call, name: str, args: list[Value], kwargs: dict[str, Value]) -> Value:
+    return LayerV("Elementwise", (("name", name),), node)
 
 
 def keras_ops(cx: OpContext, node: cst.Call, name: str, args: list[Value], kwargs: dict[str, Value]) -> Value:
@@ -1351,37 +1505,52 @@ def paddle_layer(cx: OpContext, node: cst.Call, name: str, args: list[Value], kw
 
 
 def flax_call(cx: OpContext, node: cst.Call, qual: str, args: list[Value], kwargs: dict[str, Value]) -> Value:
+    """``flax.linen.Name(...)`` / ``flax.nnx.Name(...)`` (any module below them): the rule registered for the name."""
     parts = qual.split(".")
-    if len(parts) >= 3 and parts[1] == "nnx":
-        return _nnx_call(cx, node, parts[-1], args, kwargs)
-    if len(parts) < 3 or parts[1] != "linen":
+    if len(parts) < 3 or parts[1] not in ("linen", "nnx"):
         return UNKNOWN
-    name = parts[-1]
-    if name == "Dense":
-        feats = _arg(args, kwargs, 0, "features")
-        return _kl("Dense", node, units=feats.size if isinstance(feats, IntV) else None)
-    if name == "Sequential":
-        layers_v = _arg(args, kwargs, 0, "layers")
-        if not isinstance(layers_v, SeqV):
-            return UNKNOWN
-        items: list[Value] = []
-        for item in layers_v.items:
-            if isinstance(item, RefV) and item.qualname.rsplit(".", 1)[-1] in _SAME_SHAPE:
-                items.append(LayerV("Elementwise", (("name", item.qualname),), node))
-            else:
-                items.append(item)
-        return LayerV("Sequential", (("layers", tuple(items)),), node)
-    if name in ("LayerNorm", "Dropout", "BatchNorm", "RMSNorm"):
-        return LayerV("Elementwise", (("name", name),), node)
-    if name == "Conv":
-        return _flax_conv(node, args, kwargs)
-    if name == "Embed":
-        feats = _arg(args, kwargs, 1, "features")
-        return _kl("Embedding", node, d=feats.size if isinstance(feats, IntV) else None)
-    if name in _SAME_SHAPE:
-        x = args[0] if args else None
-        return x if isinstance(x, TensorV) else UNKNOWN
-    return UNKNOWN
+    build = FRAMEWORK_LAYERS[f"flax.{parts[1]}"].get(parts[-1])
+    return build(cx, node, parts[-1], args, kwargs) if build is not None else UNKNOWN
+
+
+@framework_layer("flax.linen", *_SAME_SHAPE)
+@framework_layer("flax.nnx", *_SAME_SHAPE)
+def _flax_same_shape(cx: OpContext, node: cst.Call, name: str, args: list[Value], kwargs: dict[str, Value]) -> Value:
+    """``nn.relu(x)``, ``nnx.gelu(x)``: the input's shape."""
+    x = args[0] if args else None
+    return x if isinstance(x, TensorV) else UNKNOWN
+
+
+@framework_layer("flax.linen", "Dense")
+def _linen_dense(cx: OpContext, node: cst.Call, name: str, args: list[Value], kwargs: dict[str, Value]) -> Value:
+    feats = _arg(args, kwargs, 0, "features")
+    return _kl("Dense", node, units=feats.size if isinstance(feats, IntV) else None)
+
+
+@framework_layer("flax.linen", "Sequential")
+def _linen_sequential(cx: OpContext, node: cst.Call, name: str, args: list[Value], kwargs: dict[str, Value]) -> Value:
+    layers_v = _arg(args, kwargs, 0, "layers")
+    if not isinstance(layers_v, SeqV):
+        return UNKNOWN
+    items: list[Value] = []
+    for item in layers_v.items:
+        if isinstance(item, RefV) and item.qualname.rsplit(".", 1)[-1] in _SAME_SHAPE:
+            items.append(LayerV("Elementwise", (("name", item.qualname),), node))
+        else:
+            items.append(item)
+    return LayerV("Sequential", (("layers", tuple(items)),), node)
+
+
+@framework_layer("flax.linen", "LayerNorm", "Dropout", "BatchNorm", "RMSNorm")
+@framework_layer("flax.nnx", "Dropout", "BatchNorm")
+def _flax_elementwise(cx: OpContext, node: cst.Call, name: str, args: list[Value], kwargs: dict[str, Value]) -> Value:
+    return LayerV("Elementwise", (("name", name),), node)
+
+
+@framework_layer("flax.linen", "Embed")
+def _linen_embed(cx: OpContext, node: cst.Call, name: str, args: list[Value], kwargs: dict[str, Value]) -> Value:
+    feats = _arg(args, kwargs, 1, "features")
+    return _kl("Embedding", node, d=feats.size if isinstance(feats, IntV) else None)
 
 
 # flax.nnx layers whose sizes are torch's: (name, keyword names in torch's positional order)
@@ -1393,35 +1562,32 @@ _NNX_AS_TORCH = {
 }
 
 
-def _nnx_call(cx: OpContext, node: cst.Call, name: str, args: list[Value], kwargs: dict[str, Value]) -> Value:
-    """``flax.nnx`` layers built in ``__init__`` with their sizes (``nnx.Linear(in_features, out_features, rngs=...)``
-    is torch's Linear, ``nnx.LayerNorm(num_features)`` normalises the last axis, ``nnx.Embed(n, features)``);
-    ``nnx.MultiHeadAttention`` without ``out_features`` returns its query's shape."""
-    from . import layers
+@framework_layer("flax.nnx", *_NNX_AS_TORCH)
+def _nnx_as_torch(cx: OpContext, node: cst.Call, name: str, args: list[Value], kwargs: dict[str, Value]) -> Value:
+    """``flax.nnx`` layers built in ``__init__`` with their sizes: ``nnx.Linear(in_features, out_features,
+    rngs=...)`` is torch's Linear, ``nnx.LayerNorm(num_features)`` normalises the last axis, ``nnx.Embed(n,
+    features)``."""
+    torch_name, keywords = _NNX_AS_TORCH[name]
+    sizes: list[Value] = []
+    for i, kw in enumerate(keywords):
+        v = _arg(args, kwargs, i, kw)
+        if v is None:
+            return UNKNOWN
+        sizes.append(v)
+    return layers.layer(cx, node, torch_name, sizes, {})
 
-    if name in _NNX_AS_TORCH:
-        torch_name, keywords = _NNX_AS_TORCH[name]
-        sizes: list[Value] = []
-        for i, kw in enumerate(keywords):
-            v = _arg(args, kwargs, i, kw)
-            if v is None:
-                return UNKNOWN
-            sizes.append(v)
-        return layers.layer(cx, node, torch_name, sizes, {})
-    if name in ("Dropout", "BatchNorm"):
-        return LayerV("Elementwise", (("name", name),), node)
-    if name == "MultiHeadAttention":
-        out = kwargs.get("out_features")
-        if out is None or isinstance(out, NoneV):
-            return _kl("MHA", node)
-        return UNKNOWN
-    if name in _SAME_SHAPE:
-        x = args[0] if args else None
-        return x if isinstance(x, TensorV) else UNKNOWN
+
+@framework_layer("flax.nnx", "MultiHeadAttention")
+def _nnx_mha(cx: OpContext, node: cst.Call, name: str, args: list[Value], kwargs: dict[str, Value]) -> Value:
+    """``nnx.MultiHeadAttention`` without ``out_features`` returns its query's shape."""
+    out = kwargs.get("out_features")
+    if out is None or isinstance(out, NoneV):
+        return _kl("MHA", node)
     return UNKNOWN
 
 
-def _flax_conv(node: cst.Call, args: list[Value], kwargs: dict[str, Value]) -> Value:
+@framework_layer("flax.linen", "Conv")
+def _flax_conv(cx: OpContext, node: cst.Call, name: str, args: list[Value], kwargs: dict[str, Value]) -> Value:
     """``nn.Conv(features, kernel_size, strides=1, padding="SAME")``: channels last; the output has ``features``
     channels and, with SAME padding, ceil(size / stride) on each spatial axis."""
     feats = _arg(args, kwargs, 0, "features")
@@ -1448,84 +1614,26 @@ def _flax_conv(node: cst.Call, args: list[Value], kwargs: dict[str, Value]) -> V
     )
 
 
-def apply_layer(
-    cx: OpContext, node: cst.CSTNode, report_node: cst.CSTNode, layer: LayerV, x: Value, args: list[Value]
+@layer_kind("fw:FlaxConv")
+def _apply_flax_conv(
+    cx: OpContext, interp: "Interpreter", node: cst.Call, report_node: cst.CSTNode, layer: LayerV, x: TensorV
 ) -> Value:
-    kind = layer.kind[3:]
-    if kind == "MHA":
-        return x if isinstance(x, TensorV) else UNKNOWN  # the output has the query's shape
-    if not isinstance(x, TensorV):
-        return UNKNOWN
-    if kind == "Opaque" or x.shape is None:
-        return x.with_shape(None)
     shape = x.shape
-    if kind == "Dense":
-        if not shape:
-            return x.with_shape(None)
-        units = layer.param("units")
-        return x.with_shape(shape[:-1] + (units if units is not None else cx.fresh("units"),))
-    if kind == "Embedding":
-        d = layer.param("d")
-        return TensorV(shape + (d if d is not None else cx.fresh("d"),), None, x.framework)
-    if kind == "Flatten":
-        if len(shape) < 1:
-            return x.with_shape(None)
-        return x.with_shape(shape[:1] + (product(shape[1:]),) if len(shape) > 1 else shape + (Size.const(1),))
-    if kind == "Reshape":
-        target = layer.param("target")
-        if target is None or len(shape) < 1:
-            return x.with_shape(None)
-        # the batch axis stays; the rest must hold the same number of elements
-        body = TensorV(shape[1:], x.dtype, x.framework, None, x.origin)
-        target_v: list[Value] = [SeqV(tuple(IntV(Size.const(v)) for v in target), "tuple")]
-        res = shape_ops.reshape(cx, report_node, "reshape", body, target_v, {})  # type: ignore[arg-type]
-        if not isinstance(res, TensorV) or res.shape is None:
-            return x.with_shape(None)
-        return x.with_shape(shape[:1] + res.shape)
-    if kind == "Permute":
-        dims = layer.param("dims")
-        if dims is None or len(dims) != len(shape) - 1 or sorted(dims) != list(range(1, len(shape))):
-            return x.with_shape(None)
-        return x.with_shape(shape[:1] + tuple(shape[d] for d in dims))
-    if kind == "GlobalPool":
-        n = layer.param("n")
-        if _wrong_rank(cx, report_node, layer, x, n + 2):
-            return x.with_shape(None)
-        if layer.param("keep"):
-            return x.with_shape(shape[:1] + (Size.const(1),) * n + shape[-1:])
-        return x.with_shape((shape[0], shape[-1]))
-    if kind == "FlaxConv":
-        n, f, strides = layer.param("n"), layer.param("features"), layer.param("strides")
-        if len(shape) < n + 1:
-            return x.with_shape(None)
-        sides: list[Size] = []
-        for i, size in enumerate(shape[-n - 1 : -1]):
-            hv = size.as_int()
-            if layer.param("same") and strides is not None and strides[i] == 1:
-                sides.append(size)
-            elif layer.param("same") and strides is not None and hv is not None:
-                sides.append(Size.const(-(-hv // strides[i])))
-            else:
-                sides.append(cx.fresh("h"))
-        return x.with_shape(shape[: -n - 1] + tuple(sides) + (f if f is not None else cx.fresh("features"),))
-    if kind == "Conv":
-        n = layer.param("n")
-        if _wrong_rank(cx, report_node, layer, x, n + 2):
-            return x.with_shape(None)
-        k, s, d, pad = layer.param("k"), layer.param("s"), layer.param("d"), layer.param("padding")
-        spatial: list[Size] = []
-        for i, size in enumerate(shape[1:-1]):
-            hv = size.as_int()
-            if k is None or s is None or d is None or pad not in ("valid", "same") or hv is None:
-                spatial.append(cx.fresh("h"))
-            elif pad == "same":
-                spatial.append(Size.const(-(-hv // s[i])))
-            else:
-                span = d[i] * (k[i] - 1) + 1
-                spatial.append(Size.const((hv - span) // s[i] + 1) if hv >= span else cx.fresh("h"))
-        f = layer.param("filters")
-        return x.with_shape((shape[0],) + tuple(spatial) + (f if f is not None else cx.fresh("filters"),))
-    return x.with_shape(None)
+    if shape is None:
+        return x.with_shape(None)
+    n, f, strides = layer.param("n"), layer.param("features"), layer.param("strides")
+    if len(shape) < n + 1:
+        return x.with_shape(None)
+    sides: list[Size] = []
+    for i, size in enumerate(shape[-n - 1 : -1]):
+        hv = size.as_int()
+        if layer.param("same") and strides is not None and strides[i] == 1:
+            sides.append(size)
+        elif layer.param("same") and strides is not None and hv is not None:
+            sides.append(Size.const(-(-hv // strides[i])))
+        else:
+            sides.append(cx.fresh("h"))
+    return x.with_shape(shape[: -n - 1] + tuple(sides) + (f if f is not None else cx.fresh("features"),))
 
 
 def _wrong_rank(cx: OpContext, report_node: cst.CSTNode, layer: LayerV, x: TensorV, ndim: int) -> bool:

@@ -52,8 +52,8 @@ def apply_layer(
     kwargs: dict[str, Value],
     in_sequential: bool = False,
 ) -> Value:
-    """``layer(x)``: the rule registered for the layer's kind (torch.nn here, einops in einops_calls.py); Keras / Flax
-    layers go to frameworks.py; a Keras layer under a dtype policy casts around it."""
+    """``layer(x)``: the rule registered for the layer's kind (torch.nn here, einops in einops_calls.py, Keras / Flax
+    in frameworks.py); a Keras layer under a dtype policy casts around it."""
     if layer.param("compute_dtype") is not None:  # a Keras layer under a dtype policy (frameworks.py)
         from . import frameworks
 
@@ -64,10 +64,6 @@ def apply_layer(
     report_node: cst.CSTNode = layer.line_node if in_sequential and layer.line_node is not None else node
     if not in_sequential:
         cx.ctx.note_evidence(node, "layer", x if isinstance(x, TensorV) else None)
-    if layer.kind.startswith("fw:"):  # Keras / Flax layers (frameworks.py)
-        from . import frameworks
-
-        return frameworks.apply_layer(cx, node, report_node, layer, x, args)
     if x is UNKNOWN and layer.kind == "Linear" and len(args) == 1 and not kwargs:
         x = TensorV(None, None, "torch")  # what nn.Linear returns is a tensor whose last axis is out_features
     if not isinstance(x, TensorV):

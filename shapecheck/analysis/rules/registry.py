@@ -13,6 +13,8 @@ and einops engine) and the call's values. Each family module registers its rules
 * :data:`LAYERS` -- ``torch.nn`` layer classes: how the layer is built and how it applies to a tensor;
 * :data:`EINOPS_FUNCTIONS`, :data:`EINOPS_LAYERS` -- ``einops.name(...)`` by name, and the layer classes of
   ``einops.layers.<backend>`` (``Rearrange``, ``Reduce``, ``EinMix``) by class name;
+* :data:`FRAMEWORK_LAYERS` -- Keras and Flax (linen, nnx) layer classes by namespace and name: how the layer is
+  built (its kind says how it applies);
 * :data:`LAYER_KINDS` -- every layer value's kind (torch, einops, Keras, Flax) -> the rule that applies it.
 
 A rule returns the output value, or None when the call is not its case: the next rule registered for the same name
@@ -98,6 +100,14 @@ class ApplyRule(Protocol):
         layer: LayerV,
         x: TensorV,
         /,
+    ) -> Value: ...
+
+
+class BuildRule(Protocol):
+    """The constructor call ``Name(*args, **kwargs)`` of a layer class: the layer's value (usually a LayerV)."""
+
+    def __call__(
+        self, cx: OpContext, node: cst.Call, name: str, args: list[Value], kwargs: dict[str, Value], /
     ) -> Value: ...
 
 
@@ -187,6 +197,9 @@ LAYER_KINDS: dict[str, ApplyRule] = {}  # the LayerV kind (of every family) -> t
 TORCH_LAYER_KINDS: set[str] = set()  # the kinds of torch.nn layers
 EINOPS_FUNCTIONS: Table[EinopsRule] = Table("einops function")
 EINOPS_LAYERS: dict[str, EinopsLayerRule] = {}  # einops layer class name (= its LayerV kind) -> its rule
+# Keras and Flax: the layer classes (and, in flax, the same-shape functions) of each namespace by last name -> the
+# rule that builds the layer's value; its kind's ApplyRule is registered with @layer_kind (frameworks.py)
+FRAMEWORK_LAYERS: dict[str, dict[str, BuildRule]] = {api: {} for api in ("keras.layers", "flax.linen", "flax.nnx")}
 
 
 def framework_methods(framework: str, *names: str) -> Callable[[MethodRule], MethodRule]:
@@ -232,6 +245,36 @@ def einops_layer(name: str) -> Callable[[L], L]:
         EINOPS_LAYERS[name] = rule
         LAYER_KINDS[name] = rule.apply
         return cls
+
+    return add
+
+
+B = TypeVar("B", bound=BuildRule)
+A = TypeVar("A", bound=ApplyRule)
+
+
+def framework_layer(api: str, *names: str) -> Callable[[B], B]:
+    """A rule building the layers ``names`` of ``api`` (``"keras.layers"``, ``"flax.linen"``, ``"flax.nnx"``):
+    ``keras.layers.Dense(...)``, ``flax.linen.Dense(...)``, ``nnx.Linear(...)``. The layer value it makes is applied
+    by the rule of its kind (``@layer_kind``)."""
+
+    def add(rule: B) -> B:
+        for n in names:
+            assert n not in FRAMEWORK_LAYERS[api], f"{api}.{n} registered twice"
+            FRAMEWORK_LAYERS[api][n] = rule
+        return rule
+
+    return add
+
+
+def layer_kind(kind: str) -> Callable[[A], A]:
+    """The rule applying the layers of ``kind`` (a LayerV kind no ``@layer`` / ``@einops_layer`` class defines: the
+    Keras and Flax kinds, ``fw:Dense`` ...) to a tensor."""
+
+    def add(rule: A) -> A:
+        assert kind not in LAYER_KINDS, f"layer kind {kind} registered twice"
+        LAYER_KINDS[kind] = rule
+        return rule
 
     return add
 
