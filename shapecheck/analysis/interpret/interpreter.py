@@ -248,7 +248,7 @@ class Interpreter:
 
     @_statement(cst.FunctionDef)
     def _function_def(self, stmt: cst.FunctionDef) -> None:
-        self.scope.vars[stmt.name.value] = self.m.local_function(stmt, self.frame)
+        self.scope.vars[stmt.name.value] = self.m.local_function(stmt, self.frame, self.scope.vars)
 
     @_statement(cst.ClassDef)
     def _class_def(self, stmt: cst.ClassDef) -> None:

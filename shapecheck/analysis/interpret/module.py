@@ -533,6 +533,7 @@ class ModuleAnalysis:
         depth: int = 0,
         self_vars: dict[str, Value] | None = None,
         building: bool = False,
+        closure: tuple[tuple[str, Value], ...] = (),
     ) -> Scope:
         """Run ``fi``'s body. ``self_vars``: the ``self.x`` values of an object under construction, shared with the
         caller (``super().__init__(...)``, helpers ``__init__`` calls on ``self``); the returned scope holds them."""
@@ -543,6 +544,7 @@ class ModuleAnalysis:
         fi.node = self.full_nodes.get(id(fi.node), fi.node)  # type: ignore[assignment]
         memo = self.shapes.new_memo()
         scope = Scope({k: v for k, v in self_vars.items() if k.startswith("self.")} if self_vars else None)
+        scope.vars.update(closure)  # a nested function's captured names (its parameters and assignments win)
         first_is_self = fi.cls_key is not None and not fi.is_static
         for i, p in enumerate(fi.params):
             if i == 0 and first_is_self:
@@ -580,14 +582,33 @@ class ModuleAnalysis:
             interp.run_suite(fi.node.body)
         return scope
 
-    def local_function(self, node: cst.FunctionDef, frame: FrameInfo) -> Value:
+    def local_function(
+        self, node: cst.FunctionDef, frame: FrameInfo, env: dict[str, Value] | None = None
+    ) -> Value:
         key = f"{frame.key}.<locals>.{node.name.value}"
         if key not in self.functions:
             fi = FunctionInfo(key, node, self, signature_params(node, self.annotation_of), None)
             ret = node.returns
             fi.return_ann = self.annotation_of(ret.annotation) if ret is not None else None
             self.functions[key] = fi
-        return FuncV(key)
+        outer = self.functions.get(frame.key) if env else None
+        if outer is None or env is None:
+            return FuncV(key)
+        # a closure (``unpack_one`` returned by ``pack_one``) reads its enclosing function's names when it runs: a
+        # name that function binds exactly once, outside any loop, holds the same value then as now. A list or dict
+        # may change in between: kept only when the enclosing function never hands it to a call nor changes it
+        from .walk import memo as walk_memo
+
+        once = walk_memo("bound-once", outer.node, _bound_once)
+        touched = walk_memo("handed-on", outer.node, _handed_on)
+        captured = tuple(
+            (n, env[n])
+            for n in sorted(walk_memo("free-reads", node, _free_reads))
+            if n in once
+            and n in env
+            and (n not in touched or not (isinstance(env[n], (DictV, ManyV)) or _is_list(env[n])))
+        )
+        return FuncV(key, env=captured)
 
     def call_function(
         self, interp: Interpreter, node: cst.Call, fv: FuncV, args: list[Value], kwargs: dict[str, Value]
@@ -632,7 +653,7 @@ class ModuleAnalysis:
             return declared
         if fi.analysing or depth >= MAX_INLINE_DEPTH:
             return UNKNOWN
-        return self._inline(node, fi, bound, bound_self, depth)
+        return self._inline(node, fi, bound, bound_self, depth, closure=fv.env)
 
     def _inline(
         self,
@@ -642,11 +663,14 @@ class ModuleAnalysis:
         bound_self: Value | None,
         depth: int,
         operations_only: bool = False,
+        closure: tuple[tuple[str, Value], ...] = (),
     ) -> Value:
         """Run a callee's body with these argument values (a summary per argument signature); its definite
         findings are reported at this call."""
         # an unannotated (or return-unannotated) function: analyse its body with these argument values
         sig = (tuple(sorted((k, _sig(v)) for k, v in bound.items())), _sig(bound_self))
+        if closure:
+            sig += (tuple((k, _sig(v)) for k, v in closure),)
         ret: Value
         inner: list[Pending]
         summary = fi.summaries.get(sig)
@@ -661,7 +685,7 @@ class ModuleAnalysis:
             saved = outer_ctx.inline_findings
             outer_ctx.inline_findings = []
             try:
-                scope = fi.module.run_function(fi, bound, bound_self, depth=depth + 1)
+                scope = fi.module.run_function(fi, bound, bound_self, depth=depth + 1, closure=closure)
             finally:
                 inner = outer_ctx.inline_findings
                 outer_ctx.inline_findings = saved
@@ -1416,3 +1440,107 @@ def _sig(v: Any) -> Any:
         return v
     except TypeError:
         return id(v)
+
+
+def _is_list(v: Value) -> bool:
+    return isinstance(v, SeqV) and v.kind == "list"
+
+
+_SCOPES = (cst.FunctionDef, cst.ClassDef)
+
+
+def _bound_once(fn: cst.CSTNode) -> frozenset[str]:
+    """The names a function binds exactly once: a parameter never reassigned, or one assignment outside any loop
+    (``global`` / ``nonlocal`` / ``del`` / ``except ... as`` / imports count as more than one)."""
+    from .interpreter import _target_names
+    from .walk import children
+
+    assert isinstance(fn, cst.FunctionDef)
+    counts: dict[str, int] = {}
+
+    def add(names: set[str] | list[str], n: int) -> None:
+        for name in names:
+            counts[name] = counts.get(name, 0) + n
+
+    ps = fn.params
+    params = [*ps.posonly_params, *ps.params, *ps.kwonly_params]
+    for star in (ps.star_arg, ps.star_kwarg):
+        if isinstance(star, cst.Param):
+            params.append(star)
+    add([p.name.value for p in params], 1)
+    stack: list[tuple[cst.CSTNode, bool]] = [(fn.body, False)]
+    while stack:
+        node, looped = stack.pop()
+        tp = type(node)
+        n = 2 if looped else 1
+        if tp in _SCOPES:
+            add([node.name.value], n)  # type: ignore[attr-defined]
+            continue  # a nested function's or class's own names are its own
+        if tp is cst.Lambda:
+            continue
+        if tp in (cst.AssignTarget, cst.AnnAssign, cst.NamedExpr):
+            add(_target_names(node.target), n)  # type: ignore[attr-defined]
+        elif tp in (cst.AugAssign, cst.For, cst.Del):
+            add(_target_names(node.target), 2)  # type: ignore[attr-defined]
+        elif tp is cst.WithItem and node.asname is not None:  # type: ignore[attr-defined]
+            add(_target_names(node.asname.name), n)  # type: ignore[attr-defined]
+        elif tp is cst.ExceptHandler and node.name is not None:  # type: ignore[attr-defined]
+            add(_target_names(node.name.name), 2)  # type: ignore[attr-defined]
+        elif tp in (cst.Global, cst.Nonlocal):
+            add([x.name.value for x in node.names], 2)  # type: ignore[attr-defined]
+        elif tp in (cst.Import, cst.ImportFrom) and not isinstance(node.names, cst.ImportStar):  # type: ignore[attr-defined]
+            for alias in node.names:  # type: ignore[attr-defined]
+                target = alias.asname.name if alias.asname is not None else alias.name
+                while isinstance(target, cst.Attribute):  # import a.b binds a
+                    target = target.value
+                if isinstance(target, cst.Name):
+                    add([target.value], 2)
+        inner = looped or tp in (cst.For, cst.While)
+        stack.extend((c, inner) for c in children(node))
+    return frozenset(k for k, v in counts.items() if v == 1)
+
+
+def _free_reads(fn: cst.CSTNode) -> frozenset[str]:
+    """The names a nested function reads and neither takes as a parameter nor assigns: its free variables."""
+    from .interpreter import _assigned_names
+    from .walk import children
+
+    assert isinstance(fn, cst.FunctionDef)
+    own = _assigned_names(fn.body)
+    ps = fn.params
+    own |= {p.name.value for p in (*ps.posonly_params, *ps.params, *ps.kwonly_params)}
+    own |= {s.name.value for s in (ps.star_arg, ps.star_kwarg) if isinstance(s, cst.Param)}
+    reads: set[str] = set()
+    stack: list[cst.CSTNode] = [fn.body, *(p.default for p in (*ps.params, *ps.kwonly_params) if p.default)]
+    while stack:
+        node = stack.pop()
+        if type(node) is cst.Name:
+            reads.add(node.value)  # type: ignore[attr-defined]
+        elif type(node) is cst.Nonlocal or type(node) is cst.Global:
+            own |= {x.name.value for x in node.names}  # type: ignore[attr-defined]
+        stack.extend(children(node))
+    return frozenset(reads - own)
+
+
+def _handed_on(fn: cst.CSTNode) -> frozenset[str]:
+    """Names a function (its nested functions left out) passes to a call, calls a method of, or changes by item
+    (``f(xs)``, ``xs.append(t)``, ``xs[i] = t``, ``del xs[i]``): a list or dict there may change."""
+    from .walk import children
+
+    out: set[str] = set()
+    stack: list[cst.CSTNode] = [fn.body] if isinstance(fn, cst.FunctionDef) else []
+    while stack:
+        node = stack.pop()
+        tp = type(node)
+        if tp in _SCOPES or tp is cst.Lambda:
+            continue
+        if tp is cst.Arg and type(node.value) is cst.Name:  # type: ignore[attr-defined]
+            out.add(node.value.value)  # type: ignore[attr-defined]
+        elif tp is cst.Attribute and type(node.value) is cst.Name:  # type: ignore[attr-defined]
+            out.add(node.value.value)  # type: ignore[attr-defined]
+        elif tp in (cst.AssignTarget, cst.AugAssign, cst.Del) and type(node.target) is cst.Subscript:  # type: ignore[attr-defined]
+            base = node.target.value  # type: ignore[attr-defined]
+            if type(base) is cst.Name:
+                out.add(base.value)
+        stack.extend(children(node))
+    return frozenset(out)

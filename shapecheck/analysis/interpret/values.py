@@ -132,6 +132,8 @@ class FuncV:
 
     key: str
     bound_self: "Value | None" = None
+    # a nested function's closure: the enclosing function's values of the names it reads (each bound once there)
+    env: tuple[tuple[str, "Value"], ...] = ()
 
 
 @dataclass(frozen=True)

@@ -915,8 +915,8 @@ def construct(
             return TensorV((args[0].size,), dtype, fw)
         if 2 <= len(args) <= 3 and not kwargs.keys() - {"dtype", "device"} and all(isinstance(a, IntV) for a in args):
             length = _arange_length(args)
-            return TensorV((length,) if length is not None else None, dtype, fw)
-        return TensorV(None, dtype, fw)
+            return TensorV((length if length is not None else cx.fresh("n"),), dtype, fw)
+        return TensorV((cx.fresh("n"),), dtype, fw)  # always one axis, of a length that is not read here
     if qual in VARARG_SIZES:
         shape_args = args  # np.random.randn(2, 3): sizes only as separate arguments
         if any(not isinstance(a, IntV) for a in args):
