@@ -582,9 +582,7 @@ class ModuleAnalysis:
             interp.run_suite(fi.node.body)
         return scope
 
-    def local_function(
-        self, node: cst.FunctionDef, frame: FrameInfo, env: dict[str, Value] | None = None
-    ) -> Value:
+    def local_function(self, node: cst.FunctionDef, frame: FrameInfo, env: dict[str, Value] | None = None) -> Value:
         key = f"{frame.key}.<locals>.{node.name.value}"
         if key not in self.functions:
             fi = FunctionInfo(key, node, self, signature_params(node, self.annotation_of), None)
