@@ -666,7 +666,7 @@ class ModuleAnalysis:
         """Run a callee's body with these argument values (a summary per argument signature); its definite
         findings are reported at this call."""
         # an unannotated (or return-unannotated) function: analyse its body with these argument values
-        sig = (tuple(sorted((k, _sig(v)) for k, v in bound.items())), _sig(bound_self))
+        sig: tuple[Any, ...] = (tuple(sorted((k, _sig(v)) for k, v in bound.items())), _sig(bound_self))
         if closure:
             sig += (tuple((k, _sig(v)) for k, v in closure),)
         ret: Value
@@ -1512,10 +1512,10 @@ def _free_reads(fn: cst.CSTNode) -> frozenset[str]:
     stack: list[cst.CSTNode] = [fn.body, *(p.default for p in (*ps.params, *ps.kwonly_params) if p.default)]
     while stack:
         node = stack.pop()
-        if type(node) is cst.Name:
-            reads.add(node.value)  # type: ignore[attr-defined]
-        elif type(node) is cst.Nonlocal or type(node) is cst.Global:
-            own |= {x.name.value for x in node.names}  # type: ignore[attr-defined]
+        if isinstance(node, cst.Name):
+            reads.add(node.value)
+        elif isinstance(node, (cst.Nonlocal, cst.Global)):
+            own |= {x.name.value for x in node.names}
         stack.extend(children(node))
     return frozenset(reads - own)
 
