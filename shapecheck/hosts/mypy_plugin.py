@@ -279,37 +279,39 @@ class ShapecheckPlugin(Plugin):
         return self._imports[path]
 
     def _find_imports(self, path: str, text: str) -> set[str]:
+        """Files of the project that ``path`` imports: the shared resolver's records (``analysis/index/resolve.py``)
+        located on mypy's search path, relative imports from the file's own package."""
+        from ..analysis.index.resolve import ast_records, imported_modules, locate
+
         roots = {"."} | {str(p) for p in self.options.mypy_path}
-        d = Path(path).parent  # the folder above the file's top-level package
+        file = Path(path)
+        d = file.parent  # the folder above the file's top-level package
+        package: list[str] = []
         while (d / "__init__.py").exists() and d != d.parent:
+            package.append(d.name)
             d = d.parent
         roots.add(str(d))
+        is_package = file.name == "__init__.py"
+        current = ".".join([*reversed(package), *([] if is_package else [file.stem])])
         out: set[str] = set()
         try:
             tree = ast.parse(text)
         except (SyntaxError, ValueError, RecursionError):
             return out
-        for node in ast.walk(tree):
-            if isinstance(node, ast.Import):
-                wanted = [(0, a.name) for a in node.names]
-            elif isinstance(node, ast.ImportFrom):
-                mod = node.module or ""
-                wanted = [(node.level, f"{mod}.{a.name}" if mod else a.name) for a in node.names] + [(node.level, mod)]
-            else:
-                continue
-            for level, name in wanted:
-                search = roots
-                if level:  # relative import: from the file's own package
-                    base = Path(path).parent
-                    for _ in range(level - 1):
-                        base = base.parent
-                    search = {str(base)}
-                parts = [p for p in name.split(".") if p]
-                for i in range(len(parts), 0, -1):
-                    hit = self._locate(search, parts[:i])
-                    if hit:
-                        out.add(hit)
-                        break
+        found: dict[tuple[bool, str], str | None] = {}
+        for record in ast_records(tree):
+            search = {str(d)} if record.level else roots  # a relative import resolves inside the file's package
+
+            def exists(name: str, relative: bool = bool(record.level), search: set[str] = search) -> bool:
+                key = (relative, name)
+                if key not in found:
+                    found[key] = self._locate(search, name.split("."))
+                return found[key] is not None
+
+            for name in imported_modules(record, current, is_package):
+                hit = locate(name, exists)
+                if hit is not None:
+                    out.add(found[(bool(record.level), hit)])  # type: ignore[arg-type]
         return out
 
     @staticmethod

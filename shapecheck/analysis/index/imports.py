@@ -1,12 +1,16 @@
 """One cheap pass over a module's imports: local name -> fully qualified name.
 
-libcst's QualifiedNameProvider costs about seven bare parses; this walks only the statements that can bind an
-import (module level, and imports nested in functions, classes, ``if``/``try`` blocks) and never builds scopes.
+libcst's QualifiedNameProvider costs about seven bare parses; this reads only the import statements of the tree
+(module level, and imports nested in functions, classes, ``if``/``try``/``with`` blocks) into the resolver's records
+(``resolve.py``, shared with the project's ``ast`` read, the dependency scan and the mypy host) and never builds
+scopes.
 """
 
 from __future__ import annotations
 
 import libcst as cst
+
+from .resolve import ImportRecord, bindings
 
 
 def dotted(node: cst.BaseExpression) -> str | None:
@@ -53,48 +57,15 @@ def _module_name(node: cst.BaseExpression | None) -> str:
     return dotted(node) or "" if node is not None else ""
 
 
-def resolve_relative(current_module: str, level: int, module: str, is_package: bool) -> str:
-    """``from ..x import y`` inside ``current_module`` -> absolute module name (best effort)."""
-    if level == 0:
-        return module
-    parts = current_module.split(".") if current_module else []
-    if not is_package:
-        parts = parts[:-1]
-    if level > 1:
-        parts = parts[: len(parts) - (level - 1)] if level - 1 <= len(parts) else []
-    base = ".".join(parts)
-    return f"{base}.{module}" if module and base else (module or base)
-
-
 class ImportTable:
-    """Maps names bound by imports to the qualified names they stand for."""
+    """Maps names bound by imports to the qualified names they stand for (resolved by ``resolve.bindings``)."""
 
-    def __init__(self) -> None:
-        self.names: dict[str, str] = {}
-
-    def add_import(self, node: cst.Import) -> None:
-        for alias in node.names:
-            full = dotted(alias.name) or ""
-            if alias.asname is not None and isinstance(alias.asname.name, cst.Name):
-                self.names[alias.asname.name.value] = full
-            else:
-                top = full.split(".", 1)[0]
-                self.names[top] = top
-
-    def add_import_from(self, node: cst.ImportFrom, current_module: str = "", is_package: bool = False) -> None:
-        level = len(node.relative)
-        module = resolve_relative(current_module, level, _module_name(node.module), is_package)
-        if isinstance(node.names, cst.ImportStar):
-            self.names.setdefault("*" + module, module)
-            return
-        for alias in node.names:
-            name = dotted(alias.name) or ""
-            local = (
-                alias.asname.name.value
-                if alias.asname is not None and isinstance(alias.asname.name, cst.Name)
-                else name
-            )
-            self.names[local] = f"{module}.{name}" if module else name
+    def __init__(self, records: list[ImportRecord] | None = None, current_module: str = "", is_package: bool = False):
+        self.records: tuple[ImportRecord, ...] = tuple(records or ())
+        # every name an import binds, in a function body too (the analysis qualifies names inside functions)
+        self.names, self.stars = bindings(self.records, current_module, is_package)
+        # the module's own names (what another module can import from it: ``Project._bindings``)
+        self.module_names = bindings(self.records, current_module, is_package, nested=False)[0]
 
     def qualify(self, node: cst.BaseExpression) -> str | None:
         """Qualified name of a Name/Attribute expression through the import table (None when not imported)."""
@@ -108,34 +79,69 @@ class ImportTable:
         return None
 
     def star_modules(self) -> list[str]:
-        return [v for k, v in self.names.items() if k.startswith("*")]
+        return list(self.stars)
+
+
+def cst_records(module: cst.Module) -> list[ImportRecord]:
+    """The import records of a libcst tree, in source order, as ``resolve.ast_records`` reads CPython's tree: every
+    import statement of the module, those in function and class bodies marked ``nested``."""
+    out: list[ImportRecord] = []
+
+    def small(stmt: cst.BaseSmallStatement, nested: bool) -> None:
+        if type(stmt) is cst.Import:
+            for alias in stmt.names:
+                asname = alias.asname.name if alias.asname is not None else None
+                out.append(
+                    ImportRecord(
+                        0, dotted(alias.name) or "", None, asname.value if type(asname) is cst.Name else None, nested
+                    )
+                )
+        elif type(stmt) is cst.ImportFrom:
+            level, module = len(stmt.relative), _module_name(stmt.module)
+            if isinstance(stmt.names, cst.ImportStar):
+                out.append(ImportRecord(level, module, "*", None, nested))
+                return
+            for alias in stmt.names:
+                asname = alias.asname.name if alias.asname is not None else None
+                out.append(
+                    ImportRecord(
+                        level,
+                        module,
+                        dotted(alias.name) or "",
+                        asname.value if type(asname) is cst.Name else None,
+                        nested,
+                    )
+                )
+
+    def visit(node: cst.CSTNode, nested: bool) -> None:
+        kind = type(node)
+        if kind is cst.SimpleStatementLine or kind is cst.SimpleStatementSuite:
+            for s in node.body:  # type: ignore[attr-defined]
+                small(s, nested)
+            return
+        inner = nested or kind is cst.FunctionDef or kind is cst.ClassDef
+        for field in _BLOCK_FIELDS:
+            part = getattr(node, field, None)
+            if part is None:
+                continue
+            if type(part) is cst.IndentedBlock:
+                for s in part.body:
+                    visit(s, inner)
+            elif isinstance(part, (list, tuple)):
+                for p in part:
+                    visit(p, inner)
+            else:
+                visit(part, inner)  # a one-line suite, else / elif / finally
+
+    for stmt in module.body:
+        visit(stmt, False)
+    return out
+
+
+# the fields of libcst's compound statements that hold statements, in source order (``Try``: body, handlers, orelse,
+# finalbody; ``If``: body, orelse -- an ``Else`` or the next ``elif``; ``Match``: cases)
+_BLOCK_FIELDS = ("body", "handlers", "cases", "orelse", "finalbody")
 
 
 def collect_imports(module: cst.Module, current_module: str = "", is_package: bool = False) -> ImportTable:
-    table = ImportTable()
-
-    def walk(body: object) -> None:
-        for stmt in body:  # type: ignore[attr-defined]
-            if isinstance(stmt, cst.SimpleStatementLine):
-                for small in stmt.body:
-                    if isinstance(small, cst.Import):
-                        table.add_import(small)
-                    elif isinstance(small, cst.ImportFrom):
-                        table.add_import_from(small, current_module, is_package)
-            elif isinstance(stmt, (cst.If, cst.Try, cst.With, cst.FunctionDef, cst.ClassDef, cst.For, cst.While)):
-                inner = getattr(stmt, "body", None)
-                if isinstance(inner, cst.IndentedBlock):
-                    walk(inner.body)
-                for extra in ("orelse", "handlers", "finalbody"):
-                    part = getattr(stmt, extra, None)
-                    if part is None:
-                        continue
-                    for p in part if isinstance(part, (list, tuple)) else [part]:
-                        b = getattr(p, "body", None)
-                        if isinstance(b, cst.IndentedBlock):
-                            walk(b.body)
-                        elif isinstance(b, (cst.If,)):
-                            walk([b])
-
-    walk(module.body)
-    return table
+    return ImportTable(cst_records(module), current_module, is_package)

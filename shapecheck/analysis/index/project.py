@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 
 from ..interpret.values import UNKNOWN, FuncV, RefV, Value
+from .resolve import ast_records, bindings, loaded_modules, scan_records
 
 if TYPE_CHECKING:
     from .functions import ClassInfo, FunctionInfo
@@ -20,8 +21,6 @@ MODULE_BUDGET = 6_000_000
 # libraries shapecheck models itself (pattern engine, annotations, stubs): their names never resolve into analysed
 # source, even when the tree being checked contains their code (einops's own repository, a vendored jaxtyping)
 MODELLED = frozenset({"einops", "jaxtyping", "torch", "numpy", "jax"})
-
-_IMPORT_RE = re.compile(r"^[ \t]*(?:from\s+(\.*[\w.]*)\s+import|import\s+([\w., ]+))", re.MULTILINE)
 
 
 class _AstRead:
@@ -52,7 +51,6 @@ def _ast_read(path: Path, module: str, is_package: bool, text: str | None = None
     import ast
 
     from ...core import decode_source
-    from .imports import resolve_relative
 
     out = _AstRead()
     try:
@@ -66,24 +64,11 @@ def _ast_read(path: Path, module: str, is_package: bool, text: str | None = None
     except (SyntaxError, ValueError, RecursionError, MemoryError) as exc:
         out.error = exc
         return out
+    out.imports, out.stars = bindings(ast_records(tree), module, is_package, nested=False)
     todo: list[ast.stmt] = list(tree.body)
     while todo:
         node = todo.pop(0)
-        if isinstance(node, ast.Import):
-            for a in node.names:
-                if a.asname:
-                    out.imports[a.asname] = a.name
-                else:
-                    top = a.name.split(".", 1)[0]
-                    out.imports[top] = top
-        elif isinstance(node, ast.ImportFrom):
-            base = resolve_relative(module, node.level, node.module or "", is_package)
-            for a in node.names:
-                if a.name != "*":
-                    out.imports[a.asname or a.name] = f"{base}.{a.name}" if base else a.name
-                else:
-                    out.stars.append(base)
-        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
             out.defined.add(node.name)
             out.definitions.add(node.name)
         elif isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
@@ -667,7 +652,7 @@ class Project:
                 for n, v in ma.globals.items()
                 if isinstance(v, FuncV) or (isinstance(v, RefV) and v.qualname.startswith("class:"))
             }
-            out = (dict(ma.imports.names), set(ma.globals), defs)
+            out = (dict(ma.imports.module_names), set(ma.globals), defs)
             self._star_lists[module] = ma.imports.star_modules()
         else:
             out = ({}, set(), set())
@@ -858,24 +843,9 @@ class Project:
         return [self.paths[name] for name in self.dependency_names(text, current)]
 
     def dependency_names(self, text: str, current: str) -> list[str]:
-        """Modules of the analysed tree this source imports (see ``dependencies``)."""
-        out: list[str] = []
-        for m in _IMPORT_RE.finditer(text):
-            names = (
-                [m.group(1)] if m.group(1) is not None else [n.strip().split(" as ")[0] for n in m.group(2).split(",")]
-            )
-            for n in names:
-                if not n:
-                    continue
-                if n.startswith("."):
-                    level = len(n) - len(n.lstrip("."))
-                    from .imports import resolve_relative
+        """Modules of the analysed tree this source imports (see ``dependencies``): the resolver's records of a scan
+        of the text (``resolve.scan_records``: the pre-filter reads files nobody parses)."""
+        return loaded_modules(scan_records(text), current, current in self.packages, self._on_disk)
 
-                    n = resolve_relative(current, level, n.lstrip("."), current in self.packages)
-                parts = n.split(".")
-                for i in range(len(parts), 0, -1):
-                    name = ".".join(parts[:i])
-                    if self.paths.get(name) is not None:
-                        out.append(name)
-                        break
-        return out
+    def _on_disk(self, name: str) -> bool:
+        return self.paths.get(name) is not None
