@@ -13,7 +13,7 @@ import pytest
 from mypy.options import Options
 
 from shapecheck.analysis.index.imports import collect_imports, cst_records
-from shapecheck.analysis.index.project import Project, module_name_for
+from shapecheck.analysis.index.project import Bindings, ModuleIndex, Project, module_name_for
 from shapecheck.analysis.index.resolve import (
     ImportRecord,
     ast_records,
@@ -142,8 +142,8 @@ def test_module_bindings_are_the_same_before_and_after_the_module_is_analysed(tr
         before = unread._bindings(name)
         assert loaded.module(name) is not None
         after = loaded._bindings(name)
-        assert before[0] == after[0], name  # imported name -> qualified name
-        assert unread._star_lists.get(name, []) == loaded._star_lists.get(name, []), name
+        assert before.imports == after.imports, name  # imported name -> qualified name
+        assert before.stars == after.stars, name
         ma = loaded.modules[name]
         is_pkg = tree[name].name == "__init__.py"
         assert ma.imports.module_names == bindings(ast_records(ast.parse(ma.text)), name, is_pkg, nested=False)[0]
@@ -178,3 +178,25 @@ def test_dependencies_are_the_same_for_the_project_the_cache_keys_and_the_mypy_h
     assert "rsvpkg.layers" in project.dependency_names(TREE["rsvpkg/__init__.py"], "rsvpkg")
     core = project.dependency_names(TREE["rsvpkg/core.py"], "rsvpkg.core")
     assert {"rsvpkg.layers.attn", "rsvpkg.layers.norm", "rsvpkg.util", "rsvpkg.fast", "rsvpkg.slow"} <= set(core)
+
+
+def test_the_index_of_a_module_is_immutable_and_agrees_with_its_analysis(tree: dict[str, Path]) -> None:
+    import dataclasses
+
+    project = Project(list(tree.values()))
+    index = project._index("rsvpkg.core")
+    assert isinstance(index, ModuleIndex)
+    assert index.error is None and index.key is not None
+    assert list(index.records) == cst_records(cst.parse_module(TREE["rsvpkg/core.py"]))
+    assert index.bindings.definitions == {"Model"}
+    assert "Model" in index.bindings.defined and "kernel" not in index.bindings.defined  # imports are not its own
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        index.records = ()  # type: ignore[misc]
+    with pytest.raises(TypeError):
+        index.bindings.imports["x"] = "y"  # type: ignore[index]
+    assert project._bindings("rsvpkg.core") is index.bindings  # read once, shared
+    broken = tree["rsvpkg.fast"]
+    broken.write_text("def f(:\n")
+    fresh = Project(list(tree.values()))
+    assert isinstance(fresh._index("rsvpkg.fast").error, SyntaxError)
+    assert fresh._bindings("rsvpkg.fast") == Bindings()

@@ -120,7 +120,7 @@ class Analysed:
 
 
 def _overlay_project_class() -> Any:
-    from ..analysis.index.project import Project
+    from ..analysis.index.project import Bindings, Project
 
     class OverlayProject(Project):
         """A ``Project.for_file`` whose modules come from the editor's unsaved buffers where one is open."""
@@ -161,7 +161,7 @@ def _overlay_project_class() -> Any:
             finally:
                 self._loading.discard(name)
 
-        def _bindings(self, module: str) -> tuple[dict[str, str], set[str], set[str]]:
+        def _bindings(self, module: str) -> Bindings:
             path = self.paths.get(module)
             if module not in self.modules and path is not None and _key(path) in self.buffers:
                 self.module(module)  # re-exports read from the unsaved text, not from the disk
@@ -205,7 +205,6 @@ def _overlay_project_class() -> Any:
                 self.modules.pop(n, None)
             self._binding_cache.clear()
             self._star_cache.clear()
-            self._star_lists.clear()
             self._relevance.clear()
 
     return OverlayProject

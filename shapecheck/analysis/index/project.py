@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
+from dataclasses import field as _field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 
 from ..interpret.values import UNKNOWN, FuncV, RefV, Value
-from .resolve import ast_records, bindings, loaded_modules, scan_records
+from .resolve import ImportRecord, ast_records, bindings, loaded_modules, scan_records
 
 if TYPE_CHECKING:
     from .functions import ClassInfo, FunctionInfo
@@ -23,73 +26,88 @@ MODULE_BUDGET = 6_000_000
 MODELLED = frozenset({"einops", "jaxtyping", "torch", "numpy", "jax"})
 
 
-class _AstRead:
-    """What CPython's ``ast`` tells about a module without libcst: its imports and top-level names (for following
-    re-exports), and the function bodies a libcst tree can leave out until one of them must run (see ``mask``)."""
+_NO_NAMES: Mapping[str, str] = MappingProxyType({})
 
-    __slots__ = ("imports", "defined", "definitions", "stars", "bodies", "tops", "key", "error")
 
-    def __init__(self) -> None:
-        self.key: tuple[int, int] | None = None  # (length, hash) of the text read; None: the file could not be read
-        # CPython's verdict on that text: None (it parses) or the exception ``ast.parse`` raised; SHP901's contract
-        # (report.checker.parse) reads it, so a module read for the index is not parsed by CPython again when checked
-        self.error: BaseException | None = None
-        self.imports: dict[str, str] = {}
-        self.stars: list[str] = []  # modules imported with ``from m import *``
-        self.defined: set[str] = set()
-        self.definitions: set[str] = set()  # def / class
-        self.bodies: list[tuple[int, int]] = []  # (first, last) lines of function bodies that can be blanked
-        self.tops: list[tuple[int, int]] = []  # (first, last) lines of each top-level compound statement, in order
+@dataclass(frozen=True, slots=True)
+class Bindings:
+    """A module's names as other modules see them, for following re-exports and star imports without analysing it:
+    what its imports bind (resolved, ``resolve.bindings``), the names it binds itself, its top-level functions and
+    classes, and the modules it star-imports."""
+
+    imports: Mapping[str, str] = _field(default_factory=lambda: _NO_NAMES)
+    defined: frozenset[str] = frozenset()
+    definitions: frozenset[str] = frozenset()  # def / class
+    stars: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class ModuleIndex:
+    """What CPython's ``ast`` tells about a module without libcst, read once per text and never changed: its import
+    records and names (``bindings``), and the function bodies a libcst tree can leave out until one of them must run
+    (see ``blank_bodies``)."""
+
+    key: tuple[int, int] | None = None  # (length, hash) of the text read; None: the file could not be read
+    # CPython's verdict on that text: None (it parses) or the exception ``ast.parse`` raised; SHP901's contract
+    # (report.checker.parse) reads it, so a module read for the index is not parsed by CPython again when checked
+    error: BaseException | None = None
+    records: tuple[ImportRecord, ...] = ()
+    bindings: Bindings = _field(default_factory=Bindings)
+    bodies: tuple[tuple[int, int], ...] = ()  # (first, last) lines of function bodies that can be blanked
+    tops: tuple[tuple[int, int], ...] = ()  # (first, last) lines of each top-level compound statement, in order
 
 
 def text_key(text: str) -> tuple[int, int]:
     return len(text), hash(text)
 
 
-def _ast_read(path: Path, module: str, is_package: bool, text: str | None = None) -> _AstRead:
-    """``text`` (the file's, read from ``path``, when None) read with CPython's ``ast``."""
+def read_index(path: Path, module: str, is_package: bool, text: str | None = None) -> ModuleIndex:
+    """The index of ``text`` (the file's, read from ``path``, when None), read with CPython's ``ast``."""
     import ast
 
     from ...core import decode_source
 
-    out = _AstRead()
     try:
         if text is None:
             text = decode_source(path.read_bytes())
     except (OSError, SyntaxError, ValueError, LookupError):
-        return out
-    out.key = text_key(text)
+        return ModuleIndex()
+    key = text_key(text)
     try:
         tree = ast.parse(text)
     except (SyntaxError, ValueError, RecursionError, MemoryError) as exc:
-        out.error = exc
-        return out
-    out.imports, out.stars = bindings(ast_records(tree), module, is_package, nested=False)
+        return ModuleIndex(key, exc)
+    records = tuple(ast_records(tree))
+    imports, stars = bindings(records, module, is_package, nested=False)
+    defined: set[str] = set()
+    definitions: set[str] = set()
     todo: list[ast.stmt] = list(tree.body)
     while todo:
         node = todo.pop(0)
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
-            out.defined.add(node.name)
-            out.definitions.add(node.name)
+            defined.add(node.name)
+            definitions.add(node.name)
         elif isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
             targets = node.targets if isinstance(node, ast.Assign) else [node.target]
             for t in targets:
                 for n in ast.walk(t):
                     if isinstance(n, ast.Name):
-                        out.defined.add(n.id)
+                        defined.add(n.id)
         elif isinstance(node, (ast.If, ast.Try)):
             todo.extend(node.body)
             todo.extend(getattr(node, "orelse", []))
             for h in getattr(node, "handlers", []):
                 todo.extend(h.body)
-    out.bodies = _blankable_bodies(tree, _LINE.findall(text))
-    if out.bodies:
+    bodies = _blankable_bodies(tree, _LINE.findall(text))
+    tops: list[tuple[int, int]] = []
+    if bodies:
         compound = _compound_ast()
         for node in tree.body:
             if isinstance(node, compound):
                 decorators = getattr(node, "decorator_list", None) or [node]
-                out.tops.append((min(node.lineno, *(d.lineno for d in decorators)), node.end_lineno or node.lineno))
-    return out
+                tops.append((min(node.lineno, *(d.lineno for d in decorators)), node.end_lineno or node.lineno))
+    names = Bindings(MappingProxyType(imports), frozenset(defined), frozenset(definitions), tuple(stars))
+    return ModuleIndex(key, None, records, names, tuple(bodies), tuple(tops))
 
 
 def _compound_ast() -> tuple[type, ...]:
@@ -151,7 +169,7 @@ def _blankable_bodies(tree: object, lines: list[str]) -> list[tuple[int, int]]:
     return out
 
 
-def blank_bodies(text: str, bodies: list[tuple[int, int]]) -> str:
+def blank_bodies(text: str, bodies: Sequence[tuple[int, int]]) -> str:
     """``text`` with each body's first line replaced by ``...`` at its indentation and the rest of its lines empty."""
     lines = _LINE.findall(text)
     for first, last in bodies:
@@ -218,7 +236,7 @@ def _pair(masked: Any, whole: Any, mapping: dict[int, Any]) -> bool:
     return True
 
 
-def prepare_fragments(ma: "ModuleAnalysis", tops: list[tuple[int, int]]) -> None:
+def prepare_fragments(ma: "ModuleAnalysis", tops: Sequence[tuple[int, int]]) -> None:
     """Note, for a module parsed with bodies blanked, which top-level statement each of its defs and classes is in."""
     import libcst as cst
 
@@ -461,8 +479,8 @@ class Project:
         self._loading: set[str] = set()
         self._relevance: dict[str, bool] = {}
         self._relevance_deep: dict[str, bool] = {}  # through the imported file's own imports (imports_relevant)
-        self._binding_cache: dict[str, tuple[dict[str, str], set[str], set[str]]] = {}
-        self._ast_reads: dict[str, _AstRead] = {}
+        self._binding_cache: dict[str, Bindings] = {}
+        self._ast_reads: dict[str, ModuleIndex] = {}
         # modules this process analyses in this run: parsed whole when another file imports them first (their bodies
         # run anyway); other modules are parsed with their function bodies blanked until one must run (unmask)
         self.checking: set[str] = set()
@@ -473,7 +491,6 @@ class Project:
         # what _split_name finds in ``paths``, which only add_file changes; ``modules`` is asked again each time
         self._split_cache: dict[str, tuple[tuple[tuple[str, str], ...], tuple[str, str] | None]] = {}
         self._star_cache: dict[tuple[str, str], str | None] = {}
-        self._star_lists: dict[str, list[str]] = {}  # module -> modules it star-imports (filled with _bindings)
         self._forgotten = 0  # characters of source of modules trim() dropped since the last collection
         for f in files or []:
             self.add_file(f)
@@ -585,13 +602,13 @@ class Project:
             if self.mask_imports or name in self.checking:
                 # one CPython read of the text: the bodies to blank, or the verdict the module's own check needs
                 read = self.ast_read(name, text)
-            bodies = read.bodies if read is not None and self.mask_imports and name not in self.checking else []
+            bodies = read.bodies if read is not None and self.mask_imports and name not in self.checking else ()
             tree = None
             if bodies:
                 try:
                     tree = cst.parse_module(blank_bodies(text, bodies))
                 except Exception:
-                    bodies = []
+                    bodies = ()
             if tree is None:
                 try:
                     tree = cst.parse_module(text)
@@ -600,7 +617,7 @@ class Project:
             ma = ModuleAnalysis(text, str(path), tree, self, name, name in self.packages)
             if bodies:
                 ma.masked = True
-                prepare_fragments(ma, read.tops if read is not None else [])
+                prepare_fragments(ma, read.tops if read is not None else ())
             self.modules[name] = ma
             ma.run_module()
             return ma
@@ -636,8 +653,9 @@ class Project:
         ma = self.module(hit[0])
         return (ma, hit[1]) if ma is not None else None
 
-    def _bindings(self, module: str) -> tuple[dict[str, str], set[str], set[str]]:
-        """(imported name -> qualified name, names the module defines itself), from CPython's ``ast``.
+    def _bindings(self, module: str) -> Bindings:
+        """The module's names as other modules see them (``Bindings``): from its analysis when it is loaded, else
+        from its index (CPython's ``ast``).
 
         Following a re-export needs only a module's imports: reading them with ``ast`` costs a fraction of a libcst
         parse, so modules that are only passed through are never fully analysed.
@@ -645,39 +663,39 @@ class Project:
         if module in self._binding_cache:
             return self._binding_cache[module]
         ma = self.modules.get(module)
-        out: tuple[dict[str, str], set[str], set[str]]
+        out = Bindings()
         if ma is not None:
             defs = {
                 n
                 for n, v in ma.globals.items()
                 if isinstance(v, FuncV) or (isinstance(v, RefV) and v.qualname.startswith("class:"))
             }
-            out = (dict(ma.imports.module_names), set(ma.globals), defs)
-            self._star_lists[module] = ma.imports.star_modules()
-        else:
-            out = ({}, set(), set())
-            if self.paths.get(module) is not None:
-                read = self._ast_read(module)
-                out = (read.imports, read.defined, read.definitions)
-                self._star_lists[module] = read.stars
+            out = Bindings(
+                MappingProxyType(dict(ma.imports.module_names)),
+                frozenset(ma.globals),
+                frozenset(defs),
+                tuple(ma.imports.stars),
+            )
+        elif self.paths.get(module) is not None:
+            out = self._index(module).bindings
         self._binding_cache[module] = out
         return out
 
-    def _ast_read(self, module: str) -> _AstRead:
-        """The module's ``ast`` read, once per project (its file is known to be in ``paths``)."""
+    def _index(self, module: str) -> ModuleIndex:
+        """The module's index, once per project (its file is known to be in ``paths``)."""
         read = self._ast_reads.get(module)
         if read is None:
-            read = self._ast_reads[module] = _ast_read(self.paths[module], module, module in self.packages)
+            read = self._ast_reads[module] = read_index(self.paths[module], module, module in self.packages)
         return read
 
-    def ast_read(self, module: str, text: str) -> _AstRead:
-        """The ``ast`` read of ``text``, the module's source as it is analysed: the one made for the index when it
-        read the same text, else made now (and kept for the index). A recursion error depends on the stack the read
-        ran on, not only on the text: such a read is not kept."""
+    def ast_read(self, module: str, text: str) -> ModuleIndex:
+        """The index of ``text``, the module's source as it is analysed: the one made when it read the same text,
+        else made now (and kept). A recursion error depends on the stack the read ran on, not only on the text: such
+        a read is not kept."""
         read = self._ast_reads.get(module)
         if read is None or read.key != text_key(text):
             path = self.paths.get(module)
-            read = _ast_read(path if path is not None else Path(module), module, module in self.packages, text)
+            read = read_index(path if path is not None else Path(module), module, module in self.packages, text)
             if not isinstance(read.error, (RecursionError, MemoryError)):
                 self._ast_reads[module] = read
         return read
@@ -690,10 +708,10 @@ class Project:
         if hit is None:
             return qualname
         module, attr = hit
-        imports, defined, _ = self._bindings(module)
+        names = self._bindings(module)
         head, _, rest = attr.partition(".")
-        if head in imports and head not in defined:
-            target = imports[head]
+        if head in names.imports and head not in names.defined:
+            target = names.imports[head]
             return self.canonical(f"{target}.{rest}" if rest else target, depth + 1)
         return qualname
 
@@ -702,7 +720,7 @@ class Project:
         hit = self._split_name(self.canonical(qualname))
         if hit is None or "." in hit[1]:
             return False
-        return hit[1] in self._bindings(hit[0])[2]
+        return hit[1] in self._bindings(hit[0]).definitions
 
     # ------------------------------------------------------------------ lookups
     def lookup(self, qualname: str) -> Value | None:
@@ -737,10 +755,10 @@ class Project:
         if depth == 0 and key in self._star_cache:
             return self._star_cache[key]
         seen.add(module)
-        imports, defined, _ = self._bindings(module)
-        found: str | None = module if head in defined or head in imports else None
+        names = self._bindings(module)
+        found: str | None = module if head in names.defined or head in names.imports else None
         if found is None and depth < 4:
-            for star in self._star_lists.get(module, ()):
+            for star in names.stars:
                 if star not in seen:
                     found = self._star_home(star, head, depth + 1, seen)
                     if found is not None:
@@ -768,7 +786,7 @@ class Project:
         if hit is None:
             return False
         module, attr = hit
-        return "." not in attr and attr not in self._bindings(module)[2]
+        return "." not in attr and attr not in self._bindings(module).definitions
 
     def annotation_alias(self, qualname: str) -> "Annotation | None":
         q = self.canonical(qualname)

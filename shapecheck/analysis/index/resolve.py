@@ -4,7 +4,7 @@ bind and the modules they load.
 Every reader of imports goes through here, fed by whatever cheap read its caller has:
 
 - the analysis's import table (``imports.collect_imports``: the libcst tree of a module being analysed),
-- the project's ``ast`` read of a module no one analyses (re-exports, star imports: ``project._ast_read``) and the
+- the project's ``ast`` read of a module no one analyses (re-exports, star imports: ``project.read_index``) and the
   mypy host's dependency hash (``ast_records``),
 - the pre-filter, the cache keys and the ``-j 2`` preload (``Project.dependency_names``), which read files nobody
   parses: ``scan_records``, a regular expression over the text. An ``ast.parse`` of every file of the tree would
@@ -171,9 +171,17 @@ _IMPORT_RE = re.compile(
 )
 
 
+# the names after ``from m import`` in the usual forms: a parenthesised list without comments, or the rest of the line
+# without a continuation (the rest is read character by character)
+_FROM_TAIL = re.compile(r"[ \t]*(?:\(([^)#]*)\)|([^\n#;\\(]*)(?=[\n#;]|\Z))")
+
+
 def _from_names(text: str, i: int) -> str:
     """The text of the names after ``from m import`` at ``i``: a parenthesised list (which may span lines and hold
     comments), or the rest of the line with backslash continuations, comments left out."""
+    quick = _FROM_TAIL.match(text, i)
+    if quick is not None:
+        return quick.group(1) if quick.group(1) is not None else quick.group(2)
     n = len(text)
     while i < n and text[i] in " \t":
         i += 1
