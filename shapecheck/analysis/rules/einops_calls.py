@@ -20,7 +20,7 @@ from ...sizes import Size
 from ..interpret.context import MadeUp, OpSpec
 from .precision import check_einops_reduction
 from .registry import EINOPS_FUNCTIONS, EINOPS_LAYERS, OpContext, einops_function, einops_layer
-from .shapes_bridge import Origin, shape_text
+from .shapes_bridge import shape_text
 from ..interpret.values import UNKNOWN, DictV, FuncV, IntV, LayerV, RefV, SeqV, StrV, TensorV, Value
 
 if TYPE_CHECKING:
@@ -207,7 +207,7 @@ def _shape_from_pattern(
     if expr.has_marker and (ellipsis is None or expr.ellipsis_parenthesized):
         return None
     out: list[Size] = []
-    origin = Origin(cx.m, node, f"the pattern {side.strip()!r}")
+    origin = cx.origin(node, f"the pattern {side.strip()!r}")
     for group in expr.composition:
         if isinstance(group, str):  # the ellipsis marker: one placeholder axis standing for all of them
             assert ellipsis is not None
@@ -342,7 +342,7 @@ def _transform(
     if ellipsis is not None and isinstance(out, TensorV) and out.shape is not None:
         out = _variadic_output(cx, out, pattern, ellipsis)
     if kind == "reduce" and isinstance(out, TensorV) and template is not None:
-        check_einops_reduction(cx.m, node, "einops.reduce", template, reduction, res, pattern)
+        check_einops_reduction(cx.source, node, "einops.reduce", template, reduction, res, pattern)
     return out
 
 
@@ -413,12 +413,12 @@ def _partial_input(
         if len(prefix) < k or len(suffix) < m:
             # the pattern names axes that are still inside the unknown run: take them out as fresh sizes
             # (and a fresh run for the rest); only the product relation to V is forgotten
-            origin = Origin(cx.m, node, f"the axes of {left.strip()!r}")
+            origin = cx.origin(node, f"the axes of {left.strip()!r}")
             prefix = prefix + tuple(cx.ctx.fresh("n", origin) for _ in range(k - len(prefix)))
             suffix = tuple(cx.ctx.fresh("n", origin) for _ in range(m - len(suffix))) + suffix
             v = cx.ctx.fresh("…", origin)
         return prefix + (v,) + suffix, v
-    v = cx.ctx.fresh("…", Origin(cx.m, node, f"the axes under '...' in {left.strip()!r}"))
+    v = cx.ctx.fresh("…", cx.origin(node, f"the axes under '...' in {left.strip()!r}"))
     return _shape_from_pattern(cx, left, lengths, {}, node, ellipsis=v), v
 
 
@@ -442,7 +442,7 @@ def _variadic_output(cx: OpContext, out: TensorV, pattern: str, v: Size) -> Tens
 
 def _fresher(cx: OpContext, node: cst.CSTNode) -> Callable[[str], Size]:
     def fresh(name: str) -> Size:
-        return cx.ctx.fresh(name, Origin(cx.m, node, "the einops call", prefix="inferred by"))
+        return cx.ctx.fresh(name, cx.origin(node, "the einops call", prefix="inferred by"))
 
     return fresh
 
@@ -745,7 +745,9 @@ class Transform:
         )
         out = _result(cx, report_node, res, x, pattern, [x], output_axes(pattern), spec)
         if kind == "reduce" and isinstance(out, TensorV):
-            check_einops_reduction(cx.m, report_node, "einops Reduce layer", x, layer.param("reduction"), res, pattern)
+            check_einops_reduction(
+                cx.source, report_node, "einops Reduce layer", x, layer.param("reduction"), res, pattern
+            )
         return out
 
 

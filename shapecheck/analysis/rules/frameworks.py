@@ -18,7 +18,6 @@ import libcst as cst
 from ...sizes import Size, product
 from ..interpret.context import OpSpec
 from .ops_common import DTYPE_NAMES, _ints, _norm_dim
-from .shapes_bridge import Origin
 from ..interpret.values import (
     UNKNOWN,
     BoolV,
@@ -229,7 +228,7 @@ def call(
         weight = _arg(args, kwargs, 1, "weight")
         if isinstance(weight, TensorV) and weight.shape is not None and len(weight.shape) != 2:
             return _matmul(cx, node, "paddle.nn.functional.linear", _arg(args, kwargs, 0, "x"), weight, False, False, 1)
-    stub = cx.m.stubs.function(qual)
+    stub = cx.stub(qual)
     if stub is not None:
         return ops.call_stub(cx, node, qual, stub, args, kwargs)
     if (
@@ -247,7 +246,7 @@ def call(
 
 def _construct(cx: OpContext, node: cst.Call, fw: str, name: str, shape_v: Value | None, dtype: str | None) -> Value:
     shape = _shape_of(shape_v, None)
-    return TensorV(shape, dtype, fw, None, Origin(cx.m, node, f"{name}(...)") if shape is not None else None)
+    return TensorV(shape, dtype, fw, None, cx.origin(node, f"{name}(...)") if shape is not None else None)
 
 
 def _einsum(cx: OpContext, node: cst.Call, equation: Value | None, operands: list[Value]) -> Value:
@@ -966,7 +965,7 @@ def keras_compute_dtype(cx: OpContext, kwargs: dict[str, Value]) -> str | None:
     if own is not None:
         name = _policy_name(own)
         return _POLICY_COMPUTE.get(name) if name is not None else None
-    policy = cx.m.__dict__.get("keras_global_policy")
+    policy = cx.keras_global_policy
     return _POLICY_COMPUTE.get(policy) if isinstance(policy, str) else None
 
 
@@ -1068,7 +1067,7 @@ def keras_call(
     name = qual.rsplit(".", 1)[-1]
     if name in ("set_global_policy", "set_policy", "set_dtype_policy"):
         policy = _policy_name(args[0] if args else kwargs.get("policy", kwargs.get("dtype_policy")))
-        cx.m.__dict__["keras_global_policy"] = policy  # None: a policy we cannot read -- unknown from here on
+        cx.keras_global_policy = policy  # None: a policy we cannot read -- unknown from here on
         return NoneV()
     if name in ("Policy", "DTypePolicy") or qual.endswith("mixed_precision.Policy"):
         v = args[0] if args else kwargs.get("name")
@@ -1085,7 +1084,7 @@ def keras_call(
             _dtype(dt) if dt is not None and not isinstance(dt, NoneV) else "float32",
             "tensorflow",
             None,
-            Origin(cx.m, node, "keras.Input(...)"),
+            cx.origin(node, "keras.Input(...)"),
         )
     if qual in ("keras.Sequential", "keras.models.Sequential") or (name == "Sequential" and qual.startswith("keras.")):
         layers_v = _arg(args, kwargs, 0, "layers")
@@ -1105,7 +1104,7 @@ def keras_call(
                 "float32",
                 "tensorflow",
                 None,
-                Origin(cx.m, node, "input_shape=..."),
+                cx.origin(node, "input_shape=..."),
             )
         seq = LayerV("Sequential", (("layers", tuple(items)),), node)
         built: Value = UNKNOWN
@@ -1140,7 +1139,7 @@ def keras_sequential_add(cx: OpContext, interp: "Interpreter", node: cst.Call, m
             "float32",
             "tensorflow",
             None,
-            Origin(cx.m, node, "input_shape=..."),
+            cx.origin(node, "input_shape=..."),
         )
     if not isinstance(layer, (LayerV, ObjV)):
         layer = UNKNOWN
@@ -1159,7 +1158,7 @@ def keras_add_weight(cx: OpContext, node: cst.Call, args: list[Value], kwargs: d
     if shape is None:
         return UNKNOWN
     dtype = "float32" if dt is None or isinstance(dt, NoneV) else _dtype(dt)
-    return TensorV(shape, dtype, "tensorflow", None, Origin(cx.m, node, "self.add_weight(...)"))
+    return TensorV(shape, dtype, "tensorflow", None, cx.origin(node, "self.add_weight(...)"))
 
 
 def _keras_layer(

@@ -372,7 +372,7 @@ class Sequential(LayerKind):
             once = (
                 apply_layer(cx, interp, node, sub, [x], {})
                 if isinstance(sub, LayerV)
-                else cx.m.call_object(interp, node, sub, [x], {})
+                else cx.call_object(interp, node, sub, [x], {})
                 if isinstance(sub, ObjV)
                 else UNKNOWN
             )
@@ -384,7 +384,7 @@ class Sequential(LayerKind):
             if isinstance(sub, LayerV):
                 out = apply_layer(cx, interp, node, sub, [out], {}, in_sequential=True)
             elif isinstance(sub, ObjV):
-                out = cx.m.call_object(interp, node, sub, [out], {})
+                out = cx.call_object(interp, node, sub, [out], {})
             else:
                 out = UNKNOWN
             if not isinstance(out, TensorV):

@@ -16,7 +16,7 @@ import libcst as cst
 from ...diagnostics import details as D
 from ...sizes import Size, Truth, equal, product
 from ..interpret.context import OpSpec
-from .shapes_bridge import Origin, shape_text
+from .shapes_bridge import shape_text
 from ..interpret.values import (
     UNKNOWN,
     BoolV,
@@ -605,7 +605,7 @@ def note_framework_reduction(
 ) -> None:
     from .precision import check_framework_reduction
 
-    check_framework_reduction(cx.m, node, name, t, reduced, kwargs)
+    check_framework_reduction(cx.source, node, name, t, reduced, kwargs)
 
 
 def call(
@@ -636,7 +636,7 @@ def call(
         out = rule(cx, node, qual, fw, args, kwargs)
         if out is not None:
             return out
-    stub = cx.m.stubs.function(qual)
+    stub = cx.stub(qual)
     if stub is not None:
         return call_stub(cx, node, qual, stub, args, kwargs)
     for rule in FUNCTIONS.get(qual) + FUNCTIONS.get(name):
@@ -949,7 +949,7 @@ def _sized(cx: OpContext, node: cst.Call, name: str, shape_args: list[Value], dt
     ):
         # torch.empty(o // 4, i, h, w): sizes passed one by one are ints, so the rank is their count even when a
         # value is unknown (an unknown size, not evidence of a size)
-        codes = [cx.m.code_for(a.value).replace(" ", "") for a in positional]
+        codes = [cx.code_for(a.value).replace(" ", "") for a in positional]
         vals = [
             v
             if v is not UNKNOWN
@@ -964,7 +964,7 @@ def _sized(cx: OpContext, node: cst.Call, name: str, shape_args: list[Value], dt
             sizes.append(v.size)
         else:
             return TensorV(None, dtype, fw)
-    return TensorV(tuple(sizes), dtype, fw, None, Origin(cx.m, node, f"{name}(...)"))
+    return TensorV(tuple(sizes), dtype, fw, None, cx.origin(node, f"{name}(...)"))
 
 
 def random_sized(

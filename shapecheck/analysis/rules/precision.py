@@ -41,7 +41,7 @@ from __future__ import annotations
 
 import contextlib
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Iterator, Sequence
+from typing import TYPE_CHECKING, Callable, Iterator, Sequence
 
 import libcst as cst
 
@@ -52,8 +52,12 @@ from ..interpret.values import BoolV, DtypeV, NoneV, StrV, TensorV, Value
 from .ops_common import constant
 
 if TYPE_CHECKING:
-    from ..interpret.module import ModuleAnalysis
+    from ...pattern import Inferred, Problem
+    from ..interpret.interpreter import Interpreter
+    from .registry import RuleModule
 
+# evaluates an expression of the analysed code (the interpreter's eval, or a static one for decorators)
+_Evaluate = Callable[[cst.BaseExpression], "Value | None"]
 
 # framework op name -> the kind of reduction
 _KINDS = {
@@ -126,7 +130,7 @@ class AutocastState:
 
 
 @contextlib.contextmanager
-def autocast_region(m: "ModuleAnalysis", stmt: cst.With, interp: Any) -> Iterator[None]:
+def autocast_region(m: "RuleModule", stmt: cst.With, interp: "Interpreter") -> Iterator[None]:
     """``with torch.autocast(...)``: ops inside run under autocast rules."""
     states = []
     for item in stmt.items:
@@ -142,7 +146,7 @@ def autocast_region(m: "ModuleAnalysis", stmt: cst.With, interp: Any) -> Iterato
             del stack[len(stack) - len(states) :]
 
 
-def _autocast_state(m: "ModuleAnalysis", expr: cst.BaseExpression, evaluate: Any) -> AutocastState | None:
+def _autocast_state(m: "RuleModule", expr: cst.BaseExpression, evaluate: _Evaluate) -> AutocastState | None:
     if not isinstance(expr, cst.Call):
         return None
     qual = m.qualify(expr.func) or ""
@@ -184,7 +188,7 @@ def _arg(call: cst.Call, index: int, keyword: str) -> cst.BaseExpression | None:
     return positional[index].value if index < len(positional) else None
 
 
-def _static_eval(m: "ModuleAnalysis") -> Any:
+def _static_eval(m: "RuleModule") -> _Evaluate:
     """A tiny evaluator for decorator arguments (no interpreter frame there): strings, booleans, dtypes."""
 
     def ev(node: cst.BaseExpression) -> Value | None:
@@ -199,7 +203,7 @@ def _static_eval(m: "ModuleAnalysis") -> Any:
     return ev
 
 
-def _parents(m: "ModuleAnalysis") -> dict[int, cst.CSTNode]:
+def _parents(m: "RuleModule") -> dict[int, cst.CSTNode]:
     from ..interpret.walk import children
 
     parents = m.__dict__.get("_precision_parents")
@@ -215,7 +219,7 @@ def _parents(m: "ModuleAnalysis") -> dict[int, cst.CSTNode]:
     return parents
 
 
-def _active_states(m: "ModuleAnalysis", node: cst.CSTNode) -> list[AutocastState]:
+def _active_states(m: "RuleModule", node: cst.CSTNode) -> list[AutocastState]:
     """Autocast states in force at ``node``, outermost first: decorators of enclosing functions, then ``with``."""
     decorated: list[AutocastState] = []
     parents = _parents(m)
@@ -231,7 +235,7 @@ def _active_states(m: "ModuleAnalysis", node: cst.CSTNode) -> list[AutocastState
     return decorated + list(m.__dict__.get("autocast_stack", []))
 
 
-def autocast_fp32(m: "ModuleAnalysis", node: cst.CSTNode, op: str, kind: str) -> AutocastState | None:
+def autocast_fp32(m: "RuleModule", node: cst.CSTNode, op: str, kind: str) -> AutocastState | None:
     """The autocast region that runs this torch op in float32, if any."""
     if op in _NO_AUTOCAST_KERNEL:
         return None
@@ -249,7 +253,7 @@ def autocast_fp32(m: "ModuleAnalysis", node: cst.CSTNode, op: str, kind: str) ->
     return None
 
 
-def paddle_amp_fp32(m: "ModuleAnalysis", node: cst.CSTNode) -> AutocastState | None:
+def paddle_amp_fp32(m: "RuleModule", node: cst.CSTNode) -> AutocastState | None:
     """The innermost ``paddle.amp.auto_cast`` region at ``node`` if it runs reductions in float32 (O1 / OD)."""
     states = [st for st in _active_states(m, node) if st.device is not None and st.device.startswith("paddle:")]
     if not states or states[-1].enabled is False:
@@ -299,7 +303,7 @@ def _is_atom(node: cst.BaseExpression) -> bool:
     return isinstance(node, (cst.Name, cst.Attribute, cst.Call, cst.Subscript))
 
 
-def _numpy_alias(m: "ModuleAnalysis") -> str | None:
+def _numpy_alias(m: "RuleModule") -> str | None:
     names: dict[str, str] = getattr(m.imports, "names", {})
     for local, qual in names.items():
         if qual == "numpy" and "." not in local:
@@ -307,7 +311,7 @@ def _numpy_alias(m: "ModuleAnalysis") -> str | None:
     return None
 
 
-def _module_alias(m: "ModuleAnalysis", module: str) -> str | None:
+def _module_alias(m: "RuleModule", module: str) -> str | None:
     names: dict[str, str] = getattr(m.imports, "names", {})
     for local, qual in names.items():
         if qual == module and "." not in local:
@@ -315,7 +319,7 @@ def _module_alias(m: "ModuleAnalysis", module: str) -> str | None:
     return None
 
 
-def _casts(m: "ModuleAnalysis", fw: str | None, dtype: str, input_node: cst.BaseExpression) -> tuple[str, str] | None:
+def _casts(m: "RuleModule", fw: str | None, dtype: str, input_node: cst.BaseExpression) -> tuple[str, str] | None:
     if fw == "paddle":
         return '.astype("float32")', f'.astype("{dtype}")'
     if fw == "torch":
@@ -331,7 +335,7 @@ def _casts(m: "ModuleAnalysis", fw: str | None, dtype: str, input_node: cst.Base
 
 
 def _make_fix(
-    m: "ModuleAnalysis", call: cst.CSTNode, input_node: cst.BaseExpression | None, fw: str | None, dtype: str
+    m: "RuleModule", call: cst.CSTNode, input_node: cst.BaseExpression | None, fw: str | None, dtype: str
 ) -> tuple[tuple[cst.CSTNode, str, str], ...]:
     if input_node is None or not isinstance(call, cst.Call):
         return ()
@@ -360,7 +364,7 @@ def _make_fix(
 
 
 def _with_cast_back(
-    m: "ModuleAnalysis", call: cst.Call, down: str, inner: list[tuple[cst.CSTNode, str, str]]
+    m: "RuleModule", call: cst.Call, down: str, inner: list[tuple[cst.CSTNode, str, str]]
 ) -> tuple[tuple[cst.CSTNode, str, str], ...]:
     """Cast the result back after the call -- or, for a manual mean (``x.sum(-1) / n``), after the division, so the
     float32 sum never has to fit in float16."""
@@ -390,7 +394,7 @@ def _outer(node: cst.CSTNode, side: str) -> cst.CSTNode:
 
 
 def _explicit_dtype_fix(
-    m: "ModuleAnalysis", call: cst.CSTNode, fw: str | None, dtype: str
+    m: "RuleModule", call: cst.CSTNode, fw: str | None, dtype: str
 ) -> tuple[tuple[cst.CSTNode, str, str], ...]:
     """``x.sum(dtype=torch.float16)`` / ``np.mean(a, dtype=np.float16)``: accumulate in float32, cast back after."""
     if not isinstance(call, cst.Call) or dtype != "float16":
@@ -411,7 +415,7 @@ def _explicit_dtype_fix(
     return ()
 
 
-def _method_input(m: "ModuleAnalysis", call: cst.CSTNode, keywords: tuple[str, ...]) -> cst.BaseExpression | None:
+def _method_input(m: "RuleModule", call: cst.CSTNode, keywords: tuple[str, ...]) -> cst.BaseExpression | None:
     """The tensor expression of ``x.sum(...)`` or ``torch.sum(x, ...)`` / ``np.sum(a, ...)``."""
     if not isinstance(call, cst.Call):
         return None
@@ -447,7 +451,7 @@ def _origin_notes(t: TensorV) -> list[str]:
 
 
 def _report(
-    m: "ModuleAnalysis",
+    m: "RuleModule",
     node: cst.CSTNode,
     code: str,
     op: str,
@@ -476,7 +480,13 @@ def _report(
 
 
 def check_einops_reduction(
-    m: "ModuleAnalysis", node: cst.CSTNode, op: str, t: TensorV, reduction: str | None, res: Any, pattern: str
+    m: "RuleModule",
+    node: cst.CSTNode,
+    op: str,
+    t: TensorV,
+    reduction: str | None,
+    res: "Inferred | Problem",
+    pattern: str,
 ) -> None:
     dtype = t.dtype
     if dtype not in ("float16", "bfloat16"):
@@ -518,7 +528,7 @@ def check_einops_reduction(
     return None
 
 
-def _resolve_callable(m: "ModuleAnalysis", node: cst.CSTNode) -> str | None:
+def _resolve_callable(m: "RuleModule", node: cst.CSTNode) -> str | None:
     if not isinstance(node, cst.Call):
         return None
     red = _arg(node, 2, "reduction")
@@ -539,7 +549,9 @@ def _resolve_callable(m: "ModuleAnalysis", node: cst.CSTNode) -> str | None:
     return None
 
 
-def _einops_count(t: TensorV, res: Any, pattern: str) -> tuple[Size | None, list[tuple[str | None, Size]]]:
+def _einops_count(
+    t: TensorV, res: "Inferred | Problem", pattern: str
+) -> tuple[Size | None, list[tuple[str | None, Size]]]:
     outputs = getattr(res, "outputs", None)
     if t.shape is None or not outputs:
         return None, []
@@ -564,7 +576,7 @@ def _einops_count(t: TensorV, res: Any, pattern: str) -> tuple[Size | None, list
 
 
 def check_framework_reduction(
-    m: "ModuleAnalysis", node: cst.CSTNode, name: str, t: TensorV, reduced: list[int] | None, kwargs: dict[str, Value]
+    m: "RuleModule", node: cst.CSTNode, name: str, t: TensorV, reduced: list[int] | None, kwargs: dict[str, Value]
 ) -> None:
     kind = _KINDS.get(name)
     if kind is None or "out" in kwargs:
@@ -615,7 +627,7 @@ def check_framework_reduction(
     return None
 
 
-def _op_text(m: "ModuleAnalysis", node: cst.CSTNode, name: str) -> str:
+def _op_text(m: "RuleModule", node: cst.CSTNode, name: str) -> str:
     if isinstance(node, cst.Call):
         text = m.code_for(node)
         if len(text) <= 60 and "\n" not in text:

@@ -1,7 +1,7 @@
 """Where op semantics are registered: one table per kind of call, filled by the family modules at import.
 
-A rule is a plain function of an :class:`OpContext` (the op helpers: fresh symbols, reporting, the module's stubs
-and einops engine) and the call's values. Each family module registers its rules with a decorator next to the rule:
+A rule is a plain function of an :class:`OpContext` (the op helpers: fresh symbols, reporting, origins, the stub
+signatures; the module only as a :class:`RuleModule`) and the call's values. Each family module registers its rules with a decorator next to the rule:
 
 * :data:`TENSOR_METHODS` -- ``x.name(...)`` on a torch / numpy / jax tensor, and ``torch.name(x, ...)`` /
   ``np.name(x, ...)`` when no function rule takes the call (``args`` then exclude the tensor itself);
@@ -25,15 +25,18 @@ modules listed in :data:`FAMILIES`; :func:`load` imports them all (the dispatche
 from __future__ import annotations
 
 import importlib
-from typing import TYPE_CHECKING, Callable, Generic, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Callable, Generic, Protocol, TypeVar
 
 import libcst as cst
 
 from ...sizes import Size
-from ..interpret.values import LayerV, TensorV, Value
-from .shapes_bridge import shape_text
+from ..interpret.values import LayerV, ObjV, TensorV, Value
+from .shapes_bridge import Origin, shape_text
 
 if TYPE_CHECKING:
+    from ..index.functions import FunctionInfo
+    from ..index.imports import ImportTable
+    from ..index.stubs import StubIndex
     from ..interpret.context import Context
     from ..interpret.interpreter import Interpreter
     from ..interpret.module import ModuleAnalysis
@@ -42,18 +45,70 @@ if TYPE_CHECKING:
 FAMILIES = ("ops", "shape_ops", "multi_ops", "constructors", "einsum_eq", "layers", "frameworks", "einops_calls")
 
 
-class OpContext:
-    """What a rule may use besides its arguments: fresh size symbols, reporting, and the analysed module (its stub
-    signatures, its einops engine, and the calls into user code that layers and Keras models make)."""
+class RuleModule(Protocol):
+    """The analysed module as the rules' precision checks and origins see it (``OpContext.source``): its path and
+    tree, how a name in it is qualified, a node's source text and line, and its findings (``ctx``)."""
 
-    __slots__ = ("m", "ctx")
+    @property
+    def path(self) -> str: ...
+
+    @property
+    def ctx(self) -> "Context": ...
+
+    @property
+    def tree(self) -> cst.Module: ...
+
+    @property
+    def imports(self) -> "ImportTable": ...
+
+    # the precision checks keep their per-module caches (the autocast stack, a parent map) here
+    __dict__: dict[str, Any]
+
+    def line_of(self, node: cst.CSTNode) -> int: ...
+
+    def code_for(self, node: cst.CSTNode) -> str: ...
+
+    def qualify(self, node: cst.BaseExpression) -> str | None: ...
+
+
+class OpContext:
+    """What a rule may use besides the call's values: fresh size symbols and reporting (``ctx``), where a shape was
+    made (``origin``), the stub signatures, a node's source text, calls of module objects (``call_object``, for a
+    Sequential of them), the Keras dtype policy the module set, and the module as :class:`RuleModule` (``source``)
+    for the precision checks. Nothing else of the analysed module is reachable from a rule."""
+
+    __slots__ = ("_module", "ctx", "keras_global_policy")
 
     def __init__(self, module: "ModuleAnalysis") -> None:
-        self.m = module
+        self._module = module
         self.ctx: "Context" = module.ctx
+        # keras.mixed_precision.set_global_policy(...) run by the module (None: not set, or not readable)
+        self.keras_global_policy: str | None = None
+
+    @property
+    def source(self) -> RuleModule:
+        return self._module
 
     def fresh(self, name: str) -> Size:
         return self.ctx.fresh(name)
+
+    def origin(self, node: cst.CSTNode, text: str, prefix: str = "from") -> Origin:
+        """``{prefix} {text} at path:line``, the line of ``node`` rendered only when the note is."""
+        return Origin(self._module, node, text, prefix)
+
+    def stub(self, qual: str) -> "FunctionInfo | None":
+        """The signature of the function ``qual`` in the shape stubs (``stubs/`` and the project's stub folders)."""
+        stubs: StubIndex = self._module.stubs
+        return stubs.function(qual)
+
+    def code_for(self, node: cst.CSTNode) -> str:
+        return self._module.code_for(node)
+
+    def call_object(
+        self, interp: "Interpreter", node: cst.Call, obj: ObjV, args: list[Value], kwargs: dict[str, Value]
+    ) -> Value:
+        """Call an object of a class of the analysed code (``forward`` / ``__call__`` run with its attributes)."""
+        return self._module.call_object(interp, node, obj, args, kwargs)
 
     def origins(self, tensors: list[TensorV]) -> list[str]:
         """One note per operand: its shape and where it was made."""
