@@ -60,6 +60,9 @@ def display_name(symbol: str) -> str:
     return symbol.split("@", 1)[0]
 
 
+_CONSTS: dict[int | Fraction, "Size"] = {}  # Size.const of the numbers met so far
+
+
 @dataclass(frozen=True)
 class Size:
     terms: tuple[tuple[Mono, Fraction], ...]  # sorted by monomial, no zero coefficients
@@ -71,7 +74,25 @@ class Size:
 
     @staticmethod
     def const(n: int | Fraction) -> "Size":
-        return Size._from({_ONE: Fraction(n)})
+        out = _CONSTS.get(n)
+        if out is None:
+            out = Size._from({_ONE: Fraction(n)})
+            if len(_CONSTS) < 4096:
+                _CONSTS[n] = out
+        return out
+
+    def __hash__(self) -> int:
+        # sizes are dictionary keys and parts of cache keys all through the analysis: their coefficients are
+        # Fractions, whose hash is computed in Python, so a size keeps its hash once computed (not pickled: a
+        # string's hash differs between processes that are not forked from each other)
+        h: int | None = self.__dict__.get("_hash")
+        if h is None:
+            h = hash(self.terms)
+            object.__setattr__(self, "_hash", h)
+        return h
+
+    def __getstate__(self) -> dict[str, object]:
+        return {"terms": self.terms}
 
     @staticmethod
     def sym(name: str) -> "Size":
