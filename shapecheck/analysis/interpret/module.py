@@ -1420,7 +1420,19 @@ def _grown(base: Value, method: str, arg: Value) -> Value | None:
 
 def _sig(v: Any) -> Any:
     if isinstance(v, TensorV):
-        return ("T", v.shape, v.dtype, tuple(_sig(a) for a in v.alts) if v.alts else None, v.not_ranks)
+        # everything a callee's result may depend on: a tensor of unknown rank whose last axis a layer fixed (vshape)
+        # is not one whose last axis is unknown (a summary keyed without it handed a hook's earlier result, last axis
+        # 6, to a later call on a last axis of 4: a false SHP204 that depended on the order files were analysed in)
+        return (
+            "T",
+            v.shape,
+            v.dtype,
+            v.framework,
+            v.axes,
+            v.vshape,
+            tuple(_sig(a) for a in v.alts) if v.alts else None,
+            v.not_ranks,
+        )
     if isinstance(v, SeqV):
         return ("S", tuple(_sig(x) for x in v.items))
     if isinstance(v, ObjV):
