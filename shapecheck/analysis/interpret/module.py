@@ -253,6 +253,7 @@ class ModuleAnalysis:
         self.masked = False
         self.fragment_of: dict[int, Any] = {}  # id(def or class of the blanked tree) -> its top-level statement
         self.full_nodes: dict[int, cst.CSTNode] = {}  # id(def or class of the blanked tree) -> complete node
+        self.line_offset = 0  # lines before the tree's first line (a documentation example parsed without them)
         self.other_trees: list[tuple[cst.Module, int]] = []  # (tree, its first line - 1): the blanked tree, pieces
 
     @property
@@ -1302,7 +1303,7 @@ class ModuleAnalysis:
         if self._positions is None:
             from ..report.positions import compute_positions
 
-            trees = [(self.tree, 0), *self.other_trees]
+            trees = [(self.tree, self.line_offset), *self.other_trees]
             self._positions = {
                 k: (a + n, b + 1, c + n, d + 1) for t, n in trees for k, (a, b, c, d) in compute_positions(t).items()
             }
