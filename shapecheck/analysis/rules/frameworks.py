@@ -7,6 +7,10 @@ never a torch-semantics guess: ``tf.transpose(x, perm)`` and ``paddle.transpose(
 torch, Keras layers leave out the batch axis in ``Reshape`` / ``Permute`` / ``Input``. Stub-expressible functions
 (same-shape activations, ``paddle.nn.functional.linear`` with its ``[in, out]`` weight, ...) live in
 ``stubs/tensorflow`` and ``stubs/paddle``.
+
+Keras and Flax layers are registered like ``torch.nn``'s: one build rule per class, ``@framework_layer(namespace,
+*names)`` (``"keras.layers"``, ``"flax.linen"``, ``"flax.nnx"``), and one apply rule per layer kind,
+``@layer_kind("fw:Name")``; ``keras_call`` and ``flax_call`` only route a qualified name to its namespace.
 """
 
 from __future__ import annotations
@@ -1121,7 +1125,7 @@ def keras_call(
     if not qual.startswith("keras.layers."):
         return UNKNOWN
     return with_compute_dtype(
-        _named(_keras_layer(cx, node, qual, name, args, kwargs), qual, kwargs), keras_compute_dtype(cx, kwargs)
+        _named(_keras_layer(cx, node, name, args, kwargs), qual, kwargs), keras_compute_dtype(cx, kwargs)
     )
 
 
@@ -1161,9 +1165,7 @@ def keras_add_weight(cx: OpContext, node: cst.Call, args: list[Value], kwargs: d
     return TensorV(shape, dtype, "tensorflow", None, cx.origin(node, "self.add_weight(...)"))
 
 
-def _keras_layer(
-    cx: OpContext, node: cst.Call, qual: str, name: str, args: list[Value], kwargs: dict[str, Value]
-) -> LayerV:
+def _keras_layer(cx: OpContext, node: cst.Call, name: str, args: list[Value], kwargs: dict[str, Value]) -> LayerV:
     """``keras.layers.Name(...)``: the layer its registered rule builds; an opaque layer (output of unknown shape)
     for a class without one."""
     build = FRAMEWORK_LAYERS["keras.layers"].get(name)
@@ -1379,74 +1381,135 @@ def _keras_same_shape(cx: OpContext, node: cst.Call, name: str, args: list[Value
 
 
 def keras_ops(cx: OpContext, node: cst.Call, name: str, args: list[Value], kwargs: dict[str, Value]) -> Value:
-    """``keras.ops``: numpy signatures. On the TensorFlow backend ``sum`` / ``prod`` call ``tf.reduce_*`` on the
-    input dtype (65,536 float16 ones sum to inf), while ``mean`` casts float16 to float32 first (safe)."""
-    fw = "tensorflow"
-    x = _arg(args, kwargs, 0, "x")
-    if name in ("zeros", "ones", "empty"):
-        dt = _arg(args, kwargs, 1, "dtype")
-        return _construct(
-            cx,
-            node,
-            fw,
-            f"keras.ops.{name}",
-            _arg(args, kwargs, 0, "shape"),
-            "float32" if dt is None or isinstance(dt, NoneV) else _dtype(dt),
-        )
-    if name in ("concatenate", "stack"):
-        return _concat(
-            cx,
-            node,
-            "concat" if name == "concatenate" else "stack",
-            fw,
-            x,
-            _arg(args, kwargs, 1, "axis", IntV(Size.const(0))),
-        )
-    if name == "einsum":
-        return _einsum(cx, node, args[0] if args else kwargs.get("subscripts"), list(args[1:]))
-    if name == "matmul":
-        a, b = _arg(args, kwargs, 0, "x1"), _arg(args, kwargs, 1, "x2")
-        return (
-            ops.matmul(cx, node, "keras.ops.matmul", a, b)
-            if isinstance(a, TensorV) and isinstance(b, TensorV)
-            else UNKNOWN
-        )
-    if not isinstance(x, TensorV):
-        return UNKNOWN
-    if name == "cast":
-        return _cast(x, _arg(args, kwargs, 1, "dtype"))
-    if name == "reshape":
-        target = _arg(args, kwargs, 1, "newshape")
-        return (
-            shape_ops.reshape(cx, node, "reshape", x, [target], {}) if isinstance(target, SeqV) else x.with_shape(None)
-        )
-    if name == "transpose":
-        return _transpose(cx, x, _arg(args, kwargs, 1, "axes"))
-    if name == "expand_dims":
-        return _expand_dims(x, _arg(args, kwargs, 1, "axis"))
-    if name == "squeeze":
-        axis = _arg(args, kwargs, 1, "axis")
-        return (
-            shape_ops.squeeze(x, [] if axis is None or isinstance(axis, NoneV) else [axis], {})
-            if axis is None or isinstance(axis, NoneV)
-            else x.with_shape(None)
-        )
-    if name in ("sum", "prod", "mean", "max", "min"):
-        kind = {"max": "amax", "min": "amin"}.get(name, name)
-        if name == "mean" and x.dtype in ("float16", "bfloat16"):
-            out = _reduce(
-                cx,
-                node,
-                kind,
-                x.with_dtype("float32"),
-                _arg(args, kwargs, 1, "axis"),
-                _arg(args, kwargs, 2, "keepdims"),
-            )
-            return out.with_dtype(x.dtype) if isinstance(out, TensorV) else out
-        return _reduce(cx, node, kind, x, _arg(args, kwargs, 1, "axis"), _arg(args, kwargs, 2, "keepdims"))
-    if name in _SAME_SHAPE:
-        return x
+    """``keras.ops.name(...)`` (any module below ``keras.ops``): the rules registered with ``@_keras_ops(name)``."""
+    qual = f"keras.ops.{name}"
+    for rule in FRAMEWORK_FUNCTIONS["tensorflow"].get(qual):
+        out = rule(cx, node, qual, "tensorflow", args, kwargs)
+        if out is not None:
+            return out
     return UNKNOWN
+
+
+def _keras_ops(*names: str) -> Callable[[FunctionRule], FunctionRule]:
+    """A rule for ``keras.ops.name`` (numpy signatures; on the TensorFlow backend)."""
+    return framework_functions("tensorflow", *(f"keras.ops.{n}" for n in names))
+
+
+@_keras_ops("zeros", "ones", "empty")
+def _keras_zeros(
+    cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]
+) -> Value | None:
+    dt = _arg(args, kwargs, 1, "dtype")
+    return _construct(
+        cx,
+        node,
+        fw,
+        qual,
+        _arg(args, kwargs, 0, "shape"),
+        "float32" if dt is None or isinstance(dt, NoneV) else _dtype(dt),
+    )
+
+
+@_keras_ops("concatenate", "stack")
+def _keras_concat(
+    cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]
+) -> Value | None:
+    return _concat(
+        cx,
+        node,
+        "concat" if qual.endswith(".concatenate") else "stack",
+        fw,
+        _arg(args, kwargs, 0, "x"),
+        _arg(args, kwargs, 1, "axis", IntV(Size.const(0))),
+    )
+
+
+@_keras_ops("einsum")
+def _keras_einsum(
+    cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]
+) -> Value | None:
+    return _einsum(cx, node, args[0] if args else kwargs.get("subscripts"), list(args[1:]))
+
+
+@_keras_ops("matmul")
+def _keras_matmul(
+    cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]
+) -> Value | None:
+    a, b = _arg(args, kwargs, 0, "x1"), _arg(args, kwargs, 1, "x2")
+    return ops.matmul(cx, node, "keras.ops.matmul", a, b) if isinstance(a, TensorV) and isinstance(b, TensorV) else None
+
+
+@_keras_ops("cast")
+def _keras_cast(
+    cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]
+) -> Value | None:
+    x = _arg(args, kwargs, 0, "x")
+    return _cast(x, _arg(args, kwargs, 1, "dtype")) if isinstance(x, TensorV) else None
+
+
+@_keras_ops("reshape")
+def _keras_reshape_op(
+    cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]
+) -> Value | None:
+    x = _arg(args, kwargs, 0, "x")
+    if not isinstance(x, TensorV):
+        return None
+    target = _arg(args, kwargs, 1, "newshape")
+    return shape_ops.reshape(cx, node, "reshape", x, [target], {}) if isinstance(target, SeqV) else x.with_shape(None)
+
+
+@_keras_ops("transpose")
+def _keras_transpose(
+    cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]
+) -> Value | None:
+    x = _arg(args, kwargs, 0, "x")
+    return _transpose(cx, x, _arg(args, kwargs, 1, "axes")) if isinstance(x, TensorV) else None
+
+
+@_keras_ops("expand_dims")
+def _keras_expand_dims(
+    cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]
+) -> Value | None:
+    x = _arg(args, kwargs, 0, "x")
+    return _expand_dims(x, _arg(args, kwargs, 1, "axis")) if isinstance(x, TensorV) else None
+
+
+@_keras_ops("squeeze")
+def _keras_squeeze(
+    cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]
+) -> Value | None:
+    x = _arg(args, kwargs, 0, "x")
+    if not isinstance(x, TensorV):
+        return None
+    axis = _arg(args, kwargs, 1, "axis")
+    return shape_ops.squeeze(x, [], {}) if axis is None or isinstance(axis, NoneV) else x.with_shape(None)
+
+
+@_keras_ops("sum", "prod", "mean", "max", "min")
+def _keras_reduction(
+    cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]
+) -> Value | None:
+    """On the TensorFlow backend ``sum`` / ``prod`` call ``tf.reduce_*`` on the input dtype (65,536 float16 ones sum
+    to inf), while ``mean`` casts float16 to float32 first (safe)."""
+    x = _arg(args, kwargs, 0, "x")
+    if not isinstance(x, TensorV):
+        return None
+    name = qual.rsplit(".", 1)[-1]
+    kind = {"max": "amax", "min": "amin"}.get(name, name)
+    if name == "mean" and x.dtype in ("float16", "bfloat16"):
+        out = _reduce(
+            cx, node, kind, x.with_dtype("float32"), _arg(args, kwargs, 1, "axis"), _arg(args, kwargs, 2, "keepdims")
+        )
+        return out.with_dtype(x.dtype) if isinstance(out, TensorV) else out
+    return _reduce(cx, node, kind, x, _arg(args, kwargs, 1, "axis"), _arg(args, kwargs, 2, "keepdims"))
+
+
+@_keras_ops(*_SAME_SHAPE)
+def _keras_same_shape_op(
+    cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]
+) -> Value | None:
+    x = _arg(args, kwargs, 0, "x")
+    return x if isinstance(x, TensorV) else None
 
 
 def _int_tuple(v: Value | None, n: int) -> tuple[int, ...] | None:
