@@ -845,8 +845,8 @@ def _int_arith(a: IntV, op: cst.CSTNode, b: IntV) -> Value:
         return IntV(a.size + b.size)
     if isinstance(op, (cst.Subtract, cst.SubtractAssign)):
         return IntV(a.size - b.size)
-    if isinstance(op, (cst.Multiply, cst.MultiplyAssign)):
-        return IntV(a.size * b.size)
+    if isinstance(op, (cst.Multiply, cst.MultiplyAssign)):  # ``shape * 2`` of a tuple is a longer tuple
+        return IntV(a.size * b.size, assumed=a.assumed or b.assumed)
     if isinstance(op, (cst.FloorDivide, cst.FloorDivideAssign)):
         x, y = a.size.as_int(), b.size.as_int()
         if x is not None and y is not None and y != 0:

@@ -292,7 +292,10 @@ def symbolic_arguments(m: "ModuleAnalysis", fi: FunctionInfo) -> dict[str, Value
         origin = f"(constructor parameter {name} of {fi.key.split(':')[-1].rsplit('.', 1)[0]}" + (
             f", default {p.default.value})" if isinstance(p.default, cst.Integer) else ")"
         )
-        out[name] = IntV(m.ctx.scoped(name, "ctor:" + fi.key.split(":")[-1].rsplit(".", 1)[0], origin))
+        out[name] = IntV(
+            m.ctx.scoped(name, "ctor:" + fi.key.split(":")[-1].rsplit(".", 1)[0], origin),
+            assumed=p.annotation is None,
+        )
     return out
 
 

@@ -59,6 +59,9 @@ class TensorV:
 class IntV:
     size: Size
     origin: str | None = None
+    # A constructor parameter taken for a size only because nothing says otherwise (no annotation, no default): it
+    # may as well be a tuple of sizes, so a rank is never read from it (``torch.zeros(shape)``, ``torch.tensor(s)``)
+    assumed: bool = False
 
 
 @dataclass(frozen=True)

@@ -763,6 +763,8 @@ def _as_array(
 def _literal_shape(v: Value, depth: int = 0) -> tuple[Size, ...] | None:
     """The shape of ``jnp.array(3)`` / ``torch.tensor([[1, 2], [3, 4]])``: a number is (), a list or tuple of equal
     pieces adds its length in front (ragged or unknown pieces: None)."""
+    if isinstance(v, IntV) and v.assumed:
+        return None  # a constructor parameter that may be a tuple
     if isinstance(v, (IntV, FloatV, BoolV)):
         return ()
     if not isinstance(v, SeqV) or v.kind not in ("list", "tuple") or not v.items or depth > 8:
@@ -933,7 +935,7 @@ def construct(
 
 
 def _sized(cx: OpContext, node: cst.Call, name: str, shape_args: list[Value], dtype: str | None, fw: str) -> TensorV:
-    if len(shape_args) == 1 and isinstance(shape_args[0], IntV):
+    if len(shape_args) == 1 and isinstance(shape_args[0], IntV) and not shape_args[0].assumed:
         vals: list[Value] | None = list(shape_args)
     else:
         vals = _shape_args(shape_args)

@@ -295,6 +295,8 @@ def _shape_args(args: Sequence[Value]) -> list[Value] | None:
     """``f(2, 3)`` or ``f((2, 3))`` / ``f([2, 3])`` / ``f(x.shape)`` -> the size values."""
     if len(args) == 1 and isinstance(args[0], SeqV):
         return list(args[0].items)
+    if len(args) == 1 and isinstance(args[0], IntV) and args[0].assumed:
+        return None  # ``torch.zeros(shape)`` with a constructor parameter that may be a tuple
     if args and all(isinstance(a, (IntV,)) or a is UNKNOWN for a in args):  # none: the sizes are keywords, or absent
         return list(args)
     return None
