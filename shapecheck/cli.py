@@ -53,6 +53,21 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def entry() -> None:
+    """The ``shapecheck`` command (console script and ``python -m shapecheck``): ``main``, then the process ends
+    without tearing down what the analysis built. A cold run leaves every parsed module and its analysis in memory;
+    deallocating them object by object and the interpreter's final collection cost a quarter of the run's CPU on
+    nerfstudio (6.0 s -> 4.3 s without them). The output is flushed first; caches and reports are already written
+    and closed, and parallel workers have been joined."""
+    code = main()
+    try:
+        sys.stdout.flush()
+        sys.stderr.flush()
+    except (OSError, ValueError):  # a closed pipe (`shapecheck check . | head`): nothing more can be written
+        pass
+    os._exit(code)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     try:
