@@ -114,6 +114,7 @@ class Interpreter:
         self.scope = scope
         self.dead = False  # the rest of the current block is unreachable (after return/raise/continue/break)
         self.loop_depth = 0
+        self.continued: list[list[dict[str, Value]]] = []  # per loop run to a fixpoint: the states at its continues
 
     # ------------------------------------------------------------------ statements
     def run_block(self, body: Sequence[cst.BaseStatement] | Sequence[cst.BaseSmallStatement]) -> None:
@@ -183,6 +184,8 @@ class Interpreter:
 
     @_statement(cst.Continue, cst.Break)
     def _leave(self, stmt: cst.Continue | cst.Break) -> None:
+        if isinstance(stmt, cst.Continue) and self.continued:
+            self.continued[-1].append(dict(self.scope.vars))  # the next iteration starts from here too
         self.dead = True
 
     @_statement(cst.Assert)
@@ -348,7 +351,7 @@ class Interpreter:
         it = self.eval(stmt.iter) if isinstance(stmt, cst.For) else self.eval(stmt.test)
         if isinstance(stmt, cst.For) and self._unrolled(stmt, assigned, it):
             return
-        if self.loop_depth < 2 and _fixpoint_ok(stmt, self.m.assigned_cache):
+        if self.loop_depth < 2 and _fixpoint_ok(stmt, self.m.assigned_cache, allow_continue=True):
             self.loop_depth += 1
             try:
                 if self._loop_fixpoint(stmt, assigned, it):
@@ -420,12 +423,19 @@ class Interpreter:
             if not attempt:
                 first_mark = mark
                 self.ctx.loop_watch.append(self.ctx.branch_unknown)
+            self.continued.append([])
             try:
                 self.run_suite(stmt.body)
             finally:
                 if not attempt:
                     self.ctx.loop_watch.pop()
-            new = {name: join(state[name], self.scope.vars.get(name, UNKNOWN)) for name in assigned}
+                ends = self.continued.pop()
+            # the next iteration starts from the end of the body, or from any `continue` on the way
+            if not self.dead:
+                ends.append(self.scope.vars)
+            new = dict(state)
+            for end in ends:
+                new = {name: join(new[name], end.get(name, UNKNOWN)) for name in assigned}
             if new == state:
                 if first_end is not None:
                     self.ctx.drop_repeated(first_mark, first_end)  # type: ignore[arg-type]
@@ -632,6 +642,9 @@ class Interpreter:
             if isinstance(node.operator, cst.And):
                 return BoolV(False if False in (ta, tb) else (True if ta is True and tb is True else None))
             return BoolV(True if True in (ta, tb) else (False if ta is False and tb is False else None))
+        if a is UNKNOWN and isinstance(b, BoolV) and tb is (not isinstance(node.operator, cst.And)):
+            # `self.training and self.quantize_dropout` with the flag False: falsy whichever side it returns
+            return BoolV(tb)
         return join(a, b) if not isinstance(a, (BoolV, NoneV)) else UNKNOWN
 
     @_expression(cst.IfExp)
@@ -822,6 +835,8 @@ class Interpreter:
             return _float_arith(left, op, right)
         if isinstance(left, SeqV) and isinstance(right, SeqV) and isinstance(op, (cst.Add, cst.AddAssign)):
             return SeqV(left.items + right.items, left.kind)
+        if isinstance(op, (cst.Multiply, cst.MultiplyAssign)) and (isinstance(left, SeqV) or isinstance(right, SeqV)):
+            return _repeat_sequence(left, right) if isinstance(left, SeqV) else _repeat_sequence(right, left)
         if isinstance(left, BoolV) and isinstance(right, BoolV):
             return _bool_bits(left.value, op, right.value)
         if isinstance(left, TensorV) or isinstance(right, TensorV):
@@ -837,6 +852,22 @@ def _bool_bits(a: bool | None, op: cst.CSTNode, b: bool | None) -> Value:
         return BoolV(True if True in (a, b) else (False if a is False and b is False else None))
     if isinstance(op, (cst.BitXor, cst.BitXorAssign)):
         return BoolV(None if a is None or b is None else a != b)
+    return UNKNOWN
+
+
+MAX_REPEAT = 64  # (None,) * n of a known n up to this many elements is a sequence of known items
+
+
+def _repeat_sequence(seq: SeqV, times: Value) -> Value:
+    """``(None,) * depth``, ``(1,) * 3``: a known count repeats the items; an unknown count (an int, or unknown) over
+    equal items is any number of such items."""
+    if seq.kind not in ("tuple", "list") or not (isinstance(times, IntV) or times is UNKNOWN):
+        return UNKNOWN
+    n = times.size.as_int() if isinstance(times, IntV) else None
+    if n is not None:
+        return SeqV(seq.items * max(n, 0), seq.kind) if n * len(seq.items) <= MAX_REPEAT else UNKNOWN
+    if seq.items and all(x == seq.items[0] for x in seq.items[1:]):
+        return ManyV(seq.items[0], seq.kind)
     return UNKNOWN
 
 
@@ -937,23 +968,26 @@ MAX_UNROLL = 16  # a for loop over a known sequence this short runs once per ele
 _LEAVES_LOOP = frozenset({cst.Break, cst.Continue, cst.Return, cst.Yield, cst.Raise, cst.Global, cst.Nonlocal, cst.Del})
 
 
-def _fixpoint_ok(stmt: cst.For | cst.While, cache: dict[int, set[str]]) -> bool:
+def _fixpoint_ok(stmt: cst.For | cst.While, cache: dict[int, set[str]], allow_continue: bool = False) -> bool:
     """A loop body whose end state is every iteration's end state: no break / continue / return / yield / raise (a
-    branch that leaves early takes its state with it), no del, no nested function or class."""
+    branch that leaves early takes its state with it), no del, no nested function or class. ``allow_continue``: a
+    ``continue`` is fine too (the loop's fixpoint joins the state at each continue into the next iteration's)."""
     key = -id(stmt)
-    if key in cache:
-        return bool(cache[key])
-    from .walk import children
+    if key not in cache:
+        from .walk import children
 
-    ok = True
-    stack: list[cst.CSTNode] = [stmt.body]
-    while stack and ok:
-        n = stack.pop()
-        if type(n) in _LEAVES_LOOP or type(n) in (cst.FunctionDef, cst.ClassDef, cst.Lambda):
-            ok = False
-        stack.extend(children(n))
-    cache[key] = {"ok"} if ok else set()
-    return ok
+        ok, continues = True, False
+        stack: list[cst.CSTNode] = [stmt.body]
+        while stack and ok:
+            n = stack.pop()
+            if type(n) is cst.Continue:
+                continues = True
+            elif type(n) in _LEAVES_LOOP or type(n) in (cst.FunctionDef, cst.ClassDef, cst.Lambda):
+                ok = False
+            stack.extend(children(n))
+        cache[key] = ({"ok"} if ok else set()) | ({"continue"} if continues else set())
+    found = cache[key]
+    return "ok" in found and (allow_continue or "continue" not in found)
 
 
 def _target_names(target: cst.CSTNode) -> set[str]:

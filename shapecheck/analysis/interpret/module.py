@@ -942,6 +942,19 @@ class ModuleAnalysis:
             return DictV(tuple(kwargs.items()))  # dict(wte=..., wpe=...)
         if (
             isinstance(func, cst.Name)
+            and func.value == "filter"
+            and len(args) == 2
+            and not kwargs
+            and not dynamic
+            and isinstance(args[1], SeqV)
+            and args[1].kind in ("tuple", "list")
+            and "filter" not in interp.scope.vars
+            and "filter" not in self.globals
+            and "filter" not in self.imports.names
+        ):
+            return self._filter(interp, node, args[0], args[1])
+        if (
+            isinstance(func, cst.Name)
             and func.value in _ITER_BUILTINS
             and not kwargs
             and not dynamic
@@ -1165,6 +1178,28 @@ class ModuleAnalysis:
             if handled is not None:
                 return handled
         return UNKNOWN
+
+    def _filter(self, interp: Interpreter, node: cst.Call, fn: Value, seq: SeqV) -> Value:
+        """``filter(exists, modules)`` / ``filter(None, xs)`` over known items, when the test decides each one."""
+        from .interpreter import _truth
+        from ..rules.multi_ops import _apply_lambda
+
+        test = node.args[0].value
+        kept: list[Value] = []
+        for item in seq.items:
+            if isinstance(fn, NoneV):
+                truth = _truth(item)
+            elif isinstance(test, cst.Lambda):
+                truth = _truth(_apply_lambda(interp, test, [item]))
+            elif isinstance(fn, FuncV):
+                truth = _truth(self.call_function(interp, node, fn, [item], {}))
+            else:
+                truth = None
+            if truth is None:
+                return UNKNOWN
+            if truth:
+                kept.append(item)
+        return SeqV(tuple(kept), "tuple")
 
     def _keeps_arguments(self, interp: Interpreter, func: cst.BaseExpression, qual: str | None) -> bool:
         """Is ``func`` a class of the analysed code whose constructors never set an attribute of an argument
