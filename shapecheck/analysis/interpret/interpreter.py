@@ -836,7 +836,10 @@ class Interpreter:
         if isinstance(left, SeqV) and isinstance(right, SeqV) and isinstance(op, (cst.Add, cst.AddAssign)):
             return SeqV(left.items + right.items, left.kind)
         if isinstance(op, (cst.Multiply, cst.MultiplyAssign)) and (isinstance(left, SeqV) or isinstance(right, SeqV)):
-            return _repeat_sequence(left, right) if isinstance(left, SeqV) else _repeat_sequence(right, left)
+            if isinstance(left, SeqV):
+                return _repeat_sequence(left, right)
+            if isinstance(right, SeqV):
+                return _repeat_sequence(right, left)
         if isinstance(left, BoolV) and isinstance(right, BoolV):
             return _bool_bits(left.value, op, right.value)
         if isinstance(left, TensorV) or isinstance(right, TensorV):
