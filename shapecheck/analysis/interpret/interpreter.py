@@ -657,7 +657,7 @@ class Interpreter:
 
     @_expression(cst.Lambda)
     def _lambda(self, node: cst.Lambda) -> Value:
-        return UNKNOWN
+        return self.m.local_lambda(node, self.frame, self.scope.vars)
 
     @_expression(cst.Ellipsis)
     def _ellipsis(self, node: cst.Ellipsis) -> Value:

@@ -19,7 +19,9 @@ from ..rules import einops_calls as einops_rules, layers as layer_rules, ops as 
 from ..rules.ops_common import constant
 from .values import (
     UNKNOWN,
+    BoolV,
     DictV,
+    FloatV,
     FuncV,
     IntV,
     LayerV,
@@ -38,6 +40,7 @@ if TYPE_CHECKING:
     from ..index.project import Project
 
 MAX_INLINE_DEPTH = 5
+_LAMBDA = "<lambda>"  # in the key of a lambda's function (never analysed on its own)
 
 _Info = TypeVar("_Info", FunctionInfo, ClassInfo)
 
@@ -234,6 +237,7 @@ class ModuleAnalysis:
         self.ctx = Context(path)
         self.globals: dict[str, Value] = {}
         self.functions: dict[str, FunctionInfo] = {}
+        self.lambda_defs: dict[int, tuple[cst.Lambda, cst.FunctionDef]] = {}  # id(lambda) -> its function
         self.classes: dict[str, ClassInfo] = {}
         self.wrappers: dict[str, str] = {}  # Float = TorchTyping(jaxtyping.Float)
         self.ann_aliases: dict[str, Annotation] = {}  # Image = Float[Tensor, "b c h w"]
@@ -583,8 +587,18 @@ class ModuleAnalysis:
             interp.run_suite(fi.node.body)
         return scope
 
-    def local_function(self, node: cst.FunctionDef, frame: FrameInfo, env: dict[str, Value] | None = None) -> Value:
-        key = f"{frame.key}.<locals>.{node.name.value}"
+    def local_lambda(self, node: cst.Lambda, frame: FrameInfo, env: dict[str, Value]) -> Value:
+        """A lambda is a nested function whose body returns one expression (``default(t, lambda: torch.randn(b))``)."""
+        fn = self.lambda_defs.get(id(node))
+        if fn is None or fn[0] is not node:
+            body = cst.IndentedBlock([cst.SimpleStatementLine([cst.Return(node.body)])])
+            fn = self.lambda_defs[id(node)] = (node, cst.FunctionDef(cst.Name("_lambda"), node.params, body))
+        return self.local_function(fn[1], frame, env, key=f"{frame.key}.<locals>.{_LAMBDA}{id(node)}")
+
+    def local_function(
+        self, node: cst.FunctionDef, frame: FrameInfo, env: dict[str, Value] | None = None, key: str | None = None
+    ) -> Value:
+        key = key or f"{frame.key}.<locals>.{node.name.value}"
         if key not in self.functions:
             fi = FunctionInfo(key, node, self, signature_params(node, self.annotation_of), None)
             ret = node.returns
@@ -940,6 +954,17 @@ class ModuleAnalysis:
             and "dict" not in self.imports.names
         ):
             return DictV(tuple(kwargs.items()))  # dict(wte=..., wpe=...)
+        if (
+            isinstance(func, cst.Name)
+            and func.value == "callable"
+            and len(args) == 1
+            and not kwargs
+            and not dynamic
+            and "callable" not in interp.scope.vars
+            and "callable" not in self.globals
+            and "callable" not in self.imports.names
+        ):
+            return _callable(args[0])
         if (
             isinstance(func, cst.Name)
             and func.value == "filter"
@@ -1322,7 +1347,11 @@ class ModuleAnalysis:
         # local functions discovered while running (closures): analyse them standalone too
         done: set[str] = set()
         while True:
-            todo = [fi for fi in self.functions.values() if "<locals>" in fi.key and fi.key not in done]
+            todo = [
+                fi
+                for fi in self.functions.values()
+                if "<locals>" in fi.key and fi.key not in done and _LAMBDA not in fi.key
+            ]
             if not todo:
                 break
             for fi in todo:
@@ -1590,3 +1619,15 @@ def _handed_on(fn: cst.CSTNode) -> frozenset[str]:
                 out.add(base.value)
         stack.extend(children(node))
     return frozenset(out)
+
+
+def _callable(v: Value) -> Value:
+    """``callable(d)`` where the kind of value decides it: a function or a lambda, a class, a partial are; a tensor,
+    a number, a string, None, a sequence are not. Objects (``__call__``?) and anything else: unknown."""
+    if isinstance(v, FuncV) or (isinstance(v, RefV) and v.qualname.startswith("class:")):
+        return BoolV(True)
+    if isinstance(v, LayerV) and v.kind == "partial":
+        return BoolV(True)
+    if isinstance(v, (TensorV, IntV, FloatV, StrV, NoneV, SeqV, BoolV, DictV)):
+        return BoolV(False)
+    return UNKNOWN
