@@ -56,6 +56,11 @@ class Pending:
 _counter = itertools.count()
 
 
+def counter_mark() -> int:
+    """A number below every symbol ``Context.fresh`` makes from now on (the ``@N`` suffix)."""
+    return next(_counter)
+
+
 class MadeUp(str):
     """The origin of a shape made up from an einops pattern because the input was unknown (not evidence)."""
 

@@ -9,7 +9,7 @@ import libcst as cst
 
 from ...sizes import Size
 from .budget import BudgetExceeded, budgeted
-from .context import Context, Pending
+from .context import Context, Pending, counter_mark
 from ..index.functions import ClassInfo, FunctionInfo, Param, bind_arguments, signature_params
 from ..index.imports import collect_imports, dotted
 from .interpreter import FrameInfo, Interpreter, Scope, int_of
@@ -697,6 +697,7 @@ class ModuleAnalysis:
             outer_ctx.suppress_depth += 1
             saved = outer_ctx.inline_findings
             outer_ctx.inline_findings = []
+            mark = counter_mark()
             try:
                 scope = fi.module.run_function(fi, bound, bound_self, depth=depth + 1, closure=closure)
             finally:
@@ -710,7 +711,11 @@ class ModuleAnalysis:
 
             for v in rets[1:]:
                 ret = join(ret, v)
-            fi.summaries[sig] = (ret, inner)
+            if not _minted_since(ret, mark, 0):
+                # a result holding sizes the run made up (an einops pattern's axes over an unknown input) is not
+                # reused: another call with arguments as unknown would get the same symbols, and two unknown sizes
+                # would be taken for one (titans-pytorch: a second segmentation's window read as the first one's)
+                fi.summaries[sig] = (ret, inner)
         if operations_only:
             inner = [p for p in inner if p.code not in _ANNOTATION_CHECKS]
         self.report_inner(node, fi.module, f"{fi.name}()", inner)
@@ -1481,6 +1486,44 @@ def _grown(base: Value, method: str, arg: Value) -> Value | None:
     from .values import join_elem
 
     return ManyV(join_elem(elements_of(base), e), base.kind)  # type: ignore[union-attr]
+
+
+def _minted_since(v: Any, mark: int, depth: int) -> bool:
+    """Does ``v`` hold a size symbol made by ``Context.fresh`` at or after ``mark`` (see ``counter_mark``)?"""
+    if depth > 8:
+        return True  # deeper than values are built: assume so (the summary is not kept)
+    if isinstance(v, TensorV):
+        sizes = list(v.shape or ())
+        if v.vshape is not None:
+            sizes += [*v.vshape[0], v.vshape[1], *v.vshape[2]]
+        return any(_fresh_after(s, mark) for s in sizes) or any(_minted_since(a, mark, depth + 1) for a in v.alts or ())
+    if isinstance(v, IntV):
+        return _fresh_after(v.size, mark)
+    if isinstance(v, SeqV):
+        return any(_minted_since(x, mark, depth + 1) for x in v.items)
+    if isinstance(v, DictV):
+        return any(_minted_since(x, mark, depth + 1) for _, x in v.items)
+    if isinstance(v, ObjV):
+        return any(_minted_since(x, mark, depth + 1) for _, x in v.attrs)
+    if isinstance(v, ManyV):
+        return v.elem is not None and _minted_since(v.elem, mark, depth + 1)
+    if isinstance(v, LayerV):
+        return any(
+            _fresh_after(x, mark) if isinstance(x, Size) else _minted_since(x, mark, depth + 1) for _, x in v.params
+        )
+    if isinstance(v, FuncV):
+        return any(_minted_since(x, mark, depth + 1) for _, x in v.env) or (
+            v.bound_self is not None and _minted_since(v.bound_self, mark, depth + 1)
+        )
+    return False
+
+
+def _fresh_after(size: Size, mark: int) -> bool:
+    for sym in size.free_symbols():
+        tail = sym.rsplit("@", 1)[-1]
+        if tail.isdigit() and int(tail) >= mark:
+            return True
+    return False
 
 
 def _sig(v: Any) -> Any:
