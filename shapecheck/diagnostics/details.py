@@ -473,7 +473,10 @@ class PackedShapesTotal(Detail):
     shapes: tuple[tuple[Any, ...], ...]
 
     def render(self) -> str:
-        return f"the packed shapes {[list(s) for s in self.shapes]} add up to"
+        # sizes as the message writes them everywhere (`n`, `h*w`), not as Python reprs (`Size(n)`); ints print as
+        # einops prints the list
+        shapes = ", ".join("[" + ", ".join(str(x) for x in s) + "]" for s in self.shapes)
+        return f"the packed shapes [{shapes}] add up to"
 
 
 @dataclass(frozen=True)
