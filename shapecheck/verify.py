@@ -241,6 +241,8 @@ def _replay_framework(w: Witness, replay: Replay) -> None:
                 return torch.lerp(xs[0], xs[1], 0.5)
             if name == "where":
                 return torch.where(torch.empty(xs[0].shape, dtype=torch.bool, device="meta"), xs[0], xs[1])
+            if name == "masked_fill":
+                return xs[0].masked_fill(torch.empty(xs[1].shape, dtype=torch.bool, device="meta"), 0.0)
             fn = getattr(torch, name, None)
             return fn(xs[0], xs[1]) if callable(fn) else xs[0] + xs[1]
         if op in ("cat", "stack"):

@@ -1029,8 +1029,17 @@ def torch_generators(fw: Framework) -> dict[str, Gen]:
             c = shp[-n - 1]
             setup = [
                 f"x = {fw.tensor(tuple(shp))}",
-                f"layer = nn.ConvTranspose{n}d({c if r.random() < 0.85 else c + 1}, {r.randint(1, 3)}, {r.randint(1, 3)})",
+                f"layer = nn.ConvTranspose{n}d({c if r.random() < 0.85 else c + 1}, {r.randint(1, 3)}, {r.randint(1, 3)}",
             ]
+            stride = r.choice((1, 2, 3))
+            extra = [f"stride={stride}"] if stride > 1 or r.random() < 0.3 else []
+            if r.random() < 0.5:
+                extra.append(f"padding={r.choice((0, 1, 2))}")
+            if stride > 1 and r.random() < 0.5:
+                extra.append(f"output_padding={r.randint(0, stride - 1)}")
+            if r.random() < 0.3:
+                extra.append(f"dilation={r.choice((1, 2))}")
+            setup[-1] += "".join(f", {e}" for e in extra) + ")"
         elif kind == "ChannelNorm":
             n = r.randint(1, 3)
             shp = [r.randint(2, 3)] + [r.randint(1, 4) for _ in range(n + (1 if n > 1 or r.random() < 0.5 else 0))]

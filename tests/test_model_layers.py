@@ -36,6 +36,15 @@ CASES = [
     "nn.MultiheadAttention(16, 4, batch_first=True)(torch.randn(2, 5, 16), torch.randn(2, 9, 16), torch.randn(2, 9, 16))[0]",
     "nn.MultiheadAttention(16, 4, kdim=8, vdim=8)(torch.randn(5, 2, 16), torch.randn(9, 2, 8), torch.randn(9, 2, 8))[0]",
     "torch.tensor([[1, 2], [3, 4], [5, 6]])",
+    "nn.ConvTranspose2d(8, 4, kernel_size=4, stride=2, padding=1)(torch.randn(2, 8, 7, 9))",
+    "nn.ConvTranspose2d(8, 4, kernel_size=2, stride=2, padding=1)(torch.randn(2, 8, 8, 8))",
+    "nn.ConvTranspose1d(8, 4, 3, 2, 1, 1)(torch.randn(2, 8, 5))",
+    "nn.ConvTranspose3d(2, 2, (1, 2, 3), stride=(1, 2, 3), dilation=2)(torch.randn(1, 2, 3, 4, 5))",
+    "nn.Linear(8, 4).to(torch.float64)(torch.randn(3, 8, dtype=torch.float64))",
+    "nn.Conv1d(8, 4, 3).float().eval()(torch.randn(2, 8, 10))",
+    "torch.randn(2, 3, 8).pow(2).mean(-1, keepdim=True)",
+    "torch.pow(torch.randn(2, 3, 8), 2) * torch.randn(2, 3, 8).mul(0.5)",
+    "torch.randn(2, 4, 5, 5).masked_fill(torch.ones(2, 1, 1, 5, dtype=torch.bool), 0.0)",
 ]
 
 HEADER = "import torch\nimport torch.nn.functional as F\nfrom torch import nn\n"

@@ -1148,6 +1148,16 @@ def _truth(v: Value) -> bool | None:
     return None
 
 
+def _str_equal(a: Value, b: Value) -> bool | None:
+    """``v == "M"`` where one side is a known string: two strings compare by value; a string never equals a
+    number (``16 == "M"``, a config list mixing channel counts and pooling markers)."""
+    if isinstance(a, StrV) and isinstance(b, StrV):
+        return a.value == b.value
+    if isinstance(a, StrV) and isinstance(b, (IntV, FloatV)) or isinstance(b, StrV) and isinstance(a, (IntV, FloatV)):
+        return False
+    return None
+
+
 def _compare(a: Value, op: cst.CSTNode, b: Value) -> bool | None:
     from ...sizes import greater_equal
 
@@ -1167,6 +1177,14 @@ def _compare(a: Value, op: cst.CSTNode, b: Value) -> bool | None:
         else:
             return None
         return None if t is Truth.UNKNOWN else t is Truth.TRUE
+    if isinstance(op, (cst.Equal, cst.NotEqual)) and (isinstance(a, StrV) or isinstance(b, StrV)):
+        eq = _str_equal(a, b)
+        return None if eq is None else eq == isinstance(op, cst.Equal)
+    if isinstance(op, (cst.In, cst.NotIn)) and isinstance(b, SeqV) and b.kind != "shape":
+        found = [_str_equal(a, item) for item in b.items] if isinstance(a, StrV) else [None]
+        if True in found:
+            return isinstance(op, cst.In)
+        return None if None in found else isinstance(op, cst.NotIn)
     if isinstance(op, (cst.Is, cst.IsNot)) and (isinstance(a, NoneV) or isinstance(b, NoneV)):
         other = b if isinstance(a, NoneV) else a
         if isinstance(other, NoneV):

@@ -1080,6 +1080,8 @@ class ModuleAnalysis:
                 ci = self.find_class(base.cls_key)
                 if ci is not None and objects.find_method(self, ci, method) is None:
                     return base  # model.to(device), model.eval(): the same object
+            if isinstance(base, LayerV) and method in _RETURNS_SELF and not base.param("keras"):
+                return base  # nn.Linear(64, 32).to(device): the same layer, its sizes unchanged
             if (
                 isinstance(func.value, cst.Name)
                 and func.value.value == "self"

@@ -73,6 +73,8 @@ def apply_layer(
     rule = LAYER_KINDS.get(layer.kind)
     if rule is None:
         return x.with_shape(None)
+    if layer.kind == "TransposedConv" and (len(args) > 1 or kwargs):  # up(x, output_size=...): sizes it chooses
+        layer = LayerV(layer.kind, tuple((k, None if k == "k" else v) for k, v in layer.params), layer.line_node)
     return rule(cx, interp, node, report_node, layer, x)
 
 
@@ -307,12 +309,21 @@ class TransposedConv(LayerKind):
 
     @staticmethod
     def build(cx: OpContext, node: cst.Call, name: str, args: list[Value], kwargs: dict[str, Value]) -> Value:
+        def arg(i: int, kw: str, default: int) -> tuple[int, ...] | None:
+            return _conv_tuple(args[i] if len(args) > i else kwargs.get(kw), default)
+
         return LayerV(
             "TransposedConv",
             (
                 ("in", _size_arg(args, kwargs, 0, "in_channels")),
                 ("out", _size_arg(args, kwargs, 1, "out_channels")),
                 ("n", int(name[-2])),
+                # kernel_size, stride, padding, output_padding, dilation (positions 2-5 and 8)
+                ("k", arg(2, "kernel_size", 1)),
+                ("s", arg(3, "stride", 1)),
+                ("p", arg(4, "padding", 0)),
+                ("op", arg(5, "output_padding", 0)),
+                ("d", arg(8, "dilation", 1)),
             ),
             node,
         )
@@ -344,9 +355,23 @@ class TransposedConv(LayerKind):
             return x.with_shape(
                 x.shape[: -n - 1]
                 + (cout if cout is not None else cx.fresh("c"),)
-                + tuple(cx.fresh("h") for _ in range(n))
+                + tuple(_transposed_size(cx, layer, i, size) for i, size in enumerate(x.shape[-n:]))
             )
         return x.with_shape(None)
+
+
+def _transposed_size(cx: OpContext, layer: LayerV, i: int, size: Size) -> Size:
+    """One spatial output size of ``nn.ConvTranspose{n}d``: (size - 1) * s - 2p + d (k - 1) + output_padding + 1."""
+    picked = []
+    for key in ("k", "s", "p", "op", "d"):
+        v = layer.param(key)
+        picked.append(None if v is None else (v[0] if len(v) == 1 else (v[i] if i < len(v) else None)))
+    if None in picked:
+        return cx.fresh("h")
+    k, s, p, op, d = picked
+    out = size * s + (d * (k - 1) + op + 1 - s - 2 * p)  # type: ignore[operator]
+    known = out.as_int()
+    return cx.fresh("h") if known is not None and known < 1 else out  # torch raises on these
 
 
 @register_layer("Sequential")

@@ -135,10 +135,15 @@ def tensor_binary(
     other = right if t is left else left
     assert isinstance(t, TensorV)
     if isinstance(other, (IntV, FloatV, BoolV)):
-        if t.dtype in _INTEGRAL and (_op_name(op) in _TRUE_DIVISION or isinstance(other, FloatV) or t.dtype == "bool"):
-            return t.with_dtype(None)  # an int tensor divided, or times a float, is a float tensor
-        return t
+        return _with_scalar(_op_name(op), t, other)
     return t.with_shape(None)
+
+
+def _with_scalar(opname: str, t: TensorV, other: Value) -> TensorV:
+    """A tensor combined with a Python number keeps its shape."""
+    if t.dtype in _INTEGRAL and (opname in _TRUE_DIVISION or isinstance(other, FloatV) or t.dtype == "bool"):
+        return t.with_dtype(None)  # an int tensor divided, or times a float, is a float tensor
+    return t
 
 
 def elementwise(cx: OpContext, node: cst.CSTNode, opname: str, tensors: list[TensorV], loss: bool = False) -> Value:
@@ -454,7 +459,10 @@ def _masked_fill(
     if not isinstance(args[0], TensorV) or args[0].shape is None or shape is None:
         return t.with_shape(None)  # a mask of unknown shape may broadcast the result
     out, fail = broadcast_shapes(shape, args[0].shape)  # out of place, the mask broadcasts too
-    return t.with_shape(out, t.axes if out == shape else None) if fail is None else t.with_shape(None)
+    if fail is not None:
+        elementwise(cx, node, name, [t, args[0]])  # reports the axes that cannot broadcast
+        return t.with_shape(None)
+    return t.with_shape(out, t.axes if out == shape else None)
 
 
 @TENSOR_METHODS.register(*SAME_SHAPE)
@@ -476,6 +484,8 @@ def _unknown(
 def _elementwise(
     cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value], method: bool
 ) -> Value | None:
+    if args and name != "where" and isinstance(args[0], (IntV, FloatV, BoolV)):
+        return _with_scalar(name, t, args[0])  # x.pow(2), torch.mul(x, 0.5): the tensor's shape
     if not args or not isinstance(args[0], TensorV):
         return None
     if name == "where":  # x.where(condition, y): all three broadcast

@@ -1,0 +1,43 @@
+"""Comparisons of known strings and numbers decide branches as Python does (``if v == "M"`` in a config loop that
+mixes channel counts and pooling markers): the inferred bool is the one Python computes; undecidable stays unknown."""
+
+from __future__ import annotations
+
+import pytest
+
+from shapecheck.analysis.editor.hover import inferred_values
+from shapecheck.analysis.interpret.values import BoolV
+
+DECIDED = [
+    '16 == "M"',
+    '"M" == "M"',
+    '"M" != "M"',
+    '"M" != 16',
+    '2.5 == "x"',
+    '"cls" == "mean"',
+    '"M" in ("M", "A")',
+    '"B" in ["M", "A"]',
+    '"B" not in ("M", "A")',
+    '"M" in (16, "M")',
+    '"M" in (16, 32)',
+]
+
+
+@pytest.mark.parametrize("expr", DECIDED)
+def test_decided_as_python_does(expr: str) -> None:
+    values, findings = inferred_values(f"y = {expr}\n", "cmp_case.py")
+    assert not findings
+    assert values.get("y") == BoolV(eval(expr))  # the oracle: Python itself
+
+
+@pytest.mark.parametrize(
+    "src",
+    [
+        "import os\ny = os.environ['MODE'] == 'M'\n",  # a string the analysis does not know
+        "import os\ny = os.environ['MODE'] in ('M', 'A')\n",
+        "import os\ny = 'M' in os.environ['MODES']\n",
+    ],
+)
+def test_undecided_stays_unknown(src: str) -> None:
+    values, _ = inferred_values(src, "cmp_case.py")
+    assert values.get("y") == BoolV(None)
