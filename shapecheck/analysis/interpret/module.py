@@ -916,6 +916,15 @@ class ModuleAnalysis:
                     if isinstance(p, SeqV) and isinstance(p.items[0], StrV)
                 )
             )
+        if (
+            qual in _VMAPS
+            and len(args) == 1
+            and not dynamic
+            and all(k in ("in_axes", "out_axes") and int_of(v) == 0 for k, v in kwargs.items())
+            and isinstance(args[0], (FuncV, ObjV, LayerV))
+        ):
+            # jax.vmap(model)(batch), eqx.filter_vmap(f): f on each slice along axis 0, stacked along axis 0
+            return LayerV("vmap", (("func", args[0]), ("filter", qual == "equinox.filter_vmap")), node)
         if qual == "functools.partial" and args and not dynamic and isinstance(args[0], (RefV, FuncV)):
             # partial(nn.LayerNorm, eps=1e-6), partial(nn.Conv1d, kernel_size=1): called later with the rest
             return LayerV(
@@ -1199,6 +1208,8 @@ class ModuleAnalysis:
             return defaulted if defaulted is not None else self.call_function(interp, node, callee, args, kwargs)
         if isinstance(callee, LayerV) and callee.kind == "partial":
             return self.call_partial(interp, node, callee, args, kwargs)
+        if isinstance(callee, LayerV) and callee.kind == "vmap":
+            return self.call_vmap(interp, node, callee, args, kwargs)
         if isinstance(callee, LayerV):
             return layer_rules.apply_layer(self.ops, interp, node, callee, args, kwargs)
         if isinstance(callee, ObjV):
@@ -1268,6 +1279,55 @@ class ModuleAnalysis:
         ):
             return self.call_qualified(interp, node, func.qualname, full_args, full_kwargs, False) or UNKNOWN
         return UNKNOWN
+
+    def call_vmap(
+        self, interp: Interpreter, node: cst.Call, v: LayerV, args: list[Value], kwargs: dict[str, Value]
+    ) -> Value:
+        """``jax.vmap(f)(x, y)`` (in_axes=0, out_axes=0): ``f`` called on the arrays without their leading axis, its
+        array results given it back. The mapped axis must have one size for every array (jax raises otherwise: the
+        result is then unknown). ``eqx.filter_vmap`` passes what is not an array through unmapped."""
+        if kwargs:
+            return UNKNOWN
+        batch: Size | None = None
+        inner: list[Value] = []
+        for a in args:
+            if not isinstance(a, TensorV):
+                if not v.param("filter") or a is UNKNOWN:
+                    return UNKNOWN
+                inner.append(a)
+                continue
+            if a.shape is None or not a.shape:
+                return UNKNOWN
+            if batch is not None and a.shape[0] != batch:
+                return UNKNOWN
+            batch = a.shape[0]
+            inner.append(a.with_shape(a.shape[1:], a.axes[1:] if a.axes is not None else None))
+        if batch is None:
+            return UNKNOWN
+        func = v.param("func")
+        if isinstance(func, FuncV):
+            out = self.call_function(interp, node, func, inner, {})
+        elif isinstance(func, ObjV):
+            out = self.call_object(interp, node, func, inner, {})
+        elif isinstance(func, LayerV) and func.kind == "partial":
+            out = self.call_partial(interp, node, func, inner, {})
+        elif isinstance(func, LayerV) and func.kind == "vmap":
+            out = self.call_vmap(interp, node, func, inner, {})  # vmap(vmap(f)): two leading axes
+        elif isinstance(func, LayerV):
+            out = layer_rules.apply_layer(self.ops, interp, node, func, inner, {})
+        else:
+            return UNKNOWN
+
+        def stacked(r: Value) -> Value:
+            if isinstance(r, TensorV):
+                if r.shape is None:
+                    return r
+                return r.with_shape((batch,) + r.shape, (None,) + r.axes if r.axes is not None else None)
+            if isinstance(r, SeqV) and r.kind == "tuple":
+                return SeqV(tuple(stacked(x) for x in r.items), r.kind)
+            return UNKNOWN
+
+        return stacked(out)
 
     def call_super(
         self, interp: Interpreter, node: cst.Call, name: str, args: list[Value], kwargs: dict[str, Value], dynamic: bool
@@ -1419,6 +1479,7 @@ _RETURNS_SELF = frozenset(
         "to_empty",
     }
 )
+_VMAPS = frozenset({"jax.vmap", "equinox.filter_vmap"})
 _ITER_BUILTINS = frozenset({"len", "enumerate", "zip", "reversed"})
 
 

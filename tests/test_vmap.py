@@ -1,0 +1,63 @@
+"""``jax.vmap(f)(x)`` and ``eqx.filter_vmap(f)(x)``: ``f`` runs on one slice of axis 0 and its results get the axis
+back. The shape inferred for each call below is the shape jax computes when the same source runs."""
+
+from __future__ import annotations
+
+import pytest
+
+from shapecheck.analysis.editor.hover import inferred_values
+from shapecheck.analysis.interpret.values import TensorV
+
+jax = pytest.importorskip("jax")
+eqx = pytest.importorskip("equinox")
+
+HEADER = """import jax
+import jax.numpy as jnp
+import equinox as eqx
+
+lin = eqx.nn.Linear(8, 4, key=jax.random.PRNGKey(0))
+
+
+def matvec(a, b):
+    return a @ b
+
+
+def pair(a):
+    return a * 2, a.sum(axis=-1)
+"""
+
+CASES = [
+    "jax.vmap(lin)(jnp.ones((5, 8)))",
+    "eqx.filter_vmap(lin)(jnp.ones((5, 8)))",
+    "jax.vmap(matvec)(jnp.ones((3, 4, 5)), jnp.ones((3, 5, 6)))",
+    "jax.vmap(matvec, in_axes=0, out_axes=0)(jnp.ones((3, 4, 5)), jnp.ones((3, 5)))",
+    "jax.vmap(pair)(jnp.ones((3, 4, 5)))[0]",
+    "jax.vmap(pair)(jnp.ones((3, 4, 5)))[1]",
+    "jax.vmap(jax.vmap(matvec))(jnp.ones((2, 3, 4, 5)), jnp.ones((2, 3, 5)))",
+]
+
+
+@pytest.mark.parametrize("expr", CASES)
+def test_inferred_shape_is_jaxs(expr: str) -> None:
+    src = HEADER + f"y = {expr}\n"
+    values, findings = inferred_values(src, "vmap_case.py")
+    assert not findings, [f.message for f in findings]
+    y = values.get("y")
+    assert isinstance(y, TensorV) and y.shape is not None, f"no shape inferred for {expr}: {y}"
+    env: dict[str, object] = {}
+    exec(src, env)  # the oracle: jax itself
+    assert tuple(s.as_int() for s in y.shape) == tuple(env["y"].shape)  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize(
+    "expr",
+    [
+        "jax.vmap(matvec, in_axes=(0, None))(jnp.ones((3, 4, 5)), jnp.ones((5, 6)))",  # other axes: not modelled
+        "jax.vmap(matvec)(jnp.ones((3, 4, 5)), jnp.ones((2, 5, 6)))",  # mapped sizes differ: jax raises
+    ],
+)
+def test_other_mappings_are_unknown(expr: str) -> None:
+    values, findings = inferred_values(HEADER + f"y = {expr}\n", "vmap_case.py")
+    assert not findings
+    y = values.get("y")
+    assert not (isinstance(y, TensorV) and y.shape is not None)
