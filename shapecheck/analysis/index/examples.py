@@ -247,7 +247,8 @@ def doc_jobs(docs: list[Path], project: "Project", cache: "Cache") -> "list[tupl
     take one: a README whose examples build and run models costs as much as many source files) and filters their
     findings by the configuration as it does a file's."""
     out: list[tuple[Path, str]] = []
-    project.mask_imports = True
+    # (project.mask_imports stays as the runner sets it: turned on here, before the -j 2 preload, it made the
+    # preloaded modules load with blanked bodies, and every worker parsed them whole again)
     roots = getattr(project.paths, "roots", None)
     if isinstance(roots, list):  # a README named alone: its imports resolve from its own project, as a file's do
         from .project import import_roots
