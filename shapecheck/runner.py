@@ -339,9 +339,8 @@ def _run_parallel(
     sources = todo[: len(todo) - n_docs]
     segments = _segments(sources, (n + 1) // 2)
     # the documentation files are a last segment of their own: no worker starts with one, and the first worker to
-    # run out of source files takes them (by then it has loaded the modules of its share that the examples import;
-    # taken first, a README's examples loaded the package's modules in a worker before its own files, and a
-    # nerfstudio run cost 2.8 s more CPU)
+    # run out of source files takes them, while the others finish theirs (by then it has loaded the modules of its
+    # share, which the examples import; before, the parent ran every README alone after all files)
     bounds = ctx.Array("i", [x for seg in segments for x in seg] + [len(sources), len(todo)])
     forked = ctx.get_start_method() == "fork"
     if forked:
