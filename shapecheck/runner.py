@@ -369,19 +369,17 @@ def _run_parallel(
 
 
 def _analyse_path(path: Path, display: str, project: "Project | None") -> list[Finding]:
-    if project is not None and _is_doc_item(path):
-        from .analysis.index.examples import check_doc
+    """Findings of one work item, a source file or a documentation file (unfiltered: the caller applies the
+    configuration; its pre-filter passed the file already); the project forgets modules after each."""
+    try:
+        if project is not None and _is_doc_item(path):
+            from .analysis.index.examples import check_doc
 
-        try:
             return check_doc(path, display, project)
-        finally:
-            project.trim()
-    try:
-        data = path.read_bytes()
-    except OSError as exc:
-        return [make("SHP901", display, (1, 1, 1, 1), detail=Unreadable(str(exc.strerror or exc)))]
-    # unfiltered: configuration is applied by the caller; the caller's pre-filter passed the file already
-    try:
+        try:
+            data = path.read_bytes()
+        except OSError as exc:
+            return [make("SHP901", display, (1, 1, 1, 1), detail=Unreadable(str(exc.strerror or exc)))]
         return check_source(data, display, Config(), project=project, prefilter=False)
     finally:
         trim = getattr(project, "trim", None)
@@ -463,7 +461,7 @@ def _run(files: list[Path], config: Config, jobs: int, use_cache: bool, docs: li
     from .core import _filter
 
     out: list[Finding] = []
-    for i, f in enumerate(files):
+    for i, f in [*enumerate(files), *docs_at.items()]:  # the Python files, then the documentation files
         fs = results.get(i, [])
         if fs:
             try:
@@ -471,14 +469,6 @@ def _run(files: list[Path], config: Config, jobs: int, use_cache: bool, docs: li
             except Exception:
                 lines = []
             out.extend(_filter(fs, lines, config, str(f)))
-    for i, doc in docs_at.items():
-        fs = results.get(i, [])
-        if fs:
-            try:
-                lines = decode_source(doc.read_bytes()).splitlines()
-            except Exception:
-                lines = []
-            out.extend(_filter(fs, lines, config, str(doc)))
     return out
 
 

@@ -25,8 +25,12 @@ def _write_fixture(tmp_path: Path) -> Path:
 
 
 def _check(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    return _shapecheck_check("--no-cache", "-j", "1", *args, cwd=cwd)
+
+
+def _shapecheck_check(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "shapecheck", "check", "--no-cache", "-j", "1", *args],
+        [sys.executable, "-m", "shapecheck", "check", *args],
         cwd=cwd,
         capture_output=True,
         text=True,
@@ -98,23 +102,8 @@ def test_documentation_is_scheduled_with_the_files_in_parallel_runs(tmp_path: Pa
             f"import torch\nfrom einops import rearrange\n\n\ndef f{k}(x):\n    return rearrange(x, 'b n d -> b d n')\n"
         )
     one = _check(".", cwd=root)
-    two = subprocess.run(
-        [sys.executable, "-m", "shapecheck", "check", "--no-cache", "-j", "2", "."],
-        cwd=root,
-        capture_output=True,
-        text=True,
-        env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"},
-    )
+    two = _shapecheck_check("--no-cache", "-j", "2", ".", cwd=root)
     assert "README.md:24:1: SHP204" in one.stdout and "README.md:42:3: SHP204" in one.stdout, one.stderr
     assert two.stdout == one.stdout and two.returncode == one.returncode == 1, two.stderr
-    cached = [
-        subprocess.run(
-            [sys.executable, "-m", "shapecheck", "check", "-j", "2", "."],
-            cwd=root,
-            capture_output=True,
-            text=True,
-            env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"},
-        ).stdout
-        for _ in range(2)
-    ]
+    cached = [_shapecheck_check("-j", "2", ".", cwd=root).stdout for _ in range(2)]
     assert cached == [one.stdout, one.stdout]

@@ -214,18 +214,25 @@ def build_doc(path: Path, display: str, project: "Project") -> "list[ModuleAnaly
 
 def relevant_doc(path: Path, project: "Project") -> bool:
     """The pre-filter for a documentation file: its examples use einops/jaxtyping or a module that does."""
-    from ...core import _MARKERS
-    from .project import IMPORT_RELEVANCE_DEPTH
-
     try:
         md = path.read_bytes().decode("utf-8", "replace")
     except OSError:
         return False
-    if "```" not in md and "~~~" not in md:
-        return False
+    return _relevant_examples(path, _fenced_examples(md), project)
+
+
+def _fenced_examples(md: str) -> list[ExampleModule]:
+    """``example_modules``, without reading a text that has no fenced block at all."""
+    return example_modules(md) if "```" in md or "~~~" in md else []
+
+
+def _relevant_examples(path: Path, examples: list[ExampleModule], project: "Project") -> bool:
+    from ...core import _MARKERS
+    from .project import IMPORT_RELEVANCE_DEPTH
+
     return any(
         any(m in ex.text for m in _MARKERS) or project.imports_relevant(ex.text, str(path), IMPORT_RELEVANCE_DEPTH + 1)
-        for ex in example_modules(md)
+        for ex in examples
     )
 
 
@@ -260,15 +267,14 @@ def doc_jobs(docs: list[Path], project: "Project", cache: "Cache") -> "list[tupl
             data = d.read_bytes()
         except OSError:
             continue
-        if not relevant_doc(d, project):
+        examples = _fenced_examples(data.decode("utf-8", "replace"))  # read once for the relevance and the key
+        if not _relevant_examples(d, examples, project):
             continue
         if not cache.enabled:
             out.append((d, ""))
             continue
         deps: list[bytes] = []
-        for dep in sorted(
-            {d for ex in example_modules(data.decode("utf-8", "replace")) for d in project.dependencies(ex.text, "")}
-        ):
+        for dep in sorted({path for ex in examples for path in project.dependencies(ex.text, "")}):
             try:
                 deps.append(dep.read_bytes())
             except OSError:
