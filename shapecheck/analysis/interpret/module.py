@@ -647,13 +647,22 @@ class ModuleAnalysis:
                 return UNKNOWN
         depth = interp.frame.depth
         if fi.return_ann is not None:
+            mark = counter_mark()
             declared = self.shapes.declared_return(fi, ret_memo)
-            if isinstance(bound_self, ObjV) and not fi.analysing and depth < MAX_INLINE_DEPTH:
+            unbound = isinstance(declared, TensorV) and _minted_since(declared, mark, 0)
+            if (isinstance(bound_self, ObjV) or unbound) and not fi.analysing and depth < MAX_INLINE_DEPTH:
                 # a method of an object built with known sizes: its annotation gives the result, and its body runs
                 # with those sizes for what fails inside (`reshape(b, p, cfg.d_model)` when heads * d_head differs).
                 # Only operations that fail count: the body against its own annotations was checked on its own,
-                # and a subclass may legitimately change what an inherited method returns
-                self._inline(node, fi, bound, bound_self, depth, operations_only=True)
+                # and a subclass may legitimately change what an inherited method returns.
+                # So does a function whose return annotation names sizes its parameters do not bind
+                # (`split_heads(t: "b n hd", heads) -> "b h n d"`): what its body returns gives those sizes
+                body = self._inline(node, fi, bound, bound_self, depth, operations_only=True)
+                if unbound:
+                    from ..rules.shapes_bridge import Origin
+
+                    text = f"{fi.name}() (its body: its return annotation {fi.return_ann.text} leaves sizes unbound)"
+                    declared = _fill_unbound(declared, body, mark, Origin(self, node, text))  # type: ignore[arg-type]
             if (
                 isinstance(bound_self, ObjV)
                 and fi.cls_key is not None
@@ -1549,6 +1558,17 @@ def _grown(base: Value, method: str, arg: Value) -> Value | None:
     from .values import join_elem
 
     return ManyV(join_elem(elements_of(base), e), base.kind)  # type: ignore[union-attr]
+
+
+def _fill_unbound(declared: TensorV, body: Value, mark: int, origin: Any) -> TensorV:
+    """``declared`` (a return annotation's shape, its unbound sizes made up after ``mark``) with those sizes taken
+    from what the body returned, when the body's result has the same rank. Bound sizes stay the annotation's."""
+    if not isinstance(body, TensorV) or body.shape is None or declared.shape is None:
+        return declared
+    if len(body.shape) != len(declared.shape) or body.alts:
+        return declared
+    shape = tuple(b if _fresh_after(d, mark) else d for d, b in zip(declared.shape, body.shape))
+    return declared.with_shape(shape, declared.axes, origin)
 
 
 def _minted_since(v: Any, mark: int, depth: int) -> bool:
