@@ -210,3 +210,25 @@ def test_every_registered_keras_flax_layer_rule_is_exercised() -> None:
     assert not missing, f"Keras / Flax layer rules no fixture under tests/fixtures/ calls: {missing}"
     kinds = {k for k in registry.LAYER_KINDS if k.startswith("fw:")}
     assert {"fw:Dense", "fw:Conv", "fw:FlaxConv", "fw:MHA"} <= kinds, kinds
+
+
+def test_every_registered_keras_function_rule_is_exercised() -> None:
+    """Every rule registered with @keras_function (rules/registry.py KERAS_FUNCTIONS: keras.Input, keras.Sequential,
+    the mixed-precision policy) is called, under one of its names, by a fixture file that uses Keras."""
+    import re
+
+    from shapecheck.analysis.rules import registry
+
+    registry.load()
+    texts = [p.read_text() for p in (Path(__file__).parent / "fixtures").rglob("*.py") if "keras" in p.read_text()]
+    names_of: dict[object, list[str]] = {}
+    for name in registry.KERAS_FUNCTIONS.names():
+        for rule in registry.KERAS_FUNCTIONS.get(name):
+            names_of.setdefault(rule, []).append(name.rsplit(".", 1)[-1])
+    assert names_of, "no rule registered with @keras_function"
+    missing = [
+        f"{getattr(rule, '__name__', rule)} ({', '.join(sorted(names))})"
+        for rule, names in names_of.items()
+        if not any(re.search(rf"\b{re.escape(n)}\(", t) for n in names for t in texts)
+    ]
+    assert not missing, f"@keras_function rules no fixture under tests/fixtures/ calls: {missing}"

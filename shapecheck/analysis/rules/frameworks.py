@@ -43,12 +43,14 @@ from .registry import (
     FRAMEWORK_FUNCTIONS,
     FRAMEWORK_LAYERS,
     FRAMEWORK_METHODS,
+    KERAS_FUNCTIONS,
     FunctionRule,
     MethodRule,
     OpContext,
     framework_functions,
     framework_layer,
     framework_methods,
+    keras_function,
     layer_kind,
 )
 
@@ -1068,64 +1070,95 @@ def jmp_method(policy: LayerV, method: str, args: list[Value]) -> Value:
 def keras_call(
     cx: OpContext, interp: "Interpreter", node: cst.Call, qual: str, args: list[Value], kwargs: dict[str, Value]
 ) -> Value:
+    """``qual`` (brought to ``keras.``): the rules registered with ``@keras_function`` (by qualified name, then by
+    last name), then ``keras.ops`` and ``keras.layers``."""
     name = qual.rsplit(".", 1)[-1]
-    if name in ("set_global_policy", "set_policy", "set_dtype_policy"):
-        policy = _policy_name(args[0] if args else kwargs.get("policy", kwargs.get("dtype_policy")))
-        cx.keras_global_policy = policy  # None: a policy we cannot read -- unknown from here on
-        return NoneV()
-    if name in ("Policy", "DTypePolicy") or qual.endswith("mixed_precision.Policy"):
-        v = args[0] if args else kwargs.get("name")
-        return v if isinstance(v, StrV) else UNKNOWN
-    if qual in ("keras.Input", "keras.layers.Input"):
-        shape = _shape_of(_arg(args, kwargs, 0, "shape"), cx.fresh)
-        batch = _arg(args, kwargs, 1, "batch_size")
-        dt = _arg(args, kwargs, 2, "dtype")
-        if shape is None:
-            return TensorV(None, _dtype(dt) if dt is not None else "float32", "tensorflow")
-        b = batch.size if isinstance(batch, IntV) else cx.fresh("batch")
-        return TensorV(
-            (b,) + shape,
-            _dtype(dt) if dt is not None and not isinstance(dt, NoneV) else "float32",
-            "tensorflow",
-            None,
-            cx.origin(node, "keras.Input(...)"),
-        )
-    if qual in ("keras.Sequential", "keras.models.Sequential") or (name == "Sequential" and qual.startswith("keras.")):
-        layers_v = _arg(args, kwargs, 0, "layers")
-        if layers_v is None and not args and set(kwargs) <= {"name", "trainable"}:
-            # keras.Sequential(): an empty chain that model.add(...) grows (keras_sequential_add)
-            return LayerV("Sequential", (("layers", ()), ("keras", True)), node)
-        if not isinstance(layers_v, SeqV):
-            return LayerV("Sequential", (("layers", (UNKNOWN,)),), node) if layers_v is not None else UNKNOWN
-        items = list(layers_v.items)
-        start: TensorV | None = None
-        if items and isinstance(items[0], TensorV):  # keras.Sequential([keras.Input(shape=...), ...])
-            start, items = items[0], items[1:]
-        elif items and isinstance(items[0], LayerV) and items[0].param("input_shape") is not None:
-            # Keras 2 style: Dense(64, input_shape=(784,)) -- the model is built here, with a batch axis
-            start = TensorV(
-                (cx.fresh("batch"),) + items[0].param("input_shape"),
-                "float32",
-                "tensorflow",
-                None,
-                cx.origin(node, "input_shape=..."),
-            )
-        seq = LayerV("Sequential", (("layers", tuple(items)),), node)
-        built: Value = UNKNOWN
-        if start is not None:
-            # Keras builds the model here: a layer that cannot take its input fails at construction
-            built = layers.apply_layer(cx, interp, node, seq, [start], {})
-        return LayerV(
-            "Sequential",
-            (("layers", tuple(items)), ("keras", True)) + ((("built", built),) if isinstance(built, TensorV) else ()),
-            node,
-        )
+    for rule in KERAS_FUNCTIONS.get(qual) + KERAS_FUNCTIONS.get(name):
+        out = rule(cx, interp, node, qual, args, kwargs)
+        if out is not None:
+            return out
     if qual.startswith("keras.ops."):
         return keras_ops(cx, node, name, args, kwargs)
     if not qual.startswith("keras.layers."):
         return UNKNOWN
     return with_compute_dtype(
         _named(_keras_layer(cx, node, name, args, kwargs), qual, kwargs), keras_compute_dtype(cx, kwargs)
+    )
+
+
+@keras_function("set_global_policy", "set_policy", "set_dtype_policy")
+def _keras_set_policy(
+    cx: OpContext, interp: "Interpreter", node: cst.Call, qual: str, args: list[Value], kwargs: dict[str, Value]
+) -> Value:
+    """``keras.mixed_precision.set_global_policy("mixed_float16")``: the compute dtype of the layers built after it."""
+    policy = _policy_name(args[0] if args else kwargs.get("policy", kwargs.get("dtype_policy")))
+    cx.keras_global_policy = policy  # None: a policy we cannot read -- unknown from here on
+    return NoneV()
+
+
+@keras_function("Policy", "DTypePolicy")
+def _keras_policy(
+    cx: OpContext, interp: "Interpreter", node: cst.Call, qual: str, args: list[Value], kwargs: dict[str, Value]
+) -> Value:
+    """``keras.mixed_precision.Policy("mixed_float16")``: its name (what ``dtype=`` and ``set_global_policy`` read)."""
+    v = args[0] if args else kwargs.get("name")
+    return v if isinstance(v, StrV) else UNKNOWN
+
+
+@keras_function("keras.Input", "keras.layers.Input")
+def _keras_input(
+    cx: OpContext, interp: "Interpreter", node: cst.Call, qual: str, args: list[Value], kwargs: dict[str, Value]
+) -> Value:
+    """``keras.Input(shape, batch_size, dtype)``: a tensor with a batch axis before ``shape``."""
+    shape = _shape_of(_arg(args, kwargs, 0, "shape"), cx.fresh)
+    batch = _arg(args, kwargs, 1, "batch_size")
+    dt = _arg(args, kwargs, 2, "dtype")
+    if shape is None:
+        return TensorV(None, _dtype(dt) if dt is not None else "float32", "tensorflow")
+    b = batch.size if isinstance(batch, IntV) else cx.fresh("batch")
+    return TensorV(
+        (b,) + shape,
+        _dtype(dt) if dt is not None and not isinstance(dt, NoneV) else "float32",
+        "tensorflow",
+        None,
+        cx.origin(node, "keras.Input(...)"),
+    )
+
+
+@keras_function("Sequential")
+def _keras_sequential(
+    cx: OpContext, interp: "Interpreter", node: cst.Call, qual: str, args: list[Value], kwargs: dict[str, Value]
+) -> Value:
+    """``keras.Sequential([...])`` (``keras.models.Sequential``): the chain of layers; built here, as Keras does,
+    when its input shape is known (an ``Input`` first, or ``input_shape=`` on the first layer)."""
+    layers_v = _arg(args, kwargs, 0, "layers")
+    if layers_v is None and not args and set(kwargs) <= {"name", "trainable"}:
+        # keras.Sequential(): an empty chain that model.add(...) grows (keras_sequential_add)
+        return LayerV("Sequential", (("layers", ()), ("keras", True)), node)
+    if not isinstance(layers_v, SeqV):
+        return LayerV("Sequential", (("layers", (UNKNOWN,)),), node) if layers_v is not None else UNKNOWN
+    items = list(layers_v.items)
+    start: TensorV | None = None
+    if items and isinstance(items[0], TensorV):  # keras.Sequential([keras.Input(shape=...), ...])
+        start, items = items[0], items[1:]
+    elif items and isinstance(items[0], LayerV) and items[0].param("input_shape") is not None:
+        # Keras 2 style: Dense(64, input_shape=(784,)) -- the model is built here, with a batch axis
+        start = TensorV(
+            (cx.fresh("batch"),) + items[0].param("input_shape"),
+            "float32",
+            "tensorflow",
+            None,
+            cx.origin(node, "input_shape=..."),
+        )
+    seq = LayerV("Sequential", (("layers", tuple(items)),), node)
+    built: Value = UNKNOWN
+    if start is not None:
+        # Keras builds the model here: a layer that cannot take its input fails at construction
+        built = layers.apply_layer(cx, interp, node, seq, [start], {})
+    return LayerV(
+        "Sequential",
+        (("layers", tuple(items)), ("keras", True)) + ((("built", built),) if isinstance(built, TensorV) else ()),
+        node,
     )
 
 

@@ -15,6 +15,8 @@ signatures; the module only as a :class:`RuleModule`) and the call's values. Eac
   ``einops.layers.<backend>`` (``Rearrange``, ``Reduce``, ``EinMix``) by class name;
 * :data:`FRAMEWORK_LAYERS` -- Keras and Flax (linen, nnx) layer classes by namespace and name: how the layer is
   built (its kind says how it applies);
+* :data:`KERAS_FUNCTIONS` -- the Keras calls that are neither ``keras.ops`` nor layers (``keras.Input``,
+  ``keras.Sequential``, the mixed-precision policy), by qualified name or by last name;
 * :data:`LAYER_KINDS` -- every layer value's kind (torch, einops, Keras, Flax) -> the rule that applies it.
 
 A rule returns the output value, or None when the call is not its case: the next rule registered for the same name
@@ -166,6 +168,22 @@ class BuildRule(Protocol):
     ) -> Value: ...
 
 
+class KerasRule(Protocol):
+    """``qual(*args, **kwargs)`` in Keras (``qual`` as ``keras.Input``, ``keras.mixed_precision.set_global_policy``:
+    every Keras spelling brought to ``keras.``); ``interp`` runs the layers of a model Keras builds at once."""
+
+    def __call__(
+        self,
+        cx: OpContext,
+        interp: "Interpreter",
+        node: cst.Call,
+        qual: str,
+        args: list[Value],
+        kwargs: dict[str, Value],
+        /,
+    ) -> Value | None: ...
+
+
 class LayerApply(Protocol):
     """A layer kind's call (see ApplyRule), as the static method ``apply`` of a layer rule class."""
 
@@ -255,6 +273,9 @@ EINOPS_LAYERS: dict[str, EinopsLayerRule] = {}  # einops layer class name (= its
 # Keras and Flax: the layer classes (and, in flax, the same-shape functions) of each namespace by last name -> the
 # rule that builds the layer's value; its kind's ApplyRule is registered with @layer_kind (frameworks.py)
 FRAMEWORK_LAYERS: dict[str, dict[str, BuildRule]] = {api: {} for api in ("keras.layers", "flax.linen", "flax.nnx")}
+# Keras calls other than keras.ops and keras.layers: by qualified name, or (a name without a dot) by last name in any
+# Keras module; the qualified rules run first (frameworks.py keras_call)
+KERAS_FUNCTIONS: Table[KerasRule] = Table("keras function")
 
 
 def framework_methods(framework: str, *names: str) -> Callable[[MethodRule], MethodRule]:
@@ -302,6 +323,13 @@ def einops_layer(name: str) -> Callable[[L], L]:
         return cls
 
     return add
+
+
+def keras_function(*names: str) -> Callable[[KerasRule], KerasRule]:
+    """A rule for the Keras calls ``names``: qualified (``"keras.Input"``; every Keras spelling -- ``tf.keras.``,
+    ``keras.src.``, ``tf_keras.`` -- is brought to ``keras.`` first) or a last name (``"Sequential"``: that name in
+    any Keras module). It runs before the ``keras.ops`` and ``keras.layers`` rules; None: not its case."""
+    return KERAS_FUNCTIONS.register(*names)
 
 
 B = TypeVar("B", bound=BuildRule)
