@@ -184,12 +184,13 @@ def test_verify_replays_einops_findings_on_the_framework(framework: str, fixture
 
 
 # how a fixture file shows it uses each namespace of FRAMEWORK_LAYERS
-_NAMESPACE_MARKS = {"keras.layers": "keras", "flax.linen": "flax.linen", "flax.nnx": "nnx"}
+_NAMESPACE_MARKS = {"keras.layers": "keras", "flax.linen": "flax.linen", "flax.nnx": "nnx", "paddle.nn": "paddle"}
 
 
 def test_every_registered_keras_flax_layer_rule_is_exercised() -> None:
-    """Every rule registered for Keras / Flax layers (rules/registry.py FRAMEWORK_LAYERS) is called, under one of
-    the names it is registered for, by a fixture file that uses that namespace (whose expectations then check it)."""
+    """Every rule registered for Keras / Flax / Paddle layers (rules/registry.py FRAMEWORK_LAYERS) is called, under
+    one of the names it is registered for, by a fixture file that uses that namespace (whose expectations then check
+    it)."""
     import re
 
     from shapecheck.analysis.rules import registry

@@ -8,9 +8,11 @@ torch, Keras layers leave out the batch axis in ``Reshape`` / ``Permute`` / ``In
 (same-shape activations, ``paddle.nn.functional.linear`` with its ``[in, out]`` weight, ...) live in
 ``stubs/tensorflow`` and ``stubs/paddle``.
 
-Keras and Flax layers are registered like ``torch.nn``'s: one build rule per class, ``@framework_layer(namespace,
-*names)`` (``"keras.layers"``, ``"flax.linen"``, ``"flax.nnx"``), and one apply rule per layer kind,
-``@layer_kind("fw:Name")``; ``keras_call`` and ``flax_call`` only route a qualified name to its namespace.
+Keras, Flax and Paddle layers are registered like ``torch.nn``'s: one build rule per class,
+``@framework_layer(namespace, *names)`` (``"keras.layers"``, ``"flax.linen"``, ``"flax.nnx"``, ``"paddle.nn"``),
+and one apply rule per layer kind, ``@layer_kind("fw:Name")`` (a paddle layer is built as its torch kind); the
+other Keras calls (``keras.Input``, ``keras.Sequential``, the dtype policy) with ``@keras_function(*names)``.
+``keras_call``, ``flax_call`` and ``call`` only route a qualified name to its table.
 """
 
 from __future__ import annotations
@@ -242,7 +244,9 @@ def call(
         and not qual.startswith("paddle.nn.functional")
         and qual.rsplit(".", 1)[-1][:1].isupper()
     ):
-        return paddle_layer(cx, node, qual.rsplit(".", 1)[-1], args, kwargs)
+        last = qual.rsplit(".", 1)[-1]
+        build = FRAMEWORK_LAYERS["paddle.nn"].get(last)  # the torch layers under their paddle names
+        return build(cx, node, last, args, kwargs) if build is not None else UNKNOWN
     if fw == "tensorflow":
         return tf_call(cx, node, qual, args, kwargs)
     if fw == "paddle":
@@ -1562,41 +1566,58 @@ def _shape_of_minus(v: Value | None) -> tuple[int, ...] | None:
     return tuple(got) if got is not None else None
 
 
-def paddle_layer(cx: OpContext, node: cst.Call, name: str, args: list[Value], kwargs: dict[str, Value]) -> Value:
-    """``paddle.nn`` layers: the torch ones under their paddle names (``Linear`` keeps its weight as ``[in, out]``,
-    which changes nothing for its input: the last axis must be ``in_features``)."""
-    if name in ("Linear", "LayerNorm", "Embedding"):
-        kw = {
-            k: v
-            for k, v in kwargs.items()
-            if k in ("in_features", "out_features", "normalized_shape", "num_embeddings", "embedding_dim")
-        }
-        return layers.layer(cx, node, name, args[:2], kw)
-    if name in ("Conv1D", "Conv2D", "Conv3D"):
-        fmt = _arg(args, kwargs, 10, "data_format")
-        if fmt is not None and not (isinstance(fmt, StrV) and fmt.value in ("NCL", "NCHW", "NCDHW")):
-            return UNKNOWN
-        if (
-            len(args) > 6
-            or any(k in kwargs for k in ("groups",))
-            and not (isinstance(kwargs.get("groups"), IntV) and kwargs["groups"].size.as_int() == 1)  # type: ignore[union-attr]
-        ):
-            return UNKNOWN
-        kw = {
-            k: v
-            for k, v in kwargs.items()
-            if k in ("in_channels", "out_channels", "kernel_size", "stride", "padding", "dilation")
-        }
-        return layers.layer(cx, node, name[:-1] + "d", args[:6], kw)
-    if name == "Flatten":
-        start = _arg(args, kwargs, 0, "start_axis", IntV(Size.const(1)))
-        stop = _arg(args, kwargs, 1, "stop_axis", IntV(Size.const(-1)))
-        return layers.layer(cx, node, "Flatten", [start, stop], {})  # type: ignore[list-item]
-    if name == "Sequential":
-        return layers.layer(cx, node, "Sequential", args, kwargs)
-    if name in _ACTIVATION_LAYERS or name in ("Silu", "Hardswish", "Dropout2D"):
-        return LayerV("Elementwise", (("name", name),), node)
-    return UNKNOWN
+# ``paddle.nn`` layers: the torch ones under their paddle names, registered with @framework_layer("paddle.nn", ...)
+@framework_layer("paddle.nn", "Linear", "LayerNorm", "Embedding")
+def _paddle_nn_as_torch(cx: OpContext, node: cst.Call, name: str, args: list[Value], kwargs: dict[str, Value]) -> Value:
+    """``paddle.nn.Linear`` keeps its weight as ``[in, out]``, which changes nothing for its input: the last axis must
+    be ``in_features``; ``LayerNorm`` and ``Embedding`` are torch's."""
+    kw = {
+        k: v
+        for k, v in kwargs.items()
+        if k in ("in_features", "out_features", "normalized_shape", "num_embeddings", "embedding_dim")
+    }
+    return layers.layer(cx, node, name, args[:2], kw)
+
+
+@framework_layer("paddle.nn", "Conv1D", "Conv2D", "Conv3D")
+def _paddle_nn_conv(cx: OpContext, node: cst.Call, name: str, args: list[Value], kwargs: dict[str, Value]) -> Value:
+    """``paddle.nn.Conv2D`` is torch's ``Conv2d`` in channels-first layout without groups (anything else: unknown)."""
+    fmt = _arg(args, kwargs, 10, "data_format")
+    if fmt is not None and not (isinstance(fmt, StrV) and fmt.value in ("NCL", "NCHW", "NCDHW")):
+        return UNKNOWN
+    if (
+        len(args) > 6
+        or any(k in kwargs for k in ("groups",))
+        and not (isinstance(kwargs.get("groups"), IntV) and kwargs["groups"].size.as_int() == 1)  # type: ignore[union-attr]
+    ):
+        return UNKNOWN
+    kw = {
+        k: v
+        for k, v in kwargs.items()
+        if k in ("in_channels", "out_channels", "kernel_size", "stride", "padding", "dilation")
+    }
+    return layers.layer(cx, node, name[:-1] + "d", args[:6], kw)
+
+
+@framework_layer("paddle.nn", "Flatten")
+def _paddle_nn_flatten(cx: OpContext, node: cst.Call, name: str, args: list[Value], kwargs: dict[str, Value]) -> Value:
+    start = _arg(args, kwargs, 0, "start_axis", IntV(Size.const(1)))
+    stop = _arg(args, kwargs, 1, "stop_axis", IntV(Size.const(-1)))
+    return layers.layer(cx, node, "Flatten", [start, stop], {})  # type: ignore[list-item]
+
+
+@framework_layer("paddle.nn", "Sequential")
+def _paddle_nn_sequential(
+    cx: OpContext, node: cst.Call, name: str, args: list[Value], kwargs: dict[str, Value]
+) -> Value:
+    return layers.layer(cx, node, "Sequential", args, kwargs)
+
+
+@framework_layer("paddle.nn", *_ACTIVATION_LAYERS)  # Silu, Hardswish, Dropout2D: paddle's spellings
+def _paddle_nn_elementwise(
+    cx: OpContext, node: cst.Call, name: str, args: list[Value], kwargs: dict[str, Value]
+) -> Value:
+    return LayerV("Elementwise", (("name", name),), node)
 
 
 def flax_call(cx: OpContext, node: cst.Call, qual: str, args: list[Value], kwargs: dict[str, Value]) -> Value:

@@ -13,8 +13,8 @@ signatures; the module only as a :class:`RuleModule`) and the call's values. Eac
 * :data:`LAYERS` -- ``torch.nn`` layer classes: how the layer is built and how it applies to a tensor;
 * :data:`EINOPS_FUNCTIONS`, :data:`EINOPS_LAYERS` -- ``einops.name(...)`` by name, and the layer classes of
   ``einops.layers.<backend>`` (``Rearrange``, ``Reduce``, ``EinMix``) by class name;
-* :data:`FRAMEWORK_LAYERS` -- Keras and Flax (linen, nnx) layer classes by namespace and name: how the layer is
-  built (its kind says how it applies);
+* :data:`FRAMEWORK_LAYERS` -- Keras, Flax (linen, nnx) and Paddle (``paddle.nn``) layer classes by namespace and
+  name: how the layer is built (its kind says how it applies);
 * :data:`KERAS_FUNCTIONS` -- the Keras calls that are neither ``keras.ops`` nor layers (``keras.Input``,
   ``keras.Sequential``, the mixed-precision policy), by qualified name or by last name;
 * :data:`LAYER_KINDS` -- every layer value's kind (torch, einops, Keras, Flax) -> the rule that applies it.
@@ -270,9 +270,12 @@ LAYER_KINDS: dict[str, ApplyRule] = {}  # the LayerV kind (of every family) -> t
 TORCH_LAYER_KINDS: set[str] = set()  # the kinds of torch.nn layers
 EINOPS_FUNCTIONS: Table[EinopsRule] = Table("einops function")
 EINOPS_LAYERS: dict[str, EinopsLayerRule] = {}  # einops layer class name (= its LayerV kind) -> its rule
-# Keras and Flax: the layer classes (and, in flax, the same-shape functions) of each namespace by last name -> the
-# rule that builds the layer's value; its kind's ApplyRule is registered with @layer_kind (frameworks.py)
-FRAMEWORK_LAYERS: dict[str, dict[str, BuildRule]] = {api: {} for api in ("keras.layers", "flax.linen", "flax.nnx")}
+# Keras, Flax and Paddle: the layer classes (and, in flax, the same-shape functions) of each namespace by last name
+# -> the rule that builds the layer's value; its kind's ApplyRule is registered with @layer_kind (frameworks.py), or
+# is the torch kind the layer is built as (paddle.nn)
+FRAMEWORK_LAYERS: dict[str, dict[str, BuildRule]] = {
+    api: {} for api in ("keras.layers", "flax.linen", "flax.nnx", "paddle.nn")
+}
 # Keras calls other than keras.ops and keras.layers: by qualified name, or (a name without a dot) by last name in any
 # Keras module; the qualified rules run first (frameworks.py keras_call)
 KERAS_FUNCTIONS: Table[KerasRule] = Table("keras function")
@@ -337,9 +340,10 @@ A = TypeVar("A", bound=ApplyRule)
 
 
 def framework_layer(api: str, *names: str) -> Callable[[B], B]:
-    """A rule building the layers ``names`` of ``api`` (``"keras.layers"``, ``"flax.linen"``, ``"flax.nnx"``):
-    ``keras.layers.Dense(...)``, ``flax.linen.Dense(...)``, ``nnx.Linear(...)``. The layer value it makes is applied
-    by the rule of its kind (``@layer_kind``)."""
+    """A rule building the layers ``names`` of ``api`` (``"keras.layers"``, ``"flax.linen"``, ``"flax.nnx"``,
+    ``"paddle.nn"``): ``keras.layers.Dense(...)``, ``flax.linen.Dense(...)``, ``nnx.Linear(...)``,
+    ``paddle.nn.Linear(...)``. The layer value it makes is applied by the rule of its kind (``@layer_kind``, or the
+    torch kind a paddle layer is built as)."""
 
     def add(rule: B) -> B:
         for n in names:
