@@ -50,6 +50,8 @@ class FunctionInfo:
             text = d.decorator
             name = text.func if isinstance(text, cst.Call) else text
             n = name.attr.value if isinstance(name, cst.Attribute) else name.value if isinstance(name, cst.Name) else ""
+            if n in _JIT_MARKS and isinstance(name, cst.Attribute) and _last_name(name.value) == "jit":
+                continue  # ``@torch.jit.ignore`` / ``unused`` / ``export``: the function itself, in eager mode
             if n not in (
                 "staticmethod",
                 "classmethod",
@@ -62,6 +64,7 @@ class FunctionInfo:
                 "torch_compile",
                 "compile",
                 "no_grad",
+                "enable_grad",
                 "inference_mode",
                 "property",
                 "cache",
@@ -75,6 +78,13 @@ class FunctionInfo:
             ):
                 return True
         return False
+
+
+_JIT_MARKS = frozenset({"ignore", "unused", "export"})
+
+
+def _last_name(node: cst.BaseExpression) -> str:
+    return node.attr.value if isinstance(node, cst.Attribute) else node.value if isinstance(node, cst.Name) else ""
 
 
 @dataclass

@@ -587,10 +587,27 @@ class Interpreter:
 
     @_expression(cst.FormattedString)
     def _fstring(self, node: cst.FormattedString) -> Value:
+        # its value when every replacement field is a known string or int, written plainly (no conversion, format
+        # spec or ``=``): ``f'b n (h d) -> {ein_rhs_eq}'`` with ``ein_rhs_eq`` decided is an einops pattern
+        out: list[str] | None = []
+        raw = "r" in node.prefix.lower()
         for part in node.parts:
             if isinstance(part, cst.FormattedStringExpression):
-                self.eval(part.expression)
-        return UNKNOWN
+                v = self.eval(part.expression)
+                if out is None or part.conversion is not None or part.format_spec is not None or part.equal:
+                    out = None
+                elif isinstance(v, StrV) and v.value is not None:
+                    out.append(v.value)
+                elif isinstance(v, IntV) and v.size.as_int() is not None and not v.assumed:
+                    out.append(str(v.size.as_int()))
+                else:
+                    out = None
+            elif out is not None and isinstance(part, cst.FormattedStringText):
+                if "\\" in part.value and not raw:
+                    out = None  # an escape sequence: not decoded here
+                else:
+                    out.append(part.value.replace("{{", "{").replace("}}", "}"))
+        return StrV("".join(out)) if out is not None else UNKNOWN
 
     @_expression(cst.UnaryOperation)
     def _unary(self, node: cst.UnaryOperation) -> Value:
