@@ -205,6 +205,10 @@ def join(a: Value, b: Value) -> Value:
         )
     if isinstance(a, IntV) and isinstance(b, IntV) and a.size == b.size:
         return a
+    if type(a) is type(b) and isinstance(a, (FloatV, BoolV)):
+        # a float (a bool) either way, of a value the branches disagree on: ``eps = 1e-5 if fp32 else 1e-3``
+        # added to a tensor keeps its shape
+        return type(a)(None)
     if isinstance(a, SeqV) and isinstance(b, SeqV) and len(a.items) == len(b.items) and a.kind == b.kind:
         return SeqV(tuple(join(x, y) for x, y in zip(a.items, b.items)), a.kind)
     if isinstance(a, ManyV) and isinstance(b, ManyV) and a.kind == b.kind:
