@@ -90,6 +90,49 @@ def _array_split(cx: OpContext, node: cst.Call, t: TensorV, args: list[Value], k
     return SeqV(tuple(_with_axis(t, pos, piece) for _ in range(n[0])), "list")
 
 
+def _chunk_pieces(size: Size, n: int) -> list[Size] | None:
+    """The sizes of ``x.chunk(n)`` along an axis of ``size``: torch's rule on a known size, n equal pieces when n
+    divides a symbolic one; None when the number of pieces is not known."""
+    k = size.as_int()
+    if k is not None:
+        c = -(-k // n) if k else 0
+        if c == 0:
+            return None
+        count = -(-k // c)
+        return [Size.const(min(c, k - i * c)) for i in range(count)] if count <= _MAX_PIECES else None
+    if n <= _MAX_PIECES and divisible(size, Size.const(n)) is Truth.TRUE:
+        piece = size.exact_div(Size.const(n))
+        if piece is not None:
+            return [piece] * n
+    return None
+
+
+def _chunk_unranked(t: TensorV, args: list[Value], kwargs: dict[str, Value]) -> Value:
+    """``x.chunk(n, dim)`` on a tensor of unknown rank whose leading / trailing axes are known (``self.to_kv(x)``:
+    the last axis a Linear set): when ``dim`` counts into the known axes, the pieces keep the rest unknown."""
+    assert t.vshape is not None
+    prefix, v, suffix = t.vshape
+    n = _ints(args[:1] or [kwargs.get("chunks", UNKNOWN)])
+    d = _ints([args[1] if len(args) > 1 else kwargs.get("dim", IntV(Size.const(0)))])
+    if n is None or d is None or n[0] <= 0:
+        return UNKNOWN
+    dim = d[0]
+    if 0 <= dim < len(prefix):
+        sizes = _chunk_pieces(prefix[dim], n[0])
+        if sizes is None:
+            return UNKNOWN
+        shapes = [(prefix[:dim] + (s,) + prefix[dim + 1 :], v, suffix) for s in sizes]
+    elif -len(suffix) <= dim < 0:
+        i = len(suffix) + dim
+        sizes = _chunk_pieces(suffix[i], n[0])
+        if sizes is None:
+            return UNKNOWN
+        shapes = [(prefix, v, suffix[:i] + (s,) + suffix[i + 1 :]) for s in sizes]
+    else:
+        return UNKNOWN  # the axis lies in the unknown run (or its position is not known)
+    return SeqV(tuple(TensorV(None, t.dtype, t.framework, None, t.origin, vs) for vs in shapes), "tuple")
+
+
 def pair(values: Value, indices: Value) -> SeqV:
     return SeqV((values, indices), PAIR)
 
@@ -112,6 +155,8 @@ def apply(
     if t.framework not in ("torch", None):
         return UNKNOWN  # numpy's split takes sections or indices, jax likewise: not modelled
     shape = t.shape
+    if shape is None and name == "chunk" and t.vshape is not None:
+        return _chunk_unranked(t, args, kwargs)
     if shape is None:
         if name in ("topk", "sort", "kthvalue", "mode"):
             return pair(t.with_shape(None), TensorV(None, "int64", t.framework))
