@@ -35,6 +35,17 @@ CASES = [
     "nn.TransformerEncoder(nn.TransformerEncoderLayer(16, 4, 32, batch_first=True), 2)(torch.randn(2, 7, 16))",
     "nn.MultiheadAttention(16, 4, batch_first=True)(torch.randn(2, 5, 16), torch.randn(2, 9, 16), torch.randn(2, 9, 16))[0]",
     "nn.MultiheadAttention(16, 4, kdim=8, vdim=8)(torch.randn(5, 2, 16), torch.randn(9, 2, 8), torch.randn(9, 2, 8))[0]",
+    "nn.MultiheadAttention(16, 4, batch_first=True)(torch.randn(2, 5, 16), torch.randn(2, 9, 16), torch.randn(2, 9, 16))[1]",
+    "nn.MultiheadAttention(16, 4)(torch.randn(5, 2, 16), torch.randn(9, 2, 16), torch.randn(9, 2, 16))[1]",
+    "nn.MultiheadAttention(16, 4)(torch.randn(5, 16), torch.randn(9, 16), torch.randn(9, 16), average_attn_weights=False)[1]",
+    "nn.MultiheadAttention(16, 4, batch_first=True)(torch.randn(2, 5, 16), torch.randn(2, 9, 16), torch.randn(2, 9, 16), None, True, None, False)[1]",
+    "nn.LSTM(8, 16, 2, batch_first=True, proj_size=4)(torch.randn(3, 5, 8))[0]",
+    "nn.LSTM(8, 16, 2, bidirectional=True, proj_size=4)(torch.randn(5, 3, 8))[1][0]",
+    "nn.LSTM(8, 16, 2, bidirectional=True, proj_size=4)(torch.randn(5, 3, 8))[1][1]",
+    "nn.LSTM(8, 16, proj_size=0)(torch.randn(5, 8))[0]",
+    "nn.PixelShuffle(2)(torch.randn(1, 12, 5, 7))",
+    "nn.PixelShuffle(upscale_factor=3)(torch.randn(2, 3, 18, 4, 4))",
+    "nn.PixelUnshuffle(2)(torch.randn(1, 3, 8, 6))",
     "torch.tensor([[1, 2], [3, 4], [5, 6]])",
     "nn.ConvTranspose2d(8, 4, kernel_size=4, stride=2, padding=1)(torch.randn(2, 8, 7, 9))",
     "nn.ConvTranspose2d(8, 4, kernel_size=2, stride=2, padding=1)(torch.randn(2, 8, 8, 8))",
@@ -72,13 +83,15 @@ def test_inferred_shape_is_torchs(expr: str) -> None:
             "nn.MultiheadAttention(16, 4, batch_first=True)(torch.randn(2, 5, 16), torch.randn(2, 9, 8), torch.randn(2, 9, 8))",
             "MultiheadAttention(embed_dim=16)",
         ),
+        ("nn.GroupNorm(8, 12)(torch.randn(2, 12, 4, 4))", "num_channels=12 is not divisible by num_groups=8"),
+        ("nn.MultiheadAttention(10, 3)", "embed_dim=10 is not divisible by num_heads=3"),
     ],
 )
 def test_reported_calls_fail_in_torch(expr: str, fragment: str) -> None:
     src = HEADER + f"y = {expr}\n"
     _, findings = inferred_values(src, "layer_case.py")
     assert [f.code for f in findings] == ["SHP204"] and fragment in findings[0].message
-    with pytest.raises((RuntimeError, AssertionError)):
+    with pytest.raises((RuntimeError, AssertionError, ValueError)):
         exec(src, {})
 
 
@@ -86,3 +99,11 @@ def test_lstm_returns_output_and_state_pair() -> None:
     values, _ = inferred_values(HEADER + "y = nn.LSTM(8, 16)(torch.randn(5, 4, 8))\n", "layer_case.py")
     y = values["y"]
     assert isinstance(y, SeqV) and len(y.items) == 2 and isinstance(y.items[1], SeqV)
+
+
+def test_mha_weights_not_asked_for_are_none() -> None:
+    src = HEADER + "y = nn.MultiheadAttention(16, 4)(torch.randn(5, 2, 16), torch.randn(9, 2, 16), torch.randn(9, 2, 16), need_weights=False)[1]\n"
+    values, _ = inferred_values(src, "layer_case.py")
+    env: dict[str, object] = {}
+    exec(src, env)
+    assert env["y"] is None and type(values["y"]).__name__ == "NoneV"

@@ -760,6 +760,23 @@ class LayerInput(Detail):
 
 
 @dataclass(frozen=True)
+class LayerArguments(Detail):
+    """A layer whose constructor rejects its own sizes: ``value`` (the parameter ``param``) must be divisible by
+    ``by`` (the parameter ``by_param``), as ``nn.GroupNorm(num_groups, num_channels)`` and
+    ``nn.MultiheadAttention(embed_dim, num_heads)`` require."""
+
+    code, kind = "SHP204", "layer-arguments"
+    layer: str
+    param: str
+    value: Any
+    by_param: str
+    by: Any
+
+    def render(self) -> str:
+        return f"{self.param}={self.value} is not divisible by {self.by_param}={self.by}: the constructor raises"
+
+
+@dataclass(frozen=True)
 class ReshapeElements(Detail):
     """reshape/view to a target whose element count cannot match: ``unknown`` lists the -1 positions of the target;
     with them, ``known`` (the product of the given sizes) does not divide ``total``."""

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 import libcst as cst
 
 from ...diagnostics import details as D
-from ...sizes import Size, Truth, equal
+from ...sizes import Size, Truth, divisible, equal
 from ..interpret.context import OpSpec
 from ..interpret.values import (
     UNKNOWN,
@@ -75,7 +75,37 @@ def apply_layer(
         return x.with_shape(None)
     if layer.kind == "TransposedConv" and (len(args) > 1 or kwargs):  # up(x, output_size=...): sizes it chooses
         layer = LayerV(layer.kind, tuple((k, None if k == "k" else v) for k, v in layer.params), layer.line_node)
-    return rule(cx, interp, node, report_node, layer, x)
+    out = rule(cx, interp, node, report_node, layer, x)
+    # a shape the layer changed was made here, not where its input was: notes name the layer's call
+    name = layer.param("name")
+    return _made_here(out, x, cx.origin(node, f"the {name if isinstance(name, str) else layer.kind} layer"), 0)
+
+
+def _made_here(v: Value, x: TensorV, origin: object, depth: int) -> Value:
+    if isinstance(v, TensorV):
+        if v.origin is x.origin and v.shape is not None and v.shape != x.shape:
+            return v.with_shape(v.shape, v.axes, origin)
+        return v
+    if isinstance(v, SeqV) and depth < 2:
+        return SeqV(tuple(_made_here(i, x, origin, depth + 1) for i in v.items), v.kind)
+    return v
+
+
+def _divides(
+    cx: OpContext, node: cst.Call, layer: str, value: tuple[str, Size | None], by: tuple[str, Size | None]
+) -> bool:
+    """A constructor's check that one size divides another (``nn.GroupNorm``: num_channels by num_groups): False,
+    after an SHP204 on the constructor call, when it fails for every value of the symbols involved."""
+    v, d = value[1], by[1]
+    if v is None or d is None or divisible(v, d) is not Truth.FALSE:
+        return True
+    cx.ctx.report(
+        node,
+        "SHP204",
+        {"op": layer, "detail": D.LayerArguments(layer, value[0], v, by[0], d)},
+        spec=OpSpec(layer, None, (), (), ((value[0], v), (by[0], d))),
+    )
+    return False
 
 
 def _size_arg(args: list[Value], kwargs: dict[str, Value], i: int, kw: str) -> Size | None:
@@ -530,11 +560,10 @@ class GroupNorm(LayerKind):
 
     @staticmethod
     def build(cx: OpContext, node: cst.Call, name: str, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        return LayerV(
-            "GroupNorm",
-            (("groups", _size_arg(args, kwargs, 0, "num_groups")), ("c", _size_arg(args, kwargs, 1, "num_channels"))),
-            node,
-        )
+        groups, c = _size_arg(args, kwargs, 0, "num_groups"), _size_arg(args, kwargs, 1, "num_channels")
+        if not _divides(cx, node, "nn.GroupNorm", ("num_channels", c), ("num_groups", groups)):
+            return UNKNOWN
+        return LayerV("GroupNorm", (("groups", groups), ("c", c)), node)
 
     @staticmethod
     def apply(
@@ -569,11 +598,14 @@ class MultiheadAttention(LayerKind):
         vdim = args[5] if len(args) > 5 else kwargs.get("vdim")
         from ..interpret.values import NoneV
 
+        e, heads = _size_arg(args, kwargs, 0, "embed_dim"), _size_arg(args, kwargs, 1, "num_heads")
+        if not _divides(cx, node, "nn.MultiheadAttention", ("embed_dim", e), ("num_heads", heads)):
+            return UNKNOWN
         return LayerV(
             "MultiheadAttention",
             (
-                ("e", _size_arg(args, kwargs, 0, "embed_dim")),
-                ("heads", _size_arg(args, kwargs, 1, "num_heads")),
+                ("e", e),
+                ("heads", heads),
                 ("batch_first", bf.value if isinstance(bf, BoolV) else (False if bf is None else None)),
                 ("plain_kv", (kdim is None or isinstance(kdim, NoneV)) and (vdim is None or isinstance(vdim, NoneV))),
             ),
@@ -598,7 +630,7 @@ def apply_mha(
 ) -> Value:
     """``attn(query, key, value)`` of an ``nn.MultiheadAttention(embed_dim, num_heads)``: the query's last axis, and
     the key's and value's when no kdim / vdim was given, must be embed_dim (the packed in-projection). The output
-    has the query's shape; the attention weights are not modelled."""
+    has the query's shape; the attention weights come second (``_mha_weights``)."""
     names = ("query", "key", "value")
     ins = [args[i] if len(args) > i else kwargs.get(n, UNKNOWN) for i, n in enumerate(names)]
     e = layer.param("e")
@@ -621,8 +653,39 @@ def apply_mha(
             return UNKNOWN
     q = ins[0]
     if isinstance(q, TensorV) and q.shape is not None and len(q.shape) in (2, 3):
-        return SeqV((q, UNKNOWN), "tuple")
+        return SeqV((q, _mha_weights(layer, q, ins[1], args, kwargs)), "tuple")
     return UNKNOWN
+
+
+def _mha_weights(layer: LayerV, q: TensorV, k: Value, args: list[Value], kwargs: dict[str, Value]) -> Value:
+    """The attention weights ``nn.MultiheadAttention`` returns second: ``None`` with ``need_weights=False``; else
+    (N, L, S) averaged over the heads, (N, num_heads, L, S) with ``average_attn_weights=False`` (no N unbatched),
+    for a query of L and a key of S positions (the first axes, or the second with ``batch_first=True``)."""
+    from ..interpret.values import NoneV
+
+    def flag(i: int, name: str) -> bool | None:
+        v = args[i] if len(args) > i else kwargs.get(name, BoolV(True))
+        return v.value if isinstance(v, BoolV) else None
+
+    need, average = flag(4, "need_weights"), flag(6, "average_attn_weights")
+    if need is False:
+        return NoneV()
+    if need is None or average is None or not isinstance(k, TensorV) or k.shape is None or q.shape is None:
+        return UNKNOWN
+    if len(k.shape) != len(q.shape):
+        return UNKNOWN
+    heads = () if average else (layer.param("heads"),)
+    if None in heads:
+        return UNKNOWN
+    if len(q.shape) == 2:
+        shape = heads + (q.shape[0], k.shape[0])
+    else:
+        bf = layer.param("batch_first")
+        if bf is None:
+            return UNKNOWN
+        n, l_, s = (q.shape[0], q.shape[1], k.shape[1]) if bf else (q.shape[1], q.shape[0], k.shape[0])
+        shape = (n,) + heads + (l_, s)
+    return TensorV(shape, q.dtype, q.framework)  # type: ignore[arg-type]
 
 
 @register_layer("Pool", "MaxPool1d", "MaxPool2d", "MaxPool3d", "AvgPool1d", "AvgPool2d", "AvgPool3d")
@@ -728,11 +791,15 @@ def _pool_out(cx: OpContext, x: TensorV, layer: LayerV) -> Value:
 class RNN(LayerKind):
     """``nn.LSTM(input_size, hidden_size, num_layers=1, ..., batch_first=False, ..., bidirectional=False)`` (GRU,
     RNN): the input's last axis must be input_size; it returns (output, h_n) with output (..., D * hidden_size) and
-    h_n (D * num_layers, [batch,] hidden_size); an LSTM's second item is the pair (h_n, c_n)."""
+    h_n (D * num_layers, [batch,] hidden_size); an LSTM's second item is the pair (h_n, c_n). An LSTM's ``proj_size``
+    (> 0) replaces hidden_size in output and h_n."""
 
     @staticmethod
     def build(cx: OpContext, node: cst.Call, name: str, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        if len(args) > 3 or "proj_size" in kwargs:
+        if len(args) > 3:
+            return UNKNOWN
+        proj = kwargs.get("proj_size", IntV(Size.const(0)))
+        if name != "LSTM" and "proj_size" in kwargs or not isinstance(proj, IntV) or proj.size.as_int() is None:
             return UNKNOWN
         flags = {k: kwargs.get(k, BoolV(False)) for k in ("batch_first", "bidirectional")}
         layers_v = args[2] if len(args) > 2 else kwargs.get("num_layers", IntV(Size.const(1)))
@@ -749,6 +816,7 @@ class RNN(LayerKind):
                 ("layers", layers_v.size),
                 ("batch_first", flags["batch_first"].value),  # type: ignore[union-attr]
                 ("dirs", 2 if flags["bidirectional"].value else 1),  # type: ignore[union-attr]
+                ("proj", proj.size if proj.size.as_int() else None),
             ),
             node,
         )
@@ -775,10 +843,16 @@ class RNN(LayerKind):
             return UNKNOWN
         if hidden is None:
             return UNKNOWN
-        out = x.with_shape(x.shape[:-1] + (hidden * Size.const(dirs),), None)
+        # an LSTM with proj_size > 0 projects its hidden state: output and h_n have proj_size features, c_n keeps
+        # hidden_size
+        proj = layer.param("proj")
+        emitted = proj if proj is not None else hidden
+        out = x.with_shape(x.shape[:-1] + (emitted * Size.const(dirs),), None)
         batch = () if len(x.shape) == 2 else (x.shape[0] if layer.param("batch_first") else x.shape[1],)
-        h = TensorV((layer.param("layers") * Size.const(dirs),) + batch + (hidden,), x.dtype, x.framework)
-        return SeqV((out, SeqV((h, h), "tuple") if name == "LSTM" else h), "tuple")
+        lead = (layer.param("layers") * Size.const(dirs),) + batch
+        h = TensorV(lead + (emitted,), x.dtype, x.framework)
+        c = TensorV(lead + (hidden,), x.dtype, x.framework)
+        return SeqV((out, SeqV((h, c), "tuple") if name == "LSTM" else h), "tuple")
 
 
 @register_layer("Upsample", "Upsample", "UpsamplingNearest2d", "UpsamplingBilinear2d")
@@ -796,6 +870,38 @@ class Upsample(LayerKind):
         cx: OpContext, interp: "Interpreter", node: cst.Call, report_node: cst.CSTNode, layer: LayerV, x: TensorV
     ) -> Value:
         return resized(cx, x, layer.param("size"), layer.param("scale"))
+
+
+@register_layer("PixelShuffle", "PixelShuffle", "PixelUnshuffle")
+class PixelShuffle(LayerKind):
+    """``nn.PixelShuffle(r)``: (*, C * r * r, H, W) -> (*, C, H * r, W * r); ``nn.PixelUnshuffle(r)`` the inverse,
+    (*, C, H * r, W * r) -> (*, C * r * r, H, W). A channel count (PixelShuffle) or a spatial axis (PixelUnshuffle) that
+    the factor may not divide gives an unknown shape: torch raises there, and this rule stays silent about it."""
+
+    @staticmethod
+    def build(cx: OpContext, node: cst.Call, name: str, args: list[Value], kwargs: dict[str, Value]) -> Value:
+        key = "upscale_factor" if name == "PixelShuffle" else "downscale_factor"
+        r = _size_arg(args, kwargs, 0, key)
+        if r is None or r.as_int() is None or len(args) + len(kwargs) != 1:
+            return UNKNOWN
+        return LayerV("PixelShuffle", (("name", name), ("r", r)), node)
+
+    @staticmethod
+    def apply(
+        cx: OpContext, interp: "Interpreter", node: cst.Call, report_node: cst.CSTNode, layer: LayerV, x: TensorV
+    ) -> Value:
+        r: Size = layer.param("r")
+        if x.shape is None or len(x.shape) < 3:
+            return x.with_shape(None)
+        *lead, c, h, w = x.shape
+        rr = r * r
+        if layer.param("name") == "PixelShuffle":
+            if divisible(c, rr) is not Truth.TRUE:
+                return x.with_shape(None)
+            return x.with_shape((*lead, c.exact_div(rr), h * r, w * r))  # type: ignore[arg-type]
+        if divisible(h, r) is not Truth.TRUE or divisible(w, r) is not Truth.TRUE:
+            return x.with_shape(None)
+        return x.with_shape((*lead, c * rr, h.exact_div(r), w.exact_div(r)))  # type: ignore[arg-type]
 
 
 def resized(cx: OpContext, x: TensorV, size: Value | None, scale: Value | None) -> TensorV:
