@@ -650,14 +650,21 @@ class ModuleAnalysis:
             mark = counter_mark()
             declared = self.shapes.declared_return(fi, ret_memo)
             unbound = isinstance(declared, TensorV) and _minted_since(declared, mark, 0)
-            if (isinstance(bound_self, ObjV) or unbound) and not fi.analysing and depth < MAX_INLINE_DEPTH:
+            # a function (not a method of an object) given tensors with known sizes runs for them as well: its body
+            # may contradict its own annotations for these sizes (`-> "b d"` returning `x.sum(-1)`, (b, n)), which
+            # its analysis on its own, with symbols, cannot decide (n may equal d there)
+            sized = bound_self is None and any(
+                isinstance(v, TensorV) and v.shape is not None and any(s.as_int() is not None for s in v.shape)
+                for v in bound.values()
+            )
+            if (isinstance(bound_self, ObjV) or unbound or sized) and not fi.analysing and depth < MAX_INLINE_DEPTH:
                 # a method of an object built with known sizes: its annotation gives the result, and its body runs
                 # with those sizes for what fails inside (`reshape(b, p, cfg.d_model)` when heads * d_head differs).
                 # Only operations that fail count: the body against its own annotations was checked on its own,
                 # and a subclass may legitimately change what an inherited method returns.
                 # So does a function whose return annotation names sizes its parameters do not bind
                 # (`split_heads(t: "b n hd", heads) -> "b h n d"`): what its body returns gives those sizes
-                body = self._inline(node, fi, bound, bound_self, depth, operations_only=True)
+                body = self._inline(node, fi, bound, bound_self, depth, operations_only=isinstance(bound_self, ObjV))
                 if unbound:
                     from ..rules.shapes_bridge import Origin
 
@@ -869,8 +876,11 @@ class ModuleAnalysis:
         kwargs: dict[str, Value] = {}
         dynamic = False
         repeated: ManyV | None = None
+        scalars: set[int] = set()  # arguments whose value is an int, float, bool, string or None
         for a in node.args:
             v = interp.eval(a.value)
+            if isinstance(v, (IntV, FloatV, BoolV, StrV, NoneV)):
+                scalars.add(id(a))
             if a.star == "*":
                 if isinstance(v, SeqV):
                     args.extend(v.items)
@@ -904,8 +914,10 @@ class ModuleAnalysis:
             keeps = self._keeps_arguments(interp, func, qual)
             for a in node.args:
                 interp.forget_if_list(a.value)
-                if not keeps:
-                    interp.forget_object(a.value)  # a model handed to code that may replace its layers
+                if not keeps and id(a) not in scalars:
+                    # a model handed to code that may replace its layers; `Norm(cfg.hidden)` hands on an int, which
+                    # cannot change cfg
+                    interp.forget_object(a.value)
         if repeated is not None and repeated.elem is not None and (qual or "").endswith("torch.nn.Sequential"):
             # nn.Sequential(*[Block(dim) for _ in range(depth)]): any number of such blocks
             return LayerV("Sequential", (("repeat", repeated.elem),), node)
@@ -1199,6 +1211,10 @@ class ModuleAnalysis:
                     rest = {k: v for k, v in kwargs.items() if k not in ("rngs", "mutable", "capture_intermediates")}
                     out = self.call_function(interp, node, FuncV(call_fn.key, bound_self=base), args[1:], rest)
                     return out if func.attr.value == "apply" and "mutable" not in kwargs else UNKNOWN
+            if isinstance(base, ObjV) and func.attr.value == "param" and len(args) >= 3 and not dynamic:
+                param = self._linen_param(node, base, args[2])
+                if param is not None:
+                    return param
             if isinstance(base, LayerV) and base.kind == "fw:jmp":  # a jmp policy's cast_to_compute / _param / _output
                 from ..rules.frameworks import jmp_method
 
@@ -1268,6 +1284,21 @@ class ModuleAnalysis:
             return False
         inits = [c.methods["__init__"] for c in objects.mro(self, ci) if "__init__" in c.methods]
         return all(objects.keeps_arguments(fi) for fi in inits)
+
+    def _linen_param(self, node: cst.Call, obj: ObjV, shape: Value) -> TensorV | None:
+        """``self.param(name, init_fn, shape)`` in a ``flax.linen`` module: an array of that shape (the initializer
+        receives the shape; a shape that is not a tuple of ints gives None, as does a class defining ``param``)."""
+        ci = self.find_class(obj.cls_key)
+        if ci is None or any("param" in c.methods for c in objects.mro(self, ci)):
+            return None
+        if not any(b.startswith("flax.linen.") for b in objects.foreign_bases(self, ci)):
+            return None
+        if not isinstance(shape, SeqV) or not all(isinstance(i, IntV) for i in shape.items):
+            return None
+        from ..rules.shapes_bridge import Origin
+
+        sizes = tuple(i.size for i in shape.items)  # type: ignore[union-attr]
+        return TensorV(sizes, None, "jax", None, Origin(self, node, "self.param(...)"))
 
     def call_partial(
         self, interp: Interpreter, node: cst.Call, p: LayerV, args: list[Value], kwargs: dict[str, Value]

@@ -1720,6 +1720,7 @@ def _flax_conv(cx: OpContext, node: cst.Call, name: str, args: list[Value], kwar
     strides = _ints([st] * n) if isinstance(st, IntV) else (_ints(list(st.items)) if isinstance(st, SeqV) else None)
     pad = kwargs.get("padding", StrV("SAME"))
     same = isinstance(pad, StrV) and pad.value.upper() == "SAME"
+    valid = isinstance(pad, StrV) and pad.value.upper() == "VALID" and "kernel_dilation" not in kwargs
     return _kl(
         "FlaxConv",
         node,
@@ -1727,6 +1728,7 @@ def _flax_conv(cx: OpContext, node: cst.Call, name: str, args: list[Value], kwar
         features=feats.size if isinstance(feats, IntV) else None,
         strides=tuple(strides) if strides is not None and len(strides) == n else None,
         same=same,
+        valid=tuple(_ints(list(ks.items)) or ()) if valid else None,
     )
 
 
@@ -1741,12 +1743,15 @@ def _apply_flax_conv(
     if len(shape) < n + 1:
         return x.with_shape(None)
     sides: list[Size] = []
+    kernel = layer.param("valid")  # VALID padding: the kernel sizes (no dilation)
     for i, size in enumerate(shape[-n - 1 : -1]):
         hv = size.as_int()
         if layer.param("same") and strides is not None and strides[i] == 1:
             sides.append(size)
         elif layer.param("same") and strides is not None and hv is not None:
             sides.append(Size.const(-(-hv // strides[i])))
+        elif kernel and strides is not None and hv is not None and hv >= kernel[i]:
+            sides.append(Size.const((hv - kernel[i]) // strides[i] + 1))  # VALID: ceil((h - k + 1) / s)
         else:
             sides.append(cx.fresh("h"))
     return x.with_shape(shape[: -n - 1] + tuple(sides) + (f if f is not None else cx.fresh("features"),))
