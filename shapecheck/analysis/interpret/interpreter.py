@@ -696,6 +696,27 @@ class Interpreter:
                 entries = None
         return DictV(tuple(entries)) if entries is not None else UNKNOWN
 
+    @_expression(cst.DictComp)
+    def _dict_comp(self, node: cst.DictComp) -> Value:
+        """``{name: head(dim, n) for name, n in tasks.items()}`` over a sequence of known items (one ``for``, no
+        ``if``): a dict of what each iteration builds, when every key is a known string (later keys win, as in
+        Python); anything else is unknown."""
+        comp = node.for_in
+        it = self.eval(comp.iter)
+        if comp.inner_for_in is not None or comp.ifs or not isinstance(it, SeqV) or comp.asynchronous is not None:
+            return UNKNOWN
+        saved = dict(self.scope.vars)
+        entries: dict[str, Value] | None = {}
+        for item in it.items:
+            self.assign(comp.target, item)
+            k, v = self.eval(node.key), self.eval(node.value)
+            if not isinstance(k, StrV) or entries is None:
+                entries = None
+                break
+            entries[k.value] = v
+        self.scope.vars = saved
+        return DictV(tuple(entries.items())) if entries is not None else UNKNOWN
+
     @_expression(cst.NamedExpr)
     def _named_expr(self, node: cst.NamedExpr) -> Value:
         v = self.eval(node.value)
