@@ -1036,7 +1036,7 @@ class ModuleAnalysis:
         ):
             from ..rules.multi_ops import builtin_call
 
-            built = builtin_call(interp, node, func.value, args)
+            built = builtin_call(self.ops, interp, node, func.value, args)
             if built is not None:
                 return built
         # method call on a tensor: x.view(...)

@@ -3,8 +3,8 @@
 The interpreter (interpreter.py) walks statements and evaluates expressions; everything that needs more than the
 node in front of it -- what a name or an import means, what an annotation declares, what a call returns, an
 object's attributes, a tensor operator's shape -- it asks through this interface. ``ModuleAnalysis`` (module.py)
-implements it; the helpers that run under an interpreter (narrowing.py, the rules reaching ``interp.m``) use
-only these members too.
+implements it; narrowing.py, which runs under an interpreter, uses only these members too. The rules do not reach
+the module through the interpreter: what they need of it they ask ``OpContext`` (rules/registry.py).
 """
 
 from __future__ import annotations

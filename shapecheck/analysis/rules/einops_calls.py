@@ -646,7 +646,7 @@ def _flax_layer(
     for a in node.args:
         if a.keyword is not None and a.keyword.value == "sizes":
             sizes_node = a.value
-    lengths = {} if sizes_node is None else _literal_dict(interp, sizes_node)
+    lengths = {} if sizes_node is None else _literal_dict(cx, interp, sizes_node)
     plain_args = list(args[:sizes_at])
     plain_kwargs = {k: v for k, v in kwargs.items() if k in fields[:sizes_at]}
     if lengths is None or dynamic:
@@ -654,7 +654,7 @@ def _flax_layer(
     return rule.build(cx, node, op, plain_args, {**plain_kwargs, **lengths}, False)
 
 
-def _literal_dict(interp: "Interpreter", expr: cst.BaseExpression) -> dict[str, Value] | None:
+def _literal_dict(cx: OpContext, interp: "Interpreter", expr: cst.BaseExpression) -> dict[str, Value] | None:
     """``{"p1": 16}`` or ``dict(p1=16)`` as str keys -> values; None for anything else (a name, ``**extra``...)."""
     from ..index.imports import literal_str
 
@@ -670,9 +670,7 @@ def _literal_dict(interp: "Interpreter", expr: cst.BaseExpression) -> dict[str, 
         isinstance(expr, cst.Call)
         and isinstance(expr.func, cst.Name)
         and expr.func.value == "dict"
-        and "dict" not in interp.scope.vars
-        and "dict" not in interp.m.globals
-        and "dict" not in interp.m.imports.names
+        and cx.is_builtin(interp, "dict")
     ):
         for a in expr.args:
             if a.keyword is None or a.star:

@@ -333,7 +333,7 @@ def math_call(qual: str, args: list[Value], kwargs: dict[str, Value], dynamic: b
     return UNKNOWN
 
 
-def builtin_call(interp: "Interpreter", node: cst.Call, name: str, args: list[Value]) -> Value | None:
+def builtin_call(cx: OpContext, interp: "Interpreter", node: cst.Call, name: str, args: list[Value]) -> Value | None:
     """``map(f, xs)``, ``zip(xs, ys)``, ``tuple(xs)`` / ``list(xs)``, ``enumerate(xs)`` on sequences of known length;
     ``isinstance`` on values of known kind; ``abs(x)`` of a tensor."""
     if name == "abs" and len(args) == 1 and len(node.args) == 1 and isinstance(args[0], TensorV):
@@ -341,7 +341,7 @@ def builtin_call(interp: "Interpreter", node: cst.Call, name: str, args: list[Va
     if name in ("max", "min", "int", "float"):
         return _numeric_builtin(name, args, node)
     if name == "isinstance" and len(args) == 2 and len(node.args) == 2:
-        return _isinstance(interp, args[0], node.args[1].value)
+        return _isinstance(cx, interp, args[0], node.args[1].value)
     if name in ("tuple", "list") and len(args) == 1 and len(node.args) == 1:
         v = args[0]
         if isinstance(v, SeqV):
@@ -373,7 +373,7 @@ def builtin_call(interp: "Interpreter", node: cst.Call, name: str, args: list[Va
         ctx = interp.ctx
         marks = (len(ctx.pending), len(ctx.inline_findings), ctx.inline_findings)
         try:
-            return _map(interp, node, fn, args, seqs, n, out)
+            return _map(cx, interp, node, fn, args, seqs, n, out)
         finally:
             # one finding per place: the function applied to equal items fails the same way each time
             for lst, start in (
@@ -392,6 +392,7 @@ def builtin_call(interp: "Interpreter", node: cst.Call, name: str, args: list[Va
 
 
 def _map(
+    cx: OpContext,
     interp: "Interpreter",
     node: cst.Call,
     fn: cst.BaseExpression,
@@ -405,7 +406,7 @@ def _map(
         if isinstance(fn, cst.Lambda):
             out.append(_apply_lambda(interp, fn, items))
         elif isinstance(args[0], FuncV):
-            out.append(interp.m.call_function(interp, node, args[0], items, {}))
+            out.append(cx.call_function(interp, node, args[0], items, {}))
         else:
             return None
     return SeqV(tuple(out), "list")
@@ -436,7 +437,7 @@ def _apply_lambda(interp: "Interpreter", fn: cst.Lambda, items: list[Value]) -> 
 _TENSOR_CLASSES = {"torch.Tensor": "torch", "numpy.ndarray": "numpy", "jax.Array": "jax", "jax.numpy.ndarray": "jax"}
 
 
-def _isinstance(interp: "Interpreter", v: Value, classes: cst.BaseExpression) -> Value | None:
+def _isinstance(cx: OpContext, interp: "Interpreter", v: Value, classes: cst.BaseExpression) -> Value | None:
     """``isinstance(x, C)`` / ``isinstance(x, (C1, C2))`` when the kind of ``x`` decides it; None when unknown."""
     nodes = [e.value for e in classes.elements] if isinstance(classes, cst.Tuple) else [classes]
     answers = []
@@ -444,9 +445,7 @@ def _isinstance(interp: "Interpreter", v: Value, classes: cst.BaseExpression) ->
         if (
             isinstance(c, cst.Name)
             and c.value in ("list", "tuple", "int", "float", "str", "dict", "bool")
-            and c.value not in interp.scope.vars
-            and c.value not in interp.m.globals
-            and c.value not in interp.m.imports.names
+            and cx.is_builtin(interp, c.value)
         ):
             builtin = c.value
             if isinstance(v, TensorV) or isinstance(v, NoneV):
@@ -467,7 +466,7 @@ def _isinstance(interp: "Interpreter", v: Value, classes: cst.BaseExpression) ->
             else:
                 return None
             continue
-        q = interp.m.qualify(c) if isinstance(c, (cst.Name, cst.Attribute)) else None
+        q = cx.source.qualify(c) if isinstance(c, (cst.Name, cst.Attribute)) else None
         if q in _TENSOR_CLASSES:
             if isinstance(v, TensorV) and v.framework is not None:
                 answers.append(v.framework == _TENSOR_CLASSES[q])

@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, Any, Callable, Generic, Protocol, TypeVar
 import libcst as cst
 
 from ...sizes import Size
-from ..interpret.values import LayerV, ObjV, TensorV, Value
+from ..interpret.values import FuncV, LayerV, ObjV, TensorV, Value
 from .shapes_bridge import Origin, shape_text
 
 if TYPE_CHECKING:
@@ -75,9 +75,11 @@ class RuleModule(Protocol):
 
 class OpContext:
     """What a rule may use besides the call's values: fresh size symbols and reporting (``ctx``), where a shape was
-    made (``origin``), the stub signatures, a node's source text, calls of module objects (``call_object``, for a
-    Sequential of them), the Keras dtype policy the module set, and the module as :class:`RuleModule` (``source``)
-    for the precision checks. Nothing else of the analysed module is reachable from a rule."""
+    made (``origin``), the stub signatures, a node's source text, calls of module objects and functions of the
+    analysed code (``call_object``, for a Sequential of them; ``call_function``, for ``map(f, xs)``), whether a name
+    is Python's builtin there (``is_builtin``), the Keras dtype policy the module set, and the module as
+    :class:`RuleModule` (``source``: qualified names, and the precision checks). Nothing else of the analysed module
+    is reachable from a rule."""
 
     __slots__ = ("_module", "ctx", "keras_global_policy")
 
@@ -111,6 +113,20 @@ class OpContext:
     ) -> Value:
         """Call an object of a class of the analysed code (``forward`` / ``__call__`` run with its attributes)."""
         return self._module.call_object(interp, node, obj, args, kwargs)
+
+    def call_function(
+        self, interp: "Interpreter", node: cst.Call, fv: FuncV, args: list[Value], kwargs: dict[str, Value]
+    ) -> Value:
+        """Call a function of the analysed code (its body run with these arguments, or its annotations)."""
+        return self._module.call_function(interp, node, fv, args, kwargs)
+
+    def is_builtin(self, interp: "Interpreter", name: str) -> bool:
+        """``name`` is Python's builtin where ``interp`` runs: no local variable, module global or import binds it."""
+        return (
+            name not in interp.scope.vars
+            and name not in self._module.globals
+            and name not in self._module.imports.names
+        )
 
     def origins(self, tensors: list[TensorV]) -> list[str]:
         """One note per operand: its shape and where it was made."""
