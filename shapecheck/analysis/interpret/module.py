@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import contextlib
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, Callable, TypeVar
 
 import libcst as cst
 
@@ -955,90 +955,16 @@ class ModuleAnalysis:
             handled = self.call_qualified(interp, node, qual, args, kwargs, dynamic)
             if handled is not None:
                 return handled
-        if (
-            isinstance(func, cst.Name)
-            and func.value == "getattr"
-            and len(args) == 2
-            and isinstance(args[1], StrV)
-            and not dynamic
-            and not kwargs
-            and "getattr" not in interp.scope.vars
-            and "getattr" not in self.globals
-        ):
-            # getattr(nn, act)(): the class that name reaches (a module's or a class's attribute)
-            if isinstance(args[0], RefV) and not args[0].qualname.startswith("class:"):
-                return self.qualified_value(f"{args[0].qualname}.{args[1].value}")
-            return UNKNOWN
-        if (
-            isinstance(func, cst.Name)
-            and func.value == "range"
-            and not dynamic
-            and not kwargs
-            and "range" not in interp.scope.vars
-            and "range" not in self.globals
-            and "range" not in self.imports.names
-        ):
-            return _range(args)
-        if (
-            isinstance(func, cst.Name)
-            and func.value == "dict"
-            and not dynamic
-            and not args
-            and "dict" not in interp.scope.vars
-            and "dict" not in self.globals
-            and "dict" not in self.imports.names
-        ):
-            return DictV(tuple(kwargs.items()))  # dict(wte=..., wpe=...)
-        if (
-            isinstance(func, cst.Name)
-            and func.value == "callable"
-            and len(args) == 1
-            and not kwargs
-            and not dynamic
-            and "callable" not in interp.scope.vars
-            and "callable" not in self.globals
-            and "callable" not in self.imports.names
-        ):
-            return _callable(args[0])
-        if (
-            isinstance(func, cst.Name)
-            and func.value == "filter"
-            and len(args) == 2
-            and not kwargs
-            and not dynamic
-            and isinstance(args[1], SeqV)
-            and args[1].kind in ("tuple", "list")
-            and "filter" not in interp.scope.vars
-            and "filter" not in self.globals
-            and "filter" not in self.imports.names
-        ):
-            return self._filter(interp, node, args[0], args[1])
-        if (
-            isinstance(func, cst.Name)
-            and func.value in _ITER_BUILTINS
-            and not kwargs
-            and not dynamic
-            and func.value not in interp.scope.vars
-            and func.value not in self.globals
-            and func.value not in self.imports.names
-        ):
-            if func.value == "len" and len(args) == 1:
-                return _length(args[0])
-            return _iter_builtin(func.value, args)
-        if (
-            isinstance(func, cst.Name)
-            and func.value in ("map", "tuple", "list", "isinstance", "abs", "max", "min", "int", "float")
-            and not dynamic
-            and not kwargs
-            and func.value not in interp.scope.vars
-            and func.value not in self.globals
-            and func.value not in self.imports.names
-        ):
-            from ..rules.multi_ops import builtin_call
-
-            built = builtin_call(self.ops, interp, node, func.value, args)
-            if built is not None:
-                return built
+        if isinstance(func, cst.Name) and func.value in _BUILTINS and not dynamic:
+            rule, shadowed_by_imports = _BUILTINS[func.value]
+            if (
+                func.value not in interp.scope.vars
+                and func.value not in self.globals
+                and not (shadowed_by_imports and func.value in self.imports.names)
+            ):
+                built = rule(self, interp, node, func.value, args, kwargs)
+                if built is not None:
+                    return built
         # method call on a tensor: x.view(...)
         if isinstance(func, cst.Attribute):
             if objects.is_super_call(func.value):
@@ -1484,6 +1410,86 @@ class ModuleAnalysis:
 _ANNOTATION_CHECKS = frozenset({"SHP205", "SHP206"})  # a value against a jaxtyping annotation (arguments, returns)
 
 
+# Python's builtins called by name: name -> (rule, whether an import of that name shadows it). The rule runs when no
+# local variable or module global (nor, unless the flag is False, an import) binds the name and no ``*args`` /
+# ``**kwargs`` spread hides the arguments; it returns the call's value, or None when the call is not its case.
+BuiltinRule = Callable[["ModuleAnalysis", Interpreter, cst.Call, str, list[Value], dict[str, Value]], "Value | None"]
+_BUILTINS: dict[str, tuple[BuiltinRule, bool]] = {}
+
+
+def _builtin(*names: str, shadowed_by_imports: bool = True) -> Callable[[BuiltinRule], BuiltinRule]:
+    def add(rule: BuiltinRule) -> BuiltinRule:
+        for n in names:
+            assert n not in _BUILTINS, f"builtin {n} registered twice"
+            _BUILTINS[n] = (rule, shadowed_by_imports)
+        return rule
+
+    return add
+
+
+@_builtin("getattr", shadowed_by_imports=False)
+def _call_getattr(
+    m: "ModuleAnalysis", interp: Interpreter, node: cst.Call, name: str, args: list[Value], kwargs: dict[str, Value]
+) -> Value | None:
+    """``getattr(nn, act)()``: the class that name reaches (a module's or a class's attribute)."""
+    if len(args) != 2 or not isinstance(args[1], StrV) or kwargs:
+        return None
+    if isinstance(args[0], RefV) and not args[0].qualname.startswith("class:"):
+        return m.qualified_value(f"{args[0].qualname}.{args[1].value}")
+    return UNKNOWN
+
+
+@_builtin("range")
+def _call_range(
+    m: "ModuleAnalysis", interp: Interpreter, node: cst.Call, name: str, args: list[Value], kwargs: dict[str, Value]
+) -> Value | None:
+    return _range(args) if not kwargs else None
+
+
+@_builtin("dict")
+def _call_dict(
+    m: "ModuleAnalysis", interp: Interpreter, node: cst.Call, name: str, args: list[Value], kwargs: dict[str, Value]
+) -> Value | None:
+    return DictV(tuple(kwargs.items())) if not args else None  # dict(wte=..., wpe=...)
+
+
+@_builtin("callable")
+def _call_callable(
+    m: "ModuleAnalysis", interp: Interpreter, node: cst.Call, name: str, args: list[Value], kwargs: dict[str, Value]
+) -> Value | None:
+    return _callable(args[0]) if len(args) == 1 and not kwargs else None
+
+
+@_builtin("filter")
+def _call_filter(
+    m: "ModuleAnalysis", interp: Interpreter, node: cst.Call, name: str, args: list[Value], kwargs: dict[str, Value]
+) -> Value | None:
+    if len(args) != 2 or kwargs or not isinstance(args[1], SeqV) or args[1].kind not in ("tuple", "list"):
+        return None
+    return m._filter(interp, node, args[0], args[1])
+
+
+@_builtin("len", "enumerate", "zip", "reversed")
+def _call_iter(
+    m: "ModuleAnalysis", interp: Interpreter, node: cst.Call, name: str, args: list[Value], kwargs: dict[str, Value]
+) -> Value | None:
+    if kwargs:
+        return None
+    if name == "len" and len(args) == 1:
+        return _length(args[0])
+    return _iter_builtin(name, args)
+
+
+@_builtin("map", "tuple", "list", "isinstance", "abs", "max", "min", "int", "float")
+def _call_multi(
+    m: "ModuleAnalysis", interp: Interpreter, node: cst.Call, name: str, args: list[Value], kwargs: dict[str, Value]
+) -> Value | None:
+    """Known sequences through ``map`` / ``tuple`` / ``list``, decided ``isinstance``, numbers (rules/multi_ops.py)."""
+    from ..rules.multi_ops import builtin_call
+
+    return builtin_call(m.ops, interp, node, name, args) if not kwargs else None
+
+
 def ensure_signature(fi: FunctionInfo) -> None:
     """Module-level code runs before the module's signatures are read (they may use aliases it defines): a function
     it calls gets its signature now (read again, with every alias, once the module level has run)."""
@@ -1520,7 +1526,6 @@ _RETURNS_SELF = frozenset(
     }
 )
 _VMAPS = frozenset({"jax.vmap", "equinox.filter_vmap"})
-_ITER_BUILTINS = frozenset({"len", "enumerate", "zip", "reversed"})
 
 
 def _iter_builtin(name: str, args: list[Value]) -> Value:
