@@ -268,11 +268,23 @@ def _framework(qual: str) -> str | None:
     return _FRAMEWORK_PREFIX.get(qual.split(".", 1)[0])
 
 
+# the float constants of math, numpy and torch (``x * pi`` after ``from math import pi`` keeps x's shape)
+_FLOAT_CONSTANTS = {
+    f"{mod}.{name}": value
+    for mod in ("math", "numpy", "torch")
+    for name, value in (("pi", 3.141592653589793), ("e", 2.718281828459045), ("inf", float("inf")))
+} | {"math.tau": 6.283185307179586, "math.nan": float("nan"), "numpy.nan": float("nan"), "torch.nan": float("nan")}
+
+
 def constant(qual: str) -> Value | None:
     fw = _framework(qual)
     last = qual.rsplit(".", 1)[-1]
     if fw is not None and last in DTYPE_NAMES and qual.count(".") <= 2 and not qual.startswith("torch.nn"):
         return DtypeV(DTYPE_NAMES[last])
+    if qual in _FLOAT_CONSTANTS:
+        from ..interpret.values import FloatV
+
+        return FloatV(_FLOAT_CONSTANTS[qual])
     return None
 
 
