@@ -102,8 +102,29 @@ def test_lstm_returns_output_and_state_pair() -> None:
 
 
 def test_mha_weights_not_asked_for_are_none() -> None:
-    src = HEADER + "y = nn.MultiheadAttention(16, 4)(torch.randn(5, 2, 16), torch.randn(9, 2, 16), torch.randn(9, 2, 16), need_weights=False)[1]\n"
+    src = (
+        HEADER
+        + "y = nn.MultiheadAttention(16, 4)(torch.randn(5, 2, 16), torch.randn(9, 2, 16), torch.randn(9, 2, 16), need_weights=False)[1]\n"
+    )
     values, _ = inferred_values(src, "layer_case.py")
     env: dict[str, object] = {}
     exec(src, env)
     assert env["y"] is None and type(values["y"]).__name__ == "NoneV"
+
+
+def test_tied_linear_takes_the_embedding_weights_sizes() -> None:
+    src = HEADER + (
+        "class LM(nn.Module):\n"
+        "    def __init__(self):\n"
+        "        super().__init__()\n"
+        "        self.emb = nn.Embedding(50, 8)\n"
+        "        self.out = nn.Linear(16, 50)\n"
+        "        self.out.weight = self.emb.weight\n"
+        "y = LM().out(torch.randn(3, 8))\n"
+    )
+    values, findings = inferred_values(src, "layer_case.py")
+    env: dict[str, object] = {}
+    exec(src, env)
+    y = values["y"]
+    assert not findings and isinstance(y, TensorV) and y.shape is not None
+    assert tuple(s.as_int() for s in y.shape) == tuple(env["y"].shape)  # type: ignore[attr-defined]

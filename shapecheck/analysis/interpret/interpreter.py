@@ -501,6 +501,15 @@ class Interpreter:
                 if self.ctx.record_hovers:  # hover on `self.x = ...` shows what was assigned
                     self.ctx.hovers[id(target)] = value
                     self.ctx.hover_nodes[id(target)] = target
+            elif (
+                isinstance(obj, cst.Attribute)
+                and isinstance(obj.value, cst.Name)
+                and obj.value.value == "self"
+                and isinstance(self.scope.vars.get(f"self.{obj.attr.value}"), LayerV)
+            ):
+                # self.to_logits.weight = self.token_emb.weight: a layer's parameter replaced (weight tying)
+                key = f"self.{obj.attr.value}"
+                self.scope.vars[key] = _with_parameter(self.scope.vars[key], target.attr.value, value)  # type: ignore[arg-type]
             else:
                 self.forget_object(obj, target.attr.value, value)
         elif isinstance(target, cst.Subscript):
@@ -791,7 +800,7 @@ class Interpreter:
         if isinstance(base, ObjV):
             return self.m.object_attr(base, attr)
         if isinstance(base, LayerV) and attr == "weight":
-            return UNKNOWN
+            return _layer_weight(base)
         if isinstance(base, DictV) and base.kind == "moduledict":
             return base.get(attr)  # nn.ModuleDict(dict(wte=...)).wte
         if isinstance(base, SeqV) and base.kind == "values_indices":
@@ -883,6 +892,29 @@ class Interpreter:
         if isinstance(left, TensorV) or isinstance(right, TensorV):
             return self.m.tensor_binary(self, node, left, op, right)
         return UNKNOWN
+
+
+def _layer_weight(layer: LayerV) -> Value:
+    """``layer.weight`` of a layer whose sizes are known: nn.Linear (out_features, in_features), nn.Embedding
+    (num_embeddings, embedding_dim); any other layer's is unknown."""
+    sizes = {"Linear": ("out", "in"), "Embedding": ("n", "d")}.get(layer.kind)
+    if sizes is None or layer.param("keras") is not None:
+        return UNKNOWN
+    shape = tuple(layer.param(k) for k in sizes)
+    return TensorV(shape if None not in shape else None, None, "torch")
+
+
+def _with_parameter(layer: LayerV, attr: str, value: Value) -> Value:
+    """A layer after ``layer.<attr> = value``: an nn.Linear given a 2-d weight takes and gives that weight's sizes
+    (weight tying: (out_features, in_features)); any other weight, or another layer's, leaves a layer whose sizes
+    are not known. A bias (or another attribute) changes no size the analysis uses."""
+    if attr != "weight":
+        return layer
+    if layer.kind == "Linear" and isinstance(value, TensorV) and value.shape is not None and len(value.shape) == 2:
+        out, inp = value.shape
+        rest = tuple((k, v) for k, v in layer.params if k not in ("in", "out"))
+        return LayerV("Linear", (("in", inp), ("out", out)) + rest, layer.line_node)
+    return UNKNOWN
 
 
 def _bool_bits(a: bool | None, op: cst.CSTNode, b: bool | None) -> Value:

@@ -685,7 +685,7 @@ def _mha_weights(layer: LayerV, q: TensorV, k: Value, args: list[Value], kwargs:
             return UNKNOWN
         n, l_, s = (q.shape[0], q.shape[1], k.shape[1]) if bf else (q.shape[1], q.shape[0], k.shape[0])
         shape = (n,) + heads + (l_, s)
-    return TensorV(shape, q.dtype, q.framework)  # type: ignore[arg-type]
+    return TensorV(shape, q.dtype, q.framework)
 
 
 @register_layer("Pool", "MaxPool1d", "MaxPool2d", "MaxPool3d", "AvgPool1d", "AvgPool2d", "AvgPool3d")
