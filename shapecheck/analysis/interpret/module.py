@@ -664,7 +664,9 @@ class ModuleAnalysis:
                 # and a subclass may legitimately change what an inherited method returns.
                 # So does a function whose return annotation names sizes its parameters do not bind
                 # (`split_heads(t: "b n hd", heads) -> "b h n d"`): what its body returns gives those sizes
-                body = self._inline(node, fi, bound, bound_self, depth, operations_only=isinstance(bound_self, ObjV))
+                body = self._inline(
+                    node, fi, bound, bound_self, depth, operations_only=isinstance(bound_self, ObjV), sized_only=True
+                )
                 if unbound:
                     from ..rules.shapes_bridge import Origin
 
@@ -693,6 +695,7 @@ class ModuleAnalysis:
         depth: int,
         operations_only: bool = False,
         closure: tuple[tuple[str, Value], ...] = (),
+        sized_only: bool = False,
     ) -> Value:
         """Run a callee's body with these argument values (a summary per argument signature); its definite
         findings are reported at this call."""
@@ -734,6 +737,10 @@ class ModuleAnalysis:
                 fi.summaries[sig] = (ret, inner)
         if operations_only:
             inner = [p for p in inner if p.code not in _ANNOTATION_CHECKS]
+        elif sized_only:
+            # an annotated function run for its arguments' sizes: what its annotations reject for any sizes (a rank)
+            # is its own analysis's finding, reported in its module once, not at every call of it
+            inner = [p for p in inner if p.code not in _ANNOTATION_CHECKS or _annotation_cause(p) != "SHP201"]
         self.report_inner(node, fi.module, f"{fi.name}()", inner)
         return ret
 
@@ -1594,6 +1601,12 @@ def _grown(base: Value, method: str, arg: Value) -> Value | None:
     from .values import join_elem
 
     return ManyV(join_elem(elements_of(base), e), base.kind)  # type: ignore[union-attr]
+
+
+def _annotation_cause(p: Pending) -> str | None:
+    """The annotation matcher's own code behind an SHP205/SHP206 finding (SHP201: a rank, SHP202: a size)."""
+    detail = dict(p.fields).get("detail")
+    return getattr(detail, "cause", None)
 
 
 def _fill_unbound(declared: TensorV, body: Value, mark: int, origin: Any) -> TensorV:
