@@ -51,7 +51,7 @@ class FunctionInfo:
             name = text.func if isinstance(text, cst.Call) else text
             n = name.attr.value if isinstance(name, cst.Attribute) else name.value if isinstance(name, cst.Name) else ""
             if n in _JIT_MARKS and isinstance(name, cst.Attribute) and _last_name(name.value) == "jit":
-                continue  # ``@torch.jit.ignore`` / ``unused`` / ``export``: the function itself, in eager mode
+                continue  # ``@torch.jit.ignore`` / ``unused`` / ``export`` / ``script``: the same shapes as the function itself
             if n not in (
                 "staticmethod",
                 "classmethod",
@@ -80,7 +80,7 @@ class FunctionInfo:
         return False
 
 
-_JIT_MARKS = frozenset({"ignore", "unused", "export"})
+_JIT_MARKS = frozenset({"ignore", "unused", "export", "script"})
 
 
 def _last_name(node: cst.BaseExpression) -> str:
