@@ -539,9 +539,11 @@ class ModuleAnalysis:
         self_vars: dict[str, Value] | None = None,
         building: bool = False,
         closure: tuple[tuple[str, Value], ...] = (),
+        method_of: str | None = None,
     ) -> Scope:
         """Run ``fi``'s body. ``self_vars``: the ``self.x`` values of an object under construction, shared with the
-        caller (``super().__init__(...)``, helpers ``__init__`` calls on ``self``); the returned scope holds them."""
+        caller (``super().__init__(...)``, helpers ``__init__`` calls on ``self``); the returned scope holds them.
+        ``method_of``: the class whose method ``fi`` is nested in (a closure over ``self`` called while building)."""
         if self.masked:
             from ..index.project import unmask
 
@@ -566,7 +568,13 @@ class ModuleAnalysis:
             else:
                 scope.vars[p.name] = self.param_value(fi, p, memo)
         frame = FrameInfo(
-            fi.key, fi.return_ann, memo, self_value if first_is_self else None, fi.cls_key, depth, building
+            fi.key,
+            fi.return_ann,
+            memo,
+            self_value if first_is_self or method_of else None,
+            fi.cls_key or method_of,
+            depth,
+            building,
         )
         interp = Interpreter(self, frame, scope)
         if args is not None and fi.annotated:
@@ -684,6 +692,17 @@ class ModuleAnalysis:
             return declared
         if fi.analysing or depth >= MAX_INLINE_DEPTH:
             return UNKNOWN
+        if (
+            interp.frame.building
+            and interp.frame.cls_key is not None
+            and fi.cls_key is None
+            and fi.key.startswith(interp.frame.key + ".<locals>.")
+            and any(k == "self" for k, _ in fv.env)
+        ):
+            # a closure over ``self`` called by the constructor that defines it
+            # (``register_buffer = lambda name, val: self.register_buffer(name, val.to(torch.float32))``): it sets
+            # attributes of the object being built, as a helper method would
+            return self.call_on_building_self(interp, node, fi, args, kwargs, closure=fv.env)
         return self._inline(node, fi, bound, bound_self, depth, closure=fv.env)
 
     def _inline(
@@ -824,17 +843,24 @@ class ModuleAnalysis:
         return ObjV(obj.cls_key, tuple(attrs.items()), obj.concrete)
 
     def call_on_building_self(
-        self, interp: Interpreter, node: cst.Call, fi: FunctionInfo, args: list[Value], kwargs: dict[str, Value]
+        self,
+        interp: Interpreter,
+        node: cst.Call,
+        fi: FunctionInfo,
+        args: list[Value],
+        kwargs: dict[str, Value],
+        closure: tuple[tuple[str, Value], ...] | None = None,
     ) -> Value:
         """``super().__init__(...)`` or ``self.build(...)`` while an object is constructed: the callee sets attributes
-        of the same object, so it runs with the caller's ``self.x`` values and hands them back."""
+        of the same object, so it runs with the caller's ``self.x`` values and hands them back. ``closure``: a
+        function nested in the constructor that reads ``self`` from it (it has no ``self`` parameter)."""
         ensure_signature(fi)
-        bound = bind_arguments(fi.params, args, kwargs, skip_first=True)
+        bound = bind_arguments(fi.params, args, kwargs, skip_first=closure is None)
         depth = interp.frame.depth
         if bound is None or fi.analysing or depth >= MAX_INLINE_DEPTH or fi.has_unknown_decorators:
             self._forget_self_attrs(interp, fi)
             return UNKNOWN
-        for p in fi.params[1:]:
+        for p in fi.params[1 if closure is None else 0 :]:
             if p.name not in bound and p.kind in ("pos", "posonly", "kwonly") and p.default is not None:
                 bound[p.name] = objects._default(self, fi, p.default)
         top = fi.module is self and not self.ctx.suppress_depth and not self.ctx.uncertain
@@ -848,7 +874,14 @@ class ModuleAnalysis:
         fi.analysing = True
         try:
             scope = fi.module.run_function(
-                fi, bound, interp.frame.self_value, depth=depth + 1, self_vars=interp.scope.vars, building=True
+                fi,
+                bound,
+                interp.frame.self_value,
+                depth=depth + 1,
+                self_vars=interp.scope.vars,
+                building=True,
+                closure=closure or (),
+                method_of=interp.frame.cls_key if closure is not None else None,
             )
         finally:
             fi.analysing = False
