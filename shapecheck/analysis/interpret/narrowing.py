@@ -3,7 +3,9 @@
 * ``x is None`` / ``x is not None`` and helpers like ``exists(x)`` (a function whose body is ``return x is not None``);
 * ``x.ndim == k``, ``len(x.shape) == k``, ``x.dim() == k`` (and ``!=``): the branch where it holds sees a rank-k
   tensor (its sizes unknown: every other rank ruled out), the other branch knows the rank is not k;
-* ``not``, ``and`` (both hold in the true branch), ``or`` (both fail in the false branch).
+* ``not``, ``and`` (both hold in the true branch), ``or`` (both fail in the false branch);
+* a name the statement just before bound to such a rank test (``only_one = x.ndim == 2`` then ``if only_one:``), when
+  nothing between them mentions the name or the variable.
 
 A condition the analysis cannot read narrows nothing. Narrowing never invents a failure by itself: a variable keeps
 every shape it may have on the path that reaches the branch.
@@ -11,7 +13,7 @@ every shape it may have on the path that reaches the branch.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Sequence
 
 import libcst as cst
 
@@ -61,12 +63,77 @@ def _narrow(interp: "Interpreter", test: cst.BaseExpression, depth: int) -> tupl
                     t, f = _rank_check(interp, key, k)
                     return (t, f) if isinstance(op, cst.Equal) else (f, t)
         return {}, {}
+    if isinstance(test, cst.Name):
+        fi = interp.m.functions.get(interp.frame.key)
+        if fi is not None:
+            from .walk import memo
+
+            cond = memo("rank-flags", fi.node, _rank_flags).get(id(test))
+            if cond is not None:
+                return _narrow(interp, cond, depth + 1)
+        return {}, {}
     if isinstance(test, cst.Call) and len(test.args) == 1 and test.args[0].keyword is None and not test.args[0].star:
         kind = _none_helper(interp, test.func)
         if kind is not None:
             t, f = _none_check(interp, test.args[0].value)
             return (t, f) if kind == "is_none" else (f, t)
     return {}, {}
+
+
+def _rank_flags(fn: cst.CSTNode) -> dict[int, cst.Comparison]:
+    """The ``if flag:`` / ``if not flag:`` tests of ``fn`` whose flag the same block bound to a rank test just before
+    (``flag = x.ndim == 2``) with nothing in between mentioning ``flag`` or ``x``: id(the test's name) -> the test."""
+    from .walk import children
+
+    out: dict[int, cst.Comparison] = {}
+
+    def names(node: cst.CSTNode) -> set[str]:
+        found: set[str] = set()
+        stack = [node]
+        while stack:
+            n = stack.pop()
+            if isinstance(n, cst.Name):
+                found.add(n.value)
+            stack.extend(children(n))
+        return found
+
+    def block(stmts: "Sequence[cst.CSTNode]") -> None:
+        pending: dict[str, tuple[cst.Comparison, str]] = {}  # flag -> (its rank test, the tested variable)
+        for stmt in stmts:
+            test = stmt.test if isinstance(stmt, cst.If) else None
+            if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+                test = test.expression
+            if isinstance(test, cst.Name) and test.value in pending:
+                out[id(test)] = pending[test.value][0]
+            bound = None
+            if (
+                isinstance(stmt, cst.SimpleStatementLine)
+                and len(stmt.body) == 1
+                and isinstance(stmt.body[0], cst.Assign)
+                and len(stmt.body[0].targets) == 1
+                and isinstance(stmt.body[0].targets[0].target, cst.Name)
+                and isinstance(stmt.body[0].value, cst.Comparison)
+                and len(stmt.body[0].value.comparisons) == 1
+                and isinstance(stmt.body[0].value.comparisons[0].operator, (cst.Equal, cst.NotEqual))
+            ):
+                cmp = stmt.body[0].value
+                subject = _rank_subject(cmp.left) or _rank_subject(cmp.comparisons[0].comparator)
+                if subject is not None and "." not in subject:
+                    bound = (stmt.body[0].targets[0].target.value, cmp, subject)
+            mentioned = names(stmt)
+            pending = {f: v for f, v in pending.items() if f not in mentioned and v[1] not in mentioned}
+            if bound is not None:
+                pending[bound[0]] = (bound[1], bound[2])
+
+    stack: list[cst.CSTNode] = [fn]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, (cst.IndentedBlock, cst.Module)):
+            block(n.body)
+        if n is not fn and isinstance(n, (cst.FunctionDef, cst.ClassDef, cst.Lambda)):
+            continue  # another function's flags
+        stack.extend(children(n))
+    return out
 
 
 def _merge(a: Refinement, b: Refinement) -> Refinement:
