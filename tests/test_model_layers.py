@@ -46,6 +46,8 @@ CASES = [
     "nn.PixelShuffle(2)(torch.randn(1, 12, 5, 7))",
     "nn.PixelShuffle(upscale_factor=3)(torch.randn(2, 3, 18, 4, 4))",
     "nn.PixelUnshuffle(2)(torch.randn(1, 3, 8, 6))",
+    "F.one_hot(torch.tensor([0, 2, 1]), 5)",
+    "F.one_hot(torch.tensor([[0, 2], [1, 1]]), num_classes=3)",
     "torch.tensor([[1, 2], [3, 4], [5, 6]])",
     "nn.ConvTranspose2d(8, 4, kernel_size=4, stride=2, padding=1)(torch.randn(2, 8, 7, 9))",
     "nn.ConvTranspose2d(8, 4, kernel_size=2, stride=2, padding=1)(torch.randn(2, 8, 8, 8))",

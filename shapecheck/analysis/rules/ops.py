@@ -673,6 +673,22 @@ def _linear(
     return linear(cx, node, args, kwargs)
 
 
+@STUB_OVERRIDES.register("torch.nn.functional.one_hot")
+def _one_hot(
+    cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]
+) -> Value | None:
+    """``F.one_hot(index, num_classes)`` with num_classes known (> 0): a last axis of that many classes, int64 (the
+    stub's ``*s c`` otherwise, c a fresh size)."""
+    n = args[1] if len(args) > 1 else kwargs.get("num_classes")
+    x = args[0] if args else kwargs.get("tensor")
+    if not isinstance(n, IntV) or not isinstance(x, TensorV) or x.shape is None:
+        return None
+    k = n.size.as_int()
+    if k is None or k <= 0:
+        return None
+    return TensorV(x.shape + (n.size,), "int64", x.framework, None, cx.origin(node, "one_hot(...)"))
+
+
 @FUNCTIONS.register(*SIZE_CONSTRUCTORS, "arange")
 def _construct(
     cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]
