@@ -64,7 +64,7 @@ def _narrow(interp: "Interpreter", test: cst.BaseExpression, depth: int) -> tupl
                     return (t, f) if isinstance(op, cst.Equal) else (f, t)
         return {}, {}
     if isinstance(test, cst.Name):
-        fi = interp.m.functions.get(interp.frame.key)
+        fi = interp.m.find_function(interp.frame.key)
         if fi is not None:
             from .walk import memo
 
