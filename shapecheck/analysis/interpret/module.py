@@ -420,9 +420,16 @@ class ModuleAnalysis:
                 self._sign_defined(stmt)
                 continue
             interp.run_stmt(stmt)
+            rebound: set[str] | None = None
             for k, v in scope.vars.items():
-                if v is not UNKNOWN or k not in self.globals:
-                    self.globals[k] = v
+                if v is UNKNOWN and k in self.globals:
+                    # an unknown value leaves a def/class's binding alone, unless this statement assigns the name:
+                    # ``shift = torch.vmap(torch.vmap(shift), in_dims=(0, None))`` is no longer the def
+                    if rebound is None:
+                        rebound = _rebound_names(stmt)
+                    if k not in rebound:
+                        continue
+                self.globals[k] = v
 
     def _maybe_alias(self, name: str, value: cst.BaseExpression) -> None:
         # Float = TorchTyping(jaxtyping.Float)  -> single-argument wrapper
@@ -1781,6 +1788,29 @@ def _bound_once(fn: cst.CSTNode) -> frozenset[str]:
         inner = looped or tp in (cst.For, cst.While)
         stack.extend((c, inner) for c in children(node))
     return frozenset(k for k, v in counts.items() if v == 1)
+
+
+def _rebound_names(stmt: cst.CSTNode) -> set[str]:
+    """The names a module-level statement binds by assignment (``=``, ``+=``, ``x: T = ...``, ``:=``, a ``for``
+    target, ``with ... as``), nested functions, classes and lambdas left out; a ``def`` or ``class`` is no assignment."""
+    from .interpreter import _target_names
+    from .walk import children
+
+    out: set[str] = set()
+    stack: list[cst.CSTNode] = [stmt]
+    while stack:
+        node = stack.pop()
+        tp = type(node)
+        if tp in _SCOPES or tp is cst.Lambda:
+            continue
+        if tp in (cst.AssignTarget, cst.AugAssign, cst.NamedExpr, cst.For) or (
+            tp is cst.AnnAssign and node.value is not None  # type: ignore[attr-defined]
+        ):
+            out |= _target_names(node.target)  # type: ignore[attr-defined]
+        elif tp is cst.WithItem and node.asname is not None:  # type: ignore[attr-defined]
+            out |= _target_names(node.asname.name)  # type: ignore[attr-defined]
+        stack.extend(children(node))
+    return out
 
 
 def _free_reads(fn: cst.CSTNode) -> frozenset[str]:
