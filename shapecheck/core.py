@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import TYPE_CHECKING, Callable
 
@@ -40,8 +41,44 @@ def relevant(text: str, project: "object | None" = None, path: str | None = None
     """Cheap pre-filter: files that mention none of our libraries are skipped before parsing."""
     if any(m in text for m in _MARKERS) or _FRAMEWORK_IMPORT.search(text):
         return True
+    if path is not None and _fixture_test(text, path):
+        return True
     check = getattr(project, "imports_relevant", None)
     return bool(check is not None and path is not None and check(text, path))
+
+
+def _fixture_test(text: str, path: str) -> bool:
+    """A pytest file (``test_*.py`` / ``*_test.py``) with test functions, below a conftest.py that builds tensors or
+    models: its tests take them as fixtures without importing anything (entry_points._conftest_fixture)."""
+    import os
+
+    name = os.path.basename(path)
+    if not (name.startswith("test_") or name.endswith("_test.py")) or "def test" not in text:
+        return False
+    folder = os.path.dirname(os.path.abspath(path))
+    for _ in range(4):
+        conftest = os.path.join(folder, "conftest.py")
+        try:
+            stamp = os.stat(conftest).st_mtime_ns  # an edited conftest.py (the language server) is read again
+        except OSError:
+            stamp = None
+        if stamp is not None and _relevant_conftest(conftest, stamp):
+            return True
+        parent = os.path.dirname(folder)
+        if parent == folder:
+            break
+        folder = parent
+    return False
+
+
+@functools.lru_cache(maxsize=256)
+def _relevant_conftest(path: str, stamp: int) -> bool:
+    try:
+        with open(path, "rb") as f:
+            text = f.read().decode("utf-8", "replace")
+    except OSError:
+        return False
+    return any(m in text for m in _MARKERS) or bool(_FRAMEWORK_IMPORT.search(text))
 
 
 def suppressed(finding: Finding, lines: list[str], noqa: bool = True) -> bool:

@@ -104,22 +104,48 @@ def _fixture(m: "ModuleAnalysis", fi: "FunctionInfo", name: str, depth: int) -> 
         else f"{m.module_name}:{name}"
     )
     fx = m.functions.get(key)
-    if (
-        fx is None
-        or fx is fi
-        or not any(
-            _is(m, d.decorator.func if isinstance(d.decorator, cst.Call) else d.decorator, "fixture")
-            for d in fx.node.decorators
-        )
-    ):
+    if fx is None and fi.cls_key is None or fx is not None and not _is_fixture(m, fx):
+        fx = _conftest_fixture(m, name)  # pytest looks in the conftest.py files of the test's folder and above
+    if fx is None or fx is fi or not _is_fixture(fx.module, fx):
         return UNKNOWN
     own = [p for p in fx.params if p.name not in ("self", "cls", "request")]
     if own or depth > 1:
         return UNKNOWN
-    with m.ctx.discarding():
-        scope = m.run_function(fx, {}, None, depth=1)
+    with fx.module.ctx.discarding():
+        scope = fx.module.run_function(fx, {}, None, depth=1)
     values = [v for _, v in scope.returns]
     return values[0] if len(values) == 1 else UNKNOWN
+
+
+def _is_fixture(m: "ModuleAnalysis", fx: "FunctionInfo") -> bool:
+    return any(
+        _is(m, d.decorator.func if isinstance(d.decorator, cst.Call) else d.decorator, "fixture")
+        for d in fx.node.decorators
+    )
+
+
+_CONFTEST_LEVELS = 4  # folders searched upwards from the test's own for a conftest.py
+
+
+def _conftest_fixture(m: "ModuleAnalysis", name: str) -> "FunctionInfo | None":
+    """The fixture ``name`` of the nearest conftest.py (the test's folder first, then its parents) that defines it."""
+    from pathlib import Path
+
+    from ..index.project import module_name_for
+
+    if m.project is None:
+        return None
+    folder = Path(m.path).resolve().parent
+    for _ in range(_CONFTEST_LEVELS):
+        conftest = folder / "conftest.py"
+        if conftest.is_file() and conftest != Path(m.path).resolve():
+            fx = m.project.find_function(f"{module_name_for(conftest)[0]}:{name}")
+            if fx is not None:
+                return fx
+        if folder.parent == folder:
+            break
+        folder = folder.parent
+    return None
 
 
 def run_test(m: "ModuleAnalysis", fi: "FunctionInfo", self_value: Value | None) -> bool:
