@@ -621,6 +621,9 @@ def concrete_failure(w: Witness) -> str | None:
             if len(shapes[0]) != ndim
             else None
         )
+    if op == "layer.arguments":  # a constructor's divisibility check (nn.GroupNorm, nn.MultiheadAttention)
+        v, d = witness_get(w, "value"), witness_get(w, "by")
+        return None if v is None or not d or v % d == 0 else f"{v} is not divisible by {d}"
     if op in ("nn.GroupNorm", "nn.ConvTranspose"):  # the channel axis (1, or -n-1 unbatched) against the layer's
         x, c = shapes[0], witness_get(w, "num_channels", witness_get(w, "in_channels"))
         n = witness_get(w, "n", len(x) - 2)

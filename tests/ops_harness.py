@@ -320,6 +320,7 @@ LAYER_KINDS = (
     "Elementwise",
     "Sequential",
     "TransformerBlock",
+    "PixelShuffle",
 )
 
 
@@ -1051,7 +1052,18 @@ def torch_generators(fw: Framework) -> dict[str, Gen]:
         elif kind == "GroupNorm":
             shp = [r.randint(1, 3)] + [r.randint(1, 4) for _ in range(r.randint(1, 3))]
             c = shp[1] if r.random() < 0.85 else shp[1] + 1
-            setup = [f"x = {fw.tensor(tuple(shp))}", f"layer = nn.GroupNorm({r.choice((1, c))}, {c})"]
+            setup = [f"x = {fw.tensor(tuple(shp))}", f"layer = nn.GroupNorm({r.choice((1, c, 2))}, {c})"]
+        elif kind == "PixelShuffle":
+            f = r.choice((1, 2, 3))
+            shuffle = r.random() < 0.5
+            lead = [r.randint(1, 2) for _ in range(r.randint(0, 2))]
+            if shuffle:
+                c = f * f * r.randint(1, 2) if r.random() < 0.85 else f * f + 1
+                shp = lead + [c, r.randint(1, 3), r.randint(1, 3)]
+            else:
+                shp = lead + [r.randint(1, 2)] + [f * r.randint(1, 2) if r.random() < 0.85 else f + 1 for _ in range(2)]
+            name = "PixelShuffle" if shuffle else "PixelUnshuffle"
+            setup = [f"x = {fw.tensor(tuple(shp))}", f"layer = nn.{name}({f})"]
         elif kind == "Embedding":
             setup = [
                 f"x = torch.zeros({shape_src(s)}, dtype=torch.int64)",

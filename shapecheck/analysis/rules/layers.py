@@ -103,7 +103,7 @@ def _divides(
         node,
         "SHP204",
         {"op": layer, "detail": D.LayerArguments(layer, value[0], v, by[0], d)},
-        spec=OpSpec(layer, None, (), (), ((value[0], v), (by[0], d))),
+        spec=OpSpec("layer.arguments", None, (), (), (("layer", layer), ("value", v), ("by", d))),
     )
     return False
 
