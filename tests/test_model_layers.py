@@ -46,6 +46,9 @@ CASES = [
     "nn.PixelShuffle(2)(torch.randn(1, 12, 5, 7))",
     "nn.PixelShuffle(upscale_factor=3)(torch.randn(2, 3, 18, 4, 4))",
     "nn.PixelUnshuffle(2)(torch.randn(1, 3, 8, 6))",
+    "nn.GRUCell(8, 16)(torch.randn(3, 8))",
+    "nn.LSTMCell(8, 16)(torch.randn(8))[1]",
+    "nn.RNNCell(8, 4)(torch.randn(2, 8), torch.randn(2, 4))",
     "F.one_hot(torch.tensor([0, 2, 1]), 5)",
     "F.one_hot(torch.tensor([[0, 2], [1, 1]]), num_classes=3)",
     "torch.tensor([[1, 2], [3, 4], [5, 6]])",
@@ -86,6 +89,7 @@ def test_inferred_shape_is_torchs(expr: str) -> None:
             "MultiheadAttention(embed_dim=16)",
         ),
         ("nn.GroupNorm(8, 12)(torch.randn(2, 12, 4, 4))", "num_channels=12 is not divisible by num_groups=8"),
+        ("nn.GRUCell(8, 16)(torch.randn(3, 9))", "GRUCell(input_size=8)"),
         ("nn.MultiheadAttention(10, 3)", "embed_dim=10 is not divisible by num_heads=3"),
     ],
 )

@@ -24,6 +24,19 @@ def matvec(a, b):
 
 def pair(a):
     return a * 2, a.sum(axis=-1)
+
+
+cell = eqx.nn.GRUCell(8, 6, key=jax.random.PRNGKey(1))
+
+
+def step(h, x):
+    h = cell(x, h)
+    return h, (h, x.sum())
+
+
+def cumulative(c, xs):
+    a, b = xs
+    return c + a @ b, a
 """
 
 CASES = [
@@ -34,6 +47,11 @@ CASES = [
     "jax.vmap(pair)(jnp.ones((3, 4, 5)))[0]",
     "jax.vmap(pair)(jnp.ones((3, 4, 5)))[1]",
     "jax.vmap(jax.vmap(matvec))(jnp.ones((2, 3, 4, 5)), jnp.ones((2, 3, 5)))",
+    "cell(jnp.ones(8), jnp.zeros(6))",
+    "jax.lax.scan(step, jnp.zeros(6), jnp.ones((10, 8)))[0]",
+    "jax.lax.scan(step, jnp.zeros(6), jnp.ones((10, 8)))[1][0]",
+    "jax.lax.scan(step, jnp.zeros(6), jnp.ones((10, 8)), reverse=True)[1][1]",
+    "jax.lax.scan(cumulative, jnp.zeros((4,)), (jnp.ones((7, 4, 3)), jnp.ones((7, 3))))[1]",
 ]
 
 

@@ -1342,6 +1342,54 @@ class ModuleAnalysis:
 
         return stacked(out)
 
+    def call_value(self, interp: Interpreter, node: cst.Call, func: Value, args: list[Value]) -> Value:
+        """Call a function value of the analysed code (a function, an object, a partial, a vmap, a layer)."""
+        if isinstance(func, FuncV):
+            return self.call_function(interp, node, func, args, {})
+        if isinstance(func, ObjV):
+            return self.call_object(interp, node, func, args, {})
+        if isinstance(func, LayerV) and func.kind == "partial":
+            return self.call_partial(interp, node, func, args, {})
+        if isinstance(func, LayerV) and func.kind == "vmap":
+            return self.call_vmap(interp, node, func, args, {})
+        if isinstance(func, LayerV):
+            return layer_rules.apply_layer(self.ops, interp, node, func, args, {})
+        return UNKNOWN
+
+    def call_scan(self, interp: Interpreter, node: cst.Call, args: list[Value], kwargs: dict[str, Value]) -> Value:
+        """``jax.lax.scan(f, init, xs)``: ``f(carry, x)`` runs once on a slice of ``xs`` (its leading axis of length n
+        removed; ``xs`` an array or a tuple of arrays with one n), returning ``(carry, y)``; the result is the final
+        carry (it must keep the shape of ``init``, else unknown) and ``y`` stacked along a new leading axis n.
+        ``length=``, ``reverse=`` and ``unroll=`` change no shape; ``xs=None`` is not followed."""
+        names = ("f", "init", "xs")
+        vals = [args[i] if len(args) > i else kwargs.get(n, UNKNOWN) for i, n in enumerate(names)]
+        if set(kwargs) - {"f", "init", "xs", "length", "reverse", "unroll"} or len(args) > 3:
+            return UNKNOWN
+        f, init, xs = vals
+        seqs = list(xs.items) if isinstance(xs, SeqV) and xs.kind == "tuple" else [xs]
+        if not seqs or not all(isinstance(t, TensorV) and t.shape for t in seqs):
+            return UNKNOWN
+        n = seqs[0].shape[0]  # type: ignore[union-attr,index]
+        if any(t.shape[0] != n for t in seqs):  # type: ignore[union-attr,index]
+            return UNKNOWN
+        sliced = [t.with_shape(t.shape[1:]) for t in seqs]  # type: ignore[union-attr,index]
+        x: Value = SeqV(tuple(sliced), "tuple") if isinstance(xs, SeqV) else sliced[0]
+        out = self.call_value(interp, node, f, [init, x])
+        if not isinstance(out, SeqV) or len(out.items) != 2:
+            return UNKNOWN
+        carry, y = out.items
+        if not (isinstance(init, TensorV) and isinstance(carry, TensorV) and init.shape == carry.shape):
+            carry = UNKNOWN if not isinstance(init, TensorV) or init.shape is None else init
+
+        def stacked(r: Value) -> Value:
+            if isinstance(r, TensorV) and r.shape is not None:
+                return r.with_shape((n,) + r.shape)
+            if isinstance(r, SeqV) and r.kind == "tuple":
+                return SeqV(tuple(stacked(i) for i in r.items), "tuple")
+            return UNKNOWN
+
+        return SeqV((carry, stacked(y)), "tuple")
+
     def call_super(
         self, interp: Interpreter, node: cst.Call, name: str, args: list[Value], kwargs: dict[str, Value], dynamic: bool
     ) -> Value:
@@ -1357,6 +1405,8 @@ class ModuleAnalysis:
     ) -> Value | None:
         if qual.startswith("einops"):
             return einops_rules.call(self.ops, interp, node, qual, args, kwargs, dynamic)
+        if qual == "jax.lax.scan":
+            return UNKNOWN if dynamic else self.call_scan(interp, node, args, kwargs)
         if qual.startswith("math."):
             from ..rules.multi_ops import math_call
 

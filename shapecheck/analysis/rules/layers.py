@@ -787,6 +787,52 @@ def _pool_out(cx: OpContext, x: TensorV, layer: LayerV) -> Value:
     return x.with_shape(x.shape[:-n] + tuple(spatial))
 
 
+@register_layer("RNNCell", "RNNCell", "GRUCell", "LSTMCell")
+class RNNCell(LayerKind):
+    """``nn.GRUCell(input_size, hidden_size)`` / ``LSTMCell`` / ``RNNCell`` (and equinox's, built in ``jax_layer``):
+    one step. The input's last axis must be input_size; the new hidden state is (..., hidden_size), an LSTM cell's
+    result the pair (h, c). equinox's cells take one unbatched vector (``jax.vmap`` / ``lax.scan`` map them)."""
+
+    @staticmethod
+    def build(cx: OpContext, node: cst.Call, name: str, args: list[Value], kwargs: dict[str, Value]) -> Value:
+        if len(args) > 2 or set(kwargs) - {"input_size", "hidden_size", "bias", "nonlinearity", "device", "dtype"}:
+            return UNKNOWN
+        return LayerV(
+            "RNNCell",
+            (
+                ("name", name),
+                ("in", _size_arg(args, kwargs, 0, "input_size")),
+                ("hidden", _size_arg(args, kwargs, 1, "hidden_size")),
+            ),
+            node,
+        )
+
+    @staticmethod
+    def apply(
+        cx: OpContext, interp: "Interpreter", node: cst.Call, report_node: cst.CSTNode, layer: LayerV, x: TensorV
+    ) -> Value:
+        ranks = (1,) if layer.param("lib") == "equinox" else (1, 2)
+        if x.shape is None or len(x.shape) not in ranks:
+            return UNKNOWN
+        fin, hidden, name = layer.param("in"), layer.param("hidden"), str(layer.param("name"))
+        if fin is not None and equal(x.shape[-1], fin) is Truth.FALSE:
+            cx.ctx.report(
+                report_node,
+                "SHP204",
+                {
+                    "op": f"nn.{name}",
+                    "detail": D.LayerInput(name, "input_size", fin, "last-axis", x.shape[-1], x.shape),
+                },
+                cx.origins([x]),
+                spec=_in_projection(x.shape, fin),
+            )
+            return UNKNOWN
+        if hidden is None:
+            return UNKNOWN
+        h = x.with_shape(x.shape[:-1] + (hidden,), None)
+        return SeqV((h, h), "tuple") if name == "LSTMCell" else h
+
+
 @register_layer("RNN", "LSTM", "GRU", "RNN")
 class RNN(LayerKind):
     """``nn.LSTM(input_size, hidden_size, num_layers=1, ..., batch_first=False, ..., bidirectional=False)`` (GRU,
@@ -1169,6 +1215,9 @@ def jax_layer(cx: OpContext, node: cst.Call, qual: str, args: list[Value], kwarg
         return layer(cx, node, name, args, {k: v for k, v in kwargs.items() if k != "key"})
     if name == "LayerNorm":
         return layer(cx, node, name, args[:1], {})
+    if name in ("GRUCell", "LSTMCell"):
+        cell = layer(cx, node, name, args[:2], {k: v for k, v in kwargs.items() if k in ("input_size", "hidden_size")})
+        return LayerV(cell.kind, cell.params + (("lib", "equinox"),), node) if isinstance(cell, LayerV) else UNKNOWN
     if name in ("Dropout", "Identity", "Lambda"):
         return LayerV("Elementwise", (("name", name),), node) if name != "Lambda" else UNKNOWN
     if (
