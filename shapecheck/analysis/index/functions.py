@@ -35,6 +35,7 @@ class FunctionInfo:
     summaries: dict[Any, Any] = field(default_factory=dict)  # call signature -> (return value, findings)
     analysing: bool = False
     keeps_args: bool | None = None  # its body leaves its arguments' attributes alone (objects.keeps_arguments)
+    rebound: bool = False  # a method its class body assigns again after the def (``rel = torch.vmap(rel)``)
 
     @property
     def name(self) -> str:
@@ -46,6 +47,8 @@ class FunctionInfo:
 
     @property
     def has_unknown_decorators(self) -> bool:
+        if self.rebound:
+            return True  # what the class binds under the name is not this def
         for d in self.node.decorators:
             text = d.decorator
             name = text.func if isinstance(text, cst.Call) else text

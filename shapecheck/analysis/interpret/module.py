@@ -358,6 +358,9 @@ class ModuleAnalysis:
             if isinstance(stmt.body, cst.IndentedBlock):
                 for inner in stmt.body.body:
                     self._collect(inner, prefix=f"{prefix}{stmt.name.value}.", cls=ci)
+                    if not isinstance(inner, (cst.FunctionDef, cst.ClassDef)) and ci.methods:
+                        for name in _rebound_names(inner) & ci.methods.keys():
+                            ci.methods[name].rebound = True  # ``rel = torch.vmap(rel)`` after ``def rel``
         elif isinstance(stmt, (cst.If, cst.Try)) and cls is None:
             if isinstance(stmt.body, cst.IndentedBlock):
                 for inner in stmt.body.body:
