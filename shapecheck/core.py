@@ -48,12 +48,17 @@ def relevant(text: str, project: "object | None" = None, path: str | None = None
 
 
 def _fixture_test(text: str, path: str) -> bool:
-    """A pytest file (``test_*.py`` / ``*_test.py``) with test functions, below a conftest.py that builds tensors or
-    models: its tests take them as fixtures without importing anything (entry_points._conftest_fixture)."""
+    """A pytest file (``test_*.py`` / ``*_test.py``) whose test functions take a fixture that a conftest.py above it
+    defines, a conftest.py that builds tensors or models: its tests get them without importing anything
+    (entry_points._conftest_fixture)."""
     import os
 
     name = os.path.basename(path)
     if not (name.startswith("test_") or name.endswith("_test.py")) or "def test" not in text:
+        return False
+    wanted = {p.strip().split(":")[0].split("=")[0].strip() for ps in _TEST_PARAMS.findall(text) for p in ps.split(",")}
+    wanted -= {"", "self", "cls", "request"}
+    if not wanted:
         return False
     folder = os.path.dirname(os.path.abspath(path))
     for _ in range(4):
@@ -62,7 +67,7 @@ def _fixture_test(text: str, path: str) -> bool:
             stamp = os.stat(conftest).st_mtime_ns  # an edited conftest.py (the language server) is read again
         except OSError:
             stamp = None
-        if stamp is not None and _relevant_conftest(conftest, stamp):
+        if stamp is not None and wanted & _relevant_conftest(conftest, stamp):
             return True
         parent = os.path.dirname(folder)
         if parent == folder:
@@ -71,14 +76,21 @@ def _fixture_test(text: str, path: str) -> bool:
     return False
 
 
+_TEST_PARAMS = re.compile(r"^[ \t]*(?:async[ \t]+)?def[ \t]+test\w*\(([^)]*)\)", re.M)
+_FIXTURE_DEFS = re.compile(r"^[ \t]*@(?:pytest\.)?fixture\b[^\n]*\n(?:[ \t]*@[^\n]*\n)*[ \t]*def[ \t]+(\w+)", re.M)
+
+
 @functools.lru_cache(maxsize=256)
-def _relevant_conftest(path: str, stamp: int) -> bool:
+def _relevant_conftest(path: str, stamp: int) -> frozenset[str]:
+    """The fixtures a conftest.py defines, when it builds tensors or models (else none)."""
     try:
         with open(path, "rb") as f:
             text = f.read().decode("utf-8", "replace")
     except OSError:
-        return False
-    return any(m in text for m in _MARKERS) or bool(_FRAMEWORK_IMPORT.search(text))
+        return frozenset()
+    if not (any(m in text for m in _MARKERS) or _FRAMEWORK_IMPORT.search(text)):
+        return frozenset()
+    return frozenset(_FIXTURE_DEFS.findall(text))
 
 
 def suppressed(finding: Finding, lines: list[str], noqa: bool = True) -> bool:
