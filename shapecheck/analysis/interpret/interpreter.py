@@ -380,7 +380,7 @@ class Interpreter:
         sizes. Only for a short sequence the body neither changes nor leaves early (no break / continue / return)."""
         if not isinstance(it, SeqV) or not 1 <= len(it.items) <= MAX_UNROLL or self.loop_depth >= 2:
             return False
-        if _names_in(stmt.iter) & assigned or not _fixpoint_ok(stmt, self.m.assigned_cache):
+        if _names_in(stmt.iter) & assigned or not _fixpoint_ok(stmt, self.m.assigned_cache, allow_return=True):
             return False
         self.loop_depth += 1
         first = self.ctx.mark()
@@ -740,6 +740,13 @@ class Interpreter:
     @_expression(cst.Comparison)
     def comparison(self, node: cst.Comparison) -> Value:
         left = self.eval(node.left)
+        if len(node.comparisons) == 1 and isinstance(node.comparisons[0].operator, _ORDER_OPS):
+            right = self.eval(node.comparisons[0].comparator)
+            t = _tensor_comparison(left, right)
+            if t is not None:
+                return t
+            r = _compare(left, node.comparisons[0].operator, right)
+            return BoolV(r)
         result: bool | None = True
         for c in node.comparisons:
             right = self.eval(c.comparator)
@@ -917,6 +924,26 @@ def _with_parameter(layer: LayerV, attr: str, value: Value) -> Value:
     return UNKNOWN
 
 
+_ORDER_OPS = (cst.Equal, cst.NotEqual, cst.LessThan, cst.LessThanEqual, cst.GreaterThan, cst.GreaterThanEqual)
+
+
+def _tensor_comparison(left: Value, right: Value) -> Value | None:
+    """``t == 0``, ``t % 2 == 0``, ``a < b``: a tensor compared elementwise is a bool tensor, of t's shape against a
+    Python number or a tensor of the very same shape (its shape unknown otherwise); None when no tensor is compared."""
+    if not isinstance(left, TensorV) and not isinstance(right, TensorV):
+        return None
+    t = left if isinstance(left, TensorV) else right
+    other = right if t is left else left
+    assert isinstance(t, TensorV)
+    if t.alts:
+        return TensorV(None, "bool", t.framework)
+    if isinstance(other, (IntV, FloatV, BoolV)) or (
+        isinstance(other, TensorV) and other.shape is not None and other.shape == t.shape and not other.alts
+    ):
+        return TensorV(t.shape, "bool", t.framework, t.axes, t.origin)
+    return TensorV(None, "bool", t.framework)
+
+
 def _bool_bits(a: bool | None, op: cst.CSTNode, b: bool | None) -> Value:
     """``enable_time &= is_video``: &, | and ^ of two bools are a bool (``None``: not known)."""
     if isinstance(op, (cst.BitAnd, cst.BitAndAssign)):
@@ -1041,26 +1068,34 @@ MAX_UNROLL = 16  # a for loop over a known sequence this short runs once per ele
 _LEAVES_LOOP = frozenset({cst.Break, cst.Continue, cst.Return, cst.Yield, cst.Raise, cst.Global, cst.Nonlocal, cst.Del})
 
 
-def _fixpoint_ok(stmt: cst.For | cst.While, cache: dict[int, set[str]], allow_continue: bool = False) -> bool:
+def _fixpoint_ok(
+    stmt: cst.For | cst.While, cache: dict[int, set[str]], allow_continue: bool = False, allow_return: bool = False
+) -> bool:
     """A loop body whose end state is every iteration's end state: no break / continue / return / yield / raise (a
     branch that leaves early takes its state with it), no del, no nested function or class. ``allow_continue``: a
-    ``continue`` is fine too (the loop's fixpoint joins the state at each continue into the next iteration's)."""
+    ``continue`` is fine too (the loop's fixpoint joins the state at each continue into the next iteration's).
+    ``allow_return``: a ``return`` or ``raise`` is fine too (a loop unrolled into its iterations runs them as straight
+    code: ``for arg in args: if exists(arg): return arg`` returns from the first iteration whose test holds)."""
     key = -id(stmt)
     if key not in cache:
         from .walk import children
 
-        ok, continues = True, False
+        ok, continues, returns = True, False, False
         stack: list[cst.CSTNode] = [stmt.body]
         while stack and ok:
             n = stack.pop()
             if type(n) is cst.Continue:
                 continues = True
+            elif type(n) in (cst.Return, cst.Raise):
+                returns = True
             elif type(n) in _LEAVES_LOOP or type(n) in (cst.FunctionDef, cst.ClassDef, cst.Lambda):
                 ok = False
             stack.extend(children(n))
-        cache[key] = ({"ok"} if ok else set()) | ({"continue"} if continues else set())
+        cache[key] = (
+            ({"ok"} if ok else set()) | ({"continue"} if continues else set()) | ({"return"} if returns else set())
+        )
     found = cache[key]
-    return "ok" in found and (allow_continue or "continue" not in found)
+    return "ok" in found and (allow_continue or "continue" not in found) and (allow_return or "return" not in found)
 
 
 def _target_names(target: cst.CSTNode) -> set[str]:

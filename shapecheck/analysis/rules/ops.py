@@ -486,6 +486,11 @@ def _elementwise(
 ) -> Value | None:
     if args and name != "where" and isinstance(args[0], (IntV, FloatV, BoolV)):
         return _with_scalar(name, t, args[0])  # x.pow(2), torch.mul(x, 0.5): the tensor's shape
+    if name == "where" and len(args) >= 2 and all(isinstance(a, (TensorV, IntV, FloatV, BoolV)) for a in args[:2]):
+        # torch.where(cond, 0.5, 0.0), x.where(cond, 0.0): the tensors broadcast, a Python number takes any shape
+        tensors = [t, *(a for a in args[:2] if isinstance(a, TensorV))]
+        out = elementwise(cx, node, name, tensors) if len(tensors) > 1 else t
+        return out.with_dtype(None) if isinstance(out, TensorV) and not method else out
     if not args or not isinstance(args[0], TensorV):
         return None
     if name == "where":  # x.where(condition, y): all three broadcast
