@@ -104,15 +104,17 @@ def _fixture(m: "ModuleAnalysis", fi: "FunctionInfo", name: str, depth: int) -> 
         else f"{m.module_name}:{name}"
     )
     fx = m.functions.get(key)
-    if fx is None and fi.cls_key is None or fx is not None and not _is_fixture(m, fx):
+    if fx is None or not _is_fixture(m, fx):
         fx = _conftest_fixture(m, name)  # pytest looks in the conftest.py files of the test's folder and above
-    if fx is None or fx is fi or not _is_fixture(fx.module, fx):
+    if fx is None or fx is fi or not _is_fixture(fx.module, fx) or depth > 2:
         return UNKNOWN
     own = [p for p in fx.params if p.name not in ("self", "cls", "request")]
-    if own or depth > 1:
+    # a fixture's own parameters are fixtures too (``def model(config): return Model(config)``), found the same way
+    if any(p.default is not None or p.kind not in ("pos", "posonly", "kwonly") for p in own):
         return UNKNOWN
+    args = {p.name: _fixture(fx.module, fx, p.name, depth + 1) for p in own}
     with fx.module.ctx.discarding():
-        scope = fx.module.run_function(fx, {}, None, depth=1)
+        scope = fx.module.run_function(fx, args, None, depth=1)
     values = [v for _, v in scope.returns]
     return values[0] if len(values) == 1 else UNKNOWN
 
