@@ -21,7 +21,8 @@ from typing import TYPE_CHECKING, Any, Callable
 
 import libcst as cst
 
-from ...sizes import Size, product
+from ...diagnostics import details as D
+from ...sizes import Size, Truth, equal, product
 from ..interpret.context import OpSpec
 from .ops_common import DTYPE_NAMES, _ints, _norm_dim
 from ..interpret.values import (
@@ -1732,6 +1733,22 @@ def _flax_conv(cx: OpContext, node: cst.Call, name: str, args: list[Value], kwar
     )
 
 
+@framework_layer("flax.nnx", "Conv")
+def _nnx_conv(cx: OpContext, node: cst.Call, name: str, args: list[Value], kwargs: dict[str, Value]) -> Value:
+    """``nnx.Conv(in_features, out_features, kernel_size, strides=1, padding="SAME", rngs=...)``: linen's Conv with
+    its input channels given, which the input's last axis must have."""
+    fin = _arg(args, kwargs, 0, "in_features")
+    rest = {k: v for k, v in kwargs.items() if k not in ("in_features", "rngs")}
+    if "out_features" in rest:
+        rest["features"] = rest.pop("out_features")
+    if not isinstance(fin, IntV) or set(rest) - {"features", "kernel_size", "strides", "padding", "use_bias"}:
+        return UNKNOWN
+    conv = _flax_conv(cx, node, name, list(args[1:4]), {k: v for k, v in rest.items() if k != "use_bias"})
+    if not isinstance(conv, LayerV) or len(args) > 4:
+        return UNKNOWN
+    return LayerV(conv.kind, conv.params + (("in", fin.size),), node)
+
+
 @layer_kind("fw:FlaxConv")
 def _apply_flax_conv(
     cx: OpContext, interp: "Interpreter", node: cst.Call, report_node: cst.CSTNode, layer: LayerV, x: TensorV
@@ -1742,6 +1759,16 @@ def _apply_flax_conv(
     n, f, strides = layer.param("n"), layer.param("features"), layer.param("strides")
     if len(shape) < n + 1:
         return x.with_shape(None)
+    fin = layer.param("in")  # nnx.Conv's in_features: the input's channels (last axis)
+    if fin is not None and equal(shape[-1], fin) is Truth.FALSE:
+        cx.ctx.report(
+            report_node,
+            "SHP204",
+            {"op": "nnx.Conv", "detail": D.LayerInput("Conv", "in_features", fin, "last-axis", shape[-1], shape)},
+            cx.origins([x]),
+            spec=OpSpec("nn.Linear", None, (shape,), (), (("in_features", fin), ("out_features", fin))),
+        )
+        return UNKNOWN
     sides: list[Size] = []
     kernel = layer.param("valid")  # VALID padding: the kernel sizes (no dilation)
     for i, size in enumerate(shape[-n - 1 : -1]):

@@ -78,7 +78,8 @@ def apply_layer(
     out = rule(cx, interp, node, report_node, layer, x)
     # a shape the layer changed was made here, not where its input was: notes name the layer's call
     name = layer.param("name")
-    return _made_here(out, x, cx.origin(node, f"the {name if isinstance(name, str) else layer.kind} layer"), 0)
+    shown = name if isinstance(name, str) else layer.kind.split(":")[-1].removeprefix("Flax")  # fw:FlaxConv: Conv
+    return _made_here(out, x, cx.origin(node, f"the {shown} layer"), 0)
 
 
 def _made_here(v: Value, x: TensorV, origin: object, depth: int) -> Value:
