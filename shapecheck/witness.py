@@ -621,6 +621,9 @@ def concrete_failure(w: Witness) -> str | None:
             if len(shapes[0]) != ndim
             else None
         )
+    if op == "unpack.shape":  # b, c, h, w = x.shape
+        n = witness_get(w, "names")
+        return None if len(shapes[0]) == n else f"{len(shapes[0])} sizes unpacked into {n} names"
     if op == "layer.arguments":  # a constructor's divisibility check (nn.GroupNorm, nn.MultiheadAttention)
         v, d = witness_get(w, "value"), witness_get(w, "by")
         return None if v is None or not d or v % d == 0 else f"{v} is not divisible by {d}"

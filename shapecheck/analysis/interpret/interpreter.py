@@ -147,7 +147,37 @@ class Interpreter:
             self.forget_if_list(stmt.value)
             value = UNKNOWN
         for target in stmt.targets:
+            self._check_shape_unpack(target.target, stmt.value, value)
             self.assign(target.target, value)
+
+    def _check_shape_unpack(self, target: cst.BaseExpression, node: cst.BaseExpression, value: Value) -> None:
+        """``b, c, h, w = x.shape`` on a tensor of another known rank: Python raises (too many or not enough values
+        to unpack). Only a name's shape, a tensor without alternative shapes, names without a starred one."""
+        if not (isinstance(target, (cst.Tuple, cst.List)) and isinstance(value, SeqV) and value.kind == "shape"):
+            return
+        if any(isinstance(e, cst.StarredElement) for e in target.elements) or len(target.elements) == len(value.items):
+            return
+        if not (isinstance(node, cst.Attribute) and node.attr.value == "shape" and isinstance(node.value, cst.Name)):
+            return
+        t = self.scope.vars.get(node.value.value)
+        if not isinstance(t, TensorV) or t.shape is None or t.alts or len(t.shape) != len(value.items):
+            return
+        from ..rules.shapes_bridge import shape_text
+        from .context import OpSpec
+
+        n = len(target.elements)
+        self.ctx.report(
+            node,
+            "SHP201",
+            {
+                "what": f"unpacking {node.value.value}.shape into {n} names",
+                "expected": n,
+                "subject": "the tensor",
+                "actual": len(t.shape),
+            },
+            [f"{node.value.value} has shape {shape_text(t.shape)}" + (f" {t.origin}" if t.origin else "")],
+            spec=OpSpec("unpack.shape", None, (t.shape,), (), (("names", n),)),
+        )
 
     @_statement(cst.AnnAssign)
     def _ann_assign(self, stmt: cst.AnnAssign) -> None:
