@@ -153,7 +153,9 @@ class Interpreter:
     def _check_shape_unpack(self, target: cst.BaseExpression, node: cst.BaseExpression, value: Value) -> None:
         """``b, c, h, w = x.shape`` on a tensor of another known rank: Python raises (too many or not enough values
         to unpack). Only a name's shape, a tensor without alternative shapes, names without a starred one."""
-        if not (isinstance(target, (cst.Tuple, cst.List)) and isinstance(value, SeqV) and value.kind == "shape"):
+        if not (isinstance(value, SeqV) and value.kind == "shape"):  # first: cheap, and rare
+            return
+        if not isinstance(target, (cst.Tuple, cst.List)):
             return
         if any(isinstance(e, cst.StarredElement) for e in target.elements) or len(target.elements) == len(value.items):
             return

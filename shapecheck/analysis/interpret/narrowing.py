@@ -92,7 +92,7 @@ def _rank_flags(fn: cst.CSTNode) -> dict[int, cst.Comparison]:
         stack = [node]
         while stack:
             n = stack.pop()
-            if isinstance(n, cst.Name):
+            if type(n) is cst.Name:
                 found.add(n.value)
             stack.extend(children(n))
         return found
@@ -100,14 +100,14 @@ def _rank_flags(fn: cst.CSTNode) -> dict[int, cst.Comparison]:
     def block(stmts: "Sequence[cst.CSTNode]") -> None:
         pending: dict[str, tuple[cst.Comparison, str]] = {}  # flag -> (its rank test, the tested variable)
         for stmt in stmts:
-            test = stmt.test if isinstance(stmt, cst.If) else None
+            test = stmt.test if type(stmt) is cst.If else None  # (exact types: libcst's isinstance goes through ABCs)
             if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
                 test = test.expression
             if isinstance(test, cst.Name) and test.value in pending:
                 out[id(test)] = pending[test.value][0]
             bound = None
             if (
-                isinstance(stmt, cst.SimpleStatementLine)
+                type(stmt) is cst.SimpleStatementLine
                 and len(stmt.body) == 1
                 and isinstance(stmt.body[0], cst.Assign)
                 and len(stmt.body[0].targets) == 1
@@ -120,17 +120,19 @@ def _rank_flags(fn: cst.CSTNode) -> dict[int, cst.Comparison]:
                 subject = _rank_subject(cmp.left) or _rank_subject(cmp.comparisons[0].comparator)
                 if subject is not None and "." not in subject:
                     bound = (stmt.body[0].targets[0].target.value, cmp, subject)
-            mentioned = names(stmt)
-            pending = {f: v for f, v in pending.items() if f not in mentioned and v[1] not in mentioned}
+            if pending:  # (a statement's names are read only while a flag waits for its if: rare)
+                mentioned = names(stmt)
+                pending = {f: v for f, v in pending.items() if f not in mentioned and v[1] not in mentioned}
             if bound is not None:
                 pending[bound[0]] = (bound[1], bound[2])
 
     stack: list[cst.CSTNode] = [fn]
     while stack:
         n = stack.pop()
-        if isinstance(n, (cst.IndentedBlock, cst.Module)):
-            block(n.body)
-        if n is not fn and isinstance(n, (cst.FunctionDef, cst.ClassDef, cst.Lambda)):
+        kind = type(n)
+        if kind is cst.IndentedBlock or kind is cst.Module:
+            block(n.body)  # type: ignore[attr-defined]
+        if n is not fn and (kind is cst.FunctionDef or kind is cst.ClassDef or kind is cst.Lambda):
             continue  # another function's flags
         stack.extend(children(n))
     return out
