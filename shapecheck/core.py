@@ -37,9 +37,14 @@ def decode_source(data: bytes | str) -> str:
     return data.decode(encoding)  # "utf-8-sig" drops the one BOM Python allows; a second one stays (and is an error)
 
 
+def mentions_ours(text: str) -> bool:
+    """Does the source mention einops/jaxtyping/half precision, or import a framework (torch, jax, ...)?"""
+    return any(m in text for m in _MARKERS) or _FRAMEWORK_IMPORT.search(text) is not None
+
+
 def relevant(text: str, project: "object | None" = None, path: str | None = None) -> bool:
     """Cheap pre-filter: files that mention none of our libraries are skipped before parsing."""
-    if any(m in text for m in _MARKERS) or _FRAMEWORK_IMPORT.search(text):
+    if mentions_ours(text):
         return True
     if path is not None and _fixture_test(text, path):
         return True
@@ -88,7 +93,7 @@ def _relevant_conftest(path: str, stamp: int) -> frozenset[str]:
             text = f.read().decode("utf-8", "replace")
     except OSError:
         return frozenset()
-    if not (any(m in text for m in _MARKERS) or _FRAMEWORK_IMPORT.search(text)):
+    if not mentions_ours(text):
         return frozenset()
     return frozenset(_FIXTURE_DEFS.findall(text))
 

@@ -227,15 +227,13 @@ def _fenced_examples(md: str) -> list[ExampleModule]:
 
 
 def _relevant_examples(path: Path, examples: list[ExampleModule], project: "Project") -> bool:
-    from ...core import _FRAMEWORK_IMPORT, _MARKERS
+    from ...core import mentions_ours
     from .project import IMPORT_RELEVANCE_DEPTH
 
     # as for a source file (core.relevant): a marker, an import of a framework (an example building a plain torch
     # model from the package and calling it), or an import of the package's einops/jaxtyping modules
     return any(
-        any(m in ex.text for m in _MARKERS)
-        or _FRAMEWORK_IMPORT.search(ex.text)
-        or project.imports_relevant(ex.text, str(path), IMPORT_RELEVANCE_DEPTH + 1)
+        mentions_ours(ex.text) or project.imports_relevant(ex.text, str(path), IMPORT_RELEVANCE_DEPTH + 1)
         for ex in examples
     )
 

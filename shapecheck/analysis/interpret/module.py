@@ -1320,19 +1320,7 @@ class ModuleAnalysis:
             inner.append(a.with_shape(a.shape[1:], a.axes[1:] if a.axes is not None else None))
         if batch is None:
             return UNKNOWN
-        func = v.param("func")
-        if isinstance(func, FuncV):
-            out = self.call_function(interp, node, func, inner, {})
-        elif isinstance(func, ObjV):
-            out = self.call_object(interp, node, func, inner, {})
-        elif isinstance(func, LayerV) and func.kind == "partial":
-            out = self.call_partial(interp, node, func, inner, {})
-        elif isinstance(func, LayerV) and func.kind == "vmap":
-            out = self.call_vmap(interp, node, func, inner, {})  # vmap(vmap(f)): two leading axes
-        elif isinstance(func, LayerV):
-            out = layer_rules.apply_layer(self.ops, interp, node, func, inner, {})
-        else:
-            return UNKNOWN
+        out = self.call_value(interp, node, v.param("func"), inner)  # vmap(vmap(f)): two leading axes
 
         def stacked(r: Value) -> Value:
             if isinstance(r, TensorV):

@@ -788,6 +788,21 @@ def _pool_out(cx: OpContext, x: TensorV, layer: LayerV) -> Value:
     return x.with_shape(x.shape[:-n] + tuple(spatial))
 
 
+def _input_size_fails(cx: OpContext, report_node: cst.CSTNode, layer: LayerV, x: TensorV) -> bool:
+    """A recurrent layer or cell (``in``: its input_size) given an input whose last axis differs: SHP204, True."""
+    fin, name = layer.param("in"), str(layer.param("name"))
+    if fin is None or x.shape is None or equal(x.shape[-1], fin) is not Truth.FALSE:
+        return False
+    cx.ctx.report(
+        report_node,
+        "SHP204",
+        {"op": f"nn.{name}", "detail": D.LayerInput(name, "input_size", fin, "last-axis", x.shape[-1], x.shape)},
+        cx.origins([x]),
+        spec=_in_projection(x.shape, fin),
+    )
+    return True
+
+
 @register_layer("RNNCell", "RNNCell", "GRUCell", "LSTMCell")
 class RNNCell(LayerKind):
     """``nn.GRUCell(input_size, hidden_size)`` / ``LSTMCell`` / ``RNNCell`` (and equinox's, built in ``jax_layer``):
@@ -815,18 +830,8 @@ class RNNCell(LayerKind):
         ranks = (1,) if layer.param("lib") == "equinox" else (1, 2)
         if x.shape is None or len(x.shape) not in ranks:
             return UNKNOWN
-        fin, hidden, name = layer.param("in"), layer.param("hidden"), str(layer.param("name"))
-        if fin is not None and equal(x.shape[-1], fin) is Truth.FALSE:
-            cx.ctx.report(
-                report_node,
-                "SHP204",
-                {
-                    "op": f"nn.{name}",
-                    "detail": D.LayerInput(name, "input_size", fin, "last-axis", x.shape[-1], x.shape),
-                },
-                cx.origins([x]),
-                spec=_in_projection(x.shape, fin),
-            )
+        hidden, name = layer.param("hidden"), str(layer.param("name"))
+        if _input_size_fails(cx, report_node, layer, x):
             return UNKNOWN
         if hidden is None:
             return UNKNOWN
@@ -874,19 +879,8 @@ class RNN(LayerKind):
     ) -> Value:
         if x.shape is None or len(x.shape) not in (2, 3):
             return UNKNOWN
-        fin, hidden, dirs = layer.param("in"), layer.param("hidden"), layer.param("dirs")
-        name = layer.param("name")
-        if fin is not None and equal(x.shape[-1], fin) is Truth.FALSE:
-            cx.ctx.report(
-                report_node,
-                "SHP204",
-                {
-                    "op": f"nn.{name}",
-                    "detail": D.LayerInput(str(name), "input_size", fin, "last-axis", x.shape[-1], x.shape),
-                },
-                cx.origins([x]),
-                spec=_in_projection(x.shape, fin),
-            )
+        hidden, dirs, name = layer.param("hidden"), layer.param("dirs"), layer.param("name")
+        if _input_size_fails(cx, report_node, layer, x):
             return UNKNOWN
         if hidden is None:
             return UNKNOWN
