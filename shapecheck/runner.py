@@ -7,7 +7,7 @@ import json
 import os
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Iterable, Iterator
+from typing import TYPE_CHECKING, Any, Iterable, Iterator, NamedTuple
 
 from ._version import __version__
 from .config import Config
@@ -205,12 +205,22 @@ class Cache:
             pass
 
 
-def _segments(todo: list[tuple[int, Path, str]], n: int) -> list[tuple[int, int]]:
+class DocPart(NamedTuple):
+    """A work item: the ``part``-th chain of examples of a documentation file (analysis/index/examples.py)."""
+
+    path: Path
+    part: int
+
+
+Item = tuple[int, "Path | DocPart", str]  # (number, source file or documentation chain, displayed path)
+
+
+def _segments(todo: list[Item], n: int) -> list[tuple[int, int]]:
     """``todo`` (in directory order) cut into ``n`` runs of about the same size of source: (start, end) indices."""
     sizes = []
     for _, f, _ in todo:
         try:
-            sizes.append(f.stat().st_size + 1)
+            sizes.append(f.stat().st_size + 1 if isinstance(f, Path) else 1)
         except OSError:
             sizes.append(1)
     total, acc, cuts = sum(sizes), 0, [0]
@@ -222,7 +232,7 @@ def _segments(todo: list[tuple[int, Path, str]], n: int) -> list[tuple[int, int]
     return [(cuts[k], cuts[k + 1]) for k in range(n)]
 
 
-def _work(todo: list[tuple[int, Path, str]], w: int, bounds: Any, project: Any) -> dict[int, list[Finding]]:
+def _work(todo: list[Item], w: int, bounds: Any, project: Any) -> dict[int, list[Finding]]:
     """Worker ``w``'s share of a parallel run: files one at a time from one end of its segment of ``todo`` (even
     workers from the front, odd ones from the back: two workers share a segment and meet in it), then from the other
     segments. Neighbouring files import each other and a module is parsed once per process that needs it, so each
@@ -233,7 +243,7 @@ def _work(todo: list[tuple[int, Path, str]], w: int, bounds: Any, project: Any) 
     lo, hi = bounds[2 * seg], bounds[2 * seg + 1]
     mid = (lo + hi) // 2
     mine = todo[lo:mid] if front else todo[mid:hi]  # what this worker expects to check: parsed whole when imported
-    project.checking = {project.add_file(f) for _, f, _ in mine if not _is_doc_item(f)}
+    project.checking = {project.add_file(f) for _, f, _ in mine if isinstance(f, Path)}
     project.mask_imports = True
     out: dict[int, list[Finding]] = {}
     for s in [seg] + [k for k in range(n_seg) if k != seg]:
@@ -247,7 +257,7 @@ def _work(todo: list[tuple[int, Path, str]], w: int, bounds: Any, project: Any) 
                 else:
                     j, bounds[2 * s + 1] = hi - 1, hi - 1
             i, f, d = todo[j]
-            loaded = None if _is_doc_item(f) else project.modules.get(project.add_file(f))
+            loaded = project.modules.get(project.add_file(f)) if isinstance(f, Path) else None
             if loaded is not None and (loaded.masked or loaded.other_trees):
                 # taken from another worker's share after it was imported with bodies blanked: forgotten (as
                 # Project.trim forgets modules) so that it is parsed whole, once, for its own analysis
@@ -257,7 +267,7 @@ def _work(todo: list[tuple[int, Path, str]], w: int, bounds: Any, project: Any) 
 
 
 def _worker(
-    todo: list[tuple[int, Path, str]],
+    todo: list[Item],
     w: int,
     bounds: Any,
     files: list[Path],
@@ -274,8 +284,8 @@ def _worker(
 
 
 def _shares(
-    todo: list[tuple[int, Path, str]], n: int, segments: list[tuple[int, int]]
-) -> list[list[tuple[int, Path, str]]]:
+    todo: list[Item], n: int, segments: list[tuple[int, int]]
+) -> list[list[Item]]:
     """What each of ``n`` workers starts with (see ``_work``): the front or back half of its segment."""
     out = []
     for w in range(n):
@@ -285,7 +295,7 @@ def _shares(
     return out
 
 
-def _preload(shares: list[list[tuple[int, Path, str]]], project: Any) -> None:
+def _preload(shares: list[list[Item]], project: Any) -> None:
     """Load, before the workers fork, the modules that files of more than one worker's share import (or check): each
     worker would otherwise parse and run them again (issue 11: with ``-j 2`` each worker parsed about as many lines
     as a ``-j 1`` run). They are loaded whole, as the worker that checks one of them needs it; the children inherit
@@ -308,7 +318,7 @@ def _preload(shares: list[list[tuple[int, Path, str]]], project: Any) -> None:
     users: dict[str, set[int]] = {}
     order: list[str] = []
     for w, share in enumerate(shares):
-        todo = [project.add_file(f) for _, f, _ in share if not _is_doc_item(f)]
+        todo = [project.add_file(f) for _, f, _ in share if isinstance(f, Path)]
         seen: set[str] = set()
         while todo:  # the share's files and what they import, transitively
             m = todo.pop(0)
@@ -326,7 +336,7 @@ def _preload(shares: list[list[tuple[int, Path, str]]], project: Any) -> None:
 
 
 def _run_parallel(
-    todo: list[tuple[int, Path, str]], n: int, files: list[Path], project: Any
+    todo: list[Item], n: int, files: list[Path], project: Any
 ) -> dict[int, list[Finding]]:
     """``todo`` over ``n`` workers (see ``_work``): this process and ``n - 1`` children. Files of a child that died are
     left out (the caller analyses them)."""
@@ -335,7 +345,7 @@ def _run_parallel(
     from .analysis.report import checker  # noqa: F401  (children forked below inherit the parser and the analyser)
 
     ctx = multiprocessing.get_context()
-    n_docs = sum(1 for _, f, _ in todo if _is_doc_item(f))  # appended after the Python files by _run
+    n_docs = sum(1 for _, f, _ in todo if isinstance(f, DocPart))  # appended after the Python files by _run
     sources = todo[: len(todo) - n_docs]
     segments = _segments(sources, (n + 1) // 2)
     # the documentation files are a last segment of their own: no worker starts with one, and the first worker to
@@ -368,14 +378,16 @@ def _run_parallel(
     return results
 
 
-def _analyse_path(path: Path, display: str, project: "Project | None") -> list[Finding]:
+def _analyse_path(path: "Path | DocPart", display: str, project: "Project | None") -> list[Finding]:
     """Findings of one work item, a source file or a documentation file (unfiltered: the caller applies the
     configuration; its pre-filter passed the file already); the project forgets modules after each."""
     try:
-        if project is not None and _is_doc_item(path):
+        if isinstance(path, DocPart):
+            if project is None:
+                return []
             from .analysis.index.examples import check_doc
 
-            return check_doc(path, display, project)
+            return check_doc(path.path, display, project, path.part)
         try:
             data = path.read_bytes()
         except OSError as exc:
@@ -400,7 +412,7 @@ def _run(files: list[Path], config: Config, jobs: int, use_cache: bool, docs: li
 
     cache = Cache(Path(config.root) if config.root else Path.cwd(), enabled=use_cache)
     results: dict[int, list[Finding]] = {}
-    todo: list[tuple[int, Path, str]] = []
+    todo: list[Item] = []
     project = Project.for_files(files, config.stub_paths)
     keys: dict[int, str] = {}
     for i, f in enumerate(files):
@@ -434,10 +446,12 @@ def _run(files: list[Path], config: Config, jobs: int, use_cache: bool, docs: li
         else:
             todo.append((i, f, display))
     docs_at: dict[int, Path] = {}  # documentation files, numbered after the Python files
+    chains: dict[int, int] = {}  # work item -> its documentation file's number: one item per chain of examples
     if docs:
         from .analysis.index.examples import doc_jobs
 
-        for i, (doc, key) in enumerate(doc_jobs(docs, project, cache), start=len(files)):
+        item = len(files) + len(docs)
+        for i, (doc, key, n_chains) in enumerate(doc_jobs(docs, project, cache), start=len(files)):
             docs_at[i] = doc
             cached = cache.get(key) if key else None
             if cached is not None:
@@ -445,17 +459,23 @@ def _run(files: list[Path], config: Config, jobs: int, use_cache: bool, docs: li
                 continue
             if key:
                 keys[i] = key
-            todo.append((i, doc, str(doc)))
+            results[i] = []
+            for k in range(n_chains):
+                chains[item] = i
+                todo.append((item, DocPart(doc, k), str(doc)))
+                item += 1
     n_jobs = jobs if jobs > 0 else (os.cpu_count() or 1)
     left = todo
     if len(todo) >= 8 and n_jobs > 1:
         results.update(_run_parallel(todo, n_jobs, files, project))
         left = [t for t in todo if t[0] not in results]
-    project.checking = {project.add_file(f) for _, f, _ in left if not _is_doc_item(f)}
+    project.checking = {project.add_file(f) for _, f, _ in left if isinstance(f, Path)}
     project.mask_imports = True
-    for i, f, d in left:
-        results[i] = _analyse_path(f, d, project)
-    for i, _, _ in todo:
+    for i, w, d in left:
+        results[i] = _analyse_path(w, d, project)
+    for item, i in chains.items():  # a documentation file's findings: its chains', in order
+        results[i].extend(results.pop(item, []))
+    for i in dict.fromkeys(chains.get(i, i) for i, _, _ in todo):
         if i in keys:
             cache.put(keys[i], results[i])
     from .core import _filter
@@ -470,11 +490,6 @@ def _run(files: list[Path], config: Config, jobs: int, use_cache: bool, docs: li
                 lines = []
             out.extend(_filter(fs, lines, config, str(f)))
     return out
-
-
-def _is_doc_item(path: Path) -> bool:
-    """A documentation file among the work items (``_run`` appends them after the Python files)."""
-    return path.suffix.lower() == ".md"
 
 
 def _maybe_relevant(data: bytes, project: object, path: Path) -> bool:

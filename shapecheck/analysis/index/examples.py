@@ -185,8 +185,9 @@ def example_modules(md: str) -> list[ExampleModule]:
     return chains
 
 
-def build_doc(path: Path, display: str, project: "Project") -> "list[ModuleAnalysis]":
-    """The analysed synthetic modules of one Markdown file (none when it holds no usable python block)."""
+def build_doc(path: Path, display: str, project: "Project", part: int | None = None) -> "list[ModuleAnalysis]":
+    """The analysed synthetic modules of one Markdown file (none when it holds no usable python block); with ``part``,
+    only its ``part``-th chain (the runner schedules a file's chains as separate work items)."""
     from ..interpret.module import ModuleAnalysis
     from ..report.checker import parse
 
@@ -195,7 +196,9 @@ def build_doc(path: Path, display: str, project: "Project") -> "list[ModuleAnaly
     except OSError:
         return []
     out = []
-    for ex in example_modules(md):
+    for k, ex in enumerate(_fenced_examples(md)):
+        if part is not None and k != part:
+            continue
         # the blank lines that keep the file's line numbers are left out of the parse (a README of 2,900 lines with
         # 55 examples made libcst read 160,000 blank lines): the tree starts at the example's first line
         body = ex.text.lstrip("\n")
@@ -221,9 +224,20 @@ def relevant_doc(path: Path, project: "Project") -> bool:
     return _relevant_examples(path, _fenced_examples(md), project)
 
 
+_EXAMPLES: dict[str, list[ExampleModule]] = {}  # a Markdown text's examples: its chains are work items of their own
+
+
 def _fenced_examples(md: str) -> list[ExampleModule]:
-    """``example_modules``, without reading a text that has no fenced block at all."""
-    return example_modules(md) if "```" in md or "~~~" in md else []
+    """``example_modules``, without reading a text that has no fenced block at all; kept per text for the run (the
+    pre-filter, the cache key and each chain's work item read the same file; a -j worker inherits the parent's)."""
+    if "```" not in md and "~~~" not in md:
+        return []
+    got = _EXAMPLES.get(md)
+    if got is None:
+        if len(_EXAMPLES) >= 64:
+            _EXAMPLES.clear()
+        got = _EXAMPLES[md] = example_modules(md)
+    return got
 
 
 def _relevant_examples(path: Path, examples: list[ExampleModule], project: "Project") -> bool:
@@ -238,24 +252,27 @@ def _relevant_examples(path: Path, examples: list[ExampleModule], project: "Proj
     )
 
 
-def check_doc(path: Path, display: str, project: "Project") -> "list[Finding]":
-    """Findings of one documentation file's examples (unfiltered: the caller applies the configuration). An analyser
-    error in a documentation example is dropped, never reported: the file is not the user's code."""
+def check_doc(path: Path, display: str, project: "Project", part: int | None = None) -> "list[Finding]":
+    """Findings of one documentation file's examples, or of its ``part``-th chain (unfiltered: the caller applies
+    the configuration). An analyser error in a documentation example is dropped, never reported: the file is not
+    the user's code."""
     from ..report.checker import findings_of
 
     try:
-        analyses = build_doc(path, display, project)
+        analyses = build_doc(path, display, project, part)
     except Exception:
         return []
     return [f for a in analyses for f in findings_of(a) if not f.code.startswith("SHP9")]
 
 
-def doc_jobs(docs: list[Path], project: "Project", cache: "Cache") -> "list[tuple[Path, str]]":
+def doc_jobs(docs: list[Path], project: "Project", cache: "Cache") -> "list[tuple[Path, str, int]]":
     """The documentation files of a run that hold relevant examples, each with its result-cache key (its text and the
-    texts of the project files its examples import). The runner schedules them with the Python files (any worker may
-    take one: a README whose examples build and run models costs as much as many source files) and filters their
-    findings by the configuration as it does a file's."""
-    out: list[tuple[Path, str]] = []
+    texts of the project files its examples import) and its number of example chains. The runner schedules each
+    chain as a work item with the Python files (any worker may take one: a README whose examples build and run
+    models costs as much as many source files, 17-30% of the work on vit-pytorch, x-transformers or
+    vector-quantize; one worker running it alone at the end left the other idle) and filters a file's findings by
+    the configuration as it does a Python file's."""
+    out: list[tuple[Path, str, int]] = []
     # (project.mask_imports stays as the runner sets it: turned on here, before the -j 2 preload, it made the
     # preloaded modules load with blanked bodies, and every worker parsed them whole again)
     roots = getattr(project.paths, "roots", None)
@@ -273,7 +290,7 @@ def doc_jobs(docs: list[Path], project: "Project", cache: "Cache") -> "list[tupl
         if not _relevant_examples(d, examples, project):
             continue
         if not cache.enabled:
-            out.append((d, ""))
+            out.append((d, "", len(examples)))
             continue
         deps: list[bytes] = []
         for dep in sorted({path for ex in examples for path in project.dependencies(ex.text, "")}):
@@ -281,5 +298,5 @@ def doc_jobs(docs: list[Path], project: "Project", cache: "Cache") -> "list[tupl
                 deps.append(dep.read_bytes())
             except OSError:
                 pass
-        out.append((d, cache.key(data, deps, str(d) + "#examples")))
+        out.append((d, cache.key(data, deps, str(d) + "#examples"), len(examples)))
     return out
