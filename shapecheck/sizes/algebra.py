@@ -109,9 +109,11 @@ class Size:
         return self.terms[0][1] if self.terms else Fraction(0)
 
     def as_int(self) -> int | None:
-        if self.is_const and self.value.denominator == 1:
-            return int(self.value)
-        return None
+        got = self.__dict__.get("_int", self)  # kept once computed, as the hash is (read all through the analysis)
+        if got is self:
+            got = int(self.value) if self.is_const and self.value.denominator == 1 else None
+            object.__setattr__(self, "_int", got)
+        return got  # type: ignore[return-value]
 
     @property
     def is_symbol(self) -> bool:
@@ -135,7 +137,10 @@ class Size:
 
     # ---- arithmetic ----
     def __add__(self, other: "SizeLike") -> "Size":
-        o = as_size(other)
+        o = other if type(other) is Size else as_size(other)
+        a, b = self.terms, o.terms
+        if len(a) == 1 and len(b) == 1 and not a[0][0] and not b[0][0]:
+            return Size.const(a[0][1] + b[0][1])  # two numbers: most sums the analysis makes
         d: dict[Mono, Fraction] = dict(self.terms)
         for m, c in o.terms:
             d[m] = d.get(m, Fraction(0)) + c
@@ -153,7 +158,13 @@ class Size:
         return as_size(other) - self
 
     def __mul__(self, other: "SizeLike") -> "Size":
-        o = as_size(other)
+        o = other if type(other) is Size else as_size(other)
+        a, b = self.terms, o.terms
+        if len(a) == 1 and len(b) == 1:  # monomials (numbers, symbols and their products): one term, no sorting
+            (m1, c1), (m2, c2) = a[0], b[0]
+            if not m1 and not m2:
+                return Size.const(c1 * c2)
+            return Size(((_mono_mul(m1, m2), c1 * c2),))
         d: dict[Mono, Fraction] = {}
         for m1, c1 in self.terms:
             for m2, c2 in o.terms:
@@ -268,7 +279,10 @@ def _sign(s: Size) -> int:
 
 def equal(a: SizeLike, b: SizeLike) -> Truth:
     """Definitely equal, definitely different (for every positive assignment), or unknown."""
-    diff = as_size(a) - as_size(b)
+    a, b = as_size(a), as_size(b)
+    if a is b or a.terms == b.terms:  # the same size (sizes are canonical): no subtraction
+        return Truth.TRUE
+    diff = a - b
     if not diff.terms:
         return Truth.TRUE
     if _sign(diff) != 0:  # all monomials are positive for positive symbols
