@@ -1749,6 +1749,142 @@ def _nnx_conv(cx: OpContext, node: cst.Call, name: str, args: list[Value], kwarg
     return LayerV(conv.kind, conv.params + (("in", fin.size),), node)
 
 
+@framework_layer("flax.nnx", "List")
+def _nnx_list(cx: OpContext, node: cst.Call, name: str, args: list[Value], kwargs: dict[str, Value]) -> Value:
+    """``nnx.List([...])``: torch's ModuleList (its items, or any number of one element)."""
+    if len(args) > 1 or kwargs:
+        return UNKNOWN
+    return layers.ModuleList.build(cx, node, "ModuleList", args, {})
+
+
+@framework_layer("flax.nnx", "Sequential")
+def _nnx_sequential(cx: OpContext, node: cst.Call, name: str, args: list[Value], kwargs: dict[str, Value]) -> Value:
+    """``nnx.Sequential(*layers)``: linen's Sequential of the same layers (functions such as ``nnx.relu`` too)."""
+    if kwargs:
+        return UNKNOWN
+    return _linen_sequential(cx, node, name, [SeqV(tuple(args))], {})
+
+
+@framework_layer("flax.nnx", "GroupNorm")
+def _nnx_group_norm(cx: OpContext, node: cst.Call, name: str, args: list[Value], kwargs: dict[str, Value]) -> Value:
+    """``nnx.GroupNorm(num_features, num_groups=32, group_size=None, rngs=...)``: channels last; the constructor
+    rejects groups that do not divide the features, the input's last axis must have ``num_features``."""
+    feats = _arg(args, kwargs, 0, "num_features")
+    groups = _arg(args, kwargs, 1, "num_groups", IntV(Size.const(32)))
+    gsize = _arg(args, kwargs, 2, "group_size", NoneV())
+    if not isinstance(feats, IntV) or not isinstance(gsize, NoneV) or "reduction_axes" in kwargs:
+        return UNKNOWN
+    if isinstance(groups, IntV) and not layers._divides(
+        cx, node, "nnx.GroupNorm", ("num_features", feats.size), ("num_groups", groups.size)
+    ):
+        return UNKNOWN
+    return _kl("ChannelsLastNorm", node, cls="GroupNorm", c=feats.size)
+
+
+@layer_kind("fw:ChannelsLastNorm")
+def _apply_channels_last_norm(
+    cx: OpContext, interp: "Interpreter", node: cst.Call, report_node: cst.CSTNode, layer: LayerV, x: TensorV
+) -> Value:
+    shape, c = x.shape, layer.param("c")
+    if shape is None or not shape or c is None or equal(shape[-1], c) is not Truth.FALSE:
+        return x
+    cls = layer.param("cls")
+    cx.ctx.report(
+        report_node,
+        "SHP204",
+        {"op": f"nnx.{cls}", "detail": D.LayerInput(cls, "num_features", c, "last-axis", shape[-1], shape)},
+        cx.origins([x]),
+        spec=OpSpec("nn.Linear", None, (shape,), (), (("in_features", c), ("out_features", c))),
+    )
+    return x.with_shape(None)
+
+
+@framework_layer("flax.linen", "ConvTranspose")
+def _flax_conv_transpose(
+    cx: OpContext, node: cst.Call, name: str, args: list[Value], kwargs: dict[str, Value]
+) -> Value:
+    """``nn.ConvTranspose(features, kernel_size, strides=None, padding="SAME")``: channels last; each spatial side
+    becomes ``h * s`` (SAME) or ``h * s + max(k - s, 0)`` (VALID)."""
+    feats = _arg(args, kwargs, 0, "features")
+    ks = _arg(args, kwargs, 1, "kernel_size")
+    if isinstance(ks, IntV):
+        ks = SeqV((ks,))
+    if (
+        not isinstance(ks, SeqV)
+        or not all(isinstance(k, IntV) for k in ks.items)
+        or len(args) > 3
+        or not {"kernel_dilation", "input_dilation", "feature_group_count"}.isdisjoint(kwargs)
+    ):
+        return UNKNOWN
+    n = len(ks.items)
+    st = _arg(args, kwargs, 2, "strides", NoneV())
+    st = IntV(Size.const(1)) if isinstance(st, NoneV) else st
+    strides = _ints([st] * n) if isinstance(st, IntV) else (_ints(list(st.items)) if isinstance(st, SeqV) else None)
+    kernel = _ints(list(ks.items))
+    pad = kwargs.get("padding", StrV("SAME"))
+    mode = pad.value.upper() if isinstance(pad, StrV) and pad.value.upper() in ("SAME", "VALID") else None
+    return _kl(
+        "FlaxConvTranspose",
+        node,
+        n=n,
+        features=feats.size if isinstance(feats, IntV) else None,
+        strides=tuple(strides) if strides is not None and len(strides) == n else None,
+        kernel=tuple(kernel) if kernel is not None else None,
+        mode=mode,
+    )
+
+
+@framework_layer("flax.nnx", "ConvTranspose")
+def _nnx_conv_transpose(
+    cx: OpContext, node: cst.Call, name: str, args: list[Value], kwargs: dict[str, Value]
+) -> Value:
+    """``nnx.ConvTranspose(in_features, out_features, kernel_size, strides=None, padding="SAME", rngs=...)``:
+    linen's ConvTranspose with its input channels given, which the input's last axis must have."""
+    fin = _arg(args, kwargs, 0, "in_features")
+    rest = {k: v for k, v in kwargs.items() if k not in ("in_features", "rngs", "use_bias")}
+    if "out_features" in rest:
+        rest["features"] = rest.pop("out_features")
+    if not isinstance(fin, IntV) or len(args) > 4 or set(rest) - {"features", "kernel_size", "strides", "padding"}:
+        return UNKNOWN
+    conv = _flax_conv_transpose(cx, node, name, list(args[1:4]), rest)
+    if not isinstance(conv, LayerV):
+        return UNKNOWN
+    return LayerV(conv.kind, conv.params + (("in", fin.size),), node)
+
+
+@layer_kind("fw:FlaxConvTranspose")
+def _apply_flax_conv_transpose(
+    cx: OpContext, interp: "Interpreter", node: cst.Call, report_node: cst.CSTNode, layer: LayerV, x: TensorV
+) -> Value:
+    shape = x.shape
+    n, f = layer.param("n"), layer.param("features")
+    if shape is None or len(shape) < n + 1:
+        return x.with_shape(None)
+    fin = layer.param("in")  # nnx.ConvTranspose's in_features: the input's channels (last axis)
+    if fin is not None and equal(shape[-1], fin) is Truth.FALSE:
+        cx.ctx.report(
+            report_node,
+            "SHP204",
+            {
+                "op": "nnx.ConvTranspose",
+                "detail": D.LayerInput("ConvTranspose", "in_features", fin, "last-axis", shape[-1], shape),
+            },
+            cx.origins([x]),
+            spec=OpSpec("nn.Linear", None, (shape,), (), (("in_features", fin), ("out_features", fin))),
+        )
+        return UNKNOWN
+    strides, kernel, mode = layer.param("strides"), layer.param("kernel"), layer.param("mode")
+    sides: list[Size] = []
+    for i, size in enumerate(shape[-n - 1 : -1]):
+        if strides is None or kernel is None or mode is None:
+            sides.append(cx.fresh("h"))
+        elif mode == "SAME":
+            sides.append(size * strides[i])
+        else:
+            sides.append(size * strides[i] + max(kernel[i] - strides[i], 0))
+    return x.with_shape(shape[: -n - 1] + tuple(sides) + (f if f is not None else cx.fresh("features"),))
+
+
 @layer_kind("fw:FlaxConv")
 def _apply_flax_conv(
     cx: OpContext, interp: "Interpreter", node: cst.Call, report_node: cst.CSTNode, layer: LayerV, x: TensorV
