@@ -36,6 +36,7 @@ class FunctionInfo:
     analysing: bool = False
     keeps_args: bool | None = None  # its body leaves its arguments' attributes alone (objects.keeps_arguments)
     rebound: bool = False  # a method its class body assigns again after the def (``rel = torch.vmap(rel)``)
+    one_line: bool | None = None  # its body is one ``return`` of calls by name only (module.one_line_helper)
 
     @property
     def name(self) -> str:

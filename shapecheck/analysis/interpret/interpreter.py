@@ -575,6 +575,11 @@ class Interpreter:
             return
         if key is None or not isinstance(v, ObjV) or not v.concrete:
             return
+        for other, held in list(self.scope.vars.items()):
+            # the same object reached through another name (``for _, attn, _ in self.stages: attn.norm = ...``
+            # changes the element of self.stages too): what holds it is no longer trusted
+            if other != key and held is not v and _holds(held, v, 3):
+                self.scope.vars[other] = UNKNOWN
         if attr is not None and root is node:
             self.scope.vars[key] = ObjV(
                 v.cls_key, tuple((k, x) for k, x in v.attrs if k != attr) + ((attr, value),), True
@@ -1261,6 +1266,23 @@ def _decorator_name(d: cst.Decorator) -> str:
 
 
 _SIZED_CONTAINERS = frozenset({"Sequential", "ModuleList", "ModuleDict", "ParameterList", "ParameterDict"})
+
+
+def _holds(container: Value, obj: ObjV, depth: int) -> bool:
+    """Does ``container`` (a list, tuple, dict or object) hold ``obj`` itself, ``depth`` levels down at most?"""
+    if depth <= 0:
+        return False
+    if isinstance(container, SeqV):
+        items: tuple[Value, ...] = container.items
+    elif isinstance(container, ManyV):
+        items = (container.elem,) if container.elem is not None else ()
+    elif isinstance(container, DictV):
+        items = tuple(x for _, x in container.items)
+    elif isinstance(container, ObjV):
+        items = tuple(x for _, x in container.attrs)
+    else:
+        return False
+    return any(x is obj or _holds(x, obj, depth - 1) for x in items)
 
 
 def _truth(v: Value) -> bool | None:

@@ -700,7 +700,7 @@ class ModuleAnalysis:
                 # overrides (a loss whose reduce_loss keeps the batch axis), so its annotation's shape is not trusted
                 return declared.with_shape(None)
             return declared
-        if fi.analysing or depth >= MAX_INLINE_DEPTH:
+        if fi.analysing or depth >= MAX_INLINE_DEPTH + (objects.ONE_LINE_EXTRA_DEPTH if objects.one_line_helper(fi) else 0):
             return UNKNOWN
         if (
             interp.frame.building
@@ -1253,6 +1253,10 @@ class ModuleAnalysis:
             v = self.globals.get(func.value)
         if v is None and qual is not None and self.project is not None:
             v = self.project.lookup(qual)
+        if isinstance(func, cst.Name) and isinstance(interp.scope.vars.get(func.value), FuncV):
+            v = interp.scope.vars[func.value]
+        if isinstance(v, FuncV):
+            return objects.helper_keeps(self, v)  # exists(block): a one-line helper that leaves its arguments alone
         if not isinstance(v, RefV) or not v.qualname.startswith("class:"):
             return False
         ci = self.find_class(v.qualname[6:])

@@ -15,7 +15,7 @@ import libcst as cst
 
 from ..index.functions import ClassInfo, FunctionInfo, bind_arguments
 from ..index.imports import dotted
-from .values import UNKNOWN, IntV, ManyV, NoneV, ObjV, RefV, SeqV, Value
+from .values import UNKNOWN, FuncV, IntV, ManyV, NoneV, ObjV, RefV, SeqV, Value
 
 if TYPE_CHECKING:
     from .interpreter import Interpreter
@@ -502,12 +502,65 @@ def keeps_arguments(fi: FunctionInfo) -> bool:
 
 
 def _callee_keeps(fi: FunctionInfo, func: cst.BaseExpression) -> bool:
-    """An argument handed on to ``func``: only a class of the analysed code whose constructors keep their arguments."""
+    """An argument handed on to ``func``: only a class of the analysed code whose constructors keep their arguments,
+    or a one-line helper that keeps its own (``default(x, d)`` calling ``exists(x)``)."""
     m = fi.module
     v = m.globals.get(func.value) if isinstance(func, cst.Name) else None
+    if isinstance(v, FuncV):
+        return helper_keeps(m, v)
     if not isinstance(v, RefV) or not v.qualname.startswith("class:"):
         return False
     ci = m.find_class(v.qualname[6:])
     if ci is None:
         return False
     return all(keeps_arguments(c.methods["__init__"]) for c in mro(m, ci) if "__init__" in c.methods)
+
+
+def helper_keeps(m: "ModuleAnalysis", v: FuncV) -> bool:
+    """Is ``v`` a plain one-line function of the analysed code (``def exists(v): return v is not None``) that leaves
+    its arguments alone? An object handed to it (``if exists(self.attn):``) stays known."""
+    if v.bound_self is not None or v.env:
+        return False
+    fi = m.find_function(v.key)
+    return fi is not None and fi.cls_key is None and one_line_helper(fi) and keeps_arguments(fi)
+
+
+ONE_LINE_EXTRA_DEPTH = 2  # how far past MAX_INLINE_DEPTH one-line helpers (``exists``, ``default``) still run
+
+
+def one_line_helper(fi: FunctionInfo) -> bool:
+    """A function whose body is one ``return`` of an expression that calls nothing but names, with no lambda or
+    comprehension (``def exists(v): return v is not None``, ``def default(v, d): return v if exists(v) else d``):
+    it runs past the inlining depth (by ONE_LINE_EXTRA_DEPTH), so a constructor five calls deep still knows
+    ``dim_out = default(dim_out, dim)``. What it calls that is not such a helper stops at the depth as before."""
+    if fi.one_line is None:
+        fi.one_line = _one_line(fi.node)
+    return fi.one_line
+
+
+def _one_line(fn: cst.FunctionDef) -> bool:
+    if fn.decorators or not isinstance(fn.body, cst.IndentedBlock):
+        return False
+    body = list(fn.body.body)
+    if (
+        len(body) == 2
+        and isinstance(body[0], cst.SimpleStatementLine)
+        and len(body[0].body) == 1
+        and isinstance(body[0].body[0], cst.Expr)
+        and isinstance(body[0].body[0].value, (cst.SimpleString, cst.ConcatenatedString))
+    ):
+        body = body[1:]  # a docstring
+    if len(body) != 1 or not isinstance(body[0], cst.SimpleStatementLine) or len(body[0].body) != 1:
+        return False
+    ret = body[0].body[0]
+    if not isinstance(ret, cst.Return) or ret.value is None:
+        return False
+    stack: list[cst.CSTNode] = [ret.value]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, (cst.Lambda, cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp, cst.NamedExpr)):
+            return False
+        if isinstance(n, cst.Call) and not isinstance(n.func, cst.Name):
+            return False
+        stack.extend(n.children)
+    return True
