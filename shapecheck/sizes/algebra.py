@@ -109,11 +109,13 @@ class Size:
         return self.terms[0][1] if self.terms else Fraction(0)
 
     def as_int(self) -> int | None:
-        got = self.__dict__.get("_int", self)  # kept once computed, as the hash is (read all through the analysis)
-        if got is self:
-            got = int(self.value) if self.is_const and self.value.denominator == 1 else None
-            object.__setattr__(self, "_int", got)
-        return got  # type: ignore[return-value]
+        cached = self.__dict__  # the integer is kept once computed, as the hash is (read all through the analysis)
+        if "_int" in cached:
+            got: int | None = cached["_int"]
+            return got
+        got = int(self.value) if self.is_const and self.value.denominator == 1 else None
+        object.__setattr__(self, "_int", got)
+        return got
 
     @property
     def is_symbol(self) -> bool:
