@@ -283,9 +283,7 @@ def _worker(
         conn.close()
 
 
-def _shares(
-    todo: list[Item], n: int, segments: list[tuple[int, int]]
-) -> list[list[Item]]:
+def _shares(todo: list[Item], n: int, segments: list[tuple[int, int]]) -> list[list[Item]]:
     """What each of ``n`` workers starts with (see ``_work``): the front or back half of its segment."""
     out = []
     for w in range(n):
@@ -335,9 +333,7 @@ def _preload(shares: list[list[Item]], project: Any) -> None:
             project.module(m)
 
 
-def _run_parallel(
-    todo: list[Item], n: int, files: list[Path], project: Any
-) -> dict[int, list[Finding]]:
+def _run_parallel(todo: list[Item], n: int, files: list[Path], project: Any) -> dict[int, list[Finding]]:
     """``todo`` over ``n`` workers (see ``_work``): this process and ``n - 1`` children. Files of a child that died are
     left out (the caller analyses them)."""
     import multiprocessing

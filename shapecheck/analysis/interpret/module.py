@@ -700,7 +700,9 @@ class ModuleAnalysis:
                 # overrides (a loss whose reduce_loss keeps the batch axis), so its annotation's shape is not trusted
                 return declared.with_shape(None)
             return declared
-        if fi.analysing or depth >= MAX_INLINE_DEPTH + (objects.ONE_LINE_EXTRA_DEPTH if objects.one_line_helper(fi) else 0):
+        if fi.analysing or depth >= MAX_INLINE_DEPTH + (
+            objects.ONE_LINE_EXTRA_DEPTH if objects.one_line_helper(fi) else 0
+        ):
             return UNKNOWN
         if (
             interp.frame.building

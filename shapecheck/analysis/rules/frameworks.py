@@ -1835,9 +1835,7 @@ def _flax_conv_transpose(
 
 
 @framework_layer("flax.nnx", "ConvTranspose")
-def _nnx_conv_transpose(
-    cx: OpContext, node: cst.Call, name: str, args: list[Value], kwargs: dict[str, Value]
-) -> Value:
+def _nnx_conv_transpose(cx: OpContext, node: cst.Call, name: str, args: list[Value], kwargs: dict[str, Value]) -> Value:
     """``nnx.ConvTranspose(in_features, out_features, kernel_size, strides=None, padding="SAME", rngs=...)``:
     linen's ConvTranspose with its input channels given, which the input's last axis must have."""
     fin = _arg(args, kwargs, 0, "in_features")
