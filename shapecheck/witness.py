@@ -39,6 +39,7 @@ EINOPS_OPS = frozenset({"rearrange", "reduce", "repeat", "pack", "unpack", "eins
 FRAMEWORK_OPS = frozenset(
     {
         "matmul",
+        "solve",
         "elementwise",
         "loss",
         "cat",
@@ -481,6 +482,21 @@ def _broadcast(a: Sequence[int], b: Sequence[int]) -> tuple[int, ...] | None:
     return tuple(reversed(out))
 
 
+def _solve_failure(a: Sequence[int], b: Sequence[int], framework: str) -> str | None:
+    """``linalg.solve(a, b)`` on concrete shapes: numpy >= 2 / JAX >= 0.5 read only a 1-d b as a vector, torch also
+    a b of a's shape without its last axis."""
+    if len(a) < 2 or not b:
+        return "solve needs a matrix and a right-hand side"
+    if a[-1] != a[-2]:
+        return f"{tuple(a)} is not square"
+    vector = len(b) == 1 or (framework == "torch" and tuple(b) == tuple(a[:-1]))
+    if (b[-1] if vector else b[-2]) != a[-1]:
+        return f"{tuple(a)} and {tuple(b)}: columns and right-hand-side rows differ"
+    if len(b) > 1 and _broadcast(a[:-2], b[:-1] if vector else b[:-2]) is None:
+        return "batch dimensions do not broadcast"
+    return None
+
+
 def _numel(shape: Sequence[int]) -> int:
     n = 1
     for x in shape:
@@ -539,6 +555,8 @@ def concrete_failure(w: Witness) -> str | None:
         if len(a) >= 2 and len(b) >= 2 and _broadcast(a[:-2], b[:-2]) is None:
             return "batch dimensions do not broadcast"
         return None
+    if op == "solve":
+        return _solve_failure(shapes[0], shapes[1], str(witness_get(w, "framework", "numpy")))
     if op == "elementwise":
         return None if _broadcast(shapes[0], shapes[1]) is not None else f"{shapes[0]} and {shapes[1]} do not broadcast"
     if op == "attention":

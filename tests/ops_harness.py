@@ -508,6 +508,27 @@ def common_generators(fw: Framework) -> dict[str, Gen]:
 
     g["matmul"] = matmul
 
+    # --- linalg.solve: a vector, a batch of vectors (torch only), a stack of matrices; broadcasting batches
+    def solve(r: random.Random) -> Case:
+        n, k = r.choice((2, 3)), r.choice((1, 2, 4))
+        batch = list(rand_shape(r, 0, 2))
+        a = batch + [n, n if r.random() < 0.9 else n + 1]
+        form = r.choice(("vector", "batch-vector", "matrix", "batched-matrix", "broadcast"))
+        b = {
+            "vector": [n],
+            "batch-vector": batch + [n],
+            "matrix": [n, k],
+            "batched-matrix": batch + [n, k],
+            "broadcast": [1] * len(batch) + [n, k],
+        }[form]
+        if r.random() < 0.15:
+            b[-1 if form in ("vector", "batch-vector") else -2] += 1
+        eye = f" + {m}.eye({n})" if a[-1] == a[-2] else ""  # ones + identity: never singular
+        setup = [f"a = {fw.tensor(tuple(a))}{eye}", f"b = {fw.tensor(tuple(b))}"]
+        return Case("linalg:solve", fw.name, setup, f"{m}.linalg.solve(a, b)")
+
+    g["solve"] = solve
+
     # --- reductions
     def reduction(r: random.Random, pick: str = "") -> Case:
         name = pick

@@ -632,6 +632,37 @@ class MatmulBatch(Detail):
 
 
 @dataclass(frozen=True)
+class LinalgSolve(Detail):
+    """``linalg.solve(a, b)`` that fails: ``rule`` is "square" (a is not square), "rows" (b's rows are not a's
+    columns; ``stacked`` when numpy >= 2 / JAX >= 0.5 read a b of 2 or more dimensions as a stack of matrices) or
+    "batch" (the batch dimensions do not broadcast)."""
+
+    code, kind = "SHP204", "solve"
+    rule: str
+    a: Shape
+    b: Shape
+    left_size: Any = None
+    right_size: Any = None
+    stacked: bool = False
+
+    def render(self) -> str:
+        if self.rule == "square":
+            return f"the matrix {_shape(self.a)} is not square ({self.left_size} rows, {self.right_size} columns)"
+        if self.rule == "batch":
+            return f"batch dimensions of {_shape(self.a)} and {_shape(self.b)} cannot broadcast"
+        text = (
+            f"{_shape(self.a)} has {self.left_size} columns but the right-hand side {_shape(self.b)} has "
+            f"{self.right_size} rows"
+        )
+        if self.stacked:
+            text += (
+                " (a right-hand side of 2 or more dimensions is a stack of matrices since numpy 2.0 and JAX 0.5;"
+                " for a batch of vectors, solve b[..., None] and drop the last axis, or vmap the solve)"
+            )
+        return text
+
+
+@dataclass(frozen=True)
 class StubArgument(Detail):
     """An argument that contradicts the bundled stub's annotation of ``param`` (``cause``: the matcher's finding)."""
 

@@ -745,6 +745,58 @@ def _matmul(
     return None
 
 
+@FUNCTIONS.register("torch.linalg.solve", "numpy.linalg.solve", "jax.numpy.linalg.solve")
+def _solve(
+    cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]
+) -> Value | None:
+    names = ("A", "B") if fw == "torch" else ("a", "b")
+    a = args[0] if args else kwargs.get(names[0])
+    b = args[1] if len(args) > 1 else kwargs.get(names[1])
+    left = kwargs.get("left")
+    if not isinstance(a, TensorV) or not isinstance(b, TensorV) or (left is not None and not isinstance(left, BoolV)):
+        return None
+    if isinstance(left, BoolV) and not left.value:
+        return TensorV(None, None, fw)  # x @ A = B: not modelled
+    return linalg_solve(cx, node, fw, a, b)
+
+
+def linalg_solve(cx: OpContext, node: cst.CSTNode, fw: str, a: TensorV, b: TensorV) -> Value:
+    """``linalg.solve(a, b)``: a is (..., n, n); b is a vector (n,) or a stack of matrices (..., n, k) in numpy >= 2
+    and JAX >= 0.5 (only a 1-d b is a vector); torch also takes a batch of vectors, a b whose shape is a's without its
+    last axis. The batch dimensions broadcast. A finding only where every rule of the framework fails."""
+    dtype = a.dtype if a.dtype == b.dtype else None
+    unknown = TensorV(None, dtype, fw)
+    if a.shape is None or b.shape is None or len(a.shape) < 2 or not b.shape:
+        return unknown
+    spec = OpSpec("solve", None, (a.shape, b.shape), extra=(("framework", fw),))
+
+    def fail(detail: D.LinalgSolve) -> Value:
+        cx.ctx.report(node, "SHP204", {"op": "linalg.solve", "detail": detail}, cx.origins([a, b]), spec=spec)
+        return unknown
+
+    n = a.shape[-1]
+    if equal(a.shape[-2], n) is Truth.FALSE:
+        return fail(D.LinalgSolve("square", a.shape, b.shape, a.shape[-2], n))
+    vector = len(b.shape) == 1
+    if fw == "torch" and 1 < len(b.shape) == len(a.shape) - 1:
+        same = [equal(x, y) for x, y in zip(b.shape, a.shape[:-1])]
+        if any(t is Truth.UNKNOWN for t in same):
+            return unknown  # a batch of vectors or a matrix: decided by sizes not known here
+        vector = all(t is Truth.TRUE for t in same)
+    rows = b.shape[-1] if vector else b.shape[-2]
+    if equal(rows, n) is Truth.FALSE:
+        stacked = fw in ("numpy", "jax") and len(b.shape) == len(a.shape) - 1
+        return fail(D.LinalgSolve("rows", a.shape, b.shape, n, rows, stacked))
+    if len(b.shape) == 1:
+        return TensorV(a.shape[:-1], dtype, fw)
+    batch, bad = broadcast_shapes(a.shape[:-2], b.shape[:-1] if vector else b.shape[:-2])
+    if bad is not None:
+        return fail(D.LinalgSolve("batch", a.shape, b.shape))
+    if batch is None:
+        return unknown
+    return TensorV(batch + ((n,) if vector else (n, b.shape[-1])), dtype, fw)
+
+
 @FUNCTIONS.register(*LOSSES)
 def _loss(
     cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]
