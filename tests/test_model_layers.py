@@ -61,6 +61,13 @@ CASES = [
     "torch.randn(2, 3, 8).pow(2).mean(-1, keepdim=True)",
     "torch.pow(torch.randn(2, 3, 8), 2) * torch.randn(2, 3, 8).mul(0.5)",
     "torch.randn(2, 4, 5, 5).masked_fill(torch.ones(2, 1, 1, 5, dtype=torch.bool), 0.0)",
+    "nn.GLU()(torch.randn(2, 5, 8))",
+    "nn.GLU(dim=1)(torch.randn(2, 6, 5))",
+    "nn.GLU(-2)(torch.randn(2, 6, 4, 3))",
+    "nn.Sequential(nn.Conv1d(4, 16, 1), nn.GLU(dim=1), nn.Conv1d(8, 8, 3, groups=8))(torch.randn(2, 4, 9))",
+    "nn.Linear(4, int(round(4 * 1.5)))(torch.randn(2, 4))",
+    "nn.Linear(4, round(2.5))(torch.randn(2, 4))",
+    "nn.Linear(4, round(3.5))(torch.randn(2, 4))",
 ]
 
 HEADER = "import torch\nimport torch.nn.functional as F\nfrom torch import nn\n"
@@ -134,3 +141,29 @@ def test_tied_linear_takes_the_embedding_weights_sizes() -> None:
     y = values["y"]
     assert not findings and isinstance(y, TensorV) and y.shape is not None
     assert tuple(s.as_int() for s in y.shape) == tuple(env["y"].shape)  # type: ignore[attr-defined]
+
+
+def test_sequential_subclass_is_the_chain_its_constructor_hands_on() -> None:
+    """``class ConvBNReLU(nn.Sequential)`` calling ``super().__init__(conv, norm, act)``: calling an instance runs
+    that chain (torch's Sequential.forward); a subclass that also sets an attribute of self is not followed."""
+    cls = (
+        "class ConvBNReLU(nn.Sequential):\n"
+        "    def __init__(self, cin, cout, k=3, stride=1):\n"
+        "        super().__init__(nn.Conv2d(cin, cout, k, stride, (k - 1) // 2), nn.BatchNorm2d(cout), nn.ReLU6())\n"
+    )
+    src = HEADER + cls + "y = ConvBNReLU(3, 8, stride=2)(torch.randn(2, 3, 15, 15))\n"
+    values, findings = inferred_values(src, "layer_case.py")
+    env: dict[str, object] = {}
+    exec(src, env)
+    y = values["y"]
+    assert not findings and isinstance(y, TensorV) and y.shape is not None
+    assert tuple(s.as_int() for s in y.shape) == tuple(env["y"].shape)  # type: ignore[attr-defined]
+    bad = HEADER + cls + "y = ConvBNReLU(3, 8)(torch.randn(2, 4, 15, 15))\n"
+    _, findings = inferred_values(bad, "layer_case.py")
+    assert [f.code for f in findings] == ["SHP204"] and "in_channels=3" in findings[0].message
+    with pytest.raises(RuntimeError):
+        exec(bad, {})
+    grown = cls + "        self.extra = nn.Conv2d(cout, 5, 1)\n"  # joins the chain: torch runs it last
+    src = HEADER + grown + "y = ConvBNReLU(3, 8)(torch.randn(2, 3, 15, 15))\n"
+    values, findings = inferred_values(src, "layer_case.py")
+    assert not findings and not (isinstance(values["y"], TensorV) and values["y"].shape is not None)

@@ -825,6 +825,9 @@ class ModuleAnalysis:
             if fwd is not None and build is not None:
                 obj = self._keras_build(interp, build, obj, args)
         if fwd is None:
+            chain = obj.attr(SEQUENTIAL_ATTR)
+            if isinstance(chain, LayerV) and not kwargs:
+                return layer_rules.apply_layer(self.ops, interp, node, chain, args, {})
             return UNKNOWN
         return self.call_function(interp, node, FuncV(fwd.key, bound_self=obj), args, kwargs)
 
@@ -1391,6 +1394,14 @@ class ModuleAnalysis:
         self, interp: Interpreter, node: cst.Call, name: str, args: list[Value], kwargs: dict[str, Value], dynamic: bool
     ) -> Value:
         fi = objects.super_method(self, interp, name)
+        if fi is None and name == "__init__" and not dynamic and interp.frame.building:
+            built = interp.frame.self_value
+            ci = self.find_class(built.cls_key) if isinstance(built, ObjV) else None
+            if ci is not None and objects.plain_sequential(self, ci):
+                # class ConvBNReLU(nn.Sequential): super().__init__(conv, norm, act) -- the instance is that chain
+                interp.scope.vars["self." + SEQUENTIAL_ATTR] = (
+                    self.call_qualified(interp, node, "torch.nn.Sequential", args, kwargs, dynamic) or UNKNOWN
+                )
         if fi is None or dynamic:
             return NoneV() if name == "__init__" and fi is None else UNKNOWN
         if interp.frame.building:
@@ -1574,7 +1585,7 @@ def _call_iter(
     return _iter_builtin(name, args)
 
 
-@_builtin("map", "tuple", "list", "isinstance", "abs", "max", "min", "int", "float")
+@_builtin("map", "tuple", "list", "isinstance", "abs", "max", "min", "int", "float", "round")
 def _call_multi(
     m: "ModuleAnalysis", interp: Interpreter, node: cst.Call, name: str, args: list[Value], kwargs: dict[str, Value]
 ) -> Value | None:
@@ -1705,6 +1716,9 @@ def _fill_unbound(declared: TensorV, body: Value, mark: int, origin: Any) -> Ten
         return declared
     shape = tuple(b if _fresh_after(d, mark) else d for d, b in zip(declared.shape, body.shape))
     return declared.with_shape(shape, declared.axes, origin)
+
+
+SEQUENTIAL_ATTR = "<nn.Sequential layers>"  # an nn.Sequential subclass's chain, among its instance's attributes
 
 
 def _minted_since(v: Any, mark: int, depth: int) -> bool:

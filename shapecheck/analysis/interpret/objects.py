@@ -28,6 +28,9 @@ _PLAIN_BASES = frozenset(
         "object",
         "torch.nn.Module",
         "torch.nn.modules.module.Module",
+        # its constructor takes the layers (module.call_super keeps them when nothing else can change them)
+        "torch.nn.Sequential",
+        "torch.nn.modules.container.Sequential",
         "equinox.Module",
         "flax.linen.Module",
         "flax.linen.module.Module",
@@ -458,6 +461,24 @@ def super_method(m: "ModuleAnalysis", interp: "Interpreter", name: str) -> Funct
     if ci is None:
         return None
     return find_method(m, ci, name, after=frame.cls_key)
+
+
+SEQUENTIAL_BASES = frozenset({"torch.nn.Sequential", "torch.nn.modules.container.Sequential"})
+
+
+def plain_sequential(m: "ModuleAnalysis", ci: ClassInfo) -> bool:
+    """A subclass of ``nn.Sequential`` whose instances are the layers its constructor hands to
+    ``super().__init__(...)``: no method of the analysed classes sets an attribute of ``self`` (a module assigned
+    to ``self.x`` joins the chain) or calls one of its methods (``self.append``, ``self.add_module``)."""
+    from .interpreter import _assigned_names
+
+    if not foreign_bases(m, ci) & SEQUENTIAL_BASES:
+        return False
+    for c in mro(m, ci):
+        for fi in c.methods.values():
+            if _self_calls(fi.node) or any(n.startswith("self.") for n in _assigned_names(fi.node.body)):
+                return False
+    return True
 
 
 def is_super_call(node: cst.BaseExpression) -> bool:

@@ -469,7 +469,6 @@ ACTIVATIONS = (
     "PReLU",
     "SELU",
     "CELU",
-    "GLU0",
     "Hardsigmoid",
     "Hardtanh",
     "LogSoftmax",
@@ -1063,6 +1062,33 @@ class Flatten(LayerKind):
         return shape_ops.flatten(x, [IntV(Size.const(s[0])), IntV(Size.const(e[0]))], {})
 
 
+@register_layer("GLU")
+class GLU(LayerKind):
+    """``nn.GLU(dim=-1)``: the input with axis ``dim`` halved (its two halves gate each other); an odd or unknown
+    length gives an unknown shape."""
+
+    @staticmethod
+    def build(cx: OpContext, node: cst.Call, name: str, args: list[Value], kwargs: dict[str, Value]) -> Value:
+        v = args[0] if args else kwargs.get("dim")
+        dim = _ints([v]) if v is not None else [-1]
+        if dim is None or len(args) > 1 or set(kwargs) - {"dim"}:
+            return UNKNOWN
+        return LayerV("GLU", (("dim", dim[0]),), node)
+
+    @staticmethod
+    def apply(
+        cx: OpContext, interp: "Interpreter", node: cst.Call, report_node: cst.CSTNode, layer: LayerV, x: TensorV
+    ) -> Value:
+        dim = layer.param("dim")
+        if x.shape is None or not isinstance(dim, int) or not -len(x.shape) <= dim < len(x.shape):
+            return x.with_shape(None)
+        d = dim % len(x.shape)
+        half = x.shape[d].exact_div(2) if divisible(x.shape[d], 2) is Truth.TRUE else None
+        if half is None:
+            return x.with_shape(None)
+        return x.with_shape(x.shape[:d] + (half,) + x.shape[d + 1 :])
+
+
 @register_layer("Parameter", "Parameter", "Buffer")
 class Parameter(LayerKind):
     """``nn.Parameter(t)`` / ``nn.Buffer(t)``: the tensor itself."""
@@ -1186,7 +1212,7 @@ def check_chain(cx: OpContext, node: cst.Call, layers: tuple[Value, ...]) -> Non
                     spec=OpSpec("nn.LayerNorm", None, ((feature,),), (), (("normalized_shape", tuple(shape)),)),
                 )
                 return
-        elif sub.kind != "Elementwise" or sub.param("name") in ("Softmax", "LogSoftmax", "Softmin", "GLU0"):
+        elif sub.kind != "Elementwise" or sub.param("name") in ("Softmax", "LogSoftmax", "Softmin"):
             feature, kind = None, None
 
 

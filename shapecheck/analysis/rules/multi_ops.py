@@ -270,8 +270,16 @@ def pack_attribute(interp: "Interpreter", node: cst.Attribute, attr: str) -> Val
 
 
 def _numeric_builtin(name: str, args: list[Value], node: cst.Call) -> Value | None:
-    """``max(dim_head // 2, 32)``, ``min(a, b)`` of known ints or floats; ``int(x)`` / ``float(x)`` of a number."""
+    """``max(dim_head // 2, 32)``, ``min(a, b)`` of known ints or floats; ``int(x)`` / ``float(x)`` / ``round(x)``
+    of a number (``round`` as Python rounds: half to even; with ``ndigits`` a float, not followed)."""
     if any(a.star for a in node.args) or len(args) != len(node.args):
+        return None
+    if name == "round":
+        v = args[0] if len(args) == 1 else None
+        if isinstance(v, IntV):
+            return v
+        if isinstance(v, FloatV) and v.value is not None and math.isfinite(v.value):
+            return IntV(Size.const(round(v.value)))
         return None
     if name in ("int", "float"):
         if len(args) != 1:
@@ -338,7 +346,7 @@ def builtin_call(cx: OpContext, interp: "Interpreter", node: cst.Call, name: str
     ``isinstance`` on values of known kind; ``abs(x)`` of a tensor."""
     if name == "abs" and len(args) == 1 and len(node.args) == 1 and isinstance(args[0], TensorV):
         return args[0]  # x.__abs__(): same shape and dtype
-    if name in ("max", "min", "int", "float"):
+    if name in ("max", "min", "int", "float", "round"):
         return _numeric_builtin(name, args, node)
     if name == "isinstance" and len(args) == 2 and len(node.args) == 2:
         return _isinstance(cx, interp, args[0], node.args[1].value)
