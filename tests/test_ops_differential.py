@@ -37,7 +37,7 @@ EXAMPLES = {"numpy": 3, "torch": 3, "jax": 1, "tensorflow": 2, "paddle": 2}
 UNEXERCISED: dict[str, str] = {
     **{
         k: "compared with torch case by case in tests/test_model_layers.py (model-code layers)"
-        for k in ("Pool", "AdaptivePool", "RNN", "RNNCell", "Upsample", "interpolate", "upsample")
+        for k in ("Pool", "AdaptivePool", "RNN", "RNNCell", "Upsample", "interpolate", "upsample", "GLU")
     },
     "cuda": "needs a GPU",
     "pin_memory": "needs an accelerator",
