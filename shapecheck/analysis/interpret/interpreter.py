@@ -806,8 +806,10 @@ class Interpreter:
             return self.frame.self_value
         value = self.m.global_value(name)
         if (
-            (isinstance(value, (SeqV, ManyV)) and value.kind == "list") or isinstance(value, DictV)
-        ) and self.frame.key != "<module>":
+            ((isinstance(value, (SeqV, ManyV)) and value.kind == "list") or isinstance(value, DictV))
+            and self.frame.key != "<module>"
+            and not self.m.stable_global(name)
+        ):
             return UNKNOWN  # a module-level list any function may have filled since
         return value
 

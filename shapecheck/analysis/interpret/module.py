@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import contextlib
 from typing import TYPE_CHECKING, Any, Callable, TypeVar
 
@@ -258,6 +259,7 @@ class ModuleAnalysis:
         self.fragment_of: dict[int, Any] = {}  # id(def or class of the blanked tree) -> its top-level statement
         self.full_nodes: dict[int, cst.CSTNode] = {}  # id(def or class of the blanked tree) -> complete node
         self.line_offset = 0  # lines before the tree's first line (a documentation example parsed without them)
+        self._unstable: frozenset[str] | None = None  # stable_global's answer, read once
         self.other_trees: list[tuple[cst.Module, int]] = []  # (tree, its first line - 1): the blanked tree, pieces
 
     @property
@@ -460,6 +462,17 @@ class ModuleAnalysis:
             q = self.imports.names[name]
             return self.qualified_value(q)
         return UNKNOWN
+
+    def stable_global(self, name: str) -> bool:
+        """A module-level list or dict that no code of the module can change once the module level has run
+        (``CONFIGS = {"tiny": dict(dim=100, ...)}`` read by ``build_model(name)``): its name is only read -- by
+        subscription, ``in``, iteration, read-only methods (``get``, ``items``, ...) or copying builtins -- outside
+        the module-level statements that bind it. Anything else (an item or attribute assignment, a mutating method,
+        ``global``, an alias, an argument to a call that may keep it) makes it unknown in functions, as before."""
+        if self._unstable is None:
+            found = _unstable_globals(self.text)
+            self._unstable = found if found is not None else frozenset({"*"})  # unreadable: nothing is stable
+        return "*" not in self._unstable and name not in self._unstable
 
     def qualified_value(self, qualname: str) -> Value:
         if self.project is not None and self.project.is_definition(qualname):
@@ -1716,6 +1729,83 @@ def _fill_unbound(declared: TensorV, body: Value, mark: int, origin: Any) -> Ten
         return declared
     shape = tuple(b if _fresh_after(d, mark) else d for d, b in zip(declared.shape, body.shape))
     return declared.with_shape(shape, declared.axes, origin)
+
+
+_READ_METHODS = frozenset({"get", "keys", "values", "items", "copy", "index", "count"})
+_COPYING_BUILTINS = frozenset(
+    {"len", "list", "tuple", "dict", "sorted", "enumerate", "zip", "iter", "reversed", "set", "frozenset", "sum"}
+)
+
+
+def _unstable_globals(text: str) -> frozenset[str] | None:
+    """The names some statement of ``text`` may mutate or rebind once its module level has run, or hands on (None:
+    it does not parse): an item or attribute assignment through the name, an augmented assignment, ``global``, and
+    any read that is not plain (``_plain_read``). Over-approximated: a local of the same name counts as well. Read
+    from the whole text with CPython's parser, so a module parsed with its bodies blanked gets the same answer."""
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+    out: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Global):
+            out.update(node.names)
+        targets: list[ast.expr] = []
+        if isinstance(node, ast.Assign):
+            targets = node.targets
+        elif isinstance(node, (ast.AugAssign, ast.AnnAssign, ast.For, ast.AsyncFor)):
+            targets = [node.target]
+        elif isinstance(node, ast.Delete):
+            targets = node.targets
+        elif isinstance(node, ast.withitem) and node.optional_vars is not None:
+            targets = [node.optional_vars]
+        for t in targets:
+            out.update(_mutated_roots(t, augmented=isinstance(node, ast.AugAssign)))
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.Name) and isinstance(child.ctx, ast.Load) and not _plain_read(child, node):
+                out.add(child.id)
+    return frozenset(out)
+
+
+def _mutated_roots(target: ast.expr, augmented: bool) -> set[str]:
+    """Names an assignment target changes in place: ``X[k] = v``, ``X.a = v``, ``X[k] += v``, ``X += [v]``."""
+    out: set[str] = set()
+    todo = [target]
+    while todo:
+        t = todo.pop()
+        if isinstance(t, ast.Name):
+            if augmented:
+                out.add(t.id)
+        elif isinstance(t, (ast.Subscript, ast.Attribute)):
+            base = t.value
+            while isinstance(base, (ast.Subscript, ast.Attribute)):
+                base = base.value
+            if isinstance(base, ast.Name):
+                out.add(base.id)
+        elif isinstance(t, (ast.Tuple, ast.List)):
+            todo.extend(t.elts)
+        elif isinstance(t, ast.Starred):
+            todo.append(t.value)
+    return out
+
+
+def _plain_read(name: ast.Name, parent: ast.AST) -> bool:
+    """Reading ``name`` under ``parent`` neither changes the value nor lets it escape: ``X[k]``, ``k in X``,
+    ``X.get(k)`` / ``X.items()``, iteration, ``X + [y]`` (a new value), ``len(X)`` / ``dict(X)``, ``{**X}``,
+    ``f(*X)``, calling it. ``y = X``, ``return X``, ``f(X)``, ``X.append(y)`` are not."""
+    if isinstance(parent, ast.Dict):
+        return any(k is None and v is name for k, v in zip(parent.keys, parent.values))  # {**X}; {k: X} aliases
+    if isinstance(parent, (ast.Subscript, ast.Compare, ast.BinOp, ast.UnaryOp, ast.Starred)):
+        return True
+    if isinstance(parent, ast.Attribute):
+        return parent.attr in _READ_METHODS
+    if isinstance(parent, (ast.For, ast.AsyncFor, ast.comprehension)):
+        return parent.iter is name
+    if isinstance(parent, ast.Call):
+        return parent.func is name or (
+            isinstance(parent.func, ast.Name) and parent.func.id in _COPYING_BUILTINS and name in parent.args
+        )
+    return False
 
 
 SEQUENTIAL_ATTR = "<nn.Sequential layers>"  # an nn.Sequential subclass's chain, among its instance's attributes
