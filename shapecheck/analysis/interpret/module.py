@@ -1598,7 +1598,7 @@ def _call_iter(
     return _iter_builtin(name, args)
 
 
-@_builtin("map", "tuple", "list", "isinstance", "abs", "max", "min", "int", "float", "round")
+@_builtin("map", "tuple", "list", "isinstance", "abs", "max", "min", "int", "float", "round", "sorted")
 def _call_multi(
     m: "ModuleAnalysis", interp: Interpreter, node: cst.Call, name: str, args: list[Value], kwargs: dict[str, Value]
 ) -> Value | None:

@@ -255,11 +255,19 @@ def instance_attrs(m: "ModuleAnalysis", ci: ClassInfo, vars_: dict[str, Value]) 
     for k, v in sorted(vars_.items()):
         if not k.startswith("self."):
             continue
-        mutable = (isinstance(v, SeqV) and v.kind == "list" and not _layer_list(v)) or (
+        mutable = (isinstance(v, SeqV) and v.kind == "list" and not _layer_list(v) and not _scalar_list(v)) or (
             isinstance(v, ManyV) and v.kind == "list"
         )
         out.append((k[5:], UNKNOWN if k in changed or mutable else v))
     return tuple(out)
+
+
+def _scalar_list(v: SeqV) -> bool:
+    """A list of names or numbers (``self.modalities = sorted(dims)``, ``self.dims = [64, 128]``): kept as built
+    unless a method other than the constructors changes it (``outside_init``), like a list of layers."""
+    from .values import BoolV, FloatV, IntV, StrV
+
+    return bool(v.items) and all(isinstance(x, (StrV, IntV, FloatV, BoolV)) for x in v.items)
 
 
 def _layer_list(v: SeqV) -> bool:

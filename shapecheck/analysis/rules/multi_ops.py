@@ -22,7 +22,7 @@ from ...diagnostics import details as D
 from ...sizes import Size, Truth, divisible, equal
 from ..interpret.context import OpSpec
 from .ops_common import _ints, _norm_dim
-from ..interpret.values import UNKNOWN, BoolV, FloatV, FuncV, IntV, NoneV, SeqV, StrV, TensorV, Value, number_of
+from ..interpret.values import UNKNOWN, BoolV, DictV, FloatV, FuncV, IntV, NoneV, SeqV, StrV, TensorV, Value, number_of
 
 from .registry import TENSOR_METHODS, OpContext
 
@@ -269,6 +269,23 @@ def pack_attribute(interp: "Interpreter", node: cst.Attribute, attr: str) -> Val
 # ---------------------------------------------------------------------------------------------------------- builtins
 
 
+def _sorted(v: Value) -> Value | None:
+    """``sorted(xs)`` of strings or of known ints, ``sorted(d)``: the keys of a dict (``sorted(modality_dims)``)."""
+    if isinstance(v, DictV):
+        items: tuple[Value, ...] = tuple(StrV(k) for k, _ in v.items)
+    elif isinstance(v, SeqV) and v.kind != "shape":
+        items = v.items
+    else:
+        return None
+    if all(isinstance(x, StrV) for x in items):
+        return SeqV(tuple(sorted(items, key=lambda x: x.value)), "list")  # type: ignore[attr-defined]
+    ints = [x.size.as_int() if isinstance(x, IntV) else None for x in items]
+    if all(i is not None for i in ints):
+        order = sorted(range(len(items)), key=lambda j: ints[j])  # type: ignore[arg-type,return-value]
+        return SeqV(tuple(items[j] for j in order), "list")  # stable, as Python's sort
+    return None
+
+
 def _numeric_builtin(name: str, args: list[Value], node: cst.Call) -> Value | None:
     """``max(dim_head // 2, 32)``, ``min(a, b)`` of known ints or floats; ``int(x)`` / ``float(x)`` / ``round(x)``
     of a number (``round`` as Python rounds: half to even; with ``ndigits`` a float, not followed)."""
@@ -350,6 +367,8 @@ def builtin_call(cx: OpContext, interp: "Interpreter", node: cst.Call, name: str
         return _numeric_builtin(name, args, node)
     if name == "isinstance" and len(args) == 2 and len(node.args) == 2:
         return _isinstance(cx, interp, args[0], node.args[1].value)
+    if name == "sorted" and len(args) == 1 and len(node.args) == 1 and not node.args[0].star:
+        return _sorted(args[0])
     if name in ("tuple", "list") and len(args) == 1 and len(node.args) == 1:
         v = args[0]
         if isinstance(v, SeqV):
