@@ -277,11 +277,12 @@ def _sorted(v: Value) -> Value | None:
         items = v.items
     else:
         return None
-    if all(isinstance(x, StrV) for x in items):
-        return SeqV(tuple(sorted(items, key=lambda x: x.value)), "list")  # type: ignore[attr-defined]
-    ints = [x.size.as_int() if isinstance(x, IntV) else None for x in items]
-    if all(i is not None for i in ints):
-        order = sorted(range(len(items)), key=lambda j: ints[j])  # type: ignore[arg-type,return-value]
+    texts = [x.value for x in items if isinstance(x, StrV)]
+    if len(texts) == len(items):
+        return SeqV(tuple(StrV(t) for t in sorted(texts)), "list")
+    ints = [n for n in (x.size.as_int() if isinstance(x, IntV) else None for x in items) if n is not None]
+    if len(ints) == len(items):
+        order = sorted(range(len(items)), key=lambda j: ints[j])
         return SeqV(tuple(items[j] for j in order), "list")  # stable, as Python's sort
     return None
 
