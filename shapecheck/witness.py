@@ -40,6 +40,7 @@ FRAMEWORK_OPS = frozenset(
     {
         "matmul",
         "solve",
+        "nn.MultiheadAttention.mask",
         "elementwise",
         "loss",
         "cat",
@@ -557,6 +558,13 @@ def concrete_failure(w: Witness) -> str | None:
         return None
     if op == "solve":
         return _solve_failure(shapes[0], shapes[1], str(witness_get(w, "framework", "numpy")))
+    if op == "nn.MultiheadAttention.mask":
+        q, k, mask = shapes
+        if len(q) == 2:
+            want: tuple[int, ...] = (k[0],)
+        else:
+            want = (q[0], k[1]) if witness_get(w, "batch_first") else (q[1], k[0])
+        return None if tuple(mask) == want else f"key_padding_mask {tuple(mask)} is not {want}"
     if op == "elementwise":
         return None if _broadcast(shapes[0], shapes[1]) is not None else f"{shapes[0]} and {shapes[1]} do not broadcast"
     if op == "attention":

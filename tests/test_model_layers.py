@@ -167,3 +167,44 @@ def test_sequential_subclass_is_the_chain_its_constructor_hands_on() -> None:
     src = HEADER + grown + "y = ConvBNReLU(3, 8)(torch.randn(2, 3, 15, 15))\n"
     values, findings = inferred_values(src, "layer_case.py")
     assert not findings and not (isinstance(values["y"], TensorV) and values["y"].shape is not None)
+
+
+@pytest.mark.parametrize("batch_first", [False, True])
+def test_mha_key_padding_mask_against_torch(batch_first: bool) -> None:
+    """``key_padding_mask`` is (batch, source length) -- (source length,) unbatched: a finding exactly where torch
+    rejects the mask (query and key agreeing on their batch), and the output's shape where it runs."""
+    cases = [
+        ((4, 10, 8), (4, 10, 8), (4, 10)),
+        ((4, 10, 8), (4, 10, 8), (10, 4)),
+        ((4, 10, 8), (6, 10, 8), (10, 6)),
+        ((4, 10, 8), (4, 6, 8), (4, 6)),
+        ((4, 10, 8), (4, 10, 8), (1, 4)),
+        ((4, 10, 8), (4, 10, 8), (10, 1)),
+        ((4, 10, 8), (4, 10, 8), (10, 4, 1)),
+        ((4, 8), (6, 8), (6,)),
+        ((4, 8), (6, 8), (1, 6)),
+        ((4, 8), (6, 8), (4,)),
+    ]
+    checked = 0
+    for q, k, m in cases:
+        src = HEADER + (
+            f"attn = nn.MultiheadAttention(8, 2, batch_first={batch_first})\n"
+            f"q, k = torch.randn{q}, torch.randn{k}\n"
+            f"y = attn(q, k, k, key_padding_mask=torch.zeros({m}, dtype=torch.bool), need_weights=False)[0]\n"
+        )
+        values, findings = inferred_values(src, "layer_case.py")
+        try:
+            exec(src, {})
+            raised = None
+        except (AssertionError, RuntimeError) as exc:
+            raised = str(exc)
+        if findings:
+            assert [f.code for f in findings] == ["SHP204"] and "key_padding_mask" in findings[0].message, src
+            assert raised is not None, f"reported but torch runs: {src}"
+            checked += 1
+        elif raised is not None:
+            assert "key_padd" not in raised, f"torch rejects the mask, no finding: {src}\n{raised}"
+        else:
+            y = values["y"]
+            assert isinstance(y, TensorV) and y.shape is not None and tuple(s.as_int() for s in y.shape) == q
+    assert checked >= 4

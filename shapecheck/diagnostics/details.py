@@ -760,6 +760,25 @@ class LossTarget(Detail):
 
 
 @dataclass(frozen=True)
+class PaddingMask(Detail):
+    """``nn.MultiheadAttention``'s ``key_padding_mask`` whose shape is not (batch, source length) -- (source length)
+    for an unbatched query; ``batch_first``: how the layer reads its inputs (None: an unbatched query)."""
+
+    code, kind = "SHP204", "padding-mask"
+    mask: Shape
+    expected: Shape
+    batch_first: bool | None
+
+    def render(self) -> str:
+        text = f"key_padding_mask of shape {_shape(self.mask)} is not (batch, source length) = {_shape(self.expected)}"
+        if self.batch_first is None:
+            return f"key_padding_mask of shape {_shape(self.mask)} is not (source length,) = {_shape(self.expected)}"
+        if not self.batch_first:
+            text += " (batch_first=False: inputs are (length, batch, features), so the batch is their second axis)"
+        return text
+
+
+@dataclass(frozen=True)
 class LayerInput(Detail):
     """A layer given an input it cannot take: the layer's class and parameter (``param`` empty: ``value`` is the
     layer's positional shape, LayerNorm), what was found (``found``: "last-axis" | "channels" | "shape") and its size;

@@ -652,9 +652,50 @@ def apply_mha(
             )
             return UNKNOWN
     q = ins[0]
+    mask = args[3] if len(args) > 3 else kwargs.get("key_padding_mask")
+    if isinstance(mask, TensorV) and _padding_mask_fails(cx, report_node, layer, q, ins[1], mask):
+        return UNKNOWN
     if isinstance(q, TensorV) and q.shape is not None and len(q.shape) in (2, 3):
         return SeqV((q, _mha_weights(layer, q, ins[1], args, kwargs)), "tuple")
     return UNKNOWN
+
+
+def _padding_mask_fails(
+    cx: OpContext, report_node: cst.CSTNode, layer: LayerV, q: Value, k: Value, mask: TensorV
+) -> bool:
+    """``key_padding_mask`` must be (N, S) for a batched query -- N its batch, S the key's length, the first axes or
+    (batch_first=True) the second -- and (S,) for an unbatched one, exactly (torch asserts it; no broadcasting).
+    Decided only where the query and the key agree on their batch (else torch fails elsewhere first)."""
+    if not isinstance(q, TensorV) or not isinstance(k, TensorV) or q.shape is None or k.shape is None:
+        return False
+    if mask.shape is None or len(q.shape) != len(k.shape) or len(q.shape) not in (2, 3):
+        return False
+    bf = layer.param("batch_first") if len(q.shape) == 3 else None
+    if len(q.shape) == 3:
+        if not isinstance(bf, bool):
+            return False
+        n, s = (q.shape[0], k.shape[1]) if bf else (q.shape[1], k.shape[0])
+        if equal(n, k.shape[0] if bf else k.shape[1]) is not Truth.TRUE:
+            return False
+        expected: tuple[Size, ...] = (n, s)
+    else:
+        expected = (k.shape[0],)
+    if len(mask.shape) == len(expected) and all(equal(a, b) is not Truth.FALSE for a, b in zip(mask.shape, expected)):
+        return False
+    cx.ctx.report(
+        report_node,
+        "SHP204",
+        {"op": "nn.MultiheadAttention", "detail": D.PaddingMask(mask.shape, expected, bf)},
+        cx.origins([mask, q]),
+        spec=OpSpec(
+            "nn.MultiheadAttention.mask",
+            None,
+            (q.shape, k.shape, mask.shape),
+            (),
+            (("embed_dim", layer.param("e")), ("num_heads", layer.param("heads")), ("batch_first", bool(bf))),
+        ),
+    )
+    return True
 
 
 def _mha_weights(layer: LayerV, q: TensorV, k: Value, args: list[Value], kwargs: dict[str, Value]) -> Value:
