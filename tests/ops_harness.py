@@ -946,6 +946,27 @@ def torch_generators(fw: Framework) -> dict[str, Gen]:
 
     g["construct:randint"] = randint
 
+    def window(r: random.Random) -> Case:
+        name = r.choice(("hann_window", "hamming_window", "blackman_window", "bartlett_window", "kaiser_window"))
+        n = r.randint(1, 9)
+        expr = r.choice(
+            (f"torch.{name}({n})", f"torch.{name}(window_length={n})", f"torch.{name}({n}, dtype=torch.float64)")
+        )
+        return _maybe_index(r, Case(f"construct:{name}", fw.name, [], expr))
+
+    g["construct:window"] = window
+
+    def unfold(r: random.Random) -> Case:
+        s = rand_shape(r, 1, 3)
+        d = r.randrange(len(s))
+        size = r.randint(0, s[d] + 1)
+        step = r.randint(1, 3)
+        dim = r.choice((d, d - len(s)))
+        expr = r.choice((f"x.unfold({dim}, {size}, {step})", f"x.unfold(dimension={dim}, size={size}, step={step})"))
+        return _maybe_index(r, Case("method:unfold", fw.name, [f"x = {fw.tensor(s)}"], expr))
+
+    g["method:unfold"] = unfold
+
     def casts(r: random.Random) -> Case:
         s = rand_shape(r)
         x = f"x = {fw.tensor(s)}"

@@ -391,6 +391,35 @@ def _expand_as(
     return t.with_shape(args[0].shape) if args and isinstance(args[0], TensorV) else None
 
 
+@TENSOR_METHODS.register("unfold")
+def _unfold(
+    cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value], method: bool
+) -> Value | None:
+    """``x.unfold(dimension, size, step)`` (torch): axis ``dimension`` becomes the (L - size) // step + 1 windows
+    and a last axis of ``size`` is added (sliding frames of a signal). Sizes known as numbers, or a step of 1."""
+    if not method or t.framework != "torch" or t.shape is None:
+        return None
+    names = ("dimension", "size", "step")
+    vals = [args[i] if len(args) > i else kwargs.get(n) for i, n in enumerate(names)]
+    ints = _ints([v for v in vals if v is not None]) if None not in vals else None
+    if ints is None or len(ints) != 3:
+        return t.with_shape(None)
+    d, size, step = _norm_dim(ints[0], len(t.shape)) if t.shape else None, ints[1], ints[2]
+    if d is None or size < 0 or step <= 0:
+        return t.with_shape(None)
+    length = t.shape[d].as_int()
+    if length is not None:
+        if size > length:
+            return t.with_shape(None)  # torch raises: no rule of ours says so
+        windows = Size.const((length - size) // step + 1)
+    elif step == 1:
+        windows = t.shape[d] - size + 1
+    else:
+        return t.with_shape(None)
+    shape = t.shape[:d] + (windows,) + t.shape[d + 1 :] + (Size.const(size),)
+    return TensorV(shape, t.dtype, t.framework, None, cx.origin(node, "unfold(...)"))
+
+
 @TENSOR_METHODS.register("matmul", "mm", "bmm", "dot")
 def _matmul_method(
     cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value], method: bool
@@ -743,6 +772,20 @@ def _matmul(
     if len(args) == 2 and isinstance(args[0], TensorV) and isinstance(args[1], TensorV):
         return matmul(cx, node, qual.rsplit(".", 1)[-1], args[0], args[1])
     return None
+
+
+@FUNCTIONS.register(
+    "torch.hann_window", "torch.hamming_window", "torch.blackman_window", "torch.bartlett_window", "torch.kaiser_window"
+)
+def _window(
+    cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]
+) -> Value | None:
+    """``torch.hann_window(n)`` & co.: a float vector of n (float32 unless ``dtype=``)."""
+    n = args[0] if args else kwargs.get("window_length")
+    if not isinstance(n, IntV):
+        return None
+    dt = _dtype_kw(kwargs) if "dtype" in kwargs else "float32"
+    return TensorV((n.size,), dt, "torch", None, cx.origin(node, f"{qual.rsplit('.', 1)[-1]}(...)"))
 
 
 @FUNCTIONS.register("torch.linalg.solve", "numpy.linalg.solve", "jax.numpy.linalg.solve")
