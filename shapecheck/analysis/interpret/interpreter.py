@@ -1319,6 +1319,13 @@ def _str_equal(a: Value, b: Value) -> bool | None:
     return None
 
 
+def _int_equal(a: IntV, b: Value) -> bool | None:
+    if isinstance(b, IntV):
+        t = equal(a.size, b.size)
+        return None if t is Truth.UNKNOWN else t is Truth.TRUE
+    return False if isinstance(b, (StrV, NoneV)) else None
+
+
 def _compare(a: Value, op: cst.CSTNode, b: Value) -> bool | None:
     from ...sizes import greater_equal
 
@@ -1341,8 +1348,15 @@ def _compare(a: Value, op: cst.CSTNode, b: Value) -> bool | None:
     if isinstance(op, (cst.Equal, cst.NotEqual)) and (isinstance(a, StrV) or isinstance(b, StrV)):
         eq = _str_equal(a, b)
         return None if eq is None else eq == isinstance(op, cst.Equal)
+    if isinstance(op, (cst.In, cst.NotIn)) and isinstance(b, DictV) and isinstance(a, StrV):
+        return any(k == a.value for k, _ in b.items) == isinstance(op, cst.In)  # a key of a dict of known keys
     if isinstance(op, (cst.In, cst.NotIn)) and isinstance(b, SeqV) and b.kind != "shape":
-        found = [_str_equal(a, item) for item in b.items] if isinstance(a, StrV) else [None]
+        if isinstance(a, StrV):
+            found = [_str_equal(a, item) for item in b.items]
+        elif isinstance(a, IntV):  # ``i in self.out_indices`` with i and the indices known
+            found = [_int_equal(a, item) for item in b.items]
+        else:
+            found = [None]
         if True in found:
             return isinstance(op, cst.In)
         return None if None in found else isinstance(op, cst.NotIn)
