@@ -1081,6 +1081,8 @@ class ModuleAnalysis:
                     base, ManyV
                 ) or base.kind == "modulelist" else interp.forget_if_list(func.value)
                 return UNKNOWN
+            if isinstance(base, FloatV) and method == "is_integer" and not args and base.value is not None:
+                return BoolV(float(base.value).is_integer())  # math.log2(heads).is_integer()
             if isinstance(base, DictV) and method in ("values", "items", "keys") and not args:
                 if method == "values":
                     return SeqV(tuple(v for _, v in base.items), "tuple")
