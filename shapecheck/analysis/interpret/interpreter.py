@@ -383,6 +383,12 @@ class Interpreter:
         it = self.eval(stmt.iter) if isinstance(stmt, cst.For) else self.eval(stmt.test)
         if isinstance(stmt, cst.For) and self._unrolled(stmt, assigned, it):
             return
+        if isinstance(stmt, cst.While) and _truth(it) is False:
+            # the test fails before the first pass (`while t.ndim > len(lead) and ...` on a t that is already
+            # aligned): the body never runs, the `else` does
+            if stmt.orelse is not None:
+                self.run_suite(stmt.orelse.body)
+            return
         if self.loop_depth < 2 and _fixpoint_ok(stmt, self.m.assigned_cache, allow_continue=True):
             self.loop_depth += 1
             try:
