@@ -677,6 +677,10 @@ class ModuleAnalysis:
             if not ok:
                 return UNKNOWN
         depth = interp.frame.depth
+        if isinstance(bound_self, ObjV) and bound_self.concrete and fi.return_ann is None:
+            key = _local_object_key(interp, node, bound_self)
+            if key is not None and objects.sets_own_attrs(self, fi, bound_self):
+                return self.call_on_local_object(interp, node, fi, bound, bound_self, key)
         if fi.return_ann is not None:
             mark = counter_mark()
             declared = self.shapes.declared_return(fi, ret_memo)
@@ -924,6 +928,44 @@ class ModuleAnalysis:
                 interp.scope.vars[k] = v
         rets = [v for _, v in scope.returns]
         return rets[0] if len(rets) == 1 else UNKNOWN
+
+    def call_on_local_object(
+        self, interp: Interpreter, node: cst.Call, fi: FunctionInfo, bound: dict[str, Value], obj: ObjV, key: str
+    ) -> Value:
+        """``builder(stem, block_args)`` / ``builder.build(...)`` on a helper object (a plain class) a local variable
+        holds: the method runs with the object's attributes as ``self.x`` and what it assigns to them is the
+        object's afterwards (``builder.in_chs`` after the call is the last stage's width)."""
+        depth = interp.frame.depth
+        if fi.analysing or depth >= MAX_INLINE_DEPTH or fi.has_unknown_decorators:
+            self._forget_local_object(interp, key, obj)
+            return UNKNOWN
+        callee_ctx = fi.module.ctx
+        callee_ctx.suppress_depth += 1
+        saved = callee_ctx.inline_findings
+        callee_ctx.inline_findings = []
+        fi.analysing = True
+        try:
+            scope = fi.module.run_function(
+                fi, bound, obj, depth=depth + 1, self_vars={f"self.{k}": v for k, v in obj.attrs}, building=True
+            )
+        finally:
+            fi.analysing = False
+            inner = callee_ctx.inline_findings
+            callee_ctx.inline_findings = saved
+            callee_ctx.suppress_depth -= 1
+        self.report_inner(node, fi.module, f"{fi.name}()", inner)
+        attrs = dict(obj.attrs)
+        for k, v in scope.vars.items():
+            if k.startswith("self."):
+                attrs[k[5:]] = v
+        if interp.scope.vars.get(key) is obj:
+            interp.scope.vars[key] = ObjV(obj.cls_key, tuple(attrs.items()), True)
+        rets = [v for _, v in scope.returns]
+        return rets[0] if len(rets) == 1 else UNKNOWN
+
+    def _forget_local_object(self, interp: Interpreter, key: str, obj: ObjV) -> None:
+        if interp.scope.vars.get(key) is obj:
+            interp.scope.vars[key] = UNKNOWN
 
     def _forget_self_attrs(self, interp: Interpreter, fi: FunctionInfo) -> None:
         from .interpreter import _assigned_names
@@ -1688,6 +1730,20 @@ def _range(args: list[Value]) -> Value:
     if len(r) > MAX_RANGE:
         return UNKNOWN
     return SeqV(tuple(IntV(Size.const(i)) for i in r), "range")
+
+
+def _local_object_key(interp: Interpreter, node: cst.Call, obj: ObjV) -> str | None:
+    """The local variable (not ``self``) the call ``v(...)`` / ``v.method(...)`` is made on, when it holds ``obj``
+    and no other variable holds the same object."""
+    func = node.func
+    base = func.value if isinstance(func, cst.Attribute) else func
+    if not isinstance(base, cst.Name) or base.value == "self" or interp.scope.vars.get(base.value) is not obj:
+        return None
+    from .interpreter import _holds
+
+    if any(k != base.value and (v is obj or _holds(v, obj, 3)) for k, v in interp.scope.vars.items()):
+        return None
+    return base.value
 
 
 def _var_key_of(node: cst.BaseExpression) -> str | None:

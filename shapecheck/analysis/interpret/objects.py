@@ -593,3 +593,31 @@ def _one_line(fn: cst.FunctionDef) -> bool:
             return False
         stack.extend(n.children)
     return True
+
+
+def sets_own_attrs(m: "ModuleAnalysis", fi: FunctionInfo, obj: ObjV) -> bool:
+    """Is ``fi`` a method of a helper object (a class of the analysed code with no base outside it) that assigns
+    attributes of ``self``, and whose body is plain enough to hand them back: no ``return`` before its last
+    statement, no ``yield``, no nested function or class?"""
+    from .interpreter import _assigned_names
+
+    ci = m.find_class(obj.cls_key)
+    if ci is None or ci.building or foreign_bases(m, ci) - {"", "object"}:
+        return False
+    body = fi.node.body
+    if not isinstance(body, cst.IndentedBlock) or not any(k.startswith("self.") for k in _assigned_names(body)):
+        return False
+    from .walk import children
+
+    last = body.body[-1] if body.body else None
+    stack: list[cst.CSTNode] = list(body.body)
+    while stack:
+        n = stack.pop()
+        if isinstance(n, (cst.FunctionDef, cst.ClassDef, cst.Lambda, cst.Yield)):
+            return False
+        if isinstance(n, cst.Return) and not (
+            isinstance(last, cst.SimpleStatementLine) and len(last.body) == 1 and last.body[0] is n
+        ):
+            return False
+        stack.extend(children(n))
+    return True
