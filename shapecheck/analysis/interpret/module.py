@@ -930,7 +930,7 @@ class ModuleAnalysis:
         return rets[0] if len(rets) == 1 else UNKNOWN
 
     def call_on_local_object(
-        self, interp: Interpreter, node: cst.Call, fi: FunctionInfo, bound: dict[str, Value], obj: ObjV, key: str
+        self, interp: Interpreter, node: cst.CSTNode, fi: FunctionInfo, bound: dict[str, Value], obj: ObjV, key: str
     ) -> Value:
         """``builder(stem, block_args)`` / ``builder.build(...)`` on a helper object (a plain class) a local variable
         holds: the method runs with the object's attributes as ``self.x`` and what it assigns to them is the
@@ -1047,6 +1047,9 @@ class ModuleAnalysis:
                     if isinstance(p, SeqV) and isinstance(p.items[0], StrV)
                 )
             )
+        if qual == "equinox.tree_at" and len(args) == 3 and not kwargs and not dynamic:
+            # eqx.tree_at(lambda m: m.head.weight, model, w): the model with that leaf replaced
+            return objects.tree_at(node.args[0].value, args[1], args[2])
         if (
             qual in _VMAPS
             and len(args) == 1
@@ -1732,9 +1735,11 @@ def _range(args: list[Value]) -> Value:
     return SeqV(tuple(IntV(Size.const(i)) for i in r), "range")
 
 
-def _local_object_key(interp: Interpreter, node: cst.Call, obj: ObjV) -> str | None:
+def _local_object_key(interp: Interpreter, node: cst.CSTNode, obj: ObjV) -> str | None:
     """The local variable (not ``self``) the call ``v(...)`` / ``v.method(...)`` is made on, when it holds ``obj``
     and no other variable holds the same object."""
+    if not isinstance(node, cst.Call):
+        return None  # a property read, a decorator: no variable the call is made on
     func = node.func
     base = func.value if isinstance(func, cst.Attribute) else func
     if not isinstance(base, cst.Name) or base.value == "self" or interp.scope.vars.get(base.value) is not obj:

@@ -621,3 +621,86 @@ def sets_own_attrs(m: "ModuleAnalysis", fi: FunctionInfo, obj: ObjV) -> bool:
             return False
         stack.extend(children(n))
     return True
+
+
+def tree_at(where: cst.BaseExpression, tree: Value, replace: Value) -> Value:
+    """``eqx.tree_at(where, tree, replace)`` with ``where`` a lambda naming leaves by attributes and int indices
+    (``lambda m: m.head.weight``, ``lambda m: (m.a, m.layers[1])`` with a tuple of replacements): ``tree`` with them
+    replaced. A Linear's ``weight`` gives the layer the new weight's sizes (a weight of another rank: unknown);
+    anything else not followed is unknown."""
+    if (
+        not isinstance(where, cst.Lambda)
+        or len(where.params.params) != 1
+        or where.params.star_arg not in (None, cst.MaybeSentinel.DEFAULT)
+        or where.params.kwonly_params
+        or where.params.star_kwarg is not None
+    ):
+        return UNKNOWN
+    param = where.params.params[0].name.value
+    body = where.body
+    if isinstance(body, (cst.Tuple, cst.List)):
+        if not isinstance(replace, SeqV) or len(replace.items) != len(body.elements):
+            return UNKNOWN
+        pairs = [(e.value, r) for e, r in zip(body.elements, replace.items)]
+    else:
+        pairs = [(body, replace)]
+    out = tree
+    for expr, value in pairs:
+        steps = _leaf_path(expr, param)
+        if steps is None:
+            return UNKNOWN
+        out = _replaced(out, steps, value)
+        if out is UNKNOWN:
+            return UNKNOWN
+    return out
+
+
+def _leaf_path(expr: cst.BaseExpression, param: str) -> list[str | int] | None:
+    steps: list[str | int] = []
+    while not (isinstance(expr, cst.Name) and expr.value == param):
+        if isinstance(expr, cst.Attribute):
+            steps.append(expr.attr.value)
+            expr = expr.value
+        elif (
+            isinstance(expr, cst.Subscript)
+            and len(expr.slice) == 1
+            and isinstance(expr.slice[0].slice, cst.Index)
+            and isinstance(expr.slice[0].slice.value, cst.Integer)
+        ):
+            steps.append(int(expr.slice[0].slice.value.value))
+            expr = expr.value
+        else:
+            return None
+    return steps[::-1]
+
+
+def _replaced(node: Value, steps: list[str | int], value: Value) -> Value:
+    if not steps:
+        return value
+    step, rest = steps[0], steps[1:]
+    if isinstance(step, str) and isinstance(node, ObjV) and node.concrete:
+        sub = node.attr(step)
+        if sub is None:
+            return UNKNOWN
+        new = _replaced(sub, rest, value)
+        if new is UNKNOWN:
+            return UNKNOWN
+        return ObjV(node.cls_key, tuple((k, new if k == step else v) for k, v in node.attrs), True)
+    if (
+        isinstance(step, int)
+        and isinstance(node, SeqV)
+        and node.kind != "shape"
+        and -len(node.items) <= step < len(node.items)
+    ):
+        i = step % len(node.items)
+        new = _replaced(node.items[i], rest, value)
+        if new is UNKNOWN:
+            return UNKNOWN
+        return SeqV(node.items[:i] + (new,) + node.items[i + 1 :], node.kind)
+    from .values import LayerV
+
+    if step == "weight" and not rest and isinstance(node, LayerV):
+        from .interpreter import _with_parameter
+
+        return _with_parameter(node, "weight", value)
+    return UNKNOWN
