@@ -230,6 +230,18 @@ def _replay_framework(w: Witness, replay: Replay) -> None:
         )
         return
 
+    if op == "eqx.nn.LayerNorm":
+        try:
+            import equinox as eqx
+            import jax.numpy as jnp
+        except ImportError:  # pragma: no cover - equinox is a test dependency
+            replay.add("equinox", None, "equinox is not installed")
+            return
+        layer = getattr(eqx.nn, str(witness_get(w, "name", "LayerNorm")))(
+            tuple(int(x) for x in witness_get(w, "shape", ()))
+        )
+        replay.add("equinox", *_run(lambda: layer(jnp.zeros(tuple(int(x) for x in w.input_shapes[0])))))
+        return
     if op == "solve" and witness_get(w, "framework") != "torch":
         import numpy as np
 

@@ -41,6 +41,7 @@ FRAMEWORK_OPS = frozenset(
         "matmul",
         "solve",
         "nn.MultiheadAttention.mask",
+        "eqx.nn.LayerNorm",
         "elementwise",
         "loss",
         "cat",
@@ -558,6 +559,9 @@ def concrete_failure(w: Witness) -> str | None:
         return None
     if op == "solve":
         return _solve_failure(shapes[0], shapes[1], str(witness_get(w, "framework", "numpy")))
+    if op == "eqx.nn.LayerNorm":
+        layer_shape = tuple(int(x) for x in witness_get(w, "shape", ()))
+        return None if tuple(shapes[0]) == layer_shape else f"{tuple(shapes[0])} is not the layer's shape {layer_shape}"
     if op == "nn.MultiheadAttention.mask":
         q, k, mask = shapes
         if len(q) == 2:

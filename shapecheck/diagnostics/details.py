@@ -792,8 +792,14 @@ class LayerInput(Detail):
     size: Any = None
     input: Shape | None = None
     sequential: bool = False
+    exact: bool = False  # an equinox layer: one example, x.shape must be the layer's shape
 
     def render(self) -> str:
+        if self.exact and len(self.input or ()) != len(self.value):
+            return (
+                f"{self.layer}({', '.join(map(str, self.value))}) takes one example of exactly that shape, not "
+                f"{_shape(self.input or ())} (equinox layers see no batch axis: jax.vmap the layer over the leading axes)"
+            )
         head = (
             f"{self.layer}({self.param}={self.value})"
             if self.param

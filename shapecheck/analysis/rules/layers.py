@@ -192,6 +192,21 @@ class LayerNorm(LayerKind):
         if x.shape is None:
             return _apply_unranked(cx, report_node, layer, x)
         shape = layer.param("shape")
+        if shape is not None and layer.param("lib") == "equinox":
+            if len(shape) == len(x.shape) and all(equal(a, b) is not Truth.FALSE for a, b in zip(x.shape, shape)):
+                return x
+            name = str(layer.param("name") or "LayerNorm")
+            cx.ctx.report(
+                report_node,
+                "SHP204",
+                {
+                    "op": f"eqx.nn.{name}",
+                    "detail": D.LayerInput(name, "", tuple(shape), "shape", None, x.shape, exact=True),
+                },
+                cx.origins([x]),
+                spec=OpSpec("eqx.nn.LayerNorm", None, (x.shape,), (), (("shape", tuple(shape)), ("name", name))),
+            )
+            return x.with_shape(None)
         if shape is not None and len(shape) <= len(x.shape):
             tail = x.shape[len(x.shape) - len(shape) :]
             for a, b in zip(tail, shape):
@@ -1275,8 +1290,16 @@ def jax_layer(cx: OpContext, node: cst.Call, qual: str, args: list[Value], kwarg
         return LayerV("Embedding", (("n", size(0, "num_embeddings")), ("d", size(1, "embedding_size"))), node)
     if name in ("Conv1d", "Conv2d", "Conv3d"):
         return layer(cx, node, name, args, {k: v for k, v in kwargs.items() if k != "key"})
-    if name == "LayerNorm":
-        return layer(cx, node, name, args[:1], {})
+    if name in ("LayerNorm", "RMSNorm"):
+        v = args[0] if args else kwargs.get("shape")
+        built = layer(cx, node, "LayerNorm", [v] if v is not None else [], {})
+        if not isinstance(built, LayerV) or built.param("shape") is None:
+            return UNKNOWN
+        # equinox (>= 0.11): ``x.shape == shape`` exactly, one example (no leading batch axes); a constructor
+        # parameter taken for an int may be a tuple there: its layer decides nothing
+        if isinstance(v, IntV) and v.assumed:
+            return UNKNOWN
+        return LayerV("LayerNorm", built.params + (("lib", "equinox"), ("name", name)), node)
     if name in ("GRUCell", "LSTMCell"):
         cell = layer(cx, node, name, args[:2], {k: v for k, v in kwargs.items() if k in ("input_size", "hidden_size")})
         return LayerV(cell.kind, cell.params + (("lib", "equinox"),), node) if isinstance(cell, LayerV) else UNKNOWN
