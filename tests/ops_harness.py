@@ -956,6 +956,17 @@ def torch_generators(fw: Framework) -> dict[str, Gen]:
 
     g["construct:window"] = window
 
+    def tensor_class(r: random.Random) -> Case:
+        s = rand_shape(r, 1, 3)
+        as_tuple = r.random() < 0.2
+        data: Any = 0.5
+        for n in reversed(s):
+            data = tuple([data] * n) if as_tuple else [data] * n
+        name = r.choice(("Tensor", "FloatTensor"))
+        return _maybe_index(r, Case(f"construct:{name}", fw.name, [], f"torch.{name}({data!r})"))
+
+    g["construct:Tensor"] = tensor_class
+
     def unfold(r: random.Random) -> Case:
         s = rand_shape(r, 1, 3)
         d = r.randrange(len(s))

@@ -872,6 +872,17 @@ def _interpolate(
     return layers.resized(cx, x, size, scale)
 
 
+@FUNCTIONS.register("torch.Tensor", "torch.FloatTensor")
+def _tensor_class(
+    cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]
+) -> Value | None:
+    """``torch.Tensor(data)`` with a list or tuple: float32 data of its literal shape (``torch.Tensor(2, 3)``, sizes,
+    is left to the generic path)."""
+    if len(args) == 1 and not kwargs and isinstance(args[0], SeqV) and args[0].kind in ("list", "tuple"):
+        return TensorV(_literal_shape(args[0]), "float32", "torch", None, cx.origin(node, "torch.Tensor(...)"))
+    return None
+
+
 @FUNCTIONS.register("tensor", "as_tensor", "from_numpy", "array", "asarray")
 def _as_array(
     cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]
