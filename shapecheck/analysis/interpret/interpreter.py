@@ -750,17 +750,23 @@ class Interpreter:
 
     @_expression(cst.DictComp)
     def _dict_comp(self, node: cst.DictComp) -> Value:
-        """``{name: head(dim, n) for name, n in tasks.items()}`` over a sequence of known items (one ``for``, no
-        ``if``): a dict of what each iteration builds, when every key is a known string (later keys win, as in
-        Python); anything else is unknown."""
+        """``{name: head(dim, n) for name, n in tasks.items()}`` over a sequence of known items (one ``for``, its
+        ``if`` filters decided for each item): a dict of what each iteration builds, when every key is a known string
+        (later keys win, as in Python); anything else is unknown."""
         comp = node.for_in
         it = self.eval(comp.iter)
-        if comp.inner_for_in is not None or comp.ifs or not isinstance(it, SeqV) or comp.asynchronous is not None:
+        if comp.inner_for_in is not None or not isinstance(it, SeqV) or comp.asynchronous is not None:
             return UNKNOWN
         saved = dict(self.scope.vars)
         entries: dict[str, Value] | None = {}
         for item in it.items:
             self.assign(comp.target, item)
+            kept = [self.eval(c.test) for c in comp.ifs]
+            if any(not isinstance(t, BoolV) or t.value is None for t in kept):
+                entries = None  # a filter the analysis cannot decide for this item
+                break
+            if not all(isinstance(t, BoolV) and t.value for t in kept):
+                continue
             k, v = self.eval(node.key), self.eval(node.value)
             if not isinstance(k, StrV) or entries is None:
                 entries = None
@@ -891,6 +897,18 @@ class Interpreter:
         if isinstance(base, DictV) and len(idx_nodes) == 1 and isinstance(idx_nodes[0].slice, cst.Index):
             key = self.eval(idx_nodes[0].slice.value)
             return base.get(key.value) if isinstance(key, StrV) else UNKNOWN
+        if isinstance(base, StrV) and len(idx_nodes) == 1:  # k[len(prefix):] of a known string
+            part = idx_nodes[0].slice
+            if isinstance(part, cst.Index):
+                i = int_of(self.eval(part.value))
+                return StrV(base.value[i]) if i is not None and -len(base.value) <= i < len(base.value) else UNKNOWN
+            if not isinstance(part, cst.Slice):
+                return UNKNOWN
+            parts = (part.lower, part.upper, part.step)
+            bounds = [int_of(self.eval(x)) if x is not None else None for x in parts]
+            if all(b is not None or x is None for b, x in zip(bounds, parts)) and bounds[2] != 0:
+                return StrV(base.value[slice(*bounds)])
+            return UNKNOWN
         if isinstance(base, TensorV):
             from ..rules.constructors import mask_index
 

@@ -1126,6 +1126,10 @@ class ModuleAnalysis:
                     base, ManyV
                 ) or base.kind == "modulelist" else interp.forget_if_list(func.value)
                 return UNKNOWN
+            if isinstance(base, StrV) and not kwargs and not dynamic:
+                text = _str_method(base.value, method, args)
+                if text is not None:
+                    return text
             if isinstance(base, FloatV) and method == "is_integer" and not args and base.value is not None:
                 return BoolV(float(base.value).is_integer())  # math.log2(heads).is_integer()
             if isinstance(base, DictV) and method in ("values", "items", "keys") and not args:
@@ -1362,6 +1366,9 @@ class ModuleAnalysis:
             and func.qualname.startswith("torch.nn.")
             and func.qualname.rsplit(".", 1)[-1][:1].isupper()
         ):
+            return self.call_qualified(interp, node, func.qualname, full_args, full_kwargs, False) or UNKNOWN
+        if isinstance(func, RefV) and func.qualname.startswith(("torch.", "numpy.", "jax.")):
+            # partial(F.softmax, dtype=torch.float32), partial(torch.cat, dim=-1): the framework function's rule
             return self.call_qualified(interp, node, func.qualname, full_args, full_kwargs, False) or UNKNOWN
         return UNKNOWN
 
@@ -1792,6 +1799,21 @@ def _fill_unbound(declared: TensorV, body: Value, mark: int, origin: Any) -> Ten
         return declared
     shape = tuple(b if _fresh_after(d, mark) else d for d, b in zip(declared.shape, body.shape))
     return declared.with_shape(shape, declared.axes, origin)
+
+
+def _str_method(text: str, method: str, args: list[Value]) -> Value | None:
+    """``s.startswith(p)`` / ``endswith`` / ``lower()`` / ``upper()`` / ``strip()`` / ``replace(a, b)`` of known
+    strings (a prefix split of keyword arguments: ``k.startswith("attn_")``, ``k[len("attn_"):]``)."""
+    strs = [a.value for a in args if isinstance(a, StrV)]
+    if len(strs) != len(args):
+        return None
+    if method in ("startswith", "endswith") and len(strs) == 1:
+        return BoolV(text.startswith(strs[0]) if method == "startswith" else text.endswith(strs[0]))
+    if method in ("lower", "upper", "strip") and not strs:
+        return StrV(getattr(text, method)())
+    if method == "replace" and len(strs) == 2:
+        return StrV(text.replace(strs[0], strs[1]))
+    return None
 
 
 _READ_METHODS = frozenset({"get", "keys", "values", "items", "copy", "index", "count"})

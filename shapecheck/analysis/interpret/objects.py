@@ -471,6 +471,23 @@ def super_method(m: "ModuleAnalysis", interp: "Interpreter", name: str) -> Funct
     return find_method(m, ci, name, after=frame.cls_key)
 
 
+_EXTERNAL_PREFIXES = ("torch.", "flax.", "equinox.", "jax.", "typing.", "abc.", "keras.", "tensorflow.", "collections.")
+
+
+def is_instance_of(m: "ModuleAnalysis", obj: ObjV, cls_key: str) -> bool | None:
+    """``isinstance(obj, C)`` for an object of a class of the analysed code and C one too: C is in the object's
+    MRO; it is not when every base outside the analysed classes is a library's (no unresolved base can be C)."""
+    ci = m.find_class(obj.cls_key)
+    if ci is None:
+        return None
+    if any(c.key == cls_key for c in mro(m, ci)):
+        return True
+    for b in foreign_bases(m, ci):
+        if b not in _PLAIN_BASES and not b.startswith(_EXTERNAL_PREFIXES):
+            return None
+    return False
+
+
 SEQUENTIAL_BASES = frozenset({"torch.nn.Sequential", "torch.nn.modules.container.Sequential"})
 
 

@@ -22,7 +22,23 @@ from ...diagnostics import details as D
 from ...sizes import Size, Truth, divisible, equal
 from ..interpret.context import OpSpec
 from .ops_common import _ints, _norm_dim
-from ..interpret.values import UNKNOWN, BoolV, DictV, FloatV, FuncV, IntV, NoneV, SeqV, StrV, TensorV, Value, number_of
+from ..interpret.values import (
+    UNKNOWN,
+    BoolV,
+    DictV,
+    FloatV,
+    FuncV,
+    IntV,
+    LayerV,
+    NoneV,
+    ObjV,
+    RefV,
+    SeqV,
+    StrV,
+    TensorV,
+    Value,
+    number_of,
+)
 
 from .registry import TENSOR_METHODS, OpContext
 
@@ -435,6 +451,8 @@ def _map(
             out.append(_apply_lambda(interp, fn, items))
         elif isinstance(args[0], FuncV):
             out.append(cx.call_function(interp, node, args[0], items, {}))
+        elif isinstance(args[0], LayerV) and args[0].kind == "partial":  # map(partial(l2norm, groups=g), (q, k))
+            out.append(cx.call_value(interp, node, args[0], items))
         else:
             return None
     return SeqV(tuple(out), "list")
@@ -495,6 +513,19 @@ def _isinstance(cx: OpContext, interp: "Interpreter", v: Value, classes: cst.Bas
                 return None
             continue
         q = cx.source.qualify(c) if isinstance(c, (cst.Name, cst.Attribute)) else None
+        cls = interp.eval(c) if isinstance(c, (cst.Name, cst.Attribute)) and q not in _TENSOR_CLASSES else None
+        if isinstance(cls, RefV) and cls.qualname.startswith("class:"):
+            # a class of the analysed code: ``for norm, block in self.layers: if isinstance(block, Attention)``
+            if isinstance(v, ObjV):
+                found = cx.is_instance_of(v, cls.qualname[6:])
+                if found is None:
+                    return None
+                answers.append(found)
+            elif isinstance(v, (TensorV, NoneV, IntV, FloatV, BoolV, StrV, SeqV, LayerV)):
+                answers.append(False)  # a value of a library's or a builtin kind
+            else:
+                return None
+            continue
         if q in _TENSOR_CLASSES:
             if isinstance(v, TensorV) and v.framework is not None:
                 answers.append(v.framework == _TENSOR_CLASSES[q])

@@ -120,6 +120,16 @@ class OpContext:
         """Call a function of the analysed code (its body run with these arguments, or its annotations)."""
         return self._module.call_function(interp, node, fv, args, kwargs)
 
+    def call_value(self, interp: "Interpreter", node: cst.Call, func: Value, args: list[Value]) -> Value:
+        """Call a function value (a function of the analysed code, an object, a partial, a vmap, a layer)."""
+        return self._module.call_value(interp, node, func, args)
+
+    def is_instance_of(self, obj: ObjV, cls_key: str) -> bool | None:
+        """``isinstance(obj, C)`` with C a class of the analysed code (None: undecided)."""
+        from ..interpret.objects import is_instance_of
+
+        return is_instance_of(self._module, obj, cls_key)
+
     def is_builtin(self, interp: "Interpreter", name: str) -> bool:
         """``name`` is Python's builtin where ``interp`` runs: no local variable, module global or import binds it."""
         return (
