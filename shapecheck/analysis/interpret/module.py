@@ -1835,6 +1835,13 @@ def _unstable_globals(text: str) -> frozenset[str] | None:
     for node in ast.walk(tree):
         if isinstance(node, ast.Global):
             out.update(node.names)
+        if isinstance(node, ast.Attribute) and node.attr not in _READ_METHODS and isinstance(node.value, ast.Subscript):
+            # X[k].append(v), X[k][j].update(...): a method (or attribute) of an item may change what X holds
+            base: ast.expr = node.value
+            while isinstance(base, ast.Subscript):
+                base = base.value
+            if isinstance(base, ast.Name):
+                out.add(base.id)
         targets: list[ast.expr] = []
         if isinstance(node, ast.Assign):
             targets = node.targets
