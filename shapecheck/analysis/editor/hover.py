@@ -76,7 +76,7 @@ def describe_value(v: Any, ctx: Any = None) -> str | None:
         return text
     if isinstance(v, ObjV):
         name = v.cls_key.rpartition(":")[2]
-        known = [(k, x) for k, x in v.attrs if isinstance(x, (TensorV, LayerV, IntV, ObjV))]
+        known = [(k, x) for k, x in v.attrs if isinstance(x, (TensorV, LayerV, IntV, ObjV)) and not k.endswith("?")]
         text = f"{name} instance"
         if known:
             text += "\n\n" + "\n".join(f"- {k}: {_short(x)}" for k, x in known[:12])

@@ -87,12 +87,17 @@ def _cases_of(m: "ModuleAnalysis", fi: "FunctionInfo", deco: cst.Decorator) -> l
     return cases
 
 
-def _decorators(m: "ModuleAnalysis", fi: "FunctionInfo") -> list[cst.Decorator]:
+def _decorators(m: "ModuleAnalysis", fi: "FunctionInfo", cls_key: str | None = None) -> list[cst.Decorator]:
     out = list(fi.node.decorators)
-    if fi.cls_key is not None:
-        ci = m.classes.get(fi.cls_key)
+    key = cls_key or fi.cls_key
+    if key is not None:
+        ci = m.classes.get(key)
         if ci is not None:
-            out.extend(ci.node.decorators)
+            from .objects import mro
+
+            for c in mro(m, ci):  # pytest gathers the marks of the class and of its bases
+                if c.module is m:
+                    out.extend(c.node.decorators)
     return out
 
 
@@ -155,26 +160,57 @@ def run_test(m: "ModuleAnalysis", fi: "FunctionInfo", self_value: Value | None) 
     cases = test_cases(m, fi)
     if not cases:
         return False
+    run_cases(m, fi, self_value, cases)
+    return True
+
+
+def run_cases(m: "ModuleAnalysis", fi: "FunctionInfo", self_value: Value | None, cases: list[dict[str, Value]]) -> None:
+    """Run ``fi`` once per case, each finding reported once (and not again when an earlier run reported it)."""
     start = len(m.ctx.pending)
     for case in cases:
         m.run_function(fi, case, self_value)
-    seen: set[tuple[int, str]] = set()
+    seen: set[tuple[int, str]] = {(id(p.node), p.code) for p in m.ctx.pending[:start]}
     kept = []
     for p in m.ctx.pending[start:]:
         if (id(p.node), p.code) not in seen:
             seen.add((id(p.node), p.code))
             kept.append(p)
     m.ctx.pending[start:] = kept
-    return True
 
 
-def test_cases(m: "ModuleAnalysis", fi: "FunctionInfo") -> list[dict[str, Value]] | None:
-    """The argument values pytest would call the test ``fi`` with, one dict per case; None when ``fi`` is not a test
-    with parametrize cases or fixtures the analysis can read (it is then analysed with unknown parameters)."""
+def inherited_tests(m: "ModuleAnalysis") -> list[tuple["FunctionInfo", str, list[dict[str, Value]]]]:
+    """Test methods a ``Test*`` class of this module inherits from a base class of this module, with the cases pytest
+    runs them with in that class (its own ``parametrize`` marks: a base ``BaseMultiplyTest`` whose
+    ``test_left(self, a, b)`` runs in ``@pytest.mark.parametrize("a, b", [...]) class TestLeft(BaseMultiplyTest)``):
+    (the method, the class, the cases)."""
+    from .objects import mro
+
+    out: list[tuple["FunctionInfo", str, list[dict[str, Value]]]] = []
+    for ci in m.classes.values():
+        if not ci.key.split(":")[-1].rsplit(".", 1)[-1].startswith("Test") or not ci.node.decorators:
+            continue
+        seen = set(ci.methods)
+        for base in mro(m, ci)[1:]:
+            if base.module is not m:
+                continue
+            for name, fi in base.methods.items():
+                if name in seen or not name.startswith("test"):
+                    continue
+                seen.add(name)
+                cases = test_cases(m, fi, ci.key)
+                if cases:
+                    out.append((fi, ci.key, cases))
+    return out
+
+
+def test_cases(m: "ModuleAnalysis", fi: "FunctionInfo", cls_key: str | None = None) -> list[dict[str, Value]] | None:
+    """The argument values pytest would call the test ``fi`` with, one dict per case (in the class ``cls_key`` when
+    it inherits the method); None when ``fi`` is not a test with parametrize cases or fixtures the analysis can read
+    (it is then analysed with unknown parameters)."""
     if not fi.name.startswith("test"):
         return None
     per_decorator: list[list[dict[str, Value]]] = []
-    for deco in _decorators(m, fi):
+    for deco in _decorators(m, fi, cls_key):
         cases = _cases_of(m, fi, deco)
         if cases:
             per_decorator.append(cases)

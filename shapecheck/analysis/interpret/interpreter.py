@@ -113,6 +113,7 @@ class Interpreter:
         self.frame = frame
         self.scope = scope
         self.dead = False  # the rest of the current block is unreachable (after return/raise/continue/break)
+        self.if_alt: tuple[cst.IfExp, Value] | None = None  # the last ``a if c else None`` on an undecided c: (node, a)
         self.loop_depth = 0
         self.continued: list[list[dict[str, Value]]] = []  # per loop run to a fixpoint: the states at its continues
 
@@ -141,6 +142,7 @@ class Interpreter:
 
     @_statement(cst.Assign)
     def _assign(self, stmt: cst.Assign) -> None:
+        self.if_alt = None
         value = self.eval(stmt.value)
         if isinstance(value, SeqV) and value.kind == "list" and _var_key(stmt.value) is not None:
             # ys = xs: two names for one list, and a mutation through either is not seen through the other
@@ -149,6 +151,13 @@ class Interpreter:
         for target in stmt.targets:
             self._check_shape_unpack(target.target, stmt.value, value)
             self.assign(target.target, value)
+        alt, self.if_alt = self.if_alt, None
+        if alt is not None and alt[0] is stmt.value and self.frame.building:
+            # ``self.mlp = nn.Sequential(...) if exists(time_dim) else None`` on an undecided condition
+            for target in stmt.targets:
+                key = _var_key(target.target)
+                if key is not None and key.startswith("self."):
+                    self.scope.vars[key + OPTIONAL] = alt[1]
 
     def _check_shape_unpack(self, target: cst.BaseExpression, node: cst.BaseExpression, value: Value) -> None:
         """``b, c, h, w = x.shape`` on a tensor of another known rank: Python raises (too many or not enough values
@@ -333,6 +342,12 @@ class Interpreter:
                 if other is not v:  # a branch that left a variable alone holds the very same value
                     v = join(v, other)
             out[k] = v
+        if self.frame.building:
+            for k in list(out):
+                if out[k] is UNKNOWN and k.startswith("self.") and not k.endswith(OPTIONAL):
+                    alt = _optional_alternative([b.get(k, UNKNOWN) for b in branches])
+                    if alt is not None and k + OPTIONAL not in out:
+                        out[k + OPTIONAL] = alt
         return out
 
     def run_branches(
@@ -536,6 +551,7 @@ class Interpreter:
             obj = target.value
             if isinstance(obj, cst.Name) and obj.value == "self" and self.frame.cls_key is not None:
                 self.scope.vars[f"self.{target.attr.value}"] = value
+                self.scope.vars.pop(f"self.{target.attr.value}{OPTIONAL}", None)
                 if self.ctx.record_hovers:  # hover on `self.x = ...` shows what was assigned
                     self.ctx.hovers[id(target)] = value
                     self.ctx.hover_nodes[id(target)] = target
@@ -588,7 +604,9 @@ class Interpreter:
                 self.scope.vars[other] = UNKNOWN
         if attr is not None and root is node:
             self.scope.vars[key] = ObjV(
-                v.cls_key, tuple((k, x) for k, x in v.attrs if k != attr) + ((attr, value),), True
+                v.cls_key,
+                tuple((k, x) for k, x in v.attrs if k not in (attr, attr + OPTIONAL)) + ((attr, value),),
+                True,
             )
         else:
             self.scope.vars[key] = UNKNOWN
@@ -722,7 +740,13 @@ class Interpreter:
         if truth is not None:
             return self.eval(node.body if truth else node.orelse)
         with self.ctx.maybe_taken(None):
-            return join(self.eval(node.body), self.eval(node.orelse))
+            body, orelse = self.eval(node.body), self.eval(node.orelse)
+        out = join(body, orelse)
+        if out is UNKNOWN and self.frame.building and (isinstance(body, NoneV) or isinstance(orelse, NoneV)):
+            other = orelse if isinstance(body, NoneV) else body
+            if other is not UNKNOWN and not isinstance(other, NoneV):
+                self.if_alt = (node, other)
+        return out
 
     @_expression(cst.Lambda)
     def _lambda(self, node: cst.Lambda) -> Value:
@@ -1175,6 +1199,33 @@ def _target_names(target: cst.CSTNode) -> set[str]:
 
 
 _LIST_MUTATORS = frozenset({"append", "extend", "insert", "pop", "remove", "clear", "add"})  # add: model.add(layer)
+
+
+# The hidden key (``self.mlp?``) of what an attribute a constructor set to "a value or None" holds when it is not None
+# (``self.mlp = nn.Sequential(...) if exists(dim) else None``, or None in one branch of an ``if`` and one value in
+# the others, the condition undecided): ``if exists(self.mlp):`` narrows ``self.mlp`` to it (narrowing.py)
+OPTIONAL = "?"
+
+
+def _optional_alternative(values: list[Value]) -> Value | None:
+    """The one value besides None that the branches give an attribute (None when there is no such single value)."""
+    others = [v for v in values if not isinstance(v, NoneV)]
+    if len(others) == len(values) or not others or others[0] is UNKNOWN:
+        return None
+    return others[0] if all(v == others[0] for v in others[1:]) else None
+
+
+def self_attribute(interp: "Interpreter", attr: str) -> Value:
+    """``self.<attr>`` in the frame of ``interp`` (the variable first, then the object or class)."""
+    key = f"self.{attr}"
+    if key in interp.scope.vars:
+        return interp.scope.vars[key]
+    sv = interp.frame.self_value
+    if interp.frame.cls_key is None:
+        return UNKNOWN
+    if isinstance(sv, ObjV) and (sv.concrete or sv.attr(attr) is not None):
+        return interp.m.object_attr(sv, attr)
+    return interp.m.class_attr(interp.frame.cls_key, attr)
 
 
 def _var_key(node: cst.CSTNode) -> str | None:

@@ -545,7 +545,7 @@ class ModuleAnalysis:
             if k.startswith("self."):
                 # a list attribute is a container other methods fill (self.cache.append(x)): unknown outside __init__
                 mutable = isinstance(v, SeqV) and v.kind == "list"
-                ci.attrs[k[5:]] = UNKNOWN if k in elsewhere or mutable else v
+                ci.attrs[k[5:]] = UNKNOWN if k.rstrip("?") in elsewhere or mutable else v  # ``self.x?``: OPTIONAL
 
     # ------------------------------------------------------------------ functions
     def param_value(self, fi: FunctionInfo, p: Param, memo: Any) -> Value:
@@ -872,6 +872,8 @@ class ModuleAnalysis:
         for k, v in scope.vars.items():
             if k.startswith("self."):
                 attrs[k[5:]] = v
+                if not k.endswith("?") and k + "?" not in scope.vars:
+                    attrs.pop(k[5:] + "?", None)  # reassigned: what the constructor's "value or None" was is stale
         return ObjV(obj.cls_key, tuple(attrs.items()), obj.concrete)
 
     def call_on_building_self(
@@ -1549,6 +1551,8 @@ class ModuleAnalysis:
             self_value = ObjV(fi.cls_key) if fi.cls_key is not None else None
             if not entry_points.run_test(self, fi, self_value):  # pytest's parametrize cases and fixtures
                 self.run_function(fi, None, self_value)
+        for fi, cls_key, cases in entry_points.inherited_tests(self):  # a base's tests in a parametrized subclass
+            entry_points.run_cases(self, fi, ObjV(cls_key), cases)
         # local functions discovered while running (closures): analyse them standalone too
         done: set[str] = set()
         while True:

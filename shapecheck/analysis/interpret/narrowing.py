@@ -164,6 +164,15 @@ def _none_check(interp: "Interpreter", target: cst.BaseExpression) -> tuple[Refi
         declared = _optional_parameter(interp, target.value, target)
         if declared is not None:
             not_none[key] = declared
+    elif isinstance(target, cst.Attribute):
+        # an attribute the constructor set to one value or None (``self.mlp = nn.Sequential(...) if c else None``)
+        from .interpreter import OPTIONAL, self_attribute
+
+        attr = target.attr.value
+        if self_attribute(interp, attr) is UNKNOWN:
+            alt = self_attribute(interp, attr + OPTIONAL)
+            if alt is not UNKNOWN and not isinstance(alt, NoneV):
+                not_none[key] = alt
     return {key: NoneV()}, not_none
 
 

@@ -258,7 +258,8 @@ def instance_attrs(m: "ModuleAnalysis", ci: ClassInfo, vars_: dict[str, Value]) 
         mutable = (isinstance(v, SeqV) and v.kind == "list" and not _layer_list(v) and not _scalar_list(v)) or (
             isinstance(v, ManyV) and v.kind == "list"
         )
-        out.append((k[5:], UNKNOWN if k in changed or mutable else v))
+        # (``self.x?``: what x holds when not None, interpreter.OPTIONAL)
+        out.append((k[5:], UNKNOWN if k.rstrip("?") in changed or mutable else v))
     return tuple(out)
 
 
@@ -281,6 +282,7 @@ def _layer_list(v: SeqV) -> bool:
 def symbolic_arguments(m: "ModuleAnalysis", fi: FunctionInfo) -> dict[str, Value]:
     """A class analysed on its own: a positive integer symbol per constructor parameter that may be a size."""
     out: dict[str, Value] = {}
+    ints = int_only_parameters(m, fi)
     ps = fi.node.params
     plain = list(ps.posonly_params) + list(ps.params) + list(ps.kwonly_params)
     infos = {p.name: p for p in fi.params}
@@ -305,9 +307,164 @@ def symbolic_arguments(m: "ModuleAnalysis", fi: FunctionInfo) -> dict[str, Value
         )
         out[name] = IntV(
             m.ctx.scoped(name, "ctor:" + fi.key.split(":")[-1].rsplit(".", 1)[0], origin),
-            assumed=p.annotation is None,
+            assumed=p.annotation is None and name not in ints,
         )
     return out
+
+
+# torch.nn constructors whose first two arguments must be ints (a tuple there raises a TypeError): in / out features,
+# channels, embedding count and width
+_INT_PAIR_LAYERS = frozenset(
+    {
+        "torch.nn.Linear",
+        "torch.nn.Embedding",
+        "torch.nn.Conv1d",
+        "torch.nn.Conv2d",
+        "torch.nn.Conv3d",
+        "torch.nn.ConvTranspose1d",
+        "torch.nn.ConvTranspose2d",
+        "torch.nn.ConvTranspose3d",
+        "torch.nn.GroupNorm",
+    }
+)
+_INT_PAIR_KEYWORDS = frozenset(
+    {"in_features", "out_features", "num_embeddings", "embedding_dim", "in_channels", "out_channels"}
+)
+_INT_ONLY_OPS = (cst.FloorDivide, cst.Subtract, cst.Modulo, cst.Add)  # a tuple with an int: TypeError
+
+
+def int_only_parameters(m: "ModuleAnalysis", fi: FunctionInfo) -> set[str]:
+    """Parameters of a constructor that must be ints for it to return: a name the body never rebinds, used where
+    only an int works (``dim // 2``, ``dim + 1``, ``nn.Linear(dim, ...)``, ``nn.Embedding(n, dim)``, ``range(dim)``)
+    in a statement every run of the body executes (top level, before any ``return``; not under a conditional
+    expression, the right of ``and`` / ``or``, a lambda or a comprehension's body). An object of the class exists only
+    if ``__init__`` returned, so such a parameter is an int, never a tuple of sizes (``torch.randn(dim)`` is 1-d)."""
+    body = fi.node.body
+    if not isinstance(body, cst.IndentedBlock):
+        return set()
+    rebound: set[str] = set()
+
+    class Targets(cst.CSTVisitor):
+        def visit_AssignTarget(self, node: cst.AssignTarget) -> None:
+            for n in _names_in(node.target):
+                rebound.add(n)
+
+        def visit_AugAssign(self, node: cst.AugAssign) -> None:
+            rebound.update(_names_in(node.target))
+
+        def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
+            rebound.update(_names_in(node.target))
+
+        def visit_For(self, node: cst.For) -> None:
+            rebound.update(_names_in(node.target))
+
+        def visit_NamedExpr(self, node: cst.NamedExpr) -> None:
+            rebound.update(_names_in(node.target))
+
+        def visit_Global(self, node: cst.Global) -> None:
+            rebound.add("*")
+
+        def visit_Nonlocal(self, node: cst.Nonlocal) -> None:
+            rebound.add("*")
+
+    fi.node.body.visit(Targets())
+    if "*" in rebound:
+        return set()
+    found: set[str] = set()
+
+    def name_of(e: cst.BaseExpression) -> str | None:
+        return e.value if isinstance(e, cst.Name) else None
+
+    def walk(e: cst.CSTNode) -> None:
+        if isinstance(e, (cst.IfExp, cst.Lambda, cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp)):
+            if isinstance(e, cst.IfExp):
+                walk(e.test)
+            return
+        if isinstance(e, cst.BooleanOperation):
+            walk(e.left)
+            return
+        if isinstance(e, cst.BinaryOperation) and isinstance(e.operator, _INT_ONLY_OPS):
+            for side, other in ((e.left, e.right), (e.right, e.left)):
+                n = name_of(side)
+                if n is not None and isinstance(other, cst.Integer):
+                    found.add(n)
+        if isinstance(e, cst.Call):
+            q = m.qualify(e.func) or ""
+            if q == "range" or q == "builtins.range":
+                for a in e.args:
+                    n = name_of(a.value)
+                    if n is not None and a.keyword is None and a.star == "":
+                        found.add(n)
+            if q in _INT_PAIR_LAYERS:
+                positional = [a for a in e.args if a.keyword is None]
+                if any(a.star for a in positional):
+                    positional = []
+                for a in positional[:2]:
+                    n = name_of(a.value)
+                    if n is not None:
+                        found.add(n)
+                for a in e.args:
+                    if a.keyword is not None and a.keyword.value in _INT_PAIR_KEYWORDS:
+                        n = name_of(a.value)
+                        if n is not None:
+                            found.add(n)
+        for child in e.children:
+            walk(child)
+
+    for stmt in body.body:
+        if not isinstance(stmt, cst.SimpleStatementLine):
+            if isinstance(stmt, cst.If):
+                walk(stmt.test)  # the first test always runs
+            break_here = _may_return(stmt)
+            if break_here:
+                break
+            continue
+        stop = False
+        for small in stmt.body:
+            if isinstance(small, (cst.Return, cst.Raise)):
+                stop = True
+                break
+            if isinstance(small, cst.Assert):
+                walk(small.test)
+            elif isinstance(small, (cst.Assign, cst.AugAssign, cst.Expr)) or (
+                isinstance(small, cst.AnnAssign) and small.value is not None
+            ):
+                walk(small.value)  # type: ignore[arg-type]
+        if stop:
+            break
+    return found - rebound
+
+
+def _names_in(target: cst.CSTNode) -> set[str]:
+    if isinstance(target, cst.Name):
+        return {target.value}
+    if isinstance(target, (cst.Tuple, cst.List)):
+        return {n for el in target.elements for n in _names_in(el.value)}
+    if isinstance(target, cst.StarredElement):
+        return _names_in(target.value)
+    return set()
+
+
+def _may_return(stmt: cst.CSTNode) -> bool:
+    """A compound statement that may leave the function (a ``return`` inside)."""
+    found = False
+
+    class V(cst.CSTVisitor):
+        def visit_Return(self, node: cst.Return) -> None:
+            nonlocal found
+            found = True
+
+        def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
+            return False
+
+        def visit_ClassDef(self, node: cst.ClassDef) -> bool:
+            return False
+
+        def visit_Lambda(self, node: cst.Lambda) -> bool:
+            return False
+
+    stmt.visit(V())
+    return found
 
 
 def instantiate(

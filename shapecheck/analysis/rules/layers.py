@@ -66,6 +66,8 @@ def apply_layer(
         cx.ctx.note_evidence(node, "layer", x if isinstance(x, TensorV) else None)
     if x is UNKNOWN and layer.kind == "Linear" and len(args) == 1 and not kwargs:
         x = TensorV(None, None, "torch")  # what nn.Linear returns is a tensor whose last axis is out_features
+    if x is UNKNOWN and layer.kind == "Sequential" and len(args) == 1 and not kwargs:
+        return _unknown_into_chain(cx, interp, node, layer)
     if not isinstance(x, TensorV):
         return UNKNOWN
     if layer.kind == "MultiheadAttention" and x.shape is not None:
@@ -461,6 +463,23 @@ class Sequential(LayerKind):
             if not isinstance(out, TensorV):
                 return UNKNOWN
         return out
+
+
+def _unknown_into_chain(cx: OpContext, interp: "Interpreter", node: cst.Call, layer: LayerV) -> Value:
+    """``nn.Sequential(nn.SiLU(), nn.Linear(d, 2 * d))`` called on an unknown input: activations and dropouts before
+    the first Linear leave it unknown; the Linear makes a tensor whose last axis is its out_features (as a Linear
+    called on an unknown input does), and the rest of the chain runs on that. Anything else first: unknown."""
+    chain: tuple[Value, ...] = tuple(layer.param("layers", ())) if layer.param("repeat") is None else ()
+    for i, sub in enumerate(chain):
+        if not isinstance(sub, LayerV):
+            return UNKNOWN
+        if sub.kind == "Elementwise":
+            continue
+        if sub.kind != "Linear":
+            return UNKNOWN
+        rest = LayerV("Sequential", (("layers", chain[i:]),), layer.line_node)
+        return apply_layer(cx, interp, node, rest, [TensorV(None, None, "torch")], {})
+    return UNKNOWN
 
 
 ACTIVATIONS = (
