@@ -1269,6 +1269,14 @@ class ModuleAnalysis:
             if isinstance(base, LayerV) and func.attr.value == "forward":
                 return layer_rules.apply_layer(self.ops, interp, node, base, args, kwargs)
             callee: Value = interp.attribute(func)
+            if callee is UNKNOWN and isinstance(func.value, cst.Name) and func.value.value == "self":
+                # ``self.mlp(t)`` where the constructor set ``self.mlp`` to one layer or None: calling None raises,
+                # so when the code goes on, the layer ran
+                from .interpreter import OPTIONAL, self_attribute
+
+                alt = self_attribute(interp, func.attr.value + OPTIONAL)
+                if isinstance(alt, (LayerV, ObjV, FuncV)):
+                    callee = alt
         else:
             callee = interp.eval(func)
         if dynamic:

@@ -468,9 +468,18 @@ class Sequential(LayerKind):
 def _unknown_into_chain(cx: OpContext, interp: "Interpreter", node: cst.Call, layer: LayerV) -> Value:
     """``nn.Sequential(nn.SiLU(), nn.Linear(d, 2 * d))`` called on an unknown input: activations and dropouts before
     the first Linear leave it unknown; the Linear makes a tensor whose last axis is its out_features (as a Linear
-    called on an unknown input does), and the rest of the chain runs on that. Anything else first: unknown."""
+    called on an unknown input does), and the rest of the chain runs on that. A module of the analysed code runs on
+    the unknown input as any call of it would. Another layer first (a norm, a conv): unknown."""
     chain: tuple[Value, ...] = tuple(layer.param("layers", ())) if layer.param("repeat") is None else ()
     for i, sub in enumerate(chain):
+        if isinstance(sub, ObjV):
+            # a module of the analysed code first (a weight-normalised ``Linear`` whose forward is F.linear): its
+            # forward on the unknown input, and the rest of the chain on what it returns
+            out = cx.call_object(interp, node, sub, [UNKNOWN], {})
+            if not isinstance(out, TensorV) or i + 1 == len(chain):
+                return out
+            rest = LayerV("Sequential", (("layers", chain[i + 1 :]),), layer.line_node)
+            return apply_layer(cx, interp, node, rest, [out], {})
         if not isinstance(sub, LayerV):
             return UNKNOWN
         if sub.kind == "Elementwise":

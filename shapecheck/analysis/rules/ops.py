@@ -153,6 +153,10 @@ def elementwise(cx: OpContext, node: cst.CSTNode, opname: str, tensors: list[Ten
         dtype = None  # true division (atan2, hypot) of integers gives floats; bool arithmetic gives ints
     fw = next((t.framework for t in tensors if t.framework), None)
     if len(known) < len(tensors):
+        unranked = [t for t in tensors if t.shape is None]
+        if len(unranked) == 1 and unranked[0].vshape is not None and all(t.shape == () for t in known):
+            # with 0-d tensors (a learned gain): the one of unknown rank keeps its known axes
+            return TensorV(None, dtype, fw, None, unranked[0].origin, unranked[0].vshape)
         return TensorV(None, dtype, fw)
     shape: tuple[Size, ...] | None = known[0].shape
     for t in known[1:]:
@@ -973,6 +977,9 @@ def linear(cx: OpContext, node: cst.Call, args: list[Value], kwargs: dict[str, V
     """``F.linear(x, weight)``: (*, in) with (out, in) -> (*, out); a 1-d weight (in,) gives (*)."""
     x = args[0] if args else kwargs.get("input", UNKNOWN)
     w = args[1] if len(args) > 1 else kwargs.get("weight", UNKNOWN)
+    if x is UNKNOWN and isinstance(w, TensorV) and w.shape is not None and len(w.shape) == 2:
+        # an unknown input: the result is a tensor whose last axis is the weight's first (as nn.Linear's)
+        return TensorV(None, w.dtype, "torch", None, None, ((), cx.fresh("V"), (w.shape[0],)))
     if not isinstance(x, TensorV):
         return UNKNOWN
     if not isinstance(w, TensorV) or x.shape is None or w.shape is None or not x.shape or len(w.shape) not in (1, 2):
