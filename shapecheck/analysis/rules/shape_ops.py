@@ -172,6 +172,10 @@ def transpose(t: TensorV, args: list[Value], kwargs: dict[str, Value], name: str
         # numpy's transpose takes a whole permutation: x.transpose(2, 0, 1), np.transpose(x, (1, 0, 2))
         axes = kwargs.get("axes", args[0] if len(args) == 1 else SeqV(tuple(args)))
         return permute(t, list(axes.items)) if isinstance(axes, SeqV) else t.with_shape(None)
+    if name == "transpose" and len(args) > 2:
+        # three or more axes are a whole permutation (numpy / jax style: the output of a flax layer whose framework
+        # is not known); torch's transpose takes exactly two dims, so a torch tensor is left unknown
+        return permute(t, list(args)) if t.framework is None else t.with_shape(None)
     ds = _ints(args[:2])
     if ds is None or len(ds) != 2:
         if not args and name == "transpose" and t.framework == "numpy":
