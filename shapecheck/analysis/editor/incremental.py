@@ -27,6 +27,7 @@ from typing import Any, Callable
 import libcst as cst
 
 from ...diagnostics import Finding
+from ..interpret.state import class_state
 
 _LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+\Z")
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
@@ -459,14 +460,15 @@ class Document:
             for ci in ma.classes.values():
                 env = envs.get(id(ci.node))
                 hit = old_classes.get((ci.key, env)) if env is not None else None
-                if hit is not None and hit[0] is ci.node and getattr(ci, "outside_init", None) is None:
-                    ci.outside_init = set(hit[1])
+                st = class_state(ci)
+                if hit is not None and hit[0] is ci.node and st.outside_init is None:
+                    st.outside_init = set(hit[1])
 
         def harvest() -> None:  # after a complete run (a cancelled one leaves the last complete run's answers)
             fresh: dict[Any, tuple[cst.CSTNode, set[str]]] = {}
             for ci in ma.classes.values():
                 env = envs.get(id(ci.node))
-                known = getattr(ci, "outside_init", None)
+                known = class_state(ci).outside_init
                 if env is not None and known is not None:
                     fresh[(ci.key, env)] = (ci.node, set(known))
             self.classes = fresh

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Callable
 
 import libcst as cst
 
@@ -14,7 +16,7 @@ if TYPE_CHECKING:
     from ..interpret.values import Value
 
 
-@dataclass
+@dataclass(frozen=True, slots=True)
 class Param:
     name: str
     ann: Annotation | None
@@ -22,21 +24,21 @@ class Param:
     kind: str  # "pos" | "posonly" | "kwonly" | "star" | "starstar"
 
 
-@dataclass
+@dataclass(frozen=True)
 class FunctionInfo:
+    """A ``def`` of the analysed code (or of a stub), complete when made. Signing it (reading its annotations, which
+    may use aliases the module level defines later) makes a new one that replaces it in its module's table
+    (``ModuleAnalysis.functions``); what analysing it learns lives in the interpreter (``interpret/state.py``)."""
+
     key: str
     node: cst.FunctionDef
     module: "ModuleAnalysis"
-    params: list[Param]
+    params: tuple[Param, ...]
     return_ann: Annotation | None
     cls_key: str | None = None
     is_static: bool = False
     is_classmethod: bool = False
-    summaries: dict[Any, Any] = field(default_factory=dict)  # call signature -> (return value, findings)
-    analysing: bool = False
-    keeps_args: bool | None = None  # its body leaves its arguments' attributes alone (objects.keeps_arguments)
     rebound: bool = False  # a method its class body assigns again after the def (``rel = torch.vmap(rel)``)
-    one_line: bool | None = None  # its body is one ``return`` of calls by name only (module.one_line_helper)
 
     @property
     def name(self) -> str:
@@ -91,27 +93,49 @@ def _last_name(node: cst.BaseExpression) -> str:
     return node.attr.value if isinstance(node, cst.Attribute) else node.value if isinstance(node, cst.Name) else ""
 
 
-@dataclass
+class MethodTable(Mapping[str, FunctionInfo]):
+    """A class's methods by name. The names and their function keys are fixed when the class is indexed; each is read
+    from the module's function table, which holds the function as last signed."""
+
+    __slots__ = ("_keys", "_functions")
+
+    def __init__(self, keys: Mapping[str, str], functions: Mapping[str, FunctionInfo]) -> None:
+        self._keys = MappingProxyType(dict(keys))
+        self._functions = functions
+
+    def __getitem__(self, name: str) -> FunctionInfo:
+        return self._functions[self._keys[name]]
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._keys
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._keys)
+
+    def __len__(self) -> int:
+        return len(self._keys)
+
+    def get(self, name: str, default: FunctionInfo | None = None) -> FunctionInfo | None:  # type: ignore[override]
+        key = self._keys.get(name)
+        return self._functions[key] if key is not None else default
+
+
+@dataclass(frozen=True)
 class ClassInfo:
+    """A ``class`` of the analysed code, complete when made: its methods, bases and decorators. What analysing it
+    learns (attributes from ``__init__``, objects built, its MRO) lives in the interpreter (``interpret/state.py``)."""
+
     key: str
     node: cst.ClassDef
     module: "ModuleAnalysis"
-    methods: dict[str, FunctionInfo] = field(default_factory=dict)
-    attrs: dict[str, "Value"] = field(default_factory=dict)  # from __init__: self.x = ...
-    bases: list[str] = field(default_factory=list)
-    attrs_ready: bool = False
-    decorators: list[str] = field(default_factory=list)
-    body_attrs: "dict[str, Value] | None" = None  # class-body assignments (``expansion = 4``, ``dim: int = 64``)
-    fields: list[tuple[str, "cst.BaseExpression | None"]] = field(default_factory=list)  # annotated class-body names
-    instances: dict[Any, Any] = field(default_factory=dict)  # (argument values) -> (the object, its findings)
-    building: bool = False
-    mro_cache: "list[ClassInfo] | None" = None
-    outside_init: "set[str] | None" = None  # self attributes a method not run by __init__ assigns
+    methods: MethodTable
+    bases: tuple[str, ...]
+    decorators: tuple[str, ...]
 
 
 def signature_params(
     node: cst.FunctionDef, annotation_of: Callable[[cst.BaseExpression], Annotation | None]
-) -> list[Param]:
+) -> tuple[Param, ...]:
     ps = node.params
     out: list[Param] = []
 
@@ -129,11 +153,11 @@ def signature_params(
         add(p, "kwonly")
     if ps.star_kwarg is not None:
         add(ps.star_kwarg, "starstar")
-    return out
+    return tuple(out)
 
 
 def bind_arguments(
-    params: list[Param], args: list["Value"], kwargs: dict[str, "Value"], skip_first: bool
+    params: tuple[Param, ...], args: list["Value"], kwargs: dict[str, "Value"], skip_first: bool
 ) -> dict[str, "Value"] | None:
     """Map call arguments to parameter names (None when the call does not fit or uses *args/**kwargs)."""
     plist = params[1:] if skip_first else params
@@ -146,7 +170,7 @@ def bind_arguments(
     for p, a in zip(positional, args):
         out[p.name] = a
     by_name = {p.name: p for p in plist if p.kind in ("pos", "kwonly")}
-    extra: dict[str, Any] = {}
+    extra: dict[str, Value] = {}
     for k, v in kwargs.items():
         if k in by_name and k not in out:
             out[k] = v

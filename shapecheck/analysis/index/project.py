@@ -303,10 +303,15 @@ def unmask(ma: "ModuleAnalysis", node: Any = None) -> None:
     if not ma.fragment_of:
         ma.masked = False
     ma.full_nodes.update(mapping)
-    for fi in ma.functions.values():
-        fi.node = mapping.get(id(fi.node), fi.node)  # type: ignore[assignment]
-    for ci in ma.classes.values():
-        ci.node = mapping.get(id(ci.node), ci.node)  # type: ignore[assignment]
+    if mapping:  # the defs and classes of the statement, with their complete nodes, replace them in the tables
+        from dataclasses import replace
+
+        for fkey, fi in ma.functions.items():
+            if id(fi.node) in mapping:
+                ma.functions[fkey] = replace(fi, node=mapping[id(fi.node)])  # type: ignore[arg-type]
+        for ckey, ci in ma.classes.items():
+            if id(ci.node) in mapping:
+                ma.classes[ckey] = replace(ci, node=mapping[id(ci.node)])  # type: ignore[arg-type]
     ma._positions = None
     ma.__dict__["_precision_parents"] = _Parents([ma.tree, *(t for t, _ in ma.other_trees)])
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 import contextlib
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Callable, TypeVar
 
 import libcst as cst
@@ -11,11 +12,12 @@ import libcst as cst
 from ...sizes import Size
 from .budget import BudgetExceeded, budgeted
 from .context import Context, Pending, counter_mark
-from ..index.functions import ClassInfo, FunctionInfo, Param, bind_arguments, signature_params
+from ..index.functions import ClassInfo, FunctionInfo, MethodTable, Param, bind_arguments, signature_params
 from ..index.imports import collect_imports, dotted
 from .interpreter import FrameInfo, Interpreter, Scope, int_of
 from ..index.jaxtyping_bridge import Annotation, dtype_class_of, parse_annotation
 from . import entry_points, objects
+from .state import ClassState, FunctionState, class_state, function_state
 from ..rules import einops_calls as einops_rules, layers as layer_rules, ops as op_rules, shape_ops as shape_rules
 from ..rules.ops_common import constant
 from .values import (
@@ -38,6 +40,8 @@ from .values import (
 )
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from ..index.project import Project
 
 MAX_INLINE_DEPTH = 5
@@ -237,9 +241,11 @@ class ModuleAnalysis:
         self.imports = collect_imports(tree, module_name, is_package)
         self.ctx = Context(path)
         self.globals: dict[str, Value] = {}
-        self.functions: dict[str, FunctionInfo] = {}
+        self.functions: dict[str, FunctionInfo] = {}  # key -> the function as last signed (index/functions.py)
         self.lambda_defs: dict[int, tuple[cst.Lambda, cst.FunctionDef]] = {}  # id(lambda) -> its function
         self.classes: dict[str, ClassInfo] = {}
+        self.function_states: dict[str, FunctionState] = {}  # what running them learnt (state.py)
+        self.class_states: dict[str, ClassState] = {}
         self.wrappers: dict[str, str] = {}  # Float = TorchTyping(jaxtyping.Float)
         self.ann_aliases: dict[str, Annotation] = {}  # Image = Float[Tensor, "b c h w"]
         self.ops = OpContext(self)
@@ -332,50 +338,59 @@ class ModuleAnalysis:
         for stmt in self.tree.body:
             self._collect(stmt, prefix="")
 
-    def _collect(self, stmt: cst.CSTNode, prefix: str, cls: ClassInfo | None = None) -> None:
+    def _collect(
+        self, stmt: cst.CSTNode, prefix: str, cls: ClassInfo | None = None, rebound: frozenset[int] = frozenset()
+    ) -> None:
+        """Index ``stmt``'s defs and classes; ``rebound``: ids of the methods their class body assigns again."""
         if isinstance(stmt, cst.FunctionDef):
             key = f"{self.module_name}:{prefix}{stmt.name.value}"
-            fi = FunctionInfo(key, stmt, self, [], None, cls.key if cls else None)
-            for d in stmt.decorators:
-                n = dotted(d.decorator) or ""
-                fi.is_static = fi.is_static or n.endswith("staticmethod")
-                fi.is_classmethod = fi.is_classmethod or n.endswith("classmethod")
-            self.functions[key] = fi
-            if cls is not None:
-                cls.methods[stmt.name.value] = fi
-            else:
+            decorators = [dotted(d.decorator) or "" for d in stmt.decorators]
+            self.functions[key] = FunctionInfo(
+                key,
+                stmt,
+                self,
+                (),  # signed when the module level reaches the def (_sign_defined), and after it (finish_signatures)
+                None,
+                cls.key if cls else None,
+                is_static=any(n.endswith("staticmethod") for n in decorators),
+                is_classmethod=any(n.endswith("classmethod") for n in decorators),
+                rebound=id(stmt) in rebound,
+            )
+            if cls is None:
                 self.globals[stmt.name.value] = FuncV(key)
         elif isinstance(stmt, cst.ClassDef):
             key = f"{self.module_name}:{prefix}{stmt.name.value}"
+            body = stmt.body.body if isinstance(stmt.body, cst.IndentedBlock) else ()
+            methods = {s.name.value: f"{key}.{s.name.value}" for s in body if isinstance(s, cst.FunctionDef)}
             ci = ClassInfo(
                 key,
                 stmt,
                 self,
-                bases=[self.qualify(b.value) or (dotted(b.value) or "") for b in stmt.bases if b.keyword is None],
-                decorators=[self.qualify(d.decorator) or dotted(d.decorator) or "" for d in stmt.decorators],
+                MethodTable(methods, self.functions),
+                tuple(self.qualify(b.value) or (dotted(b.value) or "") for b in stmt.bases if b.keyword is None),
+                tuple(self.qualify(d.decorator) or dotted(d.decorator) or "" for d in stmt.decorators),
             )
             self.classes[key] = ci
             if cls is None:
                 self.globals[stmt.name.value] = RefV("class:" + key)
-            if isinstance(stmt.body, cst.IndentedBlock):
-                for inner in stmt.body.body:
-                    self._collect(inner, prefix=f"{prefix}{stmt.name.value}.", cls=ci)
-                    if not isinstance(inner, (cst.FunctionDef, cst.ClassDef)) and ci.methods:
-                        for name in _rebound_names(inner) & ci.methods.keys():
-                            ci.methods[name].rebound = True  # ``rel = torch.vmap(rel)`` after ``def rel``
+            rebound = _rebound_methods(body)
+            for inner in body:
+                self._collect(inner, prefix=f"{prefix}{stmt.name.value}.", cls=ci, rebound=rebound)
         elif isinstance(stmt, (cst.If, cst.Try)) and cls is None:
             if isinstance(stmt.body, cst.IndentedBlock):
                 for inner in stmt.body.body:
                     self._collect(inner, prefix)
 
     def finish_signatures(self) -> None:
-        for fi in self.functions.values():
+        for fi in list(self.functions.values()):
             self._sign(fi)
 
     def _sign(self, fi: FunctionInfo) -> None:
-        fi.params = signature_params(fi.node, self.annotation_of)
+        """Read ``fi``'s annotations with the aliases known now: the signed function replaces it in the table."""
+        params = signature_params(fi.node, self.annotation_of)
         ret = fi.node.returns
-        fi.return_ann = self.annotation_of(ret.annotation) if ret is not None else None
+        return_ann = self.annotation_of(ret.annotation) if ret is not None else None
+        self.functions[fi.key] = replace(fi, params=params, return_ann=return_ann)
 
     def _sign_defined(self, stmt: cst.FunctionDef | cst.ClassDef) -> None:
         """The signatures a module-level ``def``/``class`` statement creates, with the aliases known at that point (as
@@ -505,7 +520,17 @@ class ModuleAnalysis:
             from ..index.project import unmask
 
             unmask(self, info.node)
+            return self.refreshed(info)
         return info
+
+    def refreshed(self, info: _Info) -> _Info:
+        """``info`` with the complete node ``project.unmask`` gave its statement (the one in this module's table)."""
+        node = self.full_nodes.get(id(info.node))
+        if node is None or node is info.node:
+            return info
+        table: dict[str, Any] = self.functions if isinstance(info, FunctionInfo) else self.classes
+        current = table.get(info.key)
+        return current if current is not None and current.node is node else replace(info, node=node)  # type: ignore[arg-type]
 
     def class_attr(self, cls_key: str, attr: str) -> Value:
         return objects.object_attr(self, ObjV(cls_key), attr)
@@ -514,9 +539,10 @@ class ModuleAnalysis:
         return objects.object_attr(self, obj, attr)
 
     def ensure_class_attrs(self, ci: ClassInfo) -> None:
-        if ci.attrs_ready:
+        st = class_state(ci)
+        if st.attrs_ready:
             return
-        ci.attrs_ready = True
+        st.attrs_ready = True
         # the class on its own: its constructor runs with a positive integer symbol per size-like parameter, and what
         # fails there is reported in the class itself (never at whichever call happened to ask for an attribute)
         ctx = ci.module.ctx
@@ -527,7 +553,7 @@ class ModuleAnalysis:
         finally:
             ctx.suppress_depth, ctx.inline_findings, ctx.uncertain, ctx.caught = saved
         if isinstance(obj, ObjV) and obj.concrete:
-            ci.attrs = dict(obj.attrs)
+            st.attrs = dict(obj.attrs)
             return
         init = ci.methods.get("__init__") or ci.methods.get("setup")
         if init is None:
@@ -545,7 +571,7 @@ class ModuleAnalysis:
             if k.startswith("self."):
                 # a list attribute is a container other methods fill (self.cache.append(x)): unknown outside __init__
                 mutable = isinstance(v, SeqV) and v.kind == "list"
-                ci.attrs[k[5:]] = UNKNOWN if k.rstrip("?") in elsewhere or mutable else v  # ``self.x?``: OPTIONAL
+                st.attrs[k[5:]] = UNKNOWN if k.rstrip("?") in elsewhere or mutable else v  # ``self.x?``: OPTIONAL
 
     # ------------------------------------------------------------------ functions
     def param_value(self, fi: FunctionInfo, p: Param, memo: Any) -> Value:
@@ -571,7 +597,7 @@ class ModuleAnalysis:
             from ..index.project import unmask
 
             unmask(self, fi.node)
-        fi.node = self.full_nodes.get(id(fi.node), fi.node)  # type: ignore[assignment]
+        fi = self.refreshed(fi)
         memo = self.shapes.new_memo()
         scope = Scope({k: v for k, v in self_vars.items() if k.startswith("self.")} if self_vars else None)
         scope.vars.update(closure)  # a nested function's captured names (its parameters and assignments win)
@@ -631,10 +657,10 @@ class ModuleAnalysis:
     ) -> Value:
         key = key or f"{frame.key}.<locals>.{node.name.value}"
         if key not in self.functions:
-            fi = FunctionInfo(key, node, self, signature_params(node, self.annotation_of), None)
+            params = signature_params(node, self.annotation_of)
             ret = node.returns
-            fi.return_ann = self.annotation_of(ret.annotation) if ret is not None else None
-            self.functions[key] = fi
+            return_ann = self.annotation_of(ret.annotation) if ret is not None else None
+            self.functions[key] = FunctionInfo(key, node, self, params, return_ann)
         outer = self.functions.get(frame.key) if env else None
         if outer is None or env is None:
             return FuncV(key)
@@ -660,7 +686,7 @@ class ModuleAnalysis:
         fi = self.find_function(fv.key)
         if fi is None or fi.has_unknown_decorators:
             return UNKNOWN
-        ensure_signature(fi)
+        fi = ensure_signature(fi)
         bound_self = fv.bound_self
         skip_first = fi.cls_key is not None and not fi.is_static and bound_self is not None
         bound = bind_arguments(fi.params, args, kwargs, skip_first)
@@ -692,7 +718,8 @@ class ModuleAnalysis:
                 isinstance(v, TensorV) and v.shape is not None and any(s.as_int() is not None for s in v.shape)
                 for v in bound.values()
             )
-            if (isinstance(bound_self, ObjV) or unbound or sized) and not fi.analysing and depth < MAX_INLINE_DEPTH:
+            analysing = function_state(fi).analysing
+            if (isinstance(bound_self, ObjV) or unbound or sized) and not analysing and depth < MAX_INLINE_DEPTH:
                 # a method of an object built with known sizes: its annotation gives the result, and its body runs
                 # with those sizes for what fails inside (`reshape(b, p, cfg.d_model)` when heads * d_head differs).
                 # Only operations that fail count: the body against its own annotations was checked on its own,
@@ -717,7 +744,7 @@ class ModuleAnalysis:
                 # overrides (a loss whose reduce_loss keeps the batch axis), so its annotation's shape is not trusted
                 return declared.with_shape(None)
             return declared
-        if fi.analysing or depth >= MAX_INLINE_DEPTH + (
+        if function_state(fi).analysing or depth >= MAX_INLINE_DEPTH + (
             objects.ONE_LINE_EXTRA_DEPTH if objects.one_line_helper(fi) else 0
         ):
             return UNKNOWN
@@ -753,13 +780,14 @@ class ModuleAnalysis:
             sig += (tuple((k, _sig(v)) for k, v in closure),)
         ret: Value
         inner: list[Pending]
-        summary = fi.summaries.get(sig)
+        state = function_state(fi)
+        summary = state.summaries.get(sig)
         # a summary with findings is not reused: their notes name this caller's argument origins, so another caller
         # with the same shapes (in this file or one analysed earlier in the process) runs the body again
         if summary is not None and not any(p.code.startswith("SHP2") for p in summary[1]):
             ret, inner = summary
         else:
-            fi.analysing = True
+            state.analysing = True
             outer_ctx = fi.module.ctx
             outer_ctx.suppress_depth += 1
             saved = outer_ctx.inline_findings
@@ -771,7 +799,7 @@ class ModuleAnalysis:
                 inner = outer_ctx.inline_findings
                 outer_ctx.inline_findings = saved
                 outer_ctx.suppress_depth -= 1
-                fi.analysing = False
+                state.analysing = False
             rets = [v for _, v in scope.returns]
             ret = rets[0] if rets else UNKNOWN
             from .values import join
@@ -782,7 +810,7 @@ class ModuleAnalysis:
                 # a result holding sizes the run made up (an einops pattern's axes over an unknown input) is not
                 # reused: another call with arguments as unknown would get the same symbols, and two unknown sizes
                 # would be taken for one (titans-pytorch: a second segmentation's window read as the first one's)
-                fi.summaries[sig] = (ret, inner)
+                state.summaries[sig] = (ret, inner)
         if operations_only:
             inner = [p for p in inner if p.code not in _ANNOTATION_CHECKS]
         elif sized_only:
@@ -855,19 +883,20 @@ class ModuleAnalysis:
         x = args[0] if args else None
         if not isinstance(x, TensorV) or x.shape is None:
             return obj
-        ensure_signature(build)
+        build = ensure_signature(build)
         shape = SeqV(tuple(IntV(s) for s in x.shape), "tuple")
         bound = bind_arguments(build.params, [shape], {}, skip_first=True)
-        if bound is None or build.analysing or interp.frame.depth >= MAX_INLINE_DEPTH or build.has_unknown_decorators:
+        state = function_state(build)
+        if bound is None or state.analysing or interp.frame.depth >= MAX_INLINE_DEPTH or build.has_unknown_decorators:
             return obj
-        build.analysing = True
+        state.analysing = True
         try:
             with self.ctx.discarding():  # what fails in build is not followed here: its attributes only
                 scope = build.module.run_function(
                     build, bound, obj, depth=interp.frame.depth + 1, self_vars={}, building=True
                 )
         finally:
-            build.analysing = False
+            state.analysing = False
         attrs = dict(obj.attrs)
         for k, v in scope.vars.items():
             if k.startswith("self."):
@@ -888,10 +917,11 @@ class ModuleAnalysis:
         """``super().__init__(...)`` or ``self.build(...)`` while an object is constructed: the callee sets attributes
         of the same object, so it runs with the caller's ``self.x`` values and hands them back. ``closure``: a
         function nested in the constructor that reads ``self`` from it (it has no ``self`` parameter)."""
-        ensure_signature(fi)
+        fi = ensure_signature(fi)
         bound = bind_arguments(fi.params, args, kwargs, skip_first=closure is None)
         depth = interp.frame.depth
-        if bound is None or fi.analysing or depth >= MAX_INLINE_DEPTH or fi.has_unknown_decorators:
+        state = function_state(fi)
+        if bound is None or state.analysing or depth >= MAX_INLINE_DEPTH or fi.has_unknown_decorators:
             self._forget_self_attrs(interp, fi)
             return UNKNOWN
         for p in fi.params[1 if closure is None else 0 :]:
@@ -905,7 +935,7 @@ class ModuleAnalysis:
             callee_ctx.suppress_depth += 1
             saved = callee_ctx.inline_findings
             callee_ctx.inline_findings = []
-        fi.analysing = True
+        state.analysing = True
         try:
             scope = fi.module.run_function(
                 fi,
@@ -918,7 +948,7 @@ class ModuleAnalysis:
                 method_of=interp.frame.cls_key if closure is not None else None,
             )
         finally:
-            fi.analysing = False
+            state.analysing = False
             if not top:
                 inner = callee_ctx.inline_findings
                 callee_ctx.inline_findings = saved
@@ -938,20 +968,21 @@ class ModuleAnalysis:
         holds: the method runs with the object's attributes as ``self.x`` and what it assigns to them is the
         object's afterwards (``builder.in_chs`` after the call is the last stage's width)."""
         depth = interp.frame.depth
-        if fi.analysing or depth >= MAX_INLINE_DEPTH or fi.has_unknown_decorators:
+        state = function_state(fi)
+        if state.analysing or depth >= MAX_INLINE_DEPTH or fi.has_unknown_decorators:
             self._forget_local_object(interp, key, obj)
             return UNKNOWN
         callee_ctx = fi.module.ctx
         callee_ctx.suppress_depth += 1
         saved = callee_ctx.inline_findings
         callee_ctx.inline_findings = []
-        fi.analysing = True
+        state.analysing = True
         try:
             scope = fi.module.run_function(
                 fi, bound, obj, depth=depth + 1, self_vars={f"self.{k}": v for k, v in obj.attrs}, building=True
             )
         finally:
-            fi.analysing = False
+            state.analysing = False
             inner = callee_ctx.inline_findings
             callee_ctx.inline_findings = saved
             callee_ctx.suppress_depth -= 1
@@ -1674,11 +1705,17 @@ def _call_multi(
     return builtin_call(m.ops, interp, node, name, args) if not kwargs else None
 
 
-def ensure_signature(fi: FunctionInfo) -> None:
+def ensure_signature(fi: FunctionInfo) -> FunctionInfo:
     """Module-level code runs before the module's signatures are read (they may use aliases it defines): a function
-    it calls gets its signature now (read again, with every alias, once the module level has run)."""
+    it calls gets its parameters now (read again, with every alias, once the module level has run)."""
     if not fi.params and not fi.module.module_ran_fully:
-        fi.params = signature_params(fi.node, fi.module.annotation_of)
+        params = signature_params(fi.node, fi.module.annotation_of)
+        if params:
+            table = fi.module.functions
+            old, fi = fi, replace(fi, params=params)
+            if table.get(fi.key) is old:
+                table[fi.key] = fi
+    return fi
 
 
 def _length(v: Value) -> Value:
@@ -2043,6 +2080,18 @@ def _bound_once(fn: cst.CSTNode) -> frozenset[str]:
         inner = looped or tp in (cst.For, cst.While)
         stack.extend((c, inner) for c in children(node))
     return frozenset(k for k, v in counts.items() if v == 1)
+
+
+def _rebound_methods(body: Sequence[cst.BaseStatement | cst.BaseSmallStatement]) -> frozenset[int]:
+    """ids of the ``def``s of a class body that a later statement of it assigns again (``rel = torch.vmap(rel)``)."""
+    latest: dict[str, cst.FunctionDef] = {}
+    out: set[int] = set()
+    for inner in body:
+        if isinstance(inner, cst.FunctionDef):
+            latest[inner.name.value] = inner
+        elif not isinstance(inner, cst.ClassDef) and latest:
+            out.update(id(latest[name]) for name in _rebound_names(inner) & latest.keys())
+    return frozenset(out)
 
 
 def _rebound_names(stmt: cst.CSTNode) -> set[str]:

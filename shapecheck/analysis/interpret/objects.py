@@ -9,15 +9,17 @@ non-integer default is a positive integer symbol, so what fails holds for every 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import libcst as cst
 
 from ..index.functions import ClassInfo, FunctionInfo, bind_arguments
 from ..index.imports import dotted
+from .state import class_state, function_state
 from .values import UNKNOWN, FuncV, IntV, ManyV, NoneV, ObjV, RefV, SeqV, Value
 
 if TYPE_CHECKING:
+    from .context import Pending
     from .interpreter import Interpreter
     from .module import ModuleAnalysis
 
@@ -72,15 +74,16 @@ def base_infos(m: "ModuleAnalysis", ci: ClassInfo) -> list[ClassInfo | str]:
             v = ci.module.project.lookup(b)
             if isinstance(v, RefV) and v.qualname.startswith("class:"):
                 found = ci.module.find_class(v.qualname[6:])
-        out.append(found if found is not None and found is not ci else b)
+        out.append(found if found is not None and found.key != ci.key else b)
     return out
 
 
 def mro(m: "ModuleAnalysis", ci: ClassInfo) -> list[ClassInfo]:
     """The analysed classes of ``ci``'s method resolution order (C3 approximated depth-first, duplicates last)."""
-    if ci.mro_cache is not None:
-        return ci.mro_cache
-    ci.mro_cache = [ci]  # a cycle through bases ends here
+    st = class_state(ci)
+    if st.mro is not None:
+        return st.mro
+    st.mro = [ci]  # a cycle through bases ends here
     order: list[ClassInfo] = []
 
     def walk(c: ClassInfo, depth: int) -> None:
@@ -99,7 +102,7 @@ def mro(m: "ModuleAnalysis", ci: ClassInfo) -> list[ClassInfo]:
             seen.add(c.key)
             out.append(c)
     out.reverse()
-    ci.mro_cache = out
+    st.mro = out
     return out
 
 
@@ -144,9 +147,10 @@ def is_dataclass_like(m: "ModuleAnalysis", ci: ClassInfo) -> bool:
 
 def body_attrs(m: "ModuleAnalysis", ci: ClassInfo) -> dict[str, Value]:
     """Class-body assignments, evaluated once with the module's globals (``expansion = 4``, ``dim: int = 64``)."""
-    if ci.body_attrs is not None:
-        return ci.body_attrs
-    ci.body_attrs = {}
+    st = class_state(ci)
+    if st.body_attrs is not None:
+        return st.body_attrs
+    st.body_attrs = {}
     from .interpreter import FrameInfo, Interpreter, Scope
 
     cm = ci.module
@@ -170,8 +174,8 @@ def body_attrs(m: "ModuleAnalysis", ci: ClassInfo) -> dict[str, Value]:
                         and small.value is not None
                     ):
                         scope.vars[small.target.value] = _field_default(interp.eval(small.value))
-    ci.body_attrs = dict(scope.vars)
-    return ci.body_attrs
+    st.body_attrs = dict(scope.vars)
+    return st.body_attrs
 
 
 def _field_default(v: Value) -> Value:
@@ -205,8 +209,9 @@ def class_fields(m: "ModuleAnalysis", ci: ClassInfo) -> list[tuple[str, ClassInf
 def outside_init(m: "ModuleAnalysis", ci: ClassInfo) -> set[str]:
     """``self.x`` names (as "self.x") assigned or mutated by methods other than the constructors and the helpers only
     they call: such an attribute may hold another value by the time ``forward`` reads it."""
-    if ci.outside_init is not None:
-        return ci.outside_init
+    st = class_state(ci)
+    if st.outside_init is not None:
+        return st.outside_init
     from .interpreter import _assigned_names
 
     ctor_names = ("__init__", "setup", "__post_init__")
@@ -223,7 +228,7 @@ def outside_init(m: "ModuleAnalysis", ci: ClassInfo) -> set[str]:
         if name in ctor_names or (name in called_in_init and name not in called_elsewhere):
             continue
         out |= _assigned_names(fi.node.body)
-    ci.outside_init = out
+    st.outside_init = out
     return out
 
 
@@ -475,10 +480,11 @@ def instantiate(
     args: list[Value],
     kwargs: dict[str, Value],
     symbolic: bool = False,
-) -> tuple[Value, list[Any]]:
+) -> tuple[Value, list[Pending]]:
     """(the object, findings of its constructor) for ``ci(*args, **kwargs)``; a generic object when not followed."""
     generic = ObjV(ci.key)
-    if ci.building or unmodelled_base(m, ci):
+    st = class_state(ci)
+    if st.building or unmodelled_base(m, ci):
         return generic, []
     depth = interp.frame.depth if interp is not None else 0
     from .module import MAX_INLINE_DEPTH, _sig
@@ -488,14 +494,13 @@ def instantiate(
     key = (
         ("sym",) if symbolic else (tuple(_sig(a) for a in args), tuple(sorted((k, _sig(v)) for k, v in kwargs.items())))
     )
-    if key in ci.instances:
-        cached: tuple[Value, list[Any]] = ci.instances[key]
-        return cached
+    if key in st.instances:
+        return st.instances[key]
     init = find_method(m, ci, "__init__")
     if init is not None:
         from .module import ensure_signature
 
-        ensure_signature(init)
+        init = ensure_signature(init)
     fields = class_fields(m, ci) if init is None and is_dataclass_like(m, ci) else None
     bound: dict[str, Value] | None = None
     self_vars: dict[str, Value] = {}
@@ -528,7 +533,7 @@ def instantiate(
         return generic, []  # a constructor the analysis cannot see takes these arguments
     obj_self = ObjV(ci.key, (), True)
     ctx = ci.module.ctx
-    ci.building = True
+    st.building = True
     # a class on its own (symbolic) reports in itself; a constructor call collects its findings for the call site
     ctx.suppress_depth += not symbolic
     saved = ctx.inline_findings
@@ -551,9 +556,9 @@ def instantiate(
         inner = ctx.inline_findings if not symbolic else []
         ctx.inline_findings = saved
         ctx.suppress_depth -= not symbolic
-        ci.building = False
+        st.building = False
     obj = ObjV(ci.key, instance_attrs(m, ci, self_vars), True)
-    ci.instances[key] = (obj, inner)
+    st.instances[key] = (obj, inner)
     return obj, inner
 
 
@@ -601,8 +606,9 @@ def object_attr(m: "ModuleAnalysis", obj: ObjV, attr: str) -> Value:
         return UNKNOWN
     if not obj.concrete:
         ci.module.ensure_class_attrs(ci)
-        if attr in ci.attrs:
-            return ci.attrs[attr]
+        attrs = class_state(ci).attrs
+        if attr in attrs:
+            return attrs[attr]
     for c in mro(m, ci):
         if attr in c.methods:
             from .values import FuncV
@@ -674,9 +680,10 @@ def keeps_arguments(fi: FunctionInfo) -> bool:
     """Does ``fi``'s body leave its arguments alone: no ``arg.x = ...`` / ``arg.x += ...`` / ``del arg.x``, no method
     called on an argument, an argument handed only to classes of the analysed code that keep theirs too, no
     ``setattr``, no nested function or class? ``self`` may be changed."""
-    if fi.keeps_args is not None:
-        return fi.keeps_args
-    fi.keeps_args = True  # a cycle through constructors keeps what the rest of the walk decides
+    st = function_state(fi)
+    if st.keeps_args is not None:
+        return st.keeps_args
+    st.keeps_args = True  # a cycle through constructors keeps what the rest of the walk decides
     from .walk import children
 
     params = {p.name for p in fi.params} - {"self"}
@@ -700,7 +707,7 @@ def keeps_arguments(fi: FunctionInfo) -> bool:
             elif any(root(a.value) is not None and not isinstance(a.value, cst.Attribute) for a in n.args):
                 ok = _callee_keeps(fi, n.func)
         stack.extend(children(n))
-    fi.keeps_args = ok
+    st.keeps_args = ok
     return ok
 
 
@@ -736,9 +743,10 @@ def one_line_helper(fi: FunctionInfo) -> bool:
     comprehension (``def exists(v): return v is not None``, ``def default(v, d): return v if exists(v) else d``):
     it runs past the inlining depth (by ONE_LINE_EXTRA_DEPTH), so a constructor five calls deep still knows
     ``dim_out = default(dim_out, dim)``. What it calls that is not such a helper stops at the depth as before."""
-    if fi.one_line is None:
-        fi.one_line = _one_line(fi.node)
-    return fi.one_line
+    st = function_state(fi)
+    if st.one_line is None:
+        st.one_line = _one_line(fi.node)
+    return st.one_line
 
 
 def _one_line(fn: cst.FunctionDef) -> bool:
@@ -776,7 +784,7 @@ def sets_own_attrs(m: "ModuleAnalysis", fi: FunctionInfo, obj: ObjV) -> bool:
     from .interpreter import _assigned_names
 
     ci = m.find_class(obj.cls_key)
-    if ci is None or ci.building or foreign_bases(m, ci) - {"", "object"}:
+    if ci is None or class_state(ci).building or foreign_bases(m, ci) - {"", "object"}:
         return False
     body = fi.node.body
     if not isinstance(body, cst.IndentedBlock) or not any(k.startswith("self.") for k in _assigned_names(body)):

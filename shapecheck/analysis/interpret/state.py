@@ -1,0 +1,53 @@
+"""What the interpreter learns about the index's functions and classes while it runs (the index itself is immutable).
+
+Each module keeps the state of its own functions and classes, by key: a function or class signed again, or given
+its complete node (``project.unmask``), is a new index object with the same key and the same state.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from collections.abc import Hashable
+
+    from ..index.functions import ClassInfo, FunctionInfo
+    from .context import Pending
+    from .values import Value
+
+
+@dataclass(slots=True)
+class FunctionState:
+    # call signature -> (return value, findings of the body for it)
+    summaries: dict[Hashable, tuple[Value, list[Pending]]] = field(default_factory=dict)
+    analysing: bool = False  # its body is running (a recursive call is not followed)
+    keeps_args: bool | None = None  # its body leaves its arguments' attributes alone (objects.keeps_arguments)
+    one_line: bool | None = None  # its body is one ``return`` of calls by name only (objects.one_line_helper)
+
+
+@dataclass(slots=True)
+class ClassState:
+    attrs: dict[str, Value] = field(default_factory=dict)  # from __init__: self.x = ...
+    attrs_ready: bool = False
+    body_attrs: dict[str, Value] | None = None  # class-body assignments (``expansion = 4``, ``dim: int = 64``)
+    instances: dict[Hashable, tuple[Value, list[Pending]]] = field(default_factory=dict)  # arguments -> object
+    building: bool = False
+    mro: list[ClassInfo] | None = None
+    outside_init: set[str] | None = None  # self attributes a method not run by __init__ assigns
+
+
+def function_state(fi: FunctionInfo) -> FunctionState:
+    states = fi.module.function_states
+    st = states.get(fi.key)
+    if st is None:
+        st = states[fi.key] = FunctionState()
+    return st
+
+
+def class_state(ci: ClassInfo) -> ClassState:
+    states = ci.module.class_states
+    st = states.get(ci.key)
+    if st is None:
+        st = states[ci.key] = ClassState()
+    return st
