@@ -45,6 +45,11 @@ class FunctionInfo:
         return self.node.name.value
 
     @property
+    def where(self) -> str:
+        """``path:line`` of the def."""
+        return f"{self.module.path}:{self.module.line_of(self.node)}"
+
+    @property
     def annotated(self) -> bool:
         return any(p.ann is not None for p in self.params) or self.return_ann is not None
 

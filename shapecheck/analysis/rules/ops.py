@@ -923,7 +923,7 @@ def call_stub(
     """A function declared in a shape stub: check each argument against its annotation, return the declared shape."""
     from ...annotations import Memo, instantiate, match_shape
     from ..index.functions import bind_arguments
-    from .shapes_bridge import _bound_shapes, _param_dims
+    from .shapes_bridge import _bound_shapes, _param_dims, annotation_spec
 
     bound = bind_arguments(fi.params, args, kwargs, skip_first=False)
     tensors = [a for a in args if isinstance(a, TensorV)]
@@ -935,7 +935,7 @@ def call_stub(
         arg = bound.get(p.name)
         if p.ann is None or not isinstance(arg, TensorV) or arg.shape is None:
             continue
-        spec = fi.module.shapes.spec(p.ann)
+        spec = annotation_spec(p.ann)
         if spec is None:
             continue
         res = match_shape(spec, arg.shape, memo, fresh=lambda n: cx.ctx.fresh(n))
@@ -949,7 +949,7 @@ def call_stub(
                 [
                     f"the argument has shape {shape_text(arg.shape)}"
                     + (f" {arg.origin}" if arg.origin is not None else ""),
-                    f"stub {short}() at {fi.module.path}:{fi.module.line_of(fi.node)}",
+                    f"stub {short}() at {fi.where}",
                 ],
                 spec=OpSpec(
                     "annotation",
@@ -967,7 +967,7 @@ def call_stub(
     dtype = ret.dtype or (first.dtype if first else None)
     if "dtype" in kwargs and not isinstance(kwargs["dtype"], NoneV):
         dtype = _dtype_kw(kwargs)  # softmax(x, dim, dtype=torch.float32)
-    spec = fi.module.shapes.spec(ret)
+    spec = annotation_spec(ret)
     shape = instantiate(spec, memo, lambda n: cx.ctx.fresh(n)) if spec is not None else None
     axes = first.axes if first is not None and shape is not None and first.shape == tuple(shape) else None
     return TensorV(tuple(shape) if shape is not None else None, dtype, fw, axes)

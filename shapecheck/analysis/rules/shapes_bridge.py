@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Callable, NamedTuple, Protocol
 
 import libcst as cst
 
@@ -16,16 +16,47 @@ from ..index.jaxtyping_bridge import Annotation
 from ..interpret.values import TensorV, Value
 
 if TYPE_CHECKING:
-    from ..index.functions import FunctionInfo
+    from collections.abc import Mapping
+
+    from ..index.functions import FunctionInfo, Param
+    from ..interpret.context import Context
     from ..interpret.interpreter import FrameInfo
-    from ..interpret.module import ModuleAnalysis
+
+
+class SourceLines(Protocol):
+    """A module as a place in the source: its path and a node's line."""
+
+    @property
+    def path(self) -> str: ...
+
+    def line_of(self, node: cst.CSTNode) -> int: ...
+
+
+class AnnotatedModule(SourceLines, Protocol):
+    """The analysed module as the annotation checks see it (``ModuleAnalysis`` implements it): its findings
+    (``ctx``), tree and functions, a node's source text, how an annotation reads there, a function by key."""
+
+    @property
+    def ctx(self) -> "Context": ...
+
+    @property
+    def tree(self) -> cst.Module: ...
+
+    @property
+    def functions(self) -> "Mapping[str, FunctionInfo]": ...
+
+    def code_for(self, node: cst.CSTNode) -> str: ...
+
+    def annotation_of(self, node: cst.BaseExpression) -> Annotation | None: ...
+
+    def find_function(self, key: str) -> "FunctionInfo | None": ...
 
 
 @dataclass(frozen=True)
 class Origin:
     """Where a size was bound; rendered lazily (line numbers cost a positions pass)."""
 
-    module: "ModuleAnalysis"
+    module: SourceLines
     node: cst.CSTNode
     text: str
     prefix: str = "from"
@@ -40,22 +71,40 @@ def shape_text(shape: tuple[Size, ...] | None) -> str:
     return "(" + ", ".join(str(s) for s in shape) + ")"
 
 
+_SPECS: dict[str, DimSpec | str] = {}
+
+
+def annotation_spec(ann: Annotation) -> DimSpec | None:
+    """The parsed dims of a jaxtyping annotation (None when they do not parse), parsed once per process."""
+    s = _SPECS.get(ann.dims)
+    if s is None:
+        s = _SPECS[ann.dims] = parse_dims(ann.dims)
+    return s if isinstance(s, DimSpec) else None
+
+
+class _Signed(NamedTuple):
+    """A nested function's signature, read for the annotation-string check."""
+
+    node: cst.FunctionDef
+    params: "tuple[Param, ...]"
+    return_ann: Annotation | None
+
+
 class ShapeChecks:
-    def __init__(self, module: "ModuleAnalysis") -> None:
-        self.m = module
-        self.ctx = module.ctx
-        self._specs: dict[str, DimSpec | str] = {}
+    """jaxtyping annotations of one module checked against values: parameters, call arguments, returns, declared
+    variables, and the annotation strings themselves. It sees the module only as an :class:`AnnotatedModule`."""
+
+    def __init__(self, source: AnnotatedModule) -> None:
+        self.source = source
+        self.ctx = source.ctx
 
     def spec(self, ann: Annotation) -> DimSpec | None:
-        if ann.dims not in self._specs:
-            self._specs[ann.dims] = parse_dims(ann.dims)
-        s = self._specs[ann.dims]
-        return s if isinstance(s, DimSpec) else None
+        return annotation_spec(ann)
 
     def new_memo(self) -> Memo:
         return Memo()
 
-    def _fresh(self, scope: str, origin: Any) -> Any:
+    def _fresh(self, scope: str, origin: Origin | None) -> Callable[[str], Size]:
         def fresh(name: str) -> Size:
             return self.ctx.scoped(name, scope, origin) if scope else self.ctx.fresh(name, origin)
 
@@ -65,7 +114,7 @@ class ShapeChecks:
         spec = self.spec(ann)
         if spec is None:
             return TensorV(None, ann.dtype, ann.framework)
-        origin = Origin(self.m, node, where)
+        origin = Origin(self.source, node, where)
         shape = instantiate(spec, memo, self._fresh(scope, origin))
         if shape is None:
             return TensorV(None, ann.dtype, ann.framework, origin=origin)
@@ -83,16 +132,14 @@ class ShapeChecks:
             if p.ann is None or p.name not in bound:
                 continue
             arg = bound[p.name]
-            spec = fi.module.shapes.spec(p.ann)
+            spec = annotation_spec(p.ann)
             if spec is None or not isinstance(arg, TensorV) or arg.shape is None:
                 continue
             res = match_shape(spec, arg.shape, memo, origin=f"argument {p.name!r}", fresh=self._fresh("", None))
             if res.ok is False and res.problem is not None:
                 code, fields = res.problem
                 notes = [f"the argument has shape {shape_text(arg.shape)}" + (f" {arg.origin}" if arg.origin else "")]
-                notes.append(
-                    f"parameter {p.name}: {p.ann.text} of {fi.name}() at {fi.module.path}:{fi.module.line_of(fi.node)}"
-                )
+                notes.append(f"parameter {p.name}: {p.ann.text} of {fi.name}() at {fi.where}")
                 # the cause is the matcher's own code and fields, quoted by the detail's renderer
                 self.ctx.report(
                     node,
@@ -114,7 +161,7 @@ class ShapeChecks:
         ann = fi.return_ann
         if ann is None:
             return TensorV(None)
-        spec = fi.module.shapes.spec(ann)
+        spec = annotation_spec(ann)
         if spec is None:
             return TensorV(None, ann.dtype, ann.framework)
         origin = Origin(fi.module, fi.node, f"the return annotation {ann.text} of {fi.name}()")
@@ -131,17 +178,17 @@ class ShapeChecks:
         spec = self.spec(ann)
         if spec is None:
             return
-        memo = frame.memo.copy() if hasattr(frame.memo, "copy") else frame.memo
+        memo = frame.memo.copy()
         res = match_shape(spec, value.shape, memo, fresh=self._fresh(frame.key, None))
         if res.ok is False and res.problem is not None:
             code, fields = res.problem
-            fi = self.m.find_function(frame.key)
+            fi = self.source.find_function(frame.key)
             name = fi.name if fi is not None else frame.key
             notes = [
                 f"the returned value has shape {shape_text(value.shape)}" + (f" {value.origin}" if value.origin else "")
             ]
             if fi is not None:
-                notes.append(f"return annotation {ann.text} at {self.m.path}:{self.m.line_of(fi.node)}")
+                notes.append(f"return annotation {ann.text} at {self.source.path}:{self.source.line_of(fi.node)}")
             self.ctx.report(
                 stmt,
                 "SHP206",
@@ -176,7 +223,7 @@ class ShapeChecks:
                 )
                 return TensorV(None, ann.dtype, ann.framework)
             return value
-        origin = Origin(self.m, stmt, f"{self.m.code_for(stmt.target)}: {ann.text}")
+        origin = Origin(self.source, stmt, f"{self.source.code_for(stmt.target)}: {ann.text}")
         shape = instantiate(spec, memo, self._fresh(frame.key, origin))
         return TensorV(
             tuple(shape) if shape is not None else None,
@@ -189,7 +236,8 @@ class ShapeChecks:
     # -------------------------------------------------------------- annotation strings themselves (SHP110)
     def check_annotation_strings(self) -> None:
         seen: set[int] = set()
-        for fi in [*self.m.functions.values(), *self._nested_functions()]:
+        signed: list[FunctionInfo | _Signed] = [*self.source.functions.values(), *self._nested_functions()]
+        for fi in signed:
             bound: set[str] = set()
             anns: list[tuple[Annotation, cst.CSTNode]] = []
             for p in fi.params:
@@ -216,33 +264,27 @@ class ShapeChecks:
                     if d.kind == "named" and d.name:
                         bound.add(d.name)
 
-    def _nested_functions(self) -> list[Any]:
+    def _nested_functions(self) -> list[_Signed]:
         """Functions defined inside functions (closures, local helpers, methods of local classes): the module's
         function table holds them only once their ``def`` runs, after this check."""
-        from types import SimpleNamespace
-
         from ..index.functions import signature_params
         from ..interpret.walk import children
 
-        known = {id(fi.node) for fi in self.m.functions.values()}
-        out: list[Any] = []
-        stack: list[cst.CSTNode] = [self.m.tree]
+        src = self.source
+        known = {id(fi.node) for fi in src.functions.values()}
+        out: list[_Signed] = []
+        stack: list[cst.CSTNode] = [src.tree]
         while stack:
             node = stack.pop()
             if type(node) is cst.FunctionDef and id(node) not in known:
                 ret = node.returns
-                out.append(
-                    SimpleNamespace(
-                        node=node,
-                        params=signature_params(node, self.m.annotation_of),
-                        return_ann=self.m.annotation_of(ret.annotation) if ret is not None else None,
-                    )
-                )
+                params = signature_params(node, src.annotation_of)
+                out.append(_Signed(node, params, src.annotation_of(ret.annotation) if ret is not None else None))
             if type(node) in _STATEMENT_CONTAINERS:  # exact types: libcst's classes are ABCs (slow isinstance)
                 stack.extend(children(node))
         return out
 
-    def _param_node(self, fi: "FunctionInfo", name: str) -> cst.CSTNode | None:
+    def _param_node(self, fi: "FunctionInfo | _Signed", name: str) -> cst.CSTNode | None:
         ps = fi.node.params
         for p in [*ps.posonly_params, *ps.params, *ps.kwonly_params]:
             if p.name.value == name and p.annotation is not None:
@@ -286,9 +328,8 @@ def _bound_shapes(fi: "FunctionInfo", bound: dict[str, Value], upto: str) -> tup
     return tuple(out)
 
 
-def _memo_items(memo: Any) -> tuple[tuple[str, Size], ...]:
-    single = getattr(memo, "single", {}) if memo is not None else {}
-    return tuple(sorted(single.items()))
+def _memo_items(memo: Memo | None) -> tuple[tuple[str, Size], ...]:
+    return tuple(sorted(memo.single.items())) if memo is not None else ()
 
 
 _STATEMENT_CONTAINERS = frozenset(
