@@ -487,13 +487,6 @@ def _tf_like(
     )
 
 
-@_tf("cast")
-def _tf_cast(
-    cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]
-) -> Value | None:
-    return _cast(_arg(args, kwargs, 0, "x"), _arg(args, kwargs, 1, "dtype"))
-
-
 @_tf("shape")
 def _tf_shape(
     cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]
@@ -502,17 +495,6 @@ def _tf_shape(
     # the dynamic shape: an int32 tensor of the rank's length (x.shape is the static one)
     rank = t.rank if isinstance(t, TensorV) else None
     return TensorV((Size.const(rank),) if rank is not None else None, "int32", fw)
-
-
-@_tf("reshape")
-def _tf_reshape(
-    cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]
-) -> Value | None:
-    t = _arg(args, kwargs, 0, "tensor")
-    target = _arg(args, kwargs, 1, "shape")
-    if not isinstance(t, TensorV):
-        return UNKNOWN
-    return shape_ops.reshape(cx, node, "reshape", t, [target], {}) if isinstance(target, SeqV) else t.with_shape(None)
 
 
 @_tf("transpose")
@@ -540,27 +522,6 @@ def _tf_concat(
     )
 
 
-@_tf("expand_dims")
-def _tf_expand_dims(
-    cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]
-) -> Value | None:
-    t = _arg(args, kwargs, 0, "input")
-    return _expand_dims(t, _arg(args, kwargs, 1, "axis")) if isinstance(t, TensorV) else UNKNOWN
-
-
-@_tf("squeeze")
-def _tf_squeeze(
-    cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]
-) -> Value | None:
-    t = _arg(args, kwargs, 0, "input")
-    if not isinstance(t, TensorV):
-        return UNKNOWN
-    axis = _arg(args, kwargs, 1, "axis")
-    if axis is not None and not isinstance(axis, NoneV):
-        return t.with_shape(None)  # tf.squeeze(x, axis) raises on an axis that is not 1: not modelled
-    return shape_ops.squeeze(t, [], {})
-
-
 @_tf("tile")
 def _tf_tile(
     cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]
@@ -579,13 +540,6 @@ def _tf_matmul(
     ta = bool(flags[0].value or flags[2].value)  # type: ignore[union-attr]
     tb = bool(flags[1].value or flags[3].value)  # type: ignore[union-attr]
     return _matmul(cx, node, "tf.matmul", _arg(args, kwargs, 0, "a"), _arg(args, kwargs, 1, "b"), ta, tb, 2)
-
-
-@_tf("einsum", spaces=("", "linalg"))
-def _tf_einsum(
-    cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]
-) -> Value | None:
-    return _einsum(cx, node, args[0] if args else kwargs.get("equation"), list(args[1:]))
 
 
 @_tf(*_TF_REDUCTIONS, spaces=("", "math"))
@@ -613,14 +567,6 @@ def _tf_cumulative(
     axis = _arg(args, kwargs, 1, "axis", IntV(Size.const(0)))
     ops.note_framework_reduction(cx, node, qual.rsplit(".", 1)[-1], x, _axes_list(x, axis), {})
     return x
-
-
-@_tf(*_SAME_SHAPE, spaces=("", "math", "nn"))
-def _tf_same_shape(
-    cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]
-) -> Value | None:
-    x = _arg(args, kwargs, 0, "input")
-    return x if isinstance(x, TensorV) else None
 
 
 def _axes_list(t: TensorV, axis: Value | None) -> list[int] | None:
@@ -683,19 +629,27 @@ def _paddle_amp_decorate(
     return models if optimizers is None or isinstance(optimizers, NoneV) else SeqV((models, optimizers), "tuple")
 
 
-@_paddle(*_in(("", "tensor"), "zeros", "ones", "randn", "rand", "empty"))
-def _paddle_zeros(
-    cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]
-) -> Value | None:
-    dt = _arg(args, kwargs, 1, "dtype")
-    return _construct(
-        cx,
-        node,
-        fw,
-        f"paddle.{qual.rsplit('.', 1)[-1]}",
-        _arg(args, kwargs, 0, "shape"),
-        "float32" if dt is None or isinstance(dt, NoneV) else _dtype(dt),
-    )
+def _filled(prefix: str) -> FunctionRule:
+    """``name(shape, dtype=None)`` (``zeros``, ``ones``, ``empty``, the random ones): float32 unless a dtype is given,
+    ``prefix.name`` in messages (paddle's and keras.ops')."""
+
+    def rule(
+        cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]
+    ) -> Value | None:
+        dt = _arg(args, kwargs, 1, "dtype")
+        return _construct(
+            cx,
+            node,
+            fw,
+            f"{prefix}.{qual.rsplit('.', 1)[-1]}",
+            _arg(args, kwargs, 0, "shape"),
+            "float32" if dt is None or isinstance(dt, NoneV) else _dtype(dt),
+        )
+
+    return rule
+
+
+_paddle(*_in(("", "tensor"), "zeros", "ones", "randn", "rand", "empty"))(_filled("paddle"))
 
 
 @_paddle(*_in(("", "tensor"), "full"))
@@ -1433,19 +1387,86 @@ def _keras_ops(*names: str) -> Callable[[FunctionRule], FunctionRule]:
     return framework_functions("tensorflow", *(f"keras.ops.{n}" for n in names))
 
 
-@_keras_ops("zeros", "ones", "empty")
-def _keras_zeros(
-    cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]
-) -> Value | None:
-    dt = _arg(args, kwargs, 1, "dtype")
-    return _construct(
-        cx,
-        node,
-        fw,
-        qual,
-        _arg(args, kwargs, 0, "shape"),
-        "float32" if dt is None or isinstance(dt, NoneV) else _dtype(dt),
-    )
+# TensorFlow's functions and their keras.ops twins: one rule each, registered for both with each one's parameter names
+# (keras.ops follows numpy's). A rule returns None for a call that is not its case (then the call is unknown).
+
+
+def _tensor_and(
+    op: Callable[[OpContext, cst.Call, TensorV, Value | None], Value], tensor: str, other: str
+) -> FunctionRule:
+    """The rule of ``f(tensor, other)``: ``op`` on the tensor and the second argument (None when it is not given)."""
+
+    def rule(
+        cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]
+    ) -> Value | None:
+        t = _arg(args, kwargs, 0, tensor)
+        return op(cx, node, t, _arg(args, kwargs, 1, other)) if isinstance(t, TensorV) else None
+
+    return rule
+
+
+def _reshape_to(cx: OpContext, node: cst.Call, t: TensorV, shape: Value | None) -> Value:
+    return shape_ops.reshape(cx, node, "reshape", t, [shape], {}) if isinstance(shape, SeqV) else t.with_shape(None)
+
+
+def _squeeze_ones(cx: OpContext, node: cst.Call, t: TensorV, axis: Value | None) -> Value:
+    """Every size-1 axis; ``squeeze(x, axis)`` raises on an axis that is not 1: not modelled (unknown shape)."""
+    return shape_ops.squeeze(t, [], {}) if axis is None or isinstance(axis, NoneV) else t.with_shape(None)
+
+
+def _expand_at(cx: OpContext, node: cst.Call, t: TensorV, axis: Value | None) -> Value:
+    return _expand_dims(t, axis)
+
+
+def _cast_to(cx: OpContext, node: cst.Call, t: TensorV, dtype: Value | None) -> Value:
+    return _cast(t, dtype)
+
+
+def _transpose_by(cx: OpContext, node: cst.Call, t: TensorV, perm: Value | None) -> Value:
+    return _transpose(cx, t, perm)
+
+
+_tf("reshape")(_tensor_and(_reshape_to, "tensor", "shape"))
+_keras_ops("reshape")(_tensor_and(_reshape_to, "x", "newshape"))
+_tf("squeeze")(_tensor_and(_squeeze_ones, "input", "axis"))
+_keras_ops("squeeze")(_tensor_and(_squeeze_ones, "x", "axis"))
+_tf("expand_dims")(_tensor_and(_expand_at, "input", "axis"))
+_keras_ops("expand_dims")(_tensor_and(_expand_at, "x", "axis"))
+_tf("cast")(_tensor_and(_cast_to, "x", "dtype"))
+_keras_ops("cast")(_tensor_and(_cast_to, "x", "dtype"))
+_keras_ops("transpose")(_tensor_and(_transpose_by, "x", "axes"))  # tf.transpose: _tf_transpose (conjugate, name)
+
+
+def _einsum_rule(equation: str) -> FunctionRule:
+    """``einsum(equation, *operands)``, the equation's keyword named ``equation``."""
+
+    def rule(
+        cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]
+    ) -> Value | None:
+        return _einsum(cx, node, args[0] if args else kwargs.get(equation), list(args[1:]))
+
+    return rule
+
+
+_tf("einsum", spaces=("", "linalg"))(_einsum_rule("equation"))
+_keras_ops("einsum")(_einsum_rule("subscripts"))
+
+
+def _same_shape(tensor: str) -> FunctionRule:
+    """An elementwise function: its tensor argument's shape (the parameter named ``tensor``)."""
+
+    def rule(
+        cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]
+    ) -> Value | None:
+        x = _arg(args, kwargs, 0, tensor)
+        return x if isinstance(x, TensorV) else None
+
+    return rule
+
+
+_tf(*_SAME_SHAPE, spaces=("", "math", "nn"))(_same_shape("input"))
+_keras_ops(*_SAME_SHAPE)(_same_shape("x"))
+_keras_ops("zeros", "ones", "empty")(_filled("keras.ops"))
 
 
 @_keras_ops("concatenate", "stack")
@@ -1462,65 +1483,12 @@ def _keras_concat(
     )
 
 
-@_keras_ops("einsum")
-def _keras_einsum(
-    cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]
-) -> Value | None:
-    return _einsum(cx, node, args[0] if args else kwargs.get("subscripts"), list(args[1:]))
-
-
 @_keras_ops("matmul")
 def _keras_matmul(
     cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]
 ) -> Value | None:
     a, b = _arg(args, kwargs, 0, "x1"), _arg(args, kwargs, 1, "x2")
     return ops.matmul(cx, node, "keras.ops.matmul", a, b) if isinstance(a, TensorV) and isinstance(b, TensorV) else None
-
-
-@_keras_ops("cast")
-def _keras_cast(
-    cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]
-) -> Value | None:
-    x = _arg(args, kwargs, 0, "x")
-    return _cast(x, _arg(args, kwargs, 1, "dtype")) if isinstance(x, TensorV) else None
-
-
-@_keras_ops("reshape")
-def _keras_reshape_op(
-    cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]
-) -> Value | None:
-    x = _arg(args, kwargs, 0, "x")
-    if not isinstance(x, TensorV):
-        return None
-    target = _arg(args, kwargs, 1, "newshape")
-    return shape_ops.reshape(cx, node, "reshape", x, [target], {}) if isinstance(target, SeqV) else x.with_shape(None)
-
-
-@_keras_ops("transpose")
-def _keras_transpose(
-    cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]
-) -> Value | None:
-    x = _arg(args, kwargs, 0, "x")
-    return _transpose(cx, x, _arg(args, kwargs, 1, "axes")) if isinstance(x, TensorV) else None
-
-
-@_keras_ops("expand_dims")
-def _keras_expand_dims(
-    cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]
-) -> Value | None:
-    x = _arg(args, kwargs, 0, "x")
-    return _expand_dims(x, _arg(args, kwargs, 1, "axis")) if isinstance(x, TensorV) else None
-
-
-@_keras_ops("squeeze")
-def _keras_squeeze(
-    cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]
-) -> Value | None:
-    x = _arg(args, kwargs, 0, "x")
-    if not isinstance(x, TensorV):
-        return None
-    axis = _arg(args, kwargs, 1, "axis")
-    return shape_ops.squeeze(x, [], {}) if axis is None or isinstance(axis, NoneV) else x.with_shape(None)
 
 
 @_keras_ops("sum", "prod", "mean", "max", "min")
@@ -1540,14 +1508,6 @@ def _keras_reduction(
         )
         return out.with_dtype(x.dtype) if isinstance(out, TensorV) else out
     return _reduce(cx, node, kind, x, _arg(args, kwargs, 1, "axis"), _arg(args, kwargs, 2, "keepdims"))
-
-
-@_keras_ops(*_SAME_SHAPE)
-def _keras_same_shape_op(
-    cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]
-) -> Value | None:
-    x = _arg(args, kwargs, 0, "x")
-    return x if isinstance(x, TensorV) else None
 
 
 def _int_tuple(v: Value | None, n: int) -> tuple[int, ...] | None:

@@ -237,6 +237,14 @@ def _conv_tuple(v: Value | None, default: int) -> tuple[int, ...] | None:
     return None
 
 
+def _conv_spec(layer: LayerV, shape: tuple[Size, ...]) -> OpSpec:
+    """How ``--verify`` replays a ``nn.Conv{n}d`` call on an input of ``shape``."""
+    sizes = (("in_channels", "in"), ("out_channels", "out"), ("k", "k"), ("s", "s"), ("p", "p"), ("d", "d"))
+    return OpSpec(
+        "nn.Conv", None, (shape,), (), (("n", layer.param("n")),) + tuple((k, layer.param(p)) for k, p in sizes)
+    )
+
+
 @register_layer("Conv1d")
 @register_layer("Conv2d")
 @register_layer("Conv3d")
@@ -283,21 +291,7 @@ class Conv(LayerKind):
                         "actual": len(x.shape),
                     },
                     cx.origins([x]),
-                    spec=OpSpec(
-                        "nn.Conv",
-                        None,
-                        (x.shape,),
-                        (),
-                        (
-                            ("n", n),
-                            ("in_channels", layer.param("in")),
-                            ("out_channels", layer.param("out")),
-                            ("k", layer.param("k")),
-                            ("s", layer.param("s")),
-                            ("p", layer.param("p")),
-                            ("d", layer.param("d")),
-                        ),
-                    ),
+                    spec=_conv_spec(layer, x.shape),
                 )
             return x.with_shape(None)
         c = x.shape[-n - 1]
@@ -311,21 +305,7 @@ class Conv(LayerKind):
                     "detail": D.LayerInput(layer.kind, "in_channels", cin, "channels", c, x.shape),
                 },
                 cx.origins([x]),
-                spec=OpSpec(
-                    "nn.Conv",
-                    None,
-                    (x.shape,),
-                    (),
-                    (
-                        ("n", n),
-                        ("in_channels", cin),
-                        ("out_channels", layer.param("out")),
-                        ("k", layer.param("k")),
-                        ("s", layer.param("s")),
-                        ("p", layer.param("p")),
-                        ("d", layer.param("d")),
-                    ),
-                ),
+                spec=_conv_spec(layer, x.shape),
             )
             return x.with_shape(None)
         spatial = []
