@@ -14,6 +14,8 @@ from ..interpret.values import UNKNOWN, FuncV, RefV, Value
 from .resolve import ImportRecord, ast_records, bindings, loaded_modules, scan_records
 
 if TYPE_CHECKING:
+    import libcst as cst
+
     from .functions import ClassInfo, FunctionInfo
     from .jaxtyping_bridge import Annotation
     from ..interpret.module import ModuleAnalysis
@@ -257,7 +259,7 @@ def prepare_fragments(ma: "ModuleAnalysis", tops: Sequence[tuple[int, int]]) -> 
             todo.extend(c for c in children(n) if isinstance(c, containers))
 
 
-def unmask(ma: "ModuleAnalysis", node: Any = None) -> None:
+def unmask(ma: "ModuleAnalysis", node: cst.CSTNode | None = None) -> None:
     """Give a module parsed with bodies blanked (``blank_bodies``) the complete nodes of ``node``'s top-level statement
     (a def or class; every statement when None).
 

@@ -42,7 +42,10 @@ from .values import (
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
+    from ...annotations import Memo
     from ..index.project import Project
+    from ..index.stubs import StubIndex
+    from ..rules.shapes_bridge import Origin
 
 MAX_INLINE_DEPTH = 5
 _LAMBDA = "<lambda>"  # in the key of a lambda's function (never analysed on its own)
@@ -262,14 +265,15 @@ class ModuleAnalysis:
         # a dependency parsed with its function bodies blanked (Project.module): project.unmask parses a def's
         # top-level statement in full before its body runs (the whole text before the module is analysed itself)
         self.masked = False
-        self.fragment_of: dict[int, Any] = {}  # id(def or class of the blanked tree) -> its top-level statement
+        # id(def or class of the blanked tree) -> (its top-level statement, that statement's first and last line)
+        self.fragment_of: dict[int, tuple[cst.CSTNode, tuple[int, int]]] = {}
         self.full_nodes: dict[int, cst.CSTNode] = {}  # id(def or class of the blanked tree) -> complete node
         self.line_offset = 0  # lines before the tree's first line (a documentation example parsed without them)
         self._unstable: frozenset[str] | None = None  # stable_global's answer, read once
         self.other_trees: list[tuple[cst.Module, int]] = []  # (tree, its first line - 1): the blanked tree, pieces
 
     @property
-    def stubs(self) -> Any:
+    def stubs(self) -> StubIndex:
         from ..index.stubs import stub_index
 
         return stub_index(self.project.stub_paths if self.project is not None else ())
@@ -528,8 +532,7 @@ class ModuleAnalysis:
         node = self.full_nodes.get(id(info.node))
         if node is None or node is info.node:
             return info
-        table: dict[str, Any] = self.functions if isinstance(info, FunctionInfo) else self.classes
-        current = table.get(info.key)
+        current = (self.functions if isinstance(info, FunctionInfo) else self.classes).get(info.key)
         return current if current is not None and current.node is node else replace(info, node=node)  # type: ignore[arg-type]
 
     def class_attr(self, cls_key: str, attr: str) -> Value:
@@ -574,7 +577,7 @@ class ModuleAnalysis:
                 st.attrs[k[5:]] = UNKNOWN if k.rstrip("?") in elsewhere or mutable else v  # ``self.x?``: OPTIONAL
 
     # ------------------------------------------------------------------ functions
-    def param_value(self, fi: FunctionInfo, p: Param, memo: Any) -> Value:
+    def param_value(self, fi: FunctionInfo, p: Param, memo: Memo) -> Value:
         if p.ann is None:
             return UNKNOWN
         return self.shapes.from_annotation(p.ann, memo, scope=fi.key, where=f"{p.name}: {p.ann.text}", node=fi.node)
@@ -1839,7 +1842,7 @@ def _annotation_cause(p: Pending) -> str | None:
     return getattr(detail, "cause", None)
 
 
-def _fill_unbound(declared: TensorV, body: Value, mark: int, origin: Any) -> TensorV:
+def _fill_unbound(declared: TensorV, body: Value, mark: int, origin: Origin) -> TensorV:
     """``declared`` (a return annotation's shape, its unbound sizes made up after ``mark``) with those sizes taken
     from what the body returned, when the body's result has the same rank. Bound sizes stay the annotation's."""
     if not isinstance(body, TensorV) or body.shape is None or declared.shape is None:
