@@ -344,132 +344,102 @@ def int_only_parameters(m: "ModuleAnalysis", fi: FunctionInfo) -> set[str]:
     in a statement every run of the body executes (top level, before any ``return``; not under a conditional
     expression, the right of ``and`` / ``or``, a lambda or a comprehension's body). An object of the class exists only
     if ``__init__`` returned, so such a parameter is an int, never a tuple of sizes (``torch.randn(dim)`` is 1-d)."""
-    body = fi.node.body
-    if not isinstance(body, cst.IndentedBlock):
-        return set()
-    rebound: set[str] = set()
+    from .walk import memo
 
-    class Targets(cst.CSTVisitor):
-        def visit_AssignTarget(self, node: cst.AssignTarget) -> None:
-            for n in _names_in(node.target):
-                rebound.add(n)
+    return set(memo("int-only-params", fi.node, lambda node: _int_only_walk(m, node)))
 
-        def visit_AugAssign(self, node: cst.AugAssign) -> None:
-            rebound.update(_names_in(node.target))
 
-        def visit_AnnAssign(self, node: cst.AnnAssign) -> None:
-            rebound.update(_names_in(node.target))
+def _int_only_walk(m: "ModuleAnalysis", fn: cst.CSTNode) -> frozenset[str]:
+    from .interpreter import _assigned_names
+    from .walk import children
 
-        def visit_For(self, node: cst.For) -> None:
-            rebound.update(_names_in(node.target))
-
-        def visit_NamedExpr(self, node: cst.NamedExpr) -> None:
-            rebound.update(_names_in(node.target))
-
-        def visit_Global(self, node: cst.Global) -> None:
-            rebound.add("*")
-
-        def visit_Nonlocal(self, node: cst.Nonlocal) -> None:
-            rebound.add("*")
-
-    fi.node.body.visit(Targets())
-    if "*" in rebound:
-        return set()
+    body = getattr(fn, "body", None)
+    if type(body) is not cst.IndentedBlock:
+        return frozenset()
+    stack: list[cst.CSTNode] = [body]
+    while stack:  # a nested function's ``nonlocal dim`` (or a ``global``) may rebind it: no proof at all
+        node = stack.pop()
+        if type(node) is cst.Nonlocal or type(node) is cst.Global:
+            return frozenset()
+        stack.extend(children(node))
     found: set[str] = set()
 
-    def name_of(e: cst.BaseExpression) -> str | None:
-        return e.value if isinstance(e, cst.Name) else None
-
     def walk(e: cst.CSTNode) -> None:
-        if isinstance(e, (cst.IfExp, cst.Lambda, cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp)):
-            if isinstance(e, cst.IfExp):
-                walk(e.test)
-            return
-        if isinstance(e, cst.BooleanOperation):
-            walk(e.left)
-            return
-        if isinstance(e, cst.BinaryOperation) and isinstance(e.operator, _INT_ONLY_OPS):
-            for side, other in ((e.left, e.right), (e.right, e.left)):
-                n = name_of(side)
-                if n is not None and isinstance(other, cst.Integer):
-                    found.add(n)
-        if isinstance(e, cst.Call):
-            q = m.qualify(e.func) or ""
-            if q == "range" or q == "builtins.range":
-                for a in e.args:
-                    n = name_of(a.value)
-                    if n is not None and a.keyword is None and a.star == "":
-                        found.add(n)
-            if q in _INT_PAIR_LAYERS:
-                positional = [a for a in e.args if a.keyword is None]
-                if any(a.star for a in positional):
-                    positional = []
-                for a in positional[:2]:
-                    n = name_of(a.value)
-                    if n is not None:
-                        found.add(n)
-                for a in e.args:
-                    if a.keyword is not None and a.keyword.value in _INT_PAIR_KEYWORDS:
-                        n = name_of(a.value)
-                        if n is not None:
-                            found.add(n)
-        for child in e.children:
-            walk(child)
+        todo = [e]
+        while todo:
+            node = todo.pop()
+            tp = type(node)
+            if tp in _NOT_ALWAYS_RUN:
+                if tp is cst.IfExp:
+                    todo.append(node.test)  # type: ignore[attr-defined]
+                continue
+            if tp is cst.BooleanOperation:
+                todo.append(node.left)  # type: ignore[attr-defined]
+                continue
+            if tp is cst.BinaryOperation and type(node.operator) in _INT_ONLY_OPS:  # type: ignore[attr-defined]
+                left, right = node.left, node.right  # type: ignore[attr-defined]
+                if type(left) is cst.Name and type(right) is cst.Integer:
+                    found.add(left.value)
+                elif type(right) is cst.Name and type(left) is cst.Integer:
+                    found.add(right.value)
+            elif tp is cst.Call:
+                _int_only_call(m, node, found)  # type: ignore[arg-type]
+            todo.extend(children(node))
 
     for stmt in body.body:
-        if not isinstance(stmt, cst.SimpleStatementLine):
-            if isinstance(stmt, cst.If):
+        if type(stmt) is not cst.SimpleStatementLine:
+            if type(stmt) is cst.If:
                 walk(stmt.test)  # the first test always runs
-            break_here = _may_return(stmt)
-            if break_here:
+            if _may_return(stmt):
                 break
             continue
         stop = False
         for small in stmt.body:
-            if isinstance(small, (cst.Return, cst.Raise)):
+            tp = type(small)
+            if tp is cst.Return or tp is cst.Raise:
                 stop = True
                 break
-            if isinstance(small, cst.Assert):
-                walk(small.test)
-            elif isinstance(small, (cst.Assign, cst.AugAssign, cst.Expr)) or (
-                isinstance(small, cst.AnnAssign) and small.value is not None
-            ):
-                walk(small.value)  # type: ignore[arg-type]
+            if tp is cst.Assert:
+                walk(small.test)  # type: ignore[attr-defined]
+            elif tp in (cst.Assign, cst.AugAssign, cst.Expr, cst.AnnAssign) and small.value is not None:  # type: ignore[attr-defined]
+                walk(small.value)  # type: ignore[attr-defined]
         if stop:
             break
-    return found - rebound
+    return frozenset(found - _assigned_names(body))
 
 
-def _names_in(target: cst.CSTNode) -> set[str]:
-    if isinstance(target, cst.Name):
-        return {target.value}
-    if isinstance(target, (cst.Tuple, cst.List)):
-        return {n for el in target.elements for n in _names_in(el.value)}
-    if isinstance(target, cst.StarredElement):
-        return _names_in(target.value)
-    return set()
+def _int_only_call(m: "ModuleAnalysis", call: cst.Call, found: set[str]) -> None:
+    q = m.qualify(call.func) or ""
+    if q in ("range", "builtins.range"):
+        found.update(a.value.value for a in call.args if a.keyword is None and not a.star and type(a.value) is cst.Name)
+    elif q in _INT_PAIR_LAYERS:
+        positional = [a for a in call.args if a.keyword is None]
+        if not any(a.star for a in positional):
+            found.update(a.value.value for a in positional[:2] if type(a.value) is cst.Name)
+        found.update(
+            a.value.value
+            for a in call.args
+            if a.keyword is not None and a.keyword.value in _INT_PAIR_KEYWORDS and type(a.value) is cst.Name
+        )
+
+
+_NOT_ALWAYS_RUN = frozenset({cst.IfExp, cst.Lambda, cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp})
 
 
 def _may_return(stmt: cst.CSTNode) -> bool:
-    """A compound statement that may leave the function (a ``return`` inside)."""
-    found = False
+    """A compound statement that may leave the function (a ``return`` inside, nested scopes left out)."""
+    from .walk import children
 
-    class V(cst.CSTVisitor):
-        def visit_Return(self, node: cst.Return) -> None:
-            nonlocal found
-            found = True
-
-        def visit_FunctionDef(self, node: cst.FunctionDef) -> bool:
-            return False
-
-        def visit_ClassDef(self, node: cst.ClassDef) -> bool:
-            return False
-
-        def visit_Lambda(self, node: cst.Lambda) -> bool:
-            return False
-
-    stmt.visit(V())
-    return found
+    stack = [stmt]
+    while stack:
+        node = stack.pop()
+        tp = type(node)
+        if tp is cst.Return:
+            return True
+        if tp is cst.FunctionDef or tp is cst.ClassDef or tp is cst.Lambda:
+            continue
+        stack.extend(children(node))
+    return False
 
 
 def instantiate(
