@@ -465,6 +465,8 @@ def _report(
     explicit_dtype: bool = False,
 ) -> None:
     count_s, n = _count_text(count)
+    if n is not None and n <= 2:
+        return  # one or two values: a single rounding (or overflow) of a + b, no accumulation to warn about
     detail = _ACCUMULATION[code](kind, fw, n, count, tuple(factors))
     notes = _origin_notes(t)
     if fix:
