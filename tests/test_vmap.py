@@ -26,6 +26,10 @@ def pair(a):
     return a * 2, a.sum(axis=-1)
 
 
+def scale(a, s):
+    return a * s
+
+
 cell = eqx.nn.GRUCell(8, 6, key=jax.random.PRNGKey(1))
 
 
@@ -47,6 +51,20 @@ CASES = [
     "jax.vmap(pair)(jnp.ones((3, 4, 5)))[0]",
     "jax.vmap(pair)(jnp.ones((3, 4, 5)))[1]",
     "jax.vmap(jax.vmap(matvec))(jnp.ones((2, 3, 4, 5)), jnp.ones((2, 3, 5)))",
+    "jax.vmap(matvec, in_axes=(0, None))(jnp.ones((3, 4, 5)), jnp.ones((5, 6)))",
+    "jax.vmap(matvec, (None, 0))(jnp.ones((4, 5)), jnp.ones((3, 5, 6)))",
+    "jax.vmap(matvec, in_axes=[1, None])(jnp.ones((4, 3, 5)), jnp.ones((5, 6)))",
+    "jax.vmap(matvec, in_axes=1)(jnp.ones((4, 3, 5)), jnp.ones((5, 3, 6)))",
+    "jax.vmap(matvec, in_axes=-1)(jnp.ones((4, 5, 3)), jnp.ones((5, 6, 3)))",
+    "jax.vmap(matvec, in_axes=(0, None))(jnp.ones((3, 4, 5)), jnp.ones((3, 5, 6)))",  # the batch stays inside
+    "jax.vmap(scale, in_axes=(0, None))(jnp.ones((3, 4)), 2.0)",
+    "eqx.filter_vmap(scale)(jnp.ones((3, 4)), 2.0)",
+    "eqx.filter_vmap(matvec, in_axes=(0, None))(jnp.ones((3, 4, 5)), jnp.ones((5, 6)))",
+    "eqx.filter_vmap(matvec, in_axes=1)(jnp.ones((4, 3, 5)), jnp.ones((5, 3, 6)))",
+    "jax.vmap(lin)(jax.random.normal(jax.random.PRNGKey(0), (5, 8)))",
+    "jax.random.uniform(jax.random.PRNGKey(0), shape=(3, 2))",
+    "jax.random.randint(jax.random.PRNGKey(0), (4,), 0, 9)",
+    "jax.random.normal(jax.random.PRNGKey(0), 3)",
     "cell(jnp.ones(8), jnp.zeros(6))",
     "jax.lax.scan(step, jnp.zeros(6), jnp.ones((10, 8)))[0]",
     "jax.lax.scan(step, jnp.zeros(6), jnp.ones((10, 8)))[1][0]",
@@ -70,8 +88,13 @@ def test_inferred_shape_is_jaxs(expr: str) -> None:
 @pytest.mark.parametrize(
     "expr",
     [
-        "jax.vmap(matvec, in_axes=(0, None))(jnp.ones((3, 4, 5)), jnp.ones((5, 6)))",  # other axes: not modelled
         "jax.vmap(matvec)(jnp.ones((3, 4, 5)), jnp.ones((2, 5, 6)))",  # mapped sizes differ: jax raises
+        "jax.vmap(matvec, in_axes=(0,))(jnp.ones((3, 4, 5)), jnp.ones((3, 5, 6)))",  # one entry short: jax raises
+        "jax.vmap(matvec, in_axes=(None, None))(jnp.ones((4, 5)), jnp.ones((5, 6)))",  # nothing mapped: jax raises
+        "jax.vmap(scale, in_axes=0)(jnp.ones((3, 4)), 2.0)",  # a float mapped: jax raises
+        "jax.vmap(matvec, in_axes=(0, None), out_axes=1)(jnp.ones((3, 4, 5)), jnp.ones((5, 6)))",  # not modelled
+        "jax.vmap(matvec, in_axes=({'a': 0}, None))(jnp.ones((3, 4, 5)), jnp.ones((5, 6)))",  # a pytree spec
+        "eqx.filter_vmap(matvec, in_axes=(eqx.if_array(0), None))(jnp.ones((3, 4, 5)), jnp.ones((5, 6)))",
     ],
 )
 def test_other_mappings_are_unknown(expr: str) -> None:

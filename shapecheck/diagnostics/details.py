@@ -827,9 +827,10 @@ class LayerArguments(Detail):
     value: Any
     by_param: str
     by: Any
+    raiser: str = "the constructor"  # flax linen's attention checks its sizes when called: "the call"
 
     def render(self) -> str:
-        return f"{self.param}={self.value} is not divisible by {self.by_param}={self.by}: the constructor raises"
+        return f"{self.param}={self.value} is not divisible by {self.by_param}={self.by}: {self.raiser} raises"
 
 
 @dataclass(frozen=True)

@@ -342,6 +342,15 @@ class ModuleAnalysis:
         for stmt in self.tree.body:
             self._collect(stmt, prefix="")
 
+    def _decorator_name(self, d: cst.BaseExpression) -> str:
+        """A class decorator's qualified name; ``@dataclass(frozen=True)`` is ``dataclasses.dataclass`` (its fields
+        are still the constructor's parameters), unless it passes ``init`` (a class writing its own constructor)."""
+        if isinstance(d, cst.Call):
+            if any(a.keyword is not None and a.keyword.value == "init" for a in d.args) or any(a.star for a in d.args):
+                return ""
+            d = d.func
+        return self.qualify(d) or dotted(d) or ""
+
     def _collect(
         self, stmt: cst.CSTNode, prefix: str, cls: ClassInfo | None = None, rebound: frozenset[int] = frozenset()
     ) -> None:
@@ -372,7 +381,7 @@ class ModuleAnalysis:
                 self,
                 MethodTable(methods, self.functions),
                 tuple(self.qualify(b.value) or (dotted(b.value) or "") for b in stmt.bases if b.keyword is None),
-                tuple(self.qualify(d.decorator) or dotted(d.decorator) or "" for d in stmt.decorators),
+                tuple(self._decorator_name(d.decorator) for d in stmt.decorators),
             )
             self.classes[key] = ci
             if cls is None:
@@ -1086,15 +1095,16 @@ class ModuleAnalysis:
         if qual == "equinox.tree_at" and len(args) == 3 and not kwargs and not dynamic:
             # eqx.tree_at(lambda m: m.head.weight, model, w): the model with that leaf replaced
             return objects.tree_at(node.args[0].value, args[1], args[2])
-        if (
-            qual in _VMAPS
-            and len(args) == 1
-            and not dynamic
-            and all(k in ("in_axes", "out_axes") and int_of(v) == 0 for k, v in kwargs.items())
-            and isinstance(args[0], (FuncV, ObjV, LayerV))
-        ):
-            # jax.vmap(model)(batch), eqx.filter_vmap(f): f on each slice along axis 0, stacked along axis 0
-            return LayerV("vmap", (("func", args[0]), ("filter", qual == "equinox.filter_vmap")), node)
+        if qual in _VMAPS and not dynamic and args and isinstance(args[0], (FuncV, ObjV, LayerV)):
+            # jax.vmap(model)(batch), jax.vmap(f, in_axes=(0, None)), eqx.filter_vmap(f): f on each slice along the
+            # mapped axes, its array results stacked along axis 0
+            in_axes = _vmap_in_axes(qual, args, kwargs)
+            if in_axes is not None:
+                return LayerV(
+                    "vmap",
+                    (("func", args[0]), ("filter", qual == "equinox.filter_vmap"), ("in_axes", in_axes)),
+                    node,
+                )
         if qual == "functools.partial" and args and not dynamic and isinstance(args[0], (RefV, FuncV)):
             # partial(nn.LayerNorm, eps=1e-6), partial(nn.Conv1d, kernel_size=1): called later with the rest
             return LayerV(
@@ -1419,25 +1429,43 @@ class ModuleAnalysis:
     def call_vmap(
         self, interp: Interpreter, node: cst.Call, v: LayerV, args: list[Value], kwargs: dict[str, Value]
     ) -> Value:
-        """``jax.vmap(f)(x, y)`` (in_axes=0, out_axes=0): ``f`` called on the arrays without their leading axis, its
-        array results given it back. The mapped axis must have one size for every array (jax raises otherwise: the
-        result is then unknown). ``eqx.filter_vmap`` passes what is not an array through unmapped."""
+        """``jax.vmap(f, in_axes)(x, y)`` (out_axes 0): ``f`` called on each array without its mapped axis (``in_axes``
+        an int for every argument, or a tuple with an int or None per positional argument; default 0), an argument
+        whose axis is None as it is (it keeps its batch axis inside ``f``), ``f``'s array results given the mapped
+        axis back in front. The mapped axes must have one size (jax raises otherwise: the result is then unknown),
+        and at least one argument is mapped. ``eqx.filter_vmap`` passes what is not an array through unmapped by
+        default; keyword arguments are not followed."""
         if kwargs:
             return UNKNOWN
+        spec = v.param("in_axes", _NO_AXES)
+        filt = bool(v.param("filter"))
+        if isinstance(spec, tuple) and spec and spec[0] == "all":
+            axes: list[Any] = [spec[1]] * len(args)
+        elif isinstance(spec, tuple):
+            if len(spec) != len(args):
+                return UNKNOWN  # jax raises: one entry per positional argument
+            axes = list(spec)
+        else:
+            axes = [_NO_AXES] * len(args)
         batch: Size | None = None
         inner: list[Value] = []
-        for a in args:
-            if not isinstance(a, TensorV):
-                if not v.param("filter") or a is UNKNOWN:
-                    return UNKNOWN
+        for a, ax in zip(args, axes):
+            if ax is _NO_AXES:
+                if not isinstance(a, TensorV) and filt and a is not UNKNOWN:
+                    inner.append(a)  # if_array(0): not an array, not mapped
+                    continue
+                ax = 0
+            if ax is None:
                 inner.append(a)
                 continue
-            if a.shape is None or not a.shape:
+            if not isinstance(a, TensorV) or a.shape is None or not -len(a.shape) <= ax < len(a.shape):
                 return UNKNOWN
-            if batch is not None and a.shape[0] != batch:
+            k = ax % len(a.shape)
+            if batch is not None and a.shape[k] != batch:
                 return UNKNOWN
-            batch = a.shape[0]
-            inner.append(a.with_shape(a.shape[1:], a.axes[1:] if a.axes is not None else None))
+            batch = a.shape[k]
+            rest = a.shape[:k] + a.shape[k + 1 :]
+            inner.append(a.with_shape(rest, a.axes[:k] + a.axes[k + 1 :] if a.axes is not None else None))
         if batch is None:
             return UNKNOWN
         out = self.call_value(interp, node, v.param("func"), inner)  # vmap(vmap(f)): two leading axes
@@ -1750,6 +1778,38 @@ _RETURNS_SELF = frozenset(
     }
 )
 _VMAPS = frozenset({"jax.vmap", "equinox.filter_vmap"})
+_NO_AXES = object()  # in_axes not given
+
+
+def _vmap_in_axes(qual: str, args: list[Value], kwargs: dict[str, Value]) -> Any:
+    """The ``in_axes`` of ``jax.vmap(f, in_axes, out_axes)`` / ``eqx.filter_vmap(f, in_axes=..., out_axes=...)`` as
+    an int, None (the argument is not mapped) or a tuple of those per positional argument; ``_NO_AXES`` when not
+    given (jax: 0 for every argument; equinox: ``if_array(0)``, arrays on axis 0 and anything else unmapped).
+    ``None`` (the Python value) when the call is not modelled: out_axes other than 0, a pytree or callable spec,
+    ``axis_name`` / ``axis_size`` or other options."""
+    filt = qual == "equinox.filter_vmap"
+    if len(args) > (1 if filt else 3) or set(kwargs) - {"in_axes", "out_axes"}:
+        return None
+    spec = args[1] if len(args) > 1 else kwargs.get("in_axes")
+    out = args[2] if len(args) > 2 else kwargs.get("out_axes")
+    if (len(args) > 1 and "in_axes" in kwargs) or (len(args) > 2 and "out_axes" in kwargs):
+        return None
+    if out is not None and int_of(out) != 0:
+        return None
+
+    def one(v: Value) -> Any:
+        if isinstance(v, NoneV):
+            return None
+        k = int_of(v)
+        return k if k is not None else _NO_AXES
+
+    if spec is None:
+        return _NO_AXES
+    if isinstance(spec, SeqV) and spec.kind in (("tuple",) if filt else ("tuple", "list")):
+        axes = tuple(one(v) for v in spec.items)
+        return None if _NO_AXES in axes else axes
+    axis = one(spec)
+    return None if axis is _NO_AXES else ("all", axis)
 
 
 def _iter_builtin(name: str, args: list[Value]) -> Value:

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any, Callable
 import libcst as cst
 
 from ...diagnostics import details as D
-from ...sizes import Size, Truth, equal, product
+from ...sizes import Size, Truth, divisible, equal, product
 from ..interpret.context import OpSpec
 from .ops_common import DTYPE_NAMES, _ints, _norm_dim
 from ..interpret.values import (
@@ -1661,6 +1661,56 @@ def _nnx_mha(cx: OpContext, node: cst.Call, name: str, args: list[Value], kwargs
     if out is None or isinstance(out, NoneV):
         return _kl("MHA", node)
     return UNKNOWN
+
+
+@framework_layer("flax.linen", "SelfAttention", "MultiHeadDotProductAttention", "MultiHeadAttention")
+def _linen_attention(
+    cx: OpContext, node: cst.Call, name: str, args: list[Value], kwargs: dict[str, Value]
+) -> Value:
+    """``nn.SelfAttention(num_heads, qkv_features=None, out_features=None)`` and ``nn.MultiHeadDotProductAttention``
+    (``nn.MultiHeadAttention``): read here, checked when called (see ``_apply_linen_attention``)."""
+    if len(args) > 1:
+        return UNKNOWN  # dtype, param_dtype ... given by position: not read
+
+    def size(v: Value | None) -> Any:
+        if v is None or isinstance(v, NoneV):
+            return None  # the input's features
+        return v.size if isinstance(v, IntV) else "?"
+
+    heads = size(_arg(args, kwargs, 0, "num_heads"))
+    params = (
+        ("name", name),
+        ("heads", heads if heads is not None else "?"),
+        ("qkv", size(kwargs.get("qkv_features"))),
+        ("out", size(kwargs.get("out_features"))),
+    )
+    return LayerV("fw:LinenAttention", params, node)
+
+
+@layer_kind("fw:LinenAttention")
+def _apply_linen_attention(
+    cx: OpContext, interp: "Interpreter", node: cst.Call, report_node: cst.CSTNode, layer: LayerV, x: TensorV
+) -> Value:
+    """flax linen attention on ``inputs_q`` of shape (*batch, length, features): the output is (*batch, length,
+    out_features or features); ``qkv_features`` (the query's features when not given) must be divisible by
+    ``num_heads`` (an assertion in the call). Keys and values are projected from their own features."""
+    if x.shape is None or len(x.shape) < 2:
+        return x.with_shape(None)
+    feats = x.shape[-1]
+    heads, qkv, out = layer.param("heads"), layer.param("qkv"), layer.param("out")
+    qkv_eff = feats if qkv is None else qkv
+    if isinstance(heads, Size) and isinstance(qkv_eff, Size) and divisible(qkv_eff, heads) is Truth.FALSE:
+        name = layer.param("name")
+        cx.ctx.report(
+            report_node,
+            "SHP204",
+            {"op": name, "detail": D.LayerArguments(name, "qkv_features", qkv_eff, "num_heads", heads, "the call")},
+            cx.origins([x]),
+            spec=OpSpec("layer.arguments", None, (), (), (("layer", name), ("value", qkv_eff), ("by", heads))),
+        )
+        return UNKNOWN
+    last = feats if out is None else (out if isinstance(out, Size) else cx.fresh("out_features"))
+    return x.with_shape(x.shape[:-1] + (last,), None)
 
 
 @framework_layer("flax.linen", "Conv")

@@ -1127,7 +1127,8 @@ def random_sized(
         if dtype is None:
             dtype = "int64"
     else:
-        size = kwargs["size"] if "size" in kwargs else (args[pos] if len(args) > pos else None)
+        kw = "shape" if fw == "jax" else "size"
+        size = kwargs[kw] if kw in kwargs else (args[pos] if len(args) > pos else None)
     if size is None or isinstance(size, NoneV):
         return UNKNOWN  # no size: a scalar, or the broadcast shape of array parameters
     return _sized(cx, node, name, [size], dtype, fw)
