@@ -40,6 +40,8 @@ UNEXERCISED: dict[str, str] = {
         for k in ("Pool", "AdaptivePool", "RNN", "RNNCell", "Upsample", "interpolate", "upsample", "GLU")
     },
     "cuda": "needs a GPU",
+    "PRNGKey": "jax.random keys: compared with jax in tests/test_vmap.py",
+    "key": "jax.random keys: compared with jax in tests/test_vmap.py",
     "pin_memory": "needs an accelerator",
     "cpu": "a device move (exercised as an identity by `to('cpu')`)",
     "layer_norm_like": "internal name, no framework function",

@@ -1827,6 +1827,7 @@ def _iter_builtin(name: str, args: list[Value]) -> Value:
             return SeqV(tuple(reversed(a.items)), "tuple")
         return ManyV(a.elem, "tuple") if isinstance(a, ManyV) else UNKNOWN
     if name == "zip" and args:
+        args = [_tensor_items(a) for a in args]
         seqs = [a for a in args if isinstance(a, SeqV)]
         if len(seqs) == len(args):
             n = min(len(a.items) for a in seqs)
@@ -1835,6 +1836,17 @@ def _iter_builtin(name: str, args: list[Value]) -> Value:
         if all(e is not None for e in elems):
             return ManyV(SeqV(tuple(elems)), "tuple")  # type: ignore[arg-type]
     return UNKNOWN
+
+
+def _tensor_items(a: Value) -> Value:
+    """An array iterated (``zip(dims, keys)``): its slices along axis 0 when that axis has a known length (at most
+    MAX_RANGE); anything else as it is."""
+    if isinstance(a, TensorV) and a.shape and a.alts is None:
+        n = a.shape[0].as_int()
+        if n is not None and 0 <= n <= MAX_RANGE:
+            item = a.with_shape(a.shape[1:], a.axes[1:] if a.axes is not None else None)
+            return SeqV((item,) * n, "tuple")
+    return a
 
 
 MAX_RANGE = 64  # range(n) of a known n up to this many elements is a sequence of known ints

@@ -741,6 +741,34 @@ def _random_sized(
     return random_sized(cx, node, fw, qual, args, kwargs)
 
 
+@FUNCTIONS.register("jax.random.PRNGKey", "jax.random.key")
+def _prng_key(
+    cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]
+) -> Value | None:
+    """``jax.random.PRNGKey(seed)``: a raw key, one axis whose length depends on the PRNG implementation (2 for the
+    default threefry, 4 for rbg); ``jax.random.key(seed)``: a typed key, a scalar."""
+    if qual.endswith("PRNGKey"):
+        return TensorV((cx.fresh("key_data"),), "uint32", "jax", None, cx.origin(node, "PRNGKey(...)"))
+    return TensorV((), None, "jax", None, cx.origin(node, "key(...)"))
+
+
+@FUNCTIONS.register("jax.random.split")
+def _prng_split(
+    cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]
+) -> Value | None:
+    """``jax.random.split(key, num=2)``: ``num`` keys shaped like ``key`` (a tuple ``num`` is a shape). Never the
+    array ``split`` of numpy / jnp."""
+    key = args[0] if args else kwargs.get("key")
+    num = args[1] if len(args) > 1 else kwargs.get("num", IntV(Size.const(2)))
+    if len(args) > 2 or not isinstance(key, TensorV) or key.shape is None:
+        return UNKNOWN
+    nums = [num] if isinstance(num, IntV) else list(num.items) if isinstance(num, SeqV) else None
+    if nums is None or not all(isinstance(n, IntV) and (n.size.as_int() or 0) >= 0 for n in nums):
+        return UNKNOWN
+    lead = tuple(n.size for n in nums if isinstance(n, IntV))
+    return TensorV(lead + key.shape, key.dtype, "jax", None, cx.origin(node, "split(...)"))
+
+
 @FUNCTIONS.register("outer")
 def _outer(
     cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]
