@@ -1664,9 +1664,7 @@ def _nnx_mha(cx: OpContext, node: cst.Call, name: str, args: list[Value], kwargs
 
 
 @framework_layer("flax.linen", "SelfAttention", "MultiHeadDotProductAttention", "MultiHeadAttention")
-def _linen_attention(
-    cx: OpContext, node: cst.Call, name: str, args: list[Value], kwargs: dict[str, Value]
-) -> Value:
+def _linen_attention(cx: OpContext, node: cst.Call, name: str, args: list[Value], kwargs: dict[str, Value]) -> Value:
     """``nn.SelfAttention(num_heads, qkv_features=None, out_features=None)`` and ``nn.MultiHeadDotProductAttention``
     (``nn.MultiHeadAttention``): read here, checked when called (see ``_apply_linen_attention``)."""
     if len(args) > 1:
