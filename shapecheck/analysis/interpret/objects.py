@@ -587,8 +587,23 @@ def object_attr(m: "ModuleAnalysis", obj: ObjV, attr: str) -> Value:
             return FuncV(fi.key, bound_self=obj)
         ba = body_attrs(m, c)
         if attr in ba:
+            if not obj.concrete and attr in _annotated_fields(c):
+                # ``dim: int = 256`` of a class whose constructor the analysis did not follow (pydantic, attrs, a
+                # decorator it does not know): a field's default, not the value this object was built with
+                return UNKNOWN
             return ba[attr]
     return UNKNOWN
+
+
+def _annotated_fields(ci: ClassInfo) -> frozenset[str]:
+    """Names a class body declares with an annotation (``dim: int = 256``): fields of dataclass-like classes."""
+    out: set[str] = set()
+    for stmt in ci.node.body.body if isinstance(ci.node.body, cst.IndentedBlock) else ():
+        if isinstance(stmt, cst.SimpleStatementLine):
+            for small in stmt.body:
+                if isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name):
+                    out.add(small.target.value)
+    return frozenset(out)
 
 
 def super_method(m: "ModuleAnalysis", interp: "Interpreter", name: str) -> FunctionInfo | None:
