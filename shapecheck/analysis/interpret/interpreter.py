@@ -1394,10 +1394,13 @@ def _str_equal(a: Value, b: Value) -> bool | None:
     return None
 
 
+_EQUAL = cst.Equal()
+
+
 def _int_equal(a: IntV, b: Value) -> bool | None:
+    """``a == b`` for a known int among a sequence's items (``i in self.out_indices``): never a string or None."""
     if isinstance(b, IntV):
-        t = equal(a.size, b.size)
-        return None if t is Truth.UNKNOWN else t is Truth.TRUE
+        return _compare(a, _EQUAL, b)
     return False if isinstance(b, (StrV, NoneV)) else None
 
 

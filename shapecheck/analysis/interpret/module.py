@@ -1415,14 +1415,9 @@ class ModuleAnalysis:
             return self.call_function(interp, node, func, full_args, full_kwargs)
         if isinstance(func, RefV) and func.qualname.startswith("class:"):
             return self.instantiate(interp, node, func.qualname[6:], full_args, full_kwargs)
-        if (
-            isinstance(func, RefV)
-            and func.qualname.startswith("torch.nn.")
-            and func.qualname.rsplit(".", 1)[-1][:1].isupper()
-        ):
-            return self.call_qualified(interp, node, func.qualname, full_args, full_kwargs, False) or UNKNOWN
         if isinstance(func, RefV) and func.qualname.startswith(("torch.", "numpy.", "jax.")):
-            # partial(F.softmax, dtype=torch.float32), partial(torch.cat, dim=-1): the framework function's rule
+            # a layer class (partial(nn.LayerNorm, eps=1e-6)) or a function (partial(F.softmax, dtype=torch.float32)):
+            # the framework's rule
             return self.call_qualified(interp, node, func.qualname, full_args, full_kwargs, False) or UNKNOWN
         return UNKNOWN
 

@@ -424,21 +424,6 @@ def _tf_random(
     )
 
 
-@_tf("zeros", "ones")
-def _tf_zeros(
-    cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]
-) -> Value | None:
-    dt = _arg(args, kwargs, 1, "dtype")
-    return _construct(
-        cx,
-        node,
-        fw,
-        f"tf.{qual.rsplit('.', 1)[-1]}",
-        _arg(args, kwargs, 0, "shape"),
-        "float32" if dt is None else _dtype(dt),
-    )
-
-
 @_tf("fill")
 def _tf_fill(
     cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]
@@ -629,9 +614,10 @@ def _paddle_amp_decorate(
     return models if optimizers is None or isinstance(optimizers, NoneV) else SeqV((models, optimizers), "tuple")
 
 
-def _filled(prefix: str) -> FunctionRule:
+def _filled(prefix: str, none_dtype: str | None = "float32") -> FunctionRule:
     """``name(shape, dtype=None)`` (``zeros``, ``ones``, ``empty``, the random ones): float32 unless a dtype is given,
-    ``prefix.name`` in messages (paddle's and keras.ops')."""
+    ``prefix.name`` in messages (TensorFlow's, paddle's and keras.ops'); an explicit ``dtype=None`` gives
+    ``none_dtype`` (TensorFlow's functions do not take one: unknown)."""
 
     def rule(
         cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]
@@ -643,12 +629,13 @@ def _filled(prefix: str) -> FunctionRule:
             fw,
             f"{prefix}.{qual.rsplit('.', 1)[-1]}",
             _arg(args, kwargs, 0, "shape"),
-            "float32" if dt is None or isinstance(dt, NoneV) else _dtype(dt),
+            "float32" if dt is None else none_dtype if isinstance(dt, NoneV) else _dtype(dt),
         )
 
     return rule
 
 
+_tf("zeros", "ones")(_filled("tf", none_dtype=None))
 _paddle(*_in(("", "tensor"), "zeros", "ones", "randn", "rand", "empty"))(_filled("paddle"))
 
 
