@@ -1549,6 +1549,8 @@ class ModuleAnalysis:
             return einops_rules.call(self.ops, interp, node, qual, args, kwargs, dynamic)
         if qual == "jax.lax.scan":
             return UNKNOWN if dynamic else self.call_scan(interp, node, args, kwargs)
+        if qual == "inspect.isfunction" and len(args) == 1 and not kwargs and not dynamic:
+            return _isfunction(args[0])  # x-transformers' default(val, d): `d() if isfunction(d) else d`
         if qual.startswith("math."):
             from ..rules.multi_ops import math_call
 
@@ -2231,6 +2233,18 @@ def _handed_on(fn: cst.CSTNode) -> frozenset[str]:
                 out.add(base.value)
         stack.extend(children(node))
     return frozenset(out)
+
+
+def _isfunction(v: Value) -> Value:
+    """``inspect.isfunction(d)``: a plain function or lambda of the analysed code is one; a bound method, a class, a
+    partial, a tensor, a number, a string, None, a sequence are not. Objects and anything else: unknown."""
+    if isinstance(v, FuncV):
+        return BoolV(v.bound_self is None)
+    if (isinstance(v, RefV) and v.qualname.startswith("class:")) or (isinstance(v, LayerV) and v.kind == "partial"):
+        return BoolV(False)
+    if isinstance(v, (TensorV, IntV, FloatV, StrV, NoneV, SeqV, BoolV, DictV)):
+        return BoolV(False)
+    return UNKNOWN
 
 
 def _callable(v: Value) -> Value:
