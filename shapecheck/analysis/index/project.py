@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass
 from dataclasses import field as _field
@@ -449,11 +450,24 @@ class _ModulesOnDisk(dict[str, Path]):
         if name in self._missing:
             return False
         parts = name.split(".")
+        if all(p.isidentifier() for p in parts):
+            # the common case, with strings (pathlib's objects cost more than the file-system calls here): the same
+            # candidates as below, since identifiers are plain path components
+            for root in self.roots:
+                base = os.path.join(str(root), *parts)
+                for cand, is_pkg in ((os.path.join(base, "__init__.py"), True), (base + ".py", False)):
+                    if os.path.isfile(cand):
+                        self[name] = _shown(Path(cand))
+                        if is_pkg:
+                            self.packages.add(name)
+                        return True
+            self._missing.add(name)
+            return False
         for root in self.roots:
             base = root.joinpath(*parts)
-            for cand, is_pkg in ((base / "__init__.py", True), (base.with_suffix(".py"), False)):
-                if cand.is_file():
-                    self[name] = _shown(cand)
+            for cand_path, is_pkg in ((base / "__init__.py", True), (base.with_suffix(".py"), False)):
+                if cand_path.is_file():
+                    self[name] = _shown(cand_path)
                     if is_pkg:
                         self.packages.add(name)
                     return True

@@ -117,11 +117,27 @@ def _fixture(m: "ModuleAnalysis", fi: "FunctionInfo", name: str, depth: int) -> 
     # a fixture's own parameters are fixtures too (``def model(config): return Model(config)``), found the same way
     if any(p.default is not None or p.kind not in ("pos", "posonly", "kwonly") for p in own):
         return UNKNOWN
+    # the value depends on the fixture and the depth only (its own fixtures are found from its module): computed once
+    # per fixture, unless it holds sizes the run made up (each test then gets sizes of its own, as before)
+    from .context import counter_mark
+    from .module import _minted_since
+    from .state import function_state
+
+    st = function_state(fx)
+    known = st.fixture.get(depth) if st.fixture is not None else None
+    if known is not None:
+        return known
+    mark = counter_mark()
     args = {p.name: _fixture(fx.module, fx, p.name, depth + 1) for p in own}
     with fx.module.ctx.discarding():
         scope = fx.module.run_function(fx, args, None, depth=1)
     values = [v for _, v in scope.returns]
-    return values[0] if len(values) == 1 else UNKNOWN
+    value = values[0] if len(values) == 1 else UNKNOWN
+    if not _minted_since(value, mark, 0):
+        if st.fixture is None:
+            st.fixture = {}
+        st.fixture[depth] = value
+    return value
 
 
 def _is_fixture(m: "ModuleAnalysis", fx: "FunctionInfo") -> bool:
@@ -136,23 +152,37 @@ _CONFTEST_LEVELS = 4  # folders searched upwards from the test's own for a conft
 
 def _conftest_fixture(m: "ModuleAnalysis", name: str) -> "FunctionInfo | None":
     """The fixture ``name`` of the nearest conftest.py (the test's folder first, then its parents) that defines it."""
+    if m.project is None:
+        return None
+    for module in _conftests(m):
+        fx = m.project.find_function(f"{module}:{name}")
+        if fx is not None:
+            return fx
+    return None
+
+
+def _conftests(m: "ModuleAnalysis") -> list[str]:
+    """Module names of the conftest.py files above ``m``'s file, nearest first (read from the disk once per analysis
+    of the module: every parameter of every test asks)."""
+    found = m.__dict__.get("_conftests")
+    if found is not None:
+        return found  # type: ignore[no-any-return]
     from pathlib import Path
 
     from ..index.project import module_name_for
 
-    if m.project is None:
-        return None
-    folder = Path(m.path).resolve().parent
+    found = []
+    own = Path(m.path).resolve()
+    folder = own.parent
     for _ in range(_CONFTEST_LEVELS):
         conftest = folder / "conftest.py"
-        if conftest.is_file() and conftest != Path(m.path).resolve():
-            fx = m.project.find_function(f"{module_name_for(conftest)[0]}:{name}")
-            if fx is not None:
-                return fx
+        if conftest.is_file() and conftest != own:
+            found.append(module_name_for(conftest)[0])
         if folder.parent == folder:
             break
         folder = folder.parent
-    return None
+    m.__dict__["_conftests"] = found
+    return found
 
 
 def run_test(m: "ModuleAnalysis", fi: "FunctionInfo", self_value: Value | None) -> bool:
