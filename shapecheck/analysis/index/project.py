@@ -454,8 +454,8 @@ class _ModulesOnDisk(dict[str, Path]):
             # the common case, with strings (pathlib's objects cost more than the file-system calls here): the same
             # candidates as below, since identifiers are plain path components
             for root in self.roots:
-                base = os.path.join(str(root), *parts)
-                for cand, is_pkg in ((os.path.join(base, "__init__.py"), True), (base + ".py", False)):
+                prefix = os.path.join(str(root), *parts)
+                for cand, is_pkg in ((os.path.join(prefix, "__init__.py"), True), (prefix + ".py", False)):
                     if os.path.isfile(cand):
                         self[name] = _shown(Path(cand))
                         if is_pkg:
@@ -511,6 +511,10 @@ class Project:
         # qualified name -> (longer prefixes that are no module on disk, with the rest; the longest prefix that is):
         # what _split_name finds in ``paths``, which only add_file changes; ``modules`` is asked again each time
         self._split_cache: dict[str, tuple[tuple[tuple[str, str], ...], tuple[str, str] | None]] = {}
+        # canonical's answers (asked for nearly every call the analysis evaluates): each step reads _split_cache and
+        # _bindings, which keeps a module's bindings once read, so an answer changes only when _split_cache is
+        # emptied, and is not kept when a step depended on which modules are loaded
+        self._canonical_cache: dict[str, str] = {}
         self._star_cache: dict[tuple[str, str], str | None] = {}
         self._forgotten = 0  # characters of source of modules trim() dropped since the last collection
         for f in files or []:
@@ -521,6 +525,7 @@ class Project:
         if name and name.partition(".")[0] not in MODELLED:
             if not dict.__contains__(self.paths, name):
                 self._split_cache.clear()  # a name that was no module of the tree may be one now
+                self._canonical_cache.clear()
             self.paths.setdefault(name, f)
             if is_pkg:
                 self.packages.add(name)
@@ -556,6 +561,7 @@ class Project:
             roots.append(cwd)
         project.paths = _ModulesOnDisk(roots, project.packages)
         project._split_cache.clear()
+        project._canonical_cache.clear()
         for f in files:
             project.add_file(f)
         return project
@@ -723,18 +729,28 @@ class Project:
 
     def canonical(self, qualname: str, depth: int = 0) -> str:
         """Follow re-exports: ``mytypes.Float`` where mytypes did ``from jaxtyping import Float`` -> ``jaxtyping.Float``."""
-        if depth > 8:
-            return qualname
-        hit = self._split_name(qualname)
-        if hit is None:
-            return qualname
-        module, attr = hit
-        names = self._bindings(module)
-        head, _, rest = attr.partition(".")
-        if head in names.imports and head not in names.defined:
-            target = names.imports[head]
-            return self.canonical(f"{target}.{rest}" if rest else target, depth + 1)
-        return qualname
+        known = self._canonical_cache.get(qualname) if depth == 0 else None
+        if known is not None:
+            return known
+        steady = True  # every step's answer came from caches that only add_file changes (see _canonical_cache)
+        name = qualname
+        for _ in range(depth, 9):
+            hit = self._split_name(name)
+            if self._split_cache[name][0]:
+                steady = False  # a longer prefix may be a module analysed without a file: asked again next time
+            if hit is None:
+                break
+            module, attr = hit
+            names = self._bindings(module)
+            head, _, rest = attr.partition(".")
+            if head in names.imports and head not in names.defined:
+                target = names.imports[head]
+                name = f"{target}.{rest}" if rest else target
+                continue
+            break
+        if steady and depth == 0:
+            self._canonical_cache[qualname] = name
+        return name
 
     def is_definition(self, qualname: str) -> bool:
         """A function or class defined at the top of a module of the analysed tree (found without analysing it)."""

@@ -13,6 +13,7 @@ import libcst as cst
 from ...sizes import Size, Truth, equal
 from .budget import tick
 from ..index.imports import literal_str
+from .walk import memo as _memo
 from .values import (
     UNKNOWN,
     BoolV,
@@ -371,7 +372,12 @@ class Interpreter:
             if i < len(refined):
                 self.scope.vars.update(refined[i])
             self.dead = False
-            with self.ctx.maybe_taken(True if known else None):
+            # (ctx.maybe_taken, written out: a generator-based context manager per branch was 2% of a run)
+            ctx = self.ctx
+            uncertain = not known and ctx.suppress_depth > 0
+            ctx.uncertain += uncertain
+            ctx.branch_unknown += not known
+            try:
                 if suite is None:
                     pass
                 elif isinstance(suite, (cst.Else,)):
@@ -380,6 +386,9 @@ class Interpreter:
                     self.run_branches([suite.body, suite.orelse], test=suite.test)
                 else:
                     self.run_suite(suite)
+            finally:
+                ctx.uncertain -= uncertain
+                ctx.branch_unknown -= not known
             if not self.dead:
                 results.append(dict(self.scope.vars))
         self.dead = not results
@@ -652,7 +661,9 @@ class Interpreter:
 
     @_expression(cst.SimpleString, cst.ConcatenatedString)
     def _string(self, node: cst.SimpleString | cst.ConcatenatedString) -> Value:
-        s = literal_str(node)
+        # read once per node: libcst recomputes a string's prefix and quotes (regular expressions) at each access,
+        # and the same literals (einops patterns, keys) are evaluated at every run of their function
+        s = _memo("literal", node, _literal_of)
         return StrV(s) if s is not None else UNKNOWN
 
     @_expression(cst.FormattedString)
@@ -1226,6 +1237,10 @@ def self_attribute(interp: "Interpreter", attr: str) -> Value:
     if isinstance(sv, ObjV) and (sv.concrete or sv.attr(attr) is not None):
         return interp.m.object_attr(sv, attr)
     return interp.m.class_attr(interp.frame.cls_key, attr)
+
+
+def _literal_of(node: cst.CSTNode) -> str | None:
+    return literal_str(node) if isinstance(node, cst.BaseExpression) else None
 
 
 def _var_key(node: cst.CSTNode) -> str | None:
