@@ -576,8 +576,47 @@ class Interpreter:
             else:
                 self.forget_object(obj, target.attr.value, value)
         elif isinstance(target, cst.Subscript):
-            self.forget_if_list(target.value)  # xs[i] = t: an element changed; other subscript targets: no tracking
+            if self.store_item(target, value, []):
+                return
+            # xs[i] = t: an element changed that is not tracked; groups[k][name] = t changes groups itself
+            root = _subscript_root(target)
+            if root is not target.value and isinstance(self.eval(target.value), (DictV, SeqV)):
+                self.forget_if_list(root)
+            self.forget_if_list(target.value)
             self.forget_object(target.value)
+
+    def store_item(self, target: cst.Subscript, value: Value, replaced: list[Value]) -> bool:
+        """``d[key] = v``, ``xs[1] = v``, ``groups[ind][key] = v`` (a list of dicts filled in a loop): the variable
+        holding the dict or list gets the container with that entry set, when the index is a plain name or constant
+        whose value is a known string (dict) or an int within the list. Other names holding a replaced container
+        (aliases) are no longer trusted. False when not tracked (the caller forgets what may have changed)."""
+        elements = target.slice
+        if len(elements) != 1 or not isinstance(elements[0].slice, cst.Index) or elements[0].slice.star is not None:
+            return False
+        index = elements[0].slice.value
+        if not isinstance(index, (cst.Name, cst.Integer, cst.SimpleString)):
+            return False
+        container = target.value
+        key: str | None = None
+        if isinstance(container, cst.Subscript):
+            old = self.eval(container)
+        else:
+            key = _var_key(container)
+            if key is None or key not in self.scope.vars or (key.startswith("self.") and not self.frame.building):
+                return False
+            old = self.scope.vars[key]
+        new = _with_item(old, self.eval(index), value)
+        if new is None:
+            return False
+        replaced.append(old)
+        if isinstance(container, cst.Subscript):
+            return self.store_item(container, new, replaced)
+        assert key is not None
+        for other, held in list(self.scope.vars.items()):
+            if other != key and any(held is r or _holds(held, r, 3) for r in replaced):
+                self.scope.vars[other] = UNKNOWN
+        self.scope.vars[key] = new
+        return True
 
     def forget_if_list(self, node: cst.BaseExpression) -> None:
         """A list the code mutates (``xs.append(t)``, ``xs[i] = t``, ``del xs[i]``, passed to a function): unknown from here.
@@ -1120,6 +1159,10 @@ _FLOAT_OPS: dict[type, Callable[[float, float], float]] = {
     cst.SubtractAssign: float.__sub__,
     cst.MultiplyAssign: float.__mul__,
     cst.DivideAssign: float.__truediv__,
+    cst.FloorDivide: float.__floordiv__,  # dim // 8. is the float 4.0 (int() of it a size)
+    cst.FloorDivideAssign: float.__floordiv__,
+    cst.Modulo: float.__mod__,
+    cst.ModuloAssign: float.__mod__,
 }
 
 
@@ -1289,7 +1332,7 @@ def _assigned_walk(suite: cst.CSTNode) -> frozenset[str]:
             target = node.target  # type: ignore[attr-defined]
             names |= _target_names(target)
             if tp is not cst.For and type(target) is cst.Subscript:
-                name = _var_key(target.value)
+                name = _var_key(_subscript_root(target.value))
                 if name is not None:
                     names.add(name)
         elif tp is cst.Del:
@@ -1360,7 +1403,32 @@ def _decorator_name(d: cst.Decorator) -> str:
 _SIZED_CONTAINERS = frozenset({"Sequential", "ModuleList", "ModuleDict", "ParameterList", "ParameterDict"})
 
 
-def _holds(container: Value, obj: ObjV, depth: int) -> bool:
+def _subscript_root(node: cst.BaseExpression) -> cst.BaseExpression:
+    """``groups[ind][key]`` -> ``groups``: the expression a chain of subscripts starts from."""
+    while type(node) is cst.Subscript:
+        node = node.value  # type: ignore[attr-defined]
+    return node
+
+
+def _with_item(container: Value, index: Value, value: Value) -> Value | None:
+    """The dict with ``index`` (a known string) set to ``value``, or the list with item ``index`` (a known int
+    within it) replaced; None for anything else."""
+    if isinstance(container, DictV) and isinstance(index, StrV):
+        items = tuple((k, v) for k, v in container.items if k != index.value)
+        if len(items) == len(container.items):
+            return DictV(container.items + ((index.value, value),), container.kind)
+        return DictV(tuple((k, value if k == index.value else v) for k, v in container.items), container.kind)
+    if isinstance(container, SeqV) and container.kind == "list" and isinstance(index, IntV):
+        i = index.size.as_int()
+        n = len(container.items)
+        if i is None or not -n <= i < n:
+            return None
+        i %= n
+        return SeqV(container.items[:i] + (value,) + container.items[i + 1 :], "list")
+    return None
+
+
+def _holds(container: Value, obj: Value, depth: int) -> bool:
     """Does ``container`` (a list, tuple, dict or object) hold ``obj`` itself, ``depth`` levels down at most?"""
     if depth <= 0:
         return False

@@ -37,6 +37,7 @@ from .values import (
     TensorV,
     Value,
     elements_of,
+    number_of,
 )
 
 if TYPE_CHECKING:
@@ -1701,6 +1702,40 @@ def _call_callable(
     m: "ModuleAnalysis", interp: Interpreter, node: cst.Call, name: str, args: list[Value], kwargs: dict[str, Value]
 ) -> Value | None:
     return _callable(args[0]) if len(args) == 1 and not kwargs else None
+
+
+@_builtin("sum")
+def _call_sum(
+    m: "ModuleAnalysis", interp: Interpreter, node: cst.Call, name: str, args: list[Value], kwargs: dict[str, Value]
+) -> Value | None:
+    """``sum(categories)`` of a tuple or list of ints (known or symbolic): their total, an int (floats: a float whose
+    value is known when every term is). Tensors, generators and anything else: not this rule."""
+    if not 1 <= len(args) <= 2 or len(node.args) != len(args) or kwargs or not isinstance(args[0], SeqV):
+        return None
+    terms = list(args[0].items) + ([args[1]] if len(args) == 2 else [])
+    if args[0].kind not in ("tuple", "list") or not all(isinstance(t, (IntV, FloatV)) for t in terms):
+        return None
+    if all(isinstance(t, IntV) for t in terms):
+        total = Size.const(0)
+        for t in terms:
+            assert isinstance(t, IntV)
+            total = total + t.size
+        return IntV(total, assumed=any(isinstance(t, IntV) and t.assumed for t in terms))
+    numbers = [number_of(t) for t in terms]
+    return FloatV(None if any(n is None for n in numbers) else float(sum(n for n in numbers if n is not None)))
+
+
+@_builtin("bool")
+def _call_bool(
+    m: "ModuleAnalysis", interp: Interpreter, node: cst.Call, name: str, args: list[Value], kwargs: dict[str, Value]
+) -> Value | None:
+    """``bool(cond(key))``: the truth of a value that decides it (a known bool, number, string, None, sequence)."""
+    from .interpreter import _truth
+
+    if len(args) != 1 or kwargs or len(node.args) != 1:
+        return None
+    truth = _truth(args[0])
+    return BoolV(truth) if truth is not None else None
 
 
 @_builtin("filter")

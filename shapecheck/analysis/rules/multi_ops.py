@@ -319,6 +319,8 @@ def _numeric_builtin(name: str, args: list[Value], node: cst.Call) -> Value | No
         if len(args) != 1:
             return None
         v = args[0]
+        if isinstance(v, BoolV) and v.value is not None:  # int(not match): 0 or 1
+            return IntV(Size.const(int(v.value))) if name == "int" else FloatV(float(v.value))
         if isinstance(v, IntV):
             k = v.size.as_int()
             return v if name == "int" else FloatV(None if k is None else float(k))
