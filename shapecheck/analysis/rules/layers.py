@@ -1107,7 +1107,12 @@ class Flatten(LayerKind):
 
     @staticmethod
     def build(cx: OpContext, node: cst.Call, name: str, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        start, end = _ints([args[0]]) if args else [1], _ints([args[1]]) if len(args) > 1 else [-1]
+        start_v = args[0] if args else kwargs.get("start_dim")
+        end_v = args[1] if len(args) > 1 else kwargs.get("end_dim")
+        if len(args) > 2 or set(kwargs) - {"start_dim", "end_dim"} or (args and "start_dim" in kwargs):
+            start_v = end_v = UNKNOWN  # more than Flatten takes: not this layer's signature
+        start = _ints([start_v]) if start_v is not None else [1]  # nn.Flatten(start_dim=-2)
+        end = _ints([end_v]) if end_v is not None else [-1]
         return LayerV(
             "Flatten",
             (("start", tuple(start) if start is not None else None), ("end", tuple(end) if end is not None else None)),
