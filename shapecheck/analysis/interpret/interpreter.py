@@ -1406,7 +1406,7 @@ _SIZED_CONTAINERS = frozenset({"Sequential", "ModuleList", "ModuleDict", "Parame
 def _subscript_root(node: cst.BaseExpression) -> cst.BaseExpression:
     """``groups[ind][key]`` -> ``groups``: the expression a chain of subscripts starts from."""
     while type(node) is cst.Subscript:
-        node = node.value  # type: ignore[attr-defined]
+        node = node.value
     return node
 
 
