@@ -1028,6 +1028,12 @@ class ModuleAnalysis:
             head = dotted(func)
             if head is not None and head.split(".", 1)[0] not in interp.scope.vars:
                 qual = self.qualify(func)
+            elif isinstance(func, cst.Attribute):
+                key = _var_key_of(func.value)
+                base = interp.scope.vars.get(key) if key is not None else None
+                if isinstance(base, RefV) and base.qualname in _RANDOM_STATES:
+                    # rng = np.random.default_rng(0); rng.normal(size=(2, 3)), self.rng.integers(...): the sampler
+                    qual = f"{base.qualname}.{func.attr.value}"
         args: list[Value] = []
         kwargs: dict[str, Value] = {}
         dynamic = False
@@ -1550,6 +1556,8 @@ class ModuleAnalysis:
             return einops_rules.call(self.ops, interp, node, qual, args, kwargs, dynamic)
         if qual == "jax.lax.scan":
             return UNKNOWN if dynamic else self.call_scan(interp, node, args, kwargs)
+        if qual in _RANDOM_STATE_MAKERS:
+            return RefV(_RANDOM_STATE_MAKERS[qual])  # a generator whose methods sample like the module's functions
         if qual == "inspect.isfunction" and len(args) == 1 and not kwargs and not dynamic:
             return _isfunction(args[0])  # x-transformers' default(val, d): `d() if isfunction(d) else d`
         if qual.startswith("math."):
@@ -2281,6 +2289,15 @@ def _handed_on(fn: cst.CSTNode) -> frozenset[str]:
                 out.add(base.value)
         stack.extend(children(node))
     return frozenset(out)
+
+
+# numpy's random generators: a Generator (default_rng) and a legacy RandomState sample with the module's signatures
+# (``rng.normal(loc, scale, size)``, ``rng.integers(low, high, size)``, ``rs.randn(2, 3)``)
+_RANDOM_STATE_MAKERS = {
+    "numpy.random.default_rng": "numpy.random",
+    "numpy.random.RandomState": "numpy.random",
+}
+_RANDOM_STATES = frozenset(_RANDOM_STATE_MAKERS.values())
 
 
 def _isfunction(v: Value) -> Value:

@@ -1149,7 +1149,7 @@ def random_sized(
     pos = RANDOM_SIZED[qual]
     dtype = _dtype_kw(kwargs)
     if dtype is None and fw == "numpy" and "dtype" not in kwargs:
-        dtype = "int64" if name in ("randint", "binomial", "poisson", "geometric") else "float64"
+        dtype = "int64" if name in ("randint", "integers", "binomial", "poisson", "geometric") else "float64"
     if fw == "torch":  # torch.randint(high, size) / torch.randint(low, high, size): the size is the last positional
         size = kwargs["size"] if "size" in kwargs else (args[-1] if args and isinstance(args[-1], SeqV) else None)
         if dtype is None:

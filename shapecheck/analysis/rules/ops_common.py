@@ -260,7 +260,8 @@ RANDOM_SIZED = {
     },
     **{
         f"numpy.random.{n}": 2
-        for n in ("normal", "uniform", "randint", "lognormal", "logistic", "gumbel", "laplace", "binomial")
+        # integers: numpy.random.Generator's randint (rng.integers(0, 10, size=(2, 3)))
+        for n in ("normal", "uniform", "randint", "integers", "lognormal", "logistic", "gumbel", "laplace", "binomial")
     },
     **{f"numpy.random.{n}": 1 for n in ("exponential", "poisson", "rayleigh", "standard_t", "chisquare", "geometric")},
     "torch.randint": -1,
