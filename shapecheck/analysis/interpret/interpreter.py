@@ -900,8 +900,10 @@ class Interpreter:
         return value
 
     @_expression(cst.Attribute)
-    def attribute(self, node: cst.Attribute) -> Value:
-        v = self._attribute(node)
+    def attribute(self, node: cst.Attribute, base: Value | None = None) -> Value:
+        """``base``: the value of ``node.value`` when the caller evaluated it already (a method call that no rule
+        took): evaluating it again would run a call in it twice, and report what fails there twice."""
+        v = self._attribute(node, base)
         if isinstance(v, FuncV) and v.bound_self is not None:
             fi = self.m.find_function(v.key)
             if fi is not None and any(_decorator_name(d) == "property" for d in fi.node.decorators):
@@ -910,7 +912,7 @@ class Interpreter:
                 return self.m.call_function(self, node, v, [], {})  # type: ignore[arg-type]
         return v
 
-    def _attribute(self, node: cst.Attribute) -> Value:
+    def _attribute(self, node: cst.Attribute, evaluated: Value | None = None) -> Value:
         attr = node.attr.value
         if isinstance(node.value, cst.Name) and node.value.value == "self" and self.frame.cls_key is not None:
             key = f"self.{attr}"
@@ -922,7 +924,7 @@ class Interpreter:
             ):  # (a keras layer's built attributes)
                 return self.m.object_attr(sv, attr)
             return self.m.class_attr(self.frame.cls_key, attr)
-        base = self.eval(node.value)
+        base = self.eval(node.value) if evaluated is None else evaluated
         if isinstance(base, RefV) and base.qualname.startswith("class:"):
             return self.m.object_attr(ObjV(base.qualname[6:], (), True), attr)  # Config.dim: a class attribute
         if isinstance(base, RefV):

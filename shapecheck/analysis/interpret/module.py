@@ -1319,7 +1319,7 @@ class ModuleAnalysis:
                 return jmp_method(base, func.attr.value, args) if not kwargs and not dynamic else UNKNOWN
             if isinstance(base, LayerV) and func.attr.value == "forward":
                 return layer_rules.apply_layer(self.ops, interp, node, base, args, kwargs)
-            callee: Value = interp.attribute(func)
+            callee: Value = interp.attribute(func, base)
             if callee is UNKNOWN and isinstance(func.value, cst.Name) and func.value.value == "self":
                 # ``self.mlp(t)`` where the constructor set ``self.mlp`` to one layer or None: calling None raises,
                 # so when the code goes on, the layer ran
