@@ -645,6 +645,24 @@ class ModuleAnalysis:
                 arg = args.get(p.name)
                 if p.ann is not None and isinstance(arg, TensorV):
                     self.shapes.bind_param(memo, p.ann, arg, fi.key)
+            # an array argument of unknown shape is taken at its parameter's annotation, as the function's run on its
+            # own takes it (sizes the known arguments bound are shared): the callee's callees' return annotations
+            # are trusted here, so its own are too (exponax: plot_state_3d(state: "1 N N N") called with an unknown
+            # state passed state[0:1] to wrap_bc(u: "C N") -> "C N+1" and rendered a (C, N+1) array, where its run
+            # on its own sees the wrap_bc call reject the argument)
+            for p in fi.params:
+                arg = args.get(p.name)
+                if p.ann is not None and _plain_unknown_array(arg) and self.shapes.spec(p.ann) is not None:
+                    declared = self.param_value(fi, p, memo)
+                    if isinstance(declared, TensorV) and declared.shape is not None:
+                        known = arg if isinstance(arg, TensorV) else declared
+                        scope.vars[p.name] = TensorV(
+                            declared.shape,
+                            known.dtype or declared.dtype,
+                            known.framework or declared.framework,
+                            declared.axes,
+                            declared.origin,
+                        )
         if depth == 0:  # analysed on its own: within a time and size budget (budget.py)
             with budgeted() as budget:
                 try:
@@ -2078,6 +2096,14 @@ def _plain_read(name: ast.Name, parent: ast.AST) -> bool:
 
 
 SEQUENTIAL_ATTR = "<nn.Sequential layers>"  # an nn.Sequential subclass's chain, among its instance's attributes
+
+
+def _plain_unknown_array(v: Any) -> bool:
+    """An unknown value, or an array of which nothing about the shape is known (no rank, no einops prefix, no
+    alternatives)."""
+    if v is UNKNOWN:
+        return True
+    return isinstance(v, TensorV) and v.shape is None and v.vshape is None and not v.alts and not v.not_ranks
 
 
 def _minted_since(v: Any, mark: int, depth: int) -> bool:
