@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 import contextlib
+import re
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Callable, TypeVar
 
@@ -224,6 +225,16 @@ _PURE_BUILTINS = frozenset(
 )
 
 
+# writes into sys.modules: ``sys.modules[name] = stub``, its update / setdefault, monkeypatch.setitem(sys.modules, ..),
+# mock.patch.dict(sys.modules, ..)
+_REPLACES_MODULES = re.compile(
+    r"sys\.modules\s*\[[^\]\n]*\]\s*=(?!=)"
+    r"|sys\.modules\.(?:update|setdefault|__setitem__)\s*\("
+    r"|setitem\(\s*sys\.modules\b"
+    r"|patch\.dict\(\s*(?:sys\.modules\b|['\"]sys\.modules['\"])"
+)
+
+
 class ModuleAnalysis:
     def __init__(
         self,
@@ -272,6 +283,18 @@ class ModuleAnalysis:
         self.line_offset = 0  # lines before the tree's first line (a documentation example parsed without them)
         self._unstable: frozenset[str] | None = None  # stable_global's answer, read once
         self.other_trees: list[tuple[cst.Module, int]] = []  # (tree, its first line - 1): the blanked tree, pieces
+
+    @property
+    def replaces_modules(self) -> bool:
+        """The module puts its own objects in ``sys.modules`` (a test that stubs a heavy dependency before importing
+        the code under test): what the project's imports resolve to when its code runs is not what the analysis
+        follows, so what fails inside project code of other modules called from here is not definite."""
+        cached = self.__dict__.get("_replaces_modules")
+        if cached is None:
+            cached = self.__dict__["_replaces_modules"] = "sys.modules" in self.text and bool(
+                _REPLACES_MODULES.search(self.text)
+            )
+        return cached
 
     @property
     def stubs(self) -> StubIndex:
@@ -854,6 +877,8 @@ class ModuleAnalysis:
     def report_inner(self, node: cst.CSTNode, callee: "ModuleAnalysis", what: str, inner: list[Pending]) -> None:
         """Definite findings of an inlined callee, reported at this call with a note naming the inner line."""
         standalone = {(p.node, p.code) for p in callee.ctx.pending}  # reported in the callee itself already
+        if callee is not self and self.replaces_modules:
+            return  # the callee may run with this module's stand-ins for what it imports
         for p in inner:
             if p.code.startswith("SHP2"):
                 if (p.node, p.code) in standalone:
