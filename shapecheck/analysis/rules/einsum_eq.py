@@ -34,8 +34,11 @@ class EquationError(Exception):
         super().__init__(self.detail.render())
 
 
-def parse_equation(eq: str) -> tuple[list[list[str]], list[str] | None]:
-    """(per operand: letters and "..." in order, explicit output or None). Raises EquationError."""
+def parse_equation(eq: str, framework: str = "") -> tuple[list[list[str]], list[str] | None]:
+    """(per operand: letters and "..." in order, explicit output or None). Raises EquationError.
+    jax.numpy.einsum parses through opt_einsum, which takes any character but ``,`` ``.`` ``-`` ``>`` as a
+    subscript (jaxsim: ``"l6g,l6->g"``); numpy and torch take letters only. Such a subscript is named ``sub<code>``
+    here (an identifier, as the einops form of the equation needs)."""
     text = "".join(eq.split())
     if text.count("->") > 1:
         raise EquationError("many-arrows")
@@ -58,7 +61,9 @@ def parse_equation(eq: str) -> tuple[list[list[str]], list[str] | None]:
                 i += 3
                 continue
             if c not in _LETTERS:
-                raise EquationError("invalid-subscript", what, c)
+                if framework != "jax":
+                    raise EquationError("invalid-subscript", what, c)
+                c = f"sub{ord(c)}"
             out.append(c)
             i += 1
         if out.count("...") > 1:
@@ -98,7 +103,7 @@ def solve(
 ) -> tuple[Size, ...] | P.Problem:
     """The output shape of the einsum, or the Problem that occurs for every size consistent with ``shapes``."""
     try:
-        operands, output = parse_equation(eq)
+        operands, output = parse_equation(eq, framework)
     except EquationError as e:
         return P.Problem("SHP108", {"pattern": eq, "detail": e.detail})
     if len(operands) != len(shapes):
@@ -151,12 +156,12 @@ def _rank_witness(
             shapes.append(tuple(t.shape))
         else:
             shapes.append(tuple(letters.setdefault(c, cx.ctx.fresh(c)) for c in term))
-    return OpSpec("equation_einsum", einops_pattern(eq), tuple(shapes), (), (("equation", eq), ("framework", fw)))
+    return OpSpec("equation_einsum", einops_pattern(eq, fw), tuple(shapes), (), (("equation", eq), ("framework", fw)))
 
 
-def einops_pattern(eq: str) -> str:
+def einops_pattern(eq: str, framework: str = "") -> str:
     """The einops-style rewrite of a valid equation (explicit output, the ellipsis kept), for witnesses."""
-    operands, output = parse_equation(eq)
+    operands, output = parse_equation(eq, framework)
     if output is None:
         output = implicit_output(operands)
     if any("..." in op for op in operands) and "..." not in output:
@@ -190,7 +195,7 @@ def call(cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], k
         if any(isinstance(t, SeqV) for t in operands):
             return fallback  # a list converted to an array (numpy), or a shape tuple: not modelled
     try:
-        parsed, _ = parse_equation(eq)
+        parsed, _ = parse_equation(eq, fw)
     except EquationError:
         parsed = None
     placeholder: Size | None = None
@@ -267,7 +272,7 @@ def call(cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], k
         if res.code.startswith("SHP2") and placeholder is None and parsed is not None:
             spec = OpSpec(
                 "equation_einsum",
-                einops_pattern(eq),
+                einops_pattern(eq, fw),
                 tuple(tuple(s) for s in shapes),
                 (),
                 (("equation", eq), ("framework", fw)),
