@@ -13,6 +13,7 @@ Framework facts (checked against torch 2.x and numpy 2.x, see tests/test_einsum_
 
 from __future__ import annotations
 
+from dataclasses import is_dataclass, replace
 from typing import Callable, Sequence
 
 import libcst as cst
@@ -127,6 +128,11 @@ def solve(
         }
         if "pattern" in fields:
             fields["pattern"] = eq
+        for k, v in fields.items():
+            # a jax subscript that is no letter, named sub<code> for the solver: shown as written
+            axis = getattr(v, "axis", None)
+            if is_dataclass(v) and isinstance(axis, str) and axis.startswith("sub") and axis[3:].isdigit():
+                fields[k] = replace(v, axis=chr(int(axis[3:])))  # type: ignore[type-var]
         return P.Problem(res.code, fields, res.axis)
     out = tuple(res.outputs[0])
     if summed_ellipsis:
