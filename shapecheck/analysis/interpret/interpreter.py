@@ -145,8 +145,14 @@ class Interpreter:
     def _assign(self, stmt: cst.Assign) -> None:
         self.if_alt = None
         value = self.eval(stmt.value)
-        if isinstance(value, SeqV) and value.kind == "list" and _var_key(stmt.value) is not None:
-            # ys = xs: two names for one list, and a mutation through either is not seen through the other
+        if (
+            isinstance(value, SeqV)
+            and value.kind == "list"
+            and _var_key(stmt.value) is not None
+            and not all(isinstance(t.target, (cst.Tuple, cst.List)) for t in stmt.targets)
+        ):
+            # ys = xs: two names for one list, and a mutation through either is not seen through the other (unpacking
+            # it, ``indices, loss = rest``, binds its items and aliases nothing)
             self.forget_if_list(stmt.value)
             value = UNKNOWN
         for target in stmt.targets:
@@ -937,6 +943,8 @@ class Interpreter:
             return _layer_weight(base)
         if isinstance(base, DictV) and base.kind == "moduledict":
             return base.get(attr)  # nn.ModuleDict(dict(wte=...)).wte
+        if isinstance(base, SeqV) and base.names is not None:
+            return base.items[base.names.index(attr)] if attr in base.names else UNKNOWN  # ret.indices (namedtuple)
         if isinstance(base, SeqV) and base.kind == "values_indices":
             from ..rules.multi_ops import pair_attribute
 

@@ -1117,8 +1117,10 @@ class ModuleAnalysis:
             isinstance(func, cst.Name) and func.value in _PURE_BUILTINS
         ):
             keeps = self._keeps_arguments(interp, func, qual)
+            kept_lists = self._kept_list_args(interp, node)
             for a in node.args:
-                interp.forget_if_list(a.value)
+                if id(a) not in kept_lists:
+                    interp.forget_if_list(a.value)
                 if not keeps and id(a) not in scalars:
                     # a model handed to code that may replace its layers; `Norm(cfg.hidden)` hands on an int, which
                     # cannot change cfg
@@ -1160,6 +1162,8 @@ class ModuleAnalysis:
             return LayerV(
                 "partial", (("func", args[0]), ("args", tuple(args[1:])), ("kwargs", tuple(kwargs.items()))), node
             )
+        if qual in ("collections.namedtuple", "typing.NamedTuple") and not dynamic:
+            return _namedtuple_type(node, args, kwargs) or UNKNOWN
         if qual is not None:
             handled = self.call_qualified(interp, node, qual, args, kwargs, dynamic)
             if handled is not None:
@@ -1384,6 +1388,8 @@ class ModuleAnalysis:
             return self.call_partial(interp, node, callee, args, kwargs)
         if isinstance(callee, LayerV) and callee.kind == "vmap":
             return self.call_vmap(interp, node, callee, args, kwargs)
+        if isinstance(callee, LayerV) and callee.kind == "namedtuple":
+            return _namedtuple_instance(callee, args, kwargs)
         if isinstance(callee, LayerV):
             return layer_rules.apply_layer(self.ops, interp, node, callee, args, kwargs)
         if isinstance(callee, ObjV):
@@ -1437,6 +1443,34 @@ class ModuleAnalysis:
             return False
         inits = [c.methods["__init__"] for c in objects.mro(self, ci) if "__init__" in c.methods]
         return all(objects.keeps_arguments(fi) for fi in inits)
+
+    def _kept_list_args(self, interp: Interpreter, node: cst.Call) -> set[int]:
+        """The arguments of a call to a function of the analysed code that only hands that parameter to library calls
+        (``unpack_one(x, ps, 'b * d')``): a list passed there is unchanged by the call (``objects.read_only_params``)."""
+        func = node.func
+        if not isinstance(func, cst.Name):
+            return set()
+        v = interp.scope.vars.get(func.value) if func.value in interp.scope.vars else self.globals.get(func.value)
+        if not isinstance(v, FuncV) or v.bound_self is not None:
+            return set()
+        fi = self.find_function(v.key)
+        if fi is None or fi.cls_key is not None or fi.has_unknown_decorators:
+            return set()
+        read_only = objects.read_only_params(fi)
+        if not read_only:
+            return set()
+        out: set[int] = set()
+        positional = [p.name for p in fi.params if p.kind in ("pos", "posonly")]
+        for i, a in enumerate(node.args):
+            if a.star:
+                break  # later positions are unknown
+            if a.keyword is not None:
+                name: str | None = a.keyword.value
+            else:
+                name = positional[i] if i < len(positional) else None
+            if name in read_only:
+                out.add(id(a))
+        return out
 
     def _linen_param(self, node: cst.Call, obj: ObjV, shape: Value) -> TensorV | None:
         """``self.param(name, init_fn, shape)`` in a ``flax.linen`` module: an array of that shape (the initializer
@@ -2169,6 +2203,64 @@ def _fresh_after(size: Size, mark: int) -> bool:
     return False
 
 
+def _namedtuple_type(node: cst.Call, args: list[Value], kwargs: dict[str, Value]) -> LayerV | None:
+    """``namedtuple('Return', ['quantized', 'indices'], defaults=[None])`` / ``namedtuple('P', 'x y')`` /
+    ``NamedTuple('P', [('x', Tensor), ('y', Tensor)])``: a tuple type whose fields are known. Anything else (a dynamic
+    field list, ``rename=True``): None."""
+    if len(args) != 2 or not isinstance(args[0], StrV) or set(kwargs) - {"defaults", "module"}:
+        return None
+    spec = args[1]
+    fields: list[str] = []
+    if isinstance(spec, StrV):
+        fields = spec.value.replace(",", " ").split()
+    elif isinstance(spec, SeqV) and spec.kind in ("tuple", "list"):
+        for item in spec.items:
+            if isinstance(item, StrV):
+                fields.append(item.value)
+            elif isinstance(item, SeqV) and len(item.items) == 2 and isinstance(item.items[0], StrV):
+                fields.append(item.items[0].value)  # typing.NamedTuple's (name, type) pairs
+            else:
+                return None
+    else:
+        return None
+    if not all(f.isidentifier() and not f.startswith("_") for f in fields) or len(set(fields)) != len(fields):
+        return None  # Python raises (or renames with rename=True)
+    defaults: tuple[Value, ...] = ()
+    if "defaults" in kwargs:
+        d = kwargs["defaults"]
+        if isinstance(d, NoneV):
+            defaults = ()
+        elif isinstance(d, SeqV) and d.kind in ("tuple", "list") and len(d.items) <= len(fields):
+            defaults = d.items
+        else:
+            return None
+    return LayerV("namedtuple", (("name", args[0].value), ("fields", tuple(fields)), ("defaults", defaults)), node)
+
+
+def _namedtuple_instance(t: LayerV, args: list[Value], kwargs: dict[str, Value]) -> Value:
+    """An instance of a namedtuple type: a tuple of the arguments bound to the fields (defaults for the last ones), whose
+    items are also read by field name. A call Python rejects (too many, missing or unknown fields): unknown."""
+    fields: tuple[str, ...] = t.param("fields", ())
+    defaults: tuple[Value, ...] = t.param("defaults", ())
+    if len(args) > len(fields):
+        return UNKNOWN
+    values: dict[str, Value] = dict(zip(fields, args))
+    for k, v in kwargs.items():
+        if k not in fields or k in values:
+            return UNKNOWN
+        values[k] = v
+    first_default = len(fields) - len(defaults)
+    items: list[Value] = []
+    for i, f in enumerate(fields):
+        if f in values:
+            items.append(values[f])
+        elif i >= first_default:
+            items.append(defaults[i - first_default])
+        else:
+            return UNKNOWN
+    return SeqV(tuple(items), "tuple", fields)
+
+
 def _sig(v: Any) -> Any:
     if isinstance(v, TensorV):
         # everything a callee's result may depend on: a tensor of unknown rank whose last axis a layer fixed (vshape)
@@ -2185,7 +2277,7 @@ def _sig(v: Any) -> Any:
             v.not_ranks,
         )
     if isinstance(v, SeqV):
-        return ("S", tuple(_sig(x) for x in v.items))
+        return ("S", tuple(_sig(x) for x in v.items)) + ((v.names,) if v.names else ())
     if isinstance(v, ObjV):
         return ("O", v.cls_key, v.concrete, tuple((k, _sig(x)) for k, x in v.attrs))
     if isinstance(v, ManyV):

@@ -696,6 +696,51 @@ def keeps_arguments(fi: FunctionInfo) -> bool:
     return ok
 
 
+def read_only_params(fi: FunctionInfo) -> frozenset[str]:
+    """The parameters of ``fi`` whose every use in its body is an argument of a call to a library that never mutates
+    its arguments (einops, torch, numpy, jax, ...: ``def unpack_one(t, ps, pattern): return unpack(t, ps, pattern)[0]``)
+    or of a pure builtin (``len(ps)``): a list handed to ``fi`` there is the same list after the call. Any other use
+    (a method, an assignment, iteration, a subscript, a nested function, a user function) and the parameter is not."""
+    st = function_state(fi)
+    if st.reads_only is not None:
+        return st.reads_only
+    from .walk import children
+
+    params = {p.name for p in fi.params if p.kind in ("pos", "posonly", "kwonly")} - {"self"}
+    bad: set[str] = set()
+    ok_names: set[int] = set()  # id of Name nodes used as a direct argument of a pure call
+    stack: list[cst.CSTNode] = [fi.node.body]
+    m = fi.module
+    while stack:
+        n = stack.pop()
+        if isinstance(n, (cst.FunctionDef, cst.ClassDef, cst.Lambda)):
+            bad = set(params)
+            break
+        if isinstance(n, cst.Call) and _pure_callee(m, n.func):
+            for a in n.args:
+                if isinstance(a.value, cst.Name) and not a.star:
+                    ok_names.add(id(a.value))
+        elif isinstance(n, cst.Name) and n.value in params and id(n) not in ok_names:
+            bad.add(n.value)
+        if isinstance(n, cst.Call) and isinstance(n.func, cst.Name):
+            stack.extend(a for a in n.args)  # the called name itself is no use of a parameter's list
+            continue
+        stack.extend(children(n))
+    st.reads_only = frozenset(params - bad)
+    return st.reads_only
+
+
+def _pure_callee(m: "ModuleAnalysis", func: cst.BaseExpression) -> bool:
+    from .module import _PURE_BUILTINS, _PURE_PREFIXES
+
+    if isinstance(func, cst.Name) and func.value in _PURE_BUILTINS and func.value not in m.globals:
+        return func.value not in m.imports.names
+    if not isinstance(func, (cst.Name, cst.Attribute)):
+        return False
+    q = m.qualify(func)
+    return q is not None and q.startswith(_PURE_PREFIXES)
+
+
 def _callee_keeps(fi: FunctionInfo, func: cst.BaseExpression) -> bool:
     """An argument handed on to ``func``: only a class of the analysed code whose constructors keep their arguments,
     or a one-line helper that keeps its own (``default(x, d)`` calling ``exists(x)``)."""

@@ -25,6 +25,7 @@ class FunctionState:
     keeps_args: bool | None = None  # its body leaves its arguments' attributes alone (objects.keeps_arguments)
     one_line: bool | None = None  # its body is one ``return`` of calls by name only (objects.one_line_helper)
     fixture: dict[int, Value] | None = None  # a pytest fixture's value, per depth (entry_points._fixture)
+    reads_only: frozenset[str] | None = None  # parameters only handed to library calls (objects.read_only_params)
 
 
 @dataclass(slots=True)
