@@ -87,11 +87,144 @@ class FunctionInfo:
                 "compact",
                 "nowrap",
             ):
+                if isinstance(text, cst.Name) and _transparent_decorator(self.module, text):
+                    continue
                 return True
         return False
 
 
 _JIT_MARKS = frozenset({"ignore", "unused", "export", "script"})
+
+_TRANSPARENT: dict[int, tuple[cst.FunctionDef, bool]] = {}  # id(decorator def) -> (it, does it pass calls through)
+
+
+def _transparent_decorator(m: "ModuleAnalysis", name: cst.Name) -> bool:
+    """``@eval_decorator`` where the analysed code defines it as a wrapper that calls the function with exactly its own
+    arguments and returns what it returns (``transparent_wrapper``): calling the decorated function runs its body."""
+    from ..interpret.values import FuncV
+
+    fi = m.functions.get(f"{m.module_name}:{name.value}") if m.module_name else None
+    if fi is None and m.project is not None:
+        q = m.qualify(name)
+        v = m.project.lookup(q) if q is not None else None
+        fi = m.find_function(v.key) if isinstance(v, FuncV) and v.bound_self is None and not v.env else None
+    if fi is None or fi.cls_key is not None or fi.node.decorators:
+        return False
+    hit = _TRANSPARENT.get(id(fi.node))
+    if hit is None or hit[0] is not fi.node:
+        hit = _TRANSPARENT[id(fi.node)] = (fi.node, transparent_wrapper(fi.node))
+    return hit[1]
+
+
+def _body(suite: cst.BaseSuite) -> list[cst.BaseStatement | cst.BaseSmallStatement]:
+    """A suite's statements, one per simple statement, without a leading docstring."""
+    out: list[cst.BaseStatement | cst.BaseSmallStatement] = []
+    for stmt in suite.body if isinstance(suite, cst.IndentedBlock) else [suite]:
+        if isinstance(stmt, cst.SimpleStatementLine):
+            out.extend(stmt.body)
+        elif isinstance(stmt, cst.SimpleStatementSuite):
+            out.extend(stmt.body)
+        else:
+            out.append(stmt)
+    if out and isinstance(out[0], cst.Expr) and isinstance(out[0].value, (cst.SimpleString, cst.ConcatenatedString)):
+        out = out[1:]
+    return out
+
+
+def transparent_wrapper(deco: cst.FunctionDef) -> bool:
+    """Is ``deco`` a decorator whose wrapper only forwards its call:
+
+        def eval_decorator(fn):
+            @wraps(fn)                          # optional
+            def inner(model, *args, **kwargs):
+                was_training = model.training   # names bound from attributes of the positional parameters
+                model.eval()                    # .eval() / .train(...) on them
+                out = fn(model, *args, **kwargs)  # every parameter, in order, once (or ``return fn(...)``)
+                model.train(was_training)
+                return out
+            return inner
+
+    Nothing else is allowed: no other call, no other return, no change of an argument (an in-place op on a tensor
+    argument would change the shapes the function sees)."""
+    ps = deco.params
+    if len(ps.params) != 1 or ps.posonly_params or ps.kwonly_params or ps.star_kwarg or not isinstance(
+        ps.star_arg, cst.MaybeSentinel
+    ):
+        return False
+    fn = ps.params[0].name.value
+    outer = _body(deco.body)
+    if len(outer) != 2 or not isinstance(outer[0], cst.FunctionDef) or not isinstance(outer[1], cst.Return):
+        return False
+    inner = outer[0]
+    if not (isinstance(outer[1].value, cst.Name) and outer[1].value.value == inner.name.value):
+        return False
+    for d in inner.decorators:  # @wraps(fn) / @functools.wraps(fn)
+        call = d.decorator
+        if not (
+            isinstance(call, cst.Call)
+            and _last_name(call.func) == "wraps"
+            and len(call.args) == 1
+            and isinstance(call.args[0].value, cst.Name)
+            and call.args[0].value.value == fn
+        ):
+            return False
+    ip = inner.params
+    if ip.posonly_params or ip.kwonly_params or any(p.default is not None for p in ip.params):
+        return False
+    positional = [p.name.value for p in ip.params]
+    star = ip.star_arg.name.value if isinstance(ip.star_arg, cst.Param) else None
+    starstar = ip.star_kwarg.name.value if ip.star_kwarg is not None else None
+    forwarded = [(n, "") for n in positional] + ([(star, "*")] if star else []) + ([(starstar, "**")] if starstar else [])
+
+    def forwards(call: cst.BaseExpression) -> bool:
+        return (
+            isinstance(call, cst.Call)
+            and isinstance(call.func, cst.Name)
+            and call.func.value == fn
+            and [(a.value.value if isinstance(a.value, cst.Name) else None, a.star) for a in call.args] == forwarded
+            and all(a.keyword is None for a in call.args)
+        )
+
+    stmts = _body(inner.body)
+    if not stmts or not isinstance(stmts[-1], cst.Return) or stmts[-1].value is None:
+        return False
+    last = stmts[-1].value
+    result: str | None = None
+    calls = 0
+    bound = set(positional) | {star, starstar, fn}
+    for st in stmts[:-1]:
+        if isinstance(st, cst.Assign) and len(st.targets) == 1 and isinstance(st.targets[0].target, cst.Name):
+            target = st.targets[0].target.value
+            if target in bound or target == result:
+                return False
+            if forwards(st.value):
+                calls += 1
+                result = target
+            elif not _attribute_read(st.value, set(positional)):
+                return False
+            bound.add(target) if result != target else None
+        elif (
+            isinstance(st, cst.Expr)
+            and isinstance(st.value, cst.Call)
+            and isinstance(st.value.func, cst.Attribute)
+            and st.value.func.attr.value in ("eval", "train")
+            and isinstance(st.value.func.value, cst.Name)
+            and st.value.func.value.value in positional
+            and all(isinstance(a.value, (cst.Name, cst.Integer)) and a.value.value not in (fn, star, starstar) for a in st.value.args)
+        ):
+            continue
+        else:
+            return False
+    if forwards(last):
+        calls += 1
+    elif not (isinstance(last, cst.Name) and result is not None and last.value == result):
+        return False
+    return calls == 1
+
+
+def _attribute_read(e: cst.BaseExpression, params: set[str]) -> bool:
+    """``model.training``: an attribute of a positional parameter, read."""
+    return isinstance(e, cst.Attribute) and isinstance(e.value, cst.Name) and e.value.value in params
 
 
 def _last_name(node: cst.BaseExpression) -> str:
