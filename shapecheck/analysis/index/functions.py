@@ -147,8 +147,12 @@ def transparent_wrapper(deco: cst.FunctionDef) -> bool:
     Nothing else is allowed: no other call, no other return, no change of an argument (an in-place op on a tensor
     argument would change the shapes the function sees)."""
     ps = deco.params
-    if len(ps.params) != 1 or ps.posonly_params or ps.kwonly_params or ps.star_kwarg or not isinstance(
-        ps.star_arg, cst.MaybeSentinel
+    if (
+        len(ps.params) != 1
+        or ps.posonly_params
+        or ps.kwonly_params
+        or ps.star_kwarg
+        or not isinstance(ps.star_arg, cst.MaybeSentinel)
     ):
         return False
     fn = ps.params[0].name.value
@@ -174,7 +178,9 @@ def transparent_wrapper(deco: cst.FunctionDef) -> bool:
     positional = [p.name.value for p in ip.params]
     star = ip.star_arg.name.value if isinstance(ip.star_arg, cst.Param) else None
     starstar = ip.star_kwarg.name.value if ip.star_kwarg is not None else None
-    forwarded = [(n, "") for n in positional] + ([(star, "*")] if star else []) + ([(starstar, "**")] if starstar else [])
+    forwarded = (
+        [(n, "") for n in positional] + ([(star, "*")] if star else []) + ([(starstar, "**")] if starstar else [])
+    )
 
     def forwards(call: cst.BaseExpression) -> bool:
         return (
@@ -210,7 +216,10 @@ def transparent_wrapper(deco: cst.FunctionDef) -> bool:
             and st.value.func.attr.value in ("eval", "train")
             and isinstance(st.value.func.value, cst.Name)
             and st.value.func.value.value in positional
-            and all(isinstance(a.value, (cst.Name, cst.Integer)) and a.value.value not in (fn, star, starstar) for a in st.value.args)
+            and all(
+                isinstance(a.value, (cst.Name, cst.Integer)) and a.value.value not in (fn, star, starstar)
+                for a in st.value.args
+            )
         ):
             continue
         else:

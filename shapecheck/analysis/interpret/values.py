@@ -211,7 +211,9 @@ def join(a: Value, b: Value) -> Value:
         # added to a tensor keeps its shape
         return type(a)(None)
     if isinstance(a, SeqV) and isinstance(b, SeqV) and len(a.items) == len(b.items) and a.kind == b.kind:
-        return SeqV(tuple(join(x, y) for x, y in zip(a.items, b.items)), a.kind, a.names if a.names == b.names else None)
+        return SeqV(
+            tuple(join(x, y) for x, y in zip(a.items, b.items)), a.kind, a.names if a.names == b.names else None
+        )
     if isinstance(a, ManyV) and isinstance(b, ManyV) and a.kind == b.kind:
         return ManyV(join_elem(a.elem, b.elem), a.kind)
     if isinstance(a, ObjV) and isinstance(b, ObjV) and a.cls_key == b.cls_key and a.concrete and b.concrete:
