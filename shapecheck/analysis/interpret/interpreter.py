@@ -158,6 +158,7 @@ class Interpreter:
         for target in stmt.targets:
             self._check_shape_unpack(target.target, stmt.value, value)
             self.assign(target.target, value)
+            self._narrow_shape_unpack(target.target, stmt.value, value)
         alt, self.if_alt = self.if_alt, None
         if alt is not None and alt[0] is stmt.value and self.frame.building:
             # ``self.mlp = nn.Sequential(...) if exists(time_dim) else None`` on an undecided condition
@@ -165,6 +166,37 @@ class Interpreter:
                 key = _var_key(target.target)
                 if key is not None and key.startswith("self."):
                     self.scope.vars[key + OPTIONAL] = alt[1]
+
+    def _narrow_shape_unpack(self, target: cst.BaseExpression, node: cst.BaseExpression, value: Value) -> None:
+        """``b, c, h, w = x.shape`` (or ``b, n, _, h = *x.shape, self.heads``) on a tensor of unknown rank: the
+        statement raises unless x has exactly that many axes, so after it x is 4-d (its sizes stay unknown, as after
+        ``assert x.ndim == 4``)."""
+        if value is not UNKNOWN or not isinstance(target, (cst.Tuple, cst.List)):
+            return
+        if any(isinstance(e, cst.StarredElement) for e in target.elements):
+            return
+        extra = 0
+        shape_of = node
+        if isinstance(node, cst.Tuple):
+            starred = [e for e in node.elements if isinstance(e, cst.StarredElement)]
+            if len(starred) != 1:
+                return
+            extra = len(node.elements) - 1
+            shape_of = starred[0].value
+        if not (
+            isinstance(shape_of, cst.Attribute)
+            and shape_of.attr.value == "shape"
+            and isinstance(shape_of.value, cst.Name)
+        ):
+            return
+        rank = len(target.elements) - extra
+        name = shape_of.value.value
+        if rank < 0 or any(isinstance(e.value, cst.Name) and e.value.value == name for e in target.elements):
+            return  # ``x, y = *x.shape, 1`` rebinds x itself
+        from .narrowing import _rank_check
+
+        yes, _ = _rank_check(self, name, rank)
+        self.scope.vars.update(yes)
 
     def _check_shape_unpack(self, target: cst.BaseExpression, node: cst.BaseExpression, value: Value) -> None:
         """``b, c, h, w = x.shape`` on a tensor of another known rank: Python raises (too many or not enough values

@@ -375,7 +375,7 @@ def _excluded_rank(
         node,
         "SHP201",
         {"what": f'{kind} pattern "{pattern}"', "expected": str(k), "subject": "the input", "actual": actual},
-        ["a condition on the path that reaches the call (x.ndim, len(x.shape), x.dim()) fixed the rank"],
+        ["a check on the path that reaches the call (x.ndim, len(x.shape), x.dim(), unpacking x.shape) fixed the rank"],
         spec=OpSpec(
             kind,
             pattern,

@@ -231,7 +231,9 @@ def call(cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], k
                         "subject": f"operand #{i}",
                         "actual": str(possible[0]) if len(possible) <= 2 else f"a number other than {len(term)} here",
                     },
-                    ["a condition on the path that reaches the call (x.ndim, len(x.shape), x.dim()) fixed the rank"],
+                    [
+                        "a check on the path that reaches the call (x.ndim, len(x.shape), x.dim(), unpacking x.shape) fixed the rank"
+                    ],
                     spec=_rank_witness(cx, eq, fw, operands, parsed, i, next(r for r in possible if r >= 1)),
                 )
                 return fallback
