@@ -34,6 +34,9 @@ def index_tensor(interp: "Interpreter", node: cst.Subscript, t: TensorV) -> Valu
         for el in node.slice:
             if isinstance(el.slice, cst.Index):
                 interp.eval(el.slice.value)
+        if t.not_ranks and not t.alts and all(isinstance(el.slice, cst.Slice) for el in node.slice):
+            # x[:, :k] on a tensor whose rank a check fixed (``b, n, d = x.shape``): slices keep every axis
+            return TensorV(None, t.dtype, t.framework, None, t.origin, None, None, t.not_ranks)
         return t.with_shape(None)
     out: list[Size] = []
     axes: list[str | None] = []
@@ -52,7 +55,9 @@ def index_tensor(interp: "Interpreter", node: cst.Subscript, t: TensorV) -> Valu
             else:
                 size = _slice_size(interp, sl, t.shape[pos])
                 if size is None:
-                    return t.with_shape(None)
+                    # bounds of unknown value (``offsets[:length]``): a slice keeps its axis whatever they are (a bound
+                    # Python rejects raises, and the code does not go on); its size is unknown
+                    size = interp.ctx.fresh("n", "(the size of a slice whose bounds are unknown)")
                 out.append(size)
                 axes.append(None)
             pos += 1
