@@ -103,7 +103,7 @@ def _transparent_decorator(m: "ModuleAnalysis", name: cst.Name) -> bool:
     arguments and returns what it returns (``transparent_wrapper``): calling the decorated function runs its body."""
     from ..interpret.values import FuncV
 
-    fi = m.functions.get(f"{m.module_name}:{name.value}") if m.module_name else None
+    fi = m.functions.get(f"{m.module_name}:{name.value}")
     if fi is None and m.project is not None:
         q = m.qualify(name)
         v = m.project.lookup(q) if q is not None else None
@@ -119,13 +119,14 @@ def _transparent_decorator(m: "ModuleAnalysis", name: cst.Name) -> bool:
 def _body(suite: cst.BaseSuite) -> list[cst.BaseStatement | cst.BaseSmallStatement]:
     """A suite's statements, one per simple statement, without a leading docstring."""
     out: list[cst.BaseStatement | cst.BaseSmallStatement] = []
-    for stmt in suite.body if isinstance(suite, cst.IndentedBlock) else [suite]:
-        if isinstance(stmt, cst.SimpleStatementLine):
-            out.extend(stmt.body)
-        elif isinstance(stmt, cst.SimpleStatementSuite):
-            out.extend(stmt.body)
-        else:
-            out.append(stmt)
+    if isinstance(suite, cst.SimpleStatementSuite):
+        out.extend(suite.body)
+    elif isinstance(suite, cst.IndentedBlock):
+        for stmt in suite.body:
+            if isinstance(stmt, cst.SimpleStatementLine):
+                out.extend(stmt.body)
+            else:
+                out.append(stmt)
     if out and isinstance(out[0], cst.Expr) and isinstance(out[0].value, (cst.SimpleString, cst.ConcatenatedString)):
         out = out[1:]
     return out
