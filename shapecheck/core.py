@@ -20,9 +20,10 @@ _NOQA = re.compile(r"#\s*noqa(?::\s*(?P<codes>[A-Z]+[0-9]+(?:[,\s]+[A-Z]+[0-9]+)
 # words carry the float16/bfloat16 checks. A file that imports an analysed module mentioning einops/jaxtyping
 # (a project-local re-export of jaxtyping types, say) is relevant too (see Project.imports_relevant).
 _MARKERS = ("einops", "jaxtyping", "float16", "bfloat16", "half", "autocast", "auto_cast", "einsum")
-# model code without einops or jaxtyping: its layers, parameters and buffers have sizes too
+# model code without einops or jaxtyping: its layers, parameters and buffers have sizes too, and numpy code (a PCA,
+# k-means on patches, an attention written with arrays) its arrays
 _FRAMEWORK_IMPORT = re.compile(
-    r"^[ \t]*(?:import|from)[ \t]+(?:torch|jax|flax|equinox|tensorflow|keras|paddle)\b", re.M
+    r"^[ \t]*(?:import|from)[ \t]+(?:torch|jax|flax|equinox|tensorflow|keras|paddle|numpy)\b", re.M
 )
 
 
@@ -38,7 +39,7 @@ def decode_source(data: bytes | str) -> str:
 
 
 def mentions_ours(text: str) -> bool:
-    """Does the source mention einops/jaxtyping/half precision, or import a framework (torch, jax, ...)?"""
+    """Does the source mention einops/jaxtyping/half precision, or import a framework (torch, jax, numpy, ...)?"""
     return any(m in text for m in _MARKERS) or _FRAMEWORK_IMPORT.search(text) is not None
 
 

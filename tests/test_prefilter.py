@@ -40,8 +40,33 @@ def test_framework_import_forms() -> None:
         "    from tensorflow import keras",
         "import paddle",
         "from keras import layers",
+        "import numpy as np",
+        "from numpy.linalg import svd",
     ):
         assert relevant(head + "\n"), head
+
+
+PLAIN_NUMPY = """\
+import numpy as np
+
+
+class PCA:
+    def fit(self, X):
+        self.mean_ = X.mean(axis=1)
+        return X - self.mean_
+
+
+def test_pca():
+    rng = np.random.default_rng(0)
+    PCA().fit(rng.normal(size=(300, 64)))
+"""
+
+
+def test_plain_numpy_code_is_analysed() -> None:
+    """An array library's code without einops: the means, products and broadcasts of its arrays are checked."""
+    assert relevant(PLAIN_NUMPY)
+    findings = check_source(PLAIN_NUMPY, "pca.py")
+    assert [(f.code, f.line) for f in findings] == [("SHP204", 12)]
 
 
 def test_files_without_our_libraries_are_skipped() -> None:
@@ -49,3 +74,4 @@ def test_files_without_our_libraries_are_skipped() -> None:
     assert not relevant(text)
     assert check_source(text, "tool.py") == []
     assert not relevant("# we use torch elsewhere\nimport os\n")
+    assert not relevant("import numpyro_like_helpers\nimport os\n")
