@@ -978,6 +978,88 @@ def torch_generators(fw: Framework) -> dict[str, Gen]:
 
     g["method:unfold"] = unfold
 
+    def transpose_t(r: random.Random) -> Case:
+        s = rand_shape(r, 0, 3)
+        expr = r.choice(("x.t()", "torch.t(x)", "x.t() @ x" if len(s) == 2 else "x.t()"))
+        return _maybe_index(r, Case("method:t", fw.name, [f"x = {fw.tensor(s)}"], expr))
+
+    g["method:t"] = transpose_t
+
+    def gather(r: random.Random) -> Case:
+        s = rand_shape(r, 1, 3)
+        d = r.randrange(len(s))
+        # an index of the input's rank (now and then another rank), each axis up to one larger than the input's
+        rank = len(s) if r.random() < 0.8 else r.randint(1, 3)
+        idx = tuple(r.randint(0, (s[i] if i < len(s) else 3) + 1) if i != d else r.randint(0, 6) for i in range(rank))
+        dim = r.choice((d, d - len(s)))
+        index = f"torch.zeros({shape_src(idx)}, dtype=torch.int64)"
+        expr = r.choice((f"x.gather({dim}, {index})", f"torch.gather(x, {dim}, {index})", f"x.gather(dim={dim}, index={index})"))
+        return _maybe_index(r, Case("method:gather", fw.name, [f"x = {fw.tensor(s)}"], expr))
+
+    g["method:gather"] = gather
+
+    def index_add(r: random.Random) -> Case:
+        s = rand_shape(r, 0, 3)
+        d = r.randrange(len(s)) if s else 0
+        n = r.randint(0, 4)
+        src = [s[i] if i != d else n for i in range(len(s))]
+        roll = r.random()
+        if roll < 0.15 and src:
+            src[r.randrange(len(src))] += 1
+        elif roll < 0.25:
+            src = src[1:] if src else [1]
+        count = n if r.random() < 0.85 else n + 1
+        index_shape: tuple[int, ...] = (count,) if r.random() < 0.9 else (count, 2)
+        setup = [
+            f"x = {fw.tensor(s)}",
+            f"i = torch.zeros({shape_src(index_shape)}, dtype=torch.int64)",
+            f"src = {fw.tensor(tuple(src))}",
+        ]
+        expr = r.choice(
+            (
+                f"x.index_add({d}, i, src)",
+                f"x.index_add_({d}, i, src)",
+                f"torch.index_add(x, {d}, i, src)",
+                f"x.index_add({d}, i, src, alpha=2)",
+                f"x.index_add(dim={d}, index=i, source=src)",
+            )
+        )
+        op = "method:index_add_" if "index_add_(" in expr else "method:index_add"
+        return _maybe_index(r, Case(op, fw.name, setup, expr))
+
+    g["method:index_add"] = index_add
+
+    def stft(r: random.Random) -> Case:
+        length = r.randint(1, 40)
+        s = (length,) if r.random() < 0.4 else (r.randint(1, 3), length)
+        n = r.randint(1, 16)
+        parts = [str(n)]
+        if r.random() < 0.6:
+            parts.append(f"hop_length={r.randint(1, 6)}")
+        if r.random() < 0.3:
+            parts.append(f"center={r.random() < 0.5}")
+        if r.random() < 0.3:
+            parts.append(f"onesided={r.random() < 0.5}")
+        if r.random() < 0.2:
+            parts.append("pad_mode='constant'")
+        if r.random() < 0.2:
+            parts.append(f"window=torch.hann_window({n})")
+        parts.append(f"return_complex={r.random() < 0.8}")
+        call = r.choice(("torch.stft(x, ", "x.stft("))
+        return _maybe_index(r, Case("method:stft", fw.name, [f"x = {fw.tensor(s)}"], call + ", ".join(parts) + ")"))
+
+    g["method:stft"] = stft
+
+    def tensor_sizes(r: random.Random) -> Case:
+        s = rand_shape(r, 1, 3)
+        name = r.choice(
+            ("Tensor", "FloatTensor", "LongTensor", "DoubleTensor", "IntTensor", "BoolTensor", "HalfTensor", "BFloat16Tensor")
+        )
+        args = ", ".join(map(str, s)) if r.random() < 0.8 else f"torch.Size({list(s)})"
+        return _maybe_index(r, Case(f"construct:{name}", fw.name, [], f"torch.{name}({args})"))
+
+    g["construct:tensor_sizes"] = tensor_sizes
+
     def casts(r: random.Random) -> Case:
         s = rand_shape(r)
         x = f"x = {fw.tensor(s)}"

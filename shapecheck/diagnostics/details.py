@@ -868,6 +868,46 @@ class ExpandAxis(Detail):
 
 
 @dataclass(frozen=True)
+class IndexShape(Detail):
+    """torch's ``gather`` / ``index_add`` given an index or a source (``operand``) the op rejects, ``dim`` being the
+    indexed axis of the input: ``rule`` "rank" (the operand has another number of dimensions than the input),
+    "larger" (gather's index is larger than the input on ``axis``), "differs" (index_add's source differs from the
+    input on ``axis``), "count" (index_add's index, ``other``, has another number of entries than the source, ``input``
+    here, on ``dim``), "vector" (index_add's index has 2 or more dimensions)."""
+
+    code, kind = "SHP204", "index-shape"
+    rule: str
+    operand: str
+    input: Shape
+    other: Shape
+    dim: int
+    axis: int = -1
+
+    def render(self) -> str:
+        if self.rule == "rank":
+            return (
+                f"the {self.operand} {_shape(self.other)} must have as many dimensions as the input "
+                f"{_shape(self.input)}"
+            )
+        if self.rule == "larger":
+            return (
+                f"the {self.operand} {_shape(self.other)} is larger than the input {_shape(self.input)} on axis "
+                f"{self.axis} ({self.other[self.axis]} > {self.input[self.axis]}); only axis {self.dim} may be larger"
+            )
+        if self.rule == "differs":
+            return (
+                f"the {self.operand} {_shape(self.other)} must match the input {_shape(self.input)} except on axis "
+                f"{self.dim}: axis {self.axis} has {self.other[self.axis]} vs {self.input[self.axis]}"
+            )
+        if self.rule == "count":
+            return (
+                f"the index {_shape(self.other)} has {self.other[0] if self.other else 1} entries but the source "
+                f"{_shape(self.input)} has {self.input[self.dim]} on axis {self.dim}"
+            )
+        return f"the {self.operand} {_shape(self.other)} must be a vector (one dimension)"
+
+
+@dataclass(frozen=True)
 class SplitSizes(Detail):
     code, kind = "SHP204", "split-sizes"
     sizes: tuple[Any, ...]

@@ -11,6 +11,10 @@ torch / numpy facts (checked against torch 2.x and numpy 2.x, see tests/fixtures
 * ``x.tile(reps)`` / ``np.tile(x, reps)``: reps padded with leading 1s to the rank (or x with leading 1-axes to the
   reps' length), then multiplied axis by axis;
 * ``x.gather(dim, index)`` has index's shape; ``x.index_select(dim, index)`` replaces axis dim by index's length;
+  torch's gather raises when a non-empty index has another rank than x, or is larger than x off ``dim``;
+* ``x.index_add(dim, index, source)`` (and ``index_add_``, ``torch.index_add``) has x's shape; torch raises when the
+  source differs from x in rank or off ``dim``, when its size on ``dim`` is not the index's length, and when the
+  index has 2 or more dimensions;
 * ``x[mask]`` with a boolean mask over the leading axes: one axis of unknown length, then the remaining axes.
 """
 
@@ -20,7 +24,8 @@ from typing import TYPE_CHECKING
 
 import libcst as cst
 
-from ...sizes import Size, product
+from ...diagnostics import details as D
+from ...sizes import Size, Truth, equal, greater_equal, product
 from .ops_common import _dtype_kw, _ints, _norm_dim
 from ..interpret.values import UNKNOWN, FloatV, IntV, NoneV, SeqV, StrV, TensorV, Value
 
@@ -104,8 +109,20 @@ def method(
     if name == "gather" and fw in ("torch", None):
         index = args[1] if len(args) > 1 else kwargs.get("index", UNKNOWN)
         if isinstance(index, TensorV):
+            if (fw == "torch" or t.framework == "torch") and _gather_fails(
+                cx, node, t, args[0] if args else kwargs.get("dim", UNKNOWN), index
+            ):
+                return TensorV(None, t.dtype, t.framework)
             return TensorV(index.shape, t.dtype, t.framework)
         return t.with_shape(None)
+    if name in ("index_add", "index_add_"):
+        if t.framework != "torch":
+            return None
+        vals = [args[i] if len(args) > i else kwargs.get(k, UNKNOWN) for i, k in enumerate(("dim", "index", "source"))]
+        index, source = vals[1], vals[2]
+        if isinstance(index, TensorV) and isinstance(source, TensorV) and _index_add_fails(cx, node, t, vals[0], index, source):
+            return t.with_shape(None)
+        return t
     if name == "index_select" and fw in ("torch", None):
         dim = _ints(args[:1] or [kwargs.get("dim", UNKNOWN)])
         index = args[1] if len(args) > 1 else kwargs.get("index", UNKNOWN)
@@ -123,6 +140,57 @@ def method(
         length = index.shape[0] if index.shape else Size.const(1)
         return t.with_shape(shape[:pos] + (length,) + shape[pos + 1 :])
     return None
+
+
+def _report_index(cx: OpContext, node: cst.Call, op: str, detail: D.IndexShape, tensors: list[TensorV]) -> bool:
+    cx.ctx.report(node, "SHP204", {"op": op, "detail": detail}, cx.origins(tensors))
+    return True
+
+
+def _gather_fails(cx: OpContext, node: cst.Call, t: TensorV, dim_v: Value, index: TensorV) -> bool:
+    """torch's ``x.gather(dim, index)`` raises when the index has another rank than x (both at least 1-d), or is larger
+    than x on an axis other than ``dim``; an empty index is never checked (so every axis of it must be known >= 1)."""
+    shape, ishape = t.shape, index.shape
+    if not shape or not ishape or not all(greater_equal(s, 1) is Truth.TRUE for s in ishape):
+        return False
+    if len(shape) != len(ishape):
+        return _report_index(cx, node, "gather", D.IndexShape("rank", "index", shape, ishape, -1), [t, index])
+    d = _ints([dim_v])
+    pos = _norm_dim(d[0], len(shape)) if d is not None else None
+    if pos is None:
+        return False
+    for i, (a, b) in enumerate(zip(ishape, shape)):
+        if i != pos and greater_equal(a, b + 1) is Truth.TRUE:
+            return _report_index(cx, node, "gather", D.IndexShape("larger", "index", shape, ishape, pos, i), [t, index])
+    return False
+
+
+def _index_add_fails(
+    cx: OpContext, node: cst.Call, t: TensorV, dim_v: Value, index: TensorV, source: TensorV
+) -> bool:
+    """torch's ``x.index_add(dim, index, source)`` raises when the index has 2 or more dimensions, when the source
+    has another rank than x (both at least 1-d) or differs from x on an axis other than ``dim``, and when the index's
+    length is not the source's size on ``dim``."""
+    shape, ishape, sshape = t.shape, index.shape, source.shape
+    op = "index_add"
+    if ishape is not None and len(ishape) > 1:
+        return _report_index(cx, node, op, D.IndexShape("vector", "index", shape or (), ishape, -1), [index])
+    if not shape or not sshape:
+        return False
+    if len(shape) != len(sshape):
+        return _report_index(cx, node, op, D.IndexShape("rank", "source", shape, sshape, -1), [t, source])
+    d = _ints([dim_v])
+    pos = _norm_dim(d[0], len(shape)) if d is not None else None
+    if pos is None:
+        return False
+    for i, (a, b) in enumerate(zip(sshape, shape)):
+        if i != pos and equal(a, b) is Truth.FALSE:
+            return _report_index(cx, node, op, D.IndexShape("differs", "source", shape, sshape, pos, i), [t, source])
+    if ishape is not None:
+        count = ishape[0] if ishape else Size.const(1)
+        if equal(count, sshape[pos]) is Truth.FALSE:
+            return _report_index(cx, node, op, D.IndexShape("count", "index", sshape, ishape, pos), [index, source])
+    return False
 
 
 def meshgrid(fw: str, args: list[Value], kwargs: dict[str, Value]) -> Value:
@@ -180,7 +248,7 @@ def mask_index(interp: "Interpreter", node: cst.Subscript, t: TensorV) -> Value 
     return t.with_shape((selected,) + t.shape[mask_rank:])
 
 
-@registry.TENSOR_METHODS.register("tile", "gather", "index_select", "ravel")
+@registry.TENSOR_METHODS.register("tile", "gather", "index_select", "ravel", "index_add", "index_add_")
 def _method(
     cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value], is_method: bool
 ) -> Value | None:

@@ -37,6 +37,7 @@ if TYPE_CHECKING:
 
 from .ops_common import (
     _CASTS,
+    _TENSOR_TYPES,
     DTYPE_NAMES,
     BROADCASTING_LOSSES,
     ELEMENTWISE_FUNCS,
@@ -422,6 +423,53 @@ def _unfold(
         return t.with_shape(None)
     shape = t.shape[:d] + (windows,) + t.shape[d + 1 :] + (Size.const(size),)
     return TensorV(shape, t.dtype, t.framework, None, cx.origin(node, "unfold(...)"))
+
+
+@TENSOR_METHODS.register("stft")
+def _stft(
+    cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value], method: bool
+) -> Value | None:
+    """torch's ``stft(x, n_fft, hop_length=n_fft // 4, win_length, window, center=True, pad_mode, normalized,
+    onesided, return_complex)`` of a real signal (L,) or batch (B, L): (B?, n_fft // 2 + 1, frames), n_fft frequencies
+    when ``onesided=False``, frames = 1 + (L + 2 * (n_fft // 2) - n_fft) // hop when centered (1 + (L - n_fft) // hop
+    otherwise); ``return_complex=False`` adds a last axis of 2 (real, imaginary). The frame count is a number only
+    for a known length; a signal torch rejects (too short, return_complex not given) gives an unknown shape."""
+    if t.framework != "torch" or t.shape is None or len(t.shape) not in (1, 2) or len(args) > 9:
+        return None
+    names = ("n_fft", "hop_length", "win_length", "window", "center", "pad_mode", "normalized", "onesided", "return_complex")
+    given = {n: args[i] for i, n in enumerate(names) if i < len(args)}
+    for k, v in kwargs.items():
+        if k in given or k not in names + ("align_to_window",):
+            return t.with_shape(None)
+        given[k] = v
+    unknown = TensorV(None, None, "torch")
+    n_v, hop_v, rc = given.get("n_fft"), given.get("hop_length", NoneV()), given.get("return_complex")
+    n = n_v.size.as_int() if isinstance(n_v, IntV) else None
+    hop = n // 4 if isinstance(hop_v, NoneV) and n is not None else (hop_v.size.as_int() if isinstance(hop_v, IntV) else None)
+    center = given.get("center", BoolV(True))
+    onesided = given.get("onesided", NoneV())
+    if n is None or n <= 0 or not isinstance(rc, BoolV) or rc.value is None or not isinstance(center, BoolV):
+        return unknown
+    if center.value is None or (t.dtype or "").startswith("complex"):
+        return unknown  # a complex signal is two-sided by default (a signal of unknown dtype is taken as real)
+    if isinstance(onesided, BoolV) and onesided.value is not None:
+        freqs = n // 2 + 1 if onesided.value else n
+    elif isinstance(onesided, NoneV):
+        freqs = n // 2 + 1
+    else:
+        return unknown
+    length = t.shape[-1].as_int()
+    if hop is not None and hop > 0 and length is not None:
+        padded = length + 2 * (n // 2) if center.value else length
+        if center.value and length <= n // 2 or padded < n:
+            return unknown  # torch raises (reflect padding wider than the signal, or a frame longer than it)
+        frames = Size.const(1 + (padded - n) // hop)
+    elif hop is not None and hop > 0:
+        frames = cx.fresh("frames")
+    else:
+        return unknown
+    shape = t.shape[:-1] + (Size.const(freqs), frames) + (() if rc.value else (Size.const(2),))
+    return TensorV(shape, None, "torch", None, cx.origin(node, "stft(...)"))
 
 
 @TENSOR_METHODS.register("matmul", "mm", "bmm", "dot")
@@ -904,15 +952,30 @@ def _interpolate(
     return layers.resized(cx, x, size, scale)
 
 
-@FUNCTIONS.register("torch.Tensor", "torch.FloatTensor")
+@FUNCTIONS.register("torch.Tensor", *(f"torch.{n}" for n in _TENSOR_TYPES))
 def _tensor_class(
     cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]
 ) -> Value | None:
-    """``torch.Tensor(data)`` with a list or tuple: float32 data of its literal shape (``torch.Tensor(2, 3)``, sizes,
-    is left to the generic path)."""
+    """``torch.Tensor(data)`` / ``torch.FloatTensor(data)`` with a list or tuple: data of its literal shape;
+    ``torch.FloatTensor(2, 3)`` / ``torch.LongTensor(n)`` with sizes (ints, or a ``torch.Size``): an uninitialised
+    tensor of those sizes. float32 for ``torch.Tensor`` (the default dtype)."""
+    short = qual.rsplit(".", 1)[-1]
+    dtype = _TENSOR_TYPES.get(short, "float32")
     if len(args) == 1 and not kwargs and isinstance(args[0], SeqV) and args[0].kind in ("list", "tuple"):
-        return TensorV(_literal_shape(args[0]), "float32", "torch", None, cx.origin(node, "torch.Tensor(...)"))
-    return None
+        return TensorV(_literal_shape(args[0]), dtype, "torch", None, cx.origin(node, f"torch.{short}(...)"))
+    if kwargs or not args:
+        return None
+    if len(args) == 1 and isinstance(args[0], SeqV) and args[0].kind == "shape":
+        sizes = list(args[0].items)
+    elif all(isinstance(a, IntV) and not a.assumed for a in args):
+        sizes = list(args)
+    else:
+        return None
+    if not all(isinstance(a, IntV) and (a.size.as_int() is None or a.size.as_int() >= 0) for a in sizes):  # type: ignore[operator]
+        return None
+    return TensorV(
+        tuple(a.size for a in sizes if isinstance(a, IntV)), dtype, "torch", None, cx.origin(node, f"torch.{short}(...)")
+    )
 
 
 @FUNCTIONS.register("tensor", "as_tensor", "from_numpy", "array", "asarray")

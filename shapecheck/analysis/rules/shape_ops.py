@@ -320,6 +320,19 @@ def _transpose(
     return transpose(t, args, kwargs, name)
 
 
+@TENSOR_METHODS.register("t")
+def _t(
+    cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value], method: bool
+) -> Value | None:
+    """torch's ``x.t()`` / ``torch.t(x)``: a matrix transposed, a vector or a 0-d tensor as it is (torch raises on
+    3 or more dimensions: unknown here)."""
+    if t.framework != "torch" or args or kwargs:
+        return None
+    if t.shape is None or len(t.shape) > 2:
+        return t.with_shape(None)
+    return t.with_shape(tuple(reversed(t.shape)), tuple(reversed(t.axes)) if t.axes else None)
+
+
 @TENSOR_METHODS.register("permute")
 def _permute(
     cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value], method: bool
