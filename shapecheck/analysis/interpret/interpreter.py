@@ -573,6 +573,8 @@ class Interpreter:
             items: Sequence[Value] | None = None
             if isinstance(value, SeqV):
                 items = value.items
+            elif _sequential_layers(value) is not None:
+                items = _sequential_layers(value)  # a, b = nn.Sequential(...)[:2]: its modules
             elif isinstance(value, TensorV) and value.shape is not None and not starred and len(value.shape) >= 1:
                 items = None  # unpacking a tensor along dim 0: shapes of rows
                 if equal(value.shape[0], len(elems)) is Truth.TRUE:
@@ -1024,6 +1026,20 @@ class Interpreter:
             bounds = [int_of(self.eval(x)) if x is not None else None for x in parts]
             if all(b is not None or x is None for b, x in zip(bounds, parts)) and bounds[2] != 0:
                 return StrV(base.value[slice(*bounds)])
+            return UNKNOWN
+        chain = _sequential_layers(base)
+        if chain is not None and len(idx_nodes) == 1:
+            # torch's nn.Sequential: seq[i] is its i-th module, seq[a:b] a Sequential of those modules
+            part = idx_nodes[0].slice
+            if isinstance(part, cst.Index):
+                i = int_of(self.eval(part.value))
+                return chain[i] if i is not None and -len(chain) <= i < len(chain) else UNKNOWN
+            parts = (part.lower, part.upper, part.step)
+            bounds = [int_of(self.eval(x)) if x is not None else None for x in parts]
+            if all(b is not None or x is None for b, x in zip(bounds, parts)) and bounds[2] != 0:
+                assert isinstance(base, LayerV)
+                params = tuple((k, chain[slice(*bounds)] if k == "layers" else v) for k, v in base.params)
+                return LayerV("Sequential", params, base.line_node)
             return UNKNOWN
         if isinstance(base, TensorV):
             from ..rules.constructors import mask_index
@@ -1573,3 +1589,16 @@ def _compare(a: Value, op: cst.CSTNode, b: Value) -> bool | None:
             return None
         return r if isinstance(op, cst.Is) else not r
     return None
+
+
+def _sequential_layers(v: Value) -> tuple[Value, ...] | None:
+    """The modules of a torch ``nn.Sequential`` in order, when each of them is known to be one module (a link standing
+    for any number of repeated blocks, or a Keras model, gives None)."""
+    if not isinstance(v, LayerV) or v.kind != "Sequential" or v.param("keras"):
+        return None
+    layers = v.param("layers")
+    if not isinstance(layers, tuple):
+        return None
+    if any(isinstance(x, LayerV) and x.kind == "Sequential" and x.param("repeat") is not None for x in layers):
+        return None
+    return layers
