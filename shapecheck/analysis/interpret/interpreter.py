@@ -600,6 +600,9 @@ class Interpreter:
             obj = target.value
             if isinstance(obj, cst.Name) and obj.value == "self" and self.frame.cls_key is not None:
                 self.scope.vars[f"self.{target.attr.value}"] = value
+                chain_key = "self.<nn.Sequential layers>"  # module.SEQUENTIAL_ATTR
+                if chain_key in self.scope.vars and not _plain_data(value):
+                    self.scope.vars[chain_key] = UNKNOWN  # a module assigned to an nn.Sequential joins its chain
                 self.scope.vars.pop(f"self.{target.attr.value}{OPTIONAL}", None)
                 if self.ctx.record_hovers:  # hover on `self.x = ...` shows what was assigned
                     self.ctx.hovers[id(target)] = value
@@ -1602,3 +1605,10 @@ def _sequential_layers(v: Value) -> tuple[Value, ...] | None:
     if any(isinstance(x, LayerV) and x.kind == "Sequential" and x.param("repeat") is not None for x in layers):
         return None
     return layers
+
+
+def _plain_data(v: Value) -> bool:
+    """A value that is certainly no torch module (assigned to an attribute, it registers nothing)."""
+    if isinstance(v, SeqV):
+        return v.kind in ("tuple", "list", "shape") and all(_plain_data(x) for x in v.items)
+    return isinstance(v, (IntV, FloatV, StrV, BoolV, NoneV, TensorV))

@@ -1268,11 +1268,18 @@ class ModuleAnalysis:
                     and args
                     and isinstance(args[0], StrV)
                 ):
-                    interp.scope.vars[f"self.{args[0].value}"] = (
+                    added = (
                         args[1]
                         if len(args) > 1
                         else kwargs.get("tensor", kwargs.get("param", kwargs.get("module", UNKNOWN)))
                     )
+                    interp.scope.vars[f"self.{args[0].value}"] = added
+                    chain_key = "self." + SEQUENTIAL_ATTR
+                    if method == "add_module" and interp.frame.building and chain_key in interp.scope.vars:
+                        # class ConvBN(nn.Sequential): super().__init__(); self.add_module("c", conv): the chain grows
+                        interp.scope.vars[chain_key] = objects.sequential_added(
+                            interp.scope.vars[chain_key], args[0].value, added
+                        )
                     return NoneV()
                 if (
                     method == "add_weight"

@@ -649,9 +649,35 @@ def plain_sequential(m: "ModuleAnalysis", ci: ClassInfo) -> bool:
         return False
     for c in mro(m, ci):
         for fi in c.methods.values():
-            if _self_calls(fi.node) or any(n.startswith("self.") for n in _assigned_names(fi.node.body)):
+            calls = _self_calls(fi.node)
+            assigned = any(n.startswith("self.") for n in _assigned_names(fi.node.body))
+            if fi.name == "__init__":
+                # add_module: its modules join the chain in order (sequential_added); an attribute __init__ sets
+                # drops the chain unless it is plain data, never a module (Interpreter.assign)
+                calls, assigned = calls - {"add_module"}, False
+            if calls or assigned:
                 return False
     return True
+
+
+def sequential_added(chain: Value, name: str, module: Value) -> Value:
+    """An ``nn.Sequential`` after ``add_module(name, module)``: the module appended, or in place of the module of that
+    name (torch names the constructor's modules "0", "1", ...)."""
+    from .values import LayerV
+
+    layers = chain.param("layers") if isinstance(chain, LayerV) and chain.kind == "Sequential" else None
+    if not isinstance(layers, tuple):
+        return UNKNOWN
+    names = chain.param("names")
+    if not isinstance(names, tuple) or len(names) != len(layers):
+        names = tuple(str(i) for i in range(len(layers)))
+    if name in names:
+        i = names.index(name)
+        layers = layers[:i] + (module,) + layers[i + 1 :]
+    else:
+        layers, names = layers + (module,), names + (name,)
+    rest = tuple((k, v) for k, v in chain.params if k not in ("layers", "names"))
+    return LayerV("Sequential", (("layers", layers), ("names", names)) + rest, chain.line_node)
 
 
 def is_super_call(node: cst.BaseExpression) -> bool:

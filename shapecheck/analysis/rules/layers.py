@@ -553,7 +553,20 @@ class ChannelNorm(LayerKind):
         if x.shape is None:
             return x.with_shape(None)
         c, n = layer.param("c"), layer.param("n")
-        if n is not None and len(x.shape) not in (n + 1, n + 2) and layer.param("name", "").startswith("Batch"):
+        name = layer.param("name", "")
+        if n is not None and name.startswith(("BatchNorm", "LazyBatchNorm")) and len(x.shape) not in ((2, 3) if n == 1 else (n + 2,)):
+            # torch's _check_input_dim: BatchNorm1d takes 2-d or 3-d input, BatchNorm2d 4-d, BatchNorm3d 5-d
+            cx.ctx.report(
+                report_node,
+                "SHP204",
+                {
+                    "op": f"nn.{name}",
+                    "detail": D.LayerInput(name, "", (c,) if c is not None else (), "shape", None, x.shape),
+                },
+                cx.origins([x]),
+            )
+            return x.with_shape(None)
+        if n is not None and len(x.shape) not in (n + 1, n + 2) and name.startswith("Batch"):
             return x
         if (
             c is not None
