@@ -34,7 +34,7 @@ from .ops_common import (
     _ints,
 )
 from . import shape_ops
-from .registry import LAYER_KINDS, LAYERS, OpContext, layer as register_layer
+from .registry import FUNCTIONS, LAYER_KINDS, LAYERS, OpContext, layer as register_layer
 
 
 def layer(cx: OpContext, node: cst.Call, name: str, args: list[Value], kwargs: dict[str, Value]) -> Value:
@@ -810,6 +810,23 @@ class AdaptivePool(LayerKind):
         cx: OpContext, interp: "Interpreter", node: cst.Call, report_node: cst.CSTNode, layer: LayerV, x: TensorV
     ) -> Value:
         return _pool_out(cx, x, layer)
+
+
+_FUNCTIONAL_POOLS = {f"torch.nn.functional.{k}_pool{n}d": f"{k.capitalize()}Pool{n}d" for k in ("max", "avg") for n in (1, 2, 3)}
+
+
+@FUNCTIONS.register(*_FUNCTIONAL_POOLS)
+def _functional_pool(
+    cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]
+) -> Value | None:
+    """``F.max_pool2d(x, kernel_size, stride=None, padding=0, dilation=1, ...)`` / ``F.avg_pool2d(...)``: the pooling
+    layer's output shape (nn.MaxPool2d's arguments after the input)."""
+    x = args[0] if args else kwargs.get("input")
+    if not isinstance(x, TensorV):
+        return None
+    rest = {k: v for k, v in kwargs.items() if k not in ("input", "count_include_pad", "divisor_override")}
+    layer = pool_layer(node, _FUNCTIONAL_POOLS[qual], list(args[1:]), rest)
+    return _pool_out(cx, x, layer) if isinstance(layer, LayerV) else x.with_shape(None)
 
 
 def pool_layer(node: cst.Call, name: str, args: list[Value], kwargs: dict[str, Value]) -> Value:
