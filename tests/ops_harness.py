@@ -985,6 +985,16 @@ def torch_generators(fw: Framework) -> dict[str, Gen]:
 
     g["method:t"] = transpose_t
 
+    def binary_extreme(r: random.Random) -> Case:
+        a = rand_shape(r, 0, 3)
+        b = broadcast_partner(r, a)
+        name = r.choice(("max", "min"))
+        expr = r.choice((f"torch.{name}(a, b)", f"a.{name}(b)", f"torch.{name}(a, other=b)"))
+        setup = [f"a = {fw.tensor(a)}", f"b = {fw.tensor(b)}"]
+        return _maybe_index(r, Case(f"method:{name}", fw.name, setup, expr))
+
+    g["method:binary_extreme"] = binary_extreme
+
     def gather(r: random.Random) -> Case:
         s = rand_shape(r, 1, 3)
         d = r.randrange(len(s))

@@ -483,6 +483,18 @@ def _matmul_method(
     return matmul(cx, node, name, t, args[0])
 
 
+@TENSOR_METHODS.register("max", "min")
+def _binary_extreme(
+    cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value], method: bool
+) -> Value | None:
+    """torch's ``torch.min(a, b)`` / ``a.max(b)`` with a tensor ``other``: the elementwise minimum / maximum (the
+    operands broadcast), not a reduction."""
+    other = args[0] if len(args) == 1 and "other" not in kwargs else (kwargs.get("other") if not args else None)
+    if t.framework != "torch" or not isinstance(other, TensorV) or set(kwargs) - {"out", "other"}:
+        return None
+    return elementwise(cx, node, name, [t, other])
+
+
 @TENSOR_METHODS.register(*REDUCTIONS)
 def _reduction(
     cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value], method: bool
