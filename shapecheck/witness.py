@@ -59,6 +59,8 @@ FRAMEWORK_OPS = frozenset(
         "split",
         "nn.TransformerBlock",
         "nn.ChannelNorm",
+        "gather",
+        "index_add",
     }
 )
 
@@ -636,6 +638,32 @@ def concrete_failure(w: Witness) -> str | None:
         return (
             None if len(ns) <= len(x) and tuple(x[len(x) - len(ns) :]) == ns else f"normalized_shape {ns} vs input {x}"
         )
+    if op == "gather":  # torch: a non-empty index of the input's rank, no larger than it off dim
+        x, idx = shapes
+        d = witness_get(w, "dim")
+        if not x or not idx or 0 in idx:
+            return None
+        if len(x) != len(idx):
+            return f"the index has {len(idx)} dimensions, the input {len(x)}"
+        bad = [i for i, (a, b) in enumerate(zip(idx, x)) if i != d and a > b]
+        return f"the index is larger than the input on axis {bad[0]}" if bad else None
+    if op == "index_add":  # torch: a vector index, a source like the input off dim, index length = source[dim]
+        x, idx, src = shapes
+        d = witness_get(w, "dim")
+        if len(idx) > 1:
+            return "the index is not a vector"
+        if not x or not src:
+            return None
+        if len(x) != len(src):
+            return f"the source has {len(src)} dimensions, the input {len(x)}"
+        bad = [i for i, (a, b) in enumerate(zip(src, x)) if i != d and a != b]
+        if bad:
+            return f"the source differs from the input on axis {bad[0]}"
+        n = idx[0] if idx else 1
+        return None if d is None or n == src[d] else f"{n} indices for {src[d]} source rows"
+    if op == "nn.ChannelNorm" and witness_get(w, "ranks") is not None:
+        ranks = tuple(witness_get(w, "ranks"))
+        return None if len(shapes[0]) in ranks else f"{witness_get(w, 'name')} takes {ranks} dimensions"
     if op == "nn.ChannelNorm":
         c, x = witness_get(w, "num_features"), shapes[0]
         return None if len(x) < 2 or x[1] == c else f"num_features={c} vs {x[1]} channels"

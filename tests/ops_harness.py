@@ -1003,7 +1003,9 @@ def torch_generators(fw: Framework) -> dict[str, Gen]:
         idx = tuple(r.randint(0, (s[i] if i < len(s) else 3) + 1) if i != d else r.randint(0, 6) for i in range(rank))
         dim = r.choice((d, d - len(s)))
         index = f"torch.zeros({shape_src(idx)}, dtype=torch.int64)"
-        expr = r.choice((f"x.gather({dim}, {index})", f"torch.gather(x, {dim}, {index})", f"x.gather(dim={dim}, index={index})"))
+        expr = r.choice(
+            (f"x.gather({dim}, {index})", f"torch.gather(x, {dim}, {index})", f"x.gather(dim={dim}, index={index})")
+        )
         return _maybe_index(r, Case("method:gather", fw.name, [f"x = {fw.tensor(s)}"], expr))
 
     g["method:gather"] = gather
@@ -1063,7 +1065,16 @@ def torch_generators(fw: Framework) -> dict[str, Gen]:
     def tensor_sizes(r: random.Random) -> Case:
         s = rand_shape(r, 1, 3)
         name = r.choice(
-            ("Tensor", "FloatTensor", "LongTensor", "DoubleTensor", "IntTensor", "BoolTensor", "HalfTensor", "BFloat16Tensor")
+            (
+                "Tensor",
+                "FloatTensor",
+                "LongTensor",
+                "DoubleTensor",
+                "IntTensor",
+                "BoolTensor",
+                "HalfTensor",
+                "BFloat16Tensor",
+            )
         )
         args = ", ".join(map(str, s)) if r.random() < 0.8 else f"torch.Size({list(s)})"
         return _maybe_index(r, Case(f"construct:{name}", fw.name, [], f"torch.{name}({args})"))

@@ -39,6 +39,7 @@ UNEXERCISED: dict[str, str] = {
         k: "compared with torch case by case in tests/test_model_layers.py (model-code layers)"
         for k in ("Pool", "AdaptivePool", "RNN", "RNNCell", "Upsample", "interpolate", "upsample", "GLU")
         + tuple(f"{k}_pool{n}d" for k in ("max", "avg") for n in (1, 2, 3))
+        + ("Pad",)
     },
     "cuda": "needs a GPU",
     "PRNGKey": "jax.random keys: compared with jax in tests/test_vmap.py",

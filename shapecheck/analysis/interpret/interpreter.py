@@ -1037,6 +1037,8 @@ class Interpreter:
             if isinstance(part, cst.Index):
                 i = int_of(self.eval(part.value))
                 return chain[i] if i is not None and -len(chain) <= i < len(chain) else UNKNOWN
+            if not isinstance(part, cst.Slice):
+                return UNKNOWN
             parts = (part.lower, part.upper, part.step)
             bounds = [int_of(self.eval(x)) if x is not None else None for x in parts]
             if all(b is not None or x is None for b, x in zip(bounds, parts)) and bounds[2] != 0:

@@ -665,7 +665,9 @@ def sequential_added(chain: Value, name: str, module: Value) -> Value:
     name (torch names the constructor's modules "0", "1", ...)."""
     from .values import LayerV
 
-    layers = chain.param("layers") if isinstance(chain, LayerV) and chain.kind == "Sequential" else None
+    if not isinstance(chain, LayerV) or chain.kind != "Sequential":
+        return UNKNOWN
+    layers = chain.param("layers")
     if not isinstance(layers, tuple):
         return UNKNOWN
     names = chain.param("names")

@@ -27,6 +27,7 @@ import libcst as cst
 from ...diagnostics import details as D
 from ...sizes import Size, Truth, equal, greater_equal, product
 from .ops_common import _dtype_kw, _ints, _norm_dim
+from ..interpret.context import OpSpec
 from ..interpret.values import UNKNOWN, FloatV, IntV, NoneV, SeqV, StrV, TensorV, Value
 
 from . import registry
@@ -120,7 +121,11 @@ def method(
             return None
         vals = [args[i] if len(args) > i else kwargs.get(k, UNKNOWN) for i, k in enumerate(("dim", "index", "source"))]
         index, source = vals[1], vals[2]
-        if isinstance(index, TensorV) and isinstance(source, TensorV) and _index_add_fails(cx, node, t, vals[0], index, source):
+        if (
+            isinstance(index, TensorV)
+            and isinstance(source, TensorV)
+            and _index_add_fails(cx, node, t, vals[0], index, source)
+        ):
             return t.with_shape(None)
         return t
     if name == "index_select" and fw in ("torch", None):
@@ -142,8 +147,17 @@ def method(
     return None
 
 
-def _report_index(cx: OpContext, node: cst.Call, op: str, detail: D.IndexShape, tensors: list[TensorV]) -> bool:
-    cx.ctx.report(node, "SHP204", {"op": op, "detail": detail}, cx.origins(tensors))
+def _report_index(
+    cx: OpContext, node: cst.Call, op: str, detail: D.IndexShape, tensors: list[TensorV], inputs: tuple[TensorV, ...]
+) -> bool:
+    shapes = tuple(t.shape or () for t in inputs)
+    cx.ctx.report(
+        node,
+        "SHP204",
+        {"op": op, "detail": detail},
+        cx.origins(tensors),
+        spec=OpSpec(op, None, shapes, (), (("dim", detail.dim if detail.dim >= 0 else None),)),
+    )
     return True
 
 
@@ -154,42 +168,52 @@ def _gather_fails(cx: OpContext, node: cst.Call, t: TensorV, dim_v: Value, index
     if not shape or not ishape or not all(greater_equal(s, 1) is Truth.TRUE for s in ishape):
         return False
     if len(shape) != len(ishape):
-        return _report_index(cx, node, "gather", D.IndexShape("rank", "index", shape, ishape, -1), [t, index])
+        return _report_index(
+            cx, node, "gather", D.IndexShape("rank", "index", shape, ishape, -1), [t, index], (t, index)
+        )
     d = _ints([dim_v])
     pos = _norm_dim(d[0], len(shape)) if d is not None else None
     if pos is None:
         return False
     for i, (a, b) in enumerate(zip(ishape, shape)):
         if i != pos and greater_equal(a, b + 1) is Truth.TRUE:
-            return _report_index(cx, node, "gather", D.IndexShape("larger", "index", shape, ishape, pos, i), [t, index])
+            return _report_index(
+                cx, node, "gather", D.IndexShape("larger", "index", shape, ishape, pos, i), [t, index], (t, index)
+            )
     return False
 
 
-def _index_add_fails(
-    cx: OpContext, node: cst.Call, t: TensorV, dim_v: Value, index: TensorV, source: TensorV
-) -> bool:
+def _index_add_fails(cx: OpContext, node: cst.Call, t: TensorV, dim_v: Value, index: TensorV, source: TensorV) -> bool:
     """torch's ``x.index_add(dim, index, source)`` raises when the index has 2 or more dimensions, when the source
     has another rank than x (both at least 1-d) or differs from x on an axis other than ``dim``, and when the index's
     length is not the source's size on ``dim``."""
     shape, ishape, sshape = t.shape, index.shape, source.shape
     op = "index_add"
     if ishape is not None and len(ishape) > 1:
-        return _report_index(cx, node, op, D.IndexShape("vector", "index", shape or (), ishape, -1), [index])
+        return _report_index(
+            cx, node, op, D.IndexShape("vector", "index", shape or (), ishape, -1), [index], (t, index, source)
+        )
     if not shape or not sshape:
         return False
     if len(shape) != len(sshape):
-        return _report_index(cx, node, op, D.IndexShape("rank", "source", shape, sshape, -1), [t, source])
+        return _report_index(
+            cx, node, op, D.IndexShape("rank", "source", shape, sshape, -1), [t, source], (t, index, source)
+        )
     d = _ints([dim_v])
     pos = _norm_dim(d[0], len(shape)) if d is not None else None
     if pos is None:
         return False
     for i, (a, b) in enumerate(zip(sshape, shape)):
         if i != pos and equal(a, b) is Truth.FALSE:
-            return _report_index(cx, node, op, D.IndexShape("differs", "source", shape, sshape, pos, i), [t, source])
+            return _report_index(
+                cx, node, op, D.IndexShape("differs", "source", shape, sshape, pos, i), [t, source], (t, index, source)
+            )
     if ishape is not None:
         count = ishape[0] if ishape else Size.const(1)
         if equal(count, sshape[pos]) is Truth.FALSE:
-            return _report_index(cx, node, op, D.IndexShape("count", "index", sshape, ishape, pos), [index, source])
+            return _report_index(
+                cx, node, op, D.IndexShape("count", "index", sshape, ishape, pos), [index, source], (t, index, source)
+            )
     return False
 
 

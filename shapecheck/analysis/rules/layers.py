@@ -554,7 +554,11 @@ class ChannelNorm(LayerKind):
             return x.with_shape(None)
         c, n = layer.param("c"), layer.param("n")
         name = layer.param("name", "")
-        if n is not None and name.startswith(("BatchNorm", "LazyBatchNorm")) and len(x.shape) not in ((2, 3) if n == 1 else (n + 2,)):
+        if (
+            n is not None
+            and name.startswith(("BatchNorm", "LazyBatchNorm"))
+            and len(x.shape) not in ((2, 3) if n == 1 else (n + 2,))
+        ):
             # torch's _check_input_dim: BatchNorm1d takes 2-d or 3-d input, BatchNorm2d 4-d, BatchNorm3d 5-d
             cx.ctx.report(
                 report_node,
@@ -564,6 +568,13 @@ class ChannelNorm(LayerKind):
                     "detail": D.LayerInput(name, "", (c,) if c is not None else (), "shape", None, x.shape),
                 },
                 cx.origins([x]),
+                spec=OpSpec(
+                    "nn.ChannelNorm",
+                    None,
+                    (x.shape,),
+                    (),
+                    (("name", name), ("num_features", c), ("ranks", (2, 3) if n == 1 else (n + 2,))),
+                ),
             )
             return x.with_shape(None)
         if n is not None and len(x.shape) not in (n + 1, n + 2) and name.startswith("Batch"):
@@ -812,7 +823,9 @@ class AdaptivePool(LayerKind):
         return _pool_out(cx, x, layer)
 
 
-_FUNCTIONAL_POOLS = {f"torch.nn.functional.{k}_pool{n}d": f"{k.capitalize()}Pool{n}d" for k in ("max", "avg") for n in (1, 2, 3)}
+_FUNCTIONAL_POOLS = {
+    f"torch.nn.functional.{k}_pool{n}d": f"{k.capitalize()}Pool{n}d" for k in ("max", "avg") for n in (1, 2, 3)
+}
 
 
 @FUNCTIONS.register(*_FUNCTIONAL_POOLS)
@@ -1004,6 +1017,44 @@ class Upsample(LayerKind):
         cx: OpContext, interp: "Interpreter", node: cst.Call, report_node: cst.CSTNode, layer: LayerV, x: TensorV
     ) -> Value:
         return resized(cx, x, layer.param("size"), layer.param("scale"))
+
+
+PAD_LAYERS = tuple(
+    f"{k}Pad{n}d" for k in ("Reflection", "Replication", "Zero", "Constant", "Circular") for n in (1, 2, 3)
+)
+
+
+@register_layer("Pad", *PAD_LAYERS)
+class Pad(LayerKind):
+    """``nn.ReplicationPad1d(padding)`` / ``ReflectionPad2d`` / ``ZeroPad2d`` / ``ConstantPad3d(padding, value)`` /
+    ``CircularPad1d``: the last n axes of an (N, C, *n) or (C, *n) input grow by their padding, an int for every side
+    or (left, right, top, bottom, front, back) from the last axis back (F.pad's order)."""
+
+    @staticmethod
+    def build(cx: OpContext, node: cst.Call, name: str, args: list[Value], kwargs: dict[str, Value]) -> Value:
+        n = int(name[-2])
+        v = args[0] if args else kwargs.get("padding")
+        if isinstance(v, IntV):
+            amounts: tuple[Size, ...] | None = (v.size,) * (2 * n)
+        elif isinstance(v, SeqV) and len(v.items) == 2 * n and all(isinstance(a, IntV) for a in v.items):
+            amounts = tuple(a.size for a in v.items if isinstance(a, IntV))
+        else:
+            amounts = None
+        if amounts is None or len(args) > (2 if name.startswith("Constant") else 1):
+            return UNKNOWN
+        return LayerV("Pad", (("name", name), ("n", n), ("pad", amounts)), node)
+
+    @staticmethod
+    def apply(
+        cx: OpContext, interp: "Interpreter", node: cst.Call, report_node: cst.CSTNode, layer: LayerV, x: TensorV
+    ) -> Value:
+        n, pad = layer.param("n"), layer.param("pad")
+        if x.shape is None or len(x.shape) not in (n + 1, n + 2):
+            return x.with_shape(None)
+        out = list(x.shape)
+        for i in range(n):
+            out[-1 - i] = out[-1 - i] + pad[2 * i] + pad[2 * i + 1]
+        return x.with_shape(tuple(out))
 
 
 @register_layer("PixelShuffle", "PixelShuffle", "PixelUnshuffle")

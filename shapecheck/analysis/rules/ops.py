@@ -436,7 +436,17 @@ def _stft(
     for a known length; a signal torch rejects (too short, return_complex not given) gives an unknown shape."""
     if t.framework != "torch" or t.shape is None or len(t.shape) not in (1, 2) or len(args) > 9:
         return None
-    names = ("n_fft", "hop_length", "win_length", "window", "center", "pad_mode", "normalized", "onesided", "return_complex")
+    names = (
+        "n_fft",
+        "hop_length",
+        "win_length",
+        "window",
+        "center",
+        "pad_mode",
+        "normalized",
+        "onesided",
+        "return_complex",
+    )
     given = {n: args[i] for i, n in enumerate(names) if i < len(args)}
     for k, v in kwargs.items():
         if k in given or k not in names + ("align_to_window",):
@@ -445,7 +455,11 @@ def _stft(
     unknown = TensorV(None, None, "torch")
     n_v, hop_v, rc = given.get("n_fft"), given.get("hop_length", NoneV()), given.get("return_complex")
     n = n_v.size.as_int() if isinstance(n_v, IntV) else None
-    hop = n // 4 if isinstance(hop_v, NoneV) and n is not None else (hop_v.size.as_int() if isinstance(hop_v, IntV) else None)
+    hop = (
+        n // 4
+        if isinstance(hop_v, NoneV) and n is not None
+        else (hop_v.size.as_int() if isinstance(hop_v, IntV) else None)
+    )
     center = given.get("center", BoolV(True))
     onesided = given.get("onesided", NoneV())
     if n is None or n <= 0 or not isinstance(rc, BoolV) or rc.value is None or not isinstance(center, BoolV):
@@ -986,7 +1000,11 @@ def _tensor_class(
     if not all(isinstance(a, IntV) and (a.size.as_int() is None or a.size.as_int() >= 0) for a in sizes):  # type: ignore[operator]
         return None
     return TensorV(
-        tuple(a.size for a in sizes if isinstance(a, IntV)), dtype, "torch", None, cx.origin(node, f"torch.{short}(...)")
+        tuple(a.size for a in sizes if isinstance(a, IntV)),
+        dtype,
+        "torch",
+        None,
+        cx.origin(node, f"torch.{short}(...)"),
     )
 
 
