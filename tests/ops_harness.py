@@ -1408,6 +1408,7 @@ def numpy_generators(fw: Framework) -> dict[str, Gen]:
         return _maybe_index(r, Case(f"construct:random.{name}", fw.name, [], expr))
 
     _each(g, "construct", sampler, sorted(q for q in RANDOM_SIZED if q.startswith("numpy.")))
+    g["repeat:elements"] = _element_repeat(fw)
 
     def rng(r: random.Random) -> Case:
         s = rand_shape(r, 0, 3)
@@ -1465,7 +1466,60 @@ def jax_generators(fw: Framework) -> dict[str, Gen]:
         return Case("construct:jax.random", fw.name, ["key = jax.random.PRNGKey(0)"], expr)
 
     g["construct:jax.random"] = random_
+
+    def image_resize(r: random.Random) -> Case:
+        s = rand_shape(r, 1, 3)
+        target = tuple(r.choice((1, 2, 3, 6)) for _ in range(len(s) + (1 if r.random() < 0.1 else 0)))
+        method = r.choice(("'linear'", "'nearest'", "'bicubic'", "method='cubic'"))
+        x = f"x = {fw.tensor(s)}"
+        return _maybe_index(r, Case("image:jax.image.resize", fw.name, [x], f"jax.image.resize(x, {shape_src(target)}, {method})"))
+
+    g["image:jax.image.resize"] = image_resize
+
+    def top_k(r: random.Random) -> Case:
+        s = rand_shape(r, 1, 3)
+        k = r.randint(0, max(s[-1], 1))
+        axis = r.choice(("", "", f", axis={r.randrange(len(s)) - (len(s) if r.random() < 0.5 else 0)}"))
+        pick = r.choice(("[0]", "[1]"))
+        x = f"x = {fw.tensor(s)}"
+        return Case("lax:jax.lax.top_k", fw.name, [x], f"jax.lax.top_k(x, {k}{axis}){pick}")
+
+    g["lax:jax.lax.top_k"] = top_k
+
+    def reduce_window(r: random.Random) -> Case:
+        s = rand_shape(r, 1, 4)
+        n = len(s)
+        dims = tuple(r.randint(1, 3) for _ in range(n))
+        strides = tuple(r.randint(1, 2) for _ in range(n))
+        pad = r.choice(
+            ("'VALID'", "'SAME'", "'SAME_LOWER'", "(" + ", ".join(f"({r.randint(0, 1)}, {r.randint(0, 2)})" for _ in range(n)) + ",)")
+        )
+        rest = f"{shape_src(strides)}, {pad}"
+        if r.random() < 0.3:
+            rest += f", {shape_src(tuple(r.randint(1, 2) for _ in range(n)))}, {shape_src(tuple(r.randint(1, 2) for _ in range(n)))}"
+        if r.random() < 0.2:
+            rest = "padding='VALID'"
+        x = f"x = {fw.tensor(s)}"
+        expr = f"jax.lax.reduce_window(x, 0.0, jax.lax.add, {shape_src(dims)}, {rest})"
+        return _maybe_index(r, Case("lax:jax.lax.reduce_window", fw.name, [x], expr))
+
+    g["lax:jax.lax.reduce_window"] = reduce_window
+    g["repeat:elements"] = _element_repeat(fw)
     return g
+
+
+def _element_repeat(fw: Framework) -> Gen:
+    """numpy's / jax's ``repeat(a, repeats, axis)`` (function and method forms): each element repeated."""
+
+    def gen(r: random.Random) -> Case:
+        s = rand_shape(r, 0, 3)
+        reps = r.randint(0, 3)
+        axis = "" if r.random() < 0.2 else (f", axis={dim_value(r, len(s), allow_tuple=False) or 0}")
+        x = f"x = {fw.tensor(s)}"
+        expr = r.choice((f"{fw.mod}.repeat(x, {reps}{axis})", f"x.repeat({reps}{axis})"))
+        return _maybe_index(r, Case("repeat:elements", fw.name, [x], expr))
+
+    return gen
 
 
 # ------------------------------------------------------------------------------------------------- stubs

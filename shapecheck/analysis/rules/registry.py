@@ -44,7 +44,17 @@ if TYPE_CHECKING:
     from ..interpret.module import ModuleAnalysis
 
 # the modules that register rules, in the order their rules for a shared name run
-FAMILIES = ("ops", "shape_ops", "multi_ops", "constructors", "einsum_eq", "layers", "frameworks", "einops_calls")
+FAMILIES = (
+    "ops",
+    "shape_ops",
+    "multi_ops",
+    "constructors",
+    "einsum_eq",
+    "layers",
+    "frameworks",
+    "einops_calls",
+    "jax_ops",
+)
 
 
 class RuleModule(Protocol):

@@ -1,0 +1,227 @@
+"""jax / numpy array ops whose output shape the call's arguments decide: ``jnp.repeat`` (numpy's element repeat),
+``jax.image.resize``, ``jax.lax.top_k``, ``jax.lax.reduce_window``, and flax.linen's ``DenseGeneral``.
+
+Each rule gives the output shape only when every argument it reads is known, and an unknown shape otherwise; none
+reports by itself (what fails later is reported by the op that fails).
+"""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from ...sizes import Size
+from typing import TYPE_CHECKING
+
+from ..interpret.values import UNKNOWN, FloatV, IntV, LayerV, NoneV, SeqV, StrV, TensorV, Value
+from .ops_common import _norm_dim
+from .registry import FUNCTIONS, STUB_OVERRIDES, TENSOR_METHODS, OpContext, framework_layer, layer_kind
+
+if TYPE_CHECKING:
+    from ..interpret.interpreter import Interpreter
+
+
+def _int(v: Value | None) -> int | None:
+    return v.size.as_int() if isinstance(v, IntV) and not v.assumed else None
+
+
+def _int_tuple(v: Value | None) -> tuple[int, ...] | None:
+    if not isinstance(v, SeqV) or v.kind not in ("tuple", "list", "shape"):
+        return None
+    out = tuple(_int(i) for i in v.items)
+    return None if None in out else out  # type: ignore[return-value]
+
+
+@TENSOR_METHODS.register("repeat")
+def _np_repeat(
+    cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value], method: bool
+) -> Value | None:
+    """numpy's / jax's ``repeat(a, repeats, axis=None)`` (``a.repeat(repeats, axis)`` alike): each element
+    ``repeats`` times along ``axis`` (that axis times ``repeats``), or along the flattened array when axis is None.
+    Only a Python int ``repeats`` is read (an array of counts gives an unknown shape)."""
+    if t.framework not in ("jax", "numpy"):
+        return None
+    if set(kwargs) - {"repeats", "axis"} or len(args) > 2:
+        return t.with_shape(None)
+    reps = args[0] if args else kwargs.get("repeats")
+    axis = args[1] if len(args) > 1 else kwargs.get("axis", NoneV())
+    if not isinstance(reps, IntV) or reps.assumed or t.shape is None:
+        return t.with_shape(None)
+    if isinstance(axis, NoneV):
+        total = Size.const(1)
+        for s in t.shape:
+            total = total * s
+        return t.with_shape((total * reps.size,), origin=cx.origin(node, "repeat"))
+    d = _int(axis)
+    at = _norm_dim(d, len(t.shape)) if d is not None else None
+    if at is None:
+        return t.with_shape(None)
+    shape = t.shape[:at] + (t.shape[at] * reps.size,) + t.shape[at + 1 :]
+    return t.with_shape(shape, origin=cx.origin(node, "repeat"))
+
+
+@FUNCTIONS.register("jax.image.resize")
+def _image_resize(
+    cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]
+) -> Value | None:
+    """``jax.image.resize(image, shape, method)``: an array of exactly ``shape`` (of the image's rank: jax raises
+    otherwise, and the shape is then left unknown)."""
+    x = args[0] if args else kwargs.get("image")
+    shape = args[1] if len(args) > 1 else kwargs.get("shape")
+    if not isinstance(x, TensorV):
+        return None
+    if not isinstance(shape, SeqV) or not all(isinstance(i, IntV) and not i.assumed for i in shape.items):
+        return x.with_shape(None)
+    sizes = tuple(i.size for i in shape.items if isinstance(i, IntV))
+    if x.shape is not None and len(x.shape) != len(sizes):
+        return x.with_shape(None)
+    out = x.with_shape(sizes, origin=cx.origin(node, "jax.image.resize"))
+    return out if x.dtype is None or x.dtype.startswith(("float", "bfloat", "complex")) else out.with_dtype(None)
+
+
+@FUNCTIONS.register("jax.lax.top_k")
+def _top_k(
+    cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]
+) -> Value | None:
+    """``jax.lax.top_k(operand, k, *, axis=-1)``: (values, indices), the operand's shape with ``k`` on that axis
+    (indices int32)."""
+    x = args[0] if args else kwargs.get("operand")
+    k = args[1] if len(args) > 1 else kwargs.get("k")
+    if not isinstance(x, TensorV):
+        return None
+    axis = _int(kwargs.get("axis", IntV(Size.const(-1))))
+    if set(kwargs) - {"operand", "k", "axis"} or not isinstance(k, IntV) or x.shape is None or axis is None:
+        return SeqV((x.with_shape(None), TensorV(None, "int32", x.framework)), "tuple")
+    at = _norm_dim(axis, len(x.shape))
+    if at is None:
+        return UNKNOWN
+    shape = x.shape[:at] + (k.size,) + x.shape[at + 1 :]
+    origin = cx.origin(node, "jax.lax.top_k")
+    return SeqV((x.with_shape(shape, origin=origin), TensorV(shape, "int32", x.framework, None, origin)), "tuple")
+
+
+def _window_out(n: int, w: int, s: int, lo: int, hi: int, bd: int, wd: int) -> int | None:
+    """One axis of ``lax.reduce_window``: the base dilated to (n - 1) * bd + 1, padded by lo and hi, then windows
+    of the dilated extent (w - 1) * wd + 1 every s steps (none when the window does not fit: size 0)."""
+    if s <= 0 or w <= 0 or bd <= 0 or wd <= 0:
+        return None
+    extent = (0 if n == 0 else (n - 1) * bd + 1) + lo + hi
+    span = (w - 1) * wd + 1
+    return 0 if extent < span else (extent - span) // s + 1
+
+
+@FUNCTIONS.register("jax.lax.reduce_window")
+def _reduce_window(
+    cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]
+) -> Value | None:
+    """``lax.reduce_window(operand, init_value, computation, window_dimensions, window_strides=None,
+    padding='VALID', base_dilation=None, window_dilation=None)`` on one array: each axis as the window slides
+    (``'SAME'`` pads to ceil(n / s) windows; padding pairs as given). Concrete sizes only; a tuple of operands or
+    anything unread gives an unknown shape."""
+    names = (
+        "operand",
+        "init_value",
+        "computation",
+        "window_dimensions",
+        "window_strides",
+        "padding",
+        "base_dilation",
+        "window_dilation",
+    )
+    if len(args) > len(names) or set(kwargs) - set(names):
+        return None
+    vals = {n: args[i] if len(args) > i else kwargs.get(n) for i, n in enumerate(names)}
+    x = vals["operand"]
+    if not isinstance(x, TensorV):
+        return None
+    if x.shape is None:
+        return x.with_shape(None)
+    rank = len(x.shape)
+    dims = _int_tuple(vals["window_dimensions"])
+
+    def per_axis(key: str) -> tuple[int, ...] | None:
+        v = vals[key]
+        return (1,) * rank if v is None or isinstance(v, NoneV) else _int_tuple(v)
+
+    strides, bd, wd = per_axis("window_strides"), per_axis("base_dilation"), per_axis("window_dilation")
+    ns = tuple(s.as_int() for s in x.shape)
+    if dims is None or strides is None or bd is None or wd is None or None in ns:
+        return x.with_shape(None)
+    if not len(dims) == len(strides) == len(bd) == len(wd) == rank:
+        return x.with_shape(None)
+    pad = vals["padding"] if vals["padding"] is not None else StrV("VALID")
+    pairs: list[tuple[int, int]] = []
+    if isinstance(pad, StrV) and pad.value.upper() in ("VALID", "SAME", "SAME_LOWER"):
+        if pad.value.upper() != "VALID" and (vals["window_strides"] is None or isinstance(vals["window_strides"], NoneV)):
+            return x.with_shape(None)  # jax pads for strides it is not given (an empty list): not modelled
+        for n, w, s, d in zip(ns, dims, strides, wd):
+            if pad.value.upper() == "VALID" or s <= 0:
+                pairs.append((0, 0))
+                continue
+            # jax.lax.padtype_to_pads on the operand's (undilated) sizes and the dilated window
+            total = max(((n + s - 1) // s - 1) * s + (w - 1) * d + 1 - n, 0)  # type: ignore[operator]
+            lo = total // 2 if pad.value.upper() == "SAME" else total - total // 2
+            pairs.append((lo, total - lo))
+    elif isinstance(pad, SeqV) and len(pad.items) == rank:
+        for p in pad.items:
+            pair = _int_tuple(p)
+            if pair is None or len(pair) != 2:
+                return x.with_shape(None)
+            pairs.append((pair[0], pair[1]))
+    else:
+        return x.with_shape(None)
+    out = []
+    for n, w, s, (lo, hi), b, d in zip(ns, dims, strides, pairs, bd, wd):
+        o = _window_out(n, w, s, lo, hi, b, d)  # type: ignore[arg-type]
+        if o is None:
+            return x.with_shape(None)
+        out.append(Size.const(o))
+    return x.with_shape(tuple(out), origin=cx.origin(node, "lax.reduce_window"))
+
+
+@framework_layer("flax.linen", "DenseGeneral")
+def _linen_dense_general(
+    cx: OpContext, node: cst.Call, name: str, args: list[Value], kwargs: dict[str, Value]
+) -> Value:
+    """``nn.DenseGeneral(features, axis=-1, batch_dims=())``: ``features`` an int or a tuple of ints, ``axis`` the
+    input axes it contracts (its kernel is made from the input, so any sizes fit). Read without batch_dims only."""
+    feats = args[0] if args else kwargs.get("features")
+    axis = args[1] if len(args) > 1 else kwargs.get("axis", IntV(Size.const(-1)))
+    batch = args[2] if len(args) > 2 else kwargs.get("batch_dims", SeqV((), "tuple"))
+    if not (isinstance(batch, SeqV) and not batch.items):
+        return UNKNOWN
+    if isinstance(feats, IntV) and not feats.assumed:
+        out: tuple[Size, ...] | None = (feats.size,)
+    elif isinstance(feats, SeqV) and all(isinstance(i, IntV) and not i.assumed for i in feats.items):
+        out = tuple(i.size for i in feats.items if isinstance(i, IntV))
+    else:
+        out = None
+    d = _int(axis)
+    axes = (d,) if d is not None else _int_tuple(axis)
+    return LayerV("fw:DenseGeneral", (("features", out), ("axis", axes)), node)
+
+
+@layer_kind("fw:DenseGeneral")
+def _apply_dense_general(
+    cx: OpContext, interp: "Interpreter", node: cst.Call, report_node: cst.CSTNode, layer: LayerV, x: TensorV
+) -> Value:
+    """(..., contracted axes ...) -> the axes not contracted, in order, then ``features``."""
+    feats, axes = layer.param("features"), layer.param("axis")
+    if x.shape is None or feats is None or axes is None:
+        return x.with_shape(None)
+    at = [_norm_dim(a, len(x.shape)) for a in axes]
+    if None in at or len(set(at)) != len(at):
+        return x.with_shape(None)
+    return x.with_shape(tuple(s for i, s in enumerate(x.shape) if i not in at) + tuple(feats))
+
+
+_SCALAR_MATH = ("exp", "log", "sqrt", "tanh", "abs", "sin", "cos")
+
+
+@STUB_OVERRIDES.register(*(f"{m}.{n}" for m in ("jax.numpy", "numpy") for n in _SCALAR_MATH))
+def _scalar_math(
+    cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]
+) -> Value | None:
+    """``jnp.sqrt(dim)`` / ``np.sqrt(2)`` of a Python number: a 0-d array (jax) / a numpy scalar, shape ()."""
+    if len(args) == 1 and not kwargs and isinstance(args[0], (IntV, FloatV)):
+        return TensorV((), None, fw, None, cx.origin(node, f"{qual.rsplit('.', 1)[-1]}(...)"))
+    return None
