@@ -41,6 +41,15 @@ def step(h, x):
 def cumulative(c, xs):
     a, b = xs
     return c + a @ b, a
+
+
+def loss(w, x):
+    return jnp.sum((x @ w) ** 2)
+
+
+def loss_aux(w, x):
+    y = x @ w
+    return jnp.sum(y), y
 """
 
 CASES = [
@@ -73,6 +82,23 @@ CASES = [
     "jax.lax.scan(step, jnp.zeros(6), jnp.ones((10, 8)))[1][0]",
     "jax.lax.scan(step, jnp.zeros(6), jnp.ones((10, 8)), reverse=True)[1][1]",
     "jax.lax.scan(cumulative, jnp.zeros((4,)), (jnp.ones((7, 4, 3)), jnp.ones((7, 3))))[1]",
+    # transforms: jit runs f as it is; grad / value_and_grad run f and give the gradient the argument's shape
+    "jax.jit(matvec)(jnp.ones((4, 5)), jnp.ones((5, 6)))",
+    "eqx.filter_jit(matvec)(jnp.ones((4, 5)), jnp.ones((5, 6)))",
+    "jax.grad(loss)(jnp.ones((5, 3)), jnp.ones((4, 5)))",
+    "jax.grad(loss, argnums=1)(jnp.ones((5, 3)), jnp.ones((4, 5)))",
+    "jax.value_and_grad(loss)(jnp.ones((5, 3)), jnp.ones((4, 5)))[0]",
+    "jax.value_and_grad(loss)(jnp.ones((5, 3)), jnp.ones((4, 5)))[1]",
+    "jax.value_and_grad(loss_aux, has_aux=True)(jnp.ones((5, 3)), jnp.ones((4, 5)))[0][1]",
+    "jax.grad(loss_aux, has_aux=True)(jnp.ones((5, 3)), jnp.ones((4, 5)))[1]",
+    "jax.grad(loss_aux, has_aux=True)(jnp.ones((5, 3)), jnp.ones((4, 5)))[0]",
+    "jax.grad(loss)({'w': jnp.ones((5, 3))}['w'], jnp.ones((4, 5)))",
+    # integer-array indexing (a gather), a broadcast comparison, math of a Python number
+    "jnp.ones((10, 3))[jnp.zeros((2, 4), dtype=jnp.int32)]",
+    "jnp.ones((3, 10, 2))[:, jax.random.randint(jax.random.PRNGKey(0), (4,), 0, 9)]",
+    "jnp.ones((3, 10, 2))[None, ..., jnp.zeros((5,), dtype=jnp.int32)]",
+    "jnp.arange(6)[None, :] < jnp.ones((4,))[:, None]",
+    "jnp.ones((2, 3)) / jnp.sqrt(3)",
 ]
 
 
@@ -98,6 +124,8 @@ def test_inferred_shape_is_jaxs(expr: str) -> None:
         "jax.vmap(matvec, in_axes=(0, None), out_axes=1)(jnp.ones((3, 4, 5)), jnp.ones((5, 6)))",  # not modelled
         "jax.vmap(matvec, in_axes=({'a': 0}, None))(jnp.ones((3, 4, 5)), jnp.ones((5, 6)))",  # a pytree spec
         "eqx.filter_vmap(matvec, in_axes=(eqx.if_array(0), None))(jnp.ones((3, 4, 5)), jnp.ones((5, 6)))",
+        # an int next to an integer array index: numpy's placement rules, not modelled
+        "jnp.ones((3, 10, 2))[0, :, jnp.zeros((5,), dtype=jnp.int32)]",
     ],
 )
 def test_other_mappings_are_unknown(expr: str) -> None:

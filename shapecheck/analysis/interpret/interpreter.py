@@ -1141,6 +1141,20 @@ def _tensor_comparison(left: Value, right: Value) -> Value | None:
         isinstance(other, TensorV) and other.shape is not None and other.shape == t.shape and not other.alts
     ):
         return TensorV(t.shape, "bool", t.framework, t.axes, t.origin)
+    if (
+        isinstance(left, TensorV)
+        and isinstance(right, TensorV)
+        and left.shape is not None
+        and right.shape is not None
+        and not right.alts
+        and left.framework == right.framework
+    ):
+        # ``arange(n)[None, :] < lengths[:, None]``: the broadcast shape, when it is certain (a mismatch: unknown)
+        from ..rules.ops_common import broadcast_shapes
+
+        shape, fails = broadcast_shapes(left.shape, right.shape)
+        if shape is not None and fails is None:
+            return TensorV(shape, "bool", t.framework)
     return TensorV(None, "bool", t.framework)
 
 

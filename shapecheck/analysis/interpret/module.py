@@ -1157,6 +1157,11 @@ class ModuleAnalysis:
                     (("func", args[0]), ("filter", qual == "equinox.filter_vmap"), ("in_axes", in_axes)),
                     node,
                 )
+        if qual in _SAME_FUNCTION and not dynamic and args and isinstance(args[0], (FuncV, ObjV, LayerV)):
+            return args[0]  # jax.jit(f), eqx.filter_jit(f), jax.checkpoint(f): f's shapes
+        if qual in _GRADS and not dynamic and args and isinstance(args[0], (FuncV, ObjV, LayerV)):
+            # jax.value_and_grad(loss_fn)(params, x): loss_fn run on the arguments, its gradient shaped as params
+            return _grad_transform(qual, args, kwargs, node)
         if qual == "functools.partial" and args and not dynamic and isinstance(args[0], (RefV, FuncV)):
             # partial(nn.LayerNorm, eps=1e-6), partial(nn.Conv1d, kernel_size=1): called later with the rest
             return LayerV(
@@ -1397,6 +1402,8 @@ class ModuleAnalysis:
             return self.call_vmap(interp, node, callee, args, kwargs)
         if isinstance(callee, LayerV) and callee.kind == "namedtuple":
             return _namedtuple_instance(callee, args, kwargs)
+        if isinstance(callee, LayerV) and callee.kind == "grad":
+            return self.call_grad(interp, node, callee, args, kwargs)
         if isinstance(callee, LayerV):
             return layer_rules.apply_layer(self.ops, interp, node, callee, args, kwargs)
         if isinstance(callee, ObjV):
@@ -1567,6 +1574,35 @@ class ModuleAnalysis:
 
         return stacked(out)
 
+    def call_grad(
+        self, interp: Interpreter, node: cst.Call, v: LayerV, args: list[Value], kwargs: dict[str, Value]
+    ) -> Value:
+        """``jax.grad(f)(*args)`` / ``jax.value_and_grad(f)(*args)`` (and equinox's filter_ forms): ``f`` runs on the
+        arguments as given (its findings are the call's); the gradient has the shape of the differentiated argument
+        (``argnums``, default 0) when that is an array or a dict of arrays, else it is unknown. ``has_aux=True``:
+        ``f`` returns (value, aux); grad gives (gradient, aux), value_and_grad ((value, aux), gradient)."""
+        if kwargs:
+            return UNKNOWN
+        out = self.call_value(interp, node, v.param("func"), list(args))
+        argnums, has_aux = v.param("argnums"), v.param("has_aux")
+        arg = args[argnums] if isinstance(argnums, int) and -len(args) <= argnums < len(args) else UNKNOWN
+        grad: Value = UNKNOWN
+        if isinstance(arg, TensorV) and (arg.dtype is None or arg.dtype.startswith(("float", "bfloat"))):
+            grad = arg if not v.param("filter") else UNKNOWN
+        elif isinstance(arg, DictV) and arg.kind == "dict" and arg.items and all(
+            isinstance(t, TensorV) and t.dtype is not None and t.dtype.startswith(("float", "bfloat"))
+            for _, t in arg.items
+        ):
+            grad = arg
+        if has_aux is None:
+            return UNKNOWN
+        if v.param("value"):
+            return SeqV((out, grad), "tuple")
+        if has_aux:
+            aux = out.items[1] if isinstance(out, SeqV) and out.kind == "tuple" and len(out.items) == 2 else UNKNOWN
+            return SeqV((grad, aux), "tuple")
+        return grad
+
     def call_value(self, interp: Interpreter, node: cst.Call, func: Value, args: list[Value]) -> Value:
         """Call a function value of the analysed code (a function, an object, a partial, a vmap, a layer)."""
         if isinstance(func, FuncV):
@@ -1577,6 +1613,8 @@ class ModuleAnalysis:
             return self.call_partial(interp, node, func, args, {})
         if isinstance(func, LayerV) and func.kind == "vmap":
             return self.call_vmap(interp, node, func, args, {})
+        if isinstance(func, LayerV) and func.kind == "grad":
+            return self.call_grad(interp, node, func, args, {})
         if isinstance(func, LayerV):
             return layer_rules.apply_layer(self.ops, interp, node, func, args, {})
         return UNKNOWN
@@ -1902,6 +1940,35 @@ _RETURNS_SELF = frozenset(
     }
 )
 _VMAPS = frozenset({"jax.vmap", "equinox.filter_vmap"})
+# transforms whose result is called as the function itself (same shapes)
+_SAME_FUNCTION = frozenset({"jax.jit", "equinox.filter_jit", "jax.checkpoint", "jax.remat", "equinox.filter_checkpoint"})
+_GRADS = frozenset({"jax.grad", "jax.value_and_grad", "equinox.filter_grad", "equinox.filter_value_and_grad"})
+
+
+def _grad_transform(qual: str, args: list[Value], kwargs: dict[str, Value], node: cst.Call) -> Value:
+    """``jax.grad(f, argnums=0, has_aux=False)`` / ``value_and_grad`` / ``eqx.filter_grad(f, has_aux=False)`` as a
+    callable (Module.call_grad). argnums other than one int, and has_aux not a literal, leave parts unknown."""
+    filt = qual.startswith("equinox.")
+    names = ("has_aux",) if filt else ("argnums", "has_aux")
+    extra = dict(zip(names, args[1:]))
+    extra.update(kwargs)
+    if len(args) - 1 > len(names) or set(extra) - set(names) - {"holomorphic", "allow_int", "reduce_axes"}:
+        return UNKNOWN
+    an = extra.get("argnums", IntV(Size.const(0)))
+    argnums = an.size.as_int() if isinstance(an, IntV) else None
+    ha = extra.get("has_aux", BoolV(False))
+    has_aux = ha.value if isinstance(ha, BoolV) else None
+    return LayerV(
+        "grad",
+        (
+            ("func", args[0]),
+            ("value", qual.endswith("value_and_grad")),
+            ("argnums", 0 if filt else argnums),
+            ("has_aux", has_aux),
+            ("filter", filt),
+        ),
+        node,
+    )
 _NO_AXES = object()  # in_axes not given
 
 

@@ -1243,6 +1243,8 @@ def random_sized(
     dtype = _dtype_kw(kwargs)
     if dtype is None and fw == "numpy" and "dtype" not in kwargs:
         dtype = "int64" if name in ("randint", "integers", "binomial", "poisson", "geometric") else "float64"
+    if dtype is None and fw == "jax" and name == "randint" and "dtype" not in kwargs:
+        dtype = "int32"  # jax.random.randint's default dtype=int (int32 unless jax_enable_x64)
     if fw == "torch":  # torch.randint(high, size) / torch.randint(low, high, size): the size is the last positional
         size = kwargs["size"] if "size" in kwargs else (args[-1] if args and isinstance(args[-1], SeqV) else None)
         if dtype is None:

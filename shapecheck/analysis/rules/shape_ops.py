@@ -44,6 +44,8 @@ def index_tensor(interp: "Interpreter", node: cst.Subscript, t: TensorV) -> Valu
     elems = list(node.slice)
     n_consumed = sum(1 for e in elems if not (isinstance(e.slice, cst.Index) and _is_none_or_ellipsis(e.slice.value)))
     ellipsis_seen = False
+    gathered = False  # one integer array index taken
+    scalars = 0
     for el in elems:
         sl = el.slice
         if isinstance(sl, cst.Slice):
@@ -85,13 +87,41 @@ def index_tensor(interp: "Interpreter", node: cst.Subscript, t: TensorV) -> Valu
             if pos >= len(t.shape):
                 return t.with_shape(None)
             pos += 1
+            scalars += 1
             continue
-        return t.with_shape(None)  # tensor / list indexing: advanced indexing not modelled
-    if pos > len(t.shape):
-        return t.with_shape(None)
+        if _integer_index(v, t) and not gathered:
+            # embed[tokens]: one integer array index, its shape in place of the axis it indexes
+            if pos >= len(t.shape):
+                return t.with_shape(None)
+            out.extend(v.shape)  # type: ignore[union-attr]
+            axes.extend([None] * len(v.shape))  # type: ignore[union-attr]
+            pos += 1
+            gathered = True
+            continue
+        return t.with_shape(None)  # other tensor / list indexing: advanced indexing not modelled
+    if pos > len(t.shape) or (gathered and scalars):
+        return t.with_shape(None)  # an int next to an array index is an advanced index too (numpy's placement rules)
     out.extend(t.shape[pos:])
     axes.extend(t.axes[pos:] if t.axes else [None] * (len(t.shape) - pos))
     return t.with_shape(tuple(out), tuple(axes) if t.axes else None)
+
+
+# integer dtypes each framework takes as an index array (torch reads uint8 / bool as masks)
+_INDEX_DTYPES = {
+    "torch": ("int64", "int32"),
+    "numpy": ("int64", "int32", "int16", "int8", "uint16", "uint32", "uint64"),
+    "jax": ("int64", "int32", "int16", "int8", "uint16", "uint32", "uint64"),
+}
+
+
+def _integer_index(v: Value, t: TensorV) -> bool:
+    """An array of a known integer dtype and shape indexing ``t`` of the same framework (a gather)."""
+    return (
+        isinstance(v, TensorV)
+        and v.shape is not None
+        and v.framework == t.framework
+        and v.dtype in _INDEX_DTYPES.get(t.framework or "", ())
+    )
 
 
 def _slice_size(interp: "Interpreter", sl: cst.Slice, n: Size) -> Size | None:
