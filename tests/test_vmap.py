@@ -31,6 +31,9 @@ def scale(a, s):
 
 
 cell = eqx.nn.GRUCell(8, 6, key=jax.random.PRNGKey(1))
+mha = eqx.nn.MultiheadAttention(2, 8, key_size=6, value_size=5, output_size=3, key=jax.random.PRNGKey(2))
+self_mha = eqx.nn.MultiheadAttention(2, 8, key=jax.random.PRNGKey(3))
+k1, *rest = jax.random.split(jax.random.PRNGKey(4), 4)
 
 
 def step(h, x):
@@ -99,6 +102,13 @@ CASES = [
     "jnp.ones((3, 10, 2))[None, ..., jnp.zeros((5,), dtype=jnp.int32)]",
     "jnp.arange(6)[None, :] < jnp.ones((4,))[:, None]",
     "jnp.ones((2, 3)) / jnp.sqrt(3)",
+    # equinox attention: key / value / output sizes default to query_size
+    "mha(jnp.ones((4, 8)), jnp.ones((7, 6)), jnp.ones((7, 5)))",
+    "self_mha(jnp.ones((4, 8)), jnp.ones((7, 8)), jnp.ones((7, 8)))",
+    "jax.vmap(self_mha)(jnp.ones((2, 4, 8)), jnp.ones((2, 7, 8)), jnp.ones((2, 7, 8)))",
+    # a starred unpacking of the rows of an array of known length
+    "jnp.ones((len(rest), 2))",
+    "jnp.ones((len([k1, *rest]), 1))",
 ]
 
 

@@ -579,6 +579,11 @@ class Interpreter:
                 items = None  # unpacking a tensor along dim 0: shapes of rows
                 if equal(value.shape[0], len(elems)) is Truth.TRUE:
                     items = [value.with_shape(value.shape[1:], value.axes[1:] if value.axes else None)] * len(elems)
+            elif isinstance(value, TensorV) and value.shape and len(starred) == 1:
+                # `k1, k2, *rest = jax.random.split(key, 2 + depth)`: the rows, when their number is known
+                n = value.shape[0].as_int()
+                if n is not None and len(elems) - 1 <= n <= MAX_REPEAT:
+                    items = [value.with_shape(value.shape[1:], value.axes[1:] if value.axes else None)] * n
             if items is not None and not starred and len(items) == len(elems):
                 for e, v in zip(elems, items):
                     self.assign(e.value, v)

@@ -866,7 +866,15 @@ class ModuleAnalysis:
                 # would be taken for one (titans-pytorch: a second segmentation's window read as the first one's)
                 state.summaries[sig] = (ret, inner)
         if operations_only:
-            inner = [p for p in inner if p.code not in _ANNOTATION_CHECKS]
+            # a method of an object run for its sizes: its body against its own annotations is its own analysis's;
+            # an argument of the wrong rank handed to another annotated callable fails for every size (a
+            # per-example `jax.vmap(self.block)(x)` whose block is annotated for the whole sequence), and the
+            # method's own analysis, which does not know what `self.block` is, cannot see it
+            inner = [
+                p
+                for p in inner
+                if p.code not in _ANNOTATION_CHECKS or (p.code == "SHP205" and _annotation_cause(p) == "SHP201")
+            ]
         elif sized_only:
             # an annotated function run for its arguments' sizes: what its annotations reject for any sizes (a rank)
             # is its own analysis's finding, reported in its module once, not at every call of it
@@ -1548,7 +1556,7 @@ class ModuleAnalysis:
                     inner.append(a)  # if_array(0): not an array, not mapped
                     continue
                 ax = 0
-            if ax is None:
+            if ax is None or isinstance(a, NoneV):  # None is an empty pytree: nothing to map
                 inner.append(a)
                 continue
             if not isinstance(a, TensorV) or a.shape is None or not -len(a.shape) <= ax < len(a.shape):

@@ -225,3 +225,60 @@ def _scalar_math(
     if len(args) == 1 and not kwargs and isinstance(args[0], (IntV, FloatV)):
         return TensorV((), None, fw, None, cx.origin(node, f"{qual.rsplit('.', 1)[-1]}(...)"))
     return None
+
+
+_EQX_MHA_SIZES = ("num_heads", "query_size", "key_size", "value_size", "output_size", "qk_size", "vo_size")
+
+
+def eqx_mha(cx: OpContext, node: cst.Call, args: list[Value], kwargs: dict[str, Value]) -> Value:
+    """``eqx.nn.MultiheadAttention(num_heads, query_size, key_size=None, value_size=None, output_size=None, ...)``:
+    key_size, value_size and output_size default to query_size (equinox's __init__)."""
+    vals = {n: args[i] if len(args) > i else kwargs.get(n) for i, n in enumerate(_EQX_MHA_SIZES)}
+    if len(args) > len(_EQX_MHA_SIZES):
+        return UNKNOWN
+
+    def size(n: str) -> Size | None:
+        v = vals[n]
+        if v is None or isinstance(v, NoneV):
+            v = vals["query_size"]
+        return v.size if isinstance(v, IntV) else None
+
+    return LayerV(
+        "EqxMHA",
+        (("q", size("query_size")), ("k", size("key_size")), ("v", size("value_size")), ("o", size("output_size"))),
+        node,
+    )
+
+
+def apply_eqx_mha(
+    cx: OpContext, report_node: cst.CSTNode, layer: LayerV, args: list[Value], kwargs: dict[str, Value]
+) -> Value:
+    """``attn(query, key_, value, mask=None)``: one example each, (q_seq, query_size), (kv_seq, key_size) and
+    (kv_seq, value_size); each goes through its Linear projection, so a last axis that differs from its size fails.
+    The result is (q_seq, output_size)."""
+    from ...diagnostics import details as D
+    from ...sizes import Truth, equal
+    from .layers import _in_projection
+
+    names = (("query", "q", "query_size"), ("key_", "k", "key_size"), ("value", "v", "value_size"))
+    ins = [args[i] if len(args) > i else kwargs.get(n, UNKNOWN) for i, (n, _, _) in enumerate(names)]
+    if not all(isinstance(t, TensorV) and t.shape is not None and len(t.shape) == 2 for t in ins):
+        return UNKNOWN
+    for t, (_, p, param) in zip(ins, names):
+        size = layer.param(p)
+        assert isinstance(t, TensorV) and t.shape is not None
+        if size is not None and equal(t.shape[-1], size) is Truth.FALSE:
+            cx.ctx.report(
+                report_node,
+                "SHP204",
+                {
+                    "op": "eqx.nn.MultiheadAttention",
+                    "detail": D.LayerInput("MultiheadAttention", param, size, "last-axis", t.shape[-1], t.shape),
+                },
+                cx.origins([t]),
+                spec=_in_projection(t.shape, size),
+            )
+            return UNKNOWN
+    q, o = ins[0], layer.param("o")
+    assert isinstance(q, TensorV) and q.shape is not None
+    return q.with_shape((q.shape[0], o)) if o is not None else UNKNOWN

@@ -72,6 +72,10 @@ def apply_layer(
         return UNKNOWN
     if layer.kind == "MultiheadAttention" and x.shape is not None:
         return apply_mha(cx, report_node, layer, args, kwargs)  # query, key and value
+    if layer.kind == "EqxMHA":
+        from .jax_ops import apply_eqx_mha
+
+        return apply_eqx_mha(cx, report_node, layer, args, kwargs)
     rule = LAYER_KINDS.get(layer.kind)
     if rule is None:
         return x.with_shape(None)
@@ -1378,6 +1382,10 @@ def jax_layer(cx: OpContext, node: cst.Call, qual: str, args: list[Value], kwarg
         return LayerV(
             "Linear", (("in", size(0, "in_features")), ("out", size(1, "out_features")), ("lib", "equinox")), node
         )
+    if name == "MultiheadAttention":
+        from .jax_ops import eqx_mha
+
+        return eqx_mha(cx, node, args, {k: v for k, v in kwargs.items() if k != "key"})
     if name == "MLP":
         return LayerV("Linear", (("in", size(0, "in_size")), ("out", size(1, "out_size")), ("lib", "equinox")), node)
     if name == "Embedding" and "weight" not in kwargs:
