@@ -109,6 +109,8 @@ CASES = [
     # a starred unpacking of the rows of an array of known length
     "jnp.ones((len(rest), 2))",
     "jnp.ones((len([k1, *rest]), 1))",
+    "jnp.ones((len([k for k in jax.random.split(jax.random.PRNGKey(0), 3)]), 2))",
+    "jnp.stack([jnp.ones(2) for k in jax.random.split(jax.random.PRNGKey(0), 5)])",
 ]
 
 

@@ -1065,6 +1065,16 @@ class Interpreter:
     def comprehension(self, node: cst.GeneratorExp | cst.ListComp) -> Value:
         comp = node.for_in
         it = self.eval(comp.iter)
+        rows = it.shape[0].as_int() if isinstance(it, TensorV) and it.shape and not it.alts else None
+        if rows is not None and rows <= MAX_REPEAT and isinstance(node, cst.ListComp) and isinstance(it, TensorV):
+            # [Block(key=k) for k in jax.random.split(key, n)]: n elements when n is known, each what one row builds
+            # (the rows are alike: the element is evaluated once)
+            if comp.inner_for_in is None and not comp.ifs and comp.asynchronous is None:
+                saved = dict(self.scope.vars)
+                self.assign(comp.target, it.with_shape(it.shape[1:], it.axes[1:] if it.axes else None))
+                elt = self.eval(node.elt)
+                self.scope.vars = saved
+                return SeqV((elt,) * rows, "list")
         if comp.inner_for_in is None and not comp.ifs and isinstance(it, SeqV) and comp.asynchronous is None:
             saved = dict(self.scope.vars)
             results = []
