@@ -1472,7 +1472,9 @@ def jax_generators(fw: Framework) -> dict[str, Gen]:
         target = tuple(r.choice((1, 2, 3, 6)) for _ in range(len(s) + (1 if r.random() < 0.1 else 0)))
         method = r.choice(("'linear'", "'nearest'", "'bicubic'", "method='cubic'"))
         x = f"x = {fw.tensor(s)}"
-        return _maybe_index(r, Case("image:jax.image.resize", fw.name, [x], f"jax.image.resize(x, {shape_src(target)}, {method})"))
+        return _maybe_index(
+            r, Case("image:jax.image.resize", fw.name, [x], f"jax.image.resize(x, {shape_src(target)}, {method})")
+        )
 
     g["image:jax.image.resize"] = image_resize
 
@@ -1492,7 +1494,12 @@ def jax_generators(fw: Framework) -> dict[str, Gen]:
         dims = tuple(r.randint(1, 3) for _ in range(n))
         strides = tuple(r.randint(1, 2) for _ in range(n))
         pad = r.choice(
-            ("'VALID'", "'SAME'", "'SAME_LOWER'", "(" + ", ".join(f"({r.randint(0, 1)}, {r.randint(0, 2)})" for _ in range(n)) + ",)")
+            (
+                "'VALID'",
+                "'SAME'",
+                "'SAME_LOWER'",
+                "(" + ", ".join(f"({r.randint(0, 1)}, {r.randint(0, 2)})" for _ in range(n)) + ",)",
+            )
         )
         rest = f"{shape_src(strides)}, {pad}"
         if r.random() < 0.3:

@@ -1066,7 +1066,13 @@ class Interpreter:
         comp = node.for_in
         it = self.eval(comp.iter)
         rows = it.shape[0].as_int() if isinstance(it, TensorV) and it.shape and not it.alts else None
-        if rows is not None and rows <= MAX_REPEAT and isinstance(node, cst.ListComp) and isinstance(it, TensorV):
+        if (
+            rows is not None
+            and rows <= MAX_REPEAT
+            and isinstance(node, cst.ListComp)
+            and isinstance(it, TensorV)
+            and it.shape is not None
+        ):
             # [Block(key=k) for k in jax.random.split(key, n)]: n elements when n is known, each what one row builds
             # (the rows are alike: the element is evaluated once)
             if comp.inner_for_in is None and not comp.ifs and comp.asynchronous is None:

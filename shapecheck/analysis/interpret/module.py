@@ -1597,9 +1597,14 @@ class ModuleAnalysis:
         grad: Value = UNKNOWN
         if isinstance(arg, TensorV) and (arg.dtype is None or arg.dtype.startswith(("float", "bfloat"))):
             grad = arg if not v.param("filter") else UNKNOWN
-        elif isinstance(arg, DictV) and arg.kind == "dict" and arg.items and all(
-            isinstance(t, TensorV) and t.dtype is not None and t.dtype.startswith(("float", "bfloat"))
-            for _, t in arg.items
+        elif (
+            isinstance(arg, DictV)
+            and arg.kind == "dict"
+            and arg.items
+            and all(
+                isinstance(t, TensorV) and t.dtype is not None and t.dtype.startswith(("float", "bfloat"))
+                for _, t in arg.items
+            )
         ):
             grad = arg
         if has_aux is None:
@@ -1949,7 +1954,9 @@ _RETURNS_SELF = frozenset(
 )
 _VMAPS = frozenset({"jax.vmap", "equinox.filter_vmap"})
 # transforms whose result is called as the function itself (same shapes)
-_SAME_FUNCTION = frozenset({"jax.jit", "equinox.filter_jit", "jax.checkpoint", "jax.remat", "equinox.filter_checkpoint"})
+_SAME_FUNCTION = frozenset(
+    {"jax.jit", "equinox.filter_jit", "jax.checkpoint", "jax.remat", "equinox.filter_checkpoint"}
+)
 _GRADS = frozenset({"jax.grad", "jax.value_and_grad", "equinox.filter_grad", "equinox.filter_value_and_grad"})
 
 
@@ -1977,6 +1984,8 @@ def _grad_transform(qual: str, args: list[Value], kwargs: dict[str, Value], node
         ),
         node,
     )
+
+
 _NO_AXES = object()  # in_axes not given
 
 

@@ -151,7 +151,9 @@ def _reduce_window(
     pad = vals["padding"] if vals["padding"] is not None else StrV("VALID")
     pairs: list[tuple[int, int]] = []
     if isinstance(pad, StrV) and pad.value.upper() in ("VALID", "SAME", "SAME_LOWER"):
-        if pad.value.upper() != "VALID" and (vals["window_strides"] is None or isinstance(vals["window_strides"], NoneV)):
+        if pad.value.upper() != "VALID" and (
+            vals["window_strides"] is None or isinstance(vals["window_strides"], NoneV)
+        ):
             return x.with_shape(None)  # jax pads for strides it is not given (an empty list): not modelled
         for n, w, s, d in zip(ns, dims, strides, wd):
             if pad.value.upper() == "VALID" or s <= 0:
@@ -171,7 +173,7 @@ def _reduce_window(
         return x.with_shape(None)
     out = []
     for n, w, s, (lo, hi), b, d in zip(ns, dims, strides, pairs, bd, wd):
-        o = _window_out(n, w, s, lo, hi, b, d)  # type: ignore[arg-type]
+        o = _window_out(n, w, s, lo, hi, b, d)
         if o is None:
             return x.with_shape(None)
         out.append(Size.const(o))

@@ -89,12 +89,12 @@ def index_tensor(interp: "Interpreter", node: cst.Subscript, t: TensorV) -> Valu
             pos += 1
             scalars += 1
             continue
-        if _integer_index(v, t) and not gathered:
+        if isinstance(v, TensorV) and v.shape is not None and _integer_index(v, t) and not gathered:
             # embed[tokens]: one integer array index, its shape in place of the axis it indexes
             if pos >= len(t.shape):
                 return t.with_shape(None)
-            out.extend(v.shape)  # type: ignore[union-attr]
-            axes.extend([None] * len(v.shape))  # type: ignore[union-attr]
+            out.extend(v.shape)
+            axes.extend([None] * len(v.shape))
             pos += 1
             gathered = True
             continue
