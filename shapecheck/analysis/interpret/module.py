@@ -866,14 +866,20 @@ class ModuleAnalysis:
                 # would be taken for one (titans-pytorch: a second segmentation's window read as the first one's)
                 state.summaries[sig] = (ret, inner)
         if operations_only:
-            # a method of an object run for its sizes: its body against its own annotations is its own analysis's;
-            # an argument of the wrong rank handed to another annotated callable fails for every size (a
-            # per-example `jax.vmap(self.block)(x)` whose block is annotated for the whole sequence), and the
-            # method's own analysis, which does not know what `self.block` is, cannot see it
+            # a method of an object run for its sizes: its body against its own annotations is its own analysis's.
+            # Except an argument of the wrong rank handed by a transform's call (`jax.vmap(self.block)(x)`, a
+            # per-example block annotated for the whole sequence): it fails for every size, and the method's own
+            # analysis, which does not know what `self.block` is, cannot see it
             inner = [
                 p
                 for p in inner
-                if p.code not in _ANNOTATION_CHECKS or (p.code == "SHP205" and _annotation_cause(p) == "SHP201")
+                if p.code not in _ANNOTATION_CHECKS
+                or (
+                    p.code == "SHP205"
+                    and _annotation_cause(p) == "SHP201"
+                    and isinstance(p.node, cst.Call)
+                    and isinstance(p.node.func, cst.Call)
+                )
             ]
         elif sized_only:
             # an annotated function run for its arguments' sizes: what its annotations reject for any sizes (a rank)
