@@ -378,8 +378,6 @@ def broadcast_shapes(
             continue
         if equal(x, y) is Truth.FALSE and greater_equal(x, 2) is Truth.TRUE and greater_equal(y, 2) is Truth.TRUE:
             return None, (i, x, y)
-        if x.as_int() is not None and y.as_int() is not None and x.as_int() != y.as_int():
-            return None, (i, x, y)  # an empty axis (0) against any size but 0 and 1: no broadcast
         unknown = True
         out.append(x)
     return (None if unknown else tuple(reversed(out))), None
