@@ -815,6 +815,28 @@ def _random_sized(
     return random_sized(cx, node, fw, qual, args, kwargs)
 
 
+@FUNCTIONS.register("numpy.random.choice")
+def _random_choice(
+    cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]
+) -> Value | None:
+    """``np.random.choice(n, size)`` / ``rng.choice(len(x), k, replace=False)``: ``size`` draws from ``range(n)`` or
+    from a 1-d array, so the shape is ``size``. A many-axis array (a Generator draws rows of it), ``axis=``, or no
+    size (a scalar): not this rule."""
+    if set(kwargs) - {"size", "replace", "p", "shuffle"}:
+        return None
+    a = args[0] if args else None
+    size = kwargs["size"] if "size" in kwargs else (args[1] if len(args) > 1 else None)
+    if size is None or isinstance(size, NoneV):
+        return None
+    if isinstance(a, IntV) and not a.assumed:
+        dtype: str | None = "int64"
+    elif isinstance(a, TensorV) and a.shape is not None and len(a.shape) == 1:
+        dtype = a.dtype
+    else:
+        return None
+    return _sized(cx, node, "choice", [size], dtype, fw)
+
+
 @FUNCTIONS.register("jax.random.PRNGKey", "jax.random.key")
 def _prng_key(
     cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]
