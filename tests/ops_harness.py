@@ -1425,6 +1425,18 @@ def numpy_generators(fw: Framework) -> dict[str, Gen]:
 
     g["construct:default_rng"] = rng
 
+    def choice(r: random.Random) -> Case:
+        s = rand_shape(r, 1, 3)
+        n = r.choice((5, 40))
+        a = r.choice((str(n), f"np.arange({n})", f"np.zeros(({n},), dtype=np.float32)", f"np.zeros(({n}, 2))"))
+        size = r.choice((shape_src(s), f"size={shape_src(s)}", str(s[0]), "size=None"))
+        replace = r.choice(("", ", replace=False", ", replace=True"))
+        gen = r.choice(("np.random", "rng"))
+        expr = f"{gen}.choice({a}, {size}{replace})" if "=" not in size else f"{gen}.choice({a}{replace}, {size})"
+        return _maybe_index(r, Case("construct:random.choice", fw.name, ["rng = np.random.default_rng(0)"], expr))
+
+    g["construct:random.choice"] = choice
+
     def casts(r: random.Random) -> Case:
         s = rand_shape(r)
         x = f"x = {fw.tensor(s)}"
