@@ -624,11 +624,14 @@ class Interpreter:
             else:
                 self.forget_object(obj, target.attr.value, value)
         elif isinstance(target, cst.Subscript):
-            if self.store_item(target, value, []):
+            # only a chain of plain indexes on a variable is evaluated here (``groups[ind][key]``): an index or a
+            # container with a call in it (``f(x)[0][1] = v``) would run the call a second time
+            plain = _plain_item_chain(target)
+            if plain and self.store_item(target, value, []):
                 return
             # xs[i] = t: an element changed that is not tracked; groups[k][name] = t changes groups itself
             root = _subscript_root(target)
-            if root is not target.value and isinstance(self.eval(target.value), (DictV, SeqV)):
+            if plain and root is not target.value and isinstance(self.eval(target.value), (DictV, SeqV)):
                 self.forget_if_list(root)
             self.forget_if_list(target.value)
             self.forget_object(target.value)
@@ -1499,6 +1502,20 @@ def _decorator_name(d: cst.Decorator) -> str:
 
 
 _SIZED_CONTAINERS = frozenset({"Sequential", "ModuleList", "ModuleDict", "ParameterList", "ParameterDict"})
+
+
+def _plain_item_chain(node: cst.Subscript) -> bool:
+    """``groups[ind][key]``, ``self.cache["k"]``: subscripts whose every index is one name or constant, on a variable
+    (or ``self.x``), so evaluating the chain runs nothing."""
+    current: cst.BaseExpression = node
+    while type(current) is cst.Subscript:
+        elements = current.slice
+        if len(elements) != 1 or not isinstance(elements[0].slice, cst.Index) or elements[0].slice.star is not None:
+            return False
+        if not isinstance(elements[0].slice.value, (cst.Name, cst.Integer, cst.SimpleString)):
+            return False
+        current = current.value
+    return _var_key(current) is not None
 
 
 def _subscript_root(node: cst.BaseExpression) -> cst.BaseExpression:
