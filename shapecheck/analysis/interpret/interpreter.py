@@ -638,15 +638,12 @@ class Interpreter:
 
     def store_item(self, target: cst.Subscript, value: Value, replaced: list[Value]) -> bool:
         """``d[key] = v``, ``xs[1] = v``, ``groups[ind][key] = v`` (a list of dicts filled in a loop): the variable
-        holding the dict or list gets the container with that entry set, when the index is a plain name or constant
-        whose value is a known string (dict) or an int within the list. Other names holding a replaced container
-        (aliases) are no longer trusted. False when not tracked (the caller forgets what may have changed)."""
-        elements = target.slice
-        if len(elements) != 1 or not isinstance(elements[0].slice, cst.Index) or elements[0].slice.star is not None:
-            return False
-        index = elements[0].slice.value
-        if not isinstance(index, (cst.Name, cst.Integer, cst.SimpleString)):
-            return False
+        holding the dict or list gets the container with that entry set, when the index's value is a known string
+        (dict) or an int within the list. Only for a chain ``_plain_item_chain`` accepts (every index one name or
+        constant, on a variable). Other names holding a replaced container (aliases) are no longer trusted. False
+        when not tracked (the caller forgets what may have changed)."""
+        index = target.slice[0].slice
+        assert isinstance(index, cst.Index)
         container = target.value
         key: str | None = None
         if isinstance(container, cst.Subscript):
@@ -656,7 +653,7 @@ class Interpreter:
             if key is None or key not in self.scope.vars or (key.startswith("self.") and not self.frame.building):
                 return False
             old = self.scope.vars[key]
-        new = _with_item(old, self.eval(index), value)
+        new = _with_item(old, self.eval(index.value), value)
         if new is None:
             return False
         replaced.append(old)

@@ -2540,6 +2540,10 @@ _RANDOM_STATE_MAKERS = {
 _RANDOM_STATES = frozenset(_RANDOM_STATE_MAKERS.values())
 
 
+# values of these kinds are never called as functions (callable(d) and inspect.isfunction(d) are False)
+_PLAIN_DATA = (TensorV, IntV, FloatV, StrV, NoneV, SeqV, BoolV, DictV)
+
+
 def _isfunction(v: Value) -> Value:
     """``inspect.isfunction(d)``: a plain function or lambda of the analysed code is one; a bound method, a class, a
     partial, a tensor, a number, a string, None, a sequence are not. Objects and anything else: unknown."""
@@ -2547,7 +2551,7 @@ def _isfunction(v: Value) -> Value:
         return BoolV(v.bound_self is None)
     if (isinstance(v, RefV) and v.qualname.startswith("class:")) or (isinstance(v, LayerV) and v.kind == "partial"):
         return BoolV(False)
-    if isinstance(v, (TensorV, IntV, FloatV, StrV, NoneV, SeqV, BoolV, DictV)):
+    if isinstance(v, _PLAIN_DATA):
         return BoolV(False)
     return UNKNOWN
 
@@ -2559,6 +2563,6 @@ def _callable(v: Value) -> Value:
         return BoolV(True)
     if isinstance(v, LayerV) and v.kind == "partial":
         return BoolV(True)
-    if isinstance(v, (TensorV, IntV, FloatV, StrV, NoneV, SeqV, BoolV, DictV)):
+    if isinstance(v, _PLAIN_DATA):
         return BoolV(False)
     return UNKNOWN
