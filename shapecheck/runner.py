@@ -333,6 +333,19 @@ def _preload(shares: list[list[Item]], project: Any) -> None:
             project.module(m)
 
 
+def _freeze(project: Any) -> None:
+    """Before the fork: what this process holds (the preloaded modules, the imported code) moves out of the
+    collector's reach for the rest of the run (``gc.freeze``, as CPython's documentation advises before a fork). The
+    workers share these pages with the parent; a collection walking them wrote into every object's header, so each
+    worker's pages were copied, and ``Project.trim``'s one collection in a whole-corpus run walked 2.8 M objects of
+    which a fifth were garbage (mostly preloaded modules it had forgotten). A frozen module that trim forgets stays
+    in memory, as it does in the parent's pages of every worker, and no longer counts towards a collection."""
+    import gc
+
+    project.frozen.update(id(ma) for ma in project.modules.values())
+    gc.freeze()
+
+
 def _run_parallel(todo: list[Item], n: int, files: list[Path], project: Any) -> dict[int, list[Finding]]:
     """``todo`` over ``n`` workers (see ``_work``): this process and ``n - 1`` children. Files of a child that died are
     left out (the caller analyses them)."""
@@ -351,6 +364,7 @@ def _run_parallel(todo: list[Item], n: int, files: list[Path], project: Any) -> 
     forked = ctx.get_start_method() == "fork"
     if forked:
         _preload(_shares(sources, n, segments), project)
+        _freeze(project)
     running = []
     for w in range(1, n):
         recv, send = ctx.Pipe(duplex=False)

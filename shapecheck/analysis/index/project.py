@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import operator
 import os
 import re
 from dataclasses import dataclass
@@ -23,6 +24,7 @@ if TYPE_CHECKING:
 
 # characters of source whose parsed modules a project keeps between files (about 60 bytes of memory per character)
 MODULE_BUDGET = 6_000_000
+_TEXT_OF = operator.attrgetter("text")
 
 # libraries shapecheck models itself (pattern engine, annotations, stubs): their names never resolve into analysed
 # source, even when the tree being checked contains their code (einops's own repository, a vendored jaxtyping)
@@ -517,6 +519,9 @@ class Project:
         self._canonical_cache: dict[str, str] = {}
         self._star_cache: dict[tuple[str, str], str | None] = {}
         self._forgotten = 0  # characters of source of modules trim() dropped since the last collection
+        # ids of the analyses loaded before a parallel run forked (runner._run_parallel): the collector never walks
+        # them (gc.freeze), so forgetting one frees nothing and does not count towards a collection
+        self.frozen: set[int] = set()
         for f in files or []:
             self.add_file(f)
 
@@ -585,13 +590,15 @@ class Project:
         Called between files, never during an analysis: a forgotten module is parsed again if a later file needs it.
         Keeps a long run over a large tree (one process analyses many packages) within a bounded memory.
         """
-        total = sum(len(m.text) for m in self.modules.values())
+        total = sum(map(len, map(_TEXT_OF, self.modules.values())))  # after every file: no Python-level loop
         for name in list(self.modules):
             if total <= budget:
                 break
-            size = len(self.modules.pop(name).text)
+            forgotten = self.modules.pop(name)
+            size = len(forgotten.text)
             total -= size
-            self._forgotten += size
+            if id(forgotten) not in self.frozen:
+                self._forgotten += size
         if self._forgotten > budget // 4:
             # a module's objects refer to each other (analysis <-> its rule objects): only the cyclic collector frees
             # them, and the check run turns its automatic passes off (runner._collector_off)
