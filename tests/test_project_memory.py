@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import gc
 from pathlib import Path
+
+import pytest
 
 from shapecheck.analysis.index.project import Project
 from shapecheck.config import Config
@@ -53,12 +56,15 @@ def test_trim_forgets_least_recently_used(tmp_path: Path) -> None:
     assert project.module("pkg.lib1") is not None  # parsed again on demand
 
 
-def test_findings_identical_under_a_tiny_budget(tmp_path: Path, monkeypatch) -> None:
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_findings_identical_under_a_tiny_budget(tmp_path: Path, monkeypatch, jobs: int) -> None:
+    """With ``jobs=2`` (8 files: the run forks) the preloaded modules are frozen before the fork and trimmed at once."""
     files = _tree(tmp_path, 4)
-    roomy = run(files, Config(root=str(tmp_path)), jobs=1, use_cache=False)
+    roomy = run(files, Config(root=str(tmp_path)), jobs=jobs, use_cache=False)
     monkeypatch.setattr("shapecheck.analysis.index.project.MODULE_BUDGET", 1)
     monkeypatch.setattr(Project.trim, "__defaults__", (1,))
-    tight = run(files, Config(root=str(tmp_path)), jobs=1, use_cache=False)
+    tight = run(files, Config(root=str(tmp_path)), jobs=jobs, use_cache=False)
+    assert gc.get_freeze_count() == 0  # the run hands everything back to the collector when it ends
     assert [(f.path, f.line, f.code) for f in roomy] == [(f.path, f.line, f.code) for f in tight]
     assert sorted((Path(f.path).name, f.line, f.code) for f in roomy) == [
         (f"user{i}.py", 7, "SHP205") for i in range(4)

@@ -272,7 +272,8 @@ def unmask(ma: "ModuleAnalysis", node: cst.CSTNode | None = None) -> None:
     statement that does not parse whole (it parsed with its bodies blanked) keeps its blanked bodies: they run as
     ``...``, which binds nothing.
     """
-    import libcst as cst
+
+    from .cst_parse import parse_module
 
     where = ma.fragment_of.get(id(node)) if node is not None else None
     if node is not None and where is None:
@@ -282,7 +283,7 @@ def unmask(ma: "ModuleAnalysis", node: cst.CSTNode | None = None) -> None:
     if where is not None:
         stmt, (first, last) = where
         try:  # the statement alone: a top-level statement starts a line, so only line numbers shift
-            tree = cst.parse_module("".join(_LINE.findall(ma.text)[first - 1 : last]))
+            tree = parse_module("".join(_LINE.findall(ma.text)[first - 1 : last]))
         except Exception:
             tree = None
         if tree is None or len(tree.body) != 1 or not _pair(stmt, tree.body[0], mapping):
@@ -296,7 +297,7 @@ def unmask(ma: "ModuleAnalysis", node: cst.CSTNode | None = None) -> None:
         ma.masked = False
         ma.fragment_of.clear()
         try:
-            full = cst.parse_module(ma.text)
+            full = parse_module(ma.text)
         except Exception:
             return
         if not _pair(ma.tree, full, mapping):
@@ -629,7 +630,7 @@ class Project:
                 from ..interpret.budget import shrink_long_functions
 
                 text = shrink_long_functions(text)[0]  # a giant function of an imported module: not parsed
-                import libcst as cst  # deferred: a warm cache hit in a host never needs the parser
+                from .cst_parse import parse_module  # deferred: a warm cache hit in a host never needs the parser
             except Exception:
                 return None
             read = None
@@ -640,12 +641,12 @@ class Project:
             tree = None
             if bodies:
                 try:
-                    tree = cst.parse_module(blank_bodies(text, bodies))
+                    tree = parse_module(blank_bodies(text, bodies))
                 except Exception:
                     bodies = ()
             if tree is None:
                 try:
-                    tree = cst.parse_module(text)
+                    tree = parse_module(text)
                 except Exception:
                     return None
             ma = ModuleAnalysis(text, str(path), tree, self, name, name in self.packages)

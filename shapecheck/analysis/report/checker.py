@@ -12,6 +12,7 @@ import libcst as cst
 from ...diagnostics import Edit, Finding, Witness, make
 from ...diagnostics import details as D
 from ...diagnostics.render import message
+from ..index.cst_parse import parse_module
 from ..interpret.context import Context, OpSpec, Pending
 
 if TYPE_CHECKING:
@@ -47,7 +48,7 @@ def parse(text: str, path: str, project: "Project | None" = None, name: str = ""
         return refused
     cpython_error = refused
     try:
-        return cst.parse_module(text)
+        return parse_module(text)
     except cst.ParserSyntaxError as exc:
         if cpython_error is not None:
             line, col = cpython_error.lineno or 1, cpython_error.offset or 1
