@@ -631,7 +631,10 @@ class Interpreter:
                 return
             # xs[i] = t: an element changed that is not tracked; groups[k][name] = t changes groups itself
             root = _subscript_root(target)
-            if plain and root is not target.value and isinstance(self.eval(target.value), (DictV, SeqV)):
+            held = self.eval(target.value) if plain else UNKNOWN
+            if isinstance(held, TensorV):
+                return  # self.centroids[j] = row: an array's items set in place, its shape and the object unchanged
+            if plain and root is not target.value and isinstance(held, (DictV, SeqV)):
                 self.forget_if_list(root)
             self.forget_if_list(target.value)
             self.forget_object(target.value)

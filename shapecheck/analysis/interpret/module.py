@@ -759,7 +759,7 @@ class ModuleAnalysis:
         depth = interp.frame.depth
         if isinstance(bound_self, ObjV) and bound_self.concrete and fi.return_ann is None:
             key = _local_object_key(interp, node, bound_self)
-            if key is not None and objects.sets_own_attrs(self, fi, bound_self):
+            if (key is not None or _on_new_object(node, bound_self)) and objects.sets_own_attrs(self, fi, bound_self):
                 return self.call_on_local_object(interp, node, fi, bound, bound_self, key)
         if fi.return_ann is not None:
             mark = counter_mark()
@@ -1032,15 +1032,24 @@ class ModuleAnalysis:
         return rets[0] if len(rets) == 1 else UNKNOWN
 
     def call_on_local_object(
-        self, interp: Interpreter, node: cst.CSTNode, fi: FunctionInfo, bound: dict[str, Value], obj: ObjV, key: str
+        self,
+        interp: Interpreter,
+        node: cst.CSTNode,
+        fi: FunctionInfo,
+        bound: dict[str, Value],
+        obj: ObjV,
+        key: str | None,
     ) -> Value:
         """``builder(stem, block_args)`` / ``builder.build(...)`` on a helper object (a plain class) a local variable
         holds: the method runs with the object's attributes as ``self.x`` and what it assigns to them is the
-        object's afterwards (``builder.in_chs`` after the call is the last stage's width)."""
+        object's afterwards (``builder.in_chs`` after the call is the last stage's width). ``key`` None: the object
+        was just built by the call's own receiver (``KMeans(k).fit(x)``), no variable holds it. A method that
+        returns ``self`` returns the object with what it assigned."""
         depth = interp.frame.depth
         state = function_state(fi)
         if state.analysing or depth >= MAX_INLINE_DEPTH or fi.has_unknown_decorators:
-            self._forget_local_object(interp, key, obj)
+            if key is not None:
+                self._forget_local_object(interp, key, obj)
             return UNKNOWN
         callee_ctx = fi.module.ctx
         callee_ctx.suppress_depth += 1
@@ -1061,10 +1070,13 @@ class ModuleAnalysis:
         for k, v in scope.vars.items():
             if k.startswith("self."):
                 attrs[k[5:]] = v
-        if interp.scope.vars.get(key) is obj:
-            interp.scope.vars[key] = ObjV(obj.cls_key, tuple(attrs.items()), True)
+        after = ObjV(obj.cls_key, tuple(attrs.items()), True)
+        if key is not None and interp.scope.vars.get(key) is obj:
+            interp.scope.vars[key] = after
         rets = [v for _, v in scope.returns]
-        return rets[0] if len(rets) == 1 else UNKNOWN
+        if len(rets) != 1:
+            return UNKNOWN
+        return after if _returns_self(fi) else rets[0]
 
     def _forget_local_object(self, interp: Interpreter, key: str, obj: ObjV) -> None:
         if interp.scope.vars.get(key) is obj:
@@ -2094,6 +2106,31 @@ def _local_object_key(interp: Interpreter, node: cst.CSTNode, obj: ObjV) -> str 
     if any(k != base.value and (v is obj or _holds(v, obj, 3)) for k, v in interp.scope.vars.items()):
         return None
     return base.value
+
+
+def _on_new_object(node: cst.CSTNode, obj: ObjV) -> bool:
+    """Is ``node`` a method call on the object its receiver's constructor call just built (``KMeans(k).fit(x)``)?
+    No variable holds that object, so what the method assigns to ``self`` is only seen through what it returns."""
+    if not isinstance(node, cst.Call) or not isinstance(node.func, cst.Attribute):
+        return False
+    base = node.func.value
+    if not isinstance(base, cst.Call):
+        return False
+    name = (dotted(base.func) or "").rsplit(".", 1)[-1]
+    return bool(name) and obj.cls_key.replace(":", ".").rsplit(".", 1)[-1] == name
+
+
+def _returns_self(fi: FunctionInfo) -> bool:
+    """Does the method end with ``return self`` (its first parameter)? (An equal value is not enough: instances
+    built with the same arguments share one value, ``return Scaler()`` would look the same.)"""
+    body = fi.node.body
+    if not isinstance(body, cst.IndentedBlock) or not body.body or not fi.params:
+        return False
+    last = body.body[-1]
+    if not isinstance(last, cst.SimpleStatementLine) or len(last.body) != 1:
+        return False
+    ret = last.body[0]
+    return isinstance(ret, cst.Return) and isinstance(ret.value, cst.Name) and ret.value.value == fi.params[0].name
 
 
 def _var_key_of(node: cst.BaseExpression) -> str | None:

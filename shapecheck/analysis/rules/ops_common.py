@@ -139,6 +139,8 @@ SAME_SHAPE = {
     "normal_",
     "uniform_",
     "copy_",
+    # numpy / jax arrays' x.copy() and np.copy(x) (a torch tensor has no copy method)
+    "copy",
     "nan_to_num",
     "erf",
     "softplus",
