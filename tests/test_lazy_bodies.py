@@ -87,7 +87,15 @@ def test_findings_do_not_depend_on_blanked_bodies(tmp_path: Path) -> None:
     assert [(code, line) for code, line, *_ in lazy] == [("SHP204", 9), ("SHP201", 14)]
     reshape = lazy[0]
     assert any(note.endswith(f"{files[1]}:22 in flatten() for the arguments of this call") for note in reshape[6])
+    # flatten() fails inside for f()'s argument: to know whether helpers.py reports that failure on its own (then
+    # the call site would not repeat it), the module is analysed in full, whichever process checks it
+    assert project.modules["pkg.helpers"].analysed
+    # with a call that fits, nothing needs helpers.py's own findings: only what runs is parsed
+    (files[2]).write_text(MAIN.replace("torch.zeros(2, 4)", "torch.zeros(3, 5)"))
+    fits, project = _check(files, blank=True)
+    assert [(code, line) for code, line, *_ in fits] == [("SHP201", 14)]
     helpers = project.modules["pkg.helpers"]
+    assert not helpers.analysed
     # flatten() ran and Box.__init__ gave Box its attributes: their statements were parsed; unused() never ran
     assert len(helpers.other_trees) == 2
     unused = helpers.functions["pkg.helpers:unused"]
@@ -172,3 +180,52 @@ def test_imported_file_cpython_refuses_is_reported_whichever_reads_it_first(tmp_
         return [(Path(f["path"]).name, f["line"], f["column"], f["code"]) for f in json.loads(proc.stdout)]
 
     assert findings(1) == findings(2) == [("b.py", 8, 205, "SHP901")]
+
+
+CALLEE = """import torch
+from jaxtyping import Float
+
+
+def wrap(u: Float[torch.Tensor, "c n"]) -> Float[torch.Tensor, "c n"]:
+    return u
+
+
+def plot(u: Float[torch.Tensor, "1 n n"]):
+    return wrap(u)  # rank 3 into "c n": fails for every argument, reported here on its own
+"""
+
+CALLER = """import torch
+from pkg.z_plot import plot
+
+
+def test_plot_{k}():
+    plot(torch.zeros(1, {n}, {n}))
+"""
+
+
+def test_callee_failure_reported_once_whichever_process_analysed_the_callee(tmp_path: Path) -> None:
+    """An inlined callee's failure that its own module reports (for any argument) is not repeated at the call sites.
+    That used to depend on whether the process had analysed the callee's file before the caller's: with ``-j 2`` the
+    callers the other worker checked repeated it (exponax: 169 findings with -j 1, 206 with -j 2)."""
+    pkg = tmp_path / "pkg"
+    pkg.mkdir()
+    (tmp_path / "pyproject.toml").write_text("[project]\nname = 'x'\n")
+    (pkg / "__init__.py").write_text("")
+    (pkg / "z_plot.py").write_text(CALLEE)  # sorted last: the callers come first in every process
+    for k in range(10):
+        (pkg / f"a{k}.py").write_text(CALLER.format(k=k, n=k + 2))
+
+    def findings(jobs: int) -> list[tuple[object, ...]]:
+        proc = subprocess.run(
+            [sys.executable, "-m", "shapecheck", "check", "--no-cache", "--format", "json", "-j", str(jobs), "pkg"],
+            cwd=tmp_path,
+            capture_output=True,
+            text=True,
+            timeout=300,
+            env={**os.environ, "PYTHONPATH": str(ROOT)},
+        )
+        assert proc.returncode == 1, proc.stderr
+        return [(Path(f["path"]).name, f["line"], f["code"]) for f in json.loads(proc.stdout)]
+
+    one, two = findings(1), findings(2)
+    assert one == two == [("z_plot.py", 10, "SHP205")]

@@ -889,10 +889,15 @@ class ModuleAnalysis:
         return ret
 
     def report_inner(self, node: cst.CSTNode, callee: "ModuleAnalysis", what: str, inner: list[Pending]) -> None:
-        """Definite findings of an inlined callee, reported at this call with a note naming the inner line."""
-        standalone = {(p.node, p.code) for p in callee.ctx.pending}  # reported in the callee itself already
+        """Definite findings of an inlined callee, reported at this call with a note naming the inner line. A
+        failure the callee's module reports on its own (where it is, for any arguments) is not repeated here."""
         if callee is not self and self.replaces_modules:
             return  # the callee may run with this module's stand-ins for what it imports
+        if callee is not self and not callee.analysed and any(p.code.startswith("SHP2") for p in inner):
+            # what the callee's module reports on its own must be known whichever files this process happened to
+            # analyse before (with -j 2 the callee's file may be another worker's): a finding must not depend on -j
+            callee.analyse()
+        standalone = {(p.node, p.code) for p in callee.ctx.pending}  # reported in the callee itself already
         for p in inner:
             if p.code.startswith("SHP2"):
                 if (p.node, p.code) in standalone:
