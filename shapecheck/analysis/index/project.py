@@ -444,6 +444,9 @@ class _ModulesOnDisk(dict[str, Path]):
         super().__init__()
         self.roots, self.packages = roots, packages
         self._missing: set[str] = set()  # names looked for and not found (a lookup costs file-system calls)
+        # (root, first component) -> is that a folder: a name whose first component is no folder of a root has no
+        # file below it there (``torch.nn.functional`` is looked for under every root of a whole-corpus run)
+        self._top_dirs: dict[tuple[str, str], bool] = {}
 
     def _find(self, name: object) -> bool:
         if isinstance(name, str) and name.partition(".")[0] in MODELLED:
@@ -456,9 +459,16 @@ class _ModulesOnDisk(dict[str, Path]):
         if all(p.isidentifier() for p in parts):
             # the common case, with strings (pathlib's objects cost more than the file-system calls here): the same
             # candidates as below, since identifiers are plain path components
+            nested = len(parts) > 1
             for root in self.roots:
-                prefix = os.path.join(str(root), *parts)
+                top = str(root)
+                is_dir = self._top_dirs.get((top, parts[0]))
+                if is_dir is None:
+                    is_dir = self._top_dirs[(top, parts[0])] = os.path.isdir(os.path.join(top, parts[0]))
+                prefix = os.path.join(top, *parts)
                 for cand, is_pkg in ((os.path.join(prefix, "__init__.py"), True), (prefix + ".py", False)):
+                    if (is_pkg or nested) and not is_dir:
+                        continue  # below a folder that does not exist
                     if os.path.isfile(cand):
                         self[name] = _shown(Path(cand))
                         if is_pkg:
