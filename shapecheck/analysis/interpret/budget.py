@@ -22,8 +22,6 @@ from __future__ import annotations
 import os
 import threading
 import time
-from contextlib import contextmanager
-from typing import Iterator
 
 from ...diagnostics.details import BudgetLimit
 
@@ -51,12 +49,12 @@ def _limit(name: str, default: float) -> float:
 
 
 class Budget:
-    def __init__(self, steps: int | None = None, seconds: float | None = None) -> None:
+    def __init__(self, steps: int | None = None, seconds: float | None = None, now: float | None = None) -> None:
         self.steps = int(steps if steps is not None else _limit("SHAPECHECK_FUNCTION_STEPS", DEFAULT_STEPS))
         self.seconds = seconds if seconds is not None else _limit("SHAPECHECK_FUNCTION_SECONDS", DEFAULT_SECONDS)
         self.used = 0
         self.checks = 0
-        self.deadline = time.process_time() + self.seconds
+        self.deadline = (time.process_time() if now is None else now) + self.seconds
 
     def tick(self, steps: int = 1) -> None:
         self.used += steps
@@ -84,21 +82,27 @@ def tick(steps: int = 1) -> None:
         stack[-1].tick(steps)
 
 
-@contextmanager
-def budgeted() -> Iterator[Budget]:
-    """A fresh budget for the analysis inside (a function analysed on its own, a module body). BudgetExceeded
-    raised inside is the caller's to catch; nested budgets (a module imported while a function runs) are separate."""
-    budget = Budget()
-    stack = _stack()
-    outer = stack[-1] if stack else None
-    started = time.process_time()
-    stack.append(budget)
-    try:
-        yield budget
-    finally:
-        stack.pop()
-        if outer is not None:  # the time spent in the nested analysis is not the outer function's
-            outer.deadline += time.process_time() - started
+class budgeted:
+    """``with budgeted() as budget:`` a fresh budget for the analysis inside (a function analysed on its own, a module
+    body). BudgetExceeded raised inside is the caller's to catch; nested budgets (a module imported while a function
+    runs) are separate. A class rather than a generator context manager: one is entered per inlined call."""
+
+    __slots__ = ("_stack", "_outer", "_started")
+
+    def __enter__(self) -> Budget:
+        self._stack = stack = _stack()
+        self._outer = outer = stack[-1] if stack else None
+        self._started = started = time.process_time()
+        # a nested budget (an inlined call's, an imported module's) has the outermost one's limits: the environment is
+        # read once per analysis, not once per call
+        budget = Budget(outer.steps, outer.seconds, started) if outer is not None else Budget(now=started)
+        stack.append(budget)
+        return budget
+
+    def __exit__(self, *exc: object) -> None:
+        self._stack.pop()
+        if self._outer is not None:  # the time spent in the nested analysis is not the outer function's
+            self._outer.deadline += time.process_time() - self._started
 
 
 def _max_lines() -> int:
