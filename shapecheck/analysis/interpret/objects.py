@@ -9,7 +9,7 @@ non-integer default is a positive integer symbol, so what fails holds for every 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 import libcst as cst
 
@@ -708,17 +708,22 @@ def keeps_arguments(fi: FunctionInfo) -> bool:
 
     ok = True
     stack: list[cst.CSTNode] = [fi.node.body]
+    # exact types (libcst's node classes are ABCs, slow under isinstance, and these have no subclasses)
+    nested = (cst.FunctionDef, cst.ClassDef, cst.Lambda)
+    targets = (cst.AssignTarget, cst.AugAssign, cst.AnnAssign, cst.Del)
     while stack and ok:
         n = stack.pop()
-        if isinstance(n, (cst.FunctionDef, cst.ClassDef, cst.Lambda)):
+        tp = type(n)
+        if tp in nested:
             ok = False
-        elif isinstance(n, (cst.AssignTarget, cst.AugAssign, cst.AnnAssign, cst.Del)):
-            ok = not (isinstance(n.target, (cst.Attribute, cst.Subscript)) and root(n.target) is not None)
-        elif isinstance(n, cst.Call):
-            if isinstance(n.func, cst.Attribute) and root(n.func.value) is not None:
+        elif tp in targets:
+            ok = not (isinstance(n.target, (cst.Attribute, cst.Subscript)) and root(n.target) is not None)  # type: ignore[attr-defined]
+        elif tp is cst.Call:
+            call = cast(cst.Call, n)
+            if isinstance(call.func, cst.Attribute) and root(call.func.value) is not None:
                 ok = False  # config.update(...): a method may change its object
-            elif any(root(a.value) is not None and not isinstance(a.value, cst.Attribute) for a in n.args):
-                ok = _callee_keeps(fi, n.func)
+            elif any(root(a.value) is not None and not isinstance(a.value, cst.Attribute) for a in call.args):
+                ok = _callee_keeps(fi, call.func)
         stack.extend(children(n))
     st.keeps_args = ok
     return ok
@@ -735,23 +740,29 @@ def read_only_params(fi: FunctionInfo) -> frozenset[str]:
     from .walk import children
 
     params = {p.name for p in fi.params if p.kind in ("pos", "posonly", "kwonly")} - {"self"}
+    if not params:  # nothing to find: the body is not walked
+        st.reads_only = frozenset()
+        return st.reads_only
     bad: set[str] = set()
     ok_names: set[int] = set()  # id of Name nodes used as a direct argument of a pure call
     stack: list[cst.CSTNode] = [fi.node.body]
     m = fi.module
+    # exact types (libcst's node classes are ABCs, slow under isinstance, and these have no subclasses)
+    Call, Name, nested = cst.Call, cst.Name, (cst.FunctionDef, cst.ClassDef, cst.Lambda)
     while stack:
         n = stack.pop()
-        if isinstance(n, (cst.FunctionDef, cst.ClassDef, cst.Lambda)):
+        tp = type(n)
+        if tp in nested:
             bad = set(params)
             break
-        if isinstance(n, cst.Call) and _pure_callee(m, n.func):
-            for a in n.args:
-                if isinstance(a.value, cst.Name) and not a.star:
+        if tp is Call and _pure_callee(m, n.func):  # type: ignore[attr-defined]
+            for a in n.args:  # type: ignore[attr-defined]
+                if type(a.value) is Name and not a.star:
                     ok_names.add(id(a.value))
-        elif isinstance(n, cst.Name) and n.value in params and id(n) not in ok_names:
-            bad.add(n.value)
-        if isinstance(n, cst.Call) and isinstance(n.func, cst.Name):
-            stack.extend(a for a in n.args)  # the called name itself is no use of a parameter's list
+        elif tp is Name and n.value in params and id(n) not in ok_names:  # type: ignore[attr-defined]
+            bad.add(n.value)  # type: ignore[attr-defined]
+        if tp is Call and type(n.func) is Name:  # type: ignore[attr-defined]
+            stack.extend(n.args)  # type: ignore[attr-defined]  # the called name itself is no use of a parameter's list
             continue
         stack.extend(children(n))
     st.reads_only = frozenset(params - bad)
