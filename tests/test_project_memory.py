@@ -96,3 +96,19 @@ def test_star_imports_are_read_not_analysed(tmp_path: Path) -> None:
     found = check_source(user.read_text(), str(user), Config(), project=project)
     assert [(f.line, f.code) for f in found] == [(9, "SHP205")]
     assert set(project.modules) <= {"pkg", "pkg.m7", "user"}
+
+
+def test_project_keeps_the_two_latest_cpython_trees(tmp_path: Path) -> None:
+    """``ast_read`` keeps the tree of the last two texts it parsed for the modules' own analyses (stable_global), no
+    more; a module's answer is the same with the kept tree as with a parse of its own."""
+    from shapecheck.analysis.interpret.module import _unstable_globals
+
+    project = Project(_tree(tmp_path, 3))
+    texts = [LIB + f"\nTABLE{i} = {{}}\nTABLE{i}['k'] = 1\n" for i in range(3)]
+    for i, text in enumerate(texts):
+        project.ast_read(f"pkg.lib{i}", text)
+    assert project.ast_tree(texts[0]) is None
+    kept = project.ast_tree(texts[2])
+    assert kept is not None and project.ast_tree(texts[1]) is not None
+    found = _unstable_globals(texts[2], kept)
+    assert found == _unstable_globals(texts[2]) and "TABLE2" in found and "TABLE1" not in found

@@ -16,6 +16,8 @@ from ..interpret.values import UNKNOWN, FuncV, RefV, Value
 from .resolve import ImportRecord, ast_records, bindings, loaded_modules, scan_records
 
 if TYPE_CHECKING:
+    import ast
+
     import libcst as cst
 
     from .functions import ClassInfo, FunctionInfo
@@ -66,8 +68,11 @@ def text_key(text: str) -> tuple[int, int]:
     return len(text), hash(text)
 
 
-def read_index(path: Path, module: str, is_package: bool, text: str | None = None) -> ModuleIndex:
-    """The index of ``text`` (the file's, read from ``path``, when None), read with CPython's ``ast``."""
+def read_index(
+    path: Path, module: str, is_package: bool, text: str | None = None, trees: "list[ast.Module] | None" = None
+) -> ModuleIndex:
+    """The index of ``text`` (the file's, read from ``path``, when None), read with CPython's ``ast`` (whose tree is
+    appended to ``trees``, when given)."""
     import ast
 
     from ...core import decode_source
@@ -82,6 +87,8 @@ def read_index(path: Path, module: str, is_package: bool, text: str | None = Non
         tree = ast.parse(text)
     except (SyntaxError, ValueError, RecursionError, MemoryError) as exc:
         return ModuleIndex(key, exc)
+    if trees is not None:
+        trees.append(tree)
     records = tuple(ast_records(tree))
     imports, stars = bindings(records, module, is_package, nested=False)
     defined: set[str] = set()
@@ -515,6 +522,7 @@ class Project:
         self._relevance_deep: dict[str, bool] = {}  # through the imported file's own imports (imports_relevant)
         self._binding_cache: dict[str, Bindings] = {}
         self._ast_reads: dict[str, ModuleIndex] = {}
+        self._recent_trees: dict[tuple[int, int], ast.Module] = {}  # see ast_read
         # modules this process analyses in this run: parsed whole when another file imports them first (their bodies
         # run anyway); other modules are parsed with their function bodies blanked until one must run (unmask)
         self.checking: set[str] = set()
@@ -740,10 +748,21 @@ class Project:
         read = self._ast_reads.get(module)
         if read is None or read.key != text_key(text):
             path = self.paths.get(module)
-            read = read_index(path if path is not None else Path(module), module, module in self.packages, text)
+            trees: list[ast.Module] = []
+            read = read_index(path if path is not None else Path(module), module, module in self.packages, text, trees)
             if not isinstance(read.error, (RecursionError, MemoryError)):
                 self._ast_reads[module] = read
+            if trees:
+                # the module is about to be analysed: its own analysis may read the same tree (ModuleAnalysis
+                # .stable_global); the two latest are kept, a checked file's and a module it loads on the way
+                self._recent_trees[text_key(text)] = trees[0]
+                while len(self._recent_trees) > 2:
+                    del self._recent_trees[next(iter(self._recent_trees))]
         return read
+
+    def ast_tree(self, text: str) -> "ast.Module | None":
+        """CPython's tree of ``text`` if one of the two latest ``ast_read`` made it (not to be changed)."""
+        return self._recent_trees.get(text_key(text)) if self._recent_trees else None
 
     def canonical(self, qualname: str, depth: int = 0) -> str:
         """Follow re-exports: ``mytypes.Float`` where mytypes did ``from jaxtyping import Float`` -> ``jaxtyping.Float``."""

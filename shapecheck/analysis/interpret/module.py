@@ -522,7 +522,7 @@ class ModuleAnalysis:
         the module-level statements that bind it. Anything else (an item or attribute assignment, a mutating method,
         ``global``, an alias, an argument to a call that may keep it) makes it unknown in functions, as before."""
         if self._unstable is None:
-            found = _unstable_globals(self.text)
+            found = _unstable_globals(self.text, self.project.ast_tree(self.text) if self.project is not None else None)
             self._unstable = found if found is not None else frozenset({"*"})  # unreadable: nothing is stable
         return "*" not in self._unstable and name not in self._unstable
 
@@ -2202,15 +2202,17 @@ _COPYING_BUILTINS = frozenset(
 )
 
 
-def _unstable_globals(text: str) -> frozenset[str] | None:
+def _unstable_globals(text: str, tree: ast.Module | None = None) -> frozenset[str] | None:
     """The names some statement of ``text`` may mutate or rebind once its module level has run, or hands on (None:
     it does not parse): an item or attribute assignment through the name, an augmented assignment, ``global``, and
     any read that is not plain (``_plain_read``). Over-approximated: a local of the same name counts as well. Read
-    from the whole text with CPython's parser, so a module parsed with its bodies blanked gets the same answer."""
-    try:
-        tree = ast.parse(text)
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
-        return None
+    from the whole text with CPython's parser, so a module parsed with its bodies blanked gets the same answer
+    (``tree``: that parse, when the project's index read of the same text kept it)."""
+    if tree is None:
+        try:
+            tree = ast.parse(text)
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            return None
     out: set[str] = set()
     # one pass over the tree with exact-type tests (``ast.walk`` with ``iter_child_nodes`` per node went over every
     # node's fields twice; this was 2% of a transformer-lens run)
