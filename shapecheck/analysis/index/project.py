@@ -523,6 +523,7 @@ class Project:
         self._binding_cache: dict[str, Bindings] = {}
         self._ast_reads: dict[str, ModuleIndex] = {}
         self._recent_trees: dict[tuple[int, int], ast.Module] = {}  # see ast_read
+        self._file_names: dict[Path, tuple[str, bool]] = {}  # add_file's module_name_for answers
         # modules this process analyses in this run: parsed whole when another file imports them first (their bodies
         # run anyway); other modules are parsed with their function bodies blanked until one must run (unmask)
         self.checking: set[str] = set()
@@ -545,7 +546,10 @@ class Project:
             self.add_file(f)
 
     def add_file(self, f: Path) -> str:
-        name, is_pkg = module_name_for(f)
+        named = self._file_names.get(f)
+        if named is None:  # the runner adds each file 3-4 times (pre-filter, shares, preload, its analysis): 80 us each
+            named = self._file_names[f] = module_name_for(f)
+        name, is_pkg = named
         if name and name.partition(".")[0] not in MODELLED:
             if not dict.__contains__(self.paths, name):
                 self._split_cache.clear()  # a name that was no module of the tree may be one now
