@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-import gc
+import json
+import os
+import subprocess
+import sys
 from pathlib import Path
-
-import pytest
 
 from shapecheck.analysis.index.project import Project
 from shapecheck.config import Config
@@ -56,15 +57,12 @@ def test_trim_forgets_least_recently_used(tmp_path: Path) -> None:
     assert project.module("pkg.lib1") is not None  # parsed again on demand
 
 
-@pytest.mark.parametrize("jobs", [1, 2])
-def test_findings_identical_under_a_tiny_budget(tmp_path: Path, monkeypatch, jobs: int) -> None:
-    """With ``jobs=2`` (8 files: the run forks) the preloaded modules are frozen before the fork and trimmed at once."""
+def test_findings_identical_under_a_tiny_budget(tmp_path: Path, monkeypatch) -> None:
     files = _tree(tmp_path, 4)
-    roomy = run(files, Config(root=str(tmp_path)), jobs=jobs, use_cache=False)
+    roomy = run(files, Config(root=str(tmp_path)), jobs=1, use_cache=False)
     monkeypatch.setattr("shapecheck.analysis.index.project.MODULE_BUDGET", 1)
     monkeypatch.setattr(Project.trim, "__defaults__", (1,))
-    tight = run(files, Config(root=str(tmp_path)), jobs=jobs, use_cache=False)
-    assert gc.get_freeze_count() == 0  # the run hands everything back to the collector when it ends
+    tight = run(files, Config(root=str(tmp_path)), jobs=1, use_cache=False)
     assert [(f.path, f.line, f.code) for f in roomy] == [(f.path, f.line, f.code) for f in tight]
     assert sorted((Path(f.path).name, f.line, f.code) for f in roomy) == [
         (f"user{i}.py", 7, "SHP205") for i in range(4)
@@ -112,3 +110,35 @@ def test_project_keeps_the_two_latest_cpython_trees(tmp_path: Path) -> None:
     assert kept is not None and project.ast_tree(texts[1]) is not None
     found = _unstable_globals(texts[2], kept)
     assert found == _unstable_globals(texts[2]) and "TABLE2" in found and "TABLE1" not in found
+
+
+_PARALLEL_TIGHT = """
+import gc, json, sys
+from pathlib import Path
+from shapecheck.analysis.index.project import Project
+from shapecheck.config import Config
+from shapecheck.runner import run
+
+files = [Path(p) for p in sys.argv[2:]]
+Project.trim.__defaults__ = (1,)
+found = run(files, Config(root=sys.argv[1]), jobs=2, use_cache=False)
+print(json.dumps({"found": sorted([Path(f.path).name, f.line, f.code] for f in found), "frozen": gc.get_freeze_count()}))
+"""
+
+
+def test_parallel_run_under_a_tiny_budget(tmp_path: Path) -> None:
+    """``-j 2`` over 8 files forks: what the parent loaded is frozen before the fork (runner._freeze) and every module is
+    trimmed after each file. The findings are those of a roomy run, and nothing stays frozen once the run ends. In a
+    fresh interpreter: forking the test process, which may hold JAX's threads, could deadlock."""
+    files = _tree(tmp_path, 4)
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in sys.path if p)}
+    out = subprocess.run(
+        [sys.executable, "-c", _PARALLEL_TIGHT, str(tmp_path), *map(str, files)],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=300,
+        check=True,
+    )
+    got = json.loads(out.stdout.strip().splitlines()[-1])
+    assert got == {"found": [[f"user{i}.py", 7, "SHP205"] for i in range(4)], "frozen": 0}
