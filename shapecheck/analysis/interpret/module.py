@@ -1178,6 +1178,22 @@ class ModuleAnalysis:
         if qual == "equinox.tree_at" and len(args) == 3 and not kwargs and not dynamic:
             # eqx.tree_at(lambda m: m.head.weight, model, w): the model with that leaf replaced
             return objects.tree_at(node.args[0].value, args[1], args[2])
+        if qual == "torch.is_tensor" and len(args) == 1 and not kwargs and not dynamic:
+            # is_tensor(t): decided as isinstance(t, torch.Tensor) is, by the kind of value t holds
+            v = args[0]
+            if isinstance(v, TensorV) and v.framework is not None:
+                return BoolV(v.framework == "torch")
+            if isinstance(v, (SeqV, NoneV, IntV, FloatV, BoolV, StrV, DictV)):
+                return BoolV(False)
+            return UNKNOWN
+        if qual in _TREE_FLATTENS and len(args) == 1 and not kwargs and not dynamic:
+            # tree_flatten((logits, embeds)): the leaves in order, and a spec (not followed)
+            leaves = _tree_leaves(args[0], 0)
+            if leaves is None:
+                return UNKNOWN
+            if qual.endswith("leaves"):
+                return SeqV(tuple(leaves), "list")
+            return SeqV((SeqV(tuple(leaves), "list"), UNKNOWN), "tuple")
         if qual in _VMAPS and not dynamic and args and isinstance(args[0], (FuncV, ObjV, LayerV)):
             # jax.vmap(model)(batch), jax.vmap(f, in_axes=(0, None)), eqx.filter_vmap(f): f on each slice along the
             # mapped axes, its array results stacked along axis 0
@@ -1841,11 +1857,14 @@ def _builtin(*names: str, shadowed_by_imports: bool = True) -> Callable[[Builtin
 def _call_getattr(
     m: "ModuleAnalysis", interp: Interpreter, node: cst.Call, name: str, args: list[Value], kwargs: dict[str, Value]
 ) -> Value | None:
-    """``getattr(nn, act)()``: the class that name reaches (a module's or a class's attribute)."""
+    """``getattr(nn, act)()``: the class that name reaches (a module's or a class's attribute).
+    ``getattr(self.net, "forward")``: that attribute of an object of the analysed code, as ``self.net.forward``."""
     if len(args) != 2 or not isinstance(args[1], StrV) or kwargs:
         return None
     if isinstance(args[0], RefV) and not args[0].qualname.startswith("class:"):
         return m.qualified_value(f"{args[0].qualname}.{args[1].value}")
+    if isinstance(args[0], ObjV) and args[1].value.isidentifier():
+        return m.object_attr(args[0], args[1].value)
     return UNKNOWN
 
 
@@ -1976,6 +1995,41 @@ _RETURNS_SELF = frozenset(
     }
 )
 _VMAPS = frozenset({"jax.vmap", "equinox.filter_vmap"})
+# pytree flattening (the leaves of nested tuples and lists, in order)
+_TREE_FLATTENS = frozenset(
+    {
+        "torch.utils._pytree.tree_flatten",
+        "torch.utils._pytree.tree_leaves",
+        "jax.tree_util.tree_flatten",
+        "jax.tree_util.tree_leaves",
+        "jax.tree.flatten",
+        "jax.tree.leaves",
+    }
+)
+_MAX_LEAVES = 64
+
+
+def _tree_leaves(v: Value, depth: int) -> list[Value] | None:
+    """The leaves of a pytree made of tuples and lists whose every piece is known: arrays, numbers, strings and
+    booleans are leaves. None (a leaf for some libraries, an empty subtree for others), dicts (key order differs),
+    objects and unknown values (perhaps containers): None."""
+    if isinstance(v, IntV) and v.assumed:
+        return None  # a constructor parameter that may be a tuple
+    if isinstance(v, (TensorV, IntV, FloatV, BoolV, StrV)):
+        return [v]
+    if depth > 8 or not isinstance(v, SeqV) or v.kind not in ("tuple", "list"):
+        return None
+    out: list[Value] = []
+    for x in v.items:
+        got = _tree_leaves(x, depth + 1)
+        if got is None:
+            return None
+        out.extend(got)
+        if len(out) > _MAX_LEAVES:
+            return None
+    return out
+
+
 # transforms whose result is called as the function itself (same shapes)
 _SAME_FUNCTION = frozenset(
     {"jax.jit", "equinox.filter_jit", "jax.checkpoint", "jax.remat", "equinox.filter_checkpoint"}
