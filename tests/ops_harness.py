@@ -403,6 +403,15 @@ def common_generators(fw: Framework) -> dict[str, Gen]:
         name = pick
         s, x = x_of(r)
         dt = f", dtype={r.choice(fw.dtypes)}" if r.random() < 0.3 else ""
+        if fw.name in ("numpy", "jax") and name in ("array", "asarray") and r.random() < 0.4:
+            # a list of arrays of one shape: stacked along a new first axis
+            form = r.choice(("pair", "comprehension", "nested"))
+            items = {
+                "pair": "[x, x + 1]",
+                "comprehension": f"[x * i for i in range({r.randint(1, 4)})]",
+                "nested": "[[x, x], [x, x], [x, x]]",
+            }[form]
+            return _maybe_index(r, Case(f"construct:{name}", fw.name, [x], f"{m}.{name}({items}{dt})"))
         return _maybe_index(r, Case(f"construct:{name}", fw.name, [x], f"{m}.{name}(x{dt})"))
 
     _each(g, "construct", conversion, [n for n in CONVERSIONS if fw.has(f"x.{n}")])
@@ -528,6 +537,15 @@ def common_generators(fw: Framework) -> dict[str, Gen]:
         return Case("linalg:solve", fw.name, setup, f"{m}.linalg.solve(a, b)")
 
     g["solve"] = solve
+
+    # --- linalg.qr: q or r of a (batched) matrix, reduced (the default) or complete
+    def qr(r: random.Random) -> Case:
+        shape = list(rand_shape(r, 0, 2)) + [r.randint(1, 5), r.randint(1, 5)]
+        mode = r.choice(("", "", ", mode='reduced'", ", mode='complete'"))
+        setup = [f"a = {fw.tensor(tuple(shape))}"]
+        return Case("linalg:qr", fw.name, setup, f"{m}.linalg.qr(a{mode})[{r.choice((0, 1))}]")
+
+    g["qr"] = qr
 
     # --- reductions
     def reduction(r: random.Random, pick: str = "") -> Case:
@@ -804,6 +822,28 @@ def common_generators(fw: Framework) -> dict[str, Gen]:
         return _maybe_index(r, Case(f"concat:{name}", fw.name, setup, expr))
 
     _each(g, "concat", concat, [n for n in CONCATS if fw.has(f"x.{n}")])
+
+    # --- column_stack: 0-d and 1-d pieces become columns, the others are joined along axis 1 as they are
+    def column_stack(r: random.Random) -> Case:
+        n = r.randint(1, 4)
+        tail = tuple(r.randint(1, 3) for _ in range(r.choice((0, 0, 1))))  # rank-3 pieces now and then
+        shapes: list[tuple[int, ...]] = []
+        for _ in range(r.randint(1, 3)):
+            kind = r.choice(("0d", "1d", "2d", "2d"))
+            if kind == "0d" and n == 1 and not tail:
+                shapes.append(())
+            elif kind == "1d" and not tail:
+                shapes.append((n,))
+            else:
+                shapes.append((n, r.randint(1, 3)) + tail)
+            if r.random() < 0.1 and shapes[-1]:
+                shapes[-1] = (shapes[-1][0] + 1,) + shapes[-1][1:]
+        setup = [f"t{i} = {fw.tensor(sh)}" for i, sh in enumerate(shapes)]
+        seq = "[" + ", ".join(f"t{i}" for i in range(len(shapes))) + "]"
+        return _maybe_index(r, Case("concat:column_stack", fw.name, setup, f"{m}.column_stack({seq})"))
+
+    if fw.has("x.column_stack"):
+        g["concat:column_stack"] = column_stack
 
     def index(r: random.Random) -> Case:
         s, x = x_of(r, 0, 4)

@@ -1236,6 +1236,11 @@ class ModuleAnalysis:
                 return self.call_super(interp, node, func.attr.value, args, kwargs, dynamic)
             base = interp.eval(func.value)
             method = func.attr.value
+            if method in _AT_UPDATES and _at_array(func.value) is not None:
+                # x.at[idx].set(v) / .add(v) / ...: a jax array of x's shape and dtype (x a variable: read again)
+                arr = interp.eval(_at_array(func.value))
+                if isinstance(arr, TensorV) and arr.framework == "jax":
+                    return arr
             if (
                 isinstance(base, (SeqV, ManyV))
                 and base.kind in ("list", "modulelist")
@@ -1995,6 +2000,18 @@ _RETURNS_SELF = frozenset(
     }
 )
 _VMAPS = frozenset({"jax.vmap", "equinox.filter_vmap"})
+# jax's functional index updates: x.at[idx].set(v) has x's shape and dtype
+_AT_UPDATES = frozenset({"set", "add", "subtract", "multiply", "mul", "divide", "power", "min", "max", "apply"})
+
+
+def _at_array(node: cst.BaseExpression) -> cst.BaseExpression | None:
+    """``x`` of ``x.at[idx]`` when ``x`` is a variable or ``self.x`` (reading it again runs nothing)."""
+    if type(node) is cst.Subscript and type(node.value) is cst.Attribute and node.value.attr.value == "at":
+        arr = node.value.value
+        return arr if _var_key_of(arr) is not None else None
+    return None
+
+
 # pytree flattening (the leaves of nested tuples and lists, in order)
 _TREE_FLATTENS = frozenset(
     {

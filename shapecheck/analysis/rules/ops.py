@@ -893,6 +893,25 @@ def _concat(
     return concat(cx, node, qual.rsplit(".", 1)[-1], fw, args, kwargs)
 
 
+@FUNCTIONS.register("column_stack")
+def _column_stack(
+    cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]
+) -> Value | None:
+    """``column_stack([a, b])``: a 0-d or 1-d piece is a column ((1, 1) / (n, 1)), the others stay as they are,
+    all joined along axis 1."""
+    seq = args[0] if len(args) == 1 and not kwargs else None
+    if not isinstance(seq, SeqV) or seq.kind not in ("list", "tuple") or not seq.items:
+        return None
+    pieces: list[Value] = []
+    for t in seq.items:
+        if not isinstance(t, TensorV) or t.shape is None or t.alts:
+            return TensorV(None, None, fw)
+        if len(t.shape) < 2:
+            t = t.with_shape((t.shape[0] if t.shape else Size.const(1), Size.const(1)))
+        pieces.append(t)
+    return concat(cx, node, "column_stack", fw, [SeqV(tuple(pieces), "list"), IntV(Size.const(1))], {})
+
+
 @FUNCTIONS.register("matmul", "bmm", "mm")
 def _matmul(
     cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]
@@ -929,6 +948,30 @@ def _solve(
     if isinstance(left, BoolV) and not left.value:
         return TensorV(None, None, fw)  # x @ A = B: not modelled
     return linalg_solve(cx, node, fw, a, b)
+
+
+@FUNCTIONS.register("torch.linalg.qr", "numpy.linalg.qr", "jax.numpy.linalg.qr")
+def _qr(cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]) -> Value | None:
+    """``linalg.qr(a)`` of a (..., m, n) array: (q, r), q (..., m, k) and r (..., k, n) with k = min(m, n)
+    ("reduced", the default), or q (..., m, m) and r (..., m, n) ("complete"). Other modes: not this rule."""
+    a = args[0] if args else kwargs.get("A" if fw == "torch" else "a")
+    mode = args[1] if len(args) > 1 else kwargs.get("mode", StrV("reduced"))
+    if not isinstance(a, TensorV) or not isinstance(mode, StrV) or mode.value not in ("reduced", "complete"):
+        return None
+    unknown = TensorV(None, a.dtype, fw)
+    if a.shape is None or len(a.shape) < 2:
+        return SeqV((unknown, unknown), "tuple")
+    *batch, m, n = a.shape
+    if mode.value == "complete":
+        k: Size | None = m
+    else:
+        mi, ni = m.as_int(), n.as_int()
+        k = Size.const(min(mi, ni)) if mi is not None and ni is not None else (m if equal(m, n) is Truth.TRUE else None)
+    if k is None:
+        return SeqV((unknown, unknown), "tuple")
+    q = TensorV((*batch, m, k), a.dtype, fw, None, cx.origin(node, "linalg.qr(...)"))
+    r = TensorV((*batch, k, n), a.dtype, fw, None, cx.origin(node, "linalg.qr(...)"))
+    return SeqV((q, r), "tuple")
 
 
 def linalg_solve(cx: OpContext, node: cst.CSTNode, fw: str, a: TensorV, b: TensorV) -> Value:
@@ -1040,20 +1083,24 @@ def _as_array(
         if fw == "jax" and src.dtype in _X64:
             out = out.with_dtype(None)
         return out.with_dtype(_dtype_kw(kwargs)) if "dtype" in kwargs else out
-    shape = _literal_shape(args[0]) if args and qual.rsplit(".", 1)[-1] != "from_numpy" else None
+    arrays = fw in ("numpy", "jax")
+    shape = _literal_shape(args[0], arrays=arrays) if args and qual.rsplit(".", 1)[-1] != "from_numpy" else None
     return TensorV(shape, _dtype_kw(kwargs), fw)
 
 
-def _literal_shape(v: Value, depth: int = 0) -> tuple[Size, ...] | None:
+def _literal_shape(v: Value, depth: int = 0, arrays: bool = False) -> tuple[Size, ...] | None:
     """The shape of ``jnp.array(3)`` / ``torch.tensor([[1, 2], [3, 4]])``: a number is (), a list or tuple of equal
-    pieces adds its length in front (ragged or unknown pieces: None)."""
+    pieces adds its length in front (ragged or unknown pieces: None). ``arrays``: numpy / jax ``array`` stack the
+    numpy / jax arrays of a list too (``np.array([f(k) for k in keys])``, each piece its known shape)."""
     if isinstance(v, IntV) and v.assumed:
         return None  # a constructor parameter that may be a tuple
     if isinstance(v, (IntV, FloatV, BoolV)):
         return ()
+    if arrays and depth > 0 and isinstance(v, TensorV) and v.framework in ("numpy", "jax") and not v.alts:
+        return v.shape
     if not isinstance(v, SeqV) or v.kind not in ("list", "tuple") or not v.items or depth > 8:
         return None
-    inner = [_literal_shape(x, depth + 1) for x in v.items]
+    inner = [_literal_shape(x, depth + 1, arrays) for x in v.items]
     first = inner[0]
     if first is None or any(s != first for s in inner[1:]):
         return None
