@@ -199,6 +199,12 @@ _OPERATORS = {
     "*=": operator.mul,
     "/=": operator.truediv,
     "@": operator.matmul,
+    "<": operator.lt,
+    "<=": operator.le,
+    ">": operator.gt,
+    ">=": operator.ge,
+    "==": operator.eq,
+    "!=": operator.ne,
 }
 
 
@@ -291,6 +297,10 @@ def _replay_framework(w: Witness, replay: Replay) -> None:
             return xs[0].reshape(tuple(int(x) for x in witness_get(w, "target", ())))
         if op == "expand":
             return xs[0].expand(*[int(x) for x in witness_get(w, "target", ())])
+        if op == "setitem":  # xs: the value, the region it is stored into
+            region = torch.empty(xs[1].shape, device="meta")
+            region[...] = xs[0]
+            return region
         if op == "linear":
             return F.linear(xs[0], xs[1])
         if op == "attention":

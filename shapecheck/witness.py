@@ -48,6 +48,7 @@ FRAMEWORK_OPS = frozenset(
         "stack",
         "reshape",
         "expand",
+        "setitem",
         "linear",
         "attention",
         "nn.Linear",
@@ -608,6 +609,16 @@ def concrete_failure(w: Witness) -> str | None:
             known = _numel([x for x in target if x != -1])
             return None if known and total % known == 0 else f"{total} elements are not divisible by {known}"
         return None if _numel(target) == total else f"{total} elements cannot become {_numel(target)}"
+    if op == "setitem":
+        stored, region = [int(x) for x in shapes[0]], [int(x) for x in shapes[1]]
+        while len(stored) > len(region) and stored[0] == 1:
+            stored = stored[1:]
+        if len(stored) > len(region):
+            return "the value has more axes than the region"
+        for have, fill in zip(stored, region[len(region) - len(stored) :]):
+            if have != 1 and have != fill:
+                return f"a value axis of {have} cannot fill a region axis of {fill}"
+        return None
     if op == "expand":
         target = [int(x) for x in witness_get(w, "target", ())]
         shape = shapes[0]

@@ -463,6 +463,51 @@ def common_generators(fw: Framework) -> dict[str, Gen]:
 
     g["binary"] = binary
 
+    def compare(r: random.Random) -> Case:
+        a = rand_shape(r, 0, 4)
+        b = broadcast_partner(r, a)
+        op = r.choice(("<", "<=", ">", ">=", "==", "!="))
+        setup = [f"a = {fw.tensor(a)}", f"b = {fw.tensor(b)}"]
+        return _maybe_index(r, Case(f"binary:{op}", fw.name, setup, f"a {op} b"))
+
+    g["compare"] = compare
+
+    def setitem(r: random.Random) -> Case:
+        """``x[index] = value`` (numpy and torch; jax arrays refuse item assignment): the value fits the region,
+        has extra leading 1s or 1s for some axes, or does not fit."""
+        x = rand_shape(r, 1, 3)
+        index, region = [], []
+        for n in x[: r.randint(1, len(x))]:
+            form = r.choice(("all", "slice", "int", "neg"))
+            if form == "int" and n > 0:
+                index.append(str(r.randrange(n)))
+                continue
+            if form == "slice":
+                lo, hi = r.randint(0, n), r.randint(0, n)
+                index.append(f"{lo}:{hi}")
+                region.append(max(hi - lo, 0))
+            elif form == "neg" and n > 0:
+                k = r.randint(1, n)
+                index.append(f"{-k}:")
+                region.append(k)
+            else:
+                index.append(":")
+                region.append(n)
+        region += list(x[len(index) :])
+        roll = r.random()
+        if roll < 0.4:
+            value = tuple(region)
+        elif roll < 0.6:
+            value = (1,) * r.randint(1, 2) + tuple(region)
+        elif roll < 0.8:
+            value = tuple(1 if r.random() < 0.5 else s for s in region)
+        else:
+            value = rand_shape(r, 0, 3)
+        setup = [f"x = {fw.tensor(x)}", f"x[{', '.join(index)}] = {fw.tensor(value)}"]
+        return Case("setitem", fw.name, setup, "x")
+
+    g["setitem"] = setitem
+
     def elementwise_fn(r: random.Random, pick: str = "") -> Case:
         name = pick
         a = rand_shape(r, 0, 4)

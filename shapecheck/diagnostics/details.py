@@ -868,6 +868,26 @@ class ExpandAxis(Detail):
 
 
 @dataclass(frozen=True)
+class StoreShape(Detail):
+    """``x[index] = value``: a value that cannot broadcast to the shape of the region it is stored into (numpy and
+    torch drop the value's leading axes of size 1 first). ``axis`` is the region's axis (from the left); -1 when the
+    value has more axes than the region (``value_size`` and ``region_size`` are then the two ranks)."""
+
+    code, kind = "SHP204", "store"
+    value: Shape
+    region: Shape
+    axis: int
+    value_size: Any
+    region_size: Any
+
+    def render(self) -> str:
+        head = f"a value of shape {_shape(self.value)} cannot be stored into a region of shape {_shape(self.region)}"
+        if self.axis < 0:
+            return f"{head}: it has {self.value_size} axes after its leading 1s, the region {self.region_size}"
+        return f"{head}: axis {self.axis} has {self.value_size} against {self.region_size}"
+
+
+@dataclass(frozen=True)
 class IndexShape(Detail):
     """torch's ``gather`` / ``index_add`` given an index or a source (``operand``) the op rejects, ``dim`` being the
     indexed axis of the input: ``rule`` "rank" (the operand has another number of dimensions than the input),

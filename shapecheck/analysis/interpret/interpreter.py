@@ -631,9 +631,15 @@ class Interpreter:
                 return
             # xs[i] = t: an element changed that is not tracked; groups[k][name] = t changes groups itself
             root = _subscript_root(target)
-            held = self.eval(target.value) if plain else UNKNOWN
+            held = self.eval(target.value) if plain or _runs_nothing(target) else UNKNOWN
             if isinstance(held, TensorV):
-                return  # self.centroids[j] = row: an array's items set in place, its shape and the object unchanged
+                # self.centroids[j] = row, gy[1:-1, :] = d: an array's items set in place, its shape and the object
+                # unchanged; the value must broadcast to the region's shape
+                if isinstance(value, TensorV) and value.shape is not None and held.shape is not None:
+                    region = self.m.index_tensor(self, target, held)
+                    if isinstance(region, TensorV):
+                        self.m.tensor_store(self, target, region, value)
+                return
             if plain and root is not target.value and isinstance(held, (DictV, SeqV)):
                 self.forget_if_list(root)
             self.forget_if_list(target.value)
@@ -916,6 +922,11 @@ class Interpreter:
         left = self.eval(node.left)
         if len(node.comparisons) == 1 and isinstance(node.comparisons[0].operator, _ORDER_OPS):
             right = self.eval(node.comparisons[0].comparator)
+            op = node.comparisons[0].operator
+            if _compared_elementwise(left, op, right):
+                # shapes that cannot broadcast fail as they do in arithmetic (reported there), else a bool tensor
+                out = self.m.tensor_binary(self, node, left, op, right)
+                return out.with_dtype("bool") if isinstance(out, TensorV) else out
             t = _tensor_comparison(left, right)
             if t is not None:
                 return t
@@ -1087,9 +1098,13 @@ class Interpreter:
         if comp.inner_for_in is None and not comp.ifs and isinstance(it, SeqV) and comp.asynchronous is None:
             saved = dict(self.scope.vars)
             results = []
-            for item in it.items:
+            start = self.ctx.mark()
+            for k, item in enumerate(it.items):
+                before = self.ctx.mark()
                 self.assign(comp.target, item)
                 results.append(self.eval(node.elt))
+                if k:  # [hog(img) for i in range(8)]: a failure of the element reported once, not once per item
+                    self.ctx.drop_repeated(start, before)
             self.scope.vars = saved
             return SeqV(tuple(results), "list")
         saved = dict(self.scope.vars)
@@ -1149,6 +1164,18 @@ def _with_parameter(layer: LayerV, attr: str, value: Value) -> Value:
 
 
 _ORDER_OPS = (cst.Equal, cst.NotEqual, cst.LessThan, cst.LessThanEqual, cst.GreaterThan, cst.GreaterThanEqual)
+
+
+def _compared_elementwise(left: Value, op: cst.BaseCompOp, right: Value) -> bool:
+    """Two tensors of one framework and known shapes compared elementwise (``<``, ``<=``, ``>``, ``>=``; ``==`` and
+    ``!=`` too but for numpy, whose ``==`` on shapes that do not broadcast returned False before numpy 2)."""
+    if not (isinstance(left, TensorV) and isinstance(right, TensorV)) or left.shape is None or right.shape is None:
+        return False
+    if left.alts or right.alts or left.framework != right.framework or left.framework is None:
+        return False
+    if isinstance(op, (cst.Equal, cst.NotEqual)):
+        return left.framework != "numpy"
+    return isinstance(op, (cst.LessThan, cst.LessThanEqual, cst.GreaterThan, cst.GreaterThanEqual))
 
 
 def _tensor_comparison(left: Value, right: Value) -> Value | None:
@@ -1516,6 +1543,52 @@ def _plain_item_chain(node: cst.Subscript) -> bool:
             return False
         current = current.value
     return _var_key(current) is not None
+
+
+_PURE_INDEX = (
+    cst.Name,
+    cst.Attribute,
+    cst.Integer,
+    cst.Float,
+    cst.SimpleString,
+    cst.Ellipsis,
+    cst.Slice,
+    cst.SubscriptElement,
+    cst.Index,
+    cst.UnaryOperation,
+    cst.BinaryOperation,
+    cst.Tuple,
+    cst.Element,
+    cst.Minus,
+    cst.Plus,
+    cst.Add,
+    cst.Subtract,
+    cst.Multiply,
+    cst.FloorDivide,
+    cst.Comma,
+    cst.Colon,
+    cst.LeftParen,
+    cst.RightParen,
+    cst.SimpleWhitespace,
+    cst.ParenthesizedWhitespace,
+    cst.Newline,
+    cst.TrailingWhitespace,
+    cst.EmptyLine,
+)
+
+
+def _runs_nothing(target: cst.Subscript) -> bool:
+    """``gy[1:-1, :]``, ``x[:, :n + 1]``, ``self.buf[i]``: an item target on a variable whose indexes are names,
+    numbers, slices and arithmetic, so evaluating it again runs no call (its findings would repeat)."""
+    if _var_key(target.value) is None:
+        return False
+    todo: list[cst.CSTNode] = list(target.slice)
+    while todo:
+        n = todo.pop()
+        if type(n) not in _PURE_INDEX:
+            return False
+        todo.extend(n.children)
+    return True
 
 
 def _subscript_root(node: cst.BaseExpression) -> cst.BaseExpression:

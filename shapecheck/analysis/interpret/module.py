@@ -1777,6 +1777,9 @@ class ModuleAnalysis:
     ) -> Value:
         return op_rules.tensor_binary(self.ops, interp, node, left, op, right)
 
+    def tensor_store(self, interp: Interpreter, node: cst.CSTNode, region: TensorV, value: TensorV) -> None:
+        op_rules.tensor_store(self.ops, node, region, value)
+
     # ------------------------------------------------------------------ annotations in statements
     def check_declared(self, stmt: cst.AnnAssign, ann: Annotation, value: Value, frame: FrameInfo) -> Value:
         return self.shapes.check_declared(stmt, ann, value, frame)

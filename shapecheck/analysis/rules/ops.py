@@ -190,6 +190,38 @@ def elementwise(cx: OpContext, node: cst.CSTNode, opname: str, tensors: list[Ten
     )
 
 
+def tensor_store(cx: OpContext, node: cst.CSTNode, region: TensorV, value: TensorV) -> None:
+    """``x[index] = value``: numpy and torch broadcast the value to the region's shape, after dropping the value's
+    leading axes of size 1; a size that is neither 1 nor the region's fails (numpy: "could not broadcast input array
+    from shape ... into shape ...", torch: "The expanded size of the tensor ... must match the existing size ...")."""
+    if region.shape is None or value.shape is None or region.alts or value.alts:
+        return
+    if region.framework not in ("numpy", "torch") or value.framework not in ("numpy", "torch", None):
+        return  # jax arrays refuse item assignment whatever the shapes (x.at[i].set(v) is their way)
+    shape = value.shape
+    while len(shape) > len(region.shape) and equal(shape[0], 1) is Truth.TRUE:
+        shape = shape[1:]
+    detail = None
+    if len(shape) > len(region.shape):
+        if equal(shape[0], 1) is Truth.FALSE:  # a leading axis that is not 1 has no axis to fill
+            detail = D.StoreShape(value.shape, region.shape, -1, len(shape), len(region.shape))
+    else:
+        offset = len(region.shape) - len(shape)
+        for i, v in enumerate(shape):
+            r = region.shape[offset + i]
+            if equal(v, r) is Truth.FALSE and equal(v, 1) is Truth.FALSE:  # 0 fills no region axis but 0
+                detail = D.StoreShape(value.shape, region.shape, offset + i, v, r)
+                break
+    if detail is not None:
+        cx.ctx.report(
+            node,
+            "SHP204",
+            {"op": "item assignment", "detail": detail},
+            cx.origins([value, region]),
+            spec=OpSpec("setitem", None, (value.shape, region.shape), (), ()),
+        )
+
+
 def misaligned(cx: OpContext, node: cst.CSTNode, opname: str, tensors: list[TensorV]) -> None:
     """SHP401: the same named axes in a different order (silently wrong wherever sizes coincide)."""
     named = [t for t in tensors if t.axes is not None and t.shape is not None and all(a is not None for a in t.axes)]

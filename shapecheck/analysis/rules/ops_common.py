@@ -432,4 +432,10 @@ def _op_name(op: cst.CSTNode) -> str:
         cst.SubtractAssign: "-=",
         cst.MultiplyAssign: "*=",
         cst.DivideAssign: "/=",
+        cst.LessThan: "<",
+        cst.LessThanEqual: "<=",
+        cst.GreaterThan: ">",
+        cst.GreaterThanEqual: ">=",
+        cst.Equal: "==",
+        cst.NotEqual: "!=",
     }.get(type(op), "elementwise operation")
