@@ -416,7 +416,8 @@ class Sequential(LayerKind):
         if len(args) == 1 and isinstance(args[0], DictV) and not kwargs:  # Sequential(OrderedDict(...)): its values
             return LayerV("Sequential", (("layers", tuple(v for _, v in args[0].items)),), node)
         layers = tuple(args) if not kwargs else ()
-        check_chain(cx, node, layers)
+        if not _applied_piecewise(cx, node):
+            check_chain(cx, node, layers)
         return LayerV("Sequential", (("layers", layers),), node)
 
     @staticmethod
@@ -1275,6 +1276,78 @@ class ModuleDict(LayerKind):
     def build(cx: OpContext, node: cst.Call, name: str, args: list[Value], kwargs: dict[str, Value]) -> Value:
         v = args[0] if args else kwargs.get("modules", DictV(()))
         return DictV(v.items, "moduledict") if isinstance(v, DictV) else UNKNOWN
+
+
+def _applied_piecewise(cx: OpContext, node: cst.Call) -> bool:
+    """``self.decoder = nn.Sequential(...)`` (or ``decoder = ...``) that the class (the function) only ever uses in
+    pieces -- ``self.decoder[3 * i : 3 * (i + 1)](h)``, ``for layer in self.decoder`` -- and never calls whole: a
+    container of layers, whose consecutive sizes need not fit (a U-Net decoder concatenates a skip between its
+    slices). Its chain is not checked at construction; a call of a slice is checked as any call."""
+    from .precision import _parents
+
+    parents = _parents(cx.source)
+    parent = parents.get(id(node))
+    if isinstance(parent, cst.Assign) and parent.value is node and len(parent.targets) == 1:
+        target: cst.BaseExpression = parent.targets[0].target
+    elif isinstance(parent, cst.AnnAssign) and parent.value is node:
+        target = parent.target
+    else:
+        return False
+    if isinstance(target, cst.Attribute) and isinstance(target.value, cst.Name) and target.value.value == "self":
+        key, scope_kind = f"self.{target.attr.value}", cst.ClassDef
+    elif isinstance(target, cst.Name):
+        key, scope_kind = target.value, cst.FunctionDef
+    else:
+        return False
+    scope = parents.get(id(parent))
+    while scope is not None and not isinstance(scope, scope_kind):
+        scope = parents.get(id(scope))
+    if scope is None:
+        return False
+    piecewise, whole = _container_uses(scope).get(key, (False, False))
+    return piecewise and not whole
+
+
+def _container_uses(scope: cst.CSTNode) -> dict[str, tuple[bool, bool]]:
+    """Per name (``x``) and attribute of self (``self.x``) in ``scope``: (used in pieces -- subscripted, or the
+    iterable of a for loop or comprehension, directly or inside enumerate/zip/reversed --, called whole)."""
+    from ..interpret.walk import children, memo
+
+    def name_of(e: cst.CSTNode) -> str | None:
+        if isinstance(e, cst.Name):
+            return e.value
+        if isinstance(e, cst.Attribute) and isinstance(e.value, cst.Name) and e.value.value == "self":
+            return f"self.{e.attr.value}"
+        return None
+
+    def compute(root: cst.CSTNode) -> dict[str, tuple[bool, bool]]:
+        pieces: set[str] = set()
+        called: set[str] = set()
+        stack = [root]
+        while stack:
+            n = stack.pop()
+            stack.extend(children(n))
+            if isinstance(n, cst.Subscript):
+                k = name_of(n.value)
+                if k:
+                    pieces.add(k)
+            elif isinstance(n, (cst.For, cst.CompFor)):
+                it = n.iter
+                iters = [it]
+                if isinstance(it, cst.Call) and isinstance(it.func, cst.Name):
+                    if it.func.value in ("enumerate", "zip", "reversed"):
+                        iters = [a.value for a in it.args]
+                for e in iters:
+                    k = name_of(e)
+                    if k:
+                        pieces.add(k)
+            elif isinstance(n, cst.Call):
+                k = name_of(n.func)
+                if k:
+                    called.add(k)
+        return {k: (k in pieces, k in called) for k in pieces | called}
+
+    return memo("sequential-uses", scope, compute)
 
 
 def check_chain(cx: OpContext, node: cst.Call, layers: tuple[Value, ...]) -> None:
