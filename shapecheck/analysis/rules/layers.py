@@ -1293,6 +1293,7 @@ def _applied_piecewise(cx: OpContext, node: cst.Call) -> bool:
         target = parent.target
     else:
         return False
+    scope_kind: type[cst.ClassDef] | type[cst.FunctionDef]
     if isinstance(target, cst.Attribute) and isinstance(target.value, cst.Name) and target.value.value == "self":
         key, scope_kind = f"self.{target.attr.value}", cst.ClassDef
     elif isinstance(target, cst.Name):
