@@ -528,6 +528,31 @@ def common_generators(fw: Framework) -> dict[str, Gen]:
 
     _each(g, "elementwise", elementwise_fn, sorted(n for n in ELEMENTWISE_FUNCS if fw.has(f"x.{n}")))
 
+    # --- where(cond) with one argument: a tuple of index vectors, one per axis of the condition (data-dependent length)
+    def where_indices(r: random.Random) -> Case:
+        s = rand_shape(r, 0, 3)
+        setup = [f"c = {fw.tensor(s)} > 0"]
+        case = Case("index:where", fw.name, setup, f"{m}.where(c)")
+        case.post = r.choice(("[0]", "[-1]", "[0][:, None]", "[0][None]")) if s else None
+        return case
+
+    g["index:where"] = where_indices
+
+    # --- argsort: int indices of the input's shape (numpy / jax: axis=None flattens)
+    def argsort(r: random.Random) -> Case:
+        s = rand_shape(r, 0, 4)
+        setup = [f"x = {fw.tensor(s)}"]
+        rank = len(s)
+        d = r.randint(-rank - 1, rank) if rank else r.choice((0, -1))
+        forms = [f"{m}.argsort(x)", f"{m}.argsort(x, {d})", f"{m}.argsort(x, {fw.axis}={d})"]
+        if fw.name == "torch":
+            forms += [f"x.argsort({d})", f"x.argsort(dim={d}, descending=True)", f"{m}.argsort(x, {d}, True)"]
+        else:
+            forms += [f"{m}.argsort(x, axis=None)", f"x.argsort({d})"]
+        return _maybe_index(r, Case("index:argsort", fw.name, setup, r.choice(forms)))
+
+    g["index:argsort"] = argsort
+
     # --- matmul
     def matmul(r: random.Random) -> Case:
         ra, rb = r.randint(1, 4), r.randint(1, 4)

@@ -639,6 +639,39 @@ def _elementwise(
     return elementwise(cx, node, name, [t, args[0]])
 
 
+@TENSOR_METHODS.register("where")
+def _where_indices(
+    cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value], method: bool
+) -> Value | None:
+    """``torch.where(cond)`` / ``np.where(cond)`` (one argument): a tuple of one int64 index vector per axis of the
+    condition, all of the same data-dependent length (one fresh size)."""
+    if method or args or kwargs or t.framework not in ("torch", "numpy") or t.shape is None or not t.shape:
+        return None
+    count = cx.fresh("selected")
+    return SeqV(tuple(TensorV((count,), "int64", t.framework) for _ in t.shape))
+
+
+@TENSOR_METHODS.register("argsort")
+def _argsort(
+    cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value], method: bool
+) -> Value | None:
+    """``x.argsort(dim)`` / ``torch.argsort(x, dim)`` / ``np.argsort(a, axis)``: int indices of the input's shape
+    (numpy's and jax's ``axis=None`` sort the flattened array: rank 1)."""
+    dtype = "int64" if t.framework in ("torch", "numpy") else None
+    axis = args[0] if args else kwargs.get("dim", kwargs.get("axis"))
+    if t.shape is None or (not t.shape and t.framework != "torch"):  # numpy sorts a 0-d array as a 1-element one
+        return TensorV(None, dtype, t.framework)
+    if isinstance(axis, NoneV):
+        if t.framework == "torch":
+            return TensorV(None, dtype, t.framework)
+        return TensorV((product(t.shape),), dtype, t.framework)
+    if axis is not None:
+        at = _ints([axis])
+        if at is None or _norm_dim(at[0], len(t.shape)) is None:
+            return TensorV(None, dtype, t.framework)
+    return TensorV(t.shape, dtype, t.framework, t.axes, t.origin)
+
+
 @TENSOR_METHODS.register("repeat")
 def _repeat(
     cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value], method: bool
