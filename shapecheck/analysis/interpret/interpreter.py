@@ -463,7 +463,7 @@ class Interpreter:
         if isinstance(stmt, cst.For):
             # the elements: only when the body cannot change what the iterable names (`xs += [y]` extends the list
             # being iterated)
-            elem = None if _names_in(stmt.iter) & assigned else _common_element(it)
+            elem = None if _names_in(stmt.iter) & assigned else self._loop_element(it)
             if elem is not None:
                 self.assign(stmt.target, elem)
         self.run_suite(stmt.body)
@@ -473,6 +473,28 @@ class Interpreter:
         if stmt.orelse is not None:
             self.run_suite(stmt.orelse.body)
             self.dead = False
+
+    def _loop_element(self, it: Value) -> Value | None:
+        """What every element of a loop's iterable is like. ``enumerate(seq)`` of a known sequence: the counter of
+        some iteration is a non-negative int (a fresh ``i - 1``, never assumed to be a particular one), the item the
+        items' join."""
+        elem = _common_element(it)
+        if (
+            isinstance(elem, SeqV)
+            and len(elem.items) == 2
+            and elem.items[0] is UNKNOWN
+            and isinstance(it, SeqV)
+            and all(
+                isinstance(x, SeqV)
+                and len(x.items) == 2
+                and isinstance(x.items[0], IntV)
+                and x.items[0].size.as_int() == i
+                for i, x in enumerate(it.items)
+            )
+        ):
+            counter = IntV(self.ctx.fresh("i") - 1)
+            return SeqV((counter, elem.items[1]), elem.kind, elem.names)
+        return elem
 
     def _unrolled(self, stmt: cst.For, assigned: set[str], it: Value) -> bool:
         """A ``for`` over a sequence whose elements are all known (``for dim_in, dim_out in zip(dims[:-1], dims[1:])``,
@@ -518,7 +540,7 @@ class Interpreter:
             self.dead = False
             if isinstance(stmt, cst.For):
                 # the iterable was evaluated once; its elements, unless the body changes what it names
-                elem = None if _names_in(stmt.iter) & assigned else _common_element(it)
+                elem = None if _names_in(stmt.iter) & assigned else self._loop_element(it)
                 self.assign(stmt.target, elem if elem is not None else UNKNOWN)
             if not attempt:
                 first_mark = mark
