@@ -1274,6 +1274,25 @@ class ModuleAnalysis:
                     last = not args or int_of(args[0]) == -1
                     interp.scope.vars[key] = SeqV(base.items[:-1] if last else base.items[1:], "list")
                     return base.items[-1] if last else base.items[0]
+            if isinstance(base, DictV) and base.kind == "dict" and method == "update" and not dynamic:
+                key = _var_key_of(func.value)
+                extra = args[0] if len(args) == 1 else DictV(()) if not args else None
+                names = [k for k, v in interp.scope.vars.items() if v is base]
+                if (
+                    isinstance(extra, DictV)
+                    and extra.kind == "dict"
+                    and key is not None
+                    and not key.startswith("self.")
+                    and names == [key]
+                ):
+                    # kwargs.update(context=...): the dict with those entries replaced or added (one name for it)
+                    entries = dict(base.items)
+                    entries.update(extra.items)
+                    entries.update(kwargs)
+                    interp.scope.vars[key] = DictV(tuple(entries.items()))
+                    return NoneV()
+                for k in names:  # several names for the dict (``extra = kwargs``), or an update not read: forget them
+                    interp.scope.vars[k] = UNKNOWN
             if (
                 isinstance(base, (SeqV, ManyV))
                 and base.kind in ("list", "modulelist")
