@@ -496,13 +496,26 @@ class Interpreter:
             return SeqV((counter, elem.items[1]), elem.kind, elem.names)
         return elem
 
+    def _fresh_range(self, node: cst.BaseExpression) -> bool:
+        """``range(len(xs) - 1, 0, -1)``: a new sequence of ints made once before the first pass, which nothing the body
+        does to the names in it (``xs[i - 1] = ...``) can change."""
+        return (
+            type(node) is cst.Call
+            and type(node.func) is cst.Name
+            and node.func.value == "range"
+            and "range" not in self.scope.vars
+            and "range" not in self.m.globals
+        )
+
     def _unrolled(self, stmt: cst.For, assigned: set[str], it: Value) -> bool:
         """A ``for`` over a sequence whose elements are all known (``for dim_in, dim_out in zip(dims[:-1], dims[1:])``,
         ``for _ in range(3)``) runs its body once per element, in order, as Python does: each iteration sees its own
         sizes. Only for a short sequence the body neither changes nor leaves early (no break / continue / return)."""
         if not isinstance(it, SeqV) or not 1 <= len(it.items) <= MAX_UNROLL or self.loop_depth >= 2:
             return False
-        if _names_in(stmt.iter) & assigned or not _fixpoint_ok(stmt, self.m.assigned_cache, allow_return=True):
+        if (_names_in(stmt.iter) & assigned and not self._fresh_range(stmt.iter)) or not _fixpoint_ok(
+            stmt, self.m.assigned_cache, allow_return=True
+        ):
             return False
         self.loop_depth += 1
         first = self.ctx.mark()
@@ -1561,7 +1574,7 @@ def _plain_item_chain(node: cst.Subscript) -> bool:
         elements = current.slice
         if len(elements) != 1 or not isinstance(elements[0].slice, cst.Index) or elements[0].slice.star is not None:
             return False
-        if not isinstance(elements[0].slice.value, (cst.Name, cst.Integer, cst.SimpleString)):
+        if not _plain_index(elements[0].slice.value):
             return False
         current = current.value
     return _var_key(current) is not None
@@ -1611,6 +1624,21 @@ def _runs_nothing(target: cst.Subscript) -> bool:
             return False
         todo.extend(n.children)
     return True
+
+
+def _plain_index(node: cst.BaseExpression) -> bool:
+    """One name or constant, or ``i - 1`` / ``-1`` / ``i + k`` made of them (evaluating it runs nothing)."""
+    if type(node) in (cst.Name, cst.Integer, cst.SimpleString):
+        return True
+    if type(node) is cst.UnaryOperation:
+        return type(node.operator) is cst.Minus and type(node.expression) is cst.Integer
+    if type(node) is cst.BinaryOperation:
+        return (
+            type(node.operator) in (cst.Add, cst.Subtract)
+            and type(node.left) in (cst.Name, cst.Integer)
+            and type(node.right) in (cst.Name, cst.Integer)
+        )
+    return False
 
 
 def _subscript_root(node: cst.BaseExpression) -> cst.BaseExpression:
