@@ -511,6 +511,11 @@ class Interpreter:
         """A ``for`` over a sequence whose elements are all known (``for dim_in, dim_out in zip(dims[:-1], dims[1:])``,
         ``for _ in range(3)``) runs its body once per element, in order, as Python does: each iteration sees its own
         sizes. Only for a short sequence the body neither changes nor leaves early (no break / continue / return)."""
+        if isinstance(it, SeqV) and not it.items and it.kind != "shape":
+            # over a known empty sequence (``for _ in range(1, blocks)`` with blocks=1): the body never runs
+            if stmt.orelse is not None:
+                self.run_suite(stmt.orelse.body)
+            return True
         if not isinstance(it, SeqV) or not 1 <= len(it.items) <= MAX_UNROLL or self.loop_depth >= 2:
             return False
         if (_names_in(stmt.iter) & assigned and not self._fresh_range(stmt.iter)) or not _fixpoint_ok(
