@@ -516,6 +516,9 @@ def _isinstance(cx: OpContext, interp: "Interpreter", v: Value, classes: cst.Bas
             continue
         q = cx.source.qualify(c) if isinstance(c, (cst.Name, cst.Attribute)) else None
         cls = interp.eval(c) if isinstance(c, (cst.Name, cst.Attribute)) and q not in _TENSOR_CLASSES else None
+        if isinstance(cls, RefV) and not cls.qualname.startswith("class:"):
+            key = cx.project_class(cls.qualname)  # a class of the analysed code imported from another module
+            cls = RefV("class:" + key) if key is not None else cls
         if isinstance(cls, RefV) and cls.qualname.startswith("class:"):
             # a class of the analysed code: ``for norm, block in self.layers: if isinstance(block, Attention)``
             if isinstance(v, ObjV):

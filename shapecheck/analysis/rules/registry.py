@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, Any, Callable, Generic, Protocol, TypeVar
 import libcst as cst
 
 from ...sizes import Size
-from ..interpret.values import FuncV, LayerV, ObjV, TensorV, Value
+from ..interpret.values import FuncV, LayerV, ObjV, RefV, TensorV, Value
 from .shapes_bridge import Origin, shape_text
 
 if TYPE_CHECKING:
@@ -139,6 +139,14 @@ class OpContext:
         from ..interpret.objects import is_instance_of
 
         return is_instance_of(self._module, obj, cls_key)
+
+    def project_class(self, qual: str) -> str | None:
+        """The key of the analysed class an imported name stands for (``unet.layers.ResBlock``), or None."""
+        project = self._module.project
+        v = project.lookup(qual) if project is not None else None
+        if isinstance(v, RefV) and v.qualname.startswith("class:"):
+            return v.qualname[6:]
+        return None
 
     def is_builtin(self, interp: "Interpreter", name: str) -> bool:
         """``name`` is Python's builtin where ``interp`` runs: no local variable, module global or import binds it."""
