@@ -1610,6 +1610,20 @@ def jax_generators(fw: Framework) -> dict[str, Gen]:
 
     g["lax:jax.lax.top_k"] = top_k
 
+    def segment(r: random.Random, pick: str = "") -> Case:
+        s = rand_shape(r, 1, 3)
+        k = 1 if r.random() < 0.8 else r.randint(1, len(s))
+        ids = f"ids = jnp.asarray(np.random.randint(0, 3, size={shape_src(s[:k])}), jnp.int32)"
+        count = r.choice(("", ", 4", ", num_segments=1", ", num_segments=5", f", num_segments={r.randint(0, 3)}"))
+        x = f"x = {fw.tensor(s)}"
+        return _maybe_index(
+            r,
+            Case(f"segment:jax.ops.{pick}", fw.name, ["import numpy as np", x, ids], f"jax.ops.{pick}(x, ids{count})"),
+        )
+
+    for name in ("segment_sum", "segment_max", "segment_min", "segment_prod"):
+        g[f"segment:jax.ops.{name}"] = functools.partial(segment, pick=name)
+
     def reduce_window(r: random.Random) -> Case:
         s = rand_shape(r, 1, 4)
         n = len(s)

@@ -1293,6 +1293,18 @@ class ModuleAnalysis:
                     return NoneV()
                 for k in names:  # several names for the dict (``extra = kwargs``), or an update not read: forget them
                     interp.scope.vars[k] = UNKNOWN
+            if isinstance(base, (SeqV, ManyV)) and base.kind == "list" and type(func.value) is cst.Subscript:
+                # params["layers"].append(p): the list is an item of a container variable, set there grown (or the
+                # container forgotten: it no longer holds what it was built with)
+                from .interpreter import _plain_item_chain, _subscript_root
+
+                if method in ("append", "extend") and len(args) == 1 and not kwargs and not dynamic:
+                    grown = _grown(base, method, args[0])
+                    if grown is not None and _plain_item_chain(func.value) and interp.store_item(func.value, grown, []):
+                        return NoneV()
+                if method not in ("index", "count", "copy"):
+                    interp.forget_if_list(_subscript_root(func.value))
+                    return UNKNOWN
             if (
                 isinstance(base, (SeqV, ManyV))
                 and base.kind in ("list", "modulelist")
@@ -1693,6 +1705,9 @@ class ModuleAnalysis:
             return self.call_grad(interp, node, func, args, {})
         if isinstance(func, LayerV):
             return layer_rules.apply_layer(self.ops, interp, node, func, args, {})
+        if isinstance(func, RefV) and func.qualname.startswith(("torch.", "numpy.", "jax.")):
+            out = self.call_qualified(interp, node, func.qualname, args, {}, False)  # map(jnp.asarray, batch)
+            return UNKNOWN if out is None else out
         return UNKNOWN
 
     def call_scan(self, interp: Interpreter, node: cst.Call, args: list[Value], kwargs: dict[str, Value]) -> Value:

@@ -99,6 +99,35 @@ def _top_k(
     return SeqV((x.with_shape(shape, origin=origin), TensorV(shape, "int32", x.framework, None, origin)), "tuple")
 
 
+_SEGMENT_OPS = ("segment_sum", "segment_max", "segment_min", "segment_prod")
+
+
+@FUNCTIONS.register(*(f"jax.ops.{n}" for n in _SEGMENT_OPS))
+def _segment_reduce(
+    cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]
+) -> Value | None:
+    """``jax.ops.segment_sum(data, segment_ids, num_segments)`` (max / min / prod alike), with one id per row of
+    ``data``: one row per segment, ``(num_segments,) + data.shape[1:]``. Without ``num_segments`` the count is the
+    ids' maximum + 1 (data-dependent): unknown."""
+    names = ("data", "segment_ids", "num_segments", "indices_are_sorted", "unique_indices", "bucket_size", "mode")
+    if len(args) > len(names) or set(kwargs) - set(names):
+        return None
+    bound = dict(zip(names, args))
+    bound.update(kwargs)
+    data, ids, count = bound.get("data"), bound.get("segment_ids"), bound.get("num_segments")
+    if not isinstance(data, TensorV):
+        return None
+    if not isinstance(count, IntV) or count.assumed or not isinstance(ids, TensorV):
+        return data.with_shape(None)
+    if data.shape is None or ids.shape is None or len(ids.shape) != 1 or not data.shape:
+        return data.with_shape(None)  # (ids of another rank: jax's scatter broadcasts them in ways not modelled)
+    k = count.size.as_int()
+    if k is not None and k < 0:
+        return UNKNOWN
+    shape = (count.size,) + data.shape[1:]
+    return data.with_shape(shape, origin=cx.origin(node, qual.rsplit(".", 1)[-1]))
+
+
 def _window_out(n: int, w: int, s: int, lo: int, hi: int, bd: int, wd: int) -> int | None:
     """One axis of ``lax.reduce_window``: the base dilated to (n - 1) * bd + 1, padded by lo and hi, then windows
     of the dilated extent (w - 1) * wd + 1 every s steps (none when the window does not fit: size 0)."""
