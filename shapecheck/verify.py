@@ -297,6 +297,9 @@ def _replay_framework(w: Witness, replay: Replay) -> None:
             return xs[0].reshape(tuple(int(x) for x in witness_get(w, "target", ())))
         if op == "expand":
             return xs[0].expand(*[int(x) for x in witness_get(w, "target", ())])
+        if op == "mask_index":  # real (small) tensors: a boolean mask's selection depends on its values
+            shape, mask = (tuple(int(x) for x in s) for s in w.input_shapes)
+            return torch.zeros(shape)[torch.zeros(mask, dtype=torch.bool)]
         if op == "setitem":  # xs: the value, the region it is stored into
             region = torch.empty(xs[1].shape, device="meta")
             region[...] = xs[0]

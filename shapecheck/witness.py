@@ -49,6 +49,7 @@ FRAMEWORK_OPS = frozenset(
         "reshape",
         "expand",
         "setitem",
+        "mask_index",
         "linear",
         "attention",
         "nn.Linear",
@@ -609,6 +610,14 @@ def concrete_failure(w: Witness) -> str | None:
             known = _numel([x for x in target if x != -1])
             return None if known and total % known == 0 else f"{total} elements are not divisible by {known}"
         return None if _numel(target) == total else f"{total} elements cannot become {_numel(target)}"
+    if op == "mask_index":
+        indexed, mask = shapes[0], shapes[1]
+        if len(mask) > len(indexed):
+            return "the mask has more axes than the array"
+        for axis, (m, n) in enumerate(zip(mask, indexed)):
+            if m != n:
+                return f"mask axis {axis} has {m} against {n}"
+        return None
     if op == "setitem":
         stored, region = [int(x) for x in shapes[0]], [int(x) for x in shapes[1]]
         while len(stored) > len(region) and stored[0] == 1:

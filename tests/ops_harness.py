@@ -1490,6 +1490,32 @@ def _sized_ctor(fw: Framework, name: str, qual: str | None = None) -> Gen:
 
 def numpy_generators(fw: Framework) -> dict[str, Gen]:
     g: dict[str, Gen] = {}
+
+    def window(r: random.Random) -> Case:
+        name = r.choice(("hanning", "hamming", "blackman", "bartlett", "kaiser"))
+        n = r.randint(-1, 9)
+        args = f"{n}, 5.0" if name == "kaiser" else str(n)
+        return _maybe_index(r, Case(f"construct:{name}", fw.name, [], f"np.{name}({args})"))
+
+    g["construct:np_window"] = window
+
+    def pad(r: random.Random) -> Case:
+        s = rand_shape(r, 1, 3)
+        form = r.choice(("int", "one", "pair", "pair1", "rows", "singles", "bad"))
+        w = [(r.randint(0, 3), r.randint(0, 3)) for _ in s]
+        width = {
+            "int": str(w[0][0]),
+            "one": f"({w[0][0]},)",
+            "pair": f"({w[0][0]}, {w[0][1]})",
+            "pair1": f"(({w[0][0]}, {w[0][1]}),)",
+            "rows": "(" + ", ".join(f"({a}, {b})" for a, b in w) + ",)",
+            "singles": "(" + ", ".join(f"({a},)" for a, _ in w) + ",)",
+            "bad": "(" + ", ".join(f"({a}, {b})" for a, b in w + [(1, 1)]) + ",)",
+        }[form]
+        mode = r.choice(("", ', mode="edge"', ', mode="constant"', ", mode='wrap'"))
+        return _maybe_index(r, Case("pad:numpy.pad", fw.name, [f"x = {fw.tensor(s)}"], f"np.pad(x, {width}{mode})"))
+
+    g["pad:numpy.pad"] = pad
     for name in ("rand", "randn"):
         g[f"construct:random.{name}"] = _sized_ctor(fw, name, f"np.random.{name}")
 

@@ -98,3 +98,24 @@ def test_store_into_a_jax_array_is_not_a_shape_finding() -> None:
     pytest.importorskip("jax")
     src = "import jax.numpy as jnp\nx = jnp.zeros((4, 5))\nx[1:3] = jnp.ones((3, 5))\n"
     assert _codes(src) == []
+
+
+@pytest.mark.parametrize("name", ["numpy", "torch"])
+def test_boolean_mask_reported_exactly_when_the_framework_refuses(name: str) -> None:
+    """``x[mask]`` with a mask of known shape over the leading axes of x: the sizes must be the axes' own."""
+    fw = FRAMEWORKS[name]
+    bool_dtype = "bool" if name == "numpy" else "torch.bool"
+    refused = 0
+    for seed in SEEDS:
+        r = random.Random(seed)
+        x = tuple(r.randint(1, 4) for _ in range(r.randint(1, 3)))
+        mask = tuple(n if r.random() < 0.6 else r.randint(1, 4) for n in x[: r.randint(1, len(x))])
+        setup = [f"x = {fw.tensor(x)}", f"m = {fw.tensor(mask, bool_dtype)}"]
+        src = "\n".join([fw.header, *setup, "out = x[m]"]) + "\n"
+        runs, codes = _runs(src), _codes(src)
+        if runs:
+            assert not codes, src
+        else:
+            refused += 1
+            assert codes == ["SHP204"], src
+    assert refused >= 10

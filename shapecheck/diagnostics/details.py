@@ -888,6 +888,26 @@ class StoreShape(Detail):
 
 
 @dataclass(frozen=True)
+class MaskShape(Detail):
+    """``x[mask]``: a boolean mask whose sizes differ from the axes of ``x`` it covers (numpy: "boolean index did not
+    match indexed array along axis 0", torch: "The shape of the mask ... does not match the shape of the indexed
+    tensor"). ``axis`` is the first axis that differs."""
+
+    code, kind = "SHP204", "mask-shape"
+    mask: Shape
+    indexed: Shape
+    axis: int
+    mask_size: Any
+    indexed_size: Any
+
+    def render(self) -> str:
+        return (
+            f"a boolean mask of shape {_shape(self.mask)} does not fit the array of shape {_shape(self.indexed)}: "
+            f"axis {self.axis} has {self.mask_size} in the mask against {self.indexed_size}"
+        )
+
+
+@dataclass(frozen=True)
 class IndexShape(Detail):
     """torch's ``gather`` / ``index_add`` given an index or a source (``operand``) the op rejects, ``dim`` being the
     indexed axis of the input: ``rule`` "rank" (the operand has another number of dimensions than the input),

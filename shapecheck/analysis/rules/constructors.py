@@ -27,6 +27,7 @@ import libcst as cst
 from ...diagnostics import details as D
 from ...sizes import Size, Truth, equal, greater_equal, product
 from .ops_common import _dtype_kw, _ints, _norm_dim
+from .shapes_bridge import shape_text
 from ..interpret.context import OpSpec
 from ..interpret.values import UNKNOWN, FloatV, IntV, NoneV, SeqV, StrV, TensorV, Value
 
@@ -245,6 +246,7 @@ def mask_index(interp: "Interpreter", node: cst.Subscript, t: TensorV) -> Value 
         return None
     expr = node.slice[0].slice.value
     mask_rank: int | None = None
+    mask_shape: tuple[Size, ...] | None = None
     if (
         isinstance(expr, cst.Comparison)
         and len(expr.comparisons) == 1
@@ -262,12 +264,25 @@ def mask_index(interp: "Interpreter", node: cst.Subscript, t: TensorV) -> Value 
         if not (isinstance(other, (IntV, FloatV)) or (isinstance(other, TensorV) and other.shape == tensor_side.shape)):
             return None
         mask_rank = len(tensor_side.shape)
+        mask_shape = tensor_side.shape if not tensor_side.alts else None
     elif isinstance(expr, (cst.Name, cst.Attribute)):
         v = interp.eval(expr)
         if isinstance(v, TensorV) and v.dtype == "bool" and v.shape is not None:
             mask_rank = len(v.shape)
+            mask_shape = v.shape if not v.alts else None
     if mask_rank is None or mask_rank == 0 or mask_rank > len(t.shape):
         return None
+    if mask_shape is not None and not t.alts and t.framework in ("numpy", "torch", "jax"):
+        for i, (m, n) in enumerate(zip(mask_shape, t.shape)):
+            if equal(m, n) is Truth.FALSE:  # the mask's sizes must be the axes' own: no broadcasting
+                interp.ctx.report(
+                    node,
+                    "SHP204",
+                    {"op": "boolean mask index", "detail": D.MaskShape(mask_shape, t.shape, i, m, n)},
+                    [f"the indexed array has shape {shape_text(t.shape)}" + (f" {t.origin}" if t.origin else "")],
+                    spec=OpSpec("mask_index", None, (t.shape, mask_shape), (), ()),
+                )
+                return t.with_shape(None)
     selected = interp.ctx.fresh("selected")
     return t.with_shape((selected,) + t.shape[mask_rank:])
 

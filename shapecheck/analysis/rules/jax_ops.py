@@ -313,3 +313,66 @@ def apply_eqx_mha(
     q, o = ins[0], layer.param("o")
     assert isinstance(q, TensorV) and q.shape is not None
     return q.with_shape((q.shape[0], o)) if o is not None else UNKNOWN
+
+
+_WINDOWS = ("hanning", "hamming", "blackman", "bartlett", "kaiser")
+
+
+@FUNCTIONS.register(*(f"{m}.{w}" for m in ("numpy", "jax.numpy") for w in _WINDOWS))
+def _np_window(
+    cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]
+) -> Value | None:
+    """``np.hanning(M)`` & co. (``np.kaiser(M, beta)``): a float vector of M points (empty for M < 1)."""
+    m = args[0] if args else kwargs.get("M")
+    if not isinstance(m, IntV) or m.assumed:
+        return None
+    n = m.size.as_int()
+    size = Size.const(max(n, 0)) if n is not None else m.size
+    dtype = "float64" if qual.startswith("numpy.") else "float32"
+    return TensorV((size,), dtype, fw, None, cx.origin(node, f"{qual.rsplit('.', 1)[-1]}(...)"))
+
+
+def _pad_widths(v: Value, rank: int) -> list[tuple[Size, Size]] | None:
+    """numpy's ``pad_width`` broadcast to (rank, 2): an int, ``(n,)``, ``(before, after)``, ``((before, after),)``,
+    one pair per axis or ``((n1,), (n2,), ...)``; None when it is not known (or does not broadcast)."""
+    if isinstance(v, IntV) and not v.assumed:
+        return [(v.size, v.size)] * rank
+    if not isinstance(v, SeqV) or v.kind not in ("tuple", "list"):
+        return None
+    if all(isinstance(x, IntV) and not x.assumed for x in v.items):
+        sizes = [x.size for x in v.items if isinstance(x, IntV)]
+        if len(sizes) == 1:
+            return [(sizes[0], sizes[0])] * rank
+        if len(sizes) == 2:
+            return [(sizes[0], sizes[1])] * rank
+        return None
+    rows: list[tuple[Size, Size]] = []
+    for row in v.items:
+        if not isinstance(row, SeqV) or not all(isinstance(x, IntV) and not x.assumed for x in row.items):
+            return None
+        sizes = [x.size for x in row.items if isinstance(x, IntV)]
+        if len(sizes) == 1:
+            rows.append((sizes[0], sizes[0]))
+        elif len(sizes) == 2:
+            rows.append((sizes[0], sizes[1]))
+        else:
+            return None
+    if len(rows) == 1:
+        return rows * rank
+    return rows if len(rows) == rank else None
+
+
+@FUNCTIONS.register("numpy.pad", "jax.numpy.pad")
+def _np_pad(
+    cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]
+) -> Value | None:
+    """``np.pad(array, pad_width, mode=..., ...)``: each axis grows by its (before, after) widths. Only literal or
+    known int widths are read; anything else gives an unknown shape."""
+    t = args[0] if args else kwargs.get("array")
+    if not isinstance(t, TensorV):
+        return None
+    width = args[1] if len(args) > 1 else kwargs.get("pad_width", UNKNOWN)
+    rows = _pad_widths(width, len(t.shape)) if t.shape is not None else None
+    if t.shape is None or rows is None or any(s.as_int() is not None and s.as_int() < 0 for r in rows for s in r):  # type: ignore[operator]
+        return t.with_shape(None)
+    return t.with_shape(tuple(s + b + a for s, (b, a) in zip(t.shape, rows)), origin=cx.origin(node, "pad(...)"))

@@ -1291,11 +1291,27 @@ def attention(cx: OpContext, node: cst.Call, args: list[Value], kwargs: dict[str
     return TensorV(batch + (q.shape[-2], v.shape[-1]), dtype, "torch")
 
 
+_PYTHON_TYPE_DTYPES = {
+    "numpy": {"bool": "bool", "int": "int64", "float": "float64"},
+    "torch": {"bool": "bool", "int": "int64", "float": "float64"},
+    "jax": {"bool": "bool", "int": "int32", "float": "float32"},
+}
+
+
+def _python_type_dtype(node: cst.Call, fw: str) -> str | None:
+    """``np.ones(shape, dtype=bool)``: the dtype a Python type stands for in each framework (the analysis gives the
+    builtins no value; a module that rebinds ``bool`` is not expected)."""
+    for arg in node.args:
+        if arg.keyword is not None and arg.keyword.value == "dtype" and isinstance(arg.value, cst.Name):
+            return _PYTHON_TYPE_DTYPES.get(fw, {}).get(arg.value.value)
+    return None
+
+
 def construct(
     cx: OpContext, node: cst.Call, fw: str, qual: str, name: str, args: list[Value], kwargs: dict[str, Value]
 ) -> Value:
     """zeros / ones / empty / full / rand / randn: the sizes as varargs (torch, ``np.random.rand``) or one tuple."""
-    dtype = _dtype_kw(kwargs)
+    dtype = _dtype_kw(kwargs) or _python_type_dtype(node, fw)
     at = 2 if name == "full" else 1
     if dtype is None and fw in ("numpy", "jax") and len(args) > at and name != "arange" and qual not in VARARG_SIZES:
         dtype = _dtype_arg(args[at])  # np.zeros((2, 3), np.float32)
@@ -1303,6 +1319,14 @@ def construct(
     if dtype is None and fw == "numpy" and name != "arange" and not unread:  # dtype=bool: not a value we read
         dtype = "float64" if name != "full" else _fill_dtype(args[1] if len(args) > 1 else kwargs.get("fill_value"))
     if name == "arange":
+        if (
+            dtype is None
+            and "dtype" not in kwargs
+            and args
+            and all(isinstance(a, IntV) and not a.assumed for a in args)
+        ):
+            # integers only: numpy and torch make int64, jax int32 (without x64)
+            dtype = {"numpy": "int64", "torch": "int64", "jax": "int32"}.get(fw)
         if (
             len(args) == 1
             and isinstance(args[0], IntV)
