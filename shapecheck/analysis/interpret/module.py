@@ -799,7 +799,7 @@ class ModuleAnalysis:
                 return declared.with_shape(None)
             return declared
         if function_state(fi).analysing or depth >= MAX_INLINE_DEPTH + (
-            objects.ONE_LINE_EXTRA_DEPTH if objects.one_line_helper(fi) else 0
+            objects.ONE_LINE_EXTRA_DEPTH if objects.one_line_helper(fi) or objects.leaf_method(fi) else 0
         ):
             return UNKNOWN
         if (

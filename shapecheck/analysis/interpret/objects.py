@@ -818,6 +818,58 @@ def one_line_helper(fi: FunctionInfo) -> bool:
     return st.one_line
 
 
+LEAF_STATEMENTS = 6  # the most statements a leaf method (``leaf_method``) has
+
+
+def leaf_method(fi: FunctionInfo) -> bool:
+    """A method whose body is a few straight statements (no loop, comprehension or nested function, no decorator; a
+    lambda or a ``with`` is fine) that call no method or layer of ``self`` (``def forward(self, x): return F.normalize(x, dim=1) *
+    self.g``): like a one-line helper it runs past the inlining depth (by ONE_LINE_EXTRA_DEPTH), so the norm at the
+    bottom of a U-Net's block keeps its input's shape. What it calls stops at the depth as before, unless it is such
+    a function too; a leaf calls nothing of its object, so the walk stays as short as its body."""
+    if fi.cls_key is None:
+        return False
+    st = function_state(fi)
+    if st.leaf is None:
+        st.leaf = _leaf(fi.node)
+    return st.leaf
+
+
+def _leaf(fn: cst.FunctionDef) -> bool:
+    if fn.decorators or not isinstance(fn.body, cst.IndentedBlock) or len(fn.body.body) > LEAF_STATEMENTS:
+        return False
+    from .walk import children
+
+    stack: list[cst.CSTNode] = list(fn.body.body)
+    while stack:
+        n = stack.pop()
+        if isinstance(
+            n,
+            (
+                cst.For,
+                cst.While,
+                cst.FunctionDef,
+                cst.ClassDef,
+                cst.ListComp,
+                cst.SetComp,
+                cst.DictComp,
+                cst.GeneratorExp,
+                cst.Yield,
+                cst.Await,
+                cst.Try,
+            ),
+        ):
+            return False
+        if isinstance(n, cst.Call):
+            root = n.func
+            while isinstance(root, (cst.Attribute, cst.Subscript, cst.Call)):
+                root = root.value if not isinstance(root, cst.Call) else root.func
+            if isinstance(root, cst.Name) and root.value in ("self", "super"):
+                return False  # self.norm(x), self.helper(x), super().forward(x): the object's own code
+        stack.extend(children(n))
+    return True
+
+
 def _one_line(fn: cst.FunctionDef) -> bool:
     if fn.decorators or not isinstance(fn.body, cst.IndentedBlock):
         return False

@@ -24,6 +24,7 @@ class FunctionState:
     analysing: bool = False  # its body is running (a recursive call is not followed)
     keeps_args: bool | None = None  # its body leaves its arguments' attributes alone (objects.keeps_arguments)
     one_line: bool | None = None  # its body is one ``return`` of calls by name only (objects.one_line_helper)
+    leaf: bool | None = None  # a short straight body that calls no method of ``self`` (objects.leaf_method)
     fixture: dict[int, Value] | None = None  # a pytest fixture's value, per depth (entry_points._fixture)
     reads_only: frozenset[str] | None = None  # parameters only handed to library calls (objects.read_only_params)
 

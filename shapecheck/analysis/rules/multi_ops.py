@@ -406,6 +406,10 @@ def builtin_call(cx: OpContext, interp: "Interpreter", node: cst.Call, name: str
         )
     if name == "enumerate" and len(args) == 1 and len(node.args) == 1 and isinstance(args[0], SeqV):
         return SeqV(tuple(SeqV((IntV(Size.const(i)), x), "tuple") for i, x in enumerate(args[0].items)), "list")
+    if name == "map" and len(node.args) >= 2 and len(args) == len(node.args):
+        # a tensor iterates over its rows: ``mk, mv = map(lambda t: repeat(t, ...), self.mem_kv)`` on a (2, h, d, n)
+        # parameter applies the function to two (h, d, n) rows
+        args = [args[0]] + [_rows(a) for a in args[1:]]
     if (
         name == "map"
         and len(node.args) >= 2
@@ -435,6 +439,21 @@ def builtin_call(cx: OpContext, interp: "Interpreter", node: cst.Call, name: str
                         kept.append(p)
                 lst[start:] = kept
     return None
+
+
+MAX_ROWS = 16  # a tensor with this many rows or fewer (a known first axis) is mapped over row by row
+
+
+def _rows(v: Value) -> Value:
+    """The rows of a tensor whose first axis is a known small number, as a tuple (what iterating it yields); any
+    other value as it is."""
+    if not isinstance(v, TensorV) or not v.shape:
+        return v
+    n = v.shape[0].as_int()
+    if n is None or not 0 < n <= MAX_ROWS:
+        return v
+    row = v.with_shape(v.shape[1:], v.axes[1:] if v.axes else None)
+    return SeqV((row,) * n, "tuple")
 
 
 def _map(
