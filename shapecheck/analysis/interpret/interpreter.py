@@ -201,6 +201,10 @@ class Interpreter:
     def _check_shape_unpack(self, target: cst.BaseExpression, node: cst.BaseExpression, value: Value) -> None:
         """``b, c, h, w = x.shape`` on a tensor of another known rank: Python raises (too many or not enough values
         to unpack). Only a name's shape, a tensor without alternative shapes, names without a starred one."""
+        if isinstance(node, cst.Subscript):
+            if isinstance(target, (cst.Tuple, cst.List)):
+                self._check_shape_slice_unpack(target, node)
+            return
         if not (isinstance(value, SeqV) and value.kind == "shape"):  # first: cheap, and rare
             return
         if not isinstance(target, (cst.Tuple, cst.List)):
@@ -227,6 +231,55 @@ class Interpreter:
             },
             [f"{node.value.value} has shape {shape_text(t.shape)}" + (f" {t.origin}" if t.origin else "")],
             spec=OpSpec("unpack.shape", None, (t.shape,), (), (("names", n),)),
+        )
+
+    def _check_shape_slice_unpack(self, target: cst.Tuple | cst.List, node: cst.Subscript) -> None:
+        """``f, h, w = x.shape[-2:]``: a slice of a tensor's shape with literal bounds has a known number of sizes
+        when the rank is known, and at most a number fixed by the bounds whatever the rank (``[-2:]``, ``[:2]``,
+        ``[1:3]`` give at most 2). Python raises when the names cannot take them. Only a name's shape, step 1."""
+        if any(isinstance(e, cst.StarredElement) for e in target.elements) or len(node.slice) != 1:
+            return
+        sl, base = node.slice[0].slice, node.value
+        if not (isinstance(sl, cst.Slice) and isinstance(base, cst.Attribute) and base.attr.value == "shape"):
+            return
+        if not isinstance(base.value, cst.Name) or (sl.step is not None and _literal_int(sl.step) != 1):
+            return
+        lo, hi = (None if b is None else _literal_int(b) for b in (sl.lower, sl.upper))
+        if (sl.lower is not None and lo is None) or (sl.upper is not None and hi is None):
+            return
+        t = self.scope.vars.get(base.value.value)
+        if not isinstance(t, TensorV):
+            return
+        n = len(target.elements)
+        exact = t.shape is not None and not t.alts
+        if exact:
+            count: int | None = len(range(len(t.shape))[lo:hi])  # type: ignore[arg-type]
+        else:
+            count = _slice_length_bound(lo, hi)
+            if count is None or count >= n:
+                return
+        if count == n:
+            return
+        from ..rules.shapes_bridge import shape_text
+        from .context import OpSpec
+
+        text = f"{base.value.value}.shape[{'' if lo is None else lo}:{'' if hi is None else hi}]"
+        notes = []
+        spec = None
+        if exact:
+            notes.append(f"{base.value.value} has shape {shape_text(t.shape)}" + (f" {t.origin}" if t.origin else ""))
+            spec = OpSpec("unpack.shape", None, (t.shape[lo:hi],), (), (("names", n),))  # type: ignore[index]
+        self.ctx.report(
+            node,
+            "SHP201",
+            {
+                "what": f"unpacking {text} into {n} names",
+                "expected": n,
+                "subject": "the slice",
+                "actual": count if exact else f"at most {count} for every rank",
+            },
+            notes,
+            spec=spec,
         )
 
     @_statement(cst.AnnAssign)
@@ -1794,3 +1847,24 @@ def _plain_data(v: Value) -> bool:
     if isinstance(v, SeqV):
         return v.kind in ("tuple", "list", "shape") and all(_plain_data(x) for x in v.items)
     return isinstance(v, (IntV, FloatV, StrV, BoolV, NoneV, TensorV))
+
+
+def _literal_int(node: cst.BaseExpression) -> int | None:
+    """An integer literal, possibly negated (``2``, ``-3``)."""
+    if isinstance(node, cst.Integer):
+        return int(node.evaluated_value)
+    if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus):
+        inner = _literal_int(node.expression)
+        return None if inner is None else -inner
+    return None
+
+
+def _slice_length_bound(lo: int | None, hi: int | None) -> int | None:
+    """The largest number of items ``seq[lo:hi]`` (step 1) has over sequences of every length, None if unbounded."""
+    if hi is None:
+        return -lo if lo is not None and lo < 0 else None
+    if lo is None:
+        lo = 0
+    if (lo >= 0) == (hi >= 0):
+        return max(0, hi - lo)
+    return None if lo >= 0 else min(-lo, hi)  # [i:-j] is unbounded; [-k:h] is within the last k and the first h

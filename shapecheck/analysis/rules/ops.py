@@ -425,7 +425,15 @@ def _numel(
 def _expand_as(
     cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value], method: bool
 ) -> Value | None:
-    return t.with_shape(args[0].shape) if args and isinstance(args[0], TensorV) else None
+    """``x.expand_as(y)`` (torch): ``x.expand(y.size())``, so each axis of ``x`` must be 1 or ``y``'s size there."""
+    if len(args) != 1 or kwargs or not isinstance(args[0], TensorV):
+        return None
+    other = args[0]
+    if other.shape is None:
+        return t.with_shape(None)
+    from .shape_ops import expand_to
+
+    return expand_to(cx, node, t, other.shape, "expand_as", (other,))
 
 
 @TENSOR_METHODS.register("unfold")

@@ -320,19 +320,30 @@ def expand(cx: OpContext, node: cst.Call, t: TensorV, args: list[Value], kwargs:
             out.append(v.size)
         else:
             return t.with_shape(None)
+    return expand_to(cx, node, t, tuple(out), "expand")
+
+
+def expand_to(
+    cx: OpContext, node: cst.Call, t: TensorV, out: tuple[Size, ...], op: str, others: tuple[TensorV, ...] = ()
+) -> Value:
+    """``t`` expanded to the sizes ``out`` (``x.expand(...)`` with the -1 resolved, ``x.expand_as(y)``): torch raises
+    when an axis of ``t`` is neither 1 nor the target's size, or when ``out`` has fewer dimensions than ``t``."""
+    shape = t.shape
     if shape is not None:
+        if len(out) < len(shape):
+            return t.with_shape(None)
         for i, s in enumerate(shape):
             target = out[len(out) - len(shape) + i]
             if equal(s, target) is Truth.FALSE and equal(s, 1) is Truth.FALSE and greater_equal(s, 2) is Truth.TRUE:
                 cx.ctx.report(
                     node,
                     "SHP204",
-                    {"op": "expand", "detail": D.ExpandAxis(shape, tuple(out), i, s)},
-                    cx.origins([t]),
-                    spec=OpSpec("expand", None, (shape,), (), (("target", tuple(out)),)),
+                    {"op": op, "detail": D.ExpandAxis(shape, out, i, s)},
+                    cx.origins([t, *others]),
+                    spec=OpSpec("expand", None, (shape,), (), (("target", out),)),  # expand_as is expand to y.shape
                 )
                 return t.with_shape(None)
-    return t.with_shape(tuple(out))
+    return t.with_shape(out)
 
 
 # ------------------------------------------------------------------------------------------ tensor-method rules
