@@ -921,6 +921,13 @@ def common_generators(fw: Framework) -> dict[str, Gen]:
         items: list[str] = []
         for _ in range(r.randint(1, max(1, rank + 1))):
             items.append(r.choice(("0", "-1", "1", ":", "1:", ":2", "::2", "None", "...", "1:-1", "-2:", "2")))
+        if r.random() < 0.4:
+            # integer array indices (several broadcast together; placed first when not adjacent), zeros so that every
+            # axis takes them; a few shapes that do not broadcast
+            for _ in range(r.randint(1, 3)):
+                idx = tuple(r.choice((1, 2, 3)) for _ in range(r.randint(0, 2)))
+                src = f"{fw.mod}.zeros({shape_src(idx)}, dtype={fw.int_dtype})"
+                items.insert(r.randint(0, len(items)), src)
         expr = "x[" + ", ".join(items) + "]"
         if r.random() < 0.15:
             expr = r.choice(

@@ -1327,6 +1327,9 @@ def construct(
     if dtype is None and fw == "numpy" and name != "arange" and not unread:  # dtype=bool: not a value we read
         dtype = "float64" if name != "full" else _fill_dtype(args[1] if len(args) > 1 else kwargs.get("fill_value"))
     if name == "arange":
+        if dtype is None and fw in ("torch", "numpy") and args and all(isinstance(a, IntV) for a in args):
+            if not kwargs.keys() - {"device"}:
+                dtype = "int64"  # integer bounds give int64 (an index array: ``x[torch.arange(b), idx]``)
         if (
             dtype is None
             and "dtype" not in kwargs

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import libcst as cst
 
@@ -25,6 +25,7 @@ from .ops_common import (
     _is_none_or_ellipsis,
     _norm_dim,
     _shape_args,
+    broadcast_shapes,
 )
 from .registry import TENSOR_METHODS, OpContext
 
@@ -38,37 +39,35 @@ def index_tensor(interp: "Interpreter", node: cst.Subscript, t: TensorV) -> Valu
             # x[:, :k] on a tensor whose rank a check fixed (``b, n, d = x.shape``): slices keep every axis
             return TensorV(None, t.dtype, t.framework, None, t.origin, None, None, t.not_ranks)
         return t.with_shape(None)
-    out: list[Size] = []
-    axes: list[str | None] = []
+    # each result axis in order: ("keep", size, axis name) from a slice, None or the ellipsis, or ("adv", index
+    # shape, None) for an integer array index; the advanced indices' shapes broadcast together and go in place of the
+    # first when they are adjacent, else first (numpy's rule, which torch follows for tensor indices)
+    parts: list[tuple[str, Any, str | None]] = []
     pos = 0
     elems = list(node.slice)
     n_consumed = sum(1 for e in elems if not (isinstance(e.slice, cst.Index) and _is_none_or_ellipsis(e.slice.value)))
     ellipsis_seen = False
-    gathered = False  # one integer array index taken
-    scalars = 0
+    scalars: list[int] = []  # where an integer index stood in ``parts``
     for el in elems:
         sl = el.slice
         if isinstance(sl, cst.Slice):
             if pos >= len(t.shape):
                 return t.with_shape(None)
             if sl.lower is None and sl.upper is None and (sl.step is None):
-                out.append(t.shape[pos])
-                axes.append(t.axes[pos] if t.axes else None)
+                parts.append(("keep", t.shape[pos], t.axes[pos] if t.axes else None))
             else:
                 size = _slice_size(interp, sl, t.shape[pos])
                 if size is None:
                     # bounds of unknown value (``offsets[:length]``): a slice keeps its axis whatever they are (a bound
                     # Python rejects raises, and the code does not go on); its size is unknown
                     size = interp.ctx.fresh("n", "(the size of a slice whose bounds are unknown)")
-                out.append(size)
-                axes.append(None)
+                parts.append(("keep", size, None))
             pos += 1
             continue
         assert isinstance(sl, cst.Index)
         value_node = sl.value
         if isinstance(value_node, cst.Name) and value_node.value == "None":
-            out.append(Size.const(1))
-            axes.append(None)
+            parts.append(("keep", Size.const(1), None))
             continue
         if isinstance(value_node, cst.Ellipsis):
             if ellipsis_seen:
@@ -78,8 +77,7 @@ def index_tensor(interp: "Interpreter", node: cst.Subscript, t: TensorV) -> Valu
             if skip < 0:
                 return t.with_shape(None)
             for _ in range(skip):
-                out.append(t.shape[pos])
-                axes.append(t.axes[pos] if t.axes else None)
+                parts.append(("keep", t.shape[pos], t.axes[pos] if t.axes else None))
                 pos += 1
             continue
         v = interp.eval(value_node)
@@ -87,20 +85,44 @@ def index_tensor(interp: "Interpreter", node: cst.Subscript, t: TensorV) -> Valu
             if pos >= len(t.shape):
                 return t.with_shape(None)
             pos += 1
-            scalars += 1
+            scalars.append(len(parts))
             continue
-        if isinstance(v, TensorV) and v.shape is not None and _integer_index(v, t) and not gathered:
-            # embed[tokens]: one integer array index, its shape in place of the axis it indexes
+        if isinstance(v, TensorV) and v.shape is not None and _integer_index(v, t):
+            # embed[tokens]: an integer array index, its shape in place of the axis it indexes
             if pos >= len(t.shape):
                 return t.with_shape(None)
-            out.extend(v.shape)
-            axes.extend([None] * len(v.shape))
+            parts.append(("adv", v.shape, None))
             pos += 1
-            gathered = True
             continue
         return t.with_shape(None)  # other tensor / list indexing: advanced indexing not modelled
-    if pos > len(t.shape) or (gathered and scalars):
-        return t.with_shape(None)  # an int next to an array index is an advanced index too (numpy's placement rules)
+    if pos > len(t.shape):
+        return t.with_shape(None)
+    adv = [i for i, p in enumerate(parts) if p[0] == "adv"]
+    if adv and scalars and t.framework != "torch":
+        # numpy and jax: an int next to an array index is an advanced index too (a 0-d one); torch selects the
+        # int's axis first and indexes the rest with the tensors
+        for k in reversed(scalars):
+            parts.insert(k, ("adv", (), None))
+        adv = [i for i, p in enumerate(parts) if p[0] == "adv"]
+    if len(adv) > 1:
+        joined: tuple[Size, ...] | None = parts[adv[0]][1]
+        for i in adv[1:]:
+            joined, _fails = broadcast_shapes(joined, parts[i][1])  # type: ignore[arg-type]
+            if joined is None:
+                return t.with_shape(None)  # index tensors that do not broadcast (or unknown): not modelled
+        if adv[-1] - adv[0] == len(adv) - 1:
+            parts[adv[0] : adv[-1] + 1] = [("adv", joined, None)]
+        else:
+            parts = [("adv", joined, None)] + [p for p in parts if p[0] == "keep"]
+    out: list[Size] = []
+    axes: list[str | None] = []
+    for kind, what, name in parts:
+        if kind == "keep":
+            out.append(what)
+            axes.append(name)
+        else:
+            out.extend(what)
+            axes.extend([None] * len(what))
     out.extend(t.shape[pos:])
     axes.extend(t.axes[pos:] if t.axes else [None] * (len(t.shape) - pos))
     return t.with_shape(tuple(out), tuple(axes) if t.axes else None)
