@@ -180,6 +180,7 @@ UNARY_ARGS: dict[str, str] = {
     "clamp_min": "0.0",
     "clamp_max": "1.0",
     "masked_fill": "{mask}, 0.0",
+    "masked_fill_": "{mask}, 0.0",
     "fill_": "1.0",
     "copy_": "{same}",
     "normal_": "",

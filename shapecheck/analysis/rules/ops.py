@@ -313,7 +313,7 @@ def tensor_method(
         )
     if dynamic:
         return t.with_shape(None) if name in SAME_SHAPE else UNKNOWN
-    if name == "masked_fill" and args and not isinstance(args[0], TensorV):
+    if name in ("masked_fill", "masked_fill_") and args and not isinstance(args[0], TensorV):
         args = [_comparison_mask(interp, node.args[0].value if node.args else None), *args[1:]]
     if t.framework in FRAMEWORK_METHODS:  # TensorFlow / Paddle tensors: their own rules (frameworks.py), never torch's
         return frameworks.method_of(cx, node, t.framework, t, name, args, kwargs)
@@ -596,19 +596,22 @@ def _clamp(
     return elementwise(cx, node, name, [t, *bounds]) if bounds else None  # tensor bounds broadcast with the input
 
 
-@TENSOR_METHODS.register("masked_fill")
+@TENSOR_METHODS.register("masked_fill", "masked_fill_")
 def _masked_fill(
     cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value], method: bool
 ) -> Value | None:
     if not args:
         return None
     shape = t.shape
+    inplace = name == "masked_fill_"  # x.masked_fill_(mask, v): the mask broadcasts to x, whose shape stays
     if not isinstance(args[0], TensorV) or args[0].shape is None or shape is None:
-        return t.with_shape(None)  # a mask of unknown shape may broadcast the result
+        return t if inplace else t.with_shape(None)  # a mask of unknown shape may broadcast the result
     out, fail = broadcast_shapes(shape, args[0].shape)  # out of place, the mask broadcasts too
     if fail is not None:
         elementwise(cx, node, name, [t, args[0]])  # reports the axes that cannot broadcast
-        return t.with_shape(None)
+        return t if inplace else t.with_shape(None)
+    if inplace:
+        return t
     return t.with_shape(out, t.axes if out == shape else None)
 
 

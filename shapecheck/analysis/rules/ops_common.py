@@ -129,6 +129,7 @@ SAME_SHAPE = {
     "clamp_min",
     "clamp_max",
     "masked_fill",
+    "masked_fill_",
     "requires_grad_",
     "pin_memory",
     "numpy",
