@@ -1450,7 +1450,15 @@ def _fixpoint_ok(
                 continues = True
             elif type(n) in (cst.Return, cst.Raise):
                 returns = True
-            elif type(n) in _LEAVES_LOOP or type(n) in (cst.FunctionDef, cst.ClassDef, cst.Lambda):
+            elif type(n) is cst.Lambda:
+                # ``q, k = map(lambda t: rearrange(t, ...), (q, k))``: a lambda that reads no name the loop assigns
+                # computes the same whenever it is called (a late-bound loop variable is what could differ)
+                ps = n.params
+                own = {p.name.value for p in (*ps.posonly_params, *ps.params, *ps.kwonly_params)}
+                own |= {p.name.value for p in (ps.star_arg, ps.star_kwarg) if isinstance(p, cst.Param)}
+                ok = not ((_names_in(n.body) - own) & cache.get(id(stmt), {""}))
+                continue
+            elif type(n) in _LEAVES_LOOP or type(n) in (cst.FunctionDef, cst.ClassDef):
                 ok = False
             stack.extend(children(n))
         cache[key] = (

@@ -31,6 +31,13 @@ from .registry import TENSOR_METHODS, OpContext
 
 
 def index_tensor(interp: "Interpreter", node: cst.Subscript, t: TensorV) -> Value:
+    only = node.slice[0].slice if len(node.slice) == 1 else None
+    if isinstance(only, cst.Index) and isinstance(only.value, cst.Tuple):
+        # x[(..., *((None,) * k))]: a tuple built in the index is the index items themselves
+        items = _index_items(interp.eval(only.value))
+        if items is None:
+            return t.with_shape(None)
+        node = node.with_changes(slice=[cst.SubscriptElement(cst.Index(e)) for e in items])
     if t.shape is None:
         for el in node.slice:
             if isinstance(el.slice, cst.Index):
@@ -126,6 +133,25 @@ def index_tensor(interp: "Interpreter", node: cst.Subscript, t: TensorV) -> Valu
     out.extend(t.shape[pos:])
     axes.extend(t.axes[pos:] if t.axes else [None] * (len(t.shape) - pos))
     return t.with_shape(tuple(out), tuple(axes) if t.axes else None)
+
+
+def _index_items(v: Value) -> list[cst.BaseExpression] | None:
+    """The items of a tuple value used as an index, as index expressions: the ellipsis, None and known ints only."""
+    from ..interpret.values import NoneV, RefV
+
+    if not isinstance(v, SeqV) or v.kind != "tuple":
+        return None
+    out: list[cst.BaseExpression] = []
+    for item in v.items:
+        if isinstance(item, RefV) and item.qualname == "builtins.Ellipsis":
+            out.append(cst.Ellipsis())
+        elif isinstance(item, NoneV):
+            out.append(cst.Name("None"))
+        elif isinstance(item, IntV) and (i := item.size.as_int()) is not None:
+            out.append(cst.Integer(str(i)) if i >= 0 else cst.UnaryOperation(cst.Minus(), cst.Integer(str(-i))))
+        else:
+            return None
+    return out
 
 
 # integer dtypes each framework takes as an index array (torch reads uint8 / bool as masks)
