@@ -1209,6 +1209,8 @@ class ModuleAnalysis:
         if qual in _GRADS and not dynamic and args and isinstance(args[0], (FuncV, ObjV, LayerV)):
             # jax.value_and_grad(loss_fn)(params, x): loss_fn run on the arguments, its gradient shaped as params
             return _grad_transform(qual, args, kwargs, node)
+        if qual in ("itertools.cycle", "itertools.islice") and not dynamic and not kwargs:
+            return _itertools_call(qual, args)
         if qual == "functools.partial" and args and not dynamic and isinstance(args[0], (RefV, FuncV)):
             # partial(nn.LayerNorm, eps=1e-6), partial(nn.Conv1d, kernel_size=1): called later with the rest
             return LayerV(
@@ -2174,6 +2176,29 @@ def _iter_builtin(name: str, args: list[Value]) -> Value:
         elems = [elements_of(a) for a in args]
         if all(e is not None for e in elems):
             return ManyV(SeqV(tuple(elems)), "tuple")  # type: ignore[arg-type]
+    return UNKNOWN
+
+
+def _itertools_call(qual: str, args: list[Value]) -> Value:
+    """``islice(cycle(attn_types), depth)``: ``cycle`` of a known non-empty tuple or list repeats its elements without
+    end (held as any number of their join); ``islice`` of it, or of a known sequence, up to a known stop is that
+    many elements (each the join for a cycle, so a branch on one stays undecided unless all are alike)."""
+    if qual == "itertools.cycle":
+        if len(args) == 1 and isinstance(args[0], SeqV) and args[0].kind in ("tuple", "list") and args[0].items:
+            return ManyV(elements_of(args[0]), "cycle")
+        return UNKNOWN
+    bounds = [int_of(a) if not isinstance(a, NoneV) else None for a in args[1:]]
+    if not 2 <= len(args) <= 4 or any(b is None and not isinstance(a, NoneV) for a, b in zip(args[1:], bounds)):
+        return UNKNOWN
+    if any(b is not None and b < 0 for b in bounds) or (len(bounds) == 3 and bounds[2] == 0):
+        return UNKNOWN  # islice raises ValueError
+    window = slice(*bounds) if len(bounds) > 1 else slice(bounds[0])
+    src = args[0]
+    if isinstance(src, SeqV) and src.kind in ("tuple", "list"):
+        return SeqV(tuple(src.items[window]), "tuple")
+    if isinstance(src, ManyV) and src.kind == "cycle" and src.elem is not None and window.stop is not None:
+        n = len(range(window.stop)[window])
+        return SeqV((src.elem,) * n, "tuple") if n <= MAX_RANGE else UNKNOWN
     return UNKNOWN
 
 
