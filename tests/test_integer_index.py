@@ -18,12 +18,17 @@ KNOWN = [
     "import numpy as np\ny = np.ones((5, 10, 3))[:, np.zeros((2, 2), dtype=np.int64)]",
     "import numpy as np\ny = np.ones((5, 10, 3))[np.random.randint(0, 4, size=(7,))]",
     "import numpy as np\ny = np.ones((5, 10, 3))[None, np.zeros((3,), dtype=np.int32), 1:]",
+    # several index arrays broadcast together; in place when adjacent, first otherwise (numpy: an int counts as one)
+    "import numpy as np\ny = np.ones((5, 10, 3))[0, :, np.zeros((2,), dtype=np.int64)]",
+    "import numpy as np\ny = np.ones((5, 10, 3))[np.zeros((2,), dtype=np.int64), np.zeros((2,), dtype=np.int64)]",
+    "import torch\ny = torch.ones(5, 10, 3)[0, :, torch.zeros(2, dtype=torch.long)]",  # torch: the int selects first
+    "import torch\ny = torch.ones(5, 10, 3)[torch.arange(5), torch.zeros(5, 1, dtype=torch.long)]",
+    "import torch\ny = torch.ones(5, 10, 3)[torch.zeros(2, dtype=torch.long), :, torch.zeros(3, 1, dtype=torch.long)]",
 ]
 
 UNKNOWN_SHAPE = [
-    "import numpy as np\ny = np.ones((5, 10, 3))[0, :, np.zeros((2,), dtype=np.int64)]",  # int + array: moved front
-    "import numpy as np\ny = np.ones((5, 10, 3))[np.zeros((2,), dtype=np.int64), np.zeros((2,), dtype=np.int64)]",
     "import torch\ny = torch.ones(5, 10)[torch.zeros(2, dtype=torch.uint8)]",  # uint8: a mask in torch
+    "import torch\ny = torch.ones(5, 10)[torch.zeros(2, dtype=torch.long), torch.zeros(3, dtype=torch.long)]",  # raises
 ]
 
 
