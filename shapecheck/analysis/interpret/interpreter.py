@@ -258,17 +258,18 @@ class Interpreter:
             count = _slice_length_bound(lo, hi)
             if count is None or count >= n:
                 return
-        if count == n:
+        if count is None or count == n:
             return
         from ..rules.shapes_bridge import shape_text
         from .context import OpSpec
 
         text = f"{base.value.value}.shape[{'' if lo is None else lo}:{'' if hi is None else hi}]"
         notes = []
-        spec = None
+        # the sizes the slice gives: of the known shape, or (rank unknown) as many as the bounds allow at most
+        sliced = t.shape[lo:hi] if exact else tuple(Size.const(2) for _ in range(count))  # type: ignore[index]
+        spec = OpSpec("unpack.shape", None, (sliced,), (), (("names", n),))
         if exact:
             notes.append(f"{base.value.value} has shape {shape_text(t.shape)}" + (f" {t.origin}" if t.origin else ""))
-            spec = OpSpec("unpack.shape", None, (t.shape[lo:hi],), (), (("names", n),))  # type: ignore[index]
         self.ctx.report(
             node,
             "SHP201",
