@@ -29,6 +29,7 @@ from .values import (
     SeqV,
     StrV,
     TensorV,
+    Unknown,
     Value,
     elements_of,
     join,
@@ -1025,6 +1026,10 @@ class Interpreter:
             if t is not None:
                 return t
             r = _compare(left, node.comparisons[0].operator, right)
+            if r is None and (isinstance(left, Unknown) or isinstance(right, Unknown)):
+                # ``u >= v`` of values that may be tensors: a bool or a bool tensor (torch.as_tensor(u >= v) is not
+                # a 0-d tensor)
+                return UNKNOWN
             return BoolV(r)
         result: bool | None = True
         for c in node.comparisons:
