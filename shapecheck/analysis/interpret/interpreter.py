@@ -1026,7 +1026,7 @@ class Interpreter:
             if t is not None:
                 return t
             r = _compare(left, node.comparisons[0].operator, right)
-            if r is None and (isinstance(left, Unknown) or isinstance(right, Unknown)):
+            if r is None and _maybe_tensor_comparison(left, right):
                 # ``u >= v`` of values that may be tensors: a bool or a bool tensor (torch.as_tensor(u >= v) is not
                 # a 0-d tensor)
                 return UNKNOWN
@@ -1275,6 +1275,12 @@ def _compared_elementwise(left: Value, op: cst.BaseCompOp, right: Value) -> bool
     if isinstance(op, (cst.Equal, cst.NotEqual)):
         return left.framework != "numpy"
     return isinstance(op, (cst.LessThan, cst.LessThanEqual, cst.GreaterThan, cst.GreaterThanEqual))
+
+
+def _maybe_tensor_comparison(left: Value, right: Value) -> bool:
+    """An operand that may be a tensor compared with another that may be one or with a number (a string or None on
+    the other side: a bool)."""
+    return any(isinstance(a, Unknown) and not isinstance(b, (StrV, NoneV)) for a, b in ((left, right), (right, left)))
 
 
 def _tensor_comparison(left: Value, right: Value) -> Value | None:
