@@ -1161,7 +1161,28 @@ def _as_array(
         return out.with_dtype(_dtype_kw(kwargs)) if "dtype" in kwargs else out
     arrays = fw in ("numpy", "jax")
     shape = _literal_shape(args[0], arrays=arrays) if args and qual.rsplit(".", 1)[-1] != "from_numpy" else None
-    return TensorV(shape, _dtype_kw(kwargs), fw)
+    dtype = _dtype_kw(kwargs)
+    if dtype is None and "dtype" not in kwargs and shape is not None and fw in ("torch", "numpy"):
+        dtype = _literal_dtype(args[0])
+    return TensorV(shape, dtype, fw)
+
+
+def _literal_dtype(v: Value) -> str | None:
+    """The dtype torch and numpy give a literal of Python ints (int64) or bools (bool) without a dtype argument, so
+    ``x[torch.tensor([0, 2])]`` picks rows; floats (torch's default dtype may be changed) and mixes stay unknown."""
+    kinds: set[type] = set()
+    stack = [v]
+    while stack:
+        x = stack.pop()
+        if isinstance(x, SeqV):
+            stack.extend(x.items)
+        else:
+            kinds.add(type(x))
+    if kinds == {IntV}:
+        return "int64"
+    if kinds == {BoolV}:
+        return "bool"
+    return None
 
 
 def _literal_shape(v: Value, depth: int = 0, arrays: bool = False) -> tuple[Size, ...] | None:
