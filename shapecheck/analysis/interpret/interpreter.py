@@ -146,16 +146,8 @@ class Interpreter:
     def _assign(self, stmt: cst.Assign) -> None:
         self.if_alt = None
         value = self.eval(stmt.value)
-        if (
-            isinstance(value, SeqV)
-            and value.kind == "list"
-            and _var_key(stmt.value) is not None
-            and not all(isinstance(t.target, (cst.Tuple, cst.List)) for t in stmt.targets)
-        ):
-            # ys = xs: two names for one list, and a mutation through either is not seen through the other (unpacking
-            # it, ``indices, loss = rest``, binds its items and aliases nothing)
-            self.forget_if_list(stmt.value)
-            value = UNKNOWN
+        # ys = xs (``self.cfgs = cfgs``): two names for one list hold the same value object; a mutation through
+        # either forgets both (forget_aliases)
         for target in stmt.targets:
             self._check_shape_unpack(target.target, stmt.value, value)
             self.assign(target.target, value)
@@ -298,6 +290,9 @@ class Interpreter:
     def _aug_assign(self, stmt: cst.AugAssign) -> None:
         left = self.eval(stmt.target)
         right = self.eval(stmt.value)
+        key = _var_key(stmt.target)
+        if key is not None and isinstance(left, (SeqV, ManyV)) and left.kind == "list":
+            self.forget_aliases(key, left)  # ``xs += [y]`` extends the list in place: ys = xs sees it too
         self.assign(stmt.target, self.binary(stmt, left, stmt.operator, right))
 
     @_statement(cst.Expr)
@@ -782,7 +777,15 @@ class Interpreter:
             or isinstance(v, DictV)
             or (isinstance(v, ManyV) and v.kind == "list")
         ):
+            self.forget_aliases(key, v)
             self.scope.vars[key] = UNKNOWN
+
+    def forget_aliases(self, key: str, v: Value) -> None:
+        """The list ``v`` that ``key`` names is mutated: any other name bound to the same list (``ys = xs``, the very
+        same value object) no longer holds what it held."""
+        for other, held in self.scope.vars.items():
+            if held is v and other != key:
+                self.scope.vars[other] = UNKNOWN
 
     def forget_object(self, node: cst.BaseExpression, attr: str | None = None, value: Value = UNKNOWN) -> None:
         """``model.head = layer`` (or ``model`` handed to code that may change it): an object the analysis built no
@@ -807,6 +810,7 @@ class Interpreter:
                 v.cls_key,
                 tuple((k, x) for k, x in v.attrs if k not in (attr, attr + OPTIONAL)) + ((attr, value),),
                 True,
+                tuple((k, x) for k, x in v.fresh if k not in (attr, attr + OPTIONAL)),
             )
         else:
             self.scope.vars[key] = UNKNOWN
@@ -1803,6 +1807,26 @@ def _int_equal(a: IntV, b: Value) -> bool | None:
     return False if isinstance(b, (StrV, NoneV)) else None
 
 
+_NUMBER_ORDER: dict[type, Callable[[float, float], bool]] = {
+    cst.Equal: lambda x, y: x == y,
+    cst.NotEqual: lambda x, y: x != y,
+    cst.LessThan: lambda x, y: x < y,
+    cst.LessThanEqual: lambda x, y: x <= y,
+    cst.GreaterThan: lambda x, y: x > y,
+    cst.GreaterThanEqual: lambda x, y: x >= y,
+}
+
+
+def _known_number(v: Value) -> float | None:
+    """The value of a float, or of an int whose size is a known constant; None otherwise."""
+    if isinstance(v, FloatV):
+        return v.value
+    if isinstance(v, IntV):
+        n = v.size.as_int()
+        return float(n) if n is not None else None
+    return None
+
+
 def _compare(a: Value, op: cst.CSTNode, b: Value) -> bool | None:
     from ...sizes import greater_equal
 
@@ -1822,6 +1846,11 @@ def _compare(a: Value, op: cst.CSTNode, b: Value) -> bool | None:
         else:
             return None
         return None if t is Truth.UNKNOWN else t is Truth.TRUE
+    if isinstance(a, FloatV) or isinstance(b, FloatV):  # ``if self.keep_rate < 1``: known numbers compare
+        x, y = _known_number(a), _known_number(b)
+        if x is None or y is None:
+            return None
+        return _NUMBER_ORDER[type(op)](x, y) if type(op) in _NUMBER_ORDER else None
     if isinstance(op, (cst.Equal, cst.NotEqual)) and (isinstance(a, StrV) or isinstance(b, StrV)):
         eq = _str_equal(a, b)
         return None if eq is None else eq == isinstance(op, cst.Equal)

@@ -737,6 +737,35 @@ class ModuleAnalysis:
     def call_function(
         self, interp: Interpreter, node: cst.Call, fv: FuncV, args: list[Value], kwargs: dict[str, Value]
     ) -> Value:
+        held = fv.bound_self
+        if not isinstance(held, ObjV) or not held.fresh:
+            return self._call_function(interp, node, fv, args, kwargs, None)
+        # a method (or forward) run on an object just built, that one local variable alone holds: the constructor's
+        # values stand for the attributes other methods may reassign (``model = Net(); model.reset_classifier(10)``)
+        key = _local_object_key(interp, node, held)
+        if key is None:
+            return self._call_function(
+                interp, node, replace(fv, bound_self=replace(held, fresh=())), args, kwargs, None
+            )
+        attrs = dict(held.attrs)
+        attrs.update(held.fresh)
+        promoted = ObjV(held.cls_key, tuple(attrs.items()), True)
+        try:
+            return self._call_function(interp, node, replace(fv, bound_self=promoted), args, kwargs, held)
+        finally:
+            if interp.scope.vars.get(key) is held:  # what the method may have changed is no longer known
+                interp.scope.vars[key] = replace(held, fresh=())
+
+    def _call_function(
+        self,
+        interp: Interpreter,
+        node: cst.Call,
+        fv: FuncV,
+        args: list[Value],
+        kwargs: dict[str, Value],
+        held: ObjV | None,
+    ) -> Value:
+        """``held``: the object the variable holds when ``fv.bound_self`` is it with its constructor's values."""
         fi = self.find_function(fv.key)
         if fi is None or fi.has_unknown_decorators:
             return UNKNOWN
@@ -758,9 +787,9 @@ class ModuleAnalysis:
                 return UNKNOWN
         depth = interp.frame.depth
         if isinstance(bound_self, ObjV) and bound_self.concrete and fi.return_ann is None:
-            key = _local_object_key(interp, node, bound_self)
+            key = _local_object_key(interp, node, held or bound_self)
             if (key is not None or _on_new_object(node, bound_self)) and objects.sets_own_attrs(self, fi, bound_self):
-                return self.call_on_local_object(interp, node, fi, bound, bound_self, key)
+                return self.call_on_local_object(interp, node, fi, bound, bound_self, key, held)
         if fi.return_ann is not None:
             mark = counter_mark()
             declared = self.shapes.declared_return(fi, ret_memo)
@@ -1044,17 +1073,20 @@ class ModuleAnalysis:
         bound: dict[str, Value],
         obj: ObjV,
         key: str | None,
+        held: ObjV | None = None,
     ) -> Value:
         """``builder(stem, block_args)`` / ``builder.build(...)`` on a helper object (a plain class) a local variable
         holds: the method runs with the object's attributes as ``self.x`` and what it assigns to them is the
         object's afterwards (``builder.in_chs`` after the call is the last stage's width). ``key`` None: the object
         was just built by the call's own receiver (``KMeans(k).fit(x)``), no variable holds it. A method that
-        returns ``self`` returns the object with what it assigned."""
+        returns ``self`` returns the object with what it assigned. ``held``: the object the variable holds when
+        ``obj`` is it with its constructor's values (ObjV.fresh); those the method does not assign stay constructor
+        values."""
         depth = interp.frame.depth
         state = function_state(fi)
         if state.analysing or depth >= MAX_INLINE_DEPTH or fi.has_unknown_decorators:
             if key is not None:
-                self._forget_local_object(interp, key, obj)
+                self._forget_local_object(interp, key, held or obj)
             return UNKNOWN
         callee_ctx = fi.module.ctx
         callee_ctx.suppress_depth += 1
@@ -1071,12 +1103,15 @@ class ModuleAnalysis:
             callee_ctx.inline_findings = saved
             callee_ctx.suppress_depth -= 1
         self.report_inner(node, fi.module, f"{fi.name}()", inner)
-        attrs = dict(obj.attrs)
+        base = held or obj
+        attrs = dict(base.attrs)
+        fresh = dict(base.fresh)
         for k, v in scope.vars.items():
             if k.startswith("self."):
                 attrs[k[5:]] = v
-        after = ObjV(obj.cls_key, tuple(attrs.items()), True)
-        if key is not None and interp.scope.vars.get(key) is obj:
+                fresh.pop(k[5:], None)
+        after = ObjV(obj.cls_key, tuple(attrs.items()), True, tuple(fresh.items()))
+        if key is not None and interp.scope.vars.get(key) is base:
             interp.scope.vars[key] = after
         rets = [v for _, v in scope.returns]
         if len(rets) != 1:
@@ -1259,7 +1294,29 @@ class ModuleAnalysis:
                     and key is not None
                     and (key in interp.scope.vars if not key.startswith("self.") else interp.frame.building)
                 ):
+                    interp.forget_aliases(key, base)
                     interp.scope.vars[key] = grown
+                    return NoneV()
+            if (
+                isinstance(base, DictV)
+                and base.kind == "dict"
+                and method == "update"
+                and len(args) <= 1
+                and (not args or (isinstance(args[0], DictV) and args[0].kind == "dict"))
+                and not dynamic
+            ):
+                # embed_args.update(dict(strict_img_size=False)): the dict with those keys set (a named variable's)
+                key = _var_key_of(func.value)
+                if key is not None and (
+                    key in interp.scope.vars if not key.startswith("self.") else interp.frame.building
+                ):
+                    merged = dict(base.items)
+                    extra = args[0] if args else None
+                    if isinstance(extra, DictV):
+                        merged.update(extra.items)
+                    merged.update(kwargs)
+                    interp.forget_aliases(key, base)
+                    interp.scope.vars[key] = DictV(tuple(merged.items()))
                     return NoneV()
             if (
                 isinstance(base, SeqV)
@@ -1274,6 +1331,7 @@ class ModuleAnalysis:
                 if key is not None and key in interp.scope.vars and not key.startswith("self."):
                     # hs.pop(): the last element (a UNet's skip connections), and the list without it
                     last = not args or int_of(args[0]) == -1
+                    interp.forget_aliases(key, base)
                     interp.scope.vars[key] = SeqV(base.items[:-1] if last else base.items[1:], "list")
                     return base.items[-1] if last else base.items[0]
             if isinstance(base, DictV) and base.kind == "dict" and method == "update" and not dynamic:
@@ -1923,7 +1981,13 @@ def _call_range(
 def _call_dict(
     m: "ModuleAnalysis", interp: Interpreter, node: cst.Call, name: str, args: list[Value], kwargs: dict[str, Value]
 ) -> Value | None:
-    return DictV(tuple(kwargs.items())) if not args else None  # dict(wte=..., wpe=...)
+    if not args:
+        return DictV(tuple(kwargs.items()))  # dict(wte=..., wpe=...)
+    if len(args) == 1 and isinstance(args[0], DictV) and args[0].kind == "dict":
+        merged = dict(args[0].items)  # dict(model_args, **kwargs): a copy, the named arguments replacing its keys
+        merged.update(kwargs)
+        return DictV(tuple(merged.items()))
+    return None
 
 
 @_builtin("callable")
@@ -2553,7 +2617,9 @@ def _sig(v: Any) -> Any:
     if isinstance(v, SeqV):
         return ("S", tuple(_sig(x) for x in v.items)) + ((v.names,) if v.names else ())
     if isinstance(v, ObjV):
-        return ("O", v.cls_key, v.concrete, tuple((k, _sig(x)) for k, x in v.attrs))
+        return ("O", v.cls_key, v.concrete, tuple((k, _sig(x)) for k, x in v.attrs)) + (
+            (tuple((k, _sig(x)) for k, x in v.fresh),) if v.fresh else ()
+        )
     if isinstance(v, ManyV):
         return ("M", v.kind, _sig(v.elem))
     if isinstance(v, (LayerV,)):

@@ -16,7 +16,7 @@ import libcst as cst
 from ..index.functions import ClassInfo, FunctionInfo, bind_arguments
 from ..index.imports import dotted
 from .state import class_state, function_state
-from .values import UNKNOWN, FuncV, IntV, ManyV, NoneV, ObjV, RefV, SeqV, Value
+from .values import UNKNOWN, DictV, FuncV, IntV, ManyV, NoneV, ObjV, RefV, SeqV, Value
 
 if TYPE_CHECKING:
     from .context import Pending
@@ -264,8 +264,37 @@ def instance_attrs(m: "ModuleAnalysis", ci: ClassInfo, vars_: dict[str, Value]) 
             isinstance(v, ManyV) and v.kind == "list"
         )
         # (``self.x?``: what x holds when not None, interpreter.OPTIONAL)
-        out.append((k[5:], UNKNOWN if k.rstrip("?") in changed or mutable else v))
+        out.append((k[5:], UNKNOWN if k.rstrip("?") in changed or mutable else stale(v)))
     return tuple(out)
+
+
+def fresh_attrs(m: "ModuleAnalysis", ci: ClassInfo, vars_: dict[str, Value]) -> tuple[tuple[str, Value], ...]:
+    """The constructor's values of the attributes another method may reassign (``reset_classifier`` rebuilding
+    ``self.head``): true of the object as built, before any of its methods runs (ObjV.fresh)."""
+    changed = outside_init(m, ci)
+    if not changed:
+        return ()
+    out = []
+    for k, v in sorted(vars_.items()):
+        if k in changed and not (isinstance(v, (SeqV, ManyV)) and v.kind == "list"):
+            out.append((k[5:], stale(v)))
+    return tuple(out)
+
+
+def stale(v: Value, depth: int = 3) -> Value:
+    """``v`` with the constructor-time values of the objects in it dropped (ObjV.fresh): an object kept in another
+    object or a container may have had methods run on it that the analysis does not see."""
+    if isinstance(v, ObjV):
+        return ObjV(v.cls_key, v.attrs, v.concrete) if v.fresh else v
+    if depth <= 0:
+        return v
+    if isinstance(v, SeqV) and any(isinstance(x, (ObjV, SeqV, DictV, ManyV)) for x in v.items):
+        return SeqV(tuple(stale(x, depth - 1) for x in v.items), v.kind, v.names)
+    if isinstance(v, DictV) and any(isinstance(x, (ObjV, SeqV, DictV, ManyV)) for _, x in v.items):
+        return DictV(tuple((k, stale(x, depth - 1)) for k, x in v.items), v.kind)
+    if isinstance(v, ManyV) and v.elem is not None:
+        return ManyV(stale(v.elem, depth - 1), v.kind)
+    return v
 
 
 def _scalar_list(v: SeqV) -> bool:
@@ -527,7 +556,7 @@ def instantiate(
         ctx.inline_findings = saved
         ctx.suppress_depth -= not symbolic
         st.building = False
-    obj = ObjV(ci.key, instance_attrs(m, ci, self_vars), True)
+    obj = ObjV(ci.key, instance_attrs(m, ci, self_vars), True, () if symbolic else fresh_attrs(m, ci, self_vars))
     st.instances[key] = (obj, inner)
     return obj, inner
 
@@ -905,7 +934,7 @@ def sets_own_attrs(m: "ModuleAnalysis", fi: FunctionInfo, obj: ObjV) -> bool:
     from .interpreter import _assigned_names
 
     ci = m.find_class(obj.cls_key)
-    if ci is None or class_state(ci).building or foreign_bases(m, ci) - {"", "object"}:
+    if ci is None or class_state(ci).building or foreign_bases(m, ci) - _PLAIN_BASES:
         return False
     body = fi.node.body
     if not isinstance(body, cst.IndentedBlock) or not any(k.startswith("self.") for k in _assigned_names(body)):

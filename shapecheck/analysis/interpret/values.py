@@ -149,6 +149,10 @@ class ObjV:
     # built by a constructor call the analysis followed (its __init__ ran with these arguments): ``attrs`` is all its
     # __init__ set; otherwise the class's own attributes stand for any instance
     concrete: bool = False
+    # what the constructor set for the attributes other methods may reassign (``attrs`` has them unknown): they
+    # are the object's while it was just built and the one local variable holding it has had no method run on it
+    # (module.call_function promotes them for a call on that variable, then drops them)
+    fresh: tuple[tuple[str, "Value"], ...] = field(default=())
 
     def attr(self, name: str) -> "Value | None":
         for k, v in self.attrs:
