@@ -1298,27 +1298,6 @@ class ModuleAnalysis:
                     interp.scope.vars[key] = grown
                     return NoneV()
             if (
-                isinstance(base, DictV)
-                and base.kind == "dict"
-                and method == "update"
-                and len(args) <= 1
-                and (not args or (isinstance(args[0], DictV) and args[0].kind == "dict"))
-                and not dynamic
-            ):
-                # embed_args.update(dict(strict_img_size=False)): the dict with those keys set (a named variable's)
-                key = _var_key_of(func.value)
-                if key is not None and (
-                    key in interp.scope.vars if not key.startswith("self.") else interp.frame.building
-                ):
-                    merged = dict(base.items)
-                    extra = args[0] if args else None
-                    if isinstance(extra, DictV):
-                        merged.update(extra.items)
-                    merged.update(kwargs)
-                    interp.forget_aliases(key, base)
-                    interp.scope.vars[key] = DictV(tuple(merged.items()))
-                    return NoneV()
-            if (
                 isinstance(base, SeqV)
                 and base.kind == "list"
                 and method == "pop"
