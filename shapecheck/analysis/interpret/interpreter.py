@@ -800,6 +800,8 @@ class Interpreter:
             return
         if key is None or not isinstance(v, ObjV) or not v.concrete:
             return
+        if _frozen_record(self.m, v):
+            return  # a frozen dataclass of plain values: nothing can set its fields (setting one raises)
         for other, held in list(self.scope.vars.items()):
             # the same object reached through another name (``for _, attn, _ in self.stages: attn.norm = ...``
             # changes the element of self.stages too): what holds it is no longer trusted
@@ -1706,6 +1708,37 @@ def _runs_nothing(target: cst.Subscript) -> bool:
             return False
         todo.extend(n.children)
     return True
+
+
+def _plain_value(v: Value) -> bool:
+    if isinstance(v, (IntV, FloatV, BoolV, StrV, NoneV)):
+        return True
+    return isinstance(v, SeqV) and v.kind == "tuple" and all(_plain_value(x) for x in v.items)
+
+
+def _frozen_record(m: "Semantics", obj: ObjV) -> bool:
+    """``@dataclass(frozen=True)`` (the literal keyword) whose instance holds only ints, floats, bools, strings, None
+    and tuples of them: a config no code can change."""
+    if not all(_plain_value(x) for _, x in obj.attrs):
+        return False
+    ci = m.find_class(obj.cls_key)
+    if ci is None:
+        return False
+    for d in ci.node.decorators:
+        call = d.decorator
+        if (
+            type(call) is cst.Call
+            and ci.module.qualify(call.func) == "dataclasses.dataclass"
+            and any(
+                a.keyword is not None
+                and a.keyword.value == "frozen"
+                and type(a.value) is cst.Name
+                and a.value.value == "True"
+                for a in call.args
+            )
+        ):
+            return True
+    return False
 
 
 def _plain_index(node: cst.BaseExpression) -> bool:

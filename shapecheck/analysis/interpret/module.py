@@ -254,6 +254,7 @@ class ModuleAnalysis:
         self.project = project
         self.module_name = module_name
         self.imports = collect_imports(tree, module_name, is_package)
+        self.undecorated: set[str] = set()  # functions a grad decorator is running undecorated right now
         self.ctx = Context(path)
         self.globals: dict[str, Value] = {}
         self.functions: dict[str, FunctionInfo] = {}  # key -> the function as last signed (index/functions.py)
@@ -767,8 +768,23 @@ class ModuleAnalysis:
     ) -> Value:
         """``held``: the object the variable holds when ``fv.bound_self`` is it with its constructor's values."""
         fi = self.find_function(fv.key)
-        if fi is None or fi.has_unknown_decorators:
+        if fi is not None and fi.has_unknown_decorators and fv.key not in self.undecorated:
+            grad = _grad_decorator(fi)
+            if grad is not None and fv.bound_self is None:
+                # @eqx.filter_value_and_grad / @jax.grad on a def: the transform of the undecorated function
+                self.undecorated.add(fv.key)
+                try:
+                    transform = _grad_transform(grad, [fv], {}, node)
+                    return (
+                        self.call_grad(interp, node, transform, args, kwargs)
+                        if isinstance(transform, LayerV)
+                        else UNKNOWN
+                    )
+                finally:
+                    self.undecorated.discard(fv.key)
+        if fi is None or (fi.has_unknown_decorators and fv.key not in self.undecorated):
             return UNKNOWN
+        self.undecorated.discard(fv.key)  # only the transform's own call of the function runs it undecorated
         fi = ensure_signature(fi)
         bound_self = fv.bound_self
         skip_first = fi.cls_key is not None and not fi.is_static and bound_self is not None
@@ -2134,6 +2150,18 @@ _SAME_FUNCTION = frozenset(
     {"jax.jit", "equinox.filter_jit", "jax.checkpoint", "jax.remat", "equinox.filter_checkpoint"}
 )
 _GRADS = frozenset({"jax.grad", "jax.value_and_grad", "equinox.filter_grad", "equinox.filter_value_and_grad"})
+
+
+def _grad_decorator(fi: FunctionInfo) -> str | None:
+    """``@jax.grad`` / ``@jax.value_and_grad`` / ``@eqx.filter_grad`` / ``@eqx.filter_value_and_grad`` (bare, the only
+    decorator, on a plain function): the transform's qualified name."""
+    if fi.rebound or len(fi.node.decorators) != 1 or fi.cls_key is not None:
+        return None
+    d = fi.node.decorators[0].decorator
+    if not isinstance(d, (cst.Name, cst.Attribute)):
+        return None
+    q = fi.module.qualify(d)
+    return q if q in _GRADS else None
 
 
 def _grad_transform(qual: str, args: list[Value], kwargs: dict[str, Value], node: cst.Call) -> Value:

@@ -17,7 +17,7 @@ import libcst as cst
 from .values import FuncV, ObjV, TensorV, Value
 
 if TYPE_CHECKING:
-    from ..index.functions import FunctionInfo
+    from ..index.functions import ClassInfo, FunctionInfo
     from ..index.imports import ImportTable
     from ..index.jaxtyping_bridge import Annotation
     from ..rules.shapes_bridge import ShapeChecks
@@ -48,6 +48,8 @@ class Semantics(Protocol):
     def global_value(self, name: str) -> Value: ...
 
     def stable_global(self, name: str) -> bool: ...  # a module-level list/dict no code can change after the module ran
+
+    def find_class(self, key: str) -> "ClassInfo | None": ...  # a class of the analysed code, by key
 
     def qualified_value(self, qualname: str) -> Value: ...
 
