@@ -624,6 +624,20 @@ class GroupNorm(LayerKind):
         if x.shape is None:
             return x.with_shape(None)
         c = layer.param("c")
+        if layer.param("lib") == "equinox":
+            # eqx.nn.GroupNorm(groups, channels): one example, channels on axis 0
+            if c is not None and len(x.shape) >= 1 and equal(x.shape[0], c) is Truth.FALSE:
+                cx.ctx.report(
+                    report_node,
+                    "SHP204",
+                    {
+                        "op": "eqx.nn.GroupNorm",
+                        "detail": D.LayerInput("GroupNorm", "channels", c, "channels", x.shape[0], x.shape),
+                    },
+                    cx.origins([x]),
+                )
+                return x.with_shape(None)
+            return x
         if c is not None and len(x.shape) >= 2 and equal(x.shape[1], c) is Truth.FALSE:
             cx.ctx.report(
                 report_node,
@@ -1476,6 +1490,13 @@ def jax_layer(cx: OpContext, node: cst.Call, qual: str, args: list[Value], kwarg
         if isinstance(v, IntV) and v.assumed:
             return UNKNOWN
         return LayerV("LayerNorm", built.params + (("lib", "equinox"), ("name", name)), node)
+    if name == "GroupNorm" and set(kwargs) <= {"groups", "channels", "eps", "channelwise_affine", "dtype"}:
+        groups = args[0] if args else kwargs.get("groups")
+        chans = args[1] if len(args) > 1 else kwargs.get("channels")
+        if not isinstance(chans, IntV) or chans.assumed or not isinstance(groups, IntV) or len(args) > 2:
+            return UNKNOWN  # channels=None: any channel count the groups divide
+        built = layer(cx, node, "GroupNorm", [groups, chans], {})
+        return LayerV("GroupNorm", built.params + (("lib", "equinox"),), node) if isinstance(built, LayerV) else UNKNOWN
     if name in ("GRUCell", "LSTMCell"):
         cell = layer(cx, node, name, args[:2], {k: v for k, v in kwargs.items() if k in ("input_size", "hidden_size")})
         return LayerV(cell.kind, cell.params + (("lib", "equinox"),), node) if isinstance(cell, LayerV) else UNKNOWN

@@ -300,9 +300,10 @@ def _framework(qual: str) -> str | None:
 # the float constants of math, numpy and torch (``x * pi`` after ``from math import pi`` keeps x's shape)
 _FLOAT_CONSTANTS = {
     f"{mod}.{name}": value
-    for mod in ("math", "numpy", "torch")
+    for mod in ("math", "numpy", "torch", "jax.numpy")
     for name, value in (("pi", 3.141592653589793), ("e", 2.718281828459045), ("inf", float("inf")))
 } | {"math.tau": 6.283185307179586, "math.nan": float("nan"), "numpy.nan": float("nan"), "torch.nan": float("nan")}
+_FLOAT_CONSTANTS["jax.numpy.nan"] = float("nan")
 
 
 def constant(qual: str) -> Value | None:
