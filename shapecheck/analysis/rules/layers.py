@@ -635,6 +635,14 @@ class GroupNorm(LayerKind):
                         "detail": D.LayerInput("GroupNorm", "channels", c, "channels", x.shape[0], x.shape),
                     },
                     cx.origins([x]),
+                    # replayed as torch's GroupNorm on the example with a batch of one in front (channels on axis 1)
+                    spec=OpSpec(
+                        "nn.GroupNorm",
+                        None,
+                        ((Size.const(1),) + x.shape,),
+                        (),
+                        (("num_channels", c), ("n", len(x.shape) - 1)),
+                    ),
                 )
                 return x.with_shape(None)
             return x
