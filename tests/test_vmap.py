@@ -100,6 +100,8 @@ CASES = [
     "jnp.ones((10, 3))[jnp.zeros((2, 4), dtype=jnp.int32)]",
     "jnp.ones((3, 10, 2))[:, jax.random.randint(jax.random.PRNGKey(0), (4,), 0, 9)]",
     "jnp.ones((3, 10, 2))[None, ..., jnp.zeros((5,), dtype=jnp.int32)]",
+    # an int next to an integer array index: advanced indexes separated by a slice go first (numpy's rule)
+    "jnp.ones((3, 10, 2))[0, :, jnp.zeros((5,), dtype=jnp.int32)]",
     "jnp.arange(6)[None, :] < jnp.ones((4,))[:, None]",
     "jnp.ones((2, 3)) / jnp.sqrt(3)",
     # equinox attention: key / value / output sizes default to query_size
@@ -136,8 +138,6 @@ def test_inferred_shape_is_jaxs(expr: str) -> None:
         "jax.vmap(matvec, in_axes=(0, None), out_axes=1)(jnp.ones((3, 4, 5)), jnp.ones((5, 6)))",  # not modelled
         "jax.vmap(matvec, in_axes=({'a': 0}, None))(jnp.ones((3, 4, 5)), jnp.ones((5, 6)))",  # a pytree spec
         "eqx.filter_vmap(matvec, in_axes=(eqx.if_array(0), None))(jnp.ones((3, 4, 5)), jnp.ones((5, 6)))",
-        # an int next to an integer array index: numpy's placement rules, not modelled
-        "jnp.ones((3, 10, 2))[0, :, jnp.zeros((5,), dtype=jnp.int32)]",
     ],
 )
 def test_other_mappings_are_unknown(expr: str) -> None:
