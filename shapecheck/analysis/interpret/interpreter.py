@@ -1879,7 +1879,8 @@ def _compare(a: Value, op: cst.CSTNode, b: Value) -> bool | None:
         else:
             return None
         return None if t is Truth.UNKNOWN else t is Truth.TRUE
-    if isinstance(a, FloatV) or isinstance(b, FloatV):  # ``if self.keep_rate < 1``: known numbers compare
+    if (isinstance(a, FloatV) or isinstance(b, FloatV)) and not (isinstance(a, StrV) or isinstance(b, StrV)):
+        # ``if self.keep_rate < 1``: known numbers compare (a number and a string: equality below)
         x, y = _known_number(a), _known_number(b)
         if x is None or y is None:
             return None
