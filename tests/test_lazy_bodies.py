@@ -11,6 +11,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 from shapecheck.analysis.index.project import Project, blank_bodies
 from shapecheck.config import Config
@@ -58,6 +59,22 @@ def g():
     b = Box(3)
     return rearrange(b.w, "a b c -> (a b) c")  # error: SHP201 (b.w is (3, 4), from Box.__init__)
 """
+
+
+def _cli_findings(cwd: Path, jobs: int, targets: list[str]) -> list[dict[str, Any]]:
+    """``shapecheck check --format json -j JOBS TARGETS`` in a subprocess (-j 2 forks, and this test process may have
+    loaded a multithreaded library such as jax by then); the run must report something (exit 1)."""
+    proc = subprocess.run(
+        [sys.executable, "-m", "shapecheck", "check", "--no-cache", "--format", "json", "-j", str(jobs), *targets],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
+    assert proc.returncode == 1, proc.stderr
+    found: list[dict[str, Any]] = json.loads(proc.stdout)
+    return found
 
 
 def _tree(tmp_path: Path) -> list[Path]:
@@ -122,30 +139,10 @@ def test_parallel_run_matches_sequential(tmp_path: Path) -> None:
         extra.write_text(MAIN.replace("b = Box(3)", f"b = Box({k + 2})"))
         files.append(extra)
 
-    # in a subprocess each: -j 2 forks, and this test process may have loaded a multithreaded library (jax) by now
     def findings(jobs: int) -> list[tuple[object, ...]]:
-        proc = subprocess.run(
-            [
-                sys.executable,
-                "-m",
-                "shapecheck",
-                "check",
-                "--no-cache",
-                "--format",
-                "json",
-                "-j",
-                str(jobs),
-                *map(str, files),
-            ],
-            cwd=tmp_path,
-            capture_output=True,
-            text=True,
-            timeout=300,
-            env={**os.environ, "PYTHONPATH": str(ROOT)},
-        )
-        assert proc.returncode == 1, proc.stderr
         return [
-            (f["path"], f["line"], f["column"], f["code"], f["message"], f["notes"]) for f in json.loads(proc.stdout)
+            (f["path"], f["line"], f["column"], f["code"], f["message"], f["notes"])
+            for f in _cli_findings(tmp_path, jobs, [str(p) for p in files])
         ]
 
     one, two = findings(1), findings(2)
@@ -168,16 +165,9 @@ def test_imported_file_cpython_refuses_is_reported_whichever_reads_it_first(tmp_
         (pkg / f"a{k}.py").write_text("import einops\nfrom pkg.b import g\n\n\ndef f(x):\n    return g(x)\n")
 
     def findings(jobs: int) -> list[tuple[object, ...]]:
-        proc = subprocess.run(
-            [sys.executable, "-m", "shapecheck", "check", "--no-cache", "--format", "json", "-j", str(jobs), "pkg"],
-            cwd=tmp_path,
-            capture_output=True,
-            text=True,
-            timeout=300,
-            env={**os.environ, "PYTHONPATH": str(ROOT)},
-        )
-        assert proc.returncode == 1, proc.stderr
-        return [(Path(f["path"]).name, f["line"], f["column"], f["code"]) for f in json.loads(proc.stdout)]
+        return [
+            (Path(f["path"]).name, f["line"], f["column"], f["code"]) for f in _cli_findings(tmp_path, jobs, ["pkg"])
+        ]
 
     assert findings(1) == findings(2) == [("b.py", 8, 205, "SHP901")]
 
@@ -216,16 +206,7 @@ def test_callee_failure_reported_once_whichever_process_analysed_the_callee(tmp_
         (pkg / f"a{k}.py").write_text(CALLER.format(k=k, n=k + 2))
 
     def findings(jobs: int) -> list[tuple[object, ...]]:
-        proc = subprocess.run(
-            [sys.executable, "-m", "shapecheck", "check", "--no-cache", "--format", "json", "-j", str(jobs), "pkg"],
-            cwd=tmp_path,
-            capture_output=True,
-            text=True,
-            timeout=300,
-            env={**os.environ, "PYTHONPATH": str(ROOT)},
-        )
-        assert proc.returncode == 1, proc.stderr
-        return [(Path(f["path"]).name, f["line"], f["code"]) for f in json.loads(proc.stdout)]
+        return [(Path(f["path"]).name, f["line"], f["code"]) for f in _cli_findings(tmp_path, jobs, ["pkg"])]
 
     one, two = findings(1), findings(2)
     assert one == two == [("z_plot.py", 10, "SHP205")]

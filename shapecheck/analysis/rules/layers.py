@@ -624,38 +624,23 @@ class GroupNorm(LayerKind):
         if x.shape is None:
             return x.with_shape(None)
         c = layer.param("c")
-        if layer.param("lib") == "equinox":
-            # eqx.nn.GroupNorm(groups, channels): one example, channels on axis 0
-            if c is not None and len(x.shape) >= 1 and equal(x.shape[0], c) is Truth.FALSE:
-                cx.ctx.report(
-                    report_node,
-                    "SHP204",
-                    {
-                        "op": "eqx.nn.GroupNorm",
-                        "detail": D.LayerInput("GroupNorm", "channels", c, "channels", x.shape[0], x.shape),
-                    },
-                    cx.origins([x]),
-                    # replayed as torch's GroupNorm on the example with a batch of one in front (channels on axis 1)
-                    spec=OpSpec(
-                        "nn.GroupNorm",
-                        None,
-                        ((Size.const(1),) + x.shape,),
-                        (),
-                        (("num_channels", c), ("n", len(x.shape) - 1)),
-                    ),
-                )
-                return x.with_shape(None)
-            return x
-        if c is not None and len(x.shape) >= 2 and equal(x.shape[1], c) is Truth.FALSE:
+        # eqx.nn.GroupNorm(groups, channels) takes one example, channels on axis 0; torch's takes a batch, channels on
+        # axis 1. The equinox finding is replayed as torch's GroupNorm on the example with a batch of one in front
+        eqx = layer.param("lib") == "equinox"
+        axis = 0 if eqx else 1
+        if c is not None and len(x.shape) > axis and equal(x.shape[axis], c) is Truth.FALSE:
+            batched = ((Size.const(1),) + x.shape) if eqx else x.shape
             cx.ctx.report(
                 report_node,
                 "SHP204",
                 {
-                    "op": "nn.GroupNorm",
-                    "detail": D.LayerInput("GroupNorm", "num_channels", c, "channels", x.shape[1], x.shape),
+                    "op": "eqx.nn.GroupNorm" if eqx else "nn.GroupNorm",
+                    "detail": D.LayerInput(
+                        "GroupNorm", "channels" if eqx else "num_channels", c, "channels", x.shape[axis], x.shape
+                    ),
                 },
                 cx.origins([x]),
-                spec=OpSpec("nn.GroupNorm", None, (x.shape,), (), (("num_channels", c), ("n", len(x.shape) - 2))),
+                spec=OpSpec("nn.GroupNorm", None, (batched,), (), (("num_channels", c), ("n", len(batched) - 2))),
             )
             return x.with_shape(None)
         return x
