@@ -7,7 +7,9 @@ Nodes are frozen dataclasses; reading their fields is enough to walk them.
 
 from __future__ import annotations
 
+import collections.abc
 import dataclasses
+import typing
 from typing import Callable, TypeVar
 import libcst as cst
 
@@ -107,8 +109,7 @@ def _kind(tp: type) -> int:
     return k
 
 
-def children(node: cst.CSTNode) -> list[cst.CSTNode]:
-    """The statement and expression children of ``node`` in source order (trivia left out)."""
+def _children_generic(node: cst.CSTNode) -> list[cst.CSTNode]:
     kinds = _KIND
     out: list[cst.CSTNode] = []
     for name in _fields(type(node)):
@@ -126,6 +127,91 @@ def children(node: cst.CSTNode) -> list[cst.CSTNode]:
                 if kx == 1:
                     out.append(x)
     return out
+
+
+def _is_node_type(hint: object) -> bool:
+    return isinstance(hint, type) and issubclass(hint, cst.CSTNode)
+
+
+def _field_shape(hint: object) -> str:
+    """How a field's type hint can hold children: "never" (str, bool, a Literal, None, MaybeSentinel only), "node"
+    (always one node), "optional" (a node or None), "nodes" (a sequence of nodes), "any" (read at run time)."""
+    leaf = (str, bool, int, float, type(None), cst.MaybeSentinel)
+    origin = typing.get_origin(hint)
+    if origin is typing.Literal or (isinstance(hint, type) and issubclass(hint, leaf)):
+        return "never"
+    if _is_node_type(hint):
+        return "node"
+    if origin is typing.Union:
+        parts = typing.get_args(hint)
+        shapes = [_field_shape(a) for a in parts]
+        if all(s == "never" for s in shapes):
+            return "never"
+        if len(parts) == 2 and type(None) in parts and "node" in shapes:
+            return "optional"
+        return "any"
+    if origin is collections.abc.Sequence:
+        (elem,) = typing.get_args(hint)
+        if _is_node_type(elem) or (
+            typing.get_origin(elem) is typing.Union and all(_is_node_type(a) for a in typing.get_args(elem))
+        ):
+            return "nodes"
+    return "any"
+
+
+def _make_children(tp: type) -> Callable[[cst.CSTNode], list[cst.CSTNode]]:
+    """A function returning what ``_children_generic`` returns for nodes of type ``tp``, written from the fields' type
+    hints: fields that can never hold a node are not read, fields that always hold a node (or a sequence of nodes)
+    are taken without looking at each value's type."""
+    try:
+        hints = typing.get_type_hints(tp)
+        shapes = [(name, _field_shape(hints[name])) for name in _fields(tp)]
+    except Exception:  # an unresolvable hint: look at each value
+        return _children_generic
+    lines = ["def _children(node):", "    out = []"]
+    for name, shape in shapes:
+        if shape == "never":
+            continue
+        if shape == "node":
+            lines.append(f"    out.append(node.{name})")
+        elif shape == "optional":
+            lines += [f"    v = node.{name}", "    if v is not None:", "        out.append(v)"]
+        elif shape == "nodes":
+            lines.append(f"    out.extend(node.{name})")
+        else:
+            lines.append(f"    _any(node.{name}, out)")
+    lines.append("    return out")
+    namespace: dict[str, object] = {"_any": _add_any}
+    exec("\n".join(lines), namespace)
+    return namespace["_children"]  # type: ignore[return-value]
+
+
+def _add_any(v: object, out: list[cst.CSTNode]) -> None:
+    kinds = _KIND
+    k = kinds.get(type(v))
+    if k is None:
+        k = _kind(type(v))
+    if k == 1:
+        out.append(v)  # type: ignore[arg-type]
+    elif k == 2:
+        for x in v:  # type: ignore[attr-defined]
+            kx = kinds.get(type(x))
+            if kx is None:
+                kx = _kind(type(x))
+            if kx == 1:
+                out.append(x)
+
+
+# node type -> its children function (``_make_children``)
+_CHILDREN: dict[type, Callable[[cst.CSTNode], list[cst.CSTNode]]] = {}
+
+
+def children(node: cst.CSTNode) -> list[cst.CSTNode]:
+    """The statement and expression children of ``node`` in source order (trivia left out)."""
+    f = _CHILDREN.get(type(node))
+    if f is None:
+        f = _CHILDREN[type(node)] = _make_children(type(node))
+    return f(node)
 
 
 # Results of whole-subtree walks (names a body assigns, ``self.f()`` calls of a method), per node: the same bodies are
