@@ -327,6 +327,9 @@ def unmask(ma: "ModuleAnalysis", node: cst.CSTNode | None = None) -> None:
                 ma.classes[ckey] = replace(ci, node=mapping[id(ci.node)])  # type: ignore[arg-type]
     ma._positions = None
     ma.__dict__["_precision_parents"] = _Parents([ma.tree, *(t for t, _ in ma.other_trees)])
+    ma.__dict__.pop("_statement_parents", None)  # precision.statement_parents, _call_decorated: computed again
+    ma.__dict__.pop("_call_decorated", None)
+    ma.__dict__.pop("_assignment_of_value", None)
 
 
 class _Parents(dict[int, Any]):

@@ -1290,10 +1290,10 @@ def _applied_piecewise(cx: OpContext, node: cst.Call) -> bool:
     pieces -- ``self.decoder[3 * i : 3 * (i + 1)](h)``, ``for layer in self.decoder`` -- and never calls whole: a
     container of layers, whose consecutive sizes need not fit (a U-Net decoder concatenates a skip between its
     slices). Its chain is not checked at construction; a call of a slice is checked as any call."""
-    from .precision import _parents
+    from .precision import assignment_of, statement_parents
 
-    parents = _parents(cx.source)
-    parent = parents.get(id(node))
+    parents = statement_parents(cx.source)  # a statement and the scopes around it are statement-level nodes
+    parent = assignment_of(cx.source, node)
     if isinstance(parent, cst.Assign) and parent.value is node and len(parent.targets) == 1:
         target: cst.BaseExpression = parent.targets[0].target
     elif isinstance(parent, cst.AnnAssign) and parent.value is node:

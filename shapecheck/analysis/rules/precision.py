@@ -219,19 +219,105 @@ def _parents(m: "RuleModule") -> dict[int, cst.CSTNode]:
     return parents
 
 
+# nodes that are, or may hold, statements: a function or class definition, and the statement a node belongs to, are
+# found among these without walking any expression
+_STATEMENT_LEVEL = (
+    cst.BaseStatement,
+    cst.BaseSmallStatement,
+    cst.BaseSuite,
+    cst.Else,
+    cst.ExceptHandler,
+    cst.ExceptStarHandler,
+    cst.Finally,
+    cst.MatchCase,
+)
+
+
+def _trees(m: "RuleModule") -> list[cst.CSTNode]:
+    """The module's tree and, for a module parsed with bodies blanked, the trees of the statements parsed whole later
+    (``project.unmask``, which forgets what is computed from them here)."""
+    return [m.tree, *(t for t, _ in getattr(m, "other_trees", ()))]
+
+
+def statement_parents(m: "RuleModule") -> dict[int, cst.CSTNode]:
+    """``_parents`` restricted to statement-level nodes (statements, small statements, suites, ``else`` / ``except``
+    / ``finally`` / ``case`` clauses): each one's parent, without walking the expressions."""
+    from ..interpret.walk import children
+
+    parents = m.__dict__.get("_statement_parents")
+    if parents is None:
+        parents = {}
+        assigns: dict[int, cst.Assign | cst.AnnAssign] = {}
+        stack: list[cst.CSTNode] = _trees(m)
+        while stack:
+            n = stack.pop()
+            for c in children(n):
+                if isinstance(c, _STATEMENT_LEVEL):
+                    parents[id(c)] = n
+                    if not isinstance(c, cst.BaseSmallStatement):
+                        stack.append(c)
+                    elif type(c) is cst.Assign or (type(c) is cst.AnnAssign and c.value is not None):
+                        assigns[id(c.value)] = c
+        m.__dict__["_statement_parents"] = parents
+        m.__dict__["_assignment_of_value"] = assigns
+    return parents
+
+
+def assignment_of(m: "RuleModule", value: cst.CSTNode) -> cst.Assign | cst.AnnAssign | None:
+    """The assignment statement whose value ``value`` is (``x = value``, ``x: T = value``), if any."""
+    statement_parents(m)
+    found: cst.Assign | cst.AnnAssign | None = m.__dict__["_assignment_of_value"].get(id(value))
+    return found
+
+
+def _call_decorated(m: "RuleModule") -> list[tuple[cst.FunctionDef, frozenset[int]]]:
+    """The functions of the module with a call among their decorators (only a call can open an autocast region),
+    each with the ids of the nodes under it (itself excluded)."""
+    from ..interpret.walk import children
+
+    found = m.__dict__.get("_call_decorated")
+    if found is None:
+        found = []
+        for fn in _statement_nodes(m):
+            if isinstance(fn, cst.FunctionDef) and any(isinstance(d.decorator, cst.Call) for d in fn.decorators):
+                ids: set[int] = set()
+                stack: list[cst.CSTNode] = [fn]
+                while stack:
+                    for c in children(stack.pop()):
+                        ids.add(id(c))
+                        stack.append(c)
+                found.append((fn, frozenset(ids)))
+        m.__dict__["_call_decorated"] = found
+    return found
+
+
+def _statement_nodes(m: "RuleModule") -> Iterator[cst.CSTNode]:
+    from ..interpret.walk import children
+
+    stack: list[cst.CSTNode] = _trees(m)
+    while stack:
+        n = stack.pop()
+        yield n
+        stack.extend(
+            c for c in children(n) if isinstance(c, _STATEMENT_LEVEL) and not isinstance(c, cst.BaseSmallStatement)
+        )
+
+
 def _active_states(m: "RuleModule", node: cst.CSTNode) -> list[AutocastState]:
     """Autocast states in force at ``node``, outermost first: decorators of enclosing functions, then ``with``."""
     decorated: list[AutocastState] = []
-    parents = _parents(m)
-    cur = parents.get(id(node))
-    ev = _static_eval(m)
-    while cur is not None:
-        if isinstance(cur, cst.FunctionDef):
-            for d in reversed(cur.decorators):
+    candidates = _call_decorated(m)
+    if candidates:
+        nid = id(node)
+        # the enclosing functions with a call decorator, innermost first (an enclosing function holds every node of
+        # an inner one, and more)
+        enclosing = sorted(((fn, ids) for fn, ids in candidates if nid in ids), key=lambda pair: len(pair[1]))
+        ev = _static_eval(m)
+        for fn, _ in enclosing:
+            for d in reversed(fn.decorators):
                 st = _autocast_state(m, d.decorator, ev)
                 if st is not None:
                     decorated.insert(0, st)
-        cur = parents.get(id(cur))
     return decorated + list(m.__dict__.get("autocast_stack", []))
 
 
