@@ -2624,9 +2624,14 @@ def _sig(v: Any) -> Any:
     if isinstance(v, SeqV):
         return ("S", tuple(_sig(x) for x in v.items)) + ((v.names,) if v.names else ())
     if isinstance(v, ObjV):
-        return ("O", v.cls_key, v.concrete, tuple((k, _sig(x)) for k, x in v.attrs)) + (
-            (tuple((k, _sig(x)) for k, x in v.fresh),) if v.fresh else ()
-        )
+        # an object is immutable, and the same one (a model's ``self``) keys the summaries of every method called on
+        # it: its signature is computed once and kept on it (outside its fields: equality and hashing ignore it)
+        found = v.__dict__.get("_sig")
+        if found is None:
+            found = v.__dict__["_sig"] = ("O", v.cls_key, v.concrete, tuple((k, _sig(x)) for k, x in v.attrs)) + (
+                (tuple((k, _sig(x)) for k, x in v.fresh),) if v.fresh else ()
+            )
+        return found
     if isinstance(v, ManyV):
         return ("M", v.kind, _sig(v.elem))
     if isinstance(v, (LayerV,)):
