@@ -1574,36 +1574,43 @@ def _assigned_walk(suite: cst.CSTNode) -> frozenset[str]:
     # exact types, not isinstance: libcst's node classes are ABCs, and this walk passes every node of a body
     while stack:
         node = stack.pop()
-        tp = type(node)
-        if tp in _TARGET_HOLDERS:
-            target = node.target  # type: ignore[attr-defined]
-            names |= _target_names(target)
-            if tp is not cst.For and type(target) is cst.Subscript:
-                name = _var_key(_subscript_root(target.value))
-                if name is not None:
-                    names.add(name)
-        elif tp is cst.Del:
-            target = node.target  # type: ignore[attr-defined]
-            if type(target) is cst.Subscript:
-                name = _var_key(target.value)
-                if name is not None:
-                    names.add(name)
-        elif tp is cst.WithItem:
-            if node.asname is not None:  # type: ignore[attr-defined]
-                names |= _target_names(node.asname.name)  # type: ignore[attr-defined]
-        elif tp is cst.FunctionDef or tp is cst.ClassDef:
-            names.add(node.name.value)  # type: ignore[attr-defined]
-            continue
-        elif tp is cst.Call:
-            func = node.func  # type: ignore[attr-defined]
-            if type(func) is cst.Attribute and func.attr.value in _LIST_MUTATORS:
-                name = _var_key(func.value)
-                if name is not None:
-                    names.add(name)
-        elif tp in _NO_TARGETS:
-            continue  # names, numbers and strings hold nothing assigned
-        stack.extend(children(node))
+        if _assigned_at(node, names):
+            stack.extend(children(node))
     return frozenset(names)
+
+
+def _assigned_at(node: cst.CSTNode, names: set[str]) -> bool:
+    """``_assigned_walk`` at one node: adds what it assigns to ``names``; False when the walk does not go below it (a
+    nested function or class, a leaf)."""
+    tp = type(node)
+    if tp in _TARGET_HOLDERS:
+        target = node.target  # type: ignore[attr-defined]
+        names |= _target_names(target)
+        if tp is not cst.For and type(target) is cst.Subscript:
+            name = _var_key(_subscript_root(target.value))
+            if name is not None:
+                names.add(name)
+    elif tp is cst.Del:
+        target = node.target  # type: ignore[attr-defined]
+        if type(target) is cst.Subscript:
+            name = _var_key(target.value)
+            if name is not None:
+                names.add(name)
+    elif tp is cst.WithItem:
+        if node.asname is not None:  # type: ignore[attr-defined]
+            names |= _target_names(node.asname.name)  # type: ignore[attr-defined]
+    elif tp is cst.FunctionDef or tp is cst.ClassDef:
+        names.add(node.name.value)  # type: ignore[attr-defined]
+        return False
+    elif tp is cst.Call:
+        func = node.func  # type: ignore[attr-defined]
+        if type(func) is cst.Attribute and func.attr.value in _LIST_MUTATORS:
+            name = _var_key(func.value)
+            if name is not None:
+                names.add(name)
+    elif tp in _NO_TARGETS:
+        return False  # names, numbers and strings hold nothing assigned
+    return True
 
 
 _TARGET_HOLDERS = frozenset({cst.AssignTarget, cst.AnnAssign, cst.AugAssign, cst.For, cst.NamedExpr})

@@ -221,7 +221,8 @@ def outside_init(m: "ModuleAnalysis", ci: ClassInfo) -> set[str]:
     called_elsewhere: set[str] = set()
     called_in_init: set[str] = set()
     for name, fi in methods.items():
-        calls = _self_calls(fi.node)
+        # the body of a method other than the constructors is walked below for what it assigns: both in one walk
+        calls = _self_calls(fi.node) if name in ctor_names else _self_calls_and_assigned(fi.node)
         (called_in_init if name in ctor_names else called_elsewhere).update(calls)
     out: set[str] = set()
     for name, fi in methods.items():
@@ -237,6 +238,33 @@ def _self_calls(node: cst.CSTNode) -> set[str]:
     from .walk import memo
 
     return set(memo("self_calls", node, _self_calls_walk))
+
+
+def _self_calls_and_assigned(fn: cst.CSTNode) -> set[str]:
+    """``_self_calls(fn)``; the walk also finds what ``_assigned_names(fn.body)`` returns, and keeps it."""
+    from .interpreter import _NO_TARGETS, _assigned_at
+    from .walk import children, memo, memoised, remember
+
+    body = getattr(fn, "body", None)
+    if body is None or memoised("self_calls", fn) or memoised("assigned", body):
+        return _self_calls(fn)
+    calls: set[str] = set()
+    names: set[str] = set()
+    stack: list[tuple[cst.CSTNode, bool]] = [(fn, False)]  # (node, under the body and no nested def or class)
+    while stack:
+        n, assigning = stack.pop()
+        if type(n) is cst.Call:
+            f = n.func
+            if type(f) is cst.Attribute and type(f.value) is cst.Name and f.value.value == "self":
+                calls.add(f.attr.value)
+        if assigning and not _assigned_at(n, names):
+            if type(n) in _NO_TARGETS:
+                continue  # a leaf, an import: no call below
+            assigning = False  # a nested def or class: its names are its own, its ``self.f()`` calls still count
+        for c in children(n):
+            stack.append((c, assigning or c is body))
+    remember("assigned", body, frozenset(names))
+    return set(memo("self_calls", fn, lambda _: frozenset(calls)))
 
 
 def _self_calls_walk(node: cst.CSTNode) -> frozenset[str]:

@@ -234,5 +234,18 @@ def memo(kind: str, node: cst.CSTNode, compute: "Callable[[cst.CSTNode], T]") ->
     return value
 
 
+def memoised(kind: str, node: cst.CSTNode) -> bool:
+    """Is ``memo(kind, node, ...)`` known already?"""
+    hit = _MEMO.get((kind, id(node)))
+    return hit is not None and hit[0] is node
+
+
+def remember(kind: str, node: cst.CSTNode, value: object) -> None:
+    """What ``memo(kind, node, compute)`` is to return, found by a walk made for something else."""
+    if len(_MEMO) >= _MEMO_LIMIT:
+        _MEMO.clear()
+    _MEMO[(kind, id(node))] = (node, value)
+
+
 def forget_memo() -> None:
     _MEMO.clear()
