@@ -944,6 +944,10 @@ def _one_line(fn: cst.FunctionDef) -> bool:
     ret = body[0].body[0]
     if not isinstance(ret, cst.Return) or ret.value is None:
         return False
+    from .walk import children
+
+    # libcst's own ``children`` rebuilds every node it passes; the trivia it adds (whitespace, parentheses, commas)
+    # holds none of the nodes looked for
     stack: list[cst.CSTNode] = [ret.value]
     while stack:
         n = stack.pop()
@@ -951,7 +955,7 @@ def _one_line(fn: cst.FunctionDef) -> bool:
             return False
         if isinstance(n, cst.Call) and not isinstance(n.func, cst.Name):
             return False
-        stack.extend(n.children)
+        stack.extend(children(n))
     return True
 
 
