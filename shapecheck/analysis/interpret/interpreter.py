@@ -194,8 +194,8 @@ class Interpreter:
     def _check_shape_unpack(self, target: cst.BaseExpression, node: cst.BaseExpression, value: Value) -> None:
         """``b, c, h, w = x.shape`` on a tensor of another known rank: Python raises (too many or not enough values
         to unpack). Only a name's shape, a tensor without alternative shapes, names without a starred one."""
-        if isinstance(node, cst.Subscript):
-            if isinstance(target, (cst.Tuple, cst.List)):
+        if type(node) is cst.Subscript:
+            if type(target) is cst.Tuple or type(target) is cst.List:
                 self._check_shape_slice_unpack(target, node)
             return
         if not (isinstance(value, SeqV) and value.kind == "shape"):  # first: cheap, and rare
@@ -652,7 +652,7 @@ class Interpreter:
         return False
 
     def assign(self, target: cst.BaseExpression, value: Value) -> None:
-        if isinstance(target, cst.Name):
+        if type(target) is cst.Name:
             self.scope.vars[target.value] = value
             if self.ctx.record_hovers:
                 self.ctx.hovers[id(target)] = value
@@ -791,7 +791,7 @@ class Interpreter:
         """``model.head = layer`` (or ``model`` handed to code that may change it): an object the analysis built no
         longer holds what its constructor set. One attribute replaced is tracked; anything else forgets the object."""
         root: cst.BaseExpression = node
-        while isinstance(root, cst.Attribute):
+        while type(root) is cst.Attribute:
             root = root.value
         key = _var_key(root)
         v = self.scope.vars.get(key) if key is not None else None

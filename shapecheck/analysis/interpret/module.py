@@ -1149,7 +1149,9 @@ class ModuleAnalysis:
     def call(self, interp: Interpreter, node: cst.Call) -> Value:
         func = node.func
         qual = None
-        if isinstance(func, (cst.Name, cst.Attribute)):
+        # exact node types here and below: libcst's node classes are ABCs (``isinstance`` on them costs several
+        # times more), and this runs for every call the analysis meets
+        if type(func) is cst.Name or type(func) is cst.Attribute:
             head = dotted(func)
             if head is not None and head.split(".", 1)[0] not in interp.scope.vars:
                 qual = self.qualify(func)
@@ -1196,7 +1198,7 @@ class ModuleAnalysis:
         # a list handed to code that may fill it is unknown after the call (the call itself gets the values just
         # read); einops, the frameworks and pure builtins never mutate their arguments
         if not (qual or "").startswith(_PURE_PREFIXES) and not (
-            isinstance(func, cst.Name) and func.value in _PURE_BUILTINS
+            type(func) is cst.Name and func.value in _PURE_BUILTINS
         ):
             keeps = self._keeps_arguments(interp, func, qual)
             kept_lists = self._kept_list_args(interp, node)
@@ -1273,7 +1275,7 @@ class ModuleAnalysis:
             handled = self.call_qualified(interp, node, qual, args, kwargs, dynamic)
             if handled is not None:
                 return handled
-        if isinstance(func, cst.Name) and func.value in _BUILTINS and not dynamic:
+        if type(func) is cst.Name and func.value in _BUILTINS and not dynamic:
             rule, shadowed_by_imports = _BUILTINS[func.value]
             if (
                 func.value not in interp.scope.vars
@@ -1284,7 +1286,7 @@ class ModuleAnalysis:
                 if built is not None:
                     return built
         # method call on a tensor: x.view(...)
-        if isinstance(func, cst.Attribute):
+        if type(func) is cst.Attribute:
             if objects.is_super_call(func.value):
                 return self.call_super(interp, node, func.attr.value, args, kwargs, dynamic)
             base = interp.eval(func.value)
@@ -1580,11 +1582,11 @@ class ModuleAnalysis:
         """Is ``func`` a class of the analysed code whose constructors never set an attribute of an argument
         (``Block(config)``: the config object stays as it was)?"""
         v: Value | None = None
-        if isinstance(func, cst.Name) and func.value not in interp.scope.vars:
+        if type(func) is cst.Name and func.value not in interp.scope.vars:
             v = self.globals.get(func.value)
         if v is None and qual is not None and self.project is not None:
             v = self.project.lookup(qual)
-        if isinstance(func, cst.Name) and isinstance(interp.scope.vars.get(func.value), FuncV):
+        if type(func) is cst.Name and isinstance(interp.scope.vars.get(func.value), FuncV):
             v = interp.scope.vars[func.value]
         if isinstance(v, FuncV):
             return objects.helper_keeps(self, v)  # exists(block): a one-line helper that leaves its arguments alone
@@ -1600,7 +1602,7 @@ class ModuleAnalysis:
         """The arguments of a call to a function of the analysed code that only hands that parameter to library calls
         (``unpack_one(x, ps, 'b * d')``): a list passed there is unchanged by the call (``objects.read_only_params``)."""
         func = node.func
-        if not isinstance(func, cst.Name):
+        if type(func) is not cst.Name:
             return set()
         v = interp.scope.vars.get(func.value) if func.value in interp.scope.vars else self.globals.get(func.value)
         if not isinstance(v, FuncV) or v.bound_self is not None:

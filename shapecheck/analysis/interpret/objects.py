@@ -740,7 +740,7 @@ def sequential_added(chain: Value, name: str, module: Value) -> Value:
 
 
 def is_super_call(node: cst.BaseExpression) -> bool:
-    return isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value == "super"
+    return type(node) is cst.Call and type(node.func) is cst.Name and node.func.value == "super"
 
 
 __all__ = ["instantiate", "object_attr", "super_method", "find_method", "mro", "NoneV"]
@@ -892,6 +892,24 @@ def leaf_method(fi: FunctionInfo) -> bool:
     return st.leaf
 
 
+# what a leaf method holds none of (exact types: libcst's node classes are ABCs, and none of these has a subclass)
+_NOT_IN_LEAF = frozenset(
+    {
+        cst.For,
+        cst.While,
+        cst.FunctionDef,
+        cst.ClassDef,
+        cst.ListComp,
+        cst.SetComp,
+        cst.DictComp,
+        cst.GeneratorExp,
+        cst.Yield,
+        cst.Await,
+        cst.Try,
+    }
+)
+
+
 def _leaf(fn: cst.FunctionDef) -> bool:
     if fn.decorators or not isinstance(fn.body, cst.IndentedBlock) or len(fn.body.body) > LEAF_STATEMENTS:
         return False
@@ -900,24 +918,9 @@ def _leaf(fn: cst.FunctionDef) -> bool:
     stack: list[cst.CSTNode] = list(fn.body.body)
     while stack:
         n = stack.pop()
-        if isinstance(
-            n,
-            (
-                cst.For,
-                cst.While,
-                cst.FunctionDef,
-                cst.ClassDef,
-                cst.ListComp,
-                cst.SetComp,
-                cst.DictComp,
-                cst.GeneratorExp,
-                cst.Yield,
-                cst.Await,
-                cst.Try,
-            ),
-        ):
+        if type(n) in _NOT_IN_LEAF:
             return False
-        if isinstance(n, cst.Call):
+        if type(n) is cst.Call:
             root = n.func
             while isinstance(root, (cst.Attribute, cst.Subscript, cst.Call)):
                 root = root.value if not isinstance(root, cst.Call) else root.func
@@ -925,6 +928,9 @@ def _leaf(fn: cst.FunctionDef) -> bool:
                 return False  # self.norm(x), self.helper(x), super().forward(x): the object's own code
         stack.extend(children(n))
     return True
+
+
+_NOT_IN_ONE_LINE = frozenset({cst.Lambda, cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp, cst.NamedExpr})
 
 
 def _one_line(fn: cst.FunctionDef) -> bool:
@@ -951,9 +957,10 @@ def _one_line(fn: cst.FunctionDef) -> bool:
     stack: list[cst.CSTNode] = [ret.value]
     while stack:
         n = stack.pop()
-        if isinstance(n, (cst.Lambda, cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp, cst.NamedExpr)):
+        tp = type(n)  # exact types: none of these has a subclass
+        if tp in _NOT_IN_ONE_LINE:
             return False
-        if isinstance(n, cst.Call) and not isinstance(n.func, cst.Name):
+        if tp is cst.Call and type(n.func) is not cst.Name:  # type: ignore[attr-defined]
             return False
         stack.extend(children(n))
     return True

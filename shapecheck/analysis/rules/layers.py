@@ -1322,9 +1322,9 @@ def _container_uses(scope: cst.CSTNode) -> dict[str, tuple[bool, bool]]:
     from ..interpret.walk import children, memo
 
     def name_of(e: cst.CSTNode) -> str | None:
-        if isinstance(e, cst.Name):
+        if type(e) is cst.Name:
             return e.value
-        if isinstance(e, cst.Attribute) and isinstance(e.value, cst.Name) and e.value.value == "self":
+        if type(e) is cst.Attribute and type(e.value) is cst.Name and e.value.value == "self":
             return f"self.{e.attr.value}"
         return None
 
@@ -1335,12 +1335,14 @@ def _container_uses(scope: cst.CSTNode) -> dict[str, tuple[bool, bool]]:
         while stack:
             n = stack.pop()
             stack.extend(children(n))
-            if isinstance(n, cst.Subscript):
-                k = name_of(n.value)
+            # exact types (libcst's node classes are ABCs, and this walk passes every node of a class)
+            tp = type(n)
+            if tp is cst.Subscript:
+                k = name_of(n.value)  # type: ignore[attr-defined]
                 if k:
                     pieces.add(k)
-            elif isinstance(n, (cst.For, cst.CompFor)):
-                it = n.iter
+            elif tp is cst.For or tp is cst.CompFor:
+                it = n.iter  # type: ignore[attr-defined]
                 iters = [it]
                 if isinstance(it, cst.Call) and isinstance(it.func, cst.Name):
                     if it.func.value in ("enumerate", "zip", "reversed"):
@@ -1349,8 +1351,8 @@ def _container_uses(scope: cst.CSTNode) -> dict[str, tuple[bool, bool]]:
                     k = name_of(e)
                     if k:
                         pieces.add(k)
-            elif isinstance(n, cst.Call):
-                k = name_of(n.func)
+            elif tp is cst.Call:
+                k = name_of(n.func)  # type: ignore[attr-defined]
                 if k:
                     called.add(k)
         return {k: (k in pieces, k in called) for k in pieces | called}

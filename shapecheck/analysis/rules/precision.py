@@ -233,6 +233,19 @@ _STATEMENT_LEVEL = (
 )
 
 
+# node type -> 0: not statement-level, 1: a small statement (a leaf of these walks), 2: statement-level, walked into
+_LEVEL: dict[type, int] = {}
+
+
+def _level(tp: type) -> int:
+    found = _LEVEL.get(tp)
+    if found is None:
+        found = _LEVEL[tp] = (
+            (1 if issubclass(tp, cst.BaseSmallStatement) else 2) if issubclass(tp, _STATEMENT_LEVEL) else 0
+        )
+    return found
+
+
 def _trees(m: "RuleModule") -> list[cst.CSTNode]:
     """The module's tree and, for a module parsed with bodies blanked, the trees of the statements parsed whole later
     (``project.unmask``, which forgets what is computed from them here)."""
@@ -252,9 +265,12 @@ def statement_parents(m: "RuleModule") -> dict[int, cst.CSTNode]:
         while stack:
             n = stack.pop()
             for c in children(n):
-                if isinstance(c, _STATEMENT_LEVEL):
+                level = _LEVEL.get(type(c))
+                if level is None:
+                    level = _level(type(c))
+                if level:
                     parents[id(c)] = n
-                    if not isinstance(c, cst.BaseSmallStatement):
+                    if level == 2:
                         stack.append(c)
                     elif type(c) is cst.Assign or (type(c) is cst.AnnAssign and c.value is not None):
                         assigns[id(c.value)] = c
@@ -298,9 +314,7 @@ def _statement_nodes(m: "RuleModule") -> Iterator[cst.CSTNode]:
     while stack:
         n = stack.pop()
         yield n
-        stack.extend(
-            c for c in children(n) if isinstance(c, _STATEMENT_LEVEL) and not isinstance(c, cst.BaseSmallStatement)
-        )
+        stack.extend(c for c in children(n) if _level(type(c)) == 2)
 
 
 def _active_states(m: "RuleModule", node: cst.CSTNode) -> list[AutocastState]:
