@@ -749,7 +749,12 @@ class ModuleAnalysis:
                 interp, node, replace(fv, bound_self=replace(held, fresh=())), args, kwargs, None
             )
         attrs = dict(held.attrs)
-        attrs.update(held.fresh)
+        fi = self.find_function(fv.key)
+        ci = self.find_class(held.cls_key)
+        # an attribute a method it calls on ``self`` reassigns is not the constructor's when the method reads it
+        # (``self.set_input_dims(x.shape[-1])`` rebuilding ``self.hidden_layer`` before using it): left unknown
+        redone = objects.reassigned_by_self_calls(self, ci, fi) if fi is not None and ci is not None else set()
+        attrs.update((k, v) for k, v in held.fresh if "self." + k.rstrip("?") not in redone)
         promoted = ObjV(held.cls_key, tuple(attrs.items()), True)
         try:
             return self._call_function(interp, node, replace(fv, bound_self=promoted), args, kwargs, held)

@@ -233,6 +233,30 @@ def outside_init(m: "ModuleAnalysis", ci: ClassInfo) -> set[str]:
     return out
 
 
+def reassigned_by_self_calls(m: "ModuleAnalysis", ci: ClassInfo, fi: FunctionInfo) -> set[str]:
+    """``self.x`` names (as "self.x") that the methods ``fi`` calls on ``self`` assign or mutate, directly or through
+    the methods they call on ``self`` in turn: a lazily built layer (``forward`` runs ``self.set_input_dims(d)``,
+    which rebuilds ``self.layer`` for the input's width) no longer holds what the constructor put there. What
+    ``fi``'s own body assigns is followed statement by statement and is not part of this."""
+    methods: dict[str, FunctionInfo] = {}
+    for c in reversed(mro(m, ci)):
+        methods.update(c.methods)
+    from .interpreter import _assigned_names
+
+    out: set[str] = set()
+    seen: set[str] = set()
+    todo = sorted(_self_calls(fi.node))
+    while todo:
+        name = todo.pop()
+        callee = methods.get(name)
+        if name in seen or callee is None:
+            continue
+        seen.add(name)
+        out |= {k for k in _assigned_names(callee.node.body) if k.startswith("self.")}
+        todo.extend(sorted(_self_calls(callee.node)))
+    return out
+
+
 def _self_calls(node: cst.CSTNode) -> set[str]:
     """Names of ``self.NAME(...)`` calls in a function body."""
     from .walk import memo
