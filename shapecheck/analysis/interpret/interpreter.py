@@ -804,8 +804,9 @@ class Interpreter:
             return  # a frozen dataclass of plain values: nothing can set its fields (setting one raises)
         for other, held in list(self.scope.vars.items()):
             # the same object reached through another name (``for _, attn, _ in self.stages: attn.norm = ...``
-            # changes the element of self.stages too): what holds it is no longer trusted
-            if other != key and held is not v and _holds(held, v, 3):
+            # changes the element of self.stages too; ``alias = model; alias.head = ...`` changes model): what holds
+            # it is no longer trusted (an equal value may be another instance built alike: forgotten all the same)
+            if other != key and (held is v or _holds(held, v, 3)):
                 self.scope.vars[other] = UNKNOWN
         if attr is not None and root is node:
             self.scope.vars[key] = ObjV(

@@ -1405,6 +1405,16 @@ class ModuleAnalysis:
                 ci = self.find_class(base.cls_key)
                 if ci is not None and objects.find_method(self, ci, method) is None:
                     return base  # model.to(device), model.eval(): the same object
+            if (
+                isinstance(base, ObjV)
+                and base.concrete
+                and any(isinstance(a, FuncV) for a in [*args, *kwargs.values()])
+                and (ci := self.find_class(base.cls_key)) is not None
+                and objects.find_method(self, ci, method) is None
+            ):
+                # model.apply(fix): a method of a library base class runs a function of the analysed code on the
+                # object (and its submodules), which may replace its attributes
+                interp.forget_object(func.value)
             if isinstance(base, LayerV) and method in _RETURNS_SELF and not base.param("keras"):
                 return base  # nn.Linear(64, 32).to(device): the same layer, its sizes unchanged
             if (
