@@ -530,6 +530,15 @@ class Interpreter:
         items' join."""
         elem = _common_element(it)
         if (
+            elem is UNKNOWN
+            and isinstance(it, SeqV)
+            and it.kind == "range"
+            and all(isinstance(x, IntV) and x.size.as_int() is not None and x.size.as_int() >= 0 for x in it.items)  # type: ignore[operator]
+        ):
+            # ``for i in range(n)`` with n known but more than one element: some iteration's index, an int that is
+            # never negative (so ``X[i, :]`` drops the axis), never assumed to be a particular one
+            return IntV(self.ctx.fresh("i") - 1)
+        if (
             isinstance(elem, SeqV)
             and len(elem.items) == 2
             and elem.items[0] is UNKNOWN
