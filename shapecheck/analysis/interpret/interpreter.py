@@ -18,6 +18,7 @@ from .values import (
     UNKNOWN,
     BoolV,
     DictV,
+    IntDictV,
     FloatV,
     FuncV,
     IntV,
@@ -977,6 +978,7 @@ class Interpreter:
     @_expression(cst.Dict)
     def _dict(self, node: cst.Dict) -> Value:
         entries: list[tuple[str, Value]] | None = []
+        ints: list[tuple[int, Value]] | None = []
         for el in node.elements:
             if isinstance(el, cst.DictElement):
                 k = self.eval(el.key)
@@ -985,9 +987,16 @@ class Interpreter:
                     entries.append((k.value, v))
                 else:
                     entries = None
+                n = k.size.as_int() if isinstance(k, IntV) and not k.assumed else None
+                if n is not None and ints is not None:
+                    ints.append((n, v))
+                else:
+                    ints = None
             else:
                 self.eval(el.value)
-                entries = None
+                entries = ints = None
+        if ints:
+            return IntDictV(tuple(ints))
         return DictV(tuple(entries)) if entries is not None else UNKNOWN
 
     @_expression(cst.DictComp)
@@ -1069,7 +1078,7 @@ class Interpreter:
             return self.frame.self_value
         value = self.m.global_value(name)
         if (
-            ((isinstance(value, (SeqV, ManyV)) and value.kind == "list") or isinstance(value, DictV))
+            ((isinstance(value, (SeqV, ManyV)) and value.kind == "list") or isinstance(value, (DictV, IntDictV)))
             and self.frame.key != "<module>"
             and not self.m.stable_global(name)
         ):
@@ -1152,6 +1161,10 @@ class Interpreter:
         if isinstance(base, DictV) and len(idx_nodes) == 1 and isinstance(idx_nodes[0].slice, cst.Index):
             key = self.eval(idx_nodes[0].slice.value)
             return base.get(key.value) if isinstance(key, StrV) else UNKNOWN
+        if isinstance(base, IntDictV) and len(idx_nodes) == 1 and isinstance(idx_nodes[0].slice, cst.Index):
+            key = self.eval(idx_nodes[0].slice.value)
+            n = key.size.as_int() if isinstance(key, IntV) and not key.assumed else None
+            return base.get(n) if n is not None else UNKNOWN
         if isinstance(base, StrV) and len(idx_nodes) == 1:  # k[len(prefix):] of a known string
             part = idx_nodes[0].slice
             if isinstance(part, cst.Index):

@@ -1845,6 +1845,12 @@ class ModuleAnalysis:
             return RefV(_RANDOM_STATE_MAKERS[qual])  # a generator whose methods sample like the module's functions
         if qual == "inspect.isfunction" and len(args) == 1 and not kwargs and not dynamic:
             return _isfunction(args[0])  # x-transformers' default(val, d): `d() if isfunction(d) else d`
+        if qual in ("math.prod", "numpy.prod") and not dynamic and not kwargs:
+            from ..rules.multi_ops import size_product
+
+            prod = size_product(args)
+            if prod is not None:
+                return prod
         if qual.startswith("math."):
             from ..rules.multi_ops import math_call
 

@@ -104,6 +104,21 @@ class DictV:
 
 
 @dataclass(frozen=True)
+class IntDictV:
+    """A dict display whose keys are all known ints (``CONV = {1: nn.Conv1d, 2: nn.Conv2d, 3: nn.Conv3d}``, a table of
+    layer classes by number of spatial dims): read only by subscription with a known int; anything else done with
+    it is unknown."""
+
+    items: tuple[tuple[int, "Value"], ...]
+
+    def get(self, key: int) -> "Value":
+        for k, v in self.items:
+            if k == key:
+                return v
+        return UNKNOWN
+
+
+@dataclass(frozen=True)
 class DtypeV:
     name: str  # canonical: "float16", "bfloat16", "float32", "float64", "int64", ...
 
@@ -171,7 +186,9 @@ class ManyV:
     kind: str = "list"  # "list" | "modulelist"
 
 
-Value = Union[Unknown, TensorV, IntV, StrV, BoolV, FloatV, NoneV, SeqV, DictV, DtypeV, RefV, LayerV, FuncV, ObjV, ManyV]
+Value = Union[
+    Unknown, TensorV, IntV, StrV, BoolV, FloatV, NoneV, SeqV, DictV, IntDictV, DtypeV, RefV, LayerV, FuncV, ObjV, ManyV
+]
 
 
 MAX_ALTS = 4

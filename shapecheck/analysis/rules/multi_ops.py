@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Callable
 import libcst as cst
 
 from ...diagnostics import details as D
-from ...sizes import Size, Truth, divisible, equal
+from ...sizes import Size, Truth, divisible, equal, product
 from ..interpret.context import OpSpec
 from .ops_common import _ints, _norm_dim
 from ..interpret.values import (
@@ -353,6 +353,17 @@ _MATH_FLOAT: dict[str, Callable[..., float]] = {
     "sin": math.sin,
 }
 _MATH_INT: dict[str, Callable[[float], int]] = {"ceil": math.ceil, "floor": math.floor}
+
+
+def size_product(args: list[Value]) -> Value | None:
+    """``math.prod(sizes)`` / ``np.prod(patch_size)`` of a non-empty list, tuple or shape of known ints: their product
+    (an int; numpy's is an integer scalar, which sizes take alike). Anything else: None (not this rule)."""
+    if len(args) != 1 or not isinstance(args[0], SeqV) or not args[0].items:
+        return None
+    items = args[0].items
+    if not all(isinstance(x, IntV) and not x.assumed for x in items):
+        return None
+    return IntV(product(tuple(x.size for x in items if isinstance(x, IntV))))
 
 
 def math_call(qual: str, args: list[Value], kwargs: dict[str, Value], dynamic: bool) -> Value:
