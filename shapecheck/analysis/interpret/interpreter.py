@@ -570,7 +570,8 @@ class Interpreter:
     def _unrolled(self, stmt: cst.For, assigned: set[str], it: Value) -> bool:
         """A ``for`` over a sequence whose elements are all known (``for dim_in, dim_out in zip(dims[:-1], dims[1:])``,
         ``for _ in range(3)``) runs its body once per element, in order, as Python does: each iteration sees its own
-        sizes. Only for a short sequence the body neither changes nor leaves early (no break / continue / return)."""
+        sizes. Only for a short sequence the body does not change, and that no ``break`` leaves early (a ``continue`` ends
+        its iteration: the next one starts from the states at the continues joined with the body's end)."""
         if isinstance(it, SeqV) and not it.items and it.kind != "shape":
             # over a known empty sequence (``for _ in range(1, blocks)`` with blocks=1): the body never runs
             if stmt.orelse is not None:
@@ -579,7 +580,7 @@ class Interpreter:
         if not isinstance(it, SeqV) or not 1 <= len(it.items) <= MAX_UNROLL or self.loop_depth >= 2:
             return False
         if (_names_in(stmt.iter) & assigned and not self._fresh_range(stmt.iter)) or not _fixpoint_ok(
-            stmt, self.m.assigned_cache, allow_return=True
+            stmt, self.m.assigned_cache, allow_continue=True, allow_return=True
         ):
             return False
         self.loop_depth += 1
@@ -588,9 +589,19 @@ class Interpreter:
             for i, item in enumerate(it.items):
                 start = self.ctx.mark()
                 self.assign(stmt.target, item)
-                self.run_suite(stmt.body)
+                self.continued.append([])
+                try:
+                    self.run_suite(stmt.body)
+                finally:
+                    ends = self.continued.pop()
                 if i:
                     self.ctx.drop_repeated(first, start)  # a line that fails the same way again is one finding
+                if ends:
+                    # a ``continue`` on the way: the next iteration starts from there, or from the body's end
+                    if not self.dead:
+                        ends.append(self.scope.vars)
+                    self.scope.vars = _join_states(ends)
+                    self.dead = False
                 if self.dead:
                     return True
         finally:
@@ -1469,6 +1480,19 @@ def _common_element(v: Value) -> Value | None:
 
 MAX_UNROLL = 16  # a for loop over a known sequence this short runs once per element
 _LEAVES_LOOP = frozenset({cst.Break, cst.Continue, cst.Return, cst.Yield, cst.Raise, cst.Global, cst.Nonlocal, cst.Del})
+
+
+def _join_states(states: list[dict[str, Value]]) -> dict[str, Value]:
+    """The variables after any of these paths (a name some path lacks: unknown)."""
+    if len(states) == 1:
+        return dict(states[0])
+    out = dict(states[0])
+    for other in states[1:]:
+        for name in out.keys() | other.keys():
+            a, b = out.get(name, UNKNOWN), other.get(name, UNKNOWN)
+            if a is not b:
+                out[name] = join(a, b)
+    return out
 
 
 def _fixpoint_ok(

@@ -1171,8 +1171,10 @@ class ModuleAnalysis:
         dynamic = False
         repeated: ManyV | None = None
         scalars: set[int] = set()  # arguments whose value is an int, float, bool, string or None
+        arg_values: list[Value] = []  # each argument's value, in order
         for a in node.args:
             v = interp.eval(a.value)
+            arg_values.append(v)
             if isinstance(v, (IntV, FloatV, BoolV, StrV, NoneV)):
                 scalars.add(id(a))
             if a.star == "*":
@@ -1202,11 +1204,13 @@ class ModuleAnalysis:
                 args.append(v)
         # a list handed to code that may fill it is unknown after the call (the call itself gets the values just
         # read); einops, the frameworks and pure builtins never mutate their arguments
-        if not (qual or "").startswith(_PURE_PREFIXES) and not (
-            type(func) is cst.Name and func.value in _PURE_BUILTINS
+        if (
+            not (qual or "").startswith(_PURE_PREFIXES)
+            and not (type(func) is cst.Name and func.value in _PURE_BUILTINS)
+            and not _list_method_call(interp, func)
         ):
             keeps = self._keeps_arguments(interp, func, qual)
-            kept_lists = self._kept_list_args(interp, node)
+            kept_lists = self._kept_list_args(interp, node, arg_values, qual)
             for a in node.args:
                 if id(a) not in kept_lists:
                     interp.forget_if_list(a.value)
@@ -1613,31 +1617,48 @@ class ModuleAnalysis:
         inits = [c.methods["__init__"] for c in objects.mro(self, ci) if "__init__" in c.methods]
         return all(objects.keeps_arguments(fi) for fi in inits)
 
-    def _kept_list_args(self, interp: Interpreter, node: cst.Call) -> set[int]:
+    def _kept_list_args(self, interp: Interpreter, node: cst.Call, values: list[Value], qual: str | None) -> set[int]:
         """The arguments of a call to a function of the analysed code that only hands that parameter to library calls
-        (``unpack_one(x, ps, 'b * d')``): a list passed there is unchanged by the call (``objects.read_only_params``)."""
+        (``unpack_one(x, ps, 'b * d')``): a list passed there is unchanged by the call (``objects.read_only_params``).
+        A list of numbers or strings is also unchanged when the parameter is only read (``objects.item_read_params``:
+        iterated, indexed, sliced, ``levels = list(levels)``), and so is one handed to a class of the analysed code
+        whose ``__init__`` (the first of its classes that defines one) only reads it that way (``FSQ(levels=levels)``
+        in a loop that builds one layer per pass). ``values``: the arguments' values, in order."""
         func = node.func
         if type(func) is not cst.Name:
             return set()
         v = interp.scope.vars.get(func.value) if func.value in interp.scope.vars else self.globals.get(func.value)
-        if not isinstance(v, FuncV) or v.bound_self is not None:
+        if v is None and qual is not None and self.project is not None:
+            v = self.project.lookup(qual)  # a class imported from another module of the analysed code
+        skip = 0
+        if isinstance(v, FuncV) and v.bound_self is None:
+            fi = self.find_function(v.key)
+            if fi is None or fi.cls_key is not None:
+                return set()
+        elif isinstance(v, RefV) and v.qualname.startswith("class:"):
+            ci = self.find_class(v.qualname[6:])
+            inits = [c.methods["__init__"] for c in objects.mro(self, ci) if "__init__" in c.methods] if ci else []
+            if not inits:
+                return set()
+            fi, skip = ensure_signature(inits[0]), 1
+        else:
             return set()
-        fi = self.find_function(v.key)
-        if fi is None or fi.cls_key is not None or fi.has_unknown_decorators:
+        if fi.has_unknown_decorators:
             return set()
-        read_only = objects.read_only_params(fi)
-        if not read_only:
+        read_only = objects.read_only_params(fi) if not skip else frozenset()
+        items_read = objects.item_read_params(fi)
+        if not read_only and not items_read:
             return set()
         out: set[int] = set()
-        positional = [p.name for p in fi.params if p.kind in ("pos", "posonly")]
-        for i, a in enumerate(node.args):
+        positional = [p.name for p in fi.params if p.kind in ("pos", "posonly")][skip:]
+        for i, (a, val) in enumerate(zip(node.args, values)):
             if a.star:
                 break  # later positions are unknown
             if a.keyword is not None:
                 name: str | None = a.keyword.value
             else:
                 name = positional[i] if i < len(positional) else None
-            if name in read_only:
+            if name in read_only or (name in items_read and _scalar_list(val)):
                 out.add(id(a))
         return out
 
@@ -2369,6 +2390,29 @@ def _var_key_of(node: cst.BaseExpression) -> str | None:
     from .interpreter import _var_key
 
     return _var_key(node)
+
+
+_ARG_KEEPING_LIST_METHODS = frozenset({"append", "extend", "insert", "index", "count", "remove"})
+
+
+def _scalar_list(v: Value) -> bool:
+    """A list whose items are all numbers, strings, booleans or None (no item can be changed in place)."""
+    return (
+        isinstance(v, SeqV)
+        and v.kind == "list"
+        and all(isinstance(x, (IntV, FloatV, BoolV, StrV, NoneV)) for x in v.items)
+    )
+
+
+def _list_method_call(interp: Interpreter, func: cst.BaseExpression) -> bool:
+    """``xs.append(block)`` on a variable (or ``self.x``) known to hold a list or an ``nn.ModuleList``: the list's own
+    methods never change their arguments, so ``block`` (and what else holds it: the list itself, when the same
+    instance was appended before) stays as it was. The list is grown, or forgotten, by the method call itself."""
+    if type(func) is not cst.Attribute or func.attr.value not in _ARG_KEEPING_LIST_METHODS:
+        return False
+    key = _var_key_of(func.value)
+    base = interp.scope.vars.get(key) if key is not None else None
+    return isinstance(base, (SeqV, ManyV)) and base.kind in ("list", "modulelist")
 
 
 def _grown(base: Value, method: str, arg: Value) -> Value | None:

@@ -850,6 +850,90 @@ def read_only_params(fi: FunctionInfo) -> frozenset[str]:
     return st.reads_only
 
 
+def item_read_params(fi: FunctionInfo) -> frozenset[str]:
+    """The parameters of ``fi`` that its body only reads as a sequence of numbers or strings: handed to a library
+    call that never mutates its arguments (as ``read_only_params``), iterated (``for l in levels``,
+    ``[l == 2 for l in levels]``), indexed or sliced (``levels[:-1]``), compared or combined into a new value
+    (``[1] + levels``, ``levels == x``), tested (``if levels:``), or rebound (``levels = list(levels)``). A list of
+    such immutable items handed to ``fi`` is the same list after the call. Any other use (a method, an item or
+    augmented assignment, ``del``, the list stored or aliased, handed to a function of the analysed code, returned,
+    captured by a nested function, ``locals()``) and the parameter is not."""
+    st = function_state(fi)
+    if st.reads_items is not None:
+        return st.reads_items
+    from .walk import children
+
+    params = {p.name for p in fi.params if p.kind in ("pos", "posonly", "kwonly")} - {"self"}
+    if not params:
+        st.reads_items = frozenset()
+        return st.reads_items
+
+    def root(e: cst.BaseExpression) -> str | None:
+        while type(e) in (cst.Attribute, cst.Subscript):
+            e = e.value  # type: ignore[attr-defined]
+        return e.value if type(e) is cst.Name and e.value in params else None
+
+    bad: set[str] = set()
+    ok: set[int] = set()  # id of Name nodes in a reading position
+    m = fi.module
+    stack: list[cst.CSTNode] = [fi.node.body]
+    nested = (cst.FunctionDef, cst.ClassDef, cst.Lambda)
+    while stack:
+        n = stack.pop()
+        tp = type(n)
+        if tp in nested:
+            bad = set(params)
+            break
+        if tp is cst.Call:
+            call = cast(cst.Call, n)
+            if type(call.func) is cst.Name and call.func.value in ("locals", "vars", "eval", "exec"):
+                bad = set(params)
+                break
+            if _pure_callee(m, call.func):
+                ok.update(id(a.value) for a in call.args if type(a.value) is cst.Name and not a.star)
+        elif tp is cst.AssignTarget or tp is cst.AnnAssign or tp is cst.For or tp is cst.CompFor:
+            target = n.target  # type: ignore[attr-defined]
+            if type(target) is cst.Name:
+                ok.add(id(target))  # rebinding the name leaves the list alone
+            elif root(target) is not None:
+                bad.add(root(target))  # type: ignore[arg-type]  # levels[0] = 1, for levels[0] in ...
+            if tp is cst.For or tp is cst.CompFor:
+                it = n.iter  # type: ignore[attr-defined]
+                if type(it) is cst.Name:
+                    ok.add(id(it))
+        elif tp is cst.AugAssign or tp is cst.Del:
+            target = n.target  # type: ignore[attr-defined]
+            r = target.value if type(target) is cst.Name else root(target)
+            if r in params:
+                bad.add(r)  # levels += [3] extends the list in place
+        elif tp is cst.NamedExpr or tp is cst.WithItem:
+            target = n.target if tp is cst.NamedExpr else n.asname  # type: ignore[attr-defined]
+            if target is not None and root(getattr(target, "name", target)) is not None:
+                bad.add(root(getattr(target, "name", target)))  # type: ignore[arg-type]
+        elif tp is cst.Subscript:
+            if type(n.value) is cst.Name:  # type: ignore[attr-defined]
+                ok.add(id(n.value))  # type: ignore[attr-defined]  # levels[i], levels[:-1] (stores: above)
+        elif tp is cst.BinaryOperation:
+            for side in (n.left, n.right):  # type: ignore[attr-defined]
+                if type(side) is cst.Name:
+                    ok.add(id(side))
+        elif tp is cst.Comparison:
+            sides = [n.left] + [c.comparator for c in n.comparisons]  # type: ignore[attr-defined]
+            ok.update(id(side) for side in sides if type(side) is cst.Name)
+        elif tp is cst.If or tp is cst.While or tp is cst.Assert:
+            test = n.test  # type: ignore[attr-defined]
+            if type(test) is cst.Name:
+                ok.add(id(test))
+        elif tp is cst.UnaryOperation and type(n.operator) is cst.Not:  # type: ignore[attr-defined]
+            if type(n.expression) is cst.Name:  # type: ignore[attr-defined]
+                ok.add(id(n.expression))  # type: ignore[attr-defined]
+        elif tp is cst.Name and n.value in params and id(n) not in ok:  # type: ignore[attr-defined]
+            bad.add(n.value)  # type: ignore[attr-defined]
+        stack.extend(children(n))
+    st.reads_items = frozenset(params - bad)
+    return st.reads_items
+
+
 def _pure_callee(m: "ModuleAnalysis", func: cst.BaseExpression) -> bool:
     from .module import _PURE_BUILTINS, _PURE_PREFIXES
 

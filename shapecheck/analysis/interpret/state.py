@@ -27,6 +27,7 @@ class FunctionState:
     leaf: bool | None = None  # a short straight body that calls no method of ``self`` (objects.leaf_method)
     fixture: dict[int, Value] | None = None  # a pytest fixture's value, per depth (entry_points._fixture)
     reads_only: frozenset[str] | None = None  # parameters only handed to library calls (objects.read_only_params)
+    reads_items: frozenset[str] | None = None  # parameters only read (objects.item_read_params)
 
 
 @dataclass(slots=True)

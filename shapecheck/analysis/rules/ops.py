@@ -23,6 +23,7 @@ from ..interpret.values import (
     DtypeV,
     FloatV,
     IntV,
+    ManyV,
     NoneV,
     RefV,
     SeqV,
@@ -1476,6 +1477,8 @@ def outer(a: TensorV, b: TensorV, fw: str) -> Value:
 def concat(cx: OpContext, node: cst.Call, name: str, fw: str, args: list[Value], kwargs: dict[str, Value]) -> Value:
     seq = args[0] if args else kwargs.get("tensors", kwargs.get("arrays", UNKNOWN))
     dim_v = args[1] if len(args) > 1 else kwargs.get("dim", kwargs.get("axis", IntV(Size.const(0))))
+    if isinstance(seq, ManyV):
+        return _concat_many(cx, name, fw, seq, dim_v)
     if not isinstance(seq, SeqV) or not seq.items or not all(isinstance(t, TensorV) for t in seq.items):
         t0 = seq.items[0] if isinstance(seq, SeqV) and seq.items and isinstance(seq.items[0], TensorV) else None
         return TensorV(None, t0.dtype if t0 else None, fw)
@@ -1527,6 +1530,29 @@ def concat(cx: OpContext, node: cst.Call, name: str, fw: str, args: list[Value],
             total = total + s[pos]
         out = shapes[0][:pos] + (total,) + shapes[0][pos + 1 :]
     return TensorV(out, dtype, fw)
+
+
+def _concat_many(cx: OpContext, name: str, fw: str, seq: ManyV, dim_v: Value) -> Value:
+    """``torch.stack(xs, dim=-1)`` / ``torch.cat(xs, dim)`` of a list of unknown length whose every element has one
+    shape (``xs.append(indices)`` in a loop): the element's shape with the count (stack) or the joined axis (cat) a
+    new unknown size. Nothing is reported (the elements' own sizes may differ where the element is a join)."""
+    elem = seq.elem
+    d = _ints([dim_v])
+    if not isinstance(elem, TensorV) or elem.shape is None or elem.alts or d is None or name not in _MANY_JOINS:
+        return TensorV(None, elem.dtype if isinstance(elem, TensorV) else None, fw)
+    shape = elem.shape
+    stack = name == "stack"
+    if not stack and not shape:
+        return TensorV(None, elem.dtype, fw)  # 0-d pieces cannot be concatenated
+    pos = _norm_dim(d[0], len(shape) + 1 if stack else len(shape))
+    if pos is None:
+        return TensorV(None, elem.dtype, fw)
+    n = cx.fresh("count" if stack else "joined")
+    out = shape[:pos] + (n,) + (shape[pos:] if stack else shape[pos + 1 :])
+    return TensorV(out, elem.dtype, fw)
+
+
+_MANY_JOINS = frozenset({"stack", "cat", "concatenate", "concat"})
 
 
 def loss(cx: OpContext, node: cst.Call, name: str, a: TensorV, b: TensorV, kwargs: dict[str, Value]) -> Value:
