@@ -812,10 +812,12 @@ class Interpreter:
         """``model.head = layer`` (or ``model`` handed to code that may change it): an object the analysis built no
         longer holds what its constructor set. One attribute replaced is tracked; anything else forgets the object."""
         root: cst.BaseExpression = node
-        while type(root) is cst.Attribute:
-            root = root.value
+        while type(root) is cst.Attribute and _var_key(root) is None:
+            root = root.value  # (down to a name, or to ``self.x``: ``self.inner.fc = ...`` changes self.inner)
         key = _var_key(root)
         v = self.scope.vars.get(key) if key is not None else None
+        if v is None and key is not None and key.startswith("self."):
+            v = self_attribute(self, key[5:])  # an attribute of the object a method runs on
         if key is not None and isinstance(v, LayerV) and v.kind == "Sequential" and v.param("keras"):
             self.scope.vars[key] = UNKNOWN  # a keras.Sequential handed to code that may add or pop its layers
             return
