@@ -1601,6 +1601,16 @@ def numpy_generators(fw: Framework) -> dict[str, Gen]:
 
 def jax_generators(fw: Framework) -> dict[str, Gen]:
     g: dict[str, Gen] = {}
+    store = common_generators(fw)["setitem"]
+
+    def at_update(r: random.Random) -> Case:
+        """``x.at[index].set(value)`` / ``.add`` / ``.multiply``: the regions and values of ``setitem``."""
+        case = store(r)
+        index, value = case.setup[1].split("[", 1)[1].split("] = ", 1)
+        method = r.choice(("set", "add", "multiply", "max"))
+        return Case("setitem", fw.name, case.setup[:1], f"x.at[{index}].{method}({value})")
+
+    g["at_update"] = at_update
 
     def casts(r: random.Random) -> Case:
         s = rand_shape(r)

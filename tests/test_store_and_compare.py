@@ -94,6 +94,37 @@ def test_store_messages_name_both_shapes() -> None:
     assert f.message.startswith("SHP204 item assignment:")
 
 
+def test_jax_at_update_reported_exactly_when_jax_refuses() -> None:
+    """``x.at[index].set(value)``: jax broadcasts the value to the region as numpy does, except that a value with
+    more axes than the region fails even when the extra leading axes are 1s; those are not reported."""
+    pytest.importorskip("jax")
+    fw = FRAMEWORKS["jax"]
+    gen = fw.generators()["at_update"]
+    refused = 0
+    for seed in SEEDS:
+        case = gen(random.Random(seed))
+        src = case.source(fw.header)
+        env: dict[str, object] = {}
+        try:
+            exec(src, env)  # the oracle: jax itself (generated test code)
+            runs = True
+        except (ValueError, TypeError, IndexError):
+            runs = False
+        codes = _codes(src)
+        assert not [c for c in codes if c[:4] in ("SHP1", "SHP9")], src
+        index = case.expr.split("[", 1)[1].split("]", 1)[0]
+        region_rank = len(_shape(case.setup[0])) - sum(1 for p in index.split(", ") if ":" not in p)
+        value = _shape(case.expr[: -len(")")])
+        if runs:
+            assert "SHP204" not in codes, src
+        elif len(value) > region_rank or any(n == 0 for n in value):
+            assert codes in ([], ["SHP204"]), src  # jax's stricter rank rule: reported only with a size that differs
+        else:
+            refused += 1
+            assert codes.count("SHP204") == 1, src
+    assert refused >= 5  # six of the 120 generated values do not fit a non-empty region of their rank
+
+
 def test_store_into_a_jax_array_is_not_a_shape_finding() -> None:
     pytest.importorskip("jax")
     src = "import jax.numpy as jnp\nx = jnp.zeros((4, 5))\nx[1:3] = jnp.ones((3, 5))\n"

@@ -1298,13 +1298,19 @@ class ModuleAnalysis:
         if type(func) is cst.Attribute:
             if objects.is_super_call(func.value):
                 return self.call_super(interp, node, func.attr.value, args, kwargs, dynamic)
-            base = interp.eval(func.value)
             method = func.attr.value
-            if method in _AT_UPDATES and _at_array(func.value) is not None:
-                # x.at[idx].set(v) / .add(v) / ...: a jax array of x's shape and dtype (x a variable: read again)
-                arr = interp.eval(_at_array(func.value))
+            at_array = _at_array(func.value) if method in _AT_UPDATES else None
+            if at_array is not None and isinstance(func.value, cst.Subscript):
+                # x.at[idx].set(v) / .add(v) / ...: a jax array of x's shape and dtype (x a variable: read again);
+                # the value must broadcast to the region x[idx] (whose index is evaluated here, once)
+                arr = interp.eval(at_array)
                 if isinstance(arr, TensorV) and arr.framework == "jax":
+                    region = self.index_tensor(interp, func.value.with_changes(value=at_array), arr)
+                    value = args[0] if len(args) == 1 and method != "apply" else None
+                    if isinstance(region, TensorV) and isinstance(value, TensorV):
+                        op_rules.tensor_store(self.ops, node, region, value, f".at[...].{method}")
                     return arr
+            base = interp.eval(func.value)
             if (
                 isinstance(base, (SeqV, ManyV))
                 and base.kind in ("list", "modulelist")

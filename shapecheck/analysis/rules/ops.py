@@ -191,14 +191,24 @@ def elementwise(cx: OpContext, node: cst.CSTNode, opname: str, tensors: list[Ten
     )
 
 
-def tensor_store(cx: OpContext, node: cst.CSTNode, region: TensorV, value: TensorV) -> None:
+def tensor_store(
+    cx: OpContext, node: cst.CSTNode, region: TensorV, value: TensorV, op: str = "item assignment"
+) -> None:
     """``x[index] = value``: numpy and torch broadcast the value to the region's shape, after dropping the value's
     leading axes of size 1; a size that is neither 1 nor the region's fails (numpy: "could not broadcast input array
-    from shape ... into shape ...", torch: "The expanded size of the tensor ... must match the existing size ...")."""
+    from shape ... into shape ...", torch: "The expanded size of the tensor ... must match the existing size ...").
+    jax's ``x.at[index].set(value)`` (and ``.add`` ...) broadcasts the value to the region too, more strictly (a
+    leading 1 beyond the region's rank fails as well, which is not reported here; an empty region takes any value):
+    ``op`` names it."""
     if region.shape is None or value.shape is None or region.alts or value.alts:
         return
-    if region.framework not in ("numpy", "torch") or value.framework not in ("numpy", "torch", None):
+    jax_update = op != "item assignment"
+    if region.framework not in (("jax",) if jax_update else ("numpy", "torch")) or value.framework not in (
+        ("jax", "numpy", None) if jax_update else ("numpy", "torch", None)
+    ):
         return  # jax arrays refuse item assignment whatever the shapes (x.at[i].set(v) is their way)
+    if jax_update and any(equal(r, 0) is not Truth.FALSE for r in region.shape):
+        return  # jax updates an empty region with any value
     shape = value.shape
     while len(shape) > len(region.shape) and equal(shape[0], 1) is Truth.TRUE:
         shape = shape[1:]
@@ -217,7 +227,7 @@ def tensor_store(cx: OpContext, node: cst.CSTNode, region: TensorV, value: Tenso
         cx.ctx.report(
             node,
             "SHP204",
-            {"op": "item assignment", "detail": detail},
+            {"op": op, "detail": detail},
             cx.origins([value, region]),
             spec=OpSpec("setitem", None, (value.shape, region.shape), (), ()),
         )
