@@ -150,3 +150,37 @@ def test_boolean_mask_reported_exactly_when_the_framework_refuses(name: str) -> 
             refused += 1
             assert codes == ["SHP204"], src
     assert refused >= 10
+
+
+@pytest.mark.parametrize("name", ["numpy", "torch", "jax"])
+def test_index_tensors_reported_exactly_when_they_do_not_broadcast(name: str) -> None:
+    """``x[rows, cols]``: integer index tensors broadcast together (numpy / torch: "shape mismatch: indexing arrays
+    could not be broadcast together", jax: "Incompatible shapes for broadcasting"); with a slice between them too."""
+    if name == "jax":
+        pytest.importorskip("jax")
+    fw = FRAMEWORKS[name]
+    int_dtype = {"numpy": "np.int64", "torch": "torch.long", "jax": "jnp.int32"}[name]
+    refused = 0
+    for seed in SEEDS:
+        r = random.Random(seed)
+        x = tuple(r.randint(1, 4) for _ in range(3))
+        a = tuple(r.choice((1, 2, 3)) for _ in range(r.randint(1, 2)))
+        b = tuple(r.choice((1, 2, 3)) for _ in range(r.randint(1, 2)))
+        index = r.choice(("a, b", "a, :, b", ":, a, b", "a, b, 0"))
+        src = (
+            f"{fw.header}\nx = {fw.tensor(x)}\na = {fw.tensor(a, int_dtype)} * 0\nb = {fw.tensor(b, int_dtype)} * 0\n"
+            f"out = x[{index}]\n"
+        )
+        env: dict[str, object] = {}
+        try:
+            exec(src, env)  # the oracle: the framework itself (generated test code)
+            runs = True
+        except (ValueError, IndexError):
+            runs = False
+        codes = _codes(src)
+        if runs:
+            assert not codes, src
+        else:
+            refused += 1
+            assert codes == ["SHP204"], src
+    assert refused >= 10

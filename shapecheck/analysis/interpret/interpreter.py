@@ -746,9 +746,9 @@ class Interpreter:
             if isinstance(held, TensorV):
                 # self.centroids[j] = row, gy[1:-1, :] = d: an array's items set in place, its shape and the object
                 # unchanged; the value must broadcast to the region's shape
-                if isinstance(value, TensorV) and value.shape is not None and held.shape is not None:
+                if held.shape is not None:  # the region: its index tensors must broadcast together
                     region = self.m.index_tensor(self, target, held)
-                    if isinstance(region, TensorV):
+                    if isinstance(region, TensorV) and isinstance(value, TensorV) and value.shape is not None:
                         self.m.tensor_store(self, target, region, value)
                 return
             if plain and root is not target.value and isinstance(held, (DictV, SeqV)):

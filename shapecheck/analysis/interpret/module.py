@@ -1305,7 +1305,7 @@ class ModuleAnalysis:
                 # the value must broadcast to the region x[idx] (whose index is evaluated here, once)
                 arr = interp.eval(at_array)
                 if isinstance(arr, TensorV) and arr.framework == "jax":
-                    region = self.index_tensor(interp, func.value.with_changes(value=at_array), arr)
+                    region = self.index_tensor(interp, func.value.with_changes(value=at_array), arr, func.value)
                     value = args[0] if len(args) == 1 and method != "apply" else None
                     if isinstance(region, TensorV) and isinstance(value, TensorV):
                         op_rules.tensor_store(self.ops, node, region, value, f".at[...].{method}")
@@ -1908,8 +1908,10 @@ class ModuleAnalysis:
     def tensor_attribute(self, interp: Interpreter, node: cst.Attribute, t: TensorV, attr: str) -> Value:
         return op_rules.tensor_attribute(interp, node, t, attr)
 
-    def index_tensor(self, interp: Interpreter, node: cst.Subscript, t: TensorV) -> Value:
-        return shape_rules.index_tensor(interp, node, t)
+    def index_tensor(
+        self, interp: Interpreter, node: cst.Subscript, t: TensorV, at: cst.CSTNode | None = None
+    ) -> Value:
+        return shape_rules.index_tensor(interp, node, t, at)
 
     def tensor_binary(
         self, interp: Interpreter, node: cst.CSTNode, left: Value, op: cst.CSTNode, right: Value

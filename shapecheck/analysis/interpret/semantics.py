@@ -92,7 +92,9 @@ class Semantics(Protocol):
     # --- tensors: attributes, indexing and operators (the framework-op rules)
     def tensor_attribute(self, interp: "Interpreter", node: cst.Attribute, t: TensorV, attr: str) -> Value: ...
 
-    def index_tensor(self, interp: "Interpreter", node: cst.Subscript, t: TensorV) -> Value: ...
+    def index_tensor(
+        self, interp: "Interpreter", node: cst.Subscript, t: TensorV, at: cst.CSTNode | None = None
+    ) -> Value: ...
 
     def tensor_binary(
         self, interp: "Interpreter", node: cst.CSTNode, left: Value, op: cst.CSTNode, right: Value

@@ -158,10 +158,7 @@ class OpContext:
 
     def origins(self, tensors: list[TensorV]) -> list[str]:
         """One note per operand: its shape and where it was made."""
-        return [
-            f"operand #{i}: shape {shape_text(t.shape)}" + (f" {t.origin}" if t.origin is not None else "")
-            for i, t in enumerate(tensors)
-        ]
+        return origin_notes(tensors)
 
 
 class MethodRule(Protocol):
@@ -429,3 +426,11 @@ def op_names() -> set[str]:
     for table in (FUNCTIONS, STUB_OVERRIDES):
         names |= {q.rsplit(".", 1)[-1] for q in table.names()}
     return names
+
+
+def origin_notes(tensors: list[TensorV]) -> list[str]:
+    """One note per operand: its shape and where it was made."""
+    return [
+        f"operand #{i}: shape {shape_text(t.shape)}" + (f" {t.origin}" if t.origin is not None else "")
+        for i, t in enumerate(tensors)
+    ]

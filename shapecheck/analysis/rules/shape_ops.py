@@ -27,10 +27,12 @@ from .ops_common import (
     _shape_args,
     broadcast_shapes,
 )
-from .registry import TENSOR_METHODS, OpContext
+from .registry import TENSOR_METHODS, OpContext, origin_notes
 
 
-def index_tensor(interp: "Interpreter", node: cst.Subscript, t: TensorV) -> Value:
+def index_tensor(interp: "Interpreter", node: cst.Subscript, t: TensorV, at: cst.CSTNode | None = None) -> Value:
+    """``t[...]`` at ``node``; a finding goes to ``at`` (default ``node``: a node of the analysed file)."""
+    at = node if at is None else at
     only = node.slice[0].slice if len(node.slice) == 1 else None
     if isinstance(only, cst.Index) and isinstance(only.value, cst.Tuple):
         # x[(..., *((None,) * k))]: a tuple built in the index is the index items themselves
@@ -55,6 +57,7 @@ def index_tensor(interp: "Interpreter", node: cst.Subscript, t: TensorV) -> Valu
     n_consumed = sum(1 for e in elems if not (isinstance(e.slice, cst.Index) and _is_none_or_ellipsis(e.slice.value)))
     ellipsis_seen = False
     scalars: list[int] = []  # where an integer index stood in ``parts``
+    index_tensors: list[TensorV] = []
     for el in elems:
         sl = el.slice
         if isinstance(sl, cst.Slice):
@@ -99,6 +102,7 @@ def index_tensor(interp: "Interpreter", node: cst.Subscript, t: TensorV) -> Valu
             if pos >= len(t.shape):
                 return t.with_shape(None)
             parts.append(("adv", v.shape, None))
+            index_tensors.append(v)
             pos += 1
             continue
         return t.with_shape(None)  # other tensor / list indexing: advanced indexing not modelled
@@ -114,7 +118,20 @@ def index_tensor(interp: "Interpreter", node: cst.Subscript, t: TensorV) -> Valu
     if len(adv) > 1:
         joined: tuple[Size, ...] | None = parts[adv[0]][1]
         for i in adv[1:]:
-            joined, _fails = broadcast_shapes(joined, parts[i][1])  # type: ignore[arg-type]
+            before = joined
+            joined, fails = broadcast_shapes(joined, parts[i][1])  # type: ignore[arg-type]
+            if fails is not None and before is not None:
+                # x[rows, cols] with index tensors of shapes that do not broadcast together (numpy / torch:
+                # "shape mismatch: indexing arrays could not be broadcast together", jax: "Incompatible shapes")
+                k, a, b = fails
+                axis = max(len(before), len(parts[i][1])) - k
+                interp.ctx.report(
+                    at,
+                    "SHP204",
+                    {"op": "indexing", "detail": D.Broadcast(before, parts[i][1], axis, a, b)},
+                    origin_notes(index_tensors),
+                    spec=OpSpec("elementwise", None, (before, parts[i][1]), (), (("name", "indexing"),)),
+                )
             if joined is None:
                 return t.with_shape(None)  # index tensors that do not broadcast (or unknown): not modelled
         if adv[-1] - adv[0] == len(adv) - 1:
