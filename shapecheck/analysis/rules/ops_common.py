@@ -380,8 +380,12 @@ def broadcast_shapes(
         if equal(y, 1) is Truth.TRUE:
             out.append(x)
             continue
-        if equal(x, y) is Truth.FALSE and greater_equal(x, 2) is Truth.TRUE and greater_equal(y, 2) is Truth.TRUE:
-            return None, (i, x, y)
+        if equal(x, y) is Truth.FALSE and (
+            (greater_equal(x, 2) is Truth.TRUE and greater_equal(y, 2) is Truth.TRUE)
+            or (x.as_int() == 0 and greater_equal(y, 2) is Truth.TRUE)
+            or (y.as_int() == 0 and greater_equal(x, 2) is Truth.TRUE)
+        ):
+            return None, (i, x, y)  # two sizes neither 1 (an empty axis of 0 broadcasts only against 1 or 0)
         unknown = True
         out.append(x)
     return (None if unknown else tuple(reversed(out))), None
