@@ -28,7 +28,6 @@ KNOWN = [
 
 UNKNOWN_SHAPE = [
     "import torch\ny = torch.ones(5, 10)[torch.zeros(2, dtype=torch.uint8)]",  # uint8: a mask in torch
-    "import torch\ny = torch.ones(5, 10)[torch.zeros(2, dtype=torch.long), torch.zeros(3, dtype=torch.long)]",  # raises
 ]
 
 
@@ -47,5 +46,16 @@ def test_gather_shape_is_the_frameworks(src: str) -> None:
 def test_other_array_indexing_is_unknown(src: str) -> None:
     values, findings = inferred_values(src, "index_case.py")
     assert not findings
+    y = values.get("y")
+    assert not (isinstance(y, TensorV) and y.shape is not None)
+
+
+def test_index_arrays_that_do_not_broadcast_are_reported() -> None:
+    src = "import torch\ny = torch.ones(5, 10)[torch.zeros(2, dtype=torch.long), torch.zeros(3, dtype=torch.long)]"
+    with pytest.raises(IndexError):
+        exec(src, {})  # the oracle: torch refuses index tensors of shapes (2,) and (3,)
+    values, findings = inferred_values(src, "index_case.py")
+    assert [f.code for f in findings] == ["SHP204"]
+    assert "shapes (2) and (3) cannot broadcast" in findings[0].message
     y = values.get("y")
     assert not (isinstance(y, TensorV) and y.shape is not None)

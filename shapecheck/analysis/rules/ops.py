@@ -773,7 +773,7 @@ def reduction(
                     if keep
                     else tuple(a for i, a in enumerate(t.axes) if i not in reduced)
                 )
-            result = TensorV(new, out_dtype, t.framework, axes, t.origin)
+            result = TensorV(new, out_dtype, t.framework, axes, cx.origin(node, f"{name}(...)"))
             if (
                 name in ("max", "min", "median")
                 and not isinstance(dim_v, NoneV)
