@@ -1134,6 +1134,8 @@ class Interpreter:
             return self.m.object_attr(base, attr)
         if isinstance(base, LayerV) and attr == "weight":
             return _layer_weight(base)
+        if isinstance(base, LayerV) and attr in _LAYER_SIZE_ATTRS:
+            return _layer_size(base, attr)
         if isinstance(base, DictV) and base.kind == "moduledict":
             return base.get(attr)  # nn.ModuleDict(dict(wte=...)).wte
         if isinstance(base, SeqV) and base.names is not None:
@@ -1289,6 +1291,36 @@ def _layer_weight(layer: LayerV) -> Value:
         return UNKNOWN
     shape = tuple(layer.param(k) for k in sizes)
     return TensorV(shape if None not in shape else None, None, "torch")
+
+
+# torch.nn's attributes that hold a constructor size: attribute -> (layer kinds, the LayerV parameter)
+_LAYER_SIZE_ATTRS = {
+    "in_features": (("Linear",), "in"),
+    "out_features": (("Linear",), "out"),
+    "num_embeddings": (("Embedding",), "n"),
+    "embedding_dim": (("Embedding",), "d"),
+    "in_channels": (("Conv1d", "Conv2d", "Conv3d"), "in"),
+    "out_channels": (("Conv1d", "Conv2d", "Conv3d"), "out"),
+    "num_features": (("ChannelNorm",), "c"),
+    "num_groups": (("GroupNorm",), "groups"),
+    "num_channels": (("GroupNorm",), "c"),
+    "normalized_shape": (("LayerNorm",), "shape"),
+}
+
+
+def _layer_size(layer: LayerV, attr: str) -> Value:
+    """``norm.normalized_shape[0]``, ``proj.out_features``, ``conv.out_channels`` of a torch.nn layer whose
+    constructor size is known (``TransformerWrapper`` reading its width off ``attn_layers.norm``); anything else
+    (another framework's layer, a size not known) is unknown."""
+    kinds, key = _LAYER_SIZE_ATTRS[attr]
+    if layer.kind not in kinds or layer.param("lib") is not None or layer.param("keras") is not None:
+        return UNKNOWN
+    v = layer.param(key)
+    if attr == "normalized_shape":
+        if v is None or layer.param("name") is not None:  # (RMSNorm: named so in the layer)
+            return UNKNOWN
+        return SeqV(tuple(IntV(x) for x in v), "tuple")
+    return IntV(v) if isinstance(v, Size) else UNKNOWN
 
 
 def _with_parameter(layer: LayerV, attr: str, value: Value) -> Value:

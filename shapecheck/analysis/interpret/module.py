@@ -1268,6 +1268,14 @@ class ModuleAnalysis:
                 )
         if qual in _SAME_FUNCTION and not dynamic and args and isinstance(args[0], (FuncV, ObjV, LayerV)):
             return args[0]  # jax.jit(f), eqx.filter_jit(f), jax.checkpoint(f): f's shapes
+        if qual in _SAME_MODULE and not dynamic and args and isinstance(args[0], (ObjV, LayerV)):
+            # weight_norm(nn.Conv1d(...)), spectral_norm(layer): the module itself, its weight reparametrized in
+            # place; its sizes and what its forward returns are unchanged
+            return args[0]
+        if qual is not None and qual.startswith("torch.nn.utils.rnn.") and not dynamic:
+            packed = layer_rules.packed_sequence(self.ops, node, qual, args, kwargs)
+            if packed is not None:
+                return packed
         if qual in _GRADS and not dynamic and args and isinstance(args[0], (FuncV, ObjV, LayerV)):
             # jax.value_and_grad(loss_fn)(params, x): loss_fn run on the arguments, its gradient shaped as params
             return _grad_transform(qual, args, kwargs, node)
@@ -2201,6 +2209,14 @@ def _tree_leaves(v: Value, depth: int) -> list[Value] | None:
 _SAME_FUNCTION = frozenset(
     {"jax.jit", "equinox.filter_jit", "jax.checkpoint", "jax.remat", "equinox.filter_checkpoint"}
 )
+_SAME_MODULE = frozenset(
+    {
+        "torch.nn.utils.weight_norm",
+        "torch.nn.utils.spectral_norm",
+        "torch.nn.utils.parametrizations.weight_norm",
+        "torch.nn.utils.parametrizations.spectral_norm",
+    }
+)
 _GRADS = frozenset({"jax.grad", "jax.value_and_grad", "equinox.filter_grad", "equinox.filter_value_and_grad"})
 
 
@@ -2484,15 +2500,18 @@ _COPYING_BUILTINS = frozenset(
 def _unstable_globals(text: str, tree: ast.Module | None = None) -> frozenset[str] | None:
     """The names some statement of ``text`` may mutate or rebind once its module level has run, or hands on (None:
     it does not parse): an item or attribute assignment through the name, an augmented assignment, ``global``, and
-    any read that is not plain (``_plain_read``). Over-approximated: a local of the same name counts as well. Read
-    from the whole text with CPython's parser, so a module parsed with its bodies blanked gets the same answer
-    (``tree``: that parse, when the project's index read of the same text kept it)."""
+    any read that is not plain (``_plain_read``). Over-approximated: a local of the same name counts as well. A
+    parameter default (``def __init__(self, cfg=SMALL_CFG)``) binds the table itself to the parameter: it stays
+    stable when the parameter's name is only read plainly too. Read from the whole text with CPython's parser, so a
+    module parsed with its bodies blanked gets the same answer (``tree``: that parse, when the project's index read
+    of the same text kept it)."""
     if tree is None:
         try:
             tree = ast.parse(text)
         except (SyntaxError, ValueError, RecursionError, MemoryError):
             return None
     out: set[str] = set()
+    defaults: list[tuple[str, str]] = []  # (global read as a default, the parameter it binds)
     # one pass over the tree with exact-type tests (``ast.walk`` with ``iter_child_nodes`` per node went over every
     # node's fields twice; this was 2% of a transformer-lens run)
     Name, Load, Subscript, AST_ = ast.Name, ast.Load, ast.Subscript, ast.AST
@@ -2518,6 +2537,8 @@ def _unstable_globals(text: str, tree: ast.Module | None = None) -> frozenset[st
         elif tp is ast.withitem:
             if node.optional_vars is not None:  # type: ignore[attr-defined]
                 out.update(_mutated_roots(node.optional_vars, augmented=False))  # type: ignore[attr-defined]
+        elif tp is ast.arguments:
+            defaults.extend(_default_bindings(node))  # type: ignore[arg-type]
         for field in tp._fields:
             v = getattr(node, field, None)
             if type(v) is list:
@@ -2530,7 +2551,16 @@ def _unstable_globals(text: str, tree: ast.Module | None = None) -> frozenset[st
                 if type(v) is Name and type(v.ctx) is Load and not _plain_read(v, node):
                     out.add(v.id)
                 stack.append(v)
+    out.update(name for name, param in defaults if param in out)
     return frozenset(out)
+
+
+def _default_bindings(args: ast.arguments) -> list[tuple[str, str]]:
+    """``(X, p)`` for each parameter ``p`` whose default is the bare name ``X``."""
+    positional = [*args.posonlyargs, *args.args]
+    pairs = list(zip(positional[len(positional) - len(args.defaults) :], args.defaults))
+    pairs += [(a, d) for a, d in zip(args.kwonlyargs, args.kw_defaults) if d is not None]
+    return [(d.id, a.arg) for a, d in pairs if type(d) is ast.Name]
 
 
 def _mutated_roots(target: ast.expr, augmented: bool) -> set[str]:
@@ -2567,6 +2597,8 @@ def _plain_read(name: ast.Name, parent: ast.AST) -> bool:
         return parent.attr in _READ_METHODS
     if isinstance(parent, (ast.For, ast.AsyncFor, ast.comprehension)):
         return parent.iter is name
+    if isinstance(parent, ast.arguments):
+        return True  # a default: stable as long as the parameter is (``_default_bindings``)
     if isinstance(parent, ast.Call):
         return parent.func is name or (
             isinstance(parent.func, ast.Name) and parent.func.id in _COPYING_BUILTINS and name in parent.args

@@ -641,7 +641,15 @@ def _default(m: "ModuleAnalysis", fi: FunctionInfo, node: cst.BaseExpression) ->
         interp = Interpreter(fi.module, FrameInfo(fi.key + ".<defaults>"), Scope())
         with fi.module.ctx.discarding():
             v = interp.eval(node)
-        if isinstance(v, SeqV) and v.kind == "list":
+        if (
+            isinstance(v, SeqV)
+            and v.kind == "list"
+            and not (
+                # a module-level table of the function's own module that nothing changes (``cfg=SMALL_CFG``, read by
+                # ``for k, mid, out in cfg``; ``stable_global`` also sees what the function does with the parameter)
+                isinstance(node, cst.Name) and node.value in fi.module.globals and fi.module.stable_global(node.value)
+            )
+        ):
             return UNKNOWN
         return v
     return UNKNOWN

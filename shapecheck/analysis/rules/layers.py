@@ -20,6 +20,7 @@ from ..interpret.values import (
     IntV,
     LayerV,
     ManyV,
+    NoneV,
     ObjV,
     SeqV,
     StrV,
@@ -68,6 +69,8 @@ def apply_layer(
         x = TensorV(None, None, "torch")  # what nn.Linear returns is a tensor whose last axis is out_features
     if x is UNKNOWN and layer.kind == "Sequential" and len(args) == 1 and not kwargs:
         return _unknown_into_chain(cx, interp, node, layer)
+    if isinstance(x, LayerV) and x.kind == "PackedSequence" and layer.kind == "RNN":
+        return _rnn_on_packed(cx, interp, node, report_node, layer, x)
     if not isinstance(x, TensorV):
         return UNKNOWN
     if layer.kind == "MultiheadAttention" and x.shape is not None:
@@ -1012,6 +1015,64 @@ class RNN(LayerKind):
         h = TensorV(lead + (emitted,), x.dtype, x.framework)
         c = TensorV(lead + (hidden,), x.dtype, x.framework)
         return SeqV((out, SeqV((h, c), "tuple") if name == "LSTM" else h), "tuple")
+
+
+def packed_sequence(
+    cx: OpContext, node: cst.Call, qual: str, args: list[Value], kwargs: dict[str, Value]
+) -> Value | None:
+    """``torch.nn.utils.rnn``'s ``pack_padded_sequence(x, lengths, batch_first=False)``: a PackedSequence, kept as
+    the padded batch it stands for in batch-first layout, (batch, max length, *features), the longest length a size
+    of its own (at most the padded one); ``pad_packed_sequence(packed, batch_first=False, total_length=None)``: the
+    pair (padded, lengths), padded to total_length when given. None: not one of these."""
+    name = qual.rsplit(".", 1)[-1]
+    if qual != f"torch.nn.utils.rnn.{name}" or name not in ("pack_padded_sequence", "pad_packed_sequence"):
+        return None
+    x = args[0] if args else kwargs.get("input" if name == "pack_padded_sequence" else "sequence", UNKNOWN)
+    bf = args[2] if len(args) > 2 else kwargs.get("batch_first", BoolV(False))
+    if not isinstance(bf, BoolV) or bf.value is None:
+        return UNKNOWN
+    if name == "pack_padded_sequence":
+        if not isinstance(x, TensorV) or x.shape is None or len(x.shape) < 2:
+            return UNKNOWN
+        batch = x.shape[0] if bf.value else x.shape[1]
+        padded = TensorV(
+            (batch, cx.fresh("max_len"), *x.shape[2:]),
+            x.dtype,
+            x.framework,
+            None,
+            cx.origin(node, "pack_padded_sequence(...)"),
+        )
+        return LayerV("PackedSequence", (("padded", padded),))
+    if not isinstance(x, LayerV) or x.kind != "PackedSequence":
+        return UNKNOWN
+    padded = x.param("padded")
+    assert isinstance(padded, TensorV) and padded.shape is not None
+    total = args[4] if len(args) > 4 else kwargs.get("total_length", NoneV())
+    if isinstance(total, IntV):
+        length = total.size
+    elif isinstance(total, NoneV):
+        length = padded.shape[1]
+    else:
+        return UNKNOWN
+    batch, rest = padded.shape[0], padded.shape[2:]
+    shape = (batch, length, *rest) if bf.value else (length, batch, *rest)
+    out = padded.with_shape(shape, None, cx.origin(node, "pad_packed_sequence(...)"))
+    return SeqV((out, TensorV((batch,), "int64", padded.framework)), "tuple")
+
+
+def _rnn_on_packed(
+    cx: OpContext, interp: "Interpreter", node: cst.Call, report_node: cst.CSTNode, layer: LayerV, x: LayerV
+) -> Value:
+    """An nn.LSTM / GRU / RNN given a PackedSequence: what it does to the padded batch in batch-first layout, its
+    output packed again."""
+    padded = x.param("padded")
+    if not isinstance(padded, TensorV) or padded.shape is None or len(padded.shape) != 3:
+        return UNKNOWN
+    first = LayerV(layer.kind, tuple((k, True if k == "batch_first" else v) for k, v in layer.params), layer.line_node)
+    out = RNN.apply(cx, interp, node, report_node, first, padded)
+    if not isinstance(out, SeqV) or len(out.items) != 2 or not isinstance(out.items[0], TensorV):
+        return UNKNOWN
+    return SeqV((LayerV("PackedSequence", (("padded", out.items[0]),)), out.items[1]), "tuple")
 
 
 @register_layer("Upsample", "Upsample", "UpsamplingNearest2d", "UpsamplingBilinear2d")
