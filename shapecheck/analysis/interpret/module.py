@@ -1166,6 +1166,9 @@ class ModuleAnalysis:
                 if isinstance(base, RefV) and base.qualname in _RANDOM_STATES:
                     # rng = np.random.default_rng(0); rng.normal(size=(2, 3)), self.rng.integers(...): the sampler
                     qual = f"{base.qualname}.{func.attr.value}"
+        # a callee that is neither a name nor an attribute (``ENCODERS[cfg.pop("type")](**cfg)``) is evaluated before
+        # the arguments, as Python does
+        early: Value | None = interp.eval(func) if type(func) is cst.Subscript else None
         args: list[Value] = []
         kwargs: dict[str, Value] = {}
         dynamic = False
@@ -1212,6 +1215,8 @@ class ModuleAnalysis:
             keeps = self._keeps_arguments(interp, func, qual)
             kept_lists = self._kept_list_args(interp, node, arg_values, qual)
             for a in node.args:
+                if a.star == "**" and _unpacked_dict(interp, a.value):
+                    continue  # f(**cfg) hands on a new dict: cfg keeps its entries (its own lists may change)
                 if id(a) not in kept_lists:
                     interp.forget_if_list(a.value)
                 if not keeps and id(a) not in scalars:
@@ -1272,6 +1277,9 @@ class ModuleAnalysis:
             # weight_norm(nn.Conv1d(...)), spectral_norm(layer): the module itself, its weight reparametrized in
             # place; its sizes and what its forward returns are unchanged
             return args[0]
+        if qual in ("copy.copy", "copy.deepcopy") and not dynamic and len(args) == 1 and not kwargs:
+            if isinstance(args[0], (DictV, SeqV)):
+                return _copied(args[0], qual == "copy.deepcopy")
         if qual is not None and qual.startswith("torch.nn.utils.rnn.") and not dynamic:
             packed = layer_rules.packed_sequence(self.ops, node, qual, args, kwargs)
             if packed is not None:
@@ -1406,6 +1414,20 @@ class ModuleAnalysis:
                 if method == "keys":
                     return SeqV(tuple(StrV(k) for k, _ in base.items), "tuple")
                 return SeqV(tuple(SeqV((StrV(k), v)) for k, v in base.items), "tuple")
+            if (
+                isinstance(base, DictV)
+                and base.kind == "dict"
+                and method in ("get", "pop")
+                and 1 <= len(args) <= 2
+                and isinstance(args[0], StrV)
+                and not kwargs
+                and not dynamic
+            ):
+                # cfg.get("hidden_dim", 128), enc_cfg.pop("type"): a dict value holds every entry it has (one whose
+                # keys are not all known strings is unknown), so a key it lacks is absent
+                popped = _dict_get_or_pop(interp, func.value, base, method, args)
+                if popped is not None:
+                    return popped
             if isinstance(base, DictV) and base.kind == "moduledict" and any(k == method for k, _ in base.items):
                 callee_entry = base.get(method)  # self.transformer.wte(idx): the ModuleDict's entry called
                 if isinstance(callee_entry, LayerV):
@@ -1561,7 +1583,7 @@ class ModuleAnalysis:
                 if isinstance(alt, (LayerV, ObjV, FuncV)):
                     callee = alt
         else:
-            callee = interp.eval(func)
+            callee = interp.eval(func) if early is None else early
         if dynamic:
             return UNKNOWN
         if isinstance(callee, FuncV):
@@ -2408,6 +2430,63 @@ def _returns_self(fi: FunctionInfo) -> bool:
         return False
     ret = last.body[0]
     return isinstance(ret, cst.Return) and isinstance(ret.value, cst.Name) and ret.value.value == fi.params[0].name
+
+
+def _dict_get_or_pop(
+    interp: Interpreter, receiver: cst.BaseExpression, base: DictV, method: str, args: list[Value]
+) -> Value | None:
+    """``d.get(k[, default])`` and ``d.pop(k[, default])`` of a dict value with the known key ``k``. A pop changes
+    the dict in place: the variable that names it holds it without ``k`` from here (a receiver that is not a plain
+    variable: None, the call is not modelled), and any other name that holds it, or holds it inside (``cfg`` after
+    ``enc_cfg = cfg["encoder"]``), is forgotten, as an item assignment does. A key that is absent with no default:
+    None (``get``: None; ``pop`` raises KeyError)."""
+    key = args[0].value  # type: ignore[union-attr]
+    present = any(k == key for k, _ in base.items)
+    if method == "get":
+        return base.get(key) if present else (args[1] if len(args) == 2 else NoneV())
+    var = _var_key_of(receiver)
+    if var is None or var.startswith("self.") or interp.scope.vars.get(var) is not base:
+        return None
+    if not present and len(args) == 1:
+        return None
+    from .interpreter import _holds
+
+    for other, held in list(interp.scope.vars.items()):
+        if other != var and (held is base or _holds(held, base, 3)):
+            interp.scope.vars[other] = UNKNOWN
+    if not present:
+        return args[1]
+    interp.scope.vars[var] = DictV(tuple((k, v) for k, v in base.items if k != key), base.kind)
+    return base.get(key)
+
+
+def _unpacked_dict(interp: Interpreter, node: cst.BaseExpression) -> bool:
+    """``f(**cfg)`` of a variable holding a dict value: the callee gets a new dict of its entries, so ``cfg`` keeps
+    them, but the lists, dicts and objects among them are the very ones the callee gets (and may change): those
+    entries are unknown from here. False: not such a variable."""
+    key = _var_key_of(node)
+    v = interp.scope.vars.get(key) if key is not None and not key.startswith("self.") else None
+    if not isinstance(v, DictV) or v.kind != "dict" or key is None:
+        return False
+    immutable = (IntV, FloatV, BoolV, StrV, NoneV, TensorV)
+    interp.scope.vars[key] = DictV(
+        tuple(
+            (k, x if isinstance(x, immutable) or (isinstance(x, SeqV) and x.kind == "tuple") else UNKNOWN)
+            for k, x in v.items
+        ),
+        v.kind,
+    )
+    return True
+
+
+def _copied(v: Value, deep: bool) -> Value:
+    """``copy.copy(v)`` / ``copy.deepcopy(v)``: new containers with the same values (a deep copy copies the
+    containers inside too), so that changing the copy leaves the original's names alone."""
+    if isinstance(v, DictV):
+        return DictV(tuple((k, _copied(x, deep) if deep else x) for k, x in v.items), v.kind)
+    if isinstance(v, SeqV):
+        return SeqV(tuple(_copied(x, deep) if deep else x for x in v.items), v.kind, v.names)
+    return v
 
 
 def _var_key_of(node: cst.BaseExpression) -> str | None:
