@@ -1027,11 +1027,14 @@ def packed_sequence(
     name = qual.rsplit(".", 1)[-1]
     if qual != f"torch.nn.utils.rnn.{name}" or name not in ("pack_padded_sequence", "pad_packed_sequence"):
         return None
-    x = args[0] if args else kwargs.get("input" if name == "pack_padded_sequence" else "sequence", UNKNOWN)
-    bf = args[2] if len(args) > 2 else kwargs.get("batch_first", BoolV(False))
+    packing = name == "pack_padded_sequence"
+    x = args[0] if args else kwargs.get("input" if packing else "sequence", UNKNOWN)
+    # (input, lengths, batch_first, enforce_sorted) / (sequence, batch_first, padding_value, total_length)
+    at = 2 if packing else 1
+    bf = args[at] if len(args) > at else kwargs.get("batch_first", BoolV(False))
     if not isinstance(bf, BoolV) or bf.value is None:
         return UNKNOWN
-    if name == "pack_padded_sequence":
+    if packing:
         if not isinstance(x, TensorV) or x.shape is None or len(x.shape) < 2:
             return UNKNOWN
         batch = x.shape[0] if bf.value else x.shape[1]
@@ -1047,7 +1050,7 @@ def packed_sequence(
         return UNKNOWN
     padded = x.param("padded")
     assert isinstance(padded, TensorV) and padded.shape is not None
-    total = args[4] if len(args) > 4 else kwargs.get("total_length", NoneV())
+    total = args[3] if len(args) > 3 else kwargs.get("total_length", NoneV())
     if isinstance(total, IntV):
         length = total.size
     elif isinstance(total, NoneV):
