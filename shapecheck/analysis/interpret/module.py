@@ -2440,7 +2440,9 @@ def _dict_get_or_pop(
     variable: None, the call is not modelled), and any other name that holds it, or holds it inside (``cfg`` after
     ``enc_cfg = cfg["encoder"]``), is forgotten, as an item assignment does. A key that is absent with no default:
     None (``get``: None; ``pop`` raises KeyError)."""
-    key = args[0].value  # type: ignore[union-attr]
+    first = args[0]
+    assert isinstance(first, StrV)
+    key = first.value
     present = any(k == key for k, _ in base.items)
     if method == "get":
         return base.get(key) if present else (args[1] if len(args) == 2 else NoneV())
