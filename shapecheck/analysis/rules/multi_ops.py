@@ -487,9 +487,32 @@ def _map(
             out.append(cx.call_value(interp, node, args[0], items))
         elif isinstance(args[0], RefV) and args[0].qualname.startswith(("torch.", "numpy.", "jax.")) and len(seqs) == 1:
             out.append(cx.call_value(interp, node, args[0], items))  # map(jnp.asarray, batch): a framework function
+        elif (
+            isinstance(fn, cst.Name)
+            and fn.value in _MAPPED_BUILTINS
+            and len(seqs) == 1
+            and cx.is_builtin(interp, fn.value)
+        ):
+            item = _sequence_builtin(fn.value, items[0])  # zip(*map(reversed, (in_out, heads))): each one reversed
+            if item is None:
+                return None
+            out.append(item)
         else:
             return None
     return SeqV(tuple(out), "list")
+
+
+_MAPPED_BUILTINS = frozenset({"reversed", "tuple", "list", "len"})
+
+
+def _sequence_builtin(name: str, v: Value) -> Value | None:
+    """``reversed`` / ``tuple`` / ``list`` / ``len`` of one sequence of known length (None: not known)."""
+    if not isinstance(v, SeqV) or v.kind in ("shape", "range"):
+        return None
+    if name == "len":
+        return IntV(Size.const(len(v.items)))
+    items = tuple(reversed(v.items)) if name == "reversed" else v.items
+    return SeqV(items, "list" if name == "list" else "tuple")
 
 
 def _apply_lambda(interp: "Interpreter", fn: cst.Lambda, items: list[Value]) -> Value:
