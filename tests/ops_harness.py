@@ -1432,6 +1432,25 @@ def torch_generators(fw: Framework) -> dict[str, Gen]:
 
     g["functional:linear"] = linear
 
+    def conv(r: random.Random) -> Case:
+        """F.conv1d / conv2d / conv3d (and torch.convNd): a weight (out, in / groups, *kernel), mostly fitting."""
+        n = r.randint(1, 3)
+        groups = r.choice((1, 1, 2))
+        cin = groups * r.randint(1, 3)
+        spatial = tuple(r.randint(3, 7) for _ in range(n))
+        x = ((r.randint(1, 3),) if r.random() < 0.8 else ()) + (cin if r.random() < 0.9 else cin + 1,) + spatial
+        if r.random() < 0.05:
+            x = x[-n:]  # too few dimensions
+        w = (groups * r.randint(1, 2), cin // groups) + tuple(r.randint(1, 3) for _ in range(n))
+        setup = [f"x = {fw.tensor(x)}", f"w = {fw.tensor(w)}"]
+        extra = r.choice(
+            ("", ", padding=1", ", stride=2", ", padding='same'", ", padding='valid'", ", dilation=2", "")
+        ) + (f", groups={groups}" if groups > 1 and r.random() < 0.8 else "")
+        form = r.choice((f"F.conv{n}d(x, w", f"torch.conv{n}d(x, w", f"F.conv{n}d(input=x, weight=w"))
+        return _maybe_index(r, Case(f"functional:conv{n}d", fw.name, setup, f"{form}{extra})"), 0.1)
+
+    g["functional:conv"] = conv
+
     def convert(r: random.Random) -> Case:
         """Across frameworks: x.numpy() / np.asarray(x) are numpy arrays, torch.from_numpy(a) a tensor."""
         s = rand_shape(r, 1, 4)

@@ -18,6 +18,7 @@ from .values import (
     UNKNOWN,
     BoolV,
     DictV,
+    DtypeV,
     IntDictV,
     FloatV,
     FuncV,
@@ -786,17 +787,19 @@ class Interpreter:
         self.scope.vars[key] = new
         return True
 
-    def forget_if_list(self, node: cst.BaseExpression) -> None:
+    def forget_if_list(self, node: cst.BaseExpression, modules: bool = False) -> None:
         """A list the code mutates (``xs.append(t)``, ``xs[i] = t``, ``del xs[i]``, passed to a function): unknown from here.
 
         A list value records what the list held when it was built; after a mutation that is no longer what it holds.
+        ``modules``: an ``nn.ModuleList`` too (handed to a function that may fill it: ``append(self.layers, block)``).
         """
         key = _var_key(node)
         v = self.scope.vars.get(key) if key is not None else None
+        kinds = ("list", "modulelist") if modules else ("list",)
         if key is not None and (
-            (isinstance(v, SeqV) and v.kind == "list")
+            (isinstance(v, SeqV) and v.kind in kinds)
             or isinstance(v, DictV)
-            or (isinstance(v, ManyV) and v.kind == "list")
+            or (isinstance(v, ManyV) and v.kind in kinds)
         ):
             self.forget_aliases(key, v)
             self.scope.vars[key] = UNKNOWN
@@ -1976,6 +1979,9 @@ def _compare(a: Value, op: cst.CSTNode, b: Value) -> bool | None:
     if isinstance(op, (cst.Equal, cst.NotEqual)) and (isinstance(a, StrV) or isinstance(b, StrV)):
         eq = _str_equal(a, b)
         return None if eq is None else eq == isinstance(op, cst.Equal)
+    if isinstance(op, (cst.Equal, cst.NotEqual)) and isinstance(a, DtypeV) and isinstance(b, DtypeV):
+        # ``x.dtype == torch.long``: two known dtypes (canonical names) are equal exactly when they are the same
+        return (a.name == b.name) == isinstance(op, cst.Equal)
     if isinstance(op, (cst.In, cst.NotIn)) and isinstance(b, DictV) and isinstance(a, StrV):
         return any(k == a.value for k, _ in b.items) == isinstance(op, cst.In)  # a key of a dict of known keys
     if isinstance(op, (cst.In, cst.NotIn)) and isinstance(b, SeqV) and b.kind != "shape":
@@ -1983,6 +1989,8 @@ def _compare(a: Value, op: cst.CSTNode, b: Value) -> bool | None:
             found = [_str_equal(a, item) for item in b.items]
         elif isinstance(a, IntV):  # ``i in self.out_indices`` with i and the indices known
             found = [_int_equal(a, item) for item in b.items]
+        elif isinstance(a, DtypeV):  # ``x.dtype in (torch.int, torch.long)``
+            found = [a.name == item.name if isinstance(item, DtypeV) else None for item in b.items]
         else:
             found = [None]
         if True in found:

@@ -1205,6 +1205,10 @@ class ModuleAnalysis:
                 kwargs[a.keyword.value] = v
             else:
                 args.append(v)
+        if isinstance(func, cst.Name) and not dynamic and not kwargs and args:
+            done = self._list_helper(interp, node, func, args)
+            if done is not None:
+                return done
         # a list handed to code that may fill it is unknown after the call (the call itself gets the values just
         # read); einops, the frameworks and pure builtins never mutate their arguments
         if (
@@ -1218,7 +1222,7 @@ class ModuleAnalysis:
                 if a.star == "**" and _unpacked_dict(interp, a.value):
                     continue  # f(**cfg) hands on a new dict: cfg keeps its entries (its own lists may change)
                 if id(a) not in kept_lists:
-                    interp.forget_if_list(a.value)
+                    interp.forget_if_list(a.value, modules=True)
                 if not keeps and id(a) not in scalars:
                     # a model handed to code that may replace its layers; `Norm(cfg.hidden)` hands on an int, which
                     # cannot change cfg
@@ -1652,6 +1656,58 @@ class ModuleAnalysis:
             return False
         inits = [c.methods["__init__"] for c in objects.mro(self, ci) if "__init__" in c.methods]
         return all(objects.keeps_arguments(fi) for fi in inits)
+
+    def _list_helper(self, interp: Interpreter, node: cst.Call, func: cst.Name, args: list[Value]) -> Value | None:
+        """A call of a function of the analysed code whose body is one list method on a parameter
+        (``def append(arr, el): arr.append(el)``, ``def prepend(arr, el): arr.insert(0, el)``): the list the caller
+        passed, grown as the method grows it (None: no such helper, or a list or argument the analysis does not know)."""
+        v = interp.scope.vars.get(func.value) if func.value in interp.scope.vars else self.globals.get(func.value)
+        if not isinstance(v, FuncV) or v.bound_self is not None or v.env:
+            return None
+        fi = self.find_function(v.key)
+        if fi is None or fi.cls_key is not None or fi.has_unknown_decorators or fi.node.asynchronous is not None:
+            return None
+        from .walk import memo as walk_memo
+
+        shape = walk_memo("list-helper", fi.node, _list_helper_shape)
+        if shape is None:
+            return None
+        target, method, inner = shape
+        names = [p.name for p in fi.params]
+        if any(p.kind not in ("pos", "posonly") for p in fi.params) or len(args) != len(names):
+            return None
+        if any(a.keyword is not None or a.star for a in node.args):
+            return None
+        values = dict(zip(names, args))
+        arg_node = node.args[names.index(target)].value
+        key = _var_key_of(arg_node)
+        base = values[target]
+        if key is None or not isinstance(base, (SeqV, ManyV)) or base.kind not in ("list", "modulelist"):
+            return None
+        if interp.scope.vars.get(key) is not base or (key.startswith("self.") and not interp.frame.building):
+            return None
+        items = [values[x] if isinstance(x, str) else IntV(Size.const(x)) for x in inner]
+        if method == "insert":
+            if len(items) != 2 or int_of(items[0]) is None:
+                return None
+            at, el = int_of(items[0]), items[1]
+            if isinstance(base, ManyV):
+                from .values import join_elem
+
+                grown: Value | None = ManyV(join_elem(base.elem, el), base.kind)
+            else:
+                seq = list(base.items)
+                seq.insert(at, el)  # type: ignore[arg-type]
+                grown = SeqV(tuple(seq), base.kind)
+        elif len(items) == 1:
+            grown = _grown(base, method, items[0])
+        else:
+            return None
+        if grown is None:
+            return None
+        interp.forget_aliases(key, base)
+        interp.scope.vars[key] = grown
+        return NoneV()
 
     def _kept_list_args(self, interp: Interpreter, node: cst.Call, values: list[Value], qual: str | None) -> set[int]:
         """The arguments of a call to a function of the analysed code that only hands that parameter to library calls
@@ -2518,6 +2574,51 @@ def _list_method_call(interp: Interpreter, func: cst.BaseExpression) -> bool:
     key = _var_key_of(func.value)
     base = interp.scope.vars.get(key) if key is not None else None
     return isinstance(base, (SeqV, ManyV)) and base.kind in ("list", "modulelist")
+
+
+def _list_helper_shape(fn: cst.CSTNode) -> tuple[str, str, tuple[str | int, ...]] | None:
+    """``def f(arr, el): arr.append(el)``: (the list parameter, the method, its arguments: parameter names or int
+    literals) when the body (a docstring aside) is that one call, with nothing but parameters and ints in it."""
+    assert isinstance(fn, cst.FunctionDef)
+    body = fn.body
+    stmts = list(body.body) if isinstance(body, (cst.IndentedBlock, cst.SimpleStatementSuite)) else []
+    lines = [s for s in stmts if not (isinstance(s, cst.SimpleStatementLine) and _is_docstring(s))]
+    if len(lines) != 1:
+        return None
+    line = lines[0]
+    small = line.body if isinstance(line, cst.SimpleStatementLine) else [line] if isinstance(line, cst.Expr) else []
+    if len(small) != 1 or not isinstance(small[0], cst.Expr) or not isinstance(small[0].value, cst.Call):
+        return None
+    call = small[0].value
+    f = call.func
+    if not (
+        isinstance(f, cst.Attribute)
+        and isinstance(f.value, cst.Name)
+        and f.attr.value in ("append", "insert", "extend")
+    ):
+        return None
+    params = {p.name.value for p in (*fn.params.posonly_params, *fn.params.params)}
+    if f.value.value not in params:
+        return None
+    inner: list[str | int] = []
+    for a in call.args:
+        if a.keyword is not None or a.star:
+            return None
+        if isinstance(a.value, cst.Name) and a.value.value in params and a.value.value != f.value.value:
+            inner.append(a.value.value)
+        elif isinstance(a.value, cst.Integer):
+            inner.append(int(a.value.value, 0))
+        else:
+            return None
+    return f.value.value, f.attr.value, tuple(inner)
+
+
+def _is_docstring(line: cst.SimpleStatementLine) -> bool:
+    return (
+        len(line.body) == 1
+        and isinstance(line.body[0], cst.Expr)
+        and isinstance(line.body[0].value, (cst.SimpleString, cst.ConcatenatedString))
+    )
 
 
 def _grown(base: Value, method: str, arg: Value) -> Value | None:

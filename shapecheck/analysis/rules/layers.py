@@ -292,7 +292,7 @@ class Conv(LayerKind):
                     report_node,
                     "SHP201",
                     {
-                        "what": f"nn.{layer.kind}",
+                        "what": layer.param("fn") or f"nn.{layer.kind}",
                         "expected": f"{n + 1} or {n + 2}",
                         "subject": "its input",
                         "actual": len(x.shape),
@@ -308,7 +308,7 @@ class Conv(LayerKind):
                 report_node,
                 "SHP204",
                 {
-                    "op": f"nn.{layer.kind}",
+                    "op": layer.param("fn") or f"nn.{layer.kind}",
                     "detail": D.LayerInput(layer.kind, "in_channels", cin, "channels", c, x.shape),
                 },
                 cx.origins([x]),
@@ -841,6 +841,60 @@ class AdaptivePool(LayerKind):
 _FUNCTIONAL_POOLS = {
     f"torch.nn.functional.{k}_pool{n}d": f"{k.capitalize()}Pool{n}d" for k in ("max", "avg") for n in (1, 2, 3)
 }
+
+_FUNCTIONAL_CONVS = {f"{m}.conv{n}d": n for m in ("torch.nn.functional", "torch") for n in (1, 2, 3)}
+_CONV_ARGS = ("input", "weight", "bias", "stride", "padding", "dilation", "groups")
+
+
+@FUNCTIONS.register(*_FUNCTIONAL_CONVS)
+def _functional_conv(
+    cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]
+) -> Value | None:
+    """``F.conv2d(x, weight, bias=None, stride=1, padding=0, dilation=1, groups=1)``: the layer ``nn.Conv2d`` with
+    ``in_channels = weight.shape[1] * groups``, ``out_channels = weight.shape[0]`` and the weight's kernel sizes, applied
+    to ``x`` ((N?, C_in, *spatial), the same checks). ``padding='same'`` keeps the spatial sizes (stride 1), 'valid' is
+    0. A weight of unknown rank, an unknown ``groups`` or an argument given twice: only the result's kind."""
+    if set(kwargs) - set(_CONV_ARGS) or len(args) > len(_CONV_ARGS):
+        return None
+    given = dict(zip(_CONV_ARGS, args))
+    if set(given) & set(kwargs):
+        return None
+    given.update(kwargs)
+    x, w = given.get("input"), given.get("weight")
+    n = _FUNCTIONAL_CONVS[qual]
+    if not isinstance(x, TensorV):
+        return None
+    groups = given.get("groups")
+    g = 1 if groups is None else groups.size.as_int() if isinstance(groups, IntV) else None
+    if not isinstance(w, TensorV) or w.shape is None or len(w.shape) != n + 2 or g is None or g < 1:
+        return x.with_shape(None)
+    kernel = tuple(k.as_int() for k in w.shape[2:])
+    padding = given.get("padding")
+    same = isinstance(padding, StrV) and padding.value == "same"
+    if isinstance(padding, StrV) and padding.value == "valid":
+        padding = None
+    elif isinstance(padding, StrV) and not same:
+        return x.with_shape(None)
+    s = _conv_tuple(given.get("stride"), 1)
+    d = _conv_tuple(given.get("dilation"), 1)
+    layer = LayerV(
+        f"Conv{n}d",
+        (
+            ("in", w.shape[1] * g),
+            ("out", w.shape[0]),
+            ("k", None if None in kernel else kernel),
+            ("s", s),
+            ("p", None if same else _conv_tuple(padding, 0)),
+            ("d", d),
+            ("n", n),
+            ("fn", qual.replace("torch.nn.functional.", "F.")),
+        ),
+        node,
+    )
+    out = Conv.apply(cx, None, node, node, layer, x)  # type: ignore[arg-type]
+    if same and isinstance(out, TensorV) and out.shape is not None and x.shape is not None and s == (1,):
+        return out.with_shape(out.shape[:-n] + x.shape[-n:])  # 'same' (stride 1): the input's spatial sizes
+    return out
 
 
 @FUNCTIONS.register(*_FUNCTIONAL_POOLS)
