@@ -1218,11 +1218,12 @@ class ModuleAnalysis:
         ):
             keeps = self._keeps_arguments(interp, func, qual)
             kept_lists = self._kept_list_args(interp, node, arg_values, qual)
+            untouched = self._unmutated_args(interp, node)
             for a in node.args:
                 if a.star == "**" and _unpacked_dict(interp, a.value):
                     continue  # f(**cfg) hands on a new dict: cfg keeps its entries (its own lists may change)
                 if id(a) not in kept_lists:
-                    interp.forget_if_list(a.value, modules=True)
+                    interp.forget_if_list(a.value, modules=id(a) not in untouched)
                 if not keeps and id(a) not in scalars:
                     # a model handed to code that may replace its layers; `Norm(cfg.hidden)` hands on an int, which
                     # cannot change cfg
@@ -1708,6 +1709,32 @@ class ModuleAnalysis:
         interp.forget_aliases(key, base)
         interp.scope.vars[key] = grown
         return NoneV()
+
+    def _unmutated_args(self, interp: Interpreter, node: cst.Call) -> set[int]:
+        """The positional arguments of a call to a plain function of the analysed code whose body neither rebinds the
+        parameter they bind nor calls, hands on or changes it by item (``first(self.layers)``: ``return it[0]``): an
+        ``nn.ModuleList`` passed there is unchanged by the call."""
+        func = node.func
+        if not isinstance(func, cst.Name):
+            return set()
+        v = interp.scope.vars.get(func.value) if func.value in interp.scope.vars else self.globals.get(func.value)
+        if not isinstance(v, FuncV) or v.bound_self is not None:
+            return set()
+        fi = self.find_function(v.key)
+        if fi is None or fi.cls_key is not None or fi.has_unknown_decorators:
+            return set()
+        from .interpreter import _assigned_names
+        from .walk import memo as walk_memo
+
+        touched = _assigned_names(fi.node.body) | walk_memo("handed-on", fi.node, _handed_on)
+        positional = [p.name for p in fi.params if p.kind in ("pos", "posonly")]
+        out: set[int] = set()
+        for i, a in enumerate(node.args):
+            if a.star or a.keyword is not None:
+                break
+            if i < len(positional) and positional[i] not in touched:
+                out.add(id(a))
+        return out
 
     def _kept_list_args(self, interp: Interpreter, node: cst.Call, values: list[Value], qual: str | None) -> set[int]:
         """The arguments of a call to a function of the analysed code that only hands that parameter to library calls
