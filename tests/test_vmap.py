@@ -131,7 +131,6 @@ def test_inferred_shape_is_jaxs(expr: str) -> None:
 @pytest.mark.parametrize(
     "expr",
     [
-        "jax.vmap(matvec)(jnp.ones((3, 4, 5)), jnp.ones((2, 5, 6)))",  # mapped sizes differ: jax raises
         "jax.vmap(matvec, in_axes=(0,))(jnp.ones((3, 4, 5)), jnp.ones((3, 5, 6)))",  # one entry short: jax raises
         "jax.vmap(matvec, in_axes=(None, None))(jnp.ones((4, 5)), jnp.ones((5, 6)))",  # nothing mapped: jax raises
         "jax.vmap(scale, in_axes=0)(jnp.ones((3, 4)), 2.0)",  # a float mapped: jax raises
@@ -145,3 +144,20 @@ def test_other_mappings_are_unknown(expr: str) -> None:
     assert not findings
     y = values.get("y")
     assert not (isinstance(y, TensorV) and y.shape is not None)
+
+
+@pytest.mark.parametrize(
+    "expr",
+    [
+        "jax.vmap(matvec)(jnp.ones((3, 4, 5)), jnp.ones((2, 5, 6)))",
+        "jax.vmap(matvec, in_axes=(0, 2))(jnp.ones((3, 4, 5)), jnp.ones((5, 6, 1)))",  # a size of 1 is not broadcast
+        "eqx.filter_vmap(matvec)(jnp.ones((3, 4, 5)), jnp.ones((2, 5, 6)))",
+    ],
+)
+def test_mapped_sizes_that_differ_are_reported(expr: str) -> None:
+    """jax raises "vmap got inconsistent sizes for array axes to be mapped": an SHP204 at the call."""
+    src = HEADER + f"y = {expr}\n"
+    _, findings = inferred_values(src, "vmap_case.py")
+    assert [f.code for f in findings] == ["SHP204"] and "mapped axes differ" in findings[0].message
+    with pytest.raises(ValueError, match="inconsistent sizes"):
+        exec(src, {})

@@ -927,6 +927,28 @@ class MaskShape(Detail):
 
 
 @dataclass(frozen=True)
+class VmapAxes(Detail):
+    """``jax.vmap(f, in_axes)(...)`` whose mapped axes have different sizes (jax: "vmap got inconsistent sizes for
+    array axes to be mapped"; a size of 1 is not broadcast): argument #``arg`` on ``axis`` against the first mapped
+    argument, #``first`` on ``first_axis``."""
+
+    code, kind = "SHP204", "vmap-axes"
+    first: int
+    first_axis: int
+    first_shape: Shape
+    arg: int
+    axis: int
+    shape: Shape
+
+    def render(self) -> str:
+        a, b = self.first_shape[self.first_axis], self.shape[self.axis]
+        return (
+            f"mapped axes differ: argument #{self.first} {_shape(self.first_shape)} is mapped over axis "
+            f"{self.first_axis} ({a}), argument #{self.arg} {_shape(self.shape)} over axis {self.axis} ({b})"
+        )
+
+
+@dataclass(frozen=True)
 class IndexShape(Detail):
     """torch's ``gather`` / ``index_add`` given an index or a source (``operand``) the op rejects, ``dim`` being the
     indexed axis of the input: ``rule`` "rank" (the operand has another number of dimensions than the input),

@@ -48,6 +48,7 @@ class Scope:
     def __init__(self, parent_vars: dict[str, Value] | None = None) -> None:
         self.vars: dict[str, Value] = dict(parent_vars or {})
         self.returns: list[tuple[cst.Return, Value]] = []
+        self.yields: list[Value] = []  # a generator's yielded values (``yield from xs``: an element of xs)
 
 
 @dataclass
@@ -120,6 +121,9 @@ class Interpreter:
         self.if_alt: tuple[cst.IfExp, Value] | None = None  # the last ``a if c else None`` on an undecided c: (node, a)
         self.loop_depth = 0
         self.continued: list[list[dict[str, Value]]] = []  # per loop run to a fixpoint: the states at its continues
+        # the iterable of a ``for`` (or list comprehension) about to be evaluated, when the loop runs a generator it
+        # calls to its end: the loop's body cannot leave early (``for b in batches(xs): ...``)
+        self.iterating: cst.BaseExpression | None = None
 
     # ------------------------------------------------------------------ statements
     def run_block(self, body: Sequence[cst.BaseStatement] | Sequence[cst.BaseSmallStatement]) -> None:
@@ -494,7 +498,15 @@ class Interpreter:
         assigned = cache[id(stmt)]
         # the header runs once, before the body: `for` evaluates its iterable once (a `while` test evaluated again
         # after the body would see nothing new: everything the body assigns is unknown by then)
-        it = self.eval(stmt.iter) if isinstance(stmt, cst.For) else self.eval(stmt.test)
+        if isinstance(stmt, cst.For):
+            outer = self.iterating
+            self.iterating = stmt.iter if _consumes_all(stmt.body, self.m.assigned_cache) else None
+            try:
+                it = self.eval(stmt.iter)
+            finally:
+                self.iterating = outer
+        else:
+            it = self.eval(stmt.test)
         if isinstance(stmt, cst.For) and self._unrolled(stmt, assigned, it):
             return
         if isinstance(stmt, cst.While) and _truth(it) is False:
@@ -581,7 +593,7 @@ class Interpreter:
         if not isinstance(it, SeqV) or not 1 <= len(it.items) <= MAX_UNROLL or self.loop_depth >= 2:
             return False
         if (_names_in(stmt.iter) & assigned and not self._fresh_range(stmt.iter)) or not _fixpoint_ok(
-            stmt, self.m.assigned_cache, allow_continue=True, allow_return=True
+            stmt, self.m.assigned_cache, allow_continue=True, allow_return=True, allow_yield=True
         ):
             return False
         self.loop_depth += 1
@@ -987,6 +999,19 @@ class Interpreter:
     def _lambda(self, node: cst.Lambda) -> Value:
         return self.m.local_lambda(node, self.frame, self.scope.vars)
 
+    @_expression(cst.Yield)
+    def _yield(self, node: cst.Yield) -> Value:
+        """``yield v`` evaluates v (what fails there fails when the generator runs) and hands it to the loop that
+        iterates the generator; ``yield from xs`` hands on each element of xs. The value sent back: unknown."""
+        if node.value is None:
+            self.scope.yields.append(NoneV())
+        elif isinstance(node.value, cst.From):
+            elem = _common_element(self.eval(node.value.item))
+            self.scope.yields.append(elem if elem is not None else UNKNOWN)
+        else:
+            self.scope.yields.append(self.eval(node.value))
+        return UNKNOWN
+
     @_expression(cst.Ellipsis)
     def _ellipsis(self, node: cst.Ellipsis) -> Value:
         return RefV("builtins.Ellipsis")
@@ -1224,7 +1249,12 @@ class Interpreter:
     @_expression(cst.GeneratorExp, cst.ListComp)
     def comprehension(self, node: cst.GeneratorExp | cst.ListComp) -> Value:
         comp = node.for_in
-        it = self.eval(comp.iter)
+        outer = self.iterating
+        self.iterating = comp.iter if isinstance(node, cst.ListComp) else None  # a list is built to its end
+        try:
+            it = self.eval(comp.iter)
+        finally:
+            self.iterating = outer
         rows = it.shape[0].as_int() if isinstance(it, TensorV) and it.shape and not it.alts else None
         if (
             rows is not None
@@ -1533,18 +1563,23 @@ def _join_states(states: list[dict[str, Value]]) -> dict[str, Value]:
 
 
 def _fixpoint_ok(
-    stmt: cst.For | cst.While, cache: dict[int, set[str]], allow_continue: bool = False, allow_return: bool = False
+    stmt: cst.For | cst.While,
+    cache: dict[int, set[str]],
+    allow_continue: bool = False,
+    allow_return: bool = False,
+    allow_yield: bool = False,
 ) -> bool:
     """A loop body whose end state is every iteration's end state: no break / continue / return / yield / raise (a
     branch that leaves early takes its state with it), no del, no nested function or class. ``allow_continue``: a
     ``continue`` is fine too (the loop's fixpoint joins the state at each continue into the next iteration's).
     ``allow_return``: a ``return`` or ``raise`` is fine too (a loop unrolled into its iterations runs them as straight
-    code: ``for arg in args: if exists(arg): return arg`` returns from the first iteration whose test holds)."""
+    code: ``for arg in args: if exists(arg): return arg`` returns from the first iteration whose test holds).
+    ``allow_yield``: a ``yield`` is fine too (a generator run to its end by the loop that iterates it)."""
     key = -id(stmt)
     if key not in cache:
         from .walk import children
 
-        ok, continues, returns = True, False, False
+        ok, continues, returns, yields = True, False, False, False
         stack: list[cst.CSTNode] = [stmt.body]
         while stack and ok:
             n = stack.pop()
@@ -1552,6 +1587,8 @@ def _fixpoint_ok(
                 continues = True
             elif type(n) in (cst.Return, cst.Raise):
                 returns = True
+            elif type(n) is cst.Yield:
+                yields = True
             elif type(n) is cst.Lambda:
                 # ``q, k = map(lambda t: rearrange(t, ...), (q, k))``: a lambda that reads no name the loop assigns
                 # computes the same whenever it is called (a late-bound loop variable is what could differ)
@@ -1564,10 +1601,37 @@ def _fixpoint_ok(
                 ok = False
             stack.extend(children(n))
         cache[key] = (
-            ({"ok"} if ok else set()) | ({"continue"} if continues else set()) | ({"return"} if returns else set())
+            ({"ok"} if ok else set())
+            | ({"continue"} if continues else set())
+            | ({"return"} if returns else set())
+            | ({"yield"} if yields else set())
         )
     found = cache[key]
-    return "ok" in found and (allow_continue or "continue" not in found) and (allow_return or "return" not in found)
+    return (
+        "ok" in found
+        and (allow_continue or "continue" not in found)
+        and (allow_return or "return" not in found)
+        and (allow_yield or "yield" not in found)
+    )
+
+
+def _consumes_all(body: cst.BaseSuite, cache: dict[int, set[str]]) -> bool:
+    """A loop body that never leaves the loop early (no break, return, raise or yield anywhere in it), so the loop
+    runs its iterable to the end."""
+    key = -id(body)
+    if key not in cache:
+        from .walk import children
+
+        ok = True
+        stack: list[cst.CSTNode] = [body]
+        while stack and ok:
+            n = stack.pop()
+            if type(n) in (cst.Break, cst.Return, cst.Raise, cst.Yield):
+                ok = False
+            elif type(n) not in (cst.FunctionDef, cst.ClassDef, cst.Lambda):
+                stack.extend(children(n))
+        cache[key] = {"ok"} if ok else set()
+    return "ok" in cache[key]
 
 
 def _target_names(target: cst.CSTNode) -> set[str]:

@@ -10,7 +10,8 @@ from typing import TYPE_CHECKING, Any, Callable, TypeVar
 
 import libcst as cst
 
-from ...sizes import Size
+from ...diagnostics import details as D
+from ...sizes import Size, Truth, equal
 from .budget import BudgetExceeded, budgeted
 from .context import Context, Pending, counter_mark
 from ..index.functions import ClassInfo, FunctionInfo, MethodTable, Param, bind_arguments, signature_params
@@ -21,6 +22,7 @@ from . import entry_points, objects
 from .state import ClassState, FunctionState, class_state, function_state
 from ..rules import einops_calls as einops_rules, layers as layer_rules, ops as op_rules, shape_ops as shape_rules
 from ..rules.ops_common import constant
+from ..rules.shapes_bridge import shape_text
 from .values import (
     UNKNOWN,
     BoolV,
@@ -705,12 +707,17 @@ class ModuleAnalysis:
         if fn is None or fn[0] is not node:
             body = cst.IndentedBlock([cst.SimpleStatementLine([cst.Return(node.body)])])
             fn = self.lambda_defs[id(node)] = (node, cst.FunctionDef(cst.Name("_lambda"), node.params, body))
-        return self.local_function(fn[1], frame, env, key=f"{frame.key}.<locals>.{_LAMBDA}{id(node)}")
+        return self.local_function(fn[1], frame, env, key=f"{self._local_prefix(frame)}.<locals>.{_LAMBDA}{id(node)}")
+
+    def _local_prefix(self, frame: FrameInfo) -> str:
+        """The key prefix of a function or lambda made in ``frame``: a module-level one is named with its module,
+        so another module that is handed it (``Compose([lambda im: crop(im, 32), ...])``) finds it."""
+        return f"{self.module_name}:<module>" if frame.key == "<module>" else frame.key
 
     def local_function(
         self, node: cst.FunctionDef, frame: FrameInfo, env: dict[str, Value] | None = None, key: str | None = None
     ) -> Value:
-        key = key or f"{frame.key}.<locals>.{node.name.value}"
+        key = key or f"{self._local_prefix(frame)}.<locals>.{node.name.value}"
         if key not in self.functions:
             params = signature_params(node, self.annotation_of)
             ret = node.returns
@@ -789,6 +796,8 @@ class ModuleAnalysis:
                     self.undecorated.discard(fv.key)
         if fi is None or (fi.has_unknown_decorators and fv.key not in self.undecorated):
             return UNKNOWN
+        if interp.iterating is not node and is_generator(fi):
+            return UNKNOWN  # a generator's body runs only as far as something iterates it
         self.undecorated.discard(fv.key)  # only the transform's own call of the function runs it undecorated
         fi = ensure_signature(fi)
         bound_self = fv.bound_self
@@ -910,6 +919,12 @@ class ModuleAnalysis:
 
             for v in rets[1:]:
                 ret = join(ret, v)
+            if is_generator(fi):
+                # what a loop over the generator sees: any number of elements, each like what it yields
+                elem: Value | None = scope.yields[0] if scope.yields else None
+                for v in scope.yields[1:]:
+                    elem = join(elem, v)  # type: ignore[arg-type]
+                ret = ManyV(elem, "list") if elem is not None and elem is not UNKNOWN else UNKNOWN
             if not _minted_since(ret, mark, 0):
                 # a result holding sizes the run made up (an einops pattern's axes over an unknown input) is not
                 # reused: another call with arguments as unknown would get the same symbols, and two unknown sizes
@@ -1836,8 +1851,9 @@ class ModuleAnalysis:
         else:
             axes = [_NO_AXES] * len(args)
         batch: Size | None = None
+        first: tuple[int, int, TensorV] | None = None  # the first mapped argument: its position, axis, value
         inner: list[Value] = []
-        for a, ax in zip(args, axes):
+        for i, (a, ax) in enumerate(zip(args, axes)):
             if ax is _NO_AXES:
                 if not isinstance(a, TensorV) and filt and a is not UNKNOWN:
                     inner.append(a)  # if_array(0): not an array, not mapped
@@ -1850,7 +1866,18 @@ class ModuleAnalysis:
                 return UNKNOWN
             k = ax % len(a.shape)
             if batch is not None and a.shape[k] != batch:
+                if first is not None and equal(a.shape[k], batch) is Truth.FALSE and not a.alts and not first[2].alts:
+                    # jax raises "vmap got inconsistent sizes for array axes to be mapped" (no broadcasting of 1)
+                    j, kj, b = first
+                    detail = D.VmapAxes(j, kj, b.shape or (), i, k, a.shape)
+                    origins = [
+                        f"argument #{n}: shape {shape_text(t.shape)}" + (f" {t.origin}" if t.origin else "")
+                        for n, t in ((j, b), (i, a))
+                    ]
+                    self.ctx.report(node, "SHP204", {"op": "vmap", "detail": detail}, origins)
                 return UNKNOWN
+            if first is None:
+                first = (i, k, a)
             batch = a.shape[k]
             rest = a.shape[:k] + a.shape[k + 1 :]
             inner.append(a.with_shape(rest, a.axes[:k] + a.axes[k + 1 :] if a.axes is not None else None))
@@ -2219,6 +2246,23 @@ def _call_multi(
     from ..rules.multi_ops import builtin_call
 
     return builtin_call(m.ops, interp, node, name, args) if not kwargs else None
+
+
+def is_generator(fi: FunctionInfo) -> bool:
+    """A function whose body yields (outside any function, lambda or class nested in it)."""
+    from .walk import children, memo as walk_memo
+
+    def find(fn: cst.CSTNode) -> bool:
+        stack: list[cst.CSTNode] = [fn.body] if isinstance(fn, cst.FunctionDef) else []
+        while stack:
+            n = stack.pop()
+            if type(n) is cst.Yield:
+                return True
+            if type(n) not in (cst.FunctionDef, cst.ClassDef, cst.Lambda):
+                stack.extend(children(n))
+        return False
+
+    return walk_memo("generator", fi.node, find)
 
 
 def ensure_signature(fi: FunctionInfo) -> FunctionInfo:
