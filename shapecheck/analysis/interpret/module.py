@@ -1281,6 +1281,16 @@ class ModuleAnalysis:
             if qual.endswith("leaves"):
                 return SeqV(tuple(leaves), "list")
             return SeqV((SeqV(tuple(leaves), "list"), UNKNOWN), "tuple")
+        if (
+            (qual in _VMAPS or qual in _SAME_FUNCTION or qual in _GRADS)
+            and args
+            and isinstance(args[0], RefV)
+            and self.project is not None
+        ):
+            # jax.grad(loss) of a function imported from another module of the tree: that function
+            imported = self.project.lookup(args[0].qualname)
+            if isinstance(imported, FuncV):
+                args[0] = imported
         if qual in _VMAPS and not dynamic and args and isinstance(args[0], (FuncV, ObjV, LayerV)):
             # jax.vmap(model)(batch), jax.vmap(f, in_axes=(0, None)), eqx.filter_vmap(f): f on each slice along the
             # mapped axes, its array results stacked along axis 0
