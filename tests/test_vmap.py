@@ -59,6 +59,8 @@ CASES = [
     "jax.vmap(lin)(jnp.ones((5, 8)))",
     "eqx.filter_vmap(lin)(jnp.ones((5, 8)))",
     "jax.vmap(matvec)(jnp.ones((3, 4, 5)), jnp.ones((3, 5, 6)))",
+    "jax.vmap(scale)(jnp.ones((3, 4)), s=jnp.ones((3, 1)))",  # a keyword argument: mapped over axis 0
+    "jax.vmap(scale, in_axes=(None,))(jnp.ones((4,)), s=jnp.ones((3, 4)))",
     "jax.vmap(matvec, in_axes=0, out_axes=0)(jnp.ones((3, 4, 5)), jnp.ones((3, 5)))",
     "jax.vmap(pair)(jnp.ones((3, 4, 5)))[0]",
     "jax.vmap(pair)(jnp.ones((3, 4, 5)))[1]",

@@ -1847,8 +1847,9 @@ class ModuleAnalysis:
         whose axis is None as it is (it keeps its batch axis inside ``f``), ``f``'s array results given the mapped
         axis back in front. The mapped axes must have one size (jax raises otherwise: the result is then unknown),
         and at least one argument is mapped. ``eqx.filter_vmap`` passes what is not an array through unmapped by
-        default; keyword arguments are not followed."""
-        if kwargs:
+        default. ``jax.vmap``'s keyword arguments are mapped over their axis 0 whatever ``in_axes`` says (jax's rule:
+        ``jax.vmap(model)(x, key=keys)``); equinox's are not followed."""
+        if kwargs and v.param("filter"):
             return UNKNOWN
         spec = v.param("in_axes", _NO_AXES)
         filt = bool(v.param("filter"))
@@ -1891,9 +1892,20 @@ class ModuleAnalysis:
             batch = a.shape[k]
             rest = a.shape[:k] + a.shape[k + 1 :]
             inner.append(a.with_shape(rest, a.axes[:k] + a.axes[k + 1 :] if a.axes is not None else None))
+        inner_kw: dict[str, Value] = {}
+        for name, a in kwargs.items():
+            if isinstance(a, NoneV):
+                inner_kw[name] = a
+            elif isinstance(a, TensorV) and a.shape is not None:
+                if not a.shape or (batch is not None and equal(a.shape[0], batch) is not Truth.TRUE):
+                    return UNKNOWN  # a scalar cannot be mapped; another size: jax raises
+                batch = a.shape[0] if batch is None else batch
+                inner_kw[name] = a.with_shape(a.shape[1:], a.axes[1:] if a.axes is not None else None)
+            else:
+                inner_kw[name] = UNKNOWN  # mapped too: what one slice is stays unknown
         if batch is None:
             return UNKNOWN
-        out = self.call_value(interp, node, v.param("func"), inner)  # vmap(vmap(f)): two leading axes
+        out = self.call_value(interp, node, v.param("func"), inner, inner_kw)  # vmap(vmap(f)): two leading axes
 
         def stacked(r: Value) -> Value:
             if isinstance(r, TensorV):
@@ -1940,12 +1952,22 @@ class ModuleAnalysis:
             return SeqV((grad, aux), "tuple")
         return grad
 
-    def call_value(self, interp: Interpreter, node: cst.Call, func: Value, args: list[Value]) -> Value:
-        """Call a function value of the analysed code (a function, an object, a partial, a vmap, a layer)."""
+    def call_value(
+        self,
+        interp: Interpreter,
+        node: cst.Call,
+        func: Value,
+        args: list[Value],
+        kwargs: dict[str, Value] | None = None,
+    ) -> Value:
+        """Call a function value of the analysed code (a function, an object, a partial, a vmap, a layer); keyword
+        arguments only for a function or an object."""
         if isinstance(func, FuncV):
-            return self.call_function(interp, node, func, args, {})
+            return self.call_function(interp, node, func, args, kwargs or {})
         if isinstance(func, ObjV):
-            return self.call_object(interp, node, func, args, {})
+            return self.call_object(interp, node, func, args, kwargs or {})
+        if kwargs:
+            return UNKNOWN
         if isinstance(func, LayerV) and func.kind == "partial":
             return self.call_partial(interp, node, func, args, {})
         if isinstance(func, LayerV) and func.kind == "vmap":
