@@ -1605,9 +1605,11 @@ def _linen_sequential(cx: OpContext, node: cst.Call, name: str, args: list[Value
     return LayerV("Sequential", (("layers", tuple(items)),), node)
 
 
-@framework_layer("flax.linen", "LayerNorm", "Dropout", "BatchNorm", "RMSNorm")
+@framework_layer("flax.linen", "LayerNorm", "Dropout", "BatchNorm", "RMSNorm", "GroupNorm", "InstanceNorm")
 @framework_layer("flax.nnx", "Dropout", "BatchNorm")
 def _flax_elementwise(cx: OpContext, node: cst.Call, name: str, args: list[Value], kwargs: dict[str, Value]) -> Value:
+    """Normalisations and dropout: the input's shape (linen's GroupNorm and InstanceNorm read their feature count
+    from the input; GroupNorm raises when num_groups does not divide it, which is not checked here)."""
     return LayerV("Elementwise", (("name", name),), node)
 
 
