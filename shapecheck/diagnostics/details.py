@@ -781,8 +781,7 @@ class PaddingMask(Detail):
 @dataclass(frozen=True)
 class LayerInput(Detail):
     """A layer given an input it cannot take: the layer's class and parameter (``param`` empty: ``value`` is the
-    layer's positional shape, LayerNorm), what was found (``found``: "last-axis" | "channels" | "shape" | "scalar", an
-    equinox Embedding given an array of indices) and its size;
+    layer's positional shape, LayerNorm), what was found (``found``: "last-axis" | "channels" | "shape") and its size;
     ``input``: the input's shape when shown; ``sequential``: the input is the previous layer's output."""
 
     code, kind = "SHP204", "layer-input"
@@ -796,11 +795,6 @@ class LayerInput(Detail):
     exact: bool = False  # an equinox layer: one example, x.shape must be the layer's shape
 
     def render(self) -> str:
-        if self.found == "scalar":
-            return (
-                f"{self.layer} takes one scalar index, not an array of shape {_shape(self.input or ())} "
-                "(jax.vmap the layer over the indices)"
-            )
         if self.exact and len(self.input or ()) != len(self.value):
             return (
                 f"{self.layer}({', '.join(map(str, self.value))}) takes one example of exactly that shape, not "
