@@ -856,19 +856,6 @@ class ReshapeElements(Detail):
 
 
 @dataclass(frozen=True)
-class NegativeSize(Detail):
-    """An array constructor (zeros, ones, empty, full, rand, randn, random samplers) given a negative size: torch,
-    numpy and jax all raise, whatever the other sizes."""
-
-    code, kind = "SHP204", "negative-size"
-    shape: Shape
-    axis: int
-
-    def render(self) -> str:
-        return f"cannot make an array of shape {_shape(self.shape)}: axis {self.axis} has the negative size {self.shape[self.axis]}"
-
-
-@dataclass(frozen=True)
 class ExpandAxis(Detail):
     code, kind = "SHP204", "expand"
     shape: Shape
