@@ -300,6 +300,9 @@ def _replay_framework(w: Witness, replay: Replay) -> None:
         if op == "mask_index":  # real (small) tensors: a boolean mask's selection depends on its values
             shape, mask = (tuple(int(x) for x in s) for s in w.input_shapes)
             return torch.zeros(shape)[torch.zeros(mask, dtype=torch.bool)]
+        if op == "vmap":  # torch's vmap refuses mapped axes of different sizes, as jax's does
+            ka, kb = (int(x) for x in witness_get(w, "axes", (0, 0)))
+            return torch.vmap(lambda a, b: a, in_dims=(ka, kb))(xs[0], xs[1])
         if op == "setitem":  # xs: the value, the region it is stored into
             region = torch.empty(xs[1].shape, device="meta")
             region[...] = xs[0]

@@ -63,6 +63,7 @@ FRAMEWORK_OPS = frozenset(
         "nn.ChannelNorm",
         "gather",
         "index_add",
+        "vmap",
     }
 )
 
@@ -547,6 +548,10 @@ def concrete_failure(w: Witness) -> str | None:
 
         solved = solve(str(witness_get(w, "equation")), shapes, str(witness_get(w, "framework")))
         return solved.message() if isinstance(solved, P.Problem) else None
+    if op == "vmap":  # two mapped arguments and the axes they are mapped over: the sizes there must be equal
+        ka, kb = (int(x) for x in witness_get(w, "axes", (0, 0)))
+        na, nb = shapes[0][ka], shapes[1][kb]
+        return None if na == nb else f"the mapped axes have {na} and {nb}"
     if op == "split":
         sizes = [int(x) for x in witness_get(w, "sizes", ())]
         dim = int(witness_get(w, "dim", 0))

@@ -13,7 +13,7 @@ import libcst as cst
 from ...diagnostics import details as D
 from ...sizes import Size, Truth, equal
 from .budget import BudgetExceeded, budgeted
-from .context import Context, Pending, counter_mark
+from .context import Context, OpSpec, Pending, counter_mark
 from ..index.functions import ClassInfo, FunctionInfo, MethodTable, Param, bind_arguments, signature_params
 from ..index.imports import collect_imports, dotted
 from .interpreter import FrameInfo, Interpreter, Scope, int_of
@@ -1885,7 +1885,13 @@ class ModuleAnalysis:
                         f"argument #{n}: shape {shape_text(t.shape)}" + (f" {t.origin}" if t.origin else "")
                         for n, t in ((j, b), (i, a))
                     ]
-                    self.ctx.report(node, "SHP204", {"op": "vmap", "detail": detail}, origins)
+                    self.ctx.report(
+                        node,
+                        "SHP204",
+                        {"op": "vmap", "detail": detail},
+                        origins,
+                        spec=OpSpec("vmap", None, (b.shape or (), a.shape), (), (("axes", (kj, k)),)),
+                    )
                 return UNKNOWN
             if first is None:
                 first = (i, k, a)
