@@ -827,8 +827,10 @@ class Interpreter:
         """``model.head = layer`` (or ``model`` handed to code that may change it): an object the analysis built no
         longer holds what its constructor set. One attribute replaced is tracked; anything else forgets the object."""
         root: cst.BaseExpression = node
-        while type(root) is cst.Attribute and _var_key(root) is None:
-            root = root.value  # (down to a name, or to ``self.x``: ``self.inner.fc = ...`` changes self.inner)
+        while type(root) is cst.Attribute and (attr is None or _var_key(root) is None):
+            # down to a name; for an attribute set, down to ``self.x`` too (``self.inner.fc = ...`` changes
+            # self.inner). A value handed on (``FPN(self.backbone.out_channels)``) leaves ``self.backbone`` as built
+            root = root.value
         key = _var_key(root)
         v = self.scope.vars.get(key) if key is not None else None
         if v is None and key is not None and key.startswith("self."):
