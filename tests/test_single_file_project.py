@@ -207,3 +207,68 @@ def test_precommit_on_staged_files_blocks_cross_module_error(tmp_path: Path) -> 
     assert "pkg/head.py:8:5: SHP205" in out, out
     assert "Found 1 finding" in out, out  # head.py's, and nothing for the file that was not staged
     assert _git(work, "log", "--oneline").stdout.count("\n") == 1  # the commit was refused
+
+
+MODEL = """import torch.nn as nn
+
+
+class Net(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear({width}, 4)
+
+    def forward(self, x):
+        return self.fc(x)
+"""
+SCRIPT = """import torch
+from model import Net
+
+net = Net()
+y = net(torch.randn(2, {width}))
+"""
+
+
+def make_examples(root: Path) -> Path:
+    """Two example folders of one project, each a script beside its own ``model.py`` (widths 8 and 16); ``b/bad.py``
+    gives b's model a width-8 input. Python puts a script's folder first on ``sys.path``: ``from model import Net``
+    is the sibling."""
+    (root / "pyproject.toml").write_text("")
+    for name, width in (("a", 8), ("b", 16)):
+        d = root / "examples" / name
+        d.mkdir(parents=True)
+        (d / "model.py").write_text(MODEL.format(width=width))
+        (d / "train.py").write_text(SCRIPT.format(width=width))
+    (root / "examples" / "b" / "bad.py").write_text(SCRIPT.format(width=8))
+    return root
+
+
+def test_sibling_example_folders_each_import_their_own_model(tmp_path: Path) -> None:
+    root = make_examples(tmp_path)
+    for script, fails in (("a/train.py", False), ("b/train.py", False), ("b/bad.py", True)):
+        path = root / "examples" / script
+        ran = subprocess.run([sys.executable, path.name], cwd=path.parent, capture_output=True, text=True, timeout=300)
+        assert (ran.returncode != 0) == fails, ran.stderr
+        if fails:
+            assert "mat1 and mat2 shapes cannot be multiplied (2x8 and 16x4)" in ran.stderr, ran.stderr
+    want = {("bad.py", 5, "SHP204")}
+    for args in (["."], ["-j", "2", "."], ["examples/b"], ["examples/b/train.py", "examples/b/bad.py"]):
+        proc = subprocess.run(
+            [sys.executable, "-m", "shapecheck", "check", *args],
+            cwd=root,
+            env=_env(),
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        assert _codes_by_file(proc.stdout.splitlines()) == want, (args, proc.stdout + proc.stderr)
+        assert "Linear(in_features=16) cannot take an input whose last axis is 8" in proc.stdout
+        assert "examples/b/model.py:10 in forward()" in proc.stdout
+    flake8 = subprocess.run(
+        [sys.executable, "-m", "flake8", "--select", "SHP", "examples/a/train.py", "examples/b/bad.py"],
+        cwd=root,
+        env=_env(),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert _codes_by_file(flake8.stdout.splitlines()) == want, flake8.stdout + flake8.stderr

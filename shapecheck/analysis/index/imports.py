@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from .resolve import ImportRecord, bindings
+from .resolve import ImportRecord, Local, bindings
 
 
 def dotted(node: cst.BaseExpression) -> str | None:
@@ -60,12 +60,18 @@ def _module_name(node: cst.BaseExpression | None) -> str:
 class ImportTable:
     """Maps names bound by imports to the qualified names they stand for (resolved by ``resolve.bindings``)."""
 
-    def __init__(self, records: list[ImportRecord] | None = None, current_module: str = "", is_package: bool = False):
+    def __init__(
+        self,
+        records: list[ImportRecord] | None = None,
+        current_module: str = "",
+        is_package: bool = False,
+        local: Local | None = None,
+    ):
         self.records: tuple[ImportRecord, ...] = tuple(records or ())
         # every name an import binds, in a function body too (the analysis qualifies names inside functions)
-        self.names, self.stars = bindings(self.records, current_module, is_package)
+        self.names, self.stars = bindings(self.records, current_module, is_package, local=local)
         # the module's own names (what another module can import from it: ``Project._bindings``)
-        self.module_names = bindings(self.records, current_module, is_package, nested=False)[0]
+        self.module_names = bindings(self.records, current_module, is_package, nested=False, local=local)[0]
 
     def qualify(self, node: cst.BaseExpression) -> str | None:
         """Qualified name of a Name/Attribute expression through the import table (None when not imported)."""
@@ -143,5 +149,7 @@ def cst_records(module: cst.Module) -> list[ImportRecord]:
 _BLOCK_FIELDS = ("body", "handlers", "cases", "orelse", "finalbody")
 
 
-def collect_imports(module: cst.Module, current_module: str = "", is_package: bool = False) -> ImportTable:
-    return ImportTable(cst_records(module), current_module, is_package)
+def collect_imports(
+    module: cst.Module, current_module: str = "", is_package: bool = False, local: Local | None = None
+) -> ImportTable:
+    return ImportTable(cst_records(module), current_module, is_package, local)

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 
 from ..interpret.values import UNKNOWN, FuncV, RefV, Value
-from .resolve import ImportRecord, ast_records, bindings, loaded_modules, scan_records
+from .resolve import ImportRecord, Local, ast_records, bindings, loaded_modules, scan_records
 
 if TYPE_CHECKING:
     import ast
@@ -69,7 +69,12 @@ def text_key(text: str) -> tuple[int, int]:
 
 
 def read_index(
-    path: Path, module: str, is_package: bool, text: str | None = None, trees: "list[ast.Module] | None" = None
+    path: Path,
+    module: str,
+    is_package: bool,
+    text: str | None = None,
+    trees: "list[ast.Module] | None" = None,
+    local: Local | None = None,
 ) -> ModuleIndex:
     """The index of ``text`` (the file's, read from ``path``, when None), read with CPython's ``ast`` (whose tree is
     appended to ``trees``, when given)."""
@@ -90,7 +95,7 @@ def read_index(
     if trees is not None:
         trees.append(tree)
     records = tuple(ast_records(tree))
-    imports, stars = bindings(records, module, is_package, nested=False)
+    imports, stars = bindings(records, module, is_package, nested=False, local=local)
     defined: set[str] = set()
     definitions: set[str] = set()
     todo: list[ast.stmt] = list(tree.body)
@@ -572,6 +577,7 @@ class Project:
         self._ast_reads: dict[str, ModuleIndex] = {}
         self._recent_trees: dict[tuple[int, int], ast.Module] = {}  # see ast_read
         self._file_names: dict[Path, tuple[str, bool]] = {}  # add_file's module_name_for answers
+        self._script_locals: dict[str, Local | None] = {}  # script_local's answers
         # modules this process analyses in this run: parsed whole when another file imports them first (their bodies
         # run anyway); other modules are parsed with their function bodies blanked until one must run (unmask)
         self.checking: set[str] = set()
@@ -793,7 +799,9 @@ class Project:
         """The module's index, once per project (its file is known to be in ``paths``)."""
         read = self._ast_reads.get(module)
         if read is None:
-            read = self._ast_reads[module] = read_index(self.paths[module], module, module in self.packages)
+            read = self._ast_reads[module] = read_index(
+                self.paths[module], module, module in self.packages, local=self.script_local(module)
+            )
         return read
 
     def ast_read(self, module: str, text: str) -> ModuleIndex:
@@ -804,7 +812,14 @@ class Project:
         if read is None or read.key != text_key(text):
             path = self.paths.get(module)
             trees: list[ast.Module] = []
-            read = read_index(path if path is not None else Path(module), module, module in self.packages, text, trees)
+            read = read_index(
+                path if path is not None else Path(module),
+                module,
+                module in self.packages,
+                text,
+                trees,
+                self.script_local(module),
+            )
             if not isinstance(read.error, (RecursionError, MemoryError)):
                 self._ast_reads[module] = read
             if trees:
@@ -992,7 +1007,31 @@ class Project:
     def dependency_names(self, text: str, current: str) -> list[str]:
         """Modules of the analysed tree this source imports (see ``dependencies``): the resolver's records of a scan
         of the text (``resolve.scan_records``: the pre-filter reads files nobody parses)."""
-        return loaded_modules(scan_records(text), current, current in self.packages, self._on_disk)
+        return loaded_modules(
+            scan_records(text), current, current in self.packages, self._on_disk, self.script_local(current)
+        )
+
+    def script_local(self, module: str) -> Local | None:
+        """For a module whose file lies in a folder without ``__init__.py`` that the project names as a namespace
+        package (``examples/b/train.py`` -> ``examples.b.train``): a script's folder, first on ``sys.path`` when it
+        runs, so ``import model`` there is its sibling ``examples.b.model`` when that exists (``resolve.Local``).
+        None for other modules (a regular package's module, a top-level file: its siblings are top-level already)."""
+        if module in self._script_locals:
+            return self._script_locals[module]
+        local: Local | None = None
+        folder, dot, _ = module.rpartition(".")
+        path = dict.get(self.paths, module) if dot and module not in self.packages else None
+        if path is not None and not (path.parent / "__init__.py").exists():
+            found: dict[str, str | None] = {}
+
+            def local(head: str) -> str | None:
+                if head not in found:
+                    name = f"{folder}.{head}"
+                    found[head] = name if self.paths.get(name) is not None else None
+                return found[head]
+
+        self._script_locals[module] = local
+        return local
 
     def _on_disk(self, name: str) -> bool:
         return self.paths.get(name) is not None

@@ -13,7 +13,7 @@ Every reader of imports goes through here, fed by whatever cheap read its caller
 
 A record is one imported name as written; resolving it needs only the importing module's name and whether it is a
 package (``from . import x`` in ``pkg/__init__.py`` is ``pkg.x``, in ``pkg/mod.py`` it is ``pkg.x`` too, in
-``pkg/sub/mod.py`` it is ``pkg.sub.x``).
+``pkg/sub/mod.py`` it is ``pkg.sub.x``) -- and, for a script's folder, which of its siblings exist (``Local``).
 """
 
 from __future__ import annotations
@@ -43,10 +43,22 @@ class ImportRecord:
     nested: bool = False
 
 
-def resolve_relative(current_module: str, level: int, module: str, is_package: bool) -> str:
+# A script's folder comes first on ``sys.path`` when it runs, so ``import model`` in ``examples/b/train.py`` is
+# ``examples/b/model.py``, which the project names ``examples.b.model`` (see ``project.module_name_for``): ``Local``
+# maps the first component of an absolute import to the sibling module's name (None: no such sibling). Without it,
+# two example folders with their own ``model.py`` would share the first one found.
+Local = Callable[[str], "str | None"]
+
+
+def resolve_relative(current_module: str, level: int, module: str, is_package: bool, local: Local | None = None) -> str:
     """``from ..x import y`` inside ``current_module`` -> absolute module name (best effort: a level above the top
-    package resolves from the top)."""
+    package resolves from the top). ``local``: the siblings of a script's folder (see ``Local``)."""
     if level == 0:
+        if local is not None and module:
+            head, dot, rest = module.partition(".")
+            sibling = local(head)
+            if sibling is not None:
+                return sibling + dot + rest
         return module
     parts = current_module.split(".") if current_module else []
     if not is_package:
@@ -57,32 +69,32 @@ def resolve_relative(current_module: str, level: int, module: str, is_package: b
     return f"{base}.{module}" if module and base else (module or base)
 
 
-def base_module(record: ImportRecord, current: str, is_package: bool) -> str:
+def base_module(record: ImportRecord, current: str, is_package: bool, local: Local | None = None) -> str:
     """The absolute name of the module a record's statement names (``m`` of ``from m import x``, ``a.b`` of
     ``import a.b``)."""
-    return resolve_relative(current, record.level, record.module, is_package)
+    return resolve_relative(current, record.level, record.module, is_package, local)
 
 
-def binding(record: ImportRecord, current: str, is_package: bool) -> tuple[str, str] | None:
+def binding(record: ImportRecord, current: str, is_package: bool, local: Local | None = None) -> tuple[str, str] | None:
     """(local name, qualified name) the record binds; None for a star import (see ``star_module``)."""
-    base = base_module(record, current, is_package)
+    base = base_module(record, current, is_package, local)
     if record.name is None:  # import a.b [as c]
         if record.asname:
             return record.asname, base
-        top = base.split(".", 1)[0]
-        return top, top
+        top = record.module.split(".", 1)[0]
+        return top, (local(top) if local is not None else None) or top
     if record.name == "*":
         return None
     return record.asname or record.name, f"{base}.{record.name}" if base else record.name
 
 
-def star_module(record: ImportRecord, current: str, is_package: bool) -> str | None:
+def star_module(record: ImportRecord, current: str, is_package: bool, local: Local | None = None) -> str | None:
     """The module ``from m import *`` reads its names from; None for any other record."""
-    return base_module(record, current, is_package) if record.name == "*" else None
+    return base_module(record, current, is_package, local) if record.name == "*" else None
 
 
 def bindings(
-    records: Iterable[ImportRecord], current: str, is_package: bool, nested: bool = True
+    records: Iterable[ImportRecord], current: str, is_package: bool, nested: bool = True, local: Local | None = None
 ) -> tuple[dict[str, str], list[str]]:
     """(local name -> qualified name, star-imported modules in order) of ``records``, later bindings winning.
     ``nested=False``: only the module's own names (what other modules can import from it)."""
@@ -91,20 +103,22 @@ def bindings(
     for r in records:
         if r.nested and not nested:
             continue
-        b = binding(r, current, is_package)
+        b = binding(r, current, is_package, local)
         if b is not None:
             names[b[0]] = b[1]
         else:
-            star = star_module(r, current, is_package)
+            star = star_module(r, current, is_package, local)
             if star is not None and star not in stars:
                 stars.append(star)
     return names, stars
 
 
-def imported_modules(record: ImportRecord, current: str, is_package: bool) -> tuple[str, ...]:
+def imported_modules(
+    record: ImportRecord, current: str, is_package: bool, local: Local | None = None
+) -> tuple[str, ...]:
     """The modules a record may load, most specific first: ``import a.b`` -> ("a.b",); ``from m import x`` ->
     ("m.x", "m") (``x`` is a submodule or a name ``m`` defines); ``from m import *`` -> ("m",)."""
-    base = base_module(record, current, is_package)
+    base = base_module(record, current, is_package, local)
     if record.name is None or record.name == "*":
         return (base,) if base else ()
     sub = f"{base}.{record.name}" if base else record.name
@@ -122,12 +136,16 @@ def locate(name: str, exists: Callable[[str], bool]) -> str | None:
 
 
 def loaded_modules(
-    records: Iterable[ImportRecord], current: str, is_package: bool, exists: Callable[[str], bool]
+    records: Iterable[ImportRecord],
+    current: str,
+    is_package: bool,
+    exists: Callable[[str], bool],
+    local: Local | None = None,
 ) -> list[str]:
     """Modules (accepted by ``exists``) that ``records`` load, in order of first appearance, each once."""
     out: dict[str, None] = {}
     for r in records:
-        for name in imported_modules(r, current, is_package):
+        for name in imported_modules(r, current, is_package, local):
             hit = locate(name, exists)
             if hit is not None:
                 out.setdefault(hit, None)

@@ -255,7 +255,9 @@ class ModuleAnalysis:
         self.tree = tree
         self.project = project
         self.module_name = module_name
-        self.imports = collect_imports(tree, module_name, is_package)
+        self.imports = collect_imports(
+            tree, module_name, is_package, project.script_local(module_name) if project is not None else None
+        )
         self.undecorated: set[str] = set()  # functions a grad decorator is running undecorated right now
         self.ctx = Context(path)
         self.globals: dict[str, Value] = {}
