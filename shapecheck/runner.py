@@ -412,9 +412,77 @@ def _analyse_path(path: "Path | DocPart", display: str, project: "Project | None
 def run(
     files: list[Path], config: Config, jobs: int = 0, use_cache: bool = True, docs: list[Path] | None = None
 ) -> list[Finding]:
-    """Findings of ``files``, then of the examples in the documentation files ``docs`` (analysis/index/examples.py)."""
+    """Findings of ``files``, then of the examples in the documentation files ``docs`` (analysis/index/examples.py).
+    Each group of ``_groups`` is analysed as a run of its own."""
+    docs = docs or []
     with _collector_off():
-        return _run(files, config, jobs, use_cache, docs or [])
+        groups = _groups(files, docs)
+        if len(groups) == 1:
+            return _run(files, config, jobs, use_cache, docs)
+        found: dict[str, list[Finding]] = {}
+        for group_files, group_docs in groups:
+            for f in _run(group_files, config, jobs, use_cache, group_docs):
+                found.setdefault(f.path, []).append(f)
+        out: list[Finding] = []
+        for p in [*files, *docs]:
+            out.extend(found.pop(str(p), []))
+        for rest in found.values():
+            out.extend(rest)
+        return out
+
+
+def _groups(files: list[Path], docs: list[Path]) -> list[tuple[list[Path], list[Path]]]:
+    """The named files in groups whose modules have distinct names, each analysed as a run of its own (its own
+    project: the modules it imports are found from its own files' folders). Module names come from the folders
+    (``module_name_for``): two copies of a project, or several small projects without a pyproject.toml / .git, each
+    with its own ``model.py``, checked in one run, would otherwise share whichever ``model`` was found first. A folder
+    whose Python files name one module twice is split into its subfolders (recursively) and the files directly in
+    it; a folder without such a clash stays one group (the usual run: one project, or packages of distinct names)."""
+    from .analysis.index.project import module_name_for
+
+    names: dict[Path, str] = {}
+    for f in files:
+        try:
+            names[f] = module_name_for(f)[0]
+        except (OSError, ValueError, RuntimeError):
+            names[f] = ""
+
+    def clashes(items: list[Path]) -> bool:
+        seen: dict[str, Path] = {}
+        for f in items:
+            name = names.get(f)
+            if name:
+                other = seen.setdefault(name, f)
+                if other != f and other.resolve() != f.resolve():
+                    return True
+        return False
+
+    out: list[list[Path]] = []
+
+    def split(items: list[Path], depth: int) -> None:
+        if not clashes(items):
+            out.append(items)
+            return
+        here: list[Path] = []
+        below: dict[str, list[Path]] = {}
+        for p in items:
+            parts = p.resolve().parts
+            if len(parts) - 1 > depth:
+                below.setdefault(parts[depth], []).append(p)
+            else:
+                here.append(p)
+        if here:
+            out.append(here)
+        for sub in below.values():
+            split(sub, depth + 1)
+
+    everything = [*files, *docs]
+    if not everything:
+        return [(files, docs)]
+    common = os.path.commonpath([str(p.resolve().parent) for p in everything])
+    split(everything, len(Path(common).parts))
+    doc_set = set(docs)
+    return [([p for p in g if p not in doc_set], [p for p in g if p in doc_set]) for g in out]
 
 
 def _run(files: list[Path], config: Config, jobs: int, use_cache: bool, docs: list[Path]) -> list[Finding]:

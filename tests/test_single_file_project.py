@@ -272,3 +272,54 @@ def test_sibling_example_folders_each_import_their_own_model(tmp_path: Path) -> 
         timeout=120,
     )
     assert _codes_by_file(flake8.stdout.splitlines()) == want, flake8.stdout + flake8.stderr
+
+
+def test_copies_of_a_project_without_markers_checked_in_one_run(tmp_path: Path) -> None:
+    """Two small projects without pyproject.toml or .git (``one/`` and ``two/``: the bug and the fix of a case, say),
+    each with its own ``model.py`` and a package of the same name, checked in one run: each is analysed with its own
+    modules (runner._groups), as when it is checked alone."""
+    for name, width in (("one", 8), ("two", 16)):
+        d = tmp_path / name
+        (d / "pkg").mkdir(parents=True)
+        (d / "pkg" / "__init__.py").write_text("from .model import Net\n")
+        (d / "pkg" / "model.py").write_text(MODEL.format(width=width))
+        (d / "train.py").write_text(SCRIPT.format(width=width).replace("from model", "from pkg"))
+    (tmp_path / "two" / "bad.py").write_text(SCRIPT.format(width=8).replace("from model", "from pkg"))
+    for script, fails in (("one/train.py", False), ("two/train.py", False), ("two/bad.py", True)):
+        path = tmp_path / script
+        ran = subprocess.run([sys.executable, path.name], cwd=path.parent, capture_output=True, text=True, timeout=300)
+        assert (ran.returncode != 0) == fails, ran.stderr
+    alone = subprocess.run(
+        [sys.executable, "-m", "shapecheck", "check", "two"],
+        cwd=tmp_path,
+        env=_env(),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    want = {("bad.py", 5, "SHP204")}
+    assert _codes_by_file(alone.stdout.splitlines()) == want, alone.stdout + alone.stderr
+    for jobs in ("1", "2"):
+        both = subprocess.run(
+            [sys.executable, "-m", "shapecheck", "check", "-j", jobs, "."],
+            cwd=tmp_path,
+            env=_env(),
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        assert both.stdout == alone.stdout.replace("two/bad.py", str(Path("two") / "bad.py")), both.stdout
+
+
+def test_groups_split_only_where_module_names_clash(tmp_path: Path) -> None:
+    from shapecheck.runner import _groups
+
+    for rel in ("a/model.py", "a/tests/test_model.py", "b/model.py", "b/train.py", "c/other.py", "top.py"):
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text("")
+    files = sorted(tmp_path.rglob("*.py"))
+    groups = sorted(sorted(str(f.relative_to(tmp_path)) for f in g) for g, _ in _groups(files, []))
+    # a/ and b/ each hold a model.py: the folder above is split; a/ (with its tests/) stays whole
+    assert groups == [["a/model.py", "a/tests/test_model.py"], ["b/model.py", "b/train.py"], ["c/other.py"], ["top.py"]]
+    one = [f for f in files if not f.is_relative_to(tmp_path / "b")]
+    assert len(_groups(one, [])) == 1
