@@ -262,7 +262,27 @@ def _replay_framework(w: Witness, replay: Replay) -> None:
         replay.add("numpy", *_run(lambda: np.linalg.solve(a, np.zeros(b_shape))))
         return
 
+    if op == "eqx.nn.Embedding":
+        import importlib
+
+        try:  # (through importlib: equinox is optional, and not a test dependency)
+            eqx = importlib.import_module("equinox")
+            jax: Any = importlib.import_module("jax")
+        except ImportError:
+            replay.add("equinox", None, "equinox is not installed")
+            return
+        if not _small(w):
+            replay.add("equinox", None, "arrays this large are not materialised")
+            return
+        n, d = (int(witness_get(w, k) or 1) for k in ("num_embeddings", "embedding_size"))
+        table = eqx.nn.Embedding(n, d, key=jax.random.PRNGKey(0))
+        shape = tuple(int(x) for x in w.input_shapes[0])
+        replay.add("equinox", *_run(lambda: table(jax.numpy.zeros(shape, dtype=jax.numpy.int32))))
+        return
+
     def go() -> Any:
+        if op == "array.new":  # torch refuses a negative size in every constructor (numpy and jax do as well)
+            return torch.empty(tuple(int(x) for x in witness_get(w, "shape", ())), device="meta")
         if op == "matmul":
             return torch.matmul(xs[0], xs[1])
         if op == "nn.MultiheadAttention.mask":  # real (small) inputs: the checks run before any product

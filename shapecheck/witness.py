@@ -64,6 +64,8 @@ FRAMEWORK_OPS = frozenset(
         "gather",
         "index_add",
         "vmap",
+        "array.new",
+        "eqx.nn.Embedding",
     }
 )
 
@@ -552,6 +554,12 @@ def concrete_failure(w: Witness) -> str | None:
         ka, kb = (int(x) for x in witness_get(w, "axes", (0, 0)))
         na, nb = shapes[0][ka], shapes[1][kb]
         return None if na == nb else f"the mapped axes have {na} and {nb}"
+    if op == "array.new":  # an array constructor given its shape (no input): every size must be non-negative
+        made = [int(x) for x in witness_get(w, "shape", ())]
+        bad = [i for i, x in enumerate(made) if x < 0]
+        return f"axis {bad[0]} has the negative size {made[bad[0]]}" if bad else None
+    if op == "eqx.nn.Embedding":  # equinox looks up one scalar index
+        return f"an array of shape {shapes[0]} is not a scalar index" if shapes and shapes[0] else None
     if op == "split":
         sizes = [int(x) for x in witness_get(w, "sizes", ())]
         dim = int(witness_get(w, "dim", 0))

@@ -62,7 +62,8 @@ def test_every_fixture_finding_is_confirmed(tmp_path: Path) -> None:
             continue
         w = f["witness"]
         # a constructor that rejects its own sizes (nn.GroupNorm(8, 12)) fails before any input exists
-        has_input = w["input_shapes"] or w["op"] == "layer.arguments"
+        # (and so does an array constructor given a negative size)
+        has_input = w["input_shapes"] or w["op"] in ("layer.arguments", "array.new")
         # sizes are whole numbers; a 0 comes only from the code itself (an empty slice), never from a chosen size
         assert has_input and all(isinstance(x, int) and x >= 0 for s in w["input_shapes"] for x in s), where
         if f.get("verified") is not True:
@@ -142,6 +143,8 @@ def test_wrong_symbolic_claim_is_caught_downgraded_and_counted() -> None:
         Witness((), "annotation", None, ((3, 3),), (), (("dims", "n n"), ("params", (("x", "n n"),)))),
         Witness((), "einsum", "b n d, b m d -> b n m", ((2, 3, 4), (2, 5, 4))),
         Witness((), "unpack", "b *", ((2, 7),), (), (("packed_shapes", ((3,), (4,))),)),
+        Witness((), "array.new", None, (), (), (("shape", (2, 0, 3)), ("name", "zeros"))),  # an empty axis is a size
+        Witness((), "eqx.nn.Embedding", None, ((),), (), (("num_embeddings", 4), ("embedding_size", 2))),  # a scalar
     ],
 )
 def test_operations_that_succeed_are_not_confirmed(witness: Witness) -> None:

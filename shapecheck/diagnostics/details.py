@@ -781,7 +781,8 @@ class PaddingMask(Detail):
 @dataclass(frozen=True)
 class LayerInput(Detail):
     """A layer given an input it cannot take: the layer's class and parameter (``param`` empty: ``value`` is the
-    layer's positional shape, LayerNorm), what was found (``found``: "last-axis" | "channels" | "shape") and its size;
+    layer's positional shape, LayerNorm), what was found (``found``: "last-axis" | "channels" | "shape" | "scalar", an
+    equinox Embedding given an array of indices) and its size;
     ``input``: the input's shape when shown; ``sequential``: the input is the previous layer's output."""
 
     code, kind = "SHP204", "layer-input"
@@ -795,6 +796,11 @@ class LayerInput(Detail):
     exact: bool = False  # an equinox layer: one example, x.shape must be the layer's shape
 
     def render(self) -> str:
+        if self.found == "scalar":
+            return (
+                f"{self.layer} takes one scalar index, not an array of shape {_shape(self.input or ())} "
+                "(jax.vmap the layer over the indices)"
+            )
         if self.exact and len(self.input or ()) != len(self.value):
             return (
                 f"{self.layer}({', '.join(map(str, self.value))}) takes one example of exactly that shape, not "
@@ -853,6 +859,19 @@ class ReshapeElements(Detail):
             target = "(" + ", ".join("-1" if i in self.unknown else str(s) for i, s in enumerate(self.target)) + ")"
             return head + f"{target}: {self.total} is not divisible by {self.known}"
         return head + f"{_shape(self.target)} ({self.target_total} elements)"
+
+
+@dataclass(frozen=True)
+class NegativeSize(Detail):
+    """An array constructor (zeros, ones, empty, full, rand, randn, random samplers) given a negative size: torch,
+    numpy and jax all raise, whatever the other sizes."""
+
+    code, kind = "SHP204", "negative-size"
+    shape: Shape
+    axis: int
+
+    def render(self) -> str:
+        return f"cannot make an array of shape {_shape(self.shape)}: axis {self.axis} has the negative size {self.shape[self.axis]}"
 
 
 @dataclass(frozen=True)

@@ -1309,6 +1309,23 @@ class Embedding(LayerKind):
         if x.shape is None:
             return x.with_shape(None)
         d = layer.param("d")
+        if layer.param("lib") == "equinox" and x.shape:
+            # eqx.nn.Embedding looks up one scalar index (it raises "should be called with a scalar index" for any
+            # array of indices): a sequence of ids goes through jax.vmap
+            cx.ctx.report(
+                report_node,
+                "SHP204",
+                {"op": "eqx.nn.Embedding", "detail": D.LayerInput("Embedding", "", (), "scalar", None, x.shape)},
+                cx.origins([x]),
+                spec=OpSpec(
+                    "eqx.nn.Embedding",
+                    None,
+                    (x.shape,),
+                    (),
+                    (("num_embeddings", layer.param("n")), ("embedding_size", d)),
+                ),
+            )
+            return x.with_shape(None)
         return TensorV(x.shape + (d if d is not None else cx.fresh("d"),), None, x.framework)
 
 
@@ -1590,7 +1607,11 @@ def jax_layer(cx: OpContext, node: cst.Call, qual: str, args: list[Value], kwarg
     if name == "MLP":
         return LayerV("Linear", (("in", size(0, "in_size")), ("out", size(1, "out_size")), ("lib", "equinox")), node)
     if name == "Embedding" and "weight" not in kwargs:
-        return LayerV("Embedding", (("n", size(0, "num_embeddings")), ("d", size(1, "embedding_size"))), node)
+        return LayerV(
+            "Embedding",
+            (("n", size(0, "num_embeddings")), ("d", size(1, "embedding_size")), ("lib", "equinox")),
+            node,
+        )
     if name in ("Conv1d", "Conv2d", "Conv3d"):
         return layer(cx, node, name, args, {k: v for k, v in kwargs.items() if k != "key"})
     if name in ("LayerNorm", "RMSNorm"):

@@ -1434,8 +1434,28 @@ def _sized(cx: OpContext, node: cst.Call, name: str, shape_args: list[Value], dt
         if isinstance(v, IntV) and (v.size.as_int() is None or v.size.as_int() >= 0):  # type: ignore[operator]
             sizes.append(v.size)
         else:
+            _negative_size(cx, node, name, vals)
             return TensorV(None, dtype, fw)
     return TensorV(tuple(sizes), dtype, fw, None, cx.origin(node, f"{name}(...)"))
+
+
+def _negative_size(cx: OpContext, node: cst.Call, name: str, vals: list[Value]) -> None:
+    """A size that is a known negative int (``jnp.zeros((1, (80 - 1280) // 8))``): torch, numpy and jax raise whatever
+    the other sizes are. Sizes taken for ints only because nothing says otherwise decide nothing."""
+    if not all(isinstance(v, IntV) and not v.assumed for v in vals):
+        return
+    ints = [v.size for v in vals if isinstance(v, IntV)]
+    axis = next((i for i, s in enumerate(ints) if (s.as_int() or 0) < 0), None)
+    if axis is None:
+        return
+    # the negative sizes are known ints (kept as ints in the spec: a witness makes only the symbolic ones concrete)
+    shape = tuple(s.as_int() if (s.as_int() or 0) < 0 else s for s in ints)
+    cx.ctx.report(
+        node,
+        "SHP204",
+        {"op": name, "detail": D.NegativeSize(tuple(ints), axis)},
+        spec=OpSpec("array.new", None, (), (), (("shape", shape), ("name", name))),
+    )
 
 
 def random_sized(
