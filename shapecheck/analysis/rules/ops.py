@@ -1441,11 +1441,13 @@ def _sized(cx: OpContext, node: cst.Call, name: str, shape_args: list[Value], dt
 
 def _negative_size(cx: OpContext, node: cst.Call, name: str, vals: list[Value]) -> None:
     """A size that is a known negative int (``jnp.zeros((1, (80 - 1280) // 8))``): torch, numpy and jax raise whatever
-    the other sizes are. Sizes taken for ints only because nothing says otherwise decide nothing."""
+    the other sizes are. Sizes taken for ints only because nothing says otherwise decide nothing, and neither does
+    -1 itself: the "not set yet" default of config fields (``d_vocab: int = -1``), which a constructor the analysis
+    did not follow all the way replaces before any array is made."""
     if not all(isinstance(v, IntV) and not v.assumed for v in vals):
         return
     ints = [v.size for v in vals if isinstance(v, IntV)]
-    axis = next((i for i, s in enumerate(ints) if (s.as_int() or 0) < 0), None)
+    axis = next((i for i, s in enumerate(ints) if (s.as_int() or 0) < -1), None)
     if axis is None:
         return
     # the negative sizes are known ints (kept as ints in the spec: a witness makes only the symbolic ones concrete)
