@@ -822,6 +822,8 @@ class ModuleAnalysis:
             key = _local_object_key(interp, node, held or bound_self)
             if (key is not None or _on_new_object(node, bound_self)) and objects.sets_own_attrs(self, fi, bound_self):
                 return self.call_on_local_object(interp, node, fi, bound, bound_self, key, held)
+            if key is None and _on_own_self(interp, node, bound_self) and objects.sets_own_attrs(self, fi, bound_self):
+                return self.call_on_local_object(interp, node, fi, bound, bound_self, None, held, own_self=True)
         if fi.return_ann is not None:
             mark = counter_mark()
             declared = self.shapes.declared_return(fi, ret_memo)
@@ -1112,6 +1114,7 @@ class ModuleAnalysis:
         obj: ObjV,
         key: str | None,
         held: ObjV | None = None,
+        own_self: bool = False,
     ) -> Value:
         """``builder(stem, block_args)`` / ``builder.build(...)`` on a helper object (a plain class) a local variable
         holds: the method runs with the object's attributes as ``self.x`` and what it assigns to them is the
@@ -1119,7 +1122,9 @@ class ModuleAnalysis:
         was just built by the call's own receiver (``KMeans(k).fit(x)``), no variable holds it. A method that
         returns ``self`` returns the object with what it assigned. ``held``: the object the variable holds when
         ``obj`` is it with its constructor's values (ObjV.fresh); those the method does not assign stay constructor
-        values."""
+        values. ``own_self``: ``self.method(...)`` inside a method run for a concrete object (``fit`` calling
+        ``self._init_params()`` then ``self._m_step()``): the callee starts from the caller's ``self.x`` values and
+        what it assigns is the caller's ``self.x`` afterwards."""
         depth = interp.frame.depth
         state = function_state(fi)
         if state.analysing or depth >= MAX_INLINE_DEPTH or fi.has_unknown_decorators:
@@ -1131,16 +1136,23 @@ class ModuleAnalysis:
         saved = callee_ctx.inline_findings
         callee_ctx.inline_findings = []
         state.analysing = True
+        self_vars = {f"self.{k}": v for k, v in obj.attrs}
+        if own_self:
+            self_vars.update((k, v) for k, v in interp.scope.vars.items() if k.startswith("self."))
         try:
-            scope = fi.module.run_function(
-                fi, bound, obj, depth=depth + 1, self_vars={f"self.{k}": v for k, v in obj.attrs}, building=True
-            )
+            scope = fi.module.run_function(fi, bound, obj, depth=depth + 1, self_vars=self_vars, building=True)
         finally:
             state.analysing = False
             inner = callee_ctx.inline_findings
             callee_ctx.inline_findings = saved
             callee_ctx.suppress_depth -= 1
         self.report_inner(node, fi.module, f"{fi.name}()", inner)
+        if own_self:
+            for k, v in scope.vars.items():
+                if k.startswith("self.") and self_vars.get(k) is not v:
+                    interp.scope.vars[k] = v
+            rets = [v for _, v in scope.returns]
+            return rets[0] if len(rets) == 1 else UNKNOWN
         base = held or obj
         attrs = dict(base.attrs)
         fresh = dict(base.fresh)
@@ -2572,6 +2584,19 @@ def _local_object_key(interp: Interpreter, node: cst.CSTNode, obj: ObjV) -> str 
     if any(k != base.value and (v is obj or _holds(v, obj, 3)) for k, v in interp.scope.vars.items()):
         return None
     return base.value
+
+
+def _on_own_self(interp: Interpreter, node: cst.CSTNode, obj: ObjV) -> bool:
+    """Is ``node`` ``self.method(...)`` in a method (not a constructor) run for the concrete object ``obj``?"""
+    if interp.frame.building or interp.frame.cls_key is None or not isinstance(node, cst.Call):
+        return False
+    func = node.func
+    return (
+        type(func) is cst.Attribute
+        and type(func.value) is cst.Name
+        and func.value.value == "self"
+        and interp.scope.vars.get("self") is obj
+    )
 
 
 def _on_new_object(node: cst.CSTNode, obj: ObjV) -> bool:
