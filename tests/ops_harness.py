@@ -1074,6 +1074,14 @@ def torch_generators(fw: Framework) -> dict[str, Gen]:
 
     g["construct:window"] = window
 
+    def fft(r: random.Random, pick: str = "") -> Case:
+        s = rand_shape(r, 1, 3)
+        n = "" if r.random() < 0.5 else f", n={r.randint(1, 9)}" if r.random() < 0.7 else f", {r.randint(1, 9)}"
+        dim = "" if r.random() < 0.4 else f", dim={r.randint(-len(s), len(s) - 1)}"
+        return _maybe_index(r, Case(f"fft:{pick}", fw.name, [f"x = {fw.tensor(s)}"], f"torch.fft.{pick}(x{n}{dim})"))
+
+    _each(g, "fft", fft, ["fft", "ifft", "rfft", "irfft"])
+
     def tensor_class(r: random.Random) -> Case:
         s = rand_shape(r, 1, 3)
         as_tuple = r.random() < 0.2
@@ -1525,6 +1533,41 @@ def numpy_generators(fw: Framework) -> dict[str, Gen]:
         return _maybe_index(r, Case(f"construct:{name}", fw.name, [], f"np.{name}({args})"))
 
     g["construct:np_window"] = window
+
+    def sliding_window(r: random.Random) -> Case:
+        s = rand_shape(r, 1, 3)
+        form = r.choice(("int", "all", "axis", "axes", "repeat"))
+        a = r.randrange(len(s))
+        win = [r.randint(1, x + 1) for x in s]  # a window one larger than its axis: numpy raises
+        if form == "int":
+            args = str(win[0])
+        elif form == "all":
+            args = shape_src(tuple(win))
+        elif form == "axis":
+            args = f"{win[a]}, axis={a - len(s) if r.random() < 0.3 else a}"
+        elif form == "axes":
+            args = f"({win[a]}, {win[0]}), axis=({a}, 0)"
+        else:
+            args = f"({max(1, win[a] // 2)}, {max(1, win[a] // 2)}), axis=({a}, {a})"
+        expr = f"np.lib.stride_tricks.sliding_window_view(x, {args})"
+        return _maybe_index(r, Case("stride:sliding_window_view", fw.name, [f"x = {fw.tensor(s)}"], expr))
+
+    g["stride:sliding_window_view"] = sliding_window
+
+    def fft(r: random.Random, pick: str = "") -> Case:
+        s = rand_shape(r, 1, 3)
+        n = "" if r.random() < 0.5 else f", n={r.randint(1, 9)}" if r.random() < 0.7 else f", {r.randint(1, 9)}"
+        axis = "" if r.random() < 0.4 else f", axis={r.randint(-len(s), len(s) - 1)}"
+        return _maybe_index(r, Case(f"fft:{pick}", fw.name, [f"x = {fw.tensor(s)}"], f"np.fft.{pick}(x{n}{axis})"))
+
+    _each(g, "fft", fft, ["fft", "ifft", "rfft", "irfft"])
+
+    def fftfreq(r: random.Random, pick: str = "") -> Case:
+        n = r.randint(1, 9)
+        d = "" if r.random() < 0.5 else ", 0.5"
+        return _maybe_index(r, Case(f"construct:{pick}", fw.name, [], f"np.fft.{pick}({n}{d})"))
+
+    _each(g, "construct", fftfreq, ["fftfreq", "rfftfreq"])
 
     def pad(r: random.Random) -> Case:
         s = rand_shape(r, 1, 3)

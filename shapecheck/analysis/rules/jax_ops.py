@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from ...sizes import Size
+from ...sizes import Size, Truth, greater_equal
 from typing import TYPE_CHECKING
 
 from ..interpret.values import UNKNOWN, FloatV, IntV, LayerV, NoneV, SeqV, StrV, TensorV, Value
@@ -376,3 +376,107 @@ def _np_pad(
     if t.shape is None or rows is None or any(s.as_int() is not None and s.as_int() < 0 for r in rows for s in r):  # type: ignore[operator]
         return t.with_shape(None)
     return t.with_shape(tuple(s + b + a for s, (b, a) in zip(t.shape, rows)), origin=cx.origin(node, "pad(...)"))
+
+
+@FUNCTIONS.register("numpy.lib.stride_tricks.sliding_window_view")
+def _sliding_window_view(
+    cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]
+) -> Value | None:
+    """``sliding_window_view(x, window_shape, axis=None)``: each windowed axis of size n becomes n - w + 1 (axes may
+    repeat: each window shrinks what is left), and the window's sizes are appended. Without ``axis`` the window has
+    one size per axis of ``x``. Known only when every window size is known and no larger than its axis (numpy
+    raises otherwise, which is left to the run)."""
+    x = args[0] if args else kwargs.get("x")
+    if not isinstance(x, TensorV):
+        return None
+    if x.shape is None or set(kwargs) - {"x", "window_shape", "axis", "subok", "writeable"}:
+        return x.with_shape(None)
+    win = args[1] if len(args) > 1 else kwargs.get("window_shape", UNKNOWN)
+    axis = args[2] if len(args) > 2 else kwargs.get("axis", NoneV())
+    items = list(win.items) if isinstance(win, SeqV) and win.kind in ("tuple", "list", "shape") else [win]
+    if not all(isinstance(w, IntV) and not w.assumed for w in items):
+        return x.with_shape(None)
+    sizes = [w.size for w in items if isinstance(w, IntV)]
+    rank = len(x.shape)
+    if isinstance(axis, NoneV):
+        axes: list[int] | None = list(range(rank)) if len(sizes) == rank else None
+    else:
+        given = [_int(a) for a in (axis.items if isinstance(axis, SeqV) else (axis,))]
+        axes = [a % rank for a in given if a is not None and -rank <= a < rank]
+        if len(axes) != len(given):
+            axes = None
+    if axes is None or len(axes) != len(sizes) or any((w.as_int() or 1) < 1 for w in sizes):
+        return x.with_shape(None)
+    out = list(x.shape)
+    for a, w in zip(axes, sizes):
+        if greater_equal(out[a], w) is not Truth.TRUE:
+            return x.with_shape(None)
+        out[a] = out[a] - w + 1
+    return x.with_shape(tuple(out) + tuple(sizes), origin=cx.origin(node, "sliding_window_view(...)"))
+
+
+_FFT_NAMES = ("fft", "ifft", "rfft", "irfft")
+
+
+def _half(s: Size) -> Size | None:
+    """``s // 2`` as a size (one symbol per expression when ``s`` is symbolic and odd or unknown parity)."""
+    from ..interpret.interpreter import _int_arith
+
+    v = _int_arith(IntV(s), cst.FloorDivide(), IntV(Size.const(2)))
+    return v.size if isinstance(v, IntV) else None
+
+
+@FUNCTIONS.register(*(f"{m}.{n}" for m in ("numpy.fft", "jax.numpy.fft", "torch.fft") for n in _FFT_NAMES))
+def _fft(
+    cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]
+) -> Value | None:
+    """One-dimensional FFTs over one axis (``axis``; torch: ``dim``; default the last), the input cropped or
+    zero-padded to ``n`` points when given: fft/ifft give n (default: the axis's size) complex points, rfft
+    n // 2 + 1, irfft n real points (default 2 * (m - 1) for an axis of m >= 2). Unknown when anything read is."""
+    name = qual.rsplit(".", 1)[-1]
+    torch = qual.startswith("torch.")
+    x = args[0] if args else kwargs.get("input" if torch else "a")
+    if not isinstance(x, TensorV):
+        return None
+    axis_kw = "dim" if torch else "axis"
+    if x.shape is None or not x.shape or set(kwargs) - {"input" if torch else "a", "n", axis_kw, "norm", "out"}:
+        return x.with_shape(None).with_dtype(None)
+    n_v = args[1] if len(args) > 1 else kwargs.get("n", NoneV())
+    axis_v = args[2] if len(args) > 2 else kwargs.get(axis_kw, IntV(Size.const(-1)))
+    d = _int(axis_v)
+    at = _norm_dim(d, len(x.shape)) if d is not None else None
+    if at is None or not (isinstance(n_v, NoneV) or (isinstance(n_v, IntV) and not n_v.assumed)):
+        return x.with_shape(None).with_dtype(None)
+    m = x.shape[at]
+    n = n_v.size if isinstance(n_v, IntV) else None
+    if n is not None and (n.as_int() or 1) < 1:
+        return x.with_shape(None).with_dtype(None)
+    if name == "rfft":
+        half = _half(n if n is not None else m)
+        if half is None:
+            return x.with_shape(None).with_dtype(None)
+        size = half + 1
+    elif name == "irfft":
+        if n is None and greater_equal(m, 2) is not Truth.TRUE:
+            return x.with_shape(None).with_dtype(None)
+        size = n if n is not None else (m - 1) * 2
+    else:
+        size = n if n is not None else m
+    out = x.shape[:at] + (size,) + x.shape[at + 1 :]
+    return x.with_shape(out, origin=cx.origin(node, f"{name}(...)")).with_dtype(None)
+
+
+@FUNCTIONS.register(*(f"{m}.{n}" for m in ("numpy.fft", "jax.numpy.fft") for n in ("fftfreq", "rfftfreq")))
+def _fftfreq(
+    cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]
+) -> Value | None:
+    """``fftfreq(n, d=1.0)``: n sample frequencies; ``rfftfreq(n)``: n // 2 + 1."""
+    n_v = args[0] if args else kwargs.get("n")
+    if not isinstance(n_v, IntV) or n_v.assumed or (n_v.size.as_int() or 1) < 1:
+        return None
+    half = _half(n_v.size)
+    if half is None:
+        return None
+    size = half + 1 if qual.endswith("rfftfreq") else n_v.size
+    dtype = "float64" if qual.startswith("numpy.") else "float32"
+    return TensorV((size,), dtype, fw, None, cx.origin(node, f"{qual.rsplit('.', 1)[-1]}(...)"))

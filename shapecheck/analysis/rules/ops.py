@@ -973,11 +973,37 @@ def _like(
     return args[0].with_dtype(_dtype_kw(kwargs)) if "dtype" in kwargs else args[0]
 
 
-@FUNCTIONS.register("cat", "concatenate", "concat", "stack", "hstack", "vstack")
+@FUNCTIONS.register("cat", "concatenate", "concat", "stack")
 def _concat(
     cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]
 ) -> Value | None:
     return concat(cx, node, qual.rsplit(".", 1)[-1], fw, args, kwargs)
+
+
+@FUNCTIONS.register("hstack", "vstack")
+def _hv_stack(
+    cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]
+) -> Value | None:
+    """``hstack(xs)``: 0-d pieces become (1,); joined along axis 0 when the first piece is 1-d, else along axis 1.
+    ``vstack(xs)``: pieces made at least 2-d (0-d: (1, 1), (n,): (1, n)), joined along axis 0. numpy, jax and
+    torch alike."""
+    name = qual.rsplit(".", 1)[-1]
+    seq = args[0] if len(args) == 1 and not (set(kwargs) - {"dtype", "casting"}) else None
+    if not isinstance(seq, SeqV) or seq.kind not in ("list", "tuple") or not seq.items:
+        return TensorV(None, None, fw)
+    pieces: list[TensorV] = []
+    for t in seq.items:
+        if not isinstance(t, TensorV) or t.shape is None or t.alts:
+            return TensorV(None, None, fw)
+        one, shape = Size.const(1), t.shape
+        if name == "hstack" and not shape:
+            t = t.with_shape((one,))
+        elif name == "vstack" and len(shape) < 2:
+            t = t.with_shape((one, shape[0] if shape else one))
+        pieces.append(t)
+    first = pieces[0].shape or ()
+    axis = 1 if name == "hstack" and len(first) != 1 else 0
+    return concat(cx, node, name, fw, [SeqV(tuple(pieces), "list"), IntV(Size.const(axis))], {})
 
 
 @FUNCTIONS.register("column_stack")
@@ -1502,7 +1528,7 @@ def concat(cx: OpContext, node: cst.Call, name: str, fw: str, args: list[Value],
     ts = [t for t in seq.items if isinstance(t, TensorV)]
     dtype = ts[0].dtype if all(t.dtype == ts[0].dtype for t in ts) else None
     d = _ints([dim_v])
-    if d is None or any(t.shape is None for t in ts) or name in ("hstack", "vstack"):
+    if d is None or any(t.shape is None for t in ts):
         return TensorV(None, dtype, fw)
     stack = name == "stack"
     if fw == "torch" and not stack and len({len(t.shape) for t in ts if t.shape is not None}) > 1:
