@@ -89,3 +89,19 @@ def test_sarif_and_cache_carry_the_fields() -> None:
     assert result["properties"]["fields"] == want
     back: Finding = _finding_from_cache(json.loads(json.dumps(_finding_to_cache(f))))
     assert back.message == f.message and back.fields_json() == want
+
+
+def test_notes_name_the_op_that_made_the_shape() -> None:
+    """An operand's note names where its shape was made: the op that last changed it (``unsqueeze``) or the layer
+    that re-created it (a norm), not the tensor it was made from (issue 12: heldout8 01, 08, 12)."""
+    src = HEADER + (
+        "import torch.nn as nn\n\n"
+        "ids = torch.randint(0, 9, (3, 12))\n"
+        "m = ids.unsqueeze(1)\n"
+        "m.expand(3, 12, 32)\n"
+        "norm, fc = nn.LayerNorm(32), nn.Linear(16, 8)\n"
+        "fc(norm(torch.randn(2, 16, 32)))\n"
+    )
+    first, second = sorted((f for f in check_source(src, "t.py", Config()) if f.code == "SHP204"), key=lambda f: f.line)
+    assert first.notes == ("operand #0: shape (3, 1, 12) from unsqueeze(...) at t.py:8",)
+    assert second.notes == ("operand #0: shape (2, 16, 32) from the LayerNorm layer at t.py:11",)

@@ -1020,14 +1020,16 @@ class Interpreter:
 
     @_expression(cst.Dict)
     def _dict(self, node: cst.Dict) -> Value:
-        entries: list[tuple[str, Value]] | None = []
+        """A dict display: string keys (``**d`` of a known string-keyed dict merges its entries, later keys winning
+        as in Python: ``{**PRESETS[name], **overrides}``) or int keys; anything else is unknown."""
+        entries: dict[str, Value] | None = {}
         ints: list[tuple[int, Value]] | None = []
         for el in node.elements:
             if isinstance(el, cst.DictElement):
                 k = self.eval(el.key)
                 v = self.eval(el.value)
                 if isinstance(k, StrV) and entries is not None:
-                    entries.append((k.value, v))
+                    entries[k.value] = v
                 else:
                     entries = None
                 n = k.size.as_int() if isinstance(k, IntV) and not k.assumed else None
@@ -1036,11 +1038,15 @@ class Interpreter:
                 else:
                     ints = None
             else:
-                self.eval(el.value)
-                entries = ints = None
+                merged = self.eval(el.value)
+                ints = None
+                if isinstance(merged, DictV) and merged.kind == "dict" and entries is not None:
+                    entries.update(merged.items)
+                else:
+                    entries = None
         if ints:
             return IntDictV(tuple(ints))
-        return DictV(tuple(entries)) if entries is not None else UNKNOWN
+        return DictV(tuple(entries.items())) if entries is not None else UNKNOWN
 
     @_expression(cst.DictComp)
     def _dict_comp(self, node: cst.DictComp) -> Value:

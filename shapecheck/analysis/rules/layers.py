@@ -85,19 +85,23 @@ def apply_layer(
     if layer.kind == "TransposedConv" and (len(args) > 1 or kwargs):  # up(x, output_size=...): sizes it chooses
         layer = LayerV(layer.kind, tuple((k, None if k == "k" else v) for k, v in layer.params), layer.line_node)
     out = rule(cx, interp, node, report_node, layer, x)
-    # a shape the layer changed was made here, not where its input was: notes name the layer's call
+    # a shape the layer made (changed, or re-created from its own sizes: a norm layer, a Linear(d, d)) was made
+    # here, not where its input was: notes name the layer's call. An activation or dropout passes its input on.
     name = layer.param("name")
     shown = name if isinstance(name, str) else layer.kind.split(":")[-1].removeprefix("Flax")  # fw:FlaxConv: Conv
-    return _made_here(out, x, cx.origin(node, f"the {shown} layer"), 0)
+    return _made_here(out, x, cx.origin(node, f"the {shown} layer"), 0, layer.kind not in _PASS_ON)
 
 
-def _made_here(v: Value, x: TensorV, origin: object, depth: int) -> Value:
+_PASS_ON = frozenset({"Elementwise", "Sequential"})  # a chain's own layers name themselves
+
+
+def _made_here(v: Value, x: TensorV, origin: object, depth: int, remade: bool = False) -> Value:
     if isinstance(v, TensorV):
-        if v.origin is x.origin and v.shape is not None and v.shape != x.shape:
+        if v.origin is x.origin and v.shape is not None and (remade or v.shape != x.shape):
             return v.with_shape(v.shape, v.axes, origin)
         return v
     if isinstance(v, SeqV) and depth < 2:
-        return SeqV(tuple(_made_here(i, x, origin, depth + 1) for i in v.items), v.kind)
+        return SeqV(tuple(_made_here(i, x, origin, depth + 1, remade) for i in v.items), v.kind)
     return v
 
 

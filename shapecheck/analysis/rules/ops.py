@@ -15,7 +15,7 @@ import libcst as cst
 
 from ...diagnostics import details as D
 from ...sizes import Size, Truth, equal, product
-from ..interpret.context import OpSpec
+from ..interpret.context import MadeUp, OpSpec
 from .shapes_bridge import shape_text
 from ..interpret.values import (
     UNKNOWN,
@@ -335,9 +335,32 @@ def apply_op(
     cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value], method: bool
 ) -> Value:
     """Shared by ``x.op(...)`` and ``torch.op(x, ...)`` (``args`` exclude the tensor itself)."""
-    out = _dispatch_method(cx, node, name, t, args, kwargs, method)
+    out = _made_by(cx, node, name, t, _dispatch_method(cx, node, name, t, args, kwargs, method))
     if t.framework == "jax" and isinstance(out, TensorV) and out.dtype in _X64 and out.dtype != t.dtype:
         return out.with_dtype(None)  # jax makes 64-bit dtypes 32-bit unless jax_enable_x64 is set
+    return out
+
+
+def _made_by(cx: OpContext, node: cst.Call, name: str, t: TensorV, out: Value) -> Value:
+    """An op that changed its input's shape (``x.unsqueeze(1)``, ``q.view(b, n, h, d)``, the parts of ``x.split``)
+    made the shape it returns: notes name it, not where its input was made (as reductions and layers do already).
+    A shape made up from an einops pattern stays made up (it is not evidence)."""
+    if t.origin is None or t.shape is None or isinstance(t.origin, MadeUp):
+        return out
+    if isinstance(out, TensorV):
+        if out.origin is t.origin and out.shape is not None and out.shape != t.shape:
+            return out.with_shape(out.shape, out.axes, cx.origin(node, f"{name}(...)"))
+    elif isinstance(out, SeqV) and any(isinstance(i, TensorV) and i.origin is t.origin for i in out.items):
+        made = cx.origin(node, f"{name}(...)")
+        return SeqV(
+            tuple(
+                i.with_shape(i.shape, i.axes, made)
+                if isinstance(i, TensorV) and i.origin is t.origin and i.shape is not None and i.shape != t.shape
+                else i
+                for i in out.items
+            ),
+            out.kind,
+        )
     return out
 
 
