@@ -355,6 +355,8 @@ def _replay_framework(w: Witness, replay: Replay) -> None:
             return layer(xs[0])
         if op == "nn.Conv":
             return _conv(torch, w, xs[0])
+        if op == "nn.PixelShuffle":
+            return getattr(torch.nn, str(witness_get(w, "name")))(int(witness_get(w, "r")))(xs[0])
         if op == "nn.GroupNorm":
             return torch.nn.GroupNorm(1, int(witness_get(w, "num_channels")), device="meta")(xs[0])
         if op == "nn.ConvTranspose":

@@ -61,6 +61,7 @@ FRAMEWORK_OPS = frozenset(
         "split",
         "nn.TransformerBlock",
         "nn.ChannelNorm",
+        "nn.PixelShuffle",
         "gather",
         "index_add",
         "vmap",
@@ -718,6 +719,13 @@ def concrete_failure(w: Witness) -> str | None:
     if op == "layer.arguments":  # a constructor's divisibility check (nn.GroupNorm, nn.MultiheadAttention)
         v, d = witness_get(w, "value"), witness_get(w, "by")
         return None if v is None or not d or v % d == 0 else f"{v} is not divisible by {d}"
+    if op == "nn.PixelShuffle":  # (*, C, H, W): r * r divides C (PixelShuffle), r divides H and W (PixelUnshuffle)
+        x, r = shapes[0], int(witness_get(w, "r"))
+        if len(x) < 3:
+            return f"{len(x)} dimensions, not at least 3"
+        if witness_get(w, "name") == "PixelShuffle":
+            return None if x[-3] % (r * r) == 0 else f"{x[-3]} channels are not divisible by {r * r}"
+        return None if x[-2] % r == 0 and x[-1] % r == 0 else f"{x[-2]} x {x[-1]} is not divisible by {r}"
     if op in ("nn.GroupNorm", "nn.ConvTranspose"):  # the channel axis (1, or -n-1 unbatched) against the layer's
         x, c = shapes[0], witness_get(w, "num_channels", witness_get(w, "in_channels"))
         n = witness_get(w, "n", len(x) - 2)

@@ -1482,7 +1482,21 @@ def _int_arith(a: IntV, op: cst.CSTNode, b: IntV) -> Value:
         x, y = a.size.as_int(), b.size.as_int()
         if x is not None and y:
             return IntV(Size.const(x % y))
+    bits = _INT_BITS.get(type(op))
+    if bits is not None:  # ``(scale & (scale - 1)) == 0`` of a known scale (is it a power of 2?)
+        x, y = a.size.as_int(), b.size.as_int()
+        if x is not None and y is not None and (0 <= y <= 64 or type(op) not in (cst.LeftShift, cst.RightShift)):
+            return IntV(Size.const(bits(x, y)))
     return UNKNOWN
+
+
+_INT_BITS: dict[type, Callable[[int, int], int]] = {
+    cst.BitAnd: int.__and__,
+    cst.BitOr: int.__or__,
+    cst.BitXor: int.__xor__,
+    cst.LeftShift: int.__lshift__,
+    cst.RightShift: int.__rshift__,
+}
 
 
 def _floor_symbol(a: Size, b: Size) -> Value:
@@ -1985,10 +1999,12 @@ def _truth(v: Value) -> bool | None:
 
 def _str_equal(a: Value, b: Value) -> bool | None:
     """``v == "M"`` where one side is a known string: two strings compare by value; a string never equals a
-    number (``16 == "M"``, a config list mixing channel counts and pooling markers)."""
+    number (``16 == "M"``, a config list mixing channel counts and pooling markers), a bool or None (``act ==
+    'relu'`` with ``act=False``)."""
     if isinstance(a, StrV) and isinstance(b, StrV):
         return a.value == b.value
-    if isinstance(a, StrV) and isinstance(b, (IntV, FloatV)) or isinstance(b, StrV) and isinstance(a, (IntV, FloatV)):
+    other = (IntV, FloatV, BoolV, NoneV)
+    if isinstance(a, StrV) and isinstance(b, other) or isinstance(b, StrV) and isinstance(a, other):
         return False
     return None
 

@@ -1214,13 +1214,44 @@ class PixelShuffle(LayerKind):
             return x.with_shape(None)
         *lead, c, h, w = x.shape
         rr = r * r
-        if layer.param("name") == "PixelShuffle":
-            if divisible(c, rr) is not Truth.TRUE:
+        name = layer.param("name")
+        if name == "PixelShuffle":
+            fits = divisible(c, rr)
+            if fits is Truth.FALSE:
+                _report_pixel_shuffle(cx, report_node, name, r, x.shape, "channels", c, cx.origins([x]))
+            if fits is not Truth.TRUE:
                 return x.with_shape(None)
             return x.with_shape((*lead, c.exact_div(rr), h * r, w * r))  # type: ignore[arg-type]
-        if divisible(h, r) is not Truth.TRUE or divisible(w, r) is not Truth.TRUE:
+        fits_h, fits_w = divisible(h, r), divisible(w, r)
+        if fits_h is Truth.FALSE or fits_w is Truth.FALSE:
+            _report_pixel_shuffle(cx, report_node, name, r, x.shape, "shape", None, cx.origins([x]))
+        if fits_h is not Truth.TRUE or fits_w is not Truth.TRUE:
             return x.with_shape(None)
         return x.with_shape((*lead, c * rr, h.exact_div(r), w.exact_div(r)))  # type: ignore[arg-type]
+
+
+def _report_pixel_shuffle(
+    cx: OpContext,
+    node: cst.CSTNode,
+    name: str,
+    r: Size,
+    shape: tuple[Size, ...],
+    found: str,
+    channels: Size | None,
+    notes: list[str],
+    sequential: bool = False,
+) -> None:
+    """``nn.PixelShuffle(r)`` given channels that r * r does not divide, ``nn.PixelUnshuffle(r)`` a height or width
+    that r does not divide: torch raises (``pixel_shuffle expects its input's 'channel' dimension to be divisible by
+    the square of upscale_factor``)."""
+    key = "upscale_factor" if name == "PixelShuffle" else "downscale_factor"
+    cx.ctx.report(
+        node,
+        "SHP204",
+        {"op": f"nn.{name}", "detail": D.LayerInput(name, key, r, found, channels, shape, sequential)},
+        notes,
+        spec=OpSpec("nn.PixelShuffle", None, (shape,), (), (("name", name), ("r", r))),
+    )
 
 
 def resized(cx: OpContext, x: TensorV, size: Value | None, scale: Value | None) -> TensorV:
@@ -1588,6 +1619,14 @@ def check_chain(cx: OpContext, node: cst.Call, layers: tuple[Value, ...]) -> Non
                     spec=OpSpec("nn.LayerNorm", None, ((feature,),), (), (("normalized_shape", tuple(shape)),)),
                 )
                 return
+        elif sub.kind == "PixelShuffle" and sub.param("name") == "PixelShuffle" and kind == "channel":
+            r = sub.param("r")
+            fits = divisible(feature, r * r) if feature is not None else Truth.UNKNOWN
+            if fits is Truth.FALSE:
+                shape = (Size.const(1), feature, Size.const(4), Size.const(4))
+                _report_pixel_shuffle(cx, where, "PixelShuffle", r, shape, "channels", feature, [], sequential=True)
+                return
+            feature = feature.exact_div(r * r) if fits is Truth.TRUE and feature is not None else None
         elif sub.kind != "Elementwise" or sub.param("name") in ("Softmax", "LogSoftmax", "Softmin"):
             feature, kind = None, None
 
