@@ -1244,6 +1244,9 @@ class Interpreter:
                 params = tuple((k, chain[slice(*bounds)] if k == "layers" else v) for k, v in base.params)
                 return LayerV("Sequential", params, base.line_node)
             return UNKNOWN
+        if isinstance(base, RefV) and base.qualname == "numpy.c_":
+            items = [self.eval(el.slice.value) if isinstance(el.slice, cst.Index) else UNKNOWN for el in idx_nodes]
+            return self.m.column_concat(self, node, items)
         if isinstance(base, TensorV):
             from ..rules.constructors import mask_index
 

@@ -2105,6 +2105,13 @@ class ModuleAnalysis:
     ) -> Value:
         return shape_rules.index_tensor(interp, node, t, at)
 
+    def column_concat(self, interp: Interpreter, node: cst.Subscript, items: list[Value]) -> Value:
+        """``np.c_[a, b]`` of 1-d and 2-d arrays: their columns side by side, as ``np.column_stack([a, b])`` (a 1-d
+        array a column); anything else (a scalar, a slice, a deeper array) is unknown."""
+        if not items or any(not isinstance(t, TensorV) or t.rank not in (1, 2) for t in items):
+            return UNKNOWN
+        return op_rules.column_stack(self.ops, node, "np.c_", "numpy", items)
+
     def tensor_binary(
         self, interp: Interpreter, node: cst.CSTNode, left: Value, op: cst.CSTNode, right: Value
     ) -> Value:

@@ -1038,14 +1038,19 @@ def _column_stack(
     seq = args[0] if len(args) == 1 and not kwargs else None
     if not isinstance(seq, SeqV) or seq.kind not in ("list", "tuple") or not seq.items:
         return None
+    return column_stack(cx, node, "column_stack", fw, list(seq.items))
+
+
+def column_stack(cx: OpContext, node: cst.CSTNode, name: str, fw: str, items: list[Value]) -> Value:
+    """The pieces of ``column_stack`` / ``np.c_[...]`` joined along axis 1, a 0-d or 1-d piece as a column."""
     pieces: list[Value] = []
-    for t in seq.items:
+    for t in items:
         if not isinstance(t, TensorV) or t.shape is None or t.alts:
             return TensorV(None, None, fw)
         if len(t.shape) < 2:
             t = t.with_shape((t.shape[0] if t.shape else Size.const(1), Size.const(1)))
         pieces.append(t)
-    return concat(cx, node, "column_stack", fw, [SeqV(tuple(pieces), "list"), IntV(Size.const(1))], {})
+    return concat(cx, node, name, fw, [SeqV(tuple(pieces), "list"), IntV(Size.const(1))], {})  # type: ignore[arg-type]
 
 
 @FUNCTIONS.register("matmul", "bmm", "mm")
@@ -1160,8 +1165,17 @@ def _loss(
 def _elementwise_fn(
     cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]
 ) -> Value | None:
+    name = qual.rsplit(".", 1)[-1]
     if len(args) >= 2 and all(isinstance(a, TensorV) for a in args[:2]):
-        return elementwise(cx, node, qual.rsplit(".", 1)[-1], [a for a in args if isinstance(a, TensorV)])
+        return elementwise(cx, node, name, [a for a in args if isinstance(a, TensorV)])
+    if (  # np.maximum(0, x) (a ReLU): a Python number and an array (numpy's and jax's ufuncs; torch's want tensors)
+        fw in ("numpy", "jax")
+        and name != "where"
+        and len(args) == 2
+        and isinstance(args[0], (IntV, FloatV, BoolV))
+        and isinstance(args[1], TensorV)
+    ):
+        return _with_scalar(name, args[1], args[0])
     return None
 
 
