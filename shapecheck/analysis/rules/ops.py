@@ -937,6 +937,8 @@ def _random_choice(
     a = args[0] if args else None
     size = kwargs["size"] if "size" in kwargs else (args[1] if len(args) > 1 else None)
     if size is None or isinstance(size, NoneV):
+        if isinstance(a, IntV) and not a.assumed and fw == "numpy":  # rng.choice(n, p=probs): one int (a 0-d array)
+            return TensorV((), "int64", fw, None, cx.origin(node, "choice(...)"))
         return None
     if isinstance(a, IntV) and not a.assumed:
         dtype: str | None = "int64"
@@ -1542,6 +1544,8 @@ def random_sized(
         kw = "shape" if fw == "jax" else "size"
         size = kwargs[kw] if kw in kwargs else (args[pos] if len(args) > pos else None)
     if size is None or isinstance(size, NoneV):
+        if fw == "numpy" and name in ("randint", "integers") and args and all(isinstance(a, IntV) for a in args):
+            return TensorV((), dtype, fw, None, cx.origin(node, f"{name}(...)"))  # rng.integers(n): one int
         return UNKNOWN  # no size: a scalar, or the broadcast shape of array parameters
     return _sized(cx, node, name, [size], dtype, fw)
 
