@@ -994,6 +994,12 @@ def one_line_helper(fi: FunctionInfo) -> bool:
 LEAF_STATEMENTS = 6  # the most statements a leaf method (``leaf_method``) has
 
 
+def _property_decorator(d: cst.Decorator) -> bool:
+    e = d.decorator
+    name = e.value if isinstance(e, cst.Name) else e.attr.value if isinstance(e, cst.Attribute) else None
+    return name in ("property", "cached_property")
+
+
 def leaf_method(fi: FunctionInfo) -> bool:
     """A method whose body is a few straight statements (no loop, comprehension or nested function, no decorator; a
     lambda or a ``with`` is fine) that call no method or layer of ``self`` (``def forward(self, x): return F.normalize(x, dim=1) *
@@ -1050,7 +1056,8 @@ _NOT_IN_ONE_LINE = frozenset({cst.Lambda, cst.ListComp, cst.SetComp, cst.DictCom
 
 
 def _one_line(fn: cst.FunctionDef) -> bool:
-    if fn.decorators or not isinstance(fn.body, cst.IndentedBlock):
+    # a @property (``head_dim = embed_dim // num_heads`` of a config) is read like an attribute, and is one too
+    if not all(_property_decorator(d) for d in fn.decorators) or not isinstance(fn.body, cst.IndentedBlock):
         return False
     body = list(fn.body.body)
     if (
