@@ -9,7 +9,7 @@ non-integer default is a positive integer symbol, so what fails holds for every 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING, Any, cast
 
 import libcst as cst
 
@@ -981,13 +981,14 @@ ONE_LINE_EXTRA_DEPTH = 2  # how far past MAX_INLINE_DEPTH one-line helpers (``ex
 
 
 def one_line_helper(fi: FunctionInfo) -> bool:
-    """A function whose body is one ``return`` of an expression that calls nothing but names, with no lambda or
-    comprehension (``def exists(v): return v is not None``, ``def default(v, d): return v if exists(v) else d``):
-    it runs past the inlining depth (by ONE_LINE_EXTRA_DEPTH), so a constructor five calls deep still knows
+    """A function whose body is one ``return`` of an expression that calls nothing but names and framework functions
+    or layers (``return nn.Conv2d(i, o, 1, stride=s)``), with no lambda or comprehension (``def exists(v): return v
+    is not None``, ``def default(v, d): return v if exists(v) else d``, a @property computing a config's size): it
+    runs past the inlining depth (by ONE_LINE_EXTRA_DEPTH), so a constructor five calls deep still knows
     ``dim_out = default(dim_out, dim)``. What it calls that is not such a helper stops at the depth as before."""
     st = function_state(fi)
     if st.one_line is None:
-        st.one_line = _one_line(fi.node)
+        st.one_line = _one_line(fi.node, fi.module)
     return st.one_line
 
 
@@ -1055,7 +1056,16 @@ def _leaf(fn: cst.FunctionDef) -> bool:
 _NOT_IN_ONE_LINE = frozenset({cst.Lambda, cst.ListComp, cst.SetComp, cst.DictComp, cst.GeneratorExp, cst.NamedExpr})
 
 
-def _one_line(fn: cst.FunctionDef) -> bool:
+_LIBRARIES = ("torch.", "numpy.", "jax.", "flax.", "equinox.", "einops.")
+
+
+def _library_call(func: cst.BaseExpression, module: Any) -> bool:
+    """``nn.Conv2d`` / ``torch.zeros``: a framework's function or class, which runs none of the analysed code."""
+    qual = module.qualify(func) if module is not None else None
+    return qual is not None and qual.startswith(_LIBRARIES)
+
+
+def _one_line(fn: cst.FunctionDef, module: Any = None) -> bool:
     # a @property (``head_dim = embed_dim // num_heads`` of a config) is read like an attribute, and is one too
     if not all(_property_decorator(d) for d in fn.decorators) or not isinstance(fn.body, cst.IndentedBlock):
         return False
@@ -1083,7 +1093,8 @@ def _one_line(fn: cst.FunctionDef) -> bool:
         tp = type(n)  # exact types: none of these has a subclass
         if tp in _NOT_IN_ONE_LINE:
             return False
-        if tp is cst.Call and type(n.func) is not cst.Name:  # type: ignore[attr-defined]
+        # a framework's layer or function may be called (a layer factory, ``return nn.Conv2d(i, o, 1)``, is one)
+        if tp is cst.Call and type(n.func) is not cst.Name and not _library_call(n.func, module):  # type: ignore
             return False
         stack.extend(children(n))
     return True
