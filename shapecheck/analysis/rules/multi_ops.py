@@ -304,7 +304,7 @@ def _sorted(v: Value) -> Value | None:
 
 
 def _numeric_builtin(name: str, args: list[Value], node: cst.Call) -> Value | None:
-    """``max(dim_head // 2, 32)``, ``min(a, b)`` of known ints or floats; ``int(x)`` / ``float(x)`` / ``round(x)``
+    """``max(dim_head // 2, 32)``, ``min(a, b)``, ``min(sizes)`` of known ints or floats; ``int(x)`` / ``float(x)`` / ``round(x)``
     of a number (``round`` as Python rounds: half to even; with ``ndigits`` a float, not followed)."""
     if any(a.star for a in node.args) or len(args) != len(node.args):
         return None
@@ -329,8 +329,10 @@ def _numeric_builtin(name: str, args: list[Value], node: cst.Call) -> Value | No
                 return v
             return IntV(Size.const(int(v.value))) if v.value is not None and math.isfinite(v.value) else None
         return None
-    if len(args) < 2:
-        return None  # max(xs): an iterable
+    if len(args) == 1 and isinstance(args[0], SeqV) and args[0].kind in ("tuple", "list", "shape") and args[0].items:
+        args = list(args[0].items)  # min(input_resolution): the items of a known tuple
+    elif len(args) < 2:
+        return None  # max(xs): an iterable of unknown items
     numbers: list[float] = []
     for a in args:
         n = number_of(a)
