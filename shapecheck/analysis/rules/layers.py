@@ -1622,7 +1622,7 @@ def check_chain(cx: OpContext, node: cst.Call, layers: tuple[Value, ...]) -> Non
         elif sub.kind == "PixelShuffle" and sub.param("name") == "PixelShuffle" and kind == "channel":
             r = sub.param("r")
             fits = divisible(feature, r * r) if feature is not None else Truth.UNKNOWN
-            if fits is Truth.FALSE:
+            if fits is Truth.FALSE and feature is not None:
                 shape = (Size.const(1), feature, Size.const(4), Size.const(4))
                 _report_pixel_shuffle(cx, where, "PixelShuffle", r, shape, "channels", feature, [], sequential=True)
                 return
