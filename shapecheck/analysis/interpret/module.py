@@ -16,7 +16,7 @@ from .budget import BudgetExceeded, budgeted
 from .context import Context, OpSpec, Pending, counter_mark
 from ..index.functions import ClassInfo, FunctionInfo, MethodTable, Param, bind_arguments, signature_params
 from ..index.imports import collect_imports, dotted
-from .interpreter import FrameInfo, Interpreter, Scope, int_of
+from .interpreter import OPTIONAL, FrameInfo, Interpreter, Scope, int_of
 from ..index.jaxtyping_bridge import Annotation, dtype_class_of, parse_annotation
 from . import entry_points, objects
 from .state import ClassState, FunctionState, class_state, function_state
@@ -2047,11 +2047,57 @@ class ModuleAnalysis:
                 interp.scope.vars["self." + SEQUENTIAL_ATTR] = (
                     self.call_qualified(interp, node, "torch.nn.Sequential", args, kwargs, dynamic) or UNKNOWN
                 )
+        if fi is None and name == "__init__" and interp.frame.building:
+            base = objects.dataclass_base_after(self, interp)
+            if base is not None:
+                # class Cfg(BaseCfg): def __init__(self, d, **kw): super().__init__(d=d, **kw) -- the base's generated
+                # __init__ sets its fields (then runs __post_init__), so a field's class-body default is not its value
+                return self._dataclass_super_init(interp, node, base, args, kwargs, dynamic)
         if fi is None or dynamic:
             return NoneV() if name == "__init__" and fi is None else UNKNOWN
         if interp.frame.building:
             return self.call_on_building_self(interp, node, fi, args, kwargs)
         return self.call_function(interp, node, FuncV(fi.key, bound_self=interp.frame.self_value), args, kwargs)
+
+    def _dataclass_super_init(
+        self,
+        interp: Interpreter,
+        node: cst.Call,
+        base: ClassInfo,
+        args: list[Value],
+        kwargs: dict[str, Value],
+        dynamic: bool,
+    ) -> Value:
+        """``super().__init__(...)`` reaching the ``__init__`` a dataclass base generates: each field of the base is
+        set from the arguments (or its class-body default), then ``__post_init__`` runs as the generated ``__init__``
+        runs it (the object's own, found from its class). Arguments the analysis cannot bind (``**kwargs`` of unknown
+        content, a name no field has) leave every field unknown: what the base's body says is not what was passed."""
+        fields = objects.class_fields(self, base)
+        names = [f[0] for f in fields]
+        values: dict[str, Value] | None = None
+        if not dynamic and len(args) <= len(fields) and all(k in names for k in kwargs):
+            values = {}
+            for i, (fname, owner, default) in enumerate(fields):
+                if i < len(args):
+                    values[fname] = args[i]
+                elif fname in kwargs:
+                    values[fname] = kwargs[fname]
+                elif default is not None:
+                    values[fname] = objects.body_attrs(self, owner).get(fname, UNKNOWN)
+                else:
+                    values = None  # a required field not given: the call raises
+                    break
+        for fname in names:
+            interp.scope.vars["self." + fname] = UNKNOWN if values is None else values[fname]
+            interp.scope.vars.pop("self." + fname + OPTIONAL, None)
+        if values is None:
+            return UNKNOWN
+        built = interp.frame.self_value
+        ci = self.find_class(built.cls_key) if isinstance(built, ObjV) else None
+        post = objects.find_method(self, ci, "__post_init__") if ci is not None else None
+        if post is not None:
+            self.call_on_building_self(interp, node, post, [], {})
+        return NoneV()
 
     def call_qualified(
         self, interp: Interpreter, node: cst.Call, qual: str, args: list[Value], kwargs: dict[str, Value], dynamic: bool

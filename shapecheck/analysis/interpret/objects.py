@@ -708,6 +708,27 @@ def super_method(m: "ModuleAnalysis", interp: "Interpreter", name: str) -> Funct
     return find_method(m, ci, name, after=frame.cls_key)
 
 
+def dataclass_base_after(m: "ModuleAnalysis", interp: "Interpreter") -> ClassInfo | None:
+    """The dataclass whose generated ``__init__`` ``super().__init__`` reaches from the method running on ``self``:
+    no class after the method's class in the object's MRO defines ``__init__`` and one of them is a ``@dataclass``
+    (the first such; its fields span its own bases)."""
+    frame = interp.frame
+    self_v = frame.self_value
+    if frame.cls_key is None or not isinstance(self_v, ObjV):
+        return None
+    ci = m.find_class(self_v.cls_key)
+    if ci is None:
+        return None
+    classes = mro(m, ci)
+    keys = [c.key for c in classes]
+    if frame.cls_key not in keys:
+        return None
+    for c in classes[keys.index(frame.cls_key) + 1 :]:
+        if any(d.endswith("dataclass") for d in c.decorators):
+            return c
+    return None
+
+
 _EXTERNAL_PREFIXES = ("torch.", "flax.", "equinox.", "jax.", "typing.", "abc.", "keras.", "tensorflow.", "collections.")
 
 
