@@ -1494,6 +1494,26 @@ def _sized(cx: OpContext, node: cst.Call, name: str, shape_args: list[Value], dt
             )
             for i, v in enumerate(vals)
         ]
+    elif len(shape_args) == 1 and isinstance(shape_args[0], SeqV) and any(v is UNKNOWN for v in vals):
+        # torch.zeros((b,), device=d) with b unknown: each item of the shape is an int (anything else raises), so
+        # the rank is the sequence's length even when a size is unknown (an unknown size, not evidence of a size)
+        given = [a.value for a in node.args if a.keyword is None] or [
+            a.value for a in node.args if a.keyword is not None and a.keyword.value in ("size", "shape")
+        ]
+        elems = given[0].elements if given and isinstance(given[0], (cst.Tuple, cst.List)) else None
+        codes = (
+            [cx.code_for(e.value).replace(" ", "") for e in elems]
+            if elems is not None and len(elems) == len(vals)
+            else [f"n{i}" for i in range(len(vals))]
+        )
+        vals = [
+            v
+            if v is not UNKNOWN
+            else IntV(
+                cx.ctx.fresh(codes[i] if len(codes[i]) <= 24 else f"n{i}", f"(an unknown size passed to {name}(...))")
+            )
+            for i, v in enumerate(vals)
+        ]
     sizes = []
     for v in vals:
         if isinstance(v, IntV) and (v.size.as_int() is None or v.size.as_int() >= 0):  # type: ignore[operator]
