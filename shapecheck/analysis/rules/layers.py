@@ -1259,10 +1259,15 @@ def resized(cx: OpContext, x: TensorV, size: Value | None, scale: Value | None) 
     floor(axis * scale_factor); the batch and channel axes are kept."""
     from ..interpret.values import FloatV, NoneV
 
+    has_size = size is not None and not isinstance(size, NoneV)
+    if x.shape is None and has_size and isinstance(size, SeqV) and 1 <= len(size.items) <= 3:
+        # F.interpolate(x, (length, 1)) on an input of unknown shape: torch requires as many spatial axes as the
+        # size has items (else it raises), so the result is (N, C, *size), N and C unknown
+        spatial = tuple(s.size if isinstance(s, IntV) else cx.fresh("h") for s in size.items)
+        return x.with_shape((cx.fresh("n"), cx.fresh("c")) + spatial)
     if x.shape is None or not 3 <= len(x.shape) <= 5:
         return x.with_shape(None)
     n = len(x.shape) - 2
-    has_size = size is not None and not isinstance(size, NoneV)
     sizes: list[Value] | None = None
     if has_size:
         sizes = list(size.items) if isinstance(size, SeqV) else [size] * n if isinstance(size, IntV) else None

@@ -1186,6 +1186,8 @@ def _interpolate(
     cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]
 ) -> Value | None:
     x = args[0] if args else kwargs.get("input")
+    if x is UNKNOWN:
+        x = TensorV(None, None, "torch")  # F.interpolate raises on anything but a tensor
     if not isinstance(x, TensorV) or len(args) > 3:
         return None
     size = args[1] if len(args) > 1 else kwargs.get("size")
