@@ -390,6 +390,9 @@ def math_call(qual: str, args: list[Value], kwargs: dict[str, Value], dynamic: b
     return UNKNOWN
 
 
+_MAX_ROWS = 64  # list(x) of an array with up to this many rows is a list of known length
+
+
 def builtin_call(cx: OpContext, interp: "Interpreter", node: cst.Call, name: str, args: list[Value]) -> Value | None:
     """``map(f, xs)``, ``zip(xs, ys)``, ``tuple(xs)`` / ``list(xs)``, ``enumerate(xs)`` on sequences of known length;
     ``isinstance`` on values of known kind; ``abs(x)`` of a tensor."""
@@ -405,6 +408,12 @@ def builtin_call(cx: OpContext, interp: "Interpreter", node: cst.Call, name: str
         v = args[0]
         if isinstance(v, SeqV):
             return SeqV(v.items, "tuple" if name == "tuple" else "list")
+        if isinstance(v, TensorV) and v.shape and v.alts is None and not node.args[0].star:
+            # list(x) of an array whose first axis has a known length: its rows (einops stacks such a list back)
+            n = v.shape[0].as_int()
+            if n is not None and 0 <= n <= _MAX_ROWS:
+                row = v.with_shape(v.shape[1:], v.axes[1:] if v.axes is not None else None)
+                return SeqV((row,) * n, "tuple" if name == "tuple" else "list")
         return None
     if (
         name == "zip"
