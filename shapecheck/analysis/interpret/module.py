@@ -2104,6 +2104,10 @@ class ModuleAnalysis:
     ) -> Value | None:
         if qual.startswith("einops"):
             return einops_rules.call(self.ops, interp, node, qual, args, kwargs, dynamic)
+        if qual == "einx.get_at":
+            from ..rules.einx_calls import get_at
+
+            return get_at(self.ops, node, args, kwargs, dynamic)
         if qual == "jax.lax.scan":
             return UNKNOWN if dynamic else self.call_scan(interp, node, args, kwargs)
         if qual in _RANDOM_STATE_MAKERS:
