@@ -749,7 +749,10 @@ class ModuleAnalysis:
     ) -> Value:
         held = fv.bound_self
         if not isinstance(held, ObjV) or not held.fresh:
-            return self._call_function(interp, node, fv, args, kwargs, None)
+            out = self._call_function(interp, node, fv, args, kwargs, None)
+            if held is None and not interp.dead:
+                self._after_guard(interp, node, fv, args, kwargs)
+            return out
         # a method (or forward) run on an object just built, that one local variable alone holds: the constructor's
         # values stand for the attributes other methods may reassign (``model = Net(); model.reset_classifier(10)``)
         key = _local_object_key(interp, node, held)
@@ -770,6 +773,25 @@ class ModuleAnalysis:
         finally:
             if interp.scope.vars.get(key) is held:  # what the method may have changed is no longer known
                 interp.scope.vars[key] = replace(held, fresh=())
+
+    def _after_guard(
+        self, interp: Interpreter, node: cst.Call, fv: FuncV, args: list[Value], kwargs: dict[str, Value]
+    ) -> None:
+        """A plain function whose body only raises under conditions (``if tuple(t.shape) != expected: raise``) has
+        returned: the caller's variables handed to it satisfy what those conditions' failing branches say."""
+        fi = self.find_function(fv.key)
+        if fi is None or fi.cls_key is not None or fi.has_unknown_decorators or fv.env:
+            return
+        from .narrowing import guard_refinement, _guard_tests
+        from .walk import memo
+
+        if not memo("guard-tests", fi.node, _guard_tests):
+            return
+        fi = ensure_signature(fi)
+        bound = bind_arguments(fi.params, args, kwargs, skip_first=False)
+        if bound is None:
+            return
+        interp.scope.vars.update(guard_refinement(interp, node, fi, bound))
 
     def _call_function(
         self,

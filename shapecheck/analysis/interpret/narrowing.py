@@ -17,9 +17,10 @@ from typing import TYPE_CHECKING, Sequence
 
 import libcst as cst
 
-from .values import UNKNOWN, FuncV, IntV, NoneV, TensorV, Value
+from .values import UNKNOWN, FuncV, IntV, NoneV, SeqV, TensorV, Value
 
 if TYPE_CHECKING:
+    from ..index.functions import FunctionInfo
     from .interpreter import Interpreter
 
 Refinement = dict[str, Value]
@@ -62,6 +63,12 @@ def _narrow(interp: "Interpreter", test: cst.BaseExpression, depth: int) -> tupl
                 if key is not None and k is not None:
                     t, f = _rank_check(interp, key, k)
                     return (t, f) if isinstance(op, cst.Equal) else (f, t)
+            for a, b in ((left, right), (right, left)):
+                key = _shape_subject(a)
+                seq = _shape_value(interp, b) if key is not None else None
+                if key is not None and seq is not None:
+                    t = _shape_check(interp, key, seq)
+                    return (t, {}) if isinstance(op, cst.Equal) else ({}, t)
         return {}, {}
     if isinstance(test, cst.Name):
         fi = interp.m.find_function(interp.frame.key)
@@ -359,6 +366,115 @@ def _rank_subject(node: cst.BaseExpression) -> str | None:
         if isinstance(arg, cst.Attribute) and arg.attr.value == "shape":
             return _key(arg.value)
     return None
+
+
+def _shape_subject(node: cst.BaseExpression) -> str | None:
+    """The variable of ``x.shape``, ``tuple(x.shape)``, ``x.size()``."""
+    if isinstance(node, cst.Attribute) and node.attr.value == "shape":
+        return _key(node.value)
+    if isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value == "tuple":
+        if len(node.args) == 1 and not node.args[0].star and node.args[0].keyword is None:
+            arg = node.args[0].value
+            if isinstance(arg, cst.Attribute) and arg.attr.value == "shape":
+                return _key(arg.value)
+        return None
+    if isinstance(node, cst.Call) and not node.args and isinstance(node.func, cst.Attribute):
+        if node.func.attr.value == "size":
+            return _key(node.func.value)
+    return None
+
+
+def _shape_value(interp: "Interpreter", node: cst.BaseExpression) -> SeqV | None:
+    """What ``x.shape`` is compared with: a tuple (a literal, a name, another array's shape) whose items are ints or
+    unknown. A list never equals a shape; a call is not evaluated here."""
+    if not isinstance(node, (cst.Tuple, cst.Name, cst.Attribute)):
+        return None
+    v = interp.eval(node)
+    if not isinstance(v, SeqV) or v.kind not in ("tuple", "shape"):
+        return None
+    if not all(isinstance(i, IntV) or i is UNKNOWN for i in v.items):
+        return None
+    return v
+
+
+def _shape_check(interp: "Interpreter", key: str, seq: SeqV) -> Refinement:
+    """x where ``x.shape == seq`` holds: that shape when every size is known, else that rank (sizes unknown)."""
+    if key not in interp.scope.vars or len(seq.items) > MAX_RANK:
+        return {}
+    v = interp.scope.vars[key]
+    if v is UNKNOWN:
+        v = TensorV(None)
+    if not isinstance(v, TensorV) or v.shape is not None or v.alts:
+        return {}
+    if len(seq.items) in v.not_ranks:
+        return {}  # ruled out already: that branch does not run (left to the comparison's own value)
+    if all(isinstance(i, IntV) for i in seq.items):
+        return {key: TensorV(tuple(i.size for i in seq.items if isinstance(i, IntV)), v.dtype, v.framework, None, v.origin)}
+    return {key: _of_rank(interp, v, len(seq.items))}
+
+
+def guard_refinement(
+    interp: "Interpreter", node: cst.Call, fi: "FunctionInfo", bound: dict[str, Value]
+) -> Refinement:
+    """After a call of a guard helper returns (``def _validate_shape(t, expected, key):`` whose body is only
+    ``if tuple(t.shape) != expected: raise ...``), what its conditions' failing branches say about its parameters
+    holds for the caller's variables passed to them (``_validate_shape(w, (h, d, m), key)``: w has that shape)."""
+    from .walk import memo
+
+    tests = memo("guard-tests", fi.node, _guard_tests)
+    if not tests:
+        return {}
+    from .interpreter import FrameInfo, Interpreter, Scope
+
+    names = [p.name for p in fi.params]
+    passed: dict[str, str] = {}  # parameter -> the caller's variable handed to it
+    for i, a in enumerate(node.args):
+        if a.star:
+            break
+        name = a.keyword.value if a.keyword is not None else (names[i] if i < len(names) else None)
+        key = _key(a.value) if name is not None else None
+        if key is not None and name in bound:
+            passed[name] = key
+    if not passed:
+        return {}
+    inner = Interpreter(fi.module, FrameInfo(fi.key), Scope(bound))
+    out: Refinement = {}
+    with fi.module.ctx.discarding():
+        for test in tests:
+            _, failed = narrow(inner, test)
+            inner.scope.vars.update(failed)
+            for name, v in failed.items():
+                if name in passed:
+                    out[passed[name]] = v
+    return out
+
+
+def _guard_tests(fn: cst.CSTNode) -> list[cst.BaseExpression]:
+    """The conditions of a body made only of ``if cond: raise ...`` statements (a docstring and ``pass`` aside)."""
+    if not isinstance(fn, cst.FunctionDef) or not isinstance(fn.body, cst.IndentedBlock):
+        return []
+    tests: list[cst.BaseExpression] = []
+    for stmt in fn.body.body:
+        if isinstance(stmt, cst.SimpleStatementLine):
+            if all(
+                isinstance(s, cst.Pass) or (isinstance(s, cst.Expr) and isinstance(s.value, cst.SimpleString))
+                for s in stmt.body
+            ):
+                continue
+            return []
+        if (
+            isinstance(stmt, cst.If)
+            and stmt.orelse is None
+            and isinstance(stmt.body, cst.IndentedBlock)
+            and len(stmt.body.body) == 1
+            and isinstance(stmt.body.body[0], cst.SimpleStatementLine)
+            and len(stmt.body.body[0].body) == 1
+            and isinstance(stmt.body.body[0].body[0], cst.Raise)
+        ):
+            tests.append(stmt.test)
+            continue
+        return []
+    return tests
 
 
 def _int_literal(interp: "Interpreter", node: cst.BaseExpression) -> int | None:
