@@ -97,10 +97,15 @@ def _comparison_mask(interp: "Interpreter", node: cst.BaseExpression | None) -> 
 def tensor_attribute(interp: "Interpreter", node: cst.Attribute, t: TensorV, attr: str) -> Value:
     if attr == "shape":
         if t.shape is None:
-            return UNKNOWN
+            k = _only_rank(t)
+            # a rank the code's own checks leave (``b, c, h, w = x.shape`` before): that many sizes, each unknown
+            return SeqV((UNKNOWN,) * k, "shape") if k is not None else UNKNOWN
         return SeqV(tuple(IntV(s) for s in t.shape), "shape")
     if attr == "ndim":
-        return IntV(Size.const(len(t.shape))) if t.shape is not None else UNKNOWN
+        if t.shape is None:
+            k = _only_rank(t)
+            return IntV(Size.const(k)) if k is not None else UNKNOWN
+        return IntV(Size.const(len(t.shape)))
     if attr == "dtype":
         return DtypeV(t.dtype) if t.dtype else UNKNOWN
     if attr in ("T", "mT", "mH", "H"):
@@ -118,6 +123,18 @@ def tensor_attribute(interp: "Interpreter", node: cst.Attribute, t: TensorV, att
     if attr == "device":
         return UNKNOWN
     return UNKNOWN
+
+
+def _only_rank(t: TensorV) -> int | None:
+    """The one rank a tensor of unknown shape can still have, once conditions ruled out every other."""
+    if len(t.not_ranks) < _ALL_BUT_ONE or t.alts:
+        return None
+    left = _RANKS - t.not_ranks
+    return next(iter(left)) if len(left) == 1 else None
+
+
+_RANKS = frozenset(range(17))  # narrowing.MAX_RANK + 1
+_ALL_BUT_ONE = 16
 
 
 def tensor_binary(
