@@ -387,7 +387,7 @@ def _shape_subject(node: cst.BaseExpression) -> str | None:
 def _shape_value(interp: "Interpreter", node: cst.BaseExpression) -> SeqV | None:
     """What ``x.shape`` is compared with: a tuple (a literal, a name, another array's shape) whose items are ints or
     unknown. A list never equals a shape; a call is not evaluated here."""
-    if not isinstance(node, (cst.Tuple, cst.Name, cst.Attribute)):
+    if not isinstance(node, (cst.Tuple, cst.Name, cst.Attribute)) or not _plain(node):
         return None
     v = interp.eval(node)
     if not isinstance(v, SeqV) or v.kind not in ("tuple", "shape"):
@@ -395,6 +395,19 @@ def _shape_value(interp: "Interpreter", node: cst.BaseExpression) -> SeqV | None
     if not all(isinstance(i, IntV) or i is UNKNOWN for i in v.items):
         return None
     return v
+
+
+def _plain(node: cst.BaseExpression) -> bool:
+    """Names, attributes of names, numbers and tuples of them: evaluating it again calls nothing."""
+    if isinstance(node, (cst.Name, cst.Integer)):
+        return True
+    if isinstance(node, cst.Attribute):
+        return _plain(node.value)
+    if isinstance(node, cst.UnaryOperation):
+        return _plain(node.expression)
+    if isinstance(node, cst.Tuple):
+        return all(not isinstance(e, cst.StarredElement) and _plain(e.value) for e in node.elements)
+    return False
 
 
 def _shape_check(interp: "Interpreter", key: str, seq: SeqV) -> Refinement:
@@ -409,13 +422,13 @@ def _shape_check(interp: "Interpreter", key: str, seq: SeqV) -> Refinement:
     if len(seq.items) in v.not_ranks:
         return {}  # ruled out already: that branch does not run (left to the comparison's own value)
     if all(isinstance(i, IntV) for i in seq.items):
-        return {key: TensorV(tuple(i.size for i in seq.items if isinstance(i, IntV)), v.dtype, v.framework, None, v.origin)}
+        return {
+            key: TensorV(tuple(i.size for i in seq.items if isinstance(i, IntV)), v.dtype, v.framework, None, v.origin)
+        }
     return {key: _of_rank(interp, v, len(seq.items))}
 
 
-def guard_refinement(
-    interp: "Interpreter", node: cst.Call, fi: "FunctionInfo", bound: dict[str, Value]
-) -> Refinement:
+def guard_refinement(interp: "Interpreter", node: cst.Call, fi: "FunctionInfo", bound: dict[str, Value]) -> Refinement:
     """After a call of a guard helper returns (``def _validate_shape(t, expected, key):`` whose body is only
     ``if tuple(t.shape) != expected: raise ...``), what its conditions' failing branches say about its parameters
     holds for the caller's variables passed to them (``_validate_shape(w, (h, d, m), key)``: w has that shape)."""

@@ -78,7 +78,9 @@ def get_at(cx: "OpContext", node: cst.Call, args: list[Value], kwargs: dict[str,
             got[name] = (size,)
         for name, value in got.items():
             if name in sizes:
-                if len(sizes[name]) != len(value) or any(equal(a, b) is Truth.FALSE for a, b in zip(sizes[name], value)):
+                if len(sizes[name]) != len(value) or any(
+                    equal(a, b) is Truth.FALSE for a, b in zip(sizes[name], value)
+                ):
                     return UNKNOWN  # einx raises on an axis of two sizes
             else:
                 sizes[name] = value
