@@ -250,6 +250,9 @@ def _replay_framework(w: Witness, replay: Replay) -> None:
         )
         replay.add("equinox", *_run(lambda: layer(jnp.zeros(tuple(int(x) for x in w.input_shapes[0])))))
         return
+    if op == "pad.arguments" and witness_get(w, "op") != "F.pad":
+        replay.add(*_replay_lax_padding(w))
+        return
     if op == "solve" and witness_get(w, "framework") != "torch":
         import numpy as np
 
@@ -357,6 +360,8 @@ def _replay_framework(w: Witness, replay: Replay) -> None:
             return _conv(torch, w, xs[0])
         if op == "nn.PixelShuffle":
             return getattr(torch.nn, str(witness_get(w, "name")))(int(witness_get(w, "r")))(xs[0])
+        if op == "pad.arguments":  # F.pad: the values do not matter, only how many there are
+            return F.pad(xs[0], (0,) * int(witness_get(w, "count", 0)))
         if op == "nn.GroupNorm":
             return torch.nn.GroupNorm(1, int(witness_get(w, "num_channels")), device="meta")(xs[0])
         if op == "nn.ConvTranspose":
@@ -377,6 +382,35 @@ def _replay_framework(w: Witness, replay: Replay) -> None:
         replay.add("keras", *_replay_keras(w))
         return
     replay.add("torch", *_run(go))
+
+
+def _replay_lax_padding(w: Witness) -> tuple[str, bool | None, str]:
+    """``lax.reduce_window`` / ``lax.conv_general_dilated`` on zero arrays of the witness shapes, unit windows and
+    strides, and padding entries of the witness lengths (all zeros). jax raises a TypeError for a wrong number of
+    pairs in some versions and paths: that one, about the pads or the window, counts as rejecting them too."""
+    import importlib
+
+    try:  # (through importlib: jax is optional)
+        lax: Any = importlib.import_module("jax.lax")
+        jnp: Any = importlib.import_module("jax.numpy")
+    except ImportError:
+        return "jax", None, "jax is not installed"
+    if not _small(w, 1 << 20):
+        return "jax", None, "arrays this large are not materialised"
+    shapes = [tuple(int(x) for x in s) for s in w.input_shapes]
+    pad = tuple((0,) * int(k) for k in witness_get(w, "pairs", ()))
+    axes = int(witness_get(w, "axes", 0))
+
+    def go() -> Any:
+        if witness_get(w, "op") == "lax.reduce_window":
+            return lax.reduce_window(jnp.zeros(shapes[0]), 0.0, lax.add, (1,) * axes, (1,) * axes, pad)
+        fn = getattr(lax, str(witness_get(w, "op")).rsplit(".", 1)[-1])
+        return fn(jnp.zeros(shapes[0]), jnp.zeros(shapes[1]), (1,) * axes, pad)
+
+    rejected, why = _run(go)
+    if rejected is None and why.startswith("TypeError") and ("pads" in why or "window" in why):
+        rejected = True
+    return f"jax {getattr(importlib.import_module('jax'), '__version__', '')}".strip(), rejected, why
 
 
 def _replay_keras(w: Witness) -> tuple[bool | None, str]:

@@ -67,6 +67,7 @@ FRAMEWORK_OPS = frozenset(
         "vmap",
         "array.new",
         "eqx.nn.Embedding",
+        "pad.arguments",
     }
 )
 
@@ -706,6 +707,8 @@ def concrete_failure(w: Witness) -> str | None:
         return None if not x or x[-1] == d else f"d_model={d} vs last axis {x[-1]}"
     if op == "nn.Conv":
         return _conv_ok(w)
+    if op == "pad.arguments":
+        return _pad_arguments_failure(w, shapes[0])
     if op == "keras.layer":  # a Keras layer's input-rank check (InputSpec ndim)
         ndim = witness_get(w, "ndim")
         return (
@@ -732,6 +735,22 @@ def concrete_failure(w: Witness) -> str | None:
         axis = len(x) - n - 1
         return None if c is None or not x or 0 > axis or x[axis] == c else f"{c} channels vs input {x}"
     return None
+
+
+def _pad_arguments_failure(w: Witness, shape: tuple[int, ...]) -> str | None:
+    """F.pad's flat tuple (``count`` values: even, at most two per axis); lax.reduce_window's / conv's padding:
+    one (low, high) pair (``pairs``: the length of each entry) per window axis (``axes``)."""
+    if witness_get(w, "op") == "F.pad":
+        n = int(witness_get(w, "count", 0))
+        if n % 2:
+            return f"{n} padding values is an odd number"
+        return f"{n} padding values for {len(shape)} axes" if n // 2 > len(shape) else None
+    pairs = [int(x) for x in witness_get(w, "pairs", ())]
+    bad = [i for i, k in enumerate(pairs) if k != 2]
+    if bad:
+        return f"padding entry {bad[0]} has {pairs[bad[0]]} values"
+    axes = int(witness_get(w, "axes", -1))
+    return f"{len(pairs)} padding pairs for {axes} axes" if len(pairs) != axes else None
 
 
 def _annotation_failure(w: Witness, shapes: list[tuple[int, ...]]) -> str | None:

@@ -1011,6 +1011,8 @@ def common_generators(fw: Framework) -> dict[str, Gen]:
         if fw.name == "torch":
             choices += [
                 f"F.pad(x, {shape_src([r.randint(0, 2) for _ in range(2 * r.randint(1, len(s)))])})",
+                # a length that is odd or longer than two per axis: torch raises
+                f"F.pad(x, {shape_src([r.randint(0, 2) for _ in range(r.randint(1, 2 * len(s) + 3))])})",
                 f"x.tile({shape_src([k])})",
                 f"x.index_select({r.randrange(len(s))}, torch.zeros({n}, dtype=torch.int64))",
                 f"x.gather({r.randrange(len(s))}, torch.zeros({shape_src(s)}, dtype=torch.int64))",
@@ -1741,6 +1743,9 @@ def jax_generators(fw: Framework) -> dict[str, Gen]:
                 "'SAME'",
                 "'SAME_LOWER'",
                 "(" + ", ".join(f"({r.randint(0, 1)}, {r.randint(0, 2)})" for _ in range(n)) + ",)",
+                # one pair too few or too many, or an entry of three values: jax raises
+                "(" + ", ".join(f"({r.randint(0, 1)}, {r.randint(0, 2)})" for _ in range(n + r.choice((-1, 1)))) + ",)",
+                "(" + ", ".join("(1, 1, 1)" if i == 0 else "(0, 1)" for i in range(n)) + ",)",
             )
         )
         rest = f"{shape_src(strides)}, {pad}"
@@ -1753,6 +1758,27 @@ def jax_generators(fw: Framework) -> dict[str, Gen]:
         return _maybe_index(r, Case("lax:jax.lax.reduce_window", fw.name, [x], expr))
 
     g["lax:jax.lax.reduce_window"] = reduce_window
+
+    def conv_general(r: random.Random, pick: str = "") -> Case:
+        n = r.randint(1, 3)
+        c = r.randint(1, 3)
+        x = f"x = {fw.tensor((2, c) + tuple(r.randint(3, 6) for _ in range(n)))}"
+        w = f"w = {fw.tensor((r.randint(1, 4), c) + tuple(r.randint(1, 3) for _ in range(n)))}"
+        pad = r.choice(
+            (
+                "'SAME'",
+                "(" + ", ".join(f"({r.randint(0, 1)}, {r.randint(0, 2)})" for _ in range(n)) + ",)",
+                "[" + ", ".join(f"[{r.randint(0, 1)}, {r.randint(0, 2)}]" for _ in range(n)) + "]",
+                "(" + ", ".join("(1, 1)" for _ in range(n + r.choice((-1, 1)))) + ",)",
+                "(" + ", ".join("(1, 1, 1)" for _ in range(n)) + ",)",
+            )
+        )
+        rest = ", None, None" if pick.endswith("conv_with_general_padding") else ""
+        expr = f"{pick}(x, w, {shape_src((1,) * n)}, {pad}{rest})"
+        return Case(f"lax:{pick}", fw.name, [x, w], expr)
+
+    for name in ("conv_general_dilated", "conv_with_general_padding"):
+        g[f"lax:jax.lax.{name}"] = functools.partial(conv_general, pick=f"jax.lax.{name}")
     g["repeat:elements"] = _element_repeat(fw)
     return g
 

@@ -145,12 +145,48 @@ def test_wrong_symbolic_claim_is_caught_downgraded_and_counted() -> None:
         Witness((), "unpack", "b *", ((2, 7),), (), (("packed_shapes", ((3,), (4,))),)),
         Witness((), "array.new", None, (), (), (("shape", (2, 0, 3)), ("name", "zeros"))),  # an empty axis is a size
         Witness((), "eqx.nn.Embedding", None, ((),), (), (("num_embeddings", 4), ("embedding_size", 2))),  # a scalar
+        Witness((), "pad.arguments", None, ((2, 3, 5),), (), (("op", "F.pad"), ("count", 6))),
+        Witness(
+            (),
+            "pad.arguments",
+            None,
+            ((2, 5, 5, 3),),
+            (),
+            (("op", "lax.reduce_window"), ("pairs", (2,) * 4), ("axes", 4)),
+        ),
+        Witness(
+            (),
+            "pad.arguments",
+            None,
+            ((2, 3, 5, 5), (4, 3, 2, 2)),
+            (),
+            (("op", "lax.conv_general_dilated"), ("pairs", (2, 2)), ("axes", 2)),
+        ),
     ],
 )
 def test_operations_that_succeed_are_not_confirmed(witness: Witness) -> None:
     replay = verify_witness(witness)
     assert not replay.confirmed, replay.summary()
     assert any(r is False for _, r, _ in replay.engines)
+
+
+@pytest.mark.parametrize(
+    "extra, shapes, engine",
+    [
+        ((("op", "F.pad"), ("count", 5)), ((2, 3, 5),), "torch"),  # odd
+        ((("op", "F.pad"), ("count", 8)), ((2, 3, 5),), "torch"),  # four pairs for three axes
+        ((("op", "lax.reduce_window"), ("pairs", (2, 2)), ("axes", 4)), ((2, 5, 5, 3),), "jax"),
+        ((("op", "lax.reduce_window"), ("pairs", (2, 3, 2, 2)), ("axes", 4)), ((2, 5, 5, 3),), "jax"),
+        ((("op", "lax.conv_general_dilated"), ("pairs", (3, 3)), ("axes", 2)), ((2, 3, 5, 5), (4, 3, 2, 2)), "jax"),
+        ((("op", "lax.conv_general_dilated"), ("pairs", (2,)), ("axes", 2)), ((2, 3, 5, 5), (4, 3, 2, 2)), "jax"),
+    ],
+)
+def test_padding_arguments_are_rejected_by_the_framework(extra: tuple, shapes: tuple, engine: str) -> None:
+    if engine == "jax":
+        pytest.importorskip("jax")
+    replay = verify_witness(Witness((), "pad.arguments", None, shapes, (), extra))
+    assert replay.confirmed, replay.summary()
+    assert any(name.startswith(engine) and r is True for name, r, _ in replay.engines), replay.summary()
 
 
 def test_replays_are_free_for_huge_shapes() -> None:

@@ -840,6 +840,33 @@ class LayerArguments(Detail):
 
 
 @dataclass(frozen=True)
+class PadArguments(Detail):
+    """A padding argument the operation rejects whatever the sizes: ``F.pad``'s flat tuple of an odd length
+    (``rule`` "odd") or longer than two per input axis ("long", ``rank`` the input's); ``lax.reduce_window`` /
+    ``lax.conv_general_dilated`` padding that is not one (low, high) pair per window axis ("pairs": ``count``
+    entries for ``axes`` axes, or "pair": entry ``index`` has ``length`` values, not 2)."""
+
+    code, kind = "SHP204", "pad-arguments"
+    rule: str
+    count: int
+    axes: int | None = None
+    index: int = -1
+    length: int = 2
+
+    def render(self) -> str:
+        if self.rule == "odd":
+            return f"a padding tuple of {self.count} values (an odd number) cannot be read as (before, after) pairs"
+        if self.rule == "long":
+            return (
+                f"a padding tuple of {self.count} values pads {self.count // 2} axes, "
+                f"but the input has only {self.axes}"
+            )
+        if self.rule == "pair":
+            return f"padding entry {self.index} has {self.length} values, not a (low, high) pair"
+        return f"{self.count} (low, high) padding pairs for {self.axes} window axes"
+
+
+@dataclass(frozen=True)
 class ReshapeElements(Detail):
     """reshape/view to a target whose element count cannot match: ``unknown`` lists the -1 positions of the target;
     with them, ``known`` (the product of the given sizes) does not divide ``total``."""

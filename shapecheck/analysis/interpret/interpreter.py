@@ -1088,6 +1088,9 @@ class Interpreter:
 
     @_expression(cst.Comparison)
     def comparison(self, node: cst.Comparison) -> Value:
+        exact = self._type_test(node)
+        if exact is not None:
+            return exact
         left = self.eval(node.left)
         if len(node.comparisons) == 1 and isinstance(node.comparisons[0].operator, _ORDER_OPS):
             right = self.eval(node.comparisons[0].comparator)
@@ -1115,6 +1118,45 @@ class Interpreter:
                 result = None
             left = right
         return BoolV(result)
+
+    def _type_test(self, node: cst.Comparison) -> BoolV | None:
+        """``type(p) == tuple`` (``is``, ``!=``, ``is not``) with Python's builtins, where the value decides its exact
+        class: a plain tuple or list display, a string, None, a bool. A number is never a container, but whether
+        it is exactly ``int`` is not decided (a numpy integer is not); anything else: None (evaluated as before)."""
+        if len(node.comparisons) != 1 or not isinstance(node.left, cst.Call):
+            return None
+        call, comp = node.left, node.comparisons[0]
+        op, right = comp.operator, comp.comparator
+        if not (
+            isinstance(call.func, cst.Name)
+            and call.func.value == "type"
+            and len(call.args) == 1
+            and call.args[0].keyword is None
+            and not call.args[0].star
+            and isinstance(right, cst.Name)
+            and right.value in ("tuple", "list", "str", "dict", "int", "float", "bool")
+            and isinstance(op, (cst.Equal, cst.NotEqual, cst.Is, cst.IsNot))
+        ):
+            return None
+        for name in ("type", right.value):  # Python's builtins: no local, global or import binds the names
+            if name in self.scope.vars or name in self.m.globals or name in self.m.imports.names:
+                return None
+        v = self.eval(call.args[0].value)
+        kind: str | None = None
+        if isinstance(v, SeqV) and v.kind in ("tuple", "list") and v.names is None:
+            kind = v.kind
+        elif isinstance(v, StrV):
+            kind = "str"
+        elif isinstance(v, NoneV):
+            kind = "NoneType"
+        elif isinstance(v, BoolV):
+            kind = "bool"
+        elif isinstance(v, (IntV, FloatV)) and right.value in ("tuple", "list", "str", "dict"):
+            kind = "number"
+        if kind is None:
+            return None
+        same = kind == right.value
+        return BoolV(same if isinstance(op, (cst.Equal, cst.Is)) else not same)
 
     def lookup(self, name: str, node: cst.CSTNode | None = None) -> Value:
         if name in self.scope.vars:
@@ -1294,6 +1336,10 @@ class Interpreter:
                     self.ctx.drop_repeated(start, before)
             self.scope.vars = saved
             return SeqV(tuple(results), "list")
+        if isinstance(it, SeqV) and (comp.inner_for_in is not None or comp.ifs):
+            expanded = self._expand_comprehension(node, it)
+            if expanded is not None:
+                return expanded
         saved = dict(self.scope.vars)
         for name in _target_names(comp.target):
             self.scope.vars[name] = UNKNOWN
@@ -1306,6 +1352,49 @@ class Interpreter:
             # [Block(dim) for _ in range(depth)]: every element is what one iteration builds
             return ManyV(elt, "list")
         return UNKNOWN
+
+    def _expand_comprehension(self, node: cst.GeneratorExp | cst.ListComp, first: SeqV) -> SeqV | None:
+        """``(x for x in reversed(pads) for _ in range(d))``, ``[n for n in dims if n > 1]``: every ``for`` over a
+        sequence of known length and every ``if`` decided gives the elements in order; anything undecided (an
+        unknown iterable, an undecided condition, more than MAX_REPEAT elements) gives None, with the findings made
+        on the way dropped (the caller evaluates the element once more, on what is known of the items)."""
+        saved = dict(self.scope.vars)
+        start = self.ctx.mark()
+        results: list[Value] = []
+
+        def walk(comp: cst.CompFor, it: Value) -> bool:
+            if not isinstance(it, SeqV) or comp.asynchronous is not None:
+                return False
+            for item in it.items:
+                self.assign(comp.target, item)
+                kept = True
+                for cond in comp.ifs:
+                    truth = _truth(self.eval(cond.test))
+                    if truth is None:
+                        return False
+                    if not truth:
+                        kept = False
+                        break
+                if not kept:
+                    continue
+                if comp.inner_for_in is not None:
+                    if not walk(comp.inner_for_in, self.eval(comp.inner_for_in.iter)):
+                        return False
+                    continue
+                before = self.ctx.mark()
+                results.append(self.eval(node.elt))
+                if len(results) > 1:
+                    self.ctx.drop_repeated(start, before)
+                if len(results) > MAX_REPEAT:
+                    return False
+            return True
+
+        ok = walk(node.for_in, first)
+        self.scope.vars = saved
+        if not ok:
+            self.ctx.rollback(start)
+            return None
+        return SeqV(tuple(results), "list")
 
     def binary(self, node: cst.CSTNode, left: Value, op: cst.CSTNode, right: Value) -> Value:
         if isinstance(left, IntV) and isinstance(right, IntV):

@@ -1353,7 +1353,7 @@ class ModuleAnalysis:
         if qual in _GRADS and not dynamic and args and isinstance(args[0], (FuncV, ObjV, LayerV)):
             # jax.value_and_grad(loss_fn)(params, x): loss_fn run on the arguments, its gradient shaped as params
             return _grad_transform(qual, args, kwargs, node)
-        if qual in ("itertools.cycle", "itertools.islice") and not dynamic and not kwargs:
+        if qual in ("itertools.cycle", "itertools.islice", "itertools.repeat") and not dynamic and not kwargs:
             return _itertools_call(qual, args)
         if qual == "functools.partial" and args and not dynamic and isinstance(args[0], (RefV, FuncV)):
             # partial(nn.LayerNorm, eps=1e-6), partial(nn.Conv1d, kernel_size=1): called later with the rest
@@ -2602,6 +2602,9 @@ def _itertools_call(qual: str, args: list[Value]) -> Value:
     """``islice(cycle(attn_types), depth)``: ``cycle`` of a known non-empty tuple or list repeats its elements without
     end (held as any number of their join); ``islice`` of it, or of a known sequence, up to a known stop is that
     many elements (each the join for a cycle, so a branch on one stays undecided unless all are alike)."""
+    if qual == "itertools.repeat":  # repeat(x, n): n times the same object (without n, endless: unknown)
+        n = int_of(args[1]) if len(args) == 2 and not (isinstance(args[1], IntV) and args[1].assumed) else None
+        return SeqV((args[0],) * max(n, 0), "tuple") if n is not None and n <= MAX_RANGE else UNKNOWN
     if qual == "itertools.cycle":
         if len(args) == 1 and isinstance(args[0], SeqV) and args[0].kind in ("tuple", "list") and args[0].items:
             return ManyV(elements_of(args[0]), "cycle")

@@ -88,6 +88,8 @@ def method(
         return t.with_shape((product(shape),))
     if name == "pad":
         pad = args[0] if args else kwargs.get("pad", UNKNOWN)
+        if isinstance(pad, SeqV) and _pad_length_fails(cx, node, t, len(pad.items)):
+            return t.with_shape(None)
         if not isinstance(pad, SeqV) or shape is None:
             return t.with_shape(None)
         amounts = [x.size for x in pad.items if isinstance(x, IntV)]
@@ -150,6 +152,30 @@ def method(
         length = index.shape[0] if index.shape else Size.const(1)
         return t.with_shape(shape[:pos] + (length,) + shape[pos + 1 :])
     return None
+
+
+def _pad_length_fails(cx: OpContext, node: cst.Call, t: TensorV, n: int) -> bool:
+    """``F.pad(x, pad)`` raises for a flat tuple of an odd length ("Padding length must be divisible by 2") and for
+    one longer than two values per axis of ``x``, whatever the values and sizes (every mode)."""
+    if t.framework != "torch":
+        return False
+    rank = len(t.shape) if t.shape is not None else None
+    if n % 2:
+        detail = D.PadArguments("odd", n, rank)
+    elif rank is not None and n // 2 > rank:
+        detail = D.PadArguments("long", n, rank)
+    else:
+        return False
+    # an unknown input: any rank fails the odd length (torch checks it first); one that fits its pairs is shown
+    shape = t.shape if t.shape is not None else tuple(cx.ctx.fresh("d") for _ in range((n + 1) // 2))
+    cx.ctx.report(
+        node,
+        "SHP204",
+        {"op": "F.pad", "detail": detail},
+        cx.origins([t]),
+        spec=OpSpec("pad.arguments", None, (shape,), (), (("op", "F.pad"), ("count", n))),
+    )
+    return True
 
 
 def _report_index(

@@ -12,6 +12,8 @@ import libcst as cst
 from ...sizes import Size, Truth, greater_equal
 from typing import TYPE_CHECKING
 
+from ...diagnostics import details as D
+from ..interpret.context import OpSpec
 from ..interpret.values import UNKNOWN, FloatV, IntV, LayerV, NoneV, SeqV, StrV, TensorV, Value
 from .ops_common import _norm_dim
 from .registry import FUNCTIONS, STUB_OVERRIDES, TENSOR_METHODS, OpContext, framework_layer, layer_kind
@@ -162,6 +164,13 @@ def _reduce_window(
     x = vals["operand"]
     if not isinstance(x, TensorV):
         return None
+    window = vals["window_dimensions"]
+    if (
+        isinstance(window, SeqV)
+        and (x.shape is None or len(x.shape) == len(window.items))
+        and _pad_pairs_fail(cx, node, "lax.reduce_window", vals["padding"], len(window.items), [x], [x.shape])
+    ):
+        return x.with_shape(None)
     if x.shape is None:
         return x.with_shape(None)
     rank = len(x.shape)
@@ -207,6 +216,77 @@ def _reduce_window(
             return x.with_shape(None)
         out.append(Size.const(o))
     return x.with_shape(tuple(out), origin=cx.origin(node, "lax.reduce_window"))
+
+
+def _pad_pairs_fail(
+    cx: OpContext,
+    node: cst.Call,
+    op: str,
+    pad: Value | None,
+    axes: int,
+    operands: list[TensorV],
+    shapes: list[tuple[Size, ...] | None],
+) -> bool:
+    """Explicit padding of ``lax.reduce_window`` / ``lax.conv_general_dilated``: one (low, high) pair per window axis
+    (``axes``: the window's length, the strides' for a convolution), whatever the sizes. jax unpacks each entry into
+    two values (an entry of another length raises ValueError) and zips the pairs with the axes (another count
+    raises). Only a sequence whose entries are all sequences of known length is read (a string or anything else:
+    silent). The shapes shown are the operands', or made-up ones of the rank the window fits."""
+    if not isinstance(pad, SeqV) or pad.kind not in ("tuple", "list"):
+        return False
+    lengths = [len(p.items) if isinstance(p, SeqV) and p.kind in ("tuple", "list") else None for p in pad.items]
+    if None in lengths:
+        return False
+    bad = [i for i, k in enumerate(lengths) if k != 2]
+    if bad:
+        detail = D.PadArguments("pair", len(lengths), axes, bad[0], lengths[bad[0]] or 0)
+    elif len(lengths) != axes:
+        detail = D.PadArguments("pairs", len(lengths), axes)
+    else:
+        return False
+    conv = op != "lax.reduce_window"
+    known = [s for s in shapes if s is not None and len(s) > 1]
+    channels = known[0][1] if conv and known else cx.ctx.fresh("c")
+    inputs = []
+    for i, shape in enumerate(shapes):
+        if shape is None:  # a convolution's (n, c, ...) and (o, c, ...) share their features; a window's is its rank
+            lead = (cx.ctx.fresh("n" if i == 0 else "o"), channels) if conv else ()
+            shape = lead + tuple(cx.ctx.fresh("d") for _ in range(axes))
+        inputs.append(shape)
+    cx.ctx.report(
+        node,
+        "SHP204",
+        {"op": op, "detail": detail},
+        cx.origins(operands),
+        spec=OpSpec("pad.arguments", None, tuple(inputs), (), (("op", op), ("pairs", tuple(lengths)), ("axes", axes))),
+    )
+    return True
+
+
+@FUNCTIONS.register("jax.lax.conv_general_dilated", "jax.lax.conv_with_general_padding")
+def _conv_general(
+    cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]
+) -> Value | None:
+    """``lax.conv_general_dilated(lhs, rhs, window_strides, padding, ...)`` (``conv_with_general_padding`` alike):
+    only its explicit padding is checked (one (low, high) pair per stride); the output shape is left to the
+    stubs."""
+    names = ("lhs", "rhs", "window_strides", "padding")
+    vals = {n: args[i] if len(args) > i else kwargs.get(n) for i, n in enumerate(names)}
+    lhs, rhs, strides = vals["lhs"], vals["rhs"], vals["window_strides"]
+    if not isinstance(lhs, TensorV) or not isinstance(rhs, TensorV) or not isinstance(strides, SeqV):
+        return None
+    n = len(strides.items)
+    if any(t.shape is not None and len(t.shape) != n + 2 for t in (lhs, rhs)):
+        return None  # (a rank the strides do not fit fails on its own: not this rule's finding)
+    if qual.endswith("conv_general_dilated") and kwargs.get("dimension_numbers") not in (None, NoneV()):
+        shapes: list[tuple[Size, ...] | None] = [None, None]  # the layout may move the features: shapes made up
+        if lhs.shape is not None or rhs.shape is not None:
+            return None
+    else:
+        shapes = [lhs.shape, rhs.shape]
+    if _pad_pairs_fail(cx, node, qual.replace("jax.", "", 1), vals["padding"], n, [lhs, rhs], shapes):
+        return lhs.with_shape(None)
+    return None
 
 
 @framework_layer("flax.linen", "DenseGeneral")

@@ -551,6 +551,11 @@ def _apply_lambda(interp: "Interpreter", fn: cst.Lambda, items: list[Value]) -> 
 _TENSOR_CLASSES = {"torch.Tensor": "torch", "numpy.ndarray": "numpy", "jax.Array": "jax", "jax.numpy.ndarray": "jax"}
 
 
+_ABSTRACT_CONTAINERS = frozenset(
+    f"{m}.{c}" for m in ("collections.abc", "typing") for c in ("Iterable", "Sequence", "Collection", "Sized")
+)
+
+
 def _isinstance(cx: OpContext, interp: "Interpreter", v: Value, classes: cst.BaseExpression) -> Value | None:
     """``isinstance(x, C)`` / ``isinstance(x, (C1, C2))`` when the kind of ``x`` decides it; None when unknown."""
     nodes = [e.value for e in classes.elements] if isinstance(classes, cst.Tuple) else [classes]
@@ -594,6 +599,14 @@ def _isinstance(cx: OpContext, interp: "Interpreter", v: Value, classes: cst.Bas
                 answers.append(found)
             elif isinstance(v, (TensorV, NoneV, IntV, FloatV, BoolV, StrV, SeqV, LayerV)):
                 answers.append(False)  # a value of a library's or a builtin kind
+            else:
+                return None
+            continue
+        if q in _ABSTRACT_CONTAINERS:  # ``isinstance(x, collections.abc.Iterable)`` (equinox's/timm's n-tuple parsers)
+            if isinstance(v, (IntV, FloatV, BoolV, NoneV)):
+                answers.append(False)
+            elif isinstance(v, StrV) or isinstance(v, SeqV) and v.kind in ("tuple", "list", "shape"):
+                answers.append(True)
             else:
                 return None
             continue
