@@ -1361,11 +1361,15 @@ class Interpreter:
         saved = dict(self.scope.vars)
         start = self.ctx.mark()
         results: list[Value] = []
+        visits = [0]
 
         def walk(comp: cst.CompFor, it: Value) -> bool:
             if not isinstance(it, SeqV) or comp.asynchronous is not None:
                 return False
             for item in it.items:
+                visits[0] += 1
+                if visits[0] > 4 * MAX_REPEAT:  # (items filtered out cost too)
+                    return False
                 self.assign(comp.target, item)
                 kept = True
                 for cond in comp.ifs:
@@ -2083,7 +2087,7 @@ def _truth(v: Value) -> bool | None:
     if isinstance(v, StrV):
         return bool(v.value)
     if isinstance(v, SeqV):
-        return bool(v.items)
+        return True if v.kind == "iter" else bool(v.items)  # (an iterator object is always true)
     if isinstance(v, LayerV) and v.kind not in _SIZED_CONTAINERS:
         return True
     return None

@@ -2604,7 +2604,7 @@ def _itertools_call(qual: str, args: list[Value]) -> Value:
     many elements (each the join for a cycle, so a branch on one stays undecided unless all are alike)."""
     if qual == "itertools.repeat":  # repeat(x, n): n times the same object (without n, endless: unknown)
         n = int_of(args[1]) if len(args) == 2 and not (isinstance(args[1], IntV) and args[1].assumed) else None
-        return SeqV((args[0],) * max(n, 0), "tuple") if n is not None and n <= MAX_RANGE else UNKNOWN
+        return SeqV((args[0],) * max(n, 0), "iter") if n is not None and n <= MAX_RANGE else UNKNOWN
     if qual == "itertools.cycle":
         if len(args) == 1 and isinstance(args[0], SeqV) and args[0].kind in ("tuple", "list") and args[0].items:
             return ManyV(elements_of(args[0]), "cycle")

@@ -88,7 +88,7 @@ def method(
         return t.with_shape((product(shape),))
     if name == "pad":
         pad = args[0] if args else kwargs.get("pad", UNKNOWN)
-        if isinstance(pad, SeqV) and _pad_length_fails(cx, node, t, len(pad.items)):
+        if isinstance(pad, SeqV) and pad.kind in ("tuple", "list") and _pad_length_fails(cx, node, t, len(pad.items)):
             return t.with_shape(None)
         if not isinstance(pad, SeqV) or shape is None:
             return t.with_shape(None)

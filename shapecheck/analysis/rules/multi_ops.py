@@ -551,9 +551,8 @@ def _apply_lambda(interp: "Interpreter", fn: cst.Lambda, items: list[Value]) -> 
 _TENSOR_CLASSES = {"torch.Tensor": "torch", "numpy.ndarray": "numpy", "jax.Array": "jax", "jax.numpy.ndarray": "jax"}
 
 
-_ABSTRACT_CONTAINERS = frozenset(
-    f"{m}.{c}" for m in ("collections.abc", "typing") for c in ("Iterable", "Sequence", "Collection", "Sized")
-)
+# (not Sequence / Sized: a zip, map or enumerate held as a list of its items is neither)
+_ABSTRACT_CONTAINERS = frozenset({"collections.abc.Iterable", "typing.Iterable"})
 
 
 def _isinstance(cx: OpContext, interp: "Interpreter", v: Value, classes: cst.BaseExpression) -> Value | None:
@@ -569,8 +568,8 @@ def _isinstance(cx: OpContext, interp: "Interpreter", v: Value, classes: cst.Bas
             builtin = c.value
             if isinstance(v, TensorV) or isinstance(v, NoneV):
                 answers.append(False)
-            elif isinstance(v, SeqV) and v.kind == "range":
-                answers.append(False)  # a range is neither a list nor a tuple
+            elif isinstance(v, SeqV) and v.kind in ("range", "iter"):
+                answers.append(False)  # a range or an iterator (itertools.repeat) is neither a list nor a tuple
             elif isinstance(v, SeqV) and builtin in ("list", "tuple"):
                 kind = "tuple" if v.kind in ("tuple", "shape", PAIR, "pack") else "list"
                 answers.append(kind == builtin)
@@ -602,10 +601,10 @@ def _isinstance(cx: OpContext, interp: "Interpreter", v: Value, classes: cst.Bas
             else:
                 return None
             continue
-        if q in _ABSTRACT_CONTAINERS:  # ``isinstance(x, collections.abc.Iterable)`` (equinox's/timm's n-tuple parsers)
+        if q in _ABSTRACT_CONTAINERS:  # ``isinstance(x, collections.abc.Iterable)`` (n-tuple parsers)
             if isinstance(v, (IntV, FloatV, BoolV, NoneV)):
                 answers.append(False)
-            elif isinstance(v, StrV) or isinstance(v, SeqV) and v.kind in ("tuple", "list", "shape"):
+            elif isinstance(v, (StrV, SeqV)):  # every sequence, range, zip, map or iterator held is iterable
                 answers.append(True)
             else:
                 return None
