@@ -419,9 +419,14 @@ def run(
         groups = _groups(files, docs)
         if len(groups) == 1:
             return _run(files, config, jobs, use_cache, docs)
+        from .analysis.index.project import Project
+
+        # a group's imports resolve from its own folders first, then from every folder of the run (a module no
+        # other group names again is found wherever it lies, as in one run of all files)
+        everywhere = Project.for_files(files).paths.roots  # type: ignore[attr-defined]
         found: dict[str, list[Finding]] = {}
         for group_files, group_docs in groups:
-            for f in _run(group_files, config, jobs, use_cache, group_docs):
+            for f in _run(group_files, config, jobs, use_cache, group_docs, everywhere):
                 found.setdefault(f.path, []).append(f)
         out: list[Finding] = []
         for p in [*files, *docs]:
@@ -436,22 +441,30 @@ def _groups(files: list[Path], docs: list[Path]) -> list[tuple[list[Path], list[
     project: the modules it imports are found from its own files' folders). Module names come from the folders
     (``module_name_for``): two copies of a project, or several small projects without a pyproject.toml / .git, each
     with its own ``model.py``, checked in one run, would otherwise share whichever ``model`` was found first. A folder
-    whose Python files name one module twice is split into its subfolders (recursively) and the files directly in
-    it; a folder without such a clash stays one group (the usual run: one project, or packages of distinct names)."""
+    whose Python files name one module twice, a module that some file imports, is split into its subfolders
+    (recursively) and the files directly in it; a folder without such a clash stays one group (the usual run: one
+    project, or packages of distinct names; two ``tests/conftest.py`` that nothing imports by name do not split)."""
     from .analysis.index.project import module_name_for
+    from .analysis.index.resolve import imported_modules, scan_records
 
     names: dict[Path, str] = {}
+    wanted: set[str] = set()  # the modules some file imports, and their packages: only their clashes matter
     for f in files:
         try:
-            names[f] = module_name_for(f)[0]
-        except (OSError, ValueError, RuntimeError):
-            names[f] = ""
+            name, is_package = module_name_for(f)
+            names[f] = name
+            for record in scan_records(decode_source(f.read_bytes())):
+                for target in imported_modules(record, name, is_package):
+                    parts = target.split(".")
+                    wanted.update(".".join(parts[:k]) for k in range(1, len(parts) + 1))
+        except (OSError, ValueError, RuntimeError, SyntaxError, LookupError):
+            names.setdefault(f, "")
 
     def clashes(items: list[Path]) -> bool:
         seen: dict[str, Path] = {}
         for f in items:
             name = names.get(f)
-            if name:
+            if name in wanted:
                 other = seen.setdefault(name, f)
                 if other != f and other.resolve() != f.resolve():
                     return True
@@ -485,13 +498,20 @@ def _groups(files: list[Path], docs: list[Path]) -> list[tuple[list[Path], list[
     return [([p for p in g if p not in doc_set], [p for p in g if p in doc_set]) for g in out]
 
 
-def _run(files: list[Path], config: Config, jobs: int, use_cache: bool, docs: list[Path]) -> list[Finding]:
+def _run(
+    files: list[Path],
+    config: Config,
+    jobs: int,
+    use_cache: bool,
+    docs: list[Path],
+    fallback_roots: "list[Path] | None" = None,
+) -> list[Finding]:
     from .analysis.index.project import Project
 
     cache = Cache(Path(config.root) if config.root else Path.cwd(), enabled=use_cache)
     results: dict[int, list[Finding]] = {}
     todo: list[Item] = []
-    project = Project.for_files(files, config.stub_paths)
+    project = Project.for_files(files, config.stub_paths, fallback_roots)
     keys: dict[int, str] = {}
     for i, f in enumerate(files):
         display = str(f)

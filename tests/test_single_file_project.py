@@ -314,12 +314,31 @@ def test_copies_of_a_project_without_markers_checked_in_one_run(tmp_path: Path) 
 def test_groups_split_only_where_module_names_clash(tmp_path: Path) -> None:
     from shapecheck.runner import _groups
 
-    for rel in ("a/model.py", "a/tests/test_model.py", "b/model.py", "b/train.py", "c/other.py", "top.py"):
+    files = {
+        "a/model.py": "",
+        "a/tests/test_model.py": "",
+        "b/model.py": "",
+        "b/train.py": "import model\n",
+        "c/other.py": "",
+        "top.py": "",
+        "t1/conftest.py": "",
+        "t2/conftest.py": "",
+    }
+    for rel, text in files.items():
         (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
-        (tmp_path / rel).write_text("")
-    files = sorted(tmp_path.rglob("*.py"))
-    groups = sorted(sorted(str(f.relative_to(tmp_path)) for f in g) for g, _ in _groups(files, []))
-    # a/ and b/ each hold a model.py: the folder above is split; a/ (with its tests/) stays whole
-    assert groups == [["a/model.py", "a/tests/test_model.py"], ["b/model.py", "b/train.py"], ["c/other.py"], ["top.py"]]
-    one = [f for f in files if not f.is_relative_to(tmp_path / "b")]
-    assert len(_groups(one, [])) == 1
+        (tmp_path / rel).write_text(text)
+    paths = sorted(tmp_path.rglob("*.py"))
+    groups = sorted(sorted(str(f.relative_to(tmp_path)) for f in g) for g, _ in _groups(paths, []))
+    # a/ and b/ each hold a model.py, which b/train.py imports: the folder above is split; a/ (with its tests/) stays
+    # whole; each subfolder of a split folder is a group of its own
+    assert groups == [
+        ["a/model.py", "a/tests/test_model.py"],
+        ["b/model.py", "b/train.py"],
+        ["c/other.py"],
+        ["t1/conftest.py"],
+        ["t2/conftest.py"],
+        ["top.py"],
+    ]
+    # without b/, only the two conftest.py clash, and nothing imports them by name: one group
+    rest = [f for f in paths if not f.is_relative_to(tmp_path / "b")]
+    assert len(_groups(rest, [])) == 1

@@ -624,9 +624,12 @@ class Project:
         return cls.for_files([Path(path)], stub_paths)
 
     @classmethod
-    def for_files(cls, files: list[Path], stub_paths: tuple[str, ...] = ()) -> "Project":
+    def for_files(
+        cls, files: list[Path], stub_paths: tuple[str, ...] = (), fallback_roots: list[Path] | None = None
+    ) -> "Project":
         """The named files, plus every module they import found on disk on first import, from each file's project
-        (``import_roots``): a check of one file sees the modules it imports whether or not they are named."""
+        (``import_roots``): a check of one file sees the modules it imports whether or not they are named.
+        ``fallback_roots``: searched after those (the runner's groups, see ``runner._groups``)."""
         project = cls(stub_paths=stub_paths)
         roots: list[Path] = []
         seen_dirs: set[Path] = set()
@@ -637,6 +640,7 @@ class Project:
             roots.extend(r for r in import_roots(f) if r not in roots)
         if not files:
             roots.append(Path.cwd())
+        roots.extend(r for r in fallback_roots or () if r not in roots)
         cwd = Path.cwd()
         if cwd in roots:  # the working directory last, as for a single file
             roots.remove(cwd)
