@@ -2385,6 +2385,8 @@ def is_generator(fi: FunctionInfo) -> bool:
     from .walk import children, memo as walk_memo
 
     def find(fn: cst.CSTNode) -> bool:
+        if "yield" not in fi.module.text:
+            return False  # every tree of the module comes from its text (or from it with bodies blanked): no yield
         stack: list[cst.CSTNode] = [fn.body] if isinstance(fn, cst.FunctionDef) else []
         while stack:
             n = stack.pop()
