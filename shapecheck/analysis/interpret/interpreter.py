@@ -170,9 +170,9 @@ class Interpreter:
         """``b, c, h, w = x.shape`` (or ``b, n, _, h = *x.shape, self.heads``) on a tensor of unknown rank: the
         statement raises unless x has exactly that many axes, so after it x is 4-d (its sizes stay unknown, as after
         ``assert x.ndim == 4``)."""
-        if value is not UNKNOWN or not isinstance(target, (cst.Tuple, cst.List)):
+        if value is not UNKNOWN or not (type(target) is cst.Tuple or type(target) is cst.List):
             return
-        if any(isinstance(e, cst.StarredElement) for e in target.elements):
+        if any(type(e) is cst.StarredElement for e in target.elements):
             return
         extra = 0
         shape_of = node
@@ -691,9 +691,9 @@ class Interpreter:
             if self.ctx.record_hovers:
                 self.ctx.hovers[id(target)] = value
                 self.ctx.hover_nodes[id(target)] = target
-        elif isinstance(target, (cst.Tuple, cst.List)):
+        elif type(target) is cst.Tuple or type(target) is cst.List:
             elems = target.elements
-            starred = [i for i, e in enumerate(elems) if isinstance(e, cst.StarredElement)]
+            starred = [i for i, e in enumerate(elems) if type(e) is cst.StarredElement]
             items: Sequence[Value] | None = None
             if isinstance(value, SeqV):
                 items = value.items
@@ -949,7 +949,7 @@ class Interpreter:
         items: list[Value] = []
         for e in node.elements:
             v = self.eval(e.value)
-            if isinstance(e, cst.StarredElement):
+            if type(e) is cst.StarredElement:
                 if isinstance(v, SeqV):
                     items.extend(v.items)
                     continue
@@ -1092,7 +1092,7 @@ class Interpreter:
         if exact is not None:
             return exact
         left = self.eval(node.left)
-        if len(node.comparisons) == 1 and isinstance(node.comparisons[0].operator, _ORDER_OPS):
+        if len(node.comparisons) == 1 and type(node.comparisons[0].operator) in _ORDER_OPS:
             right = self.eval(node.comparisons[0].comparator)
             op = node.comparisons[0].operator
             if _compared_elementwise(left, op, right):

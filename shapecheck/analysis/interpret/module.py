@@ -1256,7 +1256,7 @@ class ModuleAnalysis:
                 kwargs[a.keyword.value] = v
             else:
                 args.append(v)
-        if isinstance(func, cst.Name) and not dynamic and not kwargs and args:
+        if type(func) is cst.Name and not dynamic and not kwargs and args:
             done = self._list_helper(interp, node, func, args)
             if done is not None:
                 return done

@@ -38,10 +38,11 @@ def narrow(interp: "Interpreter", test: cst.BaseExpression) -> tuple[Refinement,
 def _narrow(interp: "Interpreter", test: cst.BaseExpression, depth: int) -> tuple[Refinement, Refinement]:
     if depth > 8:
         return {}, {}
-    if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+    # (exact types: libcst's node classes are ABCs, and these have no subclasses)
+    if type(test) is cst.UnaryOperation and type(test.operator) is cst.Not:
         t, f = _narrow(interp, test.expression, depth + 1)
         return f, t
-    if isinstance(test, cst.BooleanOperation):
+    if type(test) is cst.BooleanOperation:
         lt, lf = _narrow(interp, test.left, depth + 1)
         rt, rf = _narrow(interp, test.right, depth + 1)
         if isinstance(test.operator, cst.And):

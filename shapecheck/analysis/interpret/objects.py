@@ -630,14 +630,17 @@ def _symbolic_field(m: "ModuleAnalysis", ci: ClassInfo, owner: ClassInfo, name: 
     return UNKNOWN
 
 
+# (exact types: libcst's node classes are ABCs, and these have no subclasses)
+_DEFAULT_NODES = frozenset(
+    {cst.Integer, cst.Float, cst.SimpleString, cst.Name, cst.Tuple, cst.UnaryOperation, cst.Attribute, cst.Call}
+)
+
+
 def _default(m: "ModuleAnalysis", fi: FunctionInfo, node: cst.BaseExpression) -> Value:
     """A parameter default: literals and module-level names (evaluated in the function's module)."""
     from .interpreter import FrameInfo, Interpreter, Scope
 
-    if isinstance(
-        node,
-        (cst.Integer, cst.Float, cst.SimpleString, cst.Name, cst.Tuple, cst.UnaryOperation, cst.Attribute, cst.Call),
-    ):
+    if type(node) in _DEFAULT_NODES:
         interp = Interpreter(fi.module, FrameInfo(fi.key + ".<defaults>"), Scope())
         with fi.module.ctx.discarding():
             v = interp.eval(node)
@@ -1133,16 +1136,26 @@ def sets_own_attrs(m: "ModuleAnalysis", fi: FunctionInfo, obj: ObjV) -> bool:
     body = fi.node.body
     if not isinstance(body, cst.IndentedBlock) or not any(k.startswith("self.") for k in _assigned_names(body)):
         return False
+    from .walk import memo
+
+    return memo("plain-method-body", body, _plain_method_body)
+
+
+def _plain_method_body(body: cst.CSTNode) -> bool:
+    """No ``return`` before the last statement of ``body`` (an indented block), no ``yield``, no nested function,
+    class or lambda (``sets_own_attrs``; depends on the block only)."""
     from .walk import children
 
+    assert isinstance(body, cst.IndentedBlock)
     last = body.body[-1] if body.body else None
     stack: list[cst.CSTNode] = list(body.body)
     while stack:
         n = stack.pop()
-        if isinstance(n, (cst.FunctionDef, cst.ClassDef, cst.Lambda, cst.Yield)):
+        tp = type(n)  # (exact types: libcst's node classes are ABCs, and these have no subclasses)
+        if tp is cst.FunctionDef or tp is cst.ClassDef or tp is cst.Lambda or tp is cst.Yield:
             return False
-        if isinstance(n, cst.Return) and not (
-            isinstance(last, cst.SimpleStatementLine) and len(last.body) == 1 and last.body[0] is n
+        if tp is cst.Return and not (
+            type(last) is cst.SimpleStatementLine and len(last.body) == 1 and last.body[0] is n
         ):
             return False
         stack.extend(children(n))
