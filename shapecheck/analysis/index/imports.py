@@ -78,6 +78,10 @@ class ImportTable:
         text = dotted(node)
         if text is None:
             return None
+        return self.qualify_dotted(text)
+
+    def qualify_dotted(self, text: str) -> str | None:
+        """``qualify`` of the expression whose ``dotted`` text is ``text``."""
         head, _, rest = text.partition(".")
         if head in self.names:
             base = self.names[head]

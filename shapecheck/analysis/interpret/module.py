@@ -312,12 +312,16 @@ class ModuleAnalysis:
         return self.tree.code_for_node(node)
 
     def qualify(self, node: cst.BaseExpression) -> str | None:
-        q = self.imports.qualify(node)
-        if q is not None:
-            return self.project.canonical(q) if self.project is not None else q
         name = dotted(node)
         if name is None:
             return None
+        return self.qualify_dotted(name)
+
+    def qualify_dotted(self, name: str) -> str | None:
+        """``qualify`` of the Name/Attribute expression whose ``dotted`` text is ``name``."""
+        q = self.imports.qualify_dotted(name)
+        if q is not None:
+            return self.project.canonical(q) if self.project is not None else q
         head = name.split(".", 1)[0]
         if head in self.globals and isinstance(self.globals[head], RefV):
             ref = self.globals[head]
@@ -1209,8 +1213,8 @@ class ModuleAnalysis:
         # times more), and this runs for every call the analysis meets
         if type(func) is cst.Name or type(func) is cst.Attribute:
             head = dotted(func)
-            if head is not None and head.split(".", 1)[0] not in interp.scope.vars:
-                qual = self.qualify(func)
+            if head is not None and head.partition(".")[0] not in interp.scope.vars:
+                qual = self.qualify_dotted(head)
             elif isinstance(func, cst.Attribute):
                 key = _var_key_of(func.value)
                 base = interp.scope.vars.get(key) if key is not None else None
