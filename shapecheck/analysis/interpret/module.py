@@ -1270,7 +1270,6 @@ class ModuleAnalysis:
             not (qual or "").startswith(_PURE_PREFIXES)
             and not (type(func) is cst.Name and func.value in _PURE_BUILTINS)
             and not _list_method_call(interp, func)
-            and _may_forget(interp, node.args)
         ):
             keeps = self._keeps_arguments(interp, func, qual)
             kept_lists = self._kept_list_args(interp, node, arg_values, qual)
@@ -2776,33 +2775,6 @@ def _var_key_of(node: cst.BaseExpression) -> str | None:
     from .interpreter import _var_key
 
     return _var_key(node)
-
-
-def _may_forget(interp: Interpreter, args: "Sequence[cst.Arg]") -> bool:
-    """Could handing ``args`` to code change what the analysis tracks (``ModuleAnalysis.call``: a list, dict or
-    ``nn.ModuleList`` a variable holds, an object the analysis built, a keras Sequential)? False when no argument
-    names such a value: ``forget_if_list`` and ``forget_object`` would leave every argument alone whatever the callee
-    does, so what the callee keeps need not be looked up (most calls hand on tensors and numbers)."""
-    from .interpreter import _var_key
-
-    vars_ = interp.scope.vars
-    for a in args:
-        node = a.value
-        key = _var_key(node)
-        if key is not None:
-            v = vars_.get(key)
-            if isinstance(v, (SeqV, ManyV)) and v.kind in ("list", "modulelist") or isinstance(v, DictV):
-                return True  # forget_if_list's values
-        while type(node) is cst.Attribute:
-            node = node.value  # forget_object's root
-        key = _var_key(node)
-        if key is not None:
-            v = vars_.get(key)
-            if (isinstance(v, ObjV) and v.concrete) or (
-                isinstance(v, LayerV) and v.kind == "Sequential" and v.param("keras")
-            ):
-                return True
-    return False
 
 
 _ARG_KEEPING_LIST_METHODS = frozenset({"append", "extend", "insert", "index", "count", "remove"})
