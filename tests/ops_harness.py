@@ -1556,6 +1556,14 @@ def numpy_generators(fw: Framework) -> dict[str, Gen]:
 
     g["stride:sliding_window_view"] = sliding_window
 
+    def concatenate_rows(r: random.Random) -> Case:
+        s = rand_shape(r, 1, 4)
+        axis = r.choice(("", f", axis={r.randint(-len(s), len(s) - 1)}", ", axis=None"))
+        expr = f"np.concatenate(x{axis})"
+        return _maybe_index(r, Case("concat:concatenate", fw.name, [f"x = {fw.tensor(s)}"], expr))
+
+    g["concat:concatenate_rows"] = concatenate_rows
+
     def fft(r: random.Random, pick: str = "") -> Case:
         s = rand_shape(r, 1, 3)
         n = "" if r.random() < 0.5 else f", n={r.randint(1, 9)}" if r.random() < 0.7 else f", {r.randint(1, 9)}"
@@ -1717,6 +1725,20 @@ def jax_generators(fw: Framework) -> dict[str, Gen]:
         return Case("lax:jax.lax.top_k", fw.name, [x], f"jax.lax.top_k(x, {k}{axis}){pick}")
 
     g["lax:jax.lax.top_k"] = top_k
+
+    def dynamic_slice(r: random.Random) -> Case:
+        s = rand_shape(r, 1, 3)
+        x = f"x = {fw.tensor(s)}"
+        if r.random() < 0.5:
+            sizes = [r.randint(0, d + 1) for d in s]  # one larger than its axis: jax raises
+            starts = [r.randint(0, 2) for _ in s]
+            expr = f"jax.lax.dynamic_slice(x, {shape_src(tuple(starts))}, {shape_src(tuple(sizes))})"
+        else:
+            a = r.randrange(len(s))
+            expr = f"jax.lax.dynamic_slice_in_dim(x, 1, {r.randint(0, s[a])}, axis={a})"
+        return _maybe_index(r, Case("lax:jax.lax.dynamic_slice", fw.name, [x], expr))
+
+    g["lax:jax.lax.dynamic_slice"] = dynamic_slice
 
     def segment(r: random.Random, pick: str = "") -> Case:
         s = rand_shape(r, 1, 3)

@@ -76,6 +76,8 @@ UNEXERCISED: dict[str, str] = {
             "segment_max",
             "segment_min",
             "segment_prod",
+            "dynamic_slice",
+            "dynamic_slice_in_dim",
         )
     },
 }

@@ -63,6 +63,12 @@ class FunctionInfo:
             n = name.attr.value if isinstance(name, cst.Attribute) else name.value if isinstance(name, cst.Name) else ""
             if n in _JIT_MARKS and isinstance(name, cst.Attribute) and _last_name(name.value) == "jit":
                 continue  # ``@torch.jit.ignore`` / ``unused`` / ``export`` / ``script``: the same shapes as the function itself
+            if n == "partial" and isinstance(text, cst.Call) and text.args and text.args[0].keyword is None:
+                # ``@partial(jax.jit, static_argnums=1)`` / ``@functools.partial(jax.checkpoint, prevent_cse=False)``:
+                # a transform that keeps the function's shapes, given its options
+                inner = text.args[0].value
+                if isinstance(inner, (cst.Name, cst.Attribute)) and _last_name(inner) in _SAME_SHAPES_TRANSFORMS:
+                    continue
             if n not in (
                 "staticmethod",
                 "classmethod",
@@ -94,6 +100,8 @@ class FunctionInfo:
 
 
 _JIT_MARKS = frozenset({"ignore", "unused", "export", "script"})
+# transforms whose options ``partial`` binds and that return a function with the shapes of the one they wrap
+_SAME_SHAPES_TRANSFORMS = frozenset({"jit", "filter_jit", "checkpoint", "remat", "filter_checkpoint"})
 
 _TRANSPARENT: dict[int, tuple[cst.FunctionDef, bool]] = {}  # id(decorator def) -> (it, does it pass calls through)
 

@@ -738,6 +738,9 @@ class ModuleAnalysis:
         from .walk import memo as walk_memo
 
         once = walk_memo("bound-once", outer.node, _bound_once)
+        # a name the enclosing function binds only in statements before this def (``key_chunk_size = min(...)``)
+        # holds the same value when the closure runs
+        once = once | walk_memo("settled-at-defs", outer.node, _settled_at_defs).get(id(node), frozenset())
         touched = walk_memo("handed-on", outer.node, _handed_on)
         captured = tuple(
             (n, env[n])
@@ -2031,12 +2034,47 @@ class ModuleAnalysis:
         """``jax.lax.scan(f, init, xs)``: ``f(carry, x)`` runs once on a slice of ``xs`` (its leading axis of length n
         removed; ``xs`` an array or a tuple of arrays with one n), returning ``(carry, y)``; the result is the final
         carry (it must keep the shape of ``init``, else unknown) and ``y`` stacked along a new leading axis n.
-        ``length=``, ``reverse=`` and ``unroll=`` change no shape; ``xs=None`` is not followed."""
+        ``reverse=`` and ``unroll=`` change no shape; ``xs=None`` with a known ``length=n`` runs ``f(carry, None)``."""
         names = ("f", "init", "xs")
         vals = [args[i] if len(args) > i else kwargs.get(n, UNKNOWN) for i, n in enumerate(names)]
         if set(kwargs) - {"f", "init", "xs", "length", "reverse", "unroll"} or len(args) > 3:
             return UNKNOWN
         f, init, xs = vals
+        length = kwargs.get("length")
+        x: Value
+        if (
+            isinstance(xs, NoneV)
+            and isinstance(length, IntV)
+            and not length.assumed
+            and (length.size.as_int() or 1) >= 1
+        ):
+            # xs=None, length=n: f(carry, None) n times
+            n, x = length.size, NoneV()
+        else:
+            seqs = list(xs.items) if isinstance(xs, SeqV) and xs.kind == "tuple" else [xs]
+            if not seqs or not all(isinstance(t, TensorV) and t.shape for t in seqs):
+                return UNKNOWN
+            n = seqs[0].shape[0]  # type: ignore[union-attr,index]
+            if any(t.shape[0] != n for t in seqs):  # type: ignore[union-attr,index]
+                return UNKNOWN
+            sliced = [t.with_shape(t.shape[1:]) for t in seqs]  # type: ignore[union-attr,index]
+            x = SeqV(tuple(sliced), "tuple") if isinstance(xs, SeqV) else sliced[0]
+        out = self.call_value(interp, node, f, [init, x])
+        if not isinstance(out, SeqV) or len(out.items) != 2:
+            return UNKNOWN
+        carry, y = out.items
+        if not (isinstance(init, TensorV) and isinstance(carry, TensorV) and init.shape == carry.shape):
+            carry = UNKNOWN if not isinstance(init, TensorV) or init.shape is None else init
+
+        return SeqV((carry, _stacked(y, n)), "tuple")
+
+    def call_lax_map(self, interp: Interpreter, node: cst.Call, args: list[Value], kwargs: dict[str, Value]) -> Value:
+        """``jax.lax.map(f, xs)``: ``f`` on one slice of ``xs`` (its leading axis of length n removed; a tuple of
+        arrays with one n), its array results stacked along a new leading axis n."""
+        if set(kwargs) - {"f", "xs", "batch_size"} or len(args) > 2:
+            return UNKNOWN
+        f = args[0] if args else kwargs.get("f", UNKNOWN)
+        xs = args[1] if len(args) > 1 else kwargs.get("xs", UNKNOWN)
         seqs = list(xs.items) if isinstance(xs, SeqV) and xs.kind == "tuple" else [xs]
         if not seqs or not all(isinstance(t, TensorV) and t.shape for t in seqs):
             return UNKNOWN
@@ -2045,21 +2083,7 @@ class ModuleAnalysis:
             return UNKNOWN
         sliced = [t.with_shape(t.shape[1:]) for t in seqs]  # type: ignore[union-attr,index]
         x: Value = SeqV(tuple(sliced), "tuple") if isinstance(xs, SeqV) else sliced[0]
-        out = self.call_value(interp, node, f, [init, x])
-        if not isinstance(out, SeqV) or len(out.items) != 2:
-            return UNKNOWN
-        carry, y = out.items
-        if not (isinstance(init, TensorV) and isinstance(carry, TensorV) and init.shape == carry.shape):
-            carry = UNKNOWN if not isinstance(init, TensorV) or init.shape is None else init
-
-        def stacked(r: Value) -> Value:
-            if isinstance(r, TensorV) and r.shape is not None:
-                return r.with_shape((n,) + r.shape)
-            if isinstance(r, SeqV) and r.kind == "tuple":
-                return SeqV(tuple(stacked(i) for i in r.items), "tuple")
-            return UNKNOWN
-
-        return SeqV((carry, stacked(y)), "tuple")
+        return _stacked(self.call_value(interp, node, f, [x]), n)
 
     def call_super(
         self, interp: Interpreter, node: cst.Call, name: str, args: list[Value], kwargs: dict[str, Value], dynamic: bool
@@ -2136,6 +2160,8 @@ class ModuleAnalysis:
             return get_at(self.ops, node, args, kwargs, dynamic)
         if qual == "jax.lax.scan":
             return UNKNOWN if dynamic else self.call_scan(interp, node, args, kwargs)
+        if qual == "jax.lax.map":
+            return UNKNOWN if dynamic else self.call_lax_map(interp, node, args, kwargs)
         if qual in _RANDOM_STATE_MAKERS:
             return RefV(_RANDOM_STATE_MAKERS[qual])  # a generator whose methods sample like the module's functions
         if qual == "inspect.isfunction" and len(args) == 1 and not kwargs and not dynamic:
@@ -2672,6 +2698,15 @@ def _local_object_key(interp: Interpreter, node: cst.CSTNode, obj: ObjV) -> str 
     if any(k != base.value and (v is obj or _holds(v, obj, 3)) for k, v in interp.scope.vars.items()):
         return None
     return base.value
+
+
+def _stacked(r: Value, n: Size) -> Value:
+    """What ``jax.lax.scan`` / ``jax.lax.map`` make of one step's result: each array with a leading axis n."""
+    if isinstance(r, TensorV) and r.shape is not None:
+        return r.with_shape((n,) + r.shape)
+    if isinstance(r, SeqV) and r.kind == "tuple":
+        return SeqV(tuple(_stacked(i, n) for i in r.items), "tuple")
+    return UNKNOWN
 
 
 def _on_own_self(interp: Interpreter, node: cst.CSTNode, obj: ObjV) -> bool:
@@ -3216,6 +3251,72 @@ def _bound_once(fn: cst.CSTNode) -> frozenset[str]:
         inner = looped or tp in (cst.For, cst.While)
         stack.extend((c, inner) for c in children(node))
     return frozenset(k for k, v in counts.items() if v == 1)
+
+
+def _bound_in(node: cst.CSTNode) -> set[str]:
+    """Every name a statement binds (assignments, loop and ``with`` targets, ``except ... as``, imports, nested
+    ``def`` / ``class`` names), nested scopes' own names left out; ``global`` / ``nonlocal`` names included."""
+    from .interpreter import _target_names
+    from .walk import children
+
+    out: set[str] = set()
+    stack: list[cst.CSTNode] = [node]
+    while stack:
+        n = stack.pop()
+        tp = type(n)
+        if tp in _SCOPES:
+            out.add(n.name.value)  # type: ignore[attr-defined]
+            continue
+        if tp is cst.Lambda:
+            continue
+        if tp in (cst.AssignTarget, cst.AnnAssign, cst.NamedExpr, cst.AugAssign, cst.For, cst.Del):
+            out.update(_target_names(n.target))  # type: ignore[attr-defined]
+        elif tp is cst.WithItem and n.asname is not None:  # type: ignore[attr-defined]
+            out.update(_target_names(n.asname.name))  # type: ignore[attr-defined]
+        elif tp is cst.ExceptHandler and n.name is not None:  # type: ignore[attr-defined]
+            out.update(_target_names(n.name.name))  # type: ignore[attr-defined]
+        elif tp in (cst.Global, cst.Nonlocal):
+            out.update(x.name.value for x in n.names)  # type: ignore[attr-defined]
+        elif tp in (cst.Import, cst.ImportFrom) and not isinstance(n.names, cst.ImportStar):  # type: ignore[attr-defined]
+            for alias in n.names:  # type: ignore[attr-defined]
+                target = alias.asname.name if alias.asname is not None else alias.name
+                while isinstance(target, cst.Attribute):
+                    target = target.value
+                if isinstance(target, cst.Name):
+                    out.add(target.value)
+        stack.extend(children(n))
+    return out
+
+
+def _settled_at_defs(fn: cst.CSTNode) -> dict[int, frozenset[str]]:
+    """For each ``def`` among a function's top-level statements (by id): the names the function binds only as
+    parameters or in top-level statements before it, and that no nested function declares ``nonlocal``: what the
+    closure reads when it runs is what they hold at the ``def``."""
+    assert isinstance(fn, cst.FunctionDef)
+    body = fn.body.body if isinstance(fn.body, cst.IndentedBlock) else ()
+    if not any(isinstance(stmt, cst.FunctionDef) for stmt in body):
+        return {}
+    bound = [_bound_in(stmt) for stmt in body]
+    later: list[set[str]] = [set() for _ in range(len(body) + 1)]  # names bound in statements i.. onwards
+    for i in range(len(body) - 1, -1, -1):
+        later[i] = later[i + 1] | bound[i]
+    shared: set[str] = set()  # nonlocal anywhere: another closure may rebind it
+    from .walk import children
+
+    stack: list[cst.CSTNode] = [fn.body]
+    while stack:
+        n = stack.pop()
+        if type(n) in (cst.Global, cst.Nonlocal):
+            shared.update(x.name.value for x in n.names)  # type: ignore[attr-defined]
+        stack.extend(children(n))
+    out: dict[int, frozenset[str]] = {}
+    ps = fn.params
+    before = {p.name.value for p in (*ps.posonly_params, *ps.params, *ps.kwonly_params)}
+    for i, stmt in enumerate(body):
+        if isinstance(stmt, cst.FunctionDef):
+            out[id(stmt)] = frozenset(before - later[i + 1] - shared - {stmt.name.value})
+        before |= bound[i]
+    return out
 
 
 def _rebound_methods(body: Sequence[cst.BaseStatement | cst.BaseSmallStatement]) -> frozenset[int]:

@@ -560,3 +560,35 @@ def _fftfreq(
     size = half + 1 if qual.endswith("rfftfreq") else n_v.size
     dtype = "float64" if qual.startswith("numpy.") else "float32"
     return TensorV((size,), dtype, fw, None, cx.origin(node, f"{qual.rsplit('.', 1)[-1]}(...)"))
+
+
+@FUNCTIONS.register("jax.lax.dynamic_slice", "jax.lax.dynamic_slice_in_dim")
+def _dynamic_slice(
+    cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]
+) -> Value | None:
+    """``jax.lax.dynamic_slice(operand, start_indices, slice_sizes)``: an array of exactly ``slice_sizes`` (one per
+    axis, each no larger than its axis: jax raises otherwise, left unknown here). ``dynamic_slice_in_dim(operand,
+    start, slice_size, axis=0)``: that one axis becomes ``slice_size``."""
+    x = args[0] if args else kwargs.get("operand")
+    if not isinstance(x, TensorV):
+        return None
+    if x.shape is None:
+        return x.with_shape(None)
+    if qual.endswith("_in_dim"):
+        size_v = args[2] if len(args) > 2 else kwargs.get("slice_size")
+        axis_v = args[3] if len(args) > 3 else kwargs.get("axis", IntV(Size.const(0)))
+        d = _int(axis_v)
+        at = _norm_dim(d, len(x.shape)) if d is not None else None
+        if at is None or not isinstance(size_v, IntV) or size_v.assumed:
+            return x.with_shape(None)
+        sizes = list(x.shape)
+        sizes[at] = size_v.size
+    else:
+        sizes_v = args[2] if len(args) > 2 else kwargs.get("slice_sizes")
+        items = sizes_v.items if isinstance(sizes_v, SeqV) and sizes_v.kind in ("tuple", "list", "shape") else None
+        if items is None or len(items) != len(x.shape) or not all(isinstance(i, IntV) and not i.assumed for i in items):
+            return x.with_shape(None)
+        sizes = [i.size for i in items if isinstance(i, IntV)]
+    if any(greater_equal(have, want) is not Truth.TRUE for have, want in zip(x.shape, sizes)):
+        return x.with_shape(None)
+    return x.with_shape(tuple(sizes), origin=cx.origin(node, qual.rsplit(".", 1)[-1]))

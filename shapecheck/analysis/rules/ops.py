@@ -1602,6 +1602,8 @@ def concat(cx: OpContext, node: cst.Call, name: str, fw: str, args: list[Value],
     dim_v = args[1] if len(args) > 1 else kwargs.get("dim", kwargs.get("axis", IntV(Size.const(0))))
     if isinstance(seq, ManyV):
         return _concat_many(cx, name, fw, seq, dim_v)
+    if isinstance(seq, TensorV) and name == "concatenate" and fw in ("numpy", "jax"):
+        return _concat_rows(seq, dim_v)
     if not isinstance(seq, SeqV) or not seq.items or not all(isinstance(t, TensorV) for t in seq.items):
         t0 = seq.items[0] if isinstance(seq, SeqV) and seq.items and isinstance(seq.items[0], TensorV) else None
         return TensorV(None, t0.dtype if t0 else None, fw)
@@ -1653,6 +1655,21 @@ def concat(cx: OpContext, node: cst.Call, name: str, fw: str, args: list[Value],
             total = total + s[pos]
         out = shapes[0][:pos] + (total,) + shapes[0][pos + 1 :]
     return TensorV(out, dtype, fw)
+
+
+def _concat_rows(t: TensorV, dim_v: Value) -> Value:
+    """numpy's / jax's ``concatenate(a, axis)`` of one array: its n rows (the leading axis) joined along ``axis`` of
+    a row, which becomes n times longer (``axis=None``: everything flattened)."""
+    d = _ints([dim_v]) if not isinstance(dim_v, NoneV) else None
+    if t.shape is None or len(t.shape) < 2 or (d is None and not isinstance(dim_v, NoneV)):
+        return t.with_shape(None)
+    n, row = t.shape[0], t.shape[1:]
+    if d is None:
+        return t.with_shape((product(t.shape),), None)
+    pos = _norm_dim(d[0], len(row))
+    if pos is None:
+        return t.with_shape(None)
+    return t.with_shape(row[:pos] + (row[pos] * n,) + row[pos + 1 :], None)
 
 
 def _concat_many(cx: OpContext, name: str, fw: str, seq: ManyV, dim_v: Value) -> Value:
