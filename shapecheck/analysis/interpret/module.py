@@ -1159,6 +1159,8 @@ class ModuleAnalysis:
         if state.analysing or depth >= MAX_INLINE_DEPTH or fi.has_unknown_decorators:
             if key is not None:
                 self._forget_local_object(interp, key, held or obj)
+            if own_self:  # what the method would assign to self is no longer known
+                self._forget_self_attrs(interp, fi)
             return UNKNOWN
         callee_ctx = fi.module.ctx
         callee_ctx.suppress_depth += 1
