@@ -447,23 +447,33 @@ def _groups(files: list[Path], docs: list[Path]) -> list[tuple[list[Path], list[
     from .analysis.index.project import module_name_for
     from .analysis.index.resolve import imported_modules, scan_records
 
-    names: dict[Path, str] = {}
-    wanted: set[str] = set()  # the modules some file imports, and their packages: only their clashes matter
+    names: dict[Path, tuple[str, bool]] = {}
+    by_name: dict[str, Path] = {}
+    clash = False
     for f in files:
         try:
-            name, is_package = module_name_for(f)
-            names[f] = name
+            names[f] = module_name_for(f)
+        except (OSError, ValueError, RuntimeError):
+            names[f] = ("", False)
+        other = by_name.setdefault(names[f][0], f) if names[f][0] else f
+        clash = clash or (other != f and other.resolve() != f.resolve())
+    if not clash:  # the usual run: no file is read here
+        return [(files, docs)]
+    wanted: set[str] = set()  # the modules some file imports, and their packages: only their clashes matter
+    for f in files:
+        name, is_package = names[f]
+        try:
             for record in scan_records(decode_source(f.read_bytes())):
                 for target in imported_modules(record, name, is_package):
                     parts = target.split(".")
                     wanted.update(".".join(parts[:k]) for k in range(1, len(parts) + 1))
         except (OSError, ValueError, RuntimeError, SyntaxError, LookupError):
-            names.setdefault(f, "")
+            pass
 
     def clashes(items: list[Path]) -> bool:
         seen: dict[str, Path] = {}
         for f in items:
-            name = names.get(f)
+            name = names.get(f, ("", False))[0]
             if name in wanted:
                 other = seen.setdefault(name, f)
                 if other != f and other.resolve() != f.resolve():
