@@ -419,11 +419,11 @@ def run(
         groups = _groups(files, docs)
         if len(groups) == 1:
             return _run(files, config, jobs, use_cache, docs)
-        from .analysis.index.project import Project
+        from .analysis.index.project import files_import_roots
 
         # a group's imports resolve from its own folders first, then from every folder of the run (a module no
         # other group names again is found wherever it lies, as in one run of all files)
-        everywhere = Project.for_files(files).paths.roots  # type: ignore[attr-defined]
+        everywhere = files_import_roots(files)
         found: dict[str, list[Finding]] = {}
         for group_files, group_docs in groups:
             for f in _run(group_files, config, jobs, use_cache, group_docs, everywhere):

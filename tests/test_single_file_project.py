@@ -42,6 +42,13 @@ def _env() -> dict[str, str]:
     return {**os.environ, "PYTHONPATH": str(ROOT), "SHAPECHECK_NO_CACHE": "1"}
 
 
+def _python_m(cwd: Path, *args: str, timeout: int = 120) -> subprocess.CompletedProcess[str]:
+    """``python -m ARGS`` in ``cwd`` with this checkout on the path (shapecheck, flake8, mypy)."""
+    return subprocess.run(
+        [sys.executable, "-m", *args], cwd=cwd, env=_env(), capture_output=True, text=True, timeout=timeout
+    )
+
+
 def make_project(root: Path, layout: str) -> Path:
     """The issue's two modules in ``layout``; returns the folder holding ``pkg`` (the working directory)."""
     base = root / "src" if layout == "src" else root
@@ -72,26 +79,12 @@ WANT = {("head.py", 8, "SHP205")}
 def test_cli_single_file_sees_imported_module(tmp_path: Path, layout: str) -> None:
     cwd = make_project(tmp_path, layout)
     target = str(Path("pkg") / "head.py")
-    proc = subprocess.run(
-        [sys.executable, "-m", "shapecheck", "check", target],
-        cwd=cwd,
-        env=_env(),
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    proc = _python_m(cwd, "shapecheck", "check", target)
     assert proc.returncode == 1, proc.stdout + proc.stderr
     assert _codes_by_file(proc.stdout.splitlines()) == WANT, proc.stdout
     assert 'note: parameter x: Float[Tensor, "b n 256"] of attend() at pkg/attention.py:5' in proc.stdout
     # run from inside the package folder, and from the project's root for the src layout: the same finding
-    inner = subprocess.run(
-        [sys.executable, "-m", "shapecheck", "check", "head.py"],
-        cwd=cwd / "pkg",
-        env=_env(),
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    inner = _python_m(cwd / "pkg", "shapecheck", "check", "head.py")
     assert _codes_by_file(inner.stdout.splitlines()) == WANT, inner.stdout + inner.stderr
 
 
@@ -99,22 +92,10 @@ def test_cli_single_file_sees_imported_module(tmp_path: Path, layout: str) -> No
 def test_flake8_and_mypy_agree_on_the_single_file(tmp_path: Path, layout: str) -> None:
     cwd = make_project(tmp_path, layout)
     target = str(Path("pkg") / "head.py")
-    flake8 = subprocess.run(
-        [sys.executable, "-m", "flake8", "--select", "SHP", target],
-        cwd=cwd,
-        env=_env(),
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    flake8 = _python_m(cwd, "flake8", "--select", "SHP", target)
     assert _codes_by_file(flake8.stdout.splitlines()) == WANT, flake8.stdout + flake8.stderr
-    mypy = subprocess.run(
-        [sys.executable, "-m", "mypy", "--no-incremental", "--config-file", str(tmp_path / "pyproject.toml"), target],
-        cwd=cwd,
-        env=_env(),
-        capture_output=True,
-        text=True,
-        timeout=300,
+    mypy = _python_m(
+        cwd, "mypy", "--no-incremental", "--config-file", str(tmp_path / "pyproject.toml"), target, timeout=300
     )
     assert _codes_by_file(mypy.stdout.splitlines()) == WANT, mypy.stdout + mypy.stderr
 
@@ -125,23 +106,9 @@ def test_only_named_files_are_reported(tmp_path: Path) -> None:
     (cwd / "pkg" / "attention.py").write_text(
         "import torch\n" + ATTENTION + "\n\ndef broken() -> None:\n    attend(torch.zeros(1, 2, 3))\n"
     )
-    whole = subprocess.run(
-        [sys.executable, "-m", "shapecheck", "check", "."],
-        cwd=cwd,
-        env=_env(),
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    whole = _python_m(cwd, "shapecheck", "check", ".")
     assert ("attention.py", 11, "SHP205") in _codes_by_file(whole.stdout.splitlines()), whole.stdout
-    one = subprocess.run(
-        [sys.executable, "-m", "shapecheck", "check", "pkg/head.py"],
-        cwd=cwd,
-        env=_env(),
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    one = _python_m(cwd, "shapecheck", "check", "pkg/head.py")
     assert _codes_by_file(one.stdout.splitlines()) == WANT, one.stdout
 
 
@@ -228,6 +195,16 @@ y = net(torch.randn(2, {width}))
 """
 
 
+def _run_scripts(root: Path, bad: str, good: tuple[str, ...]) -> None:
+    """Each script run with python from its own folder: the good ones run, the bad one raises torch's error."""
+    for script in (*good, bad):
+        path = root / script
+        ran = subprocess.run([sys.executable, path.name], cwd=path.parent, capture_output=True, text=True, timeout=300)
+        assert (ran.returncode != 0) == (script == bad), ran.stderr
+        if script == bad:
+            assert "mat1 and mat2 shapes cannot be multiplied (2x8 and 16x4)" in ran.stderr, ran.stderr
+
+
 def make_examples(root: Path) -> Path:
     """Two example folders of one project, each a script beside its own ``model.py`` (widths 8 and 16); ``b/bad.py``
     gives b's model a width-8 input. Python puts a script's folder first on ``sys.path``: ``from model import Net``
@@ -244,33 +221,14 @@ def make_examples(root: Path) -> Path:
 
 def test_sibling_example_folders_each_import_their_own_model(tmp_path: Path) -> None:
     root = make_examples(tmp_path)
-    for script, fails in (("a/train.py", False), ("b/train.py", False), ("b/bad.py", True)):
-        path = root / "examples" / script
-        ran = subprocess.run([sys.executable, path.name], cwd=path.parent, capture_output=True, text=True, timeout=300)
-        assert (ran.returncode != 0) == fails, ran.stderr
-        if fails:
-            assert "mat1 and mat2 shapes cannot be multiplied (2x8 and 16x4)" in ran.stderr, ran.stderr
+    _run_scripts(root / "examples", bad="b/bad.py", good=("a/train.py", "b/train.py"))
     want = {("bad.py", 5, "SHP204")}
     for args in (["."], ["-j", "2", "."], ["examples/b"], ["examples/b/train.py", "examples/b/bad.py"]):
-        proc = subprocess.run(
-            [sys.executable, "-m", "shapecheck", "check", *args],
-            cwd=root,
-            env=_env(),
-            capture_output=True,
-            text=True,
-            timeout=120,
-        )
+        proc = _python_m(root, "shapecheck", "check", *args)
         assert _codes_by_file(proc.stdout.splitlines()) == want, (args, proc.stdout + proc.stderr)
         assert "Linear(in_features=16) cannot take an input whose last axis is 8" in proc.stdout
         assert "examples/b/model.py:10 in forward()" in proc.stdout
-    flake8 = subprocess.run(
-        [sys.executable, "-m", "flake8", "--select", "SHP", "examples/a/train.py", "examples/b/bad.py"],
-        cwd=root,
-        env=_env(),
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    flake8 = _python_m(root, "flake8", "--select", "SHP", "examples/a/train.py", "examples/b/bad.py")
     assert _codes_by_file(flake8.stdout.splitlines()) == want, flake8.stdout + flake8.stderr
 
 
@@ -285,29 +243,12 @@ def test_copies_of_a_project_without_markers_checked_in_one_run(tmp_path: Path) 
         (d / "pkg" / "model.py").write_text(MODEL.format(width=width))
         (d / "train.py").write_text(SCRIPT.format(width=width).replace("from model", "from pkg"))
     (tmp_path / "two" / "bad.py").write_text(SCRIPT.format(width=8).replace("from model", "from pkg"))
-    for script, fails in (("one/train.py", False), ("two/train.py", False), ("two/bad.py", True)):
-        path = tmp_path / script
-        ran = subprocess.run([sys.executable, path.name], cwd=path.parent, capture_output=True, text=True, timeout=300)
-        assert (ran.returncode != 0) == fails, ran.stderr
-    alone = subprocess.run(
-        [sys.executable, "-m", "shapecheck", "check", "two"],
-        cwd=tmp_path,
-        env=_env(),
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    _run_scripts(tmp_path, bad="two/bad.py", good=("one/train.py", "two/train.py"))
+    alone = _python_m(tmp_path, "shapecheck", "check", "two")
     want = {("bad.py", 5, "SHP204")}
     assert _codes_by_file(alone.stdout.splitlines()) == want, alone.stdout + alone.stderr
     for jobs in ("1", "2"):
-        both = subprocess.run(
-            [sys.executable, "-m", "shapecheck", "check", "-j", jobs, "."],
-            cwd=tmp_path,
-            env=_env(),
-            capture_output=True,
-            text=True,
-            timeout=120,
-        )
+        both = _python_m(tmp_path, "shapecheck", "check", "-j", jobs, ".")
         assert both.stdout == alone.stdout.replace("two/bad.py", str(Path("two") / "bad.py")), both.stdout
 
 

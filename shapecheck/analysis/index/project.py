@@ -497,6 +497,19 @@ def import_roots(path: Path) -> list[Path]:
     return list(dict.fromkeys(roots))
 
 
+def files_import_roots(files: list[Path]) -> list[Path]:
+    """Where the imports of ``files`` resolve (``import_roots`` of each folder, first match wins, in file order); the
+    working directory when there is no file."""
+    roots: list[Path] = []
+    seen_dirs: set[Path] = set()
+    for f in files:
+        if f.parent in seen_dirs:
+            continue
+        seen_dirs.add(f.parent)
+        roots.extend(r for r in import_roots(f) if r not in roots)
+    return roots if files else [Path.cwd()]
+
+
 class _ModulesOnDisk(dict[str, Path]):
     """``Project.paths`` that finds an imported module's file on first lookup, for hosts that see one file."""
 
@@ -631,15 +644,7 @@ class Project:
         (``import_roots``): a check of one file sees the modules it imports whether or not they are named.
         ``fallback_roots``: searched after those (the runner's groups, see ``runner._groups``)."""
         project = cls(stub_paths=stub_paths)
-        roots: list[Path] = []
-        seen_dirs: set[Path] = set()
-        for f in files:
-            if f.parent in seen_dirs:
-                continue
-            seen_dirs.add(f.parent)
-            roots.extend(r for r in import_roots(f) if r not in roots)
-        if not files:
-            roots.append(Path.cwd())
+        roots = files_import_roots(files)
         roots.extend(r for r in fallback_roots or () if r not in roots)
         cwd = Path.cwd()
         if cwd in roots:  # the working directory last, as for a single file

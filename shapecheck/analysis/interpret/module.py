@@ -2053,14 +2053,10 @@ class ModuleAnalysis:
             # xs=None, length=n: f(carry, None) n times
             n, x = length.size, NoneV()
         else:
-            seqs = list(xs.items) if isinstance(xs, SeqV) and xs.kind == "tuple" else [xs]
-            if not seqs or not all(isinstance(t, TensorV) and t.shape for t in seqs):
+            one = _one_slice(xs)
+            if one is None:
                 return UNKNOWN
-            n = seqs[0].shape[0]  # type: ignore[union-attr,index]
-            if any(t.shape[0] != n for t in seqs):  # type: ignore[union-attr,index]
-                return UNKNOWN
-            sliced = [t.with_shape(t.shape[1:]) for t in seqs]  # type: ignore[union-attr,index]
-            x = SeqV(tuple(sliced), "tuple") if isinstance(xs, SeqV) else sliced[0]
+            n, x = one
         out = self.call_value(interp, node, f, [init, x])
         if not isinstance(out, SeqV) or len(out.items) != 2:
             return UNKNOWN
@@ -2077,14 +2073,10 @@ class ModuleAnalysis:
             return UNKNOWN
         f = args[0] if args else kwargs.get("f", UNKNOWN)
         xs = args[1] if len(args) > 1 else kwargs.get("xs", UNKNOWN)
-        seqs = list(xs.items) if isinstance(xs, SeqV) and xs.kind == "tuple" else [xs]
-        if not seqs or not all(isinstance(t, TensorV) and t.shape for t in seqs):
+        one = _one_slice(xs)
+        if one is None:
             return UNKNOWN
-        n = seqs[0].shape[0]  # type: ignore[union-attr,index]
-        if any(t.shape[0] != n for t in seqs):  # type: ignore[union-attr,index]
-            return UNKNOWN
-        sliced = [t.with_shape(t.shape[1:]) for t in seqs]  # type: ignore[union-attr,index]
-        x: Value = SeqV(tuple(sliced), "tuple") if isinstance(xs, SeqV) else sliced[0]
+        n, x = one
         return _stacked(self.call_value(interp, node, f, [x]), n)
 
     def call_super(
@@ -2700,6 +2692,20 @@ def _local_object_key(interp: Interpreter, node: cst.CSTNode, obj: ObjV) -> str 
     if any(k != base.value and (v is obj or _holds(v, obj, 3)) for k, v in interp.scope.vars.items()):
         return None
     return base.value
+
+
+def _one_slice(xs: Value) -> tuple[Size, Value] | None:
+    """What ``jax.lax.scan`` / ``jax.lax.map`` hand ``f`` of ``xs`` (an array, or a tuple of arrays with one leading
+    length n): n, and one slice (the leading axis removed; a tuple of slices for a tuple). None when unknown."""
+    seqs = list(xs.items) if isinstance(xs, SeqV) and xs.kind == "tuple" else [xs]
+    arrays = [t for t in seqs if isinstance(t, TensorV) and t.shape]
+    if not seqs or len(arrays) != len(seqs):
+        return None
+    n = arrays[0].shape[0]  # type: ignore[index]
+    if any(t.shape[0] != n for t in arrays):  # type: ignore[index]
+        return None
+    sliced = [t.with_shape(t.shape[1:]) for t in arrays]  # type: ignore[index]
+    return n, SeqV(tuple(sliced), "tuple") if isinstance(xs, SeqV) else sliced[0]
 
 
 def _stacked(r: Value, n: Size) -> Value:
