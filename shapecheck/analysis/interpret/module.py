@@ -621,8 +621,36 @@ class ModuleAnalysis:
     # ------------------------------------------------------------------ functions
     def param_value(self, fi: FunctionInfo, p: Param, memo: Memo) -> Value:
         if p.ann is None:
-            return UNKNOWN
+            return self._instance_param(fi, p)
         return self.shapes.from_annotation(p.ann, memo, scope=fi.key, where=f"{p.name}: {p.ann.text}", node=fi.node)
+
+    def _instance_param(self, fi: FunctionInfo, p: Param) -> Value:
+        """A parameter annotated with a module class of the analysed code (``def step(teacher: Teacher, x)``): any
+        instance of it, whose call runs its ``forward`` / ``__call__`` as the class's own analysis does (sizes its
+        constructor sets stay unknown; what the method's annotations say holds)."""
+        params = fi.node.params
+        for cp in (*params.posonly_params, *params.params, *params.kwonly_params):
+            if cp.name.value == p.name:
+                break
+        else:
+            return UNKNOWN
+        ann = cp.annotation.annotation if cp.annotation is not None else None
+        if type(ann) is cst.Name:
+            v = self.globals.get(ann.value)
+        elif type(ann) is cst.Attribute:
+            qual = self.qualify(ann)
+            v = self.project.lookup(qual) if qual is not None and self.project is not None else None
+        else:
+            return UNKNOWN
+        if not isinstance(v, RefV) or not v.qualname.startswith("class:"):
+            return UNKNOWN
+        ci = self.find_class(v.qualname[6:])
+        if ci is None or not any(b.startswith(_MODULE_BASES) for b in objects.foreign_bases(self, ci)):
+            return UNKNOWN  # a Protocol, an ABC, a config class: what its calls give is not this class's body
+        fwd = objects.find_method(self, ci, "forward") or objects.find_method(self, ci, "__call__")
+        if fwd is None or _stub_body(fwd.node):
+            return UNKNOWN
+        return ObjV(ci.key)
 
     def run_function(
         self,
@@ -3443,3 +3471,21 @@ def _callable(v: Value) -> Value:
     if isinstance(v, _PLAIN_DATA):
         return BoolV(False)
     return UNKNOWN
+
+
+# the frameworks' module base classes: a parameter annotated with a subclass is a layer whose call runs its body
+_MODULE_BASES = ("torch.nn.", "equinox.", "flax.linen.", "flax.nnx.", "keras.", "tensorflow.keras.", "haiku.")
+
+
+def _stub_body(node: cst.FunctionDef) -> bool:
+    """A method whose body only documents it (a docstring, ``...``, ``pass``, ``raise NotImplementedError``)."""
+    smalls: list[cst.CSTNode] = []
+    for stmt in node.body.body:
+        smalls.extend(stmt.body if isinstance(stmt, cst.SimpleStatementLine) else [stmt])
+    for small in smalls:
+        if isinstance(small, (cst.Pass, cst.Raise)):
+            continue
+        if isinstance(small, cst.Expr) and isinstance(small.value, (cst.Ellipsis, cst.SimpleString)):
+            continue
+        return False
+    return True
