@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Callable, Sequence, TypeVar
 import libcst as cst
 
 from ...sizes import Size, Truth, equal
+from . import objects
 from .budget import tick
 from ..index.imports import literal_str
 from .walk import memo as _memo
@@ -838,10 +839,23 @@ class Interpreter:
         if key is not None and isinstance(v, LayerV) and v.kind == "Sequential" and v.param("keras"):
             self.scope.vars[key] = UNKNOWN  # a keras.Sequential handed to code that may add or pop its layers
             return
+        if key is not None and isinstance(v, DictV) and v.kind == "namespace":
+            # argparse options: ``args.lr = 0.1`` sets one (on every name holding them); handed to code, any
+            for other, held in list(self.scope.vars.items()):
+                if held is v and other != key:
+                    self.scope.vars[other] = UNKNOWN
+            if attr is not None and root is node:
+                kept = tuple((k, x) for k, x in v.items if k != attr)
+                self.scope.vars[key] = DictV((*kept, (attr, value)), "namespace")
+            else:
+                self.scope.vars[key] = UNKNOWN
+            return
         if key is None or not isinstance(v, ObjV) or not v.concrete:
             return
         if _frozen_record(self.m, v):
             return  # a frozen dataclass of plain values: nothing can set its fields (setting one raises)
+        if attr is None and _frozen_module(self.m, v):
+            return  # an equinox / flax linen module handed on (eqx.filter(model, eqx.is_array)): it cannot change
         for other, held in list(self.scope.vars.items()):
             # the same object reached through another name (``for _, attn, _ in self.stages: attn.norm = ...``
             # changes the element of self.stages too; ``alias = model; alias.head = ...`` changes model): what holds
@@ -1214,8 +1228,8 @@ class Interpreter:
             return _layer_weight(base)
         if isinstance(base, LayerV) and attr in _LAYER_SIZE_ATTRS:
             return _layer_size(base, attr)
-        if isinstance(base, DictV) and base.kind == "moduledict":
-            return base.get(attr)  # nn.ModuleDict(dict(wte=...)).wte
+        if isinstance(base, DictV) and base.kind in ("moduledict", "namespace"):
+            return base.get(attr)  # nn.ModuleDict(dict(wte=...)).wte, args.dim (argparse_defaults)
         if isinstance(base, SeqV) and base.names is not None:
             return base.items[base.names.index(attr)] if attr in base.names else UNKNOWN  # ret.indices (namedtuple)
         if isinstance(base, SeqV) and base.kind == "values_indices":
@@ -2012,6 +2026,17 @@ def _frozen_record(m: "Semantics", obj: ObjV) -> bool:
         ):
             return True
     return False
+
+
+def _frozen_module(m: "Semantics", obj: ObjV) -> bool:
+    """An instance of an ``eqx.Module`` or a flax linen ``nn.Module`` subclass: setting a field once it is built
+    raises (equinox's frozen dataclasses, linen's frozen modules), so code it is handed to cannot replace its layers
+    (the transforms and optimisers of a JAX training step take the model and return new ones)."""
+    ci = m.find_class(obj.cls_key)
+    return ci is not None and any(b in _FROZEN_MODULE_BASES for b in objects.foreign_bases(ci.module, ci))
+
+
+_FROZEN_MODULE_BASES = frozenset({"equinox.Module", "flax.linen.Module"})
 
 
 def _plain_index(node: cst.BaseExpression) -> bool:

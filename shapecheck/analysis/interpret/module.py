@@ -18,7 +18,7 @@ from ..index.functions import ClassInfo, FunctionInfo, MethodTable, Param, bind_
 from ..index.imports import collect_imports, dotted
 from .interpreter import OPTIONAL, FrameInfo, Interpreter, Scope, int_of
 from ..index.jaxtyping_bridge import Annotation, dtype_class_of, parse_annotation
-from . import entry_points, objects
+from . import argparse_defaults, entry_points, objects
 from .state import ClassState, FunctionState, class_state, function_state
 from ..rules import einops_calls as einops_rules, layers as layer_rules, ops as op_rules, shape_ops as shape_rules
 from ..rules.ops_common import constant
@@ -1242,6 +1242,10 @@ class ModuleAnalysis:
     def call(self, interp: Interpreter, node: cst.Call) -> Value:
         func = node.func
         qual = None
+        if type(func) is cst.Attribute and func.attr.value in ("parse_args", "parse_known_args"):
+            ns = argparse_defaults.namespace(self, interp, node)  # a script's options in its default run
+            if ns is not None:
+                return ns
         # exact node types here and below: libcst's node classes are ABCs (``isinstance`` on them costs several
         # times more), and this runs for every call the analysis meets
         if type(func) is cst.Name or type(func) is cst.Attribute:

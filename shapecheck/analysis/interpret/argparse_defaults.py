@@ -1,0 +1,325 @@
+"""``args = parser.parse_args()`` in a script: what each option holds when the script runs with no command-line
+arguments (``python train.py``, its default run), read from the ``add_argument`` calls that build the parser.
+
+Only a parser the code builds in plain sight is read: ``parser = argparse.ArgumentParser(...)`` then
+``parser.add_argument(...)`` / ``parser.set_defaults(...)`` statements in the same block, and nothing else done with
+the parser (no helper that adds arguments, no groups, sub-parsers or parent parsers) before ``parse_args()`` /
+``parse_known_args()`` in a later statement of that block, with no argument list (or ``None``). A parser with a
+required option or a required positional argument has no default run: nothing is known of it.
+
+What argparse gives each destination (checked against CPython's argparse):
+
+* ``dest=`` if given, else the first long option without its ``--`` (``--max-gen-len`` -> ``max_gen_len``), else the
+  first short one without its ``-``;
+* the ``default`` (None when there is none); ``store_true`` defaults to False, ``store_false`` to True;
+* a string default is converted by ``type`` (``type=int, default="8"`` is 8); other defaults are kept as given;
+* ``parser.set_defaults(k=v)`` sets the default of the arguments added before it, and of those added after it
+  without a default of their own; a destination no argument has takes it;
+* two arguments with one destination: the first one's default;
+* ``default=argparse.SUPPRESS`` leaves the attribute unset (unknown here).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+import libcst as cst
+
+from ...sizes import Size
+from ..index.imports import literal_str
+from .values import UNKNOWN, BoolV, DictV, FloatV, IntV, NoneV, SeqV, StrV, Value
+from .walk import children, memo
+
+if TYPE_CHECKING:
+    from .interpreter import Interpreter
+    from .module import ModuleAnalysis
+
+# what may be done with the parser besides adding arguments: reading it, printing its help
+_READS = frozenset({"parse_args", "parse_known_args", "print_help", "print_usage", "format_help", "format_usage"})
+_BUILDS = frozenset({"add_argument", "set_defaults"})
+# ArgumentParser keywords that change what parse_args() gives with no arguments
+_PARSER_KEYWORDS_UNREAD = frozenset({"parents", "argument_default", "prefix_chars", "fromfile_prefix_chars"})
+# expressions evaluated again here: they run no call (a default written as a constant, a name, arithmetic)
+_PURE = (
+    cst.Name,
+    cst.Attribute,
+    cst.Integer,
+    cst.Float,
+    cst.SimpleString,
+    cst.ConcatenatedString,
+    cst.UnaryOperation,
+    cst.BinaryOperation,
+    cst.Tuple,
+    cst.List,
+    cst.Element,
+    cst.Minus,
+    cst.Plus,
+    cst.Add,
+    cst.Subtract,
+    cst.Multiply,
+    cst.FloorDivide,
+    cst.Divide,
+    cst.Power,
+)
+
+
+@dataclass(frozen=True)
+class _Parser:
+    """``name = argparse.ArgumentParser(...)`` at ``block[start]``, built by the statements ``calls`` (in order),
+    the last of them at ``block[end]``."""
+
+    block: tuple[cst.BaseStatement, ...]
+    start: int
+    end: int
+    ctor: cst.Call
+    calls: tuple[cst.Call, ...]
+
+
+def namespace(m: "ModuleAnalysis", interp: "Interpreter", node: cst.Call) -> Value | None:
+    """The value of ``node`` (``parser.parse_args()`` / ``parser.parse_known_args()``) in the default run, or None
+    when the parser is not one read here."""
+    func = node.func
+    if type(func) is not cst.Attribute or type(func.value) is not cst.Name:
+        return None
+    if interp.frame.key == "<module>":
+        scope_node: cst.CSTNode = m.tree
+    else:
+        fi = m.find_function(interp.frame.key)
+        if fi is None:
+            return None
+        scope_node = fi.node
+    p = memo("argparse-parsers", scope_node, _parsers).get(func.value.value)
+    if p is None or m.qualify(p.ctor.func) != "argparse.ArgumentParser":
+        return None
+    if any(a.keyword is not None and a.keyword.value in _PARSER_KEYWORDS_UNREAD for a in p.ctor.args):
+        return None
+    if not any(_contains(stmt, node) for stmt in p.block[p.end + 1 :]):
+        return None  # parsed before (or away from) the statements that add its arguments
+    for a in node.args:  # parse_args(), parse_args(None), parse_args(argv) with argv None
+        if a.star or (a.keyword is not None and a.keyword.value != "args"):
+            return None
+        if not isinstance(a.value, _PURE) or not isinstance(interp.eval(a.value), NoneV):
+            return None
+    # argparse's order: set_defaults changes the arguments added before it and is the default of those added after
+    # it without one; parse_args sets each destination from its first argument, converts a string default by its
+    # type, then sets the parser's defaults no argument set
+    actions: list[tuple[str, Value, cst.BaseExpression | None]] = []  # (dest, default, type)
+    parser_defaults: dict[str, Value] = {}
+    for call in p.calls:
+        attr = call.func.attr.value if type(call.func) is cst.Attribute else ""
+        if attr == "set_defaults":
+            for a in call.args:
+                if a.star or a.keyword is None:
+                    return None
+                k, v = a.keyword.value, _value(interp, a.value)
+                parser_defaults[k] = v
+                actions = [(d, v if d == k else dv, t) for d, dv, t in actions]
+            continue
+        got = _option(m, interp, call, parser_defaults)
+        if got is None:
+            return None  # a required argument: the script has no run without arguments
+        if got[0]:
+            actions.append(got)
+    values: dict[str, Value] = {}
+    for dest, default, type_node in actions:
+        if dest in values:
+            continue
+        if isinstance(default, StrV) and type_node is not None:
+            default = _converted(m, type_node, default.value)
+        values[dest] = default
+    for k, v in parser_defaults.items():
+        values.setdefault(k, v)
+    ns = DictV(tuple(values.items()), "namespace")
+    return ns if func.attr.value == "parse_args" else SeqV((ns, UNKNOWN), "tuple")
+
+
+def _option(
+    m: "ModuleAnalysis", interp: "Interpreter", call: cst.Call, parser_defaults: dict[str, Value]
+) -> tuple[str, Value, cst.BaseExpression | None] | None:
+    """``(dest, default, type)`` of one ``add_argument`` call; ``("", ...)``: no attribute (help, version); None:
+    the argument is required."""
+    flags: list[str] = []
+    kw: dict[str, cst.BaseExpression] = {}
+    for a in call.args:
+        if a.star:
+            return ("", UNKNOWN, None) if a.star == "**" else None  # **spec: unread; *flags: which ones is unknown
+        if a.keyword is not None:
+            kw[a.keyword.value] = a.value
+            continue
+        s = literal_str(a.value)
+        if s is None:
+            return None
+        flags.append(s)
+    if not flags:
+        return None
+    positional = not flags[0].startswith("-")
+    nargs = literal_str(kw["nargs"]) if "nargs" in kw else None
+    if positional and nargs not in ("?", "*"):
+        return None
+    required = kw.get("required")
+    if required is not None and not (type(required) is cst.Name and required.value == "False"):
+        return None
+    action = "store"
+    if "action" in kw:
+        action = literal_str(kw["action"]) or "other"  # argparse.BooleanOptionalAction, a custom Action
+    if action in ("help", "version"):
+        return ("", UNKNOWN, None)
+    dest_node = kw.get("dest")
+    dest = literal_str(dest_node) if dest_node is not None else None
+    if dest is None:
+        if dest_node is not None:
+            return ("", UNKNOWN, None)
+        longs = [f for f in flags if f.startswith("--")]
+        dest = flags[0] if positional else (longs[0][2:] if longs else flags[0].lstrip("-")).replace("-", "_")
+    type_node = kw.get("type")
+    if "default" in kw:
+        if m.qualify(kw["default"]) == "argparse.SUPPRESS":
+            return (dest, UNKNOWN, None)
+        return (dest, _value(interp, kw["default"]), type_node)
+    if dest in parser_defaults:
+        return (dest, parser_defaults[dest], type_node)
+    if action == "store_true":
+        return (dest, BoolV(False), None)
+    if action == "store_false":
+        return (dest, BoolV(True), None)
+    if action in ("store", "store_const", "count", "append", "append_const", "extend", "other"):
+        return (dest, NoneV(), None)
+    return (dest, UNKNOWN, None)
+
+
+def _converted(m: "ModuleAnalysis", type_node: cst.BaseExpression, text: str) -> Value:
+    """argparse applies ``type`` to a string default."""
+    kind = type_node.value if type(type_node) is cst.Name else m.qualify(type_node)
+    try:
+        if kind == "int":
+            return IntV(Size.const(int(text)))
+        if kind == "float":
+            return FloatV(float(text))
+    except ValueError:
+        return UNKNOWN
+    return StrV(text) if kind == "str" else UNKNOWN
+
+
+def _value(interp: "Interpreter", node: cst.BaseExpression) -> Value:
+    """A default evaluated again (its ``add_argument`` call already ran): only when that runs no call."""
+    todo: list[cst.CSTNode] = [node]
+    while todo:
+        n = todo.pop()
+        if not isinstance(n, _PURE):
+            return UNKNOWN
+        todo.extend(children(n))
+    return interp.eval(node)
+
+
+def _contains(tree: cst.CSTNode, node: cst.CSTNode) -> bool:
+    todo = [tree]
+    while todo:
+        n = todo.pop()
+        if n is node:
+            return True
+        todo.extend(children(n))
+    return False
+
+
+def _parsers(scope: cst.CSTNode) -> dict[str, _Parser | None]:
+    """The parsers built in plain sight in the body of ``scope`` (a function or a module), by variable name."""
+    found: dict[str, _Parser | None] = {}
+    for block in _blocks(scope):
+        for i, stmt in enumerate(block):
+            name, ctor = _built(stmt)
+            if name is None or ctor is None:
+                continue
+            if name in found:
+                found[name] = None  # built twice: which one is parsed is not read here
+                continue
+            calls: list[cst.Call] = []
+            end = i
+            for j in range(i + 1, len(block)):
+                call = _building_call(block[j], name)
+                if call is not None:
+                    calls.append(call)
+                    end = j
+            found[name] = _Parser(block, i, end, ctor, tuple(calls))
+    # every use of the name must be accounted for: its assignment, the building calls, reads of the parser
+    for name, p in list(found.items()):
+        if p is not None and _uses(scope, name) != 1 + len(p.calls) + _reads(scope, name):
+            found[name] = None
+    return found
+
+
+def _blocks(scope: cst.CSTNode) -> list[tuple[cst.BaseStatement, ...]]:
+    """The statement lists of ``scope``'s body and of the compound statements in it (not nested defs or classes)."""
+    out: list[tuple[cst.BaseStatement, ...]] = []
+    todo: list[cst.CSTNode] = []
+    if isinstance(scope, cst.Module):
+        out.append(tuple(scope.body))
+        todo.extend(scope.body)
+    elif isinstance(scope, cst.FunctionDef):
+        todo.append(scope.body)
+    while todo:
+        n = todo.pop()
+        if isinstance(n, (cst.FunctionDef, cst.ClassDef)):
+            continue
+        if isinstance(n, cst.IndentedBlock):
+            out.append(tuple(n.body))
+        if isinstance(n, (cst.BaseCompoundStatement, cst.BaseSuite, cst.Else, cst.ExceptHandler, cst.Finally)):
+            todo.extend(children(n))
+    return out
+
+
+def _built(stmt: cst.BaseStatement) -> tuple[str | None, cst.Call | None]:
+    """``name = Something(...)`` (one target, a call without star arguments)."""
+    if type(stmt) is not cst.SimpleStatementLine or len(stmt.body) != 1:
+        return None, None
+    a = stmt.body[0]
+    if type(a) is not cst.Assign or len(a.targets) != 1 or type(a.targets[0].target) is not cst.Name:
+        return None, None
+    if type(a.value) is not cst.Call or any(arg.star for arg in a.value.args):
+        return None, None
+    return a.targets[0].target.value, a.value
+
+
+def _building_call(stmt: cst.BaseStatement, name: str) -> cst.Call | None:
+    """``name.add_argument(...)`` / ``name.set_defaults(...)`` as a statement of its own."""
+    if type(stmt) is not cst.SimpleStatementLine or len(stmt.body) != 1 or type(stmt.body[0]) is not cst.Expr:
+        return None
+    call = stmt.body[0].value
+    if type(call) is not cst.Call or type(call.func) is not cst.Attribute:
+        return None
+    f = call.func
+    if type(f.value) is cst.Name and f.value.value == name and f.attr.value in _BUILDS:
+        return call
+    return None
+
+
+def _uses(scope: cst.CSTNode, name: str) -> int:
+    """Occurrences of the variable ``name`` in ``scope`` (nested scopes included; not attribute names or keywords)."""
+    n_uses = 0
+    todo: list[cst.CSTNode] = [scope]
+    while todo:
+        n = todo.pop()
+        if type(n) is cst.Name:
+            n_uses += n.value == name
+            continue
+        if type(n) is cst.Attribute:
+            todo.append(n.value)
+            continue
+        if type(n) is cst.Arg:
+            todo.append(n.value)
+            continue
+        todo.extend(children(n))
+    return n_uses
+
+
+def _reads(scope: cst.CSTNode, name: str) -> int:
+    """``name.parse_args`` and the other reads of a parser in ``scope``."""
+    count = 0
+    todo: list[cst.CSTNode] = [scope]
+    while todo:
+        n = todo.pop()
+        if type(n) is cst.Attribute and type(n.value) is cst.Name and n.value.value == name:
+            count += n.attr.value in _READS
+            continue
+        todo.extend(children(n))
+    return count
