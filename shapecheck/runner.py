@@ -215,6 +215,30 @@ class DocPart(NamedTuple):
 Item = tuple[int, "Path | DocPart", str]  # (number, source file or documentation chain, displayed path)
 
 
+def _after_their_files(todo: list[Item], doc_items: list[tuple[int, DocPart, str]]) -> list[Item]:
+    """``todo`` (the Python files) with each documentation chain of ``doc_items`` placed right after the last file of
+    its project (the Markdown file's ``project_root``, else its folder), or at the end when no file lies there. The
+    examples import their package's modules, which its files loaded just before; run after every file of a run over
+    many packages, they parsed again what ``Project.trim`` had forgotten meanwhile."""
+    from .analysis.index.project import project_root
+
+    resolved = [f.resolve() if isinstance(f, Path) else None for _, f, _ in todo]
+    last_of: dict[Path, int] = {}  # documentation file -> the index in todo it follows
+    after: dict[int, list[Item]] = {}
+    for doc_item in doc_items:
+        doc = doc_item[1].path
+        if doc not in last_of:
+            home = project_root(doc) or doc.resolve().parent
+            mine = (k for k, r in enumerate(resolved) if r is not None and home in r.parents)
+            last_of[doc] = max(mine, default=len(todo) - 1)
+        after.setdefault(last_of[doc], []).append(doc_item)
+    out = list(after.get(-1, []))  # no Python file to run at all
+    for k, t in enumerate(todo):
+        out.append(t)
+        out.extend(after.get(k, []))
+    return out
+
+
 def _segments(todo: list[Item], n: int) -> list[tuple[int, int]]:
     """``todo`` (in directory order) cut into ``n`` runs of about the same size of source: (start, end) indices."""
     sizes = []
@@ -354,16 +378,11 @@ def _run_parallel(todo: list[Item], n: int, files: list[Path], project: Any) -> 
     from .analysis.report import checker  # noqa: F401  (children forked below inherit the parser and the analyser)
 
     ctx = multiprocessing.get_context()
-    n_docs = sum(1 for _, f, _ in todo if isinstance(f, DocPart))  # appended after the Python files by _run
-    sources = todo[: len(todo) - n_docs]
-    segments = _segments(sources, (n + 1) // 2)
-    # the documentation files are a last segment of their own: no worker starts with one, and the first worker to
-    # run out of source files takes them, while the others finish theirs (by then it has loaded the modules of its
-    # share, which the examples import; before, the parent ran every README alone after all files)
-    bounds = ctx.Array("i", [x for seg in segments for x in seg] + [len(sources), len(todo)])
+    segments = _segments(todo, (n + 1) // 2)
+    bounds = ctx.Array("i", [x for seg in segments for x in seg])
     forked = ctx.get_start_method() == "fork"
     if forked:
-        _preload(_shares(sources, n, segments), project)
+        _preload(_shares(todo, n, segments), project)
         _freeze(project)
     running = []
     for w in range(1, n):
@@ -558,6 +577,7 @@ def _run(
     if docs:
         from .analysis.index.examples import doc_jobs
 
+        doc_items: list[tuple[int, DocPart, str]] = []
         item = len(files) + len(docs)
         for i, (doc, key, n_chains) in enumerate(doc_jobs(docs, project, cache), start=len(files)):
             docs_at[i] = doc
@@ -570,8 +590,9 @@ def _run(
             results[i] = []
             for k in range(n_chains):
                 chains[item] = i
-                todo.append((item, DocPart(doc, k), str(doc)))
+                doc_items.append((item, DocPart(doc, k), str(doc)))
                 item += 1
+        todo = _after_their_files(todo, doc_items)
     n_jobs = jobs if jobs > 0 else (os.cpu_count() or 1)
     left = todo
     if len(todo) >= 8 and n_jobs > 1:
