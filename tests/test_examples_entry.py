@@ -107,3 +107,29 @@ def test_documentation_is_scheduled_with_the_files_in_parallel_runs(tmp_path: Pa
     assert two.stdout == one.stdout and two.returncode == one.returncode == 1, two.stderr
     cached = [_shapecheck_check("-j", "2", ".", cwd=root).stdout for _ in range(2)]
     assert cached == [one.stdout, one.stdout]
+
+
+def test_documentation_runs_right_after_its_projects_files(tmp_path: Path) -> None:
+    """Over several projects in one run, a README's examples are scheduled after the last file of their own project
+    (whose modules they import, still loaded), not after every file of the run; a Markdown file whose project has no
+    Python file to check comes last."""
+    from shapecheck.runner import DocPart, Item, _after_their_files
+
+    files = []
+    for name in ("alpha", "beta"):
+        (tmp_path / name / name).mkdir(parents=True)
+        (tmp_path / name / "pyproject.toml").write_text("")
+        (tmp_path / name / "README.md").write_text("")
+        for mod in ("a.py", "b.py"):
+            (tmp_path / name / name / mod).write_text("")
+            files.append(tmp_path / name / name / mod)
+    (tmp_path / "notes").mkdir()
+    (tmp_path / "notes" / "README.md").write_text("")
+    todo: list[Item] = [(i, f, str(f)) for i, f in enumerate(files)]
+    docs = [
+        (10, DocPart(tmp_path / "beta" / "README.md", 0), "beta"),
+        (11, DocPart(tmp_path / "alpha" / "README.md", 0), "alpha"),
+        (12, DocPart(tmp_path / "notes" / "README.md", 0), "notes"),
+        (13, DocPart(tmp_path / "alpha" / "README.md", 1), "alpha"),
+    ]
+    assert [i for i, _, _ in _after_their_files(todo, docs)] == [0, 1, 11, 13, 2, 3, 10, 12]
