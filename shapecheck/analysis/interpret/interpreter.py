@@ -2121,10 +2121,10 @@ def _truth(v: Value) -> bool | None:
 def _str_equal(a: Value, b: Value) -> bool | None:
     """``v == "M"`` where one side is a known string: two strings compare by value; a string never equals a
     number (``16 == "M"``, a config list mixing channel counts and pooling markers), a bool or None (``act ==
-    'relu'`` with ``act=False``)."""
+    'relu'`` with ``act=False``), a tuple, list or dict (``act == "prelu"`` with ``act=("elu", {"inplace": True})``)."""
     if isinstance(a, StrV) and isinstance(b, StrV):
         return a.value == b.value
-    other = (IntV, FloatV, BoolV, NoneV)
+    other = (IntV, FloatV, BoolV, NoneV, SeqV, DictV)
     if isinstance(a, StrV) and isinstance(b, other) or isinstance(b, StrV) and isinstance(a, other):
         return False
     return None

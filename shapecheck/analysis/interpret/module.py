@@ -801,12 +801,12 @@ class ModuleAnalysis:
         # an attribute a method it calls on ``self`` reassigns is not the constructor's when the method reads it
         # (``self.set_input_dims(x.shape[-1])`` rebuilding ``self.hidden_layer`` before using it): left unknown
         redone = objects.reassigned_by_self_calls(self, ci, fi) if fi is not None and ci is not None else set()
-        attrs.update((k, v) for k, v in held.fresh if "self." + k.rstrip("?") not in redone)
+        attrs.update((k, _unshared(interp, key, v)) for k, v in held.fresh if "self." + k.rstrip("?") not in redone)
         promoted = ObjV(held.cls_key, tuple(attrs.items()), True)
         try:
             return self._call_function(interp, node, replace(fv, bound_self=promoted), args, kwargs, held)
         finally:
-            if interp.scope.vars.get(key) is held:  # what the method may have changed is no longer known
+            if _held_at(interp, key) is held:  # what the method may have changed is no longer known
                 interp.scope.vars[key] = replace(held, fresh=())
 
     def _after_guard(
@@ -2710,6 +2710,27 @@ def _range(args: list[Value]) -> Value:
     return SeqV(tuple(IntV(Size.const(i)) for i in r), "range")
 
 
+def _held_at(interp: Interpreter, key: str) -> Value | None:
+    """What the variable ``key`` holds; for ``self.x`` not assigned in the method, the attribute of ``self``."""
+    v = interp.scope.vars.get(key)
+    if v is None and key.startswith("self."):
+        own = interp.scope.vars.get("self")
+        v = own.attr(key[5:]) if isinstance(own, ObjV) else None
+    return v
+
+
+def _unshared(interp: Interpreter, key: str, v: Value) -> Value:
+    """A submodule's constructor values (ObjV.fresh) kept while no variable but ``key``'s object holds it (one handed
+    to the constructor by a caller that kept it may have had methods run on it since)."""
+    if not isinstance(v, ObjV) or not v.fresh:
+        return v
+    from .interpreter import _holds
+
+    if any(k != key and (x is v or _holds(x, v, 3)) for k, x in interp.scope.vars.items()):
+        return objects.stale(v)
+    return v
+
+
 def _local_object_key(interp: Interpreter, node: cst.CSTNode, obj: ObjV) -> str | None:
     """The local variable (not ``self``) the call ``v(...)`` / ``v.method(...)`` is made on, when it holds ``obj``
     and no other variable holds the same object."""
@@ -2717,13 +2738,23 @@ def _local_object_key(interp: Interpreter, node: cst.CSTNode, obj: ObjV) -> str 
         return None  # a property read, a decorator: no variable the call is made on
     func = node.func
     base = func.value if isinstance(func, cst.Attribute) else func
-    if not isinstance(base, cst.Name) or base.value == "self" or interp.scope.vars.get(base.value) is not obj:
+    if isinstance(func, cst.Attribute) and isinstance(base, cst.Name) and base.value == "self":
+        # ``self.head(x)`` in a method run for an object just built: its submodule kept its constructor's values
+        # (objects.fresh_attrs), read from ``self.head`` alone
+        key = "self." + func.attr.value
+    elif isinstance(base, cst.Name) and base.value != "self":
+        key = base.value
+    else:
+        return None
+    if _held_at(interp, key) is not obj:
         return None
     from .interpreter import _holds
 
-    if any(k != base.value and (v is obj or _holds(v, obj, 3)) for k, v in interp.scope.vars.items()):
+    # (``self`` itself holds its submodule: what matters is that no other variable or attribute does)
+    skip = "self" if key.startswith("self.") else key
+    if any(k != key and k != skip and (v is obj or _holds(v, obj, 3)) for k, v in interp.scope.vars.items()):
         return None
-    return base.value
+    return key
 
 
 def _one_slice(xs: Value) -> tuple[Size, Value] | None:

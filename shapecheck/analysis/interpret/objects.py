@@ -320,17 +320,83 @@ def instance_attrs(m: "ModuleAnalysis", ci: ClassInfo, vars_: dict[str, Value]) 
     return tuple(out)
 
 
-def fresh_attrs(m: "ModuleAnalysis", ci: ClassInfo, vars_: dict[str, Value]) -> tuple[tuple[str, Value], ...]:
+def fresh_attrs(
+    m: "ModuleAnalysis", ci: ClassInfo, vars_: dict[str, Value], handed: list[Value]
+) -> tuple[tuple[str, Value], ...]:
     """The constructor's values of the attributes another method may reassign (``reset_classifier`` rebuilding
-    ``self.head``): true of the object as built, before any of its methods runs (ObjV.fresh)."""
+    ``self.head``): true of the object as built, before any of its methods runs (ObjV.fresh). A submodule the
+    constructor built that has such values of its own (a pooling head with a ``reset``) keeps them here when the
+    class's other methods only call it (``self.head(x)``): while the object is just built, nothing has run on the
+    submodule either (one of a class handed to the constructor, which its caller may still hold, does not)."""
     changed = outside_init(m, ci)
-    if not changed:
+    subs = [
+        k
+        for k, v in vars_.items()
+        if isinstance(v, ObjV)
+        and v.fresh
+        and k.startswith("self.")
+        and k[-1] != "?"
+        and not any(_has_instance(a, v.cls_key, 3) for a in handed)
+    ]
+    if not changed and not subs:
         return ()
+    only_called = set(subs) - {"self." + n for n in used_otherwise(m, ci)} if subs else set()
     out = []
     for k, v in sorted(vars_.items()):
-        if k in changed and not (isinstance(v, (SeqV, ManyV)) and v.kind == "list"):
+        if k in only_called:
+            out.append((k[5:], v))
+        elif k in changed and not (isinstance(v, (SeqV, ManyV)) and v.kind == "list"):
             out.append((k[5:], stale(v)))
     return tuple(out)
+
+
+def _has_instance(v: Value, cls_key: str, depth: int) -> bool:
+    """Is ``v`` (or something it holds, ``depth`` levels down at most) an object of the class ``cls_key``?"""
+    if isinstance(v, ObjV):
+        return v.cls_key == cls_key or depth > 0 and any(_has_instance(x, cls_key, depth - 1) for _, x in v.attrs)
+    if depth <= 0:
+        return False
+    if isinstance(v, SeqV):
+        return any(_has_instance(x, cls_key, depth - 1) for x in v.items)
+    if isinstance(v, DictV):
+        return any(_has_instance(x, cls_key, depth - 1) for _, x in v.items)
+    if isinstance(v, ManyV):
+        return v.elem is not None and _has_instance(v.elem, cls_key, depth - 1)
+    return False
+
+
+def used_otherwise(m: "ModuleAnalysis", ci: ClassInfo) -> frozenset[str]:
+    """Names ``x`` of the ``self.x`` that a method other than the constructors uses other than by calling it
+    (``self.head.reset(n)``, ``f(self.head)``, ``self.head = ...``, ``self.head.fc``)."""
+    from .walk import memo
+
+    ctor_names = ("__init__", "setup", "__post_init__")
+    methods: dict[str, FunctionInfo] = {}
+    for c in reversed(mro(m, ci)):
+        methods.update(c.methods)
+    out: set[str] = set()
+    for name, fi in methods.items():
+        if name not in ctor_names:
+            out |= memo("self-attrs-not-called", fi.node, _self_attrs_not_called)
+    return frozenset(out)
+
+
+def _self_attrs_not_called(fn: cst.CSTNode) -> frozenset[str]:
+    from .walk import children
+
+    out: set[str] = set()
+    callees: set[int] = set()
+    stack: list[cst.CSTNode] = [fn]
+    while stack:
+        n = stack.pop()
+        tp = type(n)
+        if tp is cst.Call:
+            callees.add(id(n.func))  # type: ignore[attr-defined]
+        elif tp is cst.Attribute and type(n.value) is cst.Name and n.value.value == "self":  # type: ignore[attr-defined]
+            if id(n) not in callees:
+                out.add(n.attr.value)  # type: ignore[attr-defined]
+        stack.extend(children(n))
+    return frozenset(out)
 
 
 def stale(v: Value, depth: int = 3) -> Value:
@@ -608,7 +674,10 @@ def instantiate(
         ctx.inline_findings = saved
         ctx.suppress_depth -= not symbolic
         st.building = False
-    obj = ObjV(ci.key, instance_attrs(m, ci, self_vars), True, () if symbolic else fresh_attrs(m, ci, self_vars))
+    handed = [*args, *kwargs.values()]
+    obj = ObjV(
+        ci.key, instance_attrs(m, ci, self_vars), True, () if symbolic else fresh_attrs(m, ci, self_vars, handed)
+    )
     st.instances[key] = (obj, inner)
     return obj, inner
 

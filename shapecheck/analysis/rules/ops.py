@@ -771,7 +771,10 @@ def reduction(
         dim_v = UNKNOWN  # torch reads dim=() as every axis, in some versions
     keep = keep_v.value if isinstance(keep_v, BoolV) else None
     out_dtype = t.dtype
-    if name in ("all", "any", "argmax", "argmin", "count_nonzero"):
+    if name in ("argmax", "argmin"):
+        # positions: numpy's intp and torch's int64, jax's int32 (without x64): indices a gather can take
+        out_dtype = {"numpy": "int64", "torch": "int64", "jax": "int32"}.get(t.framework or "")
+    elif name in ("all", "any", "count_nonzero"):
         out_dtype = None
     elif out_dtype in _INTEGRAL:
         # sums and products of bools / ints accumulate in int64; means and norms of ints are floats (or raise)

@@ -216,16 +216,22 @@ def reshape(cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Val
     if vals is None:
         return t.with_shape(None)
     minus = [i for i, v in enumerate(vals) if isinstance(v, IntV) and v.size.as_int() == -1]
-    if len(minus) > 1 or any(v is UNKNOWN for v in vals):
+    if len(minus) > 1 or (any(v is UNKNOWN for v in vals) and (t.shape is not None or not _int_args(name, t, args))):
         return t.with_shape(None)
-    sizes = [v.size for v in vals if isinstance(v, IntV)]
+    sizes = [
+        v.size if isinstance(v, IntV) else cx.ctx.fresh("n", _UNKNOWN_SIZE)
+        for v in vals
+        if v is UNKNOWN or isinstance(v, IntV)
+    ]
     non_positive = any((n := s.as_int()) is not None and n <= 0 and i not in minus for i, s in enumerate(sizes))
     if len(sizes) != len(vals) or non_positive:
         return t.with_shape(None)
     if t.shape is None:
-        if not minus:
-            return t.with_shape(tuple(sizes))
-        return t.with_shape(None)
+        # the input's shape is unknown but the result has the sizes asked for (an unknown int or the inferred -1 one
+        # of unknown value): x.view(b * n, seq_len, -1) is (b * n, seq_len, ?) whenever it runs
+        for i in minus:
+            sizes[i] = cx.ctx.fresh("n", _INFERRED_SIZE)
+        return t.with_shape(tuple(sizes))
     total = product(t.shape)
     if minus:
         known = product(s for i, s in enumerate(sizes) if i not in minus)
@@ -262,6 +268,18 @@ def reshape(cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Val
         )
         return t.with_shape(None)
     return t.with_shape(tuple(sizes))
+
+
+_UNKNOWN_SIZE = "(a size of unknown value given to a reshape)"
+_INFERRED_SIZE = "(the size a reshape infers for -1 from an input of unknown shape)"
+
+
+def _int_args(name: str, t: TensorV, args: list[Value]) -> bool:
+    """Whether each size handed to a reshape is an int even where its value is unknown: several positional sizes or
+    a tuple of them (a single unknown argument may be a whole shape; numpy's ``a.view(...)`` takes a dtype)."""
+    if len(args) == 1 and not isinstance(args[0], SeqV):
+        return False
+    return name != "view" or t.framework not in ("numpy", "jax")
 
 
 def transpose(t: TensorV, args: list[Value], kwargs: dict[str, Value], name: str) -> Value:
