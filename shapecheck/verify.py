@@ -333,7 +333,7 @@ def _replay_framework(w: Witness, replay: Replay) -> None:
         if op == "linear":
             return F.linear(xs[0], xs[1])
         if op == "attention":
-            return F.scaled_dot_product_attention(xs[0], xs[1], xs[2])
+            return F.scaled_dot_product_attention(xs[0], xs[1], xs[2], attn_mask=xs[3] if len(xs) > 3 else None)
         if op == "equation_einsum":
             return torch.einsum(str(witness_get(w, "equation")), *xs)
         if op == "split":

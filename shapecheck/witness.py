@@ -591,11 +591,17 @@ def concrete_failure(w: Witness) -> str | None:
     if op == "elementwise":
         return None if _broadcast(shapes[0], shapes[1]) is not None else f"{shapes[0]} and {shapes[1]} do not broadcast"
     if op == "attention":
-        q, k, v = shapes
+        q, k, v = shapes[:3]
         if q[-1] != k[-1]:
             return f"query and key last axes {q[-1]} and {k[-1]} differ"
         if k[-2] != v[-2]:
             return f"key and value sequence axes {k[-2]} and {v[-2]} differ"
+        qk = _broadcast(q[:-2], k[:-2])
+        batch = _broadcast(qk, v[:-2]) if qk is not None else None
+        if len(shapes) > 3 and batch is not None:
+            weights = (*batch, q[-2], k[-2])
+            if _broadcast(shapes[3], weights) is None:
+                return f"attn_mask {tuple(shapes[3])} does not broadcast with the weights {weights}"
         return None
     if op == "loss":
         a, b = shapes

@@ -695,7 +695,8 @@ class LinearFeatures(Detail):
 
 @dataclass(frozen=True)
 class AttentionMismatch(Detail):
-    """``pair``: "query-key" (last axes) or "key-value" (sequence axes)."""
+    """``pair``: "query-key" (last axes), "key-value" (sequence axes), or "mask" (``left_size`` the attention mask's
+    shape, ``right_size`` the attention weights' (*batch, L, S) it does not broadcast with)."""
 
     code, kind = "SHP204", "attention"
     pair: str
@@ -706,6 +707,11 @@ class AttentionMismatch(Detail):
     value: Shape
 
     def render(self) -> str:
+        if self.pair == "mask":
+            return (
+                f"attn_mask {_shape(self.left_size)} does not broadcast with the attention weights "
+                f"{_shape(self.right_size)} ({_shape(self.query)}, {_shape(self.key)}, {_shape(self.value)})"
+            )
         what, axis = (
             ("query and key", "last axis") if self.pair == "query-key" else ("key and value", "sequence axis (-2)")
         )

@@ -1418,6 +1418,24 @@ def attention(cx: OpContext, node: cst.Call, args: list[Value], kwargs: dict[str
         batch, fail = broadcast_shapes(batch, v.shape[:-2])
     if batch is None or fail is not None:
         return TensorV(None, dtype, "torch")
+    mask = args[3] if len(args) > 3 else kwargs.get("attn_mask")
+    if isinstance(mask, TensorV) and mask.shape is not None:
+        # the mask is added to (or fills) the attention weights (*batch, L, S): its shape must broadcast with theirs
+        # (a (B, L, S) key-padding mask lined up with (B, H, L, S) weights puts the batch against the heads)
+        weights = batch + (q.shape[-2], k.shape[-2])
+        _, bad = broadcast_shapes(mask.shape, weights)
+        if bad is not None:
+            cx.ctx.report(
+                node,
+                "SHP204",
+                {
+                    "op": "scaled_dot_product_attention",
+                    "detail": D.AttentionMismatch("mask", mask.shape, weights, q.shape, k.shape, v.shape),
+                },
+                cx.origins([q, k, v, mask]),
+                spec=OpSpec("attention", None, (q.shape, k.shape, v.shape, mask.shape)),
+            )
+            return TensorV(None, dtype, "torch")
     return TensorV(batch + (q.shape[-2], v.shape[-1]), dtype, "torch")
 
 
