@@ -350,6 +350,102 @@ def fresh_attrs(
     return tuple(out)
 
 
+def jaxtyped_class(ci: ClassInfo) -> bool:
+    """A class decorated with ``jaxtyped(typechecker=...)`` (directly, or through a module-level name bound to that
+    call: ``typechecked = jaxtyped(typechecker=beartype)``): jaxtyping checks its dataclass fields when it is built."""
+    for d in ci.node.decorators:
+        expr = d.decorator
+        if isinstance(expr, cst.Name):
+            expr = _module_binding(ci.module.tree, expr.value) or expr
+        if (
+            isinstance(expr, cst.Call)
+            and ci.module.qualify(expr.func) == "jaxtyping.jaxtyped"
+            and any(
+                a.keyword is not None
+                and a.keyword.value == "typechecker"
+                and not (isinstance(a.value, cst.Name) and a.value.value == "None")
+                for a in expr.args
+            )
+        ):
+            return True
+    return False
+
+
+def _module_binding(tree: cst.Module, name: str) -> cst.BaseExpression | None:
+    """The value of the one module-level ``name = value`` statement (None when there is none, or several)."""
+    found: list[cst.BaseExpression] = []
+    for stmt in tree.body:
+        if isinstance(stmt, cst.SimpleStatementLine):
+            for small in stmt.body:
+                if (
+                    isinstance(small, cst.Assign)
+                    and len(small.targets) == 1
+                    and isinstance(small.targets[0].target, cst.Name)
+                    and small.targets[0].target.value == name
+                ):
+                    found.append(small.value)
+    return found[0] if len(found) == 1 else None
+
+
+_SEQUENCE_HEADS = frozenset({"Sequence", "list", "List", "tuple", "Tuple"})
+
+
+def _checked_fields(
+    ci: ClassInfo, fields: list[tuple[str, ClassInfo, cst.BaseExpression | None]], vars_: dict[str, Value]
+) -> list[tuple[str, Any, tuple[Any, ...]]]:
+    """(field, jaxtyping annotation, shape) of the fields whose value a check reads: an array of known shape, or a
+    list / tuple of arrays all of one known shape for ``Sequence[...]`` (the type checker looks at one element);
+    ``X | None`` / ``Optional[X]`` as X when the value is not None. Unions of arrays are left out."""
+    from .values import TensorV
+
+    out: list[tuple[str, Any, tuple[Any, ...]]] = []
+    for name, owner, _ in fields:
+        node = _field_annotation(owner, name)
+        v = vars_.get(f"self.{name}")
+        if node is None or v is None or isinstance(v, NoneV):
+            continue
+        if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.BitOr):
+            sides = [x for x in (node.left, node.right) if not (isinstance(x, cst.Name) and x.value == "None")]
+            if len(sides) != 1:
+                continue
+            node = sides[0]
+        head = dotted(node.value).rsplit(".", 1)[-1] if isinstance(node, cst.Subscript) else ""  # type: ignore[union-attr]
+        if head == "Optional" and isinstance(node, cst.Subscript) and len(node.slice) == 1:
+            node = node.slice[0].slice.value if isinstance(node.slice[0].slice, cst.Index) else node
+            head = dotted(node.value).rsplit(".", 1)[-1] if isinstance(node, cst.Subscript) else ""  # type: ignore[union-attr]
+        shape = None
+        if head in _SEQUENCE_HEADS and isinstance(node, cst.Subscript):
+            elems = [e.slice.value for e in node.slice if isinstance(e.slice, cst.Index)]
+            if head in ("tuple", "Tuple") and not (len(elems) == 2 and isinstance(elems[1], cst.Ellipsis)):
+                continue
+            if not elems or not isinstance(v, SeqV) or v.kind not in ("list", "tuple") or not v.items:
+                continue
+            shapes = {x.shape if isinstance(x, TensorV) else None for x in v.items}
+            if len(shapes) != 1 or None in shapes:
+                continue
+            node, shape = elems[0], next(iter(shapes))
+        elif isinstance(v, TensorV) and v.shape is not None:
+            shape = v.shape
+        ann = owner.module.annotation_of(node) if shape is not None else None
+        if ann is not None:
+            out.append((name, ann, shape))
+    return out
+
+
+def _field_annotation(owner: ClassInfo, name: str) -> cst.BaseExpression | None:
+    body = owner.node.body.body if isinstance(owner.node.body, cst.IndentedBlock) else ()
+    for stmt in body:
+        if isinstance(stmt, cst.SimpleStatementLine):
+            for small in stmt.body:
+                if (
+                    isinstance(small, cst.AnnAssign)
+                    and isinstance(small.target, cst.Name)
+                    and small.target.value == name
+                ):
+                    return small.annotation.annotation
+    return None
+
+
 def _has_instance(v: Value, cls_key: str, depth: int) -> bool:
     """Is ``v`` (or something it holds, ``depth`` levels down at most) an object of the class ``cls_key``?"""
     if isinstance(v, ObjV):
@@ -646,6 +742,11 @@ def instantiate(
             else:
                 return generic, []
             self_vars[f"self.{name}"] = v
+        if not symbolic and node is not None and jaxtyped_class(ci):
+            checked = _checked_fields(ci, fields, self_vars)
+            where = f"{ci.module.path}:{ci.module.line_of(ci.node)}"
+            if checked and not m.shapes.check_fields(node, ci.node.name.value, where, checked):
+                return generic, []  # the constructor raises: no object
     elif args or kwargs:
         return generic, []  # a constructor the analysis cannot see takes these arguments
     obj_self = ObjV(ci.key, (), True)

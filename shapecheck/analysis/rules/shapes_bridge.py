@@ -157,6 +157,40 @@ class ShapeChecks:
                 return False, memo
         return True, memo
 
+    def check_fields(
+        self, node: cst.Call, cls_name: str, where: str, fields: list[tuple[str, Annotation, tuple[Size, ...]]]
+    ) -> bool:
+        """A ``jaxtyped(typechecker=...)`` dataclass built: its fields' annotations checked in order against one
+        memo, as jaxtyping checks the constructor's arguments (an axis name of two fields is one size)."""
+        memo = Memo()
+        done: list[tuple[str, Annotation, tuple[Size, ...]]] = []
+        for name, ann, shape in fields:
+            spec = annotation_spec(ann)
+            if spec is None:
+                continue
+            res = match_shape(spec, shape, memo, origin=f"argument {name!r}", fresh=self._fresh("", None))
+            if res.ok is False and res.problem is not None:
+                code, detail = res.problem
+                self.ctx.report(
+                    node,
+                    "SHP205",
+                    {"param": name, "func": cls_name, "detail": AnnotationMismatch(code, tuple(detail.items()))},
+                    [
+                        f"the argument has shape {shape_text(shape)}",
+                        f"field {name}: {ann.text} of {cls_name} at {where}",
+                    ],
+                    spec=OpSpec(
+                        "annotation",
+                        None,
+                        tuple(s for _, _, s in done) + (shape,),
+                        (),
+                        (("dims", ann.dims), ("params", tuple((n, a.dims) for n, a, _ in done) + ((name, ann.dims),))),
+                    ),
+                )
+                return False
+            done.append((name, ann, shape))
+        return True
+
     def declared_return(self, fi: "FunctionInfo", memo: Memo | None) -> Value:
         ann = fi.return_ann
         if ann is None:
