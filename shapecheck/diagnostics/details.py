@@ -709,7 +709,7 @@ class AttentionMismatch(Detail):
     def render(self) -> str:
         if self.pair == "mask":
             return (
-                f"attn_mask {_shape(self.left_size)} does not broadcast with the attention weights "
+                f"mask {_shape(self.left_size)} does not broadcast with the attention weights "
                 f"{_shape(self.right_size)} ({_shape(self.query)}, {_shape(self.key)}, {_shape(self.value)})"
             )
         what, axis = (

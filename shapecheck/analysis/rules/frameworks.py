@@ -24,7 +24,7 @@ import libcst as cst
 from ...diagnostics import details as D
 from ...sizes import Size, Truth, divisible, equal, product
 from ..interpret.context import OpSpec
-from .ops_common import DTYPE_NAMES, _ints, _norm_dim
+from .ops_common import DTYPE_NAMES, _ints, _norm_dim, broadcast_shapes
 from ..interpret.values import (
     UNKNOWN,
     BoolV,
@@ -1672,6 +1672,40 @@ def _linen_attention(cx: OpContext, node: cst.Call, name: str, args: list[Value]
         ("out", size(kwargs.get("out_features"))),
     )
     return LayerV("fw:LinenAttention", params, node)
+
+
+def linen_attention_mask(
+    cx: OpContext, node: cst.CSTNode, layer: LayerV, x: TensorV, args: list[Value], kwargs: dict[str, Value]
+) -> bool:
+    """flax linen attention's ``mask`` fills the attention weights (*batch, num_heads, q_length, kv_length): a mask
+    whose shape does not broadcast with theirs raises (a (batch, kv_length) padding mask handed on unexpanded). The
+    mask is ``SelfAttention``'s second argument, and a keyword of ``MultiHeadDotProductAttention``. False after an
+    SHP204."""
+    name = layer.param("name")
+    self_attention = name == "SelfAttention"
+    mask = kwargs.get("mask", args[1] if self_attention and len(args) > 1 else None)
+    heads = layer.param("heads")
+    if not isinstance(mask, TensorV) or mask.shape is None or not isinstance(heads, Size) or x.shape is None:
+        return True
+    kv: Value = x
+    if not self_attention:
+        kv = args[1] if len(args) > 1 else kwargs.get("inputs_k", kwargs.get("inputs_kv", x))
+        if isinstance(kv, NoneV):
+            kv = x
+    if not isinstance(kv, TensorV) or kv.shape is None or len(x.shape) < 2 or len(kv.shape) < 2:
+        return True
+    weights = x.shape[:-2] + (heads, x.shape[-2], kv.shape[-2])
+    _, bad = broadcast_shapes(mask.shape, weights)
+    if bad is None:
+        return True
+    cx.ctx.report(
+        node,
+        "SHP204",
+        {"op": str(name), "detail": D.AttentionMismatch("mask", mask.shape, weights, x.shape, kv.shape, kv.shape)},
+        cx.origins([x, mask]),
+        spec=OpSpec("elementwise", None, (mask.shape, weights), (), (("name", "attention mask"),)),
+    )
+    return False
 
 
 @layer_kind("fw:LinenAttention")

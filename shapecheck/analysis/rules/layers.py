@@ -75,6 +75,11 @@ def apply_layer(
         return UNKNOWN
     if layer.kind == "MultiheadAttention" and x.shape is not None:
         return apply_mha(cx, report_node, layer, args, kwargs)  # query, key and value
+    if layer.kind == "fw:LinenAttention" and x.shape is not None:
+        from .frameworks import linen_attention_mask
+
+        if not linen_attention_mask(cx, report_node, layer, x, args, kwargs):
+            return x.with_shape(None)
     if layer.kind == "EqxMHA":
         from .jax_ops import apply_eqx_mha
 
