@@ -427,7 +427,7 @@ def _checked_fields(
         elif isinstance(v, TensorV) and v.shape is not None:
             shape = v.shape
         ann = owner.module.annotation_of(node) if shape is not None else None
-        if ann is not None:
+        if ann is not None and shape is not None:
             out.append((name, ann, shape))
     return out
 
