@@ -250,6 +250,33 @@ def _replay_framework(w: Witness, replay: Replay) -> None:
         )
         replay.add("equinox", *_run(lambda: layer(jnp.zeros(tuple(int(x) for x in w.input_shapes[0])))))
         return
+    if op == "lax.conv":
+        import importlib
+
+        try:  # (through importlib: jax is optional)
+            lax: Any = importlib.import_module("jax.lax")
+            jnp_: Any = importlib.import_module("jax.numpy")
+        except ImportError:
+            replay.add("jax", None, "jax is not installed")
+            return
+        if not _small(w, 1 << 20):
+            replay.add("jax", None, "arrays this large are not materialised")
+            return
+        lhs_shape, rhs_shape = (tuple(int(x) for x in s) for s in w.input_shapes)
+        specs = tuple(str(x) for x in witness_get(w, "specs", ()))
+        replay.add(
+            "jax",
+            *_run(
+                lambda: lax.conv_general_dilated(
+                    jnp_.zeros(lhs_shape),
+                    jnp_.zeros(rhs_shape),
+                    (1,) * (len(lhs_shape) - 2),
+                    "SAME",
+                    dimension_numbers=specs,
+                )
+            ),
+        )
+        return
     if op == "pad.arguments" and witness_get(w, "op") != "F.pad":
         replay.add(*_replay_lax_padding(w))
         return

@@ -68,6 +68,7 @@ FRAMEWORK_OPS = frozenset(
         "array.new",
         "eqx.nn.Embedding",
         "pad.arguments",
+        "lax.conv",
     }
 )
 
@@ -713,6 +714,10 @@ def concrete_failure(w: Witness) -> str | None:
         return None if not x or x[-1] == d else f"d_model={d} vs last axis {x[-1]}"
     if op == "nn.Conv":
         return _conv_ok(w)
+    if op == "lax.conv":  # jax: the lhs layout's C against the rhs layout's I (one feature group)
+        lhs_spec, rhs_spec, _ = witness_get(w, "specs", ("NC", "OI", "NC"))
+        c, i = shapes[0][lhs_spec.index("C")], shapes[1][rhs_spec.index("I")]
+        return f"{c} input features vs the kernel's {i}" if c != i else None
     if op == "pad.arguments":
         return _pad_arguments_failure(w, shapes[0])
     if op == "keras.layer":  # a Keras layer's input-rank check (InputSpec ndim)

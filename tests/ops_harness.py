@@ -473,6 +473,25 @@ def common_generators(fw: Framework) -> dict[str, Gen]:
 
     g["compare"] = compare
 
+    def compare_call(r: random.Random) -> Case:
+        """Comparisons written as calls: torch's ``a.ne(b)`` / ``torch.gt(a, 0)``, numpy's ``np.greater(a, b)``."""
+        a = rand_shape(r, 0, 4)
+        b = broadcast_partner(r, a)
+        setup = [f"a = {fw.tensor(a)}", f"b = {fw.tensor(b)}"]
+        other = r.choice(("b", "b", "0", "0.5"))
+        if fw.name == "torch":
+            name = r.choice(
+                ("eq", "ne", "gt", "ge", "lt", "le", "greater", "less", "greater_equal", "less_equal", "not_equal")
+            )
+            expr = r.choice((f"a.{name}({other})", f"torch.{name}(a, {other})"))
+        else:
+            name = r.choice(("greater", "less", "greater_equal", "less_equal", "not_equal"))
+            expr = f"{m}.{name}(a, {other})"
+        return _maybe_index(r, Case(f"method:{name}", fw.name, setup, expr))
+
+    if fw.name in ("torch", "numpy", "jax"):
+        g["compare_call"] = compare_call
+
     def setitem(r: random.Random) -> Case:
         """``x[index] = value`` (numpy and torch; jax arrays refuse item assignment): the value fits the region,
         has extra leading 1s or 1s for some axes, or does not fit."""
@@ -1652,6 +1671,16 @@ def numpy_generators(fw: Framework) -> dict[str, Gen]:
         return _maybe_index(r, Case("construct:random.choice", fw.name, ["rng = np.random.default_rng(0)"], expr))
 
     g["construct:random.choice"] = choice
+
+    def permutation(r: random.Random) -> Case:
+        s = rand_shape(r, 1, 3)
+        gen = r.choice(("np.random", "rng"))
+        a = r.choice((str(s[0]), f"len(np.zeros({shape_src(s)}))", f"np.zeros({shape_src(s)})"))
+        expr = f"{gen}.permutation({a})"
+        setup = ["rng = np.random.default_rng(0)"]
+        return _maybe_index(r, Case("construct:random.permutation", fw.name, setup, expr))
+
+    g["construct:random.permutation"] = permutation
 
     def casts(r: random.Random) -> Case:
         s = rand_shape(r)

@@ -2040,9 +2040,16 @@ _FROZEN_MODULE_BASES = frozenset({"equinox.Module", "flax.linen.Module"})
 
 
 def _plain_index(node: cst.BaseExpression) -> bool:
-    """One name or constant, or ``i - 1`` / ``-1`` / ``i + k`` made of them (evaluating it runs nothing)."""
+    """One name or constant, ``i - 1`` / ``-1`` / ``i + k`` made of them, or an f-string of names
+    (``f"conv{i}_w"``, a key of a params dict filled in a loop): evaluating it runs nothing."""
     if type(node) in (cst.Name, cst.Integer, cst.SimpleString):
         return True
+    if type(node) is cst.FormattedString:
+        return all(
+            type(part) is cst.FormattedStringText
+            or (type(part) is cst.FormattedStringExpression and type(part.expression) in (cst.Name, cst.Integer))
+            for part in node.parts
+        )
     if type(node) is cst.UnaryOperation:
         return type(node.operator) is cst.Minus and type(node.expression) is cst.Integer
     if type(node) is cst.BinaryOperation:

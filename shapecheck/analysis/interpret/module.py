@@ -189,7 +189,20 @@ _SHAPE_KEEPING_INPLACE = frozenset(
 )
 
 # callees that never mutate a list argument
-_PURE_PREFIXES = ("einops.", "torch.", "numpy.", "jax.", "math.", "tensorflow.", "keras.", "paddle.", "flax.")
+# (``copy.deepcopy(model)``: a target network copied from the online one leaves the online one as built)
+_PURE_PREFIXES = (
+    "einops.",
+    "torch.",
+    "numpy.",
+    "jax.",
+    "math.",
+    "tensorflow.",
+    "keras.",
+    "paddle.",
+    "flax.",
+    "copy.copy",
+    "copy.deepcopy",
+)
 _PURE_BUILTINS = frozenset(
     {
         "len",
@@ -855,7 +868,7 @@ class ModuleAnalysis:
                     self.undecorated.discard(fv.key)
         if fi is None or (fi.has_unknown_decorators and fv.key not in self.undecorated):
             return UNKNOWN
-        if interp.iterating is not node and is_generator(fi):
+        if interp.iterating is not node and not _enumerated(interp, node) and is_generator(fi):
             return UNKNOWN  # a generator's body runs only as far as something iterates it
         self.undecorated.discard(fv.key)  # only the transform's own call of the function runs it undecorated
         fi = ensure_signature(fi)
@@ -1387,6 +1400,10 @@ class ModuleAnalysis:
         if qual in ("copy.copy", "copy.deepcopy") and not dynamic and len(args) == 1 and not kwargs:
             if isinstance(args[0], (DictV, SeqV)):
                 return _copied(args[0], qual == "copy.deepcopy")
+            if isinstance(args[0], ObjV) and args[0].concrete:
+                # target = copy.deepcopy(online): an instance with the same sizes. The very same value: a change
+                # made through either name forgets the other (forget_object), never shows in it
+                return args[0]
         if qual is not None and qual.startswith("torch.nn.utils.rnn.") and not dynamic:
             packed = layer_rules.packed_sequence(self.ops, node, qual, args, kwargs)
             if packed is not None:
@@ -2433,6 +2450,24 @@ def _call_multi(
     from ..rules.multi_ops import builtin_call
 
     return builtin_call(m.ops, interp, node, name, args) if not kwargs else None
+
+
+def _enumerated(interp: Interpreter, node: cst.Call) -> bool:
+    """``for i, batch in enumerate(batches(...))``: the loop iterates the generator call ``node`` to its end as
+    ``for batch in batches(...)`` does (``enumerate`` Python's own, not a name of the code)."""
+    it = interp.iterating
+    return (
+        type(it) is cst.Call
+        and type(it.func) is cst.Name
+        and it.func.value == "enumerate"
+        and len(it.args) == 1
+        and it.args[0].value is node
+        and it.args[0].keyword is None
+        and not it.args[0].star
+        and "enumerate" not in interp.scope.vars
+        and "enumerate" not in interp.m.globals
+        and "enumerate" not in interp.m.imports.names
+    )
 
 
 def is_generator(fi: FunctionInfo) -> bool:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from ...sizes import Size, Truth, greater_equal
+from ...sizes import Size, Truth, equal, greater_equal
 from typing import TYPE_CHECKING
 
 from ...diagnostics import details as D
@@ -263,6 +263,60 @@ def _pad_pairs_fail(
     return True
 
 
+def _conv_specs(v: Value | None, rank: int) -> tuple[str, str, str] | None:
+    """``dimension_numbers`` of ``lax.conv_general_dilated``: None (NCHW / OIHW / NCHW, any rank) or three layout
+    strings (``("NHWC", "HWIO", "NHWC")``) of the operands' rank; None for anything else (not read)."""
+    if v is None or isinstance(v, NoneV):
+        if not 3 <= rank <= 5:
+            return None
+        spatial = "DHW"[5 - rank :]
+        return "NC" + spatial, "OI" + spatial, "NC" + spatial
+    if not (isinstance(v, SeqV) and len(v.items) == 3 and all(isinstance(x, StrV) for x in v.items)):
+        return None
+    lhs, rhs, out = (x.value for x in v.items if isinstance(x, StrV))
+    if not all(isinstance(x, str) and len(x) == rank and len(set(x)) == rank for x in (lhs, rhs, out)):
+        return None
+    if not ({"N", "C"} <= set(lhs) and {"O", "I"} <= set(rhs) and {"N", "C"} <= set(out)):
+        return None
+    return lhs, rhs, out
+
+
+def _conv_features_fail(
+    cx: OpContext, node: cst.Call, lhs: TensorV, rhs: TensorV, n: int, args: list[Value], kwargs: dict[str, Value]
+) -> bool:
+    """jax's check that the input's features (``C`` of the lhs layout) equal the kernel's input features (``I`` of
+    the rhs layout): a kernel made (O, I, H, W) under ``("NHWC", "HWIO", "NHWC")`` reads its W as I. Only with one
+    feature and batch group (the defaults) and known layouts."""
+    if lhs.shape is None or rhs.shape is None:
+        return False
+    names = ("lhs_dilation", "rhs_dilation", "dimension_numbers", "feature_group_count", "batch_group_count")
+    extra = dict(zip(names, args[4:]))
+    extra.update(kwargs)
+    for name in ("feature_group_count", "batch_group_count"):
+        g = extra.get(name)
+        if g is not None and not (isinstance(g, IntV) and g.size.as_int() == 1):
+            return False
+    specs = _conv_specs(extra.get("dimension_numbers"), n + 2)
+    if specs is None:
+        return False
+    c, i = specs[0].index("C"), specs[1].index("I")
+    if equal(lhs.shape[c], rhs.shape[i]) is not Truth.FALSE:
+        return False
+    cx.ctx.report(
+        node,
+        "SHP204",
+        {
+            "op": "lax.conv_general_dilated",
+            "detail": D.LayerInput(
+                "lax.conv_general_dilated", f"{specs[1]} kernel's I", rhs.shape[i], "channels", lhs.shape[c], lhs.shape
+            ),
+        },
+        cx.origins([lhs, rhs]),
+        spec=OpSpec("lax.conv", None, (lhs.shape, rhs.shape), (), (("specs", specs),)),
+    )
+    return True
+
+
 @FUNCTIONS.register("jax.lax.conv_general_dilated", "jax.lax.conv_with_general_padding")
 def _conv_general(
     cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]
@@ -278,6 +332,8 @@ def _conv_general(
     n = len(strides.items)
     if any(t.shape is not None and len(t.shape) != n + 2 for t in (lhs, rhs)):
         return None  # (a rank the strides do not fit fails on its own: not this rule's finding)
+    if qual.endswith("conv_general_dilated") and _conv_features_fail(cx, node, lhs, rhs, n, args, kwargs):
+        return lhs.with_shape(None)
     if qual.endswith("conv_general_dilated") and kwargs.get("dimension_numbers") not in (None, NoneV()):
         shapes: list[tuple[Size, ...] | None] = [None, None]  # the layout may move the features: shapes made up
         if lhs.shape is not None or rhs.shape is not None:

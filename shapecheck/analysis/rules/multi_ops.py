@@ -46,7 +46,7 @@ if TYPE_CHECKING:
     from ..interpret.interpreter import Interpreter
 
 PAIR = "values_indices"  # SeqV kind of a (values, indices) namedtuple
-MULTI = frozenset({"chunk", "split", "tensor_split", "unbind", "topk", "sort", "kthvalue", "mode"})
+MULTI = frozenset({"chunk", "split", "array_split", "tensor_split", "unbind", "topk", "sort", "kthvalue", "mode"})
 _MAX_PIECES = 64
 
 
@@ -104,6 +104,32 @@ def _array_split(cx: OpContext, node: cst.Call, t: TensorV, args: list[Value], k
     if piece is None or n[0] > _MAX_PIECES:
         return UNKNOWN
     return SeqV(tuple(_with_axis(t, pos, piece) for _ in range(n[0])), "list")
+
+
+def _array_split_uneven(t: TensorV, args: list[Value], kwargs: dict[str, Value]) -> Value:
+    """``np.array_split(x, n, axis)`` with a number of sections (cross-validation folds): n pieces that need not be
+    equal, the first ``len % n`` one longer (numpy's rule). A list of indices is not modelled."""
+    spec = args[0] if args else kwargs.get("indices_or_sections", UNKNOWN)
+    n = _ints([spec]) if isinstance(spec, IntV) else None
+    shape = t.shape
+    if n is None or not 0 < n[0] <= _MAX_PIECES or not shape:
+        return UNKNOWN
+    d = _ints([args[1] if len(args) > 1 else kwargs.get("axis", IntV(Size.const(0)))])
+    pos = _norm_dim(d[0], len(shape)) if d is not None else None
+    if pos is None:
+        return UNKNOWN
+    k = shape[pos].as_int()
+    if k is not None:
+        q, r = divmod(k, n[0])
+        sizes = [Size.const(q + 1 if i < r else q) for i in range(n[0])]
+    elif (
+        divisible(shape[pos], Size.const(n[0])) is Truth.TRUE
+        and (piece := shape[pos].exact_div(Size.const(n[0]))) is not None
+    ):
+        sizes = [piece] * n[0]
+    else:
+        return UNKNOWN
+    return SeqV(tuple(_with_axis(t, pos, s) for s in sizes), "list")
 
 
 def _chunk_pieces(size: Size, n: int) -> list[Size] | None:
@@ -168,6 +194,8 @@ def apply(
         return None
     if t.framework in ("numpy", "jax") and name == "split":
         return _array_split(cx, node, t, args, kwargs)
+    if name == "array_split":
+        return _array_split_uneven(t, args, kwargs) if t.framework in ("numpy", "jax") and not method else UNKNOWN
     if t.framework not in ("torch", None):
         return UNKNOWN  # numpy's split takes sections or indices, jax likewise: not modelled
     shape = t.shape

@@ -629,6 +629,28 @@ def _predicate(
     return t.with_dtype("bool")
 
 
+# comparisons written as calls: torch's ``mask = tokens.ne(pad)``, ``torch.gt(a, b)``, numpy's ``np.greater(a, b)``
+_COMPARISONS = frozenset(
+    {"eq", "ne", "gt", "ge", "lt", "le", "greater", "less", "greater_equal", "less_equal", "not_equal"}
+)
+
+
+@TENSOR_METHODS.register(*_COMPARISONS)
+def _comparison(
+    cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value], method: bool
+) -> Value | None:
+    """A bool tensor: the input's shape against a Python number, the broadcast shape against a tensor."""
+    if len(args) != 1 or kwargs:
+        return None
+    other = args[0]
+    if isinstance(other, (IntV, FloatV, BoolV)):
+        return t.with_dtype("bool")
+    if not isinstance(other, TensorV):
+        return None
+    out = elementwise(cx, node, name, [t, other])
+    return out.with_dtype("bool") if isinstance(out, TensorV) else out
+
+
 @TENSOR_METHODS.register("tril", "triu")
 def _triangle(
     cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value], method: bool
@@ -967,6 +989,22 @@ def _random_choice(
     else:
         return None
     return _sized(cx, node, "choice", [size], dtype, fw)
+
+
+@FUNCTIONS.register("numpy.random.permutation")
+def _random_permutation(
+    cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]
+) -> Value | None:
+    """``np.random.permutation(n)`` / ``rng.permutation(len(y))``: the ints of ``range(n)`` shuffled, shape (n,);
+    ``rng.permutation(x)``: a shuffled copy of ``x``, its shape."""
+    if len(args) != 1 or set(kwargs) - {"axis"}:
+        return None
+    a = args[0]
+    if isinstance(a, IntV) and not a.assumed:
+        return TensorV((a.size,), "int64", "numpy", None, cx.origin(node, "permutation(...)"))
+    if isinstance(a, TensorV) and a.shape:
+        return a
+    return None
 
 
 @FUNCTIONS.register("jax.random.PRNGKey", "jax.random.key")
