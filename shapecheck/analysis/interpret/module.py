@@ -1869,6 +1869,8 @@ class ModuleAnalysis:
         if v is None and qual is not None and self.project is not None:
             v = self.project.lookup(qual)  # a class imported from another module of the analysed code
         skip = 0
+        if isinstance(v, LayerV) and v.kind == "vmap":
+            v = v.param("func")  # step = jax.vmap(f, in_axes=...): step(params, ...) hands params to f
         if isinstance(v, FuncV) and v.bound_self is None:
             fi = self.find_function(v.key)
             if fi is None or fi.cls_key is not None:
@@ -1898,6 +1900,9 @@ class ModuleAnalysis:
                 name = positional[i] if i < len(positional) else None
             if name in read_only or (name in items_read and _scalar_list(val)):
                 out.add(id(a))
+            elif name in items_read and isinstance(val, DictV) and val.kind == "dict":
+                if name in objects.dict_read_params(fi):  # params["wq"] read, never changed
+                    out.add(id(a))
         return out
 
     def _linen_param(self, node: cst.Call, obj: ObjV, shape: Value) -> TensorV | None:

@@ -1052,6 +1052,37 @@ def read_only_params(fi: FunctionInfo) -> frozenset[str]:
     return st.reads_only
 
 
+# what a callee may read of an item of a params dict it is handed (``params["wq"].T``) without changing it
+_ITEM_READS = frozenset({"T", "shape", "ndim", "dtype"})
+
+
+def dict_read_params(fi: FunctionInfo) -> frozenset[str]:
+    """The parameters of ``item_read_params`` whose items are only used as values: ``x @ params["wq"]``,
+    ``params["w"].T``, never the receiver of a method (``params["convs"].append(...)``, ``params["w"].unsqueeze_(0)``
+    change what the dict holds). A dict of arrays handed to ``fi`` (a plain JAX / numpy model's parameters) holds
+    the same entries after the call. Walked only when a dict is handed to ``fi``."""
+    st = function_state(fi)
+    if st.reads_dict is not None:
+        return st.reads_dict
+    from .walk import children
+
+    params = item_read_params(fi)
+    bad: set[str] = set()
+    stack: list[cst.CSTNode] = [fi.node.body] if params else []
+    while stack:
+        n = stack.pop()
+        if type(n) is cst.Attribute:
+            inner = n.value
+            while type(inner) is cst.Subscript:
+                inner = inner.value
+            if type(n.value) is cst.Subscript and type(inner) is cst.Name and inner.value in params:
+                if n.attr.value not in _ITEM_READS:
+                    bad.add(inner.value)
+        stack.extend(children(n))
+    st.reads_dict = frozenset(params - bad)
+    return st.reads_dict
+
+
 def item_read_params(fi: FunctionInfo) -> frozenset[str]:
     """The parameters of ``fi`` that its body only reads as a sequence of numbers or strings: handed to a library
     call that never mutates its arguments (as ``read_only_params``), iterated (``for l in levels``,

@@ -28,6 +28,7 @@ class FunctionState:
     fixture: dict[int, Value] | None = None  # a pytest fixture's value, per depth (entry_points._fixture)
     reads_only: frozenset[str] | None = None  # parameters only handed to library calls (objects.read_only_params)
     reads_items: frozenset[str] | None = None  # parameters only read (objects.item_read_params)
+    reads_dict: frozenset[str] | None = None  # of those, dicts whose items are only used as values
 
 
 @dataclass(slots=True)
