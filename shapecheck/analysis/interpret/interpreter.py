@@ -5,7 +5,7 @@ Anything it does not understand evaluates to UNKNOWN, and nothing is ever report
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Callable, Sequence, TypeVar
 
 import libcst as cst
@@ -1567,6 +1567,13 @@ def _repeat_sequence(seq: SeqV, times: Value) -> Value:
 
 
 def _int_arith(a: IntV, op: cst.CSTNode, b: IntV) -> Value:
+    out = _int_arith_of(a, op, b)
+    if (a.origin is not None or b.origin is not None) and isinstance(out, IntV):
+        return replace(out, origin=a.origin or b.origin)  # np.prod(shape) // 2 is a numpy integer too
+    return out
+
+
+def _int_arith_of(a: IntV, op: cst.CSTNode, b: IntV) -> Value:
     if isinstance(op, (cst.Add, cst.AddAssign)):
         return IntV(a.size + b.size)
     if isinstance(op, (cst.Subtract, cst.SubtractAssign)):
@@ -2221,6 +2228,11 @@ def _compare(a: Value, op: cst.CSTNode, b: Value) -> bool | None:
         else:
             return None
         return r if isinstance(op, cst.Is) else not r
+    if isinstance(op, (cst.Is, cst.IsNot)) and (
+        _str_equal(a, b) is False or (isinstance(a, IntV) and _int_equal(a, b) is False)
+    ):
+        # ``fmt is Format.NLC`` of two different strings (enum members held as their values) or ints: never one object
+        return not isinstance(op, cst.Is)
     return None
 
 

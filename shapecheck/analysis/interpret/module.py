@@ -24,6 +24,7 @@ from ..rules import einops_calls as einops_rules, layers as layer_rules, ops as 
 from ..rules.ops_common import constant
 from ..rules.shapes_bridge import shape_text
 from .values import (
+    NUMPY_INT,
     UNKNOWN,
     BoolV,
     DictV,
@@ -1064,6 +1065,9 @@ class ModuleAnalysis:
         ci = self.find_class(cls_key)
         if ci is None:
             return UNKNOWN
+        member = objects.enum_member(self, ci, args, kwargs)
+        if member is not None:
+            return member
         obj, inner = objects.instantiate(self, interp, node, ci, args, kwargs)
         if inner:
             self.report_inner(node, ci.module, f"{ci.node.name.value}.__init__()", inner)
@@ -2218,6 +2222,8 @@ class ModuleAnalysis:
             from ..rules.multi_ops import size_product
 
             prod = size_product(args)
+            if isinstance(prod, IntV) and qual == "numpy.prod":
+                return IntV(prod.size, NUMPY_INT)  # a numpy integer scalar: sizes take it, isinstance(n, int) not
             if prod is not None:
                 return prod
         if qual.startswith("math."):

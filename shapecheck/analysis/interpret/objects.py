@@ -16,7 +16,7 @@ import libcst as cst
 from ..index.functions import ClassInfo, FunctionInfo, bind_arguments
 from ..index.imports import dotted
 from .state import class_state, function_state
-from .values import UNKNOWN, DictV, FuncV, IntV, ManyV, NoneV, ObjV, RefV, SeqV, Value
+from .values import UNKNOWN, DictV, FuncV, IntV, ManyV, NoneV, ObjV, RefV, SeqV, StrV, Value
 
 if TYPE_CHECKING:
     from .context import Pending
@@ -114,6 +114,32 @@ def foreign_bases(m: "ModuleAnalysis", ci: ClassInfo) -> set[str]:
             if isinstance(b, str):
                 out.add(b)
     return out
+
+
+# enums whose members are instances of their values' type (a member equals its value, as the analysis holds it)
+_VALUE_ENUMS = frozenset({"enum.StrEnum", "enum.IntEnum"})
+
+
+def enum_member(m: "ModuleAnalysis", ci: ClassInfo, args: list[Value], kwargs: dict[str, Value]) -> Value | None:
+    """``Format(fmt)`` of a str / int enum (``class Format(str, Enum)``, ``StrEnum``, ``IntEnum``): the member whose
+    value equals a known string or int, held as its value like ``Format.NCHW``; unknown for any other argument (no
+    member: ValueError). None when ``ci`` is no such enum (not this rule)."""
+    bases = foreign_bases(m, ci)
+    if not (bases & _VALUE_ENUMS or ("enum.Enum" in bases and bases & {"str", "int"})):
+        return None
+    if kwargs or len(args) != 1:
+        return UNKNOWN
+    v = args[0]
+    if not (isinstance(v, StrV) or (isinstance(v, IntV) and not v.assumed and v.size.as_int() is not None)):
+        return UNKNOWN
+    for name, member in body_attrs(m, ci).items():
+        if name.startswith("_"):
+            continue
+        if isinstance(v, StrV) and isinstance(member, StrV) and member.value == v.value:
+            return member
+        if isinstance(v, IntV) and isinstance(member, IntV) and member.size.as_int() == v.size.as_int():
+            return member
+    return UNKNOWN
 
 
 def unmodelled_base(m: "ModuleAnalysis", ci: ClassInfo) -> bool:
@@ -1227,13 +1253,11 @@ def _property_decorator(d: cst.Decorator) -> bool:
 
 
 def leaf_method(fi: FunctionInfo) -> bool:
-    """A method whose body is a few straight statements (no loop, comprehension or nested function, no decorator; a
+    """A method (or a free function: ``get_spatial_dim(fmt)`` of a pooling factory) whose body is a few straight statements (no loop, comprehension or nested function, no decorator; a
     lambda or a ``with`` is fine) that call no method or layer of ``self`` (``def forward(self, x): return F.normalize(x, dim=1) *
     self.g``): like a one-line helper it runs past the inlining depth (by ONE_LINE_EXTRA_DEPTH), so the norm at the
     bottom of a U-Net's block keeps its input's shape. What it calls stops at the depth as before, unless it is such
     a function too; a leaf calls nothing of its object, so the walk stays as short as its body."""
-    if fi.cls_key is None:
-        return False
     st = function_state(fi)
     if st.leaf is None:
         st.leaf = _leaf(fi.node)

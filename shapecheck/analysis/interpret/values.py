@@ -55,9 +55,13 @@ class TensorV:
         )
 
 
+NUMPY_INT = "numpy integer"
+
+
 @dataclass(frozen=True)
 class IntV:
     size: Size
+    # NUMPY_INT for a numpy integer scalar (``np.prod(shape)``) or an int that may be one: no ``int`` instance
     origin: str | None = None
     # A constructor parameter taken for a size only because nothing says otherwise (no annotation, no default): it
     # may as well be a tuple of sizes, so a rank is never read from it (``torch.zeros(shape)``, ``torch.tensor(s)``)
@@ -226,7 +230,7 @@ def join(a: Value, b: Value) -> Value:
             not_ranks,
         )
     if isinstance(a, IntV) and isinstance(b, IntV) and a.size == b.size:
-        return a
+        return a if b.origin is None else b  # an int that may be numpy's either way stays one
     if type(a) is type(b) and isinstance(a, (FloatV, BoolV)):
         # a float (a bool) either way, of a value the branches disagree on: ``eps = 1e-5 if fp32 else 1e-3``
         # added to a tensor keeps its shape

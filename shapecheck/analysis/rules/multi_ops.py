@@ -351,7 +351,9 @@ def _numeric_builtin(name: str, args: list[Value], node: cst.Call) -> Value | No
             return IntV(Size.const(int(v.value))) if name == "int" else FloatV(float(v.value))
         if isinstance(v, IntV):
             k = v.size.as_int()
-            return v if name == "int" else FloatV(None if k is None else float(k))
+            if name == "int":
+                return v if v.origin is None else IntV(v.size, None, v.assumed)  # int(np.prod(s)): a Python int
+            return FloatV(None if k is None else float(k))
         if isinstance(v, FloatV):
             if name == "float":
                 return v
@@ -608,6 +610,18 @@ def _isinstance(cx: OpContext, interp: "Interpreter", v: Value, classes: cst.Bas
                     False
                 )  # a number or a string is no container (``pair(t)``: ``t if isinstance(t, tuple)``)
             elif isinstance(v, StrV) and builtin == "str":
+                answers.append(True)
+            elif isinstance(v, IntV) and not v.assumed and builtin == "float":
+                answers.append(False)  # an int is no float (nor is numpy's int64)
+            elif (
+                isinstance(v, IntV)
+                and not v.assumed
+                and v.origin is None
+                and builtin == "int"
+                and v.size.as_int() is not None
+            ):
+                # a known int: a literal, a length, a shape's size or arithmetic on them (a numpy integer, which is
+                # no int, is either marked (np.prod) or not held as a known int: np.int64(...) and array items)
                 answers.append(True)
             else:
                 return None

@@ -447,9 +447,11 @@ def _size(
     shape = t.shape
     if shape is None:
         return UNKNOWN
-    if not args and "dim" not in kwargs:
-        return SeqV(tuple(IntV(s) for s in shape), "shape")
-    d = _ints([args[0] if args else kwargs["dim"]])
+    key = "dim" if method else "axis"  # np.size(a, axis) / jnp.size(a, axis): one axis's length
+    if not args and key not in kwargs:
+        # np.size(a) / jnp.size(a): the element count, as a.size
+        return SeqV(tuple(IntV(s) for s in shape), "shape") if method else IntV(product(shape))
+    d = _ints([args[0] if args else kwargs[key]])
     pos = _norm_dim(d[0], len(shape)) if d is not None else None
     return IntV(shape[pos]) if pos is not None else UNKNOWN
 
