@@ -1893,6 +1893,7 @@ STUB_EXTRA: dict[str, str] = {
     "torch.nn.functional.log_softmax": "dim={dim}",
     "torch.nn.functional.softmin": "dim={dim}",
     "torch.nn.functional.one_hot": "num_classes=4",
+    "jax.nn.one_hot": "num_classes=4",
 }
 _MODULE_ALIAS = {
     "torch": "torch",

@@ -1322,6 +1322,8 @@ class Interpreter:
             it = self.eval(comp.iter)
         finally:
             self.iterating = outer
+        if isinstance(it, StrV) and len(it.value) <= MAX_REPEAT:
+            it = SeqV(tuple(StrV(c) for c in it.value), "list")  # [stoi[ch] for ch in text]: one item per character
         rows = it.shape[0].as_int() if isinstance(it, TensorV) and it.shape and not it.alts else None
         if (
             rows is not None
@@ -1456,6 +1458,8 @@ _LAYER_SIZE_ATTRS = {
     "num_groups": (("GroupNorm",), "groups"),
     "num_channels": (("GroupNorm",), "c"),
     "normalized_shape": (("LayerNorm",), "shape"),
+    "input_size": (("RNNCell", "RNN"), "in"),  # equinox's cells have them too
+    "hidden_size": (("RNNCell", "RNN"), "hidden"),
 }
 
 
@@ -1464,7 +1468,10 @@ def _layer_size(layer: LayerV, attr: str) -> Value:
     constructor size is known (``TransformerWrapper`` reading its width off ``attn_layers.norm``); anything else
     (another framework's layer, a size not known) is unknown."""
     kinds, key = _LAYER_SIZE_ATTRS[attr]
-    if layer.kind not in kinds or layer.param("lib") is not None or layer.param("keras") is not None:
+    lib = layer.param("lib")
+    if layer.kind not in kinds or (lib is not None and lib != "equinox" or lib == "equinox" and layer.kind != "RNNCell"):
+        return UNKNOWN
+    if layer.param("keras") is not None:
         return UNKNOWN
     v = layer.param(key)
     if attr == "normalized_shape":

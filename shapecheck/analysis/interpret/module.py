@@ -2420,6 +2420,16 @@ def _call_sum(
     return FloatV(None if any(n is None for n in numbers) else float(sum(n for n in numbers if n is not None)))
 
 
+@_builtin("ord")
+def _call_ord(
+    m: "ModuleAnalysis", interp: Interpreter, node: cst.Call, name: str, args: list[Value], kwargs: dict[str, Value]
+) -> Value | None:
+    """``ord(ch)`` of a known character (``[ord(ch) - 96 for ch in text]``): its code point."""
+    if len(args) != 1 or kwargs or len(node.args) != 1 or not isinstance(args[0], StrV) or len(args[0].value) != 1:
+        return None
+    return IntV(Size.const(ord(args[0].value)))
+
+
 @_builtin("bool")
 def _call_bool(
     m: "ModuleAnalysis", interp: Interpreter, node: cst.Call, name: str, args: list[Value], kwargs: dict[str, Value]

@@ -384,6 +384,26 @@ def _apply_dense_general(
 _SCALAR_MATH = ("exp", "log", "sqrt", "tanh", "abs", "sin", "cos")
 
 
+@STUB_OVERRIDES.register("jax.nn.one_hot")
+def _jax_one_hot(
+    cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]
+) -> Value | None:
+    """``jax.nn.one_hot(x, num_classes, axis=-1)`` with num_classes known (> 0): a new axis of that many classes at
+    ``axis`` (last by default), float32 unless a dtype is given; another axis, or one not known: an unknown shape."""
+    x = args[0] if args else kwargs.get("x")
+    n = _int(args[1] if len(args) > 1 else kwargs.get("num_classes"))
+    if not isinstance(x, TensorV) or x.shape is None or n is None or n <= 0 or len(args) > 2:
+        return None
+    dtype = None if "dtype" in kwargs else "float32"
+    axis_v = kwargs.get("axis")
+    rank = len(x.shape) + 1
+    at = rank - 1 if axis_v is None else _norm_dim(_int(axis_v), rank) if _int(axis_v) is not None else None
+    if at is None:
+        return TensorV(None, dtype, x.framework)
+    shape = x.shape[:at] + (Size.const(n),) + x.shape[at:]
+    return TensorV(shape, dtype, x.framework, None, cx.origin(node, "one_hot(...)"))
+
+
 @STUB_OVERRIDES.register(*(f"{m}.{n}" for m in ("jax.numpy", "numpy") for n in _SCALAR_MATH))
 def _scalar_math(
     cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]

@@ -87,6 +87,8 @@ def apply_layer(
     rule = LAYER_KINDS.get(layer.kind)
     if rule is None:
         return x.with_shape(None)
+    if layer.kind == "RNNCell" and _hidden_state_fails(cx, report_node, layer, args, kwargs):
+        return UNKNOWN
     if layer.kind == "TransposedConv" and (len(args) > 1 or kwargs):  # up(x, output_size=...): sizes it chooses
         layer = LayerV(layer.kind, tuple((k, None if k == "k" else v) for k, v in layer.params), layer.line_node)
     out = rule(cx, interp, node, report_node, layer, x)
@@ -985,6 +987,32 @@ def _input_size_fails(cx: OpContext, report_node: cst.CSTNode, layer: LayerV, x:
         spec=_in_projection(x.shape, fin),
     )
     return True
+
+
+def _hidden_state_fails(
+    cx: OpContext, report_node: cst.CSTNode, layer: LayerV, args: list[Value], kwargs: dict[str, Value]
+) -> bool:
+    """``cell(x, h)`` of a GRUCell / RNNCell (``h``), or an LSTMCell (``(h, c)``), torch's or equinox's: each state's
+    last axis must be hidden_size (torch: ``hx``; equinox: ``hidden``). A state whose last axis differs: SHP204, True."""
+    hidden, name = layer.param("hidden"), str(layer.param("name"))
+    h = args[1] if len(args) > 1 else kwargs.get("hx", kwargs.get("hidden"))
+    if hidden is None or h is None:
+        return False
+    states = h.items if isinstance(h, SeqV) and name == "LSTMCell" and len(h.items) == 2 else (h,)
+    for t in states:
+        if isinstance(t, TensorV) and t.shape and not t.alts and equal(t.shape[-1], hidden) is Truth.FALSE:
+            cx.ctx.report(
+                report_node,
+                "SHP204",
+                {
+                    "op": f"nn.{name}",
+                    "detail": D.LayerInput(name, "hidden_size", hidden, "hidden-last-axis", t.shape[-1], t.shape),
+                },
+                cx.origins([t]),
+                spec=_in_projection(t.shape, hidden),
+            )
+            return True
+    return False
 
 
 @register_layer("RNNCell", "RNNCell", "GRUCell", "LSTMCell")
