@@ -637,6 +637,15 @@ def common_generators(fw: Framework) -> dict[str, Gen]:
 
     g["qr"] = qr
 
+    # --- linalg.cholesky: the factor of a (batched) positive-definite matrix (a non-square one: the framework raises)
+    def cholesky(r: random.Random) -> Case:
+        n = r.randint(1, 4)
+        shape = list(rand_shape(r, 0, 2)) + [n, n if r.random() < 0.9 else n + 1]
+        eye = f" + {n} * {m}.eye({n})" if shape[-1] == shape[-2] else ""  # ones + n * identity: positive definite
+        return Case("linalg:cholesky", fw.name, [f"a = {fw.tensor(tuple(shape))}{eye}"], f"{m}.linalg.cholesky(a)")
+
+    g["cholesky"] = cholesky
+
     # --- reductions
     def reduction(r: random.Random, pick: str = "") -> Case:
         name = pick
@@ -1768,6 +1777,17 @@ def jax_generators(fw: Framework) -> dict[str, Gen]:
         return _maybe_index(r, Case("lax:jax.lax.dynamic_slice", fw.name, [x], expr))
 
     g["lax:jax.lax.dynamic_slice"] = dynamic_slice
+
+    def triangular_solve(r: random.Random) -> Case:
+        n = r.randint(1, 4)
+        a = [n, n] if r.random() < 0.85 else [n, n + 1]
+        b = r.choice(([n], [n, r.randint(1, 3)], [n + 1], list(rand_shape(r, 1, 3))))
+        eye = f" + {n} * jnp.eye({n})" if a[0] == a[1] else ""
+        setup = ["import jax.scipy.linalg as jsl", f"a = {fw.tensor(tuple(a))}{eye}", f"b = {fw.tensor(tuple(b))}"]
+        expr = r.choice(("jsl.cho_solve((a, True), b)", "jsl.cho_solve((a, False), b)", "jsl.solve_triangular(a, b)"))
+        return Case("linalg:jax.scipy.linalg.cho_solve", fw.name, setup, expr)
+
+    g["linalg:jax.scipy.linalg.cho_solve"] = triangular_solve
 
     def segment(r: random.Random, pick: str = "") -> Case:
         s = rand_shape(r, 1, 3)

@@ -78,6 +78,8 @@ UNEXERCISED: dict[str, str] = {
             "segment_prod",
             "dynamic_slice",
             "dynamic_slice_in_dim",
+            "cho_solve",
+            "solve_triangular",
         )
     },
 }

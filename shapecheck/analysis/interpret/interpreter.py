@@ -2017,13 +2017,23 @@ def _plain_value(v: Value) -> bool:
     return isinstance(v, SeqV) and v.kind == "tuple" and all(_plain_value(x) for x in v.items)
 
 
-def _frozen_record(m: "Semantics", obj: ObjV) -> bool:
+def _frozen_record(m: "Semantics", obj: ObjV, depth: int = 0) -> bool:
     """``@dataclass(frozen=True)`` (the literal keyword) whose instance holds only ints, floats, bools, strings, None
-    and tuples of them: a config no code can change."""
-    if not all(_plain_value(x) for _, x in obj.attrs):
-        return False
+    and tuples of them: a config no code can change. A ``typing.NamedTuple`` is a tuple: no code can set its fields
+    either, so it may hold arrays (whose shape no call changes) and such records as well (``post.X`` handed on)."""
     ci = m.find_class(obj.cls_key)
     if ci is None:
+        return False
+    from .objects import foreign_bases
+
+    if "typing.NamedTuple" in foreign_bases(m, ci):  # type: ignore[arg-type]
+        return depth < 3 and all(
+            _plain_value(x)
+            or isinstance(x, TensorV)
+            or (isinstance(x, ObjV) and x.concrete and _frozen_record(m, x, depth + 1))
+            for _, x in obj.attrs
+        )
+    if not all(_plain_value(x) for _, x in obj.attrs):
         return False
     for d in ci.node.decorators:
         call = d.decorator

@@ -384,6 +384,35 @@ def _apply_dense_general(
 _SCALAR_MATH = ("exp", "log", "sqrt", "tanh", "abs", "sin", "cos")
 
 
+@FUNCTIONS.register(
+    "jax.scipy.linalg.cho_solve",
+    "jax.scipy.linalg.solve_triangular",
+    "scipy.linalg.cho_solve",
+    "scipy.linalg.solve_triangular",
+)
+def _triangular_solve(
+    cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]
+) -> Value | None:
+    """``cho_solve((c, lower), b)`` / ``solve_triangular(a, b)`` of a square (n, n) factor and a b of n rows ((n,) or
+    (n, k)): the solution has b's shape. Anything else (a batch, sizes not known to agree): an unknown shape, and no
+    finding (what fails is reported by the op that uses the result)."""
+    cho = qual.endswith("cho_solve")
+    first = args[0] if args else kwargs.get("c_and_lower" if cho else "a")
+    b = args[1] if len(args) > 1 else kwargs.get("b")
+    a = first.items[0] if cho and isinstance(first, SeqV) and len(first.items) == 2 else None if cho else first
+    framework = "jax" if qual.startswith("jax.") else "numpy"
+    if not isinstance(a, TensorV) or not isinstance(b, TensorV) or a.shape is None or b.shape is None:
+        return TensorV(None, None, framework)
+    if (
+        len(a.shape) != 2
+        or len(b.shape) not in (1, 2)
+        or equal(a.shape[0], a.shape[1]) is not Truth.TRUE
+        or equal(a.shape[1], b.shape[0]) is not Truth.TRUE
+    ):
+        return TensorV(None, None, framework)
+    return TensorV(b.shape, None, framework, b.axes, cx.origin(node, f"{qual.rsplit('.', 1)[-1]}(...)"))
+
+
 @STUB_OVERRIDES.register("jax.nn.one_hot")
 def _jax_one_hot(
     cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]

@@ -1153,6 +1153,19 @@ def _solve(
     return linalg_solve(cx, node, fw, a, b)
 
 
+@FUNCTIONS.register("torch.linalg.cholesky", "numpy.linalg.cholesky", "jax.numpy.linalg.cholesky")
+def _cholesky(
+    cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]
+) -> Value | None:
+    """``linalg.cholesky(a)`` of a (..., n, n) matrix: its factor, of a's shape (not known square: unknown)."""
+    a = args[0] if args else kwargs.get("A" if fw == "torch" else "a")
+    if not isinstance(a, TensorV):
+        return None
+    if a.shape is None or len(a.shape) < 2 or equal(a.shape[-1], a.shape[-2]) is not Truth.TRUE:
+        return TensorV(None, a.dtype, fw)
+    return TensorV(a.shape, a.dtype, fw, None, cx.origin(node, "linalg.cholesky(...)"))
+
+
 @FUNCTIONS.register("torch.linalg.qr", "numpy.linalg.qr", "jax.numpy.linalg.qr")
 def _qr(cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]) -> Value | None:
     """``linalg.qr(a)`` of a (..., m, n) array: (q, r), q (..., m, k) and r (..., k, n) with k = min(m, n)
