@@ -322,6 +322,7 @@ LAYER_KINDS = (
     "Sequential",
     "TransformerBlock",
     "PixelShuffle",
+    "Loss",
 )
 
 
@@ -1391,6 +1392,15 @@ def torch_generators(fw: Framework) -> dict[str, Gen]:
                     )
                 )
             )
+        elif kind == "Loss":
+            t = list(s)
+            if r.random() < 0.3:
+                i = r.randrange(len(t))
+                t[i] = r.choice((1, t[i] + 1))
+            red = r.choice(("", "reduction='none'", "reduction='sum'"))
+            name = r.choice(("MSELoss", "L1Loss", "SmoothL1Loss", "HuberLoss"))
+            setup += [f"y = {fw.tensor(tuple(t))}", f"layer = nn.{name}({red})"]
+            expr = "layer(x, y)"
         elif kind == "Elementwise":
             setup.append(
                 f"layer = nn.{r.choice(('GELU', 'ReLU', 'SiLU', 'Tanh', 'Sigmoid', 'Dropout', 'Identity', 'LeakyReLU', 'Softplus'))}()"

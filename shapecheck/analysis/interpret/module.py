@@ -1320,8 +1320,10 @@ class ModuleAnalysis:
                 return done
         # a list handed to code that may fill it is unknown after the call (the call itself gets the values just
         # read); einops, the frameworks and pure builtins never mutate their arguments
+        held = interp.scope.vars.get(func.value) if qual is None and type(func) is cst.Name else None
         if (
-            not (qual or "").startswith(_PURE_PREFIXES)
+            not (qual or (held.qualname if isinstance(held, RefV) else "")).startswith(_PURE_PREFIXES)
+            # (a framework's class held in a variable: ``conv_trans = CONV_TRANS[dims]; conv_trans(c, k, kernel_size=ks)``)
             and not (type(func) is cst.Name and func.value in _PURE_BUILTINS)
             and not _list_method_call(interp, func)
         ):

@@ -87,6 +87,8 @@ def apply_layer(
     rule = LAYER_KINDS.get(layer.kind)
     if rule is None:
         return x.with_shape(None)
+    if layer.kind == "Loss":
+        return _apply_loss(cx, node, layer, args, kwargs)
     if layer.kind == "RNNCell" and _hidden_state_fails(cx, report_node, layer, args, kwargs):
         return UNKNOWN
     if layer.kind == "TransposedConv" and (len(args) > 1 or kwargs):  # up(x, output_size=...): sizes it chooses
@@ -1013,6 +1015,41 @@ def _hidden_state_fails(
             )
             return True
     return False
+
+
+# torch.nn's element-wise loss modules and the functional loss each one calls
+_LOSS_LAYERS = {"MSELoss": "mse_loss", "L1Loss": "l1_loss", "SmoothL1Loss": "smooth_l1_loss", "HuberLoss": "huber_loss"}
+
+
+@register_layer("Loss", *_LOSS_LAYERS)
+class Loss(LayerKind):
+    """``nn.MSELoss()`` / ``L1Loss`` / ``SmoothL1Loss`` / ``HuberLoss`` (``reduction``, ``beta`` / ``delta``):
+    ``loss(input, target)`` is the functional loss (``F.mse_loss(input, target, reduction=...)``): a target of
+    another size warns and broadcasts, or fails (rules/ops.py ``loss``)."""
+
+    @staticmethod
+    def build(cx: OpContext, node: cst.Call, name: str, args: list[Value], kwargs: dict[str, Value]) -> Value:
+        red = kwargs.get("reduction", StrV("mean"))
+        if args or set(kwargs) - {"reduction", "beta", "delta"} or not isinstance(red, StrV):
+            return UNKNOWN
+        return LayerV("Loss", (("name", name), ("reduction", red.value)), node)
+
+    @staticmethod
+    def apply(
+        cx: OpContext, interp: "Interpreter", node: cst.Call, report_node: cst.CSTNode, layer: LayerV, x: TensorV
+    ) -> Value:
+        return UNKNOWN  # (two operands: apply_layer calls _apply_loss)
+
+
+def _apply_loss(cx: OpContext, node: cst.Call, layer: LayerV, args: list[Value], kwargs: dict[str, Value]) -> Value:
+    from .ops import loss
+
+    a = args[0] if args else kwargs.get("input")
+    b = args[1] if len(args) > 1 else kwargs.get("target")
+    if len(args) + len(kwargs) != 2 or not isinstance(a, TensorV) or not isinstance(b, TensorV):
+        return UNKNOWN
+    fn = _LOSS_LAYERS[str(layer.param("name"))]
+    return loss(cx, node, fn, a, b, {"reduction": StrV(str(layer.param("reduction")))})
 
 
 @register_layer("RNNCell", "RNNCell", "GRUCell", "LSTMCell")
