@@ -1469,8 +1469,8 @@ def _layer_size(layer: LayerV, attr: str) -> Value:
     (another framework's layer, a size not known) is unknown."""
     kinds, key = _LAYER_SIZE_ATTRS[attr]
     lib = layer.param("lib")
-    if layer.kind not in kinds or (lib is not None and lib != "equinox" or lib == "equinox" and layer.kind != "RNNCell"):
-        return UNKNOWN
+    if layer.kind not in kinds or (lib is not None and (lib != "equinox" or layer.kind != "RNNCell")):
+        return UNKNOWN  # (of equinox's layers, the recurrent cells' sizes only)
     if layer.param("keras") is not None:
         return UNKNOWN
     v = layer.param(key)
@@ -2025,8 +2025,12 @@ def _frozen_record(m: "Semantics", obj: ObjV, depth: int = 0) -> bool:
     if ci is None:
         return False
     from .objects import foreign_bases
+    from .state import class_state
 
-    if "typing.NamedTuple" in foreign_bases(m, ci):  # type: ignore[arg-type]
+    st = class_state(ci)
+    if st.named_tuple is None:
+        st.named_tuple = "typing.NamedTuple" in foreign_bases(m, ci)  # type: ignore[arg-type]
+    if st.named_tuple:
         return depth < 3 and all(
             _plain_value(x)
             or isinstance(x, TensorV)

@@ -16,7 +16,7 @@ from .budget import BudgetExceeded, budgeted
 from .context import Context, OpSpec, Pending, counter_mark
 from ..index.functions import ClassInfo, FunctionInfo, MethodTable, Param, bind_arguments, signature_params
 from ..index.imports import collect_imports, dotted
-from .interpreter import OPTIONAL, FrameInfo, Interpreter, Scope, int_of
+from .interpreter import OPTIONAL, FrameInfo, Interpreter, Scope, _plain_value, int_of
 from ..index.jaxtyping_bridge import Annotation, dtype_class_of, parse_annotation
 from . import argparse_defaults, entry_points, objects
 from .state import ClassState, FunctionState, class_state, function_state
@@ -933,7 +933,15 @@ class ModuleAnalysis:
                 return declared.with_shape(None)
             return declared
         if function_state(fi).analysing or depth >= MAX_INLINE_DEPTH + (
-            objects.ONE_LINE_EXTRA_DEPTH if objects.one_line_helper(fi) or objects.leaf_method(fi) else 0
+            objects.ONE_LINE_EXTRA_DEPTH
+            if objects.one_line_helper(fi)
+            or (
+                objects.leaf_method(fi)
+                # a free function past the depth only computes settings from settings (``get_spatial_dim(fmt)``):
+                # every argument a known number, string, None or tuple of them
+                and (fi.cls_key is not None or all(_plain_value(v) for v in bound.values()))
+            )
+            else 0
         ):
             return UNKNOWN
         if (

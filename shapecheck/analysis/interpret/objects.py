@@ -124,8 +124,11 @@ def enum_member(m: "ModuleAnalysis", ci: ClassInfo, args: list[Value], kwargs: d
     """``Format(fmt)`` of a str / int enum (``class Format(str, Enum)``, ``StrEnum``, ``IntEnum``): the member whose
     value equals a known string or int, held as its value like ``Format.NCHW``; unknown for any other argument (no
     member: ValueError). None when ``ci`` is no such enum (not this rule)."""
-    bases = foreign_bases(m, ci)
-    if not (bases & _VALUE_ENUMS or ("enum.Enum" in bases and bases & {"str", "int"})):
+    st = class_state(ci)
+    if st.value_enum is None:
+        bases = foreign_bases(m, ci)
+        st.value_enum = bool(bases & _VALUE_ENUMS or ("enum.Enum" in bases and bases & {"str", "int"}))
+    if not st.value_enum:
         return None
     if kwargs or len(args) != 1:
         return UNKNOWN

@@ -40,6 +40,8 @@ class ClassState:
     building: bool = False
     mro: list[ClassInfo] | None = None
     outside_init: set[str] | None = None  # self attributes a method not run by __init__ assigns
+    value_enum: bool | None = None  # a str / int enum (objects.enum_member)
+    named_tuple: bool | None = None  # a typing.NamedTuple (interpreter._frozen_record)
 
 
 def function_state(fi: FunctionInfo) -> FunctionState:

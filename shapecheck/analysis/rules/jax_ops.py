@@ -426,7 +426,8 @@ def _jax_one_hot(
     dtype = None if "dtype" in kwargs else "float32"
     axis_v = kwargs.get("axis")
     rank = len(x.shape) + 1
-    at = rank - 1 if axis_v is None else _norm_dim(_int(axis_v), rank) if _int(axis_v) is not None else None
+    axis = -1 if axis_v is None else _int(axis_v)
+    at = _norm_dim(axis, rank) if axis is not None else None
     if at is None:
         return TensorV(None, dtype, x.framework)
     shape = x.shape[:at] + (Size.const(n),) + x.shape[at:]
