@@ -52,7 +52,7 @@ if TYPE_CHECKING:
     from ..index.stubs import StubIndex
     from ..rules.shapes_bridge import Origin
 
-MAX_INLINE_DEPTH = 5
+MAX_INLINE_DEPTH = 6
 _LAMBDA = "<lambda>"  # in the key of a lambda's function (never analysed on its own)
 
 _Info = TypeVar("_Info", FunctionInfo, ClassInfo)
