@@ -121,6 +121,7 @@ class Interpreter:
         self.dead = False  # the rest of the current block is unreachable (after return/raise/continue/break)
         self.if_alt: tuple[cst.IfExp, Value] | None = None  # the last ``a if c else None`` on an undecided c: (node, a)
         self.loop_depth = 0
+        self.loop_runs = 1  # how many times the enclosing loops run the current statement (passes, unrolled elements)
         self.continued: list[list[dict[str, Value]]] = []  # per loop run to a fixpoint: the states at its continues
         # the iterable of a ``for`` (or list comprehension) about to be evaluated, when the loop runs a generator it
         # calls to its end: the loop's body cannot leave early (``for b in batches(xs): ...``)
@@ -518,11 +519,14 @@ class Interpreter:
             return
         if self.loop_depth < 2 and _fixpoint_ok(stmt, self.m.assigned_cache, allow_continue=True):
             self.loop_depth += 1
+            runs = self.loop_runs
+            self.loop_runs = runs * 3
             try:
                 if self._loop_fixpoint(stmt, assigned, it):
                     return
             finally:
                 self.loop_depth -= 1
+                self.loop_runs = runs
         for name in assigned:
             self.scope.vars[name] = UNKNOWN
         if isinstance(stmt, cst.For):
@@ -591,13 +595,19 @@ class Interpreter:
             if stmt.orelse is not None:
                 self.run_suite(stmt.orelse.body)
             return True
-        if not isinstance(it, SeqV) or not 1 <= len(it.items) <= MAX_UNROLL or self.loop_depth >= 2:
+        if not isinstance(it, SeqV) or not 1 <= len(it.items) <= MAX_UNROLL:
             return False
+        if self.loop_depth >= 2 and (
+            self.loop_runs * len(it.items) > MAX_NESTED_RUNS or _common_element(it) is not UNKNOWN
+        ):
+            return False  # deeper down, only elements whose join says nothing (lists of different lengths)
         if (_names_in(stmt.iter) & assigned and not self._fresh_range(stmt.iter)) or not _fixpoint_ok(
             stmt, self.m.assigned_cache, allow_continue=True, allow_return=True, allow_yield=True
         ):
             return False
         self.loop_depth += 1
+        runs = self.loop_runs
+        self.loop_runs = runs * len(it.items)
         first = self.ctx.mark()
         try:
             for i, item in enumerate(it.items):
@@ -620,6 +630,7 @@ class Interpreter:
                     return True
         finally:
             self.loop_depth -= 1
+            self.loop_runs = runs
         if stmt.orelse is not None:
             self.run_suite(stmt.orelse.body)
         return True
@@ -1692,6 +1703,8 @@ def _common_element(v: Value) -> Value | None:
 
 
 MAX_UNROLL = 16  # a for loop over a known sequence this short runs once per element
+MAX_NESTED_RUNS = 64  # a loop inside two others is unrolled too when the body runs at most this often in all (and
+# its elements have nothing in common)
 _LEAVES_LOOP = frozenset({cst.Break, cst.Continue, cst.Return, cst.Yield, cst.Raise, cst.Global, cst.Nonlocal, cst.Del})
 
 
