@@ -58,9 +58,10 @@ def call(
             return TensorV(None, dtype, fw)
         if isinstance(n, IntV) and (n.size.as_int() is None or n.size.as_int() >= 0):  # type: ignore[operator]
             return TensorV((n.size,), dtype or ("float64" if fw == "numpy" else None), fw)
-        if fw == "torch" and n is UNKNOWN and (len(args) > 2 or key in kwargs):
+        if fw == "torch" and (n is UNKNOWN or isinstance(n, TensorV)) and (len(args) > 2 or key in kwargs):
             # torch.linspace(1., 0., self.num_timesteps + 1): steps is an int and start / end are scalars (0-d
-            # tensors at most), so the result has one axis, of a length the analysis does not know
+            # tensors at most), so the result has one axis, of a length the analysis does not know. So it is for a
+            # 0-d tensor of steps (``for level in levels_tensor``); torch raises for any other tensor
             return TensorV((cx.fresh("steps"),), dtype, fw)
         return TensorV(None, dtype, fw)
     if name == "eye":

@@ -1520,6 +1520,20 @@ class ModuleList(LayerKind):
         return UNKNOWN
 
 
+@register_layer("ParameterList")
+class ParameterList(LayerKind):
+    """``nn.ParameterList(values)``: the list of its parameters (``pl[i]`` is the i-th, of that tensor's shape)."""
+
+    @staticmethod
+    def build(cx: OpContext, node: cst.Call, name: str, args: list[Value], kwargs: dict[str, Value]) -> Value:
+        v = args[0] if args else kwargs.get("values", SeqV((), "list"))
+        if isinstance(v, SeqV) and v.kind != "shape":
+            return SeqV(v.items, "modulelist")
+        if isinstance(v, ManyV):
+            return ManyV(v.elem, "modulelist")
+        return UNKNOWN
+
+
 @register_layer("ModuleDict")
 class ModuleDict(LayerKind):
     """``nn.ModuleDict(modules)``: the dict of its layers."""

@@ -40,6 +40,18 @@ def index_tensor(interp: "Interpreter", node: cst.Subscript, t: TensorV, at: cst
         if items is None:
             return t.with_shape(None)
         node = node.with_changes(slice=[cst.SubscriptElement(cst.Index(e)) for e in items])
+    if t.shape is None and t.alts:
+        # a tensor whose shape differs between the branches that made it (``vals[i]`` of a list built by a
+        # conditional expression): indexed once per path, the results joined
+        from ..interpret.paths import each_path
+
+        final = node
+
+        def one_path(v: list[Value]) -> Value:
+            assert isinstance(v[0], TensorV)
+            return index_tensor(interp, final, v[0], at)
+
+        return each_path(interp.ctx, [t], one_path) or t.with_shape(None)
     if t.shape is None:
         for el in node.slice:
             if isinstance(el.slice, cst.Index):
