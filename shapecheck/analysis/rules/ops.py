@@ -1166,12 +1166,23 @@ def _cholesky(
     return TensorV(a.shape, a.dtype, fw, None, cx.origin(node, "linalg.cholesky(...)"))
 
 
-@FUNCTIONS.register("torch.linalg.qr", "numpy.linalg.qr", "jax.numpy.linalg.qr")
+@FUNCTIONS.register("torch.linalg.qr", "numpy.linalg.qr", "jax.numpy.linalg.qr", "torch.qr")
 def _qr(cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]) -> Value | None:
     """``linalg.qr(a)`` of a (..., m, n) array: (q, r), q (..., m, k) and r (..., k, n) with k = min(m, n)
-    ("reduced", the default), or q (..., m, m) and r (..., m, n) ("complete"). Other modes: not this rule."""
-    a = args[0] if args else kwargs.get("A" if fw == "torch" else "a")
-    mode = args[1] if len(args) > 1 else kwargs.get("mode", StrV("reduced"))
+    ("reduced", the default), or q (..., m, m) and r (..., m, n) ("complete"). Other modes: not this rule.
+    torch's older ``torch.qr(a, some=True)``: ``some`` chooses "reduced", ``some=False`` "complete"."""
+    a = (
+        args[0]
+        if args
+        else kwargs.get("A" if fw == "torch" and qual != "torch.qr" else ("input" if fw == "torch" else "a"))
+    )
+    if qual == "torch.qr":
+        some = args[1] if len(args) > 1 else kwargs.get("some", BoolV(True))
+        if not isinstance(some, BoolV) or some.value is None:
+            return None
+        mode: Value = StrV("reduced" if some.value else "complete")
+    else:
+        mode = args[1] if len(args) > 1 else kwargs.get("mode", StrV("reduced"))
     if not isinstance(a, TensorV) or not isinstance(mode, StrV) or mode.value not in ("reduced", "complete"):
         return None
     unknown = TensorV(None, a.dtype, fw)
@@ -1188,6 +1199,38 @@ def _qr(cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kw
     q = TensorV((*batch, m, k), a.dtype, fw, None, cx.origin(node, "linalg.qr(...)"))
     r = TensorV((*batch, k, n), a.dtype, fw, None, cx.origin(node, "linalg.qr(...)"))
     return SeqV((q, r), "tuple")
+
+
+@FUNCTIONS.register("torch.diag", "numpy.diag", "jax.numpy.diag")
+def _diag(
+    cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]
+) -> Value | None:
+    """``diag(v)`` of a 1-d array of length n: the (n + |k|, n + |k|) matrix with v on its k-th diagonal (k the
+    ``diagonal`` / ``k`` argument, 0 by default); of a 2-d array: its k-th diagonal, 1-d (of a length known when the
+    main one of known sizes). A value whose shape differs between branches: once per path, the results joined."""
+    from ..interpret.paths import branching, each_path
+
+    v = args[0] if args else kwargs.get("input" if fw == "torch" else "v")
+    k_v = args[1] if len(args) > 1 else kwargs.get("diagonal" if fw == "torch" else "k", IntV(Size.const(0)))
+    if not isinstance(v, TensorV) or len(args) > 2:
+        return None
+    k = k_v.size.as_int() if isinstance(k_v, IntV) else None
+    if k is None:
+        return TensorV(None, v.dtype, fw)
+    if branching([v]) is not None:
+        return each_path(cx.ctx, [v], lambda p: _diag(cx, node, qual, fw, p, {})) or TensorV(None, v.dtype, fw)
+    if v.shape is None or len(v.shape) not in (1, 2):
+        return TensorV(None, v.dtype, fw)  # other ranks raise
+    if len(v.shape) == 1:
+        side = v.shape[0] + abs(k)
+        return TensorV((side, side), v.dtype, fw)
+    rows, cols = (x.as_int() for x in v.shape)
+    length: Size | None = None
+    if rows is not None and cols is not None:
+        length = Size.const(max(0, min(rows + min(k, 0), cols - max(k, 0))))
+    if length is None and k == 0 and equal(v.shape[0], v.shape[1]) is Truth.TRUE:
+        length = v.shape[0]
+    return TensorV((length if length is not None else cx.fresh("diagonal"),), v.dtype, fw)
 
 
 def linalg_solve(cx: OpContext, node: cst.CSTNode, fw: str, a: TensorV, b: TensorV) -> Value:
@@ -1752,6 +1795,8 @@ def _concat_many(cx: OpContext, name: str, fw: str, seq: ManyV, dim_v: Value) ->
     new unknown size. Nothing is reported (the elements' own sizes may differ where the element is a join)."""
     elem = seq.elem
     d = _ints([dim_v])
+    if isinstance(elem, TensorV) and elem.shape is None and elem.alts:
+        elem = _one_rank(cx, elem)  # elements appended on different paths: one rank, the sizes they agree on
     if not isinstance(elem, TensorV) or elem.shape is None or elem.alts or d is None or name not in _MANY_JOINS:
         return TensorV(None, elem.dtype if isinstance(elem, TensorV) else None, fw)
     shape = elem.shape
@@ -1764,6 +1809,20 @@ def _concat_many(cx: OpContext, name: str, fw: str, seq: ManyV, dim_v: Value) ->
     n = cx.fresh("count" if stack else "joined")
     out = shape[:pos] + (n,) + (shape[pos:] if stack else shape[pos + 1 :])
     return TensorV(out, elem.dtype, fw)
+
+
+def _one_rank(cx: OpContext, t: TensorV) -> TensorV:
+    """A joined tensor whose every path has one rank: that rank, each axis the size all paths agree on or a new
+    unknown size (``t`` itself when the ranks differ or one is unknown)."""
+    shapes = [a.shape for a in t.alts or ()]
+    first = shapes[0] if shapes else None
+    if first is None or any(s is None or len(s) != len(first) for s in shapes):
+        return t
+    out = tuple(
+        first[i] if all(s is not None and equal(first[i], s[i]) is Truth.TRUE for s in shapes) else cx.fresh("joined")
+        for i in range(len(first))
+    )
+    return TensorV(out, t.dtype, t.framework)
 
 
 _MANY_JOINS = frozenset({"stack", "cat", "concatenate", "concat"})
