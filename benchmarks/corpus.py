@@ -310,17 +310,31 @@ def _env() -> dict[str, str]:
 
 
 def coverage(root: Path) -> dict[str, Any]:
-    """Build every analysed module of one package and read the analyser's counters (in a child process)."""
-    r = subprocess.run(
-        [sys.executable, str(Path(__file__).resolve()), "--_coverage", str(root)],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        env=_env(),
-    )
-    if r.returncode != 0:
-        return {"error": r.stderr[-2000:]}
-    return json.loads(r.stdout.strip().splitlines()[-1])
+    """Build every analysed module of one package and read the analyser's counters (in a child process), then again
+    with no input shape made up from an einops pattern: a site whose input rank comes from a made-up shape handed on
+    by later ops (``x = rearrange(x, '... (d j) -> ... d j', j=2)`` on an unknown x, then unbind, stack and a second
+    rearrange) has evidence only in the first run. The second run's rank and size counts are the strict ones."""
+    out: dict[str, Any] = {}
+    for strict in (False, True):
+        r = subprocess.run(
+            [sys.executable, str(Path(__file__).resolve()), "--_coverage", str(root)]
+            + (["--_strict"] if strict else []),
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            env=_env(),
+        )
+        if r.returncode != 0:
+            return {"error": r.stderr[-2000:]}
+        got = json.loads(r.stdout.strip().splitlines()[-1])
+        if not strict:
+            out = got
+            continue
+        for kind in ("einops", "layer"):
+            for level in ("rank", "size", "made-up-rank-known-size"):
+                key = f"evidence:{kind}:{level}"
+                out["stats"][f"strict-{key}"] = got["stats"].get(key, 0)
+    return out
 
 
 def _coverage(root: Path) -> dict[str, Any]:
@@ -461,11 +475,16 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--timeout", type=float, default=900, help="per tool run, seconds (a timed-out run is reported)")
     ap.add_argument("--json", type=Path, help="also write every number to this file")
     ap.add_argument("--_coverage", help=argparse.SUPPRESS)
+    ap.add_argument("--_strict", action="store_true", help=argparse.SUPPRESS)
     ap.add_argument("--_parse", help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     ensure_bytecode()
     sys.path.insert(0, str(ROOT))
     if args._coverage:
+        if args._strict:
+            from shapecheck.analysis.rules import einops_calls
+
+            einops_calls.MAKE_UP_INPUTS = False
         print(json.dumps(_coverage(Path(args._coverage))))
         return 0
     if args._parse:
@@ -547,10 +566,14 @@ def evidence_lines(st: Counter[str]) -> list[str]:
         rank = st[f"evidence:{kind}:rank"] + st[f"evidence:{kind}:size"]
         size = st[f"evidence:{kind}:size"] + st[f"evidence:{kind}:made-up-rank-known-size"]
         made_up, unknown = st[f"evidence:{kind}:made-up"], st[f"evidence:{kind}:unknown"]
+        strict_rank = st[f"strict-evidence:{kind}:rank"] + st[f"strict-evidence:{kind}:size"]
+        strict_size = st[f"strict-evidence:{kind}:size"] + st[f"strict-evidence:{kind}:made-up-rank-known-size"]
         out.append(
             f"{label} by evidence ({n}): input rank from evidence {rank} ({100 * rank / n:.1f}%), "
             f">= 1 size from evidence {size} ({100 * size / n:.1f}%); shape only made up from the "
-            f"pattern {made_up} ({100 * made_up / n:.1f}%); unknown {unknown} ({100 * unknown / n:.1f}%)"
+            f"pattern {made_up} ({100 * made_up / n:.1f}%); unknown {unknown} ({100 * unknown / n:.1f}%); "
+            f"strict (no shape made up anywhere): rank {strict_rank} ({100 * strict_rank / n:.1f}%), "
+            f">= 1 size {strict_size} ({100 * strict_size / n:.1f}%)"
         )
     return out
 
