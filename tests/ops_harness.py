@@ -647,6 +647,14 @@ def common_generators(fw: Framework) -> dict[str, Gen]:
 
     g["cholesky"] = cholesky
 
+    # --- diag: a 1-d array on the k-th diagonal of a square matrix, or the k-th diagonal of a 2-d array
+    def diag(r: random.Random) -> Case:
+        shape = rand_shape(r, 1, 2)
+        k = r.randint(-2, 2)
+        return Case("diag", fw.name, [f"a = {fw.tensor(tuple(shape))}"], f"{m}.diag(a, {k})")
+
+    g["diag"] = diag
+
     # --- reductions
     def reduction(r: random.Random, pick: str = "") -> Case:
         name = pick
