@@ -243,8 +243,10 @@ def _parsers(scope: cst.CSTNode) -> dict[str, _Parser | None]:
             found[name] = _Parser(block, i, end, ctor, tuple(calls))
     # every use of the name must be accounted for: its assignment, the building calls, reads of the parser
     for name, p in list(found.items()):
-        if p is not None and _uses(scope, name) != 1 + len(p.calls) + _reads(scope, name):
-            found[name] = None
+        if p is not None:
+            uses, reads = _occurrences(scope, name)
+            if uses != 1 + len(p.calls) + reads:
+                found[name] = None
     return found
 
 
@@ -293,33 +295,23 @@ def _building_call(stmt: cst.BaseStatement, name: str) -> cst.Call | None:
     return None
 
 
-def _uses(scope: cst.CSTNode, name: str) -> int:
-    """Occurrences of the variable ``name`` in ``scope`` (nested scopes included; not attribute names or keywords)."""
-    n_uses = 0
+def _occurrences(scope: cst.CSTNode, name: str) -> tuple[int, int]:
+    """``(uses, reads)``: the occurrences of the variable ``name`` in ``scope`` (nested scopes included; not attribute
+    names or keywords), and how many of them are ``name.parse_args`` or another read of a parser."""
+    uses = reads = 0
     todo: list[cst.CSTNode] = [scope]
     while todo:
         n = todo.pop()
         if type(n) is cst.Name:
-            n_uses += n.value == name
+            uses += n.value == name
             continue
         if type(n) is cst.Attribute:
+            if type(n.value) is cst.Name and n.value.value == name:
+                reads += n.attr.value in _READS
             todo.append(n.value)
             continue
         if type(n) is cst.Arg:
             todo.append(n.value)
             continue
         todo.extend(children(n))
-    return n_uses
-
-
-def _reads(scope: cst.CSTNode, name: str) -> int:
-    """``name.parse_args`` and the other reads of a parser in ``scope``."""
-    count = 0
-    todo: list[cst.CSTNode] = [scope]
-    while todo:
-        n = todo.pop()
-        if type(n) is cst.Attribute and type(n.value) is cst.Name and n.value.value == name:
-            count += n.attr.value in _READS
-            continue
-        todo.extend(children(n))
-    return count
+    return uses, reads
