@@ -28,6 +28,7 @@ import libcst as cst
 
 from ...sizes import Size
 from ..index.imports import literal_str
+from .interpreter import _PURE_INDEX
 from .values import UNKNOWN, BoolV, DictV, FloatV, IntV, NoneV, SeqV, StrV, Value
 from .walk import children, memo
 
@@ -41,27 +42,7 @@ _BUILDS = frozenset({"add_argument", "set_defaults"})
 # ArgumentParser keywords that change what parse_args() gives with no arguments
 _PARSER_KEYWORDS_UNREAD = frozenset({"parents", "argument_default", "prefix_chars", "fromfile_prefix_chars"})
 # expressions evaluated again here: they run no call (a default written as a constant, a name, arithmetic)
-_PURE = (
-    cst.Name,
-    cst.Attribute,
-    cst.Integer,
-    cst.Float,
-    cst.SimpleString,
-    cst.ConcatenatedString,
-    cst.UnaryOperation,
-    cst.BinaryOperation,
-    cst.Tuple,
-    cst.List,
-    cst.Element,
-    cst.Minus,
-    cst.Plus,
-    cst.Add,
-    cst.Subtract,
-    cst.Multiply,
-    cst.FloorDivide,
-    cst.Divide,
-    cst.Power,
-)
+_PURE = (*_PURE_INDEX, cst.ConcatenatedString, cst.List, cst.Divide, cst.Power)
 
 
 @dataclass(frozen=True)

@@ -9,7 +9,7 @@ non-integer default is a positive integer symbol, so what fails holds for every 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, Iterator, cast
 
 import libcst as cst
 
@@ -461,9 +461,9 @@ def _checked_fields(
     return out
 
 
-def _field_annotation(owner: ClassInfo, name: str) -> cst.BaseExpression | None:
-    body = owner.node.body.body if isinstance(owner.node.body, cst.IndentedBlock) else ()
-    for stmt in body:
+def _field_statements(owner: ClassInfo, name: str) -> Iterator[cst.AnnAssign]:
+    """The ``name: annotation [= value]`` statements of ``owner``'s body, in order."""
+    for stmt in owner.node.body.body if isinstance(owner.node.body, cst.IndentedBlock) else ():
         if isinstance(stmt, cst.SimpleStatementLine):
             for small in stmt.body:
                 if (
@@ -471,8 +471,12 @@ def _field_annotation(owner: ClassInfo, name: str) -> cst.BaseExpression | None:
                     and isinstance(small.target, cst.Name)
                     and small.target.value == name
                 ):
-                    return small.annotation.annotation
-    return None
+                    yield small
+
+
+def _field_annotation(owner: ClassInfo, name: str) -> cst.BaseExpression | None:
+    first = next(_field_statements(owner, name), None)
+    return first.annotation.annotation if first is not None else None
 
 
 def _has_instance(v: Value, cls_key: str, depth: int) -> bool:
@@ -813,19 +817,12 @@ def instantiate(
 
 
 def _symbolic_field(m: "ModuleAnalysis", ci: ClassInfo, owner: ClassInfo, name: str) -> Value:
-    for stmt in owner.node.body.body if isinstance(owner.node.body, cst.IndentedBlock) else ():
-        if isinstance(stmt, cst.SimpleStatementLine):
-            for small in stmt.body:
-                if (
-                    isinstance(small, cst.AnnAssign)
-                    and isinstance(small.target, cst.Name)
-                    and small.target.value == name
-                ):
-                    if dotted(small.annotation.annotation) == "int" and (
-                        small.value is None or isinstance(small.value, cst.Integer)
-                    ):
-                        label = ci.key.split(":")[-1]
-                        return IntV(m.ctx.scoped(name, "ctor:" + label, f"(field {name} of {label})"))
+    for small in _field_statements(owner, name):
+        if dotted(small.annotation.annotation) == "int" and (
+            small.value is None or isinstance(small.value, cst.Integer)
+        ):
+            label = ci.key.split(":")[-1]
+            return IntV(m.ctx.scoped(name, "ctor:" + label, f"(field {name} of {label})"))
     return UNKNOWN
 
 

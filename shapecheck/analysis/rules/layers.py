@@ -1512,12 +1512,16 @@ class ModuleList(LayerKind):
 
     @staticmethod
     def build(cx: OpContext, node: cst.Call, name: str, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        v = args[0] if args else kwargs.get("modules", SeqV((), "list"))
-        if isinstance(v, SeqV) and v.kind != "shape":
-            return SeqV(v.items, "modulelist")
-        if isinstance(v, ManyV):
-            return ManyV(v.elem, "modulelist")
-        return UNKNOWN
+        return _module_list(args[0] if args else kwargs.get("modules", SeqV((), "list")))
+
+
+def _module_list(v: Value) -> Value:
+    """The layers (or parameters) a ``ModuleList`` / ``ParameterList`` is built from, as that list."""
+    if isinstance(v, SeqV) and v.kind != "shape":
+        return SeqV(v.items, "modulelist")
+    if isinstance(v, ManyV):
+        return ManyV(v.elem, "modulelist")
+    return UNKNOWN
 
 
 @register_layer("ParameterList")
@@ -1526,12 +1530,7 @@ class ParameterList(LayerKind):
 
     @staticmethod
     def build(cx: OpContext, node: cst.Call, name: str, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        v = args[0] if args else kwargs.get("values", SeqV((), "list"))
-        if isinstance(v, SeqV) and v.kind != "shape":
-            return SeqV(v.items, "modulelist")
-        if isinstance(v, ManyV):
-            return ManyV(v.elem, "modulelist")
-        return UNKNOWN
+        return _module_list(args[0] if args else kwargs.get("values", SeqV((), "list")))
 
 
 @register_layer("ModuleDict")
