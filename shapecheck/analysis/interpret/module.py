@@ -875,6 +875,12 @@ class ModuleAnalysis:
         fi = ensure_signature(fi)
         bound_self = fv.bound_self
         skip_first = fi.cls_key is not None and not fi.is_static and bound_self is not None
+        spec = _trace_decorator(fi) if fi.node.decorators else None
+        if spec is not None:
+            # @jax.jit: the body sees the arguments that are not static as arrays (the static positions count a
+            # method's self)
+            positional = [p.name for p in fi.params if p.kind in ("pos", "posonly")]
+            args, kwargs = _trace_arguments(spec, positional, 1 if skip_first else 0, args, kwargs)
         bound = bind_arguments(fi.params, args, kwargs, skip_first)
         if bound is None:
             return UNKNOWN
@@ -1406,6 +1412,11 @@ class ModuleAnalysis:
                     node,
                 )
         if qual in _SAME_FUNCTION and not dynamic and args and isinstance(args[0], (FuncV, ObjV, LayerV)):
+            if qual in _TRACES and len(args) == 1:
+                spec = _trace_spec({k: _static_value(v) for k, v in kwargs.items()})
+                if spec is not None:
+                    # jax.jit(f, static_argnums=1): f's shapes, on its arguments as the trace hands them over
+                    return LayerV("traced", (("func", args[0]), ("spec", spec)), node)
             return args[0]  # jax.jit(f), eqx.filter_jit(f), jax.checkpoint(f): f's shapes
         if qual in _SAME_MODULE and not dynamic and args and isinstance(args[0], (ObjV, LayerV)):
             # weight_norm(nn.Conv1d(...)), spectral_norm(layer): the module itself, its weight reparametrized in
@@ -1731,6 +1742,8 @@ class ModuleAnalysis:
             return defaulted if defaulted is not None else self.call_function(interp, node, callee, args, kwargs)
         if isinstance(callee, LayerV) and callee.kind == "partial":
             return self.call_partial(interp, node, callee, args, kwargs)
+        if isinstance(callee, LayerV) and callee.kind == "traced":
+            return self.call_traced(interp, node, callee, args, kwargs)
         if isinstance(callee, LayerV) and callee.kind == "vmap":
             return self.call_vmap(interp, node, callee, args, kwargs)
         if isinstance(callee, LayerV) and callee.kind == "namedtuple":
@@ -1883,6 +1896,8 @@ class ModuleAnalysis:
         if v is None and qual is not None and self.project is not None:
             v = self.project.lookup(qual)  # a class imported from another module of the analysed code
         skip = 0
+        if isinstance(v, LayerV) and v.kind == "traced":
+            v = v.param("func")  # step = jax.jit(f): step(params, ...) hands params to f
         if isinstance(v, LayerV) and v.kind == "vmap":
             v = v.param("func")  # step = jax.vmap(f, in_axes=...): step(params, ...) hands params to f
         if isinstance(v, FuncV) and v.bound_self is None:
@@ -1951,6 +1966,21 @@ class ModuleAnalysis:
             # the framework's rule
             return self.call_qualified(interp, node, func.qualname, full_args, full_kwargs, False) or UNKNOWN
         return UNKNOWN
+
+    def call_traced(
+        self, interp: Interpreter, node: cst.Call, v: LayerV, args: list[Value], kwargs: dict[str, Value]
+    ) -> Value:
+        """``jax.jit(f, static_argnums=...)(x, n)``: ``f`` called with what is not static traced (``_traced``)."""
+        func = v.param("func")
+        positional: list[str] | None = None
+        if isinstance(func, FuncV):
+            fi = self.find_function(func.key)
+            if fi is not None:
+                fi = ensure_signature(fi)
+                skip = fi.cls_key is not None and not fi.is_static and func.bound_self is not None
+                positional = [p.name for p in fi.params if p.kind in ("pos", "posonly")][1 if skip else 0 :]
+        args, kwargs = _trace_arguments(v.param("spec"), positional, 0, args, kwargs)
+        return self.call_value(interp, node, func, args, kwargs)
 
     def call_vmap(
         self, interp: Interpreter, node: cst.Call, v: LayerV, args: list[Value], kwargs: dict[str, Value]
@@ -2085,6 +2115,8 @@ class ModuleAnalysis:
             return self.call_function(interp, node, func, args, kwargs or {})
         if isinstance(func, ObjV):
             return self.call_object(interp, node, func, args, kwargs or {})
+        if isinstance(func, LayerV) and func.kind == "traced":
+            return self.call_traced(interp, node, func, args, kwargs or {})
         if kwargs:
             return UNKNOWN
         if isinstance(func, LayerV) and func.kind == "partial":
@@ -2125,7 +2157,7 @@ class ModuleAnalysis:
             if one is None:
                 return UNKNOWN
             n, x = one
-        out = self.call_value(interp, node, f, [init, x])
+        out = self.call_value(interp, node, f, [_traced(init), x])  # the carry is traced: a Python int an array
         if not isinstance(out, SeqV) or len(out.items) != 2:
             return UNKNOWN
         carry, y = out.items
@@ -2622,6 +2654,138 @@ _SAME_MODULE = frozenset(
     }
 )
 _GRADS = frozenset({"jax.grad", "jax.value_and_grad", "equinox.filter_grad", "equinox.filter_value_and_grad"})
+
+
+# transforms that trace their function: every argument they are handed that is not static arrives as an array (a
+# tracer), a Python number or bool among them included (``jax.jit(f)(x, 3)``: ``n`` is a 0-d array in ``f``, so
+# ``isinstance(n, int)`` is False and it gives no size). ``eqx.filter_jit`` keeps what is not an array static.
+_TRACES = frozenset({"jax.jit", "jax.checkpoint", "jax.remat"})
+# their options that change no argument (static_argnums / static_argnames are read)
+_TRACE_OPTIONS = frozenset(
+    {"donate_argnums", "donate_argnames", "inline", "keep_unused", "device", "backend", "prevent_cse", "policy"}
+)
+_TraceSpec = tuple[frozenset[int], frozenset[str]]  # the static argument positions and names
+
+
+def _static_literal(node: cst.BaseExpression) -> list[int | str] | None:
+    """``1`` / ``(1, 2)`` / ``"n"`` / ``("a", "b")`` / ``[...]``: the positions or names (None: not such a literal)."""
+    if isinstance(node, cst.Integer):
+        return [int(node.evaluated_value)]
+    if isinstance(node, cst.SimpleString):
+        text = node.evaluated_value
+        return [text] if isinstance(text, str) else None
+    if isinstance(node, (cst.Tuple, cst.List)):
+        out: list[int | str] = []
+        for el in node.elements:
+            if isinstance(el, cst.StarredElement):
+                return None
+            got = _static_literal(el.value)
+            if got is None:
+                return None
+            out.extend(got)
+        return out
+    return None
+
+
+def _static_value(v: Value) -> list[int | str] | None:
+    """The static positions or names an evaluated option holds (None: not known)."""
+    if isinstance(v, IntV) and v.size.as_int() is not None:
+        return [v.size.as_int()]  # type: ignore[list-item]
+    if isinstance(v, StrV):
+        return [v.value]
+    if isinstance(v, SeqV) and v.kind in ("tuple", "list"):
+        out: list[int | str] = []
+        for item in v.items:
+            got = _static_value(item)
+            if got is None:
+                return None
+            out.extend(got)
+        return out
+    return None
+
+
+def _trace_spec(options: dict[str, list[int | str] | None]) -> _TraceSpec | None:
+    """The statics of a tracing transform from its keyword options (None: an option not understood, or statics not
+    known: the arguments are then taken as they are)."""
+    nums: set[int] = set()
+    names: set[str] = set()
+    for k, got in options.items():
+        if k in _TRACE_OPTIONS:
+            continue
+        if k not in ("static_argnums", "static_argnames") or got is None:
+            return None
+        for x in got:
+            if isinstance(x, int) and k == "static_argnums" and x >= 0:
+                nums.add(x)
+            elif isinstance(x, str) and k == "static_argnames":
+                names.add(x)
+            else:
+                return None  # a negative position (counted from the end of the call's arguments)
+    return frozenset(nums), frozenset(names)
+
+
+def _trace_decorator(fi: FunctionInfo) -> _TraceSpec | None:
+    """``@jax.jit`` / ``@partial(jax.jit, static_argnums=1)`` / ``@jax.jit(static_argnames="n")`` /
+    ``@jax.checkpoint`` on a def: its static arguments (None: no such decorator, or its options not known)."""
+    for d in fi.node.decorators:
+        text = d.decorator
+        if isinstance(text, (cst.Name, cst.Attribute)):
+            if fi.module.qualify(text) in _TRACES:
+                return frozenset(), frozenset()
+            continue
+        if not isinstance(text, cst.Call) or not isinstance(text.func, (cst.Name, cst.Attribute)):
+            continue
+        q = fi.module.qualify(text.func)
+        opts: Sequence[cst.Arg] | None = None
+        if q in _TRACES:
+            opts = text.args
+        elif q == "functools.partial" and text.args and text.args[0].keyword is None:
+            inner = text.args[0].value
+            if isinstance(inner, (cst.Name, cst.Attribute)) and fi.module.qualify(inner) in _TRACES:
+                opts = text.args[1:]
+        if opts is None:
+            continue
+        if any(a.keyword is None or a.star for a in opts):
+            return None
+        return _trace_spec({a.keyword.value: _static_literal(a.value) for a in opts if a.keyword is not None})
+    return None
+
+
+def _traced(v: Value, depth: int = 0) -> Value:
+    """What a traced function sees for an argument value: a Python number or bool is a 0-d array of unknown value
+    (its dtype left unknown: a weakly typed scalar takes the other operand's), inside tuples, lists and dicts too."""
+    if isinstance(v, (IntV, FloatV, BoolV)):
+        return TensorV((), None, "jax")
+    if depth > 8:
+        return UNKNOWN
+    if isinstance(v, SeqV) and v.kind in ("tuple", "list", "shape"):
+        return SeqV(tuple(_traced(x, depth + 1) for x in v.items), "tuple" if v.kind == "shape" else v.kind, v.names)
+    if isinstance(v, DictV) and v.kind == "dict":
+        return DictV(tuple((k, _traced(x, depth + 1)) for k, x in v.items))
+    if isinstance(v, ManyV) and v.kind == "list":
+        return ManyV(None if v.elem is None else _traced(v.elem, depth + 1), v.kind)
+    return v
+
+
+def _trace_arguments(
+    spec: _TraceSpec, positional: Sequence[str] | None, offset: int, args: list[Value], kwargs: dict[str, Value]
+) -> tuple[list[Value], dict[str, Value]]:
+    """The arguments a traced function receives: those not static traced (``_traced``). ``positional``: the names of
+    its positional parameters (None: not known; a name then matches only by keyword, a position only by position),
+    ``offset``: how many of them the call does not pass (a method's ``self``), counted in the static positions."""
+    nums, names = spec
+    params = list(positional or ())
+
+    def static(pos: int | None, name: str | None) -> bool:
+        if pos is None and name is not None and name in params:
+            pos = params.index(name)
+        if name is None and pos is not None and pos < len(params):
+            name = params[pos]
+        return (pos is not None and pos in nums) or (name is not None and name in names)
+
+    out_args = [a if static(i + offset, None) else _traced(a) for i, a in enumerate(args)]
+    out_kwargs = {k: a if static(None, k) else _traced(a) for k, a in kwargs.items()}
+    return out_args, out_kwargs
 
 
 def _grad_decorator(fi: FunctionInfo) -> str | None:
