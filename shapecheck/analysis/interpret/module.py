@@ -1590,6 +1590,14 @@ class ModuleAnalysis:
                 return UNKNOWN
             if isinstance(base, DictV) and method not in ("values", "items", "keys", "get", "copy"):
                 interp.forget(func.value) if _var_key_of(func.value) is not None else None  # d.update(...), d.pop(k)
+            if (
+                type(func.value) is cst.Attribute
+                and func.value.attr.value == "__dict__"
+                and method not in ("values", "items", "keys", "get", "copy")
+            ):
+                # args.__dict__.update(cfg), self.__dict__.update(state): the attributes of the object set through
+                # its dict (what that dict holds is not tracked)
+                interp.forget_object(func.value.value)
             if isinstance(base, ObjV) and base.concrete and method in _RETURNS_SELF:
                 ci = self.find_class(base.cls_key)
                 if ci is not None and objects.find_method(self, ci, method) is None:
