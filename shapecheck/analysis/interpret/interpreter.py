@@ -1199,6 +1199,8 @@ class Interpreter:
             and not self.m.stable_global(name)
         ):
             return UNKNOWN  # a module-level list any function may have filled since
+        if self.frame.key != "<module>" and name in self.m.globals and self.m.rebound_global(name):
+            return UNKNOWN  # ``global DIM; DIM = d`` in some function: that function may have run since
         return value
 
     @_expression(cst.Attribute)

@@ -301,6 +301,7 @@ class ModuleAnalysis:
         self.full_nodes: dict[int, cst.CSTNode] = {}  # id(def or class of the blanked tree) -> complete node
         self.line_offset = 0  # lines before the tree's first line (a documentation example parsed without them)
         self._unstable: frozenset[str] | None = None  # stable_global's answer, read once
+        self._rebinds: _Rebinds | None = None  # rebound_global's and patched_class_attr's answer, read once
         self.other_trees: list[tuple[cst.Module, int]] = []  # (tree, its first line - 1): the blanked tree, pieces
 
     @property
@@ -548,6 +549,28 @@ class ModuleAnalysis:
             found = _unstable_globals(self.text, self.project.ast_tree(self.text) if self.project is not None else None)
             self._unstable = found if found is not None else frozenset({"*"})  # unreadable: nothing is stable
         return "*" not in self._unstable and name not in self._unstable
+
+    def _rebound(self) -> "_Rebinds":
+        if self._rebinds is None:
+            tree = self.project.ast_tree(self.text) if self.project is not None else None
+            self._rebinds = _rebinds(self.text, tree) or (frozenset({"*"}), {})
+        return self._rebinds
+
+    def rebound_global(self, name: str) -> bool:
+        """A module-level name some function rebinds (``global DIM; DIM = d``): once that function may have run, a
+        function reading the name does not see its module-level value."""
+        names = self._rebound()[0]
+        return "*" in names or name in names
+
+    def patched_class_attr(self, cls_name: str, attr: str) -> bool:
+        """An attribute of the class named ``cls_name`` (of this module) that code outside its class body sets
+        (``Config.dim = args.dim``, ``setattr(Config, k, v)``, ``cls.dim = d`` in a classmethod): once that code
+        may have run, the class body's value (or method) is not what the attribute holds."""
+        names, patched = self._rebound()
+        if "*" in names:
+            return True
+        attrs = patched.get(cls_name)
+        return attrs is not None and ("*" in attrs or attr in attrs)
 
     def qualified_value(self, qualname: str) -> Value:
         if self.project is not None and self.project.is_definition(qualname):
@@ -3303,6 +3326,67 @@ def _unstable_globals(text: str, tree: ast.Module | None = None) -> frozenset[st
                 stack.append(v)
     out.update(name for name, param in defaults if param in out)
     return frozenset(out)
+
+
+_Rebinds = tuple[frozenset[str], dict[str, frozenset[str]]]
+
+
+def _rebinds(text: str, tree: ast.Module | None = None) -> _Rebinds | None:
+    """``(names, patched)``: the module-level names a ``global`` statement lets a function rebind, and per name the
+    attributes assigned through it outside a class body (``Config.dim = d``, ``Config.dim += 1``; ``"*"`` for
+    ``setattr(Config, ...)``), ``cls.x = ...`` / ``type(self).x = ...`` / ``self.__class__.x = ...`` in a method
+    counted for its class. None: the text does not parse."""
+    if tree is None:
+        try:
+            tree = ast.parse(text)
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            return None
+    names: set[str] = set()
+    patched: dict[str, set[str]] = {}
+
+    def owner(base: ast.expr, cls: str | None) -> str | None:
+        if type(base) is ast.Name:
+            if base.id == "cls":
+                return cls
+            return None if base.id == "self" else base.id
+        if cls is not None and type(base) is ast.Attribute and base.attr == "__class__":
+            return cls if type(base.value) is ast.Name and base.value.id == "self" else None
+        if cls is not None and type(base) is ast.Call and type(base.func) is ast.Name and base.func.id == "type":
+            return cls if len(base.args) == 1 and type(base.args[0]) is ast.Name and base.args[0].id == "self" else None
+        return None
+
+    def target(t: ast.expr, cls: str | None) -> None:
+        if type(t) is ast.Attribute:
+            who = owner(t.value, cls)
+            if who is not None:
+                patched.setdefault(who, set()).add(t.attr)
+        elif type(t) in (ast.Tuple, ast.List):
+            for el in t.elts:  # type: ignore[attr-defined]
+                target(el, cls)
+        elif type(t) is ast.Starred:
+            target(t.value, cls)
+
+    stack: list[tuple[ast.AST, str | None]] = [(tree, None)]
+    while stack:
+        node, cls = stack.pop()
+        tp = type(node)
+        if tp is ast.Global:
+            names.update(node.names)  # type: ignore[attr-defined]
+        elif tp is ast.Assign:
+            for t in node.targets:  # type: ignore[attr-defined]
+                target(t, cls)
+        elif tp is ast.AugAssign or tp is ast.AnnAssign:
+            target(node.target, cls)  # type: ignore[attr-defined]
+        elif tp is ast.Call:
+            f = node.func  # type: ignore[attr-defined]
+            if type(f) is ast.Name and f.id in ("setattr", "delattr") and node.args:  # type: ignore[attr-defined]
+                who = owner(node.args[0], cls)  # type: ignore[attr-defined]
+                if who is not None:
+                    patched.setdefault(who, set()).add("*")
+        inner = node.name if tp is ast.ClassDef else cls  # type: ignore[attr-defined]
+        for child in ast.iter_child_nodes(node):
+            stack.append((child, inner))
+    return frozenset(names), {k: frozenset(v) for k, v in patched.items()}
 
 
 def _default_bindings(args: ast.arguments) -> list[tuple[str, str]]:

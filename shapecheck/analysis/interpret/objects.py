@@ -161,6 +161,8 @@ def find_method(m: "ModuleAnalysis", ci: ClassInfo, name: str, after: str | None
             return None
         classes = classes[keys.index(after) + 1 :]
     for c in classes:
+        if c.module.patched_class_attr(c.node.name.value, name):
+            return None  # Net.forward = other_forward: what the class holds is not its def
         if name in c.methods:
             return c.methods[name]
     return None
@@ -868,6 +870,8 @@ def object_attr(m: "ModuleAnalysis", obj: ObjV, attr: str) -> Value:
         if attr in attrs:
             return attrs[attr]
     for c in mro(m, ci):
+        if c.module.patched_class_attr(c.node.name.value, attr):
+            return UNKNOWN  # Config.dim = args.dim, Net.forward = patched_forward: set outside the class body
         if attr in c.methods:
             from .values import FuncV
 

@@ -49,6 +49,10 @@ class Semantics(Protocol):
 
     def stable_global(self, name: str) -> bool: ...  # a module-level list/dict no code can change after the module ran
 
+    def rebound_global(self, name: str) -> bool: ...  # a module-level name a function rebinds through ``global``
+
+    def patched_class_attr(self, cls_name: str, attr: str) -> bool: ...  # set outside the class body (Config.dim = d)
+
     def find_class(self, key: str) -> "ClassInfo | None": ...  # a class of the analysed code, by key
 
     def qualified_value(self, qualname: str) -> Value: ...
