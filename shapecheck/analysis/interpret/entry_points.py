@@ -4,8 +4,8 @@ A test ``def test_attn(dim, model)`` analysed on its own sees unknown parameters
 
 * ``@pytest.mark.parametrize("dim", [32, 64])`` (on the function or its class; stacked decorators combine): the test
   runs once per case, each with that case's values (the first ``MAX_CASES`` combinations). A ``pytest.param(...)``
-  with ``marks=`` (xfail, skip, ...) is left out: it may be expected to fail. Values are evaluated in the module,
-  never executed;
+  with ``marks=`` (xfail, skip, ...) is left out: it may be expected to fail, and so is a test marked
+  ``@pytest.mark.xfail`` / ``skip`` (``expected_to_fail``). Values are evaluated in the module, never executed;
 * a parameter named like a ``@pytest.fixture`` function of the same module (or class) whose body ``return``\\ s one
   value: that value (a fixture with parameters of its own or that ``yield``\\ s stays unknown).
 
@@ -183,6 +183,23 @@ def _conftests(m: "ModuleAnalysis") -> list[str]:
         folder = folder.parent
     m.__dict__["_conftests"] = found
     return found
+
+
+_EXPECTED_FAILURES = frozenset({"pytest.mark.xfail", "pytest.mark.skip", "unittest.expectedFailure", "unittest.skip"})
+
+
+def expected_to_fail(m: "ModuleAnalysis", fi: "FunctionInfo") -> bool:
+    """A test marked as expected to fail or never run (``@pytest.mark.xfail``, ``@pytest.mark.skip``, unittest's
+    ``expectedFailure`` / ``skip``; on the function or its class), as a ``pytest.param`` with ``marks=`` is: what
+    fails in it is what the mark says. A condition (``skipif``) only says where it runs."""
+    if not fi.name.startswith("test"):
+        return False
+    for deco in _decorators(m, fi):
+        d = deco.decorator
+        func = d.func if isinstance(d, cst.Call) else d
+        if _qualified(m, func) in _EXPECTED_FAILURES:
+            return True
+    return False
 
 
 def run_test(m: "ModuleAnalysis", fi: "FunctionInfo", self_value: Value | None) -> bool:

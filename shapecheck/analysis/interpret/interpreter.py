@@ -306,6 +306,8 @@ class Interpreter:
     @_statement(cst.Expr)
     def _expr_stmt(self, stmt: cst.Expr) -> None:
         self.eval(stmt.value)
+        if type(stmt.value) is cst.Call and self.m.never_returns(self, stmt.value):
+            self.dead = True  # pytest.skip(...), sys.exit(1), self.skipTest(...): what follows does not run
 
     @_statement(cst.Return)
     def _return(self, stmt: cst.Return) -> None:

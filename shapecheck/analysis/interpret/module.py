@@ -550,6 +550,22 @@ class ModuleAnalysis:
             self._unstable = found if found is not None else frozenset({"*"})  # unreadable: nothing is stable
         return "*" not in self._unstable and name not in self._unstable
 
+    def never_returns(self, interp: Interpreter, node: cst.Call) -> bool:
+        """A call that always raises or ends the process (``pytest.skip(...)``, ``pytest.fail(...)``, ``sys.exit()``,
+        ``exit()``), or ``self.skipTest(...)`` in a class whose analysed code defines no ``skipTest`` (unittest's
+        raises SkipTest; without one the attribute lookup raises)."""
+        func = node.func
+        if type(func) is cst.Name and func.value in ("exit", "quit"):
+            return not (
+                func.value in interp.scope.vars or func.value in self.globals or func.value in self.imports.names
+            )
+        if type(func) is cst.Attribute and type(func.value) is cst.Name and func.value.value == "self":
+            if func.attr.value != "skipTest" or interp.frame.cls_key is None:
+                return False
+            ci = self.find_class(interp.frame.cls_key)
+            return ci is not None and objects.find_method(self, ci, "skipTest") is None
+        return type(func) in (cst.Name, cst.Attribute) and self.qualify(func) in _NEVER_RETURNS
+
     def _rebound(self) -> "_Rebinds":
         if self._rebinds is None:
             tree = self.project.ast_tree(self.text) if self.project is not None else None
@@ -2376,7 +2392,10 @@ class ModuleAnalysis:
             if "<locals>" in fi.key or fi.key in self.standalone_done:
                 continue
             self_value = ObjV(fi.cls_key) if fi.cls_key is not None else None
-            if not entry_points.run_test(self, fi, self_value):  # pytest's parametrize cases and fixtures
+            if entry_points.expected_to_fail(self, fi):
+                with self.ctx.discarding():  # @pytest.mark.xfail: what fails there is what the mark says
+                    self.run_function(fi, None, self_value)
+            elif not entry_points.run_test(self, fi, self_value):  # pytest's parametrize cases and fixtures
                 self.run_function(fi, None, self_value)
         for fi, cls_key, cases in entry_points.inherited_tests(self):  # a base's tests in a parametrized subclass
             entry_points.run_cases(self, fi, ObjV(cls_key), cases)
@@ -2686,6 +2705,21 @@ _SAME_MODULE = frozenset(
 )
 _GRADS = frozenset({"jax.grad", "jax.value_and_grad", "equinox.filter_grad", "equinox.filter_value_and_grad"})
 
+
+# calls that always raise or end the process
+_NEVER_RETURNS = frozenset(
+    {
+        "sys.exit",
+        "os._exit",
+        "os.abort",
+        "pytest.skip",
+        "pytest.fail",
+        "pytest.exit",
+        "pytest.xfail",
+        "typing.assert_never",
+        "typing_extensions.assert_never",
+    }
+)
 
 # transforms that trace their function: every argument they are handed that is not static arrives as an array (a
 # tracer), a Python number or bool among them included (``jax.jit(f)(x, 3)``: ``n`` is a 0-d array in ``f``, so

@@ -49,6 +49,8 @@ class Semantics(Protocol):
 
     def stable_global(self, name: str) -> bool: ...  # a module-level list/dict no code can change after the module ran
 
+    def never_returns(self, interp: "Interpreter", node: cst.Call) -> bool: ...  # pytest.skip(...), sys.exit(1)
+
     def rebound_global(self, name: str) -> bool: ...  # a module-level name a function rebinds through ``global``
 
     def patched_class_attr(self, cls_name: str, attr: str) -> bool: ...  # set outside the class body (Config.dim = d)
