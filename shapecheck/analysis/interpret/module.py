@@ -1132,7 +1132,8 @@ class ModuleAnalysis:
         ci = self.find_class(obj.cls_key)
         if ci is None:
             return UNKNOWN
-        fwd = objects.find_method(self, ci, "forward") or objects.find_method(self, ci, "__call__")
+        # m(x) runs type(m).__call__: one the analysed code defines wraps torch's (which runs forward) if it has both
+        fwd = objects.find_method(self, ci, "__call__") or objects.find_method(self, ci, "forward")
         if fwd is None and any(
             b.split(".", 1)[0] in ("keras", "tensorflow", "tf_keras") for b in objects.foreign_bases(self, ci)
         ):
@@ -2244,6 +2245,14 @@ class ModuleAnalysis:
                 # class Cfg(BaseCfg): def __init__(self, d, **kw): super().__init__(d=d, **kw) -- the base's generated
                 # __init__ sets its fields (then runs __post_init__), so a field's class-body default is not its value
                 return self._dataclass_super_init(interp, node, base, args, kwargs, dynamic)
+        if fi is None and name == "__call__" and not dynamic and not interp.frame.building:
+            # super().__call__(x) in a torch module's own __call__: nn.Module.__call__ runs the object's forward
+            held = interp.frame.self_value
+            ci = self.find_class(held.cls_key) if isinstance(held, ObjV) else None
+            if ci is not None and any(b.startswith("torch.nn.") for b in objects.foreign_bases(self, ci)):
+                fwd = objects.find_method(self, ci, "forward")
+                if fwd is not None:
+                    return self.call_function(interp, node, FuncV(fwd.key, bound_self=held), args, kwargs)
         if fi is None or dynamic:
             return NoneV() if name == "__init__" and fi is None else UNKNOWN
         if interp.frame.building:
