@@ -250,9 +250,77 @@ def tensor_store(
         )
 
 
+# methods and functions that reorder the axes of a tensor (``x.transpose(1, 2)``, ``rearrange(x, ...)``)
+_PERMUTING = frozenset(
+    {"rearrange", "transpose", "permute", "swapaxes", "swapdims", "movedim", "moveaxis", "t", "permute_dims"}
+)
+
+
+def _plain_operand(node: cst.BaseExpression) -> bool:
+    """A name, or attributes and constant indexes of one (``x``, ``self.pair``, ``out[0]``): read twice, the same."""
+    while True:
+        if type(node) is cst.Name:
+            return True
+        if type(node) is cst.Attribute:
+            node = node.value
+        elif type(node) is cst.Subscript and all(
+            type(e.slice) is cst.Index and type(e.slice.value) in (cst.Integer, cst.SimpleString) for e in node.slice
+        ):
+            node = node.value
+        else:
+            return False
+
+
+def _permuted(node: cst.BaseExpression) -> list[cst.BaseExpression]:
+    """What ``node`` may reorder the axes of: ``x`` for ``x.transpose(-1, -2)``, ``x.mT``, ``x.t()``,
+    ``rearrange(x, ...)``, ``torch.permute(x, ...)`` (a method's object or a function's first argument: both are
+    candidates); empty when ``node`` reorders nothing."""
+    if type(node) is cst.Attribute and node.attr.value in ("T", "mT"):
+        return [node.value]
+    if not isinstance(node, cst.Call):
+        return []
+    func = node.func
+    if isinstance(func, cst.Attribute):
+        name, out = func.attr.value, [func.value]
+    elif isinstance(func, cst.Name):
+        name, out = func.value, []
+    else:
+        return []
+    if name not in _PERMUTING:
+        return []
+    if node.args and node.args[0].keyword is None and not node.args[0].star:
+        out.append(node.args[0].value)
+    return out
+
+
+def _self_permutation(node: cst.CSTNode) -> bool:
+    """Two operands of ``node`` that are one tensor and a reordering of its axes (``x + rearrange(x, "b i j -> b j i")``,
+    ``sim + sim.transpose(-1, -2)``, ``mse_loss(a, a.T)``): a symmetrization, the axes swapped on purpose."""
+    if type(node) is cst.BinaryOperation:
+        operands: list[cst.BaseExpression] = [node.left, node.right]
+    elif type(node) is cst.Call:
+        operands = [a.value for a in node.args if a.keyword is None and not a.star]
+    else:
+        return False
+    for i, a in enumerate(operands):
+        for b in operands[i + 1 :]:
+            sources_a = [a, *_permuted(a)]
+            sources_b = [b, *_permuted(b)]
+            if any(
+                _plain_operand(x) and x.deep_equals(y) and (x is not a or y is not b)
+                for x in sources_a
+                for y in sources_b
+            ):
+                return True
+    return False
+
+
 def misaligned(cx: OpContext, node: cst.CSTNode, opname: str, tensors: list[TensorV]) -> None:
-    """SHP401: the same named axes in a different order (silently wrong wherever sizes coincide)."""
+    """SHP401: the same named axes in a different order (silently wrong wherever sizes coincide). Not for a tensor and
+    a reordering of its own axes (``_self_permutation``)."""
     named = [t for t in tensors if t.axes is not None and t.shape is not None and all(a is not None for a in t.axes)]
+    if len(named) >= 2 and _self_permutation(node):
+        return
     for i in range(len(named)):
         for j in range(i + 1, len(named)):
             a, b = named[i].axes, named[j].axes
