@@ -338,9 +338,10 @@ def bind_arguments(
         from ..interpret.values import DictV
 
         out[starstar.name] = DictV(tuple(extra.items()))  # **kwargs: the named arguments no parameter took
-    if star is not None and len(args) >= len(positional):
+    if star is not None:
         from ..interpret.values import SeqV
 
+        # *args: the positional arguments no parameter took (none when fewer than the positional parameters came)
         out[star.name] = SeqV(tuple(args[len(positional) :]), "tuple")
     for p in plist:
         if p.name not in out and p.kind in ("pos", "posonly", "kwonly") and p.default is None:

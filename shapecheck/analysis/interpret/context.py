@@ -51,6 +51,8 @@ class Pending:
     path: str | None = None
     fix: tuple[tuple[cst.CSTNode, str, str], ...] = ()  # autofix: (node, "before" | "after" | "replace", text)
     spec: OpSpec | None = None  # the failing operation (definite findings), for witnesses and --verify
+    inner: cst.CSTNode | None = None  # a finding raised inside inlined calls: the operation itself (node: the call)
+    calls: int = 0  # how many inlined calls lie between ``node`` and ``inner``
 
 
 _counter = itertools.count()

@@ -959,9 +959,7 @@ class ModuleAnalysis:
                 # and a subclass may legitimately change what an inherited method returns.
                 # So does a function whose return annotation names sizes its parameters do not bind
                 # (`split_heads(t: "b n hd", heads) -> "b h n d"`): what its body returns gives those sizes
-                body = self._inline(
-                    node, fi, bound, bound_self, depth, operations_only=isinstance(bound_self, ObjV), sized_only=True
-                )
+                body = self._inline(node, fi, bound, bound_self, depth, operations_only=isinstance(bound_self, ObjV))
                 if unbound:
                     from ..rules.shapes_bridge import Origin
 
@@ -1011,7 +1009,6 @@ class ModuleAnalysis:
         depth: int,
         operations_only: bool = False,
         closure: tuple[tuple[str, Value], ...] = (),
-        sized_only: bool = False,
     ) -> Value:
         """Run a callee's body with these argument values (a summary per argument signature); its definite
         findings are reported at this call."""
@@ -1059,25 +1056,27 @@ class ModuleAnalysis:
                 # would be taken for one (titans-pytorch: a second segmentation's window read as the first one's)
                 state.summaries[sig] = (ret, inner)
         if operations_only:
-            # a method of an object run for its sizes: its body against its own annotations is its own analysis's.
-            # Except an argument of the wrong rank handed by a transform's call (`jax.vmap(self.block)(x)`, a
-            # per-example block annotated for the whole sequence): it fails for every size, and the method's own
-            # analysis, which does not know what `self.block` is, cannot see it
+            # a method of an object run for its sizes: what its annotations say of sizes is its own analysis's
+            # business (that analysis binds them). A wrong rank fails for every size, so it stays when the method is
+            # the object's own class's: the method's own analysis reports it where it sees the value (report_inner
+            # then drops the repeat), but it may not see it (a return value lost in its own run to a loop over
+            # `self.blocks` whose length is a constructor argument). An inherited method's annotations describe the
+            # base class: a subclass may legitimately change what it returns (an overridden `reduce` keeping an
+            # axis). Either way an argument of the wrong rank handed by a transform's call stays
+            # (`jax.vmap(self.block)(x)`, a per-example block annotated for the whole sequence)
+            own = isinstance(bound_self, ObjV) and bound_self.cls_key == fi.cls_key
             inner = [
                 p
                 for p in inner
                 if p.code not in _ANNOTATION_CHECKS
                 or (
-                    p.code == "SHP205"
-                    and _annotation_cause(p) == "SHP201"
-                    and isinstance(p.node, cst.Call)
-                    and isinstance(p.node.func, cst.Call)
+                    _annotation_cause(p) == "SHP201"
+                    and (
+                        own
+                        or (p.code == "SHP205" and isinstance(p.node, cst.Call) and isinstance(p.node.func, cst.Call))
+                    )
                 )
             ]
-        elif sized_only:
-            # an annotated function run for its arguments' sizes: what its annotations reject for any sizes (a rank)
-            # is its own analysis's finding, reported in its module once, not at every call of it
-            inner = [p for p in inner if p.code not in _ANNOTATION_CHECKS or _annotation_cause(p) != "SHP201"]
         self.report_inner(node, fi.module, f"{fi.name}()", inner)
         return ret
 
@@ -1092,7 +1091,9 @@ class ModuleAnalysis:
             callee.analyse()
         standalone = {(p.node, p.code) for p in callee.ctx.pending}  # reported in the callee itself already
         for p in inner:
-            if p.code.startswith("SHP2"):
+            # a definite failure, or a misaligned-axes warning seen only with this call's values (the names its
+            # arguments carry: a teacher map from one helper and a student map from another, compared inside a third)
+            if p.code.startswith("SHP2") or p.code == "SHP401":
                 if (p.node, p.code) in standalone:
                     continue
                 where = f"{callee.path}:{callee.line_of(p.node)}"
@@ -1108,9 +1109,12 @@ class ModuleAnalysis:
                         p.notes + (f"raised at {where} in {what} for the arguments of this call",),
                         p.witness,
                         spec=p.spec,
+                        inner=p.inner or p.node,
+                        calls=p.calls + 1,
                     )
                 )
-                break  # the first failure raises: what the callee would do after it never runs
+                if p.code.startswith("SHP2"):
+                    break  # the first failure raises: what the callee would do after it never runs
 
     def instantiate(
         self, interp: Interpreter, node: cst.Call, cls_key: str, args: list[Value], kwargs: dict[str, Value]

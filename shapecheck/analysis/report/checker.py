@@ -177,6 +177,7 @@ def findings_of(analysis: "ModuleAnalysis") -> list[Finding]:
     if not pend:
         return []
     positions = analysis.positions_for([p.node for p in pend])
+    pend = _one_misalignment_each(pend)
     out: list[Finding] = []
     for p in pend:
         span = p.span or positions.get(id(p.node), (1, 1, 1, 1))
@@ -202,6 +203,22 @@ def findings_of(analysis: "ModuleAnalysis") -> list[Finding]:
             )
         )
     return out
+
+
+def _one_misalignment_each(pend: list[Pending]) -> list[Pending]:
+    """One SHP401 per misaligned operation: an operation inside a function seen from several calls (the function's own
+    analysis, a ``main()`` that calls it, the ``__main__`` block that calls ``main()``) is one warning, at the call
+    nearest to it (the operation itself when its own analysis saw the axes). Definite findings are not merged: a
+    module-level call's failure is reported at the call with its sizes even where the function's own analysis
+    reports the operation too."""
+    best: dict[tuple[object, ...], tuple[int, int]] = {}
+    for i, p in enumerate(pend):
+        if p.code == "SHP401":
+            key = (id(p.inner or p.node), tuple(v for k, v in p.fields if k in ("left", "right")))
+            if key not in best or p.calls < best[key][1]:
+                best[key] = (i, p.calls)
+    keep = {i for i, _ in best.values()}
+    return [p for i, p in enumerate(pend) if p.code != "SHP401" or i in keep]
 
 
 def _witness(spec: OpSpec, ctx: Context) -> Witness | None:

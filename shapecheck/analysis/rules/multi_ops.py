@@ -358,7 +358,9 @@ def _numeric_builtin(name: str, args: list[Value], node: cst.Call) -> Value | No
             if name == "float":
                 return v
             return IntV(Size.const(int(v.value))) if v.value is not None and math.isfinite(v.value) else None
-        return None
+        # float(anything else) is a Python float or raises: `self.drop_prob = float(drop_prob)` of a value the
+        # analysis does not know still multiplies a tensor as a scalar (int(x) may be any int: not a size, left out)
+        return FloatV(None) if name == "float" else None
     if len(args) == 1 and isinstance(args[0], SeqV) and args[0].kind in ("tuple", "list", "shape") and args[0].items:
         args = list(args[0].items)  # min(input_resolution): the items of a known tuple
     elif len(args) < 2:

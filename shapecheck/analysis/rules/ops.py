@@ -765,11 +765,23 @@ def _same_shape(
     return t
 
 
-@TENSOR_METHODS.register("tolist", "item", "nonzero", "unique", "masked_select", "scatter")
+@TENSOR_METHODS.register("tolist", "nonzero", "unique", "masked_select", "scatter")
 def _unknown(
     cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value], method: bool
 ) -> Value | None:
     """A Python value, or a shape that depends on the data."""
+    return UNKNOWN
+
+
+@TENSOR_METHODS.register("item")
+def _item(
+    cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value], method: bool
+) -> Value | None:
+    """``x.item()``: the one element as a Python number, whose value the data decides. A floating tensor's is a
+    float (``[x.item() for x in torch.linspace(0, rate, depth)]``, stochastic-depth rates that scale tensors later);
+    any other dtype, or an unknown one: unknown."""
+    if method and t.dtype is not None and t.dtype.startswith(("float", "bfloat")) and not args and not kwargs:
+        return FloatV(None)
     return UNKNOWN
 
 
