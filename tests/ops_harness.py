@@ -1143,6 +1143,42 @@ def torch_generators(fw: Framework) -> dict[str, Gen]:
 
     g["method:unfold"] = unfold
 
+    def new_sized(r: random.Random) -> Case:
+        s = rand_shape(r, 0, 3)
+        size = rand_shape(r, 0, 3)
+        name = r.choice(("new_zeros", "new_ones", "new_empty", "new_full"))
+        fill = ", 2.0" if name == "new_full" else ""
+        forms = [
+            f"x.{name}({shape_src(size)}{fill})",
+            f"x.{name}(size={shape_src(size)}{fill.replace(', ', ', fill_value=')})",
+        ]
+        if name != "new_full" and size:
+            forms.append(f"x.{name}({', '.join(str(d) for d in size)})")
+            forms.append(f"x.{name}({', '.join(str(d) for d in size)}, dtype=torch.bool)")
+        return _maybe_index(r, Case(f"method:{name}", fw.name, [f"x = {fw.tensor(s)}"], r.choice(forms)))
+
+    g["method:new_zeros"] = new_sized
+
+    def repeat_interleave(r: random.Random) -> Case:
+        s = rand_shape(r, 0, 3)
+        n = r.randint(0, 3)
+        setup = [f"x = {fw.tensor(s)}"]
+        if not s or r.random() < 0.2:
+            forms = [f"x.repeat_interleave({n})", f"torch.repeat_interleave(x, {n})"]
+        else:
+            d = r.randrange(-len(s), len(s))
+            forms = [
+                f"x.repeat_interleave({n}, {d})",
+                f"x.repeat_interleave({n}, dim={d})",
+                f"torch.repeat_interleave(x, {n}, dim={d})",
+            ]
+            if r.random() < 0.2:
+                setup.append(f"reps = torch.ones({s[d]}, dtype=torch.int64)")
+                forms = [f"x.repeat_interleave(reps, dim={d})"]
+        return _maybe_index(r, Case("method:repeat_interleave", fw.name, setup, r.choice(forms)))
+
+    g["method:repeat_interleave"] = repeat_interleave
+
     def transpose_t(r: random.Random) -> Case:
         s = rand_shape(r, 0, 3)
         expr = r.choice(("x.t()", "torch.t(x)", "x.t() @ x" if len(s) == 2 else "x.t()"))

@@ -1496,6 +1496,27 @@ def _layer_size(layer: LayerV, attr: str) -> Value:
     return IntV(v) if isinstance(v, Size) else UNKNOWN
 
 
+def layer_attributes(layer: LayerV, kwargs: dict[str, Value]) -> dict[str, Value]:
+    """The size attributes a torch.nn layer built with ``kwargs`` sets on itself, as far as they are known
+    (``normalized_shape``, ``in_features``, ``out_channels``...; the weight of an nn.Linear / nn.Embedding, and of an
+    nn.LayerNorm left elementwise-affine): what a subclass's own ``forward`` reads off ``self``."""
+    out: dict[str, Value] = {}
+    for attr, (kinds, _) in _LAYER_SIZE_ATTRS.items():
+        if layer.kind in kinds:
+            v = _layer_size(layer, attr)
+            if v is not UNKNOWN:
+                out[attr] = v
+    if layer.kind in ("Linear", "Embedding"):
+        w = _layer_weight(layer)
+        if isinstance(w, TensorV) and w.shape is not None:
+            out["weight"] = w
+    ns = out.get("normalized_shape")
+    if isinstance(ns, SeqV) and not kwargs.keys() - {"eps", "device", "dtype"}:
+        shape = tuple(i.size for i in ns.items if isinstance(i, IntV))
+        out["weight"] = out["bias"] = TensorV(shape, None, "torch")
+    return out
+
+
 def _with_parameter(layer: LayerV, attr: str, value: Value) -> Value:
     """A layer after ``layer.<attr> = value``: an nn.Linear given a 2-d weight takes and gives that weight's sizes
     (weight tying: (out_features, in_features)); any other weight, or another layer's, leaves a layer whose sizes

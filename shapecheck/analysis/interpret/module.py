@@ -854,7 +854,19 @@ class ModuleAnalysis:
         # an attribute a method it calls on ``self`` reassigns is not the constructor's when the method reads it
         # (``self.set_input_dims(x.shape[-1])`` rebuilding ``self.hidden_layer`` before using it): left unknown
         redone = objects.reassigned_by_self_calls(self, ci, fi) if fi is not None and ci is not None else set()
-        attrs.update((k, _unshared(interp, key, v)) for k, v in held.fresh if "self." + k.rstrip("?") not in redone)
+        # a submodule the method (or one it calls on ``self``) uses other than by calling it (``self.blocks.prune()``,
+        # ``f(self.blocks)``) may have changed before it is called: its constructor values are not kept
+        touched = objects.used_otherwise(self, ci, fi) if fi is not None and ci is not None else None
+        attrs.update(
+            (
+                k,
+                _unshared(interp, key, v)
+                if not isinstance(v, ObjV) or touched is not None and k not in touched
+                else objects.stale(v),
+            )
+            for k, v in held.fresh
+            if "self." + k.rstrip("?") not in redone
+        )
         promoted = ObjV(held.cls_key, tuple(attrs.items()), True)
         try:
             return self._call_function(interp, node, replace(fv, bound_self=promoted), args, kwargs, held)
@@ -2494,6 +2506,16 @@ def _call_dict(
         merged = dict(args[0].items)  # dict(model_args, **kwargs): a copy, the named arguments replacing its keys
         merged.update(kwargs)
         return DictV(tuple(merged.items()))
+    if len(args) == 1 and isinstance(args[0], SeqV) and args[0].kind != "shape":
+        # dict(zip(keys, values)), dict(map(lambda kv: (kv[0][n:], kv[1]), d.items())): known (name, value) pairs,
+        # a later pair replacing an earlier one's value; the named arguments last
+        pairs: dict[str, Value] = {}
+        for item in args[0].items:
+            if not (isinstance(item, SeqV) and len(item.items) == 2 and isinstance(item.items[0], StrV)):
+                return None
+            pairs[item.items[0].value] = item.items[1]
+        pairs.update(kwargs)
+        return DictV(tuple(pairs.items()))
     return None
 
 
@@ -2523,6 +2545,27 @@ def _call_sum(
         return IntV(total, assumed=any(isinstance(t, IntV) and t.assumed for t in terms))
     numbers = [number_of(t) for t in terms]
     return FloatV(None if any(n is None for n in numbers) else float(sum(n for n in numbers if n is not None)))
+
+
+@_builtin("any", "all")
+def _call_any_all(
+    m: "ModuleAnalysis", interp: Interpreter, node: cst.Call, name: str, args: list[Value], kwargs: dict[str, Value]
+) -> Value | None:
+    """``any([qk_norm, scale_heads])`` / ``all(flags)`` of a known tuple or list: decided when the items' truths
+    decide it (``any``: one true item, or every item false; ``all`` the other way round), unknown otherwise."""
+    from .interpreter import _truth
+
+    if len(args) != 1 or kwargs or len(node.args) != 1 or not isinstance(args[0], SeqV):
+        return None
+    if args[0].kind not in ("tuple", "list"):
+        return None
+    truths = [_truth(item) for item in args[0].items]
+    decisive = name == "any"  # the truth that ends the scan
+    if decisive in truths:
+        return BoolV(decisive)
+    if None in truths:
+        return None
+    return BoolV(not decisive)
 
 
 @_builtin("ord")
@@ -3161,7 +3204,9 @@ def _unpacked_dict(interp: Interpreter, node: cst.BaseExpression) -> bool:
     them, but the lists, dicts and objects among them are the very ones the callee gets (and may change): those
     entries are unknown from here. False: not such a variable."""
     key = _var_key_of(node)
-    v = interp.scope.vars.get(key) if key is not None and not key.startswith("self.") else None
+    # (``Conformer(**self.config)`` in the constructor, where ``self.config`` is a variable of the constructor's)
+    own = key is not None and (not key.startswith("self.") or interp.frame.building)
+    v = interp.scope.vars.get(key) if key is not None and own else None
     if not isinstance(v, DictV) or v.kind != "dict" or key is None:
         return False
     immutable = (IntV, FloatV, BoolV, StrV, NoneV, TensorV)

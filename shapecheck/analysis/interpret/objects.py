@@ -16,7 +16,7 @@ import libcst as cst
 from ..index.functions import ClassInfo, FunctionInfo, bind_arguments
 from ..index.imports import dotted
 from .state import class_state, function_state
-from .values import UNKNOWN, DictV, FuncV, IntV, ManyV, NoneV, ObjV, RefV, SeqV, StrV, Value
+from .values import UNKNOWN, DictV, FuncV, IntV, LayerV, ManyV, NoneV, ObjV, RefV, SeqV, StrV, Value
 
 if TYPE_CHECKING:
     from .context import Pending
@@ -153,6 +153,32 @@ def unmodelled_base(m: "ModuleAnalysis", ci: ClassInfo) -> bool:
     return False
 
 
+def layer_subclass(
+    m: "ModuleAnalysis", node: cst.Call | None, ci: ClassInfo, args: list[Value], kwargs: dict[str, Value]
+) -> ObjV:
+    """``class LayerNormFp32(nn.LayerNorm)`` with a ``forward`` of its own and torch's constructor: built with the
+    arguments ``nn.LayerNorm`` takes, it holds the sizes the torch layer sets (``self.normalized_shape``,
+    ``self.weight``, ``self.in_features``...: interpreter.layer_attributes) for its ``forward`` to read. Only when
+    the one base outside the analysed code is a ``torch.nn`` layer the analysis builds and no analysed class of the
+    MRO defines ``__init__``; any other such class is a generic object."""
+    from ..rules import layers as layer_rules
+    from ..rules.registry import LAYERS
+    from .interpreter import layer_attributes
+
+    generic = ObjV(ci.key)
+    bases = [b for b in foreign_bases(m, ci) if b not in _PLAIN_BASES]
+    if node is None or len(bases) != 1 or find_method(m, ci, "__init__") is not None:
+        return generic
+    parts = bases[0].split(".")
+    if parts[:2] != ["torch", "nn"] or len(parts) != 3 or parts[2] not in LAYERS:
+        return generic
+    layer = layer_rules.layer(m.ops, node, parts[2], args, kwargs)
+    if not isinstance(layer, LayerV):
+        return generic
+    attrs = layer_attributes(layer, kwargs)
+    return ObjV(ci.key, tuple(sorted(attrs.items())), True) if attrs else generic
+
+
 def find_method(m: "ModuleAnalysis", ci: ClassInfo, name: str, after: str | None = None) -> FunctionInfo | None:
     classes = mro(m, ci)
     if after is not None:
@@ -269,12 +295,20 @@ def reassigned_by_self_calls(m: "ModuleAnalysis", ci: ClassInfo, fi: FunctionInf
     the methods they call on ``self`` in turn: a lazily built layer (``forward`` runs ``self.set_input_dims(d)``,
     which rebuilds ``self.layer`` for the input's width) no longer holds what the constructor put there. What
     ``fi``'s own body assigns is followed statement by statement and is not part of this."""
-    methods: dict[str, FunctionInfo] = {}
-    for c in reversed(mro(m, ci)):
-        methods.update(c.methods)
     from .interpreter import _assigned_names
 
     out: set[str] = set()
+    for callee in _reached_methods(m, ci, fi)[1:]:
+        out |= {k for k in _assigned_names(callee.node.body) if k.startswith("self.")}
+    return out
+
+
+def _reached_methods(m: "ModuleAnalysis", ci: ClassInfo, fi: FunctionInfo) -> list[FunctionInfo]:
+    """``fi`` and the methods it calls on ``self``, directly or through the methods they call on ``self`` in turn."""
+    methods: dict[str, FunctionInfo] = {}
+    for c in reversed(mro(m, ci)):
+        methods.update(c.methods)
+    out = [fi]
     seen: set[str] = set()
     todo = sorted(_self_calls(fi.node))
     while todo:
@@ -283,7 +317,7 @@ def reassigned_by_self_calls(m: "ModuleAnalysis", ci: ClassInfo, fi: FunctionInf
         if name in seen or callee is None:
             continue
         seen.add(name)
-        out |= {k for k in _assigned_names(callee.node.body) if k.startswith("self.")}
+        out.append(callee)
         todo.extend(sorted(_self_calls(callee.node)))
     return out
 
@@ -356,9 +390,10 @@ def fresh_attrs(
 ) -> tuple[tuple[str, Value], ...]:
     """The constructor's values of the attributes another method may reassign (``reset_classifier`` rebuilding
     ``self.head``): true of the object as built, before any of its methods runs (ObjV.fresh). A submodule the
-    constructor built that has such values of its own (a pooling head with a ``reset``) keeps them here when the
-    class's other methods only call it (``self.head(x)``): while the object is just built, nothing has run on the
-    submodule either (one of a class handed to the constructor, which its caller may still hold, does not)."""
+    constructor built that has such values of its own (a pooling head with a ``reset``) keeps them here: while the
+    object is just built, nothing has run on the submodule either (one of a class handed to the constructor, which
+    its caller may still hold, does not). The first method run on the object drops those of the submodules it (or a
+    method it calls on ``self``) uses other than by calling them (``used_otherwise``, ModuleAnalysis.call_function)."""
     changed = outside_init(m, ci)
     subs = [
         k
@@ -371,10 +406,9 @@ def fresh_attrs(
     ]
     if not changed and not subs:
         return ()
-    only_called = set(subs) - {"self." + n for n in used_otherwise(m, ci)} if subs else set()
     out = []
     for k, v in sorted(vars_.items()):
-        if k in only_called:
+        if k in subs:
             out.append((k[5:], v))
         elif k in changed and not (isinstance(v, (SeqV, ManyV)) and v.kind == "list"):
             out.append((k[5:], stale(v)))
@@ -496,19 +530,15 @@ def _has_instance(v: Value, cls_key: str, depth: int) -> bool:
     return False
 
 
-def used_otherwise(m: "ModuleAnalysis", ci: ClassInfo) -> frozenset[str]:
-    """Names ``x`` of the ``self.x`` that a method other than the constructors uses other than by calling it
-    (``self.head.reset(n)``, ``f(self.head)``, ``self.head = ...``, ``self.head.fc``)."""
+def used_otherwise(m: "ModuleAnalysis", ci: ClassInfo, fi: FunctionInfo) -> frozenset[str]:
+    """Names ``x`` of the ``self.x`` that ``fi`` or a method it reaches through calls on ``self`` uses other than by
+    calling it (``self.head.reset(n)``, ``f(self.head)``, ``self.head = ...``, ``self.head.fc``): run on an object just
+    built, only these methods run before ``fi`` returns, so a submodule none of them touches otherwise is as built."""
     from .walk import memo
 
-    ctor_names = ("__init__", "setup", "__post_init__")
-    methods: dict[str, FunctionInfo] = {}
-    for c in reversed(mro(m, ci)):
-        methods.update(c.methods)
     out: set[str] = set()
-    for name, fi in methods.items():
-        if name not in ctor_names:
-            out |= memo("self-attrs-not-called", fi.node, _self_attrs_not_called)
+    for callee in _reached_methods(m, ci, fi):
+        out |= memo("self-attrs-not-called", callee.node, _self_attrs_not_called)
     return frozenset(out)
 
 
@@ -732,8 +762,10 @@ def instantiate(
     """(the object, findings of its constructor) for ``ci(*args, **kwargs)``; a generic object when not followed."""
     generic = ObjV(ci.key)
     st = class_state(ci)
-    if st.building or unmodelled_base(m, ci):
+    if st.building:
         return generic, []
+    if unmodelled_base(m, ci):
+        return (generic if symbolic else layer_subclass(m, node, ci, args, kwargs)), []
     depth = interp.frame.depth if interp is not None else 0
     from .module import MAX_INLINE_DEPTH, _sig
 

@@ -607,6 +607,8 @@ def _isinstance(cx: OpContext, interp: "Interpreter", v: Value, classes: cst.Bas
                 answers.append(kind == builtin)
             elif isinstance(v, SeqV):
                 answers.append(False)
+            elif isinstance(v, DictV) and v.kind == "dict":
+                answers.append(builtin == "dict")  # ``dict(...)`` or ``{...}``: a dict, no list, tuple or number
             elif isinstance(v, (IntV, FloatV, BoolV, StrV)) and builtin in ("list", "tuple", "dict"):
                 answers.append(
                     False

@@ -508,6 +508,50 @@ def _cast_to(
     return None
 
 
+@TENSOR_METHODS.register("new_zeros", "new_ones", "new_empty", "new_full")
+def _new_sized(
+    cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value], method: bool
+) -> Value | None:
+    """``x.new_ones(b, 1)``, ``x.new_zeros((b, n))``, ``x.new_full((b, n), v)``: a torch tensor of the sizes given
+    (as ``torch.ones`` takes them) with x's dtype unless ``dtype=`` says another."""
+    if not method or t.framework not in ("torch", None):
+        return None
+    dtype = _dtype_kw(kwargs) if "dtype" in kwargs else t.dtype
+    shape_args = args[:1] if name == "new_full" else args
+    if "size" in kwargs:
+        if shape_args:
+            return TensorV(None, dtype, "torch")
+        shape_args = [kwargs["size"]]
+    return _sized(cx, node, name, shape_args, dtype, "torch")
+
+
+@TENSOR_METHODS.register("repeat_interleave")
+def _repeat_interleave(
+    cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value], method: bool
+) -> Value | None:
+    """``x.repeat_interleave(n, dim)`` / ``torch.repeat_interleave(x, n, dim=d)`` with an int n: axis d n times as
+    long; without a dim, the flattened elements n times each. A tensor of repeats (or a size not known): the axis's
+    new length is unknown."""
+    if t.framework not in ("torch", None):
+        return None
+    reps = args[0] if args else kwargs.get("repeats", UNKNOWN)
+    dim = args[1] if len(args) > 1 else kwargs.get("dim", NoneV())
+    if t.shape is None:
+        return t.with_shape(None)
+    n = reps.size if isinstance(reps, IntV) and not reps.assumed else None
+    if n is not None and (n.as_int() or 0) < 0:
+        return t.with_shape(None)  # (torch raises: not modelled)
+    if isinstance(dim, NoneV):
+        return t.with_shape((product(t.shape) * n if n is not None else cx.fresh("n"),))
+    d = dim.size.as_int() if isinstance(dim, IntV) else None
+    axis = _norm_dim(d, len(t.shape)) if d is not None else None
+    if axis is None:
+        return t.with_shape(None)
+    out = list(t.shape)
+    out[axis] = out[axis] * n if n is not None else cx.fresh("n")
+    return t.with_shape(tuple(out))
+
+
 @TENSOR_METHODS.register("size")
 def _size(
     cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value], method: bool
@@ -1017,6 +1061,35 @@ def _linear(
     cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]
 ) -> Value | None:
     return linear(cx, node, args, kwargs)
+
+
+@STUB_OVERRIDES.register("torch.nn.functional.layer_norm")
+def _layer_norm(
+    cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]
+) -> Value | None:
+    """``F.layer_norm(x, normalized_shape, weight, bias)``: x's trailing axes must be ``normalized_shape`` (a tuple,
+    list or ``x.shape[-1:]`` of known ints), as ``nn.LayerNorm``'s; an elementwise weight or bias must have exactly
+    that shape. What is not known is not checked (the stub's shape, x's, is the result)."""
+    x = args[0] if args else kwargs.get("input", UNKNOWN)
+    ns = args[1] if len(args) > 1 else kwargs.get("normalized_shape", UNKNOWN)
+    if not isinstance(x, TensorV) or x.shape is None or not isinstance(ns, SeqV):
+        return None
+    if not ns.items or not all(isinstance(i, IntV) for i in ns.items):
+        return None
+    shape = tuple(i.size for i in ns.items if isinstance(i, IntV))
+    fails = len(shape) > len(x.shape) or any(
+        equal(a, b) is Truth.FALSE for a, b in zip(x.shape[len(x.shape) - len(shape) :], shape)
+    )
+    if fails and len(shape) <= len(x.shape):
+        cx.ctx.report(
+            node,
+            "SHP204",
+            {"op": "F.layer_norm", "detail": D.LayerInput("layer_norm", "", shape, "shape", None, x.shape)},
+            cx.origins([x]),
+            spec=OpSpec("nn.LayerNorm", None, (x.shape,), (), (("normalized_shape", shape),)),
+        )
+        return x.with_shape(None)
+    return None
 
 
 @STUB_OVERRIDES.register("torch.nn.functional.one_hot")
