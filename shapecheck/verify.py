@@ -280,6 +280,13 @@ def _replay_framework(w: Witness, replay: Replay) -> None:
     if op == "pad.arguments" and witness_get(w, "op") != "F.pad":
         replay.add(*_replay_lax_padding(w))
         return
+    if op == "squeeze":  # numpy's rule (JAX's is the same): a view of one zero, nothing materialised
+        import numpy as np
+
+        shape = tuple(int(x) for x in w.input_shapes[0])
+        view = np.broadcast_to(np.zeros((), np.float32), shape)
+        replay.add("numpy", *_run(lambda: np.squeeze(view, axis=int(witness_get(w, "axis", 0)))))
+        return
     if op == "solve" and witness_get(w, "framework") != "torch":
         import numpy as np
 

@@ -48,6 +48,7 @@ FRAMEWORK_OPS = frozenset(
         "stack",
         "reshape",
         "expand",
+        "squeeze",
         "setitem",
         "mask_index",
         "linear",
@@ -650,6 +651,10 @@ def concrete_failure(w: Witness) -> str | None:
             if have != 1 and have != fill:
                 return f"a value axis of {have} cannot fill a region axis of {fill}"
         return None
+    if op == "squeeze":  # numpy / JAX: the axis squeezed must have size 1
+        axis = int(witness_get(w, "axis", 0))
+        size = shapes[0][axis]
+        return None if size == 1 else f"axis {axis} has {size}, which is not 1"
     if op == "expand":
         target = [int(x) for x in witness_get(w, "target", ())]
         shape = shapes[0]

@@ -923,6 +923,17 @@ class ExpandAxis(Detail):
 
 
 @dataclass(frozen=True)
+class SqueezeAxis(Detail):
+    code, kind = "SHP204", "squeeze"
+    shape: Shape
+    axis: int
+    size: Any
+
+    def render(self) -> str:
+        return f"cannot squeeze axis {self.axis} of {_shape(self.shape)}: it has {self.size}, which is not 1"
+
+
+@dataclass(frozen=True)
 class StoreShape(Detail):
     """``x[index] = value``: a value that cannot broadcast to the shape of the region it is stored into (numpy and
     torch drop the value's leading axes of size 1 first). ``axis`` is the region's axis (from the left); -1 when the

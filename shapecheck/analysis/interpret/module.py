@@ -2328,6 +2328,13 @@ class ModuleAnalysis:
             return UNKNOWN if dynamic else self.call_scan(interp, node, args, kwargs)
         if qual == "jax.lax.map":
             return UNKNOWN if dynamic else self.call_lax_map(interp, node, args, kwargs)
+        if qual in ("jax.lax.while_loop", "jax.lax.fori_loop"):
+            # the carry keeps the structure, shapes and dtypes of init_val (JAX rejects a body that changes them)
+            at = 2 if qual == "jax.lax.while_loop" else 3
+            init = args[at] if len(args) > at else kwargs.get("init_val", UNKNOWN)
+            return UNKNOWN if dynamic or len(args) > at + 1 else _carried(init)
+        if qual in ("numpy.pad", "jax.numpy.pad") and not dynamic and args:
+            return _padded(interp, node, args, kwargs, "jax" if qual.startswith("jax") else "numpy")
         if qual in _RANDOM_STATE_MAKERS:
             return RefV(_RANDOM_STATE_MAKERS[qual])  # a generator whose methods sample like the module's functions
         if qual == "inspect.isfunction" and len(args) == 1 and not kwargs and not dynamic:
@@ -3120,6 +3127,89 @@ def _one_slice(xs: Value) -> tuple[Size, Value] | None:
         return None
     sliced = [t.with_shape(t.shape[1:]) for t in arrays]  # type: ignore[index]
     return n, SeqV(tuple(sliced), "tuple") if isinstance(xs, SeqV) else sliced[0]
+
+
+def _carried(v: Value, depth: int = 4) -> Value:
+    """A loop carry of ``jax.lax.while_loop`` / ``fori_loop`` after the loop: arrays keep their shapes (as JAX arrays),
+    Python numbers become 0-d arrays, tuples, lists and dicts keep their structure; anything else is unknown."""
+    if isinstance(v, TensorV):
+        return TensorV(v.shape, v.dtype, "jax", v.axes, None, v.vshape)
+    if isinstance(v, (IntV, FloatV, BoolV)):
+        return TensorV((), None, "jax")
+    if isinstance(v, NoneV):
+        return v
+    if depth > 0 and isinstance(v, SeqV) and v.kind in ("tuple", "list"):
+        return SeqV(tuple(_carried(x, depth - 1) for x in v.items), v.kind, v.names)
+    if depth > 0 and isinstance(v, DictV) and v.kind == "dict":
+        return DictV(tuple((k, _carried(x, depth - 1)) for k, x in v.items), v.kind)
+    return UNKNOWN
+
+
+def _pure_leaf(n: cst.CSTNode) -> bool:
+    """An integer, a name, or ``x.shape[i]`` / ``x.shape``: evaluating it again runs nothing."""
+    if isinstance(n, cst.Subscript):
+        n = n.value
+    if isinstance(n, cst.Attribute):
+        return n.attr.value == "shape" and isinstance(n.value, cst.Name)
+    return isinstance(n, (cst.Integer, cst.Name))
+
+
+def _padded(interp: Interpreter, node: cst.Call, args: list[Value], kwargs: dict[str, Value], fw: str) -> Value | None:
+    """``np.pad(x, pad_width)`` / ``jnp.pad``: each axis grows by its (before, after) widths; ``pad_width`` an int, a
+    ``(before, after)`` pair for every axis, one pair per axis, or the same written as ``np.array([[...], ...])`` of
+    names and integers. Widths not known (or negative): None (the stub's unknown shape)."""
+    x = args[0]
+    width = args[1] if len(args) > 1 else kwargs.get("pad_width", UNKNOWN)
+    if not isinstance(x, TensorV) or x.shape is None:
+        return None
+    arg = node.args[1].value if len(node.args) > 1 and node.args[1].keyword is None else None
+    if isinstance(width, TensorV) and isinstance(arg, cst.Call) and len(arg.args) == 1 and arg.args[0].keyword is None:
+        # np.array([[0, 0], [0, pad]]): its literal rows (names and integers only: evaluating them runs nothing)
+        name = dotted(arg.func) or ""
+        inner = arg.args[0].value
+        if name.rsplit(".", 1)[-1] in ("array", "asarray") and all(_pure_leaf(n) for n in _literal_nodes(inner)):
+            width = interp.eval(inner)
+
+    def pair(v: Value) -> tuple[Size, Size] | None:
+        if isinstance(v, IntV):
+            return (v.size, v.size)
+        if isinstance(v, SeqV) and v.kind != "shape" and len(v.items) in (1, 2):
+            ends = [x.size for x in v.items if isinstance(x, IntV) and not x.assumed]
+            if len(ends) == len(v.items):
+                return (ends[0], ends[-1])
+        return None
+
+    rank = len(x.shape)
+    pairs: list[tuple[Size, Size]] | None = None
+    one = pair(width)
+    if one is not None:
+        pairs = [one] * rank
+    elif isinstance(width, SeqV) and width.kind != "shape":
+        each = [pair(v) for v in width.items]
+        if all(p is not None for p in each):
+            ps = [p for p in each if p is not None]
+            pairs = ps * rank if len(ps) == 1 else ps if len(ps) == rank else None
+    if pairs is None or any((s.as_int() or 0) < 0 for p in pairs for s in p):
+        return None
+    dtype = x.dtype
+    return TensorV(tuple(d + a + b for d, (a, b) in zip(x.shape, pairs)), dtype, fw)
+
+
+def _literal_nodes(node: cst.CSTNode) -> list[cst.CSTNode]:
+    """The leaves of a nested list / tuple display (its items, recursively), the operands of arithmetic on them."""
+    out: list[cst.CSTNode] = []
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, (cst.List, cst.Tuple)):
+            stack.extend(e.value for e in n.elements)
+        elif isinstance(n, cst.BinaryOperation):
+            stack.extend((n.left, n.right))
+        elif isinstance(n, cst.UnaryOperation):
+            stack.append(n.expression)
+        else:
+            out.append(n)
+    return out
 
 
 def _stacked(r: Value, n: Size) -> Value:

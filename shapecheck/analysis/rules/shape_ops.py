@@ -514,7 +514,35 @@ def _unsqueeze(
 def _squeeze(
     cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value], method: bool
 ) -> Value | None:
+    if t.framework in ("numpy", "jax") and t.shape is not None and _squeezes_a_wide_axis(cx, node, t, args, kwargs):
+        return t.with_shape(None)
     return squeeze(t, args, kwargs)
+
+
+def _squeezes_a_wide_axis(
+    cx: OpContext, node: cst.Call, t: TensorV, args: list[Value], kwargs: dict[str, Value]
+) -> bool:
+    """numpy's and JAX's ``squeeze(x, axis)`` raise on an axis whose size is not 1 (torch leaves it): reported when
+    the axis and its size are known."""
+    assert t.shape is not None
+    arg = args[0] if args else kwargs.get("axis")
+    if arg is None:
+        return False
+    dims = _ints(list(arg.items) if isinstance(arg, SeqV) else [arg])
+    if dims is None:
+        return False
+    for d in dims:
+        n = _norm_dim(d, len(t.shape))
+        if n is not None and equal(t.shape[n], 1) is Truth.FALSE:
+            cx.ctx.report(
+                node,
+                "SHP204",
+                {"op": "squeeze", "detail": D.SqueezeAxis(t.shape, n, t.shape[n])},
+                cx.origins([t]),
+                spec=OpSpec("squeeze", None, (t.shape,), (), (("axis", n),)),
+            )
+            return True
+    return False
 
 
 @TENSOR_METHODS.register("expand", "broadcast_to")
