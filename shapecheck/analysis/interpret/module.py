@@ -3350,8 +3350,9 @@ def _list_method_call(interp: Interpreter, func: cst.BaseExpression) -> bool:
 
 
 def _list_helper_shape(fn: cst.CSTNode) -> tuple[str, str, tuple[str | int, ...]] | None:
-    """``def f(arr, el): arr.append(el)``: (the list parameter, the method, its arguments: parameter names or int
-    literals) when the body (a docstring aside) is that one call, with nothing but parameters and ints in it."""
+    """``def f(arr, el): arr.append(el)`` / ``f = lambda arr, el: arr.insert(0, el)`` (a lambda's function returns the
+    call's None): (the list parameter, the method, its arguments: parameter names or int literals) when the body (a
+    docstring aside) is that one call, with nothing but parameters and ints in it."""
     assert isinstance(fn, cst.FunctionDef)
     body = fn.body
     stmts = list(body.body) if isinstance(body, (cst.IndentedBlock, cst.SimpleStatementSuite)) else []
@@ -3360,7 +3361,7 @@ def _list_helper_shape(fn: cst.CSTNode) -> tuple[str, str, tuple[str | int, ...]
         return None
     line = lines[0]
     small = line.body if isinstance(line, cst.SimpleStatementLine) else [line] if isinstance(line, cst.Expr) else []
-    if len(small) != 1 or not isinstance(small[0], cst.Expr) or not isinstance(small[0].value, cst.Call):
+    if len(small) != 1 or not isinstance(small[0], (cst.Expr, cst.Return)) or not isinstance(small[0].value, cst.Call):
         return None
     call = small[0].value
     f = call.func
