@@ -67,6 +67,11 @@ class MadeUp(str):
     """The origin of a shape made up from an einops pattern because the input was unknown (not evidence)."""
 
 
+class PatternSizes(MadeUp):
+    """The origin of a shape whose rank rests on evidence (a check of the code fixed its input's rank) and whose sizes
+    were made up from an einops pattern: evidence for the rank, not for any size."""
+
+
 # evidence levels of a call site's input (the best any analysis of the site reached)
 EVIDENCE_NONE, EVIDENCE_MADE_UP, EVIDENCE_SIZE_ONLY, EVIDENCE_RANK, EVIDENCE_SIZE = 0, 1, 2, 3, 4
 
@@ -134,6 +139,8 @@ class Context:
             level = EVIDENCE_SIZE_ONLY  # the rank is made up from the pattern, a trailing axis is known (a layer's)
         elif shape is None and len(getattr(tensor, "not_ranks", ())) >= _ALL_RANKS_BUT_ONE:
             level = EVIDENCE_RANK  # the code's own check (``if x.ndim == 4``, ``assert x.ndim == 4``) leaves one rank
+        elif isinstance(getattr(tensor, "origin", None), PatternSizes) and shape is not None:
+            level = EVIDENCE_RANK
         elif made_up or isinstance(getattr(tensor, "origin", None), MadeUp):
             level = EVIDENCE_MADE_UP
         elif shape is not None:

@@ -406,6 +406,10 @@ class ModuleAnalysis:
         if isinstance(stmt, cst.FunctionDef):
             key = f"{self.module_name}:{prefix}{stmt.name.value}"
             decorators = [dotted(d.decorator) or "" for d in stmt.decorators]
+            if cls is not None and key in self.functions and _accessor_of(stmt, decorators):
+                # ``@codebook.setter`` after ``@property def codebook``: reading the attribute still runs the getter;
+                # the setter keeps a key of its own (analysed on its own like any method, never looked up by name)
+                key += ".<setter>"
             self.functions[key] = FunctionInfo(
                 key,
                 stmt,
@@ -3893,6 +3897,12 @@ def _settled_at_defs(fn: cst.CSTNode) -> dict[int, frozenset[str]]:
             out[id(stmt)] = frozenset(before - later[i + 1] - shared - {stmt.name.value})
         before |= bound[i]
     return out
+
+
+def _accessor_of(fn: cst.FunctionDef, decorators: list[str]) -> bool:
+    """A property's setter or deleter (``@name.setter`` / ``@name.deleter`` on a def of the same name)."""
+    name = fn.name.value
+    return any(d in (f"{name}.setter", f"{name}.deleter") for d in decorators)
 
 
 def _rebound_methods(body: Sequence[cst.BaseStatement | cst.BaseSmallStatement]) -> frozenset[int]:

@@ -89,21 +89,13 @@ def _narrow(interp: "Interpreter", test: cst.BaseExpression, depth: int) -> tupl
 
 
 def _rank_flags(fn: cst.CSTNode) -> dict[int, cst.Comparison]:
-    """The ``if flag:`` / ``if not flag:`` tests of ``fn`` whose flag the same block bound to a rank test just before
-    (``flag = x.ndim == 2``) with nothing in between mentioning ``flag`` or ``x``: id(the test's name) -> the test."""
+    """The ``if flag:`` / ``if not flag:`` tests of ``fn`` whose flag the same block bound to a rank test before
+    (``flag = x.ndim == 2``) with nothing in between binding ``flag`` or ``x`` again, deleting them or changing x in
+    place (``x.unsqueeze_(0)``): id(the test's name) -> the test. Statements that only read them (``b = x.shape[0]``,
+    ``ignore_time &= is_video``) leave the test standing."""
     from .walk import children
 
     out: dict[int, cst.Comparison] = {}
-
-    def names(node: cst.CSTNode) -> set[str]:
-        found: set[str] = set()
-        stack = [node]
-        while stack:
-            n = stack.pop()
-            if type(n) is cst.Name:
-                found.add(n.value)
-            stack.extend(children(n))
-        return found
 
     def block(stmts: "Sequence[cst.CSTNode]") -> None:
         pending: dict[str, tuple[cst.Comparison, str]] = {}  # flag -> (its rank test, the tested variable)
@@ -129,8 +121,8 @@ def _rank_flags(fn: cst.CSTNode) -> dict[int, cst.Comparison]:
                 if subject is not None and "." not in subject:
                     bound = (stmt.body[0].targets[0].target.value, cmp, subject)
             if pending:  # (a statement's names are read only while a flag waits for its if: rare)
-                mentioned = names(stmt)
-                pending = {f: v for f, v in pending.items() if f not in mentioned and v[1] not in mentioned}
+                changed = _changed_names(stmt)
+                pending = {f: v for f, v in pending.items() if f not in changed and v[1] not in changed}
             if bound is not None:
                 pending[bound[0]] = (bound[1], bound[2])
 
@@ -144,6 +136,44 @@ def _rank_flags(fn: cst.CSTNode) -> dict[int, cst.Comparison]:
             continue  # another function's flags
         stack.extend(children(n))
     return out
+
+
+def _changed_names(stmt: cst.CSTNode) -> set[str]:
+    """The names ``stmt`` binds (anywhere in it but nested scopes), deletes, or calls an in-place method on (a method
+    whose name ends with ``_``: ``x.unsqueeze_(0)`` may change x's rank); a name in a nested function or lambda
+    counts too (the closure may rebind or change it when called)."""
+    from .module import _rebound_names
+    from .walk import children
+
+    out = _rebound_names(stmt)
+    stack: list[cst.CSTNode] = [stmt]
+    while stack:
+        n = stack.pop()
+        tp = type(n)
+        if tp is cst.Del:
+            out |= {x.value for x in _names_in(n.target)}  # type: ignore[attr-defined]
+        elif tp is cst.Call and type(n.func) is cst.Attribute:  # type: ignore[attr-defined]
+            f = n.func  # type: ignore[attr-defined]
+            if f.attr.value.endswith("_") and type(f.value) is cst.Name:
+                out.add(f.value.value)
+        elif tp is cst.FunctionDef or tp is cst.Lambda or tp is cst.ClassDef or tp is cst.Global or tp is cst.Nonlocal:
+            out |= {x.value for x in _names_in(n)}
+            continue
+        stack.extend(children(n))
+    return out
+
+
+def _names_in(node: cst.CSTNode) -> list[cst.Name]:
+    from .walk import children
+
+    found: list[cst.Name] = []
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if type(n) is cst.Name:
+            found.append(n)
+        stack.extend(children(n))
+    return found
 
 
 def _merge(a: Refinement, b: Refinement) -> Refinement:

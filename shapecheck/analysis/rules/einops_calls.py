@@ -17,7 +17,7 @@ import libcst as cst
 from ... import pattern as P
 from ...diagnostics import details as D
 from ...sizes import Size
-from ..interpret.context import MadeUp, OpSpec
+from ..interpret.context import _ALL_RANKS_BUT_ONE, MadeUp, OpSpec, PatternSizes
 from .precision import check_einops_reduction
 from .registry import EINOPS_FUNCTIONS, EINOPS_LAYERS, OpContext, einops_function, einops_layer
 from .shapes_bridge import shape_text
@@ -294,20 +294,27 @@ def _transform(
         return fallback
     ellipsis: Size | None = None
     made_up = False
+    # a rank the code's own check fixed (``b, c, h, w = x.shape``, ``assert x.ndim == 4``): the input shape built
+    # from the pattern has that rank (_excluded_rank ruled out the others), so only its sizes are made up
+    rank_known = isinstance(tensor, TensorV) and tensor.shape is None and len(tensor.not_ranks) >= _ALL_RANKS_BUT_ONE
     if (
-        MAKE_UP_INPUTS
+        (MAKE_UP_INPUTS or rank_known)
         and not dynamic
         and shapes is None
         and not stacked
         and (tensor is UNKNOWN or (isinstance(tensor, TensorV) and tensor.shape is None))
     ):
         synthetic, ellipsis = _partial_input(cx, tensor, pattern, lengths, node)
+        if rank_known and synthetic is not None and ellipsis is not None:
+            assert isinstance(tensor, TensorV)
+            synthetic, ellipsis = _ranked_ellipsis(cx, node, synthetic, ellipsis, tensor), None
         if synthetic is not None:
             shapes = [synthetic]
             template = tensor if isinstance(tensor, TensorV) else TensorV(None)
             cx.ctx.count("einops:from-pattern")
-            made_up = True
-    cx.ctx.note_evidence(node, "einops", template if shapes is not None else None, made_up)
+            made_up = not rank_known
+    # (a rank fixed by a check is evidence even where the pattern's axis lengths are not known: ``**axes_lengths``)
+    cx.ctx.note_evidence(node, "einops", template if shapes is not None or rank_known else None, made_up)
     if dynamic or shapes is None:
         cx.ctx.count("einops:dynamic-axes" if dynamic else "einops:unknown-input")
         return fallback
@@ -340,6 +347,8 @@ def _transform(
     )
     if made_up and isinstance(out, TensorV):
         out = out.with_shape(out.shape, out.axes, MadeUp(str(out.origin)))
+    elif rank_known and shapes is not None and isinstance(out, TensorV):
+        out = out.with_shape(out.shape, out.axes, PatternSizes(str(out.origin)))
     if ellipsis is not None and isinstance(out, TensorV) and out.shape is not None:
         out = _variadic_output(cx, out, pattern, ellipsis)
     if kind == "reduce" and isinstance(out, TensorV) and template is not None:
@@ -427,6 +436,21 @@ def _partial_input(
         return prefix + (v,) + suffix, v
     v = cx.ctx.fresh("…", cx.origin(node, f"the axes under '...' in {left.strip()!r}"))
     return _shape_from_pattern(cx, left, lengths, {}, node, ellipsis=v), v
+
+
+def _ranked_ellipsis(
+    cx: OpContext, node: cst.CSTNode, synthetic: tuple[Size, ...], v: Size, tensor: TensorV
+) -> tuple[Size, ...] | None:
+    """The input built for a pattern with ``...`` on a tensor whose rank a check fixed: the placeholder axis becomes
+    as many fresh axes as that rank leaves for the ``...`` (None when the pattern names more axes than it has: the
+    call fails, which is left to the rank check)."""
+    rank = min(set(range(_ALL_RANKS_BUT_ONE + 2)) - tensor.not_ranks)
+    i = next((j for j, s in enumerate(synthetic) if s is v), None)
+    if i is None or rank < len(synthetic) - 1:
+        return None
+    origin = cx.origin(node, "the axes under '...'")
+    fill = tuple(cx.ctx.fresh("n", origin) for _ in range(rank - len(synthetic) + 1))
+    return synthetic[:i] + fill + synthetic[i + 1 :]
 
 
 def _variadic_output(cx: OpContext, out: TensorV, pattern: str, v: Size) -> TensorV:
