@@ -1811,8 +1811,17 @@ def _apply_unranked(cx: OpContext, report_node: cst.CSTNode, layer: LayerV, x: T
         return x.with_shape(None)
     if fout is None:
         return x.with_shape(None)
+    # the output has the input's rank: what a check said of it (``b, n, _ = x.shape``) holds for the output too
     if vs is not None and vs[2]:
-        return TensorV(None, x.dtype, x.framework, None, x.origin, (vs[0], vs[1], vs[2][:-1] + (fout,)))
+        return TensorV(
+            None, x.dtype, x.framework, None, x.origin, (vs[0], vs[1], vs[2][:-1] + (fout,)), not_ranks=x.not_ranks
+        )
     return TensorV(
-        None, x.dtype, x.framework, None, x.origin, (vs[0] if vs is not None else (), cx.fresh("V"), (fout,))
+        None,
+        x.dtype,
+        x.framework,
+        None,
+        x.origin,
+        (vs[0] if vs is not None else (), cx.fresh("V"), (fout,)),
+        not_ranks=x.not_ranks,
     )

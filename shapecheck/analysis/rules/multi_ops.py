@@ -172,7 +172,9 @@ def _chunk_unranked(t: TensorV, args: list[Value], kwargs: dict[str, Value]) -> 
         shapes = [(prefix, v, suffix[:i] + (s,) + suffix[i + 1 :]) for s in sizes]
     else:
         return UNKNOWN  # the axis lies in the unknown run (or its position is not known)
-    return SeqV(tuple(TensorV(None, t.dtype, t.framework, None, t.origin, vs) for vs in shapes), "tuple")
+    return SeqV(
+        tuple(TensorV(None, t.dtype, t.framework, None, t.origin, vs, not_ranks=t.not_ranks) for vs in shapes), "tuple"
+    )
 
 
 def pair(values: Value, indices: Value) -> SeqV:

@@ -165,6 +165,19 @@ def _with_scalar(opname: str, t: TensorV, other: Value) -> TensorV:
     return t
 
 
+_MAX_RANK = 16  # narrowing.MAX_RANK
+
+
+def _exact_rank(t: TensorV) -> int | None:
+    """The rank of ``t`` when known: its shape's, or the one rank a check left it (shape unknown)."""
+    if t.shape is not None:
+        return len(t.shape)
+    if len(t.not_ranks) >= _MAX_RANK and not t.alts:
+        rank = min(set(range(_MAX_RANK + 2)) - t.not_ranks)
+        return rank if rank <= _MAX_RANK else None
+    return None
+
+
 def elementwise(cx: OpContext, node: cst.CSTNode, opname: str, tensors: list[TensorV], loss: bool = False) -> Value:
     known = [t for t in tensors if t.shape is not None]
     dtype = tensors[0].dtype if all(t.dtype == tensors[0].dtype for t in tensors) else None
@@ -175,7 +188,13 @@ def elementwise(cx: OpContext, node: cst.CSTNode, opname: str, tensors: list[Ten
         unranked = [t for t in tensors if t.shape is None]
         if len(unranked) == 1 and unranked[0].vshape is not None and all(t.shape == () for t in known):
             # with 0-d tensors (a learned gain): the one of unknown rank keeps its known axes
-            return TensorV(None, dtype, fw, None, unranked[0].origin, unranked[0].vshape)
+            u = unranked[0]
+            return TensorV(None, dtype, fw, None, u.origin, u.vshape, not_ranks=u.not_ranks)
+        ranks = [_exact_rank(t) for t in tensors]
+        if all(r is not None for r in ranks):
+            # every rank fixed (a check fixed the unknown ones): broadcasting gives the largest, sizes unknown
+            top = max(r for r in ranks if r is not None)
+            return TensorV(None, dtype, fw, not_ranks=frozenset(range(_MAX_RANK + 1)) - {top})
         return TensorV(None, dtype, fw)
     shape: tuple[Size, ...] | None = known[0].shape
     for t in known[1:]:

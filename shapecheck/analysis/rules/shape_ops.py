@@ -228,8 +228,12 @@ def reshape(cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Val
     if vals is None:
         return t.with_shape(None)
     minus = [i for i, v in enumerate(vals) if isinstance(v, IntV) and v.size.as_int() == -1]
-    if len(minus) > 1 or (any(v is UNKNOWN for v in vals) and (t.shape is not None or not _int_args(name, t, args))):
+    if len(minus) > 1 or (any(v is UNKNOWN for v in vals) and not _int_args(name, t, args)):
         return t.with_shape(None)
+    if t.shape is not None and any(v is UNKNOWN for v in vals):
+        # a size of unknown value: the element counts cannot be compared, but the result has one axis per size
+        # whenever it runs (x.reshape(b, -1, d) of a known 4-d x with b unknown is 3-d)
+        t = t.with_shape(None)
     sizes = [
         v.size if isinstance(v, IntV) else cx.ctx.fresh("n", _UNKNOWN_SIZE)
         for v in vals
