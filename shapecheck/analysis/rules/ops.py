@@ -1620,10 +1620,25 @@ def call_stub(
     dtype = ret.dtype or (first.dtype if first else None)
     if "dtype" in kwargs and not isinstance(kwargs["dtype"], NoneV):
         dtype = _dtype_kw(kwargs)  # softmax(x, dim, dtype=torch.float32)
+    same = _same_shape_param(fi)
+    arg = bound.get(same) if same is not None else None
+    if isinstance(arg, TensorV) and arg.shape is None:
+        # ``F.layer_norm(x, ...)`` declared ``*s -> *s`` on an input of unknown shape: the result has its shape,
+        # whatever is known of it (the trailing axes a Linear set, the rank a check fixed)
+        return TensorV(None, dtype, fw, None, None, arg.vshape, not_ranks=arg.not_ranks)
     spec = annotation_spec(ret)
     shape = instantiate(spec, memo, lambda n: cx.ctx.fresh(n)) if spec is not None else None
     axes = first.axes if first is not None and shape is not None and first.shape == tuple(shape) else None
     return TensorV(tuple(shape) if shape is not None else None, dtype, fw, axes)
+
+
+def _same_shape_param(fi: "FunctionInfo") -> str | None:
+    """The one array parameter of a stub whose return is declared with exactly its dims (``*s -> *s``), or None."""
+    arrays = [p for p in fi.params if p.ann is not None]
+    ret = fi.return_ann
+    if len(arrays) != 1 or ret is None or arrays[0].ann is None or arrays[0].ann.dims != ret.dims:
+        return None
+    return arrays[0].name
 
 
 def linear(cx: OpContext, node: cst.Call, args: list[Value], kwargs: dict[str, Value]) -> Value:
