@@ -297,7 +297,7 @@ class Conv(LayerKind):
         cx: OpContext, interp: "Interpreter", node: cst.Call, report_node: cst.CSTNode, layer: LayerV, x: TensorV
     ) -> Value:
         if x.shape is None:
-            return x.with_shape(None)
+            return _conv_ranked(cx, layer, x)
         n = layer.param("n")
         if len(x.shape) not in (n + 1, n + 2):
             if len(x.shape) < n + 1 or len(x.shape) > n + 2:
@@ -1779,6 +1779,19 @@ def jax_layer(cx: OpContext, node: cst.Call, qual: str, args: list[Value], kwarg
             pool_kw["stride"] = IntV(Size.const(1))
         return pool_layer(node, name, args, pool_kw)
     return UNKNOWN
+
+
+def _conv_ranked(cx: OpContext, layer: LayerV, x: TensorV) -> Value:
+    """A convolution on an input of unknown sizes whose rank a check fixed (``b, c, h, w = x.shape``): a batched input
+    (n + 2 axes) gives (batch, out_channels, *spatial), an unbatched one (n + 1) gives (out_channels, *spatial): the
+    same rank, the channel axis known, the spatial sizes not."""
+    from .ops import _exact_rank
+
+    rank, n, out = _exact_rank(x), layer.param("n"), layer.param("out")
+    if rank is None or not isinstance(n, int) or out is None or rank not in (n + 1, n + 2):
+        return x.with_shape(None)
+    lead = (cx.fresh("batch"), out) if rank == n + 2 else (out,)
+    return TensorV(None, x.dtype, x.framework, None, x.origin, (lead, cx.fresh("V"), ()), not_ranks=x.not_ranks)
 
 
 def _apply_unranked(cx: OpContext, report_node: cst.CSTNode, layer: LayerV, x: TensorV) -> Value:
