@@ -165,17 +165,9 @@ def _with_scalar(opname: str, t: TensorV, other: Value) -> TensorV:
     return t
 
 
-_MAX_RANK = 16  # narrowing.MAX_RANK
-
-
 def _exact_rank(t: TensorV) -> int | None:
-    """The rank of ``t`` when known: its shape's, or the one rank a check left it (shape unknown)."""
-    if t.shape is not None:
-        return len(t.shape)
-    if len(t.not_ranks) >= _MAX_RANK and not t.alts:
-        rank = min(set(range(_MAX_RANK + 2)) - t.not_ranks)
-        return rank if rank <= _MAX_RANK else None
-    return None
+    """The rank of ``t`` when known: its shape's, or the one rank conditions left it (shape unknown)."""
+    return len(t.shape) if t.shape is not None else _only_rank(t)
 
 
 def elementwise(cx: OpContext, node: cst.CSTNode, opname: str, tensors: list[TensorV], loss: bool = False) -> Value:
@@ -194,7 +186,7 @@ def elementwise(cx: OpContext, node: cst.CSTNode, opname: str, tensors: list[Ten
         if all(r is not None for r in ranks):
             # every rank fixed (a check fixed the unknown ones): broadcasting gives the largest, sizes unknown
             top = max(r for r in ranks if r is not None)
-            return TensorV(None, dtype, fw, not_ranks=frozenset(range(_MAX_RANK + 1)) - {top})
+            return TensorV(None, dtype, fw, not_ranks=_RANKS - {top})
         return TensorV(None, dtype, fw)
     shape: tuple[Size, ...] | None = known[0].shape
     for t in known[1:]:
