@@ -139,6 +139,8 @@ class Context:
             level = EVIDENCE_SIZE_ONLY  # the rank is made up from the pattern, a trailing axis is known (a layer's)
         elif shape is None and len(getattr(tensor, "not_ranks", ())) >= _ALL_RANKS_BUT_ONE:
             level = EVIDENCE_RANK  # the code's own check (``if x.ndim == 4``, ``assert x.ndim == 4``) leaves one rank
+            if vs is not None and any(_evidence_size(s) for s in vs[0] + vs[2]):
+                level = EVIDENCE_SIZE  # and a known axis (the out_features of a Linear applied to it)
         elif isinstance(getattr(tensor, "origin", None), PatternSizes) and shape is not None:
             level = EVIDENCE_RANK
         elif made_up or isinstance(getattr(tensor, "origin", None), MadeUp):
