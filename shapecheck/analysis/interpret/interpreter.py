@@ -1012,17 +1012,40 @@ class Interpreter:
 
     @_expression(cst.IfExp)
     def _if_exp(self, node: cst.IfExp) -> Value:
+        from .narrowing import narrow
+
         truth = _truth(self.eval(node.test))
+        # each side runs with what the test says of the variables there, as an ``if`` statement's branches do
+        # (``rearrange(t, "-> 1 1") if t.ndim == 0 else ...``: t is 0-d on the left)
+        yes, no = narrow(self, node.test)
         if truth is not None:
-            return self.eval(node.body if truth else node.orelse)
+            return self._refined_eval(node.body if truth else node.orelse, yes if truth else no)
         with self.ctx.maybe_taken(None):
-            body, orelse = self.eval(node.body), self.eval(node.orelse)
+            body, orelse = self._refined_eval(node.body, yes), self._refined_eval(node.orelse, no)
         out = join(body, orelse)
         if out is UNKNOWN and self.frame.building and (isinstance(body, NoneV) or isinstance(orelse, NoneV)):
             other = orelse if isinstance(body, NoneV) else body
             if other is not UNKNOWN and not isinstance(other, NoneV):
                 self.if_alt = (node, other)
         return out
+
+    def _refined_eval(self, node: cst.BaseExpression, refinement: dict[str, Value]) -> Value:
+        """``node``'s value with ``refinement`` applied to the variables while it is evaluated (then undone, unless
+        the expression bound one of them again: ``(x := ...)``)."""
+        if not refinement:
+            return self.eval(node)
+        vars_ = self.scope.vars
+        saved = {k: vars_.get(k) for k in refinement}
+        vars_.update(refinement)
+        try:
+            return self.eval(node)
+        finally:
+            for k, old in saved.items():
+                if vars_.get(k) is refinement[k]:
+                    if old is None:
+                        vars_.pop(k, None)
+                    else:
+                        vars_[k] = old
 
     @_expression(cst.Lambda)
     def _lambda(self, node: cst.Lambda) -> Value:
