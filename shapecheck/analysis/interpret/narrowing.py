@@ -59,7 +59,7 @@ def _narrow(interp: "Interpreter", test: cst.BaseExpression, depth: int) -> tupl
             return {}, {}
         if isinstance(op, (cst.Equal, cst.NotEqual)):
             for a, b in ((left, right), (right, left)):
-                key = _rank_subject(a)
+                key = _rank_subject(a) or _aliased_rank_subject(interp, a)
                 k = _int_literal(interp, b) if key is not None else None
                 if key is not None and k is not None:
                     t, f = _rank_check(interp, key, k)
@@ -134,6 +134,81 @@ def _rank_flags(fn: cst.CSTNode) -> dict[int, cst.Comparison]:
             block(n.body)  # type: ignore[attr-defined]
         if n is not fn and (kind is cst.FunctionDef or kind is cst.ClassDef or kind is cst.Lambda):
             continue  # another function's flags
+        stack.extend(children(n))
+    return out
+
+
+def _aliased_rank_subject(interp: "Interpreter", node: cst.BaseExpression) -> str | None:
+    """The variable x of ``len(s)`` where the same block bound ``s = x.shape`` before, with nothing in between binding
+    s or x again, deleting them or changing x in place (``original_shape = t.shape`` ... ``if len(original_shape) ==
+    4:``)."""
+    if not (
+        type(node) is cst.Call
+        and type(node.func) is cst.Name
+        and node.func.value == "len"
+        and len(node.args) == 1
+        and type(node.args[0].value) is cst.Name
+    ):
+        return None
+    fi = interp.m.find_function(interp.frame.key)
+    if fi is None:
+        return None
+    from .walk import memo
+
+    return memo("shape-aliases", fi.node, _shape_aliases).get(id(node.args[0].value))
+
+
+def _shape_aliases(fn: cst.CSTNode) -> dict[int, str]:
+    """id(the name in ``len(s)``) -> x, for the ``if`` / ``assert`` tests of ``fn`` reading ``len(s)`` of an alias
+    ``s = x.shape`` the same block bound before (see _aliased_rank_subject)."""
+    from .walk import children
+
+    out: dict[int, str] = {}
+
+    def lens(node: cst.CSTNode, alias: str) -> list[cst.Name]:
+        found: list[cst.Name] = []
+        stack = [node]
+        while stack:
+            n = stack.pop()
+            if type(n) is cst.Call and type(n.func) is cst.Name and n.func.value == "len" and len(n.args) == 1:
+                arg = n.args[0].value
+                if type(arg) is cst.Name and arg.value == alias:
+                    found.append(arg)
+            stack.extend(children(n))
+        return found
+
+    def block(stmts: "Sequence[cst.CSTNode]") -> None:
+        pending: dict[str, str] = {}  # alias -> the tensor variable
+        for stmt in stmts:
+            test = stmt.test if type(stmt) is cst.If else None
+            if type(stmt) is cst.SimpleStatementLine and len(stmt.body) == 1 and type(stmt.body[0]) is cst.Assert:
+                test = stmt.body[0].test
+            if test is not None:
+                for alias, var in pending.items():
+                    for name in lens(test, alias):
+                        out[id(name)] = var
+            if pending:
+                changed = _changed_names(stmt)
+                pending = {a: v for a, v in pending.items() if a not in changed and v not in changed}
+            if (
+                type(stmt) is cst.SimpleStatementLine
+                and len(stmt.body) == 1
+                and type(stmt.body[0]) is cst.Assign
+                and len(stmt.body[0].targets) == 1
+                and type(stmt.body[0].targets[0].target) is cst.Name
+            ):
+                value = stmt.body[0].value
+                if type(value) is cst.Attribute and value.attr.value == "shape" and type(value.value) is cst.Name:
+                    pending[stmt.body[0].targets[0].target.value] = value.value.value
+
+    stack: list[cst.CSTNode] = [fn]
+    while stack:
+        n = stack.pop()
+        kind = type(n)
+        if kind is cst.IndentedBlock or kind is cst.Module:
+            block(n.body)  # type: ignore[attr-defined]
+        if n is not fn and (kind is cst.FunctionDef or kind is cst.ClassDef or kind is cst.Lambda):
+            continue
         stack.extend(children(n))
     return out
 
