@@ -1374,7 +1374,7 @@ class Interpreter:
             # (the rows are alike: the element is evaluated once)
             if comp.inner_for_in is None and not comp.ifs and comp.asynchronous is None:
                 saved = dict(self.scope.vars)
-                self.assign(comp.target, it.with_shape(it.shape[1:], it.axes[1:] if it.axes else None))
+                self.assign(comp.target, row_of(it))
                 elt = self.eval(node.elt)
                 self.scope.vars = saved
                 return SeqV((elt,) * rows, "list")
@@ -1746,8 +1746,15 @@ def _common_element(v: Value) -> Value | None:
             out = join(out, it)
         return out
     if isinstance(v, TensorV) and v.shape:
-        return v.with_shape(v.shape[1:], v.axes[1:] if v.axes else None)
+        return row_of(v)
     return None
+
+
+def row_of(t: TensorV) -> TensorV:
+    """What iterating a tensor along its first axis gives: its rows (an integer tensor's element bounds kept)."""
+    assert t.shape
+    row = t.with_shape(t.shape[1:], t.axes[1:] if t.axes else None)
+    return replace(row, bounds=t.bounds) if t.bounds is not None else row
 
 
 MAX_UNROLL = 16  # a for loop over a known sequence this short runs once per element

@@ -1107,6 +1107,8 @@ class ModuleAnalysis:
             callee.analyse()
         standalone = {(p.node, p.code) for p in callee.ctx.pending}  # reported in the callee itself already
         for p in inner:
+            if p.inner is not None and (p.inner, p.code) in standalone:
+                continue  # the operation a deeper call reached, reported where it is by its module's own analysis
             # a definite failure, or a misaligned-axes warning seen only with this call's values (the names its
             # arguments carry: a teacher map from one helper and a student map from another, compared inside a third)
             if p.code.startswith("SHP2") or p.code == "SHP401":

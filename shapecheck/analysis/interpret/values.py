@@ -32,6 +32,8 @@ class TensorV:
     alts: "tuple[TensorV, ...] | None" = None
     # With shape None: ranks a condition ruled out (the else branch of ``if x.ndim == 3``)
     not_ranks: frozenset[int] = frozenset()
+    # An integer tensor whose every element lies in [lo, hi) (``torch.randint(high, size)``); kept by its rows
+    bounds: tuple[Size, Size] | None = None
 
     @property
     def rank(self) -> int | None:

@@ -9,6 +9,7 @@ the rules for casts, elementwise/matmul, reductions and constructors; axis-movin
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 import libcst as cst
@@ -337,6 +338,16 @@ def misaligned(cx: OpContext, node: cst.CSTNode, opname: str, tensors: list[Tens
             a, b = named[i].axes, named[j].axes
             assert a is not None and b is not None
             if len(a) == len(b) and len(set(a)) == len(a) and set(a) == set(b) and a != b:
+                sa, sb = named[i].shape, named[j].shape
+                assert sa is not None and sb is not None
+                moved = [k for k in range(len(a)) if a[k] != b[k]]
+                if isinstance(named[i].origin, MadeUp) or isinstance(named[j].origin, MadeUp):
+                    continue  # a shape made up from the pattern's own names: nothing says they name the same axes
+                if all(sa[k].as_int() is None and sa[k] == sb[k] for k in moved):
+                    # the sizes say the operands line up by position: each moved name sits on the same size symbol
+                    # in both (names from two unrelated patterns, `b 1 t1 t2 -> b t2 t1` of a (b, 1, ty, tx) map
+                    # against `b 1 t1 t2 -> b t1 t2` of a (b, 1, tx, ty) mask)
+                    continue
                 cx.ctx.report(
                     node,
                     "SHP401",
@@ -1882,7 +1893,35 @@ def random_sized(
         if fw == "numpy" and name in ("randint", "integers") and args and all(isinstance(a, IntV) for a in args):
             return TensorV((), dtype, fw, None, cx.origin(node, f"{name}(...)"))  # rng.integers(n): one int
         return UNKNOWN  # no size: a scalar, or the broadcast shape of array parameters
-    return _sized(cx, node, name, [size], dtype, fw)
+    out = _sized(cx, node, name, [size], dtype, fw)
+    bounds = _randint_bounds(fw, qual, args, kwargs)
+    return replace(out, bounds=bounds) if bounds is not None and isinstance(out, TensorV) else out
+
+
+def _randint_bounds(fw: str, qual: str, args: list[Value], kwargs: dict[str, Value]) -> tuple[Size, Size] | None:
+    """The range [low, high) of ``torch.randint(high, size)`` / ``torch.randint(low, high, size)`` and of numpy's
+    ``np.random.randint(low, high=None, size)`` (high None: [0, low)), when the bounds are ints the analysis knows
+    (constants or sizes: ``len(data) - block_size``). Anything else: None."""
+    name = qual.rsplit(".", 1)[-1]
+    if name != "randint" or fw not in ("torch", "numpy"):
+        return None
+    zero: Value = IntV(Size.const(0))
+    lo: Value
+    hi: Value
+    if fw == "torch":
+        pos = [a for a in args if not isinstance(a, SeqV)]
+        if len(pos) != len(args) - (0 if "size" in kwargs else 1) or "low" in kwargs or "high" in kwargs:
+            return None
+        if len(pos) not in (1, 2):
+            return None
+        lo, hi = (zero, pos[0]) if len(pos) == 1 else (pos[0], pos[1])
+    else:
+        if "low" in kwargs or "high" in kwargs or not args:
+            return None
+        lo, hi = (zero, args[0]) if len(args) == 1 or isinstance(args[1], NoneV) else (args[0], args[1])
+    if isinstance(lo, IntV) and isinstance(hi, IntV):
+        return lo.size, hi.size
+    return None
 
 
 def outer(a: TensorV, b: TensorV, fw: str) -> Value:

@@ -201,7 +201,44 @@ def _integer_index(v: Value, t: TensorV) -> bool:
     )
 
 
+def _window(interp: "Interpreter", sl: cst.Slice, n: Size) -> Size | None:
+    """``data[i : i + k]`` (and ``data[i + c : i + c + k]``) where every value ``i`` may take is known to lie in a range
+    that keeps the window inside the axis (``i`` a row of ``torch.randint(len(data) - k, (b,))``): exactly k. The
+    stop must be the start plus a known non-negative k, written so; no step."""
+    if sl.lower is None or sl.upper is None or sl.step is not None:
+        return None
+    up = sl.upper
+    if not (type(up) is cst.BinaryOperation and type(up.operator) is cst.Add and up.left.deep_equals(sl.lower)):
+        return None
+    pure = (cst.Name, cst.Integer, cst.Attribute)  # evaluated here and again by the caller: nothing that can fail
+    if type(up.right) not in pure:
+        return None
+    k = interp.eval(up.right)
+    start, shift = sl.lower, Size.const(0)
+    if type(start) is cst.BinaryOperation and type(start.operator) is cst.Add and type(start.right) in pure:
+        c = interp.eval(start.right)
+        if not isinstance(c, IntV):
+            return None
+        start, shift = start.left, c.size
+    if type(start) is not cst.Name:
+        return None
+    i = interp.eval(start)
+    if not isinstance(k, IntV) or not isinstance(i, TensorV) or i.bounds is None or i.shape != ():
+        return None
+    lo, hi = i.bounds[0] + shift, i.bounds[1] + shift
+    if (
+        greater_equal(k.size, 0) is Truth.TRUE
+        and greater_equal(lo, 0) is Truth.TRUE
+        and greater_equal(n - k.size + 1, hi) is Truth.TRUE
+    ):
+        return k.size
+    return None
+
+
 def _slice_size(interp: "Interpreter", sl: cst.Slice, n: Size) -> Size | None:
+    window = _window(interp, sl, n)
+    if window is not None:
+        return window
     lo = interp.eval(sl.lower) if sl.lower is not None else None
     hi = interp.eval(sl.upper) if sl.upper is not None else None
     st = interp.eval(sl.step) if sl.step is not None else None
