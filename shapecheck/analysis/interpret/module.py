@@ -1733,6 +1733,10 @@ class ModuleAnalysis:
                 if method.endswith("_") and not method.startswith("_") and method not in _SHAPE_KEEPING_INPLACE:
                     interp.forget(func.value)  # x.unsqueeze_(1), x.t_(), x.resize_(...): x changed shape in place
                     return UNKNOWN
+                key = _var_key_of(func.value)
+                if base.bounds is not None and method.endswith("_") and key is not None and key in interp.scope.vars:
+                    # ix.add_(offset): the values moved, the range randint gave them no longer holds
+                    base = interp.scope.vars[key] = replace(base, bounds=None)
                 return op_rules.tensor_method(self.ops, interp, node, base, method, args, kwargs, dynamic)
             if (
                 isinstance(base, LayerV)
