@@ -550,8 +550,8 @@ class ModuleAnalysis:
         the module-level statements that bind it. Anything else (an item or attribute assignment, a mutating method,
         ``global``, an alias, an argument to a call that may keep it) makes it unknown in functions, as before."""
         if self._unstable is None:
-            found = _unstable_globals(self.text, self.project.ast_tree(self.text) if self.project is not None else None)
-            self._unstable = found if found is not None else frozenset({"*"})  # unreadable: nothing is stable
+            self._read_module_text()
+        assert self._unstable is not None
         return "*" not in self._unstable and name not in self._unstable
 
     def never_returns(self, interp: Interpreter, node: cst.Call) -> bool:
@@ -572,9 +572,24 @@ class ModuleAnalysis:
 
     def _rebound(self) -> "_Rebinds":
         if self._rebinds is None:
-            tree = self.project.ast_tree(self.text) if self.project is not None else None
-            self._rebinds = _rebinds(self.text, tree) or (frozenset({"*"}), {})
+            self._read_module_text()
+        assert self._rebinds is not None
         return self._rebinds
+
+    def _read_module_text(self) -> None:
+        """stable_global's and rebound_global's answers from one CPython parse of the whole text (the project's, when
+        its index read kept it): each asked for first parsed the text again on its own. Unreadable: nothing is
+        stable, everything may be rebound."""
+        tree = self.project.ast_tree(self.text) if self.project is not None else None
+        if tree is None:
+            try:
+                tree = ast.parse(self.text)
+            except (SyntaxError, ValueError, RecursionError, MemoryError):
+                tree = None
+        unstable = _unstable_globals(self.text, tree) if tree is not None else None
+        rebinds = _rebinds(self.text, tree) if tree is not None else None
+        self._unstable = unstable if unstable is not None else frozenset({"*"})
+        self._rebinds = rebinds or (frozenset({"*"}), {})
 
     def rebound_global(self, name: str) -> bool:
         """A module-level name some function rebinds (``global DIM; DIM = d``): once that function may have run, a

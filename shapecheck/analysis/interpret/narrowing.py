@@ -13,7 +13,7 @@ every shape it may have on the path that reaches the branch.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Sequence
+from typing import TYPE_CHECKING, Callable, Sequence
 
 import libcst as cst
 
@@ -93,7 +93,6 @@ def _rank_flags(fn: cst.CSTNode) -> dict[int, cst.Comparison]:
     (``flag = x.ndim == 2``) with nothing in between binding ``flag`` or ``x`` again, deleting them or changing x in
     place (``x.unsqueeze_(0)``): id(the test's name) -> the test. Statements that only read them (``b = x.shape[0]``,
     ``ignore_time &= is_video``) leave the test standing."""
-    from .walk import children
 
     out: dict[int, cst.Comparison] = {}
 
@@ -126,6 +125,15 @@ def _rank_flags(fn: cst.CSTNode) -> dict[int, cst.Comparison]:
             if bound is not None:
                 pending[bound[0]] = (bound[1], bound[2])
 
+    _each_block(fn, block)
+    return out
+
+
+def _each_block(fn: cst.CSTNode, block: "Callable[[Sequence[cst.CSTNode]], None]") -> None:
+    """``block(statements)`` for every statement block of ``fn``'s own body (nested functions, classes and lambdas
+    are their own: not entered)."""
+    from .walk import children
+
     stack: list[cst.CSTNode] = [fn]
     while stack:
         n = stack.pop()
@@ -133,9 +141,8 @@ def _rank_flags(fn: cst.CSTNode) -> dict[int, cst.Comparison]:
         if kind is cst.IndentedBlock or kind is cst.Module:
             block(n.body)  # type: ignore[attr-defined]
         if n is not fn and (kind is cst.FunctionDef or kind is cst.ClassDef or kind is cst.Lambda):
-            continue  # another function's flags
+            continue
         stack.extend(children(n))
-    return out
 
 
 def _aliased_rank_subject(interp: "Interpreter", node: cst.BaseExpression) -> str | None:
@@ -201,15 +208,7 @@ def _shape_aliases(fn: cst.CSTNode) -> dict[int, str]:
                 if type(value) is cst.Attribute and value.attr.value == "shape" and type(value.value) is cst.Name:
                     pending[stmt.body[0].targets[0].target.value] = value.value.value
 
-    stack: list[cst.CSTNode] = [fn]
-    while stack:
-        n = stack.pop()
-        kind = type(n)
-        if kind is cst.IndentedBlock or kind is cst.Module:
-            block(n.body)  # type: ignore[attr-defined]
-        if n is not fn and (kind is cst.FunctionDef or kind is cst.ClassDef or kind is cst.Lambda):
-            continue
-        stack.extend(children(n))
+    _each_block(fn, block)
     return out
 
 
