@@ -813,6 +813,26 @@ class Interpreter:
         self.scope.vars[key] = new
         return True
 
+    def may_forget(self, node: cst.BaseExpression) -> bool:
+        """Could ``forget_if_list(node, modules=True)`` or ``forget_object(node)`` change anything: what the argument
+        names holds a list, dict or object. A call whose arguments hold none of them skips what decides which of
+        its arguments are kept (lookups of the callee: most calls hand on tensors and numbers)."""
+        key = _var_key(node)
+        if key is not None:
+            v = self.scope.vars.get(key)
+            if isinstance(v, (SeqV, DictV, ManyV)):
+                return True
+        root: cst.BaseExpression = node
+        while type(root) is cst.Attribute:
+            root = root.value
+        key = _var_key(root)
+        if key is None:
+            return False
+        v = self.scope.vars.get(key)
+        if v is None and key.startswith("self."):
+            return True  # (forget_object reads it from the object; not reached: the root is a name)
+        return isinstance(v, (ObjV, LayerV, DictV))
+
     def forget_if_list(self, node: cst.BaseExpression, modules: bool = False) -> None:
         """A list the code mutates (``xs.append(t)``, ``xs[i] = t``, ``del xs[i]``, passed to a function): unknown from here.
 

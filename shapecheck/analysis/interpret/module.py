@@ -586,10 +586,9 @@ class ModuleAnalysis:
                 tree = ast.parse(self.text)
             except (SyntaxError, ValueError, RecursionError, MemoryError):
                 tree = None
-        unstable = _unstable_globals(self.text, tree) if tree is not None else None
-        rebinds = _rebinds(self.text, tree) if tree is not None else None
-        self._unstable = unstable if unstable is not None else frozenset({"*"})
-        self._rebinds = rebinds or (frozenset({"*"}), {})
+        facts = _module_facts(self.text, tree) if tree is not None else None
+        self._unstable = facts[0] if facts is not None else frozenset({"*"})
+        self._rebinds = facts[1] if facts is not None else (frozenset({"*"}), {})
 
     def rebound_global(self, name: str) -> bool:
         """A module-level name some function rebinds (``global DIM; DIM = d``): once that function may have run, a
@@ -1417,6 +1416,7 @@ class ModuleAnalysis:
             # (a framework's class held in a variable: ``conv_trans = CONV_TRANS[dims]; conv_trans(c, k, kernel_size=ks)``)
             and not (type(func) is cst.Name and func.value in _PURE_BUILTINS)
             and not _list_method_call(interp, func)
+            and any(interp.may_forget(a.value) for a in node.args)
         ):
             keeps = self._keeps_arguments(interp, func, qual)
             kept_lists = self._kept_list_args(interp, node, arg_values, qual)
@@ -3486,6 +3486,19 @@ def _unstable_globals(text: str, tree: ast.Module | None = None) -> frozenset[st
     stable when the parameter's name is only read plainly too. Read from the whole text with CPython's parser, so a
     module parsed with its bodies blanked gets the same answer (``tree``: that parse, when the project's index read
     of the same text kept it)."""
+    facts = _module_facts(text, tree)
+    return facts[0] if facts is not None else None
+
+
+_Rebinds = tuple[frozenset[str], dict[str, frozenset[str]]]
+
+
+def _module_facts(text: str, tree: ast.Module | None = None) -> tuple[frozenset[str], _Rebinds] | None:
+    """``(unstable, (names, patched))`` of ``text`` from one walk over CPython's tree (None: it does not parse).
+    ``unstable``: as ``_unstable_globals``. ``names``: the module-level names a ``global`` statement lets a function
+    rebind; ``patched``: per name, the attributes assigned through it outside a class body (``Config.dim = d``,
+    ``Config.dim += 1``; ``"*"`` for ``setattr(Config, ...)``), ``cls.x = ...`` / ``type(self).x = ...`` /
+    ``self.__class__.x = ...`` in a method counted for its class."""
     if tree is None:
         try:
             tree = ast.parse(text)
@@ -3493,63 +3506,7 @@ def _unstable_globals(text: str, tree: ast.Module | None = None) -> frozenset[st
             return None
     out: set[str] = set()
     defaults: list[tuple[str, str]] = []  # (global read as a default, the parameter it binds)
-    # one pass over the tree with exact-type tests (``ast.walk`` with ``iter_child_nodes`` per node went over every
-    # node's fields twice; this was 2% of a transformer-lens run)
-    Name, Load, Subscript, AST_ = ast.Name, ast.Load, ast.Subscript, ast.AST
-    stack: list[ast.AST] = [tree]
-    while stack:
-        node = stack.pop()
-        tp = type(node)
-        if tp is ast.Global:
-            out.update(node.names)  # type: ignore[attr-defined]
-        elif tp is ast.Attribute:
-            if node.attr not in _READ_METHODS and type(node.value) is Subscript:  # type: ignore[attr-defined]
-                # X[k].append(v), X[k][j].update(...): a method (or attribute) of an item may change what X holds
-                base: ast.expr = node.value  # type: ignore[attr-defined]
-                while isinstance(base, Subscript):
-                    base = base.value
-                if isinstance(base, Name):
-                    out.add(base.id)
-        elif tp is ast.Assign or tp is ast.Delete:
-            for t in node.targets:  # type: ignore[attr-defined]
-                out.update(_mutated_roots(t, augmented=False))
-        elif tp is ast.AugAssign or tp is ast.AnnAssign or tp is ast.For or tp is ast.AsyncFor:
-            out.update(_mutated_roots(node.target, augmented=tp is ast.AugAssign))  # type: ignore[attr-defined]
-        elif tp is ast.withitem:
-            if node.optional_vars is not None:  # type: ignore[attr-defined]
-                out.update(_mutated_roots(node.optional_vars, augmented=False))  # type: ignore[attr-defined]
-        elif tp is ast.arguments:
-            defaults.extend(_default_bindings(node))  # type: ignore[arg-type]
-        for field in tp._fields:
-            v = getattr(node, field, None)
-            if type(v) is list:
-                for child in v:
-                    if isinstance(child, AST_):
-                        if type(child) is Name and type(child.ctx) is Load and not _plain_read(child, node):
-                            out.add(child.id)
-                        stack.append(child)
-            elif isinstance(v, AST_):
-                if type(v) is Name and type(v.ctx) is Load and not _plain_read(v, node):
-                    out.add(v.id)
-                stack.append(v)
-    out.update(name for name, param in defaults if param in out)
-    return frozenset(out)
-
-
-_Rebinds = tuple[frozenset[str], dict[str, frozenset[str]]]
-
-
-def _rebinds(text: str, tree: ast.Module | None = None) -> _Rebinds | None:
-    """``(names, patched)``: the module-level names a ``global`` statement lets a function rebind, and per name the
-    attributes assigned through it outside a class body (``Config.dim = d``, ``Config.dim += 1``; ``"*"`` for
-    ``setattr(Config, ...)``), ``cls.x = ...`` / ``type(self).x = ...`` / ``self.__class__.x = ...`` in a method
-    counted for its class. None: the text does not parse."""
-    if tree is None:
-        try:
-            tree = ast.parse(text)
-        except (SyntaxError, ValueError, RecursionError, MemoryError):
-            return None
-    names: set[str] = set()
+    names: set[str] = set()  # rebound by ``global``
     patched: dict[str, set[str]] = {}
 
     def owner(base: ast.expr, cls: str | None) -> str | None:
@@ -3574,17 +3531,41 @@ def _rebinds(text: str, tree: ast.Module | None = None) -> _Rebinds | None:
         elif type(t) is ast.Starred:
             target(t.value, cls)
 
+    # one pass over the tree with exact-type tests (``ast.walk`` with ``iter_child_nodes`` per node went over every
+    # node's fields twice; this was 2% of a transformer-lens run), the enclosing class carried along
+    Name, Load, Subscript, AST_ = ast.Name, ast.Load, ast.Subscript, ast.AST
     stack: list[tuple[ast.AST, str | None]] = [(tree, None)]
     while stack:
         node, cls = stack.pop()
         tp = type(node)
         if tp is ast.Global:
+            out.update(node.names)  # type: ignore[attr-defined]
             names.update(node.names)  # type: ignore[attr-defined]
+        elif tp is ast.Attribute:
+            if node.attr not in _READ_METHODS and type(node.value) is Subscript:  # type: ignore[attr-defined]
+                # X[k].append(v), X[k][j].update(...): a method (or attribute) of an item may change what X holds
+                base: ast.expr = node.value  # type: ignore[attr-defined]
+                while isinstance(base, Subscript):
+                    base = base.value
+                if isinstance(base, Name):
+                    out.add(base.id)
         elif tp is ast.Assign:
             for t in node.targets:  # type: ignore[attr-defined]
+                out.update(_mutated_roots(t, augmented=False))
                 target(t, cls)
+        elif tp is ast.Delete:
+            for t in node.targets:  # type: ignore[attr-defined]
+                out.update(_mutated_roots(t, augmented=False))
         elif tp is ast.AugAssign or tp is ast.AnnAssign:
+            out.update(_mutated_roots(node.target, augmented=tp is ast.AugAssign))  # type: ignore[attr-defined]
             target(node.target, cls)  # type: ignore[attr-defined]
+        elif tp is ast.For or tp is ast.AsyncFor:
+            out.update(_mutated_roots(node.target, augmented=False))  # type: ignore[attr-defined]
+        elif tp is ast.withitem:
+            if node.optional_vars is not None:  # type: ignore[attr-defined]
+                out.update(_mutated_roots(node.optional_vars, augmented=False))  # type: ignore[attr-defined]
+        elif tp is ast.arguments:
+            defaults.extend(_default_bindings(node))  # type: ignore[arg-type]
         elif tp is ast.Call:
             f = node.func  # type: ignore[attr-defined]
             if type(f) is ast.Name and f.id in ("setattr", "delattr") and node.args:  # type: ignore[attr-defined]
@@ -3592,9 +3573,20 @@ def _rebinds(text: str, tree: ast.Module | None = None) -> _Rebinds | None:
                 if who is not None:
                     patched.setdefault(who, set()).add("*")
         inner = node.name if tp is ast.ClassDef else cls  # type: ignore[attr-defined]
-        for child in ast.iter_child_nodes(node):
-            stack.append((child, inner))
-    return frozenset(names), {k: frozenset(v) for k, v in patched.items()}
+        for field in tp._fields:
+            v = getattr(node, field, None)
+            if type(v) is list:
+                for child in v:
+                    if isinstance(child, AST_):
+                        if type(child) is Name and type(child.ctx) is Load and not _plain_read(child, node):
+                            out.add(child.id)
+                        stack.append((child, inner))
+            elif isinstance(v, AST_):
+                if type(v) is Name and type(v.ctx) is Load and not _plain_read(v, node):
+                    out.add(v.id)
+                stack.append((v, inner))
+    out.update(name for name, param in defaults if param in out)
+    return frozenset(out), (frozenset(names), {k: frozenset(v) for k, v in patched.items()})
 
 
 def _default_bindings(args: ast.arguments) -> list[tuple[str, str]]:
