@@ -3,7 +3,7 @@ thousands of statements is analysed up to the budget, then reported with SHP903 
 gigabytes.
 
 The size budget counts the statements the interpreter runs for the function, including those of the callees it
-inlines; the time budget counts CPU time of the process (a busy machine changes it little; the analysis of a
+inlines; the time budget counts CPU time of the analysing thread (a busy machine changes it little; the analysis of a
 module imported on the way is not counted) and is checked every few statements. When either is spent, the rest
 of the function is not analysed: what was found before stays (each finding was made with everything known at that point), nothing is
 guessed about the rest, and the function's def line carries the SHP903 note.
@@ -29,6 +29,9 @@ DEFAULT_STEPS = 1_000_000
 DEFAULT_SECONDS = 20.0
 DEFAULT_LINES = 5_000
 _CHECK_EVERY = 64  # statements between two reads of the clock
+# the CPU time of the analysing thread: read at every inlined call, and several times cheaper than the process's
+# (5.3 against 0.7 microseconds a read on a Linux VM); the analysis of one function runs on one thread
+_cpu_clock = getattr(time, "thread_time", time.process_time)
 
 
 class BudgetExceeded(Exception):
@@ -54,14 +57,14 @@ class Budget:
         self.seconds = seconds if seconds is not None else _limit("SHAPECHECK_FUNCTION_SECONDS", DEFAULT_SECONDS)
         self.used = 0
         self.checks = 0
-        self.deadline = (time.process_time() if now is None else now) + self.seconds
+        self.deadline = (_cpu_clock() if now is None else now) + self.seconds
 
     def tick(self, steps: int = 1) -> None:
         self.used += steps
         if self.used > self.steps:
             raise BudgetExceeded(self, BudgetLimit("steps", self.steps))
         self.checks += 1
-        if self.checks % _CHECK_EVERY == 0 and time.process_time() > self.deadline:
+        if self.checks % _CHECK_EVERY == 0 and _cpu_clock() > self.deadline:
             raise BudgetExceeded(self, BudgetLimit("seconds", self.seconds))
 
 
@@ -92,7 +95,7 @@ class budgeted:
     def __enter__(self) -> Budget:
         self._stack = stack = _stack()
         self._outer = outer = stack[-1] if stack else None
-        self._started = started = time.process_time()
+        self._started = started = _cpu_clock()
         # a nested budget (an inlined call's, an imported module's) has the outermost one's limits: the environment is
         # read once per analysis, not once per call
         budget = Budget(outer.steps, outer.seconds, started) if outer is not None else Budget(now=started)
@@ -102,7 +105,7 @@ class budgeted:
     def __exit__(self, *exc: object) -> None:
         self._stack.pop()
         if self._outer is not None:  # the time spent in the nested analysis is not the outer function's
-            self._outer.deadline += time.process_time() - self._started
+            self._outer.deadline += _cpu_clock() - self._started
 
 
 def _max_lines() -> int:
