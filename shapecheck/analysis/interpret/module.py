@@ -1178,6 +1178,9 @@ class ModuleAnalysis:
             if fwd is not None and build is not None:
                 obj = self._keras_build(interp, build, obj, args)
         if fwd is None:
+            layer = objects.torch_layer_of(self, obj)
+            if layer is not None:
+                return layer_rules.apply_layer(self.ops, interp, node, layer, args, kwargs)  # class MyConv(nn.Conv1d)
             chain = obj.attr(SEQUENTIAL_ATTR)
             if isinstance(chain, LayerV) and not kwargs:
                 return layer_rules.apply_layer(self.ops, interp, node, chain, args, {})
@@ -2280,12 +2283,33 @@ class ModuleAnalysis:
                 interp.scope.vars["self." + SEQUENTIAL_ATTR] = (
                     self.call_qualified(interp, node, "torch.nn.Sequential", args, kwargs, dynamic) or UNKNOWN
                 )
+        if fi is None and name == "__init__" and not dynamic and interp.frame.building:
+            built = interp.frame.self_value
+            ci = self.find_class(built.cls_key) if isinstance(built, ObjV) else None
+            kind = objects.torch_layer_base(self, ci) if ci is not None else None
+            if kind is not None:
+                # class CausalConv1d(nn.Conv1d): super().__init__(c_in, c_out, kernel_size=k, padding=p) -- torch
+                # builds that layer: its sizes are the object's (self.weight, self.in_channels...), and its forward
+                # is what super().forward(x) runs
+                from .interpreter import layer_attributes
+
+                layer = layer_rules.layer(self.ops, node, kind, args, kwargs)
+                if isinstance(layer, LayerV):
+                    for k, v in layer_attributes(layer, kwargs).items():
+                        interp.scope.vars[f"self.{k}"] = v
+                    interp.scope.vars[f"self.{objects.TORCH_LAYER_ATTR}"] = layer
+                return NoneV()
         if fi is None and name == "__init__" and interp.frame.building:
             base = objects.dataclass_base_after(self, interp)
             if base is not None:
                 # class Cfg(BaseCfg): def __init__(self, d, **kw): super().__init__(d=d, **kw) -- the base's generated
                 # __init__ sets its fields (then runs __post_init__), so a field's class-body default is not its value
                 return self._dataclass_super_init(interp, node, base, args, kwargs, dynamic)
+        if fi is None and name == "forward" and not dynamic and not interp.frame.building:
+            layer = objects.torch_layer_of(self, interp.frame.self_value)
+            if layer is not None:
+                # super().forward(x) in a torch.nn layer subclass: torch's forward of the layer its constructor built
+                return layer_rules.apply_layer(self.ops, interp, node, layer, args, kwargs)
         if fi is None and name == "__call__" and not dynamic and not interp.frame.building:
             # super().__call__(x) in a torch module's own __call__: nn.Module.__call__ runs the object's forward
             held = interp.frame.self_value

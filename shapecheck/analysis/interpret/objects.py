@@ -153,6 +153,86 @@ def unmodelled_base(m: "ModuleAnalysis", ci: ClassInfo) -> bool:
     return False
 
 
+TORCH_LAYER_ATTR = "<torch layer>"  # among a torch.nn layer subclass's attributes: the layer torch's constructor built
+# what torch's forward of these layers reads off ``self``: a subclass method assigning one leaves the layer stale
+_TORCH_LAYER_CONFIG = frozenset(
+    {
+        "weight",
+        "bias",
+        "in_features",
+        "out_features",
+        "in_channels",
+        "out_channels",
+        "kernel_size",
+        "stride",
+        "padding",
+        "dilation",
+        "groups",
+        "padding_mode",
+        "output_padding",
+        "_reversed_padding_repeated_twice",
+        "normalized_shape",
+        "num_embeddings",
+        "embedding_dim",
+        "padding_idx",
+        "num_groups",
+        "num_channels",
+        "num_features",
+        "embed_dim",
+        "num_heads",
+        "batch_first",
+        "kdim",
+        "vdim",
+        "in_proj_weight",
+        "q_proj_weight",
+        "k_proj_weight",
+        "v_proj_weight",
+        "out_proj",
+        "hidden_size",
+        "input_size",
+        "num_layers",
+        "bidirectional",
+        "proj_size",
+    }
+)
+
+
+def torch_layer_base(m: "ModuleAnalysis", ci: ClassInfo) -> str | None:
+    """The torch.nn layer (its name among the layers the analysis builds) that is the one base of ``ci`` outside the
+    analysed code (``class CausalConv1d(nn.Conv1d)``), else None."""
+    from ..rules.registry import LAYERS
+
+    bases = [b for b in foreign_bases(m, ci) if b not in _PLAIN_BASES]
+    if len(bases) != 1:
+        return None
+    parts = bases[0].split(".")
+    if parts[:2] != ["torch", "nn"] or len(parts) != 3 or parts[2] not in LAYERS:
+        return None
+    return parts[2]
+
+
+def torch_layer_of(m: "ModuleAnalysis", obj: Value) -> LayerV | None:
+    """The torch.nn layer a subclass instance's constructor built (``super().__init__(1, 1, kernel_size=4)``), for
+    torch's ``forward`` (``super().forward(x)``, or a call when the subclass defines none): None when unknown, or
+    when a method of the analysed classes assigns what torch's forward reads (``self.weight = ...``,
+    ``self.padding = 0``)."""
+    if not isinstance(obj, ObjV) or not obj.concrete:
+        return None
+    layer = obj.attr(TORCH_LAYER_ATTR)
+    if not isinstance(layer, LayerV):
+        return None
+    ci = m.find_class(obj.cls_key)
+    if ci is None:
+        return None
+    from .interpreter import _assigned_names
+
+    for c in mro(m, ci):
+        for fi in c.methods.values():
+            if any(k[5:] in _TORCH_LAYER_CONFIG for k in _assigned_names(fi.node.body) if k.startswith("self.")):
+                return None
+    return layer
+
+
 def layer_subclass(
     m: "ModuleAnalysis", node: cst.Call | None, ci: ClassInfo, args: list[Value], kwargs: dict[str, Value]
 ) -> ObjV:
@@ -176,7 +256,8 @@ def layer_subclass(
     if not isinstance(layer, LayerV):
         return generic
     attrs = layer_attributes(layer, kwargs)
-    return ObjV(ci.key, tuple(sorted(attrs.items())), True) if attrs else generic
+    attrs[TORCH_LAYER_ATTR] = layer
+    return ObjV(ci.key, tuple(sorted(attrs.items())), True)
 
 
 def find_method(m: "ModuleAnalysis", ci: ClassInfo, name: str, after: str | None = None) -> FunctionInfo | None:
@@ -764,7 +845,8 @@ def instantiate(
     st = class_state(ci)
     if st.building:
         return generic, []
-    if unmodelled_base(m, ci):
+    if unmodelled_base(m, ci) and (find_method(m, ci, "__init__") is None or torch_layer_base(m, ci) is None):
+        # (a torch.nn layer subclass with a constructor of its own runs it: super().__init__ builds the layer)
         return (generic if symbolic else layer_subclass(m, node, ci, args, kwargs)), []
     depth = interp.frame.depth if interp is not None else 0
     from .module import MAX_INLINE_DEPTH, _sig
