@@ -530,6 +530,9 @@ def _map(
             out.append(cx.call_function(interp, node, args[0], items, {}))
         elif isinstance(args[0], LayerV) and args[0].kind == "partial":  # map(partial(l2norm, groups=g), (q, k))
             out.append(cx.call_value(interp, node, args[0], items))
+        elif isinstance(args[0], (LayerV, ObjV)) and len(seqs) == 1:
+            # x, cond = map(self.proj_in, (x, cond)): a layer or module instance of the analysed code on each item
+            out.append(cx.call_value(interp, node, args[0], items))
         elif isinstance(args[0], RefV) and args[0].qualname.startswith(("torch.", "numpy.", "jax.")) and len(seqs) == 1:
             out.append(cx.call_value(interp, node, args[0], items))  # map(jnp.asarray, batch): a framework function
         elif (
