@@ -68,7 +68,7 @@ def describe_value(v: Any, ctx: Any = None) -> str | None:
     if isinstance(v, SeqV) and any(isinstance(i, TensorV) for i in v.items):
         return "(" + ", ".join(shape_text(i) if isinstance(i, TensorV) else "?" for i in v.items) + ")"
     if isinstance(v, LayerV):
-        params = [(k, p) for k, p in v.params if k not in ("layers",)]
+        params = [(k, p) for k, p in v.params if k not in ("layers", "home")]
         text = f"{v.kind}(" + ", ".join(f"{k}={_short(p)}" for k, p in params[:6]) + ")"
         layers = v.param("layers")
         if isinstance(layers, (list, tuple)):

@@ -12,7 +12,7 @@ import libcst as cst
 
 from ...diagnostics import details as D
 from ...sizes import Size, Truth, divisible, equal
-from ..interpret.context import OpSpec
+from ..interpret.context import OpSpec, Pending
 from ..interpret.values import (
     UNKNOWN,
     BoolV,
@@ -52,17 +52,20 @@ def apply_layer(
     args: list[Value],
     kwargs: dict[str, Value],
     in_sequential: bool = False,
+    at_call: bool = False,
 ) -> Value:
     """``layer(x)``: the rule registered for the layer's kind (torch.nn here, einops in einops_calls.py, Keras / Flax
-    in frameworks.py); a Keras layer under a dtype policy casts around it."""
+    in frameworks.py); a Keras layer under a dtype policy casts around it. ``in_sequential``: a link of a chain,
+    reported on the line that built it; ``at_call``: a link of a chain another module built, reported at the call
+    (its line is in that module's file)."""
     if layer.param("compute_dtype") is not None:  # a Keras layer under a dtype policy (frameworks.py)
         from . import frameworks
 
-        return frameworks.apply_with_policy(cx, interp, node, layer, args, kwargs, in_sequential)
+        return frameworks.apply_with_policy(cx, interp, node, layer, args, kwargs, in_sequential and not at_call)
     x = args[0] if args else UNKNOWN
     if not args and layer.kind == "TransformerBlock":  # encoder(src=x), decoder(tgt=y, memory=m)
         x = kwargs.get("src", kwargs.get("tgt", UNKNOWN))
-    report_node: cst.CSTNode = layer.line_node if in_sequential and layer.line_node is not None else node
+    report_node: cst.CSTNode = layer.line_node if in_sequential and layer.line_node is not None and not at_call else node
     if not in_sequential:
         cx.ctx.note_evidence(node, "layer", x if isinstance(x, TensorV) else None)
     if x is UNKNOWN and layer.kind == "Linear" and len(args) == 1 and not kwargs:
@@ -429,12 +432,14 @@ class Sequential(LayerKind):
 
     @staticmethod
     def build(cx: OpContext, node: cst.Call, name: str, args: list[Value], kwargs: dict[str, Value]) -> Value:
+        # ("home": the file that built it; its links' lines are that file's)
+        home = ("home", cx.source.path)
         if len(args) == 1 and isinstance(args[0], DictV) and not kwargs:  # Sequential(OrderedDict(...)): its values
-            return LayerV("Sequential", (("layers", tuple(v for _, v in args[0].items)),), node)
+            return LayerV("Sequential", (("layers", tuple(v for _, v in args[0].items)), home), node)
         layers = tuple(args) if not kwargs else ()
         if not _applied_piecewise(cx, node):
             check_chain(cx, node, layers)
-        return LayerV("Sequential", (("layers", layers),), node)
+        return LayerV("Sequential", (("layers", layers), home), node)
 
     @staticmethod
     def apply(
@@ -454,9 +459,16 @@ class Sequential(LayerKind):
                 x if isinstance(once, TensorV) and once.shape == x.shape and x.shape is not None else x.with_shape(None)
             )
         out: Value = x
+        home = layer.param("home")
+        # a chain another module built (``model = MLPMixer(...)`` then ``model(images)``): its links' failures are
+        # reported at this call, each with a note naming the link
+        foreign = isinstance(home, str) and home != cx.source.path
         for sub in layer.param("layers", ()):
             if isinstance(sub, LayerV):
-                out = apply_layer(cx, interp, node, sub, [out], {}, in_sequential=True)
+                marks = (cx.ctx.pending, len(cx.ctx.pending), cx.ctx.inline_findings, len(cx.ctx.inline_findings))
+                out = apply_layer(cx, interp, node, sub, [out], {}, in_sequential=True, at_call=foreign)
+                if foreign:
+                    _name_link(cx, node, sub, home, marks)  # type: ignore[arg-type]
             elif isinstance(sub, ObjV):
                 out = cx.call_object(interp, node, sub, [out], {})
             else:
@@ -464,6 +476,25 @@ class Sequential(LayerKind):
             if not isinstance(out, TensorV):
                 return UNKNOWN
         return out
+
+
+def _name_link(
+    cx: OpContext,
+    node: cst.Call,
+    sub: LayerV,
+    home: str,
+    marks: tuple[list[Pending], int, list[Pending], int],
+) -> None:
+    """Findings a link of a chain built in ``home`` added at ``node`` (since ``marks``) get a note naming it."""
+    from dataclasses import replace
+
+    shown = sub.kind.split(":")[-1]
+    note = f"raised in the chain's {shown} layer (the nn.Sequential was built in {home})"
+    for lst, start in ((marks[0], marks[1]), (marks[2], marks[3])):
+        for i in range(start, len(lst)):
+            p = lst[i]
+            if p.node is node and note not in p.notes:
+                lst[i] = replace(p, notes=p.notes + (note,))
 
 
 def _unknown_into_chain(cx: OpContext, interp: "Interpreter", node: cst.Call, layer: LayerV) -> Value:
@@ -479,7 +510,7 @@ def _unknown_into_chain(cx: OpContext, interp: "Interpreter", node: cst.Call, la
             out = cx.call_object(interp, node, sub, [UNKNOWN], {})
             if not isinstance(out, TensorV) or i + 1 == len(chain):
                 return out
-            rest = LayerV("Sequential", (("layers", chain[i + 1 :]),), layer.line_node)
+            rest = LayerV("Sequential", (("layers", chain[i + 1 :]), ("home", layer.param("home"))), layer.line_node)
             return apply_layer(cx, interp, node, rest, [out], {})
         if not isinstance(sub, LayerV):
             return UNKNOWN
@@ -487,7 +518,7 @@ def _unknown_into_chain(cx: OpContext, interp: "Interpreter", node: cst.Call, la
             continue
         if sub.kind != "Linear":
             return UNKNOWN
-        rest = LayerV("Sequential", (("layers", chain[i:]),), layer.line_node)
+        rest = LayerV("Sequential", (("layers", chain[i:]), ("home", layer.param("home"))), layer.line_node)
         return apply_layer(cx, interp, node, rest, [TensorV(None, None, "torch")], {})
     return UNKNOWN
 
