@@ -2306,10 +2306,10 @@ class ModuleAnalysis:
                 # __init__ sets its fields (then runs __post_init__), so a field's class-body default is not its value
                 return self._dataclass_super_init(interp, node, base, args, kwargs, dynamic)
         if fi is None and name == "forward" and not dynamic and not interp.frame.building:
-            layer = objects.torch_layer_of(self, interp.frame.self_value)
-            if layer is not None:
+            torch_layer = objects.torch_layer_of(self, interp.frame.self_value)
+            if torch_layer is not None:
                 # super().forward(x) in a torch.nn layer subclass: torch's forward of the layer its constructor built
-                return layer_rules.apply_layer(self.ops, interp, node, layer, args, kwargs)
+                return layer_rules.apply_layer(self.ops, interp, node, torch_layer, args, kwargs)
         if fi is None and name == "__call__" and not dynamic and not interp.frame.building:
             # super().__call__(x) in a torch module's own __call__: nn.Module.__call__ runs the object's forward
             held = interp.frame.self_value

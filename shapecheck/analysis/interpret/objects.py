@@ -211,7 +211,7 @@ def torch_layer_base(m: "ModuleAnalysis", ci: ClassInfo) -> str | None:
     return parts[2]
 
 
-def torch_layer_of(m: "ModuleAnalysis", obj: Value) -> LayerV | None:
+def torch_layer_of(m: "ModuleAnalysis", obj: Value | None) -> LayerV | None:
     """The torch.nn layer a subclass instance's constructor built (``super().__init__(1, 1, kernel_size=4)``), for
     torch's ``forward`` (``super().forward(x)``, or a call when the subclass defines none): None when unknown, or
     when a method of the analysed classes assigns what torch's forward reads (``self.weight = ...``,

@@ -65,7 +65,9 @@ def apply_layer(
     x = args[0] if args else UNKNOWN
     if not args and layer.kind == "TransformerBlock":  # encoder(src=x), decoder(tgt=y, memory=m)
         x = kwargs.get("src", kwargs.get("tgt", UNKNOWN))
-    report_node: cst.CSTNode = layer.line_node if in_sequential and layer.line_node is not None and not at_call else node
+    report_node: cst.CSTNode = (
+        layer.line_node if in_sequential and layer.line_node is not None and not at_call else node
+    )
     if not in_sequential:
         cx.ctx.note_evidence(node, "layer", x if isinstance(x, TensorV) else None)
     if x is UNKNOWN and layer.kind == "Linear" and len(args) == 1 and not kwargs:
@@ -468,7 +470,7 @@ class Sequential(LayerKind):
                 marks = (cx.ctx.pending, len(cx.ctx.pending), cx.ctx.inline_findings, len(cx.ctx.inline_findings))
                 out = apply_layer(cx, interp, node, sub, [out], {}, in_sequential=True, at_call=foreign)
                 if foreign:
-                    _name_link(cx, node, sub, home, marks)  # type: ignore[arg-type]
+                    _name_link(cx, node, sub, home, marks)
             elif isinstance(sub, ObjV):
                 out = cx.call_object(interp, node, sub, [out], {})
             else:
