@@ -1675,6 +1675,13 @@ class ModuleAnalysis:
                 # args.__dict__.update(cfg), self.__dict__.update(state): the attributes of the object set through
                 # its dict (what that dict holds is not tracked)
                 interp.forget_object(func.value.value)
+            if method in _FORWARD_HOOKS and isinstance(base, (LayerV, ObjV)):
+                # self.proj.register_forward_pre_hook(to_channels_last): a hook may replace what the module is
+                # given or what it returns, so a call of it is no longer the layer's own (the hook's value unknown)
+                key = _var_key_of(func.value)
+                if key is not None:
+                    interp.forget_aliases(key, base)
+                    interp.scope.vars[key] = UNKNOWN
             if isinstance(base, ObjV) and base.concrete and method in _RETURNS_SELF:
                 ci = self.find_class(base.cls_key)
                 if ci is not None and objects.find_method(self, ci, method) is None:
@@ -2715,6 +2722,8 @@ def _length(v: Value) -> Value:
 
 
 # torch.nn.Module methods that return the module itself, its sizes unchanged
+# torch.nn.Module methods installing a hook that may change a call's input (pre-hook) or output (forward hook)
+_FORWARD_HOOKS = frozenset({"register_forward_pre_hook", "register_forward_hook"})
 _RETURNS_SELF = frozenset(
     {
         "eval",
