@@ -741,6 +741,15 @@ class Interpreter:
             self.assign(target.value, UNKNOWN)
         elif isinstance(target, cst.Attribute):
             obj = target.value
+            attr = target.attr.value
+            if (
+                attr == "data"
+                and isinstance(obj, cst.Attribute)
+                and obj.attr.value in ("weight", "bias")
+                and isinstance(self.scope.vars.get(_var_key(obj.value) or ""), LayerV)
+            ):
+                # lin.weight.data = w: the parameter replaced as ``lin.weight = w`` would
+                target, obj, attr = obj, obj.value, obj.attr.value
             if isinstance(obj, cst.Name) and obj.value == "self" and self.frame.cls_key is not None:
                 self.scope.vars[f"self.{target.attr.value}"] = value
                 chain_key = "self.<nn.Sequential layers>"  # module.SEQUENTIAL_ATTR
@@ -758,9 +767,17 @@ class Interpreter:
             ):
                 # self.to_logits.weight = self.token_emb.weight: a layer's parameter replaced (weight tying)
                 key = f"self.{obj.attr.value}"
-                self.scope.vars[key] = _with_parameter(self.scope.vars[key], target.attr.value, value)  # type: ignore[arg-type]
+                self.scope.vars[key] = _with_parameter(self.scope.vars[key], attr, value)  # type: ignore[arg-type]
+            elif isinstance(obj, cst.Name) and isinstance(self.scope.vars.get(obj.value), LayerV):
+                # lin = nn.Linear(1, 1); lin.weight = nn.Parameter(w): the layer (and any other name for it) now
+                # has that weight's sizes
+                layer = self.scope.vars[obj.value]
+                changed = _with_parameter(layer, attr, value)  # type: ignore[arg-type]
+                for other, held in list(self.scope.vars.items()):
+                    if held is layer:
+                        self.scope.vars[other] = changed
             else:
-                self.forget_object(obj, target.attr.value, value)
+                self.forget_object(obj, attr, value)
         elif isinstance(target, cst.Subscript):
             # only a chain of plain indexes on a variable is evaluated here (``groups[ind][key]``): an index or a
             # container with a call in it (``f(x)[0][1] = v``) would run the call a second time
@@ -780,6 +797,14 @@ class Interpreter:
                 return
             if plain and root is not target.value and isinstance(held, (DictV, SeqV)):
                 self.forget_if_list(root)
+            container = _var_key(target.value)
+            if container is not None and (
+                (isinstance(held, LayerV) and held.kind == "Sequential")
+                or (isinstance(held, (SeqV, ManyV)) and held.kind == "modulelist")
+            ):
+                # self.net[-1] = nn.Linear(dim, 7), self.layers[0] = ...: a module of the chain replaced
+                self.forget_aliases(container, held)
+                self.scope.vars[container] = UNKNOWN
             self.forget_if_list(target.value)
             self.forget_object(target.value)
 
@@ -1564,6 +1589,8 @@ def _with_parameter(layer: LayerV, attr: str, value: Value) -> Value:
     """A layer after ``layer.<attr> = value``: an nn.Linear given a 2-d weight takes and gives that weight's sizes
     (weight tying: (out_features, in_features)); any other weight, or another layer's, leaves a layer whose sizes
     are not known. A bias (or another attribute) changes no size the analysis uses."""
+    if attr in ("forward", "__call__"):
+        return UNKNOWN  # lin.forward = patched: calling it runs other code
     if attr != "weight":
         return layer
     if layer.kind == "Linear" and isinstance(value, TensorV) and value.shape is not None and len(value.shape) == 2:
