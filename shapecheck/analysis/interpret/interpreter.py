@@ -749,13 +749,14 @@ class Interpreter:
                 and isinstance(self.scope.vars.get(_var_key(obj.value) or ""), LayerV)
             ):
                 # lin.weight.data = w: the parameter replaced as ``lin.weight = w`` would
-                target, obj, attr = obj, obj.value, obj.attr.value
+                param = obj
+                target, obj, attr = param, param.value, param.attr.value
             if isinstance(obj, cst.Name) and obj.value == "self" and self.frame.cls_key is not None:
-                self.scope.vars[f"self.{target.attr.value}"] = value
+                self.scope.vars[f"self.{attr}"] = value
                 chain_key = "self.<nn.Sequential layers>"  # module.SEQUENTIAL_ATTR
                 if chain_key in self.scope.vars and not _plain_data(value):
                     self.scope.vars[chain_key] = UNKNOWN  # a module assigned to an nn.Sequential joins its chain
-                self.scope.vars.pop(f"self.{target.attr.value}{OPTIONAL}", None)
+                self.scope.vars.pop(f"self.{attr}{OPTIONAL}", None)
                 if self.ctx.record_hovers:  # hover on `self.x = ...` shows what was assigned
                     self.ctx.hovers[id(target)] = value
                     self.ctx.hover_nodes[id(target)] = target
