@@ -404,6 +404,8 @@ class Interpreter:
             if isinstance(node, cst.Name):
                 self.scope.vars.pop(node.value, None)
             elif isinstance(node, cst.Subscript):
+                if _var_key(node.value) is not None:
+                    self.forget_module_chain(node.value, self.eval(node.value))
                 self.forget_if_list(node.value)
 
     @_statement(cst.Global, cst.Nonlocal)
@@ -798,14 +800,7 @@ class Interpreter:
                 return
             if plain and root is not target.value and isinstance(held, (DictV, SeqV)):
                 self.forget_if_list(root)
-            container = _var_key(target.value)
-            if container is not None and (
-                (isinstance(held, LayerV) and held.kind == "Sequential")
-                or (isinstance(held, (SeqV, ManyV)) and held.kind == "modulelist")
-            ):
-                # self.net[-1] = nn.Linear(dim, 7), self.layers[0] = ...: a module of the chain replaced
-                self.forget_aliases(container, held)
-                self.scope.vars[container] = UNKNOWN
+            self.forget_module_chain(target.value, held)  # self.net[-1] = nn.Linear(dim, 7)
             self.forget_if_list(target.value)
             self.forget_object(target.value)
 
@@ -874,6 +869,17 @@ class Interpreter:
             or (isinstance(v, ManyV) and v.kind in kinds)
         ):
             self.forget_aliases(key, v)
+            self.scope.vars[key] = UNKNOWN
+
+    def forget_module_chain(self, node: cst.BaseExpression, held: Value) -> None:
+        """``self.net[-1] = nn.Linear(dim, 7)``, ``del self.layers[0]``: a module of an nn.Sequential or an
+        nn.ModuleList replaced or removed, so the chain (and any other name for it) is not the one built."""
+        key = _var_key(node)
+        if key is not None and (
+            (isinstance(held, LayerV) and held.kind == "Sequential")
+            or (isinstance(held, (SeqV, ManyV)) and held.kind == "modulelist")
+        ):
+            self.forget_aliases(key, held)
             self.scope.vars[key] = UNKNOWN
 
     def forget_aliases(self, key: str, v: Value) -> None:
