@@ -1162,12 +1162,33 @@ class ModuleAnalysis:
             self.report_inner(node, ci.module, f"{ci.node.name.value}.__init__()", inner)
         return obj
 
+    def _hooked(self, interp: Interpreter, target: cst.BaseExpression, base: Value) -> None:
+        """``target.register_forward_pre_hook(fn)`` / ``register_forward_hook(fn)``: the hook may replace what the
+        module is given or what it returns, so a call of it is no longer its own forward's. The module named
+        (``self.proj``, ``m``) or the container it was reached through (``m[0]``, ``self.layers[0]``) is unknown from
+        here; in a constructor, a hook on the instance itself or on a module it cannot name (``for m in
+        self.modules(): m.register_forward_pre_hook(fn)``) leaves every call of the instance unknown."""
+        from .interpreter import _subscript_root
+
+        key = _var_key_of(target)
+        if interp.frame.building and interp.frame.cls_key is not None and (key is None or not key.startswith("self.")):
+            interp.scope.vars["self." + HOOKED_ATTR] = BoolV(True)
+        if key is None or key == "self":
+            root = target
+            while type(root) is cst.Subscript or (type(root) is cst.Attribute and _var_key_of(root) is None):
+                root = _subscript_root(root) if type(root) is cst.Subscript else root.value
+            key = _var_key_of(root) if root is not target else None
+            base = interp.eval(root) if key is not None else base
+        if key is not None and key != "self" and isinstance(base, (LayerV, ObjV, SeqV, ManyV)):
+            interp.forget_aliases(key, base)
+            interp.scope.vars[key] = UNKNOWN
+
     def call_object(
         self, interp: Interpreter, node: cst.Call, obj: ObjV, args: list[Value], kwargs: dict[str, Value]
     ) -> Value:
         ci = self.find_class(obj.cls_key)
-        if ci is None:
-            return UNKNOWN
+        if ci is None or obj.attr(HOOKED_ATTR) is not None:
+            return UNKNOWN  # (a forward hook on the instance: what its call gives is the hook's)
         # m(x) runs type(m).__call__: one the analysed code defines wraps torch's (which runs forward) if it has both
         fwd = objects.find_method(self, ci, "__call__") or objects.find_method(self, ci, "forward")
         if fwd is None and any(
@@ -1675,13 +1696,8 @@ class ModuleAnalysis:
                 # args.__dict__.update(cfg), self.__dict__.update(state): the attributes of the object set through
                 # its dict (what that dict holds is not tracked)
                 interp.forget_object(func.value.value)
-            if method in _FORWARD_HOOKS and isinstance(base, (LayerV, ObjV)):
-                # self.proj.register_forward_pre_hook(to_channels_last): a hook may replace what the module is
-                # given or what it returns, so a call of it is no longer the layer's own (the hook's value unknown)
-                key = _var_key_of(func.value)
-                if key is not None:
-                    interp.forget_aliases(key, base)
-                    interp.scope.vars[key] = UNKNOWN
+            if method in _FORWARD_HOOKS:
+                self._hooked(interp, func.value, base)
             if isinstance(base, ObjV) and base.concrete and method in _RETURNS_SELF:
                 ci = self.find_class(base.cls_key)
                 if ci is not None and objects.find_method(self, ci, method) is None:
@@ -3649,6 +3665,7 @@ def _plain_read(name: ast.Name, parent: ast.AST) -> bool:
     return False
 
 
+HOOKED_ATTR = "<forward hooks>"  # set on an instance whose constructor installs a forward hook it cannot place
 SEQUENTIAL_ATTR = "<nn.Sequential layers>"  # an nn.Sequential subclass's chain, among its instance's attributes
 
 
