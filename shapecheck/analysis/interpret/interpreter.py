@@ -16,6 +16,7 @@ from .budget import tick
 from ..index.imports import literal_str
 from .walk import memo as _memo
 from .values import (
+    DYNAMIC_ATTRS,
     UNKNOWN,
     BoolV,
     DictV,
@@ -781,6 +782,19 @@ class Interpreter:
                         self.scope.vars[other] = changed
             else:
                 self.forget_object(obj, attr, value)
+        elif (
+            isinstance(target, cst.Subscript)
+            and type(target.value) is cst.Attribute
+            and target.value.attr.value == "__dict__"
+            and type(target.value.value) is cst.Name
+            and target.value.value.value == "self"
+            and self.frame.building
+            and self.frame.cls_key is not None
+            and len(target.slice) == 1
+            and isinstance(target.slice[0].slice, cst.Index)
+        ):
+            # self.__dict__[k] = v in a constructor: setattr(self, k, v)
+            self.set_attributes_by_name([(self.eval(target.slice[0].slice.value), value)])
         elif isinstance(target, cst.Subscript):
             # only a chain of plain indexes on a variable is evaluated here (``groups[ind][key]``): an index or a
             # container with a call in it (``f(x)[0][1] = v``) would run the call a second time
@@ -870,6 +884,21 @@ class Interpreter:
         ):
             self.forget_aliases(key, v)
             self.scope.vars[key] = UNKNOWN
+
+    def set_attributes_by_name(self, items: list[tuple[Value, Value]] | None) -> None:
+        """Attributes a constructor sets by name (``setattr(self, k, v)``, ``self.__dict__.update(d)``): each
+        known name is set; a name not known may be any attribute, so every attribute set so far, and any the class
+        body gives, is unknown from here (DYNAMIC_ATTRS marks the instance)."""
+        if items is not None:
+            names = [k.value for k, _ in items if isinstance(k, StrV) and k.value.isidentifier()]
+            if len(names) == len(items):
+                for name, (_, v) in zip(names, items):
+                    self.scope.vars[f"self.{name}"] = v
+                return
+        for key in list(self.scope.vars):
+            if key.startswith("self.") and not key.startswith("self.<"):
+                self.scope.vars[key] = UNKNOWN
+        self.scope.vars["self." + DYNAMIC_ATTRS] = BoolV(True)
 
     def forget_module_chain(self, node: cst.BaseExpression, held: Value) -> None:
         """``self.net[-1] = nn.Linear(dim, 7)``, ``del self.layers[0]``: a module of an nn.Sequential or an
@@ -1942,7 +1971,10 @@ def self_attribute(interp: "Interpreter", attr: str) -> Value:
         return UNKNOWN
     if isinstance(sv, ObjV) and (sv.concrete or sv.attr(attr) is not None):
         return interp.m.object_attr(sv, attr)
-    return interp.m.class_attr(interp.frame.cls_key, attr)
+    found = interp.m.class_attr(interp.frame.cls_key, attr)
+    if f"self.{DYNAMIC_ATTRS}" in interp.scope.vars and not isinstance(found, FuncV):
+        return UNKNOWN  # setattr(self, k, v) ran with a name not known: perhaps this attribute
+    return found
 
 
 def _literal_of(node: cst.CSTNode) -> str | None:

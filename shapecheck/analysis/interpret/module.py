@@ -1547,6 +1547,18 @@ class ModuleAnalysis:
             handled = self.call_qualified(interp, node, qual, args, kwargs, dynamic)
             if handled is not None:
                 return handled
+        if (
+            type(func) is cst.Name
+            and func.value == "setattr"
+            and func.value not in interp.scope.vars
+            and func.value not in self.globals
+            and len(node.args) == 3
+            and _names_self(node.args[0].value)
+            and _building_instance(interp)
+        ):
+            # setattr(self, k, v) in a constructor: the attribute named, or (a name not known) any of them
+            interp.set_attributes_by_name([(args[1], args[2])] if len(args) == 3 and not dynamic else None)
+            return NoneV()
         if type(func) is cst.Name and func.value in _BUILTINS and not dynamic:
             rule, shadowed_by_imports = _BUILTINS[func.value]
             if (
@@ -1688,6 +1700,20 @@ class ModuleAnalysis:
                 return UNKNOWN
             if isinstance(base, DictV) and method not in ("values", "items", "keys", "get", "copy"):
                 interp.forget(func.value) if _var_key_of(func.value) is not None else None  # d.update(...), d.pop(k)
+            if (
+                method == "update"
+                and _instance_dict_of_self(func.value)
+                and _building_instance(interp)
+                and not node.args[1:]
+            ):
+                # self.__dict__.update(kwargs), vars(self).update(cfg) in a constructor: the attributes of that
+                # dict's keys (a dict whose keys are not all known: any attribute)
+                given = args[0] if len(args) == 1 and not kwargs and not dynamic else None
+                items: list[tuple[Value, Value]] | None = None
+                if isinstance(given, DictV) and given.kind == "dict":
+                    items = [(StrV(str(k)), v) for k, v in given.items]
+                interp.set_attributes_by_name(items)
+                return NoneV()
             if (
                 type(func.value) is cst.Attribute
                 and func.value.attr.value == "__dict__"
@@ -3368,6 +3394,28 @@ def _copied(v: Value, deep: bool) -> Value:
     if isinstance(v, SeqV):
         return SeqV(tuple(_copied(x, deep) if deep else x for x in v.items), v.kind, v.names)
     return v
+
+
+def _names_self(node: cst.BaseExpression) -> bool:
+    return type(node) is cst.Name and node.value == "self"
+
+
+def _instance_dict_of_self(node: cst.BaseExpression) -> bool:
+    """``self.__dict__`` or ``vars(self)``."""
+    if type(node) is cst.Attribute:
+        return node.attr.value == "__dict__" and _names_self(node.value)
+    return (
+        type(node) is cst.Call
+        and type(node.func) is cst.Name
+        and node.func.value == "vars"
+        and len(node.args) == 1
+        and _names_self(node.args[0].value)
+    )
+
+
+def _building_instance(interp: "Interpreter") -> bool:
+    """Is ``interp`` running a constructor (or a helper it calls) on the instance being built?"""
+    return interp.frame.building and interp.frame.cls_key is not None
 
 
 def _var_key_of(node: cst.BaseExpression) -> str | None:

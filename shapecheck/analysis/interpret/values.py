@@ -182,6 +182,12 @@ class ObjV:
         return None
 
 
+# set among an instance's attributes when its constructor set attributes by names the analysis does not know
+# (``setattr(self, k, v)``, ``self.__dict__.update(kwargs)``): an attribute it did not see set is unknown, not the
+# class body's
+DYNAMIC_ATTRS = "<attributes set by name>"
+
+
 @dataclass(frozen=True)
 class ManyV:
     """A list / ModuleList / tuple of unknown length whose every element is like ``elem`` (None: no element seen yet).
