@@ -17,6 +17,7 @@ from ..index.imports import literal_str
 from .walk import memo as _memo
 from .values import (
     DYNAMIC_ATTRS,
+    set_by_name,
     UNKNOWN,
     BoolV,
     DictV,
@@ -885,10 +886,11 @@ class Interpreter:
             self.forget_aliases(key, v)
             self.scope.vars[key] = UNKNOWN
 
-    def set_attributes_by_name(self, items: list[tuple[Value, Value]] | None) -> None:
+    def set_attributes_by_name(self, items: list[tuple[Value, Value]] | None, prefix: str = "") -> None:
         """Attributes a constructor sets by name (``setattr(self, k, v)``, ``self.__dict__.update(d)``): each
-        known name is set; a name not known may be any attribute, so every attribute set so far, and any the class
-        body gives, is unknown from here (DYNAMIC_ATTRS marks the instance)."""
+        known name is set; a name not known may be any attribute (any beginning with ``prefix``, the literal start
+        of ``f"optim{i}"``), so each such attribute set so far, and any the class body gives, is unknown from here
+        (DYNAMIC_ATTRS marks the instance with the prefixes)."""
         if items is not None:
             names = [k.value for k, _ in items if isinstance(k, StrV) and k.value.isidentifier()]
             if len(names) == len(items):
@@ -896,9 +898,12 @@ class Interpreter:
                     self.scope.vars[f"self.{name}"] = v
                 return
         for key in list(self.scope.vars):
-            if key.startswith("self.") and not key.startswith("self.<"):
+            if key.startswith("self." + prefix) and not key.startswith("self.<"):
                 self.scope.vars[key] = UNKNOWN
-        self.scope.vars["self." + DYNAMIC_ATTRS] = BoolV(True)
+        key = "self." + DYNAMIC_ATTRS
+        before = self.scope.vars.get(key)
+        known = before.items if isinstance(before, SeqV) else ()
+        self.scope.vars[key] = SeqV((*known, StrV(prefix)), "tuple") if before is None or known else before
 
     def forget_module_chain(self, node: cst.BaseExpression, held: Value) -> None:
         """``self.net[-1] = nn.Linear(dim, 7)``, ``del self.layers[0]``: a module of an nn.Sequential or an
@@ -1972,7 +1977,7 @@ def self_attribute(interp: "Interpreter", attr: str) -> Value:
     if isinstance(sv, ObjV) and (sv.concrete or sv.attr(attr) is not None):
         return interp.m.object_attr(sv, attr)
     found = interp.m.class_attr(interp.frame.cls_key, attr)
-    if f"self.{DYNAMIC_ATTRS}" in interp.scope.vars and not isinstance(found, FuncV):
+    if set_by_name(interp.scope.vars.get(f"self.{DYNAMIC_ATTRS}"), attr) and not isinstance(found, FuncV):
         return UNKNOWN  # setattr(self, k, v) ran with a name not known: perhaps this attribute
     return found
 

@@ -1557,7 +1557,9 @@ class ModuleAnalysis:
             and _building_instance(interp)
         ):
             # setattr(self, k, v) in a constructor: the attribute named, or (a name not known) any of them
-            interp.set_attributes_by_name([(args[1], args[2])] if len(args) == 3 and not dynamic else None)
+            interp.set_attributes_by_name(
+                [(args[1], args[2])] if len(args) == 3 and not dynamic else None, _literal_start(node.args[1].value)
+            )
             return NoneV()
         if type(func) is cst.Name and func.value in _BUILTINS and not dynamic:
             rule, shadowed_by_imports = _BUILTINS[func.value]
@@ -3394,6 +3396,16 @@ def _copied(v: Value, deep: bool) -> Value:
     if isinstance(v, SeqV):
         return SeqV(tuple(_copied(x, deep) if deep else x for x in v.items), v.kind, v.names)
     return v
+
+
+def _literal_start(node: cst.BaseExpression) -> str:
+    """The literal text an f-string or a concatenation starts with (``f"optim{i}"``, ``"layer_" + str(i)``)."""
+    if type(node) is cst.FormattedString and node.parts and type(node.parts[0]) is cst.FormattedStringText:
+        return node.parts[0].value
+    if type(node) is cst.BinaryOperation and type(node.operator) is cst.Add and type(node.left) is cst.SimpleString:
+        text = node.left.evaluated_value
+        return text if isinstance(text, str) else ""
+    return ""
 
 
 def _names_self(node: cst.BaseExpression) -> bool:

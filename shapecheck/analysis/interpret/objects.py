@@ -16,7 +16,22 @@ import libcst as cst
 from ..index.functions import ClassInfo, FunctionInfo, bind_arguments
 from ..index.imports import dotted
 from .state import class_state, function_state
-from .values import DYNAMIC_ATTRS, UNKNOWN, DictV, FuncV, IntV, LayerV, ManyV, NoneV, ObjV, RefV, SeqV, StrV, Value
+from .values import (
+    DYNAMIC_ATTRS,
+    UNKNOWN,
+    set_by_name,
+    DictV,
+    FuncV,
+    IntV,
+    LayerV,
+    ManyV,
+    NoneV,
+    ObjV,
+    RefV,
+    SeqV,
+    StrV,
+    Value,
+)
 
 if TYPE_CHECKING:
     from .context import Pending
@@ -896,13 +911,13 @@ def object_attr(m: "ModuleAnalysis", obj: ObjV, attr: str) -> Value:
     ci = m.find_class(obj.cls_key)
     if ci is None:
         return UNKNOWN
-    dynamic = obj.attr(DYNAMIC_ATTRS) is not None
+    dynamic = set_by_name(obj.attr(DYNAMIC_ATTRS), attr)
     if not obj.concrete:
         ci.module.ensure_class_attrs(ci)
         attrs = class_state(ci).attrs
         if attr in attrs:
             return attrs[attr]
-        dynamic = dynamic or DYNAMIC_ATTRS in attrs
+        dynamic = dynamic or set_by_name(attrs.get(DYNAMIC_ATTRS), attr)
     for c in mro(m, ci):
         if c.module.patched_class_attr(c.node.name.value, attr):
             return UNKNOWN  # Config.dim = args.dim, Net.forward = patched_forward: set outside the class body

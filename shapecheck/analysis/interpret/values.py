@@ -188,6 +188,16 @@ class ObjV:
 DYNAMIC_ATTRS = "<attributes set by name>"
 
 
+def set_by_name(flag: "Value | None", attr: str) -> bool:
+    """May an attribute named ``attr`` have been set by a name not known? ``flag`` is the instance's DYNAMIC_ATTRS
+    entry: a tuple of the known beginnings of those names (``setattr(self, f"optim{i}", o)``: "optim"; "" for any)."""
+    if flag is None:
+        return False
+    if not isinstance(flag, SeqV):
+        return True
+    return any(not isinstance(p, StrV) or attr.startswith(p.value) for p in flag.items)
+
+
 @dataclass(frozen=True)
 class ManyV:
     """A list / ModuleList / tuple of unknown length whose every element is like ``elem`` (None: no element seen yet).
