@@ -16,6 +16,8 @@ from .budget import tick
 from ..index.imports import literal_str
 from .walk import memo as _memo
 from .values import (
+    DYNAMIC_ATTRS,
+    set_by_name,
     UNKNOWN,
     BoolV,
     DictV,
@@ -404,6 +406,8 @@ class Interpreter:
             if isinstance(node, cst.Name):
                 self.scope.vars.pop(node.value, None)
             elif isinstance(node, cst.Subscript):
+                if _var_key(node.value) is not None:
+                    self.forget_module_chain(node.value, self.eval(node.value))
                 self.forget_if_list(node.value)
 
     @_statement(cst.Global, cst.Nonlocal)
@@ -741,12 +745,22 @@ class Interpreter:
             self.assign(target.value, UNKNOWN)
         elif isinstance(target, cst.Attribute):
             obj = target.value
+            attr = target.attr.value
+            if (
+                attr == "data"
+                and isinstance(obj, cst.Attribute)
+                and obj.attr.value in ("weight", "bias")
+                and isinstance(self.scope.vars.get(_var_key(obj.value) or ""), LayerV)
+            ):
+                # lin.weight.data = w: the parameter replaced as ``lin.weight = w`` would
+                param = obj
+                target, obj, attr = param, param.value, param.attr.value
             if isinstance(obj, cst.Name) and obj.value == "self" and self.frame.cls_key is not None:
-                self.scope.vars[f"self.{target.attr.value}"] = value
+                self.scope.vars[f"self.{attr}"] = value
                 chain_key = "self.<nn.Sequential layers>"  # module.SEQUENTIAL_ATTR
                 if chain_key in self.scope.vars and not _plain_data(value):
                     self.scope.vars[chain_key] = UNKNOWN  # a module assigned to an nn.Sequential joins its chain
-                self.scope.vars.pop(f"self.{target.attr.value}{OPTIONAL}", None)
+                self.scope.vars.pop(f"self.{attr}{OPTIONAL}", None)
                 if self.ctx.record_hovers:  # hover on `self.x = ...` shows what was assigned
                     self.ctx.hovers[id(target)] = value
                     self.ctx.hover_nodes[id(target)] = target
@@ -758,9 +772,30 @@ class Interpreter:
             ):
                 # self.to_logits.weight = self.token_emb.weight: a layer's parameter replaced (weight tying)
                 key = f"self.{obj.attr.value}"
-                self.scope.vars[key] = _with_parameter(self.scope.vars[key], target.attr.value, value)  # type: ignore[arg-type]
+                self.scope.vars[key] = _with_parameter(self.scope.vars[key], attr, value)  # type: ignore[arg-type]
+            elif isinstance(obj, cst.Name) and isinstance(self.scope.vars.get(obj.value), LayerV):
+                # lin = nn.Linear(1, 1); lin.weight = nn.Parameter(w): the layer (and any other name for it) now
+                # has that weight's sizes
+                layer = self.scope.vars[obj.value]
+                changed = _with_parameter(layer, attr, value)  # type: ignore[arg-type]
+                for other, held in list(self.scope.vars.items()):
+                    if held is layer:
+                        self.scope.vars[other] = changed
             else:
-                self.forget_object(obj, target.attr.value, value)
+                self.forget_object(obj, attr, value)
+        elif (
+            isinstance(target, cst.Subscript)
+            and type(target.value) is cst.Attribute
+            and target.value.attr.value == "__dict__"
+            and type(target.value.value) is cst.Name
+            and target.value.value.value == "self"
+            and self.frame.building
+            and self.frame.cls_key is not None
+            and len(target.slice) == 1
+            and isinstance(target.slice[0].slice, cst.Index)
+        ):
+            # self.__dict__[k] = v in a constructor: setattr(self, k, v)
+            self.set_attributes_by_name([(self.eval(target.slice[0].slice.value), value)])
         elif isinstance(target, cst.Subscript):
             # only a chain of plain indexes on a variable is evaluated here (``groups[ind][key]``): an index or a
             # container with a call in it (``f(x)[0][1] = v``) would run the call a second time
@@ -780,6 +815,7 @@ class Interpreter:
                 return
             if plain and root is not target.value and isinstance(held, (DictV, SeqV)):
                 self.forget_if_list(root)
+            self.forget_module_chain(target.value, held)  # self.net[-1] = nn.Linear(dim, 7)
             self.forget_if_list(target.value)
             self.forget_object(target.value)
 
@@ -848,6 +884,36 @@ class Interpreter:
             or (isinstance(v, ManyV) and v.kind in kinds)
         ):
             self.forget_aliases(key, v)
+            self.scope.vars[key] = UNKNOWN
+
+    def set_attributes_by_name(self, items: list[tuple[Value, Value]] | None, prefix: str = "") -> None:
+        """Attributes a constructor sets by name (``setattr(self, k, v)``, ``self.__dict__.update(d)``): each
+        known name is set; a name not known may be any attribute (any beginning with ``prefix``, the literal start
+        of ``f"optim{i}"``), so each such attribute set so far, and any the class body gives, is unknown from here
+        (DYNAMIC_ATTRS marks the instance with the prefixes)."""
+        if items is not None:
+            names = [k.value for k, _ in items if isinstance(k, StrV) and k.value.isidentifier()]
+            if len(names) == len(items):
+                for name, (_, v) in zip(names, items):
+                    self.scope.vars[f"self.{name}"] = v
+                return
+        for key in list(self.scope.vars):
+            if key.startswith("self." + prefix) and not key.startswith("self.<"):
+                self.scope.vars[key] = UNKNOWN
+        key = "self." + DYNAMIC_ATTRS
+        before = self.scope.vars.get(key)
+        known = before.items if isinstance(before, SeqV) else ()
+        self.scope.vars[key] = SeqV((*known, StrV(prefix)), "tuple") if before is None or known else before
+
+    def forget_module_chain(self, node: cst.BaseExpression, held: Value) -> None:
+        """``self.net[-1] = nn.Linear(dim, 7)``, ``del self.layers[0]``: a module of an nn.Sequential or an
+        nn.ModuleList replaced or removed, so the chain (and any other name for it) is not the one built."""
+        key = _var_key(node)
+        if key is not None and (
+            (isinstance(held, LayerV) and held.kind == "Sequential")
+            or (isinstance(held, (SeqV, ManyV)) and held.kind == "modulelist")
+        ):
+            self.forget_aliases(key, held)
             self.scope.vars[key] = UNKNOWN
 
     def forget_aliases(self, key: str, v: Value) -> None:
@@ -1564,6 +1630,8 @@ def _with_parameter(layer: LayerV, attr: str, value: Value) -> Value:
     """A layer after ``layer.<attr> = value``: an nn.Linear given a 2-d weight takes and gives that weight's sizes
     (weight tying: (out_features, in_features)); any other weight, or another layer's, leaves a layer whose sizes
     are not known. A bias (or another attribute) changes no size the analysis uses."""
+    if attr in ("forward", "__call__"):
+        return UNKNOWN  # lin.forward = patched: calling it runs other code
     if attr != "weight":
         return layer
     if layer.kind == "Linear" and isinstance(value, TensorV) and value.shape is not None and len(value.shape) == 2:
@@ -1908,7 +1976,10 @@ def self_attribute(interp: "Interpreter", attr: str) -> Value:
         return UNKNOWN
     if isinstance(sv, ObjV) and (sv.concrete or sv.attr(attr) is not None):
         return interp.m.object_attr(sv, attr)
-    return interp.m.class_attr(interp.frame.cls_key, attr)
+    found = interp.m.class_attr(interp.frame.cls_key, attr)
+    if set_by_name(interp.scope.vars.get(f"self.{DYNAMIC_ATTRS}"), attr) and not isinstance(found, FuncV):
+        return UNKNOWN  # setattr(self, k, v) ran with a name not known: perhaps this attribute
+    return found
 
 
 def _literal_of(node: cst.CSTNode) -> str | None:

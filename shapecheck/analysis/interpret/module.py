@@ -1162,12 +1162,33 @@ class ModuleAnalysis:
             self.report_inner(node, ci.module, f"{ci.node.name.value}.__init__()", inner)
         return obj
 
+    def _hooked(self, interp: Interpreter, target: cst.BaseExpression, base: Value) -> None:
+        """``target.register_forward_pre_hook(fn)`` / ``register_forward_hook(fn)``: the hook may replace what the
+        module is given or what it returns, so a call of it is no longer its own forward's. The module named
+        (``self.proj``, ``m``) or the container it was reached through (``m[0]``, ``self.layers[0]``) is unknown from
+        here; in a constructor, a hook on the instance itself or on a module it cannot name (``for m in
+        self.modules(): m.register_forward_pre_hook(fn)``) leaves every call of the instance unknown."""
+        from .interpreter import _subscript_root
+
+        key = _var_key_of(target)
+        if interp.frame.building and interp.frame.cls_key is not None and (key is None or not key.startswith("self.")):
+            interp.scope.vars["self." + HOOKED_ATTR] = BoolV(True)
+        if key is None or key == "self":
+            root = target
+            while type(root) is cst.Subscript or (type(root) is cst.Attribute and _var_key_of(root) is None):
+                root = _subscript_root(root) if type(root) is cst.Subscript else root.value
+            key = _var_key_of(root) if root is not target else None
+            base = interp.eval(root) if key is not None else base
+        if key is not None and key != "self" and isinstance(base, (LayerV, ObjV, SeqV, ManyV)):
+            interp.forget_aliases(key, base)
+            interp.scope.vars[key] = UNKNOWN
+
     def call_object(
         self, interp: Interpreter, node: cst.Call, obj: ObjV, args: list[Value], kwargs: dict[str, Value]
     ) -> Value:
         ci = self.find_class(obj.cls_key)
-        if ci is None:
-            return UNKNOWN
+        if ci is None or obj.attr(HOOKED_ATTR) is not None:
+            return UNKNOWN  # (a forward hook on the instance: what its call gives is the hook's)
         # m(x) runs type(m).__call__: one the analysed code defines wraps torch's (which runs forward) if it has both
         fwd = objects.find_method(self, ci, "__call__") or objects.find_method(self, ci, "forward")
         if fwd is None and any(
@@ -1529,6 +1550,20 @@ class ModuleAnalysis:
             handled = self.call_qualified(interp, node, qual, args, kwargs, dynamic)
             if handled is not None:
                 return handled
+        if (
+            type(func) is cst.Name
+            and func.value == "setattr"
+            and func.value not in interp.scope.vars
+            and func.value not in self.globals
+            and len(node.args) == 3
+            and _names_self(node.args[0].value)
+            and _building_instance(interp)
+        ):
+            # setattr(self, k, v) in a constructor: the attribute named, or (a name not known) any of them
+            interp.set_attributes_by_name(
+                [(args[1], args[2])] if len(args) == 3 and not dynamic else None, _literal_start(node.args[1].value)
+            )
+            return NoneV()
         if type(func) is cst.Name and func.value in _BUILTINS and not dynamic:
             rule, shadowed_by_imports = _BUILTINS[func.value]
             if (
@@ -1671,6 +1706,20 @@ class ModuleAnalysis:
             if isinstance(base, DictV) and method not in ("values", "items", "keys", "get", "copy"):
                 interp.forget(func.value) if _var_key_of(func.value) is not None else None  # d.update(...), d.pop(k)
             if (
+                method == "update"
+                and _instance_dict_of_self(func.value)
+                and _building_instance(interp)
+                and not node.args[1:]
+            ):
+                # self.__dict__.update(kwargs), vars(self).update(cfg) in a constructor: the attributes of that
+                # dict's keys (a dict whose keys are not all known: any attribute)
+                given = args[0] if len(args) == 1 and not kwargs and not dynamic else None
+                items: list[tuple[Value, Value]] | None = None
+                if isinstance(given, DictV) and given.kind == "dict":
+                    items = [(StrV(str(k)), v) for k, v in given.items]
+                interp.set_attributes_by_name(items)
+                return NoneV()
+            if (
                 type(func.value) is cst.Attribute
                 and func.value.attr.value == "__dict__"
                 and method not in ("values", "items", "keys", "get", "copy")
@@ -1678,6 +1727,8 @@ class ModuleAnalysis:
                 # args.__dict__.update(cfg), self.__dict__.update(state): the attributes of the object set through
                 # its dict (what that dict holds is not tracked)
                 interp.forget_object(func.value.value)
+            if method in _FORWARD_HOOKS:
+                self._hooked(interp, func.value, base)
             if isinstance(base, ObjV) and base.concrete and method in _RETURNS_SELF:
                 ci = self.find_class(base.cls_key)
                 if ci is not None and objects.find_method(self, ci, method) is None:
@@ -2739,6 +2790,8 @@ def _length(v: Value) -> Value:
 
 
 # torch.nn.Module methods that return the module itself, its sizes unchanged
+# torch.nn.Module methods installing a hook that may change a call's input (pre-hook) or output (forward hook)
+_FORWARD_HOOKS = frozenset({"register_forward_pre_hook", "register_forward_hook"})
 _RETURNS_SELF = frozenset(
     {
         "eval",
@@ -3369,6 +3422,38 @@ def _copied(v: Value, deep: bool) -> Value:
     return v
 
 
+def _literal_start(node: cst.BaseExpression) -> str:
+    """The literal text an f-string or a concatenation starts with (``f"optim{i}"``, ``"layer_" + str(i)``)."""
+    if type(node) is cst.FormattedString and node.parts and type(node.parts[0]) is cst.FormattedStringText:
+        return node.parts[0].value
+    if type(node) is cst.BinaryOperation and type(node.operator) is cst.Add and type(node.left) is cst.SimpleString:
+        text = node.left.evaluated_value
+        return text if isinstance(text, str) else ""
+    return ""
+
+
+def _names_self(node: cst.BaseExpression) -> bool:
+    return type(node) is cst.Name and node.value == "self"
+
+
+def _instance_dict_of_self(node: cst.BaseExpression) -> bool:
+    """``self.__dict__`` or ``vars(self)``."""
+    if type(node) is cst.Attribute:
+        return node.attr.value == "__dict__" and _names_self(node.value)
+    return (
+        type(node) is cst.Call
+        and type(node.func) is cst.Name
+        and node.func.value == "vars"
+        and len(node.args) == 1
+        and _names_self(node.args[0].value)
+    )
+
+
+def _building_instance(interp: "Interpreter") -> bool:
+    """Is ``interp`` running a constructor (or a helper it calls) on the instance being built?"""
+    return interp.frame.building and interp.frame.cls_key is not None
+
+
 def _var_key_of(node: cst.BaseExpression) -> str | None:
     from .interpreter import _var_key
 
@@ -3664,6 +3749,7 @@ def _plain_read(name: ast.Name, parent: ast.AST) -> bool:
     return False
 
 
+HOOKED_ATTR = "<forward hooks>"  # set on an instance whose constructor installs a forward hook it cannot place
 SEQUENTIAL_ATTR = "<nn.Sequential layers>"  # an nn.Sequential subclass's chain, among its instance's attributes
 
 

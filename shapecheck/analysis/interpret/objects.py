@@ -16,7 +16,22 @@ import libcst as cst
 from ..index.functions import ClassInfo, FunctionInfo, bind_arguments
 from ..index.imports import dotted
 from .state import class_state, function_state
-from .values import UNKNOWN, DictV, FuncV, IntV, LayerV, ManyV, NoneV, ObjV, RefV, SeqV, StrV, Value
+from .values import (
+    DYNAMIC_ATTRS,
+    UNKNOWN,
+    set_by_name,
+    DictV,
+    FuncV,
+    IntV,
+    LayerV,
+    ManyV,
+    NoneV,
+    ObjV,
+    RefV,
+    SeqV,
+    StrV,
+    Value,
+)
 
 if TYPE_CHECKING:
     from .context import Pending
@@ -978,11 +993,13 @@ def object_attr(m: "ModuleAnalysis", obj: ObjV, attr: str) -> Value:
     ci = m.find_class(obj.cls_key)
     if ci is None:
         return UNKNOWN
+    dynamic = set_by_name(obj.attr(DYNAMIC_ATTRS), attr)
     if not obj.concrete:
         ci.module.ensure_class_attrs(ci)
         attrs = class_state(ci).attrs
         if attr in attrs:
             return attrs[attr]
+        dynamic = dynamic or set_by_name(attrs.get(DYNAMIC_ATTRS), attr)
     for c in mro(m, ci):
         if c.module.patched_class_attr(c.node.name.value, attr):
             return UNKNOWN  # Config.dim = args.dim, Net.forward = patched_forward: set outside the class body
@@ -993,6 +1010,8 @@ def object_attr(m: "ModuleAnalysis", obj: ObjV, attr: str) -> Value:
             return FuncV(fi.key, bound_self=obj)
         ba = body_attrs(m, c)
         if attr in ba:
+            if dynamic:
+                return UNKNOWN  # the constructor set attributes by names not known: perhaps this one
             if not obj.concrete and attr in _annotated_fields(c):
                 # ``dim: int = 256`` of a class whose constructor the analysis did not follow (pydantic, attrs, a
                 # decorator it does not know): a field's default, not the value this object was built with

@@ -182,6 +182,22 @@ class ObjV:
         return None
 
 
+# set among an instance's attributes when its constructor set attributes by names the analysis does not know
+# (``setattr(self, k, v)``, ``self.__dict__.update(kwargs)``): an attribute it did not see set is unknown, not the
+# class body's
+DYNAMIC_ATTRS = "<attributes set by name>"
+
+
+def set_by_name(flag: "Value | None", attr: str) -> bool:
+    """May an attribute named ``attr`` have been set by a name not known? ``flag`` is the instance's DYNAMIC_ATTRS
+    entry: a tuple of the known beginnings of those names (``setattr(self, f"optim{i}", o)``: "optim"; "" for any)."""
+    if flag is None:
+        return False
+    if not isinstance(flag, SeqV):
+        return True
+    return any(not isinstance(p, StrV) or attr.startswith(p.value) for p in flag.items)
+
+
 @dataclass(frozen=True)
 class ManyV:
     """A list / ModuleList / tuple of unknown length whose every element is like ``elem`` (None: no element seen yet).
