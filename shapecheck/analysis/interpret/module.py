@@ -30,6 +30,7 @@ from .values import (
     DictV,
     FloatV,
     FuncV,
+    IntDictV,
     IntV,
     LayerV,
     ManyV,
@@ -847,7 +848,7 @@ class ModuleAnalysis:
             for n in sorted(walk_memo("free-reads", node, _free_reads))
             if n in once
             and n in env
-            and (n not in touched or not (isinstance(env[n], (DictV, ManyV)) or _is_list(env[n])))
+            and (n not in touched or not (isinstance(env[n], (DictV, IntDictV, ManyV)) or _is_list(env[n])))
         )
         return FuncV(key, env=captured)
 
@@ -1665,7 +1666,11 @@ class ModuleAnalysis:
                 if isinstance(callee_entry, ObjV):
                     return self.call_object(interp, node, callee_entry, args, kwargs) if not dynamic else UNKNOWN
                 return UNKNOWN
-            if isinstance(base, DictV) and method not in ("values", "items", "keys", "get", "copy"):
+            if isinstance(base, IntDictV) and method in ("values", "items", "keys", "get", "copy") and not kwargs:
+                read = _int_dict_read(base, method, args)
+                if read is not None:
+                    return read
+            if isinstance(base, (DictV, IntDictV)) and method not in ("values", "items", "keys", "get", "copy"):
                 interp.forget(func.value) if _var_key_of(func.value) is not None else None  # d.update(...), d.pop(k)
             if (
                 type(func.value) is cst.Attribute
@@ -2542,12 +2547,25 @@ def _call_dict(
         # dict(zip(keys, values)), dict(map(lambda kv: (kv[0][n:], kv[1]), d.items())): known (name, value) pairs,
         # a later pair replacing an earlier one's value; the named arguments last
         pairs: dict[str, Value] = {}
+        numbered: dict[int, Value] = {}
         for item in args[0].items:
-            if not (isinstance(item, SeqV) and len(item.items) == 2 and isinstance(item.items[0], StrV)):
+            if not (isinstance(item, SeqV) and len(item.items) == 2):
                 return None
-            pairs[item.items[0].value] = item.items[1]
+            key = item.items[0]
+            n = key.size.as_int() if isinstance(key, IntV) and not key.assumed else None
+            if isinstance(key, StrV) and not numbered:
+                pairs[key.value] = item.items[1]
+            elif n is not None and not pairs and not kwargs:
+                # dict(zip(self.res_layers, in_out_features)): known int keys (resolutions, stage numbers)
+                numbered[n] = item.items[1]
+            else:
+                return None
+        if numbered:
+            return IntDictV(tuple(numbered.items()))
         pairs.update(kwargs)
         return DictV(tuple(pairs.items()))
+    if len(args) == 1 and isinstance(args[0], IntDictV) and not kwargs:
+        return IntDictV(args[0].items)  # a copy
     return None
 
 
@@ -3284,6 +3302,27 @@ def _returns_self(fi: FunctionInfo) -> bool:
     return isinstance(ret, cst.Return) and isinstance(ret.value, cst.Name) and ret.value.value == fi.params[0].name
 
 
+def _int_dict_read(base: IntDictV, method: str, args: list[Value]) -> Value | None:
+    """``d.keys()`` / ``values()`` / ``items()`` / ``copy()`` / ``get(k[, default])`` of an int-keyed dict with known
+    keys (a key it lacks is absent); None when the key is not a known int."""
+    if method == "get":
+        key = args[0] if 1 <= len(args) <= 2 else None
+        n = key.size.as_int() if isinstance(key, IntV) and not key.assumed else None
+        if n is None:
+            return None
+        present = any(k == n for k, _ in base.items)
+        return base.get(n) if present else (args[1] if len(args) == 2 else NoneV())
+    if args:
+        return None
+    if method == "copy":
+        return IntDictV(base.items)
+    if method == "values":
+        return SeqV(tuple(v for _, v in base.items), "tuple")
+    if method == "keys":
+        return SeqV(tuple(IntV(Size.const(k)) for k, _ in base.items), "tuple")
+    return SeqV(tuple(SeqV((IntV(Size.const(k)), v)) for k, v in base.items), "tuple")
+
+
 def _dict_get_or_pop(
     interp: Interpreter, receiver: cst.BaseExpression, base: DictV, method: str, args: list[Value]
 ) -> Value | None:
@@ -3340,6 +3379,8 @@ def _copied(v: Value, deep: bool) -> Value:
     containers inside too), so that changing the copy leaves the original's names alone."""
     if isinstance(v, DictV):
         return DictV(tuple((k, _copied(x, deep) if deep else x) for k, x in v.items), v.kind)
+    if isinstance(v, IntDictV):
+        return IntDictV(tuple((k, _copied(x, deep) if deep else x) for k, x in v.items))
     if isinstance(v, SeqV):
         return SeqV(tuple(_copied(x, deep) if deep else x for x in v.items), v.kind, v.names)
     return v
@@ -3672,7 +3713,7 @@ def _minted_since(v: Any, mark: int, depth: int) -> bool:
         return _fresh_after(v.size, mark)
     if isinstance(v, SeqV):
         return any(_minted_since(x, mark, depth + 1) for x in v.items)
-    if isinstance(v, DictV):
+    if isinstance(v, (DictV, IntDictV)):
         return any(_minted_since(x, mark, depth + 1) for _, x in v.items)
     if isinstance(v, ObjV):
         return any(_minted_since(x, mark, depth + 1) for _, x in v.attrs)

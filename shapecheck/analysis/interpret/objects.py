@@ -16,7 +16,7 @@ import libcst as cst
 from ..index.functions import ClassInfo, FunctionInfo, bind_arguments
 from ..index.imports import dotted
 from .state import class_state, function_state
-from .values import UNKNOWN, DictV, FuncV, IntV, LayerV, ManyV, NoneV, ObjV, RefV, SeqV, StrV, Value
+from .values import UNKNOWN, DictV, FuncV, IntDictV, IntV, LayerV, ManyV, NoneV, ObjV, RefV, SeqV, StrV, Value
 
 if TYPE_CHECKING:
     from .context import Pending
@@ -523,7 +523,7 @@ def _has_instance(v: Value, cls_key: str, depth: int) -> bool:
         return False
     if isinstance(v, SeqV):
         return any(_has_instance(x, cls_key, depth - 1) for x in v.items)
-    if isinstance(v, DictV):
+    if isinstance(v, (DictV, IntDictV)):
         return any(_has_instance(x, cls_key, depth - 1) for _, x in v.items)
     if isinstance(v, ManyV):
         return v.elem is not None and _has_instance(v.elem, cls_key, depth - 1)
@@ -571,6 +571,8 @@ def stale(v: Value, depth: int = 3) -> Value:
         return SeqV(tuple(stale(x, depth - 1) for x in v.items), v.kind, v.names)
     if isinstance(v, DictV) and any(isinstance(x, (ObjV, SeqV, DictV, ManyV)) for _, x in v.items):
         return DictV(tuple((k, stale(x, depth - 1)) for k, x in v.items), v.kind)
+    if isinstance(v, IntDictV) and any(isinstance(x, (ObjV, SeqV, DictV, IntDictV, ManyV)) for _, x in v.items):
+        return IntDictV(tuple((k, stale(x, depth - 1)) for k, x in v.items))
     if isinstance(v, ManyV) and v.elem is not None:
         return ManyV(stale(v.elem, depth - 1), v.kind)
     return v
