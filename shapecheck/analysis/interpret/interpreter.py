@@ -1264,6 +1264,8 @@ class Interpreter:
             return self.m.object_attr(base, attr)
         if isinstance(base, LayerV) and attr == "weight":
             return _layer_weight(base)
+        if isinstance(base, LayerV) and attr == "bias" and base.kind == "Linear" and base.param("bias") is False:
+            return NoneV()  # nn.Linear(d, n, bias=False).bias
         if isinstance(base, LayerV) and attr in _LAYER_SIZE_ATTRS:
             return _layer_size(base, attr)
         if isinstance(base, DictV) and base.kind in ("moduledict", "namespace"):
@@ -1543,7 +1545,10 @@ def layer_attributes(layer: LayerV, kwargs: dict[str, Value]) -> dict[str, Value
 def _with_parameter(layer: LayerV, attr: str, value: Value) -> Value:
     """A layer after ``layer.<attr> = value``: an nn.Linear given a 2-d weight takes and gives that weight's sizes
     (weight tying: (out_features, in_features)); any other weight, or another layer's, leaves a layer whose sizes
-    are not known. A bias (or another attribute) changes no size the analysis uses."""
+    are not known. A bias (or another attribute) changes no size the analysis uses; a bias set on a Linear built
+    without one is no longer None."""
+    if attr == "bias" and layer.param("bias") is False:
+        return LayerV(layer.kind, tuple((k, v) for k, v in layer.params if k != "bias"), layer.line_node)
     if attr != "weight":
         return layer
     if layer.kind == "Linear" and isinstance(value, TensorV) and value.shape is not None and len(value.shape) == 2:

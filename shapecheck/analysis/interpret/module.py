@@ -1422,12 +1422,17 @@ class ModuleAnalysis:
             keeps = self._keeps_arguments(interp, func, qual)
             kept_lists = self._kept_list_args(interp, node, arg_values, qual)
             untouched = self._unmutated_args(interp, node)
+            partly = self._attribute_writes(interp, node) if not keeps else {}
             for a in node.args:
                 if a.star == "**" and _unpacked_dict(interp, a.value):
                     continue  # f(**cfg) hands on a new dict: cfg keeps its entries (its own lists may change)
                 if id(a) not in kept_lists:
                     interp.forget_if_list(a.value, modules=id(a) not in untouched)
-                if not keeps and id(a) not in scalars:
+                if id(a) in partly and id(a) not in scalars:
+                    # an object whose callee changes only some of its attributes (``params.cache[k] = v``): those
+                    for attr in sorted(partly[id(a)]):
+                        interp.forget_object(a.value, attr, UNKNOWN)
+                elif not keeps and id(a) not in scalars:
                     # a model handed to code that may replace its layers; `Norm(cfg.hidden)` hands on an int, which
                     # cannot change cfg
                     interp.forget_object(a.value)
@@ -1897,6 +1902,51 @@ class ModuleAnalysis:
             return False
         inits = [c.methods["__init__"] for c in objects.mro(self, ci) if "__init__" in c.methods]
         return all(objects.keeps_arguments(fi) for fi in inits)
+
+    def _attribute_writes(self, interp: Interpreter, node: cst.Call) -> dict[int, frozenset[str]]:
+        """The arguments (by id) of a call to a function of the analysed code, or to a method on ``self`` of a
+        concrete object, that binds a parameter whose object the callee never hands on, rebinds or calls a method of:
+        only the attributes it may change (``_param_attribute_writes``) are to be forgotten, not the whole object
+        (``self._get_states_from_cache(inference_params, batch)`` fills ``inference_params.key_value_memory_dict``
+        and leaves its other fields as they were)."""
+        func = node.func
+        fi: FunctionInfo | None = None
+        skip = 0
+        if type(func) is cst.Name:
+            v = interp.scope.vars.get(func.value) if func.value in interp.scope.vars else self.globals.get(func.value)
+            if isinstance(v, FuncV) and v.bound_self is None and not v.env:
+                fi = self.find_function(v.key)
+                if fi is not None and fi.cls_key is not None:
+                    fi = None
+        elif (
+            type(func) is cst.Attribute
+            and type(func.value) is cst.Name
+            and func.value.value == "self"
+            and isinstance(interp.frame.self_value, ObjV)
+            and interp.frame.self_value.concrete
+        ):
+            ci = self.find_class(interp.frame.self_value.cls_key)
+            fi = objects.find_method(self, ci, func.attr.value) if ci is not None else None
+            if fi is not None and (fi.is_static or fi.is_classmethod):
+                fi = None
+            skip = 1
+        if fi is None or fi.has_unknown_decorators:
+            return {}
+        if type(func) is cst.Attribute and f"self.{func.attr.value}" in interp.scope.vars:
+            return {}  # an attribute set on the object, not the method
+        from .walk import memo as walk_memo
+
+        writes = walk_memo("attribute-writes", fi.node, _param_attribute_writes)
+        positional = [p.name for p in fi.params if p.kind in ("pos", "posonly")][skip:]
+        out: dict[int, frozenset[str]] = {}
+        for i, a in enumerate(node.args):
+            if a.star:
+                break
+            name = a.keyword.value if a.keyword is not None else (positional[i] if i < len(positional) else None)
+            attrs = writes.get(name) if name is not None else None
+            if attrs is not None:
+                out[id(a)] = attrs
+        return out
 
     def _list_helper(self, interp: Interpreter, node: cst.Call, func: cst.Name, args: list[Value]) -> Value | None:
         """A call of a function of the analysed code whose body is one list method on a parameter
@@ -4022,6 +4072,56 @@ def _free_reads(fn: cst.CSTNode) -> frozenset[str]:
             own |= {x.name.value for x in node.names}
         stack.extend(children(node))
     return frozenset(reads - own)
+
+
+# where ``p.attr`` only reads the attribute's value (a test, a comparison, arithmetic): nothing of it can change there
+_READING_PARENTS = (
+    cst.Comparison,
+    cst.ComparisonTarget,
+    cst.BinaryOperation,
+    cst.UnaryOperation,
+    cst.BooleanOperation,
+    cst.If,
+    cst.While,
+    cst.Assert,
+)
+
+
+def _param_attribute_writes(fn: cst.CSTNode) -> dict[str, frozenset[str] | None]:
+    """Per parameter of ``fn``: the attributes of the object it binds that the body may change (None: the object
+    itself may change: the parameter is rebound, handed on, returned, a method of it called, or it is read by a nested
+    function). An attribute that is only tested or compared (``if params.seqlen_offset > 0``, ``k in params.cache``)
+    stays; one assigned, changed by item, handed on or read into a variable may change (``params.cache[k] = v``)."""
+    from .walk import children
+
+    if not isinstance(fn, cst.FunctionDef):
+        return {}
+    names = [p.name.value for p in (*fn.params.posonly_params, *fn.params.params, *fn.params.kwonly_params)]
+    out: dict[str, set[str] | None] = {n: set() for n in names}
+    stack: list[tuple[cst.CSTNode, cst.CSTNode | None, cst.CSTNode | None, bool]] = [(fn.body, None, None, False)]
+    while stack:
+        node, parent, grand, nested = stack.pop()
+        tp = type(node)
+        if tp is cst.Name and node.value in out:  # type: ignore[attr-defined]
+            name = node.value  # type: ignore[attr-defined]
+            attrs = out[name]
+            if attrs is None or (type(parent) is cst.Attribute and parent.attr is node):
+                continue  # (``obj.p``: another object's attribute of that name)
+            if type(parent) is cst.Arg and parent.keyword is node:
+                continue  # (``f(p=...)``: a keyword)
+            if not nested and type(parent) in (cst.Comparison, cst.ComparisonTarget):
+                continue  # ``p is not None``: the object is only compared
+            if nested or type(parent) is not cst.Attribute or parent.value is not node:
+                out[name] = None  # the object itself used: handed on, rebound, returned, read by a nested function
+            elif type(grand) is cst.Call and grand.func is parent:
+                out[name] = None  # a method of it called
+            elif not isinstance(grand, _READING_PARENTS):
+                attrs.add(parent.attr.value)
+            continue
+        inner = nested or tp in _SCOPES or tp is cst.Lambda
+        for child in children(node):
+            stack.append((child, node, parent, inner))
+    return {k: (frozenset(v) if v is not None else None) for k, v in out.items()}
 
 
 def _handed_on(fn: cst.CSTNode) -> frozenset[str]:

@@ -807,7 +807,8 @@ def instantiate(
             elif name in kw:
                 v = kw[name]
             elif default is not None:
-                v = body_attrs(m, owner).get(name, UNKNOWN)
+                factory = _field_factory(owner, default)
+                v = factory if factory is not None else body_attrs(m, owner).get(name, UNKNOWN)
             else:
                 return generic, []
             self_vars[f"self.{name}"] = v
@@ -850,6 +851,20 @@ def instantiate(
     )
     st.instances[key] = (obj, inner)
     return obj, inner
+
+
+def _field_factory(owner: ClassInfo, default: cst.BaseExpression) -> Value | None:
+    """``cache: dict = field(default_factory=dict)`` (or ``list``) of a dataclass: each instance gets a new empty
+    dict (list), which the object holds until something fills it (a cache keyed by layer number)."""
+    if type(default) is not cst.Call or owner.module.qualify(default.func) != "dataclasses.field":
+        return None
+    for a in default.args:
+        if a.keyword is None or a.keyword.value != "default_factory" or type(a.value) is not cst.Name:
+            continue
+        name = a.value.value
+        if name in ("dict", "list") and name not in owner.module.globals:
+            return DictV(()) if name == "dict" else SeqV((), "list")
+    return None
 
 
 def _symbolic_field(m: "ModuleAnalysis", ci: ClassInfo, owner: ClassInfo, name: str) -> Value:

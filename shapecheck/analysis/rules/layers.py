@@ -157,9 +157,13 @@ class Linear(LayerKind):
 
     @staticmethod
     def build(cx: OpContext, node: cst.Call, name: str, args: list[Value], kwargs: dict[str, Value]) -> Value:
+        bias = args[2] if len(args) > 2 else kwargs.get("bias")
+        # ``bias=False``: the layer's ``bias`` attribute is None (``if self.proj.bias is not None`` decided)
+        no_bias = (("bias", False),) if isinstance(bias, BoolV) and bias.value is False else ()
         return LayerV(
             "Linear",
-            (("in", _size_arg(args, kwargs, 0, "in_features")), ("out", _size_arg(args, kwargs, 1, "out_features"))),
+            (("in", _size_arg(args, kwargs, 0, "in_features")), ("out", _size_arg(args, kwargs, 1, "out_features")))
+            + no_bias,
             node,
         )
 
