@@ -2619,6 +2619,28 @@ def _call_dict(
     return None
 
 
+@_builtin("iter")
+def _call_iter(
+    m: "ModuleAnalysis", interp: Interpreter, node: cst.Call, name: str, args: list[Value], kwargs: dict[str, Value]
+) -> Value | None:
+    """``iter(xs)`` of a known list or tuple: the very value (an iterator over it sees what a change of the list
+    does, and changing the list forgets every name holding it), for ``next`` to read."""
+    if len(args) == 1 and not kwargs and isinstance(args[0], SeqV) and args[0].kind in ("list", "tuple"):
+        return args[0]
+    return None
+
+
+@_builtin("next")
+def _call_next(
+    m: "ModuleAnalysis", interp: Interpreter, node: cst.Call, name: str, args: list[Value], kwargs: dict[str, Value]
+) -> Value | None:
+    """``next(it, default)`` of an iterator over a known empty list (``next(iter(cache.layers if cache else []),
+    None)``): the default. An iterator with items advances: not modelled."""
+    if len(args) == 2 and not kwargs and isinstance(args[0], SeqV) and args[0].kind in ("list", "tuple", "iter"):
+        return args[1] if not args[0].items else None
+    return None
+
+
 @_builtin("callable")
 def _call_callable(
     m: "ModuleAnalysis", interp: Interpreter, node: cst.Call, name: str, args: list[Value], kwargs: dict[str, Value]
