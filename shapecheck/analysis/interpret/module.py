@@ -2620,7 +2620,7 @@ def _call_dict(
 
 
 @_builtin("iter")
-def _call_iter(
+def _call_iter_of(
     m: "ModuleAnalysis", interp: Interpreter, node: cst.Call, name: str, args: list[Value], kwargs: dict[str, Value]
 ) -> Value | None:
     """``iter(xs)`` of a known list or tuple: the very value (an iterator over it sees what a change of the list
