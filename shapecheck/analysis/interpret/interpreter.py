@@ -813,7 +813,7 @@ class Interpreter:
                     if isinstance(region, TensorV) and isinstance(value, TensorV) and value.shape is not None:
                         self.m.tensor_store(self, target, region, value)
                 return
-            if plain and root is not target.value and isinstance(held, (DictV, SeqV)):
+            if plain and root is not target.value and isinstance(held, (DictV, IntDictV, SeqV)):
                 self.forget_if_list(root)
             self.forget_module_chain(target.value, held)  # self.net[-1] = nn.Linear(dim, 7)
             self.forget_if_list(target.value)
@@ -880,7 +880,7 @@ class Interpreter:
         kinds = ("list", "modulelist") if modules else ("list",)
         if key is not None and (
             (isinstance(v, SeqV) and v.kind in kinds)
-            or isinstance(v, DictV)
+            or isinstance(v, (DictV, IntDictV))
             or (isinstance(v, ManyV) and v.kind in kinds)
         ):
             self.forget_aliases(key, v)
@@ -1350,6 +1350,8 @@ class Interpreter:
             return self.m.object_attr(base, attr)
         if isinstance(base, LayerV) and attr == "weight":
             return _layer_weight(base)
+        if isinstance(base, LayerV) and attr == "bias" and base.kind == "Linear" and base.param("bias") is False:
+            return NoneV()  # nn.Linear(d, n, bias=False).bias
         if isinstance(base, LayerV) and attr in _LAYER_SIZE_ATTRS:
             return _layer_size(base, attr)
         if isinstance(base, DictV) and base.kind in ("moduledict", "namespace"):
@@ -1629,9 +1631,12 @@ def layer_attributes(layer: LayerV, kwargs: dict[str, Value]) -> dict[str, Value
 def _with_parameter(layer: LayerV, attr: str, value: Value) -> Value:
     """A layer after ``layer.<attr> = value``: an nn.Linear given a 2-d weight takes and gives that weight's sizes
     (weight tying: (out_features, in_features)); any other weight, or another layer's, leaves a layer whose sizes
-    are not known. A bias (or another attribute) changes no size the analysis uses."""
+    are not known. A bias (or another attribute) changes no size the analysis uses; a bias set on a Linear built
+    without one is no longer None."""
     if attr in ("forward", "__call__"):
         return UNKNOWN  # lin.forward = patched: calling it runs other code
+    if attr == "bias" and layer.param("bias") is False:
+        return LayerV(layer.kind, tuple((k, v) for k, v in layer.params if k != "bias"), layer.line_node)
     if attr != "weight":
         return layer
     if layer.kind == "Linear" and isinstance(value, TensorV) and value.shape is not None and len(value.shape) == 2:
@@ -2227,9 +2232,10 @@ _FROZEN_MODULE_BASES = frozenset({"equinox.Module", "flax.linen.Module"})
 
 
 def _plain_index(node: cst.BaseExpression) -> bool:
-    """One name or constant, ``i - 1`` / ``-1`` / ``i + k`` made of them, or an f-string of names
-    (``f"conv{i}_w"``, a key of a params dict filled in a loop): evaluating it runs nothing."""
-    if type(node) in (cst.Name, cst.Integer, cst.SimpleString):
+    """One name, ``self.attr`` or constant, ``i - 1`` / ``-1`` / ``i + k`` made of them (``res + self.offset``, a
+    resolution key), or an f-string of names (``f"conv{i}_w"``, a key of a params dict filled in a loop): evaluating
+    it runs nothing."""
+    if type(node) in (cst.Name, cst.Integer, cst.SimpleString) or _self_attribute(node):
         return True
     if type(node) is cst.FormattedString:
         return all(
@@ -2242,10 +2248,15 @@ def _plain_index(node: cst.BaseExpression) -> bool:
     if type(node) is cst.BinaryOperation:
         return (
             type(node.operator) in (cst.Add, cst.Subtract)
-            and type(node.left) in (cst.Name, cst.Integer)
-            and type(node.right) in (cst.Name, cst.Integer)
+            and (type(node.left) in (cst.Name, cst.Integer) or _self_attribute(node.left))
+            and (type(node.right) in (cst.Name, cst.Integer) or _self_attribute(node.right))
         )
     return False
+
+
+def _self_attribute(node: cst.BaseExpression) -> bool:
+    """``self.name``: an attribute the object holds (a method's ``self.offset``)."""
+    return type(node) is cst.Attribute and type(node.value) is cst.Name and node.value.value == "self"
 
 
 def _subscript_root(node: cst.BaseExpression) -> cst.BaseExpression:
@@ -2256,8 +2267,18 @@ def _subscript_root(node: cst.BaseExpression) -> cst.BaseExpression:
 
 
 def _with_item(container: Value, index: Value, value: Value) -> Value | None:
-    """The dict with ``index`` (a known string) set to ``value``, or the list with item ``index`` (a known int
-    within it) replaced; None for anything else."""
+    """The dict with ``index`` (a known string) set to ``value``, the int-keyed dict (an empty dict too) with
+    ``index`` (a known int) set, or the list with item ``index`` (a known int within it) replaced; None for anything
+    else."""
+    n = index.size.as_int() if isinstance(index, IntV) and not index.assumed else None
+    if n is not None and (
+        isinstance(container, IntDictV)
+        or (isinstance(container, DictV) and container.kind == "dict" and not container.items)
+    ):
+        old = container.items if isinstance(container, IntDictV) else ()
+        if any(k == n for k, _ in old):
+            return IntDictV(tuple((k, value if k == n else v) for k, v in old))
+        return IntDictV(old + ((n, value),))
     if isinstance(container, DictV) and isinstance(index, StrV):
         items = tuple((k, v) for k, v in container.items if k != index.value)
         if len(items) == len(container.items):
@@ -2281,7 +2302,7 @@ def _holds(container: Value, obj: Value, depth: int) -> bool:
         items: tuple[Value, ...] = container.items
     elif isinstance(container, ManyV):
         items = (container.elem,) if container.elem is not None else ()
-    elif isinstance(container, DictV):
+    elif isinstance(container, (DictV, IntDictV)):
         items = tuple(x for _, x in container.items)
     elif isinstance(container, ObjV):
         items = tuple(x for _, x in container.attrs)
@@ -2387,6 +2408,14 @@ def _compare(a: Value, op: cst.CSTNode, b: Value) -> bool | None:
         return (a.name == b.name) == isinstance(op, cst.Equal)
     if isinstance(op, (cst.In, cst.NotIn)) and isinstance(b, DictV) and isinstance(a, StrV):
         return any(k == a.value for k, _ in b.items) == isinstance(op, cst.In)  # a key of a dict of known keys
+    if isinstance(op, (cst.In, cst.NotIn)) and (isinstance(b, IntDictV) or (isinstance(b, DictV) and b.kind == "dict")):
+        # ``next_res in residuals``: a known int among the known int keys (a dict of string keys has none)
+        n = a.size.as_int() if isinstance(a, IntV) and not a.assumed else None
+        if n is not None:
+            return any(k == n for k, _ in b.items) == isinstance(op, cst.In)
+        if isinstance(a, StrV) and isinstance(b, IntDictV):
+            return isinstance(op, cst.NotIn)
+        return None
     if isinstance(op, (cst.In, cst.NotIn)) and isinstance(b, SeqV) and b.kind != "shape":
         if isinstance(a, StrV):
             found = [_str_equal(a, item) for item in b.items]
@@ -2403,7 +2432,9 @@ def _compare(a: Value, op: cst.CSTNode, b: Value) -> bool | None:
         other = b if isinstance(a, NoneV) else a
         if isinstance(other, NoneV):
             r = True
-        elif isinstance(other, (TensorV, IntV, StrV, SeqV, LayerV, FuncV, ObjV, BoolV, FloatV, DictV, ManyV, RefV)):
+        elif isinstance(
+            other, (TensorV, IntV, StrV, SeqV, LayerV, FuncV, ObjV, BoolV, FloatV, DictV, IntDictV, ManyV, RefV)
+        ):
             r = False  # a value of a known kind (an object: ``self.downsample is not None``) is not None
         else:
             return None

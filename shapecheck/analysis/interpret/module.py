@@ -30,6 +30,7 @@ from .values import (
     DictV,
     FloatV,
     FuncV,
+    IntDictV,
     IntV,
     LayerV,
     ManyV,
@@ -846,7 +847,7 @@ class ModuleAnalysis:
             for n in sorted(walk_memo("free-reads", node, _free_reads))
             if n in once
             and n in env
-            and (n not in touched or not (isinstance(env[n], (DictV, ManyV)) or _is_list(env[n])))
+            and (n not in touched or not (isinstance(env[n], (DictV, IntDictV, ManyV)) or _is_list(env[n])))
         )
         return FuncV(key, env=captured)
 
@@ -1445,12 +1446,17 @@ class ModuleAnalysis:
             keeps = self._keeps_arguments(interp, func, qual)
             kept_lists = self._kept_list_args(interp, node, arg_values, qual)
             untouched = self._unmutated_args(interp, node)
+            partly = self._attribute_writes(interp, node) if not keeps else {}
             for a in node.args:
                 if a.star == "**" and _unpacked_dict(interp, a.value):
                     continue  # f(**cfg) hands on a new dict: cfg keeps its entries (its own lists may change)
                 if id(a) not in kept_lists:
                     interp.forget_if_list(a.value, modules=id(a) not in untouched)
-                if not keeps and id(a) not in scalars:
+                if id(a) in partly and id(a) not in scalars:
+                    # an object whose callee changes only some of its attributes (``params.cache[k] = v``): those
+                    for attr in sorted(partly[id(a)]):
+                        interp.forget_object(a.value, attr, UNKNOWN)
+                elif not keeps and id(a) not in scalars:
                     # a model handed to code that may replace its layers; `Norm(cfg.hidden)` hands on an int, which
                     # cannot change cfg
                     interp.forget_object(a.value)
@@ -1703,7 +1709,11 @@ class ModuleAnalysis:
                 if isinstance(callee_entry, ObjV):
                     return self.call_object(interp, node, callee_entry, args, kwargs) if not dynamic else UNKNOWN
                 return UNKNOWN
-            if isinstance(base, DictV) and method not in ("values", "items", "keys", "get", "copy"):
+            if isinstance(base, IntDictV) and method in ("values", "items", "keys", "get", "copy") and not kwargs:
+                read = _int_dict_read(base, method, args)
+                if read is not None:
+                    return read
+            if isinstance(base, (DictV, IntDictV)) and method not in ("values", "items", "keys", "get", "copy"):
                 interp.forget(func.value) if _var_key_of(func.value) is not None else None  # d.update(...), d.pop(k)
             if (
                 method == "update"
@@ -1946,6 +1956,51 @@ class ModuleAnalysis:
             return False
         inits = [c.methods["__init__"] for c in objects.mro(self, ci) if "__init__" in c.methods]
         return all(objects.keeps_arguments(fi) for fi in inits)
+
+    def _attribute_writes(self, interp: Interpreter, node: cst.Call) -> dict[int, frozenset[str]]:
+        """The arguments (by id) of a call to a function of the analysed code, or to a method on ``self`` of a
+        concrete object, that binds a parameter whose object the callee never hands on, rebinds or calls a method of:
+        only the attributes it may change (``_param_attribute_writes``) are to be forgotten, not the whole object
+        (``self._get_states_from_cache(inference_params, batch)`` fills ``inference_params.key_value_memory_dict``
+        and leaves its other fields as they were)."""
+        func = node.func
+        fi: FunctionInfo | None = None
+        skip = 0
+        if type(func) is cst.Name:
+            v = interp.scope.vars.get(func.value) if func.value in interp.scope.vars else self.globals.get(func.value)
+            if isinstance(v, FuncV) and v.bound_self is None and not v.env:
+                fi = self.find_function(v.key)
+                if fi is not None and fi.cls_key is not None:
+                    fi = None
+        elif (
+            type(func) is cst.Attribute
+            and type(func.value) is cst.Name
+            and func.value.value == "self"
+            and isinstance(interp.frame.self_value, ObjV)
+            and interp.frame.self_value.concrete
+        ):
+            ci = self.find_class(interp.frame.self_value.cls_key)
+            fi = objects.find_method(self, ci, func.attr.value) if ci is not None else None
+            if fi is not None and (fi.is_static or fi.is_classmethod):
+                fi = None
+            skip = 1
+        if fi is None or fi.has_unknown_decorators:
+            return {}
+        if type(func) is cst.Attribute and f"self.{func.attr.value}" in interp.scope.vars:
+            return {}  # an attribute set on the object, not the method
+        from .walk import memo as walk_memo
+
+        writes = walk_memo("attribute-writes", fi.node, _param_attribute_writes)
+        positional = [p.name for p in fi.params if p.kind in ("pos", "posonly")][skip:]
+        out: dict[int, frozenset[str]] = {}
+        for i, a in enumerate(node.args):
+            if a.star:
+                break
+            name = a.keyword.value if a.keyword is not None else (positional[i] if i < len(positional) else None)
+            attrs = writes.get(name) if name is not None else None
+            if attrs is not None:
+                out[id(a)] = attrs
+        return out
 
     def _list_helper(self, interp: Interpreter, node: cst.Call, func: cst.Name, args: list[Value]) -> Value | None:
         """A call of a function of the analysed code whose body is one list method on a parameter
@@ -2617,12 +2672,47 @@ def _call_dict(
         # dict(zip(keys, values)), dict(map(lambda kv: (kv[0][n:], kv[1]), d.items())): known (name, value) pairs,
         # a later pair replacing an earlier one's value; the named arguments last
         pairs: dict[str, Value] = {}
+        numbered: dict[int, Value] = {}
         for item in args[0].items:
-            if not (isinstance(item, SeqV) and len(item.items) == 2 and isinstance(item.items[0], StrV)):
+            if not (isinstance(item, SeqV) and len(item.items) == 2):
                 return None
-            pairs[item.items[0].value] = item.items[1]
+            key = item.items[0]
+            n = key.size.as_int() if isinstance(key, IntV) and not key.assumed else None
+            if isinstance(key, StrV) and not numbered:
+                pairs[key.value] = item.items[1]
+            elif n is not None and not pairs and not kwargs:
+                # dict(zip(self.res_layers, in_out_features)): known int keys (resolutions, stage numbers)
+                numbered[n] = item.items[1]
+            else:
+                return None
+        if numbered:
+            return IntDictV(tuple(numbered.items()))
         pairs.update(kwargs)
         return DictV(tuple(pairs.items()))
+    if len(args) == 1 and isinstance(args[0], IntDictV) and not kwargs:
+        return IntDictV(args[0].items)  # a copy
+    return None
+
+
+@_builtin("iter")
+def _call_iter_of(
+    m: "ModuleAnalysis", interp: Interpreter, node: cst.Call, name: str, args: list[Value], kwargs: dict[str, Value]
+) -> Value | None:
+    """``iter(xs)`` of a known list or tuple: the very value (an iterator over it sees what a change of the list
+    does, and changing the list forgets every name holding it), for ``next`` to read."""
+    if len(args) == 1 and not kwargs and isinstance(args[0], SeqV) and args[0].kind in ("list", "tuple"):
+        return args[0]
+    return None
+
+
+@_builtin("next")
+def _call_next(
+    m: "ModuleAnalysis", interp: Interpreter, node: cst.Call, name: str, args: list[Value], kwargs: dict[str, Value]
+) -> Value | None:
+    """``next(it, default)`` of an iterator over a known empty list (``next(iter(cache.layers if cache else []),
+    None)``): the default. An iterator with items advances: not modelled."""
+    if len(args) == 2 and not kwargs and isinstance(args[0], SeqV) and args[0].kind in ("list", "tuple", "iter"):
+        return args[1] if not args[0].items else None
     return None
 
 
@@ -3361,6 +3451,27 @@ def _returns_self(fi: FunctionInfo) -> bool:
     return isinstance(ret, cst.Return) and isinstance(ret.value, cst.Name) and ret.value.value == fi.params[0].name
 
 
+def _int_dict_read(base: IntDictV, method: str, args: list[Value]) -> Value | None:
+    """``d.keys()`` / ``values()`` / ``items()`` / ``copy()`` / ``get(k[, default])`` of an int-keyed dict with known
+    keys (a key it lacks is absent); None when the key is not a known int."""
+    if method == "get":
+        key = args[0] if 1 <= len(args) <= 2 else None
+        n = key.size.as_int() if isinstance(key, IntV) and not key.assumed else None
+        if n is None:
+            return None
+        present = any(k == n for k, _ in base.items)
+        return base.get(n) if present else (args[1] if len(args) == 2 else NoneV())
+    if args:
+        return None
+    if method == "copy":
+        return IntDictV(base.items)
+    if method == "values":
+        return SeqV(tuple(v for _, v in base.items), "tuple")
+    if method == "keys":
+        return SeqV(tuple(IntV(Size.const(k)) for k, _ in base.items), "tuple")
+    return SeqV(tuple(SeqV((IntV(Size.const(k)), v)) for k, v in base.items), "tuple")
+
+
 def _dict_get_or_pop(
     interp: Interpreter, receiver: cst.BaseExpression, base: DictV, method: str, args: list[Value]
 ) -> Value | None:
@@ -3417,6 +3528,8 @@ def _copied(v: Value, deep: bool) -> Value:
     containers inside too), so that changing the copy leaves the original's names alone."""
     if isinstance(v, DictV):
         return DictV(tuple((k, _copied(x, deep) if deep else x) for k, x in v.items), v.kind)
+    if isinstance(v, IntDictV):
+        return IntDictV(tuple((k, _copied(x, deep) if deep else x) for k, x in v.items))
     if isinstance(v, SeqV):
         return SeqV(tuple(_copied(x, deep) if deep else x for x in v.items), v.kind, v.names)
     return v
@@ -3774,7 +3887,7 @@ def _minted_since(v: Any, mark: int, depth: int) -> bool:
         return _fresh_after(v.size, mark)
     if isinstance(v, SeqV):
         return any(_minted_since(x, mark, depth + 1) for x in v.items)
-    if isinstance(v, DictV):
+    if isinstance(v, (DictV, IntDictV)):
         return any(_minted_since(x, mark, depth + 1) for _, x in v.items)
     if isinstance(v, ObjV):
         return any(_minted_since(x, mark, depth + 1) for _, x in v.attrs)
@@ -4083,6 +4196,56 @@ def _free_reads(fn: cst.CSTNode) -> frozenset[str]:
             own |= {x.name.value for x in node.names}
         stack.extend(children(node))
     return frozenset(reads - own)
+
+
+# where ``p.attr`` only reads the attribute's value (a test, a comparison, arithmetic): nothing of it can change there
+_READING_PARENTS = (
+    cst.Comparison,
+    cst.ComparisonTarget,
+    cst.BinaryOperation,
+    cst.UnaryOperation,
+    cst.BooleanOperation,
+    cst.If,
+    cst.While,
+    cst.Assert,
+)
+
+
+def _param_attribute_writes(fn: cst.CSTNode) -> dict[str, frozenset[str] | None]:
+    """Per parameter of ``fn``: the attributes of the object it binds that the body may change (None: the object
+    itself may change: the parameter is rebound, handed on, returned, a method of it called, or it is read by a nested
+    function). An attribute that is only tested or compared (``if params.seqlen_offset > 0``, ``k in params.cache``)
+    stays; one assigned, changed by item, handed on or read into a variable may change (``params.cache[k] = v``)."""
+    from .walk import children
+
+    if not isinstance(fn, cst.FunctionDef):
+        return {}
+    names = [p.name.value for p in (*fn.params.posonly_params, *fn.params.params, *fn.params.kwonly_params)]
+    out: dict[str, set[str] | None] = {n: set() for n in names}
+    stack: list[tuple[cst.CSTNode, cst.CSTNode | None, cst.CSTNode | None, bool]] = [(fn.body, None, None, False)]
+    while stack:
+        node, parent, grand, nested = stack.pop()
+        tp = type(node)
+        if tp is cst.Name and node.value in out:  # type: ignore[attr-defined]
+            name = node.value  # type: ignore[attr-defined]
+            attrs = out[name]
+            if attrs is None or (type(parent) is cst.Attribute and parent.attr is node):
+                continue  # (``obj.p``: another object's attribute of that name)
+            if type(parent) is cst.Arg and parent.keyword is node:
+                continue  # (``f(p=...)``: a keyword)
+            if not nested and type(parent) in (cst.Comparison, cst.ComparisonTarget):
+                continue  # ``p is not None``: the object is only compared
+            if nested or type(parent) is not cst.Attribute or parent.value is not node:
+                out[name] = None  # the object itself used: handed on, rebound, returned, read by a nested function
+            elif type(grand) is cst.Call and grand.func is parent:
+                out[name] = None  # a method of it called
+            elif not isinstance(grand, _READING_PARENTS):
+                attrs.add(parent.attr.value)
+            continue
+        inner = nested or tp in _SCOPES or tp is cst.Lambda
+        for child in children(node):
+            stack.append((child, node, parent, inner))
+    return {k: (frozenset(v) if v is not None else None) for k, v in out.items()}
 
 
 def _handed_on(fn: cst.CSTNode) -> frozenset[str]:

@@ -22,6 +22,7 @@ from .values import (
     set_by_name,
     DictV,
     FuncV,
+    IntDictV,
     IntV,
     LayerV,
     ManyV,
@@ -619,7 +620,7 @@ def _has_instance(v: Value, cls_key: str, depth: int) -> bool:
         return False
     if isinstance(v, SeqV):
         return any(_has_instance(x, cls_key, depth - 1) for x in v.items)
-    if isinstance(v, DictV):
+    if isinstance(v, (DictV, IntDictV)):
         return any(_has_instance(x, cls_key, depth - 1) for _, x in v.items)
     if isinstance(v, ManyV):
         return v.elem is not None and _has_instance(v.elem, cls_key, depth - 1)
@@ -667,6 +668,8 @@ def stale(v: Value, depth: int = 3) -> Value:
         return SeqV(tuple(stale(x, depth - 1) for x in v.items), v.kind, v.names)
     if isinstance(v, DictV) and any(isinstance(x, (ObjV, SeqV, DictV, ManyV)) for _, x in v.items):
         return DictV(tuple((k, stale(x, depth - 1)) for k, x in v.items), v.kind)
+    if isinstance(v, IntDictV) and any(isinstance(x, (ObjV, SeqV, DictV, IntDictV, ManyV)) for _, x in v.items):
+        return IntDictV(tuple((k, stale(x, depth - 1)) for k, x in v.items))
     if isinstance(v, ManyV) and v.elem is not None:
         return ManyV(stale(v.elem, depth - 1), v.kind)
     return v
@@ -902,7 +905,8 @@ def instantiate(
             elif name in kw:
                 v = kw[name]
             elif default is not None:
-                v = body_attrs(m, owner).get(name, UNKNOWN)
+                factory = _field_factory(owner, default)
+                v = factory if factory is not None else body_attrs(m, owner).get(name, UNKNOWN)
             else:
                 return generic, []
             self_vars[f"self.{name}"] = v
@@ -945,6 +949,20 @@ def instantiate(
     )
     st.instances[key] = (obj, inner)
     return obj, inner
+
+
+def _field_factory(owner: ClassInfo, default: cst.BaseExpression) -> Value | None:
+    """``cache: dict = field(default_factory=dict)`` (or ``list``) of a dataclass: each instance gets a new empty
+    dict (list), which the object holds until something fills it (a cache keyed by layer number)."""
+    if type(default) is not cst.Call or owner.module.qualify(default.func) != "dataclasses.field":
+        return None
+    for a in default.args:
+        if a.keyword is None or a.keyword.value != "default_factory" or type(a.value) is not cst.Name:
+            continue
+        name = a.value.value
+        if name in ("dict", "list") and name not in owner.module.globals:
+            return DictV(()) if name == "dict" else SeqV((), "list")
+    return None
 
 
 def _symbolic_field(m: "ModuleAnalysis", ci: ClassInfo, owner: ClassInfo, name: str) -> Value:

@@ -111,9 +111,10 @@ class DictV:
 
 @dataclass(frozen=True)
 class IntDictV:
-    """A dict display whose keys are all known ints (``CONV = {1: nn.Conv1d, 2: nn.Conv2d, 3: nn.Conv3d}``, a table of
-    layer classes by number of spatial dims): read only by subscription with a known int; anything else done with
-    it is unknown."""
+    """A dict whose keys are all known ints: a display (``CONV = {1: nn.Conv1d, 2: nn.Conv2d, 3: nn.Conv3d}``, a table
+    of layer classes by number of spatial dims), ``dict(zip(resolutions, features))`` of known int keys, or an empty
+    dict filled by ``d[k] = v`` with known ints (feature maps kept by resolution). Read by subscription, ``k in d``,
+    ``get``, ``keys`` / ``values`` / ``items`` with known ints; a mutation the analysis does not follow forgets it."""
 
     items: tuple[tuple[int, "Value"], ...]
 
@@ -259,6 +260,9 @@ def join(a: Value, b: Value) -> Value:
         )
     if isinstance(a, ManyV) and isinstance(b, ManyV) and a.kind == b.kind:
         return ManyV(join_elem(a.elem, b.elem), a.kind)
+    if isinstance(a, IntDictV) and isinstance(b, IntDictV) and [k for k, _ in a.items] == [k for k, _ in b.items]:
+        # the same keys either way (``if exists(sle): residuals[res] = sle(x)`` decided alike, or set in both)
+        return IntDictV(tuple((k, join(x, y)) for (k, x), (_, y) in zip(a.items, b.items)))
     if isinstance(a, ObjV) and isinstance(b, ObjV) and a.cls_key == b.cls_key and a.concrete and b.concrete:
         names = [k for k, _ in a.attrs]
         if names == [k for k, _ in b.attrs]:

@@ -417,7 +417,15 @@ def _partial_input(
     except P.PatternError:
         return None, None
     if not expr.has_marker:
-        return _shape_from_pattern(cx, left, lengths, {}, node), None
+        shape = _shape_from_pattern(cx, left, lengths, {}, node)
+        if shape is not None and isinstance(tensor, TensorV) and tensor.vshape is not None:
+            # the known leading and trailing axes of a tensor of unknown rank (``(..., d)`` from a LayerNorm or a
+            # Linear) are those of the input the pattern names, whatever its rank
+            prefix, _, suffix = tensor.vshape
+            if len(prefix) + len(suffix) > len(shape):
+                return None, None
+            shape = prefix + shape[len(prefix) : len(shape) - len(suffix)] + suffix
+        return shape, None
     if expr.ellipsis_parenthesized:
         return None, None
     if isinstance(tensor, TensorV) and tensor.vshape is not None:
@@ -436,6 +444,23 @@ def _partial_input(
         return prefix + (v,) + suffix, v
     v = cx.ctx.fresh("…", cx.origin(node, f"the axes under '...' in {left.strip()!r}"))
     return _shape_from_pattern(cx, left, lengths, {}, node, ellipsis=v), v
+
+
+def _may_be_empty(
+    synthetic: tuple[Size, ...],
+    vshape: tuple[tuple[Size, ...], Size, tuple[Size, ...]],
+    lengths: dict[str, Size],
+    ellipsis: Size | None,
+) -> tuple[Size, ...]:
+    """The input made up for a layer's pattern around a tensor's known axes, with each size the pattern made up
+    (a symbol neither the tensor nor the layer's lengths gave) one less than a fresh positive symbol: such an axis may
+    be empty (the frames after the first of a one-frame video), so nothing may take it for a size of at least 1."""
+    known: set[str] = set()
+    for size in (*vshape[0], vshape[1], *vshape[2], *lengths.values(), *((ellipsis,) if ellipsis is not None else ())):
+        known |= size.free_symbols()
+    minted = {sym for size in synthetic for sym in size.free_symbols()} - known
+    env = {sym: Size.sym(sym) - 1 for sym in minted}
+    return tuple(size.substitute(env) for size in synthetic) if env else synthetic
 
 
 def _ranked_ellipsis(
@@ -752,9 +777,21 @@ class Transform:
         if layer.param("dynamic"):
             return TensorV(None, x.dtype, x.framework)
         pattern = layer.param("pattern")
-        if x.shape is None or pattern is None:
+        if pattern is None:
             return x.with_shape(None)
         lengths = dict(layer.param("lengths", ()))
+        ellipsis: Size | None = None
+        made_up = False
+        if x.shape is None and x.vshape is not None and MAKE_UP_INPUTS:
+            # a tensor of unknown rank with known leading / trailing axes (``(..., d)``, what a LayerNorm or a
+            # Linear returns): the input is made up from the pattern around those axes, as einops.rearrange does
+            synthetic, ellipsis = _partial_input(cx, x, pattern, lengths, report_node)
+            if synthetic is None:
+                return x.with_shape(None)
+            x, made_up = x.with_shape(_may_be_empty(synthetic, x.vshape, lengths, ellipsis)), True
+            cx.ctx.count("einops:from-pattern")
+        if x.shape is None:
+            return x.with_shape(None)
         kind = "rearrange" if layer.kind == "Rearrange" else "reduce"
         res = P.infer(
             kind,
@@ -773,6 +810,10 @@ class Transform:
             (("reduction", red if isinstance(red, str) or red is None else "callable"), ("stacked", False)),
         )
         out = _result(cx, report_node, res, x, pattern, [x], output_axes(pattern), spec)
+        if made_up and isinstance(out, TensorV):
+            out = out.with_shape(out.shape, out.axes, MadeUp(str(out.origin)))
+            if ellipsis is not None and out.shape is not None:
+                out = _variadic_output(cx, out, pattern, ellipsis)
         if kind == "reduce" and isinstance(out, TensorV):
             check_einops_reduction(
                 cx.source, report_node, "einops Reduce layer", x, layer.param("reduction"), res, pattern

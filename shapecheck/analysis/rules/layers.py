@@ -70,8 +70,9 @@ def apply_layer(
     )
     if not in_sequential:
         cx.ctx.note_evidence(node, "layer", x if isinstance(x, TensorV) else None)
-    if x is UNKNOWN and layer.kind == "Linear" and len(args) == 1 and not kwargs:
-        x = TensorV(None, None, "torch")  # what nn.Linear returns is a tensor whose last axis is out_features
+    if x is UNKNOWN and len(args) == 1 and not kwargs and (layer.kind == "Linear" or _sets_trailing_axes(layer)):
+        # what nn.Linear returns is a tensor whose last axis is out_features, nn.LayerNorm's ends in its shape
+        x = TensorV(None, None, "torch")
     if x is UNKNOWN and layer.kind == "Sequential" and len(args) == 1 and not kwargs:
         return _unknown_into_chain(cx, interp, node, layer)
     if isinstance(x, LayerV) and x.kind == "PackedSequence" and layer.kind == "RNN":
@@ -161,9 +162,13 @@ class Linear(LayerKind):
 
     @staticmethod
     def build(cx: OpContext, node: cst.Call, name: str, args: list[Value], kwargs: dict[str, Value]) -> Value:
+        bias = args[2] if len(args) > 2 else kwargs.get("bias")
+        # ``bias=False``: the layer's ``bias`` attribute is None (``if self.proj.bias is not None`` decided)
+        no_bias = (("bias", False),) if isinstance(bias, BoolV) and bias.value is False else ()
         return LayerV(
             "Linear",
-            (("in", _size_arg(args, kwargs, 0, "in_features")), ("out", _size_arg(args, kwargs, 1, "out_features"))),
+            (("in", _size_arg(args, kwargs, 0, "in_features")), ("out", _size_arg(args, kwargs, 1, "out_features")))
+            + no_bias,
             node,
         )
 
@@ -204,12 +209,17 @@ class LayerNorm(LayerKind):
                 rms = (v.size,)
             elif isinstance(v, SeqV) and all(isinstance(x, IntV) for x in v.items):
                 rms = tuple(x.size for x in v.items if isinstance(x, IntV))
+            if isinstance(v, IntV) and v.assumed:
+                return LayerV("LayerNorm", (("shape", rms), ("name", "RMSNorm"), ("assumed", True)), node)
             return LayerV("LayerNorm", (("shape", rms), ("name", "RMSNorm")), node)
         shape = (
             tuple(x.size for x in v.items if isinstance(x, IntV))
             if isinstance(v, SeqV) and all(isinstance(x, IntV) for x in v.items)
             else ((v.size,) if isinstance(v, IntV) else None)
         )
+        if isinstance(v, IntV) and v.assumed:
+            # a constructor parameter taken for a size may be a tuple: the number of normalised axes is not known
+            return LayerV("LayerNorm", (("shape", shape), ("assumed", True)), node)
         return LayerV("LayerNorm", (("shape", shape),), node)
 
     @staticmethod
@@ -518,7 +528,7 @@ def _unknown_into_chain(cx: OpContext, interp: "Interpreter", node: cst.Call, la
             return UNKNOWN
         if sub.kind == "Elementwise":
             continue
-        if sub.kind != "Linear":
+        if sub.kind != "Linear" and not _sets_trailing_axes(sub):
             return UNKNOWN
         rest = LayerV("Sequential", (("layers", chain[i:]), ("home", layer.param("home"))), layer.line_node)
         return apply_layer(cx, interp, node, rest, [TensorV(None, None, "torch")], {})
@@ -1827,6 +1837,17 @@ def _conv_ranked(cx: OpContext, layer: LayerV, x: TensorV) -> Value:
     return TensorV(None, x.dtype, x.framework, None, x.origin, (lead, cx.fresh("V"), ()), not_ranks=x.not_ranks)
 
 
+def _sets_trailing_axes(layer: LayerV) -> bool:
+    """A torch-style ``LayerNorm`` / ``RMSNorm`` whose ``normalized_shape`` is known (not a constructor parameter that
+    may be a tuple, not equinox's, which takes one example of exactly its shape): its output ends in those axes."""
+    return (
+        layer.kind == "LayerNorm"
+        and bool(layer.param("shape"))
+        and not layer.param("assumed")
+        and layer.param("lib") is None
+    )
+
+
 def _apply_unranked(cx: OpContext, report_node: cst.CSTNode, layer: LayerV, x: TensorV) -> Value:
     """Linear / LayerNorm on an input of unknown rank: its known trailing axes (an einops ``...`` result) are
     checked, and the output keeps the last axis the layer sets (``(..., out_features)``), which a later einops
@@ -1835,6 +1856,12 @@ def _apply_unranked(cx: OpContext, report_node: cst.CSTNode, layer: LayerV, x: T
     last = vs[2][-1] if vs is not None and vs[2] else None
     if layer.kind == "LayerNorm":
         shape = layer.param("shape")
+        if _sets_trailing_axes(layer) and (vs is None or not (vs[0] or vs[2])):
+            # nothing known of the input: what the layer returns ends in its normalized_shape (the call fails
+            # otherwise), ``(..., d)`` as nn.Linear's ``(..., out_features)``
+            return TensorV(
+                None, x.dtype, x.framework, None, x.origin, ((), cx.fresh("V"), shape), not_ranks=x.not_ranks
+            )
         if last is not None and shape and equal(last, shape[-1]) is Truth.FALSE:
             cx.ctx.report(
                 report_node,

@@ -228,10 +228,10 @@ def tensor_store(
     from shape ... into shape ...", torch: "The expanded size of the tensor ... must match the existing size ...").
     jax's ``x.at[index].set(value)`` (and ``.add`` ...) broadcasts the value to the region too, more strictly (a
     leading 1 beyond the region's rank fails as well, which is not reported here; an empty region takes any value):
-    ``op`` names it."""
+    ``op`` names it (``copy_``: torch's ``dst.copy_(src)``, broadcast as an item assignment)."""
     if region.shape is None or value.shape is None or region.alts or value.alts:
         return
-    jax_update = op != "item assignment"
+    jax_update = op not in ("item assignment", "copy_")
     if region.framework not in (("jax",) if jax_update else ("numpy", "torch")) or value.framework not in (
         ("jax", "numpy", None) if jax_update else ("numpy", "torch", None)
     ):
@@ -822,6 +822,19 @@ def _masked_fill(
     if inplace:
         return t
     return t.with_shape(out, t.axes if out == shape else None)
+
+
+@TENSOR_METHODS.register("copy_")
+def _copy_into(
+    cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value], method: bool
+) -> Value | None:
+    """``dst.copy_(src)``: src broadcasts to dst's shape, which stays (a state cache filled in place:
+    ``conv_state.copy_(x[:, :, -k:])``). What fails for an item assignment fails here too (copy_ is stricter still: a
+    leading axis of size 1 beyond dst's rank fails as well, which is not reported)."""
+    src = args[0] if method and len(args) == 1 and not kwargs else kwargs.get("src") if method and not args else None
+    if isinstance(src, TensorV) and t.framework == "torch":
+        tensor_store(cx, node, t, src, op="copy_")
+    return t
 
 
 @TENSOR_METHODS.register(*SAME_SHAPE)
