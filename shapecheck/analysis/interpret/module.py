@@ -2046,6 +2046,16 @@ class ModuleAnalysis:
         func = p.param("func")
         full_args = [*p.param("args", ()), *args]
         full_kwargs = {**dict(p.param("kwargs", ())), **kwargs}
+        if (
+            isinstance(func, RefV)
+            and not func.qualname.startswith(("class:", "torch.", "numpy.", "jax."))
+            and self.project is not None
+        ):
+            # a class or function imported from another module of the analysed tree (partial(ResnetBlock, ...) after
+            # ``from .layers import ResnetBlock``): what the name reaches there, as a call of it would
+            found = self.project.lookup(func.qualname)
+            if isinstance(found, FuncV) or (isinstance(found, RefV) and found.qualname.startswith("class:")):
+                func = found
         if isinstance(func, FuncV):
             return self.call_function(interp, node, func, full_args, full_kwargs)
         if isinstance(func, RefV) and func.qualname.startswith("class:"):
@@ -2472,6 +2482,14 @@ class ModuleAnalysis:
 
     def line_of(self, node: cst.CSTNode) -> int:
         return self.positions_for([node]).get(id(node), (1, 1, 1, 1))[0]
+
+    def where_is(self, node: cst.CSTNode) -> str | None:
+        """``path:line`` of a node of this module or of another module the process holds (None: none has it)."""
+        mods = [self, *(self.project.modules.values() if self.project is not None else ())]
+        for m in mods:
+            if m.tree is not None and id(node) in m.positions_for([node]):
+                return f"{m.path}:{m.line_of(node)}"
+        return None
 
     _positions: dict[int, tuple[int, int, int, int]] | None = None
 

@@ -54,7 +54,33 @@ def apply_layer(
     in_sequential: bool = False,
 ) -> Value:
     """``layer(x)``: the rule registered for the layer's kind (torch.nn here, einops in einops_calls.py, Keras / Flax
-    in frameworks.py); a Keras layer under a dtype policy casts around it."""
+    in frameworks.py); a Keras layer under a dtype policy casts around it. A layer of a chain reports at its own
+    constructor line; one built in another module (a chain a factory function of another file returned) reports at
+    the call, with a note naming the layer's line."""
+    if not in_sequential or layer.line_node is None:
+        return _apply_layer(cx, interp, node, layer, args, kwargs, in_sequential)
+    ctx = cx.ctx
+    marks = (len(ctx.pending), len(ctx.inline_findings), ctx.inline_findings)
+    out = _apply_layer(cx, interp, node, layer, args, kwargs, in_sequential)
+    for lst, start in (
+        (ctx.pending, marks[0]),
+        (ctx.inline_findings, marks[1] if ctx.inline_findings is marks[2] else 0),
+    ):
+        for i in range(start, len(lst)):
+            if lst[i].node is layer.line_node and not cx.owns(layer.line_node):
+                lst[i] = cx.moved_to_call(lst[i], node, f"the {layer.kind} layer")
+    return out
+
+
+def _apply_layer(
+    cx: OpContext,
+    interp: "Interpreter",
+    node: cst.Call,
+    layer: LayerV,
+    args: list[Value],
+    kwargs: dict[str, Value],
+    in_sequential: bool,
+) -> Value:
     if layer.param("compute_dtype") is not None:  # a Keras layer under a dtype policy (frameworks.py)
         from . import frameworks
 
@@ -959,6 +985,16 @@ def _pool_out(cx: OpContext, x: TensorV, layer: LayerV) -> Value:
     n = layer.param("n")
     if x.shape is None or len(x.shape) not in (n + 1, n + 2):
         return x.with_shape(None)
+    if layer.kind == "AdaptivePool" and layer.param("lib") == "equinox":
+        # equinox takes exactly (channels, *spatial); each spatial axis must hold at least its target (a known
+        # target of 1, or a known size no smaller): otherwise the shape is left unknown
+        out = layer.param("out")
+        if len(x.shape) != n + 1 or not all(
+            o.as_int() == 1 or (h.as_int() is not None and o.as_int() is not None and h.as_int() >= o.as_int())
+            for o, h in zip(out, x.shape[1:])
+        ):
+            return x.with_shape(None)
+        return x.with_shape(x.shape[:1] + tuple(out))
     if layer.kind == "AdaptivePool":
         out = layer.param("out")
         if out is None:
@@ -1767,6 +1803,15 @@ def jax_layer(cx: OpContext, node: cst.Call, qual: str, args: list[Value], kwarg
         return LayerV(cell.kind, cell.params + (("lib", "equinox"),), node) if isinstance(cell, LayerV) else UNKNOWN
     if name in ("Dropout", "Identity", "Lambda"):
         return LayerV("Elementwise", (("name", name),), node) if name != "Lambda" else UNKNOWN
+    if name in _EQX_ADAPTIVE and len(args) + len(kwargs) == 1 and set(kwargs) <= {"target_shape"}:
+        # equinox adaptive pools: (channels, *spatial) -> (channels, *target_shape), one example (no batch axis)
+        v = args[0] if args else kwargs["target_shape"]
+        n = int(name[-2])
+        items = v.items if isinstance(v, SeqV) else (v,) * n if isinstance(v, IntV) else None
+        if items is None or len(items) != n or not all(isinstance(i, IntV) and not i.assumed for i in items):
+            return UNKNOWN
+        out = tuple(i.size for i in items if isinstance(i, IntV))
+        return LayerV("AdaptivePool", (("n", n), ("out", out), ("lib", "equinox")), node)
     if (
         name in ("MaxPool1d", "MaxPool2d", "MaxPool3d", "AvgPool1d", "AvgPool2d", "AvgPool3d")
         and "use_ceil" not in kwargs
@@ -1779,6 +1824,9 @@ def jax_layer(cx: OpContext, node: cst.Call, qual: str, args: list[Value], kwarg
             pool_kw["stride"] = IntV(Size.const(1))
         return pool_layer(node, name, args, pool_kw)
     return UNKNOWN
+
+
+_EQX_ADAPTIVE = frozenset(f"Adaptive{k}Pool{n}d" for k in ("Avg", "Max") for n in (1, 2, 3))
 
 
 def _conv_ranked(cx: OpContext, layer: LayerV, x: TensorV) -> Value:

@@ -26,6 +26,7 @@ modules listed in :data:`FAMILIES`; :func:`load` imports them all (the dispatche
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 from typing import TYPE_CHECKING, Any, Callable, Generic, Protocol, TypeVar
 
@@ -39,7 +40,7 @@ if TYPE_CHECKING:
     from ..index.functions import FunctionInfo
     from ..index.imports import ImportTable
     from ..index.stubs import StubIndex
-    from ..interpret.context import Context
+    from ..interpret.context import Context, Pending
     from ..interpret.interpreter import Interpreter
     from ..interpret.module import ModuleAnalysis
 
@@ -117,6 +118,18 @@ class OpContext:
 
     def code_for(self, node: cst.CSTNode) -> str:
         return self._module.code_for(node)
+
+    def owns(self, node: cst.CSTNode) -> bool:
+        """Whether ``node`` is in this module's source (a layer value may come from a constructor of another module).
+        Computes the module's positions: only for a finding about to be made."""
+        return id(node) in self._module.positions_for([node])
+
+    def moved_to_call(self, p: "Pending", call: cst.CSTNode, what: str) -> "Pending":
+        """A finding ``p`` made at a node of another module, moved to ``call`` of this one, with a note naming where
+        that node is (the module among those the process holds whose source has it)."""
+        where = self._module.where_is(p.node)
+        note = (f"raised at {where} in {what}",) if where is not None else ()
+        return dataclasses.replace(p, node=call, notes=p.notes + note, inner=p.inner or p.node)
 
     def call_object(
         self, interp: "Interpreter", node: cst.Call, obj: ObjV, args: list[Value], kwargs: dict[str, Value]
