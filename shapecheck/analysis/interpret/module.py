@@ -1749,9 +1749,14 @@ class ModuleAnalysis:
                     interp.forget(func.value)  # x.unsqueeze_(1), x.t_(), x.resize_(...): x changed shape in place
                     return UNKNOWN
                 key = _var_key_of(func.value)
-                if base.bounds is not None and method.endswith("_") and key is not None and key in interp.scope.vars:
-                    # ix.add_(offset): the values moved, the range randint gave them no longer holds
-                    base = interp.scope.vars[key] = replace(base, bounds=None)
+                if (
+                    (base.bounds is not None or base.top is not None)
+                    and method.endswith("_")
+                    and key is not None
+                    and key in interp.scope.vars
+                ):
+                    # ix.add_(offset): the values moved, the range randint gave them (arange's largest) no longer holds
+                    base = interp.scope.vars[key] = replace(base, bounds=None, top=None)
                 return op_rules.tensor_method(self.ops, interp, node, base, method, args, kwargs, dynamic)
             if (
                 isinstance(base, LayerV)

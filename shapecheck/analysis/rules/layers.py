@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 import libcst as cst
 
 from ...diagnostics import details as D
-from ...sizes import Size, Truth, divisible, equal
+from ...sizes import Size, Truth, divisible, equal, greater_equal
 from ..interpret.context import OpSpec
 from ..interpret.values import (
     UNKNOWN,
@@ -1470,6 +1470,19 @@ class Embedding(LayerKind):
                     (),
                     (("num_embeddings", layer.param("n")), ("embedding_size", d)),
                 ),
+            )
+            return x.with_shape(None)
+        n = layer.param("n")
+        top = x.top[0] if x.top is not None else None
+        if layer.param("lib") is None and top is not None and n is not None and greater_equal(top, n) is Truth.TRUE:
+            # torch's lookup raises "index out of range in self" for an index >= num_embeddings: ``torch.arange(0, t)``
+            # holds t - 1 (the positions of a sequence longer than a learned position table)
+            cx.ctx.report(
+                report_node,
+                "SHP204",
+                {"op": "nn.Embedding", "detail": D.EmbeddingIndex(n, top)},
+                cx.origins([x]),
+                spec=OpSpec("nn.Embedding.index", None, (x.shape,), (), (("num_embeddings", n), ("index", top))),
             )
             return x.with_shape(None)
         return TensorV(x.shape + (d if d is not None else cx.fresh("d"),), None, x.framework)
