@@ -1183,7 +1183,11 @@ def torch_generators(fw: Framework) -> dict[str, Gen]:
         s = rand_shape(r, 1, 2)
         n = r.randint(0, 4)
         rep = r.choice(["", ", True", ", False", ", replacement=True"])
-        forms = [f"x.multinomial({n}{rep})", f"torch.multinomial(x, {n}{rep})", f"torch.multinomial(x, num_samples={n})"]
+        forms = [
+            f"x.multinomial({n}{rep})",
+            f"torch.multinomial(x, {n}{rep})",
+            f"torch.multinomial(x, num_samples={n})",
+        ]
         return Case("method:multinomial", fw.name, [f"x = {fw.tensor(s)}"], r.choice(forms))
 
     g["method:multinomial"] = multinomial

@@ -774,9 +774,9 @@ class Interpreter:
                 # self.centroids[j] = row, gy[1:-1, :] = d: an array's items set in place, its shape and the object
                 # unchanged; the value must broadcast to the region's shape. The largest value arange gave it may
                 # have been overwritten
-                key = _var_key(target.value) if held.top is not None else None
-                if key is not None and self.scope.vars.get(key) is held:
-                    self.scope.vars[key] = replace(held, top=None)
+                stored = _var_key(target.value) if held.top is not None else None
+                if stored is not None and self.scope.vars.get(stored) is held:
+                    self.scope.vars[stored] = replace(held, top=None)
                 if held.shape is not None:  # the region: its index tensors must broadcast together
                     region = self.m.index_tensor(self, target, held)
                     if isinstance(region, TensorV) and isinstance(value, TensorV) and value.shape is not None:

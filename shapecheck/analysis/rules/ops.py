@@ -1801,7 +1801,9 @@ def construct(
         if 2 <= len(args) <= 3 and not kwargs.keys() - {"dtype", "device"} and all(isinstance(a, IntV) for a in args):
             length = _arange_length(args)
             step = args[2].size.as_int() if len(args) == 3 and isinstance(args[2], IntV) else 1
-            top = _arange_top(fw, node, args[0].size, args[1], dtype) if step == 1 and isinstance(args[0], IntV) else None
+            top = (
+                _arange_top(fw, node, args[0].size, args[1], dtype) if step == 1 and isinstance(args[0], IntV) else None
+            )
             return TensorV((length if length is not None else cx.fresh("n"),), dtype, fw, top=top)
         return TensorV((cx.fresh("n"),), dtype, fw)  # always one axis, of a length that is not read here
     if qual in VARARG_SIZES:
@@ -2108,9 +2110,7 @@ def loss(cx: OpContext, node: cst.Call, name: str, a: TensorV, b: TensorV, kwarg
     return TensorV(None, out_dtype, a.framework)
 
 
-def _arange_top(
-    fw: str, node: cst.Call, start: Size, stop: Value, dtype: str | None
-) -> tuple[Size, cst.Call] | None:
+def _arange_top(fw: str, node: cst.Call, start: Size, stop: Value, dtype: str | None) -> tuple[Size, cst.Call] | None:
     """The largest value of torch's ``arange(start, stop)`` (step 1, integers): stop - 1, when the range is surely
     not empty (stop - 1 >= start for every value of the sizes), with the call that made it; else None."""
     if fw != "torch" or dtype != "int64" or not isinstance(stop, IntV) or stop.assumed:

@@ -106,9 +106,9 @@ def index_tensor(interp: "Interpreter", node: cst.Subscript, t: TensorV, at: cst
             # x[:, [-1], :]: a list of int literals is an integer array index of its length (a 1-d advanced index)
             if pos >= len(t.shape) or not all(_int_literal(e) for e in value_node.elements):
                 return t.with_shape(None)
-            k = Size.const(len(value_node.elements))
-            parts.append(("adv", (k,), None))
-            index_tensors.append(TensorV((k,), "int64", t.framework))
+            listed = Size.const(len(value_node.elements))
+            parts.append(("adv", (listed,), None))
+            index_tensors.append(TensorV((listed,), "int64", t.framework))
             pos += 1
             continue
         v = interp.eval(value_node)
