@@ -236,6 +236,11 @@ def _replay_framework(w: Witness, replay: Replay) -> None:
         )
         return
 
+    if op == "nn.Embedding.index":  # a table of num_embeddings rows looked up at the index the tensor holds
+        n, i = (int(witness_get(w, k)) for k in ("num_embeddings", "index"))
+        table = torch.nn.Embedding(n, 1)
+        replay.add("torch", *_run(lambda: table(torch.full((1,), i, dtype=torch.long))))
+        return
     if op == "eqx.nn.LayerNorm":
         import importlib
 

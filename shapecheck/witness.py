@@ -68,6 +68,7 @@ FRAMEWORK_OPS = frozenset(
         "vmap",
         "array.new",
         "eqx.nn.Embedding",
+        "nn.Embedding.index",
         "pad.arguments",
         "lax.conv",
     }
@@ -735,6 +736,9 @@ def concrete_failure(w: Witness) -> str | None:
     if op == "unpack.shape":  # b, c, h, w = x.shape
         n = witness_get(w, "names")
         return None if len(shapes[0]) == n else f"{len(shapes[0])} sizes unpacked into {n} names"
+    if op == "nn.Embedding.index":  # an index the tensor surely holds, against the table's length
+        i, n = witness_get(w, "index"), witness_get(w, "num_embeddings")
+        return None if i is None or n is None or int(i) < int(n) else f"index {i} is not below {n}"
     if op == "layer.arguments":  # a constructor's divisibility check (nn.GroupNorm, nn.MultiheadAttention)
         v, d = witness_get(w, "value"), witness_get(w, "by")
         return None if v is None or not d or v % d == 0 else f"{v} is not divisible by {d}"

@@ -1179,6 +1179,19 @@ def torch_generators(fw: Framework) -> dict[str, Gen]:
 
     g["method:repeat_interleave"] = repeat_interleave
 
+    def multinomial(r: random.Random) -> Case:
+        s = rand_shape(r, 1, 2)
+        n = r.randint(0, 4)
+        rep = r.choice(["", ", True", ", False", ", replacement=True"])
+        forms = [
+            f"x.multinomial({n}{rep})",
+            f"torch.multinomial(x, {n}{rep})",
+            f"torch.multinomial(x, num_samples={n})",
+        ]
+        return Case("method:multinomial", fw.name, [f"x = {fw.tensor(s)}"], r.choice(forms))
+
+    g["method:multinomial"] = multinomial
+
     def transpose_t(r: random.Random) -> Case:
         s = rand_shape(r, 0, 3)
         expr = r.choice(("x.t()", "torch.t(x)", "x.t() @ x" if len(s) == 2 else "x.t()"))

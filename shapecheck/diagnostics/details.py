@@ -831,6 +831,22 @@ class LayerInput(Detail):
 
 
 @dataclass(frozen=True)
+class EmbeddingIndex(Detail):
+    """An ``nn.Embedding`` given indices one of which is surely ``index`` >= ``num_embeddings`` (``torch.arange(0,
+    t)`` with t longer than the table): torch raises "index out of range in self"."""
+
+    code, kind = "SHP204", "embedding-index"
+    num_embeddings: Any
+    index: Any
+
+    def render(self) -> str:
+        return (
+            f"the indices hold {self.index}, out of range for num_embeddings={self.num_embeddings} "
+            f"(indices must be below {self.num_embeddings})"
+        )
+
+
+@dataclass(frozen=True)
 class LayerArguments(Detail):
     """A layer whose constructor rejects its own sizes: ``value`` (the parameter ``param``) must be divisible by
     ``by`` (the parameter ``by_param``), as ``nn.GroupNorm(num_groups, num_channels)`` and

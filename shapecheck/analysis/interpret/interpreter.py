@@ -807,7 +807,11 @@ class Interpreter:
             held = self.eval(target.value) if plain or _runs_nothing(target) else UNKNOWN
             if isinstance(held, TensorV):
                 # self.centroids[j] = row, gy[1:-1, :] = d: an array's items set in place, its shape and the object
-                # unchanged; the value must broadcast to the region's shape
+                # unchanged; the value must broadcast to the region's shape. The largest value arange gave it may
+                # have been overwritten
+                stored = _var_key(target.value) if held.top is not None else None
+                if stored is not None and self.scope.vars.get(stored) is held:
+                    self.scope.vars[stored] = replace(held, top=None)
                 if held.shape is not None:  # the region: its index tensors must broadcast together
                     region = self.m.index_tensor(self, target, held)
                     if isinstance(region, TensorV) and isinstance(value, TensorV) and value.shape is not None:
@@ -983,6 +987,8 @@ class Interpreter:
             return UNKNOWN
         handler = _EXPRESSIONS.get(type(node))
         value = handler(self, node) if handler is not None else UNKNOWN
+        if type(value) is TensorV and value.top is not None and type(node) is not cst.Name and node is not value.top[1]:
+            value = replace(value, top=None)  # the values an operation made from arange's are not arange's
         if self.ctx.record_hovers and isinstance(
             node, (cst.Name, cst.Call, cst.Attribute, cst.Subscript, cst.BinaryOperation)
         ):

@@ -1813,9 +1813,14 @@ class ModuleAnalysis:
                     interp.forget(func.value)  # x.unsqueeze_(1), x.t_(), x.resize_(...): x changed shape in place
                     return UNKNOWN
                 key = _var_key_of(func.value)
-                if base.bounds is not None and method.endswith("_") and key is not None and key in interp.scope.vars:
-                    # ix.add_(offset): the values moved, the range randint gave them no longer holds
-                    base = interp.scope.vars[key] = replace(base, bounds=None)
+                if (
+                    (base.bounds is not None or base.top is not None)
+                    and method.endswith("_")
+                    and key is not None
+                    and key in interp.scope.vars
+                ):
+                    # ix.add_(offset): the values moved, the range randint gave them (arange's largest) no longer holds
+                    base = interp.scope.vars[key] = replace(base, bounds=None, top=None)
                 return op_rules.tensor_method(self.ops, interp, node, base, method, args, kwargs, dynamic)
             if (
                 isinstance(base, LayerV)
@@ -2155,6 +2160,16 @@ class ModuleAnalysis:
         func = p.param("func")
         full_args = [*p.param("args", ()), *args]
         full_kwargs = {**dict(p.param("kwargs", ())), **kwargs}
+        if (
+            isinstance(func, RefV)
+            and not func.qualname.startswith(("class:", "torch.", "numpy.", "jax."))
+            and self.project is not None
+        ):
+            # a class or function imported from another module of the analysed tree (partial(ResnetBlock, ...) after
+            # ``from .layers import ResnetBlock``): what the name reaches there, as a call of it would
+            found = self.project.lookup(func.qualname)
+            if isinstance(found, FuncV) or (isinstance(found, RefV) and found.qualname.startswith("class:")):
+                func = found
         if isinstance(func, FuncV):
             return self.call_function(interp, node, func, full_args, full_kwargs)
         if isinstance(func, RefV) and func.qualname.startswith("class:"):

@@ -34,6 +34,10 @@ class TensorV:
     not_ranks: frozenset[int] = frozenset()
     # An integer tensor whose every element lies in [lo, hi) (``torch.randint(high, size)``); kept by its rows
     bounds: tuple[Size, Size] | None = None
+    # An integer tensor one of whose elements is exactly ``top[0]`` (``torch.arange(0, t)`` holds t - 1), made by the
+    # call ``top[1]``: kept only while a variable hands it on unchanged (Interpreter.eval drops it from the value of
+    # any other expression, an in-place method drops it from its variable)
+    top: "tuple[Size, Any] | None" = None
 
     @property
     def rank(self) -> int | None:

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 import libcst as cst
 
 from ...diagnostics import details as D
-from ...sizes import Size, Truth, divisible, equal
+from ...sizes import Size, Truth, divisible, equal, greater_equal
 from ..interpret.context import OpSpec, Pending
 from ..interpret.values import (
     UNKNOWN,
@@ -1002,6 +1002,16 @@ def _pool_out(cx: OpContext, x: TensorV, layer: LayerV) -> Value:
     n = layer.param("n")
     if x.shape is None or len(x.shape) not in (n + 1, n + 2):
         return x.with_shape(None)
+    if layer.kind == "AdaptivePool" and layer.param("lib") == "equinox":
+        # equinox takes exactly (channels, *spatial); each spatial axis must hold at least its target (a known
+        # target of 1, or a known size no smaller): otherwise the shape is left unknown
+        out = layer.param("out")
+        if len(x.shape) != n + 1 or not all(
+            o.as_int() == 1 or (h.as_int() is not None and o.as_int() is not None and h.as_int() >= o.as_int())
+            for o, h in zip(out, x.shape[1:])
+        ):
+            return x.with_shape(None)
+        return x.with_shape(x.shape[:1] + tuple(out))
     if layer.kind == "AdaptivePool":
         out = layer.param("out")
         if out is None:
@@ -1479,6 +1489,19 @@ class Embedding(LayerKind):
                 ),
             )
             return x.with_shape(None)
+        n = layer.param("n")
+        top = x.top[0] if x.top is not None else None
+        if layer.param("lib") is None and top is not None and n is not None and greater_equal(top, n) is Truth.TRUE:
+            # torch's lookup raises "index out of range in self" for an index >= num_embeddings: ``torch.arange(0, t)``
+            # holds t - 1 (the positions of a sequence longer than a learned position table)
+            cx.ctx.report(
+                report_node,
+                "SHP204",
+                {"op": "nn.Embedding", "detail": D.EmbeddingIndex(n, top)},
+                cx.origins([x]),
+                spec=OpSpec("nn.Embedding.index", None, (x.shape,), (), (("num_embeddings", n), ("index", top))),
+            )
+            return x.with_shape(None)
         return TensorV(x.shape + (d if d is not None else cx.fresh("d"),), None, x.framework)
 
 
@@ -1810,6 +1833,15 @@ def jax_layer(cx: OpContext, node: cst.Call, qual: str, args: list[Value], kwarg
         return LayerV(cell.kind, cell.params + (("lib", "equinox"),), node) if isinstance(cell, LayerV) else UNKNOWN
     if name in ("Dropout", "Identity", "Lambda"):
         return LayerV("Elementwise", (("name", name),), node) if name != "Lambda" else UNKNOWN
+    if name in _EQX_ADAPTIVE and len(args) + len(kwargs) == 1 and set(kwargs) <= {"target_shape"}:
+        # equinox adaptive pools: (channels, *spatial) -> (channels, *target_shape), one example (no batch axis)
+        v = args[0] if args else kwargs["target_shape"]
+        n = int(name[-2])
+        items = v.items if isinstance(v, SeqV) else (v,) * n if isinstance(v, IntV) else None
+        if items is None or len(items) != n or not all(isinstance(i, IntV) and not i.assumed for i in items):
+            return UNKNOWN
+        out = tuple(i.size for i in items if isinstance(i, IntV))
+        return LayerV("AdaptivePool", (("n", n), ("out", out), ("lib", "equinox")), node)
     if (
         name in ("MaxPool1d", "MaxPool2d", "MaxPool3d", "AvgPool1d", "AvgPool2d", "AvgPool3d")
         and "use_ceil" not in kwargs
@@ -1822,6 +1854,9 @@ def jax_layer(cx: OpContext, node: cst.Call, qual: str, args: list[Value], kwarg
             pool_kw["stride"] = IntV(Size.const(1))
         return pool_layer(node, name, args, pool_kw)
     return UNKNOWN
+
+
+_EQX_ADAPTIVE = frozenset(f"Adaptive{k}Pool{n}d" for k in ("Avg", "Max") for n in (1, 2, 3))
 
 
 def _conv_ranked(cx: OpContext, layer: LayerV, x: TensorV) -> Value:

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 import libcst as cst
 
 from ...diagnostics import details as D
-from ...sizes import Size, Truth, equal, product
+from ...sizes import Size, Truth, equal, greater_equal, product
 from ..interpret.context import MadeUp, OpSpec
 from .shapes_bridge import shape_text
 from ..interpret.values import (
@@ -572,6 +572,28 @@ def _repeat_interleave(
     out = list(t.shape)
     out[axis] = out[axis] * n if n is not None else cx.fresh("n")
     return t.with_shape(tuple(out))
+
+
+@TENSOR_METHODS.register("multinomial")
+def _multinomial(
+    cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value], method: bool
+) -> Value | None:
+    """``torch.multinomial(probs, num_samples, replacement=False)`` / ``probs.multinomial(n)``: (n,) or (b, n) int64
+    indices for a 1-d or 2-d input. The shape is claimed only when the call is sure to sample: n >= 1 and, without
+    replacement, no more than the categories of a known last axis (torch raises otherwise: not modelled)."""
+    if t.framework not in ("torch", None) or set(kwargs) - {"num_samples", "replacement", "generator"}:
+        return None
+    n_v = args[0] if args else kwargs.get("num_samples", UNKNOWN)
+    rep_v = args[1] if len(args) > 1 else kwargs.get("replacement", BoolV(False))
+    out_dtype = "int64"
+    if t.shape is None or len(t.shape) not in (1, 2) or len(args) > 2:
+        return TensorV(None, out_dtype, "torch")
+    n = n_v.size.as_int() if isinstance(n_v, IntV) and not n_v.assumed else None
+    cats = t.shape[-1].as_int()
+    replacement = rep_v.value if isinstance(rep_v, BoolV) else None
+    if n is None or n < 1 or cats is None or cats < 1 or replacement is None or (not replacement and n > cats):
+        return TensorV(None, out_dtype, "torch")
+    return TensorV(t.shape[:-1] + (Size.const(n),), out_dtype, "torch", origin=cx.origin(node, "multinomial(...)"))
 
 
 @TENSOR_METHODS.register("size")
@@ -1787,10 +1809,15 @@ def construct(
             n = args[0].size.as_int()
             if n is not None and n < 0:
                 return TensorV((Size.const(0),), dtype, fw) if fw == "numpy" else TensorV(None, dtype, fw)
-            return TensorV((args[0].size,), dtype, fw)
+            top = _arange_top(fw, node, Size.const(0), args[0], dtype)
+            return TensorV((args[0].size,), dtype, fw, top=top)
         if 2 <= len(args) <= 3 and not kwargs.keys() - {"dtype", "device"} and all(isinstance(a, IntV) for a in args):
             length = _arange_length(args)
-            return TensorV((length if length is not None else cx.fresh("n"),), dtype, fw)
+            step = args[2].size.as_int() if len(args) == 3 and isinstance(args[2], IntV) else 1
+            top = (
+                _arange_top(fw, node, args[0].size, args[1], dtype) if step == 1 and isinstance(args[0], IntV) else None
+            )
+            return TensorV((length if length is not None else cx.fresh("n"),), dtype, fw, top=top)
         return TensorV((cx.fresh("n"),), dtype, fw)  # always one axis, of a length that is not read here
     if qual in VARARG_SIZES:
         shape_args = args  # np.random.randn(2, 3): sizes only as separate arguments
@@ -2094,6 +2121,15 @@ def loss(cx: OpContext, node: cst.Call, name: str, a: TensorV, b: TensorV, kwarg
     if red is None or (isinstance(red, StrV) and red.value in ("mean", "sum")):
         return TensorV((), out_dtype, a.framework)
     return TensorV(None, out_dtype, a.framework)
+
+
+def _arange_top(fw: str, node: cst.Call, start: Size, stop: Value, dtype: str | None) -> tuple[Size, cst.Call] | None:
+    """The largest value of torch's ``arange(start, stop)`` (step 1, integers): stop - 1, when the range is surely
+    not empty (stop - 1 >= start for every value of the sizes), with the call that made it; else None."""
+    if fw != "torch" or dtype != "int64" or not isinstance(stop, IntV) or stop.assumed:
+        return None
+    top = stop.size - 1
+    return (top, node) if greater_equal(top, start) is Truth.TRUE else None
 
 
 def _arange_length(args: list[Value]) -> Size | None:

@@ -102,6 +102,15 @@ def index_tensor(interp: "Interpreter", node: cst.Subscript, t: TensorV, at: cst
                 parts.append(("keep", t.shape[pos], t.axes[pos] if t.axes else None))
                 pos += 1
             continue
+        if isinstance(value_node, cst.List) and value_node.elements:
+            # x[:, [-1], :]: a list of int literals is an integer array index of its length (a 1-d advanced index)
+            if pos >= len(t.shape) or not all(_int_literal(e) for e in value_node.elements):
+                return t.with_shape(None)
+            listed = Size.const(len(value_node.elements))
+            parts.append(("adv", (listed,), None))
+            index_tensors.append(TensorV((listed,), "int64", t.framework))
+            pos += 1
+            continue
         v = interp.eval(value_node)
         if isinstance(v, IntV):
             if pos >= len(t.shape):
@@ -162,6 +171,16 @@ def index_tensor(interp: "Interpreter", node: cst.Subscript, t: TensorV, at: cst
     out.extend(t.shape[pos:])
     axes.extend(t.axes[pos:] if t.axes else [None] * (len(t.shape) - pos))
     return t.with_shape(tuple(out), tuple(axes) if t.axes else None)
+
+
+def _int_literal(e: cst.BaseElement) -> bool:
+    """An element of a list index that is an int literal (``-1`` too), not starred."""
+    if not isinstance(e, cst.Element):
+        return False
+    v = e.value
+    if isinstance(v, cst.UnaryOperation) and isinstance(v.operator, cst.Minus):
+        v = v.expression
+    return isinstance(v, cst.Integer)
 
 
 def _index_items(v: Value) -> list[cst.BaseExpression] | None:
