@@ -860,18 +860,15 @@ class Interpreter:
         key = _var_key(node)
         if key is not None:
             v = self.scope.vars.get(key)
-            if isinstance(v, (SeqV, DictV, ManyV)):
-                return True
+            if isinstance(v, _LIST_LIKE) or (v is None and key.startswith("self.")):
+                return True  # (``self.params``: forget_object(node, attr) reads it from the object)
         root: cst.BaseExpression = node
         while type(root) is cst.Attribute:
             root = root.value
         key = _var_key(root)
         if key is None:
             return False
-        v = self.scope.vars.get(key)
-        if v is None and key.startswith("self."):
-            return True  # (forget_object reads it from the object; not reached: the root is a name)
-        return isinstance(v, (ObjV, LayerV, DictV))
+        return isinstance(self.scope.vars.get(key), (ObjV, LayerV, DictV))
 
     def forget_if_list(self, node: cst.BaseExpression, modules: bool = False) -> None:
         """A list the code mutates (``xs.append(t)``, ``xs[i] = t``, ``del xs[i]``, passed to a function): unknown from here.
@@ -886,7 +883,7 @@ class Interpreter:
             (isinstance(v, SeqV) and v.kind in kinds)
             or isinstance(v, (DictV, IntDictV))
             or (isinstance(v, ManyV) and v.kind in kinds)
-        ):
+        ):  # (may_forget: every type here is in _LIST_LIKE)
             self.forget_aliases(key, v)
             self.scope.vars[key] = UNKNOWN
 
@@ -1995,6 +1992,10 @@ def self_attribute(interp: "Interpreter", attr: str) -> Value:
 
 def _literal_of(node: cst.CSTNode) -> str | None:
     return literal_str(node) if isinstance(node, cst.BaseExpression) else None
+
+
+# what forget_if_list may forget (may_forget skips a call whose arguments hold none of these, nor an object)
+_LIST_LIKE = (SeqV, DictV, IntDictV, ManyV)
 
 
 def _var_key(node: cst.CSTNode) -> str | None:
