@@ -299,6 +299,13 @@ def _replay_framework(w: Witness, replay: Replay) -> None:
         replay.add("numpy", *_run(lambda: np.linalg.solve(a, np.zeros(b_shape))))
         return
 
+    if op == "item":  # real (small) zeros: a meta tensor has no value to convert
+        if not _small(w):
+            replay.add("torch", None, "tensors this large are not materialised")
+            return
+        replay.add("torch", *_run(lambda: torch.zeros(tuple(int(x) for x in w.input_shapes[0])).item()))
+        return
+
     if op == "eqx.nn.Embedding":
         import importlib
 

@@ -70,6 +70,7 @@ FRAMEWORK_OPS = frozenset(
         "eqx.nn.Embedding",
         "pad.arguments",
         "lax.conv",
+        "item",
     }
 )
 
@@ -651,6 +652,9 @@ def concrete_failure(w: Witness) -> str | None:
             if have != 1 and have != fill:
                 return f"a value axis of {have} cannot fill a region axis of {fill}"
         return None
+    if op == "item":  # a Python number from exactly one element
+        n = _numel(shapes[0])
+        return None if n == 1 else f"the tensor has {n} elements, not 1"
     if op == "squeeze":  # numpy / JAX: the axis squeezed must have size 1
         axis = int(witness_get(w, "axis", 0))
         size = shapes[0][axis]

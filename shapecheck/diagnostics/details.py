@@ -934,6 +934,18 @@ class SqueezeAxis(Detail):
 
 
 @dataclass(frozen=True)
+class ItemElements(Detail):
+    """``x.item()`` of a tensor whose element count is known to be other than one."""
+
+    code, kind = "SHP204", "item-elements"
+    shape: Shape
+    count: Any
+
+    def render(self) -> str:
+        return f"a tensor of shape {_shape(self.shape)} has {self.count} elements; only one converts to a Python number"
+
+
+@dataclass(frozen=True)
 class StoreShape(Detail):
     """``x[index] = value``: a value that cannot broadcast to the shape of the region it is stored into (numpy and
     torch drop the value's leading axes of size 1 first). ``axis`` is the region's axis (from the left); -1 when the
