@@ -1515,7 +1515,26 @@ class ModuleAnalysis:
             return _grad_transform(qual, args, kwargs, node)
         if qual in ("itertools.cycle", "itertools.islice", "itertools.repeat") and not dynamic and not kwargs:
             return _itertools_call(qual, args)
-        if qual == "functools.partial" and args and not dynamic and isinstance(args[0], (RefV, FuncV)):
+        if (
+            qual == "functools.partial"
+            and args
+            and not dynamic
+            and isinstance(args[0], LayerV)
+            and args[0].kind == "partial"
+        ):
+            # partial(partial(LayerNorm, dim), unit_offset=True): functools flattens it into one partial of the
+            # inner function, the inner arguments first (a keyword given again wins)
+            inner = args[0]
+            return LayerV(
+                "partial",
+                (
+                    ("func", inner.param("func")),
+                    ("args", (*inner.param("args", ()), *args[1:])),
+                    ("kwargs", tuple({**dict(inner.param("kwargs", ())), **kwargs}.items())),
+                ),
+                node,
+            )
+        if qual == "functools.partial" and args and not dynamic and isinstance(args[0], (RefV, FuncV, ObjV)):
             # partial(nn.LayerNorm, eps=1e-6), partial(nn.Conv1d, kernel_size=1): called later with the rest
             return LayerV(
                 "partial", (("func", args[0]), ("args", tuple(args[1:])), ("kwargs", tuple(kwargs.items()))), node
@@ -2050,6 +2069,9 @@ class ModuleAnalysis:
             return self.call_function(interp, node, func, full_args, full_kwargs)
         if isinstance(func, RefV) and func.qualname.startswith("class:"):
             return self.instantiate(interp, node, func.qualname[6:], full_args, full_kwargs)
+        if isinstance(func, ObjV):  # partial(block, **kwargs) of a module object: its forward with them
+            return self.call_object(interp, node, func, full_args, full_kwargs)
+
         if isinstance(func, RefV) and func.qualname.startswith(("torch.", "numpy.", "jax.")):
             # a layer class (partial(nn.LayerNorm, eps=1e-6)) or a function (partial(F.softmax, dtype=torch.float32)):
             # the framework's rule
