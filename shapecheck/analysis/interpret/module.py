@@ -1543,8 +1543,11 @@ class ModuleAnalysis:
                 ),
                 node,
             )
-        if qual == "functools.partial" and args and not dynamic and (
-            isinstance(args[0], (RefV, FuncV, ObjV)) or (isinstance(args[0], LayerV) and args[0].kind == "either")
+        if (
+            qual == "functools.partial"
+            and args
+            and not dynamic
+            and (isinstance(args[0], (RefV, FuncV, ObjV)) or (isinstance(args[0], LayerV) and args[0].kind == "either"))
         ):
             # partial(nn.LayerNorm, eps=1e-6), partial(nn.Conv1d, kernel_size=1): called later with the rest
             return LayerV(
