@@ -71,6 +71,7 @@ FRAMEWORK_OPS = frozenset(
         "pad.arguments",
         "lax.conv",
         "item",
+        "nn.MultiheadAttention",
     }
 )
 
@@ -652,6 +653,12 @@ def concrete_failure(w: Witness) -> str | None:
             if have != 1 and have != fill:
                 return f"a value axis of {have} cannot fill a region axis of {fill}"
         return None
+    if op == "nn.MultiheadAttention":  # batched query, key, value: one batch (axis 0 batch-first, else 1)
+        b = 0 if witness_get(w, "batch_first") else 1
+        q, k, v = shapes
+        if k[b] != v[b]:
+            return f"the key's batch {k[b]} is not the value's {v[b]}"
+        return None if q[b] == k[b] else f"the query's batch {q[b]} is not the key's {k[b]}"
     if op == "item":  # a Python number from exactly one element
         n = _numel(shapes[0])
         return None if n == 1 else f"the tensor has {n} elements, not 1"
