@@ -304,6 +304,23 @@ def _replay_framework(w: Witness, replay: Replay) -> None:
         replay.add("numpy", *_run(lambda: np.linalg.solve(a, np.zeros(b_shape))))
         return
 
+    if op == "nn.MultiheadAttention":  # real (small) zeros, one head: the batch check does not depend on them
+        if not _small(w):
+            replay.add("torch", None, "tensors this large are not materialised")
+            return
+        q, k, v = (tuple(int(x) for x in s) for s in w.input_shapes)
+        layer = torch.nn.MultiheadAttention(
+            q[-1], 1, kdim=k[-1], vdim=v[-1], batch_first=bool(witness_get(w, "batch_first"))
+        )
+        replay.add("torch", *_run(lambda: layer(torch.zeros(q), torch.zeros(k), torch.zeros(v))))
+        return
+    if op == "item":  # real (small) zeros: a meta tensor has no value to convert
+        if not _small(w):
+            replay.add("torch", None, "tensors this large are not materialised")
+            return
+        replay.add("torch", *_run(lambda: torch.zeros(tuple(int(x) for x in w.input_shapes[0])).item()))
+        return
+
     if op == "eqx.nn.Embedding":
         import importlib
 

@@ -71,6 +71,8 @@ FRAMEWORK_OPS = frozenset(
         "nn.Embedding.index",
         "pad.arguments",
         "lax.conv",
+        "item",
+        "nn.MultiheadAttention",
     }
 )
 
@@ -652,6 +654,15 @@ def concrete_failure(w: Witness) -> str | None:
             if have != 1 and have != fill:
                 return f"a value axis of {have} cannot fill a region axis of {fill}"
         return None
+    if op == "nn.MultiheadAttention":  # batched query, key, value: one batch (axis 0 batch-first, else 1)
+        bi = 0 if witness_get(w, "batch_first") else 1
+        q, k, v = shapes
+        if k[bi] != v[bi]:
+            return f"the key's batch {k[bi]} is not the value's {v[bi]}"
+        return None if q[bi] == k[bi] else f"the query's batch {q[bi]} is not the key's {k[bi]}"
+    if op == "item":  # a Python number from exactly one element
+        n = _numel(shapes[0])
+        return None if n == 1 else f"the tensor has {n} elements, not 1"
     if op == "squeeze":  # numpy / JAX: the axis squeezed must have size 1
         axis = int(witness_get(w, "axis", 0))
         size = shapes[0][axis]

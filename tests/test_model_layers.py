@@ -215,7 +215,9 @@ def test_mha_key_padding_mask_against_torch(batch_first: bool) -> None:
         except (AssertionError, RuntimeError) as exc:
             raised = str(exc)
         if findings:
-            assert [f.code for f in findings] == ["SHP204"] and "key_padding_mask" in findings[0].message, src
+            # (a query and a key of different batches fail first on the batch: torch's reshape of the keys)
+            msg = findings[0].message
+            assert [f.code for f in findings] == ["SHP204"] and ("key_padding_mask" in msg or "batches of" in msg), src
             assert raised is not None, f"reported but torch runs: {src}"
             checked += 1
         elif raised is not None:

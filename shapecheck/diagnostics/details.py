@@ -950,6 +950,40 @@ class SqueezeAxis(Detail):
 
 
 @dataclass(frozen=True)
+class AttentionBatch(Detail):
+    """``nn.MultiheadAttention`` called on a batched query, key and value whose batch axes (the first with
+    ``batch_first=True``, else the second) differ: ``left`` / ``right`` name the two inputs."""
+
+    code, kind = "SHP204", "attention-batch"
+    left: str
+    right: str
+    left_size: Any
+    right_size: Any
+    left_shape: Shape
+    right_shape: Shape
+    batch_first: bool
+
+    def render(self) -> str:
+        axis = "first" if self.batch_first else "second"
+        return (
+            f"the {self.left} {_shape(self.left_shape)} and the {self.right} {_shape(self.right_shape)} have batches of "
+            f"{self.left_size} and {self.right_size} (their {axis} axes, batch_first={self.batch_first})"
+        )
+
+
+@dataclass(frozen=True)
+class ItemElements(Detail):
+    """``x.item()`` of a tensor whose element count is known to be other than one."""
+
+    code, kind = "SHP204", "item-elements"
+    shape: Shape
+    count: Any
+
+    def render(self) -> str:
+        return f"a tensor of shape {_shape(self.shape)} has {self.count} elements; only one converts to a Python number"
+
+
+@dataclass(frozen=True)
 class StoreShape(Detail):
     """``x[index] = value``: a value that cannot broadcast to the shape of the region it is stored into (numpy and
     torch drop the value's leading axes of size 1 first). ``axis`` is the region's axis (from the left); -1 when the

@@ -41,7 +41,9 @@ from .values import (
     StrV,
     TensorV,
     Value,
+    callable_options,
     elements_of,
+    join,
     number_of,
 )
 
@@ -505,6 +507,13 @@ class ModuleAnalysis:
             if isinstance(stmt, (cst.FunctionDef, cst.ClassDef)):
                 self._sign_defined(stmt)
                 continue
+            if type(stmt) is cst.If:
+                # ``if version_ok: LayerNorm = partial(nn.LayerNorm, bias=False)`` rebinding a def or class: the path
+                # that does not run the branch keeps the definition (values.join of two callables)
+                for k in _rebound_names(stmt):
+                    got = self.globals.get(k)
+                    if k not in scope.vars and isinstance(got, (FuncV, RefV)):
+                        scope.vars[k] = got
             interp.run_stmt(stmt)
             rebound: set[str] | None = None
             for k, v in scope.vars.items():
@@ -1545,7 +1554,31 @@ class ModuleAnalysis:
             return _grad_transform(qual, args, kwargs, node)
         if qual in ("itertools.cycle", "itertools.islice", "itertools.repeat") and not dynamic and not kwargs:
             return _itertools_call(qual, args)
-        if qual == "functools.partial" and args and not dynamic and isinstance(args[0], (RefV, FuncV)):
+        if (
+            qual == "functools.partial"
+            and args
+            and not dynamic
+            and isinstance(args[0], LayerV)
+            and args[0].kind == "partial"
+        ):
+            # partial(partial(LayerNorm, dim), unit_offset=True): functools flattens it into one partial of the
+            # inner function, the inner arguments first (a keyword given again wins)
+            inner = args[0]
+            return LayerV(
+                "partial",
+                (
+                    ("func", inner.param("func")),
+                    ("args", (*inner.param("args", ()), *args[1:])),
+                    ("kwargs", tuple({**dict(inner.param("kwargs", ())), **kwargs}.items())),
+                ),
+                node,
+            )
+        if (
+            qual == "functools.partial"
+            and args
+            and not dynamic
+            and (isinstance(args[0], (RefV, FuncV, ObjV)) or (isinstance(args[0], LayerV) and args[0].kind == "either"))
+        ):
             # partial(nn.LayerNorm, eps=1e-6), partial(nn.Conv1d, kernel_size=1): called later with the rest
             return LayerV(
                 "partial", (("func", args[0]), ("args", tuple(args[1:])), ("kwargs", tuple(kwargs.items()))), node
@@ -1893,6 +1926,15 @@ class ModuleAnalysis:
             callee = interp.eval(func) if early is None else early
         if dynamic:
             return UNKNOWN
+        return self.call_callee(interp, node, callee, args, kwargs)
+
+    def call_callee(
+        self, interp: Interpreter, node: cst.Call, callee: Value, args: list[Value], kwargs: dict[str, Value]
+    ) -> Value:
+        """Call a value with these arguments (no ``*`` / ``**`` spread left): a function, a partial, a layer, an
+        object, a class."""
+        if isinstance(callee, LayerV) and callee.kind == "either":
+            return self.call_either(interp, node, callee, args, kwargs)
         if isinstance(callee, FuncV):
             from .narrowing import default_call
 
@@ -1915,10 +1957,24 @@ class ModuleAnalysis:
         if isinstance(callee, RefV):
             if callee.qualname.startswith("class:"):
                 return self.instantiate(interp, node, callee.qualname[6:], args, kwargs)
-            handled = self.call_qualified(interp, node, callee.qualname, args, kwargs, dynamic)
+            handled = self.call_qualified(interp, node, callee.qualname, args, kwargs, False)
             if handled is not None:
                 return handled
         return UNKNOWN
+
+    def call_either(
+        self, interp: Interpreter, node: cst.Call, callee: LayerV, args: list[Value], kwargs: dict[str, Value]
+    ) -> Value:
+        """A callable that is one of several (``values.join`` of two callables): each option runs, the results
+        joined (equal shapes survive, different ones are paths). What an option reports is dropped: it may not be
+        the one the code runs."""
+        mark = self.ctx.mark()
+        out: Value | None = None
+        for option in callable_options(callee):
+            got = self.call_callee(interp, node, option, list(args), dict(kwargs))
+            out = got if out is None else join(out, got)
+        self.ctx.rollback(mark)
+        return UNKNOWN if out is None else out
 
     def _filter(self, interp: Interpreter, node: cst.Call, fn: Value, seq: SeqV) -> Value:
         """``filter(exists, modules)`` / ``filter(None, xs)`` over known items, when the test decides each one."""
@@ -1934,6 +1990,9 @@ class ModuleAnalysis:
                 truth = _truth(_apply_lambda(interp, test, [item]))
             elif isinstance(fn, FuncV):
                 truth = _truth(self.call_function(interp, node, fn, [item], {}))
+            elif isinstance(fn, ObjV) and fn.concrete:
+                # filter(equals("a"), layer_types): an instance of the analysed code called on each item
+                truth = _truth(self.call_object(interp, node, fn, [item], {}))
             else:
                 truth = None
             if truth is None:
@@ -2174,6 +2233,11 @@ class ModuleAnalysis:
             return self.call_function(interp, node, func, full_args, full_kwargs)
         if isinstance(func, RefV) and func.qualname.startswith("class:"):
             return self.instantiate(interp, node, func.qualname[6:], full_args, full_kwargs)
+        if isinstance(func, LayerV) and func.kind == "either":  # partial(norm_class, dim) of one of several classes
+            return self.call_either(interp, node, func, full_args, full_kwargs)
+        if isinstance(func, ObjV):  # partial(block, **kwargs) of a module object: its forward with them
+            return self.call_object(interp, node, func, full_args, full_kwargs)
+
         if isinstance(func, RefV) and func.qualname.startswith(("torch.", "numpy.", "jax.")):
             # a layer class (partial(nn.LayerNorm, eps=1e-6)) or a function (partial(F.softmax, dtype=torch.float32)):
             # the framework's rule
@@ -2664,6 +2728,29 @@ def _call_getattr(
     if isinstance(args[0], ObjV) and args[1].value.isidentifier():
         return m.object_attr(args[0], args[1].value)
     return UNKNOWN
+
+
+@_builtin("iter", "next")
+def _call_iter_next(
+    m: "ModuleAnalysis", interp: Interpreter, node: cst.Call, name: str, args: list[Value], kwargs: dict[str, Value]
+) -> Value | None:
+    """``iter(xs)`` of a known list or tuple whose items are all one value (``[]``, ``[None] * depth``): an iterator
+    of them (which items ``next`` consumed never matters when they are all the same); ``next(it, default)`` of such
+    an iterator is that item, or the default when there is none, or both are the same value (``cache =
+    next(iter_attn_cache, None)`` of an empty cache list is None)."""
+    if kwargs or not args:
+        return None
+    seq = args[0]
+    if not isinstance(seq, SeqV) or seq.kind not in (("tuple", "list", "iter") if name == "iter" else ("iter",)):
+        return None
+    if any(item != seq.items[0] for item in seq.items[1:]):
+        return None
+    if name == "iter":
+        return SeqV(seq.items, "iter") if len(args) == 1 else None
+    if len(args) > 2 or (len(args) == 1 and not seq.items):
+        return None
+    options = [*seq.items[:1], *args[1:]]
+    return options[0] if all(o == options[0] for o in options[1:]) else None
 
 
 @_builtin("range")

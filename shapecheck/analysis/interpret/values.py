@@ -271,7 +271,44 @@ def join(a: Value, b: Value) -> Value:
         names = [k for k, _ in a.attrs]
         if names == [k for k, _ in b.attrs]:
             return ObjV(a.cls_key, tuple((k, join(x, y)) for (k, x), (_, y) in zip(a.attrs, b.attrs)), True)
+    if (_callable_option(a) or (isinstance(a, LayerV) and a.kind == "either")) and (
+        _callable_option(b) or (isinstance(b, LayerV) and b.kind == "either")
+    ):
+        return _join_callables(a, b)
     return UNKNOWN
+
+
+def _callable_option(v: Value) -> bool:
+    """A value a call runs: a class or function of the analysed code or of a framework, a partial, a layer, an
+    object of the analysed code (an "either" of them is its options)."""
+    if isinstance(v, RefV):
+        return v.qualname.startswith(("class:", "torch.nn.", "flax.", "equinox.nn."))
+    if isinstance(v, LayerV):
+        return v.kind != "namedtuple"
+    return isinstance(v, FuncV) or (isinstance(v, ObjV) and v.concrete)
+
+
+def callable_options(v: Value) -> tuple[Value, ...]:
+    """The values a callable may be: an "either" (``LayerV("either")``) its options, else the value itself."""
+    if isinstance(v, LayerV) and v.kind == "either":
+        options: tuple[Value, ...] = v.param("options", ())
+        return options
+    return (v,)
+
+
+def _join_callables(a: Value, b: Value) -> Value:
+    """Two callables after an undecided if/else (``LayerNorm = partial(nn.LayerNorm, bias=False)`` under a version
+    check, ``act = nn.ReLU if flag else nn.GELU``): an "either" that a call runs as each option, keeping what the
+    results agree on (at most MAX_ALTS options; anything else: unknown)."""
+    options: list[Value] = []
+    for v in callable_options(a) + callable_options(b):
+        if not _callable_option(v) or (isinstance(v, LayerV) and v.kind == "either"):
+            return UNKNOWN
+        if v not in options:
+            options.append(v)
+    if len(options) > MAX_ALTS:
+        return UNKNOWN
+    return LayerV("either", (("options", tuple(options)),))
 
 
 def join_elem(a: "Value | None", b: "Value | None") -> "Value | None":

@@ -769,6 +769,8 @@ def apply_mha(
                 spec=_in_projection(t.shape, e),
             )
             return UNKNOWN
+    if _batch_mismatch(cx, report_node, layer, ins):
+        return UNKNOWN
     q = ins[0]
     mask = args[3] if len(args) > 3 else kwargs.get("key_padding_mask")
     if isinstance(mask, TensorV) and _padding_mask_fails(cx, report_node, layer, q, ins[1], mask):
@@ -776,6 +778,35 @@ def apply_mha(
     if isinstance(q, TensorV) and q.shape is not None and len(q.shape) in (2, 3):
         return SeqV((q, _mha_weights(layer, q, ins[1], args, kwargs)), "tuple")
     return UNKNOWN
+
+
+def _batch_mismatch(cx: OpContext, report_node: cst.CSTNode, layer: LayerV, ins: list[Value]) -> bool:
+    """Batched (3-d) query, key and value must share their batch -- the first axis with ``batch_first=True``, else
+    the second: torch reshapes the projected key to (S, N * num_heads, head_dim) with the query's N, and checks the
+    key against the value first. A seq-first query handed to a batch-first layer (``q.unsqueeze(1).expand(-1, N,
+    -1)``) fails there."""
+    bf = layer.param("batch_first")
+    if not isinstance(bf, bool) or not all(isinstance(t, TensorV) and t.shape is not None for t in ins):
+        return False
+    shapes = [t.shape for t in ins if isinstance(t, TensorV) and t.shape is not None]
+    if any(len(s) != 3 for s in shapes):
+        return False
+    b = 0 if bf else 1
+    for (i, j), (left, right) in (((1, 2), ("key", "value")), ((0, 1), ("query", "key"))):
+        if equal(shapes[i][b], shapes[j][b]) is not Truth.FALSE:
+            continue
+        cx.ctx.report(
+            report_node,
+            "SHP204",
+            {
+                "op": "nn.MultiheadAttention",
+                "detail": D.AttentionBatch(left, right, shapes[i][b], shapes[j][b], shapes[i], shapes[j], bf),
+            },
+            cx.origins([t for t in ins if isinstance(t, TensorV)]),
+            spec=OpSpec("nn.MultiheadAttention", None, tuple(shapes), (), (("batch_first", bf),)),
+        )
+        return True
+    return False
 
 
 def _padding_mask_fails(

@@ -620,6 +620,10 @@ def _isinstance(cx: OpContext, interp: "Interpreter", v: Value, classes: cst.Bas
                 )  # a number or a string is no container (``pair(t)``: ``t if isinstance(t, tuple)``)
             elif isinstance(v, StrV) and builtin == "str":
                 answers.append(True)
+            elif (isinstance(v, (IntV, FloatV, BoolV)) and builtin == "str") or (
+                isinstance(v, StrV) and builtin in ("int", "float", "bool")
+            ):
+                answers.append(False)  # ``isinstance(attentional_pool, str)`` of a flag: a number is no string
             elif isinstance(v, IntV) and not v.assumed and builtin == "float":
                 answers.append(False)  # an int is no float (nor is numpy's int64)
             elif (

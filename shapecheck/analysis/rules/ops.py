@@ -880,7 +880,19 @@ def _item(
 ) -> Value | None:
     """``x.item()``: the one element as a Python number, whose value the data decides. A floating tensor's is a
     float (``[x.item() for x in torch.linspace(0, rate, depth)]``, stochastic-depth rates that scale tensors later);
-    any other dtype, or an unknown one: unknown."""
+    any other dtype, or an unknown one: unknown. A tensor whose element count is a known number other than one
+    (``logits[..., 0].item()`` of a batch of 2) raises in torch, numpy and JAX alike: SHP204."""
+    if method and not args and not kwargs and t.shape is not None:
+        n = product(t.shape).as_int()
+        if isinstance(n, int) and n > 1:
+            cx.ctx.report(
+                node,
+                "SHP204",
+                {"op": "item", "detail": D.ItemElements(t.shape, n)},
+                cx.origins([t]),
+                spec=OpSpec("item", None, (t.shape,)),
+            )
+            return UNKNOWN
     if method and t.dtype is not None and t.dtype.startswith(("float", "bfloat")) and not args and not kwargs:
         return FloatV(None)
     return UNKNOWN
