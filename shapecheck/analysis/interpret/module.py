@@ -2734,22 +2734,25 @@ def _call_getattr(
 def _call_iter_next(
     m: "ModuleAnalysis", interp: Interpreter, node: cst.Call, name: str, args: list[Value], kwargs: dict[str, Value]
 ) -> Value | None:
-    """``iter(xs)`` of a known list or tuple whose items are all one value (``[]``, ``[None] * depth``): an iterator
-    of them (which items ``next`` consumed never matters when they are all the same); ``next(it, default)`` of such
-    an iterator is that item, or the default when there is none, or both are the same value (``cache =
-    next(iter_attn_cache, None)`` of an empty cache list is None)."""
+    """``iter(xs)`` of a known list or tuple: the very value (an iterator over it sees what a change of the list
+    does, and changing the list forgets every name holding it), for ``next`` to read. ``next(it[, default])`` of
+    one: with no items, the default (``cache = next(iter(cache_layers or []), None)``); with items that are all one
+    value (``[None] * depth``), that value when it cannot be told from the outcome (no default: an exhausted
+    iterator raises; a default equal to the items); which items earlier calls consumed is not tracked."""
     if kwargs or not args:
         return None
     seq = args[0]
-    if not isinstance(seq, SeqV) or seq.kind not in (("tuple", "list", "iter") if name == "iter" else ("iter",)):
-        return None
-    if any(item != seq.items[0] for item in seq.items[1:]):
+    if not isinstance(seq, SeqV) or seq.kind not in ("tuple", "list", "iter"):  # ("iter": itertools.repeat)
         return None
     if name == "iter":
-        return SeqV(seq.items, "iter") if len(args) == 1 else None
-    if len(args) > 2 or (len(args) == 1 and not seq.items):
+        return seq if len(args) == 1 else None
+    if len(args) > 2:
         return None
-    options = [*seq.items[:1], *args[1:]]
+    if not seq.items:
+        return args[1] if len(args) == 2 else None
+    if any(item != seq.items[0] for item in seq.items[1:]):
+        return None
+    options = [seq.items[0], *args[1:]]
     return options[0] if all(o == options[0] for o in options[1:]) else None
 
 
@@ -2793,28 +2796,6 @@ def _call_dict(
         return DictV(tuple(pairs.items()))
     if len(args) == 1 and isinstance(args[0], IntDictV) and not kwargs:
         return IntDictV(args[0].items)  # a copy
-    return None
-
-
-@_builtin("iter")
-def _call_iter_of(
-    m: "ModuleAnalysis", interp: Interpreter, node: cst.Call, name: str, args: list[Value], kwargs: dict[str, Value]
-) -> Value | None:
-    """``iter(xs)`` of a known list or tuple: the very value (an iterator over it sees what a change of the list
-    does, and changing the list forgets every name holding it), for ``next`` to read."""
-    if len(args) == 1 and not kwargs and isinstance(args[0], SeqV) and args[0].kind in ("list", "tuple"):
-        return args[0]
-    return None
-
-
-@_builtin("next")
-def _call_next(
-    m: "ModuleAnalysis", interp: Interpreter, node: cst.Call, name: str, args: list[Value], kwargs: dict[str, Value]
-) -> Value | None:
-    """``next(it, default)`` of an iterator over a known empty list (``next(iter(cache.layers if cache else []),
-    None)``): the default. An iterator with items advances: not modelled."""
-    if len(args) == 2 and not kwargs and isinstance(args[0], SeqV) and args[0].kind in ("list", "tuple", "iter"):
-        return args[1] if not args[0].items else None
     return None
 
 
