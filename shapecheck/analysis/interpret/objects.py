@@ -258,17 +258,15 @@ def layer_subclass(
     the one base outside the analysed code is a ``torch.nn`` layer the analysis builds and no analysed class of the
     MRO defines ``__init__``; any other such class is a generic object."""
     from ..rules import layers as layer_rules
-    from ..rules.registry import LAYERS
     from .interpreter import layer_attributes
 
     generic = ObjV(ci.key)
-    bases = [b for b in foreign_bases(m, ci) if b not in _PLAIN_BASES]
-    if node is None or len(bases) != 1 or find_method(m, ci, "__init__") is not None:
+    if node is None or find_method(m, ci, "__init__") is not None:
         return generic
-    parts = bases[0].split(".")
-    if parts[:2] != ["torch", "nn"] or len(parts) != 3 or parts[2] not in LAYERS:
+    kind = torch_layer_base(m, ci)
+    if kind is None:
         return generic
-    layer = layer_rules.layer(m.ops, node, parts[2], args, kwargs)
+    layer = layer_rules.layer(m.ops, node, kind, args, kwargs)
     if not isinstance(layer, LayerV):
         return generic
     attrs = layer_attributes(layer, kwargs)
