@@ -38,6 +38,39 @@ class OpSpec:
         return default
 
 
+class LazyNote:
+    """A note that names a line (an origin's ``path:line``, a def's place): its text is joined from its parts when a
+    finding is made of it (``findings_of``), so a finding that is dropped (an inlined callee's, reported again from
+    another call or not at all) never costs its module a positions pass."""
+
+    __slots__ = ("parts",)
+
+    def __init__(self, parts: tuple[object, ...]) -> None:
+        self.parts = parts
+
+    def __str__(self) -> str:
+        return "".join(map(str, self.parts))
+
+
+def note(*parts: object) -> "str | LazyNote":
+    """A note of these parts: text at once when each part is text, else joined when the finding is made."""
+    if all(type(p) is str for p in parts):
+        return "".join(parts)  # type: ignore[arg-type]
+    return LazyNote(parts)
+
+
+class Where:
+    """``path:line`` of a node of a module, rendered when asked (a note's part)."""
+
+    __slots__ = ("module", "node")
+
+    def __init__(self, module: Any, node: cst.CSTNode) -> None:
+        self.module, self.node = module, node
+
+    def __str__(self) -> str:
+        return f"{self.module.path}:{self.module.line_of(self.node)}"
+
+
 @dataclass
 class Pending:
     """A finding whose position is resolved only if the module has findings at all (positions cost a pass)."""
@@ -45,7 +78,7 @@ class Pending:
     node: cst.CSTNode
     code: str
     fields: tuple[tuple[str, Any], ...] = ()  # the template's fields (Finding.fields); the text is rendered at the end
-    notes: tuple[str, ...] = ()
+    notes: "tuple[str | LazyNote, ...]" = ()
     witness: Witness | None = None
     span: tuple[int, int, int, int] | None = None  # already known (e.g. from another module)
     path: str | None = None
@@ -111,7 +144,7 @@ class Context:
         node: cst.CSTNode,
         code: str,
         fields: dict[str, Any],
-        notes: tuple[str, ...] | list[str] = (),
+        notes: "tuple[str | LazyNote, ...] | list[str] | list[str | LazyNote]" = (),
         witness: Witness | None = None,
         fix: tuple[tuple[cst.CSTNode, str, str], ...] = (),
         spec: OpSpec | None = None,

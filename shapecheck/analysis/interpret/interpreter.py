@@ -220,7 +220,7 @@ class Interpreter:
         if not isinstance(t, TensorV) or t.shape is None or t.alts or len(t.shape) != len(value.items):
             return
         from ..rules.shapes_bridge import shape_text
-        from .context import OpSpec
+        from .context import OpSpec, note
 
         n = len(target.elements)
         self.ctx.report(
@@ -232,7 +232,7 @@ class Interpreter:
                 "subject": "the tensor",
                 "actual": len(t.shape),
             },
-            [f"{node.value.value} has shape {shape_text(t.shape)}" + (f" {t.origin}" if t.origin else "")],
+            [note(f"{node.value.value} has shape {shape_text(t.shape)}", *((" ", t.origin) if t.origin else ()))],
             spec=OpSpec("unpack.shape", None, (t.shape,), (), (("names", n),)),
         )
 
@@ -264,7 +264,7 @@ class Interpreter:
         if count is None or count == n:
             return
         from ..rules.shapes_bridge import shape_text
-        from .context import OpSpec
+        from .context import OpSpec, note
 
         text = f"{base.value.value}.shape[{'' if lo is None else lo}:{'' if hi is None else hi}]"
         notes = []
@@ -272,7 +272,9 @@ class Interpreter:
         sliced = t.shape[lo:hi] if exact else tuple(Size.const(2) for _ in range(count))  # type: ignore[index]
         spec = OpSpec("unpack.shape", None, (sliced,), (), (("names", n),))
         if exact:
-            notes.append(f"{base.value.value} has shape {shape_text(t.shape)}" + (f" {t.origin}" if t.origin else ""))
+            notes.append(
+                note(f"{base.value.value} has shape {shape_text(t.shape)}", *((" ", t.origin) if t.origin else ()))
+            )
         self.ctx.report(
             node,
             "SHP201",

@@ -13,7 +13,7 @@ import libcst as cst
 from ...diagnostics import details as D
 from ...sizes import Size, Truth, equal
 from .budget import BudgetExceeded, budgeted
-from .context import Context, OpSpec, Pending, counter_mark
+from .context import Context, OpSpec, Pending, Where, counter_mark, note
 from ..index.functions import ClassInfo, FunctionInfo, MethodTable, Param, bind_arguments, signature_params
 from ..index.imports import collect_imports, dotted
 from .interpreter import OPTIONAL, FrameInfo, Interpreter, Scope, _plain_value, int_of
@@ -846,19 +846,28 @@ class ModuleAnalysis:
         # may change in between: kept only when the enclosing function never hands it to a call nor changes it
         from .walk import memo as walk_memo
 
-        once = walk_memo("bound-once", outer.node, _bound_once)
-        # a name the enclosing function binds only in statements before this def (``key_chunk_size = min(...)``)
-        # holds the same value when the closure runs
-        once = once | walk_memo("settled-at-defs", outer.node, _settled_at_defs).get(id(node), frozenset())
-        touched = walk_memo("handed-on", outer.node, _handed_on)
-        captured = tuple(
-            (n, env[n])
-            for n in sorted(walk_memo("free-reads", node, _free_reads))
-            if n in once
-            and n in env
-            and (n not in touched or not (isinstance(env[n], (DictV, IntDictV, ManyV)) or _is_list(env[n])))
-        )
-        return FuncV(key, env=captured)
+        # (the enclosing function's walks only when the closure reads one of its names: most closures read none)
+        candidates = [n for n in sorted(walk_memo("free-reads", node, _free_reads)) if n in env]
+        once: frozenset[str] = walk_memo("bound-once", outer.node, _bound_once) if candidates else frozenset()
+        settled: frozenset[str] | None = None
+        touched: frozenset[str] | None = None
+        captured: list[tuple[str, Value]] = []
+        for n in candidates:
+            if n not in once:
+                # a name the enclosing function binds only in statements before this def (``key_chunk_size =
+                # min(...)``) holds the same value when the closure runs
+                if settled is None:
+                    settled = walk_memo("settled-at-defs", outer.node, _settled_at_defs).get(id(node), frozenset())
+                if n not in settled:
+                    continue
+            v = env[n]
+            if isinstance(v, (DictV, IntDictV, ManyV)) or _is_list(v):
+                if touched is None:
+                    touched = walk_memo("handed-on", outer.node, _handed_on)
+                if n in touched:
+                    continue
+            captured.append((n, v))
+        return FuncV(key, env=tuple(captured))
 
     def call_function(
         self, interp: Interpreter, node: cst.Call, fv: FuncV, args: list[Value], kwargs: dict[str, Value]
@@ -1138,7 +1147,6 @@ class ModuleAnalysis:
             if p.code.startswith("SHP2") or p.code == "SHP401":
                 if (p.node, p.code) in standalone:
                     continue
-                where = f"{callee.path}:{callee.line_of(p.node)}"
                 # the innermost callee names the finding ("inside f() called here", rendered from the field)
                 inside = (
                     p.fields if any(k == "inside" for k, _ in p.fields) else p.fields + (("inside", what.rstrip("()")),)
@@ -1148,7 +1156,8 @@ class ModuleAnalysis:
                         node,
                         p.code,
                         inside,
-                        p.notes + (f"raised at {where} in {what} for the arguments of this call",),
+                        p.notes
+                        + (note("raised at ", Where(callee, p.node), f" in {what} for the arguments of this call"),),
                         p.witness,
                         spec=p.spec,
                         inner=p.inner or p.node,
@@ -2302,7 +2311,7 @@ class ModuleAnalysis:
                     j, kj, b = first
                     detail = D.VmapAxes(j, kj, b.shape or (), i, k, a.shape)
                     origins = [
-                        f"argument #{n}: shape {shape_text(t.shape)}" + (f" {t.origin}" if t.origin else "")
+                        note(f"argument #{n}: shape {shape_text(t.shape)}", *((" ", t.origin) if t.origin else ()))
                         for n, t in ((j, b), (i, a))
                     ]
                     self.ctx.report(

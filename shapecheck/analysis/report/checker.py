@@ -196,7 +196,7 @@ def findings_of(analysis: "ModuleAnalysis") -> list[Finding]:
                 span[3],
                 p.code,
                 message(p.code, p.fields),
-                p.notes,
+                tuple(n if type(n) is str else str(n) for n in p.notes),
                 witness=witness,
                 fix=() if shift else _edits(p, positions),
                 fields=p.fields,

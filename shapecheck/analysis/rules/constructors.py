@@ -28,7 +28,7 @@ from ...diagnostics import details as D
 from ...sizes import Size, Truth, equal, greater_equal, product
 from .ops_common import _dtype_kw, _ints, _norm_dim
 from .shapes_bridge import shape_text
-from ..interpret.context import OpSpec
+from ..interpret.context import OpSpec, note
 from ..interpret.values import UNKNOWN, FloatV, IntV, NoneV, SeqV, StrV, TensorV, Value
 
 from . import registry
@@ -310,7 +310,11 @@ def mask_index(interp: "Interpreter", node: cst.Subscript, t: TensorV) -> Value 
                     node,
                     "SHP204",
                     {"op": "boolean mask index", "detail": D.MaskShape(mask_shape, t.shape, i, m, n)},
-                    [f"the indexed array has shape {shape_text(t.shape)}" + (f" {t.origin}" if t.origin else "")],
+                    [
+                        note(
+                            f"the indexed array has shape {shape_text(t.shape)}", *((" ", t.origin) if t.origin else ())
+                        )
+                    ],
                     spec=OpSpec("mask_index", None, (t.shape, mask_shape), (), ()),
                 )
                 return t.with_shape(None)

@@ -17,7 +17,7 @@ import libcst as cst
 from ... import pattern as P
 from ...diagnostics import details as D
 from ...sizes import Size
-from ..interpret.context import _ALL_RANKS_BUT_ONE, MadeUp, OpSpec, PatternSizes
+from ..interpret.context import _ALL_RANKS_BUT_ONE, LazyNote, MadeUp, OpSpec, PatternSizes, note
 from .precision import check_einops_reduction
 from .registry import EINOPS_FUNCTIONS, EINOPS_LAYERS, OpContext, einops_function, einops_layer
 from .shapes_bridge import shape_text
@@ -114,7 +114,7 @@ def _report(
     cx: OpContext,
     node: cst.CSTNode,
     problem: P.Problem,
-    notes: list[str] | tuple[str, ...] = (),
+    notes: "list[str | LazyNote] | list[str] | tuple[str, ...]" = (),
     spec: OpSpec | None = None,
 ) -> None:
     cx.ctx.report(
@@ -150,14 +150,11 @@ def _input(v: Value) -> tuple[list[tuple[Size, ...]] | None, bool, TensorV | Non
     return None, isinstance(v, SeqV), None
 
 
-def _notes(tensors: list[TensorV], pattern: str) -> list[str]:
+def _notes(tensors: list[TensorV], pattern: str) -> "list[str | LazyNote]":
     notes = []
     for i, t in enumerate(tensors):
         label = "input" if len(tensors) == 1 else f"input #{i}"
-        note = f"{label} shape {shape_text(t.shape)}"
-        if t.origin is not None:
-            note += f" {t.origin}"
-        notes.append(note)
+        notes.append(note(f"{label} shape {shape_text(t.shape)}", *((" ", t.origin) if t.origin is not None else ())))
     return notes
 
 

@@ -12,7 +12,7 @@ import libcst as cst
 
 from ...diagnostics import details as D
 from ...sizes import Size, Truth, divisible, equal, greater_equal
-from ..interpret.context import OpSpec, Pending
+from ..interpret.context import LazyNote, OpSpec, Pending
 from ..interpret.values import (
     UNKNOWN,
     BoolV,
@@ -1392,7 +1392,7 @@ def _report_pixel_shuffle(
     shape: tuple[Size, ...],
     found: str,
     channels: Size | None,
-    notes: list[str],
+    notes: "list[str | LazyNote]",
     sequential: bool = False,
 ) -> None:
     """``nn.PixelShuffle(r)`` given channels that r * r does not divide, ``nn.PixelUnshuffle(r)`` a height or width

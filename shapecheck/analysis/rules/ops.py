@@ -16,7 +16,7 @@ import libcst as cst
 
 from ...diagnostics import details as D
 from ...sizes import Size, Truth, equal, greater_equal, product
-from ..interpret.context import MadeUp, OpSpec
+from ..interpret.context import MadeUp, OpSpec, Where, note
 from .shapes_bridge import shape_text
 from ..interpret.values import (
     UNKNOWN,
@@ -1650,9 +1650,11 @@ def call_stub(
                 "SHP204",
                 {"op": qual, "detail": D.StubArgument(p.name, p.ann.text, code, tuple(fields.items()))},
                 [
-                    f"the argument has shape {shape_text(arg.shape)}"
-                    + (f" {arg.origin}" if arg.origin is not None else ""),
-                    f"stub {short}() at {fi.where}",
+                    note(
+                        f"the argument has shape {shape_text(arg.shape)}",
+                        *((" ", arg.origin) if arg.origin is not None else ()),
+                    ),
+                    note(f"stub {short}() at ", Where(fi.module, fi.node)),
                 ],
                 spec=OpSpec(
                     "annotation",

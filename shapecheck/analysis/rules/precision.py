@@ -48,6 +48,7 @@ import libcst as cst
 from ...diagnostics import details as D
 from ...sizes import Size, product
 from ..index.imports import dotted, literal_str
+from ..interpret.context import LazyNote, note
 from ..interpret.values import BoolV, DtypeV, NoneV, StrV, TensorV, Value
 from .ops_common import constant
 
@@ -546,8 +547,8 @@ def _method_input(m: "RuleModule", call: cst.CSTNode, keywords: tuple[str, ...])
 # the hooks
 
 
-def _origin_notes(t: TensorV) -> list[str]:
-    return [f"input {t.dtype} tensor {t.origin}"] if t.origin is not None else []
+def _origin_notes(t: TensorV) -> "list[str | LazyNote]":
+    return [note(f"input {t.dtype} tensor ", t.origin)] if t.origin is not None else []
 
 
 def _report(

@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING, Any, Callable, Generic, Protocol, TypeVar
 import libcst as cst
 
 from ...sizes import Size
+from ..interpret.context import LazyNote, note
 from ..interpret.values import FuncV, LayerV, ObjV, RefV, TensorV, Value
 from .shapes_bridge import Origin, shape_text
 
@@ -156,7 +157,7 @@ class OpContext:
             and name not in self._module.imports.names
         )
 
-    def origins(self, tensors: list[TensorV]) -> list[str]:
+    def origins(self, tensors: list[TensorV]) -> "list[str | LazyNote]":
         """One note per operand: its shape and where it was made."""
         return origin_notes(tensors)
 
@@ -428,9 +429,9 @@ def op_names() -> set[str]:
     return names
 
 
-def origin_notes(tensors: list[TensorV]) -> list[str]:
+def origin_notes(tensors: list[TensorV]) -> "list[str | LazyNote]":
     """One note per operand: its shape and where it was made."""
     return [
-        f"operand #{i}: shape {shape_text(t.shape)}" + (f" {t.origin}" if t.origin is not None else "")
+        note(f"operand #{i}: shape {shape_text(t.shape)}", *((" ", t.origin) if t.origin is not None else ()))
         for i, t in enumerate(tensors)
     ]

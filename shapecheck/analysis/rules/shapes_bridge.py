@@ -11,7 +11,7 @@ from ...annotations import DimSpec, Memo, instantiate, match_shape, parse_dims
 from ...annotations.dims import expr_names
 from ...diagnostics.details import AnnotationMismatch, DimsSyntax, UnboundExpression
 from ...sizes import Size
-from ..interpret.context import OpSpec
+from ..interpret.context import OpSpec, Where, note
 from ..index.jaxtyping_bridge import Annotation
 from ..interpret.values import TensorV, Value
 
@@ -138,8 +138,10 @@ class ShapeChecks:
             res = match_shape(spec, arg.shape, memo, origin=f"argument {p.name!r}", fresh=self._fresh("", None))
             if res.ok is False and res.problem is not None:
                 code, fields = res.problem
-                notes = [f"the argument has shape {shape_text(arg.shape)}" + (f" {arg.origin}" if arg.origin else "")]
-                notes.append(f"parameter {p.name}: {p.ann.text} of {fi.name}() at {fi.where}")
+                notes = [
+                    note(f"the argument has shape {shape_text(arg.shape)}", *((" ", arg.origin) if arg.origin else ()))
+                ]
+                notes.append(note(f"parameter {p.name}: {p.ann.text} of {fi.name}() at ", Where(fi.module, fi.node)))
                 # the cause is the matcher's own code and fields, quoted by the detail's renderer
                 self.ctx.report(
                     node,
@@ -219,10 +221,13 @@ class ShapeChecks:
             fi = self.source.find_function(frame.key)
             name = fi.name if fi is not None else frame.key
             notes = [
-                f"the returned value has shape {shape_text(value.shape)}" + (f" {value.origin}" if value.origin else "")
+                note(
+                    f"the returned value has shape {shape_text(value.shape)}",
+                    *((" ", value.origin) if value.origin else ()),
+                )
             ]
             if fi is not None:
-                notes.append(f"return annotation {ann.text} at {self.source.path}:{self.source.line_of(fi.node)}")
+                notes.append(note(f"return annotation {ann.text} at ", Where(self.source, fi.node)))
             self.ctx.report(
                 stmt,
                 "SHP206",
@@ -244,7 +249,9 @@ class ShapeChecks:
                 code, fields = res.problem
                 notes = [
                     f"declared as {ann.text}",
-                    f"the value has shape {shape_text(value.shape)}" + (f" {value.origin}" if value.origin else ""),
+                    note(
+                        f"the value has shape {shape_text(value.shape)}", *((" ", value.origin) if value.origin else ())
+                    ),
                 ]
                 self.ctx.report(
                     stmt,
