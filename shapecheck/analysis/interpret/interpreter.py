@@ -813,7 +813,10 @@ class Interpreter:
                 if stored is not None and self.scope.vars.get(stored) is held:
                     self.scope.vars[stored] = replace(held, top=None)
                 if held.shape is not None:  # the region: its index tensors must broadcast together
-                    region = self.m.index_tensor(self, target, held)
+                    from ..rules.constructors import mask_index
+
+                    # x[mask] = v: the selected rows (one axis of unknown length) then x's remaining axes
+                    region = mask_index(self, target, held) or self.m.index_tensor(self, target, held)
                     if isinstance(region, TensorV) and isinstance(value, TensorV) and value.shape is not None:
                         self.m.tensor_store(self, target, region, value)
                 return
