@@ -1473,6 +1473,14 @@ class Interpreter:
                 self.scope.vars = saved
                 return SeqV((elt,) * rows, "list")
         if comp.inner_for_in is None and not comp.ifs and isinstance(it, SeqV) and comp.asynchronous is None:
+            if len(it.items) > MAX_REPEAT and all(x is it.items[0] for x in it.items):
+                # (rearrange(h, ...) for h in t.unbind(1)) over a long axis: the items are one value, so is the
+                # element (evaluated once)
+                saved = dict(self.scope.vars)
+                self.assign(comp.target, it.items[0])
+                elt = self.eval(node.elt)
+                self.scope.vars = saved
+                return SeqV((elt,) * len(it.items), "list")
             saved = dict(self.scope.vars)
             results = []
             start = self.ctx.mark()
