@@ -737,6 +737,27 @@ def common_generators(fw: Framework) -> dict[str, Gen]:
 
     g["shape:reshape"] = reshape
 
+    if fw.name == "torch":
+
+        def reshape_as(r: random.Random) -> Case:
+            s, x = x_of(r, 0, 4)
+            total = 1
+            for v in s:
+                total *= v
+            target = factorise(r, total if r.random() < 0.85 else total + 1)
+            name = r.choice(("reshape_as", "view_as"))
+            return _maybe_index(r, Case(f"shape:{name}", fw.name, [x], f"x.{name}({fw.tensor(tuple(target))})"))
+
+        g["shape:reshape_as"] = reshape_as
+
+        def randperm(r: random.Random) -> Case:
+            n = r.choice((0, 1, 3, 5))
+            arg = r.choice((str(n), f"n={n}", f"len(torch.zeros({n}, 2))"))
+            dt = r.choice(("", ", dtype=torch.int32", ", device='cpu'"))
+            return _maybe_index(r, Case("construct:randperm", fw.name, [], f"torch.randperm({arg}{dt})"))
+
+        g["construct:randperm"] = randperm
+
     def transpose(r: random.Random) -> Case:
         s, x = x_of(r, 1, 4)
         rank = len(s)

@@ -815,7 +815,10 @@ class Interpreter:
                 if stored is not None and self.scope.vars.get(stored) is held:
                     self.scope.vars[stored] = replace(held, top=None)
                 if held.shape is not None:  # the region: its index tensors must broadcast together
-                    region = self.m.index_tensor(self, target, held)
+                    from ..rules.constructors import mask_index
+
+                    # x[mask] = v: the selected rows (one axis of unknown length) then x's remaining axes
+                    region = mask_index(self, target, held) or self.m.index_tensor(self, target, held)
                     if isinstance(region, TensorV) and isinstance(value, TensorV) and value.shape is not None:
                         self.m.tensor_store(self, target, region, value)
                 return
@@ -1472,6 +1475,14 @@ class Interpreter:
                 self.scope.vars = saved
                 return SeqV((elt,) * rows, "list")
         if comp.inner_for_in is None and not comp.ifs and isinstance(it, SeqV) and comp.asynchronous is None:
+            if len(it.items) > MAX_REPEAT and all(x is it.items[0] for x in it.items):
+                # (rearrange(h, ...) for h in t.unbind(1)) over a long axis: the items are one value, so is the
+                # element (evaluated once)
+                saved = dict(self.scope.vars)
+                self.assign(comp.target, it.items[0])
+                elt = self.eval(node.elt)
+                self.scope.vars = saved
+                return SeqV((elt,) * len(it.items), "list")
             saved = dict(self.scope.vars)
             results = []
             start = self.ctx.mark()

@@ -1468,6 +1468,8 @@ class ModuleAnalysis:
             for a in node.args:
                 if a.star == "**" and _unpacked_dict(interp, a.value):
                     continue  # f(**cfg) hands on a new dict: cfg keeps its entries (its own lists may change)
+                if a.star == "*" and _unpacked_scalars(interp, a.value):
+                    continue  # x.view(*shape, -1) hands on a new tuple of numbers: shape itself cannot change
                 if id(a) not in kept_lists:
                     interp.forget_if_list(a.value, modules=id(a) not in untouched)
                 if id(a) in partly and id(a) not in scalars:
@@ -3592,6 +3594,14 @@ def _dict_get_or_pop(
         return args[1]
     interp.scope.vars[var] = DictV(tuple((k, v) for k, v in base.items if k != key), base.kind)
     return base.get(key)
+
+
+def _unpacked_scalars(interp: Interpreter, node: cst.BaseExpression) -> bool:
+    """``f(*xs)`` of a variable holding a list of numbers, strings, booleans or None (``*_, i, j = x.shape`` then
+    ``x.view(*_, -1)``): the callee gets a new tuple of those immutable items, so the list is unchanged."""
+    key = _var_key_of(node)
+    v = interp.scope.vars.get(key) if key is not None else None
+    return isinstance(v, SeqV) and all(isinstance(x, (IntV, FloatV, BoolV, StrV, NoneV)) for x in v.items)
 
 
 def _unpacked_dict(interp: Interpreter, node: cst.BaseExpression) -> bool:

@@ -48,6 +48,7 @@ if TYPE_CHECKING:
 PAIR = "values_indices"  # SeqV kind of a (values, indices) namedtuple
 MULTI = frozenset({"chunk", "split", "array_split", "tensor_split", "unbind", "topk", "sort", "kthvalue", "mode"})
 _MAX_PIECES = 64
+_MAX_ALIKE = 4096  # unbind: its pieces are one value, so a longer axis costs no more
 
 
 def _dim(args: list[Value], kwargs: dict[str, Value], pos: int, default: int | None, rank: int) -> int | None:
@@ -269,9 +270,9 @@ def apply(
         if pos is None:
             return UNKNOWN
         k = shape[pos].as_int()
-        if k is None or k > _MAX_PIECES:
+        if k is None or k > _MAX_ALIKE:
             return UNKNOWN
-        return SeqV(tuple(_with_axis(t, pos, None) for _ in range(k)), "tuple")
+        return SeqV((_with_axis(t, pos, None),) * k, "tuple")  # alike pieces: one value (read once by loops)
     if name in ("topk", "sort", "kthvalue", "mode"):
         default = -1
         dim_pos = {"topk": 1, "sort": 0, "kthvalue": 1, "mode": 0}[name]

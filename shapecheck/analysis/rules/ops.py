@@ -1231,6 +1231,21 @@ def _random_permutation(
     return None
 
 
+@FUNCTIONS.register("torch.randperm")
+def _randperm(
+    cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]
+) -> Value | None:
+    """``torch.randperm(n)``: the ints of ``range(n)`` shuffled, shape (n,) (int64 unless ``dtype=`` says otherwise),
+    so ``torch.randperm(n)[:k]`` has min(n, k) rows when both are known."""
+    n = args[0] if args else kwargs.get("n")
+    if len(args) > 1 or set(kwargs) - {"n", "device", "dtype", "generator", "requires_grad", "pin_memory", "layout"}:
+        return None
+    if not isinstance(n, IntV) or n.assumed or ((k := n.size.as_int()) is not None and k < 0):
+        return None
+    dtype = "int64" if "dtype" not in kwargs else None
+    return TensorV((n.size,), dtype, "torch", None, cx.origin(node, "randperm(...)"))
+
+
 @FUNCTIONS.register("jax.random.PRNGKey", "jax.random.key")
 def _prng_key(
     cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]

@@ -509,6 +509,19 @@ def _reshape(
     return reshape(cx, node, name, t, args, kwargs)
 
 
+@TENSOR_METHODS.register("reshape_as", "view_as")
+def _reshape_as(
+    cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value], method: bool
+) -> Value | None:
+    """torch's ``x.reshape_as(y)`` / ``x.view_as(y)``: ``x.reshape(y.shape)`` (the element counts must agree)."""
+    if not method or t.framework != "torch" or len(args) != 1 or kwargs or not isinstance(args[0], TensorV):
+        return None
+    other = args[0]
+    if other.shape is None or other.alts:
+        return t.with_shape(None)
+    return reshape(cx, node, name, t, [SeqV(tuple(IntV(s) for s in other.shape), "shape")], {})
+
+
 @TENSOR_METHODS.register("transpose", "swapaxes", "swapdims", "moveaxis", "movedim")
 def _transpose(
     cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value], method: bool
