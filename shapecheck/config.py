@@ -59,9 +59,11 @@ class Config:
         best_ign = max((len(s) for s in ignored if code.startswith(s)), default=-1)
         return best_sel > best_ign
 
-    def is_excluded(self, path: Path) -> bool:
+    def is_excluded(self, path: Path, folders_checked: bool = False) -> bool:
+        """Does an exclude pattern match a part of ``path`` or the whole of it? ``folders_checked``: a walk that
+        checked (and entered) each folder above already, so only the last part is matched part-wise."""
         patterns = self.exclude + self.extend_exclude
-        parts = path.parts
+        parts = path.parts[-1:] if folders_checked else path.parts
         rel = path.as_posix()
         for pattern in patterns:
             if any(fnmatch.fnmatch(part, pattern) for part in parts):

@@ -56,10 +56,10 @@ def collect_files(paths: Iterable[str], config: Config) -> list[Path]:
             candidates = []
             for dirpath, dirnames, filenames in os.walk(root):
                 d = Path(dirpath)
-                dirnames[:] = sorted(n for n in dirnames if not config.is_excluded(_rel(d / n, root)))
+                dirnames[:] = sorted(n for n in dirnames if not config.is_excluded(_rel(d / n, root), True))
                 candidates.extend(d / f for f in sorted(filenames) if f.endswith(".py"))
         for c in candidates:
-            if c in seen or (c != root and config.is_excluded(_rel(c, root))):
+            if c in seen or (c != root and config.is_excluded(_rel(c, root), True)):
                 continue
             _check_link(c)
             seen.add(c)
@@ -222,15 +222,18 @@ def _after_their_files(todo: list[Item], doc_items: list[tuple[int, DocPart, str
     many packages, they parsed again what ``Project.trim`` had forgotten meanwhile."""
     from .analysis.index.project import project_root
 
-    resolved = [f.resolve() if isinstance(f, Path) else None for _, f, _ in todo]
+    last_under: dict[Path, int] = {}  # folder -> the index in todo of the last file under it
+    for k, (_, f, _) in enumerate(todo):
+        if isinstance(f, Path):
+            for folder in f.resolve().parents:
+                last_under[folder] = k
     last_of: dict[Path, int] = {}  # documentation file -> the index in todo it follows
     after: dict[int, list[Item]] = {}
     for doc_item in doc_items:
         doc = doc_item[1].path
         if doc not in last_of:
             home = project_root(doc) or doc.resolve().parent
-            mine = (k for k, r in enumerate(resolved) if r is not None and home in r.parents)
-            last_of[doc] = max(mine, default=len(todo) - 1)
+            last_of[doc] = last_under.get(home, len(todo) - 1)
         after.setdefault(last_of[doc], []).append(doc_item)
     out = list(after.get(-1, []))  # no Python file to run at all
     for k, t in enumerate(todo):

@@ -76,10 +76,10 @@ def collect_docs(paths: Iterable[str], config: "Config") -> list[Path]:
             found = []
             for dirpath, dirnames, filenames in os.walk(root):
                 d = Path(dirpath)
-                dirnames[:] = sorted(n for n in dirnames if not config.is_excluded(_rel(d / n, root)))
+                dirnames[:] = sorted(n for n in dirnames if not config.is_excluded(_rel(d / n, root), True))
                 found.extend(d / f for f in sorted(filenames) if is_doc(_rel(d / f, root)) or is_doc(d / f))
         for f in found:
-            if f in seen or (f != root and config.is_excluded(_rel(f, root))) or not f.is_file():
+            if f in seen or (f != root and config.is_excluded(_rel(f, root), True)) or not f.is_file():
                 continue
             seen.add(f)
             out.append(f)

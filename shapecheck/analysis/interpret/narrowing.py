@@ -45,33 +45,33 @@ def _narrow(interp: "Interpreter", test: cst.BaseExpression, depth: int) -> tupl
     if type(test) is cst.BooleanOperation:
         lt, lf = _narrow(interp, test.left, depth + 1)
         rt, rf = _narrow(interp, test.right, depth + 1)
-        if isinstance(test.operator, cst.And):
+        if type(test.operator) is cst.And:
             return _merge(lt, rt), {}
         return {}, _merge(lf, rf)
-    if isinstance(test, cst.Comparison) and len(test.comparisons) == 1:
+    if type(test) is cst.Comparison and len(test.comparisons) == 1:
         c = test.comparisons[0]
         left, right, op = test.left, c.comparator, c.operator
-        if isinstance(op, (cst.Is, cst.IsNot)):
+        if type(op) is cst.Is or type(op) is cst.IsNot:
             target = left if _is_none(right) else right if _is_none(left) else None
             if target is not None:
                 t, f = _none_check(interp, target)
-                return (t, f) if isinstance(op, cst.Is) else (f, t)
+                return (t, f) if type(op) is cst.Is else (f, t)
             return {}, {}
-        if isinstance(op, (cst.Equal, cst.NotEqual)):
+        if type(op) is cst.Equal or type(op) is cst.NotEqual:
             for a, b in ((left, right), (right, left)):
                 key = _rank_subject(a) or _aliased_rank_subject(interp, a)
                 k = _int_literal(interp, b) if key is not None else None
                 if key is not None and k is not None:
                     t, f = _rank_check(interp, key, k)
-                    return (t, f) if isinstance(op, cst.Equal) else (f, t)
+                    return (t, f) if type(op) is cst.Equal else (f, t)
             for a, b in ((left, right), (right, left)):
                 key = _shape_subject(a)
                 seq = _shape_value(interp, b) if key is not None else None
                 if key is not None and seq is not None:
                     t = _shape_check(interp, key, seq)
-                    return (t, {}) if isinstance(op, cst.Equal) else ({}, t)
+                    return (t, {}) if type(op) is cst.Equal else ({}, t)
         return {}, {}
-    if isinstance(test, cst.Name):
+    if type(test) is cst.Name:
         fi = interp.m.find_function(interp.frame.key)
         if fi is not None:
             from .walk import memo
@@ -80,7 +80,7 @@ def _narrow(interp: "Interpreter", test: cst.BaseExpression, depth: int) -> tupl
             if cond is not None:
                 return _narrow(interp, cond, depth + 1)
         return {}, {}
-    if isinstance(test, cst.Call) and len(test.args) == 1 and test.args[0].keyword is None and not test.args[0].star:
+    if type(test) is cst.Call and len(test.args) == 1 and test.args[0].keyword is None and not test.args[0].star:
         kind = _none_helper(interp, test.func)
         if kind is not None:
             t, f = _none_check(interp, test.args[0].value)
@@ -134,6 +134,9 @@ def _each_block(fn: cst.CSTNode, block: "Callable[[Sequence[cst.CSTNode]], None]
     are their own: not entered)."""
     from .walk import children
 
+    # only statements hold blocks: expressions (a test, an iterable, a with item) are not entered, nor are simple
+    # statement lines (their lambdas are their own); the blocks are met in the same order
+    holders = _BLOCK_HOLDERS
     stack: list[cst.CSTNode] = [fn]
     while stack:
         n = stack.pop()
@@ -142,7 +145,27 @@ def _each_block(fn: cst.CSTNode, block: "Callable[[Sequence[cst.CSTNode]], None]
             block(n.body)  # type: ignore[attr-defined]
         if n is not fn and (kind is cst.FunctionDef or kind is cst.ClassDef or kind is cst.Lambda):
             continue
-        stack.extend(children(n))
+        stack.extend(c for c in children(n) if type(c) in holders)
+
+
+# the node types a statement block can lie in (or be): compound statements and their clauses
+_BLOCK_HOLDERS = frozenset(
+    {
+        cst.IndentedBlock,
+        cst.If,
+        cst.Else,
+        cst.For,
+        cst.While,
+        cst.With,
+        cst.Try,
+        cst.TryStar,
+        cst.ExceptHandler,
+        cst.ExceptStarHandler,
+        cst.Finally,
+        cst.Match,
+        cst.MatchCase,
+    }
+)
 
 
 def _aliased_rank_subject(interp: "Interpreter", node: cst.BaseExpression) -> str | None:
