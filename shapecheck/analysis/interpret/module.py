@@ -531,7 +531,9 @@ class ModuleAnalysis:
         if isinstance(value, cst.Call) and len(value.args) >= 1:
             dc = dtype_class_of(self.qualify(value.args[0].value))
             if dc is not None:
-                self.wrappers[name] = dc
+                first = value.args[0]
+                if first.keyword is None and not first.star and self._shape_wrapper_class(value.func):
+                    self.wrappers[name] = dc
                 return
         # Image = Float[Tensor, "b c h w"]  -> annotation alias
         if isinstance(value, cst.Subscript):
@@ -544,6 +546,22 @@ class ModuleAnalysis:
             dc = dtype_class_of(self.qualify(value))
             if dc is not None:
                 self.globals[name] = RefV(f"jaxtyping.{dc}")
+
+    def _shape_wrapper_class(self, func: cst.BaseExpression) -> bool:
+        """Is ``func`` in ``Float = func(jaxtyping.Float)`` lucidrains' ``TorchTyping``: a class of the analysed code
+        whose ``__init__`` keeps its first argument (``self.abstract_dtype = abstract_dtype``) and whose
+        ``__getitem__(self, shapes)`` is ``return self.abstract_dtype[Tensor, shapes]``? Only then is ``Float["b n"]``
+        jaxtyping's ``Float[Tensor, "b n"]``. Any other callee (a ``__getitem__`` that returns ``Tensor``, prefixes
+        the shape, or code we cannot see) makes such annotations unknown."""
+        node: cst.ClassDef | None = None
+        if isinstance(func, cst.Name):
+            node = _top_class(self.tree, func.value)
+        if node is None and self.project is not None and isinstance(func, (cst.Name, cst.Attribute)):
+            q = self.qualify(func)
+            hit = self.project.split(q) if q else None
+            if hit is not None and hit[0] is not self:
+                node = _top_class(hit[0].tree, hit[1])
+        return node is not None and _is_shape_wrapper(node)
 
     def global_value(self, name: str) -> Value:
         if name in self.globals:
@@ -4234,6 +4252,93 @@ def _rebound_methods(body: Sequence[cst.BaseStatement | cst.BaseSmallStatement])
         elif not isinstance(inner, cst.ClassDef) and latest:
             out.update(id(latest[name]) for name in _rebound_names(inner) & latest.keys())
     return frozenset(out)
+
+
+def _top_class(tree: cst.Module, name: str) -> cst.ClassDef | None:
+    """The class statement named ``name`` at the top level of ``tree`` (the last one, as Python binds it)."""
+    found = None
+    for stmt in tree.body:
+        if isinstance(stmt, cst.ClassDef) and stmt.name.value == name:
+            found = stmt
+    return found
+
+
+def _method_params(fn: cst.FunctionDef) -> list[str] | None:
+    """The plain positional parameters' names, or None when the signature has more than plain parameters."""
+    ps = fn.params
+    if ps.posonly_params or ps.kwonly_params or isinstance(ps.star_arg, cst.Param) or ps.star_kwarg is not None:
+        return None
+    return [p.name.value for p in ps.params]
+
+
+def _body_statements(fn: cst.FunctionDef) -> list[cst.BaseSmallStatement] | None:
+    """A method's statements when each is a simple one (a docstring dropped); None for compound statements."""
+    out: list[cst.BaseSmallStatement] = []
+    body = fn.body
+    if not isinstance(body, cst.IndentedBlock):
+        return list(body.body)
+    for stmt in body.body:
+        if not isinstance(stmt, cst.SimpleStatementLine):
+            return None
+        out.extend(stmt.body)
+    if out and isinstance(out[0], cst.Expr) and isinstance(out[0].value, (cst.SimpleString, cst.ConcatenatedString)):
+        out = out[1:]
+    return out
+
+
+def _is_shape_wrapper(node: cst.ClassDef) -> bool:
+    """lucidrains' ``TorchTyping``: ``__init__(self, abstract_dtype)`` stores its argument on ``self`` and
+    ``__getitem__(self, shapes)`` is one ``return self.<that attribute>[<array type>, shapes]``."""
+    if not isinstance(node.body, cst.IndentedBlock):
+        return False
+    methods: dict[str, cst.FunctionDef] = {}
+    for stmt in node.body.body:
+        if isinstance(stmt, cst.FunctionDef):
+            if stmt.decorators:
+                return False
+            methods[stmt.name.value] = stmt
+        elif isinstance(stmt, cst.SimpleStatementLine):
+            continue
+        else:
+            return False
+    init, getitem = methods.get("__init__"), methods.get("__getitem__")
+    if init is None or getitem is None or "__class_getitem__" in methods:
+        return False
+    ip, gp = _method_params(init), _method_params(getitem)
+    if ip is None or gp is None or len(ip) < 2 or len(gp) != 2:
+        return False
+    stmts = _body_statements(getitem)
+    if stmts is None or len(stmts) != 1 or not isinstance(stmts[0], cst.Return):
+        return False
+    ret = stmts[0].value
+    if not isinstance(ret, cst.Subscript) or len(ret.slice) != 2:
+        return False
+    holder = ret.value
+    if not (isinstance(holder, cst.Attribute) and isinstance(holder.value, cst.Name) and holder.value.value == gp[0]):
+        return False
+    last = ret.slice[1].slice
+    if not (isinstance(last, cst.Index) and isinstance(last.value, cst.Name) and last.value.value == gp[1]):
+        return False
+    attr = holder.attr.value
+    init_stmts = _body_statements(init)
+    if init_stmts is None:
+        return False
+    stored = [
+        s
+        for s in init_stmts
+        if isinstance(s, (cst.Assign, cst.AnnAssign, cst.AugAssign))
+        and any(
+            isinstance(t, cst.Attribute)
+            and isinstance(t.value, cst.Name)
+            and t.value.value == ip[0]
+            and t.attr.value == attr
+            for t in ([x.target for x in s.targets] if isinstance(s, cst.Assign) else [s.target])
+        )
+    ]
+    if len(stored) != 1 or not isinstance(stored[0], cst.Assign) or len(stored[0].targets) != 1:
+        return False
+    src = stored[0].value
+    return isinstance(src, cst.Name) and src.value == ip[1]
 
 
 def _rebound_names(stmt: cst.CSTNode) -> set[str]:
