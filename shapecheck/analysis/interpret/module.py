@@ -1813,9 +1813,10 @@ class ModuleAnalysis:
                 and interp.frame.cls_key is not None
             ):
                 if (
-                    method in ("register_buffer", "register_parameter", "add_module")
+                    method in ("register_buffer", "register_parameter", "add_module", "register_module")
                     and args
                     and isinstance(args[0], StrV)
+                    and (method != "register_module" or _library_method(self, base, method))
                 ):
                     added = (
                         args[1]
@@ -1824,7 +1825,11 @@ class ModuleAnalysis:
                     )
                     interp.scope.vars[f"self.{args[0].value}"] = added
                     chain_key = "self." + SEQUENTIAL_ATTR
-                    if method == "add_module" and interp.frame.building and chain_key in interp.scope.vars:
+                    if (
+                        method in ("add_module", "register_module")
+                        and interp.frame.building
+                        and chain_key in interp.scope.vars
+                    ):
                         # class ConvBN(nn.Sequential): super().__init__(); self.add_module("c", conv): the chain grows
                         interp.scope.vars[chain_key] = objects.sequential_added(
                             interp.scope.vars[chain_key], args[0].value, added
@@ -1896,6 +1901,7 @@ class ModuleAnalysis:
                 "insert",
                 "pop",
                 "add_module",
+                "register_module",
                 "add_sublayer",
             ):
                 interp.forget(
@@ -3644,6 +3650,12 @@ def _literal_start(node: cst.BaseExpression) -> str:
         text = node.left.evaluated_value
         return text if isinstance(text, str) else ""
     return ""
+
+
+def _library_method(m: "ModuleAnalysis", obj: ObjV, method: str) -> bool:
+    """No class of the analysed code on ``obj``'s MRO defines ``method``: it is torch's (``register_module``)."""
+    ci = m.find_class(obj.cls_key)
+    return ci is not None and objects.find_method(m, ci, method) is None
 
 
 def _names_self(node: cst.BaseExpression) -> bool:
