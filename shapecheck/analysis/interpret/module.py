@@ -446,7 +446,12 @@ class ModuleAnalysis:
                 self._collect(inner, prefix=f"{prefix}{stmt.name.value}.", cls=ci, rebound=rebound)
         elif isinstance(stmt, (cst.If, cst.Try)) and cls is None:
             if isinstance(stmt.body, cst.IndentedBlock):
+                # a def or class the other branches may bind too (``if cuda: def f(...) else: def f(...)``, a
+                # fallback in ``except ImportError:``, a try's ``else:``): which one the name holds is not known
+                elsewhere = _bound_in_other_branches(stmt)
                 for inner in stmt.body.body:
+                    if isinstance(inner, (cst.FunctionDef, cst.ClassDef)) and inner.name.value in elsewhere:
+                        continue
                     self._collect(inner, prefix)
 
     def finish_signatures(self) -> None:
@@ -850,7 +855,18 @@ class ModuleAnalysis:
     def local_function(
         self, node: cst.FunctionDef, frame: FrameInfo, env: dict[str, Value] | None = None, key: str | None = None
     ) -> Value:
-        key = key or f"{self._local_prefix(frame)}.<locals>.{node.name.value}"
+        if key is None:
+            key = f"{self._local_prefix(frame)}.<locals>.{node.name.value}"
+            n = 1
+            full = self.full_nodes.get(id(node), node)
+            while (
+                key in self.functions
+                and self.full_nodes.get(id(self.functions[key].node), self.functions[key].node) is not full
+            ):
+                # another def of the same name in this frame (``if cuda: def f(...) else: def f(...)``): a function
+                # of its own, so a join of the two is either of them, not the first
+                n += 1
+                key = f"{self._local_prefix(frame)}.<locals>.{node.name.value}<{n}>"
         if key not in self.functions:
             params = signature_params(node, self.annotation_of)
             ret = node.returns
@@ -4351,6 +4367,38 @@ def _is_shape_wrapper(node: cst.ClassDef) -> bool:
         return False
     src = stored[0].value
     return isinstance(src, cst.Name) and src.value == ip[1]
+
+
+def _bound_in_other_branches(stmt: cst.If | cst.Try) -> set[str]:
+    """The names that a module-level ``if``'s ``elif``/``else`` or a ``try``'s handlers, ``else`` and ``finally``
+    bind: by a ``def`` or ``class``, an import or an assignment."""
+    parts: list[cst.CSTNode] = []
+    if isinstance(stmt, cst.If):
+        if stmt.orelse is not None:
+            parts.append(stmt.orelse)
+    else:
+        parts.extend(stmt.handlers)
+        parts.extend(p for p in (stmt.orelse, stmt.finalbody) if p is not None)
+    out: set[str] = set()
+    for part in parts:
+        out |= _rebound_names(part)
+        stack: list[cst.CSTNode] = [part]
+        while stack:
+            node = stack.pop()
+            if isinstance(node, (cst.FunctionDef, cst.ClassDef)):
+                out.add(node.name.value)
+                continue
+            if isinstance(node, (cst.Import, cst.ImportFrom)) and not isinstance(node.names, cst.ImportStar):
+                for alias in node.names:
+                    bound = alias.asname.name if alias.asname is not None else alias.name
+                    name = dotted(bound)
+                    if name:
+                        out.add(name.split(".", 1)[0])
+                continue
+            if isinstance(node, cst.Lambda):
+                continue
+            stack.extend(node.children)
+    return out
 
 
 def _rebound_names(stmt: cst.CSTNode) -> set[str]:
