@@ -4303,7 +4303,7 @@ def _body_statements(fn: cst.FunctionDef) -> list[cst.BaseSmallStatement] | None
     """A method's statements when each is a simple one (a docstring dropped); None for compound statements."""
     out: list[cst.BaseSmallStatement] = []
     body = fn.body
-    if not isinstance(body, cst.IndentedBlock):
+    if isinstance(body, cst.SimpleStatementSuite):
         return list(body.body)
     for stmt in body.body:
         if not isinstance(stmt, cst.SimpleStatementLine):
