@@ -907,6 +907,10 @@ def instantiate(
                 v = factory if factory is not None else body_attrs(m, owner).get(name, UNKNOWN)
             else:
                 return generic, []
+            if default is not None and _has_converter(default):
+                # eqx.field(converter=jnp.ravel), attrs' field(converter=...): the object holds what the converter
+                # returns, and jaxtyping checks that (not the argument)
+                v = UNKNOWN
             self_vars[f"self.{name}"] = v
         if not symbolic and node is not None and jaxtyped_class(ci):
             checked = _checked_fields(ci, fields, self_vars)
@@ -947,6 +951,16 @@ def instantiate(
     )
     st.instances[key] = (obj, inner)
     return obj, inner
+
+
+def _has_converter(default: cst.BaseExpression) -> bool:
+    """A field declared with a converter (``eqx.field(converter=jnp.asarray)``, attrs' ``field(converter=...)``)."""
+    return type(default) is cst.Call and any(
+        a.keyword is not None
+        and a.keyword.value == "converter"
+        and not (type(a.value) is cst.Name and a.value.value == "None")
+        for a in default.args
+    )
 
 
 def _field_factory(owner: ClassInfo, default: cst.BaseExpression) -> Value | None:
