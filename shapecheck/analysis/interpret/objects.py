@@ -353,7 +353,7 @@ def class_fields(m: "ModuleAnalysis", ci: ClassInfo) -> list[tuple[str, ClassInf
                             and (dotted(small.annotation.annotation.value) or "").endswith("ClassVar")
                         ):
                             continue
-                        out.pop(small.target.value, None)
+                        # a field a subclass declares again keeps its first position (dataclasses' field order)
                         out[small.target.value] = (small.target.value, c, small.value)
     return list(out.values())
 
