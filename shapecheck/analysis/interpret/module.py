@@ -4278,8 +4278,24 @@ def _rebound_methods(body: Sequence[cst.BaseStatement | cst.BaseSmallStatement])
         if isinstance(inner, cst.FunctionDef):
             latest[inner.name.value] = inner
         elif not isinstance(inner, cst.ClassDef) and latest:
-            out.update(id(latest[name]) for name in _rebound_names(inner) & latest.keys())
+            names = _rebound_names(inner)
+            if not isinstance(inner, cst.SimpleStatementLine):
+                names |= _nested_def_names(inner)  # ``if not FAST: def forward(...)``: may replace the def above
+            out.update(id(latest[name]) for name in names & latest.keys())
     return frozenset(out)
+
+
+def _nested_def_names(stmt: cst.CSTNode) -> set[str]:
+    """The names the ``def``s and ``class``es inside a compound statement bind (not those nested in them)."""
+    out: set[str] = set()
+    stack: list[cst.CSTNode] = list(stmt.children)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (cst.FunctionDef, cst.ClassDef)):
+            out.add(node.name.value)
+        elif not isinstance(node, cst.Lambda):
+            stack.extend(node.children)
+    return out
 
 
 def _top_class(tree: cst.Module, name: str) -> cst.ClassDef | None:
