@@ -1619,6 +1619,12 @@ class ModuleAnalysis:
             )
         if qual in ("collections.namedtuple", "typing.NamedTuple") and not dynamic:
             return _namedtuple_type(node, args, kwargs) or UNKNOWN
+        if qual == "torch.nn.utils.parametrize.register_parametrization" and node.args:
+            unsafe = kwargs.get("unsafe", BoolV(False))  # keyword-only
+            if dynamic or not (isinstance(unsafe, BoolV) and unsafe.value is False):
+                # unsafe=True lets the parametrization change the tensor's shape: the module's sizes are unknown
+                _forget_with_aliases(interp, node.args[0].value)
+            return UNKNOWN
         if qual is not None:
             handled = self.call_qualified(interp, node, qual, args, kwargs, dynamic)
             if handled is not None:
@@ -1637,6 +1643,31 @@ class ModuleAnalysis:
                 [(args[1], args[2])] if len(args) == 3 and not dynamic else None, _literal_start(node.args[1].value)
             )
             return NoneV()
+        if type(func) is cst.Attribute and func.attr.value == "__setattr__" and _building_instance(interp):
+            # object.__setattr__(self, k, v) (a frozen dataclass's __post_init__), self.__setattr__(k, v),
+            # super().__setattr__(k, v) in a constructor: setattr(self, k, v)
+            named: tuple[Value, Value, cst.BaseExpression] | None = None
+            if (
+                type(func.value) is cst.Name
+                and func.value.value == "object"
+                and "object" not in interp.scope.vars
+                and "object" not in self.globals
+                and len(node.args) == 3
+                and _names_self(node.args[0].value)
+            ):
+                named = (
+                    (args[1], args[2], node.args[1].value) if len(args) == 3 else (UNKNOWN, UNKNOWN, node.args[1].value)
+                )
+            elif (_names_self(func.value) or objects.is_super_call(func.value)) and len(node.args) == 2:
+                named = (
+                    (args[0], args[1], node.args[0].value) if len(args) == 2 else (UNKNOWN, UNKNOWN, node.args[0].value)
+                )
+            if named is not None:
+                interp.set_attributes_by_name(
+                    [(named[0], named[1])] if not dynamic and isinstance(named[0], StrV) else None,
+                    _literal_start(named[2]),
+                )
+                return NoneV()
         if type(func) is cst.Name and func.value in _BUILTINS and not dynamic:
             rule, shadowed_by_imports = _BUILTINS[func.value]
             if (
@@ -3689,6 +3720,21 @@ def _instance_dict_of_self(node: cst.BaseExpression) -> bool:
         and len(node.args) == 1
         and _names_self(node.args[0].value)
     )
+
+
+def _forget_with_aliases(interp: "Interpreter", node: cst.BaseExpression) -> None:
+    """What ``node`` names (a variable, ``self.x``, or an attribute of an object) changed in a way not tracked: it
+    and every other name for the same value are unknown (an attribute chain forgets its object)."""
+    key = _var_key_of(node)
+    if key is None:
+        interp.forget_object(node)
+        return
+    held = interp.scope.vars.get(key)
+    if isinstance(held, (LayerV, ObjV)):
+        for other, v in list(interp.scope.vars.items()):
+            if v is held:
+                interp.scope.vars[other] = UNKNOWN
+    interp.scope.vars[key] = UNKNOWN
 
 
 def _building_instance(interp: "Interpreter") -> bool:
