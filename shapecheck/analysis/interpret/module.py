@@ -337,10 +337,10 @@ class ModuleAnalysis:
 
     def qualify_dotted(self, name: str) -> str | None:
         """``qualify`` of the Name/Attribute expression whose ``dotted`` text is ``name``."""
-        q = self.imports.qualify_dotted(name)
+        head = name.split(".", 1)[0]
+        q = self.imports.qualify_dotted(name) if head not in self._shadowed_imports() else None
         if q is not None:
             return self.project.canonical(q) if self.project is not None else q
-        head = name.split(".", 1)[0]
         if head in self.globals and isinstance(self.globals[head], RefV):
             ref = self.globals[head]
             assert isinstance(ref, RefV)
@@ -352,6 +352,15 @@ class ModuleAnalysis:
                 if q2:
                     return q2
         return None
+
+    def _shadowed_imports(self) -> frozenset[str]:
+        """Names a module-level import binds that a later module-level statement binds again (``def rearrange``,
+        ``class Linear``, ``repeat = ...`` below ``from einops import rearrange, repeat``): the name holds that value,
+        not the import's (names an import inside a function also binds are left to the import)."""
+        cached: frozenset[str] | None = self.__dict__.get("_shadowed_import_names")
+        if cached is None:
+            cached = self.__dict__["_shadowed_import_names"] = _names_shadowing_imports(self.tree, self.imports.records)
+        return cached
 
     def annotation_of(self, node: cst.BaseExpression) -> Annotation | None:
         if isinstance(node, (cst.Name, cst.Attribute)):
@@ -3720,6 +3729,44 @@ def _instance_dict_of_self(node: cst.BaseExpression) -> bool:
         and len(node.args) == 1
         and _names_self(node.args[0].value)
     )
+
+
+def _import_names(stmt: cst.CSTNode) -> set[str]:
+    """The names the import statements in ``stmt`` bind (not those inside a def, class or lambda)."""
+    out: set[str] = set()
+    stack: list[cst.CSTNode] = [stmt]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (cst.Import, cst.ImportFrom)):
+            if not isinstance(node.names, cst.ImportStar):
+                for alias in node.names:
+                    bound = alias.asname.name if alias.asname is not None else alias.name
+                    name = dotted(bound)
+                    if name:
+                        out.add(name.split(".", 1)[0])
+        elif not isinstance(node, (cst.FunctionDef, cst.ClassDef, cst.Lambda)):
+            stack.extend(node.children)
+    return out
+
+
+def _names_shadowing_imports(tree: cst.Module, records: Sequence[Any]) -> frozenset[str]:
+    """See ``ModuleAnalysis._shadowed_imports``: module-level statements in order, the last import of each name
+    against the last def, class or assignment binding it."""
+    nested = {r.asname or (r.name if r.name else r.module.split(".", 1)[0]) for r in records if r.nested}
+    last_import: dict[str, int] = {}
+    last_local: dict[str, int] = {}
+    for i, stmt in enumerate(tree.body):
+        for name in _import_names(stmt):
+            last_import[name] = i
+        if isinstance(stmt, (cst.FunctionDef, cst.ClassDef)):
+            local = {stmt.name.value}
+        else:
+            local = _rebound_names(stmt)
+            if not isinstance(stmt, cst.SimpleStatementLine):
+                local |= _nested_def_names(stmt)
+        for name in local:
+            last_local[name] = i
+    return frozenset(n for n, i in last_local.items() if n in last_import and i > last_import[n] and n not in nested)
 
 
 def _forget_with_aliases(interp: "Interpreter", node: cst.BaseExpression) -> None:
