@@ -275,6 +275,7 @@ class ModuleAnalysis:
         self.imports = collect_imports(
             tree, module_name, is_package, project.script_local(module_name) if project is not None else None
         )
+        self.is_package = is_package
         self.undecorated: set[str] = set()  # functions a grad decorator is running undecorated right now
         self.ctx = Context(path)
         self.globals: dict[str, Value] = {}
@@ -339,6 +340,13 @@ class ModuleAnalysis:
         """``qualify`` of the Name/Attribute expression whose ``dotted`` text is ``name``."""
         head = name.split(".", 1)[0]
         q = self.imports.qualify_dotted(name) if head not in self._shadowed_imports() else None
+        if q is not None and self.project is not None:
+            # ``from .utils import *`` below ``from einops import rearrange``: the star import binds the name again
+            # when the module it reads binds it
+            for star in reversed(self._late_stars().get(head, ())):
+                q2 = self.project.qualify_star(star, name)
+                if q2:
+                    return q2
         if q is not None:
             return self.project.canonical(q) if self.project is not None else q
         if head in self.globals and isinstance(self.globals[head], RefV):
@@ -360,6 +368,35 @@ class ModuleAnalysis:
         cached: frozenset[str] | None = self.__dict__.get("_shadowed_import_names")
         if cached is None:
             cached = self.__dict__["_shadowed_import_names"] = _names_shadowing_imports(self.tree, self.imports.records)
+        return cached
+
+    def _late_stars(self) -> dict[str, tuple[str, ...]]:
+        """For a name a module-level import binds: the modules of the star imports that come after its last such
+        import (in order). Names an import inside a function also binds are left out."""
+        cached: dict[str, tuple[str, ...]] | None = self.__dict__.get("_late_star_modules")
+        if cached is None:
+            from ..index.resolve import ImportRecord, star_module
+
+            local = self.project.script_local(self.module_name) if self.project is not None else None
+            nested = {
+                r.asname or (r.name if r.name else r.module.split(".", 1)[0]) for r in self.imports.records if r.nested
+            }
+            last: dict[str, int] = {}
+            stars: list[tuple[int, str]] = []
+            for i, stmt in enumerate(self.tree.body):
+                for n in _import_names(stmt):
+                    last[n] = i
+                for level, module in _star_imports(stmt):
+                    star = star_module(ImportRecord(level, module, "*", None), self.module_name, self.is_package, local)
+                    if star:
+                        stars.append((i, star))
+            cached = {}
+            if stars:
+                for n, i in last.items():
+                    after = tuple(m for j, m in stars if j > i)
+                    if after and n not in nested:
+                        cached[n] = after
+            self.__dict__["_late_star_modules"] = cached
         return cached
 
     def annotation_of(self, node: cst.BaseExpression) -> Annotation | None:
@@ -3744,6 +3781,22 @@ def _import_names(stmt: cst.CSTNode) -> set[str]:
                     name = dotted(bound)
                     if name:
                         out.add(name.split(".", 1)[0])
+        elif not isinstance(node, (cst.FunctionDef, cst.ClassDef, cst.Lambda)):
+            stack.extend(node.children)
+    return out
+
+
+def _star_imports(stmt: cst.CSTNode) -> list[tuple[int, str]]:
+    """(level, module) of the ``from m import *`` statements in ``stmt`` (not inside a def, class or lambda)."""
+    from ..index.imports import _module_name
+
+    out: list[tuple[int, str]] = []
+    stack: list[cst.CSTNode] = [stmt]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, cst.ImportFrom):
+            if isinstance(node.names, cst.ImportStar):
+                out.append((len(node.relative), _module_name(node.module)))
         elif not isinstance(node, (cst.FunctionDef, cst.ClassDef, cst.Lambda)):
             stack.extend(node.children)
     return out
