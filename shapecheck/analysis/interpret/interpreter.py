@@ -788,7 +788,7 @@ class Interpreter:
         elif (
             isinstance(target, cst.Subscript)
             and type(target.value) is cst.Attribute
-            and target.value.attr.value == "__dict__"
+            and target.value.attr.value in ("__dict__", "_modules", "_parameters", "_buffers")
             and type(target.value.value) is cst.Name
             and target.value.value.value == "self"
             and self.frame.building
@@ -796,7 +796,8 @@ class Interpreter:
             and len(target.slice) == 1
             and isinstance(target.slice[0].slice, cst.Index)
         ):
-            # self.__dict__[k] = v in a constructor: setattr(self, k, v)
+            # self.__dict__[k] = v in a constructor: setattr(self, k, v); so is self._modules[k] = layer (and
+            # _parameters, _buffers): torch's Module.__getattr__ reads these dicts for the attribute
             self.set_attributes_by_name([(self.eval(target.slice[0].slice.value), value)])
         elif isinstance(target, cst.Subscript):
             # only a chain of plain indexes on a variable is evaluated here (``groups[ind][key]``): an index or a

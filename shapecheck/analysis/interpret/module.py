@@ -275,6 +275,7 @@ class ModuleAnalysis:
         self.imports = collect_imports(
             tree, module_name, is_package, project.script_local(module_name) if project is not None else None
         )
+        self.is_package = is_package
         self.undecorated: set[str] = set()  # functions a grad decorator is running undecorated right now
         self.ctx = Context(path)
         self.globals: dict[str, Value] = {}
@@ -337,10 +338,17 @@ class ModuleAnalysis:
 
     def qualify_dotted(self, name: str) -> str | None:
         """``qualify`` of the Name/Attribute expression whose ``dotted`` text is ``name``."""
-        q = self.imports.qualify_dotted(name)
+        head = name.split(".", 1)[0]
+        q = self.imports.qualify_dotted(name) if head not in self._shadowed_imports() else None
+        if q is not None and self.project is not None:
+            # ``from .utils import *`` below ``from einops import rearrange``: the star import binds the name again
+            # when the module it reads binds it
+            for star in reversed(self._late_stars().get(head, ())):
+                q2 = self.project.qualify_star(star, name)
+                if q2:
+                    return q2
         if q is not None:
             return self.project.canonical(q) if self.project is not None else q
-        head = name.split(".", 1)[0]
         if head in self.globals and isinstance(self.globals[head], RefV):
             ref = self.globals[head]
             assert isinstance(ref, RefV)
@@ -352,6 +360,44 @@ class ModuleAnalysis:
                 if q2:
                     return q2
         return None
+
+    def _shadowed_imports(self) -> frozenset[str]:
+        """Names a module-level import binds that a later module-level statement binds again (``def rearrange``,
+        ``class Linear``, ``repeat = ...`` below ``from einops import rearrange, repeat``): the name holds that value,
+        not the import's (names an import inside a function also binds are left to the import)."""
+        cached: frozenset[str] | None = self.__dict__.get("_shadowed_import_names")
+        if cached is None:
+            cached = self.__dict__["_shadowed_import_names"] = _names_shadowing_imports(self.tree, self.imports.records)
+        return cached
+
+    def _late_stars(self) -> dict[str, tuple[str, ...]]:
+        """For a name a module-level import binds: the modules of the star imports that come after its last such
+        import (in order). Names an import inside a function also binds are left out."""
+        cached: dict[str, tuple[str, ...]] | None = self.__dict__.get("_late_star_modules")
+        if cached is None:
+            from ..index.resolve import ImportRecord, star_module
+
+            local = self.project.script_local(self.module_name) if self.project is not None else None
+            nested = {
+                r.asname or (r.name if r.name else r.module.split(".", 1)[0]) for r in self.imports.records if r.nested
+            }
+            last: dict[str, int] = {}
+            stars: list[tuple[int, str]] = []
+            for i, stmt in enumerate(self.tree.body):
+                for n in _import_names(stmt):
+                    last[n] = i
+                for level, module in _star_imports(stmt):
+                    star = star_module(ImportRecord(level, module, "*", None), self.module_name, self.is_package, local)
+                    if star:
+                        stars.append((i, star))
+            cached = {}
+            if stars:
+                for n, i in last.items():
+                    after = tuple(m for j, m in stars if j > i)
+                    if after and n not in nested:
+                        cached[n] = after
+            self.__dict__["_late_star_modules"] = cached
+        return cached
 
     def annotation_of(self, node: cst.BaseExpression) -> Annotation | None:
         if isinstance(node, (cst.Name, cst.Attribute)):
@@ -446,7 +492,12 @@ class ModuleAnalysis:
                 self._collect(inner, prefix=f"{prefix}{stmt.name.value}.", cls=ci, rebound=rebound)
         elif isinstance(stmt, (cst.If, cst.Try)) and cls is None:
             if isinstance(stmt.body, cst.IndentedBlock):
+                # a def or class the other branches may bind too (``if cuda: def f(...) else: def f(...)``, a
+                # fallback in ``except ImportError:``, a try's ``else:``): which one the name holds is not known
+                elsewhere = _bound_in_other_branches(stmt)
                 for inner in stmt.body.body:
+                    if isinstance(inner, (cst.FunctionDef, cst.ClassDef)) and inner.name.value in elsewhere:
+                        continue
                     self._collect(inner, prefix)
 
     def finish_signatures(self) -> None:
@@ -531,7 +582,9 @@ class ModuleAnalysis:
         if isinstance(value, cst.Call) and len(value.args) >= 1:
             dc = dtype_class_of(self.qualify(value.args[0].value))
             if dc is not None:
-                self.wrappers[name] = dc
+                first = value.args[0]
+                if first.keyword is None and not first.star and self._shape_wrapper_class(value.func):
+                    self.wrappers[name] = dc
                 return
         # Image = Float[Tensor, "b c h w"]  -> annotation alias
         if isinstance(value, cst.Subscript):
@@ -544,6 +597,22 @@ class ModuleAnalysis:
             dc = dtype_class_of(self.qualify(value))
             if dc is not None:
                 self.globals[name] = RefV(f"jaxtyping.{dc}")
+
+    def _shape_wrapper_class(self, func: cst.BaseExpression) -> bool:
+        """Is ``func`` in ``Float = func(jaxtyping.Float)`` lucidrains' ``TorchTyping``: a class of the analysed code
+        whose ``__init__`` keeps its first argument (``self.abstract_dtype = abstract_dtype``) and whose
+        ``__getitem__(self, shapes)`` is ``return self.abstract_dtype[Tensor, shapes]``? Only then is ``Float["b n"]``
+        jaxtyping's ``Float[Tensor, "b n"]``. Any other callee (a ``__getitem__`` that returns ``Tensor``, prefixes
+        the shape, or code we cannot see) makes such annotations unknown."""
+        node: cst.ClassDef | None = None
+        if isinstance(func, cst.Name):
+            node = _top_class(self.tree, func.value)
+        if node is None and self.project is not None and isinstance(func, (cst.Name, cst.Attribute)):
+            q = self.qualify(func)
+            hit = self.project.split(q) if q else None
+            if hit is not None and hit[0] is not self:
+                node = _top_class(hit[0].tree, hit[1])
+        return node is not None and _is_shape_wrapper(node)
 
     def global_value(self, name: str) -> Value:
         if name in self.globals:
@@ -832,7 +901,18 @@ class ModuleAnalysis:
     def local_function(
         self, node: cst.FunctionDef, frame: FrameInfo, env: dict[str, Value] | None = None, key: str | None = None
     ) -> Value:
-        key = key or f"{self._local_prefix(frame)}.<locals>.{node.name.value}"
+        if key is None:
+            key = f"{self._local_prefix(frame)}.<locals>.{node.name.value}"
+            n = 1
+            full = self.full_nodes.get(id(node), node)
+            while (
+                key in self.functions
+                and self.full_nodes.get(id(self.functions[key].node), self.functions[key].node) is not full
+            ):
+                # another def of the same name in this frame (``if cuda: def f(...) else: def f(...)``): a function
+                # of its own, so a join of the two is either of them, not the first
+                n += 1
+                key = f"{self._local_prefix(frame)}.<locals>.{node.name.value}<{n}>"
         if key not in self.functions:
             params = signature_params(node, self.annotation_of)
             ret = node.returns
@@ -1596,6 +1676,12 @@ class ModuleAnalysis:
             )
         if qual in ("collections.namedtuple", "typing.NamedTuple") and not dynamic:
             return _namedtuple_type(node, args, kwargs) or UNKNOWN
+        if qual == "torch.nn.utils.parametrize.register_parametrization" and node.args:
+            unsafe = kwargs.get("unsafe", BoolV(False))  # keyword-only
+            if dynamic or not (isinstance(unsafe, BoolV) and unsafe.value is False):
+                # unsafe=True lets the parametrization change the tensor's shape: the module's sizes are unknown
+                _forget_with_aliases(interp, node.args[0].value)
+            return UNKNOWN
         if qual is not None:
             handled = self.call_qualified(interp, node, qual, args, kwargs, dynamic)
             if handled is not None:
@@ -1614,6 +1700,31 @@ class ModuleAnalysis:
                 [(args[1], args[2])] if len(args) == 3 and not dynamic else None, _literal_start(node.args[1].value)
             )
             return NoneV()
+        if type(func) is cst.Attribute and func.attr.value == "__setattr__" and _building_instance(interp):
+            # object.__setattr__(self, k, v) (a frozen dataclass's __post_init__), self.__setattr__(k, v),
+            # super().__setattr__(k, v) in a constructor: setattr(self, k, v)
+            named: tuple[Value, Value, cst.BaseExpression] | None = None
+            if (
+                type(func.value) is cst.Name
+                and func.value.value == "object"
+                and "object" not in interp.scope.vars
+                and "object" not in self.globals
+                and len(node.args) == 3
+                and _names_self(node.args[0].value)
+            ):
+                named = (
+                    (args[1], args[2], node.args[1].value) if len(args) == 3 else (UNKNOWN, UNKNOWN, node.args[1].value)
+                )
+            elif (_names_self(func.value) or objects.is_super_call(func.value)) and len(node.args) == 2:
+                named = (
+                    (args[0], args[1], node.args[0].value) if len(args) == 2 else (UNKNOWN, UNKNOWN, node.args[0].value)
+                )
+            if named is not None:
+                interp.set_attributes_by_name(
+                    [(named[0], named[1])] if not dynamic and isinstance(named[0], StrV) else None,
+                    _literal_start(named[2]),
+                )
+                return NoneV()
         if type(func) is cst.Name and func.value in _BUILTINS and not dynamic:
             rule, shadowed_by_imports = _BUILTINS[func.value]
             if (
@@ -1806,9 +1917,10 @@ class ModuleAnalysis:
                 and interp.frame.cls_key is not None
             ):
                 if (
-                    method in ("register_buffer", "register_parameter", "add_module")
+                    method in ("register_buffer", "register_parameter", "add_module", "register_module")
                     and args
                     and isinstance(args[0], StrV)
+                    and (method != "register_module" or _library_method(self, base, method))
                 ):
                     added = (
                         args[1]
@@ -1817,7 +1929,11 @@ class ModuleAnalysis:
                     )
                     interp.scope.vars[f"self.{args[0].value}"] = added
                     chain_key = "self." + SEQUENTIAL_ATTR
-                    if method == "add_module" and interp.frame.building and chain_key in interp.scope.vars:
+                    if (
+                        method in ("add_module", "register_module")
+                        and interp.frame.building
+                        and chain_key in interp.scope.vars
+                    ):
                         # class ConvBN(nn.Sequential): super().__init__(); self.add_module("c", conv): the chain grows
                         interp.scope.vars[chain_key] = objects.sequential_added(
                             interp.scope.vars[chain_key], args[0].value, added
@@ -1889,6 +2005,7 @@ class ModuleAnalysis:
                 "insert",
                 "pop",
                 "add_module",
+                "register_module",
                 "add_sublayer",
             ):
                 interp.forget(
@@ -3647,6 +3764,12 @@ def _literal_start(node: cst.BaseExpression) -> str:
     return ""
 
 
+def _library_method(m: "ModuleAnalysis", obj: ObjV, method: str) -> bool:
+    """No class of the analysed code on ``obj``'s MRO defines ``method``: it is torch's (``register_module``)."""
+    ci = m.find_class(obj.cls_key)
+    return ci is not None and objects.find_method(m, ci, method) is None
+
+
 def _names_self(node: cst.BaseExpression) -> bool:
     return type(node) is cst.Name and node.value == "self"
 
@@ -3662,6 +3785,75 @@ def _instance_dict_of_self(node: cst.BaseExpression) -> bool:
         and len(node.args) == 1
         and _names_self(node.args[0].value)
     )
+
+
+def _import_names(stmt: cst.CSTNode) -> set[str]:
+    """The names the import statements in ``stmt`` bind (not those inside a def, class or lambda)."""
+    out: set[str] = set()
+    stack: list[cst.CSTNode] = [stmt]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (cst.Import, cst.ImportFrom)):
+            if not isinstance(node.names, cst.ImportStar):
+                for alias in node.names:
+                    bound = alias.asname.name if alias.asname is not None else alias.name
+                    name = dotted(bound)
+                    if name:
+                        out.add(name.split(".", 1)[0])
+        elif not isinstance(node, (cst.FunctionDef, cst.ClassDef, cst.Lambda)):
+            stack.extend(node.children)
+    return out
+
+
+def _star_imports(stmt: cst.CSTNode) -> list[tuple[int, str]]:
+    """(level, module) of the ``from m import *`` statements in ``stmt`` (not inside a def, class or lambda)."""
+    from ..index.imports import _module_name
+
+    out: list[tuple[int, str]] = []
+    stack: list[cst.CSTNode] = [stmt]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, cst.ImportFrom):
+            if isinstance(node.names, cst.ImportStar):
+                out.append((len(node.relative), _module_name(node.module)))
+        elif not isinstance(node, (cst.FunctionDef, cst.ClassDef, cst.Lambda)):
+            stack.extend(node.children)
+    return out
+
+
+def _names_shadowing_imports(tree: cst.Module, records: Sequence[Any]) -> frozenset[str]:
+    """See ``ModuleAnalysis._shadowed_imports``: module-level statements in order, the last import of each name
+    against the last def, class or assignment binding it."""
+    nested = {r.asname or (r.name if r.name else r.module.split(".", 1)[0]) for r in records if r.nested}
+    last_import: dict[str, int] = {}
+    last_local: dict[str, int] = {}
+    for i, stmt in enumerate(tree.body):
+        for name in _import_names(stmt):
+            last_import[name] = i
+        if isinstance(stmt, (cst.FunctionDef, cst.ClassDef)):
+            local = {stmt.name.value}
+        else:
+            local = _rebound_names(stmt)
+            if not isinstance(stmt, cst.SimpleStatementLine):
+                local |= _nested_def_names(stmt)
+        for name in local:
+            last_local[name] = i
+    return frozenset(n for n, i in last_local.items() if n in last_import and i > last_import[n] and n not in nested)
+
+
+def _forget_with_aliases(interp: "Interpreter", node: cst.BaseExpression) -> None:
+    """What ``node`` names (a variable, ``self.x``, or an attribute of an object) changed in a way not tracked: it
+    and every other name for the same value are unknown (an attribute chain forgets its object)."""
+    key = _var_key_of(node)
+    if key is None:
+        interp.forget_object(node)
+        return
+    held = interp.scope.vars.get(key)
+    if isinstance(held, (LayerV, ObjV)):
+        for other, v in list(interp.scope.vars.items()):
+            if v is held:
+                interp.scope.vars[other] = UNKNOWN
+    interp.scope.vars[key] = UNKNOWN
 
 
 def _building_instance(interp: "Interpreter") -> bool:
@@ -4251,8 +4443,143 @@ def _rebound_methods(body: Sequence[cst.BaseStatement | cst.BaseSmallStatement])
         if isinstance(inner, cst.FunctionDef):
             latest[inner.name.value] = inner
         elif not isinstance(inner, cst.ClassDef) and latest:
-            out.update(id(latest[name]) for name in _rebound_names(inner) & latest.keys())
+            names = _rebound_names(inner)
+            if not isinstance(inner, cst.SimpleStatementLine):
+                names |= _nested_def_names(inner)  # ``if not FAST: def forward(...)``: may replace the def above
+            out.update(id(latest[name]) for name in names & latest.keys())
     return frozenset(out)
+
+
+def _nested_def_names(stmt: cst.CSTNode) -> set[str]:
+    """The names the ``def``s and ``class``es inside a compound statement bind (not those nested in them)."""
+    out: set[str] = set()
+    stack: list[cst.CSTNode] = list(stmt.children)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (cst.FunctionDef, cst.ClassDef)):
+            out.add(node.name.value)
+        elif not isinstance(node, cst.Lambda):
+            stack.extend(node.children)
+    return out
+
+
+def _top_class(tree: cst.Module, name: str) -> cst.ClassDef | None:
+    """The class statement named ``name`` at the top level of ``tree`` (the last one, as Python binds it)."""
+    found = None
+    for stmt in tree.body:
+        if isinstance(stmt, cst.ClassDef) and stmt.name.value == name:
+            found = stmt
+    return found
+
+
+def _method_params(fn: cst.FunctionDef) -> list[str] | None:
+    """The plain positional parameters' names, or None when the signature has more than plain parameters."""
+    ps = fn.params
+    if ps.posonly_params or ps.kwonly_params or isinstance(ps.star_arg, cst.Param) or ps.star_kwarg is not None:
+        return None
+    return [p.name.value for p in ps.params]
+
+
+def _body_statements(fn: cst.FunctionDef) -> list[cst.BaseSmallStatement] | None:
+    """A method's statements when each is a simple one (a docstring dropped); None for compound statements."""
+    out: list[cst.BaseSmallStatement] = []
+    body = fn.body
+    if isinstance(body, cst.SimpleStatementSuite):
+        return list(body.body)
+    for stmt in body.body:
+        if not isinstance(stmt, cst.SimpleStatementLine):
+            return None
+        out.extend(stmt.body)
+    if out and isinstance(out[0], cst.Expr) and isinstance(out[0].value, (cst.SimpleString, cst.ConcatenatedString)):
+        out = out[1:]
+    return out
+
+
+def _is_shape_wrapper(node: cst.ClassDef) -> bool:
+    """lucidrains' ``TorchTyping``: ``__init__(self, abstract_dtype)`` stores its argument on ``self`` and
+    ``__getitem__(self, shapes)`` is one ``return self.<that attribute>[<array type>, shapes]``."""
+    if not isinstance(node.body, cst.IndentedBlock):
+        return False
+    methods: dict[str, cst.FunctionDef] = {}
+    for stmt in node.body.body:
+        if isinstance(stmt, cst.FunctionDef):
+            if stmt.decorators:
+                return False
+            methods[stmt.name.value] = stmt
+        elif isinstance(stmt, cst.SimpleStatementLine):
+            continue
+        else:
+            return False
+    init, getitem = methods.get("__init__"), methods.get("__getitem__")
+    if init is None or getitem is None or "__class_getitem__" in methods:
+        return False
+    ip, gp = _method_params(init), _method_params(getitem)
+    if ip is None or gp is None or len(ip) < 2 or len(gp) != 2:
+        return False
+    stmts = _body_statements(getitem)
+    if stmts is None or len(stmts) != 1 or not isinstance(stmts[0], cst.Return):
+        return False
+    ret = stmts[0].value
+    if not isinstance(ret, cst.Subscript) or len(ret.slice) != 2:
+        return False
+    holder = ret.value
+    if not (isinstance(holder, cst.Attribute) and isinstance(holder.value, cst.Name) and holder.value.value == gp[0]):
+        return False
+    last = ret.slice[1].slice
+    if not (isinstance(last, cst.Index) and isinstance(last.value, cst.Name) and last.value.value == gp[1]):
+        return False
+    attr = holder.attr.value
+    init_stmts = _body_statements(init)
+    if init_stmts is None:
+        return False
+    stored = [
+        s
+        for s in init_stmts
+        if isinstance(s, (cst.Assign, cst.AnnAssign, cst.AugAssign))
+        and any(
+            isinstance(t, cst.Attribute)
+            and isinstance(t.value, cst.Name)
+            and t.value.value == ip[0]
+            and t.attr.value == attr
+            for t in ([x.target for x in s.targets] if isinstance(s, cst.Assign) else [s.target])
+        )
+    ]
+    if len(stored) != 1 or not isinstance(stored[0], cst.Assign) or len(stored[0].targets) != 1:
+        return False
+    src = stored[0].value
+    return isinstance(src, cst.Name) and src.value == ip[1]
+
+
+def _bound_in_other_branches(stmt: cst.If | cst.Try) -> set[str]:
+    """The names that a module-level ``if``'s ``elif``/``else`` or a ``try``'s handlers, ``else`` and ``finally``
+    bind: by a ``def`` or ``class``, an import or an assignment."""
+    parts: list[cst.CSTNode] = []
+    if isinstance(stmt, cst.If):
+        if stmt.orelse is not None:
+            parts.append(stmt.orelse)
+    else:
+        parts.extend(stmt.handlers)
+        parts.extend(p for p in (stmt.orelse, stmt.finalbody) if p is not None)
+    out: set[str] = set()
+    for part in parts:
+        out |= _rebound_names(part)
+        stack: list[cst.CSTNode] = [part]
+        while stack:
+            node = stack.pop()
+            if isinstance(node, (cst.FunctionDef, cst.ClassDef)):
+                out.add(node.name.value)
+                continue
+            if isinstance(node, (cst.Import, cst.ImportFrom)) and not isinstance(node.names, cst.ImportStar):
+                for alias in node.names:
+                    bound = alias.asname.name if alias.asname is not None else alias.name
+                    name = dotted(bound)
+                    if name:
+                        out.add(name.split(".", 1)[0])
+                continue
+            if isinstance(node, cst.Lambda):
+                continue
+            stack.extend(node.children)
+    return out
 
 
 def _rebound_names(stmt: cst.CSTNode) -> set[str]:

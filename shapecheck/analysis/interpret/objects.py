@@ -353,7 +353,7 @@ def class_fields(m: "ModuleAnalysis", ci: ClassInfo) -> list[tuple[str, ClassInf
                             and (dotted(small.annotation.annotation.value) or "").endswith("ClassVar")
                         ):
                             continue
-                        out.pop(small.target.value, None)
+                        # a field a subclass declares again keeps its first position (dataclasses' field order)
                         out[small.target.value] = (small.target.value, c, small.value)
     return list(out.values())
 
@@ -893,13 +893,23 @@ def instantiate(
                 bound[p.name] = _default(m, init, p.default)
     elif fields is not None:
         kw = {k: v for k, v in kwargs.items() if k not in ("name", "parent")}
-        if len(args) > len(fields) or any(k not in {f[0] for f in fields} for k in kw):
+        # which fields the generated __init__ takes, and which of them by position: not a field(init=False), nor
+        # the ``_: KW_ONLY`` sentinel; a field(kw_only=True) or one after the sentinel only by keyword
+        params, positional = _init_fields(fields)
+        sentinels = _sentinels(fields)
+        if len(args) > len(positional) or any(k not in params for k in kw):
             return generic, []
-        for i, (name, owner, default) in enumerate(fields):
+        for name, owner, default in fields:
+            if name not in params:
+                if name not in sentinels:
+                    # field(init=False): what __post_init__ (or the field's default) sets; never checked by
+                    # jaxtyping, which checks the __init__ parameters
+                    self_vars[f"self.{name}"] = UNKNOWN
+                continue
             if symbolic:
                 v: Value = _symbolic_field(m, ci, owner, name)
-            elif i < len(args):
-                v = args[i]
+            elif name in positional and positional.index(name) < len(args):
+                v = args[positional.index(name)]
             elif name in kw:
                 v = kw[name]
             elif default is not None:
@@ -907,9 +917,16 @@ def instantiate(
                 v = factory if factory is not None else body_attrs(m, owner).get(name, UNKNOWN)
             else:
                 return generic, []
+            if default is not None and _has_converter(default):
+                # eqx.field(converter=jnp.ravel), attrs' field(converter=...): the object holds what the converter
+                # returns, and jaxtyping checks that (not the argument)
+                v = UNKNOWN
             self_vars[f"self.{name}"] = v
         if not symbolic and node is not None and jaxtyped_class(ci):
-            checked = _checked_fields(ci, fields, self_vars)
+            # in the generated __init__'s order (keyword-only fields last), as jaxtyping checks its parameters
+            order = {name: i for i, name in enumerate(positional)}
+            in_init = sorted((f for f in fields if f[0] in params), key=lambda f: order.get(f[0], len(order)))
+            checked = _checked_fields(ci, in_init, self_vars)
             where = f"{ci.module.path}:{ci.module.line_of(ci.node)}"
             if checked and not m.shapes.check_fields(node, ci.node.name.value, where, checked):
                 return generic, []  # the constructor raises: no object
@@ -947,6 +964,60 @@ def instantiate(
     )
     st.instances[key] = (obj, inner)
     return obj, inner
+
+
+def _field_keyword(default: cst.BaseExpression | None, keyword: str) -> cst.BaseExpression | None:
+    """The value of ``keyword`` in a field declaration ``x: T = field(..., keyword=value)`` (dataclasses', equinox's,
+    flax's, attrs' ``field``), None when it is not one or has no such keyword."""
+    if type(default) is not cst.Call or not (dotted(default.func) or "").endswith("field"):
+        return None
+    for a in default.args:
+        if a.keyword is not None and a.keyword.value == keyword:
+            return a.value
+    return None
+
+
+def _is_constant(node: cst.BaseExpression | None, value: str) -> bool:
+    return type(node) is cst.Name and node.value == value
+
+
+def _sentinels(fields: list[tuple[str, ClassInfo, cst.BaseExpression | None]]) -> set[str]:
+    """The names of ``_: KW_ONLY`` pseudo-fields."""
+    out: set[str] = set()
+    for name, owner, _ in fields:
+        ann = _field_annotation(owner, name)
+        if ann is not None and (dotted(ann) or "").rsplit(".", 1)[-1] == "KW_ONLY":
+            out.add(name)
+    return out
+
+
+def _init_fields(fields: list[tuple[str, ClassInfo, cst.BaseExpression | None]]) -> tuple[set[str], list[str]]:
+    """The fields the generated ``__init__`` takes, and those of them it takes by position (in order)."""
+    sentinels = _sentinels(fields)
+    params: set[str] = set()
+    positional: list[str] = []
+    kw_only_from: set[str] = set()  # keys of the classes whose fields after a sentinel are keyword-only
+    for name, owner, default in fields:
+        if name in sentinels:
+            kw_only_from.add(owner.key)
+            continue
+        if _is_constant(_field_keyword(default, "init"), "False"):
+            continue
+        params.add(name)
+        if owner.key in kw_only_from or _is_constant(_field_keyword(default, "kw_only"), "True"):
+            continue
+        positional.append(name)
+    return params, positional
+
+
+def _has_converter(default: cst.BaseExpression) -> bool:
+    """A field declared with a converter (``eqx.field(converter=jnp.asarray)``, attrs' ``field(converter=...)``)."""
+    return type(default) is cst.Call and any(
+        a.keyword is not None
+        and a.keyword.value == "converter"
+        and not (type(a.value) is cst.Name and a.value.value == "None")
+        for a in default.args
+    )
 
 
 def _field_factory(owner: ClassInfo, default: cst.BaseExpression) -> Value | None:
