@@ -927,26 +927,26 @@ class ModuleAnalysis:
         from .walk import memo as walk_memo
 
         # (the enclosing function's walks only when the closure reads one of its names: most closures read none)
-        candidates = [n for n in sorted(walk_memo("free-reads", node, _free_reads)) if n in env]
+        candidates = [name for name in sorted(walk_memo("free-reads", node, _free_reads)) if name in env]
         once: frozenset[str] = walk_memo("bound-once", outer.node, _bound_once) if candidates else frozenset()
         settled: frozenset[str] | None = None
         touched: frozenset[str] | None = None
         captured: list[tuple[str, Value]] = []
-        for n in candidates:
-            if n not in once:
+        for name in candidates:
+            if name not in once:
                 # a name the enclosing function binds only in statements before this def (``key_chunk_size =
                 # min(...)``) holds the same value when the closure runs
                 if settled is None:
                     settled = walk_memo("settled-at-defs", outer.node, _settled_at_defs).get(id(node), frozenset())
-                if n not in settled:
+                if name not in settled:
                     continue
-            v = env[n]
+            v = env[name]
             if isinstance(v, (DictV, IntDictV, ManyV)) or _is_list(v):
                 if touched is None:
                     touched = walk_memo("handed-on", outer.node, _handed_on)
-                if n in touched:
+                if name in touched:
                     continue
-            captured.append((n, v))
+            captured.append((name, v))
         return FuncV(key, env=tuple(captured))
 
     def call_function(
