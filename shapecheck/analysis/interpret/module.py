@@ -4093,16 +4093,22 @@ def _module_facts(text: str, tree: ast.Module | None = None) -> tuple[frozenset[
             v = getattr(node, field, None)
             if type(v) is list:
                 for child in v:
-                    if isinstance(child, AST_):
-                        if type(child) is Name and type(child.ctx) is Load and not _plain_read(child, node):
+                    if type(child) is Name:
+                        # a name is a leaf (its context is all below it): not walked further
+                        if type(child.ctx) is Load and child.id not in out and not _plain_read(child, node):
                             out.add(child.id)
+                    elif isinstance(child, AST_):
                         stack.append((child, inner))
-            elif isinstance(v, AST_):
-                if type(v) is Name and type(v.ctx) is Load and not _plain_read(v, node):
+            elif type(v) is Name:
+                if type(v.ctx) is Load and v.id not in out and not _plain_read(v, node):
                     out.add(v.id)
+            elif isinstance(v, AST_) and type(v) not in _CONTEXTS:
                 stack.append((v, inner))
     out.update(name for name, param in defaults if param in out)
     return frozenset(out), (frozenset(names), {k: frozenset(v) for k, v in patched.items()})
+
+
+_CONTEXTS = frozenset({ast.Load, ast.Store, ast.Del})  # a name's, an attribute's, a subscript's context: leaves
 
 
 def _default_bindings(args: ast.arguments) -> list[tuple[str, str]]:
