@@ -3790,19 +3790,56 @@ def _instance_dict_of_self(node: cst.BaseExpression) -> bool:
 def _import_names(stmt: cst.CSTNode) -> set[str]:
     """The names the import statements in ``stmt`` bind (not those inside a def, class or lambda)."""
     out: set[str] = set()
+    for node in _imports_in(stmt):
+        if not isinstance(node.names, cst.ImportStar):
+            for alias in node.names:
+                bound = alias.asname.name if alias.asname is not None else alias.name
+                name = dotted(bound)
+                if name:
+                    out.add(name.split(".", 1)[0])
+    return out
+
+
+def _imports_in(stmt: cst.CSTNode) -> "list[cst.Import | cst.ImportFrom]":
+    """The import statements in ``stmt``, not those inside a def, class or lambda, in the order of a depth-first walk
+    from the last child: only statements and their clauses are entered (an expression holds no import)."""
+    from .walk import children
+
+    holders = _IMPORT_HOLDERS
+    out: list[cst.Import | cst.ImportFrom] = []
     stack: list[cst.CSTNode] = [stmt]
     while stack:
         node = stack.pop()
-        if isinstance(node, (cst.Import, cst.ImportFrom)):
-            if not isinstance(node.names, cst.ImportStar):
-                for alias in node.names:
-                    bound = alias.asname.name if alias.asname is not None else alias.name
-                    name = dotted(bound)
-                    if name:
-                        out.add(name.split(".", 1)[0])
-        elif not isinstance(node, (cst.FunctionDef, cst.ClassDef, cst.Lambda)):
-            stack.extend(node.children)
+        tp = type(node)
+        if tp is cst.Import or tp is cst.ImportFrom:
+            out.append(node)  # type: ignore[arg-type]
+        elif tp is not cst.FunctionDef and tp is not cst.ClassDef and tp is not cst.Lambda:
+            stack.extend(c for c in children(node) if type(c) in holders)
     return out
+
+
+# what an import statement can lie in (or be): compound statements, their clauses and blocks, statement lines
+_IMPORT_HOLDERS = frozenset(
+    {
+        cst.IndentedBlock,
+        cst.If,
+        cst.Else,
+        cst.For,
+        cst.While,
+        cst.With,
+        cst.Try,
+        cst.TryStar,
+        cst.ExceptHandler,
+        cst.ExceptStarHandler,
+        cst.Finally,
+        cst.Match,
+        cst.MatchCase,
+        cst.SimpleStatementLine,
+        cst.SimpleStatementSuite,
+        cst.Import,
+        cst.ImportFrom,
+    }
+)
 
 
 def _star_imports(stmt: cst.CSTNode) -> list[tuple[int, str]]:
@@ -3810,14 +3847,9 @@ def _star_imports(stmt: cst.CSTNode) -> list[tuple[int, str]]:
     from ..index.imports import _module_name
 
     out: list[tuple[int, str]] = []
-    stack: list[cst.CSTNode] = [stmt]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, cst.ImportFrom):
-            if isinstance(node.names, cst.ImportStar):
-                out.append((len(node.relative), _module_name(node.module)))
-        elif not isinstance(node, (cst.FunctionDef, cst.ClassDef, cst.Lambda)):
-            stack.extend(node.children)
+    for node in _imports_in(stmt):
+        if type(node) is cst.ImportFrom and isinstance(node.names, cst.ImportStar):
+            out.append((len(node.relative), _module_name(node.module)))
     return out
 
 
