@@ -16,7 +16,7 @@ from .budget import BudgetExceeded, budgeted
 from .context import Context, OpSpec, Pending, counter_mark
 from ..index.functions import ClassInfo, FunctionInfo, MethodTable, Param, bind_arguments, signature_params
 from ..index.imports import collect_imports, dotted
-from .interpreter import OPTIONAL, FrameInfo, Interpreter, Scope, _plain_value, int_of
+from .interpreter import MODULE_LIST_ATTR, OPTIONAL, FrameInfo, Interpreter, Scope, _plain_value, held_modules, int_of
 from ..index.jaxtyping_bridge import Annotation, dtype_class_of, parse_annotation
 from . import argparse_defaults, entry_points, objects
 from .state import ClassState, FunctionState, class_state, function_state
@@ -2162,10 +2162,22 @@ class ModuleAnalysis:
             v = v.param("func")  # step = jax.jit(f): step(params, ...) hands params to f
         if isinstance(v, LayerV) and v.kind == "vmap":
             v = v.param("func")  # step = jax.vmap(f, in_axes=...): step(params, ...) hands params to f
+        read_only: frozenset[str] = frozenset()
         if isinstance(v, FuncV) and v.bound_self is None:
             fi = self.find_function(v.key)
             if fi is None or fi.cls_key is not None:
                 return set()
+        elif isinstance(v, ObjV):
+            # layer(features) with a module instance: its __call__ / forward (what call_instance runs) only hands
+            # the list to library calls (DenseNet's ``torch.cat(features, 1)``), and no hook sees the arguments
+            ci = self.find_class(v.cls_key)
+            fwd = (
+                (objects.find_method(self, ci, "__call__") or objects.find_method(self, ci, "forward")) if ci else None
+            )
+            if fwd is None or fwd.is_static or fwd.is_classmethod or v.attr(HOOKED_ATTR) is not None:
+                return set()
+            fi, skip = ensure_signature(fwd), 1
+            read_only = objects.read_only_params(fi)
         elif isinstance(v, RefV) and v.qualname.startswith("class:"):
             ci = self.find_class(v.qualname[6:])
             inits = [c.methods["__init__"] for c in objects.mro(self, ci) if "__init__" in c.methods] if ci else []
@@ -2176,7 +2188,8 @@ class ModuleAnalysis:
             return set()
         if fi.has_unknown_decorators:
             return set()
-        read_only = objects.read_only_params(fi) if not skip else frozenset()
+        if not skip:
+            read_only = objects.read_only_params(fi)
         items_read = objects.item_read_params(fi)
         if not read_only and not items_read:
             return set()
@@ -2467,6 +2480,11 @@ class ModuleAnalysis:
                 # class ConvBNReLU(nn.Sequential): super().__init__(conv, norm, act) -- the instance is that chain
                 interp.scope.vars["self." + SEQUENTIAL_ATTR] = (
                     self.call_qualified(interp, node, "torch.nn.Sequential", args, kwargs, dynamic) or UNKNOWN
+                )
+            elif ci is not None and objects.plain_module_list(self, ci):
+                # class DenseBlock(nn.ModuleList): super().__init__([layer, ...]) -- the instance holds those modules
+                interp.scope.vars["self." + MODULE_LIST_ATTR] = (
+                    self.call_qualified(interp, node, "torch.nn.ModuleList", args, kwargs, dynamic) or UNKNOWN
                 )
         if fi is None and name == "__init__" and not dynamic and interp.frame.building:
             built = interp.frame.self_value
@@ -2886,6 +2904,8 @@ def _call_iter(
 ) -> Value | None:
     if kwargs:
         return None
+    if any(type(a) is ObjV for a in args):
+        args = [held_modules(a) or a if type(a) is ObjV else a for a in args]  # an nn.ModuleList subclass's instance
     if name == "len" and len(args) == 1:
         return _length(args[0])
     return _iter_builtin(name, args)
