@@ -2613,7 +2613,9 @@ class ModuleAnalysis:
                 if isinstance(v, FuncV):
                     return UNKNOWN if dynamic else self.call_function(interp, node, v, args, kwargs)
             if isinstance(v, RefV) and v.qualname.startswith("class:"):
-                return self.instantiate(interp, node, v.qualname[6:], args, kwargs)
+                # (``Model(**cfg)`` with cfg unknown: the constructor's defaults are not the arguments, as for a class
+                # of the same module)
+                return UNKNOWN if dynamic else self.instantiate(interp, node, v.qualname[6:], args, kwargs)
         return op_rules.call(self.ops, interp, node, qual, args, kwargs, dynamic)
 
     def expects_exception(self, node: cst.BaseExpression) -> bool:
@@ -3947,7 +3949,8 @@ def _mutated_roots(target: ast.expr, augmented: bool) -> set[str]:
 def _plain_read(name: ast.Name, parent: ast.AST) -> bool:
     """Reading ``name`` under ``parent`` neither changes the value nor lets it escape: ``X[k]``, ``k in X``,
     ``X.get(k)`` / ``X.items()``, iteration, ``X + [y]`` (a new value), ``len(X)`` / ``dict(X)``, ``{**X}``,
-    ``f(*X)``, calling it. ``y = X``, ``return X``, ``f(X)``, ``X.append(y)`` are not."""
+    ``f(*X)``, ``f(**X)`` (the callee's ``**kwargs`` is a new dict), calling it. ``y = X``, ``return X``, ``f(X)``,
+    ``X.append(y)`` are not."""
     if isinstance(parent, ast.Dict):
         return any(k is None and v is name for k, v in zip(parent.keys, parent.values))  # {**X}; {k: X} aliases
     if isinstance(parent, (ast.Subscript, ast.Compare, ast.BinOp, ast.UnaryOp, ast.Starred)):
@@ -3962,6 +3965,8 @@ def _plain_read(name: ast.Name, parent: ast.AST) -> bool:
         return parent.func is name or (
             isinstance(parent.func, ast.Name) and parent.func.id in _COPYING_BUILTINS and name in parent.args
         )
+    if type(parent) is ast.keyword:
+        return parent.arg is None  # f(**X); f(k=X) hands X on
     return False
 
 
