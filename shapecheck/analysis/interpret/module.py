@@ -1629,6 +1629,8 @@ class ModuleAnalysis:
                     if isinstance(region, TensorV) and isinstance(value, TensorV):
                         op_rules.tensor_store(self.ops, node, region, value, f".at[...].{method}")
                     return arr
+                if type(at_array) is cst.Call:
+                    return UNKNOWN  # (an update chain on what is no jax array: evaluated once, not again below)
             base = interp.eval(func.value)
             if (
                 isinstance(base, (SeqV, ManyV))
@@ -3009,10 +3011,14 @@ _AT_UPDATES = frozenset({"set", "add", "subtract", "multiply", "mul", "divide", 
 
 
 def _at_array(node: cst.BaseExpression) -> cst.BaseExpression | None:
-    """``x`` of ``x.at[idx]`` when ``x`` is a variable or ``self.x`` (reading it again runs nothing)."""
+    """``x`` of ``x.at[idx]`` when ``x`` is a variable or ``self.x`` (reading it again runs nothing), or an update
+    itself (``x.at[2, 18:].set(0).at[3, 10:].set(0)``: the chain's first update is evaluated once, as the array)."""
     if type(node) is cst.Subscript and type(node.value) is cst.Attribute and node.value.attr.value == "at":
         arr = node.value.value
-        return arr if _var_key_of(arr) is not None else None
+        if _var_key_of(arr) is not None:
+            return arr
+        if type(arr) is cst.Call and type(arr.func) is cst.Attribute and arr.func.attr.value in _AT_UPDATES:
+            return arr if _at_array(arr.func.value) is not None else None
     return None
 
 
