@@ -768,6 +768,13 @@ class ModuleAnalysis:
                 scope.vars[p.name] = args[p.name]
             elif args is not None and p.default is not None:
                 scope.vars[p.name] = UNKNOWN
+            elif p.ann is None and type(p.default) is cst.Integer and p.default.value not in ("0", "1"):
+                # the function analysed on its own: a parameter whose default is an int (``batch_size=2``) is a size,
+                # one positive symbol for every read (as a constructor's are), the default not assumed
+                scope.vars[p.name] = IntV(
+                    self.ctx.scoped(p.name, "param:" + fi.key, f"(parameter {p.name}, default {p.default.value})"),
+                    assumed=True,
+                )
             else:
                 scope.vars[p.name] = self.param_value(fi, p, memo)
         frame = FrameInfo(
