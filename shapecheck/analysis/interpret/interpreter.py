@@ -515,6 +515,8 @@ class Interpreter:
                 it = self.eval(stmt.iter)
             finally:
                 self.iterating = outer
+            if type(it) is ObjV:
+                it = held_modules(it) or it  # ``for layer in self`` in an nn.ModuleList subclass
         else:
             it = self.eval(stmt.test)
         if isinstance(stmt, cst.For) and self._unrolled(stmt, assigned, it):
@@ -759,9 +761,11 @@ class Interpreter:
                 target, obj, attr = param, param.value, param.attr.value
             if isinstance(obj, cst.Name) and obj.value == "self" and self.frame.cls_key is not None:
                 self.scope.vars[f"self.{attr}"] = value
-                chain_key = "self.<nn.Sequential layers>"  # module.SEQUENTIAL_ATTR
-                if chain_key in self.scope.vars and not _plain_data(value):
-                    self.scope.vars[chain_key] = UNKNOWN  # a module assigned to an nn.Sequential joins its chain
+                if not _plain_data(value):
+                    # a module assigned to an nn.Sequential joins its chain (to an nn.ModuleList, its iteration)
+                    for chain_key in ("self.<nn.Sequential layers>", "self." + MODULE_LIST_ATTR):
+                        if chain_key in self.scope.vars:
+                            self.scope.vars[chain_key] = UNKNOWN
                 self.scope.vars.pop(f"self.{attr}{OPTIONAL}", None)
                 if self.ctx.record_hovers:  # hover on `self.x = ...` shows what was assigned
                     self.ctx.hovers[id(target)] = value
@@ -1380,6 +1384,8 @@ class Interpreter:
     @_expression(cst.Subscript)
     def subscript(self, node: cst.Subscript) -> Value:
         base = self.eval(node.value)
+        if type(base) is ObjV:
+            base = held_modules(base) or base  # ``self[i]`` in an nn.ModuleList subclass
         idx_nodes = node.slice
         if isinstance(base, SeqV) and len(idx_nodes) == 1 and isinstance(idx_nodes[0].slice, cst.Index):
             idx = self.eval(idx_nodes[0].slice.value)
@@ -2466,6 +2472,17 @@ def _compare(a: Value, op: cst.CSTNode, b: Value) -> bool | None:
         # ``fmt is Format.NLC`` of two different strings (enum members held as their values) or ints: never one object
         return not isinstance(op, cst.Is)
     return None
+
+
+# an nn.ModuleList subclass's modules among its instance's attributes (module.MODULE_LIST_ATTR)
+MODULE_LIST_ATTR = "<nn.ModuleList modules>"
+
+
+def held_modules(v: ObjV) -> Value | None:
+    """The modules an instance of a plain ``nn.ModuleList`` subclass holds (``objects.plain_module_list``): what
+    iterating, indexing or ``len`` of the instance sees. None for any other object."""
+    held = v.attr(MODULE_LIST_ATTR)
+    return held if isinstance(held, (SeqV, ManyV)) else None
 
 
 def _sequential_layers(v: Value) -> tuple[Value, ...] | None:

@@ -16,7 +16,7 @@ from .budget import BudgetExceeded, budgeted
 from .context import Context, OpSpec, Pending, Where, counter_mark, note
 from ..index.functions import ClassInfo, FunctionInfo, MethodTable, Param, bind_arguments, signature_params
 from ..index.imports import collect_imports, dotted
-from .interpreter import OPTIONAL, FrameInfo, Interpreter, Scope, _plain_value, int_of
+from .interpreter import MODULE_LIST_ATTR, OPTIONAL, FrameInfo, Interpreter, Scope, _plain_value, held_modules, int_of
 from ..index.jaxtyping_bridge import Annotation, dtype_class_of, parse_annotation
 from . import argparse_defaults, entry_points, objects
 from .state import ClassState, FunctionState, class_state, function_state
@@ -837,6 +837,13 @@ class ModuleAnalysis:
                 scope.vars[p.name] = args[p.name]
             elif args is not None and p.default is not None:
                 scope.vars[p.name] = UNKNOWN
+            elif p.ann is None and type(p.default) is cst.Integer and p.default.value not in ("0", "1"):
+                # the function analysed on its own: a parameter whose default is an int (``batch_size=2``) is a size,
+                # one positive symbol for every read (as a constructor's are), the default not assumed
+                scope.vars[p.name] = IntV(
+                    self.ctx.scoped(p.name, "param:" + fi.key, f"(parameter {p.name}, default {p.default.value})"),
+                    assumed=True,
+                )
             else:
                 scope.vars[p.name] = self.param_value(fi, p, memo)
         frame = FrameInfo(
@@ -1751,6 +1758,8 @@ class ModuleAnalysis:
                     if isinstance(region, TensorV) and isinstance(value, TensorV):
                         op_rules.tensor_store(self.ops, node, region, value, f".at[...].{method}")
                     return arr
+                if type(at_array) is cst.Call:
+                    return UNKNOWN  # (an update chain on what is no jax array: evaluated once, not again below)
             base = interp.eval(func.value)
             if (
                 isinstance(base, (SeqV, ManyV))
@@ -2290,10 +2299,22 @@ class ModuleAnalysis:
             v = v.param("func")  # step = jax.jit(f): step(params, ...) hands params to f
         if isinstance(v, LayerV) and v.kind == "vmap":
             v = v.param("func")  # step = jax.vmap(f, in_axes=...): step(params, ...) hands params to f
+        read_only: frozenset[str] = frozenset()
         if isinstance(v, FuncV) and v.bound_self is None:
             fi = self.find_function(v.key)
             if fi is None or fi.cls_key is not None:
                 return set()
+        elif isinstance(v, ObjV):
+            # layer(features) with a module instance: its __call__ / forward (what call_instance runs) only hands
+            # the list to library calls (DenseNet's ``torch.cat(features, 1)``), and no hook sees the arguments
+            ci = self.find_class(v.cls_key)
+            fwd = (
+                (objects.find_method(self, ci, "__call__") or objects.find_method(self, ci, "forward")) if ci else None
+            )
+            if fwd is None or fwd.is_static or fwd.is_classmethod or v.attr(HOOKED_ATTR) is not None:
+                return set()
+            fi, skip = ensure_signature(fwd), 1
+            read_only = objects.read_only_params(fi)
         elif isinstance(v, RefV) and v.qualname.startswith("class:"):
             ci = self.find_class(v.qualname[6:])
             inits = [c.methods["__init__"] for c in objects.mro(self, ci) if "__init__" in c.methods] if ci else []
@@ -2304,7 +2325,8 @@ class ModuleAnalysis:
             return set()
         if fi.has_unknown_decorators:
             return set()
-        read_only = objects.read_only_params(fi) if not skip else frozenset()
+        if not skip:
+            read_only = objects.read_only_params(fi)
         items_read = objects.item_read_params(fi)
         if not read_only and not items_read:
             return set()
@@ -2596,6 +2618,11 @@ class ModuleAnalysis:
                 interp.scope.vars["self." + SEQUENTIAL_ATTR] = (
                     self.call_qualified(interp, node, "torch.nn.Sequential", args, kwargs, dynamic) or UNKNOWN
                 )
+            elif ci is not None and objects.plain_module_list(self, ci):
+                # class DenseBlock(nn.ModuleList): super().__init__([layer, ...]) -- the instance holds those modules
+                interp.scope.vars["self." + MODULE_LIST_ATTR] = (
+                    self.call_qualified(interp, node, "torch.nn.ModuleList", args, kwargs, dynamic) or UNKNOWN
+                )
         if fi is None and name == "__init__" and not dynamic and interp.frame.building:
             built = interp.frame.self_value
             ci = self.find_class(built.cls_key) if isinstance(built, ObjV) else None
@@ -2723,7 +2750,9 @@ class ModuleAnalysis:
                 if isinstance(v, FuncV):
                     return UNKNOWN if dynamic else self.call_function(interp, node, v, args, kwargs)
             if isinstance(v, RefV) and v.qualname.startswith("class:"):
-                return self.instantiate(interp, node, v.qualname[6:], args, kwargs)
+                # (``Model(**cfg)`` with cfg unknown: the constructor's defaults are not the arguments, as for a class
+                # of the same module)
+                return UNKNOWN if dynamic else self.instantiate(interp, node, v.qualname[6:], args, kwargs)
         return op_rules.call(self.ops, interp, node, qual, args, kwargs, dynamic)
 
     def expects_exception(self, node: cst.BaseExpression) -> bool:
@@ -3014,6 +3043,8 @@ def _call_iter(
 ) -> Value | None:
     if kwargs:
         return None
+    if any(type(a) is ObjV for a in args):
+        args = [held_modules(a) or a if type(a) is ObjV else a for a in args]  # an nn.ModuleList subclass's instance
     if name == "len" and len(args) == 1:
         return _length(args[0])
     return _iter_builtin(name, args)
@@ -3115,10 +3146,14 @@ _AT_UPDATES = frozenset({"set", "add", "subtract", "multiply", "mul", "divide", 
 
 
 def _at_array(node: cst.BaseExpression) -> cst.BaseExpression | None:
-    """``x`` of ``x.at[idx]`` when ``x`` is a variable or ``self.x`` (reading it again runs nothing)."""
+    """``x`` of ``x.at[idx]`` when ``x`` is a variable or ``self.x`` (reading it again runs nothing), or an update
+    itself (``x.at[2, 18:].set(0).at[3, 10:].set(0)``: the chain's first update is evaluated once, as the array)."""
     if type(node) is cst.Subscript and type(node.value) is cst.Attribute and node.value.attr.value == "at":
         arr = node.value.value
-        return arr if _var_key_of(arr) is not None else None
+        if _var_key_of(arr) is not None:
+            return arr
+        if type(arr) is cst.Call and type(arr.func) is cst.Attribute and arr.func.attr.value in _AT_UPDATES:
+            return arr if _at_array(arr.func.value) is not None else None
     return None
 
 
@@ -4176,7 +4211,8 @@ def _mutated_roots(target: ast.expr, augmented: bool) -> set[str]:
 def _plain_read(name: ast.Name, parent: ast.AST) -> bool:
     """Reading ``name`` under ``parent`` neither changes the value nor lets it escape: ``X[k]``, ``k in X``,
     ``X.get(k)`` / ``X.items()``, iteration, ``X + [y]`` (a new value), ``len(X)`` / ``dict(X)``, ``{**X}``,
-    ``f(*X)``, calling it. ``y = X``, ``return X``, ``f(X)``, ``X.append(y)`` are not."""
+    ``f(*X)``, ``f(**X)`` (the callee's ``**kwargs`` is a new dict), calling it. ``y = X``, ``return X``, ``f(X)``,
+    ``X.append(y)`` are not."""
     if isinstance(parent, ast.Dict):
         return any(k is None and v is name for k, v in zip(parent.keys, parent.values))  # {**X}; {k: X} aliases
     if isinstance(parent, (ast.Subscript, ast.Compare, ast.BinOp, ast.UnaryOp, ast.Starred)):
@@ -4191,6 +4227,8 @@ def _plain_read(name: ast.Name, parent: ast.AST) -> bool:
         return parent.func is name or (
             isinstance(parent.func, ast.Name) and parent.func.id in _COPYING_BUILTINS and name in parent.args
         )
+    if type(parent) is ast.keyword:
+        return parent.arg is None  # f(**X); f(k=X) hands X on
     return False
 
 

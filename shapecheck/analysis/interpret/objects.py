@@ -1170,24 +1170,38 @@ def is_instance_of(m: "ModuleAnalysis", obj: ObjV, cls_key: str) -> bool | None:
 
 
 SEQUENTIAL_BASES = frozenset({"torch.nn.Sequential", "torch.nn.modules.container.Sequential"})
+MODULE_LIST_BASES = frozenset({"torch.nn.ModuleList", "torch.nn.modules.container.ModuleList"})
 
 
 def plain_sequential(m: "ModuleAnalysis", ci: ClassInfo) -> bool:
     """A subclass of ``nn.Sequential`` whose instances are the layers its constructor hands to
     ``super().__init__(...)``: no method of the analysed classes sets an attribute of ``self`` (a module assigned
     to ``self.x`` joins the chain) or calls one of its methods (``self.append``, ``self.add_module``)."""
+    return _plain_container(m, ci, SEQUENTIAL_BASES, frozenset({"add_module"}))
+
+
+def plain_module_list(m: "ModuleAnalysis", ci: ClassInfo) -> bool:
+    """A subclass of ``nn.ModuleList`` whose instances hold the modules its constructor hands to
+    ``super().__init__(modules)`` (``class DenseBlock(nn.ModuleList)``, iterated by ``for layer in self``): as for
+    ``plain_sequential``, no method changes ``self`` (``self.append``, ``self[i] = ...``, a module set on ``self.x``
+    joins the iteration); ``__init__`` calls no method on ``self``."""
+    return _plain_container(m, ci, MODULE_LIST_BASES, frozenset())
+
+
+def _plain_container(m: "ModuleAnalysis", ci: ClassInfo, bases: frozenset[str], init_calls: frozenset[str]) -> bool:
     from .interpreter import _assigned_names
 
-    if not foreign_bases(m, ci) & SEQUENTIAL_BASES:
+    if not foreign_bases(m, ci) & bases:
         return False
     for c in mro(m, ci):
         for fi in c.methods.values():
             calls = _self_calls(fi.node)
-            assigned = any(n.startswith("self.") for n in _assigned_names(fi.node.body))
+            names = _assigned_names(fi.node.body)
+            assigned = "self" in names or any(n.startswith("self.") for n in names)
             if fi.name == "__init__":
-                # add_module: its modules join the chain in order (sequential_added); an attribute __init__ sets
-                # drops the chain unless it is plain data, never a module (Interpreter.assign)
-                calls, assigned = calls - {"add_module"}, False
+                # (Sequential) add_module: its modules join the chain in order (sequential_added); an attribute
+                # __init__ sets drops the chain unless it is plain data, never a module (Interpreter.assign)
+                calls, assigned = calls - init_calls, "self" in names
             if calls or assigned:
                 return False
     return True

@@ -193,7 +193,16 @@ class Linear(LayerKind):
                 spec=OpSpec("nn.Linear", None, (x.shape,), (), (("in_features", fin), ("out_features", fout))),
             )
             return x.with_shape(None)
-        return x.with_shape(x.shape[:-1] + (fout if fout is not None else cx.fresh("out_features"),))
+        return x.with_shape(x.shape[:-1] + (fout if fout is not None else cx.fresh("out_features"),), _lead_axes(x))
+
+
+def _lead_axes(x: TensorV) -> tuple[str | None, ...] | None:
+    """The axis names a layer that replaces only the last axis keeps (``nn.Linear``, an RNN's output): the others'
+    (a time-major ``t b h`` stays ``t b`` in front, so SHP401 sees it against a batch-first ``b t v``)."""
+    axes = x.axes
+    if not axes or x.shape is None or len(axes) != len(x.shape) or all(a is None for a in axes[:-1]):
+        return None
+    return axes[:-1] + (None,)
 
 
 @register_layer("LayerNorm", "LayerNorm", "RMSNorm")
@@ -1221,7 +1230,7 @@ class RNN(LayerKind):
         # hidden_size
         proj = layer.param("proj")
         emitted = proj if proj is not None else hidden
-        out = x.with_shape(x.shape[:-1] + (emitted * Size.const(dirs),), None)
+        out = x.with_shape(x.shape[:-1] + (emitted * Size.const(dirs),), _lead_axes(x))
         batch = () if len(x.shape) == 2 else (x.shape[0] if layer.param("batch_first") else x.shape[1],)
         lead = (layer.param("layers") * Size.const(dirs),) + batch
         h = TensorV(lead + (emitted,), x.dtype, x.framework)

@@ -327,20 +327,40 @@ def _self_permutation(node: cst.CSTNode) -> bool:
     return False
 
 
+def _distinct_names(axes: tuple[str | None, ...]) -> bool:
+    """Two or more axes named, no name twice."""
+    names = [a for a in axes if a is not None]
+    return len(names) >= 2 and len(set(names)) == len(names)
+
+
 def misaligned(cx: OpContext, node: cst.CSTNode, opname: str, tensors: list[TensorV]) -> None:
     """SHP401: the same named axes in a different order (silently wrong wherever sizes coincide). Not for a tensor and
     a reordering of its own axes (``_self_permutation``)."""
-    named = [t for t in tensors if t.axes is not None and t.shape is not None and all(a is not None for a in t.axes)]
+    named = [t for t in tensors if t.axes is not None and t.shape is not None and _distinct_names(t.axes)]
     if len(named) >= 2 and _self_permutation(node):
         return
     for i in range(len(named)):
         for j in range(i + 1, len(named)):
             a, b = named[i].axes, named[j].axes
             assert a is not None and b is not None
-            if len(a) == len(b) and len(set(a)) == len(a) and set(a) == set(b) and a != b:
+            if len(a) != len(b):
+                continue
+            if None in a or None in b:
+                # partly named (a Linear kept the leading names of ``t b h``): the positions named in both hold the
+                # same names in another order, and no name stands elsewhere in the other operand
+                both = [k for k in range(len(a)) if a[k] is not None and b[k] is not None]
+                if len(both) < 2 or {a[k] for k in both} != {b[k] for k in both}:
+                    continue
+                if {x for x in a if x is not None} & {x for x in b if x is not None} != {a[k] for k in both}:
+                    continue
+            elif set(a) != set(b):
+                continue
+            if a != b:
                 sa, sb = named[i].shape, named[j].shape
                 assert sa is not None and sb is not None
-                moved = [k for k in range(len(a)) if a[k] != b[k]]
+                moved = [k for k in range(len(a)) if a[k] != b[k] and a[k] is not None and b[k] is not None]
+                if not moved:
+                    continue
                 if isinstance(named[i].origin, MadeUp) or isinstance(named[j].origin, MadeUp):
                     continue  # a shape made up from the pattern's own names: nothing says they name the same axes
                 if all(sa[k].as_int() is None and sa[k] == sb[k] for k in moved):
@@ -348,12 +368,13 @@ def misaligned(cx: OpContext, node: cst.CSTNode, opname: str, tensors: list[Tens
                     # in both (names from two unrelated patterns, `b 1 t1 t2 -> b t2 t1` of a (b, 1, ty, tx) map
                     # against `b 1 t1 t2 -> b t1 t2` of a (b, 1, tx, ty) mask)
                     continue
-                cx.ctx.report(
-                    node,
-                    "SHP401",
-                    {"op": opname, "left": " ".join(a), "right": " ".join(b)},  # type: ignore[arg-type]
-                    [f'rearrange one operand first, e.g. rearrange(y, "{" ".join(b)} -> {" ".join(a)}")'],  # type: ignore[arg-type]
+                left, right = (" ".join(x if x is not None else "?" for x in axes) for axes in (a, b))
+                hint = (
+                    f'rearrange one operand first, e.g. rearrange(y, "{right} -> {left}")'
+                    if "?" not in left + right
+                    else "rearrange one operand first (an axis shown as ? has no name)"
                 )
+                cx.ctx.report(node, "SHP401", {"op": opname, "left": left, "right": right}, [hint])
                 return
 
 
