@@ -207,25 +207,9 @@ def _containers() -> tuple[type, ...]:
     if not _CONTAINERS:
         import libcst as cst
 
-        _CONTAINERS = (
-            cst.Module,
-            cst.IndentedBlock,
-            cst.SimpleStatementSuite,
-            cst.If,
-            cst.Else,
-            cst.Try,
-            cst.TryStar,
-            cst.ExceptHandler,
-            cst.ExceptStarHandler,
-            cst.Finally,
-            cst.With,
-            cst.For,
-            cst.While,
-            cst.Match,
-            cst.MatchCase,
-            cst.ClassDef,
-            cst.FunctionDef,
-        )
+        from ..interpret.walk import STATEMENT_CLAUSES
+
+        _CONTAINERS = tuple(STATEMENT_CLAUSES | {cst.Module, cst.SimpleStatementSuite, cst.ClassDef, cst.FunctionDef})
     return _CONTAINERS
 
 

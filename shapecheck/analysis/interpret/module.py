@@ -20,6 +20,7 @@ from .interpreter import MODULE_LIST_ATTR, OPTIONAL, FrameInfo, Interpreter, Sco
 from ..index.jaxtyping_bridge import Annotation, dtype_class_of, parse_annotation
 from . import argparse_defaults, entry_points, objects
 from .state import ClassState, FunctionState, class_state, function_state
+from .walk import STATEMENT_CLAUSES
 from ..rules import einops_calls as einops_rules, layers as layer_rules, ops as op_rules, shape_ops as shape_rules
 from ..rules.ops_common import constant
 from ..rules.shapes_bridge import shape_text
@@ -3854,27 +3855,7 @@ def _imports_in(stmt: cst.CSTNode) -> "list[cst.Import | cst.ImportFrom]":
 
 
 # what an import statement can lie in (or be): compound statements, their clauses and blocks, statement lines
-_IMPORT_HOLDERS = frozenset(
-    {
-        cst.IndentedBlock,
-        cst.If,
-        cst.Else,
-        cst.For,
-        cst.While,
-        cst.With,
-        cst.Try,
-        cst.TryStar,
-        cst.ExceptHandler,
-        cst.ExceptStarHandler,
-        cst.Finally,
-        cst.Match,
-        cst.MatchCase,
-        cst.SimpleStatementLine,
-        cst.SimpleStatementSuite,
-        cst.Import,
-        cst.ImportFrom,
-    }
-)
+_IMPORT_HOLDERS = STATEMENT_CLAUSES | {cst.SimpleStatementLine, cst.SimpleStatementSuite, cst.Import, cst.ImportFrom}
 
 
 def _star_imports(stmt: cst.CSTNode) -> list[tuple[int, str]]:

@@ -132,11 +132,11 @@ def _rank_flags(fn: cst.CSTNode) -> dict[int, cst.Comparison]:
 def _each_block(fn: cst.CSTNode, block: "Callable[[Sequence[cst.CSTNode]], None]") -> None:
     """``block(statements)`` for every statement block of ``fn``'s own body (nested functions, classes and lambdas
     are their own: not entered)."""
-    from .walk import children
+    from .walk import STATEMENT_CLAUSES, children
 
     # only statements hold blocks: expressions (a test, an iterable, a with item) are not entered, nor are simple
     # statement lines (their lambdas are their own); the blocks are met in the same order
-    holders = _BLOCK_HOLDERS
+    holders = STATEMENT_CLAUSES
     stack: list[cst.CSTNode] = [fn]
     while stack:
         n = stack.pop()
@@ -146,26 +146,6 @@ def _each_block(fn: cst.CSTNode, block: "Callable[[Sequence[cst.CSTNode]], None]
         if n is not fn and (kind is cst.FunctionDef or kind is cst.ClassDef or kind is cst.Lambda):
             continue
         stack.extend(c for c in children(n) if type(c) in holders)
-
-
-# the node types a statement block can lie in (or be): compound statements and their clauses
-_BLOCK_HOLDERS = frozenset(
-    {
-        cst.IndentedBlock,
-        cst.If,
-        cst.Else,
-        cst.For,
-        cst.While,
-        cst.With,
-        cst.Try,
-        cst.TryStar,
-        cst.ExceptHandler,
-        cst.ExceptStarHandler,
-        cst.Finally,
-        cst.Match,
-        cst.MatchCase,
-    }
-)
 
 
 def _aliased_rank_subject(interp: "Interpreter", node: cst.BaseExpression) -> str | None:

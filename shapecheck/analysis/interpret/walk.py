@@ -202,6 +202,27 @@ def _add_any(v: object, out: list[cst.CSTNode]) -> None:
                 out.append(x)
 
 
+# compound statements, their clauses and their blocks: what a statement block lies in (or is), walked into by the walks
+# that look for statements only (an expression holds no block, no import, no def)
+STATEMENT_CLAUSES = frozenset(
+    {
+        cst.IndentedBlock,
+        cst.If,
+        cst.Else,
+        cst.For,
+        cst.While,
+        cst.With,
+        cst.Try,
+        cst.TryStar,
+        cst.ExceptHandler,
+        cst.ExceptStarHandler,
+        cst.Finally,
+        cst.Match,
+        cst.MatchCase,
+    }
+)
+
+
 # node type -> its children function (``_make_children``)
 _CHILDREN: dict[type, Callable[[cst.CSTNode], list[cst.CSTNode]]] = {}
 
