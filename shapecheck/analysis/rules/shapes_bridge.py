@@ -14,6 +14,7 @@ from ...sizes import Size
 from ..interpret.context import OpSpec, Where, note
 from ..index.jaxtyping_bridge import Annotation
 from ..interpret.values import TensorV, Value
+from ..interpret.walk import STATEMENT_CLAUSES
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
@@ -373,21 +374,5 @@ def _memo_items(memo: Memo | None) -> tuple[tuple[str, Size], ...]:
     return tuple(sorted(memo.single.items())) if memo is not None else ()
 
 
-_STATEMENT_CONTAINERS = frozenset(
-    {
-        cst.Module,
-        cst.FunctionDef,
-        cst.ClassDef,
-        cst.IndentedBlock,
-        cst.If,
-        cst.Else,
-        cst.Try,
-        cst.ExceptHandler,
-        cst.Finally,
-        cst.With,
-        cst.For,
-        cst.While,
-        cst.Match,
-        cst.MatchCase,
-    }
-)
+# where a nested ``def`` may stand: a module, a function or class body, and every compound statement's clauses
+_STATEMENT_CONTAINERS = STATEMENT_CLAUSES | {cst.Module, cst.FunctionDef, cst.ClassDef}
