@@ -219,8 +219,8 @@ class Interpreter:
         t = self.scope.vars.get(node.value.value)
         if not isinstance(t, TensorV) or t.shape is None or t.alts or len(t.shape) != len(value.items):
             return
-        from ..rules.shapes_bridge import shape_text
-        from .context import OpSpec, note
+        from ..rules.shapes_bridge import shape_note
+        from .context import OpSpec
 
         n = len(target.elements)
         self.ctx.report(
@@ -232,7 +232,7 @@ class Interpreter:
                 "subject": "the tensor",
                 "actual": len(t.shape),
             },
-            [note(f"{node.value.value} has shape {shape_text(t.shape)}", *((" ", t.origin) if t.origin else ()))],
+            [shape_note(f"{node.value.value} has shape", t.shape, t.origin)],
             spec=OpSpec("unpack.shape", None, (t.shape,), (), (("names", n),)),
         )
 
@@ -263,8 +263,8 @@ class Interpreter:
                 return
         if count is None or count == n:
             return
-        from ..rules.shapes_bridge import shape_text
-        from .context import OpSpec, note
+        from ..rules.shapes_bridge import shape_note
+        from .context import OpSpec
 
         text = f"{base.value.value}.shape[{'' if lo is None else lo}:{'' if hi is None else hi}]"
         notes = []
@@ -272,9 +272,7 @@ class Interpreter:
         sliced = t.shape[lo:hi] if exact else tuple(Size.const(2) for _ in range(count))  # type: ignore[index]
         spec = OpSpec("unpack.shape", None, (sliced,), (), (("names", n),))
         if exact:
-            notes.append(
-                note(f"{base.value.value} has shape {shape_text(t.shape)}", *((" ", t.origin) if t.origin else ()))
-            )
+            notes.append(shape_note(f"{base.value.value} has shape", t.shape, t.origin))
         self.ctx.report(
             node,
             "SHP201",

@@ -23,7 +23,7 @@ from .state import ClassState, FunctionState, class_state, function_state
 from .walk import STATEMENT_CLAUSES
 from ..rules import einops_calls as einops_rules, layers as layer_rules, ops as op_rules, shape_ops as shape_rules
 from ..rules.ops_common import constant
-from ..rules.shapes_bridge import shape_text
+from ..rules.shapes_bridge import shape_note
 from .values import (
     NUMPY_INT,
     UNKNOWN,
@@ -2452,10 +2452,7 @@ class ModuleAnalysis:
                     # jax raises "vmap got inconsistent sizes for array axes to be mapped" (no broadcasting of 1)
                     j, kj, b = first
                     detail = D.VmapAxes(j, kj, b.shape or (), i, k, a.shape)
-                    origins = [
-                        note(f"argument #{n}: shape {shape_text(t.shape)}", *((" ", t.origin) if t.origin else ()))
-                        for n, t in ((j, b), (i, a))
-                    ]
+                    origins = [shape_note(f"argument #{n}: shape", t.shape, t.origin) for n, t in ((j, b), (i, a))]
                     self.ctx.report(
                         node,
                         "SHP204",

@@ -27,8 +27,8 @@ import libcst as cst
 from ...diagnostics import details as D
 from ...sizes import Size, Truth, equal, greater_equal, product
 from .ops_common import _dtype_kw, _ints, _norm_dim
-from .shapes_bridge import shape_text
-from ..interpret.context import OpSpec, note
+from .shapes_bridge import shape_note
+from ..interpret.context import OpSpec
 from ..interpret.values import UNKNOWN, FloatV, IntV, NoneV, SeqV, StrV, TensorV, Value
 
 from . import registry
@@ -310,11 +310,7 @@ def mask_index(interp: "Interpreter", node: cst.Subscript, t: TensorV) -> Value 
                     node,
                     "SHP204",
                     {"op": "boolean mask index", "detail": D.MaskShape(mask_shape, t.shape, i, m, n)},
-                    [
-                        note(
-                            f"the indexed array has shape {shape_text(t.shape)}", *((" ", t.origin) if t.origin else ())
-                        )
-                    ],
+                    [shape_note("the indexed array has shape", t.shape, t.origin)],
                     spec=OpSpec("mask_index", None, (t.shape, mask_shape), (), ()),
                 )
                 return t.with_shape(None)

@@ -17,10 +17,10 @@ import libcst as cst
 from ... import pattern as P
 from ...diagnostics import details as D
 from ...sizes import Size
-from ..interpret.context import _ALL_RANKS_BUT_ONE, LazyNote, MadeUp, OpSpec, PatternSizes, note
+from ..interpret.context import _ALL_RANKS_BUT_ONE, LazyNote, MadeUp, OpSpec, PatternSizes
 from .precision import check_einops_reduction
 from .registry import EINOPS_FUNCTIONS, EINOPS_LAYERS, OpContext, einops_function, einops_layer
-from .shapes_bridge import shape_text
+from .shapes_bridge import shape_note
 from ..interpret.values import UNKNOWN, DictV, FuncV, IntV, LayerV, RefV, SeqV, StrV, TensorV, Value
 
 if TYPE_CHECKING:
@@ -154,7 +154,7 @@ def _notes(tensors: list[TensorV], pattern: str) -> "list[str | LazyNote]":
     notes = []
     for i, t in enumerate(tensors):
         label = "input" if len(tensors) == 1 else f"input #{i}"
-        notes.append(note(f"{label} shape {shape_text(t.shape)}", *((" ", t.origin) if t.origin is not None else ())))
+        notes.append(shape_note(f"{label} shape", t.shape, t.origin))
     return notes
 
 

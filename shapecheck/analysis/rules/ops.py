@@ -17,7 +17,7 @@ import libcst as cst
 from ...diagnostics import details as D
 from ...sizes import Size, Truth, equal, greater_equal, product
 from ..interpret.context import MadeUp, OpSpec, Where, note
-from .shapes_bridge import shape_text
+from .shapes_bridge import shape_note
 from ..interpret.values import (
     UNKNOWN,
     BoolV,
@@ -1686,10 +1686,7 @@ def call_stub(
                 "SHP204",
                 {"op": qual, "detail": D.StubArgument(p.name, p.ann.text, code, tuple(fields.items()))},
                 [
-                    note(
-                        f"the argument has shape {shape_text(arg.shape)}",
-                        *((" ", arg.origin) if arg.origin is not None else ()),
-                    ),
+                    shape_note("the argument has shape", arg.shape, arg.origin),
                     note(f"stub {short}() at ", Where(fi.module, fi.node)),
                 ],
                 spec=OpSpec(

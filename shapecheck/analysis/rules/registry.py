@@ -32,9 +32,9 @@ from typing import TYPE_CHECKING, Any, Callable, Generic, Protocol, TypeVar
 import libcst as cst
 
 from ...sizes import Size
-from ..interpret.context import LazyNote, note
+from ..interpret.context import LazyNote
 from ..interpret.values import FuncV, LayerV, ObjV, RefV, TensorV, Value
-from .shapes_bridge import Origin, shape_text
+from .shapes_bridge import Origin, shape_note
 
 if TYPE_CHECKING:
     from ..index.functions import FunctionInfo
@@ -431,7 +431,4 @@ def op_names() -> set[str]:
 
 def origin_notes(tensors: list[TensorV]) -> "list[str | LazyNote]":
     """One note per operand: its shape and where it was made."""
-    return [
-        note(f"operand #{i}: shape {shape_text(t.shape)}", *((" ", t.origin) if t.origin is not None else ()))
-        for i, t in enumerate(tensors)
-    ]
+    return [shape_note(f"operand #{i}: shape", t.shape, t.origin) for i, t in enumerate(tensors)]

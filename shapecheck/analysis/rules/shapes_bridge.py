@@ -11,7 +11,7 @@ from ...annotations import DimSpec, Memo, instantiate, match_shape, parse_dims
 from ...annotations.dims import expr_names
 from ...diagnostics.details import AnnotationMismatch, DimsSyntax, UnboundExpression
 from ...sizes import Size
-from ..interpret.context import OpSpec, Where, note
+from ..interpret.context import LazyNote, OpSpec, Where, note
 from ..index.jaxtyping_bridge import Annotation
 from ..interpret.values import TensorV, Value
 from ..interpret.walk import STATEMENT_CLAUSES
@@ -70,6 +70,11 @@ def shape_text(shape: tuple[Size, ...] | None) -> str:
     if shape is None:
         return "(?)"
     return "(" + ", ".join(str(s) for s in shape) + ")"
+
+
+def shape_note(lead: str, shape: tuple[Size, ...] | None, origin: object = None) -> "str | LazyNote":
+    """``{lead} (2, 64)``, and where that shape was made when it is known: one operand's note of a finding."""
+    return note(f"{lead} {shape_text(shape)}", *((" ", origin) if origin is not None else ()))
 
 
 _SPECS: dict[str, DimSpec | str] = {}
@@ -139,9 +144,7 @@ class ShapeChecks:
             res = match_shape(spec, arg.shape, memo, origin=f"argument {p.name!r}", fresh=self._fresh("", None))
             if res.ok is False and res.problem is not None:
                 code, fields = res.problem
-                notes = [
-                    note(f"the argument has shape {shape_text(arg.shape)}", *((" ", arg.origin) if arg.origin else ()))
-                ]
+                notes = [shape_note("the argument has shape", arg.shape, arg.origin)]
                 notes.append(note(f"parameter {p.name}: {p.ann.text} of {fi.name}() at ", Where(fi.module, fi.node)))
                 # the cause is the matcher's own code and fields, quoted by the detail's renderer
                 self.ctx.report(
@@ -221,12 +224,7 @@ class ShapeChecks:
             code, fields = res.problem
             fi = self.source.find_function(frame.key)
             name = fi.name if fi is not None else frame.key
-            notes = [
-                note(
-                    f"the returned value has shape {shape_text(value.shape)}",
-                    *((" ", value.origin) if value.origin else ()),
-                )
-            ]
+            notes = [shape_note("the returned value has shape", value.shape, value.origin)]
             if fi is not None:
                 notes.append(note(f"return annotation {ann.text} at ", Where(self.source, fi.node)))
             self.ctx.report(
@@ -250,9 +248,7 @@ class ShapeChecks:
                 code, fields = res.problem
                 notes = [
                     f"declared as {ann.text}",
-                    note(
-                        f"the value has shape {shape_text(value.shape)}", *((" ", value.origin) if value.origin else ())
-                    ),
+                    shape_note("the value has shape", value.shape, value.origin),
                 ]
                 self.ctx.report(
                     stmt,
