@@ -1447,6 +1447,10 @@ def _callee_keeps(fi: FunctionInfo, func: cst.BaseExpression) -> bool:
     or a one-line helper that keeps its own (``default(x, d)`` calling ``exists(x)``)."""
     m = fi.module
     v = m.globals.get(func.value) if isinstance(func, cst.Name) else None
+    if v is None and m.project is not None:
+        # a class or helper imported from another module of the tree (``from .features import LogMel``)
+        qual = m.qualify(func)
+        v = m.project.lookup(qual) if qual is not None else None
     if isinstance(v, FuncV):
         return helper_keeps(m, v)
     if not isinstance(v, RefV) or not v.qualname.startswith("class:"):
