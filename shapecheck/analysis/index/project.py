@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 
 from ..interpret.values import UNKNOWN, FuncV, RefV, Value
+from .sys_path import extra_roots
 from .resolve import ImportRecord, Local, ast_records, bindings, loaded_modules, scan_records
 
 if TYPE_CHECKING:
@@ -630,6 +631,9 @@ class Project:
         project = cls(stub_paths=stub_paths)
         roots = files_import_roots(files)
         roots.extend(r for r in fallback_roots or () if r not in roots)
+        # folders the checked scripts put on sys.path themselves (vendored libraries beside a script), searched after
+        # the usual roots: a name that resolved there before resolves as before
+        roots.extend(r for r in extra_roots(files) if r not in roots)
         cwd = Path.cwd()
         if cwd in roots:  # the working directory last, as for a single file
             roots.remove(cwd)
