@@ -999,6 +999,25 @@ class ModuleAnalysis:
             if _held_at(interp, key) is held:  # what the method may have changed is no longer known
                 interp.scope.vars[key] = replace(held, fresh=())
 
+    def _autograd_forward(self, interp: Interpreter, owner: cst.BaseExpression) -> tuple[FuncV, bool] | None:
+        """For ``owner.apply(...)`` with ``owner`` a class of the analysed code deriving from ``torch.autograd.Function``
+        (a custom op: reversible blocks, straight-through estimators, fused kernels): its static ``forward`` and whether
+        that takes the ``ctx`` first (it does not when the class has a ``setup_context``, torch 2's other style)."""
+        if type(owner) is not cst.Name and type(owner) is not cst.Attribute:
+            return None
+        with self.ctx.discarding():
+            held = interp.eval(owner)
+        if not isinstance(held, RefV) or not held.qualname.startswith("class:"):
+            return None
+        ci = self.find_class(held.qualname[6:])
+        if ci is None or not (objects.foreign_bases(self, ci) & _AUTOGRAD_FUNCTIONS):
+            return None
+        fi = objects.find_method(self, ci, "forward")
+        if fi is None or not fi.is_static or fi.has_unknown_decorators:
+            return None
+        takes_ctx = objects.find_method(self, ci, "setup_context") is None
+        return FuncV(fi.key), takes_ctx
+
     def _after_guard(
         self, interp: Interpreter, node: cst.Call, fv: FuncV, args: list[Value], kwargs: dict[str, Value]
     ) -> None:
@@ -1690,6 +1709,12 @@ class ModuleAnalysis:
                 # unsafe=True lets the parametrization change the tensor's shape: the module's sizes are unknown
                 _forget_with_aliases(interp, node.args[0].value)
             return UNKNOWN
+        if type(func) is cst.Attribute and func.attr.value == "apply" and not dynamic and not kwargs:
+            forward = self._autograd_forward(interp, func.value)
+            if forward is not None:
+                # MyFunction.apply(x, blocks): a torch.autograd.Function runs its static forward(ctx, x, blocks)
+                fv, takes_ctx = forward
+                return self.call_function(interp, node, fv, [UNKNOWN, *args] if takes_ctx else args, {})
         if qual is not None:
             handled = self.call_qualified(interp, node, qual, args, kwargs, dynamic)
             if handled is not None:
@@ -3139,6 +3164,10 @@ _RETURNS_SELF = frozenset(
     }
 )
 _VMAPS = frozenset({"jax.vmap", "equinox.filter_vmap"})
+# torch.autograd.Function and the names torch also exports it under
+_AUTOGRAD_FUNCTIONS = frozenset(
+    {"torch.autograd.Function", "torch.autograd.function.Function", "torch.autograd.function.InplaceFunction"}
+)
 # jax's functional index updates: x.at[idx].set(v) has x's shape and dtype
 _AT_UPDATES = frozenset({"set", "add", "subtract", "multiply", "mul", "divide", "power", "min", "max", "apply"})
 
