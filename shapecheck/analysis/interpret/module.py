@@ -2587,10 +2587,33 @@ class ModuleAnalysis:
             if one is None:
                 return UNKNOWN
             n, x = one
+        before = self.ctx.mark()
         out = self.call_value(interp, node, f, [_traced(init), x])  # the carry is traced: a Python int an array
         if not isinstance(out, SeqV) or len(out.items) != 2:
             return UNKNOWN
         carry, y = out.items
+        if not interp.dead and self.ctx.mark()[:2] == before[:2]:
+            changed = _changed_carry(init, carry, "carry")
+            if changed is not None:
+                # jax: "scan body function carry input and carry output must have equal types"
+                name, given, returned = changed
+                self.ctx.report(
+                    node,
+                    "SHP204",
+                    {"op": "lax.scan", "detail": D.ScanCarry(name, given.shape or (), returned.shape or ())},
+                    [
+                        note(
+                            f"{name} given: shape {shape_text(given.shape or ())}",
+                            *((" ", given.origin) if given.origin else ()),
+                        ),
+                        note(
+                            f"{name} returned: shape {shape_text(returned.shape or ())}",
+                            *((" ", returned.origin) if returned.origin else ()),
+                        ),
+                    ],
+                    spec=OpSpec("scan.carry", None, (given.shape or (), returned.shape or ())),
+                )
+                return UNKNOWN
         if not (isinstance(init, TensorV) and isinstance(carry, TensorV) and init.shape == carry.shape):
             carry = UNKNOWN if not isinstance(init, TensorV) or init.shape is None else init
 
@@ -3648,6 +3671,35 @@ def _one_slice(xs: Value) -> tuple[Size, Value] | None:
         return None
     sliced = [t.with_shape(t.shape[1:]) for t in arrays]  # type: ignore[index]
     return n, SeqV(tuple(sliced), "tuple") if isinstance(xs, SeqV) else sliced[0]
+
+
+def _changed_carry(given: Value, returned: Value, name: str, depth: int = 4) -> tuple[str, TensorV, TensorV] | None:
+    """The first component of a scan carry whose shape the body definitely changed: its name (``carry[1]``), the
+    array given (``init``'s, a Python number being a 0-d array) and the one returned. Tuples and lists are followed
+    item by item when both sides have as many; unknown shapes, shapes with alternatives and sizes that may be equal
+    give None."""
+    if isinstance(given, (IntV, FloatV, BoolV)):
+        given = TensorV((), None, "jax")
+    if isinstance(given, TensorV) and isinstance(returned, TensorV):
+        a, b = given.shape, returned.shape
+        if a is None or b is None or given.alts or returned.alts:
+            return None
+        if len(a) != len(b) or any(equal(p, q) is Truth.FALSE for p, q in zip(a, b)):
+            return name, given, returned
+        return None
+    if (
+        depth > 0
+        and isinstance(given, SeqV)
+        and isinstance(returned, SeqV)
+        and given.kind in ("tuple", "list")
+        and returned.kind == given.kind
+        and len(given.items) == len(returned.items)
+    ):
+        for i, (g, r) in enumerate(zip(given.items, returned.items)):
+            got = _changed_carry(g, r, f"{name}[{i}]", depth - 1)
+            if got is not None:
+                return got
+    return None
 
 
 def _carried(v: Value, depth: int = 4) -> Value:
