@@ -282,6 +282,26 @@ def _replay_framework(w: Witness, replay: Replay) -> None:
             ),
         )
         return
+    if op == "scan.carry":
+        import importlib
+
+        try:  # (through importlib: jax is optional)
+            jax_: Any = importlib.import_module("jax")
+        except ImportError:
+            replay.add("jax", None, "jax is not installed")
+            return
+        given, returned = (tuple(int(x) for x in s) for s in w.input_shapes)
+
+        def scan() -> Any:  # traced only (jax.eval_shape): nothing is materialised
+            body = lambda c, _: (jax_.numpy.zeros(returned, c.dtype), None)  # noqa: E731
+            spec = jax_.ShapeDtypeStruct(given, jax_.numpy.float32)
+            return jax_.eval_shape(lambda c: jax_.lax.scan(body, c, None, length=1), spec)
+
+        rejected, why = _run(scan)
+        if rejected is None and why.startswith("TypeError") and "carry input and carry output" in why:
+            rejected = True  # jax's error for a carry whose type changed is a TypeError
+        replay.add("jax", rejected, why)
+        return
     if op == "pad.arguments" and witness_get(w, "op") != "F.pad":
         replay.add(*_replay_lax_padding(w))
         return

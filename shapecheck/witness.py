@@ -66,6 +66,7 @@ FRAMEWORK_OPS = frozenset(
         "gather",
         "index_add",
         "vmap",
+        "scan.carry",
         "array.new",
         "eqx.nn.Embedding",
         "nn.Embedding.index",
@@ -561,6 +562,8 @@ def concrete_failure(w: Witness) -> str | None:
         ka, kb = (int(x) for x in witness_get(w, "axes", (0, 0)))
         na, nb = shapes[0][ka], shapes[1][kb]
         return None if na == nb else f"the mapped axes have {na} and {nb}"
+    if op == "scan.carry":  # the carry given to a scan body and the one it returns: the shapes must be equal
+        return None if shapes[0] == shapes[1] else f"the carry has {shapes[0]} in and {shapes[1]} out"
     if op == "array.new":  # an array constructor given its shape (no input): every size must be non-negative
         made = [int(x) for x in witness_get(w, "shape", ())]
         bad = [i for i, x in enumerate(made) if x < 0]

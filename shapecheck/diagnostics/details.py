@@ -1046,6 +1046,24 @@ class VmapAxes(Detail):
 
 
 @dataclass(frozen=True)
+class ScanCarry(Detail):
+    """``jax.lax.scan(f, init, ...)`` whose body returns a carry component of another shape than the one it was given
+    (jax: "scan body function carry input and carry output must have equal types"): ``component`` names it
+    (``carry``, ``carry[1]``...), ``given`` the shape of ``init`` there, ``returned`` the body's."""
+
+    code, kind = "SHP204", "scan-carry"
+    component: str
+    given: Shape
+    returned: Shape
+
+    def render(self) -> str:
+        return (
+            f"the scan body returns {self.component} of shape {_shape(self.returned)}, but was given "
+            f"{_shape(self.given)} (the carry must keep its shape)"
+        )
+
+
+@dataclass(frozen=True)
 class IndexShape(Detail):
     """torch's ``gather`` / ``index_add`` given an index or a source (``operand``) the op rejects, ``dim`` being the
     indexed axis of the input: ``rule`` "rank" (the operand has another number of dimensions than the input),

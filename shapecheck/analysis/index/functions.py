@@ -92,6 +92,8 @@ class FunctionInfo:
                 "overload",
                 "compact",
                 "nowrap",
+                "custom_vjp",
+                "custom_jvp",
             ):
                 if isinstance(text, cst.Name) and _transparent_decorator(self.module, text):
                     continue
@@ -101,7 +103,9 @@ class FunctionInfo:
 
 _JIT_MARKS = frozenset({"ignore", "unused", "export", "script"})
 # transforms whose options ``partial`` binds and that return a function with the shapes of the one they wrap
-_SAME_SHAPES_TRANSFORMS = frozenset({"jit", "filter_jit", "checkpoint", "remat", "filter_checkpoint"})
+_SAME_SHAPES_TRANSFORMS = frozenset(
+    {"jit", "filter_jit", "checkpoint", "remat", "filter_checkpoint", "custom_vjp", "custom_jvp"}
+)
 
 _TRANSPARENT: dict[int, tuple[cst.FunctionDef, bool]] = {}  # id(decorator def) -> (it, does it pass calls through)
 

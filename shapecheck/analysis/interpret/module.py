@@ -1154,7 +1154,7 @@ class ModuleAnalysis:
             # (``register_buffer = lambda name, val: self.register_buffer(name, val.to(torch.float32))``): it sets
             # attributes of the object being built, as a helper method would
             return self.call_on_building_self(interp, node, fi, args, kwargs, closure=fv.env)
-        return self._inline(node, fi, bound, bound_self, depth, closure=fv.env)
+        return self._inline(node, fi, bound, bound_self, depth, closure=_live_closure(interp, fi, fv))
 
     def _inline(
         self,
@@ -2109,6 +2109,8 @@ class ModuleAnalysis:
             return self.call_traced(interp, node, callee, args, kwargs)
         if isinstance(callee, LayerV) and callee.kind == "vmap":
             return self.call_vmap(interp, node, callee, args, kwargs)
+        if isinstance(callee, LayerV) and callee.kind == EINOPS_TO_AND_FROM:
+            return self.call_einops_to_and_from(interp, node, callee, args, kwargs)
         if isinstance(callee, LayerV) and callee.kind == "namedtuple":
             return _namedtuple_instance(callee, args, kwargs)
         if isinstance(callee, LayerV) and callee.kind == "grad":
@@ -2607,14 +2609,104 @@ class ModuleAnalysis:
             if one is None:
                 return UNKNOWN
             n, x = one
+        before = self.ctx.mark()
         out = self.call_value(interp, node, f, [_traced(init), x])  # the carry is traced: a Python int an array
         if not isinstance(out, SeqV) or len(out.items) != 2:
             return UNKNOWN
         carry, y = out.items
+        if not interp.dead and self.ctx.mark()[:2] == before[:2]:
+            changed = _changed_carry(init, carry, "carry")
+            if changed is not None:
+                # jax: "scan body function carry input and carry output must have equal types"
+                name, given, returned = changed
+                self.ctx.report(
+                    node,
+                    "SHP204",
+                    {"op": "lax.scan", "detail": D.ScanCarry(name, given.shape or (), returned.shape or ())},
+                    [
+                        note(
+                            f"{name} given: shape {shape_text(given.shape or ())}",
+                            *((" ", given.origin) if given.origin else ()),
+                        ),
+                        note(
+                            f"{name} returned: shape {shape_text(returned.shape or ())}",
+                            *((" ", returned.origin) if returned.origin else ()),
+                        ),
+                    ],
+                    spec=OpSpec("scan.carry", None, (given.shape or (), returned.shape or ())),
+                )
+                return UNKNOWN
         if not (isinstance(init, TensorV) and isinstance(carry, TensorV) and init.shape == carry.shape):
             carry = UNKNOWN if not isinstance(init, TensorV) or init.shape is None else init
 
         return SeqV((carry, _stacked(y, n)), "tuple")
+
+    def call_einops_exts(
+        self, interp: Interpreter, node: cst.Call, qual: str, args: list[Value], kwargs: dict[str, Value]
+    ) -> Value:
+        """The helpers of ``einops_exts`` (0.0.4): ``rearrange_many`` / ``repeat_many`` / ``reduce_many(tensors,
+        pattern, **lengths)`` apply the einops function to each tensor (a generator: unpacked or iterated);
+        ``check_shape(t, pattern, **lengths)`` is ``rearrange(t, f"{pattern} -> {pattern}", **lengths)``;
+        ``einops_exts.torch.EinopsToAndFrom(from_einops, to_einops, fn)`` is a module whose ``forward(x, **kw)``
+        rearranges ``x`` from one pattern to the other, calls ``fn`` on it with ``kw``, and rearranges the result back
+        with the lengths of ``x``'s named axes. Anything else of the package is unknown."""
+        name = qual.rsplit(".", 1)[-1]
+        pattern = args[1] if len(args) > 1 else kwargs.get("pattern")
+        lengths = {k: v for k, v in kwargs.items() if k not in ("pattern", "tensor", "tensors")}
+        if name in ("rearrange_many", "repeat_many", "reduce_many") and len(args) == 2 and isinstance(pattern, StrV):
+            tensors = args[0]
+            if not isinstance(tensors, SeqV) or tensors.kind not in ("tuple", "list"):
+                return UNKNOWN
+            op = "einops." + name[: -len("_many")]
+            outs = []
+            for t in tensors.items:
+                out = einops_rules.call(self.ops, interp, node, op, [t, pattern], lengths, False)
+                outs.append(UNKNOWN if out is None else out)
+            return SeqV(tuple(outs), "tuple")
+        if name == "check_shape" and len(args) == 2 and isinstance(pattern, StrV) and "->" not in pattern.value:
+            arrow = StrV(f"{pattern.value} -> {pattern.value}")
+            out = einops_rules.call(self.ops, interp, node, "einops.rearrange", [args[0], arrow], lengths, False)
+            return UNKNOWN if out is None else out
+        if qual.endswith("torch.EinopsToAndFrom") and len(args) + len(kwargs) == 3:
+            names = ("from_einops", "to_einops", "fn")
+            vals = [args[i] if i < len(args) else kwargs.get(n, UNKNOWN) for i, n in enumerate(names)]
+            src, dst, fn = vals
+            if isinstance(src, StrV) and isinstance(dst, StrV) and isinstance(fn, (ObjV, LayerV, FuncV)):
+                return LayerV(EINOPS_TO_AND_FROM, (("from", src.value), ("to", dst.value), ("fn", fn)), node)
+        return UNKNOWN
+
+    def call_einops_to_and_from(
+        self, interp: Interpreter, node: cst.Call, layer: LayerV, args: list[Value], kwargs: dict[str, Value]
+    ) -> Value:
+        """``EinopsToAndFrom(from_einops, to_einops, fn)(x, **kw)`` (see ``call_einops_exts``)."""
+        x = args[0] if len(args) == 1 else UNKNOWN
+        src, dst = layer.param("from"), layer.param("to")
+        if not isinstance(x, TensorV) or x.shape is None:
+            return UNKNOWN
+        if "..." in src:
+            parts = src.split("...")
+            if len(parts) != 2:
+                return UNKNOWN
+            before, after = parts[0].split(), parts[1].split()
+            keys = list(zip(before, range(len(before)))) + list(zip(after, range(-len(after), 0)))
+        else:
+            split = src.split()
+            keys = list(zip(split, range(len(split))))
+        if not all(k.isidentifier() for k, _ in keys) or any(not -len(x.shape) <= i < len(x.shape) for _, i in keys):
+            return UNKNOWN
+        lengths: dict[str, Value] = {k: IntV(x.shape[i]) for k, i in keys}
+        there = einops_rules.call(self.ops, interp, node, "einops.rearrange", [x, StrV(f"{src} -> {dst}")], {}, False)
+        if not isinstance(there, TensorV) or interp.dead:
+            return UNKNOWN
+        before = self.ctx.mark()
+        out = self.call_callee(interp, node, layer.param("fn"), [there], kwargs)
+        after = self.ctx.mark()
+        if interp.dead or after[:2] != before[:2]:
+            return UNKNOWN  # fn failed (its finding is the call's): the code stops there
+        back = einops_rules.call(
+            self.ops, interp, node, "einops.rearrange", [out, StrV(f"{dst} -> {src}")], lengths, False
+        )
+        return UNKNOWN if back is None else back
 
     def call_lax_map(self, interp: Interpreter, node: cst.Call, args: list[Value], kwargs: dict[str, Value]) -> Value:
         """``jax.lax.map(f, xs)``: ``f`` on one slice of ``xs`` (its leading axis of length n removed; a tuple of
@@ -2730,6 +2822,8 @@ class ModuleAnalysis:
     def call_qualified(
         self, interp: Interpreter, node: cst.Call, qual: str, args: list[Value], kwargs: dict[str, Value], dynamic: bool
     ) -> Value | None:
+        if qual.startswith("einops_exts."):
+            return UNKNOWN if dynamic else self.call_einops_exts(interp, node, qual, args, kwargs)
         if qual.startswith("einops"):
             return einops_rules.call(self.ops, interp, node, qual, args, kwargs, dynamic)
         if qual == "einx.get_at":
@@ -3219,9 +3313,20 @@ def _tree_leaves(v: Value, depth: int) -> list[Value] | None:
     return out
 
 
+# the LayerV kind of an ``einops_exts.torch.EinopsToAndFrom`` module
+EINOPS_TO_AND_FROM = "EinopsToAndFrom"
+
 # transforms whose result is called as the function itself (same shapes)
 _SAME_FUNCTION = frozenset(
-    {"jax.jit", "equinox.filter_jit", "jax.checkpoint", "jax.remat", "equinox.filter_checkpoint"}
+    {
+        "jax.jit",
+        "equinox.filter_jit",
+        "jax.checkpoint",
+        "jax.remat",
+        "equinox.filter_checkpoint",
+        "jax.custom_vjp",
+        "jax.custom_jvp",
+    }
 )
 _SAME_MODULE = frozenset(
     {
@@ -3592,6 +3697,35 @@ def _one_slice(xs: Value) -> tuple[Size, Value] | None:
         return None
     sliced = [t.with_shape(t.shape[1:]) for t in arrays]  # type: ignore[index]
     return n, SeqV(tuple(sliced), "tuple") if isinstance(xs, SeqV) else sliced[0]
+
+
+def _changed_carry(given: Value, returned: Value, name: str, depth: int = 4) -> tuple[str, TensorV, TensorV] | None:
+    """The first component of a scan carry whose shape the body definitely changed: its name (``carry[1]``), the
+    array given (``init``'s, a Python number being a 0-d array) and the one returned. Tuples and lists are followed
+    item by item when both sides have as many; unknown shapes, shapes with alternatives and sizes that may be equal
+    give None."""
+    if isinstance(given, (IntV, FloatV, BoolV)):
+        given = TensorV((), None, "jax")
+    if isinstance(given, TensorV) and isinstance(returned, TensorV):
+        a, b = given.shape, returned.shape
+        if a is None or b is None or given.alts or returned.alts:
+            return None
+        if len(a) != len(b) or any(equal(p, q) is Truth.FALSE for p, q in zip(a, b)):
+            return name, given, returned
+        return None
+    if (
+        depth > 0
+        and isinstance(given, SeqV)
+        and isinstance(returned, SeqV)
+        and given.kind in ("tuple", "list")
+        and returned.kind == given.kind
+        and len(given.items) == len(returned.items)
+    ):
+        for i, (g, r) in enumerate(zip(given.items, returned.items)):
+            got = _changed_carry(g, r, f"{name}[{i}]", depth - 1)
+            if got is not None:
+                return got
+    return None
 
 
 def _carried(v: Value, depth: int = 4) -> Value:
@@ -4686,6 +4820,72 @@ def _rebound_names(stmt: cst.CSTNode) -> set[str]:
             out |= _target_names(node.asname.name)  # type: ignore[attr-defined]
         stack.extend(children(node))
     return out
+
+
+def _live_closure(interp: Interpreter, fi: FunctionInfo, fv: FuncV) -> tuple[tuple[str, Value], ...]:
+    """The names a nested function reads of its enclosing function, for a call made in the very frame that defines it
+    (``lax.scan(chunk_scanner, ...)`` after ``q, k, v = map(...)`` rebinds ``q``): Python's closure cells hold the
+    names' current bindings, so besides what ``fv.env`` kept from the ``def`` (names that cannot change), a name the
+    frame holds now is read as it holds it. Not for names a comprehension of that function binds (the scope holds the
+    comprehension's variable while it runs), that a ``global`` / ``nonlocal`` declares (another function may rebind
+    them) or that a parameter default reads (evaluated at the ``def``)."""
+    frame = interp.frame
+    prefix = frame.key + ".<locals>."
+    if not fi.key.startswith(prefix) or ".<locals>." in fi.key[len(prefix) :] or frame.key == "<module>":
+        return fv.env
+    held = interp.scope.vars.get(fi.name)
+    if held is not fv and held != fv:
+        return fv.env  # not the def this frame's name holds (another frame's, or the name rebound since)
+    outer = fi.module.functions.get(frame.key)
+    if outer is None:
+        return fv.env
+    from .walk import memo as walk_memo
+
+    free = walk_memo("free-reads", fi.node, _free_reads)
+    have = {k for k, _ in fv.env}
+    names = [n for n in free if n not in have and n in interp.scope.vars]
+    if not names:
+        return fv.env
+    excluded = walk_memo("closure-unsafe", outer.node, _closure_unsafe) | walk_memo(
+        "default-reads", fi.node, _default_reads
+    )
+    extra = [(n, interp.scope.vars[n]) for n in sorted(names) if n not in excluded]
+    return fv.env + tuple(extra) if extra else fv.env
+
+
+def _closure_unsafe(fn: cst.CSTNode) -> frozenset[str]:
+    """Names a function's scope may hold for something else than its own binding while a call runs: comprehension
+    targets (the analysis binds them in the function's scope) and names declared ``global`` / ``nonlocal`` anywhere
+    in it."""
+    from .interpreter import _target_names
+    from .walk import children
+
+    out: set[str] = set()
+    stack: list[cst.CSTNode] = [fn]
+    while stack:
+        n = stack.pop()
+        if type(n) is cst.CompFor:
+            out.update(_target_names(n.target))
+        elif type(n) in (cst.Global, cst.Nonlocal):
+            out.update(x.name.value for x in n.names)  # type: ignore[attr-defined]
+        stack.extend(children(n))
+    return frozenset(out)
+
+
+def _default_reads(fn: cst.CSTNode) -> frozenset[str]:
+    """The names a function's parameter defaults read (evaluated once, at the ``def``)."""
+    from .walk import children
+
+    assert isinstance(fn, cst.FunctionDef)
+    ps = fn.params
+    stack: list[cst.CSTNode] = [p.default for p in (*ps.posonly_params, *ps.params, *ps.kwonly_params) if p.default]
+    out: set[str] = set()
+    while stack:
+        n = stack.pop()
+        if isinstance(n, cst.Name):
+            out.add(n.value)
+        stack.extend(children(n))
+    return frozenset(out)
 
 
 def _free_reads(fn: cst.CSTNode) -> frozenset[str]:
