@@ -135,9 +135,13 @@ def _choices_of(m: "ModuleAnalysis", interp: "Interpreter", p: _Parser, values: 
     for call in p.calls:
         if type(call.func) is not cst.Attribute or call.func.attr.value != "add_argument":
             continue
-        node = next((a.value for a in call.args if a.keyword is not None and a.keyword.value == "choices"), None)
-        if node is None:
-            continue
+        kw = {a.keyword.value: a.value for a in call.args if a.keyword is not None}
+        node = kw.get("choices")
+        if node is None or "nargs" in kw or literal_str(kw.get("action", cst.SimpleString('"store"'))) != "store":
+            continue  # a list (nargs, append) or an action's value: not the choice itself
+        kind = kw.get("type")
+        if kind is not None and not (type(kind) is cst.Name and kind.value == "str"):
+            continue  # choices hold converted values: a string choice of type=int is never given
         got = _option(m, interp, call, {})
         flag = next((s for a in call.args if a.keyword is None for s in [literal_str(a.value)] if s), None)
         if got is None or not got[0] or flag is None or not flag.startswith("-") or got[0] not in values:
