@@ -875,8 +875,8 @@ class Project:
             v = ma.globals.get(head)
             if isinstance(v, RefV) and v.qualname.startswith("class:"):
                 ci = self.find_class(v.qualname[6:])
-                if ci is not None and rest in ci.methods:
-                    return FuncV(ci.methods[rest].key)
+                if ci is not None and "." not in rest:
+                    return _class_attribute(ma, ci, rest)
             return UNKNOWN
         if attr in ma.globals:
             return ma.globals[attr]
@@ -1032,3 +1032,23 @@ class Project:
 
     def _on_disk(self, name: str) -> bool:
         return self.paths.get(name) is not None
+
+
+def _class_attribute(ma: "ModuleAnalysis", ci: "ClassInfo", attr: str) -> Value:
+    """``Class.attr`` of a class another module defines, as its own module reads it (``Bottleneck.expansion``, a
+    dataclass field's default ``EncoderConfig.dim``, an inherited class attribute): the class object's attribute
+    along the MRO. A classmethod is bound to the class (``SimpleViT.from_config(cfg)``: ``cls`` is ``SimpleViT``); a
+    plain method or a staticmethod is the function, called with every argument (``Base.forward(self, x)``)."""
+    from ..interpret.objects import object_attr
+    from ..interpret.values import ObjV
+
+    got = object_attr(ma, ObjV(ci.key, (), True), attr)
+    if not isinstance(got, FuncV) and not ci.methods and not ci.node.bases and not ci.node.decorators:
+        # a bare namespace (``class CFG: dim = 64``) is the global config scripts set from their arguments
+        # (``CFG.dim = args.dim`` in a third module): its class-body values are not trusted elsewhere
+        return UNKNOWN
+    if isinstance(got, FuncV) and got.bound_self is not None:
+        fi = ma.find_function(got.key)
+        if fi is None or not fi.is_classmethod:
+            return FuncV(got.key)
+    return got

@@ -111,8 +111,63 @@ def namespace(m: "ModuleAnalysis", interp: "Interpreter", node: cst.Call) -> Val
         values[dest] = default
     for k, v in parser_defaults.items():
         values.setdefault(k, v)
+    _choices_of(m, interp, p, values)
     ns = DictV(tuple(values.items()), "namespace")
     return ns if func.attr.value == "parse_args" else SeqV((ns, UNKNOWN), "tuple")
+
+
+# at most this many other runs of one function, one per option choice that is not the default
+MAX_CHOICE_RUNS = 8
+
+
+def _choices_of(m: "ModuleAnalysis", interp: "Interpreter", p: _Parser, values: dict[str, Value]) -> None:
+    """The other runs an option's ``choices`` offer (``--arch resnet10`` where the default is ``resnet26``): each is
+    the script run with that one option on the command line. A function analysed on its own records them
+    (``m.argparse_alternatives``) for ``ModuleAnalysis.analyse`` to run it again once per choice; during such a run
+    (``m.argparse_choice``) the option holds the choice."""
+    chosen = m.argparse_choice
+    if chosen is not None and chosen[0] == id(p.ctor):
+        values[chosen[1]] = chosen[3]
+        return
+    if interp.ctx.suppress_depth or interp.frame.depth or chosen is not None:
+        return
+    alternatives: list[tuple[int, str, str, Value]] = []
+    for call in p.calls:
+        if type(call.func) is not cst.Attribute or call.func.attr.value != "add_argument":
+            continue
+        kw = {a.keyword.value: a.value for a in call.args if a.keyword is not None}
+        node = kw.get("choices")
+        if node is None or "nargs" in kw or literal_str(kw.get("action", cst.SimpleString('"store"'))) != "store":
+            continue  # a list (nargs, append) or an action's value: not the choice itself
+        kind = kw.get("type")
+        if kind is not None and not (type(kind) is cst.Name and kind.value == "str"):
+            continue  # choices hold converted values: a string choice of type=int is never given
+        got = _option(m, interp, call, {})
+        flag = next((s for a in call.args if a.keyword is None for s in [literal_str(a.value)] if s), None)
+        if got is None or not got[0] or flag is None or not flag.startswith("-") or got[0] not in values:
+            continue
+        for c in _choice_values(interp, node):
+            if c != values[got[0]] and len(alternatives) < MAX_CHOICE_RUNS:
+                alternatives.append((id(p.ctor), got[0], flag, c))
+    if alternatives:
+        m.argparse_alternatives.setdefault(interp.frame.key, alternatives)
+
+
+def _choice_values(interp: "Interpreter", node: cst.BaseExpression) -> tuple[Value, ...]:
+    """The strings ``choices=`` lists: a literal list or tuple, or the keys of a known dict (``sorted(ARCHS)``,
+    ``list(ARCHS)``, ``ARCHS.keys()``, ``ARCHS``); nothing when any of them is not a known string."""
+    if type(node) is cst.Call and len(node.args) == 1 and not node.args[0].keyword and not node.args[0].star:
+        if type(node.func) is cst.Name and node.func.value in ("sorted", "list", "tuple"):
+            node = node.args[0].value
+    elif type(node) is cst.Call and not node.args and type(node.func) is cst.Attribute:
+        if node.func.attr.value == "keys":
+            node = node.func.value
+    v = _value(interp, node)
+    if isinstance(v, DictV) and v.kind == "dict":
+        return tuple(StrV(k) for k, _ in v.items)
+    if isinstance(v, SeqV) and v.items and all(isinstance(i, StrV) for i in v.items):
+        return v.items
+    return ()
 
 
 def _option(

@@ -1354,7 +1354,15 @@ class Interpreter:
         if isinstance(base, RefV) and base.qualname.startswith("class:"):
             return self.m.object_attr(ObjV(base.qualname[6:], (), True), attr)  # Config.dim: a class attribute
         if isinstance(base, RefV):
-            return self.m.qualified_value(f"{base.qualname}.{attr}")
+            v = self.m.qualified_value(f"{base.qualname}.{attr}")
+            if (
+                v is not UNKNOWN
+                and not isinstance(v, RefV)
+                and type(node.value) is cst.Name
+                and self.m.patched_class_attr(node.value.value, attr)
+            ):
+                return UNKNOWN  # ``Config.dim = args.dim`` here, Config imported: not the value its module gives
+            return v
         if isinstance(base, TensorV):
             return self.m.tensor_attribute(self, node, base, attr)
         if isinstance(base, ObjV):

@@ -295,6 +295,10 @@ class ModuleAnalysis:
         # functions already run with their findings reported here (a class's constructor and the helpers it calls on
         # self, run with symbolic sizes): the module's own pass does not run them again
         self.standalone_done: set[str] = set()
+        # argparse options' other choices a function analysed on its own offers, and the one a run of it takes
+        # (argparse_defaults._choices_of)
+        self.argparse_alternatives: dict[str, list[tuple[int, str, str, Value]]] = {}
+        self.argparse_choice: tuple[int, str, str, Value] | None = None
         self.analysed = False
         self.tab_shift: dict[int, tuple[int, int]] = {}  # lines whose indentation tabs were expanded for libcst
         self.assigned_cache: dict[int, set[str]] = {}
@@ -2937,6 +2941,8 @@ class ModuleAnalysis:
                     self.run_function(fi, None, self_value)
             elif not entry_points.run_test(self, fi, self_value):  # pytest's parametrize cases and fixtures
                 self.run_function(fi, None, self_value)
+                if self.argparse_alternatives and fi.cls_key is None:
+                    self._choice_runs(fi)
         for fi, cls_key, cases in entry_points.inherited_tests(self):  # a base's tests in a parametrized subclass
             entry_points.run_cases(self, fi, ObjV(cls_key), cases)
         # local functions discovered while running (closures): analyse them standalone too
@@ -2952,6 +2958,27 @@ class ModuleAnalysis:
             for fi in todo:
                 done.add(fi.key)
                 self.run_function(fi, None, None)
+
+    def _choice_runs(self, fi: FunctionInfo) -> None:
+        """``fi`` (a script's ``main()``) run again once per choice of an argparse option that is not its default
+        (``--arch resnet10``): each is a command line the script offers. What fails in such a run is reported with a
+        note naming the choice, unless the default run reported it already."""
+        alternatives = self.argparse_alternatives.pop(fi.key, None)
+        for choice in alternatives or ():
+            before = self.ctx.mark()
+            self.argparse_choice = choice
+            try:
+                self.run_function(fi, None, None)
+            finally:
+                self.argparse_choice = None
+            seen = {(id(p.node), p.code) for p in self.ctx.pending[: before[0]]}
+            note = f"when the script runs with {choice[2]} {_choice_text(choice[3])} (one of the option's choices)"
+            self.ctx.pending[before[0] :] = [
+                replace(p, notes=(*p.notes, note))
+                for p in self.ctx.pending[before[0] :]
+                if (id(p.node), p.code) not in seen
+            ]
+            self.ctx.stats = dict(before[2])
 
     def line_of(self, node: cst.CSTNode) -> int:
         return self.positions_for([node]).get(id(node), (1, 1, 1, 1))[0]
@@ -5037,3 +5064,7 @@ def _stub_body(node: cst.FunctionDef) -> bool:
             continue
         return False
     return True
+
+
+def _choice_text(v: Value) -> str:
+    return v.value if isinstance(v, StrV) else "?"

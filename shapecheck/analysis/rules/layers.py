@@ -734,7 +734,13 @@ class MultiheadAttention(LayerKind):
                 ("e", e),
                 ("heads", heads),
                 ("batch_first", bf.value if isinstance(bf, BoolV) else (False if bf is None else None)),
-                ("plain_kv", (kdim is None or isinstance(kdim, NoneV)) and (vdim is None or isinstance(vdim, NoneV))),
+                (
+                    "kv_dims",
+                    tuple(
+                        e if d is None or isinstance(d, NoneV) else d.size if isinstance(d, IntV) else None
+                        for d in (kdim, vdim)
+                    ),
+                ),
             ),
             node,
         )
@@ -761,21 +767,23 @@ def apply_mha(
     names = ("query", "key", "value")
     ins = [args[i] if len(args) > i else kwargs.get(n, UNKNOWN) for i, n in enumerate(names)]
     e = layer.param("e")
-    for i, t in enumerate(ins):
-        if i and not layer.param("plain_kv"):
-            break
-        if e is None or not isinstance(t, TensorV) or not t.shape or len(t.shape) not in (2, 3):
+    wants = (("embed_dim", e), *zip(("kdim", "vdim"), layer.param("kv_dims", (None, None))))
+    for t, (what, want) in zip(ins, wants):
+        if want is None or not isinstance(t, TensorV) or not t.shape or len(t.shape) not in (2, 3):
             continue
-        if equal(t.shape[-1], e) is Truth.FALSE:
+        if equal(t.shape[-1], want) is Truth.FALSE:
+            # the key's and value's last axes are embed_dim (the packed in-projection) unless kdim / vdim were given:
+            # then the separate k / v projection weights are (embed_dim, kdim) / (embed_dim, vdim)
+            param = "embed_dim" if want is e else what
             cx.ctx.report(
                 report_node,
                 "SHP204",
                 {
                     "op": "nn.MultiheadAttention",
-                    "detail": D.LayerInput("MultiheadAttention", "embed_dim", e, "last-axis", t.shape[-1], t.shape),
+                    "detail": D.LayerInput("MultiheadAttention", param, want, "last-axis", t.shape[-1], t.shape),
                 },
                 cx.origins([t]),
-                spec=_in_projection(t.shape, e),
+                spec=_in_projection(t.shape, want),
             )
             return UNKNOWN
     if _batch_mismatch(cx, report_node, layer, ins):
