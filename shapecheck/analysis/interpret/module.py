@@ -2628,14 +2628,8 @@ class ModuleAnalysis:
                     "SHP204",
                     {"op": "lax.scan", "detail": D.ScanCarry(name, given.shape or (), returned.shape or ())},
                     [
-                        note(
-                            f"{name} given: shape {shape_text(given.shape or ())}",
-                            *((" ", given.origin) if given.origin else ()),
-                        ),
-                        note(
-                            f"{name} returned: shape {shape_text(returned.shape or ())}",
-                            *((" ", returned.origin) if returned.origin else ()),
-                        ),
+                        shape_note(f"{name} given: shape", given.shape or (), given.origin),
+                        shape_note(f"{name} returned: shape", returned.shape or (), returned.origin),
                     ],
                     spec=OpSpec("scan.carry", None, (given.shape or (), returned.shape or ())),
                 )
