@@ -1305,6 +1305,12 @@ class ModuleAnalysis:
             build = objects.find_method(self, ci, "build")
             if fwd is not None and build is not None:
                 obj = self._keras_build(interp, build, obj, args)
+        if fwd is None and any(
+            c.module.patched_class_attr(c.node.name.value, name)
+            for c in objects.mro(self, ci)
+            for name in ("__call__", "forward")
+        ):
+            return UNKNOWN  # Lin.forward = forward_flat on a class without a forward of its own: not torch's forward
         if fwd is None:
             layer = objects.torch_layer_of(self, obj)
             if layer is not None:
