@@ -357,8 +357,10 @@ class Interpreter:
     @_statement(cst.With)
     def _with(self, stmt: cst.With) -> None:
         expects_failure = False
+        suppresses = False
         for item in stmt.items:
             expects_failure = expects_failure or self.m.expects_exception(item.item)
+            suppresses = suppresses or self._suppresses_shape_errors(item.item)
             v = self.eval(item.item)
             if item.asname is not None:
                 self.assign(item.asname.name, UNKNOWN if not isinstance(v, TensorV) else v)
@@ -367,9 +369,23 @@ class Interpreter:
             with self.ctx.discarding():
                 self.run_suite(stmt.body)
             self.dead = False
+        elif suppresses:
+            # `with contextlib.suppress(RuntimeError):` is a try whose handler does nothing: the body may stop at any
+            # statement, so what it binds joins what was bound before it
+            before = dict(self.scope.vars)
+            with self.ctx.catching(True), self.m.autocast_region(stmt, self):
+                self.run_suite(stmt.body)
+            self.scope.vars = self._join_all([dict(self.scope.vars), before])
+            self.dead = False
         else:
             with self.m.autocast_region(stmt, self):
                 self.run_suite(stmt.body)
+
+    def _suppresses_shape_errors(self, node: cst.BaseExpression) -> bool:
+        """``contextlib.suppress(RuntimeError)`` (or any of the errors a failing shape raises)."""
+        if type(node) is not cst.Call or self.m.qualify(node.func) != "contextlib.suppress":
+            return False
+        return _names_shape_error([a.value for a in node.args if a.star == ""])
 
     @_statement(cst.Try)
     def _try(self, stmt: cst.Try) -> None:
@@ -2127,6 +2143,10 @@ def _catches_shape_errors(handler: cst.ExceptHandler) -> bool:
     if handler.type is None:
         return True
     types = [e.value for e in handler.type.elements] if isinstance(handler.type, cst.Tuple) else [handler.type]
+    return _names_shape_error(types)
+
+
+def _names_shape_error(types: Sequence[cst.BaseExpression]) -> bool:
     for t in types:
         name = t.attr.value if isinstance(t, cst.Attribute) else t.value if isinstance(t, cst.Name) else None
         if name in _SHAPE_ERRORS:
