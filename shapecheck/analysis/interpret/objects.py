@@ -75,23 +75,44 @@ _FIELD_BASES = (
 MAX_MRO = 12
 
 
+def _named_class(ci: ClassInfo, b: str) -> ClassInfo | None:
+    """The class of the analysed code that ``b`` (a base or metaclass of ``ci``, qualified as the index keeps it)
+    names, else None."""
+    found: ClassInfo | None = None
+    if b.startswith("class:"):
+        found = ci.module.find_class(b[6:])
+    elif b and "." not in b:
+        v = ci.module.globals.get(b)
+        if isinstance(v, RefV) and v.qualname.startswith("class:"):
+            found = ci.module.find_class(v.qualname[6:])
+    elif b and ci.module.project is not None:
+        v = ci.module.project.lookup(b)
+        if isinstance(v, RefV) and v.qualname.startswith("class:"):
+            found = ci.module.find_class(v.qualname[6:])
+    return found if found is not None and found.key != ci.key else None
+
+
 def base_infos(m: "ModuleAnalysis", ci: ClassInfo) -> list[ClassInfo | str]:
     """Each base: its ClassInfo when it is a class of the analysed code, else its qualified name."""
-    out: list[ClassInfo | str] = []
-    for b in ci.bases:
-        found: ClassInfo | None = None
-        if b.startswith("class:"):
-            found = ci.module.find_class(b[6:])
-        elif b and "." not in b:
-            v = ci.module.globals.get(b)
-            if isinstance(v, RefV) and v.qualname.startswith("class:"):
-                found = ci.module.find_class(v.qualname[6:])
-        elif b and ci.module.project is not None:
-            v = ci.module.project.lookup(b)
-            if isinstance(v, RefV) and v.qualname.startswith("class:"):
-                found = ci.module.find_class(v.qualname[6:])
-        out.append(found if found is not None and found.key != ci.key else b)
-    return out
+    return [_named_class(ci, b) or b for b in ci.bases]
+
+
+# what a metaclass runs when a class is made (or called): any of them may rewrite the class body's namespace
+_METACLASS_HOOKS = ("__new__", "__prepare__", "__init__", "__call__")
+
+
+def rewriting_metaclass(m: "ModuleAnalysis", ci: ClassInfo) -> bool:
+    """A class of ``ci``'s MRO is made by a metaclass of the analysed code that defines ``__new__``, ``__prepare__``,
+    ``__init__`` or ``__call__`` (``class Net(nn.Module, metaclass=Doubling)``): what its class body assigns is not
+    necessarily what the class holds."""
+    for c in mro(m, ci):
+        for kw in c.node.keywords:
+            if kw.keyword is None or kw.keyword.value != "metaclass":
+                continue
+            meta = _named_class(c, c.module.qualify(kw.value) or (dotted(kw.value) or ""))
+            if meta is not None and any(h in mc.methods for mc in mro(m, meta) for h in _METACLASS_HOOKS):
+                return True
+    return False
 
 
 def mro(m: "ModuleAnalysis", ci: ClassInfo) -> list[ClassInfo]:
@@ -1097,6 +1118,8 @@ def object_attr(m: "ModuleAnalysis", obj: ObjV, attr: str) -> Value:
             return FuncV(fi.key, bound_self=obj)
         ba = body_attrs(m, c)
         if attr in ba:
+            if rewriting_metaclass(m, c):
+                return UNKNOWN  # class Doubled(metaclass=Doubling): the metaclass may have changed the body's value
             if dynamic:
                 return UNKNOWN  # the constructor set attributes by names not known: perhaps this one
             if not obj.concrete and attr in _annotated_fields(c):
