@@ -988,7 +988,7 @@ class Interpreter:
             # it is no longer trusted (an equal value may be another instance built alike: forgotten all the same)
             if other != key and (held is v or _holds(held, v, 3)):
                 self.scope.vars[other] = UNKNOWN
-        if attr is not None and root is node:
+        if attr is not None and root is node and attr != "__class__":  # (obj.__class__ = Other: another object)
             self.scope.vars[key] = ObjV(
                 v.cls_key,
                 tuple((k, x) for k, x in v.attrs if k not in (attr, attr + OPTIONAL)) + ((attr, value),),
@@ -1672,8 +1672,8 @@ def _with_parameter(layer: LayerV, attr: str, value: Value) -> Value:
     (weight tying: (out_features, in_features)); any other weight, or another layer's, leaves a layer whose sizes
     are not known. A bias (or another attribute) changes no size the analysis uses; a bias set on a Linear built
     without one is no longer None."""
-    if attr in ("forward", "__call__"):
-        return UNKNOWN  # lin.forward = patched: calling it runs other code
+    if attr in ("forward", "__call__", "__class__"):
+        return UNKNOWN  # lin.forward = patched, lin.__class__ = Other: calling it runs other code
     if attr == "bias" and layer.param("bias") is False:
         return LayerV(layer.kind, tuple((k, v) for k, v in layer.params if k != "bias"), layer.line_node)
     if attr != "weight":
