@@ -4104,8 +4104,8 @@ _Rebinds = tuple[frozenset[str], dict[str, frozenset[str]]]
 def _module_facts(text: str, tree: ast.Module | None = None) -> tuple[frozenset[str], _Rebinds] | None:
     """``(unstable, (names, patched))`` of ``text`` from one walk over CPython's tree (None: it does not parse).
     ``unstable``: as ``_unstable_globals``. ``names``: the module-level names a ``global`` statement lets a function
-    rebind; ``patched``: per name, the attributes assigned through it outside a class body (``Config.dim = d``,
-    ``Config.dim += 1``; ``"*"`` for ``setattr(Config, ...)``), ``cls.x = ...`` / ``type(self).x = ...`` /
+    rebind; ``patched``: per name, the attributes assigned (or deleted) through it outside a class body
+    (``Config.dim = d``, ``Config.dim += 1``, ``del Child.prep``; ``"*"`` for ``setattr(Config, ...)``), ``cls.x = ...`` / ``type(self).x = ...`` /
     ``self.__class__.x = ...`` in a method counted for its class."""
     if tree is None:
         try:
@@ -4174,6 +4174,7 @@ def _module_facts(text: str, tree: ast.Module | None = None) -> tuple[frozenset[
         elif tp is ast.Delete:
             for t in node.targets:  # type: ignore[attr-defined]
                 out.update(_mutated_roots(t, augmented=False))
+                target(t, cls)  # del Child.prep: the class no longer holds its def (a base's may be found)
         elif tp is ast.AugAssign or tp is ast.AnnAssign:
             out.update(_mutated_roots(node.target, augmented=tp is ast.AugAssign))  # type: ignore[attr-defined]
             target(node.target, cls)  # type: ignore[attr-defined]
