@@ -776,6 +776,9 @@ class Interpreter:
                 param = obj
                 target, obj, attr = param, param.value, param.attr.value
             if isinstance(obj, cst.Name) and obj.value == "self" and self.frame.cls_key is not None:
+                owner = self.m.find_class(self.frame.cls_key)
+                if owner is not None and objects.intercepts_attr(owner.module, owner, attr):
+                    value = UNKNOWN  # self.dim = 3 through a property setter, a descriptor or __setattr__
                 self.scope.vars[f"self.{attr}"] = value
                 if not _plain_data(value):
                     # a module assigned to an nn.Sequential joins its chain (to an nn.ModuleList, its iteration)
@@ -989,6 +992,9 @@ class Interpreter:
             if other != key and (held is v or _holds(held, v, 3)):
                 self.scope.vars[other] = UNKNOWN
         if attr is not None and root is node and attr != "__class__":  # (obj.__class__ = Other: another object)
+            ci = self.m.find_class(v.cls_key)
+            if ci is not None and objects.intercepts_attr(ci.module, ci, attr):
+                value = UNKNOWN  # cfg.dim = 4 through a property setter, a descriptor or __setattr__
             self.scope.vars[key] = ObjV(
                 v.cls_key,
                 tuple((k, x) for k, x in v.attrs if k not in (attr, attr + OPTIONAL)) + ((attr, value),),

@@ -4128,8 +4128,8 @@ def _module_facts(text: str, tree: ast.Module | None = None) -> tuple[frozenset[
             parts = [base.attr]
             inner = base.value
             while type(inner) is ast.Attribute:
-                parts.append(inner.attr)  # type: ignore[attr-defined]
-                inner = inner.value  # type: ignore[attr-defined]
+                parts.append(inner.attr)
+                inner = inner.value
             if type(inner) is ast.Name and inner.id not in ("self", "cls"):
                 return ".".join([inner.id, *reversed(parts)])
         if cls is not None and type(base) is ast.Attribute and base.attr == "__class__":

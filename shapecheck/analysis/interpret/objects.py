@@ -310,6 +310,43 @@ def find_method(m: "ModuleAnalysis", ci: ClassInfo, name: str, after: str | None
     return None
 
 
+def intercepts_attr(m: "ModuleAnalysis", ci: ClassInfo, attr: str) -> bool:
+    """Storing ``attr`` on an instance of ``ci`` runs code of the analysed classes, so what is stored (or read back)
+    need not be the value assigned: a class of the MRO defines ``__setattr__`` or ``__getattribute__``, or holds
+    ``attr`` as a property (``@dim.setter``; ``dim = property(get, set)``) or as a data descriptor (``width =
+    Doubling()``, a class of the analysed code with ``__set__``)."""
+    st = class_state(ci)
+    if st.intercepted is None:
+        st.intercepted = frozenset(_intercepted(m, ci))
+    return bool(st.intercepted) and ("*" in st.intercepted or attr in st.intercepted)
+
+
+def _intercepted(m: "ModuleAnalysis", ci: ClassInfo) -> set[str]:
+    out: set[str] = set()
+    for c in mro(m, ci):
+        if "__setattr__" in c.methods or "__getattribute__" in c.methods:
+            return {"*"}
+        body = c.node.body.body if isinstance(c.node.body, cst.IndentedBlock) else ()
+        for stmt in body:
+            if type(stmt) is cst.FunctionDef:
+                for d in stmt.decorators:
+                    name = dotted(d.decorator) or ""
+                    if name in ("property", "builtins.property") or name.endswith((".setter", ".deleter")):
+                        out.add(stmt.name.value)
+            elif type(stmt) is cst.SimpleStatementLine:
+                for small in stmt.body:
+                    if type(small) is not cst.Assign or type(small.value) is not cst.Call:
+                        continue
+                    names = [t.target.value for t in small.targets if type(t.target) is cst.Name]
+                    if not names:
+                        continue
+                    func = dotted(small.value.func) or ""
+                    made = None if func == "property" else _named_class(c, c.module.qualify(small.value.func) or func)
+                    if func == "property" or (made is not None and any("__set__" in k.methods for k in mro(m, made))):
+                        out.update(names)
+    return out
+
+
 def is_dataclass_like(m: "ModuleAnalysis", ci: ClassInfo) -> bool:
     for c in mro(m, ci):
         if any(d.endswith("dataclass") or d.endswith("struct.dataclass") for d in c.decorators):
