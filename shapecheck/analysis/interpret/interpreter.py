@@ -1673,6 +1673,9 @@ def layer_attributes(layer: LayerV, kwargs: dict[str, Value]) -> dict[str, Value
     return out
 
 
+_NNX_PARAMETERS = frozenset({"kernel", "embedding", "scale"})  # flax.nnx layers' parameters (Linear, Embed, norms)
+
+
 def _with_parameter(layer: LayerV, attr: str, value: Value) -> Value:
     """A layer after ``layer.<attr> = value``: an nn.Linear given a 2-d weight takes and gives that weight's sizes
     (weight tying: (out_features, in_features)); any other weight, or another layer's, leaves a layer whose sizes
@@ -1683,7 +1686,10 @@ def _with_parameter(layer: LayerV, attr: str, value: Value) -> Value:
     if attr == "bias" and layer.param("bias") is False:
         return LayerV(layer.kind, tuple((k, v) for k, v in layer.params if k != "bias"), layer.line_node)
     if attr != "weight":
-        return layer
+        # conv.padding = 2, lin.in_features = 8, nnx lin.kernel = nnx.Param(w): what the layer's forward reads is
+        # another value; other attributes (a flag, a name, the bias) change no size
+        sized = attr in objects.TORCH_LAYER_CONFIG and attr not in ("bias", "padding_idx")
+        return UNKNOWN if sized or attr in _NNX_PARAMETERS else layer
     if layer.kind == "Linear" and isinstance(value, TensorV) and value.shape is not None and len(value.shape) == 2:
         out, inp = value.shape
         rest = tuple((k, v) for k, v in layer.params if k not in ("in", "out"))

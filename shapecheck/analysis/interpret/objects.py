@@ -192,7 +192,7 @@ def unmodelled_base(m: "ModuleAnalysis", ci: ClassInfo) -> bool:
 
 TORCH_LAYER_ATTR = "<torch layer>"  # among a torch.nn layer subclass's attributes: the layer torch's constructor built
 # what torch's forward of these layers reads off ``self``: a subclass method assigning one leaves the layer stale
-_TORCH_LAYER_CONFIG = frozenset(
+TORCH_LAYER_CONFIG = frozenset(
     {
         "weight",
         "bias",
@@ -265,7 +265,7 @@ def torch_layer_of(m: "ModuleAnalysis", obj: Value | None) -> LayerV | None:
 
     for c in mro(m, ci):
         for fi in c.methods.values():
-            if any(k[5:] in _TORCH_LAYER_CONFIG for k in _assigned_names(fi.node.body) if k.startswith("self.")):
+            if any(k[5:] in TORCH_LAYER_CONFIG for k in _assigned_names(fi.node.body) if k.startswith("self.")):
                 return None
     return layer
 
