@@ -807,6 +807,15 @@ class Interpreter:
                     if held is layer:
                         self.scope.vars[other] = changed
             else:
+                item: cst.BaseExpression = obj
+                while type(item) is cst.Attribute:
+                    item = item.value
+                if type(item) is cst.Subscript:
+                    # seq[0].weight = w, self.blocks[i].proj = layer: an element of a module chain or a list changed
+                    root = _subscript_root(item)
+                    if _var_key(root) is not None:
+                        self.forget_module_chain(root, self.eval(root))
+                        self.forget_if_list(root, modules=True)
                 self.forget_object(obj, attr, value)
         elif (
             isinstance(target, cst.Subscript)
