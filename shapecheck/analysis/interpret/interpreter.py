@@ -355,8 +355,10 @@ class Interpreter:
     @_statement(cst.With)
     def _with(self, stmt: cst.With) -> None:
         expects_failure = False
+        suppresses = False
         for item in stmt.items:
             expects_failure = expects_failure or self.m.expects_exception(item.item)
+            suppresses = suppresses or self._suppresses_shape_errors(item.item)
             v = self.eval(item.item)
             if item.asname is not None:
                 self.assign(item.asname.name, UNKNOWN if not isinstance(v, TensorV) else v)
@@ -365,9 +367,23 @@ class Interpreter:
             with self.ctx.discarding():
                 self.run_suite(stmt.body)
             self.dead = False
+        elif suppresses:
+            # `with contextlib.suppress(RuntimeError):` is a try whose handler does nothing: the body may stop at any
+            # statement, so what it binds joins what was bound before it
+            before = dict(self.scope.vars)
+            with self.ctx.catching(True), self.m.autocast_region(stmt, self):
+                self.run_suite(stmt.body)
+            self.scope.vars = self._join_all([dict(self.scope.vars), before])
+            self.dead = False
         else:
             with self.m.autocast_region(stmt, self):
                 self.run_suite(stmt.body)
+
+    def _suppresses_shape_errors(self, node: cst.BaseExpression) -> bool:
+        """``contextlib.suppress(RuntimeError)`` (or any of the errors a failing shape raises)."""
+        if type(node) is not cst.Call or self.m.qualify(node.func) != "contextlib.suppress":
+            return False
+        return _names_shape_error([a.value for a in node.args if a.star == ""])
 
     @_statement(cst.Try)
     def _try(self, stmt: cst.Try) -> None:
@@ -758,6 +774,9 @@ class Interpreter:
                 param = obj
                 target, obj, attr = param, param.value, param.attr.value
             if isinstance(obj, cst.Name) and obj.value == "self" and self.frame.cls_key is not None:
+                owner = self.m.find_class(self.frame.cls_key)
+                if owner is not None and objects.intercepts_attr(owner.module, owner, attr):
+                    value = UNKNOWN  # self.dim = 3 through a property setter, a descriptor or __setattr__
                 self.scope.vars[f"self.{attr}"] = value
                 if not _plain_data(value):
                     # a module assigned to an nn.Sequential joins its chain (to an nn.ModuleList, its iteration)
@@ -786,6 +805,15 @@ class Interpreter:
                     if held is layer:
                         self.scope.vars[other] = changed
             else:
+                item: cst.BaseExpression = obj
+                while type(item) is cst.Attribute:
+                    item = item.value
+                if type(item) is cst.Subscript:
+                    # seq[0].weight = w, self.blocks[i].proj = layer: an element of a module chain or a list changed
+                    root = _subscript_root(item)
+                    if _var_key(root) is not None:
+                        self.forget_module_chain(root, self.eval(root))
+                        self.forget_if_list(root, modules=True)
                 self.forget_object(obj, attr, value)
         elif (
             isinstance(target, cst.Subscript)
@@ -970,7 +998,10 @@ class Interpreter:
             # it is no longer trusted (an equal value may be another instance built alike: forgotten all the same)
             if other != key and (held is v or _holds(held, v, 3)):
                 self.scope.vars[other] = UNKNOWN
-        if attr is not None and root is node:
+        if attr is not None and root is node and attr != "__class__":  # (obj.__class__ = Other: another object)
+            ci = self.m.find_class(v.cls_key)
+            if ci is not None and objects.intercepts_attr(ci.module, ci, attr):
+                value = UNKNOWN  # cfg.dim = 4 through a property setter, a descriptor or __setattr__
             self.scope.vars[key] = ObjV(
                 v.cls_key,
                 tuple((k, x) for k, x in v.attrs if k not in (attr, attr + OPTIONAL)) + ((attr, value),),
@@ -1657,17 +1688,23 @@ def layer_attributes(layer: LayerV, kwargs: dict[str, Value]) -> dict[str, Value
     return out
 
 
+_NNX_PARAMETERS = frozenset({"kernel", "embedding", "scale"})  # flax.nnx layers' parameters (Linear, Embed, norms)
+
+
 def _with_parameter(layer: LayerV, attr: str, value: Value) -> Value:
     """A layer after ``layer.<attr> = value``: an nn.Linear given a 2-d weight takes and gives that weight's sizes
     (weight tying: (out_features, in_features)); any other weight, or another layer's, leaves a layer whose sizes
     are not known. A bias (or another attribute) changes no size the analysis uses; a bias set on a Linear built
     without one is no longer None."""
-    if attr in ("forward", "__call__"):
-        return UNKNOWN  # lin.forward = patched: calling it runs other code
+    if attr in ("forward", "__call__", "__class__"):
+        return UNKNOWN  # lin.forward = patched, lin.__class__ = Other: calling it runs other code
     if attr == "bias" and layer.param("bias") is False:
         return LayerV(layer.kind, tuple((k, v) for k, v in layer.params if k != "bias"), layer.line_node)
     if attr != "weight":
-        return layer
+        # conv.padding = 2, lin.in_features = 8, nnx lin.kernel = nnx.Param(w): what the layer's forward reads is
+        # another value; other attributes (a flag, a name, the bias) change no size
+        sized = attr in objects.TORCH_LAYER_CONFIG and attr not in ("bias", "padding_idx")
+        return UNKNOWN if sized or attr in _NNX_PARAMETERS else layer
     if layer.kind == "Linear" and isinstance(value, TensorV) and value.shape is not None and len(value.shape) == 2:
         out, inp = value.shape
         rest = tuple((k, v) for k, v in layer.params if k not in ("in", "out"))
@@ -2133,6 +2170,10 @@ def _catches_shape_errors(handler: cst.ExceptHandler) -> bool:
     if handler.type is None:
         return True
     types = [e.value for e in handler.type.elements] if isinstance(handler.type, cst.Tuple) else [handler.type]
+    return _names_shape_error(types)
+
+
+def _names_shape_error(types: Sequence[cst.BaseExpression]) -> bool:
     for t in types:
         name = t.attr.value if isinstance(t, cst.Attribute) else t.value if isinstance(t, cst.Name) else None
         if name in _SHAPE_ERRORS:

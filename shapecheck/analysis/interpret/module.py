@@ -311,6 +311,7 @@ class ModuleAnalysis:
         self.line_offset = 0  # lines before the tree's first line (a documentation example parsed without them)
         self._unstable: frozenset[str] | None = None  # stable_global's answer, read once
         self._rebinds: _Rebinds | None = None  # rebound_global's and patched_class_attr's answer, read once
+        self._patched_quals: frozenset[str] | None = None  # patched_library's answer, read once
         self.other_trees: list[tuple[cst.Module, int]] = []  # (tree, its first line - 1): the blanked tree, pieces
 
     @property
@@ -689,6 +690,28 @@ class ModuleAnalysis:
             return True
         attrs = patched.get(cls_name)
         return attrs is not None and ("*" in attrs or attr in attrs)
+
+    def patched_library(self, qual: str) -> bool:
+        """``qual`` (a name outside the analysed code: ``torch.nn.functional.linear``, ``torch.nn.Linear.forward``)
+        is assigned in this module (``F.linear = flat_linear``, ``nn.Linear.forward = patched``, ``setattr(F, k, f)``
+        for every name of ``F``): once that code may have run, the name is not the library's."""
+        quals = self._patched_quals
+        if quals is None:
+            quals = self._patched_quals = self._read_patched_quals()
+        return bool(quals) and (qual in quals or qual.rsplit(".", 1)[0] + ".*" in quals)
+
+    def _read_patched_quals(self) -> frozenset[str]:
+        names, patched = self._rebound()
+        if "*" in names:
+            return frozenset()  # the text did not parse: nothing known to be patched
+        out: set[str] = set()
+        for who, attrs in patched.items():
+            if who.split(".", 1)[0] not in self.imports.names or who.split(".", 1)[0] in self.globals:
+                continue  # not an import (a class of this module: patched_class_attr), or rebound here
+            q = self.qualify_dotted(who)
+            if q is not None and not (self.project is not None and self.project.is_definition(q)):
+                out.update(f"{q}.{a}" for a in attrs)
+        return frozenset(out)
 
     def qualified_value(self, qualname: str) -> Value:
         if self.project is not None and self.project.is_definition(qualname):
@@ -1328,6 +1351,21 @@ class ModuleAnalysis:
             build = objects.find_method(self, ci, "build")
             if fwd is not None and build is not None:
                 obj = self._keras_build(interp, build, obj, args)
+        if fwd is None and (
+            any(
+                c.module.patched_class_attr(c.node.name.value, name)
+                for c in objects.mro(self, ci)
+                for name in ("__call__", "forward")
+            )
+            or any(
+                self.patched_library(f"{b}.{name}")
+                for b in objects.foreign_bases(self, ci)
+                for name in ("__call__", "forward")
+            )
+        ):
+            # Lin.forward = forward_flat (or nn.Linear.forward = patched) on a class without a forward of its own:
+            # calling an instance does not run torch's forward
+            return UNKNOWN
         if fwd is None:
             layer = objects.torch_layer_of(self, obj)
             if layer is not None:
@@ -2820,6 +2858,12 @@ class ModuleAnalysis:
     def call_qualified(
         self, interp: Interpreter, node: cst.Call, qual: str, args: list[Value], kwargs: dict[str, Value], dynamic: bool
     ) -> Value | None:
+        if (
+            self.patched_library(qual)
+            or self.patched_library(qual + ".forward")
+            or self.patched_library(qual + ".__call__")
+        ):
+            return UNKNOWN  # F.linear = flat_linear; nn.Linear.forward = patched: a layer built now runs that
         if qual.startswith("einops_exts."):
             return UNKNOWN if dynamic else self.call_einops_exts(interp, node, qual, args, kwargs)
         if qual.startswith("einops"):
@@ -4241,8 +4285,8 @@ _Rebinds = tuple[frozenset[str], dict[str, frozenset[str]]]
 def _module_facts(text: str, tree: ast.Module | None = None) -> tuple[frozenset[str], _Rebinds] | None:
     """``(unstable, (names, patched))`` of ``text`` from one walk over CPython's tree (None: it does not parse).
     ``unstable``: as ``_unstable_globals``. ``names``: the module-level names a ``global`` statement lets a function
-    rebind; ``patched``: per name, the attributes assigned through it outside a class body (``Config.dim = d``,
-    ``Config.dim += 1``; ``"*"`` for ``setattr(Config, ...)``), ``cls.x = ...`` / ``type(self).x = ...`` /
+    rebind; ``patched``: per name, the attributes assigned (or deleted) through it outside a class body
+    (``Config.dim = d``, ``Config.dim += 1``, ``del Child.prep``; ``"*"`` for ``setattr(Config, ...)``), ``cls.x = ...`` / ``type(self).x = ...`` /
     ``self.__class__.x = ...`` in a method counted for its class."""
     if tree is None:
         try:
@@ -4259,6 +4303,16 @@ def _module_facts(text: str, tree: ast.Module | None = None) -> tuple[frozenset[
             if base.id == "cls":
                 return cls
             return None if base.id == "self" else base.id
+        if type(base) is ast.Attribute:
+            # nn.Linear.forward = f, torch.nn.functional.gelu = g: a dotted owner (a library's class or module,
+            # patched_library); not through self or cls
+            parts = [base.attr]
+            inner = base.value
+            while type(inner) is ast.Attribute:
+                parts.append(inner.attr)
+                inner = inner.value
+            if type(inner) is ast.Name and inner.id not in ("self", "cls"):
+                return ".".join([inner.id, *reversed(parts)])
         if cls is not None and type(base) is ast.Attribute and base.attr == "__class__":
             return cls if type(base.value) is ast.Name and base.value.id == "self" else None
         if cls is not None and type(base) is ast.Call and type(base.func) is ast.Name and base.func.id == "type":
@@ -4301,6 +4355,7 @@ def _module_facts(text: str, tree: ast.Module | None = None) -> tuple[frozenset[
         elif tp is ast.Delete:
             for t in node.targets:  # type: ignore[attr-defined]
                 out.update(_mutated_roots(t, augmented=False))
+                target(t, cls)  # del Child.prep: the class no longer holds its def (a base's may be found)
         elif tp is ast.AugAssign or tp is ast.AnnAssign:
             out.update(_mutated_roots(node.target, augmented=tp is ast.AugAssign))  # type: ignore[attr-defined]
             target(node.target, cls)  # type: ignore[attr-defined]

@@ -75,23 +75,44 @@ _FIELD_BASES = (
 MAX_MRO = 12
 
 
+def _named_class(ci: ClassInfo, b: str) -> ClassInfo | None:
+    """The class of the analysed code that ``b`` (a base or metaclass of ``ci``, qualified as the index keeps it)
+    names, else None."""
+    found: ClassInfo | None = None
+    if b.startswith("class:"):
+        found = ci.module.find_class(b[6:])
+    elif b and "." not in b:
+        v = ci.module.globals.get(b)
+        if isinstance(v, RefV) and v.qualname.startswith("class:"):
+            found = ci.module.find_class(v.qualname[6:])
+    elif b and ci.module.project is not None:
+        v = ci.module.project.lookup(b)
+        if isinstance(v, RefV) and v.qualname.startswith("class:"):
+            found = ci.module.find_class(v.qualname[6:])
+    return found if found is not None and found.key != ci.key else None
+
+
 def base_infos(m: "ModuleAnalysis", ci: ClassInfo) -> list[ClassInfo | str]:
     """Each base: its ClassInfo when it is a class of the analysed code, else its qualified name."""
-    out: list[ClassInfo | str] = []
-    for b in ci.bases:
-        found: ClassInfo | None = None
-        if b.startswith("class:"):
-            found = ci.module.find_class(b[6:])
-        elif b and "." not in b:
-            v = ci.module.globals.get(b)
-            if isinstance(v, RefV) and v.qualname.startswith("class:"):
-                found = ci.module.find_class(v.qualname[6:])
-        elif b and ci.module.project is not None:
-            v = ci.module.project.lookup(b)
-            if isinstance(v, RefV) and v.qualname.startswith("class:"):
-                found = ci.module.find_class(v.qualname[6:])
-        out.append(found if found is not None and found.key != ci.key else b)
-    return out
+    return [_named_class(ci, b) or b for b in ci.bases]
+
+
+# what a metaclass runs when a class is made (or called): any of them may rewrite the class body's namespace
+_METACLASS_HOOKS = ("__new__", "__prepare__", "__init__", "__call__")
+
+
+def rewriting_metaclass(m: "ModuleAnalysis", ci: ClassInfo) -> bool:
+    """A class of ``ci``'s MRO is made by a metaclass of the analysed code that defines ``__new__``, ``__prepare__``,
+    ``__init__`` or ``__call__`` (``class Net(nn.Module, metaclass=Doubling)``): what its class body assigns is not
+    necessarily what the class holds."""
+    for c in mro(m, ci):
+        for kw in c.node.keywords:
+            if kw.keyword is None or kw.keyword.value != "metaclass":
+                continue
+            meta = _named_class(c, c.module.qualify(kw.value) or (dotted(kw.value) or ""))
+            if meta is not None and any(h in mc.methods for mc in mro(m, meta) for h in _METACLASS_HOOKS):
+                return True
+    return False
 
 
 def mro(m: "ModuleAnalysis", ci: ClassInfo) -> list[ClassInfo]:
@@ -171,7 +192,7 @@ def unmodelled_base(m: "ModuleAnalysis", ci: ClassInfo) -> bool:
 
 TORCH_LAYER_ATTR = "<torch layer>"  # among a torch.nn layer subclass's attributes: the layer torch's constructor built
 # what torch's forward of these layers reads off ``self``: a subclass method assigning one leaves the layer stale
-_TORCH_LAYER_CONFIG = frozenset(
+TORCH_LAYER_CONFIG = frozenset(
     {
         "weight",
         "bias",
@@ -244,7 +265,7 @@ def torch_layer_of(m: "ModuleAnalysis", obj: Value | None) -> LayerV | None:
 
     for c in mro(m, ci):
         for fi in c.methods.values():
-            if any(k[5:] in _TORCH_LAYER_CONFIG for k in _assigned_names(fi.node.body) if k.startswith("self.")):
+            if any(k[5:] in TORCH_LAYER_CONFIG for k in _assigned_names(fi.node.body) if k.startswith("self.")):
                 return None
     return layer
 
@@ -287,6 +308,43 @@ def find_method(m: "ModuleAnalysis", ci: ClassInfo, name: str, after: str | None
         if name in c.methods:
             return c.methods[name]
     return None
+
+
+def intercepts_attr(m: "ModuleAnalysis", ci: ClassInfo, attr: str) -> bool:
+    """Storing ``attr`` on an instance of ``ci`` runs code of the analysed classes, so what is stored (or read back)
+    need not be the value assigned: a class of the MRO defines ``__setattr__`` or ``__getattribute__``, or holds
+    ``attr`` as a property (``@dim.setter``; ``dim = property(get, set)``) or as a data descriptor (``width =
+    Doubling()``, a class of the analysed code with ``__set__``)."""
+    st = class_state(ci)
+    if st.intercepted is None:
+        st.intercepted = frozenset(_intercepted(m, ci))
+    return bool(st.intercepted) and ("*" in st.intercepted or attr in st.intercepted)
+
+
+def _intercepted(m: "ModuleAnalysis", ci: ClassInfo) -> set[str]:
+    out: set[str] = set()
+    for c in mro(m, ci):
+        if "__setattr__" in c.methods or "__getattribute__" in c.methods:
+            return {"*"}
+        body = c.node.body.body if isinstance(c.node.body, cst.IndentedBlock) else ()
+        for stmt in body:
+            if type(stmt) is cst.FunctionDef:
+                for d in stmt.decorators:
+                    name = dotted(d.decorator) or ""
+                    if name in ("property", "builtins.property") or name.endswith((".setter", ".deleter")):
+                        out.add(stmt.name.value)
+            elif type(stmt) is cst.SimpleStatementLine:
+                for small in stmt.body:
+                    if type(small) is not cst.Assign or type(small.value) is not cst.Call:
+                        continue
+                    names = [t.target.value for t in small.targets if type(t.target) is cst.Name]
+                    if not names:
+                        continue
+                    func = dotted(small.value.func) or ""
+                    made = None if func == "property" else _named_class(c, c.module.qualify(small.value.func) or func)
+                    if func == "property" or (made is not None and any("__set__" in k.methods for k in mro(m, made))):
+                        out.update(names)
+    return out
 
 
 def is_dataclass_like(m: "ModuleAnalysis", ci: ClassInfo) -> bool:
@@ -1097,6 +1155,8 @@ def object_attr(m: "ModuleAnalysis", obj: ObjV, attr: str) -> Value:
             return FuncV(fi.key, bound_self=obj)
         ba = body_attrs(m, c)
         if attr in ba:
+            if rewriting_metaclass(m, c):
+                return UNKNOWN  # class Doubled(metaclass=Doubling): the metaclass may have changed the body's value
             if dynamic:
                 return UNKNOWN  # the constructor set attributes by names not known: perhaps this one
             if not obj.concrete and attr in _annotated_fields(c):

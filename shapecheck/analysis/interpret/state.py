@@ -42,6 +42,7 @@ class ClassState:
     outside_init: set[str] | None = None  # self attributes a method not run by __init__ assigns
     value_enum: bool | None = None  # a str / int enum (objects.enum_member)
     named_tuple: bool | None = None  # a typing.NamedTuple (interpreter._frozen_record)
+    intercepted: frozenset[str] | None = None  # attributes whose stores run code ("*": all; objects.intercepts_attr)
 
 
 def function_state(fi: FunctionInfo) -> FunctionState:
