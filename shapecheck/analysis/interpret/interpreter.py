@@ -1380,7 +1380,9 @@ class Interpreter:
                 sv.concrete or sv.attr(attr) is not None
             ):  # (a keras layer's built attributes)
                 return self.m.object_attr(sv, attr)
-            return self.m.class_attr(self.frame.cls_key, attr)
+            # the object's own class, not the method's: a base class's method run on a subclass object calls the
+            # subclass's override (``self.encode(x)`` in AutoEncoder.forward of a MaskedAutoEncoder)
+            return self.m.class_attr(sv.cls_key if isinstance(sv, ObjV) else self.frame.cls_key, attr)
         base = self.eval(node.value) if evaluated is None else evaluated
         if isinstance(base, RefV) and base.qualname.startswith("class:"):
             return self.m.object_attr(ObjV(base.qualname[6:], (), True), attr)  # Config.dim: a class attribute
