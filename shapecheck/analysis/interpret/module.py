@@ -2958,7 +2958,7 @@ def _call_locals(
             break
         for small in stmt.body:
             names = _simple_bound_names(small)
-            if names is None:
+            if names is None or _has_walrus(small):
                 return None
             bound.extend(n for n in names if n not in bound)
     else:
@@ -2996,6 +2996,19 @@ def _contains(tree: cst.CSTNode, target: cst.CSTNode) -> bool:
     while stack:
         n = stack.pop()
         if n is target:
+            return True
+        stack.extend(children(n))
+    return False
+
+
+def _has_walrus(tree: cst.CSTNode) -> bool:
+    """An assignment expression (``(n := len(x))``) in ``tree``: it binds a local name."""
+    from .walk import children
+
+    stack = [tree]
+    while stack:
+        n = stack.pop()
+        if type(n) is cst.NamedExpr:
             return True
         stack.extend(children(n))
     return False
@@ -3589,7 +3602,7 @@ def _zip_longest(args: list[Value]) -> Value:
     """``itertools.zip_longest(dims, dims[1:])`` of tuples and lists the analysis knows (no ``fillvalue``): as
     many tuples as the longest, the shorter ones' places None."""
     args = [_tensor_items(a) for a in args]
-    if not args or not all(isinstance(a, SeqV) and a.kind != "shape" for a in args):
+    if not args or not all(isinstance(a, SeqV) and a.kind in ("tuple", "list", "range") for a in args):
         return UNKNOWN
     seqs = [a for a in args if isinstance(a, SeqV)]
     n = max(len(a.items) for a in seqs)
