@@ -1297,6 +1297,19 @@ def torch_generators(fw: Framework) -> dict[str, Gen]:
 
     g["method:stft"] = stft
 
+    def view_as_real(r: random.Random) -> Case:
+        setup = [f"x = torch.randn({rand_shape(r, 0, 3)!r}, dtype=torch.complex64)"]
+        return _maybe_index(r, Case("method:view_as_real", fw.name, setup, "torch.view_as_real(x)"))
+
+    g["method:view_as_real"] = view_as_real
+
+    def view_as_complex(r: random.Random) -> Case:
+        last = 2 if r.random() < 0.8 else r.randint(1, 3)
+        setup = [f"x = torch.randn({rand_shape(r, 0, 3) + (last,)!r})"]
+        return _maybe_index(r, Case("method:view_as_complex", fw.name, setup, "torch.view_as_complex(x)"))
+
+    g["method:view_as_complex"] = view_as_complex
+
     def tensor_sizes(r: random.Random) -> Case:
         s = rand_shape(r, 1, 3)
         name = r.choice(

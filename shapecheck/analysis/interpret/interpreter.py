@@ -17,6 +17,7 @@ from ..index.imports import literal_str
 from .walk import memo as _memo
 from .values import (
     DYNAMIC_ATTRS,
+    NUMPY_INT,
     set_by_name,
     UNKNOWN,
     BoolV,
@@ -619,7 +620,7 @@ class Interpreter:
             if stmt.orelse is not None:
                 self.run_suite(stmt.orelse.body)
             return True
-        if not isinstance(it, SeqV) or not 1 <= len(it.items) <= MAX_UNROLL:
+        if not isinstance(it, SeqV) or not 1 <= len(it.items) <= _unroll_limit(it):
             return False
         if self.loop_depth >= 2 and (
             self.loop_runs * len(it.items) > MAX_NESTED_RUNS or _common_element(it) is not UNKNOWN
@@ -1919,6 +1920,17 @@ def row_of(t: TensorV) -> TensorV:
 
 
 MAX_UNROLL = 16  # a for loop over a known sequence this short runs once per element
+# a loop over known strings (``for key in d.keys()`` of a dict of keyword arguments) up to this many: its body sorts
+# or renames entries, which the next statements read by name
+MAX_KEY_UNROLL = 64
+
+
+def _unroll_limit(it: SeqV) -> int:
+    if len(it.items) > MAX_UNROLL and len(it.items) <= MAX_KEY_UNROLL and all(type(x) is StrV for x in it.items):
+        return MAX_KEY_UNROLL
+    return MAX_UNROLL
+
+
 MAX_NESTED_RUNS = 64  # a loop inside two others is unrolled too when the body runs at most this often in all (and
 # its elements have nothing in common)
 _LEAVES_LOOP = frozenset({cst.Break, cst.Continue, cst.Return, cst.Yield, cst.Raise, cst.Global, cst.Nonlocal, cst.Del})
@@ -2451,6 +2463,22 @@ def _known_number(v: Value) -> float | None:
     return None
 
 
+def _int_and_sequence(a: Value, b: Value) -> bool:
+    """One side a Python int (not a numpy integer, which compares elementwise; not a parameter only taken for a
+    size), the other a tuple or list display the analysis knows."""
+    for x, y in ((a, b), (b, a)):
+        if (
+            isinstance(x, IntV)
+            and not x.assumed
+            and x.origin != NUMPY_INT
+            and isinstance(y, SeqV)
+            and y.kind in ("tuple", "list")
+            and y.names is None
+        ):
+            return True
+    return False
+
+
 def _compare(a: Value, op: cst.CSTNode, b: Value) -> bool | None:
     from ...sizes import greater_equal
 
@@ -2479,6 +2507,9 @@ def _compare(a: Value, op: cst.CSTNode, b: Value) -> bool | None:
     if isinstance(op, (cst.Equal, cst.NotEqual)) and (isinstance(a, StrV) or isinstance(b, StrV)):
         eq = _str_equal(a, b)
         return None if eq is None else eq == isinstance(op, cst.Equal)
+    if isinstance(op, (cst.Equal, cst.NotEqual)) and _int_and_sequence(a, b):
+        # ``next_h_dim != dim`` of a Python int and a tuple or list: never equal (no elementwise comparison)
+        return isinstance(op, cst.NotEqual)
     if isinstance(op, (cst.Equal, cst.NotEqual)) and isinstance(a, DtypeV) and isinstance(b, DtypeV):
         # ``x.dtype == torch.long``: two known dtypes (canonical names) are equal exactly when they are the same
         return (a.name == b.name) == isinstance(op, cst.Equal)

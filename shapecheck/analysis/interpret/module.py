@@ -211,6 +211,7 @@ _PURE_PREFIXES = (
 _PURE_BUILTINS = frozenset(
     {
         "len",
+        "slice",
         "tuple",
         "list",
         "sum",
@@ -1712,6 +1713,8 @@ class ModuleAnalysis:
         if qual in _GRADS and not dynamic and args and isinstance(args[0], (FuncV, ObjV, LayerV)):
             # jax.value_and_grad(loss_fn)(params, x): loss_fn run on the arguments, its gradient shaped as params
             return _grad_transform(qual, args, kwargs, node)
+        if qual == "itertools.zip_longest" and not dynamic and not kwargs:
+            return _zip_longest(args)
         if qual in ("itertools.cycle", "itertools.islice", "itertools.repeat") and not dynamic and not kwargs:
             return _itertools_call(qual, args)
         if (
@@ -1847,6 +1850,28 @@ class ModuleAnalysis:
                 ):
                     interp.forget_aliases(key, base)
                     interp.scope.vars[key] = grown
+                    return NoneV()
+            if (
+                isinstance(base, (SeqV, ManyV))
+                and base.kind == "list"
+                and method == "insert"
+                and len(args) == 2
+                and int_of(args[0]) is not None
+                and not kwargs
+                and not dynamic
+            ):
+                key = _var_key_of(func.value)
+                if key is not None and key in interp.scope.vars and not key.startswith("self."):
+                    # stages.insert(0, x): the list with x at that place (coarsest first), one name for it
+                    interp.forget_aliases(key, base)
+                    if isinstance(base, ManyV):
+                        from .values import join_elem
+
+                        interp.scope.vars[key] = ManyV(join_elem(base.elem, args[1]), base.kind)
+                    else:
+                        seq = list(base.items)
+                        seq.insert(int_of(args[0]), args[1])  # type: ignore[arg-type]
+                        interp.scope.vars[key] = SeqV(tuple(seq), "list")
                     return NoneV()
             if (
                 isinstance(base, SeqV)
@@ -3095,6 +3120,129 @@ def _call_iter_next(
     return options[0] if all(o == options[0] for o in options[1:]) else None
 
 
+@_builtin("locals")
+def _call_locals(
+    m: "ModuleAnalysis", interp: Interpreter, node: cst.Call, name: str, args: list[Value], kwargs: dict[str, Value]
+) -> Value | None:
+    """``kwargs = dict(locals())`` at the start of a function: its parameters (and the names the statements before
+    it bound) by name, in Python's order, plus ``__class__`` in a method that uses ``super``. Only when every
+    statement before the call is a plain one at the top of the body (a call, an assignment to names, an assert):
+    after a branch or a loop which names are bound is not known."""
+    fi = m.functions.get(interp.frame.key)
+    if args or kwargs or fi is None or "<locals>" in fi.key or fi.node.asynchronous is not None:
+        return None
+    body = fi.node.body
+    if type(body) is not cst.IndentedBlock:
+        return None
+    bound: list[str] = []
+    for stmt in body.body:
+        if type(stmt) is not cst.SimpleStatementLine:
+            return None
+        if _contains(stmt, node):
+            break
+        for small in stmt.body:
+            names = _simple_bound_names(small)
+            if names is None or _has_walrus(small):
+                return None
+            bound.extend(n for n in names if n not in bound)
+    else:
+        return None
+    from .walk import children
+
+    params = [p.name for p in fi.params]
+    keys = params + [n for n in bound if n not in params]
+    stack: list[cst.CSTNode] = [body]
+    uses_super = False
+    while stack and fi.cls_key is not None:
+        n = stack.pop()
+        if type(n) is cst.Name and n.value in ("super", "__class__"):
+            uses_super = True
+            break
+        if type(n) not in (cst.FunctionDef, cst.ClassDef, cst.Lambda):
+            stack.extend(children(n))
+    items: list[tuple[str, Value]] = []
+    for k in keys:
+        if k in interp.scope.vars:
+            items.append((k, interp.scope.vars[k]))
+        elif params and k == params[0] and interp.frame.self_value is not None and not fi.is_static:
+            items.append((k, interp.frame.self_value))
+        else:
+            return None
+    if uses_super:
+        items.append(("__class__", UNKNOWN))
+    return DictV(tuple(items))
+
+
+def _contains(tree: cst.CSTNode, target: cst.CSTNode) -> bool:
+    from .walk import children
+
+    stack = [tree]
+    while stack:
+        n = stack.pop()
+        if n is target:
+            return True
+        stack.extend(children(n))
+    return False
+
+
+def _has_walrus(tree: cst.CSTNode) -> bool:
+    """An assignment expression (``(n := len(x))``) in ``tree``: it binds a local name."""
+    from .walk import children
+
+    stack = [tree]
+    while stack:
+        n = stack.pop()
+        if type(n) is cst.NamedExpr:
+            return True
+        stack.extend(children(n))
+    return False
+
+
+def _simple_bound_names(small: cst.BaseSmallStatement) -> list[str] | None:
+    """The local names a plain small statement binds (an assignment to names, a call, an assert, ``pass``); None for
+    any other (an import, ``del``, ``global``, an assignment to a starred or nested target)."""
+    tp = type(small)
+    if tp in (cst.Expr, cst.Assert, cst.Pass):
+        return []
+    targets: list[cst.BaseExpression] = []
+    if tp is cst.Assign:
+        targets = [t.target for t in small.targets]  # type: ignore[attr-defined]
+    elif tp in (cst.AnnAssign, cst.AugAssign):
+        if tp is cst.AnnAssign and small.value is None:  # type: ignore[attr-defined]
+            return None
+        targets = [small.target]  # type: ignore[attr-defined]
+    else:
+        return None
+    out: list[str] = []
+    for t in targets:
+        if type(t) is cst.Name:
+            out.append(t.value)
+        elif type(t) in (cst.Tuple, cst.List) and all(
+            type(e) is cst.Element and type(e.value) is cst.Name
+            for e in t.elements  # type: ignore[attr-defined]
+        ):
+            out.extend(e.value.value for e in t.elements)  # type: ignore[attr-defined]
+        elif type(t) not in (cst.Attribute, cst.Subscript):
+            return None
+    return out
+
+
+@_builtin("slice")
+def _call_slice(
+    m: "ModuleAnalysis", interp: Interpreter, node: cst.Call, name: str, args: list[Value], kwargs: dict[str, Value]
+) -> Value | None:
+    """``slice(stop)``, ``slice(start, stop[, step])`` of known ints or None: a SeqV of kind "slice" holding
+    (start, stop, step), which indexing a tensor reads as ``t[start:stop:step]`` (``x[:, self.freq_slice]``)."""
+    if kwargs or not 1 <= len(args) <= 3:
+        return None
+    bounds = [NoneV(), args[0], NoneV()] if len(args) == 1 else [*args, *([NoneV()] * (3 - len(args)))]
+    if not all(
+        isinstance(b, NoneV) or (isinstance(b, IntV) and not b.assumed and b.size.as_int() is not None) for b in bounds
+    ):
+        return None
+    return SeqV(tuple(bounds), "slice")
+
+
 @_builtin("range")
 def _call_range(
     m: "ModuleAnalysis", interp: Interpreter, node: cst.Call, name: str, args: list[Value], kwargs: dict[str, Value]
@@ -3647,6 +3795,18 @@ def _iter_builtin(name: str, args: list[Value]) -> Value:
         if all(e is not None for e in elems):
             return ManyV(SeqV(tuple(elems)), "tuple")  # type: ignore[arg-type]
     return UNKNOWN
+
+
+def _zip_longest(args: list[Value]) -> Value:
+    """``itertools.zip_longest(dims, dims[1:])`` of tuples and lists the analysis knows (no ``fillvalue``): as
+    many tuples as the longest, the shorter ones' places None."""
+    args = [_tensor_items(a) for a in args]
+    if not args or not all(isinstance(a, SeqV) and a.kind in ("tuple", "list", "range") for a in args):
+        return UNKNOWN
+    seqs = [a for a in args if isinstance(a, SeqV)]
+    n = max(len(a.items) for a in seqs)
+    fill = NoneV()
+    return SeqV(tuple(SeqV(tuple(a.items[i] if i < len(a.items) else fill for a in seqs)) for i in range(n)), "tuple")
 
 
 def _itertools_call(qual: str, args: list[Value]) -> Value:

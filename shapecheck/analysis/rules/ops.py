@@ -756,6 +756,25 @@ def _stft(
     return TensorV(shape, None, "torch", None, cx.origin(node, "stft(...)"))
 
 
+@TENSOR_METHODS.register("view_as_real", "view_as_complex")
+def _view_as_real(
+    cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value], method: bool
+) -> Value | None:
+    """torch's ``view_as_real(z)``: a complex (...) tensor as real (..., 2) (real, imaginary); ``view_as_complex(x)``
+    the reverse, dropping a last axis of 2. A last axis not known to be 2 gives an unknown shape."""
+    if method or t.framework != "torch" or args or kwargs:
+        return None
+    if t.shape is None:
+        return t.with_shape(None)
+    if name == "view_as_real":
+        shape = t.shape + (Size.const(2),)
+    elif t.shape and t.shape[-1].as_int() == 2:
+        shape = t.shape[:-1]
+    else:
+        return t.with_shape(None)
+    return TensorV(shape, None, "torch", None, cx.origin(node, f"{name}(...)"))
+
+
 @TENSOR_METHODS.register("matmul", "mm", "bmm", "dot")
 def _matmul_method(
     cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value], method: bool

@@ -72,6 +72,8 @@ def index_tensor(interp: "Interpreter", node: cst.Subscript, t: TensorV, at: cst
     index_tensors: list[TensorV] = []
     for el in elems:
         sl = el.slice
+        if isinstance(sl, cst.Index) and type(sl.value) in (cst.Name, cst.Attribute):
+            sl = _slice_object(interp, sl)
         if isinstance(sl, cst.Slice):
             if pos >= len(t.shape):
                 return t.with_shape(None)
@@ -171,6 +173,23 @@ def index_tensor(interp: "Interpreter", node: cst.Subscript, t: TensorV, at: cst
     out.extend(t.shape[pos:])
     axes.extend(t.axes[pos:] if t.axes else [None] * (len(t.shape) - pos))
     return t.with_shape(tuple(out), tuple(axes) if t.axes else None)
+
+
+def _slice_object(interp: "Interpreter", sl: cst.Index) -> cst.Index | cst.Slice:
+    """An index that is a name (or attribute) holding a ``slice(...)`` object of known ints, as the slice written
+    out (``x[:, self.freq_slice]`` is ``x[:, 0:512]``); any other index as it is (evaluated again by the caller:
+    reading a name or an attribute does nothing else)."""
+    v = interp.eval(sl.value)
+    if not (isinstance(v, SeqV) and v.kind == "slice" and len(v.items) == 3):
+        return sl
+    parts: list[cst.BaseExpression | None] = []
+    for b in v.items:
+        i = b.size.as_int() if isinstance(b, IntV) else None
+        if i is None:
+            parts.append(None)
+        else:
+            parts.append(cst.Integer(str(i)) if i >= 0 else cst.UnaryOperation(cst.Minus(), cst.Integer(str(-i))))
+    return cst.Slice(lower=parts[0], upper=parts[1], step=parts[2])
 
 
 def _int_literal(e: cst.BaseElement) -> bool:
