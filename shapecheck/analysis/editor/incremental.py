@@ -179,6 +179,8 @@ class _Entry:
     hovers: dict[int, Any]
     hover_nodes: dict[int, Any]
     locals: list[tuple[str, cst.FunctionDef]]
+    # the argparse choices the run found for its function (ModuleAnalysis.argparse_alternatives), each run again
+    alternatives: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass
@@ -370,8 +372,9 @@ class Document:
             if cancelled is not None and cancelled():
                 raise Cancelled()
             env = envs.get(id(fi.node))
-            if args is not None or depth or env is None or building:
-                return run(fi, args, self_value, depth, **building)  # an object under construction: not cached
+            if args is not None or depth or env is None or building or ma.argparse_choice is not None:
+                # an object under construction, a script run with one of an option's choices: not cached
+                return run(fi, args, self_value, depth, **building)
             # where a finding made inside lands depends only on whether these counters are non-zero (Context.add)
             state = (ctx.suppress_depth > 0, ctx.uncertain > 0, ctx.caught > 0)
             key = (fi.key, env, repr(self_value), state)
@@ -386,12 +389,14 @@ class Document:
                 ctx.hover_nodes.update(hit.hover_nodes)
                 for parent, node in hit.locals:
                     ma.local_function(node, FrameInfo(parent))
+                ma.argparse_alternatives.update(hit.alternatives)
                 result.reused += 1
                 return hit.scope
             saved_hovers, saved_nodes = ctx.hovers, ctx.hover_nodes
             ctx.hovers, ctx.hover_nodes = _Hovers(ctx), {}
             inline = ctx.inline_findings
             n_pending, n_inline, n_origins, known = len(ctx.pending), len(inline), len(ctx.origins), set(ma.functions)
+            choices_known = set(ma.argparse_alternatives)
             try:
                 scope = run(fi, args, self_value, depth)
             finally:
@@ -409,6 +414,7 @@ class Document:
                 hovers,
                 nodes,
                 local,
+                {k: v for k, v in ma.argparse_alternatives.items() if k not in choices_known},
             )
             result.ran += 1
             return scope
