@@ -30,7 +30,7 @@ from ...sizes import Size
 from ..index.imports import literal_str
 from .interpreter import _PURE_INDEX
 from .values import UNKNOWN, BoolV, DictV, FloatV, IntV, NoneV, SeqV, StrV, Value
-from .walk import children, memo
+from .walk import children, contains, memo
 
 if TYPE_CHECKING:
     from .interpreter import Interpreter
@@ -75,7 +75,7 @@ def namespace(m: "ModuleAnalysis", interp: "Interpreter", node: cst.Call) -> Val
         return None
     if any(a.keyword is not None and a.keyword.value in _PARSER_KEYWORDS_UNREAD for a in p.ctor.args):
         return None
-    if not any(_contains(stmt, node) for stmt in p.block[p.end + 1 :]):
+    if not any(contains(stmt, node) for stmt in p.block[p.end + 1 :]):
         return None  # parsed before (or away from) the statements that add its arguments
     for a in node.args:  # parse_args(), parse_args(None), parse_args(argv) with argv None
         if a.star or (a.keyword is not None and a.keyword.value != "args"):
@@ -246,16 +246,6 @@ def _value(interp: "Interpreter", node: cst.BaseExpression) -> Value:
             return UNKNOWN
         todo.extend(children(n))
     return interp.eval(node)
-
-
-def _contains(tree: cst.CSTNode, node: cst.CSTNode) -> bool:
-    todo = [tree]
-    while todo:
-        n = todo.pop()
-        if n is node:
-            return True
-        todo.extend(children(n))
-    return False
 
 
 def _parsers(scope: cst.CSTNode) -> dict[str, _Parser | None]:

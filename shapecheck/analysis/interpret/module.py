@@ -20,7 +20,7 @@ from .interpreter import MODULE_LIST_ATTR, OPTIONAL, FrameInfo, Interpreter, Sco
 from ..index.jaxtyping_bridge import Annotation, dtype_class_of, parse_annotation
 from . import argparse_defaults, entry_points, objects
 from .state import ClassState, FunctionState, class_state, function_state
-from .walk import STATEMENT_CLAUSES
+from .walk import STATEMENT_CLAUSES, contains
 from ..rules import einops_calls as einops_rules, layers as layer_rules, ops as op_rules, shape_ops as shape_rules
 from ..rules.ops_common import constant
 from ..rules.shapes_bridge import shape_note
@@ -2243,15 +2243,8 @@ class ModuleAnalysis:
             v = self.project.lookup(qual)
         if type(func) is cst.Name and isinstance(interp.scope.vars.get(func.value), FuncV):
             v = interp.scope.vars[func.value]
-        if isinstance(v, FuncV):
-            return objects.helper_keeps(self, v)  # exists(block): a one-line helper that leaves its arguments alone
-        if not isinstance(v, RefV) or not v.qualname.startswith("class:"):
-            return False
-        ci = self.find_class(v.qualname[6:])
-        if ci is None:
-            return False
-        inits = [c.methods["__init__"] for c in objects.mro(self, ci) if "__init__" in c.methods]
-        return all(objects.keeps_arguments(fi) for fi in inits)
+        # exists(block): a one-line helper that leaves its arguments alone; Block(config): a class whose constructors do
+        return objects.value_keeps_arguments(self, v)
 
     def _attribute_writes(self, interp: Interpreter, node: cst.Call) -> dict[int, frozenset[str]]:
         """The arguments (by id) of a call to a function of the analysed code, or to a method on ``self`` of a
@@ -3138,7 +3131,7 @@ def _call_locals(
     for stmt in body.body:
         if type(stmt) is not cst.SimpleStatementLine:
             return None
-        if _contains(stmt, node):
+        if contains(stmt, node):
             break
         for small in stmt.body:
             names = _simple_bound_names(small)
@@ -3171,18 +3164,6 @@ def _call_locals(
     if uses_super:
         items.append(("__class__", UNKNOWN))
     return DictV(tuple(items))
-
-
-def _contains(tree: cst.CSTNode, target: cst.CSTNode) -> bool:
-    from .walk import children
-
-    stack = [tree]
-    while stack:
-        n = stack.pop()
-        if n is target:
-            return True
-        stack.extend(children(n))
-    return False
 
 
 def _has_walrus(tree: cst.CSTNode) -> bool:

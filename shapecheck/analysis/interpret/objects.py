@@ -1511,6 +1511,12 @@ def _callee_keeps(fi: FunctionInfo, func: cst.BaseExpression) -> bool:
         # a class or helper imported from another module of the tree (``from .features import LogMel``)
         qual = m.qualify(func)
         v = m.project.lookup(qual) if qual is not None else None
+    return value_keeps_arguments(m, v)
+
+
+def value_keeps_arguments(m: "ModuleAnalysis", v: Value | None) -> bool:
+    """Does calling ``v`` leave its arguments alone: a one-line helper that keeps its own (``helper_keeps``), or a
+    class of the analysed code whose every ``__init__`` along the MRO keeps them (``keeps_arguments``)?"""
     if isinstance(v, FuncV):
         return helper_keeps(m, v)
     if not isinstance(v, RefV) or not v.qualname.startswith("class:"):

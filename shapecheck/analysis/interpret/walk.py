@@ -235,6 +235,17 @@ def children(node: cst.CSTNode) -> list[cst.CSTNode]:
     return f(node)
 
 
+def contains(tree: cst.CSTNode, node: cst.CSTNode) -> bool:
+    """Is ``node`` (the very object) ``tree`` or one of its descendants?"""
+    stack = [tree]
+    while stack:
+        n = stack.pop()
+        if n is node:
+            return True
+        stack.extend(children(n))
+    return False
+
+
 # Results of whole-subtree walks (names a body assigns, ``self.f()`` calls of a method), per node: the same bodies are
 # walked again for every subclass, every narrowed test and every inlined call. Each entry keeps its node, so an id is
 # never reused while its entry lives; Project.trim empties the table when it forgets modules.
