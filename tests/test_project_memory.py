@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from shapecheck.analysis.index.project import Project
 from shapecheck.config import Config
 from shapecheck.runner import run
@@ -96,20 +98,32 @@ def test_star_imports_are_read_not_analysed(tmp_path: Path) -> None:
     assert set(project.modules) <= {"pkg", "pkg.m7", "user"}
 
 
-def test_project_keeps_the_two_latest_cpython_trees(tmp_path: Path) -> None:
-    """``ast_read`` keeps the tree of the last two texts it parsed for the modules' own analyses (stable_global), no
-    more; a module's answer is the same with the kept tree as with a parse of its own."""
-    from shapecheck.analysis.interpret.module import _unstable_globals
+def test_module_facts_are_read_with_the_index(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``ast_read`` reads a module's facts (stable_global, rebound_global) from the tree it parsed for the index: the
+    module's analysis asks for them without a CPython parse of its own, and gets what a parse of its own gives."""
+    import ast
+
+    from shapecheck.analysis.index.cst_parse import parse_module
+    from shapecheck.analysis.index.module_facts import module_facts
+    from shapecheck.analysis.interpret.module import ModuleAnalysis
 
     project = Project(_tree(tmp_path, 3))
     texts = [LIB + f"\nTABLE{i} = {{}}\nTABLE{i}['k'] = 1\n" for i in range(3)]
     for i, text in enumerate(texts):
         project.ast_read(f"pkg.lib{i}", text)
-    assert project.ast_tree(texts[0]) is None
-    kept = project.ast_tree(texts[2])
-    assert kept is not None and project.ast_tree(texts[1]) is not None
-    found = _unstable_globals(texts[2], kept)
-    assert found == _unstable_globals(texts[2]) and "TABLE2" in found and "TABLE1" not in found
+    assert project.facts_of("pkg.lib0", texts[1]) is None  # another text than the one read
+    read = project.facts_of("pkg.lib0", texts[0])
+    assert read is not None and read == module_facts(texts[0], ast.parse(texts[0]))
+    assert "TABLE0" in read[0] and "TABLE1" not in read[0]
+
+    ma = ModuleAnalysis(texts[0], "lib0.py", parse_module(texts[0]), project, "pkg.lib0", False)
+    parses: list[object] = []
+    real_parse = ast.parse
+    monkeypatch.setattr(ast, "parse", lambda *a, **k: parses.append(a) or real_parse(*a, **k))
+    assert not ma.stable_global("TABLE0") and ma.stable_global("TABLE1")
+    assert parses == []
+    other = ModuleAnalysis(texts[1], "lib1b.py", parse_module(texts[1]), project, "pkg.unread", False)
+    assert not other.stable_global("TABLE1") and len(parses) == 1  # not read by the index: parsed now
 
 
 _PARALLEL_TIGHT = """

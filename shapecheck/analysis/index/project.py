@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 
 from ..interpret.values import UNKNOWN, FuncV, RefV, Value
+from .module_facts import Facts, module_facts
 from .sys_path import extra_roots
 from .resolve import ImportRecord, Local, ast_records, bindings, loaded_modules, scan_records
 
@@ -63,6 +64,9 @@ class ModuleIndex:
     bindings: Bindings = _field(default_factory=Bindings)
     bodies: tuple[tuple[int, int], ...] = ()  # (first, last) lines of function bodies that can be blanked
     tops: tuple[tuple[int, int], ...] = ()  # (first, last) lines of each top-level compound statement, in order
+    # what the module's own analysis asks of its globals (index.module_facts), read from the same tree (None: the
+    # text does not parse)
+    facts: "Facts | None" = None
 
 
 def text_key(text: str) -> tuple[int, int]:
@@ -74,11 +78,11 @@ def read_index(
     module: str,
     is_package: bool,
     text: str | None = None,
-    trees: "list[ast.Module] | None" = None,
     local: Local | None = None,
 ) -> ModuleIndex:
-    """The index of ``text`` (the file's, read from ``path``, when None), read with CPython's ``ast`` (whose tree is
-    appended to ``trees``, when given)."""
+    """The index of ``text`` (the file's, read from ``path``, when None), read with CPython's ``ast``, and the module
+    facts its analysis asks for (``module_facts``, from the same tree: nearly every module a run indexes is analysed
+    too)."""
     import ast
 
     from ...core import decode_source
@@ -93,8 +97,6 @@ def read_index(
         tree = ast.parse(text)
     except (SyntaxError, ValueError, RecursionError, MemoryError) as exc:
         return ModuleIndex(key, exc)
-    if trees is not None:
-        trees.append(tree)
     records = tuple(ast_records(tree))
     imports, stars = bindings(records, module, is_package, nested=False, local=local)
     defined: set[str] = set()
@@ -125,7 +127,7 @@ def read_index(
                 decorators = getattr(node, "decorator_list", None) or [node]
                 tops.append((min(node.lineno, *(d.lineno for d in decorators)), node.end_lineno or node.lineno))
     names = Bindings(MappingProxyType(imports), frozenset(defined), frozenset(definitions), tuple(stars))
-    return ModuleIndex(key, None, records, names, tuple(bodies), tuple(tops))
+    return ModuleIndex(key, None, records, names, tuple(bodies), tuple(tops), module_facts(text, tree))
 
 
 def _compound_ast() -> tuple[type, ...]:
@@ -573,7 +575,6 @@ class Project:
         self._relevance_deep: dict[str, bool] = {}  # through the imported file's own imports (imports_relevant)
         self._binding_cache: dict[str, Bindings] = {}
         self._ast_reads: dict[str, ModuleIndex] = {}
-        self._recent_trees: dict[tuple[int, int], ast.Module] = {}  # see ast_read
         self._file_names: dict[Path, tuple[str, bool]] = {}  # add_file's module_name_for answers
         self._script_locals: dict[str, Local | None] = {}  # script_local's answers
         # modules this process analyses in this run: parsed whole when another file imports them first (their bodies
@@ -808,28 +809,21 @@ class Project:
         read = self._ast_reads.get(module)
         if read is None or read.key != text_key(text):
             path = self.paths.get(module)
-            trees: list[ast.Module] = []
             read = read_index(
                 path if path is not None else Path(module),
                 module,
                 module in self.packages,
                 text,
-                trees,
                 self.script_local(module),
             )
             if not isinstance(read.error, (RecursionError, MemoryError)):
                 self._ast_reads[module] = read
-            if trees:
-                # the module is about to be analysed: its own analysis may read the same tree (ModuleAnalysis
-                # .stable_global); the two latest are kept, a checked file's and a module it loads on the way
-                self._recent_trees[text_key(text)] = trees[0]
-                while len(self._recent_trees) > 2:
-                    del self._recent_trees[next(iter(self._recent_trees))]
         return read
 
-    def ast_tree(self, text: str) -> "ast.Module | None":
-        """CPython's tree of ``text`` if one of the two latest ``ast_read`` made it (not to be changed)."""
-        return self._recent_trees.get(text_key(text)) if self._recent_trees else None
+    def facts_of(self, module: str, text: str) -> "Facts | None":
+        """The module facts of ``text`` that ``ast_read`` read for ``module`` (None: it did not read that text)."""
+        read = self._ast_reads.get(module)
+        return read.facts if read is not None and read.key == text_key(text) else None
 
     def canonical(self, qualname: str, depth: int = 0) -> str:
         """Follow re-exports: ``mytypes.Float`` where mytypes did ``from jaxtyping import Float`` -> ``jaxtyping.Float``."""

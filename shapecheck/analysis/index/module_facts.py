@@ -1,0 +1,197 @@
+"""Facts about a module's globals read from CPython's tree of its whole text, in one walk: which module-level names
+some statement may mutate, rebind or hand on once the module level has run, and which class attributes code outside
+the class body assigns. The index phase reads them with the module's index (``Project.ast_read``), from the same tree,
+so a module's analysis never parses its text with CPython a second time (a third of CPython's parses in a corpus run
+did only that)."""
+
+from __future__ import annotations
+
+import ast
+
+_READ_METHODS = frozenset({"get", "keys", "values", "items", "copy", "index", "count"})
+_COPYING_BUILTINS = frozenset(
+    {"len", "list", "tuple", "dict", "sorted", "enumerate", "zip", "iter", "reversed", "set", "frozenset", "sum"}
+)
+
+
+def unstable_globals(text: str, tree: ast.Module | None = None) -> frozenset[str] | None:
+    """The names some statement of ``text`` may mutate or rebind once its module level has run, or hands on (None:
+    it does not parse): an item or attribute assignment through the name, an augmented assignment, ``global``, and
+    any read that is not plain (``_plain_read``). Over-approximated: a local of the same name counts as well. A
+    parameter default (``def __init__(self, cfg=SMALL_CFG)``) binds the table itself to the parameter: it stays
+    stable when the parameter's name is only read plainly too. Read from the whole text with CPython's parser, so a
+    module parsed with its bodies blanked gets the same answer (``tree``: that parse, when the project's index read
+    of the same text kept it)."""
+    facts = module_facts(text, tree)
+    return facts[0] if facts is not None else None
+
+
+Rebinds = tuple[frozenset[str], dict[str, frozenset[str]]]
+Facts = tuple[frozenset[str], Rebinds]  # (unstable, (names, patched)): see module_facts
+
+
+def module_facts(text: str, tree: ast.Module | None = None) -> Facts | None:
+    """``(unstable, (names, patched))`` of ``text`` from one walk over CPython's tree (None: it does not parse).
+    ``unstable``: as ``unstable_globals``. ``names``: the module-level names a ``global`` statement lets a function
+    rebind; ``patched``: per name, the attributes assigned (or deleted) through it outside a class body
+    (``Config.dim = d``, ``Config.dim += 1``, ``del Child.prep``; ``"*"`` for ``setattr(Config, ...)``), ``cls.x = ...`` / ``type(self).x = ...`` /
+    ``self.__class__.x = ...`` in a method counted for its class."""
+    if tree is None:
+        try:
+            tree = ast.parse(text)
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            return None
+    out: set[str] = set()
+    defaults: list[tuple[str, str]] = []  # (global read as a default, the parameter it binds)
+    names: set[str] = set()  # rebound by ``global``
+    patched: dict[str, set[str]] = {}
+
+    def owner(base: ast.expr, cls: str | None) -> str | None:
+        if type(base) is ast.Name:
+            if base.id == "cls":
+                return cls
+            return None if base.id == "self" else base.id
+        if type(base) is ast.Attribute:
+            # nn.Linear.forward = f, torch.nn.functional.gelu = g: a dotted owner (a library's class or module,
+            # patched_library); not through self or cls
+            parts = [base.attr]
+            inner = base.value
+            while type(inner) is ast.Attribute:
+                parts.append(inner.attr)
+                inner = inner.value
+            if type(inner) is ast.Name and inner.id not in ("self", "cls"):
+                return ".".join([inner.id, *reversed(parts)])
+        if cls is not None and type(base) is ast.Attribute and base.attr == "__class__":
+            return cls if type(base.value) is ast.Name and base.value.id == "self" else None
+        if cls is not None and type(base) is ast.Call and type(base.func) is ast.Name and base.func.id == "type":
+            return cls if len(base.args) == 1 and type(base.args[0]) is ast.Name and base.args[0].id == "self" else None
+        return None
+
+    def target(t: ast.expr, cls: str | None) -> None:
+        if type(t) is ast.Attribute:
+            who = owner(t.value, cls)
+            if who is not None:
+                patched.setdefault(who, set()).add(t.attr)
+        elif type(t) in (ast.Tuple, ast.List):
+            for el in t.elts:  # type: ignore[attr-defined]
+                target(el, cls)
+        elif type(t) is ast.Starred:
+            target(t.value, cls)
+
+    # one pass over the tree with exact-type tests (``ast.walk`` with ``iter_child_nodes`` per node went over every
+    # node's fields twice; this was 2% of a transformer-lens run), the enclosing class carried along
+    Name, Load, Subscript, AST_ = ast.Name, ast.Load, ast.Subscript, ast.AST
+    stack: list[tuple[ast.AST, str | None]] = [(tree, None)]
+    while stack:
+        node, cls = stack.pop()
+        tp = type(node)
+        if tp is ast.Global:
+            out.update(node.names)  # type: ignore[attr-defined]
+            names.update(node.names)  # type: ignore[attr-defined]
+        elif tp is ast.Attribute:
+            if node.attr not in _READ_METHODS and type(node.value) is Subscript:  # type: ignore[attr-defined]
+                # X[k].append(v), X[k][j].update(...): a method (or attribute) of an item may change what X holds
+                base: ast.expr = node.value  # type: ignore[attr-defined]
+                while isinstance(base, Subscript):
+                    base = base.value
+                if isinstance(base, Name):
+                    out.add(base.id)
+        elif tp is ast.Assign:
+            for t in node.targets:  # type: ignore[attr-defined]
+                out.update(_mutated_roots(t, augmented=False))
+                target(t, cls)
+        elif tp is ast.Delete:
+            for t in node.targets:  # type: ignore[attr-defined]
+                out.update(_mutated_roots(t, augmented=False))
+                target(t, cls)  # del Child.prep: the class no longer holds its def (a base's may be found)
+        elif tp is ast.AugAssign or tp is ast.AnnAssign:
+            out.update(_mutated_roots(node.target, augmented=tp is ast.AugAssign))  # type: ignore[attr-defined]
+            target(node.target, cls)  # type: ignore[attr-defined]
+        elif tp is ast.For or tp is ast.AsyncFor:
+            out.update(_mutated_roots(node.target, augmented=False))  # type: ignore[attr-defined]
+        elif tp is ast.withitem:
+            if node.optional_vars is not None:  # type: ignore[attr-defined]
+                out.update(_mutated_roots(node.optional_vars, augmented=False))  # type: ignore[attr-defined]
+        elif tp is ast.arguments:
+            defaults.extend(_default_bindings(node))  # type: ignore[arg-type]
+        elif tp is ast.Call:
+            f = node.func  # type: ignore[attr-defined]
+            if type(f) is ast.Name and f.id in ("setattr", "delattr") and node.args:  # type: ignore[attr-defined]
+                who = owner(node.args[0], cls)  # type: ignore[attr-defined]
+                if who is not None:
+                    patched.setdefault(who, set()).add("*")
+        inner = node.name if tp is ast.ClassDef else cls  # type: ignore[attr-defined]
+        for field in tp._fields:
+            v = getattr(node, field, None)
+            if type(v) is list:
+                for child in v:
+                    if type(child) is Name:
+                        # a name is a leaf (its context is all below it): not walked further
+                        if type(child.ctx) is Load and child.id not in out and not _plain_read(child, node):
+                            out.add(child.id)
+                    elif isinstance(child, AST_):
+                        stack.append((child, inner))
+            elif type(v) is Name:
+                if type(v.ctx) is Load and v.id not in out and not _plain_read(v, node):
+                    out.add(v.id)
+            elif isinstance(v, AST_) and type(v) not in _CONTEXTS:
+                stack.append((v, inner))
+    out.update(name for name, param in defaults if param in out)
+    return frozenset(out), (frozenset(names), {k: frozenset(v) for k, v in patched.items()})
+
+
+_CONTEXTS = frozenset({ast.Load, ast.Store, ast.Del})  # a name's, an attribute's, a subscript's context: leaves
+
+
+def _default_bindings(args: ast.arguments) -> list[tuple[str, str]]:
+    """``(X, p)`` for each parameter ``p`` whose default is the bare name ``X``."""
+    positional = [*args.posonlyargs, *args.args]
+    pairs = list(zip(positional[len(positional) - len(args.defaults) :], args.defaults))
+    pairs += [(a, d) for a, d in zip(args.kwonlyargs, args.kw_defaults) if d is not None]
+    return [(d.id, a.arg) for a, d in pairs if type(d) is ast.Name]
+
+
+def _mutated_roots(target: ast.expr, augmented: bool) -> set[str]:
+    """Names an assignment target changes in place: ``X[k] = v``, ``X.a = v``, ``X[k] += v``, ``X += [v]``."""
+    out: set[str] = set()
+    todo = [target]
+    while todo:
+        t = todo.pop()
+        if isinstance(t, ast.Name):
+            if augmented:
+                out.add(t.id)
+        elif isinstance(t, (ast.Subscript, ast.Attribute)):
+            base = t.value
+            while isinstance(base, (ast.Subscript, ast.Attribute)):
+                base = base.value
+            if isinstance(base, ast.Name):
+                out.add(base.id)
+        elif isinstance(t, (ast.Tuple, ast.List)):
+            todo.extend(t.elts)
+        elif isinstance(t, ast.Starred):
+            todo.append(t.value)
+    return out
+
+
+def _plain_read(name: ast.Name, parent: ast.AST) -> bool:
+    """Reading ``name`` under ``parent`` neither changes the value nor lets it escape: ``X[k]``, ``k in X``,
+    ``X.get(k)`` / ``X.items()``, iteration, ``X + [y]`` (a new value), ``len(X)`` / ``dict(X)``, ``{**X}``,
+    ``f(*X)``, ``f(**X)`` (the callee's ``**kwargs`` is a new dict), calling it. ``y = X``, ``return X``, ``f(X)``,
+    ``X.append(y)`` are not."""
+    if isinstance(parent, ast.Dict):
+        return any(k is None and v is name for k, v in zip(parent.keys, parent.values))  # {**X}; {k: X} aliases
+    if isinstance(parent, (ast.Subscript, ast.Compare, ast.BinOp, ast.UnaryOp, ast.Starred)):
+        return True
+    if isinstance(parent, ast.Attribute):
+        return parent.attr in _READ_METHODS
+    if isinstance(parent, (ast.For, ast.AsyncFor, ast.comprehension)):
+        return parent.iter is name
+    if isinstance(parent, ast.arguments):
+        return True  # a default: stable as long as the parameter is (``_default_bindings``)
+    if isinstance(parent, ast.Call):
+        return parent.func is name or (
+            isinstance(parent.func, ast.Name) and parent.func.id in _COPYING_BUILTINS and name in parent.args
+        )
+    if type(parent) is ast.keyword:
+        return parent.arg is None  # f(**X); f(k=X) hands X on
+    return False
