@@ -111,7 +111,7 @@ class HoverIndex:
                     id(t) not in self.values
                     and value is not None
                     and id(value) in self.values
-                    and isinstance(t, cst.Attribute)
+                    and type(t) is cst.Attribute
                 ):
                     self.values[id(t)] = self.values[id(value)]
                     self.nodes[id(t)] = t
@@ -174,9 +174,9 @@ class HoverIndex:
 def _names(target: cst.CSTNode) -> list[cst.CSTNode]:
     if isinstance(target, (cst.Tuple, cst.List)):
         return [n for e in target.elements for n in _names(e.value)]
-    if isinstance(target, cst.StarredElement):
+    if type(target) is cst.StarredElement:
         return _names(target.value)
-    if isinstance(target, (cst.Name, cst.Attribute)):
+    if type(target) in (cst.Name, cst.Attribute):
         return [target]
     return []
 

@@ -348,7 +348,7 @@ class Document:
             for fid in c.walk()[0]:
                 out[fid] = env_of_chunk[i]
             for stmt in c.module.body:
-                if isinstance(stmt, cst.ClassDef):
+                if type(stmt) is cst.ClassDef:
                     out[id(stmt)] = env_of_chunk[i]
         return out
 
@@ -521,7 +521,7 @@ def param_name_node(fn: cst.FunctionDef, name: str) -> cst.Name | None:
     ps = fn.params
     every = [*ps.posonly_params, *ps.params, *ps.kwonly_params]
     for extra in (ps.star_arg, ps.star_kwarg):
-        if isinstance(extra, cst.Param):
+        if type(extra) is cst.Param:
             every.append(extra)
     for p in every:
         if p.name.value == name:

@@ -205,7 +205,7 @@ def build_doc(path: Path, display: str, project: "Project", part: int | None = N
         lead = len(ex.text) - len(body)
         body = body.rstrip("\n") + "\n"
         tree = parse(body, display)
-        if not isinstance(tree, cst.Module):
+        if type(tree) is not cst.Module:
             continue  # cannot happen (every block was parsed alone), but a doc must never yield SHP901
         analysis = ModuleAnalysis(body, display, tree, project)
         analysis.line_offset = lead

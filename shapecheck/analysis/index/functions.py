@@ -59,15 +59,15 @@ class FunctionInfo:
             return True  # what the class binds under the name is not this def
         for d in self.node.decorators:
             text = d.decorator
-            name = text.func if isinstance(text, cst.Call) else text
-            n = name.attr.value if isinstance(name, cst.Attribute) else name.value if isinstance(name, cst.Name) else ""
-            if n in _JIT_MARKS and isinstance(name, cst.Attribute) and _last_name(name.value) == "jit":
+            name = text.func if type(text) is cst.Call else text
+            n = name.attr.value if type(name) is cst.Attribute else name.value if type(name) is cst.Name else ""
+            if n in _JIT_MARKS and type(name) is cst.Attribute and _last_name(name.value) == "jit":
                 continue  # ``@torch.jit.ignore`` / ``unused`` / ``export`` / ``script``: the same shapes as the function itself
-            if n == "partial" and isinstance(text, cst.Call) and text.args and text.args[0].keyword is None:
+            if n == "partial" and type(text) is cst.Call and text.args and text.args[0].keyword is None:
                 # ``@partial(jax.jit, static_argnums=1)`` / ``@functools.partial(jax.checkpoint, prevent_cse=False)``:
                 # a transform that keeps the function's shapes, given its options
                 inner = text.args[0].value
-                if isinstance(inner, (cst.Name, cst.Attribute)) and _last_name(inner) in _SAME_SHAPES_TRANSFORMS:
+                if type(inner) in (cst.Name, cst.Attribute) and _last_name(inner) in _SAME_SHAPES_TRANSFORMS:
                     continue
             if n not in (
                 "staticmethod",
@@ -95,7 +95,7 @@ class FunctionInfo:
                 "custom_vjp",
                 "custom_jvp",
             ):
-                if isinstance(text, cst.Name) and _transparent_decorator(self.module, text):
+                if type(text) is cst.Name and _transparent_decorator(self.module, text):
                     continue
                 return True
         return False
@@ -131,15 +131,15 @@ def _transparent_decorator(m: "ModuleAnalysis", name: cst.Name) -> bool:
 def _body(suite: cst.BaseSuite) -> list[cst.BaseStatement | cst.BaseSmallStatement]:
     """A suite's statements, one per simple statement, without a leading docstring."""
     out: list[cst.BaseStatement | cst.BaseSmallStatement] = []
-    if isinstance(suite, cst.SimpleStatementSuite):
+    if type(suite) is cst.SimpleStatementSuite:
         out.extend(suite.body)
-    elif isinstance(suite, cst.IndentedBlock):
+    elif type(suite) is cst.IndentedBlock:
         for stmt in suite.body:
-            if isinstance(stmt, cst.SimpleStatementLine):
+            if type(stmt) is cst.SimpleStatementLine:
                 out.extend(stmt.body)
             else:
                 out.append(stmt)
-    if out and isinstance(out[0], cst.Expr) and isinstance(out[0].value, (cst.SimpleString, cst.ConcatenatedString)):
+    if out and type(out[0]) is cst.Expr and type(out[0].value) in (cst.SimpleString, cst.ConcatenatedString):
         out = out[1:]
     return out
 
@@ -170,18 +170,18 @@ def transparent_wrapper(deco: cst.FunctionDef) -> bool:
         return False
     fn = ps.params[0].name.value
     outer = _body(deco.body)
-    if len(outer) != 2 or not isinstance(outer[0], cst.FunctionDef) or not isinstance(outer[1], cst.Return):
+    if len(outer) != 2 or type(outer[0]) is not cst.FunctionDef or type(outer[1]) is not cst.Return:
         return False
     inner = outer[0]
-    if not (isinstance(outer[1].value, cst.Name) and outer[1].value.value == inner.name.value):
+    if not (type(outer[1].value) is cst.Name and outer[1].value.value == inner.name.value):
         return False
     for d in inner.decorators:  # @wraps(fn) / @functools.wraps(fn)
         call = d.decorator
         if not (
-            isinstance(call, cst.Call)
+            type(call) is cst.Call
             and _last_name(call.func) == "wraps"
             and len(call.args) == 1
-            and isinstance(call.args[0].value, cst.Name)
+            and type(call.args[0].value) is cst.Name
             and call.args[0].value.value == fn
         ):
             return False
@@ -189,7 +189,7 @@ def transparent_wrapper(deco: cst.FunctionDef) -> bool:
     if ip.posonly_params or ip.kwonly_params or any(p.default is not None for p in ip.params):
         return False
     positional = [p.name.value for p in ip.params]
-    star = ip.star_arg.name.value if isinstance(ip.star_arg, cst.Param) else None
+    star = ip.star_arg.name.value if type(ip.star_arg) is cst.Param else None
     starstar = ip.star_kwarg.name.value if ip.star_kwarg is not None else None
     forwarded = (
         [(n, "") for n in positional] + ([(star, "*")] if star else []) + ([(starstar, "**")] if starstar else [])
@@ -197,22 +197,22 @@ def transparent_wrapper(deco: cst.FunctionDef) -> bool:
 
     def forwards(call: cst.BaseExpression) -> bool:
         return (
-            isinstance(call, cst.Call)
-            and isinstance(call.func, cst.Name)
+            type(call) is cst.Call
+            and type(call.func) is cst.Name
             and call.func.value == fn
-            and [(a.value.value if isinstance(a.value, cst.Name) else None, a.star) for a in call.args] == forwarded
+            and [(a.value.value if type(a.value) is cst.Name else None, a.star) for a in call.args] == forwarded
             and all(a.keyword is None for a in call.args)
         )
 
     stmts = _body(inner.body)
-    if not stmts or not isinstance(stmts[-1], cst.Return) or stmts[-1].value is None:
+    if not stmts or type(stmts[-1]) is not cst.Return or stmts[-1].value is None:
         return False
     last = stmts[-1].value
     result: str | None = None
     calls = 0
     bound = set(positional) | {star, starstar, fn}
     for st in stmts[:-1]:
-        if isinstance(st, cst.Assign) and len(st.targets) == 1 and isinstance(st.targets[0].target, cst.Name):
+        if type(st) is cst.Assign and len(st.targets) == 1 and type(st.targets[0].target) is cst.Name:
             target = st.targets[0].target.value
             if target in bound or target == result:
                 return False
@@ -223,11 +223,11 @@ def transparent_wrapper(deco: cst.FunctionDef) -> bool:
                 return False
             bound.add(target) if result != target else None
         elif (
-            isinstance(st, cst.Expr)
-            and isinstance(st.value, cst.Call)
-            and isinstance(st.value.func, cst.Attribute)
+            type(st) is cst.Expr
+            and type(st.value) is cst.Call
+            and type(st.value.func) is cst.Attribute
             and st.value.func.attr.value in ("eval", "train")
-            and isinstance(st.value.func.value, cst.Name)
+            and type(st.value.func.value) is cst.Name
             and st.value.func.value.value in positional
             and all(
                 isinstance(a.value, (cst.Name, cst.Integer)) and a.value.value not in (fn, star, starstar)
@@ -239,18 +239,18 @@ def transparent_wrapper(deco: cst.FunctionDef) -> bool:
             return False
     if forwards(last):
         calls += 1
-    elif not (isinstance(last, cst.Name) and result is not None and last.value == result):
+    elif not (type(last) is cst.Name and result is not None and last.value == result):
         return False
     return calls == 1
 
 
 def _attribute_read(e: cst.BaseExpression, params: set[str]) -> bool:
     """``model.training``: an attribute of a positional parameter, read."""
-    return isinstance(e, cst.Attribute) and isinstance(e.value, cst.Name) and e.value.value in params
+    return type(e) is cst.Attribute and type(e.value) is cst.Name and e.value.value in params
 
 
 def _last_name(node: cst.BaseExpression) -> str:
-    return node.attr.value if isinstance(node, cst.Attribute) else node.value if isinstance(node, cst.Name) else ""
+    return node.attr.value if type(node) is cst.Attribute else node.value if type(node) is cst.Name else ""
 
 
 class MethodTable(Mapping[str, FunctionInfo]):
@@ -307,7 +307,7 @@ def signature_params(
         add(p, "posonly")
     for p in ps.params:
         add(p, "pos")
-    if isinstance(ps.star_arg, cst.Param):
+    if type(ps.star_arg) is cst.Param:
         add(ps.star_arg, "star")
     for p in ps.kwonly_params:
         add(p, "kwonly")

@@ -41,13 +41,13 @@ def string_literal(node: cst.SimpleString) -> str | bytes:
 
 def literal_str(node: cst.BaseExpression) -> str | None:
     """The value of a (possibly implicitly concatenated) ``str`` literal; None for bytes, f-strings and the rest."""
-    if isinstance(node, cst.SimpleString):
+    if type(node) is cst.SimpleString:
         try:
             v = string_literal(node)
         except Exception:  # libcst refuses odd prefixes
             return None
         return v if isinstance(v, str) else None
-    if isinstance(node, cst.ConcatenatedString):
+    if type(node) is cst.ConcatenatedString:
         left, right = literal_str(node.left), literal_str(node.right)
         return None if left is None or right is None else left + right
     return None

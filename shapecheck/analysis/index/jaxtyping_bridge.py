@@ -95,15 +95,15 @@ def parse_annotation(
     code_for: Callable[[cst.CSTNode], str],
 ) -> Annotation | None:
     """``Float[Tensor, "b c"]`` (or a wrapper ``Float["b c"]``, or a module-level alias) -> Annotation."""
-    if isinstance(node, (cst.Name, cst.Attribute)):
+    if type(node) in (cst.Name, cst.Attribute):
         name = dotted(node)
         return aliases.get(name) if name else None
-    if not isinstance(node, cst.Subscript):
+    if type(node) is not cst.Subscript:
         return None
     head = dotted(node.value)
     if head is None:
         return None
-    elems = [e.slice.value for e in node.slice if isinstance(e.slice, cst.Index)]
+    elems = [e.slice.value for e in node.slice if type(e.slice) is cst.Index]
     if len(elems) != len(node.slice):
         return None
     dtype_class = dtype_class_of(qualify(node.value))

@@ -246,7 +246,7 @@ def prepare_fragments(ma: "ModuleAnalysis", tops: Sequence[tuple[int, int]]) -> 
 
     from ..interpret.walk import children
 
-    compound = [s for s in ma.tree.body if not isinstance(s, cst.SimpleStatementLine)]
+    compound = [s for s in ma.tree.body if type(s) is not cst.SimpleStatementLine]
     if len(compound) != len(tops):
         return  # unmask parses the whole text instead
     containers = _containers()

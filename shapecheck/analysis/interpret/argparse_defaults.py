@@ -280,16 +280,16 @@ def _blocks(scope: cst.CSTNode) -> list[tuple[cst.BaseStatement, ...]]:
     """The statement lists of ``scope``'s body and of the compound statements in it (not nested defs or classes)."""
     out: list[tuple[cst.BaseStatement, ...]] = []
     todo: list[cst.CSTNode] = []
-    if isinstance(scope, cst.Module):
+    if type(scope) is cst.Module:
         out.append(tuple(scope.body))
         todo.extend(scope.body)
-    elif isinstance(scope, cst.FunctionDef):
+    elif type(scope) is cst.FunctionDef:
         todo.append(scope.body)
     while todo:
         n = todo.pop()
-        if isinstance(n, (cst.FunctionDef, cst.ClassDef)):
+        if type(n) in (cst.FunctionDef, cst.ClassDef):
             continue
-        if isinstance(n, cst.IndentedBlock):
+        if type(n) is cst.IndentedBlock:
             out.append(tuple(n.body))
         if isinstance(n, (cst.BaseCompoundStatement, cst.BaseSuite, cst.Else, cst.ExceptHandler, cst.Finally)):
             todo.extend(children(n))

@@ -49,7 +49,7 @@ def _eval(m: "ModuleAnalysis", fi: "FunctionInfo", node: cst.BaseExpression) -> 
 def _cases_of(m: "ModuleAnalysis", fi: "FunctionInfo", deco: cst.Decorator) -> list[dict[str, Value]] | None:
     """The cases of one ``@pytest.mark.parametrize(names, values)``; None when it cannot be read."""
     call = deco.decorator
-    if not isinstance(call, cst.Call) or not _is(m, call.func, "mark.parametrize"):
+    if type(call) is not cst.Call or not _is(m, call.func, "mark.parametrize"):
         return None
     pos = [a for a in call.args if a.keyword is None and not a.star]
     kw = {a.keyword.value: a.value for a in call.args if a.keyword is not None}
@@ -67,7 +67,7 @@ def _cases_of(m: "ModuleAnalysis", fi: "FunctionInfo", deco: cst.Decorator) -> l
     cases: list[dict[str, Value]] = []
     for el in values_node.elements:
         item = el.value
-        if isinstance(item, cst.Call) and _is(m, item.func, "param"):
+        if type(item) is cst.Call and _is(m, item.func, "param"):
             if any(a.keyword is not None and a.keyword.value == "marks" for a in item.args):
                 continue  # xfail / skip: may be expected to fail
             parts = [a.value for a in item.args if a.keyword is None and not a.star]
@@ -142,7 +142,7 @@ def _fixture(m: "ModuleAnalysis", fi: "FunctionInfo", name: str, depth: int) -> 
 
 def _is_fixture(m: "ModuleAnalysis", fx: "FunctionInfo") -> bool:
     return any(
-        _is(m, d.decorator.func if isinstance(d.decorator, cst.Call) else d.decorator, "fixture")
+        _is(m, d.decorator.func if type(d.decorator) is cst.Call else d.decorator, "fixture")
         for d in fx.node.decorators
     )
 
@@ -196,7 +196,7 @@ def expected_to_fail(m: "ModuleAnalysis", fi: "FunctionInfo") -> bool:
         return False
     for deco in _decorators(m, fi):
         d = deco.decorator
-        func = d.func if isinstance(d, cst.Call) else d
+        func = d.func if type(d) is cst.Call else d
         if _qualified(m, func) in _EXPECTED_FAILURES:
             return True
     return False

@@ -69,12 +69,12 @@ class FrameInfo:
 
 
 def _int_literal(node: cst.BaseExpression) -> int | None:
-    if isinstance(node, cst.Integer):
+    if type(node) is cst.Integer:
         try:
             return int(node.value.replace("_", ""), 0)
         except ValueError:
             return None
-    if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus):
+    if type(node) is cst.UnaryOperation and type(node.operator) is cst.Minus:
         inner = _int_literal(node.expression)
         return -inner if inner is not None else None
     return None
@@ -138,9 +138,9 @@ class Interpreter:
             self.run_stmt(stmt)
 
     def run_suite(self, suite: cst.BaseSuite) -> None:
-        if isinstance(suite, cst.IndentedBlock):
+        if type(suite) is cst.IndentedBlock:
             self.run_block(suite.body)
-        elif isinstance(suite, cst.SimpleStatementSuite):
+        elif type(suite) is cst.SimpleStatementSuite:
             self.run_block(suite.body)
 
     def run_stmt(self, stmt: cst.CSTNode) -> None:
@@ -181,21 +181,19 @@ class Interpreter:
             return
         extra = 0
         shape_of = node
-        if isinstance(node, cst.Tuple):
-            starred = [e for e in node.elements if isinstance(e, cst.StarredElement)]
+        if type(node) is cst.Tuple:
+            starred = [e for e in node.elements if type(e) is cst.StarredElement]
             if len(starred) != 1:
                 return
             extra = len(node.elements) - 1
             shape_of = starred[0].value
         if not (
-            isinstance(shape_of, cst.Attribute)
-            and shape_of.attr.value == "shape"
-            and isinstance(shape_of.value, cst.Name)
+            type(shape_of) is cst.Attribute and shape_of.attr.value == "shape" and type(shape_of.value) is cst.Name
         ):
             return
         rank = len(target.elements) - extra
         name = shape_of.value.value
-        if rank < 0 or any(isinstance(e.value, cst.Name) and e.value.value == name for e in target.elements):
+        if rank < 0 or any(type(e.value) is cst.Name and e.value.value == name for e in target.elements):
             return  # ``x, y = *x.shape, 1`` rebinds x itself
         from .narrowing import _rank_check
 
@@ -215,7 +213,7 @@ class Interpreter:
             return
         if any(isinstance(e, cst.StarredElement) for e in target.elements) or len(target.elements) == len(value.items):
             return
-        if not (isinstance(node, cst.Attribute) and node.attr.value == "shape" and isinstance(node.value, cst.Name)):
+        if not (type(node) is cst.Attribute and node.attr.value == "shape" and type(node.value) is cst.Name):
             return
         t = self.scope.vars.get(node.value.value)
         if not isinstance(t, TensorV) or t.shape is None or t.alts or len(t.shape) != len(value.items):
@@ -241,12 +239,12 @@ class Interpreter:
         """``f, h, w = x.shape[-2:]``: a slice of a tensor's shape with literal bounds has a known number of sizes
         when the rank is known, and at most a number fixed by the bounds whatever the rank (``[-2:]``, ``[:2]``,
         ``[1:3]`` give at most 2). Python raises when the names cannot take them. Only a name's shape, step 1."""
-        if any(isinstance(e, cst.StarredElement) for e in target.elements) or len(node.slice) != 1:
+        if any(type(e) is cst.StarredElement for e in target.elements) or len(node.slice) != 1:
             return
         sl, base = node.slice[0].slice, node.value
-        if not (isinstance(sl, cst.Slice) and isinstance(base, cst.Attribute) and base.attr.value == "shape"):
+        if not (type(sl) is cst.Slice and type(base) is cst.Attribute and base.attr.value == "shape"):
             return
-        if not isinstance(base.value, cst.Name) or (sl.step is not None and _literal_int(sl.step) != 1):
+        if type(base.value) is not cst.Name or (sl.step is not None and _literal_int(sl.step) != 1):
             return
         lo, hi = (None if b is None else _literal_int(b) for b in (sl.lower, sl.upper))
         if (sl.lower is not None and lo is None) or (sl.upper is not None and hi is None):
@@ -291,7 +289,7 @@ class Interpreter:
     def _ann_assign(self, stmt: cst.AnnAssign) -> None:
         value = self.eval(stmt.value) if stmt.value is not None else UNKNOWN
         ann = self.m.annotation_of(stmt.annotation.annotation)
-        if ann is not None and isinstance(stmt.target, cst.Name):
+        if ann is not None and type(stmt.target) is cst.Name:
             declared = self.m.check_declared(stmt, ann, value, self.frame)
             value = declared if value is UNKNOWN or stmt.value is None else self._prefer(value, declared)
         if stmt.value is not None or ann is not None:
@@ -327,7 +325,7 @@ class Interpreter:
 
     @_statement(cst.Continue, cst.Break)
     def _leave(self, stmt: cst.Continue | cst.Break) -> None:
-        if isinstance(stmt, cst.Continue) and self.continued:
+        if type(stmt) is cst.Continue and self.continued:
             self.continued[-1].append(dict(self.scope.vars))  # the next iteration starts from here too
         self.dead = True
 
@@ -418,11 +416,11 @@ class Interpreter:
 
     @_statement(cst.Del)
     def _del(self, stmt: cst.Del) -> None:
-        for t in stmt.target.elements if isinstance(stmt.target, cst.Tuple) else [stmt.target]:
-            node = t.value if isinstance(t, cst.Element) else t
-            if isinstance(node, cst.Name):
+        for t in stmt.target.elements if type(stmt.target) is cst.Tuple else [stmt.target]:
+            node = t.value if type(t) is cst.Element else t
+            if type(node) is cst.Name:
                 self.scope.vars.pop(node.value, None)
-            elif isinstance(node, cst.Subscript):
+            elif type(node) is cst.Subscript:
                 if _var_key(node.value) is not None:
                     self.forget_module_chain(node.value, self.eval(node.value))
                 self.forget_if_list(node.value)
@@ -518,7 +516,7 @@ class Interpreter:
         cache = self.m.assigned_cache
         if id(stmt) not in cache:
             cache[id(stmt)] = _assigned_names(stmt.body) | (
-                _target_names(stmt.target) if isinstance(stmt, cst.For) else set()
+                _target_names(stmt.target) if type(stmt) is cst.For else set()
             )
         assigned = cache[id(stmt)]
         # the header runs once, before the body: `for` evaluates its iterable once (a `while` test evaluated again
@@ -534,9 +532,9 @@ class Interpreter:
                 it = held_modules(it) or it  # ``for layer in self`` in an nn.ModuleList subclass
         else:
             it = self.eval(stmt.test)
-        if isinstance(stmt, cst.For) and self._unrolled(stmt, assigned, it):
+        if type(stmt) is cst.For and self._unrolled(stmt, assigned, it):
             return
-        if isinstance(stmt, cst.While) and _truth(it) is False:
+        if type(stmt) is cst.While and _truth(it) is False:
             # the test fails before the first pass (`while t.ndim > len(lead) and ...` on a t that is already
             # aligned): the body never runs, the `else` does
             if stmt.orelse is not None:
@@ -554,7 +552,7 @@ class Interpreter:
                 self.loop_runs = runs
         for name in assigned:
             self.scope.vars[name] = UNKNOWN
-        if isinstance(stmt, cst.For):
+        if type(stmt) is cst.For:
             # the elements: only when the body cannot change what the iterable names (`xs += [y]` extends the list
             # being iterated)
             elem = None if _names_in(stmt.iter) & assigned else self._loop_element(it)
@@ -677,7 +675,7 @@ class Interpreter:
             mark = self.ctx.mark()
             self.scope.vars = {**before, **state}
             self.dead = False
-            if isinstance(stmt, cst.For):
+            if type(stmt) is cst.For:
                 # the iterable was evaluated once; its elements, unless the body changes what it names
                 elem = None if _names_in(stmt.iter) & assigned else self._loop_element(it)
                 self.assign(stmt.target, elem if elem is not None else UNKNOWN)
@@ -760,21 +758,21 @@ class Interpreter:
             else:
                 for e in elems:
                     self.assign(e.value, UNKNOWN)
-        elif isinstance(target, cst.StarredElement):
+        elif type(target) is cst.StarredElement:
             self.assign(target.value, UNKNOWN)
-        elif isinstance(target, cst.Attribute):
+        elif type(target) is cst.Attribute:
             obj = target.value
             attr = target.attr.value
             if (
                 attr == "data"
-                and isinstance(obj, cst.Attribute)
+                and type(obj) is cst.Attribute
                 and obj.attr.value in ("weight", "bias")
                 and isinstance(self.scope.vars.get(_var_key(obj.value) or ""), LayerV)
             ):
                 # lin.weight.data = w: the parameter replaced as ``lin.weight = w`` would
                 param = obj
                 target, obj, attr = param, param.value, param.attr.value
-            if isinstance(obj, cst.Name) and obj.value == "self" and self.frame.cls_key is not None:
+            if type(obj) is cst.Name and obj.value == "self" and self.frame.cls_key is not None:
                 owner = self.m.find_class(self.frame.cls_key)
                 if owner is not None and objects.intercepts_attr(owner.module, owner, attr):
                     value = UNKNOWN  # self.dim = 3 through a property setter, a descriptor or __setattr__
@@ -789,15 +787,15 @@ class Interpreter:
                     self.ctx.hovers[id(target)] = value
                     self.ctx.hover_nodes[id(target)] = target
             elif (
-                isinstance(obj, cst.Attribute)
-                and isinstance(obj.value, cst.Name)
+                type(obj) is cst.Attribute
+                and type(obj.value) is cst.Name
                 and obj.value.value == "self"
                 and isinstance(self.scope.vars.get(f"self.{obj.attr.value}"), LayerV)
             ):
                 # self.to_logits.weight = self.token_emb.weight: a layer's parameter replaced (weight tying)
                 key = f"self.{obj.attr.value}"
                 self.scope.vars[key] = _with_parameter(self.scope.vars[key], attr, value)  # type: ignore[arg-type]
-            elif isinstance(obj, cst.Name) and isinstance(self.scope.vars.get(obj.value), LayerV):
+            elif type(obj) is cst.Name and isinstance(self.scope.vars.get(obj.value), LayerV):
                 # lin = nn.Linear(1, 1); lin.weight = nn.Parameter(w): the layer (and any other name for it) now
                 # has that weight's sizes
                 layer = self.scope.vars[obj.value]
@@ -817,7 +815,7 @@ class Interpreter:
                         self.forget_if_list(root, modules=True)
                 self.forget_object(obj, attr, value)
         elif (
-            isinstance(target, cst.Subscript)
+            type(target) is cst.Subscript
             and type(target.value) is cst.Attribute
             and target.value.attr.value in ("__dict__", "_modules", "_parameters", "_buffers")
             and type(target.value.value) is cst.Name
@@ -825,12 +823,12 @@ class Interpreter:
             and self.frame.building
             and self.frame.cls_key is not None
             and len(target.slice) == 1
-            and isinstance(target.slice[0].slice, cst.Index)
+            and type(target.slice[0].slice) is cst.Index
         ):
             # self.__dict__[k] = v in a constructor: setattr(self, k, v); so is self._modules[k] = layer (and
             # _parameters, _buffers): torch's Module.__getattr__ reads these dicts for the attribute
             self.set_attributes_by_name([(self.eval(target.slice[0].slice.value), value)])
-        elif isinstance(target, cst.Subscript):
+        elif type(target) is cst.Subscript:
             # only a chain of plain indexes on a variable is evaluated here (``groups[ind][key]``): an index or a
             # container with a call in it (``f(x)[0][1] = v``) would run the call a second time
             plain = _plain_item_chain(target)
@@ -867,10 +865,10 @@ class Interpreter:
         constant, on a variable). Other names holding a replaced container (aliases) are no longer trusted. False
         when not tracked (the caller forgets what may have changed)."""
         index = target.slice[0].slice
-        assert isinstance(index, cst.Index)
+        assert type(index) is cst.Index
         container = target.value
         key: str | None = None
-        if isinstance(container, cst.Subscript):
+        if type(container) is cst.Subscript:
             old = self.eval(container)
         else:
             key = _var_key(container)
@@ -881,7 +879,7 @@ class Interpreter:
         if new is None:
             return False
         replaced.append(old)
-        if isinstance(container, cst.Subscript):
+        if type(container) is cst.Subscript:
             return self.store_item(container, new, replaced)
         assert key is not None
         for other, held in list(self.scope.vars.items()):
@@ -1026,8 +1024,12 @@ class Interpreter:
         value = handler(self, node) if handler is not None else UNKNOWN
         if type(value) is TensorV and value.top is not None and type(node) is not cst.Name and node is not value.top[1]:
             value = replace(value, top=None)  # the values an operation made from arange's are not arange's
-        if self.ctx.record_hovers and isinstance(
-            node, (cst.Name, cst.Call, cst.Attribute, cst.Subscript, cst.BinaryOperation)
+        if self.ctx.record_hovers and type(node) in (
+            cst.Name,
+            cst.Call,
+            cst.Attribute,
+            cst.Subscript,
+            cst.BinaryOperation,
         ):
             self.ctx.hovers[id(node)] = value
             self.ctx.hover_nodes[id(node)] = node
@@ -1067,7 +1069,7 @@ class Interpreter:
         out: list[str] | None = []
         raw = "r" in node.prefix.lower()
         for part in node.parts:
-            if isinstance(part, cst.FormattedStringExpression):
+            if type(part) is cst.FormattedStringExpression:
                 v = self.eval(part.expression)
                 if out is None or part.conversion is not None or part.format_spec is not None or part.equal:
                     out = None
@@ -1077,7 +1079,7 @@ class Interpreter:
                     out.append(str(v.size.as_int()))
                 else:
                     out = None
-            elif out is not None and isinstance(part, cst.FormattedStringText):
+            elif out is not None and type(part) is cst.FormattedStringText:
                 if "\\" in part.value and not raw:
                     out = None  # an escape sequence: not decoded here
                 else:
@@ -1087,15 +1089,15 @@ class Interpreter:
     @_expression(cst.UnaryOperation)
     def _unary(self, node: cst.UnaryOperation) -> Value:
         inner = self.eval(node.expression)
-        if isinstance(node.operator, cst.Minus) and isinstance(inner, IntV):
+        if type(node.operator) is cst.Minus and isinstance(inner, IntV):
             return IntV(-inner.size)
-        if isinstance(node.operator, cst.Minus) and isinstance(inner, FloatV):
+        if type(node.operator) is cst.Minus and isinstance(inner, FloatV):
             return FloatV(None if inner.value is None else -inner.value)
-        if isinstance(node.operator, (cst.Minus, cst.Plus, cst.BitInvert)) and isinstance(inner, TensorV):
+        if type(node.operator) in (cst.Minus, cst.Plus, cst.BitInvert) and isinstance(inner, TensorV):
             return inner
-        if isinstance(node.operator, cst.Plus):
+        if type(node.operator) is cst.Plus:
             return inner
-        if isinstance(node.operator, cst.Not):
+        if type(node.operator) is cst.Not:
             truth = _truth(inner)
             return BoolV(None if truth is None else not truth)
         return UNKNOWN
@@ -1113,7 +1115,7 @@ class Interpreter:
                     self.eval(rest.value)
                 return UNKNOWN
             items.append(v)
-        return SeqV(tuple(items), "tuple" if isinstance(node, cst.Tuple) else "list")
+        return SeqV(tuple(items), "tuple" if type(node) is cst.Tuple else "list")
 
     @_expression(cst.BinaryOperation)
     def _binary_operation(self, node: cst.BinaryOperation) -> Value:
@@ -1126,15 +1128,15 @@ class Interpreter:
         a = self.eval(node.left)
         ta = _truth(a)
         if ta is not None:  # short-circuits as Python does: `dim_out or dim`, `exists(x) and x.ndim == 3`
-            decided = ta if isinstance(node.operator, cst.Or) else not ta
+            decided = ta if type(node.operator) is cst.Or else not ta
             return a if decided else self.eval(node.right)
         b = self.eval(node.right)
         tb = _truth(b)
         if isinstance(a, BoolV) and isinstance(b, BoolV):
-            if isinstance(node.operator, cst.And):
+            if type(node.operator) is cst.And:
                 return BoolV(False if False in (ta, tb) else (True if ta is True and tb is True else None))
             return BoolV(True if True in (ta, tb) else (False if ta is False and tb is False else None))
-        if a is UNKNOWN and isinstance(b, BoolV) and tb is (not isinstance(node.operator, cst.And)):
+        if a is UNKNOWN and isinstance(b, BoolV) and tb is (type(node.operator) is not cst.And):
             # `self.training and self.quantize_dropout` with the flag False: falsy whichever side it returns
             return BoolV(tb)
         return join(a, b) if not isinstance(a, (BoolV, NoneV)) else UNKNOWN
@@ -1204,7 +1206,7 @@ class Interpreter:
         entries: dict[str, Value] | None = {}
         ints: list[tuple[int, Value]] | None = []
         for el in node.elements:
-            if isinstance(el, cst.DictElement):
+            if type(el) is cst.DictElement:
                 k = self.eval(el.key)
                 v = self.eval(el.value)
                 if isinstance(k, StrV) and entries is not None:
@@ -1302,19 +1304,19 @@ class Interpreter:
         """``type(p) == tuple`` (``is``, ``!=``, ``is not``) with Python's builtins, where the value decides its exact
         class: a plain tuple or list display, a string, None, a bool. A number is never a container, but whether
         it is exactly ``int`` is not decided (a numpy integer is not); anything else: None (evaluated as before)."""
-        if len(node.comparisons) != 1 or not isinstance(node.left, cst.Call):
+        if len(node.comparisons) != 1 or type(node.left) is not cst.Call:
             return None
         call, comp = node.left, node.comparisons[0]
         op, right = comp.operator, comp.comparator
         if not (
-            isinstance(call.func, cst.Name)
+            type(call.func) is cst.Name
             and call.func.value == "type"
             and len(call.args) == 1
             and call.args[0].keyword is None
             and not call.args[0].star
-            and isinstance(right, cst.Name)
+            and type(right) is cst.Name
             and right.value in ("tuple", "list", "str", "dict", "int", "float", "bool")
-            and isinstance(op, (cst.Equal, cst.NotEqual, cst.Is, cst.IsNot))
+            and type(op) in (cst.Equal, cst.NotEqual, cst.Is, cst.IsNot)
         ):
             return None
         for name in ("type", right.value):  # Python's builtins: no local, global or import binds the names
@@ -1335,7 +1337,7 @@ class Interpreter:
         if kind is None:
             return None
         same = kind == right.value
-        return BoolV(same if isinstance(op, (cst.Equal, cst.Is)) else not same)
+        return BoolV(same if type(op) in (cst.Equal, cst.Is) else not same)
 
     def lookup(self, name: str, node: cst.CSTNode | None = None) -> Value:
         if name in self.scope.vars:
@@ -1365,14 +1367,14 @@ class Interpreter:
         if isinstance(v, FuncV) and v.bound_self is not None:
             fi = self.m.find_function(v.key)
             if fi is not None and any(_decorator_name(d) == "property" for d in fi.node.decorators):
-                if self.frame.building and isinstance(node.value, cst.Name) and node.value.value == "self":
+                if self.frame.building and type(node.value) is cst.Name and node.value.value == "self":
                     return self.m.call_on_building_self(self, node, fi, [], {})  # type: ignore[arg-type]
                 return self.m.call_function(self, node, v, [], {})  # type: ignore[arg-type]
         return v
 
     def _attribute(self, node: cst.Attribute, evaluated: Value | None = None) -> Value:
         attr = node.attr.value
-        if isinstance(node.value, cst.Name) and node.value.value == "self" and self.frame.cls_key is not None:
+        if type(node.value) is cst.Name and node.value.value == "self" and self.frame.cls_key is not None:
             key = f"self.{attr}"
             if key in self.scope.vars:
                 return self.scope.vars[key]
@@ -1427,7 +1429,7 @@ class Interpreter:
         if type(base) is ObjV:
             base = held_modules(base) or base  # ``self[i]`` in an nn.ModuleList subclass
         idx_nodes = node.slice
-        if isinstance(base, SeqV) and len(idx_nodes) == 1 and isinstance(idx_nodes[0].slice, cst.Index):
+        if isinstance(base, SeqV) and len(idx_nodes) == 1 and type(idx_nodes[0].slice) is cst.Index:
             idx = self.eval(idx_nodes[0].slice.value)
             i = int_of(idx)
             if i is not None and -len(base.items) <= i < len(base.items):
@@ -1436,29 +1438,29 @@ class Interpreter:
                 return elements_of(base) or UNKNOWN  # xs[i]: one of the elements, whichever it is
             return UNKNOWN
         if isinstance(base, ManyV) and len(idx_nodes) == 1:
-            if isinstance(idx_nodes[0].slice, cst.Index):
+            if type(idx_nodes[0].slice) is cst.Index:
                 idx = self.eval(idx_nodes[0].slice.value)
                 return base.elem if isinstance(idx, IntV) and base.elem is not None else UNKNOWN
             return base
-        if isinstance(base, SeqV) and len(idx_nodes) == 1 and isinstance(idx_nodes[0].slice, cst.Slice):
+        if isinstance(base, SeqV) and len(idx_nodes) == 1 and type(idx_nodes[0].slice) is cst.Slice:
             sl = idx_nodes[0].slice
             bounds = [int_of(self.eval(x)) if x is not None else None for x in (sl.lower, sl.upper, sl.step)]
             if all(b is not None or x is None for b, x in zip(bounds, (sl.lower, sl.upper, sl.step))):
                 return SeqV(tuple(base.items[slice(*bounds)]), base.kind)
             return UNKNOWN
-        if isinstance(base, DictV) and len(idx_nodes) == 1 and isinstance(idx_nodes[0].slice, cst.Index):
+        if isinstance(base, DictV) and len(idx_nodes) == 1 and type(idx_nodes[0].slice) is cst.Index:
             key = self.eval(idx_nodes[0].slice.value)
             return base.get(key.value) if isinstance(key, StrV) else UNKNOWN
-        if isinstance(base, IntDictV) and len(idx_nodes) == 1 and isinstance(idx_nodes[0].slice, cst.Index):
+        if isinstance(base, IntDictV) and len(idx_nodes) == 1 and type(idx_nodes[0].slice) is cst.Index:
             key = self.eval(idx_nodes[0].slice.value)
             n = key.size.as_int() if isinstance(key, IntV) and not key.assumed else None
             return base.get(n) if n is not None else UNKNOWN
         if isinstance(base, StrV) and len(idx_nodes) == 1:  # k[len(prefix):] of a known string
             part = idx_nodes[0].slice
-            if isinstance(part, cst.Index):
+            if type(part) is cst.Index:
                 i = int_of(self.eval(part.value))
                 return StrV(base.value[i]) if i is not None and -len(base.value) <= i < len(base.value) else UNKNOWN
-            if not isinstance(part, cst.Slice):
+            if type(part) is not cst.Slice:
                 return UNKNOWN
             parts = (part.lower, part.upper, part.step)
             bounds = [int_of(self.eval(x)) if x is not None else None for x in parts]
@@ -1469,10 +1471,10 @@ class Interpreter:
         if chain is not None and len(idx_nodes) == 1:
             # torch's nn.Sequential: seq[i] is its i-th module, seq[a:b] a Sequential of those modules
             part = idx_nodes[0].slice
-            if isinstance(part, cst.Index):
+            if type(part) is cst.Index:
                 i = int_of(self.eval(part.value))
                 return chain[i] if i is not None and -len(chain) <= i < len(chain) else UNKNOWN
-            if not isinstance(part, cst.Slice):
+            if type(part) is not cst.Slice:
                 return UNKNOWN
             parts = (part.lower, part.upper, part.step)
             bounds = [int_of(self.eval(x)) if x is not None else None for x in parts]
@@ -1482,7 +1484,7 @@ class Interpreter:
                 return LayerV("Sequential", params, base.line_node)
             return UNKNOWN
         if isinstance(base, RefV) and base.qualname == "numpy.c_":
-            items = [self.eval(el.slice.value) if isinstance(el.slice, cst.Index) else UNKNOWN for el in idx_nodes]
+            items = [self.eval(el.slice.value) if type(el.slice) is cst.Index else UNKNOWN for el in idx_nodes]
             return self.m.column_concat(self, node, items)
         if isinstance(base, TensorV):
             from ..rules.constructors import mask_index
@@ -1490,7 +1492,7 @@ class Interpreter:
             masked = mask_index(self, node, base)
             return masked if masked is not None else self.m.index_tensor(self, node, base)
         for el in idx_nodes:
-            if isinstance(el.slice, cst.Index):
+            if type(el.slice) is cst.Index:
                 self.eval(el.slice.value)
         return UNKNOWN
 
@@ -1498,7 +1500,7 @@ class Interpreter:
     def comprehension(self, node: cst.GeneratorExp | cst.ListComp) -> Value:
         comp = node.for_in
         outer = self.iterating
-        self.iterating = comp.iter if isinstance(node, cst.ListComp) else None  # a list is built to its end
+        self.iterating = comp.iter if type(node) is cst.ListComp else None  # a list is built to its end
         try:
             it = self.eval(comp.iter)
         finally:
@@ -1509,7 +1511,7 @@ class Interpreter:
         if (
             rows is not None
             and rows <= MAX_REPEAT
-            and isinstance(node, cst.ListComp)
+            and type(node) is cst.ListComp
             and isinstance(it, TensorV)
             and it.shape is not None
         ):
@@ -1553,7 +1555,7 @@ class Interpreter:
             self.assign(comp.target, elem)
         elt = self.eval(node.elt)
         self.scope.vars = saved
-        if comp.inner_for_in is None and elt is not UNKNOWN and isinstance(node, cst.ListComp):
+        if comp.inner_for_in is None and elt is not UNKNOWN and type(node) is cst.ListComp:
             # [Block(dim) for _ in range(depth)]: every element is what one iteration builds
             return ManyV(elt, "list")
         return UNKNOWN
@@ -1611,9 +1613,9 @@ class Interpreter:
             return _float_arith(left, op, right) if out is UNKNOWN else out
         if isinstance(left, (IntV, FloatV)) and isinstance(right, (IntV, FloatV)):
             return _float_arith(left, op, right)
-        if isinstance(left, SeqV) and isinstance(right, SeqV) and isinstance(op, (cst.Add, cst.AddAssign)):
+        if isinstance(left, SeqV) and isinstance(right, SeqV) and type(op) in (cst.Add, cst.AddAssign):
             return SeqV(left.items + right.items, left.kind)
-        if isinstance(op, (cst.Multiply, cst.MultiplyAssign)) and (isinstance(left, SeqV) or isinstance(right, SeqV)):
+        if type(op) in (cst.Multiply, cst.MultiplyAssign) and (isinstance(left, SeqV) or isinstance(right, SeqV)):
             if isinstance(left, SeqV):
                 return _repeat_sequence(left, right)
             if isinstance(right, SeqV):
@@ -1725,9 +1727,9 @@ def _compared_elementwise(left: Value, op: cst.BaseCompOp, right: Value) -> bool
         return False
     if left.alts or right.alts or left.framework != right.framework or left.framework is None:
         return False
-    if isinstance(op, (cst.Equal, cst.NotEqual)):
+    if type(op) in (cst.Equal, cst.NotEqual):
         return left.framework != "numpy"
-    return isinstance(op, (cst.LessThan, cst.LessThanEqual, cst.GreaterThan, cst.GreaterThanEqual))
+    return type(op) in (cst.LessThan, cst.LessThanEqual, cst.GreaterThan, cst.GreaterThanEqual)
 
 
 def _maybe_tensor_comparison(left: Value, right: Value) -> bool:
@@ -1769,11 +1771,11 @@ def _tensor_comparison(left: Value, right: Value) -> Value | None:
 
 def _bool_bits(a: bool | None, op: cst.CSTNode, b: bool | None) -> Value:
     """``enable_time &= is_video``: &, | and ^ of two bools are a bool (``None``: not known)."""
-    if isinstance(op, (cst.BitAnd, cst.BitAndAssign)):
+    if type(op) in (cst.BitAnd, cst.BitAndAssign):
         return BoolV(False if False in (a, b) else (True if a is True and b is True else None))
-    if isinstance(op, (cst.BitOr, cst.BitOrAssign)):
+    if type(op) in (cst.BitOr, cst.BitOrAssign):
         return BoolV(True if True in (a, b) else (False if a is False and b is False else None))
-    if isinstance(op, (cst.BitXor, cst.BitXorAssign)):
+    if type(op) in (cst.BitXor, cst.BitXorAssign):
         return BoolV(None if a is None or b is None else a != b)
     return UNKNOWN
 
@@ -1802,13 +1804,13 @@ def _int_arith(a: IntV, op: cst.CSTNode, b: IntV) -> Value:
 
 
 def _int_arith_of(a: IntV, op: cst.CSTNode, b: IntV) -> Value:
-    if isinstance(op, (cst.Add, cst.AddAssign)):
+    if type(op) in (cst.Add, cst.AddAssign):
         return IntV(a.size + b.size)
-    if isinstance(op, (cst.Subtract, cst.SubtractAssign)):
+    if type(op) in (cst.Subtract, cst.SubtractAssign):
         return IntV(a.size - b.size)
-    if isinstance(op, (cst.Multiply, cst.MultiplyAssign)):  # ``shape * 2`` of a tuple is a longer tuple
+    if type(op) in (cst.Multiply, cst.MultiplyAssign):  # ``shape * 2`` of a tuple is a longer tuple
         return IntV(a.size * b.size, assumed=a.assumed or b.assumed)
-    if isinstance(op, (cst.FloorDivide, cst.FloorDivideAssign)):
+    if type(op) in (cst.FloorDivide, cst.FloorDivideAssign):
         x, y = a.size.as_int(), b.size.as_int()
         if x is not None and y is not None and y != 0:
             return IntV(Size.const(x // y))
@@ -1818,12 +1820,12 @@ def _int_arith_of(a: IntV, op: cst.CSTNode, b: IntV) -> Value:
             q = a.size.exact_div(b.size)
             return IntV(q) if q is not None else UNKNOWN
         return _floor_symbol(a.size, b.size)
-    if isinstance(op, (cst.Power,)):
+    if type(op) in (cst.Power,):
         x, y = a.size.as_int(), b.size.as_int()
         if x is not None and y is not None and 0 <= y <= 64:
             return IntV(Size.const(x**y))
         return UNKNOWN
-    if isinstance(op, cst.Modulo):
+    if type(op) is cst.Modulo:
         x, y = a.size.as_int(), b.size.as_int()
         if x is not None and y:
             return IntV(Size.const(x % y))
@@ -1880,12 +1882,9 @@ def _float_arith(a: IntV | FloatV, op: cst.CSTNode, b: IntV | FloatV) -> Value:
     fn = _FLOAT_OPS.get(type(op))
     if fn is None:
         return UNKNOWN
-    negative_power = isinstance(op, cst.Power) and isinstance(b, IntV) and (b.size.as_int() or 0) < 0
+    negative_power = type(op) is cst.Power and isinstance(b, IntV) and (b.size.as_int() or 0) < 0
     if not (
-        isinstance(a, FloatV)
-        or isinstance(b, FloatV)
-        or isinstance(op, (cst.Divide, cst.DivideAssign))
-        or negative_power
+        isinstance(a, FloatV) or isinstance(b, FloatV) or type(op) in (cst.Divide, cst.DivideAssign) or negative_power
     ):
         return UNKNOWN
     x, y = number_of(a), number_of(b)
@@ -1981,7 +1980,7 @@ def _fixpoint_ok(
                 # computes the same whenever it is called (a late-bound loop variable is what could differ)
                 ps = n.params
                 own = {p.name.value for p in (*ps.posonly_params, *ps.params, *ps.kwonly_params)}
-                own |= {p.name.value for p in (ps.star_arg, ps.star_kwarg) if isinstance(p, cst.Param)}
+                own |= {p.name.value for p in (ps.star_arg, ps.star_kwarg) if type(p) is cst.Param}
                 ok = not ((_names_in(n.body) - own) & cache.get(id(stmt), {""}))
                 continue
             elif type(n) in _LEAVES_LOOP or type(n) in (cst.FunctionDef, cst.ClassDef):
@@ -2029,7 +2028,7 @@ def _target_names(target: cst.CSTNode) -> set[str]:
     elif isinstance(target, (cst.Tuple, cst.List)):
         for e in target.elements:
             out |= _target_names(e.value)
-    elif isinstance(target, cst.StarredElement):
+    elif type(target) is cst.StarredElement:
         out |= _target_names(target.value)
     return out
 
@@ -2183,13 +2182,13 @@ _SHAPE_ERRORS = frozenset(
 def _catches_shape_errors(handler: cst.ExceptHandler) -> bool:
     if handler.type is None:
         return True
-    types = [e.value for e in handler.type.elements] if isinstance(handler.type, cst.Tuple) else [handler.type]
+    types = [e.value for e in handler.type.elements] if type(handler.type) is cst.Tuple else [handler.type]
     return _names_shape_error(types)
 
 
 def _names_shape_error(types: Sequence[cst.BaseExpression]) -> bool:
     for t in types:
-        name = t.attr.value if isinstance(t, cst.Attribute) else t.value if isinstance(t, cst.Name) else None
+        name = t.attr.value if type(t) is cst.Attribute else t.value if type(t) is cst.Name else None
         if name in _SHAPE_ERRORS:
             return True
     return False
@@ -2197,7 +2196,7 @@ def _names_shape_error(types: Sequence[cst.BaseExpression]) -> bool:
 
 def _decorator_name(d: cst.Decorator) -> str:
     e = d.decorator
-    return e.attr.value if isinstance(e, cst.Attribute) else e.value if isinstance(e, cst.Name) else ""
+    return e.attr.value if type(e) is cst.Attribute else e.value if type(e) is cst.Name else ""
 
 
 _SIZED_CONTAINERS = frozenset({"Sequential", "ModuleList", "ModuleDict", "ParameterList", "ParameterDict"})
@@ -2209,7 +2208,7 @@ def _plain_item_chain(node: cst.Subscript) -> bool:
     current: cst.BaseExpression = node
     while type(current) is cst.Subscript:
         elements = current.slice
-        if len(elements) != 1 or not isinstance(elements[0].slice, cst.Index) or elements[0].slice.star is not None:
+        if len(elements) != 1 or type(elements[0].slice) is not cst.Index or elements[0].slice.star is not None:
             return False
         if not _plain_index(elements[0].slice.value):
             return False
@@ -2483,17 +2482,17 @@ def _compare(a: Value, op: cst.CSTNode, b: Value) -> bool | None:
     from ...sizes import greater_equal
 
     if isinstance(a, IntV) and isinstance(b, IntV):
-        if isinstance(op, cst.Equal):
+        if type(op) is cst.Equal:
             t = equal(a.size, b.size)
-        elif isinstance(op, cst.NotEqual):
+        elif type(op) is cst.NotEqual:
             t = equal(a.size, b.size).negate()
-        elif isinstance(op, cst.GreaterThanEqual):
+        elif type(op) is cst.GreaterThanEqual:
             t = greater_equal(a.size, b.size)
-        elif isinstance(op, cst.LessThanEqual):
+        elif type(op) is cst.LessThanEqual:
             t = greater_equal(b.size, a.size)
-        elif isinstance(op, cst.GreaterThan):
+        elif type(op) is cst.GreaterThan:
             t = greater_equal(b.size, a.size).negate()
-        elif isinstance(op, cst.LessThan):
+        elif type(op) is cst.LessThan:
             t = greater_equal(a.size, b.size).negate()
         else:
             return None
@@ -2504,26 +2503,26 @@ def _compare(a: Value, op: cst.CSTNode, b: Value) -> bool | None:
         if x is None or y is None:
             return None
         return _NUMBER_ORDER[type(op)](x, y) if type(op) in _NUMBER_ORDER else None
-    if isinstance(op, (cst.Equal, cst.NotEqual)) and (isinstance(a, StrV) or isinstance(b, StrV)):
+    if type(op) in (cst.Equal, cst.NotEqual) and (isinstance(a, StrV) or isinstance(b, StrV)):
         eq = _str_equal(a, b)
-        return None if eq is None else eq == isinstance(op, cst.Equal)
-    if isinstance(op, (cst.Equal, cst.NotEqual)) and _int_and_sequence(a, b):
+        return None if eq is None else eq == (type(op) is cst.Equal)
+    if type(op) in (cst.Equal, cst.NotEqual) and _int_and_sequence(a, b):
         # ``next_h_dim != dim`` of a Python int and a tuple or list: never equal (no elementwise comparison)
-        return isinstance(op, cst.NotEqual)
-    if isinstance(op, (cst.Equal, cst.NotEqual)) and isinstance(a, DtypeV) and isinstance(b, DtypeV):
+        return type(op) is cst.NotEqual
+    if type(op) in (cst.Equal, cst.NotEqual) and isinstance(a, DtypeV) and isinstance(b, DtypeV):
         # ``x.dtype == torch.long``: two known dtypes (canonical names) are equal exactly when they are the same
-        return (a.name == b.name) == isinstance(op, cst.Equal)
-    if isinstance(op, (cst.In, cst.NotIn)) and isinstance(b, DictV) and isinstance(a, StrV):
-        return any(k == a.value for k, _ in b.items) == isinstance(op, cst.In)  # a key of a dict of known keys
-    if isinstance(op, (cst.In, cst.NotIn)) and (isinstance(b, IntDictV) or (isinstance(b, DictV) and b.kind == "dict")):
+        return (a.name == b.name) == (type(op) is cst.Equal)
+    if type(op) in (cst.In, cst.NotIn) and isinstance(b, DictV) and isinstance(a, StrV):
+        return any(k == a.value for k, _ in b.items) == (type(op) is cst.In)  # a key of a dict of known keys
+    if type(op) in (cst.In, cst.NotIn) and (isinstance(b, IntDictV) or (isinstance(b, DictV) and b.kind == "dict")):
         # ``next_res in residuals``: a known int among the known int keys (a dict of string keys has none)
         n = a.size.as_int() if isinstance(a, IntV) and not a.assumed else None
         if n is not None:
-            return any(k == n for k, _ in b.items) == isinstance(op, cst.In)
+            return any(k == n for k, _ in b.items) == (type(op) is cst.In)
         if isinstance(a, StrV) and isinstance(b, IntDictV):
-            return isinstance(op, cst.NotIn)
+            return type(op) is cst.NotIn
         return None
-    if isinstance(op, (cst.In, cst.NotIn)) and isinstance(b, SeqV) and b.kind != "shape":
+    if type(op) in (cst.In, cst.NotIn) and isinstance(b, SeqV) and b.kind != "shape":
         if isinstance(a, StrV):
             found = [_str_equal(a, item) for item in b.items]
         elif isinstance(a, IntV):  # ``i in self.out_indices`` with i and the indices known
@@ -2533,9 +2532,9 @@ def _compare(a: Value, op: cst.CSTNode, b: Value) -> bool | None:
         else:
             found = [None]
         if True in found:
-            return isinstance(op, cst.In)
-        return None if None in found else isinstance(op, cst.NotIn)
-    if isinstance(op, (cst.Is, cst.IsNot)) and (isinstance(a, NoneV) or isinstance(b, NoneV)):
+            return type(op) is cst.In
+        return None if None in found else type(op) is cst.NotIn
+    if type(op) in (cst.Is, cst.IsNot) and (isinstance(a, NoneV) or isinstance(b, NoneV)):
         other = b if isinstance(a, NoneV) else a
         if isinstance(other, NoneV):
             r = True
@@ -2545,12 +2544,12 @@ def _compare(a: Value, op: cst.CSTNode, b: Value) -> bool | None:
             r = False  # a value of a known kind (an object: ``self.downsample is not None``) is not None
         else:
             return None
-        return r if isinstance(op, cst.Is) else not r
-    if isinstance(op, (cst.Is, cst.IsNot)) and (
+        return r if type(op) is cst.Is else not r
+    if type(op) in (cst.Is, cst.IsNot) and (
         _str_equal(a, b) is False or (isinstance(a, IntV) and _int_equal(a, b) is False)
     ):
         # ``fmt is Format.NLC`` of two different strings (enum members held as their values) or ints: never one object
-        return not isinstance(op, cst.Is)
+        return type(op) is not cst.Is
     return None
 
 
@@ -2587,9 +2586,9 @@ def _plain_data(v: Value) -> bool:
 
 def _literal_int(node: cst.BaseExpression) -> int | None:
     """An integer literal, possibly negated (``2``, ``-3``)."""
-    if isinstance(node, cst.Integer):
+    if type(node) is cst.Integer:
         return int(node.evaluated_value)
-    if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus):
+    if type(node) is cst.UnaryOperation and type(node.operator) is cst.Minus:
         inner = _literal_int(node.expression)
         return None if inner is None else -inner
     return None

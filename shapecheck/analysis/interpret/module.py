@@ -408,7 +408,7 @@ class ModuleAnalysis:
         return cached
 
     def annotation_of(self, node: cst.BaseExpression) -> Annotation | None:
-        if isinstance(node, (cst.Name, cst.Attribute)):
+        if type(node) in (cst.Name, cst.Attribute):
             name = dotted(node)
             if name in self.ann_aliases:
                 return self.ann_aliases[name]
@@ -419,7 +419,7 @@ class ModuleAnalysis:
                     return alias
             return None
         wrappers = dict(self.wrappers)
-        if self.project is not None and isinstance(node, cst.Subscript):
+        if self.project is not None and type(node) is cst.Subscript:
             head = node.value
             q = self.qualify(head)
             if q:
@@ -450,7 +450,7 @@ class ModuleAnalysis:
     def _decorator_name(self, d: cst.BaseExpression) -> str:
         """A class decorator's qualified name; ``@dataclass(frozen=True)`` is ``dataclasses.dataclass`` (its fields
         are still the constructor's parameters), unless it passes ``init`` (a class writing its own constructor)."""
-        if isinstance(d, cst.Call):
+        if type(d) is cst.Call:
             if any(a.keyword is not None and a.keyword.value == "init" for a in d.args) or any(a.star for a in d.args):
                 return ""
             d = d.func
@@ -460,7 +460,7 @@ class ModuleAnalysis:
         self, stmt: cst.CSTNode, prefix: str, cls: ClassInfo | None = None, rebound: frozenset[int] = frozenset()
     ) -> None:
         """Index ``stmt``'s defs and classes; ``rebound``: ids of the methods their class body assigns again."""
-        if isinstance(stmt, cst.FunctionDef):
+        if type(stmt) is cst.FunctionDef:
             key = f"{self.module_name}:{prefix}{stmt.name.value}"
             decorators = [dotted(d.decorator) or "" for d in stmt.decorators]
             if cls is not None and key in self.functions and _accessor_of(stmt, decorators):
@@ -480,10 +480,10 @@ class ModuleAnalysis:
             )
             if cls is None:
                 self.globals[stmt.name.value] = FuncV(key)
-        elif isinstance(stmt, cst.ClassDef):
+        elif type(stmt) is cst.ClassDef:
             key = f"{self.module_name}:{prefix}{stmt.name.value}"
-            body = stmt.body.body if isinstance(stmt.body, cst.IndentedBlock) else ()
-            methods = {s.name.value: f"{key}.{s.name.value}" for s in body if isinstance(s, cst.FunctionDef)}
+            body = stmt.body.body if type(stmt.body) is cst.IndentedBlock else ()
+            methods = {s.name.value: f"{key}.{s.name.value}" for s in body if type(s) is cst.FunctionDef}
             ci = ClassInfo(
                 key,
                 stmt,
@@ -523,7 +523,7 @@ class ModuleAnalysis:
         """The signatures a module-level ``def``/``class`` statement creates, with the aliases known at that point (as
         Python evaluates annotations when the ``def`` runs): module-level code below it calls them with these."""
         key = f"{self.module_name}:{stmt.name.value}"
-        if isinstance(stmt, cst.FunctionDef):  # a lookup, not a scan: this runs for every def of the module
+        if type(stmt) is cst.FunctionDef:  # a lookup, not a scan: this runs for every def of the module
             fi = self.functions.get(key)
             # its complete node if its body ran already (project.unmask)
             if fi is not None and fi.node is self.full_nodes.get(id(stmt), stmt):
@@ -555,12 +555,12 @@ class ModuleAnalysis:
 
     def _run_module_body(self, interp: Interpreter, scope: Scope) -> None:
         for stmt in self.tree.body:
-            if isinstance(stmt, cst.SimpleStatementLine):
+            if type(stmt) is cst.SimpleStatementLine:
                 for small in stmt.body:
                     if (
-                        isinstance(small, cst.Assign)
+                        type(small) is cst.Assign
                         and len(small.targets) == 1
-                        and isinstance(small.targets[0].target, cst.Name)
+                        and type(small.targets[0].target) is cst.Name
                     ):
                         self._maybe_alias(small.targets[0].target.value, small.value)
             if isinstance(stmt, (cst.FunctionDef, cst.ClassDef)):
@@ -587,7 +587,7 @@ class ModuleAnalysis:
 
     def _maybe_alias(self, name: str, value: cst.BaseExpression) -> None:
         # Float = TorchTyping(jaxtyping.Float)  -> single-argument wrapper
-        if isinstance(value, cst.Call) and len(value.args) >= 1:
+        if type(value) is cst.Call and len(value.args) >= 1:
             dc = dtype_class_of(self.qualify(value.args[0].value))
             if dc is not None:
                 first = value.args[0]
@@ -595,13 +595,13 @@ class ModuleAnalysis:
                     self.wrappers[name] = dc
                 return
         # Image = Float[Tensor, "b c h w"]  -> annotation alias
-        if isinstance(value, cst.Subscript):
+        if type(value) is cst.Subscript:
             ann = self.annotation_of(value)
             if ann is not None:
                 self.ann_aliases[name] = ann
                 return
         # F16 = jaxtyping.Float16 -> re-export of a dtype class
-        if isinstance(value, (cst.Name, cst.Attribute)):
+        if type(value) in (cst.Name, cst.Attribute):
             dc = dtype_class_of(self.qualify(value))
             if dc is not None:
                 self.globals[name] = RefV(f"jaxtyping.{dc}")
@@ -613,9 +613,9 @@ class ModuleAnalysis:
         jaxtyping's ``Float[Tensor, "b n"]``. Any other callee (a ``__getitem__`` that returns ``Tensor``, prefixes
         the shape, or code we cannot see) makes such annotations unknown."""
         node: cst.ClassDef | None = None
-        if isinstance(func, cst.Name):
+        if type(func) is cst.Name:
             node = _top_class(self.tree, func.value)
-        if node is None and self.project is not None and isinstance(func, (cst.Name, cst.Attribute)):
+        if node is None and self.project is not None and type(func) in (cst.Name, cst.Attribute):
             q = self.qualify(func)
             hit = self.project.split(q) if q else None
             if hit is not None and hit[0] is not self:
@@ -1255,10 +1255,7 @@ class ModuleAnalysis:
                 if p.code not in _ANNOTATION_CHECKS
                 or (
                     _annotation_cause(p) == "SHP201"
-                    and (
-                        own
-                        or (p.code == "SHP205" and isinstance(p.node, cst.Call) and isinstance(p.node.func, cst.Call))
-                    )
+                    and (own or (p.code == "SHP205" and type(p.node) is cst.Call and type(p.node.func) is cst.Call))
                 )
             ]
         self.report_inner(node, fi.module, f"{fi.name}()", inner)
@@ -1552,7 +1549,7 @@ class ModuleAnalysis:
             head = dotted(func)
             if head is not None and head.partition(".")[0] not in interp.scope.vars:
                 qual = self.qualify_dotted(head)
-            elif isinstance(func, cst.Attribute):
+            elif type(func) is cst.Attribute:
                 key = _var_key_of(func.value)
                 base = interp.scope.vars.get(key) if key is not None else None
                 if isinstance(base, RefV) and base.qualname in _RANDOM_STATES:
@@ -1819,7 +1816,7 @@ class ModuleAnalysis:
                 return self.call_super(interp, node, func.attr.value, args, kwargs, dynamic)
             method = func.attr.value
             at_array = _at_array(func.value) if method in _AT_UPDATES else None
-            if at_array is not None and isinstance(func.value, cst.Subscript):
+            if at_array is not None and type(func.value) is cst.Subscript:
                 # x.at[idx].set(v) / .add(v) / ...: a jax array of x's shape and dtype (x a variable: read again);
                 # the value must broadcast to the region x[idx] (whose index is evaluated here, once)
                 arr = interp.eval(at_array)
@@ -2013,7 +2010,7 @@ class ModuleAnalysis:
             if isinstance(base, LayerV) and method in _RETURNS_SELF and not base.param("keras"):
                 return base  # nn.Linear(64, 32).to(device): the same layer, its sizes unchanged
             if (
-                isinstance(func.value, cst.Name)
+                type(func.value) is cst.Name
                 and func.value.value == "self"
                 and isinstance(base, ObjV)
                 and interp.frame.cls_key is not None
@@ -2144,7 +2141,7 @@ class ModuleAnalysis:
             if isinstance(base, LayerV) and func.attr.value == "forward":
                 return layer_rules.apply_layer(self.ops, interp, node, base, args, kwargs)
             callee: Value = interp.attribute(func, base)
-            if callee is UNKNOWN and isinstance(func.value, cst.Name) and func.value.value == "self":
+            if callee is UNKNOWN and type(func.value) is cst.Name and func.value.value == "self":
                 # ``self.mlp(t)`` where the constructor set ``self.mlp`` to one layer or None: calling None raises,
                 # so when the code goes on, the layer ran
                 from .interpreter import OPTIONAL, self_attribute
@@ -2218,7 +2215,7 @@ class ModuleAnalysis:
         for item in seq.items:
             if isinstance(fn, NoneV):
                 truth = _truth(item)
-            elif isinstance(test, cst.Lambda):
+            elif type(test) is cst.Lambda:
                 truth = _truth(_apply_lambda(interp, test, [item]))
             elif isinstance(fn, FuncV):
                 truth = _truth(self.call_function(interp, node, fn, [item], {}))
@@ -2348,7 +2345,7 @@ class ModuleAnalysis:
         parameter they bind nor calls, hands on or changes it by item (``first(self.layers)``: ``return it[0]``): an
         ``nn.ModuleList`` passed there is unchanged by the call."""
         func = node.func
-        if not isinstance(func, cst.Name):
+        if type(func) is not cst.Name:
             return set()
         v = interp.scope.vars.get(func.value) if func.value in interp.scope.vars else self.globals.get(func.value)
         if not isinstance(v, FuncV) or v.bound_self is not None:
@@ -2934,7 +2931,7 @@ class ModuleAnalysis:
 
     def expects_exception(self, node: cst.BaseExpression) -> bool:
         """``pytest.raises(...)``, ``self.assertRaises(...)``, ``np.testing.assert_raises(...)``."""
-        if not isinstance(node, cst.Call):
+        if type(node) is not cst.Call:
             return False
         q = self.qualify(node.func) or dotted(node.func) or ""
         return q.endswith(
@@ -3396,7 +3393,7 @@ def is_generator(fi: FunctionInfo) -> bool:
     def find(fn: cst.CSTNode) -> bool:
         if "yield" not in fi.module.text:
             return False  # every tree of the module comes from its text (or from it with bodies blanked): no yield
-        stack: list[cst.CSTNode] = [fn.body] if isinstance(fn, cst.FunctionDef) else []
+        stack: list[cst.CSTNode] = [fn.body] if type(fn) is cst.FunctionDef else []
         while stack:
             n = stack.pop()
             if type(n) is cst.Yield:
@@ -3561,15 +3558,15 @@ _TraceSpec = tuple[frozenset[int], frozenset[str]]  # the static argument positi
 
 def _static_literal(node: cst.BaseExpression) -> list[int | str] | None:
     """``1`` / ``(1, 2)`` / ``"n"`` / ``("a", "b")`` / ``[...]``: the positions or names (None: not such a literal)."""
-    if isinstance(node, cst.Integer):
+    if type(node) is cst.Integer:
         return [int(node.evaluated_value)]
-    if isinstance(node, cst.SimpleString):
+    if type(node) is cst.SimpleString:
         text = node.evaluated_value
         return [text] if isinstance(text, str) else None
     if isinstance(node, (cst.Tuple, cst.List)):
         out: list[int | str] = []
         for el in node.elements:
-            if isinstance(el, cst.StarredElement):
+            if type(el) is cst.StarredElement:
                 return None
             got = _static_literal(el.value)
             if got is None:
@@ -3621,11 +3618,11 @@ def _trace_decorator(fi: FunctionInfo) -> _TraceSpec | None:
     ``@jax.checkpoint`` on a def: its static arguments (None: no such decorator, or its options not known)."""
     for d in fi.node.decorators:
         text = d.decorator
-        if isinstance(text, (cst.Name, cst.Attribute)):
+        if type(text) in (cst.Name, cst.Attribute):
             if fi.module.qualify(text) in _TRACES:
                 return frozenset(), frozenset()
             continue
-        if not isinstance(text, cst.Call) or not isinstance(text.func, (cst.Name, cst.Attribute)):
+        if type(text) is not cst.Call or type(text.func) not in (cst.Name, cst.Attribute):
             continue
         q = fi.module.qualify(text.func)
         opts: Sequence[cst.Arg] | None = None
@@ -3633,7 +3630,7 @@ def _trace_decorator(fi: FunctionInfo) -> _TraceSpec | None:
             opts = text.args
         elif q == "functools.partial" and text.args and text.args[0].keyword is None:
             inner = text.args[0].value
-            if isinstance(inner, (cst.Name, cst.Attribute)) and fi.module.qualify(inner) in _TRACES:
+            if type(inner) in (cst.Name, cst.Attribute) and fi.module.qualify(inner) in _TRACES:
                 opts = text.args[1:]
         if opts is None:
             continue
@@ -3686,7 +3683,7 @@ def _grad_decorator(fi: FunctionInfo) -> str | None:
     if fi.rebound or len(fi.node.decorators) != 1 or fi.cls_key is not None:
         return None
     d = fi.node.decorators[0].decorator
-    if not isinstance(d, (cst.Name, cst.Attribute)):
+    if type(d) not in (cst.Name, cst.Attribute):
         return None
     q = fi.module.qualify(d)
     return q if q in _GRADS else None
@@ -3868,15 +3865,15 @@ def _unshared(interp: Interpreter, key: str, v: Value) -> Value:
 def _local_object_key(interp: Interpreter, node: cst.CSTNode, obj: ObjV) -> str | None:
     """The local variable (not ``self``) the call ``v(...)`` / ``v.method(...)`` is made on, when it holds ``obj``
     and no other variable holds the same object."""
-    if not isinstance(node, cst.Call):
+    if type(node) is not cst.Call:
         return None  # a property read, a decorator: no variable the call is made on
     func = node.func
-    base = func.value if isinstance(func, cst.Attribute) else func
-    if isinstance(func, cst.Attribute) and isinstance(base, cst.Name) and base.value == "self":
+    base = func.value if type(func) is cst.Attribute else func
+    if type(func) is cst.Attribute and type(base) is cst.Name and base.value == "self":
         # ``self.head(x)`` in a method run for an object just built: its submodule kept its constructor's values
         # (objects.fresh_attrs), read from ``self.head`` alone
         key = "self." + func.attr.value
-    elif isinstance(base, cst.Name) and base.value != "self":
+    elif type(base) is cst.Name and base.value != "self":
         key = base.value
     else:
         return None
@@ -3952,11 +3949,11 @@ def _carried(v: Value, depth: int = 4) -> Value:
 
 def _pure_leaf(n: cst.CSTNode) -> bool:
     """An integer, a name, or ``x.shape[i]`` / ``x.shape``: evaluating it again runs nothing."""
-    if isinstance(n, cst.Subscript):
+    if type(n) is cst.Subscript:
         n = n.value
-    if isinstance(n, cst.Attribute):
-        return n.attr.value == "shape" and isinstance(n.value, cst.Name)
-    return isinstance(n, (cst.Integer, cst.Name))
+    if type(n) is cst.Attribute:
+        return n.attr.value == "shape" and type(n.value) is cst.Name
+    return type(n) in (cst.Integer, cst.Name)
 
 
 def _padded(interp: Interpreter, node: cst.Call, args: list[Value], kwargs: dict[str, Value], fw: str) -> Value | None:
@@ -3968,7 +3965,7 @@ def _padded(interp: Interpreter, node: cst.Call, args: list[Value], kwargs: dict
     if not isinstance(x, TensorV) or x.shape is None:
         return None
     arg = node.args[1].value if len(node.args) > 1 and node.args[1].keyword is None else None
-    if isinstance(width, TensorV) and isinstance(arg, cst.Call) and len(arg.args) == 1 and arg.args[0].keyword is None:
+    if isinstance(width, TensorV) and type(arg) is cst.Call and len(arg.args) == 1 and arg.args[0].keyword is None:
         # np.array([[0, 0], [0, pad]]): its literal rows (names and integers only: evaluating them runs nothing)
         name = dotted(arg.func) or ""
         inner = arg.args[0].value
@@ -4008,9 +4005,9 @@ def _literal_nodes(node: cst.CSTNode) -> list[cst.CSTNode]:
         n = stack.pop()
         if isinstance(n, (cst.List, cst.Tuple)):
             stack.extend(e.value for e in n.elements)
-        elif isinstance(n, cst.BinaryOperation):
+        elif type(n) is cst.BinaryOperation:
             stack.extend((n.left, n.right))
-        elif isinstance(n, cst.UnaryOperation):
+        elif type(n) is cst.UnaryOperation:
             stack.append(n.expression)
         else:
             out.append(n)
@@ -4028,7 +4025,7 @@ def _stacked(r: Value, n: Size) -> Value:
 
 def _on_own_self(interp: Interpreter, node: cst.CSTNode, obj: ObjV) -> bool:
     """Is ``node`` ``self.method(...)`` in a method (not a constructor) run for the concrete object ``obj``?"""
-    if interp.frame.building or interp.frame.cls_key is None or not isinstance(node, cst.Call):
+    if interp.frame.building or interp.frame.cls_key is None or type(node) is not cst.Call:
         return False
     func = node.func
     return (
@@ -4042,10 +4039,10 @@ def _on_own_self(interp: Interpreter, node: cst.CSTNode, obj: ObjV) -> bool:
 def _on_new_object(node: cst.CSTNode, obj: ObjV) -> bool:
     """Is ``node`` a method call on the object its receiver's constructor call just built (``KMeans(k).fit(x)``)?
     No variable holds that object, so what the method assigns to ``self`` is only seen through what it returns."""
-    if not isinstance(node, cst.Call) or not isinstance(node.func, cst.Attribute):
+    if type(node) is not cst.Call or type(node.func) is not cst.Attribute:
         return False
     base = node.func.value
-    if not isinstance(base, cst.Call):
+    if type(base) is not cst.Call:
         return False
     name = (dotted(base.func) or "").rsplit(".", 1)[-1]
     return bool(name) and obj.cls_key.replace(":", ".").rsplit(".", 1)[-1] == name
@@ -4055,13 +4052,13 @@ def _returns_self(fi: FunctionInfo) -> bool:
     """Does the method end with ``return self`` (its first parameter)? (An equal value is not enough: instances
     built with the same arguments share one value, ``return Scaler()`` would look the same.)"""
     body = fi.node.body
-    if not isinstance(body, cst.IndentedBlock) or not body.body or not fi.params:
+    if type(body) is not cst.IndentedBlock or not body.body or not fi.params:
         return False
     last = body.body[-1]
-    if not isinstance(last, cst.SimpleStatementLine) or len(last.body) != 1:
+    if type(last) is not cst.SimpleStatementLine or len(last.body) != 1:
         return False
     ret = last.body[0]
-    return isinstance(ret, cst.Return) and isinstance(ret.value, cst.Name) and ret.value.value == fi.params[0].name
+    return type(ret) is cst.Return and type(ret.value) is cst.Name and ret.value.value == fi.params[0].name
 
 
 def _int_dict_read(base: IntDictV, method: str, args: list[Value]) -> Value | None:
@@ -4230,7 +4227,7 @@ def _star_imports(stmt: cst.CSTNode) -> list[tuple[int, str]]:
 
     out: list[tuple[int, str]] = []
     for node in _imports_in(stmt):
-        if type(node) is cst.ImportFrom and isinstance(node.names, cst.ImportStar):
+        if type(node) is cst.ImportFrom and type(node.names) is cst.ImportStar:
             out.append((len(node.relative), _module_name(node.module)))
     return out
 
@@ -4248,7 +4245,7 @@ def _names_shadowing_imports(tree: cst.Module, records: Sequence[Any]) -> frozen
             local = {stmt.name.value}
         else:
             local = _rebound_names(stmt)
-            if not isinstance(stmt, cst.SimpleStatementLine):
+            if type(stmt) is not cst.SimpleStatementLine:
                 local |= _nested_def_names(stmt)
         for name in local:
             last_local[name] = i
@@ -4308,23 +4305,19 @@ def _list_helper_shape(fn: cst.CSTNode) -> tuple[str, str, tuple[str | int, ...]
     """``def f(arr, el): arr.append(el)`` / ``f = lambda arr, el: arr.insert(0, el)`` (a lambda's function returns the
     call's None): (the list parameter, the method, its arguments: parameter names or int literals) when the body (a
     docstring aside) is that one call, with nothing but parameters and ints in it."""
-    assert isinstance(fn, cst.FunctionDef)
+    assert type(fn) is cst.FunctionDef
     body = fn.body
     stmts = list(body.body) if isinstance(body, (cst.IndentedBlock, cst.SimpleStatementSuite)) else []
-    lines = [s for s in stmts if not (isinstance(s, cst.SimpleStatementLine) and _is_docstring(s))]
+    lines = [s for s in stmts if not (type(s) is cst.SimpleStatementLine and _is_docstring(s))]
     if len(lines) != 1:
         return None
     line = lines[0]
-    small = line.body if isinstance(line, cst.SimpleStatementLine) else [line] if isinstance(line, cst.Expr) else []
-    if len(small) != 1 or not isinstance(small[0], (cst.Expr, cst.Return)) or not isinstance(small[0].value, cst.Call):
+    small = line.body if type(line) is cst.SimpleStatementLine else [line] if type(line) is cst.Expr else []
+    if len(small) != 1 or not isinstance(small[0], (cst.Expr, cst.Return)) or type(small[0].value) is not cst.Call:
         return None
     call = small[0].value
     f = call.func
-    if not (
-        isinstance(f, cst.Attribute)
-        and isinstance(f.value, cst.Name)
-        and f.attr.value in ("append", "insert", "extend")
-    ):
+    if not (type(f) is cst.Attribute and type(f.value) is cst.Name and f.attr.value in ("append", "insert", "extend")):
         return None
     params = {p.name.value for p in (*fn.params.posonly_params, *fn.params.params)}
     if f.value.value not in params:
@@ -4333,9 +4326,9 @@ def _list_helper_shape(fn: cst.CSTNode) -> tuple[str, str, tuple[str | int, ...]
     for a in call.args:
         if a.keyword is not None or a.star:
             return None
-        if isinstance(a.value, cst.Name) and a.value.value in params and a.value.value != f.value.value:
+        if type(a.value) is cst.Name and a.value.value in params and a.value.value != f.value.value:
             inner.append(a.value.value)
-        elif isinstance(a.value, cst.Integer):
+        elif type(a.value) is cst.Integer:
             inner.append(int(a.value.value, 0))
         else:
             return None
@@ -4345,8 +4338,8 @@ def _list_helper_shape(fn: cst.CSTNode) -> tuple[str, str, tuple[str | int, ...]
 def _is_docstring(line: cst.SimpleStatementLine) -> bool:
     return (
         len(line.body) == 1
-        and isinstance(line.body[0], cst.Expr)
-        and isinstance(line.body[0].value, (cst.SimpleString, cst.ConcatenatedString))
+        and type(line.body[0]) is cst.Expr
+        and type(line.body[0].value) in (cst.SimpleString, cst.ConcatenatedString)
     )
 
 
@@ -4564,7 +4557,7 @@ def _bound_once(fn: cst.CSTNode) -> frozenset[str]:
     from .interpreter import _target_names
     from .walk import children
 
-    assert isinstance(fn, cst.FunctionDef)
+    assert type(fn) is cst.FunctionDef
     counts: dict[str, int] = {}
 
     def add(names: set[str] | list[str], n: int) -> None:
@@ -4574,7 +4567,7 @@ def _bound_once(fn: cst.CSTNode) -> frozenset[str]:
     ps = fn.params
     params = [*ps.posonly_params, *ps.params, *ps.kwonly_params]
     for star in (ps.star_arg, ps.star_kwarg):
-        if isinstance(star, cst.Param):
+        if type(star) is cst.Param:
             params.append(star)
     add([p.name.value for p in params], 1)
     stack: list[tuple[cst.CSTNode, bool]] = [(fn.body, False)]
@@ -4597,12 +4590,12 @@ def _bound_once(fn: cst.CSTNode) -> frozenset[str]:
             add(_target_names(node.name.name), 2)  # type: ignore[attr-defined]
         elif tp in (cst.Global, cst.Nonlocal):
             add([x.name.value for x in node.names], 2)  # type: ignore[attr-defined]
-        elif tp in (cst.Import, cst.ImportFrom) and not isinstance(node.names, cst.ImportStar):  # type: ignore[attr-defined]
+        elif tp in (cst.Import, cst.ImportFrom) and type(node.names) is not cst.ImportStar:  # type: ignore[attr-defined]
             for alias in node.names:  # type: ignore[attr-defined]
                 target = alias.asname.name if alias.asname is not None else alias.name
-                while isinstance(target, cst.Attribute):  # import a.b binds a
+                while type(target) is cst.Attribute:  # import a.b binds a
                     target = target.value
-                if isinstance(target, cst.Name):
+                if type(target) is cst.Name:
                     add([target.value], 2)
         inner = looped or tp in (cst.For, cst.While)
         stack.extend((c, inner) for c in children(node))
@@ -4633,12 +4626,12 @@ def _bound_in(node: cst.CSTNode) -> set[str]:
             out.update(_target_names(n.name.name))  # type: ignore[attr-defined]
         elif tp in (cst.Global, cst.Nonlocal):
             out.update(x.name.value for x in n.names)  # type: ignore[attr-defined]
-        elif tp in (cst.Import, cst.ImportFrom) and not isinstance(n.names, cst.ImportStar):  # type: ignore[attr-defined]
+        elif tp in (cst.Import, cst.ImportFrom) and type(n.names) is not cst.ImportStar:  # type: ignore[attr-defined]
             for alias in n.names:  # type: ignore[attr-defined]
                 target = alias.asname.name if alias.asname is not None else alias.name
-                while isinstance(target, cst.Attribute):
+                while type(target) is cst.Attribute:
                     target = target.value
-                if isinstance(target, cst.Name):
+                if type(target) is cst.Name:
                     out.add(target.value)
         stack.extend(children(n))
     return out
@@ -4648,9 +4641,9 @@ def _settled_at_defs(fn: cst.CSTNode) -> dict[int, frozenset[str]]:
     """For each ``def`` among a function's top-level statements (by id): the names the function binds only as
     parameters or in top-level statements before it, and that no nested function declares ``nonlocal``: what the
     closure reads when it runs is what they hold at the ``def``."""
-    assert isinstance(fn, cst.FunctionDef)
-    body = fn.body.body if isinstance(fn.body, cst.IndentedBlock) else ()
-    if not any(isinstance(stmt, cst.FunctionDef) for stmt in body):
+    assert type(fn) is cst.FunctionDef
+    body = fn.body.body if type(fn.body) is cst.IndentedBlock else ()
+    if not any(type(stmt) is cst.FunctionDef for stmt in body):
         return {}
     bound = [_bound_in(stmt) for stmt in body]
     later: list[set[str]] = [set() for _ in range(len(body) + 1)]  # names bound in statements i.. onwards
@@ -4669,7 +4662,7 @@ def _settled_at_defs(fn: cst.CSTNode) -> dict[int, frozenset[str]]:
     ps = fn.params
     before = {p.name.value for p in (*ps.posonly_params, *ps.params, *ps.kwonly_params)}
     for i, stmt in enumerate(body):
-        if isinstance(stmt, cst.FunctionDef):
+        if type(stmt) is cst.FunctionDef:
             out[id(stmt)] = frozenset(before - later[i + 1] - shared - {stmt.name.value})
         before |= bound[i]
     return out
@@ -4686,11 +4679,11 @@ def _rebound_methods(body: Sequence[cst.BaseStatement | cst.BaseSmallStatement])
     latest: dict[str, cst.FunctionDef] = {}
     out: set[int] = set()
     for inner in body:
-        if isinstance(inner, cst.FunctionDef):
+        if type(inner) is cst.FunctionDef:
             latest[inner.name.value] = inner
-        elif not isinstance(inner, cst.ClassDef) and latest:
+        elif type(inner) is not cst.ClassDef and latest:
             names = _rebound_names(inner)
-            if not isinstance(inner, cst.SimpleStatementLine):
+            if type(inner) is not cst.SimpleStatementLine:
                 names |= _nested_def_names(inner)  # ``if not FAST: def forward(...)``: may replace the def above
             out.update(id(latest[name]) for name in names & latest.keys())
     return frozenset(out)
@@ -4704,7 +4697,7 @@ def _nested_def_names(stmt: cst.CSTNode) -> set[str]:
         node = stack.pop()
         if isinstance(node, (cst.FunctionDef, cst.ClassDef)):
             out.add(node.name.value)
-        elif not isinstance(node, cst.Lambda):
+        elif type(node) is not cst.Lambda:
             stack.extend(node.children)
     return out
 
@@ -4713,7 +4706,7 @@ def _top_class(tree: cst.Module, name: str) -> cst.ClassDef | None:
     """The class statement named ``name`` at the top level of ``tree`` (the last one, as Python binds it)."""
     found = None
     for stmt in tree.body:
-        if isinstance(stmt, cst.ClassDef) and stmt.name.value == name:
+        if type(stmt) is cst.ClassDef and stmt.name.value == name:
             found = stmt
     return found
 
@@ -4721,7 +4714,7 @@ def _top_class(tree: cst.Module, name: str) -> cst.ClassDef | None:
 def _method_params(fn: cst.FunctionDef) -> list[str] | None:
     """The plain positional parameters' names, or None when the signature has more than plain parameters."""
     ps = fn.params
-    if ps.posonly_params or ps.kwonly_params or isinstance(ps.star_arg, cst.Param) or ps.star_kwarg is not None:
+    if ps.posonly_params or ps.kwonly_params or type(ps.star_arg) is cst.Param or ps.star_kwarg is not None:
         return None
     return [p.name.value for p in ps.params]
 
@@ -4730,13 +4723,13 @@ def _body_statements(fn: cst.FunctionDef) -> list[cst.BaseSmallStatement] | None
     """A method's statements when each is a simple one (a docstring dropped); None for compound statements."""
     out: list[cst.BaseSmallStatement] = []
     body = fn.body
-    if isinstance(body, cst.SimpleStatementSuite):
+    if type(body) is cst.SimpleStatementSuite:
         return list(body.body)
     for stmt in body.body:
-        if not isinstance(stmt, cst.SimpleStatementLine):
+        if type(stmt) is not cst.SimpleStatementLine:
             return None
         out.extend(stmt.body)
-    if out and isinstance(out[0], cst.Expr) and isinstance(out[0].value, (cst.SimpleString, cst.ConcatenatedString)):
+    if out and type(out[0]) is cst.Expr and type(out[0].value) in (cst.SimpleString, cst.ConcatenatedString):
         out = out[1:]
     return out
 
@@ -4744,15 +4737,15 @@ def _body_statements(fn: cst.FunctionDef) -> list[cst.BaseSmallStatement] | None
 def _is_shape_wrapper(node: cst.ClassDef) -> bool:
     """lucidrains' ``TorchTyping``: ``__init__(self, abstract_dtype)`` stores its argument on ``self`` and
     ``__getitem__(self, shapes)`` is one ``return self.<that attribute>[<array type>, shapes]``."""
-    if not isinstance(node.body, cst.IndentedBlock):
+    if type(node.body) is not cst.IndentedBlock:
         return False
     methods: dict[str, cst.FunctionDef] = {}
     for stmt in node.body.body:
-        if isinstance(stmt, cst.FunctionDef):
+        if type(stmt) is cst.FunctionDef:
             if stmt.decorators:
                 return False
             methods[stmt.name.value] = stmt
-        elif isinstance(stmt, cst.SimpleStatementLine):
+        elif type(stmt) is cst.SimpleStatementLine:
             continue
         else:
             return False
@@ -4763,16 +4756,16 @@ def _is_shape_wrapper(node: cst.ClassDef) -> bool:
     if ip is None or gp is None or len(ip) < 2 or len(gp) != 2:
         return False
     stmts = _body_statements(getitem)
-    if stmts is None or len(stmts) != 1 or not isinstance(stmts[0], cst.Return):
+    if stmts is None or len(stmts) != 1 or type(stmts[0]) is not cst.Return:
         return False
     ret = stmts[0].value
-    if not isinstance(ret, cst.Subscript) or len(ret.slice) != 2:
+    if type(ret) is not cst.Subscript or len(ret.slice) != 2:
         return False
     holder = ret.value
-    if not (isinstance(holder, cst.Attribute) and isinstance(holder.value, cst.Name) and holder.value.value == gp[0]):
+    if not (type(holder) is cst.Attribute and type(holder.value) is cst.Name and holder.value.value == gp[0]):
         return False
     last = ret.slice[1].slice
-    if not (isinstance(last, cst.Index) and isinstance(last.value, cst.Name) and last.value.value == gp[1]):
+    if not (type(last) is cst.Index and type(last.value) is cst.Name and last.value.value == gp[1]):
         return False
     attr = holder.attr.value
     init_stmts = _body_statements(init)
@@ -4783,14 +4776,11 @@ def _is_shape_wrapper(node: cst.ClassDef) -> bool:
         for s in init_stmts
         if isinstance(s, (cst.Assign, cst.AnnAssign, cst.AugAssign))
         and any(
-            isinstance(t, cst.Attribute)
-            and isinstance(t.value, cst.Name)
-            and t.value.value == ip[0]
-            and t.attr.value == attr
+            type(t) is cst.Attribute and type(t.value) is cst.Name and t.value.value == ip[0] and t.attr.value == attr
             for t in ([x.target for x in s.targets] if isinstance(s, cst.Assign) else [s.target])
         )
     ]
-    if len(stored) != 1 or not isinstance(stored[0], cst.Assign) or len(stored[0].targets) != 1:
+    if len(stored) != 1 or type(stored[0]) is not cst.Assign or len(stored[0].targets) != 1:
         return False
     src = stored[0].value
     return isinstance(src, cst.Name) and src.value == ip[1]
@@ -4822,7 +4812,7 @@ def _bound_in_other_branches(stmt: cst.If | cst.Try) -> set[str]:
                     if name:
                         out.add(name.split(".", 1)[0])
                 continue
-            if isinstance(node, cst.Lambda):
+            if type(node) is cst.Lambda:
                 continue
             stack.extend(node.children)
     return out
@@ -4905,13 +4895,13 @@ def _default_reads(fn: cst.CSTNode) -> frozenset[str]:
     """The names a function's parameter defaults read (evaluated once, at the ``def``)."""
     from .walk import children
 
-    assert isinstance(fn, cst.FunctionDef)
+    assert type(fn) is cst.FunctionDef
     ps = fn.params
     stack: list[cst.CSTNode] = [p.default for p in (*ps.posonly_params, *ps.params, *ps.kwonly_params) if p.default]
     out: set[str] = set()
     while stack:
         n = stack.pop()
-        if isinstance(n, cst.Name):
+        if type(n) is cst.Name:
             out.add(n.value)
         stack.extend(children(n))
     return frozenset(out)
@@ -4922,16 +4912,16 @@ def _free_reads(fn: cst.CSTNode) -> frozenset[str]:
     from .interpreter import _assigned_names
     from .walk import children
 
-    assert isinstance(fn, cst.FunctionDef)
+    assert type(fn) is cst.FunctionDef
     own = _assigned_names(fn.body)
     ps = fn.params
     own |= {p.name.value for p in (*ps.posonly_params, *ps.params, *ps.kwonly_params)}
-    own |= {s.name.value for s in (ps.star_arg, ps.star_kwarg) if isinstance(s, cst.Param)}
+    own |= {s.name.value for s in (ps.star_arg, ps.star_kwarg) if type(s) is cst.Param}
     reads: set[str] = set()
     stack: list[cst.CSTNode] = [fn.body, *(p.default for p in (*ps.params, *ps.kwonly_params) if p.default)]
     while stack:
         node = stack.pop()
-        if isinstance(node, cst.Name):
+        if type(node) is cst.Name:
             reads.add(node.value)
         elif isinstance(node, (cst.Nonlocal, cst.Global)):
             own |= {x.name.value for x in node.names}
@@ -4959,7 +4949,7 @@ def _param_attribute_writes(fn: cst.CSTNode) -> dict[str, frozenset[str] | None]
     stays; one assigned, changed by item, handed on or read into a variable may change (``params.cache[k] = v``)."""
     from .walk import children
 
-    if not isinstance(fn, cst.FunctionDef):
+    if type(fn) is not cst.FunctionDef:
         return {}
     names = [p.name.value for p in (*fn.params.posonly_params, *fn.params.params, *fn.params.kwonly_params)]
     out: dict[str, set[str] | None] = {n: set() for n in names}
@@ -4995,7 +4985,7 @@ def _handed_on(fn: cst.CSTNode) -> frozenset[str]:
     from .walk import children
 
     out: set[str] = set()
-    stack: list[cst.CSTNode] = [fn.body] if isinstance(fn, cst.FunctionDef) else []
+    stack: list[cst.CSTNode] = [fn.body] if type(fn) is cst.FunctionDef else []
     while stack:
         node = stack.pop()
         tp = type(node)
@@ -5058,11 +5048,11 @@ def _stub_body(node: cst.FunctionDef) -> bool:
     """A method whose body only documents it (a docstring, ``...``, ``pass``, ``raise NotImplementedError``)."""
     smalls: list[cst.CSTNode] = []
     for stmt in node.body.body:
-        smalls.extend(stmt.body if isinstance(stmt, cst.SimpleStatementLine) else [stmt])
+        smalls.extend(stmt.body if type(stmt) is cst.SimpleStatementLine else [stmt])
     for small in smalls:
-        if isinstance(small, (cst.Pass, cst.Raise)):
+        if type(small) in (cst.Pass, cst.Raise):
             continue
-        if isinstance(small, cst.Expr) and isinstance(small.value, (cst.Ellipsis, cst.SimpleString)):
+        if type(small) is cst.Expr and type(small.value) in (cst.Ellipsis, cst.SimpleString):
             continue
         return False
     return True

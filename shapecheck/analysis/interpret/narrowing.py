@@ -100,20 +100,20 @@ def _rank_flags(fn: cst.CSTNode) -> dict[int, cst.Comparison]:
         pending: dict[str, tuple[cst.Comparison, str]] = {}  # flag -> (its rank test, the tested variable)
         for stmt in stmts:
             test = stmt.test if type(stmt) is cst.If else None  # (exact types: libcst's isinstance goes through ABCs)
-            if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+            if type(test) is cst.UnaryOperation and type(test.operator) is cst.Not:
                 test = test.expression
-            if isinstance(test, cst.Name) and test.value in pending:
+            if type(test) is cst.Name and test.value in pending:
                 out[id(test)] = pending[test.value][0]
             bound = None
             if (
                 type(stmt) is cst.SimpleStatementLine
                 and len(stmt.body) == 1
-                and isinstance(stmt.body[0], cst.Assign)
+                and type(stmt.body[0]) is cst.Assign
                 and len(stmt.body[0].targets) == 1
-                and isinstance(stmt.body[0].targets[0].target, cst.Name)
-                and isinstance(stmt.body[0].value, cst.Comparison)
+                and type(stmt.body[0].targets[0].target) is cst.Name
+                and type(stmt.body[0].value) is cst.Comparison
                 and len(stmt.body[0].value.comparisons) == 1
-                and isinstance(stmt.body[0].value.comparisons[0].operator, (cst.Equal, cst.NotEqual))
+                and type(stmt.body[0].value.comparisons[0].operator) in (cst.Equal, cst.NotEqual)
             ):
                 cmp = stmt.body[0].value
                 subject = _rank_subject(cmp.left) or _rank_subject(cmp.comparisons[0].comparator)
@@ -260,7 +260,7 @@ def _merge(a: Refinement, b: Refinement) -> Refinement:
 
 
 def _is_none(node: cst.BaseExpression) -> bool:
-    return isinstance(node, cst.Name) and node.value == "None"
+    return type(node) is cst.Name and node.value == "None"
 
 
 def _key(node: cst.BaseExpression) -> str | None:
@@ -275,11 +275,11 @@ def _none_check(interp: "Interpreter", target: cst.BaseExpression) -> tuple[Refi
     if key is None:
         return {}, {}
     not_none: Refinement = {}
-    if interp.scope.vars.get(key, UNKNOWN) is UNKNOWN and isinstance(target, cst.Name):
+    if interp.scope.vars.get(key, UNKNOWN) is UNKNOWN and type(target) is cst.Name:
         declared = _optional_parameter(interp, target.value, target)
         if declared is not None:
             not_none[key] = declared
-    elif isinstance(target, cst.Attribute):
+    elif type(target) is cst.Attribute:
         # an attribute the constructor set to one value or None (``self.mlp = nn.Sequential(...) if c else None``)
         from .interpreter import OPTIONAL, self_attribute
 
@@ -321,15 +321,15 @@ def _optional_parameter(interp: "Interpreter", name: str, at: cst.CSTNode) -> Va
 
 def _unwrap_optional(interp: "Interpreter", node: cst.BaseExpression) -> cst.BaseExpression | None:
     """``T`` of ``Optional[T]``, ``Union[T, None]``, ``T | None``, ``None | T``."""
-    if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.BitOr):
+    if type(node) is cst.BinaryOperation and type(node.operator) is cst.BitOr:
         if _is_none(node.right):
             return node.left
         if _is_none(node.left):
             return node.right
         return None
-    if isinstance(node, cst.Subscript):
+    if type(node) is cst.Subscript:
         head = interp.m.qualify(node.value) or ""
-        elems = [e.slice.value for e in node.slice if isinstance(e.slice, cst.Index)]
+        elems = [e.slice.value for e in node.slice if type(e.slice) is cst.Index]
         if head in ("typing.Optional", "typing_extensions.Optional") and len(elems) == 1:
             return elems[0]
         if head in ("typing.Union", "typing_extensions.Union") and len(elems) == 2:
@@ -352,27 +352,24 @@ def _rebound(body: cst.CSTNode, name: str, at: cst.CSTNode) -> bool:
     def visit(node: cst.CSTNode) -> bool | None:  # True: rebound; False: reached ``at`` cleanly; None: go on
         if node is at:
             return False
-        if isinstance(node, (cst.FunctionDef, cst.ClassDef, cst.Lambda)) and node is not body:
+        if type(node) in (cst.FunctionDef, cst.ClassDef, cst.Lambda) and node is not body:
             return None
         holds = id(node) in around
-        if isinstance(node, (cst.For, cst.While)) and holds and name in _assigned_names(node):
+        if type(node) in (cst.For, cst.While) and holds and name in _assigned_names(node):
             return True
         if not holds:
-            if isinstance(
-                node,
-                (
-                    cst.Assign,
-                    cst.AnnAssign,
-                    cst.AugAssign,
-                    cst.For,
-                    cst.NamedExpr,
-                    cst.With,
-                    cst.If,
-                    cst.Try,
-                    cst.While,
-                    cst.IndentedBlock,
-                    cst.SimpleStatementLine,
-                ),
+            if type(node) in (
+                cst.Assign,
+                cst.AnnAssign,
+                cst.AugAssign,
+                cst.For,
+                cst.NamedExpr,
+                cst.With,
+                cst.If,
+                cst.Try,
+                cst.While,
+                cst.IndentedBlock,
+                cst.SimpleStatementLine,
             ) and name in _assigned_names(node):
                 return True
             return None
@@ -408,29 +405,27 @@ def _path_to(tree: cst.CSTNode, node: cst.CSTNode) -> set[int]:
 def _returned(fn: cst.FunctionDef) -> cst.BaseExpression | None:
     """The expression of a helper whose body (a docstring aside) is one ``return EXPR``, else None."""
     body = fn.body
-    stmts: list[cst.CSTNode] = (
-        list(body.body) if isinstance(body, (cst.IndentedBlock, cst.SimpleStatementSuite)) else []
-    )
+    stmts: list[cst.CSTNode] = list(body.body) if type(body) in (cst.IndentedBlock, cst.SimpleStatementSuite) else []
     stmts = [
         s
         for s in stmts
         if not (
-            isinstance(s, cst.SimpleStatementLine)
+            type(s) is cst.SimpleStatementLine
             and len(s.body) == 1
-            and isinstance(s.body[0], cst.Expr)
-            and isinstance(s.body[0].value, cst.SimpleString)
+            and type(s.body[0]) is cst.Expr
+            and type(s.body[0].value) is cst.SimpleString
         )
     ]  # a docstring
     if len(stmts) != 1:
         return None
     stmt = stmts[0]
-    small = stmt.body[0] if isinstance(stmt, cst.SimpleStatementLine) and len(stmt.body) == 1 else stmt
-    return small.value if isinstance(small, cst.Return) else None
+    small = stmt.body[0] if type(stmt) is cst.SimpleStatementLine and len(stmt.body) == 1 else stmt
+    return small.value if type(small) is cst.Return else None
 
 
 def _none_helper(interp: "Interpreter", func: cst.BaseExpression) -> str | None:
     """ "is_not_none" for ``def exists(x): return x is not None``, "is_none" for ``return x is None``."""
-    if not isinstance(func, cst.Name):
+    if type(func) is not cst.Name:
         return None
     v = interp.lookup(func.value)
     if not isinstance(v, FuncV) or v.bound_self is not None:
@@ -439,54 +434,49 @@ def _none_helper(interp: "Interpreter", func: cst.BaseExpression) -> str | None:
     if fi is None or len(fi.params) < 1:
         return None
     cmp = _returned(fi.node)
-    if not isinstance(cmp, cst.Comparison):
+    if type(cmp) is not cst.Comparison:
         return None
-    if len(cmp.comparisons) != 1 or not isinstance(cmp.left, cst.Name) or cmp.left.value != fi.params[0].name:
+    if len(cmp.comparisons) != 1 or type(cmp.left) is not cst.Name or cmp.left.value != fi.params[0].name:
         return None
     c = cmp.comparisons[0]
     if not _is_none(c.comparator):
         return None
-    if isinstance(c.operator, cst.IsNot):
+    if type(c.operator) is cst.IsNot:
         return "is_not_none"
-    if isinstance(c.operator, cst.Is):
+    if type(c.operator) is cst.Is:
         return "is_none"
     return None
 
 
 def _rank_subject(node: cst.BaseExpression) -> str | None:
     """The variable of ``x.ndim``, ``len(x.shape)``, ``x.dim()``, ``x.ndimension()``."""
-    if isinstance(node, cst.Attribute) and node.attr.value == "ndim":
+    if type(node) is cst.Attribute and node.attr.value == "ndim":
         return _key(node.value)
     if (
-        isinstance(node, cst.Call)
+        type(node) is cst.Call
         and not node.args
-        and isinstance(node.func, cst.Attribute)
+        and type(node.func) is cst.Attribute
         and node.func.attr.value in ("dim", "ndimension")
     ):
         return _key(node.func.value)
-    if (
-        isinstance(node, cst.Call)
-        and isinstance(node.func, cst.Name)
-        and node.func.value == "len"
-        and len(node.args) == 1
-    ):
+    if type(node) is cst.Call and type(node.func) is cst.Name and node.func.value == "len" and len(node.args) == 1:
         arg = node.args[0].value
-        if isinstance(arg, cst.Attribute) and arg.attr.value == "shape":
+        if type(arg) is cst.Attribute and arg.attr.value == "shape":
             return _key(arg.value)
     return None
 
 
 def _shape_subject(node: cst.BaseExpression) -> str | None:
     """The variable of ``x.shape``, ``tuple(x.shape)``, ``x.size()``."""
-    if isinstance(node, cst.Attribute) and node.attr.value == "shape":
+    if type(node) is cst.Attribute and node.attr.value == "shape":
         return _key(node.value)
-    if isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value == "tuple":
+    if type(node) is cst.Call and type(node.func) is cst.Name and node.func.value == "tuple":
         if len(node.args) == 1 and not node.args[0].star and node.args[0].keyword is None:
             arg = node.args[0].value
-            if isinstance(arg, cst.Attribute) and arg.attr.value == "shape":
+            if type(arg) is cst.Attribute and arg.attr.value == "shape":
                 return _key(arg.value)
         return None
-    if isinstance(node, cst.Call) and not node.args and isinstance(node.func, cst.Attribute):
+    if type(node) is cst.Call and not node.args and type(node.func) is cst.Attribute:
         if node.func.attr.value == "size":
             return _key(node.func.value)
     return None
@@ -495,7 +485,7 @@ def _shape_subject(node: cst.BaseExpression) -> str | None:
 def _shape_value(interp: "Interpreter", node: cst.BaseExpression) -> SeqV | None:
     """What ``x.shape`` is compared with: a tuple (a literal, a name, another array's shape) whose items are ints or
     unknown. A list never equals a shape; a call is not evaluated here."""
-    if not isinstance(node, (cst.Tuple, cst.Name, cst.Attribute)) or not _plain(node):
+    if type(node) not in (cst.Tuple, cst.Name, cst.Attribute) or not _plain(node):
         return None
     v = interp.eval(node)
     if not isinstance(v, SeqV) or v.kind not in ("tuple", "shape"):
@@ -507,14 +497,14 @@ def _shape_value(interp: "Interpreter", node: cst.BaseExpression) -> SeqV | None
 
 def _plain(node: cst.BaseExpression) -> bool:
     """Names, attributes of names, numbers and tuples of them: evaluating it again calls nothing."""
-    if isinstance(node, (cst.Name, cst.Integer)):
+    if type(node) in (cst.Name, cst.Integer):
         return True
-    if isinstance(node, cst.Attribute):
+    if type(node) is cst.Attribute:
         return _plain(node.value)
-    if isinstance(node, cst.UnaryOperation):
+    if type(node) is cst.UnaryOperation:
         return _plain(node.expression)
-    if isinstance(node, cst.Tuple):
-        return all(not isinstance(e, cst.StarredElement) and _plain(e.value) for e in node.elements)
+    if type(node) is cst.Tuple:
+        return all(type(e) is not cst.StarredElement and _plain(e.value) for e in node.elements)
     return False
 
 
@@ -572,25 +562,24 @@ def guard_refinement(interp: "Interpreter", node: cst.Call, fi: "FunctionInfo", 
 
 def _guard_tests(fn: cst.CSTNode) -> list[cst.BaseExpression]:
     """The conditions of a body made only of ``if cond: raise ...`` statements (a docstring and ``pass`` aside)."""
-    if not isinstance(fn, cst.FunctionDef) or not isinstance(fn.body, cst.IndentedBlock):
+    if type(fn) is not cst.FunctionDef or type(fn.body) is not cst.IndentedBlock:
         return []
     tests: list[cst.BaseExpression] = []
     for stmt in fn.body.body:
-        if isinstance(stmt, cst.SimpleStatementLine):
+        if type(stmt) is cst.SimpleStatementLine:
             if all(
-                isinstance(s, cst.Pass) or (isinstance(s, cst.Expr) and isinstance(s.value, cst.SimpleString))
-                for s in stmt.body
+                type(s) is cst.Pass or (type(s) is cst.Expr and type(s.value) is cst.SimpleString) for s in stmt.body
             ):
                 continue
             return []
         if (
-            isinstance(stmt, cst.If)
+            type(stmt) is cst.If
             and stmt.orelse is None
-            and isinstance(stmt.body, cst.IndentedBlock)
+            and type(stmt.body) is cst.IndentedBlock
             and len(stmt.body.body) == 1
-            and isinstance(stmt.body.body[0], cst.SimpleStatementLine)
+            and type(stmt.body.body[0]) is cst.SimpleStatementLine
             and len(stmt.body.body[0].body) == 1
-            and isinstance(stmt.body.body[0].body[0], cst.Raise)
+            and type(stmt.body.body[0].body[0]) is cst.Raise
         ):
             tests.append(stmt.test)
             continue
@@ -599,7 +588,7 @@ def _guard_tests(fn: cst.CSTNode) -> list[cst.BaseExpression]:
 
 
 def _int_literal(interp: "Interpreter", node: cst.BaseExpression) -> int | None:
-    if not isinstance(node, (cst.Integer, cst.Name, cst.Attribute, cst.UnaryOperation)):
+    if type(node) not in (cst.Integer, cst.Name, cst.Attribute, cst.UnaryOperation):
         return None
     v = interp.eval(node)
     if isinstance(v, IntV):
@@ -675,7 +664,7 @@ def default_call(
     if isinstance(first, TensorV):
         return first
     arg = node.args[0].value
-    if first is UNKNOWN and isinstance(arg, cst.Name) and isinstance(fallback, TensorV):
+    if first is UNKNOWN and type(arg) is cst.Name and isinstance(fallback, TensorV):
         declared = _optional_parameter(interp, arg.value, node)
         if isinstance(declared, TensorV):
             from .values import join
@@ -689,27 +678,25 @@ def _is_default_helper(interp: "Interpreter", fv: FuncV) -> bool:
     if fi is None or len(fi.params) != 2:
         return False
     e = _returned(fi.node)
-    if not isinstance(e, cst.IfExp):
+    if type(e) is not cst.IfExp:
         return False
     x, d = fi.params[0].name, fi.params[1].name
-    if not (
-        isinstance(e.body, cst.Name) and e.body.value == x and isinstance(e.orelse, cst.Name) and e.orelse.value == d
-    ):
+    if not (type(e.body) is cst.Name and e.body.value == x and type(e.orelse) is cst.Name and e.orelse.value == d):
         return False
     test = e.test
     if (
-        isinstance(test, cst.Comparison)
+        type(test) is cst.Comparison
         and len(test.comparisons) == 1
-        and isinstance(test.left, cst.Name)
+        and type(test.left) is cst.Name
         and test.left.value == x
-        and isinstance(test.comparisons[0].operator, cst.IsNot)
+        and type(test.comparisons[0].operator) is cst.IsNot
         and _is_none(test.comparisons[0].comparator)
     ):
         return True
     if (
-        isinstance(test, cst.Call)
+        type(test) is cst.Call
         and len(test.args) == 1
-        and isinstance(test.args[0].value, cst.Name)
+        and type(test.args[0].value) is cst.Name
         and test.args[0].value.value == x
     ):
         return _none_helper(interp, test.func) == "is_not_none"

@@ -326,7 +326,7 @@ def _intercepted(m: "ModuleAnalysis", ci: ClassInfo) -> set[str]:
     for c in mro(m, ci):
         if "__setattr__" in c.methods or "__getattribute__" in c.methods:
             return {"*"}
-        body = c.node.body.body if isinstance(c.node.body, cst.IndentedBlock) else ()
+        body = c.node.body.body if type(c.node.body) is cst.IndentedBlock else ()
         for stmt in body:
             if type(stmt) is cst.FunctionDef:
                 for d in stmt.decorators:
@@ -368,21 +368,17 @@ def body_attrs(m: "ModuleAnalysis", ci: ClassInfo) -> dict[str, Value]:
     interp = Interpreter(cm, FrameInfo(ci.key + ".<body>"), scope)
     ctx = cm.ctx
     with ctx.discarding():
-        if isinstance(ci.node.body, cst.IndentedBlock):
+        if type(ci.node.body) is cst.IndentedBlock:
             for stmt in ci.node.body.body:
-                if not isinstance(stmt, cst.SimpleStatementLine):
+                if type(stmt) is not cst.SimpleStatementLine:
                     continue
                 for small in stmt.body:
-                    if isinstance(small, cst.Assign):
+                    if type(small) is cst.Assign:
                         v = interp.eval(small.value)
                         for t in small.targets:
-                            if isinstance(t.target, cst.Name):
+                            if type(t.target) is cst.Name:
                                 scope.vars[t.target.value] = _field_default(v)
-                    elif (
-                        isinstance(small, cst.AnnAssign)
-                        and isinstance(small.target, cst.Name)
-                        and small.value is not None
-                    ):
+                    elif type(small) is cst.AnnAssign and type(small.target) is cst.Name and small.value is not None:
                         scope.vars[small.target.value] = _field_default(interp.eval(small.value))
     st.body_attrs = dict(scope.vars)
     return st.body_attrs
@@ -399,15 +395,15 @@ def class_fields(m: "ModuleAnalysis", ci: ClassInfo) -> list[tuple[str, ClassInf
     """Dataclass-style fields over the MRO, bases first: (name, defining class, default expression)."""
     out: dict[str, tuple[str, ClassInfo, cst.BaseExpression | None]] = {}
     for c in reversed(mro(m, ci)):
-        if not isinstance(c.node.body, cst.IndentedBlock):
+        if type(c.node.body) is not cst.IndentedBlock:
             continue
         for stmt in c.node.body.body:
-            if isinstance(stmt, cst.SimpleStatementLine):
+            if type(stmt) is cst.SimpleStatementLine:
                 for small in stmt.body:
-                    if isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name):
+                    if type(small) is cst.AnnAssign and type(small.target) is cst.Name:
                         ann = dotted(small.annotation.annotation) or ""
                         if ann.endswith("ClassVar") or (
-                            isinstance(small.annotation.annotation, cst.Subscript)
+                            type(small.annotation.annotation) is cst.Subscript
                             and (dotted(small.annotation.annotation.value) or "").endswith("ClassVar")
                         ):
                             continue
@@ -573,15 +569,15 @@ def jaxtyped_class(ci: ClassInfo) -> bool:
     call: ``typechecked = jaxtyped(typechecker=beartype)``): jaxtyping checks its dataclass fields when it is built."""
     for d in ci.node.decorators:
         expr = d.decorator
-        if isinstance(expr, cst.Name):
+        if type(expr) is cst.Name:
             expr = _module_binding(ci.module.tree, expr.value) or expr
         if (
-            isinstance(expr, cst.Call)
+            type(expr) is cst.Call
             and ci.module.qualify(expr.func) == "jaxtyping.jaxtyped"
             and any(
                 a.keyword is not None
                 and a.keyword.value == "typechecker"
-                and not (isinstance(a.value, cst.Name) and a.value.value == "None")
+                and not (type(a.value) is cst.Name and a.value.value == "None")
                 for a in expr.args
             )
         ):
@@ -593,12 +589,12 @@ def _module_binding(tree: cst.Module, name: str) -> cst.BaseExpression | None:
     """The value of the one module-level ``name = value`` statement (None when there is none, or several)."""
     found: list[cst.BaseExpression] = []
     for stmt in tree.body:
-        if isinstance(stmt, cst.SimpleStatementLine):
+        if type(stmt) is cst.SimpleStatementLine:
             for small in stmt.body:
                 if (
-                    isinstance(small, cst.Assign)
+                    type(small) is cst.Assign
                     and len(small.targets) == 1
-                    and isinstance(small.targets[0].target, cst.Name)
+                    and type(small.targets[0].target) is cst.Name
                     and small.targets[0].target.value == name
                 ):
                     found.append(small.value)
@@ -622,19 +618,19 @@ def _checked_fields(
         v = vars_.get(f"self.{name}")
         if node is None or v is None or isinstance(v, NoneV):
             continue
-        if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.BitOr):
-            sides = [x for x in (node.left, node.right) if not (isinstance(x, cst.Name) and x.value == "None")]
+        if type(node) is cst.BinaryOperation and type(node.operator) is cst.BitOr:
+            sides = [x for x in (node.left, node.right) if not (type(x) is cst.Name and x.value == "None")]
             if len(sides) != 1:
                 continue
             node = sides[0]
-        head = dotted(node.value).rsplit(".", 1)[-1] if isinstance(node, cst.Subscript) else ""  # type: ignore[union-attr]
-        if head == "Optional" and isinstance(node, cst.Subscript) and len(node.slice) == 1:
-            node = node.slice[0].slice.value if isinstance(node.slice[0].slice, cst.Index) else node
-            head = dotted(node.value).rsplit(".", 1)[-1] if isinstance(node, cst.Subscript) else ""  # type: ignore[union-attr]
+        head = dotted(node.value).rsplit(".", 1)[-1] if type(node) is cst.Subscript else ""  # type: ignore[union-attr]
+        if head == "Optional" and type(node) is cst.Subscript and len(node.slice) == 1:
+            node = node.slice[0].slice.value if type(node.slice[0].slice) is cst.Index else node
+            head = dotted(node.value).rsplit(".", 1)[-1] if type(node) is cst.Subscript else ""  # type: ignore[union-attr]
         shape = None
-        if head in _SEQUENCE_HEADS and isinstance(node, cst.Subscript):
-            elems = [e.slice.value for e in node.slice if isinstance(e.slice, cst.Index)]
-            if head in ("tuple", "Tuple") and not (len(elems) == 2 and isinstance(elems[1], cst.Ellipsis)):
+        if head in _SEQUENCE_HEADS and type(node) is cst.Subscript:
+            elems = [e.slice.value for e in node.slice if type(e.slice) is cst.Index]
+            if head in ("tuple", "Tuple") and not (len(elems) == 2 and type(elems[1]) is cst.Ellipsis):
                 continue
             if not elems or not isinstance(v, SeqV) or v.kind not in ("list", "tuple") or not v.items:
                 continue
@@ -652,14 +648,10 @@ def _checked_fields(
 
 def _field_statements(owner: ClassInfo, name: str) -> Iterator[cst.AnnAssign]:
     """The ``name: annotation [= value]`` statements of ``owner``'s body, in order."""
-    for stmt in owner.node.body.body if isinstance(owner.node.body, cst.IndentedBlock) else ():
-        if isinstance(stmt, cst.SimpleStatementLine):
+    for stmt in owner.node.body.body if type(owner.node.body) is cst.IndentedBlock else ():
+        if type(stmt) is cst.SimpleStatementLine:
             for small in stmt.body:
-                if (
-                    isinstance(small, cst.AnnAssign)
-                    and isinstance(small.target, cst.Name)
-                    and small.target.value == name
-                ):
+                if type(small) is cst.AnnAssign and type(small.target) is cst.Name and small.target.value == name:
                     yield small
 
 
@@ -766,12 +758,12 @@ def symbolic_arguments(m: "ModuleAnalysis", fi: FunctionInfo) -> dict[str, Value
         if p.annotation is not None and ann != "int":
             out[name] = UNKNOWN
             continue
-        if p.default is not None and (not isinstance(p.default, cst.Integer) or p.default.value in ("0", "1")):
+        if p.default is not None and (type(p.default) is not cst.Integer or p.default.value in ("0", "1")):
             # a default of 0 or 1 is more often a count that may be zero or a switch than a size
             out[name] = UNKNOWN
             continue
         origin = f"(constructor parameter {name} of {fi.key.split(':')[-1].rsplit('.', 1)[0]}" + (
-            f", default {p.default.value})" if isinstance(p.default, cst.Integer) else ")"
+            f", default {p.default.value})" if type(p.default) is cst.Integer else ")"
         )
         out[name] = IntV(
             m.ctx.scoped(name, "ctor:" + fi.key.split(":")[-1].rsplit(".", 1)[0], origin),
@@ -1094,9 +1086,7 @@ def _field_factory(owner: ClassInfo, default: cst.BaseExpression) -> Value | Non
 
 def _symbolic_field(m: "ModuleAnalysis", ci: ClassInfo, owner: ClassInfo, name: str) -> Value:
     for small in _field_statements(owner, name):
-        if dotted(small.annotation.annotation) == "int" and (
-            small.value is None or isinstance(small.value, cst.Integer)
-        ):
+        if dotted(small.annotation.annotation) == "int" and (small.value is None or type(small.value) is cst.Integer):
             label = ci.key.split(":")[-1]
             return IntV(m.ctx.scoped(name, "ctor:" + label, f"(field {name} of {label})"))
     return UNKNOWN
@@ -1122,7 +1112,7 @@ def _default(m: "ModuleAnalysis", fi: FunctionInfo, node: cst.BaseExpression) ->
             and not (
                 # a module-level table of the function's own module that nothing changes (``cfg=SMALL_CFG``, read by
                 # ``for k, mid, out in cfg``; ``stable_global`` also sees what the function does with the parameter)
-                isinstance(node, cst.Name) and node.value in fi.module.globals and fi.module.stable_global(node.value)
+                type(node) is cst.Name and node.value in fi.module.globals and fi.module.stable_global(node.value)
             )
         ):
             return UNKNOWN
@@ -1170,10 +1160,10 @@ def object_attr(m: "ModuleAnalysis", obj: ObjV, attr: str) -> Value:
 def _annotated_fields(ci: ClassInfo) -> frozenset[str]:
     """Names a class body declares with an annotation (``dim: int = 256``): fields of dataclass-like classes."""
     out: set[str] = set()
-    for stmt in ci.node.body.body if isinstance(ci.node.body, cst.IndentedBlock) else ():
-        if isinstance(stmt, cst.SimpleStatementLine):
+    for stmt in ci.node.body.body if type(ci.node.body) is cst.IndentedBlock else ():
+        if type(stmt) is cst.SimpleStatementLine:
             for small in stmt.body:
-                if isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name):
+                if type(small) is cst.AnnAssign and type(small.target) is cst.Name:
                     out.add(small.target.value)
     return frozenset(out)
 
@@ -1311,7 +1301,7 @@ def keeps_arguments(fi: FunctionInfo) -> bool:
     def root(e: cst.BaseExpression) -> str | None:
         while isinstance(e, (cst.Attribute, cst.Subscript)):
             e = e.value
-        return e.value if isinstance(e, cst.Name) and e.value in params else None
+        return e.value if type(e) is cst.Name and e.value in params else None
 
     ok = True
     stack: list[cst.CSTNode] = [fi.node.body]
@@ -1324,12 +1314,12 @@ def keeps_arguments(fi: FunctionInfo) -> bool:
         if tp in nested:
             ok = False
         elif tp in targets:
-            ok = not (isinstance(n.target, (cst.Attribute, cst.Subscript)) and root(n.target) is not None)  # type: ignore[attr-defined]
+            ok = not (type(n.target) in (cst.Attribute, cst.Subscript) and root(n.target) is not None)  # type: ignore[attr-defined]
         elif tp is cst.Call:
             call = cast(cst.Call, n)
-            if isinstance(call.func, cst.Attribute) and root(call.func.value) is not None:
+            if type(call.func) is cst.Attribute and root(call.func.value) is not None:
                 ok = False  # config.update(...): a method may change its object
-            elif any(root(a.value) is not None and not isinstance(a.value, cst.Attribute) for a in call.args):
+            elif any(root(a.value) is not None and type(a.value) is not cst.Attribute for a in call.args):
                 ok = _callee_keeps(fi, call.func)
         stack.extend(children(n))
     st.keeps_args = ok
@@ -1494,9 +1484,9 @@ def item_read_params(fi: FunctionInfo) -> frozenset[str]:
 def _pure_callee(m: "ModuleAnalysis", func: cst.BaseExpression) -> bool:
     from .module import _PURE_BUILTINS, _PURE_PREFIXES
 
-    if isinstance(func, cst.Name) and func.value in _PURE_BUILTINS and func.value not in m.globals:
+    if type(func) is cst.Name and func.value in _PURE_BUILTINS and func.value not in m.globals:
         return func.value not in m.imports.names
-    if not isinstance(func, (cst.Name, cst.Attribute)):
+    if type(func) not in (cst.Name, cst.Attribute):
         return False
     q = m.qualify(func)
     return q is not None and q.startswith(_PURE_PREFIXES)
@@ -1506,7 +1496,7 @@ def _callee_keeps(fi: FunctionInfo, func: cst.BaseExpression) -> bool:
     """An argument handed on to ``func``: only a class of the analysed code whose constructors keep their arguments,
     or a one-line helper that keeps its own (``default(x, d)`` calling ``exists(x)``)."""
     m = fi.module
-    v = m.globals.get(func.value) if isinstance(func, cst.Name) else None
+    v = m.globals.get(func.value) if type(func) is cst.Name else None
     if v is None and m.project is not None:
         # a class or helper imported from another module of the tree (``from .features import LogMel``)
         qual = m.qualify(func)
@@ -1556,7 +1546,7 @@ LEAF_STATEMENTS = 6  # the most statements a leaf method (``leaf_method``) has
 
 def _property_decorator(d: cst.Decorator) -> bool:
     e = d.decorator
-    name = e.value if isinstance(e, cst.Name) else e.attr.value if isinstance(e, cst.Attribute) else None
+    name = e.value if type(e) is cst.Name else e.attr.value if type(e) is cst.Attribute else None
     return name in ("property", "cached_property")
 
 
@@ -1591,7 +1581,7 @@ _NOT_IN_LEAF = frozenset(
 
 
 def _leaf(fn: cst.FunctionDef) -> bool:
-    if fn.decorators or not isinstance(fn.body, cst.IndentedBlock) or len(fn.body.body) > LEAF_STATEMENTS:
+    if fn.decorators or type(fn.body) is not cst.IndentedBlock or len(fn.body.body) > LEAF_STATEMENTS:
         return False
     from .walk import children
 
@@ -1604,7 +1594,7 @@ def _leaf(fn: cst.FunctionDef) -> bool:
             root = n.func
             while isinstance(root, (cst.Attribute, cst.Subscript, cst.Call)):
                 root = root.value if not isinstance(root, cst.Call) else root.func
-            if isinstance(root, cst.Name) and root.value in ("self", "super"):
+            if type(root) is cst.Name and root.value in ("self", "super"):
                 return False  # self.norm(x), self.helper(x), super().forward(x): the object's own code
         stack.extend(children(n))
     return True
@@ -1624,21 +1614,21 @@ def _library_call(func: cst.BaseExpression, module: Any) -> bool:
 
 def _one_line(fn: cst.FunctionDef, module: Any = None) -> bool:
     # a @property (``head_dim = embed_dim // num_heads`` of a config) is read like an attribute, and is one too
-    if not all(_property_decorator(d) for d in fn.decorators) or not isinstance(fn.body, cst.IndentedBlock):
+    if not all(_property_decorator(d) for d in fn.decorators) or type(fn.body) is not cst.IndentedBlock:
         return False
     body = list(fn.body.body)
     if (
         len(body) == 2
-        and isinstance(body[0], cst.SimpleStatementLine)
+        and type(body[0]) is cst.SimpleStatementLine
         and len(body[0].body) == 1
-        and isinstance(body[0].body[0], cst.Expr)
-        and isinstance(body[0].body[0].value, (cst.SimpleString, cst.ConcatenatedString))
+        and type(body[0].body[0]) is cst.Expr
+        and type(body[0].body[0].value) in (cst.SimpleString, cst.ConcatenatedString)
     ):
         body = body[1:]  # a docstring
-    if len(body) != 1 or not isinstance(body[0], cst.SimpleStatementLine) or len(body[0].body) != 1:
+    if len(body) != 1 or type(body[0]) is not cst.SimpleStatementLine or len(body[0].body) != 1:
         return False
     ret = body[0].body[0]
-    if not isinstance(ret, cst.Return) or ret.value is None:
+    if type(ret) is not cst.Return or ret.value is None:
         return False
     from .walk import children
 
@@ -1667,7 +1657,7 @@ def sets_own_attrs(m: "ModuleAnalysis", fi: FunctionInfo, obj: ObjV) -> bool:
     if ci is None or class_state(ci).building or foreign_bases(m, ci) - _PLAIN_BASES:
         return False
     body = fi.node.body
-    if not isinstance(body, cst.IndentedBlock) or not any(k.startswith("self.") for k in _assigned_names(body)):
+    if type(body) is not cst.IndentedBlock or not any(k.startswith("self.") for k in _assigned_names(body)):
         return False
     from .walk import memo
 
@@ -1679,7 +1669,7 @@ def _plain_method_body(body: cst.CSTNode) -> bool:
     class or lambda (``sets_own_attrs``; depends on the block only)."""
     from .walk import children
 
-    assert isinstance(body, cst.IndentedBlock)
+    assert type(body) is cst.IndentedBlock
     last = body.body[-1] if body.body else None
     stack: list[cst.CSTNode] = list(body.body)
     while stack:
@@ -1729,15 +1719,15 @@ def tree_at(where: cst.BaseExpression, tree: Value, replace: Value) -> Value:
 
 def _leaf_path(expr: cst.BaseExpression, param: str) -> list[str | int] | None:
     steps: list[str | int] = []
-    while not (isinstance(expr, cst.Name) and expr.value == param):
-        if isinstance(expr, cst.Attribute):
+    while not (type(expr) is cst.Name and expr.value == param):
+        if type(expr) is cst.Attribute:
             steps.append(expr.attr.value)
             expr = expr.value
         elif (
-            isinstance(expr, cst.Subscript)
+            type(expr) is cst.Subscript
             and len(expr.slice) == 1
-            and isinstance(expr.slice[0].slice, cst.Index)
-            and isinstance(expr.slice[0].slice.value, cst.Integer)
+            and type(expr.slice[0].slice) is cst.Index
+            and type(expr.slice[0].slice.value) is cst.Integer
         ):
             steps.append(int(expr.slice[0].slice.value.value))
             expr = expr.value

@@ -273,18 +273,16 @@ def meshgrid(fw: str, args: list[Value], kwargs: dict[str, Value]) -> Value:
 
 def mask_index(interp: "Interpreter", node: cst.Subscript, t: TensorV) -> Value | None:
     """``x[mask]``: a boolean tensor (or a comparison of ``x``-shaped operands) over the leading axes of ``x``."""
-    if t.shape is None or len(node.slice) != 1 or not isinstance(node.slice[0].slice, cst.Index):
+    if t.shape is None or len(node.slice) != 1 or type(node.slice[0].slice) is not cst.Index:
         return None
     expr = node.slice[0].slice.value
     mask_rank: int | None = None
     mask_shape: tuple[Size, ...] | None = None
     if (
-        isinstance(expr, cst.Comparison)
+        type(expr) is cst.Comparison
         and len(expr.comparisons) == 1
-        and isinstance(
-            expr.comparisons[0].operator,
-            (cst.GreaterThan, cst.LessThan, cst.GreaterThanEqual, cst.LessThanEqual, cst.Equal, cst.NotEqual),
-        )
+        and type(expr.comparisons[0].operator)
+        in (cst.GreaterThan, cst.LessThan, cst.GreaterThanEqual, cst.LessThanEqual, cst.Equal, cst.NotEqual)
     ):
         left = interp.eval(expr.left)
         right = interp.eval(expr.comparisons[0].comparator)
@@ -296,7 +294,7 @@ def mask_index(interp: "Interpreter", node: cst.Subscript, t: TensorV) -> Value 
             return None
         mask_rank = len(tensor_side.shape)
         mask_shape = tensor_side.shape if not tensor_side.alts else None
-    elif isinstance(expr, (cst.Name, cst.Attribute)):
+    elif type(expr) in (cst.Name, cst.Attribute):
         v = interp.eval(expr)
         if isinstance(v, TensorV) and v.dtype == "bool" and v.shape is not None:
             mask_rank = len(v.shape)

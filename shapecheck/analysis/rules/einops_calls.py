@@ -712,16 +712,16 @@ def _literal_dict(cx: OpContext, interp: "Interpreter", expr: cst.BaseExpression
     from ..index.imports import literal_str
 
     out: dict[str, Value] = {}
-    if isinstance(expr, cst.Dict):
+    if type(expr) is cst.Dict:
         for el in expr.elements:
-            key = literal_str(el.key) if isinstance(el, cst.DictElement) else None
+            key = literal_str(el.key) if type(el) is cst.DictElement else None
             if key is None:
                 return None
             out[key] = interp.eval(el.value)
         return out
     if (
-        isinstance(expr, cst.Call)
-        and isinstance(expr.func, cst.Name)
+        type(expr) is cst.Call
+        and type(expr.func) is cst.Name
         and expr.func.value == "dict"
         and cx.is_builtin(interp, "dict")
     ):

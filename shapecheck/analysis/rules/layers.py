@@ -1666,16 +1666,16 @@ def _applied_piecewise(cx: OpContext, node: cst.Call) -> bool:
 
     parents = statement_parents(cx.source)  # a statement and the scopes around it are statement-level nodes
     parent = assignment_of(cx.source, node)
-    if isinstance(parent, cst.Assign) and parent.value is node and len(parent.targets) == 1:
+    if type(parent) is cst.Assign and parent.value is node and len(parent.targets) == 1:
         target: cst.BaseExpression = parent.targets[0].target
-    elif isinstance(parent, cst.AnnAssign) and parent.value is node:
+    elif type(parent) is cst.AnnAssign and parent.value is node:
         target = parent.target
     else:
         return False
     scope_kind: type[cst.ClassDef] | type[cst.FunctionDef]
-    if isinstance(target, cst.Attribute) and isinstance(target.value, cst.Name) and target.value.value == "self":
+    if type(target) is cst.Attribute and type(target.value) is cst.Name and target.value.value == "self":
         key, scope_kind = f"self.{target.attr.value}", cst.ClassDef
-    elif isinstance(target, cst.Name):
+    elif type(target) is cst.Name:
         key, scope_kind = target.value, cst.FunctionDef
     else:
         return False
@@ -1716,7 +1716,7 @@ def _container_uses(scope: cst.CSTNode) -> dict[str, tuple[bool, bool]]:
             elif tp is cst.For or tp is cst.CompFor:
                 it = n.iter  # type: ignore[attr-defined]
                 iters = [it]
-                if isinstance(it, cst.Call) and isinstance(it.func, cst.Name):
+                if type(it) is cst.Call and type(it.func) is cst.Name:
                     if it.func.value in ("enumerate", "zip", "reversed"):
                         iters = [a.value for a in it.args]
                 for e in iters:

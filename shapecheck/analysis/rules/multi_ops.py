@@ -525,7 +525,7 @@ def _map(
 ) -> Value | None:
     for i in range(n):
         items = [s.items[i] for s in seqs]
-        if isinstance(fn, cst.Lambda):
+        if type(fn) is cst.Lambda:
             out.append(_apply_lambda(interp, fn, items))
         elif isinstance(args[0], FuncV):
             out.append(cx.call_function(interp, node, args[0], items, {}))
@@ -537,10 +537,7 @@ def _map(
         elif isinstance(args[0], RefV) and args[0].qualname.startswith(("torch.", "numpy.", "jax.")) and len(seqs) == 1:
             out.append(cx.call_value(interp, node, args[0], items))  # map(jnp.asarray, batch): a framework function
         elif (
-            isinstance(fn, cst.Name)
-            and fn.value in _MAPPED_BUILTINS
-            and len(seqs) == 1
-            and cx.is_builtin(interp, fn.value)
+            type(fn) is cst.Name and fn.value in _MAPPED_BUILTINS and len(seqs) == 1 and cx.is_builtin(interp, fn.value)
         ):
             item = _sequence_builtin(fn.value, items[0])  # zip(*map(reversed, (in_out, heads))): each one reversed
             if item is None:
@@ -595,11 +592,11 @@ _ABSTRACT_CONTAINERS = frozenset({"collections.abc.Iterable", "typing.Iterable"}
 
 def _isinstance(cx: OpContext, interp: "Interpreter", v: Value, classes: cst.BaseExpression) -> Value | None:
     """``isinstance(x, C)`` / ``isinstance(x, (C1, C2))`` when the kind of ``x`` decides it; None when unknown."""
-    nodes = [e.value for e in classes.elements] if isinstance(classes, cst.Tuple) else [classes]
+    nodes = [e.value for e in classes.elements] if type(classes) is cst.Tuple else [classes]
     answers = []
     for c in nodes:
         if (
-            isinstance(c, cst.Name)
+            type(c) is cst.Name
             and c.value in ("list", "tuple", "int", "float", "str", "dict", "bool")
             and cx.is_builtin(interp, c.value)
         ):
@@ -640,8 +637,8 @@ def _isinstance(cx: OpContext, interp: "Interpreter", v: Value, classes: cst.Bas
             else:
                 return None
             continue
-        q = cx.source.qualify(c) if isinstance(c, (cst.Name, cst.Attribute)) else None
-        cls = interp.eval(c) if isinstance(c, (cst.Name, cst.Attribute)) and q not in _TENSOR_CLASSES else None
+        q = cx.source.qualify(c) if type(c) in (cst.Name, cst.Attribute) else None
+        cls = interp.eval(c) if type(c) in (cst.Name, cst.Attribute) and q not in _TENSOR_CLASSES else None
         if isinstance(cls, RefV) and not cls.qualname.startswith("class:"):
             key = cx.project_class(cls.qualname)  # a class of the analysed code imported from another module
             cls = RefV("class:" + key) if key is not None else cls

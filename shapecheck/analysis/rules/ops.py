@@ -73,7 +73,7 @@ _TRUE_DIVISION = {"/", "/=", "div", "divide", "true_divide", "atan2", "hypot", "
 def _comparison_mask(interp: "Interpreter", node: cst.BaseExpression | None) -> Value:
     """The mask of ``x.masked_fill(y > 0, v)``: a comparison is no tensor value to the interpreter, but its shape is
     its operands' broadcast (plain names, attributes and literals are looked up again; anything else: unknown)."""
-    if not isinstance(node, cst.Comparison):
+    if type(node) is not cst.Comparison:
         return UNKNOWN
     operands = [node.left] + [c.comparator for c in node.comparisons]
     simple = (cst.Name, cst.Attribute, cst.Integer, cst.Float)
@@ -145,7 +145,7 @@ def tensor_binary(
 
     if branching([left, right]) is not None:
         return each_path(cx.ctx, [left, right], lambda v: tensor_binary(cx, interp, node, v[0], op, v[1])) or UNKNOWN
-    if isinstance(op, (cst.MatrixMultiply, cst.MatrixMultiplyAssign)):
+    if type(op) in (cst.MatrixMultiply, cst.MatrixMultiplyAssign):
         if isinstance(left, TensorV) and isinstance(right, TensorV):
             return matmul(cx, node, "@", left, right)
         return UNKNOWN
@@ -289,12 +289,12 @@ def _permuted(node: cst.BaseExpression) -> list[cst.BaseExpression]:
     candidates); empty when ``node`` reorders nothing."""
     if type(node) is cst.Attribute and node.attr.value in ("T", "mT"):
         return [node.value]
-    if not isinstance(node, cst.Call):
+    if type(node) is not cst.Call:
         return []
     func = node.func
-    if isinstance(func, cst.Attribute):
+    if type(func) is cst.Attribute:
         name, out = func.attr.value, [func.value]
-    elif isinstance(func, cst.Name):
+    elif type(func) is cst.Name:
         name, out = func.value, []
     else:
         return []
@@ -1837,7 +1837,7 @@ def _python_type_dtype(node: cst.Call, fw: str) -> str | None:
     """``np.ones(shape, dtype=bool)``: the dtype a Python type stands for in each framework (the analysis gives the
     builtins no value; a module that rebinds ``bool`` is not expected)."""
     for arg in node.args:
-        if arg.keyword is not None and arg.keyword.value == "dtype" and isinstance(arg.value, cst.Name):
+        if arg.keyword is not None and arg.keyword.value == "dtype" and type(arg.value) is cst.Name:
             return _PYTHON_TYPE_DTYPES.get(fw, {}).get(arg.value.value)
     return None
 

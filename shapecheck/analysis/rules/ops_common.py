@@ -422,7 +422,7 @@ def _fill_dtype(v: Value | None) -> str | None:
 
 
 def _is_none_or_ellipsis(node: cst.BaseExpression) -> bool:
-    return isinstance(node, cst.Ellipsis) or (isinstance(node, cst.Name) and node.value == "None")
+    return type(node) is cst.Ellipsis or (type(node) is cst.Name and node.value == "None")
 
 
 def _op_name(op: cst.CSTNode) -> str:

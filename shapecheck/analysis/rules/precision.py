@@ -148,7 +148,7 @@ def autocast_region(m: "RuleModule", stmt: cst.With, interp: "Interpreter") -> I
 
 
 def _autocast_state(m: "RuleModule", expr: cst.BaseExpression, evaluate: _Evaluate) -> AutocastState | None:
-    if not isinstance(expr, cst.Call):
+    if type(expr) is not cst.Call:
         return None
     qual = m.qualify(expr.func) or ""
     if qual in _AUTOCAST_FIXED_DEVICE:
@@ -193,12 +193,12 @@ def _static_eval(m: "RuleModule") -> _Evaluate:
     """A tiny evaluator for decorator arguments (no interpreter frame there): strings, booleans, dtypes."""
 
     def ev(node: cst.BaseExpression) -> Value | None:
-        if isinstance(node, cst.SimpleString):
+        if type(node) is cst.SimpleString:
             v = literal_str(node)
             return StrV(v) if v is not None else None
-        if isinstance(node, cst.Name) and node.value in ("True", "False"):
+        if type(node) is cst.Name and node.value in ("True", "False"):
             return BoolV(node.value == "True")
-        q = m.qualify(node) if isinstance(node, (cst.Name, cst.Attribute)) else None
+        q = m.qualify(node) if type(node) in (cst.Name, cst.Attribute) else None
         return constant(q) if q else None
 
     return ev
@@ -296,7 +296,7 @@ def _call_decorated(m: "RuleModule") -> list[tuple[cst.FunctionDef, frozenset[in
     if found is None:
         found = []
         for fn in _statement_nodes(m):
-            if isinstance(fn, cst.FunctionDef) and any(isinstance(d.decorator, cst.Call) for d in fn.decorators):
+            if type(fn) is cst.FunctionDef and any(type(d.decorator) is cst.Call for d in fn.decorators):
                 ids: set[int] = set()
                 stack: list[cst.CSTNode] = [fn]
                 while stack:
@@ -401,7 +401,7 @@ def _code_for(kind: str, dtype: str) -> str:
 def _is_atom(node: cst.BaseExpression) -> bool:
     if getattr(node, "lpar", None):
         return True
-    return isinstance(node, (cst.Name, cst.Attribute, cst.Call, cst.Subscript))
+    return type(node) in (cst.Name, cst.Attribute, cst.Call, cst.Subscript)
 
 
 def _numpy_alias(m: "RuleModule") -> str | None:
@@ -438,7 +438,7 @@ def _casts(m: "RuleModule", fw: str | None, dtype: str, input_node: cst.BaseExpr
 def _make_fix(
     m: "RuleModule", call: cst.CSTNode, input_node: cst.BaseExpression | None, fw: str | None, dtype: str
 ) -> tuple[tuple[cst.CSTNode, str, str], ...]:
-    if input_node is None or not isinstance(call, cst.Call):
+    if input_node is None or type(call) is not cst.Call:
         return ()
     if fw == "tensorflow":
         tf = _module_alias(m, "tensorflow")
@@ -472,8 +472,8 @@ def _with_cast_back(
     anchor: cst.CSTNode = call
     parent = _parents(m).get(id(call))
     if (
-        isinstance(parent, cst.BinaryOperation)
-        and isinstance(parent.operator, cst.Divide)
+        type(parent) is cst.BinaryOperation
+        and type(parent.operator) is cst.Divide
         and parent.left is call
         and not call.lpar
     ):
@@ -498,7 +498,7 @@ def _explicit_dtype_fix(
     m: "RuleModule", call: cst.CSTNode, fw: str | None, dtype: str
 ) -> tuple[tuple[cst.CSTNode, str, str], ...]:
     """``x.sum(dtype=torch.float16)`` / ``np.mean(a, dtype=np.float16)``: accumulate in float32, cast back after."""
-    if not isinstance(call, cst.Call) or dtype != "float16":
+    if type(call) is not cst.Call or dtype != "float16":
         return ()
     dt = next((a.value for a in call.args if a.keyword is not None and a.keyword.value == "dtype"), None)
     if dt is None:
@@ -518,10 +518,10 @@ def _explicit_dtype_fix(
 
 def _method_input(m: "RuleModule", call: cst.CSTNode, keywords: tuple[str, ...]) -> cst.BaseExpression | None:
     """The tensor expression of ``x.sum(...)`` or ``torch.sum(x, ...)`` / ``np.sum(a, ...)``."""
-    if not isinstance(call, cst.Call):
+    if type(call) is not cst.Call:
         return None
     func = call.func
-    qual = m.qualify(func) if isinstance(func, (cst.Name, cst.Attribute)) else None
+    qual = m.qualify(func) if type(func) in (cst.Name, cst.Attribute) else None
     if qual and qual.split(".", 1)[0] in (
         "torch",
         "numpy",
@@ -538,7 +538,7 @@ def _method_input(m: "RuleModule", call: cst.CSTNode, keywords: tuple[str, ...])
             if not any(a.keyword is not None and a.keyword.value in keywords[1:] for a in call.args)
             else None
         )
-    if isinstance(func, cst.Attribute):
+    if type(func) is cst.Attribute:
         return func.value
     return None
 
@@ -609,8 +609,8 @@ def check_einops_reduction(
     count, factors = _einops_count(t, res, pattern)
     # the fix: einops.reduce(x, ...) -> input is the first argument; a Reduce layer applied as layer(x) likewise
     input_node: cst.BaseExpression | None = None
-    if isinstance(node, cst.Call):
-        qual = m.qualify(node.func) if isinstance(node.func, (cst.Name, cst.Attribute)) else None
+    if type(node) is cst.Call:
+        qual = m.qualify(node.func) if type(node.func) in (cst.Name, cst.Attribute) else None
         is_layer_ctor = bool(qual and qual.startswith("einops") and qual.rsplit(".", 1)[-1] == "Reduce")
         if not is_layer_ctor:
             input_node = _arg(node, 0, "tensor")
@@ -632,17 +632,17 @@ def check_einops_reduction(
 
 
 def _resolve_callable(m: "RuleModule", node: cst.CSTNode) -> str | None:
-    if not isinstance(node, cst.Call):
+    if type(node) is not cst.Call:
         return None
     red = _arg(node, 2, "reduction")
     if red is None:
         return None
-    if isinstance(red, (cst.Name, cst.Attribute)):
+    if type(red) in (cst.Name, cst.Attribute):
         q = m.qualify(red) or ""
         if q.split(".", 1)[0] in ("torch", "numpy", "jax"):
             return _CALLABLE_REDUCTIONS.get(q.rsplit(".", 1)[-1])
         return None
-    if isinstance(red, cst.Lambda):
+    if type(red) is cst.Lambda:
         body = m.code_for(red.body)
         if any(s in body for s in (".float()", "float32", ".double()", "float64", "dtype=")):
             return None
@@ -731,11 +731,11 @@ def check_framework_reduction(
 
 
 def _op_text(m: "RuleModule", node: cst.CSTNode, name: str) -> str:
-    if isinstance(node, cst.Call):
+    if type(node) is cst.Call:
         text = m.code_for(node)
         if len(text) <= 60 and "\n" not in text:
             return text
-        func = dotted(node.func) if isinstance(node.func, (cst.Name, cst.Attribute)) else None
+        func = dotted(node.func) if type(node.func) in (cst.Name, cst.Attribute) else None
         if func:
             return f"{func}(...)"
     return name

@@ -34,7 +34,7 @@ def index_tensor(interp: "Interpreter", node: cst.Subscript, t: TensorV, at: cst
     """``t[...]`` at ``node``; a finding goes to ``at`` (default ``node``: a node of the analysed file)."""
     at = node if at is None else at
     only = node.slice[0].slice if len(node.slice) == 1 else None
-    if isinstance(only, cst.Index) and isinstance(only.value, cst.Tuple):
+    if type(only) is cst.Index and type(only.value) is cst.Tuple:
         # x[(..., *((None,) * k))]: a tuple built in the index is the index items themselves
         items = _index_items(interp.eval(only.value))
         if items is None:
@@ -54,9 +54,9 @@ def index_tensor(interp: "Interpreter", node: cst.Subscript, t: TensorV, at: cst
         return each_path(interp.ctx, [t], one_path) or t.with_shape(None)
     if t.shape is None:
         for el in node.slice:
-            if isinstance(el.slice, cst.Index):
+            if type(el.slice) is cst.Index:
                 interp.eval(el.slice.value)
-        if t.not_ranks and not t.alts and all(isinstance(el.slice, cst.Slice) for el in node.slice):
+        if t.not_ranks and not t.alts and all(type(el.slice) is cst.Slice for el in node.slice):
             # x[:, :k] on a tensor whose rank a check fixed (``b, n, d = x.shape``): slices keep every axis
             return TensorV(None, t.dtype, t.framework, None, t.origin, None, None, t.not_ranks)
         return t.with_shape(None)
@@ -66,15 +66,15 @@ def index_tensor(interp: "Interpreter", node: cst.Subscript, t: TensorV, at: cst
     parts: list[tuple[str, Any, str | None]] = []
     pos = 0
     elems = list(node.slice)
-    n_consumed = sum(1 for e in elems if not (isinstance(e.slice, cst.Index) and _is_none_or_ellipsis(e.slice.value)))
+    n_consumed = sum(1 for e in elems if not (type(e.slice) is cst.Index and _is_none_or_ellipsis(e.slice.value)))
     ellipsis_seen = False
     scalars: list[int] = []  # where an integer index stood in ``parts``
     index_tensors: list[TensorV] = []
     for el in elems:
         sl = el.slice
-        if isinstance(sl, cst.Index) and type(sl.value) in (cst.Name, cst.Attribute):
+        if type(sl) is cst.Index and type(sl.value) in (cst.Name, cst.Attribute):
             sl = _slice_object(interp, sl)
-        if isinstance(sl, cst.Slice):
+        if type(sl) is cst.Slice:
             if pos >= len(t.shape):
                 return t.with_shape(None)
             if sl.lower is None and sl.upper is None and (sl.step is None):
@@ -88,12 +88,12 @@ def index_tensor(interp: "Interpreter", node: cst.Subscript, t: TensorV, at: cst
                 parts.append(("keep", size, None))
             pos += 1
             continue
-        assert isinstance(sl, cst.Index)
+        assert type(sl) is cst.Index
         value_node = sl.value
-        if isinstance(value_node, cst.Name) and value_node.value == "None":
+        if type(value_node) is cst.Name and value_node.value == "None":
             parts.append(("keep", Size.const(1), None))
             continue
-        if isinstance(value_node, cst.Ellipsis):
+        if type(value_node) is cst.Ellipsis:
             if ellipsis_seen:
                 return t.with_shape(None)
             ellipsis_seen = True
@@ -104,7 +104,7 @@ def index_tensor(interp: "Interpreter", node: cst.Subscript, t: TensorV, at: cst
                 parts.append(("keep", t.shape[pos], t.axes[pos] if t.axes else None))
                 pos += 1
             continue
-        if isinstance(value_node, cst.List) and value_node.elements:
+        if type(value_node) is cst.List and value_node.elements:
             # x[:, [-1], :]: a list of int literals is an integer array index of its length (a 1-d advanced index)
             if pos >= len(t.shape) or not all(_int_literal(e) for e in value_node.elements):
                 return t.with_shape(None)
@@ -194,12 +194,12 @@ def _slice_object(interp: "Interpreter", sl: cst.Index) -> cst.Index | cst.Slice
 
 def _int_literal(e: cst.BaseElement) -> bool:
     """An element of a list index that is an int literal (``-1`` too), not starred."""
-    if not isinstance(e, cst.Element):
+    if type(e) is not cst.Element:
         return False
     v = e.value
-    if isinstance(v, cst.UnaryOperation) and isinstance(v.operator, cst.Minus):
+    if type(v) is cst.UnaryOperation and type(v.operator) is cst.Minus:
         v = v.expression
-    return isinstance(v, cst.Integer)
+    return type(v) is cst.Integer
 
 
 def _index_items(v: Value) -> list[cst.BaseExpression] | None:

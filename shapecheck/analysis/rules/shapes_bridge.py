@@ -327,7 +327,7 @@ class ShapeChecks:
         for p in [*ps.posonly_params, *ps.params, *ps.kwonly_params]:
             if p.name.value == name and p.annotation is not None:
                 return p.annotation
-        if isinstance(ps.star_arg, cst.Param) and ps.star_arg.name.value == name:
+        if type(ps.star_arg) is cst.Param and ps.star_arg.name.value == name:
             return ps.star_arg.annotation
         return None
 
