@@ -961,9 +961,12 @@ class Interpreter:
             if held is v and other != key:
                 self.scope.vars[other] = UNKNOWN
 
-    def forget_object(self, node: cst.BaseExpression, attr: str | None = None, value: Value = UNKNOWN) -> None:
+    def forget_object(
+        self, node: cst.BaseExpression, attr: str | None = None, value: Value = UNKNOWN, frozen_too: bool = False
+    ) -> None:
         """``model.head = layer`` (or ``model`` handed to code that may change it): an object the analysis built no
-        longer holds what its constructor set. One attribute replaced is tracked; anything else forgets the object."""
+        longer holds what its constructor set. One attribute replaced is tracked; anything else forgets the object.
+        ``frozen_too``: the store gets past a frozen class too (``object.__setattr__(cfg, "dim", 6)``)."""
         root: cst.BaseExpression = node
         while type(root) is cst.Attribute and (attr is None or _var_key(root) is None):
             # down to a name; for an attribute set, down to ``self.x`` too (``self.inner.fc = ...`` changes
@@ -989,9 +992,9 @@ class Interpreter:
             return
         if key is None or not isinstance(v, ObjV) or not v.concrete:
             return
-        if _frozen_record(self.m, v):
+        if not frozen_too and _frozen_record(self.m, v):
             return  # a frozen dataclass of plain values: nothing can set its fields (setting one raises)
-        if attr is None and _frozen_module(self.m, v):
+        if attr is None and not frozen_too and _frozen_module(self.m, v):
             return  # an equinox / flax linen module handed on (eqx.filter(model, eqx.is_array)): it cannot change
         for other, held in list(self.scope.vars.items()):
             # the same object reached through another name (``for _, attn, _ in self.stages: attn.norm = ...``

@@ -1803,6 +1803,22 @@ class ModuleAnalysis:
                     _literal_start(named[2]),
                 )
                 return NoneV()
+        if (
+            type(func) is cst.Attribute
+            and func.attr.value in ("__setattr__", "__delattr__")
+            and type(func.value) is cst.Name
+            and func.value.value == "object"
+            and "object" not in interp.scope.vars
+            and "object" not in self.globals
+            and len(node.args) >= 2
+            and not node.args[0].star
+        ):
+            # object.__setattr__(cfg, "dim", 6) on an object built elsewhere (a frozen dataclass changed in place):
+            # setattr(cfg, "dim", 6); the attribute named by a literal is forgotten, else the whole object
+            name = node.args[1].value
+            literal = name.evaluated_value if type(name) is cst.SimpleString else None
+            interp.forget_object(node.args[0].value, literal if isinstance(literal, str) else None, frozen_too=True)
+            return NoneV()
         if type(func) is cst.Name and func.value in _BUILTINS and not dynamic:
             rule, shadowed_by_imports = _BUILTINS[func.value]
             if (
