@@ -990,6 +990,19 @@ class Interpreter:
             else:
                 self.scope.vars[key] = UNKNOWN
             return
+        if v is None and key is not None and type(root) is cst.Name and key not in self.scope.vars:
+            if root is not node:
+                # config.DEFAULT.dim = 8: an object another module made, reached through that module's name; the
+                # names this module imported for it (from pkg.config import DEFAULT) no longer hold it as built
+                obj = self.eval(node)
+                if isinstance(obj, ObjV) and obj.concrete:
+                    for name in sorted(self.m.imports.names):
+                        if name != key and name not in self.scope.vars:
+                            held = self.eval(cst.Name(name))
+                            if held is obj or held == obj:
+                                self.scope.vars[name] = UNKNOWN
+                return
+            v = self.eval(root)  # DEFAULT.dim = 8 on an imported (or global) object: it changes from here
         if key is None or not isinstance(v, ObjV) or not v.concrete:
             return
         if not frozen_too and _frozen_record(self.m, v):
