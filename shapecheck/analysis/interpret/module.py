@@ -1336,6 +1336,17 @@ class ModuleAnalysis:
         if key is not None and key != "self" and isinstance(base, (LayerV, ObjV, SeqV, ManyV)):
             interp.forget_aliases(key, base)
             interp.scope.vars[key] = UNKNOWN
+        elif key is not None and "." not in key:
+            # ``for m in self.body: m.register_forward_hook(f)``: the element is not known, the containers the loop
+            # reads (hooked_containers of this function) are unknown from here
+            from ..rules.layers import hooked_containers
+
+            fi = self.functions.get(interp.frame.key)
+            for k in sorted(hooked_containers(fi.node)) if fi is not None else ():
+                held = interp.scope.vars.get(k)
+                if k != key and isinstance(held, (LayerV, ObjV, SeqV, ManyV)):
+                    interp.forget_aliases(k, held)
+                    interp.scope.vars[k] = UNKNOWN
 
     def call_object(
         self, interp: Interpreter, node: cst.Call, obj: ObjV, args: list[Value], kwargs: dict[str, Value]

@@ -1684,15 +1684,15 @@ def _applied_piecewise(cx: OpContext, node: cst.Call) -> bool:
         scope, top = parents.get(id(scope)), scope
     if scope is None:
         # a chain built at a module's top level: only a hook can change what its links are given
-        return scope_kind is cst.FunctionDef and isinstance(top, cst.Module) and key in _hooked_containers(top)
+        return scope_kind is cst.FunctionDef and isinstance(top, cst.Module) and key in hooked_containers(top)
     piecewise, whole = _container_uses(scope).get(key, (False, False))
-    return (piecewise and not whole) or key in _hooked_containers(scope)
+    return (piecewise and not whole) or key in hooked_containers(scope)
 
 
 _HOOK_METHODS = frozenset({"register_forward_pre_hook", "register_forward_hook"})
 
 
-def _hooked_containers(scope: cst.CSTNode) -> frozenset[str]:
+def hooked_containers(scope: cst.CSTNode) -> frozenset[str]:
     """Names (``enc``) and attributes of self (``self.body``) in ``scope`` that get a forward hook on themselves or
     on a layer reached through them: ``enc[0].register_forward_hook(f)``, ``self.body.register_forward_pre_hook(f)``,
     ``for m in self.body: m.register_forward_hook(f)``. A hook may change what a link gives the next one, so the
