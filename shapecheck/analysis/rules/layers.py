@@ -1679,9 +1679,11 @@ def _applied_piecewise(cx: OpContext, node: cst.Call) -> bool:
         key, scope_kind = target.value, cst.FunctionDef
     else:
         return False
-    scope, top = parents.get(id(parent)), parent
+    scope = parents.get(id(parent))
+    top: cst.CSTNode = parent
     while scope is not None and not isinstance(scope, scope_kind):
-        scope, top = parents.get(id(scope)), scope
+        top = scope
+        scope = parents.get(id(scope))
     if scope is None:
         # a chain built at a module's top level: only a hook can change what its links are given
         return scope_kind is cst.FunctionDef and isinstance(top, cst.Module) and key in hooked_containers(top)
