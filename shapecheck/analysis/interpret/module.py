@@ -313,6 +313,7 @@ class ModuleAnalysis:
         self._unstable: frozenset[str] | None = None  # stable_global's answer, read once
         self._rebinds: _Rebinds | None = None  # rebound_global's and patched_class_attr's answer, read once
         self._patched_quals: frozenset[str] | None = None  # patched_library's answer, read once
+        self._patched_imported: frozenset[str] | None = None  # patched_imported_classes' answer, read once
         self.other_trees: list[tuple[cst.Module, int]] = []  # (tree, its first line - 1): the blanked tree, pieces
 
     @property
@@ -700,6 +701,25 @@ class ModuleAnalysis:
         if quals is None:
             quals = self._patched_quals = self._read_patched_quals()
         return bool(quals) and (qual in quals or qual.rsplit(".", 1)[0] + ".*" in quals)
+
+    def patched_imported_classes(self) -> frozenset[str]:
+        """Qualified names of the project's classes, imported here, whose attributes this module sets outside their
+        class body (``from pkg.base import Encoder; Encoder.dim = 32``, ``setattr(Encoder, k, v)``,
+        ``Head.forward = flat_forward``): what an instance of one (or of a subclass) holds is not known here."""
+        got = self._patched_imported
+        if got is None:
+            names, patched = self._rebound()
+            out: set[str] = set()
+            if "*" not in names and self.project is not None:
+                for who in patched:
+                    head = who.split(".", 1)[0]
+                    if head not in self.imports.names or head in self.globals:
+                        continue
+                    q = self.qualify_dotted(who)
+                    if q is not None and self.project.is_definition(q):
+                        out.add(q)
+            got = self._patched_imported = frozenset(out)
+        return got
 
     def _read_patched_quals(self) -> frozenset[str]:
         names, patched = self._rebound()
@@ -1308,6 +1328,9 @@ class ModuleAnalysis:
         ci = self.find_class(cls_key)
         if ci is None:
             return UNKNOWN
+        patched = self.patched_imported_classes()
+        if patched and any(c.key.replace(":", ".", 1) in patched for c in objects.mro(self, ci)):
+            return UNKNOWN  # Encoder.dim = 32 here on a class another module defines: its instances are not as written
         member = objects.enum_member(self, ci, args, kwargs)
         if member is not None:
             return member
