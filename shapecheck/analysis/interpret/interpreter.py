@@ -959,9 +959,12 @@ class Interpreter:
             if held is v and other != key:
                 self.scope.vars[other] = UNKNOWN
 
-    def forget_object(self, node: cst.BaseExpression, attr: str | None = None, value: Value = UNKNOWN) -> None:
+    def forget_object(
+        self, node: cst.BaseExpression, attr: str | None = None, value: Value = UNKNOWN, frozen_too: bool = False
+    ) -> None:
         """``model.head = layer`` (or ``model`` handed to code that may change it): an object the analysis built no
-        longer holds what its constructor set. One attribute replaced is tracked; anything else forgets the object."""
+        longer holds what its constructor set. One attribute replaced is tracked; anything else forgets the object.
+        ``frozen_too``: the store gets past a frozen class too (``object.__setattr__(cfg, "dim", 6)``)."""
         root: cst.BaseExpression = node
         while type(root) is cst.Attribute and (attr is None or _var_key(root) is None):
             # down to a name; for an attribute set, down to ``self.x`` too (``self.inner.fc = ...`` changes
@@ -985,11 +988,24 @@ class Interpreter:
             else:
                 self.scope.vars[key] = UNKNOWN
             return
+        if v is None and key is not None and type(root) is cst.Name and key not in self.scope.vars:
+            if root is not node:
+                # config.DEFAULT.dim = 8: an object another module made, reached through that module's name; the
+                # names this module imported for it (from pkg.config import DEFAULT) no longer hold it as built
+                obj = self.eval(node)
+                if isinstance(obj, ObjV) and obj.concrete:
+                    for name in sorted(self.m.imports.names):
+                        if name != key and name not in self.scope.vars:
+                            held = self.eval(cst.Name(name))
+                            if held is obj or held == obj:
+                                self.scope.vars[name] = UNKNOWN
+                return
+            v = self.eval(root)  # DEFAULT.dim = 8 on an imported (or global) object: it changes from here
         if key is None or not isinstance(v, ObjV) or not v.concrete:
             return
-        if _frozen_record(self.m, v):
+        if not frozen_too and _frozen_record(self.m, v):
             return  # a frozen dataclass of plain values: nothing can set its fields (setting one raises)
-        if attr is None and _frozen_module(self.m, v):
+        if attr is None and not frozen_too and _frozen_module(self.m, v):
             return  # an equinox / flax linen module handed on (eqx.filter(model, eqx.is_array)): it cannot change
         for other, held in list(self.scope.vars.items()):
             # the same object reached through another name (``for _, attn, _ in self.stages: attn.norm = ...``

@@ -314,6 +314,7 @@ class ModuleAnalysis:
         self._unstable: frozenset[str] | None = None  # stable_global's answer, read once
         self._rebinds: Rebinds | None = None  # rebound_global's and patched_class_attr's answer, read once
         self._patched_quals: frozenset[str] | None = None  # patched_library's answer, read once
+        self._patched_imported: frozenset[str] | None = None  # patched_imported_classes' answer, read once
         self.other_trees: list[tuple[cst.Module, int]] = []  # (tree, its first line - 1): the blanked tree, pieces
 
     @property
@@ -700,6 +701,25 @@ class ModuleAnalysis:
         if quals is None:
             quals = self._patched_quals = self._read_patched_quals()
         return bool(quals) and (qual in quals or qual.rsplit(".", 1)[0] + ".*" in quals)
+
+    def patched_imported_classes(self) -> frozenset[str]:
+        """Qualified names of the project's classes, imported here, whose attributes this module sets outside their
+        class body (``from pkg.base import Encoder; Encoder.dim = 32``, ``setattr(Encoder, k, v)``,
+        ``Head.forward = flat_forward``): what an instance of one (or of a subclass) holds is not known here."""
+        got = self._patched_imported
+        if got is None:
+            names, patched = self._rebound()
+            out: set[str] = set()
+            if "*" not in names and self.project is not None:
+                for who in patched:
+                    head = who.split(".", 1)[0]
+                    if head not in self.imports.names or head in self.globals:
+                        continue
+                    q = self.qualify_dotted(who)
+                    if q is not None and self.project.is_definition(q):
+                        out.add(q)
+            got = self._patched_imported = frozenset(out)
+        return got
 
     def _read_patched_quals(self) -> frozenset[str]:
         names, patched = self._rebound()
@@ -1305,6 +1325,9 @@ class ModuleAnalysis:
         ci = self.find_class(cls_key)
         if ci is None:
             return UNKNOWN
+        patched = self.patched_imported_classes()
+        if patched and any(c.key.replace(":", ".", 1) in patched for c in objects.mro(self, ci)):
+            return UNKNOWN  # Encoder.dim = 32 here on a class another module defines: its instances are not as written
         member = objects.enum_member(self, ci, args, kwargs)
         if member is not None:
             return member
@@ -1333,6 +1356,17 @@ class ModuleAnalysis:
         if key is not None and key != "self" and isinstance(base, (LayerV, ObjV, SeqV, ManyV)):
             interp.forget_aliases(key, base)
             interp.scope.vars[key] = UNKNOWN
+        elif key is not None and "." not in key:
+            # ``for m in self.body: m.register_forward_hook(f)``: the element is not known, the containers the loop
+            # reads (hooked_containers of this function) are unknown from here
+            from ..rules.layers import hooked_containers
+
+            fi = self.functions.get(interp.frame.key)
+            for k in sorted(hooked_containers(fi.node)) if fi is not None else ():
+                held = interp.scope.vars.get(k)
+                if k != key and isinstance(held, (LayerV, ObjV, SeqV, ManyV)):
+                    interp.forget_aliases(k, held)
+                    interp.scope.vars[k] = UNKNOWN
 
     def call_object(
         self, interp: Interpreter, node: cst.Call, obj: ObjV, args: list[Value], kwargs: dict[str, Value]
@@ -1800,6 +1834,22 @@ class ModuleAnalysis:
                     _literal_start(named[2]),
                 )
                 return NoneV()
+        if (
+            type(func) is cst.Attribute
+            and func.attr.value in ("__setattr__", "__delattr__")
+            and type(func.value) is cst.Name
+            and func.value.value == "object"
+            and "object" not in interp.scope.vars
+            and "object" not in self.globals
+            and len(node.args) >= 2
+            and not node.args[0].star
+        ):
+            # object.__setattr__(cfg, "dim", 6) on an object built elsewhere (a frozen dataclass changed in place):
+            # setattr(cfg, "dim", 6); the attribute named by a literal is forgotten, else the whole object
+            name = node.args[1].value
+            literal = name.evaluated_value if type(name) is cst.SimpleString else None
+            interp.forget_object(node.args[0].value, literal if isinstance(literal, str) else None, frozen_too=True)
+            return NoneV()
         if type(func) is cst.Name and func.value in _BUILTINS and not dynamic:
             rule, shadowed_by_imports = _BUILTINS[func.value]
             if (

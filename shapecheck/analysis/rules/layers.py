@@ -1680,12 +1680,68 @@ def _applied_piecewise(cx: OpContext, node: cst.Call) -> bool:
     else:
         return False
     scope = parents.get(id(parent))
+    top: cst.CSTNode = parent
     while scope is not None and not isinstance(scope, scope_kind):
+        top = scope
         scope = parents.get(id(scope))
     if scope is None:
-        return False
+        # a chain built at a module's top level: only a hook can change what its links are given
+        return scope_kind is cst.FunctionDef and isinstance(top, cst.Module) and key in hooked_containers(top)
     piecewise, whole = _container_uses(scope).get(key, (False, False))
-    return piecewise and not whole
+    return (piecewise and not whole) or key in hooked_containers(scope)
+
+
+_HOOK_METHODS = frozenset({"register_forward_pre_hook", "register_forward_hook"})
+
+
+def hooked_containers(scope: cst.CSTNode) -> frozenset[str]:
+    """Names (``enc``) and attributes of self (``self.body``) in ``scope`` that get a forward hook on themselves or
+    on a layer reached through them: ``enc[0].register_forward_hook(f)``, ``self.body.register_forward_pre_hook(f)``,
+    ``for m in self.body: m.register_forward_hook(f)``. A hook may change what a link gives the next one, so the
+    container's own sizes need not fit."""
+    from ..interpret.walk import children, memo
+
+    def name_of(e: cst.CSTNode) -> str | None:
+        if type(e) is cst.Name:
+            return e.value
+        if type(e) is cst.Attribute and type(e.value) is cst.Name and e.value.value == "self":
+            return f"self.{e.attr.value}"
+        return None
+
+    def root_of(e: cst.CSTNode) -> str | None:
+        while name_of(e) is None and type(e) in (cst.Subscript, cst.Attribute, cst.Call):
+            e = e.func if type(e) is cst.Call else e.value  # type: ignore[attr-defined]
+        return name_of(e)
+
+    def compute(root: cst.CSTNode) -> frozenset[str]:
+        loops: dict[str, set[str]] = {}  # loop variable -> the names its iterable reads
+        receivers: list[str] = []
+        stack = [root]
+        while stack:
+            n = stack.pop()
+            stack.extend(children(n))
+            tp = type(n)
+            if (tp is cst.For or tp is cst.CompFor) and type(n.target) is cst.Name:  # type: ignore[attr-defined]
+                read: set[str] = set()
+                inner = [n.iter]  # type: ignore[attr-defined]
+                while inner:
+                    e = inner.pop()
+                    k = name_of(e)
+                    if k:
+                        read.add(k)
+                    inner.extend(children(e))
+                loops.setdefault(n.target.value, set()).update(read)  # type: ignore[attr-defined]
+            elif tp is cst.Call and type(n.func) is cst.Attribute and n.func.attr.value in _HOOK_METHODS:  # type: ignore[attr-defined]
+                k = root_of(n.func.value)  # type: ignore[attr-defined]
+                if k:
+                    receivers.append(k)
+        out: set[str] = set()
+        for k in receivers:
+            out.add(k)
+            out.update(loops.get(k, ()))
+        return frozenset(out)
+
+    return memo("hooked-containers", scope, compute)
 
 
 def _container_uses(scope: cst.CSTNode) -> dict[str, tuple[bool, bool]]:

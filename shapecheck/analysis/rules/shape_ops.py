@@ -39,6 +39,8 @@ def index_tensor(interp: "Interpreter", node: cst.Subscript, t: TensorV, at: cst
         items = _index_items(interp.eval(only.value))
         if items is None:
             return t.with_shape(None)
+        if not items:
+            return t  # x[()]: an empty tuple of indices selects the whole array (a view of the same shape)
         node = node.with_changes(slice=[cst.SubscriptElement(cst.Index(e)) for e in items])
     if t.shape is None and t.alts:
         # a tensor whose shape differs between the branches that made it (``vals[i]`` of a list built by a
