@@ -2085,7 +2085,8 @@ def _var_key(node: cst.CSTNode) -> str | None:
 
 
 def _names_in(expr: cst.CSTNode) -> set[str]:
-    """The scope keys (``x``, ``self.x``) an expression reads."""
+    """The scope keys (``x``, ``self.x``) an expression reads. An attribute's name is not a read of that name:
+    ``zip(self.attn, self.ffs)`` reads ``self.attn``, not the loop variable ``attn``."""
     from .walk import children
 
     out: set[str] = set()
@@ -2095,7 +2096,10 @@ def _names_in(expr: cst.CSTNode) -> set[str]:
         key = _var_key(node)
         if key is not None:
             out.add(key)
-        if type(node) is not cst.Name:
+        tp = type(node)
+        if tp is cst.Attribute:
+            stack.append(node.value)  # type: ignore[attr-defined]
+        elif tp is not cst.Name:
             stack.extend(children(node))
     return out
 
