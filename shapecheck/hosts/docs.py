@@ -50,7 +50,8 @@ def render_codes_markdown() -> str:
         "(or `# noqa: SHP201`); under mypy, with `# type: ignore[<mypy error code>]`.",
         "",
         "Every family is on by default, SHP4xx (suspicious but legal) included: it fires only where two operands "
-        "carry the same named axes in a different order. Opt out of a family or a code with `ignore` "
+        "carry the same named axes in a different order (or a shape is unpacked into a tensor's own axis names in "
+        "another order). Opt out of a family or a code with `ignore` "
         '(`ignore = ["SHP4"]`, see [configuration.md](configuration.md)).',
         "",
         "The examples are tests (`tests/test_registry_examples.py`): through the command line, flake8, mypy and the "

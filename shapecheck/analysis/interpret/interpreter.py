@@ -211,11 +211,15 @@ class Interpreter:
             return
         if not isinstance(target, (cst.Tuple, cst.List)):
             return
-        if any(isinstance(e, cst.StarredElement) for e in target.elements) or len(target.elements) == len(value.items):
+        if any(isinstance(e, cst.StarredElement) for e in target.elements):
             return
         if not (type(node) is cst.Attribute and node.attr.value == "shape" and type(node.value) is cst.Name):
             return
         t = self.scope.vars.get(node.value.value)
+        if len(target.elements) == len(value.items):
+            if isinstance(t, TensorV) and t.axes is not None:
+                self._check_unpack_names(target, node, t)
+            return
         if not isinstance(t, TensorV) or t.shape is None or t.alts or len(t.shape) != len(value.items):
             return
         from ..rules.shapes_bridge import shape_note
@@ -233,6 +237,29 @@ class Interpreter:
             },
             [shape_note(f"{node.value.value} has shape", t.shape, t.origin)],
             spec=OpSpec("unpack.shape", None, (t.shape,), (), (("names", n),)),
+        )
+
+    def _check_unpack_names(self, target: cst.Tuple | cst.List, node: cst.Attribute, t: TensorV) -> None:
+        """SHP401: ``b, k, h, w = maps.shape`` of a tensor whose axes an einops pattern or an annotation named
+        ``b k w h``: the names the code reads the sizes into are the tensor's own names in another order (the code
+        takes the width for the height, silently wrong wherever the two coincide). Names bound once each, as
+        ``misaligned`` compares two operands; not a shape made up from a pattern."""
+        from ..rules.ops import moved_names, _distinct_names
+        from .context import MadeUp
+
+        if t.shape is None or t.alts or isinstance(t.origin, MadeUp) or not _distinct_names(t.axes):  # type: ignore[arg-type]
+            return
+        names = tuple(
+            e.value.value if type(e.value) is cst.Name and e.value.value != "_" else None for e in target.elements
+        )
+        if not _distinct_names(names) or not moved_names(t.axes, names):  # type: ignore[arg-type]
+            return
+        left, right = (" ".join(x if x is not None else "?" for x in axes) for axes in (t.axes, names))  # type: ignore[union-attr]
+        self.ctx.report(
+            node,
+            "SHP401",
+            {"op": f"unpacking {node.value.value}.shape", "left": left, "right": right},  # type: ignore[attr-defined]
+            [f"the names read the axes {left} as {right}"],
         )
 
     def _check_shape_slice_unpack(self, target: cst.Tuple | cst.List, node: cst.Subscript) -> None:
@@ -2100,7 +2127,8 @@ def _var_key(node: cst.CSTNode) -> str | None:
 
 
 def _names_in(expr: cst.CSTNode) -> set[str]:
-    """The scope keys (``x``, ``self.x``) an expression reads."""
+    """The scope keys (``x``, ``self.x``) an expression reads. An attribute's name is not a read of that name:
+    ``zip(self.attn, self.ffs)`` reads ``self.attn``, not the loop variable ``attn``."""
     from .walk import children
 
     out: set[str] = set()
@@ -2110,7 +2138,10 @@ def _names_in(expr: cst.CSTNode) -> set[str]:
         key = _var_key(node)
         if key is not None:
             out.add(key)
-        if type(node) is not cst.Name:
+        tp = type(node)
+        if tp is cst.Attribute:
+            stack.append(node.value)  # type: ignore[attr-defined]
+        elif tp is not cst.Name:
             stack.extend(children(node))
     return out
 

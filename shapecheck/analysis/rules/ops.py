@@ -333,6 +333,23 @@ def _distinct_names(axes: tuple[str | None, ...]) -> bool:
     return len(names) >= 2 and len(set(names)) == len(names)
 
 
+def moved_names(a: tuple[str | None, ...], b: tuple[str | None, ...]) -> list[int]:
+    """The positions where two namings of equally many axes hold the same names in another order (empty when they
+    agree, differ in length, or name different axes). Partly named (a Linear kept the leading names of ``t b h``):
+    the positions named in both hold the same names in another order, and no name stands elsewhere in the other."""
+    if len(a) != len(b) or a == b:
+        return []
+    if None in a or None in b:
+        both = [k for k in range(len(a)) if a[k] is not None and b[k] is not None]
+        if len(both) < 2 or {a[k] for k in both} != {b[k] for k in both}:
+            return []
+        if {x for x in a if x is not None} & {x for x in b if x is not None} != {a[k] for k in both}:
+            return []
+    elif set(a) != set(b):
+        return []
+    return [k for k in range(len(a)) if a[k] != b[k] and a[k] is not None and b[k] is not None]
+
+
 def misaligned(cx: OpContext, node: cst.CSTNode, opname: str, tensors: list[TensorV]) -> None:
     """SHP401: the same named axes in a different order (silently wrong wherever sizes coincide). Not for a tensor and
     a reordering of its own axes (``_self_permutation``)."""
@@ -343,24 +360,10 @@ def misaligned(cx: OpContext, node: cst.CSTNode, opname: str, tensors: list[Tens
         for j in range(i + 1, len(named)):
             a, b = named[i].axes, named[j].axes
             assert a is not None and b is not None
-            if len(a) != len(b):
-                continue
-            if None in a or None in b:
-                # partly named (a Linear kept the leading names of ``t b h``): the positions named in both hold the
-                # same names in another order, and no name stands elsewhere in the other operand
-                both = [k for k in range(len(a)) if a[k] is not None and b[k] is not None]
-                if len(both) < 2 or {a[k] for k in both} != {b[k] for k in both}:
-                    continue
-                if {x for x in a if x is not None} & {x for x in b if x is not None} != {a[k] for k in both}:
-                    continue
-            elif set(a) != set(b):
-                continue
-            if a != b:
+            moved = moved_names(a, b)
+            if moved:
                 sa, sb = named[i].shape, named[j].shape
                 assert sa is not None and sb is not None
-                moved = [k for k in range(len(a)) if a[k] != b[k] and a[k] is not None and b[k] is not None]
-                if not moved:
-                    continue
                 if isinstance(named[i].origin, MadeUp) or isinstance(named[j].origin, MadeUp):
                     continue  # a shape made up from the pattern's own names: nothing says they name the same axes
                 if all(sa[k].as_int() is None and sa[k] == sb[k] for k in moved):
