@@ -1145,6 +1145,14 @@ def object_attr(m: "ModuleAnalysis", obj: ObjV, attr: str) -> Value:
         if attr in attrs:
             return attrs[attr]
         dynamic = dynamic or set_by_name(attrs.get(DYNAMIC_ATTRS), attr)
+    if attr == "__class__" and obj.concrete and not dynamic:
+        # ``self.__class__(**config)``: an object a followed constructor call built is of exactly that class (unless
+        # a class of its MRO names ``__class__`` itself)
+        from .values import RefV
+
+        if not any(attr in c.methods or attr in body_attrs(m, c) for c in mro(m, ci)):
+            return RefV("class:" + obj.cls_key)
+        return UNKNOWN
     for c in mro(m, ci):
         if c.module.patched_class_attr(c.node.name.value, attr):
             return UNKNOWN  # Config.dim = args.dim, Net.forward = patched_forward: set outside the class body
