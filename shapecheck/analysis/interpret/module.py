@@ -1986,6 +1986,8 @@ class ModuleAnalysis:
                     return text
             if isinstance(base, FloatV) and method == "is_integer" and not args and base.value is not None:
                 return BoolV(float(base.value).is_integer())  # math.log2(heads).is_integer()
+            if isinstance(base, SeqV) and base.kind == "list" and method == "copy" and not args and not kwargs:
+                return SeqV(base.items, "list", base.names)  # xs.copy(): a new list of the same items
             if isinstance(base, DictV) and method in ("values", "items", "keys") and not args:
                 if method == "values":
                     return SeqV(tuple(v for _, v in base.items), "tuple")

@@ -526,16 +526,26 @@ def _self_calls_walk(node: cst.CSTNode) -> frozenset[str]:
 
 def instance_attrs(m: "ModuleAnalysis", ci: ClassInfo, vars_: dict[str, Value]) -> tuple[tuple[str, Value], ...]:
     changed = outside_init(m, ci)
+    record = _plain_record(m, ci)
     out = []
     for k, v in sorted(vars_.items()):
         if not k.startswith("self."):
             continue
-        mutable = (isinstance(v, SeqV) and v.kind == "list" and not _layer_list(v) and not _scalar_list(v)) or (
-            isinstance(v, ManyV) and v.kind == "list"
+        mutable = (
+            not record
+            and (isinstance(v, SeqV) and v.kind == "list" and not _layer_list(v) and not _scalar_list(v))
+            or (isinstance(v, ManyV) and v.kind == "list")
         )
         # (``self.x?``: what x holds when not None, interpreter.OPTIONAL)
         out.append((k[5:], UNKNOWN if k.rstrip("?") in changed or mutable else stale(v)))
     return tuple(out)
+
+
+def _plain_record(m: "ModuleAnalysis", ci: ClassInfo) -> bool:
+    """A dataclass-like class with no method of its own along its MRO (``LayerIntermediates``: fields only)."""
+    if not is_dataclass_like(m, ci):
+        return False
+    return all(not c.methods for c in mro(m, ci))
 
 
 def fresh_attrs(
@@ -1374,6 +1384,14 @@ def read_only_params(fi: FunctionInfo) -> frozenset[str]:
             for a in n.args:  # type: ignore[attr-defined]
                 if type(a.value) is Name and not a.star:
                     ok_names.add(id(a.value))
+        elif tp is cst.Comparison and all(
+            type(c.operator) in (cst.Is, cst.IsNot)
+            for c in n.comparisons  # type: ignore[attr-defined]
+        ):
+            # ``val is not None`` (``def exists(val)``): an identity test reads nothing of the list
+            for operand in (n.left, *(c.comparator for c in n.comparisons)):  # type: ignore[attr-defined]
+                if type(operand) is Name:
+                    ok_names.add(id(operand))
         elif tp is Name and n.value in params and id(n) not in ok_names:  # type: ignore[attr-defined]
             bad.add(n.value)  # type: ignore[attr-defined]
         if tp is Call and type(n.func) is Name:  # type: ignore[attr-defined]
