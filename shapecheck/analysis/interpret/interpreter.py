@@ -122,6 +122,7 @@ class Interpreter:
         self.frame = frame
         self.scope = scope
         self.dead = False  # the rest of the current block is unreachable (after return/raise/continue/break)
+        self.returning: cst.BaseExpression | None = None  # the value of the ``return`` being evaluated
         self.if_alt: tuple[cst.IfExp, Value] | None = None  # the last ``a if c else None`` on an undecided c: (node, a)
         self.loop_depth = 0
         self.loop_runs = 1  # how many times the enclosing loops run the current statement (passes, unrolled elements)
@@ -318,7 +319,11 @@ class Interpreter:
 
     @_statement(cst.Return)
     def _return(self, stmt: cst.Return) -> None:
-        value = self.eval(stmt.value) if stmt.value is not None else NoneV()
+        outer, self.returning = self.returning, stmt.value
+        try:
+            value = self.eval(stmt.value) if stmt.value is not None else NoneV()
+        finally:
+            self.returning = outer
         self.scope.returns.append((stmt, value))
         self.m.check_return(stmt, value, self.frame)
         self.dead = True

@@ -524,9 +524,13 @@ def _self_calls_walk(node: cst.CSTNode) -> frozenset[str]:
     return frozenset(out)
 
 
-def instance_attrs(m: "ModuleAnalysis", ci: ClassInfo, vars_: dict[str, Value]) -> tuple[tuple[str, Value], ...]:
+def instance_attrs(
+    m: "ModuleAnalysis", ci: ClassInfo, vars_: dict[str, Value], owned: bool = False
+) -> tuple[tuple[str, Value], ...]:
+    """The attributes of an object as its constructor left them; a list attribute is unknown (code outside the
+    constructor may change it), except in a plain record built from lists nothing else holds (``owned``)."""
     changed = outside_init(m, ci)
-    record = _plain_record(m, ci)
+    record = owned and _plain_record(m, ci)
     out = []
     for k, v in sorted(vars_.items()):
         if not k.startswith("self."):
@@ -539,6 +543,45 @@ def instance_attrs(m: "ModuleAnalysis", ci: ClassInfo, vars_: dict[str, Value]) 
         # (``self.x?``: what x holds when not None, interpreter.OPTIONAL)
         out.append((k[5:], UNKNOWN if k.rstrip("?") in changed or mutable else stale(v)))
     return tuple(out)
+
+
+def _lists_owned(
+    interp: "Interpreter | None", node: cst.Call | None, args: list[Value], kwargs: dict[str, Value]
+) -> bool:
+    """Nothing but the object built by ``node`` can change the lists handed to it: the call is (in) the value of a
+    ``return`` (``return x, LayerIntermediates(hiddens=hiddens)``), and each list argument is a list display or
+    comprehension, or a local name of the returning function that is not one of its parameters (the caller, who may
+    still change a list it handed over, holds none of them; the function's own names end with the return). Anything
+    else -- a record built and kept while the caller's list goes on changing (``r = Rec(xs); xs.append(t)``), an
+    attribute, a parameter, ``*``/``**`` -- keeps the record's lists unknown."""
+    from .walk import contains
+
+    if interp is None or node is None or interp.returning is None or not contains(interp.returning, node):
+        return False
+    fi = interp.m.functions.get(interp.frame.key) if hasattr(interp.m, "functions") else None
+    if fi is None:
+        return False
+    params = {p.name for p in fi.params}
+    positional = iter(args)
+    for a in node.args:
+        if a.star:
+            return False
+        v = kwargs.get(a.keyword.value) if a.keyword is not None else next(positional, None)
+        if not _holds_list(v):
+            continue
+        e = a.value
+        if type(e) is cst.Name:
+            if e.value in params:
+                return False
+        elif type(e) not in (cst.List, cst.ListComp):
+            return False
+    return True
+
+
+def _holds_list(v: Value | None, depth: int = 0) -> bool:
+    if isinstance(v, SeqV):
+        return v.kind == "list" or (depth < 3 and any(_holds_list(x, depth + 1) for x in v.items))
+    return isinstance(v, ManyV) or isinstance(v, DictV) or v is None
 
 
 def _plain_record(m: "ModuleAnalysis", ci: ClassInfo) -> bool:
@@ -937,8 +980,11 @@ def instantiate(
 
     if depth >= MAX_INLINE_DEPTH:
         return generic, []
+    owned = not symbolic and _lists_owned(interp, node, args, kwargs)
     key = (
-        ("sym",) if symbolic else (tuple(_sig(a) for a in args), tuple(sorted((k, _sig(v)) for k, v in kwargs.items())))
+        ("sym",)
+        if symbolic
+        else (tuple(_sig(a) for a in args), tuple(sorted((k, _sig(v)) for k, v in kwargs.items())), owned)
     )
     if key in st.instances:
         return st.instances[key]
@@ -1028,7 +1074,10 @@ def instantiate(
         st.building = False
     handed = [*args, *kwargs.values()]
     obj = ObjV(
-        ci.key, instance_attrs(m, ci, self_vars), True, () if symbolic else fresh_attrs(m, ci, self_vars, handed)
+        ci.key,
+        instance_attrs(m, ci, self_vars, owned),
+        True,
+        () if symbolic else fresh_attrs(m, ci, self_vars, handed),
     )
     st.instances[key] = (obj, inner)
     return obj, inner
