@@ -122,9 +122,14 @@ class Interpreter:
         self.frame = frame
         self.scope = scope
         self.dead = False  # the rest of the current block is unreachable (after return/raise/continue/break)
+        self.returning: cst.BaseExpression | None = None  # the value of the ``return`` being evaluated
         self.if_alt: tuple[cst.IfExp, Value] | None = None  # the last ``a if c else None`` on an undecided c: (node, a)
         self.loop_depth = 0
         self.loop_runs = 1  # how many times the enclosing loops run the current statement (passes, unrolled elements)
+        # lambdas (by node id) written as arguments of the call being evaluated, whose callee runs them before it
+        # returns: they read this frame's names as they are now (module.ModuleAnalysis.call); the values made
+        self.live_lambdas: frozenset[int] = frozenset()
+        self.live_made: list[Value] = []
         self.continued: list[list[dict[str, Value]]] = []  # per loop run to a fixpoint: the states at its continues
         # the iterable of a ``for`` (or list comprehension) about to be evaluated, when the loop runs a generator it
         # calls to its end: the loop's body cannot leave early (``for b in batches(xs): ...``)
@@ -339,7 +344,11 @@ class Interpreter:
 
     @_statement(cst.Return)
     def _return(self, stmt: cst.Return) -> None:
-        value = self.eval(stmt.value) if stmt.value is not None else NoneV()
+        outer, self.returning = self.returning, stmt.value
+        try:
+            value = self.eval(stmt.value) if stmt.value is not None else NoneV()
+        finally:
+            self.returning = outer
         self.scope.returns.append((stmt, value))
         self.m.check_return(stmt, value, self.frame)
         self.dead = True
@@ -1223,6 +1232,10 @@ class Interpreter:
 
     @_expression(cst.Lambda)
     def _lambda(self, node: cst.Lambda) -> Value:
+        if id(node) in self.live_lambdas:
+            v = self.m.local_lambda(node, self.frame, self.scope.vars, live=True)
+            self.live_made.append(v)
+            return v
         return self.m.local_lambda(node, self.frame, self.scope.vars)
 
     @_expression(cst.Yield)

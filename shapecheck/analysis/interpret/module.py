@@ -941,13 +941,16 @@ class ModuleAnalysis:
             interp.run_suite(fi.node.body)
         return scope
 
-    def local_lambda(self, node: cst.Lambda, frame: FrameInfo, env: dict[str, Value]) -> Value:
-        """A lambda is a nested function whose body returns one expression (``default(t, lambda: torch.randn(b))``)."""
+    def local_lambda(self, node: cst.Lambda, frame: FrameInfo, env: dict[str, Value], live: bool = False) -> Value:
+        """A lambda is a nested function whose body returns one expression (``default(t, lambda: torch.randn(b))``).
+        ``live``: it is an argument of a call whose callee runs it before returning (``ModuleAnalysis.call``), so
+        it reads the names of ``frame`` as they are now, also those the function binds again later."""
         fn = self.lambda_defs.get(id(node))
         if fn is None or fn[0] is not node:
             body = cst.IndentedBlock([cst.SimpleStatementLine([cst.Return(node.body)])])
             fn = self.lambda_defs[id(node)] = (node, cst.FunctionDef(cst.Name("_lambda"), node.params, body))
-        return self.local_function(fn[1], frame, env, key=f"{self._local_prefix(frame)}.<locals>.{_LAMBDA}{id(node)}")
+        key = f"{self._local_prefix(frame)}.<locals>.{_LAMBDA}{id(node)}"
+        return self.local_function(fn[1], frame, env, key=key, live=live)
 
     def _local_prefix(self, frame: FrameInfo) -> str:
         """The key prefix of a function or lambda made in ``frame``: a module-level one is named with its module,
@@ -955,7 +958,12 @@ class ModuleAnalysis:
         return f"{self.module_name}:<module>" if frame.key == "<module>" else frame.key
 
     def local_function(
-        self, node: cst.FunctionDef, frame: FrameInfo, env: dict[str, Value] | None = None, key: str | None = None
+        self,
+        node: cst.FunctionDef,
+        frame: FrameInfo,
+        env: dict[str, Value] | None = None,
+        key: str | None = None,
+        live: bool = False,
     ) -> Value:
         if key is None:
             key = f"{self._local_prefix(frame)}.<locals>.{node.name.value}"
@@ -988,8 +996,16 @@ class ModuleAnalysis:
         settled: frozenset[str] | None = None
         touched: frozenset[str] | None = None
         captured: list[tuple[str, Value]] = []
+        unsafe: frozenset[str] | None = None
         for name in candidates:
-            if name not in once:
+            if name not in once and live:
+                # run by the call it is handed to, while this frame waits: the name holds what it holds now (unless
+                # a comprehension of the frame binds it or a ``nonlocal`` lets another closure rebind it)
+                if unsafe is None:
+                    unsafe = walk_memo("closure-unsafe", outer.node, _closure_unsafe)
+                if name in unsafe:
+                    continue
+            elif name not in once:
                 # a name the enclosing function binds only in statements before this def (``key_chunk_size =
                 # min(...)``) holds the same value when the closure runs
                 if settled is None:
@@ -1571,6 +1587,40 @@ class ModuleAnalysis:
 
     # ------------------------------------------------------------------ calls
     def call(self, interp: Interpreter, node: cst.Call) -> Value:
+        """A call (``default(noise, lambda: torch.randn_like(x))``: a lambda handed to a plain function of the
+        analysed code that is no generator runs, if at all, before that function returns -- unless the function keeps
+        it: a result that holds the lambda is unknown)."""
+        lambdas = [a.value for a in node.args if type(a.value) is cst.Lambda]
+        if not lambdas or not self._runs_now(interp, node.func):
+            return self._call(interp, node)
+        saved = interp.live_lambdas, interp.live_made
+        interp.live_lambdas, interp.live_made = frozenset(id(n) for n in lambdas), []
+        try:
+            out = self._call(interp, node)
+            made = interp.live_made
+        finally:
+            interp.live_lambdas, interp.live_made = saved
+        from .interpreter import _holds
+
+        if any(out is v or out == v or _holds(out, v, 4) for v in made):
+            return UNKNOWN
+        return out
+
+    def _runs_now(self, interp: Interpreter, func: cst.BaseExpression) -> bool:
+        """Is ``func`` a name for a plain function of the analysed code (no method, no class, no generator)?"""
+        if type(func) is not cst.Name:
+            return False
+        v = interp.scope.vars.get(func.value) if func.value in interp.scope.vars else self.globals.get(func.value)
+        if not isinstance(v, FuncV) or v.bound_self is not None:
+            return False
+        fi = self.find_function(v.key)
+        if fi is None or fi.cls_key is not None or fi.node.asynchronous is not None:
+            return False
+        from .walk import memo as walk_memo
+
+        return not walk_memo("yields", fi.node, _yields)
+
+    def _call(self, interp: Interpreter, node: cst.Call) -> Value:
         func = node.func
         qual = None
         if type(func) is cst.Attribute and func.attr.value in ("parse_args", "parse_known_args"):
@@ -1971,6 +2021,7 @@ class ModuleAnalysis:
                 isinstance(base, (SeqV, ManyV))
                 and base.kind in ("list", "modulelist")
                 and method not in ("index", "count", "copy")
+                and not (base.kind == "modulelist" and method in _MODULE_READS)
             ):
                 interp.forget(func.value) if isinstance(
                     base, ManyV
@@ -1982,6 +2033,8 @@ class ModuleAnalysis:
                     return text
             if isinstance(base, FloatV) and method == "is_integer" and not args and base.value is not None:
                 return BoolV(float(base.value).is_integer())  # math.log2(heads).is_integer()
+            if isinstance(base, SeqV) and base.kind == "list" and method == "copy" and not args and not kwargs:
+                return SeqV(base.items, "list", base.names)  # xs.copy(): a new list of the same items
             if isinstance(base, DictV) and method in ("values", "items", "keys") and not args:
                 if method == "values":
                     return SeqV(tuple(v for _, v in base.items), "tuple")
@@ -3177,7 +3230,9 @@ def _call_locals(
     bound: list[str] = []
     for stmt in body.body:
         if type(stmt) is not cst.SimpleStatementLine:
-            return None
+            if contains(stmt, node) or _binds_names(stmt):
+                return None
+            continue
         if contains(stmt, node):
             break
         for small in stmt.body:
@@ -3211,6 +3266,40 @@ def _call_locals(
     if uses_super:
         items.append(("__class__", UNKNOWN))
     return DictV(tuple(items))
+
+
+_BINDING_NODES = (
+    cst.Assign,
+    cst.AnnAssign,
+    cst.AugAssign,
+    cst.For,
+    cst.AsName,
+    cst.ExceptHandler,
+    cst.ExceptStarHandler,
+    cst.Import,
+    cst.ImportFrom,
+    cst.FunctionDef,
+    cst.ClassDef,
+    cst.NamedExpr,
+    cst.Global,
+    cst.Nonlocal,
+    cst.Del,
+    cst.Match,
+)
+
+
+def _binds_names(tree: cst.CSTNode) -> bool:
+    """Can ``tree`` (a compound statement) bind or unbind a local name? An ``if dim < 128: print(...)`` or an
+    ``assert`` inside a ``try`` cannot, so the names ``locals()`` sees after it do not depend on the path taken."""
+    from .walk import children
+
+    stack = [tree]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, _BINDING_NODES):
+            return True
+        stack.extend(children(n))
+    return False
 
 
 def _has_walrus(tree: cst.CSTNode) -> bool:
@@ -4147,7 +4236,7 @@ def _dict_get_or_pop(
     if method == "get":
         return base.get(key) if present else (args[1] if len(args) == 2 else NoneV())
     var = _var_key_of(receiver)
-    if var is None or var.startswith("self.") or interp.scope.vars.get(var) is not base:
+    if var is None or (var.startswith("self.") and not interp.frame.building) or interp.scope.vars.get(var) is not base:
         return None
     if not present and len(args) == 1:
         return None
@@ -4327,6 +4416,21 @@ def _var_key_of(node: cst.BaseExpression) -> str | None:
 
     return _var_key(node)
 
+
+# nn.Module methods that only read the module tree (``next(self.unets.parameters()).device``): a ModuleList they are
+# called on keeps its modules
+_MODULE_READS = frozenset(
+    {
+        "parameters",
+        "named_parameters",
+        "buffers",
+        "named_buffers",
+        "modules",
+        "named_modules",
+        "children",
+        "named_children",
+    }
+)
 
 _ARG_KEEPING_LIST_METHODS = frozenset({"append", "extend", "insert", "index", "count", "remove"})
 
@@ -4920,6 +5024,23 @@ def _live_closure(interp: Interpreter, fi: FunctionInfo, fv: FuncV) -> tuple[tup
     )
     extra = [(n, interp.scope.vars[n]) for n in sorted(names) if n not in excluded]
     return fv.env + tuple(extra) if extra else fv.env
+
+
+def _yields(fn: cst.CSTNode) -> bool:
+    """Does a function's own body (nested functions and lambdas left out) ``yield``: a generator, whose body runs
+    only when it is iterated?"""
+    from .walk import children
+
+    stack: list[cst.CSTNode] = [fn.body] if isinstance(fn, cst.FunctionDef) else [fn]
+    while stack:
+        n = stack.pop()
+        tp = type(n)
+        if tp in (cst.Yield, cst.Await):
+            return True
+        if tp in (cst.FunctionDef, cst.ClassDef, cst.Lambda):
+            continue
+        stack.extend(children(n))
+    return False
 
 
 def _closure_unsafe(fn: cst.CSTNode) -> frozenset[str]:

@@ -520,18 +520,71 @@ def _self_calls_walk(node: cst.CSTNode) -> frozenset[str]:
     return frozenset(out)
 
 
-def instance_attrs(m: "ModuleAnalysis", ci: ClassInfo, vars_: dict[str, Value]) -> tuple[tuple[str, Value], ...]:
+def instance_attrs(
+    m: "ModuleAnalysis", ci: ClassInfo, vars_: dict[str, Value], owned: bool = False
+) -> tuple[tuple[str, Value], ...]:
+    """The attributes of an object as its constructor left them; a list attribute is unknown (code outside the
+    constructor may change it), except in a plain record built from lists nothing else holds (``owned``)."""
     changed = outside_init(m, ci)
+    record = owned and _plain_record(m, ci)
     out = []
     for k, v in sorted(vars_.items()):
         if not k.startswith("self."):
             continue
-        mutable = (isinstance(v, SeqV) and v.kind == "list" and not _layer_list(v) and not _scalar_list(v)) or (
-            isinstance(v, ManyV) and v.kind == "list"
+        mutable = (
+            not record
+            and (isinstance(v, SeqV) and v.kind == "list" and not _layer_list(v) and not _scalar_list(v))
+            or (isinstance(v, ManyV) and v.kind == "list")
         )
         # (``self.x?``: what x holds when not None, interpreter.OPTIONAL)
         out.append((k[5:], UNKNOWN if k.rstrip("?") in changed or mutable else stale(v)))
     return tuple(out)
+
+
+def _lists_owned(
+    interp: "Interpreter | None", node: cst.Call | None, args: list[Value], kwargs: dict[str, Value]
+) -> bool:
+    """Nothing but the object built by ``node`` can change the lists handed to it: the call is (in) the value of a
+    ``return`` (``return x, LayerIntermediates(hiddens=hiddens)``), and each list argument is a list display or
+    comprehension, or a local name of the returning function that is not one of its parameters (the caller, who may
+    still change a list it handed over, holds none of them; the function's own names end with the return). Anything
+    else -- a record built and kept while the caller's list goes on changing (``r = Rec(xs); xs.append(t)``), an
+    attribute, a parameter, ``*``/``**`` -- keeps the record's lists unknown."""
+    from .walk import contains
+
+    if interp is None or node is None or interp.returning is None or not contains(interp.returning, node):
+        return False
+    fi = interp.m.functions.get(interp.frame.key) if hasattr(interp.m, "functions") else None
+    if fi is None:
+        return False
+    params = {p.name for p in fi.params}
+    positional = iter(args)
+    for a in node.args:
+        if a.star:
+            return False
+        v = kwargs.get(a.keyword.value) if a.keyword is not None else next(positional, None)
+        if not _holds_list(v):
+            continue
+        e = a.value
+        if type(e) is cst.Name:
+            if e.value in params:
+                return False
+        elif type(e) not in (cst.List, cst.ListComp):
+            return False
+    return True
+
+
+def _holds_list(v: Value | None, depth: int = 0) -> bool:
+    if isinstance(v, SeqV):
+        return v.kind == "list" or (depth < 3 and any(_holds_list(x, depth + 1) for x in v.items))
+    return isinstance(v, ManyV) or isinstance(v, DictV) or v is None
+
+
+def _plain_record(m: "ModuleAnalysis", ci: ClassInfo) -> bool:
+    """A dataclass-like class with no method of its own along its MRO (``LayerIntermediates``: fields only)."""
+    if not is_dataclass_like(m, ci):
+        return False
+    return all(not c.methods for c in mro(m, ci))
 
 
 def fresh_attrs(
@@ -919,8 +972,11 @@ def instantiate(
 
     if depth >= MAX_INLINE_DEPTH:
         return generic, []
+    owned = not symbolic and _lists_owned(interp, node, args, kwargs)
     key = (
-        ("sym",) if symbolic else (tuple(_sig(a) for a in args), tuple(sorted((k, _sig(v)) for k, v in kwargs.items())))
+        ("sym",)
+        if symbolic
+        else (tuple(_sig(a) for a in args), tuple(sorted((k, _sig(v)) for k, v in kwargs.items())), owned)
     )
     if key in st.instances:
         return st.instances[key]
@@ -1010,7 +1066,10 @@ def instantiate(
         st.building = False
     handed = [*args, *kwargs.values()]
     obj = ObjV(
-        ci.key, instance_attrs(m, ci, self_vars), True, () if symbolic else fresh_attrs(m, ci, self_vars, handed)
+        ci.key,
+        instance_attrs(m, ci, self_vars, owned),
+        True,
+        () if symbolic else fresh_attrs(m, ci, self_vars, handed),
     )
     st.instances[key] = (obj, inner)
     return obj, inner
@@ -1135,6 +1194,14 @@ def object_attr(m: "ModuleAnalysis", obj: ObjV, attr: str) -> Value:
         if attr in attrs:
             return attrs[attr]
         dynamic = dynamic or set_by_name(attrs.get(DYNAMIC_ATTRS), attr)
+    if attr == "__class__" and obj.concrete and not dynamic:
+        # ``self.__class__(**config)``: an object a followed constructor call built is of exactly that class (unless
+        # a class of its MRO names ``__class__`` itself)
+        from .values import RefV
+
+        if not any(attr in c.methods or attr in body_attrs(m, c) for c in mro(m, ci)):
+            return RefV("class:" + obj.cls_key)
+        return UNKNOWN
     for c in mro(m, ci):
         if c.module.patched_class_attr(c.node.name.value, attr):
             return UNKNOWN  # Config.dim = args.dim, Net.forward = patched_forward: set outside the class body
@@ -1356,6 +1423,14 @@ def read_only_params(fi: FunctionInfo) -> frozenset[str]:
             for a in n.args:  # type: ignore[attr-defined]
                 if type(a.value) is Name and not a.star:
                     ok_names.add(id(a.value))
+        elif tp is cst.Comparison and all(
+            type(c.operator) in (cst.Is, cst.IsNot)
+            for c in n.comparisons  # type: ignore[attr-defined]
+        ):
+            # ``val is not None`` (``def exists(val)``): an identity test reads nothing of the list
+            for operand in (n.left, *(c.comparator for c in n.comparisons)):  # type: ignore[attr-defined]
+                if type(operand) is Name:
+                    ok_names.add(id(operand))
         elif tp is Name and n.value in params and id(n) not in ok_names:  # type: ignore[attr-defined]
             bad.add(n.value)  # type: ignore[attr-defined]
         if tp is Call and type(n.func) is Name:  # type: ignore[attr-defined]

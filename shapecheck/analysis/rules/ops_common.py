@@ -386,6 +386,12 @@ def broadcast_shapes(
             or (y.as_int() == 0 and greater_equal(x, 2) is Truth.TRUE)
         ):
             return None, (i, x, y)  # two sizes neither 1 (an empty axis of 0 broadcasts only against 1 or 0)
+        if greater_equal(x, 2) is Truth.TRUE:
+            out.append(x)  # the other is 1 or the same size when the operation runs: the result has this one
+            continue
+        if greater_equal(y, 2) is Truth.TRUE:
+            out.append(y)
+            continue
         unknown = True
         out.append(x)
     return (None if unknown else tuple(reversed(out))), None
