@@ -269,7 +269,9 @@ CODES: tuple[Code, ...] = (
         E,
         "argument {param!r} of {func}(): {detail}",
         "A call whose argument shape contradicts the callee's jaxtyping annotation.",
-        "jaxtyping with a runtime checker raises at the call; without one the function computes garbage.",
+        "jaxtyping with a runtime checker (`jaxtyped` + beartype, or the import hook) raises at the call. Without one, "
+        "either the function gets a shape it was not written for, or its annotation is wrong and misleads every "
+        "reader and tool that trusts it: fix whichever side is wrong.",
         'def f(x: Float[Tensor, "b 768"]): ...\nf(torch.zeros(2, 512))',
         'def f(x: Float[Tensor, "b 768"]): ...\nf(torch.zeros(2, 768))',
     ),
