@@ -21,6 +21,8 @@ import libcst as cst
 
 from ..index.imports import dotted
 from .values import UNKNOWN, SeqV, StrV, Value
+from .context import counter_mark
+from .state import function_state
 
 if TYPE_CHECKING:
     from ..index.functions import FunctionInfo
@@ -119,9 +121,7 @@ def _fixture(m: "ModuleAnalysis", fi: "FunctionInfo", name: str, depth: int) -> 
         return UNKNOWN
     # the value depends on the fixture and the depth only (its own fixtures are found from its module): computed once
     # per fixture, unless it holds sizes the run made up (each test then gets sizes of its own, as before)
-    from .context import counter_mark
     from .module import _minted_since
-    from .state import function_state
 
     st = function_state(fx)
     known = st.fixture.get(depth) if st.fixture is not None else None

@@ -41,6 +41,12 @@ from .values import (
     join,
     number_of,
 )
+from ...sizes import divisible, greater_equal
+from .context import MadeUp, OpSpec
+from .narrowing import _rank_check, narrow
+from .objects import foreign_bases
+from .state import class_state
+from .walk import children, memo
 
 if TYPE_CHECKING:
     from ...annotations import Memo
@@ -200,7 +206,6 @@ class Interpreter:
         name = shape_of.value.value
         if rank < 0 or any(type(e.value) is cst.Name and e.value.value == name for e in target.elements):
             return  # ``x, y = *x.shape, 1`` rebinds x itself
-        from .narrowing import _rank_check
 
         yes, _ = _rank_check(self, name, rank)
         self.scope.vars.update(yes)
@@ -228,7 +233,6 @@ class Interpreter:
         if not isinstance(t, TensorV) or t.shape is None or t.alts or len(t.shape) != len(value.items):
             return
         from ..rules.shapes_bridge import shape_note
-        from .context import OpSpec
 
         n = len(target.elements)
         self.ctx.report(
@@ -250,7 +254,6 @@ class Interpreter:
         takes the width for the height, silently wrong wherever the two coincide). Names bound once each, as
         ``misaligned`` compares two operands; not a shape made up from a pattern."""
         from ..rules.ops import moved_names, _distinct_names
-        from .context import MadeUp
 
         if t.shape is None or t.alts or isinstance(t.origin, MadeUp) or not _distinct_names(t.axes):  # type: ignore[arg-type]
             return
@@ -295,7 +298,6 @@ class Interpreter:
         if count is None or count == n:
             return
         from ..rules.shapes_bridge import shape_note
-        from .context import OpSpec
 
         text = f"{base.value.value}.shape[{'' if lo is None else lo}:{'' if hi is None else hi}]"
         notes = []
@@ -371,8 +373,6 @@ class Interpreter:
         if truth is False:
             self.dead = True
         elif truth is None:  # past ``assert x.ndim == 4`` the condition holds, as in an if's true branch
-            from .narrowing import narrow
-
             self.scope.vars.update(narrow(self, stmt.test)[0])
 
     @_statement(cst.If)
@@ -510,8 +510,6 @@ class Interpreter:
         truth = _truth(self.eval(test)) if test is not None else None
         refined: list[dict[str, Value]] = [{}, {}]
         if test is not None and len(suites) == 2:
-            from .narrowing import narrow
-
             refined = list(narrow(self, test))
         known = truth is not None and len(suites) == 2
         if known:
@@ -1195,7 +1193,6 @@ class Interpreter:
 
     @_expression(cst.IfExp)
     def _if_exp(self, node: cst.IfExp) -> Value:
-        from .narrowing import narrow
 
         truth = _truth(self.eval(node.test))
         # each side runs with what the test says of the variables there, as an ``if`` statement's branches do
@@ -1870,7 +1867,6 @@ def _int_arith_of(a: IntV, op: cst.CSTNode, b: IntV) -> Value:
         x, y = a.size.as_int(), b.size.as_int()
         if x is not None and y is not None and y != 0:
             return IntV(Size.const(x // y))
-        from ...sizes import divisible
 
         if divisible(a.size, b.size) is Truth.TRUE:
             q = a.size.exact_div(b.size)
@@ -2019,8 +2015,6 @@ def _fixpoint_ok(
     ``allow_yield``: a ``yield`` is fine too (a generator run to its end by the loop that iterates it)."""
     key = -id(stmt)
     if key not in cache:
-        from .walk import children
-
         ok, continues, returns, yields = True, False, False, False
         stack: list[cst.CSTNode] = [stmt.body]
         while stack and ok:
@@ -2062,8 +2056,6 @@ def _consumes_all(body: cst.BaseSuite, cache: dict[int, set[str]]) -> bool:
     runs its iterable to the end."""
     key = -id(body)
     if key not in cache:
-        from .walk import children
-
         ok = True
         stack: list[cst.CSTNode] = [body]
         while stack and ok:
@@ -2142,7 +2134,6 @@ def _var_key(node: cst.CSTNode) -> str | None:
 def _names_in(expr: cst.CSTNode) -> set[str]:
     """The scope keys (``x``, ``self.x``) an expression reads. An attribute's name is not a read of that name:
     ``zip(self.attn, self.ffs)`` reads ``self.attn``, not the loop variable ``attn``."""
-    from .walk import children
 
     out: set[str] = set()
     stack: list[cst.CSTNode] = [expr]
@@ -2162,13 +2153,11 @@ def _names_in(expr: cst.CSTNode) -> set[str]:
 def _assigned_names(suite: cst.CSTNode) -> set[str]:
     """Names (and ``self.x`` attributes) a statement list assigns or mutates as a list (``xs.append(t)``,
     ``xs[i] = t``, ``del xs[i]``), nested function and class bodies left out."""
-    from .walk import memo
 
     return set(memo("assigned", suite, _assigned_walk))
 
 
 def _assigned_walk(suite: cst.CSTNode) -> frozenset[str]:
-    from .walk import children
 
     names: set[str] = set()
     stack: list[cst.CSTNode] = [suite]
@@ -2335,8 +2324,6 @@ def _frozen_record(m: "Semantics", obj: ObjV, depth: int = 0) -> bool:
     ci = m.find_class(obj.cls_key)
     if ci is None:
         return False
-    from .objects import foreign_bases
-    from .state import class_state
 
     st = class_state(ci)
     if st.named_tuple is None:
@@ -2539,7 +2526,6 @@ def _int_and_sequence(a: Value, b: Value) -> bool:
 
 
 def _compare(a: Value, op: cst.CSTNode, b: Value) -> bool | None:
-    from ...sizes import greater_equal
 
     if isinstance(a, IntV) and isinstance(b, IntV):
         if type(op) is cst.Equal:

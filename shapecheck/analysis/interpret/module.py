@@ -48,6 +48,22 @@ from .values import (
     join,
     number_of,
 )
+from ..index.imports import _module_name
+from ..index.stubs import stub_index
+from .interpreter import (
+    _assigned_names,
+    _holds,
+    _plain_item_chain,
+    _subscript_root,
+    _target_names,
+    _truth,
+    _var_key,
+    layer_attributes,
+    self_attribute,
+)
+from .narrowing import _guard_tests, default_call, guard_refinement
+from .values import join_elem
+from .walk import children, memo, memo as walk_memo
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -331,7 +347,6 @@ class ModuleAnalysis:
 
     @property
     def stubs(self) -> StubIndex:
-        from ..index.stubs import stub_index
 
         return stub_index(self.project.stub_paths if self.project is not None else ())
 
@@ -805,7 +820,6 @@ class ModuleAnalysis:
         with self.ctx.discarding():  # what fails in __init__ is reported once, by the module's own run of it (analyse)
             scope = self.run_function(init, None, ObjV(ci.key))
         # an attribute another method assigns too may hold either value when a third method reads it: unknown
-        from .interpreter import _assigned_names
 
         elsewhere: set[str] = set()
         for fi in ci.methods.values():
@@ -988,7 +1002,6 @@ class ModuleAnalysis:
         # a closure (``unpack_one`` returned by ``pack_one``) reads its enclosing function's names when it runs: a
         # name that function binds exactly once, outside any loop, holds the same value then as now. A list or dict
         # may change in between: kept only when the enclosing function never hands it to a call nor changes it
-        from .walk import memo as walk_memo
 
         # (the enclosing function's walks only when the closure reads one of its names: most closures read none)
         candidates = [name for name in sorted(walk_memo("free-reads", node, _free_reads)) if name in env]
@@ -1090,8 +1103,6 @@ class ModuleAnalysis:
         fi = self.find_function(fv.key)
         if fi is None or fi.cls_key is not None or fi.has_unknown_decorators or fv.env:
             return
-        from .narrowing import guard_refinement, _guard_tests
-        from .walk import memo
 
         if not memo("guard-tests", fi.node, _guard_tests):
             return
@@ -1260,7 +1271,6 @@ class ModuleAnalysis:
                 state.analysing = False
             rets = [v for _, v in scope.returns]
             ret = rets[0] if rets else UNKNOWN
-            from .values import join
 
             for v in rets[1:]:
                 ret = join(ret, v)
@@ -1358,7 +1368,6 @@ class ModuleAnalysis:
         (``self.proj``, ``m``) or the container it was reached through (``m[0]``, ``self.layers[0]``) is unknown from
         here; in a constructor, a hook on the instance itself or on a module it cannot name (``for m in
         self.modules(): m.register_forward_pre_hook(fn)``) leaves every call of the instance unknown."""
-        from .interpreter import _subscript_root
 
         key = _var_key_of(target)
         if interp.frame.building and interp.frame.cls_key is not None and (key is None or not key.startswith("self.")):
@@ -1579,7 +1588,6 @@ class ModuleAnalysis:
             interp.scope.vars[key] = UNKNOWN
 
     def _forget_self_attrs(self, interp: Interpreter, fi: FunctionInfo) -> None:
-        from .interpreter import _assigned_names
 
         for k in _assigned_names(fi.node.body):
             if k.startswith("self."):
@@ -1600,7 +1608,6 @@ class ModuleAnalysis:
             made = interp.live_made
         finally:
             interp.live_lambdas, interp.live_made = saved
-        from .interpreter import _holds
 
         if any(out is v or out == v or _holds(out, v, 4) for v in made):
             return UNKNOWN
@@ -1616,7 +1623,6 @@ class ModuleAnalysis:
         fi = self.find_function(v.key)
         if fi is None or fi.cls_key is not None or fi.node.asynchronous is not None:
             return False
-        from .walk import memo as walk_memo
 
         return not walk_memo("yields", fi.node, _yields)
 
@@ -1962,8 +1968,6 @@ class ModuleAnalysis:
                     # stages.insert(0, x): the list with x at that place (coarsest first), one name for it
                     interp.forget_aliases(key, base)
                     if isinstance(base, ManyV):
-                        from .values import join_elem
-
                         interp.scope.vars[key] = ManyV(join_elem(base.elem, args[1]), base.kind)
                     else:
                         seq = list(base.items)
@@ -2008,7 +2012,6 @@ class ModuleAnalysis:
             if isinstance(base, (SeqV, ManyV)) and base.kind == "list" and type(func.value) is cst.Subscript:
                 # params["layers"].append(p): the list is an item of a container variable, set there grown (or the
                 # container forgotten: it no longer holds what it was built with)
-                from .interpreter import _plain_item_chain, _subscript_root
 
                 if method in ("append", "extend") and len(args) == 1 and not kwargs and not dynamic:
                     grown = _grown(base, method, args[0])
@@ -2247,7 +2250,6 @@ class ModuleAnalysis:
             if callee is UNKNOWN and type(func.value) is cst.Name and func.value.value == "self":
                 # ``self.mlp(t)`` where the constructor set ``self.mlp`` to one layer or None: calling None raises,
                 # so when the code goes on, the layer ran
-                from .interpreter import OPTIONAL, self_attribute
 
                 alt = self_attribute(interp, func.attr.value + OPTIONAL)
                 if isinstance(alt, (LayerV, ObjV, FuncV)):
@@ -2266,8 +2268,6 @@ class ModuleAnalysis:
         if isinstance(callee, LayerV) and callee.kind == "either":
             return self.call_either(interp, node, callee, args, kwargs)
         if isinstance(callee, FuncV):
-            from .narrowing import default_call
-
             defaulted = default_call(interp, node, callee, args, kwargs)
             return defaulted if defaulted is not None else self.call_function(interp, node, callee, args, kwargs)
         if isinstance(callee, LayerV) and callee.kind == "partial":
@@ -2310,7 +2310,6 @@ class ModuleAnalysis:
 
     def _filter(self, interp: Interpreter, node: cst.Call, fn: Value, seq: SeqV) -> Value:
         """``filter(exists, modules)`` / ``filter(None, xs)`` over known items, when the test decides each one."""
-        from .interpreter import _truth
         from ..rules.multi_ops import _apply_lambda
 
         test = node.args[0].value
@@ -2377,7 +2376,6 @@ class ModuleAnalysis:
             return {}
         if type(func) is cst.Attribute and f"self.{func.attr.value}" in interp.scope.vars:
             return {}  # an attribute set on the object, not the method
-        from .walk import memo as walk_memo
 
         writes = walk_memo("attribute-writes", fi.node, _param_attribute_writes)
         positional = [p.name for p in fi.params if p.kind in ("pos", "posonly")][skip:]
@@ -2401,7 +2399,6 @@ class ModuleAnalysis:
         fi = self.find_function(v.key)
         if fi is None or fi.cls_key is not None or fi.has_unknown_decorators or fi.node.asynchronous is not None:
             return None
-        from .walk import memo as walk_memo
 
         shape = walk_memo("list-helper", fi.node, _list_helper_shape)
         if shape is None:
@@ -2426,8 +2423,6 @@ class ModuleAnalysis:
                 return None
             at, el = int_of(items[0]), items[1]
             if isinstance(base, ManyV):
-                from .values import join_elem
-
                 grown: Value | None = ManyV(join_elem(base.elem, el), base.kind)
             else:
                 seq = list(base.items)
@@ -2456,8 +2451,6 @@ class ModuleAnalysis:
         fi = self.find_function(v.key)
         if fi is None or fi.cls_key is not None or fi.has_unknown_decorators:
             return set()
-        from .interpreter import _assigned_names
-        from .walk import memo as walk_memo
 
         touched = _assigned_names(fi.node.body) | walk_memo("handed-on", fi.node, _handed_on)
         positional = [p.name for p in fi.params if p.kind in ("pos", "posonly")]
@@ -2900,7 +2893,6 @@ class ModuleAnalysis:
                 # class CausalConv1d(nn.Conv1d): super().__init__(c_in, c_out, kernel_size=k, padding=p) -- torch
                 # builds that layer: its sizes are the object's (self.weight, self.in_channels...), and its forward
                 # is what super().forward(x) runs
-                from .interpreter import layer_attributes
 
                 layer = layer_rules.layer(self.ops, node, kind, args, kwargs)
                 if isinstance(layer, LayerV):
@@ -3242,7 +3234,6 @@ def _call_locals(
             bound.extend(n for n in names if n not in bound)
     else:
         return None
-    from .walk import children
 
     params = [p.name for p in fi.params]
     keys = params + [n for n in bound if n not in params]
@@ -3291,7 +3282,6 @@ _BINDING_NODES = (
 def _binds_names(tree: cst.CSTNode) -> bool:
     """Can ``tree`` (a compound statement) bind or unbind a local name? An ``if dim < 128: print(...)`` or an
     ``assert`` inside a ``try`` cannot, so the names ``locals()`` sees after it do not depend on the path taken."""
-    from .walk import children
 
     stack = [tree]
     while stack:
@@ -3304,7 +3294,6 @@ def _binds_names(tree: cst.CSTNode) -> bool:
 
 def _has_walrus(tree: cst.CSTNode) -> bool:
     """An assignment expression (``(n := len(x))``) in ``tree``: it binds a local name."""
-    from .walk import children
 
     stack = [tree]
     while stack:
@@ -3437,7 +3426,6 @@ def _call_any_all(
 ) -> Value | None:
     """``any([qk_norm, scale_heads])`` / ``all(flags)`` of a known tuple or list: decided when the items' truths
     decide it (``any``: one true item, or every item false; ``all`` the other way round), unknown otherwise."""
-    from .interpreter import _truth
 
     if len(args) != 1 or kwargs or len(node.args) != 1 or not isinstance(args[0], SeqV):
         return None
@@ -3467,7 +3455,6 @@ def _call_bool(
     m: "ModuleAnalysis", interp: Interpreter, node: cst.Call, name: str, args: list[Value], kwargs: dict[str, Value]
 ) -> Value | None:
     """``bool(cond(key))``: the truth of a value that decides it (a known bool, number, string, None, sequence)."""
-    from .interpreter import _truth
 
     if len(args) != 1 or kwargs or len(node.args) != 1:
         return None
@@ -3527,7 +3514,6 @@ def _enumerated(interp: Interpreter, node: cst.Call) -> bool:
 
 def is_generator(fi: FunctionInfo) -> bool:
     """A function whose body yields (outside any function, lambda or class nested in it)."""
-    from .walk import children, memo as walk_memo
 
     def find(fn: cst.CSTNode) -> bool:
         if "yield" not in fi.module.text:
@@ -3994,7 +3980,6 @@ def _unshared(interp: Interpreter, key: str, v: Value) -> Value:
     to the constructor by a caller that kept it may have had methods run on it since)."""
     if not isinstance(v, ObjV) or not v.fresh:
         return v
-    from .interpreter import _holds
 
     if any(k != key and (x is v or _holds(x, v, 3)) for k, x in interp.scope.vars.items()):
         return objects.stale(v)
@@ -4018,7 +4003,6 @@ def _local_object_key(interp: Interpreter, node: cst.CSTNode, obj: ObjV) -> str 
         return None
     if _held_at(interp, key) is not obj:
         return None
-    from .interpreter import _holds
 
     # (``self`` itself holds its submodule: what matters is that no other variable or attribute does)
     skip = "self" if key.startswith("self.") else key
@@ -4240,7 +4224,6 @@ def _dict_get_or_pop(
         return None
     if not present and len(args) == 1:
         return None
-    from .interpreter import _holds
 
     for other, held in list(interp.scope.vars.items()):
         if other != var and (held is base or _holds(held, base, 3)):
@@ -4341,7 +4324,6 @@ def _import_names(stmt: cst.CSTNode) -> set[str]:
 def _imports_in(stmt: cst.CSTNode) -> "list[cst.Import | cst.ImportFrom]":
     """The import statements in ``stmt``, not those inside a def, class or lambda, in the order of a depth-first walk
     from the last child: only statements and their clauses are entered (an expression holds no import)."""
-    from .walk import children
 
     holders = _IMPORT_HOLDERS
     out: list[cst.Import | cst.ImportFrom] = []
@@ -4362,7 +4344,6 @@ _IMPORT_HOLDERS = STATEMENT_CLAUSES | {cst.SimpleStatementLine, cst.SimpleStatem
 
 def _star_imports(stmt: cst.CSTNode) -> list[tuple[int, str]]:
     """(level, module) of the ``from m import *`` statements in ``stmt`` (not inside a def, class or lambda)."""
-    from ..index.imports import _module_name
 
     out: list[tuple[int, str]] = []
     for node in _imports_in(stmt):
@@ -4412,7 +4393,6 @@ def _building_instance(interp: "Interpreter") -> bool:
 
 
 def _var_key_of(node: cst.BaseExpression) -> str | None:
-    from .interpreter import _var_key
 
     return _var_key(node)
 
@@ -4503,8 +4483,6 @@ def _grown(base: Value, method: str, arg: Value) -> Value | None:
         if isinstance(base, SeqV):
             return SeqV(base.items + (arg,), base.kind)
         if isinstance(base, ManyV):
-            from .values import join_elem
-
             return ManyV(join_elem(base.elem, arg), base.kind)
         return None
     if isinstance(base, SeqV) and isinstance(arg, SeqV) and arg.kind != "shape":
@@ -4512,7 +4490,6 @@ def _grown(base: Value, method: str, arg: Value) -> Value | None:
     e = elements_of(arg)
     if e is None:
         return None
-    from .values import join_elem
 
     return ManyV(join_elem(elements_of(base), e), base.kind)  # type: ignore[union-attr]
 
@@ -4708,8 +4685,6 @@ _SCOPES = (cst.FunctionDef, cst.ClassDef)
 def _bound_once(fn: cst.CSTNode) -> frozenset[str]:
     """The names a function binds exactly once: a parameter never reassigned, or one assignment outside any loop
     (``global`` / ``nonlocal`` / ``del`` / ``except ... as`` / imports count as more than one)."""
-    from .interpreter import _target_names
-    from .walk import children
 
     assert type(fn) is cst.FunctionDef
     counts: dict[str, int] = {}
@@ -4759,8 +4734,6 @@ def _bound_once(fn: cst.CSTNode) -> frozenset[str]:
 def _bound_in(node: cst.CSTNode) -> set[str]:
     """Every name a statement binds (assignments, loop and ``with`` targets, ``except ... as``, imports, nested
     ``def`` / ``class`` names), nested scopes' own names left out; ``global`` / ``nonlocal`` names included."""
-    from .interpreter import _target_names
-    from .walk import children
 
     out: set[str] = set()
     stack: list[cst.CSTNode] = [node]
@@ -4804,7 +4777,6 @@ def _settled_at_defs(fn: cst.CSTNode) -> dict[int, frozenset[str]]:
     for i in range(len(body) - 1, -1, -1):
         later[i] = later[i + 1] | bound[i]
     shared: set[str] = set()  # nonlocal anywhere: another closure may rebind it
-    from .walk import children
 
     stack: list[cst.CSTNode] = [fn.body]
     while stack:
@@ -4975,8 +4947,6 @@ def _bound_in_other_branches(stmt: cst.If | cst.Try) -> set[str]:
 def _rebound_names(stmt: cst.CSTNode) -> set[str]:
     """The names a module-level statement binds by assignment (``=``, ``+=``, ``x: T = ...``, ``:=``, a ``for``
     target, ``with ... as``), nested functions, classes and lambdas left out; a ``def`` or ``class`` is no assignment."""
-    from .interpreter import _target_names
-    from .walk import children
 
     out: set[str] = set()
     stack: list[cst.CSTNode] = [stmt]
@@ -5012,7 +4982,6 @@ def _live_closure(interp: Interpreter, fi: FunctionInfo, fv: FuncV) -> tuple[tup
     outer = fi.module.functions.get(frame.key)
     if outer is None:
         return fv.env
-    from .walk import memo as walk_memo
 
     free = walk_memo("free-reads", fi.node, _free_reads)
     have = {k for k, _ in fv.env}
@@ -5029,7 +4998,6 @@ def _live_closure(interp: Interpreter, fi: FunctionInfo, fv: FuncV) -> tuple[tup
 def _yields(fn: cst.CSTNode) -> bool:
     """Does a function's own body (nested functions and lambdas left out) ``yield``: a generator, whose body runs
     only when it is iterated?"""
-    from .walk import children
 
     stack: list[cst.CSTNode] = [fn.body] if isinstance(fn, cst.FunctionDef) else [fn]
     while stack:
@@ -5047,8 +5015,6 @@ def _closure_unsafe(fn: cst.CSTNode) -> frozenset[str]:
     """Names a function's scope may hold for something else than its own binding while a call runs: comprehension
     targets (the analysis binds them in the function's scope) and names declared ``global`` / ``nonlocal`` anywhere
     in it."""
-    from .interpreter import _target_names
-    from .walk import children
 
     out: set[str] = set()
     stack: list[cst.CSTNode] = [fn]
@@ -5064,7 +5030,6 @@ def _closure_unsafe(fn: cst.CSTNode) -> frozenset[str]:
 
 def _default_reads(fn: cst.CSTNode) -> frozenset[str]:
     """The names a function's parameter defaults read (evaluated once, at the ``def``)."""
-    from .walk import children
 
     assert type(fn) is cst.FunctionDef
     ps = fn.params
@@ -5080,8 +5045,6 @@ def _default_reads(fn: cst.CSTNode) -> frozenset[str]:
 
 def _free_reads(fn: cst.CSTNode) -> frozenset[str]:
     """The names a nested function reads and neither takes as a parameter nor assigns: its free variables."""
-    from .interpreter import _assigned_names
-    from .walk import children
 
     assert type(fn) is cst.FunctionDef
     own = _assigned_names(fn.body)
@@ -5118,7 +5081,6 @@ def _param_attribute_writes(fn: cst.CSTNode) -> dict[str, frozenset[str] | None]
     itself may change: the parameter is rebound, handed on, returned, a method of it called, or it is read by a nested
     function). An attribute that is only tested or compared (``if params.seqlen_offset > 0``, ``k in params.cache``)
     stays; one assigned, changed by item, handed on or read into a variable may change (``params.cache[k] = v``)."""
-    from .walk import children
 
     if type(fn) is not cst.FunctionDef:
         return {}
@@ -5153,7 +5115,6 @@ def _param_attribute_writes(fn: cst.CSTNode) -> dict[str, frozenset[str] | None]
 def _handed_on(fn: cst.CSTNode) -> frozenset[str]:
     """Names a function (its nested functions left out) passes to a call, calls a method of, or changes by item
     (``f(xs)``, ``xs.append(t)``, ``xs[i] = t``, ``del xs[i]``): a list or dict there may change."""
-    from .walk import children
 
     out: set[str] = set()
     stack: list[cst.CSTNode] = [fn.body] if type(fn) is cst.FunctionDef else []

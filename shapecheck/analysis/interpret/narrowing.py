@@ -18,6 +18,8 @@ from typing import TYPE_CHECKING, Callable, Sequence
 import libcst as cst
 
 from .values import UNKNOWN, FuncV, IntV, NoneV, SeqV, TensorV, Value
+from .values import join
+from .walk import STATEMENT_CLAUSES, children, memo
 
 if TYPE_CHECKING:
     from ..index.functions import FunctionInfo
@@ -74,8 +76,6 @@ def _narrow(interp: "Interpreter", test: cst.BaseExpression, depth: int) -> tupl
     if type(test) is cst.Name:
         fi = interp.m.find_function(interp.frame.key)
         if fi is not None:
-            from .walk import memo
-
             cond = memo("rank-flags", fi.node, _rank_flags).get(id(test))
             if cond is not None:
                 return _narrow(interp, cond, depth + 1)
@@ -132,7 +132,6 @@ def _rank_flags(fn: cst.CSTNode) -> dict[int, cst.Comparison]:
 def _each_block(fn: cst.CSTNode, block: "Callable[[Sequence[cst.CSTNode]], None]") -> None:
     """``block(statements)`` for every statement block of ``fn``'s own body (nested functions, classes and lambdas
     are their own: not entered)."""
-    from .walk import STATEMENT_CLAUSES, children
 
     # only statements hold blocks: expressions (a test, an iterable, a with item) are not entered, nor are simple
     # statement lines (their lambdas are their own); the blocks are met in the same order
@@ -163,7 +162,6 @@ def _aliased_rank_subject(interp: "Interpreter", node: cst.BaseExpression) -> st
     fi = interp.m.find_function(interp.frame.key)
     if fi is None:
         return None
-    from .walk import memo
 
     return memo("shape-aliases", fi.node, _shape_aliases).get(id(node.args[0].value))
 
@@ -171,7 +169,6 @@ def _aliased_rank_subject(interp: "Interpreter", node: cst.BaseExpression) -> st
 def _shape_aliases(fn: cst.CSTNode) -> dict[int, str]:
     """id(the name in ``len(s)``) -> x, for the ``if`` / ``assert`` tests of ``fn`` reading ``len(s)`` of an alias
     ``s = x.shape`` the same block bound before (see _aliased_rank_subject)."""
-    from .walk import children
 
     out: dict[int, str] = {}
 
@@ -220,7 +217,6 @@ def _changed_names(stmt: cst.CSTNode) -> set[str]:
     whose name ends with ``_``: ``x.unsqueeze_(0)`` may change x's rank); a name in a nested function or lambda
     counts too (the closure may rebind or change it when called)."""
     from .module import _rebound_names
-    from .walk import children
 
     out = _rebound_names(stmt)
     stack: list[cst.CSTNode] = [stmt]
@@ -241,7 +237,6 @@ def _changed_names(stmt: cst.CSTNode) -> set[str]:
 
 
 def _names_in(node: cst.CSTNode) -> list[cst.Name]:
-    from .walk import children
 
     found: list[cst.Name] = []
     stack = [node]
@@ -345,7 +340,6 @@ def _rebound(body: cst.CSTNode, name: str, at: cst.CSTNode) -> bool:
     in source order, or anywhere in a loop around it (a later iteration sees it). The branches of an ``if`` whose
     test is ``at`` come after it."""
     from .interpreter import _assigned_names
-    from .walk import children
 
     around = _path_to(body, at)  # ids of the nodes holding ``at`` (one walk, not one per node visited)
 
@@ -384,7 +378,6 @@ def _rebound(body: cst.CSTNode, name: str, at: cst.CSTNode) -> bool:
 
 def _path_to(tree: cst.CSTNode, node: cst.CSTNode) -> set[int]:
     """ids of ``node`` and of every node of ``tree`` that holds it (empty when ``tree`` does not hold it)."""
-    from .walk import children
 
     parent: dict[int, cst.CSTNode] = {}
     stack = [tree]
@@ -530,7 +523,6 @@ def guard_refinement(interp: "Interpreter", node: cst.Call, fi: "FunctionInfo", 
     """After a call of a guard helper returns (``def _validate_shape(t, expected, key):`` whose body is only
     ``if tuple(t.shape) != expected: raise ...``), what its conditions' failing branches say about its parameters
     holds for the caller's variables passed to them (``_validate_shape(w, (h, d, m), key)``: w has that shape)."""
-    from .walk import memo
 
     tests = memo("guard-tests", fi.node, _guard_tests)
     if not tests:
@@ -634,7 +626,6 @@ def _exclude(v: TensorV, k: int) -> TensorV:
 
 
 def _one_of(interp: "Interpreter", options: list[TensorV], k: int | None) -> Value:
-    from .values import join
 
     if not options:
         return UNKNOWN
@@ -667,8 +658,6 @@ def default_call(
     if first is UNKNOWN and type(arg) is cst.Name and isinstance(fallback, TensorV):
         declared = _optional_parameter(interp, arg.value, node)
         if isinstance(declared, TensorV):
-            from .values import join
-
             return join(declared, fallback)
     return None
 

@@ -33,6 +33,8 @@ from .values import (
     StrV,
     Value,
 )
+from .values import BoolV, FloatV, TensorV
+from .walk import children, contains, memo, memoised, remember
 
 if TYPE_CHECKING:
     from .context import Pending
@@ -473,7 +475,6 @@ def _reached_methods(m: "ModuleAnalysis", ci: ClassInfo, fi: FunctionInfo) -> li
 
 def _self_calls(node: cst.CSTNode) -> set[str]:
     """Names of ``self.NAME(...)`` calls in a function body."""
-    from .walk import memo
 
     return set(memo("self_calls", node, _self_calls_walk))
 
@@ -481,7 +482,6 @@ def _self_calls(node: cst.CSTNode) -> set[str]:
 def _self_calls_and_assigned(fn: cst.CSTNode) -> set[str]:
     """``_self_calls(fn)``; the walk also finds what ``_assigned_names(fn.body)`` returns, and keeps it."""
     from .interpreter import _NO_TARGETS, _assigned_at
-    from .walk import children, memo, memoised, remember
 
     body = getattr(fn, "body", None)
     if body is None or memoised("self_calls", fn) or memoised("assigned", body):
@@ -506,7 +506,6 @@ def _self_calls_and_assigned(fn: cst.CSTNode) -> set[str]:
 
 
 def _self_calls_walk(node: cst.CSTNode) -> frozenset[str]:
-    from .walk import children
 
     out: set[str] = set()
     stack: list[cst.CSTNode] = [node]
@@ -550,7 +549,6 @@ def _lists_owned(
     still change a list it handed over, holds none of them; the function's own names end with the return). Anything
     else -- a record built and kept while the caller's list goes on changing (``r = Rec(xs); xs.append(t)``), an
     attribute, a parameter, ``*``/``**`` -- keeps the record's lists unknown."""
-    from .walk import contains
 
     if interp is None or node is None or interp.returning is None or not contains(interp.returning, node):
         return False
@@ -663,7 +661,6 @@ def _checked_fields(
     """(field, jaxtyping annotation, shape) of the fields whose value a check reads: an array of known shape, or a
     list / tuple of arrays all of one known shape for ``Sequence[...]`` (the type checker looks at one element);
     ``X | None`` / ``Optional[X]`` as X when the value is not None. Unions of arrays are left out."""
-    from .values import TensorV
 
     out: list[tuple[str, Any, tuple[Any, ...]]] = []
     for name, owner, _ in fields:
@@ -732,7 +729,6 @@ def used_otherwise(m: "ModuleAnalysis", ci: ClassInfo, fi: FunctionInfo) -> froz
     """Names ``x`` of the ``self.x`` that ``fi`` or a method it reaches through calls on ``self`` uses other than by
     calling it (``self.head.reset(n)``, ``f(self.head)``, ``self.head = ...``, ``self.head.fc``): run on an object just
     built, only these methods run before ``fi`` returns, so a submodule none of them touches otherwise is as built."""
-    from .walk import memo
 
     out: set[str] = set()
     for callee in _reached_methods(m, ci, fi):
@@ -741,7 +737,6 @@ def used_otherwise(m: "ModuleAnalysis", ci: ClassInfo, fi: FunctionInfo) -> froz
 
 
 def _self_attrs_not_called(fn: cst.CSTNode) -> frozenset[str]:
-    from .walk import children
 
     out: set[str] = set()
     callees: set[int] = set()
@@ -779,7 +774,6 @@ def stale(v: Value, depth: int = 3) -> Value:
 def _scalar_list(v: SeqV) -> bool:
     """A list of names or numbers (``self.modalities = sorted(dims)``, ``self.dims = [64, 128]``): kept as built
     unless a method other than the constructors changes it (``outside_init``), like a list of layers."""
-    from .values import BoolV, FloatV, IntV, StrV
 
     return bool(v.items) and all(isinstance(x, (StrV, IntV, FloatV, BoolV)) for x in v.items)
 
@@ -787,7 +781,6 @@ def _scalar_list(v: SeqV) -> bool:
 def _layer_list(v: SeqV) -> bool:
     """A plain list of layers and functions (an equinox ``self.layers = [eqx.nn.Conv2d(...), jax.nn.relu, ...]``):
     kept as built unless a method other than the constructors changes it (``outside_init``); a list of data is not."""
-    from .values import FuncV, LayerV
 
     return bool(v.items) and all(isinstance(x, (LayerV, ObjV, RefV, FuncV)) for x in v.items)
 
@@ -852,14 +845,12 @@ def int_only_parameters(m: "ModuleAnalysis", fi: FunctionInfo) -> set[str]:
     in a statement every run of the body executes (top level, before any ``return``; not under a conditional
     expression, the right of ``and`` / ``or``, a lambda or a comprehension's body). An object of the class exists only
     if ``__init__`` returned, so such a parameter is an int, never a tuple of sizes (``torch.randn(dim)`` is 1-d)."""
-    from .walk import memo
 
     return set(memo("int-only-params", fi.node, lambda node: _int_only_walk(m, node)))
 
 
 def _int_only_walk(m: "ModuleAnalysis", fn: cst.CSTNode) -> frozenset[str]:
     from .interpreter import _assigned_names
-    from .walk import children
 
     body = getattr(fn, "body", None)
     if type(body) is not cst.IndentedBlock:
@@ -936,7 +927,6 @@ _NOT_ALWAYS_RUN = frozenset({cst.IfExp, cst.Lambda, cst.ListComp, cst.SetComp, c
 
 def _may_return(stmt: cst.CSTNode) -> bool:
     """A compound statement that may leave the function (a ``return`` inside, nested scopes left out)."""
-    from .walk import children
 
     stack = [stmt]
     while stack:
@@ -1197,7 +1187,6 @@ def object_attr(m: "ModuleAnalysis", obj: ObjV, attr: str) -> Value:
     if attr == "__class__" and obj.concrete and not dynamic:
         # ``self.__class__(**config)``: an object a followed constructor call built is of exactly that class (unless
         # a class of its MRO names ``__class__`` itself)
-        from .values import RefV
 
         if not any(attr in c.methods or attr in body_attrs(m, c) for c in mro(m, ci)):
             return RefV("class:" + obj.cls_key)
@@ -1206,8 +1195,6 @@ def object_attr(m: "ModuleAnalysis", obj: ObjV, attr: str) -> Value:
         if c.module.patched_class_attr(c.node.name.value, attr):
             return UNKNOWN  # Config.dim = args.dim, Net.forward = patched_forward: set outside the class body
         if attr in c.methods:
-            from .values import FuncV
-
             fi = c.methods[attr]
             return FuncV(fi.key, bound_self=obj)
         ba = body_attrs(m, c)
@@ -1327,7 +1314,6 @@ def _plain_container(m: "ModuleAnalysis", ci: ClassInfo, bases: frozenset[str], 
 def sequential_added(chain: Value, name: str, module: Value) -> Value:
     """An ``nn.Sequential`` after ``add_module(name, module)``: the module appended, or in place of the module of that
     name (torch names the constructor's modules "0", "1", ...)."""
-    from .values import LayerV
 
     if not isinstance(chain, LayerV) or chain.kind != "Sequential":
         return UNKNOWN
@@ -1361,7 +1347,6 @@ def keeps_arguments(fi: FunctionInfo) -> bool:
     if st.keeps_args is not None:
         return st.keeps_args
     st.keeps_args = True  # a cycle through constructors keeps what the rest of the walk decides
-    from .walk import children
 
     params = {p.name for p in fi.params} - {"self"}
 
@@ -1401,7 +1386,6 @@ def read_only_params(fi: FunctionInfo) -> frozenset[str]:
     st = function_state(fi)
     if st.reads_only is not None:
         return st.reads_only
-    from .walk import children
 
     params = {p.name for p in fi.params if p.kind in ("pos", "posonly", "kwonly")} - {"self"}
     if not params:  # nothing to find: the body is not walked
@@ -1453,7 +1437,6 @@ def dict_read_params(fi: FunctionInfo) -> frozenset[str]:
     st = function_state(fi)
     if st.reads_dict is not None:
         return st.reads_dict
-    from .walk import children
 
     params = item_read_params(fi)
     bad: set[str] = set()
@@ -1483,7 +1466,6 @@ def item_read_params(fi: FunctionInfo) -> frozenset[str]:
     st = function_state(fi)
     if st.reads_items is not None:
         return st.reads_items
-    from .walk import children
 
     params = {p.name for p in fi.params if p.kind in ("pos", "posonly", "kwonly")} - {"self"}
     if not params:
@@ -1658,7 +1640,6 @@ _NOT_IN_LEAF = frozenset(
 def _leaf(fn: cst.FunctionDef) -> bool:
     if fn.decorators or type(fn.body) is not cst.IndentedBlock or len(fn.body.body) > LEAF_STATEMENTS:
         return False
-    from .walk import children
 
     stack: list[cst.CSTNode] = list(fn.body.body)
     while stack:
@@ -1705,7 +1686,6 @@ def _one_line(fn: cst.FunctionDef, module: Any = None) -> bool:
     ret = body[0].body[0]
     if type(ret) is not cst.Return or ret.value is None:
         return False
-    from .walk import children
 
     # libcst's own ``children`` rebuilds every node it passes; the trivia it adds (whitespace, parentheses, commas)
     # holds none of the nodes looked for
@@ -1734,7 +1714,6 @@ def sets_own_attrs(m: "ModuleAnalysis", fi: FunctionInfo, obj: ObjV) -> bool:
     body = fi.node.body
     if type(body) is not cst.IndentedBlock or not any(k.startswith("self.") for k in _assigned_names(body)):
         return False
-    from .walk import memo
 
     return memo("plain-method-body", body, _plain_method_body)
 
@@ -1742,7 +1721,6 @@ def sets_own_attrs(m: "ModuleAnalysis", fi: FunctionInfo, obj: ObjV) -> bool:
 def _plain_method_body(body: cst.CSTNode) -> bool:
     """No ``return`` before the last statement of ``body`` (an indented block), no ``yield``, no nested function,
     class or lambda (``sets_own_attrs``; depends on the block only)."""
-    from .walk import children
 
     assert type(body) is cst.IndentedBlock
     last = body.body[-1] if body.body else None
@@ -1834,7 +1812,6 @@ def _replaced(node: Value, steps: list[str | int], value: Value) -> Value:
         if new is UNKNOWN:
             return UNKNOWN
         return SeqV(node.items[:i] + (new,) + node.items[i + 1 :], node.kind)
-    from .values import LayerV
 
     if step == "weight" and not rest and isinstance(node, LayerV):
         from .interpreter import _with_parameter

@@ -22,6 +22,7 @@ from .precision import check_einops_reduction
 from .registry import EINOPS_FUNCTIONS, EINOPS_LAYERS, OpContext, einops_function, einops_layer
 from .shapes_bridge import shape_note
 from ..interpret.values import UNKNOWN, DictV, FuncV, IntV, LayerV, RefV, SeqV, StrV, TensorV, Value
+from ..index.imports import literal_str
 
 if TYPE_CHECKING:
     from ..interpret.interpreter import Interpreter
@@ -709,7 +710,6 @@ def _flax_layer(
 
 def _literal_dict(cx: OpContext, interp: "Interpreter", expr: cst.BaseExpression) -> dict[str, Value] | None:
     """``{"p1": 16}`` or ``dict(p1=16)`` as str keys -> values; None for anything else (a name, ``**extra``...)."""
-    from ..index.imports import literal_str
 
     out: dict[str, Value] = {}
     if type(expr) is cst.Dict:

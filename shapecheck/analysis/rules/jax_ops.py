@@ -474,7 +474,6 @@ def apply_eqx_mha(
     (kv_seq, value_size); each goes through its Linear projection, so a last axis that differs from its size fails.
     The result is (q_seq, output_size)."""
     from ...diagnostics import details as D
-    from ...sizes import Truth, equal
     from .layers import _in_projection
 
     names = (("query", "q", "query_size"), ("key_", "k", "key_size"), ("value", "v", "value_size"))
