@@ -1715,6 +1715,8 @@ class ModuleAnalysis:
             return _grad_transform(qual, args, kwargs, node)
         if qual == "itertools.zip_longest" and not dynamic and not kwargs:
             return _zip_longest(args)
+        if qual == "itertools.pairwise" and not dynamic and not kwargs and len(args) == 1:
+            return _pairwise(args[0])
         if qual in ("itertools.cycle", "itertools.islice", "itertools.repeat") and not dynamic and not kwargs:
             return _itertools_call(qual, args)
         if (
@@ -3814,6 +3816,15 @@ def _itertools_call(qual: str, args: list[Value]) -> Value:
         n = len(range(window.stop)[window])
         return SeqV((src.elem,) * n, "tuple") if n <= MAX_RANGE else UNKNOWN
     return UNKNOWN
+
+
+def _pairwise(a: Value) -> Value:
+    """``itertools.pairwise(xs)`` of a known tuple, list or range, or of an array whose first axis has a known length
+    (``for prev, succ in pairwise(seq)``): the overlapping pairs of its items, one fewer than the items."""
+    a = _tensor_items(a)
+    if not isinstance(a, SeqV) or a.kind not in ("tuple", "list", "range"):
+        return UNKNOWN
+    return SeqV(tuple(SeqV((x, y), "tuple") for x, y in zip(a.items, a.items[1:])), "tuple")
 
 
 def _tensor_items(a: Value) -> Value:
