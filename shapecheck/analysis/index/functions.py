@@ -124,8 +124,74 @@ def _transparent_decorator(m: "ModuleAnalysis", name: cst.Name) -> bool:
         return False
     hit = _TRANSPARENT.get(id(fi.node))
     if hit is None or hit[0] is not fi.node:
-        hit = _TRANSPARENT[id(fi.node)] = (fi.node, transparent_wrapper(fi.node))
+        hit = _TRANSPARENT[id(fi.node)] = (fi.node, transparent_wrapper(fi.node) or returns_its_argument(fi.node))
     return hit[1]
+
+
+def returns_its_argument(deco: cst.FunctionDef) -> bool:
+    """Is ``deco`` a decorator that hands back the very function it gets (a registry's ``@register_model``:
+    ``_entrypoints[fn.__name__] = fn ... return fn``)? One plain parameter, the body ending with ``return fn``,
+    every return of the body ``return fn``, and nothing that rebinds ``fn`` or stores into it (``fn.x = ...``,
+    ``setattr(fn, ...)``, ``fn.__dict__.update(...)``): calling the decorated name runs the function itself."""
+    from ..interpret.walk import children
+
+    ps = deco.params
+    if (
+        len(ps.params) != 1
+        or ps.params[0].default is not None
+        or ps.posonly_params
+        or ps.kwonly_params
+        or ps.star_kwarg
+        or not isinstance(ps.star_arg, cst.MaybeSentinel)
+    ):
+        return False
+    fn = ps.params[0].name.value
+    stmts = _body(deco.body)
+    if not stmts or not isinstance(stmts[-1], cst.Return) or not _is_name(stmts[-1].value, fn):
+        return False
+    stack: list[cst.CSTNode] = [deco.body]
+    while stack:
+        n = stack.pop()
+        tp = type(n)
+        if tp is cst.Return:
+            if not _is_name(n.value, fn):  # type: ignore[attr-defined]
+                return False
+        elif tp in (cst.AssignTarget, cst.AnnAssign, cst.AugAssign, cst.For, cst.NamedExpr, cst.Del):
+            root = n.target  # type: ignore[attr-defined]
+            if tp is cst.NamedExpr or tp is cst.For or tp is cst.Del or type(root) is not cst.Name:
+                while type(root) in (cst.Attribute, cst.Subscript):
+                    root = root.value  # type: ignore[attr-defined]
+            if fn in _names_in(root):
+                return False
+        elif tp in (cst.Global, cst.Nonlocal, cst.Lambda, cst.FunctionDef, cst.ClassDef):
+            return False  # a nested def could close over ``fn`` and be handed back by another way: keep it simple
+        elif tp is cst.Call and any(_is_name(a.value, fn) for a in n.args):  # type: ignore[attr-defined]
+            f = n.func  # type: ignore[attr-defined]
+            if _last_name(f) in ("setattr", "update_wrapper", "wraps", "partial"):
+                return False
+        elif tp is cst.Call and type(n.func) is cst.Attribute:  # type: ignore[attr-defined]
+            root = n.func.value  # type: ignore[attr-defined]
+            while type(root) in (cst.Attribute, cst.Subscript):
+                root = root.value
+            if _is_name(root, fn) and n.func.attr.value not in ("split", "startswith", "endswith", "lower"):  # type: ignore[attr-defined]
+                return False  # ``fn.__dict__.update(...)``: a change of the function object
+        stack.extend(children(n))
+    return True
+
+
+def _is_name(e: cst.CSTNode | None, name: str) -> bool:
+    return type(e) is cst.Name and e.value == name  # type: ignore[union-attr]
+
+
+def _names_in(target: cst.CSTNode) -> set[str]:
+    """The plain names a target binds (``a``, ``a, (b, *c)``), or its root name for an attribute / item store."""
+    if type(target) is cst.Name:
+        return {target.value}  # type: ignore[attr-defined]
+    if type(target) in (cst.Tuple, cst.List):
+        return {x for e in target.elements for x in _names_in(e.value)}  # type: ignore[attr-defined]
+    if type(target) is cst.StarredElement:
+        return _names_in(target.value)  # type: ignore[attr-defined]
+    return set()
 
 
 def _body(suite: cst.BaseSuite) -> list[cst.BaseStatement | cst.BaseSmallStatement]:

@@ -851,6 +851,13 @@ class Project:
                 target = names.imports[head]
                 name = f"{target}.{rest}" if rest else target
                 continue
+            if names.stars and head not in names.defined:
+                # ``from pkg import net`` where ``pkg/__init__.py`` does ``from .nets import *``: the module the star
+                # import reads the name from
+                where = self._star_home(module, head, 0, set())
+                if where is not None and where != module:
+                    name = f"{where}.{attr}"
+                    continue
             break
         if steady and depth == 0:
             self._canonical_cache[qualname] = name

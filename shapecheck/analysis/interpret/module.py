@@ -4410,6 +4410,10 @@ def _str_method(text: str, method: str, args: list[Value]) -> Value | None:
         return StrV(getattr(text, method)())
     if method == "replace" and len(strs) == 2:
         return StrV(text.replace(strs[0], strs[1]))
+    if method in ("split", "rsplit") and len(strs) <= 1 and (not strs or strs[0]):
+        # ``"2,2,4".split(",")``: the pieces of a known string (a command-line or config list of sizes)
+        parts = getattr(text, method)(*strs)
+        return SeqV(tuple(StrV(p) for p in parts), "list") if len(parts) <= MAX_RANGE else None
     return None
 
 
