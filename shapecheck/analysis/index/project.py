@@ -854,7 +854,11 @@ class Project:
             if names.stars and head not in names.defined:
                 # ``from pkg import net`` where ``pkg/__init__.py`` does ``from .nets import *``: the module the star
                 # import reads the name from
-                where = self._star_home(module, head, 0, set())
+                where = None
+                for star in reversed(names.stars):  # the last star import that binds it wins, as in Python
+                    where = self._star_home(star, head, 1, {module})
+                    if where is not None:
+                        break
                 if where is not None and where != module:
                     name = f"{where}.{attr}"
                     continue
