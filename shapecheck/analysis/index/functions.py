@@ -152,45 +152,46 @@ def returns_its_argument(deco: cst.FunctionDef) -> bool:
     stack: list[cst.CSTNode] = [deco.body]
     while stack:
         n = stack.pop()
-        tp = type(n)
-        if tp is cst.Return:
-            if not _is_name(n.value, fn):  # type: ignore[attr-defined]
+        if isinstance(n, cst.Return):
+            if not _is_name(n.value, fn):
                 return False
-        elif tp in (cst.AssignTarget, cst.AnnAssign, cst.AugAssign, cst.For, cst.NamedExpr, cst.Del):
-            root = n.target  # type: ignore[attr-defined]
-            if tp is cst.NamedExpr or tp is cst.For or tp is cst.Del or type(root) is not cst.Name:
-                while type(root) in (cst.Attribute, cst.Subscript):
-                    root = root.value  # type: ignore[attr-defined]
+        elif isinstance(n, (cst.AssignTarget, cst.AnnAssign, cst.AugAssign, cst.For, cst.NamedExpr, cst.Del)):
+            root: cst.BaseExpression = n.target
+            while isinstance(root, (cst.Attribute, cst.Subscript)):
+                root = root.value  # ``fn.x = ...``, ``fn.__dict__[k] = ...``: a change of the function object
             if fn in _names_in(root):
                 return False
-        elif tp in (cst.Global, cst.Nonlocal, cst.Lambda, cst.FunctionDef, cst.ClassDef):
+        elif isinstance(n, (cst.Global, cst.Nonlocal, cst.Lambda, cst.FunctionDef, cst.ClassDef)):
             return False  # a nested def could close over ``fn`` and be handed back by another way: keep it simple
-        elif tp is cst.Call and any(_is_name(a.value, fn) for a in n.args):  # type: ignore[attr-defined]
-            f = n.func  # type: ignore[attr-defined]
-            if _last_name(f) in ("setattr", "update_wrapper", "wraps", "partial"):
+        elif isinstance(n, cst.Call):
+            if any(_is_name(a.value, fn) for a in n.args) and _last_name(n.func) in _CHANGES_FUNCTION:
                 return False
-        elif tp is cst.Call and type(n.func) is cst.Attribute:  # type: ignore[attr-defined]
-            root = n.func.value  # type: ignore[attr-defined]
-            while type(root) in (cst.Attribute, cst.Subscript):
-                root = root.value
-            if _is_name(root, fn) and n.func.attr.value not in ("split", "startswith", "endswith", "lower"):  # type: ignore[attr-defined]
-                return False  # ``fn.__dict__.update(...)``: a change of the function object
+            if isinstance(n.func, cst.Attribute):
+                owner: cst.BaseExpression = n.func.value
+                while isinstance(owner, (cst.Attribute, cst.Subscript)):
+                    owner = owner.value
+                if _is_name(owner, fn) and n.func.attr.value not in _STRING_READS:
+                    return False  # ``fn.__dict__.update(...)``: a change of the function object
         stack.extend(children(n))
     return True
 
 
+_CHANGES_FUNCTION = frozenset({"setattr", "update_wrapper", "wraps", "partial"})
+_STRING_READS = frozenset({"split", "rsplit", "startswith", "endswith", "lower", "upper", "replace", "strip"})
+
+
 def _is_name(e: cst.CSTNode | None, name: str) -> bool:
-    return type(e) is cst.Name and e.value == name  # type: ignore[union-attr]
+    return isinstance(e, cst.Name) and e.value == name
 
 
 def _names_in(target: cst.CSTNode) -> set[str]:
-    """The plain names a target binds (``a``, ``a, (b, *c)``), or its root name for an attribute / item store."""
-    if type(target) is cst.Name:
-        return {target.value}  # type: ignore[attr-defined]
-    if type(target) in (cst.Tuple, cst.List):
-        return {x for e in target.elements for x in _names_in(e.value)}  # type: ignore[attr-defined]
-    if type(target) is cst.StarredElement:
-        return _names_in(target.value)  # type: ignore[attr-defined]
+    """The plain names a target binds (``a``, ``a, (b, *c)``)."""
+    if isinstance(target, cst.Name):
+        return {target.value}
+    if isinstance(target, (cst.Tuple, cst.List)):
+        return {x for e in target.elements for x in _names_in(e.value)}
+    if isinstance(target, cst.StarredElement):
+        return _names_in(target.value)
     return set()
 
 
