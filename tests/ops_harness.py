@@ -1329,6 +1329,15 @@ def torch_generators(fw: Framework) -> dict[str, Gen]:
 
     g["construct:tensor_sizes"] = tensor_sizes
 
+    def block_diag(r: random.Random) -> Case:
+        shapes = [rand_shape(r, 0, 3) for _ in range(r.randint(1, 4))]  # a 3-d block now and then: torch raises
+        setup = [f"t{i} = {fw.tensor(sh)}" for i, sh in enumerate(shapes)]
+        blocks = ", ".join(f"t{i}" for i in range(len(shapes)))
+        expr = f"torch.block_diag({blocks})" if r.random() < 0.7 else f"torch.block_diag(*[{blocks}])"
+        return _maybe_index(r, Case("concat:block_diag", fw.name, setup, expr))
+
+    g["concat:block_diag"] = block_diag
+
     def casts(r: random.Random) -> Case:
         s = rand_shape(r)
         x = f"x = {fw.tensor(s)}"

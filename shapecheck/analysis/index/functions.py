@@ -124,8 +124,75 @@ def _transparent_decorator(m: "ModuleAnalysis", name: cst.Name) -> bool:
         return False
     hit = _TRANSPARENT.get(id(fi.node))
     if hit is None or hit[0] is not fi.node:
-        hit = _TRANSPARENT[id(fi.node)] = (fi.node, transparent_wrapper(fi.node))
+        hit = _TRANSPARENT[id(fi.node)] = (fi.node, transparent_wrapper(fi.node) or returns_its_argument(fi.node))
     return hit[1]
+
+
+def returns_its_argument(deco: cst.FunctionDef) -> bool:
+    """Is ``deco`` a decorator that hands back the very function it gets (a registry's ``@register_model``:
+    ``_entrypoints[fn.__name__] = fn ... return fn``)? One plain parameter, the body ending with ``return fn``,
+    every return of the body ``return fn``, and nothing that rebinds ``fn`` or stores into it (``fn.x = ...``,
+    ``setattr(fn, ...)``, ``fn.__dict__.update(...)``): calling the decorated name runs the function itself."""
+    from ..interpret.walk import children
+
+    ps = deco.params
+    if (
+        len(ps.params) != 1
+        or ps.params[0].default is not None
+        or ps.posonly_params
+        or ps.kwonly_params
+        or ps.star_kwarg
+        or not isinstance(ps.star_arg, cst.MaybeSentinel)
+    ):
+        return False
+    fn = ps.params[0].name.value
+    stmts = _body(deco.body)
+    if not stmts or not isinstance(stmts[-1], cst.Return) or not _is_name(stmts[-1].value, fn):
+        return False
+    stack: list[cst.CSTNode] = [deco.body]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, cst.Return):
+            if not _is_name(n.value, fn):
+                return False
+        elif isinstance(n, (cst.AssignTarget, cst.AnnAssign, cst.AugAssign, cst.For, cst.NamedExpr, cst.Del)):
+            root: cst.BaseExpression = n.target
+            while isinstance(root, (cst.Attribute, cst.Subscript)):
+                root = root.value  # ``fn.x = ...``, ``fn.__dict__[k] = ...``: a change of the function object
+            if fn in _names_in(root):
+                return False
+        elif isinstance(n, (cst.Global, cst.Nonlocal, cst.Lambda, cst.FunctionDef, cst.ClassDef)):
+            return False  # a nested def could close over ``fn`` and be handed back by another way: keep it simple
+        elif isinstance(n, cst.Call):
+            if any(_is_name(a.value, fn) for a in n.args) and _last_name(n.func) in _CHANGES_FUNCTION:
+                return False
+            if isinstance(n.func, cst.Attribute):
+                owner: cst.BaseExpression = n.func.value
+                while isinstance(owner, (cst.Attribute, cst.Subscript)):
+                    owner = owner.value
+                if _is_name(owner, fn) and n.func.attr.value not in _STRING_READS:
+                    return False  # ``fn.__dict__.update(...)``: a change of the function object
+        stack.extend(children(n))
+    return True
+
+
+_CHANGES_FUNCTION = frozenset({"setattr", "update_wrapper", "wraps", "partial"})
+_STRING_READS = frozenset({"split", "rsplit", "startswith", "endswith", "lower", "upper", "replace", "strip"})
+
+
+def _is_name(e: cst.CSTNode | None, name: str) -> bool:
+    return isinstance(e, cst.Name) and e.value == name
+
+
+def _names_in(target: cst.CSTNode) -> set[str]:
+    """The plain names a target binds (``a``, ``a, (b, *c)``)."""
+    if isinstance(target, cst.Name):
+        return {target.value}
+    if isinstance(target, (cst.Tuple, cst.List)):
+        return {x for e in target.elements for x in _names_in(e.value)}
+    if isinstance(target, cst.StarredElement):
+        return _names_in(target.value)
+    return set()
 
 
 def _body(suite: cst.BaseSuite) -> list[cst.BaseStatement | cst.BaseSmallStatement]:

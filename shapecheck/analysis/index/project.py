@@ -845,6 +845,17 @@ class Project:
                 target = names.imports[head]
                 name = f"{target}.{rest}" if rest else target
                 continue
+            if names.stars and head not in names.defined:
+                # ``from pkg import net`` where ``pkg/__init__.py`` does ``from .nets import *``: the module the star
+                # import reads the name from
+                where = None
+                for star in reversed(names.stars):  # the last star import that binds it wins, as in Python
+                    where = self._star_home(star, head, 1, {module})
+                    if where is not None:
+                        break
+                if where is not None and where != module:
+                    name = f"{where}.{attr}"
+                    continue
             break
         if steady and depth == 0:
             self._canonical_cache[qualname] = name

@@ -1802,6 +1802,8 @@ class ModuleAnalysis:
             return _grad_transform(qual, args, kwargs, node)
         if qual == "itertools.zip_longest" and not dynamic and not kwargs:
             return _zip_longest(args)
+        if qual == "itertools.pairwise" and not dynamic and not kwargs and len(args) == 1:
+            return _pairwise(args[0])
         if qual in ("itertools.cycle", "itertools.islice", "itertools.repeat") and not dynamic and not kwargs:
             return _itertools_call(qual, args)
         if (
@@ -3938,6 +3940,15 @@ def _itertools_call(qual: str, args: list[Value]) -> Value:
     return UNKNOWN
 
 
+def _pairwise(a: Value) -> Value:
+    """``itertools.pairwise(xs)`` of a known tuple, list or range, or of an array whose first axis has a known length
+    (``for prev, succ in pairwise(seq)``): the overlapping pairs of its items, one fewer than the items."""
+    a = _tensor_items(a)
+    if not isinstance(a, SeqV) or a.kind not in ("tuple", "list", "range"):
+        return UNKNOWN
+    return SeqV(tuple(SeqV((x, y), "tuple") for x, y in zip(a.items, a.items[1:])), "tuple")
+
+
 def _tensor_items(a: Value) -> Value:
     """An array iterated (``zip(dims, keys)``): its slices along axis 0 when that axis has a known length (at most
     MAX_RANGE); anything else as it is."""
@@ -4523,6 +4534,10 @@ def _str_method(text: str, method: str, args: list[Value]) -> Value | None:
         return StrV(getattr(text, method)())
     if method == "replace" and len(strs) == 2:
         return StrV(text.replace(strs[0], strs[1]))
+    if method in ("split", "rsplit") and len(strs) <= 1 and (not strs or strs[0]):
+        # ``"2,2,4".split(",")``: the pieces of a known string (a command-line or config list of sizes)
+        parts = getattr(text, method)(*strs)
+        return SeqV(tuple(StrV(p) for p in parts), "list") if len(parts) <= MAX_RANGE else None
     return None
 
 

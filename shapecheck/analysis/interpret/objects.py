@@ -433,12 +433,44 @@ def outside_init(m: "ModuleAnalysis", ci: ClassInfo) -> set[str]:
         calls = _self_calls(fi.node) if name in ctor_names else _self_calls_and_assigned(fi.node)
         (called_in_init if name in ctor_names else called_elsewhere).update(calls)
     out: set[str] = set()
+    rebound: set[str] = set()
     for name, fi in methods.items():
         if name in ctor_names or (name in called_in_init and name not in called_elsewhere):
             continue
-        out |= _assigned_names(fi.node.body)
+        names = _assigned_names(fi.node.body)
+        out |= names
+        if any(k.startswith("self.") for k in names):
+            rebound |= _rebound_names(fi.node.body)
     st.outside_init = out
+    st.items_only = frozenset(k for k in out if k.startswith("self.") and k not in rebound)
     return out
+
+
+def _rebound_names(suite: cst.CSTNode) -> frozenset[str]:
+    """What ``_assigned_names(suite)`` holds but for the names only stored into (``self.gamma[i:j] = g``,
+    ``self.buf[0] += 1``): those keep the object they name, and a tensor its shape and dtype."""
+    from .walk import memo
+
+    return memo("rebound", suite, _rebound_walk)
+
+
+def _rebound_walk(suite: cst.CSTNode) -> frozenset[str]:
+    from .interpreter import _assigned_at
+    from .walk import children
+
+    names: set[str] = set()
+    stack: list[cst.CSTNode] = [suite]
+    while stack:
+        node = stack.pop()
+        if type(node) in _ITEM_STORES and type(node.target) is cst.Subscript:  # type: ignore[attr-defined]
+            stack.extend(children(node))
+            continue
+        if _assigned_at(node, names):
+            stack.extend(children(node))
+    return frozenset(names)
+
+
+_ITEM_STORES = frozenset({cst.AssignTarget, cst.AugAssign})
 
 
 def reassigned_by_self_calls(m: "ModuleAnalysis", ci: ClassInfo, fi: FunctionInfo) -> set[str]:
@@ -526,6 +558,7 @@ def instance_attrs(
     constructor may change it), except in a plain record built from lists nothing else holds (``owned``)."""
     changed = outside_init(m, ci)
     record = owned and _plain_record(m, ci)
+    items_only = class_state(ci).items_only
     out = []
     for k, v in sorted(vars_.items()):
         if not k.startswith("self."):
@@ -535,6 +568,10 @@ def instance_attrs(
             and (isinstance(v, SeqV) and v.kind == "list" and not _layer_list(v) and not _scalar_list(v))
             or (isinstance(v, ManyV) and v.kind == "list")
         )
+        if k in items_only and kept_by_item_stores(v):
+            # a torch / numpy array that other methods only store items into keeps its shape and dtype
+            out.append((k[5:], v.with_shape(v.shape)))  # type: ignore[union-attr]
+            continue
         # (``self.x?``: what x holds when not None, interpreter.OPTIONAL)
         out.append((k[5:], UNKNOWN if k.rstrip("?") in changed or mutable else stale(v)))
     return tuple(out)
@@ -583,6 +620,14 @@ def _plain_record(m: "ModuleAnalysis", ci: ClassInfo) -> bool:
     if not is_dataclass_like(m, ci):
         return False
     return all(not c.methods for c in mro(m, ci))
+
+
+def kept_by_item_stores(v: Value) -> bool:
+    """A torch or numpy array of known rank: ``v[i] = x`` (of any index and value that run) keeps its shape and dtype
+    (its values change: what a value range recorded is dropped)."""
+    from .values import TensorV
+
+    return isinstance(v, TensorV) and v.shape is not None and v.framework in ("torch", "numpy")
 
 
 def fresh_attrs(

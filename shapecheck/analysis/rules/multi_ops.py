@@ -361,6 +361,13 @@ def _numeric_builtin(name: str, args: list[Value], node: cst.Call) -> Value | No
             if name == "float":
                 return v
             return IntV(Size.const(int(v.value))) if v.value is not None and math.isfinite(v.value) else None
+        if isinstance(v, StrV) and name == "int":  # int("4") of a known string (``channel_mult.split(",")``)
+            if len(v.value) > 40:
+                return None
+            try:
+                return IntV(Size.const(int(v.value)))
+            except ValueError:
+                return None  # int("1.5") raises
         # float(anything else) is a Python float or raises: `self.drop_prob = float(drop_prob)` of a value the
         # analysis does not know still multiplies a tensor as a scalar (int(x) may be any int: not a size, left out)
         return FloatV(None) if name == "float" else None

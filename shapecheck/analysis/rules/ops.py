@@ -1371,6 +1371,30 @@ def _hv_stack(
     return concat(cx, node, name, fw, [SeqV(tuple(pieces), "list"), IntV(Size.const(axis))], {})
 
 
+@FUNCTIONS.register("block_diag")
+def _block_diag(
+    cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]
+) -> Value | None:
+    """``torch.block_diag(*blocks)`` (recurrent block-diagonal weights): a 0-d block is (1, 1), a 1-d (n,) is
+    (1, n); the result is (sum of rows, sum of columns)."""
+    if fw != "torch" or kwargs or not args:
+        return None
+    rows, cols = Size.const(0), Size.const(0)
+    for t in args:
+        if not isinstance(t, TensorV) or t.shape is None or t.alts or len(t.shape) > 2:
+            return None
+        r, c = (
+            (Size.const(1), Size.const(1))
+            if not t.shape
+            else (Size.const(1), t.shape[0])
+            if len(t.shape) == 1
+            else t.shape
+        )
+        rows, cols = rows + r, cols + c
+    dtypes = {t.dtype for t in args if isinstance(t, TensorV)}
+    return TensorV((rows, cols), dtypes.pop() if len(dtypes) == 1 else None, fw)
+
+
 @FUNCTIONS.register("column_stack")
 def _column_stack(
     cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]
