@@ -271,13 +271,12 @@ def unmask(ma: "ModuleAnalysis", node: cst.CSTNode | None = None) -> None:
     statement that does not parse whole (it parsed with its bodies blanked) keeps its blanked bodies: they run as
     ``...``, which binds nothing.
     """
-
-    from .cst_parse import parse_module
-
     where = ma.fragment_of.get(id(node)) if node is not None else None
     if node is not None and where is None:
         if ma.fragment_of:
-            return  # not in a statement with blanked bodies
+            return  # not in a statement with blanked bodies (most calls: no import statement runs for them)
+    from .cst_parse import parse_module
+
     mapping: dict[int, cst.CSTNode] = {}
     if where is not None:
         stmt, (first, last) = where

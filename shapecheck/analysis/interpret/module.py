@@ -19,6 +19,7 @@ from ..index.imports import collect_imports, dotted
 from .interpreter import MODULE_LIST_ATTR, OPTIONAL, FrameInfo, Interpreter, Scope, _plain_value, held_modules, int_of
 from ..index.jaxtyping_bridge import Annotation, dtype_class_of, parse_annotation
 from ..index.module_facts import Rebinds, module_facts
+from ..index.project import unmask
 from . import argparse_defaults, entry_points, objects
 from .state import ClassState, FunctionState, class_state, function_state
 from .walk import STATEMENT_CLAUSES, contains
@@ -777,8 +778,6 @@ class ModuleAnalysis:
         """``info`` (a function or class of this module) with its complete nodes: a module imported with its function
         bodies blanked parses the statement holding it now, before anything reads its bodies (project.unmask)."""
         if self.masked:
-            from ..index.project import unmask
-
             unmask(self, info.node)
             return self.refreshed(info)
         return info
@@ -880,8 +879,6 @@ class ModuleAnalysis:
         caller (``super().__init__(...)``, helpers ``__init__`` calls on ``self``); the returned scope holds them.
         ``method_of``: the class whose method ``fi`` is nested in (a closure over ``self`` called while building)."""
         if self.masked:
-            from ..index.project import unmask
-
             unmask(self, fi.node)
         fi = self.refreshed(fi)
         memo = self.shapes.new_memo()
@@ -3074,8 +3071,6 @@ class ModuleAnalysis:
     # ------------------------------------------------------------------ whole-module analysis
     def analyse(self) -> None:
         if self.masked:
-            from ..index.project import unmask
-
             unmask(self)
         self.analysed = True
         self.run_module()

@@ -259,7 +259,7 @@ def _is_none(node: cst.BaseExpression) -> bool:
 
 
 def _key(node: cst.BaseExpression) -> str | None:
-    from .interpreter import _var_key
+    _var_key = _interpreter._var_key
 
     return _var_key(node)
 
@@ -276,7 +276,7 @@ def _none_check(interp: "Interpreter", target: cst.BaseExpression) -> tuple[Refi
             not_none[key] = declared
     elif type(target) is cst.Attribute:
         # an attribute the constructor set to one value or None (``self.mlp = nn.Sequential(...) if c else None``)
-        from .interpreter import OPTIONAL, self_attribute
+        OPTIONAL, self_attribute = _interpreter.OPTIONAL, _interpreter.self_attribute
 
         attr = target.attr.value
         if self_attribute(interp, attr) is UNKNOWN:
@@ -339,7 +339,7 @@ def _rebound(body: cst.CSTNode, name: str, at: cst.CSTNode) -> bool:
     """Whether ``name`` may hold something else than the parameter's value when ``at`` runs: an assignment before it
     in source order, or anywhere in a loop around it (a later iteration sees it). The branches of an ``if`` whose
     test is ``at`` come after it."""
-    from .interpreter import _assigned_names
+    _assigned_names = _interpreter._assigned_names
 
     around = _path_to(body, at)  # ids of the nodes holding ``at`` (one walk, not one per node visited)
 
@@ -527,7 +527,7 @@ def guard_refinement(interp: "Interpreter", node: cst.Call, fi: "FunctionInfo", 
     tests = memo("guard-tests", fi.node, _guard_tests)
     if not tests:
         return {}
-    from .interpreter import FrameInfo, Interpreter, Scope
+    FrameInfo, Interpreter, Scope = _interpreter.FrameInfo, _interpreter.Interpreter, _interpreter.Scope
 
     names = [p.name for p in fi.params]
     passed: dict[str, str] = {}  # parameter -> the caller's variable handed to it
@@ -690,3 +690,7 @@ def _is_default_helper(interp: "Interpreter", fv: FuncV) -> bool:
     ):
         return _none_helper(interp, test.func) == "is_not_none"
     return False
+
+
+# at the end: interpreter imports this module at its top (a module object, read at call time, works in either import order)
+from . import interpreter as _interpreter  # noqa: E402

@@ -263,7 +263,7 @@ def torch_layer_of(m: "ModuleAnalysis", obj: Value | None) -> LayerV | None:
     ci = m.find_class(obj.cls_key)
     if ci is None:
         return None
-    from .interpreter import _assigned_names
+    _assigned_names = _interpreter._assigned_names
 
     for c in mro(m, ci):
         for fi in c.methods.values():
@@ -281,7 +281,8 @@ def layer_subclass(
     the one base outside the analysed code is a ``torch.nn`` layer the analysis builds and no analysed class of the
     MRO defines ``__init__``; any other such class is a generic object."""
     from ..rules import layers as layer_rules
-    from .interpreter import layer_attributes
+
+    layer_attributes = _interpreter.layer_attributes
 
     generic = ObjV(ci.key)
     if node is None or find_method(m, ci, "__init__") is not None:
@@ -363,7 +364,7 @@ def body_attrs(m: "ModuleAnalysis", ci: ClassInfo) -> dict[str, Value]:
     if st.body_attrs is not None:
         return st.body_attrs
     st.body_attrs = {}
-    from .interpreter import FrameInfo, Interpreter, Scope
+    FrameInfo, Interpreter, Scope = _interpreter.FrameInfo, _interpreter.Interpreter, _interpreter.Scope
 
     cm = ci.module
     scope = Scope()
@@ -420,7 +421,7 @@ def outside_init(m: "ModuleAnalysis", ci: ClassInfo) -> set[str]:
     st = class_state(ci)
     if st.outside_init is not None:
         return st.outside_init
-    from .interpreter import _assigned_names
+    _assigned_names = _interpreter._assigned_names
 
     ctor_names = ("__init__", "setup", "__post_init__")
     methods: dict[str, FunctionInfo] = {}
@@ -455,7 +456,7 @@ def _rebound_names(suite: cst.CSTNode) -> frozenset[str]:
 
 
 def _rebound_walk(suite: cst.CSTNode) -> frozenset[str]:
-    from .interpreter import _assigned_at
+    _assigned_at = _interpreter._assigned_at
     from .walk import children
 
     names: set[str] = set()
@@ -478,7 +479,7 @@ def reassigned_by_self_calls(m: "ModuleAnalysis", ci: ClassInfo, fi: FunctionInf
     the methods they call on ``self`` in turn: a lazily built layer (``forward`` runs ``self.set_input_dims(d)``,
     which rebuilds ``self.layer`` for the input's width) no longer holds what the constructor put there. What
     ``fi``'s own body assigns is followed statement by statement and is not part of this."""
-    from .interpreter import _assigned_names
+    _assigned_names = _interpreter._assigned_names
 
     out: set[str] = set()
     for callee in _reached_methods(m, ci, fi)[1:]:
@@ -513,7 +514,7 @@ def _self_calls(node: cst.CSTNode) -> set[str]:
 
 def _self_calls_and_assigned(fn: cst.CSTNode) -> set[str]:
     """``_self_calls(fn)``; the walk also finds what ``_assigned_names(fn.body)`` returns, and keeps it."""
-    from .interpreter import _NO_TARGETS, _assigned_at
+    _NO_TARGETS, _assigned_at = _interpreter._NO_TARGETS, _interpreter._assigned_at
 
     body = getattr(fn, "body", None)
     if body is None or memoised("self_calls", fn) or memoised("assigned", body):
@@ -895,7 +896,7 @@ def int_only_parameters(m: "ModuleAnalysis", fi: FunctionInfo) -> set[str]:
 
 
 def _int_only_walk(m: "ModuleAnalysis", fn: cst.CSTNode) -> frozenset[str]:
-    from .interpreter import _assigned_names
+    _assigned_names = _interpreter._assigned_names
 
     body = getattr(fn, "body", None)
     if type(body) is not cst.IndentedBlock:
@@ -1194,7 +1195,7 @@ _DEFAULT_NODES = frozenset(
 
 def _default(m: "ModuleAnalysis", fi: FunctionInfo, node: cst.BaseExpression) -> Value:
     """A parameter default: literals and module-level names (evaluated in the function's module)."""
-    from .interpreter import FrameInfo, Interpreter, Scope
+    FrameInfo, Interpreter, Scope = _interpreter.FrameInfo, _interpreter.Interpreter, _interpreter.Scope
 
     if type(node) in _DEFAULT_NODES:
         interp = Interpreter(fi.module, FrameInfo(fi.key + ".<defaults>"), Scope())
@@ -1338,7 +1339,7 @@ def plain_module_list(m: "ModuleAnalysis", ci: ClassInfo) -> bool:
 
 
 def _plain_container(m: "ModuleAnalysis", ci: ClassInfo, bases: frozenset[str], init_calls: frozenset[str]) -> bool:
-    from .interpreter import _assigned_names
+    _assigned_names = _interpreter._assigned_names
 
     if not foreign_bases(m, ci) & bases:
         return False
@@ -1751,7 +1752,7 @@ def sets_own_attrs(m: "ModuleAnalysis", fi: FunctionInfo, obj: ObjV) -> bool:
     """Is ``fi`` a method of a helper object (a class of the analysed code with no base outside it) that assigns
     attributes of ``self``, and whose body is plain enough to hand them back: no ``return`` before its last
     statement, no ``yield``, no nested function or class?"""
-    from .interpreter import _assigned_names
+    _assigned_names = _interpreter._assigned_names
 
     ci = m.find_class(obj.cls_key)
     if ci is None or class_state(ci).building or foreign_bases(m, ci) - _PLAIN_BASES:
@@ -1859,7 +1860,11 @@ def _replaced(node: Value, steps: list[str | int], value: Value) -> Value:
         return SeqV(node.items[:i] + (new,) + node.items[i + 1 :], node.kind)
 
     if step == "weight" and not rest and isinstance(node, LayerV):
-        from .interpreter import _with_parameter
+        _with_parameter = _interpreter._with_parameter
 
         return _with_parameter(node, "weight", value)
     return UNKNOWN
+
+
+# at the end: interpreter imports this module at its top (a module object, read at call time, works in either import order)
+from . import interpreter as _interpreter  # noqa: E402
