@@ -74,6 +74,17 @@ class FrameInfo:
     building: bool = False  # a constructor (or a helper it calls on self): ``self.x = ...`` builds the object
 
 
+def _assigned_then_returned(stmt: cst.CSTNode, nxt: cst.CSTNode) -> bool:
+    """``x = value`` on a line of its own, and the next statement of the block a ``return``."""
+    return (
+        type(nxt) is cst.SimpleStatementLine
+        and type(nxt.body[0]) is cst.Return
+        and type(stmt) is cst.SimpleStatementLine
+        and len(stmt.body) == 1
+        and type(stmt.body[0]) is cst.Assign
+    )
+
+
 def _int_literal(node: cst.BaseExpression) -> int | None:
     if type(node) is cst.Integer:
         try:
@@ -143,9 +154,19 @@ class Interpreter:
 
     # ------------------------------------------------------------------ statements
     def run_block(self, body: Sequence[cst.BaseStatement] | Sequence[cst.BaseSmallStatement]) -> None:
-        for stmt in body:
+        last = len(body) - 1
+        for i, stmt in enumerate(body):
             if self.dead:
                 break
+            if i < last and _assigned_then_returned(stmt, body[i + 1]):
+                # ``out = Rec(hiddens=hiddens)`` right before a ``return``: nothing of this frame runs after the
+                # assignment, as for a value built in the return itself (objects._lists_owned)
+                outer, self.returning = self.returning, stmt.body[0].value  # type: ignore[attr-defined]
+                try:
+                    self.run_stmt(stmt)
+                finally:
+                    self.returning = outer
+                continue
             self.run_stmt(stmt)
 
     def run_suite(self, suite: cst.BaseSuite) -> None:
