@@ -594,20 +594,54 @@ def _lists_owned(
     if fi is None:
         return False
     params = {p.name for p in fi.params}
+    handed_in: set[int] = set()  # the lists the caller handed over (a local alias holds the same value object)
+    for p in params:
+        _list_ids(interp.scope.vars.get(p), handed_in)
     positional = iter(args)
     for a in node.args:
         if a.star:
             return False
         v = kwargs.get(a.keyword.value) if a.keyword is not None else next(positional, None)
+        e = a.value
+        if type(e) is cst.Name and (
+            e.value in params or any(interp.scope.vars.get(p) is v for p in params) or _aliased(fi.node, e.value)
+        ):
+            # a parameter, or a local name for what one holds (``hs = xs``; even when nothing is known of it here:
+            # what the function returns may be read again with the caller's list in its place)
+            return False
         if not _holds_list(v):
             continue
-        e = a.value
-        if type(e) is cst.Name:
-            if e.value in params:
-                return False
-        elif type(e) not in (cst.List, cst.ListComp):
+        if type(e) is not cst.Name and type(e) not in (cst.List, cst.ListComp):
             return False
+        mine: set[int] = set()
+        _list_ids(v, mine)
+        if mine & handed_in:
+            return False  # ``hs = xs`` (a parameter) or ``[xs]``: the caller's list, which it may still change
     return True
+
+
+def _aliased(fn: cst.CSTNode, name: str) -> bool:
+    """Does ``fn`` bind ``name`` to what another name, attribute or item holds (``hs = xs``, ``hs = self.cache``)?"""
+    stack: list[cst.CSTNode] = [fn]
+    while stack:
+        n = stack.pop()
+        if type(n) is cst.Assign and type(n.value) in (cst.Name, cst.Attribute, cst.Subscript):
+            if any(type(t.target) is cst.Name and t.target.value == name for t in n.targets):
+                return True
+        stack.extend(children(n))
+    return False
+
+
+def _list_ids(v: Value | None, out: set[int], depth: int = 0) -> None:
+    """The ids of the list values in ``v`` (itself and its items, three levels deep)."""
+    if isinstance(v, SeqV):
+        if v.kind == "list":
+            out.add(id(v))
+        if depth < 3:
+            for x in v.items:
+                _list_ids(x, out, depth + 1)
+    elif isinstance(v, (ManyV, DictV)):
+        out.add(id(v))
 
 
 def _holds_list(v: Value | None, depth: int = 0) -> bool:
