@@ -1,8 +1,8 @@
 """Facts about a module's globals read from CPython's tree of its whole text, in one walk: which module-level names
 some statement may mutate, rebind or hand on once the module level has run, and which class attributes code outside
 the class body assigns. The index phase reads them with the module's index (``Project.ast_read``), from the same tree,
-so a module's analysis never parses its text with CPython a second time (a third of CPython's parses in a corpus run
-did only that)."""
+so a module's analysis never parses its text with CPython a second time (in a corpus run, a fifth of CPython's
+parses, a third of the characters parsed, did only that)."""
 
 from __future__ import annotations
 

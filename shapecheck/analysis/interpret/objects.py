@@ -582,11 +582,12 @@ def _lists_owned(
     interp: "Interpreter | None", node: cst.Call | None, args: list[Value], kwargs: dict[str, Value]
 ) -> bool:
     """Nothing but the object built by ``node`` can change the lists handed to it: the call is (in) the value of a
-    ``return`` (``return x, LayerIntermediates(hiddens=hiddens)``) or of an assignment right before one, and each list argument is a list display or
-    comprehension, or a local name of the returning function that is not one of its parameters (the caller, who may
-    still change a list it handed over, holds none of them; the function's own names end with the return). Anything
-    else -- a record built and kept while the caller's list goes on changing (``r = Rec(xs); xs.append(t)``), an
-    attribute, a parameter, ``*``/``**`` -- keeps the record's lists unknown."""
+    ``return`` (``return x, LayerIntermediates(hiddens=hiddens)``) or of an assignment right before one, and each
+    list argument is a list display or comprehension, or a local name of the returning function that is neither one
+    of its parameters nor bound to what another name holds (the caller, who may still change a list it handed over,
+    holds none of them; the function's own names end with the return). Anything else -- a record built and kept
+    while the caller's list goes on changing (``r = Rec(xs); xs.append(t)``), an attribute, a parameter or an alias
+    of one, ``*``/``**`` -- keeps the record's lists unknown."""
 
     if interp is None or node is None or interp.returning is None or not contains(interp.returning, node):
         return False
