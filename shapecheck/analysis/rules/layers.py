@@ -1699,14 +1699,8 @@ def hooked_containers(scope: cst.CSTNode) -> frozenset[str]:
     on a layer reached through them: ``enc[0].register_forward_hook(f)``, ``self.body.register_forward_pre_hook(f)``,
     ``for m in self.body: m.register_forward_hook(f)``. A hook may change what a link gives the next one, so the
     container's own sizes need not fit."""
+    from ..interpret.interpreter import _var_key as name_of
     from ..interpret.walk import children, memo
-
-    def name_of(e: cst.CSTNode) -> str | None:
-        if type(e) is cst.Name:
-            return e.value
-        if type(e) is cst.Attribute and type(e.value) is cst.Name and e.value.value == "self":
-            return f"self.{e.attr.value}"
-        return None
 
     def root_of(e: cst.CSTNode) -> str | None:
         while name_of(e) is None and type(e) in (cst.Subscript, cst.Attribute, cst.Call):
@@ -1747,14 +1741,8 @@ def hooked_containers(scope: cst.CSTNode) -> frozenset[str]:
 def _container_uses(scope: cst.CSTNode) -> dict[str, tuple[bool, bool]]:
     """Per name (``x``) and attribute of self (``self.x``) in ``scope``: (used in pieces -- subscripted, or the
     iterable of a for loop or comprehension, directly or inside enumerate/zip/reversed --, called whole)."""
+    from ..interpret.interpreter import _var_key as name_of
     from ..interpret.walk import children, memo
-
-    def name_of(e: cst.CSTNode) -> str | None:
-        if type(e) is cst.Name:
-            return e.value
-        if type(e) is cst.Attribute and type(e.value) is cst.Name and e.value.value == "self":
-            return f"self.{e.attr.value}"
-        return None
 
     def compute(root: cst.CSTNode) -> dict[str, tuple[bool, bool]]:
         pieces: set[str] = set()
