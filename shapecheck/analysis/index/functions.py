@@ -135,17 +135,9 @@ def returns_its_argument(deco: cst.FunctionDef) -> bool:
     ``setattr(fn, ...)``, ``fn.__dict__.update(...)``): calling the decorated name runs the function itself."""
     from ..interpret.walk import children
 
-    ps = deco.params
-    if (
-        len(ps.params) != 1
-        or ps.params[0].default is not None
-        or ps.posonly_params
-        or ps.kwonly_params
-        or ps.star_kwarg
-        or not isinstance(ps.star_arg, cst.MaybeSentinel)
-    ):
+    fn = _sole_parameter(deco.params, default_allowed=False)
+    if fn is None:
         return False
-    fn = ps.params[0].name.value
     stmts = _body(deco.body)
     if not stmts or not isinstance(stmts[-1], cst.Return) or not _is_name(stmts[-1].value, fn):
         return False
@@ -195,6 +187,21 @@ def _names_in(target: cst.CSTNode) -> set[str]:
     return set()
 
 
+def _sole_parameter(ps: cst.Parameters, default_allowed: bool) -> str | None:
+    """The name of the one plain positional parameter of ``ps`` (with a default only when ``default_allowed``), else
+    None: a decorator's ``def deco(fn)``."""
+    if (
+        len(ps.params) != 1
+        or (ps.params[0].default is not None and not default_allowed)
+        or ps.posonly_params
+        or ps.kwonly_params
+        or ps.star_kwarg
+        or not isinstance(ps.star_arg, cst.MaybeSentinel)
+    ):
+        return None
+    return ps.params[0].name.value
+
+
 def _body(suite: cst.BaseSuite) -> list[cst.BaseStatement | cst.BaseSmallStatement]:
     """A suite's statements, one per simple statement, without a leading docstring."""
     out: list[cst.BaseStatement | cst.BaseSmallStatement] = []
@@ -226,16 +233,9 @@ def transparent_wrapper(deco: cst.FunctionDef) -> bool:
 
     Nothing else is allowed: no other call, no other return, no change of an argument (an in-place op on a tensor
     argument would change the shapes the function sees)."""
-    ps = deco.params
-    if (
-        len(ps.params) != 1
-        or ps.posonly_params
-        or ps.kwonly_params
-        or ps.star_kwarg
-        or not isinstance(ps.star_arg, cst.MaybeSentinel)
-    ):
+    fn = _sole_parameter(deco.params, default_allowed=True)
+    if fn is None:
         return False
-    fn = ps.params[0].name.value
     outer = _body(deco.body)
     if len(outer) != 2 or type(outer[0]) is not cst.FunctionDef or type(outer[1]) is not cst.Return:
         return False
