@@ -9,7 +9,7 @@ non-integer default is a positive integer symbol, so what fails holds for every 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Iterator, cast
+from typing import TYPE_CHECKING, Any, Iterator, Sequence, cast
 
 import libcst as cst
 
@@ -605,7 +605,10 @@ def _lists_owned(
         v = kwargs.get(a.keyword.value) if a.keyword is not None else next(positional, None)
         e = a.value
         if type(e) is cst.Name and (
-            e.value in params or any(interp.scope.vars.get(p) is v for p in params) or _aliased(fi.node, e.value)
+            e.value in params
+            or any(interp.scope.vars.get(p) is v for p in params)
+            or _aliased(fi.node, e.value)
+            or _escapes(fi.module, fi.node, e.value, node)
         ):
             # a parameter, or a local name for what one holds (``hs = xs``; even when nothing is known of it here:
             # what the function returns may be read again with the caller's list in its place)
@@ -631,6 +634,94 @@ def _aliased(fn: cst.CSTNode, name: str) -> bool:
                 return True
         stack.extend(children(n))
     return False
+
+
+# calls that read a list handed to them and keep nothing of it
+_READING_BUILTINS = frozenset(
+    {"len", "list", "tuple", "sorted", "sum", "min", "max", "any", "all", "isinstance", "print", "str", "repr", "bool"}
+)
+_READING_LIBRARIES = ("torch.", "numpy.", "jax.", "einops.")
+
+
+def _escapes(m: "ModuleAnalysis", fn: cst.CSTNode, name: str, record: cst.Call) -> bool:
+    """Can something other than the record built by ``record`` hold the list ``name`` names when ``fn`` returns?
+    Besides the record call, the name may only be read in place: a method or item of the list (``hs.append(x)``,
+    ``hs[-1]``), a loop over it, a test, an argument of a builtin or a library function that keeps nothing of it
+    (``len(hs)``, ``torch.stack(hs)``), or the target it is bound to. Stored in an attribute, an item or another
+    name (``self.saved = hs``), put in a display, handed to any other call, returned or yielded beside the record,
+    or read by a nested function or lambda: the caller may change the record's list through that. What runs only on
+    a path that never builds the record (another ``return`` and the line right before it) does not count."""
+    stack: list[tuple[cst.CSTNode, cst.CSTNode | None, bool]] = [(fn, None, False)]
+    while stack:
+        n, parent, nested = stack.pop()
+        if n is record:
+            continue
+        if isinstance(n, cst.Name):
+            if n.value == name and parent is not None and (nested or not _read_in_place(n, parent)):
+                return True
+            continue
+        inner = nested or (n is not fn and type(n) in (cst.FunctionDef, cst.Lambda, cst.ClassDef))
+        if isinstance(n, (cst.IndentedBlock, cst.Module)):
+            body = n.body
+            stack.extend((c, n, inner) for i, c in enumerate(body) if not _other_path(body, i, record))
+            continue
+        if isinstance(n, cst.Call) and not inner and _reading_call(m, n):
+            # len(hs), torch.stack(hs, dim=1): the list itself is read, nothing keeps it (its other arguments may)
+            stack.append((n.func, n, inner))
+            stack.extend(
+                (a.value, a, inner) for a in n.args if not (type(a.value) is cst.Name and a.value.value == name)
+            )
+            continue
+        stack.extend((c, n, inner) for c in children(n))
+    return False
+
+
+def _read_in_place(name: cst.Name, parent: cst.CSTNode) -> bool:
+    """``name`` in ``parent`` is read (or bound) where nothing can keep the list it holds (``_escapes``)."""
+    if isinstance(parent, (cst.Attribute, cst.Subscript)):
+        return parent.value is name  # hs.append(x), hs.copy(), hs[-1], hs[0] = x (not an attribute named like it)
+    if isinstance(parent, (cst.For, cst.CompFor)):
+        return parent.iter is name  # a loop over it (a loop that binds it: anything the loop runs over)
+    if isinstance(parent, cst.AugAssign):
+        return parent.target is name  # hs += [x] changes it in place; xs += hs keeps its items, not the list
+    if isinstance(parent, cst.IfExp):
+        return parent.test is name
+    # bound (hs = [...]), deleted, compared, tested, negated
+    return isinstance(
+        parent, (cst.AssignTarget, cst.Del, cst.ComparisonTarget, cst.Comparison, cst.If, cst.While, cst.UnaryOperation)
+    )
+
+
+def _returns(stmt: cst.CSTNode) -> bool:
+    return type(stmt) is cst.SimpleStatementLine and any(type(x) is cst.Return for x in stmt.body)
+
+
+def _other_path(body: Sequence[cst.CSTNode], i: int, record: cst.Call) -> bool:
+    """``body[i]`` is a ``return`` line, or the simple line right before one, and neither that return nor the line
+    before it builds ``record``: it runs only on a path where the record is never built."""
+    if _returns(body[i]):
+        group = [body[i - 1], body[i]] if i > 0 and type(body[i - 1]) is cst.SimpleStatementLine else [body[i]]
+    elif i + 1 < len(body) and type(body[i]) is cst.SimpleStatementLine and _returns(body[i + 1]):
+        group = [body[i], body[i + 1]]
+    else:
+        return False
+    return not any(contains(g, record) for g in group)
+
+
+def _reading_call(m: "ModuleAnalysis", call: cst.Call) -> bool:
+    """A call of a builtin or of a library function (not a class: ``nn.ModuleList(hs)`` keeps the list) that reads
+    its arguments and keeps nothing of them."""
+    func = call.func
+    if type(func) is cst.Name and func.value in _READING_BUILTINS:
+        return func.value not in m.globals and func.value not in m.imports.names
+    head = dotted(func) if type(func) is cst.Attribute else None
+    qual = m.qualify_dotted(head) if head is not None else None
+    return (
+        qual is not None
+        and qual.startswith(_READING_LIBRARIES)
+        and qual.rpartition(".")[2][:1].islower()
+        and (".nn." not in qual or ".nn.functional." in qual)
+    )
 
 
 def _list_ids(v: Value | None, out: set[int], depth: int = 0) -> None:
