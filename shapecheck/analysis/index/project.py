@@ -394,6 +394,12 @@ PROJECT_MARKERS = ("pyproject.toml", "setup.cfg", "setup.py", ".git")
 _ROOT_CACHE: dict[Path, "Path | None"] = {}
 
 
+def _packages_above(module: str) -> list[str]:
+    """``a.b.c`` -> ``["a", "a.b"]``: the packages Python imports (runs) before the module."""
+    parts = module.split(".")
+    return [".".join(parts[:i]) for i in range(1, len(parts))]
+
+
 def project_root(path: Path) -> Path | None:
     """The nearest folder at or above ``path`` (a file or a folder) holding a project marker, or None."""
     start = path.resolve()
@@ -560,6 +566,12 @@ _SHARED: dict[tuple[str, ...], "Project"] = {}  # Project.shared: one per packag
 # that builds tensors itself (a test, an example: ``from mypkg import Model`` re-exported by mypkg/__init__.py);
 # documentation examples (few, and always importing the package's top) follow one level more
 IMPORT_RELEVANCE_DEPTH = 1
+# a text that may set an attribute of something it imports (``Head.forward = f``, ``setattr(Head, k, v)``,
+# ``del Head.prep``): the pre-filter of Project.patched_classes_before (module_facts then reads what it patches)
+_MAY_PATCH = re.compile(
+    r"^[ \t]*(?:del[ \t]+)?[A-Za-z_]\w*(?:\.\w+)+[ \t]*(?:[-+*/%|&^@]|//|\*\*|<<|>>)?=(?!=)|\bsetattr\(", re.M
+)
+_PATCH_SEARCH_LIMIT = 2_000  # modules followed from one module's imports
 _MAKES_TENSORS = re.compile(r"\b(?:randn|rand|randint|zeros|ones|empty|full|arange|tensor|array|normal|uniform)\(")
 
 
@@ -590,6 +602,8 @@ class Project:
         # emptied, and is not kept when a step depended on which modules are loaded
         self._canonical_cache: dict[str, str] = {}
         self._star_cache: dict[tuple[str, str], str | None] = {}
+        self._patched_before: dict[str, frozenset[str]] = {}  # patched_classes_before's answers
+        self._patch_steps: dict[str, tuple[list[str], frozenset[str]] | None] = {}
         self._forgotten = 0  # characters of source of modules trim() dropped since the last collection
         # ids of the analyses loaded before a parallel run forked (runner._run_parallel): the collector never walks
         # them (gc.freeze), so forgetting one frees nothing and does not count towards a collection
@@ -823,6 +837,64 @@ class Project:
         """The module facts of ``text`` that ``ast_read`` read for ``module`` (None: it did not read that text)."""
         read = self._ast_reads.get(module)
         return read.facts if read is not None and read.key == text_key(text) else None
+
+    def patched_classes_before(self, module: str) -> frozenset[str]:
+        """Qualified names of the tree's classes whose attributes another module sets outside their class body
+        (``Head.forward = flat_forward`` in ``pkg/patches.py``, which ``pkg/__init__.py`` imports), when that module
+        has run before ``module``'s code does: one ``module`` imports, directly or not, or one a package above any of
+        those imports (Python runs ``pkg/__init__.py`` before ``pkg.model``). What an instance of such a class holds
+        is not what its class body says. The patches ``module`` makes itself are its analysis's
+        (``ModuleAnalysis.patched_imported_classes``)."""
+        got = self._patched_before.get(module)
+        if got is not None:
+            return got
+        out: set[str] = set()
+        seen: set[str] = set()
+        todo = [module, *_packages_above(module)]
+        while todo and len(seen) < _PATCH_SEARCH_LIMIT:
+            name = todo.pop()
+            if name in seen:
+                continue
+            seen.add(name)
+            step = self._patch_step(name)
+            if step is None:
+                continue
+            deps, patched = step
+            if name != module:
+                out.update(patched)
+            for dep in deps:
+                if dep not in seen:
+                    todo.append(dep)
+                    todo.extend(p for p in _packages_above(dep) if p not in seen)
+        got = self._patched_before[module] = frozenset(out)
+        return got
+
+    def _patch_step(self, module: str) -> tuple[list[str], frozenset[str]] | None:
+        """(the modules of the tree ``module`` imports, the tree's classes it patches), once per project; None for a
+        module with no file in the tree."""
+        if module in self._patch_steps:
+            return self._patch_steps[module]
+        step: tuple[list[str], frozenset[str]] | None = None
+        path = self.paths.get(module)
+        if path is not None:
+            text = self._dependency_text(self._relevance_key(path), path)
+            patched: set[str] = set()
+            if _MAY_PATCH.search(text):
+                read = self.ast_read(module, text)
+                facts = read.facts
+                if facts is not None and "*" not in facts[1][0]:
+                    imports = read.bindings.imports
+                    for who in facts[1][1]:
+                        head, _, rest = who.partition(".")
+                        bound = imports.get(head)
+                        if bound is None or head in read.bindings.definitions:
+                            continue  # not imported, or a class or function of the module itself (its own analysis)
+                        q = self.canonical(f"{bound}.{rest}" if rest else bound)
+                        if self.is_definition(q):
+                            patched.add(q)
+            step = (self.dependency_names(text, module), frozenset(patched))
+        self._patch_steps[module] = step
+        return step
 
     def canonical(self, qualname: str, depth: int = 0) -> str:
         """Follow re-exports: ``mytypes.Float`` where mytypes did ``from jaxtyping import Float`` -> ``jaxtyping.Float``."""

@@ -721,7 +721,8 @@ class ModuleAnalysis:
     def patched_imported_classes(self) -> frozenset[str]:
         """Qualified names of the project's classes, imported here, whose attributes this module sets outside their
         class body (``from pkg.base import Encoder; Encoder.dim = 32``, ``setattr(Encoder, k, v)``,
-        ``Head.forward = flat_forward``): what an instance of one (or of a subclass) holds is not known here."""
+        ``Head.forward = flat_forward``), or a module run before this one's code does (``Project.
+        patched_classes_before``): what an instance of one (or of a subclass) holds is not known here."""
         got = self._patched_imported
         if got is None:
             names, patched = self._rebound()
@@ -734,6 +735,10 @@ class ModuleAnalysis:
                     q = self.qualify_dotted(who)
                     if q is not None and self.project.is_definition(q):
                         out.add(q)
+            if self.project is not None and self.module_name:
+                # and those a module that has run before this one's code patches (``pkg/patches.py``, imported by
+                # ``pkg/__init__.py``, sets ``Head.forward``; this module imports pkg.model)
+                out.update(self.project.patched_classes_before(self.module_name))
             got = self._patched_imported = frozenset(out)
         return got
 
