@@ -50,6 +50,7 @@ FRAMEWORK_OPS = frozenset(
         "expand",
         "squeeze",
         "setitem",
+        "inplace",
         "mask_index",
         "linear",
         "attention",
@@ -647,6 +648,15 @@ def concrete_failure(w: Witness) -> str | None:
             if m != n:
                 return f"mask axis {axis} has {m} against {n}"
         return None
+    if op == "inplace":  # x op= y: the broadcast must be x's own shape
+        out = _broadcast(shapes[0], shapes[1])
+        if out is None:
+            return f"{shapes[0]} and {shapes[1]} do not broadcast"
+        return (
+            None
+            if tuple(out) == tuple(shapes[0])
+            else f"the operands broadcast to {tuple(out)}, not {tuple(shapes[0])}"
+        )
     if op == "setitem":
         stored, region = [int(x) for x in shapes[0]], [int(x) for x in shapes[1]]
         while len(stored) > len(region) and stored[0] == 1:

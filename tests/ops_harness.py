@@ -529,6 +529,18 @@ def common_generators(fw: Framework) -> dict[str, Gen]:
 
     g["setitem"] = setitem
 
+    if fw.name in ("torch", "numpy"):
+
+        def inplace(r: random.Random) -> Case:
+            """``a op= b`` (torch and numpy change ``a`` in place: the broadcast must keep its shape; a jax array is
+            rebound): b broadcasts to a's shape, to a larger one, or not at all."""
+            a = rand_shape(r, 0, 4)
+            b = broadcast_partner(r, a)
+            op = r.choice(("+=", "-=", "*="))
+            return Case("inplace", fw.name, [f"a = {fw.tensor(a)}", f"a {op} {fw.tensor(b)}"], "a")
+
+        g["inplace"] = inplace
+
     def elementwise_fn(r: random.Random, pick: str = "") -> Case:
         name = pick
         a = rand_shape(r, 0, 4)

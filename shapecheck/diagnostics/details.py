@@ -607,6 +607,31 @@ class Broadcast(Detail):
 
 
 @dataclass(frozen=True)
+class InPlace(Detail):
+    """``x += y`` (``&=``, ``*=``, ...) on a torch tensor or numpy array changes ``x`` in place: the operands must
+    broadcast to ``x``'s own shape (torch: "output with shape ... doesn't match the broadcast shape ...", numpy:
+    "non-broadcastable output operand"). ``axis`` counts from the right (1 = last); 0 when the broadcast has more axes
+    than ``x`` (``left_size`` and ``right_size`` are then the two ranks)."""
+
+    code, kind = "SHP204", "in-place"
+    left: Shape
+    right: Shape
+    result: Shape
+    axis: int
+    left_size: Any
+    right_size: Any
+
+    def render(self) -> str:
+        head = (
+            f"an in-place operation keeps the shape {_shape(self.left)}, but the operands broadcast to "
+            f"{_shape(self.result)}"
+        )
+        if self.axis == 0:
+            return f"{head}: {self.right_size} axes against {self.left_size}"
+        return f"{head}: axis {self.axis} has {self.left_size} against {self.right_size}"
+
+
+@dataclass(frozen=True)
 class MatmulInner(Detail):
     code, kind = "SHP204", "matmul-inner"
     left: Shape

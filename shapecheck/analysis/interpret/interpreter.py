@@ -357,7 +357,10 @@ class Interpreter:
         key = _var_key(stmt.target)
         if key is not None and isinstance(left, (SeqV, ManyV)) and left.kind == "list":
             self.forget_aliases(key, left)  # ``xs += [y]`` extends the list in place: ys = xs sees it too
-        self.assign(stmt.target, self.binary(stmt, left, stmt.operator, right))
+        result = self.binary(stmt, left, stmt.operator, right)
+        if isinstance(left, TensorV):
+            self.m.tensor_in_place(stmt, left, right, result)  # x += y changes x: its shape must hold the result
+        self.assign(stmt.target, result)
 
     @_statement(cst.Expr)
     def _expr_stmt(self, stmt: cst.Expr) -> None:

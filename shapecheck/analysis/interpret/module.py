@@ -3061,6 +3061,9 @@ class ModuleAnalysis:
     def tensor_store(self, interp: Interpreter, node: cst.CSTNode, region: TensorV, value: TensorV) -> None:
         op_rules.tensor_store(self.ops, node, region, value)
 
+    def tensor_in_place(self, node: cst.AugAssign, left: Value, right: Value, result: Value) -> None:
+        op_rules.in_place(self.ops, node, node.operator, left, right, result)
+
     # ------------------------------------------------------------------ annotations in statements
     def check_declared(self, stmt: cst.AnnAssign, ann: Annotation, value: Value, frame: FrameInfo) -> Value:
         return self.shapes.check_declared(stmt, ann, value, frame)

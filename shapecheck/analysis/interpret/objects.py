@@ -663,7 +663,11 @@ def _escapes(m: "ModuleAnalysis", fn: cst.CSTNode, name: str, record: cst.Call) 
         inner = nested or (n is not fn and type(n) in (cst.FunctionDef, cst.Lambda, cst.ClassDef))
         if isinstance(n, (cst.IndentedBlock, cst.Module)):
             body = n.body
-            stack.extend((c, n, inner) for i, c in enumerate(body) if not _other_path(body, i, record))
+            stack.extend(
+                (c, n, inner)
+                for i, c in enumerate(body)
+                if not _other_path(body, i, record) and not (i > 0 and _rebinds_to_record(body[i - 1], name, record))
+            )
             continue
         if isinstance(n, cst.Call) and not inner and _reading_call(m, n):
             # len(hs), torch.stack(hs, dim=1): the list itself is read, nothing keeps it (its other arguments may)
@@ -689,6 +693,19 @@ def _read_in_place(name: cst.Name, parent: cst.CSTNode) -> bool:
     # bound (hs = [...]), deleted, compared, tested, negated
     return isinstance(
         parent, (cst.AssignTarget, cst.Del, cst.ComparisonTarget, cst.Comparison, cst.If, cst.While, cst.UnaryOperation)
+    )
+
+
+def _rebinds_to_record(stmt: cst.CSTNode, name: str, record: cst.Call) -> bool:
+    """``stmt`` binds ``name`` to the record itself (``intermediates = Rec(attn_intermediates=intermediates)`` before
+    ``return x, intermediates``): the return line after it reads the record, not the list."""
+    if type(stmt) is not cst.SimpleStatementLine or len(stmt.body) != 1:
+        return False
+    small = stmt.body[0]
+    return (
+        isinstance(small, cst.Assign)
+        and small.value is record
+        and any(type(t.target) is cst.Name and t.target.value == name for t in small.targets)
     )
 
 

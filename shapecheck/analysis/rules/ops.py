@@ -159,6 +159,53 @@ def tensor_binary(
     return t.with_shape(None)
 
 
+_AUGMENTED: dict[type[cst.CSTNode], str] = {
+    cst.AddAssign: "+=",
+    cst.SubtractAssign: "-=",
+    cst.MultiplyAssign: "*=",
+    cst.DivideAssign: "/=",
+    cst.FloorDivideAssign: "//=",
+    cst.ModuloAssign: "%=",
+    cst.PowerAssign: "**=",
+    cst.BitAndAssign: "&=",
+    cst.BitOrAssign: "|=",
+    cst.BitXorAssign: "^=",
+    cst.LeftShiftAssign: "<<=",
+    cst.RightShiftAssign: ">>=",
+}
+
+
+def in_place(cx: OpContext, node: cst.CSTNode, op: cst.CSTNode, left: Value, right: Value, result: Value) -> None:
+    """``x op= y`` on a torch tensor or a numpy array of rank >= 1 (a numpy reduction's 0-d result is a scalar,
+    rebound rather than changed): the broadcast ``result`` must keep ``x``'s shape. JAX arrays are immutable (the
+    name is rebound), so any broadcast goes."""
+    if not (isinstance(left, TensorV) and isinstance(right, TensorV) and isinstance(result, TensorV)):
+        return
+    if left.framework not in ("torch", "numpy") or right.framework not in ("torch", "numpy", None):
+        return
+    if type(op) is cst.MatrixMultiplyAssign or left.alts or right.alts:
+        return
+    a, b, out = left.shape, right.shape, result.shape
+    if a is None or b is None or out is None or (left.framework == "numpy" and not a):
+        return
+    detail = None
+    if len(out) > len(a):
+        detail = D.InPlace(a, b, out, 0, len(a), len(out))
+    else:
+        for i in range(1, len(a) + 1):
+            if equal(a[-i], out[-i]) is Truth.FALSE:
+                detail = D.InPlace(a, b, out, i, a[-i], out[-i])
+                break
+    if detail is not None:
+        cx.ctx.report(
+            node,
+            "SHP204",
+            {"op": _AUGMENTED.get(type(op), "in-place operation"), "detail": detail},
+            cx.origins([left, right]),
+            spec=OpSpec("inplace", None, (a, b), (), ()),
+        )
+
+
 def _with_scalar(opname: str, t: TensorV, other: Value) -> TensorV:
     """A tensor combined with a Python number keeps its shape."""
     if t.dtype in _INTEGRAL and (opname in _TRUE_DIVISION or isinstance(other, FloatV) or t.dtype == "bool"):
