@@ -1226,7 +1226,22 @@ class ModuleAnalysis:
             # (``register_buffer = lambda name, val: self.register_buffer(name, val.to(torch.float32))``): it sets
             # attributes of the object being built, as a helper method would
             return self.call_on_building_self(interp, node, fi, args, kwargs, closure=fv.env)
-        return self._inline(node, fi, bound, bound_self, depth, closure=_live_closure(interp, fi, fv))
+        ret = self._inline(node, fi, bound, bound_self, depth, closure=_live_closure(interp, fi, fv))
+        if (
+            fi.annotated
+            and _unread_array_return(fi)
+            and any(
+                p.ann is not None and _plain_unknown_array(bound.get(p.name)) and self.shapes.spec(p.ann) is not None
+                for p in fi.params
+            )
+        ):
+            # the body ran with an argument of unknown shape taken at its parameter's annotation, and the function
+            # declares what it returns in a form read here only in part (``-> Float['b'] | tuple[Int['b'],
+            # Float['b']]``): what the body returns then rests on the parameter annotation alone, which the
+            # function's own return annotation may contradict (an actor annotated ``state: 'b c h w'`` that is
+            # handed (b, d) features and returns ``Int['b']`` actions); which of the two is right is not known
+            return UNKNOWN
+        return ret
 
     def _inline(
         self,
@@ -4538,6 +4553,21 @@ def _str_method(text: str, method: str, args: list[Value]) -> Value | None:
 
 HOOKED_ATTR = "<forward hooks>"  # set on an instance whose constructor installs a forward hook it cannot place
 SEQUENTIAL_ATTR = "<nn.Sequential layers>"  # an nn.Sequential subclass's chain, among its instance's attributes
+
+
+def _unread_array_return(fi: FunctionInfo) -> bool:
+    """``fi`` has a return annotation that is not one array annotation but holds some (a union or a tuple of them:
+    ``-> Float['b'] | tuple[Int['b'], Float['b']]``)."""
+    ret = fi.node.returns
+    if ret is None or fi.return_ann is not None:
+        return False
+    todo: list[cst.CSTNode] = [ret.annotation]
+    while todo:
+        n = todo.pop()
+        if type(n) is cst.Subscript and fi.module.annotation_of(n) is not None:
+            return True
+        todo.extend(n.children)
+    return False
 
 
 def _plain_unknown_array(v: Any) -> bool:
