@@ -16,7 +16,17 @@ from .budget import BudgetExceeded, budgeted
 from .context import Context, OpSpec, Pending, Where, counter_mark, note
 from ..index.functions import ClassInfo, FunctionInfo, MethodTable, Param, bind_arguments, signature_params
 from ..index.imports import collect_imports, dotted
-from .interpreter import MODULE_LIST_ATTR, OPTIONAL, FrameInfo, Interpreter, Scope, _plain_value, held_modules, int_of
+from .interpreter import (
+    EVAL_MODE,
+    MODULE_LIST_ATTR,
+    OPTIONAL,
+    FrameInfo,
+    Interpreter,
+    Scope,
+    _plain_value,
+    held_modules,
+    int_of,
+)
 from ..index.jaxtyping_bridge import Annotation, dtype_class_of, parse_annotation
 from ..index.module_facts import Rebinds, module_facts
 from ..index.project import unmask
@@ -1034,6 +1044,18 @@ class ModuleAnalysis:
     def call_function(
         self, interp: Interpreter, node: cst.Call, fv: FuncV, args: list[Value], kwargs: dict[str, Value]
     ) -> Value:
+        # a method of a module called after ``self.eval()`` (here or in a caller): its body and the bodies it calls
+        # read ``training`` as False (torch's eval() sets it on every submodule)
+        eval_mode = interp.in_eval_mode() and isinstance(fv.bound_self, (ObjV, LayerV))
+        EVAL_MODE[0] += eval_mode
+        try:
+            return self._call_method_or_function(interp, node, fv, args, kwargs)
+        finally:
+            EVAL_MODE[0] -= eval_mode
+
+    def _call_method_or_function(
+        self, interp: Interpreter, node: cst.Call, fv: FuncV, args: list[Value], kwargs: dict[str, Value]
+    ) -> Value:
         held = fv.bound_self
         if not isinstance(held, ObjV) or not held.fresh:
             out = self._call_function(interp, node, fv, args, kwargs, None)
@@ -1257,6 +1279,8 @@ class ModuleAnalysis:
         findings are reported at this call."""
         # an unannotated (or return-unannotated) function: analyse its body with these argument values
         sig: tuple[Any, ...] = (tuple(sorted((k, _sig(v)) for k, v in bound.items())), _sig(bound_self))
+        if EVAL_MODE[0]:
+            sig += ("eval mode",)  # ``self.training`` reads False in this run
         if closure:
             sig += (tuple((k, _sig(v)) for k, v in closure),)
         ret: Value
