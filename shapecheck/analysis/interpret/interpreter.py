@@ -61,6 +61,25 @@ class Scope:
         self.yields: list[Value] = []  # a generator's yielded values (``yield from xs``: an element of xs)
 
 
+TRAINING_KEY = "self.training"
+# how many inlined calls made in eval mode (``self.eval()`` run earlier in a caller's body) enclose the current run
+EVAL_MODE: list[int] = [0]
+
+
+def _own_mode_call(node: cst.BaseExpression) -> bool | None:
+    """``self.eval()`` or ``self.train(False)`` -> True; another ``self.train(...)`` -> False; anything else None."""
+    if type(node) is not cst.Call or type(node.func) is not cst.Attribute:
+        return None
+    owner, name = node.func.value, node.func.attr.value
+    if type(owner) is not cst.Name or owner.value != "self" or name not in ("eval", "train"):
+        return None
+    if name == "eval":
+        return True if not node.args else None
+    if len(node.args) == 1 and node.args[0].keyword is None and type(node.args[0].value) is cst.Name:
+        return node.args[0].value.value == "False"
+    return False
+
+
 @dataclass
 class FrameInfo:
     """What the interpreter needs to know about the function whose body it walks."""
@@ -365,6 +384,14 @@ class Interpreter:
     @_statement(cst.Expr)
     def _expr_stmt(self, stmt: cst.Expr) -> None:
         self.eval(stmt.value)
+        mode = _own_mode_call(stmt.value) if self.frame.cls_key is not None else None
+        if mode is not None:
+            # ``self.eval()`` / ``self.train(False)``: the module and every submodule are in eval mode from here
+            # (torch sets ``training`` recursively); ``self.train(...)`` otherwise: the mode is not known
+            if mode:
+                self.scope.vars[TRAINING_KEY] = BoolV(False)
+            else:
+                self.scope.vars.pop(TRAINING_KEY, None)
         if type(stmt.value) is cst.Call and self.m.never_returns(self, stmt.value):
             self.dead = True  # pytest.skip(...), sys.exit(1), self.skipTest(...): what follows does not run
 
@@ -1449,8 +1476,19 @@ class Interpreter:
                 return self.m.call_function(self, node, v, [], {})  # type: ignore[arg-type]
         return v
 
+    def in_eval_mode(self) -> bool:
+        """This body runs after ``self.eval()`` in its own or a calling body: ``<module>.training`` is False."""
+        v = self.scope.vars.get(TRAINING_KEY)
+        return EVAL_MODE[0] > 0 or (isinstance(v, BoolV) and v.value is False)
+
     def _attribute(self, node: cst.Attribute, evaluated: Value | None = None) -> Value:
         attr = node.attr.value
+        if attr == "training" and self.in_eval_mode():
+            if type(node.value) is cst.Name and node.value.value == "self" and self.frame.cls_key is not None:
+                return BoolV(False)
+            evaluated = self.eval(node.value) if evaluated is None else evaluated
+            if isinstance(evaluated, (ObjV, LayerV)):
+                return BoolV(False)
         if type(node.value) is cst.Name and node.value.value == "self" and self.frame.cls_key is not None:
             key = f"self.{attr}"
             if key in self.scope.vars:

@@ -16,7 +16,17 @@ from .budget import BudgetExceeded, budgeted
 from .context import Context, OpSpec, Pending, Where, counter_mark, note
 from ..index.functions import ClassInfo, FunctionInfo, MethodTable, Param, bind_arguments, signature_params
 from ..index.imports import collect_imports, dotted
-from .interpreter import MODULE_LIST_ATTR, OPTIONAL, FrameInfo, Interpreter, Scope, _plain_value, held_modules, int_of
+from .interpreter import (
+    EVAL_MODE,
+    MODULE_LIST_ATTR,
+    OPTIONAL,
+    FrameInfo,
+    Interpreter,
+    Scope,
+    _plain_value,
+    held_modules,
+    int_of,
+)
 from ..index.jaxtyping_bridge import Annotation, dtype_class_of, parse_annotation
 from ..index.module_facts import Rebinds, module_facts
 from ..index.project import unmask
@@ -1039,6 +1049,18 @@ class ModuleAnalysis:
     def call_function(
         self, interp: Interpreter, node: cst.Call, fv: FuncV, args: list[Value], kwargs: dict[str, Value]
     ) -> Value:
+        # a method of a module called after ``self.eval()`` (here or in a caller): its body and the bodies it calls
+        # read ``training`` as False (torch's eval() sets it on every submodule)
+        eval_mode = interp.in_eval_mode() and isinstance(fv.bound_self, (ObjV, LayerV))
+        EVAL_MODE[0] += eval_mode
+        try:
+            return self._call_method_or_function(interp, node, fv, args, kwargs)
+        finally:
+            EVAL_MODE[0] -= eval_mode
+
+    def _call_method_or_function(
+        self, interp: Interpreter, node: cst.Call, fv: FuncV, args: list[Value], kwargs: dict[str, Value]
+    ) -> Value:
         held = fv.bound_self
         if not isinstance(held, ObjV) or not held.fresh:
             out = self._call_function(interp, node, fv, args, kwargs, None)
@@ -1231,7 +1253,22 @@ class ModuleAnalysis:
             # (``register_buffer = lambda name, val: self.register_buffer(name, val.to(torch.float32))``): it sets
             # attributes of the object being built, as a helper method would
             return self.call_on_building_self(interp, node, fi, args, kwargs, closure=fv.env)
-        return self._inline(node, fi, bound, bound_self, depth, closure=_live_closure(interp, fi, fv))
+        ret = self._inline(node, fi, bound, bound_self, depth, closure=_live_closure(interp, fi, fv))
+        if (
+            fi.annotated
+            and _unread_array_return(fi)
+            and any(
+                p.ann is not None and _plain_unknown_array(bound.get(p.name)) and self.shapes.spec(p.ann) is not None
+                for p in fi.params
+            )
+        ):
+            # the body ran with an argument of unknown shape taken at its parameter's annotation, and the function
+            # declares what it returns in a form read here only in part (``-> Float['b'] | tuple[Int['b'],
+            # Float['b']]``): what the body returns then rests on the parameter annotation alone, which the
+            # function's own return annotation may contradict (an actor annotated ``state: 'b c h w'`` that is
+            # handed (b, d) features and returns ``Int['b']`` actions); which of the two is right is not known
+            return UNKNOWN
+        return ret
 
     def _inline(
         self,
@@ -1247,6 +1284,8 @@ class ModuleAnalysis:
         findings are reported at this call."""
         # an unannotated (or return-unannotated) function: analyse its body with these argument values
         sig: tuple[Any, ...] = (tuple(sorted((k, _sig(v)) for k, v in bound.items())), _sig(bound_self))
+        if EVAL_MODE[0]:
+            sig += ("eval mode",)  # ``self.training`` reads False in this run
         if closure:
             sig += (tuple((k, _sig(v)) for k, v in closure),)
         ret: Value
@@ -4546,6 +4585,21 @@ def _str_method(text: str, method: str, args: list[Value]) -> Value | None:
 
 HOOKED_ATTR = "<forward hooks>"  # set on an instance whose constructor installs a forward hook it cannot place
 SEQUENTIAL_ATTR = "<nn.Sequential layers>"  # an nn.Sequential subclass's chain, among its instance's attributes
+
+
+def _unread_array_return(fi: FunctionInfo) -> bool:
+    """``fi`` has a return annotation that is not one array annotation but holds some (a union or a tuple of them:
+    ``-> Float['b'] | tuple[Int['b'], Float['b']]``)."""
+    ret = fi.node.returns
+    if ret is None or fi.return_ann is not None:
+        return False
+    todo: list[cst.CSTNode] = [ret.annotation]
+    while todo:
+        n = todo.pop()
+        if type(n) is cst.Subscript and fi.module.annotation_of(n) is not None:
+            return True
+        todo.extend(n.children)
+    return False
 
 
 def _plain_unknown_array(v: Any) -> bool:
