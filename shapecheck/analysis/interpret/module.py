@@ -20,7 +20,7 @@ from .interpreter import MODULE_LIST_ATTR, OPTIONAL, FrameInfo, Interpreter, Sco
 from ..index.jaxtyping_bridge import Annotation, dtype_class_of, parse_annotation
 from ..index.module_facts import Rebinds, module_facts
 from ..index.project import unmask
-from . import argparse_defaults, entry_points, objects
+from . import argparse_defaults, entry_points, objects, registries
 from .state import ClassState, FunctionState, class_state, function_state
 from .walk import STATEMENT_CLAUSES, contains
 from ..rules import einops_calls as einops_rules, layers as layer_rules, ops as op_rules, shape_ops as shape_rules
@@ -329,6 +329,7 @@ class ModuleAnalysis:
         self.full_nodes: dict[int, cst.CSTNode] = {}  # id(def or class of the blanked tree) -> complete node
         self.line_offset = 0  # lines before the tree's first line (a documentation example parsed without them)
         self._unstable: frozenset[str] | None = None  # stable_global's answer, read once
+        self._registries: dict[str, str] | None = None  # registries()' answer, read once
         self._rebinds: Rebinds | None = None  # rebound_global's and patched_class_attr's answer, read once
         self._patched_quals: frozenset[str] | None = None  # patched_library's answer, read once
         self._patched_imported: frozenset[str] | None = None  # patched_imported_classes' answer, read once
@@ -657,6 +658,23 @@ class ModuleAnalysis:
             self._read_module_text()
         assert self._unstable is not None
         return "*" not in self._unstable and name not in self._unstable
+
+    def registries(self) -> dict[str, str]:
+        """The module-level dicts of this module filled only by a registering decorator (dict name -> decorator
+        name; ``registries.registry_forms``), read once, only for a module whose text stores into an item of one."""
+        if self._registries is None:
+            self._registries = registries.registry_forms(self.text) if ".__name__" in self.text else {}
+        return self._registries
+
+    def registry_entry(self, name: str, key: Value | None) -> Value | None:
+        """``name[key]`` in a function when ``name`` is a registry of this module (see ``registries``): the function
+        registered under a known string ``key`` (unknown when that is not certain); None: ``name`` is no registry."""
+        if name not in self.globals or not isinstance(self.globals[name], DictV) or name not in self.registries():
+            return None
+        if key is None:
+            return UNKNOWN  # (asked whether ``name`` is a registry)
+        hit = registries.lookup(self, name, key.value) if isinstance(key, StrV) else None
+        return hit if hit is not None else UNKNOWN
 
     def never_returns(self, interp: Interpreter, node: cst.Call) -> bool:
         """A call that always raises or ends the process (``pytest.skip(...)``, ``pytest.fail(...)``, ``sys.exit()``,
