@@ -2049,6 +2049,8 @@ class ModuleAnalysis:
                 return UNKNOWN
             if isinstance(base, StrV) and not kwargs and not dynamic:
                 text = _str_method(base.value, method, args)
+                if text is None and method in ("split", "rsplit"):
+                    text = _str_split_max(base.value, method, args)
                 if text is not None:
                     return text
             if isinstance(base, FloatV) and method == "is_integer" and not args and base.value is not None:
@@ -3022,6 +3024,10 @@ class ModuleAnalysis:
                 return IntV(prod.size, NUMPY_INT)  # a numpy integer scalar: sizes take it, isinstance(n, int) not
             if prod is not None:
                 return prod
+        if qual in _STRING_FUNCTIONS and not dynamic and not kwargs:
+            parts = _string_function(qual, args)
+            if parts is not None:
+                return parts
         if qual.startswith("math."):
             from ..rules.multi_ops import math_call
 
@@ -4535,6 +4541,41 @@ def _fill_unbound(declared: TensorV, body: Value, mark: int, origin: Origin) -> 
     return declared.with_shape(shape, declared.axes, origin)
 
 
+_STRING_FUNCTIONS = frozenset(
+    {
+        "urllib.parse.urlsplit",
+        "urllib.parse.urlparse",
+        "os.path.split",
+        "os.path.basename",
+        "os.path.dirname",
+        "os.path.splitext",
+    }
+)
+
+
+def _string_function(qual: str, args: list[Value]) -> Value | None:
+    """``urlsplit(name)`` / ``os.path.split(path)`` & co. of a known string (a model name parsed before it is looked
+    up in a registry): the standard library's own answer. A path with a backslash or a colon is left alone (Windows
+    reads those as separators and drives)."""
+    if len(args) != 1 or not isinstance(args[0], StrV):
+        return None
+    import posixpath
+    import urllib.parse
+
+    text = args[0].value
+    if qual.startswith("urllib."):
+        try:
+            url = urllib.parse.urlsplit(text) if qual.endswith("urlsplit") else urllib.parse.urlparse(text)
+        except ValueError:
+            return None
+        return SeqV(tuple(StrV(p) for p in url), "tuple", tuple(url._fields))
+    if "\\" in text or ":" in text:
+        return None
+    name = qual.rpartition(".")[2]
+    out = getattr(posixpath, name)(text)
+    return StrV(out) if isinstance(out, str) else SeqV(tuple(StrV(p) for p in out), "tuple")
+
+
 def _str_method(text: str, method: str, args: list[Value]) -> Value | None:
     """``s.startswith(p)`` / ``endswith`` / ``lower()`` / ``upper()`` / ``strip()`` / ``replace(a, b)`` of known
     strings (a prefix split of keyword arguments: ``k.startswith("attn_")``, ``k[len("attn_"):]``)."""
@@ -4552,6 +4593,17 @@ def _str_method(text: str, method: str, args: list[Value]) -> Value | None:
         parts = getattr(text, method)(*strs)
         return SeqV(tuple(StrV(p) for p in parts), "list") if len(parts) <= MAX_RANGE else None
     return None
+
+
+def _str_split_max(text: str, method: str, args: list[Value]) -> Value | None:
+    """``name.split(".", 1)``: a known string split at most that many times."""
+    if len(args) != 2 or not isinstance(args[0], StrV) or not args[0].value:
+        return None
+    limit = int_of(args[1])
+    if limit is None or isinstance(args[1], BoolV):
+        return None
+    parts = getattr(text, method)(args[0].value, limit)
+    return SeqV(tuple(StrV(p) for p in parts), "list") if len(parts) <= MAX_RANGE else None
 
 
 HOOKED_ATTR = "<forward hooks>"  # set on an instance whose constructor installs a forward hook it cannot place
