@@ -329,7 +329,7 @@ class ModuleAnalysis:
         self.full_nodes: dict[int, cst.CSTNode] = {}  # id(def or class of the blanked tree) -> complete node
         self.line_offset = 0  # lines before the tree's first line (a documentation example parsed without them)
         self._unstable: frozenset[str] | None = None  # stable_global's answer, read once
-        self._registries: dict[str, str] | None = None  # registries()' answer, read once
+        self._registries: dict[str, registries.Form] | None = None  # registries()' answer, read once
         self._rebinds: Rebinds | None = None  # rebound_global's and patched_class_attr's answer, read once
         self._patched_quals: frozenset[str] | None = None  # patched_library's answer, read once
         self._patched_imported: frozenset[str] | None = None  # patched_imported_classes' answer, read once
@@ -659,9 +659,9 @@ class ModuleAnalysis:
         assert self._unstable is not None
         return "*" not in self._unstable and name not in self._unstable
 
-    def registries(self) -> dict[str, str]:
-        """The module-level dicts of this module filled only by a registering decorator (dict name -> decorator
-        name; ``registries.registry_forms``), read once, only for a module whose text stores into an item of one."""
+    def registries(self) -> dict[str, registries.Form]:
+        """The module-level dicts of this module filled by a registering decorator (dict name -> decorator name and
+        keyed writers; ``registries.registry_forms``), read once, only for a module whose text reads ``.__name__``."""
         if self._registries is None:
             self._registries = registries.registry_forms(self.text) if ".__name__" in self.text else {}
         return self._registries

@@ -40,8 +40,13 @@ _READS = frozenset({"get", "keys", "values", "items", "copy"})
 _COPYING = frozenset({"len", "list", "tuple", "sorted", "set", "frozenset", "iter", "dict"})
 
 
-def registry_forms(text: str) -> dict[str, str]:
-    """The module-level dicts of ``text`` filled only by a registering decorator: dict name -> decorator name."""
+Writer = tuple[str, int, str]  # a function storing under keys of one of its parameters: (name, position, parameter)
+Form = tuple[str, tuple[Writer, ...]]  # (the registering decorator, the other writers)
+
+
+def registry_forms(text: str) -> dict[str, Form]:
+    """The module-level dicts of ``text`` filled only by a registering decorator (and by keyed writers, see
+    ``_keyed_store``): dict name -> (decorator name, writers)."""
     try:
         tree = ast.parse(text)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
@@ -60,6 +65,7 @@ def registry_forms(text: str) -> dict[str, str]:
     if not names:
         return {}
     stores: dict[str, list[str]] = {}  # dict -> the decorators storing into it
+    writers: dict[str, list[Writer]] = {}
     bad: set[str] = set()
     # (node, parent, the module-level function it is in, whether it is a statement of that function's own body)
     stack: list[tuple[ast.AST, ast.AST | None, ast.FunctionDef | None]] = [(tree, None, None)]
@@ -70,7 +76,9 @@ def registry_forms(text: str) -> dict[str, str]:
             bad.update(n for n in node.names if n in names)  # type: ignore[attr-defined]
         elif tp is ast.Name and node.id in names:  # type: ignore[attr-defined]
             verdict = _use(node, parent, fn, tree)  # type: ignore[arg-type]
-            if verdict is None:
+            if isinstance(verdict, tuple):
+                writers.setdefault(node.id, []).append(verdict)  # type: ignore[attr-defined]
+            elif verdict is None:
                 bad.add(node.id)  # type: ignore[attr-defined]
             elif verdict:
                 stores.setdefault(node.id, []).append(verdict)  # type: ignore[attr-defined]
@@ -79,7 +87,7 @@ def registry_forms(text: str) -> dict[str, str]:
             inner_fn = node  # type: ignore[assignment]
         for child in ast.iter_child_nodes(node):
             stack.append((child, node, inner_fn))
-    return {n: s[0] for n, s in stores.items() if n not in bad and len(s) == 1}
+    return {n: (s[0], tuple(writers.get(n, ()))) for n, s in stores.items() if n not in bad and len(s) == 1}
 
 
 def _empty_dict(value: ast.expr) -> bool:
@@ -90,9 +98,11 @@ def _empty_dict(value: ast.expr) -> bool:
     ) and not value.keywords
 
 
-def _use(node: ast.Name, parent: ast.AST | None, fn: ast.FunctionDef | None, tree: ast.Module) -> str | None:
+def _use(
+    node: ast.Name, parent: ast.AST | None, fn: ast.FunctionDef | None, tree: ast.Module
+) -> str | Writer | None:
     """How the dict's name is used here: "" a read or the binding, the decorator's name for the registering store,
-    None anything else."""
+    a writer for a keyed store (``_keyed_store``), None anything else."""
     if parent is None:
         return None
     tp = type(parent)
@@ -105,7 +115,7 @@ def _use(node: ast.Name, parent: ast.AST | None, fn: ast.FunctionDef | None, tre
         if ctx is ast.Load:
             return ""
         if ctx is ast.Store and fn is not None:
-            return _registering_store(parent, fn)  # type: ignore[arg-type]
+            return _registering_store(parent, fn) or _keyed_store(parent, fn)  # type: ignore[arg-type]
         return None
     if tp is ast.Compare and node in parent.comparators:  # type: ignore[attr-defined]
         ops = parent.ops  # type: ignore[attr-defined]
@@ -159,6 +169,71 @@ def _registering_store(target: ast.Subscript, fn: ast.FunctionDef) -> str | None
     return fn.name
 
 
+def _keyed_store(target: ast.Subscript, fn: ast.FunctionDef) -> Writer | None:
+    """``D[k] = v`` in a module-level function ``fn`` whose ``k`` is only the loop variable of ``for k, ... in
+    P.items()`` / ``for k in P`` / ``P.keys()``, ``P`` a parameter ``fn`` never rebinds (a deprecation or alias map
+    handed in): (fn's name, P's position, P) -- the keys it stores are those its calls hand it."""
+    key = target.slice
+    if type(key) is not ast.Name:
+        return None
+    a = fn.args
+    params = [p.arg for p in (*a.posonlyargs, *a.args)]
+    loops = [
+        n
+        for n in ast.walk(fn)
+        if type(n) is ast.For
+        and (
+            (type(n.target) is ast.Name and n.target.id == key.id)
+            or (type(n.target) is ast.Tuple and n.target.elts and _named(n.target.elts[0], key.id))
+        )
+    ]
+    binds = [n for n in ast.walk(fn) if type(n) is ast.Name and n.id == key.id and type(n.ctx) is not ast.Load]
+    if len(loops) != 1 or len(binds) != 1 or any(p.arg == key.id for p in (*a.args, *a.kwonlyargs)):
+        return None
+    it = loops[0].iter
+    if type(it) is ast.Call and not it.args and type(it.func) is ast.Attribute and it.func.attr in ("items", "keys"):
+        it = it.func.value
+        if type(loops[0].target) is ast.Tuple and loops[0].iter.func.attr != "items":  # type: ignore[attr-defined]
+            return None
+    elif type(loops[0].target) is ast.Tuple:
+        return None
+    if type(it) is not ast.Name or it.id not in params:
+        return None
+    if any(type(n) is ast.Name and n.id == it.id and type(n.ctx) is not ast.Load for n in ast.walk(fn)):
+        return None
+    return fn.name, params.index(it.id), it.id
+
+
+def _named(e: ast.expr, name: str) -> bool:
+    return type(e) is ast.Name and e.id == name
+
+
+def _writes_key(tree: ast.Module, writer: Writer, key: str) -> bool | None:
+    """Do the calls of ``writer`` in ``tree`` hand it a map with ``key``: True, False, or None when not known (a
+    use of the function other than a call, an argument other than a dict display of string keys, an alias)."""
+    name, pos, param = writer
+    parents: dict[int, ast.AST] = {}
+    for n in ast.walk(tree):
+        for c in ast.iter_child_nodes(n):
+            parents[id(c)] = n
+        if type(n) is ast.alias and (n.name == name or n.name.endswith("." + name)) and n.asname not in (None, name):
+            return None
+    hit = False
+    for n in ast.walk(tree):
+        if not ((type(n) is ast.Name and n.id == name) or (type(n) is ast.Attribute and n.attr == name)):
+            continue
+        call = parents.get(id(n))
+        if type(call) is not ast.Call or call.func is not n:
+            return None
+        if any(type(a) is ast.Starred for a in call.args) or any(k.arg is None for k in call.keywords):
+            return None
+        arg = call.args[pos] if pos < len(call.args) else next((k.value for k in call.keywords if k.arg == param), None)
+        if type(arg) is not ast.Dict or any(type(k) is not ast.Constant or type(k.value) is not str for k in arg.keys):
+            return None
+        hit = hit or any(k.value == key for k in arg.keys)  # type: ignore[union-attr]
+    return hit
+
+
 def _is_name_of(e: ast.expr, param: str) -> bool:
     return type(e) is ast.Attribute and e.attr == "__name__" and type(e.value) is ast.Name and e.value.id == param
 
@@ -193,9 +268,10 @@ def lookup(ma: "ModuleAnalysis", name: str, key: str) -> FuncV | None:
     """``name[key]`` in a function of ``ma``, ``name`` a registry of ``ma`` (see the module docstring): the function
     registered under ``key``, or None when that is not certain."""
     project = ma.project
-    deco = ma.registries().get(name)
-    if project is None or deco is None:
+    form = ma.registries().get(name)
+    if project is None or form is None:
         return None
+    deco, writers = form
     memo = project.registry_cache
     ck = (ma.module_name, name, key)
     if ck in memo:
@@ -216,6 +292,14 @@ def lookup(ma: "ModuleAnalysis", name: str, key: str) -> FuncV | None:
         words = set(_WORD.findall(text))
         if mod != ma.module_name and name in words:
             return None  # another module names the dict: it may change it
+        for w in writers:
+            if w[0] in words:
+                try:
+                    writes = _writes_key(ast.parse(text), w, key)
+                except (SyntaxError, ValueError, RecursionError, MemoryError):
+                    writes = None
+                if writes is not False:
+                    return None  # another function may store under this key
         if re.search(r"(?<!def )\b" + re.escape(deco) + r"\s*\(", text):
             return None  # the decorator called (not only applied with ``@``): it may register anything
         if key not in words or deco not in words:
