@@ -98,9 +98,7 @@ def _empty_dict(value: ast.expr) -> bool:
     ) and not value.keywords
 
 
-def _use(
-    node: ast.Name, parent: ast.AST | None, fn: ast.FunctionDef | None, tree: ast.Module
-) -> str | Writer | None:
+def _use(node: ast.Name, parent: ast.AST | None, fn: ast.FunctionDef | None, tree: ast.Module) -> str | Writer | None:
     """How the dict's name is used here: "" a read or the binding, the decorator's name for the registering store,
     a writer for a keyed store (``_keyed_store``), None anything else."""
     if parent is None:
@@ -138,9 +136,7 @@ def _registering_store(target: ast.Subscript, fn: ast.FunctionDef) -> str | None
     if a.posonlyargs or a.kwonlyargs or a.vararg or a.kwarg or a.defaults or len(a.args) != 1:
         return None
     param = a.args[0].arg
-    stmt = next(
-        (s for s in fn.body if type(s) is ast.Assign and len(s.targets) == 1 and s.targets[0] is target), None
-    )
+    stmt = next((s for s in fn.body if type(s) is ast.Assign and len(s.targets) == 1 and s.targets[0] is target), None)
     if stmt is None or not (type(stmt.value) is ast.Name and stmt.value.id == param):
         return None
     key = target.slice
@@ -160,7 +156,10 @@ def _registering_store(target: ast.Subscript, fn: ast.FunctionDef) -> str | None
         (
             s
             for s in fn.body
-            if type(s) is ast.Assign and len(s.targets) == 1 and s.targets[0] is binds[0] and _is_name_of(s.value, param)
+            if type(s) is ast.Assign
+            and len(s.targets) == 1
+            and s.targets[0] is binds[0]
+            and _is_name_of(s.value, param)
         ),
         None,
     )
