@@ -590,8 +590,6 @@ class Project:
         # emptied, and is not kept when a step depended on which modules are loaded
         self._canonical_cache: dict[str, str] = {}
         self._star_cache: dict[tuple[str, str], str | None] = {}
-        # registries.lookup's answers: (registry module, dict name, key) -> the registered function or None
-        self.registry_cache: dict[tuple[str, str, str], Any] = {}
         self._forgotten = 0  # characters of source of modules trim() dropped since the last collection
         # ids of the analyses loaded before a parallel run forked (runner._run_parallel): the collector never walks
         # them (gc.freeze), so forgetting one frees nothing and does not count towards a collection

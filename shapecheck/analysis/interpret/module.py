@@ -330,6 +330,7 @@ class ModuleAnalysis:
         self.line_offset = 0  # lines before the tree's first line (a documentation example parsed without them)
         self._unstable: frozenset[str] | None = None  # stable_global's answer, read once
         self._registries: dict[str, registries.Form] | None = None  # registries()' answer, read once
+        self.registry_cache: dict[tuple[str, str], FuncV | None] = {}  # registries.lookup's answers, by (dict, key)
         self._rebinds: Rebinds | None = None  # rebound_global's and patched_class_attr's answer, read once
         self._patched_quals: frozenset[str] | None = None  # patched_library's answer, read once
         self._patched_imported: frozenset[str] | None = None  # patched_imported_classes' answer, read once

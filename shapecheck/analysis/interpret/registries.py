@@ -271,10 +271,10 @@ def lookup(ma: "ModuleAnalysis", name: str, key: str) -> FuncV | None:
     if project is None or form is None:
         return None
     deco, writers = form
-    memo = project.registry_cache
-    ck = (ma.module_name, name, key)
+    memo = ma.registry_cache  # (kept with the registry module's analysis: a new text is analysed anew)
+    ck = (name, key)
     if ck in memo:
-        return memo[ck]  # type: ignore[no-any-return]
+        return memo[ck]
     memo[ck] = None
     roots = [*_parents(ma.module_name), ma.module_name]
     sure = _closure(project, roots, nested=False)
