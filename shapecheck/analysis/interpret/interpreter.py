@@ -1540,10 +1540,21 @@ class Interpreter:
 
     @_expression(cst.Subscript)
     def subscript(self, node: cst.Subscript) -> Value:
+        idx_nodes = node.slice
+        if (
+            type(node.value) is cst.Name
+            and len(idx_nodes) == 1
+            and type(idx_nodes[0].slice) is cst.Index
+            and self.frame.key != "<module>"
+            and node.value.value not in self.scope.vars
+            and self.m.registry_entry(node.value.value, None) is not None
+        ):
+            # ``_entrypoints[name]``: a dict a registering decorator fills (registries.py), read by a known string
+            found = self.m.registry_entry(node.value.value, self.eval(idx_nodes[0].slice.value))
+            return found if found is not None else UNKNOWN
         base = self.eval(node.value)
         if type(base) is ObjV:
             base = held_modules(base) or base  # ``self[i]`` in an nn.ModuleList subclass
-        idx_nodes = node.slice
         if isinstance(base, SeqV) and len(idx_nodes) == 1 and type(idx_nodes[0].slice) is cst.Index:
             idx = self.eval(idx_nodes[0].slice.value)
             i = int_of(idx)

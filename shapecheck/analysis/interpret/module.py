@@ -30,7 +30,7 @@ from .interpreter import (
 from ..index.jaxtyping_bridge import Annotation, dtype_class_of, parse_annotation
 from ..index.module_facts import Rebinds, module_facts
 from ..index.project import unmask
-from . import argparse_defaults, entry_points, objects
+from . import argparse_defaults, entry_points, objects, registries
 from .state import ClassState, FunctionState, class_state, function_state
 from .walk import STATEMENT_CLAUSES, contains
 from ..rules import einops_calls as einops_rules, layers as layer_rules, ops as op_rules, shape_ops as shape_rules
@@ -339,6 +339,8 @@ class ModuleAnalysis:
         self.full_nodes: dict[int, cst.CSTNode] = {}  # id(def or class of the blanked tree) -> complete node
         self.line_offset = 0  # lines before the tree's first line (a documentation example parsed without them)
         self._unstable: frozenset[str] | None = None  # stable_global's answer, read once
+        self._registries: dict[str, registries.Form] | None = None  # registries()' answer, read once
+        self.registry_cache: dict[tuple[str, str], FuncV | None] = {}  # registries.lookup's answers, by (dict, key)
         self._rebinds: Rebinds | None = None  # rebound_global's and patched_class_attr's answer, read once
         self._patched_quals: frozenset[str] | None = None  # patched_library's answer, read once
         self._patched_imported: frozenset[str] | None = None  # patched_imported_classes' answer, read once
@@ -667,6 +669,23 @@ class ModuleAnalysis:
             self._read_module_text()
         assert self._unstable is not None
         return "*" not in self._unstable and name not in self._unstable
+
+    def registries(self) -> dict[str, registries.Form]:
+        """The module-level dicts of this module filled by a registering decorator (dict name -> decorator name and
+        keyed writers; ``registries.registry_forms``), read once, only for a module whose text reads ``.__name__``."""
+        if self._registries is None:
+            self._registries = registries.registry_forms(self.text) if ".__name__" in self.text else {}
+        return self._registries
+
+    def registry_entry(self, name: str, key: Value | None) -> Value | None:
+        """``name[key]`` in a function when ``name`` is a registry of this module (see ``registries``): the function
+        registered under a known string ``key`` (unknown when that is not certain); None: ``name`` is no registry."""
+        if name not in self.globals or not isinstance(self.globals[name], DictV) or name not in self.registries():
+            return None
+        if key is None:
+            return UNKNOWN  # (asked whether ``name`` is a registry)
+        hit = registries.lookup(self, name, key.value) if isinstance(key, StrV) else None
+        return hit if hit is not None else UNKNOWN
 
     def never_returns(self, interp: Interpreter, node: cst.Call) -> bool:
         """A call that always raises or ends the process (``pytest.skip(...)``, ``pytest.fail(...)``, ``sys.exit()``,
@@ -2075,6 +2094,8 @@ class ModuleAnalysis:
                 return UNKNOWN
             if isinstance(base, StrV) and not kwargs and not dynamic:
                 text = _str_method(base.value, method, args)
+                if text is None and method in ("split", "rsplit"):
+                    text = _str_split_max(base.value, method, args)
                 if text is not None:
                     return text
             if isinstance(base, FloatV) and method == "is_integer" and not args and base.value is not None:
@@ -3048,6 +3069,10 @@ class ModuleAnalysis:
                 return IntV(prod.size, NUMPY_INT)  # a numpy integer scalar: sizes take it, isinstance(n, int) not
             if prod is not None:
                 return prod
+        if qual in _STRING_FUNCTIONS and not dynamic and not kwargs:
+            parts = _string_function(qual, args)
+            if parts is not None:
+                return parts
         if qual.startswith("math."):
             from ..rules.multi_ops import math_call
 
@@ -4564,6 +4589,41 @@ def _fill_unbound(declared: TensorV, body: Value, mark: int, origin: Origin) -> 
     return declared.with_shape(shape, declared.axes, origin)
 
 
+_STRING_FUNCTIONS = frozenset(
+    {
+        "urllib.parse.urlsplit",
+        "urllib.parse.urlparse",
+        "os.path.split",
+        "os.path.basename",
+        "os.path.dirname",
+        "os.path.splitext",
+    }
+)
+
+
+def _string_function(qual: str, args: list[Value]) -> Value | None:
+    """``urlsplit(name)`` / ``os.path.split(path)`` & co. of a known string (a model name parsed before it is looked
+    up in a registry): the standard library's own answer. A path with a backslash or a colon is left alone (Windows
+    reads those as separators and drives)."""
+    if len(args) != 1 or not isinstance(args[0], StrV):
+        return None
+    import posixpath
+    import urllib.parse
+
+    text = args[0].value
+    if qual.startswith("urllib."):
+        try:
+            url = urllib.parse.urlsplit(text) if qual.endswith("urlsplit") else urllib.parse.urlparse(text)
+        except ValueError:
+            return None
+        return SeqV(tuple(StrV(p) for p in url), "tuple", tuple(url._fields))
+    if "\\" in text or ":" in text:
+        return None
+    name = qual.rpartition(".")[2]
+    out = getattr(posixpath, name)(text)
+    return StrV(out) if isinstance(out, str) else SeqV(tuple(StrV(p) for p in out), "tuple")
+
+
 def _str_method(text: str, method: str, args: list[Value]) -> Value | None:
     """``s.startswith(p)`` / ``endswith`` / ``lower()`` / ``upper()`` / ``strip()`` / ``replace(a, b)`` of known
     strings (a prefix split of keyword arguments: ``k.startswith("attn_")``, ``k[len("attn_"):]``)."""
@@ -4581,6 +4641,17 @@ def _str_method(text: str, method: str, args: list[Value]) -> Value | None:
         parts = getattr(text, method)(*strs)
         return SeqV(tuple(StrV(p) for p in parts), "list") if len(parts) <= MAX_RANGE else None
     return None
+
+
+def _str_split_max(text: str, method: str, args: list[Value]) -> Value | None:
+    """``name.split(".", 1)``: a known string split at most that many times."""
+    if len(args) != 2 or not isinstance(args[0], StrV) or not args[0].value:
+        return None
+    limit = int_of(args[1])
+    if limit is None or isinstance(args[1], BoolV):
+        return None
+    parts = getattr(text, method)(args[0].value, limit)
+    return SeqV(tuple(StrV(p) for p in parts), "list") if len(parts) <= MAX_RANGE else None
 
 
 HOOKED_ATTR = "<forward hooks>"  # set on an instance whose constructor installs a forward hook it cannot place

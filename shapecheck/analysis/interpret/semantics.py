@@ -49,6 +49,8 @@ class Semantics(Protocol):
 
     def stable_global(self, name: str) -> bool: ...  # a module-level list/dict no code can change after the module ran
 
+    def registry_entry(self, name: str, key: Value | None) -> Value | None: ...  # ``D[key]`` of a decorator's registry
+
     def never_returns(self, interp: "Interpreter", node: cst.Call) -> bool: ...  # pytest.skip(...), sys.exit(1)
 
     def rebound_global(self, name: str) -> bool: ...  # a module-level name a function rebinds through ``global``

@@ -1,0 +1,330 @@
+"""Name registries filled by a decorator (how timm, open_clip and many repositories build models by name).
+
+    _entrypoints = {}                      # a module-level dict, bound once, empty
+
+    def register_model(fn):                # the registering decorator: one plain parameter
+        name = fn.__name__                 # (or ``_entrypoints[fn.__name__] = fn``)
+        _entrypoints[name] = fn            # the one store into the dict, unconditional
+        return fn
+
+    @register_model
+    def resnet10(**kwargs): ...
+
+    def model_entrypoint(name):
+        return _entrypoints[name]          # a read by a known string: ``resnet10``'s function
+
+A read ``D[key]`` of such a dict by a known string is the function of that name decorated (with that decorator
+alone) in a module that surely ran: one the registry module's own import loads, following module-level imports from
+it and from its parent packages (importing ``pkg.registry`` runs ``pkg/__init__.py`` first). Anything that could make
+the answer another function or none keeps the read unknown: any other use of the dict's name in its module than the
+module-level binding, that one store and plain reads (``D[k]``, ``k in D``, ``D.get(k)``, ``D.keys()``, iteration,
+``len``), another module mentioning the name, a call of the decorator other than as ``@decorator``, no such function,
+or two of them among the modules that may run (also through imports inside functions, and the checked files)."""
+
+from __future__ import annotations
+
+import ast
+import re
+from typing import TYPE_CHECKING
+
+import libcst as cst
+
+from ..index.resolve import loaded_modules
+from .values import FuncV
+
+if TYPE_CHECKING:
+    from ..index.project import Project
+    from .module import ModuleAnalysis
+
+_READS = frozenset({"get", "keys", "values", "items", "copy"})
+_COPYING = frozenset({"len", "list", "tuple", "sorted", "set", "frozenset", "iter", "dict"})
+
+
+Writer = tuple[str, int, str]  # a function storing under keys of one of its parameters: (name, position, parameter)
+Form = tuple[str, tuple[Writer, ...]]  # (the registering decorator, the other writers)
+
+
+def registry_forms(text: str) -> dict[str, Form]:
+    """The module-level dicts of ``text`` filled only by a registering decorator (and by keyed writers, see
+    ``_keyed_store``): dict name -> (decorator name, writers)."""
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return {}
+    empty: dict[str, int] = {}
+    for st in tree.body:
+        target: ast.expr | None = None
+        value: ast.expr | None = None
+        if type(st) is ast.Assign and len(st.targets) == 1:
+            target, value = st.targets[0], st.value
+        elif type(st) is ast.AnnAssign:
+            target, value = st.target, st.value
+        if type(target) is ast.Name and value is not None and _empty_dict(value):
+            empty[target.id] = empty.get(target.id, 0) + 1
+    names = {n for n, c in empty.items() if c == 1}
+    if not names:
+        return {}
+    stores: dict[str, list[str]] = {}  # dict -> the decorators storing into it
+    writers: dict[str, list[Writer]] = {}
+    bad: set[str] = set()
+    # (node, parent, the module-level function it is in, whether it is a statement of that function's own body)
+    stack: list[tuple[ast.AST, ast.AST | None, ast.FunctionDef | None]] = [(tree, None, None)]
+    while stack:
+        node, parent, fn = stack.pop()
+        tp = type(node)
+        if tp is ast.Global or tp is ast.Nonlocal:
+            bad.update(n for n in node.names if n in names)  # type: ignore[attr-defined]
+        elif tp is ast.Name and node.id in names:  # type: ignore[attr-defined]
+            verdict = _use(node, parent, fn, tree)  # type: ignore[arg-type]
+            if isinstance(verdict, tuple):
+                writers.setdefault(node.id, []).append(verdict)  # type: ignore[attr-defined]
+            elif verdict is None:
+                bad.add(node.id)  # type: ignore[attr-defined]
+            elif verdict:
+                stores.setdefault(node.id, []).append(verdict)  # type: ignore[attr-defined]
+        inner_fn = fn
+        if tp is ast.FunctionDef and parent is tree:
+            inner_fn = node  # type: ignore[assignment]
+        for child in ast.iter_child_nodes(node):
+            stack.append((child, node, inner_fn))
+    return {n: (s[0], tuple(writers.get(n, ()))) for n, s in stores.items() if n not in bad and len(s) == 1}
+
+
+def _empty_dict(value: ast.expr) -> bool:
+    if type(value) is ast.Dict:
+        return not value.keys
+    return (
+        type(value) is ast.Call and type(value.func) is ast.Name and value.func.id == "dict" and not value.args
+    ) and not value.keywords
+
+
+def _use(node: ast.Name, parent: ast.AST | None, fn: ast.FunctionDef | None, tree: ast.Module) -> str | Writer | None:
+    """How the dict's name is used here: "" a read or the binding, the decorator's name for the registering store,
+    a writer for a keyed store (``_keyed_store``), None anything else."""
+    if parent is None:
+        return None
+    tp = type(parent)
+    if tp is ast.Assign and fn is None and parent in tree.body and parent.targets == [node]:  # type: ignore[attr-defined]
+        return ""  # the module-level binding (counted once above)
+    if tp is ast.AnnAssign and fn is None and parent in tree.body and parent.target is node:  # type: ignore[attr-defined]
+        return ""
+    if tp is ast.Subscript and parent.value is node:  # type: ignore[attr-defined]
+        ctx = type(parent.ctx)  # type: ignore[attr-defined]
+        if ctx is ast.Load:
+            return ""
+        if ctx is ast.Store and fn is not None:
+            return _registering_store(parent, fn) or _keyed_store(parent, fn)  # type: ignore[arg-type]
+        return None
+    if tp is ast.Compare and node in parent.comparators:  # type: ignore[attr-defined]
+        ops = parent.ops  # type: ignore[attr-defined]
+        i = parent.comparators.index(node)  # type: ignore[attr-defined]
+        return "" if type(ops[i]) in (ast.In, ast.NotIn) else None
+    if tp is ast.Attribute and parent.attr in _READS:  # type: ignore[attr-defined]
+        return ""  # (a method read only: D.get(k), D.items(); a bound method handed on reads too)
+    if tp is ast.Call and node in parent.args and type(parent.func) is ast.Name:  # type: ignore[attr-defined]
+        return "" if parent.func.id in _COPYING else None  # type: ignore[attr-defined]
+    if (tp is ast.For or tp is ast.comprehension) and parent.iter is node:  # type: ignore[attr-defined]
+        return ""
+    return None
+
+
+def _registering_store(target: ast.Subscript, fn: ast.FunctionDef) -> str | None:
+    """``D[fn.__name__] = fn`` (or ``D[name] = fn`` with ``name = fn.__name__`` bound once before it), a statement
+    of the decorator's own body (not under a condition or loop), in a module-level function whose one plain
+    parameter is ``fn``: that function's name, else None."""
+    a = fn.args
+    if a.posonlyargs or a.kwonlyargs or a.vararg or a.kwarg or a.defaults or len(a.args) != 1:
+        return None
+    param = a.args[0].arg
+    stmt = next((s for s in fn.body if type(s) is ast.Assign and len(s.targets) == 1 and s.targets[0] is target), None)
+    if stmt is None or not (type(stmt.value) is ast.Name and stmt.value.id == param):
+        return None
+    key = target.slice
+    if _is_name_of(key, param):
+        return fn.name
+    if type(key) is not ast.Name:
+        return None
+    binds = [
+        n
+        for n in ast.walk(fn)
+        if (type(n) is ast.Name and n.id == key.id and type(n.ctx) is not ast.Load)
+        or (type(n) is ast.arg and n.arg == key.id)
+    ]
+    if len(binds) != 1:
+        return None
+    first = next(
+        (
+            s
+            for s in fn.body
+            if type(s) is ast.Assign
+            and len(s.targets) == 1
+            and s.targets[0] is binds[0]
+            and _is_name_of(s.value, param)
+        ),
+        None,
+    )
+    if first is None or fn.body.index(first) > fn.body.index(stmt):
+        return None
+    return fn.name
+
+
+def _keyed_store(target: ast.Subscript, fn: ast.FunctionDef) -> Writer | None:
+    """``D[k] = v`` in a module-level function ``fn`` whose ``k`` is only the loop variable of ``for k, ... in
+    P.items()`` / ``for k in P`` / ``P.keys()``, ``P`` a parameter ``fn`` never rebinds (a deprecation or alias map
+    handed in): (fn's name, P's position, P) -- the keys it stores are those its calls hand it."""
+    key = target.slice
+    if type(key) is not ast.Name:
+        return None
+    a = fn.args
+    params = [p.arg for p in (*a.posonlyargs, *a.args)]
+    loops = [
+        n
+        for n in ast.walk(fn)
+        if type(n) is ast.For
+        and (
+            (type(n.target) is ast.Name and n.target.id == key.id)
+            or (type(n.target) is ast.Tuple and n.target.elts and _named(n.target.elts[0], key.id))
+        )
+    ]
+    binds = [n for n in ast.walk(fn) if type(n) is ast.Name and n.id == key.id and type(n.ctx) is not ast.Load]
+    if len(loops) != 1 or len(binds) != 1 or any(p.arg == key.id for p in (*a.args, *a.kwonlyargs)):
+        return None
+    it = loops[0].iter
+    if type(it) is ast.Call and not it.args and type(it.func) is ast.Attribute and it.func.attr in ("items", "keys"):
+        it = it.func.value
+        if type(loops[0].target) is ast.Tuple and loops[0].iter.func.attr != "items":  # type: ignore[attr-defined]
+            return None
+    elif type(loops[0].target) is ast.Tuple:
+        return None
+    if type(it) is not ast.Name or it.id not in params:
+        return None
+    if any(type(n) is ast.Name and n.id == it.id and type(n.ctx) is not ast.Load for n in ast.walk(fn)):
+        return None
+    return fn.name, params.index(it.id), it.id
+
+
+def _named(e: ast.expr, name: str) -> bool:
+    return type(e) is ast.Name and e.id == name
+
+
+def _writes_key(tree: ast.Module, writer: Writer, key: str) -> bool | None:
+    """Do the calls of ``writer`` in ``tree`` hand it a map with ``key``: True, False, or None when not known (a
+    use of the function other than a call, an argument other than a dict display of string keys, an alias)."""
+    name, pos, param = writer
+    parents: dict[int, ast.AST] = {}
+    for n in ast.walk(tree):
+        for c in ast.iter_child_nodes(n):
+            parents[id(c)] = n
+        if type(n) is ast.alias and (n.name == name or n.name.endswith("." + name)) and n.asname not in (None, name):
+            return None
+    hit = False
+    for n in ast.walk(tree):
+        if not ((type(n) is ast.Name and n.id == name) or (type(n) is ast.Attribute and n.attr == name)):
+            continue
+        call = parents.get(id(n))
+        if type(call) is not ast.Call or call.func is not n:
+            return None
+        if any(type(a) is ast.Starred for a in call.args) or any(k.arg is None for k in call.keywords):
+            return None
+        arg = call.args[pos] if pos < len(call.args) else next((k.value for k in call.keywords if k.arg == param), None)
+        if type(arg) is not ast.Dict or any(type(k) is not ast.Constant or type(k.value) is not str for k in arg.keys):
+            return None
+        hit = hit or any(k.value == key for k in arg.keys)  # type: ignore[union-attr]
+    return hit
+
+
+def _is_name_of(e: ast.expr, param: str) -> bool:
+    return type(e) is ast.Attribute and e.attr == "__name__" and type(e.value) is ast.Name and e.value.id == param
+
+
+def _parents(name: str) -> list[str]:
+    parts = name.split(".")
+    return [".".join(parts[:i]) for i in range(1, len(parts))]
+
+
+def _closure(project: "Project", roots: list[str], nested: bool) -> dict[str, None]:
+    """Modules of the analysed tree that importing ``roots`` runs (with their parent packages), following
+    module-level imports; ``nested``: also imports inside functions and classes (modules that may run)."""
+    out: dict[str, None] = {}
+    todo = list(roots)
+    while todo:
+        name = todo.pop()
+        if name in out or project.paths.get(name) is None:
+            continue
+        out[name] = None
+        index = project._index(name)
+        records = [r for r in index.records if nested or not r.nested]
+        found = loaded_modules(records, name, name in project.packages, project._on_disk, project.script_local(name))
+        for m in found:
+            todo.extend(p for p in (*_parents(m), m) if p not in out)
+    return out
+
+
+_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+def lookup(ma: "ModuleAnalysis", name: str, key: str) -> FuncV | None:
+    """``name[key]`` in a function of ``ma``, ``name`` a registry of ``ma`` (see the module docstring): the function
+    registered under ``key``, or None when that is not certain."""
+    project = ma.project
+    form = ma.registries().get(name)
+    if project is None or form is None:
+        return None
+    deco, writers = form
+    memo = ma.registry_cache  # (kept with the registry module's analysis: a new text is analysed anew)
+    ck = (name, key)
+    if ck in memo:
+        return memo[ck]
+    memo[ck] = None
+    roots = [*_parents(ma.module_name), ma.module_name]
+    sure = _closure(project, roots, nested=False)
+    maybe = _closure(project, [*roots, *sorted(project.checking)], nested=True)
+    found: list[FuncV] = []
+    for mod in maybe:
+        path = project.paths.get(mod)
+        if path is None:
+            continue
+        try:
+            text = path.read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            return None
+        words = set(_WORD.findall(text))
+        if mod != ma.module_name and name in words:
+            return None  # another module names the dict: it may change it
+        for w in writers:
+            if w[0] in words:
+                try:
+                    writes = _writes_key(ast.parse(text), w, key)
+                except (SyntaxError, ValueError, RecursionError, MemoryError):
+                    writes = None
+                if writes is not False:
+                    return None  # another function may store under this key
+        if re.search(r"(?<!def )\b" + re.escape(deco) + r"\s*\(", text):
+            return None  # the decorator called (not only applied with ``@``): it may register anything
+        if key not in words or deco not in words:
+            continue
+        if key not in project._index(mod).bindings.definitions:
+            continue
+        other = project.module(mod)
+        if other is None:
+            return None
+        hits = [st for st in other.tree.body if type(st) is cst.FunctionDef and st.name.value == key]
+        if not hits:
+            return None  # defined under a condition: which def ran is not known
+        for st in hits:
+            decorators = st.decorators
+            if len(decorators) != 1:
+                return None  # registered by this decorator perhaps, as another function: not known
+            q = other.qualify(decorators[0].decorator)
+            if q is None or project.canonical(q) != f"{ma.module_name}.{deco}":
+                return None
+            if mod not in sure:
+                return None  # a module that may not have run when the lookup does
+            found.append(FuncV(f"{mod}:{key}"))
+    if len(found) != 1:
+        return None
+    fi = project.find_function(found[0].key)
+    if fi is None or fi.has_unknown_decorators:
+        return None  # (the decorator must hand back the function it registers)
+    memo[ck] = found[0]
+    return found[0]
