@@ -1307,6 +1307,8 @@ class ModuleAnalysis:
             sig += ("eval mode",)  # ``self.training`` reads False in this run
         if closure:
             sig += (tuple((k, _sig(v)) for k, v in closure),)
+        if EVAL_MODE[0]:
+            sig += ("eval",)  # run after ``self.eval()`` in a caller: ``training`` reads False (not reused otherwise)
         ret: Value
         inner: list[Pending]
         state = function_state(fi)
