@@ -1288,6 +1288,33 @@ def torch_generators(fw: Framework) -> dict[str, Gen]:
 
     g["method:index_add"] = index_add
 
+    def scatter(r: random.Random) -> Case:
+        # out of place: a copy of x (an index no larger than x and src along each axis; now and then a larger one)
+        s = rand_shape(r, 1, 3)
+        d = r.randrange(len(s))
+        idx = tuple(r.randint(0, n) for n in s)
+        if r.random() < 0.1:
+            idx = tuple(n + (1 if i != d else 0) for i, n in enumerate(idx))
+        setup = [
+            f"x = {fw.tensor(s)}",
+            f"i = torch.zeros({shape_src(idx)}, dtype=torch.int64)",
+            f"src = {fw.tensor(idx)}",
+        ]
+        dim = r.choice((d, d - len(s)))
+        expr = r.choice(
+            (
+                f"x.scatter({dim}, i, src)",
+                f"torch.scatter(x, {dim}, i, src)",
+                f"x.scatter_add({dim}, i, src)",
+                f"x.scatter_reduce({dim}, i, src, reduce='amax')",
+                f"x.scatter(dim={dim}, index=i, src=src)",
+            )
+        )
+        op = "method:" + expr.split("(", 1)[0].rsplit(".", 1)[-1]
+        return _maybe_index(r, Case(op, fw.name, setup, expr))
+
+    g["method:scatter"] = scatter
+
     def stft(r: random.Random) -> Case:
         length = r.randint(1, 40)
         s = (length,) if r.random() < 0.4 else (r.randint(1, 3), length)

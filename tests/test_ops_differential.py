@@ -58,7 +58,6 @@ UNEXERCISED: dict[str, str] = {
     "nonzero": "data-dependent shape: unknown",
     "unique": "data-dependent shape: unknown",
     "masked_select": "data-dependent shape: unknown",
-    "scatter": "unknown shape",
     "float_": "numpy.float_ was removed in numpy 2",
     "MultiheadAttention": "its output is unknown (only its construction is read)",
     "Parameter": "nn.Parameter(t) is t itself",

@@ -572,6 +572,7 @@ _MAY_PATCH = re.compile(
     r"^[ \t]*(?:del[ \t]+)?[A-Za-z_]\w*(?:\.\w+)+[ \t]*(?:[-+*/%|&^@]|//|\*\*|<<|>>)?=(?!=)|\bsetattr\(", re.M
 )
 _PATCH_SEARCH_LIMIT = 2_000  # modules followed from one module's imports
+_MAIN_GUARD = re.compile(r"^if[ \t]+__name__[ \t]*==[ \t]*['\"]__main__['\"][ \t]*:", re.M)
 _MAKES_TENSORS = re.compile(r"\b(?:randn|rand|randint|zeros|ones|empty|full|arange|tensor|array|normal|uniform)\(")
 
 
@@ -584,6 +585,7 @@ class Project:
         self._loading: set[str] = set()
         self._relevance: dict[str, bool] = {}
         self._relevance_deep: dict[str, bool] = {}  # through the imported file's own imports (imports_relevant)
+        self._framework_deps: dict[tuple[str, int], bool] = {}  # _dep_framework's answers
         self._binding_cache: dict[str, Bindings] = {}
         self._ast_reads: dict[str, ModuleIndex] = {}
         self._file_names: dict[Path, tuple[str, bool]] = {}  # add_file's module_name_for answers
@@ -1044,7 +1046,31 @@ class Project:
         # deeper only for a file that makes tensors of its own (an entry point that can provide concrete shapes):
         # each file found this way is analysed in full (transformer-lens: 600 test files)
         depth = depth if _MAKES_TENSORS.search(text) else 0
-        return any(self._dep_relevant(dep, depth) for dep in self.dependencies(text, current))
+        deps = self.dependencies(text, current)
+        if any(self._dep_relevant(dep, depth) for dep in deps):
+            return True
+        # a script (``if __name__ == "__main__":``) that imports no framework itself but runs modules of the tree
+        # that do (``from pkg import Model, make_data``; through the package's __init__ too): the arrays are made
+        # and used in those modules, with the sizes the script passes
+        return _MAIN_GUARD.search(text) is not None and any(
+            self._dep_framework(dep, IMPORT_RELEVANCE_DEPTH) for dep in deps
+        )
+
+    def _dep_framework(self, dep: Path, depth: int) -> bool:
+        """The imported file imports a framework (``core.mentions_ours``), or (``depth`` levels down) imports a file
+        that does."""
+        from ...core import mentions_ours
+
+        key = self._relevance_key(dep)
+        memo = self._framework_deps
+        if (key, depth) not in memo:
+            memo[(key, depth)] = False  # an import cycle ends here
+            text = self._dependency_text(key, dep)
+            memo[(key, depth)] = mentions_ours(text) or (
+                depth > 0
+                and any(self._dep_framework(d, depth - 1) for d in self.dependencies(text, module_name_for(dep)[0]))
+            )
+        return memo[(key, depth)]
 
     def _dep_relevant(self, dep: Path, depth: int) -> bool:
         """The imported file mentions einops/jaxtyping, or (``depth`` levels down) imports a file that does: a test

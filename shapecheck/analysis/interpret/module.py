@@ -37,6 +37,7 @@ from ..rules import einops_calls as einops_rules, layers as layer_rules, ops as 
 from ..rules.ops_common import constant
 from ..rules.shapes_bridge import shape_note
 from .values import (
+    DYNAMIC_ATTRS,
     NUMPY_INT,
     UNKNOWN,
     BoolV,
@@ -235,6 +236,8 @@ _PURE_PREFIXES = (
     "flax.",
     "copy.copy",
     "copy.deepcopy",
+    "dataclasses.asdict",
+    "dataclasses.astuple",
 )
 _PURE_BUILTINS = frozenset(
     {
@@ -826,6 +829,31 @@ class ModuleAnalysis:
 
     def class_attr(self, cls_key: str, attr: str) -> Value:
         return objects.object_attr(self, ObjV(cls_key), attr)
+
+    def _dataclass_dict(self, v: Value) -> DictV | None:
+        """``dataclasses.asdict(cfg)`` of an instance the analysis built of a ``@dataclass`` of the analysed code:
+        its fields by name, in order, a field holding such an instance in turn as its own dict (asdict recurses
+        into dataclasses; lists, tuples and dicts of them are not followed: unknown). None otherwise."""
+        if not isinstance(v, ObjV) or not v.concrete or v.attr(DYNAMIC_ATTRS) is not None:
+            return None
+        ci = self.find_class(v.cls_key)
+        if (
+            ci is None
+            or objects.foreign_bases(self, ci)
+            or not all("dataclasses.dataclass" in c.decorators for c in objects.mro(self, ci))
+        ):
+            return None  # (every class of its MRO a dataclass: the fields class_fields reads)
+        items: list[tuple[str, Value]] = []
+        for name, _, _ in objects.class_fields(self, ci):
+            got = v.attr(name)
+            if got is None:
+                return None
+            if isinstance(got, ObjV):
+                got = self._dataclass_dict(got) or UNKNOWN
+            elif isinstance(got, (SeqV, ManyV, DictV)):
+                got = UNKNOWN
+            items.append((name, got))
+        return DictV(tuple(items))
 
     def object_attr(self, obj: ObjV, attr: str) -> Value:
         return objects.object_attr(self, obj, attr)
@@ -1855,6 +1883,10 @@ class ModuleAnalysis:
                 # target = copy.deepcopy(online): an instance with the same sizes. The very same value: a change
                 # made through either name forgets the other (forget_object), never shows in it
                 return args[0]
+        if qual == "dataclasses.asdict" and not dynamic and len(args) == 1 and not kwargs:
+            as_dict = self._dataclass_dict(args[0])
+            if as_dict is not None:
+                return as_dict
         if qual is not None and qual.startswith("torch.nn.utils.rnn.") and not dynamic:
             packed = layer_rules.packed_sequence(self.ops, node, qual, args, kwargs)
             if packed is not None:

@@ -1199,6 +1199,8 @@ def instantiate(
                 v = kw[name]
             elif default is not None:
                 factory = _field_factory(owner, default)
+                if factory is None:
+                    factory = _class_factory(m, interp, owner, default)
                 v = factory if factory is not None else body_attrs(m, owner).get(name, UNKNOWN)
             else:
                 return generic, []
@@ -1319,6 +1321,28 @@ def _field_factory(owner: ClassInfo, default: cst.BaseExpression) -> Value | Non
         name = a.value.value
         if name in ("dict", "list") and name not in owner.module.globals:
             return DictV(()) if name == "dict" else SeqV((), "list")
+    return None
+
+
+def _class_factory(
+    m: "ModuleAnalysis", interp: "Interpreter | None", owner: ClassInfo, default: cst.BaseExpression
+) -> Value | None:
+    """``vision: VisionConfig = field(default_factory=VisionConfig)``: each instance gets a new object of that class
+    of the analysed code, built with no arguments (an object the analysis builds: ``instantiate``). Anything else
+    (a lambda, a function, a class it does not follow): None."""
+    if type(default) is not cst.Call or owner.module.qualify(default.func) != "dataclasses.field":
+        return None
+    for a in default.args:
+        if a.keyword is None or a.keyword.value != "default_factory" or type(a.value) is not cst.Name:
+            continue
+        ref = owner.module.global_value(a.value.value)
+        if not (isinstance(ref, RefV) and ref.qualname.startswith("class:")):
+            return None
+        ci = owner.module.find_class(ref.qualname[len("class:") :])
+        if ci is None:
+            return None
+        obj, _ = instantiate(m, interp, None, ci, [], {})
+        return obj if isinstance(obj, ObjV) and obj.concrete else None
     return None
 
 

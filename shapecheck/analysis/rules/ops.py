@@ -504,9 +504,18 @@ def tensor_method(
         return t.with_shape(None) if name in SAME_SHAPE else UNKNOWN
     if name in ("masked_fill", "masked_fill_") and args and not isinstance(args[0], TensorV):
         args = [_comparison_mask(interp, node.args[0].value if node.args else None), *args[1:]]
+    if name == "astype" and t.framework == "numpy" and args and args[0] is UNKNOWN and node.args:
+        # numpy's ``x.astype(int)``: Python's int is numpy's default integer (int64; float64, bool and complex128
+        # for the others), when the name is the builtin
+        first = node.args[0].value
+        if type(first) is cst.Name and first.value in _BUILTIN_DTYPES and cx.is_builtin(interp, first.value):
+            args = [DtypeV(_BUILTIN_DTYPES[first.value]), *args[1:]]
     if t.framework in FRAMEWORK_METHODS:  # TensorFlow / Paddle tensors: their own rules (frameworks.py), never torch's
         return frameworks.method_of(cx, node, t.framework, t, name, args, kwargs)
     return apply_op(cx, node, name, t, args, kwargs, method=True)
+
+
+_BUILTIN_DTYPES = {"int": "int64", "float": "float64", "bool": "bool", "complex": "complex128"}
 
 
 def apply_op(
@@ -956,7 +965,19 @@ def _same_shape(
     return t
 
 
-@TENSOR_METHODS.register("tolist", "nonzero", "unique", "masked_select", "scatter")
+@TENSOR_METHODS.register("scatter", "scatter_add", "scatter_reduce")
+def _scatter(
+    cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value], method: bool
+) -> Value | None:
+    """torch's out-of-place ``x.scatter(dim, index, src)`` / ``scatter_add`` / ``scatter_reduce`` (and
+    ``torch.scatter(x, ...)``): a copy of x with some entries replaced, so x's shape and dtype (what is written where
+    is not checked). Another framework's (or an unknown one's) ``scatter``: unknown."""
+    if t.framework != "torch":
+        return UNKNOWN
+    return t.with_shape(t.shape, t.axes)
+
+
+@TENSOR_METHODS.register("tolist", "nonzero", "unique", "masked_select")
 def _unknown(
     cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value], method: bool
 ) -> Value | None:
