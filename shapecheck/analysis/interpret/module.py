@@ -4651,6 +4651,21 @@ def _fill_unbound(declared: TensorV, body: Value, mark: int, origin: Origin) -> 
 def _str_method(text: str, method: str, args: list[Value]) -> Value | None:
     """``s.startswith(p)`` / ``endswith`` / ``lower()`` / ``upper()`` / ``strip()`` / ``replace(a, b)`` of known
     strings (a prefix split of keyword arguments: ``k.startswith("attn_")``, ``k[len("attn_"):]``)."""
+    if method == "format" and re.fullmatch(r"(?:[^{}]|\{\{|\}\}|\{\d*\})*", text):
+        # ``"block{}".format(i)``: plain fields (``{}``, ``{0}``) filled with known strings and ints
+        values: list[str | int] = []
+        for a in args:
+            n = a.size.as_int() if isinstance(a, IntV) else None
+            if isinstance(a, StrV):
+                values.append(a.value)
+            elif n is not None and not isinstance(a, BoolV):
+                values.append(n)
+            else:
+                return None
+        try:
+            return StrV(text.format(*values))
+        except (IndexError, ValueError):
+            return None
     strs = [a.value for a in args if isinstance(a, StrV)]
     if len(strs) != len(args):
         return None
