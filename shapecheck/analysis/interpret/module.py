@@ -2115,6 +2115,14 @@ class ModuleAnalysis:
                         switched = self._eval_through_train(interp, node, base, ci, args, kwargs)
                         if switched is not None:
                             return switched
+                    if method in ("eval", "train") and not dynamic and not kwargs and len(args) <= 1:
+                        key = _local_object_key(interp, node, base)
+                        if key is not None and _torch_module_class(self, ci):
+                            # torch's Module.train(mode) runs train(mode) on each submodule: those whose classes
+                            # override it (a LoRA layer the model built) run it with the object's fresh values
+                            mode = BoolV(method == "train") if not args or method == "eval" else args[0]
+                            interp.scope.vars[key] = self._train_children(interp, node, base, mode, 0)
+                            return interp.scope.vars[key]
                     return base  # model.to(device), model.eval(): the same object
             if (
                 isinstance(base, ObjV)
@@ -2903,6 +2911,41 @@ class ModuleAnalysis:
             return UNKNOWN
         n, x = one
         return _stacked(self.call_value(interp, node, f, [x]), n)
+
+    def _train_children(self, interp: Interpreter, node: cst.Call, obj: ObjV, mode: Value, depth: int) -> ObjV:
+        """``model.eval()`` / ``model.train(mode)`` on a torch module whose classes do not override ``train``:
+        torch runs ``train(mode)`` on each submodule. A submodule the constructor built whose class overrides it runs
+        that override on its constructor's values (ObjV.fresh); one that does not passes it on to its own. The
+        object comes back without the constructor values of the submodules that ran an override (unknown from
+        then on)."""
+        before = self.ctx.mark()
+        if not obj.fresh or depth > 3:
+            return obj
+        dropped: set[str] = set()
+        for k, child in obj.fresh:
+            if self.ctx.mark()[:2] != before[:2]:
+                break  # a submodule's train raised: torch goes no further
+            if not isinstance(child, ObjV) or not child.concrete or k.endswith("?"):
+                continue
+            cci = self.find_class(child.cls_key)
+            if cci is None or not _torch_module_class(self, cci):
+                continue
+            fi = objects.find_method(self, cci, "train")
+            if fi is None:
+                inner = self._train_children(interp, node, child, mode, depth + 1)
+                if inner is not child:
+                    dropped.add(k)
+                continue
+            dropped.add(k)
+            if fi.is_static or fi.is_classmethod or fi.has_unknown_decorators:
+                continue
+            attrs = dict(child.attrs)
+            attrs.update((a, v) for a, v in child.fresh if not isinstance(v, ObjV))
+            promoted = ObjV(child.cls_key, tuple(attrs.items()), True)
+            self._call_function(interp, node, FuncV(fi.key, bound_self=promoted), [mode], {}, None)
+        if not dropped:
+            return obj
+        return replace(obj, fresh=tuple((k, v) for k, v in obj.fresh if k not in dropped))
 
     def _eval_through_train(
         self,
