@@ -857,6 +857,16 @@ class Interpreter:
                 # lin.weight.data = w: the parameter replaced as ``lin.weight = w`` would
                 param = obj
                 target, obj, attr = param, param.value, param.attr.value
+            data_of = _var_key(obj) if attr == "data" else None
+            if data_of is not None and isinstance(self.eval(obj), TensorV):
+                # w.data = v, self.weight.data = self.weight.data.t(): the name holds a tensor of v's shape from now
+                # on (when v is a tensor); other names for the old tensor hold what is no longer known
+                old = self.scope.vars.get(data_of)
+                for other, held in list(self.scope.vars.items()):
+                    if old is not None and held is old and other != data_of:
+                        self.scope.vars[other] = UNKNOWN
+                self.scope.vars[data_of] = value if isinstance(value, TensorV) else UNKNOWN
+                return
             if type(obj) is cst.Name and obj.value == "self" and self.frame.cls_key is not None:
                 owner = self.m.find_class(self.frame.cls_key)
                 if owner is not None and objects.intercepts_attr(owner.module, owner, attr):
@@ -2249,6 +2259,10 @@ def _assigned_at(node: cst.CSTNode, names: set[str]) -> bool:
     if tp in _TARGET_HOLDERS:
         target = node.target  # type: ignore[attr-defined]
         names |= _target_names(target)
+        if tp is not cst.AugAssign and type(target) is cst.Attribute and target.attr.value == "data":
+            name = _var_key(target.value)  # self.weight.data = w.t(): self.weight holds another tensor
+            if name is not None:
+                names.add(name)
         if tp is not cst.For and type(target) is cst.Subscript:
             name = _var_key(_subscript_root(target.value))
             if name is not None:
@@ -2359,6 +2373,7 @@ _PURE_INDEX = (
     cst.Multiply,
     cst.FloorDivide,
     cst.Comma,
+    cst.Dot,
     cst.Colon,
     cst.LeftParen,
     cst.RightParen,

@@ -6,7 +6,7 @@ import ast
 import contextlib
 import re
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any, Callable, TypeVar
+from typing import TYPE_CHECKING, Any, Callable, TypeVar, cast
 
 import libcst as cst
 
@@ -1145,7 +1145,8 @@ class ModuleAnalysis:
             return self._call_function(interp, node, replace(fv, bound_self=promoted), args, kwargs, held)
         finally:
             if _held_at(interp, key) is held:  # what the method may have changed is no longer known
-                interp.scope.vars[key] = replace(held, fresh=())
+                kept = objects.fresh_after(self, ci, fi, held) if fi is not None and ci is not None else ()
+                interp.scope.vars[key] = replace(held, fresh=kept)
 
     def _autograd_forward(self, interp: Interpreter, owner: cst.BaseExpression) -> tuple[FuncV, bool] | None:
         """For ``owner.apply(...)`` with ``owner`` a class of the analysed code deriving from ``torch.autograd.Function``
@@ -1774,6 +1775,10 @@ class ModuleAnalysis:
                 kwargs[a.keyword.value] = v
             else:
                 args.append(v)
+        if qual is not None and type(func) is cst.Attribute and func.attr.value == "__init__" and not dynamic:
+            explicit = self._explicit_torch_layer_init(interp, node, qual[: -len(".__init__")], args, kwargs)
+            if explicit is not None:
+                return explicit
         if type(func) is cst.Name and not dynamic and not kwargs and args:
             done = self._list_helper(interp, node, func, args)
             if done is not None:
@@ -1791,7 +1796,7 @@ class ModuleAnalysis:
             keeps = self._keeps_arguments(interp, func, qual)
             kept_lists = self._kept_list_args(interp, node, arg_values, qual)
             untouched = self._unmutated_args(interp, node)
-            partly = self._attribute_writes(interp, node) if not keeps else {}
+            partly = self._attribute_writes(interp, node, qual) if not keeps else {}
             for a in node.args:
                 if a.star == "**" and _unpacked_dict(interp, a.value):
                     continue  # f(**cfg) hands on a new dict: cfg keeps its entries (its own lists may change)
@@ -2200,6 +2205,18 @@ class ModuleAnalysis:
             if isinstance(base, ObjV) and base.concrete and method in _RETURNS_SELF:
                 ci = self.find_class(base.cls_key)
                 if ci is not None and objects.find_method(self, ci, method) is None:
+                    if method == "eval" and not dynamic:
+                        switched = self._eval_through_train(interp, node, base, ci, args, kwargs)
+                        if switched is not None:
+                            return switched
+                    if method in ("eval", "train") and not dynamic and not kwargs and len(args) <= 1:
+                        key = _local_object_key(interp, node, base)
+                        if key is not None and _torch_module_class(self, ci):
+                            # torch's Module.train(mode) runs train(mode) on each submodule: those whose classes
+                            # override it (a LoRA layer the model built) run it with the object's fresh values
+                            mode = BoolV(method == "train") if not args or method == "eval" else args[0]
+                            interp.scope.vars[key] = self._train_children(interp, node, base, mode, 0)
+                            return interp.scope.vars[key]
                     return base  # model.to(device), model.eval(): the same object
             if (
                 isinstance(base, ObjV)
@@ -2344,6 +2361,10 @@ class ModuleAnalysis:
                 return jmp_method(base, func.attr.value, args) if not kwargs and not dynamic else UNKNOWN
             if isinstance(base, LayerV) and func.attr.value == "forward":
                 return layer_rules.apply_layer(self.ops, interp, node, base, args, kwargs)
+            if isinstance(base, RefV) and base.qualname.startswith("class:") and not dynamic:
+                explicit = self._explicit_base_method(interp, node, base.qualname[6:], method, args, kwargs)
+                if explicit is not None:
+                    return explicit
             callee: Value = interp.attribute(func, base)
             if callee is UNKNOWN and type(func.value) is cst.Name and func.value.value == "self":
                 # ``self.mlp(t)`` where the constructor set ``self.mlp`` to one layer or None: calling None raises,
@@ -2443,7 +2464,9 @@ class ModuleAnalysis:
         # exists(block): a one-line helper that leaves its arguments alone; Block(config): a class whose constructors do
         return objects.value_keeps_arguments(self, v)
 
-    def _attribute_writes(self, interp: Interpreter, node: cst.Call) -> dict[int, frozenset[str]]:
+    def _attribute_writes(
+        self, interp: Interpreter, node: cst.Call, qual: str | None = None
+    ) -> dict[int, frozenset[str]]:
         """The arguments (by id) of a call to a function of the analysed code, or to a method on ``self`` of a
         concrete object, that binds a parameter whose object the callee never hands on, rebinds or calls a method of:
         only the attributes it may change (``_param_attribute_writes``) are to be forgotten, not the whole object
@@ -2458,6 +2481,19 @@ class ModuleAnalysis:
                 fi = self.find_function(v.key)
                 if fi is not None and fi.cls_key is not None:
                     fi = None
+        elif (
+            type(func) is cst.Attribute
+            and qual is not None
+            and self.project is not None
+            and (held := self.project.lookup(qual)) is not None
+            and isinstance(held, FuncV)
+            and held.bound_self is None
+            and not held.env
+        ):
+            # lora.mark_only_lora_as_trainable(model): a function of another module of the analysed code
+            fi = self.find_function(held.key)
+            if fi is not None and fi.cls_key is not None:
+                fi = None
         elif (
             type(func) is cst.Attribute
             and type(func.value) is cst.Name
@@ -2476,6 +2512,10 @@ class ModuleAnalysis:
             return {}  # an attribute set on the object, not the method
 
         writes = walk_memo("attribute-writes", fi.node, _param_attribute_writes)
+        frozen = walk_memo("freezes-only", fi.node, _freezes_only)
+        if frozen:
+            # mark_only_lora_as_trainable(model): a loop over model.named_parameters() setting requires_grad
+            writes = {k: (frozenset() if v is None and k in frozen else v) for k, v in writes.items()}
         positional = [p.name for p in fi.params if p.kind in ("pos", "posonly")][skip:]
         out: dict[int, frozenset[str]] = {}
         for i, a in enumerate(node.args):
@@ -2966,6 +3006,132 @@ class ModuleAnalysis:
         n, x = one
         return _stacked(self.call_value(interp, node, f, [x]), n)
 
+    def _train_children(self, interp: Interpreter, node: cst.Call, obj: ObjV, mode: Value, depth: int) -> ObjV:
+        """``model.eval()`` / ``model.train(mode)`` on a torch module whose classes do not override ``train``:
+        torch runs ``train(mode)`` on each submodule. A submodule the constructor built whose class overrides it runs
+        that override on its constructor's values (ObjV.fresh); one that does not passes it on to its own. The
+        object comes back without the constructor values of the submodules that ran an override (unknown from
+        then on)."""
+        before = self.ctx.mark()
+        if not obj.fresh or depth > 3:
+            return obj
+        dropped: set[str] = set()
+        for k, child in obj.fresh:
+            if self.ctx.mark()[:2] != before[:2]:
+                break  # a submodule's train raised: torch goes no further
+            if not isinstance(child, ObjV) or not child.concrete or k.endswith("?"):
+                continue
+            cci = self.find_class(child.cls_key)
+            if cci is None or not _torch_module_class(self, cci):
+                continue
+            fi = objects.find_method(self, cci, "train")
+            if fi is None:
+                inner = self._train_children(interp, node, child, mode, depth + 1)
+                if inner is not child:
+                    dropped.add(k)
+                continue
+            dropped.add(k)
+            if fi.is_static or fi.is_classmethod or fi.has_unknown_decorators:
+                continue
+            attrs = dict(child.attrs)
+            attrs.update((a, v) for a, v in child.fresh if not isinstance(v, ObjV))
+            promoted = ObjV(child.cls_key, tuple(attrs.items()), True)
+            self._call_function(interp, node, FuncV(fi.key, bound_self=promoted), [mode], {}, None)
+        if not dropped:
+            return obj
+        return replace(obj, fresh=tuple((k, v) for k, v in obj.fresh if k not in dropped))
+
+    def _eval_through_train(
+        self,
+        interp: Interpreter,
+        node: cst.Call,
+        obj: ObjV,
+        ci: ClassInfo,
+        args: list[Value],
+        kwargs: dict[str, Value],
+    ) -> Value | None:
+        """``model.eval()`` on a torch module whose class (or a base of the analysed code) overrides ``train``:
+        torch's ``Module.eval`` is ``return self.train(False)``, so the override runs with ``mode`` False (a LoRA
+        layer merging its low-rank update into ``self.weight``), and its result is what ``eval()`` returns. None:
+        not such a call (no override, another signature, a class that is no torch module)."""
+        if args or kwargs or not _torch_module_class(self, ci):
+            return None
+        fi = objects.find_method(self, ci, "train")
+        if fi is None or fi.is_static or fi.is_classmethod or fi.has_unknown_decorators:
+            return None
+        callee = self.object_attr(obj, "train")
+        if not isinstance(callee, FuncV):
+            return None
+        return self.call_callee(interp, node, callee, [BoolV(False)], {})
+
+    def _explicit_base_method(
+        self,
+        interp: Interpreter,
+        node: cst.Call,
+        cls_key: str,
+        name: str,
+        args: list[Value],
+        kwargs: dict[str, Value],
+    ) -> Value | None:
+        """``LoRALayer.__init__(self, r=r)`` in a constructor, the class named one of the object's own classes: its
+        method runs on the object being built, as ``super().__init__(r=r)`` would run it. None: not such a call."""
+        if (
+            not interp.frame.building
+            or not node.args
+            or node.args[0].star
+            or node.args[0].keyword is not None
+            or type(node.args[0].value) is not cst.Name
+            or node.args[0].value.value != "self"
+            or not args
+        ):
+            return None
+        built = interp.frame.self_value
+        if not isinstance(built, ObjV) or args[0] is not built:
+            return None
+        owner = self.find_class(built.cls_key)
+        named = self.find_class(cls_key)
+        if owner is None or named is None or all(c.key != cls_key for c in objects.mro(self, owner)):
+            return None
+        fi = objects.find_method(self, named, name)
+        if fi is None or fi.is_static or fi.is_classmethod:
+            return None
+        return self.call_on_building_self(interp, node, fi, args[1:], kwargs)
+
+    def _torch_layer_init(
+        self, interp: Interpreter, node: cst.Call, kind: str, args: list[Value], kwargs: dict[str, Value]
+    ) -> Value:
+        """torch's constructor of the layer ``kind`` run on the object being built: the sizes it sets are the
+        object's (``self.weight``, ``self.in_channels``...), the layer what torch's forward runs."""
+        layer = layer_rules.layer(self.ops, node, kind, args, kwargs)
+        if isinstance(layer, LayerV):
+            for k, v in layer_attributes(layer, kwargs).items():
+                interp.scope.vars[f"self.{k}"] = v
+            interp.scope.vars[f"self.{objects.TORCH_LAYER_ATTR}"] = layer
+        return NoneV()
+
+    def _explicit_torch_layer_init(
+        self, interp: Interpreter, node: cst.Call, qual: str, args: list[Value], kwargs: dict[str, Value]
+    ) -> Value | None:
+        """``nn.Embedding.__init__(self, n, d)`` in the constructor of ``class Embedding(nn.Embedding, LoRALayer)``
+        (the base named, not reached through ``super()``): what ``super().__init__(n, d)`` does when that torch.nn
+        layer is the class's one base outside the analysed code. None: not such a call."""
+        if (
+            not interp.frame.building
+            or not node.args
+            or node.args[0].star
+            or node.args[0].keyword is not None
+            or type(node.args[0].value) is not cst.Name
+            or node.args[0].value.value != "self"
+            or not args
+        ):
+            return None
+        built = interp.frame.self_value
+        ci = self.find_class(built.cls_key) if isinstance(built, ObjV) else None
+        kind = objects.torch_layer_base(self, ci) if ci is not None else None
+        if kind is None or qual != f"torch.nn.{kind}" or args[0] is not built:
+            return None
+        return self._torch_layer_init(interp, node, kind, args[1:], kwargs)
+
     def call_super(
         self, interp: Interpreter, node: cst.Call, name: str, args: list[Value], kwargs: dict[str, Value], dynamic: bool
     ) -> Value:
@@ -2991,13 +3157,7 @@ class ModuleAnalysis:
                 # class CausalConv1d(nn.Conv1d): super().__init__(c_in, c_out, kernel_size=k, padding=p) -- torch
                 # builds that layer: its sizes are the object's (self.weight, self.in_channels...), and its forward
                 # is what super().forward(x) runs
-
-                layer = layer_rules.layer(self.ops, node, kind, args, kwargs)
-                if isinstance(layer, LayerV):
-                    for k, v in layer_attributes(layer, kwargs).items():
-                        interp.scope.vars[f"self.{k}"] = v
-                    interp.scope.vars[f"self.{objects.TORCH_LAYER_ATTR}"] = layer
-                return NoneV()
+                return self._torch_layer_init(interp, node, kind, args, kwargs)
         if fi is None and name == "__init__" and interp.frame.building:
             base = objects.dataclass_base_after(self, interp)
             if base is not None:
@@ -3507,10 +3667,14 @@ def _call_sum(
     m: "ModuleAnalysis", interp: Interpreter, node: cst.Call, name: str, args: list[Value], kwargs: dict[str, Value]
 ) -> Value | None:
     """``sum(categories)`` of a tuple or list of ints (known or symbolic): their total, an int (floats: a float whose
-    value is known when every term is). Tensors, generators and anything else: not this rule."""
+    value is known when every term is; a known bool counts as 0 or 1, ``sum(enable_lora)``). Tensors, generators
+    and anything else: not this rule."""
     if not 1 <= len(args) <= 2 or len(node.args) != len(args) or kwargs or not isinstance(args[0], SeqV):
         return None
-    terms = list(args[0].items) + ([args[1]] if len(args) == 2 else [])
+    terms = [
+        IntV(Size.const(int(t.value))) if isinstance(t, BoolV) and t.value is not None else t
+        for t in list(args[0].items) + ([args[1]] if len(args) == 2 else [])
+    ]
     if args[0].kind not in ("tuple", "list") or not all(isinstance(t, (IntV, FloatV)) for t in terms):
         return None
     if all(isinstance(t, IntV) for t in terms):
@@ -3644,6 +3808,11 @@ def ensure_signature(fi: FunctionInfo) -> FunctionInfo:
             if table.get(fi.key) is old:
                 table[fi.key] = fi
     return fi
+
+
+def _torch_module_class(m: ModuleAnalysis, ci: ClassInfo) -> bool:
+    """Is ``ci`` a torch module: a class of its MRO has ``torch.nn.Module`` or a torch.nn layer as a base?"""
+    return any(b.startswith("torch.nn.") for b in objects.foreign_bases(m, ci))
 
 
 def _length(v: Value) -> Value:
@@ -4661,6 +4830,21 @@ def _string_function(qual: str, args: list[Value]) -> Value | None:
 def _str_method(text: str, method: str, args: list[Value]) -> Value | None:
     """``s.startswith(p)`` / ``endswith`` / ``lower()`` / ``upper()`` / ``strip()`` / ``replace(a, b)`` of known
     strings (a prefix split of keyword arguments: ``k.startswith("attn_")``, ``k[len("attn_"):]``)."""
+    if method == "format" and re.fullmatch(r"(?:[^{}]|\{\{|\}\}|\{\d*\})*", text):
+        # ``"block{}".format(i)``: plain fields (``{}``, ``{0}``) filled with known strings and ints
+        values: list[str | int] = []
+        for a in args:
+            n = a.size.as_int() if isinstance(a, IntV) else None
+            if isinstance(a, StrV):
+                values.append(a.value)
+            elif n is not None and not isinstance(a, BoolV):
+                values.append(n)
+            else:
+                return None
+        try:
+            return StrV(text.format(*values))
+        except (IndexError, ValueError):
+            return None
     strs = [a.value for a in args if isinstance(a, StrV)]
     if len(strs) != len(args):
         return None
@@ -5287,6 +5471,100 @@ def _param_attribute_writes(fn: cst.CSTNode) -> dict[str, frozenset[str] | None]
         for child in children(node):
             stack.append((child, node, parent, inner))
     return {k: (frozenset(v) if v is not None else None) for k, v in out.items()}
+
+
+# torch.nn.Module methods iterating over its parameters or submodules
+_MODULE_ITERATORS = frozenset(
+    {"parameters", "named_parameters", "modules", "named_modules", "children", "named_children"}
+)
+
+
+def _freezes_only(fn: cst.CSTNode) -> frozenset[str]:
+    """Parameters of ``fn`` used only as ``for n, p in model.named_parameters():`` (``parameters``, ``modules``,
+    ``children`` and their named forms, no arguments) whose loop variable is only tested (``isinstance(m, Lora)``,
+    ``hasattr(m, "bias")``, ``m.bias is not None``) or has ``requires_grad`` read or set (``p.requires_grad =
+    False``, ``m.bias.requires_grad_(True)``): freezing parameters changes no attribute of the object."""
+    if type(fn) is not cst.FunctionDef:
+        return frozenset()
+    names = {p.name.value for p in (*fn.params.posonly_params, *fn.params.params, *fn.params.kwonly_params)}
+    loops: dict[str, int] = {}
+    uses: dict[str, int] = {}
+    bad: set[str] = set()
+    stack: list[tuple[cst.CSTNode, cst.CSTNode | None]] = [(fn.body, None)]
+    while stack:
+        node, parent = stack.pop()
+        tp = type(node)
+        if tp is cst.Name and node.value in names:  # type: ignore[attr-defined]
+            if not (type(parent) is cst.Attribute and parent.attr is node) and not (
+                type(parent) is cst.Arg and parent.keyword is node
+            ):
+                uses[node.value] = uses.get(node.value, 0) + 1  # type: ignore[attr-defined]
+            continue
+        if tp is cst.For:
+            loop = cast(cst.For, node)
+            it = loop.iter
+            if (
+                type(it) is cst.Call
+                and not it.args
+                and type(it.func) is cst.Attribute
+                and type(it.func.value) is cst.Name
+                and it.func.value.value in names
+                and it.func.attr.value in _MODULE_ITERATORS
+            ):
+                name = it.func.value.value
+                target = loop.target
+                held: cst.BaseExpression | None = target
+                if it.func.attr.value.startswith("named_"):
+                    items = target.elements if type(target) is cst.Tuple else ()
+                    held = items[1].value if len(items) == 2 and not isinstance(items[1], cst.StarredElement) else None
+                if type(held) is not cst.Name or not _only_tested_or_frozen(loop.body, held.value):
+                    bad.add(name)
+                loops[name] = loops.get(name, 0) + 1
+        stack.extend((c, node) for c in children(node))
+    return frozenset(n for n in loops if n not in bad and uses.get(n, 0) == loops[n])
+
+
+def _only_tested_or_frozen(body: cst.CSTNode, name: str) -> bool:
+    """Is every use of ``name`` in ``body`` a test or a ``requires_grad`` read or set (``_freezes_only``)?"""
+    stack: list[tuple[cst.CSTNode, tuple[cst.CSTNode, ...]]] = [(body, ())]
+    while stack:
+        node, up = stack.pop()
+        tp = type(node)
+        if tp in (cst.FunctionDef, cst.ClassDef, cst.Lambda):
+            return False
+        if tp is cst.Name and node.value == name:  # type: ignore[attr-defined]
+            parent = up[-1] if up else None
+            if type(parent) is cst.Attribute and parent.attr is node:
+                continue
+            if type(parent) in (cst.AssignTarget, cst.For, cst.AugAssign, cst.AnnAssign, cst.NamedExpr):
+                return False  # the name rebound
+            i = len(up)
+            cur: cst.CSTNode = node
+            chain: list[str] = []
+            while i > 0 and type(up[i - 1]) is cst.Attribute and up[i - 1].value is cur:  # type: ignore[attr-defined]
+                cur = up[i - 1]
+                chain.append(cur.attr.value)  # type: ignore[attr-defined]
+                i -= 1
+            outer = up[i - 1] if i > 0 else None
+            called = type(outer) is cst.Call and outer.func is cur
+            if chain and chain[-1] == "requires_grad" and not called:
+                continue
+            if chain and chain[-1] == "requires_grad_" and called:
+                continue
+            if type(outer) in (cst.Comparison, cst.ComparisonTarget):
+                continue
+            if (
+                not chain
+                and type(outer) is cst.Arg
+                and i > 1
+                and type(up[i - 2]) is cst.Call
+                and type(up[i - 2].func) is cst.Name  # type: ignore[attr-defined]
+                and up[i - 2].func.value in ("isinstance", "hasattr")  # type: ignore[attr-defined]
+            ):
+                continue
+            return False
+        stack.extend((c, up + (node,)) for c in children(node))
+    return True
 
 
 def _handed_on(fn: cst.CSTNode) -> frozenset[str]:

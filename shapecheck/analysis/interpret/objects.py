@@ -925,6 +925,76 @@ def used_otherwise(m: "ModuleAnalysis", ci: ClassInfo, fi: FunctionInfo) -> froz
     return frozenset(out)
 
 
+def fresh_after(m: "ModuleAnalysis", ci: ClassInfo, fi: FunctionInfo, obj: ObjV) -> tuple[tuple[str, Value], ...]:
+    """The constructor's values (ObjV.fresh) of ``obj`` that still hold after ``fi`` ran on it (``emb(tokens)``
+    before ``emb.eval()``): those of the attributes no method it reaches through calls on ``self`` assigns (nor a
+    function nested in one), when none of these methods hands ``self`` on but as the first argument of a torch.nn
+    method named on its class (``nn.Embedding.forward(self, x)``) or calls ``super()``. Submodules' values are
+    dropped (calling one may change it)."""
+    _assigned_names = _interpreter._assigned_names
+
+    assigned: set[str] = set()
+    for callee in _reached_methods(m, ci, fi):
+        handed = memo("self-handed", callee.node, _self_handed)
+        if handed is None:
+            return ()
+        funcs, nested = handed
+        for func in funcs:
+            name = dotted(func)
+            qual = callee.module.qualify_dotted(name) if name is not None else None
+            if qual is None or not qual.startswith("torch.nn."):
+                return ()
+        assigned |= _assigned_names(callee.node.body) | nested
+    return tuple((k, v) for k, v in obj.fresh if not isinstance(v, ObjV) and "self." + k.rstrip("?") not in assigned)
+
+
+def _self_handed(fn: cst.CSTNode) -> tuple[tuple[cst.BaseExpression, ...], frozenset[str]] | None:
+    """The callees of the calls a method hands ``self`` to as its first positional argument, and the ``self.x``
+    that functions nested in it assign; None when it uses ``self`` otherwise than by its attributes (stored,
+    returned, another argument), calls ``super()``, or defines a class."""
+    out: list[cst.BaseExpression] = []
+    nested: set[str] = set()
+    body = getattr(fn, "body", None)
+    if body is None:
+        return None
+    stack: list[tuple[cst.CSTNode, cst.CSTNode | None, bool]] = [(body, None, False)]
+    while stack:
+        n, parent, inner = stack.pop()
+        tp = type(n)
+        if tp is cst.ClassDef:
+            return None
+        if tp is cst.Call and type(n.func) is cst.Name and n.func.value == "super":  # type: ignore[attr-defined]
+            return None
+        if tp is cst.Name and n.value == "self":  # type: ignore[attr-defined]
+            if type(parent) is cst.Attribute and parent.value is n:
+                continue
+            return None
+        if inner and tp in (cst.AssignTarget, cst.AugAssign, cst.AnnAssign, cst.For):
+            key = _interpreter._var_key(n.target)  # type: ignore[attr-defined]
+            if key is not None and key.startswith("self."):
+                nested.add(key)
+            elif type(n.target) is not cst.Name:  # type: ignore[attr-defined]
+                return None  # self.x.y = v, self.xs[i] = v in a nested function
+        inner = inner or tp is cst.FunctionDef or tp is cst.Lambda
+        if tp is cst.Call:
+            call = cast(cst.Call, n)
+            first = call.args[0] if call.args else None
+            if (
+                first is not None
+                and not first.star
+                and first.keyword is None
+                and type(first.value) is cst.Name
+                and first.value.value == "self"
+                and type(call.func) is cst.Attribute
+            ):
+                out.append(call.func)
+                stack.append((call.func, call, inner))
+                stack.extend((a, call, inner) for a in call.args[1:])
+                continue
+        stack.extend((c, n, inner) for c in children(n))
+    return tuple(out), frozenset(nested)
+
+
 def _self_attrs_not_called(fn: cst.CSTNode) -> frozenset[str]:
 
     out: set[str] = set()

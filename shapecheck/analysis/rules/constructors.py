@@ -272,10 +272,20 @@ def meshgrid(fw: str, args: list[Value], kwargs: dict[str, Value]) -> Value:
 
 
 def mask_index(interp: "Interpreter", node: cst.Subscript, t: TensorV) -> Value | None:
-    """``x[mask]``: a boolean tensor (or a comparison of ``x``-shaped operands) over the leading axes of ``x``."""
-    if t.shape is None or len(node.slice) != 1 or type(node.slice[0].slice) is not cst.Index:
+    """``x[mask]``: a boolean tensor (or a comparison of ``x``-shaped operands) over the leading axes of ``x``.
+    ``x[:, mask]`` (full slices before a boolean tensor, and after it): the axes of the slices, then the selected
+    ones, then the rest."""
+    if t.shape is None:
         return None
-    expr = node.slice[0].slice.value
+    lead = 0
+    while lead < len(node.slice) and _full_slice(node.slice[lead].slice):
+        lead += 1
+    index = node.slice[lead].slice if lead < len(node.slice) else None
+    if type(index) is not cst.Index or not all(_full_slice(e.slice) for e in node.slice[lead + 1 :]):
+        return None
+    if lead:
+        return _mask_after_slices(interp, index.value, t, lead)
+    expr = index.value
     mask_rank: int | None = None
     mask_shape: tuple[Size, ...] | None = None
     if (
@@ -314,6 +324,28 @@ def mask_index(interp: "Interpreter", node: cst.Subscript, t: TensorV) -> Value 
                 return t.with_shape(None)
     selected = interp.ctx.fresh("selected")
     return t.with_shape((selected,) + t.shape[mask_rank:])
+
+
+def _full_slice(s: cst.BaseSlice) -> bool:
+    """``:`` in an index: every item of that axis."""
+    return type(s) is cst.Slice and s.lower is None and s.upper is None and s.step is None
+
+
+def _mask_after_slices(interp: "Interpreter", expr: cst.BaseExpression, t: TensorV, lead: int) -> Value | None:
+    """``x[:, mask]`` with ``lead`` full slices before a boolean tensor (a name or attribute) whose sizes are those
+    of the axes it covers: x's first ``lead`` axes, one axis of unknown length, the rest. Anything else (sizes that
+    differ or are not known to match, another index): None."""
+    assert t.shape is not None
+    if type(expr) not in (cst.Name, cst.Attribute) or t.alts or t.framework not in ("numpy", "torch", "jax"):
+        return None
+    v = interp.eval(expr)
+    if not isinstance(v, TensorV) or v.dtype != "bool" or v.shape is None or v.alts or not v.shape:
+        return None
+    covered = t.shape[lead : lead + len(v.shape)]
+    if len(covered) != len(v.shape) or any(equal(m, n) is not Truth.TRUE for m, n in zip(v.shape, covered)):
+        return None
+    selected = interp.ctx.fresh("selected")
+    return t.with_shape(t.shape[:lead] + (selected,) + t.shape[lead + len(v.shape) :])
 
 
 @registry.TENSOR_METHODS.register("tile", "gather", "index_select", "ravel", "index_add", "index_add_")

@@ -608,7 +608,7 @@ def _isinstance(cx: OpContext, interp: "Interpreter", v: Value, classes: cst.Bas
             and cx.is_builtin(interp, c.value)
         ):
             builtin = c.value
-            if isinstance(v, TensorV) or isinstance(v, NoneV):
+            if isinstance(v, TensorV) or isinstance(v, NoneV) or (isinstance(v, ObjV) and cx.plain_object(v)):
                 answers.append(False)
             elif isinstance(v, SeqV) and v.kind in ("range", "iter"):
                 answers.append(False)  # a range or an iterator (itertools.repeat) is neither a list nor a tuple
@@ -672,7 +672,7 @@ def _isinstance(cx: OpContext, interp: "Interpreter", v: Value, classes: cst.Bas
         if q in _TENSOR_CLASSES:
             if isinstance(v, TensorV) and v.framework is not None:
                 answers.append(v.framework == _TENSOR_CLASSES[q])
-            elif isinstance(v, (SeqV, NoneV, IntV)):
+            elif isinstance(v, (SeqV, NoneV, IntV)) or (isinstance(v, ObjV) and cx.plain_object(v)):
                 answers.append(False)
             else:
                 return None

@@ -141,6 +141,18 @@ class OpContext:
 
         return is_instance_of(self._module, obj, cls_key)
 
+    def plain_object(self, obj: ObjV) -> bool:
+        """Is ``obj`` an instance of a class of the analysed code with no base outside it but ``object`` (a
+        ``NestedTensor`` record): no builtin container, number, string or tensor."""
+        from ..interpret.objects import body_attrs, foreign_bases, mro
+
+        m = self._module
+        ci = m.find_class(obj.cls_key) if obj.concrete else None
+        if ci is None or not foreign_bases(m, ci) <= {"", "object"}:
+            return False
+        # (a ``__class__`` of its own may make it pass for another class)
+        return not any("__class__" in c.methods or "__class__" in body_attrs(m, c) for c in mro(m, ci))
+
     def project_class(self, qual: str) -> str | None:
         """The key of the analysed class an imported name stands for (``unet.layers.ResBlock``), or None."""
         project = self._module.project
