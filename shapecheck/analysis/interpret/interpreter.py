@@ -2642,6 +2642,8 @@ def _compare(a: Value, op: cst.CSTNode, b: Value) -> bool | None:
             return type(op) is cst.NotIn
         return None
     if type(op) in (cst.In, cst.NotIn) and isinstance(b, SeqV) and b.kind != "shape":
+        if not b.items and b.kind in ("list", "tuple"):
+            return type(op) is cst.NotIn  # nothing is in an empty list or tuple
         if isinstance(a, StrV):
             found = [_str_equal(a, item) for item in b.items]
         elif isinstance(a, IntV):  # ``i in self.out_indices`` with i and the indices known
