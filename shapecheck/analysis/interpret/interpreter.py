@@ -614,7 +614,8 @@ class Interpreter:
             finally:
                 self.iterating = outer
             if type(it) is ObjV:
-                it = held_modules(it) or it  # ``for layer in self`` in an nn.ModuleList subclass
+                # ``for layer in self`` in an nn.ModuleList subclass, or in an nn.Sequential subclass (its modules)
+                it = held_modules(it) or _chain_modules(it) or it
         else:
             it = self.eval(stmt.test)
         if type(stmt) is cst.For and self._unrolled(stmt, assigned, it):
@@ -2683,6 +2684,14 @@ def held_modules(v: ObjV) -> Value | None:
     iterating, indexing or ``len`` of the instance sees. None for any other object."""
     held = v.attr(MODULE_LIST_ATTR)
     return held if isinstance(held, (SeqV, ManyV)) else None
+
+
+def _chain_modules(v: ObjV) -> SeqV | None:
+    """The modules of an instance of a plain ``nn.Sequential`` subclass (``objects.plain_sequential``) in order, as
+    iterating it gives them; None when they are not each known to be one module."""
+    chain = v.attr("<nn.Sequential layers>")
+    layers = _sequential_layers(chain) if chain is not None else None
+    return SeqV(layers, "list") if layers is not None else None
 
 
 def _sequential_layers(v: Value) -> tuple[Value, ...] | None:

@@ -1239,6 +1239,10 @@ def instantiate(
     fields = class_fields(m, ci) if init is None and is_dataclass_like(m, ci) else None
     bound: dict[str, Value] | None = None
     self_vars: dict[str, Value] = {}
+    # class Seq(nn.Sequential) with nn.Sequential's own constructor: Seq(conv, norm) is the chain of those modules
+    seq_ctor = (
+        init is None and fields is None and not symbolic and interp is not None and node is not None
+    ) and plain_sequential(m, ci)
     if init is not None:
         if init.has_unknown_decorators:
             return generic, []
@@ -1287,7 +1291,7 @@ def instantiate(
             where = f"{ci.module.path}:{ci.module.line_of(ci.node)}"
             if checked and not m.shapes.check_fields(node, ci.node.name.value, where, checked):
                 return generic, []  # the constructor raises: no object
-    elif args or kwargs:
+    elif (args or kwargs) and not seq_ctor:
         return generic, []  # a constructor the analysis cannot see takes these arguments
     obj_self = ObjV(ci.key, (), True)
     ctx = ci.module.ctx
@@ -1297,6 +1301,11 @@ def instantiate(
     saved = ctx.inline_findings
     if not symbolic:
         ctx.inline_findings = []
+    if seq_ctor:
+        assert interp is not None and node is not None
+        self_vars["self.<nn.Sequential layers>"] = (
+            m.call_qualified(interp, node, "torch.nn.Sequential", list(args), dict(kwargs), False) or UNKNOWN
+        )
     try:
         if init is not None:
             if symbolic:
