@@ -620,6 +620,8 @@ class Interpreter:
             it = self.eval(stmt.test)
         if type(stmt) is cst.For and self._unrolled(stmt, assigned, it):
             return
+        if type(stmt) is cst.While and _truth(it) is True and self._while_unrolled(stmt):
+            return
         if type(stmt) is cst.While and _truth(it) is False:
             # the test fails before the first pass (`while t.ndim > len(lead) and ...` on a t that is already
             # aligned): the body never runs, the `else` does
@@ -743,6 +745,38 @@ class Interpreter:
         if stmt.orelse is not None:
             self.run_suite(stmt.orelse.body)
         return True
+
+    def _while_unrolled(self, stmt: cst.While) -> bool:
+        """A ``while`` whose test the values decide before every pass (``while len(e.shape) < len(h.shape): e = e[...,
+        None]`` with both ranks known) runs as Python runs it: pass after pass until the test is False, at most
+        _WHILE_PASSES passes. Only for a body with no break / continue / return; a test undecided before some pass (or
+        more passes) rolls everything back: False, the loop is analysed as any other."""
+        if self.loop_depth >= 2 or not _fixpoint_ok(stmt, self.m.assigned_cache):
+            return False
+        before = dict(self.scope.vars)
+        first = self.ctx.mark()
+        self.loop_depth += 1
+        try:
+            for i in range(_WHILE_PASSES):
+                start = self.ctx.mark()
+                self.run_suite(stmt.body)
+                if i:
+                    self.ctx.drop_repeated(first, start)  # a line that fails the same way again is one finding
+                if self.dead:
+                    break
+                t = _truth(self.eval(stmt.test))
+                if t is False:
+                    if stmt.orelse is not None:
+                        self.run_suite(stmt.orelse.body)
+                    return True
+                if t is None:
+                    break
+        finally:
+            self.loop_depth -= 1
+        self.ctx.rollback(first)
+        self.scope.vars = before
+        self.dead = False
+        return False
 
     def _loop_fixpoint(self, stmt: cst.For | cst.While, assigned: set[str], it: Value) -> bool:
         """Run the body from the values before the loop, joined with what each pass leaves, until nothing changes
@@ -2072,6 +2106,9 @@ def _join_states(states: list[dict[str, Value]]) -> dict[str, Value]:
             if a is not b:
                 out[name] = join(a, b)
     return out
+
+
+_WHILE_PASSES = 8  # passes of a while loop whose test the values decide (Interpreter._while_unrolled)
 
 
 def _fixpoint_ok(
