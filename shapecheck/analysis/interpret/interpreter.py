@@ -614,10 +614,13 @@ class Interpreter:
             finally:
                 self.iterating = outer
             if type(it) is ObjV:
-                it = held_modules(it) or it  # ``for layer in self`` in an nn.ModuleList subclass
+                # ``for layer in self`` in an nn.ModuleList subclass, or in an nn.Sequential subclass (its modules)
+                it = held_modules(it) or _chain_modules(it) or it
         else:
             it = self.eval(stmt.test)
         if type(stmt) is cst.For and self._unrolled(stmt, assigned, it):
+            return
+        if type(stmt) is cst.While and _truth(it) is True and self._while_unrolled(stmt):
             return
         if type(stmt) is cst.While and _truth(it) is False:
             # the test fails before the first pass (`while t.ndim > len(lead) and ...` on a t that is already
@@ -742,6 +745,38 @@ class Interpreter:
         if stmt.orelse is not None:
             self.run_suite(stmt.orelse.body)
         return True
+
+    def _while_unrolled(self, stmt: cst.While) -> bool:
+        """A ``while`` whose test the values decide before every pass (``while len(e.shape) < len(h.shape): e = e[...,
+        None]`` with both ranks known) runs as Python runs it: pass after pass until the test is False, at most
+        _WHILE_PASSES passes. Only for a body with no break / continue / return; a test undecided before some pass (or
+        more passes) rolls everything back: False, the loop is analysed as any other."""
+        if self.loop_depth >= 2 or not _fixpoint_ok(stmt, self.m.assigned_cache):
+            return False
+        before = dict(self.scope.vars)
+        first = self.ctx.mark()
+        self.loop_depth += 1
+        try:
+            for i in range(_WHILE_PASSES):
+                start = self.ctx.mark()
+                self.run_suite(stmt.body)
+                if i:
+                    self.ctx.drop_repeated(first, start)  # a line that fails the same way again is one finding
+                if self.dead:
+                    break
+                t = _truth(self.eval(stmt.test))
+                if t is False:
+                    if stmt.orelse is not None:
+                        self.run_suite(stmt.orelse.body)
+                    return True
+                if t is None:
+                    break
+        finally:
+            self.loop_depth -= 1
+        self.ctx.rollback(first)
+        self.scope.vars = before
+        self.dead = False
+        return False
 
     def _loop_fixpoint(self, stmt: cst.For | cst.While, assigned: set[str], it: Value) -> bool:
         """Run the body from the values before the loop, joined with what each pass leaves, until nothing changes
@@ -2083,6 +2118,9 @@ def _join_states(states: list[dict[str, Value]]) -> dict[str, Value]:
     return out
 
 
+_WHILE_PASSES = 8  # passes of a while loop whose test the values decide (Interpreter._while_unrolled)
+
+
 def _fixpoint_ok(
     stmt: cst.For | cst.While,
     cache: dict[int, set[str]],
@@ -2657,6 +2695,8 @@ def _compare(a: Value, op: cst.CSTNode, b: Value) -> bool | None:
             return type(op) is cst.NotIn
         return None
     if type(op) in (cst.In, cst.NotIn) and isinstance(b, SeqV) and b.kind != "shape":
+        if not b.items and b.kind in ("list", "tuple"):
+            return type(op) is cst.NotIn  # nothing is in an empty list or tuple
         if isinstance(a, StrV):
             found = [_str_equal(a, item) for item in b.items]
         elif isinstance(a, IntV):  # ``i in self.out_indices`` with i and the indices known
@@ -2696,6 +2736,14 @@ def held_modules(v: ObjV) -> Value | None:
     iterating, indexing or ``len`` of the instance sees. None for any other object."""
     held = v.attr(MODULE_LIST_ATTR)
     return held if isinstance(held, (SeqV, ManyV)) else None
+
+
+def _chain_modules(v: ObjV) -> SeqV | None:
+    """The modules of an instance of a plain ``nn.Sequential`` subclass (``objects.plain_sequential``) in order, as
+    iterating it gives them; None when they are not each known to be one module."""
+    chain = v.attr("<nn.Sequential layers>")
+    layers = _sequential_layers(chain) if chain is not None else None
+    return SeqV(layers, "list") if layers is not None else None
 
 
 def _sequential_layers(v: Value) -> tuple[Value, ...] | None:

@@ -553,10 +553,16 @@ def _self_calls_walk(node: cst.CSTNode) -> frozenset[str]:
 
 
 def instance_attrs(
-    m: "ModuleAnalysis", ci: ClassInfo, vars_: dict[str, Value], owned: bool = False
+    m: "ModuleAnalysis",
+    ci: ClassInfo,
+    vars_: dict[str, Value],
+    owned: bool = False,
+    handed: "frozenset[int] | None" = None,
 ) -> tuple[tuple[str, Value], ...]:
     """The attributes of an object as its constructor left them; a list attribute is unknown (code outside the
-    constructor may change it), except in a plain record built from lists nothing else holds (``owned``)."""
+    constructor may change it), except in a plain record built from lists nothing else holds (``owned``), and an
+    empty list the class only tests (``_tested_only``) that is not one of the caller's lists (``handed``: the ids
+    of the lists among the constructor's arguments; None: any may be)."""
     changed = outside_init(m, ci)
     record = owned and _plain_record(m, ci)
     items_only = class_state(ci).items_only
@@ -573,9 +579,70 @@ def instance_attrs(
             # a torch / numpy array that other methods only store items into keeps its shape and dtype
             out.append((k[5:], v.with_shape(v.shape)))  # type: ignore[union-attr]
             continue
+        if (
+            mutable
+            and isinstance(v, SeqV)
+            and not v.items
+            and (owned or (handed is not None and id(v) not in handed))
+            and k not in changed
+            and k[5:] in _tested_only(m, ci)
+        ):
+            mutable = False  # an empty list the class only tests (``if key in self.pre_keys``): stays empty
         # (``self.x?``: what x holds when not None, interpreter.OPTIONAL)
         out.append((k[5:], UNKNOWN if k.rstrip("?") in changed or mutable else stale(v)))
     return tuple(out)
+
+
+def _tested_only(m: "ModuleAnalysis", ci: ClassInfo) -> frozenset[str]:
+    """The attributes ``x`` every ``self.x`` of whose in the class and its analysed bases (nested functions and
+    constructors included) is an assignment target, the right side of ``in`` / ``not in``, what a ``for`` iterates
+    or the argument of ``len``: no code of the class changes that list or hands it to code that could (an empty
+    list built by the constructor is still empty when a method tests it; code outside the class is trusted not to
+    fill it, as for every other attribute)."""
+
+    ok: set[str] = set()
+    bad: set[str] = set()
+    for c in mro(m, ci):
+        good_c, bad_c = memo("tested-only", c.node, _tested_only_walk)
+        ok |= good_c
+        bad |= bad_c
+    return frozenset(ok - bad)
+
+
+def _self_attr(node: cst.CSTNode) -> str | None:
+    if type(node) is cst.Attribute and type(node.value) is cst.Name and node.value.value == "self":
+        return node.attr.value
+    return None
+
+
+def _tested_only_walk(cls: cst.CSTNode) -> tuple[frozenset[str], frozenset[str]]:
+    allowed: set[int] = set()
+    good: set[str] = set()
+    bad: set[str] = set()
+    stack: list[cst.CSTNode] = [cls]
+    while stack:
+        n = stack.pop()
+        tp = type(n)
+        if tp is cst.Comparison:
+            for cmp in n.comparisons:  # type: ignore[attr-defined]
+                if type(cmp.operator) in (cst.In, cst.NotIn) and _self_attr(cmp.comparator) is not None:
+                    allowed.add(id(cmp.comparator))
+        elif tp is cst.For:
+            if _self_attr(n.iter) is not None:  # type: ignore[attr-defined]
+                allowed.add(id(n.iter))  # type: ignore[attr-defined]
+        elif tp is cst.Call:
+            f, args = n.func, n.args  # type: ignore[attr-defined]
+            if type(f) is cst.Name and f.value == "len" and len(args) == 1 and _self_attr(args[0].value) is not None:
+                allowed.add(id(args[0].value))
+        elif tp is cst.AssignTarget:
+            if _self_attr(n.target) is not None:  # type: ignore[attr-defined]
+                allowed.add(id(n.target))  # type: ignore[attr-defined]
+        elif tp is cst.Attribute:
+            name = _self_attr(n)
+            if name is not None:
+                (good if id(n) in allowed else bad).add(name)
+        stack.extend(children(n))
+    return frozenset(good), frozenset(bad)
 
 
 def _lists_owned(
@@ -749,7 +816,12 @@ def _list_ids(v: Value | None, out: set[int], depth: int = 0) -> None:
         if depth < 3:
             for x in v.items:
                 _list_ids(x, out, depth + 1)
-    elif isinstance(v, (ManyV, DictV)):
+    elif isinstance(v, DictV):
+        out.add(id(v))  # and the lists it holds (``cfg.get("keys", [])`` may be the caller's list)
+        if depth < 3:
+            for _, x in v.items:
+                _list_ids(x, out, depth + 1)
+    elif isinstance(v, ManyV):
         out.add(id(v))
 
 
@@ -1237,6 +1309,10 @@ def instantiate(
     fields = class_fields(m, ci) if init is None and is_dataclass_like(m, ci) else None
     bound: dict[str, Value] | None = None
     self_vars: dict[str, Value] = {}
+    # class Seq(nn.Sequential) with nn.Sequential's own constructor: Seq(conv, norm) is the chain of those modules
+    seq_ctor = (
+        init is None and fields is None and not symbolic and interp is not None and node is not None
+    ) and plain_sequential(m, ci)
     if init is not None:
         if init.has_unknown_decorators:
             return generic, []
@@ -1287,7 +1363,7 @@ def instantiate(
             where = f"{ci.module.path}:{ci.module.line_of(ci.node)}"
             if checked and not m.shapes.check_fields(node, ci.node.name.value, where, checked):
                 return generic, []  # the constructor raises: no object
-    elif args or kwargs:
+    elif (args or kwargs) and not seq_ctor:
         return generic, []  # a constructor the analysis cannot see takes these arguments
     obj_self = ObjV(ci.key, (), True)
     ctx = ci.module.ctx
@@ -1297,6 +1373,11 @@ def instantiate(
     saved = ctx.inline_findings
     if not symbolic:
         ctx.inline_findings = []
+    if seq_ctor:
+        assert interp is not None and node is not None
+        self_vars["self.<nn.Sequential layers>"] = (
+            m.call_qualified(interp, node, "torch.nn.Sequential", list(args), dict(kwargs), False) or UNKNOWN
+        )
     try:
         if init is not None:
             if symbolic:
@@ -1316,9 +1397,12 @@ def instantiate(
         ctx.suppress_depth -= not symbolic
         st.building = False
     handed = [*args, *kwargs.values()]
+    handed_lists: set[int] = set()
+    for a in handed:
+        _list_ids(a, handed_lists)
     obj = ObjV(
         ci.key,
-        instance_attrs(m, ci, self_vars, owned),
+        instance_attrs(m, ci, self_vars, owned, None if symbolic else frozenset(handed_lists)),
         True,
         () if symbolic else fresh_attrs(m, ci, self_vars, handed),
     )
