@@ -567,9 +567,12 @@ _SHARED: dict[tuple[str, ...], "Project"] = {}  # Project.shared: one per packag
 # documentation examples (few, and always importing the package's top) follow one level more
 IMPORT_RELEVANCE_DEPTH = 1
 # a text that may set an attribute of something it imports (``Head.forward = f``, ``setattr(Head, k, v)``,
-# ``del Head.prep``): the pre-filter of Project.patched_classes_before (module_facts then reads what it patches)
+# ``del Head.prep``; not through ``self`` or ``cls``): the pre-filter of Project.patched_classes_before (module_facts
+# then reads what it patches)
 _MAY_PATCH = re.compile(
-    r"^[ \t]*(?:del[ \t]+)?[A-Za-z_]\w*(?:\.\w+)+[ \t]*(?:[-+*/%|&^@]|//|\*\*|<<|>>)?=(?!=)|\bsetattr\(", re.M
+    r"^[ \t]*(?!(?:self|cls)\.)[A-Za-z_]\w*(?:\.\w+)+[ \t]*(?:[-+*/%|&^@]|//|\*\*|<<|>>)?=(?!=)"
+    r"|^[ \t]*del[ \t]+(?!(?:self|cls)\.)[A-Za-z_]\w*\.|\bsetattr\(",
+    re.M,
 )
 _PATCH_SEARCH_LIMIT = 2_000  # modules followed from one module's imports
 _MAIN_GUARD = re.compile(r"^if[ \t]+__name__[ \t]*==[ \t]*['\"]__main__['\"][ \t]*:", re.M)
