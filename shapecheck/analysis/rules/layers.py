@@ -65,6 +65,8 @@ def apply_layer(
     x = args[0] if args else UNKNOWN
     if not args and layer.kind == "TransformerBlock":  # encoder(src=x), decoder(tgt=y, memory=m)
         x = kwargs.get("src", kwargs.get("tgt", UNKNOWN))
+    if not args and layer.kind == "MultiheadAttention":  # attn(query=q, key=k, value=v, key_padding_mask=m)
+        x = kwargs.get("query", UNKNOWN)
     report_node: cst.CSTNode = (
         layer.line_node if in_sequential and layer.line_node is not None and not at_call else node
     )
