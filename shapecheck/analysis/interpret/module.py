@@ -3075,18 +3075,8 @@ class ModuleAnalysis:
     ) -> Value | None:
         """``LoRALayer.__init__(self, r=r)`` in a constructor, the class named one of the object's own classes: its
         method runs on the object being built, as ``super().__init__(r=r)`` would run it. None: not such a call."""
-        if (
-            not interp.frame.building
-            or not node.args
-            or node.args[0].star
-            or node.args[0].keyword is not None
-            or type(node.args[0].value) is not cst.Name
-            or node.args[0].value.value != "self"
-            or not args
-        ):
-            return None
-        built = interp.frame.self_value
-        if not isinstance(built, ObjV) or args[0] is not built:
+        built = _self_handed(interp, node, args)
+        if built is None:
             return None
         owner = self.find_class(built.cls_key)
         named = self.find_class(cls_key)
@@ -3115,20 +3105,10 @@ class ModuleAnalysis:
         """``nn.Embedding.__init__(self, n, d)`` in the constructor of ``class Embedding(nn.Embedding, LoRALayer)``
         (the base named, not reached through ``super()``): what ``super().__init__(n, d)`` does when that torch.nn
         layer is the class's one base outside the analysed code. None: not such a call."""
-        if (
-            not interp.frame.building
-            or not node.args
-            or node.args[0].star
-            or node.args[0].keyword is not None
-            or type(node.args[0].value) is not cst.Name
-            or node.args[0].value.value != "self"
-            or not args
-        ):
-            return None
-        built = interp.frame.self_value
-        ci = self.find_class(built.cls_key) if isinstance(built, ObjV) else None
+        built = _self_handed(interp, node, args)
+        ci = self.find_class(built.cls_key) if built is not None else None
         kind = objects.torch_layer_base(self, ci) if ci is not None else None
-        if kind is None or qual != f"torch.nn.{kind}" or args[0] is not built:
+        if kind is None or qual != f"torch.nn.{kind}":
             return None
         return self._torch_layer_init(interp, node, kind, args[1:], kwargs)
 
@@ -3405,6 +3385,24 @@ class ModuleAnalysis:
                 k: (a + n, b + 1, c + n, d + 1) for t, n in trees for k, (a, b, c, d) in compute_positions(t).items()
             }
         return self._positions
+
+
+def _self_handed(interp: Interpreter, node: cst.Call, args: list[Value]) -> ObjV | None:
+    """The object a constructor is building, when ``node`` hands it on as its first argument, by the name ``self``
+    (``Base.__init__(self, ...)``, ``nn.Embedding.__init__(self, n, d)``); None otherwise."""
+    first = node.args[0] if node.args else None
+    if (
+        not interp.frame.building
+        or first is None
+        or first.star
+        or first.keyword is not None
+        or type(first.value) is not cst.Name
+        or first.value.value != "self"
+        or not args
+    ):
+        return None
+    built = interp.frame.self_value
+    return built if isinstance(built, ObjV) and args[0] is built else None
 
 
 _ANNOTATION_CHECKS = frozenset({"SHP205", "SHP206"})  # a value against a jaxtyping annotation (arguments, returns)
