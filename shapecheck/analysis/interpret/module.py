@@ -30,7 +30,20 @@ from .interpreter import (
 from ..index.jaxtyping_bridge import Annotation, dtype_class_of, parse_annotation
 from ..index.module_facts import Rebinds, module_facts
 from ..index.project import unmask
-from . import argparse_defaults, entry_points, objects, registries
+from . import argparse_defaults, entry_points, library_calls, objects, registries
+from .library_calls import (
+    GRADS,
+    MAX_RANGE,
+    NO_AXES,
+    PLAIN_DATA,
+    RANDOM_STATES,
+    TRACES,
+    TraceSpec,
+    grad_transform,
+    static_literal,
+    tensor_items,
+    trace_spec,
+)
 from .state import ClassState, FunctionState, class_state, function_state
 from .walk import STATEMENT_CLAUSES, contains
 from ..rules import einops_calls as einops_rules, layers as layer_rules, ops as op_rules, shape_ops as shape_rules
@@ -38,7 +51,6 @@ from ..rules.ops_common import constant
 from ..rules.shapes_bridge import shape_note
 from .values import (
     DYNAMIC_ATTRS,
-    NUMPY_INT,
     UNKNOWN,
     BoolV,
     DictV,
@@ -830,7 +842,7 @@ class ModuleAnalysis:
     def class_attr(self, cls_key: str, attr: str) -> Value:
         return objects.object_attr(self, ObjV(cls_key), attr)
 
-    def _dataclass_dict(self, v: Value) -> DictV | None:
+    def dataclass_dict(self, v: Value) -> DictV | None:
         """``dataclasses.asdict(cfg)`` of an instance the analysis built of a ``@dataclass`` of the analysed code:
         its fields by name, in order, a field holding such an instance in turn as its own dict (asdict recurses
         into dataclasses; lists, tuples and dicts of them are not followed: unknown). None otherwise."""
@@ -849,7 +861,7 @@ class ModuleAnalysis:
             if got is None:
                 return None
             if isinstance(got, ObjV):
-                got = self._dataclass_dict(got) or UNKNOWN
+                got = self.dataclass_dict(got) or UNKNOWN
             elif isinstance(got, (SeqV, ManyV, DictV)):
                 got = UNKNOWN
             items.append((name, got))
@@ -1201,7 +1213,7 @@ class ModuleAnalysis:
                 # @eqx.filter_value_and_grad / @jax.grad on a def: the transform of the undecorated function
                 self.undecorated.add(fv.key)
                 try:
-                    transform = _grad_transform(grad, [fv], {}, node)
+                    transform = grad_transform(grad, [fv], {}, node)
                     return (
                         self.call_grad(interp, node, transform, args, kwargs)
                         if isinstance(transform, LayerV)
@@ -1733,7 +1745,7 @@ class ModuleAnalysis:
             elif type(func) is cst.Attribute:
                 key = _var_key_of(func.value)
                 base = interp.scope.vars.get(key) if key is not None else None
-                if isinstance(base, RefV) and base.qualname in _RANDOM_STATES:
+                if isinstance(base, RefV) and base.qualname in RANDOM_STATES:
                     # rng = np.random.default_rng(0); rng.normal(size=(2, 3)), self.rng.integers(...): the sampler
                     qual = f"{base.qualname}.{func.attr.value}"
         # a callee that is neither a name nor an attribute (``ENCODERS[cfg.pop("type")](**cfg)``) is evaluated before
@@ -1815,133 +1827,6 @@ class ModuleAnalysis:
         if repeated is not None and repeated.elem is not None and (qual or "").endswith("torch.nn.Sequential"):
             # nn.Sequential(*[Block(dim) for _ in range(depth)]): any number of such blocks
             return LayerV("Sequential", (("repeat", repeated.elem),), node)
-        if (
-            qual == "collections.OrderedDict"
-            and not dynamic
-            and not kwargs
-            and len(args) == 1
-            and isinstance(args[0], SeqV)
-            and all(isinstance(p, SeqV) and len(p.items) == 2 and isinstance(p.items[0], StrV) for p in args[0].items)
-        ):
-            # OrderedDict([("fc1", nn.Linear(...)), ...]): the named entries in order (nn.Sequential(OrderedDict(...)))
-            return DictV(
-                tuple(
-                    (p.items[0].value, p.items[1])
-                    for p in args[0].items
-                    if isinstance(p, SeqV) and isinstance(p.items[0], StrV)
-                )
-            )
-        if qual == "equinox.tree_at" and len(args) == 3 and not kwargs and not dynamic:
-            # eqx.tree_at(lambda m: m.head.weight, model, w): the model with that leaf replaced
-            return objects.tree_at(node.args[0].value, args[1], args[2])
-        if qual == "torch.is_tensor" and len(args) == 1 and not kwargs and not dynamic:
-            # is_tensor(t): decided as isinstance(t, torch.Tensor) is, by the kind of value t holds
-            v = args[0]
-            if isinstance(v, TensorV) and v.framework is not None:
-                return BoolV(v.framework == "torch")
-            if isinstance(v, (SeqV, NoneV, IntV, FloatV, BoolV, StrV, DictV)):
-                return BoolV(False)
-            return UNKNOWN
-        if qual in _TREE_FLATTENS and len(args) == 1 and not kwargs and not dynamic:
-            # tree_flatten((logits, embeds)): the leaves in order, and a spec (not followed)
-            leaves = _tree_leaves(args[0], 0)
-            if leaves is None:
-                return UNKNOWN
-            if qual.endswith("leaves"):
-                return SeqV(tuple(leaves), "list")
-            return SeqV((SeqV(tuple(leaves), "list"), UNKNOWN), "tuple")
-        if (
-            (qual in _VMAPS or qual in _SAME_FUNCTION or qual in _GRADS)
-            and args
-            and isinstance(args[0], RefV)
-            and self.project is not None
-        ):
-            # jax.grad(loss) of a function imported from another module of the tree: that function
-            imported = self.project.lookup(args[0].qualname)
-            if isinstance(imported, FuncV):
-                args[0] = imported
-        if qual in _VMAPS and not dynamic and args and isinstance(args[0], (FuncV, ObjV, LayerV)):
-            # jax.vmap(model)(batch), jax.vmap(f, in_axes=(0, None)), eqx.filter_vmap(f): f on each slice along the
-            # mapped axes, its array results stacked along axis 0
-            in_axes = _vmap_in_axes(qual, args, kwargs)
-            if in_axes is not None:
-                return LayerV(
-                    "vmap",
-                    (("func", args[0]), ("filter", qual == "equinox.filter_vmap"), ("in_axes", in_axes)),
-                    node,
-                )
-        if qual in _SAME_FUNCTION and not dynamic and args and isinstance(args[0], (FuncV, ObjV, LayerV)):
-            if qual in _TRACES and len(args) == 1:
-                spec = _trace_spec({k: _static_value(v) for k, v in kwargs.items()})
-                if spec is not None:
-                    # jax.jit(f, static_argnums=1): f's shapes, on its arguments as the trace hands them over
-                    return LayerV("traced", (("func", args[0]), ("spec", spec)), node)
-            return args[0]  # jax.jit(f), eqx.filter_jit(f), jax.checkpoint(f): f's shapes
-        if qual in _SAME_MODULE and not dynamic and args and isinstance(args[0], (ObjV, LayerV)):
-            # weight_norm(nn.Conv1d(...)), spectral_norm(layer): the module itself, its weight reparametrized in
-            # place; its sizes and what its forward returns are unchanged
-            return args[0]
-        if qual in ("copy.copy", "copy.deepcopy") and not dynamic and len(args) == 1 and not kwargs:
-            if isinstance(args[0], (DictV, SeqV)):
-                return _copied(args[0], qual == "copy.deepcopy")
-            if isinstance(args[0], ObjV) and args[0].concrete:
-                # target = copy.deepcopy(online): an instance with the same sizes. The very same value: a change
-                # made through either name forgets the other (forget_object), never shows in it
-                return args[0]
-        if qual == "dataclasses.asdict" and not dynamic and len(args) == 1 and not kwargs:
-            as_dict = self._dataclass_dict(args[0])
-            if as_dict is not None:
-                return as_dict
-        if qual is not None and qual.startswith("torch.nn.utils.rnn.") and not dynamic:
-            packed = layer_rules.packed_sequence(self.ops, node, qual, args, kwargs)
-            if packed is not None:
-                return packed
-        if qual in _GRADS and not dynamic and args and isinstance(args[0], (FuncV, ObjV, LayerV)):
-            # jax.value_and_grad(loss_fn)(params, x): loss_fn run on the arguments, its gradient shaped as params
-            return _grad_transform(qual, args, kwargs, node)
-        if qual == "itertools.zip_longest" and not dynamic and not kwargs:
-            return _zip_longest(args)
-        if qual == "itertools.pairwise" and not dynamic and not kwargs and len(args) == 1:
-            return _pairwise(args[0])
-        if qual in ("itertools.cycle", "itertools.islice", "itertools.repeat") and not dynamic and not kwargs:
-            return _itertools_call(qual, args)
-        if (
-            qual == "functools.partial"
-            and args
-            and not dynamic
-            and isinstance(args[0], LayerV)
-            and args[0].kind == "partial"
-        ):
-            # partial(partial(LayerNorm, dim), unit_offset=True): functools flattens it into one partial of the
-            # inner function, the inner arguments first (a keyword given again wins)
-            inner = args[0]
-            return LayerV(
-                "partial",
-                (
-                    ("func", inner.param("func")),
-                    ("args", (*inner.param("args", ()), *args[1:])),
-                    ("kwargs", tuple({**dict(inner.param("kwargs", ())), **kwargs}.items())),
-                ),
-                node,
-            )
-        if (
-            qual == "functools.partial"
-            and args
-            and not dynamic
-            and (isinstance(args[0], (RefV, FuncV, ObjV)) or (isinstance(args[0], LayerV) and args[0].kind == "either"))
-        ):
-            # partial(nn.LayerNorm, eps=1e-6), partial(nn.Conv1d, kernel_size=1): called later with the rest
-            return LayerV(
-                "partial", (("func", args[0]), ("args", tuple(args[1:])), ("kwargs", tuple(kwargs.items()))), node
-            )
-        if qual in ("collections.namedtuple", "typing.NamedTuple") and not dynamic:
-            return _namedtuple_type(node, args, kwargs) or UNKNOWN
-        if qual == "torch.nn.utils.parametrize.register_parametrization" and node.args:
-            unsafe = kwargs.get("unsafe", BoolV(False))  # keyword-only
-            if dynamic or not (isinstance(unsafe, BoolV) and unsafe.value is False):
-                # unsafe=True lets the parametrization change the tensor's shape: the module's sizes are unknown
-                _forget_with_aliases(interp, node.args[0].value)
-            return UNKNOWN
         if type(func) is cst.Attribute and func.attr.value == "apply" and not dynamic and not kwargs:
             forward = self._autograd_forward(interp, func.value)
             if forward is not None:
@@ -2740,7 +2625,7 @@ class ModuleAnalysis:
         ``jax.vmap(model)(x, key=keys)``); equinox's are not followed."""
         if kwargs and v.param("filter"):
             return UNKNOWN
-        spec = v.param("in_axes", _NO_AXES)
+        spec = v.param("in_axes", NO_AXES)
         filt = bool(v.param("filter"))
         if isinstance(spec, tuple) and spec and spec[0] == "all":
             axes: list[Any] = [spec[1]] * len(args)
@@ -2749,12 +2634,12 @@ class ModuleAnalysis:
                 return UNKNOWN  # jax raises: one entry per positional argument
             axes = list(spec)
         else:
-            axes = [_NO_AXES] * len(args)
+            axes = [NO_AXES] * len(args)
         batch: Size | None = None
         first: tuple[int, int, TensorV] | None = None  # the first mapped argument: its position, axis, value
         inner: list[Value] = []
         for i, (a, ax) in enumerate(zip(args, axes)):
-            if ax is _NO_AXES:
+            if ax is NO_AXES:
                 if not isinstance(a, TensorV) and filt and a is not UNKNOWN:
                     inner.append(a)  # if_array(0): not an array, not mapped
                     continue
@@ -3220,33 +3105,9 @@ class ModuleAnalysis:
             from ..rules.einx_calls import get_at
 
             return get_at(self.ops, node, args, kwargs, dynamic)
-        if qual == "jax.lax.scan":
-            return UNKNOWN if dynamic else self.call_scan(interp, node, args, kwargs)
-        if qual == "jax.lax.map":
-            return UNKNOWN if dynamic else self.call_lax_map(interp, node, args, kwargs)
-        if qual in ("jax.lax.while_loop", "jax.lax.fori_loop"):
-            # the carry keeps the structure, shapes and dtypes of init_val (JAX rejects a body that changes them)
-            at = 2 if qual == "jax.lax.while_loop" else 3
-            init = args[at] if len(args) > at else kwargs.get("init_val", UNKNOWN)
-            return UNKNOWN if dynamic or len(args) > at + 1 else _carried(init)
-        if qual in ("numpy.pad", "jax.numpy.pad") and not dynamic and args:
-            return _padded(interp, node, args, kwargs, "jax" if qual.startswith("jax") else "numpy")
-        if qual in _RANDOM_STATE_MAKERS:
-            return RefV(_RANDOM_STATE_MAKERS[qual])  # a generator whose methods sample like the module's functions
-        if qual == "inspect.isfunction" and len(args) == 1 and not kwargs and not dynamic:
-            return _isfunction(args[0])  # x-transformers' default(val, d): `d() if isfunction(d) else d`
-        if qual in ("math.prod", "numpy.prod") and not dynamic and not kwargs:
-            from ..rules.multi_ops import size_product
-
-            prod = size_product(args)
-            if isinstance(prod, IntV) and qual == "numpy.prod":
-                return IntV(prod.size, NUMPY_INT)  # a numpy integer scalar: sizes take it, isinstance(n, int) not
-            if prod is not None:
-                return prod
-        if qual in _STRING_FUNCTIONS and not dynamic and not kwargs:
-            parts = _string_function(qual, args)
-            if parts is not None:
-                return parts
+        known = library_calls.call_library(self, interp, node, qual, args, kwargs, dynamic)
+        if known is not None:
+            return known
         if qual.startswith("math."):
             from ..rules.multi_ops import math_call
 
@@ -3843,7 +3704,6 @@ _RETURNS_SELF = frozenset(
         "to_empty",
     }
 )
-_VMAPS = frozenset({"jax.vmap", "equinox.filter_vmap"})
 # torch.autograd.Function and the names torch also exports it under
 _AUTOGRAD_FUNCTIONS = frozenset(
     {"torch.autograd.Function", "torch.autograd.function.Function", "torch.autograd.function.InplaceFunction"}
@@ -3864,65 +3724,8 @@ def _at_array(node: cst.BaseExpression) -> cst.BaseExpression | None:
     return None
 
 
-# pytree flattening (the leaves of nested tuples and lists, in order)
-_TREE_FLATTENS = frozenset(
-    {
-        "torch.utils._pytree.tree_flatten",
-        "torch.utils._pytree.tree_leaves",
-        "jax.tree_util.tree_flatten",
-        "jax.tree_util.tree_leaves",
-        "jax.tree.flatten",
-        "jax.tree.leaves",
-    }
-)
-_MAX_LEAVES = 64
-
-
-def _tree_leaves(v: Value, depth: int) -> list[Value] | None:
-    """The leaves of a pytree made of tuples and lists whose every piece is known: arrays, numbers, strings and
-    booleans are leaves. None (a leaf for some libraries, an empty subtree for others), dicts (key order differs),
-    objects and unknown values (perhaps containers): None."""
-    if isinstance(v, IntV) and v.assumed:
-        return None  # a constructor parameter that may be a tuple
-    if isinstance(v, (TensorV, IntV, FloatV, BoolV, StrV)):
-        return [v]
-    if depth > 8 or not isinstance(v, SeqV) or v.kind not in ("tuple", "list"):
-        return None
-    out: list[Value] = []
-    for x in v.items:
-        got = _tree_leaves(x, depth + 1)
-        if got is None:
-            return None
-        out.extend(got)
-        if len(out) > _MAX_LEAVES:
-            return None
-    return out
-
-
 # the LayerV kind of an ``einops_exts.torch.EinopsToAndFrom`` module
 EINOPS_TO_AND_FROM = "EinopsToAndFrom"
-
-# transforms whose result is called as the function itself (same shapes)
-_SAME_FUNCTION = frozenset(
-    {
-        "jax.jit",
-        "equinox.filter_jit",
-        "jax.checkpoint",
-        "jax.remat",
-        "equinox.filter_checkpoint",
-        "jax.custom_vjp",
-        "jax.custom_jvp",
-    }
-)
-_SAME_MODULE = frozenset(
-    {
-        "torch.nn.utils.weight_norm",
-        "torch.nn.utils.spectral_norm",
-        "torch.nn.utils.parametrizations.weight_norm",
-        "torch.nn.utils.parametrizations.spectral_norm",
-    }
-)
-_GRADS = frozenset({"jax.grad", "jax.value_and_grad", "equinox.filter_grad", "equinox.filter_value_and_grad"})
 
 
 # calls that always raise or end the process
@@ -3940,98 +3743,31 @@ _NEVER_RETURNS = frozenset(
     }
 )
 
-# transforms that trace their function: every argument they are handed that is not static arrives as an array (a
-# tracer), a Python number or bool among them included (``jax.jit(f)(x, 3)``: ``n`` is a 0-d array in ``f``, so
-# ``isinstance(n, int)`` is False and it gives no size). ``eqx.filter_jit`` keeps what is not an array static.
-_TRACES = frozenset({"jax.jit", "jax.checkpoint", "jax.remat"})
-# their options that change no argument (static_argnums / static_argnames are read)
-_TRACE_OPTIONS = frozenset(
-    {"donate_argnums", "donate_argnames", "inline", "keep_unused", "device", "backend", "prevent_cse", "policy"}
-)
-_TraceSpec = tuple[frozenset[int], frozenset[str]]  # the static argument positions and names
 
-
-def _static_literal(node: cst.BaseExpression) -> list[int | str] | None:
-    """``1`` / ``(1, 2)`` / ``"n"`` / ``("a", "b")`` / ``[...]``: the positions or names (None: not such a literal)."""
-    if type(node) is cst.Integer:
-        return [int(node.evaluated_value)]
-    if type(node) is cst.SimpleString:
-        text = node.evaluated_value
-        return [text] if isinstance(text, str) else None
-    if isinstance(node, (cst.Tuple, cst.List)):
-        out: list[int | str] = []
-        for el in node.elements:
-            if type(el) is cst.StarredElement:
-                return None
-            got = _static_literal(el.value)
-            if got is None:
-                return None
-            out.extend(got)
-        return out
-    return None
-
-
-def _static_value(v: Value) -> list[int | str] | None:
-    """The static positions or names an evaluated option holds (None: not known)."""
-    if isinstance(v, IntV) and v.size.as_int() is not None:
-        return [v.size.as_int()]  # type: ignore[list-item]
-    if isinstance(v, StrV):
-        return [v.value]
-    if isinstance(v, SeqV) and v.kind in ("tuple", "list"):
-        out: list[int | str] = []
-        for item in v.items:
-            got = _static_value(item)
-            if got is None:
-                return None
-            out.extend(got)
-        return out
-    return None
-
-
-def _trace_spec(options: dict[str, list[int | str] | None]) -> _TraceSpec | None:
-    """The statics of a tracing transform from its keyword options (None: an option not understood, or statics not
-    known: the arguments are then taken as they are)."""
-    nums: set[int] = set()
-    names: set[str] = set()
-    for k, got in options.items():
-        if k in _TRACE_OPTIONS:
-            continue
-        if k not in ("static_argnums", "static_argnames") or got is None:
-            return None
-        for x in got:
-            if isinstance(x, int) and k == "static_argnums" and x >= 0:
-                nums.add(x)
-            elif isinstance(x, str) and k == "static_argnames":
-                names.add(x)
-            else:
-                return None  # a negative position (counted from the end of the call's arguments)
-    return frozenset(nums), frozenset(names)
-
-
-def _trace_decorator(fi: FunctionInfo) -> _TraceSpec | None:
+def _trace_decorator(fi: FunctionInfo) -> TraceSpec | None:
     """``@jax.jit`` / ``@partial(jax.jit, static_argnums=1)`` / ``@jax.jit(static_argnames="n")`` /
     ``@jax.checkpoint`` on a def: its static arguments (None: no such decorator, or its options not known)."""
     for d in fi.node.decorators:
         text = d.decorator
         if type(text) in (cst.Name, cst.Attribute):
-            if fi.module.qualify(text) in _TRACES:
+            if fi.module.qualify(text) in TRACES:
                 return frozenset(), frozenset()
             continue
         if type(text) is not cst.Call or type(text.func) not in (cst.Name, cst.Attribute):
             continue
         q = fi.module.qualify(text.func)
         opts: Sequence[cst.Arg] | None = None
-        if q in _TRACES:
+        if q in TRACES:
             opts = text.args
         elif q == "functools.partial" and text.args and text.args[0].keyword is None:
             inner = text.args[0].value
-            if type(inner) in (cst.Name, cst.Attribute) and fi.module.qualify(inner) in _TRACES:
+            if type(inner) in (cst.Name, cst.Attribute) and fi.module.qualify(inner) in TRACES:
                 opts = text.args[1:]
         if opts is None:
             continue
         if any(a.keyword is None or a.star for a in opts):
             return None
-        return _trace_spec({a.keyword.value: _static_literal(a.value) for a in opts if a.keyword is not None})
+        return trace_spec({a.keyword.value: static_literal(a.value) for a in opts if a.keyword is not None})
     return None
 
 
@@ -4052,7 +3788,7 @@ def _traced(v: Value, depth: int = 0) -> Value:
 
 
 def _trace_arguments(
-    spec: _TraceSpec, positional: Sequence[str] | None, offset: int, args: list[Value], kwargs: dict[str, Value]
+    spec: TraceSpec, positional: Sequence[str] | None, offset: int, args: list[Value], kwargs: dict[str, Value]
 ) -> tuple[list[Value], dict[str, Value]]:
     """The arguments a traced function receives: those not static traced (``_traced``). ``positional``: the names of
     its positional parameters (None: not known; a name then matches only by keyword, a position only by position),
@@ -4081,67 +3817,7 @@ def _grad_decorator(fi: FunctionInfo) -> str | None:
     if type(d) not in (cst.Name, cst.Attribute):
         return None
     q = fi.module.qualify(d)
-    return q if q in _GRADS else None
-
-
-def _grad_transform(qual: str, args: list[Value], kwargs: dict[str, Value], node: cst.Call) -> Value:
-    """``jax.grad(f, argnums=0, has_aux=False)`` / ``value_and_grad`` / ``eqx.filter_grad(f, has_aux=False)`` as a
-    callable (Module.call_grad). argnums other than one int, and has_aux not a literal, leave parts unknown."""
-    filt = qual.startswith("equinox.")
-    names = ("has_aux",) if filt else ("argnums", "has_aux")
-    extra = dict(zip(names, args[1:]))
-    extra.update(kwargs)
-    if len(args) - 1 > len(names) or set(extra) - set(names) - {"holomorphic", "allow_int", "reduce_axes"}:
-        return UNKNOWN
-    an = extra.get("argnums", IntV(Size.const(0)))
-    argnums = an.size.as_int() if isinstance(an, IntV) else None
-    ha = extra.get("has_aux", BoolV(False))
-    has_aux = ha.value if isinstance(ha, BoolV) else None
-    return LayerV(
-        "grad",
-        (
-            ("func", args[0]),
-            ("value", qual.endswith("value_and_grad")),
-            ("argnums", 0 if filt else argnums),
-            ("has_aux", has_aux),
-            ("filter", filt),
-        ),
-        node,
-    )
-
-
-_NO_AXES = object()  # in_axes not given
-
-
-def _vmap_in_axes(qual: str, args: list[Value], kwargs: dict[str, Value]) -> Any:
-    """The ``in_axes`` of ``jax.vmap(f, in_axes, out_axes)`` / ``eqx.filter_vmap(f, in_axes=..., out_axes=...)`` as
-    an int, None (the argument is not mapped) or a tuple of those per positional argument; ``_NO_AXES`` when not
-    given (jax: 0 for every argument; equinox: ``if_array(0)``, arrays on axis 0 and anything else unmapped).
-    ``None`` (the Python value) when the call is not modelled: out_axes other than 0, a pytree or callable spec,
-    ``axis_name`` / ``axis_size`` or other options."""
-    filt = qual == "equinox.filter_vmap"
-    if len(args) > (1 if filt else 3) or set(kwargs) - {"in_axes", "out_axes"}:
-        return None
-    spec = args[1] if len(args) > 1 else kwargs.get("in_axes")
-    out = args[2] if len(args) > 2 else kwargs.get("out_axes")
-    if (len(args) > 1 and "in_axes" in kwargs) or (len(args) > 2 and "out_axes" in kwargs):
-        return None
-    if out is not None and int_of(out) != 0:
-        return None
-
-    def one(v: Value) -> Any:
-        if isinstance(v, NoneV):
-            return None
-        k = int_of(v)
-        return k if k is not None else _NO_AXES
-
-    if spec is None:
-        return _NO_AXES
-    if isinstance(spec, SeqV) and spec.kind in (("tuple",) if filt else ("tuple", "list")):
-        axes = tuple(one(v) for v in spec.items)
-        return None if _NO_AXES in axes else axes
-    axis = one(spec)
-    return None if axis is _NO_AXES else ("all", axis)
+    return q if q in GRADS else None
 
 
 def _iter_builtin(name: str, args: list[Value]) -> Value:
@@ -4159,7 +3835,7 @@ def _iter_builtin(name: str, args: list[Value]) -> Value:
             return SeqV(tuple(reversed(a.items)), "tuple")
         return ManyV(a.elem, "tuple") if isinstance(a, ManyV) else UNKNOWN
     if name == "zip" and args:
-        args = [_tensor_items(a) for a in args]
+        args = [tensor_items(a) for a in args]
         seqs = [a for a in args if isinstance(a, SeqV)]
         if len(seqs) == len(args):
             n = min(len(a.items) for a in seqs)
@@ -4168,67 +3844,6 @@ def _iter_builtin(name: str, args: list[Value]) -> Value:
         if all(e is not None for e in elems):
             return ManyV(SeqV(tuple(elems)), "tuple")  # type: ignore[arg-type]
     return UNKNOWN
-
-
-def _zip_longest(args: list[Value]) -> Value:
-    """``itertools.zip_longest(dims, dims[1:])`` of tuples and lists the analysis knows (no ``fillvalue``): as
-    many tuples as the longest, the shorter ones' places None."""
-    args = [_tensor_items(a) for a in args]
-    if not args or not all(isinstance(a, SeqV) and a.kind in ("tuple", "list", "range") for a in args):
-        return UNKNOWN
-    seqs = [a for a in args if isinstance(a, SeqV)]
-    n = max(len(a.items) for a in seqs)
-    fill = NoneV()
-    return SeqV(tuple(SeqV(tuple(a.items[i] if i < len(a.items) else fill for a in seqs)) for i in range(n)), "tuple")
-
-
-def _itertools_call(qual: str, args: list[Value]) -> Value:
-    """``islice(cycle(attn_types), depth)``: ``cycle`` of a known non-empty tuple or list repeats its elements without
-    end (held as any number of their join); ``islice`` of it, or of a known sequence, up to a known stop is that
-    many elements (each the join for a cycle, so a branch on one stays undecided unless all are alike)."""
-    if qual == "itertools.repeat":  # repeat(x, n): n times the same object (without n, endless: unknown)
-        n = int_of(args[1]) if len(args) == 2 and not (isinstance(args[1], IntV) and args[1].assumed) else None
-        return SeqV((args[0],) * max(n, 0), "iter") if n is not None and n <= MAX_RANGE else UNKNOWN
-    if qual == "itertools.cycle":
-        if len(args) == 1 and isinstance(args[0], SeqV) and args[0].kind in ("tuple", "list") and args[0].items:
-            return ManyV(elements_of(args[0]), "cycle")
-        return UNKNOWN
-    bounds = [int_of(a) if not isinstance(a, NoneV) else None for a in args[1:]]
-    if not 2 <= len(args) <= 4 or any(b is None and not isinstance(a, NoneV) for a, b in zip(args[1:], bounds)):
-        return UNKNOWN
-    if any(b is not None and b < 0 for b in bounds) or (len(bounds) == 3 and bounds[2] == 0):
-        return UNKNOWN  # islice raises ValueError
-    window = slice(*bounds) if len(bounds) > 1 else slice(bounds[0])
-    src = args[0]
-    if isinstance(src, SeqV) and src.kind in ("tuple", "list"):
-        return SeqV(tuple(src.items[window]), "tuple")
-    if isinstance(src, ManyV) and src.kind == "cycle" and src.elem is not None and window.stop is not None:
-        n = len(range(window.stop)[window])
-        return SeqV((src.elem,) * n, "tuple") if n <= MAX_RANGE else UNKNOWN
-    return UNKNOWN
-
-
-def _pairwise(a: Value) -> Value:
-    """``itertools.pairwise(xs)`` of a known tuple, list or range, or of an array whose first axis has a known length
-    (``for prev, succ in pairwise(seq)``): the overlapping pairs of its items, one fewer than the items."""
-    a = _tensor_items(a)
-    if not isinstance(a, SeqV) or a.kind not in ("tuple", "list", "range"):
-        return UNKNOWN
-    return SeqV(tuple(SeqV((x, y), "tuple") for x, y in zip(a.items, a.items[1:])), "tuple")
-
-
-def _tensor_items(a: Value) -> Value:
-    """An array iterated (``zip(dims, keys)``): its slices along axis 0 when that axis has a known length (at most
-    MAX_RANGE); anything else as it is."""
-    if isinstance(a, TensorV) and a.shape and a.alts is None:
-        n = a.shape[0].as_int()
-        if n is not None and 0 <= n <= MAX_RANGE:
-            item = a.with_shape(a.shape[1:], a.axes[1:] if a.axes is not None else None)
-            return SeqV((item,) * n, "tuple")
-    return a
-
-
-MAX_RANGE = 64  # range(n) of a known n up to this many elements is a sequence of known ints
 
 
 def _range(args: list[Value]) -> Value:
@@ -4331,89 +3946,6 @@ def _changed_carry(given: Value, returned: Value, name: str, depth: int = 4) -> 
             if got is not None:
                 return got
     return None
-
-
-def _carried(v: Value, depth: int = 4) -> Value:
-    """A loop carry of ``jax.lax.while_loop`` / ``fori_loop`` after the loop: arrays keep their shapes (as JAX arrays),
-    Python numbers become 0-d arrays, tuples, lists and dicts keep their structure; anything else is unknown."""
-    if isinstance(v, TensorV):
-        return TensorV(v.shape, v.dtype, "jax", v.axes, None, v.vshape)
-    if isinstance(v, (IntV, FloatV, BoolV)):
-        return TensorV((), None, "jax")
-    if isinstance(v, NoneV):
-        return v
-    if depth > 0 and isinstance(v, SeqV) and v.kind in ("tuple", "list"):
-        return SeqV(tuple(_carried(x, depth - 1) for x in v.items), v.kind, v.names)
-    if depth > 0 and isinstance(v, DictV) and v.kind == "dict":
-        return DictV(tuple((k, _carried(x, depth - 1)) for k, x in v.items), v.kind)
-    return UNKNOWN
-
-
-def _pure_leaf(n: cst.CSTNode) -> bool:
-    """An integer, a name, or ``x.shape[i]`` / ``x.shape``: evaluating it again runs nothing."""
-    if type(n) is cst.Subscript:
-        n = n.value
-    if type(n) is cst.Attribute:
-        return n.attr.value == "shape" and type(n.value) is cst.Name
-    return type(n) in (cst.Integer, cst.Name)
-
-
-def _padded(interp: Interpreter, node: cst.Call, args: list[Value], kwargs: dict[str, Value], fw: str) -> Value | None:
-    """``np.pad(x, pad_width)`` / ``jnp.pad``: each axis grows by its (before, after) widths; ``pad_width`` an int, a
-    ``(before, after)`` pair for every axis, one pair per axis, or the same written as ``np.array([[...], ...])`` of
-    names and integers. Widths not known (or negative): None (the stub's unknown shape)."""
-    x = args[0]
-    width = args[1] if len(args) > 1 else kwargs.get("pad_width", UNKNOWN)
-    if not isinstance(x, TensorV) or x.shape is None:
-        return None
-    arg = node.args[1].value if len(node.args) > 1 and node.args[1].keyword is None else None
-    if isinstance(width, TensorV) and type(arg) is cst.Call and len(arg.args) == 1 and arg.args[0].keyword is None:
-        # np.array([[0, 0], [0, pad]]): its literal rows (names and integers only: evaluating them runs nothing)
-        name = dotted(arg.func) or ""
-        inner = arg.args[0].value
-        if name.rsplit(".", 1)[-1] in ("array", "asarray") and all(_pure_leaf(n) for n in _literal_nodes(inner)):
-            width = interp.eval(inner)
-
-    def pair(v: Value) -> tuple[Size, Size] | None:
-        if isinstance(v, IntV):
-            return (v.size, v.size)
-        if isinstance(v, SeqV) and v.kind != "shape" and len(v.items) in (1, 2):
-            ends = [x.size for x in v.items if isinstance(x, IntV) and not x.assumed]
-            if len(ends) == len(v.items):
-                return (ends[0], ends[-1])
-        return None
-
-    rank = len(x.shape)
-    pairs: list[tuple[Size, Size]] | None = None
-    one = pair(width)
-    if one is not None:
-        pairs = [one] * rank
-    elif isinstance(width, SeqV) and width.kind != "shape":
-        each = [pair(v) for v in width.items]
-        if all(p is not None for p in each):
-            ps = [p for p in each if p is not None]
-            pairs = ps * rank if len(ps) == 1 else ps if len(ps) == rank else None
-    if pairs is None or any((s.as_int() or 0) < 0 for p in pairs for s in p):
-        return None
-    dtype = x.dtype
-    return TensorV(tuple(d + a + b for d, (a, b) in zip(x.shape, pairs)), dtype, fw)
-
-
-def _literal_nodes(node: cst.CSTNode) -> list[cst.CSTNode]:
-    """The leaves of a nested list / tuple display (its items, recursively), the operands of arithmetic on them."""
-    out: list[cst.CSTNode] = []
-    stack = [node]
-    while stack:
-        n = stack.pop()
-        if isinstance(n, (cst.List, cst.Tuple)):
-            stack.extend(e.value for e in n.elements)
-        elif type(n) is cst.BinaryOperation:
-            stack.extend((n.left, n.right))
-        elif type(n) is cst.UnaryOperation:
-            stack.append(n.expression)
-        else:
-            out.append(n)
-    return out
 
 
 def _stacked(r: Value, n: Size) -> Value:
@@ -4542,18 +4074,6 @@ def _unpacked_dict(interp: Interpreter, node: cst.BaseExpression) -> bool:
     return True
 
 
-def _copied(v: Value, deep: bool) -> Value:
-    """``copy.copy(v)`` / ``copy.deepcopy(v)``: new containers with the same values (a deep copy copies the
-    containers inside too), so that changing the copy leaves the original's names alone."""
-    if isinstance(v, DictV):
-        return DictV(tuple((k, _copied(x, deep) if deep else x) for k, x in v.items), v.kind)
-    if isinstance(v, IntDictV):
-        return IntDictV(tuple((k, _copied(x, deep) if deep else x) for k, x in v.items))
-    if isinstance(v, SeqV):
-        return SeqV(tuple(_copied(x, deep) if deep else x for x in v.items), v.kind, v.names)
-    return v
-
-
 def _literal_start(node: cst.BaseExpression) -> str:
     """The literal text an f-string or a concatenation starts with (``f"optim{i}"``, ``"layer_" + str(i)``)."""
     if type(node) is cst.FormattedString and node.parts and type(node.parts[0]) is cst.FormattedStringText:
@@ -4649,21 +4169,6 @@ def _names_shadowing_imports(tree: cst.Module, records: Sequence[Any]) -> frozen
         for name in local:
             last_local[name] = i
     return frozenset(n for n, i in last_local.items() if n in last_import and i > last_import[n] and n not in nested)
-
-
-def _forget_with_aliases(interp: "Interpreter", node: cst.BaseExpression) -> None:
-    """What ``node`` names (a variable, ``self.x``, or an attribute of an object) changed in a way not tracked: it
-    and every other name for the same value are unknown (an attribute chain forgets its object)."""
-    key = _var_key_of(node)
-    if key is None:
-        interp.forget_object(node)
-        return
-    held = interp.scope.vars.get(key)
-    if isinstance(held, (LayerV, ObjV)):
-        for other, v in list(interp.scope.vars.items()):
-            if v is held:
-                interp.scope.vars[other] = UNKNOWN
-    interp.scope.vars[key] = UNKNOWN
 
 
 def _building_instance(interp: "Interpreter") -> bool:
@@ -4790,41 +4295,6 @@ def _fill_unbound(declared: TensorV, body: Value, mark: int, origin: Origin) -> 
     return declared.with_shape(shape, declared.axes, origin)
 
 
-_STRING_FUNCTIONS = frozenset(
-    {
-        "urllib.parse.urlsplit",
-        "urllib.parse.urlparse",
-        "os.path.split",
-        "os.path.basename",
-        "os.path.dirname",
-        "os.path.splitext",
-    }
-)
-
-
-def _string_function(qual: str, args: list[Value]) -> Value | None:
-    """``urlsplit(name)`` / ``os.path.split(path)`` & co. of a known string (a model name parsed before it is looked
-    up in a registry): the standard library's own answer. A path with a backslash or a colon is left alone (Windows
-    reads those as separators and drives)."""
-    if len(args) != 1 or not isinstance(args[0], StrV):
-        return None
-    import posixpath
-    import urllib.parse
-
-    text = args[0].value
-    if qual.startswith("urllib."):
-        try:
-            url = urllib.parse.urlsplit(text) if qual.endswith("urlsplit") else urllib.parse.urlparse(text)
-        except ValueError:
-            return None
-        return SeqV(tuple(StrV(p) for p in url), "tuple", tuple(url._fields))
-    if "\\" in text or ":" in text:
-        return None
-    name = qual.rpartition(".")[2]
-    out = getattr(posixpath, name)(text)
-    return StrV(out) if isinstance(out, str) else SeqV(tuple(StrV(p) for p in out), "tuple")
-
-
 def _str_method(text: str, method: str, args: list[Value]) -> Value | None:
     """``s.startswith(p)`` / ``endswith`` / ``lower()`` / ``upper()`` / ``strip()`` / ``replace(a, b)`` of known
     strings (a prefix split of keyword arguments: ``k.startswith("attn_")``, ``k[len("attn_"):]``)."""
@@ -4933,40 +4403,6 @@ def _fresh_after(size: Size, mark: int) -> bool:
         if tail.isdigit() and int(tail) >= mark:
             return True
     return False
-
-
-def _namedtuple_type(node: cst.Call, args: list[Value], kwargs: dict[str, Value]) -> LayerV | None:
-    """``namedtuple('Return', ['quantized', 'indices'], defaults=[None])`` / ``namedtuple('P', 'x y')`` /
-    ``NamedTuple('P', [('x', Tensor), ('y', Tensor)])``: a tuple type whose fields are known. Anything else (a dynamic
-    field list, ``rename=True``): None."""
-    if len(args) != 2 or not isinstance(args[0], StrV) or set(kwargs) - {"defaults", "module"}:
-        return None
-    spec = args[1]
-    fields: list[str] = []
-    if isinstance(spec, StrV):
-        fields = spec.value.replace(",", " ").split()
-    elif isinstance(spec, SeqV) and spec.kind in ("tuple", "list"):
-        for item in spec.items:
-            if isinstance(item, StrV):
-                fields.append(item.value)
-            elif isinstance(item, SeqV) and len(item.items) == 2 and isinstance(item.items[0], StrV):
-                fields.append(item.items[0].value)  # typing.NamedTuple's (name, type) pairs
-            else:
-                return None
-    else:
-        return None
-    if not all(f.isidentifier() and not f.startswith("_") for f in fields) or len(set(fields)) != len(fields):
-        return None  # Python raises (or renames with rename=True)
-    defaults: tuple[Value, ...] = ()
-    if "defaults" in kwargs:
-        d = kwargs["defaults"]
-        if isinstance(d, NoneV):
-            defaults = ()
-        elif isinstance(d, SeqV) and d.kind in ("tuple", "list") and len(d.items) <= len(fields):
-            defaults = d.items
-        else:
-            return None
-    return LayerV("namedtuple", (("name", args[0].value), ("fields", tuple(fields)), ("defaults", defaults)), node)
 
 
 def _namedtuple_instance(t: LayerV, args: list[Value], kwargs: dict[str, Value]) -> Value:
@@ -5588,31 +5024,6 @@ def _handed_on(fn: cst.CSTNode) -> frozenset[str]:
     return frozenset(out)
 
 
-# numpy's random generators: a Generator (default_rng) and a legacy RandomState sample with the module's signatures
-# (``rng.normal(loc, scale, size)``, ``rng.integers(low, high, size)``, ``rs.randn(2, 3)``)
-_RANDOM_STATE_MAKERS = {
-    "numpy.random.default_rng": "numpy.random",
-    "numpy.random.RandomState": "numpy.random",
-}
-_RANDOM_STATES = frozenset(_RANDOM_STATE_MAKERS.values())
-
-
-# values of these kinds are never called as functions (callable(d) and inspect.isfunction(d) are False)
-_PLAIN_DATA = (TensorV, IntV, FloatV, StrV, NoneV, SeqV, BoolV, DictV)
-
-
-def _isfunction(v: Value) -> Value:
-    """``inspect.isfunction(d)``: a plain function or lambda of the analysed code is one; a bound method, a class, a
-    partial, a tensor, a number, a string, None, a sequence are not. Objects and anything else: unknown."""
-    if isinstance(v, FuncV):
-        return BoolV(v.bound_self is None)
-    if (isinstance(v, RefV) and v.qualname.startswith("class:")) or (isinstance(v, LayerV) and v.kind == "partial"):
-        return BoolV(False)
-    if isinstance(v, _PLAIN_DATA):
-        return BoolV(False)
-    return UNKNOWN
-
-
 def _callable(v: Value) -> Value:
     """``callable(d)`` where the kind of value decides it: a function or a lambda, a class, a partial are; a tensor,
     a number, a string, None, a sequence are not. Objects (``__call__``?) and anything else: unknown."""
@@ -5620,7 +5031,7 @@ def _callable(v: Value) -> Value:
         return BoolV(True)
     if isinstance(v, LayerV) and v.kind == "partial":
         return BoolV(True)
-    if isinstance(v, _PLAIN_DATA):
+    if isinstance(v, PLAIN_DATA):
         return BoolV(False)
     return UNKNOWN
 

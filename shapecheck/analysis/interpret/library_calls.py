@@ -1,0 +1,826 @@
+"""Calls of library functions that the interpreter answers itself, by qualified name: Python's standard library
+(``collections.OrderedDict``, ``copy.deepcopy``, ``functools.partial``, ``itertools``, ``dataclasses.asdict``,
+``namedtuple``, ``math.prod``, ``os.path`` / ``urllib.parse`` on known strings) and the frameworks' function
+transforms and containers (``jax.vmap`` / ``jit`` / ``grad`` / ``lax.scan``, ``eqx.tree_at``, pytree flattening,
+``torch.nn.utils.weight_norm``, packed sequences, ``np.pad``, random generators).
+
+Where a call of a qualified name goes (``ModuleAnalysis.call_qualified``, for ``f(...)`` and for a function value
+called later: ``partial(np.pad, ...)``, ``map(f, xs)``): to the rules registered here, in registration order, the
+first answer that is not None winning; then to the analysed code's own functions and classes, and to the op rules of
+``rules/registry.py`` (einops, framework functions and stubs, layers). Builtins (``len``, ``zip``, ``getattr``)
+have a table of their own, ``module._BUILTINS``. Add a call the interpreter must answer (one that needs the analysis: calling a function value,
+forgetting what a call may change) with ``@library_call("qualified.name")`` here; an op on tensors goes to the rules.
+
+A rule takes the call (``LibraryCall``: the module's analysis, the interpreter, the node, the qualified name, the
+evaluated arguments) and returns its value, or None to let the next rule answer. A rule may replace an argument value
+in ``args`` for the rules after it (``_imported_function``). ``call_qualified``
+consults the table after its own checks: a library name the analysed module assigns itself (``F.linear =
+flat_linear``: ``patched_library``) is unknown, and einops calls have rules of their own.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Callable, NamedTuple
+
+import libcst as cst
+
+from ...sizes import Size
+from ..index.imports import dotted
+from .interpreter import _var_key, int_of
+from .values import (
+    NUMPY_INT,
+    UNKNOWN,
+    BoolV,
+    DictV,
+    FloatV,
+    FuncV,
+    IntDictV,
+    IntV,
+    LayerV,
+    ManyV,
+    NoneV,
+    ObjV,
+    RefV,
+    SeqV,
+    StrV,
+    TensorV,
+    Value,
+    elements_of,
+)
+
+if TYPE_CHECKING:
+    from .interpreter import Interpreter
+    from .module import ModuleAnalysis
+
+
+class LibraryCall(NamedTuple):
+    """One call of a registered name: the module's analysis, the interpreter running the call, the call node, its
+    qualified name, the evaluated positional and keyword arguments (``*`` / ``**`` spread where known), and whether
+    some spread was not known."""
+
+    m: ModuleAnalysis
+    interp: Interpreter
+    node: cst.Call
+    qual: str
+    args: list[Value]
+    kwargs: dict[str, Value]
+    dynamic: bool
+
+
+LibraryRule = Callable[[LibraryCall], "Value | None"]
+LIBRARY_CALLS: dict[str, list[LibraryRule]] = {}
+
+
+def library_call(*quals: str) -> Callable[[LibraryRule], LibraryRule]:
+    """Register a rule for calls of these qualified names (after the rules already registered for them)."""
+
+    def register(rule: LibraryRule) -> LibraryRule:
+        for q in quals:
+            LIBRARY_CALLS.setdefault(q, []).append(rule)
+        return rule
+
+    return register
+
+
+def call_library(
+    m: ModuleAnalysis,
+    interp: Interpreter,
+    node: cst.Call,
+    qual: str,
+    args: list[Value],
+    kwargs: dict[str, Value],
+    dynamic: bool,
+) -> Value | None:
+    """The value of a call of ``qual`` by the rules registered for it (None: no rule, or none answered)."""
+    rules = LIBRARY_CALLS.get(qual)
+    if rules is None:
+        return None
+    call = LibraryCall(m, interp, node, qual, args, kwargs, dynamic)
+    for rule in rules:
+        got = rule(call)
+        if got is not None:
+            return got
+    return None
+
+
+# -- helpers -------------------------------------------------------------------------------------------------------------
+
+
+VMAPS = frozenset({"jax.vmap", "equinox.filter_vmap"})
+
+
+# pytree flattening (the leaves of nested tuples and lists, in order)
+_TREE_FLATTENS = frozenset(
+    {
+        "torch.utils._pytree.tree_flatten",
+        "torch.utils._pytree.tree_leaves",
+        "jax.tree_util.tree_flatten",
+        "jax.tree_util.tree_leaves",
+        "jax.tree.flatten",
+        "jax.tree.leaves",
+    }
+)
+
+
+_MAX_LEAVES = 64
+
+
+def _tree_leaves(v: Value, depth: int) -> list[Value] | None:
+    """The leaves of a pytree made of tuples and lists whose every piece is known: arrays, numbers, strings and
+    booleans are leaves. None (a leaf for some libraries, an empty subtree for others), dicts (key order differs),
+    objects and unknown values (perhaps containers): None."""
+    if isinstance(v, IntV) and v.assumed:
+        return None  # a constructor parameter that may be a tuple
+    if isinstance(v, (TensorV, IntV, FloatV, BoolV, StrV)):
+        return [v]
+    if depth > 8 or not isinstance(v, SeqV) or v.kind not in ("tuple", "list"):
+        return None
+    out: list[Value] = []
+    for x in v.items:
+        got = _tree_leaves(x, depth + 1)
+        if got is None:
+            return None
+        out.extend(got)
+        if len(out) > _MAX_LEAVES:
+            return None
+    return out
+
+
+# transforms whose result is called as the function itself (same shapes)
+SAME_FUNCTION = frozenset(
+    {
+        "jax.jit",
+        "equinox.filter_jit",
+        "jax.checkpoint",
+        "jax.remat",
+        "equinox.filter_checkpoint",
+        "jax.custom_vjp",
+        "jax.custom_jvp",
+    }
+)
+
+
+_SAME_MODULE = frozenset(
+    {
+        "torch.nn.utils.weight_norm",
+        "torch.nn.utils.spectral_norm",
+        "torch.nn.utils.parametrizations.weight_norm",
+        "torch.nn.utils.parametrizations.spectral_norm",
+    }
+)
+
+
+GRADS = frozenset({"jax.grad", "jax.value_and_grad", "equinox.filter_grad", "equinox.filter_value_and_grad"})
+
+
+# transforms that trace their function: every argument they are handed that is not static arrives as an array (a
+# tracer), a Python number or bool among them included (``jax.jit(f)(x, 3)``: ``n`` is a 0-d array in ``f``, so
+# ``isinstance(n, int)`` is False and it gives no size). ``eqx.filter_jit`` keeps what is not an array static.
+TRACES = frozenset({"jax.jit", "jax.checkpoint", "jax.remat"})
+
+
+# their options that change no argument (static_argnums / static_argnames are read)
+_TRACE_OPTIONS = frozenset(
+    {"donate_argnums", "donate_argnames", "inline", "keep_unused", "device", "backend", "prevent_cse", "policy"}
+)
+
+
+TraceSpec = tuple[frozenset[int], frozenset[str]]  # the static argument positions and names
+
+
+def static_literal(node: cst.BaseExpression) -> list[int | str] | None:
+    """``1`` / ``(1, 2)`` / ``"n"`` / ``("a", "b")`` / ``[...]``: the positions or names (None: not such a literal)."""
+    if type(node) is cst.Integer:
+        return [int(node.evaluated_value)]
+    if type(node) is cst.SimpleString:
+        text = node.evaluated_value
+        return [text] if isinstance(text, str) else None
+    if isinstance(node, (cst.Tuple, cst.List)):
+        out: list[int | str] = []
+        for el in node.elements:
+            if type(el) is cst.StarredElement:
+                return None
+            got = static_literal(el.value)
+            if got is None:
+                return None
+            out.extend(got)
+        return out
+    return None
+
+
+def _static_value(v: Value) -> list[int | str] | None:
+    """The static positions or names an evaluated option holds (None: not known)."""
+    if isinstance(v, IntV) and v.size.as_int() is not None:
+        return [v.size.as_int()]  # type: ignore[list-item]
+    if isinstance(v, StrV):
+        return [v.value]
+    if isinstance(v, SeqV) and v.kind in ("tuple", "list"):
+        out: list[int | str] = []
+        for item in v.items:
+            got = _static_value(item)
+            if got is None:
+                return None
+            out.extend(got)
+        return out
+    return None
+
+
+def trace_spec(options: dict[str, list[int | str] | None]) -> TraceSpec | None:
+    """The statics of a tracing transform from its keyword options (None: an option not understood, or statics not
+    known: the arguments are then taken as they are)."""
+    nums: set[int] = set()
+    names: set[str] = set()
+    for k, got in options.items():
+        if k in _TRACE_OPTIONS:
+            continue
+        if k not in ("static_argnums", "static_argnames") or got is None:
+            return None
+        for x in got:
+            if isinstance(x, int) and k == "static_argnums" and x >= 0:
+                nums.add(x)
+            elif isinstance(x, str) and k == "static_argnames":
+                names.add(x)
+            else:
+                return None  # a negative position (counted from the end of the call's arguments)
+    return frozenset(nums), frozenset(names)
+
+
+def grad_transform(qual: str, args: list[Value], kwargs: dict[str, Value], node: cst.Call) -> Value:
+    """``jax.grad(f, argnums=0, has_aux=False)`` / ``value_and_grad`` / ``eqx.filter_grad(f, has_aux=False)`` as a
+    callable (Module.call_grad). argnums other than one int, and has_aux not a literal, leave parts unknown."""
+    filt = qual.startswith("equinox.")
+    names = ("has_aux",) if filt else ("argnums", "has_aux")
+    extra = dict(zip(names, args[1:]))
+    extra.update(kwargs)
+    if len(args) - 1 > len(names) or set(extra) - set(names) - {"holomorphic", "allow_int", "reduce_axes"}:
+        return UNKNOWN
+    an = extra.get("argnums", IntV(Size.const(0)))
+    argnums = an.size.as_int() if isinstance(an, IntV) else None
+    ha = extra.get("has_aux", BoolV(False))
+    has_aux = ha.value if isinstance(ha, BoolV) else None
+    return LayerV(
+        "grad",
+        (
+            ("func", args[0]),
+            ("value", qual.endswith("value_and_grad")),
+            ("argnums", 0 if filt else argnums),
+            ("has_aux", has_aux),
+            ("filter", filt),
+        ),
+        node,
+    )
+
+
+NO_AXES = object()  # in_axes not given
+
+
+def _vmap_in_axes(qual: str, args: list[Value], kwargs: dict[str, Value]) -> Any:
+    """The ``in_axes`` of ``jax.vmap(f, in_axes, out_axes)`` / ``eqx.filter_vmap(f, in_axes=..., out_axes=...)`` as
+    an int, None (the argument is not mapped) or a tuple of those per positional argument; ``NO_AXES`` when not
+    given (jax: 0 for every argument; equinox: ``if_array(0)``, arrays on axis 0 and anything else unmapped).
+    ``None`` (the Python value) when the call is not modelled: out_axes other than 0, a pytree or callable spec,
+    ``axis_name`` / ``axis_size`` or other options."""
+    filt = qual == "equinox.filter_vmap"
+    if len(args) > (1 if filt else 3) or set(kwargs) - {"in_axes", "out_axes"}:
+        return None
+    spec = args[1] if len(args) > 1 else kwargs.get("in_axes")
+    out = args[2] if len(args) > 2 else kwargs.get("out_axes")
+    if (len(args) > 1 and "in_axes" in kwargs) or (len(args) > 2 and "out_axes" in kwargs):
+        return None
+    if out is not None and int_of(out) != 0:
+        return None
+
+    def one(v: Value) -> Any:
+        if isinstance(v, NoneV):
+            return None
+        k = int_of(v)
+        return k if k is not None else NO_AXES
+
+    if spec is None:
+        return NO_AXES
+    if isinstance(spec, SeqV) and spec.kind in (("tuple",) if filt else ("tuple", "list")):
+        axes = tuple(one(v) for v in spec.items)
+        return None if NO_AXES in axes else axes
+    axis = one(spec)
+    return None if axis is NO_AXES else ("all", axis)
+
+
+def _zip_longest(args: list[Value]) -> Value:
+    """``itertools.zip_longest(dims, dims[1:])`` of tuples and lists the analysis knows (no ``fillvalue``): as
+    many tuples as the longest, the shorter ones' places None."""
+    args = [tensor_items(a) for a in args]
+    if not args or not all(isinstance(a, SeqV) and a.kind in ("tuple", "list", "range") for a in args):
+        return UNKNOWN
+    seqs = [a for a in args if isinstance(a, SeqV)]
+    n = max(len(a.items) for a in seqs)
+    fill = NoneV()
+    return SeqV(tuple(SeqV(tuple(a.items[i] if i < len(a.items) else fill for a in seqs)) for i in range(n)), "tuple")
+
+
+def _itertools_call(qual: str, args: list[Value]) -> Value:
+    """``islice(cycle(attn_types), depth)``: ``cycle`` of a known non-empty tuple or list repeats its elements without
+    end (held as any number of their join); ``islice`` of it, or of a known sequence, up to a known stop is that
+    many elements (each the join for a cycle, so a branch on one stays undecided unless all are alike)."""
+    if qual == "itertools.repeat":  # repeat(x, n): n times the same object (without n, endless: unknown)
+        n = int_of(args[1]) if len(args) == 2 and not (isinstance(args[1], IntV) and args[1].assumed) else None
+        return SeqV((args[0],) * max(n, 0), "iter") if n is not None and n <= MAX_RANGE else UNKNOWN
+    if qual == "itertools.cycle":
+        if len(args) == 1 and isinstance(args[0], SeqV) and args[0].kind in ("tuple", "list") and args[0].items:
+            return ManyV(elements_of(args[0]), "cycle")
+        return UNKNOWN
+    bounds = [int_of(a) if not isinstance(a, NoneV) else None for a in args[1:]]
+    if not 2 <= len(args) <= 4 or any(b is None and not isinstance(a, NoneV) for a, b in zip(args[1:], bounds)):
+        return UNKNOWN
+    if any(b is not None and b < 0 for b in bounds) or (len(bounds) == 3 and bounds[2] == 0):
+        return UNKNOWN  # islice raises ValueError
+    window = slice(*bounds) if len(bounds) > 1 else slice(bounds[0])
+    src = args[0]
+    if isinstance(src, SeqV) and src.kind in ("tuple", "list"):
+        return SeqV(tuple(src.items[window]), "tuple")
+    if isinstance(src, ManyV) and src.kind == "cycle" and src.elem is not None and window.stop is not None:
+        n = len(range(window.stop)[window])
+        return SeqV((src.elem,) * n, "tuple") if n <= MAX_RANGE else UNKNOWN
+    return UNKNOWN
+
+
+def _pairwise(a: Value) -> Value:
+    """``itertools.pairwise(xs)`` of a known tuple, list or range, or of an array whose first axis has a known length
+    (``for prev, succ in pairwise(seq)``): the overlapping pairs of its items, one fewer than the items."""
+    a = tensor_items(a)
+    if not isinstance(a, SeqV) or a.kind not in ("tuple", "list", "range"):
+        return UNKNOWN
+    return SeqV(tuple(SeqV((x, y), "tuple") for x, y in zip(a.items, a.items[1:])), "tuple")
+
+
+def tensor_items(a: Value) -> Value:
+    """An array iterated (``zip(dims, keys)``): its slices along axis 0 when that axis has a known length (at most
+    MAX_RANGE); anything else as it is."""
+    if isinstance(a, TensorV) and a.shape and a.alts is None:
+        n = a.shape[0].as_int()
+        if n is not None and 0 <= n <= MAX_RANGE:
+            item = a.with_shape(a.shape[1:], a.axes[1:] if a.axes is not None else None)
+            return SeqV((item,) * n, "tuple")
+    return a
+
+
+MAX_RANGE = 64  # range(n) of a known n up to this many elements is a sequence of known ints
+
+
+def _carried(v: Value, depth: int = 4) -> Value:
+    """A loop carry of ``jax.lax.while_loop`` / ``fori_loop`` after the loop: arrays keep their shapes (as JAX arrays),
+    Python numbers become 0-d arrays, tuples, lists and dicts keep their structure; anything else is unknown."""
+    if isinstance(v, TensorV):
+        return TensorV(v.shape, v.dtype, "jax", v.axes, None, v.vshape)
+    if isinstance(v, (IntV, FloatV, BoolV)):
+        return TensorV((), None, "jax")
+    if isinstance(v, NoneV):
+        return v
+    if depth > 0 and isinstance(v, SeqV) and v.kind in ("tuple", "list"):
+        return SeqV(tuple(_carried(x, depth - 1) for x in v.items), v.kind, v.names)
+    if depth > 0 and isinstance(v, DictV) and v.kind == "dict":
+        return DictV(tuple((k, _carried(x, depth - 1)) for k, x in v.items), v.kind)
+    return UNKNOWN
+
+
+def _pure_leaf(n: cst.CSTNode) -> bool:
+    """An integer, a name, or ``x.shape[i]`` / ``x.shape``: evaluating it again runs nothing."""
+    if type(n) is cst.Subscript:
+        n = n.value
+    if type(n) is cst.Attribute:
+        return n.attr.value == "shape" and type(n.value) is cst.Name
+    return type(n) in (cst.Integer, cst.Name)
+
+
+def _padded(interp: Interpreter, node: cst.Call, args: list[Value], kwargs: dict[str, Value], fw: str) -> Value | None:
+    """``np.pad(x, pad_width)`` / ``jnp.pad``: each axis grows by its (before, after) widths; ``pad_width`` an int, a
+    ``(before, after)`` pair for every axis, one pair per axis, or the same written as ``np.array([[...], ...])`` of
+    names and integers. Widths not known (or negative): None (the stub's unknown shape)."""
+    x = args[0]
+    width = args[1] if len(args) > 1 else kwargs.get("pad_width", UNKNOWN)
+    if not isinstance(x, TensorV) or x.shape is None:
+        return None
+    arg = node.args[1].value if len(node.args) > 1 and node.args[1].keyword is None else None
+    if isinstance(width, TensorV) and type(arg) is cst.Call and len(arg.args) == 1 and arg.args[0].keyword is None:
+        # np.array([[0, 0], [0, pad]]): its literal rows (names and integers only: evaluating them runs nothing)
+        name = dotted(arg.func) or ""
+        inner = arg.args[0].value
+        if name.rsplit(".", 1)[-1] in ("array", "asarray") and all(_pure_leaf(n) for n in _literal_nodes(inner)):
+            width = interp.eval(inner)
+
+    def pair(v: Value) -> tuple[Size, Size] | None:
+        if isinstance(v, IntV):
+            return (v.size, v.size)
+        if isinstance(v, SeqV) and v.kind != "shape" and len(v.items) in (1, 2):
+            ends = [x.size for x in v.items if isinstance(x, IntV) and not x.assumed]
+            if len(ends) == len(v.items):
+                return (ends[0], ends[-1])
+        return None
+
+    rank = len(x.shape)
+    pairs: list[tuple[Size, Size]] | None = None
+    one = pair(width)
+    if one is not None:
+        pairs = [one] * rank
+    elif isinstance(width, SeqV) and width.kind != "shape":
+        each = [pair(v) for v in width.items]
+        if all(p is not None for p in each):
+            ps = [p for p in each if p is not None]
+            pairs = ps * rank if len(ps) == 1 else ps if len(ps) == rank else None
+    if pairs is None or any((s.as_int() or 0) < 0 for p in pairs for s in p):
+        return None
+    dtype = x.dtype
+    return TensorV(tuple(d + a + b for d, (a, b) in zip(x.shape, pairs)), dtype, fw)
+
+
+def _literal_nodes(node: cst.CSTNode) -> list[cst.CSTNode]:
+    """The leaves of a nested list / tuple display (its items, recursively), the operands of arithmetic on them."""
+    out: list[cst.CSTNode] = []
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, (cst.List, cst.Tuple)):
+            stack.extend(e.value for e in n.elements)
+        elif type(n) is cst.BinaryOperation:
+            stack.extend((n.left, n.right))
+        elif type(n) is cst.UnaryOperation:
+            stack.append(n.expression)
+        else:
+            out.append(n)
+    return out
+
+
+def _copied(v: Value, deep: bool) -> Value:
+    """``copy.copy(v)`` / ``copy.deepcopy(v)``: new containers with the same values (a deep copy copies the
+    containers inside too), so that changing the copy leaves the original's names alone."""
+    if isinstance(v, DictV):
+        return DictV(tuple((k, _copied(x, deep) if deep else x) for k, x in v.items), v.kind)
+    if isinstance(v, IntDictV):
+        return IntDictV(tuple((k, _copied(x, deep) if deep else x) for k, x in v.items))
+    if isinstance(v, SeqV):
+        return SeqV(tuple(_copied(x, deep) if deep else x for x in v.items), v.kind, v.names)
+    return v
+
+
+def _forget_with_aliases(interp: "Interpreter", node: cst.BaseExpression) -> None:
+    """What ``node`` names (a variable, ``self.x``, or an attribute of an object) changed in a way not tracked: it
+    and every other name for the same value are unknown (an attribute chain forgets its object)."""
+    key = _var_key(node)
+    if key is None:
+        interp.forget_object(node)
+        return
+    held = interp.scope.vars.get(key)
+    if isinstance(held, (LayerV, ObjV)):
+        for other, v in list(interp.scope.vars.items()):
+            if v is held:
+                interp.scope.vars[other] = UNKNOWN
+    interp.scope.vars[key] = UNKNOWN
+
+
+_STRING_FUNCTIONS = frozenset(
+    {
+        "urllib.parse.urlsplit",
+        "urllib.parse.urlparse",
+        "os.path.split",
+        "os.path.basename",
+        "os.path.dirname",
+        "os.path.splitext",
+    }
+)
+
+
+def _string_function(qual: str, args: list[Value]) -> Value | None:
+    """``urlsplit(name)`` / ``os.path.split(path)`` & co. of a known string (a model name parsed before it is looked
+    up in a registry): the standard library's own answer. A path with a backslash or a colon is left alone (Windows
+    reads those as separators and drives)."""
+    if len(args) != 1 or not isinstance(args[0], StrV):
+        return None
+    import posixpath
+    import urllib.parse
+
+    text = args[0].value
+    if qual.startswith("urllib."):
+        try:
+            url = urllib.parse.urlsplit(text) if qual.endswith("urlsplit") else urllib.parse.urlparse(text)
+        except ValueError:
+            return None
+        return SeqV(tuple(StrV(p) for p in url), "tuple", tuple(url._fields))
+    if "\\" in text or ":" in text:
+        return None
+    name = qual.rpartition(".")[2]
+    out = getattr(posixpath, name)(text)
+    return StrV(out) if isinstance(out, str) else SeqV(tuple(StrV(p) for p in out), "tuple")
+
+
+def _namedtuple_type(node: cst.Call, args: list[Value], kwargs: dict[str, Value]) -> LayerV | None:
+    """``namedtuple('Return', ['quantized', 'indices'], defaults=[None])`` / ``namedtuple('P', 'x y')`` /
+    ``NamedTuple('P', [('x', Tensor), ('y', Tensor)])``: a tuple type whose fields are known. Anything else (a dynamic
+    field list, ``rename=True``): None."""
+    if len(args) != 2 or not isinstance(args[0], StrV) or set(kwargs) - {"defaults", "module"}:
+        return None
+    spec = args[1]
+    fields: list[str] = []
+    if isinstance(spec, StrV):
+        fields = spec.value.replace(",", " ").split()
+    elif isinstance(spec, SeqV) and spec.kind in ("tuple", "list"):
+        for item in spec.items:
+            if isinstance(item, StrV):
+                fields.append(item.value)
+            elif isinstance(item, SeqV) and len(item.items) == 2 and isinstance(item.items[0], StrV):
+                fields.append(item.items[0].value)  # typing.NamedTuple's (name, type) pairs
+            else:
+                return None
+    else:
+        return None
+    if not all(f.isidentifier() and not f.startswith("_") for f in fields) or len(set(fields)) != len(fields):
+        return None  # Python raises (or renames with rename=True)
+    defaults: tuple[Value, ...] = ()
+    if "defaults" in kwargs:
+        d = kwargs["defaults"]
+        if isinstance(d, NoneV):
+            defaults = ()
+        elif isinstance(d, SeqV) and d.kind in ("tuple", "list") and len(d.items) <= len(fields):
+            defaults = d.items
+        else:
+            return None
+    return LayerV("namedtuple", (("name", args[0].value), ("fields", tuple(fields)), ("defaults", defaults)), node)
+
+
+# numpy's random generators: a Generator (default_rng) and a legacy RandomState sample with the module's signatures
+# (``rng.normal(loc, scale, size)``, ``rng.integers(low, high, size)``, ``rs.randn(2, 3)``)
+_RANDOM_STATE_MAKERS = {
+    "numpy.random.default_rng": "numpy.random",
+    "numpy.random.RandomState": "numpy.random",
+}
+
+
+RANDOM_STATES = frozenset(_RANDOM_STATE_MAKERS.values())
+
+
+# values of these kinds are never called as functions (callable(d) and inspect.isfunction(d) are False)
+PLAIN_DATA = (TensorV, IntV, FloatV, StrV, NoneV, SeqV, BoolV, DictV)
+
+
+def _isfunction(v: Value) -> Value:
+    """``inspect.isfunction(d)``: a plain function or lambda of the analysed code is one; a bound method, a class, a
+    partial, a tensor, a number, a string, None, a sequence are not. Objects and anything else: unknown."""
+    if isinstance(v, FuncV):
+        return BoolV(v.bound_self is None)
+    if (isinstance(v, RefV) and v.qualname.startswith("class:")) or (isinstance(v, LayerV) and v.kind == "partial"):
+        return BoolV(False)
+    if isinstance(v, PLAIN_DATA):
+        return BoolV(False)
+    return UNKNOWN
+
+
+# -- rules -------------------------------------------------------------------------------------------------------------
+
+
+@library_call("collections.OrderedDict")
+def _ordered_dict(c: LibraryCall) -> Value | None:
+    if (
+        not c.dynamic
+        and not c.kwargs
+        and len(c.args) == 1
+        and isinstance(c.args[0], SeqV)
+        and all(isinstance(p, SeqV) and len(p.items) == 2 and isinstance(p.items[0], StrV) for p in c.args[0].items)
+    ):
+        # OrderedDict([("fc1", nn.Linear(...)), ...]): the named entries in order (nn.Sequential(OrderedDict(...)))
+        return DictV(
+            tuple(
+                (p.items[0].value, p.items[1])
+                for p in c.args[0].items
+                if isinstance(p, SeqV) and isinstance(p.items[0], StrV)
+            )
+        )
+    return None
+
+
+@library_call("equinox.tree_at")
+def _tree_at(c: LibraryCall) -> Value | None:
+    if len(c.args) == 3 and not c.kwargs and not c.dynamic:
+        from . import objects
+
+        # eqx.tree_at(lambda m: m.head.weight, model, w): the model with that leaf replaced
+        return objects.tree_at(c.node.args[0].value, c.args[1], c.args[2])
+    return None
+
+
+@library_call("torch.is_tensor")
+def _is_tensor(c: LibraryCall) -> Value | None:
+    if len(c.args) == 1 and not c.kwargs and not c.dynamic:
+        # is_tensor(t): decided as isinstance(t, torch.Tensor) is, by the kind of value t holds
+        v = c.args[0]
+        if isinstance(v, TensorV) and v.framework is not None:
+            return BoolV(v.framework == "torch")
+        if isinstance(v, (SeqV, NoneV, IntV, FloatV, BoolV, StrV, DictV)):
+            return BoolV(False)
+        return UNKNOWN
+    return None
+
+
+@library_call(*sorted(_TREE_FLATTENS))
+def _tree_flatten(c: LibraryCall) -> Value | None:
+    if len(c.args) == 1 and not c.kwargs and not c.dynamic:
+        # tree_flatten((logits, embeds)): the leaves in order, and a spec (not followed)
+        leaves = _tree_leaves(c.args[0], 0)
+        if leaves is None:
+            return UNKNOWN
+        if c.qual.endswith("leaves"):
+            return SeqV(tuple(leaves), "list")
+        return SeqV((SeqV(tuple(leaves), "list"), UNKNOWN), "tuple")
+    return None
+
+
+@library_call(*sorted(VMAPS | SAME_FUNCTION | GRADS))
+def _imported_function(c: LibraryCall) -> Value | None:
+    if c.args and isinstance(c.args[0], RefV) and c.m.project is not None:
+        # jax.grad(loss) of a function imported from another module of the tree: that function, for the rules
+        # after this one and the call's own handling
+        imported = c.m.project.lookup(c.args[0].qualname)
+        if isinstance(imported, FuncV):
+            c.args[0] = imported
+    return None
+
+
+@library_call(*sorted(VMAPS))
+def _vmap(c: LibraryCall) -> Value | None:
+    if not c.dynamic and c.args and isinstance(c.args[0], (FuncV, ObjV, LayerV)):
+        # jax.vmap(model)(batch), jax.vmap(f, in_axes=(0, None)), eqx.filter_vmap(f): f on each slice along the
+        # mapped axes, its array results stacked along axis 0
+        in_axes = _vmap_in_axes(c.qual, c.args, c.kwargs)
+        if in_axes is not None:
+            return LayerV(
+                "vmap",
+                (("func", c.args[0]), ("filter", c.qual == "equinox.filter_vmap"), ("in_axes", in_axes)),
+                c.node,
+            )
+    return None
+
+
+@library_call(*sorted(SAME_FUNCTION))
+def _same_function(c: LibraryCall) -> Value | None:
+    if not c.dynamic and c.args and isinstance(c.args[0], (FuncV, ObjV, LayerV)):
+        if c.qual in TRACES and len(c.args) == 1:
+            spec = trace_spec({k: _static_value(v) for k, v in c.kwargs.items()})
+            if spec is not None:
+                # jax.jit(f, static_argnums=1): f's shapes, on its arguments as the trace hands them over
+                return LayerV("traced", (("func", c.args[0]), ("spec", spec)), c.node)
+        return c.args[0]  # jax.jit(f), eqx.filter_jit(f), jax.checkpoint(f): f's shapes
+    return None
+
+
+@library_call(*sorted(_SAME_MODULE))
+def _same_module(c: LibraryCall) -> Value | None:
+    if not c.dynamic and c.args and isinstance(c.args[0], (ObjV, LayerV)):
+        # weight_norm(nn.Conv1d(...)), spectral_norm(layer): the module itself, its weight reparametrized in
+        # place; its sizes and what its forward returns are unchanged
+        return c.args[0]
+    return None
+
+
+@library_call("copy.copy", "copy.deepcopy")
+def _copy(c: LibraryCall) -> Value | None:
+    if not c.dynamic and len(c.args) == 1 and not c.kwargs:
+        if isinstance(c.args[0], (DictV, SeqV)):
+            return _copied(c.args[0], c.qual == "copy.deepcopy")
+        if isinstance(c.args[0], ObjV) and c.args[0].concrete:
+            # target = copy.deepcopy(online): an instance with the same sizes. The very same value: a change
+            # made through either name forgets the other (forget_object), never shows in it
+            return c.args[0]
+    return None
+
+
+@library_call("dataclasses.asdict")
+def _asdict(c: LibraryCall) -> Value | None:
+    if not c.dynamic and len(c.args) == 1 and not c.kwargs:
+        return c.m.dataclass_dict(c.args[0])
+    return None
+
+
+@library_call("torch.nn.utils.rnn.pack_padded_sequence", "torch.nn.utils.rnn.pad_packed_sequence")
+def _packed_sequence(c: LibraryCall) -> Value | None:
+    if not c.dynamic:
+        from ..rules.layers import packed_sequence
+
+        return packed_sequence(c.m.ops, c.node, c.qual, c.args, c.kwargs)
+    return None
+
+
+@library_call(*sorted(GRADS))
+def _grad(c: LibraryCall) -> Value | None:
+    if not c.dynamic and c.args and isinstance(c.args[0], (FuncV, ObjV, LayerV)):
+        # jax.value_and_grad(loss_fn)(params, x): loss_fn run on the arguments, its gradient shaped as params
+        return grad_transform(c.qual, c.args, c.kwargs, c.node)
+    return None
+
+
+@library_call("itertools.zip_longest")
+def _zip_longest_call(c: LibraryCall) -> Value | None:
+    return _zip_longest(c.args) if not c.dynamic and not c.kwargs else None
+
+
+@library_call("itertools.pairwise")
+def _pairwise_call(c: LibraryCall) -> Value | None:
+    return _pairwise(c.args[0]) if not c.dynamic and not c.kwargs and len(c.args) == 1 else None
+
+
+@library_call("itertools.cycle", "itertools.islice", "itertools.repeat")
+def _itertools(c: LibraryCall) -> Value | None:
+    return _itertools_call(c.qual, c.args) if not c.dynamic and not c.kwargs else None
+
+
+@library_call("functools.partial")
+def _partial(c: LibraryCall) -> Value | None:
+    if not c.args or c.dynamic:
+        return None
+    if isinstance(c.args[0], LayerV) and c.args[0].kind == "partial":
+        # partial(partial(LayerNorm, dim), unit_offset=True): functools flattens it into one partial of the
+        # inner function, the inner arguments first (a keyword given again wins)
+        inner = c.args[0]
+        return LayerV(
+            "partial",
+            (
+                ("func", inner.param("func")),
+                ("c.args", (*inner.param("c.args", ()), *c.args[1:])),
+                ("c.kwargs", tuple({**dict(inner.param("c.kwargs", ())), **c.kwargs}.items())),
+            ),
+            c.node,
+        )
+    if isinstance(c.args[0], (RefV, FuncV, ObjV)) or (isinstance(c.args[0], LayerV) and c.args[0].kind == "either"):
+        # partial(nn.LayerNorm, eps=1e-6), partial(nn.Conv1d, kernel_size=1): called later with the rest
+        return LayerV(
+            "partial",
+            (("func", c.args[0]), ("c.args", tuple(c.args[1:])), ("c.kwargs", tuple(c.kwargs.items()))),
+            c.node,
+        )
+    return None
+
+
+@library_call("collections.namedtuple", "typing.NamedTuple")
+def _namedtuple(c: LibraryCall) -> Value | None:
+    return (_namedtuple_type(c.node, c.args, c.kwargs) or UNKNOWN) if not c.dynamic else None
+
+
+@library_call("torch.nn.utils.parametrize.register_parametrization")
+def _register_parametrization(c: LibraryCall) -> Value | None:
+    if not c.node.args:
+        return None
+    unsafe = c.kwargs.get("unsafe", BoolV(False))  # keyword-only
+    if c.dynamic or not (isinstance(unsafe, BoolV) and unsafe.value is False):
+        # unsafe=True lets the parametrization change the tensor's shape: the module's sizes are unknown
+        _forget_with_aliases(c.interp, c.node.args[0].value)
+    return UNKNOWN
+
+
+@library_call("jax.lax.scan")
+def _scan(c: LibraryCall) -> Value | None:
+    return UNKNOWN if c.dynamic else c.m.call_scan(c.interp, c.node, c.args, c.kwargs)
+
+
+@library_call("jax.lax.map")
+def _lax_map(c: LibraryCall) -> Value | None:
+    return UNKNOWN if c.dynamic else c.m.call_lax_map(c.interp, c.node, c.args, c.kwargs)
+
+
+@library_call("jax.lax.while_loop", "jax.lax.fori_loop")
+def _loop(c: LibraryCall) -> Value | None:
+    # the carry keeps the structure, shapes and dtypes of init_val (JAX rejects a body that changes them)
+    at = 2 if c.qual == "jax.lax.while_loop" else 3
+    init = c.args[at] if len(c.args) > at else c.kwargs.get("init_val", UNKNOWN)
+    return UNKNOWN if c.dynamic or len(c.args) > at + 1 else _carried(init)
+
+
+@library_call("numpy.pad", "jax.numpy.pad")
+def _pad(c: LibraryCall) -> Value | None:
+    if not c.dynamic and c.args:
+        return _padded(c.interp, c.node, c.args, c.kwargs, "jax" if c.qual.startswith("jax") else "numpy")
+    return None
+
+
+@library_call(*sorted(_RANDOM_STATE_MAKERS))
+def _random_state(c: LibraryCall) -> Value | None:
+    return RefV(_RANDOM_STATE_MAKERS[c.qual])  # a generator whose methods sample like the module's functions
+
+
+@library_call("inspect.isfunction")
+def _inspect_isfunction(c: LibraryCall) -> Value | None:
+    if len(c.args) == 1 and not c.kwargs and not c.dynamic:
+        return _isfunction(c.args[0])  # x-transformers' default(val, d): `d() if isfunction(d) else d`
+    return None
+
+
+@library_call("math.prod", "numpy.prod")
+def _prod(c: LibraryCall) -> Value | None:
+    if c.dynamic or c.kwargs:
+        return None
+    from ..rules.multi_ops import size_product
+
+    prod = size_product(c.args)
+    if isinstance(prod, IntV) and c.qual == "numpy.prod":
+        return IntV(prod.size, NUMPY_INT)  # a numpy integer scalar: sizes take it, isinstance(n, int) not
+    return prod
+
+
+@library_call(*sorted(_STRING_FUNCTIONS))
+def _string_call(c: LibraryCall) -> Value | None:
+    return _string_function(c.qual, c.args) if not c.dynamic and not c.kwargs else None
