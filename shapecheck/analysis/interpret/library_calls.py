@@ -741,8 +741,8 @@ def _partial(c: LibraryCall) -> Value | None:
             "partial",
             (
                 ("func", inner.param("func")),
-                ("c.args", (*inner.param("c.args", ()), *c.args[1:])),
-                ("c.kwargs", tuple({**dict(inner.param("c.kwargs", ())), **c.kwargs}.items())),
+                ("args", (*inner.param("args", ()), *c.args[1:])),
+                ("kwargs", tuple({**dict(inner.param("kwargs", ())), **c.kwargs}.items())),
             ),
             c.node,
         )
@@ -750,7 +750,7 @@ def _partial(c: LibraryCall) -> Value | None:
         # partial(nn.LayerNorm, eps=1e-6), partial(nn.Conv1d, kernel_size=1): called later with the rest
         return LayerV(
             "partial",
-            (("func", c.args[0]), ("c.args", tuple(c.args[1:])), ("c.kwargs", tuple(c.kwargs.items()))),
+            (("func", c.args[0]), ("args", tuple(c.args[1:])), ("kwargs", tuple(c.kwargs.items()))),
             c.node,
         )
     return None
