@@ -6,7 +6,7 @@ Anything it does not understand evaluates to UNKNOWN, and nothing is ever report
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Callable, Sequence, TypeVar
+from typing import TYPE_CHECKING, Any, Callable, Sequence, TypeVar
 
 import libcst as cst
 
@@ -170,6 +170,11 @@ class Interpreter:
         # the iterable of a ``for`` (or list comprehension) about to be evaluated, when the loop runs a generator it
         # calls to its end: the loop's body cannot leave early (``for b in batches(xs): ...``)
         self.iterating: cst.BaseExpression | None = None
+        # the loop variable of a ``for`` over a list (or nn.ModuleList) a variable names, while the body runs for
+        # every element in order (unrolled) or for any element (run to a fixpoint over a list of unknown length):
+        # name -> [the list's key, the list as it is now, the element's index (None: any element)]. An attribute
+        # stored through the variable (``for blk in self.blocks: blk.attn.cache = c``) is the element's (_LoopItem)
+        self.loop_items: dict[str, list[Any]] = {}
 
     # ------------------------------------------------------------------ statements
     def run_block(self, body: Sequence[cst.BaseStatement] | Sequence[cst.BaseSmallStatement]) -> None:
@@ -436,7 +441,15 @@ class Interpreter:
 
     @_statement(cst.For, cst.While)
     def _loop(self, stmt: cst.For | cst.While) -> None:
-        self.run_loop(stmt)
+        target = stmt.target.value if type(stmt) is cst.For and type(stmt.target) is cst.Name else None
+        if target is None or target not in self.loop_items:
+            self.run_loop(stmt)
+            return
+        outer = self.loop_items.pop(target)  # (the inner loop's variable is another element)
+        try:
+            self.run_loop(stmt)
+        finally:
+            self.loop_items[target] = outer
 
     @_statement(cst.With)
     def _with(self, stmt: cst.With) -> None:
@@ -638,6 +651,8 @@ class Interpreter:
             finally:
                 self.loop_depth -= 1
                 self.loop_runs = runs
+                if type(stmt) is cst.For and type(stmt.target) is cst.Name:
+                    self.loop_items.pop(stmt.target.value, None)
         for name in assigned:
             self.scope.vars[name] = UNKNOWN
         if type(stmt) is cst.For:
@@ -720,10 +735,13 @@ class Interpreter:
         runs = self.loop_runs
         self.loop_runs = runs * len(it.items)
         first = self.ctx.mark()
+        rec = self._loop_item(stmt, it)
         try:
             for i, item in enumerate(it.items):
                 start = self.ctx.mark()
                 self.assign(stmt.target, item)
+                if rec is not None:
+                    rec[2] = i
                 self.continued.append([])
                 try:
                     self.run_suite(stmt.body)
@@ -742,9 +760,25 @@ class Interpreter:
         finally:
             self.loop_depth -= 1
             self.loop_runs = runs
+            if rec is not None:
+                self.loop_items.pop(stmt.target.value, None)  # type: ignore[attr-defined]
         if stmt.orelse is not None:
             self.run_suite(stmt.orelse.body)
         return True
+
+    def _loop_item(self, stmt: cst.For, it: Value) -> list[Any] | None:
+        """Registers the variable of a ``for`` over a list (or nn.ModuleList) a variable names (``for blk in
+        self.blocks``) in ``loop_items``, for an attribute stored through it (store_through); the record, or None."""
+        if type(stmt.target) is not cst.Name or not (
+            (isinstance(it, SeqV) and it.kind in ("list", "modulelist")) or isinstance(it, ManyV)
+        ):
+            return None
+        key = _var_key(stmt.iter)
+        if key is None or key == stmt.target.value:
+            return None
+        rec: list[Any] = [key, it, None]
+        self.loop_items[stmt.target.value] = rec
+        return rec
 
     def _while_unrolled(self, stmt: cst.While) -> bool:
         """A ``while`` whose test the values decide before every pass (``while len(e.shape) < len(h.shape): e = e[...,
@@ -799,6 +833,9 @@ class Interpreter:
                 # the iterable was evaluated once; its elements, unless the body changes what it names
                 elem = None if _names_in(stmt.iter) & assigned else self._loop_element(it)
                 self.assign(stmt.target, elem if elem is not None else UNKNOWN)
+                if isinstance(it, ManyV) and elem is not None and _fixpoint_ok(stmt, self.m.assigned_cache):
+                    # (each pass starts from the list before the loop; a ``continue`` would skip some elements)
+                    self._loop_item(stmt, it)
             if not attempt:
                 first_mark = mark
                 self.ctx.loop_watch.append(self.ctx.branch_unknown)
@@ -1137,6 +1174,8 @@ class Interpreter:
             return  # a frozen dataclass of plain values: nothing can set its fields (setting one raises)
         if attr is None and not frozen_too and _frozen_module(self.m, v):
             return  # an equinox / flax linen module handed on (eqx.filter(model, eqx.is_array)): it cannot change
+        if attr is not None and attr != "__class__" and self.store_through(node, root, key, v, attr, value):
+            return
         for other, held in list(self.scope.vars.items()):
             # the same object reached through another name (``for _, attn, _ in self.stages: attn.norm = ...``
             # changes the element of self.stages too; ``alias = model; alias.head = ...`` changes model): what holds
@@ -1155,6 +1194,80 @@ class Interpreter:
             )
         else:
             self.scope.vars[key] = UNKNOWN
+
+    def store_through(
+        self, node: cst.BaseExpression, root: cst.BaseExpression, key: str, v: ObjV, attr: str, value: Value
+    ) -> bool:
+        """``blk.attn.cache = c`` (``node`` is ``blk.attn``, ``root`` is ``blk``, ``v`` the object ``key`` holds): the
+        objects on the way get the attribute (each a concrete object of the analysed code that stores it plainly, and
+        held by no other variable), and when ``key`` is the variable of a loop over a list (``for blk in
+        self.blocks``, Interpreter.loop_items) the list gets the changed element in its place (every element, for a
+        list of unknown length: the body runs for each). False when that is not what the store does (the caller
+        forgets)."""
+        path: list[str] = []
+        n: cst.BaseExpression = node
+        while n is not root:
+            if type(n) is not cst.Attribute:
+                return False
+            path.append(n.attr.value)
+            n = n.value
+        path.reverse()
+        if path and root is not node and key not in self.loop_items:
+            return False  # (an object a plain variable holds, reached through attributes: left as it was)
+        chain: list[ObjV] = [v]
+        for name in path:
+            inner = chain[-1].attr(name)
+            if not isinstance(inner, ObjV) or not inner.concrete:
+                return False
+            chain.append(inner)
+        names = [*path, attr]
+        for obj, name in zip(chain, names):
+            ci = self.m.find_class(obj.cls_key)
+            if ci is None or objects.intercepts_attr(ci.module, ci, name) or _frozen_record(self.m, obj):
+                return False
+        rec = self.loop_items.get(key)
+        holder_key: str | None = rec[0] if rec is not None else None
+        if rec is not None:
+            assert holder_key is not None
+            holder = rec[1]
+            now = self.scope.vars.get(holder_key)
+            own = self.scope.vars.get("self")
+            if now is None and holder_key.startswith("self.") and isinstance(own, ObjV):
+                now = own.attr(holder_key[5:])
+            if now is not holder:
+                return False
+            if isinstance(holder, SeqV):
+                if not (rec[2] < len(holder.items) and holder.items[rec[2]] is v):
+                    return False
+            elif not (isinstance(holder, ManyV) and holder.elem is v):
+                return False
+        for other, held in self.scope.vars.items():
+            if other == key or other == holder_key:
+                continue
+            if other == "self" and isinstance(held, ObjV) and holder_key is not None and holder_key.startswith("self."):
+                # the object the method runs on holds the list: any other attribute holding one of the objects
+                held = ObjV(held.cls_key, tuple((k, x) for k, x in held.attrs if k != holder_key[5:]), True)
+            if any(held is o or _holds(held, o, 3) for o in chain):
+                return False  # the same object reached through another name
+        new: Value = value
+        for obj, name in reversed(list(zip(chain, names))):
+            new = ObjV(
+                obj.cls_key,
+                tuple((k, x) for k, x in obj.attrs if k not in (name, name + OPTIONAL)) + ((name, new),),
+                True,
+                tuple((k, x) for k, x in obj.fresh if k not in (name, name + OPTIONAL)),
+            )
+        self.scope.vars[key] = new
+        if rec is not None:
+            holder = rec[1]
+            if isinstance(holder, SeqV):
+                items = list(holder.items)
+                items[rec[2]] = new
+                rec[1] = replace(holder, items=tuple(items))
+            else:
+                rec[1] = replace(holder, elem=new)
+            self.scope.vars[holder_key] = rec[1]  # type: ignore[index]
+        return True
 
     def forget(self, node: cst.BaseExpression) -> None:
         """The variable (or ``self.x``) ``node`` names no longer holds what was tracked (``x.unsqueeze_(1)``)."""

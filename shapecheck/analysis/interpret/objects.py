@@ -2079,10 +2079,46 @@ def sets_own_attrs(m: "ModuleAnalysis", fi: FunctionInfo, obj: ObjV) -> bool:
     if ci is None or class_state(ci).building or foreign_bases(m, ci) - _PLAIN_BASES:
         return False
     body = fi.node.body
-    if type(body) is not cst.IndentedBlock or not any(k.startswith("self.") for k in _assigned_names(body)):
+    if type(body) is not cst.IndentedBlock:
+        return False
+    if not any(k.startswith("self.") for k in _assigned_names(body)) and not memo(
+        "sets-through-self", body, _sets_through_self
+    ):
         return False
 
     return memo("plain-method-body", body, _plain_method_body)
+
+
+def _sets_through_self(body: cst.CSTNode) -> bool:
+    """Does the block assign an attribute of an object ``self`` holds (``self.attn.cache = c``, or through the
+    variable of a loop over an attribute of ``self``: ``for blk in self.blocks: blk.attn.cache = c``)?"""
+    loop_vars: set[str] = set()
+    stores: list[cst.Attribute] = []
+    stack: list[cst.CSTNode] = [body]
+    while stack:
+        n = stack.pop()
+        tp = type(n)
+        if tp is cst.For:
+            it = n.iter  # type: ignore[attr-defined]
+            if (
+                type(n.target) is cst.Name  # type: ignore[attr-defined]
+                and type(it) is cst.Attribute
+                and type(it.value) is cst.Name
+                and it.value.value == "self"
+            ):
+                loop_vars.add(n.target.value)  # type: ignore[attr-defined]
+        elif tp is cst.AssignTarget and type(n.target) is cst.Attribute:  # type: ignore[attr-defined]
+            stores.append(n.target)  # type: ignore[attr-defined]
+        stack.extend(children(n))
+    for t in stores:
+        depth = 0
+        e: cst.BaseExpression = t.value
+        while type(e) is cst.Attribute:
+            e = e.value
+            depth += 1
+        if type(e) is cst.Name and (e.value == "self" and depth >= 1 or e.value in loop_vars):
+            return True
+    return False
 
 
 def _plain_method_body(body: cst.CSTNode) -> bool:
