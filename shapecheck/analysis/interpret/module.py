@@ -28,7 +28,7 @@ from .interpreter import (
     int_of,
 )
 from ..index.jaxtyping_bridge import Annotation, dtype_class_of, parse_annotation
-from ..index.module_facts import Rebinds, module_facts
+from ..index.module_facts import Escape, Rebinds, module_facts
 from ..index.project import unmask
 from . import argparse_defaults, entry_points, objects, registries
 from .state import ClassState, FunctionState, class_state, function_state
@@ -342,6 +342,8 @@ class ModuleAnalysis:
         self.full_nodes: dict[int, cst.CSTNode] = {}  # id(def or class of the blanked tree) -> complete node
         self.line_offset = 0  # lines before the tree's first line (a documentation example parsed without them)
         self._unstable: frozenset[str] | None = None  # stable_global's answer, read once
+        self._handed: dict[str, tuple[Escape, ...]] = {}  # of those, names only handed to calls (module_facts)
+        self._kept: dict[str, bool] = {}  # stable_global's answer for those
         self._registries: dict[str, registries.Form] | None = None  # registries()' answer, read once
         self.registry_cache: dict[tuple[str, str], FuncV | None] = {}  # registries.lookup's answers, by (dict, key)
         self._rebinds: Rebinds | None = None  # rebound_global's and patched_class_attr's answer, read once
@@ -671,7 +673,30 @@ class ModuleAnalysis:
         if self._unstable is None:
             self._read_module_text()
         assert self._unstable is not None
-        return "*" not in self._unstable and name not in self._unstable
+        if "*" in self._unstable:
+            return False
+        if name not in self._unstable:
+            return True
+        handed = self._handed.get(name)
+        if handed is None:
+            return False
+        known = self._kept.get(name)
+        if known is None:
+            # handed only to calls (``AutoencoderKL(DDCONFIG)``): stable when each callee only reads the parameter
+            # it binds (objects.keeps_handed_dict)
+            known = self._kept[name] = all(self._keeps_handed(*e) for e in handed)
+        return known
+
+    def _keeps_handed(self, callee: str, pos: int | None, kw: str | None) -> bool:
+        first, _, rest = callee.partition(".")
+        if first in self.globals and rest == "":
+            v: Value | None = self.globals[first]
+        elif first in self.globals or self.project is None:
+            return False
+        else:
+            qual = self.qualify_dotted(callee)
+            v = self.project.lookup(qual) if qual is not None else None
+        return objects.keeps_handed_dict(self, v, pos, kw)
 
     def registries(self) -> dict[str, registries.Form]:
         """The module-level dicts of this module filled by a registering decorator (dict name -> decorator name and
@@ -723,6 +748,7 @@ class ModuleAnalysis:
             except (SyntaxError, ValueError, RecursionError, MemoryError):
                 facts = None
         self._unstable = facts[0] if facts is not None else frozenset({"*"})
+        self._handed = facts[2] if facts is not None else {}
         self._rebinds = facts[1] if facts is not None else (frozenset({"*"}), {})
 
     def rebound_global(self, name: str) -> bool:
