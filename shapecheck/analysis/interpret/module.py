@@ -2176,7 +2176,7 @@ class ModuleAnalysis:
             if (
                 isinstance(base, DictV)
                 and base.kind == "dict"
-                and method in ("get", "pop")
+                and method in ("get", "pop", "setdefault")
                 and 1 <= len(args) <= 2
                 and isinstance(args[0], StrV)
                 and not kwargs
@@ -4513,22 +4513,31 @@ def _int_dict_read(base: IntDictV, method: str, args: list[Value]) -> Value | No
 def _dict_get_or_pop(
     interp: Interpreter, receiver: cst.BaseExpression, base: DictV, method: str, args: list[Value]
 ) -> Value | None:
-    """``d.get(k[, default])`` and ``d.pop(k[, default])`` of a dict value with the known key ``k``. A pop changes
-    the dict in place: the variable that names it holds it without ``k`` from here (a receiver that is not a plain
-    variable: None, the call is not modelled), and any other name that holds it, or holds it inside (``cfg`` after
-    ``enc_cfg = cfg["encoder"]``), is forgotten, as an item assignment does. A key that is absent with no default:
-    None (``get``: None; ``pop`` raises KeyError)."""
+    """``d.get(k[, default])``, ``d.pop(k[, default])`` and ``d.setdefault(k[, default])`` of a dict value with the
+    known key ``k``. A pop changes the dict in place: the variable that names it holds it without ``k`` from here (a
+    receiver that is not a plain variable: None, the call is not modelled), and any other name that holds it, or
+    holds it inside (``cfg`` after ``enc_cfg = cfg["encoder"]``), is forgotten, as an item assignment does. A key
+    that is absent with no default: None (``get``: None; ``pop`` raises KeyError). ``setdefault`` of a key the dict
+    has reads it; of one it lacks, adds it with the default (None without one), changing the dict as a pop does
+    (``kwargs.setdefault("patch_size", 1)`` in a model factory)."""
     first = args[0]
     assert isinstance(first, StrV)
     key = first.value
     present = any(k == key for k, _ in base.items)
-    if method == "get":
+    if method == "get" or (method == "setdefault" and present):
         return base.get(key) if present else (args[1] if len(args) == 2 else NoneV())
     var = _var_key_of(receiver)
     if var is None or (var.startswith("self.") and not interp.frame.building) or interp.scope.vars.get(var) is not base:
         return None
-    if not present and len(args) == 1:
+    if not present and len(args) == 1 and method == "pop":
         return None
+    if method == "setdefault":
+        default = args[1] if len(args) == 2 else NoneV()
+        for other, held in list(interp.scope.vars.items()):
+            if other != var and (held is base or _holds(held, base, 3)):
+                interp.scope.vars[other] = UNKNOWN
+        interp.scope.vars[var] = DictV((*base.items, (key, default)), base.kind)
+        return default
 
     for other, held in list(interp.scope.vars.items()):
         if other != var and (held is base or _holds(held, base, 3)):
