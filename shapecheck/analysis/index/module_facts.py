@@ -169,11 +169,11 @@ def _dotted(e: ast.expr) -> str | None:
     """``f`` / ``pkg.mod.f`` as text (None: anything else, ``self.f``, ``g()``)."""
     parts: list[str] = []
     while type(e) is ast.Attribute:
-        parts.append(e.attr)  # type: ignore[attr-defined]
-        e = e.value  # type: ignore[attr-defined]
-    if type(e) is not ast.Name or e.id in ("self", "cls"):  # type: ignore[attr-defined]
+        parts.append(e.attr)
+        e = e.value
+    if type(e) is not ast.Name or e.id in ("self", "cls"):
         return None
-    parts.append(e.id)  # type: ignore[attr-defined]
+    parts.append(e.id)
     return ".".join(reversed(parts))
 
 
