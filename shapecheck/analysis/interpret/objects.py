@@ -1954,10 +1954,16 @@ def plain_read_params(fi: FunctionInfo) -> frozenset[str]:
                 ok.add(id(n.value))  # type: ignore[attr-defined]
         elif tp is cst.AssignTarget or tp is cst.AnnAssign or tp is cst.AugAssign or tp is cst.Del:
             stores.add(id(n.target))  # type: ignore[attr-defined]
+            bad.update(params & _target_roots(n.target))  # type: ignore[attr-defined]  # cfg["a"]["b"] = v
         elif tp is cst.For or tp is cst.CompFor:
             stores.add(id(n.target))  # type: ignore[attr-defined]
+            bad.update(params & _target_roots(n.target))  # type: ignore[attr-defined]
             if type(n.iter) is cst.Name:  # type: ignore[attr-defined]
                 ok.add(id(n.iter))  # type: ignore[attr-defined]
+        elif tp is cst.Attribute and type(n.value) is cst.Subscript:  # type: ignore[attr-defined]
+            # cfg["dims"].append(d): a method of an item changes what the dict holds
+            if n.attr.value not in _DICT_READS | _ITEM_READS:  # type: ignore[attr-defined]
+                bad.update(params & _target_roots(n.value))  # type: ignore[attr-defined]
         elif tp is cst.NamedExpr or tp is cst.WithItem:
             bad.update(params & {x.value for x in walk_names(n)})
         elif tp is cst.Subscript:
@@ -1971,6 +1977,24 @@ def plain_read_params(fi: FunctionInfo) -> frozenset[str]:
         stack.extend(children(n))
     st.reads_plain = frozenset(params - bad)
     return st.reads_plain
+
+
+def _target_roots(target: cst.BaseExpression) -> set[str]:
+    """The names at the root of the subscript / attribute chains of an assignment target (``cfg`` of
+    ``cfg["a"]["b"]``, of ``cfg.x``); a bare name is its own root."""
+    out: set[str] = set()
+    todo: list[cst.BaseExpression] = [target]
+    while todo:
+        t = todo.pop()
+        while type(t) in (cst.Subscript, cst.Attribute):
+            t = t.value  # type: ignore[attr-defined]
+        if type(t) is cst.Name:
+            out.add(t.value)  # type: ignore[attr-defined]
+        elif type(t) in (cst.Tuple, cst.List):
+            todo.extend(e.value for e in t.elements)  # type: ignore[attr-defined]
+        elif type(t) is cst.StarredElement:
+            todo.append(t.value)  # type: ignore[attr-defined]
+    return out
 
 
 def walk_names(node: cst.CSTNode) -> Iterator[cst.Name]:
