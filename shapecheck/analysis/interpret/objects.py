@@ -1989,11 +1989,11 @@ def _target_roots(target: cst.BaseExpression) -> set[str]:
         while type(t) in (cst.Subscript, cst.Attribute):
             t = t.value  # type: ignore[attr-defined]
         if type(t) is cst.Name:
-            out.add(t.value)  # type: ignore[attr-defined]
+            out.add(t.value)
         elif type(t) in (cst.Tuple, cst.List):
             todo.extend(e.value for e in t.elements)  # type: ignore[attr-defined]
         elif type(t) is cst.StarredElement:
-            todo.append(t.value)  # type: ignore[attr-defined]
+            todo.append(t.value)
     return out
 
 
