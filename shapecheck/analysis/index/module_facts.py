@@ -27,12 +27,16 @@ def unstable_globals(text: str, tree: ast.Module | None = None) -> frozenset[str
 
 
 Rebinds = tuple[frozenset[str], dict[str, frozenset[str]]]
-Facts = tuple[frozenset[str], Rebinds]  # (unstable, (names, patched)): see module_facts
+# a name handed to a call as an argument: (the callee's dotted name, the argument's position or None, its keyword or None)
+Escape = tuple[str, "int | None", "str | None"]
+Facts = tuple[frozenset[str], Rebinds, dict[str, tuple[Escape, ...]]]  # (unstable, (names, patched), escapes)
 
 
 def module_facts(text: str, tree: ast.Module | None = None) -> Facts | None:
-    """``(unstable, (names, patched))`` of ``text`` from one walk over CPython's tree (None: it does not parse).
-    ``unstable``: as ``unstable_globals``. ``names``: the module-level names a ``global`` statement lets a function
+    """``(unstable, (names, patched), escapes)`` of ``text`` from one walk over CPython's tree (None: it does not
+    parse). ``unstable``: as ``unstable_globals``. ``escapes``: the names of ``unstable`` whose only reads that are
+    not plain are arguments of calls to a dotted name (``AutoencoderKL(DDCONFIG)``), with those calls: the analysis
+    asks what each callee does with the parameter the name binds (``ModuleAnalysis.stable_global``). ``names``: the module-level names a ``global`` statement lets a function
     rebind; ``patched``: per name, the attributes assigned (or deleted) through it outside a class body
     (``Config.dim = d``, ``Config.dim += 1``, ``del Child.prep``; ``"*"`` for ``setattr(Config, ...)``), ``cls.x = ...`` / ``type(self).x = ...`` /
     ``self.__class__.x = ...`` in a method counted for its class."""
@@ -45,6 +49,15 @@ def module_facts(text: str, tree: ast.Module | None = None) -> Facts | None:
     defaults: list[tuple[str, str]] = []  # (global read as a default, the parameter it binds)
     names: set[str] = set()  # rebound by ``global``
     patched: dict[str, set[str]] = {}
+    escapes: dict[str, list[Escape]] = {}
+    call_args: dict[int, Escape] = {}  # id of a Name that is a direct argument of a call to a dotted name
+
+    def unplain(name: ast.Name) -> None:
+        e = call_args.get(id(name))
+        if e is None:
+            out.add(name.id)
+        else:
+            escapes.setdefault(name.id, []).append(e)
 
     def owner(base: ast.expr, cls: str | None) -> str | None:
         if type(base) is ast.Name:
@@ -120,6 +133,16 @@ def module_facts(text: str, tree: ast.Module | None = None) -> Facts | None:
                 who = owner(node.args[0], cls)  # type: ignore[attr-defined]
                 if who is not None:
                     patched.setdefault(who, set()).add("*")
+            dotted = _dotted(f)
+            if dotted is not None:
+                for i, a in enumerate(node.args):  # type: ignore[attr-defined]
+                    if type(a) is ast.Starred:
+                        break  # later positions are unknown
+                    if type(a) is Name:
+                        call_args[id(a)] = (dotted, i, None)
+                for kw in node.keywords:  # type: ignore[attr-defined]
+                    if kw.arg is not None and type(kw.value) is Name:
+                        call_args[id(kw.value)] = (dotted, None, kw.arg)
         inner = node.name if tp is ast.ClassDef else cls  # type: ignore[attr-defined]
         for field in tp._fields:
             v = getattr(node, field, None)
@@ -128,16 +151,30 @@ def module_facts(text: str, tree: ast.Module | None = None) -> Facts | None:
                     if type(child) is Name:
                         # a name is a leaf (its context is all below it): not walked further
                         if type(child.ctx) is Load and child.id not in out and not _plain_read(child, node):
-                            out.add(child.id)
+                            unplain(child)
                     elif isinstance(child, AST_):
                         stack.append((child, inner))
             elif type(v) is Name:
                 if type(v.ctx) is Load and v.id not in out and not _plain_read(v, node):
-                    out.add(v.id)
+                    unplain(v)
             elif isinstance(v, AST_) and type(v) not in _CONTEXTS:
                 stack.append((v, inner))
-    out.update(name for name, param in defaults if param in out)
-    return frozenset(out), (frozenset(names), {k: frozenset(v) for k, v in patched.items()})
+    out.update(name for name, param in defaults if param in out or param in escapes)
+    handed = {k: tuple(v) for k, v in escapes.items() if k not in out}
+    out.update(escapes)
+    return frozenset(out), (frozenset(names), {k: frozenset(v) for k, v in patched.items()}), handed
+
+
+def _dotted(e: ast.expr) -> str | None:
+    """``f`` / ``pkg.mod.f`` as text (None: anything else, ``self.f``, ``g()``)."""
+    parts: list[str] = []
+    while type(e) is ast.Attribute:
+        parts.append(e.attr)
+        e = e.value
+    if type(e) is not ast.Name or e.id in ("self", "cls"):
+        return None
+    parts.append(e.id)
+    return ".".join(reversed(parts))
 
 
 _CONTEXTS = frozenset({ast.Load, ast.Store, ast.Del})  # a name's, an attribute's, a subscript's context: leaves

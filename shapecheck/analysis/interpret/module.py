@@ -28,7 +28,7 @@ from .interpreter import (
     int_of,
 )
 from ..index.jaxtyping_bridge import Annotation, dtype_class_of, parse_annotation
-from ..index.module_facts import Rebinds, module_facts
+from ..index.module_facts import Escape, Rebinds, module_facts
 from ..index.project import unmask
 from . import argparse_defaults, entry_points, library_calls, objects, registries
 from .library_calls import (
@@ -354,6 +354,8 @@ class ModuleAnalysis:
         self.full_nodes: dict[int, cst.CSTNode] = {}  # id(def or class of the blanked tree) -> complete node
         self.line_offset = 0  # lines before the tree's first line (a documentation example parsed without them)
         self._unstable: frozenset[str] | None = None  # stable_global's answer, read once
+        self._handed: dict[str, tuple[Escape, ...]] = {}  # of those, names only handed to calls (module_facts)
+        self._kept: dict[str, bool] = {}  # stable_global's answer for those
         self._registries: dict[str, registries.Form] | None = None  # registries()' answer, read once
         self.registry_cache: dict[tuple[str, str], FuncV | None] = {}  # registries.lookup's answers, by (dict, key)
         self._rebinds: Rebinds | None = None  # rebound_global's and patched_class_attr's answer, read once
@@ -683,7 +685,30 @@ class ModuleAnalysis:
         if self._unstable is None:
             self._read_module_text()
         assert self._unstable is not None
-        return "*" not in self._unstable and name not in self._unstable
+        if "*" in self._unstable:
+            return False
+        if name not in self._unstable:
+            return True
+        handed = self._handed.get(name)
+        if handed is None:
+            return False
+        known = self._kept.get(name)
+        if known is None:
+            # handed only to calls (``AutoencoderKL(DDCONFIG)``): stable when each callee only reads the parameter
+            # it binds (objects.keeps_handed_dict)
+            known = self._kept[name] = all(self._keeps_handed(*e) for e in handed)
+        return known
+
+    def _keeps_handed(self, callee: str, pos: int | None, kw: str | None) -> bool:
+        first, _, rest = callee.partition(".")
+        if first in self.globals and rest == "":
+            v: Value | None = self.globals[first]
+        elif first in self.globals or self.project is None:
+            return False
+        else:
+            qual = self.qualify_dotted(callee)
+            v = self.project.lookup(qual) if qual is not None else None
+        return objects.keeps_handed_dict(self, v, pos, kw)
 
     def registries(self) -> dict[str, registries.Form]:
         """The module-level dicts of this module filled by a registering decorator (dict name -> decorator name and
@@ -735,6 +760,7 @@ class ModuleAnalysis:
             except (SyntaxError, ValueError, RecursionError, MemoryError):
                 facts = None
         self._unstable = facts[0] if facts is not None else frozenset({"*"})
+        self._handed = facts[2] if facts is not None else {}
         self._rebinds = facts[1] if facts is not None else (frozenset({"*"}), {})
 
     def rebound_global(self, name: str) -> bool:
@@ -2035,7 +2061,7 @@ class ModuleAnalysis:
             if (
                 isinstance(base, DictV)
                 and base.kind == "dict"
-                and method in ("get", "pop")
+                and method in ("get", "pop", "setdefault")
                 and 1 <= len(args) <= 2
                 and isinstance(args[0], StrV)
                 and not kwargs
@@ -4019,22 +4045,31 @@ def _int_dict_read(base: IntDictV, method: str, args: list[Value]) -> Value | No
 def _dict_get_or_pop(
     interp: Interpreter, receiver: cst.BaseExpression, base: DictV, method: str, args: list[Value]
 ) -> Value | None:
-    """``d.get(k[, default])`` and ``d.pop(k[, default])`` of a dict value with the known key ``k``. A pop changes
-    the dict in place: the variable that names it holds it without ``k`` from here (a receiver that is not a plain
-    variable: None, the call is not modelled), and any other name that holds it, or holds it inside (``cfg`` after
-    ``enc_cfg = cfg["encoder"]``), is forgotten, as an item assignment does. A key that is absent with no default:
-    None (``get``: None; ``pop`` raises KeyError)."""
+    """``d.get(k[, default])``, ``d.pop(k[, default])`` and ``d.setdefault(k[, default])`` of a dict value with the
+    known key ``k``. A pop changes the dict in place: the variable that names it holds it without ``k`` from here (a
+    receiver that is not a plain variable: None, the call is not modelled), and any other name that holds it, or
+    holds it inside (``cfg`` after ``enc_cfg = cfg["encoder"]``), is forgotten, as an item assignment does. A key
+    that is absent with no default: None (``get``: None; ``pop`` raises KeyError). ``setdefault`` of a key the dict
+    has reads it; of one it lacks, adds it with the default (None without one), changing the dict as a pop does
+    (``kwargs.setdefault("patch_size", 1)`` in a model factory)."""
     first = args[0]
     assert isinstance(first, StrV)
     key = first.value
     present = any(k == key for k, _ in base.items)
-    if method == "get":
+    if method == "get" or (method == "setdefault" and present):
         return base.get(key) if present else (args[1] if len(args) == 2 else NoneV())
     var = _var_key_of(receiver)
     if var is None or (var.startswith("self.") and not interp.frame.building) or interp.scope.vars.get(var) is not base:
         return None
-    if not present and len(args) == 1:
+    if not present and len(args) == 1 and method == "pop":
         return None
+    if method == "setdefault":
+        default = args[1] if len(args) == 2 else NoneV()
+        for other, held in list(interp.scope.vars.items()):
+            if other != var and (held is base or _holds(held, base, 3)):
+                interp.scope.vars[other] = UNKNOWN
+        interp.scope.vars[var] = DictV((*base.items, (key, default)), base.kind)
+        return default
 
     for other, held in list(interp.scope.vars.items()):
         if other != var and (held is base or _holds(held, base, 3)):

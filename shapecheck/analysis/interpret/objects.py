@@ -1905,6 +1905,142 @@ def item_read_params(fi: FunctionInfo) -> frozenset[str]:
     return st.reads_items
 
 
+_DICT_READS = frozenset({"get", "keys", "values", "items", "copy"})
+_COPYING = frozenset({"len", "list", "tuple", "dict", "sorted", "set", "frozenset"})
+
+
+def plain_read_params(fi: FunctionInfo) -> frozenset[str]:
+    """The parameters of ``fi`` whose body only reads the value plainly: unpacked into a call (``Encoder(**cfg)``,
+    ``f(*dims)``) or a literal (``{**cfg}``), subscripted (``cfg["dim"]``, never a target), read-only dict methods
+    (``cfg.get("dim")``, ``cfg.items()``), ``in`` and other comparisons, iterated, copied by a builtin
+    (``dict(cfg)``). A module-level dict handed to ``fi`` holds the same entries after the call
+    (``ModuleAnalysis.stable_global``). Any other use (stored, aliased, rebound, returned, handed on, a mutating
+    method, a nested function or lambda, ``locals()``) and the parameter is not."""
+    st = function_state(fi)
+    if st.reads_plain is not None:
+        return st.reads_plain
+    params = {p.name for p in fi.params if p.kind in ("pos", "posonly", "kwonly")} - {"self"}
+    bad: set[str] = set()
+    ok: set[int] = set()  # id of Name nodes in a reading position
+    stores: set[int] = set()  # id of Subscript / Name nodes that are targets
+    m = fi.module
+    stack: list[cst.CSTNode] = [fi.node.body] if params else []
+    nested = (cst.FunctionDef, cst.ClassDef, cst.Lambda)
+    while stack:
+        n = stack.pop()
+        tp = type(n)
+        if tp in nested:
+            bad = set(params)
+            break
+        if tp is cst.Call:
+            call = cast(cst.Call, n)
+            f = call.func
+            if type(f) is cst.Name and f.value in ("locals", "vars", "eval", "exec", "globals"):
+                bad = set(params)
+                break
+            copying = (
+                type(f) is cst.Name
+                and f.value in _COPYING
+                and f.value not in m.globals
+                and f.value not in m.imports.names
+            )
+            for a in call.args:
+                if type(a.value) is cst.Name and (a.star or (copying and a.keyword is None)):
+                    ok.add(id(a.value))
+            if type(f) is cst.Attribute and type(f.value) is cst.Name and f.attr.value in _DICT_READS:
+                ok.add(id(f.value))
+        elif tp is cst.StarredDictElement or tp is cst.StarredElement:
+            if type(n.value) is cst.Name:  # type: ignore[attr-defined]
+                ok.add(id(n.value))  # type: ignore[attr-defined]
+        elif tp is cst.AssignTarget or tp is cst.AnnAssign or tp is cst.AugAssign or tp is cst.Del:
+            stores.add(id(n.target))  # type: ignore[attr-defined]
+            bad.update(params & _target_roots(n.target))  # type: ignore[attr-defined]  # cfg["a"]["b"] = v
+        elif tp is cst.For or tp is cst.CompFor:
+            stores.add(id(n.target))  # type: ignore[attr-defined]
+            bad.update(params & _target_roots(n.target))  # type: ignore[attr-defined]
+            if type(n.iter) is cst.Name:  # type: ignore[attr-defined]
+                ok.add(id(n.iter))  # type: ignore[attr-defined]
+        elif tp is cst.Attribute and type(n.value) is cst.Subscript:  # type: ignore[attr-defined]
+            # cfg["dims"].append(d): a method of an item changes what the dict holds
+            if n.attr.value not in _DICT_READS | _ITEM_READS:  # type: ignore[attr-defined]
+                bad.update(params & _target_roots(n.value))  # type: ignore[attr-defined]
+        elif tp is cst.NamedExpr or tp is cst.WithItem:
+            bad.update(params & {x.value for x in walk_names(n)})
+        elif tp is cst.Subscript:
+            if type(n.value) is cst.Name and id(n) not in stores:  # type: ignore[attr-defined]
+                ok.add(id(n.value))  # type: ignore[attr-defined]
+        elif tp is cst.Comparison:
+            sides = [n.left] + [c.comparator for c in n.comparisons]  # type: ignore[attr-defined]
+            ok.update(id(side) for side in sides if type(side) is cst.Name)
+        elif tp is cst.Name and n.value in params and id(n) not in ok:  # type: ignore[attr-defined]
+            bad.add(n.value)  # type: ignore[attr-defined]
+        stack.extend(children(n))
+    st.reads_plain = frozenset(params - bad)
+    return st.reads_plain
+
+
+def _target_roots(target: cst.BaseExpression) -> set[str]:
+    """The names at the root of the subscript / attribute chains of an assignment target (``cfg`` of
+    ``cfg["a"]["b"]``, of ``cfg.x``); a bare name is its own root."""
+    out: set[str] = set()
+    todo: list[cst.BaseExpression] = [target]
+    while todo:
+        t = todo.pop()
+        while type(t) in (cst.Subscript, cst.Attribute):
+            t = t.value  # type: ignore[attr-defined]
+        if type(t) is cst.Name:
+            out.add(t.value)
+        elif type(t) in (cst.Tuple, cst.List):
+            todo.extend(e.value for e in t.elements)  # type: ignore[attr-defined]
+        elif type(t) is cst.StarredElement:
+            todo.append(t.value)
+    return out
+
+
+def walk_names(node: cst.CSTNode) -> Iterator[cst.Name]:
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if type(n) is cst.Name:
+            yield n
+        stack.extend(children(n))
+
+
+def keeps_handed_dict(m: "ModuleAnalysis", v: Value | None, pos: int | None, kw: str | None) -> bool:
+    """A dict handed to ``v`` (a function or class of the analysed code) at position ``pos`` or keyword ``kw`` holds
+    the same entries after the call: the parameter it binds is one of ``plain_read_params`` (for a class, of the
+    ``__init__`` its instances run; no metaclass, ``__new__`` or decorator runs other code with it)."""
+    from .module import ensure_signature
+
+    skip = 0
+    if isinstance(v, FuncV) and v.bound_self is None:
+        found = m.find_function(v.key)
+        if found is None or found.cls_key is not None:
+            return False
+        fi = ensure_signature(found)
+    elif isinstance(v, RefV) and v.qualname.startswith("class:"):
+        ci = m.find_class(v.qualname[6:])
+        if ci is None:
+            return False
+        chain = mro(m, ci)
+        if any(c.node.keywords or c.decorators or "__new__" in c.methods for c in chain):
+            return False
+        inits = [c.methods["__init__"] for c in chain if "__init__" in c.methods]
+        if not inits:
+            return False
+        fi, skip = ensure_signature(inits[0]), 1
+    else:
+        return False
+    if fi.has_unknown_decorators or fi.node.decorators:
+        return False
+    if kw is not None:
+        name: str | None = kw if any(p.name == kw and p.kind in ("pos", "kwonly") for p in fi.params) else None
+    else:
+        positional = [p.name for p in fi.params if p.kind in ("pos", "posonly")][skip:]
+        name = positional[pos] if pos is not None and pos < len(positional) else None
+    return name is not None and name in plain_read_params(fi)
+
+
 def _pure_callee(m: "ModuleAnalysis", func: cst.BaseExpression) -> bool:
     from .module import _PURE_BUILTINS, _PURE_PREFIXES
 

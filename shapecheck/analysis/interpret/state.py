@@ -29,6 +29,7 @@ class FunctionState:
     reads_only: frozenset[str] | None = None  # parameters only handed to library calls (objects.read_only_params)
     reads_items: frozenset[str] | None = None  # parameters only read (objects.item_read_params)
     reads_dict: frozenset[str] | None = None  # of those, dicts whose items are only used as values
+    reads_plain: frozenset[str] | None = None  # a dict handed there stays as it is (objects.plain_read_params)
 
 
 @dataclass(slots=True)
