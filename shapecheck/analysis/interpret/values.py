@@ -114,6 +114,21 @@ class DictV:
 
 
 @dataclass(frozen=True)
+class StateDictV:
+    """``model.state_dict()`` of a torch module the analysis built (or a copy of it): the dotted names of the
+    parameters and persistent buffers it knows, with their tensors. Other keys may be in it: a key not among these
+    is unknown (neither absent nor present), and so is anything that needs every key (its length, a loop over it)."""
+
+    items: tuple[tuple[str, "Value"], ...]
+
+    def get(self, key: str) -> "Value":
+        for k, v in self.items:
+            if k == key:
+                return v
+        return UNKNOWN
+
+
+@dataclass(frozen=True)
 class IntDictV:
     """A dict whose keys are all known ints: a display (``CONV = {1: nn.Conv1d, 2: nn.Conv2d, 3: nn.Conv3d}``, a table
     of layer classes by number of spatial dims), ``dict(zip(resolutions, features))`` of known int keys, or an empty
@@ -214,7 +229,23 @@ class ManyV:
 
 
 Value = Union[
-    Unknown, TensorV, IntV, StrV, BoolV, FloatV, NoneV, SeqV, DictV, IntDictV, DtypeV, RefV, LayerV, FuncV, ObjV, ManyV
+    Unknown,
+    TensorV,
+    IntV,
+    StrV,
+    BoolV,
+    FloatV,
+    NoneV,
+    SeqV,
+    DictV,
+    StateDictV,
+    IntDictV,
+    DtypeV,
+    RefV,
+    LayerV,
+    FuncV,
+    ObjV,
+    ManyV,
 ]
 
 
