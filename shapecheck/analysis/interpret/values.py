@@ -298,6 +298,10 @@ def join(a: Value, b: Value) -> Value:
     if isinstance(a, IntDictV) and isinstance(b, IntDictV) and [k for k, _ in a.items] == [k for k, _ in b.items]:
         # the same keys either way (``if exists(sle): residuals[res] = sle(x)`` decided alike, or set in both)
         return IntDictV(tuple((k, join(x, y)) for (k, x), (_, y) in zip(a.items, b.items)))
+    if isinstance(a, StateDictV) and isinstance(b, StateDictV):
+        # a state dict either way: the keys known on both paths (any other key may be in it)
+        theirs = dict(b.items)
+        return StateDictV(tuple((k, join(v, theirs[k])) for k, v in a.items if k in theirs))
     if isinstance(a, ObjV) and isinstance(b, ObjV) and a.cls_key == b.cls_key and a.concrete and b.concrete:
         names = [k for k, _ in a.attrs]
         if names == [k for k, _ in b.attrs]:
