@@ -33,6 +33,7 @@ from .values import (
     ObjV,
     RefV,
     SeqV,
+    StateDictV,
     StrV,
     TensorV,
     Unknown,
@@ -1083,7 +1084,7 @@ class Interpreter:
         kinds = ("list", "modulelist") if modules else ("list",)
         if key is not None and (
             (isinstance(v, SeqV) and v.kind in kinds)
-            or isinstance(v, (DictV, IntDictV))
+            or isinstance(v, (DictV, IntDictV, StateDictV))
             or (isinstance(v, ManyV) and v.kind in kinds)
         ):  # (may_forget: every type here is in _LIST_LIKE)
             self.forget_aliases(key, v)
@@ -1732,7 +1733,7 @@ class Interpreter:
             if all(b is not None or x is None for b, x in zip(bounds, (sl.lower, sl.upper, sl.step))):
                 return SeqV(tuple(base.items[slice(*bounds)]), base.kind)
             return UNKNOWN
-        if isinstance(base, DictV) and len(idx_nodes) == 1 and type(idx_nodes[0].slice) is cst.Index:
+        if isinstance(base, (DictV, StateDictV)) and len(idx_nodes) == 1 and type(idx_nodes[0].slice) is cst.Index:
             key = self.eval(idx_nodes[0].slice.value)
             return base.get(key.value) if isinstance(key, StrV) else UNKNOWN
         if isinstance(base, IntDictV) and len(idx_nodes) == 1 and type(idx_nodes[0].slice) is cst.Index:
@@ -1956,10 +1957,54 @@ def _layer_size(layer: LayerV, attr: str) -> Value:
     return IntV(v) if isinstance(v, Size) else UNKNOWN
 
 
-def layer_attributes(layer: LayerV, kwargs: dict[str, Value]) -> dict[str, Value]:
-    """The size attributes a torch.nn layer built with ``kwargs`` sets on itself, as far as they are known
-    (``normalized_shape``, ``in_features``, ``out_channels``...; the weight of an nn.Linear / nn.Embedding, and of an
-    nn.LayerNorm left elementwise-affine): what a subclass's own ``forward`` reads off ``self``."""
+# torch.nn constructors' positional parameters, for the ones the parameters' shapes depend on
+_CONV_PARAMS = ("in_channels", "out_channels", "kernel_size", "stride", "padding", "dilation", "groups", "bias")
+_LAYER_PARAMS = {"Linear": ("in_features", "out_features", "bias"), **{f"Conv{n}d": _CONV_PARAMS for n in (1, 2, 3)}}
+
+
+def _layer_argument(layer: LayerV, args: Sequence[Value], kwargs: dict[str, Value], name: str) -> Value | None:
+    """The argument a torch.nn layer's constructor got for the parameter ``name`` (None: not given)."""
+    names = _LAYER_PARAMS[layer.kind]
+    i = names.index(name)
+    return args[i] if i < len(args) else kwargs.get(name)
+
+
+def _layer_bias(layer: LayerV, args: Sequence[Value], kwargs: dict[str, Value], out: object) -> Value | None:
+    """``self.bias`` of an nn.Linear / nn.Conv{n}d: (out,) when ``bias`` is left True, None when it is False, not
+    known otherwise."""
+    bias = _layer_argument(layer, args, kwargs, "bias")
+    if isinstance(bias, BoolV) and bias.value is False:
+        return NoneV()
+    if (bias is None or (isinstance(bias, BoolV) and bias.value is True)) and isinstance(out, Size):
+        return TensorV((out,), None, "torch")
+    return None
+
+
+def _conv_weight(layer: LayerV, args: Sequence[Value], kwargs: dict[str, Value]) -> Value | None:
+    """``self.weight`` of an nn.Conv{n}d: (out_channels, in_channels // groups, *kernel_size), when the sizes and
+    ``groups`` are known (a groups that does not divide both channel counts: torch refuses the layer)."""
+    cin, cout, k, n = (layer.param(key) for key in ("in", "out", "k", "n"))
+    if not isinstance(cin, Size) or not isinstance(cout, Size) or not isinstance(k, tuple) or len(k) not in (1, n):
+        return None
+    groups = _layer_argument(layer, args, kwargs, "groups")
+    g = 1 if groups is None else groups.size.as_int() if isinstance(groups, IntV) and not groups.assumed else None
+    if g is None or g < 1:
+        return None
+    if g > 1:
+        i, o = cin.as_int(), cout.as_int()
+        if i is None or o is None or i % g or o % g:
+            return None
+        cin = Size.const(i // g)
+    kernel = tuple(Size.const(x) for x in (k * n if len(k) == 1 else k))
+    return TensorV((cout, cin, *kernel), None, "torch")
+
+
+def layer_attributes(layer: LayerV, args: Sequence[Value], kwargs: dict[str, Value]) -> dict[str, Value]:
+    """The size attributes a torch.nn layer built with ``args`` and ``kwargs`` sets on itself, as far as they are
+    known (``normalized_shape``, ``in_features``, ``out_channels``...; the weight of an nn.Linear / nn.Embedding /
+    nn.Conv{n}d (groups included) and the bias of the first and last, and of an nn.LayerNorm left
+    elementwise-affine): what a subclass's own ``forward`` (or its constructor, after ``super().__init__``) reads
+    off ``self``."""
     out: dict[str, Value] = {}
     for attr, (kinds, _) in _LAYER_SIZE_ATTRS.items():
         if layer.kind in kinds:
@@ -1970,6 +2015,14 @@ def layer_attributes(layer: LayerV, kwargs: dict[str, Value]) -> dict[str, Value
         w = _layer_weight(layer)
         if isinstance(w, TensorV) and w.shape is not None:
             out["weight"] = w
+    if layer.kind in ("Conv1d", "Conv2d", "Conv3d") and layer.param("keras") is None:
+        cw = _conv_weight(layer, args, kwargs)
+        if cw is not None:
+            out["weight"] = cw
+    if layer.kind in _LAYER_PARAMS and layer.param("keras") is None:
+        b = _layer_bias(layer, args, kwargs, layer.param("out"))
+        if b is not None:
+            out["bias"] = b
     ns = out.get("normalized_shape")
     if isinstance(ns, SeqV) and not kwargs.keys() - {"eps", "device", "dtype"}:
         shape = tuple(i.size for i in ns.items if isinstance(i, IntV))
@@ -2353,7 +2406,7 @@ def _literal_of(node: cst.CSTNode) -> str | None:
 
 
 # what forget_if_list may forget (may_forget skips a call whose arguments hold none of these, nor an object)
-_LIST_LIKE = (SeqV, DictV, IntDictV, ManyV)
+_LIST_LIKE = (SeqV, DictV, IntDictV, ManyV, StateDictV)
 
 
 def _var_key(node: cst.CSTNode) -> str | None:
@@ -2652,6 +2705,8 @@ def _with_item(container: Value, index: Value, value: Value) -> Value | None:
         if any(k == n for k, _ in old):
             return IntDictV(tuple((k, value if k == n else v) for k, v in old))
         return IntDictV(old + ((n, value),))
+    if isinstance(container, StateDictV) and isinstance(index, StrV):
+        return StateDictV(tuple((k, v) for k, v in container.items if k != index.value) + ((index.value, value),))
     if isinstance(container, DictV) and isinstance(index, StrV):
         items = tuple((k, v) for k, v in container.items if k != index.value)
         if len(items) == len(container.items):
@@ -2794,9 +2849,16 @@ def _compare(a: Value, op: cst.CSTNode, b: Value) -> bool | None:
     if type(op) in (cst.Equal, cst.NotEqual) and _int_and_sequence(a, b):
         # ``next_h_dim != dim`` of a Python int and a tuple or list: never equal (no elementwise comparison)
         return type(op) is cst.NotEqual
+    if type(op) in (cst.Equal, cst.NotEqual) and _sizes_tuple(a) and _sizes_tuple(b):
+        # ``sd["pos_embed"].shape != self.pos_embed.shape``: torch.Size is a tuple, compared item by item
+        eq = _sizes_equal(a, b)  # type: ignore[arg-type]
+        return None if eq is None else eq == (type(op) is cst.Equal)
     if type(op) in (cst.Equal, cst.NotEqual) and isinstance(a, DtypeV) and isinstance(b, DtypeV):
         # ``x.dtype == torch.long``: two known dtypes (canonical names) are equal exactly when they are the same
         return (a.name == b.name) == (type(op) is cst.Equal)
+    if type(op) in (cst.In, cst.NotIn) and isinstance(b, StateDictV) and isinstance(a, StrV):
+        # a key of a state dict known to be in it; another may be too
+        return (type(op) is cst.In) if any(k == a.value for k, _ in b.items) else None
     if type(op) in (cst.In, cst.NotIn) and isinstance(b, DictV) and isinstance(a, StrV):
         return any(k == a.value for k, _ in b.items) == (type(op) is cst.In)  # a key of a dict of known keys
     if type(op) in (cst.In, cst.NotIn) and (isinstance(b, IntDictV) or (isinstance(b, DictV) and b.kind == "dict")):
@@ -2826,7 +2888,8 @@ def _compare(a: Value, op: cst.CSTNode, b: Value) -> bool | None:
         if isinstance(other, NoneV):
             r = True
         elif isinstance(
-            other, (TensorV, IntV, StrV, SeqV, LayerV, FuncV, ObjV, BoolV, FloatV, DictV, IntDictV, ManyV, RefV)
+            other,
+            (TensorV, IntV, StrV, SeqV, LayerV, FuncV, ObjV, BoolV, FloatV, DictV, StateDictV, IntDictV, ManyV, RefV),
         ):
             r = False  # a value of a known kind (an object: ``self.downsample is not None``) is not None
         else:
@@ -2842,6 +2905,31 @@ def _compare(a: Value, op: cst.CSTNode, b: Value) -> bool | None:
 
 # an nn.ModuleList subclass's modules among its instance's attributes (module.MODULE_LIST_ATTR)
 MODULE_LIST_ATTR = "<nn.ModuleList modules>"
+
+
+def _sizes_tuple(v: Value) -> bool:
+    """A shape or a tuple whose items are all known-kind ints (no int parameter that may be a tuple)."""
+    return (
+        isinstance(v, SeqV)
+        and v.kind in ("shape", "tuple")
+        and all(isinstance(x, IntV) and not x.assumed for x in v.items)
+    )
+
+
+def _sizes_equal(a: SeqV, b: SeqV) -> bool | None:
+    """Are two tuples of ints equal: False for another length or a pair of items certainly different, True when every
+    pair is certainly equal, else None."""
+    if len(a.items) != len(b.items):
+        return False
+    result: bool | None = True
+    for x, y in zip(a.items, b.items):
+        assert isinstance(x, IntV) and isinstance(y, IntV)
+        t = equal(x.size, y.size)
+        if t is Truth.FALSE:
+            return False
+        if t is Truth.UNKNOWN:
+            result = None
+    return result
 
 
 def held_modules(v: ObjV) -> Value | None:

@@ -64,6 +64,7 @@ from .values import (
     ObjV,
     RefV,
     SeqV,
+    StateDictV,
     StrV,
     TensorV,
     Value,
@@ -2113,6 +2114,18 @@ class ModuleAnalysis:
                 interp.forget_object(func.value.value)
             if method in _FORWARD_HOOKS:
                 self._hooked(interp, func.value, base)
+            if isinstance(base, ObjV) and base.concrete and method == "state_dict" and not args and not kwargs:
+                ci = self.find_class(base.cls_key)
+                if ci is not None and not dynamic and objects.find_method(self, ci, method) is None:
+                    # model.state_dict(): the names and tensors of the parameters and buffers known
+                    return objects.state_dict_of(self, base) or UNKNOWN
+            if isinstance(base, StateDictV) and not dynamic and not kwargs:
+                if method == "copy" and not args:
+                    return base  # sd.copy(): the same entries
+                if method == "get" and 1 <= len(args) <= 2 and isinstance(args[0], StrV):
+                    return base.get(args[0].value)  # (a key not known: the value or the default)
+            if isinstance(base, StateDictV) and method not in ("values", "items", "keys", "get", "copy"):
+                interp.forget(func.value) if _var_key_of(func.value) is not None else None  # sd.pop(k), sd.update(d)
             if isinstance(base, ObjV) and base.concrete and method in _RETURNS_SELF:
                 ci = self.find_class(base.cls_key)
                 if ci is not None and objects.find_method(self, ci, method) is None:
@@ -3005,7 +3018,7 @@ class ModuleAnalysis:
         object's (``self.weight``, ``self.in_channels``...), the layer what torch's forward runs."""
         layer = layer_rules.layer(self.ops, node, kind, args, kwargs)
         if isinstance(layer, LayerV):
-            for k, v in layer_attributes(layer, kwargs).items():
+            for k, v in layer_attributes(layer, args, kwargs).items():
                 interp.scope.vars[f"self.{k}"] = v
             interp.scope.vars[f"self.{objects.TORCH_LAYER_ATTR}"] = layer
         return NoneV()
@@ -3510,6 +3523,8 @@ def _call_dict(
 ) -> Value | None:
     if not args:
         return DictV(tuple(kwargs.items()))  # dict(wte=..., wpe=...)
+    if len(args) == 1 and isinstance(args[0], StateDictV):
+        return StateDictV(tuple({**dict(args[0].items), **kwargs}.items()))  # a copy of a state dict
     if len(args) == 1 and isinstance(args[0], DictV) and args[0].kind == "dict":
         merged = dict(args[0].items)  # dict(model_args, **kwargs): a copy, the named arguments replacing its keys
         merged.update(kwargs)

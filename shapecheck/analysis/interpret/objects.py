@@ -33,7 +33,7 @@ from .values import (
     StrV,
     Value,
 )
-from .values import BoolV, FloatV, TensorV
+from .values import BoolV, FloatV, StateDictV, TensorV
 from .walk import children, contains, memo, memoised, remember
 
 if TYPE_CHECKING:
@@ -293,7 +293,7 @@ def layer_subclass(
     layer = layer_rules.layer(m.ops, node, kind, args, kwargs)
     if not isinstance(layer, LayerV):
         return generic
-    attrs = layer_attributes(layer, kwargs)
+    attrs = layer_attributes(layer, args, kwargs)
     attrs[TORCH_LAYER_ATTR] = layer
     return ObjV(ci.key, tuple(sorted(attrs.items())), True)
 
@@ -2361,3 +2361,152 @@ def _replaced(node: Value, steps: list[str | int], value: Value) -> Value:
 
 # at the end: interpreter imports this module at its top (a module object, read at call time, works in either import order)
 from . import interpreter as _interpreter  # noqa: E402
+
+
+# torch's classes whose instance assigned to a module attribute is a parameter / a persistent buffer
+_PARAMETER_CLASSES = frozenset({"torch.nn.Parameter", "torch.nn.parameter.Parameter", "torch.nn.Buffer"})
+# bases outside the analysed code that leave ``state_dict`` as ``nn.Module`` writes it
+_STATE_DICT_BASES = frozenset(
+    {"object", "abc.ABC", "typing.Generic", "torch.nn.Module", "torch.nn.modules.module.Module"}
+)
+_STATE_DICT_DEPTH = 8  # submodule levels a state_dict is followed through
+
+
+def state_dict_of(m: "ModuleAnalysis", obj: ObjV) -> StateDictV | None:
+    """``model.state_dict()`` of an instance a followed constructor built: each parameter and persistent buffer whose
+    name and tensor are known (``self.pos_embed = nn.Parameter(...)``, ``self.register_buffer("mask", t)``, the
+    weight of an ``nn.Linear`` / ``nn.Embedding`` attribute, those of submodules, ``ModuleList`` items and
+    ``ModuleDict`` entries under their dotted prefixes), by name. Other keys stay unknown. None when the instance is
+    no torch module, or a class of it may change what ``state_dict`` gives (its own ``state_dict`` or
+    ``_save_to_state_dict``, a state-dict hook, a base outside the analysed code other than torch's)."""
+    items: list[tuple[str, Value]] = []
+    if not _add_state(m, obj, "", items, 0):
+        return None
+    return StateDictV(tuple(items))
+
+
+def _add_state(m: "ModuleAnalysis", obj: ObjV, prefix: str, items: list[tuple[str, Value]], depth: int) -> bool:
+    ci = m.find_class(obj.cls_key)
+    if ci is None or not obj.concrete or depth > _STATE_DICT_DEPTH or obj.attr(DYNAMIC_ATTRS) is not None:
+        return False
+    layer_base = torch_layer_base(m, ci)
+    bases = foreign_bases(m, ci)
+    if not bases & {"torch.nn.Module", "torch.nn.modules.module.Module"} and layer_base is None:
+        return False
+    if any(b not in _STATE_DICT_BASES and b != f"torch.nn.{layer_base}" for b in bases):
+        return False
+    kinds = _attribute_kinds(m, ci)
+    if kinds is None:
+        return False
+    for name, v in obj.attrs:
+        if name.startswith("<"):
+            continue
+        kind = kinds.get(name)
+        if layer_base is not None and name in ("weight", "bias") and kind is None:
+            kind = "parameter"  # set by torch's constructor of the layer the class subclasses
+        if isinstance(v, TensorV):
+            if kind == "parameter":
+                items.append((prefix + name, v))
+        else:
+            _add_module_state(m, v, f"{prefix}{name}.", items, depth)  # a module, wherever assigned, is registered
+    return True
+
+
+def _add_module_state(m: "ModuleAnalysis", v: Value, prefix: str, items: list[tuple[str, Value]], depth: int) -> None:
+    """The known entries of a submodule held in an attribute: an analysed instance, a torch nn.Linear / nn.Embedding
+    (its weight), a ModuleList's items, a ModuleDict's entries."""
+    if isinstance(v, ObjV):
+        sub: list[tuple[str, Value]] = []
+        if _add_state(m, v, prefix, sub, depth + 1):
+            items.extend(sub)
+    elif isinstance(v, LayerV) and v.kind in ("Linear", "Embedding"):
+        if v.param("lib") is None and v.param("keras") is None:
+            w = _interpreter._layer_weight(v)
+            if isinstance(w, TensorV) and w.shape is not None:
+                items.append((prefix + "weight", w))
+    elif isinstance(v, SeqV) and v.kind == "modulelist" and depth < _STATE_DICT_DEPTH:
+        for i, x in enumerate(v.items):
+            _add_module_state(m, x, f"{prefix}{i}.", items, depth + 1)
+    elif isinstance(v, DictV) and v.kind == "moduledict" and depth < _STATE_DICT_DEPTH:
+        for k, x in v.items:
+            _add_module_state(m, x, f"{prefix}{k}.", items, depth + 1)
+
+
+def _attribute_kinds(m: "ModuleAnalysis", ci: ClassInfo) -> dict[str, str] | None:
+    """What the methods of ``ci``'s analysed classes make each ``self.<name>`` they set: "parameter" when every
+    assignment is ``nn.Parameter(...)`` / ``nn.Buffer(...)`` or a registration (``register_buffer`` not marked
+    non-persistent, ``register_parameter``), "other" when some is anything else. None when a class defines
+    ``state_dict`` / ``_save_to_state_dict`` or registers a state-dict hook."""
+    out: dict[str, str] = {}
+    for c in mro(m, ci):
+        for fi in c.methods.values():
+            if fi.name in ("state_dict", "_save_to_state_dict", "__setattr__", "__getattr__"):
+                return None
+            if not _classify_assignments(c, fi.node, out):
+                return None
+    return out
+
+
+def _classify_assignments(c: ClassInfo, fn: cst.FunctionDef, out: dict[str, str]) -> bool:
+    def mark(name: str, kind: str) -> None:
+        out[name] = "other" if out.get(name, kind) != kind else kind
+
+    stack: list[cst.CSTNode] = [fn.body]
+    while stack:
+        node = stack.pop()
+        tp = type(node)
+        if tp in (cst.Assign, cst.AnnAssign, cst.AugAssign):
+            targets = (
+                [t.target for t in node.targets]  # type: ignore[attr-defined]
+                if tp is cst.Assign
+                else [node.target]  # type: ignore[attr-defined]
+            )
+            value = node.value  # type: ignore[attr-defined]
+            for t in targets:
+                for attr in _self_attrs(t):
+                    is_param = (
+                        tp is not cst.AugAssign
+                        and type(t) is cst.Attribute
+                        and type(value) is cst.Call
+                        and c.module.qualify(value.func) in _PARAMETER_CLASSES
+                        and not any(a.keyword is not None and a.keyword.value == "persistent" for a in value.args)
+                    )
+                    mark(attr, "parameter" if is_param else "other")
+        elif tp is cst.Del:
+            for attr in _self_attrs(node.target):  # type: ignore[attr-defined]
+                mark(attr, "other")
+        elif tp is cst.Call:
+            func = node.func  # type: ignore[attr-defined]
+            if type(func) is cst.Attribute and "state_dict" in func.attr.value and "hook" in func.attr.value:
+                return False  # self._register_state_dict_hook(fn), self.register_state_dict_pre_hook(fn)
+            if (
+                type(func) is cst.Attribute
+                and type(func.value) is cst.Name
+                and func.value.value == "self"
+                and func.attr.value in ("register_buffer", "register_parameter")
+            ):
+                args = node.args  # type: ignore[attr-defined]
+                first = args[0].value if args and args[0].keyword is None else None
+                if type(first) is not cst.SimpleString:
+                    return False  # a name the analysis does not read
+                name = first.evaluated_value
+                if not isinstance(name, str):
+                    return False
+                persistent = (
+                    all(not (a.keyword is not None and a.keyword.value == "persistent") for a in args)
+                    and len(args) <= 2
+                )
+                mark(name, "parameter" if persistent else "other")
+        if tp in (cst.FunctionDef, cst.ClassDef, cst.Lambda) and node is not fn.body:
+            continue
+        stack.extend(children(node))
+    return True
+
+
+def _self_attrs(target: cst.BaseExpression) -> list[str]:
+    """The ``self.<name>`` attributes an assignment target binds (in tuples and lists too)."""
+    if type(target) is cst.Attribute and type(target.value) is cst.Name and target.value.value == "self":
+        return [target.attr.value]
+    if type(target) in (cst.Tuple, cst.List):
+        return [a for el in target.elements for a in _self_attrs(el.value)]  # type: ignore[attr-defined]
+    return []

@@ -114,6 +114,21 @@ class DictV:
 
 
 @dataclass(frozen=True)
+class StateDictV:
+    """``model.state_dict()`` of a torch module the analysis built (or a copy of it): the dotted names of the
+    parameters and persistent buffers it knows, with their tensors. Other keys may be in it: a key not among these
+    is unknown (neither absent nor present), and so is anything that needs every key (its length, a loop over it)."""
+
+    items: tuple[tuple[str, "Value"], ...]
+
+    def get(self, key: str) -> "Value":
+        for k, v in self.items:
+            if k == key:
+                return v
+        return UNKNOWN
+
+
+@dataclass(frozen=True)
 class IntDictV:
     """A dict whose keys are all known ints: a display (``CONV = {1: nn.Conv1d, 2: nn.Conv2d, 3: nn.Conv3d}``, a table
     of layer classes by number of spatial dims), ``dict(zip(resolutions, features))`` of known int keys, or an empty
@@ -214,7 +229,23 @@ class ManyV:
 
 
 Value = Union[
-    Unknown, TensorV, IntV, StrV, BoolV, FloatV, NoneV, SeqV, DictV, IntDictV, DtypeV, RefV, LayerV, FuncV, ObjV, ManyV
+    Unknown,
+    TensorV,
+    IntV,
+    StrV,
+    BoolV,
+    FloatV,
+    NoneV,
+    SeqV,
+    DictV,
+    StateDictV,
+    IntDictV,
+    DtypeV,
+    RefV,
+    LayerV,
+    FuncV,
+    ObjV,
+    ManyV,
 ]
 
 
@@ -267,6 +298,10 @@ def join(a: Value, b: Value) -> Value:
     if isinstance(a, IntDictV) and isinstance(b, IntDictV) and [k for k, _ in a.items] == [k for k, _ in b.items]:
         # the same keys either way (``if exists(sle): residuals[res] = sle(x)`` decided alike, or set in both)
         return IntDictV(tuple((k, join(x, y)) for (k, x), (_, y) in zip(a.items, b.items)))
+    if isinstance(a, StateDictV) and isinstance(b, StateDictV):
+        # a state dict either way: the keys known on both paths (any other key may be in it)
+        theirs = dict(b.items)
+        return StateDictV(tuple((k, join(v, theirs[k])) for k, v in a.items if k in theirs))
     if isinstance(a, ObjV) and isinstance(b, ObjV) and a.cls_key == b.cls_key and a.concrete and b.concrete:
         names = [k for k, _ in a.attrs]
         if names == [k for k, _ in b.attrs]:
