@@ -1619,6 +1619,17 @@ def torch_generators(fw: Framework) -> dict[str, Gen]:
 
     g["functional:linear"] = linear
 
+    def embedding(r: random.Random) -> Case:
+        """F.embedding(indices, table): indices of any rank (all 1, in range) into a (num, dim) table, sometimes a
+        table of another rank (torch raises; the analyser gives an unknown shape)."""
+        x = rand_shape(r, 0, 3)
+        w = (r.randint(2, 5), r.randint(1, 4)) if r.random() < 0.85 else rand_shape(r, 1, 3)
+        setup = [f"x = {fw.tensor(x, fw.int_dtype)}", f"w = {fw.tensor(w)}"]
+        form = r.choice(("F.embedding(x, w)", "F.embedding(input=x, weight=w)", "torch.nn.functional.embedding(x, w)"))
+        return _maybe_index(r, Case("functional:embedding", fw.name, setup, form), 0.1)
+
+    g["functional:embedding"] = embedding
+
     def conv(r: random.Random) -> Case:
         """F.conv1d / conv2d / conv3d (and torch.convNd): a weight (out, in / groups, *kernel), mostly fitting."""
         n = r.randint(1, 3)

@@ -1243,6 +1243,21 @@ def _linear(
     return linear(cx, node, args, kwargs)
 
 
+@STUB_OVERRIDES.register("torch.nn.functional.embedding")
+def _embedding(
+    cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]
+) -> Value | None:
+    """``F.embedding(indices, weight)``: indices of any shape with a (num_embeddings, dim) table -> (*indices, dim),
+    in the table's dtype (a table of another rank, or an unknown one, gives a tensor of unknown shape)."""
+    x = args[0] if args else kwargs.get("input", UNKNOWN)
+    w = args[1] if len(args) > 1 else kwargs.get("weight", UNKNOWN)
+    if not isinstance(w, TensorV):
+        return TensorV(None, None, "torch")
+    if not isinstance(x, TensorV) or x.shape is None or w.shape is None or len(w.shape) != 2:
+        return TensorV(None, w.dtype, "torch")
+    return TensorV(x.shape + (w.shape[1],), w.dtype, "torch")
+
+
 @STUB_OVERRIDES.register("torch.nn.functional.layer_norm")
 def _layer_norm(
     cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]
