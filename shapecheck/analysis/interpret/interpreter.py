@@ -1553,9 +1553,13 @@ class Interpreter:
                 return UNKNOWN
             return BoolV(r)
         result: bool | None = True
+        left_node: cst.BaseExpression = node.left
         for c in node.comparisons:
             right = self.eval(c.comparator)
             r = _compare(left, c.operator, right)
+            if r is None and type(c.operator) in (cst.Is, cst.IsNot):
+                r = _bool_identity(left_node, left, c.operator, c.comparator, right)
+            left_node = c.comparator
             if r is False:
                 result = False
             elif r is None and result is not False:
@@ -2883,6 +2887,11 @@ def _compare(a: Value, op: cst.CSTNode, b: Value) -> bool | None:
         if True in found:
             return type(op) is cst.In
         return None if None in found else type(op) is cst.NotIn
+    if type(op) in (cst.Equal, cst.NotEqual) and isinstance(a, BoolV) and isinstance(b, BoolV):
+        # ``if vq == True``: two known bools (a numpy bool compares equal to the Python bool of its value too)
+        if a.value is None or b.value is None:
+            return None
+        return (a.value == b.value) == (type(op) is cst.Equal)
     if type(op) in (cst.Is, cst.IsNot) and (isinstance(a, NoneV) or isinstance(b, NoneV)):
         other = b if isinstance(a, NoneV) else a
         if isinstance(other, NoneV):
@@ -2901,6 +2910,19 @@ def _compare(a: Value, op: cst.CSTNode, b: Value) -> bool | None:
         # ``fmt is Format.NLC`` of two different strings (enum members held as their values) or ints: never one object
         return type(op) is not cst.Is
     return None
+
+
+def _bool_identity(
+    left_node: cst.BaseExpression, a: Value, op: cst.CSTNode, right_node: cst.BaseExpression, b: Value
+) -> bool | None:
+    """``vq is True`` / ``flag is not False``: a known bool against the literal ``True`` or ``False`` written in the
+    comparison (the idiom of a flag parameter called with a literal). Only with a literal on one side, so that the
+    other side is the flag as it was passed; None otherwise (unknown)."""
+    if not (isinstance(a, BoolV) and isinstance(b, BoolV)) or a.value is None or b.value is None:
+        return None
+    if not any(type(n) is cst.Name and n.value in ("True", "False") for n in (left_node, right_node)):
+        return None
+    return (a.value is b.value) == (type(op) is cst.Is)
 
 
 # an nn.ModuleList subclass's modules among its instance's attributes (module.MODULE_LIST_ATTR)
