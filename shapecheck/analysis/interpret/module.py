@@ -95,8 +95,11 @@ _SHAPE_KEEPING_INPLACE = frozenset(
     {
         "add_",
         "sub_",
+        "subtract_",
         "mul_",
+        "multiply_",
         "div_",
+        "divide_",
         "true_divide_",
         "floor_divide_",
         "pow_",
