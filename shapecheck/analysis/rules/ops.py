@@ -209,7 +209,10 @@ def in_place(
         cx.ctx.report(
             node,
             "SHP204",
-            {"op": name or _AUGMENTED.get(type(op), "in-place operation"), "detail": detail},
+            {
+                "op": name or (_AUGMENTED.get(type(op), "in-place operation") if op is not None else "in-place"),
+                "detail": detail,
+            },
             cx.origins([left, right]),
             spec=OpSpec("inplace", None, (a, b), (), ()),
         )
