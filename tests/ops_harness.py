@@ -208,6 +208,39 @@ UNARY_ARGS: dict[str, str] = {
 }
 
 
+# torch's in-place methods whose tensor arguments broadcast into the tensor itself, and their arguments
+INPLACE_METHOD_ARGS: dict[str, str] = {
+    **{
+        k: "{b}"
+        for k in (
+            "add_",
+            "sub_",
+            "subtract_",
+            "mul_",
+            "multiply_",
+            "div_",
+            "divide_",
+            "true_divide_",
+            "floor_divide_",
+            "pow_",
+            "remainder_",
+            "fmod_",
+            "atan2_",
+            "hypot_",
+            "xlogy_",
+            "clamp_min_",
+            "clamp_max_",
+            "copy_",
+        )
+    },
+    "lerp_": "{b}, {c}",
+    "addcmul_": "{b}, {c}, value=0.5",
+    "addcdiv_": "{b}, {c}",
+    "clamp_": "{b}, {c}",
+    "clip_": "max={b}",
+}
+
+
 class TorchFW(Framework):
     name = "torch"
     module = "torch"
@@ -540,6 +573,23 @@ def common_generators(fw: Framework) -> dict[str, Gen]:
             return Case("inplace", fw.name, [f"a = {fw.tensor(a)}", f"a {op} {fw.tensor(b)}"], "a")
 
         g["inplace"] = inplace
+
+    if fw.name == "torch":
+
+        def inplace_method(r: random.Random) -> Case:
+            """torch's in-place methods (``a.add_(b)``, ``a.addcmul_(b, c)``, ``a.copy_(b)``...): their tensor
+            arguments broadcast with ``a`` to ``a``'s own shape, to a larger one (fails), or not at all."""
+            name = r.choice(sorted(INPLACE_METHOD_ARGS))
+            a = tuple(1 if r.random() < 0.3 else s for s in rand_shape(r, 0, 4))
+            grown = tuple(r.randint(2, 4) if s == 1 and r.random() < 0.5 else s for s in a)
+
+            def partner() -> str:
+                return fw.tensor(broadcast_partner(r, a if r.random() < 0.6 else grown))
+
+            args = INPLACE_METHOD_ARGS[name].format(b=partner(), c=partner())
+            return Case(f"inplace:{name}", fw.name, [f"a = {fw.tensor(a)}"], f"a.{name}({args})")
+
+        g["inplace_method"] = inplace_method
 
     def elementwise_fn(r: random.Random, pick: str = "") -> Case:
         name = pick

@@ -108,8 +108,11 @@ _SHAPE_KEEPING_INPLACE = frozenset(
     {
         "add_",
         "sub_",
+        "subtract_",
         "mul_",
+        "multiply_",
         "div_",
+        "divide_",
         "true_divide_",
         "floor_divide_",
         "pow_",
@@ -2279,6 +2282,10 @@ class ModuleAnalysis:
                 param = self._linen_param(node, base, args[2])
                 if param is not None:
                     return param
+            if isinstance(base, LayerV) and base.kind == "fw:LinenCell" and func.attr.value == "initialize_carry":
+                from ..rules.frameworks import linen_initialize_carry
+
+                return linen_initialize_carry(self.ops, node, base, args, kwargs) if not dynamic else UNKNOWN
             if isinstance(base, LayerV) and base.kind == "fw:jmp":  # a jmp policy's cast_to_compute / _param / _output
                 from ..rules.frameworks import jmp_method
 

@@ -1734,6 +1734,125 @@ def _apply_linen_attention(
     return x.with_shape(x.shape[:-1] + (last,), None)
 
 
+# flax linen's recurrent cells (flax/linen/recurrent.py) and the number of arrays in their carry: LSTMs carry (c, h)
+_LINEN_CELLS = {"LSTMCell": 2, "OptimizedLSTMCell": 2, "GRUCell": 1, "MGUCell": 1, "SimpleCell": 1}
+
+
+@framework_layer("flax.linen", *_LINEN_CELLS)
+def _linen_cell(cx: OpContext, node: cst.Call, name: str, args: list[Value], kwargs: dict[str, Value]) -> Value:
+    """``nn.LSTMCell(features)`` / ``OptimizedLSTMCell`` / ``GRUCell`` / ``MGUCell`` / ``SimpleCell``: read here;
+    ``cell.initialize_carry(rng, input_shape)`` makes the carry (``linen_initialize_carry``), ``cell(carry, x)`` one
+    step (``apply_linen_cell``)."""
+    if len(args) > 1:
+        return UNKNOWN  # gate_fn, activation_fn ... given by position: not read
+    feats = _arg(args, kwargs, 0, "features")
+    return LayerV("fw:LinenCell", (("name", name), ("features", feats.size if isinstance(feats, IntV) else None)), node)
+
+
+def _cell_carry(cx: OpContext, name: str, mem: tuple[Size, ...] | None, node: cst.CSTNode | None = None) -> Value:
+    """A linen cell's carry of arrays shaped ``mem`` (unknown: None): ``(c, h)`` for an LSTM, one array else."""
+    arr = TensorV(mem, "float32", "jax", None, cx.origin(node, "initialize_carry(...)") if node is not None else None)
+    return SeqV((arr, arr), "tuple") if _LINEN_CELLS[name] == 2 else arr
+
+
+def linen_initialize_carry(
+    cx: OpContext, node: cst.Call, cell: LayerV, args: list[Value], kwargs: dict[str, Value]
+) -> Value:
+    """``cell.initialize_carry(rng, input_shape)``: arrays of shape ``input_shape[:-1] + (features,)`` (the input of
+    one step's batch axes, then the cell's features; ``carry_init``'s param_dtype, float32 by default)."""
+    name = str(cell.param("name"))
+    if len(args) + len(kwargs) != 2 or not set(kwargs) <= {"rng", "input_shape"}:
+        return UNKNOWN  # flax < 0.7's initialize_carry(rng, batch_dims, size) was a static method of the class
+    shape = _shape_of(_arg(args, kwargs, 1, "input_shape"), None)
+    feats = cell.param("features")
+    if shape is None or len(shape) < 1:
+        return _cell_carry(cx, name, None)
+    return _cell_carry(cx, name, shape[:-1] + (feats if feats is not None else cx.fresh("features"),), node)
+
+
+def apply_linen_cell(
+    cx: OpContext, node: cst.Call, report_node: cst.CSTNode, cell: LayerV, args: list[Value], kwargs: dict[str, Value]
+) -> Value:
+    """``cell(carry, inputs)`` of a linen cell: every gate is ``Dense(H)(inputs) + Dense(H)(h)`` with ``H =
+    h.shape[-1]`` (the carry's own width, not the cell's features), so ``inputs.shape[:-1] + (H,)`` must broadcast
+    with ``h``'s shape (SHP204 when it cannot: a carry made from the whole sequence's shape, its time axis still
+    in it, against one step's input); an LSTM's ``c`` broadcasts with the gates too. Returns ``(new_carry, out)``."""
+    name = str(cell.param("name"))
+    carry = args[0] if args else kwargs.get("carry")
+    x = args[1] if len(args) > 1 else kwargs.get("inputs")
+    if len(args) + len(kwargs) != 2 or carry is None or x is None:
+        return UNKNOWN
+    unknown = SeqV((_cell_carry(cx, name, None), TensorV(None, None, "jax")), "tuple")
+    if _LINEN_CELLS[name] == 2:
+        if not isinstance(carry, SeqV) or len(carry.items) != 2:
+            return unknown
+        c, h = carry.items
+    else:
+        c = h = carry
+    if not (isinstance(c, TensorV) and isinstance(h, TensorV) and isinstance(x, TensorV)):
+        return unknown
+    if not h.shape or not x.shape or c.shape is None or c.alts or h.alts or x.alts:
+        return unknown
+    proj = TensorV(
+        x.shape[:-1] + (h.shape[-1],), x.dtype, "jax", None, cx.origin(node, f"the {name}'s input projection")
+    )
+    gates = ops.elementwise(cx, report_node, f"nn.{name}", [proj, h])
+    if not isinstance(gates, TensorV) or gates.shape is None:
+        return unknown
+    if _LINEN_CELLS[name] == 2:
+        new_c = ops.elementwise(cx, report_node, f"nn.{name}", [c, gates])  # f * c + i * g
+        if not isinstance(new_c, TensorV) or new_c.shape is None:
+            return unknown
+        new_h = TensorV(new_c.shape, None, "jax", None, proj.origin)
+        return SeqV((SeqV((new_h.with_shape(new_c.shape), new_h), "tuple"), new_h), "tuple")
+    new = TensorV(gates.shape, None, "jax", None, proj.origin)
+    return SeqV((new, new), "tuple")
+
+
+@framework_layer("flax.linen", "RNN")
+def _linen_rnn(cx: OpContext, node: cst.Call, name: str, args: list[Value], kwargs: dict[str, Value]) -> Value:
+    """``nn.RNN(cell, time_major=False, return_carry=False, ...)`` over a linen cell."""
+    cell = _arg(args, kwargs, 0, "cell")
+    flags = {k: _arg(args, kwargs, i, k, BoolV(False)) for i, k in ((1, "time_major"), (2, "return_carry"))}
+    if not isinstance(cell, LayerV) or cell.kind != "fw:LinenCell" or len(args) > 3:
+        return UNKNOWN
+    if not all(isinstance(v, BoolV) for v in flags.values()):
+        return UNKNOWN
+    params = tuple((k, v.value) for k, v in flags.items() if isinstance(v, BoolV))
+    return LayerV("fw:LinenRNN", (("cell", cell), *params), node)
+
+
+def apply_linen_rnn(cx: OpContext, node: cst.Call, rnn: LayerV, args: list[Value], kwargs: dict[str, Value]) -> Value:
+    """``nn.RNN(cell)(inputs)`` on (*batch, time, features) (``time_major``: (time, *batch, features)): the cell runs
+    over the time axis from the carry ``initialize_carry`` makes of one step's shape, so the output is the input
+    with its features replaced by the cell's; ``return_carry`` puts the final carry (batch axes, features) before
+    it. An ``initial_carry`` given (or a flag not known): unknown."""
+    x = args[0] if args else kwargs.get("inputs")
+    flags = {k: rnn.param(k) for k in ("time_major", "return_carry")}
+    for k in flags:
+        if k in kwargs and not isinstance(kwargs[k], NoneV):
+            v = kwargs[k]
+            flags[k] = v.value if isinstance(v, BoolV) else None
+    if (
+        len(args) != 1
+        or not set(kwargs) <= {"time_major", "return_carry", "seq_lengths", "init_key", "reverse", "keep_order"}
+        or None in flags.values()
+        or not isinstance(x, TensorV)
+        or x.shape is None
+        or len(x.shape) < 2
+        or x.alts
+    ):
+        return UNKNOWN
+    cell = rnn.param("cell")
+    feats = cell.param("features")
+    h = feats if feats is not None else cx.fresh("features")
+    out = TensorV(x.shape[:-1] + (h,), None, "jax", None, cx.origin(node, "the RNN layer"))
+    if not flags["return_carry"]:
+        return out
+    batch = x.shape[1:-1] if flags["time_major"] else x.shape[:-2]
+    return SeqV((_cell_carry(cx, str(cell.param("name")), batch + (h,), node), out), "tuple")
+
+
 @framework_layer("flax.linen", "Conv")
 def _flax_conv(cx: OpContext, node: cst.Call, name: str, args: list[Value], kwargs: dict[str, Value]) -> Value:
     """``nn.Conv(features, kernel_size, strides=1, padding="SAME")``: channels last; the output has ``features``

@@ -62,6 +62,13 @@ def apply_layer(
         from . import frameworks
 
         return frameworks.apply_with_policy(cx, interp, node, layer, args, kwargs, in_sequential and not at_call)
+    if layer.kind in ("fw:LinenCell", "fw:LinenRNN"):  # cell(carry, x), nn.RNN(cell)(x): flax linen recurrences
+        from . import frameworks
+
+        if layer.kind == "fw:LinenRNN":
+            return frameworks.apply_linen_rnn(cx, node, layer, args, kwargs)
+        report_at = layer.line_node if in_sequential and layer.line_node is not None and not at_call else node
+        return frameworks.apply_linen_cell(cx, node, report_at, layer, args, kwargs)
     x = args[0] if args else UNKNOWN
     if not args and layer.kind == "TransformerBlock":  # encoder(src=x), decoder(tgt=y, memory=m)
         x = kwargs.get("src", kwargs.get("tgt", UNKNOWN))

@@ -175,15 +175,24 @@ _AUGMENTED: dict[type[cst.CSTNode], str] = {
 }
 
 
-def in_place(cx: OpContext, node: cst.CSTNode, op: cst.CSTNode, left: Value, right: Value, result: Value) -> None:
+def in_place(
+    cx: OpContext,
+    node: cst.CSTNode,
+    op: cst.CSTNode | None,
+    left: Value,
+    right: Value,
+    result: Value,
+    name: str | None = None,
+) -> None:
     """``x op= y`` on a torch tensor or a numpy array of rank >= 1 (a numpy reduction's 0-d result is a scalar,
     rebound rather than changed): the broadcast ``result`` must keep ``x``'s shape. JAX arrays are immutable (the
-    name is rebound), so any broadcast goes."""
+    name is rebound), so any broadcast goes. ``name``: a torch in-place method (``x.add_(y)``, ``op`` None), which
+    writes its broadcast result into ``x`` the same way."""
     if not (isinstance(left, TensorV) and isinstance(right, TensorV) and isinstance(result, TensorV)):
         return
     if left.framework not in ("torch", "numpy") or right.framework not in ("torch", "numpy", None):
         return
-    if type(op) is cst.MatrixMultiplyAssign or left.alts or right.alts:
+    if type(op) is cst.MatrixMultiplyAssign or left.alts or right.alts or result.alts:
         return
     a, b, out = left.shape, right.shape, result.shape
     if a is None or b is None or out is None or (left.framework == "numpy" and not a):
@@ -200,7 +209,10 @@ def in_place(cx: OpContext, node: cst.CSTNode, op: cst.CSTNode, left: Value, rig
         cx.ctx.report(
             node,
             "SHP204",
-            {"op": _AUGMENTED.get(type(op), "in-place operation"), "detail": detail},
+            {
+                "op": name or (_AUGMENTED.get(type(op), "in-place operation") if op is not None else "in-place"),
+                "detail": detail,
+            },
             cx.origins([left, right]),
             spec=OpSpec("inplace", None, (a, b), (), ()),
         )
@@ -926,6 +938,56 @@ def _clamp(
     return elementwise(cx, node, name, [t, *bounds]) if bounds else None  # tensor bounds broadcast with the input
 
 
+# torch's in-place methods that compute an element-wise result of the tensor and their tensor arguments (the
+# method's out-of-place twin) and write it into the tensor itself: the broadcast may not grow it
+INPLACE_ELEMENTWISE = frozenset(
+    {
+        "add_",
+        "sub_",
+        "subtract_",
+        "mul_",
+        "multiply_",
+        "div_",
+        "divide_",
+        "true_divide_",
+        "floor_divide_",
+        "pow_",
+        "remainder_",
+        "fmod_",
+        "atan2_",
+        "hypot_",
+        "xlogy_",
+        "lerp_",
+        "addcmul_",
+        "addcdiv_",
+        "clamp_",
+        "clamp_min_",
+        "clamp_max_",
+        "clip_",
+    }
+)
+
+
+@TENSOR_METHODS.register(*INPLACE_ELEMENTWISE)
+def _inplace_elementwise(
+    cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value], method: bool
+) -> Value | None:
+    """``x.add_(y)``, ``x.mul_(gate)``, ``x.lerp_(end, w)``, ``x.addcmul_(a, b)``, ``x.clamp_(lo, hi)``: the tensor
+    arguments broadcast with ``x`` (SHP204 when they cannot, as for ``x + y``), and the broadcast result is written
+    into ``x``, whose shape stays: a result larger than ``x`` is SHP204 (torch: "output with shape [3, 1] doesn't
+    match the broadcast shape [3, 4]"), as for ``x += y``. Numbers, a tensor of unknown shape: ``x`` as it is."""
+    if not method or t.framework != "torch":
+        return None
+    operands = [v for v in [*args, *kwargs.values()] if isinstance(v, TensorV)]
+    if not operands or t.shape is None or any(v.shape is None for v in operands):
+        return t
+    result = elementwise(cx, node, name, [t, *operands])
+    if isinstance(result, TensorV) and result.shape is not None:
+        other = operands[0] if len(operands) == 1 else result
+        in_place(cx, node, None, t, other, result, name)
+    return t
+
+
 @TENSOR_METHODS.register("masked_fill", "masked_fill_")
 def _masked_fill(
     cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value], method: bool
@@ -941,6 +1003,8 @@ def _masked_fill(
         elementwise(cx, node, name, [t, args[0]])  # reports the axes that cannot broadcast
         return t if inplace else t.with_shape(None)
     if inplace:
+        if out is not None and out != shape:
+            in_place(cx, node, None, t, args[0], t.with_shape(out), name)  # a mask wider than x: x cannot hold it
         return t
     return t.with_shape(out, t.axes if out == shape else None)
 
@@ -950,11 +1014,23 @@ def _copy_into(
     cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value], method: bool
 ) -> Value | None:
     """``dst.copy_(src)``: src broadcasts to dst's shape, which stays (a state cache filled in place:
-    ``conv_state.copy_(x[:, :, -k:])``). What fails for an item assignment fails here too (copy_ is stricter still: a
-    leading axis of size 1 beyond dst's rank fails as well, which is not reported)."""
+    ``conv_state.copy_(x[:, :, -k:])``). What fails for an item assignment fails here too, and copy_ is stricter
+    still: src broadcasts to dst's own shape, so leading axes of size 1 beyond dst's rank fail as well."""
     src = args[0] if method and len(args) == 1 and not kwargs else kwargs.get("src") if method and not args else None
     if isinstance(src, TensorV) and t.framework == "torch":
         tensor_store(cx, node, t, src, op="copy_")
+        a, b = t.shape, src.shape
+        if (
+            a is not None
+            and b is not None
+            and not t.alts
+            and not src.alts
+            and len(b) > len(a)
+            and all(equal(s, 1) is Truth.TRUE for s in b[: len(b) - len(a)])
+        ):
+            out, _ = broadcast_shapes(a, b)
+            if out is not None:
+                in_place(cx, node, None, t, src, t.with_shape(out), name)
     return t
 
 
