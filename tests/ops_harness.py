@@ -709,6 +709,27 @@ def common_generators(fw: Framework) -> dict[str, Gen]:
 
     g["cholesky"] = cholesky
 
+    # --- linalg.eigh / eig / eigvalsh / eigvals: eigenvalues (..., n) and eigenvectors (..., n, n) of a (batched)
+    # square matrix (a non-square one: the framework raises); linalg.svd: (U, S, Vh), full or reduced
+    def eig(r: random.Random, pick: str = "") -> Case:
+        n = r.randint(1, 4)
+        shape = list(rand_shape(r, 0, 2)) + [n, n if r.random() < 0.9 else n + 1]
+        eye = f" + {n} * {m}.eye({n})" if shape[-1] == shape[-2] else ""  # symmetric: real eigenvalues
+        expr = f"{m}.linalg.{pick}(a)" + (f"[{r.choice((0, 1))}]" if pick in ("eigh", "eig") else "")
+        return Case(f"linalg:{pick}", fw.name, [f"a = {fw.tensor(tuple(shape))}{eye}"], expr)
+
+    _each(g, "linalg", eig, ["eigh", "eig", "eigvalsh", "eigvals"])
+
+    def svd(r: random.Random) -> Case:
+        shape = list(rand_shape(r, 0, 2)) + [r.randint(1, 5), r.randint(1, 5)]
+        full = r.choice(("", ", full_matrices=False", ", full_matrices=True", ", False"))
+        setup = [f"a = {fw.tensor(tuple(shape))}"]
+        if fw.name != "torch" and r.random() < 0.2:
+            return Case("linalg:svd", fw.name, setup, f"{m}.linalg.svd(a, compute_uv=False)")
+        return Case("linalg:svd", fw.name, setup, f"{m}.linalg.svd(a{full})[{r.choice((0, 1, 2))}]")
+
+    g["svd"] = svd
+
     # --- diag: a 1-d array on the k-th diagonal of a square matrix, or the k-th diagonal of a 2-d array
     def diag(r: random.Random) -> Case:
         shape = rand_shape(r, 1, 2)
@@ -1834,6 +1855,15 @@ def numpy_generators(fw: Framework) -> dict[str, Gen]:
         return _maybe_index(r, Case("pad:numpy.pad", fw.name, [f"x = {fw.tensor(s)}"], f"np.pad(x, {width}{mode})"))
 
     g["pad:numpy.pad"] = pad
+
+    # --- convolve / correlate of two vectors: 'full' n + m - 1, 'same' max(n, m), 'valid' max - min + 1
+    def convolve(r: random.Random, pick: str = "") -> Case:
+        n, k = r.randint(1, 7), r.randint(1, 7)
+        mode = r.choice(("", ", mode='full'", ", mode='same'", ", mode='valid'", ", 'valid'"))
+        setup = [f"a = {fw.tensor((n,))}", f"v = {fw.tensor((k,))}"]
+        return _maybe_index(r, Case(f"conv1d:{pick}", fw.name, setup, f"np.{pick}(a, v{mode})"))
+
+    _each(g, "conv1d", convolve, ["convolve", "correlate"])
     for name in ("rand", "randn"):
         g[f"construct:random.{name}"] = _sized_ctor(fw, name, f"np.random.{name}")
 

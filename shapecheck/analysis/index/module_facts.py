@@ -47,6 +47,7 @@ def module_facts(text: str, tree: ast.Module | None = None) -> Facts | None:
             return None
     out: set[str] = set()
     defaults: list[tuple[str, str]] = []  # (global read as a default, the parameter it binds)
+    aliased: set[int] = set()  # the Name nodes an ``y = x or X`` binds to its target (``_aliases``)
     names: set[str] = set()  # rebound by ``global``
     patched: dict[str, set[str]] = {}
     escapes: dict[str, list[Escape]] = {}
@@ -110,6 +111,9 @@ def module_facts(text: str, tree: ast.Module | None = None) -> Facts | None:
                 if isinstance(base, Name):
                     out.add(base.id)
         elif tp is ast.Assign:
+            for alias in _aliases(node):  # type: ignore[arg-type]
+                aliased.add(id(alias[0]))
+                defaults.append((alias[0].id, alias[1]))
             for t in node.targets:  # type: ignore[attr-defined]
                 out.update(_mutated_roots(t, augmented=False))
                 target(t, cls)
@@ -151,15 +155,22 @@ def module_facts(text: str, tree: ast.Module | None = None) -> Facts | None:
                     if type(child) is Name:
                         # a name is a leaf (its context is all below it): not walked further
                         if type(child.ctx) is Load and child.id not in out and not _plain_read(child, node):
-                            unplain(child)
+                            if id(child) not in aliased:
+                                unplain(child)
                     elif isinstance(child, AST_):
                         stack.append((child, inner))
             elif type(v) is Name:
-                if type(v.ctx) is Load and v.id not in out and not _plain_read(v, node):
+                if type(v.ctx) is Load and v.id not in out and not _plain_read(v, node) and id(v) not in aliased:
                     unplain(v)
             elif isinstance(v, AST_) and type(v) not in _CONTEXTS:
                 stack.append((v, inner))
-    out.update(name for name, param in defaults if param in out or param in escapes)
+    # a table bound to a parameter or a local is as stable as that name (``y = a or X``, then ``z = y``: to a fixpoint);
+    # a name handed to a call counts here as changed
+    grew = True
+    while grew:
+        more = {name for name, param in defaults if (param in out or param in escapes) and name not in out}
+        out |= more
+        grew = bool(more)
     handed = {k: tuple(v) for k, v in escapes.items() if k not in out}
     out.update(escapes)
     return frozenset(out), (frozenset(names), {k: frozenset(v) for k, v in patched.items()}), handed
@@ -186,6 +197,25 @@ def _default_bindings(args: ast.arguments) -> list[tuple[str, str]]:
     pairs = list(zip(positional[len(positional) - len(args.defaults) :], args.defaults))
     pairs += [(a, d) for a, d in zip(args.kwonlyargs, args.kw_defaults) if d is not None]
     return [(d.id, a.arg) for a, d in pairs if type(d) is ast.Name]
+
+
+def _aliases(node: ast.Assign) -> list[tuple[ast.Name, str]]:
+    """``y = X``, ``y = y or X``, ``y = X if c else Z``: the names whose value the one plain name ``y`` is bound to,
+    each with ``y`` (``y`` itself, read on the right, only rebinds ``y``). The table stays as stable as ``y``."""
+    if len(node.targets) != 1 or type(node.targets[0]) is not ast.Name:
+        return []
+    target = node.targets[0].id
+    out: list[tuple[ast.Name, str]] = []
+    todo: list[ast.expr] = [node.value]
+    while todo:
+        e = todo.pop()
+        if type(e) is ast.Name:
+            out.append((e, target))
+        elif type(e) is ast.BoolOp:
+            todo.extend(e.values)
+        elif type(e) is ast.IfExp:
+            todo.extend((e.body, e.orelse))
+    return out
 
 
 def _mutated_roots(target: ast.expr, augmented: bool) -> set[str]:

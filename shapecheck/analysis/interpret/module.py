@@ -1285,6 +1285,10 @@ class ModuleAnalysis:
                 return self.call_on_local_object(interp, node, fi, bound, bound_self, key, held)
             if key is None and _on_own_self(interp, node, bound_self) and objects.sets_own_attrs(self, fi, bound_self):
                 return self.call_on_local_object(interp, node, fi, bound, bound_self, None, held, own_self=True)
+            if key is None and _on_own_self(interp, node, bound_self):
+                # ``self.transform(x)`` after ``self.fit(x)`` in a method run for a concrete object: the callee reads
+                # the attributes as the caller's ``self.x`` hold them now
+                bound_self = _with_own_attrs(interp, bound_self)
         if fi.return_ann is not None:
             mark = counter_mark()
             declared = self.shapes.declared_return(fi, ret_memo)
@@ -1700,7 +1704,10 @@ class ModuleAnalysis:
                 if k.startswith("self.") and self_vars.get(k) is not v:
                     interp.scope.vars[k] = v
             rets = [v for _, v in scope.returns]
-            return rets[0] if len(rets) == 1 else UNKNOWN
+            if len(rets) != 1:
+                return UNKNOWN
+            # ``return self``: the object with what the method assigned (``self.fit(x).transform(x)``)
+            return _with_own_attrs(interp, obj) if _returns_self(fi) and rets[0] is obj else rets[0]
         base = held or obj
         attrs = dict(base.attrs)
         fresh = dict(base.fresh)
@@ -4016,6 +4023,17 @@ def _on_own_self(interp: Interpreter, node: cst.CSTNode, obj: ObjV) -> bool:
         and func.value.value == "self"
         and interp.scope.vars.get("self") is obj
     )
+
+
+def _with_own_attrs(interp: Interpreter, obj: ObjV) -> ObjV:
+    """``obj`` (the ``self`` of the method ``interp`` runs) with the attributes as the method's ``self.x`` hold them
+    now, for a method called on it next (``self.fit(x)`` assigned them, the caller's body may have too)."""
+    own = {k[5:]: v for k, v in interp.scope.vars.items() if k.startswith("self.") and not k.startswith("self.<")}
+    attrs = dict(obj.attrs)
+    if all(attrs.get(k) is v for k, v in own.items()):
+        return obj
+    attrs.update(own)
+    return replace(obj, attrs=tuple(attrs.items()))
 
 
 def _on_new_object(node: cst.CSTNode, obj: ObjV) -> bool:

@@ -697,3 +697,48 @@ def _dynamic_slice(
     if any(greater_equal(have, want) is not Truth.TRUE for have, want in zip(x.shape, sizes)):
         return x.with_shape(None)
     return x.with_shape(tuple(sizes), origin=cx.origin(node, qual.rsplit(".", 1)[-1]))
+
+
+@FUNCTIONS.register(*(f"{m}.{n}" for m in ("numpy", "jax.numpy") for n in ("convolve", "correlate")))
+def _np_convolve(
+    cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]
+) -> Value | None:
+    """``np.convolve(a, v, mode='full')`` / ``np.correlate(a, v, mode='valid')`` of two vectors of n and m points:
+    'full' gives n + m - 1, 'same' max(n, m), 'valid' max(n, m) - min(n, m) + 1. Known only for two 1-d inputs
+    whose sizes are known to be at least 1 (numpy raises on empty ones) and, where the result reads max / min, whose
+    order is decided; anything else gives an unknown shape."""
+    a = args[0] if args else kwargs.get("a")
+    v = args[1] if len(args) > 1 else kwargs.get("v")
+    if not isinstance(a, TensorV):
+        return None
+    unknown = a.with_shape(None).with_dtype(None)
+    default = "valid" if qual.endswith("correlate") else "full"
+    mode_v = args[2] if len(args) > 2 else kwargs.get("mode", StrV(default))
+    if (
+        not isinstance(v, TensorV)
+        or a.shape is None
+        or v.shape is None
+        or len(a.shape) != 1
+        or len(v.shape) != 1
+        or not isinstance(mode_v, StrV)
+        or set(kwargs) - {"a", "v", "mode", "precision", "preferred_element_type"}
+    ):
+        return unknown
+    n, m = a.shape[0], v.shape[0]
+    if greater_equal(n, 1) is not Truth.TRUE or greater_equal(m, 1) is not Truth.TRUE:
+        return unknown
+    mode = mode_v.value
+    if mode == "full":
+        size = n + m - 1
+    elif mode in ("same", "valid"):
+        if greater_equal(n, m) is Truth.TRUE:
+            big, small = n, m
+        elif greater_equal(m, n) is Truth.TRUE:
+            big, small = m, n
+        else:
+            return unknown
+        size = big if mode == "same" else big - small + 1
+    else:
+        return unknown
+    name = qual.rsplit(".", 1)[-1]
+    return a.with_shape((size,), origin=cx.origin(node, f"{name}(...)")).with_dtype(None)

@@ -1664,6 +1664,74 @@ def _qr(cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kw
     return SeqV((q, r), "tuple")
 
 
+_LINALG_SPACES = ("torch.linalg", "numpy.linalg", "jax.numpy.linalg")
+
+
+def _real_float(dtype: str | None) -> str | None:
+    """A float input's dtype, which eigh's eigenvalues and svd's singular values keep; else not known here."""
+    return dtype if dtype is not None and dtype.startswith(("float", "bfloat")) else None
+
+
+@FUNCTIONS.register(*(f"{m}.{n}" for m in _LINALG_SPACES for n in ("eigh", "eig", "eigvalsh", "eigvals")))
+def _eig(
+    cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]
+) -> Value | None:
+    """``linalg.eigh(a)`` / ``linalg.eig(a)`` of a (..., n, n) matrix: (eigenvalues (..., n), eigenvectors
+    (..., n, n), one eigenvector per column); ``eigvalsh`` / ``eigvals``: the eigenvalues alone. A matrix not known
+    square: unknown (the framework raises for a non-square one, left to the run)."""
+    name = qual.rsplit(".", 1)[-1]
+    a = args[0] if args else kwargs.get("A" if fw == "torch" else "a")
+    if not isinstance(a, TensorV):
+        return None
+    real = name in ("eigh", "eigvalsh")
+    unknown = TensorV(None, _real_float(a.dtype) if real else None, fw)
+    pair = SeqV((unknown, unknown), "tuple", ("eigenvalues", "eigenvectors"))
+    vectors = name in ("eigh", "eig")
+    if a.shape is None or len(a.shape) < 2 or equal(a.shape[-1], a.shape[-2]) is not Truth.TRUE:
+        return pair if vectors else unknown
+    where = cx.origin(node, f"linalg.{name}(...)")
+    w = TensorV(a.shape[:-1], _real_float(a.dtype) if real else None, fw, None, where)
+    if not vectors:
+        return w
+    v = TensorV(a.shape, _real_float(a.dtype) if real else None, fw, None, where)
+    return SeqV((w, v), "tuple", ("eigenvalues", "eigenvectors"))
+
+
+@FUNCTIONS.register(*(f"{m}.svd" for m in _LINALG_SPACES))
+def _svd(
+    cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]
+) -> Value | None:
+    """``linalg.svd(a, full_matrices=True)`` of a (..., m, n) array: (U, S, Vh) with k = min(m, n), S (..., k), U
+    (..., m, m) and Vh (..., n, n) with ``full_matrices``, else U (..., m, k) and Vh (..., k, n); numpy / jax with
+    ``compute_uv=False``: S alone. k is known when the order of m and n is decided; else those shapes are unknown."""
+    a = args[0] if args else kwargs.get("A" if fw == "torch" else "a")
+    if not isinstance(a, TensorV):
+        return None
+    full_v = args[1] if len(args) > 1 else kwargs.get("full_matrices", BoolV(True))
+    uv_v = BoolV(True) if fw == "torch" else (args[2] if len(args) > 2 else kwargs.get("compute_uv", BoolV(True)))
+    unknown = TensorV(None, None, fw)
+    if not isinstance(full_v, BoolV) or full_v.value is None or not isinstance(uv_v, BoolV) or uv_v.value is None:
+        return None
+    triple = SeqV((unknown, unknown, unknown), "tuple", ("U", "S", "Vh"))
+    if a.shape is None or len(a.shape) < 2 or "subset_by_index" in kwargs:
+        return triple if uv_v.value else unknown
+    *batch, m, n = a.shape
+    k: Size | None = m if greater_equal(n, m) is Truth.TRUE else n if greater_equal(m, n) is Truth.TRUE else None
+    where = cx.origin(node, "linalg.svd(...)")
+    s = TensorV((*batch, k), _real_float(a.dtype), fw, None, where) if k is not None else unknown
+    if not uv_v.value:
+        return s
+    if full_v.value:
+        u = TensorV((*batch, m, m), a.dtype, fw, None, where)
+        vh = TensorV((*batch, n, n), a.dtype, fw, None, where)
+    elif k is not None:
+        u = TensorV((*batch, m, k), a.dtype, fw, None, where)
+        vh = TensorV((*batch, k, n), a.dtype, fw, None, where)
+    else:
+        u = vh = unknown
+    return SeqV((u, s, vh), "tuple", ("U", "S", "Vh"))
+
+
 @FUNCTIONS.register("torch.diag", "numpy.diag", "jax.numpy.diag")
 def _diag(
     cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]
