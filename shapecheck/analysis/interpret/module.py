@@ -103,19 +103,10 @@ _LAMBDA = "<lambda>"  # in the key of a lambda's function (never analysed on its
 
 _Info = TypeVar("_Info", FunctionInfo, ClassInfo)
 
-# in-place tensor methods that keep the tensor's shape (any other ``x.name_(...)`` makes x unknown)
-_SHAPE_KEEPING_INPLACE = frozenset(
+# in-place tensor methods that keep the tensor's shape (any other ``x.name_(...)`` makes x unknown): the element-wise
+# ones whose arguments the op rules check (``ops.INPLACE_ELEMENTWISE``), and these
+_SHAPE_KEEPING_INPLACE = op_rules.INPLACE_ELEMENTWISE | frozenset(
     {
-        "add_",
-        "sub_",
-        "subtract_",
-        "mul_",
-        "multiply_",
-        "div_",
-        "divide_",
-        "true_divide_",
-        "floor_divide_",
-        "pow_",
         "neg_",
         "abs_",
         "exp_",
@@ -127,10 +118,6 @@ _SHAPE_KEEPING_INPLACE = frozenset(
         "tanh_",
         "sigmoid_",
         "relu_",
-        "clamp_",
-        "clamp_min_",
-        "clamp_max_",
-        "clip_",
         "zero_",
         "fill_",
         "normal_",
@@ -147,9 +134,6 @@ _SHAPE_KEEPING_INPLACE = frozenset(
         "scatter_",
         "scatter_add_",
         "scatter_reduce_",
-        "addcmul_",
-        "addcdiv_",
-        "lerp_",
         "round_",
         "floor_",
         "ceil_",
@@ -178,11 +162,6 @@ _SHAPE_KEEPING_INPLACE = frozenset(
         "dropout_",
         "where_",
         "float_power_",
-        "remainder_",
-        "fmod_",
-        "atan2_",
-        "hypot_",
-        "xlogy_",
         "log1p_",
         "expm1_",
         "exp2_",
