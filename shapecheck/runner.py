@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any, Iterable, Iterator, NamedTuple
 
 from ._version import __version__
 from .config import Config
-from .core import check_source, decode_source, relevant
+from .core import check_source, decode_source, relevant, with_roomy_frames
 from .diagnostics import Finding, Witness, make
 from .diagnostics.details import Unreadable
 
@@ -436,7 +436,10 @@ def run(
 ) -> list[Finding]:
     """Findings of ``files``, then of the examples in the documentation files ``docs`` (analysis/index/examples.py).
     Each group of ``_groups`` is analysed as a run of its own."""
-    docs = docs or []
+    return with_roomy_frames(_run_groups, files, config, jobs, use_cache, docs or [])
+
+
+def _run_groups(files: list[Path], config: Config, jobs: int, use_cache: bool, docs: list[Path]) -> list[Finding]:
     with _collector_off():
         groups = _groups(files, docs)
         if len(groups) == 1:

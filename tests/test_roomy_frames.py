@@ -1,0 +1,49 @@
+"""core.with_roomy_frames: calls reserve room for the analysis's Python frames (see core._roomy_call). What it saves
+(mmap/munmap of frame chunks, system time) is measured in benchmarks/README.md; here: that it is a plain call."""
+
+import sys
+
+import pytest
+
+from shapecheck import core
+
+
+def _depth(n: int) -> int:
+    return 0 if n == 0 else 1 + _depth(n - 1)
+
+
+def test_returns_the_result_and_keeps_recursion_working() -> None:
+    # deep enough to leave the reserved room (4 MB of frame slots) no matter how small each frame is
+    assert core.with_roomy_frames(_depth, 900) == 900
+
+
+def test_nested_calls_reserve_once_and_the_flag_is_reset() -> None:
+    seen: list[bool] = []
+
+    def inner() -> str:
+        seen.append(core._roomy)
+        return core.with_roomy_frames(lambda: "inner")
+
+    assert core.with_roomy_frames(inner) == "inner"
+    assert seen == [core._RESERVES]
+    assert core._roomy is False
+
+
+def test_exceptions_propagate_and_reset_the_flag() -> None:
+    def boom() -> None:
+        raise ValueError("x")
+
+    with pytest.raises(ValueError):
+        core.with_roomy_frames(boom)
+    assert core._roomy is False
+
+
+def test_reserves_only_where_frames_live_in_chunks() -> None:
+    assert core._RESERVES == ((3, 11) <= sys.version_info[:2] < (3, 15))
+    size = core._roomy_call.__code__.co_stacksize
+    assert (size >= 1 << 19) == core._RESERVES
+
+
+def test_check_source_runs_inside_the_reserved_room() -> None:
+    src = 'from einops import rearrange\nimport torch\nx = torch.zeros(2, 3)\ny = rearrange(x, "a b c -> a b c")\n'
+    assert [(f.code, f.line) for f in core.check_source(src, "t.py")] == [("SHP201", 4)]
