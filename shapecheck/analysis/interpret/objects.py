@@ -693,14 +693,19 @@ def _lists_owned(
 
 def _aliased(fn: cst.CSTNode, name: str) -> bool:
     """Does ``fn`` bind ``name`` to what another name, attribute or item holds (``hs = xs``, ``hs = self.cache``)?"""
+    return name in memo("aliased-names", fn, _aliased_names)
+
+
+def _aliased_names(fn: cst.CSTNode) -> frozenset[str]:
+    """The names ``fn`` binds to what another name, attribute or item holds (``_aliased``), in one walk."""
+    out: set[str] = set()
     stack: list[cst.CSTNode] = [fn]
     while stack:
         n = stack.pop()
         if type(n) is cst.Assign and type(n.value) in (cst.Name, cst.Attribute, cst.Subscript):
-            if any(type(t.target) is cst.Name and t.target.value == name for t in n.targets):
-                return True
+            out.update(t.target.value for t in n.targets if type(t.target) is cst.Name)
         stack.extend(children(n))
-    return False
+    return frozenset(out)
 
 
 # calls that read a list handed to them and keep nothing of it
@@ -711,6 +716,18 @@ _READING_LIBRARIES = ("torch.", "numpy.", "jax.", "einops.")
 
 
 def _escapes(m: "ModuleAnalysis", fn: cst.CSTNode, name: str, record: cst.Call) -> bool:
+    """``_escapes_walk``, once per function, name and record call (the same record is built again at every call of
+    its function that the analysis inlines)."""
+    answers: dict[tuple[str, int], tuple[cst.Call, bool]] = memo("escapes", fn, lambda _: {})
+    hit = answers.get((name, id(record)))
+    if hit is not None and hit[0] is record:
+        return hit[1]
+    found = _escapes_walk(m, fn, name, record)
+    answers[(name, id(record))] = (record, found)
+    return found
+
+
+def _escapes_walk(m: "ModuleAnalysis", fn: cst.CSTNode, name: str, record: cst.Call) -> bool:
     """Can something other than the record built by ``record`` hold the list ``name`` names when ``fn`` returns?
     Besides the record call, the name may only be read in place: a method or item of the list (``hs.append(x)``,
     ``hs[-1]``), a loop over it, a test, an argument of a builtin or a library function that keeps nothing of it
