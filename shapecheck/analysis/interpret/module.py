@@ -1937,148 +1937,11 @@ class ModuleAnalysis:
                 if type(at_array) is cst.Call:
                     return UNKNOWN  # (an update chain on what is no jax array: evaluated once, not again below)
             base = interp.eval(func.value)
-            if (
-                isinstance(base, (SeqV, ManyV))
-                and base.kind in ("list", "modulelist")
-                and method in ("append", "extend")
-                and len(args) == 1
-                and not kwargs
-                and not dynamic
-                and _var_key_of(func.value) is not None
-            ):
-                grown = _grown(base, method, args[0])
-                key = _var_key_of(func.value)
-                if (
-                    grown is not None
-                    and key is not None
-                    and (key in interp.scope.vars if not key.startswith("self.") else interp.frame.building)
-                ):
-                    interp.forget_aliases(key, base)
-                    interp.scope.vars[key] = grown
-                    return NoneV()
-            if (
-                isinstance(base, (SeqV, ManyV))
-                and base.kind == "list"
-                and method == "insert"
-                and len(args) == 2
-                and int_of(args[0]) is not None
-                and not kwargs
-                and not dynamic
-            ):
-                key = _var_key_of(func.value)
-                if key is not None and key in interp.scope.vars and not key.startswith("self."):
-                    # stages.insert(0, x): the list with x at that place (coarsest first), one name for it
-                    interp.forget_aliases(key, base)
-                    if isinstance(base, ManyV):
-                        interp.scope.vars[key] = ManyV(join_elem(base.elem, args[1]), base.kind)
-                    else:
-                        seq = list(base.items)
-                        seq.insert(int_of(args[0]), args[1])  # type: ignore[arg-type]
-                        interp.scope.vars[key] = SeqV(tuple(seq), "list")
-                    return NoneV()
-            if (
-                isinstance(base, SeqV)
-                and base.kind == "list"
-                and method == "pop"
-                and base.items
-                and not kwargs
-                and not dynamic
-                and (not args or int_of(args[0]) in (0, -1))
-            ):
-                key = _var_key_of(func.value)
-                if key is not None and key in interp.scope.vars and not key.startswith("self."):
-                    # hs.pop(): the last element (a UNet's skip connections), and the list without it
-                    last = not args or int_of(args[0]) == -1
-                    interp.forget_aliases(key, base)
-                    interp.scope.vars[key] = SeqV(base.items[:-1] if last else base.items[1:], "list")
-                    return base.items[-1] if last else base.items[0]
-            if isinstance(base, DictV) and base.kind == "dict" and method == "update" and not dynamic:
-                key = _var_key_of(func.value)
-                extra = args[0] if len(args) == 1 else DictV(()) if not args else None
-                names = [k for k, v in interp.scope.vars.items() if v is base]
-                if (
-                    isinstance(extra, DictV)
-                    and extra.kind == "dict"
-                    and key is not None
-                    and not key.startswith("self.")
-                    and names == [key]
-                ):
-                    # kwargs.update(context=...): the dict with those entries replaced or added (one name for it)
-                    entries = dict(base.items)
-                    entries.update(extra.items)
-                    entries.update(kwargs)
-                    interp.scope.vars[key] = DictV(tuple(entries.items()))
-                    return NoneV()
-                for k in names:  # several names for the dict (``extra = kwargs``), or an update not read: forget them
-                    interp.scope.vars[k] = UNKNOWN
-            if isinstance(base, (SeqV, ManyV)) and base.kind == "list" and type(func.value) is cst.Subscript:
-                # params["layers"].append(p): the list is an item of a container variable, set there grown (or the
-                # container forgotten: it no longer holds what it was built with)
-
-                if method in ("append", "extend") and len(args) == 1 and not kwargs and not dynamic:
-                    grown = _grown(base, method, args[0])
-                    if grown is not None and _plain_item_chain(func.value) and interp.store_item(func.value, grown, []):
-                        return NoneV()
-                if method not in ("index", "count", "copy"):
-                    interp.forget_if_list(_subscript_root(func.value))
-                    return UNKNOWN
-            if (
-                isinstance(base, (SeqV, ManyV))
-                and base.kind in ("list", "modulelist")
-                and method not in ("index", "count", "copy")
-                and not (base.kind == "modulelist" and method in _MODULE_READS)
-            ):
-                interp.forget(func.value) if isinstance(
-                    base, ManyV
-                ) or base.kind == "modulelist" else interp.forget_if_list(func.value)
-                return UNKNOWN
-            if isinstance(base, StrV) and not kwargs and not dynamic:
-                text = _str_method(base.value, method, args)
-                if text is None and method in ("split", "rsplit"):
-                    text = _str_split_max(base.value, method, args)
-                if text is not None:
-                    return text
-            if isinstance(base, FloatV) and method == "is_integer" and not args and base.value is not None:
-                return BoolV(float(base.value).is_integer())  # math.log2(heads).is_integer()
-            if isinstance(base, SeqV) and base.kind == "list" and method == "copy" and not args and not kwargs:
-                return SeqV(base.items, "list", base.names)  # xs.copy(): a new list of the same items
-            if isinstance(base, DictV) and method in ("values", "items", "keys") and not args:
-                if method == "values":
-                    return SeqV(tuple(v for _, v in base.items), "tuple")
-                if method == "keys":
-                    return SeqV(tuple(StrV(k) for k, _ in base.items), "tuple")
-                return SeqV(tuple(SeqV((StrV(k), v)) for k, v in base.items), "tuple")
-            if (
-                isinstance(base, DictV)
-                and base.kind == "dict"
-                and method in ("get", "pop", "setdefault")
-                and 1 <= len(args) <= 2
-                and isinstance(args[0], StrV)
-                and not kwargs
-                and not dynamic
-            ):
-                # cfg.get("hidden_dim", 128), enc_cfg.pop("type"): a dict value holds every entry it has (one whose
-                # keys are not all known strings is unknown), so a key it lacks is absent
-                popped = _dict_get_or_pop(interp, func.value, base, method, args)
-                if popped is not None:
-                    return popped
-            if isinstance(base, DictV) and base.kind == "moduledict" and any(k == method for k, _ in base.items):
-                callee_entry = base.get(method)  # self.transformer.wte(idx): the ModuleDict's entry called
-                if isinstance(callee_entry, LayerV):
-                    return (
-                        layer_rules.apply_layer(self.ops, interp, node, callee_entry, args, kwargs)
-                        if not dynamic
-                        else UNKNOWN
-                    )
-                if isinstance(callee_entry, ObjV):
-                    return self.call_object(interp, node, callee_entry, args, kwargs) if not dynamic else UNKNOWN
-                return UNKNOWN
-            if isinstance(base, IntDictV) and method in ("values", "items", "keys", "get", "copy") and not kwargs:
-                read = _int_dict_read(base, method, args)
-                if read is not None:
-                    return read
-            if isinstance(base, (DictV, IntDictV)) and method not in ("values", "items", "keys", "get", "copy"):
-                interp.forget(func.value) if _var_key_of(func.value) is not None else None  # d.update(...), d.pop(k)
+            on_container = _CONTAINER_METHODS.get(type(base))
+            if on_container is not None:
+                done = on_container(self, interp, node, func, base, method, args, kwargs, dynamic)
+                if done is not None:
+                    return done
             if (
                 method == "update"
                 and _instance_dict_of_self(func.value)
@@ -2103,185 +1966,11 @@ class ModuleAnalysis:
                 interp.forget_object(func.value.value)
             if method in _FORWARD_HOOKS:
                 self._hooked(interp, func.value, base)
-            if isinstance(base, ObjV) and base.concrete and method == "state_dict" and not args and not kwargs:
-                ci = self.find_class(base.cls_key)
-                if ci is not None and not dynamic and objects.find_method(self, ci, method) is None:
-                    # model.state_dict(): the names and tensors of the parameters and buffers known
-                    return objects.state_dict_of(self, base) or UNKNOWN
-            if isinstance(base, StateDictV) and not dynamic and not kwargs:
-                if method == "copy" and not args:
-                    return base  # sd.copy(): the same entries
-                if method == "get" and 1 <= len(args) <= 2 and isinstance(args[0], StrV):
-                    return base.get(args[0].value)  # (a key not known: the value or the default)
-            if isinstance(base, StateDictV) and method not in ("values", "items", "keys", "get", "copy"):
-                interp.forget(func.value) if _var_key_of(func.value) is not None else None  # sd.pop(k), sd.update(d)
-            if isinstance(base, ObjV) and base.concrete and method in _RETURNS_SELF:
-                ci = self.find_class(base.cls_key)
-                if ci is not None and objects.find_method(self, ci, method) is None:
-                    if method == "eval" and not dynamic:
-                        switched = self._eval_through_train(interp, node, base, ci, args, kwargs)
-                        if switched is not None:
-                            return switched
-                    if method in ("eval", "train") and not dynamic and not kwargs and len(args) <= 1:
-                        key = _local_object_key(interp, node, base)
-                        if key is not None and _torch_module_class(self, ci):
-                            # torch's Module.train(mode) runs train(mode) on each submodule: those whose classes
-                            # override it (a LoRA layer the model built) run it with the object's fresh values
-                            mode = BoolV(method == "train") if not args or method == "eval" else args[0]
-                            interp.scope.vars[key] = self._train_children(interp, node, base, mode, 0)
-                            return interp.scope.vars[key]
-                    return base  # model.to(device), model.eval(): the same object
-            if (
-                isinstance(base, ObjV)
-                and base.concrete
-                and any(isinstance(a, FuncV) for a in [*args, *kwargs.values()])
-                and (ci := self.find_class(base.cls_key)) is not None
-                and objects.find_method(self, ci, method) is None
-            ):
-                # model.apply(fix): a method of a library base class runs a function of the analysed code on the
-                # object (and its submodules), which may replace its attributes
-                interp.forget_object(func.value)
-            if isinstance(base, LayerV) and method in _RETURNS_SELF and not base.param("keras"):
-                return base  # nn.Linear(64, 32).to(device): the same layer, its sizes unchanged
-            if (
-                type(func.value) is cst.Name
-                and func.value.value == "self"
-                and isinstance(base, ObjV)
-                and interp.frame.cls_key is not None
-            ):
-                if (
-                    method in ("register_buffer", "register_parameter", "add_module", "register_module")
-                    and args
-                    and isinstance(args[0], StrV)
-                    and (method != "register_module" or _library_method(self, base, method))
-                ):
-                    added = (
-                        args[1]
-                        if len(args) > 1
-                        else kwargs.get("tensor", kwargs.get("param", kwargs.get("module", UNKNOWN)))
-                    )
-                    interp.scope.vars[f"self.{args[0].value}"] = added
-                    chain_key = "self." + SEQUENTIAL_ATTR
-                    if (
-                        method in ("add_module", "register_module")
-                        and interp.frame.building
-                        and chain_key in interp.scope.vars
-                    ):
-                        # class ConvBN(nn.Sequential): super().__init__(); self.add_module("c", conv): the chain grows
-                        interp.scope.vars[chain_key] = objects.sequential_added(
-                            interp.scope.vars[chain_key], args[0].value, added
-                        )
-                    return NoneV()
-                if (
-                    method == "add_weight"
-                    and interp.frame.building
-                    and not dynamic
-                    and f"self.{method}" not in interp.scope.vars
-                ):
-                    ci = self.find_class(base.cls_key)
-                    if (
-                        ci is not None
-                        and objects.find_method(self, ci, method) is None
-                        and any(
-                            b.split(".", 1)[0] in ("keras", "tensorflow", "tf_keras")
-                            for b in objects.foreign_bases(self, ci)
-                        )
-                    ):
-                        from ..rules.frameworks import keras_add_weight
-
-                        return keras_add_weight(self.ops, node, args, kwargs)
-                if (
-                    interp.frame.building
-                    and f"self.{method}" not in interp.scope.vars
-                    and not dynamic
-                    and not interp.frame.key.endswith(f".{method}")
-                ):
-                    ci = self.find_class(base.cls_key)
-                    fi = objects.find_method(self, ci, method) if ci is not None else None
-                    if fi is not None and not fi.is_static and not fi.is_classmethod:
-                        return self.call_on_building_self(interp, node, fi, args, kwargs)
-            if isinstance(base, TensorV):
-                method = func.attr.value
-                if method.endswith("_") and not method.startswith("_") and method not in _SHAPE_KEEPING_INPLACE:
-                    interp.forget(func.value)  # x.unsqueeze_(1), x.t_(), x.resize_(...): x changed shape in place
-                    return UNKNOWN
-                key = _var_key_of(func.value)
-                if (
-                    (base.bounds is not None or base.top is not None)
-                    and method.endswith("_")
-                    and key is not None
-                    and key in interp.scope.vars
-                ):
-                    # ix.add_(offset): the values moved, the range randint gave them (arange's largest) no longer holds
-                    base = interp.scope.vars[key] = replace(base, bounds=None, top=None)
-                return op_rules.tensor_method(self.ops, interp, node, base, method, args, kwargs, dynamic)
-            if (
-                isinstance(base, LayerV)
-                and base.kind == "Sequential"
-                and base.param("keras")
-                and method == "add"
-                and len(args) == 1
-                and not kwargs
-                and not dynamic
-                and _var_key_of(func.value) is not None
-            ):
-                key = _var_key_of(func.value)
-                if key is not None and (key in interp.scope.vars or key.startswith("self.") and interp.frame.building):
-                    from ..rules.frameworks import keras_sequential_add
-
-                    interp.scope.vars[key] = keras_sequential_add(self.ops, interp, node, base, args[0])
-                    return NoneV()
-            if isinstance(base, LayerV) and func.attr.value in (
-                "add",
-                "append",
-                "extend",
-                "insert",
-                "pop",
-                "add_module",
-                "register_module",
-                "add_sublayer",
-            ):
-                interp.forget(
-                    func.value
-                )  # model.add(Dense(10)): the chain recorded at construction is no longer the model
-                return UNKNOWN
-            if (
-                isinstance(base, ObjV)
-                and func.attr.value in ("apply", "init", "init_with_output")
-                and args
-                and not dynamic
-            ):
-                ci = self.find_class(base.cls_key)
-                call_fn = ci.methods.get("__call__") if ci is not None else None
-                if (
-                    ci is not None
-                    and call_fn is not None
-                    and func.attr.value not in ci.methods
-                    and any(b.startswith("flax.") for b in ci.bases)
-                    and "method" not in kwargs
-                ):
-                    # flax: model.apply(variables, x, ...) / model.init(rngs, x, ...) run __call__(x, ...)
-                    rest = {k: v for k, v in kwargs.items() if k not in ("rngs", "mutable", "capture_intermediates")}
-                    out = self.call_function(interp, node, FuncV(call_fn.key, bound_self=base), args[1:], rest)
-                    return out if func.attr.value == "apply" and "mutable" not in kwargs else UNKNOWN
-            if isinstance(base, ObjV) and func.attr.value == "param" and len(args) >= 3 and not dynamic:
-                param = self._linen_param(node, base, args[2])
-                if param is not None:
-                    return param
-            if isinstance(base, LayerV) and base.kind == "fw:LinenCell" and func.attr.value == "initialize_carry":
-                from ..rules.frameworks import linen_initialize_carry
-
-                return linen_initialize_carry(self.ops, node, base, args, kwargs) if not dynamic else UNKNOWN
-            if isinstance(base, LayerV) and base.kind == "fw:jmp":  # a jmp policy's cast_to_compute / _param / _output
-                from ..rules.frameworks import jmp_method
-
-                return jmp_method(base, func.attr.value, args) if not kwargs and not dynamic else UNKNOWN
-            if isinstance(base, LayerV) and func.attr.value == "forward":
-                return layer_rules.apply_layer(self.ops, interp, node, base, args, kwargs)
-            if isinstance(base, RefV) and base.qualname.startswith("class:") and not dynamic:
-                explicit = self._explicit_base_method(interp, node, base.qualname[6:], method, args, kwargs)
-                if explicit is not None:
-                    return explicit
+            on_model = _MODEL_METHODS.get(type(base))
+            if on_model is not None:
+                done = on_model(self, interp, node, func, base, method, args, kwargs, dynamic)
+                if done is not None:
+                    return done
             callee: Value = interp.attribute(func, base)
             if callee is UNKNOWN and type(func.value) is cst.Name and func.value.value == "self":
                 # ``self.mlp(t)`` where the constructor set ``self.mlp`` to one layer or None: calling None raises,
@@ -2295,6 +1984,438 @@ class ModuleAnalysis:
         if dynamic:
             return UNKNOWN
         return self.call_callee(interp, node, callee, args, kwargs)
+
+    # ------------------------------------------------------------- method calls, by the receiver's kind
+    # ``_call`` evaluates ``obj.method(...)``'s receiver once and hands the call to the handler of its value's kind:
+    # containers (lists, dicts, strings) first, then, after what any receiver's method does (``__dict__`` updates,
+    # forward hooks), models (objects, layers, tensors). A handler answers the call or returns None, and the call
+    # goes on to the method the receiver's attribute names (``call_callee``).
+
+    def _list_method(
+        self,
+        interp: Interpreter,
+        node: cst.Call,
+        func: cst.Attribute,
+        base: Value,
+        method: str,
+        args: list[Value],
+        kwargs: dict[str, Value],
+        dynamic: bool,
+    ) -> Value | None:
+        """``xs.append(x)``, ``hs.pop()``, ``stages.insert(0, x)`` on a list (or ModuleList) value: the list grown or shrunk in place under its one name, or forgotten (``_call``; None: not answered here)."""
+        if (
+            isinstance(base, (SeqV, ManyV))
+            and base.kind in ("list", "modulelist")
+            and method in ("append", "extend")
+            and len(args) == 1
+            and not kwargs
+            and not dynamic
+            and _var_key_of(func.value) is not None
+        ):
+            grown = _grown(base, method, args[0])
+            key = _var_key_of(func.value)
+            if (
+                grown is not None
+                and key is not None
+                and (key in interp.scope.vars if not key.startswith("self.") else interp.frame.building)
+            ):
+                interp.forget_aliases(key, base)
+                interp.scope.vars[key] = grown
+                return NoneV()
+        if (
+            isinstance(base, (SeqV, ManyV))
+            and base.kind == "list"
+            and method == "insert"
+            and len(args) == 2
+            and int_of(args[0]) is not None
+            and not kwargs
+            and not dynamic
+        ):
+            key = _var_key_of(func.value)
+            if key is not None and key in interp.scope.vars and not key.startswith("self."):
+                # stages.insert(0, x): the list with x at that place (coarsest first), one name for it
+                interp.forget_aliases(key, base)
+                if isinstance(base, ManyV):
+                    interp.scope.vars[key] = ManyV(join_elem(base.elem, args[1]), base.kind)
+                else:
+                    seq = list(base.items)
+                    seq.insert(int_of(args[0]), args[1])  # type: ignore[arg-type]
+                    interp.scope.vars[key] = SeqV(tuple(seq), "list")
+                return NoneV()
+        if (
+            isinstance(base, SeqV)
+            and base.kind == "list"
+            and method == "pop"
+            and base.items
+            and not kwargs
+            and not dynamic
+            and (not args or int_of(args[0]) in (0, -1))
+        ):
+            key = _var_key_of(func.value)
+            if key is not None and key in interp.scope.vars and not key.startswith("self."):
+                # hs.pop(): the last element (a UNet's skip connections), and the list without it
+                last = not args or int_of(args[0]) == -1
+                interp.forget_aliases(key, base)
+                interp.scope.vars[key] = SeqV(base.items[:-1] if last else base.items[1:], "list")
+                return base.items[-1] if last else base.items[0]
+        if isinstance(base, (SeqV, ManyV)) and base.kind == "list" and type(func.value) is cst.Subscript:
+            # params["layers"].append(p): the list is an item of a container variable, set there grown (or the
+            # container forgotten: it no longer holds what it was built with)
+
+            if method in ("append", "extend") and len(args) == 1 and not kwargs and not dynamic:
+                grown = _grown(base, method, args[0])
+                if grown is not None and _plain_item_chain(func.value) and interp.store_item(func.value, grown, []):
+                    return NoneV()
+            if method not in ("index", "count", "copy"):
+                interp.forget_if_list(_subscript_root(func.value))
+                return UNKNOWN
+        if (
+            isinstance(base, (SeqV, ManyV))
+            and base.kind in ("list", "modulelist")
+            and method not in ("index", "count", "copy")
+            and not (base.kind == "modulelist" and method in _MODULE_READS)
+        ):
+            interp.forget(func.value) if isinstance(
+                base, ManyV
+            ) or base.kind == "modulelist" else interp.forget_if_list(func.value)
+            return UNKNOWN
+        if isinstance(base, SeqV) and base.kind == "list" and method == "copy" and not args and not kwargs:
+            return SeqV(base.items, "list", base.names)  # xs.copy(): a new list of the same items
+        return None
+
+    def _dict_method(
+        self,
+        interp: Interpreter,
+        node: cst.Call,
+        func: cst.Attribute,
+        base: Value,
+        method: str,
+        args: list[Value],
+        kwargs: dict[str, Value],
+        dynamic: bool,
+    ) -> Value | None:
+        """``cfg.get("dim", 64)``, ``kwargs.update(...)``, ``d.items()``, a ModuleDict's entry called (``self.heads.cls(x)``) on a dict value; a dict changed some other way is forgotten (``_call``; None: not answered here)."""
+        if isinstance(base, DictV) and base.kind == "dict" and method == "update" and not dynamic:
+            key = _var_key_of(func.value)
+            extra = args[0] if len(args) == 1 else DictV(()) if not args else None
+            names = [k for k, v in interp.scope.vars.items() if v is base]
+            if (
+                isinstance(extra, DictV)
+                and extra.kind == "dict"
+                and key is not None
+                and not key.startswith("self.")
+                and names == [key]
+            ):
+                # kwargs.update(context=...): the dict with those entries replaced or added (one name for it)
+                entries = dict(base.items)
+                entries.update(extra.items)
+                entries.update(kwargs)
+                interp.scope.vars[key] = DictV(tuple(entries.items()))
+                return NoneV()
+            for k in names:  # several names for the dict (``extra = kwargs``), or an update not read: forget them
+                interp.scope.vars[k] = UNKNOWN
+        if isinstance(base, DictV) and method in ("values", "items", "keys") and not args:
+            if method == "values":
+                return SeqV(tuple(v for _, v in base.items), "tuple")
+            if method == "keys":
+                return SeqV(tuple(StrV(k) for k, _ in base.items), "tuple")
+            return SeqV(tuple(SeqV((StrV(k), v)) for k, v in base.items), "tuple")
+        if (
+            isinstance(base, DictV)
+            and base.kind == "dict"
+            and method in ("get", "pop", "setdefault")
+            and 1 <= len(args) <= 2
+            and isinstance(args[0], StrV)
+            and not kwargs
+            and not dynamic
+        ):
+            # cfg.get("hidden_dim", 128), enc_cfg.pop("type"): a dict value holds every entry it has (one whose
+            # keys are not all known strings is unknown), so a key it lacks is absent
+            popped = _dict_get_or_pop(interp, func.value, base, method, args)
+            if popped is not None:
+                return popped
+        if isinstance(base, DictV) and base.kind == "moduledict" and any(k == method for k, _ in base.items):
+            callee_entry = base.get(method)  # self.transformer.wte(idx): the ModuleDict's entry called
+            if isinstance(callee_entry, LayerV):
+                return (
+                    layer_rules.apply_layer(self.ops, interp, node, callee_entry, args, kwargs)
+                    if not dynamic
+                    else UNKNOWN
+                )
+            if isinstance(callee_entry, ObjV):
+                return self.call_object(interp, node, callee_entry, args, kwargs) if not dynamic else UNKNOWN
+            return UNKNOWN
+        if isinstance(base, IntDictV) and method in ("values", "items", "keys", "get", "copy") and not kwargs:
+            read = _int_dict_read(base, method, args)
+            if read is not None:
+                return read
+        if isinstance(base, (DictV, IntDictV)) and method not in ("values", "items", "keys", "get", "copy"):
+            interp.forget(func.value) if _var_key_of(func.value) is not None else None  # d.update(...), d.pop(k)
+        return None
+
+    def _scalar_method(
+        self,
+        interp: Interpreter,
+        node: cst.Call,
+        func: cst.Attribute,
+        base: Value,
+        method: str,
+        args: list[Value],
+        kwargs: dict[str, Value],
+        dynamic: bool,
+    ) -> Value | None:
+        """``name.split(".")``, ``math.log2(n).is_integer()``: methods of a known string or float (``_call``; None: not answered here)."""
+        if isinstance(base, StrV) and not kwargs and not dynamic:
+            text = _str_method(base.value, method, args)
+            if text is None and method in ("split", "rsplit"):
+                text = _str_split_max(base.value, method, args)
+            if text is not None:
+                return text
+        if isinstance(base, FloatV) and method == "is_integer" and not args and base.value is not None:
+            return BoolV(float(base.value).is_integer())  # math.log2(heads).is_integer()
+        return None
+
+    def _object_method(
+        self,
+        interp: Interpreter,
+        node: cst.Call,
+        func: cst.Attribute,
+        base: Value,
+        method: str,
+        args: list[Value],
+        kwargs: dict[str, Value],
+        dynamic: bool,
+    ) -> Value | None:
+        """methods of an object the analysis built: ``model.state_dict()``, ``model.eval()``/``.to(device)`` (the same object), ``model.apply(fn)``, flax ``model.init``/``apply``, and ``self.register_buffer``/``add_module``/``self.helper()`` in a constructor (``_call``; None: not answered here)."""
+        if isinstance(base, ObjV) and base.concrete and method == "state_dict" and not args and not kwargs:
+            ci = self.find_class(base.cls_key)
+            if ci is not None and not dynamic and objects.find_method(self, ci, method) is None:
+                # model.state_dict(): the names and tensors of the parameters and buffers known
+                return objects.state_dict_of(self, base) or UNKNOWN
+        if isinstance(base, ObjV) and base.concrete and method in _RETURNS_SELF:
+            ci = self.find_class(base.cls_key)
+            if ci is not None and objects.find_method(self, ci, method) is None:
+                if method == "eval" and not dynamic:
+                    switched = self._eval_through_train(interp, node, base, ci, args, kwargs)
+                    if switched is not None:
+                        return switched
+                if method in ("eval", "train") and not dynamic and not kwargs and len(args) <= 1:
+                    key = _local_object_key(interp, node, base)
+                    if key is not None and _torch_module_class(self, ci):
+                        # torch's Module.train(mode) runs train(mode) on each submodule: those whose classes
+                        # override it (a LoRA layer the model built) run it with the object's fresh values
+                        mode = BoolV(method == "train") if not args or method == "eval" else args[0]
+                        interp.scope.vars[key] = self._train_children(interp, node, base, mode, 0)
+                        return interp.scope.vars[key]
+                return base  # model.to(device), model.eval(): the same object
+        if (
+            isinstance(base, ObjV)
+            and base.concrete
+            and any(isinstance(a, FuncV) for a in [*args, *kwargs.values()])
+            and (ci := self.find_class(base.cls_key)) is not None
+            and objects.find_method(self, ci, method) is None
+        ):
+            # model.apply(fix): a method of a library base class runs a function of the analysed code on the
+            # object (and its submodules), which may replace its attributes
+            interp.forget_object(func.value)
+        if (
+            type(func.value) is cst.Name
+            and func.value.value == "self"
+            and isinstance(base, ObjV)
+            and interp.frame.cls_key is not None
+        ):
+            if (
+                method in ("register_buffer", "register_parameter", "add_module", "register_module")
+                and args
+                and isinstance(args[0], StrV)
+                and (method != "register_module" or _library_method(self, base, method))
+            ):
+                added = (
+                    args[1]
+                    if len(args) > 1
+                    else kwargs.get("tensor", kwargs.get("param", kwargs.get("module", UNKNOWN)))
+                )
+                interp.scope.vars[f"self.{args[0].value}"] = added
+                chain_key = "self." + SEQUENTIAL_ATTR
+                if (
+                    method in ("add_module", "register_module")
+                    and interp.frame.building
+                    and chain_key in interp.scope.vars
+                ):
+                    # class ConvBN(nn.Sequential): super().__init__(); self.add_module("c", conv): the chain grows
+                    interp.scope.vars[chain_key] = objects.sequential_added(
+                        interp.scope.vars[chain_key], args[0].value, added
+                    )
+                return NoneV()
+            if (
+                method == "add_weight"
+                and interp.frame.building
+                and not dynamic
+                and f"self.{method}" not in interp.scope.vars
+            ):
+                ci = self.find_class(base.cls_key)
+                if (
+                    ci is not None
+                    and objects.find_method(self, ci, method) is None
+                    and any(
+                        b.split(".", 1)[0] in ("keras", "tensorflow", "tf_keras")
+                        for b in objects.foreign_bases(self, ci)
+                    )
+                ):
+                    from ..rules.frameworks import keras_add_weight
+
+                    return keras_add_weight(self.ops, node, args, kwargs)
+            if (
+                interp.frame.building
+                and f"self.{method}" not in interp.scope.vars
+                and not dynamic
+                and not interp.frame.key.endswith(f".{method}")
+            ):
+                ci = self.find_class(base.cls_key)
+                fi = objects.find_method(self, ci, method) if ci is not None else None
+                if fi is not None and not fi.is_static and not fi.is_classmethod:
+                    return self.call_on_building_self(interp, node, fi, args, kwargs)
+        if isinstance(base, ObjV) and func.attr.value in ("apply", "init", "init_with_output") and args and not dynamic:
+            ci = self.find_class(base.cls_key)
+            call_fn = ci.methods.get("__call__") if ci is not None else None
+            if (
+                ci is not None
+                and call_fn is not None
+                and func.attr.value not in ci.methods
+                and any(b.startswith("flax.") for b in ci.bases)
+                and "method" not in kwargs
+            ):
+                # flax: model.apply(variables, x, ...) / model.init(rngs, x, ...) run __call__(x, ...)
+                rest = {k: v for k, v in kwargs.items() if k not in ("rngs", "mutable", "capture_intermediates")}
+                out = self.call_function(interp, node, FuncV(call_fn.key, bound_self=base), args[1:], rest)
+                return out if func.attr.value == "apply" and "mutable" not in kwargs else UNKNOWN
+        if isinstance(base, ObjV) and func.attr.value == "param" and len(args) >= 3 and not dynamic:
+            param = self._linen_param(node, base, args[2])
+            if param is not None:
+                return param
+        return None
+
+    def _state_dict_method(
+        self,
+        interp: Interpreter,
+        node: cst.Call,
+        func: cst.Attribute,
+        base: Value,
+        method: str,
+        args: list[Value],
+        kwargs: dict[str, Value],
+        dynamic: bool,
+    ) -> Value | None:
+        """``sd.get(k)``, ``sd.copy()`` on a ``state_dict()`` value; one changed in place is forgotten (``_call``; None: not answered here)."""
+        if isinstance(base, StateDictV) and not dynamic and not kwargs:
+            if method == "copy" and not args:
+                return base  # sd.copy(): the same entries
+            if method == "get" and 1 <= len(args) <= 2 and isinstance(args[0], StrV):
+                return base.get(args[0].value)  # (a key not known: the value or the default)
+        if isinstance(base, StateDictV) and method not in ("values", "items", "keys", "get", "copy"):
+            interp.forget(func.value) if _var_key_of(func.value) is not None else None  # sd.pop(k), sd.update(d)
+        return None
+
+    def _layer_method(
+        self,
+        interp: Interpreter,
+        node: cst.Call,
+        func: cst.Attribute,
+        base: Value,
+        method: str,
+        args: list[Value],
+        kwargs: dict[str, Value],
+        dynamic: bool,
+    ) -> Value | None:
+        """methods of a framework layer value: ``.to(device)`` (the same layer), ``layer.forward(x)``, a keras ``Sequential.add``, a flax cell's ``initialize_carry``, a jmp policy's casts (``_call``; None: not answered here)."""
+        if isinstance(base, LayerV) and method in _RETURNS_SELF and not base.param("keras"):
+            return base  # nn.Linear(64, 32).to(device): the same layer, its sizes unchanged
+        if (
+            isinstance(base, LayerV)
+            and base.kind == "Sequential"
+            and base.param("keras")
+            and method == "add"
+            and len(args) == 1
+            and not kwargs
+            and not dynamic
+            and _var_key_of(func.value) is not None
+        ):
+            key = _var_key_of(func.value)
+            if key is not None and (key in interp.scope.vars or key.startswith("self.") and interp.frame.building):
+                from ..rules.frameworks import keras_sequential_add
+
+                interp.scope.vars[key] = keras_sequential_add(self.ops, interp, node, base, args[0])
+                return NoneV()
+        if isinstance(base, LayerV) and func.attr.value in (
+            "add",
+            "append",
+            "extend",
+            "insert",
+            "pop",
+            "add_module",
+            "register_module",
+            "add_sublayer",
+        ):
+            interp.forget(func.value)  # model.add(Dense(10)): the chain recorded at construction is no longer the model
+            return UNKNOWN
+        if isinstance(base, LayerV) and base.kind == "fw:LinenCell" and func.attr.value == "initialize_carry":
+            from ..rules.frameworks import linen_initialize_carry
+
+            return linen_initialize_carry(self.ops, node, base, args, kwargs) if not dynamic else UNKNOWN
+        if isinstance(base, LayerV) and base.kind == "fw:jmp":  # a jmp policy's cast_to_compute / _param / _output
+            from ..rules.frameworks import jmp_method
+
+            return jmp_method(base, func.attr.value, args) if not kwargs and not dynamic else UNKNOWN
+        if isinstance(base, LayerV) and func.attr.value == "forward":
+            return layer_rules.apply_layer(self.ops, interp, node, base, args, kwargs)
+        return None
+
+    def _tensor_method(
+        self,
+        interp: Interpreter,
+        node: cst.Call,
+        func: cst.Attribute,
+        base: Value,
+        method: str,
+        args: list[Value],
+        kwargs: dict[str, Value],
+        dynamic: bool,
+    ) -> Value | None:
+        """``x.view(...)``, ``x.add_(y)``: a tensor method (``op_rules.tensor_method``); an in-place method that changes the shape forgets the variable (``_call``; None: not answered here)."""
+        if isinstance(base, TensorV):
+            method = func.attr.value
+            if method.endswith("_") and not method.startswith("_") and method not in _SHAPE_KEEPING_INPLACE:
+                interp.forget(func.value)  # x.unsqueeze_(1), x.t_(), x.resize_(...): x changed shape in place
+                return UNKNOWN
+            key = _var_key_of(func.value)
+            if (
+                (base.bounds is not None or base.top is not None)
+                and method.endswith("_")
+                and key is not None
+                and key in interp.scope.vars
+            ):
+                # ix.add_(offset): the values moved, the range randint gave them (arange's largest) no longer holds
+                base = interp.scope.vars[key] = replace(base, bounds=None, top=None)
+            return op_rules.tensor_method(self.ops, interp, node, base, method, args, kwargs, dynamic)
+        return None
+
+    def _class_method(
+        self,
+        interp: Interpreter,
+        node: cst.Call,
+        func: cst.Attribute,
+        base: Value,
+        method: str,
+        args: list[Value],
+        kwargs: dict[str, Value],
+        dynamic: bool,
+    ) -> Value | None:
+        """``Base.method(self, ...)`` on a class the analysis knows only by name (a library base class) (``_call``; None: not answered here)."""
+        if isinstance(base, RefV) and base.qualname.startswith("class:") and not dynamic:
+            explicit = self._explicit_base_method(interp, node, base.qualname[6:], method, args, kwargs)
+            if explicit is not None:
+                return explicit
+        return None
 
     def call_callee(
         self, interp: Interpreter, node: cst.Call, callee: Value, args: list[Value], kwargs: dict[str, Value]
@@ -3278,6 +3399,24 @@ class ModuleAnalysis:
                 k: (a + n, b + 1, c + n, d + 1) for t, n in trees for k, (a, b, c, d) in compute_positions(t).items()
             }
         return self._positions
+
+
+# ``_call``'s method handlers by the receiver value's kind (exact types: the value classes have no subclasses)
+_CONTAINER_METHODS: dict[type, Callable[..., "Value | None"]] = {
+    SeqV: ModuleAnalysis._list_method,
+    ManyV: ModuleAnalysis._list_method,
+    DictV: ModuleAnalysis._dict_method,
+    IntDictV: ModuleAnalysis._dict_method,
+    StrV: ModuleAnalysis._scalar_method,
+    FloatV: ModuleAnalysis._scalar_method,
+}
+_MODEL_METHODS: dict[type, Callable[..., "Value | None"]] = {
+    ObjV: ModuleAnalysis._object_method,
+    StateDictV: ModuleAnalysis._state_dict_method,
+    LayerV: ModuleAnalysis._layer_method,
+    TensorV: ModuleAnalysis._tensor_method,
+    RefV: ModuleAnalysis._class_method,
+}
 
 
 def _self_handed(interp: Interpreter, node: cst.Call, args: list[Value]) -> ObjV | None:
