@@ -1148,6 +1148,11 @@ def common_generators(fw: Framework) -> dict[str, Gen]:
             f"{m}.meshgrid({m}.ones({k}), {m}.ones({n}), indexing='ij')[1]",
             f"{m}.tile(x, {shape_src([k] * r.randint(1, 3))})",
             f"{m}.ravel(x)",
+            f"{m}.atleast_1d(x)",
+            f"{m}.atleast_2d(x)",
+            f"{m}.atleast_3d(x)",
+            f"{m}.atleast_2d(x[0])",
+            f"{m}.atleast_3d(x[0])",
         ]
         if fw.name == "torch":
             choices += [
