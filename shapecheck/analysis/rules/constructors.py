@@ -39,9 +39,7 @@ if TYPE_CHECKING:
 
 ATLEAST = ("atleast_1d", "atleast_2d", "atleast_3d")
 
-FUNCTIONS = frozenset(
-    {"linspace", "logspace", "eye", "meshgrid", "pad", "tile", "gather", "index_select", *ATLEAST}
-)
+FUNCTIONS = frozenset({"linspace", "logspace", "eye", "meshgrid", "pad", "tile", "gather", "index_select", *ATLEAST})
 
 
 @registry.FUNCTIONS.register(*FUNCTIONS)
