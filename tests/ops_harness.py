@@ -469,9 +469,11 @@ def common_generators(fw: Framework) -> dict[str, Gen]:
                 f"x.size(dim={r.randint(-1, 1)})",
             ]
         else:
-            choices += ["x.size", "x.mT", "x.imag"]
+            choices += ["x.size", "x.mT", "x.imag", f"{m}.shape(x)", f"{m}.ndim(x)", f"{m}.shape(x)[-1]"]
+            if fw.name == "jax":
+                choices.append(f"{m}.size(x)")
         expr = r.choice(choices)
-        op = "attr:" + expr.split("(")[0].split("[")[0].replace("x.", "")
+        op = "attr:" + expr.split("(")[0].split("[")[0].replace("x.", "").replace(f"{m}.", "")
         return _maybe_index(r, Case(op, fw.name, [x], expr), 0.1)
 
     g["attr"] = attr
