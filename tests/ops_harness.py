@@ -469,9 +469,11 @@ def common_generators(fw: Framework) -> dict[str, Gen]:
                 f"x.size(dim={r.randint(-1, 1)})",
             ]
         else:
-            choices += ["x.size", "x.mT", "x.imag"]
+            choices += ["x.size", "x.mT", "x.imag", f"{m}.shape(x)", f"{m}.ndim(x)", f"{m}.shape(x)[-1]"]
+            if fw.name == "jax":
+                choices.append(f"{m}.size(x)")
         expr = r.choice(choices)
-        op = "attr:" + expr.split("(")[0].split("[")[0].replace("x.", "")
+        op = "attr:" + expr.split("(")[0].split("[")[0].replace("x.", "").replace(f"{m}.", "")
         return _maybe_index(r, Case(op, fw.name, [x], expr), 0.1)
 
     g["attr"] = attr
@@ -1148,6 +1150,11 @@ def common_generators(fw: Framework) -> dict[str, Gen]:
             f"{m}.meshgrid({m}.ones({k}), {m}.ones({n}), indexing='ij')[1]",
             f"{m}.tile(x, {shape_src([k] * r.randint(1, 3))})",
             f"{m}.ravel(x)",
+            f"{m}.atleast_1d(x)",
+            f"{m}.atleast_2d(x)",
+            f"{m}.atleast_3d(x)",
+            f"{m}.atleast_2d(x[0])",
+            f"{m}.atleast_3d(x[0])",
         ]
         if fw.name == "torch":
             choices += [

@@ -37,7 +37,9 @@ from .registry import OpContext
 if TYPE_CHECKING:
     from ..interpret.interpreter import Interpreter
 
-FUNCTIONS = frozenset({"linspace", "logspace", "eye", "meshgrid", "pad", "tile", "gather", "index_select"})
+ATLEAST = ("atleast_1d", "atleast_2d", "atleast_3d")
+
+FUNCTIONS = frozenset({"linspace", "logspace", "eye", "meshgrid", "pad", "tile", "gather", "index_select", *ATLEAST})
 
 
 @registry.FUNCTIONS.register(*FUNCTIONS)
@@ -79,10 +81,30 @@ def call(
     return method(cx, node, name, args[0], args[1:], kwargs, fw)
 
 
+def atleast(name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value]) -> Value:
+    """``np.atleast_Nd(x)`` / ``torch.atleast_Nd(x)`` / ``jnp.atleast_Nd(x)`` of one array: x itself when it has N or
+    more axes, else 1-axes added: 1d: () -> (1,); 2d: () -> (1, 1), (n,) -> (1, n); 3d: () -> (1, 1, 1),
+    (n,) -> (1, n, 1), (m, n) -> (m, n, 1) (numpy, torch and jax agree). Several arrays give a tuple: not modelled."""
+    if args or kwargs:
+        return UNKNOWN
+    shape = t.shape
+    if shape is None:
+        return t
+    want = int(name[len("atleast_")])
+    if len(shape) >= want:
+        return t
+    one = Size.const(1)
+    if want == 1 or want == 2 or not shape:
+        return t.with_shape((one,) * (want - len(shape)) + tuple(shape))
+    return t.with_shape(((one,) if len(shape) == 1 else ()) + tuple(shape) + (one,))
+
+
 def method(
     cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value], fw: str | None
 ) -> Value | None:
     shape = t.shape
+    if name in ATLEAST:
+        return atleast(name, t, args, kwargs)
     if name == "ravel":  # x.ravel() / np.ravel(x) / torch.ravel(x): one axis of every element (order= keeps it)
         if args or shape is None:
             return t.with_shape(None)

@@ -95,18 +95,28 @@ def _comparison_mask(interp: "Interpreter", node: cst.BaseExpression | None) -> 
     return TensorV(shape, "bool", fw) if fw is not None else UNKNOWN
 
 
+def _shape_value(t: TensorV) -> Value:
+    if t.shape is None:
+        k = _only_rank(t)
+        # a rank the code's own checks leave (``b, c, h, w = x.shape`` before): that many sizes, each unknown
+        return SeqV((UNKNOWN,) * k, "shape") if k is not None else UNKNOWN
+    return SeqV(tuple(IntV(s) for s in t.shape), "shape")
+
+
+def _ndim_value(t: TensorV) -> Value:
+    if t.shape is None:
+        k = _only_rank(t)
+        return IntV(Size.const(k)) if k is not None else UNKNOWN
+    return IntV(Size.const(len(t.shape)))
+
+
 def tensor_attribute(interp: "Interpreter", node: cst.Attribute, t: TensorV, attr: str) -> Value:
     if attr == "shape":
-        if t.shape is None:
-            k = _only_rank(t)
-            # a rank the code's own checks leave (``b, c, h, w = x.shape`` before): that many sizes, each unknown
-            return SeqV((UNKNOWN,) * k, "shape") if k is not None else UNKNOWN
-        return SeqV(tuple(IntV(s) for s in t.shape), "shape")
+        return _shape_value(t)
     if attr == "ndim":
-        if t.shape is None:
-            k = _only_rank(t)
-            return IntV(Size.const(k)) if k is not None else UNKNOWN
-        return IntV(Size.const(len(t.shape)))
+        return _ndim_value(t)
+    if attr == "size" and t.framework in ("numpy", "jax"):  # an int there (torch's x.size is a method)
+        return IntV(product(t.shape)) if t.shape is not None else UNKNOWN
     if attr == "dtype":
         return DtypeV(t.dtype) if t.dtype else UNKNOWN
     if attr in ("T", "mT", "mH", "H"):
@@ -1305,6 +1315,23 @@ def call(
 
 
 # --------------------------------------------------------------------------------------------- function rules
+@STUB_OVERRIDES.register("numpy.shape", "numpy.ndim", "jax.numpy.shape", "jax.numpy.ndim", "jax.numpy.size")
+def _shape_queries(
+    cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]
+) -> Value | None:
+    """``np.shape(x)`` / ``np.ndim(x)`` (and jax.numpy's, and ``jnp.size(x)``) of one array: what ``x.shape`` /
+    ``x.ndim`` / the product of its sizes are (``np.size`` and ``torch.numel`` come from their stubs;
+    ``jnp.size(x, axis)``: not modelled)."""
+    if len(args) != 1 or kwargs or not isinstance(args[0], TensorV):
+        return None
+    t, name = args[0], qual.rsplit(".", 1)[-1]
+    if name == "shape":
+        return _shape_value(t)
+    if name == "ndim":
+        return _ndim_value(t)
+    return IntV(product(t.shape)) if t.shape is not None else None
+
+
 @STUB_OVERRIDES.register("torch.nn.functional.scaled_dot_product_attention")
 def _attention(
     cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]

@@ -290,15 +290,24 @@ class ShapeChecks:
                     self.ctx.report(node, "SHP110", {"annotation": ann.dims, "detail": DimsSyntax(spec_or_reason)})
                     continue
                 spec = spec_or_reason
+                reported = False
                 for d in spec.check_order():
                     missing = expr_names(d) - bound
                     if d.kind == "expr" and missing:
-                        self.ctx.report(
-                            node,
-                            "SHP110",
-                            {"annotation": ann.dims, "detail": UnboundExpression(str(d.name), tuple(sorted(missing)))},
-                        )
-                        break
+                        # jaxtyping raises here; one report per annotation. Its later names still count as bound
+                        # for the later parameters: they are written there, and fixing this expression binds them
+                        # (no second report for the same root cause: `n+1 m` then `2*m`).
+                        if not reported:
+                            self.ctx.report(
+                                node,
+                                "SHP110",
+                                {
+                                    "annotation": ann.dims,
+                                    "detail": UnboundExpression(str(d.name), tuple(sorted(missing))),
+                                },
+                            )
+                        reported = True
+                        continue
                     if d.kind == "named" and d.name:
                         bound.add(d.name)
 
