@@ -60,6 +60,9 @@ class Scope:
         self.vars: dict[str, Value] = dict(parent_vars or {})
         self.returns: list[tuple[cst.Return, Value]] = []
         self.yields: list[Value] = []  # a generator's yielded values (``yield from xs``: an element of xs)
+        # parameters whose values at each exit (a ``return``, the end of the body) are recorded in ``exits``
+        self.watch: frozenset[str] = frozenset()
+        self.exits: list[dict[str, Value]] = []
 
 
 TRAINING_KEY = "self.training"
@@ -409,6 +412,8 @@ class Interpreter:
         finally:
             self.returning = outer
         self.scope.returns.append((stmt, value))
+        if self.scope.watch:
+            self.scope.exits.append({k: self.scope.vars.get(k, UNKNOWN) for k in self.scope.watch})
         self.m.check_return(stmt, value, self.frame)
         self.dead = True
 
@@ -2760,6 +2765,10 @@ def _truth(v: Value) -> bool | None:
         return bool(v.value)
     if isinstance(v, SeqV):
         return True if v.kind == "iter" else bool(v.items)  # (an iterator object is always true)
+    if isinstance(v, DictV) and v.kind in ("dict", "moduledict"):
+        return bool(v.items)  # every key known (``embed_args or {}``, ``deepcopy(cfg) if cfg else {}``)
+    if isinstance(v, IntDictV):
+        return bool(v.items)
     if isinstance(v, LayerV) and v.kind not in _SIZED_CONTAINERS:
         return True
     return None
