@@ -1798,12 +1798,23 @@ class ModuleAnalysis:
                 del _WANTED[id(node)]
             else:
                 _WANTED[id(node)] = wanted
-        if exits and not interp.dead:
+        if exits and not interp.dead and self._plain_callee(interp, node.func):
             for name, v in carried:
                 got = exits.get(id(v))
                 if got is not None and interp.scope.vars.get(name) is UNKNOWN and not _holds(out, v, 4):
                     interp.scope.vars[name] = got
         return out
+
+    def _plain_callee(self, interp: Interpreter, func: cst.BaseExpression) -> bool:
+        """Is ``func`` one function (not an "either" of callables, one of which may run a body not followed)?"""
+        if type(func) is cst.Name:
+            v = interp.scope.vars.get(func.value) if func.value in interp.scope.vars else self.globals.get(func.value)
+        elif type(func) is cst.Attribute:
+            with self.ctx.discarding():
+                v = interp.eval(func)
+        else:
+            return False
+        return isinstance(v, FuncV)
 
     def call_without_carry(self, interp: Interpreter, node: cst.Call) -> Value:
         lambdas = [a.value for a in node.args if type(a.value) is cst.Lambda]
