@@ -2869,6 +2869,8 @@ def _compare(a: Value, op: cst.CSTNode, b: Value) -> bool | None:
     if type(op) in (cst.Equal, cst.NotEqual) and isinstance(a, DtypeV) and isinstance(b, DtypeV):
         # ``x.dtype == torch.long``: two known dtypes (canonical names) are equal exactly when they are the same
         return (a.name == b.name) == (type(op) is cst.Equal)
+    if type(op) in (cst.In, cst.NotIn) and isinstance(a, StrV) and isinstance(b, StrV):
+        return (a.value in b.value) == (type(op) is cst.In)  # a substring test (``"deep" in stem_type``)
     if type(op) in (cst.In, cst.NotIn) and isinstance(b, StateDictV) and isinstance(a, StrV):
         # a key of a state dict known to be in it; another may be too
         return (type(op) is cst.In) if any(k == a.value for k, _ in b.items) else None
