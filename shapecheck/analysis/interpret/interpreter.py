@@ -60,6 +60,9 @@ class Scope:
         self.vars: dict[str, Value] = dict(parent_vars or {})
         self.returns: list[tuple[cst.Return, Value]] = []
         self.yields: list[Value] = []  # a generator's yielded values (``yield from xs``: an element of xs)
+        # parameters whose values at each exit (a ``return``, the end of the body) are recorded in ``exits``
+        self.watch: frozenset[str] = frozenset()
+        self.exits: list[dict[str, Value]] = []
 
 
 TRAINING_KEY = "self.training"
@@ -409,6 +412,8 @@ class Interpreter:
         finally:
             self.returning = outer
         self.scope.returns.append((stmt, value))
+        if self.scope.watch:
+            self.scope.exits.append({k: self.scope.vars.get(k, UNKNOWN) for k in self.scope.watch})
         self.m.check_return(stmt, value, self.frame)
         self.dead = True
 
@@ -2760,6 +2765,10 @@ def _truth(v: Value) -> bool | None:
         return bool(v.value)
     if isinstance(v, SeqV):
         return True if v.kind == "iter" else bool(v.items)  # (an iterator object is always true)
+    if isinstance(v, DictV) and v.kind in ("dict", "moduledict"):
+        return bool(v.items)  # every key known (``embed_args or {}``, ``deepcopy(cfg) if cfg else {}``)
+    if isinstance(v, IntDictV):
+        return bool(v.items)
     if isinstance(v, LayerV) and v.kind not in _SIZED_CONTAINERS:
         return True
     return None
@@ -2860,6 +2869,8 @@ def _compare(a: Value, op: cst.CSTNode, b: Value) -> bool | None:
     if type(op) in (cst.Equal, cst.NotEqual) and isinstance(a, DtypeV) and isinstance(b, DtypeV):
         # ``x.dtype == torch.long``: two known dtypes (canonical names) are equal exactly when they are the same
         return (a.name == b.name) == (type(op) is cst.Equal)
+    if type(op) in (cst.In, cst.NotIn) and isinstance(a, StrV) and isinstance(b, StrV):
+        return (a.value in b.value) == (type(op) is cst.In)  # a substring test (``"deep" in stem_type``)
     if type(op) in (cst.In, cst.NotIn) and isinstance(b, StateDictV) and isinstance(a, StrV):
         # a key of a state dict known to be in it; another may be too
         return (type(op) is cst.In) if any(k == a.value for k, _ in b.items) else None

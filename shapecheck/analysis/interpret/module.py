@@ -957,6 +957,7 @@ class ModuleAnalysis:
         building: bool = False,
         closure: tuple[tuple[str, Value], ...] = (),
         method_of: str | None = None,
+        watch: frozenset[str] = frozenset(),
     ) -> Scope:
         """Run ``fi``'s body. ``self_vars``: the ``self.x`` values of an object under construction, shared with the
         caller (``super().__init__(...)``, helpers ``__init__`` calls on ``self``); the returned scope holds them.
@@ -999,6 +1000,7 @@ class ModuleAnalysis:
             building,
         )
         interp = Interpreter(self, frame, scope)
+        scope.watch = watch
         if args is not None and fi.annotated:
             # arguments were already checked against the annotations at the call site
             for p in fi.params:
@@ -1033,6 +1035,8 @@ class ModuleAnalysis:
                     self.ctx.report(fi.node.name, "SHP903", {"what": f"{fi.name}()", "detail": exc.detail})
         else:
             interp.run_suite(fi.node.body)
+        if watch and not interp.dead:
+            scope.exits.append({k: scope.vars.get(k, UNKNOWN) for k in watch})
         return scope
 
     def local_lambda(self, node: cst.Lambda, frame: FrameInfo, env: dict[str, Value], live: bool = False) -> Value:
@@ -1366,11 +1370,14 @@ class ModuleAnalysis:
         ret: Value
         inner: list[Pending]
         state = function_state(fi)
+        watch = self._carry_watch(node, fi, bound, bound_self, closure)
         summary = state.summaries.get(sig)
         # a summary with findings is not reused: their notes name this caller's argument origins, so another caller
         # with the same shapes (in this file or one analysed earlier in the process) runs the body again
+        exits: dict[str, Value] | None = None
         if summary is not None and not any(p.code.startswith("SHP2") for p in summary[1]):
             ret, inner = summary
+            exits = state.exits.get(sig) if watch else None
         else:
             state.analysing = True
             outer_ctx = fi.module.ctx
@@ -1379,7 +1386,7 @@ class ModuleAnalysis:
             outer_ctx.inline_findings = []
             mark = counter_mark()
             try:
-                scope = fi.module.run_function(fi, bound, bound_self, depth=depth + 1, closure=closure)
+                scope = fi.module.run_function(fi, bound, bound_self, depth=depth + 1, closure=closure, watch=watch)
             finally:
                 inner = outer_ctx.inline_findings
                 outer_ctx.inline_findings = saved
@@ -1401,6 +1408,19 @@ class ModuleAnalysis:
                 # reused: another call with arguments as unknown would get the same symbols, and two unknown sizes
                 # would be taken for one (titans-pytorch: a second segmentation's window read as the first one's)
                 state.summaries[sig] = (ret, inner)
+            if watch:
+                exits = _exit_values(scope, watch)
+                if not any(_minted_since(v, mark, 0) for v in exits.values()):
+                    state.exits[sig] = exits
+        if id(node) in _WANTED:
+            uses = walk_memo("carry-params", fi.node, _carry_params)
+            # the callee's changes to a dict or list argument, carried back to the caller's variable (call()); a
+            # call that runs more than one body (the options of an "either") carries nothing
+            _CARRIED[id(node)] = (
+                {id(bound[k]): _sealed(v, uses[k][1]) for k, v in exits.items() if k in watch}
+                if exits and id(node) not in _CARRIED
+                else {}
+            )
         if operations_only:
             # a method of an object run for its sizes: what its annotations say of sizes is its own analysis's
             # business (that analysis binds them). A wrong rank fails for every size, so it stays when the method is
@@ -1422,6 +1442,44 @@ class ModuleAnalysis:
             ]
         self.report_inner(node, fi.module, f"{fi.name}()", inner)
         return ret
+
+    def _carry_watch(
+        self,
+        node: cst.Call,
+        fi: FunctionInfo,
+        bound: dict[str, Value],
+        bound_self: Value | None,
+        closure: tuple[tuple[str, Value], ...],
+    ) -> frozenset[str]:
+        """The parameters of ``fi`` whose value at its exits ``_inline`` records for ``call`` to carry back: bound to
+        a local dict or list of the caller (``_carry_candidates`` saw it in an argument), held by no other parameter,
+        closure name or attribute of ``self``, changed by the body only in place and never rebound, aliased, stored
+        or returned (``_carry_params``), and handed only to functions of the analysed code or to builtins that
+        keep no reference."""
+        if not _WANTED or id(node) not in _WANTED or is_generator(fi):
+            return frozenset()
+        wanted = _WANTED[id(node)]
+        uses = walk_memo("carry-params", fi.node, _carry_params)
+        out: set[str] = set()
+        for name, v in bound.items():
+            if id(v) not in wanted or name not in uses:
+                continue
+            if sum(1 for x in bound.values() if x is v) != 1 or any(x is v or _holds(x, v, 4) for _, x in closure):
+                continue
+            if isinstance(bound_self, ObjV) and _holds(bound_self, v, 4):
+                continue
+            if all(self._keeps_no_reference(fi, callee) for callee in uses[name][0]):
+                out.add(name)
+        return frozenset(out)
+
+    def _keeps_no_reference(self, fi: FunctionInfo, callee: str) -> bool:
+        """A name a callee's body hands a carried parameter to (``_carry_params``): a function of the analysed code
+        (its own run forgets or carries the argument) or a builtin that keeps no reference to its argument."""
+        mod = fi.module
+        v = mod.globals.get(callee)
+        if isinstance(v, FuncV) and v.bound_self is None and not v.env:
+            return True
+        return callee in _NO_REFERENCE_BUILTINS and callee not in mod.globals and callee not in mod.imports.names
 
     def report_inner(self, node: cst.CSTNode, callee: "ModuleAnalysis", what: str, inner: list[Pending]) -> None:
         """Definite findings of an inlined callee, reported at this call with a note naming the inner line. A
@@ -1717,6 +1775,48 @@ class ModuleAnalysis:
         """A call (``default(noise, lambda: torch.randn_like(x))``: a lambda handed to a plain function of the
         analysed code that is no generator runs, if at all, before that function returns -- unless the function keeps
         it: a result that holds the lambda is unknown)."""
+        carried = _carry_candidates(interp, node)
+        if carried:
+            return self._call_carrying(interp, node, carried)
+        return self.call_without_carry(interp, node)
+
+    def _call_carrying(self, interp: Interpreter, node: cst.Call, carried: list[tuple[str, Value]]) -> Value:
+        """A call handing local dicts or lists (``_update_default_kwargs(cfg, kwargs, None)``) to a function whose body
+        is run here: each such variable, forgotten by the call, holds what the callee's parameter held when it
+        returned (``_inline``, which records it only for a parameter the body changes in place alone, never rebinds,
+        aliases or lets escape). A callee that was not run, or one whose effect is unknown, leaves it unknown."""
+        saved = _CARRIED.pop(id(node), None)
+        wanted = _WANTED.get(id(node))
+        _WANTED[id(node)] = frozenset(id(v) for _, v in carried)
+        try:
+            out = self.call_without_carry(interp, node)
+            exits = _CARRIED.pop(id(node), None)
+        finally:
+            if saved is not None:
+                _CARRIED[id(node)] = saved
+            if wanted is None:
+                del _WANTED[id(node)]
+            else:
+                _WANTED[id(node)] = wanted
+        if exits and not interp.dead and self._plain_callee(interp, node.func):
+            for name, v in carried:
+                got = exits.get(id(v))
+                if got is not None and interp.scope.vars.get(name) is UNKNOWN and not _holds(out, v, 4):
+                    interp.scope.vars[name] = got
+        return out
+
+    def _plain_callee(self, interp: Interpreter, func: cst.BaseExpression) -> bool:
+        """Is ``func`` one function (not an "either" of callables, one of which may run a body not followed)?"""
+        if type(func) is cst.Name:
+            v = interp.scope.vars.get(func.value) if func.value in interp.scope.vars else self.globals.get(func.value)
+        elif type(func) is cst.Attribute:
+            with self.ctx.discarding():
+                v = interp.eval(func)
+        else:
+            return False
+        return isinstance(v, FuncV)
+
+    def call_without_carry(self, interp: Interpreter, node: cst.Call) -> Value:
         lambdas = [a.value for a in node.args if type(a.value) is cst.Lambda]
         if not lambdas or not self._runs_now(interp, node.func):
             return self._call(interp, node)
@@ -5249,3 +5349,178 @@ def _stub_body(node: cst.FunctionDef) -> bool:
 
 def _choice_text(v: Value) -> str:
     return v.value if isinstance(v, StrV) else "?"
+
+
+# call() <-> _inline: the caller's dict and list values a call hands on (by id), and what the callee's run left in them
+_WANTED: dict[int, frozenset[int]] = {}
+_CARRIED: dict[int, dict[int, Value]] = {}
+
+# builtins that read an argument without keeping a reference to it (a carried parameter may be handed to them)
+_NO_REFERENCE_BUILTINS = frozenset(
+    {"len", "dict", "list", "tuple", "sorted", "set", "frozenset", "isinstance", "print", "str", "repr", "bool"}
+    | {"any", "all", "sum", "min", "max", "hasattr", "type"}
+)
+
+
+def _carry_candidates(interp: Interpreter, node: cst.Call) -> list[tuple[str, Value]]:
+    """The arguments of a call that are local variables holding a dict or a list no other name holds: what a callee
+    changes in them in place may be carried back (``ModuleAnalysis._call_carrying``)."""
+    out: list[tuple[str, Value]] = []
+    for a in node.args:
+        if a.star or type(a.value) is not cst.Name:
+            continue
+        v = interp.scope.vars.get(a.value.value)
+        if not (isinstance(v, DictV) and v.kind == "dict") and not (isinstance(v, SeqV) and v.kind == "list"):
+            continue
+        if interp.frame.key == "<module>" or any(x is v for k, x in interp.scope.vars.items() if k != a.value.value):
+            continue
+        out.append((a.value.value, v))
+    return out
+
+
+def _exit_values(scope: Scope, watch: frozenset[str]) -> dict[str, Value]:
+    """What each watched parameter held at every exit of a run, joined (none: the body always raised)."""
+    out: dict[str, Value] = {}
+    if not scope.exits:
+        return out
+    for k in watch:
+        v = scope.exits[0].get(k, UNKNOWN)
+        for e in scope.exits[1:]:
+            other = e.get(k, UNKNOWN)
+            if other is not v:
+                v = join(v, other)
+        out[k] = v
+    return out
+
+
+_TESTS = (cst.If, cst.While, cst.Assert, cst.IfExp)
+
+
+def _carry_params(fn: cst.CSTNode) -> dict[str, tuple[frozenset[str], bool]]:
+    """The parameters of a function (``*args`` / ``**kwargs`` left out) that its body only reads or changes in place:
+    every use is a method call on it (``kwargs.setdefault(k, v)``, ``kwargs.pop(k)``), an item read, store or
+    deletion, a comparison, a test (``if not kwargs``), iteration, ``f(**kwargs)``, or an argument of a call of a
+    plain name; never rebound, aliased (``x = kwargs``, ``kwargs or {}``), stored, returned, yielded, read by a nested
+    function or a bound method taken without a call. Each with the names of the functions it is handed to, and
+    whether a name may get hold of a value inside it (then a list, dict or object in it is not carried back: a
+    change through that name is not seen in the parameter's value)."""
+    if type(fn) is not cst.FunctionDef:
+        return {}
+    ps = fn.params
+    names = {p.name.value for p in (*ps.posonly_params, *ps.params, *ps.kwonly_params)}
+    if not names:
+        return {}
+    bad: set[str] = set()
+    handed: dict[str, set[str]] = {n: set() for n in names}
+    leaks: dict[str, list[bool]] = {n: [False] for n in names}
+    # (node, ancestors nearest first, up to 3)
+    stack: list[tuple[cst.CSTNode, tuple[cst.CSTNode, ...]]] = [(fn.body, ())]
+    while stack:
+        node, up = stack.pop()
+        tp = type(node)
+        if tp in _SCOPES or tp is cst.Lambda:
+            for n in _names_in(node):
+                bad.add(n)
+            continue
+        if isinstance(node, cst.Name) and node.value in names:
+            if not _carry_use(node, up, handed[node.value], leaks[node.value]):
+                bad.add(node.value)
+            continue
+        ups = (node, *up[:3])
+        stack.extend((c, ups) for c in children(node))
+    return {n: (frozenset(h), leaks[n][0]) for n, h in handed.items() if n not in bad}
+
+
+def _names_in(node: cst.CSTNode) -> set[str]:
+    out: set[str] = set()
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if type(n) is cst.Name:
+            out.add(n.value)
+        stack.extend(children(n))
+    return out
+
+
+_QUIET = (cst.Expr, cst.Comparison, cst.ComparisonTarget, cst.UnaryOperation)
+_NO_ITEM_BUILTINS = frozenset({"len", "isinstance", "hasattr", "type", "bool", "print", "str", "repr"})
+
+
+def _quiet(expr: cst.CSTNode, up: tuple[cst.CSTNode, ...]) -> bool:
+    """Is the value of ``expr`` (an item of a parameter, a method's result) dropped or only tested, so no name gets
+    hold of a list or dict inside the parameter?"""
+    if not up:
+        return False
+    parent = up[0]
+    return type(parent) in _QUIET or (type(parent) in _TESTS and parent.test is expr)  # type: ignore[attr-defined]
+
+
+def _carry_use(node: cst.Name, up: tuple[cst.CSTNode, ...], handed: set[str], leaks: list[bool]) -> bool:
+    """Is this read of a parameter one ``_carry_params`` allows? ``handed`` collects the callees it is passed to;
+    ``leaks[0]`` is set when the read may give a name hold of a value inside it (an item read, iteration, a method's
+    result kept, an argument)."""
+    if not up:
+        return False
+    parent = up[0]
+    tp = type(parent)
+    if tp is cst.Attribute:
+        # a method called on it: kwargs.setdefault(...) (not the bound method kept: f = kwargs.setdefault)
+        if not (parent.value is node and len(up) > 1 and type(up[1]) is cst.Call and up[1].func is parent):  # type: ignore[attr-defined]
+            return False
+        if not _quiet(up[1], up[2:]):
+            leaks[0] = True
+        return True
+    if tp is cst.Subscript:
+        if parent.value is not node:  # type: ignore[attr-defined]
+            return False
+        stored = len(up) > 1 and type(up[1]) in (cst.AssignTarget, cst.Del) and up[1].target is parent  # type: ignore[attr-defined]
+        if not stored and not _quiet(parent, up[1:]):
+            leaks[0] = True
+        return True
+    if tp in (cst.Comparison, cst.ComparisonTarget, cst.UnaryOperation, cst.Expr, cst.FormattedStringExpression):
+        return True
+    if tp in (cst.For, cst.CompFor):
+        leaks[0] = True
+        return parent.iter is node  # type: ignore[attr-defined]
+    if tp in _TESTS:
+        return parent.test is node  # type: ignore[attr-defined]
+    if tp is cst.BooleanOperation:
+        # a test's operand (``if not kwargs or not names``); ``kwargs or {}`` elsewhere is the dict itself
+        for i, anc in enumerate(up[1:], 1):
+            if type(anc) is cst.BooleanOperation:
+                continue
+            if type(anc) is cst.UnaryOperation:
+                return True
+            return type(anc) in _TESTS and anc.test is up[i - 1]  # type: ignore[attr-defined]
+        return False
+    if tp is cst.Arg:
+        call = up[1] if len(up) > 1 else None
+        if parent.star or type(call) is not cst.Call or type(call.func) is not cst.Name:  # type: ignore[attr-defined]
+            leaks[0] = True
+            return bool(parent.star)  # type: ignore[attr-defined]  # f(**kwargs) / f(*xs): a new dict or tuple
+        handed.add(call.func.value)
+        if call.func.value not in _NO_ITEM_BUILTINS:
+            leaks[0] = True
+        return True
+    return False
+
+
+def _sealed(v: Value, leaks: bool) -> Value:
+    """A carried dict or list whose body may have let a name get hold of its items: those that may change through
+    such a name (lists, dicts, objects) are unknown."""
+    if not leaks:
+        return v
+    if isinstance(v, DictV):
+        return DictV(tuple((k, UNKNOWN if _changeable(x, 4) else x) for k, x in v.items), v.kind)
+    if isinstance(v, SeqV):
+        return SeqV(tuple(UNKNOWN if _changeable(x, 4) else x for x in v.items), v.kind, v.names)
+    return v
+
+
+def _changeable(v: Value, depth: int) -> bool:
+    """A list, dict or object, or a tuple holding one (what a change through another name may change)."""
+    if isinstance(v, (DictV, IntDictV, StateDictV, ObjV, ManyV)) or _is_list(v):
+        return True
+    if isinstance(v, SeqV):
+        return depth <= 0 or any(_changeable(x, depth - 1) for x in v.items)
+    return False

@@ -597,6 +597,14 @@ _TENSOR_CLASSES = {"torch.Tensor": "torch", "numpy.ndarray": "numpy", "jax.Array
 _ABSTRACT_CONTAINERS = frozenset({"collections.abc.Iterable", "typing.Iterable"})
 
 
+def _function_or_class(v: Value) -> bool:
+    """A def of the analysed code (no partial, no bound method of an object) or a class of the analysed code or of
+    the frameworks' layer namespaces: no instance of a builtin type, nor a ``functools.partial``."""
+    if isinstance(v, FuncV):
+        return v.bound_self is None and not v.env
+    return isinstance(v, RefV) and v.qualname.startswith(("class:", "torch.nn.", "flax.", "equinox.nn."))
+
+
 def _isinstance(cx: OpContext, interp: "Interpreter", v: Value, classes: cst.BaseExpression) -> Value | None:
     """``isinstance(x, C)`` / ``isinstance(x, (C1, C2))`` when the kind of ``x`` decides it; None when unknown."""
     nodes = [e.value for e in classes.elements] if type(classes) is cst.Tuple else [classes]
@@ -619,6 +627,9 @@ def _isinstance(cx: OpContext, interp: "Interpreter", v: Value, classes: cst.Bas
                 answers.append(False)
             elif isinstance(v, DictV) and v.kind == "dict":
                 answers.append(builtin == "dict")  # ``dict(...)`` or ``{...}``: a dict, no list, tuple or number
+            elif _function_or_class(v):
+                # a function or a class (``get_act_layer(nn.ReLU)``: ``if not isinstance(name, str): return name``)
+                answers.append(False)
             elif isinstance(v, (IntV, FloatV, BoolV, StrV)) and builtin in ("list", "tuple", "dict"):
                 answers.append(
                     False
@@ -668,6 +679,9 @@ def _isinstance(cx: OpContext, interp: "Interpreter", v: Value, classes: cst.Bas
                 answers.append(True)
             else:
                 return None
+            continue
+        if q == "functools.partial" and (_function_or_class(v) or isinstance(v, (TensorV, NoneV, IntV, StrV, SeqV))):
+            answers.append(False)  # ``isinstance(norm_layer, functools.partial)`` of a class or a def
             continue
         if q in _TENSOR_CLASSES:
             if isinstance(v, TensorV) and v.framework is not None:
