@@ -1251,7 +1251,7 @@ class ModuleAnalysis:
             # a parameter the call leaves out takes its default, as Python does (literals and module-level names:
             # ``def FeedForward(dim, mult=4, dense=nn.Linear)``); other defaults stay unknown
             if p.name not in bound and p.kind in ("pos", "posonly", "kwonly") and p.default is not None:
-                bound[p.name] = objects._default(self, fi, p.default)
+                bound[p.name] = objects._default(self, fi, p.default, p.name)
         ret_memo = None
         if fi.annotated:
             ok, ret_memo = self.shapes.check_call_arguments(node, fi, bound)
@@ -1599,7 +1599,7 @@ class ModuleAnalysis:
             return UNKNOWN
         for p in fi.params[1 if closure is None else 0 :]:
             if p.name not in bound and p.kind in ("pos", "posonly", "kwonly") and p.default is not None:
-                bound[p.name] = objects._default(self, fi, p.default)
+                bound[p.name] = objects._default(self, fi, p.default, p.name)
         top = fi.module is self and not self.ctx.suppress_depth and not self.ctx.uncertain
         if top:
             self.standalone_done.add(fi.key)  # a class's own constructor run: its findings are reported here
