@@ -1705,9 +1705,6 @@ class Interpreter:
         """``models.__dict__["deit_tiny"]`` (the model factories of training scripts, ``vits.__dict__[args.arch]``): a
         module's ``__dict__`` read by a known string is the name the module binds, here a function or class its own
         top level defines (the module of the analysed tree, found without analysing it); anything else is None."""
-        project = self.m.project
-        if project is None:
-            return None
         with self.ctx.discarding():
             base = self.eval(owner)
         if not isinstance(base, RefV) or base.qualname.startswith("class:"):
@@ -1716,7 +1713,7 @@ class Interpreter:
         if not isinstance(key, StrV) or key.value is None or not key.value.isidentifier():
             return None
         qualname = f"{base.qualname}.{key.value}"
-        return self.m.qualified_value(qualname) if project.is_definition(qualname) else None
+        return self.m.qualified_value(qualname) if self.m.top_level_definition(qualname) else None
 
     @_expression(cst.Subscript)
     def subscript(self, node: cst.Subscript) -> Value:

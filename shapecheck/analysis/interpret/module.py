@@ -817,6 +817,10 @@ class ModuleAnalysis:
                 return v
         return constant(qualname) or RefV(qualname)
 
+    def top_level_definition(self, qualname: str) -> bool:
+        """``pkg.mod.f``: a function or class defined at the top of a module of the analysed tree."""
+        return self.project is not None and self.project.is_definition(qualname)
+
     # ------------------------------------------------------------------ classes
     def find_class(self, key: str) -> ClassInfo | None:
         if key in self.classes:
