@@ -1706,6 +1706,20 @@ class Interpreter:
             return pack_attribute(self, node, attr)
         return UNKNOWN
 
+    def _module_dict_entry(self, owner: cst.BaseExpression, key_node: cst.BaseExpression) -> Value | None:
+        """``models.__dict__["deit_tiny"]`` (the model factories of training scripts, ``vits.__dict__[args.arch]``): a
+        module's ``__dict__`` read by a known string is the name the module binds, here a function or class its own
+        top level defines (the module of the analysed tree, found without analysing it); anything else is None."""
+        with self.ctx.discarding():
+            base = self.eval(owner)
+        if not isinstance(base, RefV) or base.qualname.startswith("class:"):
+            return None
+        key = self.eval(key_node)
+        if not isinstance(key, StrV) or key.value is None or not key.value.isidentifier():
+            return None
+        qualname = f"{base.qualname}.{key.value}"
+        return self.m.qualified_value(qualname) if self.m.top_level_definition(qualname) else None
+
     @_expression(cst.Subscript)
     def subscript(self, node: cst.Subscript) -> Value:
         idx_nodes = node.slice
@@ -1720,6 +1734,16 @@ class Interpreter:
             # ``_entrypoints[name]``: a dict a registering decorator fills (registries.py), read by a known string
             found = self.m.registry_entry(node.value.value, self.eval(idx_nodes[0].slice.value))
             return found if found is not None else UNKNOWN
+        if (
+            type(node.value) is cst.Attribute
+            and node.value.attr.value == "__dict__"
+            and type(node.value.value) in (cst.Name, cst.Attribute)
+            and len(idx_nodes) == 1
+            and type(idx_nodes[0].slice) is cst.Index
+        ):
+            found = self._module_dict_entry(node.value.value, idx_nodes[0].slice.value)
+            if found is not None:
+                return found
         base = self.eval(node.value)
         if type(base) is ObjV:
             base = held_modules(base) or base  # ``self[i]`` in an nn.ModuleList subclass
@@ -1917,8 +1941,27 @@ class Interpreter:
         if isinstance(left, BoolV) and isinstance(right, BoolV):
             return _bool_bits(left.value, op, right.value)
         if isinstance(left, TensorV) or isinstance(right, TensorV):
+            if (
+                type(node) is cst.BinaryOperation
+                and type(op) in _COMPLEX_SCALAR_OPS
+                and _imaginary_literal(node.right if isinstance(left, TensorV) else node.left)
+            ):
+                # a complex literal (``1j * imag_part``, ``x + 2j``) is a scalar: the tensor keeps its shape and
+                # becomes complex (dtype not tracked)
+                t = left if isinstance(left, TensorV) else right
+                return t.with_dtype(None)  # type: ignore[union-attr]
             return self.m.tensor_binary(self, node, left, op, right)
         return UNKNOWN
+
+
+_COMPLEX_SCALAR_OPS = frozenset({cst.Add, cst.Subtract, cst.Multiply, cst.Divide})
+
+
+def _imaginary_literal(node: cst.BaseExpression) -> bool:
+    """``1j``, ``-2.5j``, ``(1j)``: a complex number written as a literal."""
+    while type(node) is cst.UnaryOperation and type(node.operator) in (cst.Minus, cst.Plus):
+        node = node.expression
+    return type(node) is cst.Imaginary
 
 
 def _layer_weight(layer: LayerV) -> Value:

@@ -817,6 +817,10 @@ class ModuleAnalysis:
                 return v
         return constant(qualname) or RefV(qualname)
 
+    def top_level_definition(self, qualname: str) -> bool:
+        """``pkg.mod.f``: a function or class defined at the top of a module of the analysed tree."""
+        return self.project is not None and self.project.is_definition(qualname)
+
     # ------------------------------------------------------------------ classes
     def find_class(self, key: str) -> ClassInfo | None:
         if key in self.classes:
@@ -1255,7 +1259,7 @@ class ModuleAnalysis:
             # a parameter the call leaves out takes its default, as Python does (literals and module-level names:
             # ``def FeedForward(dim, mult=4, dense=nn.Linear)``); other defaults stay unknown
             if p.name not in bound and p.kind in ("pos", "posonly", "kwonly") and p.default is not None:
-                bound[p.name] = objects._default(self, fi, p.default)
+                bound[p.name] = objects._default(self, fi, p.default, p.name)
         ret_memo = None
         if fi.annotated:
             ok, ret_memo = self.shapes.check_call_arguments(node, fi, bound)
@@ -1657,7 +1661,7 @@ class ModuleAnalysis:
             return UNKNOWN
         for p in fi.params[1 if closure is None else 0 :]:
             if p.name not in bound and p.kind in ("pos", "posonly", "kwonly") and p.default is not None:
-                bound[p.name] = objects._default(self, fi, p.default)
+                bound[p.name] = objects._default(self, fi, p.default, p.name)
         top = fi.module is self and not self.ctx.suppress_depth and not self.ctx.uncertain
         if top:
             self.standalone_done.add(fi.key)  # a class's own constructor run: its findings are reported here

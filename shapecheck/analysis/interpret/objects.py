@@ -1338,7 +1338,7 @@ def instantiate(
             return generic, []
         for p in init.params[1:]:
             if p.name not in bound and p.kind in ("pos", "posonly", "kwonly") and p.default is not None:
-                bound[p.name] = _default(m, init, p.default)
+                bound[p.name] = _default(m, init, p.default, p.name)
     elif fields is not None:
         kw = {k: v for k, v in kwargs.items() if k not in ("name", "parent")}
         # which fields the generated __init__ takes, and which of them by position: not a field(init=False), nor
@@ -1531,16 +1531,23 @@ _DEFAULT_NODES = frozenset(
 )
 
 
-def _default(m: "ModuleAnalysis", fi: FunctionInfo, node: cst.BaseExpression) -> Value:
-    """A parameter default: literals and module-level names (evaluated in the function's module)."""
+def _default(m: "ModuleAnalysis", fi: FunctionInfo, node: cst.BaseExpression, name: str | None = None) -> Value:
+    """A parameter default: literals and module-level names (evaluated in the function's module). A list or dict
+    display (``img_size=[224]``, ``measure_args={}``) is one shared object that every call without the argument sees:
+    it still holds what it was written with when the function only reads the parameter (``img_size[0]``,
+    ``f(**measure_args)``, ``measure_args.get(k)``; ``plain_read_params``), since nothing else can reach it."""
     FrameInfo, Interpreter, Scope = _interpreter.FrameInfo, _interpreter.Interpreter, _interpreter.Scope
 
-    if type(node) in _DEFAULT_NODES:
+    display = type(node) is cst.List or type(node) is cst.Dict
+    if display and (name is None or name not in plain_read_params(fi)):
+        return UNKNOWN
+    if display or type(node) in _DEFAULT_NODES:
         interp = Interpreter(fi.module, FrameInfo(fi.key + ".<defaults>"), Scope())
         with fi.module.ctx.discarding():
             v = interp.eval(node)
         if (
-            isinstance(v, SeqV)
+            not display
+            and isinstance(v, SeqV)
             and v.kind == "list"
             and not (
                 # a module-level table of the function's own module that nothing changes (``cfg=SMALL_CFG``, read by
@@ -1964,6 +1971,8 @@ def plain_read_params(fi: FunctionInfo) -> frozenset[str]:
             for a in call.args:
                 if type(a.value) is cst.Name and (a.star or (copying and a.keyword is None)):
                     ok.add(id(a.value))
+                if a.keyword is not None:
+                    ok.add(id(a.keyword))  # ``PatchEmbed(img_size=img_size[0])``: the keyword names no variable
             if type(f) is cst.Attribute and type(f.value) is cst.Name and f.attr.value in _DICT_READS:
                 ok.add(id(f.value))
         elif tp is cst.StarredDictElement or tp is cst.StarredElement:

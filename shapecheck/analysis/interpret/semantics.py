@@ -61,6 +61,8 @@ class Semantics(Protocol):
 
     def qualified_value(self, qualname: str) -> Value: ...
 
+    def top_level_definition(self, qualname: str) -> bool: ...  # ``mod.f``: a def or class at the top of ``mod``
+
     def find_function(self, key: str) -> "FunctionInfo | None": ...
 
     def local_function(
