@@ -919,7 +919,7 @@ def _transformer_masks_fail(
     masks = _TRANSFORMER_MASKS.get(name)
     if masks is None:
         return False
-    memory = args[1] if len(args) > 1 else kwargs.get("memory")
+    memory = args[1] if len(args) > 1 else kwargs.get("memory", UNKNOWN)
     for i, kw, cross in masks:
         mask = args[i] if len(args) > i else kwargs.get(kw)
         if not isinstance(mask, TensorV):
