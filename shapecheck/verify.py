@@ -374,6 +374,14 @@ def _replay_framework(w: Witness, replay: Replay) -> None:
             return layer(
                 torch.zeros(q), torch.zeros(k), torch.zeros(k), key_padding_mask=torch.zeros(mask, dtype=torch.bool)
             )
+        if op == "nn.MultiheadAttention.attn_mask":  # real (small) inputs: the mask is checked before any product
+            q, k, mask = (tuple(int(x) for x in s) for s in w.input_shapes)
+            layer = torch.nn.MultiheadAttention(
+                int(witness_get(w, "embed_dim")),
+                int(witness_get(w, "num_heads")),
+                batch_first=bool(witness_get(w, "batch_first")),
+            )
+            return layer(torch.zeros(q), torch.zeros(k), torch.zeros(k), attn_mask=torch.zeros(mask))
         if op == "solve":  # real (small) identity matrices: meta tensors skip linalg's checks
             a_shape = tuple(int(x) for x in w.input_shapes[0])
             a = torch.eye(a_shape[-1]).expand(a_shape) if a_shape[-1] == a_shape[-2] else torch.zeros(a_shape)

@@ -41,6 +41,7 @@ FRAMEWORK_OPS = frozenset(
         "matmul",
         "solve",
         "nn.MultiheadAttention.mask",
+        "nn.MultiheadAttention.attn_mask",
         "eqx.nn.LayerNorm",
         "elementwise",
         "loss",
@@ -597,6 +598,15 @@ def concrete_failure(w: Witness) -> str | None:
         else:
             want = (q[0], k[1]) if witness_get(w, "batch_first") else (q[1], k[0])
         return None if tuple(mask) == want else f"key_padding_mask {tuple(mask)} is not {want}"
+    if op == "nn.MultiheadAttention.attn_mask":
+        q, k, mask = shapes
+        heads = int(witness_get(w, "num_heads"))
+        if len(q) == 2:
+            want = (q[0], k[0]) if len(mask) == 2 else (heads, q[0], k[0])
+        else:
+            n, ln, kn = (q[0], q[1], k[1]) if witness_get(w, "batch_first") else (q[1], q[0], k[0])
+            want = (ln, kn) if len(mask) == 2 else (n * heads, ln, kn)
+        return None if tuple(mask) == want else f"attn_mask {tuple(mask)} is not {want}"
     if op == "elementwise":
         return None if _broadcast(shapes[0], shapes[1]) is not None else f"{shapes[0]} and {shapes[1]} do not broadcast"
     if op == "attention":

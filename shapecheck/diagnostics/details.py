@@ -810,6 +810,22 @@ class PaddingMask(Detail):
 
 
 @dataclass(frozen=True)
+class AttnMask(Detail):
+    """An attention's ``attn_mask`` (a transformer layer's ``tgt_mask`` / ``src_mask`` / ``memory_mask``) whose shape
+    is not (query length, key length), or (batch * heads, query length, key length) for a 3-D one."""
+
+    code, kind = "SHP204", "attn-mask"
+    mask: Shape
+    expected: Shape
+
+    def render(self) -> str:
+        what = (
+            "(query length, key length)" if len(self.expected) == 2 else "(batch * num_heads, query length, key length)"
+        )
+        return f"attn_mask of shape {_shape(self.mask)} is not {what} = {_shape(self.expected)}"
+
+
+@dataclass(frozen=True)
 class LayerInput(Detail):
     """A layer given an input it cannot take: the layer's class and parameter (``param`` empty: ``value`` is the
     layer's positional shape, LayerNorm), what was found (``found``: "last-axis" | "channels" | "shape" | "scalar", an

@@ -339,5 +339,28 @@ def _occurrences(scope: cst.CSTNode, name: str) -> tuple[int, int]:
         if type(n) is cst.Arg:
             todo.append(n.value)
             continue
+        if isinstance(n, _COMPREHENSIONS) and _binds(n.for_in, name):
+            # ``sum(p.numel() for p in m.parameters())``: the comprehension's own variable; only its first iterable
+            # is evaluated in the enclosing scope
+            todo.append(n.for_in.iter)
+            continue
         todo.extend(children(n))
     return uses, reads
+
+
+_COMPREHENSIONS = (cst.GeneratorExp, cst.ListComp, cst.SetComp, cst.DictComp)
+
+
+def _binds(comp: cst.CompFor | None, name: str) -> bool:
+    """Whether a ``for`` of the comprehension ``comp`` starts assigns ``name`` (making it local to the comprehension)."""
+    while comp is not None:
+        todo: list[cst.CSTNode] = [comp.target]
+        while todo:
+            n = todo.pop()
+            if type(n) is cst.Name:
+                if n.value == name:
+                    return True
+            elif isinstance(n, (cst.Tuple, cst.List, cst.StarredElement, cst.Element)):
+                todo.extend(children(n))
+        comp = comp.inner_for_in
+    return False

@@ -1875,12 +1875,12 @@ class ModuleAnalysis:
         kwargs: dict[str, Value] = {}
         dynamic = False
         repeated: ManyV | None = None
-        scalars: set[int] = set()  # arguments whose value is an int, float, bool, string or None
+        scalars: set[int] = set()  # arguments whose value is an int, float, bool, string or None (or a tuple of them)
         arg_values: list[Value] = []  # each argument's value, in order
         for a in node.args:
             v = interp.eval(a.value)
             arg_values.append(v)
-            if isinstance(v, (IntV, FloatV, BoolV, StrV, NoneV)):
+            if _immutable(v):
                 scalars.add(id(a))
             if a.star == "*":
                 if isinstance(v, SeqV):
@@ -3521,6 +3521,14 @@ _MODEL_METHODS: dict[type, Callable[..., "Value | None"]] = {
     TensorV: ModuleAnalysis._tensor_method,
     RefV: ModuleAnalysis._class_method,
 }
+
+
+def _immutable(v: Value, depth: int = 3) -> bool:
+    """An int, float, bool, string or None, or a tuple of them (``cfg.ch_mult`` = ``(1, 2, 2)``): nothing the callee
+    does with it can change the object it was read from."""
+    if isinstance(v, (IntV, FloatV, BoolV, StrV, NoneV)):
+        return True
+    return isinstance(v, SeqV) and v.kind == "tuple" and depth > 0 and all(_immutable(x, depth - 1) for x in v.items)
 
 
 def _self_handed(interp: Interpreter, node: cst.Call, args: list[Value]) -> ObjV | None:

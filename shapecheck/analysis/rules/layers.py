@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 import libcst as cst
 
 from ...diagnostics import details as D
-from ...sizes import Size, Truth, divisible, equal, greater_equal
+from ...sizes import Size, Truth, divisible, equal, greater_equal, product
 from ..interpret.context import LazyNote, OpSpec, Pending
 from ..interpret.values import (
     UNKNOWN,
@@ -70,6 +70,14 @@ def apply_layer(
         report_at = layer.line_node if in_sequential and layer.line_node is not None and not at_call else node
         return frameworks.apply_linen_cell(cx, node, report_at, layer, args, kwargs)
     x = args[0] if args else UNKNOWN
+    if isinstance(x, TensorV) and x.shape is None and x.alts:
+        # an input joined from several paths (the batches a generator yields, the last one shorter): one rank, the
+        # sizes every path agrees on, a new unknown size where they differ; a check that fails there fails on each
+        from .ops import _one_rank
+
+        x = _one_rank(cx, x)
+        if x.shape is not None:
+            args = [x, *args[1:]]
     if not args and layer.kind == "TransformerBlock":  # encoder(src=x), decoder(tgt=y, memory=m)
         x = kwargs.get("src", kwargs.get("tgt", UNKNOWN))
     if not args and layer.kind == "MultiheadAttention":  # attn(query=q, key=k, value=v, key_padding_mask=m)
@@ -108,6 +116,9 @@ def apply_layer(
         return UNKNOWN
     if layer.kind == "TransposedConv" and (len(args) > 1 or kwargs):  # up(x, output_size=...): sizes it chooses
         layer = LayerV(layer.kind, tuple((k, None if k == "k" else v) for k, v in layer.params), layer.line_node)
+    if layer.kind == "TransformerBlock" and (len(args) > 1 or kwargs):
+        if _transformer_masks_fail(cx, report_node, layer, x, args, kwargs):
+            return x.with_shape(None)
     out = rule(cx, interp, node, report_node, layer, x)
     # a shape the layer made (changed, or re-created from its own sizes: a norm layer, a Linear(d, d)) was made
     # here, not where its input was: notes name the layer's call. An activation or dropout passes its input on.
@@ -801,6 +812,20 @@ def apply_mha(
     mask = args[3] if len(args) > 3 else kwargs.get("key_padding_mask")
     if isinstance(mask, TensorV) and _padding_mask_fails(cx, report_node, layer, q, ins[1], mask):
         return UNKNOWN
+    attn_mask = args[5] if len(args) > 5 else kwargs.get("attn_mask")
+    if isinstance(attn_mask, TensorV) and _attn_mask_fails(
+        cx,
+        report_node,
+        "nn.MultiheadAttention",
+        layer.param("e"),
+        layer.param("heads"),
+        layer.param("batch_first"),
+        q,
+        ins[1],
+        attn_mask,
+        exact=True,
+    ):
+        return UNKNOWN
     if isinstance(q, TensorV) and q.shape is not None and len(q.shape) in (2, 3):
         return SeqV((q, _mha_weights(layer, q, ins[1], args, kwargs)), "tuple")
     return UNKNOWN
@@ -868,6 +893,111 @@ def _padding_mask_fails(
             (q.shape, k.shape, mask.shape),
             (),
             (("embed_dim", layer.param("e")), ("num_heads", layer.param("heads")), ("batch_first", bool(bf))),
+        ),
+    )
+    return True
+
+
+# the positions of a transformer layer's attention masks: (argument index, keyword, attends to the memory)
+_TRANSFORMER_MASKS = {
+    "TransformerEncoderLayer": ((1, "src_mask", False),),
+    "TransformerEncoder": ((1, "mask", False),),
+    "TransformerDecoderLayer": ((2, "tgt_mask", False), (3, "memory_mask", True)),
+    "TransformerDecoder": ((2, "tgt_mask", False), (3, "memory_mask", True)),
+}
+
+
+def _transformer_masks_fail(
+    cx: OpContext, report_node: cst.CSTNode, layer: LayerV, x: TensorV, args: list[Value], kwargs: dict[str, Value]
+) -> bool:
+    """``decoder(tgt, memory, tgt_mask=m)`` of an ``nn.TransformerDecoder`` / ``nn.TransformerDecoderLayer`` (and
+    ``src_mask`` / ``mask`` of the encoders): each mask is the ``attn_mask`` of the layer's ``nn.MultiheadAttention``,
+    the self-attention's over the input (L, L), the decoder's ``memory_mask`` over the memory (L, S)
+    (``_attn_mask_fails``). The encoders' inference fast path (eval mode, no grad) views a 2-D mask as (1, 1, L, L)
+    and takes any mask of L * L elements, so for them only a 2-D mask of another number of elements is decided."""
+    name = str(layer.param("name", ""))
+    masks = _TRANSFORMER_MASKS.get(name)
+    if masks is None:
+        return False
+    memory = args[1] if len(args) > 1 else kwargs.get("memory", UNKNOWN)
+    for i, kw, cross in masks:
+        mask = args[i] if len(args) > i else kwargs.get(kw)
+        if not isinstance(mask, TensorV):
+            continue
+        k = memory if cross else x
+        if _attn_mask_fails(
+            cx,
+            report_node,
+            f"nn.{name}",
+            layer.param("d"),
+            layer.param("heads"),
+            layer.param("batch_first"),
+            x,
+            k,
+            mask,
+            exact=name.startswith("TransformerDecoder"),
+        ):
+            return True
+    return False
+
+
+def _attn_mask_fails(
+    cx: OpContext,
+    report_node: cst.CSTNode,
+    op: str,
+    e: Size | None,
+    heads: Size | None,
+    bf: object,
+    q: Value,
+    k: Value,
+    mask: TensorV,
+    exact: bool,
+) -> bool:
+    """``attn_mask`` of an ``nn.MultiheadAttention`` for a query of L and a key of S positions: torch takes a 2-D
+    mask of exactly (L, S) and a 3-D one of exactly (N * num_heads, L, S) (num_heads unbatched), with no
+    broadcasting ("The shape of the 2D attn_mask is ..., but should be ..."). The positions are the first axes of
+    (L, N, E) inputs, the second with batch_first=True. ``exact`` False: only a 2-D mask whose number of elements is
+    not L * S is decided (the encoders' fast path). Decided where the query and the key agree on their batch."""
+    if not isinstance(q, TensorV) or not isinstance(k, TensorV) or q.shape is None or k.shape is None:
+        return False
+    if mask.shape is None or len(mask.shape) not in (2, 3) or len(q.shape) != len(k.shape):
+        return False
+    if len(q.shape) == 3:
+        if not isinstance(bf, bool):
+            return False
+        n, ln, s = (q.shape[0], q.shape[1], k.shape[1]) if bf else (q.shape[1], q.shape[0], k.shape[0])
+        if equal(n, k.shape[0] if bf else k.shape[1]) is not Truth.TRUE:
+            return False
+        lead: Size | None = n * heads if heads is not None else None
+    elif len(q.shape) == 2:
+        ln, s = q.shape[0], k.shape[0]
+        lead = heads
+    else:
+        return False
+    if len(mask.shape) == 2:
+        expected: tuple[Size, ...] = (ln, s)
+        if not exact:
+            if equal(product(mask.shape), ln * s) is not Truth.FALSE:
+                return False
+        elif all(equal(a, b) is not Truth.FALSE for a, b in zip(mask.shape, expected)):
+            return False
+    else:
+        if not exact or lead is None:
+            return False
+        expected = (lead, ln, s)
+        if all(equal(a, b) is not Truth.FALSE for a, b in zip(mask.shape, expected)):
+            return False
+    cx.ctx.report(
+        report_node,
+        "SHP204",
+        {"op": op, "detail": D.AttnMask(mask.shape, expected)},
+        cx.origins([mask, q]),
+        spec=OpSpec(
+            "nn.MultiheadAttention.attn_mask",
+            None,
+            (q.shape, k.shape, mask.shape),
+            (),
+            (("embed_dim", e), ("num_heads", heads), ("batch_first", bool(bf))),
         ),
     )
     return True
@@ -1485,10 +1615,18 @@ class TransformerBlock(LayerKind):
     def build(cx: OpContext, node: cst.Call, name: str, args: list[Value], kwargs: dict[str, Value]) -> Value:
         if name.endswith("Layer"):
             d = _size_arg(args, kwargs, 0, "d_model")
+            heads = _size_arg(args, kwargs, 1, "nhead")
+            bf = args[6] if len(args) > 6 else kwargs.get("batch_first")
+            batch_first = bf.value if isinstance(bf, BoolV) else (False if bf is None else None)
         else:
             inner = args[0] if args else kwargs.get("encoder_layer", kwargs.get("decoder_layer"))
-            d = inner.param("d") if isinstance(inner, LayerV) and inner.kind == "TransformerBlock" else None
-        return LayerV("TransformerBlock", (("d", d), ("name", name)), node)
+            known = isinstance(inner, LayerV) and inner.kind == "TransformerBlock"
+            d = inner.param("d") if isinstance(inner, LayerV) and known else None
+            heads = inner.param("heads") if isinstance(inner, LayerV) and known else None
+            batch_first = inner.param("batch_first") if isinstance(inner, LayerV) and known else None
+        return LayerV(
+            "TransformerBlock", (("d", d), ("name", name), ("heads", heads), ("batch_first", batch_first)), node
+        )
 
     @staticmethod
     def apply(
