@@ -302,6 +302,9 @@ def _replay_framework(w: Witness, replay: Replay) -> None:
             rejected = True  # jax's error for a carry whose type changed is a TypeError
         replay.add("jax", rejected, why)
         return
+    if op == "pad.arguments" and witness_get(w, "op") in ("np.pad", "jnp.pad"):
+        replay.add(*_replay_np_pad(w))
+        return
     if op == "pad.arguments" and witness_get(w, "op") != "F.pad":
         replay.add(*_replay_lax_padding(w))
         return
@@ -468,6 +471,28 @@ def _replay_framework(w: Witness, replay: Replay) -> None:
         replay.add("keras", *_replay_keras(w))
         return
     replay.add("torch", *_run(go))
+
+
+def _replay_np_pad(w: Witness) -> tuple[str, bool | None, str]:
+    """``np.pad`` / ``jnp.pad`` of a zero array of the witness shape with a zero ``pad_width`` of the witness's
+    shape (only that shape is read: numpy broadcasts it to (ndim, 2))."""
+    import importlib
+
+    import numpy as np
+
+    if not _small(w, 1 << 20):
+        return "numpy", None, "arrays this large are not materialised"
+    shape = tuple(int(x) for x in w.input_shapes[0])
+    width = np.zeros(tuple(int(x) for x in witness_get(w, "width", ())), dtype=np.int64)
+    if witness_get(w, "op") == "jnp.pad":
+        try:  # (through importlib: jax is optional)
+            jnp: Any = importlib.import_module("jax.numpy")
+        except ImportError:
+            return "jax", None, "jax is not installed"
+        rejected, why = _run(lambda: jnp.pad(jnp.zeros(shape), width.tolist()))
+        return "jax", rejected, why
+    rejected, why = _run(lambda: np.pad(np.zeros(shape), width))
+    return "numpy", rejected, why
 
 
 def _replay_lax_padding(w: Witness) -> tuple[str, bool | None, str]:

@@ -794,6 +794,10 @@ def concrete_failure(w: Witness) -> str | None:
 def _pad_arguments_failure(w: Witness, shape: tuple[int, ...]) -> str | None:
     """F.pad's flat tuple (``count`` values: even, at most two per axis); lax.reduce_window's / conv's padding:
     one (low, high) pair (``pairs``: the length of each entry) per window axis (``axes``)."""
+    if witness_get(w, "op") in ("np.pad", "jnp.pad"):  # pad_width broadcast to (ndim, 2)
+        width = tuple(int(x) for x in witness_get(w, "width", ()))
+        fits = len(width) <= 2 and all(d in (1, want) for d, want in zip(reversed(width), (2, len(shape))))
+        return None if fits else f"pad_width of shape {width} for {len(shape)} axes"
     if witness_get(w, "op") == "F.pad":
         n = int(witness_get(w, "count", 0))
         if n % 2:

@@ -146,6 +146,10 @@ def test_wrong_symbolic_claim_is_caught_downgraded_and_counted() -> None:
         Witness((), "array.new", None, (), (), (("shape", (2, 0, 3)), ("name", "zeros"))),  # an empty axis is a size
         Witness((), "eqx.nn.Embedding", None, ((),), (), (("num_embeddings", 4), ("embedding_size", 2))),  # a scalar
         Witness((), "pad.arguments", None, ((2, 3, 5),), (), (("op", "F.pad"), ("count", 6))),
+        Witness((), "pad.arguments", None, ((4, 5, 3),), (), (("op", "np.pad"), ("width", (3, 2)))),
+        Witness((), "pad.arguments", None, ((4, 5, 3),), (), (("op", "np.pad"), ("width", (1, 2)))),
+        Witness((), "pad.arguments", None, ((4, 5, 3),), (), (("op", "np.pad"), ("width", (2,)))),
+        Witness((), "pad.arguments", None, ((4, 5),), (), (("op", "jnp.pad"), ("width", (2, 2)))),
         Witness(
             (),
             "pad.arguments",
@@ -174,6 +178,9 @@ def test_operations_that_succeed_are_not_confirmed(witness: Witness) -> None:
     "extra, shapes, engine",
     [
         ((("op", "F.pad"), ("count", 5)), ((2, 3, 5),), "torch"),  # odd
+        ((("op", "np.pad"), ("width", (2, 2))), ((4, 5, 3),), "numpy"),  # a pair per axis of a 2-d input
+        ((("op", "np.pad"), ("width", (3,))), ((4, 5, 3),), "numpy"),
+        ((("op", "jnp.pad"), ("width", (2, 2))), ((4, 5, 3),), "jax"),
         ((("op", "F.pad"), ("count", 8)), ((2, 3, 5),), "torch"),  # four pairs for three axes
         ((("op", "lax.reduce_window"), ("pairs", (2, 2)), ("axes", 4)), ((2, 5, 5, 3),), "jax"),
         ((("op", "lax.reduce_window"), ("pairs", (2, 3, 2, 2)), ("axes", 4)), ((2, 5, 5, 3),), "jax"),

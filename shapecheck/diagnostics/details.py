@@ -910,7 +910,8 @@ class PadArguments(Detail):
     """A padding argument the operation rejects whatever the sizes: ``F.pad``'s flat tuple of an odd length
     (``rule`` "odd") or longer than two per input axis ("long", ``rank`` the input's); ``lax.reduce_window`` /
     ``lax.conv_general_dilated`` padding that is not one (low, high) pair per window axis ("pairs": ``count``
-    entries for ``axes`` axes, or "pair": entry ``index`` has ``length`` values, not 2)."""
+    entries for ``axes`` axes, or "pair": entry ``index`` has ``length`` values, not 2); ``np.pad`` / ``jnp.pad``'s
+    ``pad_width`` of a ``shape`` that does not broadcast to (``count``, 2) ("width", ``count`` the input's rank)."""
 
     code, kind = "SHP204", "pad-arguments"
     rule: str
@@ -918,8 +919,14 @@ class PadArguments(Detail):
     axes: int | None = None
     index: int = -1
     length: int = 2
+    shape: tuple[int, ...] = ()
 
     def render(self) -> str:
+        if self.rule == "width":
+            return (
+                f"pad_width of shape {self.shape} does not broadcast to ({self.count}, 2), one (before, after) pair "
+                f"per axis of the {self.count}-d input"
+            )
         if self.rule == "odd":
             return f"a padding tuple of {self.count} values (an odd number) cannot be read as (before, after) pairs"
         if self.rule == "long":

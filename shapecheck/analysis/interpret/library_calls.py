@@ -24,8 +24,10 @@ from typing import TYPE_CHECKING, Any, Callable, NamedTuple
 
 import libcst as cst
 
+from ...diagnostics import details as D
 from ...sizes import Size
 from ..index.imports import dotted
+from .context import OpSpec
 from .interpreter import _var_key, int_of
 from .values import (
     NUMPY_INT,
@@ -756,6 +758,37 @@ def _partial(c: LibraryCall) -> Value | None:
     return None
 
 
+@library_call("functools.reduce")
+def _reduce(c: LibraryCall) -> Value | None:
+    """``functools.reduce(f, xs[, initial])`` over a tuple or list of known items, ``f`` a lambda written at the call
+    or a function of the analysed code: ``f`` applied left to right (``reduce(lambda x, y: x * y // gcd(x, y),
+    numbers, 1)``). Unknown as soon as one step is; an empty sequence without ``initial`` raises (left to the run)."""
+    if c.dynamic or c.kwargs or len(c.args) not in (2, 3) or any(a.star for a in c.node.args):
+        return None
+    seq = c.args[1]
+    if not isinstance(seq, SeqV) or seq.kind not in ("tuple", "list") or len(seq.items) > MAX_RANGE:
+        return None
+    items = list(seq.items) if len(c.args) == 3 else list(seq.items[1:])
+    if len(c.args) == 2 and not seq.items:
+        return None
+    acc = c.args[2] if len(c.args) == 3 else seq.items[0]
+    fn_node = c.node.args[0].value
+    fn = c.args[0]
+    if type(fn_node) is not cst.Lambda and not isinstance(fn, FuncV):
+        return None
+    from ..rules.multi_ops import _apply_lambda
+
+    for item in items:
+        if type(fn_node) is cst.Lambda:
+            acc = _apply_lambda(c.interp, fn_node, [acc, item])
+        else:
+            assert isinstance(fn, FuncV)
+            acc = c.m.call_function(c.interp, c.node, fn, [acc, item], {})
+        if acc is UNKNOWN:
+            return UNKNOWN
+    return acc
+
+
 @library_call("collections.namedtuple", "typing.NamedTuple")
 def _namedtuple(c: LibraryCall) -> Value | None:
     return (_namedtuple_type(c.node, c.args, c.kwargs) or UNKNOWN) if not c.dynamic else None
@@ -790,8 +823,60 @@ def _loop(c: LibraryCall) -> Value | None:
     return UNKNOWN if c.dynamic or len(c.args) > at + 1 else _carried(init)
 
 
+def pad_width_shape(v: Value) -> tuple[int, ...] | None:
+    """The shape of the array numpy makes of ``pad_width`` when it is an int, a tuple or list of ints, or one of
+    tuples or lists of ints all of one length (the values need not be known: only the structure is read); None for
+    anything else."""
+    if isinstance(v, IntV):
+        return ()
+    if not isinstance(v, SeqV) or v.kind not in ("tuple", "list"):
+        return None
+    if all(isinstance(x, IntV) for x in v.items):
+        return (len(v.items),)
+    lengths = {
+        len(x.items)
+        if isinstance(x, SeqV) and x.kind in ("tuple", "list") and all(isinstance(y, IntV) for y in x.items)
+        else -1
+        for x in v.items
+    }
+    if len(lengths) != 1 or -1 in lengths:
+        return None
+    return (len(v.items), lengths.pop())
+
+
+def pad_width_fits(shape: tuple[int, ...], rank: int) -> bool:
+    """numpy broadcasts ``pad_width`` to (rank, 2) (``np.broadcast_to``; JAX accepts a subset of those shapes)."""
+    return len(shape) <= 2 and all(d in (1, want) for d, want in zip(reversed(shape), (2, rank)))
+
+
+def _pad_width_fails(c: LibraryCall) -> bool:
+    """``np.pad(x, pad_width)`` / ``jnp.pad``: a ``pad_width`` whose shape does not broadcast to (x.ndim, 2) raises
+    whatever the widths and sizes (``((r, r), (r, r))`` for a 3-d image)."""
+    x = c.args[0]
+    width = c.args[1] if len(c.args) > 1 else c.kwargs.get("pad_width")
+    if not isinstance(x, TensorV) or x.shape is None or x.alts is not None or width is None:
+        return False
+    if len(c.args) > 1 and (len(c.node.args) < 2 or c.node.args[1].star or c.node.args[1].keyword is not None):
+        return False
+    shape = pad_width_shape(width)
+    if shape is None or pad_width_fits(shape, len(x.shape)):
+        return False
+    op = "np.pad" if c.qual.startswith("numpy.") else "jnp.pad"
+    cx = c.m.ops
+    cx.ctx.report(
+        c.node,
+        "SHP204",
+        {"op": op, "detail": D.PadArguments("width", len(x.shape), shape=shape)},
+        cx.origins([x]),
+        spec=OpSpec("pad.arguments", None, (x.shape,), (), (("op", op), ("width", shape))),
+    )
+    return True
+
+
 @library_call("numpy.pad", "jax.numpy.pad")
 def _pad(c: LibraryCall) -> Value | None:
+    if not c.dynamic and c.args and _pad_width_fails(c):
+        return UNKNOWN
     if not c.dynamic and c.args:
         return _padded(c.interp, c.node, c.args, c.kwargs, "jax" if c.qual.startswith("jax") else "numpy")
     return None

@@ -4108,7 +4108,7 @@ def _grad_decorator(fi: FunctionInfo) -> str | None:
 def _iter_builtin(name: str, args: list[Value]) -> Value:
     """``enumerate`` / ``zip`` / ``reversed`` over tuples and lists the analysis knows (element values kept)."""
     if name == "enumerate" and len(args) == 1:
-        a = args[0]
+        a = tensor_items(args[0])  # an array enumerates its slices along axis 0
         if isinstance(a, SeqV) and a.kind != "shape":
             return SeqV(tuple(SeqV((IntV(Size.const(i)), v)) for i, v in enumerate(a.items)), "tuple")
         if isinstance(a, ManyV) and a.elem is not None:

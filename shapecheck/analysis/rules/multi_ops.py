@@ -424,6 +424,11 @@ def math_call(qual: str, args: list[Value], kwargs: dict[str, Value], dynamic: b
             return FloatV(float(_MATH_FLOAT[name](*known)))
         except (ValueError, ArithmeticError, TypeError):  # math.log(x, 1), math.sqrt(-1), math.exp(1000): raises
             return UNKNOWN
+    if name in ("gcd", "lcm"):
+        ints = [x.size.as_int() for x in args if isinstance(x, IntV) and not x.assumed]
+        if len(ints) != len(args) or any(i is None for i in ints):
+            return UNKNOWN
+        return IntV(Size.const((math.gcd if name == "gcd" else math.lcm)(*(i for i in ints if i is not None))))
     if name in _MATH_INT and len(args) == 1:
         if isinstance(args[0], IntV):
             return args[0]
