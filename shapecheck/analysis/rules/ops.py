@@ -2423,15 +2423,11 @@ def _one_rank(cx: OpContext, t: TensorV) -> TensorV:
     first = shapes[0] if shapes else None
     if first is None or any(s is None or len(s) != len(first) for s in shapes):
         return t
-    out: list[Size] = []
-    for i in range(len(first)):
-        if all(s is not None and equal(first[i], s[i]) is Truth.TRUE for s in shapes):
-            out.append(first[i])
-        elif all(s is not None and equal(s[i], 0) is Truth.FALSE for s in shapes):
-            out.append(cx.fresh("joined"))  # (a new size is a positive integer: so is the axis on every path)
-        else:
-            return t  # a path where the axis may be empty (``x[:, 1:]`` of a one-frame clip): no single shape
-    return TensorV(tuple(out), t.dtype, t.framework)
+    out = tuple(
+        first[i] if all(s is not None and equal(first[i], s[i]) is Truth.TRUE for s in shapes) else cx.fresh("joined")
+        for i in range(len(first))
+    )
+    return TensorV(out, t.dtype, t.framework)
 
 
 _MANY_JOINS = frozenset({"stack", "cat", "concatenate", "concat"})
