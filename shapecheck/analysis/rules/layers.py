@@ -70,14 +70,6 @@ def apply_layer(
         report_at = layer.line_node if in_sequential and layer.line_node is not None and not at_call else node
         return frameworks.apply_linen_cell(cx, node, report_at, layer, args, kwargs)
     x = args[0] if args else UNKNOWN
-    if isinstance(x, TensorV) and x.shape is None and x.alts:
-        # an input joined from several paths (the batches a generator yields, the last one shorter): one rank, the
-        # sizes every path agrees on, a new unknown size where they differ; a check that fails there fails on each
-        from .ops import _one_rank
-
-        x = _one_rank(cx, x)
-        if x.shape is not None:
-            args = [x, *args[1:]]
     if not args and layer.kind == "TransformerBlock":  # encoder(src=x), decoder(tgt=y, memory=m)
         x = kwargs.get("src", kwargs.get("tgt", UNKNOWN))
     if not args and layer.kind == "MultiheadAttention":  # attn(query=q, key=k, value=v, key_padding_mask=m)
