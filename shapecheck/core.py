@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import re
 import sys
+import threading
 from typing import TYPE_CHECKING, Callable, TypeVar
 
 from .config import Config
@@ -196,20 +197,19 @@ def _undecodable(source: "str | bytes", path: str, exc: Exception) -> Finding:
     return make("SHP901", path, (line, col, line, col + 1), detail=detail)
 
 
-_roomy = False  # True while a _roomy_call frame is on this process's stack
+_roomy = threading.local()  # .active: a _roomy_call frame is on this thread's stack (each thread has its own frames)
 
 
 def with_roomy_frames(fn: "Callable[..., T]", *args: object) -> "T":
     """``fn(*args)`` with room for its Python frames reserved in advance (see ``_roomy_call``); a call made inside
-    another one just calls ``fn``."""
-    global _roomy
-    if _roomy or not _RESERVES:
+    another one on the same thread just calls ``fn``."""
+    if not _RESERVES or getattr(_roomy, "active", False):
         return fn(*args)
-    _roomy = True
+    _roomy.active = True
     try:
         return _roomy_call(fn, *args)
     finally:
-        _roomy = False
+        _roomy.active = False
 
 
 def _roomy_call(fn: "Callable[..., T]", *args: object) -> "T":
