@@ -2106,7 +2106,8 @@ class ModuleAnalysis:
         kwargs: dict[str, Value],
         dynamic: bool,
     ) -> Value | None:
-        """``xs.append(x)``, ``hs.pop()``, ``stages.insert(0, x)`` on a list (or ModuleList) value: the list grown or shrunk in place under its one name, or forgotten (``_call``; None: not answered here)."""
+        """``xs.append(x)``, ``hs.pop()``, ``stages.insert(0, x)`` on a list (or ModuleList) value: the list grown or
+        shrunk in place under its one name, or forgotten (``_call``; None: not answered here)."""
         if (
             isinstance(base, (SeqV, ManyV))
             and base.kind in ("list", "modulelist")
@@ -2198,7 +2199,9 @@ class ModuleAnalysis:
         kwargs: dict[str, Value],
         dynamic: bool,
     ) -> Value | None:
-        """``cfg.get("dim", 64)``, ``kwargs.update(...)``, ``d.items()``, a ModuleDict's entry called (``self.heads.cls(x)``) on a dict value; a dict changed some other way is forgotten (``_call``; None: not answered here)."""
+        """``cfg.get("dim", 64)``, ``kwargs.update(...)``, ``d.items()``, a ModuleDict's entry called
+        (``self.heads.cls(x)``) on a dict value; a dict changed some other way is forgotten (``_call``; None: not
+        answered here)."""
         if isinstance(base, DictV) and base.kind == "dict" and method == "update" and not dynamic:
             key = _var_key_of(func.value)
             extra = args[0] if len(args) == 1 else DictV(()) if not args else None
@@ -2268,7 +2271,8 @@ class ModuleAnalysis:
         kwargs: dict[str, Value],
         dynamic: bool,
     ) -> Value | None:
-        """``name.split(".")``, ``math.log2(n).is_integer()``: methods of a known string or float (``_call``; None: not answered here)."""
+        """``name.split(".")``, ``math.log2(n).is_integer()``: methods of a known string or float (``_call``; None: not
+        answered here)."""
         if isinstance(base, StrV) and not kwargs and not dynamic:
             text = _str_method(base.value, method, args)
             if text is None and method in ("split", "rsplit"):
@@ -2290,7 +2294,9 @@ class ModuleAnalysis:
         kwargs: dict[str, Value],
         dynamic: bool,
     ) -> Value | None:
-        """methods of an object the analysis built: ``model.state_dict()``, ``model.eval()``/``.to(device)`` (the same object), ``model.apply(fn)``, flax ``model.init``/``apply``, and ``self.register_buffer``/``add_module``/``self.helper()`` in a constructor (``_call``; None: not answered here)."""
+        """Methods of an object the analysis built: ``model.state_dict()``, ``model.eval()``/``.to(device)`` (the same
+        object), ``model.apply(fn)``, flax ``model.init``/``apply``, and ``self.register_buffer``/``add_module``/
+        ``self.helper()`` in a constructor (``_call``; None: not answered here)."""
         if isinstance(base, ObjV) and base.concrete and method == "state_dict" and not args and not kwargs:
             ci = self.find_class(base.cls_key)
             if ci is not None and not dynamic and objects.find_method(self, ci, method) is None:
@@ -2410,7 +2416,8 @@ class ModuleAnalysis:
         kwargs: dict[str, Value],
         dynamic: bool,
     ) -> Value | None:
-        """``sd.get(k)``, ``sd.copy()`` on a ``state_dict()`` value; one changed in place is forgotten (``_call``; None: not answered here)."""
+        """``sd.get(k)``, ``sd.copy()`` on a ``state_dict()`` value; one changed in place is forgotten (``_call``; None:
+        not answered here)."""
         if isinstance(base, StateDictV) and not dynamic and not kwargs:
             if method == "copy" and not args:
                 return base  # sd.copy(): the same entries
@@ -2431,7 +2438,9 @@ class ModuleAnalysis:
         kwargs: dict[str, Value],
         dynamic: bool,
     ) -> Value | None:
-        """methods of a framework layer value: ``.to(device)`` (the same layer), ``layer.forward(x)``, a keras ``Sequential.add``, a flax cell's ``initialize_carry``, a jmp policy's casts (``_call``; None: not answered here)."""
+        """Methods of a framework layer value: ``.to(device)`` (the same layer), ``layer.forward(x)``, a keras
+        ``Sequential.add``, a flax cell's ``initialize_carry``, a jmp policy's casts (``_call``; None: not answered
+        here)."""
         if isinstance(base, LayerV) and method in _RETURNS_SELF and not base.param("keras"):
             return base  # nn.Linear(64, 32).to(device): the same layer, its sizes unchanged
         if (
@@ -2485,7 +2494,8 @@ class ModuleAnalysis:
         kwargs: dict[str, Value],
         dynamic: bool,
     ) -> Value | None:
-        """``x.view(...)``, ``x.add_(y)``: a tensor method (``op_rules.tensor_method``); an in-place method that changes the shape forgets the variable (``_call``; None: not answered here)."""
+        """``x.view(...)``, ``x.add_(y)``: a tensor method (``op_rules.tensor_method``); an in-place method that changes
+        the shape forgets the variable (``_call``; None: not answered here)."""
         if isinstance(base, TensorV):
             method = func.attr.value
             if method.endswith("_") and not method.startswith("_") and method not in _SHAPE_KEEPING_INPLACE:
@@ -2514,7 +2524,8 @@ class ModuleAnalysis:
         kwargs: dict[str, Value],
         dynamic: bool,
     ) -> Value | None:
-        """``Base.method(self, ...)`` on a class the analysis knows only by name (a library base class) (``_call``; None: not answered here)."""
+        """``Base.method(self, ...)`` on a class the analysis knows only by name (a library base class) (``_call``;
+        None: not answered here)."""
         if isinstance(base, RefV) and base.qualname.startswith("class:") and not dynamic:
             explicit = self._explicit_base_method(interp, node, base.qualname[6:], method, args, kwargs)
             if explicit is not None:
