@@ -40,6 +40,7 @@ from shapecheck.analysis.rules.ops_common import (
     SAME_SHAPE,
 )
 from shapecheck.analysis.interpret.values import IntV, SeqV, TensorV
+from shapecheck.analysis.rules.ops import INPLACE_ELEMENTWISE
 
 STUBS = Path(__file__).resolve().parents[1] / "stubs"
 
@@ -208,36 +209,18 @@ UNARY_ARGS: dict[str, str] = {
 }
 
 
-# torch's in-place methods whose tensor arguments broadcast into the tensor itself, and their arguments
-INPLACE_METHOD_ARGS: dict[str, str] = {
-    **{
-        k: "{b}"
-        for k in (
-            "add_",
-            "sub_",
-            "subtract_",
-            "mul_",
-            "multiply_",
-            "div_",
-            "divide_",
-            "true_divide_",
-            "floor_divide_",
-            "pow_",
-            "remainder_",
-            "fmod_",
-            "atan2_",
-            "hypot_",
-            "xlogy_",
-            "clamp_min_",
-            "clamp_max_",
-            "copy_",
-        )
-    },
+# torch's in-place methods whose tensor arguments broadcast into the tensor itself, and their arguments: every method
+# the op rules register as element-wise in place (ops.INPLACE_ELEMENTWISE) takes one tensor unless listed here, and
+# ``copy_`` (a rule of its own) takes one too
+_INPLACE_ARGS_OTHER_THAN_ONE_TENSOR = {
     "lerp_": "{b}, {c}",
     "addcmul_": "{b}, {c}, value=0.5",
     "addcdiv_": "{b}, {c}",
     "clamp_": "{b}, {c}",
     "clip_": "max={b}",
+}
+INPLACE_METHOD_ARGS: dict[str, str] = {
+    k: _INPLACE_ARGS_OTHER_THAN_ONE_TENSOR.get(k, "{b}") for k in sorted(INPLACE_ELEMENTWISE | {"copy_"})
 }
 
 
