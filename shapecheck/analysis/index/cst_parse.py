@@ -20,7 +20,8 @@ before; each kind keeps at most ``_MAX_SHARED`` distinct nodes.
 
 Nodes built outside ``parse_module`` (autofixes, ``with_changes``) are validated as before and never shared: both
 switches are undone when the parser returns or raises. Another thread meanwhile may build a node unvalidated, or find
-a factory in place of one of those five classes on ``libcst`` (``isinstance`` against it still answers as the class's).
+a factory function in place of one of those five classes on ``libcst``: the analysis reads them from
+``WHITESPACE_CLASSES``.
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ from typing import Any, Callable
 import libcst as cst
 
 _VALIDATE = cst.CSTNode.__post_init__
-_MAX_SHARED = 4096  # distinct nodes kept per class (blank runs, line endings: a few hundred in real code)
+_MAX_SHARED = 4096  # distinct nodes kept per class (blank runs, line endings: a few dozen in real code)
 
 
 def _unchecked(self: cst.CSTNode) -> None:
@@ -40,51 +41,76 @@ def _unchecked(self: cst.CSTNode) -> None:
 _shared_ids: set[int] = set()  # every node a factory handed out: kept alive by its table, so the ids stay unique
 
 
-def _key_part(value: object) -> object:
-    """What a field contributes to a node's key: a plain value, a shared node's id, or a tuple of shared nodes' ids;
-    ``_UNSHARED`` for anything else (a comment, a node built anew)."""
-    if value is None or type(value) in (str, bool):
-        return value
-    if id(value) in _shared_ids:
-        return ("node", id(value))
-    if type(value) in (list, tuple):
-        ids = tuple(id(v) for v in value)  # type: ignore[attr-defined]
-        if all(i in _shared_ids for i in ids):
-            return ("nodes", ids)
-    return _UNSHARED
+def _share(table: dict[Any, cst.CSTNode], key: Any, node: cst.CSTNode) -> cst.CSTNode:
+    if len(table) < _MAX_SHARED:
+        table[key] = node
+        _shared_ids.add(id(node))
+    return node
 
 
-_UNSHARED = object()
+def _leaf(cls: Any) -> Callable[..., cst.CSTNode]:
+    """SimpleWhitespace(value=...), Newline(value=...): one node per value."""
+    table: dict[Any, cst.CSTNode] = {}
 
-
-class _Factory:
-    """Stands for a node class on ``libcst`` while the parser runs: equal keyword arguments, one node."""
-
-    def __init__(self, cls: type[cst.CSTNode]) -> None:
-        self.cls = cls
-        self.table: dict[tuple[object, ...], cst.CSTNode] = {}
-
-    def __call__(self, **fields: Any) -> cst.CSTNode:
-        key = tuple((k, _key_part(v)) for k, v in sorted(fields.items()))
-        node = self.table.get(key)
-        if node is not None:
-            return node
-        node = self.cls(**fields)
-        if len(self.table) < _MAX_SHARED and all(part is not _UNSHARED for _, part in key):
-            self.table[key] = node
-            _shared_ids.add(id(node))
+    def make(value: Any = None) -> cst.CSTNode:
+        node = table.get(value)
+        if node is None:
+            node = cls(value=value) if value is not None else cls()
+            _share(table, value, node)
         return node
 
-    def __instancecheck__(self, obj: object) -> bool:
-        return isinstance(obj, self.cls)
-
-    def __subclasscheck__(self, sub: type) -> bool:
-        return issubclass(sub, self.cls)
+    return make
 
 
-_SHARED_CLASSES = ("SimpleWhitespace", "Newline", "TrailingWhitespace", "EmptyLine", "ParenthesizedWhitespace")
-_CLASSES: dict[str, type[cst.CSTNode]] = {name: getattr(cst, name) for name in _SHARED_CLASSES}
-_FACTORIES: dict[str, Callable[..., cst.CSTNode]] = {name: _Factory(cls) for name, cls in _CLASSES.items()}
+def _line_end(cls: Any, has_indent: bool) -> Callable[..., cst.CSTNode]:
+    """TrailingWhitespace / EmptyLine without a comment, of shared parts: one node per parts."""
+    table: dict[Any, cst.CSTNode] = {}
+    shared = _shared_ids
+
+    def make(**fields: Any) -> cst.CSTNode:
+        ws, nl = fields.get("whitespace"), fields.get("newline")
+        if fields.get("comment") is not None or id(ws) not in shared or id(nl) not in shared:
+            return cls(**fields)
+        key = (id(ws), id(nl), fields.get("indent")) if has_indent else (id(ws), id(nl))
+        node = table.get(key)
+        if node is None:
+            node = _share(table, key, cls(**fields))
+        return node
+
+    return make
+
+
+def _parenthesized(cls: Any) -> Callable[..., cst.CSTNode]:
+    """ParenthesizedWhitespace of shared parts (a line break inside brackets, no comment): one node per parts."""
+    table: dict[Any, cst.CSTNode] = {}
+    shared = _shared_ids
+
+    def make(**fields: Any) -> cst.CSTNode:
+        first, last, empty = fields.get("first_line"), fields.get("last_line"), fields.get("empty_lines", ())
+        if id(first) not in shared or id(last) not in shared or any(id(e) not in shared for e in empty):
+            return cls(**fields)
+        key = (id(first), id(last), fields.get("indent"), tuple(map(id, empty)))
+        node = table.get(key)
+        if node is None:
+            node = _share(table, key, cls(**fields))
+        return node
+
+    return make
+
+
+_CLASSES: dict[str, Any] = {
+    name: getattr(cst, name)
+    for name in ("SimpleWhitespace", "Newline", "TrailingWhitespace", "EmptyLine", "ParenthesizedWhitespace")
+}
+# the real classes, for code that must not meet a factory (another thread may parse while it reads ``libcst``)
+WHITESPACE_CLASSES: tuple[type[cst.CSTNode], ...] = tuple(_CLASSES.values())
+_FACTORIES: dict[str, Callable[..., cst.CSTNode]] = {
+    "SimpleWhitespace": _leaf(_CLASSES["SimpleWhitespace"]),
+    "Newline": _leaf(_CLASSES["Newline"]),
+    "TrailingWhitespace": _line_end(_CLASSES["TrailingWhitespace"], False),
+    "EmptyLine": _line_end(_CLASSES["EmptyLine"], True),
+    "ParenthesizedWhitespace": _parenthesized(_CLASSES["ParenthesizedWhitespace"]),
+}
 
 
 def parse_module(text: str) -> cst.Module:

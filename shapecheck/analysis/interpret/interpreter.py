@@ -13,6 +13,7 @@ import libcst as cst
 from ...sizes import Size, Truth, equal
 from . import objects
 from .budget import tick
+from ..index.cst_parse import WHITESPACE_CLASSES
 from ..index.imports import literal_str
 from .walk import memo as _memo
 from .values import (
@@ -2633,11 +2634,7 @@ _PURE_INDEX = (
     cst.Colon,
     cst.LeftParen,
     cst.RightParen,
-    cst.SimpleWhitespace,
-    cst.ParenthesizedWhitespace,
-    cst.Newline,
-    cst.TrailingWhitespace,
-    cst.EmptyLine,
+    *WHITESPACE_CLASSES,
 )
 
 
