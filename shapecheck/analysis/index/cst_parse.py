@@ -48,21 +48,21 @@ def _share(table: dict[Any, cst.CSTNode], key: Any, node: cst.CSTNode) -> cst.CS
     return node
 
 
-def _leaf(cls: Any) -> Callable[..., cst.CSTNode]:
+def _leaf(cls: Callable[..., cst.CSTNode]) -> Callable[..., cst.CSTNode]:
     """SimpleWhitespace(value=...), Newline(value=...): one node per value."""
     table: dict[Any, cst.CSTNode] = {}
 
-    def make(value: Any = None) -> cst.CSTNode:
+    def make(**fields: Any) -> cst.CSTNode:
+        value = fields.get("value")
         node = table.get(value)
         if node is None:
-            node = cls(value=value) if value is not None else cls()
-            _share(table, value, node)
+            node = _share(table, value, cls(**fields))
         return node
 
     return make
 
 
-def _line_end(cls: Any, has_indent: bool) -> Callable[..., cst.CSTNode]:
+def _line_end(cls: type[cst.CSTNode], has_indent: bool) -> Callable[..., cst.CSTNode]:
     """TrailingWhitespace / EmptyLine without a comment, of shared parts: one node per parts."""
     table: dict[Any, cst.CSTNode] = {}
     shared = _shared_ids
@@ -80,7 +80,7 @@ def _line_end(cls: Any, has_indent: bool) -> Callable[..., cst.CSTNode]:
     return make
 
 
-def _parenthesized(cls: Any) -> Callable[..., cst.CSTNode]:
+def _parenthesized(cls: type[cst.CSTNode]) -> Callable[..., cst.CSTNode]:
     """ParenthesizedWhitespace of shared parts (a line break inside brackets, no comment): one node per parts."""
     table: dict[Any, cst.CSTNode] = {}
     shared = _shared_ids
@@ -98,7 +98,7 @@ def _parenthesized(cls: Any) -> Callable[..., cst.CSTNode]:
     return make
 
 
-_CLASSES: dict[str, Any] = {
+_CLASSES: dict[str, type[cst.CSTNode]] = {
     name: getattr(cst, name)
     for name in ("SimpleWhitespace", "Newline", "TrailingWhitespace", "EmptyLine", "ParenthesizedWhitespace")
 }
