@@ -2609,7 +2609,7 @@ def _plain_item_chain(node: cst.Subscript) -> bool:
     return _var_key(current) is not None
 
 
-_PURE_INDEX = (
+_PURE_INDEX: tuple[type[cst.CSTNode], ...] = (
     cst.Name,
     cst.Attribute,
     cst.Integer,
