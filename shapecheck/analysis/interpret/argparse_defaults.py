@@ -42,7 +42,7 @@ _BUILDS = frozenset({"add_argument", "set_defaults"})
 # ArgumentParser keywords that change what parse_args() gives with no arguments
 _PARSER_KEYWORDS_UNREAD = frozenset({"parents", "argument_default", "prefix_chars", "fromfile_prefix_chars"})
 # expressions evaluated again here: they run no call (a default written as a constant, a name, arithmetic)
-_PURE = (*_PURE_INDEX, cst.ConcatenatedString, cst.List, cst.Divide, cst.Power)
+_PURE: tuple[type[cst.CSTNode], ...] = (*_PURE_INDEX, cst.ConcatenatedString, cst.List, cst.Divide, cst.Power)
 
 
 @dataclass(frozen=True)
