@@ -1513,6 +1513,24 @@ def torch_generators(fw: Framework) -> dict[str, Gen]:
 
     _each(g, "loss", losses, sorted(LOSSES))
 
+    def class_losses(r: random.Random, pick: str = "") -> Case:
+        # F.cross_entropy / F.nll_loss with class-index targets: a weight of one entry per class, or one more / less
+        name = pick or r.choice(("cross_entropy", "nll_loss"))
+        x = rand_shape(r, 1, 4)
+        c = x[1] if len(x) >= 2 else x[0]
+        target = x[:1] + x[2:] if len(x) >= 2 else ()
+        wn = c if r.random() < 0.5 else max(0, c + r.choice((-1, 1, 2)))
+        setup = [
+            f"a = torch.randn({shape_src(x)})",
+            f"t = torch.zeros({shape_src(target)}, dtype=torch.long)",
+            f"w = torch.ones({wn})",
+        ]
+        weight = r.choice(("w", "weight=w", "None"))
+        red = r.choice(("", ", reduction='none'", ", reduction='sum'", ", reduction='mean'"))
+        return _maybe_index(r, Case(f"class_loss:{name}", fw.name, setup, f"F.{name}(a, t, {weight}{red})"), 0.1)
+
+    _each(g, "class_loss", class_losses, ["cross_entropy", "nll_loss"])
+
     def layers(r: random.Random, pick: str = "") -> Case:
         kind = pick or r.choice(LAYER_KINDS)
         s = rand_shape(r, 1, 4)
