@@ -642,36 +642,35 @@ def _memo_dicts(m: "ModuleAnalysis", ci: ClassInfo) -> frozenset[str]:
 def _memo_walk(cls: cst.CSTNode) -> tuple[tuple[tuple[str, frozenset[str]], ...], frozenset[str]]:
     used: dict[str, set[str]] = {}
     bad: set[str] = set()
-    body = cls.body.body if type(cls) is cst.ClassDef else ()  # type: ignore[attr-defined]
+    body = cls.body.body if isinstance(cls, cst.ClassDef) else ()
     for stmt in body:
-        if type(stmt) is not cst.FunctionDef:
-            for n in _attr_nodes(stmt):
-                bad.add(n.attr.value)  # (a class-level statement naming self.x: not a method's use)
+        if not isinstance(stmt, cst.FunctionDef):
+            for a in _attr_nodes(stmt):
+                bad.add(a.attr.value)  # (a class-level statement naming self.x: not a method's use)
             continue
         ctor = stmt.name.value in _CTORS
         allowed: set[int] = set()
         stack: list[tuple[cst.CSTNode, bool]] = [(stmt.body, False)]
         while stack:
             n, nested = stack.pop()
-            tp = type(n)
-            if tp in (cst.FunctionDef, cst.Lambda, cst.ClassDef):
+            if isinstance(n, (cst.FunctionDef, cst.Lambda, cst.ClassDef)):
                 nested = True
-            elif tp is cst.Comparison and not ctor:
-                for cmp in n.comparisons:  # type: ignore[attr-defined]
-                    if type(cmp.operator) in (cst.In, cst.NotIn) and _self_attr(cmp.comparator) is not None:
+            elif isinstance(n, cst.Comparison) and not ctor:
+                for cmp in n.comparisons:
+                    if isinstance(cmp.operator, (cst.In, cst.NotIn)) and _self_attr(cmp.comparator) is not None:
                         allowed.add(id(cmp.comparator))
-            elif tp is cst.Subscript and not ctor:
-                if _self_attr(n.value) is not None:  # type: ignore[attr-defined]
-                    allowed.add(id(n.value))  # type: ignore[attr-defined]  # self.x[k], read or stored
-            elif tp is cst.AssignTarget and ctor:
-                if _self_attr(n.target) is not None:  # type: ignore[attr-defined]
-                    allowed.add(id(n.target))  # type: ignore[attr-defined]
-            elif tp in (cst.AugAssign, cst.Del):
-                t = n.target  # type: ignore[attr-defined]
-                name = _self_attr(t.value) if type(t) is cst.Subscript else _self_attr(t)
+            elif isinstance(n, cst.Subscript) and not ctor:
+                if _self_attr(n.value) is not None:
+                    allowed.add(id(n.value))  # self.x[k], read or stored
+            elif isinstance(n, cst.AssignTarget) and ctor:
+                if _self_attr(n.target) is not None:
+                    allowed.add(id(n.target))
+            elif isinstance(n, (cst.AugAssign, cst.Del)):
+                t = n.target
+                name = _self_attr(t.value) if isinstance(t, cst.Subscript) else _self_attr(t)
                 if name is not None:
                     bad.add(name)  # self.x[k] += v, del self.x[k]
-            elif tp is cst.Attribute:
+            elif isinstance(n, cst.Attribute):
                 name = _self_attr(n)
                 if name is not None:
                     if nested or id(n) not in allowed:
