@@ -356,6 +356,7 @@ LAYER_KINDS = (
     "TransformerBlock",
     "PixelShuffle",
     "Loss",
+    "ClassLoss",
 )
 
 
@@ -1635,6 +1636,16 @@ def torch_generators(fw: Framework) -> dict[str, Gen]:
             red = r.choice(("", "reduction='none'", "reduction='sum'"))
             name = r.choice(("MSELoss", "L1Loss", "SmoothL1Loss", "HuberLoss"))
             setup += [f"y = {fw.tensor(tuple(t))}", f"layer = nn.{name}({red})"]
+            expr = "layer(x, y)"
+        elif kind == "ClassLoss":
+            # nn.CrossEntropyLoss / nn.NLLLoss with class-index targets and a weight of one entry per class or not
+            c = s[1] if len(s) >= 2 else s[0]
+            t = s[:1] + s[2:] if len(s) >= 2 else ()
+            wn = c if r.random() < 0.5 else max(0, c + r.choice((-1, 1)))
+            red = r.choice(("", ", reduction='none'", ", reduction='sum'"))
+            w = r.choice((f"weight=torch.ones({wn})", f"torch.ones({wn})", "None"))
+            name = r.choice(("CrossEntropyLoss", "NLLLoss"))
+            setup += [f"y = torch.zeros({shape_src(t)}, dtype=torch.long)", f"layer = nn.{name}({w}{red})"]
             expr = "layer(x, y)"
         elif kind == "Elementwise":
             setup.append(

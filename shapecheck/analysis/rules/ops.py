@@ -1855,20 +1855,27 @@ def _class_loss(
     w = args[2] if len(args) > 2 else kwargs.get("weight")
     if not isinstance(x, TensorV):
         return None
+    if len(args) > 3 or any(k in kwargs for k in _CLASS_LOSS_LEGACY):
+        return class_loss(cx, node, name, f"F.{name}", x, w, None)
+    return class_loss(cx, node, name, f"F.{name}", x, w, kwargs.get("reduction", StrV("mean")))
+
+
+def class_loss(
+    cx: OpContext, node: cst.Call, name: str, op: str, x: TensorV, w: Value | None, red: Value | None
+) -> TensorV:
+    """``name`` (cross_entropy / nll_loss) of ``x`` with the class weight ``w`` (None: none given) and the reduction
+    ``red`` (None: not known), reported as ``op`` (``F.cross_entropy``, ``nn.CrossEntropyLoss``)."""
     if x.shape is not None and len(x.shape) >= 1 and isinstance(w, TensorV) and w.shape is not None:
         classes = x.shape[1] if len(x.shape) >= 2 else x.shape[0]
         if len(w.shape) == 1 and equal(w.shape[0], classes) is Truth.FALSE:
             cx.ctx.report(
                 node,
                 "SHP204",
-                {"op": f"F.{name}", "detail": D.ClassWeight(x.shape, w.shape, classes)},
+                {"op": op, "detail": D.ClassWeight(x.shape, w.shape, classes)},
                 cx.origins([x, w]),
                 spec=OpSpec("class_loss.weight", None, (x.shape, w.shape), (), (("name", name),)),
             )
             return TensorV(None, x.dtype, "torch")
-    if len(args) > 3 or any(k in kwargs for k in _CLASS_LOSS_LEGACY):
-        return TensorV(None, x.dtype, "torch")
-    red = kwargs.get("reduction", StrV("mean"))
     if not isinstance(red, StrV) or red.value not in ("mean", "sum", "none"):
         return TensorV(None, x.dtype, "torch")
     if red.value != "none":
