@@ -385,6 +385,12 @@ def _replay_framework(w: Witness, replay: Replay) -> None:
                 batch_first=bool(witness_get(w, "batch_first")),
             )
             return layer(torch.zeros(q), torch.zeros(k), torch.zeros(k), attn_mask=torch.zeros(mask))
+        if op == "class_loss.weight":  # real (small) tensors: class-index targets of zeros, a weight of ones
+            x, wt = (tuple(int(i) for i in s) for s in w.input_shapes)
+            target = torch.zeros(x[:1] + x[2:] if len(x) >= 2 else (), dtype=torch.long)
+            return getattr(F, str(witness_get(w, "name", "cross_entropy")))(
+                torch.zeros(x), target, weight=torch.ones(wt)
+            )
         if op == "solve":  # real (small) identity matrices: meta tensors skip linalg's checks
             a_shape = tuple(int(x) for x in w.input_shapes[0])
             a = torch.eye(a_shape[-1]).expand(a_shape) if a_shape[-1] == a_shape[-2] else torch.zeros(a_shape)

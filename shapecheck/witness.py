@@ -45,6 +45,7 @@ FRAMEWORK_OPS = frozenset(
         "eqx.nn.LayerNorm",
         "elementwise",
         "loss",
+        "class_loss.weight",
         "cat",
         "stack",
         "reshape",
@@ -622,6 +623,10 @@ def concrete_failure(w: Witness) -> str | None:
             if _broadcast(shapes[3], weights) is None:
                 return f"attn_mask {tuple(shapes[3])} does not broadcast with the weights {weights}"
         return None
+    if op == "class_loss.weight":  # a 1-d weight needs one entry per class: input's axis 1 (0 when unbatched)
+        x, wt = shapes
+        classes = x[1] if len(x) >= 2 else x[0]
+        return None if tuple(wt) == (classes,) else f"weight {tuple(wt)} for {classes} classes"
     if op == "loss":
         a, b = shapes
         if a != b:

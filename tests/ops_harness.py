@@ -339,6 +339,7 @@ LAYER_KINDS = (
     "TransformerBlock",
     "PixelShuffle",
     "Loss",
+    "ClassLoss",
 )
 
 
@@ -1496,6 +1497,24 @@ def torch_generators(fw: Framework) -> dict[str, Gen]:
 
     _each(g, "loss", losses, sorted(LOSSES))
 
+    def class_losses(r: random.Random, pick: str = "") -> Case:
+        # F.cross_entropy / F.nll_loss with class-index targets: a weight of one entry per class, or one more / less
+        name = pick or r.choice(("cross_entropy", "nll_loss"))
+        x = rand_shape(r, 1, 4)
+        c = x[1] if len(x) >= 2 else x[0]
+        target = x[:1] + x[2:] if len(x) >= 2 else ()
+        wn = c if r.random() < 0.5 else max(0, c + r.choice((-1, 1, 2)))
+        setup = [
+            f"a = torch.randn({shape_src(x)})",
+            f"t = torch.zeros({shape_src(target)}, dtype=torch.long)",
+            f"w = torch.ones({wn})",
+        ]
+        weight = r.choice(("w", "weight=w", "None"))
+        red = r.choice(("", ", reduction='none'", ", reduction='sum'", ", reduction='mean'"))
+        return _maybe_index(r, Case(f"class_loss:{name}", fw.name, setup, f"F.{name}(a, t, {weight}{red})"), 0.1)
+
+    _each(g, "class_loss", class_losses, ["cross_entropy", "nll_loss"])
+
     def layers(r: random.Random, pick: str = "") -> Case:
         kind = pick or r.choice(LAYER_KINDS)
         s = rand_shape(r, 1, 4)
@@ -1600,6 +1619,16 @@ def torch_generators(fw: Framework) -> dict[str, Gen]:
             red = r.choice(("", "reduction='none'", "reduction='sum'"))
             name = r.choice(("MSELoss", "L1Loss", "SmoothL1Loss", "HuberLoss"))
             setup += [f"y = {fw.tensor(tuple(t))}", f"layer = nn.{name}({red})"]
+            expr = "layer(x, y)"
+        elif kind == "ClassLoss":
+            # nn.CrossEntropyLoss / nn.NLLLoss with class-index targets and a weight of one entry per class or not
+            c = s[1] if len(s) >= 2 else s[0]
+            t = s[:1] + s[2:] if len(s) >= 2 else ()
+            wn = c if r.random() < 0.5 else max(0, c + r.choice((-1, 1)))
+            red = r.choice(("", ", reduction='none'", ", reduction='sum'"))
+            w = r.choice((f"weight=torch.ones({wn})", f"torch.ones({wn})", "None"))
+            name = r.choice(("CrossEntropyLoss", "NLLLoss"))
+            setup += [f"y = torch.zeros({shape_src(t)}, dtype=torch.long)", f"layer = nn.{name}({w}{red})"]
             expr = "layer(x, y)"
         elif kind == "Elementwise":
             setup.append(

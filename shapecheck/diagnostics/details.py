@@ -791,6 +791,24 @@ class LossTarget(Detail):
 
 
 @dataclass(frozen=True)
+class ClassWeight(Detail):
+    """A class loss (``F.cross_entropy`` / ``F.nll_loss``) whose 1-d ``weight`` has another size than the input's
+    class axis (axis 1; axis 0 of an unbatched input)."""
+
+    code, kind = "SHP204", "class-weight"
+    input: Shape
+    weight: Shape
+    classes: Any
+
+    def render(self) -> str:
+        axis = 1 if len(self.input) >= 2 else 0
+        return (
+            f"weight of shape {_shape(self.weight)} is not one per class: the input {_shape(self.input)} has "
+            f"{self.classes} classes on axis {axis}"
+        )
+
+
+@dataclass(frozen=True)
 class PaddingMask(Detail):
     """``nn.MultiheadAttention``'s ``key_padding_mask`` whose shape is not (batch, source length) -- (source length)
     for an unbatched query; ``batch_first``: how the layer reads its inputs (None: an unbatched query)."""

@@ -1810,7 +1810,8 @@ class ModuleAnalysis:
         return out
 
     def _plain_callee(self, interp: Interpreter, func: cst.BaseExpression) -> bool:
-        """Is ``func`` one function (not an "either" of callables, one of which may run a body not followed)?"""
+        """Is ``func`` one function or one object of the analysed code (``self.matcher(outputs, targets)`` runs its
+        class's ``__call__`` / ``forward``), not an "either" of callables, one of which may run a body not followed?"""
         if type(func) is cst.Name:
             v = interp.scope.vars.get(func.value) if func.value in interp.scope.vars else self.globals.get(func.value)
         elif type(func) is cst.Attribute:
@@ -1818,7 +1819,7 @@ class ModuleAnalysis:
                 v = interp.eval(func)
         else:
             return False
-        return isinstance(v, FuncV)
+        return isinstance(v, (FuncV, ObjV))
 
     def call_without_carry(self, interp: Interpreter, node: cst.Call) -> Value:
         lambdas = [a.value for a in node.args if type(a.value) is cst.Lambda]

@@ -580,6 +580,15 @@ def instance_attrs(
             out.append((k[5:], v.with_shape(v.shape)))  # type: ignore[union-attr]
             continue
         if (
+            isinstance(v, DictV)
+            and v.kind == "dict"
+            and not v.items
+            and (owned or (handed is not None and id(v) not in handed))
+            and k[5:] in _memo_dicts(m, ci)
+        ):
+            out.append((k[5:], v))  # a memo the constructor made empty: empty on a key's first call (_memo_dicts)
+            continue
+        if (
             mutable
             and isinstance(v, SeqV)
             and not v.items
@@ -607,6 +616,78 @@ def _tested_only(m: "ModuleAnalysis", ci: ClassInfo) -> frozenset[str]:
         ok |= good_c
         bad |= bad_c
     return frozenset(ok - bad)
+
+
+_CTORS = frozenset({"__init__", "setup", "__post_init__"})
+
+
+def _memo_dicts(m: "ModuleAnalysis", ci: ClassInfo) -> frozenset[str]:
+    """The attributes ``x`` a class uses as a memo (rotary_embedding_torch's ``self.cache = dict()``, then in
+    ``forward``: ``if key in self.cache: return self.cache[key]`` ... ``self.cache[key] = freqs``): every ``self.x``
+    in the class and its analysed bases is a constructor's assignment target, or -- all in one other method, outside
+    nested functions -- the right side of ``in`` / ``not in``, or subscripted (an item read or an item store). No
+    other code of the class reads, changes or hands on that dict, so a constructor's empty dict is empty when the
+    method first runs for a key: the method is analysed as that first call, which computes what a later call with
+    the same key reads back (code outside the class is trusted not to fill it, as for every other attribute)."""
+    users: dict[str, set[str]] = {}
+    bad: set[str] = set()
+    for c in mro(m, ci):
+        used_c, bad_c = memo("memo-dicts", c.node, _memo_walk)
+        bad |= bad_c
+        for name, methods in used_c:
+            users.setdefault(name, set()).update(f"{c.node.name.value}.{x}" for x in methods)
+    return frozenset(k for k, ms in users.items() if k not in bad and len(ms) == 1)
+
+
+def _memo_walk(cls: cst.CSTNode) -> tuple[tuple[tuple[str, frozenset[str]], ...], frozenset[str]]:
+    used: dict[str, set[str]] = {}
+    bad: set[str] = set()
+    body = cls.body.body if isinstance(cls, cst.ClassDef) else ()
+    for stmt in body:
+        if not isinstance(stmt, cst.FunctionDef):
+            for a in _attr_nodes(stmt):
+                bad.add(a.attr.value)  # (a class-level statement naming self.x: not a method's use)
+            continue
+        ctor = stmt.name.value in _CTORS
+        allowed: set[int] = set()
+        stack: list[tuple[cst.CSTNode, bool]] = [(stmt.body, False)]
+        while stack:
+            n, nested = stack.pop()
+            if isinstance(n, (cst.FunctionDef, cst.Lambda, cst.ClassDef)):
+                nested = True
+            elif isinstance(n, cst.Comparison) and not ctor:
+                for cmp in n.comparisons:
+                    if isinstance(cmp.operator, (cst.In, cst.NotIn)) and _self_attr(cmp.comparator) is not None:
+                        allowed.add(id(cmp.comparator))
+            elif isinstance(n, cst.Subscript) and not ctor:
+                if _self_attr(n.value) is not None:
+                    allowed.add(id(n.value))  # self.x[k], read or stored
+            elif isinstance(n, cst.AssignTarget) and ctor:
+                if _self_attr(n.target) is not None:
+                    allowed.add(id(n.target))
+            elif isinstance(n, (cst.AugAssign, cst.Del)):
+                t = n.target
+                name = _self_attr(t.value) if isinstance(t, cst.Subscript) else _self_attr(t)
+                if name is not None:
+                    bad.add(name)  # self.x[k] += v, del self.x[k]
+            elif isinstance(n, cst.Attribute):
+                name = _self_attr(n)
+                if name is not None:
+                    if nested or id(n) not in allowed:
+                        bad.add(name)
+                    elif not ctor:
+                        used.setdefault(name, set()).add(stmt.name.value)
+            stack.extend((c, nested) for c in children(n))
+    return tuple((k, frozenset(v)) for k, v in used.items()), frozenset(bad)
+
+
+def _attr_nodes(node: cst.CSTNode) -> Iterator[cst.Attribute]:
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        if type(n) is cst.Attribute and _self_attr(n) is not None:
+            yield n
+        stack.extend(children(n))
 
 
 def _self_attr(node: cst.CSTNode) -> str | None:

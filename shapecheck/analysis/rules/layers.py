@@ -104,6 +104,8 @@ def apply_layer(
         return x.with_shape(None)
     if layer.kind == "Loss":
         return _apply_loss(cx, node, layer, args, kwargs)
+    if layer.kind == "ClassLoss":
+        return _apply_class_loss(cx, node, layer, args, kwargs)
     if layer.kind == "RNNCell" and _hidden_state_fails(cx, report_node, layer, args, kwargs):
         return UNKNOWN
     if layer.kind == "TransposedConv" and (len(args) > 1 or kwargs):  # up(x, output_size=...): sizes it chooses
@@ -1271,6 +1273,51 @@ class Loss(LayerKind):
         cx: OpContext, interp: "Interpreter", node: cst.Call, report_node: cst.CSTNode, layer: LayerV, x: TensorV
     ) -> Value:
         return UNKNOWN  # (two operands: apply_layer calls _apply_loss)
+
+
+# torch.nn's class losses and the functional loss each one calls
+_CLASS_LOSS_LAYERS = {"CrossEntropyLoss": "cross_entropy", "NLLLoss": "nll_loss"}
+
+
+@register_layer("ClassLoss", *_CLASS_LOSS_LAYERS)
+class ClassLoss(LayerKind):
+    """``nn.CrossEntropyLoss(weight=w, reduction=...)`` / ``nn.NLLLoss``: ``loss(input, target)`` is the functional
+    loss with that weight and reduction (rules/ops.py ``class_loss``: a 1-d weight needs one entry per class)."""
+
+    @staticmethod
+    def build(cx: OpContext, node: cst.Call, name: str, args: list[Value], kwargs: dict[str, Value]) -> Value:
+        red = kwargs.get("reduction", StrV("mean"))
+        keys = {"weight", "reduction", "ignore_index", "label_smoothing"}
+        if len(args) > 1 or set(kwargs) - keys or not isinstance(red, StrV):
+            return UNKNOWN
+        w = args[0] if args else kwargs.get("weight", NoneV())
+        # the weight's shape (None: a weight not known or of unknown shape), and whether one was given
+        weighted = not isinstance(w, NoneV)
+        shape = w.shape if isinstance(w, TensorV) else None
+        params = (("name", name), ("reduction", red.value), ("weighted", weighted), ("weight_shape", shape))
+        return LayerV("ClassLoss", params, node)
+
+    @staticmethod
+    def apply(
+        cx: OpContext, interp: "Interpreter", node: cst.Call, report_node: cst.CSTNode, layer: LayerV, x: TensorV
+    ) -> Value:
+        return UNKNOWN  # (two operands: apply_layer calls _apply_class_loss)
+
+
+def _apply_class_loss(
+    cx: OpContext, node: cst.Call, layer: LayerV, args: list[Value], kwargs: dict[str, Value]
+) -> Value:
+    from .ops import class_loss
+
+    a = args[0] if args else kwargs.get("input")
+    b = args[1] if len(args) > 1 else kwargs.get("target")
+    if len(args) + len(kwargs) != 2 or not isinstance(a, TensorV) or not isinstance(b, TensorV):
+        return UNKNOWN
+    name = str(layer.param("name"))
+    shape = layer.param("weight_shape")
+    w = TensorV(shape, None, "torch") if layer.param("weighted") else None
+    fn = _CLASS_LOSS_LAYERS[name]
+    return class_loss(cx, node, fn, f"nn.{name}", a, w, StrV(str(layer.param("reduction"))))
 
 
 def _apply_loss(cx: OpContext, node: cst.Call, layer: LayerV, args: list[Value], kwargs: dict[str, Value]) -> Value:

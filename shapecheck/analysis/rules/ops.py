@@ -1837,6 +1837,54 @@ def _loss(
     return None
 
 
+# torch's legacy reduction arguments of the class losses (they override ``reduction``)
+_CLASS_LOSS_LEGACY = ("size_average", "reduce")
+
+
+@FUNCTIONS.register("torch.nn.functional.cross_entropy", "torch.nn.functional.nll_loss")
+def _class_loss(
+    cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]
+) -> Value | None:
+    """``F.cross_entropy(input, target, weight)`` / ``F.nll_loss``: the classes are input's axis 1 (axis 0 of a 1-d,
+    unbatched input), and a 1-d ``weight`` must have one entry per class (torch: "weight tensor should be defined
+    either for all C classes or no classes"), for index and probability targets alike. The result is 0-d for the
+    ``mean`` / ``sum`` reductions, input's shape without the class axis for ``reduction='none'``; the legacy
+    ``size_average`` / ``reduce`` arguments leave it unknown."""
+    name = qual.rsplit(".", 1)[-1]
+    x = args[0] if args else kwargs.get("input", UNKNOWN)
+    w = args[2] if len(args) > 2 else kwargs.get("weight")
+    if not isinstance(x, TensorV):
+        return None
+    if len(args) > 3 or any(k in kwargs for k in _CLASS_LOSS_LEGACY):
+        return class_loss(cx, node, name, f"F.{name}", x, w, None)
+    return class_loss(cx, node, name, f"F.{name}", x, w, kwargs.get("reduction", StrV("mean")))
+
+
+def class_loss(
+    cx: OpContext, node: cst.Call, name: str, op: str, x: TensorV, w: Value | None, red: Value | None
+) -> TensorV:
+    """``name`` (cross_entropy / nll_loss) of ``x`` with the class weight ``w`` (None: none given) and the reduction
+    ``red`` (None: not known), reported as ``op`` (``F.cross_entropy``, ``nn.CrossEntropyLoss``)."""
+    if x.shape is not None and len(x.shape) >= 1 and isinstance(w, TensorV) and w.shape is not None:
+        classes = x.shape[1] if len(x.shape) >= 2 else x.shape[0]
+        if len(w.shape) == 1 and equal(w.shape[0], classes) is Truth.FALSE:
+            cx.ctx.report(
+                node,
+                "SHP204",
+                {"op": op, "detail": D.ClassWeight(x.shape, w.shape, classes)},
+                cx.origins([x, w]),
+                spec=OpSpec("class_loss.weight", None, (x.shape, w.shape), (), (("name", name),)),
+            )
+            return TensorV(None, x.dtype, "torch")
+    if not isinstance(red, StrV) or red.value not in ("mean", "sum", "none"):
+        return TensorV(None, x.dtype, "torch")
+    if red.value != "none":
+        return TensorV((), x.dtype, "torch")
+    if x.shape is None or not x.shape:
+        return TensorV(None, x.dtype, "torch")
+    return TensorV(x.shape[:1] + x.shape[2:] if len(x.shape) >= 2 else (), x.dtype, "torch")
+
+
 @FUNCTIONS.register(*ELEMENTWISE_FUNCS)
 def _elementwise_fn(
     cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]
