@@ -1609,7 +1609,12 @@ class Interpreter:
         for c in node.comparisons:
             right = self.eval(c.comparator)
             r = _compare(left, c.operator, right)
-            if r is None and type(c.operator) in (cst.In, cst.NotIn) and isinstance(right, SeqV) and right.kind == "set":
+            if (
+                r is None
+                and type(c.operator) in (cst.In, cst.NotIn)
+                and isinstance(right, SeqV)
+                and right.kind == "set"
+            ):
                 r = self._class_in_set(left, right)
                 r = r if r is None or type(c.operator) is cst.In else not r
             if r is None and type(c.operator) in (cst.Is, cst.IsNot):

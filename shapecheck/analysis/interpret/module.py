@@ -660,9 +660,9 @@ class ModuleAnalysis:
         if self.project is not None and self.imports.star_modules():
             # a name a ``from .evo_norm import *`` binds (the module it reads binds it)
             for star in self.imports.star_modules():
-                q = self.project.qualify_star(star, name)
-                if q:
-                    return self.qualified_value(q)
+                found = self.project.qualify_star(star, name)
+                if found:
+                    return self.qualified_value(found)
         return UNKNOWN
 
     def stable_global(self, name: str) -> bool:
