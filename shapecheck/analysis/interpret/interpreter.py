@@ -1383,6 +1383,53 @@ class Interpreter:
             items.append(v)
         return SeqV(tuple(items), "tuple" if type(node) is cst.Tuple else "list")
 
+    @_expression(cst.Set)
+    def _set(self, node: cst.Set) -> Value:
+        """``{BatchNormAct2d, GroupNormAct}``: a set of classes, ``functools.partial`` objects and defs (a membership
+        test of a class decides by identity: ``_class_in_set``); any other set is unknown."""
+        items: list[Value] = []
+        for e in node.elements:
+            v = self.eval(e.value)
+            if type(e) is cst.StarredElement:
+                items.append(UNKNOWN)
+            else:
+                items.append(v)
+        return self._class_set(items)
+
+    def _class_set(self, items: Sequence[Value]) -> Value:
+        out: list[Value] = []
+        for v in items:
+            key = self._class_key(v)
+            if key is not None:
+                v = RefV("class:" + key)
+            elif not _set_member_kind(v):
+                return UNKNOWN
+            if v not in out:
+                out.append(v)
+        return SeqV(tuple(out), "set") if out else UNKNOWN
+
+    def _class_in_set(self, a: Value, members: SeqV) -> bool | None:
+        """``norm_layer in _NORM_ACT_TYPES`` of a set of classes, partials and defs: a class is in it when it is one
+        of them (one key per class of the analysed code; a torch.nn class is none of them); anything else: unknown."""
+        if isinstance(a, RefV) and a.qualname.startswith("torch.nn.") and a.qualname.rsplit(".", 1)[-1][:1].isupper():
+            if a in members.items:
+                return True
+            return False if all(_set_member_kind(m) for m in members.items) else None
+        key = self._class_key(a)
+        if key is None:
+            return None
+        return RefV("class:" + key) in members.items
+
+    def _class_key(self, v: Value) -> str | None:
+        """The key of the analysed code's class ``v`` stands for (one key per class, whatever name imported it)."""
+        if not isinstance(v, RefV):
+            return None
+        if v.qualname.startswith("class:"):
+            return v.qualname[6:]
+        project = getattr(self.m, "project", None)
+        found = project.lookup(v.qualname) if project is not None else None
+        return found.qualname[6:] if isinstance(found, RefV) and found.qualname.startswith("class:") else None
+
     @_expression(cst.BinaryOperation)
     def _binary_operation(self, node: cst.BinaryOperation) -> Value:
         left = self.eval(node.left)
@@ -1563,6 +1610,14 @@ class Interpreter:
         for c in node.comparisons:
             right = self.eval(c.comparator)
             r = _compare(left, c.operator, right)
+            if (
+                r is None
+                and type(c.operator) in (cst.In, cst.NotIn)
+                and isinstance(right, SeqV)
+                and right.kind == "set"
+            ):
+                r = self._class_in_set(left, right)
+                r = r if r is None or type(c.operator) is cst.In else not r
             if r is None and type(c.operator) in (cst.Is, cst.IsNot):
                 r = _bool_identity(left_node, left, c.operator, c.comparator, right)
             left_node = c.comparator
@@ -1671,6 +1726,11 @@ class Interpreter:
             # subclass's override (``self.encode(x)`` in AutoEncoder.forward of a MaskedAutoEncoder)
             return self.m.class_attr(sv.cls_key if isinstance(sv, ObjV) else self.frame.cls_key, attr)
         base = self.eval(node.value) if evaluated is None else evaluated
+        if attr == "__name__" and isinstance(base, RefV) and base.qualname.startswith(("class:", "torch.nn.")):
+            # a class's own name (``norm_layer.__name__.lower().startswith("batchnorm")``), whatever name held it
+            name = base.qualname.rsplit(".", 1)[-1]
+            if base.qualname.startswith("class:") or name[:1].isupper():  # (torch.nn.functional: a module)
+                return StrV(name)
         if isinstance(base, RefV) and base.qualname.startswith("class:"):
             return self.m.object_attr(ObjV(base.qualname[6:], (), True), attr)  # Config.dim: a class attribute
         if isinstance(base, RefV):
@@ -1813,6 +1873,15 @@ class Interpreter:
         for el in idx_nodes:
             if type(el.slice) is cst.Index:
                 self.eval(el.slice.value)
+        return UNKNOWN
+
+    @_expression(cst.SetComp)
+    def _set_comp(self, node: cst.SetComp) -> Value:
+        """``{m for n, m in _NORM_ACT_MAP.items()}``: built as the list of its elements would be, then held as a set of
+        classes, partials and defs (``_class_set``) when every element is known to be one; else unknown."""
+        elems = self.comprehension(cst.ListComp(elt=node.elt, for_in=node.for_in))
+        if isinstance(elems, SeqV) and elems.kind == "list":
+            return self._class_set(elems.items)
         return UNKNOWN
 
     @_expression(cst.GeneratorExp, cst.ListComp)
@@ -2811,7 +2880,19 @@ def _truth(v: Value) -> bool | None:
         return bool(v.items)
     if isinstance(v, LayerV) and v.kind not in _SIZED_CONTAINERS:
         return True
+    if isinstance(v, RefV) and v.qualname.startswith("torch.nn.") and v.qualname.rsplit(".", 1)[-1][:1].isupper():
+        return True  # a torch.nn class (``if not act_layer: return None`` of ``act_layer=nn.ReLU``): a class is true
     return None
+
+
+def _set_member_kind(v: Value) -> bool:
+    """A member of a set the analysis holds: a class of the analysed code (by its key), a ``functools.partial``
+    object or a def, none of which is a torch.nn class."""
+    if isinstance(v, RefV):
+        return v.qualname.startswith("class:")
+    if isinstance(v, LayerV):
+        return v.kind == "partial"
+    return isinstance(v, FuncV) and v.bound_self is None
 
 
 def _str_equal(a: Value, b: Value) -> bool | None:
@@ -2927,6 +3008,10 @@ def _compare(a: Value, op: cst.CSTNode, b: Value) -> bool | None:
     if type(op) in (cst.In, cst.NotIn) and isinstance(b, SeqV) and b.kind != "shape":
         if not b.items and b.kind in ("list", "tuple"):
             return type(op) is cst.NotIn  # nothing is in an empty list or tuple
+        if b.kind == "set":
+            # a set of the analysed code's classes (``norm_layer in _NORM_ACT_TYPES``): a class is in it when it is
+            # one of them; a torch.nn class or another of the analysed code's classes is not
+            return None
         if isinstance(a, StrV):
             found = [_str_equal(a, item) for item in b.items]
         elif isinstance(a, IntV):  # ``i in self.out_indices`` with i and the indices known

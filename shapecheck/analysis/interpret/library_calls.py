@@ -882,6 +882,14 @@ def _pad(c: LibraryCall) -> Value | None:
     return None
 
 
+@library_call("torch.jit.is_scripting")
+def _not_scripting(c: LibraryCall) -> Value | None:
+    """``if torch.jit.is_scripting(): ... else: ...``: the analysis follows eager execution, where the test is False."""
+    if c.args or c.kwargs or c.dynamic:
+        return None
+    return BoolV(False)
+
+
 @library_call(*sorted(_RANDOM_STATE_MAKERS))
 def _random_state(c: LibraryCall) -> Value | None:
     return RefV(_RANDOM_STATE_MAKERS[c.qual])  # a generator whose methods sample like the module's functions

@@ -657,6 +657,12 @@ class ModuleAnalysis:
         if name in self.imports.names:
             q = self.imports.names[name]
             return self.qualified_value(q)
+        if self.project is not None and self.imports.star_modules():
+            # a name a ``from .evo_norm import *`` binds (the module it reads binds it)
+            for star in self.imports.star_modules():
+                found = self.project.qualify_star(star, name)
+                if found:
+                    return self.qualified_value(found)
         return UNKNOWN
 
     def stable_global(self, name: str) -> bool:

@@ -69,6 +69,15 @@ def apply_layer(
             return frameworks.apply_linen_rnn(cx, node, layer, args, kwargs)
         report_at = layer.line_node if in_sequential and layer.line_node is not None and not at_call else node
         return frameworks.apply_linen_cell(cx, node, report_at, layer, args, kwargs)
+    from ..interpret.paths import branching, each_path
+
+    if branching(args) is not None:
+        # an input whose shape differs between the paths that made it (the batches a generator yields, its last one
+        # shorter): the layer runs once per path, what fails on every path is reported, the results are joined
+        out = each_path(
+            cx.ctx, list(args), lambda a: apply_layer(cx, interp, node, layer, a, kwargs, in_sequential, at_call)
+        )
+        return out if out is not None else UNKNOWN
     x = args[0] if args else UNKNOWN
     if not args and layer.kind == "TransformerBlock":  # encoder(src=x), decoder(tgt=y, memory=m)
         x = kwargs.get("src", kwargs.get("tgt", UNKNOWN))

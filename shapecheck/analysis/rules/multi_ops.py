@@ -623,7 +623,7 @@ def _isinstance(cx: OpContext, interp: "Interpreter", v: Value, classes: cst.Bas
             builtin = c.value
             if isinstance(v, TensorV) or isinstance(v, NoneV) or (isinstance(v, ObjV) and cx.plain_object(v)):
                 answers.append(False)
-            elif isinstance(v, SeqV) and v.kind in ("range", "iter"):
+            elif isinstance(v, SeqV) and v.kind in ("range", "iter", "set"):
                 answers.append(False)  # a range or an iterator (itertools.repeat) is neither a list nor a tuple
             elif isinstance(v, SeqV) and builtin in ("list", "tuple"):
                 kind = "tuple" if v.kind in ("tuple", "shape", PAIR, "pack") else "list"
@@ -684,6 +684,11 @@ def _isinstance(cx: OpContext, interp: "Interpreter", v: Value, classes: cst.Bas
                 answers.append(True)
             else:
                 return None
+            continue
+        if q in ("types.FunctionType", "types.LambdaType") and (
+            (isinstance(v, RefV) and _function_or_class(v)) or isinstance(v, (TensorV, NoneV, IntV, StrV, SeqV))
+        ):
+            answers.append(False)  # ``isinstance(norm_layer, types.FunctionType)`` of a class: no def
             continue
         if q == "functools.partial" and (_function_or_class(v) or isinstance(v, (TensorV, NoneV, IntV, StrV, SeqV))):
             answers.append(False)  # ``isinstance(norm_layer, functools.partial)`` of a class or a def
