@@ -316,6 +316,9 @@ class Conv(LayerKind):
         p_v = args[4] if len(args) > 4 else kwargs.get("padding")
         p = None if isinstance(p_v, StrV) else _conv_tuple(p_v, 0)
         d = _conv_tuple(args[5] if len(args) > 5 else kwargs.get("dilation"), 1)
+        g_v = args[6] if len(args) > 6 else kwargs.get("groups")
+        # groups, when known (the weight's second axis is in_channels // groups)
+        g = 1 if g_v is None else g_v.size.as_int() if isinstance(g_v, IntV) and not g_v.assumed else None
         return LayerV(
             name,
             (
@@ -326,6 +329,7 @@ class Conv(LayerKind):
                 ("p", p),
                 ("d", d),
                 ("n", int(name[4])),
+                ("groups", g),
             ),
             node,
         )
