@@ -433,6 +433,24 @@ def _replay_framework(w: Witness, replay: Replay) -> None:
             return torch.einsum(str(witness_get(w, "equation")), *xs)
         if op == "split":
             return torch.split(xs[0], [int(x) for x in witness_get(w, "sizes", ())], int(witness_get(w, "dim", 0)))
+        if op == "nn.RNN.state":  # real (small) tensors: the recurrent kernels do not run on meta tensors
+            name, which = str(witness_get(w, "name")), str(witness_get(w, "state"))
+            proj = int(witness_get(w, "proj_size") or 0)
+            rnn = getattr(torch.nn, name)(
+                int(witness_get(w, "input_size")),
+                int(witness_get(w, "hidden_size")),
+                num_layers=int(witness_get(w, "num_layers")),
+                batch_first=bool(witness_get(w, "batch_first")),
+                bidirectional=int(witness_get(w, "dirs")) == 2,
+                **({"proj_size": proj} if proj else {}),
+            )
+            x, h = torch.zeros(xs[0].shape), torch.zeros(xs[1].shape)
+            if name != "LSTM":
+                return rnn(x, h)
+            lead = rnn.num_layers * (2 if rnn.bidirectional else 1)
+            batch = () if x.dim() == 2 else (x.shape[0] if rnn.batch_first else x.shape[1],)
+            other = torch.zeros((lead, *batch, rnn.hidden_size if which == "h_0" else proj or rnn.hidden_size))
+            return rnn(x, (h, other) if which == "h_0" else (other, h))
         if op == "nn.Linear":
             fin = witness_get(w, "in_features")
             fout = witness_get(w, "out_features") or 1

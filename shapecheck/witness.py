@@ -77,6 +77,7 @@ FRAMEWORK_OPS = frozenset(
         "lax.conv",
         "item",
         "nn.MultiheadAttention",
+        "nn.RNN.state",
     }
 )
 
@@ -712,6 +713,15 @@ def concrete_failure(w: Witness) -> str | None:
             if x and len(wt) in (1, 2) and x[-1] == wt[-1]
             else f"input features {x[-1] if x else None} vs weight {wt}"
         )
+    if op == "nn.RNN.state":  # an nn.LSTM / GRU / RNN's input and one initial state: torch checks its whole shape
+        x, h = shapes
+        width = witness_get(w, "hidden_size")
+        if witness_get(w, "state") == "h_0" and witness_get(w, "proj_size"):
+            width = witness_get(w, "proj_size")
+        lead = int(witness_get(w, "num_layers")) * int(witness_get(w, "dirs"))
+        batch = () if len(x) == 2 else ((x[0] if witness_get(w, "batch_first") else x[1]),)
+        want = (lead, *batch, int(width))
+        return None if h == want else f"initial state {h} vs expected {want}"
     if op == "nn.Linear":
         fin = witness_get(w, "in_features")
         return (

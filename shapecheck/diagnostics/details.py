@@ -847,7 +847,8 @@ class AttnMask(Detail):
 class LayerInput(Detail):
     """A layer given an input it cannot take: the layer's class and parameter (``param`` empty: ``value`` is the
     layer's positional shape, LayerNorm), what was found (``found``: "last-axis" | "channels" | "shape" | "scalar", an
-    equinox Embedding given an array of indices | "hidden-last-axis", a recurrent cell's state) and its size;
+    equinox Embedding given an array of indices | "hidden-last-axis", a recurrent cell's state | "hidden-shape", an
+    nn.LSTM / GRU / RNN's initial state, ``value`` the shape it must have) and its size;
     ``input``: the input's shape when shown; ``sequential``: the input is the previous layer's output."""
 
     code, kind = "SHP204", "layer-input"
@@ -881,6 +882,11 @@ class LayerInput(Detail):
             return f"{head} cannot take the previous layer's output, {what}, in this nn.Sequential"
         if self.found == "shape":
             return f"{head} cannot take an input of shape {_shape(self.input or ())}"
+        if self.found == "hidden-shape":  # an nn.LSTM / GRU / RNN's initial state: torch checks its whole shape
+            return (
+                f"{self.layer}({self.param}) expects an initial state of shape {_shape(self.value)}, "
+                f"not {_shape(self.input or ())}"
+            )
         if self.found == "hidden-last-axis":  # a recurrent cell's state
             shown = f" (state shape {_shape(self.input)})" if self.input is not None else ""
             return f"{head} cannot take a hidden state whose last axis is {self.size}{shown}"

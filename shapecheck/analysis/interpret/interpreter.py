@@ -660,6 +660,8 @@ class Interpreter:
                 self.loop_runs = runs
                 if type(stmt) is cst.For and type(stmt.target) is cst.Name:
                     self.loop_items.pop(stmt.target.value, None)
+        if type(stmt) is cst.For:
+            self._first_iteration(stmt, assigned, it)
         for name in assigned:
             self.scope.vars[name] = UNKNOWN
         if type(stmt) is cst.For:
@@ -674,6 +676,37 @@ class Interpreter:
             self.scope.vars[name] = UNKNOWN
         if stmt.orelse is not None:
             self.run_suite(stmt.orelse.body)
+            self.dead = False
+
+    def _first_iteration(self, stmt: cst.For, assigned: set[str], it: Value) -> None:
+        """A ``for`` over a known non-empty sequence that the analysis cannot unroll because a ``break`` may end it
+        early (``for _ in range(seq_len): x = out[:, -max_len:]; ...; if eos: break``): its first iteration surely
+        runs, from the state before the loop with the first element, so what fails there fails (its findings stand).
+        The state it leaves is dropped: the loop is then analysed as any other (what the body assigns unknown).
+        Only a body that leaves by ``break`` / ``continue`` alone (no return, raise, yield, del, nested function)."""
+        if (
+            not isinstance(it, SeqV)
+            or not it.items
+            or it.kind == "shape"
+            or self.loop_depth >= 2
+            or self.dead
+            or (_names_in(stmt.iter) & assigned and not self._fresh_range(stmt.iter))
+            or not _breaks_only(stmt.body, self.m.assigned_cache)
+        ):
+            return
+        saved = dict(self.scope.vars)
+        self.loop_depth += 1
+        runs = self.loop_runs
+        self.loop_runs = runs * 2
+        self.continued.append([])
+        try:
+            self.assign(stmt.target, it.items[0])
+            self.run_suite(stmt.body)
+        finally:
+            self.continued.pop()
+            self.loop_depth -= 1
+            self.loop_runs = runs
+            self.scope.vars = saved
             self.dead = False
 
     def _loop_element(self, it: Value) -> Value | None:
@@ -2036,7 +2069,14 @@ def _imaginary_literal(node: cst.BaseExpression) -> bool:
 
 def _layer_weight(layer: LayerV) -> Value:
     """``layer.weight`` of a layer whose sizes are known: nn.Linear (out_features, in_features), nn.Embedding
-    (num_embeddings, embedding_dim); any other layer's is unknown."""
+    (num_embeddings, embedding_dim), nn.Conv{n}d (out_channels, in_channels // groups, *kernel_size) when groups is
+    known; any other layer's is unknown."""
+    if layer.kind in ("Conv1d", "Conv2d", "Conv3d") and layer.param("keras") is None:
+        g = layer.param("groups")
+        if not isinstance(g, int) or isinstance(g, bool):
+            return UNKNOWN
+        w = _conv_weight(layer, (), {} if g == 1 else {"groups": IntV(Size.const(g))})
+        return w if w is not None else UNKNOWN
     sizes = {"Linear": ("out", "in"), "Embedding": ("n", "d")}.get(layer.kind)
     if sizes is None or layer.param("keras") is not None:
         return UNKNOWN
@@ -2458,6 +2498,26 @@ def _fixpoint_ok(
         and (allow_return or "return" not in found)
         and (allow_yield or "yield" not in found)
     )
+
+
+def _breaks_only(body: cst.BaseSuite, cache: dict[int, set[str]]) -> bool:
+    """A loop body that leaves its iteration only by ``break`` / ``continue`` (at least one ``break``): no return,
+    raise, yield, del, global / nonlocal, nested function or class."""
+    key = -id(body) - 1
+    if key not in cache:
+        ok, breaks = True, False
+        stack: list[cst.CSTNode] = [body]
+        while stack and ok:
+            n = stack.pop()
+            tp = type(n)
+            if tp is cst.Break:
+                breaks = True
+            elif tp in _LEAVES_LOOP and tp is not cst.Continue or tp in (cst.FunctionDef, cst.ClassDef, cst.Lambda):
+                ok = False
+            else:
+                stack.extend(children(n))
+        cache[key] = {"ok"} if ok and breaks else set()
+    return "ok" in cache[key]
 
 
 def _consumes_all(body: cst.BaseSuite, cache: dict[int, set[str]]) -> bool:

@@ -2161,12 +2161,18 @@ def _pure_callee(m: "ModuleAnalysis", func: cst.BaseExpression) -> bool:
 
 def _callee_keeps(fi: FunctionInfo, func: cst.BaseExpression) -> bool:
     """An argument handed on to ``func``: only a class of the analysed code whose constructors keep their arguments,
-    or a one-line helper that keeps its own (``default(x, d)`` calling ``exists(x)``)."""
+    a one-line helper that keeps its own (``default(x, d)`` calling ``exists(x)``), or a function or class of a
+    framework or einops, which never change their arguments' attributes (``torch.ones(dim)``, ``nn.Linear(dim,
+    dim_out)``; not ``torch.nn.utils``' parametrizations and norms, which replace a module's parameters)."""
+    from .module import _PURE_PREFIXES
+
     m = fi.module
     v = m.globals.get(func.value) if type(func) is cst.Name else None
+    qual = m.qualify(func) if v is None or isinstance(v, RefV) else None
+    if qual is not None and qual.startswith(_PURE_PREFIXES) and not qual.startswith("torch.nn.utils."):
+        return True
     if v is None and m.project is not None:
         # a class or helper imported from another module of the tree (``from .features import LogMel``)
-        qual = m.qualify(func)
         v = m.project.lookup(qual) if qual is not None else None
     return value_keeps_arguments(m, v)
 

@@ -117,6 +117,8 @@ def apply_layer(
         return _apply_class_loss(cx, node, layer, args, kwargs)
     if layer.kind == "RNNCell" and _hidden_state_fails(cx, report_node, layer, args, kwargs):
         return UNKNOWN
+    if layer.kind == "RNN" and _initial_state_fails(cx, report_node, layer, x, args, kwargs):
+        return UNKNOWN
     if layer.kind == "TransposedConv" and (len(args) > 1 or kwargs):  # up(x, output_size=...): sizes it chooses
         layer = LayerV(layer.kind, tuple((k, None if k == "k" else v) for k, v in layer.params), layer.line_node)
     if layer.kind == "TransformerBlock" and (len(args) > 1 or kwargs):
@@ -325,6 +327,9 @@ class Conv(LayerKind):
         p_v = args[4] if len(args) > 4 else kwargs.get("padding")
         p = None if isinstance(p_v, StrV) else _conv_tuple(p_v, 0)
         d = _conv_tuple(args[5] if len(args) > 5 else kwargs.get("dilation"), 1)
+        g_v = args[6] if len(args) > 6 else kwargs.get("groups")
+        # groups, when known (the weight's second axis is in_channels // groups)
+        g = 1 if g_v is None else g_v.size.as_int() if isinstance(g_v, IntV) and not g_v.assumed else None
         return LayerV(
             name,
             (
@@ -335,6 +340,7 @@ class Conv(LayerKind):
                 ("p", p),
                 ("d", d),
                 ("n", int(name[4])),
+                ("groups", g),
             ),
             node,
         )
@@ -1257,6 +1263,62 @@ def _hidden_state_fails(
                 spec=_in_projection(t.shape, hidden),
             )
             return True
+    return False
+
+
+def _initial_state_fails(
+    cx: OpContext, report_node: cst.CSTNode, layer: LayerV, x: TensorV, args: list[Value], kwargs: dict[str, Value]
+) -> bool:
+    """``rnn(x, hx)`` of an ``nn.LSTM`` (``hx`` the pair ``(h_0, c_0)``) / ``GRU`` / ``RNN``: torch checks each state's
+    whole shape, (D * num_layers, batch, H) for a batched (3-d) input, (D * num_layers, H) for an unbatched one, with
+    H hidden_size (an LSTM's h_0: proj_size when given) and batch the input's axis 0 (batch_first) or 1. A state of
+    known rank whose shape differs there for every size (a rank other than the input's: torch raises too): SHP204,
+    True."""
+    hx = args[1] if len(args) > 1 else kwargs.get("hx")
+    hidden, name, proj = layer.param("hidden"), str(layer.param("name")), layer.param("proj")
+    if hx is None or isinstance(hx, NoneV) or hidden is None or x.shape is None or len(x.shape) not in (2, 3) or x.alts:
+        return False
+    if name == "LSTM":
+        if not isinstance(hx, SeqV) or len(hx.items) != 2:
+            return False
+        states = list(zip(hx.items, (proj if proj is not None else hidden, hidden), ("h_0", "c_0")))
+    else:
+        states = [(hx, hidden, "h_0")]
+    dirs = int(layer.param("dirs") or 1)
+    lead = layer.param("layers") * Size.const(dirs)
+    batch = () if len(x.shape) == 2 else (x.shape[0] if layer.param("batch_first") else x.shape[1],)
+    for t, width, which in states:
+        if not isinstance(t, TensorV) or t.shape is None or t.alts:
+            continue
+        want = (lead, *batch, width)
+        if len(t.shape) == len(want) and all(equal(a, b) is not Truth.FALSE for a, b in zip(t.shape, want)):
+            continue
+        shown = f"num_layers={layer.param('layers')}, hidden_size={hidden}" + (
+            ", bidirectional=True" if dirs == 2 else ""
+        )
+        cx.ctx.report(
+            report_node,
+            "SHP204",
+            {"op": f"nn.{name}", "detail": D.LayerInput(name, shown, want, "hidden-shape", None, t.shape)},
+            cx.origins([x, t]),
+            spec=OpSpec(
+                "nn.RNN.state",
+                None,
+                (x.shape, t.shape),
+                (),
+                (
+                    ("name", name),
+                    ("input_size", x.shape[-1]),
+                    ("hidden_size", hidden),
+                    ("proj_size", proj),
+                    ("num_layers", layer.param("layers")),
+                    ("dirs", dirs),
+                    ("batch_first", bool(layer.param("batch_first"))),
+                    ("state", which),
+                ),
+            ),
+        )
+        return True
     return False
 
 

@@ -162,6 +162,8 @@ SAME_SHAPE = {
     "roll",
     "tril",
     "triu",
+    "tril_",
+    "triu_",
     "detach_",
     "logit",
     "float",
