@@ -349,6 +349,39 @@ CODES: tuple[Code, ...] = (
         'student: Float[Tensor, "b h t1 t2"]\nteacher: Float[Tensor, "b t1 t2 h"]\n'
         'loss = F.mse_loss(student, rearrange(teacher, "b t1 t2 h -> b h t1 t2"))',
     ),
+    _c(
+        "SHP402",
+        "reshape-reorders-axes",
+        W,
+        "{op}({target}) asks for its own axes ({source}) in another order: a reshape does not move the data",
+        "A tensor reshaped to its own axis sizes in another order, by the names the sizes were read into: "
+        "`b, f, t = x.shape` then `x.reshape(b, t, f)` (or `x.view(b, h * w, c)` of a `b c h w` x, or "
+        "`x.view(b, t, -1)`). A reshape keeps the elements in memory order, so the result reinterprets the data "
+        "instead of transposing it. Names read by `x.shape`, `x.size()`, `x.shape[i]` or `x.size(i)` from the "
+        "same, unchanged x. Not reported for merges and splits that keep the axes in order (`x.view(b, -1)`, "
+        "`x.reshape(b, c, h * w)`), for axes of size 1, nor when the result's shape is provably x's own.",
+        "The code runs whenever the element counts agree and trains on scrambled features: a frame tagger sees "
+        "frequency bins of several frames mixed in each frame.",
+        'mel: Float[Tensor, "b f t"]\nb, f, t = mel.shape\nframes = mel.reshape(b, t, f)',
+        'mel: Float[Tensor, "b f t"]\nb, f, t = mel.shape\nframes = mel.transpose(1, 2)',
+    ),
+    _c(
+        "SHP403",
+        "rnn-batch-axis",
+        W,
+        "{layer} without batch_first=True returns (seq, batch, features), and its output's {use} takes the batch "
+        "axis for time",
+        "A recurrent layer (`nn.RNN`, `nn.LSTM`, `nn.GRU`) built without `batch_first=True` reads a 3-d input as "
+        "(seq, batch, features), and its output, used as it was returned, is pooled over axis 1 "
+        "(`out.mean(dim=1)`, `sum`, `max`, ...) or has its last or first step picked as `out[:, -1]` / `out[:, 0]`: "
+        "the idioms of a batch-first output. With the layer's layout that pools over (or picks from) the batch, so "
+        "the code runs and mixes the examples of a batch; where the input really was batch-first, the recurrence "
+        "ran across the batch. Reported at the layer call; not when axis 1 has size 1, nor for a packed sequence.",
+        "Nothing fails: a classifier trains on batch-averaged features and only batch-size-dependent predictions "
+        "give it away.",
+        'rnn = nn.GRU(16, 32)\nx: Float[Tensor, "b t 16"]\nlast = rnn(x)[0][:, -1]',
+        'rnn = nn.GRU(16, 32, batch_first=True)\nx: Float[Tensor, "b t 16"]\nlast = rnn(x)[0][:, -1]',
+    ),
     # ---- SHP9xx: analysis failures ----
     _c(
         "SHP901",

@@ -64,6 +64,10 @@ class Scope:
         # parameters whose values at each exit (a ``return``, the end of the body) are recorded in ``exits``
         self.watch: frozenset[str] = frozenset()
         self.exits: list[dict[str, Value]] = []
+        # SHP402: names holding a tensor's own axis sizes (``b, f, t = x.shape``, ``t = x.size(2)``): name -> (the
+        # tensor's variable, the axis, the tensor's rank, the tensor's value then, the name's value then). Forgotten
+        # when either name is bound again (Interpreter.assign)
+        self.size_reads: dict[str, tuple[str, int, int, Value, Value]] = {}
 
 
 TRAINING_KEY = "self.training"
@@ -118,6 +122,57 @@ def _int_literal(node: cst.BaseExpression) -> int | None:
     if type(node) is cst.UnaryOperation and type(node.operator) is cst.Minus:
         inner = _int_literal(node.expression)
         return -inner if inner is not None else None
+    return None
+
+
+def _forget_size_reads(reads: dict[str, tuple[str, int, int, Value, Value]], name: str) -> None:
+    reads.pop(name, None)
+    for k in [k for k, r in reads.items() if r[0] == name]:
+        del reads[k]
+
+
+def _shape_of(node: cst.BaseExpression) -> str | None:
+    """``x.shape`` or ``x.size()`` of a variable x: its name."""
+    if type(node) is cst.Attribute and node.attr.value == "shape" and type(node.value) is cst.Name:
+        return node.value.value
+    if (
+        type(node) is cst.Call
+        and not node.args
+        and type(node.func) is cst.Attribute
+        and node.func.attr.value == "size"
+        and type(node.func.value) is cst.Name
+    ):
+        return node.func.value.value
+    return None
+
+
+def _one_size_of(node: cst.BaseExpression) -> tuple[str, int] | None:
+    """``x.shape[i]`` or ``x.size(i)`` with a literal i: (x, i)."""
+    if type(node) is cst.Subscript and len(node.slice) == 1 and type(node.slice[0].slice) is cst.Index:
+        base = _shape_of(node.value) if type(node.value) is cst.Attribute else None
+        i = _int_literal(node.slice[0].slice.value)
+        return (base, i) if base is not None and i is not None else None
+    if (
+        type(node) is cst.Call
+        and len(node.args) == 1
+        and node.args[0].keyword is None
+        and not node.args[0].star
+        and type(node.func) is cst.Attribute
+        and node.func.attr.value == "size"
+        and type(node.func.value) is cst.Name
+    ):
+        i = _int_literal(node.args[0].value)
+        return (node.func.value.value, i) if i is not None else None
+    return None
+
+
+def _product_names(node: cst.BaseExpression) -> list[str] | None:
+    """``h * w`` (or a plain name): the names multiplied."""
+    if type(node) is cst.Name:
+        return [node.value]
+    if type(node) is cst.BinaryOperation and type(node.operator) is cst.Multiply:
+        left, right = _product_names(node.left), _product_names(node.right)
+        return left + right if left is not None and right is not None else None
     return None
 
 
@@ -224,6 +279,7 @@ class Interpreter:
             self._check_shape_unpack(target.target, stmt.value, value)
             self.assign(target.target, value)
             self._narrow_shape_unpack(target.target, stmt.value, value)
+            self._record_size_reads(target.target, stmt.value)
         alt, self.if_alt = self.if_alt, None
         if alt is not None and alt[0] is stmt.value and self.frame.building:
             # ``self.mlp = nn.Sequential(...) if exists(time_dim) else None`` on an undecided condition
@@ -920,6 +976,8 @@ class Interpreter:
     def assign(self, target: cst.BaseExpression, value: Value) -> None:
         if type(target) is cst.Name:
             self.scope.vars[target.value] = value
+            if self.scope.size_reads:
+                _forget_size_reads(self.scope.size_reads, target.value)
             if self.ctx.record_hovers:
                 self.ctx.hovers[id(target)] = value
                 self.ctx.hover_nodes[id(target)] = target
@@ -1340,7 +1398,133 @@ class Interpreter:
 
     @_expression(cst.Call)
     def _call(self, node: cst.Call) -> Value:
+        if self.scope.size_reads and type(node.func) is cst.Attribute and type(node.func.value) is cst.Name:
+            if node.func.attr.value in ("reshape", "view"):
+                self._check_reshape_reorders(node)
+            elif node.func.attr.value.endswith("_"):
+                _forget_size_reads(self.scope.size_reads, node.func.value.value)  # x.transpose_(1, 2) in place
         return self.m.call(self, node)
+
+    def _record_size_reads(self, target: cst.BaseExpression, node: cst.BaseExpression) -> None:
+        """Remember which names hold which axis sizes of a tensor variable: ``b, f, t = x.shape`` (or
+        ``x.size()``, no starred name) and ``t = x.shape[2]`` / ``t = x.size(-1)`` of a tensor of known rank
+        (SHP402, ``_check_reshape_reorders``)."""
+        reads: list[tuple[str, str, int, int]] = []  # (name, tensor variable, axis, rank)
+        if type(target) is cst.Tuple or type(target) is cst.List:
+            src = _shape_of(node)
+            if src is None or any(type(e) is not cst.Element or type(e.value) is not cst.Name for e in target.elements):
+                return
+            n = len(target.elements)
+            names = [e.value.value for e in target.elements]  # type: ignore[attr-defined]
+            if src in names:
+                return  # ``x, y = x.shape``: x is bound again
+            reads = [(nm, src, i, n) for i, nm in enumerate(names) if nm != "_"]
+        elif type(target) is cst.Name:
+            one = _one_size_of(node)
+            if one is None or one[0] == target.value:
+                return
+            t = self.scope.vars.get(one[0])
+            if not isinstance(t, TensorV) or t.shape is None or t.alts:
+                return
+            rank = len(t.shape)
+            if not -rank <= one[1] < rank:
+                return
+            reads = [(target.value, one[0], one[1] % rank, rank)]
+        if not reads:
+            return
+        t = self.scope.vars.get(reads[0][1], UNKNOWN)  # a tensor, or a value unknown (``x.size()`` narrows nothing)
+        if not (t is UNKNOWN or isinstance(t, TensorV)) or (
+            isinstance(t, TensorV) and t.shape is not None and len(t.shape) != reads[0][3]
+        ):
+            return
+        for nm, src, axis, rank in reads:
+            self.scope.size_reads[nm] = (src, axis, rank, t, self.scope.vars.get(nm, UNKNOWN))
+
+    def _check_reshape_reorders(self, node: cst.Call) -> None:
+        """SHP402: ``b, f, t = x.shape`` then ``x.reshape(b, t, f)``: the sizes of x's own axes (by the names they
+        were read into, not by equal values) asked for in another order. A reshape keeps the elements in their
+        order: the result reads the frequency bins as frames where a transpose was meant. Sizes may be grouped
+        (``x.view(b, h * w, c)`` of a ``b c h w`` x), one may be -1 (the axes no name covers), a literal 1 adds an
+        axis; the reshape must account for every axis of x exactly once. Silent when the axes of sizes other than
+        a known 1 keep their order, and when the result's shape is provably x's own (the moved sizes equal)."""
+        func = node.func
+        assert type(func) is cst.Attribute and type(func.value) is cst.Name
+        src = func.value.value
+        items: list[cst.BaseExpression] = []
+        if len(node.args) == 1 and type(node.args[0].value) in (cst.Tuple, cst.List):
+            items = [e.value for e in node.args[0].value.elements if type(e) is cst.Element]  # type: ignore[attr-defined]
+            if len(items) != len(node.args[0].value.elements):  # type: ignore[attr-defined]
+                return
+        elif all(a.keyword is None and not a.star for a in node.args):
+            items = [a.value for a in node.args]
+        if len(items) < 2:
+            return
+        reads = self.scope.size_reads
+        groups: list[list[int] | None] = []  # None: the -1
+        rank = None
+        tensor = None
+        for item in items:
+            lit = _int_literal(item)
+            if lit == 1:
+                continue
+            if lit == -1:
+                if None in groups:
+                    return
+                groups.append(None)
+                continue
+            factors = _product_names(item)
+            if factors is None:
+                return
+            group = []
+            for nm in factors:
+                r = reads.get(nm)
+                if r is None or r[0] != src:
+                    return
+                if rank is not None and (r[2] != rank or r[3] is not tensor):
+                    return
+                rank, tensor = r[2], r[3]
+                now = self.scope.vars.get(nm, UNKNOWN)
+                if now is not r[4] and now is not UNKNOWN:
+                    return  # the name was joined with another value (a branch)
+                group.append(r[1])
+            groups.append(group)
+        if rank is None or tensor is None or self.scope.vars.get(src, UNKNOWN) is not tensor:
+            return
+        covered = [a for g in groups if g is not None for a in g]
+        if len(set(covered)) != len(covered):
+            return
+        rest = sorted(set(range(rank)) - set(covered))
+        shown = list(groups)
+        if None in groups:
+            if not rest:
+                return
+            groups = [rest if g is None else g for g in groups]
+        elif rest:
+            return  # sizes of x no name covers: not a reshape of x's own axes (SHP204 where the counts differ)
+        shape = tensor.shape if isinstance(tensor, TensorV) and not tensor.alts else None
+        order = [a for g in groups if g is not None for a in sorted(g)]
+        if shape is not None:
+            order = [a for a in order if shape[a].as_int() != 1]
+        if order == sorted(order):
+            return
+        if (
+            shape is not None
+            and len(groups) == rank
+            and all(
+                g is not None and len(g) == 1 and equal(shape[g[0]], shape[i]) is Truth.TRUE
+                for i, g in enumerate(groups)
+            )
+        ):
+            return  # the result's shape is x's own: the names say nothing about which axis is which
+        names = {r[1]: nm for nm, r in reads.items() if r[0] == src and r[3] is tensor}
+        source = ", ".join(names.get(i, "?") for i in range(rank))
+        target = ", ".join(" * ".join(names.get(a, "?") for a in g) if g is not None else "-1" for g in shown)
+        self.ctx.report(
+            node,
+            "SHP402",
+            {"op": f"{src}.{func.attr.value}", "source": source, "target": target},
+            [f"{src}'s axes are ({source}); moving them needs {src}.permute(...) (or transpose) before the reshape"],
+        )
 
     @_expression(cst.Integer)
     def _integer(self, node: cst.Integer) -> Value:

@@ -1506,7 +1506,7 @@ class ModuleAnalysis:
                 continue  # the operation a deeper call reached, reported where it is by its module's own analysis
             # a definite failure, or a misaligned-axes warning seen only with this call's values (the names its
             # arguments carry: a teacher map from one helper and a student map from another, compared inside a third)
-            if p.code.startswith("SHP2") or p.code == "SHP401":
+            if p.code.startswith("SHP2") or p.code in ("SHP401", "SHP403"):
                 if (p.node, p.code) in standalone:
                     continue
                 # the innermost callee names the finding ("inside f() called here", rendered from the field)

@@ -206,19 +206,25 @@ def findings_of(analysis: "ModuleAnalysis") -> list[Finding]:
 
 
 def _one_misalignment_each(pend: list[Pending]) -> list[Pending]:
-    """One SHP401 per misaligned operation: an operation inside a function seen from several calls (the function's own
-    analysis, a ``main()`` that calls it, the ``__main__`` block that calls ``main()``) is one warning, at the call
+    """One SHP401 per misaligned operation (one SHP402 per reshape, whichever pass of a loop reported it): an
+    operation inside a function seen from several calls (the function's own analysis, a ``main()`` that calls it,
+    the ``__main__`` block that calls ``main()``) is one warning, at the call
     nearest to it (the operation itself when its own analysis saw the axes). Definite findings are not merged: a
     module-level call's failure is reported at the call with its sizes even where the function's own analysis
     reports the operation too."""
     best: dict[tuple[object, ...], tuple[int, int]] = {}
     for i, p in enumerate(pend):
-        if p.code == "SHP401":
-            key = (id(p.inner or p.node), tuple(v for k, v in p.fields if k in ("left", "right")))
+        if p.code in _ONCE_EACH:
+            key = (p.code, id(p.inner or p.node), tuple(v for k, v in p.fields if k in _AXES_FIELDS))
             if key not in best or p.calls < best[key][1]:
                 best[key] = (i, p.calls)
     keep = {i for i, _ in best.values()}
-    return [p for i, p in enumerate(pend) if p.code != "SHP401" or i in keep]
+    return [p for i, p in enumerate(pend) if p.code not in _ONCE_EACH or i in keep]
+
+
+# warnings about one operation's axes, the same whichever analysis of the function (or pass of a loop) saw them
+_ONCE_EACH = frozenset({"SHP401", "SHP402", "SHP403"})
+_AXES_FIELDS = ("left", "right", "source", "target")
 
 
 def _witness(spec: OpSpec, ctx: Context) -> Witness | None:

@@ -32,6 +32,7 @@ if TYPE_CHECKING:
     from ..interpret.interpreter import Interpreter
 
 from .ops_common import (
+    time_major_output,
     _ints,
 )
 from . import shape_ops
@@ -129,7 +130,20 @@ def apply_layer(
     # here, not where its input was: notes name the layer's call. An activation or dropout passes its input on.
     name = layer.param("name")
     shown = name if isinstance(name, str) else layer.kind.split(":")[-1].removeprefix("Flax")  # fw:FlaxConv: Conv
-    return _made_here(out, x, cx.origin(node, f"the {shown} layer"), 0, layer.kind not in _PASS_ON)
+    res = _made_here(out, x, cx.origin(node, f"the {shown} layer"), 0, layer.kind not in _PASS_ON)
+    if (
+        layer.kind == "RNN"
+        and layer.param("batch_first") is False
+        and x.shape is not None
+        and len(x.shape) == 3
+        and x.shape[1].as_int() != 1
+        and isinstance(res, SeqV)
+        and res.items
+        and isinstance(res.items[0], TensorV)
+    ):
+        # a (seq, batch, features) output: SHP403 where the code takes its axis 1 for time (ops_common)
+        time_major_output(res.items[0], report_node, f"nn.{shown}", cx.ctx)
+    return res
 
 
 _PASS_ON = frozenset({"Elementwise", "Sequential"})  # a chain's own layers name themselves

@@ -38,6 +38,8 @@ if TYPE_CHECKING:
     from ..interpret.interpreter import Interpreter
 
 from .ops_common import (
+    TIME_MAJOR,
+    time_major_use,
     _CASTS,
     _TENSOR_TYPES,
     DTYPE_NAMES,
@@ -573,9 +575,17 @@ def _made_by(cx: OpContext, node: cst.Call, name: str, t: TensorV, out: Value) -
     return out
 
 
+# reductions that pool a sequence over its time axis (``out.mean(dim=1)`` of a batch-first output)
+_TIME_REDUCTIONS = frozenset({"mean", "sum", "max", "amax", "min", "amin", "logsumexp", "nanmean"})
+
+
 def _dispatch_method(
     cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value], method: bool
 ) -> Value:
+    if method and name in _TIME_REDUCTIONS and TIME_MAJOR and t.shape is not None and len(t.shape) == 3:
+        dim = args[0] if args else kwargs.get("dim")
+        if isinstance(dim, IntV) and dim.size.as_int() in (1, -2):
+            time_major_use(cx.ctx, t, f"{name}(dim={dim.size.as_int()})")  # SHP403: the batch taken for time
     for rule in TENSOR_METHODS.get(name):
         out = rule(cx, node, name, t, args, kwargs, method)
         if out is not None:

@@ -453,3 +453,23 @@ def _op_name(op: cst.CSTNode) -> str:
         cst.Equal: "==",
         cst.NotEqual: "!=",
     }.get(type(op), "elementwise operation")
+
+
+# SHP403: the output tensors of recurrent layers built without batch_first=True and called on a 3-d tensor, whose
+# axis 1 is the batch: id -> (the output, the layer call, the layer's name, the context that analysed the call).
+# Holding each output keeps its id from being reused.
+TIME_MAJOR: dict[int, tuple[object, cst.CSTNode, str, object]] = {}
+
+
+def time_major_output(out: object, node: cst.CSTNode, layer: str, ctx: object) -> None:
+    TIME_MAJOR[id(out)] = (out, node, layer, ctx)
+
+
+def time_major_use(ctx: object, t: object, use: str) -> None:
+    """SHP403 at the layer call that made ``t``: the code uses ``t``'s axis 1 as time (reduces over it, or picks its
+    last or first step) where the layer put the batch. Only the very value the layer returned, in the context that
+    analysed the call."""
+    rec = TIME_MAJOR.get(id(t))
+    if rec is None or rec[0] is not t or rec[3] is not ctx:
+        return
+    ctx.report(rec[1], "SHP403", {"layer": rec[2], "use": use})  # type: ignore[attr-defined]

@@ -21,6 +21,8 @@ if TYPE_CHECKING:
     from ..interpret.interpreter import Interpreter
 
 from .ops_common import (
+    TIME_MAJOR,
+    time_major_use,
     _ints,
     _is_none_or_ellipsis,
     _norm_dim,
@@ -30,9 +32,34 @@ from .ops_common import (
 from .registry import TENSOR_METHODS, OpContext, origin_notes
 
 
+def _full(el: cst.SubscriptElement) -> bool:
+    sl = el.slice
+    return type(sl) is cst.Slice and sl.lower is None and sl.upper is None and sl.step is None
+
+
+def _time_step(node: cst.Subscript) -> int | None:
+    """``x[:, -1]``, ``x[:, 0]`` (or with a trailing ``:``): the step taken from axis 1."""
+    items = node.slice
+    if len(items) not in (2, 3) or not _full(items[0]) or (len(items) == 3 and not _full(items[2])):
+        return None
+    sl = items[1].slice
+    if type(sl) is not cst.Index:
+        return None
+    v = sl.value
+    if type(v) is cst.Integer and v.value == "0":
+        return 0
+    if type(v) is cst.UnaryOperation and type(v.operator) is cst.Minus and type(v.expression) is cst.Integer:
+        return -1 if v.expression.value == "1" else None
+    return None
+
+
 def index_tensor(interp: "Interpreter", node: cst.Subscript, t: TensorV, at: cst.CSTNode | None = None) -> Value:
     """``t[...]`` at ``node``; a finding goes to ``at`` (default ``node``: a node of the analysed file)."""
     at = node if at is None else at
+    if TIME_MAJOR and t.shape is not None and len(t.shape) == 3:
+        step = _time_step(node)
+        if step is not None:
+            time_major_use(interp.ctx, t, f"[:, {step}]")  # SHP403: the last (first) batch item taken for a step
     only = node.slice[0].slice if len(node.slice) == 1 else None
     if type(only) is cst.Index and type(only.value) is cst.Tuple:
         # x[(..., *((None,) * k))]: a tuple built in the index is the index items themselves

@@ -1,0 +1,48 @@
+"""SHP402 replayed: each reshape the fixture reports runs and reorders the data unlike a permute of the same axes;
+each clean look-alike computes what a permute (or nothing) would."""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+import pytest
+
+torch = pytest.importorskip("torch")
+
+FIXTURE = Path(__file__).parent / "fixtures" / "shapes" / "reshape_reorders_axes.py"
+
+
+def _fixture():  # type: ignore[no-untyped-def]
+    spec = importlib.util.spec_from_file_location("reshape_reorders_axes", FIXTURE)
+    assert spec is not None and spec.loader is not None
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def test_reported_reshapes_run_and_scramble_the_data() -> None:
+    m = _fixture()
+    torch.manual_seed(0)
+    mel = torch.randn(3, 40, 32)
+    b, f, t = mel.shape
+    assert not torch.equal(mel.reshape(b, t, f), mel.transpose(1, 2))  # FrameTagger.forward's reshape
+    assert m.FrameTagger()(mel).shape == (3, 32, 64)  # it runs
+    x = torch.randn(2, 3, 4, 5)
+    want = x.flatten(2).transpose(1, 2)
+    for got in (m.tokens_of(x), m.tokens_inferred(x)):
+        assert got.shape == want.shape and not torch.equal(got, want)
+    got = m.frames_by_index()
+    assert got.shape == (2, 32, 40)
+
+
+def test_clean_look_alikes_keep_the_data_in_order() -> None:
+    m = _fixture()
+    torch.manual_seed(0)
+    mel = torch.randn(3, 40, 32)
+    assert torch.equal(m.transposed(mel), mel.transpose(1, 2))
+    assert torch.equal(m.rebound(mel), mel.transpose(1, 2))
+    assert torch.equal(m.in_place(mel.clone()), mel.transpose(1, 2))
+    x = torch.zeros(4, 1, 7).normal_()
+    assert torch.equal(x.reshape(4, 7, 1), x.permute(0, 2, 1))  # unit_axis: a size-1 axis moved is no reorder
+    assert m.unit_axis().shape == (4, 7, 1) and m.square().shape == (2, 8, 8)
