@@ -166,6 +166,72 @@ def _one_size_of(node: cst.BaseExpression) -> tuple[str, int] | None:
     return None
 
 
+_RESHAPES = frozenset({"reshape", "view", "view_as", "reshape_as", "as_strided", "flatten", "unflatten", "unfold"})
+
+
+def _ancestors(m: object, node: cst.CSTNode) -> list[cst.CSTNode] | None:
+    """The nodes enclosing ``node``, outermost first (None: not found in the module's trees)."""
+    from ..rules.precision import _trees
+    from .walk import children as kids
+
+    for tree in _trees(m):  # type: ignore[arg-type]
+        stack: list[tuple[cst.CSTNode, int]] = [(tree, 0)]
+        path: list[cst.CSTNode] = []
+        while stack:
+            n, depth = stack.pop()
+            del path[depth:]
+            if n is node:
+                return path
+            path.append(n)
+            stack.extend((c, depth + 1) for c in reversed(kids(n)))
+    return None
+
+
+def _reshaped_again(m: object, node: cst.Call) -> bool:
+    """Whether what the reshape ``node`` returns is reshaped again (``x.view(b, t2, t1)[:, 1:].view(b, t1, t2 - 1)``,
+    or a name it is assigned to, after the assignment in the same function): the relative-shift trick reinterprets
+    memory on purpose. True too where the node cannot be found (silence)."""
+    from .walk import children as kids, contains
+
+    path = _ancestors(m, node)
+    if path is None:
+        return True
+    assigned: set[str] = set()
+    stmt: cst.CSTNode | None = None
+    for a in reversed(path):
+        if type(a) is cst.Call and type(a.func) is cst.Attribute and a.func.attr.value in _RESHAPES:
+            if contains(a.func.value, node):
+                return True
+        if isinstance(a, cst.BaseSmallStatement):
+            stmt = a
+            if type(a) is cst.Assign:
+                for t in a.targets:
+                    if type(t.target) is cst.Name:
+                        assigned.add(t.target.value)
+                    elif type(t.target) in (cst.Tuple, cst.List):
+                        assigned.update(e.value.value for e in t.target.elements if type(e.value) is cst.Name)  # type: ignore[attr-defined]
+            break
+    if not assigned or stmt is None:
+        return False
+    scope = next((a for a in reversed(path) if type(a) in (cst.FunctionDef, cst.Lambda)), path[0])
+    after = False
+    stack: list[cst.CSTNode] = [scope]
+    while stack:
+        n = stack.pop()
+        if n is stmt:
+            after = True
+            continue
+        if after and type(n) is cst.Call and type(n.func) is cst.Attribute and n.func.attr.value in _RESHAPES:
+            inner = [n.func.value]
+            while inner:
+                e = inner.pop()
+                if type(e) is cst.Name and e.value in assigned:
+                    return True
+                inner.extend(kids(e))
+        stack.extend(reversed(kids(n)))
+    return False
+
+
 def _product_names(node: cst.BaseExpression) -> list[str] | None:
     """``h * w`` (or a plain name): the names multiplied."""
     if type(node) is cst.Name:
@@ -1516,6 +1582,8 @@ class Interpreter:
             )
         ):
             return  # the result's shape is x's own: the names say nothing about which axis is which
+        if _reshaped_again(self.m, node):
+            return  # a memory trick (Transformer-XL's relative shift): the reinterpreted data are reshaped again
         names = {r[1]: nm for nm, r in reads.items() if r[0] == src and r[3] is tensor}
         source = ", ".join(names.get(i, "?") for i in range(rank))
         target = ", ".join(" * ".join(names.get(a, "?") for a in g) if g is not None else "-1" for g in shown)
