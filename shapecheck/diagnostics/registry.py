@@ -359,7 +359,8 @@ CODES: tuple[Code, ...] = (
         "`x.view(b, t, -1)`). A reshape keeps the elements in memory order, so the result reinterprets the data "
         "instead of transposing it. Names read by `x.shape`, `x.size()`, `x.shape[i]` or `x.size(i)` from the "
         "same, unchanged x. Not reported for merges and splits that keep the axes in order (`x.view(b, -1)`, "
-        "`x.reshape(b, c, h * w)`), for axes of size 1, nor when the result's shape is provably x's own.",
+        "`x.reshape(b, c, h * w)`), for axes of size 1, when the result's shape is provably x's own, nor when "
+        "the result is reshaped again (the relative-shift trick of Transformer-XL reinterprets memory on purpose).",
         "The code runs whenever the element counts agree and trains on scrambled features: a frame tagger sees "
         "frequency bins of several frames mixed in each frame.",
         'mel: Float[Tensor, "b f t"]\nb, f, t = mel.shape\nframes = mel.reshape(b, t, f)',
