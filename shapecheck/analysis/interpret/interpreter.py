@@ -222,7 +222,7 @@ def _reshaped_again(m: object, node: cst.Call) -> bool:
             after = True
             continue
         if after and type(n) is cst.Call and type(n.func) is cst.Attribute and n.func.attr.value in _RESHAPES:
-            inner = [n.func.value]
+            inner: list[cst.CSTNode] = [n.func.value]
             while inner:
                 e = inner.pop()
                 if type(e) is cst.Name and e.value in assigned:
