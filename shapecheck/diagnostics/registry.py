@@ -355,11 +355,11 @@ CODES: tuple[Code, ...] = (
         W,
         "{op}({target}) asks for its own axes ({source}) in another order: a reshape does not move the data",
         "A tensor reshaped to its own axis sizes in another order, by the names the sizes were read into: "
-        "`b, f, t = x.shape` then `x.reshape(b, t, f)` (or `x.view(b, h * w, c)` of a `b c h w` x, or "
-        "`x.view(b, t, -1)`). A reshape keeps the elements in memory order, so the result reinterprets the data "
+        "`b, f, t = x.shape` then `x.reshape(b, t, f)` (or `x.view(b, t, -1)`). A reshape keeps the elements in memory order, so the result reinterprets the data "
         "instead of transposing it. Names read by `x.shape`, `x.size()`, `x.shape[i]` or `x.size(i)` from the "
-        "same, unchanged x. Not reported for merges and splits that keep the axes in order (`x.view(b, -1)`, "
-        "`x.reshape(b, c, h * w)`), for axes of size 1, when the result's shape is provably x's own, nor when "
+        "same, unchanged x. Only a permutation of x's own axes is reported: not merges and splits, even out of "
+        "order (`x.view(b, h * w, c)` of a `b c h w` x is right where c is 1, and code relies on it), not axes of "
+        "size 1, when the result's shape is provably x's own, nor when "
         "the result is reshaped again (the relative-shift trick of Transformer-XL reinterprets memory on purpose).",
         "The code runs whenever the element counts agree and trains on scrambled features: a frame tagger sees "
         "frequency bins of several frames mixed in each frame.",

@@ -1567,6 +1567,11 @@ class Interpreter:
             groups = [rest if g is None else g for g in groups]
         elif rest:
             return  # sizes of x no name covers: not a reshape of x's own axes (SHP204 where the counts differ)
+        if any(g is None or len(g) != 1 for g in groups):
+            # a merge (``x.view(b, h * w, c)`` of a ``b c h w`` x) is right where the axis it moves has size 1, and
+            # real code relies on that (a grayscale image's pixels as (b, n, 1) for a histogram): only a
+            # permutation of x's own axes, one name (or the -1 of one axis) each, is reported
+            return
         shape = tensor.shape if isinstance(tensor, TensorV) and not tensor.alts else None
         order = [a for g in groups if g is not None for a in sorted(g)]
         if shape is not None:
