@@ -100,6 +100,7 @@ if TYPE_CHECKING:
 
 MAX_INLINE_DEPTH = 6
 _LAMBDA = "<lambda>"  # in the key of a lambda's function (never analysed on its own)
+_TYPE_ALIAS = frozenset({"typing.TypeAlias", "typing_extensions.TypeAlias"})  # PEP 613 explicit alias annotations
 
 _Info = TypeVar("_Info", FunctionInfo, ClassInfo)
 
@@ -592,6 +593,15 @@ class ModuleAnalysis:
                         and type(small.targets[0].target) is cst.Name
                     ):
                         self._maybe_alias(small.targets[0].target.value, small.value)
+                    elif (
+                        type(small) is cst.AnnAssign
+                        and small.value is not None
+                        and type(small.target) is cst.Name
+                        and self.qualify(small.annotation.annotation) in _TYPE_ALIAS
+                    ):
+                        # PEP 613: ``Image: TypeAlias = Float[Tensor, "b c h w"]`` is the same alias as the plain
+                        # assignment (jaxtyping and the type checkers read it so)
+                        self._maybe_alias(small.target.value, small.value)
             if isinstance(stmt, (cst.FunctionDef, cst.ClassDef)):
                 self._sign_defined(stmt)
                 continue
