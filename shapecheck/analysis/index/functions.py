@@ -347,11 +347,11 @@ def _eval_key_test(e: cst.BaseExpression, name: str, key: str) -> bool | None:
         inner = _eval_key_test(e.expression, name, key)  # type: ignore[attr-defined]
         return None if inner is None else not inner
     if tp is cst.BooleanOperation:
-        left = _eval_key_test(e.left, name, key)  # type: ignore[attr-defined]
-        right = _eval_key_test(e.right, name, key)  # type: ignore[attr-defined]
-        if left is None or right is None:
+        first = _eval_key_test(e.left, name, key)  # type: ignore[attr-defined]
+        second = _eval_key_test(e.right, name, key)  # type: ignore[attr-defined]
+        if first is None or second is None:
             return None
-        return (left and right) if type(e.operator) is cst.And else (left or right)  # type: ignore[attr-defined]
+        return (first and second) if type(e.operator) is cst.And else (first or second)  # type: ignore[attr-defined]
     if tp is cst.Call:
         assert isinstance(e, cst.Call)
         func = e.func
@@ -372,14 +372,14 @@ def _eval_key_test(e: cst.BaseExpression, name: str, key: str) -> bool | None:
         assert isinstance(e, cst.Comparison)
         if not _is_name(e.left, name) or len(e.comparisons) != 1:
             return None
-        op, right = e.comparisons[0].operator, e.comparisons[0].comparator
+        op, other = e.comparisons[0].operator, e.comparisons[0].comparator
         if type(op) in (cst.Equal, cst.NotEqual):
-            text = _string(right)
+            text = _string(other)
             if text is None:
                 return None
             return (key == text) if type(op) is cst.Equal else (key != text)
-        if type(op) in (cst.In, cst.NotIn) and type(right) in (cst.Tuple, cst.List, cst.Set):
-            texts = [_string(el.value) for el in right.elements]  # type: ignore[attr-defined]
+        if isinstance(other, (cst.Tuple, cst.List, cst.Set)) and type(op) in (cst.In, cst.NotIn):
+            texts = [_string(el.value) for el in other.elements]
             if any(t is None for t in texts):
                 return None
             return (key in texts) if type(op) is cst.In else (key not in texts)
@@ -387,8 +387,8 @@ def _eval_key_test(e: cst.BaseExpression, name: str, key: str) -> bool | None:
 
 
 def _string(e: cst.BaseExpression) -> str | None:
-    if type(e) is cst.SimpleString and not e.prefix.lower().strip("u"):  # type: ignore[attr-defined]
-        v = e.evaluated_value  # type: ignore[attr-defined]
+    if isinstance(e, cst.SimpleString) and not e.prefix.lower().strip("u"):
+        v = e.evaluated_value
         return v if isinstance(v, str) else None
     return None
 
