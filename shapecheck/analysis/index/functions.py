@@ -110,9 +110,8 @@ _SAME_SHAPES_TRANSFORMS = frozenset(
 _TRANSPARENT: dict[int, tuple[cst.FunctionDef, bool]] = {}  # id(decorator def) -> (it, does it pass calls through)
 
 
-def _transparent_decorator(m: "ModuleAnalysis", name: cst.Name) -> bool:
-    """``@eval_decorator`` where the analysed code defines it as a wrapper that calls the function with exactly its own
-    arguments and returns what it returns (``transparent_wrapper``): calling the decorated function runs its body."""
+def _decorator_def(m: "ModuleAnalysis", name: cst.Name) -> FunctionInfo | None:
+    """The plain function of the analysed code that ``@name`` names (defined in the module or imported into it)."""
     from ..interpret.values import FuncV
 
     fi = m.functions.get(f"{m.module_name}:{name.value}")
@@ -121,11 +120,277 @@ def _transparent_decorator(m: "ModuleAnalysis", name: cst.Name) -> bool:
         v = m.project.lookup(q) if q is not None else None
         fi = m.find_function(v.key) if isinstance(v, FuncV) and v.bound_self is None and not v.env else None
     if fi is None or fi.cls_key is not None or fi.node.decorators:
+        return None
+    return fi
+
+
+def _transparent_decorator(m: "ModuleAnalysis", name: cst.Name) -> bool:
+    """``@eval_decorator`` where the analysed code defines it as a wrapper that calls the function with exactly its own
+    arguments and returns what it returns (``transparent_wrapper``): calling the decorated function runs its body."""
+    fi = _decorator_def(m, name)
+    if fi is None:
         return False
     hit = _TRANSPARENT.get(id(fi.node))
     if hit is None or hit[0] is not fi.node:
         hit = _TRANSPARENT[id(fi.node)] = (fi.node, transparent_wrapper(fi.node) or returns_its_argument(fi.node))
     return hit[1]
+
+
+# a constructor wrapper's keyword filter: (the comprehension's key name, its condition; None: every keyword passes)
+KeywordFilter = tuple[str, "cst.BaseExpression | None"]
+_FORWARDING: dict[int, tuple[cst.FunctionDef, "KeywordFilter | None"]] = {}
+
+
+def constructor_wrapper_filter(fi: FunctionInfo) -> KeywordFilter | None:
+    """For an ``__init__`` whose one decorator is a function of the analysed code that returns a wrapper forwarding
+    the constructor call (``constructor_wrapper``, diffusers' ``@register_to_config``): the filter the wrapper applies
+    to the keyword arguments it forwards. None: no such decorator (or something else on the def)."""
+    if fi.rebound or len(fi.node.decorators) != 1 or fi.name != "__init__" or fi.cls_key is None:
+        return None
+    text = fi.node.decorators[0].decorator
+    if type(text) is not cst.Name:
+        return None
+    deco = _decorator_def(fi.module, text)
+    if deco is None:
+        return None
+    hit = _FORWARDING.get(id(deco.node))
+    if hit is None or hit[0] is not deco.node:
+        hit = _FORWARDING[id(deco.node)] = (deco.node, constructor_wrapper(deco.node))
+    return hit[1]
+
+
+# calls that only read the arguments they get (a wrapper may hand them ``self``, ``args`` or ``kwargs``)
+_PURE_READS = frozenset({"getattr", "hasattr", "isinstance", "len", "zip", "enumerate", "signature", "type", "id"})
+_KWARGS_READS = frozenset({"items", "keys", "values", "get"})
+
+
+def constructor_wrapper(deco: cst.FunctionDef) -> KeywordFilter | None:
+    """Is ``deco`` a constructor decorator whose wrapper runs the constructor with its own arguments:
+
+        def register_to_config(init):
+            @functools.wraps(init)                       # optional
+            def inner_init(self, *args, **kwargs):
+                init_kwargs = {k: v for k, v in kwargs.items() if not k.startswith("_")}   # optional filter
+                ...                                      # bookkeeping: locals, ifs that raise, loops, calls
+                init(self, *args, **init_kwargs)         # last, once
+            return inner_init
+
+    The bookkeeping may not rebind or store into ``self``, ``args``, ``kwargs`` or the filtered dict, nor hand
+    them to a call other than a pure read (``getattr(self, name)``, ``kwargs.items()``, ``zip(args, ...)``,
+    ``inspect.signature(init)``), nor return, yield, or define functions. Then building the object runs ``__init__``
+    with the arguments given, keywords the filter drops left out: the filter (key name, condition), or None when
+    ``deco`` is not such a decorator. (A method the bookkeeping calls on the object, a configuration registry
+    ``self.register_to_config(**cfg)``, is not followed: ``__init__`` is taken to set what its body reads.)"""
+    fn = _sole_parameter(deco.params, default_allowed=False)
+    if fn is None:
+        return None
+    outer = _body(deco.body)
+    if len(outer) != 2 or type(outer[0]) is not cst.FunctionDef or type(outer[1]) is not cst.Return:
+        return None
+    inner = outer[0]
+    if not (type(outer[1].value) is cst.Name and outer[1].value.value == inner.name.value):
+        return None
+    for d in inner.decorators:  # @wraps(init) / @functools.wraps(init)
+        call = d.decorator
+        if not (
+            type(call) is cst.Call
+            and _last_name(call.func) == "wraps"
+            and len(call.args) == 1
+            and _is_name(call.args[0].value, fn)
+        ):
+            return None
+    ip = inner.params
+    if (
+        ip.posonly_params
+        or ip.kwonly_params
+        or len(ip.params) != 1
+        or ip.params[0].default is not None
+        or type(ip.star_arg) is not cst.Param
+        or ip.star_kwarg is None
+    ):
+        return None
+    me, star, starstar = ip.params[0].name.value, ip.star_arg.name.value, ip.star_kwarg.name.value
+    stmts = _body(inner.body)
+    if not stmts or type(stmts[-1]) is not cst.Expr:
+        return None
+    call = stmts[-1].value
+    if not (type(call) is cst.Call and _is_name(call.func, fn) and len(call.args) == 3):
+        return None
+    a0, a1, a2 = call.args
+    if not (
+        a0.keyword is None
+        and not a0.star
+        and _is_name(a0.value, me)
+        and a1.star == "*"
+        and _is_name(a1.value, star)
+        and a2.star == "**"
+        and type(a2.value) is cst.Name
+    ):
+        return None
+    forwarded = a2.value.value
+    found: KeywordFilter | None = None
+    if forwarded == starstar:
+        found = ("", None)
+    protected = {me, star, starstar, fn, forwarded}
+    for st in stmts[:-1]:
+        if (
+            forwarded != starstar
+            and type(st) is cst.Assign
+            and len(st.targets) == 1
+            and _is_name(st.targets[0].target, forwarded)
+        ):
+            if found is not None:
+                return None  # bound twice
+            found = _kwargs_filter(st.value, starstar)
+            if found is None:
+                return None
+            continue
+        if not _bookkeeping(st, protected, {starstar, forwarded}, me):
+            return None
+    return found
+
+
+def _kwargs_filter(e: cst.BaseExpression, starstar: str) -> KeywordFilter | None:
+    """``{k: v for k, v in kwargs.items() if cond}`` (at most one ``if``, nothing else): (k, cond)."""
+    if type(e) is not cst.DictComp:
+        return None
+    comp = e.for_in
+    if comp.inner_for_in is not None or comp.asynchronous is not None or len(comp.ifs) > 1:
+        return None
+    target = comp.target
+    if not (type(target) is cst.Tuple and len(target.elements) == 2):
+        return None
+    k, v = (el.value for el in target.elements)
+    if not (type(k) is cst.Name and type(v) is cst.Name and k.value != v.value):
+        return None
+    it = comp.iter
+    if not (
+        type(it) is cst.Call
+        and not it.args
+        and type(it.func) is cst.Attribute
+        and it.func.attr.value == "items"
+        and _is_name(it.func.value, starstar)
+    ):
+        return None
+    if not (_is_name(e.key, k.value) and _is_name(e.value, v.value)):
+        return None
+    return (k.value, comp.ifs[0].test if comp.ifs else None)
+
+
+def _bookkeeping(st: cst.CSTNode, protected: set[str], dicts: set[str], me: str) -> bool:
+    """A statement of a constructor wrapper before it runs the constructor (``constructor_wrapper``): nothing that
+    rebinds or stores into a protected name, hands one to a call other than a pure read, changes ``args`` or the
+    keyword dicts through a method, or leaves the wrapper. A method called on the object (``self.register(**cfg)``)
+    may record what it is given."""
+    from ..interpret.walk import children
+
+    stack: list[cst.CSTNode] = [st]
+    while stack:
+        n = stack.pop()
+        tp = type(n)
+        if tp in (cst.Return, cst.Yield, cst.Await, cst.Global, cst.Nonlocal, cst.FunctionDef, cst.ClassDef):
+            return False
+        if tp in (cst.Lambda, cst.Try, cst.With, cst.Del, cst.NamedExpr, cst.Import, cst.ImportFrom):
+            return False
+        if isinstance(n, (cst.AssignTarget, cst.AnnAssign, cst.AugAssign, cst.For)):
+            root: cst.BaseExpression = n.target
+            while isinstance(root, (cst.Attribute, cst.Subscript)):
+                root = root.value
+            if _names_in(root) & protected or (type(root) is cst.Name and root.value in protected):
+                return False
+        elif isinstance(n, cst.CompFor):
+            if _names_in(n.target) & protected:
+                return False
+        elif tp is cst.Call:
+            assert isinstance(n, cst.Call)
+            func = n.func
+            if type(func) is cst.Attribute:
+                owner: cst.BaseExpression = func.value
+                while isinstance(owner, (cst.Attribute, cst.Subscript)):
+                    owner = owner.value
+                if type(owner) is cst.Name and owner.value in protected and owner.value != me:
+                    if not (
+                        type(func.value) is cst.Name and func.value.value in dicts and func.attr.value in _KWARGS_READS
+                    ):
+                        return False  # args.append(...), kwargs.pop(...): changes what init gets
+            handed = [a for a in n.args if _mentions(a.value, protected)]
+            if handed and _last_name(func) not in _PURE_READS:
+                return False
+        stack.extend(children(n))
+    return True
+
+
+def _mentions(e: cst.BaseExpression, names: set[str]) -> bool:
+    """A protected name itself, an attribute / item of it (``self``, ``self.cfg``, ``args[0]``), or a display holding
+    one (``[self]``, ``(args, 1)``)."""
+    while isinstance(e, (cst.Attribute, cst.Subscript)):
+        e = e.value
+    if isinstance(e, (cst.Tuple, cst.List, cst.Set)):
+        return any(_mentions(el.value, names) for el in e.elements)
+    if isinstance(e, cst.Dict):
+        return any(
+            _mentions(el.value, names) or (isinstance(el, cst.DictElement) and _mentions(el.key, names))
+            for el in e.elements
+        )
+    return type(e) is cst.Name and e.value in names
+
+
+def keyword_kept(flt: KeywordFilter, key: str) -> bool | None:
+    """Does the wrapper's keyword filter keep ``key`` (None: a condition this does not evaluate)?"""
+    name, cond = flt
+    return True if cond is None else _eval_key_test(cond, name, key)
+
+
+def _eval_key_test(e: cst.BaseExpression, name: str, key: str) -> bool | None:
+    tp = type(e)
+    if tp is cst.UnaryOperation and type(e.operator) is cst.Not:  # type: ignore[attr-defined]
+        inner = _eval_key_test(e.expression, name, key)  # type: ignore[attr-defined]
+        return None if inner is None else not inner
+    if tp is cst.BooleanOperation:
+        first = _eval_key_test(e.left, name, key)  # type: ignore[attr-defined]
+        second = _eval_key_test(e.right, name, key)  # type: ignore[attr-defined]
+        if first is None or second is None:
+            return None
+        return (first and second) if type(e.operator) is cst.And else (first or second)  # type: ignore[attr-defined]
+    if tp is cst.Call:
+        assert isinstance(e, cst.Call)
+        func = e.func
+        if (
+            type(func) is cst.Attribute
+            and _is_name(func.value, name)
+            and func.attr.value in ("startswith", "endswith")
+            and len(e.args) == 1
+            and e.args[0].keyword is None
+            and not e.args[0].star
+        ):
+            text = _string(e.args[0].value)
+            if text is None:
+                return None
+            return key.startswith(text) if func.attr.value == "startswith" else key.endswith(text)
+        return None
+    if tp is cst.Comparison:
+        assert isinstance(e, cst.Comparison)
+        if not _is_name(e.left, name) or len(e.comparisons) != 1:
+            return None
+        op, other = e.comparisons[0].operator, e.comparisons[0].comparator
+        if type(op) in (cst.Equal, cst.NotEqual):
+            text = _string(other)
+            if text is None:
+                return None
+            return (key == text) if type(op) is cst.Equal else (key != text)
+        if isinstance(other, (cst.Tuple, cst.List, cst.Set)) and type(op) in (cst.In, cst.NotIn):
+            texts = [_string(el.value) for el in other.elements]
+            if any(t is None for t in texts):
+                return None
+            return (key in texts) if type(op) is cst.In else (key not in texts)
+    return None
+
+
+def _string(e: cst.BaseExpression) -> str | None:
+    if isinstance(e, cst.SimpleString) and not e.prefix.lower().strip("u"):
+        v = e.evaluated_value
+        return v if isinstance(v, str) else None
+    return None
 
 
 def returns_its_argument(deco: cst.FunctionDef) -> bool:

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, Iterator, Sequence, cast
 
 import libcst as cst
 
-from ..index.functions import ClassInfo, FunctionInfo, bind_arguments
+from ..index.functions import ClassInfo, FunctionInfo, bind_arguments, constructor_wrapper_filter, keyword_kept
 from ..index.imports import dotted
 from .state import class_state, function_state
 from .values import (
@@ -1413,7 +1413,15 @@ def instantiate(
     ) and plain_sequential(m, ci)
     if init is not None:
         if init.has_unknown_decorators:
-            return generic, []
+            # ``@register_to_config`` on ``__init__``: a wrapper that runs it with the call's arguments, the
+            # keywords its filter drops left out (constructor_wrapper); any other decorator: not followed
+            flt = constructor_wrapper_filter(init)
+            if flt is None:
+                return generic, []
+            kept = {k: keyword_kept(flt, k) for k in kwargs}
+            if any(v is None for v in kept.values()):
+                return generic, []
+            kwargs = {k: v for k, v in kwargs.items() if kept[k]}
         bound = symbolic_arguments(m, init) if symbolic else bind_arguments(init.params, args, kwargs, skip_first=True)
         if bound is None:
             return generic, []
