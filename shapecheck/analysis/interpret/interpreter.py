@@ -20,6 +20,7 @@ from .values import (
     DYNAMIC_ATTRS,
     NUMPY_INT,
     set_by_name,
+    mark_stale,
     UNKNOWN,
     BoolV,
     DictV,
@@ -510,6 +511,9 @@ class Interpreter:
             self.forget_aliases(key, left)  # ``xs += [y]`` extends the list in place: ys = xs sees it too
         result = self.binary(stmt, left, stmt.operator, right)
         if isinstance(left, TensorV):
+            mark_stale(left)  # x += 1 changes x's elements in place (every name for it sees the change)
+            if isinstance(result, TensorV) and result.values is not None:
+                result = replace(result, values=None)
             self.m.tensor_in_place(stmt, left, right, result)  # x += y changes x: its shape must hold the result
         self.assign(stmt.target, result)
 
@@ -1172,6 +1176,7 @@ class Interpreter:
                 # self.centroids[j] = row, gy[1:-1, :] = d: an array's items set in place, its shape and the object
                 # unchanged; the value must broadcast to the region's shape. The largest value arange gave it may
                 # have been overwritten
+                mark_stale(held)
                 stored = _var_key(target.value) if held.top is not None else None
                 if stored is not None and self.scope.vars.get(stored) is held:
                     self.scope.vars[stored] = replace(held, top=None)
@@ -1447,6 +1452,13 @@ class Interpreter:
         value = handler(self, node) if handler is not None else UNKNOWN
         if type(value) is TensorV and value.top is not None and type(node) is not cst.Name and node is not value.top[1]:
             value = replace(value, top=None)  # the values an operation made from arange's are not arange's
+        if (
+            type(value) is TensorV
+            and value.values is not None
+            and type(node) is not cst.Name
+            and node is not value.values[1]
+        ):
+            value = replace(value, values=None)  # nor are the elements of anything made from exact ones
         if self.ctx.record_hovers and type(node) in (
             cst.Name,
             cst.Call,

@@ -87,7 +87,7 @@ from .interpreter import (
     self_attribute,
 )
 from .narrowing import _guard_tests, default_call, guard_refinement
-from .values import join_elem
+from .values import join_elem, mark_stale
 from .walk import children, memo, memo as walk_memo
 
 if TYPE_CHECKING:
@@ -2515,6 +2515,8 @@ class ModuleAnalysis:
         the shape forgets the variable (``_call``; None: not answered here)."""
         if isinstance(base, TensorV):
             method = func.attr.value
+            if method.endswith("_") and not method.startswith("_"):
+                mark_stale(base)  # x.add_(1), x.zero_(): the elements changed in place
             if method.endswith("_") and not method.startswith("_") and method not in _SHAPE_KEEPING_INPLACE:
                 interp.forget(func.value)  # x.unsqueeze_(1), x.t_(), x.resize_(...): x changed shape in place
                 return UNKNOWN
@@ -3839,14 +3841,28 @@ def _call_sum(
     m: "ModuleAnalysis", interp: Interpreter, node: cst.Call, name: str, args: list[Value], kwargs: dict[str, Value]
 ) -> Value | None:
     """``sum(categories)`` of a tuple or list of ints (known or symbolic): their total, an int (floats: a float whose
-    value is known when every term is; a known bool counts as 0 or 1, ``sum(enable_lora)``). Tensors, generators
-    and anything else: not this rule."""
+    value is known when every term is; a known bool counts as 0 or 1, ``sum(enable_lora)``). ``sum(embs)`` of a
+    known number of tensors (and numbers): ``0 + embs[0] + embs[1] + ...``, each addition checked as ``+`` is.
+    Anything else (a list of unknown length, which may be empty): not this rule."""
     if not 1 <= len(args) <= 2 or len(node.args) != len(args) or kwargs or not isinstance(args[0], SeqV):
         return None
     terms = [
         IntV(Size.const(int(t.value))) if isinstance(t, BoolV) and t.value is not None else t
         for t in list(args[0].items) + ([args[1]] if len(args) == 2 else [])
     ]
+    if (
+        args[0].kind in ("tuple", "list")
+        and any(isinstance(t, TensorV) for t in terms)
+        and all(isinstance(t, (IntV, FloatV, TensorV)) for t in terms)
+    ):
+        # Python adds the start (0, or the second argument) first, then each item in order
+        order = ([terms[-1]] + terms[:-1]) if len(args) == 2 else [IntV(Size.const(0))] + terms
+        acc: Value = order[0]
+        for t in order[1:]:
+            acc = interp.binary(node, acc, cst.Add(), t)
+            if acc is UNKNOWN:
+                return None
+        return acc
     if args[0].kind not in ("tuple", "list") or not all(isinstance(t, (IntV, FloatV)) for t in terms):
         return None
     if all(isinstance(t, IntV) for t in terms):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass, field
 from typing import Any, Union
 
@@ -38,6 +39,11 @@ class TensorV:
     # call ``top[1]``: kept only while a variable hands it on unchanged (Interpreter.eval drops it from the value of
     # any other expression, an in-place method drops it from its variable)
     top: "tuple[Size, Any] | None" = None
+    # A small integer tensor of rank 0 or 1 whose elements are exactly ``values[0]`` (``torch.tensor([33, 20])``, its
+    # ``.max()``), made by the call ``values[1]`` (``values[2]`` numbers that making): kept, as ``top``, only while a
+    # variable hands it on unchanged, and read only while no in-place operation seen on a tensor holding them may
+    # have changed them (``mark_stale``)
+    values: "tuple[tuple[int, ...], Any, int] | None" = None
 
     @property
     def rank(self) -> int | None:
@@ -372,3 +378,43 @@ def elements_of(v: Value) -> "Value | None":
             out = join_elem(out, it)
         return out
     return None
+
+
+# Exact element values (TensorV.values) an in-place operation may have changed since they were made: an operation
+# on any tensor holding them (``lengths += 1``, ``ix.add_(1)``, ``ix[0] = 5``, through whatever name or frame) makes
+# every copy of them stale for the rest of the run. Each making has its own serial number (a function analysed again
+# makes them afresh).
+_STALE_MAKINGS: set[int] = set()
+_MAKINGS = itertools.count()
+MAX_EXACT = 64  # at most this many exact elements are kept
+EXACT_LIMIT = 1 << 20  # of magnitude below this (no dtype overflows on sums of them)
+
+
+def exact(values: tuple[int, ...], node: Any) -> tuple[tuple[int, ...], Any, int]:
+    """A ``TensorV.values`` for elements ``values`` made by the call ``node`` (a new making)."""
+    return values, node, next(_MAKINGS)
+
+
+def mark_stale(v: "Value") -> None:
+    """``v`` (a tensor) was changed in place: the exact values its making gave it no longer hold anywhere."""
+    if isinstance(v, TensorV) and v.values is not None:
+        _STALE_MAKINGS.add(v.values[2])
+
+
+def exact_values(v: "Value") -> tuple[int, ...] | None:
+    """The exact elements of a small integer tensor (``torch.tensor([33, 20])``), when known and not stale."""
+    if not isinstance(v, TensorV) or v.values is None or v.shape is None or v.alts:
+        return None
+    if v.values[2] in _STALE_MAKINGS:
+        return None
+    return v.values[0]
+
+
+def exact_scalar(v: "Value") -> int | None:
+    """The one element of a tensor of exactly one known element (``lengths.max()``), else None."""
+    vals = exact_values(v)
+    if vals is None or len(vals) != 1 or not isinstance(v, TensorV) or v.shape is None:
+        return None
+    if any(s.as_int() != 1 for s in v.shape):
+        return None
+    return vals[0]

@@ -37,6 +37,7 @@ from ..interpret.values import (
     StrV,
     TensorV,
     Value,
+    exact_scalar,
     number_of,
 )
 
@@ -361,6 +362,9 @@ def _numeric_builtin(name: str, args: list[Value], node: cst.Call) -> Value | No
             if name == "float":
                 return v
             return IntV(Size.const(int(v.value))) if v.value is not None and math.isfinite(v.value) else None
+        k = exact_scalar(v)
+        if k is not None:  # int(lengths.max()) of a tensor whose one element is known exactly
+            return IntV(Size.const(k)) if name == "int" else FloatV(float(k))
         if isinstance(v, StrV) and name == "int":  # int("4") of a known string (``channel_mult.split(",")``)
             if len(v.value) > 40:
                 return None

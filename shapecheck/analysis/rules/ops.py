@@ -10,7 +10,7 @@ the rules for casts, elementwise/matmul, reductions and constructors; axis-movin
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Callable
 
 import libcst as cst
 
@@ -31,6 +31,11 @@ from ..interpret.values import (
     StrV,
     TensorV,
     Value,
+    EXACT_LIMIT,
+    MAX_EXACT,
+    exact,
+    exact_scalar,
+    exact_values,
 )
 
 if TYPE_CHECKING:
@@ -549,6 +554,35 @@ def apply_op(
     out = _made_by(cx, node, name, t, _dispatch_method(cx, node, name, t, args, kwargs, method))
     if t.framework == "jax" and isinstance(out, TensorV) and out.dtype in _X64 and out.dtype != t.dtype:
         return out.with_dtype(None)  # jax makes 64-bit dtypes 32-bit unless jax_enable_x64 is set
+    if t.values is not None and not args and not kwargs:
+        return _exact_result(node, name, t, out, method)
+    return out
+
+
+def _total(vals: tuple[int, ...]) -> int:
+    return sum(vals)
+
+
+_EXACT_REDUCTIONS: dict[str, Callable[[tuple[int, ...]], int]] = {
+    "max": max,
+    "min": min,
+    "amax": max,
+    "amin": min,
+    "sum": _total,
+}
+
+
+def _exact_result(node: cst.Call, name: str, t: TensorV, out: Value, method: bool) -> Value:
+    """A whole-tensor ``max`` / ``min`` / ``sum`` of exactly known elements (``lengths.max()``): a 0-d tensor of its
+    exact value; ``.item()`` of one known element: that int."""
+    vals = exact_values(t)
+    if vals is None:
+        return out
+    if name in _EXACT_REDUCTIONS and vals and isinstance(out, TensorV) and out.shape == ():
+        return replace(out, values=exact((_EXACT_REDUCTIONS[name](vals),), node))
+    one = exact_scalar(t)
+    if name == "item" and method and one is not None:
+        return IntV(Size.const(one))
     return out
 
 
@@ -1974,7 +2008,26 @@ def _as_array(
     dtype = _dtype_kw(kwargs)
     if dtype is None and "dtype" not in kwargs and shape is not None and fw in ("torch", "numpy"):
         dtype = _literal_dtype(args[0])
-    return TensorV(shape, dtype, fw)
+    values = _literal_ints(args[0], node) if shape is not None and len(shape) <= 1 and fw in ("torch", "jax") else None
+    if values is not None and (kwargs.keys() - {"dtype", "device"} or dtype not in (None, "int64", "int32")):
+        values = None
+    return TensorV(shape, dtype, fw, values=values)
+
+
+def _literal_ints(v: Value, node: cst.Call) -> tuple[tuple[int, ...], cst.Call, int] | None:
+    """The exact elements of ``torch.tensor([33, 20, 28])`` / ``jnp.array(5)`` of known Python ints (small ones, at
+    most MAX_EXACT), with the call that made them (``TensorV.values``). numpy arrays are left out: numpy changes
+    them in place through functions with no mark of it (``np.random.shuffle``, ``np.copyto``)."""
+    items = v.items if isinstance(v, SeqV) else (v,)
+    if len(items) > MAX_EXACT:
+        return None
+    out: list[int] = []
+    for x in items:
+        n = x.size.as_int() if isinstance(x, IntV) and not x.assumed else None
+        if n is None or abs(n) >= EXACT_LIMIT:
+            return None
+        out.append(n)
+    return exact(tuple(out), node)
 
 
 def _literal_dtype(v: Value) -> str | None:
@@ -2193,6 +2246,8 @@ def construct(
     if dtype is None and fw == "numpy" and name != "arange" and not unread:  # dtype=bool: not a value we read
         dtype = "float64" if name != "full" else _fill_dtype(args[1] if len(args) > 1 else kwargs.get("fill_value"))
     if name == "arange":
+        if fw == "torch":  # torch.arange(lengths.max()): a 0-d integer tensor of a known value bounds it as the int
+            args = [IntV(Size.const(k)) if (k := exact_scalar(a)) is not None else a for a in args]
         if dtype is None and fw in ("torch", "numpy") and args and all(isinstance(a, IntV) for a in args):
             if not kwargs.keys() - {"device"}:
                 dtype = "int64"  # integer bounds give int64 (an index array: ``x[torch.arange(b), idx]``)
