@@ -276,6 +276,13 @@ def grad_transform(qual: str, args: list[Value], kwargs: dict[str, Value], node:
 NO_AXES = object()  # in_axes not given
 
 
+class IfArray(NamedTuple):
+    """``eqx.if_array(axis)`` in ``eqx.filter_vmap``'s ``in_axes``: the arrays of that argument mapped over ``axis``,
+    anything else not mapped (``filter_vmap``'s default is ``if_array(0)``)."""
+
+    axis: int
+
+
 def _vmap_in_axes(qual: str, args: list[Value], kwargs: dict[str, Value]) -> Any:
     """The ``in_axes`` of ``jax.vmap(f, in_axes, out_axes)`` / ``eqx.filter_vmap(f, in_axes=..., out_axes=...)`` as
     an int, None (the argument is not mapped) or a tuple of those per positional argument; ``NO_AXES`` when not
@@ -295,6 +302,8 @@ def _vmap_in_axes(qual: str, args: list[Value], kwargs: dict[str, Value]) -> Any
     def one(v: Value) -> Any:
         if isinstance(v, NoneV):
             return None
+        if isinstance(v, LayerV) and v.kind == "if_array":
+            return IfArray(v.param("axis")) if filt else NO_AXES  # (jax.vmap takes no callables there)
         k = int_of(v)
         return k if k is not None else NO_AXES
 
@@ -657,6 +666,15 @@ def _vmap(c: LibraryCall) -> Value | None:
                 c.node,
             )
     return None
+
+
+@library_call("equinox.if_array")
+def _if_array(c: LibraryCall) -> Value | None:
+    """``eqx.if_array(k)``: the axis spec of ``eqx.filter_vmap``'s ``in_axes`` (``_vmap_in_axes``)."""
+    k = int_of(c.args[0]) if len(c.args) == 1 and not c.kwargs and not c.dynamic else None
+    if k is None or (isinstance(c.args[0], IntV) and c.args[0].assumed):
+        return None
+    return LayerV("if_array", (("axis", k),), c.node)
 
 
 @library_call(*sorted(SAME_FUNCTION))
