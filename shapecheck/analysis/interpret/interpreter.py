@@ -1849,8 +1849,8 @@ class Interpreter:
             if i is None and base.kind in ("list", "modulelist", "tuple") and isinstance(idx, IntV):
                 return elements_of(base) or UNKNOWN  # xs[i]: one of the elements, whichever it is
             if isinstance(idx, SeqV) and idx.kind == "slice" and base.kind in ("list", "tuple", "shape"):
-                bounds = _slice_bounds(idx)  # x.shape[expand_slice]: a slice object of known ints
-                return SeqV(tuple(base.items[slice(*bounds)]), base.kind) if bounds is not None else UNKNOWN
+                known = _slice_bounds(idx)  # x.shape[expand_slice]: a slice object of known ints
+                return SeqV(tuple(base.items[slice(*known)]), base.kind) if known is not None else UNKNOWN
             return UNKNOWN
         if isinstance(base, ManyV) and len(idx_nodes) == 1:
             if type(idx_nodes[0].slice) is cst.Index:
@@ -2895,15 +2895,15 @@ def _with_item(container: Value, index: Value, value: Value) -> Value | None:
         return DictV(tuple((k, value if k == index.value else v) for k, v in container.items), container.kind)
     if isinstance(container, SeqV) and container.kind == "list" and isinstance(index, SeqV) and index.kind == "slice":
         # xs[a:b] = ys, xs[slice(a, b)] = ys: the items of the slice replaced by those of ys, as Python does
-        bounds = _slice_bounds(index)
-        if bounds is None or not (isinstance(value, SeqV) and value.kind in ("tuple", "list", "shape")):
+        known = _slice_bounds(index)
+        if known is None or not (isinstance(value, SeqV) and value.kind in ("tuple", "list", "shape")):
             return None
-        items = list(container.items)
+        listed = list(container.items)
         try:
-            items[slice(*bounds)] = list(value.items)
+            listed[slice(*known)] = list(value.items)
         except ValueError:  # an extended slice given another number of items: Python raises
             return None
-        return SeqV(tuple(items), "list")
+        return SeqV(tuple(listed), "list")
     if isinstance(container, SeqV) and container.kind == "list" and isinstance(index, IntV):
         i = index.size.as_int()
         n = len(container.items)

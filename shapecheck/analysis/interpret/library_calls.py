@@ -296,7 +296,7 @@ def _vmap_in_axes(qual: str, args: list[Value], kwargs: dict[str, Value]) -> Any
     out = args[2] if len(args) > 2 else kwargs.get("out_axes")
     if (len(args) > 1 and "in_axes" in kwargs) or (len(args) > 2 and "out_axes" in kwargs):
         return None
-    if out is not None and int_of(out) != 0:
+    if out is not None and _vmap_out_axis(out) is None:
         return None
 
     def one(v: Value) -> Any:
@@ -314,6 +314,16 @@ def _vmap_in_axes(qual: str, args: list[Value], kwargs: dict[str, Value]) -> Any
         return None if NO_AXES in axes else axes
     axis = one(spec)
     return None if axis is NO_AXES else ("all", axis)
+
+
+def _vmap_out_axis(out: Value | None) -> int | None:
+    """The ``out_axes`` of a vmap when it is one known int (default 0): where the mapped axis goes in each array
+    result; None for anything else (a pytree of axes, None, a callable), which is not modelled."""
+    if out is None:
+        return 0
+    if isinstance(out, IntV) and out.assumed:
+        return None
+    return int_of(out) if isinstance(out, IntV) else None
 
 
 def _zip_longest(args: list[Value]) -> Value:
@@ -662,7 +672,12 @@ def _vmap(c: LibraryCall) -> Value | None:
         if in_axes is not None:
             return LayerV(
                 "vmap",
-                (("func", c.args[0]), ("filter", c.qual == "equinox.filter_vmap"), ("in_axes", in_axes)),
+                (
+                    ("func", c.args[0]),
+                    ("filter", c.qual == "equinox.filter_vmap"),
+                    ("in_axes", in_axes),
+                    ("out_axes", _vmap_out_axis(c.args[2] if len(c.args) > 2 else c.kwargs.get("out_axes"))),
+                ),
                 c.node,
             )
     return None

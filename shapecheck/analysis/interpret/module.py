@@ -2892,10 +2892,10 @@ class ModuleAnalysis:
     def call_vmap(
         self, interp: Interpreter, node: cst.Call, v: LayerV, args: list[Value], kwargs: dict[str, Value]
     ) -> Value:
-        """``jax.vmap(f, in_axes)(x, y)`` (out_axes 0): ``f`` called on each array without its mapped axis (``in_axes``
+        """``jax.vmap(f, in_axes, out_axes)(x, y)`` (out_axes one int): ``f`` called on each array without its mapped axis (``in_axes``
         an int for every argument, or a tuple with an int or None per positional argument; default 0), an argument
         whose axis is None as it is (it keeps its batch axis inside ``f``), ``f``'s array results given the mapped
-        axis back in front. The mapped axes must have one size (jax raises otherwise: the result is then unknown),
+        axis back in front (at ``out_axes``). The mapped axes must have one size (jax raises otherwise: the result is then unknown),
         and at least one argument is mapped. ``eqx.filter_vmap`` passes what is not an array through unmapped by
         default. ``jax.vmap``'s keyword arguments are mapped over their axis 0 whatever ``in_axes`` says (jax's rule:
         ``jax.vmap(model)(x, key=keys)``); equinox's are not followed."""
@@ -2979,14 +2979,22 @@ class ModuleAnalysis:
             return UNKNOWN
         out = self.call_value(interp, node, v.param("func"), inner, inner_kw)  # vmap(vmap(f)): two leading axes
 
+        out_axis = v.param("out_axes", 0)
+
         def stacked(r: Value) -> Value:
             if isinstance(r, TensorV):
                 if r.shape is None:
                     return r
+                if out_axis != 0:  # out_axes=k: the mapped axis goes to position k of the result (jax: a negative
+                    n = len(r.shape) + 1  # k counts from its end; out of range raises)
+                    if not -n <= out_axis < n:
+                        return UNKNOWN
+                    k = out_axis % n
+                    return r.with_shape(r.shape[:k] + (batch,) + r.shape[k:])
                 return r.with_shape((batch,) + r.shape, (None,) + r.axes if r.axes is not None else None)
             if isinstance(r, SeqV) and r.kind == "tuple":
                 return SeqV(tuple(stacked(x) for x in r.items), r.kind)
-            if filt and isinstance(r, ObjV) and self.has_array(r):
+            if filt and out_axis == 0 and isinstance(r, ObjV) and self.has_array(r):
                 from ..rules.shapes_bridge import Origin
 
                 # eqx.filter_vmap(make_model)(keys): an equinox module whose arrays all have the mapped axis in front
