@@ -939,6 +939,15 @@ def common_generators(fw: Framework) -> dict[str, Gen]:
 
     g["shape:expand"] = broadcast_to
 
+    def broadcast_all(r: random.Random) -> Case:
+        s, x = x_of(r, 0, 3)
+        y = f"y = {fw.tensor(broadcast_partner(r, s))}"
+        fn = "torch.broadcast_tensors" if fw.name == "torch" else f"{m}.broadcast_arrays"
+        expr = f"{fn}(x, y)[{r.randint(0, 1)}]"
+        return Case("shape:" + fn.rsplit(".", 1)[-1], fw.name, [x, y], expr)
+
+    g["shape:broadcast_tensors"] = broadcast_all
+
     # --- unary same-shape ops
     def unary(r: random.Random, pick: str) -> Case:
         name = pick

@@ -2117,6 +2117,9 @@ class Interpreter:
                 return base.items[i]
             if i is None and base.kind in ("list", "modulelist", "tuple") and isinstance(idx, IntV):
                 return elements_of(base) or UNKNOWN  # xs[i]: one of the elements, whichever it is
+            if isinstance(idx, SeqV) and idx.kind == "slice" and base.kind in ("list", "tuple", "shape"):
+                known = _slice_bounds(idx)  # x.shape[expand_slice]: a slice object of known ints
+                return SeqV(tuple(base.items[slice(*known)]), base.kind) if known is not None else UNKNOWN
             return UNKNOWN
         if isinstance(base, ManyV) and len(idx_nodes) == 1:
             if type(idx_nodes[0].slice) is cst.Index:
@@ -3159,6 +3162,17 @@ def _with_item(container: Value, index: Value, value: Value) -> Value | None:
         if len(items) == len(container.items):
             return DictV(container.items + ((index.value, value),), container.kind)
         return DictV(tuple((k, value if k == index.value else v) for k, v in container.items), container.kind)
+    if isinstance(container, SeqV) and container.kind == "list" and isinstance(index, SeqV) and index.kind == "slice":
+        # xs[a:b] = ys, xs[slice(a, b)] = ys: the items of the slice replaced by those of ys, as Python does
+        known = _slice_bounds(index)
+        if known is None or not (isinstance(value, SeqV) and value.kind in ("tuple", "list", "shape")):
+            return None
+        listed = list(container.items)
+        try:
+            listed[slice(*known)] = list(value.items)
+        except ValueError:  # an extended slice given another number of items: Python raises
+            return None
+        return SeqV(tuple(listed), "list")
     if isinstance(container, SeqV) and container.kind == "list" and isinstance(index, IntV):
         i = index.size.as_int()
         n = len(container.items)
@@ -3167,6 +3181,21 @@ def _with_item(container: Value, index: Value, value: Value) -> Value | None:
         i %= n
         return SeqV(container.items[:i] + (value,) + container.items[i + 1 :], "list")
     return None
+
+
+def _slice_bounds(v: SeqV) -> tuple[int | None, int | None, int | None] | None:
+    """The (start, stop, step) of a ``slice(...)`` value (kind "slice") when each is a known int or None."""
+    out: list[int | None] = []
+    for b in v.items:
+        if isinstance(b, NoneV):
+            out.append(None)
+        elif isinstance(b, IntV) and not b.assumed and (i := b.size.as_int()) is not None:
+            out.append(i)
+        else:
+            return None
+    if len(out) != 3 or out[2] == 0:
+        return None
+    return out[0], out[1], out[2]
 
 
 def _holds(container: Value, obj: Value, depth: int) -> bool:

@@ -276,6 +276,13 @@ def grad_transform(qual: str, args: list[Value], kwargs: dict[str, Value], node:
 NO_AXES = object()  # in_axes not given
 
 
+class IfArray(NamedTuple):
+    """``eqx.if_array(axis)`` in ``eqx.filter_vmap``'s ``in_axes``: the arrays of that argument mapped over ``axis``,
+    anything else not mapped (``filter_vmap``'s default is ``if_array(0)``)."""
+
+    axis: int
+
+
 def _vmap_in_axes(qual: str, args: list[Value], kwargs: dict[str, Value]) -> Any:
     """The ``in_axes`` of ``jax.vmap(f, in_axes, out_axes)`` / ``eqx.filter_vmap(f, in_axes=..., out_axes=...)`` as
     an int, None (the argument is not mapped) or a tuple of those per positional argument; ``NO_AXES`` when not
@@ -289,12 +296,14 @@ def _vmap_in_axes(qual: str, args: list[Value], kwargs: dict[str, Value]) -> Any
     out = args[2] if len(args) > 2 else kwargs.get("out_axes")
     if (len(args) > 1 and "in_axes" in kwargs) or (len(args) > 2 and "out_axes" in kwargs):
         return None
-    if out is not None and int_of(out) != 0:
+    if out is not None and _vmap_out_axis(out) is None:
         return None
 
     def one(v: Value) -> Any:
         if isinstance(v, NoneV):
             return None
+        if isinstance(v, LayerV) and v.kind == "if_array":
+            return IfArray(v.param("axis")) if filt else NO_AXES  # (jax.vmap takes no callables there)
         k = int_of(v)
         return k if k is not None else NO_AXES
 
@@ -305,6 +314,16 @@ def _vmap_in_axes(qual: str, args: list[Value], kwargs: dict[str, Value]) -> Any
         return None if NO_AXES in axes else axes
     axis = one(spec)
     return None if axis is NO_AXES else ("all", axis)
+
+
+def _vmap_out_axis(out: Value | None) -> int | None:
+    """The ``out_axes`` of a vmap when it is one known int (default 0): where the mapped axis goes in each array
+    result; None for anything else (a pytree of axes, None, a callable), which is not modelled."""
+    if out is None:
+        return 0
+    if isinstance(out, IntV) and out.assumed:
+        return None
+    return int_of(out) if isinstance(out, IntV) else None
 
 
 def _zip_longest(args: list[Value]) -> Value:
@@ -653,10 +672,24 @@ def _vmap(c: LibraryCall) -> Value | None:
         if in_axes is not None:
             return LayerV(
                 "vmap",
-                (("func", c.args[0]), ("filter", c.qual == "equinox.filter_vmap"), ("in_axes", in_axes)),
+                (
+                    ("func", c.args[0]),
+                    ("filter", c.qual == "equinox.filter_vmap"),
+                    ("in_axes", in_axes),
+                    ("out_axes", _vmap_out_axis(c.args[2] if len(c.args) > 2 else c.kwargs.get("out_axes"))),
+                ),
                 c.node,
             )
     return None
+
+
+@library_call("equinox.if_array")
+def _if_array(c: LibraryCall) -> Value | None:
+    """``eqx.if_array(k)``: the axis spec of ``eqx.filter_vmap``'s ``in_axes`` (``_vmap_in_axes``)."""
+    k = int_of(c.args[0]) if len(c.args) == 1 and not c.kwargs and not c.dynamic else None
+    if k is None or (isinstance(c.args[0], IntV) and c.args[0].assumed):
+        return None
+    return LayerV("if_array", (("axis", k),), c.node)
 
 
 @library_call(*sorted(SAME_FUNCTION))

@@ -35,6 +35,7 @@ from .library_calls import (
     GRADS,
     MAX_RANGE,
     NO_AXES,
+    IfArray,
     PLAIN_DATA,
     RANDOM_STATES,
     TRACES,
@@ -2903,10 +2904,10 @@ class ModuleAnalysis:
     def call_vmap(
         self, interp: Interpreter, node: cst.Call, v: LayerV, args: list[Value], kwargs: dict[str, Value]
     ) -> Value:
-        """``jax.vmap(f, in_axes)(x, y)`` (out_axes 0): ``f`` called on each array without its mapped axis (``in_axes``
+        """``jax.vmap(f, in_axes, out_axes)(x, y)`` (out_axes one int): ``f`` called on each array without its mapped axis (``in_axes``
         an int for every argument, or a tuple with an int or None per positional argument; default 0), an argument
         whose axis is None as it is (it keeps its batch axis inside ``f``), ``f``'s array results given the mapped
-        axis back in front. The mapped axes must have one size (jax raises otherwise: the result is then unknown),
+        axis back in front (at ``out_axes``). The mapped axes must have one size (jax raises otherwise: the result is then unknown),
         and at least one argument is mapped. ``eqx.filter_vmap`` passes what is not an array through unmapped by
         default. ``jax.vmap``'s keyword arguments are mapped over their axis 0 whatever ``in_axes`` says (jax's rule:
         ``jax.vmap(model)(x, key=keys)``); equinox's are not followed."""
@@ -2925,12 +2926,20 @@ class ModuleAnalysis:
         batch: Size | None = None
         first: tuple[int, int, TensorV] | None = None  # the first mapped argument: its position, axis, value
         inner: list[Value] = []
+        modules: dict[int, Value] = {}  # the arguments that are stacked modules: the module one slice of each is
         for i, (a, ax) in enumerate(zip(args, axes)):
-            if ax is NO_AXES:
-                if not isinstance(a, TensorV) and filt and a is not UNKNOWN:
+            if ax is NO_AXES or isinstance(ax, IfArray):
+                ax = ax.axis if isinstance(ax, IfArray) else 0
+                if isinstance(a, LayerV) and a.kind == "stacked" and filt:
+                    # a module filter_vmap returned: each of its arrays has the stacked axis in front (and it has
+                    # one at least), here mapped over it; the function sees the module it was built as
+                    if ax != 0:
+                        return UNKNOWN
+                    modules[i] = a.param("module")
+                    a = TensorV((a.param("size"),), origin=a.param("origin"))
+                elif not isinstance(a, TensorV) and filt and a is not UNKNOWN:
                     inner.append(a)  # if_array(0): not an array, not mapped
                     continue
-                ax = 0
             if ax is None or isinstance(a, NoneV):  # None is an empty pytree: nothing to map
                 inner.append(a)
                 continue
@@ -2942,7 +2951,14 @@ class ModuleAnalysis:
                     # jax raises "vmap got inconsistent sizes for array axes to be mapped" (no broadcasting of 1)
                     j, kj, b = first
                     detail = D.VmapAxes(j, kj, b.shape or (), i, k, a.shape)
-                    origins = [shape_note(f"argument #{n}: shape", t.shape, t.origin) for n, t in ((j, b), (i, a))]
+                    origins = [
+                        shape_note(
+                            f"argument #{n}: {'a module stacked over' if n in modules else 'shape'}",
+                            t.shape,
+                            t.origin,
+                        )
+                        for n, t in ((j, b), (i, a))
+                    ]
                     self.ctx.report(
                         node,
                         "SHP204",
@@ -2955,7 +2971,11 @@ class ModuleAnalysis:
                 first = (i, k, a)
             batch = a.shape[k]
             rest = a.shape[:k] + a.shape[k + 1 :]
-            inner.append(a.with_shape(rest, a.axes[:k] + a.axes[k + 1 :] if a.axes is not None else None))
+            inner.append(
+                modules[i]
+                if i in modules
+                else a.with_shape(rest, a.axes[:k] + a.axes[k + 1 :] if a.axes is not None else None)
+            )
         inner_kw: dict[str, Value] = {}
         for name, a in kwargs.items():
             if isinstance(a, NoneV):
@@ -2971,16 +2991,50 @@ class ModuleAnalysis:
             return UNKNOWN
         out = self.call_value(interp, node, v.param("func"), inner, inner_kw)  # vmap(vmap(f)): two leading axes
 
+        out_axis = v.param("out_axes", 0)
+
         def stacked(r: Value) -> Value:
             if isinstance(r, TensorV):
                 if r.shape is None:
                     return r
+                if out_axis != 0:  # out_axes=k: the mapped axis goes to position k of the result (jax: a negative
+                    n = len(r.shape) + 1  # k counts from its end; out of range raises)
+                    if not -n <= out_axis < n:
+                        return UNKNOWN
+                    k = out_axis % n
+                    return r.with_shape(r.shape[:k] + (batch,) + r.shape[k:])
                 return r.with_shape((batch,) + r.shape, (None,) + r.axes if r.axes is not None else None)
             if isinstance(r, SeqV) and r.kind == "tuple":
                 return SeqV(tuple(stacked(x) for x in r.items), r.kind)
+            if filt and out_axis == 0 and isinstance(r, ObjV) and self.has_array(r):
+                from ..rules.shapes_bridge import Origin
+
+                # eqx.filter_vmap(make_model)(keys): an equinox module whose arrays all have the mapped axis in front
+                # (out_axes if_array(0)); its other fields are as the function made them
+                return LayerV(
+                    "stacked",
+                    (("module", r), ("size", batch), ("origin", Origin(self, node, "filter_vmap(...)"))),
+                    node,
+                )
             return UNKNOWN
 
         return stacked(out)
+
+    def has_array(self, v: Value, depth: int = 0) -> bool:
+        """A pytree that surely holds an array leaf: an array, a layer of equinox's with weights (``Linear`` /
+        ``MLP``, ``Embedding``, a recurrent cell), an equinox module the analysed code built with such a field, a
+        tuple or list holding one. False: not known to."""
+        if isinstance(v, TensorV):
+            return True
+        if isinstance(v, LayerV):
+            return v.kind in ("Linear", "Embedding", "GRUCell", "LSTMCell") and v.param("lib") == "equinox"
+        if depth < 4 and isinstance(v, SeqV) and v.kind in ("tuple", "list"):
+            return any(self.has_array(x, depth + 1) for x in v.items)
+        if depth < 4 and isinstance(v, ObjV) and v.concrete:
+            ci = self.find_class(v.cls_key)
+            if ci is not None and "equinox.Module" in objects.foreign_bases(self, ci):
+                return any(self.has_array(x, depth + 1) for _, x in v.attrs)
+        return False
 
     def call_grad(
         self, interp: Interpreter, node: cst.Call, v: LayerV, args: list[Value], kwargs: dict[str, Value]

@@ -460,19 +460,49 @@ def eqx_mha(cx: OpContext, node: cst.Call, args: list[Value], kwargs: dict[str, 
             v = vals["query_size"]
         return v.size if isinstance(v, IntV) else None
 
+    heads = vals["num_heads"]
+    h = heads.size if isinstance(heads, IntV) and not heads.assumed and heads.size.as_int() else None
+    query = vals["query_size"]
+    per_head = None  # query_size // num_heads, the default qk_size and vo_size
+    if h is not None and isinstance(query, IntV) and not query.assumed:
+        q, n = query.size.as_int(), h.as_int()
+        per_head = Size.const(q // n) if q is not None and n else None
+
+    def head_size(n: str) -> Size | None:
+        v = vals[n]
+        if v is None or isinstance(v, NoneV):
+            return per_head
+        return v.size if isinstance(v, IntV) and not v.assumed else None
+
     return LayerV(
         "EqxMHA",
-        (("q", size("query_size")), ("k", size("key_size")), ("v", size("value_size")), ("o", size("output_size"))),
+        (
+            ("q", size("query_size")),
+            ("k", size("key_size")),
+            ("v", size("value_size")),
+            ("o", size("output_size")),
+            ("heads", h),
+            ("qk", head_size("qk_size")),
+            ("vo", head_size("vo_size")),
+        ),
         node,
     )
 
 
 def apply_eqx_mha(
-    cx: OpContext, report_node: cst.CSTNode, layer: LayerV, args: list[Value], kwargs: dict[str, Value]
+    cx: OpContext,
+    interp: "Interpreter",
+    node: cst.Call,
+    report_node: cst.CSTNode,
+    layer: LayerV,
+    args: list[Value],
+    kwargs: dict[str, Value],
 ) -> Value:
     """``attn(query, key_, value, mask=None)``: one example each, (q_seq, query_size), (kv_seq, key_size) and
     (kv_seq, value_size); each goes through its Linear projection, so a last axis that differs from its size fails.
-    The result is (q_seq, output_size)."""
+    The result is (q_seq, output_size). ``process_heads=f`` (a function of the analysed code, keyword only): ``f``
+    runs on the projected heads, (q_seq, num_heads, qk_size), (kv_seq, num_heads, qk_size) and (kv_seq, num_heads,
+    vo_size), when those sizes are known."""
     from ...diagnostics import details as D
     from .layers import _in_projection
 
@@ -497,7 +527,45 @@ def apply_eqx_mha(
             return UNKNOWN
     q, o = ins[0], layer.param("o")
     assert isinstance(q, TensorV) and q.shape is not None
+    process = kwargs.get("process_heads")
+    heads, qk, vo = layer.param("heads"), layer.param("qk"), layer.param("vo")
+    if process is not None and len(args) <= 3 and all(x is not None for x in (heads, qk, vo)):
+        projected: list[Value] = []
+        for t, size in zip(ins, (qk, qk, vo)):
+            assert isinstance(t, TensorV) and t.shape is not None
+            origin = cx.origin(node, "the attention's heads")
+            projected.append(TensorV((t.shape[0], heads, size), t.dtype, t.framework, None, origin))
+        cx.call_value(interp, node, process, projected)
     return q.with_shape((q.shape[0], o)) if o is not None else UNKNOWN
+
+
+def apply_eqx_rope(
+    cx: OpContext, report_node: cst.CSTNode, layer: LayerV, args: list[Value], kwargs: dict[str, Value]
+) -> Value:
+    """``eqx.nn.RotaryPositionalEmbedding(embedding_size)(x)``: one example of shape (seq_length, embedding_size)
+    (equinox raises "x.shape[-1] must match self.embedding_size" otherwise); the result has its shape."""
+    from ...diagnostics import details as D
+    from .layers import _in_projection
+
+    x = args[0] if len(args) == 1 else UNKNOWN
+    if not isinstance(x, TensorV) or x.shape is None or len(x.shape) != 2 or set(kwargs) - {"key"}:
+        return UNKNOWN
+    d = layer.param("d")
+    if equal(x.shape[-1], d) is Truth.FALSE:
+        cx.ctx.report(
+            report_node,
+            "SHP204",
+            {
+                "op": "eqx.nn.RotaryPositionalEmbedding",
+                "detail": D.LayerInput(
+                    "RotaryPositionalEmbedding", "embedding_size", d, "last-axis", x.shape[-1], x.shape
+                ),
+            },
+            cx.origins([x]),
+            spec=_in_projection(x.shape, d),
+        )
+        return UNKNOWN
+    return x
 
 
 _WINDOWS = ("hanning", "hamming", "blackman", "bartlett", "kaiser")

@@ -108,7 +108,11 @@ def apply_layer(
     if layer.kind == "EqxMHA":
         from .jax_ops import apply_eqx_mha
 
-        return apply_eqx_mha(cx, report_node, layer, args, kwargs)
+        return apply_eqx_mha(cx, interp, node, report_node, layer, args, kwargs)
+    if layer.kind == "EqxRoPE":
+        from .jax_ops import apply_eqx_rope
+
+        return apply_eqx_rope(cx, report_node, layer, args, kwargs)
     rule = LAYER_KINDS.get(layer.kind)
     if rule is None:
         return x.with_shape(None)
@@ -2164,6 +2168,11 @@ def jax_layer(cx: OpContext, node: cst.Call, qual: str, args: list[Value], kwarg
         from .jax_ops import eqx_mha
 
         return eqx_mha(cx, node, args, {k: v for k, v in kwargs.items() if k != "key"})
+    if name == "RotaryPositionalEmbedding" and set(kwargs) <= {"embedding_size", "theta", "dtype"} and len(args) <= 2:
+        v = args[0] if args else kwargs.get("embedding_size")
+        if not isinstance(v, IntV) or v.assumed:
+            return UNKNOWN
+        return LayerV("EqxRoPE", (("d", v.size), ("lib", "equinox")), node)
     if name == "MLP":
         return LayerV("Linear", (("in", size(0, "in_size")), ("out", size(1, "out_size")), ("lib", "equinox")), node)
     if name == "Embedding" and "weight" not in kwargs:

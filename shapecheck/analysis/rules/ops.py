@@ -1556,6 +1556,22 @@ def _outer(
     return None  # torch.outer: its stub
 
 
+@FUNCTIONS.register("torch.broadcast_tensors", "numpy.broadcast_arrays", "jax.numpy.broadcast_arrays")
+def _broadcast_tensors(
+    cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]
+) -> Value | None:
+    """``torch.broadcast_tensors(a, b)`` / ``np.broadcast_arrays(a, b)``: each array broadcast to the shape of all
+    (shapes that do not broadcast raise, as for ``a + b``: SHP204); a tuple (jax: a list) of them, dtypes kept."""
+    if kwargs or not args or not all(isinstance(a, TensorV) for a in args):
+        return None
+    tensors = [a for a in args if isinstance(a, TensorV)]
+    joined = elementwise(cx, node, qual.rsplit(".", 1)[-1], tensors)
+    if not isinstance(joined, TensorV) or joined.shape is None:
+        return UNKNOWN
+    out = tuple(TensorV(joined.shape, t.dtype, t.framework or fw, None, t.origin) for t in tensors)
+    return SeqV(out, "list" if fw == "jax" else "tuple")
+
+
 @FUNCTIONS.register("zeros_like", "ones_like", "empty_like", "randn_like", "rand_like", "full_like")
 def _like(
     cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]

@@ -68,7 +68,7 @@ def index_tensor(interp: "Interpreter", node: cst.Subscript, t: TensorV, at: cst
             return t.with_shape(None)
         if not items:
             return t  # x[()]: an empty tuple of indices selects the whole array (a view of the same shape)
-        node = node.with_changes(slice=[cst.SubscriptElement(cst.Index(e)) for e in items])
+        node = node.with_changes(slice=[cst.SubscriptElement(e) for e in items])
     if t.shape is None and t.alts:
         # a tensor whose shape differs between the branches that made it (``vals[i]`` of a list built by a
         # conditional expression): indexed once per path, the results joined
@@ -208,9 +208,14 @@ def _slice_object(interp: "Interpreter", sl: cst.Index) -> cst.Index | cst.Slice
     """An index that is a name (or attribute) holding a ``slice(...)`` object of known ints, as the slice written
     out (``x[:, self.freq_slice]`` is ``x[:, 0:512]``); any other index as it is (evaluated again by the caller:
     reading a name or an attribute does nothing else)."""
-    v = interp.eval(sl.value)
+    written = _slice_node(interp.eval(sl.value))
+    return sl if written is None else written
+
+
+def _slice_node(v: Value) -> cst.Slice | None:
+    """A ``slice(...)`` object of known ints (``SeqV`` of kind "slice"), as the slice written out; else None."""
     if not (isinstance(v, SeqV) and v.kind == "slice" and len(v.items) == 3):
-        return sl
+        return None
     parts: list[cst.BaseExpression | None] = []
     for b in v.items:
         i = b.size.as_int() if isinstance(b, IntV) else None
@@ -231,20 +236,26 @@ def _int_literal(e: cst.BaseElement) -> bool:
     return type(v) is cst.Integer
 
 
-def _index_items(v: Value) -> list[cst.BaseExpression] | None:
-    """The items of a tuple value used as an index, as index expressions: the ellipsis, None and known ints only."""
+def _index_items(v: Value) -> list[cst.BaseSlice] | None:
+    """The items of a tuple value used as an index, as index expressions: the ellipsis, None, known ints and
+    ``slice(...)`` objects of known ints (``x[(*((slice(None),) * dim), ...)]``) only."""
     from ..interpret.values import NoneV, RefV
 
     if not isinstance(v, SeqV) or v.kind != "tuple":
         return None
-    out: list[cst.BaseExpression] = []
+    out: list[cst.BaseSlice] = []
     for item in v.items:
-        if isinstance(item, RefV) and item.qualname == "builtins.Ellipsis":
-            out.append(cst.Ellipsis())
+        written = _slice_node(item)
+        if written is not None:
+            out.append(written)
+        elif isinstance(item, RefV) and item.qualname == "builtins.Ellipsis":
+            out.append(cst.Index(cst.Ellipsis()))
         elif isinstance(item, NoneV):
-            out.append(cst.Name("None"))
+            out.append(cst.Index(cst.Name("None")))
         elif isinstance(item, IntV) and (i := item.size.as_int()) is not None:
-            out.append(cst.Integer(str(i)) if i >= 0 else cst.UnaryOperation(cst.Minus(), cst.Integer(str(-i))))
+            out.append(
+                cst.Index(cst.Integer(str(i)) if i >= 0 else cst.UnaryOperation(cst.Minus(), cst.Integer(str(-i))))
+            )
         else:
             return None
     return out
