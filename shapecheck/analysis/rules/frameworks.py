@@ -1708,8 +1708,9 @@ def _flax_attention_mask(
     activation ``(b, n, d)`` gives ``(b, n, 1, d, d)``). A pairwise function other than a broadcasting numpy
     element-wise one, or sizes not known: unknown."""
     causal = name == "make_causal_mask"
-    names = ("x", "extra_batch_dims", "dtype") if causal else ("query_input", "key_input", "pairwise_fn")
-    names += () if causal else ("extra_batch_dims", "dtype")
+    names: tuple[str, ...] = ("x", "extra_batch_dims", "dtype")
+    if not causal:
+        names = ("query_input", "key_input", "pairwise_fn", "extra_batch_dims", "dtype")
     if len(args) > len(names) or set(kwargs) - set(names):
         return UNKNOWN
     bound = dict(zip(names, args)) | kwargs
