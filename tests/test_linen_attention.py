@@ -82,3 +82,32 @@ def test_unknown_sizes_are_silent() -> None:
     src = TEMPLATE.format(expr=expr, shape="(2, 5, 16)").replace("x = jnp.ones((2, 5, 16))", "x = jnp.ones(shape)")
     values, findings = inferred_values(src, "linen_attention_case.py")
     assert not findings, [f.message for f in findings]
+
+
+MASK_TEMPLATE = """import jax.numpy as jnp
+import flax.linen as nn
+
+q = jnp.ones({q})
+k = jnp.ones({k})
+y = {expr}
+"""
+
+MASK_CASES = [
+    ("nn.make_causal_mask(q)", (3, 7), (3, 7)),
+    ("nn.make_causal_mask(q)", (3, 7, 16), (3, 7)),  # an activation: every axis but the last is a batch axis
+    ("nn.make_causal_mask(q, extra_batch_dims=2)", (7,), (7,)),
+    ("nn.make_attention_mask(q, k)", (3, 7), (3, 5)),
+    ("nn.make_attention_mask(q, k, jnp.greater_equal)", (3, 1, 7), (2, 5)),
+    ("nn.make_attention_mask(q > 0, k > 0, jnp.logical_and, 1)", (3, 7), (1, 5)),
+    ("nn.make_attention_mask(query_input=q, key_input=k, extra_batch_dims=1)", (7,), (5,)),
+]
+
+
+@pytest.mark.parametrize("expr, q, k", MASK_CASES)
+def test_mask_helper_shape_is_flaxs(expr: str, q: tuple[int, ...], k: tuple[int, ...]) -> None:
+    src = MASK_TEMPLATE.format(expr=expr, q=q, k=k)
+    values, findings = inferred_values(src, "linen_mask_case.py")
+    assert not findings, [f.message for f in findings]
+    y = values.get("y")
+    assert isinstance(y, TensorV) and y.shape is not None, f"no shape inferred for {expr}: {y}"
+    assert tuple(s.as_int() for s in y.shape) == tuple(_run(src).shape)  # type: ignore[attr-defined]

@@ -339,6 +339,11 @@ def _occurrences(scope: cst.CSTNode, name: str) -> tuple[int, int]:
         if type(n) is cst.Arg:
             todo.append(n.value)
             continue
+        if type(n) in (cst.FunctionDef, cst.Lambda) and _parameter(n.params, name):  # type: ignore[attr-defined]
+            # ``def loss_fn(p): ...`` / ``lambda p: ...``: in the body ``p`` is the parameter; the decorators, the
+            # defaults and the annotations are evaluated in the enclosing scope
+            todo.extend(_outer_parts(n))  # type: ignore[arg-type]
+            continue
         if isinstance(n, _COMPREHENSIONS) and _binds(n.for_in, name):
             # ``sum(p.numel() for p in m.parameters())``: the comprehension's own variable; only its first iterable
             # is evaluated in the enclosing scope
@@ -349,6 +354,33 @@ def _occurrences(scope: cst.CSTNode, name: str) -> tuple[int, int]:
 
 
 _COMPREHENSIONS = (cst.GeneratorExp, cst.ListComp, cst.SetComp, cst.DictComp)
+
+
+def _all_params(params: cst.Parameters) -> list[cst.Param]:
+    star = [params.star_arg] if isinstance(params.star_arg, cst.Param) else []
+    kwargs = [params.star_kwarg] if params.star_kwarg is not None else []
+    return [*params.posonly_params, *params.params, *star, *params.kwonly_params, *kwargs]
+
+
+def _parameter(params: cst.Parameters, name: str) -> bool:
+    """Whether ``name`` is one of the parameters ``params`` of a nested function or lambda."""
+    return any(q.name.value == name for q in _all_params(params))
+
+
+def _outer_parts(fn: cst.FunctionDef | cst.Lambda) -> list[cst.CSTNode]:
+    """What of a nested ``def`` or ``lambda`` is evaluated in the enclosing scope when it is defined: decorators,
+    parameter defaults and annotations, the return annotation (the name being defined is not read)."""
+    out: list[cst.CSTNode] = []
+    for q in _all_params(fn.params):
+        if q.default is not None:
+            out.append(q.default)
+        if type(fn) is cst.FunctionDef and q.annotation is not None:
+            out.append(q.annotation)
+    if type(fn) is cst.FunctionDef:
+        out.extend(fn.decorators)
+        if fn.returns is not None:
+            out.append(fn.returns)
+    return out
 
 
 def _binds(comp: cst.CompFor | None, name: str) -> bool:

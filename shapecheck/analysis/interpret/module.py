@@ -231,6 +231,7 @@ _PURE_PREFIXES = (
     "keras.",
     "paddle.",
     "flax.",
+    "equinox.nn.",  # equinox's layers (``eqx.nn.Conv1d(..., padding=pad)``) read their arguments
     "copy.copy",
     "copy.deepcopy",
     "dataclasses.asdict",
@@ -3147,10 +3148,7 @@ class ModuleAnalysis:
                     spec=OpSpec("scan.carry", None, (given.shape or (), returned.shape or ())),
                 )
                 return UNKNOWN
-        if not (isinstance(init, TensorV) and isinstance(carry, TensorV) and init.shape == carry.shape):
-            carry = UNKNOWN if not isinstance(init, TensorV) or init.shape is None else init
-
-        return SeqV((carry, _stacked(y, n)), "tuple")
+        return SeqV((_final_carry(init, carry), _stacked(y, n)), "tuple")
 
     def call_einops_exts(
         self, interp: Interpreter, node: cst.Call, qual: str, args: list[Value], kwargs: dict[str, Value]
@@ -4329,6 +4327,24 @@ def _changed_carry(given: Value, returned: Value, name: str, depth: int = 4) -> 
             if got is not None:
                 return got
     return None
+
+
+def _final_carry(init: Value, carry: Value, depth: int = 4) -> Value:
+    """The carry ``jax.lax.scan`` returns: jax requires the body's carry to have the structure, shapes and dtypes of
+    ``init`` (it raises otherwise), so each array of ``init`` whose shape is known gives its shape (the body's value
+    when it agrees); a tuple or list of them is followed item by item. Anything else (a Python number, unknown
+    shapes) is unknown."""
+    if isinstance(init, TensorV):
+        if init.shape is None:
+            return UNKNOWN
+        if isinstance(carry, TensorV) and carry.shape == init.shape:
+            return carry
+        return init.with_shape(init.shape)
+    if depth > 0 and isinstance(init, SeqV) and init.kind in ("tuple", "list"):
+        same = isinstance(carry, SeqV) and carry.kind == init.kind and len(carry.items) == len(init.items)
+        items = carry.items if isinstance(carry, SeqV) and same else (UNKNOWN,) * len(init.items)
+        return SeqV(tuple(_final_carry(i, c, depth - 1) for i, c in zip(init.items, items)), init.kind)
+    return UNKNOWN
 
 
 def _stacked(r: Value, n: Size) -> Value:

@@ -1674,6 +1674,68 @@ def _linen_attention(cx: OpContext, node: cst.Call, name: str, args: list[Value]
     return LayerV("fw:LinenAttention", params, node)
 
 
+# the broadcasting element-wise functions ``make_attention_mask`` may pair the query and key inputs with
+_PAIRWISE = frozenset(
+    f"{m}.{n}"
+    for m in ("jax.numpy", "numpy")
+    for n in (
+        "multiply",
+        "equal",
+        "not_equal",
+        "greater",
+        "greater_equal",
+        "less",
+        "less_equal",
+        "logical_and",
+        "logical_or",
+        "add",
+        "subtract",
+    )
+)
+
+
+@framework_layer("flax.linen", "make_attention_mask", "make_causal_mask")
+@framework_layer("flax.nnx", "make_attention_mask", "make_causal_mask")
+def _flax_attention_mask(
+    cx: OpContext, node: cst.Call, name: str, args: list[Value], kwargs: dict[str, Value]
+) -> Value:
+    """flax's mask helpers (flax/linen/attention.py, the same in flax.nnx): ``make_attention_mask(query_input,
+    key_input, pairwise_fn=jnp.multiply, extra_batch_dims=0, dtype=jnp.float32)`` compares ``query_input[..., :,
+    None]`` with ``key_input[..., None, :]`` and inserts an axis of 1 for the heads: ``broadcast(q.shape[:-1],
+    k.shape[:-1]) + (1, q_len, kv_len)``, with ``extra_batch_dims`` axes of 1 in front. ``make_causal_mask(x,
+    extra_batch_dims=0, dtype=jnp.float32)`` is ``make_attention_mask(idx, idx, jnp.greater_equal)`` on the positions
+    ``idx`` broadcast to ``x.shape``: every axis of ``x`` but the last is a batch axis, the last the length (an
+    activation ``(b, n, d)`` gives ``(b, n, 1, d, d)``). A pairwise function other than a broadcasting numpy
+    element-wise one, or sizes not known: unknown."""
+    causal = name == "make_causal_mask"
+    names: tuple[str, ...] = ("x", "extra_batch_dims", "dtype")
+    if not causal:
+        names = ("query_input", "key_input", "pairwise_fn", "extra_batch_dims", "dtype")
+    if len(args) > len(names) or set(kwargs) - set(names):
+        return UNKNOWN
+    bound = dict(zip(names, args)) | kwargs
+    extra = bound.get("extra_batch_dims", IntV(Size.const(0)))
+    n_extra = extra.size.as_int() if isinstance(extra, IntV) and not extra.assumed else None
+    if n_extra is None or n_extra < 0:
+        return UNKNOWN
+    q = bound.get("x" if causal else "query_input")
+    k = q if causal else bound.get("key_input")
+    if not causal:
+        fn = bound.get("pairwise_fn")
+        if fn is not None and not (isinstance(fn, RefV) and fn.qualname in _PAIRWISE):
+            return UNKNOWN
+    if not (isinstance(q, TensorV) and isinstance(k, TensorV)) or q.shape is None or k.shape is None:
+        return UNKNOWN
+    if not q.shape or not k.shape:
+        return UNKNOWN  # a 0-d input has no length (``x.shape[-1]`` raises)
+    batch, bad = broadcast_shapes(q.shape[:-1], k.shape[:-1])
+    if batch is None or bad is not None:
+        return UNKNOWN
+    dtype = bound.get("dtype")
+    out = (Size.const(1),) * n_extra + tuple(batch) + (Size.const(1), q.shape[-1], k.shape[-1])
+    return TensorV(out, "float32" if dtype is None else _dtype(dtype), "jax", None, cx.origin(node, f"{name}(...)"))
+
+
 def linen_attention_mask(
     cx: OpContext, node: cst.CSTNode, layer: LayerV, x: TensorV, args: list[Value], kwargs: dict[str, Value]
 ) -> bool:

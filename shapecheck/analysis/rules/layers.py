@@ -324,6 +324,20 @@ def _conv_tuple(v: Value | None, default: int) -> tuple[int, ...] | None:
     return None
 
 
+def _padding_pairs(v: Value | None) -> tuple[tuple[int, int], ...] | None:
+    """equinox's ``padding=[(lo, hi), ...]``: one pair of known ints per spatial axis (the padding before and after),
+    or None."""
+    if not isinstance(v, SeqV) or not v.items:
+        return None
+    out = []
+    for item in v.items:
+        pair = _ints(item.items) if isinstance(item, SeqV) and len(item.items) == 2 else None
+        if pair is None:
+            return None
+        out.append((pair[0], pair[1]))
+    return tuple(out)
+
+
 def _conv_spec(layer: LayerV, shape: tuple[Size, ...]) -> OpSpec:
     """How ``--verify`` replays a ``nn.Conv{n}d`` call on an input of ``shape``."""
     sizes = (("in_channels", "in"), ("out_channels", "out"), ("k", "k"), ("s", "s"), ("p", "p"), ("d", "d"))
@@ -343,7 +357,12 @@ class Conv(LayerKind):
         k = _conv_tuple(args[2] if len(args) > 2 else kwargs.get("kernel_size"), 1)
         s = _conv_tuple(args[3] if len(args) > 3 else kwargs.get("stride"), 1)
         p_v = args[4] if len(args) > 4 else kwargs.get("padding")
-        p = None if isinstance(p_v, StrV) else _conv_tuple(p_v, 0)
+        pairs = _padding_pairs(p_v)
+        p = None if isinstance(p_v, StrV) or pairs is not None else _conv_tuple(p_v, 0)
+        # the padding added to each spatial axis in all (both sides): 2 * padding, or lo + hi of equinox's pairs
+        pt = tuple(lo + hi for lo, hi in pairs) if pairs is not None else None
+        if pairs is not None and all(lo == hi for lo, hi in pairs):
+            p = tuple(lo for lo, _ in pairs)
         d = _conv_tuple(args[5] if len(args) > 5 else kwargs.get("dilation"), 1)
         g_v = args[6] if len(args) > 6 else kwargs.get("groups")
         # groups, when known (the weight's second axis is in_channels // groups)
@@ -356,6 +375,7 @@ class Conv(LayerKind):
                 ("k", k),
                 ("s", s),
                 ("p", p),
+                ("pt", pt),
                 ("d", d),
                 ("n", int(name[4])),
                 ("groups", g),
@@ -400,7 +420,9 @@ class Conv(LayerKind):
             )
             return x.with_shape(None)
         spatial = []
-        k, s, p, d = (layer.param(key) for key in ("k", "s", "p", "d"))
+        k, s, p, d = (layer.param(key) for key in ("k", "s", "pt", "d"))
+        if p is None and layer.param("p") is not None:
+            p = tuple(2 * i for i in layer.param("p"))  # the padding added to an axis in all: both sides
         for i, size in enumerate(x.shape[-n:]):
 
             def pick(v: tuple[int, ...] | None, i: int = i) -> int | None:
@@ -413,8 +435,8 @@ class Conv(LayerKind):
             if None in (ki, si, pi, di):
                 spatial.append(cx.fresh("h"))
             elif hv is not None:
-                spatial.append(Size.const((hv + 2 * pi - di * (ki - 1) - 1) // si + 1))  # type: ignore[operator]
-            elif si == 1 and di * (ki - 1) == 2 * pi:  # type: ignore[operator]
+                spatial.append(Size.const((hv + pi - di * (ki - 1) - 1) // si + 1))  # type: ignore[operator]
+            elif si == 1 and di * (ki - 1) == pi:  # type: ignore[operator]
                 spatial.append(size)
             else:
                 spatial.append(cx.fresh("h"))
