@@ -46,6 +46,7 @@ FRAMEWORK_OPS = frozenset(
         "elementwise",
         "loss",
         "class_loss.weight",
+        "class_loss.target",
         "cat",
         "stack",
         "reshape",
@@ -74,6 +75,7 @@ FRAMEWORK_OPS = frozenset(
         "eqx.nn.Embedding",
         "nn.Embedding.index",
         "pad.arguments",
+        "interpolate.count",
         "lax.conv",
         "item",
         "nn.MultiheadAttention",
@@ -624,6 +626,9 @@ def concrete_failure(w: Witness) -> str | None:
             if _broadcast(shapes[3], weights) is None:
                 return f"attn_mask {tuple(shapes[3])} does not broadcast with the weights {weights}"
         return None
+    if op == "class_loss.target":  # a batched input's first axis against the target's
+        x, t = shapes
+        return f"batch {x[0]} vs target batch {t[0]}" if len(x) >= 2 and t and x[0] != t[0] else None
     if op == "class_loss.weight":  # a 1-d weight needs one entry per class: input's axis 1 (0 when unbatched)
         x, wt = shapes
         classes = x[1] if len(x) >= 2 else x[0]
@@ -775,6 +780,9 @@ def concrete_failure(w: Witness) -> str | None:
         return f"{c} input features vs the kernel's {i}" if c != i else None
     if op == "pad.arguments":
         return _pad_arguments_failure(w, shapes[0])
+    if op == "interpolate.count":  # F.interpolate: one size / scale_factor entry per spatial axis after (N, C)
+        n, count = len(shapes[0]) - 2, int(witness_get(w, "count", 0))
+        return None if n == count else f"{count} {witness_get(w, 'arg')} entries for {n} spatial axes"
     if op == "keras.layer":  # a Keras layer's input-rank check (InputSpec ndim)
         ndim = witness_get(w, "ndim")
         return (

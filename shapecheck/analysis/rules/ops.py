@@ -1853,18 +1853,47 @@ def _class_loss(
     name = qual.rsplit(".", 1)[-1]
     x = args[0] if args else kwargs.get("input", UNKNOWN)
     w = args[2] if len(args) > 2 else kwargs.get("weight")
+    t = args[1] if len(args) > 1 else kwargs.get("target")
     if not isinstance(x, TensorV):
         return None
+    t = t if isinstance(t, TensorV) else None
     if len(args) > 3 or any(k in kwargs for k in _CLASS_LOSS_LEGACY):
-        return class_loss(cx, node, name, f"F.{name}", x, w, None)
-    return class_loss(cx, node, name, f"F.{name}", x, w, kwargs.get("reduction", StrV("mean")))
+        return class_loss(cx, node, name, f"F.{name}", x, w, None, t)
+    return class_loss(cx, node, name, f"F.{name}", x, w, kwargs.get("reduction", StrV("mean")), t)
 
 
 def class_loss(
-    cx: OpContext, node: cst.Call, name: str, op: str, x: TensorV, w: Value | None, red: Value | None
+    cx: OpContext,
+    node: cst.Call,
+    name: str,
+    op: str,
+    x: TensorV,
+    w: Value | None,
+    red: Value | None,
+    target: TensorV | None = None,
 ) -> TensorV:
     """``name`` (cross_entropy / nll_loss) of ``x`` with the class weight ``w`` (None: none given) and the reduction
-    ``red`` (None: not known), reported as ``op`` (``F.cross_entropy``, ``nn.CrossEntropyLoss``)."""
+    ``red`` (None: not known), reported as ``op`` (``F.cross_entropy``, ``nn.CrossEntropyLoss``). A batched input
+    (2-d or more) and a target (index or probability) whose first axes surely differ: torch raises "Expected input
+    batch_size (N) to match target batch_size (M)" (shapes that differ take the index path, nll_loss_nd, which
+    compares the first axes before anything else; equal shapes have equal first axes)."""
+    if (
+        x.framework == "torch"
+        and target is not None
+        and x.shape is not None
+        and target.shape is not None
+        and len(x.shape) >= 2
+        and len(target.shape) >= 1
+        and equal(x.shape[0], target.shape[0]) is Truth.FALSE
+    ):
+        cx.ctx.report(
+            node,
+            "SHP204",
+            {"op": op, "detail": D.ClassTarget(x.shape, target.shape)},
+            cx.origins([x, target]),
+            spec=OpSpec("class_loss.target", None, (x.shape, target.shape), (), (("name", name),)),
+        )
+        return TensorV(None, x.dtype, "torch")
     if x.shape is not None and len(x.shape) >= 1 and isinstance(w, TensorV) and w.shape is not None:
         classes = x.shape[1] if len(x.shape) >= 2 else x.shape[0]
         if len(w.shape) == 1 and equal(w.shape[0], classes) is Truth.FALSE:
@@ -1916,7 +1945,7 @@ def _interpolate(
     scale = args[2] if len(args) > 2 else kwargs.get("scale_factor")
     if "recompute_scale_factor" in kwargs and scale is not None:
         return x.with_shape(None)
-    return layers.resized(cx, x, size, scale)
+    return layers.resized(cx, x, size, scale, node)
 
 
 @FUNCTIONS.register("torch.Tensor", *(f"torch.{n}" for n in _TENSOR_TYPES))
