@@ -385,6 +385,12 @@ def _replay_framework(w: Witness, replay: Replay) -> None:
                 batch_first=bool(witness_get(w, "batch_first")),
             )
             return layer(torch.zeros(q), torch.zeros(k), torch.zeros(k), attn_mask=torch.zeros(mask))
+        if op == "ctc_loss.lengths":  # real (small) tensors: full lengths, one-label targets
+            x, lengths = (tuple(int(i) for i in s) for s in w.input_shapes)
+            t, n = x[0], x[1]
+            ins = torch.full(lengths if witness_get(w, "which") == "input_lengths" else (n,), t, dtype=torch.long)
+            outs = torch.full(lengths if witness_get(w, "which") == "target_lengths" else (n,), 1, dtype=torch.long)
+            return F.ctc_loss(torch.zeros(x).log_softmax(-1), torch.ones((n, 1), dtype=torch.long), ins, outs)
         if op == "class_loss.target":  # real (small) tensors: class-index targets of zeros
             x, t = (tuple(int(i) for i in s) for s in w.input_shapes)
             name = str(witness_get(w, "name", "cross_entropy"))

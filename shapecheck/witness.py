@@ -47,6 +47,7 @@ FRAMEWORK_OPS = frozenset(
         "loss",
         "class_loss.weight",
         "class_loss.target",
+        "ctc_loss.lengths",
         "cat",
         "stack",
         "reshape",
@@ -626,6 +627,9 @@ def concrete_failure(w: Witness) -> str | None:
             if _broadcast(shapes[3], weights) is None:
                 return f"attn_mask {tuple(shapes[3])} does not broadcast with the weights {weights}"
         return None
+    if op == "ctc_loss.lengths":  # time-major (T, N, C) log-probs: one length per batch entry
+        x, lengths = shapes
+        return f"{lengths[0]} lengths for batch {x[1]}" if len(x) == 3 and lengths and lengths[0] != x[1] else None
     if op == "class_loss.target":  # a batched input's first axis against the target's
         x, t = shapes
         return f"batch {x[0]} vs target batch {t[0]}" if len(x) >= 2 and t and x[0] != t[0] else None

@@ -807,6 +807,23 @@ class ClassTarget(Detail):
 
 
 @dataclass(frozen=True)
+class CtcLengths(Detail):
+    """``F.ctc_loss`` whose ``input_lengths`` / ``target_lengths`` (``which``) have ``size`` entries, not one per
+    batch entry of the time-major (T, N, C) log-probs of ``shape``."""
+
+    code, kind = "SHP204", "ctc-lengths"
+    which: str
+    shape: Shape
+    size: Any
+
+    def render(self) -> str:
+        return (
+            f"{self.which} has {self.size} entries but the log-probs {_shape(self.shape)} are read as time-major "
+            f"(T, N, C) with batch N={self.shape[1]}: torch raises"
+        )
+
+
+@dataclass(frozen=True)
 class ClassWeight(Detail):
     """A class loss (``F.cross_entropy`` / ``F.nll_loss``) whose 1-d ``weight`` has another size than the input's
     class axis (axis 1; axis 0 of an unbatched input)."""

@@ -1837,6 +1837,49 @@ def _loss(
     return None
 
 
+@FUNCTIONS.register("torch.nn.functional.ctc_loss")
+def _ctc_loss(
+    cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]
+) -> Value | None:
+    """``F.ctc_loss(log_probs, targets, input_lengths, target_lengths, blank, reduction, zero_infinity)``: batched
+    log-probs are time-major (T, N, C), and torch requires one input length and one target length per batch entry
+    ("input_lengths must be of size batch_size"): a 1-d length tensor, or a list / tuple, of surely another size
+    than N is a finding (batch-first (N, T, C) log-probs read as T=N, N=T). The result is 0-d for the ``mean`` /
+    ``sum`` reductions, (N,) for ``reduction='none'``."""
+    names = ("log_probs", "targets", "input_lengths", "target_lengths", "blank", "reduction", "zero_infinity")
+    given = dict(zip(names, args)) | {k: v for k, v in kwargs.items() if k in names}
+    x = given.get("log_probs")
+    if not isinstance(x, TensorV) or len(args) > len(names):
+        return None
+    if x.shape is None or len(x.shape) != 3:
+        return TensorV(None, x.dtype, "torch")
+    n = x.shape[1]
+    for which in ("input_lengths", "target_lengths"):
+        v = given.get(which)
+        if isinstance(v, TensorV) and v.shape is not None and len(v.shape) == 1:
+            size: Size | None = v.shape[0]
+        elif isinstance(v, SeqV) and v.kind in ("list", "tuple"):
+            size = Size.const(len(v.items))
+        else:
+            continue
+        if equal(size, n) is Truth.FALSE:
+            lengths = v.shape if isinstance(v, TensorV) and v.shape is not None else (size,)
+            cx.ctx.report(
+                node,
+                "SHP204",
+                {"op": "F.ctc_loss", "detail": D.CtcLengths(which, x.shape, size)},
+                cx.origins([x] + ([v] if isinstance(v, TensorV) else [])),
+                spec=OpSpec("ctc_loss.lengths", None, (x.shape, lengths), (), (("which", which),)),
+            )
+            return TensorV(None, x.dtype, "torch")
+    red = given.get("reduction", StrV("mean"))
+    if isinstance(red, StrV) and red.value in ("mean", "sum"):
+        return TensorV((), x.dtype, "torch")
+    if isinstance(red, StrV) and red.value == "none":
+        return TensorV((n,), x.dtype, "torch")
+    return TensorV(None, x.dtype, "torch")
+
+
 # torch's legacy reduction arguments of the class losses (they override ``reduction``)
 _CLASS_LOSS_LEGACY = ("size_average", "reduce")
 
