@@ -386,15 +386,16 @@ def _replay_framework(w: Witness, replay: Replay) -> None:
             )
             return layer(torch.zeros(q), torch.zeros(k), torch.zeros(k), attn_mask=torch.zeros(mask))
         if op == "ctc_loss.lengths":  # real (small) tensors: full lengths, one-label targets
-            x, lengths = (tuple(int(i) for i in s) for s in w.input_shapes)
-            t, n = x[0], x[1]
-            ins = torch.full(lengths if witness_get(w, "which") == "input_lengths" else (n,), t, dtype=torch.long)
-            outs = torch.full(lengths if witness_get(w, "which") == "target_lengths" else (n,), 1, dtype=torch.long)
-            return F.ctc_loss(torch.zeros(x).log_softmax(-1), torch.ones((n, 1), dtype=torch.long), ins, outs)
+            lp, lengths = (tuple(int(i) for i in s) for s in w.input_shapes)
+            steps, n = lp[0], lp[1]
+            which = witness_get(w, "which")
+            ins = torch.full(lengths if which == "input_lengths" else (n,), steps, dtype=torch.long)
+            outs = torch.full(lengths if which == "target_lengths" else (n,), 1, dtype=torch.long)
+            return F.ctc_loss(torch.zeros(lp).log_softmax(-1), torch.ones((n, 1), dtype=torch.long), ins, outs)
         if op == "class_loss.target":  # real (small) tensors: class-index targets of zeros
-            x, t = (tuple(int(i) for i in s) for s in w.input_shapes)
+            inp, tgt = (tuple(int(i) for i in s) for s in w.input_shapes)
             name = str(witness_get(w, "name", "cross_entropy"))
-            return getattr(F, name)(torch.zeros(x), torch.zeros(t, dtype=torch.long))
+            return getattr(F, name)(torch.zeros(inp), torch.zeros(tgt, dtype=torch.long))
         if op == "class_loss.weight":  # real (small) tensors: class-index targets of zeros, a weight of ones
             x, wt = (tuple(int(i) for i in s) for s in w.input_shapes)
             target = torch.zeros(x[:1] + x[2:] if len(x) >= 2 else (), dtype=torch.long)

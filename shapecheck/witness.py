@@ -631,8 +631,8 @@ def concrete_failure(w: Witness) -> str | None:
         x, lengths = shapes
         return f"{lengths[0]} lengths for batch {x[1]}" if len(x) == 3 and lengths and lengths[0] != x[1] else None
     if op == "class_loss.target":  # a batched input's first axis against the target's
-        x, t = shapes
-        return f"batch {x[0]} vs target batch {t[0]}" if len(x) >= 2 and t and x[0] != t[0] else None
+        inp, tgt = shapes
+        return f"batch {inp[0]} vs target batch {tgt[0]}" if len(inp) >= 2 and tgt and inp[0] != tgt[0] else None
     if op == "class_loss.weight":  # a 1-d weight needs one entry per class: input's axis 1 (0 when unbatched)
         x, wt = shapes
         classes = x[1] if len(x) >= 2 else x[0]

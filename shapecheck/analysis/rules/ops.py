@@ -1862,8 +1862,8 @@ def _ctc_loss(
             size = Size.const(len(v.items))
         else:
             continue
-        if equal(size, n) is Truth.FALSE:
-            lengths = v.shape if isinstance(v, TensorV) and v.shape is not None else (size,)
+        if size is not None and equal(size, n) is Truth.FALSE:
+            lengths: tuple[Size, ...] = v.shape if isinstance(v, TensorV) and v.shape is not None else (size,)
             cx.ctx.report(
                 node,
                 "SHP204",
