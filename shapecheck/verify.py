@@ -385,6 +385,17 @@ def _replay_framework(w: Witness, replay: Replay) -> None:
                 batch_first=bool(witness_get(w, "batch_first")),
             )
             return layer(torch.zeros(q), torch.zeros(k), torch.zeros(k), attn_mask=torch.zeros(mask))
+        if op == "ctc_loss.lengths":  # real (small) tensors: full lengths, one-label targets
+            lp, lengths = (tuple(int(i) for i in s) for s in w.input_shapes)
+            steps, n = lp[0], lp[1]
+            which = witness_get(w, "which")
+            ins = torch.full(lengths if which == "input_lengths" else (n,), steps, dtype=torch.long)
+            outs = torch.full(lengths if which == "target_lengths" else (n,), 1, dtype=torch.long)
+            return F.ctc_loss(torch.zeros(lp).log_softmax(-1), torch.ones((n, 1), dtype=torch.long), ins, outs)
+        if op == "class_loss.target":  # real (small) tensors: class-index targets of zeros
+            inp, tgt = (tuple(int(i) for i in s) for s in w.input_shapes)
+            name = str(witness_get(w, "name", "cross_entropy"))
+            return getattr(F, name)(torch.zeros(inp), torch.zeros(tgt, dtype=torch.long))
         if op == "class_loss.weight":  # real (small) tensors: class-index targets of zeros, a weight of ones
             x, wt = (tuple(int(i) for i in s) for s in w.input_shapes)
             target = torch.zeros(x[:1] + x[2:] if len(x) >= 2 else (), dtype=torch.long)
@@ -473,6 +484,11 @@ def _replay_framework(w: Witness, replay: Replay) -> None:
             return _conv(torch, w, xs[0])
         if op == "nn.PixelShuffle":
             return getattr(torch.nn, str(witness_get(w, "name")))(int(witness_get(w, "r")))(xs[0])
+        if op == "interpolate.count":  # only how many entries there are matters
+            count = int(witness_get(w, "count", 0))
+            if witness_get(w, "arg") == "size":
+                return F.interpolate(xs[0], size=(1,) * count)
+            return F.interpolate(xs[0], scale_factor=(1.0,) * count)
         if op == "pad.arguments":  # F.pad: the values do not matter, only how many there are
             return F.pad(xs[0], (0,) * int(witness_get(w, "count", 0)))
         if op == "nn.GroupNorm":

@@ -46,6 +46,8 @@ FRAMEWORK_OPS = frozenset(
         "elementwise",
         "loss",
         "class_loss.weight",
+        "class_loss.target",
+        "ctc_loss.lengths",
         "cat",
         "stack",
         "reshape",
@@ -74,6 +76,7 @@ FRAMEWORK_OPS = frozenset(
         "eqx.nn.Embedding",
         "nn.Embedding.index",
         "pad.arguments",
+        "interpolate.count",
         "lax.conv",
         "item",
         "nn.MultiheadAttention",
@@ -624,6 +627,12 @@ def concrete_failure(w: Witness) -> str | None:
             if _broadcast(shapes[3], weights) is None:
                 return f"attn_mask {tuple(shapes[3])} does not broadcast with the weights {weights}"
         return None
+    if op == "ctc_loss.lengths":  # time-major (T, N, C) log-probs: one length per batch entry
+        x, lengths = shapes
+        return f"{lengths[0]} lengths for batch {x[1]}" if len(x) == 3 and lengths and lengths[0] != x[1] else None
+    if op == "class_loss.target":  # a batched input's first axis against the target's
+        inp, tgt = shapes
+        return f"batch {inp[0]} vs target batch {tgt[0]}" if len(inp) >= 2 and tgt and inp[0] != tgt[0] else None
     if op == "class_loss.weight":  # a 1-d weight needs one entry per class: input's axis 1 (0 when unbatched)
         x, wt = shapes
         classes = x[1] if len(x) >= 2 else x[0]
@@ -775,6 +784,9 @@ def concrete_failure(w: Witness) -> str | None:
         return f"{c} input features vs the kernel's {i}" if c != i else None
     if op == "pad.arguments":
         return _pad_arguments_failure(w, shapes[0])
+    if op == "interpolate.count":  # F.interpolate: one size / scale_factor entry per spatial axis after (N, C)
+        n, count = len(shapes[0]) - 2, int(witness_get(w, "count", 0))
+        return None if n == count else f"{count} {witness_get(w, 'arg')} entries for {n} spatial axes"
     if op == "keras.layer":  # a Keras layer's input-rank check (InputSpec ndim)
         ndim = witness_get(w, "ndim")
         return (

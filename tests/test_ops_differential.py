@@ -42,6 +42,7 @@ UNEXERCISED: dict[str, str] = {
         + ("Pad",)
     },
     "cuda": "needs a GPU",
+    "ctc_loss": "data-dependent lengths: compared with torch in tests/fixtures/shapes/ctc_loss_lengths.py (run it)",
     "PRNGKey": "jax.random keys: compared with jax in tests/test_vmap.py",
     "key": "jax.random keys: compared with jax in tests/test_vmap.py",
     "pin_memory": "needs an accelerator",

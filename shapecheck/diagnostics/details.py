@@ -791,6 +791,39 @@ class LossTarget(Detail):
 
 
 @dataclass(frozen=True)
+class ClassTarget(Detail):
+    """A class loss (``F.cross_entropy`` / ``F.nll_loss``) whose batched input and target have different first
+    (batch) axes."""
+
+    code, kind = "SHP204", "class-target"
+    input: Shape
+    target: Shape
+
+    def render(self) -> str:
+        return (
+            f"input {_shape(self.input)} and target {_shape(self.target)} have different batch sizes "
+            f"({self.input[0]} vs {self.target[0]}): torch raises"
+        )
+
+
+@dataclass(frozen=True)
+class CtcLengths(Detail):
+    """``F.ctc_loss`` whose ``input_lengths`` / ``target_lengths`` (``which``) have ``size`` entries, not one per
+    batch entry of the time-major (T, N, C) log-probs of ``shape``."""
+
+    code, kind = "SHP204", "ctc-lengths"
+    which: str
+    shape: Shape
+    size: Any
+
+    def render(self) -> str:
+        return (
+            f"{self.which} has {self.size} entries but the log-probs {_shape(self.shape)} are read as time-major "
+            f"(T, N, C) with batch N={self.shape[1]}: torch raises"
+        )
+
+
+@dataclass(frozen=True)
 class ClassWeight(Detail):
     """A class loss (``F.cross_entropy`` / ``F.nll_loss``) whose 1-d ``weight`` has another size than the input's
     class axis (axis 1; axis 0 of an unbatched input)."""
@@ -961,6 +994,24 @@ class PadArguments(Detail):
         if self.rule == "pair":
             return f"padding entry {self.index} has {self.length} values, not a (low, high) pair"
         return f"{self.count} (low, high) padding pairs for {self.axes} window axes"
+
+
+@dataclass(frozen=True)
+class ResizeArguments(Detail):
+    """``F.interpolate`` / ``nn.Upsample`` given a ``size`` or ``scale_factor`` sequence (``arg``) of ``count``
+    entries for an input (N, C, *spatial) of ``shape`` with another number of spatial axes."""
+
+    code, kind = "SHP204", "resize-arguments"
+    arg: str
+    count: int
+    shape: Shape
+
+    def render(self) -> str:
+        n = len(self.shape) - 2
+        return (
+            f"a {self.arg} of {self.count} entries for the input {_shape(self.shape)}, which has {n} spatial "
+            f"{'axis' if n == 1 else 'axes'} after (N, C): torch raises whatever the sizes"
+        )
 
 
 @dataclass(frozen=True)

@@ -338,6 +338,22 @@ def _padding_pairs(v: Value | None) -> tuple[tuple[int, int], ...] | None:
     return tuple(out)
 
 
+def _conv_groups(
+    cx: OpContext, node: cst.Call, name: str, args: list[Value], kwargs: dict[str, Value], g_v: Value | None
+) -> bool:
+    """``nn.Conv{n}d`` / ``nn.ConvTranspose{n}d``'s constructor (torch's ``_ConvNd``) raises unless ``groups``
+    divides both ``in_channels`` and ``out_channels``: False, after an SHP204 on the call, when one of them surely
+    is not a multiple of ``groups``."""
+    if not isinstance(g_v, IntV) or g_v.assumed:
+        return True
+    op = f"nn.{name}" if name != "TransposedConv" else "nn.ConvTranspose"
+    for i, kw in ((0, "in_channels"), (1, "out_channels")):
+        v = args[i] if len(args) > i else kwargs.get(kw)
+        if isinstance(v, IntV) and not v.assumed and not _divides(cx, node, op, (kw, v.size), ("groups", g_v.size)):
+            return False
+    return True
+
+
 def _conv_spec(layer: LayerV, shape: tuple[Size, ...]) -> OpSpec:
     """How ``--verify`` replays a ``nn.Conv{n}d`` call on an input of ``shape``."""
     sizes = (("in_channels", "in"), ("out_channels", "out"), ("k", "k"), ("s", "s"), ("p", "p"), ("d", "d"))
@@ -365,6 +381,8 @@ class Conv(LayerKind):
             p = tuple(lo for lo, _ in pairs)
         d = _conv_tuple(args[5] if len(args) > 5 else kwargs.get("dilation"), 1)
         g_v = args[6] if len(args) > 6 else kwargs.get("groups")
+        if not _conv_groups(cx, node, name, args, kwargs, g_v):
+            return UNKNOWN
         # groups, when known (the weight's second axis is in_channels // groups)
         g = 1 if g_v is None else g_v.size.as_int() if isinstance(g_v, IntV) and not g_v.assumed else None
         return LayerV(
@@ -452,6 +470,9 @@ class TransposedConv(LayerKind):
     def build(cx: OpContext, node: cst.Call, name: str, args: list[Value], kwargs: dict[str, Value]) -> Value:
         def arg(i: int, kw: str, default: int) -> tuple[int, ...] | None:
             return _conv_tuple(args[i] if len(args) > i else kwargs.get(kw), default)
+
+        if not _conv_groups(cx, node, name, args, kwargs, args[6] if len(args) > 6 else kwargs.get("groups")):
+            return UNKNOWN
 
         return LayerV(
             "TransposedConv",
@@ -1428,7 +1449,7 @@ def _apply_class_loss(
     shape = layer.param("weight_shape")
     w = TensorV(shape, None, "torch") if layer.param("weighted") else None
     fn = _CLASS_LOSS_LAYERS[name]
-    return class_loss(cx, node, fn, f"nn.{name}", a, w, StrV(str(layer.param("reduction"))))
+    return class_loss(cx, node, fn, f"nn.{name}", a, w, StrV(str(layer.param("reduction"))), b)
 
 
 def _apply_loss(cx: OpContext, node: cst.Call, layer: LayerV, args: list[Value], kwargs: dict[str, Value]) -> Value:
@@ -1610,7 +1631,7 @@ class Upsample(LayerKind):
     def apply(
         cx: OpContext, interp: "Interpreter", node: cst.Call, report_node: cst.CSTNode, layer: LayerV, x: TensorV
     ) -> Value:
-        return resized(cx, x, layer.param("size"), layer.param("scale"))
+        return resized(cx, x, layer.param("size"), layer.param("scale"), report_node)
 
 
 PAD_LAYERS = tuple(
@@ -1714,7 +1735,23 @@ def _report_pixel_shuffle(
     )
 
 
-def resized(cx: OpContext, x: TensorV, size: Value | None, scale: Value | None) -> TensorV:
+def _resize_count(cx: OpContext, node: cst.CSTNode | None, x: TensorV, arg: str, count: int) -> None:
+    """``F.interpolate`` / ``nn.Upsample`` given a ``size`` / ``scale_factor`` sequence of ``count`` entries for
+    an input (N, C, *spatial) with another number of spatial axes: torch raises whatever the sizes."""
+    if node is None or x.shape is None or x.framework != "torch":
+        return
+    cx.ctx.report(
+        node,
+        "SHP204",
+        {"op": "F.interpolate", "detail": D.ResizeArguments(arg, count, x.shape)},
+        cx.origins([x]),
+        spec=OpSpec("interpolate.count", None, (x.shape,), (), (("arg", arg), ("count", count))),
+    )
+
+
+def resized(
+    cx: OpContext, x: TensorV, size: Value | None, scale: Value | None, node: cst.CSTNode | None = None
+) -> TensorV:
     """``F.interpolate(x, size=..., scale_factor=...)`` on (N, C, *spatial): each spatial axis becomes its size, or
     floor(axis * scale_factor); the batch and channel axes are kept."""
     from ..interpret.values import FloatV, NoneV
@@ -1731,11 +1768,19 @@ def resized(cx: OpContext, x: TensorV, size: Value | None, scale: Value | None) 
     sizes: list[Value] | None = None
     if has_size:
         sizes = list(size.items) if isinstance(size, SeqV) else [size] * n if isinstance(size, IntV) else None
+        if isinstance(size, SeqV) and size.kind in ("list", "tuple", "shape") and len(size.items) != n:
+            # torch: "Input and output must have the same number of spatial dimensions" (a ValueError before
+            # anything else is looked at, whatever the sizes)
+            _resize_count(cx, node, x, "size", len(size.items))
+            return x.with_shape(None)
         if sizes is None or len(sizes) != n:
             return x.with_shape(None)
         spatial = tuple(s.size if isinstance(s, IntV) else cx.fresh("h") for s in sizes)
     else:
         scales = list(scale.items) if isinstance(scale, SeqV) else [scale] * n
+        if isinstance(scale, SeqV) and scale.kind in ("list", "tuple") and len(scales) != n:
+            _resize_count(cx, node, x, "scale_factor", len(scales))
+            return x.with_shape(None)
         if len(scales) != n:
             return x.with_shape(None)
         out: list[Size] = []

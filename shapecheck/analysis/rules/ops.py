@@ -1897,6 +1897,49 @@ def _loss(
     return None
 
 
+@FUNCTIONS.register("torch.nn.functional.ctc_loss")
+def _ctc_loss(
+    cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]
+) -> Value | None:
+    """``F.ctc_loss(log_probs, targets, input_lengths, target_lengths, blank, reduction, zero_infinity)``: batched
+    log-probs are time-major (T, N, C), and torch requires one input length and one target length per batch entry
+    ("input_lengths must be of size batch_size"): a 1-d length tensor, or a list / tuple, of surely another size
+    than N is a finding (batch-first (N, T, C) log-probs read as T=N, N=T). The result is 0-d for the ``mean`` /
+    ``sum`` reductions, (N,) for ``reduction='none'``."""
+    names = ("log_probs", "targets", "input_lengths", "target_lengths", "blank", "reduction", "zero_infinity")
+    given = dict(zip(names, args)) | {k: v for k, v in kwargs.items() if k in names}
+    x = given.get("log_probs")
+    if not isinstance(x, TensorV) or len(args) > len(names):
+        return None
+    if x.shape is None or len(x.shape) != 3:
+        return TensorV(None, x.dtype, "torch")
+    n = x.shape[1]
+    for which in ("input_lengths", "target_lengths"):
+        v = given.get(which)
+        if isinstance(v, TensorV) and v.shape is not None and len(v.shape) == 1:
+            size: Size | None = v.shape[0]
+        elif isinstance(v, SeqV) and v.kind in ("list", "tuple"):
+            size = Size.const(len(v.items))
+        else:
+            continue
+        if size is not None and equal(size, n) is Truth.FALSE:
+            lengths: tuple[Size, ...] = v.shape if isinstance(v, TensorV) and v.shape is not None else (size,)
+            cx.ctx.report(
+                node,
+                "SHP204",
+                {"op": "F.ctc_loss", "detail": D.CtcLengths(which, x.shape, size)},
+                cx.origins([x] + ([v] if isinstance(v, TensorV) else [])),
+                spec=OpSpec("ctc_loss.lengths", None, (x.shape, lengths), (), (("which", which),)),
+            )
+            return TensorV(None, x.dtype, "torch")
+    red = given.get("reduction", StrV("mean"))
+    if isinstance(red, StrV) and red.value in ("mean", "sum"):
+        return TensorV((), x.dtype, "torch")
+    if isinstance(red, StrV) and red.value == "none":
+        return TensorV((n,), x.dtype, "torch")
+    return TensorV(None, x.dtype, "torch")
+
+
 # torch's legacy reduction arguments of the class losses (they override ``reduction``)
 _CLASS_LOSS_LEGACY = ("size_average", "reduce")
 
@@ -1913,18 +1956,47 @@ def _class_loss(
     name = qual.rsplit(".", 1)[-1]
     x = args[0] if args else kwargs.get("input", UNKNOWN)
     w = args[2] if len(args) > 2 else kwargs.get("weight")
+    t = args[1] if len(args) > 1 else kwargs.get("target")
     if not isinstance(x, TensorV):
         return None
+    t = t if isinstance(t, TensorV) else None
     if len(args) > 3 or any(k in kwargs for k in _CLASS_LOSS_LEGACY):
-        return class_loss(cx, node, name, f"F.{name}", x, w, None)
-    return class_loss(cx, node, name, f"F.{name}", x, w, kwargs.get("reduction", StrV("mean")))
+        return class_loss(cx, node, name, f"F.{name}", x, w, None, t)
+    return class_loss(cx, node, name, f"F.{name}", x, w, kwargs.get("reduction", StrV("mean")), t)
 
 
 def class_loss(
-    cx: OpContext, node: cst.Call, name: str, op: str, x: TensorV, w: Value | None, red: Value | None
+    cx: OpContext,
+    node: cst.Call,
+    name: str,
+    op: str,
+    x: TensorV,
+    w: Value | None,
+    red: Value | None,
+    target: TensorV | None = None,
 ) -> TensorV:
     """``name`` (cross_entropy / nll_loss) of ``x`` with the class weight ``w`` (None: none given) and the reduction
-    ``red`` (None: not known), reported as ``op`` (``F.cross_entropy``, ``nn.CrossEntropyLoss``)."""
+    ``red`` (None: not known), reported as ``op`` (``F.cross_entropy``, ``nn.CrossEntropyLoss``). A batched input
+    (2-d or more) and a target (index or probability) whose first axes surely differ: torch raises "Expected input
+    batch_size (N) to match target batch_size (M)" (shapes that differ take the index path, nll_loss_nd, which
+    compares the first axes before anything else; equal shapes have equal first axes)."""
+    if (
+        x.framework == "torch"
+        and target is not None
+        and x.shape is not None
+        and target.shape is not None
+        and len(x.shape) >= 2
+        and len(target.shape) >= 1
+        and equal(x.shape[0], target.shape[0]) is Truth.FALSE
+    ):
+        cx.ctx.report(
+            node,
+            "SHP204",
+            {"op": op, "detail": D.ClassTarget(x.shape, target.shape)},
+            cx.origins([x, target]),
+            spec=OpSpec("class_loss.target", None, (x.shape, target.shape), (), (("name", name),)),
+        )
+        return TensorV(None, x.dtype, "torch")
     if x.shape is not None and len(x.shape) >= 1 and isinstance(w, TensorV) and w.shape is not None:
         classes = x.shape[1] if len(x.shape) >= 2 else x.shape[0]
         if len(w.shape) == 1 and equal(w.shape[0], classes) is Truth.FALSE:
@@ -1976,7 +2048,7 @@ def _interpolate(
     scale = args[2] if len(args) > 2 else kwargs.get("scale_factor")
     if "recompute_scale_factor" in kwargs and scale is not None:
         return x.with_shape(None)
-    return layers.resized(cx, x, size, scale)
+    return layers.resized(cx, x, size, scale, node)
 
 
 @FUNCTIONS.register("torch.Tensor", *(f"torch.{n}" for n in _TENSOR_TYPES))
