@@ -475,6 +475,11 @@ def _replay_framework(w: Witness, replay: Replay) -> None:
             return getattr(torch.nn, str(witness_get(w, "name")))(int(witness_get(w, "r")))(xs[0])
         if op == "pad.arguments":  # F.pad: the values do not matter, only how many there are
             return F.pad(xs[0], (0,) * int(witness_get(w, "count", 0)))
+        if op == "interpolate.rank":  # one size or scale factor per spatial axis (the values do not matter)
+            count = int(witness_get(w, "count", 0))
+            if witness_get(w, "by") == "size":
+                return F.interpolate(xs[0], size=(2,) * count)
+            return F.interpolate(xs[0], scale_factor=(2.0,) * count)
         if op == "nn.GroupNorm":
             return torch.nn.GroupNorm(1, int(witness_get(w, "num_channels")), device="meta")(xs[0])
         if op == "nn.ConvTranspose":

@@ -74,6 +74,7 @@ FRAMEWORK_OPS = frozenset(
         "eqx.nn.Embedding",
         "nn.Embedding.index",
         "pad.arguments",
+        "interpolate.rank",
         "lax.conv",
         "item",
         "nn.MultiheadAttention",
@@ -798,6 +799,9 @@ def concrete_failure(w: Witness) -> str | None:
         if witness_get(w, "name") == "PixelShuffle":
             return None if x[-3] % (r * r) == 0 else f"{x[-3]} channels are not divisible by {r * r}"
         return None if x[-2] % r == 0 and x[-1] % r == 0 else f"{x[-2]} x {x[-1]} is not divisible by {r}"
+    if op == "interpolate.rank":  # F.interpolate / nn.Upsample: one size or scale factor per spatial axis
+        x, count = shapes[0], int(witness_get(w, "count", 0))
+        return None if len(x) - 2 == count else f"{count} sizes for {len(x) - 2} spatial axes"
     if op in ("nn.GroupNorm", "nn.ConvTranspose"):  # the channel axis (1, or -n-1 unbatched) against the layer's
         x, c = shapes[0], witness_get(w, "num_channels", witness_get(w, "in_channels"))
         n = witness_get(w, "n", len(x) - 2)

@@ -1570,7 +1570,7 @@ class Upsample(LayerKind):
     def apply(
         cx: OpContext, interp: "Interpreter", node: cst.Call, report_node: cst.CSTNode, layer: LayerV, x: TensorV
     ) -> Value:
-        return resized(cx, x, layer.param("size"), layer.param("scale"))
+        return resized(cx, x, layer.param("size"), layer.param("scale"), ("nn.Upsample", report_node))
 
 
 PAD_LAYERS = tuple(
@@ -1674,9 +1674,16 @@ def _report_pixel_shuffle(
     )
 
 
-def resized(cx: OpContext, x: TensorV, size: Value | None, scale: Value | None) -> TensorV:
+def resized(
+    cx: OpContext,
+    x: TensorV,
+    size: Value | None,
+    scale: Value | None,
+    report: "tuple[str, cst.CSTNode] | None" = None,
+) -> TensorV:
     """``F.interpolate(x, size=..., scale_factor=...)`` on (N, C, *spatial): each spatial axis becomes its size, or
-    floor(axis * scale_factor); the batch and channel axes are kept."""
+    floor(axis * scale_factor); the batch and channel axes are kept. ``report``: (the operation's name, the node to
+    report at) when a size or scale tuple whose length is not the input's number of spatial axes is an error."""
     from ..interpret.values import FloatV, NoneV
 
     has_size = size is not None and not isinstance(size, NoneV)
@@ -1688,6 +1695,31 @@ def resized(cx: OpContext, x: TensorV, size: Value | None, scale: Value | None) 
     if x.shape is None or not 3 <= len(x.shape) <= 5:
         return x.with_shape(None)
     n = len(x.shape) - 2
+    given = size if has_size else scale
+    if report is not None and isinstance(given, SeqV) and given.kind != "shape" and len(given.items) != n:
+        # nn.Upsample(scale_factor=(2, 2, 1)) on (N, C, H, W): torch wants one size or scale per spatial axis and
+        # raises (ValueError "Input and scale_factor must have the same number of spatial dimensions") before
+        # reading any size
+        what, node = report
+        cx.ctx.report(
+            node,
+            "SHP201",
+            {
+                "what": f"{what} with {len(given.items)} {'sizes' if has_size else 'scale factors'}",
+                "expected": str(len(given.items) + 2),
+                "subject": "its input",
+                "actual": len(x.shape),
+            },
+            cx.origins([x]),
+            spec=OpSpec(
+                "interpolate.rank",
+                None,
+                (x.shape,),
+                (),
+                (("count", len(given.items)), ("by", "size" if has_size else "scale_factor")),
+            ),
+        )
+        return x.with_shape(None)
     sizes: list[Value] | None = None
     if has_size:
         sizes = list(size.items) if isinstance(size, SeqV) else [size] * n if isinstance(size, IntV) else None
