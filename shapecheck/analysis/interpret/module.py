@@ -221,6 +221,10 @@ _SHAPE_KEEPING_INPLACE = op_rules.INPLACE_ELEMENTWISE | frozenset(
 
 # callees that never mutate a list argument
 # (``copy.deepcopy(model)``: a target network copied from the online one leaves the online one as built)
+# framework functions whose rule reads a ``"**"`` keyword (the call spreads a value not known to be a dict of known
+# entries): it gives the shape the known arguments decide whatever those keywords are, or stays unknown
+UNKNOWN_KEYWORDS_OK = frozenset({"torch.nn.functional.interpolate", "torch.nn.functional.upsample"})
+
 _PURE_PREFIXES = (
     "einops.",
     "torch.",
@@ -1893,6 +1897,7 @@ class ModuleAnalysis:
         args: list[Value] = []
         kwargs: dict[str, Value] = {}
         dynamic = False
+        unknown_keywords = False  # a ``**`` of a value not known to be a dict of known entries
         repeated: ManyV | None = None
         scalars: set[int] = set()  # arguments whose value is an int, float, bool, string or None (or a tuple of them)
         arg_values: list[Value] = []  # each argument's value, in order
@@ -1922,6 +1927,7 @@ class ModuleAnalysis:
                     kwargs.update(v.items)  # **kwargs handed on: the named arguments the caller gave
                 else:
                     dynamic = True
+                    unknown_keywords = True
             elif a.keyword is not None:
                 kwargs[a.keyword.value] = v
             else:
@@ -1972,6 +1978,17 @@ class ModuleAnalysis:
                 # MyFunction.apply(x, blocks): a torch.autograd.Function runs its static forward(ctx, x, blocks)
                 fv, takes_ctx = forward
                 return self.call_function(interp, node, fv, [UNKNOWN, *args] if takes_ctx else args, {})
+        if (
+            dynamic
+            and unknown_keywords
+            and qual in UNKNOWN_KEYWORDS_OK
+            and not any(a.star == "*" for a in node.args)
+            and "**" not in kwargs
+        ):
+            # F.interpolate(x, scale_factor=2, **self.up_kwargs): the rule reads the shape from what is known, the
+            # unknown keywords marked (see UNKNOWN_KEYWORDS_OK)
+            dynamic = False
+            kwargs = {**kwargs, "**": UNKNOWN}
         if qual is not None:
             handled = self.call_qualified(interp, node, qual, args, kwargs, dynamic)
             if handled is not None:
@@ -2635,6 +2652,14 @@ class ModuleAnalysis:
             v = self.project.lookup(qual)
         if type(func) is cst.Name and isinstance(interp.scope.vars.get(func.value), FuncV):
             v = interp.scope.vars[func.value]
+        if type(func) is cst.Name and func.value in interp.scope.vars:
+            held = interp.scope.vars[func.value]
+            if isinstance(held, LayerV) and held.kind == "partial":
+                # block = partial(PreNormResidual, dim); block(attn): the partial calls its function with the bound
+                # arguments first, so it keeps the arguments exactly when that function (class) does
+                v = held.param("func")
+        elif isinstance(v, LayerV) and v.kind == "partial":
+            v = v.param("func")
         # exists(block): a one-line helper that leaves its arguments alone; Block(config): a class whose constructors do
         return objects.value_keeps_arguments(self, v)
 

@@ -698,7 +698,14 @@ def _fft(
     axis_v = args[2] if len(args) > 2 else kwargs.get(axis_kw, IntV(Size.const(-1)))
     d = _int(axis_v)
     at = _norm_dim(d, len(x.shape)) if d is not None else None
-    if at is None or not (isinstance(n_v, NoneV) or (isinstance(n_v, IntV) and not n_v.assumed)):
+    if at is None:
+        return x.with_shape(None).with_dtype(None)
+    if n_v is UNKNOWN or (isinstance(n_v, IntV) and n_v.assumed):
+        # rfft(x, n=next_fast_len(N + M - 1), dim=-2): a point count not known (an int, or the call raises) gives
+        # that axis a size of its own; the other axes are kept
+        out = x.shape[:at] + (cx.fresh("n"),) + x.shape[at + 1 :]
+        return x.with_shape(out, origin=cx.origin(node, f"{name}(...)")).with_dtype(None)
+    if not (isinstance(n_v, NoneV) or isinstance(n_v, IntV)):
         return x.with_shape(None).with_dtype(None)
     m = x.shape[at]
     n = n_v.size if isinstance(n_v, IntV) else None

@@ -1631,7 +1631,7 @@ class Upsample(LayerKind):
     def apply(
         cx: OpContext, interp: "Interpreter", node: cst.Call, report_node: cst.CSTNode, layer: LayerV, x: TensorV
     ) -> Value:
-        return resized(cx, x, layer.param("size"), layer.param("scale"), report_node)
+        return resized(cx, x, layer.param("size"), layer.param("scale"), ("nn.Upsample", report_node))
 
 
 PAD_LAYERS = tuple(
@@ -1735,25 +1735,33 @@ def _report_pixel_shuffle(
     )
 
 
-def _resize_count(cx: OpContext, node: cst.CSTNode | None, x: TensorV, arg: str, count: int) -> None:
+def _resize_count(
+    cx: OpContext, report: "tuple[str, cst.CSTNode] | None", x: TensorV, arg: str, count: int
+) -> None:
     """``F.interpolate`` / ``nn.Upsample`` given a ``size`` / ``scale_factor`` sequence of ``count`` entries for
     an input (N, C, *spatial) with another number of spatial axes: torch raises whatever the sizes."""
-    if node is None or x.shape is None or x.framework != "torch":
+    if report is None or x.shape is None or x.framework != "torch":
         return
+    what, node = report
     cx.ctx.report(
         node,
         "SHP204",
-        {"op": "F.interpolate", "detail": D.ResizeArguments(arg, count, x.shape)},
+        {"op": what, "detail": D.ResizeArguments(arg, count, x.shape)},
         cx.origins([x]),
         spec=OpSpec("interpolate.count", None, (x.shape,), (), (("arg", arg), ("count", count))),
     )
 
 
 def resized(
-    cx: OpContext, x: TensorV, size: Value | None, scale: Value | None, node: cst.CSTNode | None = None
+    cx: OpContext,
+    x: TensorV,
+    size: Value | None,
+    scale: Value | None,
+    report: "tuple[str, cst.CSTNode] | None" = None,
 ) -> TensorV:
     """``F.interpolate(x, size=..., scale_factor=...)`` on (N, C, *spatial): each spatial axis becomes its size, or
-    floor(axis * scale_factor); the batch and channel axes are kept."""
+    floor(axis * scale_factor); the batch and channel axes are kept. ``report``: (the operation's name, the node to
+    report at) when a size or scale tuple whose length is not the input's number of spatial axes is an error."""
     from ..interpret.values import FloatV, NoneV
 
     has_size = size is not None and not isinstance(size, NoneV)
@@ -1771,7 +1779,7 @@ def resized(
         if isinstance(size, SeqV) and size.kind in ("list", "tuple", "shape") and len(size.items) != n:
             # torch: "Input and output must have the same number of spatial dimensions" (a ValueError before
             # anything else is looked at, whatever the sizes)
-            _resize_count(cx, node, x, "size", len(size.items))
+            _resize_count(cx, report, x, "size", len(size.items))
             return x.with_shape(None)
         if sizes is None or len(sizes) != n:
             return x.with_shape(None)
@@ -1779,7 +1787,7 @@ def resized(
     else:
         scales = list(scale.items) if isinstance(scale, SeqV) else [scale] * n
         if isinstance(scale, SeqV) and scale.kind in ("list", "tuple") and len(scales) != n:
-            _resize_count(cx, node, x, "scale_factor", len(scales))
+            _resize_count(cx, report, x, "scale_factor", len(scales))
             return x.with_shape(None)
         if len(scales) != n:
             return x.with_shape(None)

@@ -268,7 +268,7 @@ def elementwise(cx: OpContext, node: cst.CSTNode, opname: str, tensors: list[Ten
     shape: tuple[Size, ...] | None = known[0].shape
     for t in known[1:]:
         assert shape is not None and t.shape is not None
-        new, fail = broadcast_shapes(shape, t.shape)
+        new, fail = broadcast_shapes(shape, t.shape, lambda: cx.fresh("n"))
         if fail is not None:
             i, a, b = fail
             rank = max(len(shape), len(t.shape))
@@ -2046,9 +2046,20 @@ def _interpolate(
         return None
     size = args[1] if len(args) > 1 else kwargs.get("size")
     scale = args[2] if len(args) > 2 else kwargs.get("scale_factor")
+    if "**" in kwargs:
+        # F.interpolate(x, scale_factor=2, **self.up_kwargs) (the keywords not known): they can only add mode,
+        # align_corners, recompute_scale_factor or antialias, which keep the output size when an explicit size or
+        # whole-number scale factors decide it (a second size or scale, or any other name, raises)
+        given_size = size is not None and not isinstance(size, NoneV)
+        whole = isinstance(scale, IntV) or (
+            isinstance(scale, SeqV) and scale.kind != "shape" and all(isinstance(s, IntV) for s in scale.items)
+        )
+        if given_size == whole or "recompute_scale_factor" in kwargs:
+            return x.with_shape(None)
+        kwargs = {k: v for k, v in kwargs.items() if k != "**"}
     if "recompute_scale_factor" in kwargs and scale is not None:
         return x.with_shape(None)
-    return layers.resized(cx, x, size, scale, node)
+    return layers.resized(cx, x, size, scale, (f"F.{qual.rsplit('.', 1)[-1]}", node))
 
 
 @FUNCTIONS.register("torch.Tensor", *(f"torch.{n}" for n in _TENSOR_TYPES))
@@ -2062,6 +2073,16 @@ def _tensor_class(
     dtype = _TENSOR_TYPES.get(short, "float32")
     if len(args) == 1 and not kwargs and isinstance(args[0], SeqV) and args[0].kind in ("list", "tuple"):
         return TensorV(_literal_shape(args[0]), dtype, "torch", None, cx.origin(node, f"torch.{short}(...)"))
+    if (
+        len(args) == 1
+        and not kwargs
+        and isinstance(args[0], TensorV)
+        and args[0].framework == "numpy"
+        and args[0].shape  # (rank 0 may be a numpy scalar, which these constructors reject)
+    ):
+        # torch.Tensor(states / 255.), torch.FloatTensor(np.random.random((1, 3, 64, 64))): a copy of the array's
+        # data, of its shape, converted to the class's dtype
+        return TensorV(args[0].shape, dtype, "torch", None, cx.origin(node, f"torch.{short}(...)"))
     if kwargs or not args:
         return None
     if len(args) == 1 and isinstance(args[0], SeqV) and args[0].kind == "shape":

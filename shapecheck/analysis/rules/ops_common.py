@@ -359,9 +359,11 @@ def _sizes(values: Sequence[Value], fresh: Callable[[str], Size]) -> tuple[Size,
 
 
 def broadcast_shapes(
-    a: tuple[Size, ...], b: tuple[Size, ...]
+    a: tuple[Size, ...], b: tuple[Size, ...], fresh: Callable[[], Size] | None = None
 ) -> tuple[tuple[Size, ...] | None, tuple[int, Size, Size] | None]:
-    """(broadcast shape or None if unknown, the definitely failing (axis from the right, a, b) or None)."""
+    """(broadcast shape or None if unknown, the definitely failing (axis from the right, a, b) or None). ``fresh``:
+    an axis whose result is not known (two sizes that may each be 1) gets a new size from it instead, the rank and
+    the other axes kept."""
     out: list[Size] = []
     unknown = False
     for i in range(1, max(len(a), len(b)) + 1):
@@ -393,6 +395,9 @@ def broadcast_shapes(
             continue
         if greater_equal(y, 2) is Truth.TRUE:
             out.append(y)
+            continue
+        if fresh is not None:
+            out.append(fresh())
             continue
         unknown = True
         out.append(x)
