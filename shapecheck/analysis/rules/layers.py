@@ -1735,9 +1735,7 @@ def _report_pixel_shuffle(
     )
 
 
-def _resize_count(
-    cx: OpContext, report: "tuple[str, cst.CSTNode] | None", x: TensorV, arg: str, count: int
-) -> None:
+def _resize_count(cx: OpContext, report: "tuple[str, cst.CSTNode] | None", x: TensorV, arg: str, count: int) -> None:
     """``F.interpolate`` / ``nn.Upsample`` given a ``size`` / ``scale_factor`` sequence of ``count`` entries for
     an input (N, C, *spatial) with another number of spatial axes: torch raises whatever the sizes."""
     if report is None or x.shape is None or x.framework != "torch":
