@@ -115,6 +115,9 @@ CASES = [
     "jnp.ones((len([k1, *rest]), 1))",
     "jnp.ones((len([k for k in jax.random.split(jax.random.PRNGKey(0), 3)]), 2))",
     "jnp.stack([jnp.ones(2) for k in jax.random.split(jax.random.PRNGKey(0), 5)])",
+    # out_axes as one int, eqx.if_array in filter_vmap's in_axes
+    "jax.vmap(matvec, in_axes=(0, None), out_axes=1)(jnp.ones((3, 4, 5)), jnp.ones((5, 6)))",
+    "eqx.filter_vmap(matvec, in_axes=(eqx.if_array(0), None))(jnp.ones((3, 4, 5)), jnp.ones((5, 6)))",
 ]
 
 
@@ -136,9 +139,7 @@ def test_inferred_shape_is_jaxs(expr: str) -> None:
         "jax.vmap(matvec, in_axes=(0,))(jnp.ones((3, 4, 5)), jnp.ones((3, 5, 6)))",  # one entry short: jax raises
         "jax.vmap(matvec, in_axes=(None, None))(jnp.ones((4, 5)), jnp.ones((5, 6)))",  # nothing mapped: jax raises
         "jax.vmap(scale, in_axes=0)(jnp.ones((3, 4)), 2.0)",  # a float mapped: jax raises
-        "jax.vmap(matvec, in_axes=(0, None), out_axes=1)(jnp.ones((3, 4, 5)), jnp.ones((5, 6)))",  # not modelled
         "jax.vmap(matvec, in_axes=({'a': 0}, None))(jnp.ones((3, 4, 5)), jnp.ones((5, 6)))",  # a pytree spec
-        "eqx.filter_vmap(matvec, in_axes=(eqx.if_array(0), None))(jnp.ones((3, 4, 5)), jnp.ones((5, 6)))",
     ],
 )
 def test_other_mappings_are_unknown(expr: str) -> None:
