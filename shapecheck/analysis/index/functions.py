@@ -181,24 +181,10 @@ def constructor_wrapper(deco: cst.FunctionDef) -> KeywordFilter | None:
     with the arguments given, keywords the filter drops left out: the filter (key name, condition), or None when
     ``deco`` is not such a decorator. (A method the bookkeeping calls on the object, a configuration registry
     ``self.register_to_config(**cfg)``, is not followed: ``__init__`` is taken to set what its body reads.)"""
-    fn = _sole_parameter(deco.params, default_allowed=False)
-    if fn is None:
+    wrapper = _wrapper_shape(deco, default_allowed=False)
+    if wrapper is None:
         return None
-    outer = _body(deco.body)
-    if len(outer) != 2 or type(outer[0]) is not cst.FunctionDef or type(outer[1]) is not cst.Return:
-        return None
-    inner = outer[0]
-    if not (type(outer[1].value) is cst.Name and outer[1].value.value == inner.name.value):
-        return None
-    for d in inner.decorators:  # @wraps(init) / @functools.wraps(init)
-        call = d.decorator
-        if not (
-            type(call) is cst.Call
-            and _last_name(call.func) == "wraps"
-            and len(call.args) == 1
-            and _is_name(call.args[0].value, fn)
-        ):
-            return None
+    fn, inner = wrapper
     ip = inner.params
     if (
         ip.posonly_params
@@ -437,6 +423,30 @@ _CHANGES_FUNCTION = frozenset({"setattr", "update_wrapper", "wraps", "partial"})
 _STRING_READS = frozenset({"split", "rsplit", "startswith", "endswith", "lower", "upper", "replace", "strip"})
 
 
+def _wrapper_shape(deco: cst.FunctionDef, *, default_allowed: bool) -> tuple[str, cst.FunctionDef] | None:
+    """A decorator of the shape ``def deco(fn): @wraps(fn) def inner(...): ...; return inner`` (``@wraps`` optional):
+    (the decorated function's parameter name, ``inner``), or None."""
+    fn = _sole_parameter(deco.params, default_allowed=default_allowed)
+    if fn is None:
+        return None
+    outer = _body(deco.body)
+    if len(outer) != 2 or type(outer[0]) is not cst.FunctionDef or type(outer[1]) is not cst.Return:
+        return None
+    inner = outer[0]
+    if not _is_name(outer[1].value, inner.name.value):
+        return None
+    for d in inner.decorators:  # @wraps(fn) / @functools.wraps(fn)
+        call = d.decorator
+        if not (
+            type(call) is cst.Call
+            and _last_name(call.func) == "wraps"
+            and len(call.args) == 1
+            and _is_name(call.args[0].value, fn)
+        ):
+            return None
+    return fn, inner
+
+
 def _is_name(e: cst.CSTNode | None, name: str) -> bool:
     return isinstance(e, cst.Name) and e.value == name
 
@@ -498,25 +508,10 @@ def transparent_wrapper(deco: cst.FunctionDef) -> bool:
 
     Nothing else is allowed: no other call, no other return, no change of an argument (an in-place op on a tensor
     argument would change the shapes the function sees)."""
-    fn = _sole_parameter(deco.params, default_allowed=True)
-    if fn is None:
+    wrapper = _wrapper_shape(deco, default_allowed=True)
+    if wrapper is None:
         return False
-    outer = _body(deco.body)
-    if len(outer) != 2 or type(outer[0]) is not cst.FunctionDef or type(outer[1]) is not cst.Return:
-        return False
-    inner = outer[0]
-    if not (type(outer[1].value) is cst.Name and outer[1].value.value == inner.name.value):
-        return False
-    for d in inner.decorators:  # @wraps(fn) / @functools.wraps(fn)
-        call = d.decorator
-        if not (
-            type(call) is cst.Call
-            and _last_name(call.func) == "wraps"
-            and len(call.args) == 1
-            and type(call.args[0].value) is cst.Name
-            and call.args[0].value.value == fn
-        ):
-            return False
+    fn, inner = wrapper
     ip = inner.params
     if ip.posonly_params or ip.kwonly_params or any(p.default is not None for p in ip.params):
         return False
