@@ -498,7 +498,21 @@ class Interpreter:
         ann = self.m.annotation_of(stmt.annotation.annotation)
         if ann is not None and type(stmt.target) is cst.Name:
             declared = self.m.check_declared(stmt, ann, value, self.frame)
-            value = declared if value is UNKNOWN or stmt.value is None else self._prefer(value, declared)
+            if (
+                stmt.value is not None
+                and isinstance(declared, TensorV)
+                and not (isinstance(value, TensorV) and value.shape is not None)
+            ):
+                # ``y: Float[Array, " "] = f(x)`` with f's result unknown: nothing checks a local annotation at run
+                # time (jaxtyping checks parameters and returns), so its shape is no evidence for a definite finding:
+                # the name keeps what the value says, and the annotation's dtype
+                if isinstance(value, TensorV):
+                    if value.dtype is None and declared.dtype is not None:
+                        value = value.with_dtype(declared.dtype)
+                else:
+                    value = TensorV(None, declared.dtype, declared.framework)
+            else:
+                value = declared if value is UNKNOWN or stmt.value is None else self._prefer(value, declared)
         if stmt.value is not None or ann is not None:
             self.assign(stmt.target, value)
 
