@@ -529,6 +529,16 @@ class Interpreter:
             if isinstance(result, TensorV) and result.values is not None:
                 result = replace(result, values=None)
             self.m.tensor_in_place(stmt, left, right, result)  # x += y changes x: its shape must hold the result
+            if (
+                left.shape is not None
+                and (left.framework == "torch" or (left.framework == "numpy" and left.shape))
+                and not (isinstance(result, TensorV) and result.shape is not None)
+                and (left.framework == "numpy" or type(stmt.operator) is not cst.MatrixMultiplyAssign)
+            ):
+                # a torch tensor's or numpy array's in-place operator keeps its shape and dtype whatever the other
+                # operand is (it raises otherwise); jax arrays and numpy scalars (rank 0: ``np.sum(a)``) have none
+                # (``x += y`` rebinds x to x + y, which broadcasts), and torch has no in-place ``@=``
+                result = TensorV(left.shape, left.dtype, left.framework, left.axes, left.origin)
         self.assign(stmt.target, result)
 
     @_statement(cst.Expr)
