@@ -774,6 +774,21 @@ class ModuleAnalysis:
         names = self._rebound()[0]
         return "*" in names or name in names
 
+    def patched_instance(self, name: str, value: ObjV) -> Value:
+        """A module-level instance ``name`` read in a function, its attributes that code outside a class body sets
+        through the name (``info.world_size = size`` in ``init_parallel()``) unknown: that code may have run since."""
+        attrs = self._rebound()[1].get(name)
+        if not attrs:
+            return value
+        if "*" in attrs:
+            return UNKNOWN
+        kept = tuple((k, v) for k, v in value.attrs if k not in attrs)
+        return replace(
+            value,
+            attrs=kept + tuple((a, UNKNOWN) for a in sorted(attrs)),
+            fresh=tuple((k, v) for k, v in value.fresh if k not in attrs),
+        )
+
     def patched_class_attr(self, cls_name: str, attr: str) -> bool:
         """An attribute of the class named ``cls_name`` (of this module) that code outside its class body sets
         (``Config.dim = args.dim``, ``setattr(Config, k, v)``, ``cls.dim = d`` in a classmethod): once that code

@@ -67,6 +67,14 @@ class TensorV:
         )
 
 
+def same_rank_unknown(t: TensorV) -> TensorV:
+    """The result of an op that moves the axes of ``t`` (rank unknown) around: the same rank, so what a check said of
+    it (``not_ranks``) holds, but none of the shapes ``t`` may have (``alts``, ``vshape``) is the result's."""
+    if not t.alts and t.vshape is None:
+        return t
+    return TensorV(None, t.dtype, t.framework, None, t.origin, not_ranks=t.not_ranks)
+
+
 NUMPY_INT = "numpy integer"
 
 

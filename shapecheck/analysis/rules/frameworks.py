@@ -39,6 +39,7 @@ from ..interpret.values import (
     StrV,
     TensorV,
     Value,
+    same_rank_unknown,
 )
 
 from . import einops_calls, layers, ops, shape_ops
@@ -345,7 +346,7 @@ def _reduce(
 
 def _expand_dims(t: TensorV, axes: Value | None) -> Value:
     if t.shape is None:
-        return t
+        return t.with_shape(None)  # the rank grows: what a check said of the input's rank does not hold
     dims = _ints(list(axes.items) if isinstance(axes, SeqV) else [axes]) if axes is not None else None
     if dims is None:
         return t.with_shape(None)
@@ -360,7 +361,7 @@ def _expand_dims(t: TensorV, axes: Value | None) -> Value:
 
 def _transpose(cx: OpContext, t: TensorV, perm: Value | None) -> Value:
     if t.shape is None:
-        return t
+        return same_rank_unknown(t)
     if perm is None or isinstance(perm, NoneV):
         return t.with_shape(tuple(reversed(t.shape)), tuple(reversed(t.axes)) if t.axes else None)
     if not isinstance(perm, SeqV):

@@ -31,6 +31,7 @@ from ..interpret.values import (
     StrV,
     TensorV,
     Value,
+    same_rank_unknown,
     EXACT_LIMIT,
     MAX_EXACT,
     exact,
@@ -128,7 +129,7 @@ def tensor_attribute(interp: "Interpreter", node: cst.Attribute, t: TensorV, att
         return DtypeV(t.dtype) if t.dtype else UNKNOWN
     if attr in ("T", "mT", "mH", "H"):
         if t.shape is None:
-            return t
+            return same_rank_unknown(t)
         if attr in ("T",):
             return t.with_shape(tuple(reversed(t.shape)), tuple(reversed(t.axes)) if t.axes else None)
         if len(t.shape) < 2:
@@ -613,9 +614,27 @@ def _made_by(cx: OpContext, node: cst.Call, name: str, t: TensorV, out: Value) -
 _TIME_REDUCTIONS = frozenset({"mean", "sum", "max", "amax", "min", "amin", "logsumexp", "nanmean"})
 
 
+# torch's argument parser takes numpy's names for these parameters of every function and method (``x.sum(axis=1)``,
+# ``x.repeat_interleave(2, axis=1)``, ``torch.mean(x, axis=0, keepdims=True)``)
+_TORCH_ALIASES = {"axis": "dim", "keepdims": "keepdim"}
+
+
+def torch_keywords(kwargs: dict[str, Value]) -> dict[str, Value]:
+    """``kwargs`` of a torch call with numpy's aliases under torch's own names."""
+    if not any(k in _TORCH_ALIASES for k in kwargs):
+        return kwargs
+    out = dict(kwargs)
+    for alias, own in _TORCH_ALIASES.items():
+        if alias in out and own not in out:
+            out[own] = out.pop(alias)
+    return out
+
+
 def _dispatch_method(
     cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value], method: bool
 ) -> Value:
+    if t.framework == "torch":
+        kwargs = torch_keywords(kwargs)
     if method and name in _TIME_REDUCTIONS and TIME_MAJOR and t.shape is not None and len(t.shape) == 3:
         dim = args[0] if args else kwargs.get("dim")
         if isinstance(dim, IntV) and dim.size.as_int() in (1, -2):
@@ -1342,6 +1361,8 @@ def call(
         return frameworks.call(cx, interp, node, qual, args, kwargs)
     if qual.startswith("torch.nn.") and not qual.startswith("torch.nn.functional") and name[:1].isupper():
         return layers.layer(cx, node, name, args, kwargs)
+    if fw == "torch":
+        kwargs = torch_keywords(kwargs)
     for rule in STUB_OVERRIDES.get(qual):
         out = rule(cx, node, qual, fw, args, kwargs)
         if out is not None:

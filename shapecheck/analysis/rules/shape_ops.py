@@ -15,6 +15,7 @@ from ..interpret.values import (
     SeqV,
     TensorV,
     Value,
+    same_rank_unknown,
 )
 
 if TYPE_CHECKING:
@@ -415,7 +416,7 @@ def _int_args(name: str, t: TensorV, args: list[Value]) -> bool:
 
 def transpose(t: TensorV, args: list[Value], kwargs: dict[str, Value], name: str) -> Value:
     if t.shape is None:
-        return t
+        return same_rank_unknown(t)
     rank = len(t.shape)
     if name == "transpose" and t.framework in ("numpy", "jax") and (args or "axes" in kwargs):
         # numpy's transpose takes a whole permutation: x.transpose(2, 0, 1), np.transpose(x, (1, 0, 2))
@@ -491,7 +492,9 @@ def unflatten(cx: OpContext, node: cst.Call, t: TensorV, args: list[Value], kwar
 
 def squeeze(t: TensorV, args: list[Value], kwargs: dict[str, Value]) -> Value:
     if t.shape is None:
-        return t
+        # the rank may fall: nothing a check said of the input's rank (``assert x.ndim == 3``), nor its possible
+        # shapes, holds for the result
+        return t.with_shape(None)
     arg = args[0] if args else kwargs.get("dim", kwargs.get("axis"))
     if arg is None:
         if all(equal(s, 1) is not Truth.UNKNOWN for s in t.shape):
