@@ -12,7 +12,7 @@ import libcst as cst
 
 from ...diagnostics import details as D
 from ...sizes import Size, Truth, divisible, equal, greater_equal, product
-from ..interpret.context import LazyNote, OpSpec, Pending
+from ..interpret.context import LazyNote, OpSpec, Pending, note
 from ..interpret.values import (
     UNKNOWN,
     BoolV,
@@ -59,6 +59,8 @@ def apply_layer(
     in frameworks.py); a Keras layer under a dtype policy casts around it. ``in_sequential``: a link of a chain,
     reported on the line that built it; ``at_call``: a link of a chain another module built, reported at the call
     (its line is in that module's file)."""
+    if layer.kind == "either":  # one of several layers (``if glu: proj = ... else: proj = ...``): each runs
+        return cx.call_either(interp, node, layer, args, kwargs)
     if layer.param("compute_dtype") is not None:  # a Keras layer under a dtype policy (frameworks.py)
         from . import frameworks
 
@@ -580,6 +582,8 @@ class Sequential(LayerKind):
                 out = apply_layer(cx, interp, node, sub, [out], {}, in_sequential=True, at_call=foreign)
                 if foreign:
                     _name_link(cx, node, sub, home, marks)
+                elif sub.line_node is not None:
+                    _name_call(cx, node, sub.line_node, marks)
             elif isinstance(sub, ObjV):
                 out = cx.call_object(interp, node, sub, [out], {})
             else:
@@ -608,6 +612,23 @@ def _name_link(
                 lst[i] = replace(p, notes=p.notes + (note,))
 
 
+def _name_call(
+    cx: OpContext, node: cst.Call, link: cst.CSTNode, marks: tuple[list[Pending], int, list[Pending], int]
+) -> None:
+    """Findings a link of a chain built in this file added on its own line (since ``marks``) get a note naming the
+    call that gave the chain its input (``self.heads[task](feats)`` in forward, the link built in ``__init__``)."""
+    from dataclasses import replace
+
+    if link is node:
+        return
+    where = cx.origin(node, "the call of this nn.Sequential", "given its input by")
+    for lst, start in ((marks[0], marks[1]), (marks[2], marks[3])):
+        for i in range(start, len(lst)):
+            p = lst[i]
+            if p.node is link and not any(isinstance(n, LazyNote) and where in n.parts for n in p.notes):
+                lst[i] = replace(p, notes=p.notes + (note(where),))
+
+
 def _unknown_into_chain(cx: OpContext, interp: "Interpreter", node: cst.Call, layer: LayerV) -> Value:
     """``nn.Sequential(nn.SiLU(), nn.Linear(d, 2 * d))`` called on an unknown input: activations and dropouts before
     the first Linear leave it unknown; the Linear makes a tensor whose last axis is its out_features (as a Linear
@@ -627,6 +648,18 @@ def _unknown_into_chain(cx: OpContext, interp: "Interpreter", node: cst.Call, la
             return UNKNOWN
         if sub.kind == "Elementwise":
             continue
+        if sub.kind == "either" or (sub.kind == "Sequential" and sub.param("repeat") is None):
+            # a chain nested first (``nn.Sequential(project_in, nn.Dropout(p), nn.Linear(...))``): its own links on
+            # the unknown input, then the rest of this chain on what they return
+            out = (
+                apply_layer(cx, interp, node, sub, [UNKNOWN], {})
+                if sub.kind == "either"
+                else _unknown_into_chain(cx, interp, node, sub)
+            )
+            if not isinstance(out, TensorV) or i + 1 == len(chain):
+                return out
+            rest = LayerV("Sequential", (("layers", chain[i + 1 :]), ("home", layer.param("home"))), layer.line_node)
+            return apply_layer(cx, interp, node, rest, [out], {})
         if sub.kind != "Linear" and not _sets_trailing_axes(sub):
             return UNKNOWN
         rest = LayerV("Sequential", (("layers", chain[i:]), ("home", layer.param("home"))), layer.line_node)
