@@ -1572,16 +1572,56 @@ def _has_converter(default: cst.BaseExpression) -> bool:
 
 def _field_factory(owner: ClassInfo, default: cst.BaseExpression) -> Value | None:
     """``cache: dict = field(default_factory=dict)`` (or ``list``) of a dataclass: each instance gets a new empty
-    dict (list), which the object holds until something fills it (a cache keyed by layer number)."""
+    dict (list), which the object holds until something fills it (a cache keyed by layer number). A factory
+    ``lambda: {"sentiment": 3, "topic": 12}`` (``lambda: [64, 128]``) whose body is a display of literals only gives
+    each instance a new such dict (list), as written."""
     if type(default) is not cst.Call or owner.module.qualify(default.func) != "dataclasses.field":
         return None
     for a in default.args:
-        if a.keyword is None or a.keyword.value != "default_factory" or type(a.value) is not cst.Name:
+        if a.keyword is None or a.keyword.value != "default_factory":
+            continue
+        if type(a.value) is cst.Lambda:
+            return _literal_lambda(owner, a.value)
+        if type(a.value) is not cst.Name:
             continue
         name = a.value.value
         if name in ("dict", "list") and name not in owner.module.globals:
             return DictV(()) if name == "dict" else SeqV((), "list")
     return None
+
+
+def _literal_lambda(owner: ClassInfo, fn: cst.Lambda) -> Value | None:
+    """What ``lambda: <display of literals>`` returns: a new dict / list / tuple of numbers and strings (nested
+    displays too) each time it runs. Anything else (a parameter, a name, a call, a comprehension): None."""
+    ps = fn.params
+    if ps.params or ps.posonly_params or ps.kwonly_params or ps.star_arg is not cst.MaybeSentinel.DEFAULT:
+        return None
+    if ps.star_kwarg is not None or not _literal_display(fn.body):
+        return None
+    FrameInfo, Interpreter, Scope = _interpreter.FrameInfo, _interpreter.Interpreter, _interpreter.Scope
+    interp = Interpreter(owner.module, FrameInfo(owner.key + ".<default_factory>"), Scope())
+    with owner.module.ctx.discarding():
+        v = interp.eval(fn.body)
+    return v if isinstance(v, (DictV, SeqV)) else None
+
+
+_LITERAL_ATOMS = (cst.Integer, cst.Float, cst.SimpleString)
+
+
+def _literal_display(node: cst.BaseExpression, top: bool = True) -> bool:
+    """A dict, list or tuple display whose keys and items are numbers, strings (a negative number too) or such
+    displays; no spread (``**base``, ``*xs``)."""
+    tp = type(node)
+    if not top and (tp in _LITERAL_ATOMS or (tp is cst.UnaryOperation and type(node.expression) in _LITERAL_ATOMS)):  # type: ignore[attr-defined]
+        return True
+    if tp is cst.Dict:
+        return all(
+            type(e) is cst.DictElement and _literal_display(e.key, False) and _literal_display(e.value, False)
+            for e in node.elements  # type: ignore[attr-defined]
+        )
+    if tp is cst.List or tp is cst.Tuple:
+        return all(type(e) is cst.Element and _literal_display(e.value, False) for e in node.elements)  # type: ignore[attr-defined]
+    return False
 
 
 def _class_factory(

@@ -267,7 +267,8 @@ MAX_ALTS = 4
 
 
 def _informative(t: TensorV) -> bool:
-    return t.shape is not None or bool(t.not_ranks)
+    # (known trailing axes count: a Linear's ``(..., out_features)`` on each path of ``if glu: ... else: ...``)
+    return t.shape is not None or bool(t.not_ranks) or t.vshape is not None
 
 
 def join(a: Value, b: Value) -> Value:

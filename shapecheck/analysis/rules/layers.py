@@ -12,7 +12,7 @@ import libcst as cst
 
 from ...diagnostics import details as D
 from ...sizes import Size, Truth, divisible, equal, greater_equal, product
-from ..interpret.context import LazyNote, OpSpec, Pending
+from ..interpret.context import LazyNote, OpSpec, Pending, note
 from ..interpret.values import (
     UNKNOWN,
     BoolV,
@@ -59,6 +59,8 @@ def apply_layer(
     in frameworks.py); a Keras layer under a dtype policy casts around it. ``in_sequential``: a link of a chain,
     reported on the line that built it; ``at_call``: a link of a chain another module built, reported at the call
     (its line is in that module's file)."""
+    if layer.kind == "either":  # one of several layers (``if glu: proj = ... else: proj = ...``): each runs
+        return cx.call_either(interp, node, layer, args, kwargs)
     if layer.param("compute_dtype") is not None:  # a Keras layer under a dtype policy (frameworks.py)
         from . import frameworks
 
@@ -89,7 +91,12 @@ def apply_layer(
     )
     if not in_sequential:
         cx.ctx.note_evidence(node, "layer", x if isinstance(x, TensorV) else None)
-    if x is UNKNOWN and len(args) == 1 and not kwargs and (layer.kind == "Linear" or _sets_trailing_axes(layer)):
+    if (
+        x is UNKNOWN
+        and len(args) == 1
+        and not kwargs
+        and (layer.kind == "Linear" or _sets_trailing_axes(layer) or _conv_sets_channels(layer))
+    ):
         # what nn.Linear returns is a tensor whose last axis is out_features, nn.LayerNorm's ends in its shape
         x = TensorV(None, None, "torch")
     if x is UNKNOWN and layer.kind == "Sequential" and len(args) == 1 and not kwargs:
@@ -406,7 +413,7 @@ class Conv(LayerKind):
         cx: OpContext, interp: "Interpreter", node: cst.Call, report_node: cst.CSTNode, layer: LayerV, x: TensorV
     ) -> Value:
         if x.shape is None:
-            return _conv_ranked(cx, layer, x)
+            return _conv_ranked(cx, report_node, layer, x)
         n = layer.param("n")
         if len(x.shape) not in (n + 1, n + 2):
             if len(x.shape) < n + 1 or len(x.shape) > n + 2:
@@ -580,6 +587,8 @@ class Sequential(LayerKind):
                 out = apply_layer(cx, interp, node, sub, [out], {}, in_sequential=True, at_call=foreign)
                 if foreign:
                     _name_link(cx, node, sub, home, marks)
+                elif sub.line_node is not None:
+                    _name_call(cx, node, sub.line_node, marks)
             elif isinstance(sub, ObjV):
                 out = cx.call_object(interp, node, sub, [out], {})
             else:
@@ -608,6 +617,23 @@ def _name_link(
                 lst[i] = replace(p, notes=p.notes + (note,))
 
 
+def _name_call(
+    cx: OpContext, node: cst.Call, link: cst.CSTNode, marks: tuple[list[Pending], int, list[Pending], int]
+) -> None:
+    """Findings a link of a chain built in this file added on its own line (since ``marks``) get a note naming the
+    call that gave the chain its input (``self.heads[task](feats)`` in forward, the link built in ``__init__``)."""
+    from dataclasses import replace
+
+    if link is node:
+        return
+    where = cx.origin(node, "the call of this nn.Sequential", "given its input by")
+    for lst, start in ((marks[0], marks[1]), (marks[2], marks[3])):
+        for i in range(start, len(lst)):
+            p = lst[i]
+            if p.node is link and not any(isinstance(n, LazyNote) and where in n.parts for n in p.notes):
+                lst[i] = replace(p, notes=p.notes + (note(where),))
+
+
 def _unknown_into_chain(cx: OpContext, interp: "Interpreter", node: cst.Call, layer: LayerV) -> Value:
     """``nn.Sequential(nn.SiLU(), nn.Linear(d, 2 * d))`` called on an unknown input: activations and dropouts before
     the first Linear leave it unknown; the Linear makes a tensor whose last axis is its out_features (as a Linear
@@ -627,7 +653,19 @@ def _unknown_into_chain(cx: OpContext, interp: "Interpreter", node: cst.Call, la
             return UNKNOWN
         if sub.kind == "Elementwise":
             continue
-        if sub.kind != "Linear" and not _sets_trailing_axes(sub):
+        if sub.kind == "either" or (sub.kind == "Sequential" and sub.param("repeat") is None):
+            # a chain nested first (``nn.Sequential(project_in, nn.Dropout(p), nn.Linear(...))``): its own links on
+            # the unknown input, then the rest of this chain on what they return
+            out = (
+                apply_layer(cx, interp, node, sub, [UNKNOWN], {})
+                if sub.kind == "either"
+                else _unknown_into_chain(cx, interp, node, sub)
+            )
+            if not isinstance(out, TensorV) or i + 1 == len(chain):
+                return out
+            rest = LayerV("Sequential", (("layers", chain[i + 1 :]), ("home", layer.param("home"))), layer.line_node)
+            return apply_layer(cx, interp, node, rest, [out], {})
+        if sub.kind != "Linear" and not _sets_trailing_axes(sub) and not _conv_sets_channels(sub):
             return UNKNOWN
         rest = LayerV("Sequential", (("layers", chain[i:]), ("home", layer.param("home"))), layer.line_node)
         return apply_layer(cx, interp, node, rest, [TensorV(None, None, "torch")], {})
@@ -714,7 +752,7 @@ class ChannelNorm(LayerKind):
         cx: OpContext, interp: "Interpreter", node: cst.Call, report_node: cst.CSTNode, layer: LayerV, x: TensorV
     ) -> Value:
         if x.shape is None:
-            return x.with_shape(None)
+            return _norm_unranked(cx, report_node, layer, x)
         c, n = layer.param("c"), layer.param("n")
         name = layer.param("name", "")
         if (
@@ -2304,17 +2342,90 @@ def jax_layer(cx: OpContext, node: cst.Call, qual: str, args: list[Value], kwarg
 _EQX_ADAPTIVE = frozenset(f"Adaptive{k}Pool{n}d" for k in ("Avg", "Max") for n in (1, 2, 3))
 
 
-def _conv_ranked(cx: OpContext, layer: LayerV, x: TensorV) -> Value:
+def _conv_ranked(cx: OpContext, report_node: cst.CSTNode, layer: LayerV, x: TensorV) -> Value:
     """A convolution on an input of unknown sizes whose rank a check fixed (``b, c, h, w = x.shape``): a batched input
     (n + 2 axes) gives (batch, out_channels, *spatial), an unbatched one (n + 1) gives (out_channels, *spatial): the
-    same rank, the channel axis known, the spatial sizes not."""
+    same rank, the channel axis known, the spatial sizes not. Rank not known: ``_conv_unranked``."""
     from .ops import _exact_rank
 
     rank, n, out = _exact_rank(x), layer.param("n"), layer.param("out")
+    if rank is None and isinstance(n, int) and layer.param("lib") is None:
+        return _conv_unranked(cx, report_node, layer, x, n)
     if rank is None or not isinstance(n, int) or out is None or rank not in (n + 1, n + 2):
         return x.with_shape(None)
     lead = (cx.fresh("batch"), out) if rank == n + 2 else (out,)
     return TensorV(None, x.dtype, x.framework, None, x.origin, (lead, cx.fresh("V"), ()), not_ranks=x.not_ranks)
+
+
+def _conv_sets_channels(layer: LayerV) -> bool:
+    """A torch ``nn.Conv{n}d`` whose out_channels is known: its output ends in (out_channels, *spatial)."""
+    return (
+        layer.kind in ("Conv1d", "Conv2d", "Conv3d")
+        and layer.param("lib") is None
+        and isinstance(layer.param("n"), int)
+        and layer.param("out") is not None
+    )
+
+
+def _conv_unranked(cx: OpContext, report_node: cst.CSTNode, layer: LayerV, x: TensorV, n: int) -> Value:
+    """``nn.Conv{n}d`` on an input of unknown rank: it runs only on n + 1 or n + 2 axes, whose channel axis is the
+    (n + 1)-th from the end either way. Known trailing axes (a convolution's output before it) are checked there;
+    the output ends in (out_channels, *spatial), the spatial sizes new (a following BatchNorm reads the channels)."""
+    vs, cin, out = x.vshape, layer.param("in"), layer.param("out")
+    if vs is not None and len(vs[2]) >= n + 1:
+        c = vs[2][-n - 1]
+        if cin is not None and equal(c, cin) is Truth.FALSE:
+            ks, ds = layer.param("k") or (1,), layer.param("d") or (1,)
+            side = Size.const(max(64, max(ds) * (max(ks) - 1) + 1))
+            cx.ctx.report(
+                report_node,
+                "SHP204",
+                {
+                    "op": layer.param("fn") or f"nn.{layer.kind}",
+                    "detail": D.LayerInput(layer.kind, "in_channels", cin, "channels", c),
+                },
+                cx.origins([x]),
+                spec=_conv_spec(layer, (Size.const(2), c) + (side,) * n),
+            )
+            return x.with_shape(None)
+        if out is None:
+            return x.with_shape(None)
+        spatial = tuple(cx.fresh("h") for _ in range(n))
+        return TensorV(None, x.dtype, x.framework, None, x.origin, (vs[0], vs[1], vs[2][: -n - 1] + (out,) + spatial))
+    if out is None or (vs is not None and (vs[0] or vs[2])) or x.alts:
+        return x.with_shape(None)
+    spatial = tuple(cx.fresh("h") for _ in range(n))
+    return TensorV(None, x.dtype, x.framework, None, x.origin, ((), cx.fresh("V"), (out,) + spatial))
+
+
+def _norm_unranked(cx: OpContext, report_node: cst.CSTNode, layer: LayerV, x: TensorV) -> Value:
+    """``nn.BatchNorm{2,3}d`` / ``nn.InstanceNorm{n}d`` on an input of unknown rank whose trailing axes are known (a
+    convolution's output): the channel axis is the (n + 1)-th from the end on every rank the layer takes (BatchNorm2d
+    4-d only, InstanceNorm2d 3-d or 4-d); BatchNorm1d's depends on the rank and is not read."""
+    vs, c, n = x.vshape, layer.param("c"), layer.param("n")
+    name = layer.param("name", "")
+    if (
+        vs is None
+        or x.alts
+        or c is None
+        or not isinstance(n, int)
+        or len(vs[2]) < n + 1
+        or (name.startswith(("BatchNorm", "LazyBatchNorm", "SyncBatchNorm")) and n < 2)
+        or not name.startswith(("BatchNorm", "InstanceNorm"))
+    ):
+        return x.with_shape(None) if vs is None or x.alts else x
+    found = vs[2][-n - 1]
+    if equal(found, c) is not Truth.FALSE:
+        return x
+    shape = (Size.const(2), found) + (Size.const(4),) * n
+    cx.ctx.report(
+        report_node,
+        "SHP204",
+        {"op": f"nn.{name}", "detail": D.LayerInput(name, "num_features", c, "channels", found)},
+        cx.origins([x]),
+        spec=OpSpec("nn.ChannelNorm", None, (shape,), (), (("name", name), ("num_features", c))),
+    )
+    return x.with_shape(None)
 
 
 def _sets_trailing_axes(layer: LayerV) -> bool:

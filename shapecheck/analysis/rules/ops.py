@@ -243,6 +243,25 @@ def _with_scalar(opname: str, t: TensorV, other: Value) -> TensorV:
     return t
 
 
+def _broadcast_trailing(unranked: list[TensorV], known: list[TensorV]) -> tuple[Size, ...] | None:
+    """The trailing axes an elementwise operation's result is known to end in, when every operand of unknown rank
+    has known trailing axes (a Linear's ``(..., out_features)``): the last k of them broadcast together (with the
+    known shapes' last k, a shorter one only where it has axes), k the fewest any such operand has. None when an
+    axis's result is not known (sizes that may each be 1), on a failure (left to the operation as it runs), or when
+    nothing is known."""
+    vss = [t.vshape for t in unranked if not t.alts]
+    if len(vss) < len(unranked) or any(vs is None or not vs[2] for vs in vss):
+        return None
+    k = min(len(vs[2]) for vs in vss if vs is not None)
+    out: tuple[Size, ...] = vss[0][2][-k:]  # type: ignore[index]
+    for other in [vs[2][-k:] for vs in vss[1:] if vs is not None] + [t.shape[-k:] for t in known if t.shape]:
+        new, fail = broadcast_shapes(out, other)
+        if new is None or fail is not None or len(new) != k:
+            return None
+        out = new
+    return out
+
+
 def _exact_rank(t: TensorV) -> int | None:
     """The rank of ``t`` when known: its shape's, or the one rank conditions left it (shape unknown)."""
     return len(t.shape) if t.shape is not None else _only_rank(t)
@@ -260,12 +279,16 @@ def elementwise(cx: OpContext, node: cst.CSTNode, opname: str, tensors: list[Ten
             # with 0-d tensors (a learned gain): the one of unknown rank keeps its known axes
             u = unranked[0]
             return TensorV(None, dtype, fw, None, u.origin, u.vshape, not_ranks=u.not_ranks)
+        # ``x * F.gelu(gate)`` of two halves of a Linear's output: the known trailing axes broadcast as axes do
+        trailing = _broadcast_trailing(unranked, known)
+        vshape = ((), cx.fresh("V"), trailing) if trailing is not None else None
+        origin = unranked[0].origin if trailing is not None else None
         ranks = [_exact_rank(t) for t in tensors]
         if all(r is not None for r in ranks):
             # every rank fixed (a check fixed the unknown ones): broadcasting gives the largest, sizes unknown
             top = max(r for r in ranks if r is not None)
-            return TensorV(None, dtype, fw, not_ranks=_RANKS - {top})
-        return TensorV(None, dtype, fw)
+            return TensorV(None, dtype, fw, None, origin, vshape, not_ranks=_RANKS - {top})
+        return TensorV(None, dtype, fw, None, origin, vshape)
     shape: tuple[Size, ...] | None = known[0].shape
     for t in known[1:]:
         assert shape is not None and t.shape is not None

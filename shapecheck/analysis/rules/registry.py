@@ -131,6 +131,13 @@ class OpContext:
         """Call a function of the analysed code (its body run with these arguments, or its annotations)."""
         return self._module.call_function(interp, node, fv, args, kwargs)
 
+    def call_either(
+        self, interp: "Interpreter", node: cst.Call, either: LayerV, args: list[Value], kwargs: dict[str, Value]
+    ) -> Value:
+        """Call a callable that is one of several (an undecided ``if``'s two layers): each option runs, the results
+        are paths."""
+        return self._module.call_either(interp, node, either, args, kwargs)
+
     def call_value(self, interp: "Interpreter", node: cst.Call, func: Value, args: list[Value]) -> Value:
         """Call a function value (a function of the analysed code, an object, a partial, a vmap, a layer)."""
         return self._module.call_value(interp, node, func, args)
