@@ -618,7 +618,9 @@ def _unknown_into_chain(cx: OpContext, interp: "Interpreter", node: cst.Call, la
     """``nn.Sequential(nn.SiLU(), nn.Linear(d, 2 * d))`` called on an unknown input: activations and dropouts before
     the first Linear leave it unknown; the Linear makes a tensor whose last axis is its out_features (as a Linear
     called on an unknown input does), and the rest of the chain runs on that. A module of the analysed code runs on
-    the unknown input as any call of it would. Another layer first (a norm, a conv): unknown."""
+    the unknown input as any call of it would. An adaptive pool of known output sizes first (a classifier head
+    ``nn.Sequential(nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Linear(c, k))``) makes its two shapes, one per rank, and
+    the chain runs on each. Another layer first (a norm, a conv): unknown."""
     chain: tuple[Value, ...] = tuple(layer.param("layers", ())) if layer.param("repeat") is None else ()
     for i, sub in enumerate(chain):
         if isinstance(sub, ObjV):
@@ -633,7 +635,7 @@ def _unknown_into_chain(cx: OpContext, interp: "Interpreter", node: cst.Call, la
             return UNKNOWN
         if sub.kind == "Elementwise":
             continue
-        if sub.kind != "Linear" and not _sets_trailing_axes(sub):
+        if sub.kind != "Linear" and not _sets_trailing_axes(sub) and not _fixes_trailing_axes(sub):
             return UNKNOWN
         rest = LayerV("Sequential", (("layers", chain[i:]), ("home", layer.param("home"))), layer.line_node)
         return apply_layer(cx, interp, node, rest, [TensorV(None, None, "torch")], {})
@@ -1163,7 +1165,12 @@ def _fixes_trailing_axes(layer: LayerV) -> bool:
     """A torch ``nn.AdaptiveAvgPool{n}d`` / ``AdaptiveMaxPool{n}d`` whose every output size is a known int (no None,
     which keeps an input axis): what it returns ends in those sizes, whatever its input."""
     out = layer.param("out")
-    return layer.kind == "AdaptivePool" and layer.param("lib") is None and out is not None and None not in out
+    return (
+        layer.kind == "AdaptivePool"
+        and layer.param("lib") is None
+        and out is not None
+        and all(o is not None for o in out)
+    )
 
 
 def _adaptive_pool_unranked(cx: OpContext, node: cst.Call, layer: LayerV, x: TensorV) -> Value:
