@@ -344,9 +344,9 @@ def _transform(
         spec,
     )
     if made_up and isinstance(out, TensorV):
-        out = out.with_shape(out.shape, out.axes, MadeUp(str(out.origin)))
+        out = out.with_shape(out.shape, out.axes, MadeUp(out.origin))
     elif rank_known and shapes is not None and isinstance(out, TensorV):
-        out = out.with_shape(out.shape, out.axes, PatternSizes(str(out.origin)))
+        out = out.with_shape(out.shape, out.axes, PatternSizes(out.origin))
     if ellipsis is not None and isinstance(out, TensorV) and out.shape is not None:
         out = _variadic_output(cx, out, pattern, ellipsis)
     if kind == "reduce" and isinstance(out, TensorV) and template is not None:
@@ -811,7 +811,7 @@ class Transform:
         )
         out = _result(cx, report_node, res, x, pattern, [x], output_axes(pattern), spec)
         if made_up and isinstance(out, TensorV):
-            out = out.with_shape(out.shape, out.axes, MadeUp(str(out.origin)))
+            out = out.with_shape(out.shape, out.axes, MadeUp(out.origin))
             if ellipsis is not None and out.shape is not None:
                 out = _variadic_output(cx, out, pattern, ellipsis)
         if kind == "reduce" and isinstance(out, TensorV):
