@@ -7,7 +7,8 @@
 
 ``error`` / ``warning`` is the severity the finding must have (the registry's, see shapecheck/diagnostics/registry.py).
 ``:9`` after it, optional, is the 1-based column the finding must start at. Text after a single code, optional, is a
-fragment its message must contain (up to the end of the line or the next ``# error``/``# warning``). Several codes:
+fragment its message, or one of its notes, must contain (up to the end of the line or the next ``# error``/``# warning``:
+``# error: SHP204 /audio.py:12`` checks that a note names that line, where an operand was made). Several codes:
 ``# error: SHP201, SHP202`` (no column, no fragment); several comments on one line are allowed too. A line with no
 such comment must stay silent, and no finding may be reported twice. Multi-file cases live in ``*.test`` files made
 of ``[file path/to/mod.py]`` blocks; each block is one file of a temporary tree.
@@ -87,9 +88,11 @@ def mismatches(text: str, findings: Iterable[Any]) -> list[str]:
             continue
         if e.column is not None and not any(f.column == e.column for f in same):
             problems.append(f"{e.code} at line {e.line}: column {[f.column for f in same]}, expected {e.column}")
-        if e.fragment is not None and not any(e.fragment in f.message for f in same):
+        if e.fragment is not None and not any(
+            e.fragment in f.message or any(e.fragment in n for n in f.notes) for f in same
+        ):
             problems.append(
-                f"{e.code} at line {e.line}: no message contains {e.fragment!r}: {[f.message for f in same]}"
+                f"{e.code} at line {e.line}: no message or note contains {e.fragment!r}: {[f.message for f in same]}"
             )
     return problems
 

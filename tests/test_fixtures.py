@@ -71,7 +71,11 @@ def test_parse_expectations() -> None:
         (lambda fs: [fs[0].with_(column=6)] + fs[1:], "column [6], expected 5"),
         (
             lambda fs: [fs[0].with_(message="SHP203 axis 'h' does not fit")] + fs[1:],
-            "no message contains 'cannot be split'",
+            "no message or note contains 'cannot be split'",
+        ),
+        (  # a fragment a note holds (where an operand was made) is found there
+            lambda fs: [fs[0].with_(message="SHP203 axis 'h' does not fit", notes=("h cannot be split",))] + fs[1:],
+            None,
         ),
         (lambda fs: [fs[0].with_(severity=Severity.WARNING)] + fs[1:], "is a warning, the fixture says error"),
         (lambda fs: fs[:2] + [fs[2].with_(severity=Severity.ERROR)], "SHP302 at line 2 is a error"),

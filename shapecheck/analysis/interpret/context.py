@@ -96,8 +96,15 @@ def counter_mark() -> int:
     return next(_counter)
 
 
-class MadeUp(str):
-    """The origin of a shape made up from an einops pattern because the input was unknown (not evidence)."""
+@dataclass(frozen=True)
+class MadeUp:
+    """The origin of a shape made up from an einops pattern because the input was unknown (not evidence): the call's
+    own origin (``from the einops pattern '...' at f.py:3``), rendered only when a note shows it."""
+
+    origin: Any
+
+    def __str__(self) -> str:
+        return str(self.origin)
 
 
 class PatternSizes(MadeUp):

@@ -3522,7 +3522,7 @@ class ModuleAnalysis:
     def index_tensor(
         self, interp: Interpreter, node: cst.Subscript, t: TensorV, at: cst.CSTNode | None = None
     ) -> Value:
-        return shape_rules.index_tensor(interp, node, t, at)
+        return shape_rules.index_tensor(interp, node, t, at, self.ops)
 
     def column_concat(self, interp: Interpreter, node: cst.Subscript, items: list[Value]) -> Value:
         """``np.c_[a, b]`` of 1-d and 2-d arrays: their columns side by side, as ``np.column_stack([a, b])`` (a 1-d

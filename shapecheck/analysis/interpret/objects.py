@@ -15,6 +15,7 @@ import libcst as cst
 
 from ..index.functions import ClassInfo, FunctionInfo, bind_arguments, constructor_wrapper_filter, keyword_kept
 from ..index.imports import dotted
+from ..rules.shapes_bridge import Origin
 from .state import class_state, function_state
 from .values import (
     DYNAMIC_ATTRS,
@@ -1237,9 +1238,9 @@ def symbolic_arguments(m: "ModuleAnalysis", fi: FunctionInfo) -> dict[str, Value
             # a default of 0 or 1 is more often a count that may be zero or a switch than a size
             out[name] = UNKNOWN
             continue
-        origin = f"(constructor parameter {name} of {fi.key.split(':')[-1].rsplit('.', 1)[0]}" + (
-            f", default {p.default.value})" if type(p.default) is cst.Integer else ")"
-        )
+        owner = fi.key.split(":")[-1].rsplit(".", 1)[0]
+        default = f" (default {p.default.value})" if type(p.default) is cst.Integer else ""
+        origin = Origin(fi.module, p, f"the constructor parameter {name} of {owner}{default}")
         out[name] = IntV(
             m.ctx.scoped(name, "ctor:" + fi.key.split(":")[-1].rsplit(".", 1)[0], origin),
             assumed=p.annotation is None and name not in ints,

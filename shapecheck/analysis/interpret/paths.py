@@ -60,7 +60,9 @@ def each_path(ctx: Context, values: list[Value], run: Callable[[list[Value]], Va
                     p.code,
                     p.fields,
                     p.notes
-                    + (f"it fails on each of the {n} paths that reach it (the value differs between branches)",),
+                    + (
+                        f"it fails on each of the {n} shapes the value may have here (one per branch, or input rank, that made it)",
+                    ),
                     p.witness,
                     p.span,
                     p.path,

@@ -127,7 +127,7 @@ def _report(
     )
 
 
-def _lengths(cx: OpContext, kwargs: dict[str, Value], exclude: tuple[str, ...]) -> dict[str, Size]:
+def _lengths(cx: OpContext, node: cst.CSTNode, kwargs: dict[str, Value], exclude: tuple[str, ...]) -> dict[str, Size]:
     out: dict[str, Size] = {}
     for k, v in kwargs.items():
         if k in exclude:
@@ -135,7 +135,7 @@ def _lengths(cx: OpContext, kwargs: dict[str, Value], exclude: tuple[str, ...]) 
         if isinstance(v, IntV):
             out[k] = v.size
         else:
-            out[k] = cx.ctx.fresh(k, f"from the keyword {k}=... (value unknown)")
+            out[k] = cx.ctx.fresh(k, cx.origin(node, f"the keyword {k}=... (value unknown)"))
     return out
 
 
@@ -181,7 +181,7 @@ def _result(
     if not outs:
         return UNKNOWN
     base = template or TensorV(None)
-    origin = f"from the einops pattern {pattern!r}"
+    origin = cx.origin(node, f"the einops pattern {pattern!r}")
     return base.with_shape(tuple(outs[0]), axes if axes and len(axes) == len(outs[0]) else None, origin)
 
 
@@ -277,7 +277,7 @@ def _transform(
     extra = len(args) - (3 if kind == "reduce" else 2)
     if extra > 0:
         return fallback  # positional axis lengths are not accepted by einops; let the type checker say so
-    lengths = _lengths(cx, kwargs, ("tensor", "pattern", "reduction"))
+    lengths = _lengths(cx, node, kwargs, ("tensor", "pattern", "reduction"))
     axes_names = _identifiers(pattern) if dynamic else tuple(lengths)
     problem = P.check_call(kind, pattern, reduction=reduction, reduction_is_callable=is_callable, axes_names=axes_names)
     if problem is not None:
@@ -344,9 +344,9 @@ def _transform(
         spec,
     )
     if made_up and isinstance(out, TensorV):
-        out = out.with_shape(out.shape, out.axes, MadeUp(str(out.origin)))
+        out = out.with_shape(out.shape, out.axes, MadeUp(out.origin))
     elif rank_known and shapes is not None and isinstance(out, TensorV):
-        out = out.with_shape(out.shape, out.axes, PatternSizes(str(out.origin)))
+        out = out.with_shape(out.shape, out.axes, PatternSizes(out.origin))
     if ellipsis is not None and isinstance(out, TensorV) and out.shape is not None:
         out = _variadic_output(cx, out, pattern, ellipsis)
     if kind == "reduce" and isinstance(out, TensorV) and template is not None:
@@ -540,7 +540,7 @@ def pack(cx: OpContext, node: cst.Call, args: list[Value], kwargs: dict[str, Val
             OpSpec("pack", pattern, tuple(t.shape for t in ts if t.shape is not None)),
         )
         return SeqV((UNKNOWN, UNKNOWN), "pack")
-    packed = ts[0].with_shape(tuple(res.outputs[0]), None, f"from the einops pack pattern {pattern!r}")
+    packed = ts[0].with_shape(tuple(res.outputs[0]), None, cx.origin(node, f"the einops pack pattern {pattern!r}"))
     star = pattern.split().index("*") if "*" in pattern.split() else 0
     n_after = len(pattern.split()) - star - 1
     ps_items: list[Value] = []
@@ -591,7 +591,10 @@ def unpack(cx: OpContext, node: cst.Call, args: list[Value], kwargs: dict[str, V
         )
         return UNKNOWN
     return SeqV(
-        tuple(tensor.with_shape(tuple(o), None, f"from the einops unpack pattern {pattern!r}") for o in res.outputs),
+        tuple(
+            tensor.with_shape(tuple(o), None, cx.origin(node, f"the einops unpack pattern {pattern!r}"))
+            for o in res.outputs
+        ),
         "list",
     )
 
@@ -748,7 +751,7 @@ class Transform:
         reduction, is_callable = (None, False)
         if name == "Reduce":
             reduction, is_callable = _reduction(args[1] if len(args) > 1 else kwargs.get("reduction", UNKNOWN))
-        lengths = _lengths(cx, kwargs, ("pattern", "reduction"))
+        lengths = _lengths(cx, node, kwargs, ("pattern", "reduction"))
         axes_names = _identifiers(pattern) if dynamic else tuple(lengths)
         problem = P.check_call(
             kind, pattern, reduction=reduction, reduction_is_callable=is_callable, axes_names=axes_names
@@ -808,7 +811,7 @@ class Transform:
         )
         out = _result(cx, report_node, res, x, pattern, [x], output_axes(pattern), spec)
         if made_up and isinstance(out, TensorV):
-            out = out.with_shape(out.shape, out.axes, MadeUp(str(out.origin)))
+            out = out.with_shape(out.shape, out.axes, MadeUp(out.origin))
             if ellipsis is not None and out.shape is not None:
                 out = _variadic_output(cx, out, pattern, ellipsis)
         if kind == "reduce" and isinstance(out, TensorV):
@@ -847,7 +850,7 @@ class EinMix:
         bias = _pattern(bias_v) if bias_v is not None else None
         if weight is None or (bias_v is not None and bias is None and not isinstance(bias_v, type(None))):
             return LayerV("EinMix", (("pattern", pattern),), node)
-        lengths = _lengths(cx, kwargs, ("pattern", "weight_shape", "bias_shape"))
+        lengths = _lengths(cx, node, kwargs, ("pattern", "weight_shape", "bias_shape"))
         if not dynamic:
             problem = P.check_call("einmix", pattern, weight_shape=weight, bias_shape=bias, axes_names=tuple(lengths))
             if problem is not None:

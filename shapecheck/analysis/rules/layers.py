@@ -95,9 +95,15 @@ def apply_layer(
         x is UNKNOWN
         and len(args) == 1
         and not kwargs
-        and (layer.kind == "Linear" or _sets_trailing_axes(layer) or _conv_sets_channels(layer))
+        and (
+            layer.kind == "Linear"
+            or _sets_trailing_axes(layer)
+            or _conv_sets_channels(layer)
+            or _fixes_trailing_axes(layer)
+        )
     ):
-        # what nn.Linear returns is a tensor whose last axis is out_features, nn.LayerNorm's ends in its shape
+        # what nn.Linear returns is a tensor whose last axis is out_features, nn.LayerNorm's ends in its shape, an
+        # adaptive pool's in its output_size
         x = TensorV(None, None, "torch")
     if x is UNKNOWN and layer.kind == "Sequential" and len(args) == 1 and not kwargs:
         return _unknown_into_chain(cx, interp, node, layer)
@@ -638,7 +644,9 @@ def _unknown_into_chain(cx: OpContext, interp: "Interpreter", node: cst.Call, la
     """``nn.Sequential(nn.SiLU(), nn.Linear(d, 2 * d))`` called on an unknown input: activations and dropouts before
     the first Linear leave it unknown; the Linear makes a tensor whose last axis is its out_features (as a Linear
     called on an unknown input does), and the rest of the chain runs on that. A module of the analysed code runs on
-    the unknown input as any call of it would. Another layer first (a norm, a conv): unknown."""
+    the unknown input as any call of it would. An adaptive pool of known output sizes first (a classifier head
+    ``nn.Sequential(nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Linear(c, k))``) makes its two shapes, one per rank, and
+    the chain runs on each. Another layer first (a norm, a conv): unknown."""
     chain: tuple[Value, ...] = tuple(layer.param("layers", ())) if layer.param("repeat") is None else ()
     for i, sub in enumerate(chain):
         if isinstance(sub, ObjV):
@@ -665,7 +673,12 @@ def _unknown_into_chain(cx: OpContext, interp: "Interpreter", node: cst.Call, la
                 return out
             rest = LayerV("Sequential", (("layers", chain[i + 1 :]), ("home", layer.param("home"))), layer.line_node)
             return apply_layer(cx, interp, node, rest, [out], {})
-        if sub.kind != "Linear" and not _sets_trailing_axes(sub) and not _conv_sets_channels(sub):
+        if (
+            sub.kind != "Linear"
+            and not _sets_trailing_axes(sub)
+            and not _conv_sets_channels(sub)
+            and not _fixes_trailing_axes(sub)
+        ):
             return UNKNOWN
         rest = LayerV("Sequential", (("layers", chain[i:]), ("home", layer.param("home"))), layer.line_node)
         return apply_layer(cx, interp, node, rest, [TensorV(None, None, "torch")], {})
@@ -1186,7 +1199,42 @@ class AdaptivePool(LayerKind):
     def apply(
         cx: OpContext, interp: "Interpreter", node: cst.Call, report_node: cst.CSTNode, layer: LayerV, x: TensorV
     ) -> Value:
+        if x.shape is None and _fixes_trailing_axes(layer):
+            return _adaptive_pool_unranked(cx, node, layer, x)
         return _pool_out(cx, x, layer)
+
+
+def _fixes_trailing_axes(layer: LayerV) -> bool:
+    """A torch ``nn.AdaptiveAvgPool{n}d`` / ``AdaptiveMaxPool{n}d`` whose every output size is a known int (no None,
+    which keeps an input axis): what it returns ends in those sizes, whatever its input."""
+    out = layer.param("out")
+    return (
+        layer.kind == "AdaptivePool"
+        and layer.param("lib") is None
+        and out is not None
+        and all(o is not None for o in out)
+    )
+
+
+def _adaptive_pool_unranked(cx: OpContext, node: cst.Call, layer: LayerV, x: TensorV) -> Value:
+    """An adaptive pool on an input of unknown rank: torch takes (C, *spatial) or (N, C, *spatial) and nothing else, so
+    the result is one of two shapes, ``(n, c, *out)`` or ``(c, *out)`` (n, c sizes of their own): a value with one
+    path per rank (paths.py), on which a later operation is a definite failure only when it fails on both
+    (``nn.Linear(768)`` on the unflattened ``(n, c, 1, 1)``: its last axis is 1 either way). A rank a condition ruled
+    out is no path."""
+    n = layer.param("n")
+    out = tuple(layer.param("out"))
+    origin = cx.origin(node, "the AdaptivePool layer")
+    options = [
+        TensorV(tuple(cx.fresh(s) for s in "nc"[2 - lead :]) + out, x.dtype, x.framework, None, origin)
+        for lead in (2, 1)  # the batched shape first: the one a finding shows when both fail
+        if n + lead not in x.not_ranks
+    ]
+    if not options:
+        return x.with_shape(None)
+    if len(options) == 1:
+        return options[0]
+    return TensorV(None, x.dtype, x.framework, None, None, ((), cx.fresh("V"), out), tuple(options))
 
 
 _FUNCTIONAL_POOLS = {

@@ -2278,7 +2278,14 @@ def call_stub(
     spec = annotation_spec(ret)
     shape = instantiate(spec, memo, lambda n: cx.ctx.fresh(n)) if spec is not None else None
     axes = first.axes if first is not None and shape is not None and first.shape == tuple(shape) else None
-    return TensorV(tuple(shape) if shape is not None else None, dtype, fw, axes)
+    origin: object = None
+    if isinstance(arg, TensorV) and shape is not None and arg.shape == tuple(shape):
+        # ``F.dropout(x)``, ``F.gelu(x)``: the shape its input had, made where that was (a shape made up from an
+        # einops pattern is shown where the pattern is; what the result is evidence of is its own shape's business)
+        origin = arg.origin.origin if isinstance(arg.origin, MadeUp) else arg.origin
+    elif shape is not None:
+        origin = cx.origin(node, f"{qual.rsplit('.', 1)[-1]}(...)")
+    return TensorV(tuple(shape) if shape is not None else None, dtype, fw, axes, origin)
 
 
 def _same_shape_param(fi: "FunctionInfo") -> str | None:

@@ -54,8 +54,11 @@ def _time_step(node: cst.Subscript) -> int | None:
     return None
 
 
-def index_tensor(interp: "Interpreter", node: cst.Subscript, t: TensorV, at: cst.CSTNode | None = None) -> Value:
-    """``t[...]`` at ``node``; a finding goes to ``at`` (default ``node``: a node of the analysed file)."""
+def index_tensor(
+    interp: "Interpreter", node: cst.Subscript, t: TensorV, at: cst.CSTNode | None = None, cx: OpContext | None = None
+) -> Value:
+    """``t[...]`` at ``node``; a finding goes to ``at`` (default ``node``: a node of the analysed file), whose line
+    ``cx`` (the module's) names for a size made up here."""
     at = node if at is None else at
     if TIME_MAJOR and t.shape is not None and len(t.shape) == 3:
         step = _time_step(node)
@@ -79,7 +82,7 @@ def index_tensor(interp: "Interpreter", node: cst.Subscript, t: TensorV, at: cst
 
         def one_path(v: list[Value]) -> Value:
             assert isinstance(v[0], TensorV)
-            return index_tensor(interp, final, v[0], at)
+            return index_tensor(interp, final, v[0], at, cx)
 
         return each_path(interp.ctx, [t], one_path) or t.with_shape(None)
     if t.shape is None:
@@ -114,7 +117,8 @@ def index_tensor(interp: "Interpreter", node: cst.Subscript, t: TensorV, at: cst
                 if size is None:
                     # bounds of unknown value (``offsets[:length]``): a slice keeps its axis whatever they are (a bound
                     # Python rejects raises, and the code does not go on); its size is unknown
-                    size = interp.ctx.fresh("n", "(the size of a slice whose bounds are unknown)")
+                    why = "a slice whose bounds are unknown"
+                    size = interp.ctx.fresh("n", cx.origin(at, why) if cx is not None else f"(the size of {why})")
                 parts.append(("keep", size, None))
             pos += 1
             continue
@@ -351,7 +355,7 @@ def reshape(cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Val
         # whenever it runs (x.reshape(b, -1, d) of a known 4-d x with b unknown is 3-d)
         t = t.with_shape(None)
     sizes = [
-        v.size if isinstance(v, IntV) else cx.ctx.fresh("n", _UNKNOWN_SIZE)
+        v.size if isinstance(v, IntV) else cx.ctx.fresh("n", cx.origin(node, _UNKNOWN_SIZE))
         for v in vals
         if v is UNKNOWN or isinstance(v, IntV)
     ]
@@ -362,7 +366,7 @@ def reshape(cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Val
         # the input's shape is unknown but the result has the sizes asked for (an unknown int or the inferred -1 one
         # of unknown value): x.view(b * n, seq_len, -1) is (b * n, seq_len, ?) whenever it runs
         for i in minus:
-            sizes[i] = cx.ctx.fresh("n", _INFERRED_SIZE)
+            sizes[i] = cx.ctx.fresh("n", cx.origin(node, _INFERRED_SIZE))
         return t.with_shape(tuple(sizes))
     total = product(t.shape)
     if minus:
@@ -402,8 +406,8 @@ def reshape(cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Val
     return t.with_shape(tuple(sizes))
 
 
-_UNKNOWN_SIZE = "(a size of unknown value given to a reshape)"
-_INFERRED_SIZE = "(the size a reshape infers for -1 from an input of unknown shape)"
+_UNKNOWN_SIZE = "a size of unknown value given to a reshape"
+_INFERRED_SIZE = "the size a reshape infers for -1 from an input of unknown shape"
 
 
 def _int_args(name: str, t: TensorV, args: list[Value]) -> bool:
