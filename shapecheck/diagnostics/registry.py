@@ -343,7 +343,9 @@ CODES: tuple[Code, ...] = (
         "{op}: operands carry axes {left} and {right} in different orders",
         "Operands of an elementwise operation, a loss or a stack whose named axes are the same but in a "
         "different order (a teacher map `b t1 t2 h` against a student map `b h t1 t2`), or a shape unpacked into "
-        "the tensor's own axis names in another order (`b, k, h, w = maps.shape` of a `b k w h` map).",
+        "the tensor's own axis names in another order (`b, k, h, w = maps.shape` of a `b k w h` map). Names come "
+        "from annotations, einops patterns and a convolution's layout (`N C H W` after `nn.Conv2d`, `N C (H W)` "
+        "after `.flatten(2)`, against tokens `N (H W) C`).",
         "Wherever the sizes happen to coincide the code runs and computes a silently wrong value.",
         'student: Float[Tensor, "b h t1 t2"]\nteacher: Float[Tensor, "b t1 t2 h"]\nloss = F.mse_loss(student, teacher)',
         'student: Float[Tensor, "b h t1 t2"]\nteacher: Float[Tensor, "b t1 t2 h"]\n'

@@ -289,6 +289,11 @@ _REPLACES_MODULES = re.compile(
 )
 
 
+# how many names functions read from a module level still running (``ModuleAnalysis.global_value``): a call whose run
+# read one keeps no summary, since the running statement may bind the name again before the next call
+RUNNING_READS: list[int] = [0]
+
+
 class ModuleAnalysis:
     def __init__(
         self,
@@ -326,6 +331,9 @@ class ModuleAnalysis:
         self._lines: list[int] | None = None
         self.module_ran = False
         self.module_ran_fully = False
+        # the module level's scope while its statements run: a function they call reads a name that the statement
+        # running now bound (the ``if __name__ == "__main__":`` block) from it (``global_value``)
+        self.running_scope: Scope | None = None
         # functions already run with their findings reported here (a class's constructor and the helpers it calls on
         # self, run with symbolic sizes): the module's own pass does not run them again
         self.standalone_done: set[str] = set()
@@ -578,6 +586,7 @@ class ModuleAnalysis:
         self.collect_definitions()
         scope = Scope()
         interp = Interpreter(self, FrameInfo("<module>"), scope)
+        self.running_scope = scope
         with budgeted() as budget:
             try:
                 self._run_module_body(interp, scope)
@@ -586,6 +595,8 @@ class ModuleAnalysis:
                     raise
                 first = self.tree.body[0] if self.tree.body else self.tree
                 self.ctx.report(first, "SHP903", {"what": "the module's top-level code", "detail": exc.detail})
+            finally:
+                self.running_scope = None
         self.finish_signatures()
         self.module_ran_fully = True
 
@@ -670,6 +681,13 @@ class ModuleAnalysis:
     def global_value(self, name: str) -> Value:
         if name in self.globals:
             return self.globals[name]
+        if self.running_scope is not None and name in self.running_scope.vars:
+            # a name bound by the module-level statement running now (``teacher`` in the ``__main__`` block, read by
+            # ``teacher_fn = lambda x: teacher.apply(params, x)`` that a function it calls runs): ``globals`` gets
+            # it once the statement is done, Python's globals hold it already. The statement may bind it again
+            # before the next call: a run that read one keeps no summary (RUNNING_READS)
+            RUNNING_READS[0] += 1
+            return self.running_scope.vars[name]
         if name in self.imports.names:
             q = self.imports.names[name]
             return self.qualified_value(q)
@@ -1426,6 +1444,7 @@ class ModuleAnalysis:
             saved = outer_ctx.inline_findings
             outer_ctx.inline_findings = []
             mark = counter_mark()
+            reads = RUNNING_READS[0]
             try:
                 scope = fi.module.run_function(fi, bound, bound_self, depth=depth + 1, closure=closure, watch=watch)
             finally:
@@ -1444,14 +1463,14 @@ class ModuleAnalysis:
                 for v in scope.yields[1:]:
                     elem = join(elem, v)  # type: ignore[arg-type]
                 ret = ManyV(elem, "list") if elem is not None and elem is not UNKNOWN else UNKNOWN
-            if not _minted_since(ret, mark, 0):
+            if not _minted_since(ret, mark, 0) and RUNNING_READS[0] == reads:
                 # a result holding sizes the run made up (an einops pattern's axes over an unknown input) is not
                 # reused: another call with arguments as unknown would get the same symbols, and two unknown sizes
                 # would be taken for one (titans-pytorch: a second segmentation's window read as the first one's)
                 state.summaries[sig] = (ret, inner)
             if watch:
                 exits = _exit_values(scope, watch)
-                if not any(_minted_since(v, mark, 0) for v in exits.values()):
+                if not any(_minted_since(v, mark, 0) for v in exits.values()) and RUNNING_READS[0] == reads:
                     state.exits[sig] = exits
         if id(node) in _WANTED:
             uses = walk_memo("carry-params", fi.node, _carry_params)

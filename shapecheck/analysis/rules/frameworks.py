@@ -24,7 +24,7 @@ import libcst as cst
 from ...diagnostics import details as D
 from ...sizes import Size, Truth, divisible, equal, product
 from ..interpret.context import OpSpec
-from .ops_common import DTYPE_NAMES, _ints, _norm_dim, broadcast_shapes
+from .ops_common import DTYPE_NAMES, _ints, _norm_dim, broadcast_shapes, layout_axes
 from ..interpret.values import (
     UNKNOWN,
     BoolV,
@@ -1943,6 +1943,7 @@ def _flax_conv(cx: OpContext, node: cst.Call, name: str, args: list[Value], kwar
         strides=tuple(strides) if strides is not None and len(strides) == n else None,
         same=same,
         valid=tuple(_ints(list(ks.items)) or ()) if valid else None,
+        spatial_kernel=any((k.size.as_int() or 1) > 1 for k in ks.items if isinstance(k, IntV)),
     )
 
 
@@ -2093,7 +2094,9 @@ def _apply_flax_conv_transpose(
             sides.append(size * strides[i])
         else:
             sides.append(size * strides[i] + max(kernel[i] - strides[i], 0))
-    return x.with_shape(shape[: -n - 1] + tuple(sides) + (f if f is not None else cx.fresh("features"),))
+    out = shape[: -n - 1] + tuple(sides) + (f if f is not None else cx.fresh("features"),)
+    spatial_kernel = kernel is not None and any(k > 1 for k in kernel)
+    return x.with_shape(out, layout_axes(x.axes, len(out), n, channels_last=True, spatial_kernel=spatial_kernel))
 
 
 @layer_kind("fw:FlaxConv")
@@ -2128,7 +2131,10 @@ def _apply_flax_conv(
             sides.append(Size.const((hv - kernel[i]) // strides[i] + 1))  # VALID: ceil((h - k + 1) / s)
         else:
             sides.append(cx.fresh("h"))
-    return x.with_shape(shape[: -n - 1] + tuple(sides) + (f if f is not None else cx.fresh("features"),))
+    out = shape[: -n - 1] + tuple(sides) + (f if f is not None else cx.fresh("features"),)
+    return x.with_shape(
+        out, layout_axes(x.axes, len(out), n, channels_last=True, spatial_kernel=bool(layer.param("spatial_kernel")))
+    )
 
 
 def _wrong_rank(cx: OpContext, report_node: cst.CSTNode, layer: LayerV, x: TensorV, ndim: int) -> bool:

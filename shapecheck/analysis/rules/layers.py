@@ -32,6 +32,7 @@ if TYPE_CHECKING:
     from ..interpret.interpreter import Interpreter
 
 from .ops_common import (
+    layout_axes,
     time_major_output,
     _ints,
 )
@@ -472,7 +473,8 @@ class Conv(LayerKind):
             else:
                 spatial.append(cx.fresh("h"))
         cout = layer.param("out")
-        return x.with_shape(x.shape[: -n - 1] + (cout if cout is not None else cx.fresh("c"),) + tuple(spatial))
+        shape = x.shape[: -n - 1] + (cout if cout is not None else cx.fresh("c"),) + tuple(spatial)
+        return x.with_shape(shape, layout_axes(x.axes, len(shape), n, spatial_kernel=_spatial_kernel(k)))
 
 
 @register_layer("TransposedConv", "ConvTranspose1d", "ConvTranspose2d", "ConvTranspose3d")
@@ -527,12 +529,20 @@ class TransposedConv(LayerKind):
             )
             return x.with_shape(None)
         if len(x.shape) in (n + 1, n + 2):
-            return x.with_shape(
+            shape = (
                 x.shape[: -n - 1]
                 + (cout if cout is not None else cx.fresh("c"),)
                 + tuple(_transposed_size(cx, layer, i, size) for i, size in enumerate(x.shape[-n:]))
             )
+            return x.with_shape(
+                shape, layout_axes(x.axes, len(shape), n, spatial_kernel=_spatial_kernel(layer.param("k")))
+            )
         return x.with_shape(None)
+
+
+def _spatial_kernel(k: tuple[int, ...] | None) -> bool:
+    """A convolution's kernel known to span more than one position on some axis (``layout_axes``)."""
+    return k is not None and any(i > 1 for i in k)
 
 
 def _transposed_size(cx: OpContext, layer: LayerV, i: int, size: Size) -> Size:
@@ -1354,12 +1364,12 @@ def _pool_out(cx: OpContext, x: TensorV, layer: LayerV) -> Value:
             for o, h in zip(out, x.shape[1:])
         ):
             return x.with_shape(None)
-        return x.with_shape(x.shape[:1] + tuple(out))
+        return x.with_shape(x.shape[:1] + tuple(out), x.axes)
     if layer.kind == "AdaptivePool":
         out = layer.param("out")
         if out is None:
-            return x.with_shape(x.shape[:-n] + tuple(cx.fresh("h") for _ in range(n)))
-        return x.with_shape(x.shape[:-n] + tuple(o if o is not None else h for o, h in zip(out, x.shape[-n:])))
+            return x.with_shape(x.shape[:-n] + tuple(cx.fresh("h") for _ in range(n)), x.axes)
+        return x.with_shape(x.shape[:-n] + tuple(o if o is not None else h for o, h in zip(out, x.shape[-n:])), x.axes)
     spatial = []
     for i, size in enumerate(x.shape[-n:]):
         vals = [layer.param(key) for key in ("k", "s", "p", "d")]
@@ -1369,7 +1379,7 @@ def _pool_out(cx: OpContext, x: TensorV, layer: LayerV) -> Value:
             spatial.append(cx.fresh("h"))
         else:
             spatial.append(Size.const(max(0, (hv + 2 * pi - di * (ki - 1) - 1) // si + 1)))  # type: ignore[operator]
-    return x.with_shape(x.shape[:-n] + tuple(spatial))
+    return x.with_shape(x.shape[:-n] + tuple(spatial), x.axes)  # the same axes, resized
 
 
 def _input_size_fails(cx: OpContext, report_node: cst.CSTNode, layer: LayerV, x: TensorV) -> bool:
@@ -1887,7 +1897,7 @@ def resized(
             else:
                 out.append(cx.fresh("h"))
         spatial = tuple(out)
-    return x.with_shape(x.shape[:2] + spatial)
+    return x.with_shape(x.shape[:2] + spatial, x.axes)  # the same axes, resized
 
 
 @register_layer(

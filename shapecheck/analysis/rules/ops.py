@@ -44,6 +44,9 @@ if TYPE_CHECKING:
     from ..interpret.interpreter import Interpreter
 
 from .ops_common import (
+    LAYOUT,
+    shown_axes,
+    spatial_name,
     TIME_MAJOR,
     time_major_use,
     _CASTS,
@@ -471,7 +474,14 @@ def misaligned(cx: OpContext, node: cst.CSTNode, opname: str, tensors: list[Tens
                     # in both (names from two unrelated patterns, `b 1 t1 t2 -> b t2 t1` of a (b, 1, ty, tx) map
                     # against `b 1 t1 t2 -> b t1 t2` of a (b, 1, tx, ty) mask)
                     continue
-                left, right = (" ".join(x if x is not None else "?" for x in axes) for axes in (a, b))
+                if all(spatial_name(a[k]) and spatial_name(b[k]) for k in moved):
+                    continue  # a layout's spatial axes among themselves: positions, not identities (ops_common)
+                if any(
+                    (LAYOUT in (a[k] or "") + (b[k] or "")) and (sa[k].as_int() == 1 or sb[k].as_int() == 1)
+                    for k in moved
+                ):
+                    continue  # a layout's axis of one against another's broadcast: an outer product, on purpose
+                left, right = shown_axes(a), shown_axes(b)
                 hint = (
                     f'rearrange one operand first, e.g. rearrange(y, "{right} -> {left}")'
                     if "?" not in left + right

@@ -478,3 +478,58 @@ def time_major_use(ctx: object, t: object, use: str) -> None:
     if rec is None or rec[0] is not t or rec[3] is not ctx:
         return
     ctx.report(rec[1], "SHP403", {"layer": rec[2], "use": use})  # type: ignore[attr-defined]
+
+
+# ---- layout names (SHP401) ------------------------------------------------------------------------------------------
+# A layer whose documented layout fixes what its output's axes are (``nn.Conv2d``: (N, C, H, W)) names them with the
+# layout's letters behind LAYOUT, so they never meet an annotation's or a pattern's names: a convolution's channels
+# and a token map's positions are told apart, whatever the sizes (``misaligned``). The spatial letters are positions,
+# not identities (a convolution does not know which of two axes is the height): two spatial axes swapped between two
+# operands is not a misalignment (test-time augmentation transposes an image and back).
+LAYOUT = "@"
+_SPATIAL = {1: ("L",), 2: ("H", "W"), 3: ("D", "H", "W")}
+_SPATIAL_NAMES = frozenset(LAYOUT + s for s in ("L", "D", "H", "W"))
+
+
+def layout_axes(
+    axes: tuple[str | None, ...] | None, rank: int, n: int, channels_last: bool = False, spatial_kernel: bool = True
+) -> tuple[str | None, ...] | None:
+    """The axis names of an n-d convolution's output of ``rank`` axes ((N, C, *spatial) or (C, *spatial), the
+    channels last with ``channels_last`` and any number of batch axes in front): a batch or spatial axis keeps its
+    input's name (the same axis, resized), else the layout's letter (the batch ``N``; more than one batch axis is left
+    unnamed), the channels are the layout's ``C``. A pointwise convolution (``spatial_kernel`` False: every kernel
+    size 1, or a size not known) is a linear map of whatever axis it is handed (a 1x1 ``Conv1d`` mixing the tokens
+    of an MLP-Mixer): it names nothing its input did not (its channels ``C`` only when they were)."""
+    spatial = _SPATIAL.get(n)
+    lead = rank - n - 1
+    if spatial is None or lead < 0 or (lead > 1 and not channels_last):
+        return None
+    given = axes if axes is not None and len(axes) == rank else (None,) * rank
+    ch = rank - 1 if channels_last else lead
+    if not spatial_kernel:
+        out = tuple(given[i] if i != ch else (LAYOUT + "C" if given[ch] == LAYOUT + "C" else None) for i in range(rank))
+        return out if any(a is not None for a in out) else None
+    batch = tuple(given[i] if given[i] is not None else (LAYOUT + "N" if lead == 1 else None) for i in range(lead))
+    sp_at = range(lead, lead + n) if channels_last else range(lead + 1, rank)
+    sp = tuple(given[i] if given[i] is not None else LAYOUT + s for i, s in zip(sp_at, spatial))
+    c = (LAYOUT + "C",)
+    return batch + sp + c if channels_last else batch + c + sp
+
+
+def merged_name(names: Sequence[str | None]) -> str | None:
+    """The name of axes merged into one (``x.flatten(2)`` of ``N C H W``: ``(H W)``), when each is named."""
+    if len(names) == 1:
+        return names[0]
+    if not names or any(a is None for a in names):
+        return None
+    return "(" + " ".join(a.strip("()") for a in names if a is not None) + ")"
+
+
+def spatial_name(name: str | None) -> bool:
+    """A layout's spatial axis, or several merged."""
+    return name is not None and all(part in _SPATIAL_NAMES for part in name.strip("()").split())
+
+
+def shown_axes(axes: Sequence[str | None]) -> str:
+    """Axis names as a message shows them: ``?`` for an unnamed axis, a layout's letters without their marker."""
+    return " ".join(a.replace(LAYOUT, "") if a is not None else "?" for a in axes)

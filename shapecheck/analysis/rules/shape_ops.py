@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     from ..interpret.interpreter import Interpreter
 
 from .ops_common import (
+    merged_name,
     TIME_MAJOR,
     time_major_use,
     _ints,
@@ -475,7 +476,8 @@ def flatten(t: TensorV, args: list[Value], kwargs: dict[str, Value]) -> Value:
     s, e = _norm_dim(start[0], rank), _norm_dim(end[0], rank)
     if s is None or e is None or s > e:
         return t.with_shape(None)
-    return t.with_shape(t.shape[:s] + (product(t.shape[s : e + 1]),) + t.shape[e + 1 :])
+    axes = t.axes[:s] + (merged_name(t.axes[s : e + 1]),) + t.axes[e + 1 :] if t.axes else None
+    return t.with_shape(t.shape[:s] + (product(t.shape[s : e + 1]),) + t.shape[e + 1 :], axes)
 
 
 def unflatten(cx: OpContext, node: cst.Call, t: TensorV, args: list[Value], kwargs: dict[str, Value]) -> Value:
