@@ -2011,8 +2011,8 @@ class Interpreter:
             return UNKNOWN  # a module-level list any function may have filled since
         if self.frame.key != "<module>" and name in self.m.globals and self.m.rebound_global(name):
             return UNKNOWN  # ``global DIM; DIM = d`` in some function: that function may have run since
-        if isinstance(value, ObjV) and self.frame.key != "<module>" and name in self.m.globals:
-            value = self.m.patched_instance(name, value)
+        if isinstance(value, ObjV):
+            value = self.m.patched_instance(name, value, self.frame.key != "<module>")
         return value
 
     @_expression(cst.Attribute)
