@@ -613,3 +613,15 @@ def test_long_chains_are_analysed(name: str) -> None:
     rc, out = _subprocess_check(full)
     assert rc == 0, out
     assert "SHP901" not in out and "SHP902" not in out, out
+
+
+def test_python_312_f_string_is_analysed() -> None:
+    """PEP 701's f-strings (quotes of the same kind inside the braces, valid from Python 3.12) are analysed, not
+    refused as a syntax error by an older interpreter's parser (maxtext's examples)."""
+    src = 'import einops\nbatch = {"answer": [1]}\nprint(f"Target: {batch["answer"][0]}")\n'
+    assert [f.code for f in check_source(src, "fstr.py", prefilter=False)] == []
+
+
+def test_f_string_error_on_every_version_is_reported() -> None:
+    src = 'import einops\nx = f"{1 +"\n'
+    assert [f.code for f in check_source(src, "fstr_bad.py", prefilter=False)] == ["SHP901"]

@@ -689,7 +689,33 @@ class Interpreter:
 
     @_statement(cst.Match)
     def _match(self, stmt: cst.Match) -> None:
-        self.run_branches([c.body for c in stmt.cases] + [None], test=stmt.subject)
+        """The cases in turn, as an ``if``/``elif`` chain: a case whose pattern is a value (``case 2:`` on
+        ``x.ndim``), a singleton or a fixed-length sequence (``case (n, m):`` on ``x.shape``) is tested as ``==`` /
+        ``is`` / ``len(...) ==`` would be (so a case a check ruled out does not run, and one that holds ends the
+        chain), a wildcard or capture without a guard ends it; any other pattern may or may not match."""
+        self.eval(stmt.subject)
+        self._match_cases(stmt.subject, tuple(stmt.cases))
+
+    def _match_cases(self, subject: cst.BaseExpression, cases: tuple[cst.MatchCase, ...]) -> None:
+        if not cases:
+            return
+        case, rest = cases[0], cases[1:]
+        test, irrefutable = _case_test(subject, case.pattern)
+        if case.guard is not None:
+            irrefutable = False
+            test = None  # (a guard: the case may or may not run, whatever its pattern says)
+        if irrefutable:
+            self._case_body(subject, case)
+            return
+        self.run_branches([_CaseBody(subject, case), _Cases(subject, rest)], test=test)
+
+    def _case_body(self, subject: cst.BaseExpression, case: cst.MatchCase) -> None:
+        value = self.eval(subject)
+        for target, bound in _case_captures(case.pattern, value):
+            self.scope.vars[target] = bound
+        if case.guard is not None:
+            self.eval(case.guard)
+        self.run_suite(case.body)
 
     def _prefer(self, value: Value, declared: Value) -> Value:
         if isinstance(value, TensorV) and isinstance(declared, TensorV):
@@ -726,7 +752,9 @@ class Interpreter:
         return out
 
     def run_branches(
-        self, suites: list[cst.BaseSuite | cst.If | cst.Else | None], test: cst.BaseExpression | None
+        self,
+        suites: "list[cst.BaseSuite | cst.If | cst.Else | _CaseBody | _Cases | None]",
+        test: cst.BaseExpression | None,
     ) -> None:
         truth = _truth(self.eval(test)) if test is not None else None
         refined: list[dict[str, Value]] = [{}, {}]
@@ -756,6 +784,10 @@ class Interpreter:
                     self.run_suite(suite.body)
                 elif isinstance(suite, cst.If):
                     self.run_branches([suite.body, suite.orelse], test=suite.test)
+                elif isinstance(suite, _CaseBody):
+                    self._case_body(suite.subject, suite.case)
+                elif isinstance(suite, _Cases):
+                    self._match_cases(suite.subject, suite.cases)
                 else:
                     self.run_suite(suite)
             finally:
@@ -2011,8 +2043,8 @@ class Interpreter:
             return UNKNOWN  # a module-level list any function may have filled since
         if self.frame.key != "<module>" and name in self.m.globals and self.m.rebound_global(name):
             return UNKNOWN  # ``global DIM; DIM = d`` in some function: that function may have run since
-        if isinstance(value, ObjV) and self.frame.key != "<module>" and name in self.m.globals:
-            value = self.m.patched_instance(name, value)
+        if isinstance(value, ObjV):
+            value = self.m.patched_instance(name, value, self.frame.key != "<module>")
         return value
 
     @_expression(cst.Attribute)
@@ -2972,6 +3004,77 @@ def _assigned_at(node: cst.CSTNode, names: set[str]) -> bool:
     elif tp in _NO_TARGETS:
         return False  # names, numbers and strings hold nothing assigned
     return True
+
+
+@dataclass(frozen=True)
+class _CaseBody:
+    """A ``case`` of a ``match`` as one branch: its captures bound, its body run."""
+
+    subject: cst.BaseExpression
+    case: cst.MatchCase
+
+
+@dataclass(frozen=True)
+class _Cases:
+    """The cases after one of a ``match`` (what runs when that one did not match), as one branch."""
+
+    subject: cst.BaseExpression
+    cases: tuple[cst.MatchCase, ...]
+
+
+def _case_test(subject: cst.BaseExpression, pattern: cst.MatchPattern) -> tuple[cst.BaseExpression | None, bool]:
+    """(the condition a case's pattern amounts to, None when it is not modelled; whether it always matches)."""
+    tp = type(pattern)
+    if tp is cst.MatchAs:
+        inner = pattern.pattern  # type: ignore[attr-defined]
+        return (None, True) if inner is None else _case_test(subject, inner)
+    if tp is cst.MatchValue:
+        return cst.Comparison(subject, [cst.ComparisonTarget(cst.Equal(), pattern.value)]), False  # type: ignore[attr-defined]
+    if tp is cst.MatchSingleton:
+        return cst.Comparison(subject, [cst.ComparisonTarget(cst.Is(), pattern.value)]), False  # type: ignore[attr-defined]
+    if tp in (cst.MatchSequence, cst.MatchList, cst.MatchTuple):
+        patterns = [p.value for p in pattern.patterns]  # type: ignore[attr-defined]
+        if any(type(p) is cst.MatchStar for p in patterns):
+            return None, False
+        length = cst.Call(cst.Name("len"), [cst.Arg(subject)])
+        return cst.Comparison(length, [cst.ComparisonTarget(cst.Equal(), cst.Integer(str(len(patterns))))]), False
+    return None, False
+
+
+def _case_captures(pattern: cst.MatchPattern, value: "Value") -> list[tuple[str, "Value"]]:
+    """The names a case's pattern binds, with the parts of ``value`` they get (unknown when not followed)."""
+    tp = type(pattern)
+    if tp is cst.MatchAs:
+        inner = pattern.pattern  # type: ignore[attr-defined]
+        name = pattern.name  # type: ignore[attr-defined]
+        out = _case_captures(inner, value) if inner is not None else []
+        return out + ([(name.value, value)] if name is not None else [])
+    if tp in (cst.MatchSequence, cst.MatchList, cst.MatchTuple):
+        patterns = [p.value for p in pattern.patterns]  # type: ignore[attr-defined]
+        items = value.items if isinstance(value, SeqV) and len(value.items) == len(patterns) else None
+        if any(type(p) is cst.MatchStar for p in patterns):
+            items = None
+        out = []
+        for i, p in enumerate(patterns):
+            out.extend(_case_captures(p, items[i] if items is not None else UNKNOWN))
+        return out
+    names: list[tuple[str, Value]] = []
+    for n in _pattern_names(pattern):
+        names.append((n, UNKNOWN))
+    return names
+
+
+def _pattern_names(node: cst.CSTNode) -> list[str]:
+    out: list[str] = []
+    todo: list[cst.CSTNode] = [node]
+    while todo:
+        n = todo.pop()
+        if type(n) is cst.MatchAs and n.name is not None:
+            out.append(n.name.value)
+        elif type(n) is cst.MatchStar and n.name is not None:
+            out.append(n.name.value)
+        todo.extend(n.children)
+    return out
 
 
 _TARGET_HOLDERS = frozenset({cst.AssignTarget, cst.AnnAssign, cst.AugAssign, cst.For, cst.NamedExpr})

@@ -792,9 +792,25 @@ class ModuleAnalysis:
         names = self._rebound()[0]
         return "*" in names or name in names
 
-    def patched_instance(self, name: str, value: ObjV) -> Value:
-        """A module-level instance ``name`` read in a function, its attributes that code outside a class body sets
-        through the name (``info.world_size = size`` in ``init_parallel()``) unknown: that code may have run since."""
+    def patched_instance(self, name: str, value: ObjV, in_function: bool = True) -> Value:
+        """A module-level instance ``name`` read here (in a function: ``in_function``), its attributes that code outside
+        a class body sets through the name unknown, as that code may have run since: ``info.world_size = size`` in
+        ``init_parallel()``. For a name imported from a module of the tree (``from pkg.state import info``), what
+        that module sets through its own name too (wherever this module reads it: the init function may have run)."""
+        if name in self.globals:
+            return self._patched_through(name, value) if in_function else value
+        q = self.imports.names.get(name)
+        if q is None or self.project is None:
+            return value
+        hit = self.project.split(q)
+        out: Value = value
+        if hit is not None and hit[0] is not self:
+            out = hit[0]._patched_through(hit[1], value)
+        if in_function and isinstance(out, ObjV):
+            out = self._patched_through(name, out)
+        return out
+
+    def _patched_through(self, name: str, value: ObjV) -> Value:
         attrs = self._rebound()[1].get(name)
         if not attrs:
             return value

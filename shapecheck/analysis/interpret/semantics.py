@@ -48,7 +48,9 @@ class Semantics(Protocol):
     def global_value(self, name: str) -> Value: ...
 
     def stable_global(self, name: str) -> bool: ...  # a module-level list/dict no code can change after the module ran
-    def patched_instance(self, name: str, value: ObjV) -> Value: ...  # its attributes set from outside unknown
+    def patched_instance(
+        self, name: str, value: ObjV, in_function: bool
+    ) -> Value: ...  # attributes set from outside: unknown
 
     def registry_entry(self, name: str, key: Value | None) -> Value | None: ...  # ``D[key]`` of a decorator's registry
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import sys
 import re
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -81,7 +82,12 @@ def cpython_refusal(
     if isinstance(error, (RecursionError, MemoryError)):
         return make("SHP901", path, (1, 1, 1, 1), detail=D.TooDeep("parse"))
     if isinstance(error, SyntaxError):
-        if any(fragment in str(error.msg) for fragment in _NOT_A_VERSION_MATTER):
+        msg = str(error.msg)
+        if any(fragment in msg for fragment in _NOT_A_VERSION_MATTER) and not (
+            # Python 3.12 (PEP 701) reads f-strings anew: f"{batch["key"]}" is valid there, and a 3.11 reading it
+            # reports "f-string: unmatched '['" (libcst decides)
+            sys.version_info < (3, 12) and msg.startswith("f-string")
+        ):
             line, col = error.lineno or 1, error.offset or 1
             return make("SHP901", path, (line, col, line, col), detail=D.ParseFailed("cpython", line, str(error.msg)))
         return error

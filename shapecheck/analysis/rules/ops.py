@@ -652,22 +652,23 @@ _TIME_REDUCTIONS = frozenset({"mean", "sum", "max", "amax", "min", "amin", "logs
 _TORCH_ALIASES = {"axis": "dim", "keepdims": "keepdim"}
 
 
-def torch_keywords(kwargs: dict[str, Value]) -> dict[str, Value]:
-    """``kwargs`` of a torch call with numpy's aliases under torch's own names."""
+def torch_keywords(kwargs: dict[str, Value], keep: bool = False) -> dict[str, Value]:
+    """``kwargs`` of a torch call with numpy's aliases under torch's own names (``keep``: under both, for a tensor
+    whose framework is not known, which numpy's rules read by numpy's names)."""
     if not any(k in _TORCH_ALIASES for k in kwargs):
         return kwargs
     out = dict(kwargs)
     for alias, own in _TORCH_ALIASES.items():
         if alias in out and own not in out:
-            out[own] = out.pop(alias)
+            out[own] = out[alias] if keep else out.pop(alias)
     return out
 
 
 def _dispatch_method(
     cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value], method: bool
 ) -> Value:
-    if t.framework == "torch":
-        kwargs = torch_keywords(kwargs)
+    if t.framework in ("torch", None):
+        kwargs = torch_keywords(kwargs, keep=t.framework is None)
     if method and name in _TIME_REDUCTIONS and TIME_MAJOR and t.shape is not None and len(t.shape) == 3:
         dim = args[0] if args else kwargs.get("dim")
         if isinstance(dim, IntV) and dim.size.as_int() in (1, -2):

@@ -80,6 +80,8 @@ SAME_SHAPE = {
     "cpu",
     "cuda",
     "abs",
+    "absolute",
+    "fabs",
     "exp",
     "log",
     "log1p",
