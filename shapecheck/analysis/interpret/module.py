@@ -467,7 +467,7 @@ class ModuleAnalysis:
                     real = self.project.reexported_dtype_class(q)
                     if real is not None:
                         return self._with_dtype_class(node, real, wrappers)
-        return parse_annotation(node, self.qualify, wrappers, self.ann_aliases, self.code_for)
+        return parse_annotation(node, self.qualify, wrappers, self.ann_aliases, self.code_for, self._array_alias)
 
     def _with_dtype_class(self, node: cst.Subscript, dtype_class: str, wrappers: dict[str, str]) -> Annotation | None:
         hd = dotted(node.value) or ""
@@ -477,7 +477,13 @@ class ModuleAnalysis:
             wrappers,
             self.ann_aliases,
             self.code_for,
+            self._array_alias,
         )
+
+    def _array_alias(self, qualname: str) -> str | None:
+        """The array class an imported name stands for when another module of the tree binds it to one
+        (``T = torch.Tensor`` in ``proteus/types``, ``from proteus.types import T``): ``torch.Tensor``."""
+        return self.project.reexported_array(qualname) if self.project is not None else None
 
     def collect_definitions(self) -> None:
         for stmt in self.tree.body:
