@@ -1069,6 +1069,7 @@ class ModuleAnalysis:
                 arg = args.get(p.name)
                 if not _plain_unknown_array(arg):
                     continue
+                ann: Annotation | None
                 if p.ann is not None:
                     ann = p.ann
                 elif isinstance(arg, TensorV):
