@@ -93,8 +93,11 @@ def parse_annotation(
     wrappers: dict[str, str],
     aliases: dict[str, Annotation],
     code_for: Callable[[cst.CSTNode], str],
+    array_alias: Callable[[str], str | None] | None = None,
 ) -> Annotation | None:
-    """``Float[Tensor, "b c"]`` (or a wrapper ``Float["b c"]``, or a module-level alias) -> Annotation."""
+    """``Float[Tensor, "b c"]`` (or a wrapper ``Float["b c"]``, or a module-level alias) -> Annotation.
+    ``array_alias``: the array class a qualified name that is none stands for (a module-level ``T = torch.Tensor``
+    of another module, imported from there), or None."""
     if type(node) in (cst.Name, cst.Attribute):
         name = dotted(node)
         return aliases.get(name) if name else None
@@ -111,6 +114,9 @@ def parse_annotation(
     if dtype_class is not None and len(elems) == 2:
         array_q = qualify(elems[0]) or dotted(elems[0]) or ""
         framework = _FRAMEWORK_OF_ARRAY.get(array_q)
+        if framework is None and array_q and array_alias is not None:
+            real = array_alias(array_q)
+            framework = _FRAMEWORK_OF_ARRAY.get(real) if real is not None else None
         dims = literal_str(elems[1])
     elif head in wrappers and len(elems) == 1:
         dtype_class = wrappers[head]

@@ -1042,6 +1042,18 @@ class Project:
             return dtype_class_of(v.qualname)
         return None
 
+    def reexported_array(self, qualname: str) -> str | None:
+        """What a module-level name of the analysed tree that is neither a def nor a class holds when it is a
+        reference to a library name (``T = torch.Tensor`` in a types module, imported from there): that qualified
+        name, else None. Read from the module's own analysis of its top level, as ``reexported_dtype_class`` does."""
+        q = self.canonical(qualname)
+        if not self._may_be_assigned(q):
+            return None
+        v = self.lookup(q)
+        if isinstance(v, RefV) and not v.qualname.startswith("class:"):
+            return v.qualname
+        return None
+
     def imports_relevant(self, text: str, path: str, depth: int = IMPORT_RELEVANCE_DEPTH) -> bool:
         """Does this source import a module of the analysed tree that mentions einops or jaxtyping?"""
         p = Path(path)

@@ -87,7 +87,7 @@ from .interpreter import (
     layer_attributes,
     self_attribute,
 )
-from .narrowing import _guard_tests, default_call, guard_refinement
+from .narrowing import _guard_tests, default_call, guard_refinement, optional_annotation
 from .values import join_elem, mark_stale
 from .walk import children, memo, memo as walk_memo
 
@@ -475,7 +475,7 @@ class ModuleAnalysis:
                     real = self.project.reexported_dtype_class(q)
                     if real is not None:
                         return self._with_dtype_class(node, real, wrappers)
-        return parse_annotation(node, self.qualify, wrappers, self.ann_aliases, self.code_for)
+        return parse_annotation(node, self.qualify, wrappers, self.ann_aliases, self.code_for, self._array_alias)
 
     def _with_dtype_class(self, node: cst.Subscript, dtype_class: str, wrappers: dict[str, str]) -> Annotation | None:
         hd = dotted(node.value) or ""
@@ -485,7 +485,13 @@ class ModuleAnalysis:
             wrappers,
             self.ann_aliases,
             self.code_for,
+            self._array_alias,
         )
+
+    def _array_alias(self, qualname: str) -> str | None:
+        """The array class an imported name stands for when another module of the tree binds it to one
+        (``T = torch.Tensor`` in ``proteus/types``, ``from proteus.types import T``): ``torch.Tensor``."""
+        return self.project.reexported_array(qualname) if self.project is not None else None
 
     def collect_definitions(self) -> None:
         for stmt in self.tree.body:
@@ -1076,7 +1082,7 @@ class ModuleAnalysis:
         )
         interp = Interpreter(self, frame, scope)
         scope.watch = watch
-        if args is not None and fi.annotated:
+        if args is not None and (fi.annotated or _any_param_annotation(fi.node)):
             # arguments were already checked against the annotations at the call site
             for p in fi.params:
                 arg = args.get(p.name)
@@ -1087,10 +1093,31 @@ class ModuleAnalysis:
             # are trusted here, so its own are too (exponax: plot_state_3d(state: "1 N N N") called with an unknown
             # state passed state[0:1] to wrap_bc(u: "C N") -> "C N+1" and rendered a (C, N+1) array, where its run
             # on its own sees the wrap_bc call reject the argument)
+            # A parameter annotated ``Optional[T]`` (``T | None``) handed an array, which is not None, holds a T: its
+            # own run takes it so under ``if frequencies is not None:`` (narrowing), and so does this one. Left
+            # unknown, it would reach a deeper callee whose own annotation of it the run then trusts instead
+            # (easydel's llama4: ``_apply_rotary(frequencies: "seq_len head_dim" | None)`` handed the model's
+            # unknown rotary table passed it on to ``apply_complex_rotary(freqs_cis: "batch seq 1 dim_2")``, whose
+            # body then built a 5-d product no input consistent with both annotations makes)
             for p in fi.params:
                 arg = args.get(p.name)
-                if p.ann is not None and _plain_unknown_array(arg) and self.shapes.spec(p.ann) is not None:
-                    declared = self.param_value(fi, p, memo)
+                if not _plain_unknown_array(arg):
+                    continue
+                ann: Annotation | None
+                if p.ann is not None:
+                    ann = p.ann
+                elif isinstance(arg, TensorV):
+                    ann = optional_annotation(interp, fi.node, p.name)
+                else:
+                    continue
+                if ann is not None and self.shapes.spec(ann) is not None:
+                    declared = (
+                        self.param_value(fi, p, memo)
+                        if p.ann is not None
+                        else self.shapes.from_annotation(
+                            ann, memo, scope=fi.key, where=f"{p.name}: {ann.text}", node=fi.node
+                        )
+                    )
                     if isinstance(declared, TensorV) and declared.shape is not None:
                         known = arg if isinstance(arg, TensorV) else declared
                         scope.vars[p.name] = TensorV(
@@ -4851,6 +4878,13 @@ def _unread_array_return(fi: FunctionInfo) -> bool:
             return True
         todo.extend(n.children)
     return False
+
+
+def _any_param_annotation(fn: cst.FunctionDef) -> bool:
+    """Does a parameter of ``fn`` carry an annotation (one the index does not read as an array's included:
+    ``Optional[Float[Array, "b n"]]``)?"""
+    ps = fn.params
+    return any(p.annotation is not None for p in (*ps.posonly_params, *ps.params, *ps.kwonly_params))
 
 
 def _plain_unknown_array(v: Any) -> bool:

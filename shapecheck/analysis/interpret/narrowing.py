@@ -23,6 +23,7 @@ from .walk import STATEMENT_CLAUSES, children, memo
 
 if TYPE_CHECKING:
     from ..index.functions import FunctionInfo
+    from ..index.jaxtyping_bridge import Annotation
     from .interpreter import Interpreter
 
 Refinement = dict[str, Value]
@@ -292,7 +293,18 @@ def _optional_parameter(interp: "Interpreter", name: str, at: cst.CSTNode) -> Va
     fi = interp.m.find_function(interp.frame.key)
     if fi is None or interp.frame.memo is None:
         return None
-    params = fi.node.params
+    ann = optional_annotation(interp, fi.node, name)
+    if ann is None or _rebound(fi.node.body, name, at):
+        return None
+    return interp.m.shapes.from_annotation(
+        ann, interp.frame.memo, scope=fi.key, where=f"{name}: {ann.text}", node=fi.node
+    )
+
+
+def optional_annotation(interp: "Interpreter", fn: cst.FunctionDef, name: str) -> Annotation | None:
+    """The jaxtyping annotation ``T`` of ``fn``'s parameter ``name: Optional[T]`` (``T | None``, ``Union[T, None]``):
+    what the parameter holds when it is not None."""
+    params = fn.params
     param = next(
         (
             p
@@ -304,14 +316,7 @@ def _optional_parameter(interp: "Interpreter", name: str, at: cst.CSTNode) -> Va
     if param is None or param.annotation is None:
         return None
     inner = _unwrap_optional(interp, param.annotation.annotation)
-    if inner is None:
-        return None
-    ann = interp.m.annotation_of(inner)
-    if ann is None or _rebound(fi.node.body, name, at):
-        return None
-    return interp.m.shapes.from_annotation(
-        ann, interp.frame.memo, scope=fi.key, where=f"{name}: {ann.text}", node=fi.node
-    )
+    return interp.m.annotation_of(inner) if inner is not None else None
 
 
 def _unwrap_optional(interp: "Interpreter", node: cst.BaseExpression) -> cst.BaseExpression | None:
