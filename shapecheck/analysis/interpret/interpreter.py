@@ -3033,7 +3033,7 @@ def _case_test(subject: cst.BaseExpression, pattern: cst.MatchPattern) -> tuple[
     if tp is cst.MatchSingleton:
         return cst.Comparison(subject, [cst.ComparisonTarget(cst.Is(), pattern.value)]), False  # type: ignore[attr-defined]
     if tp in (cst.MatchSequence, cst.MatchList, cst.MatchTuple):
-        patterns = [p.value for p in pattern.patterns]  # type: ignore[attr-defined]
+        patterns = [p if type(p) is cst.MatchStar else p.value for p in pattern.patterns]  # type: ignore[attr-defined]
         if any(type(p) is cst.MatchStar for p in patterns):
             return None, False
         length = cst.Call(cst.Name("len"), [cst.Arg(subject)])
@@ -3050,13 +3050,17 @@ def _case_captures(pattern: cst.MatchPattern, value: "Value") -> list[tuple[str,
         out = _case_captures(inner, value) if inner is not None else []
         return out + ([(name.value, value)] if name is not None else [])
     if tp in (cst.MatchSequence, cst.MatchList, cst.MatchTuple):
-        patterns = [p.value for p in pattern.patterns]  # type: ignore[attr-defined]
+        patterns = [p if type(p) is cst.MatchStar else p.value for p in pattern.patterns]  # type: ignore[attr-defined]
         items = value.items if isinstance(value, SeqV) and len(value.items) == len(patterns) else None
         if any(type(p) is cst.MatchStar for p in patterns):
             items = None
         out = []
         for i, p in enumerate(patterns):
-            out.extend(_case_captures(p, items[i] if items is not None else UNKNOWN))
+            if type(p) is cst.MatchStar:
+                if p.name is not None:  # ``*rest``: a list of the items it takes (not followed)
+                    out.append((p.name.value, UNKNOWN))
+            else:
+                out.extend(_case_captures(p, items[i] if items is not None else UNKNOWN))  # type: ignore[arg-type]
         return out
     names: list[tuple[str, Value]] = []
     for n in _pattern_names(pattern):
