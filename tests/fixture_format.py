@@ -89,7 +89,7 @@ def mismatches(text: str, findings: Iterable[Any]) -> list[str]:
         if e.column is not None and not any(f.column == e.column for f in same):
             problems.append(f"{e.code} at line {e.line}: column {[f.column for f in same]}, expected {e.column}")
         if e.fragment is not None and not any(
-            e.fragment in f.message or any(e.fragment in n for n in f.notes) for f in same
+            e.fragment in f.message or any(e.fragment in n for n in getattr(f, "notes", ())) for f in same
         ):
             problems.append(
                 f"{e.code} at line {e.line}: no message or note contains {e.fragment!r}: {[f.message for f in same]}"

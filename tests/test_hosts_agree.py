@@ -72,6 +72,7 @@ def test_cli(tree: Path) -> None:
                 code=f["code"],
                 message=f["message"],
                 effective_severity=Severity(f["severity"]),
+                notes=tuple(f.get("notes", ())),
             )
         )
     for name in _expected(tree):
