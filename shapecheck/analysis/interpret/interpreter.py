@@ -701,6 +701,13 @@ class Interpreter:
             return
         case, rest = cases[0], cases[1:]
         test, irrefutable = _case_test(subject, case.pattern)
+        if test is not None and type(case.pattern) in (cst.MatchSequence, cst.MatchList, cst.MatchTuple):
+            value = self.eval(subject)
+            if isinstance(value, StrV):
+                self._match_cases(subject, rest)  # a str never matches a sequence pattern
+                return
+            if not isinstance(value, SeqV):
+                test = None  # an object of unknown kind: a sequence pattern's len() test decides nothing
         if case.guard is not None:
             irrefutable = False
             test = None  # (a guard: the case may or may not run, whatever its pattern says)
