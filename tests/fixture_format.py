@@ -120,3 +120,15 @@ def single_fixtures() -> list[Path]:
 
 def multi_fixtures() -> list[Path]:
     return sorted(FIXTURES.rglob("*.test"))
+
+
+def load_fixture(relative: str) -> Any:
+    """The fixture ``tests/fixtures/<relative>`` imported as a module, for the tests that run what it defines."""
+    import importlib.util
+
+    path = FIXTURES / relative
+    spec = importlib.util.spec_from_file_location(path.stem, path)
+    assert spec is not None and spec.loader is not None
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod

@@ -3,26 +3,14 @@ each clean look-alike computes what a permute (or nothing) would."""
 
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
-
 import pytest
+from fixture_format import load_fixture
 
 torch = pytest.importorskip("torch")
 
-FIXTURE = Path(__file__).parent / "fixtures" / "shapes" / "reshape_reorders_axes.py"
-
-
-def _fixture():  # type: ignore[no-untyped-def]
-    spec = importlib.util.spec_from_file_location("reshape_reorders_axes", FIXTURE)
-    assert spec is not None and spec.loader is not None
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
-
 
 def test_reported_reshapes_run_and_scramble_the_data() -> None:
-    m = _fixture()
+    m = load_fixture("shapes/reshape_reorders_axes.py")
     torch.manual_seed(0)
     mel = torch.randn(3, 40, 32)
     b, f, t = mel.shape
@@ -34,7 +22,7 @@ def test_reported_reshapes_run_and_scramble_the_data() -> None:
 
 
 def test_clean_look_alikes_keep_the_data_in_order() -> None:
-    m = _fixture()
+    m = load_fixture("shapes/reshape_reorders_axes.py")
     torch.manual_seed(0)
     mel = torch.randn(3, 40, 32)
     assert torch.equal(m.transposed(mel), mel.transpose(1, 2))

@@ -3,22 +3,10 @@ other examples (the recurrence or the pooling crosses the batch); the batch-firs
 
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
-
 import pytest
+from fixture_format import load_fixture
 
 torch = pytest.importorskip("torch")
-
-FIXTURE = Path(__file__).parent / "fixtures" / "models" / "rnn_batch_axis.py"
-
-
-def _fixture():  # type: ignore[no-untyped-def]
-    spec = importlib.util.spec_from_file_location("rnn_batch_axis", FIXTURE)
-    assert spec is not None and spec.loader is not None
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
 
 
 def _mixes(f, x) -> bool:  # type: ignore[no-untyped-def]
@@ -31,7 +19,7 @@ def _mixes(f, x) -> bool:  # type: ignore[no-untyped-def]
 
 
 def test_reported_layers_run_and_mix_the_batch() -> None:
-    m = _fixture()
+    m = load_fixture("models/rnn_batch_axis.py")
     torch.manual_seed(0)
     model = m.Classifier().eval()
     tokens = torch.randint(0, 100, (8, 12))
