@@ -3008,6 +3008,12 @@ def _assigned_at(node: cst.CSTNode, names: set[str]) -> bool:
             name = _var_key(func.value)
             if name is not None:
                 names.add(name)
+    elif tp is cst.MatchAs or tp is cst.MatchStar:
+        if node.name is not None:  # type: ignore[attr-defined]
+            names.add(node.name.value)  # type: ignore[attr-defined]
+    elif tp is cst.MatchMapping:
+        if node.rest is not None:  # type: ignore[attr-defined]
+            names.add(node.rest.value)  # type: ignore[attr-defined]
     elif tp in _NO_TARGETS:
         return False  # names, numbers and strings hold nothing assigned
     return True
@@ -3069,23 +3075,7 @@ def _case_captures(pattern: cst.MatchPattern, value: "Value") -> list[tuple[str,
             else:
                 out.extend(_case_captures(p, items[i] if items is not None else UNKNOWN))  # type: ignore[arg-type]
         return out
-    names: list[tuple[str, Value]] = []
-    for n in _pattern_names(pattern):
-        names.append((n, UNKNOWN))
-    return names
-
-
-def _pattern_names(node: cst.CSTNode) -> list[str]:
-    out: list[str] = []
-    todo: list[cst.CSTNode] = [node]
-    while todo:
-        n = todo.pop()
-        if type(n) is cst.MatchAs and n.name is not None:
-            out.append(n.name.value)
-        elif type(n) is cst.MatchStar and n.name is not None:
-            out.append(n.name.value)
-        todo.extend(n.children)
-    return out
+    return [(n, UNKNOWN) for n in sorted(_assigned_walk(pattern))]
 
 
 _TARGET_HOLDERS = frozenset({cst.AssignTarget, cst.AnnAssign, cst.AugAssign, cst.For, cst.NamedExpr})
