@@ -91,6 +91,12 @@ class Pending:
 _counter = itertools.count()
 
 
+def _rests_on_unverified(notes: "tuple[str | LazyNote, ...]") -> bool:
+    """Whether a finding's notes name a shape made by a callee's return annotation that no argument verified (the
+    ``unverified`` origins of shapes_bridge)."""
+    return any(isinstance(n, LazyNote) and any(getattr(part, "unverified", False) for part in n.parts) for n in notes)
+
+
 def counter_mark() -> int:
     """A number below every symbol ``Context.fresh`` makes from now on (the ``@N`` suffix)."""
     return next(_counter)
@@ -161,6 +167,8 @@ class Context:
     def add(self, p: Pending) -> None:
         if self.caught and p.code.startswith(("SHP1", "SHP2")):
             return  # the error is raised and handled: the code does not fail there
+        if p.code.startswith("SHP2") and _rests_on_unverified(p.notes):
+            return  # an operand's shape is only what a callee's annotation claims for a call it was not checked on
         if self.loop_watch and self.branch_unknown > self.loop_watch[0]:
             self.tagged.add(id(p))
         if self.suppress_depth:

@@ -292,6 +292,9 @@ _REPLACES_MODULES = re.compile(
 # how many names functions read from a module level still running (``ModuleAnalysis.global_value``): a call whose run
 # read one keeps no summary, since the running statement may bind the name again before the next call
 RUNNING_READS: list[int] = [0]
+# >0 while a callee runs to see what its body alone makes of arguments of unknown shape (``_body_rank``): such an
+# argument then stays unknown instead of taking its parameter's annotation
+RAW_UNKNOWN: list[int] = [0]
 
 
 class ModuleAnalysis:
@@ -1101,7 +1104,7 @@ class ModuleAnalysis:
             # body then built a 5-d product no input consistent with both annotations makes)
             for p in fi.params:
                 arg = args.get(p.name)
-                if not _plain_unknown_array(arg):
+                if RAW_UNKNOWN[0] or not _plain_unknown_array(arg):
                     continue
                 ann: Annotation | None
                 if p.ann is not None:
@@ -1359,8 +1362,9 @@ class ModuleAnalysis:
             if p.name not in bound and p.kind in ("pos", "posonly", "kwonly") and p.default is not None:
                 bound[p.name] = objects._default(self, fi, p.default, p.name)
         ret_memo = None
+        verified = True
         if fi.annotated:
-            ok, ret_memo = self.shapes.check_call_arguments(node, fi, bound)
+            ok, ret_memo, verified = self.shapes.check_call_arguments(node, fi, bound)
             if not ok:
                 return UNKNOWN
         depth = interp.frame.depth
@@ -1375,8 +1379,14 @@ class ModuleAnalysis:
                 # the attributes as the caller's ``self.x`` hold them now
                 bound_self = _with_own_attrs(interp, bound_self)
         if fi.return_ann is not None:
+            if not verified and not function_state(fi).analysing and depth < MAX_INLINE_DEPTH:
+                # the annotation is taken when the body, run with what is unknown left unknown, makes an array of
+                # the rank it declares (``torch.zeros(fovy.shape[0], 4, 4)`` for ``-> "B 4 4"``): that rank does not
+                # rest on the annotation
+                rank = _declared_rank(fi)
+                verified = rank is not None and self._body_rank(node, fi, bound, bound_self, depth) == rank
             mark = counter_mark()
-            declared = self.shapes.declared_return(fi, ret_memo)
+            declared = self.shapes.declared_return(fi, ret_memo, verified)
             unbound = isinstance(declared, TensorV) and _minted_since(declared, mark, 0)
             # a function (not a method of an object) given tensors with known sizes runs for them as well: its body
             # may contradict its own annotations for these sizes (`-> "b d"` returning `x.sum(-1)`, (b, n)), which
@@ -1394,11 +1404,23 @@ class ModuleAnalysis:
                 # So does a function whose return annotation names sizes its parameters do not bind
                 # (`split_heads(t: "b n hd", heads) -> "b h n d"`): what its body returns gives those sizes
                 body = self._inline(node, fi, bound, bound_self, depth, operations_only=isinstance(bound_self, ObjV))
+                if (
+                    isinstance(body, TensorV)
+                    and isinstance(declared, TensorV)
+                    and body.shape is not None
+                    and declared.shape is not None
+                    and len(body.shape) != len(declared.shape)
+                ):
+                    # the body returns for these arguments an array of another rank than the annotation says (a
+                    # ``-> "B L L"`` returning its ``"BLL"`` argument): the annotation is wrong here, and the callee's
+                    # own return reports it; what the call gives is not known (the caller is not blamed for it)
+                    return declared.with_shape(None)
                 if unbound:
-                    from ..rules.shapes_bridge import Origin
+                    from ..rules.shapes_bridge import Origin, UnverifiedOrigin
 
                     text = f"{fi.name}() (its body: its return annotation {fi.return_ann.text} leaves sizes unbound)"
-                    declared = _fill_unbound(declared, body, mark, Origin(self, node, text))  # type: ignore[arg-type]
+                    made = (Origin if verified else UnverifiedOrigin)(self, node, text)
+                    declared = _fill_unbound(declared, body, mark, made)  # type: ignore[arg-type]
             if (
                 isinstance(bound_self, ObjV)
                 and fi.cls_key is not None
@@ -1449,6 +1471,19 @@ class ModuleAnalysis:
             return UNKNOWN
         return ret
 
+    def _body_rank(
+        self, node: cst.Call, fi: FunctionInfo, bound: dict[str, Value], bound_self: Value | None, depth: int
+    ) -> int | None:
+        """The rank of what ``fi``'s body returns for these arguments, those of unknown shape left unknown (its
+        findings dropped): None when the body does not decide it."""
+        RAW_UNKNOWN[0] += 1
+        try:
+            with self.ctx.discarding():
+                body = self._inline(node, fi, bound, bound_self, depth, operations_only=True)
+        finally:
+            RAW_UNKNOWN[0] -= 1
+        return len(body.shape) if isinstance(body, TensorV) and body.shape is not None else None
+
     def _inline(
         self,
         node: cst.Call,
@@ -1465,6 +1500,8 @@ class ModuleAnalysis:
         sig: tuple[Any, ...] = (tuple(sorted((k, _sig(v)) for k, v in bound.items())), _sig(bound_self))
         if EVAL_MODE[0]:
             sig += ("eval mode",)  # ``self.training`` reads False in this run
+        if RAW_UNKNOWN[0]:
+            sig += ("raw unknown",)  # arguments of unknown shape not taken at their annotations (_body_rank)
         if closure:
             sig += (tuple((k, _sig(v)) for k, v in closure),)
         if EVAL_MODE[0]:
@@ -3625,6 +3662,7 @@ class ModuleAnalysis:
         self.shapes.check_annotation_strings()
         for ci in self.classes.values():
             self.ensure_class_attrs(ci)
+        start = len(self.ctx.pending)
         for fi in list(self.functions.values()):
             if "<locals>" in fi.key or fi.key in self.standalone_done:
                 continue
@@ -3638,6 +3676,7 @@ class ModuleAnalysis:
                     self._choice_runs(fi)
         for fi, cls_key, cases in entry_points.inherited_tests(self):  # a base's tests in a parametrized subclass
             entry_points.run_cases(self, fi, ObjV(cls_key), cases)
+        _drop_repeats(self.ctx.pending, start)
         # local functions discovered while running (closures): analyse them standalone too
         done: set[str] = set()
         while True:
@@ -5759,3 +5798,24 @@ def _changeable(v: Value, depth: int) -> bool:
     if isinstance(v, SeqV):
         return depth <= 0 or any(_changeable(x, depth - 1) for x in v.items)
     return False
+
+
+def _drop_repeats(pending: list[Pending], start: int) -> None:
+    """A failure an inlined callee of this module raises, reported by a function's own run at its call of the
+    callee (``inner``), is dropped when the callee's own run reports it where it is: ``report_inner`` drops it when
+    that run came first, and whether it did depends only on the order of the defs (a callee defined after its
+    caller). Findings of the module-level code (before ``start``) stay: that code runs first, and a failing entry
+    point (``main()`` under ``if __name__ == "__main__":``) is reported where the script is run."""
+    direct = {(id(p.node), p.code) for p in pending[start:] if p.inner is None}
+    if any(p.inner is not None and (id(p.inner), p.code) in direct for p in pending[start:]):
+        pending[start:] = [p for p in pending[start:] if p.inner is None or (id(p.inner), p.code) not in direct]
+
+
+def _declared_rank(fi: FunctionInfo) -> int | None:
+    """The rank ``fi``'s return annotation gives (None: not one array annotation, or a variadic one)."""
+    from ..rules.shapes_bridge import annotation_spec
+
+    spec = annotation_spec(fi.return_ann) if fi.return_ann is not None else None
+    if spec is None or spec.variadic_index is not None:
+        return None
+    return len(spec.dims)

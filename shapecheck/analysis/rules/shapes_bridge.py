@@ -13,7 +13,7 @@ from ...diagnostics.details import AnnotationMismatch, DimsSyntax, UnboundExpres
 from ...sizes import Size
 from ..interpret.context import LazyNote, OpSpec, Where, note
 from ..index.jaxtyping_bridge import Annotation
-from ..interpret.values import TensorV, Value
+from ..interpret.values import UNKNOWN, TensorV, Value
 from ..interpret.walk import STATEMENT_CLAUSES
 
 if TYPE_CHECKING:
@@ -66,6 +66,16 @@ class Origin:
         return f"{self.prefix} {self.text} at {self.module.path}:{self.module.line_of(self.node)}"
 
 
+class UnverifiedOrigin(Origin):
+    """A callee's return annotation taken for a call that handed one of its annotated array parameters a value of
+    unknown shape: the annotation is all that says what comes back, and nothing checked that call against it (an
+    elementwise helper annotated ``"" -> ""`` applied to a vector, a ``-> "n p"`` whose body returns (n,) for the
+    callable passed). A definite finding that rests on such a shape may be the callee's annotation's fault rather than
+    the caller's, so none is reported (``ModuleContext.add``)."""
+
+    unverified = True
+
+
 def shape_text(shape: tuple[Size, ...] | None) -> str:
     if shape is None:
         return "(?)"
@@ -86,6 +96,27 @@ def annotation_spec(ann: Annotation) -> DimSpec | None:
     if s is None:
         s = _SPECS[ann.dims] = parse_dims(ann.dims)
     return s if isinstance(s, DimSpec) else None
+
+
+_SCALAR_TYPES = frozenset({"int", "float", "bool", "str", "complex", "None"})
+
+
+def _plain_scalar_params(fi: "FunctionInfo") -> frozenset[str]:
+    """The parameters of ``fi`` annotated as a plain Python scalar (``heads: int``, ``eps: float | None``): an unknown
+    value there is a setting, not an array whose shape the return annotation would rest on."""
+    out = []
+    for p in (*fi.node.params.posonly_params, *fi.node.params.params, *fi.node.params.kwonly_params):
+        if p.annotation is None:
+            continue
+        ann = p.annotation.annotation
+        names = []
+        while isinstance(ann, cst.BinaryOperation) and isinstance(ann.operator, cst.BitOr):
+            names.append(ann.right)
+            ann = ann.left
+        names.append(ann)
+        if all(isinstance(n, cst.Name) and n.value in _SCALAR_TYPES for n in names):
+            out.append(p.name.value)
+    return frozenset(out)
 
 
 class _Signed(NamedTuple):
@@ -132,12 +163,26 @@ class ShapeChecks:
             match_shape(spec, value.shape, memo, fresh=self._fresh(scope, None))
 
     # -------------------------------------------------------------- calls to annotated functions
-    def check_call_arguments(self, node: cst.Call, fi: "FunctionInfo", bound: dict[str, Value]) -> tuple[bool, Memo]:
+    def check_call_arguments(
+        self, node: cst.Call, fi: "FunctionInfo", bound: dict[str, Value]
+    ) -> tuple[bool, Memo, bool]:
+        """The arguments of a call checked against the parameters' annotations: whether they pass, the sizes they
+        bind, and whether every annotated array parameter was handed an array of known rank (else the declared
+        return is unverified: ``UnverifiedOrigin``)."""
         memo = Memo()
+        verified = True
         for p in fi.params:
-            if p.ann is None or p.name not in bound:
+            if p.name not in bound:
                 continue
             arg = bound[p.name]
+            if (arg is UNKNOWN or (isinstance(arg, TensorV) and arg.shape is None)) and (
+                p.ann is not None or p.name not in _plain_scalar_params(fi)
+            ):
+                # an array parameter handed an array of unknown shape, or a parameter the annotations say nothing
+                # of (``target_map``, ``x: Array | float``) handed a value nothing is known of
+                verified = False
+            if p.ann is None:
+                continue
             spec = annotation_spec(p.ann)
             if spec is None or not isinstance(arg, TensorV) or arg.shape is None:
                 continue
@@ -160,8 +205,8 @@ class ShapeChecks:
                         (("dims", p.ann.dims), ("params", _param_dims(fi, bound, p.name))),
                     ),
                 )
-                return False, memo
-        return True, memo
+                return False, memo, verified
+        return True, memo, verified
 
     def check_fields(
         self, node: cst.Call, cls_name: str, where: str, fields: list[tuple[str, Annotation, tuple[Size, ...]]]
@@ -197,14 +242,16 @@ class ShapeChecks:
             done.append((name, ann, shape))
         return True
 
-    def declared_return(self, fi: "FunctionInfo", memo: Memo | None) -> Value:
+    def declared_return(self, fi: "FunctionInfo", memo: Memo | None, verified: bool = True) -> Value:
         ann = fi.return_ann
         if ann is None:
             return TensorV(None)
         spec = annotation_spec(ann)
         if spec is None:
             return TensorV(None, ann.dtype, ann.framework)
-        origin = Origin(fi.module, fi.node, f"the return annotation {ann.text} of {fi.name}()")
+        origin = (Origin if verified else UnverifiedOrigin)(
+            fi.module, fi.node, f"the return annotation {ann.text} of {fi.name}()"
+        )
         shape = instantiate(spec, memo or Memo(), self._fresh("", origin))
         if shape is None:
             return TensorV(None, ann.dtype, ann.framework)
