@@ -67,8 +67,8 @@ class Origin:
 
 
 class UnverifiedOrigin(Origin):
-    """A callee's return annotation taken for a call that handed one of its annotated array parameters a value of
-    unknown shape: the annotation is all that says what comes back, and nothing checked that call against it (an
+    """A callee's return annotation taken for a call that handed a scalar array parameter or a callable parameter
+    (``_loose_params``) a value of unknown shape: the annotation is all that says what comes back, and nothing checked that call against it (an
     elementwise helper annotated ``"" -> ""`` applied to a vector, a ``-> "n p"`` whose body returns (n,) for the
     callable passed). A definite finding that rests on such a shape may be the callee's annotation's fault rather than
     the caller's, so none is reported (``ModuleContext.add``)."""
@@ -98,25 +98,43 @@ def annotation_spec(ann: Annotation) -> DimSpec | None:
     return s if isinstance(s, DimSpec) else None
 
 
-_SCALAR_TYPES = frozenset({"int", "float", "bool", "str", "complex", "None"})
-
-
-def _plain_scalar_params(fi: "FunctionInfo") -> frozenset[str]:
-    """The parameters of ``fi`` annotated as a plain Python scalar (``heads: int``, ``eps: float | None``): an unknown
-    value there is a setting, not an array whose shape the return annotation would rest on."""
+def _loose_params(fi: "FunctionInfo") -> frozenset[str]:
+    """The parameters of ``fi`` whose annotation does not pin what an argument of unknown shape makes of the return
+    annotation: an array of rank 0 or a plain scalar (``x: Shaped[Array, ""] | float``, which jax code applies
+    elementwise to arrays of any rank) and a callable (``target_map: Callable[["n p"], "n p"]``, or an unannotated
+    ``target_map=lambda x: x``, handed a function that returns another rank). An array parameter of rank >= 1 handed an unknown array is the annotation's contract
+    with its callers, and the return annotation stands for it."""
     out = []
-    for p in (*fi.node.params.posonly_params, *fi.node.params.params, *fi.node.params.kwonly_params):
-        if p.annotation is None:
-            continue
-        ann = p.annotation.annotation
-        names = []
-        while isinstance(ann, cst.BinaryOperation) and isinstance(ann.operator, cst.BitOr):
-            names.append(ann.right)
-            ann = ann.left
-        names.append(ann)
-        if all(isinstance(n, cst.Name) and n.value in _SCALAR_TYPES for n in names):
-            out.append(p.name.value)
+    nodes = {
+        q.name.value: q for q in (*fi.node.params.posonly_params, *fi.node.params.params, *fi.node.params.kwonly_params)
+    }
+    for p in fi.params:
+        spec = annotation_spec(p.ann) if p.ann is not None else None
+        node = nodes.get(p.name)
+        if (
+            (spec is not None and not spec.dims and spec.variadic_index is None)
+            or (node is not None and node.annotation is not None and _loose_annotation(node.annotation.annotation))
+            or (node is not None and node.annotation is None and isinstance(node.default, cst.Lambda))
+        ):
+            out.append(p.name)
     return frozenset(out)
+
+
+def _loose_annotation(ann: cst.BaseExpression, in_union: bool = False) -> bool:
+    """``Callable[...]``, ``Optional[Callable]``, or a union with a plain scalar (``Union[Shaped[Array, ""], float]``,
+    ``Array | float``); a plain ``eps: float`` alone is a setting, not an array of unknown rank."""
+    if isinstance(ann, cst.BinaryOperation) and isinstance(ann.operator, cst.BitOr):
+        return _loose_annotation(ann.left, True) or _loose_annotation(ann.right, True)
+    if isinstance(ann, cst.Subscript):
+        head = ann.value
+        name = head.attr.value if isinstance(head, cst.Attribute) else head.value if isinstance(head, cst.Name) else ""
+        if name in ("Optional", "Union"):
+            return any(
+                isinstance(e.slice, cst.Index) and _loose_annotation(e.slice.value, name == "Union") for e in ann.slice
+            )
+        return name == "Callable"
+    name = ann.attr.value if isinstance(ann, cst.Attribute) else ann.value if isinstance(ann, cst.Name) else ""
+    return name == "Callable" or (in_union and name in ("float", "int", "complex", "bool"))
 
 
 class _Signed(NamedTuple):
@@ -167,20 +185,20 @@ class ShapeChecks:
         self, node: cst.Call, fi: "FunctionInfo", bound: dict[str, Value]
     ) -> tuple[bool, Memo, bool]:
         """The arguments of a call checked against the parameters' annotations: whether they pass, the sizes they
-        bind, and whether every annotated array parameter was handed an array of known rank (else the declared
-        return is unverified: ``UnverifiedOrigin``)."""
+        bind, and whether the return annotation stands for this call: not when a scalar array or callable parameter
+        (``_loose_params``) was handed a value of unknown shape (the declared return is then ``UnverifiedOrigin``)."""
         memo = Memo()
         verified = True
+        loose: frozenset[str] | None = None
         for p in fi.params:
             if p.name not in bound:
                 continue
             arg = bound[p.name]
-            if (arg is UNKNOWN or (isinstance(arg, TensorV) and arg.shape is None)) and (
-                p.ann is not None or p.name not in _plain_scalar_params(fi)
-            ):
-                # an array parameter handed an array of unknown shape, or a parameter the annotations say nothing
-                # of (``target_map``, ``x: Array | float``) handed a value nothing is known of
-                verified = False
+            if verified and (arg is UNKNOWN or (isinstance(arg, TensorV) and arg.shape is None)):
+                loose = _loose_params(fi) if loose is None else loose
+                # unverified: a scalar parameter handed an array that may have any rank, a callable parameter
+                # handed a function nothing is known of
+                verified = p.name not in loose
             if p.ann is None:
                 continue
             spec = annotation_spec(p.ann)
