@@ -239,12 +239,16 @@ class Linear(LayerKind):
         if not x.shape:
             return x.with_shape(None)
         if fin is not None and equal(x.shape[-1], fin) is Truth.FALSE:
+            # named as the code builds it: eqx.nn.MLP(in_size=...) is a chain of equinox Linear layers
+            mlp = layer.param("name") == "MLP"
+            lib = "eqx.nn." if layer.param("lib") == "equinox" else "nn."
+            cls, param = ("MLP", "in_size") if mlp else ("Linear", "in_features")
             cx.ctx.report(
                 report_node,
                 "SHP204",
                 {
-                    "op": "nn.Linear",
-                    "detail": D.LayerInput("Linear", "in_features", fin, "last-axis", x.shape[-1], x.shape),
+                    "op": lib + cls,
+                    "detail": D.LayerInput(cls, param, fin, "last-axis", x.shape[-1], x.shape),
                 },
                 cx.origins([x]),
                 spec=OpSpec("nn.Linear", None, (x.shape,), (), (("in_features", fin), ("out_features", fout))),
@@ -2343,7 +2347,11 @@ def jax_layer(cx: OpContext, node: cst.Call, qual: str, args: list[Value], kwarg
             return UNKNOWN
         return LayerV("EqxRoPE", (("d", v.size), ("lib", "equinox")), node)
     if name == "MLP":
-        return LayerV("Linear", (("in", size(0, "in_size")), ("out", size(1, "out_size")), ("lib", "equinox")), node)
+        return LayerV(
+            "Linear",
+            (("in", size(0, "in_size")), ("out", size(1, "out_size")), ("lib", "equinox"), ("name", "MLP")),
+            node,
+        )
     if name == "Embedding" and "weight" not in kwargs:
         return LayerV(
             "Embedding",
