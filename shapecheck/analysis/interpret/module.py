@@ -1575,9 +1575,12 @@ class ModuleAnalysis:
                 p
                 for p in inner
                 if p.code not in _ANNOTATION_CHECKS
+                or own
                 or (
                     _annotation_cause(p) == "SHP201"
-                    and (own or (p.code == "SHP205" and type(p.node) is cst.Call and type(p.node.func) is cst.Call))
+                    and p.code == "SHP205"
+                    and type(p.node) is cst.Call
+                    and type(p.node.func) is cst.Call
                 )
             ]
         self.report_inner(node, fi.module, f"{fi.name}()", inner)

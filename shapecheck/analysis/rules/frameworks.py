@@ -1586,6 +1586,61 @@ def _flax_same_shape(cx: OpContext, node: cst.Call, name: str, args: list[Value]
     return x if isinstance(x, TensorV) else UNKNOWN
 
 
+@framework_layer("flax.linen", "max_pool", "avg_pool", "min_pool")
+@framework_layer("flax.nnx", "max_pool", "avg_pool", "min_pool")
+def _flax_pool(cx: OpContext, node: cst.Call, name: str, args: list[Value], kwargs: dict[str, Value]) -> Value:
+    """``nn.max_pool(x, window_shape, strides=None, padding="VALID")`` (avg_pool, min_pool; flax.linen.pooling.pool):
+    channels last, ``(batch..., *spatial, features)`` or one example ``(*spatial, features)``; each spatial axis
+    becomes ceil(h / s) with SAME, (h - k) // s + 1 with VALID, (h + lo + hi - k) // s + 1 with explicit pads
+    (only for one batch axis: flax pads one leading axis). Anything not known: the spatial sizes are unknown."""
+    x = _arg(args, kwargs, 0, "inputs")
+    ws = _arg(args, kwargs, 1, "window_shape")
+    if not isinstance(x, TensorV):
+        return UNKNOWN
+    if x.shape is None or not isinstance(ws, SeqV) or len(args) > 4:
+        return x.with_shape(None)
+    n = len(ws.items)
+    kernel = _ints(list(ws.items))
+    st = _arg(args, kwargs, 2, "strides")
+    strides = (
+        (1,) * n if st is None or isinstance(st, NoneV) else _ints(list(st.items)) if isinstance(st, SeqV) else None
+    )
+    pad = _arg(args, kwargs, 3, "padding", StrV("VALID"))
+    batch = len(x.shape) - (n + 1)
+    if batch < 0 or strides is None or len(strides) != n:
+        return x.with_shape(None)  # flax asserts these
+    pads: list[tuple[int, int]] | None = None
+    if isinstance(pad, StrV) and pad.value.upper() in ("SAME", "VALID"):
+        mode = pad.value.upper()
+    elif isinstance(pad, SeqV) and batch == 1 and len(pad.items) == n:
+        mode = "EXPLICIT"
+        pairs = [_ints(list(p.items)) if isinstance(p, SeqV) else None for p in pad.items]
+        pads = [(p[0], p[1]) for p in pairs if p is not None and len(p) == 2]
+        if len(pads) != n:
+            return x.with_shape(None)
+    else:
+        return x.with_shape(None)
+    sides: list[Size] = []
+    for i, size in enumerate(x.shape[batch : batch + n]):
+        hv, si = size.as_int(), strides[i]
+        ki = kernel[i] if kernel is not None and len(kernel) == n else None
+        if mode == "SAME" and si == 1:
+            sides.append(size)
+        elif mode == "SAME" and hv is not None:
+            sides.append(Size.const(-(-hv // si)))
+        elif mode == "VALID" and si == 1 and ki == 1:
+            sides.append(size)
+        elif hv is not None and ki is not None and mode != "SAME":
+            lo, hi = pads[i] if pads is not None else (0, 0)
+            span = hv + lo + hi - ki
+            if span < 0:
+                return x.with_shape(None)  # a window larger than the padded axis: lax's error, not modelled here
+            sides.append(Size.const(span // si + 1))
+        else:
+            sides.append(cx.fresh("h"))
+    return x.with_shape(x.shape[:batch] + tuple(sides) + x.shape[batch + n :], x.axes)
+
+
 @framework_layer("flax.linen", "Dense")
 def _linen_dense(cx: OpContext, node: cst.Call, name: str, args: list[Value], kwargs: dict[str, Value]) -> Value:
     feats = _arg(args, kwargs, 0, "features")
