@@ -2546,17 +2546,37 @@ class ModuleAnalysis:
                 and call_fn is not None
                 and func.attr.value not in ci.methods
                 and any(b.startswith("flax.") for b in ci.bases)
-                and "method" not in kwargs
             ):
-                # flax: model.apply(variables, x, ...) / model.init(rngs, x, ...) run __call__(x, ...)
-                rest = {k: v for k, v in kwargs.items() if k not in ("rngs", "mutable", "capture_intermediates")}
-                out = self.call_function(interp, node, FuncV(call_fn.key, bound_self=base), args[1:], rest)
+                # flax: model.apply(variables, x, ...) / model.init(rngs, x, ...) run __call__(x, ...), or the
+                # method ``method=`` names (``method=Head.loss``, ``method="loss"``) on the module
+                fn = call_fn if "method" not in kwargs else self._flax_method(ci, kwargs["method"])
+                if fn is None:
+                    return UNKNOWN
+                rest = {
+                    k: v for k, v in kwargs.items() if k not in ("rngs", "mutable", "capture_intermediates", "method")
+                }
+                out = self.call_function(interp, node, FuncV(fn.key, bound_self=base), args[1:], rest)
                 return out if func.attr.value == "apply" and "mutable" not in kwargs else UNKNOWN
         if isinstance(base, ObjV) and func.attr.value == "param" and len(args) >= 3 and not dynamic:
             param = self._linen_param(node, base, args[2])
             if param is not None:
                 return param
         return None
+
+    def _flax_method(self, ci: ClassInfo, method: Value) -> FunctionInfo | None:
+        """The method of a flax module's class ``apply(..., method=...)`` runs: a method name (``"loss"``) or the
+        class's function (``Head.loss``, a method of ``ci`` or of one of its bases); anything else (a lambda taking
+        the module) None."""
+        if isinstance(method, StrV):
+            fi = objects.find_method(self, ci, method.value)
+        elif isinstance(method, FuncV) and not method.env:  # ``Head.loss`` (read off the class, whatever it binds)
+            name = method.key.rsplit(".", 1)[-1]
+            fi = objects.find_method(self, ci, name)
+            if fi is None or fi.key != method.key:
+                return None  # a function of another class, or one the module's class overrides
+        else:
+            return None
+        return fi if fi is not None and not fi.is_static and not fi.is_classmethod else None
 
     def _state_dict_method(
         self,
