@@ -616,6 +616,15 @@ def _ordered_dict(c: LibraryCall) -> Value | None:
     return None
 
 
+@library_call("argparse.Namespace", "types.SimpleNamespace")
+def _namespace(c: LibraryCall) -> Value | None:
+    """``Namespace(seq_len=96, d_model=512)`` / ``SimpleNamespace(**cfg)``: a config object whose attributes are the
+    keywords (``**cfg`` of a known dict spread), as an ``argparse`` result is (``argparse_defaults``)."""
+    if c.dynamic or c.args:
+        return None
+    return DictV(tuple(c.kwargs.items()), "namespace")
+
+
 @library_call("equinox.tree_at")
 def _tree_at(c: LibraryCall) -> Value | None:
     if len(c.args) == 3 and not c.kwargs and not c.dynamic:

@@ -2076,7 +2076,9 @@ class ModuleAnalysis:
                     continue  # f(**cfg) hands on a new dict: cfg keeps its entries (its own lists may change)
                 if a.star == "*" and _unpacked_scalars(interp, a.value):
                     continue  # x.view(*shape, -1) hands on a new tuple of numbers: shape itself cannot change
-                if id(a) not in kept_lists:
+                if id(a) not in kept_lists and not (keeps and _namespace_arg(interp, a.value)):
+                    # (a config namespace handed to a class whose constructors set no attribute of their arguments
+                    # is read, not changed: ``Model(configs)``)
                     interp.forget_if_list(a.value, modules=id(a) not in untouched)
                 if id(a) in partly and id(a) not in scalars:
                     # an object whose callee changes only some of its attributes (``params.cache[k] = v``): those
@@ -5842,3 +5844,11 @@ def _declared_rank(fi: FunctionInfo) -> int | None:
     if spec is None or spec.variadic_index is not None:
         return None
     return len(spec.dims)
+
+
+def _namespace_arg(interp: Interpreter, node: cst.BaseExpression) -> bool:
+    """Is ``node`` a variable holding an attribute namespace (``argparse.Namespace(...)``, parsed arguments), whose
+    entries change only by attribute writes (which ``keeps_arguments`` sees)?"""
+    key = _var_key_of(node)
+    v = interp.scope.vars.get(key) if key is not None else None
+    return isinstance(v, DictV) and v.kind == "namespace"

@@ -2208,6 +2208,47 @@ def _pure_callee(m: "ModuleAnalysis", func: cst.BaseExpression) -> bool:
     return q is not None and q.startswith(_PURE_PREFIXES)
 
 
+# builtins that set no attribute of their arguments and call none of their methods but the dunders of numbers and
+# containers (not map / filter / iter / next / setattr, which call or change what they are handed)
+_KEEPING_BUILTINS = frozenset(
+    {
+        "len", "tuple", "list", "sum", "zip", "enumerate", "sorted", "reversed", "print", "isinstance", "range", "max",
+        "min", "any", "all", "set", "dict", "str", "repr", "int", "float", "bool", "type", "id", "hash", "getattr",
+        "hasattr", "abs", "round", "divmod", "pow", "issubclass", "callable",
+    }
+)  # fmt: skip
+
+
+def _binds_name(fi: FunctionInfo, name: str) -> bool:
+    """Does ``fi`` take or assign ``name`` itself (a parameter or local shadowing a builtin)?"""
+    if any(p.name == name for p in fi.params):
+        return True
+    stack: list[cst.CSTNode] = [fi.node.body]
+    while stack:
+        n = stack.pop()
+        tp = type(n)
+        target = (
+            n.target  # type: ignore[attr-defined]
+            if tp in (cst.AssignTarget, cst.AnnAssign, cst.AugAssign, cst.For, cst.AsName)
+            else n.name  # type: ignore[attr-defined]
+            if tp in (cst.FunctionDef, cst.ClassDef)
+            else None
+        )
+        if target is not None and any(type(t) is cst.Name and t.value == name for t in _target_names(target)):
+            return True
+        stack.extend(children(n))
+    return False
+
+
+def _target_names(t: cst.CSTNode) -> list[cst.CSTNode]:
+    """``a`` / ``a, (b, c)`` / ``[a, *b]``: the target and the elements of tuple and list targets."""
+    if isinstance(t, (cst.Tuple, cst.List)):
+        return [x for e in t.elements for x in _target_names(e.value)]
+    if isinstance(t, cst.StarredElement):
+        return _target_names(t.value)
+    return [t]
+
+
 def _callee_keeps(fi: FunctionInfo, func: cst.BaseExpression) -> bool:
     """An argument handed on to ``func``: only a class of the analysed code whose constructors keep their arguments,
     a one-line helper that keeps its own (``default(x, d)`` calling ``exists(x)``), or a function or class of a
@@ -2217,6 +2258,14 @@ def _callee_keeps(fi: FunctionInfo, func: cst.BaseExpression) -> bool:
 
     m = fi.module
     v = m.globals.get(func.value) if type(func) is cst.Name else None
+    if (
+        type(func) is cst.Name
+        and func.value in _KEEPING_BUILTINS
+        and v is None
+        and func.value not in m.imports.names
+        and not _binds_name(fi, func.value)
+    ):
+        return True  # min(configs.pred_len, chunk_size), int(ratio * dim): a builtin sets no attribute of its arguments
     qual = m.qualify(func) if v is None or isinstance(v, RefV) else None
     if qual is not None and qual.startswith(_PURE_PREFIXES) and not qual.startswith("torch.nn.utils."):
         return True
