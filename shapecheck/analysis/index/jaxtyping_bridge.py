@@ -79,6 +79,10 @@ class Annotation:
         return _PINNED.get(self.dtype_class)
 
 
+# jaxtyping's array types that are unions of arrays of different ranks (``Key[Array, ""] | UInt32[Array, "2"]``)
+_KEY_UNIONS = frozenset({"jaxtyping.PRNGKeyArray"})
+
+
 def dtype_class_of(qualname: str | None) -> str | None:
     if qualname and qualname.startswith("jaxtyping.") and qualname.count(".") == 1:
         name = qualname.split(".", 1)[1]
@@ -113,6 +117,10 @@ def parse_annotation(
     framework: str | None = None
     if dtype_class is not None and len(elems) == 2:
         array_q = qualify(elems[0]) or dotted(elems[0]) or ""
+        if array_q in _KEY_UNIONS:
+            # jaxtyping.PRNGKeyArray = Key[Array, ""] | UInt32[Array, "2"]: ``Shaped[PRNGKeyArray, "n"]`` is
+            # (n,) of typed keys or (n, 2) of legacy uint32 keys, two ranks one annotation cannot stand for
+            return None
         framework = _FRAMEWORK_OF_ARRAY.get(array_q)
         if framework is None and array_q and array_alias is not None:
             real = array_alias(array_q)
