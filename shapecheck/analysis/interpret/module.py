@@ -1356,6 +1356,7 @@ class ModuleAnalysis:
         bound = bind_arguments(fi.params, args, kwargs, skip_first)
         if bound is None:
             return UNKNOWN
+        given = frozenset(bound)
         for p in fi.params[1 if skip_first else 0 :]:
             # a parameter the call leaves out takes its default, as Python does (literals and module-level names:
             # ``def FeedForward(dim, mult=4, dense=nn.Linear)``); other defaults stay unknown
@@ -1364,7 +1365,11 @@ class ModuleAnalysis:
         ret_memo = None
         verified = True
         if fi.annotated:
-            ok, ret_memo, verified = self.shapes.check_call_arguments(node, fi, bound)
+            # a default the call leaves in place is not checked against its annotation (jaxtyping checks the
+            # arguments a call passes: nerfstudio's ``true_color: '*bs rgb=3' = colors.WHITE``, (3,), broadcasts)
+            ok, ret_memo, verified = self.shapes.check_call_arguments(
+                node, fi, {k: v for k, v in bound.items() if k in given}
+            )
             if not ok:
                 return UNKNOWN
         depth = interp.frame.depth
