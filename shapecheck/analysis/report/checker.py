@@ -185,7 +185,14 @@ def findings_of(analysis: "ModuleAnalysis") -> list[Finding]:
     positions = analysis.positions_for([p.node for p in pend])
     pend = _one_misalignment_each(pend)
     out: list[Finding] = []
+    direct: set[tuple[int, str]] = set()
     for p in pend:
+        if p.inner is None:
+            if (id(p.node), p.code) in direct:
+                # the same operation failing in two of its analyses (an nn.Sequential's chain checked when it is
+                # built and again when its forward runs): one finding, the first
+                continue
+            direct.add((id(p.node), p.code))
         span = p.span or positions.get(id(p.node), (1, 1, 1, 1))
         witness = p.witness
         if witness is None and p.spec is not None and p.code.startswith("SHP2"):
