@@ -1232,7 +1232,7 @@ def symbolic_arguments(m: "ModuleAnalysis", fi: FunctionInfo) -> dict[str, Value
             continue
         ann = dotted(p.annotation.annotation) if p.annotation is not None else None
         if p.annotation is not None and ann != "int":
-            out[name] = UNKNOWN
+            out[name] = _symbolic_config(m, fi, p.annotation.annotation)
             continue
         if p.default is not None and (type(p.default) is not cst.Integer or p.default.value in ("0", "1")):
             # a default of 0 or 1 is more often a count that may be zero or a switch than a size
@@ -1246,6 +1246,43 @@ def symbolic_arguments(m: "ModuleAnalysis", fi: FunctionInfo) -> dict[str, Value
             assumed=p.annotation is None and name not in ints,
         )
     return out
+
+
+def _symbolic_config(m: "ModuleAnalysis", fi: FunctionInfo, ann: cst.BaseExpression) -> Value:
+    """A constructor parameter annotated with a config dataclass of the analysed code (``cfg: ModelConfig``), the
+    class analysed on its own: an instance whose ``int`` fields are positive integer symbols (a default noted, not
+    assumed; a default of 0 or 1, more often a count that may be zero or a switch, unknown), other fields unknown.
+    Only a plain dataclass (every class of its MRO one, no ``__post_init__`` that may change or derive fields, not a
+    module); anything else unknown."""
+    v: Value | None = None
+    if type(ann) is cst.Name:
+        v = fi.module.globals.get(ann.value)
+    elif type(ann) is cst.Attribute:
+        qual = fi.module.qualify(ann)
+        v = fi.module.project.lookup(qual) if qual is not None and fi.module.project is not None else None
+    if not isinstance(v, RefV) or not v.qualname.startswith("class:"):
+        return UNKNOWN
+    ci = m.find_class(v.qualname[6:])
+    if ci is None or foreign_bases(m, ci) or find_method(m, ci, "__post_init__") is not None:
+        return UNKNOWN
+    classes = mro(m, ci)
+    if not all(any(d.endswith("dataclass") for d in c.decorators) for c in classes):
+        return UNKNOWN
+    if any("__init__" in c.methods for c in classes):
+        return UNKNOWN  # a constructor of its own
+    label = ci.key.split(":")[-1]
+    attrs: list[tuple[str, Value]] = []
+    for name, owner, _ in class_fields(m, ci):
+        value: Value = UNKNOWN
+        for small in _field_statements(owner, name):
+            if dotted(small.annotation.annotation) == "int" and (
+                small.value is None or (type(small.value) is cst.Integer and small.value.value not in ("0", "1"))
+            ):
+                shown = f", default {small.value.value}" if type(small.value) is cst.Integer else ""
+                origin = Origin(owner.module, small, f"the config field {label}.{name}{shown}")
+                value = IntV(m.ctx.scoped(name, "cfg:" + label, origin))
+        attrs.append((name, value))
+    return ObjV(ci.key, tuple(attrs), True)
 
 
 # torch.nn constructors whose first two arguments must be ints (a tuple there raises a TypeError): in / out features,
