@@ -578,7 +578,7 @@ class SummedEllipsis(Detail):
 
     def render(self) -> str:
         text = f"the ellipsis covers {self.dims} dimension(s) but the output has no '...'"
-        return text + (f" ({self.framework} raises; only torch sums them)" if self.framework else "")
+        return text + (f" ({self.framework} raises; torch and jax sum them)" if self.framework else "")
 
 
 def _shape(shape: Sequence[Any]) -> str:

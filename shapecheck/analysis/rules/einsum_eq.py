@@ -8,7 +8,7 @@ Framework facts (checked against torch 2.x and numpy 2.x, see tests/test_einsum_
 * without ``->`` the output is every letter seen exactly once, in ASCII order (upper case first), after the
   ellipsis dimensions when any operand has ``...``;
 * a repeated letter in one operand takes the diagonal (the sizes must be equal);
-* torch sums the ellipsis dimensions when the output has no ``...``; numpy and jax raise.
+* torch and jax sum the ellipsis dimensions when the output has no ``...``; numpy raises.
 """
 
 from __future__ import annotations
@@ -101,8 +101,10 @@ def implicit_output(operands: list[list[str]]) -> list[str]:
 
 def solve(
     eq: str, shapes: Sequence[tuple[Size | int, ...]], framework: str, fresh: Callable[[str], Size] | None = None
-) -> tuple[Size, ...] | P.Problem:
-    """The output shape of the einsum, or the Problem that occurs for every size consistent with ``shapes``."""
+) -> tuple[Size, ...] | P.Problem | None:
+    """The output shape of the einsum, or the Problem that occurs for every size consistent with ``shapes``; None
+    when neither is known (jax taking a repeated letter whose sizes differ, one of them 1; jax's implicit output of
+    non-letter subscripts)."""
     try:
         operands, output = parse_equation(eq, framework)
     except EquationError as e:
@@ -110,6 +112,8 @@ def solve(
     if len(operands) != len(shapes):
         return P.Problem("SHP108", {"pattern": eq, "detail": D.OperandCount(len(operands), len(shapes), "equation")})
     if output is None:
+        if framework == "jax" and any(c.startswith("sub") for op in operands for c in op):
+            return None  # jax orders an implicit output of non-letter subscripts its own way
         output = implicit_output(operands)
     has_ell = any("..." in op for op in operands)
     summed_ellipsis = has_ell and "..." not in output
@@ -117,6 +121,8 @@ def solve(
         output = ["..."] + output
     pattern = ", ".join(" ".join(op) for op in operands) + " -> " + " ".join(output)
     res = P.infer("einsum", pattern, shapes, fresh=fresh)
+    if isinstance(res, P.Problem) and framework == "jax" and _jax_takes_repeat(res):
+        return None
     if isinstance(res, P.Problem):
         fields = {
             k: (
@@ -138,13 +144,23 @@ def solve(
     if summed_ellipsis:
         n_letters = len(output) - 1
         n_ell = len(out) - n_letters
-        if n_ell and framework != "torch":
+        if n_ell and framework not in ("torch", "jax"):
             return P.Problem(
                 "SHP204",
                 {"op": f'{framework_name(framework)}.einsum "{eq}"', "detail": D.SummedEllipsis(n_ell, framework)},
             )
         out = out[n_ell:]
     return out
+
+
+def _jax_takes_repeat(problem: P.Problem) -> bool:
+    """jax's einsum takes a letter repeated in one operand whose sizes differ when one of them is 1 (``"ii->i"`` on
+    (1, 2) gives (2,); numpy and torch raise): only sizes both known and neither 1 fail there."""
+    detail = problem.fields.get("detail")
+    if not isinstance(detail, D.AxisSizes) or detail.rule != "repeated":
+        return False
+    sizes = [x.as_int() if isinstance(x, Size) else x for x in (detail.left, detail.right)]
+    return not all(isinstance(x, int) and x != 1 for x in sizes)
 
 
 def _rank_witness(
@@ -273,6 +289,8 @@ def call(cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], k
                 cx.ctx.report(node, res.code, dict(res.fields))
             return fallback
     res = solve(eq, shapes, fw, fresh=lambda n: cx.ctx.fresh(n))
+    if res is None:
+        return fallback
     if isinstance(res, P.Problem):
         if placeholder is not None and isinstance(res.fields.get("detail"), D.SummedEllipsis):
             return fallback  # the unknown run may be empty
