@@ -1567,14 +1567,13 @@ class ModuleAnalysis:
                 else {}
             )
         if operations_only:
-            # a method of an object run for its sizes: what its annotations say of sizes is its own analysis's
-            # business (that analysis binds them). A wrong rank fails for every size, so it stays when the method is
-            # the object's own class's: the method's own analysis reports it where it sees the value (report_inner
-            # then drops the repeat), but it may not see it (a return value lost in its own run to a loop over
-            # `self.blocks` whose length is a constructor argument). An inherited method's annotations describe the
-            # base class: a subclass may legitimately change what it returns (an overridden `reduce` keeping an
-            # axis). Either way an argument of the wrong rank handed by a transform's call stays
-            # (`jax.vmap(self.block)(x)`, a per-example block annotated for the whole sequence)
+            # a method of an object run for its sizes. When the method is the object's own class's, its annotation
+            # checks stay: with the object's sizes the method fails them as jaxtyping would (a forward returning
+            # heads * dim_head = 512 wide for ``-> "b d"`` with d = 256), which its own analysis, with the sizes
+            # symbolic, cannot see; what that analysis does report, report_inner drops as a repeat. An inherited
+            # method's annotations describe the base class: a subclass may legitimately change what it returns (an
+            # overridden `reduce` keeping an axis), so only an argument of the wrong rank handed by a transform's
+            # call stays (`jax.vmap(self.block)(x)`, a per-example block annotated for the whole sequence)
             own = isinstance(bound_self, ObjV) and bound_self.cls_key == fi.cls_key
             inner = [
                 p

@@ -2266,9 +2266,9 @@ def _binds_name(fi: FunctionInfo, name: str) -> bool:
         tp = type(n)
         target = (
             n.target  # type: ignore[attr-defined]
-            if tp in (cst.AssignTarget, cst.AnnAssign, cst.AugAssign, cst.For, cst.AsName)
+            if tp in (cst.AssignTarget, cst.AnnAssign, cst.AugAssign, cst.For, cst.NamedExpr)
             else n.name  # type: ignore[attr-defined]
-            if tp in (cst.FunctionDef, cst.ClassDef)
+            if tp in (cst.FunctionDef, cst.ClassDef, cst.AsName)
             else None
         )
         if target is not None and any(type(t) is cst.Name and t.value == name for t in _target_names(target)):
