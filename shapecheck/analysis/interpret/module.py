@@ -1013,17 +1013,7 @@ class ModuleAnalysis:
                 break
         else:
             return UNKNOWN
-        ann = cp.annotation.annotation if cp.annotation is not None else None
-        if type(ann) is cst.Name:
-            v = self.globals.get(ann.value)
-        elif type(ann) is cst.Attribute:
-            qual = self.qualify(ann)
-            v = self.project.lookup(qual) if qual is not None and self.project is not None else None
-        else:
-            return UNKNOWN
-        if not isinstance(v, RefV) or not v.qualname.startswith("class:"):
-            return UNKNOWN
-        ci = self.find_class(v.qualname[6:])
+        ci = objects.annotated_class(self, cp.annotation.annotation if cp.annotation is not None else None)
         if ci is None or not any(b.startswith(_MODULE_BASES) for b in objects.foreign_bases(self, ci)):
             return UNKNOWN  # a Protocol, an ABC, a config class: what its calls give is not this class's body
         fwd = objects.find_method(self, ci, "forward") or objects.find_method(self, ci, "__call__")

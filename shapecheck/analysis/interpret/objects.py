@@ -1248,21 +1248,27 @@ def symbolic_arguments(m: "ModuleAnalysis", fi: FunctionInfo) -> dict[str, Value
     return out
 
 
+def annotated_class(m: "ModuleAnalysis", ann: cst.BaseExpression | None) -> ClassInfo | None:
+    """The class of the analysed code a parameter annotation names (``cfg: ModelConfig``, ``teacher: models.Teacher``),
+    read in module ``m``; None for anything else."""
+    v: Value | None = None
+    if type(ann) is cst.Name:
+        v = m.globals.get(ann.value)
+    elif type(ann) is cst.Attribute:
+        qual = m.qualify(ann)
+        v = m.project.lookup(qual) if qual is not None and m.project is not None else None
+    if not isinstance(v, RefV) or not v.qualname.startswith("class:"):
+        return None
+    return m.find_class(v.qualname[6:])
+
+
 def _symbolic_config(m: "ModuleAnalysis", fi: FunctionInfo, ann: cst.BaseExpression) -> Value:
     """A constructor parameter annotated with a config dataclass of the analysed code (``cfg: ModelConfig``), the
     class analysed on its own: an instance whose ``int`` fields are positive integer symbols (a default noted, not
     assumed; a default of 0 or 1, more often a count that may be zero or a switch, unknown), other fields unknown.
     Only a plain dataclass (every class of its MRO one, no ``__post_init__`` that may change or derive fields, not a
     module); anything else unknown."""
-    v: Value | None = None
-    if type(ann) is cst.Name:
-        v = fi.module.globals.get(ann.value)
-    elif type(ann) is cst.Attribute:
-        qual = fi.module.qualify(ann)
-        v = fi.module.project.lookup(qual) if qual is not None and fi.module.project is not None else None
-    if not isinstance(v, RefV) or not v.qualname.startswith("class:"):
-        return UNKNOWN
-    ci = m.find_class(v.qualname[6:])
+    ci = annotated_class(fi.module, ann)
     if ci is None or foreign_bases(m, ci) or find_method(m, ci, "__post_init__") is not None:
         return UNKNOWN
     classes = mro(m, ci)
