@@ -68,10 +68,10 @@ class Origin:
 
 class UnverifiedOrigin(Origin):
     """A callee's return annotation taken for a call that handed a scalar array parameter or a callable parameter
-    (``_loose_params``) a value of unknown shape: the annotation is all that says what comes back, and nothing checked that call against it (an
-    elementwise helper annotated ``"" -> ""`` applied to a vector, a ``-> "n p"`` whose body returns (n,) for the
-    callable passed). A definite finding that rests on such a shape may be the callee's annotation's fault rather than
-    the caller's, so none is reported (``ModuleContext.add``)."""
+    (``_loose_params``) a value of unknown shape: the annotation is all that says what comes back, and nothing
+    checked that call against it (an elementwise helper annotated ``"" -> ""`` applied to a vector, a ``-> "n p"``
+    whose body returns (n,) for the callable passed). A definite finding that rests on such a shape may be the
+    callee's annotation's fault rather than the caller's, so none is reported (``Context.add``)."""
 
     unverified = True
 
@@ -102,8 +102,9 @@ def _loose_params(fi: "FunctionInfo") -> frozenset[str]:
     """The parameters of ``fi`` whose annotation does not pin what an argument of unknown shape makes of the return
     annotation: an array of rank 0 or a plain scalar (``x: Shaped[Array, ""] | float``, which jax code applies
     elementwise to arrays of any rank) and a callable (``target_map: Callable[["n p"], "n p"]``, or an unannotated
-    ``target_map=lambda x: x``, handed a function that returns another rank). An array parameter of rank >= 1 handed an unknown array is the annotation's contract
-    with its callers, and the return annotation stands for it."""
+    ``target_map=lambda x: x``, handed a function that returns another rank). An array parameter of rank >= 1
+    handed an unknown array is the annotation's contract with its callers, and the return annotation stands for
+    it."""
     out = []
     nodes = {
         q.name.value: q for q in (*fi.node.params.posonly_params, *fi.node.params.params, *fi.node.params.kwonly_params)
