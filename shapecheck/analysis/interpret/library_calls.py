@@ -741,21 +741,6 @@ def _asdict(c: LibraryCall) -> Value | None:
     return None
 
 
-def _no_init(default: cst.BaseExpression | None) -> bool:
-    """``field(init=False)`` / ``dataclasses.field(..., init=False)``: a field ``__init__`` does not take."""
-    return (
-        isinstance(default, cst.Call)
-        and (dotted(default.func) or "").rsplit(".", 1)[-1] == "field"
-        and any(
-            a.keyword is not None
-            and a.keyword.value == "init"
-            and isinstance(a.value, cst.Name)
-            and a.value.value == "False"
-            for a in default.args
-        )
-    )
-
-
 @library_call("dataclasses.replace")
 def _dataclass_replace(c: LibraryCall) -> Value | None:
     """``dataclasses.replace(cfg, dim=32)``: the dataclass built again from the instance's fields with the changes, as
@@ -768,12 +753,12 @@ def _dataclass_replace(c: LibraryCall) -> Value | None:
     ci = c.m.find_class(c.args[0].cls_key)
     if ci is None:
         return UNKNOWN
-    from .objects import class_fields
+    from .objects import _init_fields, class_fields
 
-    # the fields __init__ takes (not ``field(init=False)``), as the instance holds them (nested dataclasses kept)
-    kwargs = {
-        name: (c.args[0].attr(name) or UNKNOWN) for name, _, default in class_fields(c.m, ci) if not _no_init(default)
-    }
+    # the fields __init__ takes (not ``field(init=False)`` nor a KW_ONLY sentinel), as the instance holds them
+    # (nested dataclasses kept)
+    takes, _ = _init_fields(class_fields(c.m, ci))
+    kwargs = {name: (c.args[0].attr(name) or UNKNOWN) for name in sorted(takes)}
     if not set(c.kwargs) <= set(kwargs):
         return UNKNOWN  # a name that is no init field: replace raises
     kwargs.update(c.kwargs)

@@ -279,6 +279,18 @@ _PURE_BUILTINS = frozenset(
 )
 
 
+# builtins that set no attribute of their arguments (a constructor handing a parameter to one still keeps its
+# arguments, ``objects._callee_keeps``): the pure ones but those that call what they are handed, and a few more
+_KEEPING_BUILTINS = (_PURE_BUILTINS - {"map", "filter", "iter", "next"}) | {
+    "abs",
+    "round",
+    "divmod",
+    "pow",
+    "issubclass",
+    "callable",
+}
+
+
 # writes into sys.modules: ``sys.modules[name] = stub``, its update / setdefault, monkeypatch.setitem(sys.modules, ..),
 # mock.patch.dict(sys.modules, ..)
 _REPLACES_MODULES = re.compile(

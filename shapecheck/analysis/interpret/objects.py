@@ -1276,19 +1276,8 @@ def _symbolic_config(m: "ModuleAnalysis", fi: FunctionInfo, ann: cst.BaseExpress
         return UNKNOWN
     if any("__init__" in c.methods for c in classes):
         return UNKNOWN  # a constructor of its own
-    label = ci.key.split(":")[-1]
-    attrs: list[tuple[str, Value]] = []
-    for name, owner, _ in class_fields(m, ci):
-        value: Value = UNKNOWN
-        for small in _field_statements(owner, name):
-            if dotted(small.annotation.annotation) == "int" and (
-                small.value is None or (type(small.value) is cst.Integer and small.value.value not in ("0", "1"))
-            ):
-                shown = f", default {small.value.value}" if type(small.value) is cst.Integer else ""
-                origin = Origin(owner.module, small, f"the config field {label}.{name}{shown}")
-                value = IntV(m.ctx.scoped(name, "cfg:" + label, origin))
-        attrs.append((name, value))
-    return ObjV(ci.key, tuple(attrs), True)
+    attrs = tuple((name, _symbolic_field(m, ci, owner, name, counts=False)) for name, owner, _ in class_fields(m, ci))
+    return ObjV(ci.key, attrs, True)
 
 
 # torch.nn constructors whose first two arguments must be ints (a tuple there raises a TypeError): in / out features,
@@ -1690,9 +1679,14 @@ def _class_factory(
     return None
 
 
-def _symbolic_field(m: "ModuleAnalysis", ci: ClassInfo, owner: ClassInfo, name: str) -> Value:
+def _symbolic_field(m: "ModuleAnalysis", ci: ClassInfo, owner: ClassInfo, name: str, counts: bool = True) -> Value:
+    """An ``int`` field of a class analysed on its own (no default, or an int one): a positive integer symbol.
+    ``counts`` False: a field defaulting to 0 or 1 (more often a count that may be zero, or a switch) is unknown."""
     for small in _field_statements(owner, name):
-        if dotted(small.annotation.annotation) == "int" and (small.value is None or type(small.value) is cst.Integer):
+        if dotted(small.annotation.annotation) == "int" and (
+            small.value is None
+            or (type(small.value) is cst.Integer and (counts or small.value.value not in ("0", "1")))
+        ):
             label = ci.key.split(":")[-1]
             return IntV(m.ctx.scoped(name, "ctor:" + label, f"(field {name} of {label})"))
     return UNKNOWN
@@ -2251,53 +2245,12 @@ def _pure_callee(m: "ModuleAnalysis", func: cst.BaseExpression) -> bool:
     return q is not None and q.startswith(_PURE_PREFIXES)
 
 
-# builtins that set no attribute of their arguments and call none of their methods but the dunders of numbers and
-# containers (not map / filter / iter / next / setattr, which call or change what they are handed)
-_KEEPING_BUILTINS = frozenset(
-    {
-        "len", "tuple", "list", "sum", "zip", "enumerate", "sorted", "reversed", "print", "isinstance", "range", "max",
-        "min", "any", "all", "set", "dict", "str", "repr", "int", "float", "bool", "type", "id", "hash", "getattr",
-        "hasattr", "abs", "round", "divmod", "pow", "issubclass", "callable",
-    }
-)  # fmt: skip
-
-
-def _binds_name(fi: FunctionInfo, name: str) -> bool:
-    """Does ``fi`` take or assign ``name`` itself (a parameter or local shadowing a builtin)?"""
-    if any(p.name == name for p in fi.params):
-        return True
-    stack: list[cst.CSTNode] = [fi.node.body]
-    while stack:
-        n = stack.pop()
-        tp = type(n)
-        target = (
-            n.target  # type: ignore[attr-defined]
-            if tp in (cst.AssignTarget, cst.AnnAssign, cst.AugAssign, cst.For, cst.NamedExpr)
-            else n.name  # type: ignore[attr-defined]
-            if tp in (cst.FunctionDef, cst.ClassDef, cst.AsName)
-            else None
-        )
-        if target is not None and any(type(t) is cst.Name and t.value == name for t in _target_names(target)):
-            return True
-        stack.extend(children(n))
-    return False
-
-
-def _target_names(t: cst.CSTNode) -> list[cst.CSTNode]:
-    """``a`` / ``a, (b, c)`` / ``[a, *b]``: the target and the elements of tuple and list targets."""
-    if isinstance(t, (cst.Tuple, cst.List)):
-        return [x for e in t.elements for x in _target_names(e.value)]
-    if isinstance(t, cst.StarredElement):
-        return _target_names(t.value)
-    return [t]
-
-
 def _callee_keeps(fi: FunctionInfo, func: cst.BaseExpression) -> bool:
     """An argument handed on to ``func``: only a class of the analysed code whose constructors keep their arguments,
     a one-line helper that keeps its own (``default(x, d)`` calling ``exists(x)``), or a function or class of a
     framework or einops, which never change their arguments' attributes (``torch.ones(dim)``, ``nn.Linear(dim,
     dim_out)``; not ``torch.nn.utils``' parametrizations and norms, which replace a module's parameters)."""
-    from .module import _PURE_PREFIXES
+    from .module import _KEEPING_BUILTINS, _PURE_PREFIXES
 
     m = fi.module
     v = m.globals.get(func.value) if type(func) is cst.Name else None
@@ -2306,7 +2259,8 @@ def _callee_keeps(fi: FunctionInfo, func: cst.BaseExpression) -> bool:
         and func.value in _KEEPING_BUILTINS
         and v is None
         and func.value not in m.imports.names
-        and not _binds_name(fi, func.value)
+        and all(p.name != func.value for p in fi.params)
+        and func.value not in _interpreter._assigned_names(fi.node.body)
     ):
         return True  # min(configs.pred_len, chunk_size), int(ratio * dim): a builtin sets no attribute of its arguments
     qual = m.qualify(func) if v is None or isinstance(v, RefV) else None
