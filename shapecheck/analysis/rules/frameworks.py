@@ -1624,21 +1624,26 @@ def _flax_pool(cx: OpContext, node: cst.Call, name: str, args: list[Value], kwar
     for i, size in enumerate(x.shape[batch : batch + n]):
         hv, si = size.as_int(), strides[i]
         ki = kernel[i] if kernel is not None and len(kernel) == n else None
-        if mode == "SAME" and si == 1:
+        lo, hi = pads[i] if pads is not None else (0, 0)
+        if mode == "VALID" and si == 1 and ki == 1:
             sides.append(size)
-        elif mode == "SAME" and hv is not None:
-            sides.append(Size.const(-(-hv // si)))
-        elif mode == "VALID" and si == 1 and ki == 1:
-            sides.append(size)
-        elif hv is not None and ki is not None and mode != "SAME":
-            lo, hi = pads[i] if pads is not None else (0, 0)
-            span = hv + lo + hi - ki
-            if span < 0:
-                return x.with_shape(None)  # a window larger than the padded axis: lax's error, not modelled here
-            sides.append(Size.const(span // si + 1))
-        else:
-            sides.append(cx.fresh("h"))
+            continue
+        if mode != "SAME" and hv is not None and ki is not None and hv + lo + hi < ki:
+            return x.with_shape(None)  # a window larger than the padded axis: lax's error, not modelled here
+        side = _window_side(size, ki, si, mode == "SAME", lo, hi)
+        sides.append(side if side is not None else cx.fresh("h"))
     return x.with_shape(x.shape[:batch] + tuple(sides) + x.shape[batch + n :], x.axes)
+
+
+def _window_side(size: Size, kernel: int | None, stride: int, same: bool, lo: int = 0, hi: int = 0) -> Size | None:
+    """One spatial axis of a flax window op (nn.Conv, the pools): ceil(h / s) with SAME padding, else
+    (h + lo + hi - k) // s + 1; None when that is not known (or the window is larger than the padded axis)."""
+    hv = size.as_int()
+    if same:
+        return size if stride == 1 else Size.const(-(-hv // stride)) if hv is not None else None
+    if kernel is None or hv is None or hv + lo + hi < kernel:
+        return None
+    return Size.const((hv + lo + hi - kernel) // stride + 1)
 
 
 @framework_layer("flax.linen", "Dense")
@@ -2176,16 +2181,12 @@ def _apply_flax_conv(
         return UNKNOWN
     sides: list[Size] = []
     kernel = layer.param("valid")  # VALID padding: the kernel sizes (no dilation)
+    same = bool(layer.param("same"))
     for i, size in enumerate(shape[-n - 1 : -1]):
-        hv = size.as_int()
-        if layer.param("same") and strides is not None and strides[i] == 1:
-            sides.append(size)
-        elif layer.param("same") and strides is not None and hv is not None:
-            sides.append(Size.const(-(-hv // strides[i])))
-        elif kernel and strides is not None and hv is not None and hv >= kernel[i]:
-            sides.append(Size.const((hv - kernel[i]) // strides[i] + 1))  # VALID: ceil((h - k + 1) / s)
-        else:
-            sides.append(cx.fresh("h"))
+        side = None
+        if strides is not None and (same or kernel):
+            side = _window_side(size, kernel[i] if kernel else None, strides[i], same)
+        sides.append(side if side is not None else cx.fresh("h"))
     out = shape[: -n - 1] + tuple(sides) + (f if f is not None else cx.fresh("features"),)
     return x.with_shape(
         out, layout_axes(x.axes, len(out), n, channels_last=True, spatial_kernel=bool(layer.param("spatial_kernel")))
