@@ -352,6 +352,7 @@ class ModuleAnalysis:
         # functions already run with their findings reported here (a class's constructor and the helpers it calls on
         # self, run with symbolic sizes): the module's own pass does not run them again
         self.standalone_done: set[str] = set()
+        self.own_runs: dict[str, Value] = {}  # what the functions the module's top level ran on their own returned
         # argparse options' other choices a function analysed on its own offers, and the one a run of it takes
         # (argparse_defaults._choices_of)
         self.argparse_alternatives: dict[str, list[tuple[int, str, str, Value]]] = {}
@@ -1461,7 +1462,10 @@ class ModuleAnalysis:
             # (``register_buffer = lambda name, val: self.register_buffer(name, val.to(torch.float32))``): it sets
             # attributes of the object being built, as a helper method would
             return self.call_on_building_self(interp, node, fi, args, kwargs, closure=fv.env)
-        ret = self._inline(node, fi, bound, bound_self, depth, closure=_live_closure(interp, fi, fv))
+        closure = _live_closure(interp, fi, fv)
+        if not bound and not closure and self._own_run_here(interp, fi, bound_self):
+            return self._own_run(fi)
+        ret = self._inline(node, fi, bound, bound_self, depth, closure=closure)
         if (
             fi.annotated
             and _unread_array_return(fi)
@@ -1476,6 +1480,39 @@ class ModuleAnalysis:
             # function's own return annotation may contradict (an actor annotated ``state: 'b c h w'`` that is
             # handed (b, d) features and returns ``Int['b']`` actions); which of the two is right is not known
             return UNKNOWN
+        return ret
+
+    def _own_run_here(self, interp: Interpreter, fi: FunctionInfo, bound_self: Value | None) -> bool:
+        """Is this call (``main()`` under ``if __name__ == "__main__":``) made by the top-level code of the module being
+        checked, of one of its module-level functions that takes no parameter? Its run here is then its run on its
+        own: the function's findings are reported where they are made, once, and ``analyse`` does not run it again
+        (run a second time on its own, the same failure was reported twice: inside, and at the call)."""
+        return (
+            self.analysed
+            and fi.module is self
+            and fi.cls_key is None
+            and bound_self is None
+            and not fi.params
+            and "<locals>" not in fi.key
+            and interp.frame.key == "<module>"
+            and interp.m is self
+            and not self.ctx.suppress_depth
+            and not self.ctx.uncertain
+            and not self.ctx.caught
+            and not fi.node.asynchronous
+        )
+
+    def _own_run(self, fi: FunctionInfo) -> Value:
+        """``fi`` run on its own (as ``analyse`` runs each function), once: what it returns."""
+        ret = self.own_runs.get(fi.key)
+        if ret is None:
+            self.standalone_done.add(fi.key)
+            scope = self.run_function(fi, None, None)
+            rets = [v for _, v in scope.returns]
+            ret = rets[0] if rets else UNKNOWN
+            for v in rets[1:]:
+                ret = join(ret, v)
+            self.own_runs[fi.key] = ret
         return ret
 
     def _body_rank(
@@ -3695,7 +3732,11 @@ class ModuleAnalysis:
             self.ensure_class_attrs(ci)
         start = len(self.ctx.pending)
         for fi in list(self.functions.values()):
-            if "<locals>" in fi.key or fi.key in self.standalone_done:
+            if "<locals>" in fi.key:
+                continue
+            if fi.key in self.standalone_done:
+                if fi.key in self.own_runs and self.argparse_alternatives and fi.cls_key is None:
+                    self._choice_runs(fi)  # (``main()`` run by the module's top level)
                 continue
             self_value = ObjV(fi.cls_key) if fi.cls_key is not None else None
             if entry_points.expected_to_fail(self, fi):
