@@ -625,12 +625,17 @@ class ModuleAnalysis:
 
     def _run_module_body(self, interp: Interpreter, scope: Scope, stmts: "Sequence[cst.CSTNode] | None" = None) -> None:
         body = self.tree.body if stmts is None else stmts
-        for k, stmt in enumerate(body):
-            if stmts is None and not self.analysed and _main_guard(stmt) and all(_main_guard(s) for s in body[k + 1 :]):
+        for at, stmt in enumerate(body):
+            if (
+                stmts is None
+                and not self.analysed
+                and _main_guard(stmt)
+                and all(_main_guard(s) for s in body[at + 1 :])
+            ):
                 # ``if __name__ == "__main__":`` ending a module imported by another: Python does not run it there,
                 # and it runs when the module itself is checked (``analyse``), not in every process that imports it
                 # (the -j 2 preload ran three scripts' main() of transformer-lens, 1.9 s of its 4.9 s)
-                self.deferred_main = list(body[k:])
+                self.deferred_main = list(body[at:])
                 break
             if type(stmt) is cst.SimpleStatementLine:
                 for small in stmt.body:
