@@ -2857,6 +2857,18 @@ class ModuleAnalysis:
     def _keeps_arguments(self, interp: Interpreter, func: cst.BaseExpression, qual: str | None) -> bool:
         """Is ``func`` a class of the analysed code whose constructors never set an attribute of an argument
         (``Block(config)``: the config object stays as it was)?"""
+        if (
+            type(func) is cst.Attribute
+            and func.attr.value == "__init__"
+            and objects.is_super_call(func.value)
+            and interp.frame.building
+            and isinstance(interp.frame.self_value, ObjV)
+            and objects.super_method(self, interp, "__init__") is None
+        ):
+            # transformers' PreTrainedModel.__init__(config) keeps the config and sets only its attention
+            # implementation (no size)
+            ci = self.find_class(interp.frame.self_value.cls_key)
+            return ci is not None and bool(objects.foreign_bases(self, ci) & objects.HF_MODEL_BASES)
         v: Value | None = None
         if type(func) is cst.Name and func.value not in interp.scope.vars:
             v = self.globals.get(func.value)
@@ -3618,6 +3630,22 @@ class ModuleAnalysis:
                 fwd = objects.find_method(self, ci, "forward")
                 if fwd is not None:
                     return self.call_function(interp, node, FuncV(fwd.key, bound_self=held), args, kwargs)
+        if fi is None and name == "__init__" and interp.frame.building:
+            built = interp.frame.self_value
+            ci = self.find_class(built.cls_key) if isinstance(built, ObjV) else None
+            bases = objects.foreign_bases(self, ci) if ci is not None else set()
+            if bases & objects.HF_CONFIG_BASES:
+                _hf_config_super_init(interp, args, kwargs, dynamic)
+            elif bases & objects.HF_MODEL_BASES:
+                # transformers' PreTrainedModel.__init__(config): the model keeps its config, whose attention
+                # implementation it sets (a flag code may branch on)
+                given = kwargs.get("config") if not args else args[0]
+                interp.scope.vars["self.config"] = given if given is not None and not dynamic else UNKNOWN
+                for a in node.args:
+                    if not a.star and (a.keyword is None or a.keyword.value == "config"):
+                        for attr in _HF_MODEL_SETS:
+                            interp.forget_object(a.value, attr, UNKNOWN)
+                        break
         if fi is None or dynamic:
             return NoneV() if name == "__init__" and fi is None else UNKNOWN
         if interp.frame.building:
@@ -4309,6 +4337,32 @@ def ensure_signature(fi: FunctionInfo) -> FunctionInfo:
             if table.get(fi.key) is old:
                 table[fi.key] = fi
     return fi
+
+
+# what transformers' PreTrainedModel.__init__ sets on the config it is handed
+_HF_MODEL_SETS = (
+    "_attn_implementation",
+    "_attn_implementation_internal",
+    "_attn_implementation_autoset",
+    "_experts_implementation",
+    "_experts_implementation_internal",
+)
+
+
+def _hf_config_super_init(interp: Interpreter, args: list[Value], kwargs: dict[str, Value], dynamic: bool) -> None:
+    """``super().__init__(**kwargs)`` reaching transformers' config base: it sets its own attributes
+    (objects.HF_CONFIG_OWNED: ``num_labels`` back to 2, the token ids...) and stores each other keyword it is handed,
+    so what the subclass assigned before under those names is not what the object holds; its other attributes are
+    kept. Arguments of unknown content (or positional ones, which it refuses) leave every attribute unknown."""
+    known = not dynamic and not args
+    held = interp.scope.vars
+    for k in [k for k in held if k.startswith("self.")]:
+        attr = k[5:].rstrip("?")
+        if not known or attr in objects.HF_CONFIG_OWNED or attr in kwargs:
+            held[k] = UNKNOWN
+    if known:
+        for attr, v in kwargs.items():
+            held["self." + attr] = UNKNOWN if attr in objects.HF_CONFIG_OWNED else v
 
 
 def _torch_module_class(m: ModuleAnalysis, ci: ClassInfo) -> bool:

@@ -42,6 +42,95 @@ if TYPE_CHECKING:
     from .interpreter import Interpreter
     from .module import ModuleAnalysis
 
+# transformers' model base: an nn.Module whose constructor keeps the config it is handed (``self.config``) and
+# builds no layer; its other methods (post_init, init_weights, tie_weights) change no size
+HF_MODEL_BASES = frozenset({"transformers.PreTrainedModel"})  # the name foreign_bases gives all of them
+# transformers' config base (PretrainedConfig, PreTrainedConfig since transformers 5): followed in a subclass with
+# a constructor of its own, where ``super().__init__(**kwargs)`` sets the attributes below (its own fields, the
+# label maps, the generation settings of older releases, the properties of newer ones) and each keyword it is handed
+HF_CONFIG_BASES = frozenset(
+    {
+        "transformers.PretrainedConfig",
+        "transformers.PreTrainedConfig",
+        "transformers.configuration_utils.PretrainedConfig",
+        "transformers.configuration_utils.PreTrainedConfig",
+    }
+)
+HF_CONFIG_OWNED = frozenset(
+    {
+        "return_dict",
+        "output_hidden_states",
+        "output_attentions",
+        "_output_attentions",
+        "torchscript",
+        "torch_dtype",
+        "dtype",
+        "use_bfloat16",
+        "tf_legacy_loss",
+        "pruned_heads",
+        "tie_word_embeddings",
+        "chunk_size_feed_forward",
+        "is_encoder_decoder",
+        "is_decoder",
+        "cross_attention_hidden_size",
+        "add_cross_attention",
+        "tie_encoder_decoder",
+        "architectures",
+        "finetuning_task",
+        "id2label",
+        "label2id",
+        "num_labels",
+        "tokenizer_class",
+        "prefix",
+        "bos_token_id",
+        "pad_token_id",
+        "eos_token_id",
+        "sep_token_id",
+        "decoder_start_token_id",
+        "task_specific_params",
+        "problem_type",
+        "transformers_version",
+        "name_or_path",
+        "_name_or_path",
+        "_commit_hash",
+        "_attn_implementation",
+        "_attn_implementation_internal",
+        "_attn_implementation_autoset",
+        "_experts_implementation",
+        "_experts_implementation_internal",
+        "per_layer_config",
+        "base_model_tp_plan",
+        "rope_parameters",
+        "rope_scaling",
+        "rope_theta",
+        "max_length",
+        "min_length",
+        "do_sample",
+        "early_stopping",
+        "num_beams",
+        "num_beam_groups",
+        "diversity_penalty",
+        "temperature",
+        "top_k",
+        "top_p",
+        "typical_p",
+        "repetition_penalty",
+        "length_penalty",
+        "no_repeat_ngram_size",
+        "encoder_no_repeat_ngram_size",
+        "bad_words_ids",
+        "num_return_sequences",
+        "output_scores",
+        "return_dict_in_generate",
+        "forced_bos_token_id",
+        "forced_eos_token_id",
+        "remove_invalid_values",
+        "exponential_decay_length_penalty",
+        "suppress_tokens",
+        "begin_suppress_tokens",
+        "use_cache",
+    }
+)
 # bases that add no attributes the analysis needs and whose constructor takes no arguments we model
 _PLAIN_BASES = frozenset(
     {
@@ -65,6 +154,7 @@ _PLAIN_BASES = frozenset(
         "pytorch_lightning.LightningModule",
         "lightning.LightningModule",
         "lightning.pytorch.LightningModule",
+        *HF_MODEL_BASES,
     }
 )
 # base classes that make annotated class-body names constructor fields
@@ -147,13 +237,44 @@ def mro(m: "ModuleAnalysis", ci: ClassInfo) -> list[ClassInfo]:
 
 
 def foreign_bases(m: "ModuleAnalysis", ci: ClassInfo) -> set[str]:
-    """Qualified names of the bases outside the analysed code, over the whole MRO."""
+    """Qualified names of the bases outside the analysed code, over the whole MRO (a transformers model base is named
+    ``transformers.PreTrainedModel``, with ``torch.nn.Module``, its own base)."""
     out: set[str] = set()
     for c in mro(m, ci):
         for b in base_infos(m, c):
             if isinstance(b, str):
-                out.add(b)
+                if (
+                    b.startswith("transformers.")
+                    and b.endswith("PreTrainedModel")
+                    and not b.rpartition(".")[2].startswith(("TF", "Flax"))
+                ):
+                    # (BertPreTrainedModel and its kin add class attributes and _init_weights, not a constructor)
+                    out.update(("transformers.PreTrainedModel", "torch.nn.Module"))
+                else:
+                    out.add(b)
     return out
+
+
+def hf_config(m: "ModuleAnalysis", ci: ClassInfo) -> bool:
+    """Is ``ci`` a transformers config (``class MyConfig(PretrainedConfig)``) the analysis follows: a constructor of
+    the analysed code, and no ``attribute_map`` (which renames what is stored and read back)?"""
+    if not foreign_bases(m, ci) & HF_CONFIG_BASES or find_method(m, ci, "__init__") is None:
+        return False
+    for c in mro(m, ci):
+        for stmt in c.node.body.body if type(c.node.body) is cst.IndentedBlock else ():
+            if type(stmt) is not cst.SimpleStatementLine:
+                continue
+            for small in stmt.body:
+                targets = (
+                    [t.target for t in small.targets]
+                    if type(small) is cst.Assign
+                    else [small.target]
+                    if type(small) is cst.AnnAssign
+                    else []
+                )
+                if any(type(t) is cst.Name and t.value == "attribute_map" for t in targets):
+                    return False
+    return True
 
 
 # enums whose members are instances of their values' type (a member equals its value, as the analysis holds it)
@@ -189,6 +310,8 @@ def unmodelled_base(m: "ModuleAnalysis", ci: ClassInfo) -> bool:
     """A base outside the analysed code whose constructor may set attributes (``class MyLinear(nn.Linear)``)."""
     for b in foreign_bases(m, ci):
         if b not in _PLAIN_BASES and not b.startswith("typing.") and not b.endswith(("Mixin", ".Module")):
+            if b in HF_CONFIG_BASES and hf_config(m, ci):
+                continue
             return True
     return False
 
