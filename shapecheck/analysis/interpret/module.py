@@ -2122,6 +2122,16 @@ class ModuleAnalysis:
                 kwargs[a.keyword.value] = v
             else:
                 args.append(v)
+        if (
+            qual is not None
+            and type(func) is cst.Attribute
+            and func.attr.value == "__init__"
+            and qual[: -len(".__init__")] in objects.HF_CONFIG_BASES
+            and _self_handed(interp, node, args) is not None
+        ):
+            # PretrainedConfig.__init__(self, **kwargs), the base named: what super().__init__(**kwargs) does
+            _hf_config_super_init(interp, args[1:], kwargs, dynamic)
+            return NoneV()
         if qual is not None and type(func) is cst.Attribute and func.attr.value == "__init__" and not dynamic:
             explicit = self._explicit_torch_layer_init(interp, node, qual[: -len(".__init__")], args, kwargs)
             if explicit is not None:
