@@ -2567,6 +2567,19 @@ class ModuleAnalysis:
             # object (and its submodules), which may replace its attributes
             interp.forget_object(func.value)
         if (
+            isinstance(base, ObjV)
+            and method not in _HF_KEEPS
+            and (ci := self.find_class(base.cls_key)) is not None
+            and objects.foreign_bases(self, ci) & _HF_BASES
+            and objects.find_method(self, ci, method) is None
+        ):
+            # config.update({"hidden_size": 5}), self.update(overrides), model.resize_token_embeddings(n): a method of
+            # transformers' base class that may set any attribute
+            if type(func.value) is cst.Name and func.value.value == "self" and interp.frame.building:
+                for k in [k for k in interp.scope.vars if k.startswith("self.")]:
+                    interp.scope.vars[k] = UNKNOWN
+            interp.forget_object(func.value)
+        if (
             type(func.value) is cst.Name
             and func.value.value == "self"
             and isinstance(base, ObjV)
@@ -4349,6 +4362,28 @@ def ensure_signature(fi: FunctionInfo) -> FunctionInfo:
     return fi
 
 
+_HF_BASES = objects.HF_CONFIG_BASES | objects.HF_MODEL_BASES
+# methods of transformers' model and config bases that set no size of the object: weight initialisation and tying
+# (same shapes), gradient checkpointing, masks made from their arguments, reads of the config
+_HF_KEEPS = frozenset(
+    {
+        "post_init",
+        "init_weights",
+        "tie_weights",
+        "_backward_compatibility_gradient_checkpointing",
+        "gradient_checkpointing_enable",
+        "gradient_checkpointing_disable",
+        "get_extended_attention_mask",
+        "invert_attention_mask",
+        "get_head_mask",
+        "warn_if_padding_and_no_attention_mask",
+        "num_parameters",
+        "to_dict",
+        "to_diff_dict",
+        "to_json_string",
+        "get_text_config",
+    }
+)
 # what transformers' PreTrainedModel.__init__ sets on the config it is handed
 _HF_MODEL_SETS = (
     "_attn_implementation",
