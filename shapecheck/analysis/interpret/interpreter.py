@@ -1160,10 +1160,12 @@ class Interpreter:
                 # lin.weight.data = w: the parameter replaced as ``lin.weight = w`` would
                 param = obj
                 target, obj, attr = param, param.value, param.attr.value
-            data_of = _var_key(obj) if attr == "data" else None
-            if data_of is not None and isinstance(self.eval(obj), TensorV):
+            data_of = _var_key(obj) if attr in ("data", "value") else None
+            held_t = self.eval(obj) if data_of is not None else None
+            if data_of is not None and isinstance(held_t, TensorV) and (attr == "data" or held_t.framework == "jax"):
                 # w.data = v, self.weight.data = self.weight.data.t(): the name holds a tensor of v's shape from now
-                # on (when v is a tensor); other names for the old tensor hold what is no longer known
+                # on (when v is a tensor); other names for the old tensor hold what is no longer known. So does
+                # self.cache.value = kv (a flax.nnx Variable, held as its array)
                 old = self.scope.vars.get(data_of)
                 for other, held in list(self.scope.vars.items()):
                     if old is not None and held is old and other != data_of:
@@ -1240,6 +1242,13 @@ class Interpreter:
                 # unchanged; the value must broadcast to the region's shape. The largest value arange gave it may
                 # have been overwritten
                 mark_stale(held)
+                if held.framework == "jax":
+                    # self.cache[...] = kv: a flax.nnx Variable (held as its array; a jax array takes no item
+                    # assignment), whose store replaced the whole value in some flax versions: not known
+                    self.forget_object(target.value)
+                    if (held_key := _var_key(target.value)) is not None:
+                        self.scope.vars[held_key] = UNKNOWN
+                    return
                 stored = _var_key(target.value) if held.top is not None else None
                 if stored is not None and self.scope.vars.get(stored) is held:
                     self.scope.vars[stored] = replace(held, top=None)

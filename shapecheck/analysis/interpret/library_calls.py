@@ -158,6 +158,8 @@ SAME_FUNCTION = frozenset(
         "equinox.filter_checkpoint",
         "jax.custom_vjp",
         "jax.custom_jvp",
+        "flax.nnx.jit",
+        "flax.nnx.remat",
     }
 )
 
@@ -172,13 +174,22 @@ _SAME_MODULE = frozenset(
 )
 
 
-GRADS = frozenset({"jax.grad", "jax.value_and_grad", "equinox.filter_grad", "equinox.filter_value_and_grad"})
+GRADS = frozenset(
+    {
+        "jax.grad",
+        "jax.value_and_grad",
+        "equinox.filter_grad",
+        "equinox.filter_value_and_grad",
+        "flax.nnx.grad",  # (the gradient of a module argument is an nnx.State: unknown here)
+        "flax.nnx.value_and_grad",
+    }
+)
 
 
 # transforms that trace their function: every argument they are handed that is not static arrives as an array (a
 # tracer), a Python number or bool among them included (``jax.jit(f)(x, 3)``: ``n`` is a 0-d array in ``f``, so
 # ``isinstance(n, int)`` is False and it gives no size). ``eqx.filter_jit`` keeps what is not an array static.
-TRACES = frozenset({"jax.jit", "jax.checkpoint", "jax.remat"})
+TRACES = frozenset({"jax.jit", "jax.checkpoint", "jax.remat", "flax.nnx.jit", "flax.nnx.remat"})
 
 
 # their options that change no argument (static_argnums / static_argnames are read)

@@ -1704,6 +1704,14 @@ def _nnx_as_torch(cx: OpContext, node: cst.Call, name: str, args: list[Value], k
     return layers.layer(cx, node, torch_name, sizes, {})
 
 
+@framework_layer("flax.nnx", "Param", "Variable", "BatchStat", "Cache", "Intermediate")
+def _nnx_variable(cx: OpContext, node: cst.Call, name: str, args: list[Value], kwargs: dict[str, Value]) -> Value:
+    """``nnx.Param(value, **metadata)`` (and the other Variable kinds): held as the array it wraps, which its
+    ``.value``, ``[...]`` and arithmetic read (ops.tensor_attribute); anything but a jax array is unknown."""
+    v = _arg(args, kwargs, 0, "value")
+    return v if isinstance(v, TensorV) and v.framework == "jax" else UNKNOWN
+
+
 @framework_layer("flax.nnx", "MultiHeadAttention")
 def _nnx_mha(cx: OpContext, node: cst.Call, name: str, args: list[Value], kwargs: dict[str, Value]) -> Value:
     """``nnx.MultiHeadAttention`` without ``out_features`` returns its query's shape."""

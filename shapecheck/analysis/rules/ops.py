@@ -142,6 +142,8 @@ def tensor_attribute(interp: "Interpreter", node: cst.Attribute, t: TensorV, att
         return t.with_shape(s, ax)
     if attr in ("real", "imag", "data", "grad"):
         return t
+    if attr in ("value", "raw_value") and t.framework == "jax":
+        return t  # a flax.nnx Variable's array (``self.pos_embed.value``: nnx.Param(t) is held as t)
     if attr == "device":
         return UNKNOWN
     return UNKNOWN
