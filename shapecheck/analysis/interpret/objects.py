@@ -1395,12 +1395,48 @@ def _symbolic_config(m: "ModuleAnalysis", fi: FunctionInfo, ann: cst.BaseExpress
     if ci is None or foreign_bases(m, ci) or find_method(m, ci, "__post_init__") is not None:
         return UNKNOWN
     classes = mro(m, ci)
+    if not any(any(d.endswith("dataclass") for d in c.decorators) for c in classes):
+        return _symbolic_plain_config(m, ci, classes)
     if not all(any(d.endswith("dataclass") for d in c.decorators) for c in classes):
         return UNKNOWN
     if any("__init__" in c.methods for c in classes):
         return UNKNOWN  # a constructor of its own
     attrs = tuple((name, _symbolic_field(m, ci, owner, name, counts=False)) for name, owner, _ in class_fields(m, ci))
     return ObjV(ci.key, attrs, True)
+
+
+def _symbolic_plain_config(m: "ModuleAnalysis", ci: ClassInfo, classes: list[ClassInfo]) -> Value:
+    """``config: GPTConfig`` where GPTConfig is a plain class whose ``__init__`` stores its arguments
+    (``self.n_embd = n_embd``): the class analysed on its own, an instance holding each attribute that is a
+    constructor parameter's own symbol (what holds for every value of it); an attribute derived in the constructor
+    (``self.head_dim = n_embd // n_head``, which a caller may leave stale by setting n_embd afterwards), one another
+    method assigns, or one set through a property or ``__setattr__`` is unknown."""
+    from .interpreter import OPTIONAL, _assigned_names
+
+    init = find_method(m, ci, "__init__")
+    if init is None or init.has_unknown_decorators or class_state(ci).building:
+        return UNKNOWN
+    ci.module.ensure_class_attrs(ci)
+    attrs = class_state(ci).attrs
+    if DYNAMIC_ATTRS in attrs:
+        return UNKNOWN  # setattr(self, k, v) over names not known
+    elsewhere: set[str] = set()
+    for c in classes:
+        for method in c.methods.values():
+            if method is not init:
+                elsewhere |= _assigned_names(method.node.body)
+    kept: list[tuple[str, Value]] = []
+    for name, v in attrs.items():
+        if name.endswith(OPTIONAL):
+            continue
+        plain = (
+            isinstance(v, IntV)
+            and v.size.is_symbol
+            and f"self.{name}" not in elsewhere
+            and not intercepts_attr(ci.module, ci, name)
+        )
+        kept.append((name, v if plain else UNKNOWN))
+    return ObjV(ci.key, tuple(kept), True) if any(v is not UNKNOWN for _, v in kept) else UNKNOWN
 
 
 # torch.nn constructors whose first two arguments must be ints (a tuple there raises a TypeError): in / out features,
