@@ -9,6 +9,7 @@ non-integer default is a positive integer symbol, so what fails holds for every 
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import TYPE_CHECKING, Any, Iterator, Sequence, cast
 
 import libcst as cst
@@ -1409,8 +1410,9 @@ def _symbolic_plain_config(m: "ModuleAnalysis", ci: ClassInfo, classes: list[Cla
     """``config: GPTConfig`` where GPTConfig is a plain class whose ``__init__`` stores its arguments
     (``self.n_embd = n_embd``): the class analysed on its own, an instance holding each attribute that is a
     constructor parameter's own symbol (what holds for every value of it); an attribute derived in the constructor
-    (``self.head_dim = n_embd // n_head``, which a caller may leave stale by setting n_embd afterwards), one another
-    method assigns, or one set through a property or ``__setattr__`` is unknown."""
+    (``self.head_dim = n_embd // n_head``, which a caller may leave stale by setting n_embd afterwards), one of two
+    storing the same parameter, one another method assigns, or one set through a property or ``__setattr__`` is
+    unknown."""
     from .interpreter import OPTIONAL, _assigned_names
 
     init = find_method(m, ci, "__init__")
@@ -1425,6 +1427,8 @@ def _symbolic_plain_config(m: "ModuleAnalysis", ci: ClassInfo, classes: list[Cla
         for method in c.methods.values():
             if method is not init:
                 elsewhere |= _assigned_names(method.node.body)
+    # a parameter stored under two names (self.width = self.n_embd = n_embd) ties them only until a caller sets one
+    times = Counter(v.size.symbol for v in attrs.values() if isinstance(v, IntV) and v.size.is_symbol)
     kept: list[tuple[str, Value]] = []
     for name, v in attrs.items():
         if name.endswith(OPTIONAL):
@@ -1432,6 +1436,7 @@ def _symbolic_plain_config(m: "ModuleAnalysis", ci: ClassInfo, classes: list[Cla
         plain = (
             isinstance(v, IntV)
             and v.size.is_symbol
+            and times[v.size.symbol] == 1
             and f"self.{name}" not in elsewhere
             and not intercepts_attr(ci.module, ci, name)
         )
