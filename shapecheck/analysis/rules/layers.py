@@ -1021,7 +1021,7 @@ def _padding_mask_fails(
         report_node,
         "SHP204",
         {"op": "nn.MultiheadAttention", "detail": D.PaddingMask(mask.shape, expected, bf)},
-        cx.origins([mask, q]),
+        cx.origins([mask, k]),  # the key gives the source length
         spec=OpSpec(
             "nn.MultiheadAttention.mask",
             None,
