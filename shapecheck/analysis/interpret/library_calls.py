@@ -733,6 +733,46 @@ def _same_module(c: LibraryCall) -> Value | None:
     return None
 
 
+# torch-einops-utils (lucidrains' helpers, imported by x-transformers and his newer packages) when it is not part of
+# the analysed tree: ``Sequential(*modules)`` is ``nn.Sequential(*filter(exists, modules))``, ``Identity()`` returns
+# its first argument, ``Lambda(fn)`` calls ``fn`` with its arguments (torch_einops_utils/nn.py)
+_TEU = ("torch_einops_utils.nn.", "torch_einops_utils.")
+
+
+def _teu_external(c: LibraryCall) -> bool:
+    return not c.dynamic and (c.m.project is None or c.m.project.lookup(c.qual) is None)
+
+
+@library_call(*(p + "Sequential" for p in _TEU))
+def _teu_sequential(c: LibraryCall) -> Value | None:
+    if not _teu_external(c) or c.kwargs:
+        return None
+    from ..rules import layers as layer_rules
+
+    # None is left out; any other value is a link (an unknown one: an unknown link of the chain, never skipped)
+    kept = [v for v in c.args if not isinstance(v, NoneV)]
+    return layer_rules.layer(c.m.ops, c.node, "Sequential", kept, {})
+
+
+@library_call(*(p + "Identity" for p in _TEU))
+def _teu_identity(c: LibraryCall) -> Value | None:
+    if not _teu_external(c) or c.args or c.kwargs:
+        return None
+    from ..rules import layers as layer_rules
+
+    return layer_rules.layer(c.m.ops, c.node, "Identity", [], {})
+
+
+@library_call(*(p + "Lambda" for p in _TEU))
+def _teu_lambda(c: LibraryCall) -> Value | None:
+    if not _teu_external(c) or len(c.args) + len(c.kwargs) != 1 or set(c.kwargs) - {"fn"}:
+        return None
+    fn = c.args[0] if c.args else c.kwargs["fn"]
+    if not (isinstance(fn, (RefV, FuncV, ObjV)) or (isinstance(fn, LayerV) and fn.kind in ("partial", "either"))):
+        return None
+    return LayerV("partial", (("func", fn), ("args", ()), ("kwargs", ())), c.node)
+
+
 @library_call("copy.copy", "copy.deepcopy")
 def _copy(c: LibraryCall) -> Value | None:
     if not c.dynamic and len(c.args) == 1 and not c.kwargs:
