@@ -628,7 +628,8 @@ class InPlace(Detail):
         )
         if self.axis == 0:
             return f"{head}: {self.right_size} axes against {self.left_size}"
-        return f"{head}: axis {self.axis} has {self.left_size} against {self.right_size}"
+        # counted from the left, from 0, as the broadcast messages count (``axis`` counts from the right)
+        return f"{head}: axis {len(self.left) - self.axis} has {self.left_size} against {self.right_size}"
 
 
 @dataclass(frozen=True)
