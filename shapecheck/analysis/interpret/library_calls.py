@@ -750,7 +750,7 @@ def _teu_sequential(c: LibraryCall) -> Value | None:
     from ..rules import layers as layer_rules
 
     # None is left out; any other value is a link (an unknown one: an unknown link of the chain, never skipped)
-    kept = [v for v in c.args if not isinstance(v, NoneV)]
+    kept: list[Value] = [v for v in c.args if not isinstance(v, NoneV)]
     return layer_rules.layer(c.m.ops, c.node, "Sequential", kept, {})
 
 
