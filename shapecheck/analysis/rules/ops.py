@@ -1405,14 +1405,22 @@ def call(
             return out
     stub = cx.stub(qual)
     if stub is not None:
-        return call_stub(cx, node, qual, stub, args, kwargs)
+        return _made_by_call(cx, node, name, call_stub(cx, node, qual, stub, args, kwargs))
     for rule in FUNCTIONS.get(qual) + FUNCTIONS.get(name):
         out = rule(cx, node, qual, fw, args, kwargs)
         if out is not None:
-            return out
+            return _made_by_call(cx, node, name, out)
     if args and isinstance(args[0], TensorV):
         return apply_op(cx, node, name, args[0], args[1:], kwargs, method=False)
     return UNKNOWN
+
+
+def _made_by_call(cx: OpContext, node: cst.Call, name: str, out: Value) -> Value:
+    """A function's result of known shape that no rule said the making of (``torch.cat``, ``einsum``, a stub's
+    result): made by this call, so a finding on it names the line (``from cat(...) at model.py:23``)."""
+    if type(out) is TensorV and out.origin is None and out.shape is not None:
+        return replace(out, origin=cx.origin(node, f"{name}(...)"))
+    return out
 
 
 # --------------------------------------------------------------------------------------------- function rules
