@@ -1702,7 +1702,7 @@ class ModuleAnalysis:
         failure the callee's module reports on its own (where it is, for any arguments) is not repeated here."""
         if callee is not self and self.replaces_modules:
             return  # the callee may run with this module's stand-ins for what it imports
-        if callee is not self and not callee.analysed and any(p.code.startswith("SHP2") for p in inner):
+        if callee is not self and not callee.analysed and any(p.code.startswith(("SHP2", "SHP3")) for p in inner):
             # what the callee's module reports on its own must be known whichever files this process happened to
             # analyse before (with -j 2 the callee's file may be another worker's): a finding must not depend on -j
             callee.analyse()
@@ -1734,6 +1734,30 @@ class ModuleAnalysis:
                 )
                 if p.code.startswith("SHP2"):
                     break  # the first failure raises: what the callee would do after it never runs
+            elif p.code in _PRECISION_CODES and (p.node, p.code) not in standalone:
+                # a float16 / bfloat16 reduction whose dtype and length come from this call's arguments (a model
+                # made ``.half()`` and called on a half input): in this module, reported at the reduction itself,
+                # where its fix goes; in another module, at this call
+                if callee is self and p.inner is None:
+                    self.ctx.add(
+                        replace(
+                            p, notes=p.notes + (note("seen with the arguments of the call at ", Where(self, node)),)
+                        )
+                    )
+                    continue
+                inside = (
+                    p.fields if any(k == "inside" for k, _ in p.fields) else p.fields + (("inside", what.rstrip("()")),)
+                )
+                self.ctx.add(
+                    Pending(
+                        node,
+                        p.code,
+                        inside,
+                        p.notes + (note("at ", Where(callee, p.node), f" in {what} for the arguments of this call"),),
+                        inner=p.inner or p.node,
+                        calls=p.calls + 1,
+                    )
+                )
 
     def instantiate(
         self, interp: Interpreter, node: cst.Call, cls_key: str, args: list[Value], kwargs: dict[str, Value]
@@ -3943,7 +3967,10 @@ def _self_handed(interp: Interpreter, node: cst.Call, args: list[Value]) -> ObjV
     return built if isinstance(built, ObjV) and args[0] is built else None
 
 
-_ANNOTATION_CHECKS = frozenset({"SHP205", "SHP206"})  # a value against a jaxtyping annotation (arguments, returns)
+_ANNOTATION_CHECKS = frozenset({"SHP205", "SHP206"})
+_PRECISION_CODES = frozenset(
+    {"SHP301", "SHP302", "SHP303"}
+)  # a value against a jaxtyping annotation (arguments, returns)
 
 
 # Python's builtins called by name: name -> (rule, whether an import of that name shadows it). The rule runs when no
