@@ -160,6 +160,9 @@ SAME_FUNCTION = frozenset(
         "jax.custom_jvp",
         "flax.nnx.jit",
         "flax.nnx.remat",
+        # torch.compile(model) / torch.jit.script(model): a module (or function) whose call runs the same forward
+        "torch.compile",
+        "torch.jit.script",
     }
 )
 
@@ -170,6 +173,13 @@ _SAME_MODULE = frozenset(
         "torch.nn.utils.spectral_norm",
         "torch.nn.utils.parametrizations.weight_norm",
         "torch.nn.utils.parametrizations.spectral_norm",
+        # nn.DataParallel(model) / DistributedDataParallel(model): calling the wrapper runs the model's forward (on
+        # chunks of the batch, gathered along axis 0: the same shapes)
+        "torch.nn.DataParallel",
+        "torch.nn.parallel.DataParallel",
+        "torch.nn.parallel.DistributedDataParallel",
+        "torch.nn.parallel.distributed.DistributedDataParallel",
+        "torch.nn.parallel.data_parallel.DataParallel",
     }
 )
 
@@ -731,6 +741,20 @@ def _same_module(c: LibraryCall) -> Value | None:
         # place; its sizes and what its forward returns are unchanged
         return c.args[0]
     return None
+
+
+# torch.utils.checkpoint.checkpoint's own keywords; the others go to the function
+_CHECKPOINT_KEYWORDS = frozenset({"use_reentrant", "preserve_rng_state", "context_fn", "determinism_check", "debug"})
+
+
+@library_call("torch.utils.checkpoint.checkpoint")
+def _activation_checkpoint(c: LibraryCall) -> Value | None:
+    """``checkpoint(fn, *args, use_reentrant=False, **kwargs)``: ``fn(*args, **kwargs)`` (activation checkpointing
+    runs the forward once now, and again in the backward pass)."""
+    if c.dynamic or not c.args or not isinstance(c.args[0], (FuncV, ObjV, LayerV)):
+        return None
+    kwargs = {k: v for k, v in c.kwargs.items() if k not in _CHECKPOINT_KEYWORDS}
+    return c.m.call_callee(c.interp, c.node, c.args[0], list(c.args[1:]), kwargs)
 
 
 # torch-einops-utils (lucidrains' helpers, imported by x-transformers and his newer packages) when it is not part of
