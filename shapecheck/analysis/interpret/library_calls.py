@@ -108,7 +108,9 @@ def call_library(
 # -- helpers -------------------------------------------------------------------------------------------------------------
 
 
-VMAPS = frozenset({"jax.vmap", "equinox.filter_vmap"})
+VMAPS = frozenset({"jax.vmap", "equinox.filter_vmap", "torch.vmap", "torch.func.vmap", "functorch.vmap"})
+# torch's vmap: ``in_dims`` / ``out_dims``, keyword arguments passed as they are (not mapped)
+TORCH_VMAPS = frozenset({"torch.vmap", "torch.func.vmap", "functorch.vmap"})
 
 
 # pytree flattening (the leaves of nested tuples and lists, in order)
@@ -311,11 +313,15 @@ def _vmap_in_axes(qual: str, args: list[Value], kwargs: dict[str, Value]) -> Any
     ``None`` (the Python value) when the call is not modelled: out_axes other than 0, a pytree or callable spec,
     ``axis_name`` / ``axis_size`` or other options."""
     filt = qual == "equinox.filter_vmap"
-    if len(args) > (1 if filt else 3) or set(kwargs) - {"in_axes", "out_axes"}:
+    # torch.vmap(func, in_dims=0, out_dims=0, randomness="error", *, chunk_size=None): the same axes under other
+    # names (randomness and chunk_size change no shape)
+    ins, outs = ("in_dims", "out_dims") if qual in TORCH_VMAPS else ("in_axes", "out_axes")
+    options = {"randomness", "chunk_size"} if qual in TORCH_VMAPS else set()
+    if len(args) > (1 if filt else 3) or set(kwargs) - {ins, outs} - options:
         return None
-    spec = args[1] if len(args) > 1 else kwargs.get("in_axes")
-    out = args[2] if len(args) > 2 else kwargs.get("out_axes")
-    if (len(args) > 1 and "in_axes" in kwargs) or (len(args) > 2 and "out_axes" in kwargs):
+    spec = args[1] if len(args) > 1 else kwargs.get(ins)
+    out = args[2] if len(args) > 2 else kwargs.get(outs)
+    if (len(args) > 1 and ins in kwargs) or (len(args) > 2 and outs in kwargs):
         return None
     if out is not None and _vmap_out_axis(out) is None:
         return None
@@ -330,7 +336,7 @@ def _vmap_in_axes(qual: str, args: list[Value], kwargs: dict[str, Value]) -> Any
 
     if spec is None:
         return NO_AXES
-    if isinstance(spec, SeqV) and spec.kind in (("tuple",) if filt else ("tuple", "list")):
+    if isinstance(spec, SeqV) and spec.kind in (("tuple",) if filt or qual in TORCH_VMAPS else ("tuple", "list")):
         axes = tuple(one(v) for v in spec.items)
         return None if NO_AXES in axes else axes
     axis = one(spec)
@@ -706,7 +712,15 @@ def _vmap(c: LibraryCall) -> Value | None:
                     ("func", c.args[0]),
                     ("filter", c.qual == "equinox.filter_vmap"),
                     ("in_axes", in_axes),
-                    ("out_axes", _vmap_out_axis(c.args[2] if len(c.args) > 2 else c.kwargs.get("out_axes"))),
+                    (
+                        "out_axes",
+                        _vmap_out_axis(
+                            c.args[2]
+                            if len(c.args) > 2
+                            else c.kwargs.get("out_dims" if c.qual in TORCH_VMAPS else "out_axes")
+                        ),
+                    ),
+                    ("torch", c.qual in TORCH_VMAPS),
                 ),
                 c.node,
             )

@@ -3207,7 +3207,8 @@ class ModuleAnalysis:
         axis back in front (at ``out_axes``). The mapped axes must have one size (jax raises otherwise: the result is then unknown),
         and at least one argument is mapped. ``eqx.filter_vmap`` passes what is not an array through unmapped by
         default. ``jax.vmap``'s keyword arguments are mapped over their axis 0 whatever ``in_axes`` says (jax's rule:
-        ``jax.vmap(model)(x, key=keys)``); equinox's are not followed."""
+        ``jax.vmap(model)(x, key=keys)``); equinox's are not followed; torch's ``vmap(f, in_dims, out_dims)`` passes
+        them as they are."""
         if kwargs and v.param("filter"):
             return UNKNOWN
         spec = v.param("in_axes", NO_AXES)
@@ -3275,7 +3276,9 @@ class ModuleAnalysis:
             )
         inner_kw: dict[str, Value] = {}
         for name, a in kwargs.items():
-            if isinstance(a, NoneV):
+            if v.param("torch"):
+                inner_kw[name] = a  # torch.vmap passes keyword arguments as they are
+            elif isinstance(a, NoneV):
                 inner_kw[name] = a
             elif isinstance(a, TensorV) and a.shape is not None:
                 if not a.shape or (batch is not None and equal(a.shape[0], batch) is not Truth.TRUE):
