@@ -1759,6 +1759,28 @@ class ModuleAnalysis:
                     )
                 )
 
+    def _saved_hyperparameters(self, interp: Interpreter, args: list[Value], kwargs: dict[str, Value]) -> Value:
+        """``self.save_hyperparameters()`` in a LightningModule's ``__init__``: ``self.hparams`` holds the constructor's
+        parameters (all of them but ``self``, or the names given; less ``ignore``) at their values when it is called,
+        read by attribute or by key (Lightning reads them from the calling frame's locals). Unknown when the
+        constructor takes ``*args`` / ``**kwargs`` (their contents join the parameters), or for a dict or namespace
+        argument, ``frame=``, or a call outside ``__init__``."""
+        fi = self.find_function(interp.frame.key) if interp.frame.key.endswith(".__init__") else None
+        if fi is None or any(p.kind in ("star", "starstar") for p in fi.params) or set(kwargs) - {"ignore", "logger"}:
+            return UNKNOWN
+        names = [p.name for p in fi.params if p.name != "self"]
+        if args:
+            if not all(isinstance(a, StrV) and a.value in names for a in args):
+                return UNKNOWN
+            names = [a.value for a in args if isinstance(a, StrV)]
+        ignore = kwargs.get("ignore")
+        if ignore is not None:
+            items = (ignore,) if isinstance(ignore, StrV) else ignore.items if isinstance(ignore, SeqV) else None
+            if items is None or not all(isinstance(i, StrV) for i in items):
+                return UNKNOWN
+            names = [n for n in names if n not in {i.value for i in items if isinstance(i, StrV)}]
+        return DictV(tuple((n, interp.scope.vars.get(n, UNKNOWN)) for n in names), "namespace")
+
     def instantiate(
         self, interp: Interpreter, node: cst.Call, cls_key: str, args: list[Value], kwargs: dict[str, Value]
     ) -> Value:
@@ -2632,6 +2654,20 @@ class ModuleAnalysis:
                         interp.scope.vars[chain_key], args[0].value, added
                     )
                 return NoneV()
+            if (
+                method == "save_hyperparameters"
+                and interp.frame.building
+                and not dynamic
+                and f"self.{method}" not in interp.scope.vars
+            ):
+                ci = self.find_class(base.cls_key)
+                if (
+                    ci is not None
+                    and objects.find_method(self, ci, method) is None
+                    and any(_LIGHTNING_BASE.fullmatch(b) for b in objects.foreign_bases(self, ci))
+                ):
+                    interp.scope.vars["self.hparams"] = self._saved_hyperparameters(interp, args, kwargs)
+                    return NoneV()
             if (
                 method == "add_weight"
                 and interp.frame.building
@@ -3970,10 +4006,11 @@ def _self_handed(interp: Interpreter, node: cst.Call, args: list[Value]) -> ObjV
     return built if isinstance(built, ObjV) and args[0] is built else None
 
 
-_ANNOTATION_CHECKS = frozenset({"SHP205", "SHP206"})
-_PRECISION_CODES = frozenset(
-    {"SHP301", "SHP302", "SHP303"}
-)  # a value against a jaxtyping annotation (arguments, returns)
+_ANNOTATION_CHECKS = frozenset({"SHP205", "SHP206"})  # a value against a jaxtyping annotation (arguments, returns)
+_PRECISION_CODES = frozenset({"SHP301", "SHP302", "SHP303"})  # float16 / bfloat16 reductions (report_inner)
+# Lightning's module base, by its package names (lightning.LightningModule, lightning.pytorch.LightningModule,
+# pytorch_lightning.LightningModule, pytorch_lightning.core.module.LightningModule, ...)
+_LIGHTNING_BASE = re.compile(r"(lightning|pytorch_lightning)(\.[\w.]+)?\.LightningModule")
 
 
 # Python's builtins called by name: name -> (rule, whether an import of that name shadows it). The rule runs when no
