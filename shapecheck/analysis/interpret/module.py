@@ -1711,53 +1711,43 @@ class ModuleAnalysis:
             if p.inner is not None and (p.inner, p.code) in standalone:
                 continue  # the operation a deeper call reached, reported where it is by its module's own analysis
             # a definite failure, or a misaligned-axes warning seen only with this call's values (the names its
-            # arguments carry: a teacher map from one helper and a student map from another, compared inside a third)
-            if p.code.startswith("SHP2") or p.code in ("SHP401", "SHP403"):
-                if (p.node, p.code) in standalone:
-                    continue
-                # the innermost callee names the finding ("inside f() called here", rendered from the field)
-                inside = (
-                    p.fields if any(k == "inside" for k, _ in p.fields) else p.fields + (("inside", what.rstrip("()")),)
-                )
+            # arguments carry: a teacher map from one helper and a student map from another, compared inside a third),
+            # or a float16 / bfloat16 reduction whose dtype comes from this call's arguments (a model made ``.half()``
+            # and called on a half input)
+            raised = p.code.startswith("SHP2") or p.code in ("SHP401", "SHP403")
+            if not (raised or p.code in _PRECISION_CODES) or (p.node, p.code) in standalone:
+                continue
+            if not raised and callee is self and p.inner is None:
+                # a reduction of this module: reported where it is, where its fix goes
                 self.ctx.add(
-                    Pending(
-                        node,
-                        p.code,
-                        inside,
-                        p.notes
-                        + (note("raised at ", Where(callee, p.node), f" in {what} for the arguments of this call"),),
-                        p.witness,
-                        spec=p.spec,
-                        inner=p.inner or p.node,
-                        calls=p.calls + 1,
-                    )
+                    replace(p, notes=p.notes + (note("seen with the arguments of the call at ", Where(self, node)),))
                 )
-                if p.code.startswith("SHP2"):
-                    break  # the first failure raises: what the callee would do after it never runs
-            elif p.code in _PRECISION_CODES and (p.node, p.code) not in standalone:
-                # a float16 / bfloat16 reduction whose dtype and length come from this call's arguments (a model
-                # made ``.half()`` and called on a half input): in this module, reported at the reduction itself,
-                # where its fix goes; in another module, at this call
-                if callee is self and p.inner is None:
-                    self.ctx.add(
-                        replace(
-                            p, notes=p.notes + (note("seen with the arguments of the call at ", Where(self, node)),)
-                        )
-                    )
-                    continue
-                inside = (
-                    p.fields if any(k == "inside" for k, _ in p.fields) else p.fields + (("inside", what.rstrip("()")),)
+                continue
+            # the innermost callee names the finding ("inside f() called here", rendered from the field)
+            inside = (
+                p.fields if any(k == "inside" for k, _ in p.fields) else p.fields + (("inside", what.rstrip("()")),)
+            )
+            self.ctx.add(
+                Pending(
+                    node,
+                    p.code,
+                    inside,
+                    p.notes
+                    + (
+                        note(
+                            "raised at " if raised else "at ",
+                            Where(callee, p.node),
+                            f" in {what} for the arguments of this call",
+                        ),
+                    ),
+                    p.witness,
+                    spec=p.spec,
+                    inner=p.inner or p.node,
+                    calls=p.calls + 1,
                 )
-                self.ctx.add(
-                    Pending(
-                        node,
-                        p.code,
-                        inside,
-                        p.notes + (note("at ", Where(callee, p.node), f" in {what} for the arguments of this call"),),
-                        inner=p.inner or p.node,
-                        calls=p.calls + 1,
-                    )
-                )
+            )
+            if p.code.startswith("SHP2"):
+                break  # the first failure raises: what the callee would do after it never runs
 
     def _saved_hyperparameters(self, interp: Interpreter, args: list[Value], kwargs: dict[str, Value]) -> Value:
         """``self.save_hyperparameters()`` in a LightningModule's ``__init__``: ``self.hparams`` holds the constructor's
@@ -2655,33 +2645,21 @@ class ModuleAnalysis:
                     )
                 return NoneV()
             if (
-                method == "save_hyperparameters"
+                method in ("save_hyperparameters", "add_weight")
                 and interp.frame.building
                 and not dynamic
                 and f"self.{method}" not in interp.scope.vars
             ):
+                # a method of the library base class, called in the constructor: Lightning's hyperparameters,
+                # Keras' weights
                 ci = self.find_class(base.cls_key)
-                if (
-                    ci is not None
-                    and objects.find_method(self, ci, method) is None
-                    and any(_LIGHTNING_BASE.fullmatch(b) for b in objects.foreign_bases(self, ci))
-                ):
+                own = ci is None or objects.find_method(self, ci, method) is not None
+                bases = () if own or ci is None else objects.foreign_bases(self, ci)
+                if method == "save_hyperparameters" and any(_LIGHTNING_BASE.fullmatch(b) for b in bases):
                     interp.scope.vars["self.hparams"] = self._saved_hyperparameters(interp, args, kwargs)
                     return NoneV()
-            if (
-                method == "add_weight"
-                and interp.frame.building
-                and not dynamic
-                and f"self.{method}" not in interp.scope.vars
-            ):
-                ci = self.find_class(base.cls_key)
-                if (
-                    ci is not None
-                    and objects.find_method(self, ci, method) is None
-                    and any(
-                        b.split(".", 1)[0] in ("keras", "tensorflow", "tf_keras")
-                        for b in objects.foreign_bases(self, ci)
-                    )
+                if method == "add_weight" and any(
+                    b.split(".", 1)[0] in ("keras", "tensorflow", "tf_keras") for b in bases
                 ):
                     from ..rules.frameworks import keras_add_weight
 
