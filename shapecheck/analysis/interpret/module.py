@@ -1754,9 +1754,24 @@ class ModuleAnalysis:
         parameters (all of them but ``self``, or the names given; less ``ignore``) at their values when it is called,
         read by attribute or by key (Lightning reads them from the calling frame's locals). Unknown when the
         constructor takes ``*args`` / ``**kwargs`` (their contents join the parameters), or for a dict or namespace
-        argument, ``frame=``, or a call outside ``__init__``."""
+        argument, ``frame=``, or a call outside ``__init__``. Lightning also merges in the arguments of the
+        constructors whose frames enclose this one (a subclass's ``__init__`` that called this one through
+        ``super()``, or another LightningModule's ``__init__`` building this object), and starts from the first frame
+        that uses ``super()``: unknown unless this ``__init__`` is the object's own, uses ``super()``, and the object
+        is not built inside a constructor."""
         fi = self.find_function(interp.frame.key) if interp.frame.key.endswith(".__init__") else None
-        if fi is None or any(p.kind in ("star", "starstar") for p in fi.params) or set(kwargs) - {"ignore", "logger"}:
+        built = interp.frame.self_value
+        ci = self.find_class(built.cls_key) if isinstance(built, ObjV) else None
+        own = objects.find_method(self, ci, "__init__") if ci is not None else None
+        if (
+            fi is None
+            or own is None
+            or own.key != fi.key
+            or (_BUILT_FROM_CONSTRUCTOR and _BUILT_FROM_CONSTRUCTOR[-1])
+            or not walk_memo("zero-arg-super", fi.node, _calls_zero_arg_super)
+            or any(p.kind in ("star", "starstar") for p in fi.params)
+            or set(kwargs) - {"ignore", "logger"}
+        ):
             return UNKNOWN
         names = [p.name for p in fi.params if p.name != "self"]
         if args:
@@ -1783,7 +1798,11 @@ class ModuleAnalysis:
         member = objects.enum_member(self, ci, args, kwargs)
         if member is not None:
             return member
-        obj, inner = objects.instantiate(self, interp, node, ci, args, kwargs)
+        _BUILT_FROM_CONSTRUCTOR.append(interp.frame.building)
+        try:
+            obj, inner = objects.instantiate(self, interp, node, ci, args, kwargs)
+        finally:
+            _BUILT_FROM_CONSTRUCTOR.pop()
         if inner:
             self.report_inner(node, ci.module, f"{ci.node.name.value}.__init__()", inner)
         return obj
@@ -3986,6 +4005,21 @@ def _self_handed(interp: Interpreter, node: cst.Call, args: list[Value]) -> ObjV
 
 _ANNOTATION_CHECKS = frozenset({"SHP205", "SHP206"})  # a value against a jaxtyping annotation (arguments, returns)
 _PRECISION_CODES = frozenset({"SHP301", "SHP302", "SHP303"})  # float16 / bfloat16 reductions (report_inner)
+# for each constructor call being run (innermost last): whether it was called from a constructor
+_BUILT_FROM_CONSTRUCTOR: list[bool] = []
+
+
+def _calls_zero_arg_super(node: cst.CSTNode) -> bool:
+    """Does the def call ``super()`` with no arguments (which gives its frame the ``__class__`` cell)?"""
+    todo: list[cst.CSTNode] = [node]
+    while todo:
+        n = todo.pop()
+        if type(n) is cst.Call and type(n.func) is cst.Name and n.func.value == "super" and not n.args:
+            return True
+        todo.extend(children(n))
+    return False
+
+
 # Lightning's module base, by its package names (lightning.LightningModule, lightning.pytorch.LightningModule,
 # pytorch_lightning.LightningModule, pytorch_lightning.core.module.LightningModule, ...)
 _LIGHTNING_BASE = re.compile(r"(lightning|pytorch_lightning)(\.[\w.]+)?\.LightningModule")
