@@ -2674,7 +2674,7 @@ class ModuleAnalysis:
                 ci = self.find_class(base.cls_key)
                 own = ci is None or objects.find_method(self, ci, method) is not None
                 bases = () if own or ci is None else objects.foreign_bases(self, ci)
-                if method == "save_hyperparameters" and any(_LIGHTNING_BASE.fullmatch(b) for b in bases):
+                if method == "save_hyperparameters" and bases and lightning_module(self, ci):
                     interp.scope.vars["self.hparams"] = self._saved_hyperparameters(interp, args, kwargs)
                     return NoneV()
                 if method == "add_weight" and any(
@@ -4023,6 +4023,20 @@ def _calls_zero_arg_super(node: cst.CSTNode) -> bool:
 # Lightning's module base, by its package names (lightning.LightningModule, lightning.pytorch.LightningModule,
 # pytorch_lightning.LightningModule, pytorch_lightning.core.module.LightningModule, ...)
 _LIGHTNING_BASE = re.compile(r"(lightning|pytorch_lightning)(\.[\w.]+)?\.LightningModule")
+_LIGHTNING_CLASSES: dict[str, tuple[cst.ClassDef, bool]] = {}  # class key -> (its def, the answer for it)
+
+
+def lightning_module(m: "ModuleAnalysis", ci: "ClassInfo | None") -> bool:
+    """Is ``ci`` a LightningModule (one of its bases outside the analysed code is Lightning's)?"""
+    if ci is None:
+        return False
+    hit = _LIGHTNING_CLASSES.get(ci.key)
+    if hit is None or hit[0] is not ci.node:  # (an edited file in the language server: its class anew)
+        hit = _LIGHTNING_CLASSES[ci.key] = (
+            ci.node,
+            any(_LIGHTNING_BASE.fullmatch(b) for b in objects.foreign_bases(m, ci)),
+        )
+    return hit[1]
 
 
 # Python's builtins called by name: name -> (rule, whether an import of that name shadows it). The rule runs when no

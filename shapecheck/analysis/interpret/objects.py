@@ -1584,16 +1584,18 @@ def instantiate(
         # (a torch.nn layer subclass with a constructor of its own runs it: super().__init__ builds the layer)
         return (generic if symbolic else layer_subclass(m, node, ci, args, kwargs)), []
     depth = interp.frame.depth if interp is not None else 0
-    from .module import MAX_INLINE_DEPTH, _sig
+    from .module import _BUILT_FROM_CONSTRUCTOR, MAX_INLINE_DEPTH, _sig, lightning_module
 
     if depth >= MAX_INLINE_DEPTH:
         return generic, []
     owned = not symbolic and _lists_owned(interp, node, args, kwargs)
-    key = (
+    key: tuple[Any, ...] = (
         ("sym",)
         if symbolic
         else (tuple(_sig(a) for a in args), tuple(sorted((k, _sig(v)) for k, v in kwargs.items())), owned)
     )
+    if not symbolic and _BUILT_FROM_CONSTRUCTOR and _BUILT_FROM_CONSTRUCTOR[-1] and lightning_module(m, ci):
+        key += ("built in a constructor",)  # its hparams are not the same there (save_hyperparameters)
     if key in st.instances:
         return st.instances[key]
     init = find_method(m, ci, "__init__")
