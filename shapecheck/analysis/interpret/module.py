@@ -1757,8 +1757,8 @@ class ModuleAnalysis:
         argument, ``frame=``, or a call outside ``__init__``. Lightning also merges in the arguments of the
         constructors whose frames enclose this one (a subclass's ``__init__`` that called this one through
         ``super()``, or another LightningModule's ``__init__`` building this object), and starts from the first frame
-        that uses ``super()``: unknown unless this ``__init__`` is the object's own, uses ``super()``, and the object
-        is not built inside a constructor."""
+        with a ``__class__`` cell: unknown unless this ``__init__`` is the object's own, has that cell (it names
+        ``super`` or ``__class__``), and the object is not built inside a constructor."""
         fi = self.find_function(interp.frame.key) if interp.frame.key.endswith(".__init__") else None
         built = interp.frame.self_value
         ci = self.find_class(built.cls_key) if isinstance(built, ObjV) else None
@@ -1767,8 +1767,8 @@ class ModuleAnalysis:
             fi is None
             or own is None
             or own.key != fi.key
-            or (_BUILT_FROM_CONSTRUCTOR and _BUILT_FROM_CONSTRUCTOR[-1])
-            or not walk_memo("zero-arg-super", fi.node, _calls_zero_arg_super)
+            or (objects.BUILT_FROM_CONSTRUCTOR and objects.BUILT_FROM_CONSTRUCTOR[-1])
+            or not walk_memo("class-cell", fi.node, _has_class_cell)
             or any(p.kind in ("star", "starstar") for p in fi.params)
             or set(kwargs) - {"ignore", "logger"}
         ):
@@ -1798,11 +1798,7 @@ class ModuleAnalysis:
         member = objects.enum_member(self, ci, args, kwargs)
         if member is not None:
             return member
-        _BUILT_FROM_CONSTRUCTOR.append(interp.frame.building)
-        try:
-            obj, inner = objects.instantiate(self, interp, node, ci, args, kwargs)
-        finally:
-            _BUILT_FROM_CONSTRUCTOR.pop()
+        obj, inner = objects.instantiate(self, interp, node, ci, args, kwargs)
         if inner:
             self.report_inner(node, ci.module, f"{ci.node.name.value}.__init__()", inner)
         return obj
@@ -2674,7 +2670,7 @@ class ModuleAnalysis:
                 ci = self.find_class(base.cls_key)
                 own = ci is None or objects.find_method(self, ci, method) is not None
                 bases = () if own or ci is None else objects.foreign_bases(self, ci)
-                if method == "save_hyperparameters" and bases and lightning_module(self, ci):
+                if method == "save_hyperparameters" and bases and objects.lightning_module(self, ci):
                     interp.scope.vars["self.hparams"] = self._saved_hyperparameters(interp, args, kwargs)
                     return NoneV()
                 if method == "add_weight" and any(
@@ -4005,38 +4001,18 @@ def _self_handed(interp: Interpreter, node: cst.Call, args: list[Value]) -> ObjV
 
 _ANNOTATION_CHECKS = frozenset({"SHP205", "SHP206"})  # a value against a jaxtyping annotation (arguments, returns)
 _PRECISION_CODES = frozenset({"SHP301", "SHP302", "SHP303"})  # float16 / bfloat16 reductions (report_inner)
-# for each constructor call being run (innermost last): whether it was called from a constructor
-_BUILT_FROM_CONSTRUCTOR: list[bool] = []
 
 
-def _calls_zero_arg_super(node: cst.CSTNode) -> bool:
-    """Does the def call ``super()`` with no arguments (which gives its frame the ``__class__`` cell)?"""
+def _has_class_cell(node: cst.CSTNode) -> bool:
+    """Does the def give its frame the ``__class__`` cell (in its ``locals()``)? CPython does when the name
+    ``super`` or ``__class__`` appears anywhere in it, nested functions and lambdas included."""
     todo: list[cst.CSTNode] = [node]
     while todo:
         n = todo.pop()
-        if type(n) is cst.Call and type(n.func) is cst.Name and n.func.value == "super" and not n.args:
+        if type(n) is cst.Name and n.value in ("super", "__class__"):
             return True
         todo.extend(children(n))
     return False
-
-
-# Lightning's module base, by its package names (lightning.LightningModule, lightning.pytorch.LightningModule,
-# pytorch_lightning.LightningModule, pytorch_lightning.core.module.LightningModule, ...)
-_LIGHTNING_BASE = re.compile(r"(lightning|pytorch_lightning)(\.[\w.]+)?\.LightningModule")
-_LIGHTNING_CLASSES: dict[str, tuple[cst.ClassDef, bool]] = {}  # class key -> (its def, the answer for it)
-
-
-def lightning_module(m: "ModuleAnalysis", ci: "ClassInfo | None") -> bool:
-    """Is ``ci`` a LightningModule (one of its bases outside the analysed code is Lightning's)?"""
-    if ci is None:
-        return False
-    hit = _LIGHTNING_CLASSES.get(ci.key)
-    if hit is None or hit[0] is not ci.node:  # (an edited file in the language server: its class anew)
-        hit = _LIGHTNING_CLASSES[ci.key] = (
-            ci.node,
-            any(_LIGHTNING_BASE.fullmatch(b) for b in objects.foreign_bases(m, ci)),
-        )
-    return hit[1]
 
 
 # Python's builtins called by name: name -> (rule, whether an import of that name shadows it). The rule runs when no
@@ -4129,15 +4105,7 @@ def _call_locals(
 
     params = [p.name for p in fi.params]
     keys = params + [n for n in bound if n not in params]
-    stack: list[cst.CSTNode] = [body]
-    uses_super = False
-    while stack and fi.cls_key is not None:
-        n = stack.pop()
-        if type(n) is cst.Name and n.value in ("super", "__class__"):
-            uses_super = True
-            break
-        if type(n) not in (cst.FunctionDef, cst.ClassDef, cst.Lambda):
-            stack.extend(children(n))
+    uses_super = fi.cls_key is not None and walk_memo("class-cell", fi.node, _has_class_cell)
     items: list[tuple[str, Value]] = []
     for k in keys:
         if k in interp.scope.vars:

@@ -9,6 +9,7 @@ non-integer default is a positive integer symbol, so what fails holds for every 
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from typing import TYPE_CHECKING, Any, Iterator, Sequence, cast
 
@@ -235,6 +236,24 @@ def mro(m: "ModuleAnalysis", ci: ClassInfo) -> list[ClassInfo]:
     out.reverse()
     st.mro = out
     return out
+
+
+# for each constructor being run by ``instantiate`` (innermost last): whether a constructor called it
+BUILT_FROM_CONSTRUCTOR: list[bool] = []
+# Lightning's module base, by its package names (lightning.LightningModule, lightning.pytorch.LightningModule,
+# pytorch_lightning.LightningModule, pytorch_lightning.core.module.LightningModule, ...)
+_LIGHTNING_BASE = re.compile(r"(lightning|pytorch_lightning)(\.[\w.]+)?\.LightningModule")
+_LIGHTNING_CLASSES: dict[str, tuple[cst.ClassDef, bool]] = {}  # class key -> (its def, the answer for it)
+
+
+def lightning_module(m: "ModuleAnalysis", ci: "ClassInfo | None") -> bool:
+    """Is ``ci`` a LightningModule (one of its bases outside the analysed code is Lightning's)?"""
+    if ci is None:
+        return False
+    hit = _LIGHTNING_CLASSES.get(ci.key)
+    if hit is None or hit[0] is not ci.node:  # (an edited file in the language server: its class anew)
+        hit = _LIGHTNING_CLASSES[ci.key] = (ci.node, any(_LIGHTNING_BASE.fullmatch(b) for b in foreign_bases(m, ci)))
+    return hit[1]
 
 
 def foreign_bases(m: "ModuleAnalysis", ci: ClassInfo) -> set[str]:
@@ -1584,7 +1603,7 @@ def instantiate(
         # (a torch.nn layer subclass with a constructor of its own runs it: super().__init__ builds the layer)
         return (generic if symbolic else layer_subclass(m, node, ci, args, kwargs)), []
     depth = interp.frame.depth if interp is not None else 0
-    from .module import _BUILT_FROM_CONSTRUCTOR, MAX_INLINE_DEPTH, _sig, lightning_module
+    from .module import MAX_INLINE_DEPTH, _sig
 
     if depth >= MAX_INLINE_DEPTH:
         return generic, []
@@ -1594,7 +1613,8 @@ def instantiate(
         if symbolic
         else (tuple(_sig(a) for a in args), tuple(sorted((k, _sig(v)) for k, v in kwargs.items())), owned)
     )
-    if not symbolic and _BUILT_FROM_CONSTRUCTOR and _BUILT_FROM_CONSTRUCTOR[-1] and lightning_module(m, ci):
+    nested = interp is not None and interp.frame.building  # built by a constructor
+    if not symbolic and nested and lightning_module(m, ci):
         key += ("built in a constructor",)  # its hparams are not the same there (save_hyperparameters)
     if key in st.instances:
         return st.instances[key]
@@ -1683,6 +1703,7 @@ def instantiate(
         self_vars["self.<nn.Sequential layers>"] = (
             m.call_qualified(interp, node, "torch.nn.Sequential", list(args), dict(kwargs), False) or UNKNOWN
         )
+    BUILT_FROM_CONSTRUCTOR.append(nested)
     try:
         if init is not None:
             if symbolic:
@@ -1697,6 +1718,7 @@ def instantiate(
                 scope = fi.module.run_function(fi, {}, obj_self, depth=depth + 1, self_vars=self_vars, building=True)
                 self_vars = dict(scope.vars)
     finally:
+        BUILT_FROM_CONSTRUCTOR.pop()
         inner = ctx.inline_findings if not symbolic else []
         ctx.inline_findings = saved
         ctx.suppress_depth -= not symbolic
