@@ -696,7 +696,19 @@ class ModuleAnalysis:
     def _maybe_alias(self, name: str, value: cst.BaseExpression) -> None:
         # Float = TorchTyping(jaxtyping.Float)  -> single-argument wrapper
         if type(value) is cst.Call and len(value.args) >= 1:
-            dc = dtype_class_of(self.qualify(value.args[0].value))
+            arg = value.args[0].value
+            q = self.qualify(arg)
+            if (
+                q is None
+                and type(arg) is cst.Name
+                and arg.value in self._shadowed_imports()
+                and arg.value not in self.globals
+                and arg.value not in self.wrappers
+            ):
+                # ``from jaxtyping import Float`` then ``Float = TorchTyping(Float)`` (alphafold3-pytorch): the
+                # argument is read before the name is bound again, so it is still the import's
+                q = self.imports.qualify_dotted(arg.value)
+            dc = dtype_class_of(q)
             if dc is not None:
                 first = value.args[0]
                 if first.keyword is None and not first.star and self._shape_wrapper_class(value.func):
