@@ -791,11 +791,58 @@ def verify_witness(w: Witness, finding: Finding | None = None) -> Replay:
             _replay_einops(w, replay)
         elif w.op == "annotation":
             _replay_annotation(w, replay, finding)
+        elif w.op == "assert":
+            _replay_assert(w, replay)
         else:
             _replay_framework(w, replay)
     except Exception as e:  # an engine that cannot even be set up is not evidence either way
         replay.add("replay", None, f"{type(e).__name__}: {_first_line(e)}")
     return replay
+
+
+def _replay_assert(w: Witness, replay: Replay) -> None:
+    """SHP207: the assertion's required comparison on its values with Python's own integer operators, walked
+    over the parsed condition (placeholders and literals only; nothing of the analysed code is run)."""
+    import ast
+    import operator as op
+
+    binary = {ast.Add: op.add, ast.Sub: op.sub, ast.Mult: op.mul, ast.FloorDiv: op.floordiv, ast.Mod: op.mod}
+    compare = {ast.Eq: op.eq, ast.NotEq: op.ne, ast.Lt: op.lt, ast.LtE: op.le, ast.Gt: op.gt, ast.GtE: op.ge}
+    env = dict(witness_get(w, "values", ()))
+
+    def value(node: ast.AST) -> int:
+        if isinstance(node, ast.Constant) and type(node.value) is int:
+            return node.value
+        if isinstance(node, ast.Name):
+            return int(env[node.id])
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+            return -value(node.operand)
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Pow):
+            e = value(node.right)
+            if not 0 <= e <= 64:
+                raise ValueError("exponent out of range")
+            return int(value(node.left) ** e)
+        if isinstance(node, ast.BinOp) and type(node.op) in binary:
+            return int(binary[type(node.op)](value(node.left), value(node.right)))
+        raise ValueError(f"not integer arithmetic: {type(node).__name__}")
+
+    def run() -> None:
+        tree = ast.parse(str(witness_get(w, "condition")), mode="eval").body
+        if not isinstance(tree, ast.Compare):
+            raise ValueError("not a comparison")
+        vals = [value(x) for x in (tree.left, *tree.comparators)]
+        if all(compare[type(c)](a, b) for c, a, b in zip(tree.ops, vals, vals[1:])):
+            return
+        raise AssertionError(f"{ast.unparse(tree)} is false for {env}")
+
+    try:
+        run()
+    except AssertionError as e:
+        replay.add("python", True, str(e))
+    except (ValueError, KeyError, ZeroDivisionError, SyntaxError) as e:
+        replay.add("python", None, f"{type(e).__name__}: {e}")
+    else:
+        replay.add("python", False, "the comparison holds")
 
 
 def _rewitness(findings: Sequence[Finding]) -> dict[tuple[str, int, int, str, str], Witness]:

@@ -488,6 +488,44 @@ def build_witness(spec: Any, ctx: Any = None) -> Witness | None:
 # the integer shape function of each operation
 
 
+_COMPARISONS = {
+    "==": lambda a, b: a == b,
+    "!=": lambda a, b: a != b,
+    "<": lambda a, b: a < b,
+    "<=": lambda a, b: a <= b,
+    ">": lambda a, b: a > b,
+    ">=": lambda a, b: a >= b,
+}
+
+
+def assertion_holds(condition: str, values: "dict[str, int] | Sequence[tuple[str, int]]") -> bool | None:
+    """An assertion's condition (SHP207's witness: a comparison of integer arithmetic over placeholders, ``(v0 %
+    v1) == 0``) on these values, by the safe evaluator (nothing is run); None when it cannot be decided."""
+    import ast
+
+    from .annotations.safe_eval import evaluate_expr
+
+    env = dict(values)
+    try:
+        tree = ast.parse(condition, mode="eval").body
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
+    if not isinstance(tree, ast.Compare):
+        return None
+    operands = [tree.left, *tree.comparators]
+    got = [evaluate_expr(ast.unparse(o), env) for o in operands]
+    if any(not isinstance(g, int) for g in got):
+        return None
+    texts = {ast.Eq: "==", ast.NotEq: "!=", ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">="}
+    for op, a, b in zip(tree.ops, got, got[1:]):
+        name = texts.get(type(op))
+        if name is None:
+            return None
+        if not _COMPARISONS[name](a, b):
+            return False
+    return True
+
+
 def witness_get(w: Witness, key: str, default: Any = None) -> Any:
     for k, v in w.extra:
         if k == key:
@@ -559,6 +597,10 @@ def concrete_failure(w: Witness) -> str | None:
         return res.message() if isinstance(res, P.Problem) else None
     if op == "annotation":
         return _annotation_failure(w, shapes)
+    if op == "assert":  # SHP207: the comparison the assertion requires, on the values the analysis found
+        cond = str(witness_get(w, "condition"))
+        held = assertion_holds(cond, witness_get(w, "values", ()))
+        return f"{cond} is false for {dict(witness_get(w, 'values', ()))}" if held is False else None
     if op == "equation_einsum":
         from . import pattern as P
         from .analysis.rules.einsum_eq import solve

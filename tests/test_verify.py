@@ -62,8 +62,8 @@ def test_every_fixture_finding_is_confirmed(tmp_path: Path) -> None:
             continue
         w = f["witness"]
         # a constructor that rejects its own sizes (nn.GroupNorm(8, 12)) fails before any input exists
-        # (and so does an array constructor given a negative size)
-        has_input = w["input_shapes"] or w["op"] in ("layer.arguments", "array.new")
+        # (and so does an array constructor given a negative size, and an assertion on integers, SHP207)
+        has_input = w["input_shapes"] or w["op"] in ("layer.arguments", "array.new", "assert")
         # sizes are whole numbers; a 0 comes only from the code itself (an empty slice), never from a chosen size
         assert has_input and all(isinstance(x, int) and x >= 0 for s in w["input_shapes"] for x in s), where
         if f.get("verified") is not True:

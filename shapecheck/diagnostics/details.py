@@ -1260,6 +1260,25 @@ class ArraySections(Detail):
         )
 
 
+# ---- SHP207 a failing assertion -----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class AssertionFails(Detail):
+    """The code's own ``assert`` on sizes, false here: ``test`` its source, ``values`` the known sizes of the names
+    it reads (name, value), ``message`` its message when a string literal."""
+
+    code, kind = "SHP207", "assertion"
+    test: str
+    values: tuple[tuple[str, Any], ...] = ()
+    message: str | None = None
+
+    def render(self) -> str:
+        shown = f" with {', '.join(f'{k}={v}' for k, v in self.values)}" if self.values else ""
+        said = f" ({self.message!r})" if self.message else ""
+        return f"`{self.test}` is false{shown}{said}"
+
+
 # ---- SHP205 / SHP206 annotations ------------------------------------------------------------------------------
 
 

@@ -285,6 +285,20 @@ CODES: tuple[Code, ...] = (
         'def f(x: Float[Tensor, "b n d"]) -> Float[Tensor, "b d"]:\n    return x',
         'def f(x: Float[Tensor, "b n d"]) -> Float[Tensor, "b d"]:\n    return x.mean(1)',
     ),
+    _c(
+        "SHP207",
+        "assertion-fails",
+        E,
+        "assertion fails: {detail}",
+        "An `assert` of the analysed code that compares sizes (`x.shape[-1] % patch_size == 0`, "
+        "`assert divisible_by(h, window)`, `len(dims) == depth`) and is false for the sizes known there: the "
+        "code's own check rejects them. Reported only on a path every enclosing condition decides (an `assert` in "
+        "a branch the analysis cannot decide, a deliberate `assert False`, or one under `pytest.raises` is silent).",
+        "The run stops with an AssertionError, usually in a constructor or the first forward call, and the "
+        "sizes that caused it were chosen far away (a config, a test, an example).",
+        'x = torch.zeros(2, 3, 30, 30)\nassert x.shape[-1] % 16 == 0, "image size must be divisible by the patch size"',
+        'x = torch.zeros(2, 3, 32, 32)\nassert x.shape[-1] % 16 == 0, "image size must be divisible by the patch size"',
+    ),
     # ---- SHP3xx: precision ----
     _c(
         "SHP301",

@@ -52,6 +52,18 @@ class LazyNote:
         return "".join(map(str, self.parts))
 
 
+class BuiltNote(LazyNote):
+    """Where a layer was made, for the findings of its calls: the ``self.x = ...`` of the constructor that stored
+    it (``named``), else the call that made it; with the constructor calls around it (``in the PreNorm constructed
+    at f.py:83``): the sizes to fix were asked for there."""
+
+    __slots__ = ("named",)
+
+    def __init__(self, parts: tuple[object, ...], named: bool) -> None:
+        super().__init__(parts)
+        self.named = named
+
+
 def note(*parts: object) -> "str | LazyNote":
     """A note of these parts: text at once when each part is text, else joined when the finding is made."""
     if all(type(p) is str for p in parts):
@@ -147,6 +159,9 @@ class Context:
     branch_unknown: int = 0  # how many enclosing branches have a condition the analysis cannot decide
     loop_watch: list[int] = field(default_factory=list)  # first passes of loops: branch_unknown when each started
     tagged: set[int] = field(default_factory=set)  # findings made in such a pass under an undecided branch
+    # (function key, variable) -> the target node of the last ``model = Net(...)`` of an entry point (depth 0): a
+    # finding of ``model(x)`` names where the object got the sizes it fails with
+    obj_sites: dict[tuple[str, str], Any] = field(default_factory=dict)
 
     def count(self, key: str) -> None:
         if not self.suppress_depth:

@@ -45,7 +45,8 @@ from .values import (
     number_of,
 )
 from ...sizes import divisible, greater_equal
-from .context import MadeUp, OpSpec
+from ...witness import assertion_holds
+from .context import BuiltNote, MadeUp, OpSpec, Where
 from .narrowing import _rank_check, narrow
 from .objects import foreign_bases
 from .state import class_state
@@ -584,9 +585,134 @@ class Interpreter:
     def _assert(self, stmt: cst.Assert) -> None:
         truth = _truth(self.eval(stmt.test))
         if truth is False:
+            self._assertion_fails(stmt)
             self.dead = True
         elif truth is None:  # past ``assert x.ndim == 4`` the condition holds, as in an if's true branch
             self.scope.vars.update(narrow(self, stmt.test)[0])
+
+    def _assertion_fails(self, stmt: cst.Assert) -> None:
+        """SHP207: an ``assert`` that compares sizes is false here. Only on a path every enclosing condition decides
+        (``branch_unknown``; an inlined callee's undecided branch drops its findings anyway), and only when one of the
+        conditions its test requires (the test, or a term of its ``and``) is an arithmetic comparison of known integers
+        read from names -- ``x.shape[-1] % p == 0``, ``h <= self.max_len``, or a call of a predicate that returns
+        one, ``divisible_by(h, w)`` -- false for their values: the witness holds that comparison with the values,
+        which ``--verify`` replays. A flag or ``None`` check (``assert exists(cfg)``, ``assert False``) is not one."""
+        ctx = self.ctx
+        if ctx.branch_unknown or ctx.uncertain:
+            return
+        fi = self.m.find_function(self.frame.key) if self.frame.key != "<module>" else None
+        if fi is not None:
+            changed = memo("closure-changed", fi.node, _changed_by_closures)
+            if _names_in(stmt.test) & changed:
+                # ``count == 1`` after a hook (a nested def the framework calls) did ``nonlocal count; count += 1``,
+                # ``len(calls)`` of a list a callback appends to: the analysis never ran those calls
+                return
+        todo: list[cst.BaseExpression] = [stmt.test]
+        while todo:
+            node = todo.pop()
+            if type(node) is cst.BooleanOperation and type(node.operator) is cst.And:
+                todo += [node.right, node.left]
+                continue
+            bindings: dict[str, int] = {}
+            shown: dict[str, int] = {}
+            text = self._comparison_text(node, bindings, shown)
+            if text is None or not shown or assertion_holds(text, bindings) is not False:
+                continue
+            message = literal_str(stmt.msg) if stmt.msg is not None else None
+            test = " ".join(self.m.code_for(stmt.test).split())
+            from ...diagnostics import details as D
+
+            ctx.report(
+                stmt,
+                "SHP207",
+                {
+                    "detail": D.AssertionFails(
+                        test if len(test) <= 120 else test[:117] + "...", tuple(sorted(shown.items())[:6]), message
+                    )
+                },
+                spec=OpSpec("assert", None, (), (), (("condition", text), ("values", tuple(sorted(bindings.items()))))),
+            )
+            return
+
+    def _comparison_text(self, node: cst.BaseExpression, bindings: dict[str, int], shown: dict[str, int]) -> str | None:
+        """``node`` as a comparison of integer arithmetic over placeholders ``v0``, ``v1`` ... for the known
+        integers it reads (``bindings``; ``shown``: the same values by their source text); a call of a predicate of
+        the analysed code whose body returns such a comparison of its parameters is that comparison of the
+        arguments. None for anything else."""
+        if type(node) is cst.Comparison:
+            if not all(type(c.operator) in _ORDER_OPERATORS for c in node.comparisons):
+                return None
+            parts = [self._arith_text(node.left, bindings, shown, None)]
+            for c in node.comparisons:
+                parts += [_COMPARE_TEXT[type(c.operator)], self._arith_text(c.comparator, bindings, shown, None)]
+            return None if any(x is None for x in parts) else " ".join(parts)  # type: ignore[arg-type]
+        if type(node) is not cst.Call or not node.args or any(a.keyword is not None or a.star for a in node.args):
+            return None
+        fv = self.eval(node.func)
+        fi = self.m.find_function(fv.key) if isinstance(fv, FuncV) and fv.bound_self is None else None
+        if fi is None or fi.cls_key is not None or fi.node.asynchronous:
+            return None
+        body = [b for b in fi.node.body.body if not _docstring(b)] if type(fi.node.body) is cst.IndentedBlock else []
+        if len(body) != 1 or type(body[0]) is not cst.SimpleStatementLine or type(body[0].body[0]) is not cst.Return:
+            return None
+        ret = body[0].body[0].value
+        params = fi.node.params
+        if (
+            type(ret) is not cst.Comparison
+            or params.star_arg not in (None, cst.MaybeSentinel.DEFAULT)
+            or params.kwonly_params
+            or params.star_kwarg is not None
+            or len(params.posonly_params) + len(params.params) != len(node.args)
+        ):
+            return None
+        subst: dict[str, str] = {}
+        for p, a in zip((*params.posonly_params, *params.params), node.args):
+            t = self._arith_text(a.value, bindings, shown, None)
+            if t is None:
+                return None
+            subst[p.name.value] = t
+        if not all(type(c.operator) in _ORDER_OPERATORS for c in ret.comparisons):
+            return None
+        parts = [self._arith_text(ret.left, bindings, shown, subst)]
+        for c in ret.comparisons:
+            parts += [_COMPARE_TEXT[type(c.operator)], self._arith_text(c.comparator, bindings, shown, subst)]
+        return None if any(x is None for x in parts) else " ".join(parts)  # type: ignore[arg-type]
+
+    def _arith_text(
+        self,
+        node: cst.BaseExpression,
+        bindings: dict[str, int],
+        shown: dict[str, int],
+        subst: dict[str, str] | None,
+    ) -> str | None:
+        """Integer arithmetic (``+ - * // % **``, unary ``-``, int literals) over reads of known integers, as text
+        with a placeholder per read; ``subst``: a predicate's parameters, by the text of their arguments."""
+        tp = type(node)
+        if tp is cst.Integer:
+            try:
+                return str(int(node.value, 0))  # type: ignore[attr-defined]
+            except ValueError:
+                return None
+        if tp is cst.BinaryOperation:
+            op = _ARITH_TEXT.get(type(node.operator))  # type: ignore[attr-defined]
+            left = self._arith_text(node.left, bindings, shown, subst)  # type: ignore[attr-defined]
+            right = self._arith_text(node.right, bindings, shown, subst)  # type: ignore[attr-defined]
+            return None if op is None or left is None or right is None else f"({left} {op} {right})"
+        if tp is cst.UnaryOperation and type(node.operator) is cst.Minus:  # type: ignore[attr-defined]
+            inner = self._arith_text(node.expression, bindings, shown, subst)  # type: ignore[attr-defined]
+            return None if inner is None else f"(-{inner})"
+        if subst is not None:
+            return f"({subst[node.value]})" if tp is cst.Name and node.value in subst else None  # type: ignore[attr-defined]
+        if tp not in (cst.Name, cst.Attribute, cst.Subscript) or not _plain_read(node):
+            return None
+        v = self.eval(node)
+        k = v.size.as_int() if isinstance(v, IntV) else None
+        if k is None:
+            return None
+        name = f"v{len(bindings)}"
+        bindings[name] = k
+        shown[" ".join(self.m.code_for(node).split())] = k
+        return name
 
     @_statement(cst.If)
     def _if(self, stmt: cst.If) -> None:
@@ -1109,6 +1235,8 @@ class Interpreter:
     def assign(self, target: cst.BaseExpression, value: Value) -> None:
         if type(target) is cst.Name:
             self.scope.vars[target.value] = value
+            if type(value) is ObjV and value.concrete and not self.frame.depth:
+                self.ctx.obj_sites[(self.frame.key, target.value)] = target
             if self.scope.size_reads:
                 _forget_size_reads(self.scope.size_reads, target.value)
             if self.ctx.record_hovers:
@@ -1176,6 +1304,11 @@ class Interpreter:
                 owner = self.m.find_class(self.frame.cls_key)
                 if owner is not None and objects.intercepts_attr(owner.module, owner, attr):
                     value = UNKNOWN  # self.dim = 3 through a property setter, a descriptor or __setattr__
+                if isinstance(value, LayerV) and self.frame.building and not getattr(value.built, "named", False):
+                    # the line a finding of its calls names as the one to fix: a layer a helper built
+                    # (``self.dec1 = conv_block(base, base)``) is wrong where the constructor asked for it
+                    parts = (f"self.{attr} was built at ", Where(self.m, target), *objects.construction_chain())
+                    value = replace(value, built=BuiltNote(parts, named=True))
                 self.scope.vars[f"self.{attr}"] = value
                 if not _plain_data(value):
                     # a module assigned to an nn.Sequential joins its chain (to an nn.ModuleList, its iteration)
@@ -2549,7 +2682,7 @@ def _with_parameter(layer: LayerV, attr: str, value: Value) -> Value:
     if attr in ("forward", "__call__", "__class__"):
         return UNKNOWN  # lin.forward = patched, lin.__class__ = Other: calling it runs other code
     if attr == "bias" and layer.param("bias") is False:
-        return LayerV(layer.kind, tuple((k, v) for k, v in layer.params if k != "bias"), layer.line_node)
+        return replace(layer, params=tuple((k, v) for k, v in layer.params if k != "bias"))
     if attr != "weight":
         # conv.padding = 2, lin.in_features = 8, nnx lin.kernel = nnx.Param(w): what the layer's forward reads is
         # another value; other attributes (a flag, a name, the bias) change no size
@@ -2558,7 +2691,19 @@ def _with_parameter(layer: LayerV, attr: str, value: Value) -> Value:
     if layer.kind == "Linear" and isinstance(value, TensorV) and value.shape is not None and len(value.shape) == 2:
         out, inp = value.shape
         rest = tuple((k, v) for k, v in layer.params if k not in ("in", "out"))
-        return LayerV("Linear", (("in", inp), ("out", out)) + rest, layer.line_node)
+        return replace(layer, params=(("in", inp), ("out", out)) + rest)
+    if (
+        layer.kind == "Embedding"
+        and layer.param("lib") is None
+        and isinstance(value, TensorV)
+        and value.shape is not None
+        and len(value.shape) == 2
+    ):
+        # ``self.wte.weight = self.lm_head.weight`` (nanoGPT's tying): a torch Embedding looks rows up in its weight,
+        # (num_embeddings, embedding_dim)
+        n, d = value.shape
+        rest = tuple((k, v) for k, v in layer.params if k not in ("n", "d"))
+        return replace(layer, params=(("n", n), ("d", d)) + rest)
     return UNKNOWN
 
 
@@ -2894,6 +3039,32 @@ def _target_names(target: cst.CSTNode) -> set[str]:
     elif type(target) is cst.StarredElement:
         out |= _target_names(target.value)
     return out
+
+
+_COMPARE_TEXT = {
+    cst.Equal: "==",
+    cst.NotEqual: "!=",
+    cst.LessThan: "<",
+    cst.LessThanEqual: "<=",
+    cst.GreaterThan: ">",
+    cst.GreaterThanEqual: ">=",
+}
+_ARITH_TEXT = {
+    cst.Add: "+",
+    cst.Subtract: "-",
+    cst.Multiply: "*",
+    cst.FloorDivide: "//",
+    cst.Modulo: "%",
+    cst.Power: "**",
+}
+
+
+def _docstring(stmt: cst.BaseStatement) -> bool:
+    return (
+        type(stmt) is cst.SimpleStatementLine
+        and type(stmt.body[0]) is cst.Expr
+        and type(stmt.body[0].value) in (cst.SimpleString, cst.ConcatenatedString)
+    )
 
 
 _LIST_MUTATORS = frozenset({"append", "extend", "insert", "pop", "remove", "clear", "add"})  # add: model.add(layer)
@@ -3352,6 +3523,97 @@ def _holds(container: Value, obj: Value, depth: int) -> bool:
     else:
         return False
     return any(x is obj or _holds(x, obj, depth - 1) for x in items)
+
+
+_ORDER_OPERATORS = (
+    cst.Equal,
+    cst.NotEqual,
+    cst.LessThan,
+    cst.LessThanEqual,
+    cst.GreaterThan,
+    cst.GreaterThanEqual,
+)
+
+
+_CLOSURE_MUTATORS = frozenset(
+    {"append", "extend", "insert", "pop", "remove", "clear", "add", "update", "discard", "setdefault", "popitem"}
+)
+
+
+def _changed_by_closures(fn: cst.CSTNode) -> frozenset[str]:
+    """Names of ``fn`` that a function, lambda or class nested in it may change when called by code the analysis
+    does not follow (a forward hook, a callback, a property): declared ``nonlocal``/``global`` there, or mutated there
+    (``calls.append(x)``, ``seen[0] += 1``, ``box.n = 1``); and the names ``fn`` assigns from them
+    (``n = len(calls)``)."""
+    changed: set[str] = set()
+    nested: list[cst.CSTNode] = []
+    todo: list[cst.CSTNode] = list(children(fn.body)) if hasattr(fn, "body") else []
+    while todo:
+        n = todo.pop()
+        if type(n) in (cst.FunctionDef, cst.Lambda, cst.ClassDef):
+            nested.append(n)
+            continue
+        todo.extend(children(n))
+    for scope in nested:
+        todo = [scope]
+        while todo:
+            n = todo.pop()
+            tp = type(n)
+            if tp is cst.Nonlocal or tp is cst.Global:
+                changed.update(a.name.value for a in n.names)  # type: ignore[attr-defined]
+            elif tp is cst.Call and type(n.func) is cst.Attribute and n.func.attr.value in _CLOSURE_MUTATORS:  # type: ignore[attr-defined]
+                base = n.func.value  # type: ignore[attr-defined]
+                while type(base) in (cst.Attribute, cst.Subscript):
+                    base = base.value  # type: ignore[attr-defined]
+                if type(base) is cst.Name:
+                    changed.add(base.value)
+            elif tp in (cst.AssignTarget, cst.AugAssign):
+                target = n.target  # type: ignore[attr-defined]
+                while type(target) in (cst.Attribute, cst.Subscript):
+                    target = target.value
+                    if type(target) is cst.Name:
+                        changed.add(target.value)
+            todo.extend(children(n))
+    if not changed:
+        return frozenset()
+    assigns: list[tuple[list[str], set[str]]] = []
+    todo = list(children(fn.body))  # type: ignore[attr-defined]
+    while todo:
+        n = todo.pop()
+        if type(n) in (cst.FunctionDef, cst.Lambda, cst.ClassDef):
+            continue
+        if type(n) in (cst.Assign, cst.AnnAssign, cst.AugAssign) and getattr(n, "value", None) is not None:
+            targets = [t.target for t in n.targets] if type(n) is cst.Assign else [n.target]  # type: ignore[attr-defined]
+            names = [x for t in targets for x in _names_in(t)]
+            assigns.append((names, _names_in(n.value)))  # type: ignore[attr-defined]
+        todo.extend(children(n))
+    for _ in range(3):
+        grew = False
+        for names, reads in assigns:
+            if reads & changed and not changed.issuperset(names):
+                changed.update(names)
+                grew = True
+        if not grew:
+            break
+    return frozenset(changed)
+
+
+def _plain_read(node: cst.BaseExpression) -> bool:
+    """``h``, ``self.window_size``, ``x.shape[-1]``, ``cfg.sizes[0]``: a read with no call in it."""
+    while True:
+        if type(node) is cst.Name:
+            return True
+        if type(node) is cst.Attribute:
+            node = node.value
+        elif type(node) is cst.Subscript:
+            if any(
+                type(e.slice) is not cst.Index or type(e.slice.value) not in (cst.Integer, cst.UnaryOperation)
+                for e in node.slice
+            ):
+                return False
+            node = node.value
+        else:
+            return False
 
 
 def _truth(v: Value) -> bool | None:

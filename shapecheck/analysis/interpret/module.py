@@ -13,7 +13,7 @@ import libcst as cst
 from ...diagnostics import details as D
 from ...sizes import Size, Truth, equal
 from .budget import BudgetExceeded, budgeted
-from .context import Context, OpSpec, Pending, Where, counter_mark, note
+from .context import Context, LazyNote, OpSpec, Pending, Where, counter_mark, note
 from ..index.functions import ClassInfo, FunctionInfo, MethodTable, Param, bind_arguments, signature_params
 from ..index.imports import collect_imports, dotted
 from .interpreter import (
@@ -1453,7 +1453,15 @@ class ModuleAnalysis:
                 # and a subclass may legitimately change what an inherited method returns.
                 # So does a function whose return annotation names sizes its parameters do not bind
                 # (`split_heads(t: "b n hd", heads) -> "b h n d"`): what its body returns gives those sizes
-                body = self._inline(node, fi, bound, bound_self, depth, operations_only=isinstance(bound_self, ObjV))
+                body = self._inline(
+                    node,
+                    fi,
+                    bound,
+                    bound_self,
+                    depth,
+                    operations_only=isinstance(bound_self, ObjV),
+                    extra=_built_by_entry_point(self, interp, node, bound_self),
+                )
                 if (
                     isinstance(body, TensorV)
                     and isinstance(declared, TensorV)
@@ -1507,7 +1515,15 @@ class ModuleAnalysis:
         closure = _live_closure(interp, fi, fv)
         if not bound and not closure and self._own_run_here(interp, fi, bound_self):
             return self._own_run(fi)
-        ret = self._inline(node, fi, bound, bound_self, depth, closure=closure)
+        ret = self._inline(
+            node,
+            fi,
+            bound,
+            bound_self,
+            depth,
+            closure=closure,
+            extra=_built_by_entry_point(self, interp, node, bound_self),
+        )
         if (
             fi.annotated
             and _unread_array_return(fi)
@@ -1579,9 +1595,10 @@ class ModuleAnalysis:
         depth: int,
         operations_only: bool = False,
         closure: tuple[tuple[str, Value], ...] = (),
+        extra: "tuple[str | LazyNote, ...]" = (),
     ) -> Value:
         """Run a callee's body with these argument values (a summary per argument signature); its definite
-        findings are reported at this call."""
+        findings are reported at this call (with the ``extra`` notes)."""
         # an unannotated (or return-unannotated) function: analyse its body with these argument values
         sig: tuple[Any, ...] = (tuple(sorted((k, _sig(v)) for k, v in bound.items())), _sig(bound_self))
         if EVAL_MODE[0]:
@@ -1668,7 +1685,7 @@ class ModuleAnalysis:
                     and type(p.node.func) is cst.Call
                 )
             ]
-        self.report_inner(node, fi.module, f"{fi.name}()", inner)
+        self.report_inner(node, fi.module, f"{fi.name}()", inner, extra)
         return ret
 
     def _carry_watch(
@@ -1709,9 +1726,17 @@ class ModuleAnalysis:
             return True
         return callee in _NO_REFERENCE_BUILTINS and callee not in mod.globals and callee not in mod.imports.names
 
-    def report_inner(self, node: cst.CSTNode, callee: "ModuleAnalysis", what: str, inner: list[Pending]) -> None:
-        """Definite findings of an inlined callee, reported at this call with a note naming the inner line. A
-        failure the callee's module reports on its own (where it is, for any arguments) is not repeated here."""
+    def report_inner(
+        self,
+        node: cst.CSTNode,
+        callee: "ModuleAnalysis",
+        what: str,
+        inner: list[Pending],
+        extra: "tuple[str | LazyNote, ...]" = (),
+    ) -> None:
+        """Definite findings of an inlined callee, reported at this call with a note naming the inner line (and the
+        ``extra`` notes). A failure the callee's module reports on its own (where it is, for any arguments) is not
+        repeated here."""
         if callee is not self and self.replaces_modules:
             return  # the callee may run with this module's stand-ins for what it imports
         if callee is not self and not callee.analysed and any(p.code.startswith(("SHP2", "SHP3")) for p in inner):
@@ -1751,7 +1776,8 @@ class ModuleAnalysis:
                             Where(callee, p.node),
                             f" in {what} for the arguments of this call",
                         ),
-                    ),
+                    )
+                    + (extra if raised else ()),
                     p.witness,
                     spec=p.spec,
                     inner=p.inner or p.node,
@@ -2014,7 +2040,8 @@ class ModuleAnalysis:
             inner = callee_ctx.inline_findings
             callee_ctx.inline_findings = saved
             callee_ctx.suppress_depth -= 1
-        self.report_inner(node, fi.module, f"{fi.name}()", inner)
+        extra = _built_by_entry_point(self, interp, node, obj) if type(node) is cst.Call else ()
+        self.report_inner(node, fi.module, f"{fi.name}()", inner, extra)
         if own_self:
             for k, v in scope.vars.items():
                 if k.startswith("self.") and self_vars.get(k) is not v:
@@ -4692,6 +4719,20 @@ def _unshared(interp: Interpreter, key: str, v: Value) -> Value:
     if any(k != key and (x is v or _holds(x, v, 3)) for k, x in interp.scope.vars.items()):
         return objects.stale(v)
     return v
+
+
+def _built_by_entry_point(
+    m: "ModuleAnalysis", interp: Interpreter, node: cst.Call, bound_self: Value | None
+) -> "tuple[str | LazyNote, ...]":
+    """``model(x)`` or ``model.forward(x)`` in an entry point (a test, a main block) on an object it built: a note
+    naming where ``model`` got the sizes a finding of the call fails with."""
+    if interp.frame.depth or not isinstance(bound_self, ObjV) or type(node) is not cst.Call:
+        return ()  # (a property read reaches its getter with the attribute node)
+    func = node.func.value if type(node.func) is cst.Attribute else node.func
+    if type(func) is not cst.Name:
+        return ()
+    site = m.ctx.obj_sites.get((interp.frame.key, func.value))
+    return (note(f"{func.value} was built at ", Where(m, site)),) if site is not None else ()
 
 
 def _local_object_key(interp: Interpreter, node: cst.CSTNode, obj: ObjV) -> str | None:

@@ -240,6 +240,24 @@ def mro(m: "ModuleAnalysis", ci: ClassInfo) -> list[ClassInfo]:
 
 # for each constructor being run by ``instantiate`` (innermost last): whether a constructor called it
 BUILT_FROM_CONSTRUCTOR: list[bool] = []
+# and the call that runs it: (the calling module, the call node or None, the class's name)
+CONSTRUCTING: list[tuple[Any, "cst.Call | None", str]] = []
+
+
+def construction_chain(levels: int = 2) -> tuple[object, ...]:
+    """Note parts naming the constructor calls running now, innermost first (``, in the PreNorm constructed at
+    f.py:83``): where the sizes of what a constructor builds were asked for."""
+    from .context import Where
+
+    parts: list[object] = []
+    for module, node, name in reversed(CONSTRUCTING):
+        if len(parts) >= 2 * levels:
+            break
+        if node is not None and module is not None:
+            parts += [f", in the {name} constructed at ", Where(module, node)]
+    return tuple(parts)
+
+
 # Lightning's module base, by its package names (lightning.LightningModule, lightning.pytorch.LightningModule,
 # pytorch_lightning.LightningModule, pytorch_lightning.core.module.LightningModule, ...)
 _LIGHTNING_BASE = re.compile(r"(lightning|pytorch_lightning)(\.[\w.]+)?\.LightningModule")
@@ -1704,6 +1722,7 @@ def instantiate(
             m.call_qualified(interp, node, "torch.nn.Sequential", list(args), dict(kwargs), False) or UNKNOWN
         )
     BUILT_FROM_CONSTRUCTOR.append(nested)
+    CONSTRUCTING.append((interp.m if interp is not None else None, node, ci.node.name.value))
     try:
         if init is not None:
             if symbolic:
@@ -1719,6 +1738,7 @@ def instantiate(
                 self_vars = dict(scope.vars)
     finally:
         BUILT_FROM_CONSTRUCTOR.pop()
+        CONSTRUCTING.pop()
         inner = ctx.inline_findings if not symbolic else []
         ctx.inline_findings = saved
         ctx.suppress_depth -= not symbolic

@@ -42,6 +42,13 @@ class Semantics(Protocol):
     @property
     def assigned_cache(self) -> dict[int, set[str]]: ...  # names a loop body assigns, by id of the loop
 
+    @property
+    def path(self) -> str: ...  # the module's file (a note's ``path:line``, with ``line_of``)
+
+    def line_of(self, node: cst.CSTNode) -> int: ...
+
+    def code_for(self, node: cst.CSTNode) -> str: ...  # a node's source text
+
     # --- names
     def qualify(self, node: cst.BaseExpression) -> str | None: ...
 

@@ -177,6 +177,9 @@ class LayerV:
     kind: str  # "Rearrange" | "Reduce" | "EinMix" | "Linear" | "LayerNorm" | "Conv2d" | "Sequential" | "Identity" | "Elementwise"
     params: tuple[tuple[str, Any], ...] = ()
     line_node: Any = None  # the constructor call node (findings on a layer that cannot take its input go there)
+    # the note naming where the constructor stored it (``self.dec1 = conv_block(base, base)``), set by that first
+    # ``self.x = ...``: a finding of the layer's call names the line to fix (not part of the value's identity)
+    built: Any = field(default=None, compare=False, hash=False, repr=False)
 
     def param(self, key: str, default: Any = None) -> Any:
         for k, v in self.params:

@@ -6,6 +6,7 @@ constructor call ``nn.Name(...)`` into a LayerV of that kind, ``apply`` is the l
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 import libcst as cst
@@ -43,7 +44,17 @@ from .registry import FUNCTIONS, LAYER_KINDS, LAYERS, OpContext, layer as regist
 def layer(cx: OpContext, node: cst.Call, name: str, args: list[Value], kwargs: dict[str, Value]) -> Value:
     """``nn.Name(*args)``: the layer value its registered rule builds (unknown for a class without one)."""
     rule = LAYERS.get(name)
-    return rule.build(cx, node, name, args, kwargs) if rule is not None else UNKNOWN
+    if rule is None:
+        return UNKNOWN
+    out = rule.build(cx, node, name, args, kwargs)
+    if isinstance(out, LayerV) and out.built is None:
+        # the findings of its calls name where it was made (a constructor that stores it names its own line)
+        from ..interpret.context import BuiltNote, Where
+        from ..interpret.objects import construction_chain
+
+        parts = (f"the {name} was built at ", Where(cx.source, node), *construction_chain())
+        out = replace(out, built=BuiltNote(parts, named=False))
+    return out
 
 
 def apply_layer(
@@ -59,7 +70,32 @@ def apply_layer(
     """``layer(x)``: the rule registered for the layer's kind (torch.nn here, einops in einops_calls.py, Keras / Flax
     in frameworks.py); a Keras layer under a dtype policy casts around it. ``in_sequential``: a link of a chain,
     reported on the line that built it; ``at_call``: a link of a chain another module built, reported at the call
-    (its line is in that module's file)."""
+    (its line is in that module's file). A definite finding of a layer a constructor stored (``self.dec1``) names the
+    line that stored it: the sizes to fix were asked for there."""
+    built = layer.built
+    if built is None or in_sequential or getattr(node, "func", None) is layer.line_node:  # ``nn.Linear(3, 4)(x)``
+        return _apply_layer(cx, interp, node, layer, args, kwargs, in_sequential, at_call)
+    ctx = cx.ctx
+    marks = ((ctx.pending, len(ctx.pending)), (ctx.inline_findings, len(ctx.inline_findings)))
+    out = _apply_layer(cx, interp, node, layer, args, kwargs, in_sequential, at_call)
+    for lst, start in marks:
+        for i in range(start, len(lst)):
+            p = lst[i]
+            if p.code.startswith(("SHP1", "SHP2")) and built not in p.notes:
+                lst[i] = replace(p, notes=p.notes + (built,))
+    return out
+
+
+def _apply_layer(
+    cx: OpContext,
+    interp: "Interpreter",
+    node: cst.Call,
+    layer: LayerV,
+    args: list[Value],
+    kwargs: dict[str, Value],
+    in_sequential: bool,
+    at_call: bool,
+) -> Value:
     if layer.kind == "either":  # one of several layers (``if glu: proj = ... else: proj = ...``): each runs
         return cx.call_either(interp, node, layer, args, kwargs)
     if layer.param("compute_dtype") is not None:  # a Keras layer under a dtype policy (frameworks.py)
@@ -626,8 +662,6 @@ def _name_link(
     marks: tuple[list[Pending], int, list[Pending], int],
 ) -> None:
     """Findings a link of a chain built in ``home`` added at ``node`` (since ``marks``) get a note naming it."""
-    from dataclasses import replace
-
     shown = sub.kind.split(":")[-1]
     note = f"raised in the chain's {shown} layer (the nn.Sequential was built in {home})"
     for lst, start in ((marks[0], marks[1]), (marks[2], marks[3])):
@@ -642,8 +676,6 @@ def _name_call(
 ) -> None:
     """Findings a link of a chain built in this file added on its own line (since ``marks``) get a note naming the
     call that gave the chain its input (``self.heads[task](feats)`` in forward, the link built in ``__init__``)."""
-    from dataclasses import replace
-
     if link is node:
         return
     where = cx.origin(node, "the call of this nn.Sequential", "given its input by")
