@@ -1402,23 +1402,31 @@ def call(
     for rule in STUB_OVERRIDES.get(qual):
         out = rule(cx, node, qual, fw, args, kwargs)
         if out is not None:
-            return out
+            return (
+                _made_by_call(cx, node, name, out, args) if out.__class__ is TensorV and out.origin is not None else out
+            )
     stub = cx.stub(qual)
     if stub is not None:
-        return _made_by_call(cx, node, name, call_stub(cx, node, qual, stub, args, kwargs))
+        return _made_by_call(cx, node, name, call_stub(cx, node, qual, stub, args, kwargs), args)
     for rule in FUNCTIONS.get(qual) + FUNCTIONS.get(name):
         out = rule(cx, node, qual, fw, args, kwargs)
         if out is not None:
-            return _made_by_call(cx, node, name, out)
+            return _made_by_call(cx, node, name, out, args)
     if args and isinstance(args[0], TensorV):
         return apply_op(cx, node, name, args[0], args[1:], kwargs, method=False)
     return UNKNOWN
 
 
-def _made_by_call(cx: OpContext, node: cst.Call, name: str, out: Value) -> Value:
+def _made_by_call(cx: OpContext, node: cst.Call, name: str, out: Value, args: "list[Value] | None" = None) -> Value:
     """A function's result of known shape that no rule said the making of (``torch.cat``, ``einsum``, a stub's
-    result): made by this call, so a finding on it names the line (``from cat(...) at model.py:23``)."""
-    if type(out) is TensorV and out.origin is None and out.shape is not None:
+    result), or that kept the making of an argument whose shape it changed (``F.interpolate(prev, scale_factor=2)``
+    is not the conv that made ``prev``): made by this call, so a finding on it names the line (``from cat(...) at
+    model.py:23``)."""
+    if type(out) is not TensorV or out.shape is None:
+        return out
+    if out.origin is None or any(
+        type(a) is TensorV and a.origin is out.origin and a.shape != out.shape for a in args or ()
+    ):
         return replace(out, origin=cx.origin(node, f"{name}(...)"))
     return out
 
