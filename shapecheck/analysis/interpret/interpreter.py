@@ -640,7 +640,7 @@ class Interpreter:
         the analysed code whose body returns such a comparison of its parameters is that comparison of the
         arguments. None for anything else."""
         if type(node) is cst.Comparison:
-            if not all(type(c.operator) in _ORDER_OPERATORS for c in node.comparisons):
+            if not all(type(c.operator) in _ORDER_OPS for c in node.comparisons):
                 return None
             parts = [self._arith_text(node.left, bindings, shown, None)]
             for c in node.comparisons:
@@ -671,7 +671,7 @@ class Interpreter:
             if t is None:
                 return None
             subst[p.name.value] = t
-        if not all(type(c.operator) in _ORDER_OPERATORS for c in ret.comparisons):
+        if not all(type(c.operator) in _ORDER_OPS for c in ret.comparisons):
             return None
         parts = [self._arith_text(ret.left, bindings, shown, subst)]
         for c in ret.comparisons:
@@ -3523,16 +3523,6 @@ def _holds(container: Value, obj: Value, depth: int) -> bool:
     else:
         return False
     return any(x is obj or _holds(x, obj, depth - 1) for x in items)
-
-
-_ORDER_OPERATORS = (
-    cst.Equal,
-    cst.NotEqual,
-    cst.LessThan,
-    cst.LessThanEqual,
-    cst.GreaterThan,
-    cst.GreaterThanEqual,
-)
 
 
 _CLOSURE_MUTATORS = frozenset(
