@@ -17,6 +17,8 @@ other Keras calls (``keras.Input``, ``keras.Sequential``, the dtype policy) with
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from typing import TYPE_CHECKING, Any, Callable
 
 import libcst as cst
@@ -889,7 +891,7 @@ def _named(layer: LayerV, name: str, kwargs: dict[str, Value] | None = None) -> 
     shape = _shape_of((kwargs or {}).get("input_shape"), None)
     if shape is not None:
         extra += (("input_shape", shape),)
-    return LayerV(layer.kind, layer.params + extra, layer.line_node)
+    return replace(layer, params=layer.params + extra)
 
 
 # ------------------------------------------------------------------------------------------------------ precision
@@ -925,7 +927,7 @@ def keras_compute_dtype(cx: OpContext, kwargs: dict[str, Value]) -> str | None:
 def with_compute_dtype(layer: Value, dtype: str | None) -> Value:
     if not isinstance(layer, LayerV) or dtype is None:
         return layer
-    return LayerV(layer.kind, layer.params + (("compute_dtype", dtype),), layer.line_node)
+    return replace(layer, params=layer.params + (("compute_dtype", dtype),))
 
 
 def apply_with_policy(
@@ -940,7 +942,7 @@ def apply_with_policy(
     """A Keras layer under a float16 / bfloat16 policy: floating inputs are cast to the compute dtype on the call
     (so an einops ``Reduce`` sums in float16) and the output has the compute dtype; the variables stay float32."""
     dtype = layer.param("compute_dtype")
-    plain = LayerV(layer.kind, tuple(p for p in layer.params if p[0] != "compute_dtype"), layer.line_node)
+    plain = replace(layer, params=tuple(p for p in layer.params if p[0] != "compute_dtype"))
     x = args[0] if args else UNKNOWN
     if isinstance(x, TensorV) and (x.dtype is None or "float" in x.dtype):
         args = [x.with_dtype(dtype)] + list(args[1:])

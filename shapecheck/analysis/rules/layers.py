@@ -175,7 +175,7 @@ def _apply_layer(
     if layer.kind == "RNN" and _initial_state_fails(cx, report_node, layer, x, args, kwargs):
         return UNKNOWN
     if layer.kind == "TransposedConv" and (len(args) > 1 or kwargs):  # up(x, output_size=...): sizes it chooses
-        layer = LayerV(layer.kind, tuple((k, None if k == "k" else v) for k, v in layer.params), layer.line_node)
+        layer = replace(layer, params=tuple((k, None if k == "k" else v) for k, v in layer.params))
     if layer.kind == "TransformerBlock" and (len(args) > 1 or kwargs):
         if _transformer_masks_fail(cx, report_node, layer, x, args, kwargs):
             return x.with_shape(None)
@@ -1742,7 +1742,7 @@ def _rnn_on_packed(
     padded = x.param("padded")
     if not isinstance(padded, TensorV) or padded.shape is None or len(padded.shape) != 3:
         return UNKNOWN
-    first = LayerV(layer.kind, tuple((k, True if k == "batch_first" else v) for k, v in layer.params), layer.line_node)
+    first = replace(layer, params=tuple((k, True if k == "batch_first" else v) for k, v in layer.params))
     out = RNN.apply(cx, interp, node, report_node, first, padded)
     if not isinstance(out, SeqV) or len(out.items) != 2 or not isinstance(out.items[0], TensorV):
         return UNKNOWN
