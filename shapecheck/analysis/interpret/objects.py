@@ -1634,6 +1634,11 @@ def instantiate(
     nested = interp is not None and interp.frame.building  # built by a constructor
     if not symbolic and nested and lightning_module(m, ci):
         key += ("built in a constructor",)  # its hparams are not the same there (save_hyperparameters)
+    below_entry = interp is not None and interp.frame.depth > 0  # built by the code an entry point runs, not by it
+    if not symbolic and below_entry and node is not None:
+        # ``self.attn1 = Attention(dim)`` and ``self.attn2 = Attention(dim)``: one object each, whose layers' notes
+        # name their own line (construction_chain); the same call run again (a comprehension) shares it
+        key += (node,)
     if key in st.instances:
         return st.instances[key]
     init = find_method(m, ci, "__init__")
@@ -1722,7 +1727,9 @@ def instantiate(
             m.call_qualified(interp, node, "torch.nn.Sequential", list(args), dict(kwargs), False) or UNKNOWN
         )
     BUILT_FROM_CONSTRUCTOR.append(nested)
-    CONSTRUCTING.append((interp.m if interp is not None else None, node, ci.node.name.value))
+    # (a constructor call of an entry point is named by its own note, ``model was built at``: the object may be the
+    # cached one of another entry point's identical call)
+    CONSTRUCTING.append((interp.m if interp is not None and below_entry else None, node, ci.node.name.value))
     try:
         if init is not None:
             if symbolic:
