@@ -17,6 +17,8 @@ from ..index.cst_parse import WHITESPACE_CLASSES
 from ..index.imports import literal_str
 from .walk import memo as _memo
 from .values import (
+    FINFO,
+    FINFO_FLOATS,
     DYNAMIC_ATTRS,
     NUMPY_INT,
     set_by_name,
@@ -2242,6 +2244,8 @@ class Interpreter:
                 return StrV(name)
         if isinstance(base, RefV) and base.qualname.startswith("class:"):
             return self.m.object_attr(ObjV(base.qualname[6:], (), True), attr)  # Config.dim: a class attribute
+        if isinstance(base, RefV) and base.qualname == FINFO:
+            return FloatV(None) if attr in FINFO_FLOATS else UNKNOWN  # torch.finfo(x.dtype).min: a Python float
         if isinstance(base, RefV):
             v = self.m.qualified_value(f"{base.qualname}.{attr}")
             if (

@@ -170,6 +170,12 @@ class RefV:
     qualname: str
 
 
+# ``torch.finfo(dtype)`` (numpy's, jax.numpy's): its limits are Python floats (``scores.masked_fill(~mask,
+# torch.finfo(scores.dtype).min)``, ``(1.0 - mask) * torch.finfo(torch.float32).min`` in Hugging Face models)
+FINFO = "<finfo>"
+FINFO_FLOATS = frozenset({"min", "max", "eps", "tiny", "smallest_normal", "resolution", "epsneg"})
+
+
 @dataclass(frozen=True)
 class LayerV:
     """An instantiated layer: einops layers, torch.nn layers, Sequential chains."""

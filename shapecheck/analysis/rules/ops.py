@@ -37,6 +37,7 @@ from ..interpret.values import (
     exact,
     exact_scalar,
     exact_values,
+    FINFO,
 )
 
 if TYPE_CHECKING:
@@ -1521,6 +1522,14 @@ def _one_hot(
     if k is None or k <= 0:
         return None
     return TensorV(x.shape + (n.size,), "int64", x.framework, None, cx.origin(node, "one_hot(...)"))
+
+
+@FUNCTIONS.register("torch.finfo", "numpy.finfo", "jax.numpy.finfo")
+def _finfo(
+    cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]
+) -> Value | None:
+    """``torch.finfo(dtype)`` (numpy's, jax.numpy's): an object whose limits are Python floats (values.FINFO)."""
+    return RefV(FINFO) if len(args) + len(kwargs) <= 1 else None
 
 
 @FUNCTIONS.register(*SIZE_CONSTRUCTORS, "arange")
