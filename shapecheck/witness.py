@@ -672,9 +672,15 @@ def concrete_failure(w: Witness) -> str | None:
     if op == "ctc_loss.lengths":  # time-major (T, N, C) log-probs: one length per batch entry
         x, lengths = shapes
         return f"{lengths[0]} lengths for batch {x[1]}" if len(x) == 3 and lengths and lengths[0] != x[1] else None
-    if op == "class_loss.target":  # a batched input's first axis against the target's
+    if op == "class_loss.target":  # a batched input's first axis against the target's; an index target's shape
         inp, tgt = shapes
-        return f"batch {inp[0]} vs target batch {tgt[0]}" if len(inp) >= 2 and tgt and inp[0] != tgt[0] else None
+        if len(inp) >= 2 and tgt and inp[0] != tgt[0]:
+            return f"batch {inp[0]} vs target batch {tgt[0]}"
+        if len(inp) < 2:
+            return None
+        want = (inp[0], *inp[2:])
+        probabilities = witness_get(w, "name") != "nll_loss" and tuple(tgt) == tuple(inp)
+        return f"target {tuple(tgt)}, not {want}" if tuple(tgt) != want and not probabilities else None
     if op == "class_loss.weight":  # a 1-d weight needs one entry per class: input's axis 1 (0 when unbatched)
         x, wt = shapes
         classes = x[1] if len(x) >= 2 else x[0]

@@ -808,6 +808,24 @@ class ClassTarget(Detail):
 
 
 @dataclass(frozen=True)
+class ClassTargetShape(Detail):
+    """A class loss whose target (not of the input's shape, so class indices) is not the input's shape without the
+    class axis 1 (``expected``)."""
+
+    code, kind = "SHP204", "class-target-shape"
+    input: Shape
+    target: Shape
+    expected: Shape
+
+    def render(self) -> str:
+        return (
+            f"input {_shape(self.input)} has its {self.input[1]} classes on axis 1, so a target of class indices must "
+            f"have shape {_shape(self.expected)}, not {_shape(self.target)} (classes on the last axis: move them to "
+            "axis 1)"
+        )
+
+
+@dataclass(frozen=True)
 class CtcLengths(Detail):
     """``F.ctc_loss`` whose ``input_lengths`` / ``target_lengths`` (``which``) have ``size`` entries, not one per
     batch entry of the time-major (T, N, C) log-probs of ``shape``."""
