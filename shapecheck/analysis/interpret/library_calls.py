@@ -625,6 +625,10 @@ def _isfunction(v: Value) -> Value:
 
 @library_call("collections.OrderedDict")
 def _ordered_dict(c: LibraryCall) -> Value | None:
+    if not c.dynamic and not c.args:
+        return DictV(tuple(c.kwargs.items()))  # OrderedDict(c2=c2, c3=c3): the keywords in order, as dict(...)
+    if not c.dynamic and len(c.args) == 1 and isinstance(c.args[0], DictV) and c.args[0].kind == "dict":
+        return DictV(tuple({**dict(c.args[0].items), **c.kwargs}.items()))  # a copy, the keywords replacing its keys
     if (
         not c.dynamic
         and not c.kwargs
