@@ -52,7 +52,7 @@ from .context import BuiltNote, MadeUp, OpSpec, Where
 from .narrowing import _rank_check, narrow
 from .objects import foreign_bases
 from .state import class_state
-from .walk import children, memo
+from .walk import children, memo, plain_read
 
 if TYPE_CHECKING:
     from ...annotations import Memo
@@ -705,7 +705,7 @@ class Interpreter:
             return None if inner is None else f"(-{inner})"
         if subst is not None:
             return f"({subst[node.value]})" if tp is cst.Name and node.value in subst else None  # type: ignore[attr-defined]
-        if tp not in (cst.Name, cst.Attribute, cst.Subscript) or not _plain_read(node):
+        if tp not in (cst.Name, cst.Attribute, cst.Subscript) or not plain_read(node):
             return None
         v = self.eval(node)
         k = v.size.as_int() if isinstance(v, IntV) else None
@@ -3590,24 +3590,6 @@ def _changed_by_closures(fn: cst.CSTNode) -> frozenset[str]:
         if not grew:
             break
     return frozenset(changed)
-
-
-def _plain_read(node: cst.BaseExpression) -> bool:
-    """``h``, ``self.window_size``, ``x.shape[-1]``, ``cfg.sizes[0]``: a read with no call in it."""
-    while True:
-        if type(node) is cst.Name:
-            return True
-        if type(node) is cst.Attribute:
-            node = node.value
-        elif type(node) is cst.Subscript:
-            if any(
-                type(e.slice) is not cst.Index or type(e.slice.value) not in (cst.Integer, cst.UnaryOperation)
-                for e in node.slice
-            ):
-                return False
-            node = node.value
-        else:
-            return False
 
 
 def _truth(v: Value) -> bool | None:

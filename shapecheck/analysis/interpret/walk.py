@@ -281,3 +281,25 @@ def remember(kind: str, node: cst.CSTNode, value: object) -> None:
 
 def forget_memo() -> None:
     _MEMO.clear()
+
+
+def plain_read(node: cst.BaseExpression) -> bool:
+    """A name, or attributes and constant indexes of one (``x``, ``self.pair``, ``out[0]``, ``x.shape[-1]``,
+    ``cfg["dim"]``): no call in it, so read twice it gives the same value."""
+    while True:
+        if type(node) is cst.Name:
+            return True
+        if type(node) is cst.Attribute:
+            node = node.value
+        elif type(node) is cst.Subscript and all(
+            type(e.slice) is cst.Index and _constant_index(e.slice.value) for e in node.slice
+        ):
+            node = node.value
+        else:
+            return False
+
+
+def _constant_index(v: cst.BaseExpression) -> bool:
+    if type(v) is cst.UnaryOperation and type(v.operator) is cst.Minus:
+        v = v.expression
+    return type(v) in (cst.Integer, cst.SimpleString)

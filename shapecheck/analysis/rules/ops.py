@@ -17,6 +17,7 @@ import libcst as cst
 from ...diagnostics import details as D
 from ...sizes import Size, Truth, equal, greater_equal, product
 from ..interpret.context import MadeUp, OpSpec, Where, note
+from ..interpret.walk import plain_read
 from .shapes_bridge import shape_note
 from ..interpret.values import (
     UNKNOWN,
@@ -374,21 +375,6 @@ _PERMUTING = frozenset(
 )
 
 
-def _plain_operand(node: cst.BaseExpression) -> bool:
-    """A name, or attributes and constant indexes of one (``x``, ``self.pair``, ``out[0]``): read twice, the same."""
-    while True:
-        if type(node) is cst.Name:
-            return True
-        if type(node) is cst.Attribute:
-            node = node.value
-        elif type(node) is cst.Subscript and all(
-            type(e.slice) is cst.Index and type(e.slice.value) in (cst.Integer, cst.SimpleString) for e in node.slice
-        ):
-            node = node.value
-        else:
-            return False
-
-
 def _permuted(node: cst.BaseExpression) -> list[cst.BaseExpression]:
     """What ``node`` may reorder the axes of: ``x`` for ``x.transpose(-1, -2)``, ``x.mT``, ``x.t()``,
     ``rearrange(x, ...)``, ``torch.permute(x, ...)`` (a method's object or a function's first argument: both are
@@ -425,9 +411,7 @@ def _self_permutation(node: cst.CSTNode) -> bool:
             sources_a = [a, *_permuted(a)]
             sources_b = [b, *_permuted(b)]
             if any(
-                _plain_operand(x) and x.deep_equals(y) and (x is not a or y is not b)
-                for x in sources_a
-                for y in sources_b
+                plain_read(x) and x.deep_equals(y) and (x is not a or y is not b) for x in sources_a for y in sources_b
             ):
                 return True
     return False
