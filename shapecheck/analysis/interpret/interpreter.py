@@ -642,12 +642,7 @@ class Interpreter:
         the analysed code whose body returns such a comparison of its parameters is that comparison of the
         arguments. None for anything else."""
         if type(node) is cst.Comparison:
-            if not all(type(c.operator) in _ORDER_OPS for c in node.comparisons):
-                return None
-            parts = [self._arith_text(node.left, bindings, shown, None)]
-            for c in node.comparisons:
-                parts += [_COMPARE_TEXT[type(c.operator)], self._arith_text(c.comparator, bindings, shown, None)]
-            return None if any(x is None for x in parts) else " ".join(parts)  # type: ignore[arg-type]
+            return self._compare_text(node, bindings, shown, None)
         if type(node) is not cst.Call or not node.args or any(a.keyword is not None or a.star for a in node.args):
             return None
         fv = self.eval(node.func)
@@ -673,10 +668,16 @@ class Interpreter:
             if t is None:
                 return None
             subst[p.name.value] = t
-        if not all(type(c.operator) in _ORDER_OPS for c in ret.comparisons):
+        return self._compare_text(ret, bindings, shown, subst)
+
+    def _compare_text(
+        self, node: cst.Comparison, bindings: dict[str, int], shown: dict[str, int], subst: dict[str, str] | None
+    ) -> str | None:
+        """An order / equality comparison chain as text, each operand by ``_arith_text``; None when one is not."""
+        if not all(type(c.operator) in _ORDER_OPS for c in node.comparisons):
             return None
-        parts = [self._arith_text(ret.left, bindings, shown, subst)]
-        for c in ret.comparisons:
+        parts = [self._arith_text(node.left, bindings, shown, subst)]
+        for c in node.comparisons:
             parts += [_COMPARE_TEXT[type(c.operator)], self._arith_text(c.comparator, bindings, shown, subst)]
         return None if any(x is None for x in parts) else " ".join(parts)  # type: ignore[arg-type]
 

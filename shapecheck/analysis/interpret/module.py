@@ -48,7 +48,7 @@ from .library_calls import (
 from .state import ClassState, FunctionState, class_state, function_state
 from .walk import STATEMENT_CLAUSES, contains
 from ..rules import einops_calls as einops_rules, layers as layer_rules, ops as op_rules, shape_ops as shape_rules
-from ..rules.ops_common import constant
+from ..rules.ops_common import constant, surely_differ
 from ..rules.shapes_bridge import shape_note
 from .values import (
     DYNAMIC_ATTRS,
@@ -4785,7 +4785,7 @@ def _changed_carry(given: Value, returned: Value, name: str, depth: int = 4) -> 
         a, b = given.shape, returned.shape
         if a is None or b is None or given.alts or returned.alts:
             return None
-        if len(a) != len(b) or any(equal(p, q) is Truth.FALSE for p, q in zip(a, b)):
+        if surely_differ(a, b):
             return name, given, returned
         return None
     if (

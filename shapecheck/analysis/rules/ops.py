@@ -46,6 +46,7 @@ if TYPE_CHECKING:
     from ..interpret.interpreter import Interpreter
 
 from .ops_common import (
+    surely_differ,
     LAYOUT,
     shown_axes,
     spatial_name,
@@ -1155,16 +1156,6 @@ def _unknown(
     return UNKNOWN
 
 
-@FUNCTIONS.register("torch.bincount")
-def _bincount_fn(
-    cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]
-) -> Value | None:
-    x = args[0] if args else kwargs.get("input")
-    if not isinstance(x, TensorV):
-        return UNKNOWN
-    return _bincount(cx, node, "bincount", x, args[1:], {k: v for k, v in kwargs.items() if k != "input"}, False)
-
-
 @TENSOR_METHODS.register("bincount")
 def _bincount(
     cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value], method: bool
@@ -2087,37 +2078,26 @@ def class_loss(
         and x.shape is not None
         and target.shape is not None
         and len(x.shape) >= 2
-        and len(target.shape) >= 1
-        and equal(x.shape[0], target.shape[0]) is Truth.FALSE
     ):
-        cx.ctx.report(
-            node,
-            "SHP204",
-            {"op": op, "detail": D.ClassTarget(x.shape, target.shape)},
-            cx.origins([x, target]),
-            spec=OpSpec("class_loss.target", None, (x.shape, target.shape), (), (("name", name),)),
-        )
-        return TensorV(None, x.dtype, "torch")
-    if (
-        x.framework == "torch"
-        and target is not None
-        and x.shape is not None
-        and target.shape is not None
-        and len(x.shape) >= 2
-        and _surely_differ(target.shape, x.shape[:1] + x.shape[2:])
-        and (name == "nll_loss" or _surely_differ(target.shape, x.shape))
-    ):
-        # a target of another shape than the input is one of class indices (a probability target has the input's
-        # shape; nll_loss takes only indices): torch wants the input's shape without the class axis 1 ("Expected
-        # target size [4, 5], got [4, 10]" for a (4, 10, 5) input whose classes are on the last axis)
-        cx.ctx.report(
-            node,
-            "SHP204",
-            {"op": op, "detail": D.ClassTargetShape(x.shape, target.shape, x.shape[:1] + x.shape[2:])},
-            cx.origins([x, target]),
-            spec=OpSpec("class_loss.target", None, (x.shape, target.shape), (), (("name", name),)),
-        )
-        return TensorV(None, x.dtype, "torch")
+        detail: D.Detail | None = None
+        if len(target.shape) >= 1 and equal(x.shape[0], target.shape[0]) is Truth.FALSE:
+            detail = D.ClassTarget(x.shape, target.shape)
+        elif surely_differ(target.shape, x.shape[:1] + x.shape[2:]) and (
+            name == "nll_loss" or surely_differ(target.shape, x.shape)
+        ):
+            # a target of another shape than the input is one of class indices (a probability target has the
+            # input's shape; nll_loss takes only indices): torch wants the input's shape without the class axis 1
+            # ("Expected target size [4, 5], got [4, 10]" for a (4, 10, 5) input whose classes are on the last axis)
+            detail = D.ClassTargetShape(x.shape, target.shape, x.shape[:1] + x.shape[2:])
+        if detail is not None:
+            cx.ctx.report(
+                node,
+                "SHP204",
+                {"op": op, "detail": detail},
+                cx.origins([x, target]),
+                spec=OpSpec("class_loss.target", None, (x.shape, target.shape), (), (("name", name),)),
+            )
+            return TensorV(None, x.dtype, "torch")
     if x.shape is not None and len(x.shape) >= 1 and isinstance(w, TensorV) and w.shape is not None:
         classes = x.shape[1] if len(x.shape) >= 2 else x.shape[0]
         if len(w.shape) == 1 and equal(w.shape[0], classes) is Truth.FALSE:
@@ -2136,11 +2116,6 @@ def class_loss(
     if x.shape is None or not x.shape:
         return TensorV(None, x.dtype, "torch")
     return TensorV(x.shape[:1] + x.shape[2:] if len(x.shape) >= 2 else (), x.dtype, "torch")
-
-
-def _surely_differ(a: tuple[Size, ...], b: tuple[Size, ...]) -> bool:
-    """Two shapes that differ for every value of their sizes: other ranks, or an axis surely of another size."""
-    return len(a) != len(b) or any(equal(x, y) is Truth.FALSE for x, y in zip(a, b))
 
 
 @FUNCTIONS.register(*ELEMENTWISE_FUNCS)

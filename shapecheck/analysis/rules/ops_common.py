@@ -360,6 +360,11 @@ def _sizes(values: Sequence[Value], fresh: Callable[[str], Size]) -> tuple[Size,
     return tuple(out)
 
 
+def surely_differ(a: tuple[Size, ...], b: tuple[Size, ...]) -> bool:
+    """Two shapes that differ for every value of their sizes: other ranks, or an axis surely of another size."""
+    return len(a) != len(b) or any(equal(x, y) is Truth.FALSE for x, y in zip(a, b))
+
+
 def broadcast_shapes(
     a: tuple[Size, ...], b: tuple[Size, ...], fresh: Callable[[], Size] | None = None
 ) -> tuple[tuple[Size, ...] | None, tuple[int, Size, Size] | None]:
