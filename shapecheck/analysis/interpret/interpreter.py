@@ -643,6 +643,9 @@ class Interpreter:
         arguments. None for anything else."""
         if type(node) is cst.Comparison:
             return self._compare_text(node, bindings, shown, None)
+        divides = _is_integer_division(node)
+        if divides is not None:
+            return self._divides_text(divides, bindings, shown, None)
         if type(node) is not cst.Call or not node.args or any(a.keyword is not None or a.star for a in node.args):
             return None
         fv = self.eval(node.func)
@@ -655,7 +658,7 @@ class Interpreter:
         ret = body[0].body[0].value
         params = fi.node.params
         if (
-            type(ret) is not cst.Comparison
+            (type(ret) is not cst.Comparison and _is_integer_division(ret) is None)
             or params.star_arg not in (None, cst.MaybeSentinel.DEFAULT)
             or params.kwonly_params
             or params.star_kwarg is not None
@@ -668,7 +671,17 @@ class Interpreter:
             if t is None:
                 return None
             subst[p.name.value] = t
+        if type(ret) is not cst.Comparison:
+            return self._divides_text(_is_integer_division(ret), bindings, shown, subst)  # type: ignore[arg-type]
         return self._compare_text(ret, bindings, shown, subst)
+
+    def _divides_text(
+        self, div: cst.BinaryOperation, bindings: dict[str, int], shown: dict[str, int], subst: dict[str, str] | None
+    ) -> str | None:
+        """``(a / b).is_integer()`` of integers as ``(a % b) == 0`` (exact while the sizes stay below 2**53)."""
+        left = self._arith_text(div.left, bindings, shown, subst)
+        right = self._arith_text(div.right, bindings, shown, subst)
+        return None if left is None or right is None else f"({left} % {right}) == 0"
 
     def _compare_text(
         self, node: cst.Comparison, bindings: dict[str, int], shown: dict[str, int], subst: dict[str, str] | None
@@ -3120,6 +3133,17 @@ def _var_key(node: cst.CSTNode) -> str | None:
     if type(node) is cst.Attribute and type(node.value) is cst.Name and node.value.value == "self":
         return f"self.{node.attr.value}"
     return None
+
+
+def _is_integer_division(node: cst.BaseExpression) -> cst.BinaryOperation | None:
+    """The ``a / b`` of ``(a / b).is_integer()`` (lucidrains' ``divisible_by``), else None."""
+    if type(node) is not cst.Call or node.args or type(node.func) is not cst.Attribute:
+        return None
+    func = node.func
+    if func.attr.value != "is_integer" or type(func.value) is not cst.BinaryOperation:
+        return None
+    div = func.value
+    return div if type(div.operator) is cst.Divide else None
 
 
 def _names_in(expr: cst.CSTNode) -> set[str]:
