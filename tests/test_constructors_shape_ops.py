@@ -1,4 +1,4 @@
-"""linspace / eye / meshgrid / F.pad / tile / gather / index_select / x[mask]: the analyser against torch and numpy.
+"""linspace / eye / meshgrid / tril_indices / F.pad / tile / gather / index_select / x[mask]: the analyser against torch and numpy.
 
 Each generated expression runs on real arrays; the rendered program annotates the result (or each result of
 meshgrid) with the shape the library gave, so a wrong inferred shape is a finding. Nothing may be reported when the
@@ -28,7 +28,7 @@ def generate(seed: int) -> tuple[str, tuple[int, ...], str]:
     shape = tuple(r.randint(1, 4) for _ in range(r.randint(1, 3)))
     rank = len(shape)
     ops = ["linspace", "eye", "meshgrid", "tile", "mask"] + (
-        ["pad", "gather", "index_select", "mtile"] if lib == "torch" else []
+        ["pad", "gather", "index_select", "mtile", "triangle"] if lib == "torch" else []
     )
     op = r.choice(ops)
     if op == "linspace":
@@ -57,6 +57,10 @@ def generate(seed: int) -> tuple[str, tuple[int, ...], str]:
         dim = r.randint(-rank, rank - 1)
         idx = tuple(r.randint(1, s) for s in shape)
         expr = f"x.gather({dim}, torch.zeros({idx!r}, dtype=torch.long))"
+    elif op == "triangle":
+        which = r.choice(["tril_indices", "triu_indices"])
+        n, m, k = r.randint(0, 6), r.randint(0, 6), r.randint(-7, 7)
+        expr = r.choice([f"torch.{which}({n}, {m}, {k})", f"torch.{which}({n}, {m})", f"torch.{which}({n}, {m}, offset={k})"])
     elif op == "index_select":
         dim = r.randint(-rank, rank - 1)
         expr = f"x.index_select({dim}, torch.zeros({r.randint(1, 5)}, dtype=torch.long))"

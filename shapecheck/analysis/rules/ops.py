@@ -1542,6 +1542,32 @@ def _finfo(
     return RefV(FINFO) if len(args) + len(kwargs) <= 1 else None
 
 
+@FUNCTIONS.register("torch.tril_indices", "torch.triu_indices")
+def _triangle_indices(
+    cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]
+) -> Value | None:
+    """``torch.tril_indices(row, col, offset=0)`` (``triu_indices``): a (2, count) int64 tensor, count the cells of
+    the row x col grid on the kept side of the diagonal ``offset`` (DLRM's pairwise interactions: n(n-1)/2 for
+    offset -1); a fresh count when a size is not a known int."""
+    names = ("row", "col", "offset")
+    got = [args[i] if i < len(args) else kwargs.get(k) for i, k in enumerate(names)]
+    if len(args) > 3 or kwargs.keys() - {*names, "dtype", "device", "layout"}:
+        return None
+    ints = [v.size.as_int() if isinstance(v, IntV) else None for v in got[:2]]
+    offset = 0 if got[2] is None else (got[2].size.as_int() if isinstance(got[2], IntV) else None)
+    dtype = _dtype_kw(kwargs) or ("int64" if "dtype" not in kwargs else None)
+    row, col = ints
+    count: Size | None = None
+    if row is not None and col is not None and offset is not None and 0 <= row <= 4096 and 0 <= col:
+        if qual.endswith("tril_indices"):  # cells j <= i + offset
+            k = sum(max(0, min(col, i + offset + 1)) for i in range(row))
+        else:  # cells j >= i + offset
+            k = sum(max(0, col - max(0, i + offset)) for i in range(row))
+        count = Size.const(k)
+    return TensorV((Size.const(2), count if count is not None else cx.fresh("n")), dtype, "torch", None,
+                   cx.origin(node, qual.rsplit(".", 1)[-1] + "(...)"))
+
+
 @FUNCTIONS.register(*SIZE_CONSTRUCTORS, "arange")
 def _construct(
     cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]
