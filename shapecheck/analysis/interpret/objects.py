@@ -1841,10 +1841,7 @@ def _field_factory(owner: ClassInfo, default: cst.BaseExpression) -> Value | Non
 def _literal_lambda(owner: ClassInfo, fn: cst.Lambda) -> Value | None:
     """What ``lambda: <display of literals>`` returns: a new dict / list / tuple of numbers and strings (nested
     displays too) each time it runs. Anything else (a parameter, a name, a call, a comprehension): None."""
-    ps = fn.params
-    if ps.params or ps.posonly_params or ps.kwonly_params or ps.star_arg is not cst.MaybeSentinel.DEFAULT:
-        return None
-    if ps.star_kwarg is not None or not _literal_display(fn.body):
+    if not _no_params(fn) or not _literal_display(fn.body):
         return None
     FrameInfo, Interpreter, Scope = _interpreter.FrameInfo, _interpreter.Interpreter, _interpreter.Scope
     interp = Interpreter(owner.module, FrameInfo(owner.key + ".<default_factory>"), Scope())
@@ -1876,22 +1873,50 @@ def _class_factory(
     m: "ModuleAnalysis", interp: "Interpreter | None", owner: ClassInfo, default: cst.BaseExpression
 ) -> Value | None:
     """``vision: VisionConfig = field(default_factory=VisionConfig)``: each instance gets a new object of that class
-    of the analysed code, built with no arguments (an object the analysis builds: ``instantiate``). Anything else
-    (a lambda, a function, a class it does not follow): None."""
+    of the analysed code, built with no arguments (an object the analysis builds: ``instantiate``); ``lambda:
+    TowerConfig(hidden=(64,), out_dim=48)``, a lambda that only calls such a class with literal arguments (numbers,
+    strings, displays of them), builds it with those. Anything else (a function, a lambda reading names, a class it
+    does not follow): None."""
     if type(default) is not cst.Call or owner.module.qualify(default.func) != "dataclasses.field":
         return None
     for a in default.args:
-        if a.keyword is None or a.keyword.value != "default_factory" or type(a.value) is not cst.Name:
+        if a.keyword is None or a.keyword.value != "default_factory":
             continue
-        ref = owner.module.global_value(a.value.value)
+        made, call = a.value, None
+        if type(made) is cst.Lambda and _no_params(made) and type(made.body) is cst.Call:
+            call = made.body
+            made = call.func
+        if type(made) is not cst.Name:
+            return None
+        ref = owner.module.global_value(made.value)
         if not (isinstance(ref, RefV) and ref.qualname.startswith("class:")):
             return None
         ci = owner.module.find_class(ref.qualname[len("class:") :])
         if ci is None:
             return None
-        obj, _ = instantiate(m, interp, None, ci, [], {})
+        args: list[Value] = []
+        kwargs: dict[str, Value] = {}
+        if call is not None:
+            if any(x.star or not _literal_display(x.value, False) for x in call.args):
+                return None
+            FrameInfo, Interpreter, Scope = _interpreter.FrameInfo, _interpreter.Interpreter, _interpreter.Scope
+            reader = Interpreter(owner.module, FrameInfo(owner.key + ".<default_factory>"), Scope())
+            with owner.module.ctx.discarding():
+                for x in call.args:
+                    if x.keyword is None:
+                        args.append(reader.eval(x.value))
+                    else:
+                        kwargs[x.keyword.value] = reader.eval(x.value)
+        obj, _ = instantiate(m, interp, None, ci, args, kwargs)
         return obj if isinstance(obj, ObjV) and obj.concrete else None
     return None
+
+
+def _no_params(fn: cst.Lambda) -> bool:
+    ps = fn.params
+    return not (ps.params or ps.posonly_params or ps.kwonly_params or ps.star_kwarg is not None) and (
+        ps.star_arg is cst.MaybeSentinel.DEFAULT
+    )
 
 
 def _symbolic_field(m: "ModuleAnalysis", ci: ClassInfo, owner: ClassInfo, name: str, counts: bool = True) -> Value:

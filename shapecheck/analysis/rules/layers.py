@@ -166,6 +166,8 @@ def _apply_layer(
     rule = LAYER_KINDS.get(layer.kind)
     if rule is None:
         return x.with_shape(None)
+    if layer.kind == "EmbeddingBag" and x.shape is not None and len(x.shape) == 1:
+        return _embedding_bags(layer, x, args, kwargs)
     if layer.kind == "Loss":
         return _apply_loss(cx, node, layer, args, kwargs)
     if layer.kind == "ClassLoss":
@@ -2031,6 +2033,49 @@ class Embedding(LayerKind):
             )
             return x.with_shape(None)
         return TensorV(x.shape + (d if d is not None else cx.fresh("d"),), None, x.framework)
+
+
+@register_layer("EmbeddingBag")
+class EmbeddingBag(LayerKind):
+    """``nn.EmbeddingBag(num_embeddings, embedding_dim)``: one pooled embedding per bag. A (bags, length) input
+    gives (bags, embedding_dim); a flat input of indices with ``offsets`` (bags,) gives one row per offset (one
+    fewer with ``include_last_offset=True``). A flat input without offsets, or anything else: unknown."""
+
+    @staticmethod
+    def build(cx: OpContext, node: cst.Call, name: str, args: list[Value], kwargs: dict[str, Value]) -> Value:
+        last = args[8] if len(args) > 8 else kwargs.get("include_last_offset")
+        return LayerV(
+            "EmbeddingBag",
+            (
+                ("n", _size_arg(args, kwargs, 0, "num_embeddings")),
+                ("d", _size_arg(args, kwargs, 1, "embedding_dim")),
+                ("last", last.value if isinstance(last, BoolV) else (False if last is None else None)),
+            ),
+            node,
+        )
+
+    @staticmethod
+    def apply(
+        cx: OpContext, interp: "Interpreter", node: cst.Call, report_node: cst.CSTNode, layer: LayerV, x: TensorV
+    ) -> Value:
+        d = layer.param("d")
+        if x.shape is None or d is None or len(x.shape) != 2:
+            return x.with_shape(None)
+        return TensorV((x.shape[0], d), None, x.framework)
+
+
+def _embedding_bags(layer: LayerV, x: TensorV, args: list[Value], kwargs: dict[str, Value]) -> Value:
+    """``bag(indices, offsets)`` of a flat index tensor: one row per offset (EmbeddingBag)."""
+    d = layer.param("d")
+    offsets = args[1] if len(args) > 1 else kwargs.get("offsets")
+    last = layer.param("last")
+    if d is None or not isinstance(offsets, TensorV) or offsets.shape is None or len(offsets.shape) != 1:
+        return x.with_shape(None)
+    bags: Size | None = offsets.shape[0]
+    if last is not False:
+        k = bags.as_int() if last is True else None
+        bags = Size.const(k - 1) if k is not None and k >= 1 else None
+    return TensorV((bags, d), None, x.framework) if bags is not None else x.with_shape(None)
 
 
 @register_layer("Flatten")
