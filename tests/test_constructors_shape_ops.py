@@ -60,7 +60,9 @@ def generate(seed: int) -> tuple[str, tuple[int, ...], str]:
     elif op == "triangle":
         which = r.choice(["tril_indices", "triu_indices"])
         n, m, k = r.randint(0, 6), r.randint(0, 6), r.randint(-7, 7)
-        expr = r.choice([f"torch.{which}({n}, {m}, {k})", f"torch.{which}({n}, {m})", f"torch.{which}({n}, {m}, offset={k})"])
+        expr = r.choice(
+            [f"torch.{which}({n}, {m}, {k})", f"torch.{which}({n}, {m})", f"torch.{which}({n}, {m}, offset={k})"]
+        )
     elif op == "index_select":
         dim = r.randint(-rank, rank - 1)
         expr = f"x.index_select({dim}, torch.zeros({r.randint(1, 5)}, dtype=torch.long))"

@@ -658,7 +658,8 @@ class Interpreter:
         ret = body[0].body[0].value
         params = fi.node.params
         if (
-            (type(ret) is not cst.Comparison and _is_integer_division(ret) is None)
+            ret is None
+            or (type(ret) is not cst.Comparison and _is_integer_division(ret) is None)
             or params.star_arg not in (None, cst.MaybeSentinel.DEFAULT)
             or params.kwonly_params
             or params.star_kwarg is not None

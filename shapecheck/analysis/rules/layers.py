@@ -2071,11 +2071,13 @@ def _embedding_bags(layer: LayerV, x: TensorV, args: list[Value], kwargs: dict[s
     last = layer.param("last")
     if d is None or not isinstance(offsets, TensorV) or offsets.shape is None or len(offsets.shape) != 1:
         return x.with_shape(None)
-    bags: Size | None = offsets.shape[0]
-    if last is not False:
+    bags = offsets.shape[0]
+    if last is not False:  # include_last_offset=True: the last offset closes the last bag
         k = bags.as_int() if last is True else None
-        bags = Size.const(k - 1) if k is not None and k >= 1 else None
-    return TensorV((bags, d), None, x.framework) if bags is not None else x.with_shape(None)
+        if k is None or k < 1:
+            return x.with_shape(None)
+        bags = Size.const(k - 1)
+    return TensorV((bags, d), None, x.framework)
 
 
 @register_layer("Flatten")

@@ -1564,8 +1564,13 @@ def _triangle_indices(
         else:  # cells j >= i + offset
             k = sum(max(0, col - max(0, i + offset)) for i in range(row))
         count = Size.const(k)
-    return TensorV((Size.const(2), count if count is not None else cx.fresh("n")), dtype, "torch", None,
-                   cx.origin(node, qual.rsplit(".", 1)[-1] + "(...)"))
+    return TensorV(
+        (Size.const(2), count if count is not None else cx.fresh("n")),
+        dtype,
+        "torch",
+        None,
+        cx.origin(node, qual.rsplit(".", 1)[-1] + "(...)"),
+    )
 
 
 @FUNCTIONS.register(*SIZE_CONSTRUCTORS, "arange")
