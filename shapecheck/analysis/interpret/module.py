@@ -2244,7 +2244,7 @@ class ModuleAnalysis:
             kept_lists = self._kept_list_args(interp, node, arg_values, qual)
             untouched = self._unmutated_args(interp, node)
             partly = self._attribute_writes(interp, node, qual) if not keeps else {}
-            for a in node.args:
+            for a, a_value in zip(node.args, arg_values):
                 if a.star == "**" and _unpacked_dict(interp, a.value):
                     continue  # f(**cfg) hands on a new dict: cfg keeps its entries (its own lists may change)
                 if a.star == "*" and _unpacked_scalars(interp, a.value):
@@ -2256,6 +2256,13 @@ class ModuleAnalysis:
                 if id(a) in partly and id(a) not in scalars:
                     # an object whose callee changes only some of its attributes (``params.cache[k] = v``): those
                     for attr in sorted(partly[id(a)]):
+                        if attr.startswith("use "):
+                            # only read or handed on (``for h in cfg.hidden``, ``nn.Linear(d, cfg.out_dim)``): the
+                            # attribute is not rebound, and numbers or strings (a tuple of them) cannot change
+                            held = a_value.attr(attr[4:]) if isinstance(a_value, ObjV) else None
+                            if attr[4:] in partly[id(a)] or not _unchangeable(held):
+                                interp.forget_object(a.value, attr[4:], UNKNOWN)
+                            continue
                         interp.forget_object(a.value, attr, UNKNOWN)
                 elif not keeps and id(a) not in scalars:
                     # a model handed to code that may replace its layers; `Norm(cfg.hidden)` hands on an int, which
@@ -5771,11 +5778,30 @@ _READING_PARENTS = (
 )
 
 
+def _unchangeable(v: "Value | None", depth: int = 3) -> bool:
+    """A number, string, bool or None, or a tuple of them: nothing a callee holding it can change in place."""
+    if isinstance(v, (IntV, FloatV, StrV, BoolV, NoneV)):
+        return True
+    return depth > 0 and isinstance(v, SeqV) and v.kind == "tuple" and all(_unchangeable(x, depth - 1) for x in v.items)
+
+
+def _writes_attribute(grand: "cst.CSTNode | None", attribute: cst.Attribute) -> bool:
+    """``attribute`` (``p.x``) is assigned, deleted, changed by item or through its own attributes, or may be a
+    target inside a tuple or list (``p.a, p.b = ...``)."""
+    tp = type(grand)
+    if tp in (cst.AssignTarget, cst.Subscript, cst.Del, cst.WithItem, cst.Element, cst.StarredElement, cst.Attribute):
+        return True
+    if tp in (cst.AugAssign, cst.AnnAssign, cst.For, cst.CompFor):
+        return grand.target is attribute  # type: ignore[union-attr]
+    return grand is None
+
+
 def _param_attribute_writes(fn: cst.CSTNode) -> dict[str, frozenset[str] | None]:
     """Per parameter of ``fn``: the attributes of the object it binds that the body may change (None: the object
     itself may change: the parameter is rebound, handed on, returned, a method of it called, or it is read by a nested
     function). An attribute that is only tested or compared (``if params.seqlen_offset > 0``, ``k in params.cache``)
-    stays; one assigned, changed by item, handed on or read into a variable may change (``params.cache[k] = v``)."""
+    stays; one assigned or changed by item may change (``params.cache[k] = v``); one handed on, iterated or read into
+    a variable is named ``"use cache"``: what it holds may change in place, a number or string may not."""
 
     if type(fn) is not cst.FunctionDef:
         return {}
@@ -5798,8 +5824,10 @@ def _param_attribute_writes(fn: cst.CSTNode) -> dict[str, frozenset[str] | None]
                 out[name] = None  # the object itself used: handed on, rebound, returned, read by a nested function
             elif type(grand) is cst.Call and grand.func is parent:
                 out[name] = None  # a method of it called
-            elif not isinstance(grand, _READING_PARENTS):
+            elif _writes_attribute(grand, parent):
                 attrs.add(parent.attr.value)
+            elif not isinstance(grand, _READING_PARENTS):
+                attrs.add("use " + parent.attr.value)  # read into a variable, handed on, iterated
             continue
         inner = nested or tp in _SCOPES or tp is cst.Lambda
         for child in children(node):
