@@ -93,7 +93,7 @@ def test_sarif_and_cache_carry_the_fields() -> None:
 
 def test_notes_name_the_op_that_made_the_shape() -> None:
     """An operand's note names where its shape was made: the op that last changed it (``unsqueeze``) or the layer
-    that re-created it (a norm), not the tensor it was made from (issue 12: heldout8 01, 08, 12)."""
+    that re-created it (a norm), then, one step back, what it was made from (issue 12: heldout8 01, 08, 12)."""
     src = HEADER + (
         "import torch.nn as nn\n\n"
         "ids = torch.randint(0, 9, (3, 12))\n"
@@ -103,8 +103,22 @@ def test_notes_name_the_op_that_made_the_shape() -> None:
         "fc(norm(torch.randn(2, 16, 32)))\n"
     )
     first, second = sorted((f for f in check_source(src, "t.py", Config()) if f.code == "SHP204"), key=lambda f: f.line)
-    assert first.notes == ("operand #0: shape (3, 1, 12) from unsqueeze(...) at t.py:8",)
+    assert first.notes == ("operand #0: shape (3, 1, 12) from unsqueeze(...) at t.py:8, of randint(...) at t.py:7",)
     assert second.notes == (
         "operand #0: shape (2, 16, 32) from the LayerNorm layer at t.py:11",
         "the Linear was built at t.py:10",  # where its in_features were asked for
     )
+
+
+def test_notes_go_one_line_back_to_what_the_shape_was_made_from() -> None:
+    """``scale, shift = t[:, None].chunk(2, dim=-1)``: the note names the chunk and, skipping the subscript on the same
+    line, the layer whose output was split (the line whose width is wrong: ho32's FiLM conditioning)."""
+    src = HEADER + (
+        "import torch.nn as nn\n\n"
+        "emb = nn.Linear(4, 8)\n"
+        "t = emb(torch.randn(2, 4))\n"
+        "scale, shift = t[:, None].chunk(2, dim=-1)\n"
+        "torch.randn(2, 3, 8) * scale\n"
+    )
+    (found,) = [f for f in check_source(src, "t.py", Config()) if f.code == "SHP204"]
+    assert found.notes[1] == "operand #1: shape (2, 1, 4) from chunk(...) at t.py:9, of the Linear layer at t.py:8"

@@ -88,6 +88,11 @@ CASES = [
     "nn.Linear(4, int(round(4 * 1.5)))(torch.randn(2, 4))",
     "nn.Linear(4, round(2.5))(torch.randn(2, 4))",
     "nn.Linear(4, round(3.5))(torch.randn(2, 4))",
+    "nn.EmbeddingBag(10, 4)(torch.tensor([[1, 2], [3, 4], [5, 6]]))",
+    "nn.EmbeddingBag(10, 4, mode='sum')(torch.tensor([1, 2, 3, 4, 5]), torch.tensor([0, 2]))",
+    "nn.EmbeddingBag(10, 4, include_last_offset=True)(torch.tensor([1, 2, 3, 4]), offsets=torch.tensor([0, 1, 4]))",
+    "torch.tril_indices(6, 6, -1)",
+    "torch.triu_indices(3, 5, offset=1)",
 ]
 
 HEADER = "import torch\nimport torch.nn.functional as F\nfrom torch import nn\n"

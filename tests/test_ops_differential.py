@@ -41,6 +41,11 @@ UNEXERCISED: dict[str, str] = {
         + tuple(f"{k}_pool{n}d" for k in ("max", "avg") for n in (1, 2, 3))
         + ("Pad",)
     },
+    "EmbeddingBag": "compared with torch case by case in tests/test_model_layers.py (bags with and without offsets)",
+    **{
+        k: "generated against torch in tests/test_constructors_shape_ops.py (sizes and offsets)"
+        for k in ("tril_indices", "triu_indices")
+    },
     "cuda": "needs a GPU",
     "ctc_loss": "data-dependent lengths: compared with torch in tests/fixtures/shapes/ctc_loss_lengths.py (run it)",
     "PRNGKey": "jax.random keys: compared with jax in tests/test_vmap.py",

@@ -2411,7 +2411,10 @@ class Interpreter:
                 text = " ".join(self.m.code_for(node).split())
                 if len(text) > 40:
                     text = " ".join(self.m.code_for(node.value).split())[:30] + "[...]"
-                return replace(out, origin=self.m.ops.origin(node, text))
+                from ..rules.shapes_bridge import Origin
+
+                made = self.m.ops.origin(node, text)
+                return replace(out, origin=replace(made, of=base.origin) if type(base.origin) is Origin else made)
             return out
         for el in idx_nodes:
             if type(el.slice) is cst.Index:

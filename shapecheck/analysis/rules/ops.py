@@ -18,7 +18,7 @@ from ...diagnostics import details as D
 from ...sizes import Size, Truth, equal, greater_equal, product
 from ..interpret.context import MadeUp, OpSpec, Where, note
 from ..interpret.walk import plain_read
-from .shapes_bridge import shape_note
+from .shapes_bridge import Origin, shape_note
 from ..interpret.values import (
     UNKNOWN,
     BoolV,
@@ -614,11 +614,13 @@ def _made_by(cx: OpContext, node: cst.Call, name: str, t: TensorV, out: Value) -
     A shape made up from an einops pattern stays made up (it is not evidence)."""
     if t.origin is None or t.shape is None or isinstance(t.origin, MadeUp):
         return out
+    made = cx.origin(node, f"{name}(...)")
+    if type(t.origin) is Origin:
+        made = replace(made, of=t.origin)  # ``from split(...) at :26, of the Dense layer at :25``
     if isinstance(out, TensorV):
         if out.origin is t.origin and out.shape is not None and out.shape != t.shape:
-            return out.with_shape(out.shape, out.axes, cx.origin(node, f"{name}(...)"))
+            return out.with_shape(out.shape, out.axes, made)
     elif isinstance(out, SeqV) and any(isinstance(i, TensorV) and i.origin is t.origin for i in out.items):
-        made = cx.origin(node, f"{name}(...)")
         return SeqV(
             tuple(
                 i.with_shape(i.shape, i.axes, made)
@@ -1435,10 +1437,12 @@ def _made_by_call(cx: OpContext, node: cst.Call, name: str, out: Value, args: "l
     model.py:23``)."""
     if type(out) is not TensorV or out.shape is None:
         return out
-    if out.origin is None or any(
-        type(a) is TensorV and a.origin is out.origin and a.shape != out.shape for a in args or ()
-    ):
+    if out.origin is None:
         return replace(out, origin=cx.origin(node, f"{name}(...)"))
+    for a in args or ():
+        if type(a) is TensorV and a.origin is out.origin and a.shape != out.shape:
+            made = cx.origin(node, f"{name}(...)")
+            return replace(out, origin=replace(made, of=a.origin) if type(a.origin) is Origin else made)
     return out
 
 

@@ -61,9 +61,20 @@ class Origin:
     node: cst.CSTNode
     text: str
     prefix: str = "from"
+    # what the value was made from, when it is where the input came from (``split(...)`` of a Dense layer's output):
+    # named after it, one step back, so the note reaches the line that sized the input
+    of: "Origin | None" = None
 
     def __str__(self) -> str:
-        return f"{self.prefix} {self.text} at {self.module.path}:{self.module.line_of(self.node)}"
+        line = self.module.line_of(self.node)
+        here = f"{self.prefix} {self.text} at {self.module.path}:{line}"
+        of, steps = self.of, 3
+        # one step back to another line (``split(temb[:, None], 2)``: the subscript on the same line is skipped)
+        while of is not None and steps and of.module is self.module and of.module.line_of(of.node) == line:
+            of, steps = of.of, steps - 1
+        if of is None or not steps:
+            return here
+        return f"{here}, of {of.text} at {of.module.path}:{of.module.line_of(of.node)}"
 
 
 class UnverifiedOrigin(Origin):
