@@ -2401,21 +2401,7 @@ class Interpreter:
 
             masked = mask_index(self, node, base)
             out = masked if masked is not None else self.m.index_tensor(self, node, base)
-            if (
-                type(out) is TensorV
-                and out.shape is not None
-                and out.shape != base.shape
-                and (out.origin is None or out.origin is base.origin)
-            ):
-                # ``self.bias[:, :, :T, :T]`` is not the buffer the constructor made: a finding on it names this line
-                text = " ".join(self.m.code_for(node).split())
-                if len(text) > 40:
-                    text = " ".join(self.m.code_for(node.value).split())[:30] + "[...]"
-                from ..rules.shapes_bridge import Origin
-
-                made = self.m.ops.origin(node, text)
-                return replace(out, origin=replace(made, of=base.origin) if type(base.origin) is Origin else made)
-            return out
+            return self.m.made_by_subscript(node, base, out)
         for el in idx_nodes:
             if type(el.slice) is cst.Index:
                 self.eval(el.slice.value)

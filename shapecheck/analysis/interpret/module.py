@@ -3874,6 +3874,24 @@ class ModuleAnalysis:
     ) -> Value:
         return shape_rules.index_tensor(interp, node, t, at, self.ops)
 
+    def made_by_subscript(self, node: cst.Subscript, base: TensorV, out: Value) -> Value:
+        """``self.bias[:, :, :T, :T]`` is not the buffer the constructor made: a result whose shape the subscript
+        changed was made here (a finding on it names this line, then the base's origin one step back)."""
+        if (
+            type(out) is not TensorV
+            or out.shape is None
+            or out.shape == base.shape
+            or (out.origin is not None and out.origin is not base.origin)
+        ):
+            return out
+        text = " ".join(self.code_for(node).split())
+        if len(text) > 40:
+            text = " ".join(self.code_for(node.value).split())[:30] + "[...]"
+        made = self.ops.origin(node, text)
+        from ..rules.shapes_bridge import Origin
+
+        return replace(out, origin=replace(made, of=base.origin) if type(base.origin) is Origin else made)
+
     def column_concat(self, interp: Interpreter, node: cst.Subscript, items: list[Value]) -> Value:
         """``np.c_[a, b]`` of 1-d and 2-d arrays: their columns side by side, as ``np.column_stack([a, b])`` (a 1-d
         array a column); anything else (a scalar, a slice, a deeper array) is unknown."""
