@@ -65,16 +65,20 @@ class Origin:
     # named after it, one step back, so the note reaches the line that sized the input
     of: "Origin | None" = None
 
+    def where(self) -> tuple[str, int]:
+        return self.module.path, self.module.line_of(self.node)
+
     def __str__(self) -> str:
-        line = self.module.line_of(self.node)
-        here = f"{self.prefix} {self.text} at {self.module.path}:{line}"
+        path, line = self.where()
+        here = f"{self.prefix} {self.text} at {path}:{line}"
         of, steps = self.of, 3
         # one step back to another line (``split(temb[:, None], 2)``: the subscript on the same line is skipped)
-        while of is not None and steps and of.module is self.module and of.module.line_of(of.node) == line:
+        while of is not None and steps and of.where() == (path, line):
             of, steps = of.of, steps - 1
         if of is None or not steps:
             return here
-        return f"{here}, of {of.text} at {of.module.path}:{of.module.line_of(of.node)}"
+        of_path, of_line = of.where()
+        return f"{here}, of {of.text} at {of_path}:{of_line}"
 
 
 class UnverifiedOrigin(Origin):
