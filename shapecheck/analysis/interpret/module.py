@@ -299,6 +299,14 @@ _REPLACES_MODULES = re.compile(
     r"|setitem\(\s*sys\.modules\b"
     r"|patch\.dict\(\s*(?:sys\.modules\b|['\"]sys\.modules['\"])"
 )
+# ``sys.modules["transformers"] = None``: the import of that name fails, nothing is put in its place
+_BLOCKS_IMPORT = re.compile(r"sys\.modules\s*\[\s*(['\"])([\w.]+)\1\s*\]\s*=\s*None\b")
+# frameworks whose calls the analysis models: blocking one changes what it follows (``transformers`` is not one: only
+# its base classes are read, and code importing them where the import is blocked fails before any shape matters)
+_MODELLED_TOPS = frozenset(
+    {"torch", "numpy", "jax", "einops", "jaxtyping", "flax", "equinox", "keras", "tensorflow", "paddle"}
+    | {"lightning", "pytorch_lightning", "einx", "haiku", "optax", "torchvision", "timm", "beartype", "typeguard"}
+)
 
 
 # how many names functions read from a module level still running (``ModuleAnalysis.global_value``): a call whose run
@@ -385,10 +393,23 @@ class ModuleAnalysis:
         follows, so what fails inside project code of other modules called from here is not definite."""
         cached = self.__dict__.get("_replaces_modules")
         if cached is None:
-            cached = self.__dict__["_replaces_modules"] = "sys.modules" in self.text and bool(
-                _REPLACES_MODULES.search(self.text)
+            cached = self.__dict__["_replaces_modules"] = "sys.modules" in self.text and any(
+                not self._only_blocks(m.start()) for m in _REPLACES_MODULES.finditer(self.text)
             )
         return cached
+
+    def _only_blocks(self, at: int) -> bool:
+        """The write into ``sys.modules`` at ``at`` is ``sys.modules["name"] = None`` for a module that is neither one
+        of the analysed tree nor a framework the analysis models: that import fails (the code takes its fallback),
+        and no other code stands in for what the analysis follows (an example hiding an incompatible optional
+        dependency)."""
+        m = _BLOCKS_IMPORT.match(self.text, at)
+        if m is None:
+            return False
+        name = m.group(2)
+        top = name.partition(".")[0]
+        paths = self.project.paths if self.project is not None else {}
+        return top not in _MODELLED_TOPS and top not in paths and name not in paths
 
     @property
     def stubs(self) -> StubIndex:
