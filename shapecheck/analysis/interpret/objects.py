@@ -2516,13 +2516,29 @@ def value_keeps_arguments(m: "ModuleAnalysis", v: Value | None) -> bool:
     """Does calling ``v`` leave its arguments alone: a one-line helper that keeps its own (``helper_keeps``), or a
     class of the analysed code whose every ``__init__`` along the MRO keeps them (``keeps_arguments``)?"""
     if isinstance(v, FuncV):
-        return helper_keeps(m, v)
+        return helper_keeps(m, v) or _only_reads_arguments(m, v)
     if not isinstance(v, RefV) or not v.qualname.startswith("class:"):
         return False
     ci = m.find_class(v.qualname[6:])
     if ci is None:
         return False
     return all(keeps_arguments(c.methods["__init__"]) for c in mro(m, ci) if "__init__" in c.methods)
+
+
+def _only_reads_arguments(m: "ModuleAnalysis", v: FuncV) -> bool:
+    """A plain function of the analysed code (``def num_patches(cfg): ...``) that only reads attributes of its
+    parameters: each is used as ``p.x`` (read, iterated or handed on), never itself handed on, rebound, returned, called
+    a method of, or assigned an attribute or item (``_param_attribute_writes``): an object handed to it keeps its
+    attributes."""
+    from .module import _param_attribute_writes
+
+    if v.bound_self is not None or v.env:
+        return False
+    fi = m.find_function(v.key)
+    if fi is None or fi.cls_key is not None or fi.has_unknown_decorators or type(fi.node) is not cst.FunctionDef:
+        return False
+    writes = memo("attribute-writes", fi.node, _param_attribute_writes)
+    return all(w is not None and all(a.startswith("use ") for a in w) for w in writes.values())
 
 
 def helper_keeps(m: "ModuleAnalysis", v: FuncV) -> bool:
