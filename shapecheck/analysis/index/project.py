@@ -28,6 +28,7 @@ if TYPE_CHECKING:
 
 # characters of source whose parsed modules a project keeps between files (about 60 bytes of memory per character)
 MODULE_BUDGET = 6_000_000
+FULL_COLLECTION_EVERY = 3
 _TEXT_OF = operator.attrgetter("text")
 
 # libraries shapecheck models itself (pattern engine, annotations, stubs): their names never resolve into analysed
@@ -616,6 +617,7 @@ class Project:
         self._patch_steps: dict[str, tuple[list[str], frozenset[str]] | None] = {}
         self._reach_memo: dict[str, frozenset[str]] = {}  # _reach_patches' answers
         self._forgotten = 0  # characters of source of modules trim() dropped since the last collection
+        self._collections = 0  # collections trim() ran (every FULL_COLLECTION_EVERY-th one, from the first, is full)
         # ids of the analyses loaded before a parallel run forked (runner._run_parallel): the collector never walks
         # them (gc.freeze), so forgetting one frees nothing and does not count towards a collection
         self.frozen: set[int] = set()
@@ -709,7 +711,11 @@ class Project:
 
             self._forgotten = 0
             forget_memo()  # its entries keep nodes of forgotten modules alive
-            gc.collect()
+            # a full collection walks every object alive (the modules kept: 2-3 s of a one-process corpus run); the
+            # ones between two full ones walk only what was allocated since the last collection (the modules loaded
+            # and forgotten since then), so what the older forgotten modules hold waits for the next full one
+            self._collections += 1
+            gc.collect(2 if self._collections % FULL_COLLECTION_EVERY == 1 else 1)
 
     # ------------------------------------------------------------------ loading
     def module(self, name: str) -> "ModuleAnalysis | None":
