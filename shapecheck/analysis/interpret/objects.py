@@ -2538,7 +2538,8 @@ def _only_reads_arguments(m: "ModuleAnalysis", v: FuncV) -> bool:
     if fi is None or fi.cls_key is not None or fi.has_unknown_decorators or type(fi.node) is not cst.FunctionDef:
         return False
     writes = memo("attribute-writes", fi.node, _param_attribute_writes)
-    return all(w is not None and all(a.startswith("use ") for a in w) for w in writes.values())
+    only_uses = all(w is not None and all(a.startswith("use ") for a in w) for w in writes.values())
+    return only_uses and keeps_arguments(fi)  # (and hands them on only to code that keeps them too)
 
 
 def helper_keeps(m: "ModuleAnalysis", v: FuncV) -> bool:
