@@ -3903,15 +3903,13 @@ class ModuleAnalysis:
             or out.shape is None
             or out.shape == base.shape
             or (out.origin is not None and out.origin is not base.origin)
+            or getattr(base.origin, "unverified", False)  # (a callee's return annotation nothing checked: kept)
         ):
             return out
         text = " ".join(self.code_for(node).split())
         if len(text) > 40:
             text = " ".join(self.code_for(node.value).split())[:30] + "[...]"
-        made = self.ops.origin(node, text)
-        from ..rules.shapes_bridge import Origin
-
-        return replace(out, origin=replace(made, of=base.origin) if type(base.origin) is Origin else made)
+        return replace(out, origin=self.ops.origin(node, text).made_from(base.origin))
 
     def column_concat(self, interp: Interpreter, node: cst.Subscript, items: list[Value]) -> Value:
         """``np.c_[a, b]`` of 1-d and 2-d arrays: their columns side by side, as ``np.column_stack([a, b])`` (a 1-d

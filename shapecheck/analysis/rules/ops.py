@@ -18,7 +18,7 @@ from ...diagnostics import details as D
 from ...sizes import Size, Truth, equal, greater_equal, product
 from ..interpret.context import MadeUp, OpSpec, Where, note
 from ..interpret.walk import plain_read
-from .shapes_bridge import Origin, shape_note
+from .shapes_bridge import shape_note
 from ..interpret.values import (
     UNKNOWN,
     BoolV,
@@ -614,9 +614,7 @@ def _made_by(cx: OpContext, node: cst.Call, name: str, t: TensorV, out: Value) -
     A shape made up from an einops pattern stays made up (it is not evidence)."""
     if t.origin is None or t.shape is None or isinstance(t.origin, MadeUp):
         return out
-    made = cx.origin(node, f"{name}(...)")
-    if type(t.origin) is Origin:
-        made = replace(made, of=t.origin)  # ``from split(...) at :26, of the Dense layer at :25``
+    made = cx.origin(node, f"{name}(...)").made_from(t.origin)  # ``from split(...) at :26, of the Dense layer at :25``
     if isinstance(out, TensorV):
         if out.origin is t.origin and out.shape is not None and out.shape != t.shape:
             return out.with_shape(out.shape, out.axes, made)
@@ -1441,8 +1439,7 @@ def _made_by_call(cx: OpContext, node: cst.Call, name: str, out: Value, args: "l
         return replace(out, origin=cx.origin(node, f"{name}(...)"))
     for a in args or ():
         if type(a) is TensorV and a.origin is out.origin and a.shape != out.shape:
-            made = cx.origin(node, f"{name}(...)")
-            return replace(out, origin=replace(made, of=a.origin) if type(a.origin) is Origin else made)
+            return replace(out, origin=cx.origin(node, f"{name}(...)").made_from(a.origin))
     return out
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Callable, NamedTuple, Protocol
 
 import libcst as cst
@@ -67,6 +67,16 @@ class Origin:
 
     def where(self) -> tuple[str, int]:
         return self.module.path, self.module.line_of(self.node)
+
+    def made_from(self, earlier: object) -> "Origin":
+        """This origin, made from ``earlier`` (an Origin: kept with at most one step of its own, so a long chain of
+        ops holds no long chain of origins, nor the nodes of the modules they name)."""
+        if type(earlier) is not Origin:
+            return self
+        back = earlier.of
+        if back is not None and back.of is not None:
+            earlier = replace(earlier, of=replace(back, of=None))
+        return replace(self, of=earlier)
 
     def __str__(self) -> str:
         path, line = self.where()
