@@ -29,7 +29,7 @@ from .interpreter import (
 )
 from ..index.jaxtyping_bridge import Annotation, dtype_class_of, parse_annotation
 from ..index.module_facts import Escape, Rebinds, module_facts
-from ..index.project import unmask
+from ..index.project import MODELLED, unmask
 from . import argparse_defaults, entry_points, library_calls, objects, registries
 from .library_calls import (
     GRADS,
@@ -303,9 +303,9 @@ _REPLACES_MODULES = re.compile(
 _BLOCKS_IMPORT = re.compile(r"sys\.modules\s*\[\s*(['\"])([\w.]+)\1\s*\]\s*=\s*None\b")
 # frameworks whose calls the analysis models: blocking one changes what it follows (``transformers`` is not one: only
 # its base classes are read, and code importing them where the import is blocked fails before any shape matters)
-_MODELLED_TOPS = frozenset(
-    {"torch", "numpy", "jax", "einops", "jaxtyping", "flax", "equinox", "keras", "tensorflow", "paddle"}
-    | {"lightning", "pytorch_lightning", "einx", "haiku", "optax", "torchvision", "timm", "beartype", "typeguard"}
+_MODELLED_TOPS = MODELLED | frozenset(
+    ("flax", "equinox", "keras", "tensorflow", "paddle", "lightning", "pytorch_lightning", "einx", "haiku", "optax")
+    + ("torchvision", "timm", "beartype", "typeguard")
 )
 
 
@@ -2281,7 +2281,7 @@ class ModuleAnalysis:
                             # only read or handed on (``for h in cfg.hidden``, ``nn.Linear(d, cfg.out_dim)``): the
                             # attribute is not rebound, and numbers or strings (a tuple of them) cannot change
                             held = a_value.attr(attr[4:]) if isinstance(a_value, ObjV) else None
-                            if attr[4:] in partly[id(a)] or not _unchangeable(held):
+                            if attr[4:] in partly[id(a)] or held is None or not _immutable(held):
                                 interp.forget_object(a.value, attr[4:], UNKNOWN)
                             continue
                         interp.forget_object(a.value, attr, UNKNOWN)
@@ -5813,13 +5813,6 @@ _READING_PARENTS = (
     cst.While,
     cst.Assert,
 )
-
-
-def _unchangeable(v: "Value | None", depth: int = 3) -> bool:
-    """A number, string, bool or None, or a tuple of them: nothing a callee holding it can change in place."""
-    if isinstance(v, (IntV, FloatV, StrV, BoolV, NoneV)):
-        return True
-    return depth > 0 and isinstance(v, SeqV) and v.kind == "tuple" and all(_unchangeable(x, depth - 1) for x in v.items)
 
 
 def _writes_attribute(grand: "cst.CSTNode | None", attribute: cst.Attribute) -> bool:

@@ -1838,13 +1838,18 @@ def _field_factory(owner: ClassInfo, default: cst.BaseExpression) -> Value | Non
     return None
 
 
+def _factory_reader(owner: ClassInfo) -> "_interpreter.Interpreter":
+    """An interpreter of ``owner``'s module, with an empty scope, that reads a ``default_factory``'s literals."""
+    FrameInfo, Interpreter, Scope = _interpreter.FrameInfo, _interpreter.Interpreter, _interpreter.Scope
+    return Interpreter(owner.module, FrameInfo(owner.key + ".<default_factory>"), Scope())
+
+
 def _literal_lambda(owner: ClassInfo, fn: cst.Lambda) -> Value | None:
     """What ``lambda: <display of literals>`` returns: a new dict / list / tuple of numbers and strings (nested
     displays too) each time it runs. Anything else (a parameter, a name, a call, a comprehension): None."""
     if not _no_params(fn) or not _literal_display(fn.body):
         return None
-    FrameInfo, Interpreter, Scope = _interpreter.FrameInfo, _interpreter.Interpreter, _interpreter.Scope
-    interp = Interpreter(owner.module, FrameInfo(owner.key + ".<default_factory>"), Scope())
+    interp = _factory_reader(owner)
     with owner.module.ctx.discarding():
         v = interp.eval(fn.body)
     return v if isinstance(v, (DictV, SeqV)) else None
@@ -1899,8 +1904,7 @@ def _class_factory(
         if call is not None:
             if any(x.star or not _literal_display(x.value, False) for x in call.args):
                 return None
-            FrameInfo, Interpreter, Scope = _interpreter.FrameInfo, _interpreter.Interpreter, _interpreter.Scope
-            reader = Interpreter(owner.module, FrameInfo(owner.key + ".<default_factory>"), Scope())
+            reader = _factory_reader(owner)
             with owner.module.ctx.discarding():
                 for x in call.args:
                     if x.keyword is None:
