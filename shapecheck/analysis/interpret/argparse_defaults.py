@@ -77,10 +77,10 @@ def namespace(m: "ModuleAnalysis", interp: "Interpreter", node: cst.Call) -> Val
         return None
     if not any(contains(stmt, node) for stmt in p.block[p.end + 1 :]):
         return None  # parsed before (or away from) the statements that add its arguments
-    for a in node.args:  # parse_args(), parse_args(None), parse_args(argv) with argv None
+    for a in node.args:  # parse_args(), parse_args(None), parse_args([]), parse_args(argv) with argv None or []
         if a.star or (a.keyword is not None and a.keyword.value != "args"):
             return None
-        if not isinstance(a.value, _PURE) or not isinstance(interp.eval(a.value), NoneV):
+        if not isinstance(a.value, _PURE) or not _no_arguments(interp.eval(a.value)):
             return None
     # argparse's order: set_defaults changes the arguments added before it and is the default of those added after
     # it without one; parse_args sets each destination from its first argument, converts a string default by its
@@ -114,6 +114,12 @@ def namespace(m: "ModuleAnalysis", interp: "Interpreter", node: cst.Call) -> Val
     _choices_of(m, interp, p, values)
     ns = DictV(tuple(values.items()), "namespace")
     return ns if func.attr.value == "parse_args" else SeqV((ns, UNKNOWN), "tuple")
+
+
+def _no_arguments(v: Value) -> bool:
+    """An ``args`` that parses no command line: None (``sys.argv[1:]`` of a run without arguments) or an empty list
+    or tuple (``main([])``)."""
+    return isinstance(v, NoneV) or (type(v) is SeqV and not v.items and v.kind in ("list", "tuple"))
 
 
 # at most this many other runs of one function, one per option choice that is not the default
