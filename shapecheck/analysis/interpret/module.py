@@ -3713,9 +3713,11 @@ class ModuleAnalysis:
         object's (``self.weight``, ``self.in_channels``...), the layer what torch's forward runs."""
         layer = layer_rules.layer(self.ops, node, kind, args, kwargs)
         if isinstance(layer, LayerV):
-            for k, v in layer_attributes(layer, args, kwargs).items():
+            sizes = layer_attributes(layer, args, kwargs)
+            for k, v in sizes.items():
                 interp.scope.vars[f"self.{k}"] = v
             interp.scope.vars[f"self.{objects.TORCH_LAYER_ATTR}"] = layer
+            interp.scope.vars[f"self.{objects.TORCH_LAYER_SIZES}"] = DictV(tuple(sizes.items()))
         return NoneV()
 
     def _explicit_torch_layer_init(

@@ -355,6 +355,9 @@ def unmodelled_base(m: "ModuleAnalysis", ci: ClassInfo) -> bool:
 
 
 TORCH_LAYER_ATTR = "<torch layer>"  # among a torch.nn layer subclass's attributes: the layer torch's constructor built
+# beside it: the size attributes torch's constructor set (``weight``, ``bias``...), to tell a constructor that put
+# back a tensor of the same shape (``self.weight.data = torch.eye(3).view(3, 3, 1, 1)``) from one that changed it
+TORCH_LAYER_SIZES = "<torch layer sizes>"
 # what torch's forward of these layers reads off ``self``: a subclass method assigning one leaves the layer stale
 TORCH_LAYER_CONFIG = frozenset(
     {
@@ -428,10 +431,26 @@ def torch_layer_of(m: "ModuleAnalysis", obj: Value | None) -> LayerV | None:
     _assigned_names = _interpreter._assigned_names
 
     for c in mro(m, ci):
-        for fi in c.methods.values():
-            if any(k[5:] in TORCH_LAYER_CONFIG for k in _assigned_names(fi.node.body) if k.startswith("self.")):
+        for name, fi in c.methods.items():
+            assigned = {k[5:] for k in _assigned_names(fi.node.body) if k.startswith("self.")} & TORCH_LAYER_CONFIG
+            if assigned and (name != "__init__" or not _layer_sizes_kept(obj, assigned)):
                 return None
     return layer
+
+
+def _layer_sizes_kept(obj: ObjV, assigned: set[str]) -> bool:
+    """The attributes a constructor assigned after torch's (``self.weight.data = ...``) hold tensors of the shapes
+    torch's constructor gave them: torch's forward runs as that layer's. Any other value, or one not known: not."""
+    sizes = obj.attr(TORCH_LAYER_SIZES)
+    if not isinstance(sizes, DictV):
+        return False
+    for k in assigned:
+        before, now = sizes.get(k), obj.attr(k)
+        if not (isinstance(before, TensorV) and isinstance(now, TensorV)):
+            return False
+        if before.shape is None or now.shape is None or tuple(before.shape) != tuple(now.shape):
+            return False
+    return True
 
 
 def layer_subclass(
