@@ -393,6 +393,9 @@ class Interpreter:
             if type(target) is cst.Tuple or type(target) is cst.List:
                 self._check_shape_slice_unpack(target, node)
             return
+        if type(node) is cst.Tuple and (type(target) is cst.Tuple or type(target) is cst.List):
+            self._check_starred_shapes_unpack(target, node)
+            return
         if not (isinstance(value, SeqV) and value.kind == "shape"):  # first: cheap, and rare
             return
         if not isinstance(target, (cst.Tuple, cst.List)):
@@ -423,6 +426,69 @@ class Interpreter:
             [shape_note(f"{node.value.value} has shape", t.shape, t.origin)],
             spec=OpSpec("unpack.shape", None, (t.shape,), (), (("names", n),)),
         )
+
+    def _check_starred_shapes_unpack(self, target: cst.Tuple | cst.List, node: cst.Tuple) -> None:
+        """``b, h, n, d, k, e = *q.shape, *v.shape[-2:]``: a tuple of starred shapes (a name's ``.shape``, or a slice
+        of it with literal bounds) and single values, each shape of a tensor whose rank is known, has a known number
+        of values; Python raises when the names (none starred) cannot take them."""
+        if not any(type(e) is cst.StarredElement for e in node.elements):
+            return
+        if any(type(e) is cst.StarredElement for e in target.elements):
+            return
+        from ..rules.shapes_bridge import shape_note
+
+        sizes: list[Size] = []
+        notes: list[Any] = []
+        for e in node.elements:
+            if type(e) is not cst.StarredElement:
+                sizes.append(Size.const(1))  # one value (the witness counts values, not their sizes)
+                continue
+            got = self._starred_shape(e.value)
+            if got is None:
+                return
+            name, t, part = got
+            sizes.extend(part)
+            notes.append(shape_note(f"{name} has shape", t.shape, t.origin))
+        n = len(target.elements)
+        if len(sizes) == n:
+            return
+        self.ctx.report(
+            node,
+            "SHP201",
+            {
+                "what": f"unpacking {self.m.code_for(node)} into {n} names",
+                "expected": n,
+                "subject": "the tuple",
+                "actual": len(sizes),
+            },
+            notes,
+            spec=OpSpec("unpack.shape", None, (tuple(sizes),), (), (("names", n),)),
+        )
+
+    def _starred_shape(self, node: cst.BaseExpression) -> tuple[str, TensorV, tuple[Size, ...]] | None:
+        """(name, its tensor, the sizes) of ``x.shape`` or ``x.shape[lo:hi]`` (literal bounds, step 1) when x's shape
+        is known with no alternative; else None."""
+        sl = None
+        if type(node) is cst.Subscript:
+            if len(node.slice) != 1 or type(node.slice[0].slice) is not cst.Slice:
+                return None
+            sl = node.slice[0].slice
+            node = node.value
+        if not (type(node) is cst.Attribute and node.attr.value == "shape" and type(node.value) is cst.Name):
+            return None
+        t = self.scope.vars.get(node.value.value)
+        if not isinstance(t, TensorV) or t.shape is None or t.alts:
+            return None
+        shape = tuple(t.shape)
+        if sl is not None:
+            assert isinstance(sl, cst.Slice)
+            if sl.step is not None and _literal_int(sl.step) != 1:
+                return None
+            lo, hi = (None if b is None else _literal_int(b) for b in (sl.lower, sl.upper))
+            if (sl.lower is not None and lo is None) or (sl.upper is not None and hi is None):
+                return None
+            shape = shape[lo:hi]
+        return node.value.value, t, shape
 
     def _check_unpack_names(self, target: cst.Tuple | cst.List, node: cst.Attribute, t: TensorV) -> None:
         """SHP401: ``b, k, h, w = maps.shape`` of a tensor whose axes an einops pattern or an annotation named
