@@ -645,12 +645,26 @@ def signature_params(
     return tuple(out)
 
 
+# among a call's keywords: the call also spreads a dict whose keys are not known (``**kwargs``); the rules of
+# UNKNOWN_KEYWORDS_OK read the same mark
+OPEN_KEYWORDS = "**"
+
+
 def bind_arguments(
     params: tuple[Param, ...], args: list["Value"], kwargs: dict[str, "Value"], skip_first: bool
 ) -> dict[str, "Value"] | None:
-    """Map call arguments to parameter names (None when the call does not fit or uses *args/**kwargs)."""
+    """Map call arguments to parameter names (None when the call does not fit or uses *args/**kwargs).
+
+    ``kwargs[OPEN_KEYWORDS]``: the call also spreads a dict whose keys are not known (``f(x, **kwargs)``): every
+    parameter the other arguments leave (but the positional-only ones) is unknown, not its default, and so is a
+    ``**`` parameter."""
+    from ..interpret.values import UNKNOWN
+
     plist = params[1:] if skip_first else params
     out: dict[str, Value] = {}
+    open_keywords = OPEN_KEYWORDS in kwargs
+    if open_keywords:
+        kwargs = {k: v for k, v in kwargs.items() if k != OPEN_KEYWORDS}
     positional = [p for p in plist if p.kind in ("pos", "posonly")]
     star = next((p for p in plist if p.kind == "star"), None)
     starstar = next((p for p in plist if p.kind == "starstar"), None)
@@ -670,12 +684,17 @@ def bind_arguments(
     if starstar is not None:
         from ..interpret.values import DictV
 
-        out[starstar.name] = DictV(tuple(extra.items()))  # **kwargs: the named arguments no parameter took
+        # **kwargs: the named arguments no parameter took
+        out[starstar.name] = UNKNOWN if open_keywords else DictV(tuple(extra.items()))
     if star is not None:
         from ..interpret.values import SeqV
 
         # *args: the positional arguments no parameter took (none when fewer than the positional parameters came)
         out[star.name] = SeqV(tuple(args[len(positional) :]), "tuple")
+    if open_keywords:
+        for p in plist:
+            if p.name not in out and p.kind in ("pos", "kwonly"):
+                out[p.name] = UNKNOWN
     for p in plist:
         if p.name not in out and p.kind in ("pos", "posonly", "kwonly") and p.default is None:
             return None  # a required argument is missing: the call is not understood

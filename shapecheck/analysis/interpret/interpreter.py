@@ -1447,7 +1447,7 @@ class Interpreter:
         elif type(target) is cst.Subscript:
             # only a chain of plain indexes on a variable is evaluated here (``groups[ind][key]``): an index or a
             # container with a call in it (``f(x)[0][1] = v``) would run the call a second time
-            plain = _plain_item_chain(target)
+            plain = _plain_item_chain(target, slice_target=True)
             if plain and self.store_item(target, value, []):
                 return
             # xs[i] = t: an element changed that is not tracked; groups[k][name] = t changes groups itself
@@ -1489,7 +1489,6 @@ class Interpreter:
         constant, on a variable). Other names holding a replaced container (aliases) are no longer trusted. False
         when not tracked (the caller forgets what may have changed)."""
         index = target.slice[0].slice
-        assert type(index) is cst.Index
         container = target.value
         key: str | None = None
         if type(container) is cst.Subscript:
@@ -1499,7 +1498,14 @@ class Interpreter:
             if key is None or key not in self.scope.vars or (key.startswith("self.") and not self.frame.building):
                 return False
             old = self.scope.vars[key]
-        new = _with_item(old, self.eval(index.value), value)
+        if type(index) is cst.Slice:
+            # the slice written out, as the ``slice(...)`` object it makes (None for a bound left out)
+            bounds = tuple(NoneV() if b is None else self.eval(b) for b in (index.lower, index.upper, index.step))
+            at: Value = SeqV(bounds, "slice")
+        else:
+            assert type(index) is cst.Index
+            at = self.eval(index.value)
+        new = _with_item(old, at, value)
         if new is None:
             return False
         replaced.append(old)
@@ -3403,15 +3409,21 @@ def _decorator_name(d: cst.Decorator) -> str:
 _SIZED_CONTAINERS = frozenset({"Sequential", "ModuleList", "ModuleDict", "ParameterList", "ParameterDict"})
 
 
-def _plain_item_chain(node: cst.Subscript) -> bool:
+def _plain_item_chain(node: cst.Subscript, slice_target: bool = False) -> bool:
     """``groups[ind][key]``, ``self.cache["k"]``: subscripts whose every index is one name or constant, on a variable
-    (or ``self.x``), so evaluating the chain runs nothing."""
+    (or ``self.x``), so evaluating the chain runs nothing. ``slice_target``: the outermost index may be a slice whose
+    bounds are such (``shape[i:j + 1] = [n]``: an assignment to it changes the list; a slice anywhere else is a
+    copy)."""
     current: cst.BaseExpression = node
     while type(current) is cst.Subscript:
         elements = current.slice
-        if len(elements) != 1 or type(elements[0].slice) is not cst.Index or elements[0].slice.star is not None:
+        if len(elements) != 1:
             return False
-        if not _plain_index(elements[0].slice.value):
+        sl = elements[0].slice
+        if type(sl) is cst.Slice and slice_target and current is node:
+            if not all(b is None or _plain_index(b) for b in (sl.lower, sl.upper, sl.step)):
+                return False
+        elif type(sl) is not cst.Index or sl.star is not None or not _plain_index(sl.value):
             return False
         current = current.value
     return _var_key(current) is not None

@@ -917,6 +917,15 @@ def _partial(c: LibraryCall) -> Value | None:
     return None
 
 
+# operator's functions of two numbers that functools.reduce folds with, as the operators they are
+_OPERATORS: dict[str, cst.BaseBinaryOp] = {
+    "operator.mul": cst.Multiply(),
+    "operator.add": cst.Add(),
+    "operator.floordiv": cst.FloorDivide(),
+    "operator.sub": cst.Subtract(),
+}
+
+
 @library_call("functools.reduce")
 def _reduce(c: LibraryCall) -> Value | None:
     """``functools.reduce(f, xs[, initial])`` over a tuple or list of known items, ``f`` a lambda written at the call
@@ -933,12 +942,18 @@ def _reduce(c: LibraryCall) -> Value | None:
     acc = c.args[2] if len(c.args) == 3 else seq.items[0]
     fn_node = c.node.args[0].value
     fn = c.args[0]
-    if type(fn_node) is not cst.Lambda and not isinstance(fn, FuncV):
+    op = _OPERATORS.get(fn.qualname) if isinstance(fn, RefV) else None
+    if type(fn_node) is not cst.Lambda and not isinstance(fn, FuncV) and op is None:
         return None
     from ..rules.multi_ops import _apply_lambda
 
     for item in items:
-        if type(fn_node) is cst.Lambda:
+        if op is not None:
+            # reduce(mul, shape[i:j]): numbers only (a tensor operand is left to the run)
+            if not (isinstance(acc, (IntV, FloatV)) and isinstance(item, (IntV, FloatV))):
+                return UNKNOWN
+            acc = c.interp.binary(c.node, acc, op, item)
+        elif type(fn_node) is cst.Lambda:
             acc = _apply_lambda(c.interp, fn_node, [acc, item])
         else:
             assert isinstance(fn, FuncV)

@@ -14,7 +14,7 @@ from ...diagnostics import details as D
 from ...sizes import Size, Truth, equal
 from .budget import BudgetExceeded, budgeted
 from .context import Context, LazyNote, OpSpec, Pending, Where, counter_mark, note
-from ..index.functions import ClassInfo, FunctionInfo, MethodTable, Param, bind_arguments, signature_params
+from ..index.functions import OPEN_KEYWORDS, ClassInfo, FunctionInfo, MethodTable, Param, bind_arguments, signature_params
 from ..index.imports import collect_imports, dotted
 from .interpreter import (
     EVAL_MODE,
@@ -2199,6 +2199,7 @@ class ModuleAnalysis:
         kwargs: dict[str, Value] = {}
         dynamic = False
         unknown_keywords = False  # a ``**`` of a value not known to be a dict of known entries
+        unknown_positional = False  # a ``*`` of a value not known to be a sequence of known items
         repeated: ManyV | None = None
         scalars: set[int] = set()  # arguments whose value is an int, float, bool, string or None (or a tuple of them)
         arg_values: list[Value] = []  # each argument's value, in order
@@ -2220,7 +2221,7 @@ class ModuleAnalysis:
                     # chain that repeats any number of times
                     args.append(LayerV("Sequential", (("repeat", v.elem),), node))
                 else:
-                    dynamic = True
+                    dynamic = unknown_positional = True
                     if isinstance(v, ManyV) and len(node.args) == 1:
                         repeated = v
             elif a.star == "**":
@@ -2303,12 +2304,12 @@ class ModuleAnalysis:
             and unknown_keywords
             and qual in UNKNOWN_KEYWORDS_OK
             and not any(a.star == "*" for a in node.args)
-            and "**" not in kwargs
+            and OPEN_KEYWORDS not in kwargs
         ):
             # F.interpolate(x, scale_factor=2, **self.up_kwargs): the rule reads the shape from what is known, the
             # unknown keywords marked (see UNKNOWN_KEYWORDS_OK)
             dynamic = False
-            kwargs = {**kwargs, "**": UNKNOWN}
+            kwargs = {**kwargs, OPEN_KEYWORDS: UNKNOWN}
         if qual is not None:
             handled = self.call_qualified(interp, node, qual, args, kwargs, dynamic)
             if handled is not None:
@@ -2442,8 +2443,26 @@ class ModuleAnalysis:
         else:
             callee = interp.eval(func) if early is None else early
         if dynamic:
+            if unknown_keywords and not unknown_positional and self._takes_open_keywords(callee):
+                # self.net(*args, **kwargs) with kwargs not known: the positional arguments are known, every other
+                # parameter may come from the dict (unknown, not its default; functions.bind_arguments)
+                return self.call_callee(interp, node, callee, args, {**kwargs, OPEN_KEYWORDS: UNKNOWN})
             return UNKNOWN
         return self.call_callee(interp, node, callee, args, kwargs)
+
+    def _takes_open_keywords(self, callee: Value) -> bool:
+        """Is ``callee`` a plain def of the analysed code (no decorator), or an instance whose class defines the
+        ``forward`` / ``__call__`` its call runs: code a call with keywords not known (OPEN_KEYWORDS) can run?"""
+        if isinstance(callee, FuncV):
+            fi = self.find_function(callee.key)
+            return fi is not None and not fi.node.decorators
+        if isinstance(callee, ObjV) and callee.concrete and callee.attr(HOOKED_ATTR) is None:
+            ci = self.find_class(callee.cls_key)
+            if ci is None:
+                return False
+            fwd = objects.find_method(self, ci, "__call__") or objects.find_method(self, ci, "forward")
+            return fwd is not None and not fwd.node.decorators
+        return False
 
     # ------------------------------------------------------------- method calls, by the receiver's kind
     # ``_call`` evaluates ``obj.method(...)``'s receiver once and hands the call to the handler of its value's kind:
