@@ -14,7 +14,15 @@ from ...diagnostics import details as D
 from ...sizes import Size, Truth, equal
 from .budget import BudgetExceeded, budgeted
 from .context import Context, LazyNote, OpSpec, Pending, Where, counter_mark, note
-from ..index.functions import OPEN_KEYWORDS, ClassInfo, FunctionInfo, MethodTable, Param, bind_arguments, signature_params
+from ..index.functions import (
+    OPEN_KEYWORDS,
+    ClassInfo,
+    FunctionInfo,
+    MethodTable,
+    Param,
+    bind_arguments,
+    signature_params,
+)
 from ..index.imports import collect_imports, dotted
 from .interpreter import (
     EVAL_MODE,
