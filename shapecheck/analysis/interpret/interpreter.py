@@ -3466,10 +3466,23 @@ def _runs_nothing(target: cst.Subscript) -> bool:
     todo: list[cst.CSTNode] = list(target.slice)
     while todo:
         n = todo.pop()
-        if type(n) not in _PURE_INDEX:
+        if type(n) not in _PURE_INDEX and not _shape_item(n) and type(n) not in _BRACKETS:
             return False
         todo.extend(n.children)
     return True
+
+
+_BRACKETS = (cst.LeftSquareBracket, cst.RightSquareBracket)
+
+
+def _shape_item(node: cst.CSTNode) -> bool:
+    """``keys.shape[0]``: an item of a tensor's shape (reading it runs nothing)."""
+    return (
+        type(node) is cst.Subscript
+        and type(node.value) is cst.Attribute
+        and node.value.attr.value == "shape"
+        and len(node.slice) == 1
+    )
 
 
 def _plain_value(v: Value) -> bool:

@@ -820,9 +820,10 @@ def _copy(c: LibraryCall) -> Value | None:
     if not c.dynamic and len(c.args) == 1 and not c.kwargs:
         if isinstance(c.args[0], (DictV, SeqV)):
             return _copied(c.args[0], c.qual == "copy.deepcopy")
-        if isinstance(c.args[0], ObjV) and c.args[0].concrete:
-            # target = copy.deepcopy(online): an instance with the same sizes. The very same value: a change
-            # made through either name forgets the other (forget_object), never shows in it
+        if (isinstance(c.args[0], ObjV) and c.args[0].concrete) or isinstance(c.args[0], LayerV):
+            # target = copy.deepcopy(online): an instance (or a torch layer, an nn.Sequential) with the same sizes.
+            # The very same value: a change made through either name forgets the other (forget_object), never
+            # shows in it
             return c.args[0]
     return None
 
