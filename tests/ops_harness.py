@@ -343,6 +343,25 @@ LAYER_KINDS = (
 )
 
 
+_FFTN = ("fft2", "ifft2", "rfft2", "irfft2", "fftn", "ifftn", "rfftn", "irfftn")
+
+
+def _fftn_arguments(r: random.Random, pick: str, rank: int, axes_kw: str) -> tuple[str, str]:
+    """``, s=(..)`` and ``, dim=(..)`` / ``, axes=(..)`` for an n-d FFT of a rank-``rank`` input: each left out or
+    given (distinct axes, negative ones too; as many point counts as axes)."""
+    k = 2 if pick.endswith("2") else r.randint(1, rank)
+    axes = r.sample(range(rank), k) if r.random() < 0.5 else None
+    if axes is not None:
+        axes = [a - rank if r.random() < 0.5 else a for a in axes]
+    given_axes = axes is not None or (pick.endswith("2") and r.random() < 0.3)
+    if axes is None:
+        axes = list(range(rank - k, rank))
+    s_arg = f", s={tuple(r.randint(1, 9) for _ in axes)}" if r.random() < 0.5 else ""
+    if not s_arg and pick.endswith("n") and not given_axes:
+        return "", ""  # every axis
+    return s_arg, (f", {axes_kw}={tuple(axes)}" if given_axes or not s_arg else "")
+
+
 def _each(g: dict[str, Gen], prefix: str, fn: Callable[..., Case], names: list[str]) -> None:
     """One generator per op name (``reduce:sum``, ``reduce:mean`` ...), so that every op is exercised."""
     for n in names:
@@ -1225,6 +1244,15 @@ def torch_generators(fw: Framework) -> dict[str, Gen]:
 
     _each(g, "fft", fft, ["fft", "ifft", "rfft", "irfft"])
 
+    def fftn(r: random.Random, pick: str = "") -> Case:
+        s = rand_shape(r, 2 if pick.endswith("2") else 1, 4)
+        s_arg, dim = _fftn_arguments(r, pick, len(s), "dim")
+        return _maybe_index(
+            r, Case(f"fft:{pick}", fw.name, [f"x = {fw.tensor(s)}"], f"torch.fft.{pick}(x{s_arg}{dim})")
+        )
+
+    _each(g, "fft", fftn, list(_FFTN))
+
     def tensor_class(r: random.Random) -> Case:
         s = rand_shape(r, 1, 3)
         as_tuple = r.random() < 0.2
@@ -1858,6 +1886,13 @@ def numpy_generators(fw: Framework) -> dict[str, Gen]:
         return _maybe_index(r, Case(f"fft:{pick}", fw.name, [f"x = {fw.tensor(s)}"], f"np.fft.{pick}(x{n}{axis})"))
 
     _each(g, "fft", fft, ["fft", "ifft", "rfft", "irfft"])
+
+    def fftn(r: random.Random, pick: str = "") -> Case:
+        s = rand_shape(r, 2 if pick.endswith("2") else 1, 4)
+        s_arg, axes = _fftn_arguments(r, pick, len(s), "axes")
+        return _maybe_index(r, Case(f"fft:{pick}", fw.name, [f"x = {fw.tensor(s)}"], f"np.fft.{pick}(x{s_arg}{axes})"))
+
+    _each(g, "fft", fftn, list(_FFTN))
 
     def fftfreq(r: random.Random, pick: str = "") -> Case:
         n = r.randint(1, 9)

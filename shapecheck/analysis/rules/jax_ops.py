@@ -726,6 +726,69 @@ def _fft(
     return x.with_shape(out, origin=cx.origin(node, f"{name}(...)")).with_dtype(None)
 
 
+_FFTN_NAMES = ("fft2", "ifft2", "rfft2", "irfft2", "fftn", "ifftn", "rfftn", "irfftn")
+
+
+@FUNCTIONS.register(*(f"{m}.{n}" for m in ("numpy.fft", "jax.numpy.fft", "torch.fft") for n in _FFTN_NAMES))
+def _fftn(
+    cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]
+) -> Value | None:
+    """FFTs over several axes (``fft2`` / ``fftn`` and their inverse and real forms): ``s`` gives each transformed
+    axis its point count (the input cropped or zero-padded), ``dim`` (torch) / ``axes`` the axes: the last two for
+    the ``2`` forms, every axis for the ``n`` forms (the last ``len(s)`` when only ``s`` is given). The complex ones
+    keep each axis's count; ``rfft2`` / ``rfftn`` give the last transformed axis n // 2 + 1 points, ``irfft2`` /
+    ``irfftn`` give it s[-1] (default 2 * (m - 1)). Unknown when anything read is."""
+    name = qual.rsplit(".", 1)[-1]
+    torch = qual.startswith("torch.")
+    x = args[0] if args else kwargs.get("input" if torch else "a")
+    if not isinstance(x, TensorV):
+        return None
+    axis_kw = "dim" if torch else "axes"
+    unknown = x.with_shape(None).with_dtype(None)
+    if x.shape is None or not x.shape or set(kwargs) - {"input" if torch else "a", "s", axis_kw, "norm", "out"}:
+        return unknown
+    rank = len(x.shape)
+    s_v = args[1] if len(args) > 1 else kwargs.get("s", NoneV())
+    axes_v = args[2] if len(args) > 2 else kwargs.get(axis_kw, NoneV())
+    counts: list[Size] | None = None
+    if isinstance(s_v, SeqV):
+        counts = []
+        for c in s_v.items:
+            if not isinstance(c, IntV) or c.assumed or (c.size.as_int() or 1) < 1:
+                return unknown
+            counts.append(c.size)
+    elif not isinstance(s_v, NoneV):
+        return unknown
+    if isinstance(axes_v, NoneV):
+        n_axes = 2 if name.endswith("2") else (len(counts) if counts is not None else rank)
+        axes: list[int | None] = list(range(rank - n_axes, rank))
+    elif isinstance(axes_v, SeqV):
+        axes = [_norm_dim(d, rank) if (d := _int(a)) is not None else None for a in axes_v.items]
+    else:
+        return unknown
+    if not axes or any(a is None or a < 0 for a in axes) or len(set(axes)) != len(axes):
+        return unknown
+    if counts is not None and len(counts) != len(axes):
+        return unknown
+    out = list(x.shape)
+    for i, a in enumerate(axes):
+        assert a is not None
+        m, n = x.shape[a], counts[i] if counts is not None else None
+        last = i == len(axes) - 1
+        if last and name.startswith("rfft"):
+            half = _half(n if n is not None else m)
+            if half is None:
+                return unknown
+            out[a] = half + 1
+        elif last and name.startswith("irfft"):
+            if n is None and greater_equal(m, 2) is not Truth.TRUE:
+                return unknown
+            out[a] = n if n is not None else (m - 1) * 2
+        else:
+            out[a] = n if n is not None else m
+    return x.with_shape(tuple(out), origin=cx.origin(node, f"{name}(...)")).with_dtype(None)
+
+
 @FUNCTIONS.register(*(f"{m}.{n}" for m in ("numpy.fft", "jax.numpy.fft") for n in ("fftfreq", "rfftfreq")))
 def _fftfreq(
     cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]
