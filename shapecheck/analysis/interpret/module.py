@@ -4469,13 +4469,21 @@ def _call_filter(
 def _call_iter(
     m: "ModuleAnalysis", interp: Interpreter, node: cst.Call, name: str, args: list[Value], kwargs: dict[str, Value]
 ) -> Value | None:
+    start = 0
+    if name == "enumerate" and (len(args) == 2 or set(kwargs) == {"start"}):
+        # enumerate(channels[1:], start=1): the counts begin there
+        first = kwargs.get("start", args[-1] if len(args) == 2 else None)
+        n = first.size.as_int() if isinstance(first, IntV) and not first.assumed else None
+        if n is None or len(args) + len(kwargs) != 2:
+            return None
+        start, args, kwargs = n, args[:1], {}
     if kwargs:
         return None
     if any(type(a) is ObjV for a in args):
         args = [held_modules(a) or a if type(a) is ObjV else a for a in args]  # an nn.ModuleList subclass's instance
     if name == "len" and len(args) == 1:
         return _length(args[0])
-    return _iter_builtin(name, args)
+    return _iter_builtin(name, args, start)
 
 
 @_builtin("map", "tuple", "list", "isinstance", "abs", "max", "min", "int", "float", "round", "sorted")
@@ -4736,12 +4744,13 @@ def _grad_decorator(fi: FunctionInfo) -> str | None:
     return q if q in GRADS else None
 
 
-def _iter_builtin(name: str, args: list[Value]) -> Value:
-    """``enumerate`` / ``zip`` / ``reversed`` over tuples and lists the analysis knows (element values kept)."""
+def _iter_builtin(name: str, args: list[Value], start: int = 0) -> Value:
+    """``enumerate`` (counting from ``start``) / ``zip`` / ``reversed`` over tuples and lists the analysis knows
+    (element values kept)."""
     if name == "enumerate" and len(args) == 1:
         a = tensor_items(args[0])  # an array enumerates its slices along axis 0
         if isinstance(a, SeqV) and a.kind != "shape":
-            return SeqV(tuple(SeqV((IntV(Size.const(i)), v)) for i, v in enumerate(a.items)), "tuple")
+            return SeqV(tuple(SeqV((IntV(Size.const(i)), v)) for i, v in enumerate(a.items, start)), "tuple")
         if isinstance(a, ManyV) and a.elem is not None:
             return ManyV(SeqV((UNKNOWN, a.elem)), "tuple")
         return UNKNOWN
