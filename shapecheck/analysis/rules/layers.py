@@ -2461,6 +2461,12 @@ def jax_layer(cx: OpContext, node: cst.Call, qual: str, args: list[Value], kwarg
         return LayerV(cell.kind, cell.params + (("lib", "equinox"),), node) if isinstance(cell, LayerV) else UNKNOWN
     if name in ("Dropout", "Identity", "Lambda"):
         return LayerV("Elementwise", (("name", name),), node) if name != "Lambda" else UNKNOWN
+    if name == "Sequential" and len(args) + len(kwargs) == 1 and set(kwargs) <= {"layers"}:
+        # eqx.nn.Sequential([...]): the list's layers in turn, as torch's nn.Sequential(*layers) runs them
+        v = args[0] if args else kwargs["layers"]
+        if not isinstance(v, SeqV) or v.kind not in ("list", "tuple"):
+            return UNKNOWN
+        return layer(cx, node, "Sequential", list(v.items), {})
     if name in _EQX_ADAPTIVE and len(args) + len(kwargs) == 1 and set(kwargs) <= {"target_shape"}:
         # equinox adaptive pools: (channels, *spatial) -> (channels, *target_shape), one example (no batch axis)
         v = args[0] if args else kwargs["target_shape"]
