@@ -30,6 +30,8 @@ Rebinds = tuple[frozenset[str], dict[str, frozenset[str]]]
 # a name handed to a call as an argument: (the callee's dotted name, the argument's position or None, its keyword or None)
 Escape = tuple[str, "int | None", "str | None"]
 Facts = tuple[frozenset[str], Rebinds, dict[str, tuple[Escape, ...]]]  # (unstable, (names, patched), escapes)
+# among a name's escapes: an attribute of one of its items is read or called (``X[k].attr``)
+ITEM_ATTRIBUTE: Escape = ("<item attribute>", None, None)
 
 
 def module_facts(text: str, tree: ast.Module | None = None) -> Facts | None:
@@ -104,12 +106,14 @@ def module_facts(text: str, tree: ast.Module | None = None) -> Facts | None:
             names.update(node.names)  # type: ignore[attr-defined]
         elif tp is ast.Attribute:
             if node.attr not in _READ_METHODS and type(node.value) is Subscript:  # type: ignore[attr-defined]
-                # X[k].append(v), X[k][j].update(...): a method (or attribute) of an item may change what X holds
+                # X[k].append(v), X[k][j].update(...): a method (or attribute) of an item may change what X holds,
+                # unless X's items are records no code can change (``STAGES[0].repeats`` of a list of namedtuples
+                # of numbers): the analysis decides that from X's value (ModuleAnalysis.stable_global)
                 base: ast.expr = node.value  # type: ignore[attr-defined]
                 while isinstance(base, Subscript):
                     base = base.value
                 if isinstance(base, Name):
-                    out.add(base.id)
+                    escapes.setdefault(base.id, []).append(ITEM_ATTRIBUTE)
         elif tp is ast.Assign:
             for alias in _aliases(node):  # type: ignore[arg-type]
                 aliased.add(id(alias[0]))

@@ -36,7 +36,7 @@ from .interpreter import (
     int_of,
 )
 from ..index.jaxtyping_bridge import Annotation, dtype_class_of, parse_annotation
-from ..index.module_facts import Escape, Rebinds, module_facts
+from ..index.module_facts import ITEM_ATTRIBUTE, Escape, Rebinds, module_facts
 from ..index.project import MODELLED, unmask
 from . import argparse_defaults, entry_points, library_calls, objects, registries
 from .library_calls import (
@@ -813,11 +813,15 @@ class ModuleAnalysis:
         known = self._kept.get(name)
         if known is None:
             # handed only to calls (``AutoencoderKL(DDCONFIG)``): stable when each callee only reads the parameter
-            # it binds (objects.keeps_handed_dict)
-            known = self._kept[name] = all(self._keeps_handed(*e) for e in handed)
+            # it binds (objects.keeps_handed_dict); an item's attribute read (``STAGES[-1].out_ch``, in the module
+            # or by the callee) changes nothing when every item is a record of numbers and strings
+            records = objects.immutable_records(self, self.globals.get(name))
+            known = self._kept[name] = all(
+                records if e == ITEM_ATTRIBUTE else self._keeps_handed(*e, records=records) for e in handed
+            )
         return known
 
-    def _keeps_handed(self, callee: str, pos: int | None, kw: str | None) -> bool:
+    def _keeps_handed(self, callee: str, pos: int | None, kw: str | None, records: bool = False) -> bool:
         first, _, rest = callee.partition(".")
         if first in self.globals and rest == "":
             v: Value | None = self.globals[first]
@@ -826,7 +830,7 @@ class ModuleAnalysis:
         else:
             qual = self.qualify_dotted(callee)
             v = self.project.lookup(qual) if qual is not None else None
-        return objects.keeps_handed_dict(self, v, pos, kw)
+        return objects.keeps_handed_dict(self, v, pos, kw, records)
 
     def registries(self) -> dict[str, registries.Form]:
         """The module-level dicts of this module filled by a registering decorator (dict name -> decorator name and

@@ -2363,7 +2363,7 @@ _DICT_READS = frozenset({"get", "keys", "values", "items", "copy"})
 _COPYING = frozenset({"len", "list", "tuple", "dict", "sorted", "set", "frozenset"})
 
 
-def plain_read_params(fi: FunctionInfo) -> frozenset[str]:
+def plain_read_params(fi: FunctionInfo, records: bool = False) -> frozenset[str]:
     """The parameters of ``fi`` whose body only reads the value plainly: unpacked into a call (``Encoder(**cfg)``,
     ``f(*dims)``) or a literal (``{**cfg}``), subscripted (``cfg["dim"]``, never a target), read-only dict methods
     (``cfg.get("dim")``, ``cfg.items()``), ``in`` and other comparisons, iterated, copied by a builtin
@@ -2371,8 +2371,9 @@ def plain_read_params(fi: FunctionInfo) -> frozenset[str]:
     (``ModuleAnalysis.stable_global``). Any other use (stored, aliased, rebound, returned, handed on, a mutating
     method, a nested function or lambda, ``locals()``) and the parameter is not."""
     st = function_state(fi)
-    if st.reads_plain is not None:
-        return st.reads_plain
+    cached = st.reads_plain_records if records else st.reads_plain
+    if cached is not None:
+        return cached
     params = {p.name for p in fi.params if p.kind in ("pos", "posonly", "kwonly")} - {"self"}
     bad: set[str] = set()
     ok: set[int] = set()  # id of Name nodes in a reading position
@@ -2417,8 +2418,9 @@ def plain_read_params(fi: FunctionInfo) -> frozenset[str]:
             if type(n.iter) is cst.Name:  # type: ignore[attr-defined]
                 ok.add(id(n.iter))  # type: ignore[attr-defined]
         elif tp is cst.Attribute and type(n.value) is cst.Subscript:  # type: ignore[attr-defined]
-            # cfg["dims"].append(d): a method of an item changes what the dict holds
-            if n.attr.value not in _DICT_READS | _ITEM_READS:  # type: ignore[attr-defined]
+            # cfg["dims"].append(d): a method of an item changes what the dict holds (not when the items are
+            # records no code can change: ``stages[-1].out_ch``)
+            if n.attr.value not in _DICT_READS | _ITEM_READS and not records:  # type: ignore[attr-defined]
                 bad.update(params & _target_roots(n.value))  # type: ignore[attr-defined]
         elif tp is cst.NamedExpr or tp is cst.WithItem:
             bad.update(params & {x.value for x in walk_names(n)})
@@ -2431,8 +2433,12 @@ def plain_read_params(fi: FunctionInfo) -> frozenset[str]:
         elif tp is cst.Name and n.value in params and id(n) not in ok:  # type: ignore[attr-defined]
             bad.add(n.value)  # type: ignore[attr-defined]
         stack.extend(children(n))
-    st.reads_plain = frozenset(params - bad)
-    return st.reads_plain
+    got = frozenset(params - bad)
+    if records:
+        st.reads_plain_records = got
+    else:
+        st.reads_plain = got
+    return got
 
 
 def _target_roots(target: cst.BaseExpression) -> set[str]:
@@ -2462,10 +2468,28 @@ def walk_names(node: cst.CSTNode) -> Iterator[cst.Name]:
         stack.extend(children(n))
 
 
-def keeps_handed_dict(m: "ModuleAnalysis", v: Value | None, pos: int | None, kw: str | None) -> bool:
+def immutable_records(m: "ModuleAnalysis", v: Value | None) -> bool:
+    """A list or tuple every item of which is a record no code can change: a tuple (a ``collections.namedtuple``
+    too) of numbers, strings, None and such tuples, or a frozen dataclass / ``typing.NamedTuple`` instance holding
+    only those. Reading or calling an item's attribute then changes nothing the list holds."""
+    from .interpreter import _frozen_record, _plain_value
+
+    if not isinstance(v, SeqV) or v.kind not in ("list", "tuple"):
+        return False
+    return all(
+        _plain_value(x)
+        or (isinstance(x, ObjV) and x.concrete and all(_plain_value(a) for _, a in x.attrs) and _frozen_record(m, x))
+        for x in v.items
+    )
+
+
+def keeps_handed_dict(
+    m: "ModuleAnalysis", v: Value | None, pos: int | None, kw: str | None, records: bool = False
+) -> bool:
     """A dict handed to ``v`` (a function or class of the analysed code) at position ``pos`` or keyword ``kw`` holds
     the same entries after the call: the parameter it binds is one of ``plain_read_params`` (for a class, of the
-    ``__init__`` its instances run; no metaclass, ``__new__`` or decorator runs other code with it)."""
+    ``__init__`` its instances run; no metaclass, ``__new__`` or decorator runs other code with it). ``records``:
+    the value handed is a list of ``immutable_records`` (what an item's attribute gives cannot change it)."""
     from .module import ensure_signature
 
     skip = 0
@@ -2494,7 +2518,7 @@ def keeps_handed_dict(m: "ModuleAnalysis", v: Value | None, pos: int | None, kw:
     else:
         positional = [p.name for p in fi.params if p.kind in ("pos", "posonly")][skip:]
         name = positional[pos] if pos is not None and pos < len(positional) else None
-    return name is not None and name in plain_read_params(fi)
+    return name is not None and name in plain_read_params(fi, records)
 
 
 def _pure_callee(m: "ModuleAnalysis", func: cst.BaseExpression) -> bool:

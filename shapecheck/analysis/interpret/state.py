@@ -32,6 +32,7 @@ class FunctionState:
     reads_items: frozenset[str] | None = None  # parameters only read (objects.item_read_params)
     reads_dict: frozenset[str] | None = None  # of those, dicts whose items are only used as values
     reads_plain: frozenset[str] | None = None  # a dict handed there stays as it is (objects.plain_read_params)
+    reads_plain_records: frozenset[str] | None = None  # the same, for a list of records no code can change
 
 
 @dataclass(slots=True)
