@@ -337,6 +337,14 @@ def _replay_framework(w: Witness, replay: Replay) -> None:
         )
         replay.add("torch", *_run(lambda: layer(torch.zeros(q), torch.zeros(k), torch.zeros(v))))
         return
+    if op == "index.int":  # real (small) zeros: indexing a meta tensor checks no bounds
+        if not _small(w):
+            replay.add("torch", None, "tensors this large are not materialised")
+            return
+        axis, i = int(witness_get(w, "axis")), int(witness_get(w, "index"))
+        x = torch.zeros(tuple(int(s) for s in w.input_shapes[0]))
+        replay.add("torch", *_run(lambda: x[(slice(None),) * axis + (i,)]))
+        return
     if op == "item":  # real (small) zeros: a meta tensor has no value to convert
         if not _small(w):
             replay.add("torch", None, "tensors this large are not materialised")

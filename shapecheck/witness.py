@@ -75,6 +75,7 @@ FRAMEWORK_OPS = frozenset(
         "array.new",
         "eqx.nn.Embedding",
         "nn.Embedding.index",
+        "index.int",
         "pad.arguments",
         "interpolate.count",
         "lax.conv",
@@ -842,6 +843,10 @@ def concrete_failure(w: Witness) -> str | None:
             if len(shapes[0]) != ndim
             else None
         )
+    if op == "index.int":  # x[..., i, ...]: an integer index within its axis (from the end when negative)
+        axis, i = int(witness_get(w, "axis")), int(witness_get(w, "index"))
+        n = shapes[0][axis]
+        return None if -n <= i < n else f"index {i} is out of bounds for size {n}"
     if op == "unpack.shape":  # b, c, h, w = x.shape
         n = witness_get(w, "names")
         return None if len(shapes[0]) == n else f"{len(shapes[0])} sizes unpacked into {n} names"

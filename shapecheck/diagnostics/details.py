@@ -964,6 +964,24 @@ class EmbeddingIndex(Detail):
 
 
 @dataclass(frozen=True)
+class IndexBounds(Detail):
+    """An integer index surely outside its axis (``x[:, :, H * r, W * r]`` of an output exactly ``H * r`` high): torch
+    and numpy raise IndexError ("index 128 is out of bounds for dimension 2 with size 128"); jax clamps instead."""
+
+    code, kind = "SHP204", "index-bounds"
+    index: Any
+    axis: int
+    size: Any
+    shape: Any
+
+    def render(self) -> str:
+        return (
+            f"index {self.index} is out of bounds for axis {self.axis} of size {self.size} "
+            f"(shape {_shape(self.shape)}; an index must lie in [-{self.size}, {self.size}))"
+        )
+
+
+@dataclass(frozen=True)
 class LayerArguments(Detail):
     """A layer whose constructor rejects its own sizes: ``value`` (the parameter ``param``) must be divisible by
     ``by`` (the parameter ``by_param``), as ``nn.GroupNorm(num_groups, num_channels)`` and

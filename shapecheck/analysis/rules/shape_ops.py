@@ -156,6 +156,16 @@ def index_tensor(
         if isinstance(v, IntV):
             if pos >= len(t.shape):
                 return t.with_shape(None)
+            if _out_of_bounds(v, t.shape[pos]) and t.framework in ("torch", "numpy"):
+                # torch and numpy raise IndexError (jax clamps an index outside the axis)
+                interp.ctx.report(
+                    at,
+                    "SHP204",
+                    {"op": "indexing", "detail": D.IndexBounds(v.size, pos, t.shape[pos], t.shape)},
+                    origin_notes([t]),
+                    spec=OpSpec("index.int", None, (t.shape,), (), (("axis", pos), ("index", v.size))),
+                )
+                return t.with_shape(None)
             pos += 1
             scalars.append(len(parts))
             continue
@@ -212,6 +222,16 @@ def index_tensor(
     out.extend(t.shape[pos:])
     axes.extend(t.axes[pos:] if t.axes else [None] * (len(t.shape) - pos))
     return t.with_shape(tuple(out), tuple(axes) if t.axes else None)
+
+
+def _out_of_bounds(v: IntV, size: Size) -> bool:
+    """An integer index surely outside an axis of ``size``: at least ``size``, or below ``-size``."""
+    if v.assumed:
+        return False
+    i = v.size.as_int()
+    if i is not None and i < 0:
+        return greater_equal(Size.const(-i) - 1, size) is Truth.TRUE
+    return greater_equal(v.size, size) is Truth.TRUE
 
 
 def _slice_object(interp: "Interpreter", sl: cst.Index) -> cst.Index | cst.Slice:
