@@ -338,6 +338,7 @@ LAYER_KINDS = (
     "Sequential",
     "TransformerBlock",
     "PixelShuffle",
+    "Unfold",
     "Loss",
     "ClassLoss",
 )
@@ -1633,6 +1634,24 @@ def torch_generators(fw: Framework) -> dict[str, Gen]:
                 shp = lead + [r.randint(1, 2)] + [f * r.randint(1, 2) if r.random() < 0.85 else f + 1 for _ in range(2)]
             name = "PixelShuffle" if shuffle else "PixelUnshuffle"
             setup = [f"x = {fw.tensor(tuple(shp))}", f"layer = nn.{name}({f})"]
+        elif kind == "Unfold":
+            shp = [r.randint(1, 2) for _ in range(r.randint(0, 1))] + [
+                r.randint(1, 3),
+                r.randint(1, 7),
+                r.randint(1, 7),
+            ]
+            k = r.choice((1, 2, 3, (2, 3), (3, 1)))
+            extra = [f"stride={r.choice((1, 2, (2, 1)))}"] if r.random() < 0.5 else []
+            if r.random() < 0.4:
+                extra.append(f"padding={r.choice((0, 1, (1, 0)))}")
+            if r.random() < 0.3:
+                extra.append(f"dilation={r.choice((1, 2))}")
+            functional = r.random() < 0.3
+            args = "".join(f", {e}" for e in [str(k), *extra])
+            setup = [f"x = {fw.tensor(tuple(shp))}"]
+            if functional:
+                return _maybe_index(r, Case("layer:Unfold", fw.name, setup, f"torch.nn.functional.unfold(x{args})"))
+            setup.append(f"layer = nn.Unfold({args[2:]})")
         elif kind == "Embedding":
             setup = [
                 f"x = torch.zeros({shape_src(s)}, dtype=torch.int64)",

@@ -2080,6 +2080,83 @@ def _embedding_bags(layer: LayerV, x: TensorV, args: list[Value], kwargs: dict[s
     return TensorV((bags, d), None, x.framework)
 
 
+def _pair_ints(v: Value | None, default: int) -> tuple[int, int] | None:
+    """An ``int`` or a pair of ints of ``nn.Unfold`` (its default when not given); None when not known."""
+    if v is None:
+        return default, default
+    if isinstance(v, IntV) and not v.assumed and (i := v.size.as_int()) is not None:
+        return i, i
+    if isinstance(v, SeqV) and len(v.items) == 2:
+        got = [x.size.as_int() if isinstance(x, IntV) and not x.assumed else None for x in v.items]
+        if got[0] is not None and got[1] is not None:
+            return got[0], got[1]
+    return None
+
+
+_UNFOLD_PARAMS = ("kernel_size", "dilation", "padding", "stride")
+
+
+def unfold_layer(node: cst.CSTNode, args: list[Value], kwargs: dict[str, Value]) -> Value:
+    """``nn.Unfold(kernel_size, dilation=1, padding=0, stride=1)`` (and ``F.unfold``'s same parameters): a layer of
+    known ints, else unknown."""
+    if len(args) > 4 or set(kwargs) - set(_UNFOLD_PARAMS):
+        return UNKNOWN
+    got = []
+    for i, (name, default) in enumerate(zip(_UNFOLD_PARAMS, (None, 1, 0, 1))):
+        v = args[i] if len(args) > i else kwargs.get(name)
+        if v is None and default is None:
+            return UNKNOWN
+        pair = _pair_ints(v, default if default is not None else 0)
+        if pair is None or (name != "padding" and min(pair) < 1) or min(pair) < 0:
+            return UNKNOWN
+        got.append((name, pair))
+    return LayerV("Unfold", tuple(got), node)
+
+
+@register_layer("Unfold")
+class Unfold(LayerKind):
+    """``nn.Unfold(kernel_size, dilation=1, padding=0, stride=1)``: sliding blocks of a (N, C, H, W) or (C, H, W)
+    input as columns, (N, C * kh * kw, L) with L the product over both spatial axes of
+    ``(size + 2 * padding - dilation * (kernel - 1) - 1) // stride + 1``. Unknown sizes (or no block at all, where
+    torch raises) give an unknown shape."""
+
+    @staticmethod
+    def build(cx: OpContext, node: cst.Call, name: str, args: list[Value], kwargs: dict[str, Value]) -> Value:
+        return unfold_layer(node, args, kwargs)
+
+    @staticmethod
+    def apply(
+        cx: OpContext, interp: "Interpreter", node: cst.Call, report_node: cst.CSTNode, layer: LayerV, x: TensorV
+    ) -> Value:
+        if x.shape is None or len(x.shape) not in (3, 4):
+            return x.with_shape(None)
+        (kh, kw), (dh, dw), (ph, pw), (sh, sw) = (layer.param(k) for k in _UNFOLD_PARAMS)
+        h, w = (d.as_int() for d in x.shape[-2:])
+        c = x.shape[-3]
+        if h is None or w is None:
+            return x.with_shape(None)
+        blocks_h = (h + 2 * ph - dh * (kh - 1) - 1) // sh + 1
+        blocks_w = (w + 2 * pw - dw * (kw - 1) - 1) // sw + 1
+        if blocks_h < 1 or blocks_w < 1:
+            return x.with_shape(None)
+        out = (c * (kh * kw), Size.const(blocks_h * blocks_w))
+        return TensorV(x.shape[:-3] + out, x.dtype, x.framework, None, cx.origin(report_node, "unfold(...)"))
+
+
+@FUNCTIONS.register("torch.nn.functional.unfold")
+def _f_unfold(
+    cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]
+) -> Value | None:
+    """``F.unfold(input, kernel_size, dilation=1, padding=0, stride=1)``: as ``nn.Unfold``."""
+    x = args[0] if args else kwargs.get("input")
+    if not isinstance(x, TensorV):
+        return None
+    layer_v = unfold_layer(node, args[1:], {k: v for k, v in kwargs.items() if k != "input"})
+    if not isinstance(layer_v, LayerV):
+        return x.with_shape(None)
+    return Unfold.apply(cx, None, node, node, layer_v, x)  # type: ignore[arg-type]
+
+
 @register_layer("Flatten")
 class Flatten(LayerKind):
     """``nn.Flatten(start_dim=1, end_dim=-1)``."""
