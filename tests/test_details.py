@@ -122,3 +122,24 @@ def test_notes_go_one_line_back_to_what_the_shape_was_made_from() -> None:
     )
     (found,) = [f for f in check_source(src, "t.py", Config()) if f.code == "SHP204"]
     assert found.notes[1] == "operand #1: shape (2, 1, 4) from chunk(...) at t.py:9, of the Linear layer at t.py:8"
+
+
+def test_notes_name_the_base_constructor_call_that_chose_the_sizes() -> None:
+    """A layer a base class builds from the sizes its subclass hands to ``super().__init__(...)``: the note names that
+    call (the line to fix: ho34's Set Transformer, whose SAB handed dim_out where the keys needed dim_in)."""
+    src = HEADER + (
+        "import torch.nn as nn\n\n"
+        "class MAB(nn.Module):\n"
+        "    def __init__(self, dim_q, dim_k, dim_v):\n"
+        "        super().__init__()\n"
+        "        self.fc_k = nn.Linear(dim_k, dim_v)\n\n"
+        "    def forward(self, x):\n"
+        "        return self.fc_k(x)\n\n"
+        "class SAB(MAB):\n"
+        "    def __init__(self, dim_in, dim_out):\n"
+        "        super().__init__(dim_in, dim_out, dim_out)\n\n"
+        "def run():\n"
+        "    return SAB(2, 32)(torch.randn(3, 5, 2))\n"
+    )
+    (found,) = [f for f in check_source(src, "t.py", Config()) if f.code == "SHP204"]
+    assert "self.fc_k was built at t.py:10, in super().__init__() called at t.py:17" in "\n".join(found.notes)

@@ -2007,6 +2007,11 @@ class ModuleAnalysis:
             saved = callee_ctx.inline_findings
             callee_ctx.inline_findings = []
         state.analysing = True
+        # a base's constructor given sizes (``super().__init__(dim_in, dim_out)``): the layers it builds name this call
+        # in their notes (construction_chain), the line where those sizes were chosen
+        named = closure is None and fi.name == "__init__" and bool(node.args)
+        if named:
+            objects.CONSTRUCTING.append((interp.m, node, f"{self.code_for(node.func)}()"))
         try:
             scope = fi.module.run_function(
                 fi,
@@ -2020,6 +2025,8 @@ class ModuleAnalysis:
             )
         finally:
             state.analysing = False
+            if named:
+                objects.CONSTRUCTING.pop()
             if not top:
                 inner = callee_ctx.inline_findings
                 callee_ctx.inline_findings = saved

@@ -254,7 +254,9 @@ def construction_chain(levels: int = 2) -> tuple[object, ...]:
         if len(parts) >= 2 * levels:
             break
         if node is not None and module is not None:
-            parts += [f", in the {name} constructed at ", Where(module, node)]
+            # (a base's constructor run by the class's: ``super().__init__(dim_in, dim_out)``, named by its call)
+            what = f"{name} called" if name.endswith("__init__()") else f"the {name} constructed"
+            parts += [f", in {what} at ", Where(module, node)]
     return tuple(parts)
 
 
