@@ -105,7 +105,8 @@ def test_notes_name_the_op_that_made_the_shape() -> None:
     first, second = sorted((f for f in check_source(src, "t.py", Config()) if f.code == "SHP204"), key=lambda f: f.line)
     assert first.notes == ("operand #0: shape (3, 1, 12) from unsqueeze(...) at t.py:8, of randint(...) at t.py:7",)
     assert second.notes == (
-        "operand #0: shape (2, 16, 32) from the LayerNorm layer at t.py:11",
+        # the call that made the shape, and the line that built the layer (its sizes were chosen there)
+        "operand #0: shape (2, 16, 32) from the LayerNorm layer at t.py:11 (built at t.py:10)",
         "the Linear was built at t.py:10",  # where its in_features were asked for
     )
 

@@ -186,7 +186,7 @@ def _apply_layer(
     # here, not where its input was: notes name the layer's call. An activation or dropout passes its input on.
     name = layer.param("name")
     shown = name if isinstance(name, str) else layer.kind.split(":")[-1].removeprefix("Flax")  # fw:FlaxConv: Conv
-    res = _made_here(out, x, cx.origin(node, f"the {shown} layer"), 0, layer.kind not in _PASS_ON)
+    res = _made_here(out, x, _layer_origin(cx, node, shown, layer), 0, layer.kind not in _PASS_ON)
     if (
         layer.kind == "RNN"
         and layer.param("batch_first") is False
@@ -203,6 +203,17 @@ def _apply_layer(
 
 
 _PASS_ON = frozenset({"Elementwise", "Sequential"})  # a chain's own layers name themselves
+
+
+def _layer_origin(cx: OpContext, node: cst.CSTNode, shown: str, layer: LayerV) -> object:
+    """``from the Linear layer at f.py:64 (built at f.py:35)``: the call that made an output, and the line that
+    built the layer when it is another (its sizes were chosen there)."""
+    from ..interpret.context import Where
+
+    origin = cx.origin(node, f"the {shown} layer")
+    built = layer.built
+    where = next((p for p in built.parts if type(p) is Where), None) if built is not None else None
+    return replace(origin, built=where) if where is not None else origin
 
 
 def _made_here(v: Value, x: TensorV, origin: object, depth: int, remade: bool = False) -> Value:
@@ -2482,7 +2493,19 @@ def check_chain(cx: OpContext, node: cst.Call, layers: tuple[Value, ...]) -> Non
 
 
 def jax_layer(cx: OpContext, node: cst.Call, qual: str, args: list[Value], kwargs: dict[str, Value]) -> Value:
-    """equinox.nn layers whose sizes the call gives (the library is not analysed code; flax.linen: frameworks.py)."""
+    """equinox.nn layers whose sizes the call gives (the library is not analysed code; flax.linen: frameworks.py),
+    each noting where it was built (as ``layer`` does)."""
+    out = _equinox_layer(cx, node, qual, args, kwargs)
+    if isinstance(out, LayerV) and out.built is None:
+        from ..interpret.context import BuiltNote, Where
+        from ..interpret.objects import construction_chain
+
+        parts = (f"the {qual.rsplit('.', 1)[-1]} was built at ", Where(cx.source, node), *construction_chain())
+        out = replace(out, built=BuiltNote(parts, named=False))
+    return out
+
+
+def _equinox_layer(cx: OpContext, node: cst.Call, qual: str, args: list[Value], kwargs: dict[str, Value]) -> Value:
     name = qual.rsplit(".", 1)[-1]
 
     def size(i: int, *kws: str) -> Size | None:

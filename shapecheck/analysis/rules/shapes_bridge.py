@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Callable, NamedTuple, Protocol
+from typing import TYPE_CHECKING, Any, Callable, NamedTuple, Protocol
 
 import libcst as cst
 
@@ -64,6 +64,9 @@ class Origin:
     # what the value was made from, when it is where the input came from (``split(...)`` of a Dense layer's output):
     # named after it, one step back, so the note reaches the line that sized the input
     of: "Origin | None" = None
+    # the layer whose call made the value was built elsewhere (``self.proj = nn.Linear(d, d * 3)``): that line, where
+    # its sizes were chosen (a ``Where`` of its constructor call)
+    built: Any = None
 
     def where(self) -> tuple[str, int]:
         return self.module.path, self.module.line_of(self.node)
@@ -81,10 +84,16 @@ class Origin:
     def __str__(self) -> str:
         path, line = self.where()
         here = f"{self.prefix} {self.text} at {path}:{line}"
+        built = self.built
         of, steps = self.of, 3
         # one step back to another line (``split(temb[:, None], 2)``: the subscript on the same line is skipped)
         while of is not None and steps and of.where() == (path, line):
+            built = built if built is not None else of.built  # (``self.proj(x)[:, 1:]``: the layer's line)
             of, steps = of.of, steps - 1
+        if built is not None:
+            made = (built.module.path, built.module.line_of(built.node))
+            if made != (path, line):
+                here += f" (built at {made[0]}:{made[1]})"
         if of is None or not steps:
             return here
         of_path, of_line = of.where()
