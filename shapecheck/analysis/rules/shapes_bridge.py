@@ -84,16 +84,17 @@ class Origin:
     def __str__(self) -> str:
         path, line = self.where()
         here = f"{self.prefix} {self.text} at {path}:{line}"
-        built = self.built
+        built, layer = self.built, ""
         of, steps = self.of, 3
         # one step back to another line (``split(temb[:, None], 2)``: the subscript on the same line is skipped)
         while of is not None and steps and of.where() == (path, line):
-            built = built if built is not None else of.built  # (``self.proj(x)[:, 1:]``: the layer's line)
+            if built is None and of.built is not None:  # (``self.proj(x)[:, 1:]``: the layer's line)
+                built, layer = of.built, of.text
             of, steps = of.of, steps - 1
         if built is not None:
             made = (built.module.path, built.module.line_of(built.node))
             if made != (path, line):
-                here += f" (built at {made[0]}:{made[1]})"
+                here += f", of {layer} built at {made[0]}:{made[1]}" if layer else f" (built at {made[0]}:{made[1]})"
         if of is None or not steps:
             return here
         of_path, of_line = of.where()
