@@ -4610,9 +4610,13 @@ def _torch_module_class(m: ModuleAnalysis, ci: ClassInfo) -> bool:
 
 
 def _length(v: Value) -> Value:
-    """``len(v)``: a tuple's or shape's item count, a tensor's first dimension, a string's length."""
+    """``len(v)``: a tuple's or shape's item count, a tensor's first dimension, a string's length, a dict's (or an
+    ``nn.ModuleDict``'s) number of keys."""
     if isinstance(v, SeqV):
         return IntV(Size.const(len(v.items)))
+    if (isinstance(v, DictV) and v.kind in ("dict", "moduledict")) or isinstance(v, IntDictV):
+        keys = [k for k, _ in v.items]
+        return IntV(Size.const(len(keys))) if len(set(keys)) == len(keys) else UNKNOWN
     if isinstance(v, TensorV) and v.shape:
         return IntV(v.shape[0])
     if isinstance(v, StrV):
