@@ -186,7 +186,7 @@ def _apply_layer(
     # here, not where its input was: notes name the layer's call. An activation or dropout passes its input on.
     name = layer.param("name")
     shown = name if isinstance(name, str) else layer.kind.split(":")[-1].removeprefix("Flax")  # fw:FlaxConv: Conv
-    res = _made_here(out, x, _layer_origin(cx, node, shown, layer), 0, layer.kind not in _PASS_ON)
+    res = _made_here(out, x, _layer_origin(cx, node, shown, layer, x), 0, layer.kind not in _PASS_ON)
     if (
         layer.kind == "RNN"
         and layer.param("batch_first") is False
@@ -205,12 +205,13 @@ def _apply_layer(
 _PASS_ON = frozenset({"Elementwise", "Sequential"})  # a chain's own layers name themselves
 
 
-def _layer_origin(cx: OpContext, node: cst.CSTNode, shown: str, layer: LayerV) -> object:
-    """``from the Linear layer at f.py:64 (built at f.py:35)``: the call that made an output, and the line that
-    built the layer when it is another (its sizes were chosen there)."""
+def _layer_origin(cx: OpContext, node: cst.CSTNode, shown: str, layer: LayerV, x: TensorV) -> object:
+    """``from the Linear layer at f.py:64 (built at f.py:35), of cat(...) at f.py:28``: the call that made an output,
+    the line that built the layer when it is another (its sizes were chosen there), and, one step back, where its
+    input was made (the axes the layer keeps come from there)."""
     from ..interpret.context import Where
 
-    origin = cx.origin(node, f"the {shown} layer")
+    origin = cx.origin(node, f"the {shown} layer").made_from(x.origin)
     built = layer.built
     where = next((p for p in built.parts if type(p) is Where), None) if built is not None else None
     return replace(origin, built=where) if where is not None else origin
