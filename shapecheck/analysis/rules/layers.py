@@ -219,7 +219,8 @@ def _layer_origin(cx: OpContext, node: cst.CSTNode, shown: str, layer: LayerV, x
 
 def _made_here(v: Value, x: TensorV, origin: object, depth: int, remade: bool = False) -> Value:
     if isinstance(v, TensorV):
-        if v.origin is x.origin and v.shape is not None and (remade or v.shape != x.shape):
+        # (a rule that made a new tensor with no origin of its own, an embedding lookup: made by this call too)
+        if (v.origin is x.origin or v.origin is None) and v.shape is not None and (remade or v.shape != x.shape):
             return v.with_shape(v.shape, v.axes, origin)
         return v
     if isinstance(v, SeqV) and depth < 2:
