@@ -319,6 +319,10 @@ def constant(qual: str) -> Value | None:
         from ..interpret.values import FloatV
 
         return FloatV(_FLOAT_CONSTANTS[qual])
+    if qual in ("numpy.newaxis", "jax.numpy.newaxis"):  # None: a new axis where it indexes
+        from ..interpret.values import NoneV
+
+        return NoneV()
     return None
 
 

@@ -78,6 +78,16 @@ def index_tensor(
         if not items:
             return t  # x[()]: an empty tuple of indices selects the whole array (a view of the same shape)
         node = node.with_changes(slice=[cst.SubscriptElement(e) for e in items])
+    if any(type(e.slice) is cst.Index and type(e.slice.value) in (cst.Name, cst.Attribute) for e in node.slice) and any(
+        _holds_none(interp, e.slice) for e in node.slice
+    ):
+        # x[:, np.newaxis]: a name (or attribute) holding None is a new axis, as None written out is
+        node = node.with_changes(
+            slice=[
+                cst.SubscriptElement(cst.Index(cst.Name("None"))) if _holds_none(interp, e.slice) else e
+                for e in node.slice
+            ]
+        )
     if t.shape is None and t.alts:
         # a tensor whose shape differs between the branches that made it (``vals[i]`` of a list built by a
         # conditional expression): indexed once per path, the results joined
@@ -222,6 +232,17 @@ def index_tensor(
     out.extend(t.shape[pos:])
     axes.extend(t.axes[pos:] if t.axes else [None] * (len(t.shape) - pos))
     return t.with_shape(tuple(out), tuple(axes) if t.axes else None)
+
+
+def _holds_none(interp: "Interpreter", sl: cst.BaseSlice) -> bool:
+    """An index that is a name or attribute (not ``None`` itself) holding None (``np.newaxis``)."""
+    from ..interpret.values import NoneV
+
+    if type(sl) is not cst.Index or type(sl.value) not in (cst.Name, cst.Attribute):
+        return False
+    if type(sl.value) is cst.Name and sl.value.value == "None":
+        return False
+    return isinstance(interp.eval(sl.value), NoneV)
 
 
 def _out_of_bounds(v: IntV, size: Size) -> bool:
