@@ -609,6 +609,8 @@ def common_generators(fw: Framework) -> dict[str, Gen]:
             expr = r.choice((f"{m}.where(c, a, b)", "a.where(c, b)" if fw.name == "torch" else f"{m}.where(c, a, b)"))
         elif name == "lerp":
             expr = r.choice((f"{m}.lerp(a, b, 0.5)", "a.lerp(b, 0.5)"))
+        elif name in ("pow", "power") and r.random() < 0.25:
+            expr = f"{m}.{name}({r.choice(('2.0', '2', '0.5'))}, b)"  # a Python number raised to each element
         elif r.random() < 0.5 and fw.name == "torch":
             expr = f"a.{name}(b)"
         else:

@@ -2157,8 +2157,9 @@ def _elementwise_fn(
     name = qual.rsplit(".", 1)[-1]
     if len(args) >= 2 and all(isinstance(a, TensorV) for a in args[:2]):
         return elementwise(cx, node, name, [a for a in args if isinstance(a, TensorV)])
-    if (  # np.maximum(0, x) (a ReLU): a Python number and an array (numpy's and jax's ufuncs; torch's want tensors)
-        fw in ("numpy", "jax")
+    if (  # np.maximum(0, x) (a ReLU): a Python number and an array (numpy's and jax's ufuncs; torch's want tensors,
+        # but for torch.pow(2.0, exps): a number raised to each element)
+        (fw in ("numpy", "jax") or (fw == "torch" and name == "pow"))
         and name != "where"
         and len(args) == 2
         and isinstance(args[0], (IntV, FloatV, BoolV))
