@@ -92,9 +92,9 @@ class Origin:
                 built, layer = of.built, of.text
             of, steps = of.of, steps - 1
         if built is not None:
-            made = (built.module.path, built.module.line_of(built.node))
-            if made != (path, line):
-                here += f", of {layer} built at {made[0]}:{made[1]}" if layer else f" (built at {made[0]}:{made[1]})"
+            made = str(built)  # (a Where: ``path:line``)
+            if made != f"{path}:{line}":
+                here += f", of {layer} built at {made}" if layer else f" (built at {made})"
         if of is None or not steps:
             return here
         of_path, of_line = of.where()
