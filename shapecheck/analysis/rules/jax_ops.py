@@ -686,12 +686,9 @@ def _fft(
     """One-dimensional FFTs over one axis (``axis``; torch: ``dim``; default the last), the input cropped or
     zero-padded to ``n`` points when given: fft/ifft give n (default: the axis's size) complex points, rfft
     n // 2 + 1, irfft n real points (default 2 * (m - 1) for an axis of m >= 2). Unknown when anything read is."""
-    name = qual.rsplit(".", 1)[-1]
-    torch = qual.startswith("torch.")
-    x = args[0] if args else kwargs.get("input" if torch else "a")
-    if not isinstance(x, TensorV):
+    name, torch, x, axis_kw = _fft_input(qual, args, kwargs, "axis")
+    if x is None:
         return None
-    axis_kw = "dim" if torch else "axis"
     if x.shape is None or not x.shape or set(kwargs) - {"input" if torch else "a", "n", axis_kw, "norm", "out"}:
         return x.with_shape(None).with_dtype(None)
     n_v = args[1] if len(args) > 1 else kwargs.get("n", NoneV())
@@ -726,6 +723,16 @@ def _fft(
     return x.with_shape(out, origin=cx.origin(node, f"{name}(...)")).with_dtype(None)
 
 
+def _fft_input(
+    qual: str, args: list[Value], kwargs: dict[str, Value], axis_name: str
+) -> tuple[str, bool, TensorV | None, str]:
+    """(the function's last name, torch's or not, its input array or None, the keyword naming its axes: torch's
+    ``dim``, else ``axis_name``) of an FFT call."""
+    torch = qual.startswith("torch.")
+    x = args[0] if args else kwargs.get("input" if torch else "a")
+    return qual.rsplit(".", 1)[-1], torch, x if isinstance(x, TensorV) else None, "dim" if torch else axis_name
+
+
 _FFTN_NAMES = ("fft2", "ifft2", "rfft2", "irfft2", "fftn", "ifftn", "rfftn", "irfftn")
 
 
@@ -738,12 +745,9 @@ def _fftn(
     the ``2`` forms, every axis for the ``n`` forms (the last ``len(s)`` when only ``s`` is given). The complex ones
     keep each axis's count; ``rfft2`` / ``rfftn`` give the last transformed axis n // 2 + 1 points, ``irfft2`` /
     ``irfftn`` give it s[-1] (default 2 * (m - 1)). Unknown when anything read is."""
-    name = qual.rsplit(".", 1)[-1]
-    torch = qual.startswith("torch.")
-    x = args[0] if args else kwargs.get("input" if torch else "a")
-    if not isinstance(x, TensorV):
+    name, torch, x, axis_kw = _fft_input(qual, args, kwargs, "axes")
+    if x is None:
         return None
-    axis_kw = "dim" if torch else "axes"
     unknown = x.with_shape(None).with_dtype(None)
     if x.shape is None or not x.shape or set(kwargs) - {"input" if torch else "a", "s", axis_kw, "norm", "out"}:
         return unknown
