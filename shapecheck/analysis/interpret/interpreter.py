@@ -482,12 +482,10 @@ class Interpreter:
         shape = tuple(t.shape)
         if sl is not None:
             assert isinstance(sl, cst.Slice)
-            if sl.step is not None and _literal_int(sl.step) != 1:
+            bounds = _literal_bounds(sl)
+            if bounds is None:
                 return None
-            lo, hi = (None if b is None else _literal_int(b) for b in (sl.lower, sl.upper))
-            if (sl.lower is not None and lo is None) or (sl.upper is not None and hi is None):
-                return None
-            shape = shape[lo:hi]
+            shape = shape[bounds[0] : bounds[1]]
         return node.value.value, t, shape
 
     def _check_unpack_names(self, target: cst.Tuple | cst.List, node: cst.Attribute, t: TensorV) -> None:
@@ -521,11 +519,10 @@ class Interpreter:
         sl, base = node.slice[0].slice, node.value
         if not (type(sl) is cst.Slice and type(base) is cst.Attribute and base.attr.value == "shape"):
             return
-        if type(base.value) is not cst.Name or (sl.step is not None and _literal_int(sl.step) != 1):
+        bounds = _literal_bounds(sl)
+        if type(base.value) is not cst.Name or bounds is None:
             return
-        lo, hi = (None if b is None else _literal_int(b) for b in (sl.lower, sl.upper))
-        if (sl.lower is not None and lo is None) or (sl.upper is not None and hi is None):
-            return
+        lo, hi = bounds
         t = self.scope.vars.get(base.value.value)
         if not isinstance(t, TensorV):
             return
@@ -3976,6 +3973,17 @@ def _plain_data(v: Value) -> bool:
     if isinstance(v, SeqV):
         return v.kind in ("tuple", "list", "shape") and all(_plain_data(x) for x in v.items)
     return isinstance(v, (IntV, FloatV, StrV, BoolV, NoneV, TensorV))
+
+
+def _literal_bounds(sl: cst.Slice) -> tuple[int | None, int | None] | None:
+    """(lower, upper) of a slice of step 1 (or none) whose given bounds are int literals (``[-2:]``, ``[1:3]``); None
+    when a bound or the step is anything else."""
+    if sl.step is not None and _literal_int(sl.step) != 1:
+        return None
+    lo, hi = (None if b is None else _literal_int(b) for b in (sl.lower, sl.upper))
+    if (sl.lower is not None and lo is None) or (sl.upper is not None and hi is None):
+        return None
+    return lo, hi
 
 
 def _literal_int(node: cst.BaseExpression) -> int | None:

@@ -450,7 +450,7 @@ def _layer_sizes_kept(obj: ObjV, assigned: set[str]) -> bool:
         before, now = sizes.get(k), obj.attr(k)
         if not (isinstance(before, TensorV) and isinstance(now, TensorV)):
             return False
-        if before.shape is None or now.shape is None or tuple(before.shape) != tuple(now.shape):
+        if before.shape is None or before.shape != now.shape:
             return False
     return True
 

@@ -46,9 +46,13 @@ def layer(cx: OpContext, node: cst.Call, name: str, args: list[Value], kwargs: d
     rule = LAYERS.get(name)
     if rule is None:
         return UNKNOWN
-    out = rule.build(cx, node, name, args, kwargs)
+    return _noted_build(cx, node, name, rule.build(cx, node, name, args, kwargs))
+
+
+def _noted_build(cx: OpContext, node: cst.Call, name: str, out: Value) -> Value:
+    """``out`` (a layer just built by the call ``node``) noting where it was made, when nothing noted it yet: the
+    findings of its calls name that line (a constructor that stores it names its own line instead)."""
     if isinstance(out, LayerV) and out.built is None:
-        # the findings of its calls name where it was made (a constructor that stores it names its own line)
         from ..interpret.context import BuiltNote, Where
         from ..interpret.objects import construction_chain
 
@@ -2497,14 +2501,7 @@ def check_chain(cx: OpContext, node: cst.Call, layers: tuple[Value, ...]) -> Non
 def jax_layer(cx: OpContext, node: cst.Call, qual: str, args: list[Value], kwargs: dict[str, Value]) -> Value:
     """equinox.nn layers whose sizes the call gives (the library is not analysed code; flax.linen: frameworks.py),
     each noting where it was built (as ``layer`` does)."""
-    out = _equinox_layer(cx, node, qual, args, kwargs)
-    if isinstance(out, LayerV) and out.built is None:
-        from ..interpret.context import BuiltNote, Where
-        from ..interpret.objects import construction_chain
-
-        parts = (f"the {qual.rsplit('.', 1)[-1]} was built at ", Where(cx.source, node), *construction_chain())
-        out = replace(out, built=BuiltNote(parts, named=False))
-    return out
+    return _noted_build(cx, node, qual.rsplit(".", 1)[-1], _equinox_layer(cx, node, qual, args, kwargs))
 
 
 def _equinox_layer(cx: OpContext, node: cst.Call, qual: str, args: list[Value], kwargs: dict[str, Value]) -> Value:

@@ -78,16 +78,12 @@ def index_tensor(
         if not items:
             return t  # x[()]: an empty tuple of indices selects the whole array (a view of the same shape)
         node = node.with_changes(slice=[cst.SubscriptElement(e) for e in items])
-    if any(type(e.slice) is cst.Index and type(e.slice.value) in (cst.Name, cst.Attribute) for e in node.slice) and any(
-        _holds_none(interp, e.slice) for e in node.slice
-    ):
+    if any(type(e.slice) is cst.Index and type(e.slice.value) in (cst.Name, cst.Attribute) for e in node.slice):
         # x[:, np.newaxis]: a name (or attribute) holding None is a new axis, as None written out is
-        node = node.with_changes(
-            slice=[
-                cst.SubscriptElement(cst.Index(cst.Name("None"))) if _holds_none(interp, e.slice) else e
-                for e in node.slice
-            ]
-        )
+        nones = [_holds_none(interp, e.slice) for e in node.slice]
+        if any(nones):
+            new_axis = cst.SubscriptElement(cst.Index(cst.Name("None")))
+            node = node.with_changes(slice=[new_axis if none else e for e, none in zip(node.slice, nones)])
     if t.shape is None and t.alts:
         # a tensor whose shape differs between the branches that made it (``vals[i]`` of a list built by a
         # conditional expression): indexed once per path, the results joined
