@@ -75,16 +75,18 @@ class Scope:
 
 
 TRAINING_KEY = "self.training"
+TRAINING_SUFFIX = ".training"  # ``model.training`` of a variable after ``model.eval()`` (False while it holds)
 # how many inlined calls made in eval mode (``self.eval()`` run earlier in a caller's body) enclose the current run
 EVAL_MODE: list[int] = [0]
 
 
-def _own_mode_call(node: cst.BaseExpression) -> bool | None:
-    """``self.eval()`` or ``self.train(False)`` -> True; another ``self.train(...)`` -> False; anything else None."""
+def _own_mode_call(node: cst.BaseExpression, owner_name: str = "self") -> bool | None:
+    """``self.eval()`` or ``self.train(False)`` -> True; another ``self.train(...)`` -> False; anything else None.
+    ``owner_name``: the variable whose method it is (``model.eval()``)."""
     if type(node) is not cst.Call or type(node.func) is not cst.Attribute:
         return None
     owner, name = node.func.value, node.func.attr.value
-    if type(owner) is not cst.Name or owner.value != "self" or name not in ("eval", "train"):
+    if type(owner) is not cst.Name or owner.value != owner_name or name not in ("eval", "train"):
         return None
     if name == "eval":
         return True if not node.args else None
@@ -350,6 +352,16 @@ class Interpreter:
             self.assign(target.target, value)
             self._narrow_shape_unpack(target.target, stmt.value, value)
             self._record_size_reads(target.target, stmt.value)
+            if (
+                type(target.target) is cst.Name
+                and isinstance(value, (ObjV, LayerV))
+                and type(stmt.value) is cst.Call
+                and type(stmt.value.func) is cst.Attribute
+                and stmt.value.func.attr.value == "eval"
+                and not stmt.value.args
+            ):
+                # ``model = Model(dim=64).eval()``: eval() returns the module itself, in eval mode
+                self.scope.vars[target.target.value + TRAINING_SUFFIX] = BoolV(False)
         alt, self.if_alt = self.if_alt, None
         if alt is not None and alt[0] is stmt.value and self.frame.building:
             # ``self.mlp = nn.Sequential(...) if exists(time_dim) else None`` on an undecided condition
@@ -618,6 +630,20 @@ class Interpreter:
                 self.scope.vars[TRAINING_KEY] = BoolV(False)
             else:
                 self.scope.vars.pop(TRAINING_KEY, None)
+        elif (
+            type(stmt.value) is cst.Call
+            and type(stmt.value.func) is cst.Attribute
+            and type(stmt.value.func.value) is cst.Name
+            and stmt.value.func.value.value != "self"
+        ):
+            # ``model.eval()`` in a test or script: that object's methods, called through this name, run in eval mode
+            # (``if self.training:`` not taken) until the name is bound again or ``model.train()`` is called
+            owner = stmt.value.func.value.value
+            mode = _own_mode_call(stmt.value, owner)
+            if mode and isinstance(self.scope.vars.get(owner), (ObjV, LayerV)):
+                self.scope.vars[owner + TRAINING_SUFFIX] = BoolV(False)
+            elif mode is not None:
+                self.scope.vars.pop(owner + TRAINING_SUFFIX, None)
         if type(stmt.value) is cst.Call and self.m.never_returns(self, stmt.value):
             self.dead = True  # pytest.skip(...), sys.exit(1), self.skipTest(...): what follows does not run
 
@@ -1260,6 +1286,15 @@ class Interpreter:
                 v = ManyV(elements_of(v), v.kind)  # a list the body may grow: any number of such elements
             state[name] = v
         first_mark = first_end = None
+        # a ``for`` over a known non-empty sequence the body leaves alone (``for _ in range(n_iters)`` with n_iters
+        # = 20, too long to unroll) runs at least once: after it, every name holds what some pass left, never its
+        # value before the loop (``a = 0`` before ``a = logk - sb.logsumexp(...)`` in the body)
+        nonempty = (
+            type(stmt) is cst.For
+            and isinstance(it, SeqV)
+            and bool(it.items)
+            and not (_names_in(stmt.iter) & assigned and not self._fresh_range(stmt.iter))
+        )
         for attempt in range(3):
             mark = self.ctx.mark()
             self.scope.vars = {**before, **state}
@@ -1285,6 +1320,10 @@ class Interpreter:
             if not self.dead:
                 ends.append(self.scope.vars)
             new = dict(state)
+            if nonempty and not attempt and ends:
+                # the state the second iteration starts from: what the first left (at its end or any continue)
+                new = {name: ends[0].get(name, UNKNOWN) for name in assigned}
+                ends = ends[1:]
             for end in ends:
                 new = {name: join(new[name], end.get(name, UNKNOWN)) for name in assigned}
             if new == state:
@@ -1315,6 +1354,8 @@ class Interpreter:
     def assign(self, target: cst.BaseExpression, value: Value) -> None:
         if type(target) is cst.Name:
             self.scope.vars[target.value] = value
+            if target.value + TRAINING_SUFFIX in self.scope.vars and target.value != "self":
+                del self.scope.vars[target.value + TRAINING_SUFFIX]  # another object (or the same, its mode unknown)
             if type(value) is ObjV and value.concrete and not self.frame.depth:
                 self.ctx.obj_sites[(self.frame.key, target.value)] = target
             if self.scope.size_reads:
@@ -2302,6 +2343,12 @@ class Interpreter:
 
     def _attribute(self, node: cst.Attribute, evaluated: Value | None = None) -> Value:
         attr = node.attr.value
+        if (
+            attr == "training"
+            and type(node.value) is cst.Name
+            and isinstance(self.scope.vars.get(node.value.value + TRAINING_SUFFIX), BoolV)
+        ):
+            return BoolV(False)  # ``model.training`` after ``model.eval()``
         if attr == "training" and self.in_eval_mode():
             if type(node.value) is cst.Name and node.value.value == "self" and self.frame.cls_key is not None:
                 return BoolV(False)

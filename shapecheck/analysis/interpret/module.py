@@ -28,6 +28,7 @@ from .interpreter import (
     EVAL_MODE,
     MODULE_LIST_ATTR,
     OPTIONAL,
+    TRAINING_SUFFIX,
     FrameInfo,
     Interpreter,
     Scope,
@@ -2213,9 +2214,17 @@ class ModuleAnalysis:
                 if isinstance(base, RefV) and base.qualname in RANDOM_STATES:
                     # rng = np.random.default_rng(0); rng.normal(size=(2, 3)), self.rng.integers(...): the sampler
                     qual = f"{base.qualname}.{func.attr.value}"
-        # a callee that is neither a name nor an attribute (``ENCODERS[cfg.pop("type")](**cfg)``) is evaluated before
-        # the arguments, as Python does
-        early: Value | None = interp.eval(func) if type(func) is cst.Subscript else None
+        # a callee that is neither a name nor an attribute (``ENCODERS[cfg.pop("type")](**cfg)``,
+        # ``getattr(litgpt.model, name)(config)``) is evaluated before the arguments, as Python does, and so is a
+        # property of an object that gives the callee (``config.mlp_class(config)``): what it is decides whether the
+        # arguments handed to it stay known
+        early: Value | None = (
+            interp.eval(func)
+            if type(func) is cst.Subscript or type(func) is cst.Call
+            else _property_callee(interp, func)
+            if type(func) is cst.Attribute and type(func.value) is cst.Name
+            else None
+        )
         args: list[Value] = []
         kwargs: dict[str, Value] = {}
         dynamic = False
@@ -2283,7 +2292,7 @@ class ModuleAnalysis:
             and not _list_method_call(interp, func)
             and any(interp.may_forget(a.value) for a in node.args)
         ):
-            keeps = self._keeps_arguments(interp, func, qual)
+            keeps = self._keeps_arguments(interp, func, qual, early)
             kept_lists = self._kept_list_args(interp, node, arg_values, qual)
             untouched = self._unmutated_args(interp, node)
             partly = self._attribute_writes(interp, node, qual) if not keeps else {}
@@ -2401,7 +2410,9 @@ class ModuleAnalysis:
                 if built is not None:
                     return built
         # method call on a tensor: x.view(...)
-        if type(func) is cst.Attribute:
+        if early is not None:
+            callee = early
+        elif type(func) is cst.Attribute:
             if objects.is_super_call(func.value):
                 return self.call_super(interp, node, func.attr.value, args, kwargs, dynamic)
             method = func.attr.value
@@ -2462,13 +2473,19 @@ class ModuleAnalysis:
                 if isinstance(alt, (LayerV, ObjV, FuncV)):
                     callee = alt
         else:
-            callee = interp.eval(func) if early is None else early
+            callee = interp.eval(func)
         if dynamic:
             if unknown_keywords and not unknown_positional and self._takes_open_keywords(callee):
                 # self.net(*args, **kwargs) with kwargs not known: the positional arguments are known, every other
                 # parameter may come from the dict (unknown, not its default; functions.bind_arguments)
                 return self.call_callee(interp, node, callee, args, {**kwargs, OPEN_KEYWORDS: UNKNOWN})
             return UNKNOWN
+        if _called_in_eval_mode(interp, func):
+            EVAL_MODE[0] += 1  # ``model.eval()`` ran on the variable this call goes through
+            try:
+                return self.call_callee(interp, node, callee, args, kwargs)
+            finally:
+                EVAL_MODE[0] -= 1
         return self.call_callee(interp, node, callee, args, kwargs)
 
     def _takes_open_keywords(self, callee: Value) -> bool:
@@ -3037,9 +3054,18 @@ class ModuleAnalysis:
                 kept.append(item)
         return SeqV(tuple(kept), "tuple")
 
-    def _keeps_arguments(self, interp: Interpreter, func: cst.BaseExpression, qual: str | None) -> bool:
+    def _keeps_arguments(
+        self, interp: Interpreter, func: cst.BaseExpression, qual: str | None, early: Value | None = None
+    ) -> bool:
         """Is ``func`` a class of the analysed code whose constructors never set an attribute of an argument
-        (``Block(config)``: the config object stays as it was)?"""
+        (``Block(config)``: the config object stays as it was)? ``early``: the callee's value when the call evaluated
+        it first (``getattr(model, name)(config)``, ``config.mlp_class(config)``)."""
+        if early is not None:
+            if isinstance(early, LayerV) and early.kind == "partial":
+                early = early.param("func")
+            if isinstance(early, RefV) and not early.qualname.startswith("class:") and self.project is not None:
+                early = self.project.lookup(early.qualname)  # getattr(litgpt.model, "GptNeoxMLP"): that class
+            return objects.value_keeps_arguments(self, early)
         if (
             type(func) is cst.Attribute
             and func.attr.value == "__init__"
@@ -4155,6 +4181,31 @@ def _builtin(*names: str, shadowed_by_imports: bool = True) -> Callable[[Builtin
         return rule
 
     return add
+
+
+def _called_in_eval_mode(interp: Interpreter, func: cst.BaseExpression) -> bool:
+    """``model(x)`` / ``model.generate(x)`` with ``model`` a variable that ``model.eval()`` put in eval mode."""
+    owner = func if type(func) is cst.Name else func.value if type(func) is cst.Attribute else None
+    return (
+        type(owner) is cst.Name
+        and owner.value != "self"
+        and isinstance(interp.scope.vars.get(owner.value + TRAINING_SUFFIX), BoolV)
+    )
+
+
+def _property_callee(interp: Interpreter, func: cst.Attribute) -> Value | None:
+    """What ``obj.prop`` gives when ``obj`` is a variable holding an object of the analysed code and ``prop`` a
+    property of its class (``config.mlp_class``: the class the config names), else None (nothing is evaluated)."""
+    base = interp.scope.vars.get(func.value.value)  # type: ignore[attr-defined]
+    if not isinstance(base, ObjV):
+        return None
+    raw = interp._attribute(func, base)
+    if not isinstance(raw, FuncV) or raw.bound_self is None:
+        return None
+    fi = interp.m.find_function(raw.key)
+    if fi is None or not any(objects._property_decorator(d) for d in fi.node.decorators):
+        return None
+    return interp.attribute(func, base)
 
 
 @_builtin("getattr", shadowed_by_imports=False)

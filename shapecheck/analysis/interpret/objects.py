@@ -1959,12 +1959,23 @@ def _symbolic_field(m: "ModuleAnalysis", ci: ClassInfo, owner: ClassInfo, name: 
 
 # (exact types: libcst's node classes are ABCs, and these have no subclasses)
 _DEFAULT_NODES = frozenset(
-    {cst.Integer, cst.Float, cst.SimpleString, cst.Name, cst.Tuple, cst.UnaryOperation, cst.Attribute, cst.Call}
+    {
+        cst.Integer,
+        cst.Float,
+        cst.SimpleString,
+        cst.Name,
+        cst.Tuple,
+        cst.UnaryOperation,
+        cst.Attribute,
+        cst.Call,
+        cst.BinaryOperation,
+    }
 )
 
 
 def _default(m: "ModuleAnalysis", fi: FunctionInfo, node: cst.BaseExpression, name: str | None = None) -> Value:
-    """A parameter default: literals and module-level names (evaluated in the function's module). A list or dict
+    """A parameter default: literals, module-level names and arithmetic on them (``fetch_k_ratio = 9 / 8``),
+    evaluated in the function's module. A list or dict
     display (``img_size=[224]``, ``measure_args={}``) is one shared object that every call without the argument sees:
     it still holds what it was written with when the function only reads the parameter (``img_size[0]``,
     ``f(**measure_args)``, ``measure_args.get(k)``; ``plain_read_params``), since nothing else can reach it."""

@@ -383,7 +383,8 @@ def _numeric_builtin(name: str, args: list[Value], node: cst.Call) -> Value | No
     for a in args:
         n = number_of(a)
         if n is None:
-            return None
+            # floats of which one is not known (``max(current_eps * eps_decay, eps)`` in a loop): one of them, a float
+            return FloatV(None) if all(type(x) is FloatV for x in args) else None
         numbers.append(n)
     pick = max(numbers) if name == "max" else min(numbers)
     chosen = args[numbers.index(pick)]  # the first of equal values, as Python returns it
@@ -700,8 +701,10 @@ def _isinstance(cx: OpContext, interp: "Interpreter", v: Value, classes: cst.Bas
         if q in _TENSOR_CLASSES:
             if isinstance(v, TensorV) and v.framework is not None:
                 answers.append(v.framework == _TENSOR_CLASSES[q])
-            elif isinstance(v, (SeqV, NoneV, IntV)) or (isinstance(v, ObjV) and cx.plain_object(v)):
-                answers.append(False)
+            elif isinstance(v, (SeqV, NoneV, IntV, FloatV, BoolV, StrV)) or (
+                isinstance(v, ObjV) and cx.plain_object(v)
+            ):
+                answers.append(False)  # (a number: ``if not isinstance(k, torch.Tensor): k = torch.Tensor([k])``)
             else:
                 return None
             continue
