@@ -64,6 +64,7 @@ from .values import (
     UNKNOWN,
     BoolV,
     DictV,
+    DtypeV,
     FloatV,
     FuncV,
     IntDictV,
@@ -2236,8 +2237,8 @@ class ModuleAnalysis:
         for a in node.args:
             v = interp.eval(a.value)
             arg_values.append(v)
-            if _immutable(v):
-                scalars.add(id(a))
+            if _immutable(v) or (type(a.value) is cst.Attribute and a.value.attr.value in ("dtype", "device")):
+                scalars.add(id(a))  # (``.to(x.tensors.dtype)``: a dtype or a device, whether or not it is known)
             if a.star == "*":
                 if isinstance(v, SeqV):
                     args.extend(v.items)
@@ -4127,8 +4128,8 @@ def _main_guard(stmt: cst.CSTNode) -> bool:
 def _immutable(v: Value, depth: int = 3) -> bool:
     """An int, float, bool, string or None, or a tuple of them (``cfg.ch_mult`` = ``(1, 2, 2)``): nothing the callee
     does with it can change the object it was read from."""
-    if isinstance(v, (IntV, FloatV, BoolV, StrV, NoneV)):
-        return True
+    if isinstance(v, (IntV, FloatV, BoolV, StrV, NoneV, DtypeV)):
+        return True  # (a dtype: ``.to(x.tensors.dtype)`` leaves x alone)
     return isinstance(v, SeqV) and v.kind == "tuple" and depth > 0 and all(_immutable(x, depth - 1) for x in v.items)
 
 

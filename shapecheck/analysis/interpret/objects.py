@@ -2577,6 +2577,8 @@ def value_keeps_arguments(m: "ModuleAnalysis", v: Value | None) -> bool:
     class of the analysed code whose every ``__init__`` along the MRO keeps them (``keeps_arguments``)?"""
     if isinstance(v, FuncV):
         return helper_keeps(m, v) or _only_reads_arguments(m, v)
+    if type(v) is ObjV:
+        return _call_only_reads_arguments(m, v)
     if not isinstance(v, RefV) or not v.qualname.startswith("class:"):
         return False
     ci = m.find_class(v.qualname[6:])
@@ -2600,6 +2602,30 @@ def _only_reads_arguments(m: "ModuleAnalysis", v: FuncV) -> bool:
     writes = memo("attribute-writes", fi.node, _param_attribute_writes)
     only_uses = all(w is not None and all(a.startswith("use ") for a in w) for w in writes.values())
     return only_uses and keeps_arguments(fi)  # (and hands them on only to code that keeps them too)
+
+
+def _call_only_reads_arguments(m: "ModuleAnalysis", obj: ObjV) -> bool:
+    """Calling an object of the analysed code (a torch module: its ``forward``; else its ``__call__``) whose method
+    only reads attributes of its arguments (``self.position_embedding(x)`` reading ``x.tensors`` and ``x.mask``, as
+    ``_only_reads_arguments``): the objects handed to it keep their attributes."""
+    from .module import _param_attribute_writes
+
+    ci = m.find_class(obj.cls_key)
+    if ci is None:
+        return False
+    fi = None
+    for c in mro(m, ci):
+        fi = c.methods.get("__call__") or c.methods.get("forward")
+        if fi is not None:
+            break
+    if fi is None or fi.is_static or fi.has_unknown_decorators or type(fi.node) is not cst.FunctionDef:
+        return False
+    writes = memo("attribute-writes", fi.node, _param_attribute_writes)
+    first = fi.params[0].name if fi.params else None
+    only_uses = all(
+        w is not None and all(a.startswith("use ") for a in w) for name, w in writes.items() if name != first
+    )
+    return only_uses and keeps_arguments(fi)
 
 
 def helper_keeps(m: "ModuleAnalysis", v: FuncV) -> bool:
