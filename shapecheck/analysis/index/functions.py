@@ -63,6 +63,8 @@ class FunctionInfo:
             n = name.attr.value if type(name) is cst.Attribute else name.value if type(name) is cst.Name else ""
             if n in _JIT_MARKS and type(name) is cst.Attribute and _last_name(name.value) == "jit":
                 continue  # ``@torch.jit.ignore`` / ``unused`` / ``export`` / ``script``: the same shapes as the function itself
+            if n == "setter" and type(text) is cst.Attribute and _last_name(text.value) == self.name:
+                continue  # ``@max_seq_length.setter``: the method a store to the property runs (property_setter)
             if n == "wrap" and type(text) is cst.Attribute and _last_name(text.value) == "fx":
                 continue  # ``@torch.fx.wrap``: registers the function as a leaf of fx tracing and returns it
             if n == "partial" and type(text) is cst.Call and text.args and text.args[0].keyword is None:

@@ -1424,6 +1424,14 @@ class Interpreter:
             if type(obj) is cst.Name and obj.value == "self" and self.frame.cls_key is not None:
                 owner = self.m.find_class(self.frame.cls_key)
                 if owner is not None and objects.intercepts_attr(owner.module, owner, attr):
+                    setter = objects.property_setter(owner.module, owner, attr) if self.frame.building else None
+                    if setter is not None:
+                        # ``self.max_seq_length = config.block_size`` in a constructor: the property's setter runs on
+                        # the object being built (litgpt's registers the rope cache buffers); reading the attribute
+                        # runs the getter, so nothing is stored under its name
+                        self.scope.vars.pop(f"self.{attr}", None)
+                        self.m.call_on_building_self(self, target, setter, [value], {})  # type: ignore[arg-type]
+                        return
                     value = UNKNOWN  # self.dim = 3 through a property setter, a descriptor or __setattr__
                 if isinstance(value, LayerV) and self.frame.building and not getattr(value.built, "named", False):
                     # the line a finding of its calls names as the one to fix: a layer a helper built
@@ -2649,6 +2657,10 @@ class Interpreter:
         return SeqV(tuple(results), "list")
 
     def binary(self, node: cst.CSTNode, left: Value, op: cst.CSTNode, right: Value) -> Value:
+        if type(left) is BoolV and left.value is not None and isinstance(right, (IntV, FloatV)):
+            left = IntV(Size.const(int(left.value)))  # ``True * 16``: a bool is the int 0 or 1
+        elif type(right) is BoolV and right.value is not None and isinstance(left, (IntV, FloatV)):
+            right = IntV(Size.const(int(right.value)))  # ``in_features * enable_q``
         if isinstance(left, IntV) and isinstance(right, IntV):
             out = _int_arith(left, op, right)
             return _float_arith(left, op, right) if out is UNKNOWN else out

@@ -3803,6 +3803,18 @@ class ModuleAnalysis:
     def call_super(
         self, interp: Interpreter, node: cst.Call, name: str, args: list[Value], kwargs: dict[str, Value], dynamic: bool
     ) -> Value:
+        after = objects.super_class_named(self, interp, node.func.value)  # type: ignore[attr-defined]
+        if after is None or (after and after != interp.frame.cls_key):
+            # super(LoRALinear, self).__init__(...) in LoRALinear's subclass: the method after that class, whose
+            # own classes' rules (a torch layer base, a dataclass) are not looked for here
+            fi = objects.super_method(self, interp, name, after) if after else None
+            if fi is None or dynamic:
+                if fi is not None and interp.frame.building:
+                    self._forget_self_attrs(interp, fi)
+                return UNKNOWN
+            if interp.frame.building:
+                return self.call_on_building_self(interp, node, fi, args, kwargs)
+            return self.call_function(interp, node, FuncV(fi.key, bound_self=interp.frame.self_value), args, kwargs)
         fi = objects.super_method(self, interp, name)
         if fi is None and name == "__init__" and not dynamic and interp.frame.building:
             built = interp.frame.self_value
@@ -4222,6 +4234,54 @@ def _call_getattr(
     if isinstance(args[0], ObjV) and args[1].value.isidentifier():
         return m.object_attr(args[0], args[1].value)
     return UNKNOWN
+
+
+# what every torch.nn.Module has (``dir(torch.nn.Module)`` without dunders, torch 2.x, and ``training``): hasattr of
+# such a name is True whatever the constructor did
+_NN_MODULE_NAMES = frozenset(
+    "T_destination add_module apply bfloat16 buffers call_super_init children compile cpu cuda double dump_patches "
+    "eval extra_repr float forward get_buffer get_extra_state get_parameter get_submodule half ipu load_state_dict "
+    "modules mtia named_buffers named_children named_modules named_parameters parameters register_backward_hook "
+    "register_buffer register_forward_hook register_forward_pre_hook register_full_backward_hook "
+    "register_full_backward_pre_hook register_load_state_dict_post_hook register_load_state_dict_pre_hook "
+    "register_module register_parameter register_state_dict_post_hook register_state_dict_pre_hook requires_grad_ "
+    "set_extra_state set_submodule share_memory state_dict to to_empty train type xpu zero_grad training".split()
+)
+
+
+@_builtin("hasattr")
+def _call_hasattr(
+    m: "ModuleAnalysis", interp: Interpreter, node: cst.Call, name: str, args: list[Value], kwargs: dict[str, Value]
+) -> Value | None:
+    """``hasattr(self, "cos")`` in a constructor (or a setter or helper it runs) of a class of the analysed code
+    whose only outside base is ``torch.nn.Module`` (or none): True when the object has the attribute by now (set on
+    ``self``, or a method or class attribute of its MRO), False when nothing gave it one (no ``__getattr__`` of the
+    analysed classes, no attribute set by a name not known). Elsewhere True only when the object or its class has it:
+    another method may have set it since. Else not known."""
+    if len(args) != 2 or kwargs or not isinstance(args[1], StrV) or not isinstance(args[0], ObjV):
+        return None
+    attr, obj = args[1].value, args[0]
+    if not attr.isidentifier() or attr.startswith("_") or attr in _NN_MODULE_NAMES:
+        return None
+    ci = m.find_class(obj.cls_key)
+    if ci is None:
+        return None
+    classes = objects.mro(m, ci)
+    if any(attr in c.methods or attr in objects.body_attrs(m, c) for c in classes):
+        return BoolV(True)
+    building = interp.frame.building and interp.frame.self_value is obj
+    if building and f"self.{attr}" in interp.scope.vars:
+        return BoolV(True)
+    if not building and obj.attr(attr) is not None:
+        return BoolV(True)
+    if (
+        not building
+        or "self." + DYNAMIC_ATTRS in interp.scope.vars
+        or any("__getattr__" in c.methods or "__getattribute__" in c.methods for c in classes)
+        or not objects.foreign_bases(m, ci) <= {"torch.nn.Module", "torch.nn.modules.module.Module", "object"}
+    ):
+        return None
+    return BoolV(False)
 
 
 @_builtin("iter", "next")

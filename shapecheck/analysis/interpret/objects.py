@@ -507,6 +507,29 @@ def intercepts_attr(m: "ModuleAnalysis", ci: ClassInfo, attr: str) -> bool:
     return bool(st.intercepted) and ("*" in st.intercepted or attr in st.intercepted)
 
 
+def property_setter(m: "ModuleAnalysis", ci: ClassInfo, attr: str) -> FunctionInfo | None:
+    """The ``@attr.setter`` method that ``self.attr = v`` runs on an instance of ``ci``: the nearest class of the MRO
+    that defines ``attr`` defines it as a ``@property`` with that setter (indexed under ``<key>.<setter>``), and no
+    class intercepts every store (``__setattr__``, ``__getattribute__``). None otherwise (a descriptor,
+    ``property(get, set)``, a property without a setter)."""
+    if "*" in (class_state(ci).intercepted or ()):
+        return None
+    for c in mro(m, ci):
+        getter = c.methods.get(attr)
+        if getter is not None:
+            setter = c.module.functions.get(f"{c.key}.{attr}.<setter>")
+            if (
+                setter is None
+                or len(setter.node.decorators) != 1
+                or not any(_property_decorator(d) for d in getter.node.decorators)
+            ):
+                return None
+            return setter
+        if attr in body_attrs(m, c):
+            return None
+    return None
+
+
 def _intercepted(m: "ModuleAnalysis", ci: ClassInfo) -> set[str]:
     out: set[str] = set()
     for c in mro(m, ci):
@@ -2056,8 +2079,11 @@ def _annotated_fields(ci: ClassInfo) -> frozenset[str]:
     return frozenset(out)
 
 
-def super_method(m: "ModuleAnalysis", interp: "Interpreter", name: str) -> FunctionInfo | None:
-    """``super().name`` inside a method: the next definition after the method's class in the object's MRO."""
+def super_method(
+    m: "ModuleAnalysis", interp: "Interpreter", name: str, after: str | None = None
+) -> FunctionInfo | None:
+    """``super().name`` inside a method: the next definition after the method's class in the object's MRO
+    (``after``: after that class instead, ``super(LoRALinear, self).name``)."""
     frame = interp.frame
     if frame.cls_key is None:
         return None
@@ -2066,7 +2092,26 @@ def super_method(m: "ModuleAnalysis", interp: "Interpreter", name: str) -> Funct
     ci = m.find_class(start)
     if ci is None:
         return None
-    return find_method(m, ci, name, after=frame.cls_key)
+    return find_method(m, ci, name, after=after or frame.cls_key)
+
+
+def super_class_named(m: "ModuleAnalysis", interp: "Interpreter", call: cst.Call) -> str | None:
+    """The class after which ``super(Cls, self)`` looks in ``self``'s MRO: ``Cls``'s key (``""`` for ``super()``),
+    or None when it is not known (another form, a class not of the analysed code)."""
+    if not call.args:
+        return ""
+    if (
+        len(call.args) != 2
+        or any(a.star or a.keyword is not None for a in call.args)
+        or type(call.args[1].value) is not cst.Name
+        or call.args[1].value.value != "self"
+    ):
+        return None
+    cls = interp.eval(call.args[0].value)
+    if not isinstance(cls, RefV):
+        return None
+    key = cls.qualname[6:] if cls.qualname.startswith("class:") else None
+    return key if key is not None and m.find_class(key) is not None else None
 
 
 def dataclass_base_after(m: "ModuleAnalysis", interp: "Interpreter") -> ClassInfo | None:

@@ -646,6 +646,8 @@ def _isinstance(cx: OpContext, interp: "Interpreter", v: Value, classes: cst.Bas
                 )  # a number or a string is no container (``pair(t)``: ``t if isinstance(t, tuple)``)
             elif isinstance(v, StrV) and builtin == "str":
                 answers.append(True)
+            elif isinstance(v, BoolV) and builtin in ("bool", "int", "float"):
+                answers.append(builtin != "float")  # a bool is an int, and no float (``isinstance(enable, bool)``)
             elif (isinstance(v, (IntV, FloatV, BoolV)) and builtin == "str") or (
                 isinstance(v, StrV) and builtin in ("int", "float", "bool")
             ):
