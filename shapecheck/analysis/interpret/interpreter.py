@@ -2198,20 +2198,29 @@ class Interpreter:
             return UNKNOWN
         saved = dict(self.scope.vars)
         entries: dict[str, Value] | None = {}
+        ints: dict[int, Value] | None = {}  # (``{r: channels_at(r) for r in resolutions}``: known int keys)
         for item in it.items:
             self.assign(comp.target, item)
             kept = [self.eval(c.test) for c in comp.ifs]
             if any(not isinstance(t, BoolV) or t.value is None for t in kept):
-                entries = None  # a filter the analysis cannot decide for this item
+                entries = ints = None  # a filter the analysis cannot decide for this item
                 break
             if not all(isinstance(t, BoolV) and t.value for t in kept):
                 continue
             k, v = self.eval(node.key), self.eval(node.value)
-            if not isinstance(k, StrV) or entries is None:
+            n = k.size.as_int() if type(k) is IntV and not k.assumed else None
+            if entries is not None and isinstance(k, StrV):
+                entries[k.value] = v
+                ints = None
+            elif ints is not None and n is not None:
+                ints[n] = v
                 entries = None
+            else:
+                entries = ints = None
                 break
-            entries[k.value] = v
         self.scope.vars = saved
+        if ints:
+            return IntDictV(tuple(ints.items()))
         return DictV(tuple(entries.items())) if entries is not None else UNKNOWN
 
     @_expression(cst.NamedExpr)
@@ -3606,6 +3615,16 @@ def _plain_index(node: cst.BaseExpression) -> bool:
     it runs nothing."""
     if type(node) in (cst.Name, cst.Integer, cst.SimpleString) or _self_attribute(node):
         return True
+    if (
+        type(node) is cst.Call
+        and type(node.func) is cst.Name
+        and node.func.value == "str"
+        and len(node.args) == 1
+        and not node.args[0].star
+        and node.args[0].keyword is None
+        and type(node.args[0].value) in (cst.Name, cst.Integer)
+    ):
+        return True  # ``self.blocks[str(res)]``: the key of an nn.ModuleDict filled in a loop
     if type(node) is cst.FormattedString:
         return all(
             type(part) is cst.FormattedStringText

@@ -4567,6 +4567,20 @@ def _call_ord(
     return IntV(Size.const(ord(args[0].value)))
 
 
+@_builtin("str")
+def _call_str(
+    m: "ModuleAnalysis", interp: Interpreter, node: cst.Call, name: str, args: list[Value], kwargs: dict[str, Value]
+) -> Value | None:
+    """``str(res)`` of a known int (``self.blocks[str(res)] = ...``, the keys of an nn.ModuleDict) or string."""
+    if len(args) != 1 or kwargs or len(node.args) != 1 or node.args[0].star:
+        return None
+    v = args[0]
+    if isinstance(v, StrV):
+        return v
+    n = v.size.as_int() if type(v) is IntV and not v.assumed else None
+    return StrV(str(n)) if n is not None else None
+
+
 @_builtin("bool")
 def _call_bool(
     m: "ModuleAnalysis", interp: Interpreter, node: cst.Call, name: str, args: list[Value], kwargs: dict[str, Value]
@@ -6079,8 +6093,70 @@ def _freezes_only(fn: cst.CSTNode) -> frozenset[str]:
                 if type(held) is not cst.Name or not _only_tested_or_frozen(loop.body, held.value):
                     bad.add(name)
                 loops[name] = loops.get(name, 0) + 1
+        elif tp in (cst.ListComp, cst.SetComp, cst.GeneratorExp):
+            # an optimizer's parameter groups: ``[p for p in model.parameters() if not hasattr(p, "_optim")]``
+            comp = cast("cst.ListComp", node)
+            it = comp.for_in.iter
+            if (
+                comp.for_in.inner_for_in is None
+                and type(it) is cst.Call
+                and not it.args
+                and type(it.func) is cst.Attribute
+                and type(it.func.value) is cst.Name
+                and it.func.value.value in names
+                and it.func.attr.value in ("parameters", "named_parameters")
+            ):
+                name = it.func.value.value
+                target = comp.for_in.target
+                held = target
+                if it.func.attr.value == "named_parameters":
+                    items = target.elements if type(target) is cst.Tuple else ()
+                    held = items[1].value if len(items) == 2 and not isinstance(items[1], cst.StarredElement) else None
+                parts = (comp.elt, *(c.test for c in comp.for_in.ifs))
+                if type(held) is not cst.Name or not all(_only_collected_or_read(x, held.value) for x in parts):
+                    bad.add(name)
+                loops[name] = loops.get(name, 0) + 1
         stack.extend((c, node) for c in children(node))
     return frozenset(n for n in loops if n not in bad and uses.get(n, 0) == loops[n])
+
+
+_PARAMETER_READS = frozenset({"numel", "dim", "size", "is_floating_point", "is_complex"})
+
+
+def _only_collected_or_read(expr: cst.BaseExpression, name: str) -> bool:
+    """Is every use of the parameter ``name`` in a comprehension's element or condition the parameter itself (the
+    element, or an item of a tuple element), an argument of ``hasattr`` / ``getattr`` / ``isinstance`` / ``id``, or
+    an attribute read (``p._optim.items()``, ``p.requires_grad``, ``p.numel()``): nothing there changes the module
+    the parameter belongs to (``_freezes_only``)."""
+    stack: list[tuple[cst.CSTNode, tuple[cst.CSTNode, ...]]] = [(expr, ())]
+    while stack:
+        node, up = stack.pop()
+        tp = type(node)
+        if tp in (cst.FunctionDef, cst.ClassDef, cst.Lambda, cst.NamedExpr):
+            return False
+        if tp is cst.Name and node.value == name:  # type: ignore[attr-defined]
+            parent = up[-1] if up else None
+            if parent is None or (type(parent) is cst.Element and len(up) == 2 and type(up[0]) is cst.Tuple):
+                continue  # the element itself, or an item of the tuple that is the element
+            if type(parent) is cst.Attribute and parent.attr is node:
+                continue
+            if type(parent) is cst.Attribute:
+                grand = up[-2] if len(up) > 1 else None
+                if type(grand) is cst.Call and grand.func is parent and parent.attr.value not in _PARAMETER_READS:
+                    return False  # p.resize_(...), p.mul_(...): a method of the parameter itself
+                continue
+            if (
+                type(parent) is cst.Arg
+                and len(up) > 1
+                and type(up[-2]) is cst.Call
+                and type(up[-2].func) is cst.Name  # type: ignore[attr-defined]
+                and up[-2].func.value in ("hasattr", "getattr", "isinstance", "id")  # type: ignore[attr-defined]
+                and up[-2].args[0] is parent  # type: ignore[attr-defined]
+            ):
+                continue
+            return False
+        stack.extend((c, up + (node,)) for c in children(node))
+    return True
 
 
 def _only_tested_or_frozen(body: cst.CSTNode, name: str) -> bool:
