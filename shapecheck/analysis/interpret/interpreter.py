@@ -2468,11 +2468,12 @@ class Interpreter:
                 return found
         base = self.eval(node.value)
         if type(base) is ObjV:
-            chain = _chain_modules(base) if len(idx_nodes) == 1 and type(idx_nodes[0].slice) is cst.Index else None
-            if chain is not None:
+            first = idx_nodes[0].slice if len(idx_nodes) == 1 else None
+            modules = _chain_modules(base) if type(first) is cst.Index else None
+            if modules is not None and type(first) is cst.Index:
                 # ``self[0](tensor_list)`` in an nn.Sequential subclass (DETR's Joiner): the module at that index
-                i = int_of(self.eval(idx_nodes[0].slice.value))
-                return chain.items[i] if i is not None and -len(chain.items) <= i < len(chain.items) else UNKNOWN
+                i = int_of(self.eval(first.value))
+                return modules.items[i] if i is not None and -len(modules.items) <= i < len(modules.items) else UNKNOWN
             base = held_modules(base) or base  # ``self[i]`` in an nn.ModuleList subclass
         if isinstance(base, SeqV) and len(idx_nodes) == 1 and type(idx_nodes[0].slice) is cst.Index:
             idx = self.eval(idx_nodes[0].slice.value)

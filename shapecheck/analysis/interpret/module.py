@@ -2411,6 +2411,7 @@ class ModuleAnalysis:
                 if built is not None:
                     return built
         # method call on a tensor: x.view(...)
+        callee: Value
         if early is not None:
             callee = early
         elif type(func) is cst.Attribute:
@@ -2465,7 +2466,7 @@ class ModuleAnalysis:
                 done = on_model(self, interp, node, func, base, method, args, kwargs, dynamic)
                 if done is not None:
                     return done
-            callee: Value = interp.attribute(func, base)
+            callee = interp.attribute(func, base)
             if callee is UNKNOWN and type(func.value) is cst.Name and func.value.value == "self":
                 # ``self.mlp(t)`` where the constructor set ``self.mlp`` to one layer or None: calling None raises,
                 # so when the code goes on, the layer ran
@@ -6149,9 +6150,9 @@ def _only_collected_or_read(expr: cst.BaseExpression, name: str) -> bool:
                 type(parent) is cst.Arg
                 and len(up) > 1
                 and type(up[-2]) is cst.Call
-                and type(up[-2].func) is cst.Name  # type: ignore[attr-defined]
-                and up[-2].func.value in ("hasattr", "getattr", "isinstance", "id")  # type: ignore[attr-defined]
-                and up[-2].args[0] is parent  # type: ignore[attr-defined]
+                and type(up[-2].func) is cst.Name
+                and up[-2].func.value in ("hasattr", "getattr", "isinstance", "id")
+                and up[-2].args[0] is parent
             ):
                 continue
             return False

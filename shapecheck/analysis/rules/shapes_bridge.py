@@ -13,7 +13,7 @@ from ...diagnostics.details import AnnotationMismatch, DimsSyntax, UnboundExpres
 from ...sizes import Size
 from ..interpret.context import LazyNote, OpSpec, Where, note
 from ..index.jaxtyping_bridge import Annotation
-from ..interpret.values import UNKNOWN, TensorV, Value
+from ..interpret.values import UNKNOWN, SeqV, TensorV, Value
 from ..interpret.walk import STATEMENT_CLAUSES
 
 if TYPE_CHECKING:
@@ -173,6 +173,34 @@ def _loose_annotation(ann: cst.BaseExpression, in_union: bool = False) -> bool:
     return name == "Callable" or (in_union and name in ("float", "int", "complex", "bool"))
 
 
+_TUPLE_RETURNS: dict[int, "tuple[Annotation | None, ...] | None"] = {}
+
+
+def _tuple_return_annotations(source: AnnotatedModule, fi: "FunctionInfo") -> "tuple[Annotation | None, ...] | None":
+    """The element annotations of a ``-> tuple[A, B]`` / ``Tuple[A, B]`` return annotation (None for an element that
+    is no array annotation); None for any other return annotation (``tuple[T, ...]`` included)."""
+    returns = fi.node.returns
+    if returns is None or fi.return_ann is not None:
+        return None
+    key = id(returns)
+    if key in _TUPLE_RETURNS:
+        return _TUPLE_RETURNS[key]
+    ann = returns.annotation
+    out: tuple[Annotation | None, ...] | None = None
+    head = ann.value if type(ann) is cst.Subscript else None
+    name = head.value if type(head) is cst.Name else head.attr.value if type(head) is cst.Attribute else ""
+    if name in ("tuple", "Tuple") and type(ann) is cst.Subscript:
+        elems = [e.slice for e in ann.slice]
+        if all(type(e) is cst.Index and type(e.value) is not cst.Ellipsis for e in elems):
+            out = tuple(source.annotation_of(e.value) for e in elems)  # type: ignore[attr-defined]
+            if all(a is None for a in out):
+                out = None
+    if len(_TUPLE_RETURNS) > 50_000:
+        _TUPLE_RETURNS.clear()
+    _TUPLE_RETURNS[key] = out
+    return out
+
+
 class _Signed(NamedTuple):
     """A nested function's signature, read for the annotation-string check."""
 
@@ -314,6 +342,9 @@ class ShapeChecks:
     # -------------------------------------------------------------- returns and declared variables
     def check_return(self, stmt: cst.Return, value: Value, frame: "FrameInfo") -> None:
         ann = frame.return_ann
+        if ann is None and frame.memo is not None and isinstance(value, SeqV) and value.kind == "tuple":
+            self._check_tuple_return(stmt, value, frame)
+            return
         if ann is None or not isinstance(value, TensorV) or value.shape is None or frame.memo is None:
             return
         spec = self.spec(ann)
@@ -337,6 +368,42 @@ class ShapeChecks:
                     "annotation", None, (value.shape,), (), (("dims", ann.dims), ("memo", _memo_items(frame.memo)))
                 ),
             )
+
+    def _check_tuple_return(self, stmt: cst.Return, value: SeqV, frame: "FrameInfo") -> None:
+        """``-> tuple[Float[Tensor, "b n c"], Float[Tensor, "b n 1"]]``: each returned array against its element's
+        annotation, in order, with the dimensions the arguments bound and those earlier elements bind (jaxtyping checks
+        the whole return value in one context). Elements that are not array annotations, and a tuple of another
+        length, are not checked."""
+        fi = self.source.find_function(frame.key)
+        items = _tuple_return_annotations(self.source, fi) if fi is not None else None
+        if items is None or len(items) != len(value.items) or frame.memo is None:
+            return
+        memo = frame.memo.copy()
+        for i, (ann, v) in enumerate(zip(items, value.items)):
+            spec = self.spec(ann) if ann is not None else None
+            if spec is None or not isinstance(v, TensorV) or v.shape is None:
+                continue
+            res = match_shape(spec, v.shape, memo, fresh=self._fresh(frame.key, None))
+            if res.ok is False and res.problem is not None:
+                code, fields = res.problem
+                notes = [
+                    shape_note(f"element #{i} of the returned tuple has shape", v.shape, v.origin),
+                    note(f"its annotation {ann.text} at ", Where(self.source, fi.node.returns or fi.node)),  # type: ignore[union-attr]
+                ]
+                self.ctx.report(
+                    stmt,
+                    "SHP206",
+                    {"func": fi.name, "detail": AnnotationMismatch(code, tuple(fields.items()))},  # type: ignore[union-attr]
+                    notes,
+                    spec=OpSpec(
+                        "annotation",
+                        None,
+                        (v.shape,),
+                        (),
+                        (("dims", ann.dims), ("memo", _memo_items(frame.memo))),  # type: ignore[union-attr]
+                    ),
+                )
+                return
 
     def check_declared(self, stmt: cst.AnnAssign, ann: Annotation, value: Value, frame: "FrameInfo") -> Value:
         spec = self.spec(ann)
