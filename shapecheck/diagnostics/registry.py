@@ -280,7 +280,8 @@ CODES: tuple[Code, ...] = (
         "return-shape",
         E,
         "returned value does not match the return annotation of {func}(): {detail}",
-        "A `return` whose shape contradicts the function's return annotation.",
+        "A `return` whose shape contradicts the function's return annotation (for a `tuple[...]` of array "
+        "annotations, each returned array against its element, with the sizes the arguments bound).",
         "Every caller trusts the annotation; a wrong return shape propagates silently.",
         'def f(x: Float[Tensor, "b n d"]) -> Float[Tensor, "b d"]:\n    return x',
         'def f(x: Float[Tensor, "b n d"]) -> Float[Tensor, "b d"]:\n    return x.mean(1)',
