@@ -17,6 +17,7 @@ from ..index.cst_parse import WHITESPACE_CLASSES
 from ..index.imports import literal_str
 from .walk import memo as _memo
 from .values import (
+    RAISES_CONTEXT,
     FINFO,
     FINFO_FLOATS,
     DYNAMIC_ATTRS,
@@ -848,6 +849,8 @@ class Interpreter:
             expects_failure = expects_failure or self.m.expects_exception(item.item)
             suppresses = suppresses or self._suppresses_shape_errors(item.item)
             v = self.eval(item.item)
+            # ``with expected:`` of a parametrized ``pytest.raises(...)`` case
+            expects_failure = expects_failure or v == RAISES_CONTEXT
             if item.asname is not None:
                 self.assign(item.asname.name, UNKNOWN if not isinstance(v, TensorV) else v)
         if expects_failure:
@@ -1422,6 +1425,10 @@ class Interpreter:
                 self.scope.vars[data_of] = value if isinstance(value, TensorV) else UNKNOWN
                 return
             if type(obj) is cst.Name and obj.value == "self" and self.frame.cls_key is not None:
+                if attr in objects.NN_MODULE_NAMES and isinstance(value, (LayerV, ObjV, TensorV)):
+                    # ``self.modules = modules``: torch registers the module, and reading ``self.modules`` finds
+                    # nn.Module's own method first (zeta's RecursiveBlock calls ``self.modules(x)``, a generator)
+                    value = UNKNOWN
                 owner = self.m.find_class(self.frame.cls_key)
                 if owner is not None and objects.intercepts_attr(owner.module, owner, attr):
                     setter = objects.property_setter(owner.module, owner, attr) if self.frame.building else None

@@ -30,6 +30,7 @@ from ..index.imports import dotted
 from .context import OpSpec
 from .interpreter import _var_key, int_of
 from .values import (
+    RAISES_CONTEXT,
     NUMPY_INT,
     UNKNOWN,
     BoolV,
@@ -962,6 +963,12 @@ def _reduce(c: LibraryCall) -> Value | None:
         if acc is UNKNOWN:
             return UNKNOWN
     return acc
+
+
+@library_call("pytest.raises", "numpy.testing.assert_raises", "numpy.testing.assert_raises_regex")
+def _raises(c: LibraryCall) -> Value | None:
+    # (called with the callable and its arguments, assert_raises runs it and returns None: not a context then)
+    return RAISES_CONTEXT if len(c.node.args) <= 2 and not any(a.star for a in c.node.args) else None
 
 
 @library_call("collections.namedtuple", "typing.NamedTuple")

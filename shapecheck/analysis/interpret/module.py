@@ -4237,19 +4237,6 @@ def _call_getattr(
     return UNKNOWN
 
 
-# what every torch.nn.Module has (``dir(torch.nn.Module)`` without dunders, torch 2.x, and ``training``): hasattr of
-# such a name is True whatever the constructor did
-_NN_MODULE_NAMES = frozenset(
-    "T_destination add_module apply bfloat16 buffers call_super_init children compile cpu cuda double dump_patches "
-    "eval extra_repr float forward get_buffer get_extra_state get_parameter get_submodule half ipu load_state_dict "
-    "modules mtia named_buffers named_children named_modules named_parameters parameters register_backward_hook "
-    "register_buffer register_forward_hook register_forward_pre_hook register_full_backward_hook "
-    "register_full_backward_pre_hook register_load_state_dict_post_hook register_load_state_dict_pre_hook "
-    "register_module register_parameter register_state_dict_post_hook register_state_dict_pre_hook requires_grad_ "
-    "set_extra_state set_submodule share_memory state_dict to to_empty train type xpu zero_grad training".split()
-)
-
-
 @_builtin("hasattr")
 def _call_hasattr(
     m: "ModuleAnalysis", interp: Interpreter, node: cst.Call, name: str, args: list[Value], kwargs: dict[str, Value]
@@ -4262,7 +4249,7 @@ def _call_hasattr(
     if len(args) != 2 or kwargs or not isinstance(args[1], StrV) or not isinstance(args[0], ObjV):
         return None
     attr, obj = args[1].value, args[0]
-    if not attr.isidentifier() or attr.startswith("_") or attr in _NN_MODULE_NAMES:
+    if not attr.isidentifier() or attr.startswith("_") or attr in objects.NN_MODULE_NAMES:
         return None
     ci = m.find_class(obj.cls_key)
     if ci is None:

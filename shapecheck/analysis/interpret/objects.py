@@ -496,6 +496,19 @@ def find_method(m: "ModuleAnalysis", ci: ClassInfo, name: str, after: str | None
     return None
 
 
+# what every torch.nn.Module has as a class attribute or sets in its constructor (``dir(torch.nn.Module)`` without dunders, torch 2.x, and ``training``): hasattr of
+# such a name is True whatever the constructor did
+NN_MODULE_NAMES = frozenset(
+    "T_destination add_module apply bfloat16 buffers call_super_init children compile cpu cuda double dump_patches "
+    "eval extra_repr float forward get_buffer get_extra_state get_parameter get_submodule half ipu load_state_dict "
+    "modules mtia named_buffers named_children named_modules named_parameters parameters register_backward_hook "
+    "register_buffer register_forward_hook register_forward_pre_hook register_full_backward_hook "
+    "register_full_backward_pre_hook register_load_state_dict_post_hook register_load_state_dict_pre_hook "
+    "register_module register_parameter register_state_dict_post_hook register_state_dict_pre_hook requires_grad_ "
+    "set_extra_state set_submodule share_memory state_dict to to_empty train type xpu zero_grad training".split()
+)
+
+
 def intercepts_attr(m: "ModuleAnalysis", ci: ClassInfo, attr: str) -> bool:
     """Storing ``attr`` on an instance of ``ci`` runs code of the analysed classes, so what is stored (or read back)
     need not be the value assigned: a class of the MRO defines ``__setattr__`` or ``__getattribute__``, or holds

@@ -170,6 +170,11 @@ class RefV:
     qualname: str
 
 
+# what ``pytest.raises(...)`` (``self.assertRaises(...)``, ...) gives: a context manager expecting an exception, no
+# tuple, list or array (``@pytest.mark.parametrize("x, expected", [(..., (1, 10)), (..., pytest.raises(E))])``, then
+# ``with expected:`` or ``if isinstance(expected, tuple):`` in the test)
+RAISES_CONTEXT = RefV("<expects an exception>")
+
 # ``torch.finfo(dtype)`` (numpy's, jax.numpy's): its limits are Python floats (``scores.masked_fill(~mask,
 # torch.finfo(scores.dtype).min)``, ``(1.0 - mask) * torch.finfo(torch.float32).min`` in Hugging Face models)
 FINFO = "<finfo>"

@@ -23,6 +23,7 @@ from ...sizes import Size, Truth, divisible, equal, product
 from ..interpret.context import OpSpec
 from .ops_common import _ints, _norm_dim
 from ..interpret.values import (
+    RAISES_CONTEXT,
     UNKNOWN,
     BoolV,
     DictV,
@@ -626,7 +627,12 @@ def _isinstance(cx: OpContext, interp: "Interpreter", v: Value, classes: cst.Bas
             and cx.is_builtin(interp, c.value)
         ):
             builtin = c.value
-            if isinstance(v, TensorV) or isinstance(v, NoneV) or (isinstance(v, ObjV) and cx.plain_object(v)):
+            if (
+                isinstance(v, TensorV)
+                or isinstance(v, NoneV)
+                or (isinstance(v, ObjV) and cx.plain_object(v))
+                or v == RAISES_CONTEXT
+            ):
                 answers.append(False)
             elif isinstance(v, SeqV) and v.kind in ("range", "iter", "set"):
                 answers.append(False)  # a range or an iterator (itertools.repeat) is neither a list nor a tuple
@@ -703,8 +709,10 @@ def _isinstance(cx: OpContext, interp: "Interpreter", v: Value, classes: cst.Bas
         if q in _TENSOR_CLASSES:
             if isinstance(v, TensorV) and v.framework is not None:
                 answers.append(v.framework == _TENSOR_CLASSES[q])
-            elif isinstance(v, (SeqV, NoneV, IntV, FloatV, BoolV, StrV)) or (
-                isinstance(v, ObjV) and cx.plain_object(v)
+            elif (
+                isinstance(v, (SeqV, NoneV, IntV, FloatV, BoolV, StrV))
+                or (isinstance(v, ObjV) and cx.plain_object(v))
+                or v == RAISES_CONTEXT
             ):
                 answers.append(False)  # (a number: ``if not isinstance(k, torch.Tensor): k = torch.Tensor([k])``)
             else:
