@@ -371,6 +371,9 @@ def _replay_framework(w: Witness, replay: Replay) -> None:
         return
 
     def go() -> Any:
+        if op == "dim.range":  # torch wraps every dim argument the same way: size(d), or unsqueeze(d) for one more
+            d = int(witness_get(w, "dim"))
+            return xs[0].unsqueeze(d) if int(witness_get(w, "extra", 0)) else xs[0].size(d)
         if op == "array.new":  # torch refuses a negative size in every constructor (numpy and jax do as well)
             return torch.empty(tuple(int(x) for x in witness_get(w, "shape", ())), device="meta")
         if op == "matmul":

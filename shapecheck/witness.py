@@ -76,6 +76,7 @@ FRAMEWORK_OPS = frozenset(
         "eqx.nn.Embedding",
         "nn.Embedding.index",
         "index.int",
+        "dim.range",
         "pad.arguments",
         "interpolate.count",
         "lax.conv",
@@ -843,6 +844,10 @@ def concrete_failure(w: Witness) -> str | None:
             if len(shapes[0]) != ndim
             else None
         )
+    if op == "dim.range":  # a torch dim argument within the axes (one more for unsqueeze / stack; 0-d takes 0, -1)
+        d, extra = int(witness_get(w, "dim")), int(witness_get(w, "extra", 0))
+        r = max(len(shapes[0]) + extra, 1)
+        return None if -r <= d < r else f"dimension {d} is out of range for {len(shapes[0])} dimensions"
     if op == "index.int":  # x[..., i, ...]: an integer index within its axis (from the end when negative)
         axis, i = int(witness_get(w, "axis")), int(witness_get(w, "index"))
         n = shapes[0][axis]

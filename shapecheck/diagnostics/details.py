@@ -982,6 +982,25 @@ class IndexBounds(Detail):
 
 
 @dataclass(frozen=True)
+class DimRange(Detail):
+    """A dimension argument outside the tensor's axes (``x.sum(dim=2)`` of a 2-d tensor, ``x.size(1)`` of a 1-d one,
+    ``x.unsqueeze(3)`` of a 2-d one): torch raises IndexError ("Dimension out of range (expected to be in range of
+    [-2, 1], but got 2)"). ``low`` / ``high``: the dims it accepts (a 0-d tensor takes 0 and -1)."""
+
+    code, kind = "SHP204", "dim-range"
+    dim: Any
+    rank: Any
+    low: Any
+    high: Any
+
+    def render(self) -> str:
+        return (
+            f"dimension {self.dim} is out of range for a tensor of {self.rank} dimensions "
+            f"(expected in [{self.low}, {self.high}])"
+        )
+
+
+@dataclass(frozen=True)
 class LayerArguments(Detail):
     """A layer whose constructor rejects its own sizes: ``value`` (the parameter ``param``) must be divisible by
     ``by`` (the parameter ``by_param``), as ``nn.GroupNorm(num_groups, num_channels)`` and

@@ -61,6 +61,7 @@ from .ops_common import (
     RANDOM_SIZED,
     REDUCTIONS,
     SAME_SHAPE,
+    torch_dim_out_of_range,
     SIZE_CONSTRUCTORS,
     VARARG_SIZES,
     _dtype_arg,
@@ -796,6 +797,8 @@ def _size(
         return SeqV(tuple(IntV(s) for s in shape), "shape") if method else IntV(product(shape))
     d = _ints([args[0] if args else kwargs[key]])
     pos = _norm_dim(d[0], len(shape)) if d is not None else None
+    if pos is None and d is not None and method:
+        torch_dim_out_of_range(cx, node, "size", t, d)  # x.size(1) of a 1-d tensor
     return IntV(shape[pos]) if pos is not None else UNKNOWN
 
 
@@ -1129,10 +1132,17 @@ def _copy_into(
     return t
 
 
+_DIM_FIRST = frozenset({"softmax", "log_softmax", "cumsum", "cumprod"})  # torch: x.softmax(dim), F.softmax(x, dim)
+
+
 @TENSOR_METHODS.register(*SAME_SHAPE)
 def _same_shape(
     cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value], method: bool
 ) -> Value | None:
+    if name in _DIM_FIRST and t.framework == "torch" and t.shape is not None:
+        d = _ints([args[0] if args else kwargs.get("dim", UNKNOWN)])
+        if d is not None and torch_dim_out_of_range(cx, node, name, t, d):
+            return t.with_shape(None)
     return t
 
 
@@ -1324,6 +1334,8 @@ def reduction(
         dims = _ints(list(dim_v.items) if isinstance(dim_v, SeqV) else [dim_v])
         norm = [_norm_dim(d, len(shape)) for d in dims] if dims is not None else None
         if norm is None or any(n is None for n in norm):
+            if dims is not None:
+                torch_dim_out_of_range(cx, node, name, t, dims)  # x.sum(dim=2) of a 2-d tensor
             reduced = None
             result = TensorV(None, out_dtype, t.framework)
         else:
@@ -2717,6 +2729,8 @@ def concat(cx: OpContext, node: cst.Call, name: str, fw: str, args: list[Value],
         return TensorV(None, dtype, fw)
     pos = _norm_dim(d[0], rank + 1 if stack else rank)
     if pos is None:
+        if rank:  # torch.cat([a, b], dim=2) of 2-d tensors (torch.stack: one more)
+            torch_dim_out_of_range(cx, node, name, ts[0], d[:1], extra=1 if stack else 0)
         return TensorV(None, dtype, fw)
     for i in range(rank):
         if not stack and i == pos:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Callable, Sequence
+from typing import TYPE_CHECKING, Callable, Sequence
 
 import libcst as cst
 
@@ -14,8 +14,12 @@ from ..interpret.values import (
     RefV,
     SeqV,
     StrV,
+    TensorV,
     Value,
 )
+
+if TYPE_CHECKING:
+    from .registry import OpContext
 
 DTYPE_NAMES = {
     "float16": "float16",
@@ -324,6 +328,32 @@ def constant(qual: str) -> Value | None:
 
         return NoneV()
     return None
+
+
+def torch_dim_out_of_range(
+    cx: "OpContext", node: cst.CSTNode, op: str, t: TensorV, dims: Sequence[int], extra: int = 0
+) -> bool:
+    """A torch dimension argument surely outside the tensor's axes (``x.sum(dim=2)`` on a 2-d tensor; ``extra`` = 1
+    where the dim may also name the new last axis: ``unsqueeze``, ``stack``): torch raises IndexError for it, at
+    every size. Reported (SHP204) once; True when so. A 0-d tensor takes 0 and -1, as torch wraps it."""
+    if t.framework != "torch" or t.shape is None:
+        return False
+    r = max(len(t.shape) + extra, 1)
+    bad = next((d for d in dims if not -r <= d < r), None)
+    if bad is None:
+        return False
+    from ...diagnostics import details as D
+    from ..interpret.context import OpSpec
+    from .registry import origin_notes
+
+    cx.ctx.report(
+        node,
+        "SHP204",
+        {"op": op, "detail": D.DimRange(bad, len(t.shape), -r, r - 1)},
+        origin_notes([t]),
+        spec=OpSpec("dim.range", None, (t.shape,), (), (("dim", bad), ("extra", extra))),
+    )
+    return True
 
 
 def _norm_dim(d: int, rank: int) -> int | None:
