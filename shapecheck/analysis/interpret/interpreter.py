@@ -2487,6 +2487,20 @@ class Interpreter:
             i = int_of(idx)
             if i is not None and -len(base.items) <= i < len(base.items):
                 return base.items[i]
+            if i is not None and base.kind == "shape" and base.items and all(type(x) is IntV for x in base.items):
+                # x.shape[-2] of a 1-d tensor: the shape tuple raises IndexError (the dims torch's size(d) takes)
+                from ...diagnostics import details as D
+
+                count = len(base.items)
+                sizes = tuple(x.size for x in base.items)  # type: ignore[union-attr]
+                self.ctx.report(
+                    node,
+                    "SHP204",
+                    {"op": "shape[...]", "detail": D.DimRange(i, count, -count, count - 1)},
+                    [f"the shape has {count} entries"],
+                    spec=OpSpec("dim.range", None, (sizes,), (), (("dim", i), ("extra", 0))),
+                )
+                return UNKNOWN
             if i is None and base.kind in ("list", "modulelist", "tuple") and isinstance(idx, IntV):
                 return elements_of(base) or UNKNOWN  # xs[i]: one of the elements, whichever it is
             if isinstance(idx, SeqV) and idx.kind == "slice" and base.kind in ("list", "tuple", "shape"):
