@@ -3805,10 +3805,11 @@ class ModuleAnalysis:
         self, interp: Interpreter, node: cst.Call, name: str, args: list[Value], kwargs: dict[str, Value], dynamic: bool
     ) -> Value:
         after = objects.super_class_named(self, interp, node.func.value)  # type: ignore[attr-defined]
-        if after is None or (after and after != interp.frame.cls_key):
+        if after and after != interp.frame.cls_key:
             # super(LoRALinear, self).__init__(...) in LoRALinear's subclass: the method after that class, whose
-            # own classes' rules (a torch layer base, a dataclass) are not looked for here
-            fi = objects.super_method(self, interp, name, after) if after else None
+            # own classes' rules (a torch layer base, a dataclass) are not looked for here (another form of super's
+            # arguments is taken as super(), as before)
+            fi = objects.super_method(self, interp, name, after)
             if fi is None or dynamic:
                 if fi is not None and interp.frame.building:
                     self._forget_self_attrs(interp, fi)
