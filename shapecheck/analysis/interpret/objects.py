@@ -496,8 +496,9 @@ def find_method(m: "ModuleAnalysis", ci: ClassInfo, name: str, after: str | None
     return None
 
 
-# what every torch.nn.Module has as a class attribute or sets in its constructor (``dir(torch.nn.Module)`` without dunders, torch 2.x, and ``training``): hasattr of
-# such a name is True whatever the constructor did
+# what every torch.nn.Module has as a class attribute or sets in its constructor (``dir(torch.nn.Module)`` without
+# dunders, torch 2.x, and ``training``): hasattr of such a name is True whatever the constructor did, and a module
+# stored under such a name (``self.modules = m``) is not what reading the attribute gives
 NN_MODULE_NAMES = frozenset(
     "T_destination add_module apply bfloat16 buffers call_super_init children compile cpu cuda double dump_patches "
     "eval extra_repr float forward get_buffer get_extra_state get_parameter get_submodule half ipu load_state_dict "
