@@ -3062,14 +3062,9 @@ class ModuleAnalysis:
         """Is ``func`` a class of the analysed code whose constructors never set an attribute of an argument
         (``Block(config)``: the config object stays as it was)? ``early``: the callee's value when the call evaluated
         it first (``getattr(model, name)(config)``, ``config.mlp_class(config)``)."""
-        if early is not None:
-            if isinstance(early, LayerV) and early.kind == "partial":
-                early = early.param("func")
-            if isinstance(early, RefV) and not early.qualname.startswith("class:") and self.project is not None:
-                early = self.project.lookup(early.qualname)  # getattr(litgpt.model, "GptNeoxMLP"): that class
-            return objects.value_keeps_arguments(self, early)
         if (
-            type(func) is cst.Attribute
+            early is None
+            and type(func) is cst.Attribute
             and func.attr.value == "__init__"
             and objects.is_super_call(func.value)
             and interp.frame.building
@@ -3080,7 +3075,7 @@ class ModuleAnalysis:
             # implementation (no size)
             ci = self.find_class(interp.frame.self_value.cls_key)
             return ci is not None and bool(objects.foreign_bases(self, ci) & objects.HF_MODEL_BASES)
-        v: Value | None = None
+        v: Value | None = early  # (a callee evaluated first is no name: the name lookups below do not apply)
         if type(func) is cst.Name and func.value not in interp.scope.vars:
             v = self.globals.get(func.value)
         if v is None and qual is not None and self.project is not None:
@@ -3095,6 +3090,13 @@ class ModuleAnalysis:
                 v = held.param("func")
         elif isinstance(v, LayerV) and v.kind == "partial":
             v = v.param("func")
+        if (
+            early is not None
+            and isinstance(v, RefV)
+            and not v.qualname.startswith("class:")
+            and self.project is not None
+        ):
+            v = self.project.lookup(v.qualname)  # getattr(litgpt.model, "GptNeoxMLP"): that class
         # exists(block): a one-line helper that leaves its arguments alone; Block(config): a class whose constructors do
         return objects.value_keeps_arguments(self, v)
 

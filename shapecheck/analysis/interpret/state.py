@@ -13,6 +13,7 @@ if TYPE_CHECKING:
     from collections.abc import Hashable
 
     from ..index.functions import ClassInfo, FunctionInfo
+    from ..index.jaxtyping_bridge import Annotation
     from .context import Pending
     from .values import Value
 
@@ -33,6 +34,8 @@ class FunctionState:
     reads_dict: frozenset[str] | None = None  # of those, dicts whose items are only used as values
     reads_plain: frozenset[str] | None = None  # a dict handed there stays as it is (objects.plain_read_params)
     reads_plain_records: frozenset[str] | None = None  # the same, for a list of records no code can change
+    # the element annotations of a ``-> tuple[A, B]`` return annotation, ``()`` for any other (shapes_bridge)
+    tuple_returns: "tuple[Annotation | None, ...] | None" = None
 
 
 @dataclass(slots=True)

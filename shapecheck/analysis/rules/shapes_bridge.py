@@ -173,32 +173,29 @@ def _loose_annotation(ann: cst.BaseExpression, in_union: bool = False) -> bool:
     return name == "Callable" or (in_union and name in ("float", "int", "complex", "bool"))
 
 
-_TUPLE_RETURNS: dict[int, "tuple[Annotation | None, ...] | None"] = {}
-
-
 def _tuple_return_annotations(source: AnnotatedModule, fi: "FunctionInfo") -> "tuple[Annotation | None, ...] | None":
     """The element annotations of a ``-> tuple[A, B]`` / ``Tuple[A, B]`` return annotation (None for an element that
-    is no array annotation); None for any other return annotation (``tuple[T, ...]`` included)."""
+    is no array annotation); None for any other return annotation (``tuple[T, ...]`` included). Read once per
+    function (its state)."""
+    from ..interpret.state import function_state
+
     returns = fi.node.returns
     if returns is None or fi.return_ann is not None:
         return None
-    key = id(returns)
-    if key in _TUPLE_RETURNS:
-        return _TUPLE_RETURNS[key]
-    ann = returns.annotation
-    out: tuple[Annotation | None, ...] | None = None
-    head = ann.value if type(ann) is cst.Subscript else None
-    name = head.value if type(head) is cst.Name else head.attr.value if type(head) is cst.Attribute else ""
-    if name in ("tuple", "Tuple") and type(ann) is cst.Subscript:
-        elems = [e.slice for e in ann.slice]
-        if all(type(e) is cst.Index and type(e.value) is not cst.Ellipsis for e in elems):
-            out = tuple(source.annotation_of(e.value) for e in elems)  # type: ignore[attr-defined]
-            if all(a is None for a in out):
-                out = None
-    if len(_TUPLE_RETURNS) > 50_000:
-        _TUPLE_RETURNS.clear()
-    _TUPLE_RETURNS[key] = out
-    return out
+    state = function_state(fi)
+    if state.tuple_returns is None:
+        ann = returns.annotation
+        out: tuple[Annotation | None, ...] = ()
+        head = ann.value if type(ann) is cst.Subscript else None
+        name = head.value if type(head) is cst.Name else head.attr.value if type(head) is cst.Attribute else ""
+        if name in ("tuple", "Tuple") and type(ann) is cst.Subscript:
+            elems = [e.slice for e in ann.slice]
+            if all(type(e) is cst.Index and type(e.value) is not cst.Ellipsis for e in elems):
+                out = tuple(source.annotation_of(e.value) for e in elems)  # type: ignore[attr-defined]
+                if all(a is None for a in out):
+                    out = ()
+        state.tuple_returns = out
+    return state.tuple_returns or None
 
 
 class _Signed(NamedTuple):
