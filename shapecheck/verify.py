@@ -315,6 +315,18 @@ def _replay_framework(w: Witness, replay: Replay) -> None:
         view = np.broadcast_to(np.zeros((), np.float32), shape)
         replay.add("numpy", *_run(lambda: np.squeeze(view, axis=int(witness_get(w, "axis", 0)))))
         return
+    if op == "dim.range" and witness_get(w, "framework") in ("numpy", "jax"):
+        # numpy's axis rule (JAX's is the same for arrays of one or more dimensions): a view of one zero, reduced
+        # along the axis, or expanded at it where the axis may name a new one (expand_dims, stack)
+        import numpy as np
+
+        view = np.broadcast_to(np.zeros((), np.float32), tuple(int(x) for x in w.input_shapes[0]))
+        axis = int(witness_get(w, "dim"))
+        if int(witness_get(w, "extra", 0)):
+            replay.add("numpy", *_run(lambda: np.expand_dims(view, axis)))
+        else:
+            replay.add("numpy", *_run(lambda: np.sum(view, axis=axis)))
+        return
     if op == "solve" and witness_get(w, "framework") != "torch":
         import numpy as np
 

@@ -146,6 +146,8 @@ def test_wrong_symbolic_claim_is_caught_downgraded_and_counted() -> None:
         Witness((), "array.new", None, (), (), (("shape", (2, 0, 3)), ("name", "zeros"))),  # an empty axis is a size
         Witness((), "eqx.nn.Embedding", None, ((),), (), (("num_embeddings", 4), ("embedding_size", 2))),  # a scalar
         Witness((), "pad.arguments", None, ((2, 3, 5),), (), (("op", "F.pad"), ("count", 6))),
+        Witness((), "dim.range", None, ((4, 16),), (), (("dim", -2), ("extra", 0), ("framework", "numpy"))),
+        Witness((), "dim.range", None, ((4, 16),), (), (("dim", 2), ("extra", 1), ("framework", "jax"))),
         Witness((), "pad.arguments", None, ((4, 5, 3),), (), (("op", "np.pad"), ("width", (3, 2)))),
         Witness((), "pad.arguments", None, ((4, 5, 3),), (), (("op", "np.pad"), ("width", (1, 2)))),
         Witness((), "pad.arguments", None, ((4, 5, 3),), (), (("op", "np.pad"), ("width", (2,)))),
@@ -194,6 +196,15 @@ def test_padding_arguments_are_rejected_by_the_framework(extra: tuple, shapes: t
     replay = verify_witness(Witness((), "pad.arguments", None, shapes, (), extra))
     assert replay.confirmed, replay.summary()
     assert any(name.startswith(engine) and r is True for name, r, _ in replay.engines), replay.summary()
+
+
+@pytest.mark.parametrize("dim, extra", [(2, 0), (-3, 0), (3, 1), (-4, 1)])
+def test_axis_outside_an_array_is_rejected_by_numpy(dim: int, extra: int) -> None:
+    replay = verify_witness(
+        Witness((), "dim.range", None, ((4, 16),), (), (("dim", dim), ("extra", extra), ("framework", "numpy")))
+    )
+    assert replay.confirmed, replay.summary()
+    assert any(name == "numpy" and r is True for name, r, _ in replay.engines), replay.summary()
 
 
 def test_replays_are_free_for_huge_shapes() -> None:

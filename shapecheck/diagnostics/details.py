@@ -983,19 +983,23 @@ class IndexBounds(Detail):
 
 @dataclass(frozen=True)
 class DimRange(Detail):
-    """A dimension argument outside the tensor's axes (``x.sum(dim=2)`` of a 2-d tensor, ``x.size(1)`` of a 1-d one,
-    ``x.unsqueeze(3)`` of a 2-d one): torch raises IndexError ("Dimension out of range (expected to be in range of
-    [-2, 1], but got 2)"). ``low`` / ``high``: the dims it accepts (a 0-d tensor takes 0 and -1)."""
+    """A dimension argument outside the array's axes (``x.sum(dim=2)`` of a 2-d tensor, ``x.size(1)`` of a 1-d one,
+    ``x.unsqueeze(3)`` of a 2-d one, ``np.mean(a, axis=2)`` of a 2-d array): torch raises IndexError ("Dimension out
+    of range (expected to be in range of [-2, 1], but got 2)"), numpy AxisError and JAX ValueError ("axis 2 is out
+    of bounds for array of dimension 2"). ``low`` / ``high``: the values it accepts (a 0-d torch tensor takes 0 and
+    -1); ``word``: "dimension" (torch's dim) or "axis" (numpy's and JAX's)."""
 
     code, kind = "SHP204", "dim-range"
     dim: Any
     rank: Any
     low: Any
     high: Any
+    word: str = "dimension"
 
     def render(self) -> str:
+        kind = "a tensor" if self.word == "dimension" else "an array"
         return (
-            f"dimension {self.dim} is out of range for a tensor of {self.rank} dimensions "
+            f"{self.word} {self.dim} is out of range for {kind} of {self.rank} dimensions "
             f"(expected in [{self.low}, {self.high}])"
         )
 

@@ -2706,6 +2706,14 @@ class Interpreter:
                 return _repeat_sequence(right, left)
         if isinstance(left, BoolV) and isinstance(right, BoolV):
             return _bool_bits(left.value, op, right.value)
+        if (left is UNKNOWN and type(right) is BoolV) or (right is UNKNOWN and type(left) is BoolV):
+            # ``self.auto_shard_seq & is_distributed()`` with the flag False: False whatever the other side is (a
+            # bool, an int, or a tensor of False, which no ``if`` takes); True | anything is true as well
+            known = right if left is UNKNOWN else left
+            if known.value is False and type(op) in (cst.BitAnd, cst.BitAndAssign):  # type: ignore[union-attr]
+                return BoolV(False)
+            if known.value is True and type(op) in (cst.BitOr, cst.BitOrAssign):  # type: ignore[union-attr]
+                return BoolV(True)
         if isinstance(left, TensorV) or isinstance(right, TensorV):
             if (
                 type(node) is cst.BinaryOperation

@@ -61,7 +61,7 @@ from .ops_common import (
     RANDOM_SIZED,
     REDUCTIONS,
     SAME_SHAPE,
-    torch_dim_out_of_range,
+    dim_out_of_range,
     SIZE_CONSTRUCTORS,
     VARARG_SIZES,
     _dtype_arg,
@@ -798,7 +798,7 @@ def _size(
     d = _ints([args[0] if args else kwargs[key]])
     pos = _norm_dim(d[0], len(shape)) if d is not None else None
     if pos is None and d is not None and method:
-        torch_dim_out_of_range(cx, node, "size", t, d)  # x.size(1) of a 1-d tensor
+        dim_out_of_range(cx, node, "size", t, d)  # x.size(1) of a 1-d tensor
     return IntV(shape[pos]) if pos is not None else UNKNOWN
 
 
@@ -1141,7 +1141,7 @@ def _same_shape(
 ) -> Value | None:
     if name in _DIM_FIRST and t.framework == "torch" and t.shape is not None:
         d = _ints([args[0] if args else kwargs.get("dim", UNKNOWN)])
-        if d is not None and torch_dim_out_of_range(cx, node, name, t, d):
+        if d is not None and dim_out_of_range(cx, node, name, t, d):
             return t.with_shape(None)
     return t
 
@@ -1335,7 +1335,7 @@ def reduction(
         norm = [_norm_dim(d, len(shape)) for d in dims] if dims is not None else None
         if norm is None or any(n is None for n in norm):
             if dims is not None:
-                torch_dim_out_of_range(cx, node, name, t, dims)  # x.sum(dim=2) of a 2-d tensor
+                dim_out_of_range(cx, node, name, t, dims)  # x.sum(dim=2) of a 2-d tensor
             reduced = None
             result = TensorV(None, out_dtype, t.framework)
         else:
@@ -1378,6 +1378,8 @@ def cumulative(
             d = _ints([dim_v])
             pos = _norm_dim(d[0], len(t.shape)) if d is not None else None
             reduced = [pos] if pos is not None else None
+            if d is not None and pos is None and dim_out_of_range(cx, node, name, t, d):
+                return t.with_shape(None)  # x.cumsum(2), np.cumsum(a, axis=2) of a 2-d array
     note_framework_reduction(cx, node, name, t, reduced, kwargs)
     dt = kwargs.get("dtype")
     out = t.with_dtype(_dtype_kw(kwargs)) if dt is not None and not isinstance(dt, NoneV) else t
@@ -2730,7 +2732,7 @@ def concat(cx: OpContext, node: cst.Call, name: str, fw: str, args: list[Value],
     pos = _norm_dim(d[0], rank + 1 if stack else rank)
     if pos is None:
         if rank:  # torch.cat([a, b], dim=2) of 2-d tensors (torch.stack: one more)
-            torch_dim_out_of_range(cx, node, name, ts[0], d[:1], extra=1 if stack else 0)
+            dim_out_of_range(cx, node, name, ts[0], d[:1], extra=1 if stack else 0)
         return TensorV(None, dtype, fw)
     for i in range(rank):
         if not stack and i == pos:

@@ -330,13 +330,16 @@ def constant(qual: str) -> Value | None:
     return None
 
 
-def torch_dim_out_of_range(
+def dim_out_of_range(
     cx: "OpContext", node: cst.CSTNode, op: str, t: TensorV, dims: Sequence[int], extra: int = 0
 ) -> bool:
-    """A torch dimension argument surely outside the tensor's axes (``x.sum(dim=2)`` on a 2-d tensor; ``extra`` = 1
-    where the dim may also name the new last axis: ``unsqueeze``, ``stack``): torch raises IndexError for it, at
-    every size. Reported (SHP204) once; True when so. A 0-d tensor takes 0 and -1, as torch wraps it."""
-    if t.framework != "torch" or t.shape is None:
+    """A dimension (torch) or axis (numpy, JAX) argument surely outside the array's axes (``x.sum(dim=2)``,
+    ``np.mean(a, axis=2)`` of a 2-d one; ``extra`` = 1 where it may also name the new last axis: ``unsqueeze``,
+    ``expand_dims``, ``stack``): torch raises IndexError, numpy AxisError and JAX ValueError for it, at every size.
+    Reported (SHP204) once; True when so. A 0-d torch tensor takes 0 and -1, as torch wraps it; numpy and JAX treat
+    0-d arrays differently from one function to the next, so those are left alone."""
+    fw = t.framework
+    if fw not in ("torch", "numpy", "jax") or t.shape is None or (fw != "torch" and not t.shape):
         return False
     r = max(len(t.shape) + extra, 1)
     bad = next((d for d in dims if not -r <= d < r), None)
@@ -349,9 +352,9 @@ def torch_dim_out_of_range(
     cx.ctx.report(
         node,
         "SHP204",
-        {"op": op, "detail": D.DimRange(bad, len(t.shape), -r, r - 1)},
+        {"op": op, "detail": D.DimRange(bad, len(t.shape), -r, r - 1, "dimension" if fw == "torch" else "axis")},
         origin_notes([t]),
-        spec=OpSpec("dim.range", None, (t.shape,), (), (("dim", bad), ("extra", extra))),
+        spec=OpSpec("dim.range", None, (t.shape,), (), (("dim", bad), ("extra", extra), ("framework", fw))),
     )
     return True
 

@@ -29,7 +29,7 @@ from .ops_common import (
     _is_none_or_ellipsis,
     _norm_dim,
     _shape_args,
-    torch_dim_out_of_range,
+    dim_out_of_range,
     broadcast_shapes,
 )
 from .registry import TENSOR_METHODS, OpContext, origin_notes
@@ -637,10 +637,10 @@ def _transpose(
     cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value], method: bool
 ) -> Value | None:
     out = transpose(t, args, kwargs, name)
-    if t.framework == "torch" and t.shape is not None and isinstance(out, TensorV) and out.shape is None:
+    if t.shape is not None and isinstance(out, TensorV) and out.shape is None:
         ds = _ints(args[:2])
         if ds is not None and len(ds) == 2 and len(args) == 2:
-            torch_dim_out_of_range(cx, node, name, t, ds)  # x.transpose(1, 2) of a 2-d tensor
+            dim_out_of_range(cx, node, name, t, ds)  # x.transpose(1, 2) of a 2-d tensor, np.swapaxes(a, 0, 2)
     return out
 
 
@@ -692,8 +692,7 @@ def _unsqueeze(
         return t.with_shape(None)
     pos = _norm_dim(d[0], len(shape) + 1)
     if pos is None:
-        if name == "unsqueeze":
-            torch_dim_out_of_range(cx, node, name, t, d, extra=1)  # x.unsqueeze(3) of a 2-d tensor
+        dim_out_of_range(cx, node, name, t, d, extra=1)  # x.unsqueeze(3), np.expand_dims(a, 3) of a 2-d one
         return t.with_shape(None)
     return t.with_shape(
         shape[:pos] + (Size.const(1),) + shape[pos:], (t.axes[:pos] + (None,) + t.axes[pos:]) if t.axes else None
