@@ -349,6 +349,17 @@ def _replay_framework(w: Witness, replay: Replay) -> None:
         )
         replay.add("torch", *_run(lambda: layer(torch.zeros(q), torch.zeros(k), torch.zeros(v))))
         return
+    if op == "index.count":  # torch, numpy and JAX count the indices the same way: slices of a shape-only array
+        import numpy as np
+
+        shape, count = tuple(int(x) for x in w.input_shapes[0]), int(witness_get(w, "count"))
+        if witness_get(w, "framework") in ("numpy", "jax"):
+            view = np.broadcast_to(np.zeros((), np.float32), shape)
+            replay.add("numpy", *_run(lambda: view[(slice(None),) * count]))
+        else:
+            meta = torch.empty(shape, device="meta")
+            replay.add("torch", *_run(lambda: meta[(slice(None),) * count]))
+        return
     if op == "index.int":  # real (small) zeros: indexing a meta tensor checks no bounds
         if not _small(w):
             replay.add("torch", None, "tensors this large are not materialised")

@@ -76,6 +76,7 @@ FRAMEWORK_OPS = frozenset(
         "eqx.nn.Embedding",
         "nn.Embedding.index",
         "index.int",
+        "index.count",
         "dim.range",
         "pad.arguments",
         "interpolate.count",
@@ -848,6 +849,9 @@ def concrete_failure(w: Witness) -> str | None:
         d, extra = int(witness_get(w, "dim")), int(witness_get(w, "extra", 0))
         r = max(len(shapes[0]) + extra, 1)
         return None if -r <= d < r else f"dimension {d} is out of range for {len(shapes[0])} dimensions"
+    if op == "index.count":  # x[i, :, j]: each integer or slice takes one axis of its own
+        count = int(witness_get(w, "count"))
+        return None if count <= len(shapes[0]) else f"{count} indices for {len(shapes[0])} dimensions"
     if op == "index.int":  # x[..., i, ...]: an integer index within its axis (from the end when negative)
         axis, i = int(witness_get(w, "axis")), int(witness_get(w, "index"))
         n = shapes[0][axis]

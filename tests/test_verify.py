@@ -147,6 +147,8 @@ def test_wrong_symbolic_claim_is_caught_downgraded_and_counted() -> None:
         Witness((), "eqx.nn.Embedding", None, ((),), (), (("num_embeddings", 4), ("embedding_size", 2))),  # a scalar
         Witness((), "pad.arguments", None, ((2, 3, 5),), (), (("op", "F.pad"), ("count", 6))),
         Witness((), "dim.range", None, ((4, 16),), (), (("dim", -2), ("extra", 0), ("framework", "numpy"))),
+        Witness((), "index.count", None, ((4, 16),), (), (("count", 2), ("framework", "torch"))),
+        Witness((), "index.count", None, ((4, 16, 2),), (), (("count", 3), ("framework", "numpy"))),
         Witness((), "dim.range", None, ((4, 16),), (), (("dim", 2), ("extra", 1), ("framework", "jax"))),
         Witness((), "pad.arguments", None, ((4, 5, 3),), (), (("op", "np.pad"), ("width", (3, 2)))),
         Witness((), "pad.arguments", None, ((4, 5, 3),), (), (("op", "np.pad"), ("width", (1, 2)))),
@@ -205,6 +207,13 @@ def test_axis_outside_an_array_is_rejected_by_numpy(dim: int, extra: int) -> Non
     )
     assert replay.confirmed, replay.summary()
     assert any(name == "numpy" and r is True for name, r, _ in replay.engines), replay.summary()
+
+
+@pytest.mark.parametrize("framework, engine", [("torch", "torch"), ("numpy", "numpy"), ("jax", "numpy")])
+def test_too_many_indices_are_rejected(framework: str, engine: str) -> None:
+    replay = verify_witness(Witness((), "index.count", None, ((4, 16),), (), (("count", 3), ("framework", framework))))
+    assert replay.confirmed, replay.summary()
+    assert any(name == engine and r is True for name, r, _ in replay.engines), replay.summary()
 
 
 def test_replays_are_free_for_huge_shapes() -> None:

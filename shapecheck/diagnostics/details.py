@@ -982,6 +982,24 @@ class IndexBounds(Detail):
 
 
 @dataclass(frozen=True)
+class IndexCount(Detail):
+    """More indices than the array has axes (``x[:, :, 0]`` of a 2-d tensor): each integer and each slice takes an
+    axis of its own (``None`` and ``...`` take none), and torch, numpy and JAX raise IndexError ("too many indices for
+    tensor of dimension 2"). ``count``: the indices that surely take an axis."""
+
+    code, kind = "SHP204", "index-count"
+    count: int
+    rank: int
+    shape: Any
+
+    def render(self) -> str:
+        return (
+            f"{self.count} indices for an array of {self.rank} dimensions (shape {_shape(self.shape)}): each integer "
+            "and each slice takes an axis of its own"
+        )
+
+
+@dataclass(frozen=True)
 class DimRange(Detail):
     """A dimension argument outside the array's axes (``x.sum(dim=2)`` of a 2-d tensor, ``x.size(1)`` of a 1-d one,
     ``x.unsqueeze(3)`` of a 2-d one, ``np.mean(a, axis=2)`` of a 2-d array): torch raises IndexError ("Dimension out

@@ -2414,6 +2414,10 @@ class Interpreter:
         if isinstance(base, TensorV):
             return self.m.tensor_attribute(self, node, base, attr)
         if isinstance(base, ObjV):
+            if attr in ("apply", "init"):
+                bound = self.m.flax_bound_method(base, attr)  # jax.jit(model.apply): the bound method, called later
+                if bound is not None:
+                    return bound
             return self.m.object_attr(base, attr)
         if isinstance(base, LayerV) and attr == "weight":
             return _layer_weight(base)

@@ -2816,29 +2816,41 @@ class ModuleAnalysis:
                 if fi is not None and not fi.is_static and not fi.is_classmethod:
                     return self.call_on_building_self(interp, node, fi, args, kwargs)
         if isinstance(base, ObjV) and func.attr.value in ("apply", "init", "init_with_output") and args and not dynamic:
-            ci = self.find_class(base.cls_key)
-            call_fn = ci.methods.get("__call__") if ci is not None else None
-            if (
-                ci is not None
-                and call_fn is not None
-                and func.attr.value not in ci.methods
-                and any(b.startswith("flax.") for b in ci.bases)
-            ):
-                # flax: model.apply(variables, x, ...) / model.init(rngs, x, ...) run __call__(x, ...), or the
-                # method ``method=`` names (``method=Head.loss``, ``method="loss"``) on the module
-                fn = call_fn if "method" not in kwargs else self._flax_method(ci, kwargs["method"])
-                if fn is None:
-                    return UNKNOWN
-                rest = {
-                    k: v for k, v in kwargs.items() if k not in ("rngs", "mutable", "capture_intermediates", "method")
-                }
-                out = self.call_function(interp, node, FuncV(fn.key, bound_self=base), args[1:], rest)
-                return out if func.attr.value == "apply" and "mutable" not in kwargs else UNKNOWN
+            if self.flax_bound_method(base, func.attr.value) is not None:
+                return self.call_flax_method(interp, node, base, func.attr.value, args, kwargs)
         if isinstance(base, ObjV) and func.attr.value == "param" and len(args) >= 3 and not dynamic:
             param = self._linen_param(node, base, args[2])
             if param is not None:
                 return param
         return None
+
+    def flax_bound_method(self, obj: ObjV, method: str) -> LayerV | None:
+        """``model.apply`` / ``model.init`` of a flax linen module whose class defines ``__call__`` and not that
+        method: the bound method as a value (``jax.jit(model.apply)(variables, x)``; see ``call_flax_method``)."""
+        ci = self.find_class(obj.cls_key)
+        if (
+            ci is None
+            or "__call__" not in ci.methods
+            or method in ci.methods
+            or not any(b.startswith("flax.") for b in ci.bases)
+        ):
+            return None
+        return LayerV("flax_method", (("obj", obj), ("method", method)))
+
+    def call_flax_method(
+        self, interp: Interpreter, node: cst.Call, obj: ObjV, method: str, args: list[Value], kwargs: dict[str, Value]
+    ) -> Value:
+        """flax: model.apply(variables, x, ...) / model.init(rngs, x, ...) run __call__(x, ...), or the method
+        ``method=`` names (``method=Head.loss``, ``method="loss"``) on the module (``flax_bound_method``)."""
+        ci = self.find_class(obj.cls_key)
+        if ci is None or not args:
+            return UNKNOWN
+        fn = ci.methods.get("__call__") if "method" not in kwargs else self._flax_method(ci, kwargs["method"])
+        if fn is None:
+            return UNKNOWN
+        rest = {k: v for k, v in kwargs.items() if k not in ("rngs", "mutable", "capture_intermediates", "method")}
+        out = self.call_function(interp, node, FuncV(fn.key, bound_self=obj), args[1:], rest)
+        return out if method == "apply" and "mutable" not in kwargs else UNKNOWN
 
     def _flax_method(self, ci: ClassInfo, method: Value) -> FunctionInfo | None:
         """The method of a flax module's class ``apply(..., method=...)`` runs: a method name (``"loss"``) or the
@@ -3006,6 +3018,12 @@ class ModuleAnalysis:
             return _namedtuple_instance(callee, args, kwargs)
         if isinstance(callee, LayerV) and callee.kind == "grad":
             return self.call_grad(interp, node, callee, args, kwargs)
+        if isinstance(callee, LayerV) and callee.kind == "flax_method":
+            # jax.jit(model.apply)(variables, x): the bound method as called directly
+            obj, method = callee.param("obj"), callee.param("method")
+            if isinstance(obj, ObjV) and isinstance(method, str):
+                return self.call_flax_method(interp, node, obj, method, args, kwargs)
+            return UNKNOWN
         if isinstance(callee, LayerV):
             return layer_rules.apply_layer(self.ops, interp, node, callee, args, kwargs)
         if isinstance(callee, ObjV):
@@ -3550,8 +3568,8 @@ class ModuleAnalysis:
             return self.call_function(interp, node, func, args, kwargs or {})
         if isinstance(func, ObjV):
             return self.call_object(interp, node, func, args, kwargs or {})
-        if isinstance(func, LayerV) and func.kind == "traced":
-            return self.call_traced(interp, node, func, args, kwargs or {})
+        if isinstance(func, LayerV) and func.kind in ("traced", "flax_method"):
+            return self.call_callee(interp, node, func, args, kwargs or {})
         if kwargs:
             return UNKNOWN
         if isinstance(func, LayerV) and func.kind == "partial":

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Protocol
 
 import libcst as cst
 
-from .values import FuncV, ObjV, TensorV, Value
+from .values import FuncV, LayerV, ObjV, TensorV, Value
 
 if TYPE_CHECKING:
     from ..index.functions import ClassInfo, FunctionInfo
@@ -103,6 +103,8 @@ class Semantics(Protocol):
 
     # --- objects
     def object_attr(self, obj: ObjV, attr: str) -> Value: ...
+
+    def flax_bound_method(self, obj: ObjV, method: str) -> LayerV | None: ...
 
     def class_attr(self, cls_key: str, attr: str) -> Value: ...
 

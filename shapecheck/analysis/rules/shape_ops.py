@@ -85,6 +85,21 @@ def index_tensor(
         if any(nones):
             new_axis = cst.SubscriptElement(cst.Index(cst.Name("None")))
             node = node.with_changes(slice=[new_axis if none else e for e, none in zip(node.slice, nones)])
+    if t.shape is not None and t.framework in ("torch", "numpy", "jax") and len(node.slice) > len(t.shape):
+        taken = sum(1 for e in node.slice if _takes_an_axis(interp, e.slice))
+        if taken > len(t.shape):
+            # x[:, :, 0] of a 2-d tensor: each integer and slice takes an axis (None and ... none, and an index of
+            # unknown value may be None): torch, numpy and JAX raise IndexError
+            interp.ctx.report(
+                at,
+                "SHP204",
+                {"op": "indexing", "detail": D.IndexCount(taken, len(t.shape), t.shape)},
+                origin_notes([t]),
+                spec=OpSpec(
+                    "index.count", None, (t.shape,), (), (("count", taken), ("framework", t.framework or "torch"))
+                ),
+            )
+            return t.with_shape(None)
     if t.shape is None and t.alts:
         # a tensor whose shape differs between the branches that made it (``vals[i]`` of a list built by a
         # conditional expression): indexed once per path, the results joined
@@ -272,6 +287,21 @@ def _slice_node(v: Value) -> cst.Slice | None:
         else:
             parts.append(cst.Integer(str(i)) if i >= 0 else cst.UnaryOperation(cst.Minus(), cst.Integer(str(-i))))
     return cst.Slice(lower=parts[0], upper=parts[1], step=parts[2])
+
+
+def _takes_an_axis(interp: "Interpreter", sl: cst.BaseSlice) -> bool:
+    """Does this index item surely take one axis: a slice, an int literal, or a name holding an int (None and the
+    ellipsis take none; a tensor or a value not known may take any number)?"""
+    if type(sl) is cst.Slice:
+        return True
+    if type(sl) is not cst.Index:
+        return False
+    v = sl.value
+    if type(v) is cst.UnaryOperation and type(v.operator) is cst.Minus:
+        v = v.expression
+    if type(v) is cst.Integer:
+        return True
+    return type(v) is cst.Name and v.value != "None" and isinstance(interp.lookup(v.value, v), IntV)
 
 
 def _int_literal(e: cst.BaseElement) -> bool:
