@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import libcst as cst
 
-from .resolve import ImportRecord, Local, bindings
+from .resolve import ImportRecord, Local, binding, bindings
 
 
 def dotted(node: cst.BaseExpression) -> str | None:
@@ -68,10 +68,39 @@ class ImportTable:
         local: Local | None = None,
     ):
         self.records: tuple[ImportRecord, ...] = tuple(records or ())
+        self._where = (current_module, is_package, local)
         # every name an import binds, in a function body too (the analysis qualifies names inside functions)
         self.names, self.stars = bindings(self.records, current_module, is_package, local=local)
         # the module's own names (what another module can import from it: ``Project._bindings``)
         self.module_names = bindings(self.records, current_module, is_package, nested=False, local=local)[0]
+        # names that imports in function bodies bind to different things (two tests each importing their own
+        # ``Wrap``): each such import binds the name in its function only (``local_bindings``), and elsewhere the
+        # name is what the module level binds, if anything
+        targets: dict[str, set[str]] = {}
+        for r in self.records:
+            b = binding(r, current_module, is_package, local)
+            if b is not None:
+                targets.setdefault(b[0], set()).add(b[1])
+        nested = {b[0] for r in self.records if r.nested and (b := binding(r, current_module, is_package, local))}
+        self.conflicts = frozenset(n for n in nested if len(targets[n]) > 1)
+        for n in self.conflicts:
+            if n in self.module_names:
+                self.names[n] = self.module_names[n]
+            else:
+                self.names.pop(n, None)
+
+    def local_bindings(self, stmt: cst.BaseSmallStatement) -> list[tuple[str, str]]:
+        """(name, qualified name) an import statement in a function body binds there, for the names whose imports
+        disagree across the module (``conflicts``); other names keep the module-wide table."""
+        if not self.conflicts:
+            return []
+        current, is_package, local = self._where
+        out = []
+        for r in small_records(stmt, True):
+            b = binding(r, current, is_package, local)
+            if b is not None and b[0] in self.conflicts:
+                out.append(b)
+        return out
 
     def qualify(self, node: cst.BaseExpression) -> str | None:
         """Qualified name of a Name/Attribute expression through the import table (None when not imported)."""
@@ -92,36 +121,38 @@ class ImportTable:
         return list(self.stars)
 
 
+def small_records(stmt: cst.BaseSmallStatement, nested: bool) -> list[ImportRecord]:
+    """The import records of one statement (none for a statement that is no import)."""
+    out: list[ImportRecord] = []
+    if type(stmt) is cst.Import:
+        for alias in stmt.names:
+            asname = alias.asname.name if alias.asname is not None else None
+            out.append(
+                ImportRecord(
+                    0, dotted(alias.name) or "", None, asname.value if type(asname) is cst.Name else None, nested
+                )
+            )
+    elif type(stmt) is cst.ImportFrom:
+        level, module = len(stmt.relative), _module_name(stmt.module)
+        if isinstance(stmt.names, cst.ImportStar):
+            return [ImportRecord(level, module, "*", None, nested)]
+        for alias in stmt.names:
+            asname = alias.asname.name if alias.asname is not None else None
+            out.append(
+                ImportRecord(
+                    level, module, dotted(alias.name) or "", asname.value if type(asname) is cst.Name else None, nested
+                )
+            )
+    return out
+
+
 def cst_records(module: cst.Module) -> list[ImportRecord]:
     """The import records of a libcst tree, in source order, as ``resolve.ast_records`` reads CPython's tree: every
     import statement of the module, those in function and class bodies marked ``nested``."""
     out: list[ImportRecord] = []
 
     def small(stmt: cst.BaseSmallStatement, nested: bool) -> None:
-        if type(stmt) is cst.Import:
-            for alias in stmt.names:
-                asname = alias.asname.name if alias.asname is not None else None
-                out.append(
-                    ImportRecord(
-                        0, dotted(alias.name) or "", None, asname.value if type(asname) is cst.Name else None, nested
-                    )
-                )
-        elif type(stmt) is cst.ImportFrom:
-            level, module = len(stmt.relative), _module_name(stmt.module)
-            if isinstance(stmt.names, cst.ImportStar):
-                out.append(ImportRecord(level, module, "*", None, nested))
-                return
-            for alias in stmt.names:
-                asname = alias.asname.name if alias.asname is not None else None
-                out.append(
-                    ImportRecord(
-                        level,
-                        module,
-                        dotted(alias.name) or "",
-                        asname.value if type(asname) is cst.Name else None,
-                        nested,
-                    )
-                )
+        out.extend(small_records(stmt, nested))
 
     def visit(node: cst.CSTNode, nested: bool) -> None:
         kind = type(node)

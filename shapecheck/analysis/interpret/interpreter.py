@@ -338,6 +338,15 @@ class Interpreter:
         if handler is not None:  # imports, pass: nothing to track
             handler(self, stmt)
 
+    @_statement(cst.Import, cst.ImportFrom)
+    def _import(self, stmt: cst.Import | cst.ImportFrom) -> None:
+        """An import in a function body of a name the module's imports bind to different things (each test
+        importing its own ``Wrap``): the name is what this import binds, in this function."""
+        if self.frame.key == "<module>":
+            return
+        for name, qual in self.m.imports.local_bindings(stmt):
+            self.scope.vars[name] = self.m.qualified_value(qual)
+
     @_statement(cst.SimpleStatementLine)
     def _simple_line(self, stmt: cst.SimpleStatementLine) -> None:
         self.run_block(stmt.body)
@@ -1447,8 +1456,16 @@ class Interpreter:
                     value = replace(value, built=BuiltNote(parts, named=True))
                 self.scope.vars[f"self.{attr}"] = value
                 if not _plain_data(value):
-                    # a module assigned to an nn.Sequential joins its chain (to an nn.ModuleList, its iteration)
-                    for chain_key in ("self.<nn.Sequential layers>", "self." + MODULE_LIST_ATTR):
+                    # a module assigned to an nn.Sequential joins its chain (to an nn.ModuleList, its iteration):
+                    # in a constructor, a framework layer is appended (``class Transition(nn.Sequential)``:
+                    # ``self.norm = ...; self.conv = ...``, torch registers them in that order); anything else, or
+                    # later, leaves the chain unknown
+                    chain = self.scope.vars.get("self.<nn.Sequential layers>")
+                    if chain is not None and self.frame.building and _torch_layer(value):
+                        self.scope.vars["self.<nn.Sequential layers>"] = objects.sequential_added(chain, attr, value)
+                    elif chain is not None:
+                        self.scope.vars["self.<nn.Sequential layers>"] = UNKNOWN
+                    for chain_key in ("self." + MODULE_LIST_ATTR, "self." + MODULE_DICT_ATTR):
                         if chain_key in self.scope.vars:
                             self.scope.vars[chain_key] = UNKNOWN
                 self.scope.vars.pop(f"self.{attr}{OPTIONAL}", None)
@@ -4030,6 +4047,8 @@ def _bool_identity(
 
 # an nn.ModuleList subclass's modules among its instance's attributes (module.MODULE_LIST_ATTR)
 MODULE_LIST_ATTR = "<nn.ModuleList modules>"
+# an nn.ModuleDict subclass's modules, by name (objects.plain_module_dict)
+MODULE_DICT_ATTR = "<nn.ModuleDict modules>"
 
 
 def _sizes_tuple(v: Value) -> bool:
@@ -4083,6 +4102,19 @@ def _sequential_layers(v: Value) -> tuple[Value, ...] | None:
     if any(isinstance(x, LayerV) and x.kind == "Sequential" and x.param("repeat") is not None for x in layers):
         return None
     return layers
+
+
+def _torch_layer(v: Value) -> bool:
+    """A framework layer value of a module kind (not a parameter): what assigning to an attribute registers as a
+    submodule."""
+    from ..rules.registry import LAYER_KINDS
+
+    return (
+        isinstance(v, LayerV)
+        and v.kind in LAYER_KINDS
+        and v.kind not in ("Parameter", "ParameterList")
+        and not v.param("keras")
+    )
 
 
 def _plain_data(v: Value) -> bool:

@@ -26,6 +26,7 @@ from ..index.functions import (
 from ..index.imports import collect_imports, dotted
 from .interpreter import (
     EVAL_MODE,
+    MODULE_DICT_ATTR,
     MODULE_LIST_ATTR,
     OPTIONAL,
     TRAINING_SUFFIX,
@@ -1873,6 +1874,9 @@ class ModuleAnalysis:
         member = objects.enum_member(self, ci, args, kwargs)
         if member is not None:
             return member
+        attrs = objects.attr_dict_instance(self, ci, args, kwargs)
+        if attrs is not None:
+            return attrs
         obj, inner = objects.instantiate(self, interp, node, ci, args, kwargs)
         if inner:
             self.report_inner(node, ci.module, f"{ci.node.name.value}.__init__()", inner)
@@ -2432,6 +2436,10 @@ class ModuleAnalysis:
                 if type(at_array) is cst.Call:
                     return UNKNOWN  # (an update chain on what is no jax array: evaluated once, not again below)
             base = interp.eval(func.value)
+            if type(base) is ObjV and method in ("items", "values", "keys"):
+                held_dict = base.attr(MODULE_DICT_ATTR)  # ``self.items()`` in an nn.ModuleDict subclass: its modules
+                if isinstance(held_dict, DictV):
+                    base = held_dict
             on_container = _CONTAINER_METHODS.get(type(base))
             if on_container is not None:
                 done = on_container(self, interp, node, func, base, method, args, kwargs, dynamic)
@@ -2594,10 +2602,14 @@ class ModuleAnalysis:
             and base.kind in ("list", "modulelist")
             and method not in ("index", "count", "copy")
             and not (base.kind == "modulelist" and method in _MODULE_READS)
+            and not (base.kind == "modulelist" and method == "apply" and self._initialiser(args, kwargs))
         ):
             interp.forget(func.value) if isinstance(
                 base, ManyV
             ) or base.kind == "modulelist" else interp.forget_if_list(func.value)
+            key = _var_key_of(func.value)
+            if base.kind == "modulelist" and type(func.value) is cst.Attribute and not (key or "").startswith("self."):
+                interp.forget_object(func.value)  # g.blocks.apply(fix): the object the list belongs to has changed
             return UNKNOWN
         if isinstance(base, SeqV) and base.kind == "list" and method == "copy" and not args and not kwargs:
             return SeqV(base.items, "list", base.names)  # xs.copy(): a new list of the same items
@@ -2737,6 +2749,7 @@ class ModuleAnalysis:
             isinstance(base, ObjV)
             and base.concrete
             and any(isinstance(a, FuncV) for a in [*args, *kwargs.values()])
+            and not (method == "apply" and self._initialiser(args, kwargs))
             and (ci := self.find_class(base.cls_key)) is not None
             and objects.find_method(self, ci, method) is None
         ):
@@ -2774,6 +2787,12 @@ class ModuleAnalysis:
                     else kwargs.get("tensor", kwargs.get("param", kwargs.get("module", UNKNOWN)))
                 )
                 interp.scope.vars[f"self.{args[0].value}"] = added
+                held = interp.scope.vars.get("self." + MODULE_DICT_ATTR)
+                if method in ("add_module", "register_module") and interp.frame.building and isinstance(held, DictV):
+                    # class DenseBlock(nn.ModuleDict): self.add_module(f"layer{i}", layer) -- the entry of that name
+                    entries = dict(held.items)
+                    entries[args[0].value] = added
+                    interp.scope.vars["self." + MODULE_DICT_ATTR] = DictV(tuple(entries.items()), "moduledict")
                 chain_key = "self." + SEQUENTIAL_ATTR
                 if (
                     method in ("add_module", "register_module")
@@ -2852,6 +2871,14 @@ class ModuleAnalysis:
         out = self.call_function(interp, node, FuncV(fn.key, bound_self=obj), args[1:], rest)
         return out if method == "apply" and "mutable" not in kwargs else UNKNOWN
 
+    def _initialiser(self, args: list[Value], kwargs: dict[str, Value]) -> bool:
+        """``module.apply(init_weights)``: is the one argument a function of the analysed code that only fills the
+        weights it is handed in place (``_initialises_only``)?"""
+        if len(args) != 1 or kwargs or not isinstance(args[0], FuncV):
+            return False
+        fi = self.find_function(args[0].key)
+        return fi is not None and not fi.node.decorators and walk_memo("initialises-only", fi.node, _initialises_only)
+
     def _flax_method(self, ci: ClassInfo, method: Value) -> FunctionInfo | None:
         """The method of a flax module's class ``apply(..., method=...)`` runs: a method name (``"loss"``) or the
         class's function (``Head.loss``, a method of ``ci`` or of one of its bases); anything else (a lambda taking
@@ -2920,6 +2947,23 @@ class ModuleAnalysis:
                 from ..rules.frameworks import keras_sequential_add
 
                 interp.scope.vars[key] = keras_sequential_add(self.ops, interp, node, base, args[0])
+                return NoneV()
+        if (
+            isinstance(base, LayerV)
+            and base.kind == "Sequential"
+            and not base.param("keras")
+            and method in ("add_module", "register_module")
+            and len(args) == 2
+            and isinstance(args[0], StrV)
+            and not kwargs
+            and not dynamic
+        ):
+            # self.features.add_module(f"block{i}", block) on an nn.Sequential: the chain grows (or the module of
+            # that name is replaced), under its one name
+            key = _var_key_of(func.value)
+            if key is not None and (key in interp.scope.vars if not key.startswith("self.") else interp.frame.building):
+                interp.forget_aliases(key, base)
+                interp.scope.vars[key] = objects.sequential_added(base, args[0].value, args[1])
                 return NoneV()
         if isinstance(base, LayerV) and func.attr.value in (
             "add",
@@ -3850,6 +3894,17 @@ class ModuleAnalysis:
                 # class DenseBlock(nn.ModuleList): super().__init__([layer, ...]) -- the instance holds those modules
                 interp.scope.vars["self." + MODULE_LIST_ATTR] = (
                     self.call_qualified(interp, node, "torch.nn.ModuleList", args, kwargs, dynamic) or UNKNOWN
+                )
+            elif ci is not None and objects.plain_module_dict(self, ci):
+                # class DenseBlock(nn.ModuleDict): super().__init__() -- the instance holds the modules add_module
+                # adds (a dict handed to super().__init__ first)
+                given = args[0] if len(args) == 1 and not kwargs else None
+                interp.scope.vars["self." + MODULE_DICT_ATTR] = (
+                    DictV((), "moduledict")
+                    if not args and not kwargs
+                    else DictV(given.items, "moduledict")
+                    if isinstance(given, DictV) and given.kind == "dict"
+                    else UNKNOWN
                 )
         if fi is None and name == "__init__" and not dynamic and interp.frame.building:
             built = interp.frame.self_value
@@ -6168,8 +6223,46 @@ def _only_collected_or_read(expr: cst.BaseExpression, name: str) -> bool:
     return True
 
 
-def _only_tested_or_frozen(body: cst.CSTNode, name: str) -> bool:
-    """Is every use of ``name`` in ``body`` a test or a ``requires_grad`` read or set (``_freezes_only``)?"""
+# nn.init's in-place initialisers (and timm's), called on a module's weight or bias: values change, shapes do not
+_INITIALISERS = frozenset(
+    {
+        "normal_",
+        "uniform_",
+        "constant_",
+        "zeros_",
+        "ones_",
+        "eye_",
+        "dirac_",
+        "xavier_uniform_",
+        "xavier_normal_",
+        "kaiming_uniform_",
+        "kaiming_normal_",
+        "trunc_normal_",
+        "orthogonal_",
+        "sparse_",
+        "lecun_normal_",
+        "variance_scaling_",
+    }
+)
+
+
+def _initialises_only(fn: cst.CSTNode) -> bool:
+    """Is ``fn`` a weight-initialisation callback (``def init_weights(m)``, ``model.apply(init_weights)``): its
+    first parameter (after ``self``) only tested (``isinstance(m, nn.Conv1d)``, ``m.bias is not None``) and its
+    weights and biases only filled in place (``m.weight.data.normal_(0, 0.02)``, ``nn.init.zeros_(m.bias)``)? Such a
+    function changes values, never a shape or an attribute of the module."""
+    if type(fn) is not cst.FunctionDef:
+        return False
+    params = [p.name.value for p in (*fn.params.posonly_params, *fn.params.params)]
+    if params[:1] == ["self"]:
+        params = params[1:]
+    return bool(params) and _only_tested_or_frozen(fn.body, params[0], initialising=True)
+
+
+def _only_tested_or_frozen(body: cst.CSTNode, name: str, initialising: bool = False) -> bool:
+    """Is every use of ``name`` in ``body`` a test or a ``requires_grad`` read or set (``_freezes_only``)? With
+    ``initialising``, an attribute of it (``m.weight``, ``m.bias.data``) may also be filled in place (a method ending
+    in ``_``, or handed first to an initialiser: ``_initialises_only``)."""
     stack: list[tuple[cst.CSTNode, tuple[cst.CSTNode, ...]]] = [(body, ())]
     while stack:
         node, up = stack.pop()
@@ -6197,6 +6290,19 @@ def _only_tested_or_frozen(body: cst.CSTNode, name: str) -> bool:
                 continue
             if type(outer) in (cst.Comparison, cst.ComparisonTarget):
                 continue
+            if initialising and len(chain) >= 2 and called and chain[-1].endswith("_"):
+                continue  # m.weight.data.normal_(0.0, 0.02), m.bias.zero_()
+            if (
+                initialising
+                and chain
+                and type(outer) is cst.Arg
+                and outer.keyword is None
+                and i > 1
+                and type(up[i - 2]) is cst.Call
+                and up[i - 2].args[0] is outer  # type: ignore[attr-defined]
+                and (dotted(up[i - 2].func) or "").rsplit(".", 1)[-1] in _INITIALISERS  # type: ignore[attr-defined]
+            ):
+                continue  # nn.init.kaiming_normal_(m.weight), trunc_normal_(m.weight, std=0.02)
             if (
                 not chain
                 and type(outer) is cst.Arg

@@ -346,6 +346,53 @@ def enum_member(m: "ModuleAnalysis", ci: ClassInfo, args: list[Value], kwargs: d
     return UNKNOWN
 
 
+def attr_dict_instance(m: "ModuleAnalysis", ci: ClassInfo, args: list[Value], kwargs: dict[str, Value]) -> Value | None:
+    """``AttrDict(num_mels=80, upsample_rates=[8, 8])`` (HiFi-GAN's config): a ``dict`` subclass whose constructor
+    only hands its arguments to ``dict`` and makes the instance its own ``__dict__`` (``self.__dict__ = self``), so
+    its keys are its attributes. The instance is a namespace of those entries (a dict positional argument of known
+    string keys, then the keywords); unknown for other arguments. None when ``ci`` is no such class."""
+    st = class_state(ci)
+    if st.attr_dict is None:
+        st.attr_dict = _attr_dict_class(m, ci)
+    if not st.attr_dict:
+        return None
+    items: dict[str, Value] = {}
+    if len(args) > 1:
+        return UNKNOWN
+    if args:
+        given = args[0]
+        if not isinstance(given, DictV) or given.kind != "dict":
+            return UNKNOWN
+        items.update(given.items)
+    items.update(kwargs)
+    return DictV(tuple(items.items()), "namespace")
+
+
+def _attr_dict_class(m: "ModuleAnalysis", ci: ClassInfo) -> bool:
+    if foreign_bases(m, ci) != {"dict"} or len(mro(m, ci)) != 1 or set(ci.methods) != {"__init__"}:
+        return False
+    body = ci.methods["__init__"].node.body
+    stmts = [s for line in getattr(body, "body", ()) for s in getattr(line, "body", (line,))]
+    if len(stmts) != 2:
+        return False
+    hands_on = made_own = False
+    for s in stmts:
+        if type(s) is cst.Expr and type(s.value) is cst.Call:
+            f = s.value.func
+            hands_on = hands_on or (type(f) is cst.Attribute and f.attr.value == "__init__" and is_super_call(f.value))
+        elif type(s) is cst.Assign and len(s.targets) == 1:
+            t = s.targets[0].target
+            made_own = made_own or (
+                type(t) is cst.Attribute
+                and t.attr.value == "__dict__"
+                and type(t.value) is cst.Name
+                and t.value.value == "self"
+                and type(s.value) is cst.Name
+                and s.value.value == "self"
+            )
+    return hands_on and made_own
+
+
 def unmodelled_base(m: "ModuleAnalysis", ci: ClassInfo) -> bool:
     """A base outside the analysed code whose constructor may set attributes (``class MyLinear(nn.Linear)``)."""
     for b in foreign_bases(m, ci):
@@ -2185,14 +2232,32 @@ def plain_module_list(m: "ModuleAnalysis", ci: ClassInfo) -> bool:
     return _plain_container(m, ci, MODULE_LIST_BASES, frozenset())
 
 
-def _plain_container(m: "ModuleAnalysis", ci: ClassInfo, bases: frozenset[str], init_calls: frozenset[str]) -> bool:
+MODULE_DICT_BASES = frozenset({"torch.nn.ModuleDict", "torch.nn.modules.container.ModuleDict"})
+_MODULE_DICT_READS = frozenset({"items", "values", "keys"})
+
+
+def plain_module_dict(m: "ModuleAnalysis", ci: ClassInfo) -> bool:
+    """A subclass of ``nn.ModuleDict`` whose instances hold the modules its constructor adds
+    (``self.add_module(f"denselayer{i}", layer)``, torchvision's ``_DenseBlock``) or hands to
+    ``super().__init__(modules)``, read by ``self.items()`` / ``values()`` / ``keys()``: as for ``plain_sequential``, no
+    other method changes ``self`` or calls another of its methods."""
+    return _plain_container(m, ci, MODULE_DICT_BASES, frozenset({"add_module"}), _MODULE_DICT_READS)
+
+
+def _plain_container(
+    m: "ModuleAnalysis",
+    ci: ClassInfo,
+    bases: frozenset[str],
+    init_calls: frozenset[str],
+    reads: frozenset[str] = frozenset(),
+) -> bool:
     _assigned_names = _interpreter._assigned_names
 
     if not foreign_bases(m, ci) & bases:
         return False
     for c in mro(m, ci):
         for fi in c.methods.values():
-            calls = _self_calls(fi.node)
+            calls = _self_calls(fi.node) - reads
             names = _assigned_names(fi.node.body)
             assigned = "self" in names or any(n.startswith("self.") for n in names)
             if fi.name == "__init__":
@@ -2284,6 +2349,7 @@ def read_only_params(fi: FunctionInfo) -> frozenset[str]:
     if not params:  # nothing to find: the body is not walked
         st.reads_only = frozenset()
         return st.reads_only
+    st.reads_only = frozenset()  # (a method handing the list back to itself, directly or not: not read-only)
     bad: set[str] = set()
     ok_names: set[int] = set()  # id of Name nodes used as a direct argument of a pure call
     stack: list[cst.CSTNode] = [fi.node.body]
@@ -2300,6 +2366,9 @@ def read_only_params(fi: FunctionInfo) -> frozenset[str]:
             for a in n.args:  # type: ignore[attr-defined]
                 if type(a.value) is Name and not a.star:
                     ok_names.add(id(a.value))
+        elif tp is Call and fi.cls_key is not None:
+            # self.bn_function(inputs) (torchvision's DenseLayer): a method of the class whose parameter is read-only
+            ok_names.update(_read_only_method_args(m, fi, n))  # type: ignore[arg-type]
         elif tp is cst.Comparison and all(
             type(c.operator) in (cst.Is, cst.IsNot)
             for c in n.comparisons  # type: ignore[attr-defined]
@@ -2316,6 +2385,35 @@ def read_only_params(fi: FunctionInfo) -> frozenset[str]:
         stack.extend(children(n))
     st.reads_only = frozenset(params - bad)
     return st.reads_only
+
+
+def _read_only_method_args(m: "ModuleAnalysis", fi: FunctionInfo, call: cst.Call) -> list[int]:
+    """The Name arguments of ``self.method(...)`` in ``fi`` (a method) that ``method`` (of ``fi``'s class) only reads
+    (``read_only_params``), as node ids."""
+    func = call.func
+    if type(func) is not cst.Attribute or type(func.value) is not cst.Name or func.value.value != "self":
+        return []
+    ci = m.find_class(fi.cls_key) if fi.cls_key is not None else None
+    callee = find_method(m, ci, func.attr.value) if ci is not None else None
+    if callee is None or callee.is_static or callee.is_classmethod:
+        return []
+    from .module import ensure_signature
+
+    callee = ensure_signature(callee)
+    if callee.has_unknown_decorators:
+        return []
+    read_only = read_only_params(callee)
+    if not read_only:
+        return []
+    positional = [p.name for p in callee.params if p.kind in ("pos", "posonly")][1:]
+    out: list[int] = []
+    for i, a in enumerate(call.args):
+        if a.star:
+            break
+        name = a.keyword.value if a.keyword is not None else (positional[i] if i < len(positional) else None)
+        if name in read_only and type(a.value) is cst.Name:
+            out.append(id(a.value))
+    return out
 
 
 # what a callee may read of an item of a params dict it is handed (``params["wq"].T``) without changing it

@@ -49,6 +49,7 @@ class ClassState:
     outside_init: set[str] | None = None  # self attributes a method not run by __init__ assigns
     items_only: frozenset[str] = frozenset()  # of those, the ones such methods only store items into (objects)
     value_enum: bool | None = None  # a str / int enum (objects.enum_member)
+    attr_dict: bool | None = None  # a dict subclass whose instance is its own __dict__ (objects.attr_dict_instance)
     named_tuple: bool | None = None  # a typing.NamedTuple (interpreter._frozen_record)
     intercepted: frozenset[str] | None = None  # attributes whose stores run code ("*": all; objects.intercepts_attr)
 

@@ -358,6 +358,8 @@ def tensor_store(
         offset = len(region.shape) - len(shape)
         for i, v in enumerate(shape):
             r = region.shape[offset + i]
+            if v.as_int() == 0 and r.as_int() is None:
+                continue  # an empty value into a slice of unknown bounds (``g[..., :offset] = prompt``): it may be empty
             if equal(v, r) is Truth.FALSE and equal(v, 1) is Truth.FALSE:  # 0 fills no region axis but 0
                 detail = D.StoreShape(value.shape, region.shape, offset + i, v, r)
                 break
