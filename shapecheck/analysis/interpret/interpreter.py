@@ -2436,6 +2436,8 @@ class Interpreter:
                 if bound is not None:
                     return bound
             return self.m.object_attr(base, attr)
+        if isinstance(base, LayerV) and base.kind == "linen_vmapped" and attr in ("apply", "init"):
+            return LayerV("flax_method", (("obj", base), ("method", attr)))  # jax.jit(model.apply) of a lifted module
         if isinstance(base, LayerV) and attr == "weight":
             return _layer_weight(base)
         if isinstance(base, LayerV) and attr == "bias" and base.kind == "Linear" and base.param("bias") is False:

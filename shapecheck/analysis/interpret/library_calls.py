@@ -987,6 +987,41 @@ def _register_parametrization(c: LibraryCall) -> Value | None:
     return UNKNOWN
 
 
+@library_call("flax.linen.vmap", "flax.linen.transforms.vmap")
+def _linen_vmap(c: LibraryCall) -> Value | None:
+    """``nn.vmap(LRUClassifier, in_axes=0, out_axes=0, variable_axes={"params": None}, split_rngs=...)``: a module
+    class whose instances run ``__call__`` on each slice of their inputs along ``in_axes`` (an int, or a tuple per
+    argument), the results stacked along ``out_axes`` (``linen_vmapped``). The variable and rng options change no
+    shape the module's own code sees."""
+    cls = c.args[0] if c.args else c.kwargs.get("target")
+    if c.dynamic or len(c.args) > 1 or not isinstance(cls, RefV) or not cls.qualname.startswith("class:"):
+        return None
+    axes = {k: v for k, v in c.kwargs.items() if k in ("in_axes", "out_axes")}
+    in_axes = _vmap_in_axes("jax.vmap", [cls], axes)
+    out_axis = _vmap_out_axis(axes.get("out_axes"))
+    if in_axes is None or out_axis is None:
+        return UNKNOWN
+    return LayerV("linen_vmap", (("cls", cls), ("in_axes", in_axes), ("out_axes", out_axis)), c.node)
+
+
+@library_call("jax.lax.associative_scan")
+def _associative_scan(c: LibraryCall) -> Value | None:
+    """``jax.lax.associative_scan(fn, elems)``: every prefix combined, so the result has the structure and the shapes
+    of ``elems`` (jax requires ``fn`` to keep them); the dtypes are ``fn``'s (not known here)."""
+    elems = c.args[1] if len(c.args) > 1 else c.kwargs.get("elems")
+    if c.dynamic or elems is None:
+        return None
+
+    def kept(v: Value) -> Value:
+        if isinstance(v, TensorV):
+            return TensorV(v.shape, None, v.framework)
+        if isinstance(v, SeqV) and v.kind in ("tuple", "list"):
+            return SeqV(tuple(kept(x) for x in v.items), v.kind)
+        return UNKNOWN
+
+    return kept(elems)
+
+
 @library_call("jax.lax.scan")
 def _scan(c: LibraryCall) -> Value | None:
     return UNKNOWN if c.dynamic else c.m.call_scan(c.interp, c.node, c.args, c.kwargs)

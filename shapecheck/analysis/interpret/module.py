@@ -2857,10 +2857,24 @@ class ModuleAnalysis:
         return LayerV("flax_method", (("obj", obj), ("method", method)))
 
     def call_flax_method(
-        self, interp: Interpreter, node: cst.Call, obj: ObjV, method: str, args: list[Value], kwargs: dict[str, Value]
+        self,
+        interp: Interpreter,
+        node: cst.Call,
+        obj: ObjV | LayerV,
+        method: str,
+        args: list[Value],
+        kwargs: dict[str, Value],
     ) -> Value:
         """flax: model.apply(variables, x, ...) / model.init(rngs, x, ...) run __call__(x, ...), or the method
-        ``method=`` names (``method=Head.loss``, ``method="loss"``) on the module (``flax_bound_method``)."""
+        ``method=`` names (``method=Head.loss``, ``method="loss"``) on the module (``flax_bound_method``). An
+        instance of an ``nn.vmap``-lifted class (``linen_vmapped``) runs it on each slice of its inputs."""
+        lifted = obj if isinstance(obj, LayerV) else None
+        if lifted is not None:
+            inner = lifted.param("obj")
+            if lifted.kind != "linen_vmapped" or not isinstance(inner, ObjV) or "method" in kwargs:
+                return UNKNOWN
+            obj = inner
+        assert isinstance(obj, ObjV)
         ci = self.find_class(obj.cls_key)
         if ci is None or not args:
             return UNKNOWN
@@ -2868,7 +2882,24 @@ class ModuleAnalysis:
         if fn is None:
             return UNKNOWN
         rest = {k: v for k, v in kwargs.items() if k not in ("rngs", "mutable", "capture_intermediates", "method")}
-        out = self.call_function(interp, node, FuncV(fn.key, bound_self=obj), args[1:], rest)
+        bound = FuncV(fn.key, bound_self=obj)
+        if lifted is not None:
+            if rest:
+                return UNKNOWN
+            mapped = LayerV(
+                "vmap",
+                (
+                    ("func", bound),
+                    ("filter", False),
+                    ("in_axes", lifted.param("in_axes")),
+                    ("out_axes", lifted.param("out_axes")),
+                    ("torch", False),
+                ),
+                node,
+            )
+            out = self.call_vmap(interp, node, mapped, args[1:], {})
+        else:
+            out = self.call_function(interp, node, bound, args[1:], rest)
         return out if method == "apply" and "mutable" not in kwargs else UNKNOWN
 
     def _initialiser(self, args: list[Value], kwargs: dict[str, Value]) -> bool:
@@ -2930,6 +2961,9 @@ class ModuleAnalysis:
         """Methods of a framework layer value: ``.to(device)`` (the same layer), ``layer.forward(x)``, a keras
         ``Sequential.add``, a flax cell's ``initialize_carry``, a jmp policy's casts (``_call``; None: not answered
         here)."""
+        if isinstance(base, LayerV) and base.kind == "linen_vmapped" and method in ("apply", "init"):
+            # an instance of an nn.vmap-lifted flax class: model.apply(variables, x) maps __call__ over x
+            return self.call_flax_method(interp, node, base, method, args, kwargs) if not dynamic else UNKNOWN
         if isinstance(base, LayerV) and method in _RETURNS_SELF and not base.param("keras"):
             return base  # nn.Linear(64, 32).to(device): the same layer, its sizes unchanged
         if (
@@ -3065,9 +3099,16 @@ class ModuleAnalysis:
         if isinstance(callee, LayerV) and callee.kind == "flax_method":
             # jax.jit(model.apply)(variables, x): the bound method as called directly
             obj, method = callee.param("obj"), callee.param("method")
-            if isinstance(obj, ObjV) and isinstance(method, str):
+            if isinstance(obj, (ObjV, LayerV)) and isinstance(method, str):
                 return self.call_flax_method(interp, node, obj, method, args, kwargs)
             return UNKNOWN
+        if isinstance(callee, LayerV) and callee.kind == "linen_vmap":
+            # BatchedLRU(d_model=32, ...): an instance of the lifted class, run slice by slice (call_flax_method)
+            cls = callee.param("cls")
+            obj = self.instantiate(interp, node, cls.qualname[6:], args, kwargs) if isinstance(cls, RefV) else UNKNOWN
+            if not isinstance(obj, ObjV):
+                return UNKNOWN
+            return LayerV("linen_vmapped", (("obj", obj),) + tuple(p for p in callee.params if p[0] != "cls"), node)
         if isinstance(callee, LayerV):
             return layer_rules.apply_layer(self.ops, interp, node, callee, args, kwargs)
         if isinstance(callee, ObjV):

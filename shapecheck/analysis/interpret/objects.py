@@ -833,10 +833,14 @@ def instance_attrs(
     changed = outside_init(m, ci)
     record = owned and _plain_record(m, ci)
     items_only = class_state(ci).items_only
+    # flax linen freezes what setup assigns: a list becomes a tuple, which no method can change
+    frozen_lists = any(b.startswith("flax.linen") for b in foreign_bases(m, ci))
     out = []
     for k, v in sorted(vars_.items()):
         if not k.startswith("self."):
             continue
+        if frozen_lists and isinstance(v, SeqV) and v.kind == "list":
+            v = SeqV(v.items, "tuple", v.names)
         mutable = (
             not record
             and (isinstance(v, SeqV) and v.kind == "list" and not _layer_list(v) and not _scalar_list(v))
