@@ -170,7 +170,8 @@ def test_tied_linear_takes_the_embedding_weights_sizes() -> None:
 
 def test_sequential_subclass_is_the_chain_its_constructor_hands_on() -> None:
     """``class ConvBNReLU(nn.Sequential)`` calling ``super().__init__(conv, norm, act)``: calling an instance runs
-    that chain (torch's Sequential.forward); a subclass that also sets an attribute of self is not followed."""
+    that chain (torch's Sequential.forward); a layer the constructor then sets as an attribute joins the chain last,
+    as torch registers it; anything else set on self (an instance of the analysed code) leaves it unknown."""
     cls = (
         "class ConvBNReLU(nn.Sequential):\n"
         "    def __init__(self, cin, cout, k=3, stride=1):\n"
@@ -190,6 +191,15 @@ def test_sequential_subclass_is_the_chain_its_constructor_hands_on() -> None:
         exec(bad, {})
     grown = cls + "        self.extra = nn.Conv2d(cout, 5, 1)\n"  # joins the chain: torch runs it last
     src = HEADER + grown + "y = ConvBNReLU(3, 8)(torch.randn(2, 3, 15, 15))\n"
+    values, findings = inferred_values(src, "layer_case.py")
+    env = {}
+    exec(src, env)
+    y = values["y"]
+    assert not findings and isinstance(y, TensorV) and y.shape is not None
+    assert tuple(s.as_int() for s in y.shape) == tuple(env["y"].shape) == (2, 5, 15, 15)  # type: ignore[attr-defined]
+    helper = "class Extra(nn.Module):\n    def forward(self, x):\n        return x[:, :2]\n"
+    other = cls + "        self.extra = Extra()\n"  # a module of the analysed code: the chain is not followed
+    src = HEADER + helper + other + "y = ConvBNReLU(3, 8)(torch.randn(2, 3, 15, 15))\n"
     values, findings = inferred_values(src, "layer_case.py")
     assert not findings and not (isinstance(values["y"], TensorV) and values["y"].shape is not None)
 
