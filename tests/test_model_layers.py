@@ -245,3 +245,29 @@ def test_mha_key_padding_mask_against_torch(batch_first: bool) -> None:
             y = values["y"]
             assert isinstance(y, TensorV) and y.shape is not None and tuple(s.as_int() for s in y.shape) == q
     assert checked >= 4
+
+
+@pytest.mark.parametrize(
+    "body, expected",
+    [
+        ("if isinstance(m, nn.Conv1d):\n        m.weight.data.normal_(0.0, 0.02)", True),
+        (
+            "if isinstance(m, nn.Linear):\n        nn.init.zeros_(m.bias)\n        trunc_normal_(m.weight, std=0.02)",
+            True,
+        ),
+        ("if m.bias is not None:\n        m.bias.data.zero_()", True),
+        ("m.weight.data.resize_(4, 4)", False),  # in place, but the shape changes
+        ("m.bias = None", False),
+        ("m.reset_parameters()", False),
+        ("m.weight = nn.Parameter(torch.zeros(3))", False),
+    ],
+)
+def test_weight_initialisation_callbacks(body: str, expected: bool) -> None:
+    """``module.apply(fn)`` keeps the module's layers only for a callback that tests the module and fills its weights
+    in place."""
+    import libcst as cst
+
+    from shapecheck.analysis.interpret.module import _initialises_only
+
+    fn = cst.parse_module(f"def init_weights(m):\n    {body}\n").body[0]
+    assert _initialises_only(fn) is expected

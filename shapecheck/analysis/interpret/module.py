@@ -6287,6 +6287,23 @@ _INITIALISERS = frozenset(
 )
 
 
+# in-place methods that change a tensor's shape (not a fill: ``m.weight.data.resize_(...)``)
+_RESHAPES = frozenset(
+    {
+        "resize_",
+        "resize_as_",
+        "unsqueeze_",
+        "squeeze_",
+        "transpose_",
+        "t_",
+        "swapdims_",
+        "swapaxes_",
+        "set_",
+        "as_strided_",
+    }
+)
+
+
 def _initialises_only(fn: cst.CSTNode) -> bool:
     """Is ``fn`` a weight-initialisation callback (``def init_weights(m)``, ``model.apply(init_weights)``): its
     first parameter (after ``self``) only tested (``isinstance(m, nn.Conv1d)``, ``m.bias is not None``) and its
@@ -6331,7 +6348,7 @@ def _only_tested_or_frozen(body: cst.CSTNode, name: str, initialising: bool = Fa
                 continue
             if type(outer) in (cst.Comparison, cst.ComparisonTarget):
                 continue
-            if initialising and len(chain) >= 2 and called and chain[-1].endswith("_"):
+            if initialising and len(chain) >= 2 and called and chain[-1].endswith("_") and chain[-1] not in _RESHAPES:
                 continue  # m.weight.data.normal_(0.0, 0.02), m.bias.zero_()
             if (
                 initialising
