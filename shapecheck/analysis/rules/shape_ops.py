@@ -406,6 +406,8 @@ def _slice_size(interp: "Interpreter", sl: cst.Slice, n: Size) -> Size | None:
         return None  # a symbolic bound
     if nn is not None and ints[2] != 0:
         return Size.const(len(range(nn)[ints[0] : ints[1] : ints[2]]))
+    if ints[2] in (None, 1) and ints[1] is not None and 0 <= ints[1] <= (ints[0] or 0):
+        return Size.const(0)  # x[:0], x[5:3]: empty whatever the axis's length
     # symbolic: x[:k] with k <= n unknown in general; x[1:] -> n-1 (when n >= 1)
     if ints[2] is None and ints[1] is None and isinstance(ints[0], int) and ints[0] >= 0:
         if greater_equal(n, ints[0]) is Truth.TRUE:
