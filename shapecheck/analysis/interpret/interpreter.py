@@ -2436,6 +2436,13 @@ class Interpreter:
                 if bound is not None:
                     return bound
             return self.m.object_attr(base, attr)
+        if (
+            isinstance(base, LayerV)
+            and base.kind == "fw:Normal"
+            and attr in ("mean", "stddev", "variance", "loc", "scale")
+        ):
+            shape = base.param("shape")  # torch.distributions.Normal(mu, std).mean: the batch shape
+            return TensorV(shape, None, "torch") if isinstance(shape, tuple) else UNKNOWN
         if isinstance(base, LayerV) and base.kind == "linen_vmapped" and attr in ("apply", "init"):
             return LayerV("flax_method", (("obj", base), ("method", attr)))  # jax.jit(model.apply) of a lifted module
         if isinstance(base, LayerV) and attr == "weight":

@@ -987,6 +987,32 @@ def _register_parametrization(c: LibraryCall) -> Value | None:
     return UNKNOWN
 
 
+@library_call("torch.distributions.Normal", "torch.distributions.normal.Normal")
+def _normal_distribution(c: LibraryCall) -> Value | None:
+    """``torch.distributions.Normal(mu, std)``: a distribution whose batch shape is the broadcast of its parameters
+    (a number is a 0-d one); ``rsample()`` / ``sample()`` / ``log_prob(x)`` / ``entropy()`` and ``.mean`` /
+    ``.stddev`` have that shape (``Module._layer_method``, ``Interpreter._attribute``). Parameters that do not
+    broadcast: unknown (torch raises; not reported here)."""
+    from ..rules.ops_common import broadcast_shapes
+
+    loc = c.args[0] if c.args else c.kwargs.get("loc")
+    scale = c.args[1] if len(c.args) > 1 else c.kwargs.get("scale")
+    if c.dynamic or loc is None or scale is None or set(c.kwargs) - {"loc", "scale", "validate_args"}:
+        return None
+    shapes = []
+    for v in (loc, scale):
+        if isinstance(v, TensorV) and v.shape is not None and v.framework == "torch" and not v.alts:
+            shapes.append(v.shape)
+        elif isinstance(v, (IntV, FloatV)):
+            shapes.append(())
+        else:
+            return UNKNOWN
+    shape, fails = broadcast_shapes(shapes[0], shapes[1])
+    if shape is None or fails is not None:
+        return UNKNOWN
+    return LayerV("fw:Normal", (("shape", shape),), c.node)
+
+
 @library_call("flax.linen.vmap", "flax.linen.transforms.vmap")
 def _linen_vmap(c: LibraryCall) -> Value | None:
     """``nn.vmap(LRUClassifier, in_axes=0, out_axes=0, variable_axes={"params": None}, split_rngs=...)``: a module

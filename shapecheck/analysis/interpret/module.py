@@ -2961,6 +2961,8 @@ class ModuleAnalysis:
         """Methods of a framework layer value: ``.to(device)`` (the same layer), ``layer.forward(x)``, a keras
         ``Sequential.add``, a flax cell's ``initialize_carry``, a jmp policy's casts (``_call``; None: not answered
         here)."""
+        if isinstance(base, LayerV) and base.kind == "fw:Normal":
+            return _normal_method(base, method, args, kwargs) if not dynamic else UNKNOWN
         if isinstance(base, LayerV) and base.kind == "linen_vmapped" and method in ("apply", "init"):
             # an instance of an nn.vmap-lifted flax class: model.apply(variables, x) maps __call__ over x
             return self.call_flax_method(interp, node, base, method, args, kwargs) if not dynamic else UNKNOWN
@@ -6262,6 +6264,33 @@ def _only_collected_or_read(expr: cst.BaseExpression, name: str) -> bool:
             return False
         stack.extend((c, up + (node,)) for c in children(node))
     return True
+
+
+def _normal_method(dist: LayerV, method: str, args: list[Value], kwargs: dict[str, Value]) -> Value:
+    """``dist.rsample()``, ``dist.sample((n,))``, ``dist.log_prob(x)``, ``dist.entropy()`` of a
+    ``torch.distributions.Normal`` of batch shape ``shape`` (``library_calls._normal_distribution``)."""
+    from ..rules.ops_common import broadcast_shapes
+
+    shape = dist.param("shape")
+    if not isinstance(shape, tuple):
+        return UNKNOWN
+    if method in ("rsample", "sample") and not kwargs:
+        if not args:
+            return TensorV(shape, None, "torch")
+        given = args[0]
+        sizes = given.items if isinstance(given, SeqV) else None
+        if len(args) == 1 and sizes is not None and all(isinstance(x, IntV) for x in sizes):
+            return TensorV(tuple(x.size for x in sizes) + shape, None, "torch")  # type: ignore[union-attr]
+        return UNKNOWN
+    if method in ("log_prob", "cdf") and len(args) == 1 and not kwargs:
+        x = args[0]
+        if isinstance(x, TensorV) and x.shape is not None and not x.alts:
+            out, fails = broadcast_shapes(x.shape, shape)
+            return TensorV(out, None, "torch") if out is not None and fails is None else UNKNOWN
+        return UNKNOWN
+    if method == "entropy" and not args and not kwargs:
+        return TensorV(shape, None, "torch")
+    return UNKNOWN
 
 
 # nn.init's in-place initialisers (and timm's), called on a module's weight or bias: values change, shapes do not
