@@ -371,8 +371,10 @@ def attr_dict_instance(m: "ModuleAnalysis", ci: ClassInfo, args: list[Value], kw
 def _attr_dict_class(m: "ModuleAnalysis", ci: ClassInfo) -> bool:
     if foreign_bases(m, ci) != {"dict"} or len(mro(m, ci)) != 1 or set(ci.methods) != {"__init__"}:
         return False
-    body = ci.methods["__init__"].node.body
-    stmts = [s for line in getattr(body, "body", ()) for s in getattr(line, "body", (line,))]
+    lines = getattr(ci.methods["__init__"].node.body, "body", ())
+    if any(type(line) is not cst.SimpleStatementLine for line in lines):
+        return False  # (an ``if`` or a loop in the constructor: not the two-statement idiom)
+    stmts = [s for line in lines for s in line.body]
     if len(stmts) != 2:
         return False
     hands_on = made_own = False
