@@ -69,13 +69,18 @@ def _torch() -> Any:
     return torch
 
 
+def _numpy_view(shape: Sequence[Any]) -> Any:
+    """A numpy array of ``shape`` that holds no memory: a read-only view of one zero."""
+    import numpy as np
+
+    return np.broadcast_to(np.zeros((), np.float32), tuple(int(x) for x in shape))
+
+
 def _maker() -> tuple[Callable[[Sequence[int]], Any], str]:
     torch = _torch()
     if torch is not None:
         return (lambda shape: torch.empty(tuple(int(x) for x in shape), device="meta")), "torch"
-    import numpy as np
-
-    return (lambda shape: np.broadcast_to(np.zeros((), np.float32), tuple(int(x) for x in shape))), "numpy"
+    return _numpy_view, "numpy"
 
 
 def _run(fn: Callable[[], Any]) -> tuple[bool | None, str]:
@@ -311,8 +316,7 @@ def _replay_framework(w: Witness, replay: Replay) -> None:
     if op == "squeeze":  # numpy's rule (JAX's is the same): a view of one zero, nothing materialised
         import numpy as np
 
-        shape = tuple(int(x) for x in w.input_shapes[0])
-        view = np.broadcast_to(np.zeros((), np.float32), shape)
+        view = _numpy_view(w.input_shapes[0])
         replay.add("numpy", *_run(lambda: np.squeeze(view, axis=int(witness_get(w, "axis", 0)))))
         return
     if op == "dim.range" and witness_get(w, "framework") in ("numpy", "jax"):
@@ -320,7 +324,7 @@ def _replay_framework(w: Witness, replay: Replay) -> None:
         # along the axis, or expanded at it where the axis may name a new one (expand_dims, stack)
         import numpy as np
 
-        view = np.broadcast_to(np.zeros((), np.float32), tuple(int(x) for x in w.input_shapes[0]))
+        view = _numpy_view(w.input_shapes[0])
         axis = int(witness_get(w, "dim"))
         if int(witness_get(w, "extra", 0)):
             replay.add("numpy", *_run(lambda: np.expand_dims(view, axis)))
@@ -350,14 +354,12 @@ def _replay_framework(w: Witness, replay: Replay) -> None:
         replay.add("torch", *_run(lambda: layer(torch.zeros(q), torch.zeros(k), torch.zeros(v))))
         return
     if op == "index.count":  # torch, numpy and JAX count the indices the same way: slices of a shape-only array
-        import numpy as np
-
-        shape, count = tuple(int(x) for x in w.input_shapes[0]), int(witness_get(w, "count"))
+        count = int(witness_get(w, "count"))
         if witness_get(w, "framework") in ("numpy", "jax"):
-            view = np.broadcast_to(np.zeros((), np.float32), shape)
+            view = _numpy_view(w.input_shapes[0])
             replay.add("numpy", *_run(lambda: view[(slice(None),) * count]))
         else:
-            meta = torch.empty(shape, device="meta")
+            meta = torch.empty(tuple(int(x) for x in w.input_shapes[0]), device="meta")
             replay.add("torch", *_run(lambda: meta[(slice(None),) * count]))
         return
     if op == "index.int":  # real (small) zeros: indexing a meta tensor checks no bounds

@@ -297,18 +297,18 @@ def _takes_an_axis(interp: "Interpreter", sl: cst.BaseSlice) -> bool:
     if type(sl) is not cst.Index:
         return False
     v = sl.value
-    if type(v) is cst.UnaryOperation and type(v.operator) is cst.Minus:
-        v = v.expression
-    if type(v) is cst.Integer:
+    if _int_literal_expr(v):
         return True
     return type(v) is cst.Name and v.value != "None" and isinstance(interp.lookup(v.value, v), IntV)
 
 
 def _int_literal(e: cst.BaseElement) -> bool:
     """An element of a list index that is an int literal (``-1`` too), not starred."""
-    if type(e) is not cst.Element:
-        return False
-    v = e.value
+    return type(e) is cst.Element and _int_literal_expr(e.value)
+
+
+def _int_literal_expr(v: cst.BaseExpression) -> bool:
+    """An int literal, ``-1`` too."""
     if type(v) is cst.UnaryOperation and type(v.operator) is cst.Minus:
         v = v.expression
     return type(v) is cst.Integer
