@@ -3964,8 +3964,13 @@ def _compare(a: Value, op: cst.CSTNode, b: Value) -> bool | None:
         else:
             return None
         return None if t is Truth.UNKNOWN else t is Truth.TRUE
-    if (isinstance(a, FloatV) or isinstance(b, FloatV)) and not (isinstance(a, StrV) or isinstance(b, StrV)):
-        # ``if self.keep_rate < 1``: known numbers compare (a number and a string: equality below)
+    if (
+        (isinstance(a, FloatV) or isinstance(b, FloatV))
+        and not (isinstance(a, StrV) or isinstance(b, StrV))
+        and type(op) not in (cst.Is, cst.IsNot)
+    ):
+        # ``if self.keep_rate < 1``: known numbers compare (a number and a string: equality below; ``se_ratio is not
+        # None``: identity with None below)
         x, y = _known_number(a), _known_number(b)
         if x is None or y is None:
             return None
