@@ -413,6 +413,28 @@ def _triangular_solve(
     return TensorV(b.shape, None, framework, b.axes, cx.origin(node, f"{qual.rsplit('.', 1)[-1]}(...)"))
 
 
+@STUB_OVERRIDES.register("jax.nn.softmax", "jax.nn.log_softmax", "jax.nn.logsumexp")
+def _jax_nn_axis(
+    cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]
+) -> Value | None:
+    """``jax.nn.softmax(x, axis=2)`` of a 2-d array (``log_softmax``, ``logsumexp``; an int or a tuple of ints):
+    JAX raises ValueError for an axis outside the array's at every size (SHP204, unknown result). Otherwise the
+    stub's signature answers (the same shape; logsumexp's reduction)."""
+    from .ops_common import dim_out_of_range
+
+    x = args[0] if args else kwargs.get("x", kwargs.get("a"))
+    axis_v = args[1] if len(args) > 1 else kwargs.get("axis")
+    if not isinstance(x, TensorV) or x.shape is None or axis_v is None:
+        return None
+    items = axis_v.items if isinstance(axis_v, SeqV) and axis_v.kind == "tuple" else (axis_v,)
+    dims = [_int(a) for a in items]
+    if not dims or any(d is None for d in dims):
+        return None
+    if dim_out_of_range(cx, node, qual.rsplit(".", 1)[-1], x, dims):  # type: ignore[arg-type]
+        return TensorV(None, x.dtype, x.framework)
+    return None
+
+
 @STUB_OVERRIDES.register("jax.nn.one_hot")
 def _jax_one_hot(
     cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]
