@@ -1200,9 +1200,11 @@ class Interpreter:
             self.loop_runs * len(it.items) > MAX_NESTED_RUNS or _common_element(it) is not UNKNOWN
         ):
             return False  # deeper down, only elements whose join says nothing (lists of different lengths)
-        if (_names_in(stmt.iter) & assigned and not self._fresh_range(stmt.iter)) or not _fixpoint_ok(
-            stmt, self.m.assigned_cache, allow_continue=True, allow_return=True, allow_yield=True
-        ):
+        if (
+            _names_in(stmt.iter) & assigned
+            and not self._fresh_range(stmt.iter)
+            and not _stores_at_own_index(stmt, _names_in(stmt.iter) & assigned, self.m.assigned_cache)
+        ) or not _fixpoint_ok(stmt, self.m.assigned_cache, allow_continue=True, allow_return=True, allow_yield=True):
             return False
         self.loop_depth += 1
         runs = self.loop_runs
@@ -3162,6 +3164,85 @@ def _join_states(states: list[dict[str, Value]]) -> dict[str, Value]:
 _WHILE_PASSES = 8  # passes of a while loop whose test the values decide (Interpreter._while_unrolled)
 
 
+_MAPS = frozenset({"map", "filter"})
+_CONSUMERS = frozenset({"list", "tuple", "set", "dict", "sorted", "sum", "any", "all", "max", "min"})
+
+
+def _consumed_lambdas(n: cst.CSTNode) -> list[int]:
+    """The lambdas of ``n`` that Python calls before the statement ends: those given to ``map`` / ``filter`` whose
+    iterator a tuple-unpacking assignment or ``list()`` / ``tuple()`` / ... runs out at once, and a ``key=`` of
+    ``sorted`` / ``max`` / ``min``. Each call sees the variables as they are then (no late binding to worry about)."""
+    out: list[int] = []
+
+    def maps(v: cst.BaseExpression) -> None:
+        if type(v) is cst.Call and type(v.func) is cst.Name and v.func.value in _MAPS:
+            out.extend(id(a.value) for a in v.args if type(a.value) is cst.Lambda)
+
+    if type(n) is cst.Assign and len(n.targets) == 1 and type(n.targets[0].target) in (cst.Tuple, cst.List):
+        maps(n.value)
+    elif type(n) is cst.Call and type(n.func) is cst.Name and n.func.value in _CONSUMERS:
+        for a in n.args:
+            if a.keyword is None and not a.star:
+                maps(a.value)
+            elif a.keyword is not None and a.keyword.value == "key" and type(a.value) is cst.Lambda:
+                out.append(id(a.value))
+    return out
+
+
+def _stores_at_own_index(stmt: cst.For, names: set[str], cache: dict[int, set[str]]) -> bool:
+    """``for i, (a, b) in enumerate(zip(xs, ys)): xs[i] = ...``: the only change the body makes to the lists it
+    iterates is an item store at the index ``enumerate`` counts (no other binding, no append), and the index is not
+    rebound. Python reads each item before the store at its index, so the items the loop reads are the ones it
+    started with: the loop can run over the sequence as it was evaluated."""
+    it, target = stmt.iter, stmt.target
+    if not (
+        type(it) is cst.Call
+        and type(it.func) is cst.Name
+        and it.func.value == "enumerate"
+        and len(it.args) == 1
+        and type(target) is cst.Tuple
+        and len(target.elements) == 2
+        and type(target.elements[0].value) is cst.Name
+    ):
+        return False
+    index = target.elements[0].value.value
+    key = -id(stmt) - 1
+    if key not in cache:
+        stored: set[str] = set()
+        bad: set[str] = set()
+        stack: list[cst.CSTNode] = [stmt.body]
+        while stack:
+            n = stack.pop()
+            tp = type(n)
+            if tp in (cst.FunctionDef, cst.ClassDef, cst.Lambda):
+                continue
+            if tp is cst.AssignTarget or tp is cst.AugAssign or tp is cst.AnnAssign or tp is cst.For:
+                t = n.target  # type: ignore[attr-defined]
+                if (
+                    tp is cst.AssignTarget
+                    and type(t) is cst.Subscript
+                    and type(t.value) is cst.Name
+                    and len(t.slice) == 1
+                    and type(t.slice[0].slice) is cst.Index
+                    and type(t.slice[0].slice.value) is cst.Name
+                    and t.slice[0].slice.value.value == index
+                ):
+                    stored.add(t.value.value)
+                else:
+                    bad |= _target_names(t)
+                    if type(t) is cst.Subscript and type(t.value) is cst.Name:
+                        bad.add(t.value.value)
+            elif tp is cst.Call and type(n.func) is cst.Attribute and n.func.attr.value in _LIST_MUTATORS:  # type: ignore[attr-defined]
+                name = _var_key(n.func.value)  # type: ignore[attr-defined]
+                if name is not None:
+                    bad.add(name)
+            elif tp is cst.Del or tp is cst.WithItem:
+                bad |= _assigned_walk(n)
+            stack.extend(children(n))
+        cache[key] = stored - bad if index not in bad else set()
+    return names <= cache[key]
+
+
 def _fixpoint_ok(
     stmt: cst.For | cst.While,
     cache: dict[int, set[str]],
@@ -3178,6 +3259,7 @@ def _fixpoint_ok(
     key = -id(stmt)
     if key not in cache:
         ok, continues, returns, yields = True, False, False, False
+        consumed: set[int] = set()  # lambdas called up before their statement ends (_consumed_lambdas)
         stack: list[cst.CSTNode] = [stmt.body]
         while stack and ok:
             n = stack.pop()
@@ -3189,7 +3271,12 @@ def _fixpoint_ok(
                 yields = True
             elif type(n) is cst.Lambda:
                 # ``q, k = map(lambda t: rearrange(t, ...), (q, k))``: a lambda that reads no name the loop assigns
-                # computes the same whenever it is called (a late-bound loop variable is what could differ)
+                # computes the same whenever it is called (a late-bound loop variable is what could differ); one
+                # called up before its statement ends (``a, b = map(lambda r: {key: val} if r else {}, routes)``,
+                # ``list(map(...))``, ``sorted(xs, key=lambda ...)``) sees the iteration's own values
+                if id(n) in consumed:
+                    stack.extend(children(n))
+                    continue
                 ps = n.params
                 own = {p.name.value for p in (*ps.posonly_params, *ps.params, *ps.kwonly_params)}
                 own |= {p.name.value for p in (ps.star_arg, ps.star_kwarg) if type(p) is cst.Param}
@@ -3197,6 +3284,8 @@ def _fixpoint_ok(
                 continue
             elif type(n) in _LEAVES_LOOP or type(n) in (cst.FunctionDef, cst.ClassDef):
                 ok = False
+            else:
+                consumed.update(_consumed_lambdas(n))
             stack.extend(children(n))
         cache[key] = (
             ({"ok"} if ok else set())

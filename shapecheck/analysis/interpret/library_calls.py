@@ -358,8 +358,8 @@ def _zip_longest(args: list[Value]) -> Value:
     """``itertools.zip_longest(dims, dims[1:])`` of tuples and lists the analysis knows (no ``fillvalue``): as
     many tuples as the longest, the shorter ones' places None."""
     args = [tensor_items(a) for a in args]
-    if not args or not all(isinstance(a, SeqV) and a.kind in ("tuple", "list", "range") for a in args):
-        return UNKNOWN
+    if not args or not all(isinstance(a, SeqV) and a.kind in ("tuple", "list", "range", "modulelist") for a in args):
+        return UNKNOWN  # (an nn.ModuleList's modules, in order, as ``zip`` takes them)
     seqs = [a for a in args if isinstance(a, SeqV)]
     n = max(len(a.items) for a in seqs)
     fill = NoneV()
