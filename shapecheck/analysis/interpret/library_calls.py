@@ -1013,6 +1013,85 @@ def _normal_distribution(c: LibraryCall) -> Value | None:
     return LayerV("fw:Normal", (("shape", shape),), c.node)
 
 
+def _torchaudio_quals(*names: str) -> tuple[str, ...]:
+    return tuple(f"torchaudio.transforms.{p}{n}" for n in names for p in ("", "_transforms."))
+
+
+_SPECTROGRAM_ARGS = (
+    "n_fft",
+    "win_length",
+    "hop_length",
+    "pad",
+    "window_fn",
+    "power",
+    "normalized",
+    "wkwargs",
+    "center",
+    "pad_mode",
+    "onesided",
+)
+_MEL_ARGS = (
+    "sample_rate",
+    "n_fft",
+    "win_length",
+    "hop_length",
+    "f_min",
+    "f_max",
+    "pad",
+    "n_mels",
+    *_SPECTROGRAM_ARGS[4:],
+)
+
+
+@library_call(*_torchaudio_quals("Spectrogram", "MelSpectrogram"))
+def _torchaudio_spectrogram(c: LibraryCall) -> Value | None:
+    """``torchaudio.transforms.Spectrogram(n_fft=400, win_length=None, hop_length=None, pad=0, ..., center=True,
+    onesided=True)`` and ``MelSpectrogram(sample_rate, n_fft, win_length, hop_length, f_min, f_max, pad, n_mels=128,
+    ...)``: a layer (kind ``fw:Spectrogram``) taking a signal (..., time) to (..., n_fft // 2 + 1 or n_mels, frames),
+    the window ``win_length`` (default n_fft) moved by ``hop_length`` (default win_length // 2). Arguments not known
+    as numbers (or a two-sided spectrogram, whose frequencies are n_fft): an unknown frequency count or frame count."""
+    mel = c.qual.endswith("MelSpectrogram")
+    names = _MEL_ARGS if mel else _SPECTROGRAM_ARGS
+    if c.dynamic or len(c.args) > len(names) or any(k not in names and k != "return_complex" for k in c.kwargs):
+        return None
+    given = dict(zip(names, c.args))
+    for k, v in c.kwargs.items():
+        if k in given:
+            return None
+        given[k] = v
+
+    def number(name: str, default: int | None) -> int | None:
+        v = given.get(name)
+        if v is None or isinstance(v, NoneV):
+            return default
+        return int_of(v) if isinstance(v, IntV) and not v.assumed else None
+
+    n_fft = number("n_fft", 400)
+    win = number("win_length", n_fft)
+    hop = number("hop_length", win // 2 if win is not None else None)
+    pad = number("pad", 0)
+    center = given.get("center", BoolV(True))
+    onesided = given.get("onesided", NoneV())
+    freqs: int | None = None
+    if mel:
+        freqs = number("n_mels", 128)
+    elif n_fft is not None and (isinstance(onesided, NoneV) or (isinstance(onesided, BoolV) and onesided.value)):
+        freqs = n_fft // 2 + 1
+    centered = center.value if isinstance(center, BoolV) else None
+    params = (("freqs", freqs), ("n_fft", n_fft), ("hop", hop), ("pad", pad), ("center", centered))
+    return LayerV("fw:Spectrogram", params, c.node)
+
+
+@library_call(
+    *_torchaudio_quals(
+        "AmplitudeToDB", "FrequencyMasking", "TimeMasking", "ComputeDeltas", "Vol", "Fade", "MuLawEncoding"
+    )
+)
+def _torchaudio_same_shape(c: LibraryCall) -> Value | None:
+    """torchaudio transforms that keep their input's shape (a scale change, a mask, deltas, gain, a fade)."""
+    return LayerV("Elementwise", (("name", c.qual.rsplit(".", 1)[-1]),), c.node)
+
+
 @library_call("flax.linen.vmap", "flax.linen.transforms.vmap")
 def _linen_vmap(c: LibraryCall) -> Value | None:
     """``nn.vmap(LRUClassifier, in_axes=0, out_axes=0, variable_axes={"params": None}, split_rngs=...)``: a module

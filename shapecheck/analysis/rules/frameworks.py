@@ -1155,6 +1155,31 @@ def _keras_layer(cx: OpContext, node: cst.Call, name: str, args: list[Value], kw
     return layer if isinstance(layer, LayerV) else _kl("Opaque", node)
 
 
+@layer_kind("fw:Spectrogram")
+def _apply_spectrogram(
+    cx: OpContext, interp: "Interpreter", node: cst.Call, report_node: cst.CSTNode, layer: LayerV, x: TensorV
+) -> Value:
+    """torchaudio's ``Spectrogram`` / ``MelSpectrogram`` (``library_calls._torchaudio_spectrogram``): a signal
+    (..., time) -> (..., frequencies, frames), as ``torch.stft`` counts frames: 1 + (time + 2 * pad + 2 * (n_fft // 2)
+    - n_fft) // hop when centred (without the n_fft // 2 on each side otherwise). A signal too short for the
+    reflection padding or for one frame, or sizes not known: that count is unknown."""
+    if x.shape is None or not x.shape or x.framework not in (None, "torch"):
+        return TensorV(None, None, "torch")
+    freqs, n_fft, hop, pad, center = (layer.param(k) for k in ("freqs", "n_fft", "hop", "pad", "center"))
+    length = x.shape[-1].as_int()
+    frames: Size | None = None
+    if length is not None and n_fft is not None and hop and pad is not None and center is not None:
+        signal = length + 2 * pad
+        padded = signal + 2 * (n_fft // 2) if center else signal
+        if not (center and signal <= n_fft // 2) and padded >= n_fft:
+            frames = Size.const(1 + (padded - n_fft) // hop)
+    shape = x.shape[:-1] + (
+        Size.const(freqs) if freqs is not None else cx.fresh("freqs"),
+        frames if frames is not None else cx.fresh("frames"),
+    )
+    return TensorV(shape, None, "torch", None, cx.origin(node, "spectrogram"))
+
+
 @layer_kind("fw:Opaque")
 def _apply_opaque(
     cx: OpContext, interp: "Interpreter", node: cst.Call, report_node: cst.CSTNode, layer: LayerV, x: TensorV
