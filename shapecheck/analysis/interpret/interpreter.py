@@ -1547,6 +1547,22 @@ class Interpreter:
                     region = mask_index(self, target, held) or self.m.index_tensor(self, target, held)
                     if isinstance(region, TensorV) and isinstance(value, TensorV) and value.shape is not None:
                         self.m.tensor_store(self, target, region, value)
+                    elif (
+                        isinstance(region, TensorV)
+                        and isinstance(value, IntV)
+                        and not value.assumed
+                        and value.size.as_int() is not None
+                        and (held.dtype or "").startswith("int")
+                        and region.shape is not None
+                        and all((r.as_int() or 0) >= 1 for r in region.shape)
+                        and (store_key := _var_key(target.value)) is not None
+                        and self.scope.vars.get(store_key) is not None
+                    ):
+                        # seq[:, -1] = mask_id into a region that is surely not empty: the tensor now holds
+                        # mask_id (an embedding lookup of it is checked, as of arange's largest value)
+                        now = self.scope.vars[store_key]
+                        if isinstance(now, TensorV):
+                            self.scope.vars[store_key] = replace(now, top=(value.size, target))
                 return
             if plain and root is not target.value and isinstance(held, (DictV, IntDictV, SeqV)):
                 self.forget_if_list(root)

@@ -16,6 +16,7 @@ from ...sizes import Size, Truth, divisible, equal, greater_equal, product
 from ..interpret.context import LazyNote, OpSpec, Pending, note
 from ..interpret.values import (
     UNKNOWN,
+    exact_values,
     BoolV,
     DictV,
     IntV,
@@ -2038,6 +2039,8 @@ class Embedding(LayerKind):
             return x.with_shape(None)
         n = layer.param("n")
         top = x.top[0] if x.top is not None else None
+        if top is None and (held := exact_values(x)):
+            top = Size.const(max(held))  # torch.tensor([3, 10]): its elements are known
         if layer.param("lib") is None and top is not None and n is not None and greater_equal(top, n) is Truth.TRUE:
             # torch's lookup raises "index out of range in self" for an index >= num_embeddings: ``torch.arange(0, t)``
             # holds t - 1 (the positions of a sequence longer than a learned position table)

@@ -2557,7 +2557,22 @@ def construct(
         if args and name != "full":
             return TensorV(None, dtype, fw)
         shape_args = [kwargs.get("size", kwargs.get("shape", UNKNOWN))]
-    return _sized(cx, node, name, shape_args, dtype, fw)
+    out = _sized(cx, node, name, shape_args, dtype, fw)
+    fill = args[1] if len(args) > 1 else kwargs.get("fill_value")
+    if (
+        name == "full"
+        and fw == "torch"
+        and isinstance(fill, IntV)
+        and not fill.assumed
+        and fill.size.as_int() is not None
+        and (dtype or ("int64" if "dtype" not in kwargs else "")).startswith("int")
+        and out.shape is not None
+        and all((s.as_int() or 0) >= 1 for s in out.shape)
+    ):
+        # torch.full((b, n), mask_id): every element is mask_id, an int64 tensor for an int fill (an embedding
+        # lookup of it is checked)
+        out = replace(out, dtype=dtype or "int64", top=(fill.size, node))
+    return out
 
 
 def _sized(cx: OpContext, node: cst.Call, name: str, shape_args: list[Value], dtype: str | None, fw: str) -> TensorV:
