@@ -6,7 +6,7 @@ Anything it does not understand evaluates to UNKNOWN, and nothing is ever report
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any, Callable, Sequence, TypeVar
+from typing import TYPE_CHECKING, Any, Callable, Sequence, TypeVar, cast
 
 import libcst as cst
 
@@ -1049,6 +1049,20 @@ class Interpreter:
         self.dead = not results
         self.scope.vars = self._join_all(results) if results else before
 
+    def _iteration_changes(self, obj: ObjV) -> bool:
+        """Does iterating ``obj`` (its class's ``__iter__`` or ``__next__``, in the analysed code) set attributes of
+        it?"""
+        from .objects import find_method
+
+        ci = self.m.find_class(obj.cls_key)
+        if ci is None:
+            return False
+        for name in ("__iter__", "__next__"):
+            fi = find_method(cast(Any, self.m), ci, name)
+            if fi is not None and any(k.startswith("self.") for k in _assigned_names(fi.node.body)):
+                return True
+        return False
+
     def run_loop(self, stmt: cst.For | cst.While) -> None:
         # anything assigned in the body may hold any iteration's value: forget it before and after
         cache = self.m.assigned_cache
@@ -1068,7 +1082,12 @@ class Interpreter:
                 self.iterating = outer
             if type(it) is ObjV:
                 # ``for layer in self`` in an nn.ModuleList subclass, or in an nn.Sequential subclass (its modules)
-                it = held_modules(it) or _chain_modules(it) or it
+                modules = held_modules(it) or _chain_modules(it)
+                if modules is None and self._iteration_changes(it):
+                    # ``for batch in loader`` whose ``__iter__`` / ``__next__`` counts (``self.batches_processed +=
+                    # 1``): the object is not what it was before the loop, in it or after it
+                    self.forget_object(stmt.iter)
+                it = modules or it
         else:
             it = self.eval(stmt.test)
         if type(stmt) is cst.For and self._unrolled(stmt, assigned, it):
@@ -1610,6 +1629,12 @@ class Interpreter:
         """Could ``forget_if_list(node, modules=True)`` or ``forget_object(node)`` change anything: what the argument
         names holds a list, dict or object. A call whose arguments hold none of them skips what decides which of
         its arguments are kept (lookups of the callee: most calls hand on tensors and numbers)."""
+        if type(node) in (cst.List, cst.Tuple, cst.Set):
+            # seed_all([model], 3): the objects of a display, handed on in it
+            return any(
+                type(e) is not cst.StarredElement and self.may_forget(e.value)
+                for e in node.elements  # type: ignore[attr-defined]
+            )
         key = _var_key(node)
         if key is not None:
             v = self.scope.vars.get(key)
@@ -2963,9 +2988,9 @@ def _compared_elementwise(left: Value, op: cst.BaseCompOp, right: Value) -> bool
 
 
 def _maybe_tensor_comparison(left: Value, right: Value) -> bool:
-    """An operand that may be a tensor compared with another that may be one or with a number (a string or None on
-    the other side: a bool)."""
-    return any(isinstance(a, Unknown) and not isinstance(b, (StrV, NoneV)) for a, b in ((left, right), (right, left)))
+    """An operand that may be a tensor compared with another that may be one, with a number or with a string (numpy
+    compares an array of strings elementwise: ``strands == "+"`` is a bool array); None on the other side: a bool."""
+    return any(isinstance(a, Unknown) and not isinstance(b, NoneV) for a, b in ((left, right), (right, left)))
 
 
 def _tensor_comparison(left: Value, right: Value) -> Value | None:
@@ -3493,6 +3518,30 @@ def _assigned_walk(suite: cst.CSTNode) -> frozenset[str]:
     return frozenset(names)
 
 
+_REGISTERS = frozenset({"register_buffer", "register_parameter", "add_module", "register_module"})
+
+
+def _registered_attr(call: cst.Call) -> str | None:
+    """``self.register_buffer("table", t)`` (``register_parameter``, ``add_module``, ``setattr(self, "table", t)``):
+    the attribute it sets, as ``self.table``; None for any other call (or a name not written out)."""
+    func = call.func
+    if type(func) is cst.Attribute and func.attr.value in _REGISTERS:
+        owner = func.value
+        args = call.args
+    elif type(func) is cst.Name and func.value == "setattr" and call.args:
+        owner = call.args[0].value
+        args = call.args[1:]
+    else:
+        return None
+    if type(owner) is not cst.Name or owner.value != "self" or not args or args[0].keyword is not None:
+        return None
+    name = args[0].value
+    if type(name) is not cst.SimpleString or name.prefix.lower() not in ("", "u"):
+        return None
+    text = name.evaluated_value
+    return f"self.{text}" if isinstance(text, str) and text.isidentifier() else None
+
+
 def _assigned_at(node: cst.CSTNode, names: set[str]) -> bool:
     """``_assigned_walk`` at one node: adds what it assigns to ``names``; False when the walk does not go below it (a
     nested function or class, a leaf)."""
@@ -3526,6 +3575,9 @@ def _assigned_at(node: cst.CSTNode, names: set[str]) -> bool:
             name = _var_key(func.value)
             if name is not None:
                 names.add(name)
+        registered = _registered_attr(node)  # type: ignore[arg-type]
+        if registered is not None:
+            names.add(registered)
     elif tp is cst.MatchAs or tp is cst.MatchStar:
         if node.name is not None:  # type: ignore[attr-defined]
             names.add(node.name.value)  # type: ignore[attr-defined]
@@ -3568,7 +3620,19 @@ def _case_test(subject: cst.BaseExpression, pattern: cst.MatchPattern) -> tuple[
         if any(type(p) is cst.MatchStar for p in patterns):
             return None, False
         length = cst.Call(cst.Name("len"), [cst.Arg(subject)])
-        return cst.Comparison(length, [cst.ComparisonTarget(cst.Equal(), cst.Integer(str(len(patterns))))]), False
+        test: cst.BaseExpression = cst.Comparison(
+            length, [cst.ComparisonTarget(cst.Equal(), cst.Integer(str(len(patterns))))]
+        )
+        # ``case (1, _):`` holds only when the first item is 1 as well: each item's own pattern, on that item
+        for i, p in enumerate(patterns):
+            item = cst.Subscript(subject, [cst.SubscriptElement(cst.Index(cst.Integer(str(i))))])
+            part, always = _case_test(item, cast(cst.MatchPattern, p))
+            if always:
+                continue
+            if part is None:
+                return None, False  # an item pattern not modelled: the case may or may not match
+            test = cst.BooleanOperation(test, cst.And(), part)
+        return test, False
     return None, False
 
 

@@ -1092,6 +1092,24 @@ def _torchaudio_same_shape(c: LibraryCall) -> Value | None:
     return LayerV("Elementwise", (("name", c.qual.rsplit(".", 1)[-1]),), c.node)
 
 
+@library_call("torch.Size")
+def _torch_size(c: LibraryCall) -> Value | None:
+    """``torch.Size([4, 2])`` (``torch.Size((h, w))``): a shape of those ints, compared item by item with ``x.shape``
+    (``boxes.shape[-2:] == torch.Size([4, 2])``); ``torch.Size()`` is the empty shape. Anything else: unknown."""
+    if c.dynamic or c.kwargs or len(c.args) > 1:
+        return None
+    if not c.args:
+        return SeqV((), "shape")
+    items = c.args[0]
+    if (
+        isinstance(items, SeqV)
+        and items.kind in ("tuple", "list", "shape")
+        and all(isinstance(v, IntV) for v in items.items)
+    ):
+        return SeqV(items.items, "shape")
+    return UNKNOWN
+
+
 @library_call("flax.linen.vmap", "flax.linen.transforms.vmap")
 def _linen_vmap(c: LibraryCall) -> Value | None:
     """``nn.vmap(LRUClassifier, in_axes=0, out_axes=0, variable_axes={"params": None}, split_rngs=...)``: a module

@@ -2287,6 +2287,14 @@ class ModuleAnalysis:
             done = self._list_helper(interp, node, func, args)
             if done is not None:
                 return done
+        for v in arg_values:
+            if type(v) is FuncV and "<locals>" in v.key and (inner := self.find_function(v.key)) is not None:
+                # a function defined here that fills a list of this scope (``def pack(t): saved.append(t)``),
+                # handed to code that may call it at any later time (torch's saved_tensors_hooks, a hook
+                # registry): that list is not known from here
+                for mutated in sorted(_assigned_names(inner.node.body)):
+                    if mutated in interp.scope.vars and "." not in mutated:
+                        interp.forget_if_list(cst.Name(mutated))
         # a list handed to code that may fill it is unknown after the call (the call itself gets the values just
         # read); einops, the frameworks and pure builtins never mutate their arguments
         held = interp.scope.vars.get(func.value) if qual is None and type(func) is cst.Name else None
@@ -2325,6 +2333,11 @@ class ModuleAnalysis:
                     # a model handed to code that may replace its layers; `Norm(cfg.hidden)` hands on an int, which
                     # cannot change cfg
                     interp.forget_object(a.value)
+                    if type(a.value) in (cst.List, cst.Tuple, cst.Set):
+                        # seed_all([model], 3): the objects of a list display are the callee's to change as well
+                        for e in a.value.elements:  # type: ignore[attr-defined]
+                            if type(e) is not cst.StarredElement and type(e.value) in (cst.Name, cst.Attribute):
+                                interp.forget_object(e.value)
         if repeated is not None and repeated.elem is not None and (qual or "").endswith("torch.nn.Sequential"):
             # nn.Sequential(*[Block(dim) for _ in range(depth)]): any number of such blocks
             return LayerV("Sequential", (("repeat", repeated.elem),), node)

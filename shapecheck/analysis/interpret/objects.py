@@ -2131,7 +2131,14 @@ def object_attr(m: "ModuleAnalysis", obj: ObjV, attr: str) -> Value:
                 # ``dim: int = 256`` of a class whose constructor the analysis did not follow (pydantic, attrs, a
                 # decorator it does not know): a field's default, not the value this object was built with
                 return UNKNOWN
-            return ba[attr]
+            held = ba[attr]
+            if type(held) is FuncV and held.bound_self is None:
+                fn = m.find_function(held.key)
+                if fn is not None and fn.cls_key is None:
+                    # ``rotate = rotate`` in the class body: a plain function of the analysed code read through an
+                    # instance is a method bound to it (``mesh.rotate(a, axis)`` passes mesh first)
+                    return LayerV("partial", (("func", held), ("args", (obj,)), ("kwargs", ())), None)
+            return held
     return UNKNOWN
 
 
@@ -2303,6 +2310,67 @@ def is_super_call(node: cst.BaseExpression) -> bool:
 __all__ = ["instantiate", "object_attr", "super_method", "find_method", "mro", "NoneV"]
 
 
+_ITERATING = frozenset({"enumerate", "zip", "reversed", "list", "tuple", "sorted", "iter"})
+
+
+def _iteration_aliases(body: cst.CSTNode, params: set[str]) -> set[str]:
+    """Names a body binds to the items of a parameter (``for m in modules``, ``for i, m in enumerate(model.modules())``,
+    ``layer = layers[0]``): a change made through one (``m.n = k``) is a change of the argument's objects."""
+    roots = set(params)
+
+    def rooted(e: cst.BaseExpression, items: bool) -> bool:
+        """``e`` reaches a parameter's objects: ``items`` (iterated by a ``for``) through attributes and method
+        calls too (``for m in model.blocks``, ``for m in model.modules()``); assigned, only by indexing
+        (``layer = layers[0]``: ``x = cfg.tensors`` is a value read, not the object)."""
+        while True:
+            if type(e) is cst.Call and items:
+                f = e.func
+                if type(f) is cst.Name and f.value in _ITERATING:
+                    return any(rooted(a.value, items) for a in e.args if a.keyword is None)
+                if type(f) is cst.Attribute:
+                    e = f.value  # model.modules(), cfg.items()
+                    continue
+                return False
+            if type(e) is cst.Subscript or (items and type(e) is cst.Attribute):
+                e = e.value
+                continue
+            return type(e) is cst.Name and e.value in roots
+
+    found: set[str] = set()
+    for _ in range(3):  # aliases of aliases
+        grew = False
+        stack: list[cst.CSTNode] = [body]
+        while stack:
+            n = stack.pop()
+            tp = type(n)
+            if tp in (cst.FunctionDef, cst.ClassDef, cst.Lambda):
+                continue
+            pairs: list[tuple[cst.BaseExpression, cst.BaseExpression, bool]] = []
+            if tp is cst.For:
+                pairs.append((n.target, n.iter, True))  # type: ignore[attr-defined]
+            elif tp is cst.Assign:
+                pairs.extend((t.target, n.value, False) for t in n.targets)  # type: ignore[attr-defined]
+            for target, value, items in pairs:
+                if rooted(value, items):
+                    names = {x.value for x in _names_of_target(target)}
+                    if names - roots:
+                        roots |= names
+                        found |= names
+                        grew = True
+            stack.extend(children(n))
+        if not grew:
+            break
+    return found - params
+
+
+def _names_of_target(t: cst.BaseExpression) -> list[cst.Name]:
+    if type(t) is cst.Name:
+        return [t]
+    if type(t) in (cst.Tuple, cst.List):
+        return [x for e in t.elements for x in _names_of_target(e.value)]  # type: ignore[attr-defined]
+    return []
+
+
 def keeps_arguments(fi: FunctionInfo) -> bool:
     """Does ``fi``'s body leave its arguments alone: no ``arg.x = ...`` / ``arg.x += ...`` / ``del arg.x``, no method
     called on an argument, an argument handed only to classes of the analysed code that keep theirs too, no
@@ -2319,6 +2387,7 @@ def keeps_arguments(fi: FunctionInfo) -> bool:
             e = e.value
         return e.value if type(e) is cst.Name and e.value in params else None
 
+    params |= _iteration_aliases(fi.node.body, params)
     ok = True
     stack: list[cst.CSTNode] = [fi.node.body]
     # exact types (libcst's node classes are ABCs, slow under isinstance, and these have no subclasses)
