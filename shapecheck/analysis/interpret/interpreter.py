@@ -863,9 +863,13 @@ class Interpreter:
             if item.asname is not None:
                 self.assign(item.asname.name, UNKNOWN if not isinstance(v, TensorV) else v)
         if expects_failure:
-            # `with pytest.raises(...)`: the body is meant to fail; what fails there is not a finding
+            # `with pytest.raises(...)`: the body is meant to fail; what fails there is not a finding, and it stops
+            # somewhere on the way: what it binds or changes joins what held before it (``driver.step()`` raising
+            # before its counter moves)
+            before = dict(self.scope.vars)
             with self.ctx.discarding():
                 self.run_suite(stmt.body)
+            self.scope.vars = self._join_all([dict(self.scope.vars), before])
             self.dead = False
         elif suppresses:
             # `with contextlib.suppress(RuntimeError):` is a try whose handler does nothing: the body may stop at any

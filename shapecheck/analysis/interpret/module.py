@@ -3444,7 +3444,7 @@ class ModuleAnalysis:
         full_kwargs = {**dict(p.param("kwargs", ())), **kwargs}
         if (
             isinstance(func, RefV)
-            and not func.qualname.startswith(("class:", "torch.", "numpy.", "jax."))
+            and not func.qualname.startswith(("class:", *_PARTIAL_FRAMEWORKS))
             and self.project is not None
         ):
             # a class or function imported from another module of the analysed tree (partial(ResnetBlock, ...) after
@@ -3461,9 +3461,9 @@ class ModuleAnalysis:
         if isinstance(func, ObjV):  # partial(block, **kwargs) of a module object: its forward with them
             return self.call_object(interp, node, func, full_args, full_kwargs)
 
-        if isinstance(func, RefV) and func.qualname.startswith(("torch.", "numpy.", "jax.")):
-            # a layer class (partial(nn.LayerNorm, eps=1e-6)) or a function (partial(F.softmax, dtype=torch.float32)):
-            # the framework's rule
+        if isinstance(func, RefV) and func.qualname.startswith(_PARTIAL_FRAMEWORKS):
+            # a layer class (partial(nn.LayerNorm, eps=1e-6), partial(flax.linen.Conv, use_bias=False)) or a function
+            # (partial(F.softmax, dtype=torch.float32)): the framework's rule
             return self.call_qualified(interp, node, func.qualname, full_args, full_kwargs, False) or UNKNOWN
         return UNKNOWN
 
@@ -4234,6 +4234,10 @@ class ModuleAnalysis:
                 k: (a + n, b + 1, c + n, d + 1) for t, n in trees for k, (a, b, c, d) in compute_positions(t).items()
             }
         return self._positions
+
+
+# the libraries whose classes and functions a ``functools.partial`` of them runs through their own rules
+_PARTIAL_FRAMEWORKS = ("torch.", "numpy.", "jax.", "flax.", "equinox.", "keras.", "tf_keras.", "tensorflow.", "paddle.")
 
 
 # ``_call``'s method handlers by the receiver value's kind (exact types: the value classes have no subclasses)

@@ -1388,6 +1388,8 @@ def fresh_after(m: "ModuleAnalysis", ci: ClassInfo, fi: FunctionInfo, obj: ObjV)
             if qual is None or not qual.startswith("torch.nn."):
                 return ()
         assigned |= _assigned_names(callee.node.body) | nested
+    if any(k.startswith("self.") and intercepts_attr(m, ci, k[5:]) for k in assigned):
+        return ()  # ``self.step_idx += 1`` through a property setter stores another attribute (``_step_idx``)
     return tuple((k, v) for k, v in obj.fresh if not isinstance(v, ObjV) and "self." + k.rstrip("?") not in assigned)
 
 
@@ -2132,6 +2134,9 @@ def object_attr(m: "ModuleAnalysis", obj: ObjV, attr: str) -> Value:
                 # decorator it does not know): a field's default, not the value this object was built with
                 return UNKNOWN
             held = ba[attr]
+            if type(held) is RefV and not held.qualname.startswith("class:") and m.project is not None:
+                found = m.project.lookup(held.qualname)  # ``rotate = rotate`` of a function imported from the tree
+                held = found if type(found) is FuncV else held
             if type(held) is FuncV and held.bound_self is None:
                 fn = m.find_function(held.key)
                 if fn is not None and fn.cls_key is None:

@@ -2030,6 +2030,7 @@ def _flax_conv(cx: OpContext, node: cst.Call, name: str, args: list[Value], kwar
     pad = kwargs.get("padding", StrV("SAME"))
     same = isinstance(pad, StrV) and pad.value.upper() == "SAME"
     valid = isinstance(pad, StrV) and pad.value.upper() == "VALID" and "kernel_dilation" not in kwargs
+    pads = _conv_pads(pad, n) if "kernel_dilation" not in kwargs else None
     return _kl(
         "FlaxConv",
         node,
@@ -2037,9 +2038,28 @@ def _flax_conv(cx: OpContext, node: cst.Call, name: str, args: list[Value], kwar
         features=feats.size if isinstance(feats, IntV) else None,
         strides=tuple(strides) if strides is not None and len(strides) == n else None,
         same=same,
-        valid=tuple(_ints(list(ks.items)) or ()) if valid else None,
+        valid=tuple(_ints(list(ks.items)) or ()) if valid or pads is not None else None,
+        pads=pads,
         spatial_kernel=any((k.size.as_int() or 1) > 1 for k in ks.items if isinstance(k, IntV)),
     )
+
+
+def _conv_pads(pad: Value, n: int) -> tuple[tuple[int, int], ...] | None:
+    """flax Conv's explicit ``padding``: an int (that many on both sides of every spatial axis), or a sequence of n
+    ints (each on both sides of its axis) or of n (low, high) pairs; None for a string or anything not known."""
+    if isinstance(pad, IntV):
+        k = pad.size.as_int()
+        return ((k, k),) * n if k is not None and k >= 0 else None
+    if not isinstance(pad, SeqV) or len(pad.items) != n:
+        return None
+    out: list[tuple[int, int]] = []
+    for p in pad.items:
+        pair = [p] if isinstance(p, IntV) else list(p.items) if isinstance(p, SeqV) else None
+        got = _ints(pair) if pair is not None and len(pair) in (1, 2) else None
+        if got is None or any(v < 0 for v in got):
+            return None
+        out.append((got[0], got[-1]))
+    return tuple(out)
 
 
 @framework_layer("flax.nnx", "Conv")
@@ -2215,12 +2235,14 @@ def _apply_flax_conv(
         )
         return UNKNOWN
     sides: list[Size] = []
-    kernel = layer.param("valid")  # VALID padding: the kernel sizes (no dilation)
+    kernel = layer.param("valid")  # VALID or explicit padding: the kernel sizes (no dilation)
+    pads = layer.param("pads")  # explicit padding: (low, high) per spatial axis
     same = bool(layer.param("same"))
     for i, size in enumerate(shape[-n - 1 : -1]):
         side = None
         if strides is not None and (same or kernel):
-            side = _window_side(size, kernel[i] if kernel else None, strides[i], same)
+            lo, hi = pads[i] if pads else (0, 0)
+            side = _window_side(size, kernel[i] if kernel else None, strides[i], same, lo, hi)
         sides.append(side if side is not None else cx.fresh("h"))
     out = shape[: -n - 1] + tuple(sides) + (f if f is not None else cx.fresh("features"),)
     return x.with_shape(

@@ -1270,6 +1270,31 @@ class AdaptivePool(LayerKind):
         return _pool_out(cx, x, layer)
 
 
+@FUNCTIONS.register(
+    *(f"adaptive_{k}_pool{n}d" for k in ("avg", "max") for n in (1, 2, 3)),
+)
+def _adaptive_pool_function(
+    cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]
+) -> Value | None:
+    """``F.adaptive_avg_pool2d(x, output_size)`` (max; 1d, 2d, 3d): what ``nn.AdaptiveAvgPool2d(output_size)(x)``
+    gives (a squeeze-excite block's ``F.adaptive_avg_pool2d(x, 1)``). ``return_indices=True`` (a pair): unknown."""
+    if fw != "torch" or not args or not isinstance(args[0], TensorV) or len(args) > 3:
+        return None
+    if kwargs.keys() - {"output_size", "return_indices"} or (len(args) > 2 and not isinstance(args[2], BoolV)):
+        return UNKNOWN
+    ri = kwargs.get("return_indices", args[2] if len(args) > 2 else BoolV(False))
+    if not (isinstance(ri, BoolV) and ri.value is False):
+        return UNKNOWN
+    name = "Adaptive" + ("Avg" if "avg" in qual.rsplit(".", 1)[-1] else "Max") + "Pool" + qual[-2:]
+    size = args[1] if len(args) > 1 else kwargs.get("output_size")
+    if size is None:
+        return UNKNOWN
+    built = AdaptivePool.build(cx, node, name, [size], {})
+    if not isinstance(built, LayerV):
+        return UNKNOWN
+    return AdaptivePool.apply(cx, None, node, node, built, args[0])  # type: ignore[arg-type]
+
+
 def _fixes_trailing_axes(layer: LayerV) -> bool:
     """A torch ``nn.AdaptiveAvgPool{n}d`` / ``AdaptiveMaxPool{n}d`` whose every output size is a known int (no None,
     which keeps an input axis): what it returns ends in those sizes, whatever its input."""
