@@ -1239,6 +1239,23 @@ def torch_generators(fw: Framework) -> dict[str, Gen]:
 
     g["construct:window"] = window
 
+    def adaptive_pool(r: random.Random, pick: str = "") -> Case:
+        # F.adaptive_avg_pool2d(x, output_size): (N, C, *spatial) or (C, *spatial), spatial axes set (None keeps one)
+        n = int(pick[-2])
+        s = tuple(r.randint(1, 6) for _ in range(n + r.choice((1, 2))))
+        size = r.choice(
+            (
+                str(r.randint(1, 4)),
+                "(" + ", ".join(r.choice(("1", "2", "3", "None")) for _ in range(n)) + ("," if n == 1 else "") + ")",
+            )
+        )
+        how = r.choice(("", "output_size=")) if r.random() < 0.9 else ""
+        return _maybe_index(
+            r, Case(f"adaptive_pool:{pick}", fw.name, [f"x = {fw.tensor(s)}"], f"F.{pick}(x, {how}{size})")
+        )
+
+    _each(g, "adaptive_pool", adaptive_pool, [f"adaptive_{k}_pool{n}d" for k in ("avg", "max") for n in (1, 2, 3)])
+
     def fft(r: random.Random, pick: str = "") -> Case:
         s = rand_shape(r, 1, 3)
         n = "" if r.random() < 0.5 else f", n={r.randint(1, 9)}" if r.random() < 0.7 else f", {r.randint(1, 9)}"

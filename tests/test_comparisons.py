@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from shapecheck.analysis.editor.hover import inferred_values
-from shapecheck.analysis.interpret.values import BoolV
+from shapecheck.analysis.interpret.values import UNKNOWN, BoolV
 
 DECIDED = [
     '16 == "M"',
@@ -40,4 +40,22 @@ def test_decided_as_python_does(expr: str) -> None:
 )
 def test_undecided_stays_unknown(src: str) -> None:
     values, _ = inferred_values(src, "cmp_case.py")
-    assert values.get("y") == BoolV(None)
+    if "==" in src:
+        # a value not known compared with a string may be a numpy array of strings, compared elementwise (a bool
+        # array, not a bool): nothing is known of the result
+        assert values.get("y") is UNKNOWN
+    else:
+        assert values.get("y") == BoolV(None)
+
+
+def test_string_compared_with_an_array_is_elementwise() -> None:
+    """``strands == "+"`` of an array of strings (alphagenome): numpy's elementwise comparison, so stacking two such
+    masks keeps their length (no finding on ``[:, None, :]``)."""
+    src = (
+        "import jax.numpy as jnp\n"
+        "def mask(strands):\n"
+        "    pos = (strands == '+') | (strands == '.')\n"
+        "    return jnp.stack([jnp.array(pos), jnp.array(pos)])[:, None, :]\n"
+    )
+    _, findings = inferred_values(src, "cmp_case.py")
+    assert not findings

@@ -1505,11 +1505,15 @@ class ModuleAnalysis:
                     and isinstance(declared, TensorV)
                     and body.shape is not None
                     and declared.shape is not None
-                    and len(body.shape) != len(declared.shape)
+                    and (
+                        len(body.shape) != len(declared.shape)
+                        or any(equal(a, b) is Truth.FALSE for a, b in zip(body.shape, declared.shape))
+                    )
                 ):
-                    # the body returns for these arguments an array of another rank than the annotation says (a
-                    # ``-> "B L L"`` returning its ``"BLL"`` argument): the annotation is wrong here, and the callee's
-                    # own return reports it; what the call gives is not known (the caller is not blamed for it)
+                    # the body returns for these arguments an array of another rank (or another size on some axis)
+                    # than the annotation says (a ``-> "B L L"`` returning its ``"BLL"`` argument, a ``channels`` the
+                    # body's convolution changed): the annotation is wrong here, and the callee's own return reports
+                    # it; what the call gives is not known (the caller is not blamed for it)
                     return declared.with_shape(None)
                 if unbound:
                     from ..rules.shapes_bridge import Origin, UnverifiedOrigin

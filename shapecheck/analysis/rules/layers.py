@@ -294,6 +294,10 @@ class Linear(LayerKind):
         fin, fout = layer.param("in"), layer.param("out")
         if not x.shape:
             return x.with_shape(None)
+        if fin is not None and fin.as_int() == 0 and x.shape[-1].as_int() is None:
+            # a zero-width layer (``nn.Linear(condition_dim, ...)`` with the option off, 0) takes a zero-width input:
+            # a size not known may be that 0
+            return x.with_shape(x.shape[:-1] + (fout if fout is not None else cx.fresh("out"),))
         if fin is not None and equal(x.shape[-1], fin) is Truth.FALSE:
             # named as the code builds it: eqx.nn.MLP(in_size=...) is a chain of equinox Linear layers
             mlp = layer.param("name") == "MLP"
