@@ -1242,7 +1242,9 @@ def fresh_attrs(
     for k, v in sorted(vars_.items()):
         if k in subs:
             out.append((k[5:], v))
-        elif k in changed and not (isinstance(v, (SeqV, ManyV)) and v.kind == "list"):
+        elif k in changed and k.startswith("self.") and not (isinstance(v, (SeqV, ManyV)) and v.kind == "list"):
+            # (only ``self.x``: a constructor's local that another method also binds (``mask`` here, a local ``mask``
+            # in ``forward``) is no attribute, and its name cut as one made ``gate_mask`` read as ``self.mask``)
             out.append((k[5:], stale(v)))
     return tuple(out)
 
