@@ -3253,6 +3253,17 @@ def _stores_at_own_index(stmt: cst.For, names: set[str], cache: dict[int, set[st
         and type(target.elements[0].value) is cst.Name
     ):
         return False
+    inner = it.args[0].value
+    if not (
+        type(inner) is cst.Name
+        or (
+            type(inner) is cst.Call
+            and type(inner.func) is cst.Name
+            and inner.func.value == "zip"
+            and all(type(a.value) in (cst.Name, cst.Attribute, cst.Subscript) and not a.star for a in inner.args)
+        )
+    ):
+        return False  # (``enumerate(reversed(xs))`` reads from the end what a store at the count may have changed)
     index = target.elements[0].value.value
     key = -id(stmt) - 1
     if key not in cache:
