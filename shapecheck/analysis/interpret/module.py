@@ -88,6 +88,7 @@ from .values import (
 from ..index.imports import _module_name
 from ..index.stubs import stub_index
 from .interpreter import (
+    _REGISTERS,
     _assigned_names,
     _holds,
     _plain_item_chain,
@@ -2793,7 +2794,7 @@ class ModuleAnalysis:
             and interp.frame.cls_key is not None
         ):
             if (
-                method in ("register_buffer", "register_parameter", "add_module", "register_module")
+                method in _REGISTERS
                 and args
                 and isinstance(args[0], StrV)
                 and (method != "register_module" or _library_method(self, base, method))

@@ -2359,7 +2359,7 @@ def _iteration_aliases(body: cst.CSTNode, params: set[str]) -> set[str]:
                 pairs.extend((t.target, n.value, False) for t in n.targets)  # type: ignore[attr-defined]
             for target, value, items in pairs:
                 if rooted(value, items):
-                    names = {x.value for x in _names_of_target(target)}
+                    names = {x for x in _interpreter._target_names(target) if "." not in x}
                     if names - roots:
                         roots |= names
                         found |= names
@@ -2368,14 +2368,6 @@ def _iteration_aliases(body: cst.CSTNode, params: set[str]) -> set[str]:
         if not grew:
             break
     return found - params
-
-
-def _names_of_target(t: cst.BaseExpression) -> list[cst.Name]:
-    if type(t) is cst.Name:
-        return [t]
-    if type(t) in (cst.Tuple, cst.List):
-        return [x for e in t.elements for x in _names_of_target(e.value)]  # type: ignore[attr-defined]
-    return []
 
 
 def keeps_arguments(fi: FunctionInfo) -> bool:
