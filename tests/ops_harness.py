@@ -413,9 +413,10 @@ def common_generators(fw: Framework) -> dict[str, Gen]:
         g[f"construct:{name}"] = make_ctor(name)
 
     def arange(r: random.Random) -> Case:
-        form = r.choice(("n", "neg", "start", "float", "kw", "step", "backwards"))
+        form = r.choice(("n", "neg", "start", "float", "kw", "step", "backwards", "float_step", "float_back"))
         n = r.randint(0, 6)
         step, lo = r.choice((1, 2, 3, 5)), r.randint(-3, 4)
+        fstep = r.choice(("0.5", "1.5", "0.25", "1.0", "2.0"))
         expr = {
             "n": f"{m}.arange({n})",
             "neg": f"{m}.arange(-{n})",
@@ -424,6 +425,9 @@ def common_generators(fw: Framework) -> dict[str, Gen]:
             "kw": f"{m}.arange({n}, dtype={r.choice(fw.dtypes)})",
             "step": f"{m}.arange({lo}, {lo + n}, {step})",
             "backwards": f"{m}.arange({lo + n}, {lo}, -{step})",
+            # float bounds or steps: ceil((stop - start) / step) elements (Transformer-XL's arange(q - 1, -1, -1.0))
+            "float_step": f"{m}.arange({lo}, {lo + n}, {fstep})",
+            "float_back": f"{m}.arange({lo + n} - 1, {r.choice(('-1', '-1.0', str(lo) + '.5'))}, -{fstep})",
         }[form]
         return _maybe_index(r, Case("construct:arange", fw.name, [], expr))
 

@@ -9,6 +9,7 @@ the rules for casts, elementwise/matmul, reductions and constructors; axis-movin
 
 from __future__ import annotations
 
+import math
 from dataclasses import replace
 from typing import TYPE_CHECKING, Callable
 
@@ -2544,6 +2545,11 @@ def construct(
                 _arange_top(fw, node, args[0].size, args[1], dtype) if step == 1 and isinstance(args[0], IntV) else None
             )
             return TensorV((length if length is not None else cx.fresh("n"),), dtype, fw, top=top)
+        if 2 <= len(args) <= 3 and not kwargs.keys() - {"dtype", "device"}:
+            # float bounds or step (``torch.arange(qlen - 1, -1, -1.0)``, Transformer-XL's relative positions)
+            length = _float_arange_length(args)
+            if length is not None:
+                return TensorV((length,), dtype, fw)
         return TensorV((cx.fresh("n"),), dtype, fw)  # always one axis, of a length that is not read here
     if qual in VARARG_SIZES:
         shape_args = args  # np.random.randn(2, 3): sizes only as separate arguments
@@ -2873,6 +2879,38 @@ def _arange_top(fw: str, node: cst.Call, start: Size, stop: Value, dtype: str | 
         return None
     top = stop.size - 1
     return (top, node) if greater_equal(top, start) is Truth.TRUE else None
+
+
+def _float_arange_length(args: list[Value]) -> Size | None:
+    """``arange(start, stop[, step])`` with a float among ints: ``ceil((stop - start) / step)`` (at least 0) when all
+    are known, as torch and numpy count it; ``stop - start`` (``start - stop``) for a step of 1 (-1) and bounds of
+    integer value when that is surely not negative; else None."""
+    nums: list[Size | float] = []
+    for a in args:
+        if isinstance(a, IntV):
+            k = a.size.as_int()
+            nums.append(float(k) if k is not None else a.size)
+        elif isinstance(a, FloatV) and a.value is not None and math.isfinite(a.value):
+            nums.append(a.value)
+        else:
+            return None
+    start, stop = nums[0], nums[1]
+    step = nums[2] if len(nums) == 3 else 1.0
+    if not isinstance(step, float) or step == 0:
+        return None
+    if isinstance(start, float) and isinstance(stop, float):
+        return Size.const(max(0, math.ceil((stop - start) / step)))
+    if step not in (1.0, -1.0):
+        return None
+    bounds = []
+    for b in (start, stop):
+        if isinstance(b, float):
+            if not b.is_integer():
+                return None
+            b = Size.const(int(b))
+        bounds.append(b)
+    length = bounds[1] - bounds[0] if step == 1.0 else bounds[0] - bounds[1]
+    return length if greater_equal(length, Size.const(0)) is Truth.TRUE else None
 
 
 def _arange_length(args: list[Value]) -> Size | None:
