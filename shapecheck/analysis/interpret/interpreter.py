@@ -840,6 +840,11 @@ class Interpreter:
 
     @_statement(cst.For, cst.While)
     def _loop(self, stmt: cst.For | cst.While) -> None:
+        if type(stmt) is cst.For:
+            walked = _walked_modules_changed(stmt)
+            if walked is not None:
+                # ``for m in model.modules(): m.num_heads //= tp``: submodules the loop cannot tell apart changed
+                self.forget_object(walked)
         target = stmt.target.value if type(stmt) is cst.For and type(stmt.target) is cst.Name else None
         if target is None or target not in self.loop_items:
             self.run_loop(stmt)
@@ -2946,6 +2951,44 @@ def layer_attributes(layer: LayerV, args: Sequence[Value], kwargs: dict[str, Val
 _NNX_PARAMETERS = frozenset({"kernel", "embedding", "scale"})  # flax.nnx layers' parameters (Linear, Embed, norms)
 
 
+_MODULE_WALKS = frozenset({"modules", "children", "named_modules", "named_children"})
+_WALK_WRAPPERS = frozenset({"list", "tuple", "enumerate", "reversed", "iter", "sorted"})
+
+
+def _walked_modules_changed(stmt: cst.For) -> cst.BaseExpression | None:
+    """The object ``X`` of ``for m in X.modules():`` (``children()``, ``named_modules()``, through ``list(...)`` or
+    ``enumerate(...)``) when the body sets an attribute on the loop variable (``m.num_heads = ...``, ``setattr(m,
+    ...)``, ``del m.x``) or registers a module or tensor on it: the loop changes submodules of ``X``. Else None."""
+    it = stmt.iter
+    while type(it) is cst.Call and type(it.func) is cst.Name and it.func.value in _WALK_WRAPPERS and it.args:
+        it = it.args[0].value
+    if not (type(it) is cst.Call and type(it.func) is cst.Attribute and it.func.attr.value in _MODULE_WALKS):
+        return None
+    names = {x for x in _target_names(stmt.target) if "." not in x}
+
+    def on_target(e: cst.BaseExpression) -> bool:
+        while type(e) is cst.Attribute or type(e) is cst.Subscript:
+            e = e.value
+        return type(e) is cst.Name and e.value in names
+
+    stack: list[cst.CSTNode] = [stmt.body]
+    while stack:
+        n = stack.pop()
+        tp = type(n)
+        if tp in (cst.AssignTarget, cst.AugAssign, cst.AnnAssign, cst.Del):
+            t = n.target  # type: ignore[attr-defined]
+            if type(t) in (cst.Attribute, cst.Subscript) and on_target(t):
+                return it.func.value
+        elif tp is cst.Call:
+            f = n.func  # type: ignore[attr-defined]
+            if type(f) is cst.Name and f.value in ("setattr", "delattr") and n.args and on_target(n.args[0].value):  # type: ignore[attr-defined]
+                return it.func.value
+            if type(f) is cst.Attribute and f.attr.value in _REGISTERS and on_target(f.value):
+                return it.func.value
+        stack.extend(children(n))
+    return None
+
+
 def _with_parameter(layer: LayerV, attr: str, value: Value) -> Value:
     """A layer after ``layer.<attr> = value``: an nn.Linear given a 2-d weight takes and gives that weight's sizes
     (weight tying: (out_features, in_features)); any other weight, or another layer's, leaves a layer whose sizes
@@ -2958,7 +3001,9 @@ def _with_parameter(layer: LayerV, attr: str, value: Value) -> Value:
     if attr != "weight":
         # conv.padding = 2, lin.in_features = 8, nnx lin.kernel = nnx.Param(w): what the layer's forward reads is
         # another value; other attributes (a flag, a name, the bias) change no size
-        sized = attr in objects.TORCH_LAYER_CONFIG and attr not in ("bias", "padding_idx")
+        sized = (attr in objects.TORCH_LAYER_CONFIG and attr not in ("bias", "padding_idx")) or (
+            attr in objects.LAYER_SHAPE_ATTRS
+        )
         return UNKNOWN if sized or attr in _NNX_PARAMETERS else layer
     if layer.kind == "Linear" and isinstance(value, TensorV) and value.shape is not None and len(value.shape) == 2:
         out, inp = value.shape

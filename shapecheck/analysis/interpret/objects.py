@@ -450,6 +450,24 @@ TORCH_LAYER_CONFIG = frozenset(
         "proj_size",
     }
 )
+# what other layers' forward reads for the shape of their output (a loss's reduction, a softmax's axis, ...): set on a
+# built layer (``loss_fn.reduction = "none"``), the layer gives another shape
+LAYER_SHAPE_ATTRS = frozenset(
+    {
+        "reduction",
+        "dim",
+        "start_dim",
+        "end_dim",
+        "unflattened_size",
+        "size",
+        "scale_factor",
+        "output_size",
+        "upscale_factor",
+        "downscale_factor",
+        "return_indices",
+        "ceil_mode",
+    }
+)
 
 
 def torch_layer_base(m: "ModuleAnalysis", ci: ClassInfo) -> str | None:
