@@ -1998,6 +1998,7 @@ def numpy_generators(fw: Framework) -> dict[str, Gen]:
 
     _each(g, "construct", sampler, sorted(q for q in RANDOM_SIZED if q.startswith("numpy.")))
     g["repeat:elements"] = _element_repeat(fw)
+    g["pad:array"] = _array_pad(fw)
 
     def rng(r: random.Random) -> Case:
         s = rand_shape(r, 0, 3)
@@ -2178,25 +2179,76 @@ def jax_generators(fw: Framework) -> dict[str, Gen]:
     def conv_general(r: random.Random, pick: str = "") -> Case:
         n = r.randint(1, 3)
         c = r.randint(1, 3)
-        x = f"x = {fw.tensor((2, c) + tuple(r.randint(3, 6) for _ in range(n)))}"
-        w = f"w = {fw.tensor((r.randint(1, 4), c) + tuple(r.randint(1, 3) for _ in range(n)))}"
+        spatial = tuple(r.randint(3, 6) for _ in range(n))
+        kernel = tuple(r.randint(1, 3) for _ in range(n))
+        # now and then a kernel whose input features are not the input's channels: jax raises
+        c_in = c if r.random() < 0.85 else c + 1
+        out_c = r.randint(1, 4)
+        general = pick.endswith("conv_general_dilated")
+        channels_last = general and n == 2 and r.random() < 0.3
+        if channels_last:  # ("NHWC", "HWIO", "NHWC")
+            x = f"x = {fw.tensor((2,) + spatial + (c,))}"
+            w = f"w = {fw.tensor(kernel + (c_in, out_c))}"
+        else:
+            x = f"x = {fw.tensor((2, c) + spatial)}"
+            w = f"w = {fw.tensor((out_c, c_in) + kernel)}"
         pad = r.choice(
             (
                 "'SAME'",
+                "'VALID'" if general else "'SAME'",
                 "(" + ", ".join(f"({r.randint(0, 1)}, {r.randint(0, 2)})" for _ in range(n)) + ",)",
                 "[" + ", ".join(f"[{r.randint(0, 1)}, {r.randint(0, 2)}]" for _ in range(n)) + "]",
-                "(" + ", ".join("(1, 1)" for _ in range(n + r.choice((-1, 1)))) + ",)",
+                "(" + "".join("(1, 1), " for _ in range(n + r.choice((-1, 1)))) + ")",
                 "(" + ", ".join("(1, 1, 1)" for _ in range(n)) + ",)",
             )
         )
-        rest = ", None, None" if pick.endswith("conv_with_general_padding") else ""
-        expr = f"{pick}(x, w, {shape_src((1,) * n)}, {pad}{rest})"
+        strides = tuple(r.randint(1, 2) for _ in range(n)) if general else (1,) * n
+        if pick.endswith("conv_with_general_padding"):
+            rest = ", None, None"
+        else:
+            rest = ""
+            if r.random() < 0.4:  # lhs and rhs dilation
+                rest += f", {shape_src(tuple(r.randint(1, 2) for _ in range(n)))}"
+                rest += f", {shape_src(tuple(r.randint(1, 2) for _ in range(n)))}"
+            if channels_last:
+                rest += ", dimension_numbers=('NHWC', 'HWIO', 'NHWC')"
+        expr = f"{pick}(x, w, {shape_src(strides)}, {pad}{rest})"
         return Case(f"lax:{pick}", fw.name, [x, w], expr)
 
     for name in ("conv_general_dilated", "conv_with_general_padding"):
         g[f"lax:jax.lax.{name}"] = functools.partial(conv_general, pick=f"jax.lax.{name}")
     g["repeat:elements"] = _element_repeat(fw)
+    g["pad:array"] = _array_pad(fw)
     return g
+
+
+def _array_pad(fw: Framework) -> Gen:
+    """numpy's / jax's ``pad(a, pad_width, mode=...)``: an int, ``(k,)``, ``(before, after)``, ``((before, after),)``
+    or one pair per axis; a width numpy cannot broadcast to (rank, 2) raises."""
+
+    def gen(r: random.Random) -> Case:
+        s = rand_shape(r, 1, 3)
+        n = len(s)
+
+        def k() -> int:
+            return r.randint(0, 2)
+
+        width = r.choice(
+            (
+                str(k()),
+                f"({k()},)",
+                f"({k()}, {k()})",
+                f"(({k()}, {k()}),)",
+                "(" + "".join(f"({k()}, {k()}), " for _ in range(n)) + ")",
+                "[" + ", ".join(f"[{k()}, {k()}]" for _ in range(n)) + "]",
+                "(" + "".join(f"({k()}, {k()}), " for _ in range(n + 1)) + ")",  # one pair too many: raises
+            )
+        )
+        mode = r.choice(("", ", mode='constant'", ", mode='edge'", ", mode='wrap'", ", constant_values=1"))
+        x = f"x = {fw.tensor(s)}"
+        return _maybe_index(r, Case("pad:array", fw.name, [x], f"{fw.mod}.pad(x, {width}{mode})"))
+
+    return gen
 
 
 def _element_repeat(fw: Framework) -> Gen:

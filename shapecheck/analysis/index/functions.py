@@ -98,6 +98,13 @@ class FunctionInfo:
                 "nowrap",
                 "custom_vjp",
                 "custom_jvp",
+                # a name for profiles or a rematerialisation: the function itself runs (``@jax.named_scope("conv")``)
+                "named_scope",
+                "named_call",
+                "remat",
+                "record_function",
+                "custom_fwd",
+                "custom_bwd",
             ):
                 if type(text) is cst.Name and _transparent_decorator(self.module, text):
                     continue
@@ -108,7 +115,7 @@ class FunctionInfo:
 _JIT_MARKS = frozenset({"ignore", "unused", "export", "script"})
 # transforms whose options ``partial`` binds and that return a function with the shapes of the one they wrap
 _SAME_SHAPES_TRANSFORMS = frozenset(
-    {"jit", "filter_jit", "checkpoint", "remat", "filter_checkpoint", "custom_vjp", "custom_jvp"}
+    {"jit", "filter_jit", "checkpoint", "remat", "filter_checkpoint", "custom_vjp", "custom_jvp", "named_call"}
 )
 
 _TRANSPARENT: dict[int, tuple[cst.FunctionDef, bool]] = {}  # id(decorator def) -> (it, does it pass calls through)

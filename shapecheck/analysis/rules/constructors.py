@@ -51,7 +51,9 @@ def call(
     if name not in FUNCTIONS:
         return None
     if name == "pad" and qual != "torch.nn.functional.pad":
-        return None  # np.pad takes pad_width per axis: not modelled here
+        if qual in ("numpy.pad", "jax.numpy.pad") and args and isinstance(args[0], TensorV):
+            return array_pad(cx, args[0], args[1] if len(args) > 1 else kwargs.get("pad_width", UNKNOWN))
+        return None
     dtype = _dtype_kw(kwargs)
     if name in ("linspace", "logspace"):
         key = "steps" if fw == "torch" else "num"
@@ -79,6 +81,49 @@ def call(
     if not args or not isinstance(args[0], TensorV):
         return None
     return method(cx, node, name, args[0], args[1:], kwargs, fw)
+
+
+def array_pad(cx: OpContext, t: TensorV, width: Value) -> Value:
+    """``np.pad(x, pad_width)`` / ``jnp.pad``: the same rank, each axis longer by its (before, after) widths. numpy
+    broadcasts ``pad_width`` to (rank, 2): an int or ``(k,)`` pads every side by k, ``(before, after)`` or
+    ``((before, after),)`` every axis alike, one pair per axis each its own. A width not known leaves that axis's
+    length unknown (a fresh size); a pad_width of another form, every length."""
+    shape = t.shape
+    if shape is None:
+        return t.with_shape(None)
+    n = len(shape)
+
+    def size(v: Value) -> Size | None:
+        return v.size if isinstance(v, IntV) else None
+
+    def pair(v: Value) -> tuple[Size | None, Size | None] | None:
+        if isinstance(v, IntV):
+            return (v.size, v.size)
+        if isinstance(v, SeqV) and len(v.items) == 1:
+            k = size(v.items[0])
+            return (k, k)
+        if isinstance(v, SeqV) and len(v.items) == 2:
+            return (size(v.items[0]), size(v.items[1]))
+        return None
+
+    pairs: list[tuple[Size | None, Size | None] | None]
+    if isinstance(width, IntV):
+        pairs = [pair(width)] * n
+    elif isinstance(width, SeqV) and len(width.items) == 2 and all(isinstance(x, IntV) for x in width.items):
+        pairs = [pair(width)] * n  # (before, after) for every axis
+    elif isinstance(width, SeqV) and len(width.items) == 1:
+        pairs = [pair(width.items[0])] * n
+    elif isinstance(width, SeqV) and len(width.items) == n:
+        pairs = [pair(x) for x in width.items]
+    else:
+        pairs = [None] * n
+    out: list[Size] = []
+    for s, p in zip(shape, pairs):
+        if p is None or p[0] is None or p[1] is None:
+            out.append(cx.fresh("padded"))
+        else:
+            out.append(s + p[0] + p[1])
+    return t.with_shape(tuple(out))
 
 
 def atleast(name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value]) -> Value:

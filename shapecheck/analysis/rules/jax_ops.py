@@ -342,7 +342,93 @@ def _conv_general(
         shapes = [lhs.shape, rhs.shape]
     if _pad_pairs_fail(cx, node, qual.replace("jax.", "", 1), vals["padding"], n, [lhs, rhs], shapes):
         return lhs.with_shape(None)
+    if qual.endswith("conv_general_dilated"):
+        out = _conv_general_shape(cx, lhs, rhs, strides, vals["padding"], n, args, kwargs)
+        if out is not None:
+            return lhs.with_shape(out)
     return None
+
+
+def _conv_general_shape(
+    cx: OpContext,
+    lhs: TensorV,
+    rhs: TensorV,
+    strides: SeqV,
+    padding: Value | None,
+    n: int,
+    args: list[Value],
+    kwargs: dict[str, Value],
+) -> tuple[Size, ...] | None:
+    """The output shape of ``lax.conv_general_dilated``, laid out as ``dimension_numbers`` says (NC.. / OI.. / NC..
+    by default): the lhs's batch, the kernel's O, and per spatial axis, of input length ``h`` dilated to
+    ``(h - 1) * lhs_dilation + 1`` and kernel ``k`` dilated to ``(k - 1) * rhs_dilation + 1``, ``ceil(h' / s)`` with
+    "SAME" padding, else ``(h' + lo + hi - k') // s + 1``. None without known shapes, layouts and options (a
+    batch_group_count other than 1, a precision string); a length not known from known ints is a fresh size."""
+    if lhs.shape is None or rhs.shape is None:
+        return None
+    names = ("lhs_dilation", "rhs_dilation", "dimension_numbers", "feature_group_count", "batch_group_count")
+    extra: dict[str, Value] = dict(zip(names, args[4:]))
+    extra.update(kwargs)
+    g = extra.get("batch_group_count")
+    if g is not None and not (isinstance(g, IntV) and g.size.as_int() == 1):
+        return None
+    specs = _conv_specs(extra.get("dimension_numbers"), n + 2)
+    if specs is None:
+        return None
+    lhs_spec, rhs_spec, out_spec = specs
+
+    def ints(v: Value | None) -> list[int | None] | None:
+        if v is None or isinstance(v, NoneV):
+            return [1] * n
+        if isinstance(v, SeqV) and len(v.items) == n:
+            return [x.size.as_int() if isinstance(x, IntV) else None for x in v.items]
+        return None
+
+    steps, ldil, rdil = ints(strides), ints(extra.get("lhs_dilation")), ints(extra.get("rhs_dilation"))
+    if steps is None or ldil is None or rdil is None:
+        return None
+    same = isinstance(padding, StrV) and padding.value in ("SAME", "SAME_LOWER")
+    pairs: list[tuple[int | None, int | None]]
+    if isinstance(padding, StrV) and padding.value == "VALID":
+        pairs = [(0, 0)] * n
+    elif same:
+        pairs = []
+    elif isinstance(padding, SeqV) and len(padding.items) == n:
+        pairs = []
+        for p in padding.items:
+            if not (isinstance(p, SeqV) and len(p.items) == 2):
+                return None
+            lo, hi = p.items
+            pairs.append(
+                (lo.size.as_int() if isinstance(lo, IntV) else None, hi.size.as_int() if isinstance(hi, IntV) else None)
+            )
+    else:
+        return None
+    spatial = [c for c in out_spec if c not in "NC"]
+    sides: dict[str, Size] = {}
+    for i, c in enumerate(spatial):
+        size, k = lhs.shape[lhs_spec.index(c)], rhs.shape[rhs_spec.index(c)]
+        s, ld, rd = steps[i], ldil[i], rdil[i]
+        h, kv = size.as_int(), k.as_int()
+        side: Size | None = None
+        if same and s == 1 and ld == 1:
+            side = size
+        elif h is not None and s is not None and s > 0 and ld is not None and ld > 0:
+            h_eff = (h - 1) * ld + 1 if h > 0 else 0
+            if same:
+                side = Size.const(-(-h_eff // s))
+            elif kv is not None and rd is not None and rd > 0:
+                low, high = pairs[i]
+                k_eff = (kv - 1) * rd + 1
+                if low is not None and high is not None and h_eff + low + high >= k_eff:
+                    side = Size.const((h_eff + low + high - k_eff) // s + 1)
+        sides[c] = side if side is not None else cx.fresh("d")
+    out: list[Size] = []
+    for c in out_spec:
+        out.append(
+            lhs.shape[lhs_spec.index("N")] if c == "N" else rhs.shape[rhs_spec.index("O")] if c == "C" else sides[c]
+        )
+    return tuple(out)
 
 
 @framework_layer("flax.linen", "DenseGeneral")

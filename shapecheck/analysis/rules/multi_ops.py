@@ -606,6 +606,7 @@ _TENSOR_CLASSES = {"torch.Tensor": "torch", "numpy.ndarray": "numpy", "jax.Array
 
 # (not Sequence / Sized: a zip, map or enumerate held as a list of its items is neither)
 _ABSTRACT_CONTAINERS = frozenset({"collections.abc.Iterable", "typing.Iterable"})
+_ABSTRACT_SEQUENCES = frozenset({"collections.abc.Sequence", "typing.Sequence"})
 
 
 def _function_or_class(v: Value) -> bool:
@@ -687,6 +688,16 @@ def _isinstance(cx: OpContext, interp: "Interpreter", v: Value, classes: cst.Bas
                 answers.append(found)
             elif isinstance(v, (TensorV, NoneV, IntV, FloatV, BoolV, StrV, SeqV, LayerV)):
                 answers.append(False)  # a value of a library's or a builtin kind
+            else:
+                return None
+            continue
+        if q in _ABSTRACT_SEQUENCES:  # ``isinstance(x, Sequence)`` (equinox-style n-tuple parsers)
+            if isinstance(v, (IntV, FloatV, BoolV, NoneV, TensorV)):
+                answers.append(False)  # (neither numpy's nor torch's arrays register as a Sequence)
+            elif isinstance(v, StrV) or (isinstance(v, SeqV) and v.kind in ("tuple", "list", "shape", PAIR, "range")):
+                answers.append(True)
+            elif isinstance(v, SeqV) and v.kind in ("iter", "set"):
+                answers.append(False)
             else:
                 return None
             continue
