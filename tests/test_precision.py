@@ -70,6 +70,21 @@ def test_torch_message_mentions_float32_accumulation() -> None:
     assert "torch accumulates in float32 but stores the sum in float16" in f.message
 
 
+def test_jax_messages_name_jax() -> None:
+    """jax.numpy's sums of float16 / bfloat16 accumulate in float32 and round the result, as torch's do (checked:
+    ``jnp.ones(100000, jnp.bfloat16).sum()`` is 99,840, ``jnp.ones(70000, jnp.float16).sum()`` inf)."""
+    half, brain = run("""
+        import jax.numpy as jnp
+        from jax import Array
+
+        def f(a: Float16[Array, "n d"], b: BFloat16[Array, "n d"]):
+            return a.sum(0), jnp.sum(b, axis=0)
+    """)
+    assert half.code == "SHP301" and "(jax accumulates in float32 but stores the sum in float16)" in half.message
+    assert brain.code == "SHP302" and "jax accumulates in float32 but rounds" in brain.message
+    assert "torch" not in half.message + brain.message
+
+
 def test_bf16_message_is_about_precision_not_overflow() -> None:
     (f,) = run("""
         def f(x: BFloat16[Tensor, "b 1000"]):

@@ -1474,8 +1474,8 @@ def _explain(code: str, kind: str, fw: str | None, n: int | None, count: Any) ->
                 f"; numpy adds in float16, so along a non-contiguous axis a running sum of ones stalls at "
                 f"{FP16_EXACT_INT:,}"
             )
-        elif fw == "torch":
-            text += " (torch accumulates in float32 but stores the sum in float16)"
+        elif fw in ("torch", "jax"):
+            text += f" ({fw} accumulates in float32 but stores the sum in float16)"
         elif fw == "tensorflow":
             text += " (TensorFlow stores the sum in float16; under a mixed_float16 policy too)"
         elif fw == "paddle":
@@ -1525,9 +1525,10 @@ def _explain(code: str, kind: str, fw: str | None, n: int | None, count: Any) ->
     elif numpy_like:
         text = f": the sum is accumulated in bfloat16 ({bits}), so a running sum of ones stalls at {BF16_EXACT_INT}"
     else:
-        text = f": {bits}; torch accumulates in float32 but rounds the sum to bfloat16 (100,000 ones sum to 99,840)"
+        lib = "jax" if fw == "jax" else "torch"  # (jax.numpy's reductions upcast to float32 alike)
+        text = f": {bits}; {lib} accumulates in float32 but rounds the sum to bfloat16 (100,000 ones sum to 99,840)"
         if n is not None and n > BF16_EXACT_INT:
-            text = f": {bits}; torch accumulates in float32 but rounds the sum of these {_fmt_int(n)} values to bfloat16 (100,000 ones sum to 99,840)"
+            text = f": {bits}; {lib} accumulates in float32 but rounds the sum of these {_fmt_int(n)} values to bfloat16 (100,000 ones sum to 99,840)"
     return text + "; it does not overflow (bfloat16 has float32's range)" if kind in ("sum", "cumsum") else text
 
 
