@@ -2955,10 +2955,34 @@ _MODULE_WALKS = frozenset({"modules", "children", "named_modules", "named_childr
 _WALK_WRAPPERS = frozenset({"list", "tuple", "enumerate", "reversed", "iter", "sorted"})
 
 
+# attributes a loop over a model's modules sets that change no shape (``m.eps = 1e-3; m.momentum = 0.03`` on every
+# BatchNorm, YOLO- and EfficientNet-style): the model stays as built
+_SHAPE_NEUTRAL_ATTRS = frozenset(
+    {
+        "eps",
+        "momentum",
+        "inplace",
+        "p",
+        "training",
+        "track_running_stats",
+        "requires_grad",
+        "approximate",
+        "negative_slope",
+        "gradient_checkpointing",
+        "use_checkpoint",
+        "label_smoothing",
+        "ignore_index",
+        "drop_prob",
+    }
+)
+
+
 def _walked_modules_changed(stmt: cst.For) -> cst.BaseExpression | None:
     """The object ``X`` of ``for m in X.modules():`` (``children()``, ``named_modules()``, through ``list(...)`` or
     ``enumerate(...)``) when the body sets an attribute on the loop variable (``m.num_heads = ...``, ``setattr(m,
-    ...)``, ``del m.x``) or registers a module or tensor on it: the loop changes submodules of ``X``. Else None."""
+    ...)``, ``del m.x``) or registers a module or tensor on it: the loop changes submodules of ``X``. Else None.
+    Attributes that change no shape (``m.eps = 1e-3``) and stores into an attribute's items (``m.weight[0] = w``)
+    leave ``X`` as it is."""
     it = stmt.iter
     while type(it) is cst.Call and type(it.func) is cst.Name and it.func.value in _WALK_WRAPPERS and it.args:
         it = it.args[0].value
@@ -2977,7 +3001,7 @@ def _walked_modules_changed(stmt: cst.For) -> cst.BaseExpression | None:
         tp = type(n)
         if tp in (cst.AssignTarget, cst.AugAssign, cst.AnnAssign, cst.Del):
             t = n.target  # type: ignore[attr-defined]
-            if type(t) in (cst.Attribute, cst.Subscript) and on_target(t):
+            if type(t) is cst.Attribute and on_target(t) and t.attr.value not in _SHAPE_NEUTRAL_ATTRS:
                 return it.func.value
         elif tp is cst.Call:
             f = n.func  # type: ignore[attr-defined]
