@@ -1196,6 +1196,7 @@ def common_generators(fw: Framework) -> dict[str, Gen]:
         return _maybe_index(r, Case(op, fw.name, setup, expr), 0.15)
 
     g["valued"] = valued
+    g["method:diff"] = _diff_gen(fw)
     return g
 
 
@@ -2220,6 +2221,33 @@ def jax_generators(fw: Framework) -> dict[str, Gen]:
     g["repeat:elements"] = _element_repeat(fw)
     g["pad:array"] = _array_pad(fw)
     return g
+
+
+def _diff_gen(fw: Framework) -> Gen:
+    """``diff``: n-th differences along one axis, with scalars or arrays joined before / after it."""
+    m = fw.mod
+
+    def gen(r: random.Random) -> Case:
+        s = rand_shape(r, 1, 3)
+        n = r.randint(0, 3)
+        ax = r.randint(-len(s), len(s) - 1)
+        key = "dim" if fw.name == "torch" else "axis"
+        setup = [f"x = {fw.tensor(s)}"]
+        extras = ""
+        pick = r.random()
+        if pick < 0.25:
+            side = list(s)
+            side[ax] = r.randint(1, 2)
+            setup.append(f"p = {fw.tensor(tuple(side))}")
+            extras = f", {r.choice(('prepend', 'append'))}=p"
+        elif pick < 0.4 and fw.name != "torch":
+            extras = ", prepend=0.0, append=1.0"
+        forms = [f"{m}.diff(x, n={n}, {key}={ax}{extras})", f"{m}.diff(x{extras})"]
+        if fw.name == "torch":
+            forms.append(f"x.diff(n={n}, dim={ax}{extras})")
+        return _maybe_index(r, Case("method:diff", fw.name, setup, r.choice(forms)))
+
+    return gen
 
 
 def _array_pad(fw: Framework) -> Gen:

@@ -11,7 +11,9 @@ from ...sizes import Size, Truth, divisible, equal, greater_equal, product
 from ..interpret.context import OpSpec
 from ..interpret.values import (
     UNKNOWN,
+    FloatV,
     IntV,
+    NoneV,
     SeqV,
     TensorV,
     Value,
@@ -771,3 +773,48 @@ def _expand(
     cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value], method: bool
 ) -> Value | None:
     return expand(cx, node, t, args, kwargs)
+
+
+@TENSOR_METHODS.register("diff")
+def _diff(
+    cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value], method: bool
+) -> Value | None:
+    """``np.diff(a, n=1, axis=-1, prepend=, append=)`` / ``jnp.diff`` / ``torch.diff(x, n=1, dim=-1, ...)`` (and
+    ``x.diff(...)`` in torch): the n-th differences along one axis, ``n`` fewer there (none left past the axis's
+    length), after ``prepend`` / ``append`` joined it (a scalar is one more, an array its length along the axis).
+    ``n=0`` gives the input itself. Anything not known: the rank kept, that axis's length unknown."""
+    if method and t.framework != "torch":
+        return None  # (numpy and jax arrays have no ``diff`` method)
+    shape = t.shape
+    if shape is None or not shape:
+        return t.with_shape(None)
+    axis_key = "dim" if t.framework == "torch" else "axis"
+    n_v = args[0] if args else kwargs.get("n", IntV(Size.const(1)))
+    axis_v = args[1] if len(args) > 1 else kwargs.get(axis_key, IntV(Size.const(-1)))
+    extra = [args[2] if len(args) > 2 else kwargs.get("prepend"), args[3] if len(args) > 3 else kwargs.get("append")]
+    axis = _ints([axis_v])
+    at = _norm_dim(axis[0], len(shape)) if axis is not None else None
+    if at is None:
+        return t.with_shape(None)
+    n = n_v.size.as_int() if isinstance(n_v, IntV) else None
+    length: Size | None = shape[at]
+    for e in extra:
+        if e is None or isinstance(e, NoneV) or length is None:
+            continue
+        if isinstance(e, (IntV, FloatV)):
+            length = length + 1
+        elif isinstance(e, TensorV) and e.shape is not None and len(e.shape) == len(shape):
+            length = length + e.shape[at]
+        else:
+            length = None
+    if n == 0 and length is shape[at]:
+        return t
+    out: Size | None = None
+    if n is not None and n >= 0 and length is not None:
+        k = length.as_int()
+        if k is not None:
+            out = Size.const(max(0, k - n))
+        elif greater_equal(length, Size.const(n)) is Truth.TRUE:
+            out = length - n
+    new = out if out is not None else cx.fresh("d")
+    return t.with_shape(shape[:at] + (new,) + shape[at + 1 :])
