@@ -18,6 +18,10 @@ CASES = [
     "nn.MaxPool2d(3, stride=2, padding=1)(torch.randn(2, 3, 15, 15))",
     "nn.MaxPool2d((2, 3), dilation=2)(torch.randn(2, 3, 28, 28))",
     "nn.MaxPool1d(2)(torch.randn(2, 3, 9))",
+    "nn.MaxPool2d(3, stride=2, ceil_mode=True)(torch.randn(2, 3, 48, 47))",
+    "nn.MaxPool2d(3, stride=1, padding=1, ceil_mode=True)(torch.randn(2, 3, 12, 12))",
+    "nn.AvgPool2d(2, ceil_mode=True)(torch.randn(2, 3, 7, 8))",
+    "F.max_pool2d(torch.randn(2, 3, 15, 15), 3, 2, 1, ceil_mode=True)",
     "nn.AvgPool2d(kernel_size=3, stride=1)(torch.randn(2, 3, 28, 28))",
     "nn.AvgPool3d(2)(torch.randn(1, 2, 8, 9, 10))",
     "F.max_pool2d(torch.randn(2, 3, 16, 16), kernel_size=4, stride=1, padding=2)",
@@ -96,6 +100,35 @@ CASES = [
 ]
 
 HEADER = "import torch\nimport torch.nn.functional as F\nfrom torch import nn\n"
+
+
+def test_ceil_mode_pools_are_torchs() -> None:
+    """``ceil_mode=True`` rounds the window count up, but a last window starting past the input and its left padding
+    is dropped: every (size, kernel, stride, padding, dilation) below against torch, in one analysed source."""
+    exprs = []
+    for size in range(3, 14):
+        x = f"(torch.randn(1, 2, {size}))"
+        for k in (2, 3, 4):
+            for stride in (1, 2, 3):
+                for pad in range(k // 2 + 1):
+                    if k <= size + 2 * pad:
+                        exprs.append(f"nn.AvgPool1d({k}, stride={stride}, padding={pad}, ceil_mode=True){x}")
+                    for dil in (1, 2):
+                        if (k - 1) * dil + 1 <= size + 2 * pad:
+                            max_pool = (
+                                f"nn.MaxPool1d({k}, stride={stride}, padding={pad}, dilation={dil}, ceil_mode=True)"
+                            )
+                            exprs.append(max_pool + x)
+    assert len(exprs) > 400
+    src = HEADER + "".join(f"y{i} = {e}\n" for i, e in enumerate(exprs))
+    values, findings = inferred_values(src, "ceil_cases.py")
+    assert not findings, [f.message for f in findings]
+    env: dict[str, object] = {}
+    exec(src, env)  # the oracle: torch itself
+    for i, e in enumerate(exprs):
+        y = values.get(f"y{i}")
+        assert isinstance(y, TensorV) and y.shape is not None, e
+        assert tuple(s.as_int() for s in y.shape) == tuple(env[f"y{i}"].shape), e  # type: ignore[attr-defined]
 
 
 @pytest.mark.parametrize("expr", CASES)

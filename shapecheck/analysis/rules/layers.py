@@ -7,7 +7,7 @@ constructor call ``nn.Name(...)`` into a LayerV of that kind, ``apply`` is the l
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import libcst as cst
 
@@ -1421,10 +1421,13 @@ def pool_layer(node: cst.Call, name: str, args: list[Value], kwargs: dict[str, V
         if name.startswith("Max")
         else ("kernel_size", "stride", "padding")
     )
-    for flag in ("ceil_mode", "return_indices"):
-        f = kwargs.get(flag)
-        if f is not None and not (isinstance(f, BoolV) and f.value is False):
-            return UNKNOWN  # ceil_mode rounds up; return_indices returns a pair
+    f = kwargs.get("return_indices")
+    if f is not None and not (isinstance(f, BoolV) and f.value is False):
+        return UNKNOWN  # return_indices returns a pair
+    c = kwargs.get("ceil_mode")
+    if c is not None and not (isinstance(c, BoolV) and c.value is not None):
+        return UNKNOWN  # rounding up or down: not known
+    ceil = isinstance(c, BoolV) and c.value is True
     if len(args) > len(keys):
         return UNKNOWN
     given = {k: (args[i] if len(args) > i else kwargs.get(k)) for i, k in enumerate(keys)}
@@ -1433,7 +1436,8 @@ def pool_layer(node: cst.Call, name: str, args: list[Value], kwargs: dict[str, V
     s = k if s_v is None or isinstance(s_v, NoneV) else tup(s_v)
     p = (0,) if given["padding"] is None else tup(given["padding"])
     d = (1,) if given.get("dilation") is None else tup(given["dilation"])
-    return LayerV("Pool", (("n", int(name[-2])), ("k", k), ("s", s), ("p", p), ("d", d)), node)
+    params: tuple[tuple[str, Any], ...] = (("n", int(name[-2])), ("k", k), ("s", s), ("p", p), ("d", d))
+    return LayerV("Pool", params + ((("ceil", True),) if ceil else ()), node)
 
 
 def _pool_out(cx: OpContext, x: TensorV, layer: LayerV) -> Value:
@@ -1462,6 +1466,13 @@ def _pool_out(cx: OpContext, x: TensorV, layer: LayerV) -> Value:
         hv = size.as_int()
         if None in (ki, si, pi, di) or hv is None:
             spatial.append(cx.fresh("h"))
+        elif layer.param("ceil"):
+            # torch's pooling_output_shape with ceil_mode: rounded up, but the last window must start inside the
+            # input or its left padding
+            out = (hv + 2 * pi - di * (ki - 1) - 1 + (si - 1)) // si + 1  # type: ignore[operator]
+            if (out - 1) * si >= hv + pi:  # type: ignore[operator]
+                out -= 1
+            spatial.append(Size.const(max(0, out)))
         else:
             spatial.append(Size.const(max(0, (hv + 2 * pi - di * (ki - 1) - 1) // si + 1)))  # type: ignore[operator]
     return x.with_shape(x.shape[:-n] + tuple(spatial), x.axes)  # the same axes, resized
