@@ -782,7 +782,8 @@ def _diff(
     """``np.diff(a, n=1, axis=-1, prepend=, append=)`` / ``jnp.diff`` / ``torch.diff(x, n=1, dim=-1, ...)`` (and
     ``x.diff(...)`` in torch): the n-th differences along one axis, ``n`` fewer there (none left past the axis's
     length), after ``prepend`` / ``append`` joined it (a scalar is one more, an array its length along the axis).
-    ``n=0`` gives the input itself. Anything not known: the rank kept, that axis's length unknown."""
+    ``n=0`` gives the input itself. An axis not known: the shape unknown; ``n`` or a joined value not known: the rank
+    kept, that axis's length unknown."""
     if method and t.framework != "torch":
         return None  # (numpy and jax arrays have no ``diff`` method)
     shape = t.shape
