@@ -362,8 +362,8 @@ def _conv_general_shape(
     """The output shape of ``lax.conv_general_dilated``, laid out as ``dimension_numbers`` says (NC.. / OI.. / NC..
     by default): the lhs's batch, the kernel's O, and per spatial axis, of input length ``h`` dilated to
     ``(h - 1) * lhs_dilation + 1`` and kernel ``k`` dilated to ``(k - 1) * rhs_dilation + 1``, ``ceil(h' / s)`` with
-    "SAME" padding, else ``(h' + lo + hi - k') // s + 1``. None without known shapes, layouts and options (a
-    batch_group_count other than 1, a precision string); a length not known from known ints is a fresh size."""
+    "SAME" padding, else ``(h' + lo + hi - k') // s + 1``. None without known shapes, layouts, strides, dilations and
+    padding, or with a batch_group_count other than 1; a length not known from known ints is a fresh size."""
     if lhs.shape is None or rhs.shape is None:
         return None
     names = ("lhs_dilation", "rhs_dilation", "dimension_numbers", "feature_group_count", "batch_group_count")
