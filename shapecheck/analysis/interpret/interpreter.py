@@ -2952,7 +2952,9 @@ _NNX_PARAMETERS = frozenset({"kernel", "embedding", "scale"})  # flax.nnx layers
 
 
 _MODULE_WALKS = frozenset({"modules", "children", "named_modules", "named_children"})
-_WALK_WRAPPERS = frozenset({"list", "tuple", "enumerate", "reversed", "iter", "sorted"})
+# what a loop over ``X.modules()`` may wrap it in: the one-argument wrappers of objects._iteration_aliases (zip's first
+# argument is not all that it iterates)
+_WALK_WRAPPERS = objects._ITERATING - {"zip"}
 
 
 # attributes a loop over a model's modules sets that change no shape (``m.eps = 1e-3; m.momentum = 0.03`` on every

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 from ...diagnostics import details as D
 from ..interpret.context import OpSpec
 from ..interpret.values import UNKNOWN, FloatV, IntV, LayerV, NoneV, SeqV, StrV, TensorV, Value
+from .frameworks import _window_side
 from .ops_common import _norm_dim
 from .registry import FUNCTIONS, STUB_OVERRIDES, TENSOR_METHODS, OpContext, framework_layer, layer_kind
 
@@ -414,14 +415,14 @@ def _conv_general_shape(
         if same and s == 1 and ld == 1:
             side = size
         elif h is not None and s is not None and s > 0 and ld is not None and ld > 0:
-            h_eff = (h - 1) * ld + 1 if h > 0 else 0
+            # the dilated lengths through flax's window arithmetic (``_window_side``: SAME or explicit pads)
+            h_eff = Size.const((h - 1) * ld + 1 if h > 0 else 0)
             if same:
-                side = Size.const(-(-h_eff // s))
+                side = _window_side(h_eff, None, s, True)
             elif kv is not None and rd is not None and rd > 0:
                 low, high = pairs[i]
-                k_eff = (kv - 1) * rd + 1
-                if low is not None and high is not None and h_eff + low + high >= k_eff:
-                    side = Size.const((h_eff + low + high - k_eff) // s + 1)
+                if low is not None and high is not None:
+                    side = _window_side(h_eff, (kv - 1) * rd + 1, s, False, low, high)
         sides[c] = side if side is not None else cx.fresh("d")
     out: list[Size] = []
     for c in out_spec:
