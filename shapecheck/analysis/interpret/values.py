@@ -191,6 +191,8 @@ class LayerV:
     # the note naming where the constructor stored it (``self.dec1 = conv_block(base, base)``), set by that first
     # ``self.x = ...``: a finding of the layer's call names the line to fix (not part of the value's identity)
     built: Any = field(default=None, compare=False, hash=False, repr=False)
+    # the torch.nn class whose constructor built it (``isinstance(m, nn.Linear)`` reads it; not part of the identity)
+    cls: str | None = field(default=None, compare=False, hash=False, repr=False)
 
     def param(self, key: str, default: Any = None) -> Any:
         for k, v in self.params:

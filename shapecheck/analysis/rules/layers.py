@@ -42,6 +42,82 @@ from . import shape_ops
 from .registry import FUNCTIONS, LAYER_KINDS, LAYERS, OpContext, layer as register_layer
 
 
+# the torch.nn module classes the analysis builds, each with its bases in torch.nn (but nn.Module, every one's):
+# ``isinstance(m, nn.modules.batchnorm._BatchNorm)`` of a layer built as nn.BatchNorm2d holds
+TORCH_NN_ANCESTORS: dict[str, tuple[str, ...]] = {
+    **dict.fromkeys(("AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "AdaptiveAvgPool3d"), ("_AdaptiveAvgPoolNd",)),
+    **dict.fromkeys(("AdaptiveMaxPool1d", "AdaptiveMaxPool2d", "AdaptiveMaxPool3d"), ("_AdaptiveMaxPoolNd",)),
+    **dict.fromkeys(("AlphaDropout", "Dropout", "Dropout1d", "Dropout2d", "Dropout3d"), ("_DropoutNd",)),
+    **dict.fromkeys(("AvgPool1d", "AvgPool2d", "AvgPool3d"), ("_AvgPoolNd",)),
+    **dict.fromkeys(("BatchNorm1d", "BatchNorm2d", "BatchNorm3d", "SyncBatchNorm"), ("_BatchNorm", "_NormBase")),
+    **dict.fromkeys(
+        (
+            "CELU",
+            "ELU",
+            "Embedding",
+            "EmbeddingBag",
+            "Flatten",
+            "GELU",
+            "GLU",
+            "GroupNorm",
+            "Hardsigmoid",
+            "Hardswish",
+            "Hardtanh",
+            "Identity",
+            "LayerNorm",
+            "LeakyReLU",
+            "Linear",
+            "LogSoftmax",
+            "Mish",
+            "ModuleDict",
+            "ModuleList",
+            "MultiheadAttention",
+            "PReLU",
+            "ParameterList",
+            "PixelShuffle",
+            "PixelUnshuffle",
+            "RMSNorm",
+            "ReLU",
+            "SELU",
+            "Sequential",
+            "SiLU",
+            "Sigmoid",
+            "Softmax",
+            "Softmin",
+            "Softplus",
+            "Softsign",
+            "Tanh",
+            "Tanhshrink",
+            "TransformerDecoder",
+            "TransformerDecoderLayer",
+            "TransformerEncoder",
+            "TransformerEncoderLayer",
+            "Unfold",
+            "Upsample",
+        ),
+        (),
+    ),
+    **dict.fromkeys(("CircularPad1d", "CircularPad2d", "CircularPad3d"), ("_CircularPadNd",)),
+    **dict.fromkeys(("ConstantPad1d", "ConstantPad2d", "ConstantPad3d"), ("_ConstantPadNd",)),
+    **dict.fromkeys(("Conv1d", "Conv2d", "Conv3d"), ("_ConvNd",)),
+    **dict.fromkeys(("ConvTranspose1d", "ConvTranspose2d", "ConvTranspose3d"), ("_ConvTransposeNd", "_ConvNd")),
+    **dict.fromkeys(("CrossEntropyLoss", "NLLLoss"), ("_WeightedLoss", "_Loss")),
+    **dict.fromkeys(("GRU", "LSTM", "RNN"), ("RNNBase",)),
+    **dict.fromkeys(("GRUCell", "LSTMCell", "RNNCell"), ("RNNCellBase",)),
+    **dict.fromkeys(("HuberLoss", "L1Loss", "MSELoss", "SmoothL1Loss"), ("_Loss",)),
+    **dict.fromkeys(("InstanceNorm1d", "InstanceNorm2d", "InstanceNorm3d"), ("_InstanceNorm", "_NormBase")),
+    **dict.fromkeys(("LazyBatchNorm2d",), ("_LazyNormBase", "LazyModuleMixin", "_BatchNorm", "_NormBase")),
+    **dict.fromkeys(("MaxPool1d", "MaxPool2d", "MaxPool3d"), ("_MaxPoolNd",)),
+    **dict.fromkeys(("ReLU6",), ("Hardtanh",)),
+    **dict.fromkeys(("ReflectionPad1d", "ReflectionPad2d", "ReflectionPad3d"), ("_ReflectionPadNd",)),
+    **dict.fromkeys(("ReplicationPad1d", "ReplicationPad2d", "ReplicationPad3d"), ("_ReplicationPadNd",)),
+    **dict.fromkeys(("UpsamplingBilinear2d", "UpsamplingNearest2d"), ("Upsample",)),
+    **dict.fromkeys(("ZeroPad1d",), ("ConstantPad1d", "_ConstantPadNd")),
+    **dict.fromkeys(("ZeroPad2d",), ("ConstantPad2d", "_ConstantPadNd")),
+    **dict.fromkeys(("ZeroPad3d",), ("ConstantPad3d", "_ConstantPadNd")),
+}
+
+
 def layer(cx: OpContext, node: cst.Call, name: str, args: list[Value], kwargs: dict[str, Value]) -> Value:
     """``nn.Name(*args)``: the layer value its registered rule builds (unknown for a class without one)."""
     rule = LAYERS.get(name)
@@ -633,7 +709,9 @@ class Sequential(LayerKind):
         # ("home": the file that built it; its links' lines are that file's)
         home = ("home", cx.source.path)
         if len(args) == 1 and isinstance(args[0], DictV) and not kwargs:  # Sequential(OrderedDict(...)): its values
-            return LayerV("Sequential", (("layers", tuple(v for _, v in args[0].items)), home), node)
+            items = args[0].items
+            names = ("names", tuple(k for k, _ in items))  # (a walk of the module tree names the links by them)
+            return LayerV("Sequential", (("layers", tuple(v for _, v in items)), home, names), node)
         layers = tuple(args) if not kwargs else ()
         if not _applied_piecewise(cx, node):
             check_chain(cx, node, layers)

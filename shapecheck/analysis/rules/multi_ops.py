@@ -31,6 +31,7 @@ from ..interpret.values import (
     FuncV,
     IntV,
     LayerV,
+    ManyV,
     NoneV,
     ObjV,
     RefV,
@@ -420,8 +421,12 @@ def math_call(qual: str, args: list[Value], kwargs: dict[str, Value], dynamic: b
     """``math.sqrt(dim)``, ``math.log(n)``, ``math.ceil(n / k)`` ... of numbers: a float (its value when the arguments
     are known), an int for ceil/floor of a known value; anything else is unknown."""
     name = qual[len("math.") :]
-    if dynamic or kwargs or not args or not all(isinstance(a, (IntV, FloatV)) for a in args):
+    if dynamic or kwargs or not args:
         return UNKNOWN
+    if not all(isinstance(a, (IntV, FloatV)) for a in args):
+        # math.log(self.max_period) of a value not known: whatever it is, what returns is a Python float (a number,
+        # never an array: ``-math.log(p) * freqs`` keeps the array's shape)
+        return FloatV(None) if name in _MATH_FLOAT else UNKNOWN
     known = [float(n) for n in map(number_of, args) if n is not None]
     if name in _MATH_FLOAT:
         if len(known) != len(args):
@@ -617,6 +622,45 @@ def _function_or_class(v: Value) -> bool:
     return isinstance(v, RefV) and v.qualname.startswith(("class:", "torch.nn.", "flax.", "equinox.nn."))
 
 
+def _torch_nn_class(q: str | None) -> str | None:
+    """The name of the torch.nn module class ``q`` names (``torch.nn.Linear``, ``torch.nn.modules.batchnorm._BatchNorm``;
+    not ``nn.Parameter``, a tensor); None for anything else."""
+    if q is None or not q.startswith("torch.nn."):
+        return None
+    parts = q.split(".")
+    if not (len(parts) == 3 or (len(parts) == 5 and parts[2] == "modules")):
+        return None
+    name = parts[-1]
+    return name if (name[:1].isupper() or name[:1] == "_") and name not in ("Parameter", "Buffer") else None
+
+
+def _torch_module_is(cx: OpContext, v: Value, name: str) -> bool | None:
+    """``isinstance(v, torch.nn.<name>)`` when what built ``v`` decides it: a torch layer (its class and that class's
+    bases), an nn.ModuleList / nn.ModuleDict, an instance of an analysed class whose bases outside the analysed code
+    are torch.nn classes the analysis knows, or a value that is no module at all."""
+    from .layers import TORCH_NN_ANCESTORS
+
+    if isinstance(v, LayerV):
+        if v.cls is None:
+            return None
+        return name in ("Module", v.cls) or name in TORCH_NN_ANCESTORS.get(v.cls, ())
+    if isinstance(v, (SeqV, ManyV)) and v.kind == "modulelist":
+        return name in ("Module", "ModuleList")
+    if isinstance(v, DictV) and v.kind == "moduledict":
+        return name in ("Module", "ModuleDict")
+    if isinstance(v, ObjV):
+        bases = cx.torch_bases(v)
+        if bases is None or not all(b == "Module" or b in TORCH_NN_ANCESTORS for b in bases):
+            return None
+        known = set(bases) | {a for b in bases for a in TORCH_NN_ANCESTORS.get(b, ())}
+        return name in known or (name == "Module" and bool(bases))
+    if isinstance(v, (TensorV, IntV, FloatV, BoolV, StrV, NoneV)) or (
+        isinstance(v, SeqV) and v.kind in ("tuple", "list", "shape")
+    ):
+        return False
+    return None
+
+
 def _isinstance(cx: OpContext, interp: "Interpreter", v: Value, classes: cst.BaseExpression) -> Value | None:
     """``isinstance(x, C)`` / ``isinstance(x, (C1, C2))`` when the kind of ``x`` decides it; None when unknown."""
     nodes = [e.value for e in classes.elements] if type(classes) is cst.Tuple else [classes]
@@ -716,6 +760,14 @@ def _isinstance(cx: OpContext, interp: "Interpreter", v: Value, classes: cst.Bas
             continue
         if q == "functools.partial" and (_function_or_class(v) or isinstance(v, (TensorV, NoneV, IntV, StrV, SeqV))):
             answers.append(False)  # ``isinstance(norm_layer, functools.partial)`` of a class or a def
+            continue
+        torch_class = _torch_nn_class(q)
+        if torch_class is not None:
+            # ``isinstance(child, nn.Linear)`` in a walk of a model's modules (LoRA injection, weight init)
+            found = _torch_module_is(cx, v, torch_class)
+            if found is None:
+                return None
+            answers.append(found)
             continue
         if q in _TENSOR_CLASSES:
             if isinstance(v, TensorV) and v.framework is not None:

@@ -26,6 +26,7 @@ from ..interpret.values import (
     DtypeV,
     FloatV,
     IntV,
+    LayerV,
     ManyV,
     NoneV,
     RefV,
@@ -1424,7 +1425,10 @@ def call(
     if qual.startswith(frameworks.PREFIXES):
         return frameworks.call(cx, interp, node, qual, args, kwargs)
     if qual.startswith("torch.nn.") and not qual.startswith("torch.nn.functional") and name[:1].isupper():
-        return layers.layer(cx, node, name, args, kwargs)
+        built = layers.layer(cx, node, name, args, kwargs)
+        if isinstance(built, LayerV) and name in layers.TORCH_NN_ANCESTORS:
+            return replace(built, cls=name)
+        return built
     if fw == "torch":
         kwargs = torch_keywords(kwargs)
     for rule in STUB_OVERRIDES.get(qual):

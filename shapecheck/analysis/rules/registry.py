@@ -160,6 +160,25 @@ class OpContext:
         # (a ``__class__`` of its own may make it pass for another class)
         return not any("__class__" in c.methods or "__class__" in body_attrs(m, c) for c in mro(m, ci))
 
+    def torch_bases(self, obj: ObjV) -> frozenset[str] | None:
+        """The bases outside the analysed code of ``obj``'s class that are torch.nn classes, by name (``{"Module"}``
+        for a plain ``nn.Module`` subclass; empty for a plain object); None when some other library's class is one."""
+        from ..interpret.objects import foreign_bases
+
+        m = self._module
+        ci = m.find_class(obj.cls_key)
+        if ci is None:
+            return None
+        out: set[str] = set()
+        for b in foreign_bases(m, ci):
+            parts = b.split(".")
+            if b in ("", "object", "abc.ABC", "typing.Generic"):
+                continue
+            if parts[:2] != ["torch", "nn"] or not (len(parts) == 3 or (len(parts) == 5 and parts[2] == "modules")):
+                return None
+            out.add(parts[-1])
+        return frozenset(out)
+
     def project_class(self, qual: str) -> str | None:
         """The key of the analysed class an imported name stands for (``unet.layers.ResBlock``), or None."""
         project = self._module.project
