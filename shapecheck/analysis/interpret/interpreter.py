@@ -307,7 +307,7 @@ class Interpreter:
         # every element in order (unrolled) or for any element (run to a fixpoint over a list of unknown length):
         # name -> [the list's key, the list as it is now, the element's index (None: any element)]. An attribute
         # stored through the variable (``for blk in self.blocks: blk.attn.cache = c``) is the element's (_LoopItem)
-        self.loop_items: dict[str, list[Any]] = {}
+        self.loop_items: dict[str, Any] = {}  # (a list's record, or a _WalkItem)
 
     # ------------------------------------------------------------------ statements
     def run_block(self, body: Sequence[cst.BaseStatement] | Sequence[cst.BaseSmallStatement]) -> None:
@@ -842,6 +842,8 @@ class Interpreter:
     def _loop(self, stmt: cst.For | cst.While) -> None:
         if type(stmt) is cst.For:
             walked = _walked_modules_changed(stmt)
+            if self._walk_unrolled(stmt, walked is not None):
+                return
             if walked is not None:
                 # ``for m in model.modules(): m.num_heads //= tp``: submodules the loop cannot tell apart changed
                 self.forget_object(walked)
@@ -999,7 +1001,12 @@ class Interpreter:
         if not rest:
             return first
         out: dict[str, Value] = {}
-        for k in set().union(*branches):
+        # (in the order the branches first bound them: an object's attributes keep the order its constructor set
+        # them in, the order torch registers its submodules in)
+        keys = dict.fromkeys(first)
+        for b in rest:
+            keys.update(dict.fromkeys(b))
+        for k in keys:
             v = first.get(k, UNKNOWN)
             for b in rest:
                 other = b.get(k, UNKNOWN)
@@ -1487,6 +1494,11 @@ class Interpreter:
                     # (``self.dec1 = conv_block(base, base)``) is wrong where the constructor asked for it
                     parts = (f"self.{attr} was built at ", Where(self.m, target), *objects.construction_chain())
                     value = replace(value, built=BuiltNote(parts, named=True))
+                earlier = self.scope.vars.get(f"self.{attr}")
+                if earlier is not None and _plain_data(earlier) and not _plain_data(value) and value is not UNKNOWN:
+                    # a module set on an attribute that held plain data (``self.downsample = None`` first): torch
+                    # registers it after the modules registered since, the order its module walks follow
+                    del self.scope.vars[f"self.{attr}"]
                 self.scope.vars[f"self.{attr}"] = value
                 if not _plain_data(value):
                     # a module assigned to an nn.Sequential joins its chain (to an nn.ModuleList, its iteration):
@@ -1517,11 +1529,7 @@ class Interpreter:
             elif type(obj) is cst.Name and isinstance(self.scope.vars.get(obj.value), LayerV):
                 # lin = nn.Linear(1, 1); lin.weight = nn.Parameter(w): the layer (and any other name for it) now
                 # has that weight's sizes
-                layer = self.scope.vars[obj.value]
-                changed = _with_parameter(layer, attr, value)  # type: ignore[arg-type]
-                for other, held in list(self.scope.vars.items()):
-                    if held is layer:
-                        self.scope.vars[other] = changed
+                self.set_attribute(obj, attr, value)
             else:
                 item: cst.BaseExpression = obj
                 while type(item) is cst.Attribute:
@@ -1667,6 +1675,7 @@ class Interpreter:
         ``modules``: an ``nn.ModuleList`` too (handed to a function that may fill it: ``append(self.layers, block)``).
         """
         key = _var_key(node)
+        self.walked_changed(key)
         v = self.scope.vars.get(key) if key is not None else None
         kinds = ("list", "modulelist") if modules else ("list",)
         if key is not None and (
@@ -1700,6 +1709,7 @@ class Interpreter:
         """``self.net[-1] = nn.Linear(dim, 7)``, ``del self.layers[0]``: a module of an nn.Sequential or an
         nn.ModuleList replaced or removed, so the chain (and any other name for it) is not the one built."""
         key = _var_key(node)
+        self.walked_changed(key)
         if key is not None and (
             (isinstance(held, LayerV) and held.kind == "Sequential")
             or (isinstance(held, (SeqV, ManyV)) and held.kind == "modulelist")
@@ -1727,6 +1737,20 @@ class Interpreter:
             root = root.value
         key = _var_key(root)
         v = self.scope.vars.get(key) if key is not None else None
+        walk = self.loop_items.get(key) if key is not None and self.loop_items else None
+        if type(walk) is _WalkItem and key is not None:
+            # the variable of a loop over a model's modules: a store the walk records changes the model in place;
+            # anything else leaves the model unknown
+            if not (
+                attr is not None
+                and attr != "__class__"
+                and isinstance(v, ObjV)
+                and v.concrete
+                and self.store_through(node, root, key, v, attr, value)
+            ):
+                self.walk_broken(walk)
+            else:
+                return
         if v is None and key is not None and key.startswith("self."):
             v = self_attribute(self, key[5:])  # an attribute of the object a method runs on
         if key is not None and isinstance(v, LayerV) and v.kind == "Sequential" and v.param("keras"):
@@ -1814,6 +1838,8 @@ class Interpreter:
             if ci is None or objects.intercepts_attr(ci.module, ci, name) or _frozen_record(self.m, obj):
                 return False
         rec = self.loop_items.get(key)
+        if type(rec) is _WalkItem:
+            return self._store_walked(rec, key, v, chain, names, value)
         holder_key: str | None = rec[0] if rec is not None else None
         if rec is not None:
             assert holder_key is not None
@@ -1861,7 +1887,216 @@ class Interpreter:
         """The variable (or ``self.x``) ``node`` names no longer holds what was tracked (``x.unsqueeze_(1)``)."""
         key = _var_key(node)
         if key is not None:
+            self.walked_changed(key)
             self.scope.vars[key] = UNKNOWN
+
+    def set_attribute(self, obj: cst.Name, attr: str, value: Value) -> None:
+        """``setattr(obj, "name", value)`` on a local variable: what ``obj.name = value`` does to a layer or object it
+        holds."""
+        held = self.scope.vars.get(obj.value)
+        if isinstance(held, LayerV):
+            changed = _with_parameter(held, attr, value)
+            walk = self.loop_items.get(obj.value) if self.loop_items else None
+            if type(walk) is _WalkItem:
+                # a module of a walk over a model (``setattr(seq, "0", LoRALinear(child))``): changed in the model
+                model = self.scope.vars.get(walk.holder)
+                rebuilt = None
+                if walk.path is not None and walk.bound is held and _module_at(model, walk.path) is held:
+                    rebuilt = _module_replaced(model, walk.path, changed)
+                if rebuilt is None:
+                    self.walk_broken(walk)
+                else:
+                    self.scope.vars[walk.holder] = rebuilt
+                    walk.bound = changed
+                    walk.replaced.add(walk.path + (attr,))  # type: ignore[operator]
+            for other, x in list(self.scope.vars.items()):
+                if x is held:
+                    self.scope.vars[other] = changed
+            return
+        self.forget_object(obj, attr, value)
+
+    def walked_changed(self, key: str | None) -> None:
+        """The variable ``key`` changes in a way not tracked: when it is the variable of a loop over a model's modules,
+        the model is no longer known."""
+        if key is not None and self.loop_items:
+            walk = self.loop_items.get(key)
+            if type(walk) is _WalkItem:
+                self.walk_broken(walk)
+
+    def walk_broken(self, walk: "_WalkItem") -> None:
+        """A module a walk of the model's tree is at changed in a way not tracked: the model (and any other name for
+        it) is unknown from here, and the walk's later stores go nowhere."""
+        held = self.scope.vars.get(walk.holder)
+        for other, x in list(self.scope.vars.items()):
+            if x is held or other == walk.holder:
+                self.scope.vars[other] = UNKNOWN
+        walk.path = None
+        walk.broken = True
+
+    def _store_walked(
+        self, walk: "_WalkItem", key: str, v: ObjV, chain: list[ObjV], names: list[str], value: Value
+    ) -> bool:
+        """``setattr(module, name, LoRALinear(child))`` on the variable of a loop over a model's modules: the module
+        gets the attribute (in its place: torch keeps a registered module's position), and the model gets the
+        changed module at the walk's path. False when the module is no longer the model's (the caller forgets)."""
+        if walk.path is None or self.scope.vars.get(key) is not walk.bound:
+            return False
+        model = self.scope.vars.get(walk.holder)
+        if _module_at(model, walk.path) is not v:
+            return False
+        for other, held in self.scope.vars.items():
+            if other != key and other != walk.holder and any(held is o or _holds(held, o, 3) for o in chain):
+                return False  # the same object reached through another name
+        new: Value = value
+        for obj, name in reversed(list(zip(chain, names))):
+            new = _with_attr_in_place(obj, name, new)
+        rebuilt = _module_replaced(model, walk.path, new)
+        if rebuilt is None:
+            return False
+        self.scope.vars[key] = new
+        self.scope.vars[walk.holder] = rebuilt
+        walk.bound = new
+        walk.replaced.add(walk.path + tuple(names))
+        return True
+
+    def _walk_unrolled(self, stmt: cst.For, changes: bool) -> bool:
+        """``for m in model.modules(): ...`` (``named_modules()``, ``children()``, ``named_children()``, through
+        ``list(...)`` / ``tuple(...)`` / ``enumerate(...)``) over a model a local variable holds whose module tree is
+        known: the body runs once per module, in torch's order (the model first, then depth first in the order the
+        constructors registered them), with the loop variable holding that module. What the body sets on it
+        (``setattr(module, name, LoRALinear(child))``) is set in the model, at that module's path; a ``return``
+        (``find_module``: the first instance of a class) leaves at the first module whose test holds. A list made
+        of the walk first holds the modules as they were; the walk itself visits what an earlier pass put in place.
+        ``changes``: the body sets attributes of the loop variable (_walked_modules_changed); a walk that neither does
+        that nor returns runs as any other loop. False when the loop is not such a walk."""
+        it = stmt.iter
+        snapshot = counted = False
+        while type(it) is cst.Call and type(it.func) is cst.Name and it.func.value in ("list", "tuple", "enumerate"):
+            if len(it.args) != 1 or it.args[0].keyword is not None or it.args[0].star:
+                return False
+            if it.func.value == "enumerate":
+                if counted or snapshot:
+                    return False
+                counted = True
+            else:
+                snapshot = True
+            it = it.args[0].value
+        if not (
+            type(it) is cst.Call
+            and not it.args
+            and type(it.func) is cst.Attribute
+            and it.func.attr.value in _MODULE_WALKS
+            and type(it.func.value) is cst.Name
+        ):
+            return False
+        if not changes and not _returns_in(stmt.body):
+            return False  # (a walk that only reads the modules, or fills them in place, runs as any other loop)
+        method = it.func.attr.value
+        holder = it.func.value.value
+        target: cst.BaseExpression = stmt.target
+        if counted:
+            if type(target) is not cst.Tuple or len(target.elements) != 2:
+                return False
+            target = target.elements[1].value
+        named = method.startswith("named_")
+        var = target
+        if named:
+            if type(target) is not cst.Tuple or len(target.elements) != 2:
+                return False
+            var = target.elements[1].value
+        model = self.scope.vars.get(holder)
+        if (
+            type(var) is not cst.Name
+            or var.value == holder
+            or holder == "self"
+            or not isinstance(model, ObjV)
+            or not model.concrete
+            or self.loop_depth >= 2
+            or not _fixpoint_ok(stmt, self.m.assigned_cache, allow_continue=True, allow_return=True)
+        ):
+            return False
+        deep = method in ("modules", "named_modules") and not snapshot
+        if deep:
+            # the walk itself: each module's submodules are read when the walk gets to them (``find_module`` returns
+            # the model itself before any is needed)
+            pending: list[tuple[tuple[str, ...], Value]] = [((), model)]
+        else:
+            if method in ("modules", "named_modules"):
+                walked = objects.module_walk(cast(Any, self.m), model)
+            else:
+                kids = objects.submodules(cast(Any, self.m), model)
+                walked = [((k,), x) for k, x in kids] if kids is not None else None
+            if walked is None:
+                return False
+            pending = list(reversed(walked))
+        rec = _WalkItem(holder, None, UNKNOWN, set())
+        key = var.value
+        outer = self.loop_items.get(key)
+        self.loop_items[key] = rec
+        self.loop_depth += 1
+        runs = self.loop_runs
+        self.loop_runs = runs * (objects.WALK_LIMIT if deep else len(pending))
+        first = self.ctx.mark()
+        count = 0
+        stopped = False  # modules the analysis cannot follow are still to come
+        try:
+            while pending:
+                path, orig = pending.pop()
+                cur = _module_at(self.scope.vars.get(rec.holder), path) if not rec.broken else None
+                if count >= objects.WALK_LIMIT or (deep and cur is None):
+                    stopped = True
+                    break
+                replaced = any(path[:i] in rec.replaced for i in range(1, len(path) + 1))
+                # (a list made of the walk first holds a module an earlier pass replaced: no longer the model's)
+                module = cur if cur is not None and (deep or not replaced) else orig
+                rec.path = path if module is cur else None
+                rec.bound = module
+                item: Value = SeqV((StrV(".".join(path)), module)) if named else module
+                if counted:
+                    item = SeqV((IntV(Size.const(count)), item))
+                start = self.ctx.mark()
+                self.assign(stmt.target, item)
+                self.continued.append([])
+                try:
+                    self.run_suite(stmt.body)
+                finally:
+                    ends = self.continued.pop()
+                if count:
+                    self.ctx.drop_repeated(first, start)  # a line that fails the same way again is one finding
+                count += 1
+                if ends:
+                    if not self.dead:
+                        ends.append(self.scope.vars)
+                    self.scope.vars = _join_states(ends)
+                    self.dead = False
+                if self.scope.vars.get(key) is not rec.bound and not rec.broken:
+                    self.walk_broken(rec)  # the loop variable changed in a way not tracked (a method it ran)
+                if self.dead:
+                    return True
+                if deep:
+                    now = _module_at(self.scope.vars.get(rec.holder), path) if not rec.broken else None
+                    kids = objects.submodules(cast(Any, self.m), now) if now is not None else None
+                    if kids is None:
+                        stopped = True
+                        break
+                    pending.extend((path + (k,), x) for k, x in reversed(kids))
+        finally:
+            self.loop_depth -= 1
+            self.loop_runs = runs
+            if outer is not None:
+                self.loop_items[key] = outer
+            else:
+                self.loop_items.pop(key, None)
+        if stopped:
+            # the rest of the loop runs as any other loop over modules not known (one the body changes: the model
+            # is no longer known)
+            if _walked_modules_changed(stmt) is not None:
+                self.forget_object(it.func.value)
+            self.run_loop(stmt)
+            return True
+        if stmt.orelse is not None:
+            self.run_suite(stmt.orelse.body)
+        return True
 
     # ------------------------------------------------------------------ expressions
     def eval(self, node: cst.BaseExpression | None) -> Value:
@@ -2979,6 +3214,62 @@ _SHAPE_NEUTRAL_ATTRS = frozenset(
 )
 
 
+@dataclass
+class _WalkItem:
+    """The variable of a loop over a model's module tree run module by module (Interpreter._walk_unrolled), in
+    ``loop_items``: ``holder`` the variable holding the model, ``path`` the path of the module the pass is at (None:
+    that module is not the model's any more, so a store on it is not tracked), ``bound`` what the loop variable
+    holds for it, ``replaced`` the paths an attribute store set, ``broken`` when the model is no longer known."""
+
+    holder: str
+    path: tuple[str, ...] | None
+    bound: Value
+    replaced: set[tuple[str, ...]]
+    broken: bool = False
+
+
+def _module_at(model: Value | None, path: tuple[str, ...]) -> Value | None:
+    """The module at ``path`` (attribute names, list indexes) in the tree under ``model``; None when there is none."""
+    v: Value | None = model
+    for name in path:
+        if v is None:
+            return None
+        v = objects.submodule_at(v, name)
+    return v
+
+
+def _module_replaced(model: Value | None, path: tuple[str, ...], new: Value) -> Value | None:
+    """The tree under ``model`` with ``new`` in place of the module at ``path``; None when there is none."""
+    if not path:
+        return new
+    parent = _module_at(model, path[:-1])
+    if parent is None:
+        return None
+    changed = objects.with_submodule(parent, path[-1], new)
+    return None if changed is None else _module_replaced(model, path[:-1], changed)
+
+
+def _with_attr_in_place(obj: ObjV, name: str, new: Value) -> ObjV:
+    """``obj`` with its attribute ``name`` set to ``new``: in its place when it had one, else added."""
+    if obj.attr(name) is None:
+        attrs = tuple((k, x) for k, x in obj.attrs if k != name + OPTIONAL) + ((name, new),)
+    else:
+        attrs = tuple((k, new if k == name else x) for k, x in obj.attrs if k != name + OPTIONAL)
+    return ObjV(obj.cls_key, attrs, True, tuple((k, x) for k, x in obj.fresh if k not in (name, name + OPTIONAL)))
+
+
+def _returns_in(body: cst.BaseSuite) -> bool:
+    """Does the loop body have a ``return`` (outside nested functions)?"""
+    stack: list[cst.CSTNode] = [body]
+    while stack:
+        n = stack.pop()
+        if type(n) is cst.Return:
+            return True
+        if type(n) not in (cst.FunctionDef, cst.ClassDef, cst.Lambda):
+            stack.extend(children(n))
+    return False
+
+
 def _walked_modules_changed(stmt: cst.For) -> cst.BaseExpression | None:
     """The object ``X`` of ``for m in X.modules():`` (``children()``, ``named_modules()``, through ``list(...)`` or
     ``enumerate(...)``) when the body sets an attribute on the loop variable (``m.num_heads = ...``, ``setattr(m,
@@ -3022,6 +3313,9 @@ def _with_parameter(layer: LayerV, attr: str, value: Value) -> Value:
     without one is no longer None."""
     if attr in ("forward", "__call__", "__class__"):
         return UNKNOWN  # lin.forward = patched, lin.__class__ = Other: calling it runs other code
+    if layer.kind == "Sequential" and objects.submodule_at(layer, attr) is not None:
+        # setattr(seq, "0", LoRALinear(lin)): the link of that name replaced, in its place
+        return objects.with_submodule(layer, attr, value) or UNKNOWN
     if attr == "bias" and layer.param("bias") is False:
         return replace(layer, params=tuple((k, v) for k, v in layer.params if k != "bias"))
     if attr != "weight":
@@ -3273,7 +3567,7 @@ def _join_states(states: list[dict[str, Value]]) -> dict[str, Value]:
         return dict(states[0])
     out = dict(states[0])
     for other in states[1:]:
-        for name in out.keys() | other.keys():
+        for name in [*out, *(k for k in other if k not in out)]:
             a, b = out.get(name, UNKNOWN), other.get(name, UNKNOWN)
             if a is not b:
                 out[name] = join(a, b)

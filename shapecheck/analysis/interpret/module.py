@@ -2288,6 +2288,22 @@ class ModuleAnalysis:
             explicit = self._explicit_torch_layer_init(interp, node, qual[: -len(".__init__")], args, kwargs)
             if explicit is not None:
                 return explicit
+        if (
+            type(func) is cst.Name
+            and func.value == "setattr"
+            and not dynamic
+            and not kwargs
+            and len(args) == 3
+            and isinstance(args[1], StrV)
+            and type(node.args[0].value) is cst.Name
+            and node.args[0].value.value != "self"
+            and func.value not in interp.scope.vars
+            and func.value not in self.globals
+        ):
+            # setattr(module, name, LoRALinear(child)) with the name known: ``module.<name> = ...`` (a name such as
+            # "0", an nn.Sequential's link, too)
+            interp.set_attribute(node.args[0].value, args[1].value, args[2])
+            return NoneV()
         if type(func) is cst.Name and not dynamic and not kwargs and args:
             done = self._list_helper(interp, node, func, args)
             if done is not None:
@@ -2454,6 +2470,12 @@ class ModuleAnalysis:
                 if type(at_array) is cst.Call:
                     return UNKNOWN  # (an update chain on what is no jax array: evaluated once, not again below)
             base = interp.eval(func.value)
+            if method in _CHILD_WALKS and not args and not kwargs and not dynamic:
+                # model.named_children(): the submodules, when all are known (a loop over them runs per module)
+                kids = objects.submodules(self, base)
+                if kids is not None:
+                    pairs = method == "named_children"
+                    return SeqV(tuple(SeqV((StrV(k), x)) if pairs else x for k, x in kids), "list")
             if type(base) is ObjV and method in ("items", "values", "keys"):
                 held_dict = base.attr(MODULE_DICT_ATTR)  # ``self.items()`` in an nn.ModuleDict subclass: its modules
                 if isinstance(held_dict, DictV):
@@ -5443,6 +5465,8 @@ _MODULE_READS = frozenset(
     }
 )
 
+_CHILD_WALKS = frozenset({"children", "named_children"})
+
 _ARG_KEEPING_LIST_METHODS = frozenset({"append", "extend", "insert", "index", "count", "remove"})
 
 
@@ -6369,7 +6393,8 @@ def _initialises_only(fn: cst.CSTNode) -> bool:
 
 
 def _only_tested_or_frozen(body: cst.CSTNode, name: str, initialising: bool = False) -> bool:
-    """Is every use of ``name`` in ``body`` a test or a ``requires_grad`` read or set (``_freezes_only``)? With
+    """Is every use of ``name`` in ``body`` a test, a ``requires_grad`` read or set, or the value returned
+    (``_freezes_only``)? With
     ``initialising``, an attribute of it (``m.weight``, ``m.bias.data``) may also be filled in place (a method ending
     in ``_``, or handed first to an initialiser: ``_initialises_only``)."""
     stack: list[tuple[cst.CSTNode, tuple[cst.CSTNode, ...]]] = [(body, ())]
@@ -6399,6 +6424,8 @@ def _only_tested_or_frozen(body: cst.CSTNode, name: str, initialising: bool = Fa
                 continue
             if type(outer) in (cst.Comparison, cst.ComparisonTarget):
                 continue
+            if not chain and type(outer) is cst.Return:
+                continue  # ``find_module``: the first module of a class returned (its caller's store on it is seen)
             if initialising and len(chain) >= 2 and called and chain[-1].endswith("_") and chain[-1] not in _RESHAPES:
                 continue  # m.weight.data.normal_(0.0, 0.02), m.bias.zero_()
             if (

@@ -3310,3 +3310,155 @@ def _self_attrs(target: cst.BaseExpression) -> list[str]:
     if type(target) in (cst.Tuple, cst.List):
         return [a for el in target.elements for a in _self_attrs(el.value)]  # type: ignore[attr-defined]
     return []
+
+
+# torch layers the analysis builds whose own submodules it does not model (MultiheadAttention's out_proj, a
+# Transformer layer's attention and feed-forward): walking the module tree stops at them
+_LAYERS_WITH_CHILDREN = frozenset({"MultiheadAttention", "TransformerBlock", "ModuleList", "ModuleDict"})
+_MODULE_BASES = frozenset({"torch.nn.Module", "torch.nn.modules.module.Module"})
+# bases of a class whose instances are plain data (a config object held in an attribute: no submodule)
+_DATA_BASES = frozenset({"", "object", "abc.ABC", "typing.Generic", "typing.NamedTuple", "typing.Protocol"})
+# methods that change what a walk of the module tree finds, or how an attribute reads
+_WALK_OVERRIDES = ("modules", "named_modules", "children", "named_children", "__setattr__", "__getattr__")
+WALK_LIMIT = 48  # modules a walk of a model's tree (``for m in model.modules()``) is followed through
+
+
+def submodules(m: "ModuleAnalysis", v: Value) -> list[tuple[str, Value]] | None:
+    """The modules registered directly under the module ``v``, by name, in torch's order (``named_children()``):
+    an analysed instance's module attributes in the order its constructor set them, an ``nn.Sequential``'s links,
+    an ``nn.ModuleList``'s items, an ``nn.ModuleDict``'s entries; none for a torch layer without submodules. None
+    when they are not all known (an attribute of unknown value may be a module; a layer whose own submodules the
+    analysis does not model; a class that changes attribute access or the walk)."""
+    from ..rules.registry import LAYER_KINDS
+
+    if isinstance(v, ObjV):
+        return _object_children(m, v)
+    if isinstance(v, LayerV):
+        if (
+            v.kind not in LAYER_KINDS
+            or v.kind in _LAYERS_WITH_CHILDREN
+            or v.kind.startswith("fw:")
+            or v.param("keras")
+            or v.param("lib")
+        ):
+            return None
+        if v.kind == "Sequential":
+            layers = v.param("layers")
+            if not isinstance(layers, tuple) or v.param("repeat") is not None:
+                return None
+            return list(zip(_link_names(v), layers))
+        return []
+    if isinstance(v, SeqV) and v.kind == "modulelist":
+        return [(str(i), x) for i, x in enumerate(v.items)]
+    if isinstance(v, DictV) and v.kind == "moduledict" and all(isinstance(k, str) for k, _ in v.items):
+        return list(v.items)
+    return None
+
+
+def _object_children(m: "ModuleAnalysis", obj: ObjV) -> list[tuple[str, Value]] | None:
+    ci = m.find_class(obj.cls_key)
+    if ci is None or not obj.concrete or obj.attr(DYNAMIC_ATTRS) is not None:
+        return None
+    bases = foreign_bases(m, ci)
+    if not bases & _MODULE_BASES or any(b not in _STATE_DICT_BASES for b in bases):
+        return None
+    if any(find_method(m, ci, name) is not None for name in _WALK_OVERRIDES):
+        return None
+    out: list[tuple[str, Value]] = []
+    for name, v in obj.attrs:
+        if name.startswith("<") or name.endswith("?"):
+            if name.startswith("<nn."):
+                return None  # (an nn.Sequential / nn.ModuleList subclass: torch's, not the attributes, decides)
+            continue
+        if isinstance(v, (IntV, FloatV, BoolV, StrV, NoneV, TensorV, FuncV, StateDictV, IntDictV)):
+            continue
+        if isinstance(v, LayerV):
+            if v.kind in ("Parameter", "fw:Normal"):
+                continue
+            out.append((name, v))
+        elif isinstance(v, ObjV):
+            c = m.find_class(v.cls_key)
+            if c is None:
+                return None
+            kinds = foreign_bases(m, c)
+            if kinds & _MODULE_BASES:
+                out.append((name, v))
+            elif not kinds <= _DATA_BASES:
+                return None  # a class of some library: a module or not
+        elif isinstance(v, (SeqV, ManyV, DictV)):
+            if v.kind in ("modulelist", "moduledict"):
+                out.append((name, v))
+            elif isinstance(v, (SeqV, DictV)) and v.kind in ("tuple", "list", "dict", "shape", "namespace"):
+                continue  # a plain list or dict is no submodule (torch registers none of what it holds)
+            else:
+                return None
+        else:
+            return None
+    return out
+
+
+def module_walk(m: "ModuleAnalysis", root: Value) -> list[tuple[tuple[str, ...], Value]] | None:
+    """``root.named_modules()``: every module of the tree under ``root`` (itself first), depth first in torch's
+    order, with its path of attribute names. None when some module's submodules are not all known, or there are
+    more than WALK_LIMIT."""
+    out: list[tuple[tuple[str, ...], Value]] = []
+    stack: list[tuple[tuple[str, ...], Value]] = [((), root)]
+    while stack:
+        path, v = stack.pop()
+        out.append((path, v))
+        kids = submodules(m, v)
+        if kids is None or len(out) + len(stack) + len(kids) > WALK_LIMIT:
+            return None
+        stack.extend((path + (name,), x) for name, x in reversed(kids))
+    return out
+
+
+def _link_names(chain: LayerV) -> tuple[str, ...]:
+    """The names of an ``nn.Sequential``'s links ("0", "1", ... unless an OrderedDict or ``add_module`` named them);
+    none when its links are not known."""
+    layers = chain.param("layers")
+    if not isinstance(layers, tuple):
+        return ()
+    names = chain.param("names")
+    return names if isinstance(names, tuple) and len(names) == len(layers) else tuple(map(str, range(len(layers))))
+
+
+def submodule_at(v: Value, name: str) -> Value | None:
+    """The submodule ``name`` of the module ``v`` (as ``submodules`` names it); None when there is none."""
+    if isinstance(v, ObjV):
+        return v.attr(name)
+    if isinstance(v, LayerV) and v.kind == "Sequential":
+        layers, names = v.param("layers"), _link_names(v)
+        return layers[names.index(name)] if name in names else None
+    if isinstance(v, SeqV) and v.kind == "modulelist":
+        return v.items[int(name)] if name.isdigit() and int(name) < len(v.items) else None
+    if isinstance(v, DictV) and v.kind == "moduledict":
+        return next((x for k, x in v.items if k == name), None)
+    return None
+
+
+def with_submodule(v: Value, name: str, new: Value) -> Value | None:
+    """The module ``v`` with its submodule ``name`` replaced by ``new``, in its place (torch keeps a registered
+    module's position when it is assigned again); None when ``v`` has no such submodule."""
+    if isinstance(v, ObjV):
+        if v.attr(name) is None:
+            return None
+        attrs = tuple((k, new if k == name else x) for k, x in v.attrs if k != name + "?")
+        return ObjV(v.cls_key, attrs, v.concrete, tuple((k, x) for k, x in v.fresh if k not in (name, name + "?")))
+    if isinstance(v, LayerV) and v.kind == "Sequential":
+        layers, names = v.param("layers"), _link_names(v)
+        if name not in names:
+            return None
+        i = names.index(name)
+        params = tuple((k, layers[:i] + (new,) + layers[i + 1 :] if k == "layers" else x) for k, x in v.params)
+        return LayerV(v.kind, params, v.line_node, v.built)
+    if isinstance(v, SeqV) and v.kind == "modulelist":
+        if not (name.isdigit() and int(name) < len(v.items)):
+            return None
+        i = int(name)
+        return SeqV(v.items[:i] + (new,) + v.items[i + 1 :], v.kind, v.names)
+    if isinstance(v, DictV) and v.kind == "moduledict":
+        if all(k != name for k, _ in v.items):
+            return None
+        return DictV(tuple((k, new if k == name else x) for k, x in v.items), v.kind)
+    return None
