@@ -1899,14 +1899,19 @@ class Interpreter:
             walk = self.loop_items.get(obj.value) if self.loop_items else None
             if type(walk) is _WalkItem:
                 # a module of a walk over a model (``setattr(seq, "0", LoRALinear(child))``): changed in the model
-                model = self.scope.vars.get(walk.holder)
+                model = self.scope.vars.get(walk.holder, UNKNOWN)
                 rebuilt = None
                 if walk.path is not None and walk.bound is held and _module_at(model, walk.path) is held:
                     rebuilt = _module_replaced(model, walk.path, changed)
-                if rebuilt is None:
+                if rebuilt is None or any(
+                    other != walk.holder and x is not model and _holds(x, model, 3)
+                    for other, x in self.scope.vars.items()
+                ):
                     self.walk_broken(walk)
                 else:
-                    self.scope.vars[walk.holder] = rebuilt
+                    for other, x in list(self.scope.vars.items()):
+                        if x is model:
+                            self.scope.vars[other] = rebuilt
                     walk.bound = changed
                     walk.replaced.add(walk.path + (attr,))  # type: ignore[operator]
             for other, x in list(self.scope.vars.items()):
@@ -1942,10 +1947,15 @@ class Interpreter:
         if walk.path is None or self.scope.vars.get(key) is not walk.bound:
             return False
         model = self.scope.vars.get(walk.holder)
-        if _module_at(model, walk.path) is not v:
+        if model is None or _module_at(model, walk.path) is not v:
             return False
+        aliases = [walk.holder]  # (``self.model`` and ``model`` naming the one model: both get the change)
         for other, held in self.scope.vars.items():
-            if other != key and other != walk.holder and any(held is o or _holds(held, o, 3) for o in chain):
+            if other == key or other == walk.holder:
+                continue
+            if held is model:
+                aliases.append(other)
+            elif _holds(held, model, 3) or any(held is o or _holds(held, o, 3) for o in chain):
                 return False  # the same object reached through another name
         new: Value = value
         for obj, name in reversed(list(zip(chain, names))):
@@ -1954,7 +1964,8 @@ class Interpreter:
         if rebuilt is None:
             return False
         self.scope.vars[key] = new
-        self.scope.vars[walk.holder] = rebuilt
+        for other in aliases:
+            self.scope.vars[other] = rebuilt
         walk.bound = new
         walk.replaced.add(walk.path + tuple(names))
         return True
