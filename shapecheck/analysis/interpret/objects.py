@@ -856,7 +856,9 @@ def instance_attrs(
     # flax linen freezes what setup assigns: a list becomes a tuple, which no method can change
     frozen_lists = any(b.startswith("flax.linen") for b in foreign_bases(m, ci))
     out = []
-    for k, v in sorted(vars_.items()):
+    # (in the order the constructor set them: torch registers submodules in that order, and a walk of the module
+    # tree, ``model.children()``, follows it)
+    for k, v in vars_.items():
         if not k.startswith("self."):
             continue
         if frozen_lists and isinstance(v, SeqV) and v.kind == "list":
@@ -3370,8 +3372,8 @@ def _object_children(m: "ModuleAnalysis", obj: ObjV) -> list[tuple[str, Value]] 
             if name.startswith("<nn."):
                 return None  # (an nn.Sequential / nn.ModuleList subclass: torch's, not the attributes, decides)
             continue
-        if isinstance(v, (IntV, FloatV, BoolV, StrV, NoneV, TensorV, FuncV, StateDictV, IntDictV)):
-            continue
+        if isinstance(v, (IntV, FloatV, BoolV, StrV, NoneV, TensorV, FuncV, RefV, StateDictV, IntDictV)):
+            continue  # (a class or a function held is no submodule: ``self.norm_layer = nn.LayerNorm``)
         if isinstance(v, LayerV):
             if v.kind in ("Parameter", "fw:Normal"):
                 continue
