@@ -1197,7 +1197,31 @@ def common_generators(fw: Framework) -> dict[str, Gen]:
 
     g["valued"] = valued
     g["method:diff"] = _diff_gen(fw)
+    if fw.name == "torch":
+        g["function:grid_sample"] = _grid_sample_gen(fw)
     return g
+
+
+def _grid_sample_gen(fw: Framework) -> Gen:
+    """``F.grid_sample(input, grid)``: a 4-d input sampled at a (N, Ho, Wo, 2) grid, or a 5-d one at a
+    (N, Do, Ho, Wo, 3) grid; sometimes the batch sizes differ, or the grid's last axis is wrong."""
+
+    def gen(r: random.Random) -> Case:
+        k = r.choice((2, 3))
+        n = r.randint(1, 3)
+        src = [n, r.randint(1, 4), *(r.randint(1, 6) for _ in range(k))]
+        out = [n, *(r.randint(1, 5) for _ in range(k)), k]
+        pick = r.random()
+        if pick < 0.15:
+            out[0] = n + 1
+        elif pick < 0.25:
+            out[-1] = 5 - k
+        kw = r.choice(("", ", align_corners=False", ", mode='nearest', padding_mode='border', align_corners=True"))
+        setup = [f"x = {fw.tensor(tuple(src))}", f"grid = {fw.tensor(tuple(out))}"]
+        expr = r.choice((f"F.grid_sample(x, grid{kw})", f"torch.nn.functional.grid_sample(input=x, grid=grid{kw})"))
+        return _maybe_index(r, Case("function:grid_sample", fw.name, setup, expr))
+
+    return gen
 
 
 def factorise(r: random.Random, total: int) -> list[int]:
