@@ -2457,6 +2457,18 @@ class ModuleAnalysis:
                 return self.call_super(interp, node, func.attr.value, args, kwargs, dynamic)
             method = func.attr.value
             at_array = _at_array(func.value) if method in _AT_UPDATES else None
+            if (
+                at_array is None
+                and method in _AT_UPDATES
+                and type(func.value) is cst.Subscript
+                and type(func.value.value) is cst.Attribute
+                and func.value.value.attr.value == "at"
+                and type(func.value.value.value) is cst.Call
+                and (self.qualify(func.value.value.value.func) or "").startswith(("jax.numpy.", "jax.random."))
+            ):
+                # jnp.ones((2, 10)).at[1, 7:].set(0.): an array a jax function makes (evaluating it again, for the
+                # region, runs no code of the analysed program)
+                at_array = func.value.value.value
             if at_array is not None and type(func.value) is cst.Subscript:
                 # x.at[idx].set(v) / .add(v) / ...: a jax array of x's shape and dtype (x a variable: read again);
                 # the value must broadcast to the region x[idx] (whose index is evaluated here, once)

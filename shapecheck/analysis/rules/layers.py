@@ -34,6 +34,7 @@ if TYPE_CHECKING:
     from ..interpret.interpreter import Interpreter
 
 from .ops_common import (
+    broadcast_shapes,
     layout_axes,
     time_major_output,
     _ints,
@@ -167,6 +168,30 @@ def apply_layer(
     return out
 
 
+# flax linen normalisations whose call takes a ``mask`` of the entries the statistics are taken over (it is
+# broadcast with the input)
+_MASKED_NORMS = frozenset({"LayerNorm", "RMSNorm", "GroupNorm"})
+
+
+def _mask_fits(cx: OpContext, node: cst.CSTNode, x: TensorV, mask: TensorV) -> bool:
+    """``nn.LayerNorm()(x, mask=mask)``: the mask broadcasts with the input (``jnp.mean(x, where=mask)``); a mask
+    that cannot (a (batch, points) mask against (batch, points, features) activations) is a finding. False then."""
+    assert x.shape is not None and mask.shape is not None
+    _, bad = broadcast_shapes(x.shape, mask.shape)
+    if bad is None:
+        return True
+    i, a, b = bad
+    rank = max(len(x.shape), len(mask.shape))
+    cx.ctx.report(
+        node,
+        "SHP204",
+        {"op": "mask", "detail": D.Broadcast(x.shape, mask.shape, rank - i, a, b)},
+        cx.origins([x, mask]),
+        spec=OpSpec("elementwise", None, (x.shape, mask.shape), (), (("name", "mask"),)),
+    )
+    return False
+
+
 def _apply_layer(
     cx: OpContext,
     interp: "Interpreter",
@@ -231,6 +256,10 @@ def _apply_layer(
         return UNKNOWN
     if layer.kind == "MultiheadAttention" and x.shape is not None:
         return apply_mha(cx, report_node, layer, args, kwargs)  # query, key and value
+    if layer.kind == "Elementwise" and layer.param("name") in _MASKED_NORMS and x.shape is not None:
+        mask = kwargs.get("mask")
+        if isinstance(mask, TensorV) and mask.shape is not None and not _mask_fits(cx, report_node, x, mask):
+            return x.with_shape(None)
     if layer.kind == "fw:LinenAttention" and x.shape is not None:
         from .frameworks import linen_attention_mask
 
