@@ -53,7 +53,7 @@ from .context import BuiltNote, MadeUp, OpSpec, Where
 from .narrowing import _rank_check, narrow
 from .objects import foreign_bases
 from .state import class_state
-from .walk import children, memo, plain_read
+from .walk import children, has_own, memo, plain_read
 
 if TYPE_CHECKING:
     from ...annotations import Memo
@@ -1251,23 +1251,9 @@ class Interpreter:
         rec = self._loop_item(stmt, it)
         try:
             for i, item in enumerate(it.items):
-                start = self.ctx.mark()
-                self.assign(stmt.target, item)
                 if rec is not None:
                     rec[2] = i
-                self.continued.append([])
-                try:
-                    self.run_suite(stmt.body)
-                finally:
-                    ends = self.continued.pop()
-                if i:
-                    self.ctx.drop_repeated(first, start)  # a line that fails the same way again is one finding
-                if ends:
-                    # a ``continue`` on the way: the next iteration starts from there, or from the body's end
-                    if not self.dead:
-                        ends.append(self.scope.vars)
-                    self.scope.vars = _join_states(ends)
-                    self.dead = False
+                self._unrolled_pass(stmt, item, first, i > 0)
                 if self.dead:
                     return True
         finally:
@@ -1278,6 +1264,25 @@ class Interpreter:
         if stmt.orelse is not None:
             self.run_suite(stmt.orelse.body)
         return True
+
+    def _unrolled_pass(self, stmt: cst.For, item: Value, first: Any, again: bool) -> None:
+        """One pass of a ``for`` run element by element: the target bound to ``item``, the body run. ``again``: a later
+        pass, whose lines that fail the same way as on an earlier one (since the mark ``first``) are one finding. A
+        ``continue`` on the way: the next pass starts from there, or from the body's end."""
+        start = self.ctx.mark()
+        self.assign(stmt.target, item)
+        self.continued.append([])
+        try:
+            self.run_suite(stmt.body)
+        finally:
+            ends = self.continued.pop()
+        if again:
+            self.ctx.drop_repeated(first, start)
+        if ends:
+            if not self.dead:
+                ends.append(self.scope.vars)
+            self.scope.vars = _join_states(ends)
+            self.dead = False
 
     def _loop_item(self, stmt: cst.For, it: Value) -> list[Any] | None:
         """Registers the variable of a ``for`` over a list (or nn.ModuleList) a variable names (``for blk in
@@ -2000,7 +2005,7 @@ class Interpreter:
             and type(it.func.value) is cst.Name
         ):
             return False
-        if not changes and not _returns_in(stmt.body):
+        if not changes and not has_own(stmt.body, cst.Return):
             return False  # (a walk that only reads the modules, or fills them in place, runs as any other loop)
         method = it.func.attr.value
         holder = it.func.value.value
@@ -2065,21 +2070,8 @@ class Interpreter:
                 item: Value = SeqV((StrV(".".join(path)), module)) if named else module
                 if counted:
                     item = SeqV((IntV(Size.const(count)), item))
-                start = self.ctx.mark()
-                self.assign(stmt.target, item)
-                self.continued.append([])
-                try:
-                    self.run_suite(stmt.body)
-                finally:
-                    ends = self.continued.pop()
-                if count:
-                    self.ctx.drop_repeated(first, start)  # a line that fails the same way again is one finding
+                self._unrolled_pass(stmt, item, first, count > 0)
                 count += 1
-                if ends:
-                    if not self.dead:
-                        ends.append(self.scope.vars)
-                    self.scope.vars = _join_states(ends)
-                    self.dead = False
                 if self.scope.vars.get(key) is not rec.bound and not rec.broken:
                     self.walk_broken(rec)  # the loop variable changed in a way not tracked (a method it ran)
                 if self.dead:
@@ -3267,18 +3259,6 @@ def _with_attr_in_place(obj: ObjV, name: str, new: Value) -> ObjV:
     else:
         attrs = tuple((k, new if k == name else x) for k, x in obj.attrs if k != name + OPTIONAL)
     return ObjV(obj.cls_key, attrs, True, tuple((k, x) for k, x in obj.fresh if k not in (name, name + OPTIONAL)))
-
-
-def _returns_in(body: cst.BaseSuite) -> bool:
-    """Does the loop body have a ``return`` (outside nested functions)?"""
-    stack: list[cst.CSTNode] = [body]
-    while stack:
-        n = stack.pop()
-        if type(n) is cst.Return:
-            return True
-        if type(n) not in (cst.FunctionDef, cst.ClassDef, cst.Lambda):
-            stack.extend(children(n))
-    return False
 
 
 def _walked_modules_changed(stmt: cst.For) -> cst.BaseExpression | None:

@@ -101,7 +101,7 @@ from .interpreter import (
 )
 from .narrowing import _guard_tests, default_call, guard_refinement, optional_annotation
 from .values import join_elem, mark_stale
-from .walk import children, memo, memo as walk_memo
+from .walk import children, has_own, memo, memo as walk_memo
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -4820,14 +4820,7 @@ def is_generator(fi: FunctionInfo) -> bool:
     def find(fn: cst.CSTNode) -> bool:
         if "yield" not in fi.module.text:
             return False  # every tree of the module comes from its text (or from it with bodies blanked): no yield
-        stack: list[cst.CSTNode] = [fn.body] if type(fn) is cst.FunctionDef else []
-        while stack:
-            n = stack.pop()
-            if type(n) is cst.Yield:
-                return True
-            if type(n) not in (cst.FunctionDef, cst.ClassDef, cst.Lambda):
-                stack.extend(children(n))
-        return False
+        return type(fn) is cst.FunctionDef and has_own(fn.body, cst.Yield)
 
     return walk_memo("generator", fi.node, find)
 

@@ -246,6 +246,19 @@ def contains(tree: cst.CSTNode, node: cst.CSTNode) -> bool:
     return False
 
 
+def has_own(tree: cst.CSTNode, kind: type) -> bool:
+    """Does ``tree`` hold a node of type ``kind`` outside the functions, classes and lambdas nested in it (a
+    ``return`` of a loop body, a ``yield`` of a function's own body)?"""
+    stack = [tree]
+    while stack:
+        n = stack.pop()
+        if type(n) is kind:
+            return True
+        if type(n) not in (cst.FunctionDef, cst.ClassDef, cst.Lambda):
+            stack.extend(children(n))
+    return False
+
+
 # Results of whole-subtree walks (names a body assigns, ``self.f()`` calls of a method), per node: the same bodies are
 # walked again for every subclass, every narrowed test and every inlined call. Each entry keeps its node, so an id is
 # never reused while its entry lives; Project.trim empties the table when it forgets modules.
