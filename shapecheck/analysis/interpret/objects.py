@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Iterator, Sequence, cast
 
 import libcst as cst
@@ -3453,7 +3454,7 @@ def with_submodule(v: Value, name: str, new: Value) -> Value | None:
             return None
         i = names.index(name)
         params = tuple((k, layers[:i] + (new,) + layers[i + 1 :] if k == "layers" else x) for k, x in v.params)
-        return LayerV(v.kind, params, v.line_node, v.built)
+        return replace(v, params=params)
     if isinstance(v, SeqV) and v.kind == "modulelist":
         if not (name.isdigit() and int(name) < len(v.items)):
             return None
