@@ -232,10 +232,6 @@ class ObjV:
         return None
 
 
-# set among a joined instance's attributes when its two sides set them in different orders: the order torch registered
-# its submodules in is not known
-ORDER_UNKNOWN = "<nn.registration order unknown>"
-
 # set among an instance's attributes when its constructor set attributes by names the analysis does not know
 # (``setattr(self, k, v)``, ``self.__dict__.update(kwargs)``): an attribute it did not see set is unknown, not the
 # class body's
@@ -341,12 +337,6 @@ def join(a: Value, b: Value) -> Value:
         names = [k for k, _ in a.attrs]
         if names == [k for k, _ in b.attrs]:
             return ObjV(a.cls_key, tuple((k, join(x, y)) for (k, x), (_, y) in zip(a.attrs, b.attrs)), True)
-        theirs = dict(b.attrs)
-        if len(theirs) == len(names) and set(names) == set(theirs):
-            # the same attributes set in another order (a constructor's branches): joined by name; which of the two
-            # orders torch registered the submodules in is not known (objects.submodules stops at the marker)
-            joined = tuple((k, join(x, theirs[k])) for k, x in a.attrs if k != ORDER_UNKNOWN)
-            return ObjV(a.cls_key, joined + ((ORDER_UNKNOWN, NoneV()),), True)
     if (_callable_option(a) or (isinstance(a, LayerV) and a.kind == "either")) and (
         _callable_option(b) or (isinstance(b, LayerV) and b.kind == "either")
     ):
