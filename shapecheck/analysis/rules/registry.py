@@ -172,8 +172,8 @@ class OpContext:
         out: set[str] = set()
         for b in foreign_bases(m, ci):
             parts = b.split(".")
-            if b in ("", "object", "abc.ABC", "typing.Generic"):
-                continue
+            if b in ("object", "abc.ABC", "typing.Generic"):
+                continue  # ("": a base written as no name, ``Generic[T]`` or a call, which may be any class)
             if parts[:2] != ["torch", "nn"] or not (len(parts) == 3 or (len(parts) == 5 and parts[2] == "modules")):
                 return None
             out.add(parts[-1])
