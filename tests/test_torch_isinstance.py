@@ -123,3 +123,52 @@ def test_every_ancestor_is_torchs() -> None:
         cls = getattr(nn, name)
         mro = tuple(b.__name__ for b in cls.__mro__[1:] if b.__module__.startswith("torch.nn") and b is not nn.Module)
         assert mro == bases, (name, mro, bases)
+
+
+@settings(max_examples=30, **SETTINGS)  # type: ignore[arg-type]
+@given(st.integers(0, 2**32 - 1))
+def test_first_base_identity_is_torchs(seed: int) -> None:
+    """``layer.__bases__[0] is C`` of a torch.nn class passed as a value (physicsnemo's HEALPixLayer pads only
+    around a ``_ConvNd``): decided as torch decides it, however C is imported."""
+    r = random.Random(seed)
+    pairs = [(r.choice(sorted(BUILT)), r.choice(ASKED)) for _ in range(6)]
+    imports = {"import torch", "from torch import nn"}
+    body: list[str] = []
+    expected: dict[int, bool] = {}
+    for i, (built, asked) in enumerate(pairs):
+        ref, imp = _class_ref(asked)
+        if imp is not None:
+            imports.add(imp)
+        cls = getattr(nn, asked, None) or _privates()[asked]
+        body += [
+            f"    layer{i} = nn.{built}",
+            f"    n{i} = 2 if layer{i}.__bases__[0] is {ref} else 5",
+            f"    torch.zeros(n{i}) + torch.zeros(3)",
+        ]
+        expected[i] = getattr(nn, built).__bases__[0] is cls
+    head = sorted(imports)
+    src = "\n".join([*head, "", "", "def test_case():", *body, ""])
+    first = len(head) + 6
+    found = {f.line: f.message for f in check_source(src, "gen.py") if f.code == "SHP204"}
+    for i, want in expected.items():
+        line = first + 3 * i
+        assert line in found, (src, i, "undecided")
+        assert f"({2 if want else 5})" in found[line], (src, pairs[i], want, found[line])
+
+
+def test_first_base_of_an_unknown_class_is_undecided() -> None:
+    src = "\n".join(
+        [
+            "import torch",
+            "from torch import nn",
+            "",
+            "",
+            "def test_case(layer):",
+            "    n = 2 if layer.__bases__[0] is nn.modules.conv._ConvNd else 5",
+            "    torch.zeros(n) + torch.zeros(3)",
+            "    m = 2 if nn.LazyBatchNorm2d.__bases__[0] is nn.Module else 5",
+            "    torch.zeros(m) + torch.zeros(3)",
+            "",
+        ]
+    )
+    assert [f for f in check_source(src, "gen.py") if f.code.startswith(("SHP1", "SHP2"))] == []

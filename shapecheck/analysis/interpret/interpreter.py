@@ -2707,6 +2707,10 @@ class Interpreter:
             name = base.qualname.rsplit(".", 1)[-1]
             if base.qualname.startswith("class:") or name[:1].isupper():  # (torch.nn.functional: a module)
                 return StrV(name)
+        if attr == "__bases__" and isinstance(base, RefV):
+            bases = _torch_nn_bases(base)  # ``layer.__bases__[0] is _ConvNd`` of ``layer=nn.Conv2d``
+            if bases is not None:
+                return bases
         if isinstance(base, RefV) and base.qualname.startswith("class:"):
             return self.m.object_attr(ObjV(base.qualname[6:], (), True), attr)  # Config.dim: a class attribute
         if isinstance(base, RefV) and base.qualname == FINFO:
@@ -4569,6 +4573,10 @@ def _compare(a: Value, op: cst.CSTNode, b: Value) -> bool | None:
         if a.value is None or b.value is None:
             return None
         return (a.value == b.value) == (type(op) is cst.Equal)
+    if type(op) in (cst.Is, cst.IsNot, cst.Equal, cst.NotEqual) and isinstance(a, RefV) and isinstance(b, RefV):
+        same = _same_torch_nn_class(a, b)  # ``layer.__bases__[0] is torch.nn.modules.conv._ConvNd``
+        if same is not None:
+            return same == (type(op) in (cst.Is, cst.Equal))
     if type(op) in (cst.Is, cst.IsNot) and (isinstance(a, NoneV) or isinstance(b, NoneV)):
         other = b if isinstance(a, NoneV) else a
         if isinstance(other, NoneV):
@@ -4587,6 +4595,28 @@ def _compare(a: Value, op: cst.CSTNode, b: Value) -> bool | None:
         # ``fmt is Format.NLC`` of two different strings (enum members held as their values) or ints: never one object
         return type(op) is not cst.Is
     return None
+
+
+def _torch_nn_bases(v: RefV) -> Value | None:
+    """``C.__bases__`` of a torch.nn class the analysis knows with one direct base: a tuple of that base."""
+    from ..rules.layers import torch_nn_direct_base
+    from ..rules.multi_ops import _torch_nn_class
+
+    name = _torch_nn_class(v.qualname)
+    base = None if name is None else torch_nn_direct_base(name)
+    return None if base is None else SeqV((RefV(f"torch.nn.{base}"),), "tuple")
+
+
+def _same_torch_nn_class(a: RefV, b: RefV) -> bool | None:
+    """Two references to torch.nn classes the analysis knows, however imported (``nn.Conv2d``,
+    ``torch.nn.modules.conv.Conv2d``): whether they are one class; None when either is anything else."""
+    from ..rules.layers import torch_nn_known_class
+    from ..rules.multi_ops import _torch_nn_class
+
+    names = [_torch_nn_class(v.qualname) for v in (a, b)]
+    if not all(n is not None and torch_nn_known_class(n) for n in names):
+        return None
+    return names[0] == names[1]
 
 
 def _bool_identity(

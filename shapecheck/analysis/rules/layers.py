@@ -119,6 +119,21 @@ TORCH_NN_ANCESTORS: dict[str, tuple[str, ...]] = {
 }
 
 
+def torch_nn_direct_base(name: str) -> str | None:
+    """The one direct base of the torch.nn class ``name`` (``Conv2d.__bases__ == (_ConvNd,)``, ``Linear``'s: Module),
+    from the table above, whose first entry is the direct base; None for a class not in it or with several direct
+    bases (the lazy layers)."""
+    if name not in TORCH_NN_ANCESTORS or name.startswith("Lazy"):
+        return None
+    ancestors = TORCH_NN_ANCESTORS[name]
+    return ancestors[0] if ancestors else "Module"
+
+
+def torch_nn_known_class(name: str) -> bool:
+    """``name`` is a torch.nn class the table knows: one of its classes, one of their bases, or Module."""
+    return name == "Module" or name in TORCH_NN_ANCESTORS or any(name in a for a in TORCH_NN_ANCESTORS.values())
+
+
 def layer(cx: OpContext, node: cst.Call, name: str, args: list[Value], kwargs: dict[str, Value]) -> Value:
     """``nn.Name(*args)``: the layer value its registered rule builds (unknown for a class without one)."""
     rule = LAYERS.get(name)
