@@ -172,3 +172,19 @@ def test_first_base_of_an_unknown_class_is_undecided() -> None:
         ]
     )
     assert [f for f in check_source(src, "gen.py") if f.code.startswith(("SHP1", "SHP2"))] == []
+
+
+def test_every_direct_base_is_torchs() -> None:
+    """``C.__bases__`` as the analysis gives it, for every class of the table it answers for: torch's, exactly."""
+    from shapecheck.analysis.rules.layers import torch_nn_direct_base
+
+    answered = 0
+    for name in TORCH_NN_ANCESTORS:
+        base = torch_nn_direct_base(name)
+        bases = getattr(nn, name).__bases__
+        if base is None:
+            assert len(bases) > 1, (name, bases)  # left undecided only where torch has several direct bases
+            continue
+        answered += 1
+        assert [b.__name__ for b in bases] == [base], (name, bases, base)
+    assert answered == len(TORCH_NN_ANCESTORS) - 1  # all but LazyBatchNorm2d
