@@ -730,6 +730,12 @@ def outside_init(m: "ModuleAnalysis", ci: ClassInfo) -> set[str]:
         out |= names
         if any(k.startswith("self.") for k in names):
             rebound |= _rebound_names(fi.node.body)
+    for k in sorted(out):
+        # ``self.step_idx += 1`` in ``run``, through a property's setter: what the setter stores (``_step_idx``,
+        # which the getter reads) changes too
+        setter = property_setter(m, ci, k[5:]) if k.startswith("self.") else None
+        if setter is not None:
+            out |= _assigned_names(setter.node.body)
     st.outside_init = out
     st.items_only = frozenset(k for k in out if k.startswith("self.") and k not in rebound)
     return out
