@@ -9,6 +9,7 @@ size of a tensor built on it (2 when the analyser decides it true, 5 when false)
 from __future__ import annotations
 
 import random
+from typing import Callable
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -81,10 +82,10 @@ def generate(seed: int) -> list[tuple[str, str]]:
     return [(r.choice(sorted(BUILT)), r.choice(ASKED)) for _ in range(6)]
 
 
-@settings(max_examples=40, **SETTINGS)  # type: ignore[arg-type]
-@given(st.integers(0, 2**32 - 1))
-def test_isinstance_of_torch_layers_is_torchs(seed: int) -> None:
-    pairs = generate(seed)
+def _check_questions(pairs: list[tuple[str, str]], ask: Callable[[int, str, str, object], tuple[str, bool]]) -> None:
+    """One generated program asking each question of ``pairs`` (a layer class, a class asked about): ``ask`` gives
+    the two lines binding ``n<i>`` and torch's answer; the analyser's answer is read back from the SHP204 on the
+    ``torch.zeros(n<i>) + torch.zeros(3)`` after them (2: true, 5: false), and must be torch's."""
     imports = {"import torch", "from torch import nn"}
     body: list[str] = []
     expected: dict[int, bool] = {}
@@ -92,14 +93,9 @@ def test_isinstance_of_torch_layers_is_torchs(seed: int) -> None:
         ref, imp = _class_ref(asked)
         if imp is not None:
             imports.add(imp)
-        module = eval(BUILT[built], {"nn": nn})  # the generator's own constructor text, on real torch
         cls = getattr(nn, asked, None) or _privates()[asked]
-        body += [
-            f"    m{i} = {BUILT[built]}",
-            f"    n{i} = 2 if isinstance(m{i}, {ref}) else 5",
-            f"    torch.zeros(n{i}) + torch.zeros(3)",
-        ]
-        expected[i] = isinstance(module, cls)
+        lines, expected[i] = ask(i, built, ref, cls)
+        body += [lines, f"    torch.zeros(n{i}) + torch.zeros(3)"]
     head = sorted(imports)
     src = "\n".join([*head, "", "", "def test_case():", *body, ""])
     first = len(head) + 6  # the line of the first ``torch.zeros`` sum
@@ -108,6 +104,17 @@ def test_isinstance_of_torch_layers_is_torchs(seed: int) -> None:
         line = first + 3 * i
         assert line in found, (src, i, "undecided")
         assert f"({2 if want else 5})" in found[line], (src, pairs[i], want, found[line])
+
+
+@settings(max_examples=40, **SETTINGS)  # type: ignore[arg-type]
+@given(st.integers(0, 2**32 - 1))
+def test_isinstance_of_torch_layers_is_torchs(seed: int) -> None:
+    def ask(i: int, built: str, ref: str, cls: object) -> tuple[str, bool]:
+        module = eval(BUILT[built], {"nn": nn})  # the generator's own constructor text, on real torch
+        lines = f"    m{i} = {BUILT[built]}\n    n{i} = 2 if isinstance(m{i}, {ref}) else 5"
+        return lines, isinstance(module, cls)  # type: ignore[arg-type]
+
+    _check_questions(generate(seed), ask)
 
 
 def _privates() -> dict[str, object]:
@@ -130,30 +137,13 @@ def test_every_ancestor_is_torchs() -> None:
 def test_first_base_identity_is_torchs(seed: int) -> None:
     """``layer.__bases__[0] is C`` of a torch.nn class passed as a value (physicsnemo's HEALPixLayer pads only
     around a ``_ConvNd``): decided as torch decides it, however C is imported."""
+
+    def ask(i: int, built: str, ref: str, cls: object) -> tuple[str, bool]:
+        lines = f"    layer{i} = nn.{built}\n    n{i} = 2 if layer{i}.__bases__[0] is {ref} else 5"
+        return lines, getattr(nn, built).__bases__[0] is cls
+
     r = random.Random(seed)
-    pairs = [(r.choice(sorted(BUILT)), r.choice(ASKED)) for _ in range(6)]
-    imports = {"import torch", "from torch import nn"}
-    body: list[str] = []
-    expected: dict[int, bool] = {}
-    for i, (built, asked) in enumerate(pairs):
-        ref, imp = _class_ref(asked)
-        if imp is not None:
-            imports.add(imp)
-        cls = getattr(nn, asked, None) or _privates()[asked]
-        body += [
-            f"    layer{i} = nn.{built}",
-            f"    n{i} = 2 if layer{i}.__bases__[0] is {ref} else 5",
-            f"    torch.zeros(n{i}) + torch.zeros(3)",
-        ]
-        expected[i] = getattr(nn, built).__bases__[0] is cls
-    head = sorted(imports)
-    src = "\n".join([*head, "", "", "def test_case():", *body, ""])
-    first = len(head) + 6
-    found = {f.line: f.message for f in check_source(src, "gen.py") if f.code == "SHP204"}
-    for i, want in expected.items():
-        line = first + 3 * i
-        assert line in found, (src, i, "undecided")
-        assert f"({2 if want else 5})" in found[line], (src, pairs[i], want, found[line])
+    _check_questions([(r.choice(sorted(BUILT)), r.choice(ASKED)) for _ in range(6)], ask)
 
 
 def test_first_base_of_an_unknown_class_is_undecided() -> None:
