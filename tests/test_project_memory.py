@@ -59,6 +59,39 @@ def test_trim_forgets_least_recently_used(tmp_path: Path) -> None:
     assert project.module("pkg.lib1") is not None  # parsed again on demand
 
 
+class _Cycle:
+    def __init__(self) -> None:
+        self.me = self
+
+
+def test_trim_collects_the_garbage_files_leave(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """With the automatic collector off (as in a check run), trim() frees the cyclic garbage the analyses left once
+    enough container objects piled up, though no module was forgotten; below that count it leaves them."""
+    import gc
+    import weakref
+
+    from shapecheck.analysis.index import project as project_module
+
+    project = Project(_tree(tmp_path, 1))
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        gc.collect()
+        garbage = _Cycle()
+        ref = weakref.ref(garbage)
+        del garbage
+        monkeypatch.setattr(project_module, "GARBAGE_OBJECTS", 10_000)
+        project.trim()
+        assert ref() is not None  # a few objects: not collected yet
+        filler = [[i] for i in range(20_000)]  # the young generation's count passes the threshold
+        project.trim()
+        assert ref() is None
+        assert len(filler) == 20_000
+    finally:
+        if was:
+            gc.enable()
+
+
 def test_findings_identical_under_a_tiny_budget(tmp_path: Path, monkeypatch) -> None:
     files = _tree(tmp_path, 4)
     roomy = run(files, Config(root=str(tmp_path)), jobs=1, use_cache=False)
