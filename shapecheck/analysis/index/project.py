@@ -710,11 +710,11 @@ class Project:
                 self._forgotten += size
         import gc
 
+        from ..interpret.walk import forget_memo
+
         if self._forgotten > budget // 4:
             # a module's objects refer to each other (analysis <-> its rule objects): only the cyclic collector frees
             # them, and the check run turns its automatic passes off (runner._collector_off)
-            from ..interpret.walk import forget_memo
-
             self._forgotten = 0
             forget_memo()  # its entries keep nodes of forgotten modules alive
             # a full collection walks every object alive (the modules kept: 2-3 s of a one-process corpus run); the
@@ -728,8 +728,6 @@ class Project:
             # collection walks only those objects and frees their cycles; the schedule of the collections above, which
             # free forgotten modules (older objects), is left as it was. The walk table goes too: its entries keep
             # the nodes of modules forgotten since its last clearing
-            from ..interpret.walk import forget_memo
-
             forget_memo()
             gc.collect(0)
 
