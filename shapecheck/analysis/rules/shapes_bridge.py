@@ -270,6 +270,8 @@ class ShapeChecks:
                 code, fields = res.problem
                 notes = [shape_note("the argument has shape", arg.shape, arg.origin)]
                 notes.append(note(f"parameter {p.name}: {p.ann.text} of {fi.name}() at ", Where(fi.module, fi.node)))
+                if p.ann.dtype_class == "Key" and arg.dtype == "uint32":
+                    notes.append(_RAW_KEY_FIX)
                 # the cause is the matcher's own code and fields, quoted by the detail's renderer
                 self.ctx.report(
                     node,
@@ -526,6 +528,14 @@ def _param_dims(fi: "FunctionInfo", bound: dict[str, Value], upto: str) -> tuple
         if p.name == upto:
             break
     return tuple(out)
+
+
+# a raw key (``jax.random.PRNGKey``: uint32, one axis) handed to a ``Key[...]`` parameter: jaxtyping's ``Key`` describes
+# the typed keys of ``jax.random.key`` (scalars of a key dtype), and rejects a raw key whatever the dims say
+_RAW_KEY_FIX = (
+    "jax.random.PRNGKey makes a raw uint32 key (shape (2,) with the default PRNG); Key[...] describes the typed keys of "
+    'jax.random.key(seed): make the key with jax.random.key, or annotate the parameter PRNGKeyArray (or UInt32[Array, "2"])'
+)
 
 
 def _bound_shapes(fi: "FunctionInfo", bound: dict[str, Value], upto: str) -> tuple[tuple[Size, ...], ...]:
