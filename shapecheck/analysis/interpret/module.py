@@ -3308,7 +3308,9 @@ class ModuleAnalysis:
         frozen = walk_memo("freezes-only", fi.node, _freezes_only)
         if frozen:
             # mark_only_lora_as_trainable(model): a loop over model.named_parameters() setting requires_grad
-            writes = {k: (frozenset() if v is None and k in frozen else v) for k, v in writes.items()}
+            writes = {
+                k: (frozenset() if k in frozen and (v is None or v <= {CALLED}) else v) for k, v in writes.items()
+            }
         positional = [p.name for p in fi.params if p.kind in ("pos", "posonly")][skip:]
         out: dict[int, frozenset[str]] = {}
         for i, a in enumerate(node.args):
@@ -3316,9 +3318,61 @@ class ModuleAnalysis:
                 break
             name = a.keyword.value if a.keyword is not None else (positional[i] if i < len(positional) else None)
             attrs = writes.get(name) if name is not None else None
+            if attrs is not None and CALLED in attrs:
+                # the parameter is run (``model(x)``) or asked for its parameters: the object keeps its attributes
+                # when no method of it, or of an object it holds, changes an attribute
+                arg = interp.eval(a.value) if type(a.value) is cst.Name else None
+                if not isinstance(arg, ObjV) or not self._running_keeps(arg):
+                    continue
+                attrs = attrs - {CALLED}
             if attrs is not None:
                 out[id(a)] = attrs
         return out
+
+    def _running_keeps(self, obj: ObjV) -> bool:
+        """Can no method of ``obj``'s class, or of the analysed objects it holds (submodules, lists of blocks), change
+        an attribute (``_self_writes``)? Then running the object leaves every size it holds as it was. A class not of
+        the analysed code, a name its methods call that is neither a method nor a held object (``self.register_buffer``),
+        or attributes set by names not known: it may."""
+        seen: set[int] = set()
+        todo: list[Value] = [obj]
+        while todo:
+            v = todo.pop()
+            if id(v) in seen:
+                continue
+            seen.add(id(v))
+            if len(seen) > 400:
+                return False
+            if isinstance(v, ObjV):
+                ci = self.find_class(v.cls_key)
+                if ci is None or any(k == DYNAMIC_ATTRS for k, _ in v.attrs):
+                    return False
+                held = {k for k, _ in v.attrs}
+                classes = objects.mro(self, ci)
+                methods = {n for c in classes for n in c.methods}
+                for c in classes:
+                    for fi in c.methods.values():
+                        if fi.name == "__init__":
+                            continue
+                        writes, called = walk_memo("self-writes", fi.node, _self_writes)
+                        if writes or any(n not in methods and n not in held for n in called):
+                            return False
+                todo.extend(x for _, x in v.attrs)
+            elif isinstance(v, (SeqV, ManyV)):
+                # a list of blocks (``nn.ModuleList``); a list of anything else (a cache of tensors) may be filled
+                # through a name the walk does not follow (``cache = self.cache; cache.append(t)``)
+                items = v.items if isinstance(v, SeqV) else (() if v.elem is None else (v.elem,))
+                if not all(isinstance(x, (ObjV, LayerV, SeqV, ManyV)) for x in items):
+                    return False
+                todo.extend(items)
+            elif isinstance(v, DictV) and v.kind == "moduledict":
+                # an ``nn.ModuleDict`` of blocks (a plain dict: filled by name, as a list may be)
+                if not all(isinstance(x, (ObjV, LayerV, SeqV, ManyV)) for _, x in v.items):
+                    return False
+                todo.extend(x for _, x in v.items)
+            elif isinstance(v, (DictV, IntDictV)):
+                return False
+        return True
 
     def _list_helper(self, interp: Interpreter, node: cst.Call, func: cst.Name, args: list[Value]) -> Value | None:
         """A call of a function of the analysed code whose body is one list method on a parameter
@@ -6165,6 +6219,93 @@ def _writes_attribute(grand: "cst.CSTNode | None", attribute: cst.Attribute) -> 
     return grand is None
 
 
+# _param_attribute_writes' mark for a parameter that is called (``model(x)``) or asked for its parameters
+# (``model.parameters()``): the object changes only if running it may change it (_attribute_writes)
+CALLED = "call ()"
+# torch.nn.Module methods that hand out its parameters, buffers or submodules and change nothing
+_READ_ONLY_MODULE_METHODS = frozenset(
+    {
+        "parameters",
+        "named_parameters",
+        "buffers",
+        "named_buffers",
+        "modules",
+        "named_modules",
+        "children",
+        "named_children",
+        "state_dict",
+    }
+)
+# container methods that change the list or dict they are called on
+_MUTATING_METHODS = frozenset(
+    {
+        "append",
+        "extend",
+        "insert",
+        "pop",
+        "popitem",
+        "clear",
+        "update",
+        "setdefault",
+        "remove",
+        "sort",
+        "reverse",
+        "add",
+        "discard",
+        "__setitem__",
+        "__delitem__",
+        "__setattr__",
+        "__delattr__",
+        "copy_",
+        "fill_",
+        "zero_",
+    }
+)
+
+
+def _self_writes(fn: cst.CSTNode) -> tuple[bool, frozenset[str]]:
+    """(may ``fn``, a method, change an attribute of its ``self``: ``self.x = ...``, ``self.x[k] = v``, ``del self.x``,
+    ``self.cache.append(t)``, ``setattr(self, ...)``, ``self.__dict__``; the names ``self.<name>(...)`` calls, which
+    are methods or submodules the caller looks up)."""
+    if type(fn) is not cst.FunctionDef:
+        return True, frozenset()
+    params = [*fn.params.posonly_params, *fn.params.params]
+    if not params:
+        return True, frozenset()
+    me = params[0].name.value
+    called: set[str] = set()
+
+    def rooted(e: cst.BaseExpression) -> bool:
+        while type(e) in (cst.Attribute, cst.Subscript):
+            e = e.value  # type: ignore[attr-defined]
+        return type(e) is cst.Name and e.value == me
+
+    stack: list[cst.CSTNode] = [fn.body]
+    while stack:
+        n = stack.pop()
+        tp = type(n)
+        if tp in (cst.AssignTarget, cst.AugAssign, cst.AnnAssign, cst.Del):
+            t = n.target  # type: ignore[attr-defined]
+            if type(t) in (cst.Tuple, cst.List):
+                if any(rooted(e.value) and type(e.value) is not cst.Name for e in t.elements):
+                    return True, frozenset()
+            elif type(t) is not cst.Name and rooted(t):
+                return True, frozenset()
+        elif tp is cst.Attribute and cast(cst.Attribute, n).attr.value == "__dict__" and rooted(cast(cst.Attribute, n)):
+            return True, frozenset()
+        elif tp is cst.Call:
+            f = n.func  # type: ignore[attr-defined]
+            if type(f) is cst.Name and f.value in ("setattr", "delattr", "vars") and n.args and rooted(n.args[0].value):  # type: ignore[attr-defined]
+                return True, frozenset()
+            if type(f) is cst.Attribute and rooted(f.value):
+                if type(f.value) is cst.Name:
+                    called.add(f.attr.value)  # self.name(...): a method, or a submodule run
+                elif f.attr.value in _MUTATING_METHODS:
+                    return True, frozenset()
+        stack.extend(children(n))
+    return False, frozenset(called)
+
+
 def _param_attribute_writes(fn: cst.CSTNode) -> dict[str, frozenset[str] | None]:
     """Per parameter of ``fn``: the attributes of the object it binds that the body may change (None: the object
     itself may change: the parameter is rebound, handed on, returned, a method of it called, or it is read by a nested
@@ -6189,10 +6330,16 @@ def _param_attribute_writes(fn: cst.CSTNode) -> dict[str, frozenset[str] | None]
                 continue  # (``f(p=...)``: a keyword)
             if not nested and type(parent) in (cst.Comparison, cst.ComparisonTarget):
                 continue  # ``p is not None``: the object is only compared
+            if not nested and type(parent) is cst.Call and parent.func is node:
+                attrs.add(CALLED)  # ``model(x)``: its own forward runs (_attribute_writes decides what that changes)
+                continue
             if nested or type(parent) is not cst.Attribute or parent.value is not node:
                 out[name] = None  # the object itself used: handed on, rebound, returned, read by a nested function
             elif type(grand) is cst.Call and grand.func is parent:
-                out[name] = None  # a method of it called
+                if parent.attr.value in _READ_ONLY_MODULE_METHODS and not nested:
+                    attrs.add(CALLED)  # ``model.parameters()``: handed to an optimizer, nothing of it changed
+                else:
+                    out[name] = None  # a method of it called
             elif _writes_attribute(grand, parent):
                 attrs.add(parent.attr.value)
             elif not isinstance(grand, _READING_PARENTS):
