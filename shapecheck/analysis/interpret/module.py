@@ -6223,19 +6223,7 @@ def _writes_attribute(grand: "cst.CSTNode | None", attribute: cst.Attribute) -> 
 # (``model.parameters()``): the object changes only if running it may change it (_attribute_writes)
 CALLED = "call ()"
 # torch.nn.Module methods that hand out its parameters, buffers or submodules and change nothing
-_READ_ONLY_MODULE_METHODS = frozenset(
-    {
-        "parameters",
-        "named_parameters",
-        "buffers",
-        "named_buffers",
-        "modules",
-        "named_modules",
-        "children",
-        "named_children",
-        "state_dict",
-    }
-)
+_READ_ONLY_MODULE_METHODS = _MODULE_READS | {"state_dict"}
 # container methods that change the list or dict they are called on
 _MUTATING_METHODS = frozenset(
     {
