@@ -53,7 +53,7 @@ from .context import BuiltNote, MadeUp, OpSpec, Where
 from .narrowing import _rank_check, narrow
 from .objects import foreign_bases
 from .state import class_state
-from .walk import children, has_own, memo, plain_read
+from .walk import chain_root, children, has_own, memo, plain_read
 
 if TYPE_CHECKING:
     from ...annotations import Memo
@@ -3279,8 +3279,7 @@ def _walked_modules_changed(stmt: cst.For) -> cst.BaseExpression | None:
     names = {x for x in _target_names(stmt.target) if "." not in x}
 
     def on_target(e: cst.BaseExpression) -> bool:
-        while type(e) is cst.Attribute or type(e) is cst.Subscript:
-            e = e.value
+        e = chain_root(e)
         return type(e) is cst.Name and e.value in names
 
     stack: list[cst.CSTNode] = [stmt.body]

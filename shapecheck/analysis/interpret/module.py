@@ -88,6 +88,7 @@ from .values import (
 from ..index.imports import _module_name
 from ..index.stubs import stub_index
 from .interpreter import (
+    _CLOSURE_MUTATORS,
     _REGISTERS,
     _assigned_names,
     _holds,
@@ -101,7 +102,7 @@ from .interpreter import (
 )
 from .narrowing import _guard_tests, default_call, guard_refinement, optional_annotation
 from .values import join_elem, mark_stale
-from .walk import children, has_own, memo, memo as walk_memo
+from .walk import chain_root, children, has_own, memo, memo as walk_memo
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -3335,6 +3336,8 @@ class ModuleAnalysis:
         the analysed code, a name its methods call that is neither a method nor a held object (``self.register_buffer``),
         or attributes set by names not known: it may."""
         seen: set[int] = set()
+        # per class: the names its methods call on ``self`` that are not its methods (None: a method changes it)
+        foreign: dict[str, frozenset[str] | None] = {}
         todo: list[Value] = [obj]
         while todo:
             v = todo.pop()
@@ -3344,19 +3347,13 @@ class ModuleAnalysis:
             if len(seen) > 400:
                 return False
             if isinstance(v, ObjV):
-                ci = self.find_class(v.cls_key)
-                if ci is None or any(k == DYNAMIC_ATTRS for k, _ in v.attrs):
+                if v.cls_key not in foreign:
+                    foreign[v.cls_key] = self._foreign_self_calls(v.cls_key)
+                names = foreign[v.cls_key]
+                if names is None or any(k == DYNAMIC_ATTRS for k, _ in v.attrs):
                     return False
-                held = {k for k, _ in v.attrs}
-                classes = objects.mro(self, ci)
-                methods = {n for c in classes for n in c.methods}
-                for c in classes:
-                    for fi in c.methods.values():
-                        if fi.name == "__init__":
-                            continue
-                        writes, called = walk_memo("self-writes", fi.node, _self_writes)
-                        if writes or any(n not in methods and n not in held for n in called):
-                            return False
+                if names - {k for k, _ in v.attrs}:
+                    return False  # (``self.register_buffer(...)``: neither a method nor an object it holds)
                 todo.extend(x for _, x in v.attrs)
             elif isinstance(v, (SeqV, ManyV)):
                 # a list of blocks (``nn.ModuleList``); a list of anything else (a cache of tensors) may be filled
@@ -3373,6 +3370,26 @@ class ModuleAnalysis:
             elif isinstance(v, (DictV, IntDictV)):
                 return False
         return True
+
+    def _foreign_self_calls(self, cls_key: str) -> frozenset[str] | None:
+        """The names the methods of the class (but ``__init__``) call on ``self`` that are none of its methods
+        (``self.proj(x)``, a submodule; ``self.register_buffer``); None when a method may change an attribute, or the
+        class is not of the analysed code (``_self_writes``)."""
+        ci = self.find_class(cls_key)
+        if ci is None:
+            return None
+        classes = objects.mro(self, ci)
+        methods = {n for c in classes for n in c.methods}
+        out: set[str] = set()
+        for c in classes:
+            for fi in c.methods.values():
+                if fi.name == "__init__":
+                    continue
+                writes, called = walk_memo("self-writes", fi.node, _self_writes)
+                if writes:
+                    return None
+                out.update(called - methods)
+        return frozenset(out)
 
     def _list_helper(self, interp: Interpreter, node: cst.Call, func: cst.Name, args: list[Value]) -> Value | None:
         """A call of a function of the analysed code whose body is one list method on a parameter
@@ -6224,31 +6241,19 @@ def _writes_attribute(grand: "cst.CSTNode | None", attribute: cst.Attribute) -> 
 CALLED = "call ()"
 # torch.nn.Module methods that hand out its parameters, buffers or submodules and change nothing
 _READ_ONLY_MODULE_METHODS = _MODULE_READS | {"state_dict"}
-# container methods that change the list or dict they are called on
-_MUTATING_METHODS = frozenset(
-    {
-        "append",
-        "extend",
-        "insert",
-        "pop",
-        "popitem",
-        "clear",
-        "update",
-        "setdefault",
-        "remove",
-        "sort",
-        "reverse",
-        "add",
-        "discard",
-        "__setitem__",
-        "__delitem__",
-        "__setattr__",
-        "__delattr__",
-        "copy_",
-        "fill_",
-        "zero_",
-    }
-)
+# methods that change the list, dict or tensor they are called on: the ones a closure may call (_CLOSURE_MUTATORS) and
+# the rest of list's, dict's and torch's in-place ones
+_MUTATING_METHODS = _CLOSURE_MUTATORS | {
+    "sort",
+    "reverse",
+    "__setitem__",
+    "__delitem__",
+    "__setattr__",
+    "__delattr__",
+    "copy_",
+    "fill_",
+    "zero_",
+}
 
 
 def _self_writes(fn: cst.CSTNode) -> tuple[bool, frozenset[str]]:
@@ -6264,8 +6269,7 @@ def _self_writes(fn: cst.CSTNode) -> tuple[bool, frozenset[str]]:
     called: set[str] = set()
 
     def rooted(e: cst.BaseExpression) -> bool:
-        while type(e) in (cst.Attribute, cst.Subscript):
-            e = e.value  # type: ignore[attr-defined]
+        e = chain_root(e)
         return type(e) is cst.Name and e.value == me
 
     stack: list[cst.CSTNode] = [fn.body]
@@ -6324,7 +6328,7 @@ def _param_attribute_writes(fn: cst.CSTNode) -> dict[str, frozenset[str] | None]
             if nested or type(parent) is not cst.Attribute or parent.value is not node:
                 out[name] = None  # the object itself used: handed on, rebound, returned, read by a nested function
             elif type(grand) is cst.Call and grand.func is parent:
-                if parent.attr.value in _READ_ONLY_MODULE_METHODS and not nested:
+                if parent.attr.value in _READ_ONLY_MODULE_METHODS:
                     attrs.add(CALLED)  # ``model.parameters()``: handed to an optimizer, nothing of it changed
                 else:
                     out[name] = None  # a method of it called

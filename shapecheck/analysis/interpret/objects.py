@@ -38,7 +38,7 @@ from .values import (
     Value,
 )
 from .values import BoolV, FloatV, StateDictV, TensorV
-from .walk import children, contains, memo, memoised, remember
+from .walk import chain_root, children, contains, memo, memoised, remember
 
 if TYPE_CHECKING:
     from .context import Pending
@@ -2409,8 +2409,7 @@ def keeps_arguments(fi: FunctionInfo) -> bool:
     params = {p.name for p in fi.params} - {"self"}
 
     def root(e: cst.BaseExpression) -> str | None:
-        while isinstance(e, (cst.Attribute, cst.Subscript)):
-            e = e.value
+        e = chain_root(e)
         return e.value if type(e) is cst.Name and e.value in params else None
 
     params |= _iteration_aliases(fi.node.body, params)

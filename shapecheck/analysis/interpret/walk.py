@@ -316,3 +316,10 @@ def _constant_index(v: cst.BaseExpression) -> bool:
     if type(v) is cst.UnaryOperation and type(v.operator) is cst.Minus:
         v = v.expression
     return type(v) in (cst.Integer, cst.SimpleString)
+
+
+def chain_root(node: cst.BaseExpression) -> cst.BaseExpression:
+    """``m.blocks[0].attn.scale`` -> ``m``: the expression a chain of attributes and subscripts starts from."""
+    while type(node) is cst.Attribute or type(node) is cst.Subscript:
+        node = node.value
+    return node
