@@ -3,11 +3,15 @@
 A test ``def test_attn(dim, model)`` analysed on its own sees unknown parameters. pytest calls it with concrete values:
 
 * ``@pytest.mark.parametrize("dim", [32, 64])`` (on the function or its class; stacked decorators combine): the test
-  runs once per case, each with that case's values (the first ``MAX_CASES`` combinations). A ``pytest.param(...)``
-  with ``marks=`` (xfail, skip, ...) is left out: it may be expected to fail, and so is a test marked
-  ``@pytest.mark.xfail`` / ``skip`` (``expected_to_fail``). Values are evaluated in the module, never executed;
-* a parameter named like a ``@pytest.fixture`` function of the same module (or class) whose body ``return``\\ s one
-  value: that value (a fixture with parameters of its own or that ``yield``\\ s stays unknown).
+  runs once per case, each with that case's values. A ``pytest.param(...)`` with ``marks=`` (xfail, skip, ...) is
+  left out: it may be expected to fail, and so is a test marked ``@pytest.mark.xfail`` / ``skip``
+  (``expected_to_fail``). Values are evaluated in the module, never executed;
+* a parameter named like a ``@pytest.fixture`` function of the same module (or class, or a conftest.py above it)
+  whose body ``return``\\ s one value: that value. A fixture with ``params=`` (``params=sorted(BACKBONES)``) gives one
+  value per entry, its body run with ``request.param`` set to it; its own parameters are fixtures found the same way
+  (one that ``yield``\\ s, or whose parameters have defaults, stays unknown).
+
+At most ``MAX_CASES`` combinations run, chosen so that each value of each parameter is in one while they fit.
 
 Findings the cases share are reported once.
 """
@@ -15,12 +19,12 @@ Findings the cases share are reported once.
 from __future__ import annotations
 
 import itertools
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 import libcst as cst
 
 from ..index.imports import dotted
-from .values import UNKNOWN, SeqV, StrV, Value
+from .values import UNKNOWN, DictV, SeqV, StrV, Value
 from .context import counter_mark
 from .state import function_state
 
@@ -29,6 +33,8 @@ if TYPE_CHECKING:
     from .module import ModuleAnalysis
 
 MAX_CASES = 4
+
+T = TypeVar("T")
 
 
 def _qualified(m: "ModuleAnalysis", node: cst.BaseExpression) -> str:
@@ -103,8 +109,9 @@ def _decorators(m: "ModuleAnalysis", fi: "FunctionInfo", cls_key: str | None = N
     return out
 
 
-def _fixture(m: "ModuleAnalysis", fi: "FunctionInfo", name: str, depth: int) -> Value:
-    """The value a ``@pytest.fixture`` of this module (or of the test's class) named ``name`` returns."""
+def _fixture(m: "ModuleAnalysis", fi: "FunctionInfo", name: str, depth: int) -> tuple[Value, ...]:
+    """The values a ``@pytest.fixture`` of this module (or of the test's class, or of a conftest.py above it) named
+    ``name`` returns: one, or one per ``params=`` entry (``request.param`` is that entry); () when not known."""
     key = (
         f"{fi.cls_key}.{name}"
         if fi.cls_key is not None and f"{fi.cls_key}.{name}" in m.functions
@@ -114,13 +121,13 @@ def _fixture(m: "ModuleAnalysis", fi: "FunctionInfo", name: str, depth: int) -> 
     if fx is None or not _is_fixture(m, fx):
         fx = _conftest_fixture(m, name)  # pytest looks in the conftest.py files of the test's folder and above
     if fx is None or fx is fi or not _is_fixture(fx.module, fx) or depth > 2:
-        return UNKNOWN
+        return ()
     own = [p for p in fx.params if p.name not in ("self", "cls", "request")]
     # a fixture's own parameters are fixtures too (``def model(config): return Model(config)``), found the same way
     if any(p.default is not None or p.kind not in ("pos", "posonly", "kwonly") for p in own):
-        return UNKNOWN
-    # the value depends on the fixture and the depth only (its own fixtures are found from its module): computed once
-    # per fixture, unless it holds sizes the run made up (each test then gets sizes of its own, as before)
+        return ()
+    # the values depend on the fixture and the depth only (its own fixtures are found from its module): computed once
+    # per fixture, unless they hold sizes the run made up (each test then gets sizes of its own, as before)
     from .module import _minted_since
 
     st = function_state(fx)
@@ -128,16 +135,83 @@ def _fixture(m: "ModuleAnalysis", fi: "FunctionInfo", name: str, depth: int) -> 
     if known is not None:
         return known
     mark = counter_mark()
-    args = {p.name: _fixture(fx.module, fx, p.name, depth + 1) for p in own}
-    with fx.module.ctx.discarding():
-        scope = fx.module.run_function(fx, args, None, depth=1)
-    values = [v for _, v in scope.returns]
-    value = values[0] if len(values) == 1 else UNKNOWN
-    if not _minted_since(value, mark, 0):
+    params = _fixture_params(fx)
+    if params is None:
+        return ()
+    takes_request = any(p.name == "request" for p in fx.params)
+    own_values = [_fixture(fx.module, fx, p.name, depth + 1) for p in own]
+    if any(not vs for vs in own_values):
+        return ()
+    values: list[Value] = []
+    for param in params:
+        for combo in _combos([list(vs) for vs in own_values]):
+            args = {p.name: v for p, v in zip(own, combo)}
+            if takes_request:
+                # ``request.param``: the entry this instance of the fixture runs for (UNKNOWN without params=)
+                args["request"] = DictV((("param", param),), "namespace") if param is not None else UNKNOWN
+            with fx.module.ctx.discarding():
+                scope = fx.module.run_function(fx, args, None, depth=1)
+            returned = [v for _, v in scope.returns]
+            if len(returned) == 1 and returned[0] is not UNKNOWN:
+                values.append(returned[0])
+    out = tuple(values[:MAX_CASES])
+    if not any(_minted_since(v, mark, 0) for v in out):
         if st.fixture is None:
             st.fixture = {}
-        st.fixture[depth] = value
-    return value
+        st.fixture[depth] = out
+    return out
+
+
+def _fixture_params(fx: "FunctionInfo") -> "list[Value | None] | None":
+    """The entries of a fixture's ``params=`` (``@pytest.fixture(params=[16, 32])``, ``params=sorted(REGISTRY)``),
+    each a value ``request.param`` takes; ``[None]`` for a fixture without params; None when they cannot be read. A
+    ``pytest.param(..., marks=...)`` entry is left out (it may be expected to fail)."""
+    m = fx.module
+    for deco in fx.node.decorators:
+        call = deco.decorator
+        if type(call) is not cst.Call or not _is(m, call.func, "fixture"):
+            continue
+        node = next((a.value for a in call.args if a.keyword is not None and a.keyword.value == "params"), None)
+        if node is None:
+            return [None]
+        if isinstance(node, (cst.List, cst.Tuple)):
+            out: list[Value | None] = []
+            for el in node.elements:
+                if isinstance(el, cst.StarredElement):
+                    return None
+                item = el.value
+                if type(item) is cst.Call and _is(m, item.func, "param"):
+                    if any(a.keyword is not None and a.keyword.value == "marks" for a in item.args):
+                        continue
+                    parts = [a.value for a in item.args if a.keyword is None and not a.star]
+                    if len(parts) != 1:
+                        return None
+                    item = parts[0]
+                out.append(_eval(m, fx, item))
+            return out[:MAX_CASES]
+        v = _eval(m, fx, node)
+        if isinstance(v, SeqV) and v.items:
+            return list(v.items[:MAX_CASES])
+        return None
+    return [None]
+
+
+def _combos(dims: list[list[T]]) -> list[tuple[T, ...]]:
+    """At most ``MAX_CASES`` combinations of one value per dimension, each value of each dimension in one of them
+    first (while they fit), then the rest of the product in order."""
+    if not dims:
+        return [()]
+    if any(not d for d in dims):
+        return []
+    picked: list[tuple[int, ...]] = []
+    for i in range(min(max(len(d) for d in dims), MAX_CASES)):
+        picked.append(tuple(i % len(d) for d in dims))
+    for idx in itertools.product(*(range(len(d)) for d in dims)):
+        if len(picked) >= MAX_CASES:
+            break
+        if idx not in picked:
+            picked.append(idx)
+    return [tuple(d[i] for d, i in zip(dims, idx)) for idx in picked]
 
 
 def _is_fixture(m: "ModuleAnalysis", fx: "FunctionInfo") -> bool:
@@ -250,6 +324,27 @@ def inherited_tests(m: "ModuleAnalysis") -> list[tuple["FunctionInfo", str, list
     return out
 
 
+def _indirect_names(m: "ModuleAnalysis", fi: "FunctionInfo", cls_key: str | None) -> set[str]:
+    """The names an indirect ``parametrize(..., indirect=...)`` of the test hands to fixtures (whose ``request.param``
+    they set, in place of the fixture's own ``params=``): those fixtures are not read."""
+    out: set[str] = set()
+    for deco in _decorators(m, fi, cls_key):
+        call = deco.decorator
+        if type(call) is not cst.Call or not _is(m, call.func, "mark.parametrize"):
+            continue
+        if not any(a.keyword is not None and a.keyword.value == "indirect" for a in call.args):
+            continue
+        first = call.args[0].value if call.args else None
+        names = _eval(m, fi, first) if first is not None else UNKNOWN
+        if isinstance(names, StrV):
+            out.update(n.strip() for n in names.value.split(","))
+        elif isinstance(names, SeqV):
+            out.update(x.value for x in names.items if isinstance(x, StrV))
+        else:
+            out.update(p.name for p in fi.params)  # cannot tell which: none of them
+    return out
+
+
 def test_cases(m: "ModuleAnalysis", fi: "FunctionInfo", cls_key: str | None = None) -> list[dict[str, Value]] | None:
     """The argument values pytest would call the test ``fi`` with, one dict per case (in the class ``cls_key`` when
     it inherits the method); None when ``fi`` is not a test with parametrize cases or fixtures the analysis can read
@@ -261,19 +356,18 @@ def test_cases(m: "ModuleAnalysis", fi: "FunctionInfo", cls_key: str | None = No
         cases = _cases_of(m, fi, deco)
         if cases:
             per_decorator.append(cases)
-    fixtures: dict[str, Value] = {}
-    named = {n for cases in per_decorator for c in cases for n in c}
+    named = {n for cases in per_decorator for c in cases for n in c} | _indirect_names(m, fi, cls_key)
     for p in fi.params:
         if p.name in ("self", "cls") or p.name in named or p.ann is not None:
             continue
-        v = _fixture(m, fi, p.name, 0)
-        if v is not UNKNOWN:
-            fixtures[p.name] = v
-    if not per_decorator and not fixtures:
+        vs = _fixture(m, fi, p.name, 0)
+        if vs:
+            per_decorator.append([{p.name: v} for v in vs])
+    if not per_decorator:
         return None
     out: list[dict[str, Value]] = []
-    for combo in itertools.islice(itertools.product(*per_decorator), MAX_CASES):
-        case = dict(fixtures)
+    for combo in _combos(per_decorator):
+        case: dict[str, Value] = {}
         for part in combo:
             case.update(part)
         out.append(case)

@@ -28,7 +28,7 @@ class FunctionState:
     keeps_args: bool | None = None  # its body leaves its arguments' attributes alone (objects.keeps_arguments)
     one_line: bool | None = None  # its body is one ``return`` of calls by name only (objects.one_line_helper)
     leaf: bool | None = None  # a short straight body that calls no method of ``self`` (objects.leaf_method)
-    fixture: dict[int, Value] | None = None  # a pytest fixture's value, per depth (entry_points._fixture)
+    fixture: dict[int, tuple[Value, ...]] | None = None  # a pytest fixture's values, per depth (entry_points._fixture)
     reads_only: frozenset[str] | None = None  # parameters only handed to library calls (objects.read_only_params)
     reads_items: frozenset[str] | None = None  # parameters only read (objects.item_read_params)
     reads_dict: frozenset[str] | None = None  # of those, dicts whose items are only used as values
