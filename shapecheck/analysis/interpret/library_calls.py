@@ -1242,6 +1242,47 @@ def _inspect_isfunction(c: LibraryCall) -> Value | None:
     return None
 
 
+_JSON_MAX_CHARS = 100_000
+
+
+@library_call("json.loads")
+def _json_loads(c: LibraryCall) -> Value | None:
+    """``json.loads(CONFIG_JSON)`` of a known string (a config written in the source): the data it holds, parsed by
+    Python's json module (data, never code). Anything else, or text json cannot read: unknown."""
+    if c.dynamic or c.kwargs or len(c.args) != 1 or not isinstance(c.args[0], StrV):
+        return None
+    text = c.args[0].value
+    if len(text) > _JSON_MAX_CHARS:
+        return UNKNOWN
+    import json
+
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError):
+        return UNKNOWN  # json.loads raises here: what follows does not run, nothing to say about it
+    return _json_value(data, 0)
+
+
+def _json_value(data: Any, depth: int) -> Value:
+    if depth > 8:
+        return UNKNOWN
+    if isinstance(data, bool):
+        return BoolV(data)
+    if isinstance(data, int):
+        return IntV(Size.const(data))
+    if isinstance(data, float):
+        return FloatV(data)
+    if isinstance(data, str):
+        return StrV(data)
+    if data is None:
+        return NoneV()
+    if isinstance(data, list):
+        return SeqV(tuple(_json_value(x, depth + 1) for x in data), "list")
+    if isinstance(data, dict):
+        return DictV(tuple((k, _json_value(v, depth + 1)) for k, v in data.items()))
+    return UNKNOWN
+
+
 @library_call("math.prod", "numpy.prod")
 def _prod(c: LibraryCall) -> Value | None:
     if c.dynamic or c.kwargs:

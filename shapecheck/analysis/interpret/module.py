@@ -255,6 +255,7 @@ _PURE_PREFIXES = (
     "copy.deepcopy",
     "dataclasses.asdict",
     "dataclasses.astuple",
+    "json.loads",
 )
 _PURE_BUILTINS = frozenset(
     {
