@@ -122,6 +122,45 @@ _Info = TypeVar("_Info", FunctionInfo, ClassInfo)
 
 # in-place tensor methods that keep the tensor's shape (any other ``x.name_(...)`` makes x unknown): the element-wise
 # ones whose arguments the op rules check (``ops.INPLACE_ELEMENTWISE``), and these
+# tensor methods whose result holds every element of the tensor and no other value (an index tensor's largest value
+# stays in it), whatever their arguments (``to`` / ``view`` / ``type`` only without a dtype that is not an integer)
+_ELEMENT_KEEPING = frozenset(
+    {
+        "unsqueeze",
+        "squeeze",
+        "view",
+        "reshape",
+        "flatten",
+        "contiguous",
+        "clone",
+        "detach",
+        "to",
+        "long",
+        "int",
+        "cuda",
+        "cpu",
+        "type",
+        "view_as",
+        "reshape_as",
+    }
+)
+# ... and those that repeat the elements: the result holds them all when none of its axes can be empty
+_ELEMENT_REPEATING = frozenset({"expand", "expand_as", "repeat", "tile"})
+
+
+def _keeps_elements(method: str, base: TensorV, out: TensorV, args: list[Value], kwargs: dict[str, Value]) -> bool:
+    """Does ``base.<method>(...)`` giving ``out`` hold each element of ``base`` (its largest index among them)?"""
+    dtypes = [v for v in (*args, *kwargs.values()) if isinstance(v, DtypeV)]
+    if any(not d.name.startswith(("int", "uint")) for d in dtypes):
+        return False  # x.view(torch.float32) reinterprets the bits; x.to(torch.float16) rounds large values
+    if method in _ELEMENT_KEEPING:
+        return True
+    if method not in _ELEMENT_REPEATING or out.shape is None:
+        return False
+    own = set(base.shape or ())
+    return all(s in own or (s.as_int() or 0) >= 1 for s in out.shape)
+
+
 _SHAPE_KEEPING_INPLACE = op_rules.INPLACE_ELEMENTWISE | frozenset(
     {
         "neg_",
@@ -3108,7 +3147,11 @@ class ModuleAnalysis:
             ):
                 # ix.add_(offset): the values moved, the range randint gave them (arange's largest) no longer holds
                 base = interp.scope.vars[key] = replace(base, bounds=None, top=None)
-            return op_rules.tensor_method(self.ops, interp, node, base, method, args, kwargs, dynamic)
+            out = op_rules.tensor_method(self.ops, interp, node, base, method, args, kwargs, dynamic)
+            if base.top is not None and isinstance(out, TensorV) and _keeps_elements(method, base, out, args, kwargs):
+                # torch.arange(t).unsqueeze(0).expand(b, -1): still holds t - 1 (an embedding lookup of it is checked)
+                out = replace(out, top=(base.top[0], node))
+            return out
         return None
 
     def _class_method(
@@ -3234,6 +3277,18 @@ class ModuleAnalysis:
             # implementation (no size)
             ci = self.find_class(interp.frame.self_value.cls_key)
             return ci is not None and bool(objects.foreign_bases(self, ci) & objects.HF_MODEL_BASES)
+        if (
+            early is None
+            and type(func) is cst.Attribute
+            and objects.is_super_call(func.value)
+            and isinstance(interp.frame.self_value, ObjV)
+            and interp.frame.cls_key is not None
+            and (after := objects.super_class_named(self, interp, func.value)) is not None  # type: ignore[arg-type]
+            and (ci := self.find_class(interp.frame.self_value.cls_key)) is not None
+        ):
+            # super().__init__(config) reaching a base of the analysed code: config stays as it was when each
+            # constructor along the rest of the object's MRO keeps its arguments
+            return objects.super_keeps_arguments(self, ci, after or interp.frame.cls_key, func.attr.value)
         v: Value | None = early  # (a callee evaluated first is no name: the name lookups below do not apply)
         if type(func) is cst.Name and func.value not in interp.scope.vars:
             v = self.globals.get(func.value)

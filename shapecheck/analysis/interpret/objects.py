@@ -284,11 +284,7 @@ def foreign_bases(m: "ModuleAnalysis", ci: ClassInfo) -> set[str]:
     for c in mro(m, ci):
         for b in base_infos(m, c):
             if isinstance(b, str):
-                if (
-                    b.startswith("transformers.")
-                    and b.endswith("PreTrainedModel")
-                    and not b.rpartition(".")[2].startswith(("TF", "Flax"))
-                ):
+                if _hf_model_base(b):
                     # (BertPreTrainedModel and its kin add class attributes and _init_weights, not a constructor)
                     out.update(("transformers.PreTrainedModel", "torch.nn.Module"))
                 else:
@@ -2810,6 +2806,10 @@ def _callee_keeps(fi: FunctionInfo, func: cst.BaseExpression) -> bool:
     from .module import _KEEPING_BUILTINS, _PURE_PREFIXES
 
     m = fi.module
+    if type(func) is cst.Attribute and is_super_call(func.value) and not func.value.args:  # type: ignore[attr-defined]
+        # super().__init__(config) in a constructor: what the bases after the method's class do with it
+        ci = m.find_class(fi.cls_key) if fi.cls_key is not None else None
+        return ci is not None and super_keeps_arguments(m, ci, ci.key, func.attr.value)
     v = m.globals.get(func.value) if type(func) is cst.Name else None
     if (
         type(func) is cst.Name
@@ -2827,6 +2827,37 @@ def _callee_keeps(fi: FunctionInfo, func: cst.BaseExpression) -> bool:
         # a class or helper imported from another module of the tree (``from .features import LogMel``)
         v = m.project.lookup(qual) if qual is not None else None
     return value_keeps_arguments(m, v)
+
+
+# bases outside the analysed code whose methods set no attribute of an argument (torch.nn.Module.__init__ takes none;
+# transformers' model base keeps the config, see ModuleAnalysis._keeps_arguments)
+_KEEPING_FOREIGN_BASES = ("torch.", "flax.", "builtins.object", "object", "abc.ABC", "typing.Generic")
+
+
+def super_keeps_arguments(m: "ModuleAnalysis", ci: ClassInfo, after: str, name: str) -> bool:
+    """Does ``super().name(config)`` in a method of class ``after``, on an instance of ``ci``, leave its arguments
+    alone: each ``name`` the classes after ``after`` in ``ci``'s MRO define keeps them (``keeps_arguments``, which
+    follows their own ``super()`` calls), and the bases outside the analysed code are torch's (or transformers' model
+    base)?"""
+    classes = mro(m, ci)
+    keys = [c.key for c in classes]
+    if after not in keys:
+        return False
+    for c in classes[keys.index(after) + 1 :]:
+        if name in c.methods and not keeps_arguments(c.methods[name]):
+            return False
+        for b in base_infos(m, c):
+            if isinstance(b, str) and not b.startswith(_KEEPING_FOREIGN_BASES) and not _hf_model_base(b):
+                return False
+    return True
+
+
+def _hf_model_base(name: str) -> bool:
+    return (
+        name.startswith("transformers.")
+        and name.endswith("PreTrainedModel")
+        and not name.rpartition(".")[2].startswith(("TF", "Flax"))
+    )
 
 
 def value_keeps_arguments(m: "ModuleAnalysis", v: Value | None) -> bool:
