@@ -2979,21 +2979,28 @@ class ModuleAnalysis:
         if lifted is not None:
             if rest:
                 return UNKNOWN
-            mapped = LayerV(
-                "vmap",
-                (
-                    ("func", bound),
-                    ("filter", False),
-                    ("in_axes", lifted.param("in_axes")),
-                    ("out_axes", lifted.param("out_axes")),
-                    ("torch", False),
-                ),
-                node,
-            )
-            out = self.call_vmap(interp, node, mapped, args[1:], {})
+            out = self._call_lifted(interp, node, lifted, bound, args[1:])
         else:
             out = self.call_function(interp, node, bound, args[1:], rest)
         return out if method == "apply" and "mutable" not in kwargs else UNKNOWN
+
+    def _call_lifted(
+        self, interp: Interpreter, node: cst.Call, lifted: LayerV, bound: FuncV, args: list[Value]
+    ) -> Value:
+        """The bound ``__call__`` of an ``nn.vmap``-lifted instance run on each slice of ``args`` (``in_axes``), the
+        results stacked along ``out_axes``."""
+        mapped = LayerV(
+            "vmap",
+            (
+                ("func", bound),
+                ("filter", False),
+                ("in_axes", lifted.param("in_axes")),
+                ("out_axes", lifted.param("out_axes")),
+                ("torch", False),
+            ),
+            node,
+        )
+        return self.call_vmap(interp, node, mapped, args, {})
 
     def _initialiser(self, args: list[Value], kwargs: dict[str, Value]) -> bool:
         """``module.apply(init_weights)``: is the one argument a function of the analysed code that only fills the
@@ -3208,6 +3215,15 @@ class ModuleAnalysis:
             if not isinstance(obj, ObjV):
                 return UNKNOWN
             return LayerV("linen_vmapped", (("obj", obj),) + tuple(p for p in callee.params if p[0] != "cls"), node)
+        if isinstance(callee, LayerV) and callee.kind == "linen_vmapped":
+            # self.attn(x, mask) in a parent module, the attribute an nn.vmap-lifted class's instance (setup() or
+            # @nn.compact): its __call__ on each slice, as model.apply runs it
+            inner = callee.param("obj")
+            ci = self.find_class(inner.cls_key) if isinstance(inner, ObjV) else None
+            fn = ci.methods.get("__call__") if ci is not None else None
+            if fn is None or kwargs or not isinstance(inner, ObjV):
+                return UNKNOWN
+            return self._call_lifted(interp, node, callee, FuncV(fn.key, bound_self=inner), args)
         if isinstance(callee, LayerV):
             return layer_rules.apply_layer(self.ops, interp, node, callee, args, kwargs)
         if isinstance(callee, ObjV):
