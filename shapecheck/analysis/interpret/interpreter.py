@@ -2646,6 +2646,14 @@ class Interpreter:
             return self.frame.self_value
         value = self.m.global_value(name)
         if (
+            value is UNKNOWN
+            and name in BUILTIN_EXCEPTIONS
+            and name not in self.m.globals
+            and name not in self.m.imports.names
+        ):
+            # ``error_expected=AssertionError`` of a parametrize case: a class, true in ``if error_expected:``
+            return RefV(f"builtins.{name}")
+        if (
             ((isinstance(value, (SeqV, ManyV)) and value.kind == "list") or isinstance(value, (DictV, IntDictV)))
             and self.frame.key != "<module>"
             and not self.m.stable_global(name)
@@ -4421,7 +4429,31 @@ def _truth(v: Value) -> bool | None:
         return True
     if isinstance(v, RefV) and v.qualname.startswith("torch.nn.") and v.qualname.rsplit(".", 1)[-1][:1].isupper():
         return True  # a torch.nn class (``if not act_layer: return None`` of ``act_layer=nn.ReLU``): a class is true
+    if isinstance(v, RefV) and v.qualname.startswith("builtins.") and v.qualname[9:] in BUILTIN_EXCEPTIONS:
+        return True  # a builtin exception class
     return None
+
+
+# Python's builtin exception classes most used as values (``pytest.mark.parametrize("x, error", [(..., ValueError)])``)
+BUILTIN_EXCEPTIONS = frozenset(
+    {
+        "Exception",
+        "BaseException",
+        "ArithmeticError",
+        "AssertionError",
+        "AttributeError",
+        "IndexError",
+        "KeyError",
+        "LookupError",
+        "NotImplementedError",
+        "OverflowError",
+        "RuntimeError",
+        "StopIteration",
+        "TypeError",
+        "ValueError",
+        "ZeroDivisionError",
+    }
+)
 
 
 def _set_member_kind(v: Value) -> bool:
