@@ -63,7 +63,7 @@ def _cases_of(m: "ModuleAnalysis", fi: "FunctionInfo", deco: cst.Decorator) -> l
     kw = {a.keyword.value: a.value for a in call.args if a.keyword is not None}
     names_node = pos[0].value if pos else kw.get("argnames")
     values_node = pos[1].value if len(pos) > 1 else kw.get("argvalues")
-    if names_node is None or not isinstance(values_node, (cst.List, cst.Tuple)) or "indirect" in kw:
+    if names_node is None or values_node is None or "indirect" in kw:
         return None  # indirect: the values go to fixtures, not to the test
     names_v = _eval(m, fi, names_node)
     if isinstance(names_v, StrV):
@@ -72,6 +72,8 @@ def _cases_of(m: "ModuleAnalysis", fi: "FunctionInfo", deco: cst.Decorator) -> l
         names = [x.value for x in names_v.items if isinstance(x, StrV)]
     else:
         return None
+    if not isinstance(values_node, (cst.List, cst.Tuple)):
+        return _computed_cases(m, fi, names, values_node)
     cases: list[dict[str, Value]] = []
     for el in values_node.elements:
         item = el.value
@@ -92,6 +94,31 @@ def _cases_of(m: "ModuleAnalysis", fi: "FunctionInfo", deco: cst.Decorator) -> l
         cases.append({n: _eval(m, fi, p) for n, p in zip(names, parts)})
         if len(cases) >= MAX_CASES:
             break
+    return cases
+
+
+def _computed_cases(
+    m: "ModuleAnalysis", fi: "FunctionInfo", names: list[str], node: cst.BaseExpression
+) -> list[dict[str, Value]] | None:
+    """The cases of a parametrize whose values are computed (``list(MODELS)``, ``sorted(REGISTRY)``, a module-level
+    list of tuples): each item of the sequence they make, when every item is known; None otherwise (an item made by
+    ``pytest.param`` is not known, so no case it may mark is run)."""
+    values = _eval(m, fi, node)
+    if not isinstance(values, SeqV) or values.kind not in ("list", "tuple") or not values.items:
+        return None
+    cases: list[dict[str, Value]] = []
+    for item in values.items[:MAX_CASES]:
+        if item is UNKNOWN:
+            return None
+        if len(names) == 1:
+            parts = [item]
+        elif isinstance(item, SeqV) and item.kind in ("tuple", "list") and len(item.items) == len(names):
+            parts = list(item.items)
+        else:
+            return None
+        if any(p is UNKNOWN for p in parts):
+            return None
+        cases.append(dict(zip(names, parts)))
     return cases
 
 

@@ -5619,12 +5619,15 @@ _ARG_KEEPING_LIST_METHODS = frozenset({"append", "extend", "insert", "index", "c
 
 
 def _scalar_list(v: Value) -> bool:
-    """A list whose items are all numbers, strings, booleans or None (no item can be changed in place)."""
-    return (
-        isinstance(v, SeqV)
-        and v.kind == "list"
-        and all(isinstance(x, (IntV, FloatV, BoolV, StrV, NoneV)) for x in v.items)
-    )
+    """A list whose items are all numbers, strings, booleans or None, or tuples of them (``list(zip(dims[:-1],
+    dims[1:]))``): no item can be changed in place."""
+    return isinstance(v, SeqV) and v.kind == "list" and all(_frozen_item(x) for x in v.items)
+
+
+def _frozen_item(v: Value, depth: int = 0) -> bool:
+    if isinstance(v, (IntV, FloatV, BoolV, StrV, NoneV)):
+        return True
+    return isinstance(v, SeqV) and v.kind == "tuple" and depth < 3 and all(_frozen_item(x, depth + 1) for x in v.items)
 
 
 def _list_method_call(interp: Interpreter, func: cst.BaseExpression) -> bool:

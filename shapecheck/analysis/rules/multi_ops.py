@@ -466,6 +466,9 @@ def builtin_call(cx: OpContext, interp: "Interpreter", node: cst.Call, name: str
         v = args[0]
         if isinstance(v, SeqV):
             return SeqV(v.items, "tuple" if name == "tuple" else "list")
+        if isinstance(v, DictV) and v.kind == "dict" and not node.args[0].star:
+            # list(MODELS): the keys of a dict, in insertion order
+            return SeqV(tuple(StrV(k) for k, _ in v.items), "tuple" if name == "tuple" else "list")
         if isinstance(v, TensorV) and v.shape and v.alts is None and not node.args[0].star:
             # list(x) of an array whose first axis has a known length: its rows (einops stacks such a list back)
             n = v.shape[0].as_int()
