@@ -27,6 +27,7 @@ from ..index.imports import dotted
 from .values import UNKNOWN, DictV, SeqV, StrV, Value
 from .context import counter_mark
 from .state import function_state
+from .walk import children, memo as walk_memo
 
 if TYPE_CHECKING:
     from ..index.functions import FunctionInfo
@@ -351,6 +352,28 @@ def inherited_tests(m: "ModuleAnalysis") -> list[tuple["FunctionInfo", str, list
     return out
 
 
+def _raises_on_condition(m: "ModuleAnalysis", fi: "FunctionInfo") -> bool:
+    """Does the test expect a failure under a condition (``if case.expect is Expect.RAISE: with pytest.raises(...):
+    ...; return``, ``if error_expected: with pytest.raises(error_expected)``)? A table of cases then says which of
+    them fail, by values the analysis may not decide (an enum member, a flag): the test is analysed with unknown
+    parameters, not once per case, so a case meant to fail is not taken down the path for the others."""
+
+    def find(fn: cst.CSTNode) -> bool:
+        stack: list[tuple[cst.CSTNode, bool]] = [(fn, False)]
+        while stack:
+            n, under_if = stack.pop()
+            if under_if and type(n) is cst.Call and _is(m, n.func, "raises"):
+                return True
+            inner = under_if or type(n) is cst.If
+            if type(n) not in (cst.ClassDef, cst.Lambda) and (n is fn or type(n) is not cst.FunctionDef):
+                stack.extend((c, inner) for c in children(n))
+        return False
+
+    if "raises" not in m.text:
+        return False
+    return walk_memo("raises-on-condition", fi.node, find)
+
+
 def _indirect_names(m: "ModuleAnalysis", fi: "FunctionInfo", cls_key: str | None) -> set[str]:
     """The names an indirect ``parametrize(..., indirect=...)`` of the test hands to fixtures (whose ``request.param``
     they set, in place of the fixture's own ``params=``): those fixtures are not read."""
@@ -376,7 +399,7 @@ def test_cases(m: "ModuleAnalysis", fi: "FunctionInfo", cls_key: str | None = No
     """The argument values pytest would call the test ``fi`` with, one dict per case (in the class ``cls_key`` when
     it inherits the method); None when ``fi`` is not a test with parametrize cases or fixtures the analysis can read
     (it is then analysed with unknown parameters)."""
-    if not fi.name.startswith("test"):
+    if not fi.name.startswith("test") or _raises_on_condition(m, fi):
         return None
     per_decorator: list[list[dict[str, Value]]] = []
     for deco in _decorators(m, fi, cls_key):

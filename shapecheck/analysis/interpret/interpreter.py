@@ -2720,6 +2720,9 @@ class Interpreter:
             if bases is not None:
                 return bases
         if isinstance(base, RefV) and base.qualname.startswith("class:"):
+            member = _enum_member(self.m, base.qualname[6:], attr)
+            if member is not None:
+                return member  # Expect.RAISE of ``class Expect(Enum)``: that member, itself
             return self.m.object_attr(ObjV(base.qualname[6:], (), True), attr)  # Config.dim: a class attribute
         if isinstance(base, RefV) and base.qualname == FINFO:
             return FloatV(None) if attr in FINFO_FLOATS else UNKNOWN  # torch.finfo(x.dtype).min: a Python float
@@ -4524,7 +4527,49 @@ def _int_and_sequence(a: Value, b: Value) -> bool:
     return False
 
 
+def _enum_member(m: "Semantics", cls_key: str, attr: str) -> RefV | None:
+    """``Expect.RAISE`` where ``Expect`` is a plain ``enum.Enum`` (its only base) of the analysed code whose
+    members its body assigns with ``auto()`` or distinct literals (no member is another's alias): the member, a value
+    equal and identical only to itself. None for anything else."""
+    ci = m.find_class(cls_key)
+    if ci is None or objects.base_infos(ci.module, ci) != ["enum.Enum"]:
+        return None  # (a str or int mixin, StrEnum, IntEnum: members equal to their values, kept as those values)
+    members: dict[str, str] = {}
+    for stmt in ci.node.body.body:
+        if type(stmt) is not cst.SimpleStatementLine:
+            continue
+        for small in stmt.body:
+            if type(small) is not cst.Assign:
+                continue
+            if len(small.targets) != 1 or type(small.targets[0].target) is not cst.Name:
+                return None
+            name = small.targets[0].target.value
+            if name.startswith("_"):
+                continue
+            value = small.value
+            if type(value) is cst.Call and type(value.func) in (cst.Name, cst.Attribute) and not value.args:
+                func = value.func
+                called = func.value if type(func) is cst.Name else func.attr.value  # type: ignore[attr-defined]
+                key = f"<auto {name}>" if called == "auto" else None
+            elif type(value) in (cst.Integer, cst.SimpleString):
+                key = value.value  # type: ignore[attr-defined]
+            else:
+                key = None
+            if key is None or key in members.values():
+                return None  # a value not known, or an alias of an earlier member
+            members[name] = key
+    return RefV(f"enum:{cls_key}.{attr}") if attr in members else None
+
+
 def _compare(a: Value, op: cst.CSTNode, b: Value) -> bool | None:
+    if (
+        isinstance(a, RefV)
+        and isinstance(b, RefV)
+        and a.qualname.startswith("enum:")
+        and b.qualname.startswith("enum:")
+        and type(op) in (cst.Is, cst.IsNot, cst.Equal, cst.NotEqual)
+    ):
+        return (a.qualname == b.qualname) == (type(op) in (cst.Is, cst.Equal))  # two enum members
 
     if isinstance(a, IntV) and isinstance(b, IntV):
         if type(op) is cst.Equal:
