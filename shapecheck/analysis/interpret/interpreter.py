@@ -1107,6 +1107,8 @@ class Interpreter:
                     # 1``): the object is not what it was before the loop, in it or after it
                     self.forget_object(stmt.iter)
                 it = modules or it
+            elif type(it) is DictV and it.kind == "dict":
+                it = SeqV(tuple(StrV(k) for k, _ in it.items), "list")  # for task in config.task_num_labels: its keys
         else:
             it = self.eval(stmt.test)
         if type(stmt) is cst.For and self._unrolled(stmt, assigned, it):

@@ -870,6 +870,12 @@ class ModuleAnalysis:
         first, _, rest = callee.partition(".")
         if first in self.globals and rest == "":
             v: Value | None = self.globals[first]
+        elif first in self.globals and "." not in rest and isinstance(self.globals[first], RefV):
+            # Config.from_dict(CFG): a classmethod (staticmethod) of a class of the analysed code
+            cls = self.globals[first]
+            ci = self.find_class(cls.qualname[6:]) if cls.qualname.startswith("class:") else None  # type: ignore[union-attr]
+            fi = objects.find_method(self, ci, rest) if ci is not None else None
+            return fi is not None and objects.keeps_handed_dict(self, FuncV(fi.key), pos, kw, records)
         elif first in self.globals or self.project is None:
             return False
         else:
@@ -2390,6 +2396,9 @@ class ModuleAnalysis:
                             if attr[4:] in partly[id(a)] or held is None or not _immutable(held):
                                 interp.forget_object(a.value, attr[4:], UNKNOWN)
                             continue
+                        if attr == "training" and type(a.value) is cst.Name:
+                            # train_step(model): model.train() there, so not the mode a model.eval() here set
+                            interp.scope.vars.pop(a.value.value + TRAINING_SUFFIX, None)
                         interp.forget_object(a.value, attr, UNKNOWN)
                 elif not keeps and id(a) not in scalars:
                     # a model handed to code that may replace its layers; `Norm(cfg.hidden)` hands on an int, which
@@ -3410,9 +3419,11 @@ class ModuleAnalysis:
         seen: set[int] = set()
         # per class: the names its methods call on ``self`` that are not its methods (None: a method changes it)
         foreign: dict[str, frozenset[str] | None] = {}
-        todo: list[Value] = [obj]
+        # the attribute paths to dicts and lists of numbers and strings the objects hold (``config.task_num_labels``)
+        plain_paths: list[tuple[str, ...]] = []
+        todo: list[tuple[tuple[str, ...], Value]] = [((), obj)]
         while todo:
-            v = todo.pop()
+            path, v = todo.pop()
             if id(v) in seen:
                 continue
             seen.add(id(v))
@@ -3426,20 +3437,36 @@ class ModuleAnalysis:
                     return False
                 if names - {k for k, _ in v.attrs}:
                     return False  # (``self.register_buffer(...)``: neither a method nor an object it holds)
-                todo.extend(x for _, x in v.attrs)
+                for k, x in v.attrs:
+                    if path and _frozen_container(x):
+                        # a held object's dict of label counts, a tuple of task names: changed only through a name
+                        # that aliases it, which no method of the classes walked may make (checked below)
+                        plain_paths.append((*path, k))
+                    else:
+                        todo.append(((*path, k), x))
             elif isinstance(v, (SeqV, ManyV)):
                 # a list of blocks (``nn.ModuleList``); a list of anything else (a cache of tensors) may be filled
                 # through a name the walk does not follow (``cache = self.cache; cache.append(t)``)
                 items = v.items if isinstance(v, SeqV) else (() if v.elem is None else (v.elem,))
                 if not all(isinstance(x, (ObjV, LayerV, SeqV, ManyV)) for x in items):
                     return False
-                todo.extend(items)
+                todo.extend((path, x) for x in items)
             elif isinstance(v, DictV) and v.kind == "moduledict":
                 # an ``nn.ModuleDict`` of blocks (a plain dict: filled by name, as a list may be)
                 if not all(isinstance(x, (ObjV, LayerV, SeqV, ManyV)) for _, x in v.items):
                     return False
-                todo.extend(x for _, x in v.items)
+                todo.extend((path, x) for _, x in v.items)
             elif isinstance(v, (DictV, IntDictV)):
+                return False
+        if plain_paths:
+            escaping: set[str] = set()
+            for key in foreign:
+                ci = self.find_class(key)
+                for c in objects.mro(self, ci) if ci is not None else ():
+                    for fi in c.methods.values():
+                        if fi.name != "__init__":
+                            escaping |= walk_memo("escaping-attributes", fi.node, _escaping_attributes)
+            if any(name in escaping for p in plain_paths for name in p):
                 return False
         return True
 
@@ -3544,6 +3571,10 @@ class ModuleAnalysis:
         whose ``__init__`` (the first of its classes that defines one) only reads it that way (``FSQ(levels=levels)``
         in a loop that builds one layer per pass). ``values``: the arguments' values, in order."""
         func = node.func
+        if type(func) is cst.Attribute:
+            # Config.from_dict(cfg): a classmethod (or staticmethod) of a class of the analysed code
+            method = self._class_level_method(interp, func)
+            return self._kept_args_of(node, values, method, 1 if method.is_classmethod else 0) if method else set()
         if type(func) is not cst.Name:
             return set()
         v = interp.scope.vars.get(func.value) if func.value in interp.scope.vars else self.globals.get(func.value)
@@ -3582,8 +3613,35 @@ class ModuleAnalysis:
             return set()
         if not skip:
             read_only = objects.read_only_params(fi)
+        return self._kept_args_of(node, values, fi, skip, read_only)
+
+    def _class_level_method(self, interp: Interpreter, func: cst.Attribute) -> FunctionInfo | None:
+        """``Cls.method`` naming a classmethod or staticmethod of a class of the analysed code (no other decorator)."""
+        if type(func.value) is not cst.Name or func.value.value in interp.scope.vars:
+            return None
+        cls: Value | None = self.global_value(func.value.value)
+        if isinstance(cls, RefV) and not cls.qualname.startswith("class:") and self.project is not None:
+            cls = self.project.lookup(cls.qualname)  # a class imported from another module of the analysed code
+        ci = self.find_class(cls.qualname[6:]) if isinstance(cls, RefV) and cls.qualname.startswith("class:") else None
+        fi = objects.find_method(self, ci, func.attr.value) if ci is not None else None
+        if fi is None or not (fi.is_classmethod or fi.is_static):
+            return None
+        fi = ensure_signature(fi)
+        return None if fi.has_unknown_decorators or len(fi.node.decorators) != 1 else fi
+
+    def _kept_args_of(
+        self,
+        node: cst.Call,
+        values: list[Value],
+        fi: FunctionInfo,
+        skip: int,
+        read_only: frozenset[str] = frozenset(),
+    ) -> set[int]:
+        """The arguments of ``node`` (a call of ``fi``, whose first ``skip`` parameters the call does not bind) that
+        ``fi`` leaves as they are (``_kept_list_args``)."""
         items_read = objects.item_read_params(fi)
-        if not read_only and not items_read:
+        plain = objects.plain_read_params(fi) if any(isinstance(v, DictV) and v.kind == "dict" for v in values) else ()
+        if not read_only and not items_read and not plain:
             return set()
         out: set[int] = set()
         positional = [p.name for p in fi.params if p.kind in ("pos", "posonly")][skip:]
@@ -3596,6 +3654,8 @@ class ModuleAnalysis:
                 name = positional[i] if i < len(positional) else None
             if name in read_only or (name in items_read and _scalar_list(val)):
                 out.add(id(a))
+            elif isinstance(val, DictV) and val.kind == "dict" and name in plain:
+                out.add(id(a))  # cls(**cfg_dict), cfg["dim"], cfg.get("depth"): its entries stay as they are
             elif name in items_read and isinstance(val, DictV) and val.kind == "dict":
                 if name in objects.dict_read_params(fi):  # params["wq"] read, never changed
                     out.add(id(a))
@@ -6331,6 +6391,69 @@ _MUTATING_METHODS = _CLOSURE_MUTATORS | {
 }
 
 
+def _frozen_container(v: Value) -> bool:
+    """A plain dict or list (tuple) whose items are numbers, strings, or tuples of them, or dicts of such."""
+    if isinstance(v, DictV) and v.kind == "dict":
+        return all(_frozen_item(x) or _frozen_container(x) for _, x in v.items)
+    if isinstance(v, IntDictV):
+        return all(_frozen_item(x) for _, x in v.items)
+    return isinstance(v, SeqV) and v.kind in ("list", "tuple") and all(_frozen_item(x) for x in v.items)
+
+
+# methods that read a dict or a sequence (``self.config.task_num_labels.items()``, ``self.tasks.index(t)``)
+_READING_METHODS = frozenset({"items", "keys", "values", "get", "index", "count", "copy"})
+_COPYING_BUILTINS = frozenset({"len", "list", "tuple", "dict", "sorted", "set", "frozenset", "enumerate", "zip"})
+
+
+def _escaping_attributes(fn: cst.CSTNode) -> frozenset[str]:
+    """The attribute names that a method reaches through its ``self`` (``self.config.task_num_labels``) and uses
+    other than by reading: stored, aliased (``labels = self.config.task_num_labels``), handed to a call, returned,
+    an item assigned, a mutating method called (``.update``, ``.append``). A chain's earlier names (``config``) are
+    read on the way; calling what an attribute holds (``self.fc(x)``, ``self.config.summary()``) is read too (the
+    methods of the objects walked are checked by ``_self_writes``)."""
+    if type(fn) is not cst.FunctionDef:
+        return frozenset({"*"})
+    params = [*fn.params.posonly_params, *fn.params.params]
+    if not params:
+        return frozenset()
+    me = params[0].name.value
+    out: set[str] = set()
+    stack: list[tuple[cst.CSTNode, cst.CSTNode | None, cst.CSTNode | None]] = [(fn.body, None, None)]
+    while stack:
+        n, parent, grand = stack.pop()
+        if type(n) is cst.Attribute:
+            root = chain_root(n)
+            if type(root) is cst.Name and root.value == me and not _read_position(n, parent, grand):
+                out.add(n.attr.value)
+        stack.extend((c, n, parent) for c in children(n))
+    return frozenset(out)
+
+
+def _read_position(n: cst.Attribute, parent: cst.CSTNode | None, grand: cst.CSTNode | None) -> bool:
+    """Is ``n`` (an attribute chain from ``self``) only read where it stands under ``parent`` (and ``grand``)?"""
+    tp = type(parent)
+    if isinstance(parent, cst.Attribute):
+        if isinstance(grand, cst.Call) and grand.func is parent:
+            return parent.attr.value not in _MUTATING_METHODS
+        return True  # self.config.dim: the chain goes on
+    if tp is cst.Call:
+        return parent.func is n  # type: ignore[union-attr]  # self.fc(x): what it holds, run
+    if tp is cst.Subscript:
+        if type(grand) in (cst.AssignTarget, cst.AugAssign, cst.Del) and grand.target is parent:  # type: ignore[union-attr]
+            return False  # self.cfg.labels[k] = v
+        return parent.value is n  # type: ignore[union-attr]
+    if tp in (cst.Comparison, cst.ComparisonTarget, cst.If, cst.While, cst.Assert, cst.UnaryOperation):
+        return True
+    if tp in (cst.BooleanOperation, cst.FormattedStringExpression, cst.IfExp):
+        return tp is not cst.IfExp or parent.test is n  # type: ignore[union-attr]
+    if tp in (cst.For, cst.CompFor):
+        return parent.iter is n  # type: ignore[union-attr]
+    if tp is cst.Arg and isinstance(grand, cst.Call):
+        func = grand.func
+        return type(func) is cst.Name and func.value in _COPYING_BUILTINS
+    return False
+
+
 def _self_writes(fn: cst.CSTNode) -> tuple[bool, frozenset[str]]:
     """(may ``fn``, a method, change an attribute of its ``self``: ``self.x = ...``, ``self.x[k] = v``, ``del self.x``,
     ``self.cache.append(t)``, ``setattr(self, ...)``, ``self.__dict__``; the names ``self.<name>(...)`` calls, which
@@ -6405,6 +6528,8 @@ def _param_attribute_writes(fn: cst.CSTNode) -> dict[str, frozenset[str] | None]
             elif type(grand) is cst.Call and grand.func is parent:
                 if parent.attr.value in _READ_ONLY_MODULE_METHODS:
                     attrs.add(CALLED)  # ``model.parameters()``: handed to an optimizer, nothing of it changed
+                elif parent.attr.value in ("train", "eval"):
+                    attrs.update((CALLED, "training"))  # ``model.train()``: its mode (and its modules') changes
                 else:
                     out[name] = None  # a method of it called
             elif _writes_attribute(grand, parent):

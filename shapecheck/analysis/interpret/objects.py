@@ -2393,6 +2393,10 @@ def _iteration_aliases(body: cst.CSTNode, params: set[str]) -> set[str]:
     return found - params
 
 
+# a dict's methods that only read it, called on an attribute of an argument (``config.task_num_labels.items()``)
+_DICT_VIEWS = frozenset({"items", "keys", "values", "get"})
+
+
 def keeps_arguments(fi: FunctionInfo) -> bool:
     """Does ``fi``'s body leave its arguments alone: no ``arg.x = ...`` / ``arg.x += ...`` / ``del arg.x``, no method
     called on an argument, an argument handed only to classes of the analysed code that keep theirs too, no
@@ -2423,8 +2427,13 @@ def keeps_arguments(fi: FunctionInfo) -> bool:
             ok = not (type(n.target) in (cst.Attribute, cst.Subscript) and root(n.target) is not None)  # type: ignore[attr-defined]
         elif tp is cst.Call:
             call = cast(cst.Call, n)
-            if type(call.func) is cst.Attribute and root(call.func.value) is not None:
-                ok = False  # config.update(...): a method may change its object
+            if (
+                type(call.func) is cst.Attribute
+                and root(call.func.value) is not None
+                and not (call.func.attr.value in _DICT_VIEWS and type(call.func.value) is not cst.Name)
+            ):
+                # config.update(...): a method may change its object (config.task_labels.items() reads a dict)
+                ok = False
             elif any(root(a.value) is not None and type(a.value) is not cst.Attribute for a in call.args):
                 ok = _callee_keeps(fi, call.func)
         stack.extend(children(n))
@@ -2759,11 +2768,18 @@ def keeps_handed_dict(
     from .module import ensure_signature
 
     skip = 0
-    if isinstance(v, FuncV) and v.bound_self is None:
+    if isinstance(v, FuncV):
         found = m.find_function(v.key)
-        if found is None or found.cls_key is not None:
+        if found is None or (
+            (found.cls_key is not None or v.bound_self is not None) and not (found.is_classmethod or found.is_static)
+        ):
             return False
         fi = ensure_signature(found)
+        if fi.is_classmethod or fi.is_static:
+            # Config.from_dict(CFG): its one decorator is what makes it a classmethod (staticmethod)
+            if fi.has_unknown_decorators or len(fi.node.decorators) != 1:
+                return False
+            return _handed_param_reads(fi, 1 if fi.is_classmethod else 0, pos, kw, records)
     elif isinstance(v, RefV) and v.qualname.startswith("class:"):
         ci = m.find_class(v.qualname[6:])
         if ci is None:
@@ -2779,6 +2795,10 @@ def keeps_handed_dict(
         return False
     if fi.has_unknown_decorators or fi.node.decorators:
         return False
+    return _handed_param_reads(fi, skip, pos, kw, records)
+
+
+def _handed_param_reads(fi: FunctionInfo, skip: int, pos: int | None, kw: str | None, records: bool) -> bool:
     if kw is not None:
         name: str | None = kw if any(p.name == kw and p.kind in ("pos", "kwonly") for p in fi.params) else None
     else:
