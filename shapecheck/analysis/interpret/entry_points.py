@@ -167,9 +167,8 @@ def _fixture(m: "ModuleAnalysis", fi: "FunctionInfo", name: str, depth: int) -> 
     if params is None:
         return ()
     takes_request = any(p.name == "request" for p in fx.params)
-    own_values = [_fixture(fx.module, fx, p.name, depth + 1) for p in own]
-    if any(not vs for vs in own_values):
-        return ()
+    # (a fixture of its own not known: the parameter is unknown, as the run of a test sees it)
+    own_values = [_fixture(fx.module, fx, p.name, depth + 1) or (UNKNOWN,) for p in own]
     values: list[Value] = []
     for param in params:
         for combo in _combos([list(vs) for vs in own_values]):
