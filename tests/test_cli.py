@@ -148,3 +148,24 @@ def test_cross_module_through_cli(tmp_path: Path) -> None:
     proc = run(["check", "--no-cache", "--format", "json", "-j", "2", "pkg"], tmp_path)
     data = json.loads(proc.stdout)
     assert [(d["path"], d["line"], d["code"]) for d in data] == [("pkg/model.py", 8, "SHP203")]
+
+
+def test_notes_name_other_modules_as_the_named_files_are_named(tmp_path: Path) -> None:
+    """A note about another module's line (where a layer was built) shows its path in the style of the checked file's:
+    relative to the working directory for a relative argument, absolute for an absolute one."""
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "__init__.py").write_text("")
+    (tmp_path / "pkg" / "layers.py").write_text(
+        "from torch import nn\n\n\nclass Head(nn.Module):\n    def __init__(self, dim):\n        super().__init__()\n"
+        "        self.proj = nn.Linear(dim, 10)\n\n    def forward(self, x):\n        return self.proj(x)\n"
+    )
+    (tmp_path / "run_head.py").write_text(
+        "import torch\n\nfrom pkg.layers import Head\n\n\ndef main():\n    Head(64)(torch.randn(2, 32))\n"
+    )
+    for arg, built in (
+        ("run_head.py", "pkg/layers.py:7"),
+        (str(tmp_path / "run_head.py"), f"{tmp_path / 'pkg' / 'layers.py'}:7"),
+    ):
+        proc = run(["check", "--no-cache", "-j", "1", "--select", "SHP2", arg], tmp_path)
+        assert f"{arg}:7:5: SHP204" in proc.stdout, proc.stdout
+        assert f"self.proj was built at {built}" in proc.stdout, proc.stdout

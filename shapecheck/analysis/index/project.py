@@ -517,9 +517,11 @@ def files_import_roots(files: list[Path]) -> list[Path]:
 class _ModulesOnDisk(dict[str, Path]):
     """``Project.paths`` that finds an imported module's file on first lookup, for hosts that see one file."""
 
-    def __init__(self, roots: list[Path], packages: set[str]) -> None:
+    def __init__(self, roots: list[Path], packages: set[str], relative: bool = True) -> None:
         super().__init__()
         self.roots, self.packages = roots, packages
+        # shown relative to the working directory, as the named files are (absolute when all of those are)
+        self.relative = relative
         self._missing: set[str] = set()  # names looked for and not found (a lookup costs file-system calls)
         # (root, first component) -> is that a folder: a name whose first component is no folder of a root has no
         # file below it there (``torch.nn.functional`` is looked for under every root of a whole-corpus run)
@@ -547,7 +549,7 @@ class _ModulesOnDisk(dict[str, Path]):
                     if (is_pkg or nested) and not is_dir:
                         continue  # below a folder that does not exist
                     if os.path.isfile(cand):
-                        self[name] = _shown(Path(cand))
+                        self[name] = _shown(Path(cand)) if self.relative else Path(os.path.abspath(cand))
                         if is_pkg:
                             self.packages.add(name)
                         return True
@@ -557,7 +559,7 @@ class _ModulesOnDisk(dict[str, Path]):
             base = root.joinpath(*parts)
             for cand_path, is_pkg in ((base / "__init__.py", True), (base.with_suffix(".py"), False)):
                 if cand_path.is_file():
-                    self[name] = _shown(cand_path)
+                    self[name] = _shown(cand_path) if self.relative else Path(os.path.abspath(cand_path))
                     if is_pkg:
                         self.packages.add(name)
                     return True
@@ -671,7 +673,7 @@ class Project:
         if cwd in roots:  # the working directory last, as for a single file
             roots.remove(cwd)
             roots.append(cwd)
-        project.paths = _ModulesOnDisk(roots, project.packages)
+        project.paths = _ModulesOnDisk(roots, project.packages, not files or not all(f.is_absolute() for f in files))
         project._split_cache.clear()
         project._canonical_cache.clear()
         for f in files:
