@@ -4605,7 +4605,14 @@ def _call_getattr(
     m: "ModuleAnalysis", interp: Interpreter, node: cst.Call, name: str, args: list[Value], kwargs: dict[str, Value]
 ) -> Value | None:
     """``getattr(nn, act)()``: the class that name reaches (a module's or a class's attribute).
-    ``getattr(self.net, "forward")``: that attribute of an object of the analysed code, as ``self.net.forward``."""
+    ``getattr(self.net, "forward")``: that attribute of an object of the analysed code, as ``self.net.forward``.
+    ``getattr(config, "head_dim", dim // heads)``: the attribute when the object has it, else the default, decided
+    for an object whose every attribute is known (``_attribute_known_absent``)."""
+    if len(args) == 3 and isinstance(args[1], StrV) and not kwargs and isinstance(args[0], ObjV):
+        attr = args[1].value
+        if args[0].attr(attr) is not None and attr.isidentifier():
+            return m.object_attr(args[0], attr)
+        return args[2] if _attribute_known_absent(m, args[0], attr) else None
     if len(args) != 2 or not isinstance(args[1], StrV) or kwargs:
         return None
     if isinstance(args[0], RefV) and not args[0].qualname.startswith("class:"):
@@ -4613,6 +4620,29 @@ def _call_getattr(
     if isinstance(args[0], ObjV) and args[1].value.isidentifier():
         return m.object_attr(args[0], args[1].value)
     return UNKNOWN
+
+
+def _attribute_known_absent(m: "ModuleAnalysis", obj: ObjV, attr: str) -> bool:
+    """Has ``obj`` surely no attribute ``attr``: built by a constructor the analysis followed (every attribute it set
+    known), nothing set by a name not known, no ``__getattr__``, no base outside the analysed code but
+    ``torch.nn.Module`` (a dataclass or plain class: none), and neither a method nor a class attribute of that name?"""
+    if not obj.concrete or not attr.isidentifier() or attr.startswith("_") or attr in objects.NN_MODULE_NAMES:
+        return False
+    if any(k == DYNAMIC_ATTRS for k, _ in obj.attrs) or obj.attr(attr) is not None:
+        return False
+    ci = m.find_class(obj.cls_key)
+    if ci is None:
+        return False
+    classes = objects.mro(m, ci)
+    if any(
+        attr in c.methods
+        or attr in objects.body_attrs(m, c)
+        or "__getattr__" in c.methods
+        or "__getattribute__" in c.methods
+        for c in classes
+    ):
+        return False
+    return objects.foreign_bases(m, ci) <= {"torch.nn.Module", "torch.nn.modules.module.Module", "object"}
 
 
 @_builtin("hasattr")
