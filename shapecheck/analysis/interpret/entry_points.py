@@ -19,12 +19,13 @@ Findings the cases share are reported once.
 from __future__ import annotations
 
 import itertools
+from dataclasses import replace
 from typing import TYPE_CHECKING, TypeVar
 
 import libcst as cst
 
 from ..index.imports import dotted
-from .values import UNKNOWN, DictV, SeqV, StrV, Value
+from .values import UNKNOWN, BoolV, DictV, IntV, NoneV, SeqV, StrV, Value
 from .context import counter_mark
 from .state import function_state
 from .walk import children, memo as walk_memo
@@ -316,7 +317,14 @@ def run_cases(m: "ModuleAnalysis", fi: "FunctionInfo", self_value: Value | None,
     """Run ``fi`` once per case, each finding reported once (and not again when an earlier run reported it)."""
     start = len(m.ctx.pending)
     for case in cases:
+        before = len(m.ctx.pending)
         m.run_function(fi, case, self_value)
+        named = _case_text(case) if len(cases) > 1 else None
+        if named:
+            # which of the cases fails (``gqa(heads=8, kv_heads=2)`` of four): the values to reproduce it with
+            m.ctx.pending[before:] = [
+                replace(p, notes=p.notes + (f"in the test case {named}",)) for p in m.ctx.pending[before:]
+            ]
     seen: set[tuple[int, str]] = {(id(p.node), p.code) for p in m.ctx.pending[:start]}
     kept = []
     for p in m.ctx.pending[start:]:
@@ -324,6 +332,27 @@ def run_cases(m: "ModuleAnalysis", fi: "FunctionInfo", self_value: Value | None,
             seen.add((id(p.node), p.code))
             kept.append(p)
     m.ctx.pending[start:] = kept
+
+
+def _case_text(case: dict[str, Value]) -> str | None:
+    """``heads=8, kv_heads=2``: a case's numbers, strings, bools and None (a value of another kind is left out;
+    None when none is shown)."""
+    parts: list[str] = []
+    for name, v in case.items():
+        if isinstance(v, IntV) and v.size.as_int() is not None:
+            parts.append(f"{name}={v.size.as_int()}")
+        elif isinstance(v, (StrV, BoolV)):
+            parts.append(f"{name}={v.value!r}")
+        elif isinstance(v, NoneV):
+            parts.append(f"{name}=None")
+        elif (
+            isinstance(v, SeqV)
+            and v.kind in ("tuple", "list")
+            and all(isinstance(x, IntV) and x.size.as_int() is not None for x in v.items)
+        ):
+            ints = [x.size.as_int() for x in v.items]  # type: ignore[union-attr]
+            parts.append(f"{name}={tuple(ints) if v.kind == 'tuple' else ints}")
+    return ", ".join(parts) or None
 
 
 def inherited_tests(m: "ModuleAnalysis") -> list[tuple["FunctionInfo", str, list[dict[str, Value]]]]:
