@@ -381,18 +381,31 @@ def inherited_tests(m: "ModuleAnalysis") -> list[tuple["FunctionInfo", str, list
 
 
 def _raises_on_condition(m: "ModuleAnalysis", fi: "FunctionInfo") -> bool:
-    """Does the test expect a failure under a condition (``if case.expect is Expect.RAISE: with pytest.raises(...):
-    ...; return``, ``if error_expected: with pytest.raises(error_expected)``)? A table of cases then says which of
-    them fail, by values the analysis may not decide (an enum member, a flag): the test is analysed with unknown
-    parameters, not once per case, so a case meant to fail is not taken down the path for the others."""
+    """Does the test expect a failure under a condition on its parameters (``if case.expect is Expect.RAISE: with
+    pytest.raises(...): ...; return``, ``if error_expected: with pytest.raises(error_expected)``)? A table of cases
+    then says which of them fail, by values the analysis may not decide (an enum member, a flag): the test is
+    analysed with unknown parameters, not once per case, so a case meant to fail is not taken down the path for the
+    others."""
+
+    params = {p.name for p in fi.params} - {"self", "cls"}
+
+    def mentions_param(test: cst.CSTNode) -> bool:
+        stack = [test]
+        while stack:
+            n = stack.pop()
+            if type(n) is cst.Name and n.value in params:
+                return True
+            stack.extend(children(n))
+        return False
 
     def find(fn: cst.CSTNode) -> bool:
+        # (a condition on something else, ``if torch.cuda.is_available():``, does not tell cases apart)
         stack: list[tuple[cst.CSTNode, bool]] = [(fn, False)]
         while stack:
             n, under_if = stack.pop()
             if under_if and type(n) is cst.Call and _is(m, n.func, "raises"):
                 return True
-            inner = under_if or type(n) is cst.If
+            inner = under_if or (type(n) is cst.If and mentions_param(n.test))
             if type(n) not in (cst.ClassDef, cst.Lambda) and (n is fn or type(n) is not cst.FunctionDef):
                 stack.extend((c, inner) for c in children(n))
         return False
