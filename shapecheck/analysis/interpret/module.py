@@ -120,8 +120,6 @@ _TYPE_ALIAS = frozenset({"typing.TypeAlias", "typing_extensions.TypeAlias"})  # 
 
 _Info = TypeVar("_Info", FunctionInfo, ClassInfo)
 
-# in-place tensor methods that keep the tensor's shape (any other ``x.name_(...)`` makes x unknown): the element-wise
-# ones whose arguments the op rules check (``ops.INPLACE_ELEMENTWISE``), and these
 # tensor methods whose result holds every element of the tensor and no other value (an index tensor's largest value
 # stays in it), whatever their arguments (``to`` / ``view`` / ``type`` only without a dtype that is not an integer)
 _ELEMENT_KEEPING = frozenset(
@@ -161,6 +159,8 @@ def _keeps_elements(method: str, base: TensorV, out: TensorV, args: list[Value],
     return all(s in own or (s.as_int() or 0) >= 1 for s in out.shape)
 
 
+# in-place tensor methods that keep the tensor's shape (any other ``x.name_(...)`` makes x unknown): the element-wise
+# ones whose arguments the op rules check (``ops.INPLACE_ELEMENTWISE``), and these
 _SHAPE_KEEPING_INPLACE = op_rules.INPLACE_ELEMENTWISE | frozenset(
     {
         "neg_",
@@ -870,10 +870,9 @@ class ModuleAnalysis:
         first, _, rest = callee.partition(".")
         if first in self.globals and rest == "":
             v: Value | None = self.globals[first]
-        elif first in self.globals and "." not in rest and isinstance(self.globals[first], RefV):
+        elif first in self.globals and "." not in rest and isinstance(cls := self.globals[first], RefV):
             # Config.from_dict(CFG): a classmethod (staticmethod) of a class of the analysed code
-            cls = self.globals[first]
-            ci = self.find_class(cls.qualname[6:]) if cls.qualname.startswith("class:") else None  # type: ignore[union-attr]
+            ci = self.find_class(cls.qualname[6:]) if cls.qualname.startswith("class:") else None
             fi = objects.find_method(self, ci, rest) if ci is not None else None
             return fi is not None and objects.keeps_handed_dict(self, FuncV(fi.key), pos, kw, records)
         elif first in self.globals or self.project is None:
@@ -3438,9 +3437,10 @@ class ModuleAnalysis:
                 if names - {k for k, _ in v.attrs}:
                     return False  # (``self.register_buffer(...)``: neither a method nor an object it holds)
                 for k, x in v.attrs:
-                    if path and _frozen_container(x):
-                        # a held object's dict of label counts, a tuple of task names: changed only through a name
-                        # that aliases it, which no method of the classes walked may make (checked below)
+                    if _frozen_container(x):
+                        # a dict of label counts, a list of task names (the model's, or a config's it holds): changed
+                        # only through a name that aliases it, which no method of the classes walked may make (checked
+                        # below; the step itself reading one into a variable forgets it, _param_attribute_writes)
                         plain_paths.append((*path, k))
                     else:
                         todo.append(((*path, k), x))
