@@ -6430,8 +6430,7 @@ def _frozen_container(v: Value) -> bool:
     return isinstance(v, SeqV) and v.kind in ("list", "tuple") and all(_frozen_item(x) for x in v.items)
 
 
-# methods that read a dict or a sequence (``self.config.task_num_labels.items()``, ``self.tasks.index(t)``)
-_READING_METHODS = frozenset({"items", "keys", "values", "get", "index", "count", "copy"})
+# builtins that only read what they are handed (``len(self.tasks)``, ``zip(self.a, self.b)``)
 _COPYING_BUILTINS = frozenset({"len", "list", "tuple", "dict", "sorted", "set", "frozenset", "enumerate", "zip"})
 
 
