@@ -1668,12 +1668,12 @@ class Interpreter:
             if isinstance(v, _LIST_LIKE) or (v is None and key.startswith("self.")):
                 return True  # (``self.params``: forget_object(node, attr) reads it from the object)
         root: cst.BaseExpression = node
-        while type(root) is cst.Attribute:
-            root = root.value
+        while type(root) is cst.Attribute or type(root) is cst.Subscript:
+            root = root.value  # (``holder["m"]``: an item of a container, forget_object)
         key = _var_key(root)
         if key is None:
             return False
-        return isinstance(self.scope.vars.get(key), (ObjV, LayerV, DictV))
+        return isinstance(self.scope.vars.get(key), (ObjV, LayerV, DictV, SeqV, ManyV))
 
     def forget_if_list(self, node: cst.BaseExpression, modules: bool = False) -> None:
         """A list the code mutates (``xs.append(t)``, ``xs[i] = t``, ``del xs[i]``, passed to a function): unknown from here.
@@ -1731,6 +1731,26 @@ class Interpreter:
             if held is v and other != key:
                 self.scope.vars[other] = UNKNOWN
 
+    def forget_inner(self, old: Value, new: Value | None, skip: frozenset[str]) -> None:
+        """``old``, what a variable held, was changed in place by code run on it (``task.prepare()`` storing
+        ``self.model.scale``, an object handed to code that may change it): the objects, lists and dicts it held,
+        three levels down, that ``new`` (what the variable holds now; None: nothing known) no longer holds as they
+        were may have changed, so any other variable (not in ``skip``) holding one of them no longer holds what was
+        tracked (``model`` after ``task = Task(model); task.prepare()``)."""
+        parts = _mutable_parts(self.m, old, 3)
+        if not parts:
+            return
+        if new is not None:
+            for i in _mutable_parts(self.m, new, 3):
+                parts.pop(i, None)  # the same value at the same place: the code left it alone
+            if not parts:
+                return
+        for k, held in list(self.scope.vars.items()):
+            if k in skip:
+                continue
+            if held is old or id(held) in parts or any(i in parts for i in _mutable_parts(self.m, held, 3)):
+                self.scope.vars[k] = UNKNOWN
+
     def forget_object(
         self, node: cst.BaseExpression, attr: str | None = None, value: Value = UNKNOWN, frozen_too: bool = False
     ) -> None:
@@ -1743,6 +1763,17 @@ class Interpreter:
             # self.inner). A value handed on (``FPN(self.backbone.out_channels)``) leaves ``self.backbone`` as built
             root = root.value
         key = _var_key(root)
+        if key is None and type(root) is cst.Subscript:
+            # reshape_params(holder["m"]): the object an item of a container holds, handed to code that may change
+            # it: any name holding it (the container too) no longer holds what was tracked
+            with self.ctx.discarding():
+                obj = self.eval(root)
+            if isinstance(obj, ObjV) and obj.concrete and not _frozen_record(self.m, obj):
+                for other, held in list(self.scope.vars.items()):
+                    if held is obj or _holds(held, obj, 3):
+                        self.scope.vars[other] = UNKNOWN
+                self.forget_inner(obj, None, frozenset())
+            return
         v = self.scope.vars.get(key) if key is not None else None
         walk = self.loop_items.get(key) if key is not None and self.loop_items else None
         if type(walk) is _WalkItem and key is not None:
@@ -1813,6 +1844,7 @@ class Interpreter:
             )
         else:
             self.scope.vars[key] = UNKNOWN
+            self.forget_inner(v, None, frozenset((key,)))
 
     def store_through(
         self, node: cst.BaseExpression, root: cst.BaseExpression, key: str, v: ObjV, attr: str, value: Value
@@ -4178,6 +4210,39 @@ def _plain_value(v: Value) -> bool:
     if isinstance(v, (IntV, FloatV, BoolV, StrV, NoneV)):
         return True
     return isinstance(v, SeqV) and v.kind == "tuple" and all(_plain_value(x) for x in v.items)
+
+
+def _mutable_parts(m: "Semantics", v: Value, depth: int) -> dict[int, Value]:
+    """The values ``v`` holds (``depth`` levels down, through objects, lists, tuples and dicts) that code may change in
+    place: objects of the analysed code (not frozen records), layers, lists and dicts; by id."""
+    out: dict[int, Value] = {}
+    todo: list[tuple[Value, int]] = [(v, 0)]
+    while todo:
+        x, d = todo.pop()
+        if d >= depth:
+            continue
+        if isinstance(x, ObjV):
+            items: tuple[Value, ...] = tuple(y for _, y in x.attrs) + tuple(y for _, y in x.fresh)
+        elif isinstance(x, SeqV):
+            items = x.items
+        elif isinstance(x, ManyV):
+            items = (x.elem,) if x.elem is not None else ()
+        elif isinstance(x, (DictV, IntDictV)):
+            items = tuple(y for _, y in x.items)
+        else:
+            continue
+        for y in items:
+            if id(y) in out:
+                continue
+            if (
+                (isinstance(y, ObjV) and y.concrete and not _frozen_record(m, y))
+                or isinstance(y, (LayerV, ManyV, DictV, IntDictV, StateDictV))
+                or (isinstance(y, SeqV) and y.kind != "tuple")
+            ):
+                out[id(y)] = y
+            if isinstance(y, (ObjV, SeqV, ManyV, DictV, IntDictV)):
+                todo.append((y, d + 1))
+    return out
 
 
 def _frozen_record(m: "Semantics", obj: ObjV, depth: int = 0) -> bool:

@@ -1453,7 +1453,87 @@ class ModuleAnalysis:
         kwargs: dict[str, Value],
         held: ObjV | None,
     ) -> Value:
-        """``held``: the object the variable holds when ``fv.bound_self`` is it with its constructor's values."""
+        """``held``: the object the variable holds when ``fv.bound_self`` is it with its constructor's values.
+
+        A method called by name on an object a variable holds (``task.prepare()``), which may change what the object
+        holds (``_method_changes``), leaves the object (and any other name for what it holds: ``model`` after
+        ``task = Task(model)``) unknown, unless its run here gave the variable the object as the method left it
+        (``call_on_local_object``)."""
+        out = self._call_function_body(interp, node, fv, args, kwargs, held)
+        func = node.func if type(node) is cst.Call else None
+        obj = fv.bound_self
+        if (
+            type(func) is cst.Attribute
+            and isinstance(obj, ObjV)
+            and obj.concrete
+            and func.attr.value not in ("forward", "__call__")
+            and not (type(func.value) is cst.Name and func.value.value == "self")
+            and (key := _var_key_of(func.value)) is not None
+            and (now := _held_at(interp, key)) is not None
+            and (now is obj or now is held)
+            and self._method_changes(fv, obj)
+        ):
+            interp.forget_object(func.value)
+        return out
+
+    def _method_changes(self, fv: FuncV, obj: ObjV) -> bool:
+        """May the method ``fv`` (or one it reaches through calls on ``self``) change what its object holds
+        (``_changes_through_self``; a callee handed ``self.x`` that is not a library function or a reading builtin:
+        it may)?"""
+        fi = self.find_function(fv.key)
+        ci = self.find_class(obj.cls_key)
+        if fi is None or ci is None or fi.cls_key is None or fi.is_static or fi.is_classmethod:
+            return False
+        for callee in objects.reached_methods(self, ci, fi):
+            handed = walk_memo("changes-through-self", callee.node, _changes_through_self)
+            if handed is None:
+                return True
+            for call, arg in handed:
+                held = _read_through(obj, arg.value)
+                if held is not None and (_immutable(held) or isinstance(held, TensorV)):
+                    continue  # conv_block(prev, ch, self.cfg.norm): a string (a tensor's shape no call changes)
+                f = call.func
+                if type(f) is cst.Name and f.value in _PURE_BUILTINS:
+                    continue
+                name = dotted(f)
+                qual = callee.module.qualify_dotted(name) if name is not None else None
+                if qual is not None and qual.startswith(_PURE_LIBRARIES):
+                    continue
+                if not callee.module._reads_argument(f, call, arg):
+                    return True
+        return False
+
+    def _reads_argument(self, func: cst.BaseExpression, call: cst.Call, arg: cst.Arg) -> bool:
+        """Is ``func`` a plain function of this module that binds ``arg`` to a parameter whose object it never
+        changes (``_param_attribute_writes``: it only tests it or reads from it)?"""
+        v = self.globals.get(func.value) if type(func) is cst.Name else None
+        if not isinstance(v, FuncV) or v.bound_self is not None or v.env:
+            return False
+        fi = self.find_function(v.key)
+        if fi is None or fi.cls_key is not None or fi.has_unknown_decorators or arg.star:
+            return False
+        name: str | None = None
+        if arg.keyword is not None:
+            name = arg.keyword.value
+        else:
+            plain = [a for a in call.args if a.keyword is None]
+            at = next(i for i, a in enumerate(plain) if a is arg)
+            positional = [p.name for p in fi.params if p.kind in ("pos", "posonly")]
+            if at < len(positional) and not any(a.star for a in plain[:at]):
+                name = positional[at]
+        writes = walk_memo("attribute-writes", fi.node, _param_attribute_writes)
+        attrs = writes.get(name) if name is not None else None
+        return attrs is not None and all(a.startswith("use ") for a in attrs)
+
+    def _call_function_body(
+        self,
+        interp: Interpreter,
+        node: cst.Call,
+        fv: FuncV,
+        args: list[Value],
+        kwargs: dict[str, Value],
+        held: ObjV | None,
+    ) -> Value:
         fi = self.find_function(fv.key)
         if fi is not None and fi.has_unknown_decorators and fv.key not in self.undecorated:
             grad = _grad_decorator(fi)
@@ -2145,6 +2225,9 @@ class ModuleAnalysis:
             for k, v in scope.vars.items():
                 if k.startswith("self.") and self_vars.get(k) is not v:
                     interp.scope.vars[k] = v
+                    before = self_vars.get(k)
+                    if before is not None:
+                        interp.forget_inner(before, v, frozenset((k, "self")))
             rets = [v for _, v in scope.returns]
             if len(rets) != 1:
                 return UNKNOWN
@@ -2160,6 +2243,9 @@ class ModuleAnalysis:
         after = ObjV(obj.cls_key, tuple(attrs.items()), True, tuple(fresh.items()))
         if key is not None and interp.scope.vars.get(key) is base:
             interp.scope.vars[key] = after
+            # what the method changed inside the object (``self.model.scale = ...``) is changed for any other name
+            # holding it (``task = Task(model); task.prepare()``: ``model`` itself)
+            interp.forget_inner(base, after, frozenset((key,)))
         rets = [v for _, v in scope.returns]
         if len(rets) != 1:
             return UNKNOWN
@@ -2168,6 +2254,7 @@ class ModuleAnalysis:
     def _forget_local_object(self, interp: Interpreter, key: str, obj: ObjV) -> None:
         if interp.scope.vars.get(key) is obj:
             interp.scope.vars[key] = UNKNOWN
+            interp.forget_inner(obj, None, frozenset((key,)))
 
     def _forget_self_attrs(self, interp: Interpreter, fi: FunctionInfo) -> None:
 
@@ -6419,6 +6506,124 @@ _MUTATING_METHODS = _CLOSURE_MUTATORS | {
     "fill_",
     "zero_",
 }
+
+
+# methods that change the object they are called on in a way sizes see (``self.model.apply(fix)``,
+# ``self.head.reset_classifier(n)``, ``self.scale.data.unsqueeze_(0)``); other in-place tensor methods (``fill_``,
+# ``normal_``) keep every shape
+_CHANGING_METHODS = _CLOSURE_MUTATORS | {
+    "sort",
+    "reverse",
+    "__setitem__",
+    "__delitem__",
+    "__setattr__",
+    "__delattr__",
+    "apply",
+    "load_state_dict",
+    "register_buffer",
+    "register_parameter",
+    "register_module",
+    "add_module",
+    "resize_",
+    "resize_as_",
+    "unsqueeze_",
+    "squeeze_",
+    "transpose_",
+    "t_",
+    "swapdims_",
+    "swapaxes_",
+    "as_strided_",
+    "set_",
+}
+_CHANGING_PREFIXES = ("reset", "init", "prepare", "setup", "set_", "replace", "convert", "fuse", "prune", "resize")
+
+
+# libraries whose functions change no attribute of an object handed to them (``nn.init.normal_(self.proj.weight)``,
+# ``copy.deepcopy(self.model)``)
+_PURE_LIBRARIES = ("torch.", "numpy.", "jax.", "einops.", "math.", "copy.", "functools.", "itertools.", "operator.")
+
+
+def _read_through(obj: ObjV, e: cst.BaseExpression) -> Value | None:
+    """What ``self.a.b`` (``e``) reads from the object ``obj`` that ``self`` is, when each step is an attribute it
+    holds (None otherwise, or for ``self`` itself)."""
+    path: list[str | int] = []
+    while True:
+        if type(e) is cst.Attribute:
+            path.append(e.attr.value)
+            e = e.value
+        elif type(e) is cst.Subscript:
+            index = _literal_index(e)
+            if index is None:
+                return None
+            path.append(index)  # (``self.enc_channels[-1]``)
+            e = e.value
+        else:
+            break
+    if type(e) is not cst.Name or not path:
+        return None
+    v: Value | None = obj
+    for step in reversed(path):
+        if isinstance(step, int):
+            if not isinstance(v, SeqV) or not -len(v.items) <= step < len(v.items):
+                return None
+            v = v.items[step]
+        elif isinstance(v, ObjV):
+            v = v.attr(step)
+        else:
+            return None
+    return v
+
+
+def _literal_index(e: cst.Subscript) -> int | None:
+    """The integer ``xs[2]`` / ``xs[-1]`` indexes with, written as a literal."""
+    if len(e.slice) != 1 or type(e.slice[0].slice) is not cst.Index:
+        return None
+    n = e.slice[0].slice.value
+    negative = type(n) is cst.UnaryOperation and type(n.operator) is cst.Minus
+    if negative:
+        n = n.expression  # type: ignore[attr-defined]
+    if type(n) is not cst.Integer:
+        return None
+    return -int(n.value) if negative else int(n.value)
+
+
+def _changes_through_self(fn: cst.CSTNode) -> tuple[tuple[cst.Call, cst.Arg], ...] | None:
+    """What a method (not a forward) may do to the objects its ``self`` holds, read from its body: None when it may
+    change one (an attribute stored through ``self``, ``setattr(self.model, ...)``, ``self.model.apply(fn)``, a
+    method named to change its object: ``_CHANGING_METHODS``, ``_CHANGING_PREFIXES``); otherwise the calls that hand
+    ``self`` or an attribute of it on (``reshape_params(self.model)``), with that argument: the caller decides."""
+    if type(fn) is not cst.FunctionDef:
+        return None
+    params = [*fn.params.posonly_params, *fn.params.params]
+    if not params:
+        return None
+    me = params[0].name.value
+
+    def rooted(e: cst.BaseExpression) -> bool:
+        e = chain_root(e)
+        return type(e) is cst.Name and e.value == me
+
+    handed: list[tuple[cst.Call, cst.Arg]] = []
+    stack: list[cst.CSTNode] = [fn.body]
+    while stack:
+        n = stack.pop()
+        tp = type(n)
+        if tp in (cst.AssignTarget, cst.AugAssign, cst.AnnAssign, cst.Del):
+            t = n.target  # type: ignore[attr-defined]
+            targets = [e.value for e in t.elements] if type(t) in (cst.Tuple, cst.List) else [t]
+            if any(type(e) is not cst.Name and rooted(e) for e in targets):
+                return None  # (``self.__dict__[k] = v`` too; ``self.__dict__.update(d)`` is a changing method)
+        elif tp is cst.Call:
+            f = n.func  # type: ignore[attr-defined]
+            if type(f) is cst.Attribute and rooted(f.value) and type(f.value) is not cst.Name:
+                name = f.attr.value
+                if name in _CHANGING_METHODS or name.startswith(_CHANGING_PREFIXES):
+                    return None  # self.model.apply(fix), self.head.reset_parameters()
+            if not (type(f) is cst.Attribute and type(f.value) is cst.Name and f.value.value == me):
+                # (``self.helper(self.x)``, ``self.norm(self.x)``: a method reached on its own, or a submodule run)
+                handed.extend((cast(cst.Call, n), a) for a in n.args if rooted(a.value))  # type: ignore[attr-defined]
+        stack.extend(children(n))
+    return tuple(handed)
 
 
 def _frozen_container(v: Value) -> bool:

@@ -772,12 +772,12 @@ def reassigned_by_self_calls(m: "ModuleAnalysis", ci: ClassInfo, fi: FunctionInf
     _assigned_names = _interpreter._assigned_names
 
     out: set[str] = set()
-    for callee in _reached_methods(m, ci, fi)[1:]:
+    for callee in reached_methods(m, ci, fi)[1:]:
         out |= {k for k in _assigned_names(callee.node.body) if k.startswith("self.")}
     return out
 
 
-def _reached_methods(m: "ModuleAnalysis", ci: ClassInfo, fi: FunctionInfo) -> list[FunctionInfo]:
+def reached_methods(m: "ModuleAnalysis", ci: ClassInfo, fi: FunctionInfo) -> list[FunctionInfo]:
     """``fi`` and the methods it calls on ``self``, directly or through the methods they call on ``self`` in turn."""
     methods: dict[str, FunctionInfo] = {}
     for c in reversed(mro(m, ci)):
@@ -1388,7 +1388,7 @@ def used_otherwise(m: "ModuleAnalysis", ci: ClassInfo, fi: FunctionInfo) -> froz
     built, only these methods run before ``fi`` returns, so a submodule none of them touches otherwise is as built."""
 
     out: set[str] = set()
-    for callee in _reached_methods(m, ci, fi):
+    for callee in reached_methods(m, ci, fi):
         out |= memo("self-attrs-not-called", callee.node, _self_attrs_not_called)
     return frozenset(out)
 
@@ -1402,7 +1402,7 @@ def fresh_after(m: "ModuleAnalysis", ci: ClassInfo, fi: FunctionInfo, obj: ObjV)
     _assigned_names = _interpreter._assigned_names
 
     assigned: set[str] = set()
-    for callee in _reached_methods(m, ci, fi):
+    for callee in reached_methods(m, ci, fi):
         handed = memo("self-handed", callee.node, _self_handed)
         if handed is None:
             return ()
