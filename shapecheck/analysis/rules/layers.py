@@ -24,6 +24,7 @@ from ..interpret.values import (
     ManyV,
     NoneV,
     ObjV,
+    RefV,
     SeqV,
     StrV,
     TensorV,
@@ -34,6 +35,7 @@ if TYPE_CHECKING:
     from ..interpret.interpreter import Interpreter
 
 from .ops_common import (
+    SAME_SHAPE,
     broadcast_shapes,
     layout_axes,
     time_major_output,
@@ -2723,8 +2725,10 @@ def _equinox_layer(cx: OpContext, node: cst.Call, qual: str, args: list[Value], 
     if name in ("GRUCell", "LSTMCell"):
         cell = layer(cx, node, name, args[:2], {k: v for k, v in kwargs.items() if k in ("input_size", "hidden_size")})
         return LayerV(cell.kind, cell.params + (("lib", "equinox"),), node) if isinstance(cell, LayerV) else UNKNOWN
-    if name in ("Dropout", "Identity", "Lambda"):
-        return LayerV("Elementwise", (("name", name),), node) if name != "Lambda" else UNKNOWN
+    if name in ("Dropout", "Identity"):
+        return LayerV("Elementwise", (("name", name),), node)
+    if name == "Lambda":
+        return _equinox_lambda(node, args, kwargs)
     if name == "Sequential" and len(args) + len(kwargs) == 1 and set(kwargs) <= {"layers"}:
         # eqx.nn.Sequential([...]): the list's layers in turn, as torch's nn.Sequential(*layers) runs them
         v = args[0] if args else kwargs["layers"]
@@ -2751,6 +2755,21 @@ def _equinox_layer(cx: OpContext, node: cst.Call, qual: str, args: list[Value], 
         if len(args) < 2 and "stride" not in pool_kw:
             pool_kw["stride"] = IntV(Size.const(1))
         return pool_layer(node, name, args, pool_kw)
+    return UNKNOWN
+
+
+def _equinox_lambda(node: cst.Call, args: list[Value], kwargs: dict[str, Value]) -> Value:
+    """``eqx.nn.Lambda(fn)`` of a jax function whose result keeps its input's shape (``jax.nn.relu``, ``jnp.tanh``):
+    an activation; of ``jnp.ravel``: a flatten of every axis (one example: equinox layers see no batch axis).
+    Any other function: unknown."""
+    fn = args[0] if len(args) == 1 and not kwargs else kwargs.get("fn") if not args and set(kwargs) == {"fn"} else None
+    if not isinstance(fn, RefV) or not fn.qualname.startswith(("jax.nn.", "jax.numpy.")):
+        return UNKNOWN
+    last = fn.qualname.rsplit(".", 1)[-1]
+    if fn.qualname in ("jax.numpy.ravel", "jax.numpy.ndarray.flatten"):
+        return LayerV("Flatten", (("start", (0,)), ("end", (-1,))), node)
+    if last in SAME_SHAPE and fn.qualname.count(".") == 2:
+        return LayerV("Elementwise", (("name", last),), node)
     return UNKNOWN
 
 
