@@ -879,6 +879,8 @@ class ModuleAnalysis:
             return False
         else:
             qual = self.qualify_dotted(callee)
+            if qual in ("pytest.mark.parametrize", "pytest.fixture"):
+                return True  # @pytest.mark.parametrize("cfg", CONFIGS): pytest reads the list when it collects
             v = self.project.lookup(qual) if qual is not None else None
         return objects.keeps_handed_dict(self, v, pos, kw, records)
 

@@ -2142,6 +2142,14 @@ def object_attr(m: "ModuleAnalysis", obj: ObjV, attr: str) -> Value:
         if not any(attr in c.methods or attr in body_attrs(m, c) for c in mro(m, ci)):
             return RefV("class:" + obj.cls_key)
         return UNKNOWN
+    if attr == "__dataclass_fields__" and not dynamic:
+        # ``k in cls.__dataclass_fields__`` (a from_dict keeping the known keys): the fields by name, in order
+        classes = mro(m, ci)
+        if foreign_bases(m, ci) or not all("dataclasses.dataclass" in c.decorators for c in classes):
+            return UNKNOWN
+        if any(attr in c.methods or attr in body_attrs(m, c) for c in classes):
+            return UNKNOWN
+        return DictV(tuple((name, UNKNOWN) for name, _, _ in class_fields(m, ci)))
     for c in mro(m, ci):
         if c.module.patched_class_attr(c.node.name.value, attr):
             return UNKNOWN  # Config.dim = args.dim, Net.forward = patched_forward: set outside the class body
