@@ -819,6 +819,12 @@ def _teu_lambda(c: LibraryCall) -> Value | None:
 @library_call("copy.copy", "copy.deepcopy")
 def _copy(c: LibraryCall) -> Value | None:
     if not c.dynamic and len(c.args) == 1 and not c.kwargs:
+        arg = c.node.args[0].value
+        if type(arg) is cst.Attribute and arg.attr.value == "__dict__":
+            # copy.deepcopy(self.__dict__) in a config's to_dict(): a new dict of what the instance holds
+            held = _instance_dict(c, arg.value)
+            if held is not None:
+                return _copied(held, c.qual == "copy.deepcopy")
         if isinstance(c.args[0], (DictV, SeqV)):
             return _copied(c.args[0], c.qual == "copy.deepcopy")
         if (isinstance(c.args[0], ObjV) and c.args[0].concrete) or isinstance(c.args[0], LayerV):
@@ -827,6 +833,23 @@ def _copy(c: LibraryCall) -> Value | None:
             # shows in it
             return c.args[0]
     return None
+
+
+def _instance_dict(c: LibraryCall, owner: cst.BaseExpression) -> DictV | None:
+    """``owner.__dict__`` as a dict of the attributes an instance of a plain class of the analysed code (no base outside
+    it) holds, when they are all known by name (none set by a name not known, none that may or may not be set)."""
+    from . import objects
+
+    with c.m.ctx.discarding():
+        obj = c.interp.eval(owner)
+    if not isinstance(obj, ObjV) or not obj.concrete:
+        return None
+    ci = c.m.find_class(obj.cls_key)
+    if ci is None or objects.foreign_bases(c.m, ci):
+        return None
+    if any(not k.isidentifier() for k, _ in obj.attrs):
+        return None  # (an attribute set by a name not known, one that may not be set: ``k?``, an internal record)
+    return DictV(tuple(obj.attrs))
 
 
 @library_call("dataclasses.asdict")
