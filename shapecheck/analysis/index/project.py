@@ -610,6 +610,9 @@ class Project:
         # modules this process analyses in this run: parsed whole when another file imports them first (their bodies
         # run anyway); other modules are parsed with their function bodies blanked until one must run (unmask)
         self.checking: set[str] = set()
+        # the checked module whose analysis runs now: its module-level imports ran before any of its functions runs
+        # (a registry the decorators of an imported module filled: registries.contents)
+        self.entry_module: str | None = None
         # blank imported modules' function bodies until needed (the CLI runner, which knows what each process checks,
         # turns this on; hosts that check the files they are handed one by one keep every module whole)
         self.mask_imports = False

@@ -2692,6 +2692,10 @@ class Interpreter:
             and self.frame.key != "<module>"
             and not self.m.stable_global(name)
         ):
+            if isinstance(value, DictV):
+                entries = self.m.registry_contents(name)
+                if entries is not None:
+                    return entries  # ``sorted(_model_entrypoints)`` in list_models(): every entry known
             return UNKNOWN  # a module-level list any function may have filled since
         if self.frame.key != "<module>" and name in self.m.globals and self.m.rebound_global(name):
             return UNKNOWN  # ``global DIM; DIM = d`` in some function: that function may have run since

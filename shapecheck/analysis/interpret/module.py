@@ -435,7 +435,8 @@ class ModuleAnalysis:
         self._handed: dict[str, tuple[Escape, ...]] = {}  # of those, names only handed to calls (module_facts)
         self._kept: dict[str, bool] = {}  # stable_global's answer for those
         self._registries: dict[str, registries.Form] | None = None  # registries()' answer, read once
-        self.registry_cache: dict[tuple[str, str], FuncV | None] = {}  # registries.lookup's answers, by (dict, key)
+        # registries.lookup's and registries.contents' answers, by (dict, key or "", the entry module)
+        self.registry_cache: dict[tuple[str, str, str | None], object] = {}
         self._rebinds: Rebinds | None = None  # rebound_global's and patched_class_attr's answer, read once
         self._patched_quals: frozenset[str] | None = None  # patched_library's answer, read once
         self._patched_imported: frozenset[str] | None = None  # patched_imported_classes' answer, read once
@@ -890,6 +891,15 @@ class ModuleAnalysis:
         if self._registries is None:
             self._registries = registries.registry_forms(self.text) if ".__name__" in self.text else {}
         return self._registries
+
+    def registry_contents(self, name: str) -> DictV | None:
+        """``name`` read whole in a function, when it is a registry of this module (see ``registries``) whose every
+        entry is known (``registries.contents``): the registered functions by name, in the order of their names (the
+        order the modules ran in is not known); None otherwise."""
+        if name not in self.globals or not isinstance(self.globals[name], DictV) or name not in self.registries():
+            return None
+        entries = registries.contents(self, name)
+        return DictV(tuple(sorted(entries.items()))) if entries is not None else None
 
     def registry_entry(self, name: str, key: Value | None) -> Value | None:
         """``name[key]`` in a function when ``name`` is a registry of this module (see ``registries``): the function
@@ -4488,6 +4498,17 @@ class ModuleAnalysis:
 
     # ------------------------------------------------------------------ whole-module analysis
     def analyse(self) -> None:
+        if self.project is None:
+            self._analyse()
+            return
+        saved = self.project.entry_module
+        self.project.entry_module = self.module_name
+        try:
+            self._analyse()
+        finally:
+            self.project.entry_module = saved
+
+    def _analyse(self) -> None:
         if self.masked:
             unmask(self)
         self.analysed = True

@@ -263,6 +263,93 @@ def _closure(project: "Project", roots: list[str], nested: bool) -> dict[str, No
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
+def _decorator_of(project: "Project", other: "ModuleAnalysis", mod: str, d: cst.Decorator) -> str | None:
+    """The qualified name of decorator ``d`` in module ``mod``: an imported name, or a function of ``mod`` itself
+    (a registry whose models are defined beside it)."""
+    q = other.qualify(d.decorator)
+    if q is not None:
+        return project.canonical(q)
+    e = d.decorator
+    if type(e) is cst.Name and f"{mod}:{e.value}" in other.functions:
+        return f"{mod}.{e.value}"
+    return None
+
+
+def _ran(project: "Project", ma: "ModuleAnalysis") -> tuple[dict[str, None], dict[str, None]]:
+    """The modules that surely ran when a function of the registry module ``ma`` runs (those its own import loads,
+    and those the module being checked imports at its top level: its functions run after them), and those that may
+    have (also through imports inside functions, and the checked files)."""
+    roots = [*_parents(ma.module_name), ma.module_name]
+    entry = project.entry_module
+    ran = [*_parents(entry), entry] if entry is not None else []
+    sure = _closure(project, [*roots, *ran], nested=False)
+    maybe = _closure(project, [*roots, *ran, *sorted(project.checking)], nested=True)
+    return sure, maybe
+
+
+def contents(ma: "ModuleAnalysis", name: str) -> dict[str, FuncV] | None:
+    """Every entry of the registry ``name`` of ``ma`` (see the module docstring) when a function of ``ma`` reads it
+    whole (``sorted(_model_entrypoints)`` in ``list_models()``): each function decorated with its decorator in a module
+    that surely ran, by name; None when another entry may exist (a module that may not have run applies the
+    decorator, a keyed writer, the decorator called otherwise than with ``@``, a use not at a module's top level)."""
+    project = ma.project
+    form = ma.registries().get(name)
+    if project is None or form is None:
+        return None
+    deco, writers = form
+    memo = ma.registry_cache
+    ck = (name, "", project.entry_module)
+    if ck in memo:
+        return memo[ck]  # type: ignore[return-value]
+    memo[ck] = None
+    if writers:
+        return None  # keys a writer stores: those its calls hand it
+    sure, maybe = _ran(project, ma)
+    applied = re.compile(r"@\s*(?:[A-Za-z_][A-Za-z0-9_]*\.)*" + re.escape(deco) + r"\b")
+    found: dict[str, FuncV] = {}
+    for mod in maybe:
+        path = project.paths.get(mod)
+        if path is None:
+            continue
+        try:
+            text = path.read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            return None
+        words = set(_WORD.findall(text))
+        if deco not in words:
+            continue
+        if mod != ma.module_name and name in words:
+            return None  # another module names the dict: it may change it
+        if re.search(r"(?<!def )\b" + re.escape(deco) + r"\s*\(", text):
+            return None  # the decorator called (not only applied with ``@``): it may register anything
+        uses = len(applied.findall(text))
+        if not uses:
+            continue
+        if mod not in sure:
+            return None  # a module that may not have run registers functions
+        other = project.module(mod)
+        if other is None:
+            return None
+        hits = 0
+        for st in other.tree.body:
+            if type(st) is not cst.FunctionDef or not st.decorators:
+                continue
+            if not any(_decorator_of(project, other, mod, d) == f"{ma.module_name}.{deco}" for d in st.decorators):
+                continue
+            if len(st.decorators) != 1 or st.name.value in found:
+                return None  # another decorator around it, or a name registered twice: not known
+            found[st.name.value] = FuncV(f"{mod}:{st.name.value}")
+            hits += 1
+        if hits != uses:
+            return None  # applied elsewhere than to a module-level def (a method, a def under a condition)
+    for fv in found.values():
+        fi = project.find_function(fv.key)
+        if fi is None or fi.has_unknown_decorators:
+            return None  # (the decorator must hand back the function it registers)
+    memo[ck] = found
+    return found
+
+
 def lookup(ma: "ModuleAnalysis", name: str, key: str) -> FuncV | None:
     """``name[key]`` in a function of ``ma``, ``name`` a registry of ``ma`` (see the module docstring): the function
     registered under ``key``, or None when that is not certain."""
@@ -272,13 +359,11 @@ def lookup(ma: "ModuleAnalysis", name: str, key: str) -> FuncV | None:
         return None
     deco, writers = form
     memo = ma.registry_cache  # (kept with the registry module's analysis: a new text is analysed anew)
-    ck = (name, key)
+    ck = (name, key, project.entry_module)
     if ck in memo:
-        return memo[ck]
+        return memo[ck]  # type: ignore[return-value]
     memo[ck] = None
-    roots = [*_parents(ma.module_name), ma.module_name]
-    sure = _closure(project, roots, nested=False)
-    maybe = _closure(project, [*roots, *sorted(project.checking)], nested=True)
+    sure, maybe = _ran(project, ma)
     found: list[FuncV] = []
     for mod in maybe:
         path = project.paths.get(mod)
@@ -315,8 +400,7 @@ def lookup(ma: "ModuleAnalysis", name: str, key: str) -> FuncV | None:
             decorators = st.decorators
             if len(decorators) != 1:
                 return None  # registered by this decorator perhaps, as another function: not known
-            q = other.qualify(decorators[0].decorator)
-            if q is None or project.canonical(q) != f"{ma.module_name}.{deco}":
+            if _decorator_of(project, other, mod, decorators[0]) != f"{ma.module_name}.{deco}":
                 return None
             if mod not in sure:
                 return None  # a module that may not have run when the lookup does

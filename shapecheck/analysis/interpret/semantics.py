@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Protocol
 
 import libcst as cst
 
-from .values import FuncV, LayerV, ObjV, TensorV, Value
+from .values import DictV, FuncV, LayerV, ObjV, TensorV, Value
 
 if TYPE_CHECKING:
     from ..index.functions import ClassInfo, FunctionInfo
@@ -60,6 +60,7 @@ class Semantics(Protocol):
     ) -> Value: ...  # attributes set from outside: unknown
 
     def registry_entry(self, name: str, key: Value | None) -> Value | None: ...  # ``D[key]`` of a decorator's registry
+    def registry_contents(self, name: str) -> DictV | None: ...  # a registry read whole, every entry known
 
     def never_returns(self, interp: "Interpreter", node: cst.Call) -> bool: ...  # pytest.skip(...), sys.exit(1)
 
