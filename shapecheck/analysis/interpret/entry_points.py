@@ -94,9 +94,9 @@ def _cases_of(m: "ModuleAnalysis", fi: "FunctionInfo", deco: cst.Decorator) -> l
         if len(parts) != len(names):
             return None
         cases.append({n: _eval(m, fi, p) for n, p in zip(names, parts)})
-        if len(cases) >= MAX_CASES:
+        if len(cases) >= _READ_CASES:
             break
-    return cases
+    return _spread(cases)
 
 
 def _computed_cases(
@@ -109,7 +109,7 @@ def _computed_cases(
     if not isinstance(values, SeqV) or values.kind not in ("list", "tuple") or not values.items:
         return None
     cases: list[dict[str, Value]] = []
-    for item in values.items[:MAX_CASES]:
+    for item in values.items[:_READ_CASES]:
         if item is UNKNOWN:
             return None
         if len(names) == 1:
@@ -121,7 +121,40 @@ def _computed_cases(
         if any(p is UNKNOWN for p in parts):
             return None
         cases.append(dict(zip(names, parts)))
-    return cases
+    return _spread(cases)
+
+
+_READ_CASES = 32  # the cases of one parametrize read, of which _spread picks MAX_CASES
+
+
+def _spread(cases: list[dict[str, Value]]) -> list[dict[str, Value]]:
+    """At most ``MAX_CASES`` of the cases, in order: first those that give some parameter a value no case picked
+    before gives it (a table of model variants crossed with resolutions runs each variant), then the rest."""
+    if len(cases) <= MAX_CASES:
+        return cases
+    seen: set[tuple[str, object]] = set()
+    picked: list[int] = []
+    for i, case in enumerate(cases):
+        keys = {(name, _value_key(v)) for name, v in case.items()}
+        if not keys <= seen:
+            picked.append(i)
+            seen |= keys
+            if len(picked) == MAX_CASES:
+                break
+    for i in range(len(cases)):
+        if len(picked) == MAX_CASES:
+            break
+        if i not in picked:
+            picked.append(i)
+    return [cases[i] for i in sorted(picked)]
+
+
+def _value_key(v: Value) -> object:
+    try:
+        hash(v)
+    except TypeError:
+        return id(v)
+    return v
 
 
 def _decorators(m: "ModuleAnalysis", fi: "FunctionInfo", cls_key: str | None = None) -> list[cst.Decorator]:
