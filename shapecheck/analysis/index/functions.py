@@ -108,6 +108,8 @@ class FunctionInfo:
             ):
                 if type(text) is cst.Name and _transparent_decorator(self.module, text):
                     continue
+                if type(text) is cst.Call and type(text.func) is cst.Name and _factory_of_identity(self.module, text):
+                    continue
                 return True
         return False
 
@@ -145,6 +147,37 @@ def _transparent_decorator(m: "ModuleAnalysis", name: cst.Name) -> bool:
     if hit is None or hit[0] is not fi.node:
         hit = _TRANSPARENT[id(fi.node)] = (fi.node, transparent_wrapper(fi.node) or returns_its_argument(fi.node))
     return hit[1]
+
+
+def _factory_of_identity(m: "ModuleAnalysis", call: cst.Call) -> bool:
+    """``@register_model(mean=...)`` where the analysed code defines ``register_model`` as a factory whose body is
+    ``def _register(fn): ...; return fn`` and ``return _register`` (``returns_its_argument``): the decorated
+    function is itself."""
+    assert type(call.func) is cst.Name
+    if any(a.star for a in call.args):
+        return False
+    fi = _decorator_def(m, call.func)
+    if fi is None:
+        return False
+    hit = _FACTORIES.get(id(fi.node))
+    if hit is None or hit[0] is not fi.node:
+        shape = _factory_shape(fi.node)
+        hit = _FACTORIES[id(fi.node)] = (fi.node, shape is not None and returns_its_argument(shape))
+    return hit[1]
+
+
+_FACTORIES: dict[int, tuple[cst.FunctionDef, bool]] = {}  # id(factory def) -> (it, does its decorator hand back fn)
+
+
+def _factory_shape(deco: cst.FunctionDef) -> cst.FunctionDef | None:
+    """The inner def of ``def factory(...): def inner(fn): ...; return inner``, or None."""
+    body = _body(deco.body)
+    if len(body) != 2 or type(body[0]) is not cst.FunctionDef or type(body[1]) is not cst.Return:
+        return None
+    inner = body[0]
+    if inner.decorators or not _is_name(body[1].value, inner.name.value):
+        return None
+    return inner
 
 
 # a constructor wrapper's keyword filter: (the comprehension's key name, its condition; None: every keyword passes)

@@ -2703,6 +2703,19 @@ class Interpreter:
             value = self.m.patched_instance(name, value, self.frame.key != "<module>")
         return value
 
+    def _fresh_attr(self, name: str, obj: ObjV, attr: str) -> Value | None:
+        """``model.num_classes`` right after ``model = ConvMixer(...)``: the constructor's value of an attribute other
+        methods may reassign (ObjV.fresh), while the one local variable ``name`` alone holds the object (no method
+        has run on it since: a call on the variable drops them)."""
+        if name == "self" or self.scope.vars.get(name) is not obj:
+            return None
+        got = next((v for k, v in obj.fresh if k == attr), None)
+        if got is None or not _plain_value(got):
+            return None  # (numbers, strings, None and tuples of them: an object read may be changed through itself)
+        if any(k != name and (v is obj or _holds(v, obj, 3)) for k, v in self.scope.vars.items()):
+            return None
+        return got
+
     @_expression(cst.Attribute)
     def attribute(self, node: cst.Attribute, base: Value | None = None) -> Value:
         """``base``: the value of ``node.value`` when the caller evaluated it already (a method call that no rule
@@ -2781,6 +2794,10 @@ class Interpreter:
                 bound = self.m.flax_bound_method(base, attr)  # jax.jit(model.apply): the bound method, called later
                 if bound is not None:
                     return bound
+            if base.fresh and type(node.value) is cst.Name:
+                fresh = self._fresh_attr(node.value.value, base, attr)
+                if fresh is not None:
+                    return fresh
             return self.m.object_attr(base, attr)
         if (
             isinstance(base, LayerV)

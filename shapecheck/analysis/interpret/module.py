@@ -1391,7 +1391,7 @@ class ModuleAnalysis:
         key = _local_object_key(interp, node, held)
         if key is None:
             return self._call_function(
-                interp, node, replace(fv, bound_self=replace(held, fresh=())), args, kwargs, None
+                interp, node, replace(fv, bound_self=replace(held, fresh=())), args, kwargs, None, original=held
             )
         attrs = dict(held.attrs)
         fi = self.find_function(fv.key)
@@ -1464,8 +1464,10 @@ class ModuleAnalysis:
         args: list[Value],
         kwargs: dict[str, Value],
         held: ObjV | None,
+        original: ObjV | None = None,
     ) -> Value:
-        """``held``: the object the variable holds when ``fv.bound_self`` is it with its constructor's values.
+        """``held``: the object the variable holds when ``fv.bound_self`` is it with its constructor's values;
+        ``original``: the object the receiver's variable holds when ``fv.bound_self`` is it without them.
 
         A method called by name on an object a variable holds (``task.prepare()``), which may change what the object
         holds (``_method_changes``), leaves the object (and any other name for what it holds: ``model`` after
@@ -1482,7 +1484,7 @@ class ModuleAnalysis:
             and not (type(func.value) is cst.Name and func.value.value == "self")
             and (key := _var_key_of(func.value)) is not None
             and (now := _held_at(interp, key)) is not None
-            and (now is obj or now is held)
+            and (now is obj or now is held or now is original)
             and self._method_changes(fv, obj)
         ):
             interp.forget_object(func.value)

@@ -41,7 +41,11 @@ _COPYING = frozenset({"len", "list", "tuple", "sorted", "set", "frozenset", "ite
 
 
 Writer = tuple[str, int, str]  # a function storing under keys of one of its parameters: (name, position, parameter)
-Form = tuple[str, tuple[Writer, ...]]  # (the registering decorator, the other writers)
+# a decorator factory's key (``name or fn.__name__``): the factory's parameter and its position ("" and -1: always
+# the function's name)
+FactoryKey = tuple[str, int]
+# (the registering decorator, the other writers, the factory's key when the decorator is a factory's call)
+Form = tuple[str, tuple[Writer, ...], "FactoryKey | None"]
 
 
 def registry_forms(text: str) -> dict[str, Form]:
@@ -87,7 +91,117 @@ def registry_forms(text: str) -> dict[str, Form]:
             inner_fn = node  # type: ignore[assignment]
         for child in ast.iter_child_nodes(node):
             stack.append((child, node, inner_fn))
-    return {n: (s[0], tuple(writers.get(n, ()))) for n, s in stores.items() if n not in bad and len(s) == 1}
+    out: dict[str, Form] = {}
+    for n, s in stores.items():
+        if n in bad or len(s) != 1:
+            continue
+        deco = next((st for st in tree.body if type(st) is ast.FunctionDef and st.name == s[0]), None)
+        factory = _factory_store_key(deco, n) if deco is not None else None
+        out[n] = (s[0], tuple(writers.get(n, ())), factory)
+    return out
+
+
+def _factory_inner(fn: ast.FunctionDef) -> ast.FunctionDef | None:
+    """The decorator a factory ``def register_model(name=None, **cfg): def _register(fn): ...; return _register``
+    makes: its inner def of one plain parameter, handed back by the factory's last statement (its only other)."""
+    if len(fn.body) != 2 or type(fn.body[0]) is not ast.FunctionDef or type(fn.body[1]) is not ast.Return:
+        return None
+    inner = fn.body[0]
+    ret = fn.body[1].value
+    if inner.decorator_list or not (type(ret) is ast.Name and ret.id == inner.name):
+        return None
+    a = inner.args
+    if a.posonlyargs or a.kwonlyargs or a.vararg or a.kwarg or a.defaults or len(a.args) != 1:
+        return None
+    return inner
+
+
+def _factory_key(target: ast.Subscript, fn: ast.FunctionDef) -> FactoryKey | None:
+    """``D[key] = fn`` as a statement of a factory's inner decorator (``_factory_inner``), ``key`` being
+    ``fn.__name__`` or a name bound once before it to ``fn.__name__`` or ``name or fn.__name__`` (``name`` a parameter
+    of the factory, None by default): how the key is chosen, else None."""
+    inner = _factory_inner(fn)
+    if inner is None:
+        return None
+    param = inner.args.args[0].arg
+    stmt = next(
+        (s for s in inner.body if type(s) is ast.Assign and len(s.targets) == 1 and s.targets[0] is target), None
+    )
+    if stmt is None or not (type(stmt.value) is ast.Name and stmt.value.id == param):
+        return None
+    key = target.slice
+    if _is_name_of(key, param):
+        return "", -1
+    if type(key) is not ast.Name:
+        return None
+    binds = [n for n in ast.walk(inner) if type(n) is ast.Name and n.id == key.id and type(n.ctx) is not ast.Load]
+    first = (
+        next(
+            (s for s in inner.body if type(s) is ast.Assign and len(s.targets) == 1 and s.targets[0] is binds[0]), None
+        )
+        if len(binds) == 1
+        else None
+    )
+    if first is None or inner.body.index(first) > inner.body.index(stmt):
+        return None
+    v = first.value
+    if _is_name_of(v, param):
+        return "", -1
+    if not (
+        type(v) is ast.BoolOp
+        and type(v.op) is ast.Or
+        and len(v.values) == 2
+        and type(v.values[0]) is ast.Name
+        and _is_name_of(v.values[1], param)
+    ):
+        return None
+    name = v.values[0].id
+    a = fn.args
+    positional = [p.arg for p in (*a.posonlyargs, *a.args)]
+    defaults = dict(zip(positional[len(positional) - len(a.defaults) :], a.defaults))
+    default = defaults.get(name)
+    if default is None or not (type(default) is ast.Constant and default.value is None):
+        return None  # (a keyword-only or required name: not modelled)
+    if any(type(n) is ast.Name and n.id == name and type(n.ctx) is not ast.Load for n in ast.walk(fn)):
+        return None
+    return name, positional.index(name)
+
+
+def _factory_store_key(deco: ast.FunctionDef, dict_name: str) -> FactoryKey | None:
+    """For a registry whose decorator ``deco`` is a factory (``_factory_key``): how its key is chosen."""
+    inner = _factory_inner(deco)
+    if inner is None:
+        return None
+    for st in inner.body:
+        if type(st) is ast.Assign and len(st.targets) == 1:
+            t = st.targets[0]
+            if type(t) is ast.Subscript and type(t.value) is ast.Name and t.value.id == dict_name:
+                return _factory_key(t, deco)
+    return None
+
+
+def _registered_key(d: cst.Decorator, def_name: str, factory: FactoryKey | None) -> str | None:
+    """The key the decorator ``d`` registers the def ``def_name`` under: its name for a plain decorator; for a
+    factory's call, the string its key parameter is given, or the def's name when it is not given (None: another
+    value, or a plain ``@factory``)."""
+    if factory is None:
+        return def_name if type(d.decorator) is not cst.Call else None
+    call = d.decorator
+    if type(call) is not cst.Call or any(a.star for a in call.args):
+        return None
+    name, pos = factory
+    if not name:
+        return def_name
+    given = [a.value for a in call.args if a.keyword is not None and a.keyword.value == name]
+    plain = [a.value for a in call.args if a.keyword is None]
+    if len(plain) > pos:
+        given.append(plain[pos])
+    if not given:
+        return def_name
+    if len(given) == 1 and type(given[0]) is cst.SimpleString:
+        v = given[0].evaluated_value
+        return v if isinstance(v, str) else None
+    return None
 
 
 def _empty_dict(value: ast.expr) -> bool:
@@ -113,7 +227,11 @@ def _use(node: ast.Name, parent: ast.AST | None, fn: ast.FunctionDef | None, tre
         if ctx is ast.Load:
             return ""
         if ctx is ast.Store and fn is not None:
-            return _registering_store(parent, fn) or _keyed_store(parent, fn)  # type: ignore[arg-type]
+            return (
+                _registering_store(parent, fn)  # type: ignore[arg-type]
+                or _keyed_store(parent, fn)  # type: ignore[arg-type]
+                or (fn.name if _factory_key(parent, fn) is not None else None)  # type: ignore[arg-type]
+            )
         return None
     if tp is ast.Compare and node in parent.comparators:  # type: ignore[attr-defined]
         ops = parent.ops  # type: ignore[attr-defined]
@@ -266,10 +384,10 @@ _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 def _decorator_of(project: "Project", other: "ModuleAnalysis", mod: str, d: cst.Decorator) -> str | None:
     """The qualified name of decorator ``d`` in module ``mod``: an imported name, or a function of ``mod`` itself
     (a registry whose models are defined beside it)."""
-    q = other.qualify(d.decorator)
+    e = d.decorator.func if type(d.decorator) is cst.Call else d.decorator
+    q = other.qualify(e)
     if q is not None:
         return project.canonical(q)
-    e = d.decorator
     if type(e) is cst.Name and f"{mod}:{e.value}" in other.functions:
         return f"{mod}.{e.value}"
     return None
@@ -296,7 +414,7 @@ def contents(ma: "ModuleAnalysis", name: str) -> dict[str, FuncV] | None:
     form = ma.registries().get(name)
     if project is None or form is None:
         return None
-    deco, writers = form
+    deco, writers, factory = form
     memo = ma.registry_cache
     ck = (name, "", project.entry_module)
     if ck in memo:
@@ -305,7 +423,6 @@ def contents(ma: "ModuleAnalysis", name: str) -> dict[str, FuncV] | None:
     if writers:
         return None  # keys a writer stores: those its calls hand it
     sure, maybe = _ran(project, ma)
-    applied = re.compile(r"@\s*(?:[A-Za-z_][A-Za-z0-9_]*\.)*" + re.escape(deco) + r"\b")
     found: dict[str, FuncV] = {}
     for mod in maybe:
         path = project.paths.get(mod)
@@ -320,34 +437,58 @@ def contents(ma: "ModuleAnalysis", name: str) -> dict[str, FuncV] | None:
             continue
         if mod != ma.module_name and name in words:
             return None  # another module names the dict: it may change it
-        if re.search(r"(?<!def )\b" + re.escape(deco) + r"\s*\(", text):
-            return None  # the decorator called (not only applied with ``@``): it may register anything
-        uses = len(applied.findall(text))
-        if not uses:
-            continue
-        if mod not in sure:
-            return None  # a module that may not have run registers functions
         other = project.module(mod)
         if other is None:
             return None
-        hits = 0
+        target = f"{ma.module_name}.{deco}"
+        allowed: set[int] = set()  # the decorators of module-level defs naming the decorator
         for st in other.tree.body:
             if type(st) is not cst.FunctionDef or not st.decorators:
                 continue
-            if not any(_decorator_of(project, other, mod, d) == f"{ma.module_name}.{deco}" for d in st.decorators):
+            if not any(_decorator_of(project, other, mod, d) == target for d in st.decorators):
                 continue
-            if len(st.decorators) != 1 or st.name.value in found:
-                return None  # another decorator around it, or a name registered twice: not known
-            found[st.name.value] = FuncV(f"{mod}:{st.name.value}")
-            hits += 1
-        if hits != uses:
-            return None  # applied elsewhere than to a module-level def (a method, a def under a condition)
+            if mod not in sure:
+                return None  # a module that may not have run registers functions
+            key = _registered_key(st.decorators[0], st.name.value, factory) if len(st.decorators) == 1 else None
+            if key is None or key in found:
+                return None  # another decorator around it, a key not known, or one registered twice: not known
+            found[key] = FuncV(f"{mod}:{st.name.value}")
+            allowed.add(id(st.decorators[0]))
+        if _other_uses(project, other, mod, deco, target, allowed):
+            return None  # applied elsewhere than to a module-level def, or called: it may register anything
     for fv in found.values():
         fi = project.find_function(fv.key)
         if fi is None or fi.has_unknown_decorators:
             return None  # (the decorator must hand back the function it registers)
     memo[ck] = found
     return found
+
+
+def _other_uses(
+    project: "Project", other: "ModuleAnalysis", mod: str, deco: str, target: str, allowed: set[int]
+) -> bool:
+    """Does module ``mod`` use the registering decorator ``target`` otherwise than as the ``allowed`` decorators of
+    module-level defs (a decorator of a method or of a def under a condition, a call: ``register_model(fn)``, a factory
+    called outside a decorator)? Names and attributes ending in ``deco`` are qualified to tell."""
+    from .walk import children
+
+    stack: list[tuple[cst.CSTNode, bool]] = [(other.tree, False)]
+    while stack:
+        n, in_allowed = stack.pop()
+        tp = type(n)
+        if tp is cst.Import or tp is cst.ImportFrom:
+            continue  # (the decorator imported by its name)
+        if tp is cst.Decorator:
+            in_allowed = id(n) in allowed
+        elif (tp is cst.Name and n.value == deco) or (tp is cst.Attribute and n.attr.value == deco):  # type: ignore[attr-defined]
+            if not in_allowed and _decorator_of(project, other, mod, cst.Decorator(n)) == target:  # type: ignore[arg-type]
+                return True
+            continue
+        elif tp is cst.FunctionDef and n.name.value == deco:  # type: ignore[attr-defined]
+            stack.extend((c, in_allowed) for c in children(n) if c is not n.name)  # type: ignore[attr-defined]
+            continue
+        stack.extend((c, in_allowed) for c in children(n))
+    return False
 
 
 def lookup(ma: "ModuleAnalysis", name: str, key: str) -> FuncV | None:
@@ -357,7 +498,10 @@ def lookup(ma: "ModuleAnalysis", name: str, key: str) -> FuncV | None:
     form = ma.registries().get(name)
     if project is None or form is None:
         return None
-    deco, writers = form
+    deco, writers, factory = form
+    if factory is not None:
+        entries = contents(ma, name)  # (a factory's keys may be other strings than the functions' names)
+        return entries.get(key) if entries is not None else None
     memo = ma.registry_cache  # (kept with the registry module's analysis: a new text is analysed anew)
     ck = (name, key, project.entry_module)
     if ck in memo:
