@@ -2709,6 +2709,9 @@ class Interpreter:
         has run on it since: a call on the variable drops them)."""
         if name == "self" or self.scope.vars.get(name) is not obj:
             return None
+        fi = self.m.find_function(self.frame.key) if self.frame.key != "<module>" else None
+        if fi is None or name not in memo("plainly-used-names", fi.node, _plainly_used_names):
+            return None  # (read by a nested function or comprehension, put in a display: methods may run elsewhere)
         got = next((v for k, v in obj.fresh if k == attr), None)
         if got is None or not _plain_value(got):
             return None  # (numbers, strings, None and tuples of them: an object read may be changed through itself)
@@ -4264,6 +4267,41 @@ def _mutable_parts(m: "Semantics", v: Value, depth: int) -> dict[int, Value]:
             if isinstance(y, (ObjV, SeqV, ManyV, DictV, IntDictV)):
                 todo.append((y, d + 1))
     return out
+
+
+def _plainly_used_names(fn: cst.CSTNode) -> frozenset[str]:
+    """The names of ``fn``'s body never read by a function, lambda, class or comprehension nested in it, nor put in a
+    list, tuple, set or dict display, nor starred: an object such a name holds reaches other code only through calls
+    made on the name or handed it directly (``_fresh_attr``)."""
+    seen: set[str] = set()
+    bad: set[str] = set()
+    body = getattr(fn, "body", None)
+    stack: list[tuple[cst.CSTNode, bool]] = [(body, False)] if body is not None else []
+    nested_kinds = (
+        cst.FunctionDef,
+        cst.Lambda,
+        cst.ClassDef,
+        cst.ListComp,
+        cst.SetComp,
+        cst.DictComp,
+        cst.GeneratorExp,
+        cst.List,
+        cst.Tuple,
+        cst.Set,
+        cst.Dict,
+        cst.StarredElement,
+    )
+    while stack:
+        n, inside = stack.pop()
+        if type(n) is cst.Name:
+            (bad if inside else seen).add(n.value)
+            continue
+        if type(n) is cst.Attribute:
+            stack.append((n.value, inside))  # (``x.name``: not the name ``name``)
+            continue
+        inner = inside or type(n) in nested_kinds
+        stack.extend((c, inner) for c in children(n))
+    return frozenset(seen - bad)
 
 
 def _frozen_record(m: "Semantics", obj: ObjV, depth: int = 0) -> bool:

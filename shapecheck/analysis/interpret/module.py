@@ -1390,9 +1390,18 @@ class ModuleAnalysis:
         # values stand for the attributes other methods may reassign (``model = Net(); model.reset_classifier(10)``)
         key = _local_object_key(interp, node, held)
         if key is None:
-            return self._call_function(
-                interp, node, replace(fv, bound_self=replace(held, fresh=())), args, kwargs, None, original=held
-            )
+            try:
+                return self._call_function(
+                    interp, node, replace(fv, bound_self=replace(held, fresh=())), args, kwargs, None, original=held
+                )
+            finally:
+                # the method ran on the object through another name (``fn = model.reset; fn(3)``,
+                # ``getattr(model, "reset")(3)``): the variables holding it no longer hold the constructor's values
+                stale = None
+                for k, v in list(interp.scope.vars.items()):
+                    if v is held:
+                        stale = stale or replace(held, fresh=())
+                        interp.scope.vars[k] = stale
         attrs = dict(held.attrs)
         fi = self.find_function(fv.key)
         ci = self.find_class(held.cls_key)
