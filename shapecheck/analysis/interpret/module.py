@@ -6542,33 +6542,6 @@ _MUTATING_METHODS = _CLOSURE_MUTATORS | {
 }
 
 
-# methods that change the object they are called on in a way sizes see (``self.model.apply(fix)``,
-# ``self.head.reset_classifier(n)``, ``self.scale.data.unsqueeze_(0)``); other in-place tensor methods (``fill_``,
-# ``normal_``) keep every shape
-_CHANGING_METHODS = _CLOSURE_MUTATORS | {
-    "sort",
-    "reverse",
-    "__setitem__",
-    "__delitem__",
-    "__setattr__",
-    "__delattr__",
-    "apply",
-    "load_state_dict",
-    "register_buffer",
-    "register_parameter",
-    "register_module",
-    "add_module",
-    "resize_",
-    "resize_as_",
-    "unsqueeze_",
-    "squeeze_",
-    "transpose_",
-    "t_",
-    "swapdims_",
-    "swapaxes_",
-    "as_strided_",
-    "set_",
-}
 _CHANGING_PREFIXES = ("reset", "init", "prepare", "setup", "set_", "replace", "convert", "fuse", "prune", "resize")
 
 
@@ -6987,6 +6960,29 @@ _RESHAPES = frozenset(
         "swapaxes_",
         "set_",
         "as_strided_",
+    }
+)
+
+
+# methods that change the object they are called on in a way sizes see (``self.model.apply(fix)``,
+# ``self.head.reset_classifier(n)``, ``self.scale.data.unsqueeze_(0)``); other in-place tensor methods (``fill_``,
+# ``normal_``) keep every shape
+_CHANGING_METHODS = (
+    _CLOSURE_MUTATORS
+    | _RESHAPES
+    | {
+        "sort",
+        "reverse",
+        "__setitem__",
+        "__delitem__",
+        "__setattr__",
+        "__delattr__",
+        "apply",
+        "load_state_dict",
+        "register_buffer",
+        "register_parameter",
+        "register_module",
+        "add_module",
     }
 )
 

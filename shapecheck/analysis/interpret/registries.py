@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import ast
 import re
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Iterator
 
 import libcst as cst
 
@@ -393,6 +393,20 @@ def _decorator_of(project: "Project", other: "ModuleAnalysis", mod: str, d: cst.
     return None
 
 
+def _texts(project: "Project", mods: dict[str, None]) -> "Iterator[tuple[str, str, set[str] | None]]":
+    """Each module of ``mods`` on disk: its name, its text and the words in it (None: the file could not be read)."""
+    for mod in mods:
+        path = project.paths.get(mod)
+        if path is None:
+            continue
+        try:
+            text = path.read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            yield mod, "", None
+            return
+        yield mod, text, set(_WORD.findall(text))
+
+
 def _ran(project: "Project", ma: "ModuleAnalysis") -> tuple[dict[str, None], dict[str, None]]:
     """The modules that surely ran when a function of the registry module ``ma`` runs (those its own import loads,
     and those the module being checked imports at its top level: its functions run after them), and those that may
@@ -424,15 +438,9 @@ def contents(ma: "ModuleAnalysis", name: str) -> dict[str, FuncV] | None:
         return None  # keys a writer stores: those its calls hand it
     sure, maybe = _ran(project, ma)
     found: dict[str, FuncV] = {}
-    for mod in maybe:
-        path = project.paths.get(mod)
-        if path is None:
-            continue
-        try:
-            text = path.read_text(encoding="utf-8", errors="replace")
-        except OSError:
-            return None
-        words = set(_WORD.findall(text))
+    for mod, _text, words in _texts(project, maybe):
+        if words is None:
+            return None  # (unreadable)
         if deco not in words:
             continue
         if mod != ma.module_name and name in words:
@@ -509,15 +517,9 @@ def lookup(ma: "ModuleAnalysis", name: str, key: str) -> FuncV | None:
     memo[ck] = None
     sure, maybe = _ran(project, ma)
     found: list[FuncV] = []
-    for mod in maybe:
-        path = project.paths.get(mod)
-        if path is None:
-            continue
-        try:
-            text = path.read_text(encoding="utf-8", errors="replace")
-        except OSError:
-            return None
-        words = set(_WORD.findall(text))
+    for mod, text, words in _texts(project, maybe):
+        if words is None:
+            return None  # (unreadable)
         if mod != ma.module_name and name in words:
             return None  # another module names the dict: it may change it
         for w in writers:
