@@ -1748,7 +1748,8 @@ class Interpreter:
         for k, held in list(self.scope.vars.items()):
             if k in skip:
                 continue
-            if held is old or id(held) in parts or any(i in parts for i in _mutable_parts(self.m, held, 3)):
+            key = _object_key(held)
+            if key == _object_key(old) or key in parts or any(i in parts for i in _mutable_parts(self.m, held, 3)):
                 self.scope.vars[k] = UNKNOWN
 
     def forget_object(
@@ -2715,8 +2716,10 @@ class Interpreter:
         got = next((v for k, v in obj.fresh if k == attr), None)
         if got is None or not _plain_value(got):
             return None  # (numbers, strings, None and tuples of them: an object read may be changed through itself)
-        if any(k != name and (v is obj or _holds(v, obj, 3)) for k, v in self.scope.vars.items()):
-            return None
+        key = _object_key(obj)
+        for k, v in self.scope.vars.items():
+            if k != name and (_object_key(v) == key or key in _mutable_parts(self.m, v, 3)):
+                return None  # (another name, or an object holding it: ``trainer = Trainer(algo)``)
         return got
 
     @_expression(cst.Attribute)
@@ -4236,9 +4239,15 @@ def _plain_value(v: Value) -> bool:
     return isinstance(v, SeqV) and v.kind == "tuple" and all(_plain_value(x) for x in v.items)
 
 
+def _object_key(v: Value) -> int:
+    """Which object ``v`` is: its id, for an object of the analysed code the id of its attributes' tuple, which the
+    copy without constructor values (``objects.stale``: an object a holder keeps) shares with it."""
+    return id(v.attrs) if type(v) is ObjV and v.attrs else id(v)
+
+
 def _mutable_parts(m: "Semantics", v: Value, depth: int) -> dict[int, Value]:
     """The values ``v`` holds (``depth`` levels down, through objects, lists, tuples and dicts) that code may change in
-    place: objects of the analysed code (not frozen records), layers, lists and dicts; by id."""
+    place: objects of the analysed code (not frozen records), layers, lists and dicts; by ``_object_key``."""
     out: dict[int, Value] = {}
     todo: list[tuple[Value, int]] = [(v, 0)]
     while todo:
@@ -4256,14 +4265,15 @@ def _mutable_parts(m: "Semantics", v: Value, depth: int) -> dict[int, Value]:
         else:
             continue
         for y in items:
-            if id(y) in out:
+            key = _object_key(y)
+            if key in out:
                 continue
             if (
                 (isinstance(y, ObjV) and y.concrete and not _frozen_record(m, y))
                 or isinstance(y, (LayerV, ManyV, DictV, IntDictV, StateDictV))
                 or (isinstance(y, SeqV) and y.kind != "tuple")
             ):
-                out[id(y)] = y
+                out[key] = y
             if isinstance(y, (ObjV, SeqV, ManyV, DictV, IntDictV)):
                 todo.append((y, d + 1))
     return out
