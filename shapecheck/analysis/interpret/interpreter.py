@@ -4280,13 +4280,14 @@ def _mutable_parts(m: "Semantics", v: Value, depth: int) -> dict[int, Value]:
 
 
 def _plainly_used_names(fn: cst.CSTNode) -> frozenset[str]:
-    """The names of ``fn``'s body never read by a function, lambda, class or comprehension nested in it, nor put in a
-    list, tuple, set or dict display, nor starred: an object such a name holds reaches other code only through calls
-    made on the name or handed it directly (``_fresh_attr``)."""
+    """The names of ``fn``'s body used only as ``name.attr`` (read, stored, or a method called on it), bound by
+    assignment, or returned -- never handed to a call (``next(it)`` runs ``__next__``), iterated, entered (``with``),
+    indexed, an operand, called, nor read by a function, lambda, class or comprehension nested in ``fn``, nor put in
+    a display: an object such a name holds has methods run on it only through calls made on the name
+    (``_fresh_attr``)."""
     seen: set[str] = set()
     bad: set[str] = set()
     body = getattr(fn, "body", None)
-    stack: list[tuple[cst.CSTNode, bool]] = [(body, False)] if body is not None else []
     nested_kinds = (
         cst.FunctionDef,
         cst.Lambda,
@@ -4295,22 +4296,28 @@ def _plainly_used_names(fn: cst.CSTNode) -> frozenset[str]:
         cst.SetComp,
         cst.DictComp,
         cst.GeneratorExp,
-        cst.List,
-        cst.Tuple,
-        cst.Set,
-        cst.Dict,
-        cst.StarredElement,
     )
+    # (node, inside a nested scope, whether a Name here is in a plain place)
+    stack: list[tuple[cst.CSTNode, bool, bool]] = [(body, False, False)] if body is not None else []
     while stack:
-        n, inside = stack.pop()
-        if type(n) is cst.Name:
-            (bad if inside else seen).add(n.value)
+        n, inside, plain = stack.pop()
+        tp = type(n)
+        if tp is cst.Name:
+            (seen if plain and not inside else bad).add(n.value)  # type: ignore[attr-defined]
             continue
-        if type(n) is cst.Attribute:
-            stack.append((n.value, inside))  # (``x.name``: not the name ``name``)
+        if tp is cst.Attribute:
+            stack.append((n.value, inside, True))  # type: ignore[attr-defined]  # (``x.name``: not the name ``name``)
             continue
-        inner = inside or type(n) in nested_kinds
-        stack.extend((c, inner) for c in children(n))
+        if tp is cst.AssignTarget or tp is cst.AnnAssign:
+            target = n.target  # type: ignore[attr-defined]
+            stack.append((target, inside, type(target) is cst.Name))
+            stack.extend((c, inside, False) for c in children(n) if c is not target)
+            continue
+        if tp is cst.Return and n.value is not None:  # type: ignore[attr-defined]
+            stack.append((n.value, inside, type(n.value) is cst.Name))  # type: ignore[attr-defined]
+            continue
+        inner = inside or tp in nested_kinds
+        stack.extend((c, inner, False) for c in children(n))
     return frozenset(seen - bad)
 
 
