@@ -2704,24 +2704,6 @@ class Interpreter:
             value = self.m.patched_instance(name, value, self.frame.key != "<module>")
         return value
 
-    def _fresh_attr(self, name: str, obj: ObjV, attr: str) -> Value | None:
-        """``model.num_classes`` right after ``model = ConvMixer(...)``: the constructor's value of an attribute other
-        methods may reassign (ObjV.fresh), while the one local variable ``name`` alone holds the object (no method
-        has run on it since: a call on the variable drops them)."""
-        if name == "self" or self.scope.vars.get(name) is not obj:
-            return None
-        fi = self.m.find_function(self.frame.key) if self.frame.key != "<module>" else None
-        if fi is None or name not in memo("plainly-used-names", fi.node, _plainly_used_names):
-            return None  # (read by a nested function or comprehension, put in a display: methods may run elsewhere)
-        got = next((v for k, v in obj.fresh if k == attr), None)
-        if got is None or not _plain_value(got):
-            return None  # (numbers, strings, None and tuples of them: an object read may be changed through itself)
-        key = _object_key(obj)
-        for k, v in self.scope.vars.items():
-            if k != name and (_object_key(v) == key or key in _mutable_parts(self.m, v, 3)):
-                return None  # (another name, or an object holding it: ``trainer = Trainer(algo)``)
-        return got
-
     @_expression(cst.Attribute)
     def attribute(self, node: cst.Attribute, base: Value | None = None) -> Value:
         """``base``: the value of ``node.value`` when the caller evaluated it already (a method call that no rule
@@ -2800,10 +2782,6 @@ class Interpreter:
                 bound = self.m.flax_bound_method(base, attr)  # jax.jit(model.apply): the bound method, called later
                 if bound is not None:
                     return bound
-            if base.fresh and type(node.value) is cst.Name:
-                fresh = self._fresh_attr(node.value.value, base, attr)
-                if fresh is not None:
-                    return fresh
             return self.m.object_attr(base, attr)
         if (
             isinstance(base, LayerV)
@@ -4277,48 +4255,6 @@ def _mutable_parts(m: "Semantics", v: Value, depth: int) -> dict[int, Value]:
             if isinstance(y, (ObjV, SeqV, ManyV, DictV, IntDictV)):
                 todo.append((y, d + 1))
     return out
-
-
-def _plainly_used_names(fn: cst.CSTNode) -> frozenset[str]:
-    """The names of ``fn``'s body used only as ``name.attr`` (read, stored, or a method called on it), bound by
-    assignment, or returned -- never handed to a call (``next(it)`` runs ``__next__``), iterated, entered (``with``),
-    indexed, an operand, called, nor read by a function, lambda, class or comprehension nested in ``fn``, nor put in
-    a display: an object such a name holds has methods run on it only through calls made on the name
-    (``_fresh_attr``)."""
-    seen: set[str] = set()
-    bad: set[str] = set()
-    body = getattr(fn, "body", None)
-    nested_kinds = (
-        cst.FunctionDef,
-        cst.Lambda,
-        cst.ClassDef,
-        cst.ListComp,
-        cst.SetComp,
-        cst.DictComp,
-        cst.GeneratorExp,
-    )
-    # (node, inside a nested scope, whether a Name here is in a plain place)
-    stack: list[tuple[cst.CSTNode, bool, bool]] = [(body, False, False)] if body is not None else []
-    while stack:
-        n, inside, plain = stack.pop()
-        tp = type(n)
-        if tp is cst.Name:
-            (seen if plain and not inside else bad).add(n.value)  # type: ignore[attr-defined]
-            continue
-        if tp is cst.Attribute:
-            stack.append((n.value, inside, True))  # type: ignore[attr-defined]  # (``x.name``: not the name ``name``)
-            continue
-        if tp is cst.AssignTarget or tp is cst.AnnAssign:
-            target = n.target  # type: ignore[attr-defined]
-            stack.append((target, inside, type(target) is cst.Name))
-            stack.extend((c, inside, False) for c in children(n) if c is not target)
-            continue
-        if tp is cst.Return and n.value is not None:  # type: ignore[attr-defined]
-            stack.append((n.value, inside, type(n.value) is cst.Name))  # type: ignore[attr-defined]
-            continue
-        inner = inside or tp in nested_kinds
-        stack.extend((c, inner, False) for c in children(n))
-    return frozenset(seen - bad)
 
 
 def _frozen_record(m: "Semantics", obj: ObjV, depth: int = 0) -> bool:
