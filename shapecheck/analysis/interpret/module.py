@@ -1522,13 +1522,14 @@ class ModuleAnalysis:
                 qual = callee.module.qualify_dotted(name) if name is not None else None
                 if qual is not None and qual.startswith(_PURE_LIBRARIES):
                     continue
-                if not callee.module._reads_argument(f, call, arg):
+                if not callee.module._reads_argument(f, call, arg, held):
                     return True
         return False
 
-    def _reads_argument(self, func: cst.BaseExpression, call: cst.Call, arg: cst.Arg) -> bool:
+    def _reads_argument(self, func: cst.BaseExpression, call: cst.Call, arg: cst.Arg, held: Value | None) -> bool:
         """Is ``func`` a plain function of this module that binds ``arg`` to a parameter whose object it never
-        changes (``_param_attribute_writes``: it only tests it or reads from it)?"""
+        changes (``_param_attribute_writes``: it only tests it, or reads from it attributes that are numbers or
+        strings in ``held``, the object handed)?"""
         v = self.globals.get(func.value) if type(func) is cst.Name else None
         if not isinstance(v, FuncV) or v.bound_self is not None or v.env:
             return False
@@ -1546,7 +1547,10 @@ class ModuleAnalysis:
                 name = positional[at]
         writes = walk_memo("attribute-writes", fi.node, _param_attribute_writes)
         attrs = writes.get(name) if name is not None else None
-        return attrs is not None and all(a.startswith("use ") for a in attrs)
+        if attrs is None or not all(a.startswith("use ") for a in attrs):
+            return False
+        # (``lst = m.layers; lst.append(b)``: an attribute read out may be changed in place unless it is a number)
+        return not attrs or (isinstance(held, ObjV) and all(_immutable(held.attr(a[4:]) or UNKNOWN) for a in attrs))
 
     def _call_function_body(
         self,
