@@ -6598,6 +6598,22 @@ def _literal_index(e: cst.Subscript) -> int | None:
     return -int(n.value) if negative else int(n.value)
 
 
+_STORES = (cst.AssignTarget, cst.AugAssign, cst.AnnAssign, cst.Del)
+
+
+def _stores_through(n: cst.CSTNode, me: str) -> bool:
+    """Does the store ``n`` (one of ``_STORES``) write through the name ``me`` (``me.x = ...``, ``me.cache[k] += 1``,
+    ``a, me.b = ...``, ``del me.x``), not bind the name itself?"""
+    t = n.target  # type: ignore[attr-defined]
+    targets = [e.value for e in t.elements] if type(t) in (cst.Tuple, cst.List) else [t]
+    for e in targets:
+        if type(e) is not cst.Name:
+            root = chain_root(e)
+            if type(root) is cst.Name and root.value == me:
+                return True
+    return False
+
+
 def _changes_through_self(fn: cst.CSTNode) -> tuple[tuple[cst.Call, cst.Arg], ...] | None:
     """What a method (not a forward) may do to the objects its ``self`` holds, read from its body: None when it may
     change one (an attribute stored through ``self``, ``setattr(self.model, ...)``, ``self.model.apply(fn)``, a
@@ -6619,10 +6635,8 @@ def _changes_through_self(fn: cst.CSTNode) -> tuple[tuple[cst.Call, cst.Arg], ..
     while stack:
         n = stack.pop()
         tp = type(n)
-        if tp in (cst.AssignTarget, cst.AugAssign, cst.AnnAssign, cst.Del):
-            t = n.target  # type: ignore[attr-defined]
-            targets = [e.value for e in t.elements] if type(t) in (cst.Tuple, cst.List) else [t]
-            if any(type(e) is not cst.Name and rooted(e) for e in targets):
+        if tp in _STORES:
+            if _stores_through(n, me):
                 return None  # (``self.__dict__[k] = v`` too; ``self.__dict__.update(d)`` is a changing method)
         elif tp is cst.Call:
             f = n.func  # type: ignore[attr-defined]
@@ -6719,12 +6733,8 @@ def _self_writes(fn: cst.CSTNode) -> tuple[bool, frozenset[str]]:
     while stack:
         n = stack.pop()
         tp = type(n)
-        if tp in (cst.AssignTarget, cst.AugAssign, cst.AnnAssign, cst.Del):
-            t = n.target  # type: ignore[attr-defined]
-            if type(t) in (cst.Tuple, cst.List):
-                if any(rooted(e.value) and type(e.value) is not cst.Name for e in t.elements):
-                    return True, frozenset()
-            elif type(t) is not cst.Name and rooted(t):
+        if tp in _STORES:
+            if _stores_through(n, me):
                 return True, frozenset()
         elif tp is cst.Attribute and cast(cst.Attribute, n).attr.value == "__dict__" and rooted(cast(cst.Attribute, n)):
             return True, frozenset()
