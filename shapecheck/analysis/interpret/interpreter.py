@@ -1770,8 +1770,9 @@ class Interpreter:
             with self.ctx.discarding():
                 obj = self.eval(root)
             if isinstance(obj, ObjV) and obj.concrete and not _frozen_record(self.m, obj):
+                key = _object_key(obj)  # a holder's copy of the object is the same object
                 for other, held in list(self.scope.vars.items()):
-                    if held is obj or _holds(held, obj, 3):
+                    if _object_key(held) == key or key in _mutable_parts(self.m, held, 3):
                         self.scope.vars[other] = UNKNOWN
                 self.forget_inner(obj, None, frozenset())
             return

@@ -688,15 +688,31 @@ def class_fields(m: "ModuleAnalysis", ci: ClassInfo) -> list[tuple[str, ClassInf
             if type(stmt) is cst.SimpleStatementLine:
                 for small in stmt.body:
                     if type(small) is cst.AnnAssign and type(small.target) is cst.Name:
-                        ann = dotted(small.annotation.annotation) or ""
-                        if ann.endswith("ClassVar") or (
-                            type(small.annotation.annotation) is cst.Subscript
-                            and (dotted(small.annotation.annotation.value) or "").endswith("ClassVar")
-                        ):
-                            continue
+                        if _annotation_word(small) in ("ClassVar", "KW_ONLY"):
+                            continue  # a class attribute; the marker after which fields are keyword-only
                         # a field a subclass declares again keeps its first position (dataclasses' field order)
                         out[small.target.value] = (small.target.value, c, small.value)
     return list(out.values())
+
+
+def _annotation_word(stmt: cst.AnnAssign) -> str:
+    """The last word of an annotation's name, of its subscripted name for ``ClassVar[int]``, ``InitVar[int]``."""
+    ann = stmt.annotation.annotation
+    if type(ann) is cst.Subscript:
+        ann = ann.value
+    return (dotted(ann) or "").rpartition(".")[2]
+
+
+def _pseudo_fields(c: ClassInfo) -> bool:
+    """Does the class body declare a ``ClassVar`` or ``InitVar`` (which ``__dataclass_fields__`` lists too)?"""
+    if type(c.node.body) is not cst.IndentedBlock:
+        return False
+    return any(
+        type(small) is cst.AnnAssign and _annotation_word(small) in ("ClassVar", "InitVar")
+        for stmt in c.node.body.body
+        if type(stmt) is cst.SimpleStatementLine
+        for small in stmt.body
+    )
 
 
 def outside_init(m: "ModuleAnalysis", ci: ClassInfo) -> set[str]:
@@ -2147,8 +2163,8 @@ def object_attr(m: "ModuleAnalysis", obj: ObjV, attr: str) -> Value:
         classes = mro(m, ci)
         if foreign_bases(m, ci) or not all("dataclasses.dataclass" in c.decorators for c in classes):
             return UNKNOWN
-        if any(attr in c.methods or attr in body_attrs(m, c) for c in classes):
-            return UNKNOWN
+        if any(attr in c.methods or attr in body_attrs(m, c) or _pseudo_fields(c) for c in classes):
+            return UNKNOWN  # set by the class itself, or with ClassVar/InitVar entries the fields leave out
         return DictV(tuple((name, UNKNOWN) for name, _, _ in class_fields(m, ci)))
     for c in mro(m, ci):
         if c.module.patched_class_attr(c.node.name.value, attr):
