@@ -32,6 +32,9 @@ Escape = tuple[str, "int | None", "str | None"]
 Facts = tuple[frozenset[str], Rebinds, dict[str, tuple[Escape, ...]]]  # (unstable, (names, patched), escapes)
 # among a name's escapes: an attribute of one of its items is read or called (``X[k].attr``)
 ITEM_ATTRIBUTE: Escape = ("<item attribute>", None, None)
+# among a name's escapes: ``(WRITER, None, "register_preset")``, a function of the module storing into the dict that only
+# the module's own top-level statements call (``_module_writers``); stable when no other module names the function
+WRITER = "<module-level writer>"
 
 
 def module_facts(text: str, tree: ast.Module | None = None) -> Facts | None:
@@ -54,6 +57,9 @@ def module_facts(text: str, tree: ast.Module | None = None) -> Facts | None:
     patched: dict[str, set[str]] = {}
     escapes: dict[str, list[Escape]] = {}
     call_args: dict[int, Escape] = {}  # id of a Name that is a direct argument of a call to a dotted name
+    writer_stores, writer_calls = _module_writers(tree)
+    written: dict[str, set[str]] = {}  # dict -> the writers storing into it
+    spoilt: set[str] = set()  # writers used otherwise than as a top-level statement's call
 
     def unplain(name: ast.Name) -> None:
         e = call_args.get(id(name))
@@ -104,6 +110,7 @@ def module_facts(text: str, tree: ast.Module | None = None) -> Facts | None:
         if tp is ast.Global:
             out.update(node.names)  # type: ignore[attr-defined]
             names.update(node.names)  # type: ignore[attr-defined]
+            spoilt.update(node.names)  # type: ignore[attr-defined]
         elif tp is ast.Attribute:
             if node.attr not in _READ_METHODS and type(node.value) is Subscript:  # type: ignore[attr-defined]
                 # X[k].append(v), X[k][j].update(...): a method (or attribute) of an item may change what X holds,
@@ -118,9 +125,13 @@ def module_facts(text: str, tree: ast.Module | None = None) -> Facts | None:
             for alias in _aliases(node):  # type: ignore[arg-type]
                 aliased.add(id(alias[0]))
                 defaults.append((alias[0].id, alias[1]))
-            for t in node.targets:  # type: ignore[attr-defined]
-                out.update(_mutated_roots(t, augmented=False))
-                target(t, cls)
+            store = writer_stores.get(id(node))
+            if store is not None:
+                written.setdefault(store[0], set()).add(store[1])  # D[name] = v in a writer: decided below
+            else:
+                for t in node.targets:  # type: ignore[attr-defined]
+                    out.update(_mutated_roots(t, augmented=False))
+                    target(t, cls)
         elif tp is ast.Delete:
             for t in node.targets:  # type: ignore[attr-defined]
                 out.update(_mutated_roots(t, augmented=False))
@@ -158,16 +169,25 @@ def module_facts(text: str, tree: ast.Module | None = None) -> Facts | None:
                 for child in v:
                     if type(child) is Name:
                         # a name is a leaf (its context is all below it): not walked further
+                        if child.id in writer_calls and id(child) not in writer_calls[child.id]:
+                            spoilt.add(child.id)
                         if type(child.ctx) is Load and child.id not in out and not _plain_read(child, node):
                             if id(child) not in aliased:
                                 unplain(child)
                     elif isinstance(child, AST_):
                         stack.append((child, inner))
             elif type(v) is Name:
+                if v.id in writer_calls and id(v) not in writer_calls[v.id]:
+                    spoilt.add(v.id)
                 if type(v.ctx) is Load and v.id not in out and not _plain_read(v, node) and id(v) not in aliased:
                     unplain(v)
             elif isinstance(v, AST_) and type(v) not in _CONTEXTS:
                 stack.append((v, inner))
+    for d, ws in written.items():
+        if ws & spoilt:
+            out.add(d)  # a writer another statement calls, hands on or binds again: it may store any time
+        else:
+            escapes.setdefault(d, []).extend((WRITER, None, w) for w in sorted(ws))
     # a table bound to a parameter or a local is as stable as that name (``y = a or X``, then ``z = y``: to a fixpoint);
     # a name handed to a call counts here as changed
     grew = True
@@ -266,3 +286,59 @@ def _plain_read(name: ast.Name, parent: ast.AST) -> bool:
     if type(parent) is ast.keyword:
         return parent.arg is None  # f(**X); f(k=X) hands X on
     return False
+
+
+def _module_writers(tree: ast.Module) -> tuple[dict[int, tuple[str, str]], dict[str, set[int]]]:
+    """Functions that fill a module-level dict, called by the module's own top-level statements::
+
+        _PRESETS = {}
+
+        def register_preset(name, **kwargs):
+            _PRESETS[name] = SwinConfig(**kwargs)    # the dict's one use in the function, a statement of its body
+
+        register_preset("nano", img_size=96)        # the function's uses: calls, each a top-level statement
+
+    ``(stores, calls)``: the id of each such store statement -> (dict, function), and each such function's name ->
+    the ids of the names its top-level calls call it by (any other use of the name spoils it, ``module_facts``). The
+    module level runs the calls, so a function of the module reading the dict later sees it filled, when no other
+    module can call the writer again (``ModuleAnalysis.stable_global``)."""
+    bound = {t.id for st in tree.body if type(st) is ast.Assign for t in st.targets if type(t) is ast.Name}
+    defs = [st for st in tree.body if type(st) is ast.FunctionDef]
+    names = [d.name for d in defs]
+    stores: dict[int, tuple[str, str]] = {}
+    writers: set[str] = set()
+    for fn in defs:
+        if fn.decorator_list or names.count(fn.name) != 1 or fn.name in bound:
+            continue
+        params = {a.arg for a in (*fn.args.posonlyargs, *fn.args.args, *fn.args.kwonlyargs)}
+        found: list[tuple[ast.Assign, str]] = []
+        for st in fn.body:
+            if (
+                type(st) is ast.Assign
+                and len(st.targets) == 1
+                and type(t := st.targets[0]) is ast.Subscript
+                and type(t.value) is ast.Name
+                and t.value.id in bound
+                and t.value.id not in params
+                and type(t.slice) is ast.Name
+                and t.slice.id in params
+            ):
+                found.append((st, t.value.id))
+        if len(found) != 1:
+            continue
+        st, d = found[0]
+        mentions = sum(1 for n in ast.walk(fn) if type(n) is ast.Name and n.id == d)
+        if mentions != 1:
+            continue  # the dict read or changed otherwise in the function too (or a local of that name)
+        stores[id(st)] = (d, fn.name)
+        writers.add(fn.name)
+    calls: dict[str, set[int]] = {w: set() for w in writers}
+    for st in tree.body:
+        if (
+            type(st) is ast.Expr
+            and type(st.value) is ast.Call
+            and type(f := st.value.func) is ast.Name
+            and f.id in calls
+        ):
+            calls[f.id].add(id(f))
+    return stores, calls

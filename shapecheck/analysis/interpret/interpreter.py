@@ -1568,6 +1568,14 @@ class Interpreter:
             plain = _plain_item_chain(target, slice_target=True)
             if plain and self.store_item(target, value, []):
                 return
+            if (
+                plain
+                and type(target.value) is cst.Name
+                and target.value.value not in self.scope.vars
+                and type(index := target.slice[0].slice) is cst.Index
+                and self.m.writer_store(self.frame.key, target.value.value, self.eval(index.value), value)
+            ):
+                return  # _PRESETS[name] = cfg in register_preset(...), a top-level statement of its module
             # xs[i] = t: an element changed that is not tracked; groups[k][name] = t changes groups itself
             root = _subscript_root(target)
             held = self.eval(target.value) if plain or _runs_nothing(target) else UNKNOWN

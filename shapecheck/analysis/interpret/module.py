@@ -38,7 +38,7 @@ from .interpreter import (
     int_of,
 )
 from ..index.jaxtyping_bridge import Annotation, dtype_class_of, parse_annotation
-from ..index.module_facts import ITEM_ATTRIBUTE, Escape, Rebinds, module_facts
+from ..index.module_facts import ITEM_ATTRIBUTE, WRITER, Escape, Rebinds, module_facts
 from ..index.project import MODELLED, unmask
 from . import argparse_defaults, entry_points, library_calls, objects, registries
 from .library_calls import (
@@ -863,9 +863,43 @@ class ModuleAnalysis:
             # or by the callee) changes nothing when every item is a record of numbers and strings
             records = objects.immutable_records(self, self.globals.get(name))
             known = self._kept[name] = all(
-                records if e == ITEM_ATTRIBUTE else self._keeps_handed(*e, records=records) for e in handed
+                records
+                if e == ITEM_ATTRIBUTE
+                else self._writer_kept(e[2])
+                if e[0] == WRITER
+                else self._keeps_handed(*e, records=records)
+                for e in handed
             )
         return known
+
+    def writer_store(self, frame_key: str, name: str, index: Value, value: Value) -> bool:
+        """``D[name] = v`` in a writer function of this module (``_writer_kept``) while a top-level statement of the
+        module runs it: the module-level dict gets the entry, as Python's does (False: not such a store; the caller
+        forgets as before). A run that stored keeps no summary: another call must store again."""
+        scope = self.running_scope
+        if scope is None or ":" not in frame_key or name not in scope.vars and name not in self.globals:
+            return False
+        writer = frame_key.rpartition(":")[2]
+        if (WRITER, None, writer) not in self._handed.get(name, ()) or not self.stable_global(name):
+            return False
+        from .interpreter import _with_item
+
+        new = _with_item(scope.vars[name] if name in scope.vars else self.globals[name], index, value)
+        if new is None:
+            new = UNKNOWN  # a key not known: no entry of the dict is known
+        scope.vars[name] = new
+        RUNNING_READS[0] += 1
+        return True
+
+    def _writer_kept(self, writer: str | None) -> bool:
+        """A function of this module that fills a module-level dict and that only the module's own top-level
+        statements call (``module_facts._module_writers``): the dict is stable once the module level has run when
+        no other module that may run names the function (it might call it again: a store under a key already there)."""
+        if writer is None:
+            return False
+        if self.project is None:
+            return True
+        return not registries.named_elsewhere(self.project, self, writer)
 
     def _keeps_handed(self, callee: str, pos: int | None, kw: str | None, records: bool = False) -> bool:
         first, _, rest = callee.partition(".")

@@ -419,6 +419,19 @@ def _ran(project: "Project", ma: "ModuleAnalysis") -> tuple[dict[str, None], dic
     return sure, maybe
 
 
+def named_elsewhere(project: "Project", ma: "ModuleAnalysis", word: str) -> bool:
+    """Does a module other than ``ma`` that may run (``_ran``) have the word ``word`` in its text (or is one
+    unreadable)?"""
+    memo = ma.registry_cache
+    ck = ("<named>", word, project.entry_module)
+    if ck not in memo:
+        memo[ck] = any(
+            words is None or (mod != ma.module_name and word in words)
+            for mod, _, words in _texts(project, _ran(project, ma)[1])
+        )
+    return bool(memo[ck])
+
+
 def contents(ma: "ModuleAnalysis", name: str) -> dict[str, FuncV] | None:
     """Every entry of the registry ``name`` of ``ma`` (see the module docstring) when a function of ``ma`` reads it
     whole (``sorted(_model_entrypoints)`` in ``list_models()``): each function decorated with its decorator in a module

@@ -55,6 +55,9 @@ class Semantics(Protocol):
     def global_value(self, name: str) -> Value: ...
 
     def stable_global(self, name: str) -> bool: ...  # a module-level list/dict no code can change after the module ran
+    def writer_store(
+        self, frame_key: str, name: str, index: Value, value: Value
+    ) -> bool: ...  # ``D[k] = v`` by a writer the module level calls
     def patched_instance(
         self, name: str, value: ObjV, in_function: bool
     ) -> Value: ...  # attributes set from outside: unknown
