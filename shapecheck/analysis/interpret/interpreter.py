@@ -1778,9 +1778,9 @@ class Interpreter:
             with self.ctx.discarding():
                 obj = self.eval(root)
             if isinstance(obj, ObjV) and obj.concrete and not _frozen_record(self.m, obj):
-                key = _object_key(obj)  # a holder's copy of the object is the same object
+                ident = _object_key(obj)  # a holder's copy of the object is the same object
                 for other, held in list(self.scope.vars.items()):
-                    if _object_key(held) == key or key in _mutable_parts(self.m, held, 3):
+                    if _object_key(held) == ident or ident in _mutable_parts(self.m, held, 3):
                         self.scope.vars[other] = UNKNOWN
                 self.forget_inner(obj, None, frozenset())
             return
@@ -1945,6 +1945,12 @@ class Interpreter:
         held = self.scope.vars.get(obj.value)
         if isinstance(held, LayerV):
             changed = _with_parameter(held, attr, value)
+            if isinstance(changed, LayerV) and attr == "weight" and changed.params != held.params:
+                # its findings name the line that gave it other sizes (``out.weight = emb.weight``, weight tying)
+                before: tuple[object, ...] = (*held.built.parts, "; ") if held.built is not None else ()
+                changed = replace(
+                    changed, built=BuiltNote((*before, "its weight was replaced at ", Where(self.m, obj)), named=True)
+                )
             walk = self.loop_items.get(obj.value) if self.loop_items else None
             if type(walk) is _WalkItem:
                 # a module of a walk over a model (``setattr(seq, "0", LoRALinear(child))``): changed in the model
@@ -1966,6 +1972,10 @@ class Interpreter:
             for other, x in list(self.scope.vars.items()):
                 if x is held:
                     self.scope.vars[other] = changed
+                elif isinstance(x, (ObjV, LayerV, SeqV, DictV)) and (path := objects.module_path(x, held, 3)):
+                    # ``out = self.get_output_embeddings(); out.weight = emb.weight``: the model holding the layer
+                    # (``self.predictions.decoder``) holds the tied one
+                    self.scope.vars[other] = _module_replaced(x, path, changed) or UNKNOWN
             return
         self.forget_object(obj, attr, value)
 

@@ -917,6 +917,16 @@ class ModuleAnalysis:
             if qual in ("pytest.mark.parametrize", "pytest.fixture"):
                 return True  # @pytest.mark.parametrize("cfg", CONFIGS): pytest reads the list when it collects
             v = self.project.lookup(qual) if qual is not None else None
+            if v is None and rest and "." not in rest and (owner := self.qualify_dotted(first)) is not None:
+                # Config.from_dict(CFG) of a class imported from the tree: its classmethod (staticmethod)
+                held = self.project.lookup(owner)
+                ci = (
+                    self.find_class(held.qualname[6:])
+                    if type(held) is RefV and held.qualname.startswith("class:")
+                    else None
+                )
+                fi = objects.find_method(self, ci, rest) if ci is not None else None
+                return fi is not None and objects.keeps_handed_dict(self, FuncV(fi.key), pos, kw, records)
         return objects.keeps_handed_dict(self, v, pos, kw, records)
 
     def registries(self) -> dict[str, registries.Form]:
@@ -2519,6 +2529,8 @@ class ModuleAnalysis:
             and not (type(func) is cst.Name and func.value in _PURE_BUILTINS)
             and not _list_method_call(interp, func)
             and any(interp.may_forget(a.value) for a in node.args)
+            # self.apply(self._init_weights): the bound method only fills weights in place (_initialiser)
+            and not (type(func) is cst.Attribute and func.attr.value == "apply" and self._initialiser(args, kwargs))
         ):
             keeps = self._keeps_arguments(interp, func, qual, early)
             kept_lists = self._kept_list_args(interp, node, arg_values, qual)

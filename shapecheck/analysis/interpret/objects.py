@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any, Iterator, Sequence, cast
+from typing import TYPE_CHECKING, Any, Iterable, Iterator, Sequence, cast
 
 import libcst as cst
 
@@ -2677,6 +2677,7 @@ def plain_read_params(fi: FunctionInfo, records: bool = False) -> frozenset[str]
     bad: set[str] = set()
     ok: set[int] = set()  # id of Name nodes in a reading position
     stores: set[int] = set()  # id of Subscript / Name nodes that are targets
+    fresh: set[int] = set()  # id of AssignTargets binding a bare name to a new dict
     m = fi.module
     stack: list[cst.CSTNode] = [fi.node.body] if params else []
     nested = (cst.FunctionDef, cst.ClassDef, cst.Lambda)
@@ -2708,6 +2709,12 @@ def plain_read_params(fi: FunctionInfo, records: bool = False) -> frozenset[str]
         elif tp is cst.StarredDictElement or tp is cst.StarredElement:
             if type(n.value) is cst.Name:  # type: ignore[attr-defined]
                 ok.add(id(n.value))  # type: ignore[attr-defined]
+        elif tp is cst.Assign and type(n.value) in (cst.Dict, cst.DictComp):  # type: ignore[attr-defined]
+            # ``config_dict = {**config_dict, **kwargs}``: the name bound to a new dict (what it held was read)
+            fresh.update(id(t) for t in n.targets if type(t.target) is cst.Name)  # type: ignore[attr-defined]
+        elif tp is cst.AssignTarget and id(n) in fresh:
+            stores.add(id(n.target))  # type: ignore[attr-defined]
+            ok.add(id(n.target))  # type: ignore[attr-defined]
         elif tp is cst.AssignTarget or tp is cst.AnnAssign or tp is cst.AugAssign or tp is cst.Del:
             stores.add(id(n.target))  # type: ignore[attr-defined]
             bad.update(params & _target_roots(n.target))  # type: ignore[attr-defined]  # cfg["a"]["b"] = v
@@ -3517,6 +3524,30 @@ def submodule_at(v: Value, name: str) -> Value | None:
         return v.items[int(name)] if name.isdigit() and int(name) < len(v.items) else None
     if isinstance(v, DictV) and v.kind == "moduledict":
         return next((x for k, x in v.items if k == name), None)
+    return None
+
+
+def module_path(v: Value, target: Value, depth: int) -> tuple[str, ...] | None:
+    """The path (as ``submodule_at`` names each step) of the module ``target`` itself in the tree under ``v``,
+    ``depth`` levels down at most; None when it is not there."""
+    if v is target:
+        return ()
+    if depth <= 0:
+        return None
+    if isinstance(v, ObjV):
+        children: Iterable[tuple[str, Value]] = v.attrs
+    elif isinstance(v, LayerV) and v.kind == "Sequential":
+        children = zip(_link_names(v), v.param("layers"))
+    elif isinstance(v, SeqV) and v.kind == "modulelist":
+        children = ((str(i), x) for i, x in enumerate(v.items))
+    elif isinstance(v, DictV) and v.kind == "moduledict":
+        children = v.items
+    else:
+        return None
+    for name, child in children:
+        found = module_path(child, target, depth - 1)
+        if found is not None:
+            return (name, *found)
     return None
 
 
