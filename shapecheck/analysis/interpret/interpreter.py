@@ -1969,13 +1969,24 @@ class Interpreter:
                             self.scope.vars[other] = rebuilt
                     walk.bound = changed
                     walk.replaced.add(walk.path + (attr,))  # type: ignore[operator]
+            places: dict[str, list[tuple[str, ...]]] = {}
             for other, x in list(self.scope.vars.items()):
                 if x is held:
                     self.scope.vars[other] = changed
-                elif isinstance(x, (ObjV, LayerV, SeqV, DictV)) and (path := objects.module_path(x, held, 3)):
-                    # ``out = self.get_output_embeddings(); out.weight = emb.weight``: the model holding the layer
-                    # (``self.predictions.decoder``) holds the tied one
-                    self.scope.vars[other] = _module_replaced(x, path, changed) or UNKNOWN
+                elif isinstance(x, (ObjV, LayerV, SeqV, DictV)):
+                    found = list(objects.module_paths(x, held, 3))
+                    if found:
+                        places[other] = found
+            if places:
+                # ``out = self.get_output_embeddings(); out.weight = emb.weight``: the model holding the layer
+                # (``self.predictions.decoder``) holds the tied one. Found at more than one place (a layer shared
+                # by two blocks, or two alike layers the analysis cannot tell apart): those holders are unknown
+                (only, paths), *more = places.items()
+                if not more and len(paths) == 1 and _module_at(self.scope.vars[only], paths[0]) is held:
+                    self.scope.vars[only] = _module_replaced(self.scope.vars[only], paths[0], changed) or UNKNOWN
+                else:
+                    for other in places:
+                        self.scope.vars[other] = UNKNOWN
             return
         self.forget_object(obj, attr, value)
 

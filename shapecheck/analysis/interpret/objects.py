@@ -3527,13 +3527,14 @@ def submodule_at(v: Value, name: str) -> Value | None:
     return None
 
 
-def module_path(v: Value, target: Value, depth: int) -> tuple[str, ...] | None:
-    """The path (as ``submodule_at`` names each step) of the module ``target`` itself in the tree under ``v``,
-    ``depth`` levels down at most; None when it is not there."""
-    if v is target:
-        return ()
+def module_paths(v: Value, target: LayerV, depth: int, at: tuple[str, ...] = ()) -> Iterator[tuple[str, ...]]:
+    """The paths (as ``submodule_at`` names each step) of the layers equal to ``target`` (the same layer, or one
+    alike: built by the same call with the same sizes) in the tree under ``v``, ``depth`` levels down at most."""
+    if isinstance(v, LayerV) and v == target:
+        yield at
+        return
     if depth <= 0:
-        return None
+        return
     if isinstance(v, ObjV):
         children: Iterable[tuple[str, Value]] = v.attrs
     elif isinstance(v, LayerV) and v.kind == "Sequential":
@@ -3543,12 +3544,9 @@ def module_path(v: Value, target: Value, depth: int) -> tuple[str, ...] | None:
     elif isinstance(v, DictV) and v.kind == "moduledict":
         children = v.items
     else:
-        return None
+        return
     for name, child in children:
-        found = module_path(child, target, depth - 1)
-        if found is not None:
-            return (name, *found)
-    return None
+        yield from module_paths(child, target, depth - 1, (*at, name))
 
 
 def with_submodule(v: Value, name: str, new: Value) -> Value | None:
