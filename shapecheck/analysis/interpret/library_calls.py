@@ -1150,6 +1150,58 @@ def _linen_vmap(c: LibraryCall) -> Value | None:
     return LayerV("linen_vmap", (("cls", cls), ("in_axes", in_axes), ("out_axes", out_axis)), c.node)
 
 
+@library_call(
+    "flax.linen.remat", "flax.linen.checkpoint", "flax.linen.transforms.remat", "flax.linen.transforms.checkpoint"
+)
+def _linen_remat(c: LibraryCall) -> Value | None:
+    """``nn.remat(Block)``: a module class whose instances compute what ``Block``'s do (their activations recomputed
+    in the backward pass); the options (``static_argnums``, ``prevent_cse``, ``policy``) change no shape."""
+    cls = c.args[0] if c.args else c.kwargs.get("target")
+    if c.dynamic or len(c.args) > 1 or not isinstance(cls, RefV) or not cls.qualname.startswith("class:"):
+        return None
+    return cls
+
+
+@library_call("flax.linen.scan", "flax.linen.transforms.scan")
+def _linen_scan(c: LibraryCall) -> Value | None:
+    """``nn.scan(Block, variable_axes={"params": 0}, split_rngs={"params": True}, in_axes=nn.broadcast,
+    length=depth)``: a module class whose instances run ``Block.__call__(carry, *xs)`` over the slices of ``xs``
+    along ``in_axes`` (0 by default; ``nn.broadcast``: handed whole to each step), the carry threaded through, the
+    per-step outputs stacked along ``out_axes`` (``linen_scanned``). The variable and rng options change no shape the
+    module's own code sees."""
+    cls = c.args[0] if c.args else c.kwargs.get("target")
+    if c.dynamic or len(c.args) > 1 or not isinstance(cls, RefV) or not cls.qualname.startswith("class:"):
+        return None
+
+    def axis(v: Value) -> int | str | None:
+        if isinstance(v, RefV) and v.qualname in (
+            "flax.linen.broadcast",
+            "flax.core.broadcast",
+            "flax.core.axes_scan.broadcast",
+        ):
+            return "broadcast"
+        return int_of(v)
+
+    given = c.kwargs.get("in_axes")
+    in_axes: Any
+    if given is None:
+        in_axes = 0
+    elif isinstance(given, SeqV) and given.kind in ("tuple", "list"):
+        in_axes = tuple(axis(x) for x in given.items)
+        if None in in_axes:
+            return UNKNOWN
+    else:
+        in_axes = axis(given)
+    out_axes = 0 if "out_axes" not in c.kwargs else int_of(c.kwargs["out_axes"])
+    length = c.kwargs.get("length")
+    if in_axes is None or out_axes is None:
+        return UNKNOWN  # (``reverse``, ``unroll``: the order of the steps, no shape)
+    size = length.size if isinstance(length, IntV) and not length.assumed else None
+    if length is not None and not isinstance(length, NoneV) and size is None:
+        return UNKNOWN
+    return LayerV("linen_scan", (("cls", cls), ("in_axes", in_axes), ("out_axes", out_axes), ("length", size)), c.node)
+
+
 @library_call("jax.lax.associative_scan")
 def _associative_scan(c: LibraryCall) -> Value | None:
     """``jax.lax.associative_scan(fn, elems)``: every prefix combined, so the result has the structure and the shapes

@@ -3150,6 +3150,8 @@ class ModuleAnalysis:
             out = self._call_lifted(interp, node, lifted, bound, args[1:])
         else:
             out = self.call_function(interp, node, bound, args[1:], rest)
+        if method == "init_with_output" and "mutable" not in kwargs:
+            return SeqV((out, UNKNOWN), "tuple")  # (what __call__ returned, the variables)
         return out if method == "apply" and "mutable" not in kwargs else UNKNOWN
 
     def _call_lifted(
@@ -3169,6 +3171,66 @@ class ModuleAnalysis:
             node,
         )
         return self.call_vmap(interp, node, mapped, args, {})
+
+    def _call_scanned(
+        self, interp: Interpreter, node: cst.Call, lifted: LayerV, args: list[Value], kwargs: dict[str, Value]
+    ) -> Value:
+        """``Stack(cfg)(x, pad_mask)``, an instance of an ``nn.scan``-lifted class: its ``__call__(carry, *xs)`` run
+        on the carry and one slice of each scanned argument (along its ``in_axes``; a broadcast one whole), giving
+        ``(carry, y)``: the carry, and ``y`` with the steps stacked along ``out_axes`` (as many as ``length``, or the
+        scanned axis). One step stands for all: flax requires the carry to keep its shape."""
+        inner = lifted.param("obj")
+        ci = self.find_class(inner.cls_key) if isinstance(inner, ObjV) else None
+        fn = ci.methods.get("__call__") if ci is not None else None
+        if fn is None or kwargs or not args or not isinstance(inner, ObjV):
+            return UNKNOWN
+        spec = lifted.param("in_axes")
+        xs = args[1:]
+        axes = list(spec) if isinstance(spec, tuple) else [spec] * len(xs)
+        if len(axes) != len(xs):
+            return UNKNOWN  # flax raises: one entry per scanned argument
+        length: Size | None = lifted.param("length")
+        step: list[Value] = [args[0]]
+        for x, ax in zip(xs, axes):
+            if ax == "broadcast":
+                step.append(x)
+                continue
+            if (
+                not isinstance(x, TensorV)
+                or x.shape is None
+                or not isinstance(ax, int)
+                or not -len(x.shape) <= ax < len(x.shape)
+            ):
+                return UNKNOWN
+            k = ax % len(x.shape)
+            if length is not None and equal(x.shape[k], length) is not Truth.TRUE:
+                return UNKNOWN
+            length = x.shape[k]
+            step.append(
+                x.with_shape(
+                    x.shape[:k] + x.shape[k + 1 :], x.axes[:k] + x.axes[k + 1 :] if x.axes is not None else None
+                )
+            )
+        out = self.call_callee(interp, node, FuncV(fn.key, bound_self=inner), step, {})
+        if not (isinstance(out, SeqV) and out.kind == "tuple" and len(out.items) == 2):
+            return UNKNOWN
+        carry, ys = out.items
+        out_axis = lifted.param("out_axes")
+
+        def stacked(r: Value) -> Value:
+            if isinstance(r, NoneV):
+                return r
+            if isinstance(r, TensorV) and r.shape is not None and length is not None:
+                n = len(r.shape) + 1
+                if not -n <= out_axis < n:
+                    return UNKNOWN
+                k = out_axis % n
+                return r.with_shape(r.shape[:k] + (length,) + r.shape[k:])
+            if isinstance(r, SeqV) and r.kind == "tuple":
+                return SeqV(tuple(stacked(x) for x in r.items), r.kind)
+            return UNKNOWN
+
+        return SeqV((carry, stacked(ys)), "tuple")
 
     def _initialiser(self, args: list[Value], kwargs: dict[str, Value]) -> bool:
         """``module.apply(init_weights)``: is the one argument a function of the analysed code that only fills the
@@ -3383,6 +3445,15 @@ class ModuleAnalysis:
             if not isinstance(obj, ObjV):
                 return UNKNOWN
             return LayerV("linen_vmapped", (("obj", obj),) + tuple(p for p in callee.params if p[0] != "cls"), node)
+        if isinstance(callee, LayerV) and callee.kind == "linen_scan":
+            # Stack(cfg, name="layers"): an instance of the nn.scan-lifted class, run step by step (_call_scanned)
+            cls = callee.param("cls")
+            obj = self.instantiate(interp, node, cls.qualname[6:], args, kwargs) if isinstance(cls, RefV) else UNKNOWN
+            if not isinstance(obj, ObjV):
+                return UNKNOWN
+            return LayerV("linen_scanned", (("obj", obj),) + tuple(p for p in callee.params if p[0] != "cls"), node)
+        if isinstance(callee, LayerV) and callee.kind == "linen_scanned":
+            return self._call_scanned(interp, node, callee, args, kwargs)
         if isinstance(callee, LayerV) and callee.kind == "linen_vmapped":
             # self.attn(x, mask) in a parent module, the attribute an nn.vmap-lifted class's instance (setup() or
             # @nn.compact): its __call__ on each slice, as model.apply runs it

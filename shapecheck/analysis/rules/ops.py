@@ -1223,6 +1223,11 @@ def _item(
 def _elementwise(
     cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value], method: bool
 ) -> Value | None:
+    if name.startswith("logical_"):
+        if len(args) != 1 or not isinstance(args[0], TensorV):
+            return None
+        out = elementwise(cx, node, name, [t, args[0]])
+        return out.with_dtype("bool") if isinstance(out, TensorV) else out
     if args and name != "where" and isinstance(args[0], (IntV, FloatV, BoolV)):
         return _with_scalar(name, t, args[0])  # x.pow(2), torch.mul(x, 0.5): the tensor's shape
     if name == "where" and len(args) >= 2 and all(isinstance(a, (TensorV, IntV, FloatV, BoolV)) for a in args[:2]):
@@ -2176,6 +2181,11 @@ def _elementwise_fn(
     cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]
 ) -> Value | None:
     name = qual.rsplit(".", 1)[-1]
+    if name.startswith("logical_"):
+        if len(args) != 2 or not all(isinstance(a, TensorV) for a in args):
+            return None
+        out = elementwise(cx, node, name, args)  # type: ignore[arg-type]
+        return out.with_dtype("bool") if isinstance(out, TensorV) else out
     if len(args) >= 2 and all(isinstance(a, TensorV) for a in args[:2]):
         return elementwise(cx, node, name, [a for a in args if isinstance(a, TensorV)])
     if (  # np.maximum(0, x) (a ReLU): a Python number and an array (numpy's and jax's ufuncs; torch's want tensors,

@@ -298,6 +298,10 @@ ELEMENTWISE_FUNCS = {
     "fmod",
     "remainder",
     "lerp",
+    # boolean results (``jnp.logical_and(causal, pad_mask[:, None, :])``): the operands broadcast all the same
+    "logical_and",
+    "logical_or",
+    "logical_xor",
 }
 
 
