@@ -2719,6 +2719,14 @@ class Interpreter:
             # ``error_expected=AssertionError`` of a parametrize case: a class, true in ``if error_expected:``
             return RefV(f"builtins.{name}")
         if (
+            isinstance(value, DictV)
+            and not value.items
+            and value.kind == "dict"
+            and self.frame.key != "<module>"
+            and (entries := self.m.param_registry_contents(name)) is not None
+        ):
+            return entries  # ``build_from_cfg(cfg, HEADS)``: the classes ``@register(HEADS)`` registered
+        if (
             ((isinstance(value, (SeqV, ManyV)) and value.kind == "list") or isinstance(value, (DictV, IntDictV)))
             and self.frame.key != "<module>"
             and not self.m.stable_global(name)

@@ -437,6 +437,7 @@ class ModuleAnalysis:
         self._registries: dict[str, registries.Form] | None = None  # registries()' answer, read once
         # registries.lookup's and registries.contents' answers, by (dict, key or "", the entry module)
         self.registry_cache: dict[tuple[str, str, str | None], object] = {}
+        self._param_registries: dict[str, str] | None = None  # param_registry_contents's dicts, read once
         self._rebinds: Rebinds | None = None  # rebound_global's and patched_class_attr's answer, read once
         self._patched_quals: frozenset[str] | None = None  # patched_library's answer, read once
         self._patched_imported: frozenset[str] | None = None  # patched_imported_classes' answer, read once
@@ -944,6 +945,19 @@ class ModuleAnalysis:
             return None
         entries = registries.contents(self, name)
         return DictV(tuple(sorted(entries.items()))) if entries is not None else None
+
+    def param_registry_contents(self, name: str) -> DictV | None:
+        """``name`` read in a function, an empty module-level dict of this module that ``@factory(name)`` fills in
+        other modules (``registries.param_registries``) and that this module only reads: the registered classes
+        and functions by name (``registries.param_contents``); None otherwise."""
+        if self._param_registries is None:
+            text = self.text
+            self._param_registries = registries.param_registries(text) if ".__name__" in text and "def " in text else {}
+        factory = self._param_registries.get(name)
+        if factory is None or not self.stable_global(name):
+            return None
+        entries = registries.param_contents(self, name, factory)
+        return DictV(tuple(sorted(entries.items()))) if entries else None
 
     def registry_entry(self, name: str, key: Value | None) -> Value | None:
         """``name[key]`` in a function when ``name`` is a registry of this module (see ``registries``): the function

@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Iterator
 import libcst as cst
 
 from ..index.resolve import loaded_modules
-from .values import FuncV
+from .values import FuncV, RefV
 
 if TYPE_CHECKING:
     from ..index.project import Project
@@ -571,3 +571,151 @@ def lookup(ma: "ModuleAnalysis", name: str, key: str) -> FuncV | None:
         return None  # (the decorator must hand back the function it registers)
     memo[ck] = found[0]
     return found[0]
+
+
+# ---- registries handed to a decorator factory (mmseg / mmdet style, without their Registry class)
+#
+#     HEADS = {}                             # a module-level dict, bound once, empty
+#
+#     def register(registry):                # the factory: one plain parameter, the registry
+#         def decorator(cls):
+#             registry[cls.__name__] = cls   # (or ``registry[name] = cls`` with ``name = cls.__name__`` first)
+#             return cls
+#         return decorator
+#
+#     @register(HEADS)                       # in any module: a module-level class or def, this one decorator
+#     class SegformerHead(BaseDecodeHead): ...
+#
+# A function of the registry's module reading ``HEADS`` (to hand it to ``build_from_cfg(cfg, HEADS)``, a function
+# that only reads its parameter: ``ModuleAnalysis.stable_global``) sees every class so registered, when each module
+# applying the decorator surely ran and no module names the dict otherwise (an import of it aside).
+
+
+def param_registries(text: str) -> dict[str, str]:
+    """The module-level dicts of ``text`` bound once to an empty dict, each with the name of the module's decorator
+    factory of one parameter that stores into it (``_param_factory``); {} when the module has no such factory."""
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return {}
+    factories = [
+        st.name for st in tree.body if type(st) is ast.FunctionDef and not st.decorator_list and _param_factory(st)
+    ]
+    defined = [st.name for st in tree.body if isinstance(st, (ast.FunctionDef, ast.ClassDef))]
+    factories = [f for f in factories if defined.count(f) == 1]
+    if len(factories) != 1:
+        return {}
+    empty: dict[str, int] = {}
+    for st in tree.body:
+        if type(st) is ast.Assign and len(st.targets) == 1 and type(st.targets[0]) is ast.Name:
+            name = st.targets[0].id
+            empty[name] = empty.get(name, 0) + (1 if _empty_dict(st.value) else 2)
+    return {n: factories[0] for n, c in empty.items() if c == 1}
+
+
+def _param_factory(fn: ast.FunctionDef) -> bool:
+    """``def register(registry): def decorator(cls): registry[cls.__name__] = cls; return cls; return decorator``:
+    the factory's one plain parameter is the dict its decorator stores the decorated class or function into, under
+    its name, as the decorator's one use of that parameter."""
+    a = fn.args
+    if a.posonlyargs or a.kwonlyargs or a.vararg or a.kwarg or a.defaults or len(a.args) != 1:
+        return False
+    inner = _factory_inner(fn)
+    if inner is None:
+        return False
+    registry = a.args[0].arg
+    uses = [n for n in ast.walk(inner) if type(n) is ast.Name and n.id == registry]
+    if len(uses) != 1 or any(type(n) is ast.arg and n.arg == registry for n in ast.walk(inner)):
+        return False
+    for st in inner.body:
+        if type(st) is ast.Assign and len(st.targets) == 1:
+            t = st.targets[0]
+            if type(t) is ast.Subscript and t.value is uses[0]:
+                return _factory_key(t, fn) == ("", -1)
+    return False
+
+
+def param_contents(ma: "ModuleAnalysis", name: str, factory: str) -> "dict[str, FuncV | RefV] | None":
+    """Every entry of the dict ``name`` of ``ma`` that ``@factory(name)`` fills (see above): the decorated classes and
+    functions by name; None when another entry may exist or the dict may be changed otherwise."""
+    project = ma.project
+    if project is None:
+        return None
+    memo = ma.registry_cache
+    ck = ("<param registry>", name, project.entry_module)
+    if ck in memo:
+        return memo[ck]  # type: ignore[return-value]
+    memo[ck] = None
+    sure, maybe = _ran(project, ma)
+    target_dict, target_factory = f"{ma.module_name}.{name}", f"{ma.module_name}.{factory}"
+    found: dict[str, FuncV | RefV] = {}
+    for mod, _text, words in _texts(project, maybe):
+        if words is None:
+            return None  # (unreadable)
+        if name not in words or mod == ma.module_name:
+            continue
+        other = project.module(mod)
+        if other is None:
+            return None
+        allowed: set[int] = set()  # the names of the dict the factory's module-level decorators hand it
+        for st in other.tree.body:
+            if not isinstance(st, (cst.FunctionDef, cst.ClassDef)):
+                continue
+            for d in st.decorators:
+                call = d.decorator
+                if not (
+                    type(call) is cst.Call
+                    and len(call.args) == 1
+                    and not call.args[0].star
+                    and call.args[0].keyword is None
+                    and _decorator_of(project, other, mod, d) == target_factory
+                ):
+                    continue
+                arg = call.args[0].value
+                q = other.qualify(arg) if type(arg) in (cst.Name, cst.Attribute) else None
+                if q is None or project.canonical(q) != target_dict:
+                    continue
+                if len(st.decorators) != 1 or mod not in sure:
+                    return None  # another decorator around it, or a module that may not have run
+                key = st.name.value
+                if key in found:
+                    return None  # registered twice: the last one wins
+                allowed.add(id(arg.attr if type(arg) is cst.Attribute else arg))
+                found[key] = RefV(f"class:{mod}:{key}") if type(st) is cst.ClassDef else FuncV(f"{mod}:{key}")
+        if _names_otherwise(other.tree, name, allowed):
+            return None  # the dict imported under another name, changed, handed on: not known
+    if ma.module_name in maybe:
+        # the registry's own module: the dict handed to the factory there too, at the top level
+        for st in ma.tree.body:
+            if isinstance(st, (cst.FunctionDef, cst.ClassDef)):
+                for d in st.decorators:
+                    if type(d.decorator) is cst.Call and any(
+                        type(a.value) is cst.Name and a.value.value == name for a in d.decorator.args
+                    ):
+                        return None  # (not modelled: registered beside the dict)
+    memo[ck] = found
+    return found
+
+
+def _names_otherwise(tree: cst.Module, name: str, allowed: set[int]) -> bool:
+    """Does ``tree`` name ``name`` (a name or an attribute) other than at the ``allowed`` nodes and in imports?"""
+    from .walk import children
+
+    stack: list[cst.CSTNode] = [tree]
+    while stack:
+        n = stack.pop()
+        tp = type(n)
+        if tp is cst.Import or tp is cst.ImportFrom:
+            if tp is cst.ImportFrom and not isinstance(n.names, cst.ImportStar):  # type: ignore[attr-defined]
+                if any(
+                    type(a.name) is cst.Name and a.name.value == name and a.asname is not None
+                    for a in n.names  # type: ignore[attr-defined]
+                ):
+                    return True  # imported under another name
+            continue
+        if (tp is cst.Name and n.value == name) and id(n) not in allowed:  # type: ignore[attr-defined]
+            return True
+        if tp is cst.Attribute and n.attr.value == name and id(n.attr) not in allowed:  # type: ignore[attr-defined]
+            return True
+        stack.extend(children(n))
+    return False
