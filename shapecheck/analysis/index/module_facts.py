@@ -327,6 +327,8 @@ def _module_writers(tree: ast.Module) -> tuple[dict[int, tuple[str, str]], dict[
         if len(found) != 1:
             continue
         st, d = found[0]
+        if any(type(b) not in (ast.Assign, ast.AnnAssign, ast.Expr) for b in fn.body[: fn.body.index(st)]):
+            continue  # a return, a branch or a loop before the store: it may not run
         mentions = sum(1 for n in ast.walk(fn) if type(n) is ast.Name and n.id == d)
         if mentions != 1:
             continue  # the dict read or changed otherwise in the function too (or a local of that name)
