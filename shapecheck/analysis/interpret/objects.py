@@ -150,6 +150,13 @@ _PLAIN_BASES = frozenset(
         "flax.nnx.Module",
         "typing.NamedTuple",
         "abc.ABC",
+        # abstract bases with no constructor (``class Module(Hashable, metaclass=_ModuleMeta)``: equinox's)
+        "collections.abc.Hashable",
+        "collections.abc.Sized",
+        "collections.abc.Iterable",
+        "collections.abc.Container",
+        "collections.abc.Callable",
+        "collections.abc.Collection",
         "typing.Generic",
         "typing.Protocol",
         "torch.nn.ModuleList",
@@ -1757,6 +1764,11 @@ def _may_return(stmt: cst.CSTNode) -> bool:
     return False
 
 
+def _below_one(v: Value) -> bool:
+    n = v.size.as_int() if isinstance(v, IntV) and not v.assumed else None
+    return n is not None and n < 1
+
+
 def instantiate(
     m: "ModuleAnalysis",
     interp: "Interpreter | None",
@@ -1766,14 +1778,18 @@ def instantiate(
     kwargs: dict[str, Value],
     symbolic: bool = False,
 ) -> tuple[Value, list[Pending]]:
-    """(the object, findings of its constructor) for ``ci(*args, **kwargs)``; a generic object when not followed."""
-    generic = ObjV(ci.key)
+    """(the object, findings of its constructor) for ``ci(*args, **kwargs)``; a generic object when not followed
+    (unknown when an argument is an int below 1: the generic object's sizes are positive symbols)."""
+    generic: Value = ObjV(ci.key)
+    if any(_below_one(a) for a in (*args, *kwargs.values())):
+        generic = UNKNOWN
     st = class_state(ci)
     if st.building:
         return generic, []
     if unmodelled_base(m, ci) and (find_method(m, ci, "__init__") is None or torch_layer_base(m, ci) is None):
         # (a torch.nn layer subclass with a constructor of its own runs it: super().__init__ builds the layer)
-        return (generic if symbolic else layer_subclass(m, node, ci, args, kwargs)), []
+        made = generic if symbolic else layer_subclass(m, node, ci, args, kwargs)
+        return (generic if isinstance(made, ObjV) and not made.concrete else made), []
     depth = interp.frame.depth if interp is not None else 0
     from .module import MAX_INLINE_DEPTH, _sig
 
