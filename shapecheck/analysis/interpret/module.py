@@ -2679,7 +2679,7 @@ class ModuleAnalysis:
             if objects.is_super_call(func.value):
                 return self.call_super(interp, node, func.attr.value, args, kwargs, dynamic)
             method = func.attr.value
-            at_array = _at_array(func.value) if method in _AT_UPDATES else None
+            at_array = _at_array(func.value, self._jax_array_maker) if method in _AT_UPDATES else None
             if (
                 at_array is None
                 and method in _AT_UPDATES
@@ -3245,6 +3245,10 @@ class ModuleAnalysis:
             return UNKNOWN
 
         return SeqV((carry, stacked(ys)), "tuple")
+
+    def _jax_array_maker(self, call: cst.Call) -> bool:
+        """A call of ``jax.numpy`` or ``jax.random`` (evaluating it again runs no code of the analysed program)."""
+        return (self.qualify(call.func) or "").startswith(("jax.numpy.", "jax.random."))
 
     def _initialiser(self, args: list[Value], kwargs: dict[str, Value]) -> bool:
         """``module.apply(init_weights)``: is the one argument a function of the analysed code that only fills the
@@ -5422,15 +5426,19 @@ _AUTOGRAD_FUNCTIONS = frozenset(
 _AT_UPDATES = frozenset({"set", "add", "subtract", "multiply", "mul", "divide", "power", "min", "max", "apply"})
 
 
-def _at_array(node: cst.BaseExpression) -> cst.BaseExpression | None:
+def _at_array(node: cst.BaseExpression, maker: "Callable[[cst.Call], bool] | None" = None) -> cst.BaseExpression | None:
     """``x`` of ``x.at[idx]`` when ``x`` is a variable or ``self.x`` (reading it again runs nothing), or an update
-    itself (``x.at[2, 18:].set(0).at[3, 10:].set(0)``: the chain's first update is evaluated once, as the array)."""
+    itself (``x.at[2, 18:].set(0).at[3, 10:].set(0)``: the chain's first update is evaluated once, as the array), the
+    chain starting at a variable or at a call ``maker`` accepts (a jax array maker:
+    ``jnp.zeros((8, 64)).at[:, 3].set(1.0).at[:, 32].set(1.0)``)."""
     if type(node) is cst.Subscript and type(node.value) is cst.Attribute and node.value.attr.value == "at":
         arr = node.value.value
         if _var_key_of(arr) is not None:
             return arr
         if type(arr) is cst.Call and type(arr.func) is cst.Attribute and arr.func.attr.value in _AT_UPDATES:
-            return arr if _at_array(arr.func.value) is not None else None
+            return arr if _at_array(arr.func.value, maker) is not None else None
+        if type(arr) is cst.Call and maker is not None and maker(arr):
+            return arr
     return None
 
 
