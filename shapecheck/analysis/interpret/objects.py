@@ -891,7 +891,13 @@ def instance_attrs(
             v = SeqV(v.items, "tuple", v.names)
         mutable = (
             not record
-            and (isinstance(v, SeqV) and v.kind == "list" and not _layer_list(v) and not _scalar_list(v))
+            and (
+                isinstance(v, SeqV)
+                and v.kind == "list"
+                and not _layer_list(v)
+                and not _scalar_list(v)
+                and not (_nested_layer_list(v) and _no_list_mutation(m, ci))
+            )
             or (isinstance(v, ManyV) and v.kind == "list")
         )
         if k in items_only and kept_by_item_stores(v):
@@ -1535,6 +1541,37 @@ def _layer_list(v: SeqV) -> bool:
     kept as built unless a method other than the constructors changes it (``outside_init``); a list of data is not."""
 
     return bool(v.items) and all(isinstance(x, (LayerV, ObjV, RefV, FuncV)) for x in v.items)
+
+
+def _nested_layer_list(v: SeqV) -> bool:
+    """A list of lists (or tuples) of layers (equinox's ``self.self_blocks.append([Block(...) for _ in range(n)])``)."""
+    return bool(v.items) and all(
+        isinstance(x, SeqV) and x.kind in ("list", "tuple") and (not x.items or _layer_list(x)) for x in v.items
+    )
+
+
+def _no_list_mutation(m: "ModuleAnalysis", ci: ClassInfo) -> bool:
+    """An equinox module (its fields are set once, by the constructor) no method of which, the constructors aside,
+    calls a list's mutating method on anything: its nested lists of layers stay as built."""
+    if not any(b.startswith("equinox.") for b in foreign_bases(m, ci)):
+        return False
+    for c in mro(m, ci):
+        for name, fi in c.methods.items():
+            if name not in _CTORS and memo("list-mutation", fi.node, _mutates_a_list):
+                return False
+    return True
+
+
+def _mutates_a_list(fn: cst.CSTNode) -> bool:
+    from .interpreter import _LIST_MUTATORS
+
+    stack: list[cst.CSTNode] = [fn]
+    while stack:
+        n = stack.pop()
+        if type(n) is cst.Call and type(f := n.func) is cst.Attribute and f.attr.value in _LIST_MUTATORS:
+            return True
+        stack.extend(children(n))
+    return False
 
 
 def symbolic_arguments(m: "ModuleAnalysis", fi: FunctionInfo) -> dict[str, Value]:
