@@ -3163,6 +3163,14 @@ def _layer_weight(layer: LayerV) -> Value:
             return UNKNOWN
         w = _conv_weight(layer, (), {} if g == 1 else {"groups": IntV(Size.const(g))})
         return w if w is not None else UNKNOWN
+    if (
+        layer.kind == "LayerNorm"
+        and len(layer.params) == 1
+        and isinstance(shape := layer.param("shape"), tuple)
+        and all(isinstance(d, Size) for d in shape)
+    ):
+        # nn.LayerNorm(d).weight (elementwise affine, the default): normalized_shape
+        return TensorV(shape, None, "torch")
     sizes = {"Linear": ("out", "in"), "Embedding": ("n", "d")}.get(layer.kind)
     if sizes is None or layer.param("keras") is not None:
         return UNKNOWN

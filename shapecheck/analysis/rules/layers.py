@@ -472,6 +472,9 @@ class LayerNorm(LayerKind):
         if isinstance(v, IntV) and v.assumed:
             # a constructor parameter taken for a size may be a tuple: the number of normalised axes is not known
             return LayerV("LayerNorm", (("shape", shape), ("assumed", True)), node)
+        affine = kwargs.get("elementwise_affine", BoolV(True))
+        if not (isinstance(affine, BoolV) and affine.value is True) or len(args) > 2:
+            return LayerV("LayerNorm", (("shape", shape), ("affine", None)), node)  # its weight: None, or not known
         return LayerV("LayerNorm", (("shape", shape),), node)
 
     @staticmethod
