@@ -53,10 +53,11 @@ from .context import BuiltNote, MadeUp, OpSpec, Where
 from .narrowing import _rank_check, narrow
 from .objects import foreign_bases
 from .state import class_state
-from .walk import chain_root, children, has_own, memo, plain_read
+from .walk import chain_root, children, contains, has_own, memo, plain_read
 
 if TYPE_CHECKING:
     from ...annotations import Memo
+    from ..index.functions import FunctionInfo
     from ..index.jaxtyping_bridge import Annotation
     from .semantics import Semantics
 
@@ -308,6 +309,8 @@ class Interpreter:
         # name -> [the list's key, the list as it is now, the element's index (None: any element)]. An attribute
         # stored through the variable (``for blk in self.blocks: blk.attn.cache = c``) is the element's (_LoopItem)
         self.loop_items: dict[str, Any] = {}  # (a list's record, or a _WalkItem)
+        # ``model = create(...)`` and the statement right after it, while that statement runs (_fresh_read)
+        self.fresh_window: tuple[str, cst.Call, cst.BaseExpression, tuple[str, ...]] | None = None
 
     # ------------------------------------------------------------------ statements
     def run_block(self, body: Sequence[cst.BaseStatement] | Sequence[cst.BaseSmallStatement]) -> None:
@@ -315,6 +318,14 @@ class Interpreter:
         for i, stmt in enumerate(body):
             if self.dead:
                 break
+            if i > 0 and (window := _fresh_window(body, i)) is not None:
+                # ``model = create_model(name)`` then ``if n != model.num_classes:`` (_fresh_read)
+                outer_window, self.fresh_window = self.fresh_window, window
+                try:
+                    self.run_stmt(stmt)
+                finally:
+                    self.fresh_window = outer_window
+                continue
             if i < last and _assigned_then_returned(stmt, body[i + 1]):
                 # ``out = Rec(hiddens=hiddens)`` right before a ``return``: nothing of this frame runs after the
                 # assignment, as for a value built in the return itself (objects._lists_owned)
@@ -2760,6 +2771,35 @@ class Interpreter:
         v = self.scope.vars.get(TRAINING_KEY)
         return EVAL_MODE[0] > 0 or (isinstance(v, BoolV) and v.value is False)
 
+    def _fresh_read(self, node: cst.Attribute, obj: ObjV, attr: str) -> Value | None:
+        """``model.num_classes`` in the test of the statement right after ``model = create_fn(**kwargs)``, the test
+        made of names, constants, comparisons and reads of the model's attributes only (no call, index or operator
+        that could run code): the constructor's value of an attribute other methods reassign (ObjV.fresh), when the
+        call built the object -- a class of the analysed code, or a function whose every ``return`` is a call of that
+        class -- and nothing has run since. A number, a string, None or a tuple of them only."""
+        assert self.fresh_window is not None
+        name, call, test, stored = self.fresh_window
+        if type(node.value) is not cst.Name or node.value.value != name or self.scope.vars.get(name) is not obj:
+            return None
+        if attr in stored:
+            return None  # (``model.num_classes = 10`` before the test)
+        ci = self.m.find_class(obj.cls_key)
+        if ci is None or not objects.plain_fresh_object(ci, stored):
+            return None  # (a metaclass, a property, a descriptor or a ``__setattr__`` may run code on the object)
+        if not contains(test, node) or not _plain_test(test, name):
+            return None
+        got = next((v for k, v in obj.fresh if k == attr), None)
+        if got is None or not _plain_value(got) or not obj.concrete:
+            return None
+        with self.ctx.discarding():
+            made_by = self.eval(call.func)
+        if isinstance(made_by, RefV) and made_by.qualname == "class:" + obj.cls_key:
+            return got
+        fi = self.m.find_function(made_by.key) if isinstance(made_by, FuncV) and made_by.bound_self is None else None
+        if fi is None or fi.has_unknown_decorators or not _returns_only_built(fi, obj.cls_key):
+            return None
+        return got
+
     def _attribute(self, node: cst.Attribute, evaluated: Value | None = None) -> Value:
         attr = node.attr.value
         if (
@@ -2820,6 +2860,10 @@ class Interpreter:
                 bound = self.m.flax_bound_method(base, attr)  # jax.jit(model.apply): the bound method, called later
                 if bound is not None:
                     return bound
+            if base.fresh and self.fresh_window is not None and type(node.value) is cst.Name:
+                fresh = self._fresh_read(node, base, attr)
+                if fresh is not None:
+                    return fresh
             return self.m.object_attr(base, attr)
         if (
             isinstance(base, LayerV)
@@ -4301,6 +4345,107 @@ def _mutable_parts(m: "Semantics", v: Value, depth: int) -> dict[int, Value]:
             if isinstance(y, (ObjV, SeqV, ManyV, DictV, IntDictV)):
                 todo.append((y, d + 1))
     return out
+
+
+def _fresh_window(
+    body: Sequence[cst.BaseStatement] | Sequence[cst.BaseSmallStatement], at: int
+) -> tuple[str, cst.Call, cst.BaseExpression, tuple[str, ...]] | None:
+    """``name = f(...)`` (one name; ``f`` a name, an attribute, or a dict read by a name or constant), then only
+    stores of a name or a constant on ``name``'s attributes (``model.default_cfg = cfg``), then ``body[at]``, an
+    ``if`` or an assertion: (name, the call, the test of ``body[at]``, the attributes stored between); else None."""
+    stmt = body[at]
+    if type(stmt) is cst.If:
+        test: cst.BaseExpression = stmt.test
+    elif type(stmt) is cst.SimpleStatementLine and len(stmt.body) == 1 and type(stmt.body[0]) is cst.Assert:
+        test = stmt.body[0].test
+    else:
+        return None
+    stored: list[tuple[str, str]] = []
+    for prev in reversed(body[:at]):
+        if type(prev) is not cst.SimpleStatementLine or len(prev.body) != 1 or type(prev.body[0]) is not cst.Assign:
+            return None
+        assign = prev.body[0]
+        if len(assign.targets) != 1:
+            return None
+        target = assign.targets[0].target
+        if type(target) is cst.Attribute and type(target.value) is cst.Name and _inert(assign.value):
+            stored.append((target.value.value, target.attr.value))
+            continue
+        if type(target) is not cst.Name or type(assign.value) is not cst.Call:
+            return None
+        func = assign.value.func
+        plain_read = (
+            type(func) is cst.Subscript
+            and type(func.value) is cst.Name
+            and len(func.slice) == 1
+            and type(func.slice[0].slice) is cst.Index
+            and type(func.slice[0].slice.value) in (cst.Name, cst.SimpleString)
+        )
+        if type(func) not in (cst.Name, cst.Attribute) and not plain_read:
+            return None
+        name = target.value
+        if any(owner != name for owner, _ in stored):
+            return None
+        return name, assign.value, test, tuple(a for _, a in stored)
+    return None
+
+
+def _inert(value: cst.BaseExpression) -> bool:
+    """A name, a constant, or a display of them (``{"mean": 0.5}``): evaluating it runs no code."""
+    stack: list[cst.CSTNode] = [value]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, cst.BaseExpression) and type(n) not in _INERT:
+            return False
+        stack.extend(children(n))
+    return True
+
+
+_INERT = (cst.Name, cst.Integer, cst.Float, cst.SimpleString, cst.Dict, cst.List, cst.Tuple)
+
+
+def _plain_test(test: cst.BaseExpression, name: str) -> bool:
+    """A test made of names, constants, ``not``, ``and`` / ``or``, comparisons and ``name.attr`` reads only (no call,
+    index, operator or other attribute read, which could run code on the object before the read)."""
+    stack: list[cst.CSTNode] = [test]
+    while stack:
+        n = stack.pop()
+        tp = type(n)
+        if tp is cst.Attribute:
+            if type(n.value) is not cst.Name or n.value.value != name:  # type: ignore[attr-defined]
+                return False
+            continue
+        if tp in (cst.Name, cst.Integer, cst.Float, cst.SimpleString):
+            continue
+        if tp in (cst.Comparison, cst.ComparisonTarget, cst.BooleanOperation, cst.UnaryOperation):
+            if tp is cst.UnaryOperation and type(n.operator) is not cst.Not:  # type: ignore[attr-defined]
+                return False
+            stack.extend(c for c in children(n) if isinstance(c, cst.BaseExpression) or type(c) is cst.ComparisonTarget)
+            continue
+        return False
+    return True
+
+
+def _returns_only_built(fi: "FunctionInfo", cls_key: str) -> bool:
+    """Is every ``return`` of ``fi`` a call of the class ``cls_key`` (by its name in the function's module), the
+    function a plain def (``def convmixer_64(**kwargs): return ConvMixer(dim=64, **kwargs)``)?"""
+    nodes: list[cst.CSTNode] = []
+    stack: list[cst.CSTNode] = [fi.node.body]
+    while stack:
+        n = stack.pop()
+        nodes.append(n)
+        stack.extend(children(n))
+    returns = [n for n in nodes if type(n) is cst.Return]
+    if not returns or any(type(n) in (cst.FunctionDef, cst.Lambda, cst.ClassDef) for n in nodes):
+        return False
+    for r in returns:
+        v = r.value
+        if type(v) is not cst.Call or type(v.func) is not cst.Name:
+            return False
+        held = fi.module.globals.get(v.func.value)
+        if not (isinstance(held, RefV) and held.qualname == "class:" + cls_key):
+            return False
+    return True
 
 
 def _frozen_record(m: "Semantics", obj: ObjV, depth: int = 0) -> bool:

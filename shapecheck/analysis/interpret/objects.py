@@ -1543,6 +1543,20 @@ def _layer_list(v: SeqV) -> bool:
     return bool(v.items) and all(isinstance(x, (LayerV, ObjV, RefV, FuncV)) for x in v.items)
 
 
+def plain_fresh_object(ci: ClassInfo, attrs: Sequence[str]) -> bool:
+    """Is an object of ``ci`` what its ``__init__`` left, its attributes read and ``attrs`` stored plainly: no class
+    of its MRO in the analysed code has a metaclass or other class keyword, defines ``__new__``, ``__setattr__`` or
+    ``__getattribute__``, or names one of ``attrs`` in its body (a property, a descriptor) or as a method?"""
+    m = ci.module
+    special = ("__new__", "__setattr__", "__getattribute__")
+    for c in mro(m, ci):
+        if c.node.keywords or any(s in c.methods for s in special):
+            return False
+        if any(a in c.methods or a in body_attrs(m, c) for a in attrs):
+            return False
+    return True
+
+
 def _nested_layer_list(v: SeqV) -> bool:
     """A list of lists (or tuples) of layers (equinox's ``self.self_blocks.append([Block(...) for _ in range(n)])``)."""
     return bool(v.items) and all(
