@@ -3456,20 +3456,15 @@ class ModuleAnalysis:
             if isinstance(obj, (ObjV, LayerV)) and isinstance(method, str):
                 return self.call_flax_method(interp, node, obj, method, args, kwargs)
             return UNKNOWN
-        if isinstance(callee, LayerV) and callee.kind == "linen_vmap":
-            # BatchedLRU(d_model=32, ...): an instance of the lifted class, run slice by slice (call_flax_method)
+        if isinstance(callee, LayerV) and callee.kind in ("linen_vmap", "linen_scan"):
+            # BatchedLRU(d_model=32, ...), Stack(cfg, name="layers"): an instance of the lifted class, run slice by
+            # slice (call_flax_method) or step by step (_call_scanned)
             cls = callee.param("cls")
             obj = self.instantiate(interp, node, cls.qualname[6:], args, kwargs) if isinstance(cls, RefV) else UNKNOWN
             if not isinstance(obj, ObjV):
                 return UNKNOWN
-            return LayerV("linen_vmapped", (("obj", obj),) + tuple(p for p in callee.params if p[0] != "cls"), node)
-        if isinstance(callee, LayerV) and callee.kind == "linen_scan":
-            # Stack(cfg, name="layers"): an instance of the nn.scan-lifted class, run step by step (_call_scanned)
-            cls = callee.param("cls")
-            obj = self.instantiate(interp, node, cls.qualname[6:], args, kwargs) if isinstance(cls, RefV) else UNKNOWN
-            if not isinstance(obj, ObjV):
-                return UNKNOWN
-            return LayerV("linen_scanned", (("obj", obj),) + tuple(p for p in callee.params if p[0] != "cls"), node)
+            kind = "linen_vmapped" if callee.kind == "linen_vmap" else "linen_scanned"
+            return LayerV(kind, (("obj", obj),) + tuple(p for p in callee.params if p[0] != "cls"), node)
         if isinstance(callee, LayerV) and callee.kind == "linen_scanned":
             return self._call_scanned(interp, node, callee, args, kwargs)
         if isinstance(callee, LayerV) and callee.kind == "linen_vmapped":
