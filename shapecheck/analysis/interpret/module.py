@@ -6665,19 +6665,18 @@ def _writes_attribute(grand: "cst.CSTNode | None", attribute: cst.Attribute) -> 
 CALLED = "call ()"
 # torch.nn.Module methods that hand out its parameters, buffers or submodules and change nothing
 _READ_ONLY_MODULE_METHODS = _MODULE_READS | {"state_dict"}
-# methods that change the list, dict or tensor they are called on: the ones a closure may call (_CLOSURE_MUTATORS) and
-# the rest of list's, dict's and torch's in-place ones
-_MUTATING_METHODS = _CLOSURE_MUTATORS | {
+# methods that change the list, dict or object they are called on: the ones a closure may call (_CLOSURE_MUTATORS)
+# and the rest of list's and dict's, and the item and attribute dunders
+_CONTAINER_MUTATORS = _CLOSURE_MUTATORS | {
     "sort",
     "reverse",
     "__setitem__",
     "__delitem__",
     "__setattr__",
     "__delattr__",
-    "copy_",
-    "fill_",
-    "zero_",
 }
+# ... and torch's in-place ones that keep shapes
+_MUTATING_METHODS = _CONTAINER_MUTATORS | {"copy_", "fill_", "zero_"}
 
 
 _CHANGING_PREFIXES = ("reset", "init", "prepare", "setup", "set_", "replace", "convert", "fuse", "prune", "resize")
@@ -7116,15 +7115,9 @@ _RESHAPES = frozenset(
 # ``self.head.reset_classifier(n)``, ``self.scale.data.unsqueeze_(0)``); other in-place tensor methods (``fill_``,
 # ``normal_``) keep every shape
 _CHANGING_METHODS = (
-    _CLOSURE_MUTATORS
+    _CONTAINER_MUTATORS
     | _RESHAPES
     | {
-        "sort",
-        "reverse",
-        "__setitem__",
-        "__delitem__",
-        "__setattr__",
-        "__delattr__",
         "apply",
         "load_state_dict",
         "register_buffer",
