@@ -1183,10 +1183,22 @@ def common_generators(fw: Framework) -> dict[str, Gen]:
                 f"x.tile({shape_src([k])})",
                 f"x.index_select({r.randrange(len(s))}, torch.zeros({n}, dtype=torch.int64))",
                 f"x.gather({r.randrange(len(s))}, torch.zeros({shape_src(s)}, dtype=torch.int64))",
+                f"x.take(torch.zeros({shape_src(rand_shape(r, 0, 2))}, dtype=torch.int64))",
+                f"torch.take(x, torch.zeros({shape_src(rand_shape(r, 0, 2))}, dtype=torch.int64))",
                 "x[x > 0]",
             ]
         else:
-            choices += [f"{m}.linspace(0, 1)", f"{m}.linspace(0, 1, num={n})", "x[x > 0]", f"{m}.pad(x, 1)"]
+            idx = f"{m}.zeros({shape_src(rand_shape(r, 0, 2))}, dtype={m}.int32)"
+            axis = r.choice(("", f", axis={r.randrange(-len(s), len(s))}", ", axis=None"))
+            choices += [
+                f"{m}.linspace(0, 1)",
+                f"{m}.linspace(0, 1, num={n})",
+                "x[x > 0]",
+                f"{m}.pad(x, 1)",
+                f"{m}.take(x, {idx}{axis})",
+                f"{m}.take(x, {r.choice(('0', '[0, 0, 0]', '(0,)'))}{axis})",
+                f"x.take({idx}{axis})",
+            ]
         expr = r.choice(choices)
         op = (
             "valued:mask_index"

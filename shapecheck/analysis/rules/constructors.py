@@ -1,5 +1,5 @@
 """Constructors and shape ops whose output size comes from argument values (no jaxtyping signature can say it):
-linspace, eye, meshgrid, F.pad, tile, gather, index_select, ravel, and boolean-mask indexing.
+linspace, eye, meshgrid, F.pad, tile, gather, index_select, take, ravel, and boolean-mask indexing.
 
 torch / numpy facts (checked against torch 2.x and numpy 2.x, see tests/fixtures/shapes/constructors_shape_ops.py):
 
@@ -15,6 +15,9 @@ torch / numpy facts (checked against torch 2.x and numpy 2.x, see tests/fixtures
 * ``x.index_add(dim, index, source)`` (and ``index_add_``, ``torch.index_add``) has x's shape; torch raises when the
   source differs from x in rank or off ``dim``, when its size on ``dim`` is not the index's length, and when the
   index has 2 or more dimensions;
+* ``np.take(a, indices, axis)`` / ``jnp.take`` / ``a.take(indices, axis=...)``: the axis replaced by the indices'
+  shape (an int index: the axis dropped); no axis: the indices' shape (``a`` flattened first). ``torch.take(x, index)``
+  / ``x.take(index)``: the index's shape;
 * ``x[mask]`` with a boolean mask over the leading axes: one axis of unknown length, then the remaining axes.
 """
 
@@ -39,7 +42,9 @@ if TYPE_CHECKING:
 
 ATLEAST = ("atleast_1d", "atleast_2d", "atleast_3d")
 
-FUNCTIONS = frozenset({"linspace", "logspace", "eye", "meshgrid", "pad", "tile", "gather", "index_select", *ATLEAST})
+FUNCTIONS = frozenset(
+    {"linspace", "logspace", "eye", "meshgrid", "pad", "tile", "gather", "index_select", "take", *ATLEAST}
+)
 
 
 @registry.FUNCTIONS.register(*FUNCTIONS)
@@ -150,6 +155,8 @@ def method(
     shape = t.shape
     if name in ATLEAST:
         return atleast(name, t, args, kwargs)
+    if name == "take":
+        return _take(t, args, kwargs, t.framework or fw)
     if name == "ravel":  # x.ravel() / np.ravel(x) / torch.ravel(x): one axis of every element (order= keeps it)
         if args or shape is None:
             return t.with_shape(None)
@@ -220,6 +227,37 @@ def method(
         length = index.shape[0] if index.shape else Size.const(1)
         return t.with_shape(shape[:pos] + (length,) + shape[pos + 1 :])
     return None
+
+
+def _take(t: TensorV, args: list[Value], kwargs: dict[str, Value], fw: str | None) -> Value | None:
+    """``np.take(a, indices, axis=None)`` (jax and the array method alike; ``mode`` / ``fill_value`` / ``out`` keep
+    the shape): with an axis, that axis replaced by the indices' shape, without one the indices' shape alone (the
+    array flattened first). ``torch.take(x, index)`` / ``x.take(index)``: the index's shape. Indices of a shape not
+    known (or an axis out of range, which raises): a shape not known."""
+    torch = fw == "torch"
+    if fw is None or (torch and (len(args) > 1 or kwargs.keys() - {"index"})):
+        return None
+    index = args[0] if args else kwargs.get("index" if torch else "indices", UNKNOWN)
+    axis = args[1] if len(args) > 1 else kwargs.get("axis", NoneV())
+    picked: tuple[Size, ...] | None = None
+    if isinstance(index, IntV) and not index.assumed:
+        picked = ()
+    elif isinstance(index, TensorV):
+        picked = index.shape
+    elif isinstance(index, SeqV) and index.kind in ("list", "tuple"):
+        if all(isinstance(x, IntV) and not x.assumed for x in index.items):
+            picked = (Size.const(len(index.items)),)
+    if picked is None:
+        return t.with_shape(None)
+    if isinstance(axis, NoneV):
+        return t.with_shape(picked)
+    at = _ints([axis])
+    if at is None or t.shape is None:
+        return t.with_shape(None)
+    pos = _norm_dim(at[0], len(t.shape))
+    if pos is None:
+        return t.with_shape(None)
+    return t.with_shape(t.shape[:pos] + picked + t.shape[pos + 1 :])
 
 
 def _pad_length_fails(cx: OpContext, node: cst.Call, t: TensorV, n: int) -> bool:
@@ -415,14 +453,15 @@ def _mask_after_slices(interp: "Interpreter", expr: cst.BaseExpression, t: Tenso
     return t.with_shape(t.shape[:lead] + (selected,) + t.shape[lead + len(v.shape) :])
 
 
-@registry.TENSOR_METHODS.register("tile", "gather", "index_select", "ravel", "index_add", "index_add_")
+@registry.TENSOR_METHODS.register("tile", "gather", "index_select", "take", "ravel", "index_add", "index_add_")
 def _method(
     cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value], is_method: bool
 ) -> Value | None:
-    """``x.tile(reps)`` / ``np.tile(x, reps)`` (jax's function form: not modelled), gather, index_select, ravel."""
+    """``x.tile(reps)`` / ``np.tile(x, reps)`` (jax's function form: not modelled), gather, index_select, take,
+    ravel."""
     if name == "tile" and not (is_method or t.framework in ("torch", "numpy")):
         return None
     shaped = method(cx, node, name, t, args, kwargs, t.framework)
-    if shaped is None and name in ("gather", "index_select"):
+    if shaped is None and name in ("gather", "index_select", "take"):
         return UNKNOWN
     return shaped
