@@ -1409,10 +1409,11 @@ class ModuleAnalysis:
                     continue
             elif name not in once:
                 # a name the enclosing function binds only in statements before this def (``key_chunk_size =
-                # min(...)``) holds the same value when the closure runs
+                # min(...)``) holds the same value when the closure runs; so does one it does not bind at all, which
+                # it read from its own closure (``def step(p): return grad(lambda q: loss(model, q))(p)`` in a test)
                 if settled is None:
                     settled = walk_memo("settled-at-defs", outer.node, _settled_at_defs).get(id(node), frozenset())
-                if name not in settled:
+                if name not in settled and name in walk_memo("binds", outer.node, _binds):
                     continue
             v = env[name]
             if isinstance(v, (DictV, IntDictV, ManyV)) or _is_list(v):
@@ -6302,6 +6303,26 @@ def _bound_once(fn: cst.CSTNode) -> frozenset[str]:
         inner = looped or tp in (cst.For, cst.While)
         stack.extend((c, inner) for c in children(node))
     return frozenset(k for k, v in counts.items() if v == 1)
+
+
+def _binds(fn: cst.CSTNode) -> frozenset[str]:
+    """Every name a function binds in its own scope: its parameters, what its statements bind (``_bound_in``), and
+    its comprehensions' targets (a closure made inside one reads the name late)."""
+    assert type(fn) is cst.FunctionDef
+    ps = fn.params
+    params = [*ps.posonly_params, *ps.params, *ps.kwonly_params]
+    out = {p.name.value for p in params}
+    out.update(p.name.value for p in (ps.star_arg, ps.star_kwarg) if type(p) is cst.Param)
+    out |= _bound_in(fn.body)
+    stack: list[cst.CSTNode] = [fn.body]
+    while stack:
+        n = stack.pop()
+        if type(n) in _SCOPES:
+            continue
+        if type(n) is cst.CompFor:
+            out.update(_target_names(n.target))
+        stack.extend(children(n))
+    return frozenset(out)
 
 
 def _bound_in(node: cst.CSTNode) -> set[str]:
