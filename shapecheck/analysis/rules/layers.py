@@ -269,6 +269,8 @@ def _apply_layer(
         return _unknown_into_chain(cx, interp, node, layer)
     if isinstance(x, LayerV) and x.kind == "PackedSequence" and layer.kind == "RNN":
         return _rnn_on_packed(cx, interp, node, report_node, layer, x)
+    if layer.kind == "Sequential" and x is not UNKNOWN and not isinstance(x, TensorV) and len(args) == 1 and not kwargs:
+        return _chain_of_modules(cx, interp, node, layer, x)
     if not isinstance(x, TensorV):
         return UNKNOWN
     if layer.kind == "MultiheadAttention" and x.shape is not None:
@@ -835,6 +837,25 @@ def _name_call(
             p = lst[i]
             if p.node is link and not any(isinstance(n, LazyNote) and where in n.parts for n in p.notes):
                 lst[i] = replace(p, notes=p.notes + (note(where),))
+
+
+def _chain_of_modules(cx: OpContext, interp: "Interpreter", node: cst.Call, layer: LayerV, x: Value) -> Value:
+    """``nn.Sequential(*modules)`` called on what is not a tensor (an HRNet stage's list of branch inputs): torch's
+    forward hands each module the previous one's output, whatever it is. Modules of the analysed code run on it; a
+    torch layer runs on a tensor; anything else (a repeated block, a layer given a list) leaves the result unknown."""
+    if layer.param("repeat") is not None:
+        return UNKNOWN
+    out = x
+    for sub in layer.param("layers", ()):
+        if isinstance(sub, ObjV):
+            out = cx.call_object(interp, node, sub, [out], {})
+        elif isinstance(sub, LayerV) and isinstance(out, TensorV):
+            out = apply_layer(cx, interp, node, sub, [out], {})
+        else:
+            return UNKNOWN
+        if out is UNKNOWN:
+            return UNKNOWN
+    return out
 
 
 def _unknown_into_chain(cx: OpContext, interp: "Interpreter", node: cst.Call, layer: LayerV) -> Value:
