@@ -1530,10 +1530,16 @@ def stale(v: Value, depth: int = 3) -> Value:
 
 
 def _scalar_list(v: SeqV) -> bool:
-    """A list of names or numbers (``self.modalities = sorted(dims)``, ``self.dims = [64, 128]``): kept as built
-    unless a method other than the constructors changes it (``outside_init``), like a list of layers."""
+    """A list of names or numbers, or of tuples of them (``self.modalities = sorted(dims)``, ``self.dims = [64, 128]``,
+    ``self.feature_pairs = list(pairs)`` of (teacher, student) indices): kept as built unless a method other than the
+    constructors changes it (``outside_init``), like a list of layers."""
 
-    return bool(v.items) and all(isinstance(x, (StrV, IntV, FloatV, BoolV)) for x in v.items)
+    def scalar(x: Value) -> bool:
+        return isinstance(x, (StrV, IntV, FloatV, BoolV))
+
+    return bool(v.items) and all(
+        scalar(x) or (isinstance(x, SeqV) and x.kind == "tuple" and all(scalar(y) for y in x.items)) for x in v.items
+    )
 
 
 def _layer_list(v: SeqV) -> bool:
