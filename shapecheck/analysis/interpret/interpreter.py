@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any, Callable, Sequence, TypeVar, cast
 import libcst as cst
 
 from ...sizes import Size, Truth, equal
-from . import objects
+from . import hooks, objects
 from .budget import tick
 from ..index.cst_parse import WHITESPACE_CLASSES
 from ..index.imports import literal_str
@@ -2979,7 +2979,10 @@ class Interpreter:
             return UNKNOWN
         if isinstance(base, (DictV, StateDictV)) and len(idx_nodes) == 1 and type(idx_nodes[0].slice) is cst.Index:
             key = self.eval(idx_nodes[0].slice.value)
-            return base.get(key.value) if isinstance(key, StrV) else UNKNOWN
+            found = base.get(key.value) if isinstance(key, StrV) else UNKNOWN
+            if found is UNKNOWN and isinstance(key, StrV) and hooks.STATE.registered:
+                return self._hook_captured(node.value, key.value)
+            return found
         if isinstance(base, IntDictV) and len(idx_nodes) == 1 and type(idx_nodes[0].slice) is cst.Index:
             key = self.eval(idx_nodes[0].slice.value)
             n = key.size.as_int() if isinstance(key, IntV) and not key.assumed else None
@@ -3021,9 +3024,32 @@ class Interpreter:
             masked = mask_index(self, node, base)
             out = masked if masked is not None else self.m.index_tensor(self, node, base)
             return self.m.made_by_subscript(node, base, out)
-        for el in idx_nodes:
-            if type(el.slice) is cst.Index:
-                self.eval(el.slice.value)
+        keys = [self.eval(el.slice.value) for el in idx_nodes if type(el.slice) is cst.Index]
+        if (
+            base is UNKNOWN
+            and len(keys) == len(idx_nodes) == 1
+            and isinstance(keys[0], StrV)
+            and hooks.STATE.registered
+        ):
+            return self._hook_captured(node.value, keys[0].value)
+        return UNKNOWN
+
+    def _hook_captured(self, holder: cst.BaseExpression, key: str) -> Value:
+        """``self.features[name]`` / ``features[name]`` not known from the dict's own value: what the modules a
+        forward hook stores into it by that key returned in this run (hooks.py), when they agree."""
+        if type(holder) is cst.Attribute:
+            owner = self.eval(holder.value)
+            if not isinstance(owner, ObjV):
+                return UNKNOWN
+            ci = self.m.find_class(owner.cls_key)
+            m = cast(Any, self.m)
+            for cls_key in [c.key for c in objects.mro(m, ci)] if ci is not None else [owner.cls_key]:
+                found = hooks.captured(("attr", cls_key, holder.attr.value), key)
+                if found is not UNKNOWN:
+                    return found
+            return UNKNOWN
+        if type(holder) is cst.Name:
+            return hooks.captured(hooks.binding_scope(cast(Any, self.m), self.frame.key, holder.value), key)
         return UNKNOWN
 
     @_expression(cst.SetComp)

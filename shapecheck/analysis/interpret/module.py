@@ -40,7 +40,7 @@ from .interpreter import (
 from ..index.jaxtyping_bridge import Annotation, dtype_class_of, parse_annotation
 from ..index.module_facts import ITEM_ATTRIBUTE, WRITER, Escape, Rebinds, module_facts
 from ..index.project import MODELLED, unmask
-from . import argparse_defaults, entry_points, library_calls, objects, registries
+from . import argparse_defaults, entry_points, hooks, library_calls, objects, registries
 from .library_calls import (
     GRADS,
     MAX_RANGE,
@@ -685,6 +685,7 @@ class ModuleAnalysis:
             return
         self.module_ran = True
         self.collect_definitions()
+        hooks.new_run()
         scope = Scope()
         interp = Interpreter(self, FrameInfo("<module>"), scope)
         self.running_scope = scope
@@ -1248,6 +1249,8 @@ class ModuleAnalysis:
         ``method_of``: the class whose method ``fi`` is nested in (a closure over ``self`` called while building)."""
         if self.masked:
             unmask(self, fi.node)
+        if depth == 0:
+            hooks.new_run()
         fi = self.refreshed(fi)
         memo = self.shapes.new_memo()
         scope = Scope({k: v for k, v in self_vars.items() if k.startswith("self.")} if self_vars else None)
@@ -1555,8 +1558,38 @@ class ModuleAnalysis:
             and (now is obj or now is held or now is original)
             and self._method_changes(fv, obj)
         ):
-            interp.forget_object(func.value)
+            changed = self._changed_attrs(fv, obj)
+            if changed is None or not isinstance(now, ObjV):
+                interp.forget_object(func.value)
+            else:
+                # ``self.t_hooks.register(name, block)``: only what the method may change of its object is unknown
+                # (the hook list it appends to, the dict its hook stores into), as any other name holding it sees
+                after = ObjV(
+                    now.cls_key,
+                    tuple((k, UNKNOWN if k in changed else v) for k, v in now.attrs),
+                    now.concrete,
+                    tuple((k, v) for k, v in now.fresh if k not in changed),
+                )
+                interp.scope.vars[key] = after
+                interp.forget_inner(now, after, frozenset((key,)))
         return out
+
+    def _changed_attrs(self, fv: FuncV, obj: ObjV) -> frozenset[str] | None:
+        """The attributes of ``obj`` the method ``fv`` and the methods it reaches on ``self`` may change
+        (``_changed_self_attrs``); None when they may change more, or reach a class the analysis does not know."""
+        fi = self.find_function(fv.key)
+        ci = self.find_class(obj.cls_key)
+        if fi is None or ci is None or objects.foreign_bases(self, ci) - objects._PLAIN_BASES:
+            return None
+        out: set[str] = set()
+        for callee in objects.reached_methods(self, ci, fi):
+            some = walk_memo("changed-self-attrs", callee.node, _changed_self_attrs)
+            if some is None:
+                return None
+            out |= some
+        if any(objects.intercepts_attr(self, ci, name) for name in out):
+            return None  # (a property setter, a descriptor, ``__setattr__``: the store runs code)
+        return frozenset(out)
 
     def _method_changes(self, fv: FuncV, obj: ObjV) -> bool:
         """May the method ``fv`` (or one it reaches through calls on ``self``) change what its object holds
@@ -2131,6 +2164,14 @@ class ModuleAnalysis:
                     interp.scope.vars[k] = UNKNOWN
 
     def call_object(
+        self, interp: Interpreter, node: cst.Call, obj: ObjV, args: list[Value], kwargs: dict[str, Value]
+    ) -> Value:
+        out = self._call_object(interp, node, obj, args, kwargs)
+        if hooks.STATE.watched:
+            hooks.returned(obj, out)  # (a forward hook that captures what it returns: hooks.py)
+        return out
+
+    def _call_object(
         self, interp: Interpreter, node: cst.Call, obj: ObjV, args: list[Value], kwargs: dict[str, Value]
     ) -> Value:
         ci = self.find_class(obj.cls_key)
@@ -2743,7 +2784,13 @@ class ModuleAnalysis:
                 # args.__dict__.update(cfg), self.__dict__.update(state): the attributes of the object set through
                 # its dict (what that dict holds is not tracked)
                 interp.forget_object(func.value.value)
-            if method in _FORWARD_HOOKS:
+            if method in _FORWARD_HOOKS and not (
+                method == "register_forward_hook"
+                and len(args) == 1
+                and kwargs.keys() <= {"prepend", "always_call"}
+                and hooks.register(self, node, args[0], base)
+            ):
+                # (a hook that only stores what the module returned leaves the module's calls its own)
                 self._hooked(interp, func.value, base)
             on_model = _MODEL_METHODS.get(type(base))
             if on_model is not None:
@@ -5105,12 +5152,38 @@ def _call_range(
     return _range(args) if not kwargs else None
 
 
+def _named_modules_walk(m: "ModuleAnalysis", interp: Interpreter, node: cst.Call) -> DictV | None:
+    """``dict(model.named_modules())`` of a model whose module tree is known (objects.module_walk): each module by
+    its dotted path ("" for the model), a module reached twice by its first path (torch's walk skips it after)."""
+    arg = node.args[0] if len(node.args) == 1 else None
+    inner = arg.value if arg is not None and not arg.star and arg.keyword is None else None
+    if not (
+        type(inner) is cst.Call
+        and not inner.args
+        and type(inner.func) is cst.Attribute
+        and inner.func.attr.value == "named_modules"
+    ):
+        return None
+    root = interp.eval(inner.func.value)
+    walked = objects.module_walk(m, root) if isinstance(root, ObjV) else None
+    if walked is None:
+        return None
+    out: dict[str, Value] = {}
+    for path, v in walked:
+        if not any(v is seen for seen in out.values()):
+            out[".".join(path)] = v
+    return DictV(tuple(out.items()))
+
+
 @_builtin("dict")
 def _call_dict(
     m: "ModuleAnalysis", interp: Interpreter, node: cst.Call, name: str, args: list[Value], kwargs: dict[str, Value]
 ) -> Value | None:
     if not args:
         return DictV(tuple(kwargs.items()))  # dict(wte=..., wpe=...)
+    walked = _named_modules_walk(m, interp, node) if len(args) == 1 and not kwargs else None
+    if walked is not None:
+        return walked
     if len(args) == 1 and isinstance(args[0], StateDictV):
         return StateDictV(tuple({**dict(args[0].items), **kwargs}.items()))  # a copy of a state dict
     if len(args) == 1 and isinstance(args[0], DictV) and args[0].kind == "dict":
@@ -6803,6 +6876,59 @@ def _changes_through_self(fn: cst.CSTNode) -> tuple[tuple[cst.Call, cst.Arg], ..
                 handed.extend((cast(cst.Call, n), a) for a in n.args if rooted(a.value))  # type: ignore[attr-defined]
         stack.extend(children(n))
     return tuple(handed)
+
+
+def _changed_self_attrs(fn: cst.CSTNode) -> frozenset[str] | None:
+    """The attributes of ``self`` whose values a method may change, read from its body and its nested functions
+    (which may run later: a forward hook storing into ``self.features``): one stored through (``self.x = v``,
+    ``self.x[k] = v``, ``self.x.y = v``, ``del self.x``), used other than by reading (_read_position: a mutating
+    method called, ``self.handles.append(h)``; handed to a call other than a copying builtin; aliased; returned),
+    a method called on what it holds (``self.pool.reset()``), or iterated (its items may change through the loop
+    variable). None when ``self`` itself is used other than for its attributes (handed on, aliased, returned),
+    ``self.__dict__`` is reached, or a nested function or class binds the name again."""
+    if type(fn) is not cst.FunctionDef:
+        return None
+    params = [*fn.params.posonly_params, *fn.params.params]
+    if not params:
+        return None
+    me = params[0].name.value
+    out: set[str] = set()
+    stack: list[tuple[cst.CSTNode, cst.CSTNode | None, cst.CSTNode | None]] = [(fn.body, None, None)]
+    while stack:
+        n, parent, grand = stack.pop()
+        tp = type(n)
+        if tp is cst.ClassDef:
+            return None
+        if tp is cst.FunctionDef or tp is cst.Lambda:
+            ps = n.params  # type: ignore[attr-defined]
+            named = [*ps.posonly_params, *ps.params, *ps.kwonly_params, ps.star_arg, ps.star_kwarg]
+            if any(type(p) is cst.Param and p.name.value == me for p in named):
+                return None
+        elif tp is cst.Name and n.value == me:  # type: ignore[attr-defined]
+            if not (type(parent) is cst.Attribute and parent.value is n):
+                return None
+        elif tp is cst.Name and n.value == "super":  # type: ignore[attr-defined]
+            return None  # (a base's method, which ``reached_methods`` does not follow)
+        elif tp is cst.Attribute or tp is cst.Subscript:
+            root = chain_root(n)  # type: ignore[arg-type]
+            if type(root) is cst.Name and root.value == me:
+                first = n
+                while type(first.value) is not cst.Name:  # type: ignore[attr-defined]
+                    first = first.value  # type: ignore[attr-defined]
+                if type(first) is not cst.Attribute:
+                    return None  # self[k]
+                name = first.attr.value
+                if name == "__dict__":
+                    return None
+                # (``self.pool.reset()``; ``self.net(x)`` too: running what an attribute holds may change it)
+                called_on = (type(parent) is cst.Attribute and type(grand) is cst.Call and grand.func is parent) or (
+                    type(parent) is cst.Call and parent.func is n
+                )
+                iterated = type(parent) in (cst.For, cst.CompFor) and parent.iter is n  # type: ignore[union-attr]
+                if called_on or iterated or not _read_position(n, parent, grand):  # type: ignore[arg-type]
+                    out.add(name)
+        stack.extend((c, n, parent) for c in children(n))
+    return frozenset(out)
 
 
 def _frozen_container(v: Value) -> bool:

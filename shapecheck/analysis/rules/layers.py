@@ -171,6 +171,25 @@ def apply_layer(
     reported on the line that built it; ``at_call``: a link of a chain another module built, reported at the call
     (its line is in that module's file). A definite finding of a layer a constructor stored (``self.dec1``) names the
     line that stored it: the sizes to fix were asked for there."""
+    from ..interpret import hooks
+
+    if hooks.STATE.watched:  # (a forward hook that captures what it returns: hooks.py)
+        out = _built_apply(cx, interp, node, layer, args, kwargs, in_sequential, at_call)
+        hooks.returned(layer, out)
+        return out
+    return _built_apply(cx, interp, node, layer, args, kwargs, in_sequential, at_call)
+
+
+def _built_apply(
+    cx: OpContext,
+    interp: "Interpreter",
+    node: cst.Call,
+    layer: LayerV,
+    args: list[Value],
+    kwargs: dict[str, Value],
+    in_sequential: bool,
+    at_call: bool,
+) -> Value:
     built = layer.built
     if built is None or in_sequential or getattr(node, "func", None) is layer.line_node:  # ``nn.Linear(3, 4)(x)``
         return _apply_layer(cx, interp, node, layer, args, kwargs, in_sequential, at_call)
