@@ -15,8 +15,9 @@ the module's output is its own forward's (the analysis keeps following the modul
 dict (``self.<attr>`` of the hook's class, or a name of the function that binds it) and the key, for the module.
 While one top-level run goes on (an entry point, a function analysed on its own), each call of a noted module keeps
 what it returned. A read of that dict by that key, where the dict's own value does not know it, is what the noted
-modules returned in this run when they all agree on it: torch stores the last call's output, and it is one of them.
-Calls the analysis did not follow are not seen, so a read before any call, or after calls that disagree, is unknown.
+modules called in this run returned, when they all agree on it: torch stores the last call's output, and it is one
+of them (a read before the hook ran raises KeyError). A read before any call the analysis followed, or after calls
+that disagree, is unknown.
 """
 
 from __future__ import annotations
@@ -46,8 +47,12 @@ class _State:
     registered: dict[tuple[Where, str], list[tuple[Value, "ModuleAnalysis", cst.CSTNode]]] = field(
         default_factory=dict
     )  # (the module, and where its hook was registered)
-    watched: dict[int, Value] = field(default_factory=dict)  # id -> the module (kept, so the id is not reused)
+    # the modules hooks are on, by _kind: a copy of one (``replace(layer, built=note)``, an object without its
+    # constructor values) is the same module
+    watched: dict[tuple[str, object], list[Value]] = field(default_factory=dict)
     outputs: dict[int, tuple[int, list[Value]]] = field(default_factory=dict)
+    generation: int = 0  # how many modules hooks are on (a call summary made with fewer did not see their calls)
+    log: list[tuple[Value, Value]] = field(default_factory=list)  # (hooked module, output), as they came
 
 
 STATE = _State()
@@ -65,19 +70,21 @@ def reset() -> None:
 
 
 def _capture_form(fn: cst.CSTNode) -> tuple[tuple[str, str, cst.BaseExpression], ...] | None:
-    """The stores of a hook ``def hook(module, inputs, output)`` whose body only stores ``output`` (through
-    shape-keeping methods) by a key into ``self.<attr>`` or a name: ((kind, attr or name, key node), ...); None for
-    any other body, a return of a value, or other parameters."""
+    """The stores of a hook whose body only stores its ``output`` (through shape-keeping methods) by a key into
+    ``self.<attr>`` or a name: ((kind, attr or name, key node), ...). The hook is a function ``def hook(module,
+    inputs, output)`` (``self`` the enclosing method's), or a method ``def _save(self, module, inputs, output)``
+    (kind "attr" then only: its own ``self``). None for any other body, a return of a value, or other parameters."""
     if type(fn) is not cst.FunctionDef:
         return None
     ps = fn.params
     if ps.posonly_params or ps.kwonly_params or type(ps.star_arg) is cst.Param or ps.star_kwarg is not None:
         return None
-    if len(ps.params) != 3:
+    if len(ps.params) not in (3, 4):
         return None
     if any(p.default is not None for p in ps.params):
         return None
-    out_name = ps.params[2].name.value
+    out_name = ps.params[-1].name.value
+    me = ps.params[0].name.value if len(ps.params) == 4 else "self"
     stores: list[tuple[str, str, cst.BaseExpression]] = []
     body = fn.body.body if isinstance(fn.body, cst.IndentedBlock) else ()
     for i, stmt in enumerate(body):
@@ -96,9 +103,9 @@ def _capture_form(fn: cst.CSTNode) -> tuple[tuple[str, str, cst.BaseExpression],
         if not _is_output(small.value, out_name):
             return None
         holder = target.value
-        if type(holder) is cst.Name:
+        if type(holder) is cst.Name and len(ps.params) == 3:
             stores.append(("name", holder.value, target.slice[0].slice.value))
-        elif type(holder) is cst.Attribute and type(holder.value) is cst.Name and holder.value.value == "self":
+        elif type(holder) is cst.Attribute and type(holder.value) is cst.Name and holder.value.value == me:
             stores.append(("attr", holder.attr.value, target.slice[0].slice.value))
         else:
             return None
@@ -136,13 +143,14 @@ def binding_scope(m: "ModuleAnalysis", frame_key: str, name: str) -> Where:
 def register(m: "ModuleAnalysis", node: cst.CSTNode, hook: Value, module: Value) -> bool:
     """``module.register_forward_hook(hook)``: True when the hook only stores the output (the module's output is its
     own), its stores noted for ``module`` when their keys are known strings."""
-    if not isinstance(hook, FuncV) or hook.bound_self is not None:
+    if not isinstance(hook, FuncV):
         return False
     fi = m.find_function(hook.key)
     if fi is None:
         return False
     stores = capture_form(fi.node)
-    if stores is None:
+    method = len(fi.node.params.params) == 4
+    if stores is None or method != (hook.bound_self is not None and fi.cls_key is not None and not fi.is_static):
         return False
     if not isinstance(module, (LayerV, ObjV)):
         return True
@@ -152,8 +160,8 @@ def register(m: "ModuleAnalysis", node: cst.CSTNode, hook: Value, module: Value)
         if key is None:
             continue
         if kind == "attr":
-            owner = env.get("self")
-            parent = next((m.find_function(k) for k in _parents(hook.key)), None)
+            owner = hook.bound_self if method else env.get("self")
+            parent = fi if method else next((m.find_function(k) for k in _parents(hook.key)), None)
             cls_key = owner.cls_key if isinstance(owner, ObjV) else (parent.cls_key if parent is not None else None)
             if cls_key is None:
                 continue
@@ -163,8 +171,26 @@ def register(m: "ModuleAnalysis", node: cst.CSTNode, hook: Value, module: Value)
         mods = STATE.registered.setdefault((where, key), [])
         if not any(x is module for x, _, _ in mods):
             mods.append((module, m, node))
-        STATE.watched[id(module)] = module
+        same = STATE.watched.setdefault(_kind(module), [])
+        if not any(x is module for x in same):
+            same.append(module)
+            STATE.generation += 1
     return True
+
+
+def _kind(module: Value) -> tuple[str, object]:
+    if isinstance(module, LayerV):
+        return (module.kind, id(module.line_node))
+    return ("object", module.cls_key if isinstance(module, ObjV) else None)
+
+
+def _same(a: Value, b: Value) -> bool:
+    """Is ``b`` the module ``a`` (or a copy of it: equal parameters and line, equal attributes)?"""
+    if a is b:
+        return True
+    if isinstance(a, LayerV):
+        return a == b
+    return isinstance(a, ObjV) and isinstance(b, ObjV) and a.cls_key == b.cls_key and a.attrs == b.attrs
 
 
 def _key_of(e: cst.BaseExpression, env: dict[str, Value]) -> str | None:
@@ -182,15 +208,36 @@ def watching() -> bool:
 
 
 def returned(module: Value, out: Value) -> None:
-    """A call of ``module`` returned ``out``: kept when a capture hook is on it."""
-    if id(module) not in STATE.watched or STATE.watched[id(module)] is not module:
-        return
-    run, outs = STATE.outputs.get(id(module), (-1, []))
+    """A call of ``module`` returned ``out``: kept for the hooked modules it is (kept by their ids: each is held in
+    ``STATE.registered``, so no other object takes its id)."""
+    for hooked in STATE.watched.get(_kind(module), ()):
+        if _same(hooked, module):
+            _record(hooked, out)
+            STATE.log.append((hooked, out))
+
+
+def _record(hooked: Value, out: Value) -> None:
+    run, outs = STATE.outputs.get(id(hooked), (-1, []))
     if run != STATE.run:
         outs = []
-        STATE.outputs[id(module)] = (STATE.run, outs)
+        STATE.outputs[id(hooked)] = (STATE.run, outs)
     if len(outs) <= MAX_OUTPUTS:
         outs.append(out)
+
+
+def mark() -> int:
+    return len(STATE.log)
+
+
+def since(at: int) -> tuple[tuple[Value, Value], ...]:
+    """The hooked calls made since ``mark()`` gave ``at``: a call summary keeps them, to replay when reused."""
+    return tuple(STATE.log[at:])
+
+
+def replay(events: tuple[tuple[Value, Value], ...]) -> None:
+    """A call summary reused: the hooked calls its body made happen again, in this run."""
+    for hooked, out in events:
+        _record(hooked, out)
 
 
 def captured(where: Where, key: str) -> Value:
@@ -202,10 +249,15 @@ def captured(where: Where, key: str) -> Value:
         return UNKNOWN
     seen: list[Value] = []
     for mod, _, _ in mods:
+        # (a module registered for another object, in another run, that this run did not call: not this key's)
         run, outs = STATE.outputs.get(id(mod), (-1, []))
-        if run != STATE.run or not outs or len(outs) > MAX_OUTPUTS:
+        if run != STATE.run:
+            continue
+        if len(outs) > MAX_OUTPUTS:
             return UNKNOWN
         seen.extend(outs)
+    if not seen:
+        return UNKNOWN
     first = seen[0]
     if not isinstance(first, TensorV) or first.shape is None:
         return UNKNOWN

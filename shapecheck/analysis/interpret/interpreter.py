@@ -2979,10 +2979,11 @@ class Interpreter:
             return UNKNOWN
         if isinstance(base, (DictV, StateDictV)) and len(idx_nodes) == 1 and type(idx_nodes[0].slice) is cst.Index:
             key = self.eval(idx_nodes[0].slice.value)
-            found = base.get(key.value) if isinstance(key, StrV) else UNKNOWN
-            if found is UNKNOWN and isinstance(key, StrV) and hooks.STATE.registered:
-                return self._hook_captured(node.value, key.value)
-            return found
+            if not isinstance(key, StrV):
+                return UNKNOWN
+            if hooks.STATE.registered and isinstance(base, DictV) and all(k != key.value for k, _ in base.items):
+                return self.hook_captured(node.value, key.value)
+            return base.get(key.value)
         if isinstance(base, IntDictV) and len(idx_nodes) == 1 and type(idx_nodes[0].slice) is cst.Index:
             key = self.eval(idx_nodes[0].slice.value)
             n = key.size.as_int() if isinstance(key, IntV) and not key.assumed else None
@@ -3031,10 +3032,10 @@ class Interpreter:
             and isinstance(keys[0], StrV)
             and hooks.STATE.registered
         ):
-            return self._hook_captured(node.value, keys[0].value)
+            return self.hook_captured(node.value, keys[0].value)
         return UNKNOWN
 
-    def _hook_captured(self, holder: cst.BaseExpression, key: str) -> Value:
+    def hook_captured(self, holder: cst.BaseExpression, key: str) -> Value:
         """``self.features[name]`` / ``features[name]`` not known from the dict's own value: what the modules a
         forward hook stores into it by that key returned in this run (hooks.py), when they agree."""
         if type(holder) is cst.Attribute:

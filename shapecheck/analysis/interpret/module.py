@@ -1905,10 +1905,17 @@ class ModuleAnalysis:
         # a summary with findings is not reused: their notes name this caller's argument origins, so another caller
         # with the same shapes (in this file or one analysed earlier in the process) runs the body again
         exits: dict[str, Value] | None = None
+        generation = hooks.STATE.generation
+        seen_hooks = state.hooked.get(sig) if generation else None
+        if generation and summary is not None and (seen_hooks is None or seen_hooks[0] != generation):
+            summary = None  # (made before a forward hook it may run was registered: run again)
         if summary is not None and not any(p.code.startswith("SHP2") for p in summary[1]):
             ret, inner = summary
             exits = state.exits.get(sig) if watch else None
+            if seen_hooks is not None:
+                hooks.replay(seen_hooks[1])
         else:
+            hook_mark = hooks.mark()
             state.analysing = True
             outer_ctx = fi.module.ctx
             outer_ctx.suppress_depth += 1
@@ -1939,6 +1946,8 @@ class ModuleAnalysis:
                 # reused: another call with arguments as unknown would get the same symbols, and two unknown sizes
                 # would be taken for one (titans-pytorch: a second segmentation's window read as the first one's)
                 state.summaries[sig] = (ret, inner)
+                if hooks.STATE.generation:
+                    state.hooked[sig] = (hooks.STATE.generation, hooks.since(hook_mark))
             if watch:
                 exits = _exit_values(scope, watch)
                 if not any(_minted_since(v, mark, 0) for v in exits.values()) and RUNNING_READS[0] == reads:
@@ -2747,6 +2756,28 @@ class ModuleAnalysis:
                 if type(at_array) is cst.Call:
                     return UNKNOWN  # (an update chain on what is no jax array: evaluated once, not again below)
             base = interp.eval(func.value)
+            if (
+                method in ("get", "pop")
+                and hooks.STATE.registered
+                and 1 <= len(args) <= 2
+                and isinstance(args[0], StrV)
+                and not kwargs
+                and not dynamic
+                and (
+                    base is UNKNOWN
+                    or (
+                        isinstance(base, DictV)
+                        and base.kind == "dict"
+                        and all(k != args[0].value for k, _ in base.items)
+                    )
+                )
+            ):
+                # self._cache.pop("teacher"): what a forward hook stored there, when known (hooks.py)
+                found = interp.hook_captured(func.value, args[0].value)
+                if found is not UNKNOWN:
+                    if method == "pop" and _var_key_of(func.value) is not None:
+                        interp.forget(func.value)
+                    return found
             if method in _CHILD_WALKS and not args and not kwargs and not dynamic:
                 # model.named_children(): the submodules, when all are known (a loop over them runs per module)
                 kids = objects.submodules(self, base)
@@ -2784,13 +2815,15 @@ class ModuleAnalysis:
                 # args.__dict__.update(cfg), self.__dict__.update(state): the attributes of the object set through
                 # its dict (what that dict holds is not tracked)
                 interp.forget_object(func.value.value)
-            if method in _FORWARD_HOOKS and not (
-                method == "register_forward_hook"
-                and len(args) == 1
-                and kwargs.keys() <= {"prepend", "always_call"}
-                and hooks.register(self, node, args[0], base)
-            ):
-                # (a hook that only stores what the module returned leaves the module's calls its own)
+            if method in _FORWARD_HOOKS:
+                if (
+                    method == "register_forward_hook"
+                    and len(args) == 1
+                    and kwargs.keys() <= {"prepend", "always_call"}
+                    and not dynamic
+                    and hooks.register(self, node, args[0], base)
+                ):
+                    return UNKNOWN  # (a hook that only stores what the module returned: its calls stay its own)
                 self._hooked(interp, func.value, base)
             on_model = _MODEL_METHODS.get(type(base))
             if on_model is not None:
@@ -7042,6 +7075,7 @@ def _param_attribute_writes(fn: cst.CSTNode) -> dict[str, frozenset[str] | None]
         return {}
     names = [p.name.value for p in (*fn.params.posonly_params, *fn.params.params, *fn.params.kwonly_params)]
     out: dict[str, set[str] | None] = {n: set() for n in names}
+    counted: set[int] = set()  # (the arguments of ``len`` calls: a call is entered before its arguments)
     stack: list[tuple[cst.CSTNode, cst.CSTNode | None, cst.CSTNode | None, bool]] = [(fn.body, None, None, False)]
     while stack:
         node, parent, grand, nested = stack.pop()
@@ -7069,9 +7103,11 @@ def _param_attribute_writes(fn: cst.CSTNode) -> dict[str, frozenset[str] | None]
                     out[name] = None  # a method of it called
             elif _writes_attribute(grand, parent):
                 attrs.add(parent.attr.value)
-            elif not isinstance(grand, _READING_PARENTS):
+            elif not isinstance(grand, _READING_PARENTS) and id(grand) not in counted:
                 attrs.add("use " + parent.attr.value)  # read into a variable, handed on, iterated
             continue
+        if tp is cst.Call and type(node.func) is cst.Name and node.func.value == "len":  # type: ignore[attr-defined]
+            counted.update(id(a) for a in node.args)  # type: ignore[attr-defined]  # len(p.stages): only read
         inner = nested or tp in _SCOPES or tp is cst.Lambda
         for child in children(node):
             stack.append((child, node, parent, inner))

@@ -24,6 +24,9 @@ class FunctionState:
     summaries: dict[Hashable, tuple[Value, list[Pending]]] = field(default_factory=dict)
     # call signature -> what the parameters carried back to the caller held when the body returned (_inline)
     exits: dict[Hashable, dict[str, Value]] = field(default_factory=dict)
+    # call signature -> (hooks.STATE.generation, the calls of hooked modules the body made), for a summary made
+    # while forward hooks capture outputs (replayed when it is reused; not reused after more modules got hooks)
+    hooked: dict[Hashable, tuple[int, tuple[tuple[Value, Value], ...]]] = field(default_factory=dict)
     analysing: bool = False  # its body is running (a recursive call is not followed)
     keeps_args: bool | None = None  # its body leaves its arguments' attributes alone (objects.keeps_arguments)
     one_line: bool | None = None  # its body is one ``return`` of calls by name only (objects.one_line_helper)
