@@ -2628,8 +2628,11 @@ class ModuleAnalysis:
                     # a model handed to code that may replace its layers; `Norm(cfg.hidden)` hands on an int, which
                     # cannot change cfg
                     interp.forget_object(a.value)
-                    if type(a.value) in (cst.List, cst.Tuple, cst.Set):
+                    if type(a.value) in (cst.List, cst.Tuple, cst.Set) and not (
+                        isinstance(a_value, SeqV) and all(_immutable(x) for x in a_value.items)
+                    ):
                         # seed_all([model], 3): the objects of a list display are the callee's to change as well
+                        # (``mlp([cfg.num_dense, *cfg.hidden, cfg.dim])``, numbers only: nothing to change)
                         for e in a.value.elements:  # type: ignore[attr-defined]
                             if type(e) is not cst.StarredElement and type(e.value) in (cst.Name, cst.Attribute):
                                 interp.forget_object(e.value)
@@ -3731,6 +3734,22 @@ class ModuleAnalysis:
                 if not isinstance(arg, ObjV) or not self._running_keeps(arg):
                     continue
                 attrs = attrs - {CALLED}
+            if attrs is not None and any(x.startswith("use ") for x in attrs) and type(a.value) is cst.Name:
+                # ``for n in cfg.cardinalities`` over a list of numbers: iterating changes nothing
+                looped = walk_memo("iterated-only", fi.node, _iterated_only).get(name or "", frozenset())
+                arg = interp.scope.vars.get(a.value.value)
+                attrs = frozenset(
+                    x
+                    for x in attrs
+                    if not (
+                        x.startswith("use ")
+                        and x[4:] in looped
+                        and isinstance(arg, ObjV)
+                        and isinstance(held := arg.attr(x[4:]), SeqV)
+                        and held.kind in ("list", "tuple")
+                        and all(_immutable(y) for y in held.items)
+                    )
+                )
             if attrs is not None:
                 out[id(a)] = attrs
         return out
@@ -7062,6 +7081,27 @@ def _self_writes(fn: cst.CSTNode) -> tuple[bool, frozenset[str]]:
                     return True, frozenset()
         stack.extend(children(n))
     return False, frozenset(called)
+
+
+def _iterated_only(fn: cst.CSTNode) -> dict[str, frozenset[str]]:
+    """Per parameter ``p``: the attributes ``p.x`` that the function only iterates (``for n in p.x``, a
+    comprehension's ``for n in p.x``), read nowhere else."""
+    if type(fn) is not cst.FunctionDef:
+        return {}
+    ps = fn.params
+    names = {p.name.value for p in (*ps.posonly_params, *ps.params, *ps.kwonly_params)}
+    looped: dict[str, set[str]] = {}
+    other: dict[str, set[str]] = {}
+    stack: list[tuple[cst.CSTNode, cst.CSTNode | None, cst.CSTNode | None]] = [(fn.body, None, None)]
+    while stack:
+        n, parent, grand = stack.pop()
+        if type(n) is cst.Name and n.value in names:
+            if type(parent) is cst.Attribute and parent.value is n:
+                iterated = type(grand) in (cst.For, cst.CompFor) and grand.iter is parent  # type: ignore[union-attr]
+                (looped if iterated else other).setdefault(n.value, set()).add(parent.attr.value)
+            continue
+        stack.extend((c, n, parent) for c in children(n))
+    return {k: frozenset(v - other.get(k, set())) for k, v in looped.items()}
 
 
 def _param_attribute_writes(fn: cst.CSTNode) -> dict[str, frozenset[str] | None]:
