@@ -1185,6 +1185,10 @@ def common_generators(fw: Framework) -> dict[str, Gen]:
                 f"x.gather({r.randrange(len(s))}, torch.zeros({shape_src(s)}, dtype=torch.int64))",
                 f"x.take(torch.zeros({shape_src(rand_shape(r, 0, 2))}, dtype=torch.int64))",
                 f"torch.take(x, torch.zeros({shape_src(rand_shape(r, 0, 2))}, dtype=torch.int64))",
+                "x.nonzero()",
+                "torch.nonzero(x > 0)",
+                "torch.argwhere(x)",
+                "x.nonzero(as_tuple=True)[0]",
                 "x[x > 0]",
             ]
         else:
@@ -1198,6 +1202,9 @@ def common_generators(fw: Framework) -> dict[str, Gen]:
                 f"{m}.take(x, {idx}{axis})",
                 f"{m}.take(x, {r.choice(('0', '[0, 0, 0]', '(0,)'))}{axis})",
                 f"x.take({idx}{axis})",
+                f"{m}.nonzero(x)[0]",
+                "x.nonzero()[-1]",
+                f"{m}.argwhere(x)",
             ]
         expr = r.choice(choices)
         op = (

@@ -61,7 +61,6 @@ UNEXERCISED: dict[str, str] = {
     "device": "not a shape (an attribute giving a device)",
     "tolist": "returns Python lists: the analyser gives no shape",
     "item": "returns a Python scalar: the analyser gives no shape",
-    "nonzero": "data-dependent shape: unknown",
     "unique": "data-dependent shape: unknown",
     "masked_select": "data-dependent shape: unknown",
     "bincount": "data-dependent length (a fresh size): compared with torch in tests/fixtures/shapes/bincount_degrees.py",

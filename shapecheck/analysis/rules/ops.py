@@ -1162,7 +1162,33 @@ def _scatter(
     return t.with_shape(t.shape, t.axes)
 
 
-@TENSOR_METHODS.register("tolist", "nonzero", "unique", "masked_select")
+@TENSOR_METHODS.register("nonzero", "argwhere")
+def _nonzero(
+    cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value], method: bool
+) -> Value | None:
+    """torch's ``x.nonzero()`` / ``torch.nonzero(x)`` / ``torch.argwhere(x)`` and numpy's ``np.argwhere(x)``: one row
+    per nonzero element (a count the data decides: a fresh size) and one column per axis, int64. ``as_tuple=True``
+    and numpy's ``nonzero``: a tuple of one index array per axis, each of that count. jax's (whose ``size=`` decides
+    the count under jit), a 0-d numpy array's, other arguments: unknown (a radius graph's ``adj.nonzero().t()``
+    edge list is (2, E))."""
+    fw = t.framework
+    if t.shape is None or fw not in ("torch", "numpy") or args or set(kwargs) - {"as_tuple"}:
+        return UNKNOWN
+    as_tuple = kwargs.get("as_tuple")
+    if as_tuple is not None and (fw != "torch" or name != "nonzero" or not isinstance(as_tuple, BoolV)):
+        return UNKNOWN
+    rank = len(t.shape)
+    split = (name == "nonzero" and fw == "numpy") or (isinstance(as_tuple, BoolV) and as_tuple.value is True)
+    if split and (rank == 0 or (isinstance(as_tuple, BoolV) and as_tuple.value is None)):
+        return UNKNOWN
+    n = cx.fresh("nnz")
+    made = cx.origin(node, f"{name}(...)")
+    if split:
+        return SeqV(tuple(TensorV((n,), "int64", fw, None, made) for _ in range(rank)), "tuple")
+    return TensorV((n, Size.const(rank)), "int64", fw, None, made)
+
+
+@TENSOR_METHODS.register("tolist", "unique", "masked_select")
 def _unknown(
     cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value], method: bool
 ) -> Value | None:
