@@ -2614,11 +2614,13 @@ class ModuleAnalysis:
                     # an object whose callee changes only some of its attributes (``params.cache[k] = v``): those
                     for attr in sorted(partly[id(a)]):
                         if attr.startswith("use "):
-                            # only read or handed on (``for h in cfg.hidden``, ``nn.Linear(d, cfg.out_dim)``): the
-                            # attribute is not rebound, and numbers or strings (a tuple of them) cannot change
-                            held = a_value.attr(attr[4:]) if isinstance(a_value, ObjV) else None
-                            if attr[4:] in partly[id(a)] or held is None or not _immutable(held):
-                                interp.forget_object(a.value, attr[4:], UNKNOWN)
+                            # only read or handed on (``for h in cfg.hidden``, ``nn.Linear(d, cfg.out_dim)``,
+                            # ``cfg.env.num_envs``): the attribute is not rebound, and numbers or strings (a tuple of
+                            # them) cannot change
+                            first = attr[4:].split(".", 1)[0]
+                            held = self._read_path(a_value, attr[4:])
+                            if first in partly[id(a)] or held is None or not _immutable(held):
+                                interp.forget_object(a.value, first, UNKNOWN)
                             continue
                         if attr == "training" and type(a.value) is cst.Name:
                             # train_step(model): model.train() there, so not the mode a model.eval() here set
@@ -3753,6 +3755,29 @@ class ModuleAnalysis:
             if attrs is not None:
                 out[id(a)] = attrs
         return out
+
+    def _read_path(self, v: Value, path: str) -> Value | None:
+        """What ``v.a.b`` (``path`` "a.b") holds, through objects; a last name that is a property of the object's
+        class whose getter changes nothing (``cfg.env.frame_shape``) reads as a number. None when unknown."""
+        *steps, leaf = path.split(".")
+        for name in steps:
+            v = v.attr(name) if isinstance(v, ObjV) else None  # type: ignore[assignment]
+            if v is None:
+                return None
+        if not isinstance(v, ObjV):
+            return None
+        held = v.attr(leaf)
+        if held is not None or not steps:
+            return held
+        ci = self.find_class(v.cls_key)
+        getter = objects.find_method(self, ci, leaf) if ci is not None else None
+        if (
+            getter is not None
+            and any(dotted(d.decorator) == "property" for d in getter.node.decorators)
+            and walk_memo("changed-self-attrs", getter.node, _changed_self_attrs) == frozenset()
+        ):
+            return IntV(Size.const(0))  # (a value computed afresh: it stands for something immutable)
+        return None
 
     def _running_keeps(self, obj: ObjV) -> bool:
         """Can no method of ``obj``'s class, or of the analysed objects it holds (submodules, lists of blocks), change
@@ -7083,6 +7108,52 @@ def _self_writes(fn: cst.CSTNode) -> tuple[bool, frozenset[str]]:
     return False, frozenset(called)
 
 
+def _parent_map(root: cst.CSTNode) -> dict[int, cst.CSTNode]:
+    out: dict[int, cst.CSTNode] = {}
+    stack = [root]
+    while stack:
+        n = stack.pop()
+        for c in children(n):
+            out[id(c)] = n
+            stack.append(c)
+    return out
+
+
+def _read_chain(parent_of: dict[int, cst.CSTNode], node: cst.Attribute) -> str | None:
+    """``p.x.y`` (``node``, reached from ``p.x``) and the attributes after it, when the chain is only read where it
+    ends (an operand, an argument, an assigned value): their dotted names after ``x`` ("y", "y.z"); None when the
+    chain is stored into, deleted, subscripted, a method of it called, or a target."""
+    path = [node.attr.value]
+    cur: cst.CSTNode = node
+    while True:
+        up = parent_of.get(id(cur))
+        if type(up) is cst.Attribute and up.value is cur:
+            path.append(up.attr.value)
+            cur = up
+            continue
+        break
+    ctx = parent_of.get(id(cur))
+    if type(ctx) is cst.Element:
+        # ``(cfg.env.stack, cfg.env.size)``: a display read as a value, not a target (``a.x, a.y = ...``)
+        display = parent_of.get(id(ctx))
+        outer = parent_of.get(id(display)) if display is not None else None
+        if type(display) in (cst.Tuple, cst.List) and not (
+            type(outer) in (cst.AssignTarget, cst.Del, cst.WithItem, cst.AugAssign, cst.AnnAssign, cst.For, cst.CompFor)
+            or type(outer) in (cst.Element, cst.StarredElement, cst.Tuple, cst.List)
+        ):
+            return ".".join(path)
+        return None
+    if ctx is None or type(ctx) in (cst.AssignTarget, cst.Del, cst.WithItem, cst.StarredElement):
+        return None
+    if type(ctx) in (cst.AugAssign, cst.AnnAssign, cst.For, cst.CompFor) and ctx.target is cur:  # type: ignore[attr-defined]
+        return None
+    if type(ctx) is cst.Subscript and ctx.value is cur:
+        return None
+    if type(ctx) is cst.Call and ctx.func is cur:
+        return None
+    return ".".join(path)
+
+
 def _iterated_only(fn: cst.CSTNode) -> dict[str, frozenset[str]]:
     """Per parameter ``p``: the attributes ``p.x`` that the function only iterates (``for n in p.x``, a
     comprehension's ``for n in p.x``), read nowhere else."""
@@ -7116,6 +7187,7 @@ def _param_attribute_writes(fn: cst.CSTNode) -> dict[str, frozenset[str] | None]
     names = [p.name.value for p in (*fn.params.posonly_params, *fn.params.params, *fn.params.kwonly_params)]
     out: dict[str, set[str] | None] = {n: set() for n in names}
     counted: set[int] = set()  # (the arguments of ``len`` calls: a call is entered before its arguments)
+    parent_of: dict[int, cst.CSTNode] | None = None
     stack: list[tuple[cst.CSTNode, cst.CSTNode | None, cst.CSTNode | None, bool]] = [(fn.body, None, None, False)]
     while stack:
         node, parent, grand, nested = stack.pop()
@@ -7142,7 +7214,13 @@ def _param_attribute_writes(fn: cst.CSTNode) -> dict[str, frozenset[str] | None]
                 else:
                     out[name] = None  # a method of it called
             elif _writes_attribute(grand, parent):
-                attrs.add(parent.attr.value)
+                deep = None
+                if type(grand) is cst.Attribute and grand.value is parent and not nested:
+                    if parent_of is None:
+                        parent_of = _parent_map(fn.body)
+                    deep = _read_chain(parent_of, grand)
+                # ``cfg.env.num_envs`` read: "use env.num_envs" (the caller checks what it holds); else changed
+                attrs.add(f"use {parent.attr.value}.{deep}" if deep is not None else parent.attr.value)
             elif not isinstance(grand, _READING_PARENTS) and id(grand) not in counted:
                 attrs.add("use " + parent.attr.value)  # read into a variable, handed on, iterated
             continue
