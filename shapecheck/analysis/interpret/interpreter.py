@@ -2587,6 +2587,8 @@ class Interpreter:
         (later keys win, as in Python); anything else is unknown."""
         comp = node.for_in
         it = self.eval(comp.iter)
+        if isinstance(it, DictV) and it.kind == "dict":
+            it = SeqV(tuple(StrV(k) for k, _ in it.items), "list")  # ``{k: chunks[k][i] for k in batch}``: its keys
         if comp.inner_for_in is not None or not isinstance(it, SeqV) or comp.asynchronous is not None:
             return UNKNOWN
         saved = dict(self.scope.vars)
