@@ -2127,6 +2127,13 @@ def jax_generators(fw: Framework) -> dict[str, Gen]:
                 f"jax.random.normal(key, {shape_src(s)})",
                 f"jax.random.uniform(key, shape={shape_src(s)})",
                 f"jax.random.randint(key, {shape_src(s)}, 0, 5)",
+                f"jax.random.bernoulli(key, 0.5, {shape_src(s)})",
+                f"jax.random.rademacher(key, {shape_src(s)})",
+                f"jax.random.cauchy(key, {shape_src(s)})",
+                f"jax.random.choice(key, 7, {shape_src(s)})",
+                f"jax.random.choice(key, jnp.ones((7, 3)), {shape_src(s)}, axis=-1)",
+                "jax.random.permutation(key, 5)",
+                "jax.random.permutation(key, jnp.ones((4, 3)))",
             )
         )
         return Case("construct:jax.random", fw.name, ["key = jax.random.PRNGKey(0)"], expr)

@@ -1723,6 +1723,40 @@ def _prng_split(
     return TensorV(lead + key.shape, key.dtype, "jax", None, cx.origin(node, "split(...)"))
 
 
+@FUNCTIONS.register("jax.random.choice", "jax.random.permutation")
+def _prng_choice(
+    cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]
+) -> Value | None:
+    """``jax.random.choice(key, a, shape=(), replace=True, p=None, axis=0)``: ``shape`` draws of ``a`` -- of
+    ``range(a)`` for an int, of the array's slices along ``axis`` in its place for an array;
+    ``jax.random.permutation(key, x, axis=0)``: ``range(x)`` shuffled, (x,), for an int, the array's shape for an
+    array. Anything else (a shape not known, a 0-d array): unknown."""
+    names = ("key", "a", "shape", "replace", "p", "axis") if qual.endswith("choice") else ("key", "x", "axis")
+    if len(args) > len(names) or set(kwargs) - set(names) - {"independent"}:
+        return UNKNOWN
+    given = dict(zip(names, args))
+    given.update(kwargs)
+    a = given.get(names[1])
+    axis = given.get("axis", IntV(Size.const(0)))
+    at = axis.size.as_int() if isinstance(axis, IntV) and not axis.assumed else None
+    made = cx.origin(node, f"{qual.rsplit('.', 1)[-1]}(...)")
+    if qual.endswith("permutation"):
+        if isinstance(a, IntV) and not a.assumed:
+            return TensorV((a.size,), "int32", "jax", None, made)
+        return a.with_shape(a.shape, None, made) if isinstance(a, TensorV) and a.shape else UNKNOWN
+    shape = given.get("shape", SeqV((), "tuple"))
+    sizes = [shape] if isinstance(shape, IntV) else list(shape.items) if isinstance(shape, SeqV) else None
+    if sizes is None or not all(isinstance(n, IntV) and not n.assumed for n in sizes):
+        return UNKNOWN
+    drawn = tuple(n.size for n in sizes if isinstance(n, IntV))
+    if isinstance(a, IntV) and not a.assumed:
+        return TensorV(drawn, "int32", "jax", None, made)
+    if not isinstance(a, TensorV) or not a.shape or at is None or not -len(a.shape) <= at < len(a.shape):
+        return UNKNOWN
+    at %= len(a.shape)
+    return TensorV(a.shape[:at] + drawn + a.shape[at + 1 :], a.dtype, "jax", None, made)
+
+
 @FUNCTIONS.register("outer")
 def _outer(
     cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]
@@ -2709,6 +2743,8 @@ def random_sized(
         dtype = "int64" if name in ("randint", "integers", "binomial", "poisson", "geometric") else "float64"
     if dtype is None and fw == "jax" and name == "randint" and "dtype" not in kwargs:
         dtype = "int32"  # jax.random.randint's default dtype=int (int32 unless jax_enable_x64)
+    if fw == "jax" and name == "bernoulli":
+        dtype = "bool"
     if fw == "torch":  # torch.randint(high, size) / torch.randint(low, high, size): the size is the last positional
         size = kwargs["size"] if "size" in kwargs else (args[-1] if args and isinstance(args[-1], SeqV) else None)
         if dtype is None:

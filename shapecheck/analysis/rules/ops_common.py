@@ -277,7 +277,22 @@ RANDOM_SIZED = {
     **{f"numpy.random.{n}": 1 for n in ("exponential", "poisson", "rayleigh", "standard_t", "chisquare", "geometric")},
     "torch.randint": -1,
     # jax.random.normal(key, shape=(), dtype): the shape follows the key (a scalar when left out)
-    **{f"jax.random.{n}": 1 for n in ("normal", "uniform", "randint", "gumbel", "laplace", "logistic", "exponential")},
+    **{
+        f"jax.random.{n}": 1
+        for n in (
+            "normal",
+            "uniform",
+            "randint",
+            "gumbel",
+            "laplace",
+            "logistic",
+            "exponential",
+            "rademacher",
+            "cauchy",
+        )
+    },
+    # jax.random.bernoulli(key, p=0.5, shape=None): the shape after the probability (None: p's shape)
+    "jax.random.bernoulli": 2,
 }
 ELEMENTWISE_FUNCS = {
     "add",
