@@ -1128,7 +1128,14 @@ def common_generators(fw: Framework) -> dict[str, Gen]:
                 f"x.mode({d}).indices",
             ]
             if fw.name == "torch"
-            else [f"{m}.split(x, {n}, {d})", f"{m}.array_split(x, {n}, {d})", f"{m}.sort(x, {d})"]
+            else [
+                f"{m}.split(x, {n}, {d})",
+                f"{m}.array_split(x, {n}, {d})",
+                f"{m}.sort(x, {d})",
+                # indices: the pieces between them (negative, repeated and out-of-range ones too)
+                f"{m}.split(x, {sorted(r.sample(range(-2, 7), r.randint(1, 3)))}, {d})",
+                f"{m}.array_split(x, {[r.randint(-3, 6) for _ in range(r.randint(1, 3))]}, axis={d})",
+            ]
         )
         expr = r.choice(choices)
         op = "multi:" + expr.replace("x.", "").replace(f"{m}.", "").split("(")[0]

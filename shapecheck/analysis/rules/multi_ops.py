@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Callable
 import libcst as cst
 
 from ...diagnostics import details as D
-from ...sizes import Size, Truth, divisible, equal, product
+from ...sizes import Size, Truth, divisible, equal, greater_equal, product
 from ..interpret.context import OpSpec
 from .ops_common import _ints, _norm_dim
 from ..interpret.values import (
@@ -79,8 +79,10 @@ def _with_axis(t: TensorV, pos: int, size: Size | None) -> TensorV:
 
 def _array_split(cx: OpContext, node: cst.Call, t: TensorV, args: list[Value], kwargs: dict[str, Value]) -> Value:
     """``np.split(x, n, axis)`` / ``jnp.split(x, n, axis)`` with a number of sections: n equal pieces, and a
-    ValueError when n does not divide the axis (a list of indices is not modelled)."""
+    ValueError when n does not divide the axis; with a list of indices (``_split_at``), the pieces between them."""
     spec = args[0] if args else kwargs.get("indices_or_sections", UNKNOWN)
+    if isinstance(spec, SeqV) and spec.kind in ("list", "tuple"):
+        return _split_at(t, spec, args, kwargs)
     n = _ints([spec]) if isinstance(spec, IntV) else None
     shape = t.shape
     if n is None or n[0] <= 0 or shape is None or not shape:
@@ -110,10 +112,41 @@ def _array_split(cx: OpContext, node: cst.Call, t: TensorV, args: list[Value], k
     return SeqV(tuple(_with_axis(t, pos, piece) for _ in range(n[0])), "list")
 
 
+def _split_at(t: TensorV, spec: SeqV, args: list[Value], kwargs: dict[str, Value]) -> Value:
+    """``np.split(x, [i, j], axis)`` / ``jnp.split`` / ``np.array_split`` with indices: ``x[:i]``, ``x[i:j]``,
+    ``x[j:]`` along the axis, each as Python slices it (negative indices from the end, clamped, an index before the
+    previous one an empty piece). Known int indices only; on an axis of unknown length, non-negative ascending
+    indices it surely reaches (torch-style sizes ported as indices give pieces of other lengths: a Mamba ``x_proj``
+    split at ``[dt_rank, d_state]``)."""
+    shape = t.shape
+    idx = _ints(list(spec.items)) if all(isinstance(x, IntV) and not x.assumed for x in spec.items) else None
+    if idx is None or not shape or len(idx) + 1 > _MAX_PIECES:
+        return UNKNOWN
+    d = _ints([args[1] if len(args) > 1 else kwargs.get("axis", IntV(Size.const(0)))])
+    pos = _norm_dim(d[0], len(shape)) if d is not None else None
+    if pos is None:
+        return UNKNOWN
+    size = shape[pos]
+    bounds = [None, *idx, None]
+    k = size.as_int()
+    if k is not None:
+        sizes = [Size.const(len(range(k)[a:b])) for a, b in zip(bounds[:-1], bounds[1:])]
+    else:
+        if any(i < 0 for i in idx) or any(a > b for a, b in zip(idx[:-1], idx[1:])):
+            return UNKNOWN
+        if idx and greater_equal(size, Size.const(idx[-1])) is not Truth.TRUE:
+            return UNKNOWN
+        starts = [0, *idx]
+        sizes = [Size.const(b - a) for a, b in zip(starts[:-1], idx)] + [size - Size.const(starts[-1])]
+    return SeqV(tuple(_with_axis(t, pos, s) for s in sizes), "list")
+
+
 def _array_split_uneven(t: TensorV, args: list[Value], kwargs: dict[str, Value]) -> Value:
     """``np.array_split(x, n, axis)`` with a number of sections (cross-validation folds): n pieces that need not be
     equal, the first ``len % n`` one longer (numpy's rule). A list of indices is not modelled."""
     spec = args[0] if args else kwargs.get("indices_or_sections", UNKNOWN)
+    if isinstance(spec, SeqV) and spec.kind in ("list", "tuple"):
+        return _split_at(t, spec, args, kwargs)
     n = _ints([spec]) if isinstance(spec, IntV) else None
     shape = t.shape
     if n is None or not 0 < n[0] <= _MAX_PIECES or not shape:
