@@ -2029,8 +2029,17 @@ def _flax_conv(cx: OpContext, node: cst.Call, name: str, args: list[Value], kwar
     strides = _ints([st] * n) if isinstance(st, IntV) else (_ints(list(st.items)) if isinstance(st, SeqV) else None)
     pad = kwargs.get("padding", StrV("SAME"))
     same = isinstance(pad, StrV) and pad.value.upper() == "SAME"
-    valid = isinstance(pad, StrV) and pad.value.upper() == "VALID" and "kernel_dilation" not in kwargs
-    pads = _conv_pads(pad, n) if "kernel_dilation" not in kwargs else None
+    # kernel_dilation d: a window of d * (k - 1) + 1 (SAME padding still gives ceil(h / s))
+    dil = kwargs.get("kernel_dilation", IntV(Size.const(1)))
+    dils = _ints([dil] * n) if isinstance(dil, IntV) else (_ints(list(dil.items)) if isinstance(dil, SeqV) else None)
+    kernel = _ints(list(ks.items))
+    window = (
+        tuple(d * (k - 1) + 1 for d, k in zip(dils, kernel))
+        if dils is not None and kernel is not None and len(dils) == n and all(d >= 1 for d in dils)
+        else None
+    )
+    valid = isinstance(pad, StrV) and pad.value.upper() == "VALID" and window is not None
+    pads = _conv_pads(pad, n) if window is not None else None
     return _kl(
         "FlaxConv",
         node,
@@ -2038,7 +2047,7 @@ def _flax_conv(cx: OpContext, node: cst.Call, name: str, args: list[Value], kwar
         features=feats.size if isinstance(feats, IntV) else None,
         strides=tuple(strides) if strides is not None and len(strides) == n else None,
         same=same,
-        valid=tuple(_ints(list(ks.items)) or ()) if valid or pads is not None else None,
+        valid=window if valid or pads is not None else None,
         pads=pads,
         spatial_kernel=any((k.size.as_int() or 1) > 1 for k in ks.items if isinstance(k, IntV)),
     )
