@@ -1671,7 +1671,19 @@ class ModuleAnalysis:
         if fi is None or (fi.has_unknown_decorators and fv.key not in self.undecorated):
             return UNKNOWN
         if interp.iterating is not node and not _enumerated(interp, node) and is_generator(fi):
-            return UNKNOWN  # a generator's body runs only as far as something iterates it
+            if type(node) is not cst.Call or fv.bound_self is not None:
+                return UNKNOWN
+            # a generator's body runs only as far as something iterates it: handed on or kept
+            # (``trainer.fit(fake_batches(...))``), it is what a loop over it would see, any number of elements each
+            # like what it yields; what would fail in its body is not a finding here (it may never run)
+            saved = interp.iterating
+            interp.iterating = node
+            try:
+                with interp.ctx.discarding(), fi.module.ctx.discarding():
+                    out = self._call_function_body(interp, node, fv, args, kwargs, held)
+            finally:
+                interp.iterating = saved
+            return out if isinstance(out, ManyV) else UNKNOWN
         self.undecorated.discard(fv.key)  # only the transform's own call of the function runs it undecorated
         fi = ensure_signature(fi)
         bound_self = fv.bound_self
