@@ -715,6 +715,7 @@ class Project:
                 self._forgotten += size
         import gc
 
+        from ..interpret import hooks
         from ..interpret.walk import forget_memo
 
         if self._forgotten > budget // 4:
@@ -722,6 +723,7 @@ class Project:
             # them, and the check run turns its automatic passes off (runner._collector_off)
             self._forgotten = 0
             forget_memo()  # its entries keep nodes of forgotten modules alive
+            hooks.reset()  # (so do the forward-hook notes: the modules they hold, the analyses they name)
             # a full collection walks every object alive (the modules kept: 2-3 s of a one-process corpus run); the
             # ones between two full ones walk only what was allocated since the last collection (the modules loaded
             # and forgotten since then), so what the older forgotten modules hold waits for the next full one
