@@ -64,9 +64,10 @@ def new_run() -> None:
 
 
 def reset() -> None:
-    """Forget every registration (a new analysis of the project)."""
+    """Forget every registration (the modules it names are forgotten). The run and generation counters go on: a
+    call summary made before keeps its generation, which no later one repeats."""
     global STATE
-    STATE = _State()
+    STATE = _State(run=STATE.run + 1, generation=STATE.generation + 1)
 
 
 def _capture_form(fn: cst.CSTNode) -> tuple[tuple[str, str, cst.BaseExpression], ...] | None:
