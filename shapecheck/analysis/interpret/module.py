@@ -6935,19 +6935,16 @@ def _changes_through_self(fn: cst.CSTNode) -> tuple[tuple[cst.Call, cst.Arg], ..
     change one (an attribute stored through ``self``, ``setattr(self.model, ...)``, ``self.model.apply(fn)``, a
     method named to change its object: ``_CHANGING_METHODS``, ``_CHANGING_PREFIXES``); otherwise the calls that hand
     ``self`` or an attribute of it on (``reshape_params(self.model)``), with that argument: the caller decides."""
-    if type(fn) is not cst.FunctionDef:
+    me = _self_name(fn)
+    if me is None:
         return None
-    params = [*fn.params.posonly_params, *fn.params.params]
-    if not params:
-        return None
-    me = params[0].name.value
 
     def rooted(e: cst.BaseExpression) -> bool:
         e = chain_root(e)
         return type(e) is cst.Name and e.value == me
 
     handed: list[tuple[cst.Call, cst.Arg]] = []
-    stack: list[cst.CSTNode] = [fn.body]
+    stack: list[cst.CSTNode] = [cast(cst.FunctionDef, fn).body]
     while stack:
         n = stack.pop()
         tp = type(n)
@@ -6967,6 +6964,14 @@ def _changes_through_self(fn: cst.CSTNode) -> tuple[tuple[cst.Call, cst.Arg], ..
     return tuple(handed)
 
 
+def _self_name(fn: cst.CSTNode) -> str | None:
+    """The name of a method's first positional parameter (its ``self``); None for no def or no such parameter."""
+    if type(fn) is not cst.FunctionDef:
+        return None
+    params = [*fn.params.posonly_params, *fn.params.params]
+    return params[0].name.value if params else None
+
+
 def _changed_self_attrs(fn: cst.CSTNode) -> frozenset[str] | None:
     """The attributes of ``self`` whose values a method may change, read from its body and its nested functions
     (which may run later: a forward hook storing into ``self.features``): one stored through (``self.x = v``,
@@ -6975,14 +6980,13 @@ def _changed_self_attrs(fn: cst.CSTNode) -> frozenset[str] | None:
     a method called on what it holds (``self.pool.reset()``), or iterated (its items may change through the loop
     variable). None when ``self`` itself is used other than for its attributes (handed on, aliased, returned),
     ``self.__dict__`` is reached, or a nested function or class binds the name again."""
-    if type(fn) is not cst.FunctionDef:
+    me = _self_name(fn)
+    if me is None:
         return None
-    params = [*fn.params.posonly_params, *fn.params.params]
-    if not params:
-        return None
-    me = params[0].name.value
     out: set[str] = set()
-    stack: list[tuple[cst.CSTNode, cst.CSTNode | None, cst.CSTNode | None]] = [(fn.body, None, None)]
+    stack: list[tuple[cst.CSTNode, cst.CSTNode | None, cst.CSTNode | None]] = [
+        (cast(cst.FunctionDef, fn).body, None, None)
+    ]
     while stack:
         n, parent, grand = stack.pop()
         tp = type(n)
