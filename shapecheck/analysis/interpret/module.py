@@ -4780,6 +4780,9 @@ class ModuleAnalysis:
 
     # ------------------------------------------------------------------ whole-module analysis
     def analyse(self) -> None:
+        # each file's analysis starts with no forward-hook notes: what it reports does not depend on the files
+        # analysed before it in the process (nor on a document's earlier versions)
+        hooks.reset()
         if self.project is None:
             self._analyse()
             return
