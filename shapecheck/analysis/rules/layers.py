@@ -173,34 +173,20 @@ def apply_layer(
     line that stored it: the sizes to fix were asked for there."""
     from ..interpret import hooks
 
-    if hooks.STATE.watched:  # (a forward hook that captures what it returns: hooks.py)
-        out = _built_apply(cx, interp, node, layer, args, kwargs, in_sequential, at_call)
-        hooks.returned(layer, out)
-        return out
-    return _built_apply(cx, interp, node, layer, args, kwargs, in_sequential, at_call)
-
-
-def _built_apply(
-    cx: OpContext,
-    interp: "Interpreter",
-    node: cst.Call,
-    layer: LayerV,
-    args: list[Value],
-    kwargs: dict[str, Value],
-    in_sequential: bool,
-    at_call: bool,
-) -> Value:
     built = layer.built
     if built is None or in_sequential or getattr(node, "func", None) is layer.line_node:  # ``nn.Linear(3, 4)(x)``
-        return _apply_layer(cx, interp, node, layer, args, kwargs, in_sequential, at_call)
-    ctx = cx.ctx
-    marks = ((ctx.pending, len(ctx.pending)), (ctx.inline_findings, len(ctx.inline_findings)))
-    out = _apply_layer(cx, interp, node, layer, args, kwargs, in_sequential, at_call)
-    for lst, start in marks:
-        for i in range(start, len(lst)):
-            p = lst[i]
-            if p.code.startswith(("SHP1", "SHP2")) and built not in p.notes:
-                lst[i] = replace(p, notes=p.notes + (built,))
+        out = _apply_layer(cx, interp, node, layer, args, kwargs, in_sequential, at_call)
+    else:
+        ctx = cx.ctx
+        marks = ((ctx.pending, len(ctx.pending)), (ctx.inline_findings, len(ctx.inline_findings)))
+        out = _apply_layer(cx, interp, node, layer, args, kwargs, in_sequential, at_call)
+        for lst, start in marks:
+            for i in range(start, len(lst)):
+                p = lst[i]
+                if p.code.startswith(("SHP1", "SHP2")) and built not in p.notes:
+                    lst[i] = replace(p, notes=p.notes + (built,))
+    if hooks.STATE.watched:
+        hooks.returned(layer, out)  # (a forward hook that captures what it returns: hooks.py)
     return out
 
 
