@@ -1868,14 +1868,15 @@ class Interpreter:
             self.forget_inner(v, None, frozenset((key,)))
 
     def store_through(
-        self, node: cst.BaseExpression, root: cst.BaseExpression, key: str, v: ObjV, attr: str, value: Value
+        self, node: cst.BaseExpression, root: cst.BaseExpression, key: str, v: ObjV, attr: str | None, value: Value
     ) -> bool:
         """``blk.attn.cache = c`` (``node`` is ``blk.attn``, ``root`` is ``blk``, ``v`` the object ``key`` holds): the
         objects on the way get the attribute (each a concrete object of the analysed code that stores it plainly, and
         held by no other variable), and when ``key`` is the variable of a loop over a list (``for blk in
         self.blocks``, Interpreter.loop_items) the list gets the changed element in its place (every element, for a
-        list of unknown length: the body runs for each). False when that is not what the store does (the caller
-        forgets)."""
+        list of unknown length: the body runs for each). ``attr`` None: the object ``node`` names is ``value`` now
+        (``blk.attn.setup_cache(...)`` run on it assigned its attributes: ``value`` is it as the method left it).
+        False when that is not what the store does (the caller forgets)."""
         path: list[str] = []
         n: cst.BaseExpression = node
         while n is not root:
@@ -1892,14 +1893,18 @@ class Interpreter:
             if not isinstance(inner, ObjV) or not inner.concrete:
                 return False
             chain.append(inner)
-        names = [*path, attr]
+        names = [*path, attr] if attr is not None else path
+        if attr is None and not (
+            isinstance(value, ObjV) and value.cls_key == chain[-1].cls_key and (path or key in self.loop_items)
+        ):
+            return False
         for obj, name in zip(chain, names):
             ci = self.m.find_class(obj.cls_key)
             if ci is None or objects.intercepts_attr(ci.module, ci, name) or _frozen_record(self.m, obj):
                 return False
         rec = self.loop_items.get(key)
         if type(rec) is _WalkItem:
-            return self._store_walked(rec, key, v, chain, names, value)
+            return attr is not None and self._store_walked(rec, key, v, chain, names, value)
         holder_key: str | None = rec[0] if rec is not None else None
         if rec is not None:
             assert holder_key is not None

@@ -1720,6 +1720,18 @@ class ModuleAnalysis:
                 return self.call_on_local_object(interp, node, fi, bound, bound_self, key, held)
             if key is None and _on_own_self(interp, node, bound_self) and objects.sets_own_attrs(self, fi, bound_self):
                 return self.call_on_local_object(interp, node, fi, bound, bound_self, None, held, own_self=True)
+            through = _through_loop_variable(interp, node, held or bound_self) if key is None else None
+            if through is not None and objects.sets_own_attrs(self, fi, bound_self):
+                # ``for layer in self.layers: layer.attention.setup_cache(b, n)``: the object, as the method left
+                # it, in its place in the list (Interpreter.store_through); else the caller forgets what it changed
+                left: list[ObjV] = []
+                out = self.call_on_local_object(interp, node, fi, bound, bound_self, None, held, left=left)
+                if left:
+                    recv, root = through
+                    holder = interp.scope.vars[root.value]
+                    assert isinstance(holder, ObjV)
+                    interp.store_through(recv, root, root.value, holder, None, left[0])
+                return out
             if key is None and _on_own_self(interp, node, bound_self):
                 # ``self.transform(x)`` after ``self.fit(x)`` in a method run for a concrete object: the callee reads
                 # the attributes as the caller's ``self.x`` hold them now
@@ -2334,6 +2346,7 @@ class ModuleAnalysis:
         key: str | None,
         held: ObjV | None = None,
         own_self: bool = False,
+        left: list[ObjV] | None = None,
     ) -> Value:
         """``builder(stem, block_args)`` / ``builder.build(...)`` on a helper object (a plain class) a local variable
         holds: the method runs with the object's attributes as ``self.x`` and what it assigns to them is the
@@ -2343,7 +2356,8 @@ class ModuleAnalysis:
         ``obj`` is it with its constructor's values (ObjV.fresh); those the method does not assign stay constructor
         values. ``own_self``: ``self.method(...)`` inside a method run for a concrete object (``fit`` calling
         ``self._init_params()`` then ``self._m_step()``): the callee starts from the caller's ``self.x`` values and
-        what it assigns is the caller's ``self.x`` afterwards."""
+        what it assigns is the caller's ``self.x`` afterwards. ``left`` gets the object as the method left it (not
+        for ``own_self``)."""
         depth = interp.frame.depth
         state = function_state(fi)
         if state.analysing or depth >= MAX_INLINE_DEPTH or fi.has_unknown_decorators:
@@ -2389,6 +2403,8 @@ class ModuleAnalysis:
                 attrs[k[5:]] = v
                 fresh.pop(k[5:], None)
         after = ObjV(obj.cls_key, tuple(attrs.items()), True, tuple(fresh.items()))
+        if left is not None:
+            left.append(after)
         if key is not None and interp.scope.vars.get(key) is base:
             interp.scope.vars[key] = after
             # what the method changed inside the object (``self.model.scale = ...``) is changed for any other name
@@ -5703,8 +5719,8 @@ def _iter_builtin(name: str, args: list[Value], start: int = 0) -> Value:
     """``enumerate`` (counting from ``start``) / ``zip`` / ``reversed`` over tuples and lists the analysis knows
     (element values kept)."""
     if name == "enumerate" and len(args) == 1:
-        a = tensor_items(args[0])  # an array enumerates its slices along axis 0
-        if isinstance(a, SeqV) and a.kind != "shape":
+        a = tensor_items(args[0])  # an array enumerates its slices along axis 0; a shape its sizes
+        if isinstance(a, SeqV):
             return SeqV(tuple(SeqV((IntV(Size.const(i)), v)) for i, v in enumerate(a.items, start)), "tuple")
         if isinstance(a, ManyV) and a.elem is not None:
             return ManyV(SeqV((UNKNOWN, a.elem)), "tuple")
@@ -5891,6 +5907,38 @@ def _with_own_attrs(interp: Interpreter, obj: ObjV) -> ObjV:
         return obj
     attrs.update(own)
     return replace(obj, attrs=tuple(attrs.items()))
+
+
+def _through_loop_variable(
+    interp: Interpreter, node: cst.CSTNode, obj: ObjV
+) -> tuple[cst.BaseExpression, cst.Name] | None:
+    """For ``blk.method(...)`` / ``blk.attn.method(...)`` on ``obj``, with ``blk`` the variable of a loop over a list
+    (Interpreter.loop_items): the receiver and ``blk``."""
+    if type(node) is not cst.Call or type(node.func) is not cst.Attribute:
+        return None
+    recv = node.func.value
+    root = recv
+    while type(root) is cst.Attribute:
+        root = root.value
+    if type(root) is not cst.Name or root.value not in interp.loop_items:
+        return None
+    held = interp.scope.vars.get(root.value)
+    if not isinstance(held, ObjV) or not held.concrete:
+        return None
+    at: Value | None = held
+    for name in _attr_path(recv, root):
+        at = at.attr(name) if isinstance(at, ObjV) else None
+    return (recv, root) if at is obj else None
+
+
+def _attr_path(node: cst.BaseExpression, root: cst.BaseExpression) -> list[str]:
+    path: list[str] = []
+    while node is not root:
+        assert type(node) is cst.Attribute
+        path.append(node.attr.value)
+        node = node.value
+    path.reverse()
+    return path
 
 
 def _on_new_object(node: cst.CSTNode, obj: ObjV) -> bool:

@@ -3190,9 +3190,11 @@ def sets_own_attrs(m: "ModuleAnalysis", fi: FunctionInfo, obj: ObjV) -> bool:
 
 def _sets_through_self(body: cst.CSTNode) -> bool:
     """Does the block assign an attribute of an object ``self`` holds (``self.attn.cache = c``, or through the
-    variable of a loop over an attribute of ``self``: ``for blk in self.blocks: blk.attn.cache = c``)?"""
+    variable of a loop over an attribute of ``self``: ``for blk in self.blocks: blk.attn.cache = c``), or call a
+    method through such a loop variable (``blk.attn.setup_cache(b, n)``, which may)?"""
     loop_vars: set[str] = set()
     stores: list[cst.Attribute] = []
+    called: list[cst.Attribute] = []
     stack: list[cst.CSTNode] = [body]
     while stack:
         n = stack.pop()
@@ -3208,7 +3210,15 @@ def _sets_through_self(body: cst.CSTNode) -> bool:
                 loop_vars.add(n.target.value)  # type: ignore[attr-defined]
         elif tp is cst.AssignTarget and type(n.target) is cst.Attribute:  # type: ignore[attr-defined]
             stores.append(n.target)  # type: ignore[attr-defined]
+        elif tp is cst.Call and type(n.func) is cst.Attribute:  # type: ignore[attr-defined]
+            called.append(n.func)  # type: ignore[attr-defined]
         stack.extend(children(n))
+    for f in called:
+        r: cst.BaseExpression = f.value
+        while type(r) is cst.Attribute:
+            r = r.value
+        if type(r) is cst.Name and r.value in loop_vars:
+            return True
     for t in stores:
         depth = 0
         e: cst.BaseExpression = t.value

@@ -2260,6 +2260,28 @@ def _elementwise_fn(
     return None
 
 
+@FUNCTIONS.register("torch.polar", "torch.complex")
+def _complex_from_parts(
+    cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]
+) -> Value | None:
+    """``torch.polar(abs, angle)`` / ``torch.complex(real, imag)``: the two broadcast; float32 parts give complex64,
+    float64 parts complex128 (parts of two dtypes raise, half parts too: no dtype claimed then)."""
+    names = ("abs", "angle") if qual == "torch.polar" else ("real", "imag")
+    parts = list(args[:2]) + [kwargs[k] for k in names[len(args) :] if k in kwargs]
+    if (
+        len(args) > 2
+        or len(parts) != 2
+        or set(kwargs) - {*names, "out"}
+        or not all(isinstance(p, TensorV) for p in parts)
+    ):
+        return None
+    a, b = parts
+    assert isinstance(a, TensorV) and isinstance(b, TensorV)
+    out = elementwise(cx, node, qual.rsplit(".", 1)[-1], [a, b])
+    dtype = {"float32": "complex64", "float64": "complex128"}.get(a.dtype or "") if a.dtype == b.dtype else None
+    return out.with_dtype(dtype) if isinstance(out, TensorV) else out
+
+
 @FUNCTIONS.register("torch.nn.functional.interpolate", "torch.nn.functional.upsample")
 def _interpolate(
     cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]
