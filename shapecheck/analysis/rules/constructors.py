@@ -61,6 +61,10 @@ def call(
         return None
     dtype = _dtype_kw(kwargs)
     if name in ("linspace", "logspace"):
+        if fw == "torch" and "dtype" not in kwargs:
+            # torch's default dtype, whatever the arguments: float32 unless set_default_dtype chose another floating
+            # one (it takes no other), so ``m.item()`` of an element is a float either way
+            dtype = "float32"
         key = "steps" if fw == "torch" else "num"
         n = args[2] if len(args) > 2 else kwargs.get(key, IntV(Size.const(50)) if fw != "torch" else UNKNOWN)
         if fw != "torch" and len(args) > 3:
