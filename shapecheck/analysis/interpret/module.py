@@ -2045,6 +2045,10 @@ class ModuleAnalysis:
         v = mod.globals.get(callee)
         if isinstance(v, FuncV) and v.bound_self is None and not v.env:
             return True
+        if callee.startswith("self.") or (callee in _assigned_names(fi.node.body) and callee not in mod.globals):
+            # a submodule (``self.attn(x, cache=cache)``) or a local (``for block in self.blocks: block(x, c)``): the
+            # call carries back what its run leaves in the argument, or forgets it (_call_carrying)
+            return True
         return callee in _NO_REFERENCE_BUILTINS and callee not in mod.globals and callee not in mod.imports.names
 
     def report_inner(
@@ -2436,14 +2440,16 @@ class ModuleAnalysis:
             return self._call_carrying(interp, node, carried)
         return self.call_without_carry(interp, node)
 
-    def _call_carrying(self, interp: Interpreter, node: cst.Call, carried: list[tuple[str, Value]]) -> Value:
+    def _call_carrying(
+        self, interp: Interpreter, node: cst.Call, carried: list[tuple[str, Value, int | None]]
+    ) -> Value:
         """A call handing local dicts or lists (``_update_default_kwargs(cfg, kwargs, None)``) to a function whose body
         is run here: each such variable, forgotten by the call, holds what the callee's parameter held when it
         returned (``_inline``, which records it only for a parameter the body changes in place alone, never rebinds,
         aliases or lets escape). A callee that was not run, or one whose effect is unknown, leaves it unknown."""
         saved = _CARRIED.pop(id(node), None)
         wanted = _WANTED.get(id(node))
-        _WANTED[id(node)] = frozenset(id(v) for _, v in carried)
+        _WANTED[id(node)] = frozenset(id(v) for _, v, _ in carried)
         try:
             out = self.call_without_carry(interp, node)
             exits = _CARRIED.pop(id(node), None)
@@ -2454,11 +2460,23 @@ class ModuleAnalysis:
                 del _WANTED[id(node)]
             else:
                 _WANTED[id(node)] = wanted
-        if exits and not interp.dead and self._plain_callee(interp, node.func):
-            for name, v in carried:
-                got = exits.get(id(v))
+        plain = not interp.dead and self._plain_callee(interp, node.func)
+        for name, v, k in carried:
+            got = exits.get(id(v)) if exits and plain else None
+            if k is None:
                 if got is not None and interp.scope.vars.get(name) is UNKNOWN and not _holds(out, v, 4):
                     interp.scope.vars[name] = got
+                continue
+            # an item handed on (``block(x, cache=caches[i])``): the list gets what the callee left in it, in its
+            # place; a callee of the analysed code that did not say (its run may keep the item, or store into it
+            # what is not followed) leaves the list unknown
+            xs = interp.scope.vars.get(name)
+            if not isinstance(xs, SeqV) or k >= len(xs.items) or xs.items[k] is not v:
+                continue
+            if got is not None and not _holds(out, v, 4):
+                interp.scope.vars[name] = replace(xs, items=(*xs.items[:k], got, *xs.items[k + 1 :]))
+            elif plain:
+                interp.scope.vars[name] = UNKNOWN
         return out
 
     def _plain_callee(self, interp: Interpreter, func: cst.BaseExpression) -> bool:
@@ -7638,20 +7656,76 @@ _NO_REFERENCE_BUILTINS = frozenset(
 )
 
 
-def _carry_candidates(interp: Interpreter, node: cst.Call) -> list[tuple[str, Value]]:
+def _carry_candidates(interp: Interpreter, node: cst.Call) -> list[tuple[str, Value, int | None]]:
     """The arguments of a call that are local variables holding a dict or a list no other name holds: what a callee
-    changes in them in place may be carried back (``ModuleAnalysis._call_carrying``)."""
-    out: list[tuple[str, Value]] = []
+    changes in them in place may be carried back (``ModuleAnalysis._call_carrying``). So are the items of such a
+    list handed on (``caches[i]``, ``None if caches is None else caches[i]``: a layer's cache dict), with their index:
+    a dict or list no other item is."""
+    out: list[tuple[str, Value, int | None]] = []
+    if interp.frame.key == "<module>":
+        return out
     for a in node.args:
-        if a.star or type(a.value) is not cst.Name:
+        if a.star:
+            continue
+        item = _handed_item(a.value)
+        if item is not None:
+            found = _carried_item(interp, *item)
+            if found is not None:
+                out.append(found)
+            continue
+        if type(a.value) is not cst.Name:
             continue
         v = interp.scope.vars.get(a.value.value)
-        if not (isinstance(v, DictV) and v.kind == "dict") and not (isinstance(v, SeqV) and v.kind == "list"):
+        if v is None or not _carriable(v):
             continue
-        if interp.frame.key == "<module>" or any(x is v for k, x in interp.scope.vars.items() if k != a.value.value):
+        if any(x is v for k, x in interp.scope.vars.items() if k != a.value.value):
             continue
-        out.append((a.value.value, v))
+        out.append((a.value.value, v, None))
     return out
+
+
+def _carriable(v: Value | None) -> bool:
+    return (isinstance(v, DictV) and v.kind == "dict") or (isinstance(v, SeqV) and v.kind == "list")
+
+
+def _handed_item(e: cst.BaseExpression) -> tuple[str, cst.BaseExpression] | None:
+    """``xs[i]`` (or ``None if ... else xs[i]``, either way round) with ``xs`` a name: the name and the index."""
+    if type(e) is cst.IfExp:
+        none_body = type(e.body) is cst.Name and e.body.value == "None"
+        none_orelse = type(e.orelse) is cst.Name and e.orelse.value == "None"
+        if none_body == none_orelse:
+            return None
+        e = e.orelse if none_body else e.body
+    if type(e) is not cst.Subscript or type(e.value) is not cst.Name or len(e.slice) != 1:
+        return None
+    index = e.slice[0].slice
+    if type(index) is not cst.Index:
+        return None
+    return e.value.value, index.value
+
+
+def _carried_item(interp: Interpreter, name: str, index: cst.BaseExpression) -> tuple[str, Value, int | None] | None:
+    """The item ``name[index]`` as a carry candidate: a dict or list in a local list no other name holds, at a
+    known index, no other item of which is the same value."""
+    xs = interp.scope.vars.get(name)
+    if not (isinstance(xs, SeqV) and xs.kind == "list") or any(
+        x is xs for k, x in interp.scope.vars.items() if k != name
+    ):
+        return None
+    if type(index) is not cst.Name and type(index) is not cst.Integer:
+        return None  # (evaluated again here: nothing that can fail or change anything)
+    with interp.ctx.discarding():
+        i = interp.eval(index)
+    k = i.size.as_int() if isinstance(i, IntV) and not i.assumed else None
+    if k is None or not -len(xs.items) <= k < len(xs.items):
+        return None
+    k %= len(xs.items)
+    v = xs.items[k]
+    if not _carriable(v) or sum(1 for x in xs.items if x is v) != 1:
+        return None
+    if any(x is v or _holds(x, v, 3) for other, x in interp.scope.vars.items() if other != name):
+        return None
+    return name, v, k
 
 
 def _exit_values(scope: Scope, watch: frozenset[str]) -> dict[str, Value]:
@@ -7750,7 +7824,12 @@ def _carry_use(node: cst.Name, up: tuple[cst.CSTNode, ...], handed: set[str], le
         if parent.value is not node:  # type: ignore[attr-defined]
             return False
         stored = len(up) > 1 and type(up[1]) in (cst.AssignTarget, cst.Del) and up[1].target is parent  # type: ignore[attr-defined]
-        if not stored and not _quiet(parent, up[1:]):
+        callee = _item_handed_to(parent, up[1:])
+        if callee is not None:
+            # ``block(x, cache=caches[i])``: the call carries back what the callee leaves in the item, or forgets
+            # the list (ModuleAnalysis._call_carrying)
+            handed.add(callee)
+        elif not stored and not _quiet(parent, up[1:]):
             leaks[0] = True
         return True
     if tp in (cst.Comparison, cst.ComparisonTarget, cst.UnaryOperation, cst.Expr, cst.FormattedStringExpression):
@@ -7771,14 +7850,43 @@ def _carry_use(node: cst.Name, up: tuple[cst.CSTNode, ...], handed: set[str], le
         return False
     if tp is cst.Arg:
         call = up[1] if len(up) > 1 else None
-        if parent.star or type(call) is not cst.Call or type(call.func) is not cst.Name:  # type: ignore[attr-defined]
+        callee = _callee_name(call) if not parent.star else None  # type: ignore[attr-defined]
+        if callee is None:
             leaks[0] = True
             return bool(parent.star)  # type: ignore[attr-defined]  # f(**kwargs) / f(*xs): a new dict or tuple
-        handed.add(call.func.value)
-        if call.func.value not in _NO_ITEM_BUILTINS:
+        handed.add(callee)
+        if callee not in _NO_ITEM_BUILTINS:
             leaks[0] = True
         return True
     return False
+
+
+def _callee_name(call: cst.CSTNode | None) -> str | None:
+    """``f`` for ``f(...)``, ``self.attn`` for ``self.attn(...)``; None for any other call (or no call)."""
+    if type(call) is not cst.Call:
+        return None
+    f = call.func
+    if type(f) is cst.Name:
+        return f.value
+    if type(f) is cst.Attribute and type(f.value) is cst.Name and f.value.value == "self":
+        return "self." + f.attr.value
+    return None
+
+
+def _item_handed_to(sub: cst.CSTNode, up: tuple[cst.CSTNode, ...]) -> str | None:
+    """The callee an item ``xs[i]`` is handed to as an argument, directly or as the branch of ``None if ... else
+    xs[i]`` (the carry candidates of ModuleAnalysis._call_carrying); None otherwise."""
+    if type(sub) is not cst.Subscript or len(sub.slice) != 1 or type(sub.slice[0].slice) is not cst.Index:
+        return None
+    if up and type(up[0]) is cst.IfExp:
+        ifexp = up[0]
+        other = ifexp.orelse if ifexp.body is sub else ifexp.body if ifexp.orelse is sub else None
+        if not (type(other) is cst.Name and other.value == "None"):
+            return None
+        sub, up = ifexp, up[1:]
+    if len(up) < 2 or type(up[0]) is not cst.Arg or up[0].value is not sub or up[0].star:
+        return None
+    return _callee_name(up[1])
 
 
 def _sealed(v: Value, leaks: bool) -> Value:
