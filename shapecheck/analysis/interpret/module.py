@@ -2468,16 +2468,31 @@ class ModuleAnalysis:
                     interp.scope.vars[name] = got
                 continue
             # an item handed on (``block(x, cache=caches[i])``): the list gets what the callee left in it, in its
-            # place; a callee of the analysed code that did not say (its run may keep the item, or store into it
-            # what is not followed) leaves the list unknown
+            # place; a callee that did not say (its run may keep the item, or store into it what is not followed)
+            # leaves the list unknown, unless it is a framework's or a pure builtin (``torch.cat(feats[i])``)
             xs = interp.scope.vars.get(name)
             if not isinstance(xs, SeqV) or k >= len(xs.items) or xs.items[k] is not v:
                 continue
             if got is not None and not _holds(out, v, 4):
                 interp.scope.vars[name] = replace(xs, items=(*xs.items[:k], got, *xs.items[k + 1 :]))
-            elif plain:
+            elif plain or not self._pure_callee(interp, node.func):
                 interp.scope.vars[name] = UNKNOWN
         return out
+
+    def _pure_callee(self, interp: Interpreter, func: cst.BaseExpression) -> bool:
+        """Is ``func`` a function of einops, a framework or the standard library's pure modules, a framework's layer,
+        or a builtin that neither changes nor keeps its arguments?"""
+        if type(func) is cst.Name and func.value in _PURE_BUILTINS and func.value not in interp.scope.vars:
+            return func.value not in self.globals and func.value not in self.imports.names
+        name = dotted(func)
+        qual = self.qualify_dotted(name) if name is not None else None
+        if qual is not None and qual.startswith(_PURE_PREFIXES):
+            return True
+        if type(func) is cst.Name or type(func) is cst.Attribute:
+            with self.ctx.discarding():
+                v = interp.eval(func)
+            return isinstance(v, LayerV) or (isinstance(v, RefV) and v.qualname.startswith(_PURE_PREFIXES))
+        return False
 
     def _plain_callee(self, interp: Interpreter, func: cst.BaseExpression) -> bool:
         """Is ``func`` one function or one object of the analysed code (``self.matcher(outputs, targets)`` runs its
