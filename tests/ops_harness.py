@@ -1992,18 +1992,6 @@ def numpy_generators(fw: Framework) -> dict[str, Gen]:
 
     _each(g, "fft", fft, ["fft", "ifft", "rfft", "irfft"])
 
-    def complex_parts(r: random.Random, pick: str = "") -> Case:
-        # torch.polar(abs, angle) / torch.complex(real, imag): the parts broadcast, float32 / float64 give complex
-        a = rand_shape(r, 0, 3)
-        b = broadcast_partner(r, a)
-        dt = r.choice(("", ", dtype=torch.float64"))
-        setup = [f"a = torch.rand({shape_src(a)}{dt})", f"b = torch.rand({shape_src(b)}{dt})"]
-        kw = ("abs", "angle") if pick == "polar" else ("real", "imag")
-        expr = r.choice((f"torch.{pick}(a, b)", f"torch.{pick}(a, {kw[1]}=b)", f"torch.{pick}({kw[0]}=a, {kw[1]}=b)"))
-        return _maybe_index(r, Case(f"complex:{pick}", fw.name, setup, expr))
-
-    _each(g, "complex", complex_parts, ["polar", "complex"])
-
     def fftn(r: random.Random, pick: str = "") -> Case:
         s = rand_shape(r, 2 if pick.endswith("2") else 1, 4)
         s_arg, axes = _fftn_arguments(r, pick, len(s), "axes")
