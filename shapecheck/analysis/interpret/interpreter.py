@@ -80,6 +80,39 @@ TRAINING_KEY = "self.training"
 TRAINING_SUFFIX = ".training"  # ``model.training`` of a variable after ``model.eval()`` (False while it holds)
 # how many inlined calls made in eval mode (``self.eval()`` run earlier in a caller's body) enclose the current run
 EVAL_MODE: list[int] = [0]
+# and in train mode (``model.train()`` run on the variable or attribute the call goes through); both: not known
+TRAIN_MODE: list[int] = [0]
+
+
+def mode_key(owner: str) -> str:
+    """The scope key of the mode ``owner.eval()`` / ``owner.train()`` set (``owner`` a variable or ``self.x``; the
+    latter's key does not start with ``self.``: it is no attribute)."""
+    return owner + TRAINING_SUFFIX if not owner.startswith("self.") else "%" + owner + TRAINING_SUFFIX
+
+
+def _mode_call(node: cst.BaseExpression) -> tuple[str, bool | None] | None:
+    """``model.eval()`` -> ("model", False), ``self.net.train()`` / ``.train(True)`` -> ("self.net", True),
+    ``model.train(flag)`` -> ("model", None); None for any other call (``self.eval()`` is _own_mode_call's)."""
+    if type(node) is not cst.Call or type(node.func) is not cst.Attribute:
+        return None
+    owner, name = node.func.value, node.func.attr.value
+    if name not in ("eval", "train"):
+        return None
+    if type(owner) is cst.Name and owner.value != "self":
+        key = owner.value
+    elif type(owner) is cst.Attribute and type(owner.value) is cst.Name and owner.value.value == "self":
+        key = "self." + owner.attr.value
+    else:
+        return None
+    if name == "eval":
+        return (key, False) if not node.args else (key, None)
+    if not node.args:
+        return key, True
+    arg = node.args[0].value
+    if len(node.args) == 1 and node.args[0].keyword in (None, "mode") and type(arg) is cst.Name:
+        if arg.value in ("True", "False"):
+            return key, arg.value == "True"
+    return key, None
 
 
 def _own_mode_call(node: cst.BaseExpression, owner_name: str = "self") -> bool | None:
@@ -644,6 +677,7 @@ class Interpreter:
     def _expr_stmt(self, stmt: cst.Expr) -> None:
         self.eval(stmt.value)
         mode = _own_mode_call(stmt.value) if self.frame.cls_key is not None else None
+        called = _mode_call(stmt.value) if mode is None else None
         if mode is not None:
             # ``self.eval()`` / ``self.train(False)``: the module and every submodule are in eval mode from here
             # (torch sets ``training`` recursively); ``self.train(...)`` otherwise: the mode is not known
@@ -651,20 +685,16 @@ class Interpreter:
                 self.scope.vars[TRAINING_KEY] = BoolV(False)
             else:
                 self.scope.vars.pop(TRAINING_KEY, None)
-        elif (
-            type(stmt.value) is cst.Call
-            and type(stmt.value.func) is cst.Attribute
-            and type(stmt.value.func.value) is cst.Name
-            and stmt.value.func.value.value != "self"
-        ):
-            # ``model.eval()`` in a test or script: that object's methods, called through this name, run in eval mode
-            # (``if self.training:`` not taken) until the name is bound again or ``model.train()`` is called
-            owner = stmt.value.func.value.value
-            mode = _own_mode_call(stmt.value, owner)
-            if mode and isinstance(self.scope.vars.get(owner), (ObjV, LayerV)):
-                self.scope.vars[owner + TRAINING_SUFFIX] = BoolV(False)
-            elif mode is not None:
-                self.scope.vars.pop(owner + TRAINING_SUFFIX, None)
+        elif called is not None:
+            # ``model.eval()`` / ``self.model.train()`` in a test, a script or a trainer's step: that object's
+            # methods, called through this name, run in that mode (``if self.training:`` decided) until the name is
+            # bound again or the mode is set again; a mode not known (``model.train(flag)``) forgets it
+            owner, on = called
+            holder = self.scope.vars.get(owner) if not owner.startswith("self.") else self.eval(stmt.value.func.value)  # type: ignore[attr-defined]
+            if on is not None and isinstance(holder, (ObjV, LayerV)):
+                self.scope.vars[mode_key(owner)] = BoolV(on)
+            else:
+                self.scope.vars.pop(mode_key(owner), None)
         if type(stmt.value) is cst.Call and self.m.never_returns(self, stmt.value):
             self.dead = True  # pytest.skip(...), sys.exit(1), self.skipTest(...): what follows does not run
 
@@ -1470,6 +1500,8 @@ class Interpreter:
         elif type(target) is cst.Attribute:
             obj = target.value
             attr = target.attr.value
+            if type(obj) is cst.Name and obj.value == "self":
+                self.scope.vars.pop(mode_key("self." + attr), None)  # another object: its mode not known
             if (
                 attr == "data"
                 and type(obj) is cst.Attribute
@@ -2776,7 +2808,13 @@ class Interpreter:
     def in_eval_mode(self) -> bool:
         """This body runs after ``self.eval()`` in its own or a calling body: ``<module>.training`` is False."""
         v = self.scope.vars.get(TRAINING_KEY)
-        return EVAL_MODE[0] > 0 or (isinstance(v, BoolV) and v.value is False)
+        return (EVAL_MODE[0] > 0 and not TRAIN_MODE[0]) or (isinstance(v, BoolV) and v.value is False)
+
+    def in_train_mode(self) -> bool:
+        """This body runs in a call made through a variable or attribute ``model.train()`` put in train mode (and in
+        no call made in eval mode): ``<module>.training`` is True, for a module whose class leaves ``train`` as
+        torch's."""
+        return TRAIN_MODE[0] > 0 and not EVAL_MODE[0] and TRAINING_KEY not in self.scope.vars
 
     def _fresh_read(self, node: cst.Attribute, obj: ObjV, attr: str) -> Value | None:
         """``model.num_classes`` in the test of the statement right after ``model = create_fn(**kwargs)``, the test
@@ -2809,18 +2847,25 @@ class Interpreter:
 
     def _attribute(self, node: cst.Attribute, evaluated: Value | None = None) -> Value:
         attr = node.attr.value
-        if (
-            attr == "training"
-            and type(node.value) is cst.Name
-            and isinstance(self.scope.vars.get(node.value.value + TRAINING_SUFFIX), BoolV)
-        ):
-            return BoolV(False)  # ``model.training`` after ``model.eval()``
+        if attr == "training" and (owner := _var_key(node.value)) is not None:
+            set_mode = self.scope.vars.get(mode_key(owner))
+            if isinstance(set_mode, BoolV):
+                return set_mode  # ``model.training`` after ``model.eval()`` / ``model.train()``
         if attr == "training" and self.in_eval_mode():
             if type(node.value) is cst.Name and node.value.value == "self" and self.frame.cls_key is not None:
                 return BoolV(False)
             evaluated = self.eval(node.value) if evaluated is None else evaluated
             if isinstance(evaluated, (ObjV, LayerV)):
                 return BoolV(False)
+        if attr == "training" and self.in_train_mode():
+            evaluated = self.eval(node.value) if evaluated is None else evaluated
+            if isinstance(evaluated, LayerV) or (
+                isinstance(evaluated, ObjV)
+                and evaluated.attr("train") is None
+                and (ci := self.m.find_class(evaluated.cls_key)) is not None
+                and objects.find_method(ci.module, ci, "train") is None
+            ):
+                return BoolV(True)
         if type(node.value) is cst.Name and node.value.value == "self" and self.frame.cls_key is not None:
             key = f"self.{attr}"
             if key in self.scope.vars:

@@ -26,10 +26,12 @@ from ..index.functions import (
 from ..index.imports import collect_imports, dotted
 from .interpreter import (
     EVAL_MODE,
+    TRAIN_MODE,
     MODULE_DICT_ATTR,
     MODULE_LIST_ATTR,
     OPTIONAL,
     TRAINING_SUFFIX,
+    mode_key,
     FrameInfo,
     Interpreter,
     Scope,
@@ -1433,11 +1435,14 @@ class ModuleAnalysis:
         # a method of a module called after ``self.eval()`` (here or in a caller): its body and the bodies it calls
         # read ``training`` as False (torch's eval() sets it on every submodule)
         eval_mode = interp.in_eval_mode() and isinstance(fv.bound_self, (ObjV, LayerV))
+        train_mode = not eval_mode and interp.in_train_mode() and isinstance(fv.bound_self, (ObjV, LayerV))
         EVAL_MODE[0] += eval_mode
+        TRAIN_MODE[0] += train_mode
         try:
             return self._call_method_or_function(interp, node, fv, args, kwargs)
         finally:
             EVAL_MODE[0] -= eval_mode
+            TRAIN_MODE[0] -= train_mode
 
     def _call_method_or_function(
         self, interp: Interpreter, node: cst.Call, fv: FuncV, args: list[Value], kwargs: dict[str, Value]
@@ -1915,6 +1920,8 @@ class ModuleAnalysis:
         sig: tuple[Any, ...] = (tuple(sorted((k, _sig(v)) for k, v in bound.items())), _sig(bound_self))
         if EVAL_MODE[0]:
             sig += ("eval mode",)  # ``self.training`` reads False in this run
+        if TRAIN_MODE[0]:
+            sig += ("train mode",)  # ``self.training`` may read True in this run
         if RAW_UNKNOWN[0]:
             sig += ("raw unknown",)  # arguments of unknown shape not taken at their annotations (_body_rank)
         if closure:
@@ -2912,12 +2919,15 @@ class ModuleAnalysis:
                 # parameter may come from the dict (unknown, not its default; functions.bind_arguments)
                 return self.call_callee(interp, node, callee, args, {**kwargs, OPEN_KEYWORDS: UNKNOWN})
             return UNKNOWN
-        if _called_in_eval_mode(interp, func):
-            EVAL_MODE[0] += 1  # ``model.eval()`` ran on the variable this call goes through
+        mode = _called_mode(interp, func)
+        if mode is not None:
+            # ``model.eval()`` / ``model.train()`` ran on the variable (or ``self.`` attribute) this call goes through
+            counter = TRAIN_MODE if mode else EVAL_MODE
+            counter[0] += 1
             try:
                 return self.call_callee(interp, node, callee, args, kwargs)
             finally:
-                EVAL_MODE[0] -= 1
+                counter[0] -= 1
         return self.call_callee(interp, node, callee, args, kwargs)
 
     def _takes_open_keywords(self, callee: Value) -> bool:
@@ -5019,14 +5029,21 @@ def _builtin(*names: str, shadowed_by_imports: bool = True) -> Callable[[Builtin
     return add
 
 
-def _called_in_eval_mode(interp: Interpreter, func: cst.BaseExpression) -> bool:
-    """``model(x)`` / ``model.generate(x)`` with ``model`` a variable that ``model.eval()`` put in eval mode."""
-    owner = func if type(func) is cst.Name else func.value if type(func) is cst.Attribute else None
-    return (
-        type(owner) is cst.Name
-        and owner.value != "self"
-        and isinstance(interp.scope.vars.get(owner.value + TRAINING_SUFFIX), BoolV)
-    )
+def _called_mode(interp: Interpreter, func: cst.BaseExpression) -> bool | None:
+    """``model(x)`` / ``model.generate(x)`` / ``self.model(x)`` with ``model`` a variable (``self.model`` an attribute)
+    that ``model.eval()`` put in eval mode (False) or ``model.train()`` in train mode (True); None otherwise."""
+    if type(func) is cst.Name:
+        owner = func.value
+    elif type(func) is cst.Attribute and (key := _var_key_of(func)) is not None and key.startswith("self."):
+        owner = key  # self.model(x)
+    elif type(func) is cst.Attribute and type(func.value) in (cst.Name, cst.Attribute):
+        owner = _var_key_of(func.value) or ""  # model.generate(x), self.model.generate(x)
+    else:
+        return None
+    if not owner or owner == "self":
+        return None
+    mode = interp.scope.vars.get(mode_key(owner))
+    return mode.value if isinstance(mode, BoolV) else None
 
 
 def _property_callee(interp: Interpreter, func: cst.Attribute) -> Value | None:
