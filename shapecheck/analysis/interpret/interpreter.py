@@ -90,6 +90,72 @@ def mode_key(owner: str) -> str:
     return owner + TRAINING_SUFFIX if not owner.startswith("self.") else "%" + owner + TRAINING_SUFFIX
 
 
+def _mode_receivers(body: cst.CSTNode) -> frozenset[str]:
+    """What the ``.eval()`` / ``.train(...)`` calls of a body are made on: each receiver's name, ``?`` for one that
+    is no plain name (``self.model``, ``models[0]``); nested functions and classes included."""
+    out: set[str] = set()
+    stack: list[cst.CSTNode] = [body]
+    while stack:
+        n = stack.pop()
+        if type(n) is cst.Call and type(n.func) is cst.Attribute and n.func.attr.value in ("eval", "train"):
+            out.add(n.func.value.value if type(n.func.value) is cst.Name else "?")
+        stack.extend(children(n))
+    return frozenset(out)
+
+
+# torch.nn.Module methods that leave the module's mode alone (``_freshly_built``)
+_MODE_KEEPING = frozenset(
+    {
+        "parameters",
+        "named_parameters",
+        "buffers",
+        "named_buffers",
+        "modules",
+        "named_modules",
+        "children",
+        "named_children",
+        "to",
+        "cuda",
+        "cpu",
+        "float",
+        "half",
+        "double",
+        "bfloat16",
+        "zero_grad",
+        "state_dict",
+        "forward",
+        "requires_grad_",
+        "eval",
+        "train",
+    }
+)
+
+
+def _plainly_called(body: cst.CSTNode) -> frozenset[str]:
+    """The names a body uses only by calling them (``model(x)``), reading their attributes (``model.config``) or
+    calling the torch.nn.Module methods that leave the mode alone (``model.parameters()``, ``model.to(dev)``): no
+    argument of a call, store, alias, container or other method (which could set the object's mode elsewhere)."""
+    ok: dict[str, bool] = {}
+    stack: list[tuple[cst.CSTNode, cst.CSTNode | None, cst.CSTNode | None]] = [(body, None, None)]
+    while stack:
+        n, parent, grand = stack.pop()
+        if type(n) is cst.Name:
+            fine = (
+                (type(parent) is cst.Call and parent.func is n)
+                or (type(parent) is cst.AssignTarget and parent.target is n)
+                or (
+                    type(parent) is cst.Attribute
+                    and parent.value is n
+                    and (not (type(grand) is cst.Call and grand.func is parent) or parent.attr.value in _MODE_KEEPING)
+                )
+                or (type(parent) is cst.Attribute and parent.attr is n)
+            )
+            ok[n.value] = ok.get(n.value, True) and fine
+            continue
+        stack.extend((c, n, parent) for c in children(n))
+    return frozenset(k for k, v in ok.items() if v)
+
+
 def _mode_call(node: cst.BaseExpression) -> tuple[str, bool | None] | None:
     """``model.eval()`` -> ("model", False), ``self.net.train()`` / ``.train(True)`` -> ("self.net", True),
     ``model.train(flag)`` -> ("model", None); None for any other call (``self.eval()`` is _own_mode_call's)."""
@@ -416,6 +482,9 @@ class Interpreter:
             ):
                 # ``model = Model(dim=64).eval()``: eval() returns the module itself, in eval mode
                 self.scope.vars[target.target.value + TRAINING_SUFFIX] = BoolV(False)
+            elif type(target.target) is cst.Name and self._freshly_built(target.target.value, stmt.value, value):
+                # ``model = VQVAE(channel=32)``: a new torch module is in train mode (torch's default)
+                self.scope.vars[mode_key(target.target.value)] = BoolV(True)
         alt, self.if_alt = self.if_alt, None
         if alt is not None and alt[0] is stmt.value and self.frame.building:
             # ``self.mlp = nn.Sequential(...) if exists(time_dim) else None`` on an undecided condition
@@ -2809,6 +2878,31 @@ class Interpreter:
         """This body runs after ``self.eval()`` in its own or a calling body: ``<module>.training`` is False."""
         v = self.scope.vars.get(TRAINING_KEY)
         return (EVAL_MODE[0] > 0 and not TRAIN_MODE[0]) or (isinstance(v, BoolV) and v.value is False)
+
+    def _freshly_built(self, name: str, call: cst.BaseExpression, value: Value) -> bool:
+        """``name = Cls(...)`` with ``Cls`` a torch module class of the analysed code, in a body (a function's, or
+        the module's) that sets no other name's mode (``.eval()`` / ``.train(...)`` only on ``name`` itself): the
+        object is in train mode until ``name`` is bound again or its mode set; no alias, container or attribute
+        through which some other call could set it has its mode set here."""
+        if type(call) is not cst.Call or not isinstance(value, ObjV) or not value.concrete:
+            return False
+        if type(call.func) is not cst.Name and type(call.func) is not cst.Attribute:
+            return False
+        with self.ctx.discarding():
+            made_by = self.eval(call.func)
+        cls_name = value.cls_key.rpartition(":")[2]
+        if not isinstance(made_by, RefV) or not (
+            made_by.qualname == "class:" + value.cls_key or made_by.qualname.endswith("." + cls_name)
+        ):
+            return False  # (a class of this module, or one imported: not a function that builds it)
+        ci = self.m.find_class(value.cls_key)
+        if ci is None or not any(b.startswith("torch.nn.") for b in foreign_bases(ci.module, ci)):
+            return False
+        fi = self.m.find_function(self.frame.key) if self.frame.key != "<module>" else None
+        body = fi.node.body if fi is not None else cast(Any, self.m).tree
+        return memo("mode-receivers", body, _mode_receivers) <= {name} and name in memo(
+            "plainly-called", body, _plainly_called
+        )
 
     def in_train_mode(self) -> bool:
         """This body runs in a call made through a variable or attribute ``model.train()`` put in train mode (and in
