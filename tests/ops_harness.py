@@ -186,6 +186,8 @@ UNARY_ARGS: dict[str, str] = {
     "copy_": "{same}",
     "normal_": "",
     "uniform_": "",
+    "bernoulli_": "0.5",
+    "exponential_": "",
     "roll": "1",
     "flip": "{flipdims}",
     "dropout": "0.5",

@@ -1188,7 +1188,41 @@ def _nonzero(
     return TensorV((n, Size.const(rank)), "int64", fw, None, made)
 
 
-@TENSOR_METHODS.register("tolist", "unique", "masked_select")
+_TOLIST_ITEMS = 64  # x.tolist() of at most this many elements is a nested list of known lengths
+
+
+@TENSOR_METHODS.register("tolist")
+def _tolist(
+    cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value], method: bool
+) -> Value | None:
+    """``x.tolist()`` of a tensor of known shape and few elements: nested lists of those lengths, each element a
+    Python float of a floating tensor, a bool of a bool one, an int of any sign of an integer one (unknown values:
+    ``rates[i].tolist()`` of a linspace, the drop-path rates handed to blocks); unknown when the dtype is not known."""
+    if not method or args or kwargs or t.shape is None or t.alts:
+        return UNKNOWN
+    dims = [s.as_int() for s in t.shape]
+    if any(d is None for d in dims) or math.prod(d for d in dims if d is not None) > _TOLIST_ITEMS:
+        return UNKNOWN
+    dtype = t.dtype or ""
+
+    def element() -> Value:
+        if dtype.startswith(("float", "bfloat")):
+            return FloatV(None)
+        if dtype == "bool":
+            return BoolV(None)
+        if dtype.startswith(("int", "uint")):
+            return IntV(cx.fresh("int") - cx.fresh("int"))  # (any sign: no symbol is negative)
+        return UNKNOWN
+
+    def nested(rest: list[int]) -> Value:
+        if not rest:
+            return element()
+        return SeqV(tuple(nested(rest[1:]) for _ in range(rest[0])), "list")
+
+    return nested([d for d in dims if d is not None])
+
+
+@TENSOR_METHODS.register("unique", "masked_select")
 def _unknown(
     cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value], method: bool
 ) -> Value | None:

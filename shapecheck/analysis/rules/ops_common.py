@@ -145,6 +145,8 @@ SAME_SHAPE = {
     "fill_",
     "normal_",
     "uniform_",
+    "bernoulli_",  # (stochastic depth's keep mask: ``x.new_empty(b, 1, 1, 1).bernoulli_(keep_prob)``)
+    "exponential_",
     "copy_",
     # numpy / jax arrays' x.copy() and np.copy(x) (a torch tensor has no copy method)
     "copy",
