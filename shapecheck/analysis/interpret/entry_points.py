@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, TypeVar
 import libcst as cst
 
 from ..index.imports import dotted
-from .values import UNKNOWN, BoolV, DictV, IntV, NoneV, SeqV, StrV, Value
+from .values import INCOMPLETE_NAMESPACE, UNKNOWN, BoolV, DictV, IntV, NoneV, SeqV, StrV, Value
 from .context import counter_mark
 from .state import function_state
 from .walk import children, memo as walk_memo
@@ -209,7 +209,12 @@ def _fixture(m: "ModuleAnalysis", fi: "FunctionInfo", name: str, depth: int) -> 
             args = {p.name: v for p, v in zip(own, combo)}
             if takes_request:
                 # ``request.param``: the entry this instance of the fixture runs for (UNKNOWN without params=)
-                args["request"] = DictV((("param", param),), "namespace") if param is not None else UNKNOWN
+                # (pytest's request has other attributes: not every one is an entry)
+                args["request"] = (
+                    DictV((("param", param), (INCOMPLETE_NAMESPACE, UNKNOWN)), "namespace")
+                    if param is not None
+                    else UNKNOWN
+                )
             with fx.module.ctx.discarding():
                 scope = fx.module.run_function(fx, args, None, depth=1)
             returned = [v for _, v in scope.returns]

@@ -103,7 +103,7 @@ from .interpreter import (
     self_attribute,
 )
 from .narrowing import _guard_tests, default_call, guard_refinement, optional_annotation
-from .values import join_elem, mark_stale
+from .values import INCOMPLETE_NAMESPACE, join_elem, mark_stale
 from .walk import chain_root, children, has_own, memo, memo as walk_memo
 
 if TYPE_CHECKING:
@@ -5074,6 +5074,20 @@ def _call_getattr(
         if args[0].attr(attr) is not None and attr.isidentifier():
             return m.object_attr(args[0], attr)
         return args[2] if _attribute_known_absent(m, args[0], attr) else None
+    if (
+        len(args) == 3
+        and isinstance(args[1], StrV)
+        and not kwargs
+        and isinstance(args[0], DictV)
+        and args[0].kind == "namespace"
+        and args[1].value.isidentifier()
+        and not args[1].value.startswith("_")
+        and not any(k == INCOMPLETE_NAMESPACE for k, _ in args[0].items)
+    ):
+        # getattr(args, "n_mfcc", 40) of argparse options (a SimpleNamespace, a config made its own __dict__):
+        # every attribute it has is an entry, so an option the parser does not define takes the default
+        got = [v for k, v in args[0].items if k == args[1].value]
+        return got[-1] if got else args[2]
     if len(args) != 2 or not isinstance(args[1], StrV) or kwargs:
         return None
     if isinstance(args[0], RefV) and not args[0].qualname.startswith("class:"):

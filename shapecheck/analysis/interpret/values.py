@@ -115,6 +115,10 @@ class SeqV:
     names: tuple[str, ...] | None = None  # a namedtuple's field names (``ret.indices`` reads an item)
 
 
+# the key of a "namespace" DictV whose entries are not all of its object's attributes (pytest's ``request``)
+INCOMPLETE_NAMESPACE = "<incomplete>"
+
+
 @dataclass(frozen=True)
 class DictV:
     items: tuple[tuple[str, "Value"], ...]
