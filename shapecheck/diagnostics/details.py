@@ -1228,7 +1228,9 @@ class MaskShape(Detail):
 class VmapAxes(Detail):
     """``jax.vmap(f, in_axes)(...)`` whose mapped axes have different sizes (jax: "vmap got inconsistent sizes for
     array axes to be mapped"; a size of 1 is not broadcast): argument #``arg`` on ``axis`` against the first mapped
-    argument, #``first`` on ``first_axis``."""
+    argument, #``first`` on ``first_axis``. ``scanned``: the arrays of ``jax.lax.scan``'s ``xs`` instead, each
+    scanned over its leading axis (jax: "scan got values with different leading axis sizes"), ``xs[first]`` and
+    ``xs[arg]``."""
 
     code, kind = "SHP204", "vmap-axes"
     first: int
@@ -1237,9 +1239,15 @@ class VmapAxes(Detail):
     arg: int
     axis: int
     shape: Shape
+    scanned: bool = False
 
     def render(self) -> str:
         a, b = self.first_shape[self.first_axis], self.shape[self.axis]
+        if self.scanned:
+            return (
+                f"the arrays scanned over have leading axes of different lengths: xs[{self.first}] "
+                f"{_shape(self.first_shape)} has {a}, xs[{self.arg}] {_shape(self.shape)} has {b}"
+            )
         return (
             f"mapped axes differ: argument #{self.first} {_shape(self.first_shape)} is mapped over axis "
             f"{self.first_axis} ({a}), argument #{self.arg} {_shape(self.shape)} over axis {self.axis} ({b})"

@@ -4390,6 +4390,7 @@ class ModuleAnalysis:
         else:
             one = _one_slice(xs)
             if one is None:
+                self._scan_lengths(node, xs)
                 return UNKNOWN
             n, x = one
         before = self.ctx.mark()
@@ -4414,6 +4415,24 @@ class ModuleAnalysis:
                 )
                 return UNKNOWN
         return SeqV((_final_carry(init, carry), _stacked(y, n)), "tuple")
+
+    def _scan_lengths(self, node: cst.Call, xs: Value) -> None:
+        """``jax.lax.scan(f, init, (a, b, c))`` whose arrays have leading axes of surely different lengths (jax: "scan
+        got values with different leading axis sizes"): SHP204 on the first two that differ. Items not known (a
+        module's partition) are left out."""
+        items = list(xs.items) if isinstance(xs, SeqV) and xs.kind in ("tuple", "list") else []
+        known = [(i, t) for i, t in enumerate(items) if isinstance(t, TensorV) and t.shape and not t.alts]
+        for (i, a), (j, b) in zip(known, known[1:]):
+            assert a.shape is not None and b.shape is not None
+            if equal(a.shape[0], b.shape[0]) is Truth.FALSE:
+                self.ctx.report(
+                    node,
+                    "SHP204",
+                    {"op": "lax.scan", "detail": D.VmapAxes(i, 0, a.shape, j, 0, b.shape, scanned=True)},
+                    [shape_note(f"xs[{n}]: shape", t.shape, t.origin) for n, t in ((i, a), (j, b))],
+                    spec=OpSpec("vmap", None, (a.shape, b.shape), (), (("axes", (0, 0)),)),
+                )
+                return
 
     def call_einops_exts(
         self, interp: Interpreter, node: cst.Call, qual: str, args: list[Value], kwargs: dict[str, Value]
