@@ -1585,6 +1585,10 @@ def torch_generators(fw: Framework) -> dict[str, Gen]:
                 "x.type(torch.HalfTensor)",
                 "x.type('torch.DoubleTensor')",
                 "x.view(torch.int32)",
+                # the bytes read as another dtype: the last axis scaled by the item sizes (or a raise)
+                "x.view(torch.uint8)",
+                "x.view(torch.float16)",
+                "x.view(torch.int64)",
                 "x.type_as(torch.ones(1, dtype=torch.int64))",
             )
         )
@@ -2111,6 +2115,8 @@ def numpy_generators(fw: Framework) -> dict[str, Gen]:
                 "x.astype('float32')",
                 "x.astype(dtype=np.int64)",
                 "x.view(np.int64)",
+                "x.view(np.uint8)",
+                "x.view(np.int32)",
                 "x.astype(np.float32, copy=False)",
             )
         )

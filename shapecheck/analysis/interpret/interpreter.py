@@ -408,6 +408,11 @@ class Interpreter:
         # name -> [the list's key, the list as it is now, the element's index (None: any element)]. An attribute
         # stored through the variable (``for blk in self.blocks: blk.attn.cache = c``) is the element's (_LoopItem)
         self.loop_items: dict[str, Any] = {}  # (a list's record, or a _WalkItem)
+        # names a function defined in this body declares ``nonlocal``: it may rebind them whenever it runs (at the
+        # module level: the names a function of the module declares ``global``, which a call may rebind)
+        self.shared_names: set[str] = set()
+        if frame.key == "<module>" and "global" in getattr(module, "text", ""):
+            self.shared_names.update(memo("global-names", cast(Any, module).tree, _global_names))
         # ``model = create(...)`` and the statement right after it, while that statement runs (_fresh_read)
         self.fresh_window: tuple[str, cst.Call, cst.BaseExpression, tuple[str, ...]] | None = None
 
@@ -1034,6 +1039,13 @@ class Interpreter:
     @_statement(cst.FunctionDef)
     def _function_def(self, stmt: cst.FunctionDef) -> None:
         self.scope.vars[stmt.name.value] = self.m.local_function(stmt, self.frame, self.scope.vars)
+        shared = memo("nonlocal-names", stmt, _nonlocal_names)
+        if shared:
+            # ``def add(): nonlocal total; total += p.numel()``: ``total`` is whatever the last run of ``add`` (by a
+            # call here or by code that keeps it) left, from now on
+            self.shared_names.update(shared)
+            for name in shared:
+                self.scope.vars[name] = UNKNOWN
 
     @_statement(cst.ClassDef)
     def _class_def(self, stmt: cst.ClassDef) -> None:
@@ -1691,6 +1703,14 @@ class Interpreter:
             # xs[i] = t: an element changed that is not tracked; groups[k][name] = t changes groups itself
             root = _subscript_root(target)
             held = self.eval(target.value) if plain or _runs_nothing(target) else UNKNOWN
+            if held is UNKNOWN:
+                # n.numpy()[...] = 12, n.view(1)[0] = 12: written through what a method of n gives, which may share
+                # n's elements
+                base: cst.BaseExpression = target.value
+                while type(base) in (cst.Attribute, cst.Subscript, cst.Call):
+                    base = base.func if type(base) is cst.Call else base.value  # type: ignore[attr-defined]
+                if type(base) is cst.Name:
+                    mark_stale(self.scope.vars.get(base.value, UNKNOWN))
             if isinstance(held, TensorV):
                 # self.centroids[j] = row, gy[1:-1, :] = d: an array's items set in place, its shape and the object
                 # unchanged; the value must broadcast to the region's shape. The largest value arange gave it may
@@ -1940,6 +1960,13 @@ class Interpreter:
                                 self.scope.vars[name] = UNKNOWN
                 return
             v = self.eval(root)  # DEFAULT.dim = 8 on an imported (or global) object: it changes from here
+        if key is not None and isinstance(v, LayerV) and attr is not None and attr != "training":
+            # ``shrink(lin)`` whose body sets ``linear.weight = nn.Parameter(...)``: a framework layer whose
+            # parameter (or any attribute) was replaced is not the one built (any other name for it neither)
+            for other, held in list(self.scope.vars.items()):
+                if held is v or (other != key and _holds(held, v, 3)):
+                    self.scope.vars[other] = UNKNOWN
+            return
         if key is None or not isinstance(v, ObjV) or not v.concrete:
             return
         if not frozen_too and _frozen_record(self.m, v):
@@ -2820,6 +2847,8 @@ class Interpreter:
         return BoolV(same if type(op) in (cst.Equal, cst.Is) else not same)
 
     def lookup(self, name: str, node: cst.CSTNode | None = None) -> Value:
+        if self.shared_names and name in self.shared_names:
+            return UNKNOWN
         if name in self.scope.vars:
             return self.scope.vars[name]
         if name == "None":
@@ -4789,7 +4818,46 @@ def _holds(container: Value, obj: Value, depth: int) -> bool:
 
 _CLOSURE_MUTATORS = frozenset(
     {"append", "extend", "insert", "pop", "remove", "clear", "add", "update", "discard", "setdefault", "popitem"}
+    | {"__setitem__", "__delitem__", "__setattr__", "__delattr__"}  # (``calls.__setitem__("n", n + 1)`` in a lambda)
 )
+
+
+def _global_names(tree: cst.CSTNode) -> frozenset[str]:
+    """The names the functions of a module declare ``global``."""
+    out: set[str] = set()
+    stack: list[cst.CSTNode] = [tree]
+    while stack:
+        n = stack.pop()
+        if type(n) is cst.Global:
+            out.update(a.name.value for a in n.names)
+        stack.extend(children(n))
+    return frozenset(out)
+
+
+def _nonlocal_names(fn: cst.CSTNode) -> frozenset[str]:
+    """The names of the enclosing function that a function defined in it (or one nested in that) may rebind or set
+    an attribute of: those it declares ``nonlocal``, and the captured names whose attributes it assigns (``c.n +=
+    1``; not ``self``, a parameter or a name of its own)."""
+    out: set[str] = set()
+    own: set[str] = set()
+    if type(fn) is cst.FunctionDef:
+        ps = fn.params
+        own.update(p.name.value for p in (*ps.posonly_params, *ps.params, *ps.kwonly_params))
+        own.update(p.name.value for p in (ps.star_arg, ps.star_kwarg) if isinstance(p, cst.Param))
+        own.update(_assigned_names(fn.body))
+    stack: list[cst.CSTNode] = [fn]
+    while stack:
+        n = stack.pop()
+        if type(n) is cst.Nonlocal:
+            out.update(a.name.value for a in n.names)
+        elif type(n) is cst.AssignTarget or type(n) is cst.AugAssign:
+            t: cst.BaseExpression = n.target
+            if type(t) is cst.Attribute:
+                root = chain_root(t)
+                if type(root) is cst.Name and root.value != "self" and root.value not in own:
+                    out.add(root.value)
+        stack.extend(children(n))
+    return frozenset(out)
 
 
 def _changed_by_closures(fn: cst.CSTNode) -> frozenset[str]:

@@ -2653,6 +2653,11 @@ class ModuleAnalysis:
                 for mutated in sorted(_assigned_names(inner.node.body)):
                     if mutated in interp.scope.vars and "." not in mutated:
                         interp.forget_if_list(cst.Name(mutated))
+        if qual is not None and _writes_tensor_arguments(qual, kwargs):
+            # dist.broadcast(n, 0), nn.init.constant_(t, 1), a library's function: the tensors handed to it may be
+            # written in place, so the exact elements they were made with no longer hold
+            for v in arg_values:
+                mark_stale(v)
         # a list handed to code that may fill it is unknown after the call (the call itself gets the values just
         # read); einops, the frameworks and pure builtins never mutate their arguments
         held = interp.scope.vars.get(func.value) if qual is None and type(func) is cst.Name else None
@@ -3547,6 +3552,10 @@ class ModuleAnalysis:
             method = func.attr.value
             if method.endswith("_") and not method.startswith("_"):
                 mark_stale(base)  # x.add_(1), x.zero_(): the elements changed in place
+            elif base.values is not None and method in _ALIASING_METHODS:
+                # v = n.view(1); v[0] = 12 (n.numpy()[...] = 12): a view shares the elements, and a write through it
+                # is not followed back to n
+                mark_stale(base)
             if method.endswith("_") and not method.startswith("_") and method not in _SHAPE_KEEPING_INPLACE:
                 interp.forget(func.value)  # x.unsqueeze_(1), x.t_(), x.resize_(...): x changed shape in place
                 return UNKNOWN
@@ -3823,6 +3832,15 @@ class ModuleAnalysis:
                         and all(_immutable(y) for y in held.items)
                     )
                 )
+            if (
+                attrs is not None
+                and type(a.value) is cst.Name
+                and isinstance(interp.scope.vars.get(a.value.value), LayerV)
+            ):
+                # a framework layer (``init(lin)``): its parameters filled in place keep their shapes; only an
+                # attribute the callee binds anew (``linear.weight = nn.Parameter(w[:4])``) is not the one built
+                rebound = walk_memo("rebound-attrs", fi.node, _param_rebound_attrs).get(name or "", frozenset())
+                attrs = frozenset(x for x in attrs if x in rebound)
             if attrs is not None:
                 out[id(a)] = attrs
         return out
@@ -6964,6 +6982,69 @@ _READING_PARENTS = (
     cst.While,
     cst.Assert,
 )
+
+
+# tensor methods whose result may share the tensor's elements (a write through it changes the tensor)
+_ALIASING_METHODS = frozenset(
+    {
+        "view",
+        "view_as",
+        "reshape",
+        "reshape_as",
+        "numpy",
+        "squeeze",
+        "unsqueeze",
+        "flatten",
+        "unflatten",
+        "transpose",
+        "permute",
+        "t",
+        "expand",
+        "expand_as",
+        "detach",
+        "narrow",
+        "select",
+        "as_strided",
+        "movedim",
+        "swapaxes",
+        "unbind",
+        "split",
+        "chunk",
+        "diagonal",
+        "__array__",
+    }
+)
+
+
+def _writes_tensor_arguments(qual: str, kwargs: dict[str, Value]) -> bool:
+    """May the library function ``qual`` write into the tensors it is handed: torch.distributed's collectives
+    (``broadcast``, ``all_reduce``, ``recv``), ``torch.nn.init``, an in-place function (``torch.clamp_``), one given
+    ``out=``, or a function of a library that is no framework's (einops, numpy, jax and torch's others do not)?"""
+    if qual.startswith(("torch.distributed.", "torch.nn.init.")) or "out" in kwargs:
+        return True
+    last = qual.rsplit(".", 1)[-1]
+    if last.endswith("_") and not last.startswith("_"):
+        return True
+    return not qual.startswith(_PURE_PREFIXES) and not qual.startswith(_PURE_LIBRARIES) and "." in qual
+
+
+def _param_rebound_attrs(fn: cst.CSTNode) -> dict[str, frozenset[str]]:
+    """Per parameter of ``fn``: the attributes its body binds anew, ``p.x = v`` or ``p.x.data = v`` (not filled in
+    place: ``p.x.data.normal_()``)."""
+    if type(fn) is not cst.FunctionDef:
+        return {}
+    out: dict[str, set[str]] = {}
+    stack: list[cst.CSTNode] = [fn.body]
+    while stack:
+        node = stack.pop()
+        if type(node) is cst.AssignTarget or type(node) is cst.AugAssign or type(node) is cst.AnnAssign:
+            t = node.target
+            if type(t) is cst.Attribute and t.attr.value == "data" and type(t.value) is cst.Attribute:
+                t = t.value
+            if type(t) is cst.Attribute and type(t.value) is cst.Name:
+                out.setdefault(t.value.value, set()).add(t.attr.value)
+        stack.extend(children(node))
+    return {k: frozenset(v) for k, v in out.items()}
 
 
 def _writes_attribute(grand: "cst.CSTNode | None", attribute: cst.Attribute) -> bool:

@@ -659,6 +659,10 @@ def _apply_lambda(interp: "Interpreter", fn: cst.Lambda, items: list[Value]) -> 
 
 
 _TENSOR_CLASSES = {"torch.Tensor": "torch", "numpy.ndarray": "numpy", "jax.Array": "jax", "jax.numpy.ndarray": "jax"}
+_IMAGE_CLASSES = frozenset({"PIL.Image.Image"})
+_ABSTRACT_MAPPINGS = frozenset(
+    {"collections.abc.Mapping", "collections.abc.MutableMapping", "typing.Mapping", "typing.MutableMapping"}
+)
 
 
 # (not Sequence / Sized: a zip, map or enumerate held as a list of its items is neither)
@@ -820,6 +824,17 @@ def _isinstance(cx: OpContext, interp: "Interpreter", v: Value, classes: cst.Bas
             if found is None:
                 return None
             answers.append(found)
+            continue
+        if q in _IMAGE_CLASSES and isinstance(v, (TensorV, SeqV, NoneV, IntV, FloatV, BoolV, StrV)):
+            answers.append(False)  # ``isinstance(img, Image.Image)`` of an array: a PIL image is none of these
+            continue
+        if q in _ABSTRACT_MAPPINGS:  # ``isinstance(batch, Mapping)`` (collate functions, transforms)
+            if isinstance(v, (TensorV, SeqV, NoneV, IntV, FloatV, BoolV, StrV)):
+                answers.append(False)  # (no array, sequence, number or string is a Mapping)
+            elif isinstance(v, DictV) and v.kind == "dict":
+                answers.append(True)
+            else:
+                return None
             continue
         if q in _TENSOR_CLASSES:
             if isinstance(v, TensorV) and v.framework is not None:

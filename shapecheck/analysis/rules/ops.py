@@ -698,6 +698,11 @@ def _cast_to(
     """``x.to(torch.float16)``, ``x.astype("float32")``, ``x.type_as(y)``, ``x.view(torch.int32)``, ``x.to(dtype=...)``."""
     if args:
         target = args[0]
+        if name == "view" and (
+            isinstance(target, DtypeV) or (isinstance(target, StrV) and target.value in DTYPE_NAMES)
+        ):
+            new = target.name if isinstance(target, DtypeV) else DTYPE_NAMES[target.value]
+            return _bytes_viewed(t, new)
         if isinstance(target, DtypeV):
             return t.with_dtype(target.name)
         if isinstance(target, StrV) and target.value in DTYPE_NAMES:
@@ -720,6 +725,40 @@ def _cast_to(
         dt = kwargs["dtype"]
         return t.with_dtype(dt.name if isinstance(dt, DtypeV) else None)
     return None
+
+
+_ITEM_BYTES = {
+    "bool": 1,
+    "uint8": 1,
+    "int8": 1,
+    "int16": 2,
+    "uint16": 2,
+    "float16": 2,
+    "bfloat16": 2,
+    "int32": 4,
+    "uint32": 4,
+    "float32": 4,
+    "int64": 8,
+    "uint64": 8,
+    "float64": 8,
+    "complex64": 8,
+    "complex128": 16,
+}
+
+
+def _bytes_viewed(t: TensorV, dtype: str) -> TensorV:
+    """``x.view(torch.int32)`` / numpy's ``a.view(np.int32)``: the same bytes read as ``dtype``, the last axis scaled
+    by the ratio of the item sizes (64 uint8 bytes are 16 int32s); its elements' values are others. A size not known
+    (either dtype's, or the last axis's when it changes) leaves the shape unknown."""
+    old, new = _ITEM_BYTES.get(t.dtype or ""), _ITEM_BYTES.get(dtype)
+    if t.shape is None or old is None or new is None or t.alts:
+        return TensorV(None, dtype, t.framework)
+    if old == new:
+        return TensorV(t.shape, dtype, t.framework, t.axes, t.origin)
+    last = t.shape[-1].as_int() if t.shape else None
+    if last is None or (last * old) % new:
+        return TensorV(None, dtype, t.framework)  # (a 0-d tensor or a last axis not a whole number of items: raises)
+    return TensorV(t.shape[:-1] + (Size.const(last * old // new),), dtype, t.framework, None, t.origin)
 
 
 @TENSOR_METHODS.register("new_zeros", "new_ones", "new_empty", "new_full")
@@ -1362,12 +1401,13 @@ def reduction(
     # x.norm(p, dim, keepdim) / np.linalg.norm(x, ord, axis, keepdims); x.std(dim, unbiased, keepdim) in torch
     at_dim, at_keep = (1, 2) if name == "norm" else (0, 2 if name in ("std", "var") else 1)
     dim_v = args[at_dim] if len(args) > at_dim else kwargs.get("dim", kwargs.get("axis", NoneV()))
-    if name in ("std", "var") and t.framework == "torch" and isinstance(dim_v, BoolV):
+    # (a tensor of no known framework, ``rearrange(x, ...)`` of an unannotated parameter: a bool where torch takes
+    # ``keepdim`` or ``unbiased`` is that -- numpy and jax take a dtype there, which a bool is not)
+    torch_like = t.framework in ("torch", None)
+    if name in ("std", "var") and torch_like and isinstance(dim_v, BoolV):
         dim_v = NoneV()  # x.std(True): the unbiased flag
     keep_pos = (
-        args[at_keep]
-        if len(args) > at_keep and isinstance(args[at_keep], BoolV) and t.framework == "torch"
-        else BoolV(False)
+        args[at_keep] if len(args) > at_keep and isinstance(args[at_keep], BoolV) and torch_like else BoolV(False)
     )
     keep_v = kwargs.get("keepdim", kwargs.get("keepdims", keep_pos))
     if isinstance(dim_v, SeqV) and not dim_v.items and t.framework == "torch":
