@@ -7970,12 +7970,9 @@ def _carry_use(node: cst.Name, up: tuple[cst.CSTNode, ...], handed: set[str], le
         if parent.value is not node:  # type: ignore[attr-defined]
             return False
         stored = len(up) > 1 and type(up[1]) in (cst.AssignTarget, cst.Del) and up[1].target is parent  # type: ignore[attr-defined]
-        callee = _item_handed_to(parent, up[1:])
-        if callee is not None:
-            # ``block(x, cache=caches[i])``: the call carries back what the callee leaves in the item, or forgets
-            # the list (ModuleAnalysis._call_carrying)
-            handed.add(callee)
-        elif not stored and not _quiet(parent, up[1:]):
+        if _item_handed_to(parent, up[1:]) is None and not stored and not _quiet(parent, up[1:]):
+            # (``block(x, cache=caches[i])`` hands on an item, not the list: that call carries back what the callee
+            # leaves in the item, or forgets the list -- ModuleAnalysis._call_carrying)
             leaks[0] = True
         return True
     if tp in (cst.Comparison, cst.ComparisonTarget, cst.UnaryOperation, cst.Expr, cst.FormattedStringExpression):
