@@ -12,7 +12,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Iterator, Mapping, Sequence
 
 
-from ..interpret.values import UNKNOWN, FuncV, RefV, Value
+from ..interpret.values import UNKNOWN, DictV, FuncV, IntDictV, ManyV, RefV, SeqV, Value
 from .module_facts import Facts, module_facts
 from .sys_path import extra_roots
 from .resolve import ImportRecord, Local, ast_records, bindings, loaded_modules, scan_records
@@ -1060,7 +1060,15 @@ class Project:
                     return _class_attribute(ma, ci, rest)
             return UNKNOWN
         if attr in ma.globals:
-            return ma.globals[attr]
+            v = ma.globals[attr]
+            if (
+                (isinstance(v, (DictV, IntDictV)) and getattr(v, "kind", "dict") == "dict")
+                or (isinstance(v, (SeqV, ManyV)) and v.kind == "list")
+            ) and not ma.stable_global(attr):
+                # ``from plug.registry import REGISTRY`` / ``spec._probe_memo``: a list or dict its module's functions
+                # may fill (a decorator at import time, a memo) is not what its literal says
+                return UNKNOWN
+            return v
         return None
 
     def qualify_star(self, module: str, name: str) -> str | None:
