@@ -103,8 +103,8 @@ def _mode_receivers(body: cst.CSTNode) -> frozenset[str]:
     return frozenset(out)
 
 
-# torch.nn.Module methods that leave the module's mode alone (``_freshly_built``)
-_MODE_KEEPING = frozenset(
+# nn.Module methods that only read the module tree (``next(self.unets.parameters()).device``)
+MODULE_READS = frozenset(
     {
         "parameters",
         "named_parameters",
@@ -114,6 +114,11 @@ _MODE_KEEPING = frozenset(
         "named_modules",
         "children",
         "named_children",
+    }
+)
+# torch.nn.Module methods that leave the module's mode alone (``_freshly_built``)
+_MODE_KEEPING = MODULE_READS | frozenset(
+    {
         "to",
         "cuda",
         "cpu",

@@ -26,6 +26,7 @@ from ..index.functions import (
 from ..index.imports import collect_imports, dotted
 from .interpreter import (
     EVAL_MODE,
+    MODULE_READS,
     TRAIN_MODE,
     MODULE_DICT_ATTR,
     MODULE_LIST_ATTR,
@@ -6262,20 +6263,8 @@ def _var_key_of(node: cst.BaseExpression) -> str | None:
     return _var_key(node)
 
 
-# nn.Module methods that only read the module tree (``next(self.unets.parameters()).device``): a ModuleList they are
-# called on keeps its modules
-_MODULE_READS = frozenset(
-    {
-        "parameters",
-        "named_parameters",
-        "buffers",
-        "named_buffers",
-        "modules",
-        "named_modules",
-        "children",
-        "named_children",
-    }
-)
+# nn.Module methods that only read the module tree: a ModuleList they are called on keeps its modules
+_MODULE_READS = MODULE_READS
 
 _CHILD_WALKS = frozenset({"children", "named_children"})
 
