@@ -426,16 +426,6 @@ def _numeric_builtin(name: str, args: list[Value], node: cst.Call) -> Value | No
     return chosen
 
 
-def _unknown_int(name: str, args: list[Value], node: cst.Call) -> bool:
-    """Is ``name(*args)`` a Python int whose value is not known: ``int`` of a float (a truncation: an int or a
-    raise), ``min`` / ``max`` of two or more ints (one of them; none a parameter that may be a tuple)?"""
-    if any(a.star or a.keyword is not None for a in node.args) or len(args) != len(node.args):
-        return False
-    if name == "int":
-        return len(args) == 1 and type(args[0]) is FloatV
-    return name in ("min", "max") and len(args) >= 2 and all(type(a) is IntV and not a.assumed for a in args)
-
-
 _MATH_FLOAT: dict[str, Callable[..., float]] = {
     "sqrt": math.sqrt,
     "exp": math.exp,
@@ -500,13 +490,7 @@ def builtin_call(cx: OpContext, interp: "Interpreter", node: cst.Call, name: str
     if name == "abs" and len(args) == 1 and len(node.args) == 1 and isinstance(args[0], TensorV):
         return args[0]  # x.__abs__(): same shape and dtype
     if name in ("max", "min", "int", "float", "round"):
-        number = _numeric_builtin(name, args, node)
-        if number is None and _unknown_int(name, args, node):
-            # int(capacity_factor * n / k) of a float not known, min(n, that): a Python int of a value the data
-            # decides (``x < it`` keeps x's shape). It may be 0 or negative, which no symbol is (sizes.algebra): the
-            # difference of two fresh ones, so nothing is decided from its sign
-            return IntV(cx.fresh("int") - cx.fresh("int"))
-        return number
+        return _numeric_builtin(name, args, node)
     if name == "isinstance" and len(args) == 2 and len(node.args) == 2:
         return _isinstance(cx, interp, args[0], node.args[1].value)
     if name == "sorted" and len(args) == 1 and len(node.args) == 1 and not node.args[0].star:
