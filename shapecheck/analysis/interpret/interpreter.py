@@ -2010,14 +2010,9 @@ class Interpreter:
         list of unknown length: the body runs for each). ``attr`` None: the object ``node`` names is ``value`` now
         (``blk.attn.setup_cache(...)`` run on it assigned its attributes: ``value`` is it as the method left it).
         False when that is not what the store does (the caller forgets)."""
-        path: list[str] = []
-        n: cst.BaseExpression = node
-        while n is not root:
-            if type(n) is not cst.Attribute:
-                return False
-            path.append(n.attr.value)
-            n = n.value
-        path.reverse()
+        path = attr_path(node, root)
+        if path is None:
+            return False
         if path and root is not node and key not in self.loop_items:
             return False  # (an object a plain variable holds, reached through attributes: left as it was)
         chain: list[ObjV] = [v]
@@ -4825,6 +4820,19 @@ _CLOSURE_MUTATORS = frozenset(
     {"append", "extend", "insert", "pop", "remove", "clear", "add", "update", "discard", "setdefault", "popitem"}
     | {"__setitem__", "__delitem__", "__setattr__", "__delattr__"}  # (``calls.__setitem__("n", n + 1)`` in a lambda)
 )
+
+
+def attr_path(node: cst.BaseExpression, root: cst.BaseExpression) -> list[str] | None:
+    """The attribute names from ``root`` down to ``node`` (``blk.attn.cache`` from ``blk``: ["attn", "cache"]);
+    None when something else than an attribute is on the way."""
+    path: list[str] = []
+    while node is not root:
+        if type(node) is not cst.Attribute:
+            return None
+        path.append(node.attr.value)
+        node = node.value
+    path.reverse()
+    return path
 
 
 def _global_names(tree: cst.CSTNode) -> frozenset[str]:

@@ -32,6 +32,7 @@ from .interpreter import (
     MODULE_LIST_ATTR,
     OPTIONAL,
     TRAINING_SUFFIX,
+    attr_path,
     mode_key,
     FrameInfo,
     Interpreter,
@@ -6028,19 +6029,9 @@ def _through_loop_variable(
     if not isinstance(held, ObjV) or not held.concrete:
         return None
     at: Value | None = held
-    for name in _attr_path(recv, root):
+    for name in attr_path(recv, root) or ():
         at = at.attr(name) if isinstance(at, ObjV) else None
     return (recv, root) if at is obj else None
-
-
-def _attr_path(node: cst.BaseExpression, root: cst.BaseExpression) -> list[str]:
-    path: list[str] = []
-    while node is not root:
-        assert type(node) is cst.Attribute
-        path.append(node.attr.value)
-        node = node.value
-    path.reverse()
-    return path
 
 
 def _on_new_object(node: cst.CSTNode, obj: ObjV) -> bool:
@@ -7982,7 +7973,7 @@ def _carry_use(node: cst.Name, up: tuple[cst.CSTNode, ...], handed: set[str], le
         return False
     if tp is cst.Arg:
         call = up[1] if len(up) > 1 else None
-        callee = _callee_name(call) if not parent.star else None  # type: ignore[attr-defined]
+        callee = _var_key_of(call.func) if type(call) is cst.Call and not parent.star else None  # type: ignore[attr-defined]
         if callee is None:
             leaks[0] = True
             return bool(parent.star)  # type: ignore[attr-defined]  # f(**kwargs) / f(*xs): a new dict or tuple
@@ -7991,18 +7982,6 @@ def _carry_use(node: cst.Name, up: tuple[cst.CSTNode, ...], handed: set[str], le
             leaks[0] = True
         return True
     return False
-
-
-def _callee_name(call: cst.CSTNode | None) -> str | None:
-    """``f`` for ``f(...)``, ``self.attn`` for ``self.attn(...)``; None for any other call (or no call)."""
-    if type(call) is not cst.Call:
-        return None
-    f = call.func
-    if type(f) is cst.Name:
-        return f.value
-    if type(f) is cst.Attribute and type(f.value) is cst.Name and f.value.value == "self":
-        return "self." + f.attr.value
-    return None
 
 
 def _item_handed_to(sub: cst.CSTNode, up: tuple[cst.CSTNode, ...]) -> str | None:
@@ -8018,7 +7997,7 @@ def _item_handed_to(sub: cst.CSTNode, up: tuple[cst.CSTNode, ...]) -> str | None
         sub, up = ifexp, up[1:]
     if len(up) < 2 or type(up[0]) is not cst.Arg or up[0].value is not sub or up[0].star:
         return None
-    return _callee_name(up[1])
+    return _var_key_of(up[1].func) if type(up[1]) is cst.Call else None
 
 
 def _sealed(v: Value, leaks: bool) -> Value:
