@@ -1876,6 +1876,21 @@ class Interpreter:
             if held is v and other != key:
                 self.scope.vars[other] = UNKNOWN
 
+    def forget_holders(self, key: str, v: Value) -> None:
+        """The dict ``v`` that ``key`` names is changed in place by one of its methods (``for s in self.states:
+        s.clear()``): a list, dict or object another name holds it in no longer holds what was tracked (an attribute
+        of ``self`` not set in this method is forgotten under its own name)."""
+        self.forget_aliases(key, v)
+        for other, held in list(self.scope.vars.items()):
+            if other == key or held is UNKNOWN:
+                continue
+            if other == "self" and type(held) is ObjV:
+                for a, x in held.attrs:
+                    if f"self.{a}" not in self.scope.vars and (x is v or _holds(x, v, 3)):
+                        self.scope.vars[f"self.{a}"] = UNKNOWN
+            elif _holds(held, v, 3):
+                self.scope.vars[other] = UNKNOWN
+
     def forget_inner(self, old: Value, new: Value | None, skip: frozenset[str]) -> None:
         """``old``, what a variable held, was changed in place by code run on it (``task.prepare()`` storing
         ``self.model.scale``, an object handed to code that may change it): the objects, lists and dicts it held,
@@ -1896,6 +1911,24 @@ class Interpreter:
             key = _object_key(held)
             if key == _object_key(old) or key in parts or any(i in parts for i in _mutable_parts(self.m, held, 3)):
                 self.scope.vars[k] = UNKNOWN
+
+    def forget_handed_container(self, node: cst.BaseExpression, held: Value) -> bool:
+        """``conv(x, self.state)``: a plain dict or list of self (not holding self) handed to code that may change it.
+        It no longer holds what was tracked, nor does any name holding it or what it holds; the rest of the object
+        stays as it was (module._call_carrying may carry back what the callee left in it). False: not such an
+        argument."""
+        own = _var_key(node) if type(node) is cst.Attribute else None
+        me = self.scope.vars.get("self")
+        if own is None or not (isinstance(held, (DictV, SeqV, ManyV)) and held.kind in ("dict", "list")):
+            return False
+        if me is None or _holds(held, me, 3):
+            return False
+        for other, x in list(self.scope.vars.items()):
+            if other not in (own, "self") and (x is held or _holds(x, held, 3)):
+                self.scope.vars[other] = UNKNOWN
+        self.scope.vars[own] = UNKNOWN
+        self.forget_inner(held, None, frozenset((own, "self")))
+        return True
 
     def forget_object(
         self, node: cst.BaseExpression, attr: str | None = None, value: Value = UNKNOWN, frozen_too: bool = False

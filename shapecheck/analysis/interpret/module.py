@@ -95,6 +95,7 @@ from .interpreter import (
     _CLOSURE_MUTATORS,
     _REGISTERS,
     _assigned_names,
+    _global_names,
     _holds,
     _plain_item_chain,
     _subscript_root,
@@ -1954,6 +1955,11 @@ class ModuleAnalysis:
             outer_ctx.suppress_depth += 1
             saved = outer_ctx.inline_findings
             outer_ctx.inline_findings = []
+            # the body's own findings are all collected, whether this call sits in a branch not known to run or in
+            # a ``try``: report_inner drops them there, at this call; the summary kept for a later call with the
+            # same arguments keeps them (else a call after the branch would reuse a summary with none)
+            saved_doubt = outer_ctx.uncertain, outer_ctx.caught
+            outer_ctx.uncertain = outer_ctx.caught = 0
             mark = counter_mark()
             reads = RUNNING_READS[0]
             try:
@@ -1962,6 +1968,7 @@ class ModuleAnalysis:
                 inner = outer_ctx.inline_findings
                 outer_ctx.inline_findings = saved
                 outer_ctx.suppress_depth -= 1
+                outer_ctx.uncertain, outer_ctx.caught = saved_doubt
                 state.analysing = False
             rets = [v for _, v in scope.returns]
             ret = rets[0] if rets else UNKNOWN
@@ -2387,8 +2394,13 @@ class ModuleAnalysis:
         self_vars = {f"self.{k}": v for k, v in obj.attrs}
         if own_self:
             self_vars.update((k, v) for k, v in interp.scope.vars.items() if k.startswith("self."))
+        # what self's attributes hold at each exit of the body, joined (a ``return`` in a branch leaves them as they
+        # were there)
+        watch = frozenset(self_vars) | frozenset(k for k in _assigned_names(fi.node.body) if k.startswith("self."))
         try:
-            scope = fi.module.run_function(fi, bound, obj, depth=depth + 1, self_vars=self_vars, building=True)
+            scope = fi.module.run_function(
+                fi, bound, obj, depth=depth + 1, self_vars=self_vars, building=True, watch=watch
+            )
         finally:
             state.analysing = False
             inner = callee_ctx.inline_findings
@@ -2396,6 +2408,8 @@ class ModuleAnalysis:
             callee_ctx.suppress_depth -= 1
         extra = _built_by_entry_point(self, interp, node, obj) if type(node) is cst.Call else ()
         self.report_inner(node, fi.module, f"{fi.name}()", inner, extra)
+        if scope.exits:
+            scope.vars.update(_exit_values(scope, watch))
         if own_self:
             for k, v in scope.vars.items():
                 if k.startswith("self.") and self_vars.get(k) is not v:
@@ -2444,7 +2458,7 @@ class ModuleAnalysis:
         """A call (``default(noise, lambda: torch.randn_like(x))``: a lambda handed to a plain function of the
         analysed code that is no generator runs, if at all, before that function returns -- unless the function keeps
         it: a result that holds the lambda is unknown)."""
-        carried = _carry_candidates(interp, node)
+        carried = _carry_candidates(interp, node, self.tree)
         if carried:
             return self._call_carrying(interp, node, carried)
         return self.call_without_carry(interp, node)
@@ -2459,6 +2473,11 @@ class ModuleAnalysis:
         saved = _CARRIED.pop(id(node), None)
         wanted = _WANTED.get(id(node))
         _WANTED[id(node)] = frozenset(id(v) for _, v, _ in carried)
+        # (what the callee is, taken before the call: a call of ``self.convs[0]`` may leave the list unknown)
+        plain = self._plain_callee(interp, node.func)
+        # lists holding a carried dict as an item (``for conv, st in zip(self.convs, self.states): conv(x, st)``),
+        # before the call forgets them with the dict
+        holders = {id(v): _list_holders(interp, name, v) for name, v, k in carried if k is None}
         try:
             out = self.call_without_carry(interp, node)
             exits = _CARRIED.pop(id(node), None)
@@ -2469,12 +2488,13 @@ class ModuleAnalysis:
                 del _WANTED[id(node)]
             else:
                 _WANTED[id(node)] = wanted
-        plain = not interp.dead and self._plain_callee(interp, node.func)
+        plain = plain and not interp.dead
         for name, v, k in carried:
             got = exits.get(id(v)) if exits and plain else None
             if k is None:
                 if got is not None and interp.scope.vars.get(name) is UNKNOWN and not _holds(out, v, 4):
                     interp.scope.vars[name] = got
+                    _replace_in_lists(interp, holders[id(v)], v, got)
                 continue
             # an item handed on (``block(x, cache=caches[i])``): the list gets what the callee left in it, in its
             # place; a callee that did not say (its run may keep the item, or store into it what is not followed)
@@ -2508,8 +2528,8 @@ class ModuleAnalysis:
         class's ``__call__`` / ``forward``), not an "either" of callables, one of which may run a body not followed?"""
         if type(func) is cst.Name:
             v = interp.scope.vars.get(func.value) if func.value in interp.scope.vars else self.globals.get(func.value)
-        elif type(func) is cst.Attribute:
-            with self.ctx.discarding():
+        elif type(func) is cst.Attribute or (type(func) is cst.Subscript and _var_key(chain_root(func)) is not None):
+            with self.ctx.discarding():  # (``self.convs[0](x, state)``: an item of a module list)
                 v = interp.eval(func)
         else:
             return False
@@ -2681,6 +2701,8 @@ class ModuleAnalysis:
                     continue  # f(**cfg) hands on a new dict: cfg keeps its entries (its own lists may change)
                 if a.star == "*" and _unpacked_scalars(interp, a.value):
                     continue  # x.view(*shape, -1) hands on a new tuple of numbers: shape itself cannot change
+                if not a.star and not keeps and interp.forget_handed_container(a.value, a_value):
+                    continue  # conv(x, self.state): that dict, not all of self
                 if id(a) not in kept_lists and not (keeps and _namespace_arg(interp, a.value)):
                     # (a config namespace handed to a class whose constructors set no attribute of their arguments
                     # is read, not changed: ``Model(configs)``)
@@ -3123,7 +3145,9 @@ class ModuleAnalysis:
             if read is not None:
                 return read
         if isinstance(base, (DictV, IntDictV)) and method not in ("values", "items", "keys", "get", "copy"):
-            interp.forget(func.value) if _var_key_of(func.value) is not None else None  # d.update(...), d.pop(k)
+            if (key := _var_key_of(func.value)) is not None:  # d.update(...), d.pop(k), s.clear()
+                interp.forget_holders(key, base)  # (``for s in self.states: s.clear()``: the list too)
+                interp.forget(func.value)
         return None
 
     def _scalar_method(
@@ -5989,16 +6013,14 @@ def _stacked(r: Value, n: Size) -> Value:
 
 
 def _on_own_self(interp: Interpreter, node: cst.CSTNode, obj: ObjV) -> bool:
-    """Is ``node`` ``self.method(...)`` in a method (not a constructor) run for the concrete object ``obj``?"""
+    """Is ``node`` ``self.method(...)`` (or ``self(...)``, its forward) in a method (not a constructor) run for the
+    concrete object ``obj``?"""
     if interp.frame.building or interp.frame.cls_key is None or type(node) is not cst.Call:
         return False
     func = node.func
-    return (
-        type(func) is cst.Attribute
-        and type(func.value) is cst.Name
-        and func.value.value == "self"
-        and interp.scope.vars.get("self") is obj
-    )
+    if type(func) is cst.Attribute:
+        func = func.value
+    return type(func) is cst.Name and func.value == "self" and interp.scope.vars.get("self") is obj
 
 
 def _with_own_attrs(interp: Interpreter, obj: ObjV) -> ObjV:
@@ -7782,31 +7804,98 @@ _NO_REFERENCE_BUILTINS = frozenset(
 )
 
 
-def _carry_candidates(interp: Interpreter, node: cst.Call) -> list[tuple[str, Value, int | None]]:
+def _carry_candidates(interp: Interpreter, node: cst.Call, tree: cst.Module) -> list[tuple[str, Value, int | None]]:
     """The arguments of a call that are local variables holding a dict or a list no other name holds: what a callee
     changes in them in place may be carried back (``ModuleAnalysis._call_carrying``). So are the items of such a
     list handed on (``caches[i]``, ``None if caches is None else caches[i]``: a layer's cache dict), with their index:
-    a dict or list no other item is."""
+    a dict or list no other item is. At module level (``state = {}`` then ``conv(x, state)`` in a ``__main__``
+    block) a variable is a global: only one no function, lambda or class body of the module names."""
     out: list[tuple[str, Value, int | None]] = []
-    if interp.frame.key == "<module>":
-        return out
+    inner = walk_memo("body-names", tree, _names_in_bodies) if interp.frame.key == "<module>" else None
     for a in node.args:
         if a.star:
             continue
         item = _handed_item(a.value)
+        if item is not None and inner is not None and item[0] in inner:
+            continue
         if item is not None:
             found = _carried_item(interp, *item)
             if found is not None:
                 out.append(found)
             continue
-        if type(a.value) is not cst.Name:
+        key = _var_key(a.value)
+        if key is None or (inner is not None and key in inner):
             continue
-        v = interp.scope.vars.get(a.value.value)
-        if v is None or not _carriable(v):
+        if key in interp.scope.vars or type(a.value) is cst.Name:
+            v = interp.scope.vars.get(key)
+            if v is None or not _carriable(v):
+                continue
+            if any(x is v for k, x in interp.scope.vars.items() if k != key):
+                continue
+            out.append((key, v, None))
             continue
-        if any(x is v for k, x in interp.scope.vars.items() if k != a.value.value):
+        # ``self.conv(x, self.state)``: an attribute of self not set in this method, a dict or list no other
+        # attribute of self and no other name holds
+        me = interp.scope.vars.get("self")
+        v = me.attr(key[5:]) if isinstance(me, ObjV) else None
+        if v is None or not _carriable(v) or me is None:
             continue
-        out.append((a.value.value, v, None))
+        if not _held_elsewhere(interp, key, v):
+            out.append((key, v, None))
+    return out
+
+
+def _names_in_bodies(tree: cst.CSTNode) -> frozenset[str]:
+    """The names a function, lambda or class body of a module may read or change as globals: every name written in
+    one (not as an attribute or a keyword), less the function's own parameters and the names it assigns (unless it
+    declares them ``global``)."""
+    out: set[str] = set()
+    stack: list[cst.CSTNode] = [tree]
+    while stack:
+        n = stack.pop()
+        if type(n) in (cst.FunctionDef, cst.Lambda, cst.ClassDef):
+            used = _written_names(n)
+            own: set[str] = set()
+            if type(n) is not cst.ClassDef:
+                ps = n.params  # type: ignore[attr-defined]
+                own.update(p.name.value for p in (*ps.posonly_params, *ps.params, *ps.kwonly_params))
+                own.update(p.name.value for p in (ps.star_arg, ps.star_kwarg) if isinstance(p, cst.Param))
+            if type(n) is cst.FunctionDef:
+                own.update(_assigned_names(n.body))
+                own -= _global_names(n)
+            out.update(used - own)
+        stack.extend(children(n))
+    return frozenset(out)
+
+
+def _written_names(node: cst.CSTNode) -> set[str]:
+    """The names written in a def, lambda or class, not counting what is nested in it (each its own) nor
+    parameter, attribute and keyword names."""
+    out: set[str] = set()
+    stack: list[cst.CSTNode] = list(children(node)) if type(node) is not cst.Lambda else [node.body]
+    if type(node) is cst.FunctionDef:
+        stack = [node.body]
+    elif type(node) is cst.ClassDef:
+        stack = [node.body, *node.bases, *node.keywords]
+    while stack:
+        n = stack.pop()
+        tp = type(n)
+        if tp in (cst.FunctionDef, cst.ClassDef):
+            stack.extend(n.decorators)  # type: ignore[attr-defined]
+            continue
+        if tp is cst.Lambda:
+            continue
+        if tp is cst.Name:
+            out.add(n.value)  # type: ignore[attr-defined]
+        elif tp is cst.Attribute:
+            stack.append(n.value)  # type: ignore[attr-defined]
+            continue  # (``self.state``: the attribute's name is no variable)
+        elif tp is cst.Arg:
+            stack.append(n.value)  # type: ignore[attr-defined]
+            continue  # (``f(state=s)``)
+        elif tp is cst.Global:
+            out.update(a.name.value for a in n.names)  # type: ignore[attr-defined]
+        stack.extend(children(n))
     return out
 
 
@@ -7815,25 +7904,29 @@ def _carriable(v: Value | None) -> bool:
 
 
 def _handed_item(e: cst.BaseExpression) -> tuple[str, cst.BaseExpression] | None:
-    """``xs[i]`` (or ``None if ... else xs[i]``, either way round) with ``xs`` a name: the name and the index."""
+    """``xs[i]`` (or ``None if ... else xs[i]``, either way round) with ``xs`` a name or an attribute of self (a
+    list of per-layer states): its scope key and the index."""
     if type(e) is cst.IfExp:
         none_body = type(e.body) is cst.Name and e.body.value == "None"
         none_orelse = type(e.orelse) is cst.Name and e.orelse.value == "None"
         if none_body == none_orelse:
             return None
         e = e.orelse if none_body else e.body
-    if type(e) is not cst.Subscript or type(e.value) is not cst.Name or len(e.slice) != 1:
+    if type(e) is not cst.Subscript or len(e.slice) != 1:
         return None
+    key = _var_key(e.value)
     index = e.slice[0].slice
-    if type(index) is not cst.Index:
+    if key is None or type(index) is not cst.Index:
         return None
-    return e.value.value, index.value
+    return key, index.value
 
 
 def _carried_item(interp: Interpreter, name: str, index: cst.BaseExpression) -> tuple[str, Value, int | None] | None:
     """The item ``name[index]`` as a carry candidate: a dict or list in a local list no other name holds, at a
     known index, no other item of which is the same value."""
     xs = interp.scope.vars.get(name)
+    if xs is None and name.startswith("self.") and isinstance(me := interp.scope.vars.get("self"), ObjV):
+        xs = me.attr(name[5:])  # (a list of self the method has not set: ``conv(x, self.states[i])``)
     if not (isinstance(xs, SeqV) and xs.kind == "list") or any(
         x is xs for k, x in interp.scope.vars.items() if k != name
     ):
@@ -7847,11 +7940,41 @@ def _carried_item(interp: Interpreter, name: str, index: cst.BaseExpression) -> 
         return None
     k %= len(xs.items)
     v = xs.items[k]
-    if not _carriable(v) or sum(1 for x in xs.items if x is v) != 1:
-        return None
-    if any(x is v or _holds(x, v, 3) for other, x in interp.scope.vars.items() if other != name):
+    if not _carriable(v) or sum(1 for x in xs.items if x is v) != 1 or _held_elsewhere(interp, name, v):
         return None
     return name, v, k
+
+
+def _list_holders(interp: Interpreter, name: str, v: Value) -> list[tuple[str, SeqV]]:
+    """The other names holding a list that has the dict or list ``v`` as one of its items (once)."""
+    return [
+        (other, x)
+        for other, x in interp.scope.vars.items()
+        if other != name and isinstance(x, SeqV) and x.kind == "list" and sum(1 for y in x.items if y is v) == 1
+    ]
+
+
+def _replace_in_lists(interp: Interpreter, holders: list[tuple[str, SeqV]], old: Value, new: Value) -> None:
+    """``for conv, st in zip(self.convs, self.states): x = conv(x, st)``: the dict carried back was an item of lists
+    other names held before the call (the call forgot them with it); each holds what the callee left in it, in its
+    place, unless the name was bound to something else meanwhile."""
+    for other, x in holders:
+        now = interp.scope.vars.get(other)
+        if now is x or now is UNKNOWN:
+            interp.scope.vars[other] = replace(x, items=tuple(new if y is old else y for y in x.items))
+
+
+def _held_elsewhere(interp: Interpreter, name: str, v: Value) -> bool:
+    """Does a name other than ``name`` hold ``v``, or (for ``self.x``) an attribute of self other than ``x``?"""
+    for other, x in interp.scope.vars.items():
+        if other == name:
+            continue
+        if other == "self" and name.startswith("self.") and isinstance(x, ObjV):
+            if any(y is v or _holds(y, v, 3) for a, y in x.attrs if a != name[5:]):
+                return True
+        elif x is v or _holds(x, v, 3):
+            return True
+    return False
 
 
 def _exit_values(scope: Scope, watch: frozenset[str]) -> dict[str, Value]:

@@ -897,6 +897,7 @@ def instance_attrs(
                 and not _layer_list(v)
                 and not _scalar_list(v)
                 and not (_nested_layer_list(v) and _no_list_mutation(m, ci))
+                and not (_dict_list(v) and k[5:] in _items_read_only(m, ci))
             )
             or (isinstance(v, ManyV) and v.kind == "list")
         )
@@ -1568,6 +1569,67 @@ def _nested_layer_list(v: SeqV) -> bool:
     return bool(v.items) and all(
         isinstance(x, SeqV) and x.kind in ("list", "tuple") and (not x.items or _layer_list(x)) for x in v.items
     )
+
+
+def _dict_list(v: SeqV) -> bool:
+    """A list of dicts (``self.states = [{} for _ in self.layers]``: a state per layer)."""
+    return bool(v.items) and all(isinstance(x, DictV) and x.kind == "dict" for x in v.items)
+
+
+_ITEM_READERS = frozenset({"zip", "enumerate", "len", "reversed", "iter"})
+
+
+def _items_read_only(m: "ModuleAnalysis", ci: ClassInfo) -> frozenset[str]:
+    """The attributes of self that the methods of the class (its constructors aside, bases included) only read items
+    of: ``self.x[i]`` not stored into or deleted, ``for s in self.x``, ``zip(self.x, ...)``, ``len(self.x)``. Such a
+    list keeps its items in their places; each item (a dict) may change in place as a dict attribute may."""
+    st = class_state(ci)
+    if st.items_read_only is not None:
+        return st.items_read_only
+    seen: set[str] = set()
+    bad: set[str] = set()
+    for c in mro(m, ci):
+        for name, fi in c.methods.items():
+            if name not in _CTORS:
+                ok, other = memo("self-item-reads", fi.node, _self_item_reads)
+                seen |= ok
+                bad |= other
+    st.items_read_only = frozenset(seen - bad)
+    return st.items_read_only
+
+
+def _self_item_reads(fn: cst.CSTNode) -> tuple[frozenset[str], frozenset[str]]:
+    """(attributes of self only read item by item in ``fn``, attributes of self used any other way)."""
+    ok: set[str] = set()
+    bad: set[str] = set()
+    stack: list[tuple[cst.CSTNode, cst.CSTNode | None, cst.CSTNode | None]] = [(fn, None, None)]
+    while stack:
+        n, parent, grand = stack.pop()
+        if type(n) is cst.Attribute and type(n.value) is cst.Name and n.value.value == "self":
+            a = n.attr.value
+            if type(parent) is cst.Subscript and parent.value is n:
+                stored = (
+                    (type(grand) in (cst.AssignTarget, cst.AugAssign) and grand.target is parent)  # type: ignore
+                    or type(grand) is cst.Del
+                    or type(grand) is cst.Attribute  # self.states[i].clear(), self.states[i].x = ...
+                    or (type(grand) is cst.Subscript and grand.value is parent)  # self.states[i]["buf"] = ...
+                )
+                (bad if stored else ok).add(a)
+            elif type(parent) is cst.For and parent.iter is n:
+                ok.add(a)
+            elif (
+                type(parent) is cst.Arg
+                and type(grand) is cst.Call
+                and type(grand.func) is cst.Name
+                and grand.func.value in _ITEM_READERS
+                and not parent.star
+            ):
+                ok.add(a)
+            else:
+                bad.add(a)
+        for c in children(n):
+            stack.append((c, n, parent))
+    return frozenset(ok), frozenset(bad)
 
 
 def _no_list_mutation(m: "ModuleAnalysis", ci: ClassInfo) -> bool:
@@ -3180,12 +3242,37 @@ def sets_own_attrs(m: "ModuleAnalysis", fi: FunctionInfo, obj: ObjV) -> bool:
     body = fi.node.body
     if type(body) is not cst.IndentedBlock:
         return False
-    if not any(k.startswith("self.") for k in _assigned_names(body)) and not memo(
-        "sets-through-self", body, _sets_through_self
+    if (
+        not any(k.startswith("self.") for k in _assigned_names(body))
+        and not memo("sets-through-self", body, _sets_through_self)
+        and not any(_changeable(obj.attr(a)) for a in memo("self-attrs-handed", body, _self_attrs_handed))
     ):
         return False
 
     return memo("plain-method-body", body, _plain_method_body)
+
+
+def _changeable(v: Value | None) -> bool:
+    return (isinstance(v, DictV) and v.kind == "dict") or (isinstance(v, SeqV) and v.kind == "list")
+
+
+def _self_attrs_handed(body: cst.CSTNode) -> frozenset[str]:
+    """The attributes of ``self`` the block hands to a call as a whole argument, or an item of (``conv(x,
+    self.state)``, ``conv(x, self.states[i])``): a dict or list one holds may come back changed
+    (module._call_carrying)."""
+    out: set[str] = set()
+    stack: list[cst.CSTNode] = [body]
+    while stack:
+        n = stack.pop()
+        if type(n) is cst.Call:
+            for a in n.args:
+                e = a.value
+                if type(e) is cst.Subscript:
+                    e = e.value  # (``conv(x, self.states[i])``: an item of a list of self)
+                if type(e) is cst.Attribute and type(e.value) is cst.Name and e.value.value == "self" and not a.star:
+                    out.add(e.attr.value)
+        stack.extend(children(n))
+    return frozenset(out)
 
 
 def _sets_through_self(body: cst.CSTNode) -> bool:
@@ -3231,20 +3318,15 @@ def _sets_through_self(body: cst.CSTNode) -> bool:
 
 
 def _plain_method_body(body: cst.CSTNode) -> bool:
-    """No ``return`` before the last statement of ``body`` (an indented block), no ``yield``, no nested function,
-    class or lambda (``sets_own_attrs``; depends on the block only)."""
+    """No ``yield``, no nested function, class or lambda (``sets_own_attrs``; depends on the block only). A
+    ``return`` anywhere is fine: call_on_local_object joins what self's attributes hold at every exit."""
 
     assert type(body) is cst.IndentedBlock
-    last = body.body[-1] if body.body else None
     stack: list[cst.CSTNode] = list(body.body)
     while stack:
         n = stack.pop()
         tp = type(n)  # (exact types: libcst's node classes are ABCs, and these have no subclasses)
         if tp is cst.FunctionDef or tp is cst.ClassDef or tp is cst.Lambda or tp is cst.Yield:
-            return False
-        if tp is cst.Return and not (
-            type(last) is cst.SimpleStatementLine and len(last.body) == 1 and last.body[0] is n
-        ):
             return False
         stack.extend(children(n))
     return True

@@ -55,6 +55,7 @@ class ClassState:
     attr_dict: bool | None = None  # a dict subclass whose instance is its own __dict__ (objects.attr_dict_instance)
     named_tuple: bool | None = None  # a typing.NamedTuple (interpreter._frozen_record)
     intercepted: frozenset[str] | None = None  # attributes whose stores run code ("*": all; objects.intercepts_attr)
+    items_read_only: frozenset[str] | None = None  # attributes methods only read items of (objects._items_read_only)
 
 
 def function_state(fi: FunctionInfo) -> FunctionState:
