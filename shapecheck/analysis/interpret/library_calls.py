@@ -762,6 +762,15 @@ def _same_module(c: LibraryCall) -> Value | None:
     return None
 
 
+@library_call("jax.lax.stop_gradient")
+def _stop_gradient_tree(c: LibraryCall) -> Value | None:
+    """``jax.lax.stop_gradient((logits, feats))``: a pytree of arrays, each as it was (one array: the elementwise
+    rule)."""
+    if c.dynamic or len(c.args) != 1 or c.kwargs or not isinstance(c.args[0], (SeqV, DictV)):
+        return None
+    return c.args[0] if _tree_leaves(c.args[0], 0) is not None else None
+
+
 # torch.utils.checkpoint.checkpoint's own keywords; the others go to the function
 _CHECKPOINT_KEYWORDS = frozenset({"use_reentrant", "preserve_rng_state", "context_fn", "determinism_check", "debug"})
 
