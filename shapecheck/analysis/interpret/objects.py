@@ -897,7 +897,12 @@ def instance_attrs(
                 and not _layer_list(v)
                 and not _scalar_list(v)
                 and not (_nested_layer_list(v) and _no_list_mutation(m, ci))
-                and not (_dict_list(v) and k[5:] in _items_read_only(m, ci))
+                and not (
+                    (_dict_list(v) or _tensor_list(v))
+                    and handed is not None
+                    and id(v) not in handed
+                    and k[5:] in _items_read_only(m, ci)
+                )
             )
             or (isinstance(v, ManyV) and v.kind == "list")
         )
@@ -1096,6 +1101,22 @@ def _lists_owned(
         if mine & handed_in:
             return False  # ``hs = xs`` (a parameter) or ``[xs]``: the caller's list, which it may still change
     return True
+
+
+def _displayed_arguments(node: cst.Call | None, args: list[Value], kwargs: dict[str, Value]) -> set[int]:
+    """The argument values of a constructor call written as list displays or comprehensions (``Trainer(model,
+    [torch.randn(2, 8) for _ in range(3)])``): lists the caller holds no name for."""
+    out: set[int] = set()
+    if node is None:
+        return out
+    positional = iter(args)
+    for a in node.args:
+        if a.star:
+            return out
+        v = kwargs.get(a.keyword.value) if a.keyword is not None else next(positional, None)
+        if v is not None and type(a.value) in (cst.List, cst.ListComp):
+            out.add(id(v))
+    return out
 
 
 def _aliased(fn: cst.CSTNode, name: str) -> bool:
@@ -1576,6 +1597,11 @@ def _dict_list(v: SeqV) -> bool:
     return bool(v.items) and all(isinstance(x, DictV) and x.kind == "dict" for x in v.items)
 
 
+def _tensor_list(v: SeqV) -> bool:
+    """A list of arrays (``self.batches = batches``, a trainer's literal batches)."""
+    return bool(v.items) and all(isinstance(x, TensorV) for x in v.items)
+
+
 _ITEM_READERS = frozenset({"zip", "enumerate", "len", "reversed", "iter"})
 
 
@@ -2042,7 +2068,8 @@ def instantiate(
     handed = [*args, *kwargs.values()]
     handed_lists: set[int] = set()
     for a in handed:
-        _list_ids(a, handed_lists)
+        if id(a) not in _displayed_arguments(node, args, kwargs):
+            _list_ids(a, handed_lists)
     obj = ObjV(
         ci.key,
         instance_attrs(m, ci, self_vars, owned, None if symbolic else frozenset(handed_lists)),
