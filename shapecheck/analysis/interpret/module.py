@@ -3394,8 +3394,8 @@ class ModuleAnalysis:
         length: Size | None = lifted.param("length")
         step: list[Value] = [args[0]]
         for x, ax in zip(xs, axes):
-            if ax == "broadcast":
-                step.append(x)
+            if ax == "broadcast" or isinstance(x, NoneV):
+                step.append(x)  # (``ScanBlock(...)(x, None)``: None is an empty tree, handed to each step as is)
                 continue
             if (
                 not isinstance(x, TensorV)
