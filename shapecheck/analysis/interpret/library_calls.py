@@ -836,10 +836,15 @@ def _copy(c: LibraryCall) -> Value | None:
                 return _copied(held, c.qual == "copy.deepcopy")
         if isinstance(c.args[0], (DictV, SeqV)):
             return _copied(c.args[0], c.qual == "copy.deepcopy")
-        if (isinstance(c.args[0], ObjV) and c.args[0].concrete) or isinstance(c.args[0], LayerV):
-            # target = copy.deepcopy(online): an instance (or a torch layer, an nn.Sequential) with the same sizes.
-            # The very same value: a change made through either name forgets the other (forget_object), never
-            # shows in it
+        if isinstance(c.args[0], ObjV) and c.args[0].concrete:
+            # ema = copy.deepcopy(model): another instance with the same attributes (a new attribute tuple: another
+            # object to forget_object and to the methods run on it, as a fresh instance is); what it holds is held
+            # by both, so a change in place of a held list or object forgets it in either (forget_inner)
+            obj = c.args[0]
+            return ObjV(obj.cls_key, tuple(list(obj.attrs)), True, obj.fresh)
+        if isinstance(c.args[0], LayerV):
+            # target = copy.deepcopy(online): a torch layer, an nn.Sequential with the same sizes. The very same
+            # value: a change made through either name forgets the other (forget_object), never shows in it
             return c.args[0]
     return None
 
