@@ -1103,9 +1103,14 @@ def _lists_owned(
     return True
 
 
-def _displayed_arguments(node: cst.Call | None, args: list[Value], kwargs: dict[str, Value]) -> set[int]:
-    """The argument values of a constructor call written as list displays or comprehensions (``Trainer(model,
-    [torch.randn(2, 8) for _ in range(3)])``): lists the caller holds no name for."""
+def _private_arguments(
+    interp: "Interpreter | None", node: cst.Call | None, args: list[Value], kwargs: dict[str, Value]
+) -> set[int]:
+    """The argument values of a constructor call that are lists no name of the caller can change afterwards: a list
+    display or comprehension written in the call (``Trainer(model, [torch.randn(2, 8) for _ in range(3)])``), or a
+    local name the caller's scope binds once and otherwise only reads (``batches = [...]; Trainer(model, batches)``:
+    no method called on it, no item stored, not handed to anything else; at a module's top level, a name no
+    function, lambda or class body of the module names)."""
     out: set[int] = set()
     if node is None:
         return out
@@ -1114,9 +1119,79 @@ def _displayed_arguments(node: cst.Call | None, args: list[Value], kwargs: dict[
         if a.star:
             return out
         v = kwargs.get(a.keyword.value) if a.keyword is not None else next(positional, None)
-        if v is not None and type(a.value) in (cst.List, cst.ListComp):
+        if v is None:
+            continue
+        if type(a.value) in (cst.List, cst.ListComp):
+            out.add(id(v))
+        elif type(a.value) is cst.Name and interp is not None and _only_read(interp, a.value.value, a):
             out.add(id(v))
     return out
+
+
+def _only_read(interp: "Interpreter", name: str, handed: cst.Arg) -> bool:
+    if interp.frame.key == "<module>":
+        tree = interp.m.tree  # type: ignore[attr-defined]
+        from .module import _names_in_bodies
+
+        if name in memo("body-names", tree, _names_in_bodies):
+            return False
+        scope: cst.CSTNode = tree
+    else:
+        fi = interp.m.functions.get(interp.frame.key) if hasattr(interp.m, "functions") else None
+        if fi is None:
+            return False
+        scope = fi.node
+    bound, reads = memo("name-reads", scope, _name_uses).get(name, (0, ()))
+    return bound == 1 and all(r is handed or r in _READ_ONLY for r in reads)
+
+
+# the parent kinds under which a name is only read: ``for x in name``, ``name[i]`` (not stored into), ``len(name)``
+_READ_ONLY = frozenset({"for", "subscript", "reader"})
+
+
+def _name_uses(scope: cst.CSTNode) -> dict[str, tuple[int, tuple[object, ...]]]:
+    """For each name in ``scope`` (its nested functions and classes left out): how many times it is bound (a binding
+    to anything but a list display or comprehension counts twice), and how each load uses it -- the ``cst.Arg`` it is handed as, or "for" / "subscript" / "reader" (``len``, ``zip``,
+    ``enumerate``, ``iter``, ``reversed``) for a plain read, or "other"."""
+    bound: Counter[str] = Counter()
+    uses: dict[str, list[object]] = {}
+    stack: list[tuple[cst.CSTNode, cst.CSTNode | None, cst.CSTNode | None]] = [
+        (c, scope, None) for c in children(scope)
+    ]
+    if type(scope) is cst.FunctionDef:
+        stack = [(scope.body, scope, None)]
+    while stack:
+        n, parent, grand = stack.pop()
+        tp = type(n)
+        if tp in (cst.FunctionDef, cst.ClassDef, cst.Lambda):
+            continue
+        if tp is cst.AssignTarget and type(n.target) is cst.Name:  # type: ignore[attr-defined]
+            # (bound to a list display or comprehension: a new list; bound to anything else, it may be held elsewhere)
+            fresh = type(parent) is cst.Assign and type(parent.value) in (cst.List, cst.ListComp)
+            bound[n.target.value] += 1 if fresh else 2  # type: ignore[attr-defined]
+            stack.append((n.target, n, parent))  # type: ignore[attr-defined]
+            continue
+        if tp is cst.Name:
+            use: object = "other"
+            if type(parent) is cst.AssignTarget:
+                continue
+            if type(parent) is cst.For and parent.iter is n:
+                use = "for"
+            elif (
+                type(parent) is cst.Subscript
+                and parent.value is n
+                and type(grand) not in (cst.AssignTarget, cst.AugAssign, cst.Del, cst.Attribute)
+            ):
+                use = "subscript"
+            elif type(parent) is cst.Arg and not parent.star:
+                use = parent
+                if type(grand) is cst.Call and type(grand.func) is cst.Name and grand.func.value in _ITEM_READERS:
+                    use = "reader"
+            uses.setdefault(n.value, []).append(use)  # type: ignore[attr-defined]
+            continue
+        for c in children(n):
+            stack.append((c, n, parent))
+    return {k: (bound[k], tuple(v)) for k, v in uses.items()}
 
 
 def _aliased(fn: cst.CSTNode, name: str) -> bool:
@@ -1598,8 +1673,14 @@ def _dict_list(v: SeqV) -> bool:
 
 
 def _tensor_list(v: SeqV) -> bool:
-    """A list of arrays (``self.batches = batches``, a trainer's literal batches)."""
-    return bool(v.items) and all(isinstance(x, TensorV) for x in v.items)
+    """A list of arrays, or of tuples of arrays (``self.batches = batches``, a trainer's literal batches)."""
+    return bool(v.items) and all(_array_tuple(x, 0) for x in v.items)
+
+
+def _array_tuple(v: Value, depth: int) -> bool:
+    if isinstance(v, TensorV):
+        return True
+    return isinstance(v, SeqV) and v.kind == "tuple" and depth < 2 and all(_array_tuple(x, depth + 1) for x in v.items)
 
 
 _ITEM_READERS = frozenset({"zip", "enumerate", "len", "reversed", "iter"})
@@ -2067,8 +2148,9 @@ def instantiate(
         st.building = False
     handed = [*args, *kwargs.values()]
     handed_lists: set[int] = set()
+    private = _private_arguments(interp, node, args, kwargs)
     for a in handed:
-        if id(a) not in _displayed_arguments(node, args, kwargs):
+        if id(a) not in private:
             _list_ids(a, handed_lists)
     obj = ObjV(
         ci.key,
