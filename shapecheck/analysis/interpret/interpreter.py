@@ -492,6 +492,19 @@ class Interpreter:
             ):
                 # ``model = Model(dim=64).eval()``: eval() returns the module itself, in eval mode
                 self.scope.vars[target.target.value + TRAINING_SUFFIX] = BoolV(False)
+            elif (
+                type(target.target) is cst.Name
+                and isinstance(value, (ObjV, LayerV))
+                and type(stmt.value) is cst.Call
+                and type(stmt.value.func) is cst.Attribute
+                and stmt.value.func.attr.value == "train"
+                and (
+                    not stmt.value.args
+                    or (len(stmt.value.args) == 1 and _truth(self._quiet_eval(stmt.value.args[0].value)) is True)
+                )
+            ):
+                # ``model = Model(cfg).train()``: the module itself, in train mode
+                self.scope.vars[mode_key(target.target.value)] = BoolV(True)
             elif type(target.target) is cst.Name and self._freshly_built(target.target.value, stmt.value, value):
                 # ``model = VQVAE(channel=32)``: a new torch module is in train mode (torch's default)
                 self.scope.vars[mode_key(target.target.value)] = BoolV(True)
@@ -2940,6 +2953,11 @@ class Interpreter:
         """This body runs after ``self.eval()`` in its own or a calling body: ``<module>.training`` is False."""
         v = self.scope.vars.get(TRAINING_KEY)
         return (EVAL_MODE[0] > 0 and not TRAIN_MODE[0]) or (isinstance(v, BoolV) and v.value is False)
+
+    def _quiet_eval(self, node: cst.BaseExpression) -> Value:
+        """``node`` evaluated again, what it reports dropped (it was evaluated, and reported, already)."""
+        with self.ctx.discarding():
+            return self.eval(node)
 
     def _freshly_built(self, name: str, call: cst.BaseExpression, value: Value) -> bool:
         """``name = Cls(...)`` with ``Cls`` a torch module class of the analysed code, in a body (a function's, or
