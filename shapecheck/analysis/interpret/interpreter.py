@@ -3572,6 +3572,16 @@ def layer_attributes(layer: LayerV, args: Sequence[Value], kwargs: dict[str, Val
         cw = _conv_weight(layer, args, kwargs)
         if cw is not None:
             out["weight"] = cw
+        if layer.param("lib") is None:
+            # torch keeps kernel_size, stride, padding and dilation as tuples of one int per spatial axis
+            # (``(self.kernel_size[0] - 1) * self.dilation[0]``, a causal conv's left context), groups as an int
+            n = layer.param("n")
+            for attr, key in (("kernel_size", "k"), ("stride", "s"), ("padding", "p"), ("dilation", "d")):
+                t = layer.param(key)
+                if isinstance(t, tuple) and isinstance(n, int) and len(t) in (1, n):
+                    out[attr] = SeqV(tuple(IntV(Size.const(x)) for x in (t * n if len(t) == 1 else t)), "tuple")
+            if isinstance(layer.param("groups"), int):
+                out["groups"] = IntV(Size.const(layer.param("groups")))
     if layer.kind in _LAYER_PARAMS and layer.param("keras") is None:
         b = _layer_bias(layer, args, kwargs, layer.param("out"))
         if b is not None:
