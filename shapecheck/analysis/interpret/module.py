@@ -3749,6 +3749,18 @@ class ModuleAnalysis:
             # super().__init__(config) reaching a base of the analysed code: config stays as it was when each
             # constructor along the rest of the object's MRO keeps its arguments
             return objects.super_keeps_arguments(self, ci, after or interp.frame.cls_key, func.attr.value)
+        if early is None and type(func) is cst.Attribute and func.attr.value in ("add_module", "register_module"):
+            # seq.add_module("backbone", backbone) on a torch container or module whose class leaves the method as
+            # torch's: the module is kept under that name, as it is
+            with self.ctx.discarding():
+                owner = interp.eval(func.value)
+            if isinstance(owner, LayerV) and owner.kind == "Sequential" and owner.param("keras") is None:
+                return True
+            if isinstance(owner, (SeqV, DictV)) and owner.kind in ("modulelist", "moduledict"):
+                return True
+            oci = self.find_class(owner.cls_key) if isinstance(owner, ObjV) else None
+            if oci is not None and _torch_module_class(self, oci):
+                return objects.find_method(self, oci, func.attr.value) is None
         v: Value | None = early  # (a callee evaluated first is no name: the name lookups below do not apply)
         if type(func) is cst.Name and func.value not in interp.scope.vars:
             v = self.globals.get(func.value)
