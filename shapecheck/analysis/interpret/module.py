@@ -97,6 +97,7 @@ from .interpreter import (
     _assigned_names,
     _global_names,
     _holds,
+    _object_key,
     _plain_item_chain,
     _subscript_root,
     _target_names,
@@ -1451,6 +1452,18 @@ class ModuleAnalysis:
         self, interp: Interpreter, node: cst.Call, fv: FuncV, args: list[Value], kwargs: dict[str, Value]
     ) -> Value:
         held = fv.bound_self
+        listed = _fresh_through_loop_variable(interp, node, held) if isinstance(held, ObjV) and _CONSUMED else None
+        if isinstance(held, ObjV) and _CONSUMED:
+            _CONSUMED[-1][0].add(_object_key(held))  # (a method run on it: its constructor values no longer hold)
+        if listed is not None:
+            # ``for norm, attn, ff in self.layers: x = attn(norm(x))`` in the first method run on an object just
+            # built: each layer's first call runs on its constructor's values (a rotary table it grows on demand);
+            # a layer a method already ran on (this value, or a copy of it) does not. Nothing is written back: the
+            # layer, run on, is not run on those values again (_CONSUMED)
+            loop_name = _called_name(node)
+            assert loop_name is not None
+            promoted = self._promoted(interp, loop_name, fv, listed)
+            return self._call_function(interp, node, replace(fv, bound_self=promoted), args, kwargs, listed)
         if not isinstance(held, ObjV) or not held.fresh:
             out = self._call_function(interp, node, fv, args, kwargs, None)
             if held is None and not interp.dead:
@@ -1472,6 +1485,24 @@ class ModuleAnalysis:
                     if v is held:
                         stale = stale or replace(held, fresh=())
                         interp.scope.vars[k] = stale
+        fi = self.find_function(fv.key)
+        ci = self.find_class(held.cls_key)
+        outermost = not _CONSUMED
+        if outermost:
+            _CONSUMED.append((set(), {}))
+        promoted = self._promoted(interp, key, fv, held)
+        try:
+            return self._call_function(interp, node, replace(fv, bound_self=promoted), args, kwargs, held)
+        finally:
+            if outermost:
+                _CONSUMED.pop()
+            if _held_at(interp, key) is held:  # what the method may have changed is no longer known
+                kept = objects.fresh_after(self, ci, fi, held) if fi is not None and ci is not None else ()
+                interp.scope.vars[key] = replace(held, fresh=kept)
+
+    def _promoted(self, interp: Interpreter, key: str, fv: FuncV, held: ObjV) -> ObjV:
+        """``held`` with its constructor's values (ObjV.fresh) as its attributes, for the method ``fv`` run on it
+        through ``key``."""
         attrs = dict(held.attrs)
         fi = self.find_function(fv.key)
         ci = self.find_class(held.cls_key)
@@ -1481,6 +1512,14 @@ class ModuleAnalysis:
         # a submodule the method (or one it calls on ``self``) uses other than by calling it (``self.blocks.prune()``,
         # ``f(self.blocks)``) may have changed before it is called: its constructor values are not kept
         touched = objects.used_otherwise(self, ci, fi) if fi is not None and ci is not None else None
+        listed = [(k[len(objects.LISTED) :], v) for k, v in held.fresh if k.startswith(objects.LISTED)]
+        if listed and _CONSUMED and fi is not None and ci is not None and objects.items_only_read(self, ci, fi, listed):
+            # a module list's submodules with constructor values of their own: the list stays the one without them
+            # (the attributes'); a call through a loop variable finds them here (_fresh_through_loop_variable)
+            for _, v in listed:
+                for o in objects._objects_in(v, 2):
+                    if o.fresh:
+                        _CONSUMED[-1][1][_object_key(o)] = o
         attrs.update(
             (
                 k,
@@ -1489,15 +1528,9 @@ class ModuleAnalysis:
                 else objects.stale(v),
             )
             for k, v in held.fresh
-            if "self." + k.rstrip("?") not in redone
+            if "self." + k.rstrip("?") not in redone and not k.startswith(objects.LISTED)
         )
-        promoted = ObjV(held.cls_key, tuple(attrs.items()), True)
-        try:
-            return self._call_function(interp, node, replace(fv, bound_self=promoted), args, kwargs, held)
-        finally:
-            if _held_at(interp, key) is held:  # what the method may have changed is no longer known
-                kept = objects.fresh_after(self, ci, fi, held) if fi is not None and ci is not None else ()
-                interp.scope.vars[key] = replace(held, fresh=kept)
+        return ObjV(held.cls_key, tuple(attrs.items()), True)
 
     def _autograd_forward(self, interp: Interpreter, owner: cst.BaseExpression) -> tuple[FuncV, bool] | None:
         """For ``owner.apply(...)`` with ``owner`` a class of the analysed code deriving from ``torch.autograd.Function``
@@ -2424,7 +2457,8 @@ class ModuleAnalysis:
             return _with_own_attrs(interp, obj) if _returns_self(fi) and rets[0] is obj else rets[0]
         base = held or obj
         attrs = dict(base.attrs)
-        fresh = dict(base.fresh)
+        # (a module list's submodules with constructor values of their own: the method may have run on them)
+        fresh = {k: v for k, v in base.fresh if not k.startswith(objects.LISTED)}
         for k, v in scope.vars.items():
             if k.startswith("self."):
                 attrs[k[5:]] = v
@@ -4598,7 +4632,7 @@ class ModuleAnalysis:
             if fi.is_static or fi.is_classmethod or fi.has_unknown_decorators:
                 continue
             attrs = dict(child.attrs)
-            attrs.update((a, v) for a, v in child.fresh if not isinstance(v, ObjV))
+            attrs.update((a, v) for a, v in child.fresh if not isinstance(v, ObjV) and not a.startswith(objects.LISTED))
             promoted = ObjV(child.cls_key, tuple(attrs.items()), True)
             self._call_function(interp, node, FuncV(fi.key, bound_self=promoted), [mode], {}, None)
         if not dropped:
@@ -5902,6 +5936,39 @@ def _held_at(interp: Interpreter, key: str) -> Value | None:
         own = interp.scope.vars.get("self")
         v = own.attr(key[5:]) if isinstance(own, ObjV) else None
     return v
+
+
+# during the first method run on an object just built: the objects a method ran on (by _object_key, which a copy
+# without constructor values shares), and the submodules of its module lists that have constructor values of their
+# own, by the same key; one already run on is not run on its constructor values again (_fresh_through_loop_variable)
+_CONSUMED: list[tuple[set[int], dict[int, ObjV]]] = []
+
+
+def _called_name(node: cst.CSTNode) -> str | None:
+    """``attn`` of ``attn(x)`` / ``attn.forward(x)``."""
+    if type(node) is not cst.Call:
+        return None
+    func = node.func
+    if type(func) is cst.Attribute and func.attr.value == "forward":
+        func = func.value
+    return func.value if type(func) is cst.Name and func.value != "self" else None
+
+
+def _fresh_through_loop_variable(interp: Interpreter, node: cst.CSTNode, obj: ObjV) -> ObjV | None:
+    """``attn(x)`` (or ``attn.forward(x)``) with ``attn`` a local name holding ``obj``, a submodule of a module list of
+    the object whose first method run is under way (``_CONSUMED`` open), when no method has run on it yet and no
+    other name holds it but ``self`` (through the module list the loop reads): that submodule with its constructor
+    values (ObjV.fresh)."""
+    name = _called_name(node)
+    if not _CONSUMED or name is None or interp.scope.vars.get(name) is not obj:
+        return None
+    consumed, listed = _CONSUMED[-1]
+    ident = _object_key(obj)
+    if ident in consumed or ident not in listed:
+        return None
+    if any(k != name and k != "self" and (v is obj or _holds(v, obj, 3)) for k, v in interp.scope.vars.items()):
+        return None
+    return listed[ident]
 
 
 def _unshared(interp: Interpreter, key: str, v: Value) -> Value:

@@ -1385,17 +1385,53 @@ def fresh_attrs(
         and k[-1] != "?"
         and not any(_has_instance(a, v.cls_key, 3) for a in handed)
     ]
+    # an nn.ModuleList (or a list of them) of submodules the constructor built, some with constructor values of
+    # their own (a rotary table grown by its first call, in each layer): kept with them, for the first method run on
+    # the object, in which a call through a loop variable runs each such submodule once on them
+    # (ModuleAnalysis._call_method_or_function)
+    subs += [
+        k
+        for k, v in vars_.items()
+        if isinstance(v, SeqV)
+        and v.kind == "modulelist"
+        and k.startswith("self.")
+        and k[-1] != "?"
+        and k not in changed
+        and _holds_fresh(v, 2)
+        and not any(_has_instance(a, x.cls_key, 3) for a in handed for x in _objects_in(v, 2))
+    ]
     if not changed and not subs:
         return ()
-    out = []
+    out: list[tuple[str, Value]] = []
     for k, v in sorted(vars_.items()):
-        if k in subs:
+        if k in subs and isinstance(v, SeqV):
+            out.append((LISTED + k[5:], v))  # (not the attribute's value: module._promoted, fresh_after)
+        elif k in subs:
             out.append((k[5:], v))
         elif k in changed and k.startswith("self.") and not (isinstance(v, (SeqV, ManyV)) and v.kind == "list"):
             # (only ``self.x``: a constructor's local that another method also binds (``mask`` here, a local ``mask``
             # in ``forward``) is no attribute, and its name cut as one made ``gate_mask`` read as ``self.mask``)
             out.append((k[5:], stale(v)))
     return tuple(out)
+
+
+# the key prefix of a module list kept among an object's constructor values (ObjV.fresh) for the submodules in it
+# that have constructor values of their own: no attribute's value
+LISTED = "<listed>"
+
+
+def _holds_fresh(v: Value, depth: int) -> bool:
+    if isinstance(v, ObjV):
+        return bool(v.fresh)
+    return depth > 0 and isinstance(v, SeqV) and any(_holds_fresh(x, depth - 1) for x in v.items)
+
+
+def _objects_in(v: Value, depth: int) -> list[ObjV]:
+    if isinstance(v, ObjV):
+        return [v]
+    if depth > 0 and isinstance(v, SeqV):
+        return [o for x in v.items for o in _objects_in(x, depth - 1)]
+    return []
 
 
 def jaxtyped_class(ci: ClassInfo) -> bool:
@@ -1541,7 +1577,11 @@ def fresh_after(m: "ModuleAnalysis", ci: ClassInfo, fi: FunctionInfo, obj: ObjV)
         assigned |= _assigned_names(callee.node.body) | nested
     if any(k.startswith("self.") and intercepts_attr(m, ci, k[5:]) for k in assigned):
         return ()  # ``self.step_idx += 1`` through a property setter stores another attribute (``_step_idx``)
-    return tuple((k, v) for k, v in obj.fresh if not isinstance(v, ObjV) and "self." + k.rstrip("?") not in assigned)
+    return tuple(
+        (k, v)
+        for k, v in obj.fresh
+        if not isinstance(v, ObjV) and not k.startswith(LISTED) and "self." + k.rstrip("?") not in assigned
+    )
 
 
 def _self_handed(fn: cst.CSTNode) -> tuple[tuple[cst.BaseExpression, ...], frozenset[str]] | None:
@@ -1703,6 +1743,17 @@ def _items_read_only(m: "ModuleAnalysis", ci: ClassInfo) -> frozenset[str]:
                 bad |= other
     st.items_read_only = frozenset(seen - bad)
     return st.items_read_only
+
+
+def items_only_read(m: "ModuleAnalysis", ci: ClassInfo, fi: FunctionInfo, listed: list[tuple[str, Value]]) -> bool:
+    """Do ``fi`` and the methods it reaches through calls on ``self`` use the module lists ``listed`` names only by
+    reading their items (a loop over them, ``zip``, ``len``, ``self.x[i]``)?"""
+    names = {k for k, _ in listed}
+    for callee in reached_methods(m, ci, fi):
+        _, bad = memo("self-item-reads", callee.node, _self_item_reads)
+        if names & bad:
+            return False
+    return True
 
 
 def _self_item_reads(fn: cst.CSTNode) -> tuple[frozenset[str], frozenset[str]]:
