@@ -1364,6 +1364,11 @@ class Interpreter:
             and "range" not in self.m.globals
         )
 
+    def _numbers_only(self, names: set[str]) -> bool:
+        """Do ``names`` all hold numbers, strings, booleans or None now? The body rebinding one (``for blk in
+        chunk[i:]: ...; i += 1``) cannot change the sequence the loop made from it before its first pass."""
+        return all(isinstance(self.scope.vars.get(n), (IntV, FloatV, BoolV, StrV, NoneV)) for n in names)
+
     def _unrolled(self, stmt: cst.For, assigned: set[str], it: Value) -> bool:
         """A ``for`` over a sequence whose elements are all known (``for dim_in, dim_out in zip(dims[:-1], dims[1:])``,
         ``for _ in range(3)``) runs its body once per element, in order, as Python does: each iteration sees its own
@@ -1384,6 +1389,7 @@ class Interpreter:
             _names_in(stmt.iter) & assigned
             and not self._fresh_range(stmt.iter)
             and not _stores_at_own_index(stmt, _names_in(stmt.iter) & assigned, self.m.assigned_cache)
+            and not self._numbers_only(_names_in(stmt.iter) & assigned)
         ) or not _fixpoint_ok(stmt, self.m.assigned_cache, allow_continue=True, allow_return=True, allow_yield=True):
             return False
         self.loop_depth += 1

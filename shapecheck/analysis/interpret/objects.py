@@ -2063,6 +2063,14 @@ def instantiate(
     st = class_state(ci)
     if st.building:
         return generic, []
+    if not symbolic and find_method(m, ci, "__init__") is None and not kwargs and len(args) <= 1:
+        if plain_module_list(m, ci):
+            # ``class BlockChunk(nn.ModuleList)`` with no constructor of its own: ``BlockChunk(blocks)`` holds those
+            # modules, as ``nn.ModuleList(blocks)`` does (iterated, indexed, sliced, ``len``: interpreter.held_modules)
+            given = args[0] if args else SeqV((), "list")
+            if isinstance(given, SeqV) and given.kind in ("list", "tuple", "modulelist"):
+                return ObjV(ci.key, ((_interpreter.MODULE_LIST_ATTR, SeqV(given.items, "modulelist")),), True), []
+            return generic, []
     if unmodelled_base(m, ci) and (find_method(m, ci, "__init__") is None or torch_layer_base(m, ci) is None):
         # (a torch.nn layer subclass with a constructor of its own runs it: super().__init__ builds the layer)
         made = generic if symbolic else layer_subclass(m, node, ci, args, kwargs)
