@@ -480,6 +480,8 @@ def _replay_framework(w: Witness, replay: Replay) -> None:
             return torch.einsum(str(witness_get(w, "equation")), *xs)
         if op == "split":
             return torch.split(xs[0], [int(x) for x in witness_get(w, "sizes", ())], int(witness_get(w, "dim", 0)))
+        if op == "topk":
+            return torch.topk(xs[0], int(witness_get(w, "k")), int(witness_get(w, "dim", -1)))
         if op == "nn.RNN.state":  # real (small) tensors: the recurrent kernels do not run on meta tensors
             name, which = str(witness_get(w, "name")), str(witness_get(w, "state"))
             proj = int(witness_get(w, "proj_size") or 0)

@@ -65,6 +65,7 @@ FRAMEWORK_OPS = frozenset(
         "nn.ConvTranspose",
         "equation_einsum",
         "split",
+        "topk",
         "nn.TransformerBlock",
         "nn.ChannelNorm",
         "nn.PixelShuffle",
@@ -622,6 +623,9 @@ def concrete_failure(w: Witness) -> str | None:
         return f"axis {bad[0]} has the negative size {made[bad[0]]}" if bad else None
     if op == "eqx.nn.Embedding":  # equinox looks up one scalar index
         return f"an array of shape {shapes[0]} is not a scalar index" if shapes and shapes[0] else None
+    if op == "topk":
+        k, dim = int(witness_get(w, "k", 0)), int(witness_get(w, "dim", -1))
+        return None if k <= shapes[0][dim] else f"k = {k} is more than the {shapes[0][dim]} elements of axis {dim}"
     if op == "split":
         sizes = [int(x) for x in witness_get(w, "sizes", ())]
         dim = int(witness_get(w, "dim", 0))

@@ -1329,6 +1329,20 @@ class SplitSizes(Detail):
 
 
 @dataclass(frozen=True)
+class TopKRange(Detail):
+    """``x.topk(k, dim)`` asking for more elements than the axis has."""
+
+    code, kind = "SHP204", "topk-range"
+    k: Any
+    axis: int
+    shape: Shape
+    size: Any  # the axis's size
+
+    def render(self) -> str:
+        return f"k = {self.k} is more than the {self.size} elements of axis {self.axis} of {_shape(self.shape)}"
+
+
+@dataclass(frozen=True)
 class ArraySections(Detail):
     """``np.split`` / ``jnp.split`` into a number of sections that does not divide the axis."""
 

@@ -319,6 +319,16 @@ def apply(
             out = t
         elif name == "topk":
             k_v = args[0] if args else kwargs.get("k", UNKNOWN)
+            if isinstance(k_v, IntV) and not k_v.assumed and greater_equal(shape[pos], k_v.size) is Truth.FALSE:
+                # torch.topk(preacts, k, dim=1) over an axis shorter than k: "selected index k out of range"
+                cx.ctx.report(
+                    node,
+                    "SHP204",
+                    {"op": "topk", "detail": D.TopKRange(k_v.size, pos, shape, shape[pos])},
+                    cx.origins([t]),
+                    spec=OpSpec("topk", None, (shape,), (), (("k", k_v.size), ("dim", pos))),
+                )
+                return UNKNOWN
             out = _with_axis(t, pos, k_v.size) if isinstance(k_v, IntV) else t.with_shape(None)
         else:
             keep = kwargs.get("keepdim", args[dim_pos + 1] if len(args) > dim_pos + 1 else BoolV(False))
