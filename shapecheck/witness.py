@@ -624,8 +624,9 @@ def concrete_failure(w: Witness) -> str | None:
     if op == "eqx.nn.Embedding":  # equinox looks up one scalar index
         return f"an array of shape {shapes[0]} is not a scalar index" if shapes and shapes[0] else None
     if op == "topk":
-        k, dim = int(witness_get(w, "k", 0)), int(witness_get(w, "dim", -1))
-        return None if k <= shapes[0][dim] else f"k = {k} is more than the {shapes[0][dim]} elements of axis {dim}"
+        top_k, top_dim = int(witness_get(w, "k", 0)), int(witness_get(w, "dim", -1))
+        have = shapes[0][top_dim]
+        return None if top_k <= have else f"k = {top_k} is more than the {have} elements of axis {top_dim}"
     if op == "split":
         sizes = [int(x) for x in witness_get(w, "sizes", ())]
         dim = int(witness_get(w, "dim", 0))
