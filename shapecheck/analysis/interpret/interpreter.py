@@ -49,7 +49,7 @@ from .values import (
 )
 from ...sizes import divisible, greater_equal
 from ...witness import assertion_holds
-from .context import BuiltNote, MadeUp, OpSpec, Pending, Where
+from .context import BuiltNote, MadeUp, OpSpec, Where
 from .narrowing import _rank_check, narrow
 from .objects import foreign_bases
 from .state import class_state
@@ -1177,9 +1177,6 @@ class Interpreter:
         before = dict(self.scope.vars)
         tick(len(before) * len(suites))  # the analysis budget: each branch copies every variable
         results = []
-        # an undecided ``if`` / ``else`` of an inlined callee each branch of which fails: the call fails whichever
-        # runs (the first branch's first error is reported; an ``if`` with no ``else`` may skip its body)
-        failed: list[list[Pending]] | None = [] if not known and self.ctx.suppress_depth > 0 else None
         for i, suite in enumerate(suites):
             self.scope.vars = dict(before)
             if i < len(refined):
@@ -1190,9 +1187,6 @@ class Interpreter:
             uncertain = not known and ctx.suppress_depth > 0
             ctx.uncertain += uncertain
             ctx.branch_unknown += not known
-            outer_doubtful = ctx.doubtful
-            if failed is not None:
-                ctx.doubtful = []
             try:
                 if suite is None:
                     pass
@@ -1209,13 +1203,8 @@ class Interpreter:
             finally:
                 ctx.uncertain -= uncertain
                 ctx.branch_unknown -= not known
-                if failed is not None:
-                    failed.append(ctx.doubtful or [])
-                    ctx.doubtful = outer_doubtful
             if not self.dead:
                 results.append(dict(self.scope.vars))
-        if failed is not None and len(failed) >= 2 and all(failed) and all(s is not None for s in suites):
-            self.ctx.add(failed[0][0])  # (in an outer undecided branch: that branch's error, to its own test)
         self.dead = not results
         self.scope.vars = self._join_all(results) if results else before
 
