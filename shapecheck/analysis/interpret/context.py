@@ -13,6 +13,10 @@ from ...diagnostics import Witness
 from ...sizes import Size
 
 
+# the definite errors whose operation raises when run (not an annotation contradicted: SHP205 / SHP206)
+RAISING = frozenset({"SHP201", "SHP202", "SHP203", "SHP204", "SHP207"})
+
+
 @dataclass(frozen=True)
 class OpSpec:
     """The failing operation of a definite (SHP2xx) finding, with symbolic inputs: what a witness makes concrete.
@@ -154,6 +158,9 @@ class Context:
     inline_findings: list[Pending] = field(default_factory=list)
     uncertain: int = 0  # >0 inside a branch of an inlined callee whose condition is unknown: its findings are dropped
     caught: int = 0  # >0 inside a try body whose handler catches shape errors: definite findings there are dropped
+    # while a branch of an undecided ``if`` in an inlined callee runs (Interpreter.run_branches): the definite errors
+    # it drops (a branch that returns with none leaves the rest of the callee conditional)
+    doubtful: "list[Pending] | None" = None
     stats: dict[str, int] = field(default_factory=dict)  # coverage counters (benchmarks/corpus.py)
     evidence: dict[int, tuple[str, int]] = field(default_factory=dict)  # id(call) -> (kind, best evidence level)
     branch_unknown: int = 0  # how many enclosing branches have a condition the analysis cannot decide
@@ -189,6 +196,8 @@ class Context:
         if self.suppress_depth:
             if not self.uncertain:
                 self.inline_findings.append(p)
+            elif self.doubtful is not None and p.code in RAISING:
+                self.doubtful.append(p)
         else:
             self.pending.append(p)
 

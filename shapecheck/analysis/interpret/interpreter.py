@@ -186,6 +186,16 @@ def _mode_call(node: cst.BaseExpression) -> tuple[str, bool | None] | None:
     return key, None
 
 
+def _plain_train_call(node: cst.BaseExpression) -> bool:
+    """``self.train()`` or ``self.train(True)``."""
+    if type(node) is not cst.Call or type(node.func) is not cst.Attribute or node.func.attr.value != "train":
+        return False
+    if not node.args:
+        return True
+    a = node.args[0]
+    return len(node.args) == 1 and a.keyword is None and type(a.value) is cst.Name and a.value.value == "True"
+
+
 def _own_mode_call(node: cst.BaseExpression, owner_name: str = "self") -> bool | None:
     """``self.eval()`` or ``self.train(False)`` -> True; another ``self.train(...)`` -> False; anything else None.
     ``owner_name``: the variable whose method it is (``model.eval()``)."""
@@ -396,6 +406,10 @@ class Interpreter:
         self.frame = frame
         self.scope = scope
         self.dead = False  # the rest of the current block is unreachable (after return/raise/continue/break)
+        # undecided ``if``s of an inlined callee passed so far whose body returned normally: what follows runs only
+        # when the condition was false, which this call may not make it -- its findings are not this call's (each
+        # adds one to ctx.uncertain until the function's run ends: ModuleAnalysis.run_function)
+        self.narrowed = 0
         self.returning: cst.BaseExpression | None = None  # the value of the ``return`` being evaluated
         self.if_alt: tuple[cst.IfExp, Value] | None = None  # the last ``a if c else None`` on an undecided c: (node, a)
         self.loop_depth = 0
@@ -775,6 +789,9 @@ class Interpreter:
             # (torch sets ``training`` recursively); ``self.train(...)`` otherwise: the mode is not known
             if mode:
                 self.scope.vars[TRAINING_KEY] = BoolV(False)
+            elif _plain_train_call(stmt.value) and self._torch_train(self.frame.cls_key):
+                # ``self.train()`` / ``self.train(True)`` with torch's train: train mode from here, submodules too
+                self.scope.vars[TRAINING_KEY] = BoolV(True)
             else:
                 self.scope.vars.pop(TRAINING_KEY, None)
         elif called is not None:
@@ -1177,6 +1194,10 @@ class Interpreter:
         before = dict(self.scope.vars)
         tick(len(before) * len(suites))  # the analysis budget: each branch copies every variable
         results = []
+        # an undecided ``if`` of an inlined callee a branch of which returns normally (no definite error on the
+        # way): the rest of the callee is conditional (``narrowed``)
+        watched = not known and self.ctx.suppress_depth > 0 and self.frame.depth > 0
+        returned_clean = failed = False
         for i, suite in enumerate(suites):
             self.scope.vars = dict(before)
             if i < len(refined):
@@ -1187,6 +1208,10 @@ class Interpreter:
             uncertain = not known and ctx.suppress_depth > 0
             ctx.uncertain += uncertain
             ctx.branch_unknown += not known
+            returns_before = len(self.scope.returns)
+            outer_doubtful = ctx.doubtful
+            if watched:
+                ctx.doubtful = []
             try:
                 if suite is None:
                     pass
@@ -1203,10 +1228,20 @@ class Interpreter:
             finally:
                 ctx.uncertain -= uncertain
                 ctx.branch_unknown -= not known
+                if watched:
+                    inner, ctx.doubtful = ctx.doubtful or [], outer_doubtful
+                    failed = bool(inner)
+                    if inner and outer_doubtful is not None:
+                        outer_doubtful.extend(inner)  # (an enclosing undecided branch fails with it, maybe)
             if not self.dead:
                 results.append(dict(self.scope.vars))
+            elif watched and len(self.scope.returns) > returns_before and not failed:
+                returned_clean = True
         self.dead = not results
         self.scope.vars = self._join_all(results) if results else before
+        if returned_clean and results:
+            self.narrowed += 1
+            self.ctx.uncertain += 1
 
     def _iteration_changes(self, obj: ObjV) -> bool:
         """Does iterating ``obj`` (its class's ``__iter__`` or ``__next__``, in the analysed code) set attributes of
@@ -2955,6 +2990,13 @@ class Interpreter:
                 return self.m.call_function(self, node, v, [], {})  # type: ignore[arg-type]
         return v
 
+    def _torch_train(self, cls_key: str | None) -> bool:
+        """Does the class ``cls_key`` (of the analysed code, a torch module) leave ``train`` as torch's?"""
+        ci = self.m.find_class(cls_key) if cls_key is not None else None
+        if ci is None or not any(b.startswith("torch.nn.") for b in foreign_bases(ci.module, ci)):
+            return False
+        return objects.find_method(cast(Any, ci.module), ci, "train") is None
+
     def in_eval_mode(self) -> bool:
         """This body runs after ``self.eval()`` in its own or a calling body: ``<module>.training`` is False."""
         v = self.scope.vars.get(TRAINING_KEY)
@@ -2994,6 +3036,9 @@ class Interpreter:
         """This body runs in a call made through a variable or attribute ``model.train()`` put in train mode (and in
         no call made in eval mode): ``<module>.training`` is True, for a module whose class leaves ``train`` as
         torch's."""
+        v = self.scope.vars.get(TRAINING_KEY)
+        if isinstance(v, BoolV) and v.value is True:
+            return True  # (``self.train()`` in this body)
         return TRAIN_MODE[0] > 0 and not EVAL_MODE[0] and TRAINING_KEY not in self.scope.vars
 
     def _fresh_read(self, node: cst.Attribute, obj: ObjV, attr: str) -> Value | None:

@@ -1348,7 +1348,10 @@ class ModuleAnalysis:
                         raise
                     self.ctx.report(fi.node.name, "SHP903", {"what": f"{fi.name}()", "detail": exc.detail})
         else:
-            interp.run_suite(fi.node.body)
+            try:
+                interp.run_suite(fi.node.body)
+            finally:
+                interp.ctx.uncertain -= interp.narrowed  # (what came after an undecided early return: Interpreter)
         if watch and not interp.dead:
             scope.exits.append({k: scope.vars.get(k, UNKNOWN) for k in watch})
         return scope
@@ -5141,6 +5144,13 @@ def _builtin(*names: str, shadowed_by_imports: bool = True) -> Callable[[Builtin
 def _called_mode(interp: Interpreter, func: cst.BaseExpression) -> bool | None:
     """``model(x)`` / ``model.generate(x)`` / ``self.model(x)`` with ``model`` a variable (``self.model`` an attribute)
     that ``model.eval()`` put in eval mode (False) or ``model.train()`` in train mode (True); None otherwise."""
+    made = func.value if type(func) is cst.Attribute and type(func.value) is cst.Call else func
+    if type(made) is cst.Call and type(made.func) in (cst.Name, cst.Attribute):
+        # ``World().maybe_eval(x)``, ``Model(cfg)(x)``: a torch module just built is in train mode (torch's default)
+        with interp.ctx.discarding():
+            cls = interp.eval(made.func)
+        known = isinstance(cls, RefV) and cls.qualname.startswith("class:") and interp._torch_train(cls.qualname[6:])
+        return True if known else None
     if type(func) is cst.Name:
         owner = func.value
     elif type(func) is cst.Attribute and (key := _var_key_of(func)) is not None and key.startswith("self."):
