@@ -4771,7 +4771,7 @@ class ModuleAnalysis:
                 # class Cfg(BaseCfg): def __init__(self, d, **kw): super().__init__(d=d, **kw) -- the base's generated
                 # __init__ sets its fields (then runs __post_init__), so a field's class-body default is not its value
                 return self._dataclass_super_init(interp, node, base, args, kwargs, dynamic)
-        if fi is None and name == "forward" and not dynamic and not interp.frame.building:
+        if fi is None and name == "forward" and not dynamic and not _in_constructor(interp):
             torch_layer = objects.torch_layer_of(self, interp.frame.self_value)
             if torch_layer is not None:
                 # super().forward(x) in a torch.nn layer subclass: torch's forward of the layer its constructor built
@@ -5952,6 +5952,12 @@ def _held_at(interp: Interpreter, key: str) -> Value | None:
 # without constructor values shares), and the submodules of its module lists that have constructor values of their
 # own, by the same key; one already run on is not run on its constructor values again (_fresh_through_loop_variable)
 _CONSUMED: list[tuple[set[int], dict[int, ObjV]]] = []
+
+
+def _in_constructor(interp: Interpreter) -> bool:
+    """Does ``interp`` run a constructor (or a helper it calls on the object being built), not a method run on an
+    object whose attributes it keeps (call_on_local_object's frames are building ones too)?"""
+    return interp.frame.building and interp.frame.key.rsplit(".", 1)[-1] in ("__init__", "setup", "__post_init__")
 
 
 def _called_name(node: cst.CSTNode) -> str | None:

@@ -3405,8 +3405,10 @@ def sets_own_attrs(m: "ModuleAnalysis", fi: FunctionInfo, obj: ObjV) -> bool:
     _assigned_names = _interpreter._assigned_names
 
     ci = m.find_class(obj.cls_key)
-    if ci is None or class_state(ci).building or foreign_bases(m, ci) - _PLAIN_BASES:
+    if ci is None or class_state(ci).building:
         return False
+    if foreign_bases(m, ci) - _PLAIN_BASES and (torch_layer_base(m, ci) is None or torch_layer_of(m, obj) is None):
+        return False  # (a torch.nn layer subclass whose layer torch's forward runs: its own attributes are its own)
     body = fi.node.body
     if type(body) is not cst.IndentedBlock:
         return False
