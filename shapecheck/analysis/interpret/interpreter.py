@@ -496,29 +496,10 @@ class Interpreter:
             self.assign(target.target, value)
             self._narrow_shape_unpack(target.target, stmt.value, value)
             self._record_size_reads(target.target, stmt.value)
-            if (
-                type(target.target) is cst.Name
-                and isinstance(value, (ObjV, LayerV))
-                and type(stmt.value) is cst.Call
-                and type(stmt.value.func) is cst.Attribute
-                and stmt.value.func.attr.value == "eval"
-                and not stmt.value.args
-            ):
-                # ``model = Model(dim=64).eval()``: eval() returns the module itself, in eval mode
-                self.scope.vars[target.target.value + TRAINING_SUFFIX] = BoolV(False)
-            elif (
-                type(target.target) is cst.Name
-                and isinstance(value, (ObjV, LayerV))
-                and type(stmt.value) is cst.Call
-                and type(stmt.value.func) is cst.Attribute
-                and stmt.value.func.attr.value == "train"
-                and (
-                    not stmt.value.args
-                    or (len(stmt.value.args) == 1 and _truth(self._quiet_eval(stmt.value.args[0].value)) is True)
-                )
-            ):
-                # ``model = Model(cfg).train()``: the module itself, in train mode
-                self.scope.vars[mode_key(target.target.value)] = BoolV(True)
+            chained = self._chained_mode(stmt.value) if isinstance(value, (ObjV, LayerV)) else None
+            if type(target.target) is cst.Name and chained is not None:
+                # ``model = Model(dim=64).eval()`` / ``Model(cfg).train()``: the module itself, in that mode
+                self.scope.vars[mode_key(target.target.value)] = BoolV(chained)
             elif type(target.target) is cst.Name and self._freshly_built(target.target.value, stmt.value, value):
                 # ``model = VQVAE(channel=32)``: a new torch module is in train mode (torch's default)
                 self.scope.vars[mode_key(target.target.value)] = BoolV(True)
@@ -3002,10 +2983,19 @@ class Interpreter:
         v = self.scope.vars.get(TRAINING_KEY)
         return (EVAL_MODE[0] > 0 and not TRAIN_MODE[0]) or (isinstance(v, BoolV) and v.value is False)
 
-    def _quiet_eval(self, node: cst.BaseExpression) -> Value:
-        """``node`` evaluated again, what it reports dropped (it was evaluated, and reported, already)."""
-        with self.ctx.discarding():
-            return self.eval(node)
+    def _chained_mode(self, node: cst.BaseExpression) -> bool | None:
+        """``X.eval()`` -> False; ``X.train()`` / ``X.train(True)`` -> True; anything else None."""
+        if type(node) is not cst.Call or type(node.func) is not cst.Attribute:
+            return None
+        name = node.func.attr.value
+        if name == "eval" and not node.args:
+            return False
+        if name == "train" and not node.args:
+            return True
+        if name == "train" and len(node.args) == 1 and node.args[0].keyword is None:
+            with self.ctx.discarding():  # (evaluated, and reported, with the call already)
+                return True if _truth(self.eval(node.args[0].value)) is True else None
+        return None
 
     def _freshly_built(self, name: str, call: cst.BaseExpression, value: Value) -> bool:
         """``name = Cls(...)`` with ``Cls`` a torch module class of the analysed code, in a body (a function's, or
