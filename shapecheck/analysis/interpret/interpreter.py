@@ -2971,6 +2971,18 @@ class Interpreter:
                 return self.m.call_function(self, node, v, [], {})  # type: ignore[arg-type]
         return v
 
+    def built_in_train_mode(self, cls_key: str) -> bool:
+        """Is a torch module of the class ``cls_key`` (of the analysed code) in train mode when just built: torch's
+        default, unless a constructor of its classes sets the mode (``self.eval()`` in ``__init__``)?"""
+        ci = self.m.find_class(cls_key)
+        if ci is None or not any(b.startswith("torch.nn.") for b in foreign_bases(ci.module, ci)):
+            return False
+        for c in objects.mro(cast(Any, ci.module), ci):
+            init = c.methods.get("__init__")
+            if init is not None and memo("mode-receivers", init.node.body, _mode_receivers):
+                return False
+        return True
+
     def _torch_train(self, cls_key: str | None) -> bool:
         """Does the class ``cls_key`` (of the analysed code, a torch module) leave ``train`` as torch's?"""
         ci = self.m.find_class(cls_key) if cls_key is not None else None
@@ -3013,8 +3025,7 @@ class Interpreter:
             made_by.qualname == "class:" + value.cls_key or made_by.qualname.endswith("." + cls_name)
         ):
             return False  # (a class of this module, or one imported: not a function that builds it)
-        ci = self.m.find_class(value.cls_key)
-        if ci is None or not any(b.startswith("torch.nn.") for b in foreign_bases(ci.module, ci)):
+        if not self.built_in_train_mode(value.cls_key):
             return False
         fi = self.m.find_function(self.frame.key) if self.frame.key != "<module>" else None
         body = fi.node.body if fi is not None else cast(Any, self.m).tree

@@ -5149,7 +5149,9 @@ def _called_mode(interp: Interpreter, func: cst.BaseExpression) -> bool | None:
         # ``World().maybe_eval(x)``, ``Model(cfg)(x)``: a torch module just built is in train mode (torch's default)
         with interp.ctx.discarding():
             cls = interp.eval(made.func)
-        known = isinstance(cls, RefV) and cls.qualname.startswith("class:") and interp._torch_train(cls.qualname[6:])
+        if not (isinstance(cls, RefV) and cls.qualname.startswith("class:")):
+            return None
+        known = interp._torch_train(cls.qualname[6:]) and interp.built_in_train_mode(cls.qualname[6:])
         return True if known else None
     if type(func) is cst.Name:
         owner = func.value
