@@ -1766,7 +1766,9 @@ def _randperm(
     if not isinstance(n, IntV) or n.assumed or ((k := n.size.as_int()) is not None and k < 0):
         return None
     dtype = "int64" if "dtype" not in kwargs else None
-    return TensorV((n.size,), dtype, "torch", None, cx.origin(node, "randperm(...)"))
+    out = TensorV((n.size,), dtype, "torch", None, cx.origin(node, "randperm(...)"))
+    # every element in [0, n), as torch.randint(n, ...) gives (a window start read back: ``series[s : s + w]``)
+    return replace(out, bounds=(Size.const(0), n.size)) if dtype is not None else out
 
 
 @FUNCTIONS.register("jax.random.PRNGKey", "jax.random.key")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from typing import TYPE_CHECKING, Any
 
 import libcst as cst
@@ -245,7 +247,9 @@ def index_tensor(
             axes.extend([None] * len(what))
     out.extend(t.shape[pos:])
     axes.extend(t.axes[pos:] if t.axes else [None] * (len(t.shape) - pos))
-    return t.with_shape(tuple(out), tuple(axes) if t.axes else None)
+    res = t.with_shape(tuple(out), tuple(axes) if t.axes else None)
+    # (the elements indexed out are the tensor's own: the range they lie in holds for them, ``randperm(n)[:k]``)
+    return replace(res, bounds=t.bounds) if t.bounds is not None else res
 
 
 def _holds_none(interp: "Interpreter", sl: cst.BaseSlice) -> bool:
