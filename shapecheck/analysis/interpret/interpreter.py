@@ -57,7 +57,7 @@ from .walk import chain_root, children, contains, has_own, memo, plain_read
 
 if TYPE_CHECKING:
     from ...annotations import Memo
-    from ..index.functions import FunctionInfo
+    from ..index.functions import ClassInfo, FunctionInfo
     from ..index.jaxtyping_bridge import Annotation
     from .semantics import Semantics
 
@@ -770,7 +770,7 @@ class Interpreter:
             # (torch sets ``training`` recursively); ``self.train(...)`` otherwise: the mode is not known
             if mode:
                 self.scope.vars[TRAINING_KEY] = BoolV(False)
-            elif _plain_train_call(stmt.value) and self._torch_train(self.frame.cls_key):
+            elif _plain_train_call(stmt.value) and self.keeps_torch_train(self.frame.cls_key):
                 # ``self.train()`` / ``self.train(True)`` with torch's train: train mode from here, submodules too
                 self.scope.vars[TRAINING_KEY] = BoolV(True)
             else:
@@ -2971,11 +2971,18 @@ class Interpreter:
                 return self.m.call_function(self, node, v, [], {})  # type: ignore[arg-type]
         return v
 
+    def _torch_class(self, cls_key: str | None) -> "ClassInfo | None":
+        """The class ``cls_key`` of the analysed code when it is a torch module (a torch.nn base), else None."""
+        ci = self.m.find_class(cls_key) if cls_key is not None else None
+        if ci is None or not any(b.startswith("torch.nn.") for b in foreign_bases(ci.module, ci)):
+            return None
+        return ci
+
     def built_in_train_mode(self, cls_key: str) -> bool:
         """Is a torch module of the class ``cls_key`` (of the analysed code) in train mode when just built: torch's
         default, unless a constructor of its classes sets the mode (``self.eval()`` in ``__init__``)?"""
-        ci = self.m.find_class(cls_key)
-        if ci is None or not any(b.startswith("torch.nn.") for b in foreign_bases(ci.module, ci)):
+        ci = self._torch_class(cls_key)
+        if ci is None:
             return False
         for c in objects.mro(cast(Any, ci.module), ci):
             init = c.methods.get("__init__")
@@ -2983,12 +2990,10 @@ class Interpreter:
                 return False
         return True
 
-    def _torch_train(self, cls_key: str | None) -> bool:
+    def keeps_torch_train(self, cls_key: str | None) -> bool:
         """Does the class ``cls_key`` (of the analysed code, a torch module) leave ``train`` as torch's?"""
-        ci = self.m.find_class(cls_key) if cls_key is not None else None
-        if ci is None or not any(b.startswith("torch.nn.") for b in foreign_bases(ci.module, ci)):
-            return False
-        return objects.find_method(cast(Any, ci.module), ci, "train") is None
+        ci = self._torch_class(cls_key)
+        return ci is not None and objects.find_method(cast(Any, ci.module), ci, "train") is None
 
     def in_eval_mode(self) -> bool:
         """This body runs after ``self.eval()`` in its own or a calling body: ``<module>.training`` is False."""

@@ -5151,7 +5151,7 @@ def _called_mode(interp: Interpreter, func: cst.BaseExpression) -> bool | None:
             cls = interp.eval(made.func)
         if not (isinstance(cls, RefV) and cls.qualname.startswith("class:")):
             return None
-        known = interp._torch_train(cls.qualname[6:]) and interp.built_in_train_mode(cls.qualname[6:])
+        known = interp.keeps_torch_train(cls.qualname[6:]) and interp.built_in_train_mode(cls.qualname[6:])
         return True if known else None
     if type(func) is cst.Name:
         owner = func.value
