@@ -872,7 +872,8 @@ class Interpreter:
         the analysed code whose body returns such a comparison of its parameters is that comparison of the
         arguments. None for anything else."""
         if type(node) is cst.Comparison:
-            return self._compare_text(node, bindings, shown, None)
+            text = self._compare_text(node, bindings, shown, None)
+            return text if text is not None else self._shape_compare_text(node, bindings, shown)
         divides = _is_integer_division(node)
         if divides is not None:
             return self._divides_text(divides, bindings, shown, None)
@@ -905,6 +906,33 @@ class Interpreter:
         if type(ret) is not cst.Comparison:
             return self._divides_text(_is_integer_division(ret), bindings, shown, subst)  # type: ignore[arg-type]
         return self._compare_text(ret, bindings, shown, subst)
+
+    def _shape_compare_text(self, node: cst.Comparison, bindings: dict[str, int], shown: dict[str, int]) -> str | None:
+        """``a.shape == b.shape`` (or against ``(n, d)``, ``b.shape[1:]``, ``tuple(b.shape)``) of shapes whose sizes
+        are all known and differ: the first axis they differ on (``v0 == v1`` of ``a.shape[1]`` and ``b.shape[1]``),
+        or their ranks when those differ (``len(a.shape) == len(b.shape)``). Shapes are equal only if both are."""
+        if len(node.comparisons) != 1 or type(node.comparisons[0].operator) is not cst.Equal:
+            return None
+        sides = (node.left, node.comparisons[0].comparator)
+        values = [_known_sizes(self.eval(e)) for e in sides]
+        a, b = values
+        if a is None or b is None or not any(type(e) is cst.Attribute or type(e) is cst.Subscript for e in sides):
+            return None
+        texts = [" ".join(self.m.code_for(e).split()) for e in sides]
+        if len(a) != len(b):
+            pairs = [(f"len({texts[0]})", len(a)), (f"len({texts[1]})", len(b))]
+        else:
+            at = next((i for i, (x, y) in enumerate(zip(a, b)) if x != y), None)
+            if at is None:
+                return None
+            pairs = [(f"{texts[0]}[{at}]", a[at]), (f"{texts[1]}[{at}]", b[at])]
+        names = []
+        for text, k in pairs:
+            name = f"v{len(bindings)}"
+            bindings[name] = k
+            shown[text] = k
+            names.append(name)
+        return f"{names[0]} == {names[1]}"
 
     def _divides_text(
         self, div: cst.BinaryOperation, bindings: dict[str, int], shown: dict[str, int], subst: dict[str, str] | None
@@ -4246,6 +4274,19 @@ _ARITH_TEXT = {
     cst.Modulo: "%",
     cst.Power: "**",
 }
+
+
+def _known_sizes(v: Value) -> list[int] | None:
+    """The sizes of a shape (``x.shape``, a slice of one) or a tuple of known integers, when all are known."""
+    if not isinstance(v, SeqV) or v.kind not in ("shape", "tuple"):
+        return None
+    out = []
+    for item in v.items:
+        k = item.size.as_int() if type(item) is IntV else None
+        if k is None:
+            return None
+        out.append(k)
+    return out
 
 
 def _docstring(stmt: cst.BaseStatement) -> bool:

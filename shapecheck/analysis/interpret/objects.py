@@ -3398,10 +3398,12 @@ def _one_line(fn: cst.FunctionDef, module: Any = None) -> bool:
     return True
 
 
-def sets_own_attrs(m: "ModuleAnalysis", fi: FunctionInfo, obj: ObjV) -> bool:
+def sets_own_attrs(m: "ModuleAnalysis", fi: FunctionInfo, obj: ObjV, depth: int = 3) -> bool:
     """Is ``fi`` a method of a helper object (a class of the analysed code with no base outside it) that assigns
     attributes of ``self``, and whose body is plain enough to hand them back: no ``return`` before its last
-    statement, no ``yield``, no nested function or class?"""
+    statement, no ``yield``, no nested function or class? A method that calls a submodule of ``self``
+    (``self.conv(x)``, ``self.conv.step(x)``) whose own method does (a causal convolution keeping its last frames)
+    counts too, ``depth`` levels down: the submodule's state is the object's."""
     _assigned_names = _interpreter._assigned_names
 
     ci = m.find_class(obj.cls_key)
@@ -3416,10 +3418,55 @@ def sets_own_attrs(m: "ModuleAnalysis", fi: FunctionInfo, obj: ObjV) -> bool:
         not any(k.startswith("self.") for k in _assigned_names(body))
         and not memo("sets-through-self", body, _sets_through_self)
         and not any(_changeable(obj.attr(a)) for a in memo("self-attrs-handed", body, _self_attrs_handed))
+        and not (depth > 0 and _calls_stateful_submodule(m, body, obj, depth - 1))
     ):
         return False
 
     return memo("plain-method-body", body, _plain_method_body)
+
+
+def _calls_stateful_submodule(m: "ModuleAnalysis", body: cst.CSTNode, obj: ObjV, depth: int) -> bool:
+    """Does the block call a submodule ``self`` holds (``self.conv(x)``, ``self.conv.step(x)``) whose method run
+    there sets attributes of its own (``sets_own_attrs``)?"""
+    for attr, method in memo("self-submodule-calls", body, _self_submodule_calls):
+        sub = obj.attr(attr)
+        if not isinstance(sub, ObjV) or not sub.concrete:
+            continue
+        ci = m.find_class(sub.cls_key)
+        if ci is None:
+            continue
+        if method is None:
+            callee = find_method(m, ci, "__call__") or find_method(m, ci, "forward")
+        else:
+            callee = find_method(m, ci, method)
+        if callee is not None and sets_own_attrs(callee.module, callee, sub, depth):
+            return True
+    return False
+
+
+def _self_submodule_calls(body: cst.CSTNode) -> frozenset[tuple[str, str | None]]:
+    """(attribute, method or None for a call of the attribute itself) of each ``self.x(...)`` / ``self.x.m(...)``
+    the block makes, outside nested functions and classes."""
+    out: set[tuple[str, str | None]] = set()
+    stack: list[cst.CSTNode] = [body]
+    while stack:
+        n = stack.pop()
+        tp = type(n)
+        if tp is cst.FunctionDef or tp is cst.ClassDef or tp is cst.Lambda:
+            continue
+        if tp is cst.Call:
+            f = n.func  # type: ignore[attr-defined]
+            if type(f) is cst.Attribute and type(f.value) is cst.Name and f.value.value == "self":
+                out.add((f.attr.value, None))
+            elif (
+                type(f) is cst.Attribute
+                and type(f.value) is cst.Attribute
+                and type(f.value.value) is cst.Name
+                and f.value.value.value == "self"
+            ):
+                out.add((f.value.attr.value, f.attr.value))
+        stack.extend(children(n))
+    return frozenset(out)
 
 
 def _changeable(v: Value | None) -> bool:
