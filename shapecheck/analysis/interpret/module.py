@@ -1457,7 +1457,9 @@ class ModuleAnalysis:
         held = fv.bound_self
         listed = _fresh_through_loop_variable(interp, node, held) if isinstance(held, ObjV) and _CONSUMED else None
         if isinstance(held, ObjV) and _CONSUMED:
-            _CONSUMED[-1][0].add(_object_key(held))  # (a method run on it: its constructor values no longer hold)
+            # (a method run on it: its constructor values no longer hold; through a loop over a module list, the
+            # module at that place: ``[Block(dim) for _ in range(depth)]`` holds one value for distinct modules)
+            _CONSUMED[-1][0].add(_listed_place(interp, node, held) or _object_key(held))
         if listed is not None:
             # ``for norm, attn, ff in self.layers: x = attn(norm(x))`` in the first method run on an object just
             # built: each layer's first call runs on its constructor's values (a rotary table it grows on demand);
@@ -5953,7 +5955,7 @@ def _held_at(interp: Interpreter, key: str) -> Value | None:
 # during the first method run on an object just built: the objects a method ran on (by _object_key, which a copy
 # without constructor values shares), and the submodules of its module lists that have constructor values of their
 # own, by the same key; one already run on is not run on its constructor values again (_fresh_through_loop_variable)
-_CONSUMED: list[tuple[set[int], dict[int, ObjV]]] = []
+_CONSUMED: list[tuple[set[int | tuple[int, str, int]], dict[int, ObjV]]] = []
 
 
 def _in_constructor(interp: Interpreter) -> bool:
@@ -5982,11 +5984,28 @@ def _fresh_through_loop_variable(interp: Interpreter, node: cst.CSTNode, obj: Ob
         return None
     consumed, listed = _CONSUMED[-1]
     ident = _object_key(obj)
-    if ident in consumed or ident not in listed:
+    if ident in consumed or ident not in listed or _listed_place(interp, node, obj) in consumed:
         return None
-    if any(k != name and k != "self" and (v is obj or _holds(v, obj, 3)) for k, v in interp.scope.vars.items()):
+    # (``self`` holds it through the module list, and so do the ``self.x`` names of a method run on an object whose
+    # attributes it keeps: call_on_local_object)
+    if any(
+        k != name and k != "self" and not k.startswith("self.") and (v is obj or _holds(v, obj, 3))
+        for k, v in interp.scope.vars.items()
+    ):
         return None
     return listed[ident]
+
+
+def _listed_place(interp: Interpreter, node: cst.CSTNode, obj: ObjV) -> tuple[int, str, int] | None:
+    """For ``blk(x)`` with ``blk`` the variable of a loop over a module list (Interpreter.loop_items): the object and
+    its place in the list (the list's name and the index)."""
+    name = _called_name(node)
+    if name is None or not interp.loop_items:
+        return None
+    rec = interp.loop_items.get(name)
+    if type(rec) is not list or rec[2] is None or interp.scope.vars.get(name) is not obj:
+        return None
+    return (_object_key(obj), rec[0], rec[2])
 
 
 def _unshared(interp: Interpreter, key: str, v: Value) -> Value:
@@ -6134,11 +6153,16 @@ def _with_own_attrs(interp: Interpreter, obj: ObjV) -> ObjV:
 def _through_loop_variable(
     interp: Interpreter, node: cst.CSTNode, obj: ObjV
 ) -> tuple[cst.BaseExpression, cst.Name] | None:
-    """For ``blk.method(...)`` / ``blk.attn.method(...)`` on ``obj``, with ``blk`` the variable of a loop over a list
-    (Interpreter.loop_items): the receiver and ``blk``."""
-    if type(node) is not cst.Call or type(node.func) is not cst.Attribute:
+    """For ``blk.method(...)`` / ``blk.attn.method(...)`` / ``blk(...)`` on ``obj``, with ``blk`` the variable of a
+    loop over a list (Interpreter.loop_items): the receiver and ``blk``."""
+    if type(node) is not cst.Call:
         return None
-    recv = node.func.value
+    if type(node.func) is cst.Attribute:
+        recv = node.func.value
+    elif type(node.func) is cst.Name:
+        recv = node.func
+    else:
+        return None
     root = recv
     while type(root) is cst.Attribute:
         root = root.value
@@ -6150,7 +6174,8 @@ def _through_loop_variable(
     at: Value | None = held
     for name in attr_path(recv, root) or ():
         at = at.attr(name) if isinstance(at, ObjV) else None
-    return (recv, root) if at is obj else None
+    # (or that object with its constructor's values: the first call of a listed module, _fresh_through_loop_variable)
+    return (recv, root) if at is obj or (type(at) is ObjV and _object_key(at) == _object_key(obj)) else None
 
 
 def _on_new_object(node: cst.CSTNode, obj: ObjV) -> bool:
@@ -7258,15 +7283,27 @@ def _changes_through_self(fn: cst.CSTNode) -> tuple[tuple[cst.Call, cst.Arg], ..
         return type(e) is cst.Name and e.value == me
 
     handed: list[tuple[cst.Call, cst.Arg]] = []
+    # the variables of loops over what ``self`` holds (``for m in self.modules()``, ``for blk in self.blocks``,
+    # ``for name, m in self.named_modules()``): a method called on one, or a store through one, may change it
+    walked: set[str] = set()
     stack: list[cst.CSTNode] = [cast(cst.FunctionDef, fn).body]
     while stack:
         n = stack.pop()
         tp = type(n)
+        if tp is cst.For:
+            it = n.iter  # type: ignore[attr-defined]
+            if rooted(it.func if type(it) is cst.Call else it):
+                target = n.target  # type: ignore[attr-defined]
+                targets = [e.value for e in target.elements] if type(target) in (cst.Tuple, cst.List) else [target]
+                walked.update(e.value for e in targets if type(e) is cst.Name)
         if tp in _STORES:
-            if _stores_through(n, me):
+            if _stores_through(n, me) or any(_stores_through(n, w) for w in walked):
                 return None  # (``self.__dict__[k] = v`` too; ``self.__dict__.update(d)`` is a changing method)
         elif tp is cst.Call:
             f = n.func  # type: ignore[attr-defined]
+            root = chain_root(f.value) if type(f) is cst.Attribute else None
+            if type(root) is cst.Name and root.value in walked:
+                return None  # m.reset() on each module of the walk
             if type(f) is cst.Attribute and rooted(f.value) and type(f.value) is not cst.Name:
                 name = f.attr.value
                 if name in _CHANGING_METHODS or name.startswith(_CHANGING_PREFIXES):
@@ -7327,6 +7364,14 @@ def _changed_self_attrs(fn: cst.CSTNode) -> frozenset[str] | None:
                 name = first.attr.value
                 if name == "__dict__":
                     return None
+                if (
+                    name in _MODULE_WALKS
+                    and type(parent) is cst.Call
+                    and type(grand) is cst.For
+                    and grand.iter is parent
+                    and _walk_body_changes(grand)
+                ):
+                    return None  # for m in self.modules(): m.reset(): any submodule, at any depth
                 # (``self.pool.reset()``; ``self.net(x)`` too: running what an attribute holds may change it)
                 called_on = (type(parent) is cst.Attribute and type(grand) is cst.Call and grand.func is parent) or (
                     type(parent) is cst.Call and parent.func is n
@@ -7336,6 +7381,33 @@ def _changed_self_attrs(fn: cst.CSTNode) -> frozenset[str] | None:
                     out.add(name)
         stack.extend((c, n, parent) for c in children(n))
     return frozenset(out)
+
+
+# the methods of torch.nn.Module that walk its submodules (or their parameters) at any depth
+_MODULE_WALKS = frozenset(
+    {"modules", "children", "named_modules", "named_children", "parameters", "named_parameters", "buffers"}
+)
+
+
+def _walk_body_changes(loop: cst.For) -> bool:
+    """Does the body of ``for m in self.modules():`` call a method on its variable (``m.reset()``) or store through
+    it (``m.cache = None``)?"""
+    target = loop.target
+    targets = [e.value for e in target.elements] if type(target) in (cst.Tuple, cst.List) else [target]  # type: ignore[attr-defined]
+    names = {e.value for e in targets if type(e) is cst.Name}
+    stack: list[cst.CSTNode] = [loop.body]
+    while stack:
+        n = stack.pop()
+        tp = type(n)
+        if tp in _STORES and any(_stores_through(n, w) for w in names):
+            return True
+        if tp is cst.Call:
+            f = n.func  # type: ignore[attr-defined]
+            root = chain_root(f.value) if type(f) is cst.Attribute else None
+            if type(root) is cst.Name and root.value in names:
+                return True
+        stack.extend(children(n))
+    return False
 
 
 def _frozen_container(v: Value) -> bool:

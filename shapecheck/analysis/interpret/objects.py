@@ -3429,34 +3429,54 @@ def _calls_stateful_submodule(m: "ModuleAnalysis", body: cst.CSTNode, obj: ObjV,
     """Does the block call a submodule ``self`` holds (``self.conv(x)``, ``self.conv.step(x)``) whose method run
     there sets attributes of its own (``sets_own_attrs``)?"""
     for attr, method in memo("self-submodule-calls", body, _self_submodule_calls):
-        sub = obj.attr(attr)
-        if not isinstance(sub, ObjV) or not sub.concrete:
-            continue
-        ci = m.find_class(sub.cls_key)
-        if ci is None:
-            continue
-        if method is None:
-            callee = find_method(m, ci, "__call__") or find_method(m, ci, "forward")
+        if attr.endswith("[]"):  # each module of a list the block loops over (``for blk in self.blocks: blk(x)``)
+            held = obj.attr(attr[:-2])
+            subs = list(held.items) if isinstance(held, SeqV) else [held.elem] if isinstance(held, ManyV) else []
         else:
-            callee = find_method(m, ci, method)
-        if callee is not None and sets_own_attrs(callee.module, callee, sub, depth):
-            return True
+            subs = [obj.attr(attr)]
+        for sub in subs:
+            if not isinstance(sub, ObjV) or not sub.concrete:
+                continue
+            ci = m.find_class(sub.cls_key)
+            if ci is None:
+                continue
+            if method is None:
+                callee = find_method(m, ci, "__call__") or find_method(m, ci, "forward")
+            else:
+                callee = find_method(m, ci, method)
+            if callee is not None and sets_own_attrs(callee.module, callee, sub, depth):
+                return True
     return False
 
 
 def _self_submodule_calls(body: cst.CSTNode) -> frozenset[tuple[str, str | None]]:
     """(attribute, method or None for a call of the attribute itself) of each ``self.x(...)`` / ``self.x.m(...)``
-    the block makes, outside nested functions and classes."""
+    the block makes, outside nested functions and classes; ``x[]`` for a call of the variable of a loop over
+    ``self.x`` (``for blk in self.blocks: x = blk(x)``, ``blk.step(x)``)."""
     out: set[tuple[str, str | None]] = set()
+    loops: dict[str, str] = {}
     stack: list[cst.CSTNode] = [body]
     while stack:
         n = stack.pop()
         tp = type(n)
         if tp is cst.FunctionDef or tp is cst.ClassDef or tp is cst.Lambda:
             continue
+        if tp is cst.For:
+            it, target = n.iter, n.target  # type: ignore[attr-defined]
+            if (
+                type(target) is cst.Name
+                and type(it) is cst.Attribute
+                and type(it.value) is cst.Name
+                and it.value.value == "self"
+            ):
+                loops[target.value] = it.attr.value + "[]"
         if tp is cst.Call:
             f = n.func  # type: ignore[attr-defined]
-            if type(f) is cst.Attribute and type(f.value) is cst.Name and f.value.value == "self":
+            if type(f) is cst.Name and f.value in loops:
+                out.add((loops[f.value], None))
+            elif type(f) is cst.Attribute and type(f.value) is cst.Name and f.value.value in loops:
+                out.add((loops[f.value.value], f.attr.value))
+            elif type(f) is cst.Attribute and type(f.value) is cst.Name and f.value.value == "self":
                 out.add((f.attr.value, None))
             elif (
                 type(f) is cst.Attribute
