@@ -46,6 +46,14 @@ UNEXERCISED: dict[str, str] = {
         k: "generated against torch in tests/test_constructors_shape_ops.py (sizes and offsets)"
         for k in ("tril_indices", "triu_indices")
     },
+    **{
+        k: "a bool read off the dtype, not a shape: tests/fixtures/shapes/complex_multiply_by_dtype.py (run it)"
+        for k in ("is_complex", "is_floating_point")
+    },
+    **{
+        k: "a conversion to a complex dtype (x.cfloat()), which keeps the shape as the real ones the harness draws do"
+        for k in ("cfloat", "cdouble")
+    },
     "cuda": "needs a GPU",
     "ctc_loss": "data-dependent lengths: compared with torch in tests/fixtures/shapes/ctc_loss_lengths.py (run it)",
     "PRNGKey": "jax.random keys: compared with jax in tests/test_vmap.py",

@@ -854,6 +854,27 @@ def _dim(
     return IntV(Size.const(len(t.shape))) if t.shape is not None else UNKNOWN
 
 
+@TENSOR_METHODS.register("is_complex", "is_floating_point")
+def _dtype_predicate(
+    cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value], method: bool
+) -> Value | None:
+    """``x.is_complex()`` / ``torch.is_floating_point(x)``: decided by a known dtype (a branch on it, as in a complex
+    multiply that converts real operands first, then runs one way)."""
+    if args or kwargs:
+        return None
+    kind = _DTYPE_KINDS.get(t.dtype or "")
+    if kind is None:
+        return UNKNOWN
+    return BoolV(kind == ("complex" if name == "is_complex" else "floating"))
+
+
+_DTYPE_KINDS = {
+    **dict.fromkeys(("float16", "bfloat16", "float32", "float64"), "floating"),
+    **dict.fromkeys(("complex32", "complex64", "complex128"), "complex"),
+    **dict.fromkeys(("int8", "int16", "int32", "int64", "uint8", "bool"), "other"),
+}
+
+
 @TENSOR_METHODS.register("numel")
 def _numel(
     cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value], method: bool

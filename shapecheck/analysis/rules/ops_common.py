@@ -40,6 +40,8 @@ DTYPE_NAMES = {
     "bool_": "bool",
     "complex64": "complex64",
     "complex128": "complex128",
+    "cfloat": "complex64",
+    "cdouble": "complex128",
     "float_": "float64",
     "single": "float32",
 }
