@@ -684,6 +684,29 @@ def common_generators(fw: Framework) -> dict[str, Gen]:
 
     g["matmul"] = matmul
 
+    # --- addmm / baddbmm / addbmm (torch): input + a @ b, the factors of fixed rank, the input broadcast to the product
+    if fw.name == "torch":
+
+        def add_product(r: random.Random) -> Case:
+            name = r.choice(("addmm", "baddbmm", "addbmm"))
+            n, k, p = r.randint(1, 4), r.choice((2, 3)), r.randint(1, 4)
+            bt = r.randint(1, 3)
+            a = [n, k] if name == "addmm" else [bt, n, k]
+            b = (
+                [k if r.random() < 0.85 else k + 1, p]
+                if name == "addmm"
+                else [bt, k if r.random() < 0.85 else k + 1, p]
+            )
+            if name != "addmm" and r.random() < 0.1:
+                b[0] = bt + 1  # batches of different sizes
+            out = [n, p] if name != "baddbmm" else [bt, n, p]
+            c = list(broadcast_partner(r, tuple(out)))
+            setup = [f"a = {fw.tensor(tuple(a))}", f"b = {fw.tensor(tuple(b))}", f"c = {fw.tensor(tuple(c))}"]
+            expr = r.choice((f"torch.{name}(c, a, b)", f"c.{name}(a, b)", f"torch.{name}(c, a, b, beta=0.5, alpha=2)"))
+            return _maybe_index(r, Case(f"matmul:{name}", fw.name, setup, expr))
+
+        g["add_product"] = add_product
+
     # --- linalg.solve: a vector, a batch of vectors (torch only), a stack of matrices; broadcasting batches
     def solve(r: random.Random) -> Case:
         n, k = r.choice((2, 3)), r.choice((1, 2, 4))

@@ -1634,13 +1634,15 @@ def _self_handed(fn: cst.CSTNode) -> tuple[tuple[cst.BaseExpression, ...], froze
 def _self_attrs_not_called(fn: cst.CSTNode) -> frozenset[str]:
 
     out: set[str] = set()
-    callees: set[int] = set()
+    callees: set[int] = set()  # (and the ``self.x`` only tested against None: ``if self.attn2 is not None``)
     stack: list[cst.CSTNode] = [fn]
     while stack:
         n = stack.pop()
         tp = type(n)
         if tp is cst.Call:
             callees.add(id(n.func))  # type: ignore[attr-defined]
+        elif tp is cst.Comparison and all(type(c.operator) in (cst.Is, cst.IsNot) for c in n.comparisons):  # type: ignore[attr-defined]
+            callees.update(id(e) for e in (n.left, *(c.comparator for c in n.comparisons)))  # type: ignore[attr-defined]
         elif tp is cst.Attribute and type(n.value) is cst.Name and n.value.value == "self":  # type: ignore[attr-defined]
             if id(n) not in callees:
                 out.add(n.attr.value)  # type: ignore[attr-defined]
@@ -1760,16 +1762,20 @@ def _self_item_reads(fn: cst.CSTNode) -> tuple[frozenset[str], frozenset[str]]:
     """(attributes of self only read item by item in ``fn``, attributes of self used any other way)."""
     ok: set[str] = set()
     bad: set[str] = set()
-    stack: list[tuple[cst.CSTNode, cst.CSTNode | None, cst.CSTNode | None]] = [(fn, None, None)]
+    stack: list[tuple[cst.CSTNode, cst.CSTNode | None, cst.CSTNode | None, cst.CSTNode | None]] = [
+        (fn, None, None, None)
+    ]
     while stack:
-        n, parent, grand = stack.pop()
+        n, parent, grand, above = stack.pop()
         if type(n) is cst.Attribute and type(n.value) is cst.Name and n.value.value == "self":
             a = n.attr.value
             if type(parent) is cst.Subscript and parent.value is n:
                 stored = (
                     (type(grand) in (cst.AssignTarget, cst.AugAssign) and grand.target is parent)  # type: ignore
                     or type(grand) is cst.Del
-                    or type(grand) is cst.Attribute  # self.states[i].clear(), self.states[i].x = ...
+                    # self.states[i].clear(), self.states[i].x = ... (not a read through the item's attributes:
+                    # ``self.blocks[0].norm1.emb(t)``, ``self.blocks[0].attn.heads``)
+                    or (type(grand) is cst.Attribute and type(above) is not cst.Attribute)
                     or (type(grand) is cst.Subscript and grand.value is parent)  # self.states[i]["buf"] = ...
                 )
                 (bad if stored else ok).add(a)
@@ -1785,9 +1791,55 @@ def _self_item_reads(fn: cst.CSTNode) -> tuple[frozenset[str], frozenset[str]]:
                 ok.add(a)
             else:
                 bad.add(a)
+        elif type(n) in (cst.AssignTarget, cst.AugAssign, cst.Del):
+            deep = _deep_item_chain(n.target)  # type: ignore[attr-defined]
+            if deep is not None:
+                bad.add(deep[0])  # self.blocks[0].attn.cache = c
+        elif type(n) is cst.Call and type(n.func) is cst.Attribute:
+            deep = _deep_item_chain(n.func)
+            if deep is not None and (deep[1].startswith(_CHANGING_NAMES) or deep[1].endswith("_")):
+                bad.add(deep[0])  # self.blocks[0].attn.reset_cache()
         for c in children(n):
-            stack.append((c, n, parent))
+            stack.append((c, n, parent, grand))
     return frozenset(ok), frozenset(bad)
+
+
+# method names that change their object (besides in-place ones ending in "_")
+_CHANGING_NAMES = (
+    "reset",
+    "init",
+    "setup",
+    "set_",
+    "clear",
+    "update",
+    "append",
+    "extend",
+    "insert",
+    "pop",
+    "remove",
+    "load",
+    "register",
+    "add_",
+    "replace",
+    "prune",
+    "fuse",
+    "train",
+    "eval",
+)
+
+
+def _deep_item_chain(e: cst.BaseExpression) -> tuple[str, str] | None:
+    """For ``self.x[i].a.b`` (two or more attributes past the item): ``x`` and the last attribute's name."""
+    names: list[str] = []
+    while type(e) is cst.Attribute:
+        names.append(e.attr.value)
+        e = e.value
+    if len(names) < 2 or type(e) is not cst.Subscript:
+        return None
+    base = e.value
+    if type(base) is cst.Attribute and type(base.value) is cst.Name and base.value.value == "self":
+        return base.attr.value, names[0]
+    return None
 
 
 def _no_list_mutation(m: "ModuleAnalysis", ci: ClassInfo) -> bool:

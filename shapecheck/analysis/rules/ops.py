@@ -1019,6 +1019,37 @@ def _matmul_method(
     return matmul(cx, node, name, t, args[0])
 
 
+@TENSOR_METHODS.register("addmm", "baddbmm", "addbmm")
+def _add_product_method(
+    cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value], method: bool
+) -> Value | None:
+    """``torch.baddbmm(input, b1, b2, beta=, alpha=)`` / ``input.addmm(m1, m2)``: ``beta * input + alpha * (b1 @
+    b2)``. The factors are matrices (``addmm``) or batches of them of one batch size (``baddbmm``; ``addbmm`` sums
+    the batch), multiplied without broadcasting; ``input`` broadcasts to the product's shape. (``t`` is ``input``.)"""
+    a = args[0] if args else kwargs.get("mat1" if name == "addmm" else "batch1")
+    b = args[1] if len(args) > 1 else kwargs.get("mat2" if name == "addmm" else "batch2")
+    if len(args) > 2 or set(kwargs) - {"mat1", "mat2", "batch1", "batch2", "beta", "alpha", "out"}:
+        return None
+    if not isinstance(a, TensorV) or not isinstance(b, TensorV):
+        return None
+    unknown = TensorV(None, t.dtype if t.dtype == a.dtype == b.dtype else None, t.framework)
+    rank = 2 if name == "addmm" else 3
+    if a.shape is None or b.shape is None or len(a.shape) != rank or len(b.shape) != rank:
+        return unknown
+    if rank == 3 and equal(a.shape[0], b.shape[0]) is not Truth.TRUE:
+        return unknown  # (bmm takes batches of one size: no broadcasting of a batch of 1)
+    prod = matmul(cx, node, name, a, b)
+    if not isinstance(prod, TensorV) or prod.shape is None:
+        return unknown
+    shape = prod.shape[1:] if name == "addbmm" else prod.shape
+    out = elementwise(cx, node, name, [t, prod.with_shape(shape)])
+    if not isinstance(out, TensorV) or out.shape is None or len(out.shape) != len(shape):
+        return unknown
+    if any(equal(x, y) is not Truth.TRUE for x, y in zip(out.shape, shape)):
+        return unknown  # (an input larger than the product: torch refuses to expand it)
+    return TensorV(shape, unknown.dtype, t.framework, None, cx.origin(node, f"{name}(...)"))
+
+
 @TENSOR_METHODS.register("max", "min")
 def _binary_extreme(
     cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value], method: bool
