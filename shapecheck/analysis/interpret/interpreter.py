@@ -3148,6 +3148,13 @@ class Interpreter:
             if bases is not None:
                 return bases
         if isinstance(base, RefV) and base.qualname.startswith("class:"):
+            if attr == "apply":
+                forward = cast(Any, self.m)._autograd_forward(self, node.value)
+                if forward is not None:
+                    # pscan = PScan.apply: a torch.autograd.Function's static forward, its ``ctx`` given
+                    # (module._call runs ``PScan.apply(a, x)`` the same way)
+                    fv, takes_ctx = forward
+                    return LayerV("partial", (("func", fv), ("args", (UNKNOWN,) if takes_ctx else ()), ("kwargs", ())))
             member = _enum_member(self.m, base.qualname[6:], attr)
             if member is not None:
                 return member  # Expect.RAISE of ``class Expect(Enum)``: that member, itself
