@@ -243,7 +243,11 @@ def _check_variadic(
         if prev_b:
             if shape is not None:
                 memo.variadic[name] = shape
-            memo.variadic_broadcast[name] = b
+                memo.variadic_broadcast[name] = b
+            else:
+                # the broadcast is not known: neither shape stands for it (a later ``*name`` is bound afresh)
+                del memo.variadic[name]
+                memo.variadic_broadcast.pop(name, None)
         return r
     eq = _shapes_equal(part, prev)
     if eq is False:

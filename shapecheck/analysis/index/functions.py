@@ -57,60 +57,63 @@ class FunctionInfo:
     def has_unknown_decorators(self) -> bool:
         if self.rebound:
             return True  # what the class binds under the name is not this def
-        for d in self.node.decorators:
-            text = d.decorator
-            name = text.func if type(text) is cst.Call else text
-            n = name.attr.value if type(name) is cst.Attribute else name.value if type(name) is cst.Name else ""
-            if n in _JIT_MARKS and type(name) is cst.Attribute and _last_name(name.value) == "jit":
-                continue  # ``@torch.jit.ignore`` / ``unused`` / ``export`` / ``script``: the same shapes as the function itself
-            if n == "setter" and type(text) is cst.Attribute and _last_name(text.value) == self.name:
-                continue  # ``@max_seq_length.setter``: the method a store to the property runs (property_setter)
-            if n == "wrap" and type(text) is cst.Attribute and _last_name(text.value) == "fx":
-                continue  # ``@torch.fx.wrap``: registers the function as a leaf of fx tracing and returns it
-            if n == "partial" and type(text) is cst.Call and text.args and text.args[0].keyword is None:
-                # ``@partial(jax.jit, static_argnums=1)`` / ``@functools.partial(jax.checkpoint, prevent_cse=False)``:
-                # a transform that keeps the function's shapes, given its options
-                inner = text.args[0].value
-                if type(inner) in (cst.Name, cst.Attribute) and _last_name(inner) in _SAME_SHAPES_TRANSFORMS:
-                    continue
-            if n not in (
-                "staticmethod",
-                "classmethod",
-                "jaxtyped",
-                "typechecked",
-                "beartype",
-                "jit",
-                "filter_jit",
-                "wraps",
-                "torch_compile",
-                "compile",
-                "no_grad",
-                "enable_grad",
-                "inference_mode",
-                "property",
-                "cache",
-                "lru_cache",
-                "checkpoint",
-                "typecheck",
-                "autocast",
-                "overload",
-                "compact",
-                "nowrap",
-                "custom_vjp",
-                "custom_jvp",
-                # a name for profiles or a rematerialisation: the function itself runs (``@jax.named_scope("conv")``)
-                "named_scope",
-                "named_call",
-                "remat",
-                "record_function",
-                "custom_fwd",
-                "custom_bwd",
-            ):
-                if type(text) is cst.Name and _transparent_decorator(self.module, text):
-                    continue
-                if type(text) is cst.Call and type(text.func) is cst.Name and _factory_of_identity(self.module, text):
-                    continue
-                return True
+        return any(self.unknown_decorator(d) for d in self.node.decorators)
+
+    def unknown_decorator(self, d: cst.Decorator) -> bool:
+        """Is ``d`` a decorator whose result may be other than the function (``has_unknown_decorators``)?"""
+        text = d.decorator
+        name = text.func if type(text) is cst.Call else text
+        n = name.attr.value if type(name) is cst.Attribute else name.value if type(name) is cst.Name else ""
+        if n in _JIT_MARKS and type(name) is cst.Attribute and _last_name(name.value) == "jit":
+            return False  # ``@torch.jit.ignore`` / ``unused`` / ``export`` / ``script``: the same shapes as the function itself
+        if n == "setter" and type(text) is cst.Attribute and _last_name(text.value) == self.name:
+            return False  # ``@max_seq_length.setter``: the method a store to the property runs (property_setter)
+        if n == "wrap" and type(text) is cst.Attribute and _last_name(text.value) == "fx":
+            return False  # ``@torch.fx.wrap``: registers the function as a leaf of fx tracing and returns it
+        if n == "partial" and type(text) is cst.Call and text.args and text.args[0].keyword is None:
+            # ``@partial(jax.jit, static_argnums=1)`` / ``@functools.partial(jax.checkpoint, prevent_cse=False)``:
+            # a transform that keeps the function's shapes, given its options
+            inner = text.args[0].value
+            if type(inner) in (cst.Name, cst.Attribute) and _last_name(inner) in _SAME_SHAPES_TRANSFORMS:
+                return False
+        if n not in (
+            "staticmethod",
+            "classmethod",
+            "jaxtyped",
+            "typechecked",
+            "beartype",
+            "jit",
+            "filter_jit",
+            "wraps",
+            "torch_compile",
+            "compile",
+            "no_grad",
+            "enable_grad",
+            "inference_mode",
+            "property",
+            "cache",
+            "lru_cache",
+            "checkpoint",
+            "typecheck",
+            "autocast",
+            "overload",
+            "compact",
+            "nowrap",
+            "custom_vjp",
+            "custom_jvp",
+            # a name for profiles or a rematerialisation: the function itself runs (``@jax.named_scope("conv")``)
+            "named_scope",
+            "named_call",
+            "remat",
+            "record_function",
+            "custom_fwd",
+            "custom_bwd",
+        ):
+            if type(text) is cst.Name and _transparent_decorator(self.module, text):
+                return False
+            if type(text) is cst.Call and type(text.func) is cst.Name and _factory_of_identity(self.module, text):
+                return False
+            return True
         return False
 
 

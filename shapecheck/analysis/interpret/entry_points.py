@@ -157,6 +157,19 @@ def _value_key(v: Value) -> object:
     return v
 
 
+def _rebinds_arguments(fi: "FunctionInfo") -> bool:
+    """Has the test a decorator other than pytest's marks that may call it with other arguments than pytest hands
+    the wrapper (DiffeRT's ``@random_inputs("u")``, which makes an array of each parametrized shape)?"""
+    for d in fi.node.decorators:
+        text = d.decorator
+        name = dotted(text.func if type(text) is cst.Call else text) or ""
+        if name.startswith(("pytest.", "mark.")) or name in ("usefixtures", "parametrize"):
+            continue
+        if fi.unknown_decorator(d):
+            return True
+    return False
+
+
 def _decorators(m: "ModuleAnalysis", fi: "FunctionInfo", cls_key: str | None = None) -> list[cst.Decorator]:
     out = list(fi.node.decorators)
     key = cls_key or fi.cls_key
@@ -478,7 +491,7 @@ def test_cases(m: "ModuleAnalysis", fi: "FunctionInfo", cls_key: str | None = No
     """The argument values pytest would call the test ``fi`` with, one dict per case (in the class ``cls_key`` when
     it inherits the method); None when ``fi`` is not a test with parametrize cases or fixtures the analysis can read
     (it is then analysed with unknown parameters)."""
-    if not fi.name.startswith("test") or _raises_on_condition(m, fi):
+    if not fi.name.startswith("test") or _raises_on_condition(m, fi) or _rebinds_arguments(fi):
         return None
     per_decorator: list[list[dict[str, Value]]] = []
     for deco in _decorators(m, fi, cls_key):

@@ -512,15 +512,14 @@ def _shape_check(interp: "Interpreter", key: str, seq: SeqV) -> Refinement:
         return {}
     v = interp.scope.vars[key]
     if v is UNKNOWN:
-        v = TensorV(None)
+        v = TensorV(None, assumed=True)
     if not isinstance(v, TensorV) or v.shape is not None or v.alts:
         return {}
     if len(seq.items) in v.not_ranks:
         return {}  # ruled out already: that branch does not run (left to the comparison's own value)
     if all(isinstance(i, IntV) for i in seq.items):
-        return {
-            key: TensorV(tuple(i.size for i in seq.items if isinstance(i, IntV)), v.dtype, v.framework, None, v.origin)
-        }
+        shape = tuple(i.size for i in seq.items if isinstance(i, IntV))
+        return {key: TensorV(shape, v.dtype, v.framework, None, v.origin, assumed=v.assumed)}
     return {key: _of_rank(interp, v, len(seq.items))}
 
 
@@ -621,7 +620,7 @@ def _of_rank(interp: "Interpreter", v: TensorV, k: int) -> TensorV:
     handles empty tensors (``if x.ndim == 2: x = x.reshape(*x.shape, 3)`` runs only on 0-element inputs)."""
     if v.shape is not None:
         return v
-    return TensorV(None, v.dtype, v.framework, None, v.origin, None, None, RANKS - {k})
+    return TensorV(None, v.dtype, v.framework, None, v.origin, None, None, RANKS - {k}, assumed=v.assumed)
 
 
 def _exclude(v: TensorV, k: int) -> TensorV:

@@ -44,6 +44,9 @@ class TensorV:
     # variable hands it on unchanged, and read only while no in-place operation seen on a tensor holding them may
     # have changed them (``mark_stale``)
     values: "tuple[tuple[int, ...], Any, int] | None" = None
+    # An unknown value taken for an array by a test of its shape (``assert obj.shape == (5, 3, 2, 2)``): its shape is
+    # what the test says, but it may be an object with a shape of its own, whose ``ndim`` need not be the shape's rank
+    assumed: bool = False
 
     @property
     def rank(self) -> int | None:

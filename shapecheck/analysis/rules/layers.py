@@ -2707,6 +2707,13 @@ def _equinox_layer(cx: OpContext, node: cst.Call, qual: str, args: list[Value], 
         v = args[i] if len(args) > i else next((kwargs[k] for k in kws if k in kwargs), None)
         return v.size if isinstance(v, IntV) else None
 
+    def named(i: int, *kws: str) -> bool:
+        v = args[i] if len(args) > i else next((kwargs[k] for k in kws if k in kwargs), None)
+        return not isinstance(v, IntV) and v is not None and v is not UNKNOWN
+
+    if name in ("Linear", "MLP") and (named(0, "in_features", "in_size") or named(1, "out_features", "out_size")):
+        # eqx.nn.Linear(n, "scalar"): a 0-d output (or input) with no axis for it; not followed
+        return UNKNOWN
     if name == "Linear":
         return LayerV(
             "Linear", (("in", size(0, "in_features")), ("out", size(1, "out_features")), ("lib", "equinox")), node

@@ -131,7 +131,7 @@ def tensor_attribute(interp: "Interpreter", node: cst.Attribute, t: TensorV, att
     if attr == "shape":
         return _shape_value(t)
     if attr == "ndim":
-        return _ndim_value(t)
+        return UNKNOWN if t.assumed else _ndim_value(t)
     if attr == "size" and t.framework in ("numpy", "jax"):  # an int there (torch's x.size is a method)
         return IntV(product(t.shape)) if t.shape is not None else UNKNOWN
     if attr == "dtype":
@@ -851,7 +851,7 @@ def _dim(
 ) -> Value | None:
     if args:
         return None
-    return IntV(Size.const(len(t.shape))) if t.shape is not None else UNKNOWN
+    return IntV(Size.const(len(t.shape))) if t.shape is not None and not t.assumed else UNKNOWN
 
 
 @TENSOR_METHODS.register("is_complex", "is_floating_point")

@@ -251,6 +251,7 @@ class ShapeChecks:
         memo = Memo()
         verified = True
         loose: frozenset[str] | None = None
+        open_names: set[str] = set()
         for p in fi.params:
             if p.name not in bound:
                 continue
@@ -263,7 +264,12 @@ class ShapeChecks:
             if p.ann is None:
                 continue
             spec = annotation_spec(p.ann)
-            if spec is None or not isinstance(arg, TensorV) or arg.shape is None:
+            if spec is None:
+                continue
+            if not isinstance(arg, TensorV) or arg.shape is None:
+                # a broadcast variadic (``*#batch``) is the broadcast of every array it matches, this one's shape
+                # included: not known (``safe_divide(num, den) -> "*batch"`` with den unknown is not num's shape)
+                open_names.update(d.name for d in spec.dims if d.kind == "variadic" and d.broadcast and d.name)
                 continue
             res = match_shape(spec, arg.shape, memo, origin=f"argument {p.name!r}", fresh=self._fresh("", None))
             if res.ok is False and res.problem is not None:
@@ -287,6 +293,9 @@ class ShapeChecks:
                     ),
                 )
                 return False, memo, verified
+        for name in open_names:
+            memo.variadic.pop(name, None)
+            memo.variadic_broadcast.pop(name, None)
         return True, memo, verified
 
     def check_fields(
