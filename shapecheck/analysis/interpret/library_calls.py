@@ -873,6 +873,35 @@ def _asdict(c: LibraryCall) -> Value | None:
     return None
 
 
+@library_call("dataclasses.fields")
+def _dataclass_fields(c: LibraryCall) -> Value | None:
+    """``dataclasses.fields(cfg)`` (of an instance or the class) of a ``@dataclass`` of the analysed code, every class
+    of whose MRO is one and that declares no ``InitVar``: its fields in order, each read as ``f.name``."""
+    if c.dynamic or len(c.args) != 1 or c.kwargs:
+        return None
+    v = c.args[0]
+    key = (
+        v.cls_key
+        if isinstance(v, ObjV)
+        else v.qualname[6:]
+        if isinstance(v, RefV) and v.qualname.startswith("class:")
+        else None
+    )
+    ci = c.m.find_class(key) if key is not None else None
+    from . import objects
+
+    if (
+        ci is None
+        or objects.foreign_bases(c.m, ci)
+        or not all(
+            "dataclasses.dataclass" in k.decorators and not objects._pseudo_fields(k) for k in objects.mro(c.m, ci)
+        )
+    ):
+        return None
+    names = [name for name, _, _ in objects.class_fields(c.m, ci)]
+    return SeqV(tuple(DictV((("name", StrV(n)),), "namespace") for n in names), "tuple")
+
+
 @library_call("dataclasses.replace")
 def _dataclass_replace(c: LibraryCall) -> Value | None:
     """``dataclasses.replace(cfg, dim=32)``: the dataclass built again from the instance's fields with the changes, as

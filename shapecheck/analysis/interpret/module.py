@@ -285,6 +285,10 @@ _SHAPE_KEEPING_INPLACE = op_rules.INPLACE_ELEMENTWISE | frozenset(
 # entries): it gives the shape the known arguments decide whatever those keywords are, or stays unknown
 UNKNOWN_KEYWORDS_OK = frozenset({"torch.nn.functional.interpolate", "torch.nn.functional.upsample"})
 
+# a module-level name bound to an empty dict (``MODELS: dict[str, type] = {}``): a registry a factory's decorator
+# may fill under the factory's argument (registries.registry_forms)
+_EMPTY_GLOBAL_DICT = re.compile(r"^[A-Za-z_]\w*\s*(?::[^=\n]*)?=\s*(?:\{\}|dict\(\))\s*$", re.M)
+
 _PURE_PREFIXES = (
     "einops.",
     "torch.",
@@ -300,6 +304,8 @@ _PURE_PREFIXES = (
     "copy.deepcopy",
     "dataclasses.asdict",
     "dataclasses.astuple",
+    "dataclasses.fields",
+    "dataclasses.is_dataclass",
     "json.loads",
 )
 _PURE_BUILTINS = frozenset(
@@ -941,7 +947,9 @@ class ModuleAnalysis:
         """The module-level dicts of this module filled by a registering decorator (dict name -> decorator name and
         keyed writers; ``registries.registry_forms``), read once, only for a module whose text reads ``.__name__``."""
         if self._registries is None:
-            self._registries = registries.registry_forms(self.text) if ".__name__" in self.text else {}
+            text = self.text
+            wanted = ".__name__" in text or (_EMPTY_GLOBAL_DICT.search(text) is not None and "return " in text)
+            self._registries = registries.registry_forms(text) if wanted else {}
         return self._registries
 
     def registry_contents(self, name: str) -> DictV | None:

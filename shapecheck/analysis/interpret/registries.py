@@ -134,6 +134,16 @@ def _factory_key(target: ast.Subscript, fn: ast.FunctionDef) -> FactoryKey | Non
         return "", -1
     if type(key) is not ast.Name:
         return None
+    a = fn.args
+    positional = [p.arg for p in (*a.posonlyargs, *a.args)]
+    if (
+        key.id in positional
+        and key.id != param
+        and not any(type(n) is ast.Name and n.id == key.id and type(n.ctx) is not ast.Load for n in ast.walk(fn))
+        and not any(p.arg == key.id for p in (*inner.args.args, *inner.args.kwonlyargs))
+    ):
+        # ``def register(name): def deco(cls): MODELS[name] = cls; return cls``: the factory's argument is the key
+        return key.id, positional.index(key.id)
     binds = [n for n in ast.walk(inner) if type(n) is ast.Name and n.id == key.id and type(n.ctx) is not ast.Load]
     first = (
         next(
@@ -432,7 +442,7 @@ def named_elsewhere(project: "Project", ma: "ModuleAnalysis", word: str) -> bool
     return bool(memo[ck])
 
 
-def contents(ma: "ModuleAnalysis", name: str) -> dict[str, FuncV] | None:
+def contents(ma: "ModuleAnalysis", name: str) -> dict[str, FuncV | RefV] | None:
     """Every entry of the registry ``name`` of ``ma`` (see the module docstring) when a function of ``ma`` reads it
     whole (``sorted(_model_entrypoints)`` in ``list_models()``): each function decorated with its decorator in a module
     that surely ran, by name; None when another entry may exist (a module that may not have run applies the
@@ -450,7 +460,7 @@ def contents(ma: "ModuleAnalysis", name: str) -> dict[str, FuncV] | None:
     if writers:
         return None  # keys a writer stores: those its calls hand it
     sure, maybe = _ran(project, ma)
-    found: dict[str, FuncV] = {}
+    found: dict[str, FuncV | RefV] = {}
     for mod, _text, words in _texts(project, maybe):
         if words is None:
             return None  # (unreadable)
@@ -464,25 +474,48 @@ def contents(ma: "ModuleAnalysis", name: str) -> dict[str, FuncV] | None:
         target = f"{ma.module_name}.{deco}"
         allowed: set[int] = set()  # the decorators of module-level defs naming the decorator
         for st in other.tree.body:
-            if type(st) is not cst.FunctionDef or not st.decorators:
+            if not isinstance(st, (cst.FunctionDef, cst.ClassDef)) or not st.decorators:
                 continue
             if not any(_decorator_of(project, other, mod, d) == target for d in st.decorators):
                 continue
             if mod not in sure:
                 return None  # a module that may not have run registers functions
-            key = _registered_key(st.decorators[0], st.name.value, factory) if len(st.decorators) == 1 else None
+            decos = st.decorators
+            if isinstance(st, cst.ClassDef) and (factory is None or not factory[0] or not _hands_back(deco, ma)):
+                return None  # (a class registered by a plain decorator, or one that may hand back another value)
+            key = _registered_key(decos[0], st.name.value, factory) if len(decos) == 1 else None
             if key is None or key in found:
                 return None  # another decorator around it, a key not known, or one registered twice: not known
-            found[key] = FuncV(f"{mod}:{st.name.value}")
-            allowed.add(id(st.decorators[0]))
+            name = st.name.value
+            found[key] = RefV(f"class:{mod}:{name}") if isinstance(st, cst.ClassDef) else FuncV(f"{mod}:{name}")
+            allowed.add(id(decos[0]))
         if _other_uses(project, other, mod, deco, target, allowed):
             return None  # applied elsewhere than to a module-level def, or called: it may register anything
     for fv in found.values():
+        if isinstance(fv, RefV):
+            continue  # (a class: _hands_back said the decorator returns it)
         fi = project.find_function(fv.key)
         if fi is None or fi.has_unknown_decorators:
             return None  # (the decorator must hand back the function it registers)
     memo[ck] = found
     return found
+
+
+def _hands_back(deco: str, ma: "ModuleAnalysis") -> bool:
+    """Does the registry module's decorator factory ``deco`` make a decorator whose body ends by returning its
+    parameter (``def deco(cls): MODELS[name] = cls; return cls``), so the decorated class stays itself?"""
+    tree = next((st for st in ma.tree.body if type(st) is cst.FunctionDef and st.name.value == deco), None)
+    if tree is None or type(tree.body) is not cst.IndentedBlock or len(tree.body.body) != 2:
+        return False
+    inner = tree.body.body[0]
+    if type(inner) is not cst.FunctionDef or type(inner.body) is not cst.IndentedBlock:
+        return False
+    params = inner.params.params
+    last = inner.body.body[-1] if inner.body.body else None
+    if len(params) != 1 or type(last) is not cst.SimpleStatementLine or type(last.body[0]) is not cst.Return:
+        return False
+    ret = last.body[0].value
+    return type(ret) is cst.Name and ret.value == params[0].name.value
 
 
 def _other_uses(
@@ -512,7 +545,7 @@ def _other_uses(
     return False
 
 
-def lookup(ma: "ModuleAnalysis", name: str, key: str) -> FuncV | None:
+def lookup(ma: "ModuleAnalysis", name: str, key: str) -> FuncV | RefV | None:
     """``name[key]`` in a function of ``ma``, ``name`` a registry of ``ma`` (see the module docstring): the function
     registered under ``key``, or None when that is not certain."""
     project = ma.project

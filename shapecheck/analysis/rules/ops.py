@@ -1602,7 +1602,12 @@ def call(
         if out is not None:
             return _made_by_call(cx, node, name, out, args)
     if args and isinstance(args[0], TensorV):
-        return apply_op(cx, node, name, args[0], args[1:], kwargs, method=False)
+        t = args[0]
+        if t.framework is None and fw in ("torch", "numpy", "jax"):
+            # jnp.split(q, [k]) on an array whose framework is not known (a flax nnx layer's output): the function's
+            # framework decides what its arguments mean (split indices, not sizes) and makes what it returns
+            t = replace(t, framework=fw)
+        return apply_op(cx, node, name, t, args[1:], kwargs, method=False)
     return UNKNOWN
 
 
