@@ -361,6 +361,12 @@ def _writes_key(tree: ast.Module, writer: Writer, key: str) -> bool | None:
     return hit
 
 
+def _may_import(module: str, words: set[str]) -> bool:
+    """May a module whose text has these ``words`` import ``module`` (or a package of it that hands its names on)?
+    Only then can it name that module's dict (a script of the same folder that never imports it names its own)."""
+    return any(part in words for part in module.split("."))
+
+
 def _is_name_of(e: ast.expr, param: str) -> bool:
     return type(e) is ast.Attribute and e.attr == "__name__" and type(e.value) is ast.Name and e.value.id == param
 
@@ -466,7 +472,7 @@ def contents(ma: "ModuleAnalysis", name: str) -> dict[str, FuncV | RefV] | None:
             return None  # (unreadable)
         if deco not in words:
             continue
-        if mod != ma.module_name and name in words:
+        if mod != ma.module_name and name in words and _may_import(ma.module_name, words):
             return None  # another module names the dict: it may change it
         other = project.module(mod)
         if other is None:
@@ -566,7 +572,7 @@ def lookup(ma: "ModuleAnalysis", name: str, key: str) -> FuncV | RefV | None:
     for mod, text, words in _texts(project, maybe):
         if words is None:
             return None  # (unreadable)
-        if mod != ma.module_name and name in words:
+        if mod != ma.module_name and name in words and _may_import(ma.module_name, words):
             return None  # another module names the dict: it may change it
         for w in writers:
             if w[0] in words:
