@@ -3094,12 +3094,61 @@ def plain_read_params(fi: FunctionInfo, records: bool = False) -> frozenset[str]
         elif tp is cst.Name and n.value in params and id(n) not in ok:  # type: ignore[attr-defined]
             bad.add(n.value)  # type: ignore[attr-defined]
         stack.extend(children(n))
+    if bad and params:
+        # ``cfg = dict(cfg)`` first: what the body does after it is done to the copy
+        bad -= _copied_first(fi, params)
     got = frozenset(params - bad)
     if records:
         st.reads_plain_records = got
     else:
         st.reads_plain = got
     return got
+
+
+def _copied_first(fi: FunctionInfo, params: set[str]) -> set[str]:
+    """The parameters the body's first statement naming them rebinds to a copy of themselves (``cfg = dict(cfg)``,
+    ``cfg = cfg.copy()``, ``cfg = copy.deepcopy(cfg)``, ``cfg = {**cfg}``): a top-level statement of the body, with
+    no nested function, class or lambda anywhere in it (checked by the caller's walk)."""
+    body = fi.node.body
+    if type(body) is not cst.IndentedBlock:
+        return set()
+    out: set[str] = set()
+    seen: set[str] = set()
+    for stmt in body.body:
+        names = {x.value for x in walk_names(stmt)} & params
+        if type(stmt) is cst.SimpleStatementLine and len(stmt.body) == 1 and type(stmt.body[0]) is cst.Assign:
+            assign = stmt.body[0]
+            if len(assign.targets) == 1 and type(assign.targets[0].target) is cst.Name:
+                name = assign.targets[0].target.value
+                if name in params and name not in seen and _copy_of(assign.value, name):
+                    out.add(name)
+        seen |= names
+    return out
+
+
+def _copy_of(v: cst.BaseExpression, name: str) -> bool:
+    """``dict(name)``, ``name.copy()``, ``copy.copy(name)`` / ``copy.deepcopy(name)``, ``{**name}`` (more entries
+    allowed), each naming ``name`` once."""
+    if type(v) is cst.Dict:
+        return (
+            any(
+                type(e) is cst.StarredDictElement and type(e.value) is cst.Name and e.value.value == name
+                for e in v.elements
+            )
+            and sum(1 for x in walk_names(v) if x.value == name) == 1
+        )
+    if type(v) is not cst.Call:
+        return False
+    f = v.func
+    args = [a for a in v.args if not a.star and a.keyword is None]
+    one = len(v.args) == 1 and len(args) == 1 and type(args[0].value) is cst.Name and args[0].value.value == name
+    if type(f) is cst.Name and f.value == "dict":
+        return one
+    if type(f) is cst.Attribute and f.attr.value in ("copy", "deepcopy"):
+        if type(f.value) is cst.Name and f.value.value == name:
+            return not v.args and f.attr.value == "copy"
+        return one and type(f.value) is cst.Name and f.value.value == "copy"
+    return False
 
 
 def _target_roots(target: cst.BaseExpression) -> set[str]:
