@@ -907,6 +907,15 @@ class Interpreter:
             return self._divides_text(_is_integer_division(ret), bindings, shown, subst)  # type: ignore[arg-type]
         return self._compare_text(ret, bindings, shown, subst)
 
+    def _generic_self_read(self, node: cst.BaseExpression) -> bool:
+        """Is ``node`` a read through ``self`` (``self.n``, ``self.cfg.dim``) in a method run for no instance in
+        particular (its ``self`` not built by a constructor call the analysis followed)?"""
+        root = chain_root(node)
+        if type(root) is not cst.Name or root.value != "self" or root is node or self.frame.cls_key is None:
+            return False
+        sv = self.frame.self_value
+        return not (isinstance(sv, ObjV) and sv.concrete)
+
     def _shape_compare_text(self, node: cst.Comparison, bindings: dict[str, int], shown: dict[str, int]) -> str | None:
         """``a.shape == b.shape`` (or against ``(n, d)``, ``b.shape[1:]``, ``tuple(b.shape)``) of shapes whose sizes
         are all known and differ: the first axis they differ on (``v0 == v1`` of ``a.shape[1]`` and ``b.shape[1]``),
@@ -914,6 +923,8 @@ class Interpreter:
         if len(node.comparisons) != 1 or type(node.comparisons[0].operator) is not cst.Equal:
             return None
         sides = (node.left, node.comparisons[0].comparator)
+        if any(self._generic_self_read(e) for e in sides):
+            return None
         values = [_known_sizes(self.eval(e)) for e in sides]
         a, b = values
         if a is None or b is None or not any(type(e) is cst.Attribute or type(e) is cst.Subscript for e in sides):
@@ -979,6 +990,10 @@ class Interpreter:
         if subst is not None:
             return f"({subst[node.value]})" if tp is cst.Name and node.value in subst else None  # type: ignore[attr-defined]
         if tp not in (cst.Name, cst.Attribute, cst.Subscript) or not plain_read(node):
+            return None
+        if self._generic_self_read(node):
+            # ``assert self.num_flops_per_token > 0`` in a method analysed for any instance: the constructor's
+            # ``-1`` is a placeholder other code sets later (``processor.num_flops_per_token = n``), not a fact
             return None
         v = self.eval(node)
         k = v.size.as_int() if isinstance(v, IntV) else None
