@@ -216,6 +216,12 @@ def _fixture(m: "ModuleAnalysis", fi: "FunctionInfo", name: str, depth: int) -> 
     takes_request = any(p.name == "request" for p in fx.params)
     # (a fixture of its own not known: the parameter is unknown, as the run of a test sees it)
     own_values = [_fixture(fx.module, fx, p.name, depth + 1) or (UNKNOWN,) for p in own]
+    seen: set[str] = set()
+    for p, vs in zip(own, own_values):
+        deps = _parametrized_deps(fx.module, fx, p.name, depth + 1) if len(vs) > 1 else set()
+        if deps & seen:
+            return ()  # (two of its fixtures share a parametrized one: pytest gives both the same entry)
+        seen |= deps
     values: list[Value] = []
     for param in params:
         for combo in _combos([list(vs) for vs in own_values]):
@@ -238,6 +244,34 @@ def _fixture(m: "ModuleAnalysis", fi: "FunctionInfo", name: str, depth: int) -> 
         if st.fixture is None:
             st.fixture = {}
         st.fixture[depth] = out
+    return out
+
+
+def _fixture_def(m: "ModuleAnalysis", fi: "FunctionInfo", name: str) -> "FunctionInfo | None":
+    """The ``@pytest.fixture`` named ``name`` a parameter of ``fi`` gets (as ``_fixture`` finds it)."""
+    key = (
+        f"{fi.cls_key}.{name}"
+        if fi.cls_key is not None and f"{fi.cls_key}.{name}" in m.functions
+        else f"{m.module_name}:{name}"
+    )
+    fx = m.functions.get(key)
+    if fx is None or not _is_fixture(m, fx):
+        fx = _conftest_fixture(m, name)
+    if fx is None or fx is fi or not _is_fixture(fx.module, fx):
+        return None
+    return fx
+
+
+def _parametrized_deps(m: "ModuleAnalysis", fi: "FunctionInfo", name: str, depth: int) -> set[str]:
+    """The fixtures with ``params=`` that the fixture ``name`` is or depends on (through its own parameters)."""
+    fx = _fixture_def(m, fi, name)
+    if fx is None or depth > 3:
+        return set()
+    params = _fixture_params(fx)
+    out = {fx.key} if params is None or params != [None] else set()
+    for p in fx.params:
+        if p.name not in ("self", "cls", "request"):
+            out |= _parametrized_deps(fx.module, fx, p.name, depth + 1)
     return out
 
 
@@ -499,11 +533,18 @@ def test_cases(m: "ModuleAnalysis", fi: "FunctionInfo", cls_key: str | None = No
         if cases:
             per_decorator.append(cases)
     named = {n for cases in per_decorator for c in cases for n in c} | _indirect_names(m, fi, cls_key)
+    shared: set[str] = set()  # the parametrized fixtures the test's fixtures depend on
     for p in fi.params:
         if p.name in ("self", "cls") or p.name in named or p.ann is not None:
             continue
         vs = _fixture(m, fi, p.name, 0)
         if vs:
+            deps = _parametrized_deps(m, fi, p.name, 0)
+            if deps & shared:
+                # two fixtures of one parametrized fixture (``target(nb_bins)``, ``mix(nb_bins)``): pytest gives both
+                # the same entry, which the product of their values below would not
+                return None
+            shared |= deps
             per_decorator.append([{p.name: v} for v in vs])
     if not per_decorator:
         return None

@@ -936,12 +936,13 @@ class Interpreter:
             at = next((i for i, (x, y) in enumerate(zip(a, b)) if x != y), None)
             if at is None:
                 return None
-            pairs = [(f"{texts[0]}[{at}]", a[at]), (f"{texts[1]}[{at}]", b[at])]
+            pairs = [(_axis_text(e, t, at), v[at]) for e, t, v in zip(sides, texts, values)]  # type: ignore[index]
         names = []
         for text, k in pairs:
             name = f"v{len(bindings)}"
             bindings[name] = k
-            shown[text] = k
+            if not text.lstrip("-").isdigit():  # (a literal size shows itself in the test's text)
+                shown[text] = k
             names.append(name)
         return f"{names[0]} == {names[1]}"
 
@@ -4296,6 +4297,17 @@ _ARITH_TEXT = {
     cst.Modulo: "%",
     cst.Power: "**",
 }
+
+
+def _axis_text(e: cst.BaseExpression, text: str, at: int) -> str:
+    """How a report names axis ``at`` of a compared shape: the item of a tuple display (``h`` of ``(b, h)``), else
+    the shape's text indexed (``x.shape[1]``)."""
+    if type(e) in (cst.Tuple, cst.List):
+        items = e.elements  # type: ignore[attr-defined]
+        if at < len(items) and not any(type(x) is cst.StarredElement for x in items):
+            item = items[at].value
+            return " ".join(cst.Module([]).code_for_node(item).split())
+    return f"{text}[{at}]"
 
 
 def _known_sizes(v: Value) -> list[int] | None:
