@@ -187,15 +187,8 @@ def _decorators(m: "ModuleAnalysis", fi: "FunctionInfo", cls_key: str | None = N
 def _fixture(m: "ModuleAnalysis", fi: "FunctionInfo", name: str, depth: int) -> tuple[Value, ...]:
     """The values a ``@pytest.fixture`` of this module (or of the test's class, or of a conftest.py above it) named
     ``name`` returns: one, or one per ``params=`` entry (``request.param`` is that entry); () when not known."""
-    key = (
-        f"{fi.cls_key}.{name}"
-        if fi.cls_key is not None and f"{fi.cls_key}.{name}" in m.functions
-        else f"{m.module_name}:{name}"
-    )
-    fx = m.functions.get(key)
-    if fx is None or not _is_fixture(m, fx):
-        fx = _conftest_fixture(m, name)  # pytest looks in the conftest.py files of the test's folder and above
-    if fx is None or fx is fi or not _is_fixture(fx.module, fx) or depth > 2:
+    fx = _fixture_def(m, fi, name)
+    if fx is None or depth > 2:
         return ()
     own = [p for p in fx.params if p.name not in ("self", "cls", "request")]
     # a fixture's own parameters are fixtures too (``def model(config): return Model(config)``), found the same way
@@ -256,7 +249,7 @@ def _fixture_def(m: "ModuleAnalysis", fi: "FunctionInfo", name: str) -> "Functio
     )
     fx = m.functions.get(key)
     if fx is None or not _is_fixture(m, fx):
-        fx = _conftest_fixture(m, name)
+        fx = _conftest_fixture(m, name)  # pytest looks in the conftest.py files of the test's folder and above
     if fx is None or fx is fi or not _is_fixture(fx.module, fx):
         return None
     return fx
