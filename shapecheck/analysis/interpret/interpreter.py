@@ -923,8 +923,8 @@ class Interpreter:
         if len(node.comparisons) != 1 or type(node.comparisons[0].operator) is not cst.Equal:
             return None
         sides = (node.left, node.comparisons[0].comparator)
-        if any(self._generic_self_read(e) for e in sides):
-            return None
+        if any(self._generic_self_read(x) for e in sides for x in _attribute_reads(e)):
+            return None  # (``(b, n, self.dim)`` in a method analysed for any instance)
         values = [_known_sizes(self.eval(e)) for e in sides]
         a, b = values
         if a is None or b is None or not any(type(e) is cst.Attribute or type(e) is cst.Subscript for e in sides):
@@ -4297,6 +4297,19 @@ _ARITH_TEXT = {
     cst.Modulo: "%",
     cst.Power: "**",
 }
+
+
+def _attribute_reads(e: cst.BaseExpression) -> list[cst.BaseExpression]:
+    """The attribute chains read in ``e`` (``self.dim`` of ``(b, n, self.dim)``, ``x.shape`` of ``x.shape[1:]``)."""
+    out: list[cst.BaseExpression] = []
+    stack: list[cst.CSTNode] = [e]
+    while stack:
+        n = stack.pop()
+        if type(n) is cst.Attribute:
+            out.append(n)
+            continue
+        stack.extend(children(n))
+    return out
 
 
 def _axis_text(e: cst.BaseExpression, text: str, at: int) -> str:
