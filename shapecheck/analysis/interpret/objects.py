@@ -3121,9 +3121,32 @@ def _copied_first(fi: FunctionInfo, params: set[str]) -> set[str]:
             if len(assign.targets) == 1 and type(assign.targets[0].target) is cst.Name:
                 name = assign.targets[0].target.value
                 if name in params and name not in seen and _copy_of(assign.value, name):
-                    out.add(name)
+                    deep = type(assign.value) is cst.Call and dotted(assign.value.func) in ("copy.deepcopy", "deepcopy")
+                    if deep or not _items_changed(body, name):
+                        out.add(name)
         seen |= names
     return out
+
+
+def _items_changed(body: cst.CSTNode, name: str) -> bool:
+    """Does ``body`` change an item of ``name`` in place (``name["dims"].append(d)``, ``name["a"]["b"] = v``)? A
+    shallow copy shares its items with the original."""
+    stack: list[cst.CSTNode] = [body]
+    while stack:
+        n = stack.pop()
+        tp = type(n)
+        if tp is cst.Attribute and type(n.value) is cst.Subscript:  # type: ignore[attr-defined]
+            root = chain_root(n.value)  # type: ignore[attr-defined]
+            if type(root) is cst.Name and root.value == name and n.attr.value not in _DICT_READS | _ITEM_READS:  # type: ignore[attr-defined]
+                return True
+        elif tp in (cst.AssignTarget, cst.AugAssign, cst.Del):
+            t = n.target  # type: ignore[attr-defined]
+            if type(t) in (cst.Subscript, cst.Attribute) and type(t.value) in (cst.Subscript, cst.Attribute):
+                root = chain_root(t)
+                if type(root) is cst.Name and root.value == name:
+                    return True
+        stack.extend(children(n))
+    return False
 
 
 def _copy_of(v: cst.BaseExpression, name: str) -> bool:
