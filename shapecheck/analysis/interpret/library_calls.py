@@ -30,6 +30,7 @@ from ..index.imports import dotted
 from .context import OpSpec
 from .interpreter import _var_key, int_of
 from .values import (
+    INCOMPLETE_NAMESPACE,
     RAISES_CONTEXT,
     NUMPY_INT,
     UNKNOWN,
@@ -899,7 +900,8 @@ def _dataclass_fields(c: LibraryCall) -> Value | None:
     ):
         return None
     names = [name for name, _, _ in objects.class_fields(c.m, ci)]
-    return SeqV(tuple(DictV((("name", StrV(n)),), "namespace") for n in names), "tuple")
+    # (a Field has more attributes than its name: not every one is an entry)
+    return SeqV(tuple(DictV((("name", StrV(n)), (INCOMPLETE_NAMESPACE, UNKNOWN)), "namespace") for n in names), "tuple")
 
 
 @library_call("dataclasses.replace")
