@@ -508,20 +508,13 @@ def contents(ma: "ModuleAnalysis", name: str) -> dict[str, FuncV | RefV] | None:
 
 
 def _hands_back(deco: str, ma: "ModuleAnalysis") -> bool:
-    """Does the registry module's decorator factory ``deco`` make a decorator whose body ends by returning its
-    parameter (``def deco(cls): MODELS[name] = cls; return cls``), so the decorated class stays itself?"""
+    """Does the registry module's decorator factory ``deco`` make a decorator that hands back the very class it gets
+    (``def deco(cls): MODELS[name] = cls; return cls``: ``functions.returns_its_argument``)?"""
+    from ..index.functions import _factory_shape, returns_its_argument
+
     tree = next((st for st in ma.tree.body if type(st) is cst.FunctionDef and st.name.value == deco), None)
-    if tree is None or type(tree.body) is not cst.IndentedBlock or len(tree.body.body) != 2:
-        return False
-    inner = tree.body.body[0]
-    if type(inner) is not cst.FunctionDef or type(inner.body) is not cst.IndentedBlock:
-        return False
-    params = inner.params.params
-    last = inner.body.body[-1] if inner.body.body else None
-    if len(params) != 1 or type(last) is not cst.SimpleStatementLine or type(last.body[0]) is not cst.Return:
-        return False
-    ret = last.body[0].value
-    return type(ret) is cst.Name and ret.value == params[0].name.value
+    inner = _factory_shape(tree) if tree is not None else None
+    return inner is not None and returns_its_argument(inner)
 
 
 def _other_uses(
