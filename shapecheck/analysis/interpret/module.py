@@ -7301,9 +7301,7 @@ def _changes_through_self(fn: cst.CSTNode) -> tuple[tuple[cst.Call, cst.Arg], ..
         if tp is cst.For:
             it = n.iter  # type: ignore[attr-defined]
             if rooted(it.func if type(it) is cst.Call else it):
-                target = n.target  # type: ignore[attr-defined]
-                targets = [e.value for e in target.elements] if type(target) in (cst.Tuple, cst.List) else [target]
-                walked.update(e.value for e in targets if type(e) is cst.Name)
+                walked.update(_target_names(n.target))  # type: ignore[attr-defined]
         if tp in _STORES:
             if _stores_through(n, me) or any(_stores_through(n, w) for w in walked):
                 return None  # (``self.__dict__[k] = v`` too; ``self.__dict__.update(d)`` is a changing method)
@@ -7400,9 +7398,7 @@ _MODULE_WALKS = frozenset(
 def _walk_body_changes(loop: cst.For) -> bool:
     """Does the body of ``for m in self.modules():`` call a method on its variable (``m.reset()``) or store through
     it (``m.cache = None``)?"""
-    target = loop.target
-    targets = [e.value for e in target.elements] if type(target) in (cst.Tuple, cst.List) else [target]  # type: ignore[attr-defined]
-    names = {e.value for e in targets if type(e) is cst.Name}
+    names = _target_names(loop.target)
     stack: list[cst.CSTNode] = [loop.body]
     while stack:
         n = stack.pop()
