@@ -292,7 +292,9 @@ CODES: tuple[Code, ...] = (
         E,
         "assertion fails: {detail}",
         "An `assert` of the analysed code that compares sizes (`x.shape[-1] % patch_size == 0`, "
-        "`assert divisible_by(h, window)`, `len(dims) == depth`) and is false for the sizes known there: the "
+        "`assert divisible_by(h, window)`, `len(dims) == depth`) or whole shapes (`s.shape == t.shape`, "
+        "`x.shape == (b, n, d)`: reported on the first axis they differ on, or their ranks) and is false for the "
+        "sizes known there: the "
         "code's own check rejects them. Reported only on a path every enclosing condition decides (an `assert` in "
         "a branch the analysis cannot decide, a deliberate `assert False`, or one under `pytest.raises` is silent).",
         "The run stops with an AssertionError, usually in a constructor or the first forward call, and the "
