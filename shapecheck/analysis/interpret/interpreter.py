@@ -1195,12 +1195,17 @@ class Interpreter:
                 if other is not v:  # a branch that left a variable alone holds the very same value
                     v = join(v, other)
             out[k] = v
-        if self.frame.building:
-            for k in list(out):
-                if out[k] is UNKNOWN and k.startswith("self.") and not k.endswith(OPTIONAL):
-                    alt = _optional_alternative([b.get(k, UNKNOWN) for b in branches])
-                    if alt is not None and k + OPTIONAL not in out:
-                        out[k + OPTIONAL] = alt
+        for k in list(out):
+            # ``if exists(mask): mask = rearrange(mask, "b j -> b 1 1 j")``: a tensor or None, the tensor kept for a
+            # later test of it (narrowing._none_check); a constructor's ``self.mlp = ... if c else None`` alike
+            if (
+                out[k] is UNKNOWN
+                and not k.endswith(OPTIONAL)
+                and ((k.isidentifier() and k != "self") or (self.frame.building and k.startswith("self.")))
+            ):
+                alt = _optional_alternative([b.get(k, UNKNOWN) for b in branches])
+                if alt is not None and k + OPTIONAL not in out:
+                    out[k + OPTIONAL] = alt
         return out
 
     def run_branches(
@@ -1619,6 +1624,7 @@ class Interpreter:
     def assign(self, target: cst.BaseExpression, value: Value) -> None:
         if type(target) is cst.Name:
             self.scope.vars[target.value] = value
+            self.scope.vars.pop(target.value + OPTIONAL, None)
             if target.value + TRAINING_SUFFIX in self.scope.vars and target.value != "self":
                 del self.scope.vars[target.value + TRAINING_SUFFIX]  # another object (or the same, its mode unknown)
             if type(value) is ObjV and value.concrete and not self.frame.depth:
@@ -2194,6 +2200,7 @@ class Interpreter:
         if key is not None:
             self.walked_changed(key)
             self.scope.vars[key] = UNKNOWN
+            self.scope.vars.pop(key + OPTIONAL, None)
 
     def set_attribute(self, obj: cst.Name, attr: str, value: Value) -> None:
         """``setattr(obj, "name", value)`` on a local variable: what ``obj.name = value`` does to a layer or object it
@@ -4369,7 +4376,9 @@ def self_attribute(interp: "Interpreter", attr: str) -> Value:
     sv = interp.frame.self_value
     if interp.frame.cls_key is None:
         return UNKNOWN
-    if isinstance(sv, ObjV) and (sv.concrete or sv.attr(attr) is not None):
+    if isinstance(sv, ObjV) and (sv.concrete or sv.attr(attr) is not None or sv.cls_key != interp.frame.cls_key):
+        # (an object of a subclass of the method's class: a mixin's method run for a class inheriting it reads what
+        # that class's constructor sets)
         return interp.m.object_attr(sv, attr)
     found = interp.m.class_attr(interp.frame.cls_key, attr)
     if set_by_name(interp.scope.vars.get(f"self.{DYNAMIC_ATTRS}"), attr) and not isinstance(found, FuncV):

@@ -271,13 +271,18 @@ def _none_check(interp: "Interpreter", target: cst.BaseExpression) -> tuple[Refi
     if key is None:
         return {}, {}
     not_none: Refinement = {}
-    if interp.scope.vars.get(key, UNKNOWN) is UNKNOWN and type(target) is cst.Name:
+    OPTIONAL = _interpreter.OPTIONAL
+    alternative = interp.scope.vars.get(key + OPTIONAL, UNKNOWN)
+    if interp.scope.vars.get(key, UNKNOWN) is UNKNOWN and type(target) is cst.Name and alternative is not UNKNOWN:
+        # a variable one branch set to a value and another left None (interpreter._join_all)
+        not_none[key] = alternative
+    elif interp.scope.vars.get(key, UNKNOWN) is UNKNOWN and type(target) is cst.Name:
         declared = _optional_parameter(interp, target.value, target)
         if declared is not None:
             not_none[key] = declared
     elif type(target) is cst.Attribute:
         # an attribute the constructor set to one value or None (``self.mlp = nn.Sequential(...) if c else None``)
-        OPTIONAL, self_attribute = _interpreter.OPTIONAL, _interpreter.self_attribute
+        self_attribute = _interpreter.self_attribute
 
         attr = target.attr.value
         if self_attribute(interp, attr) is UNKNOWN:
