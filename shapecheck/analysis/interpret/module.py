@@ -5002,6 +5002,11 @@ class ModuleAnalysis:
                     self._choice_runs(fi)
         for fi, cls_key, cases in entry_points.inherited_tests(self):  # a base's tests in a parametrized subclass
             entry_points.run_cases(self, fi, ObjV(cls_key), cases)
+        for fi, cls_key in _mixin_methods(self):  # a mixin's method, run with the self of a module that inherits it
+            before = len(self.ctx.pending)
+            self.run_function(fi, None, ObjV(cls_key))
+            note = f"in {fi.name}() of {cls_key.rsplit('.', 1)[-1].split(':')[-1]}, which inherits it"
+            self.ctx.pending[before:] = [replace(p, notes=(*p.notes, note)) for p in self.ctx.pending[before:]]
         _drop_repeats(self.ctx.pending, start)
         # local functions discovered while running (closures): analyse them standalone too
         done: set[str] = set()
@@ -7960,6 +7965,34 @@ def _stub_body(node: cst.FunctionDef) -> bool:
             continue
         return False
     return True
+
+
+MIXIN_RUNS = 4  # module classes a mixin's method is run for (the first ones of the module)
+
+
+def _mixin_methods(m: "ModuleAnalysis") -> list[tuple[FunctionInfo, str]]:
+    """The methods a module class of ``m`` inherits, unchanged, from a plain class of ``m`` (no base outside the
+    analysed code: a mixin, ``class DistillMixin:`` whose ``forward`` reads ``self.cls_token``), each with the module
+    class it runs for. The mixin's own run knows nothing of ``self``; this run reads the attributes that class's
+    constructor (run on its own, with symbolic sizes) sets. At most MIXIN_RUNS classes per method."""
+    out: list[tuple[FunctionInfo, str]] = []
+    runs: dict[str, int] = {}
+    for ci in m.classes.values():
+        if not any(b.startswith(_MODULE_BASES) for b in objects.foreign_bases(m, ci)):
+            continue
+        seen = set(ci.methods)
+        for base in objects.mro(m, ci)[1:]:
+            plain = base.module is m and not objects.foreign_bases(m, base)
+            for name, fi in base.methods.items():
+                if name in seen:
+                    continue
+                seen.add(name)
+                if not plain or name.startswith("__") or fi.is_static or fi.is_classmethod or "<locals>" in fi.key:
+                    continue
+                if runs.get(fi.key, 0) < MIXIN_RUNS:
+                    runs[fi.key] = runs.get(fi.key, 0) + 1
+                    out.append((fi, ci.key))
+    return out
 
 
 def _choice_text(v: Value) -> str:

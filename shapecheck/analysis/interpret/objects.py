@@ -1868,6 +1868,9 @@ def _mutates_a_list(fn: cst.CSTNode) -> bool:
 
 def symbolic_arguments(m: "ModuleAnalysis", fi: FunctionInfo) -> dict[str, Value]:
     """A class analysed on its own: a positive integer symbol per constructor parameter that may be a size."""
+    passed = _passed_through(m, fi)
+    if passed is not None:
+        return passed
     out: dict[str, Value] = {}
     ints = int_only_parameters(m, fi)
     ps = fi.node.params
@@ -1897,6 +1900,57 @@ def symbolic_arguments(m: "ModuleAnalysis", fi: FunctionInfo) -> dict[str, Value
             assumed=p.annotation is None and name not in ints,
         )
     return out
+
+
+def _passed_through(m: "ModuleAnalysis", fi: FunctionInfo, depth: int = 0) -> dict[str, Value] | None:
+    """``def __init__(self, *args, **kwargs): super().__init__(*args, **kwargs)`` analysed on its own: the base's
+    constructor parameters (symbols, as its own analysis takes them) handed on by keyword, ``kwargs`` holding them
+    (``self.dim = kwargs["dim"]``) and ``args`` empty. Only when the constructor takes nothing else, its ``*args``
+    is read nowhere but in such spreads (or the base takes keywords only), and every parameter of the base's
+    constructor may be passed by keyword; None otherwise."""
+    params = fi.params[1:]
+    kinds = sorted(p.kind for p in params)
+    if fi.cls_key is None or fi.is_static or kinds not in (["star", "starstar"], ["starstar"]) or depth > 4:
+        return None
+    ci = m.find_class(fi.cls_key)
+    base_init = None
+    for base in mro(m, ci)[1:] if ci is not None else ():
+        if "__init__" in base.methods:
+            base_init = base.methods["__init__"]
+            break
+    if base_init is None or base_init.has_unknown_decorators:
+        return None
+    star = next((p.name for p in params if p.kind == "star"), None)
+    starstar = next(p.name for p in params if p.kind == "starstar")
+    from .module import ensure_signature
+
+    base_init = ensure_signature(base_init)
+    if any(p.kind == "posonly" for p in base_init.params[1:]):
+        return None
+    # (a base taking keywords only takes no positional argument: ``args`` is empty however else it is read)
+    if star is not None and any(p.kind == "pos" for p in base_init.params[1:]) and not _only_spread(fi.node.body, star):
+        return None
+    given = _passed_through(base_init.module, base_init, depth + 1) or symbolic_arguments(base_init.module, base_init)
+    keywords = {p.name for p in base_init.params[1:] if p.kind in ("pos", "kwonly")}
+    out: dict[str, Value] = {starstar: DictV(tuple((k, v) for k, v in given.items() if k in keywords))}
+    if star is not None:
+        out[star] = SeqV((), "tuple")
+    return out
+
+
+def _only_spread(body: cst.CSTNode, name: str) -> bool:
+    """Is ``name`` read in ``body`` only as ``*name`` in a call's arguments?"""
+    spread: set[int] = set()
+    todo: list[cst.CSTNode] = [body]
+    names: list[cst.Name] = []
+    while todo:
+        n = todo.pop()
+        if type(n) is cst.Arg and n.star == "*" and type(n.value) is cst.Name and n.value.value == name:
+            spread.add(id(n.value))
+        elif type(n) is cst.Name and n.value == name:
+            names.append(n)
+        todo.extend(n.children)
+    return all(id(n) in spread for n in names)
 
 
 def annotated_class(m: "ModuleAnalysis", ann: cst.BaseExpression | None) -> ClassInfo | None:
