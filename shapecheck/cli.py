@@ -140,7 +140,10 @@ def run_check(args: argparse.Namespace) -> int:
     if not files and not docs:
         # nothing checked is not a clean result: an exclude that takes everything must not turn CI green
         raise UsageError(f"no Python files to check in {' '.join(args.paths)} (after excludes)")
-    findings = run(files, cfg, jobs=args.jobs, use_cache=not args.no_cache, docs=docs)
+    # a folder named on the command line is where its files' absolute imports may resolve too (``check before/``
+    # of a tree with no project marker, whose ``vit_pytorch/distill.py`` imports ``vit_pytorch.vit``), searched last
+    named = [Path(p).resolve() for p in args.paths if Path(p).is_dir()]
+    findings = run(files, cfg, jobs=args.jobs, use_cache=not args.no_cache, docs=docs, roots=named)
     report = sys.stdout
     if args.fix or args.diff:
         from .fix import apply_fixes

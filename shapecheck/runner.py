@@ -432,23 +432,32 @@ def _analyse_path(path: "Path | DocPart", display: str, project: "Project | None
 
 
 def run(
-    files: list[Path], config: Config, jobs: int = 0, use_cache: bool = True, docs: list[Path] | None = None
+    files: list[Path],
+    config: Config,
+    jobs: int = 0,
+    use_cache: bool = True,
+    docs: list[Path] | None = None,
+    roots: list[Path] | None = None,
 ) -> list[Finding]:
     """Findings of ``files``, then of the examples in the documentation files ``docs`` (analysis/index/examples.py).
-    Each group of ``_groups`` is analysed as a run of its own."""
-    return with_roomy_frames(_run_groups, files, config, jobs, use_cache, docs or [])
+    Each group of ``_groups`` is analysed as a run of its own. ``roots``: folders imports are also found in, after
+    the files' own (the folders named on the command line)."""
+    return with_roomy_frames(_run_groups, files, config, jobs, use_cache, docs or [], roots or [])
 
 
-def _run_groups(files: list[Path], config: Config, jobs: int, use_cache: bool, docs: list[Path]) -> list[Finding]:
+def _run_groups(
+    files: list[Path], config: Config, jobs: int, use_cache: bool, docs: list[Path], roots: list[Path]
+) -> list[Finding]:
     with _collector_off():
         groups = _groups(files, docs)
         if len(groups) == 1:
-            return _run(files, config, jobs, use_cache, docs)
+            return _run(files, config, jobs, use_cache, docs, roots)
         from .analysis.index.project import files_import_roots
 
         # a group's imports resolve from its own folders first, then from every folder of the run (a module no
         # other group names again is found wherever it lies, as in one run of all files)
         everywhere = files_import_roots(files)
+        everywhere.extend(r for r in roots if r not in everywhere)
         found: dict[str, list[Finding]] = {}
         for group_files, group_docs in groups:
             for f in _run(group_files, config, jobs, use_cache, group_docs, everywhere):

@@ -169,3 +169,21 @@ def test_notes_name_other_modules_as_the_named_files_are_named(tmp_path: Path) -
         proc = run(["check", "--no-cache", "-j", "1", "--select", "SHP2", arg], tmp_path)
         assert f"{arg}:7:5: SHP204" in proc.stdout, proc.stdout
         assert f"self.proj was built at {built}" in proc.stdout, proc.stdout
+
+
+def test_a_named_folder_is_where_its_namespace_packages_import_from(tmp_path: Path) -> None:
+    """``shapecheck check tree`` from elsewhere, of a tree with no project marker whose ``models/distill.py`` (no
+    ``__init__.py``) imports ``models.vit``: the folder named is searched for imports, as it would be from inside it."""
+    (tmp_path / "tree" / "models").mkdir(parents=True)
+    (tmp_path / "tree" / "models" / "vit.py").write_text(
+        "import torch\nfrom torch import nn\n\n\nclass ViT(nn.Module):\n    def __init__(self, dim):\n"
+        "        super().__init__()\n        self.cls_token = nn.Parameter(torch.randn(1, dim))\n"
+    )
+    (tmp_path / "tree" / "models" / "distill.py").write_text(
+        "from einops import repeat\nfrom models.vit import ViT\n\n\nclass Distillable(ViT):\n"
+        "    def forward(self, x):\n        return repeat(self.cls_token, '1 n d -> b n d', b=x.shape[0])\n"
+    )
+    (tmp_path / "elsewhere").mkdir()
+    out = run(["check", str(tmp_path / "tree"), "--no-cache", "--format", "json"], tmp_path / "elsewhere")
+    found = [(Path(f["path"]).name, f["line"], f["code"]) for f in json.loads(out.stdout)]
+    assert found == [("distill.py", 7, "SHP201")]
