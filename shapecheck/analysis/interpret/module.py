@@ -3901,6 +3901,8 @@ class ModuleAnalysis:
                 if not isinstance(arg, ObjV) or not self._running_keeps(arg):
                     continue
                 attrs = attrs - {CALLED}
+            if attrs is not None and any(x.startswith(CALL_PREFIX) for x in attrs):
+                attrs = self._held_calls(interp, a.value, attrs)
             if attrs is not None and any(x.startswith("use ") for x in attrs) and type(a.value) is cst.Name:
                 # ``for n in cfg.cardinalities`` over a list of numbers: iterating changes nothing
                 looped = walk_memo("iterated-only", fi.node, _iterated_only).get(name or "", frozenset())
@@ -3929,6 +3931,35 @@ class ModuleAnalysis:
             if attrs is not None:
                 out[id(a)] = attrs
         return out
+
+    def _held_calls(self, interp: Interpreter, arg: cst.BaseExpression, attrs: frozenset[str]) -> frozenset[str] | None:
+        """``attrs`` of a parameter with its ``model.x(...)`` calls (CALL_PREFIX) resolved against the object handed
+        (``arg``, a name holding an object the analysis built): a framework layer held there, or an object none of
+        whose methods changes an attribute, changes nothing by running; another object held (a sampler with state)
+        may change, so that attribute is forgotten; a method of the object's class may change anything (None)."""
+        held = interp.scope.vars.get(arg.value) if type(arg) is cst.Name else None
+        if not isinstance(held, ObjV) or not held.concrete:
+            return None
+        ci = self.find_class(held.cls_key)
+        out: set[str] = set()
+        for x in attrs:
+            if not x.startswith(CALL_PREFIX):
+                out.add(x)
+                continue
+            name = x[len(CALL_PREFIX) :]
+            inner = held.attr(name)
+            if ci is None or objects.find_method(self, ci, name) is not None or inner is None:
+                return None
+            if (
+                isinstance(inner, LayerV)
+                and inner.kind != "either"
+                or (isinstance(inner, ObjV) and self._running_keeps(inner))
+            ):
+                continue
+            if not isinstance(inner, ObjV):
+                return None
+            out.add(name)
+        return frozenset(out)
 
     def _read_path(self, v: Value, path: str) -> Value | None:
         """What ``v.a.b`` (``path`` "a.b") holds, through objects; a last name that is a property of the object's
@@ -3964,6 +3995,7 @@ class ModuleAnalysis:
         # the attribute paths to dicts and lists of numbers and strings the objects hold (``config.task_num_labels``)
         plain_paths: list[tuple[str, ...]] = []
         todo: list[tuple[tuple[str, ...], Value]] = [((), obj)]
+        walked: set[str] = set()  # the classes of the objects walked (``foreign`` holds the others)
         while todo:
             path, v = todo.pop()
             if id(v) in seen:
@@ -3972,9 +4004,13 @@ class ModuleAnalysis:
             if len(seen) > 400:
                 return False
             if isinstance(v, ObjV):
-                if v.cls_key not in foreign:
-                    foreign[v.cls_key] = self._foreign_self_calls(v.cls_key)
-                names = foreign[v.cls_key]
+                if v is obj:  # the object run: what its forward reaches (the objects it holds: any method)
+                    names = self._foreign_self_calls(v.cls_key, entry=True)
+                    walked.add(v.cls_key)
+                else:
+                    if v.cls_key not in foreign:
+                        foreign[v.cls_key] = self._foreign_self_calls(v.cls_key)
+                    names = foreign[v.cls_key]
                 if names is None or any(k == DYNAMIC_ATTRS for k, _ in v.attrs):
                     return False
                 if names - {k for k, _ in v.attrs}:
@@ -4003,7 +4039,7 @@ class ModuleAnalysis:
                 return False
         if plain_paths:
             escaping: set[str] = set()
-            for key in foreign:
+            for key in walked | set(foreign):
                 ci = self.find_class(key)
                 for c in objects.mro(self, ci) if ci is not None else ():
                     for fi in c.methods.values():
@@ -4013,16 +4049,36 @@ class ModuleAnalysis:
                 return False
         return True
 
-    def _foreign_self_calls(self, cls_key: str) -> frozenset[str] | None:
+    def _foreign_self_calls(self, cls_key: str, entry: bool = False) -> frozenset[str] | None:
         """The names the methods of the class (but ``__init__``) call on ``self`` that are none of its methods
         (``self.proj(x)``, a submodule; ``self.register_buffer``); None when a method may change an attribute, or the
-        class is not of the analysed code (``_self_writes``)."""
+        class is not of the analysed code (``_self_writes``). ``entry``: only the methods running the object runs
+        (``forward`` / ``__call__`` and the methods they call on ``self``, by name in every class of the MRO), when
+        none of them hands ``self`` itself on: a ``set_sampler`` nothing calls there changes nothing."""
         ci = self.find_class(cls_key)
         if ci is None:
             return None
         classes = objects.mro(self, ci)
         methods = {n for c in classes for n in c.methods}
         out: set[str] = set()
+        if entry:
+            todo: list[str] = [n for n in ("forward", "__call__") if n in methods]
+            reached: set[str] = set()
+            while todo:
+                name = todo.pop()
+                if name in reached:
+                    continue
+                reached.add(name)
+                for c in classes:
+                    fi = c.methods.get(name)
+                    if fi is None:
+                        continue
+                    writes, called = walk_memo("self-writes", fi.node, _self_writes)
+                    if writes or walk_memo("self-escapes", fi.node, _self_escapes):
+                        return self._foreign_self_calls(cls_key)
+                    todo.extend(called & methods)
+                    out.update(called - methods)
+            return frozenset(out) if reached else None
         for c in classes:
             for fi in c.methods.values():
                 if fi.name == "__init__":
@@ -7200,6 +7256,9 @@ def _writes_attribute(grand: "cst.CSTNode | None", attribute: cst.Attribute) -> 
 CALLED = "call ()"
 # torch.nn.Module methods that hand out its parameters, buffers or submodules and change nothing
 _READ_ONLY_MODULE_METHODS = _MODULE_READS | {"state_dict"}
+# _param_attribute_writes' mark for ``p.x(...)``: a method of p, or an object p holds, called (_held_calls)
+CALL_PREFIX = "call "
+
 # methods that change the list, dict or object they are called on: the ones a closure may call (_CLOSURE_MUTATORS)
 # and the rest of list's and dict's, and the item and attribute dunders
 _CONTAINER_MUTATORS = _CLOSURE_MUTATORS | {
@@ -7519,6 +7578,26 @@ def _self_writes(fn: cst.CSTNode) -> tuple[bool, frozenset[str]]:
     return False, frozenset(called)
 
 
+def _self_escapes(fn: cst.CSTNode) -> bool:
+    """Does ``fn``, a method, use its ``self`` other than by reading an attribute of it (``helper(self)``,
+    ``x = self``, a nested function reading it, ``super(Cls, self)``)?"""
+    if type(fn) is not cst.FunctionDef:
+        return True
+    params = [*fn.params.posonly_params, *fn.params.params]
+    if not params:
+        return True
+    me = params[0].name.value
+    stack: list[tuple[cst.CSTNode, cst.CSTNode | None]] = [(fn.body, None)]
+    while stack:
+        n, parent = stack.pop()
+        if type(n) is cst.Name and n.value == me:
+            if not (type(parent) is cst.Attribute and parent.value is n):
+                return True
+            continue
+        stack.extend((c, n) for c in children(n))
+    return False
+
+
 def _parent_map(root: cst.CSTNode) -> dict[int, cst.CSTNode]:
     out: dict[int, cst.CSTNode] = {}
     stack = [root]
@@ -7622,6 +7701,10 @@ def _param_attribute_writes(fn: cst.CSTNode) -> dict[str, frozenset[str] | None]
                     attrs.add(CALLED)  # ``model.parameters()``: handed to an optimizer, nothing of it changed
                 elif parent.attr.value in ("train", "eval"):
                     attrs.update((CALLED, "training"))  # ``model.train()``: its mode (and its modules') changes
+                elif not nested:
+                    # ``model.sampler(logits)``: a method of it, or an object it holds, called (_attribute_writes
+                    # tells which from the object handed: the whole object may change, or that one attribute)
+                    attrs.add(CALL_PREFIX + parent.attr.value)
                 else:
                     out[name] = None  # a method of it called
             elif _writes_attribute(grand, parent):
