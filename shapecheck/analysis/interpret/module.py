@@ -2088,9 +2088,20 @@ class ModuleAnalysis:
             return frozenset()
         wanted = _WANTED[id(node)]
         uses = walk_memo("carry-params", fi.node, _carry_params)
+        walkers = walk_memo("walked-params", fi.node, _walked_params)
         out: set[str] = set()
         for name, v in bound.items():
-            if id(v) not in wanted or name not in uses:
+            if id(v) not in wanted:
+                continue
+            if type(v) is ObjV:
+                # an object: only a parameter the body walks the modules of, or runs a method of for its effect
+                if name in walkers and sum(1 for x in bound.values() if x is v or _holds(x, v, 4)) == 1:
+                    if not any(_holds(x, v, 4) for _, x in closure) and not (
+                        isinstance(bound_self, ObjV) and _holds(bound_self, v, 4)
+                    ):
+                        out.add(name)
+                continue
+            if name not in uses:
                 continue
             if sum(1 for x in bound.values() if x is v) != 1 or any(x is v or _holds(x, v, 4) for _, x in closure):
                 continue
@@ -2539,6 +2550,11 @@ class ModuleAnalysis:
         for name, v, k in carried:
             got = exits.get(id(v)) if exits and plain else None
             if k is None:
+                if got is not None and type(v) is ObjV and not _holds(out, v, 4):
+                    # a model whose modules the callee walked (or ran a method of): what it left there, whatever
+                    # the call's own rules kept or forgot of it
+                    interp.scope.vars[name] = got
+                    continue
                 if got is not None and interp.scope.vars.get(name) is UNKNOWN and not _holds(out, v, 4):
                     interp.scope.vars[name] = got
                     _replace_in_lists(interp, holders[id(v)], v, got)
@@ -8117,6 +8133,18 @@ def _carry_candidates(interp: Interpreter, node: cst.Call, tree: cst.Module) -> 
             continue
         if key in interp.scope.vars or type(a.value) is cst.Name:
             v = interp.scope.vars.get(key)
+            if type(v) is ObjV:
+                # a model handed to a function that walks its modules (``inject_lora(model, cfg)``): carried back
+                # when no other name holds it, nor anything another name holds (_carry_watch checks the callee)
+                if (
+                    v.concrete
+                    and type(a.value) is cst.Name
+                    and interp.frame.key != "<module>"
+                    and _plain_function_callee(interp, node.func)
+                    and not any(x is v or _holds(x, v, 4) for k, x in interp.scope.vars.items() if k != key)
+                ):
+                    out.append((key, v, None))
+                continue
             if v is None or not _carriable(v):
                 continue
             if any(x is v for k, x in interp.scope.vars.items() if k != key):
@@ -8410,6 +8438,66 @@ def _item_handed_to(sub: cst.CSTNode, up: tuple[cst.CSTNode, ...]) -> str | None
     if len(up) < 2 or type(up[0]) is not cst.Arg or up[0].value is not sub or up[0].star:
         return None
     return _var_key_of(up[1].func) if type(up[1]) is cst.Call else None
+
+
+def _plain_function_callee(interp: Interpreter, func: cst.BaseExpression) -> bool:
+    """``func`` a name of a function of the analysed code (not a class, not a method)."""
+    if type(func) is not cst.Name:
+        return False
+    v = interp.scope.vars.get(func.value) if func.value in interp.scope.vars else interp.m.globals.get(func.value)
+    return type(v) is FuncV and v.bound_self is None and "." not in v.key.partition(":")[2]
+
+
+def _walked_params(fn: cst.CSTNode) -> frozenset[str]:
+    """The parameters of a function its body uses only to walk their modules (``for name, m in
+    model.named_modules():``, also through ``list(...)``), which the interpreter follows module by module, or to run
+    a method of for its effect alone (``model.widen(64)`` as a statement): what such a body leaves in the object is
+    what the parameter holds when it returns (``_carry_watch``). Never rebound, stored, handed on or read otherwise."""
+    if type(fn) is not cst.FunctionDef:
+        return frozenset()
+    ps = fn.params
+    names = {p.name.value for p in (*ps.posonly_params, *ps.params, *ps.kwonly_params)}
+    bad: set[str] = set()
+    seen: set[str] = set()
+    stack: list[tuple[cst.CSTNode, tuple[cst.CSTNode, ...]]] = [(fn.body, ())]
+    while stack:
+        node, up = stack.pop()
+        tp = type(node)
+        if tp in _SCOPES or tp is cst.Lambda:
+            bad.update(n for n in _names_in(node))
+            continue
+        if tp is cst.Name and node.value in names:  # type: ignore[attr-defined]
+            seen.add(node.value)  # type: ignore[attr-defined]
+            if not _walk_or_effect(node, up):
+                bad.add(node.value)  # type: ignore[attr-defined]
+            continue
+        ups = (node, *up[:4])
+        stack.extend((c, ups) for c in children(node))
+    return frozenset(seen - bad)
+
+
+def _walk_or_effect(node: cst.CSTNode, up: tuple[cst.CSTNode, ...]) -> bool:
+    """``for ... in p.named_modules():`` / ``in list(p.modules()):`` (a walk), or ``p.method(...)`` as a whole
+    statement."""
+    if len(up) < 3 or type(up[0]) is not cst.Attribute:
+        return False
+    attr = up[0]
+    call = up[1]
+    if attr.value is not node or type(call) is not cst.Call or call.func is not attr:
+        return False
+    if type(up[2]) is cst.Expr:
+        return True  # (a method run for its effect: the interpreter runs it on the local object)
+    if attr.attr.value not in _TREE_WALKS or call.args:
+        return False
+    loop = up[2]
+    if type(loop) is cst.Arg and len(up) > 4 and type(up[3]) is cst.Call:
+        # (``for ... in list(p.named_modules()):``: the walk taken first)
+        wrapper = up[3]
+        return dotted(wrapper.func) == "list" and type(up[4]) is cst.For and up[4].iter is wrapper
+    return type(loop) is cst.For and loop.iter is call
+
+
+_TREE_WALKS = frozenset({"modules", "children", "named_modules", "named_children"})
 
 
 def _sealed(v: Value, leaks: bool) -> Value:
