@@ -1839,6 +1839,18 @@ class ModuleAnalysis:
                     # body's convolution changed): the annotation is wrong here, and the callee's own return reports
                     # it; what the call gives is not known (the caller is not blamed for it)
                     return declared.with_shape(None)
+                if (
+                    isinstance(body, TensorV)
+                    and isinstance(declared, TensorV)
+                    and body.shape is not None
+                    and declared.shape is None
+                    and not declared.alts
+                    and len(body.shape) not in declared.not_ranks
+                    and _fits_variadic(body.shape, declared.vshape)
+                ):
+                    # an annotation of no fixed rank (``-> Float[Tensor, "... d//2"]``: its ``...`` binds nothing):
+                    # what the body returns for these arguments, which agrees with the axes it does fix
+                    return TensorV(body.shape, declared.dtype or body.dtype, body.framework, None, body.origin)
                 if unbound:
                     from ..rules.shapes_bridge import Origin, UnverifiedOrigin
 
@@ -8446,6 +8458,18 @@ def _plain_function_callee(interp: Interpreter, func: cst.BaseExpression) -> boo
         return False
     v = interp.scope.vars.get(func.value) if func.value in interp.scope.vars else interp.m.globals.get(func.value)
     return type(v) is FuncV and v.bound_self is None and "." not in v.key.partition(":")[2]
+
+
+def _fits_variadic(shape: tuple[Size, ...], vshape: tuple[tuple[Size, ...], Size, tuple[Size, ...]] | None) -> bool:
+    """Does ``shape`` have the known leading and trailing axes of ``vshape`` (a TensorV's), each surely equal
+    (no ``vshape``: nothing to agree with)?"""
+    if vshape is None:
+        return True
+    prefix, _, suffix = vshape
+    if len(shape) < len(prefix) + len(suffix):
+        return False
+    tail = shape[len(shape) - len(suffix) :] if suffix else ()
+    return all(equal(a, b) is Truth.TRUE for a, b in zip((*shape[: len(prefix)], *tail), (*prefix, *suffix)))
 
 
 def _walked_params(fn: cst.CSTNode) -> frozenset[str]:

@@ -1930,12 +1930,39 @@ def _passed_through(m: "ModuleAnalysis", fi: FunctionInfo, depth: int = 0) -> di
     # (a base taking keywords only takes no positional argument: ``args`` is empty however else it is read)
     if star is not None and any(p.kind == "pos" for p in base_init.params[1:]) and not _only_spread(fi.node.body, star):
         return None
-    given = _passed_through(base_init.module, base_init, depth + 1) or symbolic_arguments(base_init.module, base_init)
+    if not _hands_all_on(fi.node.body, star, starstar):
+        return None  # (``super().__init__(comp=False, **kwargs)``: the base gets more than the caller gave)
+    given = _passed_through(base_init.module, base_init, depth + 1)
+    if given is None:
+        if any(p.kind in ("star", "starstar") for p in base_init.params[1:]):
+            return None  # (a base that hands its own ``**kwargs`` on: what it takes is not its parameters alone)
+        given = symbolic_arguments(base_init.module, base_init)
     keywords = {p.name for p in base_init.params[1:] if p.kind in ("pos", "kwonly")}
     out: dict[str, Value] = {starstar: DictV(tuple((k, v) for k, v in given.items() if k in keywords))}
     if star is not None:
         out[star] = SeqV((), "tuple")
     return out
+
+
+def _hands_all_on(body: cst.CSTNode, star: str | None, starstar: str) -> bool:
+    """Does ``body`` call ``super().__init__`` (or ``super(C, self).__init__``) with exactly ``*star, **starstar``
+    (``**starstar`` alone when there is no ``*args``), and no other arguments?"""
+    want = ([("*", star)] if star is not None else []) + [("**", starstar)]
+    todo: list[cst.CSTNode] = [body]
+    while todo:
+        n = todo.pop()
+        if (
+            type(n) is cst.Call
+            and type(n.func) is cst.Attribute
+            and n.func.attr.value == "__init__"
+            and type(n.func.value) is cst.Call
+            and type(n.func.value.func) is cst.Name
+            and n.func.value.func.value == "super"
+        ):
+            got = [(a.star, a.value.value if type(a.value) is cst.Name else None) for a in n.args]
+            return got == want
+        todo.extend(n.children)
+    return False
 
 
 def _only_spread(body: cst.CSTNode, name: str) -> bool:
