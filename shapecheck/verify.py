@@ -377,6 +377,28 @@ def _replay_framework(w: Witness, replay: Replay) -> None:
         replay.add("torch", *_run(lambda: torch.zeros(tuple(int(x) for x in w.input_shapes[0])).item()))
         return
 
+    if op == "eqx.nn.Linear":
+        import importlib
+
+        try:  # (through importlib: equinox is optional, and not a test dependency)
+            eqx = importlib.import_module("equinox")
+            jaxlib: Any = importlib.import_module("jax")
+        except ImportError:
+            replay.add("equinox", None, "equinox is not installed")
+            return
+        if not _small(w):
+            replay.add("equinox", None, "arrays this large are not materialised")
+            return
+        fin, fout = (int(witness_get(w, k) or 1) for k in ("in_features", "out_features"))
+        key = jaxlib.random.PRNGKey(0)
+        if witness_get(w, "mlp"):
+            made = eqx.nn.MLP(fin, fout, fin, 1, key=key)
+        else:
+            made = eqx.nn.Linear(fin, fout, use_bias=bool(witness_get(w, "use_bias")), key=key)
+        shape = tuple(int(x) for x in w.input_shapes[0])
+        replay.add("equinox", *_run(lambda: made(jaxlib.numpy.zeros(shape))))
+        return
+
     if op == "eqx.nn.Embedding":
         import importlib
 

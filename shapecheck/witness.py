@@ -75,6 +75,7 @@ FRAMEWORK_OPS = frozenset(
         "scan.carry",
         "array.new",
         "eqx.nn.Embedding",
+        "eqx.nn.Linear",
         "nn.Embedding.index",
         "index.int",
         "index.count",
@@ -623,6 +624,16 @@ def concrete_failure(w: Witness) -> str | None:
         return f"axis {bad[0]} has the negative size {made[bad[0]]}" if bad else None
     if op == "eqx.nn.Embedding":  # equinox looks up one scalar index
         return f"an array of shape {shapes[0]} is not a scalar index" if shapes and shapes[0] else None
+    if op == "eqx.nn.Linear":  # weight @ x contracts in_features with axis -2 of a matrix, then adds the bias
+        given = tuple(shapes[0])
+        fin, fout = int(witness_get(w, "in_features")), int(witness_get(w, "out_features"))
+        contracted = given[0] if len(given) == 1 else given[-2]
+        if contracted != fin:
+            return f"in_features {fin} is contracted with {contracted}"
+        last = given[-1]
+        if len(given) >= 2 and witness_get(w, "use_bias") and not witness_get(w, "mlp") and last not in (fout, 1):
+            return None if fout == 1 else f"the bias ({fout},) does not broadcast against the last axis {last}"
+        return None
     if op == "topk":
         top_k, top_dim = int(witness_get(w, "k", 0)), int(witness_get(w, "dim", -1))
         have = shapes[0][top_dim]

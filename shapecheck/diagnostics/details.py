@@ -899,7 +899,7 @@ class AttnMask(Detail):
 class LayerInput(Detail):
     """A layer given an input it cannot take: the layer's class and parameter (``param`` empty: ``value`` is the
     layer's positional shape, LayerNorm), what was found (``found``: "last-axis" | "channels" | "shape" | "scalar", an
-    equinox Embedding given an array of indices | "hidden-last-axis", a recurrent cell's state | "hidden-shape", an
+    equinox Embedding given an array of indices | "vector", an equinox Linear given a matrix | "hidden-last-axis", a recurrent cell's state | "hidden-shape", an
     nn.LSTM / GRU / RNN's initial state, ``value`` the shape it must have) and its size;
     ``input``: the input's shape when shown; ``sequential``: the input is the previous layer's output."""
 
@@ -918,6 +918,13 @@ class LayerInput(Detail):
             return (
                 f"{self.layer} takes one scalar index, not an array of shape {_shape(self.input or ())} "
                 "(jax.vmap the layer over the indices)"
+            )
+        if self.found == "vector":  # an equinox Linear given more than one axis: weight @ x contracts axis -2
+            return (
+                f"{self.layer}({self.param}={self.value}) takes one vector, not an input of shape "
+                f"{_shape(self.input or ())}: weight @ x contracts its axis -2 ({self.size}) with {self.param}, then "
+                "adds the bias to the last axis (equinox layers see no batch axis: jax.vmap the layer over the "
+                "leading axes)"
             )
         if self.exact and len(self.input or ()) != len(self.value):
             return (

@@ -423,6 +423,8 @@ class Linear(LayerKind):
         fin, fout = layer.param("in"), layer.param("out")
         if not x.shape:
             return x.with_shape(None)
+        if layer.param("lib") == "equinox" and len(x.shape) >= 2:
+            return _equinox_linear_batch(cx, report_node, layer, x)
         if fin is not None and fin.as_int() == 0 and x.shape[-1].as_int() is None:
             # a zero-width layer (``nn.Linear(condition_dim, ...)`` with the option off, 0) takes a zero-width input:
             # a size not known may be that 0
@@ -444,6 +446,56 @@ class Linear(LayerKind):
             )
             return x.with_shape(None)
         return x.with_shape(x.shape[:-1] + (fout if fout is not None else cx.fresh("out_features"),), _lead_axes(x))
+
+
+def _equinox_linear_batch(cx: OpContext, report_node: cst.CSTNode, layer: LayerV, x: TensorV) -> Value:
+    """An equinox Linear (or the first Linear of an MLP) given more than one axis: it computes ``weight @ x``, so it
+    contracts ``in_features`` against the input's axis -2 (not its last), then adds the bias, (out,), to the
+    (..., out, b) product. Reported when axis -2 surely differs from ``in_features``, or when the bias surely cannot
+    broadcast against the last axis; what fits: (..., out, out) with a bias and b in {out, 1}, (..., out, b) without
+    one. An MLP's result, or anything not decided: unknown (rank kept unknown)."""
+    assert x.shape is not None
+    fin, fout = layer.param("in"), layer.param("out")
+    mlp = layer.param("name") == "MLP"
+    a, b = x.shape[-2], x.shape[-1]
+    bias = layer.param("bias", True) is not False
+    bad = fin is not None and equal(a, fin) is Truth.FALSE
+    broadcast_bad = (
+        not mlp
+        and not bad
+        and bias
+        and fin is not None
+        and fout is not None
+        and equal(a, fin) is Truth.TRUE
+        and equal(b, fout) is Truth.FALSE
+        and b.as_int() != 1
+        and fout.as_int() != 1
+        and b.as_int() is not None
+        and fout.as_int() is not None
+    )
+    if bad or broadcast_bad:
+        cls, param = ("MLP", "in_size") if mlp else ("Linear", "in_features")
+        cx.ctx.report(
+            report_node,
+            "SHP204",
+            {"op": "eqx.nn." + cls, "detail": D.LayerInput(cls, param, fin, "vector", a, x.shape)},
+            cx.origins([x]),
+            spec=OpSpec(
+                "eqx.nn.Linear",
+                None,
+                (x.shape,),
+                (),
+                (("in_features", fin), ("out_features", fout), ("use_bias", bias), ("mlp", mlp)),
+            ),
+        )
+        return x.with_shape(None)
+    if mlp or fin is None or fout is None or equal(a, fin) is not Truth.TRUE:
+        return TensorV(None, x.dtype, x.framework)
+    if not bias:
+        return x.with_shape(x.shape[:-2] + (fout, b))
+    if equal(b, fout) is Truth.TRUE or b.as_int() == 1:
+        return x.with_shape(x.shape[:-2] + (fout, fout))
+    return TensorV(None, x.dtype, x.framework)
 
 
 def _lead_axes(x: TensorV) -> tuple[str | None, ...] | None:
@@ -2715,8 +2767,12 @@ def _equinox_layer(cx: OpContext, node: cst.Call, qual: str, args: list[Value], 
         # eqx.nn.Linear(n, "scalar"): a 0-d output (or input) with no axis for it; not followed
         return UNKNOWN
     if name == "Linear":
+        use_bias = args[2] if len(args) > 2 else kwargs.get("use_bias", BoolV(True))
+        bias = (("bias", use_bias.value),) if isinstance(use_bias, BoolV) and use_bias.value is not None else ()
         return LayerV(
-            "Linear", (("in", size(0, "in_features")), ("out", size(1, "out_features")), ("lib", "equinox")), node
+            "Linear",
+            (("in", size(0, "in_features")), ("out", size(1, "out_features")), ("lib", "equinox")) + bias,
+            node,
         )
     if name == "MultiheadAttention":
         from .jax_ops import eqx_mha
