@@ -2785,6 +2785,12 @@ class ModuleAnalysis:
                 if id(a) in partly and id(a) not in scalars:
                     # an object whose callee changes only some of its attributes (``params.cache[k] = v``): those
                     for attr in sorted(partly[id(a)]):
+                        if attr.startswith(METHOD_PREFIX):
+                            held_name = attr[len(METHOD_PREFIX) :]
+                            held = a_value.attr(held_name) if isinstance(a_value, ObjV) else None
+                            if held is None or not _immutable(held) or held_name in partly[id(a)]:
+                                interp.forget_object(a.value, held_name, UNKNOWN)
+                            continue
                         if attr.startswith("use "):
                             # only read or handed on (``for h in cfg.hidden``, ``nn.Linear(d, cfg.out_dim)``,
                             # ``cfg.env.num_envs``): the attribute is not rebound, and numbers or strings (a tuple of
@@ -4000,7 +4006,7 @@ class ModuleAnalysis:
         if not isinstance(v, ObjV):
             return None
         held = v.attr(leaf)
-        if held is not None or not steps:
+        if held is not None:
             return held
         ci = self.find_class(v.cls_key)
         getter = objects.find_method(self, ci, leaf) if ci is not None else None
@@ -6629,6 +6635,11 @@ def _str_method(text: str, method: str, args: list[Value]) -> Value | None:
         return StrV(getattr(text, method)())
     if method == "replace" and len(strs) == 2:
         return StrV(text.replace(strs[0], strs[1]))
+    if method in ("find", "rfind", "count") and len(strs) == 1:
+        # ``alphabet.find(c) + 1`` for each character of a known text: the ids a one-hot encoding reads
+        return IntV(Size.const(getattr(text, method)(strs[0])))
+    if method in ("index", "rindex") and len(strs) == 1 and strs[0] in text:
+        return IntV(Size.const(getattr(text, method)(strs[0])))
     if method in ("split", "rsplit") and len(strs) <= 1 and (not strs or strs[0]):
         # ``"2,2,4".split(",")``: the pieces of a known string (a command-line or config list of sizes)
         parts = getattr(text, method)(*strs)
@@ -7286,6 +7297,8 @@ CALLED = "call ()"
 _READ_ONLY_MODULE_METHODS = _MODULE_READS | {"state_dict"}
 # _param_attribute_writes' mark for ``p.x(...)``: a method of p, or an object p holds, called (_held_calls)
 CALL_PREFIX = "call "
+# ... and for ``p.x.m(...)``: a method of what the attribute x holds (a string's or a number's changes nothing)
+METHOD_PREFIX = "method "
 
 # methods that change the list, dict or object they are called on: the ones a closure may call (_CLOSURE_MUTATORS)
 # and the rest of list's and dict's, and the item and attribute dunders
@@ -7637,6 +7650,14 @@ def _parent_map(root: cst.CSTNode) -> dict[int, cst.CSTNode]:
     return out
 
 
+def _method_of_attribute(parent_of: dict[int, cst.CSTNode] | None, node: cst.CSTNode | None) -> bool:
+    """``p.x.m(...)`` (``node`` ``p.x.m``, called)?"""
+    if parent_of is None or type(node) is not cst.Attribute:
+        return False
+    up = parent_of.get(id(node))
+    return type(up) is cst.Call and up.func is node
+
+
 def _read_chain(parent_of: dict[int, cst.CSTNode], node: cst.Attribute) -> str | None:
     """``p.x.y`` (``node``, reached from ``p.x``) and the attributes after it, when the chain is only read where it
     ends (an operand, an argument, an assigned value): their dotted names after ``x`` ("y", "y.z"); None when the
@@ -7742,7 +7763,12 @@ def _param_attribute_writes(fn: cst.CSTNode) -> dict[str, frozenset[str] | None]
                         parent_of = _parent_map(fn.body)
                     deep = _read_chain(parent_of, grand)
                 # ``cfg.env.num_envs`` read: "use env.num_envs" (the caller checks what it holds); else changed
-                attrs.add(f"use {parent.attr.value}.{deep}" if deep is not None else parent.attr.value)
+                if deep is None and _method_of_attribute(parent_of, grand):
+                    # ``cfg.alphabet.find(c)``: a method of what the attribute holds (the call site looks: a string
+                    # or a number cannot change)
+                    attrs.add(METHOD_PREFIX + parent.attr.value)
+                else:
+                    attrs.add(f"use {parent.attr.value}.{deep}" if deep is not None else parent.attr.value)
             elif not isinstance(grand, _READING_PARENTS) and id(grand) not in counted:
                 attrs.add("use " + parent.attr.value)  # read into a variable, handed on, iterated
             continue

@@ -3768,10 +3768,38 @@ def _plain_method_body(body: cst.CSTNode) -> bool:
     while stack:
         n = stack.pop()
         tp = type(n)  # (exact types: libcst's node classes are ABCs, and these have no subclasses)
+        if (tp is cst.FunctionDef or tp is cst.Lambda) and _reads_self_only(n):
+            continue  # (``z = lambda: torch.zeros(b, self.cfg.hidden)``: a helper that only reads)
         if tp is cst.FunctionDef or tp is cst.ClassDef or tp is cst.Lambda or tp is cst.Yield:
             return False
         stack.extend(children(n))
     return True
+
+
+def _reads_self_only(fn: cst.CSTNode) -> bool:
+    """A nested function or lambda that uses ``self`` only to read attributes (never a method of it, or of what it
+    holds, called; never ``self`` itself handed on), stores nothing through it, has no ``yield``, ``nonlocal``,
+    ``global`` or nested def, class or lambda of its own: running it changes nothing the method's object holds."""
+    stack: list[tuple[cst.CSTNode, cst.CSTNode | None]] = [(c, fn) for c in children(fn)]
+    while stack:
+        n, parent = stack.pop()
+        tp = type(n)
+        if tp in (cst.FunctionDef, cst.ClassDef, cst.Lambda, cst.Yield, cst.Nonlocal, cst.Global):
+            return False
+        if tp in (cst.AssignTarget, cst.AugAssign, cst.AnnAssign, cst.Del):
+            return False  # (a store of any kind: a local one too, to keep the rule simple)
+        if type(n) is cst.Call and type(n.func) is cst.Attribute and _rooted_at_self(n.func.value):
+            return False
+        if type(n) is cst.Name and n.value == "self" and not (type(parent) is cst.Attribute and parent.value is n):
+            return False
+        stack.extend((c, n) for c in children(n))
+    return True
+
+
+def _rooted_at_self(e: cst.BaseExpression) -> bool:
+    while type(e) is cst.Attribute or type(e) is cst.Subscript:
+        e = e.value
+    return type(e) is cst.Name and e.value == "self"
 
 
 def tree_at(where: cst.BaseExpression, tree: Value, replace: Value) -> Value:
