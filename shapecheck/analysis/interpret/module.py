@@ -4095,7 +4095,11 @@ class ModuleAnalysis:
         classes = objects.mro(self, ci)
         methods = {n for c in classes for n in c.methods}
         out: set[str] = set()
-        if entry:
+        taken: set[str] = set()
+        for c in classes if entry else ():
+            taken |= walk_memo("methods-taken", c.node, _methods_taken)
+        if entry and "*" not in taken and not taken & methods:
+            # (``register_forward_hook(self._save)``: a method any call may run; then every method counts)
             todo: list[str] = [n for n in ("forward", "__call__") if n in methods]
             reached: set[str] = set()
             while todo:
@@ -7617,6 +7621,22 @@ def _self_writes(fn: cst.CSTNode) -> tuple[bool, frozenset[str]]:
                     return True, frozenset()
         stack.extend(children(n))
     return False, frozenset(called)
+
+
+def _methods_taken(cls: cst.CSTNode) -> frozenset[str]:
+    """The names ``self.NAME`` reads anywhere in a class's body without calling it (a bound method handed on:
+    ``register_forward_hook(self._save)``, ``fn = self.step``), and every name ``getattr`` may read (any, "*")."""
+    out: set[str] = set()
+    stack: list[tuple[cst.CSTNode, cst.CSTNode | None]] = [(cls, None)]
+    while stack:
+        n, parent = stack.pop()
+        if type(n) is cst.Attribute and type(n.value) is cst.Name and n.value.value == "self":
+            if not (type(parent) is cst.Call and parent.func is n):
+                out.add(n.attr.value)
+        elif type(n) is cst.Call and type(n.func) is cst.Name and n.func.value == "getattr":
+            return frozenset({"*"})
+        stack.extend((c, n) for c in children(n))
+    return frozenset(out)
 
 
 def _self_escapes(fn: cst.CSTNode) -> bool:
