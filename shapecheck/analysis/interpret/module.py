@@ -2106,8 +2106,15 @@ class ModuleAnalysis:
             if id(v) not in wanted:
                 continue
             if type(v) is ObjV:
-                # an object: only a parameter the body walks the modules of, or runs a method of for its effect
-                if name in walkers and sum(1 for x in bound.values() if x is v or _holds(x, v, 4)) == 1:
+                # an object: only a parameter the body walks the modules of, or runs a method of its class for its
+                # effect (one of the analysed code, which the interpreter runs on the local object)
+                ci = self.find_class(v.cls_key)
+                if (
+                    name in walkers
+                    and ci is not None
+                    and all(objects.find_method(self, ci, x) is not None for x in walkers[name] if x)
+                    and sum(1 for x in bound.values() if x is v or _holds(x, v, 4)) == 1
+                ):
                     if not any(_holds(x, v, 4) for _, x in closure) and not (
                         isinstance(bound_self, ObjV) and _holds(bound_self, v, 4)
                     ):
@@ -8518,17 +8525,19 @@ def _fits_variadic(shape: tuple[Size, ...], vshape: tuple[tuple[Size, ...], Size
     return all(equal(a, b) is Truth.TRUE for a, b in zip((*shape[: len(prefix)], *tail), (*prefix, *suffix)))
 
 
-def _walked_params(fn: cst.CSTNode) -> frozenset[str]:
+def _walked_params(fn: cst.CSTNode) -> dict[str, frozenset[str]]:
     """The parameters of a function its body uses only to walk their modules (``for name, m in
     model.named_modules():``, also through ``list(...)``), which the interpreter follows module by module, or to run
     a method of for its effect alone (``model.widen(64)`` as a statement): what such a body leaves in the object is
-    what the parameter holds when it returns (``_carry_watch``). Never rebound, stored, handed on or read otherwise."""
+    what the parameter holds when it returns (``_carry_watch``, which checks that each method so run is one of the
+    object's class: ``model.half()`` is torch's, not followed). Never rebound, stored, handed on or read otherwise.
+    Each with the names of the methods run for their effect."""
     if type(fn) is not cst.FunctionDef:
-        return frozenset()
+        return {}
     ps = fn.params
     names = {p.name.value for p in (*ps.posonly_params, *ps.params, *ps.kwonly_params)}
     bad: set[str] = set()
-    seen: set[str] = set()
+    seen: dict[str, set[str]] = {}
     stack: list[tuple[cst.CSTNode, tuple[cst.CSTNode, ...]]] = [(fn.body, ())]
     while stack:
         node, up = stack.pop()
@@ -8537,34 +8546,38 @@ def _walked_params(fn: cst.CSTNode) -> frozenset[str]:
             bad.update(n for n in _names_in(node))
             continue
         if tp is cst.Name and node.value in names:  # type: ignore[attr-defined]
-            seen.add(node.value)  # type: ignore[attr-defined]
-            if not _walk_or_effect(node, up):
+            use = _walk_or_effect(node, up)
+            seen.setdefault(node.value, set())  # type: ignore[attr-defined]
+            if use is None:
                 bad.add(node.value)  # type: ignore[attr-defined]
+            elif use:
+                seen[node.value].add(use)  # type: ignore[attr-defined]
             continue
         ups = (node, *up[:4])
         stack.extend((c, ups) for c in children(node))
-    return frozenset(seen - bad)
+    return {k: frozenset(v) for k, v in seen.items() if k not in bad}
 
 
-def _walk_or_effect(node: cst.CSTNode, up: tuple[cst.CSTNode, ...]) -> bool:
-    """``for ... in p.named_modules():`` / ``in list(p.modules()):`` (a walk), or ``p.method(...)`` as a whole
-    statement."""
+def _walk_or_effect(node: cst.CSTNode, up: tuple[cst.CSTNode, ...]) -> str | None:
+    """``for ... in p.named_modules():`` / ``in list(p.modules()):`` (a walk: ""), or ``p.method(...)`` as a whole
+    statement (the method's name); None for any other use."""
     if len(up) < 3 or type(up[0]) is not cst.Attribute:
-        return False
+        return None
     attr = up[0]
     call = up[1]
     if attr.value is not node or type(call) is not cst.Call or call.func is not attr:
-        return False
+        return None
     if type(up[2]) is cst.Expr:
-        return True  # (a method run for its effect: the interpreter runs it on the local object)
+        return attr.attr.value  # (a method run for its effect: the interpreter runs it on the local object)
     if attr.attr.value not in _TREE_WALKS or call.args:
-        return False
+        return None
     loop = up[2]
     if type(loop) is cst.Arg and len(up) > 4 and type(up[3]) is cst.Call:
         # (``for ... in list(p.named_modules()):``: the walk taken first)
         wrapper = up[3]
-        return dotted(wrapper.func) == "list" and type(up[4]) is cst.For and up[4].iter is wrapper
-    return type(loop) is cst.For and loop.iter is call
+        walked = dotted(wrapper.func) == "list" and type(up[4]) is cst.For and up[4].iter is wrapper
+        return "" if walked else None
+    return "" if type(loop) is cst.For and loop.iter is call else None
 
 
 _TREE_WALKS = frozenset({"modules", "children", "named_modules", "named_children"})
