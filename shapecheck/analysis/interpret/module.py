@@ -2757,6 +2757,17 @@ class ModuleAnalysis:
                 for mutated in sorted(_assigned_names(inner.node.body)):
                     if mutated in interp.scope.vars and "." not in mutated:
                         interp.forget_if_list(cst.Name(mutated))
+        if qual in _SHUFFLES and len(node.args) == 1 and not node.args[0].star and not kwargs:
+            # np.random.shuffle(index), random.shuffle(xs), rng.shuffle(x): the same items (rows) in an order not
+            # known, in place
+            key = _var_key_of(node.args[0].value)
+            shuffled = arg_values[0]
+            if isinstance(shuffled, SeqV) and shuffled.kind == "list" and key is not None and key in interp.scope.vars:
+                interp.forget_aliases(key, shuffled)
+                interp.scope.vars[key] = SeqV(_reordered(shuffled.items, "sort", UNKNOWN), "list")
+            elif isinstance(shuffled, (SeqV, ManyV)) and key is not None:
+                interp.forget_if_list(node.args[0].value)
+            mark_stale(shuffled)
         if qual is not None and _writes_tensor_arguments(qual, kwargs):
             # dist.broadcast(n, 0), nn.init.constant_(t, 1), a library's function: the tensors handed to it may be
             # written in place, so the exact elements they were made with no longer hold
@@ -3098,6 +3109,20 @@ class ModuleAnalysis:
             ):
                 interp.forget_aliases(key, base)
                 interp.scope.vars[key] = grown
+                return NoneV()
+        if (
+            isinstance(base, SeqV)
+            and base.kind == "list"
+            and method in ("sort", "reverse")
+            and not args
+            and set(kwargs) <= ({"reverse"} if method == "sort" else set())
+            and not dynamic
+        ):
+            key = _var_key_of(func.value)
+            if key is not None and key in interp.scope.vars and not key.startswith("self."):
+                # index.sort(), xs.reverse(): the same items, in another order (ints known exactly: sorted)
+                interp.forget_aliases(key, base)
+                interp.scope.vars[key] = SeqV(_reordered(base.items, method, kwargs.get("reverse")), "list")
                 return NoneV()
         if (
             isinstance(base, (SeqV, ManyV))
@@ -6656,6 +6681,25 @@ def _str_method(text: str, method: str, args: list[Value]) -> Value | None:
         parts = getattr(text, method)(*strs)
         return SeqV(tuple(StrV(p) for p in parts), "list") if len(parts) <= MAX_RANGE else None
     return None
+
+
+_SHUFFLES = frozenset({"numpy.random.shuffle", "random.shuffle"})
+
+
+def _reordered(items: tuple[Value, ...], method: str, descending: Value | None) -> tuple[Value, ...]:
+    """``items`` as ``xs.reverse()`` / ``xs.sort(reverse=...)`` leaves them: reversed; sorted when each is an int
+    known exactly and the order is known; otherwise each place may hold any of them (their join)."""
+    if method == "reverse":
+        return tuple(reversed(items))
+    exact = [x.size.as_int() if type(x) is IntV else None for x in items]
+    order = descending.value if isinstance(descending, BoolV) else False if descending is None else None
+    if all(n is not None for n in exact) and order is not None:
+        ranked = sorted(zip(exact, range(len(items))), reverse=order)
+        return tuple(items[i] for _, i in ranked)
+    any_of: Value | None = None
+    for x in items:
+        any_of = join_elem(any_of, x)
+    return tuple(any_of if any_of is not None else UNKNOWN for _ in items)
 
 
 def _str_split_max(text: str, method: str, args: list[Value]) -> Value | None:

@@ -179,6 +179,22 @@ def index_tensor(
             pos += 1
             continue
         v = interp.eval(value_node)
+        if (
+            isinstance(v, SeqV)
+            and v.kind == "list"
+            and v.items
+            and all(type(x) is IntV for x in v.items)
+            and t.framework in ("torch", "numpy", "jax")
+        ):
+            # x[..., index] with ``index`` a list of ints (``[0, 2, 5]``, a list of chosen modes): an integer array
+            # index of its length
+            if pos >= len(t.shape):
+                return t.with_shape(None)
+            listed = Size.const(len(v.items))
+            parts.append(("adv", (listed,), None))
+            index_tensors.append(TensorV((listed,), "int64", t.framework))
+            pos += 1
+            continue
         if isinstance(v, IntV):
             if pos >= len(t.shape):
                 return t.with_shape(None)
