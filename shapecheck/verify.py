@@ -213,6 +213,23 @@ _OPERATORS = {
 }
 
 
+def _equinox_for(replay: Any, w: Any) -> tuple[Any, Any] | None:
+    """(equinox, jax) for replaying an equinox layer on the witness ``w``; None (the replay told why) when equinox is
+    not installed or the arrays are too large to make."""
+    import importlib
+
+    try:  # (through importlib: equinox is optional, and not a test dependency)
+        eqx = importlib.import_module("equinox")
+        jaxlib = importlib.import_module("jax")
+    except ImportError:
+        replay.add("equinox", None, "equinox is not installed")
+        return None
+    if not _small(w):
+        replay.add("equinox", None, "arrays this large are not materialised")
+        return None
+    return eqx, jaxlib
+
+
 def _replay_framework(w: Witness, replay: Replay) -> None:
     torch = _torch()
     if torch is None:  # pragma: no cover - torch is installed in CI
@@ -377,44 +394,24 @@ def _replay_framework(w: Witness, replay: Replay) -> None:
         replay.add("torch", *_run(lambda: torch.zeros(tuple(int(x) for x in w.input_shapes[0])).item()))
         return
 
-    if op == "eqx.nn.Linear":
-        import importlib
-
-        try:  # (through importlib: equinox is optional, and not a test dependency)
-            eqx = importlib.import_module("equinox")
-            jaxlib: Any = importlib.import_module("jax")
-        except ImportError:
-            replay.add("equinox", None, "equinox is not installed")
+    if op in ("eqx.nn.Linear", "eqx.nn.Embedding"):
+        libs = _equinox_for(replay, w)
+        if libs is None:
             return
-        if not _small(w):
-            replay.add("equinox", None, "arrays this large are not materialised")
+        eqx, jaxlib = libs
+        key = jaxlib.random.PRNGKey(0)
+        shape = tuple(int(x) for x in w.input_shapes[0])
+        if op == "eqx.nn.Embedding":
+            n, d = (int(witness_get(w, k) or 1) for k in ("num_embeddings", "embedding_size"))
+            table = eqx.nn.Embedding(n, d, key=key)
+            replay.add("equinox", *_run(lambda: table(jaxlib.numpy.zeros(shape, dtype=jaxlib.numpy.int32))))
             return
         fin, fout = (int(witness_get(w, k) or 1) for k in ("in_features", "out_features"))
-        key = jaxlib.random.PRNGKey(0)
         if witness_get(w, "mlp"):
             made = eqx.nn.MLP(fin, fout, fin, 1, key=key)
         else:
             made = eqx.nn.Linear(fin, fout, use_bias=bool(witness_get(w, "use_bias")), key=key)
-        shape = tuple(int(x) for x in w.input_shapes[0])
         replay.add("equinox", *_run(lambda: made(jaxlib.numpy.zeros(shape))))
-        return
-
-    if op == "eqx.nn.Embedding":
-        import importlib
-
-        try:  # (through importlib: equinox is optional, and not a test dependency)
-            eqx = importlib.import_module("equinox")
-            jax: Any = importlib.import_module("jax")
-        except ImportError:
-            replay.add("equinox", None, "equinox is not installed")
-            return
-        if not _small(w):
-            replay.add("equinox", None, "arrays this large are not materialised")
-            return
-        n, d = (int(witness_get(w, k) or 1) for k in ("num_embeddings", "embedding_size"))
-        table = eqx.nn.Embedding(n, d, key=jax.random.PRNGKey(0))
-        shape = tuple(int(x) for x in w.input_shapes[0])
-        replay.add("equinox", *_run(lambda: table(jax.numpy.zeros(shape, dtype=jax.numpy.int32))))
         return
 
     def go() -> Any:
