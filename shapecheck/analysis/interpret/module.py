@@ -2806,7 +2806,9 @@ class ModuleAnalysis:
                         if attr.startswith(METHOD_PREFIX):
                             held_name = attr[len(METHOD_PREFIX) :]
                             held = a_value.attr(held_name) if isinstance(a_value, ObjV) else None
-                            if held is None or not _immutable(held) or held_name in partly[id(a)]:
+                            if held is None and isinstance(a_value, ObjV):
+                                interp.forget_object(a.value)  # (a property's method: as above)
+                            elif held is None or not _immutable(held) or held_name in partly[id(a)]:
                                 interp.forget_object(a.value, held_name, UNKNOWN)
                             continue
                         if attr.startswith("use "):
@@ -2815,7 +2817,11 @@ class ModuleAnalysis:
                             # them) cannot change
                             first = attr[4:].split(".", 1)[0]
                             held = self._read_path(a_value, attr[4:])
-                            if first in partly[id(a)] or held is None or not _immutable(held):
+                            if held is None and isinstance(a_value, ObjV) and a_value.attr(first) is None:
+                                # a name the object does not hold (a property, whose getter may hand out any
+                                # attribute: ``return self.dims``): the whole object may change through it
+                                interp.forget_object(a.value)
+                            elif first in partly[id(a)] or held is None or not _immutable(held):
                                 interp.forget_object(a.value, first, UNKNOWN)
                             continue
                         if attr == "training" and type(a.value) is cst.Name:
@@ -4046,8 +4052,12 @@ class ModuleAnalysis:
             getter is not None
             and any(dotted(d.decorator) == "property" for d in getter.node.decorators)
             and walk_memo("changed-self-attrs", getter.node, _changed_self_attrs) == frozenset()
+            and (steps or walk_memo("computed-returns", getter.node, _computed_returns))
         ):
-            return IntV(Size.const(0))  # (a value computed afresh: it stands for something immutable)
+            # (a value computed afresh: it stands for something immutable; a property of the object handed itself
+            # only when each return computes a value, ``len(self.alphabet) + 1``, never hands out what the object
+            # holds, ``return self._layers``)
+            return IntV(Size.const(0))
         return None
 
     def _running_keeps(self, obj: ObjV) -> bool:
@@ -7719,6 +7729,22 @@ def _parent_map(root: cst.CSTNode) -> dict[int, cst.CSTNode]:
             out[id(c)] = n
             stack.append(c)
     return out
+
+
+def _computed_returns(fn: cst.CSTNode) -> bool:
+    """Does every ``return`` of ``fn`` (and there is one) give an arithmetic or comparison result, a number or a
+    string literal: a value made afresh, not something an object holds?"""
+    returns: list[cst.Return] = []
+    stack: list[cst.CSTNode] = [fn]
+    while stack:
+        n = stack.pop()
+        if type(n) is cst.Return:
+            returns.append(n)
+        elif n is not fn and type(n) in (cst.FunctionDef, cst.Lambda, cst.ClassDef):
+            continue
+        stack.extend(children(n))
+    fresh = (cst.BinaryOperation, cst.Comparison, cst.UnaryOperation, cst.Integer, cst.Float, cst.SimpleString)
+    return bool(returns) and all(type(r.value) in fresh for r in returns)
 
 
 def _method_of_attribute(parent_of: dict[int, cst.CSTNode] | None, node: cst.CSTNode | None) -> bool:

@@ -2873,6 +2873,9 @@ def keeps_arguments(fi: FunctionInfo) -> bool:
         return e.value if type(e) is cst.Name and e.value in params else None
 
     params |= _iteration_aliases(fi.node.body, params)
+    # names bound to what an argument holds (``stages = cfg.stages``): read, unless a container method or an item
+    # store changes that list or dict through them (``stages.append(64)`` changes the argument's)
+    read = _read_aliases(fi.node.body, params)
     ok = True
     stack: list[cst.CSTNode] = [fi.node.body]
     # exact types (libcst's node classes are ABCs, slow under isinstance, and these have no subclasses)
@@ -2884,10 +2887,22 @@ def keeps_arguments(fi: FunctionInfo) -> bool:
         if tp in nested:
             ok = False
         elif tp in targets:
-            ok = not (type(n.target) in (cst.Attribute, cst.Subscript) and root(n.target) is not None)  # type: ignore[attr-defined]
+            t = n.target  # type: ignore[attr-defined]
+            ok = not (type(t) in (cst.Attribute, cst.Subscript) and root(t) is not None)
+            if ok and type(t) in (cst.Attribute, cst.Subscript) and read:
+                e = chain_root(t)
+                ok = not (type(e) is cst.Name and e.value in read)
         elif tp is cst.Call:
             call = cast(cst.Call, n)
             if (
+                read
+                and type(call.func) is cst.Attribute
+                and call.func.attr.value in _CONTAINER_CHANGES
+                and type(chain_root(call.func.value)) is cst.Name
+                and chain_root(call.func.value).value in read  # type: ignore[attr-defined]
+            ):
+                ok = False
+            elif (
                 type(call.func) is cst.Attribute
                 and root(call.func.value) is not None
                 and not (call.func.attr.value in _DICT_VIEWS and type(call.func.value) is not cst.Name)
@@ -2899,6 +2914,29 @@ def keeps_arguments(fi: FunctionInfo) -> bool:
         stack.extend(children(n))
     st.keeps_args = ok
     return ok
+
+
+# list / dict / set methods that change their container (interpreter._CLOSURE_MUTATORS, and the reorderings)
+_CONTAINER_CHANGES = frozenset(
+    {"append", "extend", "insert", "pop", "remove", "clear", "add", "update", "discard", "setdefault", "popitem"}
+    | {"__setitem__", "__delitem__", "sort", "reverse"}
+)
+
+
+def _read_aliases(body: cst.CSTNode, params: set[str]) -> set[str]:
+    """Names the body binds (``x = ...``) to an attribute chain or item of a parameter (``stages = cfg.stages``)."""
+    out: set[str] = set()
+    stack: list[cst.CSTNode] = [body]
+    while stack:
+        n = stack.pop()
+        if type(n) is cst.Assign and len(n.targets) == 1 and type(n.targets[0].target) is cst.Name:
+            value = n.value
+            if type(value) in (cst.Attribute, cst.Subscript):
+                e = chain_root(value)
+                if type(e) is cst.Name and e.value in params:
+                    out.add(n.targets[0].target.value)
+        stack.extend(children(n))
+    return out
 
 
 def read_only_params(fi: FunctionInfo) -> frozenset[str]:
