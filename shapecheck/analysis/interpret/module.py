@@ -4286,6 +4286,9 @@ class ModuleAnalysis:
             if not inits:
                 return set()
             fi, skip = ensure_signature(inits[0]), 1
+            if ci is not None and not fi.has_unknown_decorators:
+                # RetinaNet(CONFIG) storing the dict as ``self.cfg`` that no method changes: CONFIG keeps its entries
+                read_only = objects.stored_read_only_params(self, ci, fi)
         else:
             return set()
         if fi.has_unknown_decorators:

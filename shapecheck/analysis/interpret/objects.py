@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any, Iterable, Iterator, Sequence, cast
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Sequence, cast
 
 import libcst as cst
 
@@ -3134,6 +3134,130 @@ def item_read_params(fi: FunctionInfo) -> frozenset[str]:
 
 _DICT_READS = frozenset({"get", "keys", "values", "items", "copy"})
 _COPYING = frozenset({"len", "list", "tuple", "dict", "sorted", "set", "frozenset"})
+
+
+def stored_read_only_params(m: "ModuleAnalysis", ci: ClassInfo, init: FunctionInfo) -> frozenset[str]:
+    """The parameters of the constructor ``init`` of ``ci`` that it stores on the object (``self.cfg = cfg``, once)
+    and otherwise only reads (``cfg["dim"]``, ``cfg.get(k)``, ``k in cfg``, ``**cfg``), where no method of the class
+    (its MRO's, the constructor included) uses that attribute but the same ways (``self.cfg["score_thresh"]``): a
+    dict (or list) handed to the constructor keeps its entries, whatever the object's methods do afterwards
+    (RetinaNet(CONFIG) then ``CONFIG["size_divisibility"]``). A class with ``__setattr__``, ``__getattr__`` or a
+    property of that name is not followed."""
+    params = {p.name for p in init.params if p.kind in ("pos", "posonly", "kwonly")} - {"self"}
+    if not params or type(init.node) is not cst.FunctionDef:
+        return frozenset()
+    stored: dict[str, str] = {}  # attribute -> parameter
+    bad: set[str] = set()
+    for st in init.node.body.body if type(init.node.body) is cst.IndentedBlock else ():
+        for small in st.body if type(st) is cst.SimpleStatementLine else ():
+            if (
+                type(small) is cst.Assign
+                and len(small.targets) == 1
+                and type(t := small.targets[0].target) is cst.Attribute
+                and type(t.value) is cst.Name
+                and t.value.value == "self"
+                and type(small.value) is cst.Name
+                and small.value.value in params
+            ):
+                if t.attr.value in stored:
+                    bad.add(t.attr.value)
+                stored[t.attr.value] = small.value.value
+    if not stored:
+        return frozenset()
+    # the parameter's own uses in the constructor: the store, and plain reads
+    for name in set(stored.values()):
+        if not _read_plainly(init.node.body, _name_matcher(name), stores_ok=True):
+            bad.update(a for a, p in stored.items() if p == name)
+    classes = mro(m, ci)
+    for c in classes:
+        if any(x in c.methods for x in ("__setattr__", "__getattr__", "__getattribute__")):
+            return frozenset()
+        for attr in stored:
+            if attr in c.methods:
+                bad.add(attr)  # (a property or method of that name)
+            for fi in c.methods.values():
+                is_self = _self_expr_matcher(fi, attr)
+                if is_self is not None and not _read_plainly(fi.node, is_self, stores_ok=fi is init):
+                    bad.add(attr)
+    return frozenset(p for a, p in stored.items() if a not in bad and list(stored.values()).count(p) == 1)
+
+
+def _name_matcher(name: str) -> "Callable[[cst.BaseExpression], bool]":
+    def is_name(e: cst.BaseExpression) -> bool:
+        return type(e) is cst.Name and e.value == name
+
+    return is_name
+
+
+def _self_expr_matcher(fi: FunctionInfo, attr: str) -> "Callable[[cst.BaseExpression], bool] | None":
+    """A test for ``self.<attr>`` in ``fi`` (its first parameter's name); None for a static method."""
+    ps = [*fi.node.params.posonly_params, *fi.node.params.params]
+    if fi.is_static or not ps:
+        return None
+    me = ps[0].name.value
+
+    def is_self(e: cst.BaseExpression) -> bool:
+        return type(e) is cst.Attribute and e.attr.value == attr and type(e.value) is cst.Name and e.value.value == me
+
+    return is_self
+
+
+def _read_plainly(root: cst.CSTNode, matches: "Callable[[cst.BaseExpression], bool]", stores_ok: bool = False) -> bool:
+    """Is every expression under ``root`` that ``matches`` used only as read: subscripted (not as a target, no
+    method of the item called), a read-only dict method's receiver, an ``in`` operand, ``len(...)``, ``**`` unpacked,
+    or (``stores_ok``) the whole value of ``self.x = <it>``? Nested functions and lambdas: not plain."""
+    stack: list[tuple[cst.CSTNode, tuple[cst.CSTNode, ...]]] = [(root, ())]
+    while stack:
+        n, up = stack.pop()
+        if type(n) in (cst.FunctionDef, cst.Lambda, cst.ClassDef) and n is not root:
+            if any(matches(x) for x in _expressions(n)):
+                return False
+            continue
+        if isinstance(n, cst.BaseExpression) and matches(n):
+            parent = up[0] if up else None
+            grand = up[1] if len(up) > 1 else None
+            if (type(parent) is cst.Attribute and parent.attr is n) or (
+                type(parent) is cst.Arg and parent.keyword is n
+            ):
+                continue  # (``self.cfg``'s attribute name, ``f(cfg=...)``'s keyword: no use of the variable)
+            if type(parent) is cst.Subscript and parent.value is n:
+                if type(grand) in (cst.AssignTarget, cst.AugAssign, cst.AnnAssign, cst.Del):
+                    return False
+                if type(grand) is cst.Attribute and grand.attr.value not in _DICT_READS | _ITEM_READS:
+                    return False  # (``cfg["dims"].append(d)``)
+            elif type(parent) is cst.Attribute and parent.value is n:
+                if not (parent.attr.value in _DICT_READS and type(grand) is cst.Call and grand.func is parent):
+                    return False
+            elif type(parent) is cst.ComparisonTarget and type(parent.operator) in (cst.In, cst.NotIn):
+                pass
+            elif type(parent) is cst.Arg and parent.star == "**":
+                pass
+            elif (
+                type(parent) is cst.Arg
+                and type(grand) is cst.Call
+                and type(grand.func) is cst.Name
+                and grand.func.value == "len"
+            ):
+                pass
+            elif stores_ok and type(parent) is cst.Assign and parent.value is n:
+                pass
+            elif stores_ok and type(parent) is cst.AssignTarget and type(grand) is cst.Assign:
+                if not (type(grand.value) is cst.Name and len(grand.targets) == 1):
+                    return False  # (the store itself, ``self.cfg = cfg``, once)
+            else:
+                return False
+            continue
+        stack.extend((c, (n, *up[:1])) for c in children(n))
+    return True
+
+
+def _expressions(node: cst.CSTNode) -> "Iterator[cst.BaseExpression]":
+    stack: list[cst.CSTNode] = [node]
+    while stack:
+        n = stack.pop()
+        if isinstance(n, cst.BaseExpression):
+            yield n
+        stack.extend(children(n))
 
 
 def plain_read_params(fi: FunctionInfo, records: bool = False) -> frozenset[str]:
