@@ -3893,6 +3893,8 @@ class ModuleAnalysis:
                 # block = partial(PreNormResidual, dim); block(attn): the partial calls its function with the bound
                 # arguments first, so it keeps the arguments exactly when that function (class) does
                 v = held.param("func")
+            elif isinstance(held, RefV) and held.qualname.startswith("class:"):
+                v = held  # cfg_cls, model_cls = MODELS[name]; model_cls(cfg): that class
         elif isinstance(v, LayerV) and v.kind == "partial":
             v = v.param("func")
         if (
