@@ -1747,6 +1747,24 @@ class Interpreter:
                 # self.to_logits.weight = self.token_emb.weight: a layer's parameter replaced (weight tying)
                 key = f"self.{obj.attr.value}"
                 self.scope.vars[key] = _with_parameter(self.scope.vars[key], attr, value)  # type: ignore[arg-type]
+            elif (
+                type(obj) is cst.Attribute
+                and type(obj.value) is cst.Attribute
+                and type(obj.value.value) is cst.Name
+                and obj.value.value.value == "self"
+                and isinstance(sub := self.scope.vars.get(f"self.{obj.value.attr.value}"), ObjV)
+                and sub.concrete
+                and isinstance(sub.attr(obj.attr.value), LayerV)
+                and _held_once(self.scope.vars, sub)
+            ):
+                # self.head.decoder.weight = self.embeddings.word.weight (weight tying through a submodule held by no
+                # other name): that layer's parameter replaced, in the submodule's place
+                layer = sub.attr(obj.attr.value)
+                self.scope.vars[f"self.{obj.value.attr.value}"] = _with_attr_in_place(
+                    sub,
+                    obj.attr.value,
+                    _with_parameter(layer, attr, value),  # type: ignore[arg-type]
+                )
             elif type(obj) is cst.Name and isinstance(self.scope.vars.get(obj.value), LayerV):
                 # lin = nn.Linear(1, 1); lin.weight = nn.Parameter(w): the layer (and any other name for it) now
                 # has that weight's sizes
@@ -3772,6 +3790,13 @@ def _module_replaced(model: Value | None, path: tuple[str, ...], new: Value) -> 
         return None
     changed = objects.with_submodule(parent, path[-1], new)
     return None if changed is None else _module_replaced(model, path[:-1], changed)
+
+
+def _held_once(vars_: dict[str, Value], v: Value) -> bool:
+    """Is ``v`` held by exactly one variable of the scope, directly (and inside none)?"""
+    return sum(1 for x in vars_.values() if x is v) == 1 and not any(
+        x is not v and _holds(x, v, 3) for x in vars_.values()
+    )
 
 
 def _with_attr_in_place(obj: ObjV, name: str, new: Value) -> ObjV:

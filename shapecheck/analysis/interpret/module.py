@@ -3868,6 +3868,22 @@ class ModuleAnalysis:
             # super().__init__(config) reaching a base of the analysed code: config stays as it was when each
             # constructor along the rest of the object's MRO keeps its arguments
             return objects.super_keeps_arguments(self, ci, after or interp.frame.cls_key, func.attr.value)
+        if (
+            early is None
+            and type(func) is cst.Attribute
+            and type(func.value) is cst.Name
+            and func.value.value == "self"
+            and interp.frame.cls_key is not None
+            and (me := self.find_function(interp.frame.key)) is not None
+            and me.cls_key is not None
+            and me.params
+            and me.params[0].name == "self"
+            and (my_class := self.find_class(me.cls_key)) is not None
+            and any(func.attr.value in c.methods for c in objects.mro(self, my_class))
+        ):
+            # self.build_embeddings(cfg) in a constructor: the method (and every override of it the module's
+            # subclasses define) leaves its arguments alone
+            return objects._callee_keeps(me, func)
         if early is None and type(func) is cst.Attribute and func.attr.value in ("add_module", "register_module"):
             # seq.add_module("backbone", backbone) on a torch container or module whose class leaves the method as
             # torch's: the module is kept under that name, as it is

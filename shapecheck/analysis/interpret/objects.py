@@ -3527,6 +3527,29 @@ def _callee_keeps(fi: FunctionInfo, func: cst.BaseExpression) -> bool:
     from .module import _KEEPING_BUILTINS, _PURE_PREFIXES
 
     m = fi.module
+    if (
+        type(func) is cst.Attribute
+        and type(func.value) is cst.Name
+        and fi.cls_key is not None
+        and not fi.is_static
+        and fi.params
+        and func.value.value == fi.params[0].name
+    ):
+        # self.build_embeddings(cfg): the method of that name in the class's MRO, and every override a class of
+        # the module deriving from it defines, keeps its arguments
+        ci = m.find_class(fi.cls_key)
+        if ci is None:
+            return False
+        name = func.attr.value
+        found = [c.methods[name] for c in mro(m, ci) if name in c.methods][:1]
+        found += [
+            c.methods[name]
+            for c in m.classes.values()
+            if c is not ci and name in c.methods and any(b is ci for b in mro(m, c))
+        ]
+        return bool(found) and all(
+            not f.is_static and not f.has_unknown_decorators and keeps_arguments(f) for f in found
+        )
     if type(func) is cst.Attribute and is_super_call(func.value) and not func.value.args:  # type: ignore[attr-defined]
         # super().__init__(config) in a constructor: what the bases after the method's class do with it
         ci = m.find_class(fi.cls_key) if fi.cls_key is not None else None
