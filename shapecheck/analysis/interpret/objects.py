@@ -3143,6 +3143,13 @@ def stored_read_only_params(m: "ModuleAnalysis", ci: ClassInfo, init: FunctionIn
     dict (or list) handed to the constructor keeps its entries, whatever the object's methods do afterwards
     (RetinaNet(CONFIG) then ``CONFIG["size_divisibility"]``). A class with ``__setattr__``, ``__getattr__`` or a
     property of that name is not followed."""
+    st = class_state(ci)
+    if st.stored_read_only is None:
+        st.stored_read_only = _stored_read_only(m, ci, init)
+    return st.stored_read_only
+
+
+def _stored_read_only(m: "ModuleAnalysis", ci: ClassInfo, init: FunctionInfo) -> frozenset[str]:
     params = {p.name for p in init.params if p.kind in ("pos", "posonly", "kwonly")} - {"self"}
     if not params or type(init.node) is not cst.FunctionDef:
         return frozenset()

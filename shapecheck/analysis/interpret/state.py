@@ -51,6 +51,7 @@ class ClassState:
     mro: list[ClassInfo] | None = None
     outside_init: set[str] | None = None  # self attributes a method not run by __init__ assigns
     items_only: frozenset[str] = frozenset()  # of those, the ones such methods only store items into (objects)
+    stored_read_only: frozenset[str] | None = None  # objects.stored_read_only_params, once per class
     value_enum: bool | None = None  # a str / int enum (objects.enum_member)
     attr_dict: bool | None = None  # a dict subclass whose instance is its own __dict__ (objects.attr_dict_instance)
     named_tuple: bool | None = None  # a typing.NamedTuple (interpreter._frozen_record)
