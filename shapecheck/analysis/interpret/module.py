@@ -3563,7 +3563,9 @@ class ModuleAnalysis:
         if len(args) != 1 or kwargs or not isinstance(args[0], FuncV):
             return False
         fi = self.find_function(args[0].key)
-        return fi is not None and not fi.node.decorators and walk_memo("initialises-only", fi.node, _initialises_only)
+        # (``@staticmethod def _init_weights(m)``, read off ``self``: the same function)
+        plain = all(dotted(d.decorator) == "staticmethod" for d in fi.node.decorators) if fi is not None else False
+        return fi is not None and plain and walk_memo("initialises-only", fi.node, _initialises_only)
 
     def _flax_method(self, ci: ClassInfo, method: Value) -> FunctionInfo | None:
         """The method of a flax module's class ``apply(..., method=...)`` runs: a method name (``"loss"``) or the
