@@ -272,12 +272,11 @@ def _none_check(interp: "Interpreter", target: cst.BaseExpression) -> tuple[Refi
         return {}, {}
     not_none: Refinement = {}
     OPTIONAL = _interpreter.OPTIONAL
-    alternative = interp.scope.vars.get(key + OPTIONAL, UNKNOWN)
-    if interp.scope.vars.get(key, UNKNOWN) is UNKNOWN and type(target) is cst.Name and alternative is not UNKNOWN:
-        # a variable one branch set to a value and another left None (interpreter._join_all)
-        not_none[key] = alternative
-    elif interp.scope.vars.get(key, UNKNOWN) is UNKNOWN and type(target) is cst.Name:
-        declared = _optional_parameter(interp, target.value, target)
+    if interp.scope.vars.get(key, UNKNOWN) is UNKNOWN and type(target) is cst.Name:
+        # a variable one branch set to a value and another left None (interpreter._join_all), else a parameter
+        # annotated Optional[T]
+        alternative = interp.scope.vars.get(key + OPTIONAL, UNKNOWN)
+        declared = alternative if alternative is not UNKNOWN else _optional_parameter(interp, target.value, target)
         if declared is not None:
             not_none[key] = declared
     elif type(target) is cst.Attribute:

@@ -1869,8 +1869,11 @@ def _mutates_a_list(fn: cst.CSTNode) -> bool:
 def symbolic_arguments(m: "ModuleAnalysis", fi: FunctionInfo) -> dict[str, Value]:
     """A class analysed on its own: a positive integer symbol per constructor parameter that may be a size."""
     passed = _passed_through(m, fi)
-    if passed is not None:
-        return passed
+    return passed if passed is not None else _symbolic_parameters(m, fi)
+
+
+def _symbolic_parameters(m: "ModuleAnalysis", fi: FunctionInfo) -> dict[str, Value]:
+    """``symbolic_arguments`` of a constructor's own parameters."""
     out: dict[str, Value] = {}
     ints = int_only_parameters(m, fi)
     ps = fi.node.params
@@ -1936,7 +1939,7 @@ def _passed_through(m: "ModuleAnalysis", fi: FunctionInfo, depth: int = 0) -> di
     if given is None:
         if any(p.kind in ("star", "starstar") for p in base_init.params[1:]):
             return None  # (a base that hands its own ``**kwargs`` on: what it takes is not its parameters alone)
-        given = symbolic_arguments(base_init.module, base_init)
+        given = _symbolic_parameters(base_init.module, base_init)  # (its pass-through form was just ruled out)
     keywords = {p.name for p in base_init.params[1:] if p.kind in ("pos", "kwonly")}
     out: dict[str, Value] = {starstar: DictV(tuple((k, v) for k, v in given.items() if k in keywords))}
     if star is not None:
@@ -3980,7 +3983,7 @@ def _reads_self_only(fn: cst.CSTNode) -> bool:
             return False
         if tp in (cst.AssignTarget, cst.AugAssign, cst.AnnAssign, cst.Del):
             return False  # (a store of any kind: a local one too, to keep the rule simple)
-        if type(n) is cst.Call and type(n.func) is cst.Attribute and _rooted_at_self(n.func.value):
+        if type(n) is cst.Call and type(n.func) is cst.Attribute and _is_self(chain_root(n.func.value)):
             return False
         if type(n) is cst.Name and n.value == "self" and not (type(parent) is cst.Attribute and parent.value is n):
             return False
@@ -3988,9 +3991,7 @@ def _reads_self_only(fn: cst.CSTNode) -> bool:
     return True
 
 
-def _rooted_at_self(e: cst.BaseExpression) -> bool:
-    while type(e) is cst.Attribute or type(e) is cst.Subscript:
-        e = e.value
+def _is_self(e: cst.BaseExpression) -> bool:
     return type(e) is cst.Name and e.value == "self"
 
 
