@@ -3032,6 +3032,21 @@ class ModuleAnalysis:
                 ):
                     return UNKNOWN  # (a hook that only stores what the module returned: its calls stay its own)
                 self._hooked(interp, func.value, base)
+            if (
+                method == "apply"
+                and base is UNKNOWN
+                and type(func.value) is cst.Name
+                and func.value.value == "self"
+                and _building_instance(interp)
+                and any(isinstance(a, FuncV) for a in [*args, *kwargs.values()])
+                and not self._initialiser(args, kwargs)
+                and (ci := self.find_class(interp.frame.cls_key or "")) is not None
+                and _torch_module_class(self, ci)
+                and objects.find_method(self, ci, method) is None
+            ):
+                # self.apply(self._swap) in a constructor: torch runs a function of the analysed code on each
+                # submodule and on the object, which may replace any of their attributes (``m.decoder = ...``)
+                interp.set_attributes_by_name(None)
             on_model = _MODEL_METHODS.get(type(base))
             if on_model is not None:
                 done = on_model(self, interp, node, func, base, method, args, kwargs, dynamic)
