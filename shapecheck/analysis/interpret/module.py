@@ -4001,13 +4001,15 @@ class ModuleAnalysis:
                 break
             name = a.keyword.value if a.keyword is not None else (positional[i] if i < len(positional) else None)
             attrs = writes.get(name) if name is not None else None
-            if attrs is not None and CALLED in attrs:
-                # the parameter is run (``model(x)``) or asked for its parameters: the object keeps its attributes
-                # when no method of it, or of an object it holds, changes an attribute
+            bound = self._bound_methods(interp, a.value, attrs) if attrs is not None else {}
+            if attrs is not None and (CALLED in attrs or bound):
+                # the parameter is run (``model(x)``) or asked for its parameters, or a method of its class is read
+                # or called (``fn = partial(model.sample, cfg_scale=4)``, ``model.generate(x)``): the object keeps
+                # its attributes when no method those run, on it or on an object it holds, changes an attribute
                 arg = interp.eval(a.value) if type(a.value) is cst.Name else None
-                if not isinstance(arg, ObjV) or not self._running_keeps(arg):
+                if not isinstance(arg, ObjV) or not self._running_keeps(arg, frozenset(bound.values())):
                     continue
-                attrs = attrs - {CALLED}
+                attrs = attrs - {CALLED} - bound.keys()
             if attrs is not None and any(x.startswith(CALL_PREFIX) for x in attrs):
                 attrs = self._held_calls(interp, a.value, attrs)
             if attrs is not None and any(x.startswith("use ") for x in attrs) and type(a.value) is cst.Name:
@@ -4037,6 +4039,25 @@ class ModuleAnalysis:
                 attrs = frozenset(x for x in attrs if x in rebound)
             if attrs is not None:
                 out[id(a)] = attrs
+        return out
+
+    def _bound_methods(self, interp: Interpreter, arg: cst.BaseExpression, attrs: frozenset[str]) -> dict[str, str]:
+        """The entries of ``attrs`` (``"use sample"``, ``CALL_PREFIX + "sample"``) that name a method of the class of
+        the object ``arg`` holds, not an attribute of the object nor a property, with the method's name."""
+        held = interp.scope.vars.get(arg.value) if type(arg) is cst.Name else None
+        if not isinstance(held, ObjV) or not held.concrete:
+            return {}
+        ci = self.find_class(held.cls_key)
+        if ci is None:
+            return {}
+        out: dict[str, str] = {}
+        for x in attrs:
+            name = x[4:] if x.startswith("use ") else x[len(CALL_PREFIX) :] if x.startswith(CALL_PREFIX) else ""
+            if not name or "." in name or held.attr(name) is not None:
+                continue
+            fi = objects.find_method(self, ci, name)
+            if fi is not None and not any("property" in (dotted(d.decorator) or "?") for d in fi.node.decorators):
+                out[x] = name
         return out
 
     def _held_calls(self, interp: Interpreter, arg: cst.BaseExpression, attrs: frozenset[str]) -> frozenset[str] | None:
@@ -4095,11 +4116,12 @@ class ModuleAnalysis:
             return IntV(Size.const(0))
         return None
 
-    def _running_keeps(self, obj: ObjV) -> bool:
+    def _running_keeps(self, obj: ObjV, methods: frozenset[str] = frozenset()) -> bool:
         """Can no method of ``obj``'s class, or of the analysed objects it holds (submodules, lists of blocks), change
         an attribute (``_self_writes``)? Then running the object leaves every size it holds as it was. A class not of
         the analysed code, a name its methods call that is neither a method nor a held object (``self.register_buffer``),
-        or attributes set by names not known: it may."""
+        or attributes set by names not known: it may. ``methods``: methods of ``obj``'s class run besides its forward
+        (``partial(model.sample, ...)`` called)."""
         seen: set[int] = set()
         # per class: the names its methods call on ``self`` that are not its methods (None: a method changes it)
         foreign: dict[str, frozenset[str] | None] = {}
@@ -4116,7 +4138,7 @@ class ModuleAnalysis:
                 return False
             if isinstance(v, ObjV):
                 if v is obj:  # the object run: what its forward reaches (the objects it holds: any method)
-                    names = self._foreign_self_calls(v.cls_key, entry=True)
+                    names = self._foreign_self_calls(v.cls_key, entry=True, starts=methods)
                     walked.add(v.cls_key)
                 else:
                     if v.cls_key not in foreign:
@@ -4160,12 +4182,15 @@ class ModuleAnalysis:
                 return False
         return True
 
-    def _foreign_self_calls(self, cls_key: str, entry: bool = False) -> frozenset[str] | None:
+    def _foreign_self_calls(
+        self, cls_key: str, entry: bool = False, starts: frozenset[str] = frozenset()
+    ) -> frozenset[str] | None:
         """The names the methods of the class (but ``__init__``) call on ``self`` that are none of its methods
         (``self.proj(x)``, a submodule; ``self.register_buffer``); None when a method may change an attribute, or the
         class is not of the analysed code (``_self_writes``). ``entry``: only the methods running the object runs
         (``forward`` / ``__call__`` and the methods they call on ``self``, by name in every class of the MRO), when
-        none of them hands ``self`` itself on: a ``set_sampler`` nothing calls there changes nothing."""
+        none of them hands ``self`` itself on: a ``set_sampler`` nothing calls there changes nothing; ``starts``:
+        methods run besides those."""
         ci = self.find_class(cls_key)
         if ci is None:
             return None
@@ -4177,7 +4202,7 @@ class ModuleAnalysis:
             taken |= walk_memo("methods-taken", c.node, _methods_taken)
         if entry and "*" not in taken and not taken & methods:
             # (``register_forward_hook(self._save)``: a method any call may run; then every method counts)
-            todo: list[str] = [n for n in ("forward", "__call__") if n in methods]
+            todo: list[str] = [n for n in ("forward", "__call__", *sorted(starts)) if n in methods]
             reached: set[str] = set()
             while todo:
                 name = todo.pop()
