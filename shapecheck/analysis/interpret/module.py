@@ -305,6 +305,7 @@ _PURE_PREFIXES = (
     "dataclasses.asdict",
     "dataclasses.astuple",
     "dataclasses.fields",
+    "dataclasses.replace",  # a new instance built from the fields (the one handed on is left as it was)
     "dataclasses.is_dataclass",
     "json.loads",
 )
