@@ -29,7 +29,7 @@ import libcst as cst
 from ...sizes import Size
 from ..index.imports import literal_str
 from .interpreter import _PURE_INDEX
-from .values import UNKNOWN, BoolV, DictV, FloatV, IntV, NoneV, SeqV, StrV, Value
+from .values import UNKNOWN, BoolV, DictV, FloatV, FuncV, IntV, NoneV, SeqV, StrV, Value
 from .walk import children, contains, memo
 
 if TYPE_CHECKING:
@@ -61,22 +61,38 @@ def namespace(m: "ModuleAnalysis", interp: "Interpreter", node: cst.Call) -> Val
     """The value of ``node`` (``parser.parse_args()`` / ``parser.parse_known_args()``) in the default run, or None
     when the parser is not one read here."""
     func = node.func
-    if type(func) is not cst.Attribute or type(func.value) is not cst.Name:
+    if type(func) is not cst.Attribute:
         return None
-    if interp.frame.key == "<module>":
-        scope_node: cst.CSTNode = m.tree
-    else:
-        fi = m.find_function(interp.frame.key)
-        if fi is None:
+    p: _Parser | None
+    if type(func.value) is cst.Call:
+        p = _made_by(m, interp, func.value)  # get_parser().parse_args([])
+        if p is None:
             return None
-        scope_node = fi.node
-    p = memo("argparse-parsers", scope_node, _parsers).get(func.value.value)
-    if p is None or m.qualify(p.ctor.func) != "argparse.ArgumentParser":
+    elif type(func.value) is cst.Name:
+        if interp.frame.key == "<module>":
+            scope_node: cst.CSTNode = m.tree
+        else:
+            fi = m.find_function(interp.frame.key)
+            if fi is None:
+                return None
+            scope_node = fi.node
+        p = memo("argparse-parsers", scope_node, _parsers).get(func.value.value)
+        if p is None:
+            return None
+        if not any(contains(stmt, node) for stmt in p.block[p.end + 1 :]):
+            return None  # parsed before (or away from) the statements that add its arguments
+        if m.qualify(p.ctor.func) != "argparse.ArgumentParser":
+            # parser = get_parser(); parser.add_argument(...); parser.parse_args(): the function's arguments first
+            made = _made_by(m, interp, p.ctor)
+            if made is None:
+                return None
+            p = _Parser(p.block, p.start, p.end, made.ctor, made.calls + p.calls)
+    else:
+        return None
+    if m.qualify(p.ctor.func) != "argparse.ArgumentParser":
         return None
     if any(a.keyword is not None and a.keyword.value in _PARSER_KEYWORDS_UNREAD for a in p.ctor.args):
         return None
-    if not any(contains(stmt, node) for stmt in p.block[p.end + 1 :]):
-        return None  # parsed before (or away from) the statements that add its arguments
     for a in node.args:  # parse_args(), parse_args(None), parse_args([]), parse_args(argv) with argv None or []
         if a.star or (a.keyword is not None and a.keyword.value != "args"):
             return None
@@ -114,6 +130,45 @@ def namespace(m: "ModuleAnalysis", interp: "Interpreter", node: cst.Call) -> Val
     _choices_of(m, interp, p, values)
     ns = DictV(tuple(values.items()), "namespace")
     return ns if func.attr.value == "parse_args" else SeqV((ns, UNKNOWN), "tuple")
+
+
+def _made_by(m: "ModuleAnalysis", interp: "Interpreter", call: cst.Call) -> _Parser | None:
+    """``get_parser()``: a module-level function of this module, without parameters or decorators, whose body builds
+    a parser in plain sight and hands it back (``parser = argparse.ArgumentParser(...)``, ``parser.add_argument(...)``
+    statements, ``return parser``): that parser. Its defaults are read where it is parsed, so no name they use may
+    be a variable there (it names the module's own value in the function)."""
+    if call.args or type(call.func) is not cst.Name or call.func.value in interp.scope.vars:
+        return None
+    fv = m.globals.get(call.func.value)
+    if not isinstance(fv, FuncV) or fv.bound_self is not None or fv.env:
+        return None
+    fi = m.functions.get(fv.key)
+    if fi is None or fi.cls_key is not None or fi.node.decorators or fi.params or fi.rebound:
+        return None
+    body = fi.node.body.body if type(fi.node.body) is cst.IndentedBlock else ()
+    if len(body) < 2:
+        return None
+    name, ctor = _built(body[0])
+    last = body[-1]
+    if (
+        name is None
+        or ctor is None
+        or type(last) is not cst.SimpleStatementLine
+        or len(last.body) != 1
+        or type(ret := last.body[0]) is not cst.Return
+        or not (type(ret.value) is cst.Name and ret.value.value == name)
+    ):
+        return None
+    calls = [_building_call(st, name) for st in body[1:-1]]
+    if any(c is None for c in calls):
+        return None
+    todo: list[cst.CSTNode] = [ctor, *(c for c in calls if c is not None)]
+    while todo:
+        n = todo.pop()
+        if type(n) is cst.Name and n.value in interp.scope.vars:
+            return None
+        todo.extend(children(n))
+    return _Parser(tuple(body), 0, len(body) - 2, ctor, tuple(c for c in calls if c is not None))
 
 
 def _no_arguments(v: Value) -> bool:
