@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any, Callable, TypeVar, cast
 import libcst as cst
 
 from ...diagnostics import details as D
+from ...annotations.dtypes import accepts
 from ...sizes import Size, Truth, equal
 from .budget import BudgetExceeded, budgeted
 from .context import Context, LazyNote, OpSpec, Pending, Where, counter_mark, note
@@ -1858,6 +1859,18 @@ class ModuleAnalysis:
                     text = f"{fi.name}() (its body: its return annotation {fi.return_ann.text} leaves sizes unbound)"
                     made = (Origin if verified else UnverifiedOrigin)(self, node, text)
                     declared = _fill_unbound(declared, body, mark, made)  # type: ignore[arg-type]
+                if (
+                    isinstance(declared, TensorV)
+                    and declared.dtype is None
+                    and isinstance(body, TensorV)
+                    and body.dtype is not None
+                    and body.framework == declared.framework
+                    and fi.return_ann is not None
+                    and accepts(fi.return_ann.dtype_class, body.dtype)
+                ):
+                    # ``-> Int[Tensor, "b s"]`` (any of several dtypes) returning a long tensor: the call gives that
+                    # dtype (an index then gathers: ``points[batch_idx, idx]``)
+                    declared = replace(declared, dtype=body.dtype)
             if (
                 isinstance(bound_self, ObjV)
                 and fi.cls_key is not None

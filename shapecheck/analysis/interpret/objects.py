@@ -2439,8 +2439,10 @@ def _factory_reader(owner: ClassInfo) -> "_interpreter.Interpreter":
 
 def _literal_lambda(owner: ClassInfo, fn: cst.Lambda) -> Value | None:
     """What ``lambda: <display of literals>`` returns: a new dict / list / tuple of numbers and strings (nested
-    displays too) each time it runs. Anything else (a parameter, a name, a call, a comprehension): None."""
-    if not _no_params(fn) or not _literal_display(fn.body):
+    displays too) each time it runs; its items may be objects of classes of the analysed code built with such
+    arguments (``lambda: [StageSpec(64, 2), StageSpec(128, 2, pool=None)]``). Anything else (a parameter, a name, a
+    call of something else, a comprehension): None."""
+    if not _no_params(fn) or not _literal_display(fn.body, classes_of=owner):
         return None
     interp = _factory_reader(owner)
     with owner.module.ctx.discarding():
@@ -2451,19 +2453,34 @@ def _literal_lambda(owner: ClassInfo, fn: cst.Lambda) -> Value | None:
 _LITERAL_ATOMS = (cst.Integer, cst.Float, cst.SimpleString)
 
 
-def _literal_display(node: cst.BaseExpression, top: bool = True) -> bool:
-    """A dict, list or tuple display whose keys and items are numbers, strings (a negative number too) or such
-    displays; no spread (``**base``, ``*xs``)."""
+def _literal_display(node: cst.BaseExpression, top: bool = True, classes_of: ClassInfo | None = None) -> bool:
+    """A dict, list or tuple display whose keys and items are numbers, strings (a negative number too), None, True,
+    False or such displays; no spread (``**base``, ``*xs``). ``classes_of``: an item may also be a call of a class of
+    that class's module (as its module's names give it) with such arguments."""
     tp = type(node)
-    if not top and (tp in _LITERAL_ATOMS or (tp is cst.UnaryOperation and type(node.expression) in _LITERAL_ATOMS)):  # type: ignore[attr-defined]
+    if not top and (
+        tp in _LITERAL_ATOMS
+        or (tp is cst.UnaryOperation and type(node.expression) in _LITERAL_ATOMS)  # type: ignore[attr-defined]
+        or (tp is cst.Name and node.value in ("None", "True", "False"))  # type: ignore[attr-defined]
+    ):
         return True
     if tp is cst.Dict:
         return all(
-            type(e) is cst.DictElement and _literal_display(e.key, False) and _literal_display(e.value, False)
+            type(e) is cst.DictElement
+            and _literal_display(e.key, False)
+            and _literal_display(e.value, False, classes_of)
             for e in node.elements  # type: ignore[attr-defined]
         )
     if tp is cst.List or tp is cst.Tuple:
-        return all(type(e) is cst.Element and _literal_display(e.value, False) for e in node.elements)  # type: ignore[attr-defined]
+        return all(type(e) is cst.Element and _literal_display(e.value, False, classes_of) for e in node.elements)  # type: ignore[attr-defined]
+    if tp is cst.Call and not top and classes_of is not None and type(node.func) is cst.Name:  # type: ignore[attr-defined]
+        ref = classes_of.module.global_value(node.func.value)  # type: ignore[attr-defined]
+        return (
+            isinstance(ref, RefV)
+            and ref.qualname.startswith("class:")
+            and classes_of.module.find_class(ref.qualname[len("class:") :]) is not None
+            and all(not a.star and _literal_display(a.value, False, classes_of) for a in node.args)  # type: ignore[attr-defined]
+        )
     return False
 
 
