@@ -427,6 +427,9 @@ class Interpreter:
         # name -> [the list's key, the list as it is now, the element's index (None: any element)]. An attribute
         # stored through the variable (``for blk in self.blocks: blk.attn.cache = c``) is the element's (_LoopItem)
         self.loop_items: dict[str, Any] = {}  # (a list's record, or a _WalkItem)
+        # the index a ``for i in range(a, b, step)`` of known ints binds while its body runs for any element (by the
+        # value's id): (the value, the least element, one past the greatest); a window ``x[i : i + k]`` reads them
+        self.index_ranges: dict[int, tuple[IntV, int, int]] = {}
         # names a function defined in this body declares ``nonlocal``: it may rebind them whenever it runs (at the
         # module level: the names a function of the module declares ``global``, which a call may rebind)
         self.shared_names: set[str] = set()
@@ -1399,8 +1402,12 @@ class Interpreter:
             and all(isinstance(x, IntV) and x.size.as_int() is not None and x.size.as_int() >= 0 for x in it.items)  # type: ignore[operator]
         ):
             # ``for i in range(n)`` with n known but more than one element: some iteration's index, an int that is
-            # never negative (so ``X[i, :]`` drops the axis), never assumed to be a particular one
-            return IntV(self.ctx.fresh("i") - 1)
+            # never negative (so ``X[i, :]`` drops the axis), never assumed to be a particular one; the least and
+            # greatest elements are noted (a window ``x[i : i + k]`` inside the axis for each)
+            index = IntV(self.ctx.fresh("i") - 1)
+            ints = [cast(IntV, x).size.as_int() or 0 for x in it.items]
+            self.index_ranges[id(index)] = (index, min(ints), max(ints) + 1)
+            return index
         if (
             isinstance(elem, SeqV)
             and len(elem.items) == 2

@@ -381,7 +381,8 @@ def _integer_index(v: Value, t: TensorV) -> bool:
 
 def _window(interp: "Interpreter", sl: cst.Slice, n: Size) -> Size | None:
     """``data[i : i + k]`` (and ``data[i + c : i + c + k]``) where every value ``i`` may take is known to lie in a range
-    that keeps the window inside the axis (``i`` a row of ``torch.randint(len(data) - k, (b,))``): exactly k. The
+    that keeps the window inside the axis (``i`` a row of ``torch.randint(len(data) - k, (b,))``, the index of a ``for
+    i in range(0, len(data) - k + 1, stride)``): exactly k. The
     stop must be the start plus a known non-negative k, written so; no step."""
     if sl.lower is None or sl.upper is None or sl.step is not None:
         return None
@@ -401,9 +402,16 @@ def _window(interp: "Interpreter", sl: cst.Slice, n: Size) -> Size | None:
     if type(start) is not cst.Name:
         return None
     i = interp.eval(start)
-    if not isinstance(k, IntV) or not isinstance(i, TensorV) or i.bounds is None or i.shape != ():
+    ranged = interp.index_ranges.get(id(i)) if isinstance(i, IntV) else None
+    if ranged is not None and ranged[0] is i:
+        # ``for i in range(0, n - k + 1, s)``: each index the loop binds
+        lo, hi = Size.const(ranged[1]) + shift, Size.const(ranged[2]) + shift
+    elif isinstance(i, TensorV) and i.bounds is not None and i.shape == ():
+        lo, hi = i.bounds[0] + shift, i.bounds[1] + shift
+    else:
         return None
-    lo, hi = i.bounds[0] + shift, i.bounds[1] + shift
+    if not isinstance(k, IntV):
+        return None
     if (
         greater_equal(k.size, 0) is Truth.TRUE
         and greater_equal(lo, 0) is Truth.TRUE
