@@ -4898,8 +4898,8 @@ def _returns_only_built(fi: "FunctionInfo", cls_key: str) -> bool:
 
 
 def _frozen_record(m: "Semantics", obj: ObjV, depth: int = 0) -> bool:
-    """``@dataclass(frozen=True)`` (the literal keyword) whose instance holds only ints, floats, bools, strings, None
-    and tuples of them: a config no code can change. A ``typing.NamedTuple`` is a tuple: no code can set its fields
+    """``@dataclass(frozen=True)`` (the literal keyword) whose instance holds only ints, floats, bools, strings, None,
+    tuples of them and such records: a config no code can change. A ``typing.NamedTuple`` is a tuple: no code can set its fields
     either, so it may hold arrays (whose shape no call changes) and such records as well (``post.X`` handed on)."""
     ci = m.find_class(obj.cls_key)
     if ci is None:
@@ -4915,8 +4915,11 @@ def _frozen_record(m: "Semantics", obj: ObjV, depth: int = 0) -> bool:
             or (isinstance(x, ObjV) and x.concrete and _frozen_record(m, x, depth + 1))
             for _, x in obj.attrs
         )
-    if not all(_plain_value(x) for _, x in obj.attrs):
-        return False
+    if not all(
+        _plain_value(x) or (isinstance(x, ObjV) and x.concrete and depth < 3 and _frozen_record(m, x, depth + 1))
+        for _, x in obj.attrs
+    ):
+        return False  # (a frozen config may hold frozen configs: ``grid: GridConfig = field(default_factory=...)``)
     for d in ci.node.decorators:
         call = d.decorator
         if (
