@@ -3541,30 +3541,61 @@ class ModuleAnalysis:
             return UNKNOWN  # flax raises: one entry per scanned argument
         length: Size | None = lifted.param("length")
         step: list[Value] = [args[0]]
-        for x, ax in zip(xs, axes):
-            if ax == "broadcast" or isinstance(x, NoneV):
-                step.append(x)  # (``ScanBlock(...)(x, None)``: None is an empty tree, handed to each step as is)
-                continue
+
+        def sliced(x: Value, ax: object, depth: int = 0) -> Value | None:
+            # one step's slice of a scanned argument: an array without its scanned axis; a tuple or list of them
+            # (``(embed, actions, is_first)``) leaf by leaf, every leaf scanned along the same axis, of one length
+            nonlocal length
+            if isinstance(x, NoneV):
+                return x
+            if isinstance(x, SeqV) and x.kind in ("tuple", "list") and depth < 3:
+                items = [sliced(v, ax, depth + 1) for v in x.items]
+                return None if any(v is None for v in items) else SeqV(tuple(cast(Value, v) for v in items), x.kind)
             if (
                 not isinstance(x, TensorV)
                 or x.shape is None
                 or not isinstance(ax, int)
                 or not -len(x.shape) <= ax < len(x.shape)
             ):
-                return UNKNOWN
+                return None
             k = ax % len(x.shape)
             if length is not None and equal(x.shape[k], length) is not Truth.TRUE:
-                return UNKNOWN
+                return None
             length = x.shape[k]
-            step.append(
-                x.with_shape(
-                    x.shape[:k] + x.shape[k + 1 :], x.axes[:k] + x.axes[k + 1 :] if x.axes is not None else None
-                )
+            return x.with_shape(
+                x.shape[:k] + x.shape[k + 1 :], x.axes[:k] + x.axes[k + 1 :] if x.axes is not None else None
             )
+
+        for x, ax in zip(xs, axes):
+            if ax == "broadcast" or isinstance(x, NoneV):
+                step.append(x)  # (``ScanBlock(...)(x, None)``: None is an empty tree, handed to each step as is)
+                continue
+            one = sliced(x, ax)
+            if one is None:
+                return UNKNOWN
+            step.append(one)
+        before = self.ctx.mark()
         out = self.call_callee(interp, node, FuncV(fn.key, bound_self=inner), step, {})
         if not (isinstance(out, SeqV) and out.kind == "tuple" and len(out.items) == 2):
             return UNKNOWN
         carry, ys = out.items
+        if not interp.dead and self.ctx.mark()[:2] == before[:2]:
+            changed = _changed_carry(args[0], carry, "carry")
+            if changed is not None:
+                # flax runs the step through jax.lax.scan: "scan body function carry input and carry output must
+                # have equal types"
+                name, given, returned = changed
+                self.ctx.report(
+                    node,
+                    "SHP204",
+                    {"op": "nn.scan", "detail": D.ScanCarry(name, given.shape or (), returned.shape or ())},
+                    [
+                        shape_note(f"{name} given: shape", given.shape or (), given.origin),
+                        shape_note(f"{name} returned: shape", returned.shape or (), returned.origin),
+                    ],
+                    spec=OpSpec("scan.carry", None, (given.shape or (), returned.shape or ())),
+                )
+                return UNKNOWN
         out_axis = lifted.param("out_axes")
 
         def stacked(r: Value) -> Value:
@@ -6301,8 +6332,8 @@ def _one_slice(xs: Value) -> tuple[Size, Value] | None:
 def _changed_carry(given: Value, returned: Value, name: str, depth: int = 4) -> tuple[str, TensorV, TensorV] | None:
     """The first component of a scan carry whose shape the body definitely changed: its name (``carry[1]``), the
     array given (``init``'s, a Python number being a 0-d array) and the one returned. Tuples and lists are followed
-    item by item when both sides have as many; unknown shapes, shapes with alternatives and sizes that may be equal
-    give None."""
+    item by item when both sides have as many, records of one class (a NamedTuple ``State(deter, stoch)``) field by
+    field; unknown shapes, shapes with alternatives and sizes that may be equal give None."""
     if isinstance(given, (IntV, FloatV, BoolV)):
         given = TensorV((), None, "jax")
     if isinstance(given, TensorV) and isinstance(returned, TensorV):
@@ -6324,6 +6355,21 @@ def _changed_carry(given: Value, returned: Value, name: str, depth: int = 4) -> 
             got = _changed_carry(g, r, f"{name}[{i}]", depth - 1)
             if got is not None:
                 return got
+    if (
+        depth > 0
+        and isinstance(given, ObjV)
+        and isinstance(returned, ObjV)
+        and given.concrete
+        and returned.concrete
+        and given.cls_key == returned.cls_key
+    ):
+        # a NamedTuple (or another record) of arrays: field by field
+        held = dict(returned.attrs)
+        for k, g in given.attrs:
+            if k in held:
+                got = _changed_carry(g, held[k], f"{name}.{k}", depth - 1)
+                if got is not None:
+                    return got
     return None
 
 
