@@ -451,7 +451,7 @@ class ModuleAnalysis:
         self._registries: dict[str, registries.Form] | None = None  # registries()' answer, read once
         # registries.lookup's and registries.contents' answers, by (dict, key or "", the entry module)
         self.registry_cache: dict[tuple[str, str, str | None], object] = {}
-        self._param_registries: dict[str, str] | None = None  # param_registry_contents's dicts, read once
+        self._param_registries: dict[str, registries.ParamFactory] | None = None  # (param_registry_contents)
         self._rebinds: Rebinds | None = None  # rebound_global's and patched_class_attr's answer, read once
         self._patched_quals: frozenset[str] | None = None  # patched_library's answer, read once
         self._patched_imported: frozenset[str] | None = None  # patched_imported_classes' answer, read once
@@ -969,10 +969,22 @@ class ModuleAnalysis:
         and functions by name (``registries.param_contents``); None otherwise."""
         if self._param_registries is None:
             text = self.text
-            self._param_registries = registries.param_registries(text) if ".__name__" in text and "def " in text else {}
+            self._param_registries = (
+                registries.param_registries(text) if "def " in text and ("{}" in text or "dict()" in text) else {}
+            )
         factory = self._param_registries.get(name)
-        if factory is None or not self.stable_global(name):
+        if factory is None:
             return None
+        if not self.stable_global(name):
+            # handed to the factory, as its registry: the registrations of this module, which param_contents reads
+            # as those of the others; handed to anything else, only to callees that keep it
+            mine = (factory[0], factory[1], None)
+            handed = self._handed.get(name)
+            if not handed or mine not in handed:
+                return None
+            for e in handed:
+                if e != mine and (e == ITEM_ATTRIBUTE or e[0] == WRITER or not self._keeps_handed(*e, records=False)):
+                    return None
         entries = registries.param_contents(self, name, factory)
         return DictV(tuple(sorted(entries.items()))) if entries else None
 
@@ -1165,7 +1177,8 @@ class ModuleAnalysis:
     def dataclass_dict(self, v: Value) -> DictV | None:
         """``dataclasses.asdict(cfg)`` of an instance the analysis built of a ``@dataclass`` of the analysed code:
         its fields by name, in order, a field holding such an instance in turn as its own dict (asdict recurses
-        into dataclasses; lists, tuples and dicts of them are not followed: unknown). None otherwise."""
+        into dataclasses; a list, tuple or dict of numbers, strings and None is copied as it is; one holding anything
+        else is unknown). None otherwise."""
         if not isinstance(v, ObjV) or not v.concrete or v.attr(DYNAMIC_ATTRS) is not None:
             return None
         ci = self.find_class(v.cls_key)
@@ -1183,7 +1196,7 @@ class ModuleAnalysis:
             if isinstance(got, ObjV):
                 got = self.dataclass_dict(got) or UNKNOWN
             elif isinstance(got, (SeqV, ManyV, DictV)):
-                got = UNKNOWN
+                got = _plain_copy(got)
             items.append((name, got))
         return DictV(tuple(items))
 
@@ -6764,6 +6777,20 @@ def _annotation_cause(p: Pending) -> str | None:
     """The annotation matcher's own code behind an SHP205/SHP206 finding (SHP201: a rank, SHP202: a size)."""
     detail = dict(p.fields).get("detail")
     return getattr(detail, "cause", None)
+
+
+def _plain_copy(v: Value, depth: int = 0) -> Value:
+    """What ``dataclasses.asdict`` makes of a list, tuple or dict field: a new one of the same items when they are all
+    numbers, strings, booleans or None (or such lists, tuples and dicts); anything else unknown."""
+    if depth > 3:
+        return UNKNOWN
+    if isinstance(v, SeqV) and v.kind in ("list", "tuple"):
+        items = [x if _plain_value(x) else _plain_copy(x, depth + 1) for x in v.items]
+        return UNKNOWN if any(x is UNKNOWN for x in items) else SeqV(tuple(items), v.kind)
+    if isinstance(v, DictV) and v.kind == "dict":
+        entries = [(k, x if _plain_value(x) else _plain_copy(x, depth + 1)) for k, x in v.items]
+        return UNKNOWN if any(x is UNKNOWN for _, x in entries) else DictV(tuple(entries), "dict")
+    return UNKNOWN
 
 
 def _fill_unbound(declared: TensorV, body: Value, mark: int, origin: Origin) -> TensorV:

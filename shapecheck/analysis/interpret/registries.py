@@ -623,53 +623,126 @@ def lookup(ma: "ModuleAnalysis", name: str, key: str) -> FuncV | RefV | None:
 # applying the decorator surely ran and no module names the dict otherwise (an import of it aside).
 
 
-def param_registries(text: str) -> dict[str, str]:
-    """The module-level dicts of ``text`` bound once to an empty dict, each with the name of the module's decorator
-    factory of one parameter that stores into it (``_param_factory``); {} when the module has no such factory."""
+# the factory of a registry handed to it: (its name, the position of its registry parameter, how the key is chosen:
+# ("", -1) the decorated def's name, else the factory's key parameter and its position)
+ParamFactory = tuple[str, int, FactoryKey]
+
+
+def param_registries(text: str) -> dict[str, ParamFactory]:
+    """The module-level dicts of ``text`` bound once to an empty dict, each with the module's decorator factory that
+    is handed the registry (``_param_factory``); {} when the module has no such factory."""
     try:
         tree = ast.parse(text)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return {}
-    factories = [
-        st.name for st in tree.body if type(st) is ast.FunctionDef and not st.decorator_list and _param_factory(st)
-    ]
+    factories: list[ParamFactory] = []
+    for st in tree.body:
+        if type(st) is ast.FunctionDef and not st.decorator_list:
+            form = _param_factory(st)
+            if form is not None:
+                factories.append((st.name, *form))
     defined = [st.name for st in tree.body if isinstance(st, (ast.FunctionDef, ast.ClassDef))]
-    factories = [f for f in factories if defined.count(f) == 1]
+    factories = [f for f in factories if defined.count(f[0]) == 1]
     if len(factories) != 1:
         return {}
     empty: dict[str, int] = {}
     for st in tree.body:
-        if type(st) is ast.Assign and len(st.targets) == 1 and type(st.targets[0]) is ast.Name:
-            name = st.targets[0].id
-            empty[name] = empty.get(name, 0) + (1 if _empty_dict(st.value) else 2)
+        target, value = None, None
+        if type(st) is ast.Assign and len(st.targets) == 1:
+            target, value = st.targets[0], st.value
+        elif type(st) is ast.AnnAssign:
+            target, value = st.target, st.value
+        if type(target) is ast.Name:
+            empty[target.id] = empty.get(target.id, 0) + (1 if value is not None and _empty_dict(value) else 2)
     return {n: factories[0] for n, c in empty.items() if c == 1}
 
 
-def _param_factory(fn: ast.FunctionDef) -> bool:
-    """``def register(registry): def decorator(cls): registry[cls.__name__] = cls; return cls; return decorator``:
-    the factory's one plain parameter is the dict its decorator stores the decorated class or function into, under
-    its name, as the decorator's one use of that parameter."""
+def _param_factory(fn: ast.FunctionDef) -> tuple[int, FactoryKey] | None:
+    """``def register(registry): def decorator(cls): registry[cls.__name__] = cls; return cls; return decorator``
+    (or ``def register(table, name): ... table[name] = cls ...``): a factory of plain parameters, one of them the
+    dict its decorator stores the decorated class or function into, under the def's name or under the factory's key
+    parameter, as the decorator's one store through that parameter (besides it, only ``key in table`` tests). The
+    registry parameter's position and how the key is chosen (``_factory_key``); None for anything else."""
     a = fn.args
-    if a.posonlyargs or a.kwonlyargs or a.vararg or a.kwarg or a.defaults or len(a.args) != 1:
-        return False
+    if a.posonlyargs or a.kwonlyargs or a.vararg or a.kwarg or a.defaults or not 1 <= len(a.args) <= 2:
+        return None
     inner = _factory_inner(fn)
     if inner is None:
-        return False
-    registry = a.args[0].arg
-    uses = [n for n in ast.walk(inner) if type(n) is ast.Name and n.id == registry]
-    if len(uses) != 1 or any(type(n) is ast.arg and n.arg == registry for n in ast.walk(inner)):
-        return False
-    for st in inner.body:
-        if type(st) is ast.Assign and len(st.targets) == 1:
-            t = st.targets[0]
-            if type(t) is ast.Subscript and t.value is uses[0]:
-                return _factory_key(t, fn) == ("", -1)
-    return False
+        return None
+    for position, arg in enumerate(a.args):
+        registry = arg.arg
+        if any(type(n) is ast.arg and n.arg == registry for n in ast.walk(inner)):
+            continue
+        uses = [n for n in ast.walk(inner) if type(n) is ast.Name and n.id == registry]
+        tests = {
+            id(c)
+            for n in ast.walk(inner)
+            if type(n) is ast.Compare and len(n.ops) == 1 and type(n.ops[0]) in (ast.In, ast.NotIn)
+            for c in n.comparators
+        }
+        stores = [n for n in uses if id(n) not in tests]
+        if len(stores) != 1:
+            continue
+        for st in inner.body:
+            if type(st) is ast.Assign and len(st.targets) == 1:
+                t = st.targets[0]
+                if type(t) is ast.Subscript and t.value is stores[0]:
+                    key = _factory_key(t, fn)
+                    if key is not None and (key == ("", -1) or (len(a.args) == 2 and key[1] != position)):
+                        return position, key
+    return None
 
 
-def param_contents(ma: "ModuleAnalysis", name: str, factory: str) -> "dict[str, FuncV | RefV] | None":
-    """Every entry of the dict ``name`` of ``ma`` that ``@factory(name)`` fills (see above): the decorated classes and
-    functions by name; None when another entry may exist or the dict may be changed otherwise."""
+def _param_key(call: cst.Call, form: ParamFactory, def_name: str) -> str | None:
+    """The key ``@factory(...)`` (``call``) registers the def ``def_name`` under: its name, or the literal string
+    given for the factory's key parameter (None: another value, or not given)."""
+    key, key_position = form[2]
+    if not key:
+        return def_name
+    given = [a.value for a in call.args if a.keyword is not None and a.keyword.value == key]
+    plain = [a.value for a in call.args if a.keyword is None]
+    if len(plain) > key_position:
+        given.append(plain[key_position])
+    if len(given) == 1 and type(given[0]) is cst.SimpleString:
+        v = given[0].evaluated_value
+        return v if isinstance(v, str) else None
+    return None
+
+
+def _inert_before(ma: "ModuleAnalysis", tree: cst.Module, last: cst.CSTNode) -> bool:
+    """Is every top-level statement of ``tree`` before ``last`` an import, a def, a class or an assignment that calls
+    nothing of the analysed code (a docstring, ``HEADS = {}``, ``Norm = partial(nn.BatchNorm2d, eps=1e-5)``)? Then
+    nothing there runs code that reads a registry before ``last`` registers into it."""
+    from .walk import children
+
+    project = ma.project
+    for st in tree.body:
+        if st is last:
+            return True
+        if isinstance(st, (cst.FunctionDef, cst.ClassDef)):
+            continue
+        if type(st) is not cst.SimpleStatementLine:
+            return False
+        for small in st.body:
+            if isinstance(small, (cst.Import, cst.ImportFrom)):
+                continue
+            if not isinstance(small, (cst.Assign, cst.AnnAssign, cst.Expr)):
+                return False
+            todo: list[cst.CSTNode] = [small]
+            while todo:
+                n = todo.pop()
+                if type(n) is cst.Call:
+                    q = ma.qualify(n.func)
+                    if q is None or project is None or project.split(project.canonical(q)) is not None:
+                        return False  # (a call of the analysed code, or of something not known)
+                todo.extend(children(n))
+    return True
+
+
+def param_contents(ma: "ModuleAnalysis", name: str, form: ParamFactory) -> "dict[str, FuncV | RefV] | None":
+    """Every entry of the dict ``name`` of ``ma`` that ``@factory(name, ...)`` fills (see above): the decorated
+    classes and functions by key; None when another entry may exist or the dict may be changed otherwise. The
+    registry's own module may register too, at its top level, when nothing before its last registration runs code."""
     project = ma.project
     if project is None:
         return None
@@ -679,17 +752,20 @@ def param_contents(ma: "ModuleAnalysis", name: str, factory: str) -> "dict[str, 
         return memo[ck]  # type: ignore[return-value]
     memo[ck] = None
     sure, maybe = _ran(project, ma)
+    factory, position = form[0], form[1]
     target_dict, target_factory = f"{ma.module_name}.{name}", f"{ma.module_name}.{factory}"
     found: dict[str, FuncV | RefV] = {}
     for mod, _text, words in _texts(project, maybe):
         if words is None:
             return None  # (unreadable)
-        if name not in words or mod == ma.module_name:
-            continue
-        other = project.module(mod)
+        own = mod == ma.module_name
+        if name not in words or (not own and not _may_import(ma.module_name, words)):
+            continue  # (a script of the same folder that never imports this module names a dict of its own)
+        other = ma if own else project.module(mod)
         if other is None:
             return None
         allowed: set[int] = set()  # the names of the dict the factory's module-level decorators hand it
+        last: cst.CSTNode | None = None
         for st in other.tree.body:
             if not isinstance(st, (cst.FunctionDef, cst.ClassDef)):
                 continue
@@ -697,36 +773,58 @@ def param_contents(ma: "ModuleAnalysis", name: str, factory: str) -> "dict[str, 
                 call = d.decorator
                 if not (
                     type(call) is cst.Call
-                    and len(call.args) == 1
-                    and not call.args[0].star
-                    and call.args[0].keyword is None
+                    and len(call.args) > position
+                    and not any(a.star for a in call.args)
+                    and all(a.keyword is None for a in call.args[: position + 1])
                     and _decorator_of(project, other, mod, d) == target_factory
                 ):
                     continue
-                arg = call.args[0].value
+                arg = call.args[position].value
                 q = other.qualify(arg) if type(arg) in (cst.Name, cst.Attribute) else None
+                if own and type(arg) is cst.Name and arg.value == name:
+                    q = target_dict
                 if q is None or project.canonical(q) != target_dict:
                     continue
-                if len(st.decorators) != 1 or mod not in sure:
+                if len(st.decorators) != 1 or (mod not in sure and not own):
                     return None  # another decorator around it, or a module that may not have run
-                key = st.name.value
-                if key in found:
-                    return None  # registered twice: the last one wins
+                key = _param_key(call, form, st.name.value)
+                if key is None or key in found:
+                    return None  # a key not known, or registered twice (the decorator may raise, or the last wins)
                 allowed.add(id(arg.attr if type(arg) is cst.Attribute else arg))
-                found[key] = RefV(f"class:{mod}:{key}") if type(st) is cst.ClassDef else FuncV(f"{mod}:{key}")
+                found[key] = (
+                    RefV(f"class:{mod}:{st.name.value}")
+                    if type(st) is cst.ClassDef
+                    else FuncV(f"{mod}:{st.name.value}")
+                )
+                last = st
+        if own:
+            if last is not None and not _inert_before(ma, other.tree, last):
+                return None  # code at the top level may read the dict before the registrations below it
+            if _handed_to_factory_otherwise(other.tree, factory, name, allowed):
+                return None  # ``register(HEADS, "x")(cls)`` called: anything may be registered
+            continue  # (the module's other uses of the dict: ``ModuleAnalysis.param_registry_contents``)
         if _names_otherwise(other.tree, name, allowed):
             return None  # the dict imported under another name, changed, handed on: not known
-    if ma.module_name in maybe:
-        # the registry's own module: the dict handed to the factory there too, at the top level
-        for st in ma.tree.body:
-            if isinstance(st, (cst.FunctionDef, cst.ClassDef)):
-                for d in st.decorators:
-                    if type(d.decorator) is cst.Call and any(
-                        type(a.value) is cst.Name and a.value.value == name for a in d.decorator.args
-                    ):
-                        return None  # (not modelled: registered beside the dict)
     memo[ck] = found
     return found
+
+
+def _handed_to_factory_otherwise(tree: cst.Module, factory: str, name: str, allowed: set[int]) -> bool:
+    """Does ``tree`` hand the dict ``name`` to a call of ``factory`` other than at the ``allowed`` decorators?"""
+    from .walk import children
+
+    stack: list[cst.CSTNode] = [tree]
+    while stack:
+        n = stack.pop()
+        if (
+            type(n) is cst.Call
+            and type(n.func) is cst.Name
+            and n.func.value == factory
+            and any(type(a.value) is cst.Name and a.value.value == name and id(a.value) not in allowed for a in n.args)
+        ):
+            return True
+        stack.extend(children(n))
+    return False
 
 
 def _names_otherwise(tree: cst.Module, name: str, allowed: set[int]) -> bool:
