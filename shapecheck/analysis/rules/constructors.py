@@ -24,6 +24,7 @@ torch / numpy facts (checked against torch 2.x and numpy 2.x, see tests/fixtures
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
+from dataclasses import replace
 
 import libcst as cst
 
@@ -70,7 +71,19 @@ def call(
         if fw != "torch" and len(args) > 3:
             return TensorV(None, dtype, fw)
         if isinstance(n, IntV) and (n.size.as_int() is None or n.size.as_int() >= 0):  # type: ignore[operator]
-            return TensorV((n.size,), dtype or ("float64" if fw == "numpy" else None), fw)
+            out = TensorV((n.size,), dtype or ("float64" if fw == "numpy" else None), fw)
+            start, end = (args[0] if args else kwargs.get("start")), (args[1] if len(args) > 1 else None)
+            if (
+                fw == "torch"
+                and isinstance(start, IntV)
+                and isinstance(end, IntV)
+                and greater_equal(start.size, 0) is Truth.TRUE
+                and greater_equal(end.size, start.size) is Truth.TRUE
+            ):
+                # torch.linspace(0, n - k, steps): every element lies in [0, n - k], and so does its integer part
+                # (``.long()``: the starts of windows that stay inside the data)
+                out = replace(out, bounds=(start.size, end.size + 1))
+            return out
         if fw == "torch" and (n is UNKNOWN or isinstance(n, TensorV)) and (len(args) > 2 or key in kwargs):
             # torch.linspace(1., 0., self.num_timesteps + 1): steps is an int and start / end are scalars (0-d
             # tensors at most), so the result has one axis, of a length the analysis does not know. So it is for a

@@ -678,8 +678,14 @@ def _dispatch_method(
 def _cast_method(
     cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value], method: bool
 ) -> Value | None:
-    """``x.float()``, ``x.half()``, ..."""
-    return t.with_dtype(_CASTS[name]) if method and not args else None
+    """``x.float()``, ``x.half()``, ...; ``x.long()`` / ``x.int()`` of an array whose elements lie in a known range
+    from 0 up (``torch.linspace(0, n - k, steps).long()``) keeps that range: truncation keeps them there."""
+    if not method or args:
+        return None
+    out = t.with_dtype(_CASTS[name])
+    if name in ("long", "int") and t.bounds is not None and greater_equal(t.bounds[0], 0) is Truth.TRUE:
+        out = replace(out, bounds=t.bounds)
+    return out
 
 
 @TENSOR_METHODS.register("numpy")
