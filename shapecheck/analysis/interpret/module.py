@@ -4121,8 +4121,9 @@ class ModuleAnalysis:
     def _held_calls(self, interp: Interpreter, arg: cst.BaseExpression, attrs: frozenset[str]) -> frozenset[str] | None:
         """``attrs`` of a parameter with its ``model.x(...)`` calls (CALL_PREFIX) resolved against the object handed
         (``arg``, a name holding an object the analysis built): a framework layer held there, or an object none of
-        whose methods changes an attribute, changes nothing by running; another object held (a sampler with state)
-        may change, so that attribute is forgotten; a method of the object's class may change anything (None)."""
+        whose methods changes an attribute, changes nothing by running; another object held (a sampler with state),
+        or a value not known, may change, so that attribute is forgotten; a method of the object's class may change
+        anything (None)."""
         held = interp.scope.vars.get(arg.value) if type(arg) is cst.Name else None
         if not isinstance(held, ObjV) or not held.concrete:
             return None
@@ -4142,8 +4143,10 @@ class ModuleAnalysis:
                 or (isinstance(inner, ObjV) and self._running_keeps(inner))
             ):
                 continue
-            if not isinstance(inner, ObjV):
+            if not isinstance(inner, ObjV) and inner is not UNKNOWN:
                 return None
+            # another object held (a sampler with state), or one not known (``self.sampler``, which a setter method
+            # may replace): it may change, so that attribute is forgotten
             out.add(name)
         return frozenset(out)
 
