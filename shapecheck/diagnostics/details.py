@@ -1414,8 +1414,9 @@ class UnboundExpression(Detail):
 
     def render(self) -> str:
         return (
-            f"the expression {self.expression!r} uses {', '.join(self.names)}, which no earlier dimension or "
-            "parameter binds (jaxtyping evaluates expressions only over names already bound)"
+            f"the expression {self.expression!r} uses {', '.join(self.names)}, which no axis of an earlier "
+            "annotation binds (jaxtyping evaluates expressions only over axis names already bound; a function "
+            "argument of that name is not one)"
         )
 
 
