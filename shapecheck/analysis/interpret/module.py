@@ -2819,6 +2819,13 @@ class ModuleAnalysis:
             for a, a_value in zip(node.args, arg_values):
                 if a.star == "**" and _unpacked_dict(interp, a.value):
                     continue  # f(**cfg) hands on a new dict: cfg keeps its entries (its own lists may change)
+                if (
+                    a.star == "**"
+                    and isinstance(a_value, DictV)
+                    and a_value.kind == "dict"
+                    and all(_immutable(x) for _, x in a_value.items)
+                ):
+                    continue  # f(**cfg.unet): a new dict of numbers, strings and tuples: nothing it holds can change
                 if a.star == "*" and _unpacked_scalars(interp, a.value):
                     continue  # x.view(*shape, -1) hands on a new tuple of numbers: shape itself cannot change
                 if not a.star and not keeps and interp.forget_handed_container(a.value, a_value):
@@ -3138,7 +3145,24 @@ class ModuleAnalysis:
         dynamic: bool,
     ) -> Value | None:
         """``xs.append(x)``, ``hs.pop()``, ``stages.insert(0, x)`` on a list (or ModuleList) value: the list grown or
-        shrunk in place under its one name, or forgotten (``_call``; None: not answered here)."""
+        shrunk in place under its one name, or forgotten (``_call``; None: not answered here). ``names.index("z500")``
+        of known strings or ints: where it first stands."""
+        if (
+            method == "index"
+            and isinstance(base, SeqV)
+            and base.kind in ("list", "tuple")
+            and len(args) == 1
+            and not kwargs
+            and not dynamic
+        ):
+            want = _literal_key(args[0])
+            if want is not None:
+                for i, item in enumerate(base.items):
+                    got = _literal_key(item)
+                    if got is None:
+                        break  # (an item not known may be the one asked for)
+                    if got == want:
+                        return IntV(Size.const(i))
         if (
             isinstance(base, (SeqV, ManyV))
             and base.kind in ("list", "modulelist")
@@ -6780,6 +6804,15 @@ def _annotation_cause(p: Pending) -> str | None:
     """The annotation matcher's own code behind an SHP205/SHP206 finding (SHP201: a rank, SHP202: a size)."""
     detail = dict(p.fields).get("detail")
     return getattr(detail, "cause", None)
+
+
+def _literal_key(v: Value) -> tuple[str, object] | None:
+    """A known string or int (not a bool) as something to compare by equality, with its kind; None otherwise."""
+    if isinstance(v, StrV):
+        return ("str", v.value)
+    if type(v) is IntV and v.size.as_int() is not None:
+        return ("int", v.size.as_int())
+    return None
 
 
 def _plain_copy(v: Value, depth: int = 0) -> Value:

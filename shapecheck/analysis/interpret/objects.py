@@ -2473,6 +2473,16 @@ def _literal_display(node: cst.BaseExpression, top: bool = True, classes_of: Cla
         )
     if tp is cst.List or tp is cst.Tuple:
         return all(type(e) is cst.Element and _literal_display(e.value, False, classes_of) for e in node.elements)  # type: ignore[attr-defined]
+    if (
+        tp is cst.Call
+        and classes_of is not None
+        and type(node.func) is cst.Name  # type: ignore[attr-defined]
+        and node.func.value == "dict"  # type: ignore[attr-defined]
+        and "dict" not in classes_of.module.globals
+        and all(a.keyword is not None and not a.star for a in node.args)  # type: ignore[attr-defined]
+    ):
+        # ``lambda: dict(embed_dim=32, down_dims=(32, 64))``: a dict display written as a call
+        return all(_literal_display(a.value, False, classes_of) for a in node.args)  # type: ignore[attr-defined]
     if tp is cst.Call and not top and classes_of is not None and type(node.func) is cst.Name:  # type: ignore[attr-defined]
         ref = classes_of.module.global_value(node.func.value)  # type: ignore[attr-defined]
         return (
