@@ -3377,6 +3377,22 @@ class ModuleAnalysis:
             if ci is not None and not dynamic and objects.find_method(self, ci, method) is None:
                 # model.state_dict(): the names and tensors of the parameters and buffers known
                 return objects.state_dict_of(self, base) or UNKNOWN
+        if (
+            isinstance(base, ObjV)
+            and base.concrete
+            and method == "_replace"
+            and not args
+            and not dynamic
+            and (ci := self.find_class(base.cls_key)) is not None
+            and "typing.NamedTuple" in objects.foreign_bases(self, ci)
+            and objects.find_method(self, ci, method) is None
+        ):
+            # graph._replace(nodes=h): a new tuple of the same class, those fields replaced (a name that is no field
+            # raises ValueError)
+            fields = {k for k, _ in base.attrs}
+            if not set(kwargs) <= fields:
+                return UNKNOWN
+            return ObjV(base.cls_key, tuple((k, kwargs.get(k, v)) for k, v in base.attrs), True, base.fresh)
         if isinstance(base, ObjV) and base.concrete and method in _RETURNS_SELF:
             ci = self.find_class(base.cls_key)
             if ci is not None and objects.find_method(self, ci, method) is None:
