@@ -1419,7 +1419,8 @@ def _argsort(
 ) -> Value | None:
     """``x.argsort(dim)`` / ``torch.argsort(x, dim)`` / ``np.argsort(a, axis)``: int indices of the input's shape
     (numpy's and jax's ``axis=None`` sort the flattened array: rank 1)."""
-    dtype = "int64" if t.framework in ("torch", "numpy") else None
+    # (jax's: int32 unless jax_enable_x64, as jax.random.randint's; an integer index either way)
+    dtype = "int64" if t.framework in ("torch", "numpy") else "int32" if t.framework == "jax" else None
     axis = args[0] if args else kwargs.get("dim", kwargs.get("axis"))
     if t.shape is None or (not t.shape and t.framework != "torch"):  # numpy sorts a 0-d array as a 1-element one
         return TensorV(None, dtype, t.framework)
