@@ -1418,3 +1418,26 @@ def _prod(c: LibraryCall) -> Value | None:
 @library_call(*sorted(_STRING_FUNCTIONS))
 def _string_call(c: LibraryCall) -> Value | None:
     return _string_function(c.qual, c.args) if not c.dynamic and not c.kwargs else None
+
+
+@library_call(
+    "rotary_embedding_torch.apply_rotary_emb", "rotary_embedding_torch.rotary_embedding_torch.apply_rotary_emb"
+)
+def _apply_rotary_emb(c: LibraryCall) -> Value | None:
+    """lucidrains' rotary-embedding-torch ``apply_rotary_emb(freqs, t, start_index=0, ...)``: the features of ``t``
+    from ``start_index`` on, as many as ``freqs`` has, rotated by ``freqs`` (broadcast against them) and put back
+    between the others. Whenever it runs, the result has ``t``'s shape when ``freqs`` has no more axes than ``t`` and
+    broadcasting cannot widen ``t`` (each of ``t``'s other axes is known not to be 1, or ``freqs`` has 1 there); else
+    unknown."""
+    if c.dynamic:
+        return None
+    freqs = c.args[0] if c.args else c.kwargs.get("freqs")
+    t = c.args[1] if len(c.args) > 1 else c.kwargs.get("t")
+    if not (isinstance(t, TensorV) and t.shape and isinstance(freqs, TensorV) and freqs.shape is not None):
+        return None
+    if len(freqs.shape) > len(t.shape) or t.alts or freqs.alts:
+        return None
+    for a, f in zip(reversed(t.shape[:-1]), reversed(freqs.shape[:-1])):
+        if f.as_int() != 1 and a.as_int() in (None, 1):
+            return None  # (freqs may broadcast this axis of t up)
+    return TensorV(t.shape, None, t.framework, t.axes, t.origin)
