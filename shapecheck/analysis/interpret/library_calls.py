@@ -1441,3 +1441,10 @@ def _apply_rotary_emb(c: LibraryCall) -> Value | None:
         if f.as_int() != 1 and a.as_int() in (None, 1):
             return None  # (freqs may broadcast this axis of t up)
     return TensorV(t.shape, None, t.framework, t.axes, t.origin)
+
+
+@library_call("rotary_embedding_torch.RotaryEmbedding", "rotary_embedding_torch.rotary_embedding_torch.RotaryEmbedding")
+def _rotary_embedding(c: LibraryCall) -> Value | None:
+    """``RotaryEmbedding(dim, ...)`` of rotary-embedding-torch: a layer (kind ``fw:RotaryEmbedding``) whose
+    ``rotate_queries_or_keys(t)`` keeps ``t``'s shape (module._layer_method)."""
+    return LayerV("fw:RotaryEmbedding", (), c.node)

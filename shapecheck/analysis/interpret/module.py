@@ -3733,6 +3733,18 @@ class ModuleAnalysis:
         here)."""
         if isinstance(base, LayerV) and base.kind == "fw:Normal":
             return _normal_method(base, method, args, kwargs) if not dynamic else UNKNOWN
+        if isinstance(base, LayerV) and base.kind == "fw:RotaryEmbedding":
+            # rotary-embedding-torch: ``rotate_queries_or_keys(t)`` rotates t along its sequence axis by frequencies
+            # made for its length: t's shape whenever it runs (the dtype: as the version casts back or not);
+            # ``rotate_queries_with_cached_keys(q, k)`` each's; anything else unknown
+            tensors = [a for a in args[:2] if isinstance(a, TensorV) and a.shape is not None]
+            if dynamic or not args or len(tensors) != min(len(args), 2):
+                return UNKNOWN
+            if method == "rotate_queries_or_keys" and len(args) == 1:
+                return TensorV(tensors[0].shape, None, tensors[0].framework, tensors[0].axes)
+            if method == "rotate_queries_with_cached_keys" and len(args) == 2:
+                return SeqV(tuple(TensorV(t.shape, None, t.framework, t.axes) for t in tensors), "tuple")
+            return UNKNOWN
         if isinstance(base, LayerV) and base.kind == "linen_vmapped" and method in ("apply", "init"):
             # an instance of an nn.vmap-lifted flax class: model.apply(variables, x) maps __call__ over x
             return self.call_flax_method(interp, node, base, method, args, kwargs) if not dynamic else UNKNOWN

@@ -1180,6 +1180,15 @@ def _apply_spectrogram(
     return TensorV(shape, None, "torch", None, cx.origin(node, "spectrogram"))
 
 
+@layer_kind("fw:RotaryEmbedding")
+def _apply_rotary_embedding(
+    cx: OpContext, interp: "Interpreter", node: cst.Call, report_node: cst.CSTNode, layer: LayerV, x: TensorV
+) -> Value:
+    """rotary-embedding-torch's ``RotaryEmbedding`` called (its frequencies for these positions): what it gives
+    differs between the library's versions, so it is unknown (``rotate_queries_or_keys``: module._layer_method)."""
+    return UNKNOWN
+
+
 @layer_kind("fw:Opaque")
 def _apply_opaque(
     cx: OpContext, interp: "Interpreter", node: cst.Call, report_node: cst.CSTNode, layer: LayerV, x: TensorV
