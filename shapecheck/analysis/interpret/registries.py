@@ -618,9 +618,14 @@ def lookup(ma: "ModuleAnalysis", name: str, key: str) -> FuncV | RefV | None:
 #     @register(HEADS)                       # in any module: a module-level class or def, this one decorator
 #     class SegformerHead(BaseDecodeHead): ...
 #
+# The factory may also take the key (``def register(table, name): ... table[name] = cls``, used as
+# ``@register(BACKBONES, "vgg")``), and its decorator may test ``name in table`` first (a duplicate check).
+#
 # A function of the registry's module reading ``HEADS`` (to hand it to ``build_from_cfg(cfg, HEADS)``, a function
 # that only reads its parameter: ``ModuleAnalysis.stable_global``) sees every class so registered, when each module
-# applying the decorator surely ran and no module names the dict otherwise (an import of it aside).
+# applying the decorator surely ran and no module names the dict otherwise (an import of it aside). The registry's
+# own module may apply the decorator too, at its top level, when nothing before its last registration runs code of
+# the analysed tree (``_inert_before``).
 
 
 # the factory of a registry handed to it: (its name, the position of its registry parameter, how the key is chosen:
