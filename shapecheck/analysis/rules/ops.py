@@ -701,7 +701,23 @@ def _to_numpy(
 def _cast_to(
     cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value], method: bool
 ) -> Value | None:
-    """``x.to(torch.float16)``, ``x.astype("float32")``, ``x.type_as(y)``, ``x.view(torch.int32)``, ``x.to(dtype=...)``."""
+    """``x.to(torch.float16)``, ``x.astype("float32")``, ``x.type_as(y)``, ``x.view(torch.int32)``, ``x.to(dtype=...)``;
+    a cast to an integer dtype of an array whose elements lie in a known range from 0 up keeps it (``_cast_method``)."""
+    out = _cast_to_dtype(cx, node, name, t, args, kwargs, method)
+    if (
+        name != "view"
+        and isinstance(out, TensorV)
+        and out.dtype in ("int64", "int32")
+        and t.bounds is not None
+        and greater_equal(t.bounds[0], 0) is Truth.TRUE
+    ):
+        out = replace(out, bounds=t.bounds)
+    return out
+
+
+def _cast_to_dtype(
+    cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value], method: bool
+) -> Value | None:
     if args:
         target = args[0]
         if name == "view" and (
