@@ -5314,11 +5314,27 @@ class ModuleAnalysis:
                     self._choice_runs(fi)
         for fi, cls_key, cases in entry_points.inherited_tests(self):  # a base's tests in a parametrized subclass
             entry_points.run_cases(self, fi, ObjV(cls_key), cases)
+        # (a failure the mixin's method meets for several of the classes is one finding, naming them all)
+        seen_mixin: dict[tuple[int, str], tuple[int, str, list[str]]] = {}
         for fi, cls_key in _mixin_methods(self):  # a mixin's method, run with the self of a module that inherits it
             before = len(self.ctx.pending)
             self.run_function(fi, None, ObjV(cls_key))
-            note = f"in {fi.name}() of {cls_key.rsplit('.', 1)[-1].split(':')[-1]}, which inherits it"
-            self.ctx.pending[before:] = [replace(p, notes=(*p.notes, note)) for p in self.ctx.pending[before:]]
+            name = cls_key.rsplit(".", 1)[-1].split(":")[-1]
+            kept: list[Pending] = []
+            for p in self.ctx.pending[before:]:
+                at = seen_mixin.get((id(p.node), p.code))
+                if at is not None:
+                    if name not in at[2]:
+                        at[2].append(name)  # (the same line failing for another class: named in the first's note)
+                    continue
+                seen_mixin[(id(p.node), p.code)] = (before + len(kept), fi.name, [name])
+                kept.append(p)
+            self.ctx.pending[before:] = kept
+        for index, method, names in seen_mixin.values():
+            verb = "inherits" if len(names) == 2 else "inherit"
+            also = f" (and of {', '.join(names[1:])}, which {verb} it too)" if len(names) > 1 else ""
+            note = f"in {method}() of {names[0]}, which inherits it{also}"
+            self.ctx.pending[index] = replace(self.ctx.pending[index], notes=(*self.ctx.pending[index].notes, note))
         _drop_repeats(self.ctx.pending, start)
         # local functions discovered while running (closures): analyse them standalone too
         done: set[str] = set()
