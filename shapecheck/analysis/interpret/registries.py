@@ -202,16 +202,23 @@ def _registered_key(d: cst.Decorator, def_name: str, factory: FactoryKey | None)
     name, pos = factory
     if not name:
         return def_name
-    given = [a.value for a in call.args if a.keyword is not None and a.keyword.value == name]
-    plain = [a.value for a in call.args if a.keyword is None]
-    if len(plain) > pos:
-        given.append(plain[pos])
+    given = _key_arguments(call, name, pos)
     if not given:
         return def_name
     if len(given) == 1 and type(given[0]) is cst.SimpleString:
         v = given[0].evaluated_value
         return v if isinstance(v, str) else None
     return None
+
+
+def _key_arguments(call: cst.Call, name: str, pos: int) -> list[cst.BaseExpression]:
+    """What a factory's call hands its key parameter ``name`` (at position ``pos``): by keyword, by position (both:
+    Python's TypeError; two entries)."""
+    given = [a.value for a in call.args if a.keyword is not None and a.keyword.value == name]
+    plain = [a.value for a in call.args if a.keyword is None]
+    if len(plain) > pos:
+        given.append(plain[pos])
+    return given
 
 
 def _empty_dict(value: ast.expr) -> bool:
@@ -704,10 +711,7 @@ def _param_key(call: cst.Call, form: ParamFactory, def_name: str) -> str | None:
     key, key_position = form[2]
     if not key:
         return def_name
-    given = [a.value for a in call.args if a.keyword is not None and a.keyword.value == key]
-    plain = [a.value for a in call.args if a.keyword is None]
-    if len(plain) > key_position:
-        given.append(plain[key_position])
+    given = _key_arguments(call, key, key_position)
     if len(given) == 1 and type(given[0]) is cst.SimpleString:
         v = given[0].evaluated_value
         return v if isinstance(v, str) else None
