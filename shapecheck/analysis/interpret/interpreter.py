@@ -4899,8 +4899,9 @@ def _returns_only_built(fi: "FunctionInfo", cls_key: str) -> bool:
 
 def _frozen_record(m: "Semantics", obj: ObjV, depth: int = 0) -> bool:
     """``@dataclass(frozen=True)`` (the literal keyword) whose instance holds only ints, floats, bools, strings, None,
-    tuples of them and such records: a config no code can change. A ``typing.NamedTuple`` is a tuple: no code can set its fields
-    either, so it may hold arrays (whose shape no call changes) and such records as well (``post.X`` handed on)."""
+    tuples of them and such records: a config no code can change. A ``typing.NamedTuple`` is a tuple: no code can set
+    its fields either, so it may hold arrays (whose shape no call changes) and such records as well (``post.X`` handed
+    on)."""
     ci = m.find_class(obj.cls_key)
     if ci is None:
         return False

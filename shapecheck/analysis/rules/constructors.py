@@ -23,8 +23,8 @@ torch / numpy facts (checked against torch 2.x and numpy 2.x, see tests/fixtures
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
 import libcst as cst
 
