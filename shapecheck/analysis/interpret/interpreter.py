@@ -5266,6 +5266,19 @@ def _int_equal(a: IntV, b: Value) -> bool | None:
     return False if isinstance(b, (StrV, NoneV)) else None
 
 
+def item_equal(a: Value, item: Value) -> bool | None:
+    """``a == item`` for ``a in seq`` and ``seq.index(a)``: a known string (``_str_equal``), a known int
+    (``i in self.out_indices``: ``_int_equal``) or a dtype (``x.dtype in (torch.int, torch.long)``); None when not
+    known."""
+    if isinstance(a, StrV):
+        return _str_equal(a, item)
+    if isinstance(a, IntV):
+        return _int_equal(a, item)
+    if isinstance(a, DtypeV):
+        return a.name == item.name if isinstance(item, DtypeV) else None
+    return None
+
+
 _NUMBER_ORDER: dict[type, Callable[[float, float], bool]] = {
     cst.Equal: lambda x, y: x == y,
     cst.NotEqual: lambda x, y: x != y,
@@ -5408,14 +5421,7 @@ def _compare(a: Value, op: cst.CSTNode, b: Value) -> bool | None:
             # a set of the analysed code's classes (``norm_layer in _NORM_ACT_TYPES``): a class is in it when it is
             # one of them; a torch.nn class or another of the analysed code's classes is not
             return None
-        if isinstance(a, StrV):
-            found = [_str_equal(a, item) for item in b.items]
-        elif isinstance(a, IntV):  # ``i in self.out_indices`` with i and the indices known
-            found = [_int_equal(a, item) for item in b.items]
-        elif isinstance(a, DtypeV):  # ``x.dtype in (torch.int, torch.long)``
-            found = [a.name == item.name if isinstance(item, DtypeV) else None for item in b.items]
-        else:
-            found = [None]
+        found = [item_equal(a, item) for item in b.items] or [None]
         if True in found:
             return type(op) is cst.In
         return None if None in found else type(op) is cst.NotIn

@@ -41,6 +41,7 @@ from .interpreter import (
     _plain_value,
     held_modules,
     int_of,
+    item_equal,
 )
 from ..index.jaxtyping_bridge import Annotation, dtype_class_of, parse_annotation
 from ..index.module_facts import ITEM_ATTRIBUTE, WRITER, Escape, Rebinds, module_facts
@@ -3155,14 +3156,12 @@ class ModuleAnalysis:
             and not kwargs
             and not dynamic
         ):
-            want = _literal_key(args[0])
-            if want is not None:
-                for i, item in enumerate(base.items):
-                    got = _literal_key(item)
-                    if got is None:
-                        break  # (an item not known may be the one asked for)
-                    if got == want:
-                        return IntV(Size.const(i))
+            for i, item in enumerate(base.items):
+                same = item_equal(args[0], item)
+                if same is None:
+                    break  # (an item not known may be the one asked for)
+                if same:
+                    return IntV(Size.const(i))
         if (
             isinstance(base, (SeqV, ManyV))
             and base.kind in ("list", "modulelist")
@@ -6848,15 +6847,6 @@ def _annotation_cause(p: Pending) -> str | None:
     """The annotation matcher's own code behind an SHP205/SHP206 finding (SHP201: a rank, SHP202: a size)."""
     detail = dict(p.fields).get("detail")
     return getattr(detail, "cause", None)
-
-
-def _literal_key(v: Value) -> tuple[str, object] | None:
-    """A known string or int (not a bool) as something to compare by equality, with its kind; None otherwise."""
-    if isinstance(v, StrV):
-        return ("str", v.value)
-    if type(v) is IntV and v.size.as_int() is not None:
-        return ("int", v.size.as_int())
-    return None
 
 
 def _plain_copy(v: Value, depth: int = 0) -> Value:
