@@ -3631,23 +3631,13 @@ class ModuleAnalysis:
         if not (isinstance(out, SeqV) and out.kind == "tuple" and len(out.items) == 2):
             return UNKNOWN
         carry, ys = out.items
-        if not interp.dead and self.ctx.mark()[:2] == before[:2]:
-            changed = _changed_carry(args[0], carry, "carry")
-            if changed is not None:
-                # flax runs the step through jax.lax.scan: "scan body function carry input and carry output must
-                # have equal types"
-                name, given, returned = changed
-                self.ctx.report(
-                    node,
-                    "SHP204",
-                    {"op": "nn.scan", "detail": D.ScanCarry(name, given.shape or (), returned.shape or ())},
-                    [
-                        shape_note(f"{name} given: shape", given.shape or (), given.origin),
-                        shape_note(f"{name} returned: shape", returned.shape or (), returned.origin),
-                    ],
-                    spec=OpSpec("scan.carry", None, (given.shape or (), returned.shape or ())),
-                )
-                return UNKNOWN
+        # (flax runs the step through jax.lax.scan, which requires the carry to keep its shape)
+        if (
+            not interp.dead
+            and self.ctx.mark()[:2] == before[:2]
+            and self._carry_changed(node, "nn.scan", args[0], carry)
+        ):
+            return UNKNOWN
         out_axis = lifted.param("out_axes")
 
         def stacked(r: Value) -> Value:
@@ -4812,23 +4802,29 @@ class ModuleAnalysis:
         if not isinstance(out, SeqV) or len(out.items) != 2:
             return UNKNOWN
         carry, y = out.items
-        if not interp.dead and self.ctx.mark()[:2] == before[:2]:
-            changed = _changed_carry(init, carry, "carry")
-            if changed is not None:
-                # jax: "scan body function carry input and carry output must have equal types"
-                name, given, returned = changed
-                self.ctx.report(
-                    node,
-                    "SHP204",
-                    {"op": "lax.scan", "detail": D.ScanCarry(name, given.shape or (), returned.shape or ())},
-                    [
-                        shape_note(f"{name} given: shape", given.shape or (), given.origin),
-                        shape_note(f"{name} returned: shape", returned.shape or (), returned.origin),
-                    ],
-                    spec=OpSpec("scan.carry", None, (given.shape or (), returned.shape or ())),
-                )
-                return UNKNOWN
+        if not interp.dead and self.ctx.mark()[:2] == before[:2] and self._carry_changed(node, "lax.scan", init, carry):
+            return UNKNOWN
         return SeqV((_final_carry(init, carry), _stacked(y, n)), "tuple")
+
+    def _carry_changed(self, node: cst.Call, op: str, init: Value, carry: Value) -> bool:
+        """A scan body (``jax.lax.scan``'s, an ``nn.scan`` step's) whose returned carry has a component of another
+        shape than the one it was given: SHP204 at ``node`` (jax: "scan body function carry input and carry output
+        must have equal types"), True; else False."""
+        changed = _changed_carry(init, carry, "carry")
+        if changed is None:
+            return False
+        name, given, returned = changed
+        self.ctx.report(
+            node,
+            "SHP204",
+            {"op": op, "detail": D.ScanCarry(name, given.shape or (), returned.shape or ())},
+            [
+                shape_note(f"{name} given: shape", given.shape or (), given.origin),
+                shape_note(f"{name} returned: shape", returned.shape or (), returned.origin),
+            ],
+            spec=OpSpec("scan.carry", None, (given.shape or (), returned.shape or ())),
+        )
+        return True
 
     def _scan_lengths(self, node: cst.Call, xs: Value) -> None:
         """``jax.lax.scan(f, init, (a, b, c))`` whose arrays have leading axes of surely different lengths (jax: "scan
