@@ -57,12 +57,7 @@ def registry_forms(text: str) -> dict[str, Form]:
         return {}
     empty: dict[str, int] = {}
     for st in tree.body:
-        target: ast.expr | None = None
-        value: ast.expr | None = None
-        if type(st) is ast.Assign and len(st.targets) == 1:
-            target, value = st.targets[0], st.value
-        elif type(st) is ast.AnnAssign:
-            target, value = st.target, st.value
+        target, value = _binding(st)
         if type(target) is ast.Name and value is not None and _empty_dict(value):
             empty[target.id] = empty.get(target.id, 0) + 1
     names = {n for n, c in empty.items() if c == 1}
@@ -219,6 +214,16 @@ def _key_arguments(call: cst.Call, name: str, pos: int) -> list[cst.BaseExpressi
     if len(plain) > pos:
         given.append(plain[pos])
     return given
+
+
+def _binding(st: ast.stmt) -> tuple[ast.expr | None, ast.expr | None]:
+    """A module-level statement's one target and its value (``HEADS = {}``, ``HEADS: dict = {}``, the value None for
+    an annotation alone); (None, None) for anything else."""
+    if type(st) is ast.Assign and len(st.targets) == 1:
+        return st.targets[0], st.value
+    if type(st) is ast.AnnAssign:
+        return st.target, st.value
+    return None, None
 
 
 def _empty_dict(value: ast.expr) -> bool:
@@ -659,11 +664,7 @@ def param_registries(text: str) -> dict[str, ParamFactory]:
         return {}
     empty: dict[str, int] = {}
     for st in tree.body:
-        target, value = None, None
-        if type(st) is ast.Assign and len(st.targets) == 1:
-            target, value = st.targets[0], st.value
-        elif type(st) is ast.AnnAssign:
-            target, value = st.target, st.value
+        target, value = _binding(st)
         if type(target) is ast.Name:
             empty[target.id] = empty.get(target.id, 0) + (1 if value is not None and _empty_dict(value) else 2)
     return {n: factories[0] for n, c in empty.items() if c == 1}
