@@ -189,12 +189,19 @@ def module_facts(text: str, tree: ast.Module | None = None) -> Facts | None:
         else:
             escapes.setdefault(d, []).extend((WRITER, None, w) for w in sorted(ws))
     # a table bound to a parameter or a local is as stable as that name (``y = a or X``, then ``z = y``: to a fixpoint);
-    # a name handed to a call counts here as changed
+    # where that name is handed to calls (``def __init__(self, pools=POOLS): CNNEncoder(ch, pools)``), the table is
+    # handed to the same calls, each callee's use of it decided by the analysis as for the table's own
     grew = True
     while grew:
-        more = {name for name, param in defaults if (param in out or param in escapes) and name not in out}
+        more = {name for name, param in defaults if param in out and name not in out}
         out |= more
         grew = bool(more)
+        for name, param in defaults:
+            if name not in out and param in escapes:
+                have = escapes.setdefault(name, [])
+                new = [e for e in escapes[param] if e not in have]
+                have.extend(new)
+                grew = grew or bool(new)
     handed = {k: tuple(v) for k, v in escapes.items() if k not in out}
     out.update(escapes)
     return frozenset(out), (frozenset(names), {k: frozenset(v) for k, v in patched.items()}), handed

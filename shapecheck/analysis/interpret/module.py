@@ -95,6 +95,7 @@ from ..index.imports import _module_name
 from ..index.stubs import stub_index
 from .interpreter import (
     _CLOSURE_MUTATORS,
+    _frozen_record,
     _REGISTERS,
     _assigned_names,
     _global_names,
@@ -2863,6 +2864,14 @@ class ModuleAnalysis:
                             # train_step(model): model.train() there, so not the mode a model.eval() here set
                             interp.scope.vars.pop(a.value.value + TRAINING_SUFFIX, None)
                         interp.forget_object(a.value, attr, UNKNOWN)
+                elif not keeps and id(a) not in scalars and _plain_list_attribute(interp, a.value, a_value):
+                    # ``CNNEncoder(args.in_ch, args.channels, pools)``: a list (dict) of numbers and strings the
+                    # object holds, handed to code that may fill it: that attribute only (no item of it holds
+                    # anything else of the object)
+                    interp.forget_object(a.value.value, a.value.attr.value, UNKNOWN)  # type: ignore[attr-defined]
+                    for other, held in list(interp.scope.vars.items()):
+                        if held is a_value:
+                            interp.scope.vars[other] = UNKNOWN  # (``chs = args.channels``: the same list)
                 elif not keeps and id(a) not in scalars:
                     # a model handed to code that may replace its layers; `Norm(cfg.hidden)` hands on an int, which
                     # cannot change cfg
@@ -5426,6 +5435,23 @@ def _immutable(v: Value, depth: int = 3) -> bool:
     if isinstance(v, (IntV, FloatV, BoolV, StrV, NoneV, DtypeV)):
         return True  # (a dtype: ``.to(x.tensors.dtype)`` leaves x alone)
     return isinstance(v, SeqV) and v.kind == "tuple" and depth > 0 and all(_immutable(x, depth - 1) for x in v.items)
+
+
+def _plain_list_attribute(interp: Interpreter, node: cst.BaseExpression, v: Value) -> bool:
+    """``args.channels`` (``cfg.widths``): an attribute of a name, whose value is a list or dict of numbers, strings
+    and tuples of them, on an object or an argparse namespace the scope holds. A callee filling it changes that
+    attribute's items, nothing else the object holds."""
+    if type(node) is not cst.Attribute or type(node.value) is not cst.Name:
+        return False
+    if not (
+        (isinstance(v, SeqV) and v.kind == "list" and all(_immutable(x) for x in v.items))
+        or (isinstance(v, DictV) and v.kind == "dict" and all(_immutable(x) for _, x in v.items))
+    ):
+        return False
+    holder = interp.scope.vars.get(node.value.value)
+    return (isinstance(holder, DictV) and holder.kind == "namespace") or (
+        type(holder) is ObjV and holder.concrete and not _frozen_record(interp.m, holder)
+    )
 
 
 def _self_handed(interp: Interpreter, node: cst.Call, args: list[Value]) -> ObjV | None:

@@ -3330,7 +3330,8 @@ def plain_read_params(fi: FunctionInfo, records: bool = False) -> frozenset[str]
                 break
             copying = (
                 type(f) is cst.Name
-                and f.value in _COPYING
+                # (``zip(channels, pools)`` iterating over a list of records no code can change leaves it as it was)
+                and (f.value in _COPYING or (records and f.value in _ITERATING))
                 and f.value not in m.globals
                 and f.value not in m.imports.names
             )
@@ -3645,7 +3646,7 @@ def value_keeps_arguments(m: "ModuleAnalysis", v: Value | None) -> bool:
     """Does calling ``v`` leave its arguments alone: a one-line helper that keeps its own (``helper_keeps``), or a
     class of the analysed code whose every ``__init__`` along the MRO keeps them (``keeps_arguments``)?"""
     if isinstance(v, FuncV):
-        return helper_keeps(m, v) or _only_reads_arguments(m, v)
+        return helper_keeps(m, v) or _only_reads_arguments(m, v) or _builder_keeps(m, v)
     if type(v) is ObjV:
         return _call_only_reads_arguments(m, v)
     if not isinstance(v, RefV) or not v.qualname.startswith("class:"):
@@ -3671,6 +3672,47 @@ def _only_reads_arguments(m: "ModuleAnalysis", v: FuncV) -> bool:
     writes = memo("attribute-writes", fi.node, _param_attribute_writes)
     only_uses = all(w is not None and all(a.startswith("use ") for a in w) for w in writes.values())
     return only_uses and keeps_arguments(fi)  # (and hands them on only to code that keeps them too)
+
+
+def _builder_keeps(m: "ModuleAnalysis", v: FuncV) -> bool:
+    """A plain function of the analysed code that builds from its arguments (``def conv_block(in_ch, out_ch,
+    pool=None)`` making ``nn.Conv2d(in_ch, out_ch, 3)`` and ``nn.MaxPool2d(pool, pool)``): it keeps them as a
+    constructor does (``keeps_arguments``: no attribute or item of one set, no method of one called, each handed only
+    to code that keeps it), and no parameter leaves the function another way -- every use of one is an argument of a
+    call, an attribute or item read, a comparison or an iteration, never returned, yielded or bound to another name."""
+    if v.bound_self is not None or v.env:
+        return False
+    fi = m.find_function(v.key)
+    if fi is None or fi.cls_key is not None or fi.has_unknown_decorators or type(fi.node) is not cst.FunctionDef:
+        return False
+    return not memo("params-escape", fi.node, _params_escape) and keeps_arguments(fi)
+
+
+def _params_escape(fn: cst.CSTNode) -> bool:
+    """Is a parameter of ``fn`` used other than as a call's argument, the object of an attribute or item read, a side
+    of a comparison or what a loop iterates (``_builder_keeps``)?"""
+    assert type(fn) is cst.FunctionDef
+    names = {p.name.value for p in (*fn.params.posonly_params, *fn.params.params, *fn.params.kwonly_params)}
+    stack: list[tuple[cst.CSTNode, cst.CSTNode | None]] = [(fn.body, None)]
+    while stack:
+        node, parent = stack.pop()
+        tp = type(node)
+        if tp in (cst.FunctionDef, cst.ClassDef, cst.Lambda):
+            return True
+        if tp is cst.Name and cast(cst.Name, node).value in names:
+            up = type(parent)
+            if up is cst.Arg and (cast(cst.Arg, parent).keyword is node or not cast(cst.Arg, parent).star):
+                continue  # a call's argument (``nn.MaxPool2d(pool, pool)``), or a keyword's name
+            if up in (cst.Attribute, cst.Subscript) and cast(cst.Attribute, parent).value is node:
+                continue  # ``cfg.dim``, ``sizes[0]`` read (a store through one: keeps_arguments)
+            if up in (cst.Comparison, cst.ComparisonTarget):
+                continue
+            if up in (cst.For, cst.CompFor) and cast(cst.For, parent).iter is node:
+                continue
+            return True
+        for child in children(node):
+            stack.append((child, node))
+    return False
 
 
 def _call_only_reads_arguments(m: "ModuleAnalysis", obj: ObjV) -> bool:
