@@ -465,6 +465,10 @@ def reshape(cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Val
         if v is UNKNOWN or isinstance(v, IntV)
     ]
     non_positive = any((n := s.as_int()) is not None and n <= 0 and i not in minus for i, s in enumerate(sizes))
+    if non_positive and not minus and t.shape is not None and product(t.shape).as_int() == 0:
+        # ``torch.zeros(0).reshape(1, 0)``: an empty tensor given a shape with a 0 in it keeps exactly that shape
+        # (a later ``reshape(-1)`` of it is 0 long, not a new positive size)
+        non_positive = any((n := s.as_int()) is not None and n < 0 for s in sizes)
     if len(sizes) != len(vals) or non_positive:
         return t.with_shape(None)
     if t.shape is None:
