@@ -671,18 +671,74 @@ def body_attrs(m: "ModuleAnalysis", ci: ClassInfo) -> dict[str, Value]:
                         v = interp.eval(small.value)
                         for t in small.targets:
                             if type(t.target) is cst.Name:
-                                scope.vars[t.target.value] = _field_default(v)
+                                scope.vars[t.target.value] = _field_default(cm, t.target.value, v)
                     elif type(small) is cst.AnnAssign and type(small.target) is cst.Name and small.value is not None:
-                        scope.vars[small.target.value] = _field_default(interp.eval(small.value))
+                        name = small.target.value
+                        scope.vars[name] = _field_default(cm, name, interp.eval(small.value))
     st.body_attrs = dict(scope.vars)
     return st.body_attrs
 
 
-def _field_default(v: Value) -> Value:
-    # a mutable class attribute is shared by every instance and may be changed by any of them
+def _field_default(m: "ModuleAnalysis", name: str, v: Value) -> Value:
+    # a mutable class attribute is shared by every instance and may be changed by any of them; a list of numbers,
+    # strings and tuples of them that no code of the module changes (``cfg = [(1, 16, 1, 1), (6, 24, 2, 1)]`` only
+    # iterated by ``_make_layers``) is still that list
     if isinstance(v, SeqV) and v.kind == "list":
+        if all(_interpreter._plain_value(x) for x in v.items) and name not in memo(
+            "changed-attributes", m.tree, _changed_attributes
+        ):
+            return v
         return UNKNOWN
     return v
+
+
+# builtins that only read the list handed to them
+_LIST_READERS = frozenset(
+    {"len", "list", "tuple", "sorted", "reversed", "zip", "enumerate", "iter", "sum", "min", "max", "any", "all"}
+)
+
+
+def _changed_attributes(tree: cst.CSTNode) -> frozenset[str]:
+    """The attribute names (``x.NAME``) the module uses other than by reading them: iterated, handed to a builtin that
+    only reads (``len``, ``zip``, ...), indexed for a read, compared. Anything else (a method called on it, an item
+    stored, the attribute assigned or augmented, handed to other code, bound to a name) may change a list it holds."""
+    out: set[str] = set()
+    stack: list[tuple[cst.CSTNode, cst.CSTNode | None, cst.CSTNode | None]] = [(tree, None, None)]
+    while stack:
+        node, parent, grand = stack.pop()
+        if type(node) is cst.Attribute:
+            name = node.attr.value
+            up = type(parent)
+            if up in (cst.For, cst.CompFor) and cast(cst.For, parent).iter is node:
+                pass
+            elif up in (cst.Comparison, cst.ComparisonTarget):
+                pass
+            elif (
+                up is cst.Arg
+                and type(grand) is cst.Call
+                and type(grand.func) is cst.Name
+                and grand.func.value in _LIST_READERS
+            ):
+                pass
+            elif (
+                up is cst.Subscript
+                and cast(cst.Subscript, parent).value is node
+                and type(grand)
+                not in (
+                    cst.AssignTarget,
+                    cst.AugAssign,
+                    cst.AnnAssign,
+                    cst.Del,
+                )
+            ):
+                pass  # ``self.cfg[-1]`` read (an item of plain values cannot change)
+            elif up is cst.Attribute and cast(cst.Attribute, parent).value is node:
+                out.add(name)  # ``self.cfg.append(x)`` (or any attribute of what it holds)
+            else:
+                out.add(name)
+        for child in children(node):
+            stack.append((child, node, parent))
+    return frozenset(out)
 
 
 def class_fields(m: "ModuleAnalysis", ci: ClassInfo) -> list[tuple[str, ClassInfo, cst.BaseExpression | None]]:
