@@ -370,14 +370,52 @@ _REPLACES_MODULES = re.compile(
     r"|setitem\(\s*sys\.modules\b"
     r"|patch\.dict\(\s*(?:sys\.modules\b|['\"]sys\.modules['\"])"
 )
-# ``sys.modules["transformers"] = None``: the import of that name fails, nothing is put in its place
-_BLOCKS_IMPORT = re.compile(r"sys\.modules\s*\[\s*(['\"])([\w.]+)\1\s*\]\s*=\s*None\b")
+# ``sys.modules["transformers"] = None`` (the import of that name fails, nothing is put in its place), or a stand-in
+# under a name written out (``sys.modules["torch_geometric"] = pyg``)
+_NAMED_ITEM = re.compile(r"sys\.modules\s*\[\s*(['\"])([\w.]+)\1\s*\]\s*=")
+# ``sys.modules.update({"a": x, "b.c": y})``, ``sys.modules.setdefault("a", x)``, ``patch.dict(sys.modules, {...})``,
+# ``monkeypatch.setitem(sys.modules, "a", x)``: the text from the call's opening parenthesis
+_CALL_ARGS = re.compile(r"[^(]*\(\s*(?:['\"]?sys\.modules['\"]?\s*,\s*)?")
+_DICT_LITERAL = re.compile(r"\{([^{}]*)\}")
+_LITERAL_KEY = re.compile(r"\s*(['\"])([\w.]+)\1\s*:[^,]*(?:,|$)")
+_LITERAL_NAME = re.compile(r"(['\"])([\w.]+)\1\s*,")
 # frameworks whose calls the analysis models: blocking one changes what it follows (``transformers`` is not one: only
 # its base classes are read, and code importing them where the import is blocked fails before any shape matters)
 _MODELLED_TOPS = MODELLED | frozenset(
     ("flax", "equinox", "keras", "tensorflow", "paddle", "lightning", "pytorch_lightning", "einx", "haiku", "optax")
     + ("torchvision", "timm", "beartype", "typeguard")
 )
+
+
+def _written_module_names(text: str, at: int) -> list[str] | None:
+    """The module names the write into ``sys.modules`` starting at ``at`` (a ``_REPLACES_MODULES`` match) puts in it,
+    when each is a string literal (None: a name computed, a dict not written out)."""
+    m = _NAMED_ITEM.match(text, at)
+    if m is not None:
+        return [m.group(2)]
+    head = text[at : at + 40]
+    if "[" in head.split("(", 1)[0]:
+        return None  # ``sys.modules[name] = stub``
+    args = _CALL_ARGS.match(text, at)
+    if args is None:
+        return None
+    rest = text[args.end() :]
+    if rest.startswith("{"):
+        d = _DICT_LITERAL.match(rest)
+        if d is None:
+            return None
+        body = d.group(1).strip().rstrip(",")
+        names: list[str] = []
+        pos = 0
+        while pos < len(body):
+            k = _LITERAL_KEY.match(body, pos)
+            if k is None:
+                return None  # a key not a literal, ``**stubs``, a nested call
+            names.append(k.group(2))
+            pos = k.end()
+        return names or None
+    k = _LITERAL_NAME.match(rest)
+    return [k.group(2)] if k is not None else None
 
 
 # how many names functions read from a module level still running (``ModuleAnalysis.global_value``): a call whose run
@@ -472,17 +510,19 @@ class ModuleAnalysis:
         return cached
 
     def _only_blocks(self, at: int) -> bool:
-        """The write into ``sys.modules`` at ``at`` is ``sys.modules["name"] = None`` for a module that is neither one
-        of the analysed tree nor a framework the analysis models: that import fails (the code takes its fallback),
-        and no other code stands in for what the analysis follows (an example hiding an incompatible optional
-        dependency)."""
-        m = _BLOCKS_IMPORT.match(self.text, at)
-        if m is None:
+        """The write into ``sys.modules`` at ``at`` names, in literals, only modules that are neither of the analysed
+        tree nor frameworks the analysis models: ``sys.modules["xformers"] = None`` (that import fails, the code takes
+        its fallback: an example hiding an incompatible optional dependency), or a stand-in for a dependency that is
+        not installed (``sys.modules.update({"torch_geometric": pyg, ...})`` before importing a model whose other
+        classes use it). What the analysis follows is the same either way: such a module's names are unknown to it."""
+        names = _written_module_names(self.text, at)
+        if not names:
             return False
-        name = m.group(2)
-        top = name.partition(".")[0]
         paths = self.project.paths if self.project is not None else {}
-        return top not in _MODELLED_TOPS and top not in paths and name not in paths
+        return all(
+            name.partition(".")[0] not in _MODELLED_TOPS and name.partition(".")[0] not in paths and name not in paths
+            for name in names
+        )
 
     @property
     def stubs(self) -> StubIndex:
@@ -3078,7 +3118,7 @@ class ModuleAnalysis:
                 self._hooked(interp, func.value, base)
             if (
                 method == "apply"
-                and base is UNKNOWN
+                and (base is UNKNOWN or type(base) is ObjV)  # (the object being built, as far as it is known)
                 and type(func.value) is cst.Name
                 and func.value.value == "self"
                 and _building_instance(interp)
@@ -8382,12 +8422,17 @@ def _only_tested_or_frozen(body: cst.CSTNode, name: str, initialising: bool = Fa
                 and i > 1
                 and type(up[i - 2]) is cst.Call
                 and type(up[i - 2].func) is cst.Name  # type: ignore[attr-defined]
-                and up[i - 2].func.value in ("isinstance", "hasattr")  # type: ignore[attr-defined]
+                and up[i - 2].func.value in ("isinstance", "hasattr", "type")  # type: ignore[attr-defined]
             ):
-                continue
+                continue  # (``type(module) in {nn.Linear}``)
+            if chain and chain[0] == "__class__" and not called and type(outer) not in _STORES:
+                continue  # ``classname = m.__class__.__name__`` (DCGAN's ``weights_init``): its class read
             return False
         stack.extend((c, up + (node,)) for c in children(node))
     return True
+
+
+_STORES = (cst.AssignTarget, cst.AugAssign, cst.AnnAssign, cst.Del)
 
 
 def _handed_on(fn: cst.CSTNode) -> frozenset[str]:
