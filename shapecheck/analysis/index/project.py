@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import operator
 import os
 import re
@@ -1252,11 +1253,46 @@ class Project:
                     found[head] = name if self.paths.get(name) is not None else None
                 return found[head]
 
+        elif dict.get(self.paths, module) is not None:
+            # a regular package's module (or its __init__) importing a sibling by its bare name (``from vgg import *``
+            # in kuangliu's ``models/__init__.py``, Python 2's implicit relative import): that runs only with the
+            # folder on ``sys.path``, so the name is the sibling when nothing else of that name can be imported
+            inside = module if module in self.packages else folder
+            if inside:
+                siblings: dict[str, str | None] = {}
+
+                def local(head: str) -> str | None:
+                    if head not in siblings:
+                        name = f"{inside}.{head}"
+                        siblings[head] = (
+                            name
+                            if self.paths.get(name) is not None
+                            and self.paths.get(head) is None
+                            and not _importable_elsewhere(head)
+                            else None
+                        )
+                    return siblings[head]
+
         self._script_locals[module] = local
         return local
 
     def _on_disk(self, name: str) -> bool:
         return self.paths.get(name) is not None
+
+
+@functools.lru_cache(maxsize=1024)
+def _importable_elsewhere(name: str) -> bool:
+    """A top-level module name Python finds outside the analysed tree: the standard library's, or an installed
+    package's (``importlib.util.find_spec`` of a top-level name locates it without running it)."""
+    import importlib.util
+    import sys
+
+    if name in sys.stdlib_module_names or name in sys.builtin_module_names:
+        return True
+    try:
+        return importlib.util.find_spec(name) is not None
+    except (ImportError, ValueError):
+        return True
 
 
 def _class_attribute(ma: "ModuleAnalysis", ci: "ClassInfo", attr: str) -> Value:
