@@ -3744,6 +3744,18 @@ def _builder_keeps(m: "ModuleAnalysis", v: FuncV) -> bool:
     return not memo("params-escape", fi.node, _params_escape) and keeps_arguments(fi)
 
 
+# expressions and statements whose operand is only read: a test, an operand of arithmetic, an index
+_READING_CONTEXTS = (
+    cst.If,
+    cst.While,
+    cst.Assert,
+    cst.UnaryOperation,
+    cst.BinaryOperation,
+    cst.Index,
+    cst.FormattedStringExpression,
+)
+
+
 def _params_escape(fn: cst.CSTNode) -> bool:
     """Is a parameter of ``fn`` used other than as a call's argument, the object of an attribute or item read, a side
     of a comparison or what a loop iterates (``_builder_keeps``)?"""
@@ -3765,6 +3777,8 @@ def _params_escape(fn: cst.CSTNode) -> bool:
                 continue
             if up in (cst.For, cst.CompFor) and cast(cst.For, parent).iter is node:
                 continue
+            if up in _READING_CONTEXTS or (up is cst.IfExp and cast(cst.IfExp, parent).test is node):
+                continue  # ``if act:``, ``k // 2``, ``not flag``, ``x[k]``, ``assert p`` (``a or b`` is ``a`` itself)
             return True
         for child in children(node):
             stack.append((child, node))
