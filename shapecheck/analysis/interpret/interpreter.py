@@ -1454,9 +1454,13 @@ class Interpreter:
         if not isinstance(it, SeqV) or not 1 <= len(it.items) <= _unroll_limit(it):
             return False
         if self.loop_depth >= 2 and (
-            self.loop_runs * len(it.items) > MAX_NESTED_RUNS or _common_element(it) is not UNKNOWN
+            self.loop_runs * len(it.items) > MAX_NESTED_RUNS
+            or (_common_element(it) is not UNKNOWN and not memo("fills-lists", stmt, _fills_lists))
         ):
-            return False  # deeper down, only elements whose join says nothing (lists of different lengths)
+            # deeper down, only elements whose join says nothing (lists of different lengths), or a body filling a
+            # list, whose length the join would lose (HRNet's fuse layers: ``for k in range(i - j):
+            # convs.append(...)`` inside the loops over branches)
+            return False
         if (
             _names_in(stmt.iter) & assigned
             and not self._fresh_range(stmt.iter)
@@ -4268,6 +4272,25 @@ def _fixpoint_ok(
         and (allow_return or "return" not in found)
         and (allow_yield or "yield" not in found)
     )
+
+
+def _fills_lists(stmt: cst.CSTNode) -> bool:
+    """Does the loop's body (functions nested in it left out) call ``append`` / ``extend`` / ``insert`` on a name?"""
+    stack: list[cst.CSTNode] = [stmt.body] if type(stmt) is cst.For else []
+    while stack:
+        n = stack.pop()
+        tp = type(n)
+        if tp in (cst.FunctionDef, cst.ClassDef, cst.Lambda):
+            continue
+        if (
+            tp is cst.Call
+            and type(n.func) is cst.Attribute  # type: ignore[attr-defined]
+            and n.func.attr.value in ("append", "extend", "insert")  # type: ignore[attr-defined]
+            and type(n.func.value) is cst.Name  # type: ignore[attr-defined]
+        ):
+            return True
+        stack.extend(children(n))
+    return False
 
 
 def _breaks_only(body: cst.BaseSuite, cache: dict[int, set[str]]) -> bool:
