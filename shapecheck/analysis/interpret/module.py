@@ -1771,7 +1771,7 @@ class ModuleAnalysis:
                 # @eqx.filter_value_and_grad / @jax.grad on a def: the transform of the undecorated function
                 self.undecorated.add(fv.key)
                 try:
-                    transform = grad_transform(grad, [fv], {}, node)
+                    transform = grad_transform(grad[0], [fv], grad[1], node)
                     return (
                         self.call_grad(interp, node, transform, args, kwargs)
                         if isinstance(transform, LayerV)
@@ -6292,16 +6292,45 @@ def _trace_arguments(
     return out_args, out_kwargs
 
 
-def _grad_decorator(fi: FunctionInfo) -> str | None:
-    """``@jax.grad`` / ``@jax.value_and_grad`` / ``@eqx.filter_grad`` / ``@eqx.filter_value_and_grad`` (bare, the only
-    decorator, on a plain function): the transform's qualified name."""
-    if fi.rebound or len(fi.node.decorators) != 1 or fi.cls_key is not None:
+def _grad_decorator(fi: FunctionInfo) -> tuple[str, dict[str, Value]] | None:
+    """``@jax.grad`` / ``@jax.value_and_grad`` / ``@eqx.filter_grad`` / ``@eqx.filter_value_and_grad`` on a plain
+    function, bare or as ``@partial(eqx.filter_value_and_grad, has_aux=True)`` with literal options, its other
+    decorators keeping the shapes (``@eqx.filter_jit``): the transform's qualified name and its options."""
+    if fi.rebound or fi.cls_key is not None:
         return None
-    d = fi.node.decorators[0].decorator
-    if type(d) not in (cst.Name, cst.Attribute):
-        return None
-    q = fi.module.qualify(d)
-    return q if q in GRADS else None
+    found: tuple[str, dict[str, Value]] | None = None
+    for dec in fi.node.decorators:
+        d = dec.decorator
+        options: dict[str, Value] = {}
+        if (
+            type(d) is cst.Call
+            and type(d.func) in (cst.Name, cst.Attribute)
+            and fi.module.qualify(d.func) == "functools.partial"
+            and d.args
+            and not d.args[0].keyword
+            and not d.args[0].star
+        ):
+            for a in d.args[1:]:
+                literal = _literal_option(a.value)
+                if a.keyword is None or a.star or literal is None:
+                    return None
+                options[a.keyword.value] = literal
+            d = d.args[0].value
+        q = fi.module.qualify(d) if type(d) in (cst.Name, cst.Attribute) else None
+        if q in GRADS and found is None:
+            found = (q, options)
+        elif fi.unknown_decorator(dec):
+            return None
+    return found
+
+
+def _literal_option(e: cst.BaseExpression) -> Value | None:
+    """``True`` / ``False`` / an int literal of a transform's option (``has_aux=True``, ``argnums=1``)."""
+    if type(e) is cst.Name and e.value in ("True", "False"):
+        return BoolV(e.value == "True")
+    if type(e) is cst.Integer:
+        return IntV(Size.const(int(e.value)))
+    return None
 
 
 def _iter_builtin(name: str, args: list[Value], start: int = 0) -> Value:

@@ -235,6 +235,20 @@ def apply(
         return _array_split(cx, node, t, args, kwargs)
     if name == "array_split":
         return _array_split_uneven(t, args, kwargs) if t.framework in ("numpy", "jax") and not method else UNKNOWN
+    if name == "sort" and t.framework in ("numpy", "jax") and (not method or t.framework == "jax"):
+        # np.sort(a, axis=-1) / jnp.sort / jax's a.sort(): one sorted array of the input's shape (axis=None: the
+        # flattened input); numpy's a.sort() sorts in place and gives None (not answered)
+        axis = args[0] if args else kwargs.get("axis")
+        if axis is None:
+            return t
+        if t.shape is None:
+            return t.with_shape(None)
+        if isinstance(axis, NoneV):
+            return t.with_shape((product(t.shape),))
+        at = _ints([axis])
+        if at is None or _norm_dim(at[0], len(t.shape)) is None:
+            return t.with_shape(None)
+        return t
     if t.framework not in ("torch", None):
         return UNKNOWN  # numpy's split takes sections or indices, jax likewise: not modelled
     shape = t.shape
