@@ -387,6 +387,12 @@ def _replay_framework(w: Witness, replay: Replay) -> None:
         x = torch.zeros(tuple(int(s) for s in w.input_shapes[0]))
         replay.add("torch", *_run(lambda: x[(slice(None),) * axis + (i,)]))
         return
+    if op == "view.strided":  # a meta tensor with the strides the analysis found, viewed as the target
+        shape = tuple(int(x) for x in w.input_shapes[0])
+        strides = tuple(int(x) for x in witness_get(w, "strides", ()))
+        target = tuple(int(x) for x in witness_get(w, "target", ()))
+        replay.add("torch", *_run(lambda: torch.empty_strided(shape, strides, device="meta").view(target)))
+        return
     if op == "item":  # real (small) zeros: a meta tensor has no value to convert
         if not _small(w):
             replay.add("torch", None, "tensors this large are not materialised")

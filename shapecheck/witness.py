@@ -84,6 +84,7 @@ FRAMEWORK_OPS = frozenset(
         "interpolate.count",
         "lax.conv",
         "item",
+        "view.strided",
         "nn.MultiheadAttention",
         "nn.RNN.state",
     }
@@ -765,6 +766,13 @@ def concrete_failure(w: Witness) -> str | None:
         if k[bi] != v[bi]:
             return f"the key's batch {k[bi]} is not the value's {v[bi]}"
         return None if q[bi] == k[bi] else f"the query's batch {q[bi]} is not the key's {k[bi]}"
+    if op == "view.strided":  # torch's view of a tensor with these strides: each result axis evenly strided
+        from .analysis.interpret.values import view_strides
+
+        target = [int(x) for x in witness_get(w, "target", ())]
+        strides = [int(x) for x in witness_get(w, "strides", ())]
+        viewed = view_strides([int(x) for x in shapes[0]], strides, target)
+        return f"no strides for {tuple(target)} over strides {tuple(strides)}" if viewed is None else None
     if op == "item":  # a Python number from exactly one element
         n = _numel(shapes[0])
         return None if n == 1 else f"the tensor has {n} elements, not 1"

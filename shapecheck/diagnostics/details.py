@@ -1122,6 +1122,25 @@ class ReshapeElements(Detail):
 
 
 @dataclass(frozen=True)
+class ViewStrides(Detail):
+    """torch's ``view`` of a tensor whose memory layout is known (a transpose or permute of a contiguous one) into a
+    shape one of whose axes would span memory that is not one evenly strided block: torch raises whatever the values
+    ("view size is not compatible with input tensor's size and stride"); ``reshape`` copies instead."""
+
+    code, kind = "SHP204", "view-strides"
+    shape: Shape
+    strides: tuple[int, ...]
+    target: Shape
+
+    def render(self) -> str:
+        return (
+            f"cannot view {_shape(self.shape)} with strides {tuple(self.strides)} (a transposed or permuted "
+            f"tensor, not contiguous) as {_shape(self.target)}: an axis of the result would merge or split axes that "
+            "are not adjacent in memory; use .reshape(...) or .contiguous().view(...)"
+        )
+
+
+@dataclass(frozen=True)
 class NegativeSize(Detail):
     """An array constructor (zeros, ones, empty, full, rand, randn, random samplers) given a negative size: torch,
     numpy and jax all raise, whatever the other sizes."""

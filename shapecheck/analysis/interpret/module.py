@@ -7144,6 +7144,7 @@ def _sig(v: Any) -> Any:
             v.vshape,
             tuple(_sig(a) for a in v.alts) if v.alts else None,
             v.not_ranks,
+            v.strides,  # (a transposed input's view fails where a contiguous one's does not)
         )
     if isinstance(v, SeqV):
         return ("S", tuple(_sig(x) for x in v.items)) + ((v.names,) if v.names else ())

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass, field
-from typing import Any, Union
+from typing import Any, Union, Sequence
 
 from ...sizes import Size
 
@@ -47,6 +47,10 @@ class TensorV:
     # An unknown value taken for an array by a test of its shape (``assert obj.shape == (5, 3, 2, 2)``): its shape is
     # what the test says, but it may be an object with a shape of its own, whose ``ndim`` need not be the shape's rank
     assumed: bool = False
+    # A torch tensor's element strides, when its memory layout is known: contiguous for one a factory made
+    # (``torch.randn(4, 8, 16)``), permuted by ``transpose`` / ``permute`` / ``.T`` / ``.mT``, kept by the
+    # elementwise ops that keep the layout; what ``view`` can merge or split depends on them. None: not known
+    strides: tuple[int, ...] | None = None
 
     @property
     def rank(self) -> int | None:
@@ -68,6 +72,55 @@ class TensorV:
             tuple(a.with_dtype(dtype) for a in self.alts) if self.alts else None,
             self.not_ranks,
         )
+
+
+def contiguous_strides(shape: "tuple[Size, ...] | None") -> tuple[int, ...] | None:
+    """The strides of a contiguous array of this shape, when every size is a known int."""
+    if shape is None:
+        return None
+    sizes: list[int] = []
+    for s in shape:
+        n = s.as_int()
+        if n is None or n < 0:
+            return None
+        sizes.append(n)
+    out: list[int] = []
+    step = 1
+    for n in reversed(sizes):
+        out.append(step)
+        step *= max(n, 1)
+    return tuple(reversed(out))
+
+
+def view_strides(shape: Sequence[int], strides: Sequence[int], target: Sequence[int]) -> tuple[int, ...] | None:
+    """torch's ``computeStride``: the strides of ``view(target)`` of a tensor with these sizes and strides, or None
+    when the view cannot be made (an axis of the target spans memory that is not one evenly strided block)."""
+    numel = 1
+    for n in shape:
+        numel *= n
+    if numel == 0:
+        return None if list(shape) != list(target) else tuple(strides)
+    new = [0] * len(target)
+    view_d = len(target) - 1
+    chunk_base = strides[-1] if strides else 1
+    tensor_numel = 1
+    view_numel = 1
+    for tensor_d in range(len(shape) - 1, -1, -1):
+        tensor_numel *= shape[tensor_d]
+        if tensor_d == 0 or (shape[tensor_d - 1] != 1 and strides[tensor_d - 1] != tensor_numel * chunk_base):
+            while view_d >= 0 and (view_numel < tensor_numel or target[view_d] == 1):
+                new[view_d] = view_numel * chunk_base
+                view_numel *= target[view_d]
+                view_d -= 1
+            if view_numel != tensor_numel:
+                return None
+            if tensor_d > 0:
+                chunk_base = strides[tensor_d - 1]
+                tensor_numel = 1
+                view_numel = 1
+    if view_d != -1:
+        return None
+    return tuple(new)
 
 
 def same_rank_unknown(t: TensorV) -> TensorV:

@@ -22,6 +22,7 @@ from ..interpret.walk import plain_read
 from .shapes_bridge import shape_note
 from ..interpret.values import (
     UNKNOWN,
+    contiguous_strides,
     BoolV,
     DtypeV,
     FloatV,
@@ -48,6 +49,8 @@ if TYPE_CHECKING:
     from ..interpret.interpreter import Interpreter
 
 from .ops_common import (
+    LAYOUT_KEEPING,
+    permuted_layout,
     surely_differ,
     LAYOUT,
     shown_axes,
@@ -140,12 +143,16 @@ def tensor_attribute(interp: "Interpreter", node: cst.Attribute, t: TensorV, att
         if t.shape is None:
             return same_rank_unknown(t)
         if attr in ("T",):
-            return t.with_shape(tuple(reversed(t.shape)), tuple(reversed(t.axes)) if t.axes else None)
+            order = list(reversed(range(len(t.shape))))
+            return permuted_layout(
+                t, order, t.with_shape(tuple(reversed(t.shape)), tuple(reversed(t.axes)) if t.axes else None)
+            )
         if len(t.shape) < 2:
             return t.with_shape(None)
         s = t.shape[:-2] + (t.shape[-1], t.shape[-2])
         ax = (t.axes[:-2] + (t.axes[-1], t.axes[-2])) if t.axes else None
-        return t.with_shape(s, ax)
+        rank = len(t.shape)
+        return permuted_layout(t, [*range(rank - 2), rank - 1, rank - 2], t.with_shape(s, ax))
     if attr in ("real", "imag", "data", "grad"):
         return t
     if attr in ("value", "raw_value") and t.framework == "jax":
@@ -622,7 +629,8 @@ def _made_by(cx: OpContext, node: cst.Call, name: str, t: TensorV, out: Value) -
     made = cx.origin(node, f"{name}(...)").made_from(t.origin)  # ``from split(...) at :26, of the Dense layer at :25``
     if isinstance(out, TensorV):
         if out.origin is t.origin and out.shape is not None and out.shape != t.shape:
-            return out.with_shape(out.shape, out.axes, made)
+            renamed = out.with_shape(out.shape, out.axes, made)
+            return replace(renamed, strides=out.strides) if out.strides is not None else renamed
     elif isinstance(out, SeqV) and any(isinstance(i, TensorV) and i.origin is t.origin for i in out.items):
         return SeqV(
             tuple(
@@ -1260,6 +1268,11 @@ def _same_shape(
         d = _ints([args[0] if args else kwargs.get("dim", UNKNOWN)])
         if d is not None and dim_out_of_range(cx, node, name, t, d):
             return t.with_shape(None)
+    if t.strides is not None and name not in LAYOUT_KEEPING:
+        # softmax, contiguous and the like write a new contiguous tensor; others: the layout is not known
+        return replace(
+            t, strides=contiguous_strides(t.shape) if name in ("contiguous", "softmax", "log_softmax") else None
+        )
     return t
 
 
@@ -1784,7 +1797,10 @@ def _triangle_indices(
 def _construct(
     cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]
 ) -> Value | None:
-    return construct(cx, node, fw, qual, qual.rsplit(".", 1)[-1], args, kwargs)
+    made = construct(cx, node, fw, qual, qual.rsplit(".", 1)[-1], args, kwargs)
+    if fw == "torch" and isinstance(made, TensorV) and made.shape is not None and "memory_format" not in kwargs:
+        made = replace(made, strides=contiguous_strides(made.shape))  # a new tensor: contiguous
+    return made
 
 
 @FUNCTIONS.register(*RANDOM_SIZED)

@@ -78,6 +78,24 @@ _FRAMEWORK_PREFIX = {
     "jmp": "jax",
 }
 
+# same-shape methods whose result keeps the input's memory layout (torch's elementwise kernels follow the input's
+# strides; ``clone`` / ``float`` keep them under ``preserve_format``); the others of SAME_SHAPE forget it
+LAYOUT_KEEPING = frozenset(
+    {"clone", "detach", "cpu", "cuda", "abs", "absolute", "exp", "log", "sqrt", "rsqrt", "sigmoid", "tanh", "relu"}
+    | {"gelu", "silu", "neg", "float", "half", "double", "bfloat16", "sin", "cos", "square", "reciprocal"}
+)
+
+
+def permuted_layout(t: "TensorV", order: Sequence[int], out: "TensorV") -> "TensorV":
+    """``out``, the axes of ``t`` in this ``order`` (transpose, permute, ``.T``), with ``t``'s strides permuted when
+    they are known: a view of the same memory."""
+    if t.strides is None or t.framework != "torch" or len(order) != len(t.strides) or out.shape is None:
+        return out
+    from dataclasses import replace
+
+    return replace(out, strides=tuple(t.strides[i] for i in order))
+
+
 # methods / functions that keep the shape of their (first) tensor argument
 SAME_SHAPE = {
     "contiguous",

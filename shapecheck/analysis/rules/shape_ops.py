@@ -12,6 +12,8 @@ from ...diagnostics import details as D
 from ...sizes import Size, Truth, divisible, equal, greater_equal, product
 from ..interpret.context import OpSpec
 from ..interpret.values import (
+    contiguous_strides,
+    view_strides,
     UNKNOWN,
     FloatV,
     IntV,
@@ -26,6 +28,7 @@ if TYPE_CHECKING:
     from ..interpret.interpreter import Interpreter
 
 from .ops_common import (
+    permuted_layout,
     merged_name,
     TIME_MAJOR,
     time_major_use,
@@ -502,7 +505,7 @@ def reshape(cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Val
         if q is None:
             return t.with_shape(None)
         sizes[minus[0]] = q
-        return t.with_shape(tuple(sizes))
+        return _viewed(cx, node, name, t, tuple(sizes))
     if equal(total, product(sizes)) is Truth.FALSE:
         cx.ctx.report(
             node,
@@ -512,7 +515,35 @@ def reshape(cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Val
             spec=OpSpec("reshape", None, (t.shape,), (), (("target", tuple(sizes)),)),
         )
         return t.with_shape(None)
-    return t.with_shape(tuple(sizes))
+    return _viewed(cx, node, name, t, tuple(sizes))
+
+
+def _viewed(cx: OpContext, node: cst.Call, name: str, t: TensorV, sizes: tuple[Size, ...]) -> TensorV:
+    """The result of a reshape of ``t`` to ``sizes`` (element counts agreeing). torch's ``view`` of a tensor whose
+    strides are known (a transpose of a contiguous one) is checked against them (``view_strides``): torch raises when
+    an axis of the result spans memory that is not evenly strided; the view made has the strides computed."""
+    out = t.with_shape(sizes)
+    if t.framework != "torch" or t.strides is None or t.shape is None:
+        return out
+    old = [s.as_int() for s in t.shape]
+    new = [s.as_int() for s in sizes]
+    if any(n is None for n in old) or any(n is None for n in new):
+        return out
+    if name != "view":
+        # reshape: a view when the strides allow it, else a contiguous copy
+        made = view_strides(old, t.strides, new)  # type: ignore[arg-type]
+        return replace(out, strides=made if made is not None else contiguous_strides(sizes))
+    made = view_strides(old, t.strides, new)  # type: ignore[arg-type]
+    if made is None:
+        cx.ctx.report(
+            node,
+            "SHP204",
+            {"op": name, "detail": D.ViewStrides(t.shape, t.strides, sizes)},
+            cx.origins([t]),
+            spec=OpSpec("view.strided", None, (t.shape,), (), (("target", sizes), ("strides", t.strides))),
+        )
+        return t.with_shape(None)
+    return replace(out, strides=made)
 
 
 _UNKNOWN_SIZE = "a size of unknown value given to a reshape"
@@ -553,7 +584,8 @@ def transpose(t: TensorV, args: list[Value], kwargs: dict[str, Value], name: str
     else:
         order = list(range(rank))
         order[a], order[b] = order[b], order[a]
-    return t.with_shape(tuple(t.shape[i] for i in order), tuple(t.axes[i] for i in order) if t.axes else None)
+    out = t.with_shape(tuple(t.shape[i] for i in order), tuple(t.axes[i] for i in order) if t.axes else None)
+    return permuted_layout(t, order, out)
 
 
 def permute(t: TensorV, dims: list[Value] | None) -> Value:
@@ -566,7 +598,8 @@ def permute(t: TensorV, dims: list[Value] | None) -> Value:
     order = [_norm_dim(d, rank) for d in ds]
     if any(o is None for o in order) or len(set(order)) != rank:
         return t.with_shape(None)
-    return t.with_shape(tuple(t.shape[o] for o in order), tuple(t.axes[o] for o in order) if t.axes else None)  # type: ignore[index]
+    out = t.with_shape(tuple(t.shape[o] for o in order), tuple(t.axes[o] for o in order) if t.axes else None)  # type: ignore[index]
+    return permuted_layout(t, order, out)  # type: ignore[arg-type]
 
 
 def flatten(t: TensorV, args: list[Value], kwargs: dict[str, Value]) -> Value:
@@ -720,7 +753,8 @@ def _t(
         return None
     if t.shape is None or len(t.shape) > 2:
         return t.with_shape(None)
-    return t.with_shape(tuple(reversed(t.shape)), tuple(reversed(t.axes)) if t.axes else None)
+    out = t.with_shape(tuple(reversed(t.shape)), tuple(reversed(t.axes)) if t.axes else None)
+    return permuted_layout(t, list(reversed(range(len(t.shape)))), out)
 
 
 @TENSOR_METHODS.register("permute")
