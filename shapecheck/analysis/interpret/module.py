@@ -5236,6 +5236,22 @@ class ModuleAnalysis:
             from ..rules.multi_ops import math_call
 
             return math_call(qual, args, kwargs, dynamic)
+        if (
+            qual in _NUMPY_SCALAR_MATH
+            and len(args) == 1
+            and isinstance(args[0], (IntV, FloatV))
+            and not kwargs
+            and not dynamic
+        ):
+            # ``int(np.ceil(channels / 2))``: numpy's function of a Python number is a float64 scalar of the same
+            # value math's gives
+            from ..rules.multi_ops import math_call
+
+            got = math_call("math." + qual[len("numpy.") :], args, kwargs, dynamic)
+            if isinstance(got, IntV):
+                n = got.size.as_int()
+                return FloatV(float(n)) if n is not None else FloatV(None)
+            return got if isinstance(got, FloatV) else FloatV(None)
         if qual.startswith("equinox.nn.") and qual.rsplit(".", 1)[-1][:1].isupper():
             hit = self.project.lookup(qual) if self.project is not None else None
             if hit is None:  # the library itself is not part of the analysed tree
@@ -5429,6 +5445,12 @@ class ModuleAnalysis:
                 k: (a + n, b + 1, c + n, d + 1) for t, n in trees for k, (a, b, c, d) in compute_positions(t).items()
             }
         return self._positions
+
+
+# numpy's functions of one number that math has too (a Python number in, a float64 scalar out)
+_NUMPY_SCALAR_MATH = frozenset(
+    f"numpy.{n}" for n in ("ceil", "floor", "sqrt", "exp", "log", "log2", "log10", "sin", "cos")
+)
 
 
 # the libraries whose classes and functions a ``functools.partial`` of them runs through their own rules
