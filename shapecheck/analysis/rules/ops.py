@@ -2818,6 +2818,11 @@ def construct(
             length = _float_arange_length(args)
             if length is not None:
                 return TensorV((length,), dtype, fw)
+        if len(args) == 1 and isinstance(args[0], FloatV) and not kwargs.keys() - {"dtype", "device"}:
+            # ``jnp.arange(9.0)``: from 0 up to a float stop, ceil(stop) floats
+            length = _float_arange_length([IntV(Size.const(0)), args[0]])
+            if length is not None:
+                return TensorV((length,), dtype, fw)
         return TensorV((cx.fresh("n"),), dtype, fw)  # always one axis, of a length that is not read here
     if qual in VARARG_SIZES:
         shape_args = args  # np.random.randn(2, 3): sizes only as separate arguments
