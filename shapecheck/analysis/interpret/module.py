@@ -1894,8 +1894,10 @@ class ModuleAnalysis:
                     # the body returns for these arguments an array of another rank (or another size on some axis)
                     # than the annotation says (a ``-> "B L L"`` returning its ``"BLL"`` argument, a ``channels`` the
                     # body's convolution changed): the annotation is wrong here, and the callee's own return reports
-                    # it; what the call gives is not known (the caller is not blamed for it)
-                    return declared.with_shape(None)
+                    # it. Where nothing checks annotations when the code runs (no jaxtyped or beartype decorator, no
+                    # import hook in the module) the call gives what the body returns (a downsampling encoder
+                    # annotated ``"b c h w" -> "b h w c"``: its half-size map); else what it gives is not known
+                    return body if not _annotations_checked(fi) else declared.with_shape(None)
                 if (
                     isinstance(body, TensorV)
                     and isinstance(declared, TensorV)
@@ -2270,8 +2272,10 @@ class ModuleAnalysis:
                     calls=p.calls + 1,
                 )
             )
-            if p.code.startswith("SHP2"):
-                break  # the first failure raises: what the callee would do after it never runs
+            if p.code.startswith("SHP2") and p.code not in _ANNOTATION_CHECKS:
+                # the first failure raises: what the callee would do after it never runs (a value against its
+                # annotation raises only where jaxtyping checks it: the code runs on, and what fails next fails)
+                break
 
     def _saved_hyperparameters(self, interp: Interpreter, args: list[Value], kwargs: dict[str, Value]) -> Value:
         """``self.save_hyperparameters()`` in a LightningModule's ``__init__``: ``self.hparams`` holds the constructor's
@@ -6344,6 +6348,20 @@ def _grad_decorator(fi: FunctionInfo) -> tuple[str, dict[str, Value]] | None:
         elif fi.unknown_decorator(dec):
             return None
     return found
+
+
+def _annotations_checked(fi: FunctionInfo) -> bool:
+    """May a call of ``fi`` be checked against its annotations when it runs: a decorator that checks them
+    (``@jaxtyped(typechecker=beartype)``, ``@beartype``, ``@typechecked``) or is not known, or jaxtyping's /
+    beartype's import hook named in its module?"""
+    for d in fi.node.decorators:
+        if fi.unknown_decorator(d) or any(w in fi.module.code_for(d) for w in _CHECKING_DECORATORS):
+            return True
+    return any(w in fi.module.text for w in _CHECKING_HOOKS)
+
+
+_CHECKING_DECORATORS = ("jaxtyped", "typecheck", "beartype")
+_CHECKING_HOOKS = ("install_import_hook", "beartype_this_package", "beartype.claw")
 
 
 def _literal_option(e: cst.BaseExpression) -> Value | None:
