@@ -4499,7 +4499,9 @@ class ModuleAnalysis:
             ci = self.find_class(v.qualname[6:])
             inits = [c.methods["__init__"] for c in objects.mro(self, ci) if "__init__" in c.methods] if ci else []
             if not inits:
-                return set()
+                # a dataclass (a flax module): each argument is a field; a dict or list no method changes through
+                # the field (``cfg = self.config; cfg["hidden"]``) stays as it was
+                return objects.kept_field_args(self, ci, node) if ci is not None else set()
             fi, skip = ensure_signature(inits[0]), 1
             if ci is not None and not fi.has_unknown_decorators:
                 # RetinaNet(CONFIG) storing the dict as ``self.cfg`` that no method changes: CONFIG keeps its entries
