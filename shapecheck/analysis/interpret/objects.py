@@ -2503,7 +2503,7 @@ def _literal_lambda(owner: ClassInfo, fn: cst.Lambda) -> Value | None:
     interp = _factory_reader(owner)
     with owner.module.ctx.discarding():
         v = interp.eval(fn.body)
-    return v if isinstance(v, (DictV, SeqV)) else None
+    return v if isinstance(v, (DictV, IntDictV, SeqV)) else None  # (``lambda: {1: 1, 3: 2}``: int keys)
 
 
 _LITERAL_ATOMS = (cst.Integer, cst.Float, cst.SimpleString)
