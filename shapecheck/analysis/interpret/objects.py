@@ -732,10 +732,8 @@ def _changed_attributes(tree: cst.CSTNode) -> frozenset[str]:
                 )
             ):
                 pass  # ``self.cfg[-1]`` read (an item of plain values cannot change)
-            elif up is cst.Attribute and cast(cst.Attribute, parent).value is node:
-                out.add(name)  # ``self.cfg.append(x)`` (or any attribute of what it holds)
             else:
-                out.add(name)
+                out.add(name)  # ``self.cfg.append(x)``, ``self.cfg = ...``, ``f(self.cfg)``, ``xs = self.cfg``
         for child in children(node):
             stack.append((child, node, parent))
     return frozenset(out)
@@ -3753,8 +3751,8 @@ def kept_field_args(m: "ModuleAnalysis", ci: ClassInfo, node: cst.Call) -> set[i
 
 def _field_only_read(fn: cst.CSTNode, field: str) -> bool:
     """Does ``fn`` only read what ``self.<field>`` holds: items read (``self.config["hidden"]``), read-only dict
-    methods, iteration, comparisons, reading builtins, directly or through a name bound to it once
-    (``cfg = self.config``)? Any store through it, method call, or hand-off elsewhere: no."""
+    methods, iteration, comparisons, directly or through a name bound to it (``cfg = self.config``)? Any store
+    through it, other method call, or hand-off elsewhere: no."""
     aliases: set[str] = set()
     stack: list[cst.CSTNode] = [fn]
     while stack:
