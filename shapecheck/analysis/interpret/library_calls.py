@@ -668,6 +668,14 @@ def _tree_at(c: LibraryCall) -> Value | None:
     return None
 
 
+@library_call("torch.autograd.Variable", "torch.autograd.variable.Variable")
+def _variable(c: LibraryCall) -> Value | None:
+    if len(c.args) == 1 and set(c.kwargs) <= {"requires_grad", "volatile"} and not c.dynamic:
+        if isinstance(c.args[0], TensorV):
+            return c.args[0]  # Variable(torch.randn(2, 3, 32, 32)): since torch 0.4, the tensor itself
+    return None
+
+
 @library_call("torch.is_tensor")
 def _is_tensor(c: LibraryCall) -> Value | None:
     if len(c.args) == 1 and not c.kwargs and not c.dynamic:
