@@ -1268,8 +1268,9 @@ def _same_shape(
         d = _ints([args[0] if args else kwargs.get("dim", UNKNOWN)])
         if d is not None and dim_out_of_range(cx, node, name, t, d):
             return t.with_shape(None)
-    if t.strides is not None and name not in LAYOUT_KEEPING:
-        # softmax, contiguous and the like write a new contiguous tensor; others: the layout is not known
+    if t.strides is not None and (name not in LAYOUT_KEEPING or "memory_format" in kwargs):
+        # softmax, contiguous and the like write a new contiguous tensor; others (``clone(memory_format=...)``): the
+        # layout is not known
         return replace(
             t, strides=contiguous_strides(t.shape) if name in ("contiguous", "softmax", "log_softmax") else None
         )
