@@ -3730,9 +3730,12 @@ def _only_reads_arguments(m: "ModuleAnalysis", v: FuncV) -> bool:
 
 def kept_field_args(m: "ModuleAnalysis", ci: ClassInfo, node: cst.Call) -> set[int]:
     """The arguments (by id) of ``node``, a call of the dataclass-like class ``ci`` (no ``__init__`` of its own
-    along the analysed MRO, no ``__post_init__``), that bind a field no method of the class changes through
-    (``_field_only_read``): a dict or list handed there keeps its entries."""
-    if not is_dataclass_like(m, ci) or any("__post_init__" in c.methods or "setup" in c.methods for c in mro(m, ci)):
+    along the analysed MRO, no ``__post_init__`` or ``setup``), that bind a field no method of the class uses but by
+    reading it (``_field_only_read``): a dict or list handed there keeps its entries. A class with ``__setattr__``,
+    ``__getattr__`` or a method of the field's name is not followed (as ``stored_read_only_params``)."""
+    classes = mro(m, ci)
+    hooks = ("__post_init__", "setup", "__setattr__", "__getattr__", "__getattribute__")
+    if not is_dataclass_like(m, ci) or any(h in c.methods for c in classes for h in hooks):
         return set()
     params, positional = _init_fields(class_fields(m, ci))
     out: set[int] = set()
@@ -3740,73 +3743,35 @@ def kept_field_args(m: "ModuleAnalysis", ci: ClassInfo, node: cst.Call) -> set[i
         if a.star:
             break
         name = a.keyword.value if a.keyword is not None else (positional[i] if i < len(positional) else None)
-        if name in params and all(
-            memo(f"field-read:{name}", fi.node, lambda n, f=name: _field_only_read(n, f))  # type: ignore[misc]
-            for c in mro(m, ci)
-            for fi in c.methods.values()
+        if (
+            name in params
+            and not any(name in c.methods for c in classes)
+            and all(_field_only_read(fi, name) for c in classes for fi in c.methods.values())
         ):
             out.add(id(a))
     return out
 
 
-def _field_only_read(fn: cst.CSTNode, field: str) -> bool:
-    """Does ``fn`` only read what ``self.<field>`` holds: items read (``self.config["hidden"]``), read-only dict
-    methods, iteration, comparisons, directly or through a name bound to it (``cfg = self.config``)? Any store
-    through it, other method call, or hand-off elsewhere: no."""
+def _field_only_read(fi: FunctionInfo, field: str) -> bool:
+    """Does ``fi`` only read what ``self.<field>`` holds (``_read_plainly``: items, read-only dict methods, ``in``,
+    ``len``, ``**``), directly or through a name bound to it (``cfg = self.config; cfg["hidden"]``)?"""
+    is_self = _self_expr_matcher(fi, field)
+    if is_self is None:
+        return True  # (a static method has no object)
+    skip: set[int] = set()  # the bindings ``cfg = self.config`` themselves
     aliases: set[str] = set()
-    stack: list[cst.CSTNode] = [fn]
+    stack: list[cst.CSTNode] = [fi.node]
     while stack:
         n = stack.pop()
-        if (
-            type(n) is cst.Assign
-            and len(n.targets) == 1
-            and type(n.targets[0].target) is cst.Name
-            and type(n.value) is cst.Attribute
-            and type(n.value.value) is cst.Name
-            and n.value.value.value == "self"
-            and n.value.attr.value == field
-        ):
+        if type(n) is cst.Assign and len(n.targets) == 1 and type(n.targets[0].target) is cst.Name and is_self(n.value):
             aliases.add(n.targets[0].target.value)
+            skip.update((id(n.targets[0].target), id(n.value)))
         stack.extend(children(n))
 
-    def held(e: cst.CSTNode) -> bool:
-        return (
-            type(e) is cst.Attribute and type(e.value) is cst.Name and e.value.value == "self" and e.attr.value == field
-        ) or (type(e) is cst.Name and e.value in aliases)
+    def held(e: cst.BaseExpression) -> bool:
+        return id(e) not in skip and (is_self(e) or (type(e) is cst.Name and e.value in aliases))
 
-    walk: list[tuple[cst.CSTNode, tuple[cst.CSTNode, ...]]] = [(fn, ())]
-    while walk:
-        n, up = walk.pop()
-        if held(n) and not (type(n) is cst.Name and up and type(up[-1]) is cst.AssignTarget):
-            parent = up[-1] if up else None
-            grand = up[-2] if len(up) > 1 else None
-            if type(parent) is cst.Assign and parent.value is n:
-                pass  # ``cfg = self.config``: the alias itself
-            elif type(parent) is cst.Subscript and parent.value is n:
-                # an item read, the chain not stored into (``cfg["a"]["b"] = v`` is a store)
-                chain = [x for x in up if type(x) in (cst.Subscript, cst.Attribute)]
-                top = chain[0] if chain else parent
-                i = up.index(top)
-                if i > 0 and type(up[i - 1]) in (cst.AssignTarget, cst.AugAssign, cst.Del, cst.AnnAssign):
-                    return False
-                if type(grand) is cst.Attribute and grand.attr.value not in _DICT_READS | _ITEM_READS:
-                    return False  # ``cfg["layers"].append(x)``
-            elif (
-                type(parent) is cst.Attribute
-                and parent.value is n
-                and parent.attr.value in _DICT_READS
-                and type(grand) is cst.Call
-            ):
-                pass  # ``cfg.get("dropout", 0.1)``, ``cfg.items()``
-            elif type(parent) in (cst.Comparison, cst.ComparisonTarget):
-                pass
-            elif type(parent) in (cst.For, cst.CompFor) and cast(cst.For, parent).iter is n:
-                pass
-            else:
-                return False
-            continue
-        walk.extend((c, up + (n,)) for c in children(n))
-    return True
+    return memo(f"field-read:{field}", fi.node, lambda fn: _read_plainly(fn, held))
 
 
 def _builder_keeps(m: "ModuleAnalysis", v: FuncV) -> bool:
