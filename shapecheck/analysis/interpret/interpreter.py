@@ -67,6 +67,10 @@ class Scope:
         self.vars: dict[str, Value] = dict(parent_vars or {})
         self.returns: list[tuple[cst.Return, Value]] = []
         self.yields: list[Value] = []  # a generator's yielded values (``yield from xs``: an element of xs)
+        # the loops of the body run otherwise than once per element, in order (to a fixpoint, a first pass only):
+        # the yields of a generator inside one are not its elements one by one (ModuleAnalysis._exact_yields)
+        self.rolled: set[int] = set()
+        self.dead_end = False  # the body's end is not reached (a raise that surely runs)
         # parameters whose values at each exit (a ``return``, the end of the body) are recorded in ``exits``
         self.watch: frozenset[str] = frozenset()
         self.exits: list[dict[str, Value]] = []
@@ -1323,6 +1327,7 @@ class Interpreter:
             return
         if type(stmt) is cst.While and _truth(it) is True and self._while_unrolled(stmt):
             return
+        self.scope.rolled.add(id(stmt))
         if type(stmt) is cst.While and _truth(it) is False:
             # the test fails before the first pass (`while t.ndim > len(lead) and ...` on a t that is already
             # aligned): the body never runs, the `else` does
@@ -2736,6 +2741,14 @@ class Interpreter:
             return None
         return RefV("class:" + key) in members.items
 
+    def _same_class(self, a: Value, op: cst.CSTNode, b: Value) -> bool | None:
+        """``cls == HATBlock`` (``is``, ``!=``, ``is not``) of two classes of the analysed code: one class is equal to
+        itself only (a class compares by identity); None when either is not one."""
+        x, y = self._class_key(a), self._class_key(b)
+        if x is None or y is None:
+            return None
+        return (x == y) == (type(op) in (cst.Is, cst.Equal))
+
     def _class_key(self, v: Value) -> str | None:
         """The key of the analysed code's class ``v`` stands for (one key per class, whatever name imported it)."""
         if not isinstance(v, RefV):
@@ -2926,7 +2939,9 @@ class Interpreter:
             t = _tensor_comparison(left, right)
             if t is not None:
                 return t
-            r = _compare(left, node.comparisons[0].operator, right)
+            r = _compare(left, op, right)
+            if r is None and type(op) in (cst.Equal, cst.NotEqual):
+                r = self._same_class(left, op, right)
             if r is None and _maybe_tensor_comparison(left, right):
                 # ``u >= v`` of values that may be tensors: a bool or a bool tensor (torch.as_tensor(u >= v) is not
                 # a 0-d tensor)
@@ -2947,6 +2962,8 @@ class Interpreter:
                 r = r if r is None or type(c.operator) is cst.In else not r
             if r is None and type(c.operator) in (cst.Is, cst.IsNot):
                 r = _bool_identity(left_node, left, c.operator, c.comparator, right)
+            if r is None and type(c.operator) in (cst.Is, cst.IsNot, cst.Equal, cst.NotEqual):
+                r = self._same_class(left, c.operator, right)
             left_node = c.comparator
             if r is False:
                 result = False

@@ -27,6 +27,7 @@ from ..index.functions import (
 from ..index.imports import collect_imports, dotted
 from .interpreter import (
     EVAL_MODE,
+    MAX_UNROLL,
     MODULE_READS,
     TRAIN_MODE,
     MODULE_DICT_ATTR,
@@ -1419,6 +1420,7 @@ class ModuleAnalysis:
                 interp.ctx.uncertain -= interp.narrowed  # (what came after an undecided early return: Interpreter)
         if watch and not interp.dead:
             scope.exits.append({k: scope.vars.get(k, UNKNOWN) for k in watch})
+        scope.dead_end = interp.dead
         return scope
 
     def local_lambda(self, node: cst.Lambda, frame: FrameInfo, env: dict[str, Value], live: bool = False) -> Value:
@@ -1794,6 +1796,9 @@ class ModuleAnalysis:
                     out = self._call_function_body(interp, node, fv, args, kwargs, held)
             finally:
                 interp.iterating = saved
+            if isinstance(out, SeqV):
+                # (its elements one by one, _generated: a generator object is no list, whose length code could read)
+                out = _any_number_of(out.items)
             return out if isinstance(out, ManyV) else UNKNOWN
         self.undecorated.discard(fv.key)  # only the transform's own call of the function runs it undecorated
         fi = ensure_signature(fi)
@@ -2105,11 +2110,7 @@ class ModuleAnalysis:
             for v in rets[1:]:
                 ret = join(ret, v)
             if is_generator(fi):
-                # what a loop over the generator sees: any number of elements, each like what it yields
-                elem: Value | None = scope.yields[0] if scope.yields else None
-                for v in scope.yields[1:]:
-                    elem = join(elem, v)  # type: ignore[arg-type]
-                ret = ManyV(elem, "list") if elem is not None and elem is not UNKNOWN else UNKNOWN
+                ret = _generated(fi, scope)
             if not _minted_since(ret, mark, 0) and RUNNING_READS[0] == reads:
                 # a result holding sizes the run made up (an einops pattern's axes over an unknown input) is not
                 # reused: another call with arguments as unknown would get the same symbols, and two unknown sizes
@@ -2371,6 +2372,49 @@ class ModuleAnalysis:
         out = self._call_object(interp, node, obj, args, kwargs)
         if hooks.STATE.watched:
             hooks.returned(obj, out)  # (a forward hook that captures what it returns: hooks.py)
+        if (
+            obj.concrete
+            and type(node) is cst.Call
+            and (key := _var_key_of(node.func)) is not None
+            and _held_at(interp, key) is obj
+        ):
+            # ``l(x)`` whose forward counts (``self.sample_t += n`` in a method it calls, or in a bound method an
+            # attribute holds) and whose run did not hand its attributes back (objects.sets_own_attrs): what the
+            # name (or the list it came from) holds no longer has the values stored before
+            for path, attr in self._run_rebinds(obj):
+                target: cst.BaseExpression = node.func
+                for name in path:
+                    target = cst.Attribute(target, cst.Name(name))
+                interp.forget_object(target, attr, UNKNOWN)
+        return out
+
+    def _run_rebinds(self, obj: ObjV, depth: int = 2) -> list[tuple[tuple[str, ...], str]]:
+        """(path, attribute) of what ``obj(...)`` binds again that ``obj`` holds: ``self.x = ...`` / ``self.x += ...``
+        in its ``forward`` (or ``__call__``) and the methods that calls on ``self``, in the bound methods of the object
+        that attributes hold (``self.qkv = {0: self.factored_qkv, ...}[attn_func]``), and, ``depth`` levels down, in
+        the objects it holds and runs (``self.attn(x)``: ``("attn",), "sample_t"``)."""
+        ci = self.find_class(obj.cls_key)
+        if ci is None:
+            return []
+        st = class_state(ci)
+        if st.run_rebinds is None:
+            fwd = objects.find_method(self, ci, "__call__") or objects.find_method(self, ci, "forward")
+            bound: set[str] = set()
+            calls: set[str] = set()
+            for callee in objects.reached_methods(self, ci, fwd) if fwd is not None else ():
+                bound |= {k[5:] for k in objects._rebound_names(callee.node.body) if k.startswith("self.")}
+                calls |= objects._self_calls(callee.node)
+            st.run_rebinds = (frozenset(bound), frozenset(calls))
+        names, called = set(st.run_rebinds[0]), st.run_rebinds[1]
+        out: list[tuple[tuple[str, ...], str]] = []
+        for k, v in obj.attrs:
+            if type(v) is FuncV and v.bound_self is not None and k in called:
+                held = self.find_function(v.key)
+                if held is not None and held.cls_key is not None:
+                    names |= {n[5:] for n in objects._rebound_names(held.node.body) if n.startswith("self.")}
+            elif type(v) is ObjV and v.concrete and depth > 0 and k in called:
+                out.extend(((k, *path), attr) for path, attr in self._run_rebinds(v, depth - 1))
+        out.extend(((), attr) for attr in sorted(names) if obj.attr(attr) is not None)
         return out
 
     def _call_object(
@@ -2755,12 +2799,19 @@ class ModuleAnalysis:
         unknown_keywords = False  # a ``**`` of a value not known to be a dict of known entries
         unknown_positional = False  # a ``*`` of a value not known to be a sequence of known items
         repeated: ManyV | None = None
-        scalars: set[int] = set()  # arguments whose value is an int, float, bool, string or None (or a tuple of them)
+        # arguments whose value is an int, float, bool, string or None (or a tuple of them), or a tensor: handed on,
+        # the callee gets that value, through which it cannot change the object it was read from (``layer(h,
+        # self.r_w_bias)`` leaves ``self`` and its ``self.layers`` as built)
+        scalars: set[int] = set()
         arg_values: list[Value] = []  # each argument's value, in order
         for a in node.args:
             v = interp.eval(a.value)
             arg_values.append(v)
-            if _immutable(v) or (type(a.value) is cst.Attribute and a.value.attr.value in ("dtype", "device")):
+            if (
+                _immutable(v)
+                or type(v) is TensorV
+                or (type(a.value) is cst.Attribute and a.value.attr.value in ("dtype", "device"))
+            ):
                 scalars.add(id(a))  # (``.to(x.tensors.dtype)``: a dtype or a device, whether or not it is known)
             if a.star == "*":
                 if isinstance(v, SeqV):
@@ -6099,6 +6150,55 @@ def _enumerated(interp: Interpreter, node: cst.Call) -> bool:
         and "enumerate" not in interp.m.globals
         and "enumerate" not in interp.m.imports.names
     )
+
+
+def _generated(fi: FunctionInfo, scope: Scope) -> Value:
+    """What a loop over a call of the generator ``fi``, whose body ran in ``scope``, sees: its yields one by one (a
+    list of them) when the body yields only from straight code and ``for`` loops that were each run once per element
+    (``for i in range(0, n - t + 1, t): yield x[i:i + t]`` with n known: the segments of a Transformer-XL stream);
+    else any number of elements, each like what it yields."""
+    loops = walk_memo("exact-yields", fi.node, _exact_yield_loops)
+    if loops is not None and not scope.dead_end and not (loops & scope.rolled) and len(scope.yields) <= MAX_UNROLL:
+        return SeqV(tuple(scope.yields), "list")
+    return _any_number_of(scope.yields)
+
+
+def _any_number_of(items: "Sequence[Value]") -> Value:
+    """A list of any length whose every element is like one of ``items`` (unknown when they are none)."""
+    elem: Value | None = None
+    for v in items:
+        elem = join_elem(elem, v)
+    return ManyV(elem, "list") if elem is not None and elem is not UNKNOWN else UNKNOWN
+
+
+def _exact_yield_loops(fn: cst.CSTNode) -> frozenset[int] | None:
+    """The ``for`` statements a generator's ``yield v`` statements lie in, when every yield is a statement of its own
+    in the body or in ``for`` loops (no ``if``, ``while``, ``with``, ``try`` around it, no ``break`` or ``continue`` in
+    those loops, no ``else`` clause) and the body has no ``return`` and no ``yield from``; else None."""
+    if type(fn) is not cst.FunctionDef or fn.asynchronous is not None or has_own(fn.body, cst.Return):
+        return None
+    loops: set[int] = set()
+    todo: list[tuple[cst.BaseSuite, tuple[int, ...]]] = [(fn.body, ())]
+    while todo:
+        suite, outer = todo.pop()
+        for stmt in suite.body if isinstance(suite, cst.IndentedBlock) else [suite]:
+            if type(stmt) is cst.SimpleStatementLine or type(stmt) is cst.SimpleStatementSuite:
+                for small in stmt.body:
+                    if type(small) is cst.Expr and type(small.value) is cst.Yield:
+                        if type(small.value.value) is cst.From:
+                            return None
+                        loops.update(outer)
+                    elif has_own(small, cst.Yield):
+                        return None  # (``x = yield v``, a yield inside an expression)
+            elif type(stmt) is cst.For and has_own(stmt.body, cst.Yield):
+                if stmt.orelse is not None or stmt.asynchronous is not None:
+                    return None
+                if has_own(stmt.body, cst.Break) or has_own(stmt.body, cst.Continue):
+                    return None
+                todo.append((stmt.body, (*outer, id(stmt))))
+            elif type(stmt) not in (cst.FunctionDef, cst.ClassDef) and has_own(stmt, cst.Yield):
+                return None
+    return frozenset(loops)
 
 
 def is_generator(fi: FunctionInfo) -> bool:

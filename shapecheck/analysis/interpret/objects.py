@@ -814,6 +814,20 @@ def outside_init(m: "ModuleAnalysis", ci: ClassInfo) -> set[str]:
     return out
 
 
+def _rebound_by_methods(m: "ModuleAnalysis", ci: ClassInfo) -> frozenset[str]:
+    """``self.x`` names (as "self.x") a method other than the constructors binds again, in the class or a base,
+    overridden methods too (``Detect.forward`` run by a subclass through ``self.detect = Detect.forward``)."""
+    st = class_state(ci)
+    if st.rebound_by_methods is None:
+        out: set[str] = set()
+        for c in mro(m, ci):
+            for name, fi in c.methods.items():
+                if name not in ("__init__", "setup", "__post_init__"):
+                    out |= _rebound_names(fi.node.body)
+        st.rebound_by_methods = frozenset(k for k in out if k.startswith("self."))
+    return st.rebound_by_methods
+
+
 def _rebound_names(suite: cst.CSTNode) -> frozenset[str]:
     """What ``_assigned_names(suite)`` holds but for the names only stored into (``self.gamma[i:j] = g``,
     ``self.buf[0] += 1``): those keep the object they name, and a tensor its shape and dtype."""
@@ -2701,6 +2715,10 @@ def object_attr(m: "ModuleAnalysis", obj: ObjV, attr: str) -> Value:
             if not obj.concrete and attr in _annotated_fields(c):
                 # ``dim: int = 256`` of a class whose constructor the analysis did not follow (pydantic, attrs, a
                 # decorator it does not know): a field's default, not the value this object was built with
+                return UNKNOWN
+            if "self." + attr in _rebound_by_methods(m, ci):
+                # ``anchors = torch.empty(0)`` in the class body, ``self.anchors = ...`` in forward: the body's value
+                # is what the attribute holds only until that method runs
                 return UNKNOWN
             held = ba[attr]
             if type(held) is RefV and not held.qualname.startswith("class:") and m.project is not None:

@@ -51,6 +51,10 @@ class ClassState:
     mro: list[ClassInfo] | None = None
     outside_init: set[str] | None = None  # self attributes a method not run by __init__ assigns
     items_only: frozenset[str] = frozenset()  # of those, the ones such methods only store items into (objects)
+    # self attributes a method other than the constructors of the class or a base (overridden ones too) binds again
+    rebound_by_methods: frozenset[str] | None = None
+    # self attributes running an instance binds again, and the names it calls on self (ModuleAnalysis._run_rebinds)
+    run_rebinds: tuple[frozenset[str], frozenset[str]] | None = None
     stored_read_only: frozenset[str] | None = None  # objects.stored_read_only_params, once per class
     value_enum: bool | None = None  # a str / int enum (objects.enum_member)
     attr_dict: bool | None = None  # a dict subclass whose instance is its own __dict__ (objects.attr_dict_instance)
