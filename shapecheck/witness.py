@@ -580,6 +580,15 @@ def _conv_ok(w: Witness) -> str | None:
     cin = witness_get(w, "in_channels")
     if cin is not None and shape[-n - 1] != cin:
         return f"in_channels={cin} but the input has {shape[-n - 1]} channels"
+    k, d, p, pt = (witness_get(w, key) for key in ("k", "d", "p", "pt"))
+    if pt is None and p is not None:
+        pt = tuple(2 * x for x in p)  # the padding added to an axis in all: both sides
+    if k is None or d is None or pt is None:
+        return None
+    for i, size in enumerate(shape[-n:]):
+        ki, di, pi = (v[0] if len(v) == 1 else v[i] for v in (k, d, pt))
+        if size + pi < di * (ki - 1) + 1:
+            return f"the kernel spans {di * (ki - 1) + 1} positions, the input's spatial axis {i} has {size + pi}"
     return None
 
 

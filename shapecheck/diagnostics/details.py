@@ -955,6 +955,27 @@ class LayerInput(Detail):
 
 
 @dataclass(frozen=True)
+class KernelTooLarge(Detail):
+    """A convolution whose kernel (dilated: ``dilation * (kernel - 1) + 1`` positions) spans more than the input's
+    spatial axis ``axis`` has, padding included: torch raises "Kernel size can't be greater than actual input size"."""
+
+    code, kind = "SHP204", "kernel-size"
+    layer: str
+    axis: int
+    size: int
+    padded: int
+    span: int
+    input: Shape
+
+    def render(self) -> str:
+        padded = f" ({self.padded} with the padding)" if self.padded != self.size else ""
+        return (
+            f"{self.layer}'s kernel spans {self.span} positions on axis {self.axis}, more than the input's "
+            f"{self.size}{padded} (input shape {_shape(self.input)})"
+        )
+
+
+@dataclass(frozen=True)
 class EmbeddingIndex(Detail):
     """An ``nn.Embedding`` given indices one of which is surely ``index`` >= ``num_embeddings`` (``torch.arange(0,
     t)`` with t longer than the table): torch raises "index out of range in self"."""

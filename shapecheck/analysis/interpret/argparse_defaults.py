@@ -93,16 +93,24 @@ def namespace(m: "ModuleAnalysis", interp: "Interpreter", node: cst.Call) -> Val
         return None
     if any(a.keyword is not None and a.keyword.value in _PARSER_KEYWORDS_UNREAD for a in p.ctor.args):
         return None
+    tokens: list[str] = []
     for a in node.args:  # parse_args(), parse_args(None), parse_args([]), parse_args(argv) with argv None or []
         if a.star or (a.keyword is not None and a.keyword.value != "args"):
             return None
-        if not isinstance(a.value, _PURE) or not _no_arguments(interp.eval(a.value)):
+        given = interp.eval(a.value) if isinstance(a.value, _PURE) else UNKNOWN
+        if _no_arguments(given):
+            continue
+        if not (type(given) is SeqV and given.kind in ("list", "tuple")):
+            return None
+        tokens = [x.value for x in given.items if isinstance(x, StrV)]  # parse_args(["--n_his", "12"])
+        if len(tokens) != len(given.items):
             return None
     # argparse's order: set_defaults changes the arguments added before it and is the default of those added after
     # it without one; parse_args sets each destination from its first argument, converts a string default by its
     # type, then sets the parser's defaults no argument set
     actions: list[tuple[str, Value, cst.BaseExpression | None]] = []  # (dest, default, type)
     parser_defaults: dict[str, Value] = {}
+    specs: dict[str, _Spec] = {}  # option string -> what parses it
     for call in p.calls:
         attr = call.func.attr.value if type(call.func) is cst.Attribute else ""
         if attr == "set_defaults":
@@ -113,7 +121,7 @@ def namespace(m: "ModuleAnalysis", interp: "Interpreter", node: cst.Call) -> Val
                 parser_defaults[k] = v
                 actions = [(d, v if d == k else dv, t) for d, dv, t in actions]
             continue
-        got = _option(m, interp, call, parser_defaults)
+        got = _option(m, interp, call, parser_defaults, specs)
         if got is None:
             return None  # a required argument: the script has no run without arguments
         if got[0]:
@@ -127,7 +135,11 @@ def namespace(m: "ModuleAnalysis", interp: "Interpreter", node: cst.Call) -> Val
         values[dest] = default
     for k, v in parser_defaults.items():
         values.setdefault(k, v)
-    _choices_of(m, interp, p, values)
+    if tokens:
+        if not _parsed(m, tokens, specs, values):
+            return None
+    else:
+        _choices_of(m, interp, p, values)
     ns = DictV(tuple(values.items()), "namespace")
     return ns if func.attr.value == "parse_args" else SeqV((ns, UNKNOWN), "tuple")
 
@@ -231,11 +243,71 @@ def _choice_values(interp: "Interpreter", node: cst.BaseExpression) -> tuple[Val
     return ()
 
 
+@dataclass(frozen=True)
+class _Spec:
+    """How an option string of the command line parses: its destination, action, nargs, type and whether it
+    restricts its values to ``choices``."""
+
+    dest: str
+    action: str
+    nargs: str | None
+    type: cst.BaseExpression | None
+    choices: bool
+
+
+def _parsed(m: "ModuleAnalysis", tokens: list[str], specs: dict[str, _Spec], values: dict[str, Value]) -> bool:
+    """``values`` (the defaults) with the command line ``tokens`` parsed in, as argparse does for the options read
+    here: ``--name value`` / ``--name=value`` converted by ``type``, ``store_true`` / ``store_false`` flags,
+    ``nargs="+"`` / ``"*"`` lists. False for anything else (an option not known, which argparse would reject or
+    might take as an abbreviation; a positional argument; a value that starts with ``-``; choices; other actions)."""
+
+    def convert(spec: _Spec, text: str) -> Value:
+        return StrV(text) if spec.type is None else _converted(m, spec.type, text)
+
+    i = 0
+    while i < len(tokens):
+        flag, eq, inline = tokens[i].partition("=")
+        spec = specs.get(flag) if flag.startswith("-") else None
+        if spec is None or spec.choices:
+            return False
+        if spec.action in ("store_true", "store_false"):
+            if eq:
+                return False
+            values[spec.dest] = BoolV(spec.action == "store_true")
+            i += 1
+            continue
+        if spec.action != "store":
+            return False
+        if spec.nargs is None:
+            if eq:
+                raw, i = inline, i + 1
+            elif i + 1 < len(tokens) and not tokens[i + 1].startswith("-"):
+                raw, i = tokens[i + 1], i + 2
+            else:
+                return False
+            values[spec.dest] = convert(spec, raw)
+        elif spec.nargs in ("+", "*") and not eq:
+            j = i + 1
+            while j < len(tokens) and not tokens[j].startswith("-"):
+                j += 1
+            if spec.nargs == "+" and j == i + 1:
+                return False
+            values[spec.dest] = SeqV(tuple(convert(spec, t) for t in tokens[i + 1 : j]), "list")
+            i = j
+        else:
+            return False
+    return True
+
+
 def _option(
-    m: "ModuleAnalysis", interp: "Interpreter", call: cst.Call, parser_defaults: dict[str, Value]
+    m: "ModuleAnalysis",
+    interp: "Interpreter",
+    call: cst.Call,
+    parser_defaults: dict[str, Value],
+    specs: dict[str, _Spec] | None = None,
 ) -> tuple[str, Value, cst.BaseExpression | None] | None:
     """``(dest, default, type)`` of one ``add_argument`` call; ``("", ...)``: no attribute (help, version); None:
-    the argument is required."""
+    the argument is required. ``specs``: gets how each of the call's option strings parses."""
     flags: list[str] = []
     kw: dict[str, cst.BaseExpression] = {}
     for a in call.args:
@@ -270,6 +342,10 @@ def _option(
         longs = [f for f in flags if f.startswith("--")]
         dest = flags[0] if positional else (longs[0][2:] if longs else flags[0].lstrip("-")).replace("-", "_")
     type_node = kw.get("type")
+    if specs is not None and not positional:
+        spec = _Spec(dest, action, nargs, type_node, "choices" in kw)
+        for f in flags:
+            specs.setdefault(f, spec)
     if "default" in kw:
         if m.qualify(kw["default"]) == "argparse.SUPPRESS":
             return (dest, UNKNOWN, None)

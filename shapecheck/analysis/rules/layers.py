@@ -618,7 +618,15 @@ def _conv_groups(
 
 def _conv_spec(layer: LayerV, shape: tuple[Size, ...]) -> OpSpec:
     """How ``--verify`` replays a ``nn.Conv{n}d`` call on an input of ``shape``."""
-    sizes = (("in_channels", "in"), ("out_channels", "out"), ("k", "k"), ("s", "s"), ("p", "p"), ("d", "d"))
+    sizes = (
+        ("in_channels", "in"),
+        ("out_channels", "out"),
+        ("k", "k"),
+        ("s", "s"),
+        ("p", "p"),
+        ("pt", "pt"),
+        ("d", "d"),
+    )
     return OpSpec(
         "nn.Conv", None, (shape,), (), (("n", layer.param("n")),) + tuple((k, layer.param(p)) for k, p in sizes)
     )
@@ -712,11 +720,25 @@ class Conv(LayerKind):
 
             ki, si, pi, di = pick(k), pick(s), pick(p), pick(d)
             hv = size.as_int()
-            if None in (ki, si, pi, di):
+            if ki is None or si is None or pi is None or di is None:
                 spatial.append(cx.fresh("h"))
-            elif hv is not None:
-                spatial.append(Size.const((hv + pi - di * (ki - 1) - 1) // si + 1))  # type: ignore[operator]
-            elif si == 1 and di * (ki - 1) == pi:  # type: ignore[operator]
+                continue
+            span = di * (ki - 1) + 1  # the positions a (dilated) kernel covers
+            if hv is not None and hv + pi < span:
+                # (nn.Conv2d(c, c, (8, 1)) over 4 time steps: torch's "Kernel size can't be greater than actual
+                # input size")
+                detail = D.KernelTooLarge(layer.kind, len(x.shape) - n + i, hv, hv + pi, span, x.shape)
+                cx.ctx.report(
+                    report_node,
+                    "SHP204",
+                    {"op": layer.param("fn") or f"nn.{layer.kind}", "detail": detail},
+                    cx.origins([x]),
+                    spec=_conv_spec(layer, x.shape),
+                )
+                return x.with_shape(None)
+            if hv is not None:
+                spatial.append(Size.const((hv + pi - span) // si + 1))
+            elif si == 1 and span - 1 == pi:
                 spatial.append(size)
             else:
                 spatial.append(cx.fresh("h"))
