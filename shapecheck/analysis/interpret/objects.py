@@ -3281,13 +3281,11 @@ def _stored_read_only(m: "ModuleAnalysis", ci: ClassInfo, init: FunctionInfo) ->
     for c in classes:
         if any(x in c.methods for x in ("__setattr__", "__getattr__", "__getattribute__")):
             return frozenset()
-        for attr in stored:
-            if attr in c.methods:
-                bad.add(attr)  # (a property or method of that name)
-            for fi in c.methods.values():
-                is_self = _self_expr_matcher(fi, attr)
-                if is_self is not None and not _read_plainly(fi.node, is_self, stores_ok=fi is init):
-                    bad.add(attr)
+        bad.update(attr for attr in stored if attr in c.methods)  # (a property or method of that name)
+        for fi in c.methods.values():
+            key_of = _self_attr_key(fi, frozenset(stored))
+            if key_of is not None:
+                bad |= _used_otherwise(fi.node, key_of, len(stored), stores_ok=fi is init)
     return frozenset(p for a, p in stored.items() if a not in bad and list(stored.values()).count(p) == 1)
 
 
@@ -3298,31 +3296,45 @@ def _name_matcher(name: str) -> "Callable[[cst.BaseExpression], bool]":
     return is_name
 
 
-def _self_expr_matcher(fi: FunctionInfo, attr: str) -> "Callable[[cst.BaseExpression], bool] | None":
-    """A test for ``self.<attr>`` in ``fi`` (its first parameter's name); None for a static method."""
+def _self_attr_key(fi: FunctionInfo, attrs: frozenset[str]) -> "Callable[[cst.BaseExpression], str | None] | None":
+    """``self.<attr>`` in ``fi`` (its first parameter's name) for each of ``attrs``: the attribute; None for a static
+    method."""
     ps = [*fi.node.params.posonly_params, *fi.node.params.params]
     if fi.is_static or not ps:
         return None
     me = ps[0].name.value
 
-    def is_self(e: cst.BaseExpression) -> bool:
-        return type(e) is cst.Attribute and e.attr.value == attr and type(e.value) is cst.Name and e.value.value == me
+    def key_of(e: cst.BaseExpression) -> str | None:
+        if type(e) is cst.Attribute and type(e.value) is cst.Name and e.value.value == me and e.attr.value in attrs:
+            return e.attr.value
+        return None
 
-    return is_self
+    return key_of
 
 
 def _read_plainly(root: cst.CSTNode, matches: "Callable[[cst.BaseExpression], bool]", stores_ok: bool = False) -> bool:
     """Is every expression under ``root`` that ``matches`` used only as read: subscripted (not as a target, no
     method of the item called), a read-only dict method's receiver, an ``in`` operand, ``len(...)``, ``**`` unpacked,
     or (``stores_ok``) the whole value of ``self.x = <it>``? Nested functions and lambdas: not plain."""
+    return not _used_otherwise(root, lambda e: "" if matches(e) else None, 1, stores_ok)
+
+
+def _used_otherwise(
+    root: cst.CSTNode, key_of: "Callable[[cst.BaseExpression], str | None]", count: int, stores_ok: bool = False
+) -> set[str]:
+    """The keys (of the ``count`` that ``key_of`` tells expressions by) with an expression under ``root`` used other
+    than as ``_read_plainly`` reads: one walk of ``root`` for them all (the attributes a constructor stores)."""
+    bad: set[str] = set()
     stack: list[tuple[cst.CSTNode, tuple[cst.CSTNode, ...]]] = [(root, ())]
-    while stack:
+    while stack and len(bad) < count:
         n, up = stack.pop()
         if type(n) in (cst.FunctionDef, cst.Lambda, cst.ClassDef) and n is not root:
-            if any(matches(x) for x in _expressions(n)):
-                return False
+            bad.update(k for x in _expressions(n) if (k := key_of(x)) is not None)
             continue
-        if isinstance(n, cst.BaseExpression) and matches(n):
+        key = key_of(n) if isinstance(n, cst.BaseExpression) else None
+        if key is not None:
+            if key in bad:
+                continue
             parent = up[0] if up else None
             grand = up[1] if len(up) > 1 else None
             if (type(parent) is cst.Attribute and parent.attr is n) or (
@@ -3331,12 +3343,12 @@ def _read_plainly(root: cst.CSTNode, matches: "Callable[[cst.BaseExpression], bo
                 continue  # (``self.cfg``'s attribute name, ``f(cfg=...)``'s keyword: no use of the variable)
             if type(parent) is cst.Subscript and parent.value is n:
                 if type(grand) in (cst.AssignTarget, cst.AugAssign, cst.AnnAssign, cst.Del):
-                    return False
+                    bad.add(key)
                 if type(grand) is cst.Attribute and grand.attr.value not in _DICT_READS | _ITEM_READS:
-                    return False  # (``cfg["dims"].append(d)``)
+                    bad.add(key)  # (``cfg["dims"].append(d)``)
             elif type(parent) is cst.Attribute and parent.value is n:
                 if not (parent.attr.value in _DICT_READS and type(grand) is cst.Call and grand.func is parent):
-                    return False
+                    bad.add(key)
             elif type(parent) is cst.ComparisonTarget and type(parent.operator) in (cst.In, cst.NotIn):
                 pass
             elif type(parent) is cst.Arg and parent.star == "**":
@@ -3352,12 +3364,12 @@ def _read_plainly(root: cst.CSTNode, matches: "Callable[[cst.BaseExpression], bo
                 pass
             elif stores_ok and type(parent) is cst.AssignTarget and type(grand) is cst.Assign:
                 if not (type(grand.value) is cst.Name and len(grand.targets) == 1):
-                    return False  # (the store itself, ``self.cfg = cfg``, once)
+                    bad.add(key)  # (the store itself, ``self.cfg = cfg``, once)
             else:
-                return False
+                bad.add(key)
             continue
         stack.extend((c, (n, *up[:1])) for c in children(n))
-    return True
+    return bad
 
 
 def _expressions(node: cst.CSTNode) -> "Iterator[cst.BaseExpression]":
@@ -3773,9 +3785,13 @@ def kept_field_args(m: "ModuleAnalysis", ci: ClassInfo, node: cst.Call) -> set[i
 def _field_only_read(fi: FunctionInfo, field: str) -> bool:
     """Does ``fi`` only read what ``self.<field>`` holds (``_read_plainly``: items, read-only dict methods, ``in``,
     ``len``, ``**``), directly or through a name bound to it (``cfg = self.config; cfg["hidden"]``)?"""
-    is_self = _self_expr_matcher(fi, field)
-    if is_self is None:
+    key_of = _self_attr_key(fi, frozenset((field,)))
+    if key_of is None:
         return True  # (a static method has no object)
+
+    def is_self(e: cst.BaseExpression) -> bool:
+        return key_of(e) is not None
+
     skip: set[int] = set()  # the bindings ``cfg = self.config`` themselves
     aliases: set[str] = set()
     stack: list[cst.CSTNode] = [fi.node]
