@@ -5,7 +5,9 @@ Only a parser the code builds in plain sight is read: ``parser = argparse.Argume
 ``parser.add_argument(...)`` / ``parser.set_defaults(...)`` statements in the same block, and nothing else done with
 the parser (no helper that adds arguments, no groups, sub-parsers or parent parsers) before ``parse_args()`` /
 ``parse_known_args()`` in a later statement of that block, with no argument list (or ``None``). A parser with a
-required option or a required positional argument has no default run: nothing is known of it.
+required option or a required positional argument has no default run: nothing is known of it. An explicit command
+line of known strings (``parse_args(["--n_his", "12"])``, a test's) is parsed in as argparse does for the plain
+options (``_parsed``); one this reading does not follow leaves the namespace unknown.
 
 What argparse gives each destination (checked against CPython's argparse):
 

@@ -68,7 +68,7 @@ class Scope:
         self.returns: list[tuple[cst.Return, Value]] = []
         self.yields: list[Value] = []  # a generator's yielded values (``yield from xs``: an element of xs)
         # the loops of the body run otherwise than once per element, in order (to a fixpoint, a first pass only):
-        # the yields of a generator inside one are not its elements one by one (ModuleAnalysis._exact_yields)
+        # the yields of a generator inside one are not its elements one by one (module._generated)
         self.rolled: set[int] = set()
         self.dead_end = False  # the body's end is not reached (a raise that surely runs)
         # parameters whose values at each exit (a ``return``, the end of the body) are recorded in ``exits``

@@ -2385,7 +2385,8 @@ class ModuleAnalysis:
                 target: cst.BaseExpression = node.func
                 for name in path:
                     target = cst.Attribute(target, cst.Name(name))
-                interp.forget_object(target, attr, UNKNOWN)
+                with interp.ctx.discarding():  # (``target`` is no node of the module: nothing is reported on it)
+                    interp.forget_object(target, attr, UNKNOWN)
         return out
 
     def _run_rebinds(self, obj: ObjV, depth: int = 2) -> list[tuple[tuple[str, ...], str]]:
