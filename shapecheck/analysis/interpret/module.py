@@ -3657,9 +3657,18 @@ class ModuleAnalysis:
             out = self._call_lifted(interp, node, lifted, bound, args[1:])
         else:
             out = self.call_function(interp, node, bound, args[1:], rest)
-        if method == "init_with_output" and "mutable" not in kwargs:
+        if method == "init_with_output":
             return SeqV((out, UNKNOWN), "tuple")  # (what __call__ returned, the variables)
-        return out if method == "apply" and "mutable" not in kwargs else UNKNOWN
+        if method != "apply":
+            return UNKNOWN
+        # apply(..., mutable=...): the output and the mutated variables when ``mutable`` is anything but False (a
+        # list of collections, even empty, a name, True), the output alone when it is False
+        mutable = kwargs.get("mutable")
+        if mutable is None or (isinstance(mutable, BoolV) and mutable.value is False):
+            return out
+        if isinstance(mutable, (SeqV, StrV)) or (isinstance(mutable, BoolV) and mutable.value is True):
+            return SeqV((out, UNKNOWN), "tuple")
+        return UNKNOWN
 
     def _call_lifted(
         self, interp: Interpreter, node: cst.Call, lifted: LayerV, bound: FuncV, args: list[Value]

@@ -3612,7 +3612,8 @@ def keeps_handed_dict(
             return False
         inits = [c.methods["__init__"] for c in chain if "__init__" in c.methods]
         if not inits:
-            return False
+            # a dataclass-like class (a flax module's ``cfg: dict`` field): the field it binds is only read
+            return not records and _field_kept(m, ci, pos, kw)
         fi, skip = ensure_signature(inits[0]), 1
     else:
         return False
@@ -3760,26 +3761,31 @@ def _only_reads_arguments(m: "ModuleAnalysis", v: FuncV) -> bool:
 
 def kept_field_args(m: "ModuleAnalysis", ci: ClassInfo, node: cst.Call) -> set[int]:
     """The arguments (by id) of ``node``, a call of the dataclass-like class ``ci`` (no ``__init__`` of its own
-    along the analysed MRO, no ``__post_init__`` or ``setup``), that bind a field no method of the class uses but by
-    reading it (``_field_only_read``): a dict or list handed there keeps its entries. A class with ``__setattr__``,
-    ``__getattr__`` or a method of the field's name is not followed (as ``stored_read_only_params``)."""
-    classes = mro(m, ci)
-    hooks = ("__post_init__", "setup", "__setattr__", "__getattr__", "__getattribute__")
-    if not is_dataclass_like(m, ci) or any(h in c.methods for c in classes for h in hooks):
-        return set()
-    params, positional = _init_fields(class_fields(m, ci))
+    along the analysed MRO), that bind a field no method of the class uses but by reading it (``_field_only_read``,
+    ``setup`` and ``__post_init__`` included): a dict or list handed there keeps its entries. A class with
+    ``__setattr__``, ``__getattr__`` or a method of the field's name is not followed (as
+    ``stored_read_only_params``)."""
     out: set[int] = set()
     for i, a in enumerate(node.args):
         if a.star:
             break
-        name = a.keyword.value if a.keyword is not None else (positional[i] if i < len(positional) else None)
-        if (
-            name in params
-            and not any(name in c.methods for c in classes)
-            and all(_field_only_read(fi, name) for c in classes for fi in c.methods.values())
-        ):
+        if _field_kept(m, ci, None if a.keyword is not None else i, a.keyword.value if a.keyword is not None else None):
             out.add(id(a))
     return out
+
+
+def _field_kept(m: "ModuleAnalysis", ci: ClassInfo, pos: int | None, kw: str | None) -> bool:
+    """Does the field of the dataclass-like class ``ci`` that a constructor argument at position ``pos`` (or keyword
+    ``kw``) binds keep what it is given (``kept_field_args``)?"""
+    classes = mro(m, ci)
+    hooks = ("__setattr__", "__getattr__", "__getattribute__")
+    if not is_dataclass_like(m, ci) or any(h in c.methods for c in classes for h in hooks):
+        return False
+    params, positional = _init_fields(class_fields(m, ci))
+    name = kw if kw is not None else (positional[pos] if pos is not None and pos < len(positional) else None)
+    if name is None or name not in params or any(name in c.methods for c in classes):
+        return False
+    return all(_field_only_read(fi, name) for c in classes for fi in c.methods.values())
 
 
 def _field_only_read(fi: FunctionInfo, field: str) -> bool:
