@@ -117,7 +117,7 @@ class FunctionInfo:
         return False
 
 
-_JIT_MARKS = frozenset({"ignore", "unused", "export", "script"})
+_JIT_MARKS = frozenset({"ignore", "unused", "export", "script", "script_method"})
 # transforms whose options ``partial`` binds and that return a function with the shapes of the one they wrap
 _SAME_SHAPES_TRANSFORMS = frozenset(
     {"jit", "filter_jit", "checkpoint", "remat", "filter_checkpoint", "custom_vjp", "custom_jvp", "named_call"}

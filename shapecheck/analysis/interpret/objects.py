@@ -284,6 +284,9 @@ def lightning_module(m: "ModuleAnalysis", ci: "ClassInfo | None") -> bool:
     return hit[1]
 
 
+_SCRIPT_MODULES = frozenset({"torch.jit.ScriptModule", "torch.jit._script.ScriptModule"})
+
+
 def foreign_bases(m: "ModuleAnalysis", ci: ClassInfo) -> set[str]:
     """Qualified names of the bases outside the analysed code, over the whole MRO (a transformers model base is named
     ``transformers.PreTrainedModel``, with ``torch.nn.Module``, its own base)."""
@@ -294,6 +297,10 @@ def foreign_bases(m: "ModuleAnalysis", ci: ClassInfo) -> set[str]:
                 if _hf_model_base(b):
                     # (BertPreTrainedModel and its kin add class attributes and _init_weights, not a constructor)
                     out.update(("transformers.PreTrainedModel", "torch.nn.Module"))
+                elif b in _SCRIPT_MODULES:
+                    # a TorchScript module (its ``@torch.jit.script_method`` methods compiled): an nn.Module whose
+                    # methods have the shapes they have in Python
+                    out.add("torch.nn.Module")
                 else:
                     out.add(b)
     return out
