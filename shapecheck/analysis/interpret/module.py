@@ -7808,6 +7808,24 @@ def _param_rebound_attrs(fn: cst.CSTNode) -> dict[str, frozenset[str]]:
     return {k: frozenset(v) for k, v in out.items()}
 
 
+def _display_target(parent_of: dict[int, cst.CSTNode], element: cst.CSTNode) -> bool:
+    """Is the tuple or list display ``element`` is an item of (nested in others, maybe) an assignment target (``p.a,
+    p.b = ...``, a ``for`` target, a ``with ... as`` target), rather than a value? True when it cannot be told."""
+    prev: cst.CSTNode = element
+    node = parent_of.get(id(element))
+    while type(node) in (cst.Element, cst.StarredElement, cst.Tuple, cst.List):
+        prev, node = node, parent_of.get(id(node))  # type: ignore[assignment]
+    if node is None:
+        return True
+    if type(node) is cst.For or type(node) is cst.CompFor or type(node) is cst.Del or type(node) is cst.AsName:
+        return cast(Any, node).target is prev  # (a ``for`` target, ``del a.x, a.y``, ``with ... as (a.x, a.y)``)
+    if type(node) is cst.Assign:
+        return any(t.target is prev for t in node.targets)  # (the walk passes no AssignTarget)
+    if type(node) is cst.AnnAssign or type(node) is cst.AugAssign:
+        return cast(Any, node).target is prev
+    return type(node) in (cst.AssignTarget, cst.WithItem)
+
+
 def _writes_attribute(grand: "cst.CSTNode | None", attribute: cst.Attribute) -> bool:
     """``attribute`` (``p.x``) is assigned, deleted, changed by item or through its own attributes, or may be a
     target inside a tuple or list (``p.a, p.b = ...``)."""
@@ -8317,6 +8335,12 @@ def _param_attribute_writes(fn: cst.CSTNode) -> dict[str, frozenset[str] | None]
                     attrs.add(CALL_PREFIX + parent.attr.value)
                 else:
                     out[name] = None  # a method of it called
+            elif (
+                (type(grand) is cst.Element or type(grand) is cst.StarredElement)
+                and not nested
+                and not _display_target(parent_of := parent_of or _parent_map(fn.body), cast(cst.CSTNode, grand))
+            ):
+                attrs.add("use " + parent.attr.value)  # ``shape = (cfg.n_way, n)``: read into a tuple or list
             elif _writes_attribute(grand, parent):
                 deep = None
                 if type(grand) is cst.Attribute and grand.value is parent and not nested:
