@@ -345,7 +345,10 @@ def _option(
         dest = flags[0] if positional else (longs[0][2:] if longs else flags[0].lstrip("-")).replace("-", "_")
     type_node = kw.get("type")
     if specs is not None and not positional:
-        spec = _Spec(dest, action, nargs, type_node, "choices" in kw)
+        # (``nargs=2``, a number or a name: not read, so a command line giving the option is not followed)
+        spec = _Spec(
+            dest, action, nargs if nargs is not None or "nargs" not in kw else "other", type_node, "choices" in kw
+        )
         for f in flags:
             specs.setdefault(f, spec)
     if "default" in kw:
