@@ -2800,9 +2800,12 @@ class ModuleAnalysis:
         unknown_keywords = False  # a ``**`` of a value not known to be a dict of known entries
         unknown_positional = False  # a ``*`` of a value not known to be a sequence of known items
         repeated: ManyV | None = None
-        # arguments whose value is an int, float, bool, string or None (or a tuple of them), or a tensor: handed on,
-        # the callee gets that value, through which it cannot change the object it was read from (``layer(h,
-        # self.r_w_bias)`` leaves ``self`` and its ``self.layers`` as built)
+        # arguments whose value is an int, float, bool, string or None (or a tuple of them), or a tensor handed to
+        # a callee the call names by a variable or ``self.`` attribute (a layer of the analysed code, a local
+        # function) or to a framework's function: the callee gets that value, through which it cannot change the
+        # object it was read from (``layer(h, self.r_w_bias)`` leaves ``self`` and its ``self.layers`` as built). A
+        # tensor handed to another module's function may be resized in place there (``p.data = ...``): as before
+        tensors_kept = qual is None or qual.startswith(_PURE_PREFIXES)
         scalars: set[int] = set()
         arg_values: list[Value] = []  # each argument's value, in order
         for a in node.args:
@@ -2810,7 +2813,7 @@ class ModuleAnalysis:
             arg_values.append(v)
             if (
                 _immutable(v)
-                or type(v) is TensorV
+                or (tensors_kept and type(v) is TensorV)
                 or (type(a.value) is cst.Attribute and a.value.attr.value in ("dtype", "device"))
             ):
                 scalars.add(id(a))  # (``.to(x.tensors.dtype)``: a dtype or a device, whether or not it is known)
