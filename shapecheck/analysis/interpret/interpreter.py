@@ -6,7 +6,7 @@ Anything it does not understand evaluates to UNKNOWN, and nothing is ever report
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any, Callable, Sequence, TypeVar, cast
+from typing import TYPE_CHECKING, Any, Callable, Iterator, Sequence, TypeVar, cast
 
 import libcst as cst
 
@@ -4348,16 +4348,23 @@ def _consumes_all(body: cst.BaseSuite, cache: dict[int, set[str]]) -> bool:
 
 
 def _target_names(target: cst.CSTNode) -> set[str]:
-    out: set[str] = set()
     key = _var_key(target)
     if key is not None:
-        out.add(key)
-    elif isinstance(target, (cst.Tuple, cst.List)):
-        for e in target.elements:
-            out |= _target_names(e.value)
-    elif type(target) is cst.StarredElement:
-        out |= _target_names(target.value)
-    return out
+        return {key}
+    if type(target) not in (cst.Tuple, cst.List, cst.StarredElement):
+        return set()
+    return {k for leaf in target_leaves(cast(cst.BaseExpression, target)) if (k := _var_key(leaf)) is not None}
+
+
+def target_leaves(t: cst.BaseExpression) -> "Iterator[cst.BaseExpression]":
+    """The targets a (possibly nested, starred) tuple or list assignment target stores into; ``t`` itself else."""
+    if type(t) is cst.Tuple or type(t) is cst.List:
+        for e in t.elements:
+            yield from target_leaves(e.value)
+    elif type(t) is cst.StarredElement:
+        yield from target_leaves(t.value)
+    else:
+        yield t
 
 
 _COMPARE_TEXT = {

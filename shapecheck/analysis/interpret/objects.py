@@ -2997,7 +2997,7 @@ def keeps_arguments(fi: FunctionInfo) -> bool:
             ok = False
         elif tp in targets:
             # (each name a tuple or list target stores into: ``cfg.n_way, cfg.n_query = 3, 2``)
-            for t in _target_leaves(n.target):  # type: ignore[attr-defined]
+            for t in _interpreter.target_leaves(n.target):  # type: ignore[attr-defined]
                 ok = ok and not (type(t) in (cst.Attribute, cst.Subscript) and root(t) is not None)
                 if ok and type(t) in (cst.Attribute, cst.Subscript) and read:
                     e = chain_root(t)
@@ -3024,17 +3024,6 @@ def keeps_arguments(fi: FunctionInfo) -> bool:
         stack.extend(children(n))
     st.keeps_args = ok
     return ok
-
-
-def _target_leaves(t: cst.BaseExpression) -> "Iterator[cst.BaseExpression]":
-    """The targets a (possibly nested, starred) tuple or list assignment target stores into; ``t`` itself else."""
-    if type(t) is cst.Tuple or type(t) is cst.List:
-        for e in t.elements:
-            yield from _target_leaves(e.value)
-    elif type(t) is cst.StarredElement:
-        yield from _target_leaves(t.value)
-    else:
-        yield t
 
 
 # list / dict / set methods that change their container (interpreter._CLOSURE_MUTATORS, and the reorderings)
