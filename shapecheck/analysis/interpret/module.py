@@ -7813,20 +7813,19 @@ def _param_rebound_attrs(fn: cst.CSTNode) -> dict[str, frozenset[str]]:
 
 def _display_target(parent_of: dict[int, cst.CSTNode], element: cst.CSTNode) -> bool:
     """Is the tuple or list display ``element`` is an item of (nested in others, maybe) an assignment target (``p.a,
-    p.b = ...``, a ``for`` target, a ``with ... as`` target), rather than a value? True when it cannot be told."""
+    p.b = ...``, a ``for`` target, ``del p.a, p.b``, a ``with ... as`` target), rather than a value? True when it cannot
+    be told."""
     prev: cst.CSTNode = element
     node = parent_of.get(id(element))
     while type(node) in (cst.Element, cst.StarredElement, cst.Tuple, cst.List):
         prev, node = node, parent_of.get(id(node))  # type: ignore[assignment]
     if node is None:
         return True
-    if type(node) is cst.For or type(node) is cst.CompFor or type(node) is cst.Del or type(node) is cst.AsName:
-        return cast(Any, node).target is prev  # (a ``for`` target, ``del a.x, a.y``, ``with ... as (a.x, a.y)``)
-    if type(node) is cst.Assign:
-        return any(t.target is prev for t in node.targets)  # (the walk passes no AssignTarget)
-    if type(node) is cst.AnnAssign or type(node) is cst.AugAssign:
+    if type(node) is cst.For or type(node) is cst.CompFor or type(node) is cst.Del:
         return cast(Any, node).target is prev
-    return type(node) in (cst.AssignTarget, cst.WithItem)
+    if type(node) is cst.AsName:
+        return node.name is prev  # ``with pair() as (p.a, p.b)``
+    return type(node) is cst.AssignTarget  # (an AugAssign / AnnAssign target is never a tuple or list)
 
 
 def _writes_attribute(grand: "cst.CSTNode | None", attribute: cst.Attribute) -> bool:

@@ -2989,15 +2989,17 @@ def keeps_arguments(fi: FunctionInfo) -> bool:
     stack: list[cst.CSTNode] = [fi.node.body]
     # exact types (libcst's node classes are ABCs, slow under isinstance, and these have no subclasses)
     nested = (cst.FunctionDef, cst.ClassDef, cst.Lambda)
-    targets = (cst.AssignTarget, cst.AugAssign, cst.AnnAssign, cst.Del)
+    targets = (cst.AssignTarget, cst.AugAssign, cst.AnnAssign, cst.Del, cst.For, cst.CompFor, cst.AsName)
     while stack and ok:
         n = stack.pop()
         tp = type(n)
         if tp in nested:
             ok = False
         elif tp in targets:
-            # (each name a tuple or list target stores into: ``cfg.n_way, cfg.n_query = 3, 2``)
-            for t in _interpreter.target_leaves(n.target):  # type: ignore[attr-defined]
+            # (each name a tuple or list target stores into: ``cfg.n_way, cfg.n_query = 3, 2``, ``for cfg.i in``,
+            # ``with pair() as (cfg.a, cfg.b)``)
+            target = n.name if tp is cst.AsName else n.target  # type: ignore[attr-defined]
+            for t in _interpreter.target_leaves(target):
                 ok = ok and not (type(t) in (cst.Attribute, cst.Subscript) and root(t) is not None)
                 if ok and type(t) in (cst.Attribute, cst.Subscript) and read:
                     e = chain_root(t)
