@@ -2403,7 +2403,7 @@ class ModuleAnalysis:
             bound: set[str] = set()
             calls: set[str] = set()
             for callee in objects.reached_methods(self, ci, fwd) if fwd is not None else ():
-                bound |= {k[5:] for k in objects._rebound_names(callee.node.body) if k.startswith("self.")}
+                bound |= objects.self_rebound(callee)
                 calls |= objects._self_calls(callee.node)
             st.run_rebinds = (frozenset(bound), frozenset(calls))
         names, called = set(st.run_rebinds[0]), st.run_rebinds[1]
@@ -2412,7 +2412,7 @@ class ModuleAnalysis:
             if type(v) is FuncV and v.bound_self is not None and k in called:
                 held = self.find_function(v.key)
                 if held is not None and held.cls_key is not None:
-                    names |= {n[5:] for n in objects._rebound_names(held.node.body) if n.startswith("self.")}
+                    names |= objects.self_rebound(held)
             elif type(v) is ObjV and v.concrete and depth > 0 and k in called:
                 out.extend(((k, *path), attr) for path, attr in self._run_rebinds(v, depth - 1))
         out.extend(((), attr) for attr in sorted(names) if obj.attr(attr) is not None)

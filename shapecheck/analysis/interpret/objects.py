@@ -822,7 +822,7 @@ def outside_init(m: "ModuleAnalysis", ci: ClassInfo) -> set[str]:
 
 
 def _rebound_by_methods(m: "ModuleAnalysis", ci: ClassInfo) -> frozenset[str]:
-    """``self.x`` names (as "self.x") a method other than the constructors binds again, in the class or a base,
+    """The attributes of ``self`` a method other than the constructors binds again, in the class or a base,
     overridden methods too (``Detect.forward`` run by a subclass through ``self.detect = Detect.forward``)."""
     st = class_state(ci)
     if st.rebound_by_methods is None:
@@ -830,9 +830,14 @@ def _rebound_by_methods(m: "ModuleAnalysis", ci: ClassInfo) -> frozenset[str]:
         for c in mro(m, ci):
             for name, fi in c.methods.items():
                 if name not in ("__init__", "setup", "__post_init__"):
-                    out |= _rebound_names(fi.node.body)
-        st.rebound_by_methods = frozenset(k for k in out if k.startswith("self."))
+                    out |= self_rebound(fi)
+        st.rebound_by_methods = frozenset(out)
     return st.rebound_by_methods
+
+
+def self_rebound(fi: FunctionInfo) -> set[str]:
+    """The attributes ``self.x`` the method ``fi`` binds again (``_rebound_names``: item stores left out)."""
+    return {k[5:] for k in _rebound_names(fi.node.body) if k.startswith("self.")}
 
 
 def _rebound_names(suite: cst.CSTNode) -> frozenset[str]:
@@ -2723,7 +2728,7 @@ def object_attr(m: "ModuleAnalysis", obj: ObjV, attr: str) -> Value:
                 # ``dim: int = 256`` of a class whose constructor the analysis did not follow (pydantic, attrs, a
                 # decorator it does not know): a field's default, not the value this object was built with
                 return UNKNOWN
-            if "self." + attr in _rebound_by_methods(m, ci):
+            if attr in _rebound_by_methods(m, ci):
                 # ``anchors = torch.empty(0)`` in the class body, ``self.anchors = ...`` in forward: the body's value
                 # is what the attribute holds only until that method runs
                 return UNKNOWN
