@@ -1935,15 +1935,50 @@ def _no_list_mutation(m: "ModuleAnalysis", ci: ClassInfo) -> bool:
 
 
 def _mutates_a_list(fn: cst.CSTNode) -> bool:
+    """Does the method call a list's mutating method on anything but a list it made itself (``latents = []`` then
+    ``latents.append(z)`` in Glow's ``__call__``: no list the object holds can be that one)?"""
     from .interpreter import _LIST_MUTATORS
 
+    own = _own_lists(fn)
     stack: list[cst.CSTNode] = [fn]
     while stack:
         n = stack.pop()
         if type(n) is cst.Call and type(f := n.func) is cst.Attribute and f.attr.value in _LIST_MUTATORS:
-            return True
+            if not (type(f.value) is cst.Name and f.value.value in own):
+                return True
         stack.extend(children(n))
     return False
+
+
+def _own_lists(fn: cst.CSTNode) -> set[str]:
+    """The names that ``fn`` (nested functions included) binds only to a new list it displays (``xs = []``,
+    ``xs: list = [f(t) for t in ts]``), never otherwise (a parameter, a loop or ``with`` variable, a tuple target,
+    any other value, ``global``)."""
+    fresh: set[str] = set()
+    other: set[str] = set()
+    stack: list[cst.CSTNode] = [fn]
+    while stack:
+        n = stack.pop()
+        tp = type(n)
+        if tp is cst.Assign or tp is cst.AnnAssign:
+            value = n.value  # type: ignore[attr-defined]
+            targets = [t.target for t in n.targets] if tp is cst.Assign else [n.target]  # type: ignore[attr-defined]
+            for t in targets:
+                if type(t) is cst.Name and type(value) in (cst.List, cst.ListComp):
+                    fresh.add(t.value)
+                else:
+                    other.update(x.value for x in _interpreter.target_leaves(t) if type(x) is cst.Name)
+        elif tp is cst.For or tp is cst.CompFor:
+            other.update(_interpreter._target_names(n.target))  # type: ignore[attr-defined]
+        elif tp is cst.AsName or tp is cst.NamedExpr:
+            t = n.name if tp is cst.AsName else n.target  # type: ignore[attr-defined]
+            other.update(x.value for x in _interpreter.target_leaves(t) if type(x) is cst.Name)
+        elif tp is cst.Param:
+            other.add(n.name.value)  # type: ignore[attr-defined]
+        elif tp is cst.Global or tp is cst.Nonlocal:
+            other.update(x.name.value for x in n.names)  # type: ignore[attr-defined]
+        stack.extend(children(n))
+    return fresh - other
 
 
 def symbolic_arguments(m: "ModuleAnalysis", fi: FunctionInfo) -> dict[str, Value]:
