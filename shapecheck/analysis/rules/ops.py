@@ -1872,10 +1872,17 @@ def _randperm(
 def _prng_key(
     cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]
 ) -> Value | None:
-    """``jax.random.PRNGKey(seed)``: a raw key, one axis whose length depends on the PRNG implementation (2 for the
-    default threefry, 4 for rbg); ``jax.random.key(seed)``: a typed key, a scalar."""
+    """``jax.random.PRNGKey(seed)``: a raw key, one axis whose length depends on the PRNG implementation: 2 for the
+    default threefry, unless the call names one (``impl=``) or the module mentions choosing one (the
+    ``jax_default_prng_impl`` / ``JAX_DEFAULT_PRNG_IMPL`` setting, ``jax_enable_custom_prng``; rbg's keys have 4);
+    ``jax.random.key(seed)``: a typed key, a scalar."""
     if qual.endswith("PRNGKey"):
-        return TensorV((cx.fresh("key_data"),), "uint32", "jax", None, cx.origin(node, "PRNGKey(...)"))
+        text = cx.source.text
+        chosen = "impl" in kwargs or len(args) > 1 or any(w in text for w in ("PRNG_IMPL", "prng_impl", "custom_prng"))
+        if chosen:
+            return TensorV((cx.fresh("key_data"),), "uint32", "jax", None, cx.origin(node, "PRNGKey(...)"))
+        made = cx.origin(node, "PRNGKey(...) (a raw key: 2 words with jax's default PRNG)")
+        return TensorV((Size.const(2),), "uint32", "jax", None, made)
     return TensorV((), None, "jax", None, cx.origin(node, "key(...)"))
 
 

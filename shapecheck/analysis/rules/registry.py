@@ -74,6 +74,9 @@ class RuleModule(Protocol):
     @property
     def imports(self) -> "ImportTable": ...
 
+    @property
+    def text(self) -> str: ...
+
     # the precision checks keep their per-module caches (the autocast stack, a parent map) here
     __dict__: dict[str, Any]
 
