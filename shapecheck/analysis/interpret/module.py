@@ -2946,6 +2946,15 @@ class ModuleAnalysis:
                             elif held is None or not _immutable(held) or held_name in partly[id(a)]:
                                 interp.forget_object(a.value, held_name, UNKNOWN)
                             continue
+                        if attr.startswith(ITEM_PREFIX):
+                            item = attr[len(ITEM_PREFIX) :]
+                            held = a_value.attr(item) if isinstance(a_value, ObjV) else None
+                            if held is not None and item not in partly[id(a)] and objects.kept_by_item_stores(held):
+                                # (RolloutBuffer's arrays filled step by step by collect_rollout(agent, env, buf))
+                                interp.forget_object(a.value, item, held.with_shape(held.shape))  # type: ignore[union-attr]
+                            else:
+                                interp.forget_object(a.value, item, UNKNOWN)
+                            continue
                         if attr.startswith("use "):
                             # only read or handed on (``for h in cfg.hidden``, ``nn.Linear(d, cfg.out_dim)``,
                             # ``cfg.env.num_envs``): the attribute is not rebound, and numbers or strings (a tuple of
@@ -7848,6 +7857,8 @@ _READ_ONLY_MODULE_METHODS = _MODULE_READS | {"state_dict"}
 CALL_PREFIX = "call "
 # ... and for ``p.x.m(...)``: a method of what the attribute x holds (a string's or a number's changes nothing)
 METHOD_PREFIX = "method "
+# ... and for ``p.x[k]`` (stored into or read): a torch or numpy array keeps its shape (objects.kept_by_item_stores)
+ITEM_PREFIX = "item "
 
 # methods that change the list, dict or object they are called on: the ones a closure may call (_CLOSURE_MUTATORS)
 # and the rest of list's and dict's, and the item and attribute dunders
@@ -8343,6 +8354,10 @@ def _param_attribute_writes(fn: cst.CSTNode) -> dict[str, frozenset[str] | None]
                 and not _display_target(parent_of := parent_of or _parent_map(fn.body), cast(cst.CSTNode, grand))
             ):
                 attrs.add("use " + parent.attr.value)  # ``shape = (cfg.n_way, n)``: read into a tuple or list
+            elif type(grand) is cst.Subscript and grand.value is parent and not nested:
+                # ``buf.values[step] = v`` (or an item read): an array the attribute holds keeps its shape (the call
+                # site looks: ITEM_PREFIX); anything else it holds may change by item
+                attrs.add(ITEM_PREFIX + parent.attr.value)
             elif _writes_attribute(grand, parent):
                 deep = None
                 if type(grand) is cst.Attribute and grand.value is parent and not nested:
