@@ -6142,6 +6142,14 @@ def _call_iter(
     if any(type(a) is ObjV for a in args):
         args = [held_modules(a) or a if type(a) is ObjV else a for a in args]  # an nn.ModuleList subclass's instance
     if name == "len" and len(args) == 1:
+        if type(args[0]) is ObjV and args[0].concrete and node.args and not node.args[0].star:
+            # len(alphabet): its class's ``__len__`` run on the object (an int it returns, else unknown)
+            ci = m.find_class(args[0].cls_key)
+            fi = objects.find_method(m, ci, "__len__") if ci is not None else None
+            if fi is None or fi.is_static or fi.is_classmethod:
+                return _length(args[0])
+            got = m.call_function(interp, node, FuncV(fi.key, bound_self=args[0]), [], {})
+            return got if isinstance(got, IntV) else UNKNOWN
         return _length(args[0])
     return _iter_builtin(name, args, start)
 

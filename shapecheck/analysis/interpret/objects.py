@@ -707,7 +707,7 @@ _LIST_READERS = frozenset(
 
 def _changed_attributes(tree: cst.CSTNode) -> frozenset[str]:
     """The attribute names (``x.NAME``) the module uses other than by reading them: iterated, handed to a builtin that
-    only reads (``len``, ``zip``, ...), indexed for a read, compared. Anything else (a method called on it, an item
+    only reads (``len``, ``zip``, ...), indexed for a read, compared, an operand (``+`` makes a new list). Anything else (a method called on it, an item
     stored, the attribute assigned or augmented, handed to other code, bound to a name) may change a list it holds."""
     out: set[str] = set()
     stack: list[tuple[cst.CSTNode, cst.CSTNode | None, cst.CSTNode | None]] = [(tree, None, None)]
@@ -718,8 +718,10 @@ def _changed_attributes(tree: cst.CSTNode) -> frozenset[str]:
             up = type(parent)
             if up in (cst.For, cst.CompFor) and cast(cst.For, parent).iter is node:
                 pass
-            elif up in (cst.Comparison, cst.ComparisonTarget):
-                pass
+            elif up in (cst.Comparison, cst.ComparisonTarget, cst.BinaryOperation):
+                pass  # (``self.prepend + self.amino_acids``: a new list)
+            elif up is cst.Call and cast(cst.Call, parent).func is node:
+                pass  # ``maps.append(a)``: what is called is a method (a list is not callable), not a list named so
             elif (
                 up is cst.Arg
                 and type(grand) is cst.Call

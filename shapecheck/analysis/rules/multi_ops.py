@@ -510,6 +510,7 @@ def math_call(qual: str, args: list[Value], kwargs: dict[str, Value], dynamic: b
 
 
 _MAX_ROWS = 64  # list(x) of an array with up to this many rows is a list of known length
+_MAX_CHARS = 512  # list(s) of a string of up to this many characters is the list of them
 
 
 def builtin_call(cx: OpContext, interp: "Interpreter", node: cst.Call, name: str, args: list[Value]) -> Value | None:
@@ -530,6 +531,9 @@ def builtin_call(cx: OpContext, interp: "Interpreter", node: cst.Call, name: str
         if isinstance(v, DictV) and v.kind == "dict" and not node.args[0].star:
             # list(MODELS): the keys of a dict, in insertion order
             return SeqV(tuple(StrV(k) for k, _ in v.items), "tuple" if name == "tuple" else "list")
+        if isinstance(v, StrV) and len(v.value) <= _MAX_CHARS and not node.args[0].star:
+            # list("LAGVSERTIDPKQNFYMHWC"): its characters (an alphabet, a vocabulary)
+            return SeqV(tuple(StrV(c) for c in v.value), "tuple" if name == "tuple" else "list")
         if isinstance(v, TensorV) and v.shape and v.alts is None and not node.args[0].star:
             # list(x) of an array whose first axis has a known length: its rows (einops stacks such a list back)
             n = v.shape[0].as_int()
