@@ -2913,7 +2913,9 @@ class ModuleAnalysis:
             # self.apply(self._init_weights): the bound method only fills weights in place (_initialiser)
             and not (type(func) is cst.Attribute and func.attr.value == "apply" and self._initialiser(args, kwargs))
         ):
-            keeps = self._keeps_arguments(interp, func, qual, early)
+            keeps = self._keeps_arguments(interp, func, qual, early) or self._factory_keeps(
+                interp, node, func, arg_values
+            )
             kept_lists = self._kept_list_args(interp, node, arg_values, qual)
             untouched = self._unmutated_args(interp, node)
             partly = self._attribute_writes(interp, node, qual) if not keeps else {}
@@ -4164,6 +4166,42 @@ class ModuleAnalysis:
             v = self.project.lookup(v.qualname)  # getattr(litgpt.model, "GptNeoxMLP"): that class
         # exists(block): a one-line helper that leaves its arguments alone; Block(config): a class whose constructors do
         return objects.value_keeps_arguments(self, v)
+
+    def _factory_keeps(
+        self, interp: Interpreter, node: cst.Call, func: cst.BaseExpression, arg_values: list[Value]
+    ) -> bool:
+        """``build_model("deepfm", cfg)`` of a function of this module whose body is one ``return REGISTRY[name](...)``
+        (a registry of its module, ``name`` a parameter, every other argument a parameter handed on as it is, no
+        parameter used any other way): the arguments stay as they were when what is registered under the string
+        handed for ``name`` keeps its own (a class whose constructors keep them)."""
+        if type(func) is not cst.Name or func.value in interp.scope.vars or any(a.star for a in node.args):
+            return False
+        v = self.globals.get(func.value)
+        fi = self.find_function(v.key) if isinstance(v, FuncV) and v.bound_self is None and not v.env else None
+        if fi is None or fi.cls_key is not None or fi.has_unknown_decorators or type(fi.node) is not cst.FunctionDef:
+            return False
+        body = fi.node.body.body
+        ret = body[0].body[0] if len(body) == 1 and type(body[0]) is cst.SimpleStatementLine else None
+        call = ret.value if type(ret) is cst.Return else None
+        if type(call) is not cst.Call or type(call.func) is not cst.Subscript or len(call.func.slice) != 1:
+            return False
+        reg, index = call.func.value, call.func.slice[0].slice
+        if type(reg) is not cst.Name or type(index) is not cst.Index or type(index.value) is not cst.Name:
+            return False
+        params = [p.name for p in fi.params]
+        if index.value.value not in params or any(
+            a.star or type(a.value) is not cst.Name or a.value.value not in params for a in call.args
+        ):
+            return False
+        if walk_memo("params-escape", fi.node, objects._params_escape):
+            return False
+        pairs = list(zip(node.args, arg_values))
+        positional = [x for a, x in pairs if a.keyword is None]
+        keywords = {a.keyword.value: x for a, x in pairs if a.keyword is not None}
+        bound = bind_arguments(fi.params, positional, keywords, skip_first=False)
+        key = bound.get(index.value.value) if bound is not None else None
+        entry = fi.module.registry_entry(reg.value, key) if isinstance(key, StrV) else None
+        return entry is not None and entry is not UNKNOWN and objects.value_keeps_arguments(fi.module, entry)
 
     def _attribute_writes(
         self, interp: Interpreter, node: cst.Call, qual: str | None = None
