@@ -23,6 +23,7 @@ from .values import (
     DYNAMIC_ATTRS,
     NUMPY_INT,
     set_by_name,
+    exact_arith,
     mark_stale,
     UNKNOWN,
     BoolV,
@@ -3597,8 +3598,35 @@ class Interpreter:
                 # becomes complex (dtype not tracked)
                 t = left if isinstance(left, TensorV) else right
                 return t.with_dtype(None)  # type: ignore[union-attr]
-            return self.m.tensor_binary(self, node, left, op, right)
+            out = self.m.tensor_binary(self, node, left, op, right)
+            sym = _EXACT_BINARY.get(type(op))
+            if sym is not None and type(node) is cst.BinaryOperation and isinstance(out, TensorV):
+                # (lengths - 400) // 320 + 1 of exactly known lengths: the frame counts, exactly
+                made = exact_arith(left, sym, right, node)
+                if made is not None and out.shape is not None and len(made[0]) == _known_count(out.shape):
+                    out = replace(out, values=made)
+            return out
         return UNKNOWN
+
+
+_EXACT_BINARY: dict[type[cst.CSTNode], str] = {
+    cst.Add: "+",
+    cst.Subtract: "-",
+    cst.Multiply: "*",
+    cst.FloorDivide: "//",
+    cst.Modulo: "%",
+}
+
+
+def _known_count(shape: tuple[Size, ...]) -> int | None:
+    """The number of elements of an array of this shape, when every size is known."""
+    n = 1
+    for s in shape:
+        k = s.as_int()
+        if k is None:
+            return None
+        n *= k
+    return n
 
 
 _COMPLEX_SCALAR_OPS = frozenset({cst.Add, cst.Subtract, cst.Multiply, cst.Divide})

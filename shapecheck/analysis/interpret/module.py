@@ -111,7 +111,7 @@ from .interpreter import (
     self_attribute,
 )
 from .narrowing import _guard_tests, default_call, guard_refinement, optional_annotation
-from .values import INCOMPLETE_NAMESPACE, join_elem, mark_stale
+from .values import INCOMPLETE_NAMESPACE, exact_values, join_elem, mark_stale
 from .walk import chain_root, children, has_own, memo, memo as walk_memo
 
 if TYPE_CHECKING:
@@ -2153,6 +2153,10 @@ class ModuleAnalysis:
                 )
             ]
         self.report_inner(node, fi.module, f"{fi.name}()", inner, extra)
+        if type(ret) is TensorV and ret.values is not None:
+            # the tensor the body returned, its exact elements with it (a making changed in place since is stale
+            # all the same): ``frames = feature_frames(lengths, ...)`` hands them on (Interpreter.eval)
+            ret = replace(ret, values=(ret.values[0], node, ret.values[2]))
         return ret
 
     def _carry_watch(
@@ -7355,6 +7359,10 @@ def _sig(v: Any) -> Any:
             tuple(_sig(a) for a in v.alts) if v.alts else None,
             v.not_ranks,
             v.strides,  # (a transposed input's view fails where a contiguous one's does not)
+            # what is known of its elements (lengths of [8000, 6400] and of [8001, 6400] give different masks)
+            v.bounds,
+            v.top[0] if v.top is not None else None,
+            exact_values(v),
         )
     if isinstance(v, SeqV):
         return ("S", tuple(_sig(x) for x in v.items)) + ((v.names,) if v.names else ())

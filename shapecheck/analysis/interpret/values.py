@@ -495,6 +495,36 @@ def exact_values(v: "Value") -> tuple[int, ...] | None:
     return v.values[0]
 
 
+_INT_DTYPES = (None, "int64", "int32", "int16", "uint8", "int8")
+
+
+def exact_arith(left: "Value", op: str, right: "Value", node: Any) -> "tuple[tuple[int, ...], Any, int] | None":
+    """``TensorV.values`` of ``left op right`` (``+``, ``-``, ``*``, ``//``, ``%``) when each side is an integer
+    tensor of exactly known elements (``exact_values``) or a known int, of the same number of elements or one of them
+    a single one (``(lengths - 400) // 320 + 1``, wav2vec2's frame counts); None otherwise (a float, an unknown, a
+    division by zero)."""
+    sides: list[tuple[int, ...]] = []
+    for v in (left, right):
+        if isinstance(v, IntV) and not v.assumed and (k := v.size.as_int()) is not None:
+            sides.append((k,))
+            continue
+        vals = exact_values(v)
+        if vals is None or not isinstance(v, TensorV) or v.dtype not in _INT_DTYPES:
+            return None
+        sides.append(vals)
+    a, b = sides
+    if len(a) != len(b) and 1 not in (len(a), len(b)):
+        return None
+    n = max(len(a), len(b))
+    a, b = (a * n if len(a) == 1 else a), (b * n if len(b) == 1 else b)
+    if op in ("//", "%") and 0 in b:
+        return None
+    fns = {"+": int.__add__, "-": int.__sub__, "*": int.__mul__, "//": int.__floordiv__, "%": int.__mod__}
+    if op not in fns:
+        return None
+    return exact(tuple(fns[op](x, y) for x, y in zip(a, b)), node)
+
+
 def exact_scalar(v: "Value") -> int | None:
     """The one element of a tensor of exactly one known element (``lengths.max()``), else None."""
     vals = exact_values(v)

@@ -426,8 +426,10 @@ def mask_index(interp: "Interpreter", node: cst.Subscript, t: TensorV) -> Value 
             return None
         mask_rank = len(tensor_side.shape)
         mask_shape = tensor_side.shape if not tensor_side.alts else None
-    elif type(expr) in (cst.Name, cst.Attribute):
-        v = interp.eval(expr)
+    elif _names_only(expr):
+        # ``x[mask]``, ``x[self.mask]``, ``x[mask & ~padding_mask]``: a boolean array
+        with interp.ctx.discarding():
+            v = interp.eval(expr)
         if isinstance(v, TensorV) and v.dtype == "bool" and v.shape is not None:
             mask_rank = len(v.shape)
             mask_shape = v.shape if not v.alts else None
@@ -451,6 +453,20 @@ def mask_index(interp: "Interpreter", node: cst.Subscript, t: TensorV) -> Value 
 def _full_slice(s: cst.BaseSlice) -> bool:
     """``:`` in an index: every item of that axis."""
     return type(s) is cst.Slice and s.lower is None and s.upper is None and s.step is None
+
+
+def _names_only(expr: cst.BaseExpression) -> bool:
+    """A name, an attribute chain, or ``~`` / ``&`` / ``|`` / ``^`` of such (no call: evaluating it again is free)."""
+    tp = type(expr)
+    if tp is cst.Name:
+        return True
+    if tp is cst.Attribute:
+        return _names_only(expr.value)  # type: ignore[attr-defined]
+    if tp is cst.UnaryOperation and type(expr.operator) is cst.BitInvert:  # type: ignore[attr-defined]
+        return _names_only(expr.expression)  # type: ignore[attr-defined]
+    if tp is cst.BinaryOperation and type(expr.operator) in (cst.BitAnd, cst.BitOr, cst.BitXor):  # type: ignore[attr-defined]
+        return _names_only(expr.left) and _names_only(expr.right)  # type: ignore[attr-defined]
+    return False
 
 
 def _mask_after_slices(interp: "Interpreter", expr: cst.BaseExpression, t: TensorV, lead: int) -> Value | None:

@@ -39,6 +39,7 @@ from ..interpret.values import (
     EXACT_LIMIT,
     MAX_EXACT,
     exact,
+    exact_arith,
     exact_scalar,
     exact_values,
     FINFO,
@@ -285,10 +286,14 @@ def _exact_rank(t: TensorV) -> int | None:
     return len(t.shape) if t.shape is not None else _only_rank(t)
 
 
+# the bitwise operators, which keep booleans boolean (``mask & ~padding_mask``)
+_LOGICAL = frozenset({"&", "|", "^", "&=", "|=", "^="})
+
+
 def elementwise(cx: OpContext, node: cst.CSTNode, opname: str, tensors: list[TensorV], loss: bool = False) -> Value:
     known = [t for t in tensors if t.shape is not None]
     dtype = tensors[0].dtype if all(t.dtype == tensors[0].dtype for t in tensors) else None
-    if dtype in _INTEGRAL and (opname in _TRUE_DIVISION or dtype == "bool"):
+    if dtype in _INTEGRAL and (opname in _TRUE_DIVISION or (dtype == "bool" and opname not in _LOGICAL)):
         dtype = None  # true division (atan2, hypot) of integers gives floats; bool arithmetic gives ints
     fw = next((t.framework for t in tensors if t.framework), None)
     if len(known) < len(tensors):
@@ -590,7 +595,33 @@ def apply_op(
         return out.with_dtype(None)  # jax makes 64-bit dtypes 32-bit unless jax_enable_x64 is set
     if t.values is not None and not args and not kwargs:
         return _exact_result(node, name, t, out, method)
+    if t.values is not None and len(args) == 1 and isinstance(out, TensorV):
+        # torch.div(n + hop - 1, hop, rounding_mode="floor"), lengths.sub(1): exact elements in, exact out
+        op = _EXACT_OPS.get(name) if not kwargs else None
+        if name == "div" and set(kwargs) == {"rounding_mode"}:
+            mode = kwargs["rounding_mode"]
+            op = "//" if isinstance(mode, StrV) and mode.value == "floor" else None
+        made = exact_arith(t, op, args[0], node) if op is not None else None
+        if made is not None and _element_count(out) == len(made[0]):
+            return replace(out, values=made)
     return out
+
+
+# the element-wise methods whose exact result exact_arith computes (``div`` only with rounding_mode="floor")
+_EXACT_OPS = {"add": "+", "sub": "-", "mul": "*", "floor_divide": "//", "remainder": "%"}
+
+
+def _element_count(t: TensorV) -> int | None:
+    """The number of elements of ``t``, when its shape is known (None otherwise)."""
+    if t.shape is None:
+        return None
+    n = 1
+    for s in t.shape:
+        k = s.as_int()
+        if k is None:
+            return None
+        n *= k
+    return n
 
 
 def _total(vals: tuple[int, ...]) -> int:

@@ -542,6 +542,12 @@ def _op_name(op: cst.CSTNode) -> str:
         cst.GreaterThanEqual: ">=",
         cst.Equal: "==",
         cst.NotEqual: "!=",
+        cst.BitAnd: "&",
+        cst.BitOr: "|",
+        cst.BitXor: "^",
+        cst.BitAndAssign: "&=",
+        cst.BitOrAssign: "|=",
+        cst.BitXorAssign: "^=",
     }.get(type(op), "elementwise operation")
 
 
