@@ -1904,6 +1904,18 @@ class ModuleAnalysis:
                     # annotated ``"b c h w" -> "b h w c"``: its half-size map); else what it gives is not known
                     return body if not _annotations_checked(fi) else declared.with_shape(None)
                 if (
+                    not (isinstance(body, TensorV) and (body.shape is not None or body.vshape is not None))
+                    and isinstance(declared, TensorV)
+                    and declared.shape is not None
+                    and not _annotations_checked(fi)
+                ):
+                    # the body, run for these arguments, leaves its result unknown (a block whose norm comes from a
+                    # registry the analysis cannot read) and nothing checks the annotation when the code runs: its
+                    # shape is only a claim (an annotation keeping ``channels`` where the block's convolution
+                    # changes them, a ``features()`` annotated 1-d returning the feature map; Equimo), which no
+                    # definite finding downstream may rest on
+                    return declared.with_shape(None)
+                if (
                     isinstance(body, TensorV)
                     and isinstance(declared, TensorV)
                     and body.shape is not None

@@ -600,16 +600,22 @@ def _padding_pairs(v: Value | None) -> tuple[tuple[int, int], ...] | None:
     return tuple(out)
 
 
+# set while an equinox Conv is built through torch's rule (_equinox_layer): its constructor checks in_channels only
+_EQUINOX_CONV = [False]
+
+
 def _conv_groups(
     cx: OpContext, node: cst.Call, name: str, args: list[Value], kwargs: dict[str, Value], g_v: Value | None
 ) -> bool:
     """``nn.Conv{n}d`` / ``nn.ConvTranspose{n}d``'s constructor (torch's ``_ConvNd``) raises unless ``groups``
-    divides both ``in_channels`` and ``out_channels``: False, after an SHP204 on the call, when one of them surely
+    divides both ``in_channels`` and ``out_channels`` (equinox's, ``in_channels`` only): False, after an SHP204 on the call, when one of them surely
     is not a multiple of ``groups``."""
     if not isinstance(g_v, IntV) or g_v.assumed:
         return True
     op = f"nn.{name}" if name != "TransposedConv" else "nn.ConvTranspose"
-    for i, kw in ((0, "in_channels"), (1, "out_channels")):
+    # (equinox's Conv checks in_channels only: ``eqx.nn.Conv2d(64, 32, 3, groups=64)`` builds a (32, 1, 3, 3) weight)
+    equinox = _EQUINOX_CONV[0]
+    for i, kw in ((0, "in_channels"),) if equinox else ((0, "in_channels"), (1, "out_channels")):
         v = args[i] if len(args) > i else kwargs.get(kw)
         if isinstance(v, IntV) and not v.assumed and not _divides(cx, node, op, (kw, v.size), ("groups", g_v.size)):
             return False
@@ -2818,7 +2824,11 @@ def _equinox_layer(cx: OpContext, node: cst.Call, qual: str, args: list[Value], 
             node,
         )
     if name in ("Conv1d", "Conv2d", "Conv3d"):
-        return layer(cx, node, name, args, {k: v for k, v in kwargs.items() if k != "key"})
+        _EQUINOX_CONV[0] = True
+        try:
+            return layer(cx, node, name, args, {k: v for k, v in kwargs.items() if k != "key"})
+        finally:
+            _EQUINOX_CONV[0] = False
     if name in ("LayerNorm", "RMSNorm"):
         v = args[0] if args else kwargs.get("shape")
         built = layer(cx, node, "LayerNorm", [v] if v is not None else [], {})
