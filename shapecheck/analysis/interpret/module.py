@@ -14,7 +14,7 @@ from ...diagnostics import details as D
 from ...annotations.dtypes import accepts
 from ...sizes import Size, Truth, equal
 from .budget import BudgetExceeded, budgeted
-from .context import Context, LazyNote, OpSpec, Pending, Where, counter_mark, note
+from .context import Context, LazyNote, MadeUp, OpSpec, Pending, Where, counter_mark, note
 from ..index.functions import (
     OPEN_KEYWORDS,
     ClassInfo,
@@ -1904,7 +1904,11 @@ class ModuleAnalysis:
                     # annotated ``"b c h w" -> "b h w c"``: its half-size map); else what it gives is not known
                     return body if not _annotations_checked(fi) else declared.with_shape(None)
                 if (
-                    not (isinstance(body, TensorV) and (body.shape is not None or body.vshape is not None))
+                    not (
+                        isinstance(body, TensorV)
+                        and (body.shape is not None or body.vshape is not None)
+                        and not isinstance(body.origin, MadeUp)  # (an einops pattern's sizes over an unknown input)
+                    )
                     and isinstance(declared, TensorV)
                     and declared.shape is not None
                     and not _annotations_checked(fi)
