@@ -3011,7 +3011,7 @@ _DICT_VIEWS = frozenset({"items", "keys", "values", "get"})
 def keeps_arguments(fi: FunctionInfo) -> bool:
     """Does ``fi``'s body leave its arguments alone: no ``arg.x = ...`` / ``arg.x += ...`` / ``del arg.x``, no method
     called on an argument, an argument handed only to classes of the analysed code that keep theirs too, no
-    ``setattr``, no nested function or class? ``self`` may be changed."""
+    ``setattr``, no nested class (nested functions are walked with the body)? ``self`` may be changed."""
     st = function_state(fi)
     if st.keeps_args is not None:
         return st.keeps_args
@@ -3029,14 +3029,21 @@ def keeps_arguments(fi: FunctionInfo) -> bool:
     read = _read_aliases(fi.node.body, params)
     ok = True
     stack: list[cst.CSTNode] = [fi.node.body]
-    # exact types (libcst's node classes are ABCs, slow under isinstance, and these have no subclasses)
-    nested = (cst.FunctionDef, cst.ClassDef, cst.Lambda)
+    # exact types (libcst's node classes are ABCs, slow under isinstance, and these have no subclasses). A nested
+    # function or lambda is walked as the body is (``def tower(): ... range(cfg.head_convs)``: a read); one that
+    # takes an argument under another name is a callee like any other (``_callee_keeps``: not kept)
+    nested = (cst.ClassDef,)
     targets = (cst.AssignTarget, cst.AugAssign, cst.AnnAssign, cst.Del, cst.For, cst.CompFor, cst.AsName)
     while stack and ok:
         n = stack.pop()
         tp = type(n)
         if tp in nested:
             ok = False
+        elif (tp is cst.FunctionDef or tp is cst.Lambda) and any(
+            p.default is not None and root(p.default) is not None
+            for p in (*n.params.params, *n.params.kwonly_params, *n.params.posonly_params)  # type: ignore[attr-defined]
+        ):
+            ok = False  # ``def inner(c=cfg)``: the argument under another name, which the walk does not follow
         elif tp in targets:
             # (each name a tuple or list target stores into: ``cfg.n_way, cfg.n_query = 3, 2``, ``for cfg.i in``,
             # ``with pair() as (cfg.a, cfg.b)``)
