@@ -713,6 +713,19 @@ def _dispatch_method(
 
 
 # ------------------------------------------------------------------------------------------ tensor-method rules
+@TENSOR_METHODS.register("outer", "ger", "mm", "mv", "bmm")
+def _stubbed_method(
+    cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value], method: bool
+) -> Value | None:
+    """``x.outer(freqs)``, ``a.bmm(b)``: torch's method is its function on ``x`` (the shape stub of ``torch.outer``)."""
+    if not method or t.framework != "torch":
+        return None
+    stub = cx.stub(f"torch.{name}")
+    if stub is None:
+        return None
+    return _made_by_call(cx, node, name, call_stub(cx, node, f"torch.{name}", stub, [t, *args], kwargs), [t, *args])
+
+
 @TENSOR_METHODS.register(*_CASTS)
 def _cast_method(
     cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value], method: bool
