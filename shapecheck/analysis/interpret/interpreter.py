@@ -24,6 +24,7 @@ from .values import (
     NUMPY_INT,
     set_by_name,
     exact_arith,
+    known_count,
     mark_stale,
     UNKNOWN,
     BoolV,
@@ -3603,7 +3604,7 @@ class Interpreter:
             if sym is not None and type(node) is cst.BinaryOperation and isinstance(out, TensorV):
                 # (lengths - 400) // 320 + 1 of exactly known lengths: the frame counts, exactly
                 made = exact_arith(left, sym, right, node)
-                if made is not None and out.shape is not None and len(made[0]) == _known_count(out.shape):
+                if made is not None and len(made[0]) == known_count(out.shape):
                     out = replace(out, values=made)
             return out
         return UNKNOWN
@@ -3616,17 +3617,6 @@ _EXACT_BINARY: dict[type[cst.CSTNode], str] = {
     cst.FloorDivide: "//",
     cst.Modulo: "%",
 }
-
-
-def _known_count(shape: tuple[Size, ...]) -> int | None:
-    """The number of elements of an array of this shape, when every size is known."""
-    n = 1
-    for s in shape:
-        k = s.as_int()
-        if k is None:
-            return None
-        n *= k
-    return n
 
 
 _COMPLEX_SCALAR_OPS = frozenset({cst.Add, cst.Subtract, cst.Multiply, cst.Divide})

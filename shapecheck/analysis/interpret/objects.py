@@ -707,8 +707,9 @@ _LIST_READERS = frozenset(
 
 def _changed_attributes(tree: cst.CSTNode) -> frozenset[str]:
     """The attribute names (``x.NAME``) the module uses other than by reading them: iterated, handed to a builtin that
-    only reads (``len``, ``zip``, ...), indexed for a read, compared, an operand (``+`` makes a new list). Anything else (a method called on it, an item
-    stored, the attribute assigned or augmented, handed to other code, bound to a name) may change a list it holds."""
+    only reads (``len``, ``zip``, ...), indexed for a read, compared, an operand (``+`` makes a new list), called (a
+    method: a list is not callable). Anything else (a method called on it, an item stored, the attribute assigned or
+    augmented, handed to other code, bound to a name) may change a list it holds."""
     out: set[str] = set()
     stack: list[tuple[cst.CSTNode, cst.CSTNode | None, cst.CSTNode | None]] = [(tree, None, None)]
     while stack:

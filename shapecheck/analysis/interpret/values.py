@@ -498,6 +498,19 @@ def exact_values(v: "Value") -> tuple[int, ...] | None:
 _INT_DTYPES = (None, "int64", "int32", "int16", "uint8", "int8")
 
 
+def known_count(shape: "tuple[Size, ...] | None") -> int | None:
+    """The number of elements of an array of this shape, when every size is known (None otherwise)."""
+    if shape is None:
+        return None
+    n = 1
+    for s in shape:
+        k = s.as_int()
+        if k is None:
+            return None
+        n *= k
+    return n
+
+
 def exact_arith(left: "Value", op: str, right: "Value", node: Any) -> "tuple[tuple[int, ...], Any, int] | None":
     """``TensorV.values`` of ``left op right`` (``+``, ``-``, ``*``, ``//``, ``%``) when each side is an integer
     tensor of exactly known elements (``exact_values``) or a known int, of the same number of elements or one of them

@@ -608,8 +608,8 @@ def _conv_groups(
     cx: OpContext, node: cst.Call, name: str, args: list[Value], kwargs: dict[str, Value], g_v: Value | None
 ) -> bool:
     """``nn.Conv{n}d`` / ``nn.ConvTranspose{n}d``'s constructor (torch's ``_ConvNd``) raises unless ``groups``
-    divides both ``in_channels`` and ``out_channels`` (equinox's, ``in_channels`` only): False, after an SHP204 on the call, when one of them surely
-    is not a multiple of ``groups``."""
+    divides both ``in_channels`` and ``out_channels`` (equinox's: ``in_channels`` only): False, after an SHP204 on
+    the call, when one of them surely is not a multiple of ``groups``."""
     if not isinstance(g_v, IntV) or g_v.assumed:
         return True
     op = f"nn.{name}" if name != "TransposedConv" else "nn.ConvTranspose"

@@ -40,6 +40,7 @@ from ..interpret.values import (
     MAX_EXACT,
     exact,
     exact_arith,
+    known_count,
     exact_scalar,
     exact_values,
     FINFO,
@@ -602,26 +603,13 @@ def apply_op(
             mode = kwargs["rounding_mode"]
             op = "//" if isinstance(mode, StrV) and mode.value == "floor" else None
         made = exact_arith(t, op, args[0], node) if op is not None else None
-        if made is not None and _element_count(out) == len(made[0]):
+        if made is not None and known_count(out.shape) == len(made[0]):
             return replace(out, values=made)
     return out
 
 
 # the element-wise methods whose exact result exact_arith computes (``div`` only with rounding_mode="floor")
 _EXACT_OPS = {"add": "+", "sub": "-", "mul": "*", "floor_divide": "//", "remainder": "%"}
-
-
-def _element_count(t: TensorV) -> int | None:
-    """The number of elements of ``t``, when its shape is known (None otherwise)."""
-    if t.shape is None:
-        return None
-    n = 1
-    for s in t.shape:
-        k = s.as_int()
-        if k is None:
-            return None
-        n *= k
-    return n
 
 
 def _total(vals: tuple[int, ...]) -> int:
