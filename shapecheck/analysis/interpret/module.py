@@ -1916,9 +1916,18 @@ class ModuleAnalysis:
                     # the body, run for these arguments, leaves its result unknown (a block whose norm comes from a
                     # registry the analysis cannot read) and nothing checks the annotation when the code runs: its
                     # shape is only a claim (an annotation keeping ``channels`` where the block's convolution
-                    # changes them, a ``features()`` annotated 1-d returning the feature map; Equimo), which no
-                    # definite finding downstream may rest on
-                    return declared.with_shape(None)
+                    # changes them, a ``features()`` annotated 1-d returning the feature map; Equimo). The call
+                    # gives an array of the declared rank whose sizes are new symbols, and a definite finding that
+                    # rests on that rank is not reported (UnverifiedOrigin; a layer applied to it still gives its
+                    # own output size: a hash encoding's features into an MLP)
+                    from ..rules.shapes_bridge import UnverifiedOrigin
+
+                    assert fi.return_ann is not None
+                    claim = UnverifiedOrigin(
+                        fi.module, fi.node, f"the return annotation {fi.return_ann.text} of {fi.name}() (not checked)"
+                    )
+                    sizes = tuple(self.ctx.fresh("d", claim) for _ in declared.shape)
+                    return TensorV(sizes, declared.dtype, declared.framework, None, claim)
                 if (
                     isinstance(body, TensorV)
                     and isinstance(declared, TensorV)
