@@ -1912,6 +1912,8 @@ class ModuleAnalysis:
                     and isinstance(declared, TensorV)
                     and declared.shape is not None
                     and not _annotations_checked(fi)
+                    # (a stub, ``raise NotImplementedError`` or ``...``: its annotation is all there is, the contract)
+                    and not (type(fi.node) is cst.FunctionDef and _stub_body(fi.node))
                 ):
                     # the body, run for these arguments, leaves its result unknown (a block whose norm comes from a
                     # registry the analysis cannot read) and nothing checks the annotation when the code runs: its
