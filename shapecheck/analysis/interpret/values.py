@@ -495,7 +495,8 @@ def exact_values(v: "Value") -> tuple[int, ...] | None:
     return v.values[0]
 
 
-_INT_DTYPES = (None, "int64", "int32", "int16", "uint8", "int8")
+# the integer dtypes whose arithmetic exact_arith follows (narrower ones wrap around: uint8 250 + 10 is 4)
+_INT_DTYPES = (None, "int64", "int32")
 
 
 def known_count(shape: "tuple[Size, ...] | None") -> int | None:
