@@ -23,8 +23,6 @@ from .values import (
     DYNAMIC_ATTRS,
     NUMPY_INT,
     set_by_name,
-    exact_arith,
-    known_count,
     mark_stale,
     UNKNOWN,
     BoolV,
@@ -3599,24 +3597,8 @@ class Interpreter:
                 # becomes complex (dtype not tracked)
                 t = left if isinstance(left, TensorV) else right
                 return t.with_dtype(None)  # type: ignore[union-attr]
-            out = self.m.tensor_binary(self, node, left, op, right)
-            sym = _EXACT_BINARY.get(type(op))
-            if sym is not None and type(node) is cst.BinaryOperation and isinstance(out, TensorV):
-                # (lengths - 400) // 320 + 1 of exactly known lengths: the frame counts, exactly
-                made = exact_arith(left, sym, right, node)
-                if made is not None and len(made[0]) == known_count(out.shape):
-                    out = replace(out, values=made)
-            return out
+            return self.m.tensor_binary(self, node, left, op, right)
         return UNKNOWN
-
-
-_EXACT_BINARY: dict[type[cst.CSTNode], str] = {
-    cst.Add: "+",
-    cst.Subtract: "-",
-    cst.Multiply: "*",
-    cst.FloorDivide: "//",
-    cst.Modulo: "%",
-}
 
 
 _COMPLEX_SCALAR_OPS = frozenset({cst.Add, cst.Subtract, cst.Multiply, cst.Divide})

@@ -187,14 +187,22 @@ def tensor_binary(
         if isinstance(left, TensorV) and isinstance(right, TensorV):
             return matmul(cx, node, "@", left, right)
         return UNKNOWN
+    name = _op_name(op)
     if isinstance(left, TensorV) and isinstance(right, TensorV):
-        return elementwise(cx, node, _op_name(op), [left, right])
-    t = left if isinstance(left, TensorV) else right
-    other = right if t is left else left
-    assert isinstance(t, TensorV)
-    if isinstance(other, (IntV, FloatV, BoolV)):
-        return _with_scalar(_op_name(op), t, other)
-    return t.with_shape(None)
+        out = elementwise(cx, node, name, [left, right])
+    else:
+        t = left if isinstance(left, TensorV) else right
+        other = right if t is left else left
+        assert isinstance(t, TensorV)
+        if not isinstance(other, (IntV, FloatV, BoolV)):
+            return t.with_shape(None)
+        out = _with_scalar(name, t, other)
+    # (lengths - 400) // 320 + 1 of exactly known lengths: the frame counts, exactly (an augmented ``+=`` is no
+    # operator exact_arith follows: it changes its operand in place)
+    made = exact_arith(left, name, right, node)
+    if made is not None and isinstance(out, TensorV) and known_count(out.shape) == len(made[0]):
+        return replace(out, values=made)
+    return out
 
 
 _AUGMENTED: dict[type[cst.CSTNode], str] = {
