@@ -924,11 +924,11 @@ def _dataclass_replace(c: LibraryCall) -> Value | None:
     ci = c.m.find_class(c.args[0].cls_key)
     if ci is None:
         return UNKNOWN
-    from .objects import _init_fields, class_fields
+    from .objects import init_fields
 
     # the fields __init__ takes (not ``field(init=False)`` nor a KW_ONLY sentinel), as the instance holds them
     # (nested dataclasses kept)
-    takes, _ = _init_fields(class_fields(c.m, ci))
+    takes, _, _ = init_fields(c.m, ci)
     kwargs = {name: (c.args[0].attr(name) or UNKNOWN) for name in sorted(takes)}
     if not set(c.kwargs) <= set(kwargs):
         return UNKNOWN  # a name that is no init field: replace raises
@@ -1184,6 +1184,28 @@ def _torch_size(c: LibraryCall) -> Value | None:
     ):
         return SeqV(items.items, "shape")
     return UNKNOWN
+
+
+@library_call("haiku.transform", "haiku.transform_with_state", "haiku.without_apply_rng")
+def _haiku_transform(c: LibraryCall) -> Value | None:
+    """``hk.transform(f)`` (``transform_with_state``): a pair of pure functions, ``init(rng, *a)`` and ``apply(params,
+    rng, *a)`` (``apply(params, state, rng, *a)``, which returns ``(out, state)``), each running ``f(*a)``;
+    ``hk.without_apply_rng(t)``: ``apply`` without its ``rng`` (``haiku_transformed``, run by
+    ``ModuleAnalysis.haiku_apply``)."""
+    if c.dynamic or len(c.args) != 1:
+        return None
+    f = c.args[0]
+    if c.qual == "haiku.without_apply_rng":
+        if c.kwargs or not isinstance(f, LayerV) or f.kind != "haiku_transformed":
+            return None
+        return LayerV("haiku_transformed", (("fn", f.param("fn")), ("state", f.param("state")), ("rng", False)))
+    if not isinstance(f, FuncV) or set(c.kwargs) - {"apply_rng"}:
+        return None
+    apply_rng = c.kwargs.get("apply_rng")
+    if apply_rng is not None and not isinstance(apply_rng, BoolV):
+        return None
+    rng = apply_rng is None or apply_rng.value is True
+    return LayerV("haiku_transformed", (("fn", f), ("state", c.qual.endswith("with_state")), ("rng", rng)), c.node)
 
 
 @library_call("flax.linen.vmap", "flax.linen.transforms.vmap")

@@ -107,7 +107,6 @@ from .interpreter import (
     _target_names,
     _truth,
     _var_key,
-    layer_attributes,
     self_attribute,
 )
 from .narrowing import _guard_tests, default_call, guard_refinement, optional_annotation
@@ -3715,6 +3714,24 @@ class ModuleAnalysis:
             return SeqV((out, UNKNOWN), "tuple")
         return UNKNOWN
 
+    def haiku_apply(
+        self, interp: Interpreter, node: cst.Call, t: LayerV, method: str, args: list[Value], kwargs: dict[str, Value]
+    ) -> Value:
+        """``f.init(rng, *a)`` / ``f.apply(params, rng, *a)`` of ``f = hk.transform(fn)`` (``haiku_transformed``):
+        ``fn(*a)`` runs; ``apply`` returns what it returns (with the state after it, ``(out, state)``, for
+        ``transform_with_state``), ``init`` the parameters (not known). ``apply`` takes ``params``, then ``state``
+        (with state), then ``rng`` (unless ``without_apply_rng``), by position."""
+        fn = t.param("fn")
+        if not isinstance(fn, FuncV) or {"params", "state", "rng"} & set(kwargs):
+            return UNKNOWN
+        skip = 1 if method == "init" else 1 + bool(t.param("state")) + bool(t.param("rng"))
+        if len(args) < skip:
+            return UNKNOWN
+        out = self.call_function(interp, node, fn, args[skip:], kwargs)
+        if method == "init":
+            return UNKNOWN
+        return SeqV((out, UNKNOWN), "tuple") if t.param("state") else out
+
     def _call_lifted(
         self, interp: Interpreter, node: cst.Call, lifted: LayerV, bound: FuncV, args: list[Value]
     ) -> Value:
@@ -3896,6 +3913,8 @@ class ModuleAnalysis:
         if isinstance(base, LayerV) and base.kind == "linen_vmapped" and method in ("apply", "init"):
             # an instance of an nn.vmap-lifted flax class: model.apply(variables, x) maps __call__ over x
             return self.call_flax_method(interp, node, base, method, args, kwargs) if not dynamic else UNKNOWN
+        if isinstance(base, LayerV) and base.kind == "haiku_transformed" and method in ("apply", "init"):
+            return self.haiku_apply(interp, node, base, method, args, kwargs) if not dynamic else UNKNOWN
         if isinstance(base, LayerV) and method in _RETURNS_SELF and not base.param("keras"):
             return base  # nn.Linear(64, 32).to(device): the same layer, its sizes unchanged
         if (
@@ -5207,9 +5226,8 @@ class ModuleAnalysis:
     ) -> Value:
         """torch's constructor of the layer ``kind`` run on the object being built: the sizes it sets are the
         object's (``self.weight``, ``self.in_channels``...), the layer what torch's forward runs."""
-        layer = layer_rules.layer(self.ops, node, kind, args, kwargs)
+        layer, sizes = objects.base_layer(self, node, kind, args, kwargs)
         if isinstance(layer, LayerV):
-            sizes = layer_attributes(layer, args, kwargs)
             for k, v in sizes.items():
                 interp.scope.vars[f"self.{k}"] = v
             interp.scope.vars[f"self.{objects.TORCH_LAYER_ATTR}"] = layer
@@ -5290,6 +5308,11 @@ class ModuleAnalysis:
             if torch_layer is not None:
                 # super().forward(x) in a torch.nn layer subclass: torch's forward of the layer its constructor built
                 return layer_rules.apply_layer(self.ops, interp, node, torch_layer, args, kwargs)
+        if fi is None and name == "__call__" and not dynamic and not interp.frame.building:
+            haiku_layer = objects.torch_layer_of(self, interp.frame.self_value)
+            if haiku_layer is not None and haiku_layer.kind.startswith("fw:Haiku"):
+                # super().__call__(q, k, v, mask) in class CausalSelfAttention(hk.MultiHeadAttention): haiku's
+                return layer_rules.apply_layer(self.ops, interp, node, haiku_layer, args, kwargs)
         if fi is None and name == "__call__" and not dynamic and not interp.frame.building:
             # super().__call__(x) in a torch module's own __call__: nn.Module.__call__ runs the object's forward
             held = interp.frame.self_value

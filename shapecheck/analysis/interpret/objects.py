@@ -490,9 +490,38 @@ def torch_layer_base(m: "ModuleAnalysis", ci: ClassInfo) -> str | None:
     if len(bases) != 1:
         return None
     parts = bases[0].split(".")
+    if parts[0] == "haiku" and len(parts) == 2 and parts[1] in _HAIKU_LAYER_BASES:
+        return "haiku:" + parts[1]  # class CausalSelfAttention(hk.MultiHeadAttention)
     if parts[:2] != ["torch", "nn"] or len(parts) != 3 or parts[2] not in LAYERS:
         return None
     return parts[2]
+
+
+# haiku modules a class of the analysed code may derive from, their sizes set by haiku's constructor
+_HAIKU_LAYER_BASES = frozenset({"MultiHeadAttention", "Linear"})
+
+
+def base_layer(
+    m: "ModuleAnalysis", node: cst.Call, kind: str, args: list[Value], kwargs: dict[str, Value]
+) -> tuple[Value, dict[str, Value]]:
+    """The layer the framework's constructor of ``kind`` (``torch_layer_base``) builds with these arguments, and the
+    size attributes it sets on the object (``self.weight``, ``self.in_features``; haiku's ``self.model_size``...)."""
+    from ..rules import frameworks, layers as layer_rules
+
+    if kind.startswith("haiku:"):
+        layer = frameworks.haiku_call(m.ops, node, "haiku." + kind[len("haiku:") :], args, kwargs)
+        attrs: dict[str, Value] = {}
+        if isinstance(layer, LayerV):
+            for attr, key in (("num_heads", "heads"), ("key_size", "key"), ("value_size", "value")):
+                size = layer.param(key)
+                if size is not None:
+                    attrs[attr] = IntV(size)
+            size = layer.param("model") if layer.kind == "fw:HaikuMHA" else layer.param("units")
+            if size is not None:
+                attrs["model_size" if layer.kind == "fw:HaikuMHA" else "output_size"] = IntV(size)
+        return layer, attrs
+    layer = layer_rules.layer(m.ops, node, kind, args, kwargs)
+    return layer, (_interpreter.layer_attributes(layer, args, kwargs) if isinstance(layer, LayerV) else {})
 
 
 def torch_layer_of(m: "ModuleAnalysis", obj: Value | None) -> LayerV | None:
@@ -541,20 +570,15 @@ def layer_subclass(
     ``self.weight``, ``self.in_features``...: interpreter.layer_attributes) for its ``forward`` to read. Only when
     the one base outside the analysed code is a ``torch.nn`` layer the analysis builds and no analysed class of the
     MRO defines ``__init__``; any other such class is a generic object."""
-    from ..rules import layers as layer_rules
-
-    layer_attributes = _interpreter.layer_attributes
-
     generic = ObjV(ci.key)
     if node is None or find_method(m, ci, "__init__") is not None:
         return generic
     kind = torch_layer_base(m, ci)
     if kind is None:
         return generic
-    layer = layer_rules.layer(m.ops, node, kind, args, kwargs)
+    layer, attrs = base_layer(m, node, kind, args, kwargs)
     if not isinstance(layer, LayerV):
         return generic
-    attrs = layer_attributes(layer, args, kwargs)
     attrs[TORCH_LAYER_ATTR] = layer
     return ObjV(ci.key, tuple(sorted(attrs.items())), True)
 
@@ -750,7 +774,15 @@ def _changed_attributes(tree: cst.CSTNode) -> frozenset[str]:
 
 
 def class_fields(m: "ModuleAnalysis", ci: ClassInfo) -> list[tuple[str, ClassInfo, cst.BaseExpression | None]]:
-    """Dataclass-style fields over the MRO, bases first: (name, defining class, default expression)."""
+    """Dataclass-style fields over the MRO, bases first: (name, defining class, default expression). Once per class
+    (its MRO is, too): a config class is built many times."""
+    st = class_state(ci)
+    if st.fields is None:
+        st.fields = _class_fields(m, ci)
+    return st.fields
+
+
+def _class_fields(m: "ModuleAnalysis", ci: ClassInfo) -> list[tuple[str, ClassInfo, cst.BaseExpression | None]]:
     out: dict[str, tuple[str, ClassInfo, cst.BaseExpression | None]] = {}
     for c in reversed(mro(m, ci)):
         if type(c.node.body) is not cst.IndentedBlock:
@@ -1598,18 +1630,28 @@ def _checked_fields(
     return out
 
 
-def _field_statements(owner: ClassInfo, name: str) -> Iterator[cst.AnnAssign]:
+def _field_statements(owner: ClassInfo, name: str) -> tuple[cst.AnnAssign, ...]:
     """The ``name: annotation [= value]`` statements of ``owner``'s body, in order."""
-    for stmt in owner.node.body.body if type(owner.node.body) is cst.IndentedBlock else ():
+    return memo("field-statements", owner.node, _annotated_names).get(name, ())
+
+
+def _annotated_names(node: cst.CSTNode) -> dict[str, tuple[cst.AnnAssign, ...]]:
+    """The ``name: annotation [= value]`` statements of a class body, by name, each name's in order (a config class
+    of a hundred fields is asked about each of them for every instance built: one walk of its body, not one per
+    field)."""
+    out: dict[str, list[cst.AnnAssign]] = {}
+    body = node.body if isinstance(node, cst.ClassDef) else None
+    for stmt in body.body if type(body) is cst.IndentedBlock else ():
         if type(stmt) is cst.SimpleStatementLine:
             for small in stmt.body:
-                if type(small) is cst.AnnAssign and type(small.target) is cst.Name and small.target.value == name:
-                    yield small
+                if type(small) is cst.AnnAssign and type(small.target) is cst.Name:
+                    out.setdefault(small.target.value, []).append(small)
+    return {k: tuple(v) for k, v in out.items()}
 
 
 def _field_annotation(owner: ClassInfo, name: str) -> cst.BaseExpression | None:
-    first = next(_field_statements(owner, name), None)
-    return first.annotation.annotation if first is not None else None
+    stmts = _field_statements(owner, name)
+    return stmts[0].annotation.annotation if stmts else None
 
 
 def _has_instance(v: Value, cls_key: str, depth: int) -> bool:
@@ -2383,8 +2425,7 @@ def instantiate(
         kw = {k: v for k, v in kwargs.items() if k not in ("name", "parent")}
         # which fields the generated __init__ takes, and which of them by position: not a field(init=False), nor
         # the ``_: KW_ONLY`` sentinel; a field(kw_only=True) or one after the sentinel only by keyword
-        params, positional = _init_fields(fields)
-        sentinels = _sentinels(fields)
+        params, positional, sentinels = init_fields(m, ci)
         if len(args) > len(positional) or any(k not in params for k in kw):
             return generic, []
         for name, owner, default in fields:
@@ -2498,6 +2539,16 @@ def _sentinels(fields: list[tuple[str, ClassInfo, cst.BaseExpression | None]]) -
         if ann is not None and (dotted(ann) or "").rsplit(".", 1)[-1] == "KW_ONLY":
             out.add(name)
     return out
+
+
+def init_fields(m: "ModuleAnalysis", ci: ClassInfo) -> tuple[set[str], list[str], set[str]]:
+    """What the generated ``__init__`` of ``ci`` takes of its fields (``_init_fields``), and its ``_: KW_ONLY``
+    sentinels; once per class. The caller does not change the sets and list."""
+    st = class_state(ci)
+    if st.init_fields is None:
+        fields = class_fields(m, ci)
+        st.init_fields = (*_init_fields(fields), _sentinels(fields))
+    return st.init_fields
 
 
 def _init_fields(fields: list[tuple[str, ClassInfo, cst.BaseExpression | None]]) -> tuple[set[str], list[str]]:
@@ -3841,7 +3892,7 @@ def _field_kept(m: "ModuleAnalysis", ci: ClassInfo, pos: int | None, kw: str | N
     hooks = ("__setattr__", "__getattr__", "__getattribute__")
     if not is_dataclass_like(m, ci) or any(h in c.methods for c in classes for h in hooks):
         return False
-    params, positional = _init_fields(class_fields(m, ci))
+    params, positional, _ = init_fields(m, ci)
     name = kw if kw is not None else (positional[pos] if pos is not None and pos < len(positional) else None)
     if name is None or name not in params or any(name in c.methods for c in classes):
         return False

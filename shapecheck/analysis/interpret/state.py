@@ -12,6 +12,8 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from collections.abc import Hashable
 
+    import libcst as cst
+
     from ..index.functions import ClassInfo, FunctionInfo
     from ..index.jaxtyping_bridge import Annotation
     from .context import Pending
@@ -61,6 +63,9 @@ class ClassState:
     named_tuple: bool | None = None  # a typing.NamedTuple (interpreter._frozen_record)
     intercepted: frozenset[str] | None = None  # attributes whose stores run code ("*": all; objects.intercepts_attr)
     items_read_only: frozenset[str] | None = None  # attributes methods only read items of (objects._items_read_only)
+    # dataclass-style fields over the MRO (objects.class_fields), and what the generated __init__ takes of them
+    fields: list[tuple[str, ClassInfo, cst.BaseExpression | None]] | None = None
+    init_fields: tuple[set[str], list[str], set[str]] | None = None
 
 
 def function_state(fi: FunctionInfo) -> FunctionState:

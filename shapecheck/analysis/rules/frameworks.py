@@ -64,7 +64,7 @@ if TYPE_CHECKING:
     from ..interpret.interpreter import Interpreter
 
 # qualified-name heads that belong to this module, and the array framework their tensors are
-PREFIXES = ("tensorflow.", "keras.", "tf_keras.", "paddle.", "flax.", "jmp.")
+PREFIXES = ("tensorflow.", "keras.", "tf_keras.", "paddle.", "flax.", "jmp.", "haiku.")
 
 _TF_REDUCTIONS = {
     "reduce_sum": "sum",
@@ -172,6 +172,7 @@ def framework_of(qual: str) -> str | None:
         "paddle": "paddle",
         "flax": "jax",
         "jmp": "jax",
+        "haiku": "jax",
     }.get(head)
 
 
@@ -235,6 +236,8 @@ def call(
         return flax_call(cx, node, qual, args, kwargs)
     if qual.startswith("jmp."):
         return jmp_call(qual, args, kwargs)
+    if qual.startswith("haiku."):
+        return haiku_call(cx, node, qual, args, kwargs)
     if qual == "paddle.nn.functional.linear":
         # linear(x, weight) is matmul(x, weight) + bias: a weight that is not 2-d broadcasts like paddle.matmul
         weight = _arg(args, kwargs, 1, "weight")
@@ -2290,3 +2293,93 @@ def _wrong_rank(cx: OpContext, report_node: cst.CSTNode, layer: LayerV, x: Tenso
 
 def layer_name(layer: LayerV) -> str:
     return str(layer.param("cls", layer.kind[3:]))
+
+
+# ------------------------------------------------------------------------------------------------------ haiku
+def haiku_call(cx: OpContext, node: cst.Call, qual: str, args: list[Value], kwargs: dict[str, Value]) -> Value:
+    """``hk.Name(...)`` / ``hk.nets.Name(...)``: the rule registered for the name (haiku's modules are built inside
+    a transformed function and called at once; their sizes are their constructor's)."""
+    parts = qual.split(".")
+    if not (len(parts) == 2 or (len(parts) == 3 and parts[1] == "nets")):
+        return UNKNOWN
+    build = FRAMEWORK_LAYERS["haiku"].get(parts[-1])
+    return build(cx, node, parts[-1], args, kwargs) if build is not None else UNKNOWN
+
+
+def _int_size(v: Value | None) -> Size | None:
+    return v.size if isinstance(v, IntV) else None
+
+
+@framework_layer("haiku", "Linear")
+def _haiku_linear(cx: OpContext, node: cst.Call, name: str, args: list[Value], kwargs: dict[str, Value]) -> Value:
+    """``hk.Linear(output_size)``: (*, in) -> (*, output_size), the input size read on the first call."""
+    return _kl("Dense", node, units=_int_size(_arg(args, kwargs, 0, "output_size")))
+
+
+@framework_layer("haiku", "MLP")
+def _haiku_mlp(cx: OpContext, node: cst.Call, name: str, args: list[Value], kwargs: dict[str, Value]) -> Value:
+    """``hk.nets.MLP(output_sizes)``: a chain of ``hk.Linear``, so (*, in) -> (*, output_sizes[-1])."""
+    sizes = _arg(args, kwargs, 0, "output_sizes")
+    if not isinstance(sizes, SeqV) or not sizes.items:
+        return UNKNOWN
+    return _kl("Dense", node, units=_int_size(sizes.items[-1]))
+
+
+@framework_layer("haiku", "Embed")
+def _haiku_embed(cx: OpContext, node: cst.Call, name: str, args: list[Value], kwargs: dict[str, Value]) -> Value:
+    """``hk.Embed(vocab_size, embed_dim)``: ids (*) -> (*, embed_dim) (the default ARRAY_INDEX lookup); built from
+    an ``embedding_matrix`` or another ``lookup_style``, not read."""
+    if len(args) > 2 or any(k not in ("vocab_size", "embed_dim", "w_init", "name") for k in kwargs):
+        return UNKNOWN
+    return _kl("Embedding", node, d=_int_size(_arg(args, kwargs, 1, "embed_dim")))
+
+
+@framework_layer("haiku", "LayerNorm", "RMSNorm", "BatchNorm", "GroupNorm", "InstanceNorm")
+def _haiku_norm(cx: OpContext, node: cst.Call, name: str, args: list[Value], kwargs: dict[str, Value]) -> Value:
+    """Normalisations: the input's shape (their scale and offset are created to fit it)."""
+    return LayerV("Elementwise", (("name", "haiku." + name),), node)
+
+
+@framework_layer("haiku", "dropout")
+def _haiku_dropout(cx: OpContext, node: cst.Call, name: str, args: list[Value], kwargs: dict[str, Value]) -> Value:
+    """``hk.dropout(rng, rate, x)``: x's shape."""
+    x = _arg(args, kwargs, 2, "x")
+    return x if isinstance(x, TensorV) else UNKNOWN
+
+
+@framework_layer("haiku", "get_parameter")
+def _haiku_parameter(cx: OpContext, node: cst.Call, name: str, args: list[Value], kwargs: dict[str, Value]) -> Value:
+    """``hk.get_parameter(name, shape, dtype=None, init=None)``: an array of that shape."""
+    shape = _arg(args, kwargs, 1, "shape")
+    if not isinstance(shape, SeqV) or not all(isinstance(v, IntV) for v in shape.items):
+        return UNKNOWN
+    sizes = tuple(v.size for v in shape.items if isinstance(v, IntV))
+    return TensorV(sizes, None, "jax", None, cx.origin(node, "hk.get_parameter(...)"))
+
+
+@framework_layer("haiku", "MultiHeadAttention")
+def _haiku_mha(cx: OpContext, node: cst.Call, name: str, args: list[Value], kwargs: dict[str, Value]) -> Value:
+    """``hk.MultiHeadAttention(num_heads, key_size, w_init_scale=None, *, value_size=None, model_size=None, ...)``:
+    its output's last axis is ``model_size``, by default ``key_size * num_heads`` (haiku/_src/attention.py)."""
+    if len(args) > 3:
+        return UNKNOWN
+    heads, key = _int_size(_arg(args, kwargs, 0, "num_heads")), _int_size(_arg(args, kwargs, 1, "key_size"))
+    model, value = kwargs.get("model_size"), kwargs.get("value_size")
+    size: Size | None
+    if model is not None and not isinstance(model, NoneV):
+        size = _int_size(model)
+    else:
+        size = product((heads, key)) if heads is not None and key is not None else None
+    v_size = _int_size(value) if value is not None and not isinstance(value, NoneV) else key
+    return _kl("HaikuMHA", node, model=size, heads=heads, key=key, value=v_size)
+
+
+@layer_kind("fw:HaikuMHA")
+def _apply_haiku_mha(
+    cx: OpContext, interp: "Interpreter", node: cst.Call, report_node: cst.CSTNode, layer: LayerV, x: TensorV
+) -> Value:
+    """``mha(query, key, value, mask=None)``: (..., T', D_q) -> (..., T', model_size)."""
+    if x.shape is None or len(x.shape) < 2:
+        return x.with_shape(None)
+    model = layer.param("model")
+    return TensorV(x.shape[:-1] + (model if model is not None else cx.fresh("model_size"),), None, x.framework)

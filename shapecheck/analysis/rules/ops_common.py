@@ -76,6 +76,7 @@ _FRAMEWORK_PREFIX = {
     "paddle": "paddle",
     "flax": "jax",
     "jmp": "jax",
+    "haiku": "jax",
 }
 
 # same-shape methods whose result keeps the input's memory layout (torch's elementwise kernels follow the input's

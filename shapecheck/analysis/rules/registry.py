@@ -357,7 +357,7 @@ EINOPS_LAYERS: dict[str, EinopsLayerRule] = {}  # einops layer class name (= its
 # -> the rule that builds the layer's value; its kind's ApplyRule is registered with @layer_kind (frameworks.py), or
 # is the torch kind the layer is built as (paddle.nn)
 FRAMEWORK_LAYERS: dict[str, dict[str, BuildRule]] = {
-    api: {} for api in ("keras.layers", "flax.linen", "flax.nnx", "paddle.nn")
+    api: {} for api in ("keras.layers", "flax.linen", "flax.nnx", "paddle.nn", "haiku")
 }
 # Keras calls other than keras.ops and keras.layers: by qualified name, or (a name without a dot) by last name in any
 # Keras module; the qualified rules run first (frameworks.py keras_call)
