@@ -304,6 +304,24 @@ def _replay_framework(w: Witness, replay: Replay) -> None:
             ),
         )
         return
+    if op == "lax.dynamic_update_slice":
+        import importlib
+
+        try:  # (through importlib: jax is optional)
+            lax_u: Any = importlib.import_module("jax.lax")
+            jnp_u: Any = importlib.import_module("jax.numpy")
+        except ImportError:
+            replay.add("jax", None, "jax is not installed")
+            return
+        if not _small(w, 1 << 20):
+            replay.add("jax", None, "arrays this large are not materialised")
+            return
+        update, operand = (tuple(int(x) for x in s) for s in w.input_shapes)
+        replay.add(
+            "jax",
+            *_run(lambda: lax_u.dynamic_update_slice(jnp_u.zeros(operand), jnp_u.zeros(update), (0,) * len(operand))),
+        )
+        return
     if op == "scan.carry":
         import importlib
 

@@ -83,6 +83,7 @@ FRAMEWORK_OPS = frozenset(
         "pad.arguments",
         "interpolate.count",
         "lax.conv",
+        "lax.dynamic_update_slice",
         "item",
         "view.strided",
         "nn.MultiheadAttention",
@@ -866,6 +867,14 @@ def concrete_failure(w: Witness) -> str | None:
         lhs_spec, rhs_spec, _ = witness_get(w, "specs", ("NC", "OI", "NC"))
         c, i = shapes[0][lhs_spec.index("C")], shapes[1][rhs_spec.index("I")]
         return f"{c} input features vs the kernel's {i}" if c != i else None
+    if op == "lax.dynamic_update_slice":  # jax: the update has the operand's rank and fits inside it
+        update, operand = shapes
+        if len(update) != len(operand):
+            return f"an update of rank {len(update)} into an operand of rank {len(operand)}"
+        for u, o in zip(update, operand):
+            if u > o:
+                return f"an update axis of {u} is larger than the operand's {o}"
+        return None
     if op == "pad.arguments":
         return _pad_arguments_failure(w, shapes[0])
     if op == "interpolate.count":  # F.interpolate: one size / scale_factor entry per spatial axis after (N, C)

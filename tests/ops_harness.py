@@ -2225,6 +2225,19 @@ def jax_generators(fw: Framework) -> dict[str, Gen]:
 
     g["lax:jax.lax.dynamic_slice"] = dynamic_slice
 
+    def dynamic_update_slice(r: random.Random) -> Case:
+        s = rand_shape(r, 1, 3)
+        if r.random() < 0.15:
+            u = rand_shape(r, 1, 3)  # of another rank, often: jax raises
+        else:
+            u = tuple(r.randint(0, d + 1) for d in s)  # one larger than its axis: jax raises
+        starts = tuple(r.randint(0, 2) for _ in s)
+        setup = [f"x = {fw.tensor(s)}", f"u = {fw.tensor(u)}"]
+        expr = f"jax.lax.dynamic_update_slice(x, u, {shape_src(starts)})"
+        return _maybe_index(r, Case("lax:jax.lax.dynamic_update_slice", fw.name, setup, expr))
+
+    g["lax:jax.lax.dynamic_update_slice"] = dynamic_update_slice
+
     def triangular_solve(r: random.Random) -> Case:
         n = r.randint(1, 4)
         a = [n, n] if r.random() < 0.85 else [n, n + 1]

@@ -93,6 +93,7 @@ UNEXERCISED: dict[str, str] = {
             "segment_prod",
             "dynamic_slice",
             "dynamic_slice_in_dim",
+            "dynamic_update_slice",
             "cho_solve",
             "solve_triangular",
             "bernoulli",

@@ -1187,6 +1187,26 @@ class ExpandAxis(Detail):
 
 
 @dataclass(frozen=True)
+class UpdateSlice(Detail):
+    """``lax.dynamic_update_slice(operand, update, start_indices)``: the update must have the operand's rank and fit
+    inside it on every axis (jax raises otherwise). ``axis`` -1: the ranks differ (``size`` and ``limit`` are the
+    two ranks)."""
+
+    code, kind = "SHP204", "update_slice"
+    update: Shape
+    operand: Shape
+    axis: int
+    size: Any
+    limit: Any
+
+    def render(self) -> str:
+        head = f"an update of shape {_shape(self.update)} cannot be written into an operand of shape {_shape(self.operand)}"
+        if self.axis < 0:
+            return f"{head}: the update has {self.size} axes, the operand {self.limit}"
+        return f"{head}: axis {self.axis} has {self.size}, more than the operand's {self.limit}"
+
+
+@dataclass(frozen=True)
 class SqueezeAxis(Detail):
     code, kind = "SHP204", "squeeze"
     shape: Shape

@@ -3653,6 +3653,10 @@ class ModuleAnalysis:
             param = self._linen_param(node, base, args[2])
             if param is not None:
                 return param
+        if isinstance(base, ObjV) and func.attr.value == "variable" and len(args) >= 3 and not dynamic and not kwargs:
+            variable = self._linen_variable(interp, node, base, args[2], args[3:])
+            if variable is not None:
+                return variable
         return None
 
     def flax_bound_method(self, obj: ObjV, method: str) -> LayerV | None:
@@ -4735,6 +4739,24 @@ class ModuleAnalysis:
 
         sizes = tuple(i.size for i in shape.items)  # type: ignore[union-attr]
         return TensorV(sizes, None, "jax", None, Origin(self, node, "self.param(...)"))
+
+    def _linen_variable(
+        self, interp: Interpreter, node: cst.Call, obj: ObjV, init_fn: Value, init_args: list[Value]
+    ) -> TensorV | None:
+        """``self.variable(col, name, init_fn, *init_args)`` in a ``flax.linen`` module (a decoding cache:
+        ``self.variable("cache", "cached_key", jnp.zeros, (b, max_len, h, d), k.dtype)``): a Variable whose
+        ``.value`` is ``init_fn(*init_args)``, held as that array (``var.value = x`` stores a new one: interpreter
+        ``assign``). A variable the collection already holds keeps its value, made by the same call on the first
+        run (the init). None: not such a call, or a value that is not a jax array."""
+        ci = self.find_class(obj.cls_key)
+        if ci is None or any("variable" in c.methods for c in objects.mro(self, ci)):
+            return None
+        if not any(b.startswith("flax.linen.") for b in objects.foreign_bases(self, ci)):
+            return None
+        value = self.call_value(interp, node, init_fn, init_args)
+        if not isinstance(value, TensorV) or value.framework != "jax" or value.shape is None:
+            return None
+        return value
 
     def call_partial(
         self, interp: Interpreter, node: cst.Call, p: LayerV, args: list[Value], kwargs: dict[str, Value]

@@ -950,6 +950,44 @@ def _dynamic_slice(
     return x.with_shape(tuple(sizes), origin=cx.origin(node, qual.rsplit(".", 1)[-1]))
 
 
+@FUNCTIONS.register("jax.lax.dynamic_update_slice")
+def _dynamic_update_slice(
+    cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]
+) -> Value | None:
+    """``jax.lax.dynamic_update_slice(operand, update, start_indices)``: the operand's shape, with ``update`` written
+    at those indices (clamped so that it fits). jax raises when the update's rank is not the operand's, or when it is
+    larger than the operand on an axis (a key/value cache allocated with fewer features per head than the keys it
+    stores): SHP204 where that holds for every size known."""
+    names = ("operand", "update", "start_indices")
+    if len(args) > len(names) or set(kwargs) - set(names):
+        return None
+    bound = dict(zip(names, args))
+    bound.update(kwargs)
+    x, u = bound.get("operand"), bound.get("update")
+    if not isinstance(x, TensorV):
+        return None
+    if not isinstance(u, TensorV) or x.shape is None or u.shape is None:
+        return x
+    detail = None
+    if len(u.shape) != len(x.shape):
+        detail = D.UpdateSlice(u.shape, x.shape, -1, len(u.shape), len(x.shape))
+    else:
+        for i, (have, limit) in enumerate(zip(u.shape, x.shape)):
+            if greater_equal(limit, have) is Truth.FALSE:
+                detail = D.UpdateSlice(u.shape, x.shape, i, have, limit)
+                break
+    if detail is None:
+        return x
+    cx.ctx.report(
+        node,
+        "SHP204",
+        {"op": "lax.dynamic_update_slice", "detail": detail},
+        cx.origins([u, x]),
+        spec=OpSpec("lax.dynamic_update_slice", None, (u.shape, x.shape), (), ()),
+    )
+    return x.with_shape(None)
+
+
 @FUNCTIONS.register(*(f"{m}.{n}" for m in ("numpy", "jax.numpy") for n in ("convolve", "correlate")))
 def _np_convolve(
     cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]
