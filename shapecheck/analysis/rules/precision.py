@@ -568,6 +568,8 @@ def _report(
     count_s, n = _count_text(count)
     if n is not None and n <= 2:
         return  # one or two values: a single rounding (or overflow) of a + b, no accumulation to warn about
+    if kind in ("sum", "mean") and _seeds_backward_only(m, node):
+        return  # (o * do).sum().backward(): the gradient of a sum or mean does not depend on its rounded value
     detail = _ACCUMULATION[code](kind, fw, n, count, tuple(factors))
     notes = _origin_notes(t)
     if fix:
@@ -580,6 +582,29 @@ def _report(
     if fw in ("torch", None) and kind in ("sum", "cumsum", "cumprod"):
         notes.append(f'inside torch.autocast(device_type="cuda") torch runs {kind} in float32 (not under CPU autocast)')
     m.ctx.report(node, code, {"op": op, "verb": _VERBS[kind], "count": count_s, "detail": detail}, notes, fix=fix)
+
+
+def _seeds_backward_only(m: "RuleModule", node: cst.CSTNode) -> bool:
+    """Is the reduction ``node`` used only as the seed of a backward pass: ``x.sum().backward()``, ``((o * do).sum() +
+    (h * dh).sum()).backward()``, ``torch.autograd.grad(y.sum(), x)``? Its gradient (ones, or 1/n for a mean) does
+    not depend on the value computed, so an overflowed or rounded total changes nothing."""
+    parents = _parents(m)
+    at = node
+    parent = parents.get(id(at))
+    while type(parent) is cst.BinaryOperation and type(parent.operator) in (cst.Add, cst.Subtract):
+        at, parent = parent, parents.get(id(parent))
+    if type(parent) is cst.Attribute and parent.value is at and parent.attr.value == "backward":
+        call = parents.get(id(parent))
+        return type(call) is cst.Call and call.func is parent
+    if type(parent) is cst.Arg and parent.value is at and not parent.star:
+        call = parents.get(id(parent))
+        if type(call) is not cst.Call or type(call.func) not in (cst.Name, cst.Attribute):
+            return False
+        if m.qualify(call.func) not in ("torch.autograd.grad", "torch.autograd.backward"):
+            return False
+        first = call.args[0] if call.args else None
+        return parent is first if parent.keyword is None else parent.keyword.value in ("outputs", "tensors")
+    return False
 
 
 def check_einops_reduction(
