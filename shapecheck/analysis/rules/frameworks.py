@@ -2357,6 +2357,90 @@ def _haiku_parameter(cx: OpContext, node: cst.Call, name: str, args: list[Value]
     return TensorV(sizes, None, "jax", None, cx.origin(node, "hk.get_parameter(...)"))
 
 
+@framework_layer("haiku", "Conv1D", "Conv2D", "Conv3D")
+def _haiku_conv(cx: OpContext, node: cst.Call, name: str, args: list[Value], kwargs: dict[str, Value]) -> Value:
+    """``hk.Conv2D(output_channels, kernel_shape, stride=1, rate=1, padding="SAME", ...)``: channels last (the
+    default ``data_format``), batched or not, as flax linen's ``Conv(features, kernel_size, strides, padding,
+    kernel_dilation)`` (both run ``lax.conv_general_dilated``); another data format, a padding that is not a string
+    and feature groups are not read."""
+    n = int(name[4])
+    names = ("output_channels", "kernel_shape", "stride", "rate", "padding")
+    if len(args) > len(names):
+        return UNKNOWN
+    bound = dict(zip(names, args))
+    bound.update(kwargs)
+    fmt = bound.get("data_format")
+    if fmt is not None and not (isinstance(fmt, StrV) and fmt.value in ("NWC", "NHWC", "NDHWC", "channels_last")):
+        return UNKNOWN
+    groups = bound.get("feature_group_count")
+    if groups is not None and not (isinstance(groups, IntV) and groups.size.as_int() == 1):
+        return UNKNOWN
+    pad = bound.get("padding", StrV("SAME"))
+    if not isinstance(pad, StrV) or pad.value.upper() not in ("SAME", "VALID"):
+        return UNKNOWN
+
+    def per_axis(v: Value | None) -> Value | None:
+        if v is None or isinstance(v, IntV):
+            return SeqV((v or IntV(Size.const(1)),) * n, "tuple")
+        return v if isinstance(v, SeqV) and len(v.items) == n else None
+
+    kernel, stride, rate = (
+        per_axis(bound.get("kernel_shape")),
+        per_axis(bound.get("stride")),
+        per_axis(bound.get("rate")),
+    )
+    feats = bound.get("output_channels")
+    if kernel is None or stride is None or rate is None or "kernel_shape" not in bound or feats is None:
+        return UNKNOWN
+    return _flax_conv(cx, node, "Conv", [feats, kernel], {"strides": stride, "padding": pad, "kernel_dilation": rate})
+
+
+@framework_layer("haiku", "Flatten")
+def _haiku_flatten(cx: OpContext, node: cst.Call, name: str, args: list[Value], kwargs: dict[str, Value]) -> Value:
+    """``hk.Flatten(preserve_dims=1)``: the first ``preserve_dims`` axes kept, the rest flattened into one (an input
+    of no more axes than that is returned as it is)."""
+    keep = _arg(args, kwargs, 0, "preserve_dims", IntV(Size.const(1)))
+    k = keep.size.as_int() if isinstance(keep, IntV) else None
+    if k is None or k < 1 or len(args) > 2:
+        return UNKNOWN
+    return _kl("HaikuFlatten", node, keep=k)
+
+
+@layer_kind("fw:HaikuFlatten")
+def _apply_haiku_flatten(
+    cx: OpContext, interp: "Interpreter", node: cst.Call, report_node: cst.CSTNode, layer: LayerV, x: TensorV
+) -> Value:
+    keep = layer.param("keep")
+    if x.shape is None or not isinstance(keep, int):
+        return x.with_shape(None)
+    if len(x.shape) <= keep:
+        return x
+    return x.with_shape(x.shape[:keep] + (product(x.shape[keep:]),))
+
+
+# functions of jax.nn (and jnp) that keep their input's shape, as links of an hk.Sequential
+_JAX_SAME_SHAPE = frozenset(
+    f"jax.nn.{n}"
+    for n in ("relu", "gelu", "silu", "swish", "sigmoid", "elu", "leaky_relu", "softplus", "tanh", "relu6", "selu")
+) | frozenset({"jax.numpy.tanh"})
+
+
+@framework_layer("haiku", "Sequential")
+def _haiku_sequential(cx: OpContext, node: cst.Call, name: str, args: list[Value], kwargs: dict[str, Value]) -> Value:
+    """``hk.Sequential([hk.Linear(64), jax.nn.relu, hk.Linear(1)])``: each link applied to what the last gave; a
+    link that is neither a layer, a module nor a same-shape jax.nn function makes the rest unknown."""
+    items_v = _arg(args, kwargs, 0, "layers")
+    if not isinstance(items_v, SeqV):
+        return UNKNOWN
+    items: list[Value] = []
+    for item in items_v.items:
+        if isinstance(item, RefV) and item.qualname in _JAX_SAME_SHAPE:
+            items.append(LayerV("Elementwise", (("name", item.qualname),), node))
+        else:
+            items.append(item)
+    return LayerV("Sequential", (("layers", tuple(items)),), node)
+
+
 @framework_layer("haiku", "MultiHeadAttention")
 def _haiku_mha(cx: OpContext, node: cst.Call, name: str, args: list[Value], kwargs: dict[str, Value]) -> Value:
     """``hk.MultiHeadAttention(num_heads, key_size, w_init_scale=None, *, value_size=None, model_size=None, ...)``:
