@@ -3259,8 +3259,13 @@ class Interpreter:
         ):
             shape = base.param("shape")  # torch.distributions.Normal(mu, std).mean: the batch shape
             return TensorV(shape, None, "torch") if isinstance(shape, tuple) else UNKNOWN
-        if isinstance(base, LayerV) and base.kind == "linen_vmapped" and attr in ("apply", "init"):
-            return LayerV("flax_method", (("obj", base), ("method", attr)))  # jax.jit(model.apply) of a lifted module
+        if (
+            isinstance(base, LayerV)
+            and base.kind in ("linen_vmapped", "haiku_transformed")
+            and attr in ("apply", "init")
+        ):
+            # jax.jit(model.apply) of a lifted module, jax.jit(net.init) of an hk.transform-ed function
+            return LayerV("flax_method", (("obj", base), ("method", attr)))
         if isinstance(base, LayerV) and attr == "weight":
             return _layer_weight(base)
         if isinstance(base, LayerV) and attr == "bias" and base.kind == "Linear" and base.param("bias") is False:

@@ -4062,6 +4062,8 @@ class ModuleAnalysis:
         if isinstance(callee, LayerV) and callee.kind == "flax_method":
             # jax.jit(model.apply)(variables, x): the bound method as called directly
             obj, method = callee.param("obj"), callee.param("method")
+            if isinstance(obj, LayerV) and obj.kind == "haiku_transformed" and isinstance(method, str):
+                return self.haiku_apply(interp, node, obj, method, args, kwargs)
             if isinstance(obj, (ObjV, LayerV)) and isinstance(method, str):
                 return self.call_flax_method(interp, node, obj, method, args, kwargs)
             return UNKNOWN

@@ -30,6 +30,7 @@ from .ops_common import DTYPE_NAMES, _ints, _norm_dim, broadcast_shapes, layout_
 from ..interpret.values import (
     UNKNOWN,
     BoolV,
+    DictV,
     DtypeV,
     FloatV,
     IntV,
@@ -2105,6 +2106,16 @@ def _nnx_list(cx: OpContext, node: cst.Call, name: str, args: list[Value], kwarg
     if len(args) > 1 or kwargs:
         return UNKNOWN
     return layers.ModuleList.build(cx, node, "ModuleList", args, {})
+
+
+@framework_layer("flax.nnx", "Dict")
+def _nnx_dict(cx: OpContext, node: cst.Call, name: str, args: list[Value], kwargs: dict[str, Value]) -> Value:
+    """``nnx.Dict({name: module, ...}, **more)``: torch's ModuleDict (a dict's entries, then the keywords)."""
+    if len(args) > 1 or (args and not isinstance(args[0], DictV)):
+        return UNKNOWN
+    items = dict(args[0].items) if args and isinstance(args[0], DictV) else {}
+    items.update(kwargs)
+    return DictV(tuple(items.items()), "moduledict")
 
 
 @framework_layer("flax.nnx", "Sequential")
