@@ -1432,16 +1432,20 @@ class ArraySections(Detail):
 @dataclass(frozen=True)
 class AssertionFails(Detail):
     """The code's own ``assert`` on sizes, false here: ``test`` its source, ``values`` the known sizes of the names
-    it reads (name, value), ``message`` its message when a string literal."""
+    it reads (name, value), ``message`` its message when a string literal. ``raises``: the check is an ``if <test>:
+    raise <raises>(...)`` whose test is true here."""
 
     code, kind = "SHP207", "assertion"
     test: str
     values: tuple[tuple[str, Any], ...] = ()
     message: str | None = None
+    raises: str | None = None  # ``if <test>: raise <raises>(...)``: the test is true, so the code raises
 
     def render(self) -> str:
         shown = f" with {', '.join(f'{k}={v}' for k, v in self.values)}" if self.values else ""
         said = f" ({self.message!r})" if self.message else ""
+        if self.raises is not None:
+            return f"`if {self.test}: raise {self.raises}` raises: its test is true{shown}{said}"
         return f"`{self.test}` is false{shown}{said}"
 
 

@@ -295,7 +295,9 @@ CODES: tuple[Code, ...] = (
         "`assert divisible_by(h, window)`, `len(dims) == depth`) or whole shapes (`s.shape == t.shape`, "
         "`x.shape == (b, n, d)`: reported on the first axis they differ on, or their ranks) and is false for the "
         "sizes known there: the "
-        "code's own check rejects them. Reported only on a path every enclosing condition decides (an `assert` in "
+        "code's own check rejects them. So does a check written `if x.shape[-1] != self.dim: raise ValueError(...)` "
+        "(one comparison, a block that ends in raising ValueError, RuntimeError, TypeError or IndexError) whose "
+        "test is true. Reported only on a path every enclosing condition decides (an `assert` in "
         "a branch the analysis cannot decide, a deliberate `assert False`, or one under `pytest.raises` is silent).",
         "The run stops with an AssertionError, usually in a constructor or the first forward call, and the "
         "sizes that caused it were chosen far away (a config, a test, an example).",

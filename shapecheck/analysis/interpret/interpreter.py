@@ -873,6 +873,50 @@ class Interpreter:
             )
             return
 
+    def _raising_check_fails(self, test: cst.BaseExpression, raised: cst.Raise) -> None:
+        """SHP207: the code's own check ``if x.shape[-1] != self.dim: raise ValueError(...)`` is true here, so the
+        block raises: an ``assert`` of the opposite comparison, false (``_assertion_fails``: the same conditions on the
+        path and on the comparison; the witness holds the opposite comparison, which ``--verify`` replays). Only one
+        comparison of sizes, and a builtin exception a shape error raises too (what ``except`` clauses that catch
+        shape errors are recognised by)."""
+        ctx = self.ctx
+        if ctx.branch_unknown or ctx.uncertain or type(test) is not cst.Comparison or len(test.comparisons) != 1:
+            return
+        exc = raised.exc.func if type(raised.exc) is cst.Call else raised.exc
+        name = exc.attr.value if type(exc) is cst.Attribute else exc.value if type(exc) is cst.Name else None
+        if name not in ("ValueError", "RuntimeError", "TypeError", "IndexError"):
+            return
+        opposite = _OPPOSITE_OPS.get(type(test.comparisons[0].operator))
+        if opposite is None:
+            return
+        fi = self.m.find_function(self.frame.key) if self.frame.key != "<module>" else None
+        if fi is not None and _names_in(test) & memo("closure-changed", fi.node, _changed_by_closures):
+            return
+        holds = test.with_changes(comparisons=[test.comparisons[0].with_changes(operator=opposite())])
+        bindings: dict[str, int] = {}
+        shown: dict[str, int] = {}
+        text = self._comparison_text(holds, bindings, shown)
+        if text is None or not shown or assertion_holds(text, bindings) is not False:
+            return
+        call = raised.exc if type(raised.exc) is cst.Call else None
+        message = literal_str(call.args[0].value) if call is not None and call.args else None
+        shown_test = " ".join(self.m.code_for(test).split())
+        from ...diagnostics import details as D
+
+        ctx.report(
+            raised,
+            "SHP207",
+            {
+                "detail": D.AssertionFails(
+                    shown_test if len(shown_test) <= 120 else shown_test[:117] + "...",
+                    tuple(sorted(shown.items())[:6]),
+                    message,
+                    name,
+                )
+            },
+            spec=OpSpec("assert", None, (), (), (("condition", text), ("values", tuple(sorted(bindings.items()))))),
+        )
+
     def _comparison_text(self, node: cst.BaseExpression, bindings: dict[str, int], shown: dict[str, int]) -> str | None:
         """``node`` as a comparison of integer arithmetic over placeholders ``v0``, ``v1`` ... for the known
         integers it reads (``bindings``; ``shown``: the same values by their source text); a call of a predicate of
@@ -1221,6 +1265,10 @@ class Interpreter:
         test: cst.BaseExpression | None,
     ) -> None:
         truth = _truth(self.eval(test)) if test is not None else None
+        if truth is True and test is not None and len(suites) == 2 and isinstance(suites[0], cst.IndentedBlock):
+            raised = _raises_at_end(suites[0])
+            if raised is not None:
+                self._raising_check_fails(test, raised)
         refined: list[dict[str, Value]] = [{}, {}]
         if test is not None and len(suites) == 2:
             refined = list(narrow(self, test))
@@ -3915,6 +3963,29 @@ def _with_parameter(layer: LayerV, attr: str, value: Value) -> Value:
 
 
 _ORDER_OPS = (cst.Equal, cst.NotEqual, cst.LessThan, cst.LessThanEqual, cst.GreaterThan, cst.GreaterThanEqual)
+# the comparison that holds when one does not (``if a != b: raise`` checks ``a == b``)
+_OPPOSITE_OPS: dict[type, type[cst.BaseCompOp]] = {
+    cst.Equal: cst.NotEqual,
+    cst.NotEqual: cst.Equal,
+    cst.LessThan: cst.GreaterThanEqual,
+    cst.LessThanEqual: cst.GreaterThan,
+    cst.GreaterThan: cst.LessThanEqual,
+    cst.GreaterThanEqual: cst.LessThan,
+}
+
+
+def _raises_at_end(body: cst.IndentedBlock) -> cst.Raise | None:
+    """The ``raise X(...)`` that ends a block of simple statements only (a message built first, a log line): the block
+    raises whenever it runs. None for anything else (a block that may return, loop or branch first)."""
+    last: cst.BaseSmallStatement | None = None
+    for stmt in body.body:
+        if type(stmt) is not cst.SimpleStatementLine:
+            return None
+        for small in stmt.body:
+            if type(small) in (cst.Return, cst.Break, cst.Continue):
+                return None
+            last = small
+    return last if type(last) is cst.Raise and last.exc is not None else None
 
 
 def _compared_elementwise(left: Value, op: cst.BaseCompOp, right: Value) -> bool:
