@@ -65,7 +65,7 @@ if TYPE_CHECKING:
     from ..interpret.interpreter import Interpreter
 
 # qualified-name heads that belong to this module, and the array framework their tensors are
-PREFIXES = ("tensorflow.", "keras.", "tf_keras.", "paddle.", "flax.", "jmp.", "haiku.")
+PREFIXES = ("tensorflow.", "keras.", "tf_keras.", "paddle.", "flax.", "jmp.", "haiku.", "timm.")
 
 _TF_REDUCTIONS = {
     "reduce_sum": "sum",
@@ -174,6 +174,7 @@ def framework_of(qual: str) -> str | None:
         "flax": "jax",
         "jmp": "jax",
         "haiku": "jax",
+        "timm": "torch",
     }.get(head)
 
 
@@ -239,6 +240,8 @@ def call(
         return jmp_call(qual, args, kwargs)
     if qual.startswith("haiku."):
         return haiku_call(cx, node, qual, args, kwargs)
+    if qual.startswith("timm."):
+        return timm_call(cx, node, qual, args, kwargs)
     if qual == "paddle.nn.functional.linear":
         # linear(x, weight) is matmul(x, weight) + bias: a weight that is not 2-d broadcasts like paddle.matmul
         weight = _arg(args, kwargs, 1, "weight")
@@ -2478,3 +2481,65 @@ def _apply_haiku_mha(
         return x.with_shape(None)
     model = layer.param("model")
     return TensorV(x.shape[:-1] + (model if model is not None else cx.fresh("model_size"),), None, x.framework)
+
+
+# ------------------------------------------------------------------------------------------------------ timm
+# the helpers of timm's layers (``timm.layers``, formerly ``timm.models.layers``; also reached through the modules
+# that re-export them) that model code imports: by last name
+_TIMM_HELPERS = frozenset({"DropPath", "trunc_normal_", "to_1tuple", "to_2tuple", "to_3tuple", "to_4tuple", "Mlp"})
+
+
+def timm_call(cx: OpContext, node: cst.Call, qual: str, args: list[Value], kwargs: dict[str, Value]) -> Value:
+    """``DropPath(p)`` (the input's shape), ``trunc_normal_(t, ...)`` (t, filled in place), ``to_2tuple(x)`` (x
+    repeated, or a sequence as a tuple) and ``Mlp(in_features, hidden_features=None, out_features=None)`` (two
+    Linear layers: in -> hidden -> out, each defaulting to in_features) from timm's layers; anything else unknown."""
+    parts = qual.split(".")
+    name = parts[-1]
+    if name not in _TIMM_HELPERS or not ({"layers", "models"} & set(parts[1:-1])):
+        return UNKNOWN
+    if name == "DropPath":
+        return LayerV("Elementwise", (("name", "DropPath"),), node)
+    if name == "trunc_normal_":
+        t = _arg(args, kwargs, 0, "tensor")
+        return t if isinstance(t, TensorV) else UNKNOWN
+    if name.startswith("to_"):
+        n = int(name[3])
+        x = _arg(args, kwargs, 0, "x")
+        if len(args) != 1 or kwargs or x is None:
+            return UNKNOWN
+        if isinstance(x, (IntV, FloatV, BoolV, NoneV)):
+            return SeqV((x,) * n, "tuple")
+        return SeqV(tuple(x.items), "tuple") if isinstance(x, SeqV) else UNKNOWN
+    return _timm_mlp(cx, node, args, kwargs)
+
+
+def _timm_mlp(cx: OpContext, node: cst.Call, args: list[Value], kwargs: dict[str, Value]) -> Value:
+    names = ("in_features", "hidden_features", "out_features", "act_layer", "norm_layer", "bias", "drop", "use_conv")
+    if len(args) > len(names) or set(kwargs) - set(names) - {"device", "dtype"}:
+        return UNKNOWN
+    bound: dict[str, Value] = dict(zip(names, args))
+    bound.update(kwargs)
+    use_conv, norm = bound.get("use_conv"), bound.get("norm_layer")
+    if use_conv is not None and not (isinstance(use_conv, BoolV) and use_conv.value is False):
+        return UNKNOWN
+    if norm is not None and not isinstance(norm, NoneV):
+        return UNKNOWN  # (a norm of the hidden features: its sizes are the hidden ones, not modelled here)
+    fin = bound.get("in_features")
+    if not isinstance(fin, IntV):
+        return UNKNOWN
+
+    def size(key: str) -> Value | None:
+        v = bound.get(key)  # (``hidden_features or in_features``: None or 0 gives in_features)
+        if v is None or isinstance(v, NoneV) or (isinstance(v, IntV) and v.size.as_int() == 0):
+            return fin
+        return v if isinstance(v, IntV) else None
+
+    hidden, fout = size("hidden_features"), size("out_features")
+    if hidden is None or fout is None:
+        return UNKNOWN
+    first = layers.layer(cx, node, "Linear", [fin, hidden], {})
+    second = layers.layer(cx, node, "Linear", [hidden, fout], {})
+    if not isinstance(first, LayerV) or not isinstance(second, LayerV):
+        return UNKNOWN
+    act = LayerV("Elementwise", (("name", "act_layer"),), node)
+    return LayerV("Sequential", (("layers", (first, act, second)),), node)

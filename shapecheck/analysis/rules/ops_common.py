@@ -77,6 +77,7 @@ _FRAMEWORK_PREFIX = {
     "flax": "jax",
     "jmp": "jax",
     "haiku": "jax",
+    "timm": "torch",
 }
 
 # same-shape methods whose result keeps the input's memory layout (torch's elementwise kernels follow the input's
