@@ -3892,7 +3892,8 @@ def _with_attr_in_place(obj: ObjV, name: str, new: Value) -> ObjV:
 def _walked_modules_changed(stmt: cst.For) -> cst.BaseExpression | None:
     """The object ``X`` of ``for m in X.modules():`` (``children()``, ``named_modules()``, through ``list(...)`` or
     ``enumerate(...)``) when the body sets an attribute on the loop variable (``m.num_heads = ...``, ``setattr(m,
-    ...)``, ``del m.x``) or registers a module or tensor on it: the loop changes submodules of ``X``. Else None.
+    ...)``, ``del m.x``), registers a module or tensor on it, or hands it to a function (``widen(m)``, a recursive
+    walk): the loop changes submodules of ``X``. Else None.
     Attributes that change no shape (``m.eps = 1e-3``) and stores into an attribute's items (``m.weight[0] = w``)
     leave ``X`` as it is."""
     it = stmt.iter
@@ -3920,8 +3921,25 @@ def _walked_modules_changed(stmt: cst.For) -> cst.BaseExpression | None:
                 return it.func.value
             if type(f) is cst.Attribute and f.attr.value in _REGISTERS and on_target(f.value):
                 return it.func.value
+            if (
+                type(f) is cst.Name
+                and f.value not in _READS_ONLY_BUILTINS
+                and f.value not in ("setattr", "delattr")  # (their own test above: the module they set on)
+                and not f.value[:1].isupper()
+                and any(type(a.value) is cst.Name and a.value.value in names for a in n.args)  # type: ignore[attr-defined]
+            ):
+                # widen(child), inject_lora(child, cfg): a function handed the module itself may change it (a
+                # recursive walk replacing grandchildren), which the walk's own tracking does not see. A class
+                # (``LoRALinear(child)``, by its capitalised name) wraps it: what the walk stores is followed
+                return it.func.value
         stack.extend(children(n))
     return None
+
+
+# builtins a module handed to them is not changed by
+_READS_ONLY_BUILTINS = frozenset(
+    {"isinstance", "issubclass", "print", "len", "type", "id", "hasattr", "getattr", "str", "repr", "callable", "hash"}
+)
 
 
 def _with_parameter(layer: LayerV, attr: str, value: Value) -> Value:
