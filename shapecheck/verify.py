@@ -277,50 +277,8 @@ def _replay_framework(w: Witness, replay: Replay) -> None:
         )
         replay.add("equinox", *_run(lambda: layer(jnp.zeros(tuple(int(x) for x in w.input_shapes[0])))))
         return
-    if op == "lax.conv":
-        import importlib
-
-        try:  # (through importlib: jax is optional)
-            lax: Any = importlib.import_module("jax.lax")
-            jnp_: Any = importlib.import_module("jax.numpy")
-        except ImportError:
-            replay.add("jax", None, "jax is not installed")
-            return
-        if not _small(w, 1 << 20):
-            replay.add("jax", None, "arrays this large are not materialised")
-            return
-        lhs_shape, rhs_shape = (tuple(int(x) for x in s) for s in w.input_shapes)
-        specs = tuple(str(x) for x in witness_get(w, "specs", ()))
-        replay.add(
-            "jax",
-            *_run(
-                lambda: lax.conv_general_dilated(
-                    jnp_.zeros(lhs_shape),
-                    jnp_.zeros(rhs_shape),
-                    (1,) * (len(lhs_shape) - 2),
-                    "SAME",
-                    dimension_numbers=specs,
-                )
-            ),
-        )
-        return
-    if op == "lax.dynamic_update_slice":
-        import importlib
-
-        try:  # (through importlib: jax is optional)
-            lax_u: Any = importlib.import_module("jax.lax")
-            jnp_u: Any = importlib.import_module("jax.numpy")
-        except ImportError:
-            replay.add("jax", None, "jax is not installed")
-            return
-        if not _small(w, 1 << 20):
-            replay.add("jax", None, "arrays this large are not materialised")
-            return
-        update, operand = (tuple(int(x) for x in s) for s in w.input_shapes)
-        replay.add(
-            "jax",
-            *_run(lambda: lax_u.dynamic_update_slice(jnp_u.zeros(operand), jnp_u.zeros(update), (0,) * len(operand))),
-        )
+    if op in ("lax.conv", "lax.dynamic_update_slice"):
+        _replay_lax(w, op, replay)
         return
     if op == "scan.carry":
         import importlib
@@ -996,3 +954,34 @@ def verify_findings(findings: Sequence[Finding], stream: TextIO | None = None) -
         file=stream,
     )
     return out
+
+
+def _replay_lax(w: Witness, op: str, replay: Any) -> None:
+    """A jax.lax operation of a witness run on zeros of its sizes: ``lax.conv`` (the input features against the
+    kernel's under the layouts given) and ``lax.dynamic_update_slice`` (an update written at the origin)."""
+    import importlib
+
+    try:  # (through importlib: jax is optional)
+        lax: Any = importlib.import_module("jax.lax")
+        jnp: Any = importlib.import_module("jax.numpy")
+    except ImportError:
+        replay.add("jax", None, "jax is not installed")
+        return
+    if not _small(w, 1 << 20):
+        replay.add("jax", None, "arrays this large are not materialised")
+        return
+    first, second = (tuple(int(x) for x in s) for s in w.input_shapes)
+    if op == "lax.dynamic_update_slice":  # the update, then the operand
+        replay.add(
+            "jax", *_run(lambda: lax.dynamic_update_slice(jnp.zeros(second), jnp.zeros(first), (0,) * len(second)))
+        )
+        return
+    specs = tuple(str(x) for x in witness_get(w, "specs", ()))
+    replay.add(
+        "jax",
+        *_run(
+            lambda: lax.conv_general_dilated(
+                jnp.zeros(first), jnp.zeros(second), (1,) * (len(first) - 2), "SAME", dimension_numbers=specs
+            )
+        ),
+    )
