@@ -5333,8 +5333,11 @@ class ModuleAnalysis:
                 # super().forward(x) in a torch.nn layer subclass: torch's forward of the layer its constructor built
                 return layer_rules.apply_layer(self.ops, interp, node, torch_layer, args, kwargs)
         if fi is None and name == "__call__" and not dynamic and not interp.frame.building:
-            haiku_layer = objects.torch_layer_of(self, interp.frame.self_value)
-            if haiku_layer is not None and haiku_layer.kind.startswith("fw:Haiku"):
+            held = interp.frame.self_value
+            ci = self.find_class(held.cls_key) if isinstance(held, ObjV) else None
+            base_kind = objects.torch_layer_base(self, ci) if ci is not None else None
+            haiku_layer = objects.torch_layer_of(self, held) if (base_kind or "").startswith("haiku:") else None
+            if haiku_layer is not None:
                 # super().__call__(q, k, v, mask) in class CausalSelfAttention(hk.MultiHeadAttention): haiku's
                 return layer_rules.apply_layer(self.ops, interp, node, haiku_layer, args, kwargs)
         if fi is None and name == "__call__" and not dynamic and not interp.frame.building:
