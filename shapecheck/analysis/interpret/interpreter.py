@@ -887,7 +887,7 @@ class Interpreter:
         if name not in ("ValueError", "RuntimeError", "TypeError", "IndexError"):
             return
         opposite = _OPPOSITE_OPS.get(type(test.comparisons[0].operator))
-        if opposite is None:
+        if opposite is None or not _reads_a_shape(test):
             return
         fi = self.m.find_function(self.frame.key) if self.frame.key != "<module>" else None
         if fi is not None and _names_in(test) & memo("closure-changed", fi.node, _changed_by_closures):
@@ -3990,6 +3990,25 @@ _OPPOSITE_OPS: dict[type, type[cst.BaseCompOp]] = {
     cst.GreaterThan: cst.LessThanEqual,
     cst.GreaterThanEqual: cst.LessThan,
 }
+
+
+def _reads_a_shape(test: cst.BaseExpression) -> bool:
+    """Does the test read a shape (``x.shape``, ``x.ndim``, ``x.size(...)``, ``x.dim()``, ``len(...)``)? A check of
+    another integer (``if self._count < 2: raise``, a counter a loop the analysis does not follow fills) is no
+    shape check."""
+    stack: list[cst.CSTNode] = [test]
+    while stack:
+        n = stack.pop()
+        if type(n) is cst.Attribute and n.attr.value in ("shape", "ndim"):
+            return True
+        if type(n) is cst.Call:
+            f = n.func
+            if type(f) is cst.Attribute and f.attr.value in ("size", "dim"):
+                return True
+            if type(f) is cst.Name and f.value == "len":
+                return True
+        stack.extend(children(n))
+    return False
 
 
 def _raises_at_end(body: cst.IndentedBlock) -> cst.Raise | None:
