@@ -184,7 +184,13 @@ def test_verify_replays_einops_findings_on_the_framework(framework: str, fixture
 
 
 # how a fixture file shows it uses each namespace of FRAMEWORK_LAYERS
-_NAMESPACE_MARKS = {"keras.layers": "keras", "flax.linen": "flax.linen", "flax.nnx": "nnx", "paddle.nn": "paddle"}
+_NAMESPACE_MARKS = {
+    "keras.layers": "keras",
+    "flax.linen": "flax.linen",
+    "flax.nnx": "nnx",
+    "paddle.nn": "paddle",
+    "haiku": "haiku",
+}
 
 
 def test_every_registered_keras_flax_layer_rule_is_exercised() -> None:
