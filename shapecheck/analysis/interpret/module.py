@@ -24,7 +24,7 @@ from ..index.functions import (
     bind_arguments,
     signature_params,
 )
-from ..index.imports import collect_imports, dotted
+from ..index.imports import collect_imports, dotted, literal_str
 from .interpreter import (
     EVAL_MODE,
     MAX_UNROLL,
@@ -3699,12 +3699,16 @@ class ModuleAnalysis:
             return UNKNOWN
         rest = {k: v for k, v in kwargs.items() if k not in ("rngs", "mutable", "capture_intermediates", "method")}
         bound = FuncV(fn.key, bound_self=obj)
-        if lifted is not None:
-            if rest:
-                return UNKNOWN
-            out = self._call_lifted(interp, node, lifted, bound, args[1:])
-        else:
-            out = self.call_function(interp, node, bound, args[1:], rest)
+        FLAX_COLLECTIONS.append(_passed_collections(method, args[0]))
+        try:
+            if lifted is not None:
+                if rest:
+                    return UNKNOWN
+                out = self._call_lifted(interp, node, lifted, bound, args[1:])
+            else:
+                out = self.call_function(interp, node, bound, args[1:], rest)
+        finally:
+            FLAX_COLLECTIONS.pop()
         if method == "init_with_output":
             return SeqV((out, UNKNOWN), "tuple")  # (what __call__ returned, the variables)
         if method != "apply":
@@ -4754,6 +4758,12 @@ class ModuleAnalysis:
         if ci is None or any("variable" in c.methods for c in objects.mro(self, ci)):
             return None
         if not any(b.startswith("flax.linen.") for b in objects.foreign_bases(self, ci)):
+            return None
+        col = node.args[0].value if node.args else None
+        passed = FLAX_COLLECTIONS[-1] if FLAX_COLLECTIONS else None
+        if passed is None or not (type(col) is cst.SimpleString and literal_str(col) not in passed):
+            # run outside model.init / model.apply, or in an apply handed that collection (or variables not known):
+            # the variable holds what the collection holds, made by an earlier run for its own inputs
             return None
         value = self.call_value(interp, node, init_fn, init_args)
         if not isinstance(value, TensorV) or value.framework != "jax" or value.shape is None:
@@ -9342,3 +9352,16 @@ def _namespace_arg(interp: Interpreter, node: cst.BaseExpression) -> bool:
     key = _var_key_of(node)
     v = interp.scope.vars.get(key) if key is not None else None
     return isinstance(v, DictV) and v.kind == "namespace"
+
+
+# the variable collections handed to each flax ``model.init`` / ``model.apply`` being run (innermost last): an empty
+# set for init, the variables dict's keys for apply, None when they are not known (ModuleAnalysis._linen_variable)
+FLAX_COLLECTIONS: list[frozenset[str] | None] = []
+
+
+def _passed_collections(method: str, variables: Value) -> frozenset[str] | None:
+    if method in ("init", "init_with_output"):
+        return frozenset()
+    if isinstance(variables, DictV) and all(isinstance(k, str) for k, _ in variables.items):
+        return frozenset(str(k) for k, _ in variables.items)
+    return None
