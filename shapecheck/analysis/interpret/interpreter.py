@@ -836,42 +836,16 @@ class Interpreter:
         read from names -- ``x.shape[-1] % p == 0``, ``h <= self.max_len``, or a call of a predicate that returns
         one, ``divisible_by(h, w)`` -- false for their values: the witness holds that comparison with the values,
         which ``--verify`` replays. A flag or ``None`` check (``assert exists(cfg)``, ``assert False``) is not one."""
-        ctx = self.ctx
-        if ctx.branch_unknown or ctx.uncertain:
+        if not self._check_decided(stmt.test):
             return
-        fi = self.m.find_function(self.frame.key) if self.frame.key != "<module>" else None
-        if fi is not None:
-            changed = memo("closure-changed", fi.node, _changed_by_closures)
-            if _names_in(stmt.test) & changed:
-                # ``count == 1`` after a hook (a nested def the framework calls) did ``nonlocal count; count += 1``,
-                # ``len(calls)`` of a list a callback appends to: the analysis never ran those calls
-                return
         todo: list[cst.BaseExpression] = [stmt.test]
         while todo:
             node = todo.pop()
             if type(node) is cst.BooleanOperation and type(node.operator) is cst.And:
                 todo += [node.right, node.left]
                 continue
-            bindings: dict[str, int] = {}
-            shown: dict[str, int] = {}
-            text = self._comparison_text(node, bindings, shown)
-            if text is None or not shown or assertion_holds(text, bindings) is not False:
-                continue
-            message = literal_str(stmt.msg) if stmt.msg is not None else None
-            test = " ".join(self.m.code_for(stmt.test).split())
-            from ...diagnostics import details as D
-
-            ctx.report(
-                stmt,
-                "SHP207",
-                {
-                    "detail": D.AssertionFails(
-                        test if len(test) <= 120 else test[:117] + "...", tuple(sorted(shown.items())[:6]), message
-                    )
-                },
-                spec=OpSpec("assert", None, (), (), (("condition", text), ("values", tuple(sorted(bindings.items()))))),
-            )
-            return
+            if self._check_fails(stmt, stmt.test, node, literal_str(stmt.msg) if stmt.msg is not None else None):
+                return
 
     def _raising_check_fails(self, test: cst.BaseExpression, raised: cst.Raise) -> None:
         """SHP207: the code's own check ``if x.shape[-1] != self.dim: raise ValueError(...)`` is true here, so the
@@ -879,43 +853,60 @@ class Interpreter:
         path and on the comparison; the witness holds the opposite comparison, which ``--verify`` replays). Only one
         comparison of sizes, and a builtin exception a shape error raises too (what ``except`` clauses that catch
         shape errors are recognised by)."""
-        ctx = self.ctx
-        if ctx.branch_unknown or ctx.uncertain or type(test) is not cst.Comparison or len(test.comparisons) != 1:
+        if type(test) is not cst.Comparison or len(test.comparisons) != 1:
             return
         exc = raised.exc.func if type(raised.exc) is cst.Call else raised.exc
         name = exc.attr.value if type(exc) is cst.Attribute else exc.value if type(exc) is cst.Name else None
         if name not in ("ValueError", "RuntimeError", "TypeError", "IndexError"):
             return
         opposite = _OPPOSITE_OPS.get(type(test.comparisons[0].operator))
-        if opposite is None or not _reads_a_shape(test):
-            return
-        fi = self.m.find_function(self.frame.key) if self.frame.key != "<module>" else None
-        if fi is not None and _names_in(test) & memo("closure-changed", fi.node, _changed_by_closures):
+        if opposite is None or not _reads_a_shape(test) or not self._check_decided(test):
             return
         holds = test.with_changes(comparisons=[test.comparisons[0].with_changes(operator=opposite())])
-        bindings: dict[str, int] = {}
-        shown: dict[str, int] = {}
-        text = self._comparison_text(holds, bindings, shown)
-        if text is None or not shown or assertion_holds(text, bindings) is not False:
-            return
         call = raised.exc if type(raised.exc) is cst.Call else None
         message = literal_str(call.args[0].value) if call is not None and call.args else None
-        shown_test = " ".join(self.m.code_for(test).split())
+        self._check_fails(raised, test, holds, message, name)
+
+    def _check_decided(self, test: cst.BaseExpression) -> bool:
+        """Is a check of the code's own (SHP207) decided here: on a path every enclosing condition decides
+        (``branch_unknown``; an inlined callee's undecided branch drops its findings anyway), over no name a closure
+        the analysis never ran changes?"""
+        if self.ctx.branch_unknown or self.ctx.uncertain:
+            return False
+        fi = self.m.find_function(self.frame.key) if self.frame.key != "<module>" else None
+        # ``count == 1`` after a hook (a nested def the framework calls) did ``nonlocal count; count += 1``,
+        # ``len(calls)`` of a list a callback appends to: the analysis never ran those calls
+        return fi is None or not _names_in(test) & memo("closure-changed", fi.node, _changed_by_closures)
+
+    def _check_fails(
+        self,
+        at: cst.CSTNode,
+        test: cst.BaseExpression,
+        condition: cst.BaseExpression,
+        message: str | None,
+        raises: str | None = None,
+    ) -> bool:
+        """SHP207 on ``at`` when ``condition``, a comparison of known integers read from names (``_comparison_text``)
+        that the check needs to hold, is false for their values; ``test`` is the check's source as shown. Reported:
+        True."""
+        bindings: dict[str, int] = {}
+        shown: dict[str, int] = {}
+        text = self._comparison_text(condition, bindings, shown)
+        if text is None or not shown or assertion_holds(text, bindings) is not False:
+            return False
+        source = " ".join(self.m.code_for(test).split())
         from ...diagnostics import details as D
 
-        ctx.report(
-            raised,
+        detail = D.AssertionFails(
+            source if len(source) <= 120 else source[:117] + "...", tuple(sorted(shown.items())[:6]), message, raises
+        )
+        self.ctx.report(
+            at,
             "SHP207",
-            {
-                "detail": D.AssertionFails(
-                    shown_test if len(shown_test) <= 120 else shown_test[:117] + "...",
-                    tuple(sorted(shown.items())[:6]),
-                    message,
-                    name,
-                )
-            },
+            {"detail": detail},
             spec=OpSpec("assert", None, (), (), (("condition", text), ("values", tuple(sorted(bindings.items()))))),
         )
+        return True
 
     def _comparison_text(self, node: cst.BaseExpression, bindings: dict[str, int], shown: dict[str, int]) -> str | None:
         """``node`` as a comparison of integer arithmetic over placeholders ``v0``, ``v1`` ... for the known
@@ -3896,6 +3887,8 @@ def _walked_modules_changed(stmt: cst.For) -> cst.BaseExpression | None:
     walk): the loop changes submodules of ``X``. Else None.
     Attributes that change no shape (``m.eps = 1e-3``) and stores into an attribute's items (``m.weight[0] = w``)
     leave ``X`` as it is."""
+    from .module import _KEEPING_BUILTINS  # (builtins that set no attribute of their arguments)
+
     it = stmt.iter
     while type(it) is cst.Call and type(it.func) is cst.Name and it.func.value in _WALK_WRAPPERS and it.args:
         it = it.args[0].value
@@ -3923,7 +3916,7 @@ def _walked_modules_changed(stmt: cst.For) -> cst.BaseExpression | None:
                 return it.func.value
             if (
                 type(f) is cst.Name
-                and f.value not in _READS_ONLY_BUILTINS
+                and f.value not in _KEEPING_BUILTINS
                 and f.value not in ("setattr", "delattr")  # (their own test above: the module they set on)
                 and not f.value[:1].isupper()
                 and any(type(a.value) is cst.Name and a.value.value in names for a in n.args)  # type: ignore[attr-defined]
@@ -3934,12 +3927,6 @@ def _walked_modules_changed(stmt: cst.For) -> cst.BaseExpression | None:
                 return it.func.value
         stack.extend(children(n))
     return None
-
-
-# builtins a module handed to them is not changed by
-_READS_ONLY_BUILTINS = frozenset(
-    {"isinstance", "issubclass", "print", "len", "type", "id", "hasattr", "getattr", "str", "repr", "callable", "hash"}
-)
 
 
 def _with_parameter(layer: LayerV, attr: str, value: Value) -> Value:

@@ -4734,10 +4734,7 @@ class ModuleAnalysis:
     def _linen_param(self, node: cst.Call, obj: ObjV, shape: Value) -> TensorV | None:
         """``self.param(name, init_fn, shape)`` in a ``flax.linen`` module: an array of that shape (the initializer
         receives the shape; a shape that is not a tuple of ints gives None, as does a class defining ``param``)."""
-        ci = self.find_class(obj.cls_key)
-        if ci is None or any("param" in c.methods for c in objects.mro(self, ci)):
-            return None
-        if not any(b.startswith("flax.linen.") for b in objects.foreign_bases(self, ci)):
+        if not self._linen_own_method(obj, "param"):
             return None
         if not isinstance(shape, SeqV) or not all(isinstance(i, IntV) for i in shape.items):
             return None
@@ -4745,6 +4742,14 @@ class ModuleAnalysis:
 
         sizes = tuple(i.size for i in shape.items)  # type: ignore[union-attr]
         return TensorV(sizes, None, "jax", None, Origin(self, node, "self.param(...)"))
+
+    def _linen_own_method(self, obj: ObjV, method: str) -> bool:
+        """Is ``obj.<method>`` flax linen's own (``self.param``, ``self.variable``): a ``flax.linen`` module whose
+        classes do not define it."""
+        ci = self.find_class(obj.cls_key)
+        if ci is None or any(method in c.methods for c in objects.mro(self, ci)):
+            return False
+        return any(b.startswith("flax.linen.") for b in objects.foreign_bases(self, ci))
 
     def _linen_variable(
         self, interp: Interpreter, node: cst.Call, obj: ObjV, init_fn: Value, init_args: list[Value]
@@ -4754,10 +4759,7 @@ class ModuleAnalysis:
         ``.value`` is ``init_fn(*init_args)``, held as that array (``var.value = x`` stores a new one: interpreter
         ``assign``). A variable the collection already holds keeps its value, made by the same call on the first
         run (the init). None: not such a call, or a value that is not a jax array."""
-        ci = self.find_class(obj.cls_key)
-        if ci is None or any("variable" in c.methods for c in objects.mro(self, ci)):
-            return None
-        if not any(b.startswith("flax.linen.") for b in objects.foreign_bases(self, ci)):
+        if not self._linen_own_method(obj, "variable"):
             return None
         col = node.args[0].value if node.args else None
         passed = FLAX_COLLECTIONS[-1] if FLAX_COLLECTIONS else None
