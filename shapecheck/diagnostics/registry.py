@@ -296,8 +296,8 @@ CODES: tuple[Code, ...] = (
         "`x.shape == (b, n, d)`: reported on the first axis they differ on, or their ranks) and is false for the "
         "sizes known there: the "
         "code's own check rejects them. So does a check written `if x.shape[-1] != self.dim: raise ValueError(...)` "
-        "(one comparison, a block that ends in raising ValueError, RuntimeError, TypeError or IndexError) whose "
-        "test is true. Reported only on a path every enclosing condition decides (an `assert` in "
+        "(one comparison that reads a shape: `.shape`, `.ndim`, `.size()`, `.dim()`, `len()`; a block that ends "
+        "in raising ValueError, RuntimeError, TypeError or IndexError) whose test is true. Reported only on a path every enclosing condition decides (an `assert` in "
         "a branch the analysis cannot decide, a deliberate `assert False`, or one under `pytest.raises` is silent).",
         "The run stops with an AssertionError, usually in a constructor or the first forward call, and the "
         "sizes that caused it were chosen far away (a config, a test, an example).",
