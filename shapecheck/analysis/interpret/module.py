@@ -3653,6 +3653,9 @@ class ModuleAnalysis:
             param = self._linen_param(node, base, args[2])
             if param is not None:
                 return param
+        if isinstance(base, ObjV) and func.attr.value == "has_variable" and len(args) == 2 and not dynamic:
+            if self._linen_own_method(base, "has_variable") and self._linen_fresh_collection(node.args[0].value):
+                return BoolV(False)
         if isinstance(base, ObjV) and func.attr.value == "variable" and len(args) >= 3 and not dynamic and not kwargs:
             variable = self._linen_variable(interp, node, base, args[2], args[3:])
             if variable is not None:
@@ -4751,6 +4754,15 @@ class ModuleAnalysis:
             return False
         return any(b.startswith("flax.linen.") for b in objects.foreign_bases(self, ci))
 
+    @staticmethod
+    def _linen_fresh_collection(col: cst.BaseExpression) -> bool:
+        """Is ``col`` (a literal collection name) empty in the ``model.init`` / ``model.apply`` being run: any
+        collection in init, one the variables handed to apply do not hold. Then ``self.has_variable(col, name)`` is
+        False and ``self.variable(col, name, init_fn, *args)`` holds ``init_fn(*args)``. False when not run from
+        either, or when the variables are not known."""
+        passed = FLAX_COLLECTIONS[-1] if FLAX_COLLECTIONS else None
+        return passed is not None and type(col) is cst.SimpleString and literal_str(col) not in passed
+
     def _linen_variable(
         self, interp: Interpreter, node: cst.Call, obj: ObjV, init_fn: Value, init_args: list[Value]
     ) -> TensorV | None:
@@ -4761,9 +4773,7 @@ class ModuleAnalysis:
         run (the init). None: not such a call, or a value that is not a jax array."""
         if not self._linen_own_method(obj, "variable"):
             return None
-        col = node.args[0].value if node.args else None
-        passed = FLAX_COLLECTIONS[-1] if FLAX_COLLECTIONS else None
-        if passed is None or not (type(col) is cst.SimpleString and literal_str(col) not in passed):
+        if not node.args or not self._linen_fresh_collection(node.args[0].value):
             # run outside model.init / model.apply, or in an apply handed that collection (or variables not known):
             # the variable holds what the collection holds, made by an earlier run for its own inputs
             return None
