@@ -1107,8 +1107,12 @@ class Project:
     def find_class(self, key: str) -> "ClassInfo | None":
         mod = key.split(":", 1)[0]
         ma = self.module(mod)
-        ci = ma.classes.get(key) if ma is not None else None
-        return ma.complete(ci) if ma is not None and ci is not None else None
+        if ma is None:
+            return None
+        ci = ma.classes.get(key)
+        if ci is None:
+            return ma.local_classes.get(key)  # (a class a function body defines, once that statement ran)
+        return ma.complete(ci)
 
     def _may_be_assigned(self, qualname: str) -> bool:
         """Could ``qualname`` be a module-level assignment (an alias, a wrapper)? A top-level def/class cannot: found

@@ -1151,7 +1151,8 @@ class Interpreter:
 
     @_statement(cst.ClassDef)
     def _class_def(self, stmt: cst.ClassDef) -> None:
-        self.scope.vars[stmt.name.value] = UNKNOWN
+        local = self.frame.key != "<module>"
+        self.scope.vars[stmt.name.value] = self.m.local_class(stmt, self.frame, self.scope.vars) if local else UNKNOWN
 
     @_statement(cst.Del)
     def _del(self, stmt: cst.Del) -> None:

@@ -6,7 +6,7 @@ import ast
 import contextlib
 import re
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any, Callable, TypeVar, cast
+from typing import TYPE_CHECKING, Any, Callable, Iterator, TypeVar, cast
 
 import libcst as cst
 
@@ -454,6 +454,9 @@ class ModuleAnalysis:
         self.functions: dict[str, FunctionInfo] = {}  # key -> the function as last signed (index/functions.py)
         self.lambda_defs: dict[int, tuple[cst.Lambda, cst.FunctionDef]] = {}  # id(lambda) -> its function
         self.classes: dict[str, ClassInfo] = {}
+        # classes a function body defines (``class Net(nn.Module):`` in a test), made when the statement runs
+        # (local_class): apart, so that walks over the module's classes never see the table grow under them
+        self.local_classes: dict[str, ClassInfo] = {}
         self.function_states: dict[str, FunctionState] = {}  # what running them learnt (state.py)
         self.class_states: dict[str, ClassState] = {}
         self.wrappers: dict[str, str] = {}  # Float = TorchTyping(jaxtyping.Float)
@@ -658,9 +661,15 @@ class ModuleAnalysis:
         return self.qualify(d) or dotted(d) or ""
 
     def _collect(
-        self, stmt: cst.CSTNode, prefix: str, cls: ClassInfo | None = None, rebound: frozenset[int] = frozenset()
+        self,
+        stmt: cst.CSTNode,
+        prefix: str,
+        cls: ClassInfo | None = None,
+        rebound: frozenset[int] = frozenset(),
+        local: bool = False,
     ) -> None:
-        """Index ``stmt``'s defs and classes; ``rebound``: ids of the methods their class body assigns again."""
+        """Index ``stmt``'s defs and classes; ``rebound``: ids of the methods their class body assigns again;
+        ``local``: a class a function body defines (into ``local_classes``, no module name bound)."""
         if type(stmt) is cst.FunctionDef:
             key = f"{self.module_name}:{prefix}{stmt.name.value}"
             decorators = [dotted(d.decorator) or "" for d in stmt.decorators]
@@ -693,12 +702,12 @@ class ModuleAnalysis:
                 tuple(self.qualify(b.value) or (dotted(b.value) or "") for b in stmt.bases if b.keyword is None),
                 tuple(self._decorator_name(d.decorator) for d in stmt.decorators),
             )
-            self.classes[key] = ci
-            if cls is None:
+            (self.local_classes if local else self.classes)[key] = ci
+            if cls is None and not local:
                 self.globals[stmt.name.value] = RefV("class:" + key)
             rebound = _rebound_methods(body)
             for inner in body:
-                self._collect(inner, prefix=f"{prefix}{stmt.name.value}.", cls=ci, rebound=rebound)
+                self._collect(inner, prefix=f"{prefix}{stmt.name.value}.", cls=ci, rebound=rebound, local=local)
         elif isinstance(stmt, (cst.If, cst.Try)) and cls is None:
             if isinstance(stmt.body, cst.IndentedBlock):
                 # a def or class the other branches may bind too (``if cuda: def f(...) else: def f(...)``, a
@@ -1186,6 +1195,8 @@ class ModuleAnalysis:
     def find_class(self, key: str) -> ClassInfo | None:
         if key in self.classes:
             return self.complete(self.classes[key])
+        if key in self.local_classes:
+            return self.local_classes[key]
         if self.project is not None:
             return self.project.find_class(key)
         return None
@@ -1437,6 +1448,33 @@ class ModuleAnalysis:
         """The key prefix of a function or lambda made in ``frame``: a module-level one is named with its module,
         so another module that is handed it (``Compose([lambda im: crop(im, 32), ...])``) finds it."""
         return f"{self.module_name}:<module>" if frame.key == "<module>" else frame.key
+
+    def local_class(self, node: cst.ClassDef, frame: FrameInfo, env: dict[str, Value]) -> Value:
+        """A ``class`` statement in a function body (``class Net(nn.Module):`` in a test, a factory's class): a class
+        of its own, as a module-level one is, when it reads no name of the enclosing function (its methods run later,
+        and would read those names as they are then) and that function is not itself nested. Else not known."""
+        outer = self.functions.get(frame.key)
+        if outer is None or "<locals>" in frame.key or frame.key.partition(":")[0] != self.module_name:
+            return UNKNOWN
+        fn = outer.node
+        ps = fn.params
+        outer_names = set(env) | _assigned_names(fn.body)
+        outer_names |= {p.name.value for p in (*ps.posonly_params, *ps.params, *ps.kwonly_params)}
+        outer_names |= {p.name.value for p in (ps.star_arg, ps.star_kwarg) if type(p) is cst.Param}
+        if walk_memo("class-free-reads", node, _class_free_reads) & outer_names:
+            return UNKNOWN
+        prefix = f"{frame.key.partition(':')[2]}.<locals>."
+        key = f"{self.module_name}:{prefix}{node.name.value}"
+        known = self.local_classes.get(key)
+        if known is None:
+            self._collect(node, prefix, local=True)
+            for ck, ci in list(self.local_classes.items()):
+                if ck == key or ck.startswith(key + "."):
+                    for fi in ci.methods.values():
+                        self._sign(fi)
+        elif known.node is not node:
+            return UNKNOWN  # another class statement of that name in the function (``if cuda: class A ... else:``)
+        return RefV("class:" + key)
 
     def local_function(
         self,
@@ -5449,6 +5487,17 @@ class ModuleAnalysis:
             from ..rules.einx_calls import get_at
 
             return get_at(self.ops, node, args, kwargs, dynamic)
+        if qual.startswith("einx.") and not dynamic:
+            from ..rules.einx_calls import as_einops, elementwise, keeps_shape
+
+            same = keeps_shape(qual, args, kwargs)
+            if same is None:
+                same = elementwise(self.ops, node, qual, args, kwargs)
+            if same is not None:
+                return same
+            translated = as_einops(qual, args, kwargs)
+            if translated is not None:
+                return einops_rules.call(self.ops, interp, node, translated[0], translated[1], translated[2], False)
         known = library_calls.call_library(self, interp, node, qual, args, kwargs, dynamic)
         if known is not None:
             return known
@@ -5628,7 +5677,9 @@ class ModuleAnalysis:
                 break
             for fi in todo:
                 done.add(fi.key)
-                self.run_function(fi, None, None)
+                # (a method of a class a function defines runs on its own as a module-level class's does)
+                self.run_function(fi, None, ObjV(fi.cls_key) if fi.cls_key is not None else None)
+        _drop_repeats(self.ctx.pending, start)
 
     def _choice_runs(self, fi: FunctionInfo) -> None:
         """``fi`` (a script's ``main()``) run again once per choice of an argparse option that is not its default
@@ -7875,6 +7926,71 @@ def _default_reads(fn: cst.CSTNode) -> frozenset[str]:
             out.add(n.value)
         stack.extend(children(n))
     return frozenset(out)
+
+
+def _class_free_reads(cls: cst.CSTNode) -> frozenset[str]:
+    """The names a class statement reads from outside itself: in its bases, keywords and decorators, its body's
+    statements (less the names the body binds before), and its methods' free names. Attribute names (``self.dim``)
+    and keyword names (``f(dim=...)``) are not reads."""
+
+    assert type(cls) is cst.ClassDef
+
+    def reads(node: cst.CSTNode) -> set[str]:
+        out: set[str] = set()
+        stack = [node]
+        while stack:
+            n = stack.pop()
+            tp = type(n)
+            if tp is cst.Name:
+                out.add(n.value)  # type: ignore[attr-defined]
+            elif tp is cst.Attribute:
+                stack.append(n.value)  # type: ignore[attr-defined]
+            elif tp is cst.Arg:
+                stack.append(n.value)  # type: ignore[attr-defined]
+            else:
+                stack.extend(children(n))
+        return out
+
+    def method_reads(fn: cst.FunctionDef) -> set[str]:
+        ps = fn.params
+        own = _assigned_names(fn.body)
+        own |= {p.name.value for p in (*ps.posonly_params, *ps.params, *ps.kwonly_params)}
+        own |= {p.name.value for p in (ps.star_arg, ps.star_kwarg) if type(p) is cst.Param}
+        for n in _walk_all(fn.body):
+            if isinstance(n, (cst.Nonlocal, cst.Global)):
+                return {"<nonlocal>"} | {x.name.value for x in n.names}
+        body_reads = reads(fn.body)
+        for p in (*ps.posonly_params, *ps.params, *ps.kwonly_params):
+            if p.default is not None:
+                body_reads |= reads(p.default)
+        for d in fn.decorators:
+            body_reads |= reads(d.decorator)
+        return body_reads - own
+
+    out: set[str] = set()
+    for b in (*cls.bases, *cls.keywords):
+        out |= reads(b.value)
+    for d in cls.decorators:
+        out |= reads(d.decorator)
+    bound: set[str] = set()
+    body = cls.body.body if type(cls.body) is cst.IndentedBlock else ()
+    for stmt in body:
+        if type(stmt) is cst.FunctionDef:
+            out |= method_reads(stmt)
+        elif type(stmt) is cst.ClassDef:
+            out |= _class_free_reads(stmt)
+        else:
+            out |= reads(stmt) - bound
+            bound |= _assigned_names(stmt)
+    return frozenset(out)
+
+
+def _walk_all(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
+    stack = [node]
+    while stack:
+        n = stack.pop()
+        yield n
+        stack.extend(children(n))
 
 
 def _free_reads(fn: cst.CSTNode) -> frozenset[str]:

@@ -13,13 +13,14 @@ raise gives an unknown result (no finding: these rules only say what a successfu
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
 import libcst as cst
 
 from ...sizes import Size, Truth, equal
 from ..interpret.context import MadeUp
-from ..interpret.values import UNKNOWN, StrV, TensorV, Value
+from ..interpret.values import UNKNOWN, BoolV, FloatV, IntV, StrV, TensorV, Value
 
 if TYPE_CHECKING:
     from .registry import OpContext
@@ -92,3 +93,174 @@ def get_at(cx: "OpContext", node: cst.Call, args: list[Value], kwargs: dict[str,
     made_up = next((t.origin for t in (tensor, index) if isinstance(t.origin, MadeUp)), None)
     origin = made_up if made_up is not None else cx.origin(node, "get_at(...)")
     return TensorV(tuple(out), tensor.dtype, tensor.framework or index.framework, None, origin)
+
+
+# einx functions whose plain forms mean what an einops call means (einx 0.4.3, checked by running both):
+# ``rearrange`` / ``id`` with one input, one output, the same names on both sides, each once, compositions of names
+# in parentheses: einops.rearrange with the same pattern (einx raises a RankError where einops raises, for the input's
+# rank, and an AxisSizeError where a composition cannot be split). A reduction over bracketed names (``sum('b [n]
+# d', x)``): einops.reduce dropping them.
+_REARRANGES = frozenset({"einx.rearrange", "einx.id"})
+_REDUCTIONS = {
+    "einx.sum": "sum",
+    "einx.mean": "mean",
+    "einx.max": "max",
+    "einx.min": "min",
+    "einx.prod": "prod",
+    "einx.any": "any",
+    "einx.all": "all",
+}
+# elementwise along the bracketed axes: the output has the input's shape
+_SHAPE_KEEPING = frozenset({"einx.softmax", "einx.log_softmax"})
+_NOT_SIZES = frozenset({"backend", "cse", "graph"})
+
+
+def _plain_side(side: str) -> list[str] | None:
+    """The top-level elements of one side of a plain pattern: names and parenthesised groups of names."""
+    out: list[str] = []
+    for m in re.finditer(r"\(([^()]*)\)|(\S+)", side):
+        if m.group(1) is not None:
+            inner = m.group(1).split()
+            if not inner or not all(n.isidentifier() for n in inner):
+                return None
+            out.append(f"({' '.join(inner)})")
+        elif m.group(2).isidentifier():
+            out.append(m.group(2))
+        else:
+            return None  # an ellipsis, a number, a bracket, a concatenation, a comma: not this plain form
+    return out
+
+
+def _names(elements: list[str]) -> list[str]:
+    return [n for e in elements for n in e.strip("()").split()]
+
+
+def as_einops(
+    qual: str, args: list[Value], kwargs: dict[str, Value]
+) -> tuple[str, list[Value], dict[str, Value]] | None:
+    """The einops call an einx call of a plain form is (``einx.rearrange('b n (h d) -> b h n d', x, h=8)``:
+    ``einops.rearrange(x, 'b n (h d) -> b h n d', h=8)``): its name, arguments and axis lengths. None for any other
+    form or function."""
+    if len(args) != 2 or not isinstance(args[0], StrV) or not isinstance(args[1], TensorV):
+        return None
+    sizes = {k: v for k, v in kwargs.items() if k not in _NOT_SIZES}
+    text = args[0].value
+    if qual in _REARRANGES:
+        if text.count("->") != 1:
+            return None
+        left, right = (_plain_side(s) for s in text.split("->"))
+        if left is None or right is None:
+            return None
+        names = _names(left)
+        if len(set(names)) != len(names) or sorted(names) != sorted(_names(right)) or not set(sizes) <= set(names):
+            return None
+        if any(len(_names([e])) - len(set(_names([e])) & set(sizes)) > 1 for e in left):
+            # a composition with two names not given (``c h (n b) -> c (n b) h``): einx takes it whole when the
+            # output keeps it, where einops cannot split it
+            return None
+        return "einops.rearrange", [args[1], StrV(text)], sizes
+    if qual in _REDUCTIONS:
+        if "->" in text or sizes:
+            return None
+        elements = re.findall(r"\[[^\[\]]*\]|[^\s\[\]]+", text)
+        kept: list[str] = []
+        every: list[str] = []
+        for e in elements:
+            inner = e[1:-1].split() if e.startswith("[") else [e]
+            if not inner or not all(n.isidentifier() for n in inner):
+                return None
+            every += inner
+            if not e.startswith("["):
+                kept.append(e)
+        if (
+            len(set(every)) != len(every)
+            or len(kept) == len(every)
+            or "".join(elements).replace(" ", "") != text.replace(" ", "")
+        ):
+            return None
+        return "einops.reduce", [args[1], StrV(f"{' '.join(every)} -> {' '.join(kept)}"), StrV(_REDUCTIONS[qual])], {}
+    return None
+
+
+def keeps_shape(qual: str, args: list[Value], kwargs: dict[str, Value]) -> Value | None:
+    """``einx.softmax('b h i [j]', sim)``: the input when its rank is the pattern's number of axes (each a name, some
+    bracketed); None when not that form or not that rank (nothing is reported: the result is not known)."""
+    if qual not in _SHAPE_KEEPING or len(args) != 1 + 1 or not isinstance(args[0], StrV):
+        return None
+    x = args[1]
+    if not isinstance(x, TensorV) or x.shape is None or set(kwargs) - _NOT_SIZES:
+        return None
+    text = args[0].value
+    elements = re.findall(r"\[[^\[\]]*\]|[^\s\[\]]+", text)
+    names = [n for e in elements for n in (e[1:-1].split() if e.startswith("[") else [e])]
+    if not names or not all(n.isidentifier() for n in names) or len(set(names)) != len(names):
+        return None
+    if "".join(elements).replace(" ", "") != text.replace(" ", "") or not any(e.startswith("[") for e in elements):
+        return None
+    return x if len(x.shape) == len(names) else None
+
+
+# einx's elementwise functions with an explicit output: ``einx.where('b j, b h i j, -> b h i j', mask, sim, value)``
+_ELEMENTWISE = frozenset(
+    f"einx.{name}"
+    for name in (
+        "add",
+        "subtract",
+        "multiply",
+        "divide",
+        "where",
+        "less",
+        "less_equal",
+        "greater",
+        "greater_equal",
+        "equal",
+        "not_equal",
+        "logical_and",
+        "logical_or",
+        "maximum",
+        "minimum",
+    )
+)
+_COMPARISONS = frozenset(
+    {"einx.less", "einx.less_equal", "einx.greater", "einx.greater_equal", "einx.equal", "einx.not_equal"}
+)
+
+
+def elementwise(
+    cx: "OpContext", node: cst.Call, qual: str, args: list[Value], kwargs: dict[str, Value]
+) -> Value | None:
+    """``einx.add('b h i j, h i j -> b h i j', x, bias)`` and the other elementwise functions, each input's expression
+    of names only (empty for a scalar), the output's names those of the inputs: the output's shape, when the call
+    succeeds (einx 0.4.3 raises when an input's rank is not its expression's, when a name has two sizes -- a 1 does
+    not broadcast -- and when an input's name is missing from the output). None for any other form; nothing is
+    reported."""
+    if qual not in _ELEMENTWISE or not args or not isinstance(args[0], StrV) or set(kwargs) - _NOT_SIZES:
+        return None
+    text = args[0].value
+    if text.count("->") != 1:
+        return None
+    lhs, rhs = text.split("->")
+    exprs = [e.split() for e in lhs.split(",")]
+    out_names = rhs.split()
+    if len(exprs) != len(args) - 1 or len(set(out_names)) != len(out_names):
+        return None
+    sizes: dict[str, Size] = {}
+    first: TensorV | None = None
+    for names, value in zip(exprs, args[1:]):
+        if not all(n.isidentifier() for n in names) or len(set(names)) != len(names):
+            return None
+        if not isinstance(value, TensorV):
+            if names or not isinstance(value, (IntV, FloatV, BoolV)):
+                return None
+            continue
+        if value.shape is None or len(value.shape) != len(names):
+            return None
+        first = first or value
+        for name, size in zip(names, value.shape):
+            if name in sizes and equal(sizes[name], size) is Truth.FALSE:
+                return None
+            sizes.setdefault(name, size)
+    if first is None or set(sizes) != set(out_names):
+        return None
+    dtype = "bool" if qual in _COMPARISONS or qual in ("einx.logical_and", "einx.logical_or") else None
+    return TensorV(tuple(sizes[n] for n in out_names), dtype, first.framework, None, cx.origin(node, f"{qual}(...)"))
