@@ -2087,17 +2087,22 @@ def _conv_pads(pad: Value, n: int) -> tuple[tuple[int, int], ...] | None:
     return tuple(out)
 
 
+# nnx.Conv / ConvTranspose keywords that change no shape (an initializer, a flag, a matmul precision); ``dtype`` and
+# ``param_dtype`` are not among them for what they would say of the output's dtype
+_NNX_SHAPE_NEUTRAL = ("use_bias", "kernel_init", "bias_init", "precision")
+
+
 @framework_layer("flax.nnx", "Conv")
 def _nnx_conv(cx: OpContext, node: cst.Call, name: str, args: list[Value], kwargs: dict[str, Value]) -> Value:
     """``nnx.Conv(in_features, out_features, kernel_size, strides=1, padding="SAME", rngs=...)``: linen's Conv with
     its input channels given, which the input's last axis must have."""
     fin = _arg(args, kwargs, 0, "in_features")
-    rest = {k: v for k, v in kwargs.items() if k not in ("in_features", "rngs")}
+    rest = {k: v for k, v in kwargs.items() if k not in ("in_features", "rngs", *_NNX_SHAPE_NEUTRAL)}
     if "out_features" in rest:
         rest["features"] = rest.pop("out_features")
-    if not isinstance(fin, IntV) or set(rest) - {"features", "kernel_size", "strides", "padding", "use_bias"}:
+    if not isinstance(fin, IntV) or set(rest) - {"features", "kernel_size", "strides", "padding", "kernel_dilation"}:
         return UNKNOWN
-    conv = _flax_conv(cx, node, name, list(args[1:4]), {k: v for k, v in rest.items() if k != "use_bias"})
+    conv = _flax_conv(cx, node, name, list(args[1:4]), rest)
     if not isinstance(conv, LayerV) or len(args) > 4:
         return UNKNOWN
     return LayerV(conv.kind, conv.params + (("in", fin.size),), node)
@@ -2203,7 +2208,7 @@ def _nnx_conv_transpose(cx: OpContext, node: cst.Call, name: str, args: list[Val
     """``nnx.ConvTranspose(in_features, out_features, kernel_size, strides=None, padding="SAME", rngs=...)``:
     linen's ConvTranspose with its input channels given, which the input's last axis must have."""
     fin = _arg(args, kwargs, 0, "in_features")
-    rest = {k: v for k, v in kwargs.items() if k not in ("in_features", "rngs", "use_bias")}
+    rest = {k: v for k, v in kwargs.items() if k not in ("in_features", "rngs", *_NNX_SHAPE_NEUTRAL)}
     if "out_features" in rest:
         rest["features"] = rest.pop("out_features")
     if not isinstance(fin, IntV) or len(args) > 4 or set(rest) - {"features", "kernel_size", "strides", "padding"}:
