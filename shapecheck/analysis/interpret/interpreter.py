@@ -1368,6 +1368,13 @@ class Interpreter:
         if type(stmt) is cst.While and _truth(it) is True and self._while_unrolled(stmt):
             return
         self.scope.rolled.add(id(stmt))
+        for name in memo("changed-in-place", stmt.body, _changed_in_place):
+            held = self.scope.vars.get(name)
+            if isinstance(held, (DictV, SeqV, IntDictV, ManyV)):
+                # ``for name in fields: fields[name] = field.t()`` with ``fields`` an item of ``data``: the body
+                # changes that container in place, and what the loop leaves of the name (not known) no longer shows
+                # which other names hold it, so they are not trusted from here (store_item's rule, made before)
+                self.forget_holders(name, held)
         if type(stmt) is cst.While and _truth(it) is False:
             # the test fails before the first pass (`while t.ndim > len(lead) and ...` on a t that is already
             # aligned): the body never runs, the `else` does
@@ -5196,6 +5203,36 @@ def _slice_bounds(v: SeqV) -> tuple[int | None, int | None, int | None] | None:
     if len(out) != 3 or out[2] == 0:
         return None
     return out[0], out[1], out[2]
+
+
+def _changed_in_place(body: cst.CSTNode) -> frozenset[str]:
+    """The variables a loop body changes in place, not binding them again: an item stored or deleted
+    (``fields[name] = v``, ``del cache[k]``), a container method called (``groups.append(x)``, ``d.update(e)``);
+    nested function and class bodies left out."""
+    out: set[str] = set()
+    stack: list[cst.CSTNode] = [body]
+    while stack:
+        n = stack.pop()
+        tp = type(n)
+        if tp in (cst.FunctionDef, cst.ClassDef, cst.Lambda):
+            continue
+        changed: list[cst.BaseExpression] = []  # the containers changed
+        if tp is cst.AssignTarget or tp is cst.AugAssign:
+            changed = [t.value for t in target_leaves(n.target) if type(t) is cst.Subscript]  # type: ignore[attr-defined]
+        elif tp is cst.Del:
+            t = n.target  # type: ignore[attr-defined]
+            changed = (
+                [e.value.value for e in t.elements if type(e.value) is cst.Subscript] if type(t) is cst.Tuple else []
+            )
+            changed += [t.value] if type(t) is cst.Subscript else []
+        elif tp is cst.Call and type(n.func) is cst.Attribute and n.func.attr.value in _CLOSURE_MUTATORS:  # type: ignore[attr-defined]
+            changed = [n.func.value]  # type: ignore[attr-defined]
+        for c in changed:
+            key = _var_key(chain_root(c))
+            if key is not None:
+                out.add(key)
+        stack.extend(children(n))
+    return frozenset(out)
 
 
 def _holds(container: Value, obj: Value, depth: int) -> bool:
