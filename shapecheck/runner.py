@@ -452,6 +452,7 @@ def _run_groups(
         groups = _groups(files, docs)
         if len(groups) == 1:
             return _run(files, config, jobs, use_cache, docs, roots)
+        from .analysis.index import project as project_module
         from .analysis.index.project import files_import_roots
 
         # a group's imports resolve from its own folders first, then from every folder of the run (a module no
@@ -459,9 +460,13 @@ def _run_groups(
         everywhere = files_import_roots(files)
         everywhere.extend(r for r in roots if r not in everywhere)
         found: dict[str, list[Finding]] = {}
-        for group_files, group_docs in groups:
-            for f in _run(group_files, config, jobs, use_cache, group_docs, everywhere):
-                found.setdefault(f.path, []).append(f)
+        project_module.RUN_LOOKUPS = {}  # (what the groups' projects find on disk, each root looked in once)
+        try:
+            for group_files, group_docs in groups:
+                for f in _run(group_files, config, jobs, use_cache, group_docs, everywhere):
+                    found.setdefault(f.path, []).append(f)
+        finally:
+            project_module.RUN_LOOKUPS = None
         out: list[Finding] = []
         for p in [*files, *docs]:
             out.extend(found.pop(str(p), []))

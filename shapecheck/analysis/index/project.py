@@ -515,6 +515,13 @@ def files_import_roots(files: list[Path]) -> list[Path]:
     return roots if files else [Path.cwd()]
 
 
+# (root, module name) -> (the file under that root, is a package) or None: what _ModulesOnDisk found, shared by the
+# projects of one CLI run (runner._run_groups: each group of a large tree -- physicsnemo's test folders, 27 groups
+# -- looks up the same imports under mostly the same roots again, a few file-system calls per root). None outside
+# such a run: a host's long-lived project keeps its own answers.
+RUN_LOOKUPS: "dict[tuple[str, str], tuple[str, bool] | None] | None" = None
+
+
 class _ModulesOnDisk(dict[str, Path]):
     """``Project.paths`` that finds an imported module's file on first lookup, for hosts that see one file."""
 
@@ -536,6 +543,23 @@ class _ModulesOnDisk(dict[str, Path]):
         if name in self._missing:
             return False
         parts = name.split(".")
+        shared = RUN_LOOKUPS
+        if shared is not None and all(p.isidentifier() for p in parts):
+            for root in self.roots:
+                top = str(root)
+                key = (top, name)
+                if key in shared:
+                    hit = shared[key]
+                else:
+                    hit = shared[key] = self._under(top, parts)
+                if hit is not None:
+                    cand, is_pkg = hit
+                    self[name] = _shown(Path(cand)) if self.relative else Path(os.path.abspath(cand))
+                    if is_pkg:
+                        self.packages.add(name)
+                    return True
+            self._missing.add(name)
+            return False
         if all(p.isidentifier() for p in parts):
             # the common case, with strings (pathlib's objects cost more than the file-system calls here): the same
             # candidates as below, since identifiers are plain path components
@@ -566,6 +590,19 @@ class _ModulesOnDisk(dict[str, Path]):
                     return True
         self._missing.add(name)
         return False
+
+    def _under(self, top: str, parts: list[str]) -> tuple[str, bool] | None:
+        """The file module ``parts`` (identifiers) has under the root ``top``: a package's ``__init__.py`` first."""
+        is_dir = self._top_dirs.get((top, parts[0]))
+        if is_dir is None:
+            is_dir = self._top_dirs[(top, parts[0])] = os.path.isdir(os.path.join(top, parts[0]))
+        prefix = os.path.join(top, *parts)
+        for cand, is_pkg in ((os.path.join(prefix, "__init__.py"), True), (prefix + ".py", False)):
+            if (is_pkg or len(parts) > 1) and not is_dir:
+                continue  # below a folder that does not exist
+            if os.path.isfile(cand):
+                return cand, is_pkg
+        return None
 
     def __contains__(self, name: object) -> bool:
         return self._find(name)
