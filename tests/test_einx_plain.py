@@ -215,3 +215,34 @@ def test_elementwise_result_shapes_agree_with_einx(seed: int) -> None:
         assert [f.line for f in check_source(wrong, "gen.py") if f.code.startswith("SHP2")] == [len(lines)], wrong
     else:
         assert not [f for f in found if f.line != len(lines)], src  # an unknown result: at most the annotation
+
+
+@pytest.mark.filterwarnings("ignore::DeprecationWarning")
+@pytest.mark.parametrize(
+    "pattern, shapes",
+    [
+        ("b [h w] c, b p [2] -> b p c", [(2, 5, 6, 3), (2, 7, 2)]),
+        ("b [h] [w] c, b p [2] -> b p c", [(2, 5, 6, 3), (2, 7, 2)]),
+        ("[h w] c, p [2] -> p c", [(5, 6, 3), (4, 2)]),
+        ("b [h w d] c, b p q [3] -> b p q c", [(1, 2, 3, 4, 5), (1, 6, 7, 3)]),
+        ("b [h w] c, b p [2] -> b p c", [(2, 5, 6, 3), (2, 7, 3)]),  # 3 coordinates for 2 axes
+        ("b [h w] c, b p [2] -> b p c", [(2, 5, 6), (2, 7, 2)]),  # a rank short
+        ("b [h w] c, b p [2] -> b p c", [(2, 5, 6, 3), (3, 7, 2)]),  # b of two sizes
+    ],
+)
+def test_get_at_over_several_axes(pattern: str, shapes: list[tuple[int, ...]]) -> None:
+    x, idx = np.zeros(shapes[0]), np.zeros(shapes[1], dtype=np.int32)
+    try:
+        want: tuple[int, ...] | None = tuple(einx.get_at(pattern, x, idx).shape)
+    except Exception:  # noqa: BLE001 - einx raises: nothing is said of the result
+        want = None
+    dims = " ".join(map(str, want)) if want is not None else "97 89"
+    src = (
+        "import einx\nimport numpy as np\nfrom jaxtyping import Shaped\n\n\ndef f():\n"
+        f"    x = np.zeros({shapes[0]!r})\n    i = np.zeros({shapes[1]!r}, dtype=np.int32)\n"
+        f"    y = einx.get_at({pattern!r}, x, i)\n    z: Shaped[np.ndarray, {dims!r}] = y\n"
+    )
+    assert not [f for f in check_source(src, "gen.py") if f.code[:4] in ("SHP1", "SHP2")], (src, want)
+    if want is not None:  # the result is known: an annotation of one axis more is reported
+        wrong = src.replace(f"Shaped[np.ndarray, {dims!r}]", f"Shaped[np.ndarray, {dims + ' 7'!r}]")
+        assert [f.line for f in check_source(wrong, "gen.py") if f.code.startswith("SHP2")] == [10], wrong

@@ -51,6 +51,8 @@ def get_at(cx: "OpContext", node: cst.Call, args: list[Value], kwargs: dict[str,
     inputs = lhs.split(",")
     if len(inputs) != 2:
         return UNKNOWN
+    if "[" in inputs[1]:
+        return _get_at_coordinates(cx, node, tensor, index, inputs[0], inputs[1], rhs)
     t_axes, i_axes, o_axes = _axes(inputs[0]), _axes(inputs[1]), _axes(rhs)
     if t_axes is None or i_axes is None or o_axes is None:
         return UNKNOWN
@@ -93,6 +95,60 @@ def get_at(cx: "OpContext", node: cst.Call, args: list[Value], kwargs: dict[str,
     made_up = next((t.origin for t in (tensor, index) if isinstance(t.origin, MadeUp)), None)
     origin = made_up if made_up is not None else cx.origin(node, "get_at(...)")
     return TensorV(tuple(out), tensor.dtype, tensor.framework or index.framework, None, origin)
+
+
+def _bracketed(expr: str) -> list[tuple[str, bool]] | None:
+    """``b [h w] c`` as (name, in brackets) pairs; None for a nested or unclosed bracket, or a composition."""
+    out: list[tuple[str, bool]] = []
+    inside = False
+    for tok in expr.replace("[", " [ ").replace("]", " ] ").split():
+        if tok == "[":
+            if inside:
+                return None
+            inside = True
+        elif tok == "]":
+            if not inside:
+                return None
+            inside = False
+        else:
+            out.append((tok, inside))
+    return None if inside else out
+
+
+def _get_at_coordinates(
+    cx: "OpContext", node: cst.Call, tensor: TensorV, index: TensorV, t_expr: str, i_expr: str, o_expr: str
+) -> Value:
+    """``get_at('b [h w] c, b p [2] -> b p c', x, coords)``: the first input indexed on several bracketed axes, each
+    index a vector of that many coordinates along the index's one bracketed axis, written as that number (einx 0.4.3:
+    it raises when the number is not the count of bracketed axes, when a rank is not its expression's, or when a
+    name has two sizes). Names only, no ellipsis; anything else is not known."""
+    t, i, o = _bracketed(t_expr), _bracketed(i_expr), _bracketed(o_expr)
+    if t is None or i is None or o is None or any(b for _, b in o):
+        return UNKNOWN
+    coords = [n for n, b in i if b]
+    indexed = [n for n, b in t if b]
+    if len(coords) != 1 or not coords[0].isdigit() or int(coords[0]) != len(indexed) or len(indexed) < 2:
+        return UNKNOWN
+    names = [n for n, _ in t] + [n for n, b in i if not b] + [n for n, _ in o]
+    if not all(n.isidentifier() for n in names):
+        return UNKNOWN
+    assert tensor.shape is not None and index.shape is not None
+    if len(tensor.shape) != len(t) or len(index.shape) != len(i):
+        return UNKNOWN  # einx raises: no result to give
+    k_at = [j for j, (_, b) in enumerate(i) if b][0]
+    if equal(index.shape[k_at], Size.const(len(indexed))) is Truth.FALSE:
+        return UNKNOWN
+    sizes: dict[str, Size] = {}
+    for (name, b), size in [*zip(t, tensor.shape), *zip(i, index.shape)]:
+        if b:
+            continue
+        if name in sizes and equal(sizes[name], size) is Truth.FALSE:
+            return UNKNOWN
+        sizes.setdefault(name, size)
+    if not all(n in sizes for n, _ in o):
+        return UNKNOWN
+    origin = cx.origin(node, "get_at(...)")
+    return TensorV(tuple(sizes[n] for n, _ in o), tensor.dtype, tensor.framework or index.framework, None, origin)
 
 
 # einx functions whose plain forms mean what an einops call means (einx 0.4.3, checked by running both):
