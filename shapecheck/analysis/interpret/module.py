@@ -7960,9 +7960,15 @@ def _class_free_reads(cls: cst.CSTNode) -> frozenset[str]:
             if isinstance(n, (cst.Nonlocal, cst.Global)):
                 return {"<nonlocal>"} | {x.name.value for x in n.names}
         body_reads = reads(fn.body)
-        for p in (*ps.posonly_params, *ps.params, *ps.kwonly_params):
+        for p in (*ps.posonly_params, *ps.params, *ps.kwonly_params, ps.star_arg, ps.star_kwarg):
+            if type(p) is not cst.Param:
+                continue
             if p.default is not None:
                 body_reads |= reads(p.default)
+            if p.annotation is not None:
+                body_reads |= reads(p.annotation.annotation)
+        if fn.returns is not None:
+            body_reads |= reads(fn.returns.annotation)
         for d in fn.decorators:
             body_reads |= reads(d.decorator)
         return body_reads - own
