@@ -2679,6 +2679,9 @@ def check_chain(cx: OpContext, node: cst.Call, layers: tuple[Value, ...]) -> Non
     feature: Size | None = None  # last axis (Linear) or channels (Conv) the previous layers leave
     kind: str | None = None  # "last" | "channel"
     arg_nodes = {id(a.value) for a in node.args}
+    for a in node.args:  # (equinox's and haiku's Sequential take a list of layers)
+        if type(a.value) in (cst.List, cst.Tuple):
+            arg_nodes |= {id(e.value) for e in a.value.elements if type(e) is cst.Element}  # type: ignore[attr-defined]
     for sub in layers:
         if not isinstance(sub, LayerV):
             return
