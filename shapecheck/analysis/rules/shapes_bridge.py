@@ -14,7 +14,8 @@ from ...sizes import Size
 from ..interpret.context import LazyNote, OpSpec, Where, note
 from ..index.jaxtyping_bridge import Annotation
 from ..interpret.values import UNKNOWN, SeqV, TensorV, Value
-from ..interpret.walk import STATEMENT_CLAUSES
+from ..interpret.walk import STATEMENT_CLAUSES, children
+from ..interpret.walk import memo as memo_walk
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
@@ -270,6 +271,14 @@ class ShapeChecks:
                 # a broadcast variadic (``*#batch``) is the broadcast of every array it matches, this one's shape
                 # included: not known (``safe_divide(num, den) -> "*batch"`` with den unknown is not num's shape)
                 open_names.update(d.name for d in spec.dims if d.kind == "variadic" and d.broadcast and d.name)
+                continue
+            if (
+                spec.variadic_index is None
+                and len(spec.dims) != len(arg.shape)
+                and p.name in memo_walk("rank-tested-params", fi.node, _rank_tested_params)
+            ):
+                # ``if img.ndim == 2: img = img[None]`` under ``img: Float[Array, "c h w"]``: the body takes other
+                # ranks itself, so the annotation's rank is no contract (jaxtyping would raise; the code runs)
                 continue
             res = match_shape(spec, arg.shape, memo, origin=f"argument {p.name!r}", fresh=self._fresh("", None))
             if res.ok is False and res.problem is not None:
@@ -565,3 +574,28 @@ def _memo_items(memo: Memo | None) -> tuple[tuple[str, Size], ...]:
 
 # where a nested ``def`` may stand: a module, a function or class body, and every compound statement's clauses
 _STATEMENT_CONTAINERS = STATEMENT_CLAUSES | {cst.Module, cst.FunctionDef, cst.ClassDef}
+
+
+def _rank_tested_params(fn: cst.CSTNode) -> frozenset[str]:
+    """The names whose rank the function's body reads (``x.ndim``, ``x.dim()``, ``x.ndimension()``,
+    ``len(x.shape)``): a parameter the code handles at several ranks."""
+    out: set[str] = set()
+    stack: list[cst.CSTNode] = [fn]
+    while stack:
+        n = stack.pop()
+        tp = type(n)
+        if tp is cst.Attribute and type(n.value) is cst.Name:  # type: ignore[attr-defined]
+            if n.attr.value in ("ndim", "dim", "ndimension"):  # type: ignore[attr-defined]
+                out.add(n.value.value)  # type: ignore[attr-defined]
+        elif (
+            tp is cst.Call
+            and type(n.func) is cst.Name  # type: ignore[attr-defined]
+            and n.func.value == "len"  # type: ignore[attr-defined]
+            and len(n.args) == 1  # type: ignore[attr-defined]
+            and type(n.args[0].value) is cst.Attribute  # type: ignore[attr-defined]
+            and n.args[0].value.attr.value == "shape"  # type: ignore[attr-defined]
+            and type(n.args[0].value.value) is cst.Name  # type: ignore[attr-defined]
+        ):
+            out.add(n.args[0].value.value.value)  # type: ignore[attr-defined]
+        stack.extend(children(n))
+    return frozenset(out)
