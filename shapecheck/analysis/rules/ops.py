@@ -3002,6 +3002,13 @@ def random_sized(
     if size is None or isinstance(size, NoneV):
         if fw == "numpy" and name in ("randint", "integers") and args and all(isinstance(a, IntV) for a in args):
             return TensorV((), dtype, fw, None, cx.origin(node, f"{name}(...)"))  # rng.integers(n): one int
+        if (
+            fw == "numpy"
+            and dtype == "float64"
+            and not set(kwargs) - {"low", "high", "loc", "scale", "size"}
+            and all(isinstance(a, (IntV, FloatV)) for a in [*args, *(v for k, v in kwargs.items() if k != "size")])
+        ):
+            return FloatV()  # rng.uniform(5, 20), np.random.normal(0, 1): one Python float, its value not known
         return UNKNOWN  # no size: a scalar, or the broadcast shape of array parameters
     out = _sized(cx, node, name, [size], dtype, fw)
     bounds = _randint_bounds(fw, qual, args, kwargs)
