@@ -3504,6 +3504,11 @@ def plain_read_params(fi: FunctionInfo, records: bool = False) -> frozenset[str]
     if cached is not None:
         return cached
     params = {p.name for p in fi.params if p.kind in ("pos", "posonly", "kwonly")} - {"self"}
+    # (a cycle of callees handing the dict on reads as not kept until the walk below decides)
+    if records:
+        st.reads_plain_records = frozenset()
+    else:
+        st.reads_plain = frozenset()
     bad: set[str] = set()
     ok: set[int] = set()  # id of Name nodes in a reading position
     stores: set[int] = set()  # id of Subscript / Name nodes that are targets
@@ -3511,9 +3516,15 @@ def plain_read_params(fi: FunctionInfo, records: bool = False) -> frozenset[str]
     m = fi.module
     stack: list[cst.CSTNode] = [fi.node.body] if params else []
     nested = (cst.FunctionDef, cst.ClassDef, cst.Lambda)
+    local = _interpreter._assigned_names(fi.node.body) | params
     while stack:
         n = stack.pop()
         tp = type(n)
+        if tp is cst.FunctionDef and _plain_closure(cast(cst.FunctionDef, n), params):
+            # ``def forward(x): return Model(config)(x)`` in a factory: the closure's reads of the parameter are
+            # walked as the body's are (it names no parameter of the enclosing one as its own)
+            stack.append(cast(cst.FunctionDef, n).body)
+            continue
         if tp in nested:
             bad = set(params)
             break
@@ -3530,9 +3541,29 @@ def plain_read_params(fi: FunctionInfo, records: bool = False) -> frozenset[str]
                 and f.value not in m.globals
                 and f.value not in m.imports.names
             )
+            # a function or class of this module the parameter is handed to, which keeps what it is handed
+            # (``AudioSpectrogramTransformer(config)`` whose constructor reads ``{**DEFAULTS, **config}``)
+            callee = m.globals.get(f.value) if type(f) is cst.Name and f.value not in local else None
+            positional = 0
             for a in call.args:
                 if type(a.value) is cst.Name and (a.star or (copying and a.keyword is None)):
                     ok.add(id(a.value))
+                elif (
+                    callee is not None
+                    and type(a.value) is cst.Name
+                    and a.value.value in params
+                    and not a.star
+                    and keeps_handed_dict(
+                        m,
+                        callee,
+                        positional if a.keyword is None else None,
+                        a.keyword.value if a.keyword is not None else None,
+                        records,
+                    )
+                ):
+                    ok.add(id(a.value))
+                if a.keyword is None and not a.star:
+                    positional += 1
                 if a.keyword is not None:
                     ok.add(id(a.keyword))  # ``PatchEmbed(img_size=img_size[0])``: the keyword names no variable
             if type(f) is cst.Attribute and type(f.value) is cst.Name and f.attr.value in _DICT_READS:
@@ -3579,6 +3610,25 @@ def plain_read_params(fi: FunctionInfo, records: bool = False) -> frozenset[str]
     else:
         st.reads_plain = got
     return got
+
+
+def _plain_closure(fn: cst.FunctionDef, params: set[str]) -> bool:
+    """A function nested in the body that neither takes nor binds a name of ``params``, nor declares one
+    ``nonlocal`` / ``global``, and has no decorator: its reads of them are the enclosing function's."""
+    if fn.decorators:
+        return False
+    ps = fn.params
+    own = {p.name.value for p in (*ps.posonly_params, *ps.params, *ps.kwonly_params)}
+    own |= {p.name.value for p in (ps.star_arg, ps.star_kwarg) if type(p) is cst.Param}
+    if own & params or _interpreter._assigned_names(fn.body) & params:
+        return False
+    stack: list[cst.CSTNode] = [fn.body]
+    while stack:
+        n = stack.pop()
+        if type(n) in (cst.Nonlocal, cst.Global):
+            return False
+        stack.extend(children(n))
+    return True
 
 
 def _copied_first(fi: FunctionInfo, params: set[str]) -> set[str]:
