@@ -543,41 +543,24 @@ class _ModulesOnDisk(dict[str, Path]):
         if name in self._missing:
             return False
         parts = name.split(".")
-        shared = RUN_LOOKUPS
-        if shared is not None and all(p.isidentifier() for p in parts):
+        if all(p.isidentifier() for p in parts):
+            # the common case, with strings (pathlib's objects cost more than the file-system calls here): the same
+            # candidates as below, since identifiers are plain path components
+            shared = RUN_LOOKUPS
             for root in self.roots:
                 top = str(root)
-                key = (top, name)
-                if key in shared:
-                    hit = shared[key]
+                if shared is None:
+                    hit = self._under(top, parts)
+                elif (top, name) in shared:
+                    hit = shared[(top, name)]
                 else:
-                    hit = shared[key] = self._under(top, parts)
+                    hit = shared[(top, name)] = self._under(top, parts)
                 if hit is not None:
                     cand, is_pkg = hit
                     self[name] = _shown(Path(cand)) if self.relative else Path(os.path.abspath(cand))
                     if is_pkg:
                         self.packages.add(name)
                     return True
-            self._missing.add(name)
-            return False
-        if all(p.isidentifier() for p in parts):
-            # the common case, with strings (pathlib's objects cost more than the file-system calls here): the same
-            # candidates as below, since identifiers are plain path components
-            nested = len(parts) > 1
-            for root in self.roots:
-                top = str(root)
-                is_dir = self._top_dirs.get((top, parts[0]))
-                if is_dir is None:
-                    is_dir = self._top_dirs[(top, parts[0])] = os.path.isdir(os.path.join(top, parts[0]))
-                prefix = os.path.join(top, *parts)
-                for cand, is_pkg in ((os.path.join(prefix, "__init__.py"), True), (prefix + ".py", False)):
-                    if (is_pkg or nested) and not is_dir:
-                        continue  # below a folder that does not exist
-                    if os.path.isfile(cand):
-                        self[name] = _shown(Path(cand)) if self.relative else Path(os.path.abspath(cand))
-                        if is_pkg:
-                            self.packages.add(name)
-                        return True
             self._missing.add(name)
             return False
         for root in self.roots:
