@@ -1359,10 +1359,11 @@ class ModuleAnalysis:
                 )
             else:
                 scope.vars[p.name] = self.param_value(fi, p, memo)
+        other_ranks = args is not None and fi.annotated and self.shapes.takes_other_ranks(fi, args)
         frame = FrameInfo(
             fi.key,
             fi.return_ann,
-            memo,
+            None if other_ranks else memo,  # (no memo: the return is not checked against its annotation)
             self_value if first_is_self or method_of else None,
             fi.cls_key or method_of,
             depth,

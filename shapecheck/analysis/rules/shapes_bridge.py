@@ -278,7 +278,9 @@ class ShapeChecks:
                 and p.name in memo_walk("rank-tested-params", fi.node, _rank_tested_params)
             ):
                 # ``if img.ndim == 2: img = img[None]`` under ``img: Float[Array, "c h w"]``: the body takes other
-                # ranks itself, so the annotation's rank is no contract (jaxtyping would raise; the code runs)
+                # ranks itself, so the annotation's rank is no contract (jaxtyping would raise; the code runs), nor
+                # is the return annotation's for this call
+                verified = False
                 continue
             res = match_shape(spec, arg.shape, memo, origin=f"argument {p.name!r}", fresh=self._fresh("", None))
             if res.ok is False and res.problem is not None:
@@ -306,6 +308,24 @@ class ShapeChecks:
             memo.variadic.pop(name, None)
             memo.variadic_broadcast.pop(name, None)
         return True, memo, verified
+
+    def takes_other_ranks(self, fi: "FunctionInfo", args: dict[str, Value]) -> bool:
+        """Is an argument of another rank than its parameter's annotation handed to a body that reads that
+        parameter's rank (``check_call_arguments`` does not check it)? The annotations then are no contract for this
+        call: its return is not checked against the return annotation either."""
+        for p in fi.params:
+            arg = args.get(p.name)
+            if p.ann is None or not isinstance(arg, TensorV) or arg.shape is None:
+                continue
+            spec = annotation_spec(p.ann)
+            if (
+                spec is not None
+                and spec.variadic_index is None
+                and len(spec.dims) != len(arg.shape)
+                and p.name in memo_walk("rank-tested-params", fi.node, _rank_tested_params)
+            ):
+                return True
+        return False
 
     def check_fields(
         self, node: cst.Call, cls_name: str, where: str, fields: list[tuple[str, Annotation, tuple[Size, ...]]]
