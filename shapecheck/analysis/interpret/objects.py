@@ -3546,6 +3546,8 @@ def plain_read_params(fi: FunctionInfo, records: bool = False) -> frozenset[str]
             callee = m.globals.get(f.value) if type(f) is cst.Name and f.value not in local else None
             positional = 0
             for a in call.args:
+                if a.star:
+                    callee = None  # (after a ``*xs`` or ``**kw`` the parameter an argument binds is not known)
                 if type(a.value) is cst.Name and (a.star or (copying and a.keyword is None)):
                     ok.add(id(a.value))
                 elif (
