@@ -62,7 +62,7 @@ def _narrow(interp: "Interpreter", test: cst.BaseExpression, depth: int) -> tupl
             return {}, {}
         if type(op) is cst.Equal or type(op) is cst.NotEqual:
             for a, b in ((left, right), (right, left)):
-                key = _rank_subject(a) or _aliased_rank_subject(interp, a)
+                key = rank_subject(a) or _aliased_rank_subject(interp, a)
                 k = _int_literal(interp, b) if key is not None else None
                 if key is not None and k is not None:
                     t, f = _rank_check(interp, key, k)
@@ -117,7 +117,7 @@ def _rank_flags(fn: cst.CSTNode) -> dict[int, cst.Comparison]:
                 and type(stmt.body[0].value.comparisons[0].operator) in (cst.Equal, cst.NotEqual)
             ):
                 cmp = stmt.body[0].value
-                subject = _rank_subject(cmp.left) or _rank_subject(cmp.comparisons[0].comparator)
+                subject = rank_subject(cmp.left) or rank_subject(cmp.comparisons[0].comparator)
                 if subject is not None and "." not in subject:
                     bound = (stmt.body[0].targets[0].target.value, cmp, subject)
             if pending:  # (a statement's names are read only while a flag waits for its if: rare)
@@ -450,7 +450,7 @@ def _none_helper(interp: "Interpreter", func: cst.BaseExpression) -> str | None:
     return None
 
 
-def _rank_subject(node: cst.BaseExpression) -> str | None:
+def rank_subject(node: cst.BaseExpression) -> str | None:
     """The variable of ``x.ndim``, ``len(x.shape)``, ``x.dim()``, ``x.ndimension()``."""
     if type(node) is cst.Attribute and node.attr.value == "ndim":
         return _key(node.value)

@@ -598,24 +598,16 @@ _STATEMENT_CONTAINERS = STATEMENT_CLAUSES | {cst.Module, cst.FunctionDef, cst.Cl
 
 def _rank_tested_params(fn: cst.CSTNode) -> frozenset[str]:
     """The names whose rank the function's body reads (``x.ndim``, ``x.dim()``, ``x.ndimension()``,
-    ``len(x.shape)``): a parameter the code handles at several ranks."""
+    ``len(x.shape)``: narrowing's rank tests): a parameter the code handles at several ranks."""
+    from ..interpret.narrowing import rank_subject
+
     out: set[str] = set()
     stack: list[cst.CSTNode] = [fn]
     while stack:
         n = stack.pop()
-        tp = type(n)
-        if tp is cst.Attribute and type(n.value) is cst.Name:  # type: ignore[attr-defined]
-            if n.attr.value in ("ndim", "dim", "ndimension"):  # type: ignore[attr-defined]
-                out.add(n.value.value)  # type: ignore[attr-defined]
-        elif (
-            tp is cst.Call
-            and type(n.func) is cst.Name  # type: ignore[attr-defined]
-            and n.func.value == "len"  # type: ignore[attr-defined]
-            and len(n.args) == 1  # type: ignore[attr-defined]
-            and type(n.args[0].value) is cst.Attribute  # type: ignore[attr-defined]
-            and n.args[0].value.attr.value == "shape"  # type: ignore[attr-defined]
-            and type(n.args[0].value.value) is cst.Name  # type: ignore[attr-defined]
-        ):
-            out.add(n.args[0].value.value.value)  # type: ignore[attr-defined]
+        if type(n) is cst.Attribute or type(n) is cst.Call:
+            subject = rank_subject(n)
+            if subject is not None:
+                out.add(subject)
         stack.extend(children(n))
     return frozenset(out)
