@@ -272,11 +272,7 @@ class ShapeChecks:
                 # included: not known (``safe_divide(num, den) -> "*batch"`` with den unknown is not num's shape)
                 open_names.update(d.name for d in spec.dims if d.kind == "variadic" and d.broadcast and d.name)
                 continue
-            if (
-                spec.variadic_index is None
-                and len(spec.dims) != len(arg.shape)
-                and p.name in memo_walk("rank-tested-params", fi.node, _rank_tested_params)
-            ):
+            if _other_rank_taken(fi, p.name, spec, arg.shape):
                 # ``if img.ndim == 2: img = img[None]`` under ``img: Float[Array, "c h w"]``: the body takes other
                 # ranks itself, so the annotation's rank is no contract (jaxtyping would raise; the code runs), nor
                 # is the return annotation's for this call
@@ -318,12 +314,7 @@ class ShapeChecks:
             if p.ann is None or not isinstance(arg, TensorV) or arg.shape is None:
                 continue
             spec = annotation_spec(p.ann)
-            if (
-                spec is not None
-                and spec.variadic_index is None
-                and len(spec.dims) != len(arg.shape)
-                and p.name in memo_walk("rank-tested-params", fi.node, _rank_tested_params)
-            ):
+            if spec is not None and _other_rank_taken(fi, p.name, spec, arg.shape):
                 return True
         return False
 
@@ -594,6 +585,16 @@ def _memo_items(memo: Memo | None) -> tuple[tuple[str, Size], ...]:
 
 # where a nested ``def`` may stand: a module, a function or class body, and every compound statement's clauses
 _STATEMENT_CONTAINERS = STATEMENT_CLAUSES | {cst.Module, cst.FunctionDef, cst.ClassDef}
+
+
+def _other_rank_taken(fi: "FunctionInfo", name: str, spec: DimSpec, shape: tuple[Size, ...]) -> bool:
+    """Is ``shape`` of another rank than parameter ``name``'s fixed-rank annotation ``spec``, in a function whose body
+    reads that parameter's rank (it takes other ranks itself)?"""
+    return (
+        spec.variadic_index is None
+        and len(spec.dims) != len(shape)
+        and name in memo_walk("rank-tested-params", fi.node, _rank_tested_params)
+    )
 
 
 def _rank_tested_params(fn: cst.CSTNode) -> frozenset[str]:
