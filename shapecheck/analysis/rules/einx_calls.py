@@ -98,21 +98,33 @@ def get_at(cx: "OpContext", node: cst.Call, args: list[Value], kwargs: dict[str,
 
 
 def _bracketed(expr: str) -> list[tuple[str, bool]] | None:
-    """``b [h w] c`` as (name, in brackets) pairs; None for a nested or unclosed bracket, or a composition."""
+    """``b [h w] c`` as (name, in brackets) pairs; None for a nested, unclosed or empty bracket (a composition's
+    parentheses stay in its names, which are then no identifiers)."""
     out: list[tuple[str, bool]] = []
     inside = False
+    opened = 0  # how many names came before the open bracket
     for tok in expr.replace("[", " [ ").replace("]", " ] ").split():
         if tok == "[":
             if inside:
                 return None
-            inside = True
+            inside, opened = True, len(out)
         elif tok == "]":
-            if not inside:
-                return None
+            if not inside or len(out) == opened:
+                return None  # (an unopened or an empty bracket)
             inside = False
         else:
             out.append((tok, inside))
     return None if inside else out
+
+
+def _bracket_axes(expr: str) -> list[tuple[str, bool]] | None:
+    """``b h i [j]`` (a reduction's or softmax's expression): its axes as (name, in brackets), each name once and
+    some bracketed; None for any other form."""
+    axes = _bracketed(expr)
+    if not axes or not any(b for _, b in axes):
+        return None
+    names = [n for n, _ in axes]
+    return axes if all(n.isidentifier() for n in names) and len(set(names)) == len(names) else None
 
 
 def _get_at_coordinates(
@@ -218,23 +230,12 @@ def as_einops(
     if qual in _REDUCTIONS:
         if "->" in text or sizes:
             return None
-        elements = re.findall(r"\[[^\[\]]*\]|[^\s\[\]]+", text)
-        kept: list[str] = []
-        every: list[str] = []
-        for e in elements:
-            inner = e[1:-1].split() if e.startswith("[") else [e]
-            if not inner or not all(n.isidentifier() for n in inner):
-                return None
-            every += inner
-            if not e.startswith("["):
-                kept.append(e)
-        if (
-            len(set(every)) != len(every)
-            or len(kept) == len(every)
-            or "".join(elements).replace(" ", "") != text.replace(" ", "")
-        ):
+        axes = _bracket_axes(text)
+        if axes is None:
             return None
-        return "einops.reduce", [args[1], StrV(f"{' '.join(every)} -> {' '.join(kept)}"), StrV(_REDUCTIONS[qual])], {}
+        every = " ".join(n for n, _ in axes)
+        kept = " ".join(n for n, b in axes if not b)
+        return "einops.reduce", [args[1], StrV(f"{every} -> {kept}"), StrV(_REDUCTIONS[qual])], {}
     return None
 
 
@@ -246,14 +247,8 @@ def keeps_shape(qual: str, args: list[Value], kwargs: dict[str, Value]) -> Value
     x = args[1]
     if not isinstance(x, TensorV) or x.shape is None or set(kwargs) - _NOT_SIZES:
         return None
-    text = args[0].value
-    elements = re.findall(r"\[[^\[\]]*\]|[^\s\[\]]+", text)
-    names = [n for e in elements for n in (e[1:-1].split() if e.startswith("[") else [e])]
-    if not names or not all(n.isidentifier() for n in names) or len(set(names)) != len(names):
-        return None
-    if "".join(elements).replace(" ", "") != text.replace(" ", "") or not any(e.startswith("[") for e in elements):
-        return None
-    return x if len(x.shape) == len(names) else None
+    axes = _bracket_axes(args[0].value)
+    return x if axes is not None and len(x.shape) == len(axes) else None
 
 
 # einx's elementwise functions with an explicit output: ``einx.where('b j, b h i j, -> b h i j', mask, sim, value)``
