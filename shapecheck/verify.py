@@ -306,6 +306,9 @@ def _replay_framework(w: Witness, replay: Replay) -> None:
     if op == "pad.arguments" and witness_get(w, "op") != "F.pad":
         replay.add(*_replay_lax_padding(w))
         return
+    if op == "unpack.pieces":
+        replay.add(*_replay_pieces(torch, w))
+        return
     if op == "squeeze":  # numpy's rule (JAX's is the same): a view of one zero, nothing materialised
         import numpy as np
 
@@ -550,6 +553,44 @@ def _replay_framework(w: Witness, replay: Replay) -> None:
         replay.add("keras", *_replay_keras(w))
         return
     replay.add("torch", *_run(go))
+
+
+def _replay_pieces(torch: Any, w: Witness) -> tuple[str, bool | None, str]:
+    """``a, b, c = x.split(3, dim)``: the pieces the library itself cuts (torch on a meta tensor, numpy on a view of
+    one zero), unpacked into the names as Python's assignment does (exactly n, or at least n - 1 beside a starred
+    name)."""
+    how, dim = tuple(witness_get(w, "how")), int(witness_get(w, "dim", 0))
+    n, starred = int(witness_get(w, "names")), bool(witness_get(w, "starred"))
+    kind = how[0]
+    arg: Any = how[1] if len(how) > 1 else 0
+    engine = "numpy" if witness_get(w, "framework") in ("numpy", "jax") else "torch"
+
+    def cut() -> Any:
+        if engine == "numpy":
+            import numpy as np
+
+            view = _numpy_view(w.input_shapes[0])
+            spec = [int(i) for i in arg] if kind == "indices" else int(arg)
+            return np.array_split(view, spec, dim)  # n sections, or the pieces between indices, as np.split
+        x = torch.empty(tuple(int(s) for s in w.input_shapes[0]), device="meta")
+        if kind == "unbind":
+            return torch.unbind(x, dim)
+        if kind == "chunk":
+            return torch.chunk(x, int(arg), dim)
+        return torch.split(x, [int(s) for s in arg] if kind == "sizes" else int(arg), dim)
+
+    def unpack() -> None:
+        got = len(list(cut()))
+        if starred and got < n - 1:
+            raise ValueError(f"not enough values to unpack (expected at least {n - 1}, got {got})")
+        if not starred and got != n:
+            raise ValueError(
+                f"too many values to unpack (expected {n})"
+                if got > n
+                else f"not enough values to unpack (expected {n}, got {got})"
+            )
+
+    return (engine, *_run(unpack))
 
 
 def _replay_np_pad(w: Witness) -> tuple[str, bool | None, str]:

@@ -65,6 +65,7 @@ FRAMEWORK_OPS = frozenset(
         "nn.ConvTranspose",
         "equation_einsum",
         "split",
+        "unpack.pieces",
         "topk",
         "nn.TransformerBlock",
         "nn.ChannelNorm",
@@ -92,6 +93,25 @@ FRAMEWORK_OPS = frozenset(
 )
 
 _INTERNAL = "~"  # prefix of symbols made while re-deriving assumptions (never shown)
+
+
+def piece_count(how: tuple[Any, ...], size: int) -> int:
+    """How many pieces cutting an axis of ``size`` makes: torch's ``split(s)`` (ceil(size / s), at least one),
+    ``chunk(n)`` (pieces of ceil(size / n): n or fewer), ``split([sizes])``, ``unbind``; numpy's ``split`` into n
+    sections or at indices."""
+    kind = how[0]
+    if kind == "split":
+        return max(1, -(-size // int(how[1])))
+    if kind == "chunk":
+        c = -(-size // int(how[1]))
+        return -(-size // c) if c else int(how[1])
+    if kind == "unbind":
+        return size
+    if kind == "indices":
+        return len(how[1]) + 1
+    if kind == "sizes":
+        return len(how[1])
+    return int(how[1])  # sections
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -898,6 +918,12 @@ def concrete_failure(w: Witness) -> str | None:
         axis, i = int(witness_get(w, "axis")), int(witness_get(w, "index"))
         n = shapes[0][axis]
         return None if -n <= i < n else f"index {i} is out of bounds for size {n}"
+    if op == "unpack.pieces":  # a, b, c = x.split(3, dim): the pieces against the names
+        count = piece_count(tuple(witness_get(w, "how")), shapes[0][int(witness_get(w, "dim", 0))])
+        n, starred = int(witness_get(w, "names")), bool(witness_get(w, "starred"))
+        if count == n or (starred and count >= n - 1):
+            return None
+        return f"{count} pieces unpacked into {'at least ' + str(n - 1) if starred else n} names"
     if op == "unpack.shape":  # b, c, h, w = x.shape
         n = witness_get(w, "names")
         return None if len(shapes[0]) == n else f"{len(shapes[0])} sizes unpacked into {n} names"

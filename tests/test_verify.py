@@ -170,6 +170,18 @@ def test_wrong_symbolic_claim_is_caught_downgraded_and_counted() -> None:
             (),
             (("op", "lax.conv_general_dilated"), ("pairs", (2, 2)), ("axes", 2)),
         ),
+        # the pieces a chunk / split / unbind cuts, as many as the names (5 in chunks of 2: 3 pieces)
+        Witness((), "unpack.pieces", None, ((5,),), (), (("how", ("chunk", 4)), ("dim", 0), ("names", 3))),
+        Witness((), "unpack.pieces", None, ((4, 8, 16),), (), (("how", ("split", 6)), ("dim", 2), ("names", 3))),
+        Witness((), "unpack.pieces", None, ((4, 8),), (), (("how", ("unbind",)), ("names", 2), ("starred", True))),
+        Witness(
+            (),
+            "unpack.pieces",
+            None,
+            ((12, 5),),
+            (),
+            (("how", ("indices", (4, 8))), ("dim", 0), ("names", 3), ("framework", "numpy")),
+        ),
     ],
 )
 def test_operations_that_succeed_are_not_confirmed(witness: Witness) -> None:

@@ -1426,6 +1426,34 @@ class ArraySections(Detail):
         )
 
 
+@dataclass(frozen=True)
+class PieceCount(Detail):
+    """``a, b, c = x.split(3, dim)`` (or chunk / unbind / np.split): the pieces of an axis of known size are not as
+    many as the names they are unpacked into."""
+
+    code, kind = "SHP204", "piece-count"
+    how: tuple[Any, ...]  # ("split", size) | ("chunk", n) | ("unbind",) | ("sizes", sizes) | ("sections", n) | ...
+    axis: int
+    shape: Shape | None  # None: of unknown rank (``axis`` counts from the end when negative)
+    size: Any  # the axis's size
+    count: int  # the pieces made
+    names: str  # how many names take them ("3", or "at least 2" with a starred one)
+
+    def render(self) -> str:
+        of = f" of {_shape(self.shape)}" if self.shape is not None else ""
+        where = f"axis {self.axis}{of}, which has {self.size},"
+        kind, rest = self.how[0], self.how[1:]
+        cut = {
+            "split": lambda: f"cutting {where} in pieces of {rest[0]}",
+            "chunk": lambda: f"cutting {where} in {rest[0]} chunks",
+            "unbind": lambda: f"unbinding {where}",
+            "sizes": lambda: f"cutting {where} in pieces of [{', '.join(map(str, rest[0]))}]",
+            "sections": lambda: f"cutting {where} in {rest[0]} sections",
+            "indices": lambda: f"cutting {where} at [{', '.join(map(str, rest[0]))}]",
+        }[kind]()
+        return f"{cut} gives {self.count} pieces, but the assignment unpacks them into {self.names} names"
+
+
 # ---- SHP207 a failing assertion -----------------------------------------------------------------------------------
 
 

@@ -169,6 +169,9 @@ class Context:
     # (function key, variable) -> the target node of the last ``model = Net(...)`` of an entry point (depth 0): a
     # finding of ``model(x)`` names where the object got the sizes it fails with
     obj_sites: dict[tuple[str, str], Any] = field(default_factory=dict)
+    # id(call) -> (the pieces, the tensor cut, the axis, its size, how) of the last chunk / split / unbind the call
+    # made: their number is exact, so an unpacking of them into another number of names raises (Interpreter)
+    pieces: dict[int, tuple[Any, Any, int, Any, tuple[Any, ...]]] = field(default_factory=dict)
 
     def count(self, key: str) -> None:
         if not self.suppress_depth:

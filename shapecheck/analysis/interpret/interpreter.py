@@ -49,7 +49,7 @@ from .values import (
 )
 from ...sizes import divisible, greater_equal
 from ...witness import assertion_holds
-from .context import BuiltNote, MadeUp, OpSpec, Where
+from .context import BuiltNote, MadeUp, OpSpec, Where, note
 from .narrowing import _rank_check, narrow
 from .objects import foreign_bases
 from .state import class_state
@@ -495,6 +495,8 @@ class Interpreter:
     @_statement(cst.Assign)
     def _assign(self, stmt: cst.Assign) -> None:
         self.if_alt = None
+        if type(stmt.value) is cst.Call and self.ctx.pieces:
+            self.ctx.pieces.pop(id(stmt.value), None)  # what this evaluation cuts, not an earlier one
         value = self.eval(stmt.value)
         # ys = xs (``self.cfgs = cfgs``): two names for one list hold the same value object; a mutation through
         # either forgets both (forget_aliases)
@@ -556,6 +558,9 @@ class Interpreter:
         if type(node) is cst.Tuple and (type(target) is cst.Tuple or type(target) is cst.List):
             self._check_starred_shapes_unpack(target, node)
             return
+        if type(node) is cst.Call and type(value) is SeqV and (type(target) is cst.Tuple or type(target) is cst.List):
+            self._check_pieces_unpack(target, node, value)
+            return
         if not (isinstance(value, SeqV) and value.kind == "shape"):  # first: cheap, and rare
             return
         if not isinstance(target, (cst.Tuple, cst.List)):
@@ -585,6 +590,51 @@ class Interpreter:
             },
             [shape_note(f"{node.value.value} has shape", t.shape, t.origin)],
             spec=OpSpec("unpack.shape", None, (t.shape,), (), (("names", n),)),
+        )
+
+    def _check_pieces_unpack(self, target: cst.Tuple | cst.List, node: cst.Call, value: SeqV) -> None:
+        """``x0, x1, v = u.split(3, dim=1)`` on an axis of 72: a chunk / split / unbind of a known axis makes an exact
+        number of pieces (Context.pieces), and Python raises when the names (one of them perhaps starred) cannot
+        take them."""
+        made = self.ctx.pieces.get(id(node))
+        if made is None or len(made[0].items) != len(value.items):
+            return  # not pieces this evaluation of the call made
+        _, t, pos, size, how = made
+        n = len(target.elements)
+        starred = any(type(e) is cst.StarredElement for e in target.elements)
+        count = len(value.items)
+        if count == n or (starred and count >= n - 1):
+            return
+        from ...diagnostics import details as D
+        from ..rules.shapes_bridge import shape_note
+
+        need = f"at least {n - 1}" if starred else str(n)
+        self.ctx.report(
+            node,
+            "SHP204",
+            {
+                "op": f"unpacking {self.m.code_for(node)}",
+                "detail": D.PieceCount(how, pos, t.shape, size, count, need),
+            },
+            [
+                shape_note("the tensor cut has shape", t.shape, t.origin)
+                if t.shape is not None
+                else note(f"axis {pos} of the tensor cut has {size}", *((" ", t.origin) if t.origin else ())),
+                *_pieces_hint(how, size, n, starred),
+            ],
+            spec=OpSpec(
+                "unpack.pieces",
+                None,
+                (t.shape if t.shape is not None else (size,),),  # of unknown rank: its axis alone cuts alike
+                (),
+                (
+                    ("how", how),
+                    ("dim", pos if t.shape is not None else 0),
+                    ("names", n),
+                    ("starred", starred),
+                    ("framework", t.framework),
+                ),
+            ),
         )
 
     def _check_starred_shapes_unpack(self, target: cst.Tuple | cst.List, node: cst.Tuple) -> None:
@@ -4618,6 +4668,15 @@ def _names_in(expr: cst.CSTNode) -> set[str]:
         elif tp is not cst.Name:
             stack.extend(children(node))
     return out
+
+
+def _pieces_hint(how: tuple[Any, ...], size: Size, n: int, starred: bool) -> list[str]:
+    """The fix of ``a, b, c = x.split(3, dim)`` that meant three equal parts: ``chunk(3)``, or a split of the axis
+    over 3, when the axis's known size divides evenly."""
+    k = size.as_int()
+    if starred or how[0] != "split" or k is None or k % n or k // n == how[1]:
+        return []
+    return [f"split takes the size of each piece: for {n} equal pieces use .chunk({n}) or .split({k // n})"]
 
 
 def _assigned_names(suite: cst.CSTNode) -> set[str]:

@@ -77,12 +77,24 @@ def _with_axis(t: TensorV, pos: int, size: Size | None) -> TensorV:
     return t.with_shape(shape, axes)
 
 
+def _cut(cx: OpContext, node: cst.Call, pieces: SeqV, t: TensorV, pos: int, how: tuple[object, ...]) -> SeqV:
+    """``pieces`` made at ``node`` by cutting axis ``pos`` of ``t`` (``how``: ("chunk", n), ("split", size),
+    ("sizes", sizes), ("unbind",), ("sections", n), ("indices", indices)): kept in Context.pieces, their number being
+    exact, for the unpacking of them into names (Interpreter._check_pieces_unpack). ``t`` of unknown rank: ``pos``
+    counts into its known leading (>= 0) or trailing (< 0) axes."""
+    if not t.assumed:
+        assert t.shape is not None or t.vshape is not None
+        size = t.shape[pos] if t.shape is not None else (t.vshape[0] if pos >= 0 else t.vshape[2])[pos]  # type: ignore[index]
+        cx.ctx.pieces[id(node)] = (pieces, t, pos, size, how)
+    return pieces
+
+
 def _array_split(cx: OpContext, node: cst.Call, t: TensorV, args: list[Value], kwargs: dict[str, Value]) -> Value:
     """``np.split(x, n, axis)`` / ``jnp.split(x, n, axis)`` with a number of sections: n equal pieces, and a
     ValueError when n does not divide the axis; with a list of indices (``_split_at``), the pieces between them."""
     spec = args[0] if args else kwargs.get("indices_or_sections", UNKNOWN)
     if isinstance(spec, SeqV) and spec.kind in ("list", "tuple"):
-        return _split_at(t, spec, args, kwargs)
+        return _split_at(cx, node, t, spec, args, kwargs)
     n = _ints([spec]) if isinstance(spec, IntV) else None
     shape = t.shape
     if n is None or n[0] <= 0 or shape is None or not shape:
@@ -109,10 +121,14 @@ def _array_split(cx: OpContext, node: cst.Call, t: TensorV, args: list[Value], k
     piece = size.exact_div(count) if verdict is Truth.TRUE else None
     if piece is None or n[0] > _MAX_PIECES:
         return UNKNOWN
-    return SeqV(tuple(_with_axis(t, pos, piece) for _ in range(n[0])), "list")
+    return _cut(
+        cx, node, SeqV(tuple(_with_axis(t, pos, piece) for _ in range(n[0])), "list"), t, pos, ("sections", n[0])
+    )
 
 
-def _split_at(t: TensorV, spec: SeqV, args: list[Value], kwargs: dict[str, Value]) -> Value:
+def _split_at(
+    cx: OpContext, node: cst.Call, t: TensorV, spec: SeqV, args: list[Value], kwargs: dict[str, Value]
+) -> Value:
     """``np.split(x, [i, j], axis)`` / ``jnp.split`` / ``np.array_split`` with indices: ``x[:i]``, ``x[i:j]``,
     ``x[j:]`` along the axis, each as Python slices it (negative indices from the end, clamped, an index before the
     previous one an empty piece). Known int indices only; on an axis of unknown length, non-negative ascending
@@ -138,15 +154,17 @@ def _split_at(t: TensorV, spec: SeqV, args: list[Value], kwargs: dict[str, Value
             return UNKNOWN
         starts = [0, *idx]
         sizes = [Size.const(b - a) for a, b in zip(starts[:-1], idx)] + [size - Size.const(starts[-1])]
-    return SeqV(tuple(_with_axis(t, pos, s) for s in sizes), "list")
+    return _cut(cx, node, SeqV(tuple(_with_axis(t, pos, s) for s in sizes), "list"), t, pos, ("indices", tuple(idx)))
 
 
-def _array_split_uneven(t: TensorV, args: list[Value], kwargs: dict[str, Value]) -> Value:
+def _array_split_uneven(
+    cx: OpContext, node: cst.Call, t: TensorV, args: list[Value], kwargs: dict[str, Value]
+) -> Value:
     """``np.array_split(x, n, axis)`` with a number of sections (cross-validation folds): n pieces that need not be
     equal, the first ``len % n`` one longer (numpy's rule). A list of indices is not modelled."""
     spec = args[0] if args else kwargs.get("indices_or_sections", UNKNOWN)
     if isinstance(spec, SeqV) and spec.kind in ("list", "tuple"):
-        return _split_at(t, spec, args, kwargs)
+        return _split_at(cx, node, t, spec, args, kwargs)
     n = _ints([spec]) if isinstance(spec, IntV) else None
     shape = t.shape
     if n is None or not 0 < n[0] <= _MAX_PIECES or not shape:
@@ -166,7 +184,7 @@ def _array_split_uneven(t: TensorV, args: list[Value], kwargs: dict[str, Value])
         sizes = [piece] * n[0]
     else:
         return UNKNOWN
-    return SeqV(tuple(_with_axis(t, pos, s) for s in sizes), "list")
+    return _cut(cx, node, SeqV(tuple(_with_axis(t, pos, s) for s in sizes), "list"), t, pos, ("sections", n[0]))
 
 
 def _chunk_pieces(size: Size, n: int) -> list[Size] | None:
@@ -186,7 +204,7 @@ def _chunk_pieces(size: Size, n: int) -> list[Size] | None:
     return None
 
 
-def _chunk_unranked(t: TensorV, args: list[Value], kwargs: dict[str, Value]) -> Value:
+def _chunk_unranked(cx: OpContext, node: cst.Call, t: TensorV, args: list[Value], kwargs: dict[str, Value]) -> Value:
     """``x.chunk(n, dim)`` on a tensor of unknown rank whose leading / trailing axes are known (``self.to_kv(x)``:
     the last axis a Linear set): when ``dim`` counts into the known axes, the pieces keep the rest unknown."""
     assert t.vshape is not None
@@ -209,9 +227,10 @@ def _chunk_unranked(t: TensorV, args: list[Value], kwargs: dict[str, Value]) -> 
         shapes = [(prefix, v, suffix[:i] + (s,) + suffix[i + 1 :]) for s in sizes]
     else:
         return UNKNOWN  # the axis lies in the unknown run (or its position is not known)
-    return SeqV(
+    pieces = SeqV(
         tuple(TensorV(None, t.dtype, t.framework, None, t.origin, vs, not_ranks=t.not_ranks) for vs in shapes), "tuple"
     )
+    return _cut(cx, node, pieces, t, dim, ("chunk", n[0]))
 
 
 def pair(values: Value, indices: Value) -> SeqV:
@@ -234,7 +253,11 @@ def apply(
     if t.framework in ("numpy", "jax") and name == "split":
         return _array_split(cx, node, t, args, kwargs)
     if name == "array_split":
-        return _array_split_uneven(t, args, kwargs) if t.framework in ("numpy", "jax") and not method else UNKNOWN
+        return (
+            _array_split_uneven(cx, node, t, args, kwargs)
+            if t.framework in ("numpy", "jax") and not method
+            else UNKNOWN
+        )
     if name == "sort" and t.framework in ("numpy", "jax") and (not method or t.framework == "jax"):
         # np.sort(a, axis=-1) / jnp.sort / jax's a.sort(): one sorted array of the input's shape (axis=None: the
         # flattened input); numpy's a.sort() sorts in place and gives None (not answered)
@@ -253,7 +276,7 @@ def apply(
         return UNKNOWN  # numpy's split takes sections or indices, jax likewise: not modelled
     shape = t.shape
     if shape is None and name == "chunk" and t.vshape is not None:
-        return _chunk_unranked(t, args, kwargs)
+        return _chunk_unranked(cx, node, t, args, kwargs)
     if shape is None:
         if name in ("topk", "sort", "kthvalue", "mode"):
             return pair(t.with_shape(None), TensorV(None, "int64", t.framework))
@@ -264,20 +287,10 @@ def apply(
         pos = _dim(args, kwargs, 1, 0, rank)
         if n is None or pos is None or n[0] <= 0:
             return UNKNOWN
-        size = shape[pos]
-        k = size.as_int()
-        if k is not None:
-            c = -(-k // n[0]) if k else 0
-            if c == 0:
-                return UNKNOWN
-            count = -(-k // c)
-            sizes = [Size.const(min(c, k - i * c)) for i in range(count)]
-            return SeqV(tuple(_with_axis(t, pos, s) for s in sizes), "tuple") if count <= _MAX_PIECES else UNKNOWN
-        if n[0] <= _MAX_PIECES and divisible(size, Size.const(n[0])) is Truth.TRUE:
-            piece = size.exact_div(Size.const(n[0]))
-            if piece is not None:
-                return SeqV(tuple(_with_axis(t, pos, piece) for _ in range(n[0])), "tuple")
-        return UNKNOWN
+        sizes = _chunk_pieces(shape[pos], n[0])
+        if sizes is None:
+            return UNKNOWN
+        return _cut(cx, node, SeqV(tuple(_with_axis(t, pos, s) for s in sizes), "tuple"), t, pos, ("chunk", n[0]))
     if name == "split":
         spec = args[0] if args else kwargs.get("split_size_or_sections", kwargs.get("split_size", UNKNOWN))
         pos = _dim(args, kwargs, 1, 0, rank)
@@ -304,7 +317,9 @@ def apply(
                     spec=OpSpec("split", None, (shape,), (), (("sizes", tuple(parts)), ("dim", pos))),
                 )
                 return UNKNOWN
-            return SeqV(tuple(_with_axis(t, pos, p) for p in parts), "tuple")
+            return _cut(
+                cx, node, SeqV(tuple(_with_axis(t, pos, p) for p in parts), "tuple"), t, pos, ("sizes", tuple(parts))
+            )
         s = _ints([spec])
         k = size.as_int()
         if s is None or s[0] <= 0:
@@ -313,11 +328,13 @@ def apply(
             count = max(1, -(-k // s[0]))
             if count > _MAX_PIECES:
                 return UNKNOWN
-            return SeqV(tuple(_with_axis(t, pos, Size.const(min(s[0], k - i * s[0]))) for i in range(count)), "tuple")
+            pieces = SeqV(tuple(_with_axis(t, pos, Size.const(min(s[0], k - i * s[0]))) for i in range(count)), "tuple")
+            return _cut(cx, node, pieces, t, pos, ("split", s[0]))
         q = size.exact_div(Size.const(s[0])) if divisible(size, Size.const(s[0])) is Truth.TRUE else None
         count_q = q.as_int() if q is not None else None
         if count_q is not None and count_q <= _MAX_PIECES:
-            return SeqV(tuple(_with_axis(t, pos, Size.const(s[0])) for _ in range(count_q)), "tuple")
+            pieces = SeqV(tuple(_with_axis(t, pos, Size.const(s[0])) for _ in range(count_q)), "tuple")
+            return _cut(cx, node, pieces, t, pos, ("split", s[0]))
         return UNKNOWN
     if name == "unbind":
         pos = _dim(args, kwargs, 0, 0, rank)
@@ -326,7 +343,8 @@ def apply(
         k = shape[pos].as_int()
         if k is None or k > _MAX_ALIKE:
             return UNKNOWN
-        return SeqV((_with_axis(t, pos, None),) * k, "tuple")  # alike pieces: one value (read once by loops)
+        # alike pieces: one value (read once by loops)
+        return _cut(cx, node, SeqV((_with_axis(t, pos, None),) * k, "tuple"), t, pos, ("unbind",))
     if name in ("topk", "sort", "kthvalue", "mode"):
         default = -1
         dim_pos = {"topk": 1, "sort": 0, "kthvalue": 1, "mode": 0}[name]
