@@ -4458,8 +4458,9 @@ class ModuleAnalysis:
         return frozenset(out)
 
     def _read_path(self, v: Value, path: str) -> Value | None:
-        """What ``v.a.b`` (``path`` "a.b") holds, through objects; a last name that is a property of the object's
-        class whose getter changes nothing (``cfg.env.frame_shape``) reads as a number. None when unknown."""
+        """What ``v.a.b`` (``path`` "a.b") holds, through objects; a last name that the object's class body binds
+        to a number, string or tuple of them reads as that; one that is a property of the class whose getter changes
+        nothing (``cfg.env.frame_shape``) reads as a number. None when unknown."""
         *steps, leaf = path.split(".")
         for name in steps:
             v = v.attr(name) if isinstance(v, ObjV) else None  # type: ignore[assignment]
@@ -4470,6 +4471,9 @@ class ModuleAnalysis:
         held = v.attr(leaf)
         if held is not None:
             return held
+        body = objects.object_attr(self, v, leaf) if v.concrete else UNKNOWN
+        if _immutable(body):
+            return body  # ``mask_token_id = 3`` in the class body: read by the callee, the same number after it
         ci = self.find_class(v.cls_key)
         getter = objects.find_method(self, ci, leaf) if ci is not None else None
         if (
