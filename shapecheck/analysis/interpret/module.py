@@ -4916,6 +4916,20 @@ class ModuleAnalysis:
             if ax is None or isinstance(a, NoneV):  # None is an empty pytree: nothing to map
                 inner.append(a)
                 continue
+            if type(a) is SeqV and a.kind in ("list", "tuple") and a.items and type(ax) is int:
+                # ``jax.vmap(head)(feats)`` over a list of arrays (a pytree): each one mapped over that axis
+                leaves: list[Value] = []
+                for t in a.items:
+                    if not isinstance(t, TensorV) or t.shape is None or not -len(t.shape) <= ax < len(t.shape):
+                        return UNKNOWN
+                    k = ax % len(t.shape)
+                    if batch is not None and equal(t.shape[k], batch) is not Truth.TRUE:
+                        return UNKNOWN  # (jax raises on another size)
+                    batch = t.shape[k]
+                    axes_k = t.axes[:k] + t.axes[k + 1 :] if t.axes is not None else None
+                    leaves.append(t.with_shape(t.shape[:k] + t.shape[k + 1 :], axes_k))
+                inner.append(SeqV(tuple(leaves), a.kind))
+                continue
             if not isinstance(a, TensorV) or a.shape is None or not -len(a.shape) <= ax < len(a.shape):
                 return UNKNOWN
             k = ax % len(a.shape)
