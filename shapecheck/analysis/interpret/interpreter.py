@@ -3363,6 +3363,8 @@ class Interpreter:
         ):
             # jax.jit(model.apply) of a lifted module, jax.jit(net.init) of an hk.transform-ed function
             return LayerV("flax_method", (("obj", base), ("method", attr)))
+        if isinstance(base, LayerV) and (fields := base.param("linen_fields")) is not None:
+            return next((v for k, v in fields if k == attr), UNKNOWN)  # a flax.linen layer's dataclass fields
         if isinstance(base, LayerV) and attr == "weight":
             return _layer_weight(base)
         if isinstance(base, LayerV) and attr == "bias" and base.kind == "Linear" and base.param("bias") is False:

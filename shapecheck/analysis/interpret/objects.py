@@ -3423,15 +3423,22 @@ def _self_attr_key(fi: FunctionInfo, attrs: frozenset[str]) -> "Callable[[cst.Ba
     return key_of
 
 
-def _read_plainly(root: cst.CSTNode, matches: "Callable[[cst.BaseExpression], bool]", stores_ok: bool = False) -> bool:
+def _read_plainly(
+    root: cst.CSTNode, matches: "Callable[[cst.BaseExpression], bool]", stores_ok: bool = False, runs_ok: bool = False
+) -> bool:
     """Is every expression under ``root`` that ``matches`` used only as read: subscripted (not as a target, no
     method of the item called), a read-only dict method's receiver, an ``in`` operand, ``len(...)``, ``**`` unpacked,
-    or (``stores_ok``) the whole value of ``self.x = <it>``? Nested functions and lambdas: not plain."""
-    return not _used_otherwise(root, lambda e: "" if matches(e) else None, 1, stores_ok)
+    (``stores_ok``) the whole value of ``self.x = <it>``, or (``runs_ok``) iterated by a loop that only calls each
+    item (``for layer in self.layers: x = layer(x)``)? Nested functions and lambdas: not plain."""
+    return not _used_otherwise(root, lambda e: "" if matches(e) else None, 1, stores_ok, runs_ok)
 
 
 def _used_otherwise(
-    root: cst.CSTNode, key_of: "Callable[[cst.BaseExpression], str | None]", count: int, stores_ok: bool = False
+    root: cst.CSTNode,
+    key_of: "Callable[[cst.BaseExpression], str | None]",
+    count: int,
+    stores_ok: bool = False,
+    runs_ok: bool = False,
 ) -> set[str]:
     """The keys (of the ``count`` that ``key_of`` tells expressions by) with an expression under ``root`` used other
     than as ``_read_plainly`` reads: one walk of ``root`` for them all (the attributes a constructor stores)."""
@@ -3471,6 +3478,8 @@ def _used_otherwise(
                 and grand.func.value == "len"
             ):
                 pass
+            elif runs_ok and type(parent) is cst.For and parent.iter is n and _items_only_called(parent):
+                pass  # ``for layer in self.layers: x = layer(x)``: the list is read, each item only run
             elif stores_ok and type(parent) is cst.Assign and parent.value is n:
                 pass
             elif stores_ok and type(parent) is cst.AssignTarget and type(grand) is cst.Assign:
@@ -3481,6 +3490,27 @@ def _used_otherwise(
             continue
         stack.extend((c, (n, *up[:1])) for c in children(n))
     return bad
+
+
+def _items_only_called(loop: cst.For) -> bool:
+    """Is the loop's variable (one name) used in its body only as the callee of a call (``x = layer(x)``), never
+    rebound, handed on, or read any other way (an attribute set, a method called)?"""
+    if type(loop.target) is not cst.Name:
+        return False
+    name = loop.target.value
+    stack: list[tuple[cst.CSTNode, cst.CSTNode | None]] = [(loop.body, None)]
+    if loop.orelse is not None:
+        stack.append((loop.orelse, None))
+    while stack:
+        n, parent = stack.pop()
+        if type(n) is cst.Name and n.value == name and not (type(parent) is cst.Call and parent.func is n):
+            return False
+        if type(n) in (cst.FunctionDef, cst.Lambda, cst.ClassDef):
+            if any(type(x) is cst.Name and x.value == name for x in _expressions(n)):
+                return False
+            continue
+        stack.extend((c, n) for c in children(n))
+    return True
 
 
 def _expressions(node: cst.CSTNode) -> "Iterator[cst.BaseExpression]":
@@ -3974,7 +4004,8 @@ def _field_only_read(fi: FunctionInfo, field: str) -> bool:
     def held(e: cst.BaseExpression) -> bool:
         return id(e) not in skip and (is_self(e) or (type(e) is cst.Name and e.value in aliases))
 
-    return memo(f"field-read:{field}", fi.node, lambda fn: _read_plainly(fn, held))
+    # (a list of layers the class runs one by one, a flax module's ``for layer in self.layers``, keeps its entries)
+    return memo(f"field-read:{field}", fi.node, lambda fn: _read_plainly(fn, held, runs_ok=True))
 
 
 def _builder_keeps(m: "ModuleAnalysis", v: FuncV) -> bool:

@@ -1613,12 +1613,71 @@ def _paddle_nn_elementwise(
 
 
 def flax_call(cx: OpContext, node: cst.Call, qual: str, args: list[Value], kwargs: dict[str, Value]) -> Value:
-    """``flax.linen.Name(...)`` / ``flax.nnx.Name(...)`` (any module below them): the rule registered for the name."""
+    """``flax.linen.Name(...)`` / ``flax.nnx.Name(...)`` (any module below them): the rule registered for the name.
+    A linen layer keeps its dataclass fields as given (``conv.kernel_size[1]``, ``conv.strides``: LINEN_FIELDS)."""
     parts = qual.split(".")
     if len(parts) < 3 or parts[1] not in ("linen", "nnx"):
         return UNKNOWN
     build = FRAMEWORK_LAYERS[f"flax.{parts[1]}"].get(parts[-1])
-    return build(cx, node, parts[-1], args, kwargs) if build is not None else UNKNOWN
+    out = build(cx, node, parts[-1], args, kwargs) if build is not None else UNKNOWN
+    if type(out) is LayerV and parts[1] == "linen" and parts[-1] in LINEN_FIELDS:
+        fields = _linen_fields(parts[-1], args, kwargs)
+        if fields:
+            return replace(out, params=out.params + (("linen_fields", fields),))
+    return out
+
+
+# flax.linen layers read as dataclasses (flax 0.12): the leading fields a positional argument binds, and the defaults
+# of the plain fields (numbers, strings, None) -- what ``layer.name`` holds before the layer is bound, as given
+LINEN_FIELDS: dict[str, tuple[tuple[str, ...], dict[str, object]]] = {
+    "Dense": (("features",), {"use_bias": True}),
+    "DenseGeneral": (("features",), {"axis": -1, "use_bias": True}),
+    "Conv": (
+        ("features", "kernel_size"),
+        {
+            "strides": 1,
+            "padding": "SAME",
+            "input_dilation": 1,
+            "kernel_dilation": 1,
+            "feature_group_count": 1,
+            "use_bias": True,
+        },
+    ),
+    "ConvTranspose": (
+        ("features", "kernel_size"),
+        {"strides": None, "padding": "SAME", "kernel_dilation": None, "use_bias": True},
+    ),
+    "Embed": (("num_embeddings", "features"), {}),
+    "Dropout": (("rate",), {}),
+    "GroupNorm": (("num_groups",), {"num_groups": 32, "epsilon": 1e-6}),
+    "LayerNorm": ((), {"epsilon": 1e-6}),
+    "BatchNorm": (("use_running_average",), {"use_running_average": None, "axis": -1, "momentum": 0.99}),
+}
+
+
+def _linen_fields(name: str, args: list[Value], kwargs: dict[str, Value]) -> tuple[tuple[str, Value], ...]:
+    """The fields of a linen layer built with ``args`` / ``kwargs`` (LINEN_FIELDS): the arguments as given, the
+    defaults of the fields not given. A positional argument past the leading fields binds a field not listed: the
+    layer's fields are then not read."""
+    leading, defaults = LINEN_FIELDS[name]
+    if len(args) > len(leading):
+        return ()
+    out: dict[str, Value] = {}
+    for field_name, default in defaults.items():
+        out[field_name] = (
+            NoneV()
+            if default is None
+            else BoolV(default)
+            if isinstance(default, bool)
+            else IntV(Size.const(default))
+            if isinstance(default, int)
+            else FloatV(default)
+            if isinstance(default, float)
+            else StrV(str(default))
+        )
+    out.update(zip(leading, args))
+    out.update(kwargs)
+    return tuple(out.items())
 
 
 @framework_layer("flax.linen", *_SAME_SHAPE)
