@@ -273,7 +273,8 @@ def _mutated_roots(target: ast.expr, augmented: bool) -> set[str]:
 
 def _plain_read(name: ast.Name, parent: ast.AST) -> bool:
     """Reading ``name`` under ``parent`` neither changes the value nor lets it escape: ``X[k]``, ``k in X``,
-    ``X.get(k)`` / ``X.items()``, iteration, ``X + [y]`` (a new value), ``len(X)`` / ``dict(X)``, ``{**X}``,
+    ``X.get(k)`` / ``X.items()``, iteration, ``X + [y]`` (a new value), ``len(X)`` / ``dict(X)`` /
+    ``copy.deepcopy(X)``, ``{**X}``,
     ``f(*X)``, ``f(**X)`` (the callee's ``**kwargs`` is a new dict), calling it. ``y = X``, ``return X``, ``f(X)``,
     ``X.append(y)`` are not."""
     if isinstance(parent, ast.Dict):
@@ -287,8 +288,19 @@ def _plain_read(name: ast.Name, parent: ast.AST) -> bool:
     if isinstance(parent, ast.arguments):
         return True  # a default: stable as long as the parameter is (``_default_bindings``)
     if isinstance(parent, ast.Call):
+        func = parent.func
         return parent.func is name or (
-            isinstance(parent.func, ast.Name) and parent.func.id in _COPYING_BUILTINS and name in parent.args
+            name in parent.args
+            and (
+                (isinstance(func, ast.Name) and func.id in _COPYING_BUILTINS | {"deepcopy"})
+                # copy.deepcopy(X) / copy.copy(X): a new value built from X (X itself is not changed or kept)
+                or (
+                    isinstance(func, ast.Attribute)
+                    and func.attr in ("deepcopy", "copy")
+                    and isinstance(func.value, ast.Name)
+                    and func.value.id == "copy"
+                )
+            )
         )
     if type(parent) is ast.keyword:
         return parent.arg is None  # f(**X); f(k=X) hands X on

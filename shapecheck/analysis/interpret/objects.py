@@ -2737,13 +2737,14 @@ _DEFAULT_NODES = frozenset(
         cst.Attribute,
         cst.Call,
         cst.BinaryOperation,
+        cst.Subscript,  # ``hidden=DEFAULTS["hidden"]``: an entry of a module-level table nothing changes
     }
 )
 
 
 def _default(m: "ModuleAnalysis", fi: FunctionInfo, node: cst.BaseExpression, name: str | None = None) -> Value:
-    """A parameter default: literals, module-level names and arithmetic on them (``fetch_k_ratio = 9 / 8``),
-    evaluated in the function's module. A list or dict
+    """A parameter default: literals, module-level names, their entries and arithmetic on them (``fetch_k_ratio = 9 /
+    8``, ``hidden=DEFAULTS["hidden"]``), evaluated in the function's module. A list or dict
     display (``img_size=[224]``, ``measure_args={}``) is one shared object that every call without the argument sees:
     it still holds what it was written with when the function only reads the parameter (``img_size[0]``,
     ``f(**measure_args)``, ``measure_args.get(k)``; ``plain_read_params``), since nothing else can reach it."""
