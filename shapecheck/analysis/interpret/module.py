@@ -3462,7 +3462,7 @@ class ModuleAnalysis:
         """``cfg.get("dim", 64)``, ``kwargs.update(...)``, ``d.items()``, a ModuleDict's entry called
         (``self.heads.cls(x)``) on a dict value; a dict changed some other way is forgotten (``_call``; None: not
         answered here)."""
-        if isinstance(base, DictV) and base.kind == "dict" and method == "update" and not dynamic:
+        if isinstance(base, DictV) and base.kind in ("dict", "namespace") and method == "update" and not dynamic:
             key = _var_key_of(func.value)
             extra = args[0] if len(args) == 1 else DictV(()) if not args else None
             names = [k for k, v in interp.scope.vars.items() if v is base]
@@ -3473,11 +3473,12 @@ class ModuleAnalysis:
                 and not key.startswith("self.")
                 and names == [key]
             ):
-                # kwargs.update(context=...): the dict with those entries replaced or added (one name for it)
+                # kwargs.update(context=...): the dict with those entries replaced or added (one name for it; an
+                # AttrDict config's keys stay its attributes)
                 entries = dict(base.items)
                 entries.update(extra.items)
                 entries.update(kwargs)
-                interp.scope.vars[key] = DictV(tuple(entries.items()))
+                interp.scope.vars[key] = DictV(tuple(entries.items()), base.kind)
                 return NoneV()
             for k in names:  # several names for the dict (``extra = kwargs``), or an update not read: forget them
                 interp.scope.vars[k] = UNKNOWN

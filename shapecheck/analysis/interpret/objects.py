@@ -380,7 +380,11 @@ def attr_dict_instance(m: "ModuleAnalysis", ci: ClassInfo, args: list[Value], kw
 
 
 def _attr_dict_class(m: "ModuleAnalysis", ci: ClassInfo) -> bool:
-    if foreign_bases(m, ci) != {"dict"} or len(mro(m, ci)) != 1 or set(ci.methods) != {"__init__"}:
+    if foreign_bases(m, ci) != {"dict"} or len(mro(m, ci)) != 1:
+        return False
+    if "__getattr__" in ci.methods:
+        return _item_getattr_class(ci)
+    if set(ci.methods) != {"__init__"}:
         return False
     lines = getattr(ci.methods["__init__"].node.body, "body", ())
     if any(type(line) is not cst.SimpleStatementLine for line in lines):
@@ -404,6 +408,67 @@ def _attr_dict_class(m: "ModuleAnalysis", ci: ClassInfo) -> bool:
                 and s.value.value == "self"
             )
     return hands_on and made_own
+
+
+def _item_getattr_class(ci: ClassInfo) -> bool:
+    """The other AttrDict idiom: a ``dict`` subclass whose ``__getattr__(self, key)`` reads ``self[key]`` and returns
+    it (or the class around it when it is a dict: ``AttrDict(value) if isinstance(value, dict) else value``), whose
+    ``__setattr__``, if any, only stores ``self[key] = value``, and no ``__init__`` or other method of its own: the
+    keys read as attributes."""
+    if not set(ci.methods) <= {"__getattr__", "__setattr__"}:
+        return False
+    get = ci.methods["__getattr__"].node
+    params = [p.name.value for p in get.params.params]
+    if get.params.star_kwarg is not None:
+        return False
+    if len(params) != 2 or isinstance(get.params.star_arg, cst.Param) or get.params.kwonly_params:
+        return False
+    key = params[1]
+    cls = ci.node.name.value
+    reads = 0
+    stack: list[cst.CSTNode] = [get.body]
+    while stack:
+        n = stack.pop()
+        if type(n) is cst.Subscript:
+            if not (
+                type(n.value) is cst.Name
+                and n.value.value == params[0]
+                and len(n.slice) == 1
+                and type(n.slice[0].slice) is cst.Index
+                and type(n.slice[0].slice.value) is cst.Name
+                and n.slice[0].slice.value.value == key
+            ):
+                return False
+            reads += 1
+        elif type(n) is cst.Call and not (
+            type(n.func) is cst.Name and n.func.value in (cls, "isinstance", "AttributeError", "KeyError")
+        ):
+            return False  # (anything but wrapping a nested dict and raising)
+        elif type(n) in (cst.FunctionDef, cst.Lambda, cst.Assign) and not (
+            type(n) is cst.Assign and len(n.targets) == 1 and type(n.targets[0].target) is cst.Name
+        ):
+            return False
+        stack.extend(children(n))
+    if reads == 0:
+        return False
+    if "__setattr__" in ci.methods:
+        body = ci.methods["__setattr__"].node.body
+        lines = getattr(body, "body", ())
+        stmts = [x for line in lines if type(line) is cst.SimpleStatementLine for x in line.body]
+        sp = [p.name.value for p in ci.methods["__setattr__"].node.params.params]
+        if len(lines) != 1 or len(stmts) != 1 or len(sp) != 3:
+            return False
+        st = stmts[0]
+        t = st.targets[0].target if type(st) is cst.Assign and len(st.targets) == 1 else None
+        if not (
+            type(t) is cst.Subscript
+            and type(t.value) is cst.Name
+            and t.value.value == sp[0]
+            and type(st.value) is cst.Name  # type: ignore[union-attr]
+            and st.value.value == sp[2]  # type: ignore[union-attr]
+        ):
+            return False
+    return True
 
 
 def unmodelled_base(m: "ModuleAnalysis", ci: ClassInfo) -> bool:
