@@ -459,13 +459,15 @@ def _item_getattr_class(ci: ClassInfo) -> bool:
         if len(lines) != 1 or len(stmts) != 1 or len(sp) != 3:
             return False
         st = stmts[0]
-        t = st.targets[0].target if type(st) is cst.Assign and len(st.targets) == 1 else None
+        if type(st) is not cst.Assign or len(st.targets) != 1:
+            return False
+        t = st.targets[0].target
         if not (
             type(t) is cst.Subscript
             and type(t.value) is cst.Name
             and t.value.value == sp[0]
-            and type(st.value) is cst.Name  # type: ignore[union-attr]
-            and st.value.value == sp[2]  # type: ignore[union-attr]
+            and type(st.value) is cst.Name
+            and st.value.value == sp[2]
         ):
             return False
     return True
@@ -3424,6 +3426,7 @@ def stored_read_only_params(m: "ModuleAnalysis", ci: ClassInfo, init: FunctionIn
     property of that name is not followed."""
     st = class_state(ci)
     if st.stored_read_only is None:
+        st.stored_read_only = frozenset()  # (a class handing the dict on to itself, directly or not: not kept)
         st.stored_read_only = _stored_read_only(m, ci, init)
     return st.stored_read_only
 
@@ -3452,7 +3455,10 @@ def _stored_read_only(m: "ModuleAnalysis", ci: ClassInfo, init: FunctionInfo) ->
         return frozenset()
     # the parameter's own uses in the constructor: the store, and plain reads
     for name in set(stored.values()):
-        if not _read_plainly(init.node.body, _name_matcher(name), stores_ok=True):
+        is_name = _name_matcher(name)
+        # (handed on to a class that keeps it the same way: ``self.front = Frontend(cfg)``)
+        key = _through_aliases(init, lambda e, n=name, f=is_name: n if f(e) else None)  # type: ignore[misc]
+        if _used_otherwise(init.node.body, key, 1, stores_ok=True):
             bad.update(a for a, p in stored.items() if p == name)
     classes = mro(m, ci)
     for c in classes:
@@ -3462,8 +3468,74 @@ def _stored_read_only(m: "ModuleAnalysis", ci: ClassInfo, init: FunctionInfo) ->
         for fi in c.methods.values():
             key_of = _self_attr_key(fi, frozenset(stored))
             if key_of is not None:
-                bad |= _used_otherwise(fi.node, key_of, len(stored), stores_ok=fi is init)
+                bad |= _used_otherwise(fi.node, _through_aliases(fi, key_of), len(stored), stores_ok=fi is init)
     return frozenset(p for a, p in stored.items() if a not in bad and list(stored.values()).count(p) == 1)
+
+
+def _named_callee(m: "ModuleAnalysis", name: str) -> Value | None:
+    """What a module-level name of ``m`` calls: its global, a function or class imported from another module of the
+    analysed code, or a class the module defines whose name its module level has not bound yet (a walk run while it
+    runs)."""
+    v = m.globals.get(name)
+    if v is None and m.project is not None and name in m.imports.names:
+        v = m.project.lookup(m.imports.names[name])
+    if v is None and m.module_name and f"{m.module_name}:{name}" in m.classes and not m.rebound_global(name):
+        v = RefV(f"class:{m.module_name}:{name}")
+    return v
+
+
+def _through_aliases(
+    fi: FunctionInfo, key_of: "Callable[[cst.BaseExpression], str | None]"
+) -> "Callable[[cst.BaseExpression], str | None]":
+    """``key_of`` (``self.<attr>`` in ``fi``) extended to a name bound to it once (``cfg = self.cfg``, the binding
+    itself no use), and blind to one handed as an argument to the constructor of a class of the analysed code that
+    stores that parameter and only reads it (``ConvFrontend(cfg)``: ``stored_read_only_params``)."""
+    m = fi.module
+    aliases: dict[str, str] = {}
+    bindings: dict[str, int] = {}
+    skip: set[int] = set()
+    stack: list[cst.CSTNode] = [fi.node.body]
+    calls: list[cst.Call] = []
+    while stack:
+        n = stack.pop()
+        if type(n) is cst.Assign and len(n.targets) == 1 and type(n.targets[0].target) is cst.Name:
+            name = n.targets[0].target.value
+            bindings[name] = bindings.get(name, 0) + 1
+            attr = key_of(n.value)
+            if attr is not None:
+                aliases[name] = attr
+                skip.update((id(n.targets[0].target), id(n.value)))
+        elif type(n) is cst.Call:
+            calls.append(n)
+        stack.extend(children(n))
+    aliases = {k: a for k, a in aliases.items() if bindings.get(k) == 1}
+    if not aliases:
+        skip = set()
+
+    def key(e: cst.BaseExpression) -> str | None:
+        if id(e) in skip:
+            return None
+        attr = key_of(e)
+        if attr is None and type(e) is cst.Name and e.value in aliases:
+            attr = aliases[e.value]
+        return attr
+
+    for call in calls:
+        handed = [(i, a) for i, a in enumerate(call.args) if not a.star and key(a.value) is not None]
+        if not handed or any(a.star for a in call.args) or type(call.func) is not cst.Name:
+            continue
+        v = _named_callee(m, call.func.value)
+        ci = m.find_class(v.qualname[6:]) if isinstance(v, RefV) and v.qualname.startswith("class:") else None
+        inits = [c.methods["__init__"] for c in mro(m, ci) if "__init__" in c.methods] if ci is not None else []
+        if ci is None or not inits or inits[0].has_unknown_decorators:
+            continue
+        kept = stored_read_only_params(m, ci, inits[0])
+        positional = [p.name for p in inits[0].params if p.kind in ("pos", "posonly")][1:]
+        for i, a in handed:
+            bound = a.keyword.value if a.keyword is not None else (positional[i] if i < len(positional) else None)
+            if bound in kept:
+                skip.add(id(a.value))  # (``ConvFrontend(cfg)``: kept there as here)
+    return key
 
 
 def _name_matcher(name: str) -> "Callable[[cst.BaseExpression], bool]":
@@ -3639,7 +3711,7 @@ def plain_read_params(fi: FunctionInfo, records: bool = False) -> frozenset[str]
             )
             # a function or class of this module the parameter is handed to, which keeps what it is handed
             # (``AudioSpectrogramTransformer(config)`` whose constructor reads ``{**DEFAULTS, **config}``)
-            callee = m.globals.get(f.value) if type(f) is cst.Name and f.value not in local else None
+            callee = _named_callee(m, f.value) if type(f) is cst.Name and f.value not in local else None
             positional = 0
             for a in call.args:
                 if a.star:
@@ -3874,6 +3946,11 @@ def keeps_handed_dict(
             # a dataclass-like class (a flax module's ``cfg: dict`` field): the field it binds is only read
             return not records and _field_kept(m, ci, pos, kw)
         fi, skip = ensure_signature(inits[0]), 1
+        if not records and not fi.has_unknown_decorators and not fi.node.decorators:
+            # ``KeywordSpotter(cfg)`` storing it as ``self.cfg``, which no method changes (stored_read_only_params)
+            name = _bound_param(fi, skip, pos, kw)
+            if name is not None and name in stored_read_only_params(ci.module, ci, fi):
+                return True
     else:
         return False
     if fi.has_unknown_decorators or fi.node.decorators:
@@ -3881,12 +3958,17 @@ def keeps_handed_dict(
     return _handed_param_reads(fi, skip, pos, kw, records)
 
 
-def _handed_param_reads(fi: FunctionInfo, skip: int, pos: int | None, kw: str | None, records: bool) -> bool:
+def _bound_param(fi: FunctionInfo, skip: int, pos: int | None, kw: str | None) -> str | None:
+    """The parameter of ``fi`` an argument at position ``pos`` (the first ``skip`` parameters not counted) or keyword
+    ``kw`` binds."""
     if kw is not None:
-        name: str | None = kw if any(p.name == kw and p.kind in ("pos", "kwonly") for p in fi.params) else None
-    else:
-        positional = [p.name for p in fi.params if p.kind in ("pos", "posonly")][skip:]
-        name = positional[pos] if pos is not None and pos < len(positional) else None
+        return kw if any(p.name == kw and p.kind in ("pos", "kwonly") for p in fi.params) else None
+    positional = [p.name for p in fi.params if p.kind in ("pos", "posonly")][skip:]
+    return positional[pos] if pos is not None and pos < len(positional) else None
+
+
+def _handed_param_reads(fi: FunctionInfo, skip: int, pos: int | None, kw: str | None, records: bool) -> bool:
+    name = _bound_param(fi, skip, pos, kw)
     return name is not None and name in plain_read_params(fi, records)
 
 
