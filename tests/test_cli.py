@@ -187,3 +187,25 @@ def test_a_named_folder_is_where_its_namespace_packages_import_from(tmp_path: Pa
     out = run(["check", str(tmp_path / "tree"), "--no-cache", "--format", "json"], tmp_path / "elsewhere")
     found = [(Path(f["path"]).name, f["line"], f["code"]) for f in json.loads(out.stdout)]
     assert found == [("distill.py", 7, "SHP201")]
+
+
+def test_main_alias_blocks_do_not_run_when_the_module_is_imported(tmp_path: Path) -> None:
+    """ARENA's layout (hunt56's one false finding): solutions guard their demo calls with ``MAIN = __name__ ==
+    "__main__"`` / ``if MAIN:``, and the tests they call import the solutions module again from inside their bodies,
+    where it runs under its package name and MAIN is False. A test that never calls ``loss`` is not blamed for the
+    call another test makes; the true argument error stays reported where it is."""
+    pkg = tmp_path / "tree" / "pkg"
+    pkg.mkdir(parents=True)
+    (pkg / "sol.py").write_text(
+        "from jaxtyping import Float\nfrom torch import Tensor\n\nimport pkg.tests as tests\n\n"
+        'MAIN = __name__ == "__main__"\n\n\ndef helper():\n    return 1\n\n\n'
+        'def loss(values: Float[Tensor, "n"]) -> Float[Tensor, ""]:\n    return values.pow(2).mean()\n\n\n'
+        "if MAIN:\n    tests.test_helper(helper)\n    tests.test_loss(loss)\n"
+    )
+    (pkg / "tests.py").write_text(
+        "import torch as t\n\n\ndef test_helper(fn):\n    import pkg.sol as sol\n\n    return sol.helper()\n\n\n"
+        "def test_loss(fn):\n    import pkg.sol as sol\n\n    return sol.loss(t.randn(5, 4))\n"
+    )
+    out = run(["check", ".", "--no-cache", "--format", "json"], tmp_path / "tree")
+    found = [(Path(f["path"]).name, f["line"], f["code"]) for f in json.loads(out.stdout)]
+    assert found == [("tests.py", 13, "SHP205")]

@@ -752,6 +752,10 @@ class ModuleAnalysis:
         self.collect_definitions()
         hooks.new_run()
         scope = Scope()
+        if not self.analysed and self.module_name:
+            # run for an import: ``__name__`` is the module's name, so ``MAIN = __name__ == "__main__"`` is False
+            # and an ``if MAIN:`` block does not run (ARENA's solutions re-imported by their tests)
+            scope.vars["__name__"] = StrV(self.module_name)
         interp = Interpreter(self, FrameInfo("<module>"), scope)
         self.running_scope = scope
         with budgeted() as budget:
@@ -764,6 +768,7 @@ class ModuleAnalysis:
                 self.ctx.report(first, "SHP903", {"what": "the module's top-level code", "detail": exc.detail})
             finally:
                 self.running_scope = None
+                self.globals.pop("__name__", None)  # (the deferred ``__main__`` blocks read their own)
         self.finish_signatures()
         self.module_ran_fully = True
 
