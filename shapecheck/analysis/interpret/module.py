@@ -1046,7 +1046,14 @@ class ModuleAnalysis:
 
     def registry_entry(self, name: str, key: Value | None) -> Value | None:
         """``name[key]`` in a function when ``name`` is a registry of this module (see ``registries``): the function
-        registered under a known string ``key`` (unknown when that is not certain); None: ``name`` is no registry."""
+        registered under a known string ``key`` (unknown when that is not certain); None: ``name`` is no registry.
+        A registry imported from another module of the analysed code (``from .registry import MODELS`` in a builder) is
+        read as its own module reads it."""
+        if name not in self.globals and self.project is not None and name in self.imports.names:
+            home = self.project.split(self.project.canonical(self.imports.names[name]))
+            if home is not None and home[0] is not self and "." not in home[1]:
+                return home[0].registry_entry(home[1], key)
+            return None
         if name not in self.globals or not isinstance(self.globals[name], DictV) or name not in self.registries():
             return None
         if key is None:

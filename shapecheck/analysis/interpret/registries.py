@@ -373,6 +373,44 @@ def _writes_key(tree: ast.Module, writer: Writer, key: str) -> bool | None:
     return hit
 
 
+def _reads_only(text: str, name: str) -> bool:
+    """Does every mention of ``name`` in ``text`` (a name, or an attribute of that name) only read it -- imported by a
+    ``from`` import, subscripted, tested with ``in``, a read-only method, iterated, ``len`` / a copy -- never bind,
+    store into, hand on or call it (a builder's ``MODELS[cfg["name"]](**cfg)``)?"""
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return False
+    parents: dict[int, ast.AST] = {}
+    for n in ast.walk(tree):
+        for c in ast.iter_child_nodes(n):
+            parents[id(c)] = n
+    for n in ast.walk(tree):
+        if type(n) is ast.Name and n.id == name:
+            if type(n.ctx) is not ast.Load:
+                return False
+        elif type(n) is ast.Attribute and n.attr == name:
+            if type(n.ctx) is not ast.Load:
+                return False
+        elif (
+            type(n) is ast.alias
+            and (n.asname or n.name.rpartition(".")[2]) == name
+            and n.name.rpartition(".")[2] != name
+        ):
+            return False  # (another name imported as this one)
+        elif type(n) in (ast.Global, ast.Nonlocal) and name in n.names:  # type: ignore[attr-defined]
+            return False
+        else:
+            continue
+        parent = parents.get(id(n))
+        if type(n) is ast.Name and _use(n, parent, None, tree) == "":
+            continue
+        if type(n) is ast.Attribute and parent is not None and _use(n, parent, None, tree) == "":  # type: ignore[arg-type]
+            continue
+        return False
+    return True
+
+
 def _may_import(module: str, words: set[str]) -> bool:
     """May a module whose text has these ``words`` import ``module`` (or a package of it that hands its names on)?
     Only then can it name that module's dict (a script of the same folder that never imports it names its own)."""
@@ -479,13 +517,18 @@ def contents(ma: "ModuleAnalysis", name: str) -> dict[str, FuncV | RefV] | None:
         return None  # keys a writer stores: those its calls hand it
     sure, maybe = _ran(project, ma)
     found: dict[str, FuncV | RefV] = {}
-    for mod, _text, words in _texts(project, maybe):
+    for mod, text, words in _texts(project, maybe):
         if words is None:
             return None  # (unreadable)
+        if (
+            mod != ma.module_name
+            and name in words
+            and _may_import(ma.module_name, words)
+            and not _reads_only(text, name)
+        ):
+            return None  # another module names the dict, not only to read it: it may change it
         if deco not in words:
             continue
-        if mod != ma.module_name and name in words and _may_import(ma.module_name, words):
-            return None  # another module names the dict: it may change it
         other = project.module(mod)
         if other is None:
             return None
@@ -504,8 +547,8 @@ def contents(ma: "ModuleAnalysis", name: str) -> dict[str, FuncV | RefV] | None:
             key = _registered_key(decos[0], st.name.value, factory) if len(decos) == 1 else None
             if key is None or key in found:
                 return None  # another decorator around it, a key not known, or one registered twice: not known
-            name = st.name.value
-            found[key] = RefV(f"class:{mod}:{name}") if isinstance(st, cst.ClassDef) else FuncV(f"{mod}:{name}")
+            defined = st.name.value  # (not ``name``: the registry's, checked against every later module)
+            found[key] = RefV(f"class:{mod}:{defined}") if isinstance(st, cst.ClassDef) else FuncV(f"{mod}:{defined}")
             allowed.add(id(decos[0]))
         if _other_uses(project, other, mod, deco, target, allowed):
             return None  # applied elsewhere than to a module-level def, or called: it may register anything
@@ -524,8 +567,13 @@ def _hands_back(deco: str, ma: "ModuleAnalysis") -> bool:
     (``def deco(cls): MODELS[name] = cls; return cls``: ``functions.returns_its_argument``)?"""
     from ..index.functions import _factory_shape, returns_its_argument
 
-    tree = next((st for st in ma.tree.body if type(st) is cst.FunctionDef and st.name.value == deco), None)
-    inner = _factory_shape(tree) if tree is not None else None
+    tree: cst.CSTNode | None = next(
+        (st for st in ma.tree.body if type(st) is cst.FunctionDef and st.name.value == deco), None
+    )
+    fi = ma.functions.get(f"{ma.module_name}:{deco}") if tree is not None else None
+    if fi is not None:
+        tree = ma.complete(fi).node  # (its body, when the module was read with bodies blanked)
+    inner = _factory_shape(tree) if type(tree) is cst.FunctionDef else None
     return inner is not None and returns_its_argument(inner)
 
 
@@ -577,8 +625,13 @@ def lookup(ma: "ModuleAnalysis", name: str, key: str) -> FuncV | RefV | None:
     for mod, text, words in _texts(project, maybe):
         if words is None:
             return None  # (unreadable)
-        if mod != ma.module_name and name in words and _may_import(ma.module_name, words):
-            return None  # another module names the dict: it may change it
+        if (
+            mod != ma.module_name
+            and name in words
+            and _may_import(ma.module_name, words)
+            and not _reads_only(text, name)
+        ):
+            return None  # another module names the dict, not only to read it: it may change it
         for w in writers:
             if w[0] in words:
                 try:
