@@ -3137,6 +3137,12 @@ class Interpreter:
         ):
             return entries  # ``build_from_cfg(cfg, HEADS)``: the classes ``@register(HEADS)`` registered
         if (
+            self.frame.key != "<module>"
+            and name not in self.m.globals
+            and (entries := self.m.imported_param_registry(name)) is not None
+        ):
+            return entries  # ``from .registry import BACKBONES`` in a builder: the registry's entries, as there
+        if (
             ((isinstance(value, (SeqV, ManyV)) and value.kind == "list") or isinstance(value, (DictV, IntDictV)))
             and self.frame.key != "<module>"
             and not self.m.stable_global(name)

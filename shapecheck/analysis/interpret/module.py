@@ -1019,6 +1019,16 @@ class ModuleAnalysis:
         entries = registries.contents(self, name)
         return DictV(tuple(sorted(entries.items()))) if entries is not None else None
 
+    def imported_param_registry(self, name: str) -> DictV | None:
+        """``name`` imported from another module of the analysed code where it is a registry a decorator factory
+        fills (``param_registry_contents`` there); None otherwise."""
+        if self.project is None or name not in self.imports.names:
+            return None
+        home = self.project.split(self.project.canonical(self.imports.names[name]))
+        if home is None or home[0] is self or "." in home[1]:
+            return None
+        return home[0].param_registry_contents(home[1])
+
     def param_registry_contents(self, name: str) -> DictV | None:
         """``name`` read in a function, an empty module-level dict of this module that ``@factory(name)`` fills in
         other modules (``registries.param_registries``) and that this module only reads: the registered classes
@@ -2997,10 +3007,12 @@ class ModuleAnalysis:
             keeps = self._keeps_arguments(interp, func, qual, early) or self._factory_keeps(
                 interp, node, func, arg_values
             )
-            kept_lists = self._kept_list_args(interp, node, arg_values, qual)
+            kept_lists = self._kept_list_args(interp, node, arg_values, qual, early)
             untouched = self._unmutated_args(interp, node)
             partly = self._attribute_writes(interp, node, qual) if not keeps else {}
             for a, a_value in zip(node.args, arg_values):
+                if a.star == "**" and id(a) in kept_lists and _var_key_of(a.value) is not None:
+                    continue  # Model(**cfg) whose parameters only read the lists it hands them: cfg as it was
                 if a.star == "**" and _unpacked_dict(interp, a.value):
                     continue  # f(**cfg) hands on a new dict: cfg keeps its entries (its own lists may change)
                 if (
@@ -4687,7 +4699,9 @@ class ModuleAnalysis:
                 out.add(id(a))
         return out
 
-    def _kept_list_args(self, interp: Interpreter, node: cst.Call, values: list[Value], qual: str | None) -> set[int]:
+    def _kept_list_args(
+        self, interp: Interpreter, node: cst.Call, values: list[Value], qual: str | None, early: Value | None = None
+    ) -> set[int]:
         """The arguments of a call to a function of the analysed code that only hands that parameter to library calls
         (``unpack_one(x, ps, 'b * d')``): a list passed there is unchanged by the call (``objects.read_only_params``).
         A list of numbers or strings is also unchanged when the parameter is only read (``objects.item_read_params``:
@@ -4699,11 +4713,15 @@ class ModuleAnalysis:
             # Config.from_dict(cfg): a classmethod (or staticmethod) of a class of the analysed code
             method = self._class_level_method(interp, func)
             return self._kept_args_of(node, values, method, 1 if method.is_classmethod else 0) if method else set()
-        if type(func) is not cst.Name:
+        v: Value | None
+        if type(func) is cst.Subscript and isinstance(early, RefV):
+            v = early  # ``BACKBONES[name](**cfg)``: the class a registry holds under that key (evaluated first)
+        elif type(func) is not cst.Name:
             return set()
-        v = interp.scope.vars.get(func.value) if func.value in interp.scope.vars else self.globals.get(func.value)
-        if v is None and qual is not None and self.project is not None:
-            v = self.project.lookup(qual)  # a class imported from another module of the analysed code
+        else:
+            v = interp.scope.vars.get(func.value) if func.value in interp.scope.vars else self.globals.get(func.value)
+            if v is None and qual is not None and self.project is not None:
+                v = self.project.lookup(qual)  # a class imported from another module of the analysed code
         skip = 0
         if isinstance(v, LayerV) and v.kind == "traced":
             v = v.param("func")  # step = jax.jit(f): step(params, ...) hands params to f
@@ -4775,6 +4793,17 @@ class ModuleAnalysis:
         out: set[int] = set()
         positional = [p.name for p in fi.params if p.kind in ("pos", "posonly")][skip:]
         for i, (a, val) in enumerate(zip(node.args, values)):
+            if a.star == "**" and isinstance(val, DictV) and val.kind == "dict":
+                # ``Model(**cfg)``: each list entry binds the parameter of its key, which only reads it
+                names = {p.name for p in fi.params if p.kind in ("pos", "kwonly")}
+                if all(
+                    not isinstance(x, (SeqV, ManyV, DictV))
+                    or (isinstance(x, SeqV) and x.kind == "tuple")
+                    or (k in names and k in items_read and _scalar_list(x))
+                    for k, x in val.items
+                ):
+                    out.add(id(a))
+                continue
             if a.star:
                 break  # later positions are unknown
             if a.keyword is not None:

@@ -723,6 +723,45 @@ def param_registries(text: str) -> dict[str, ParamFactory]:
     return {n: factories[0] for n, c in empty.items() if c == 1}
 
 
+def param_wrappers(text: str, form: ParamFactory) -> dict[str, tuple[str, int]]:
+    """The module's one-line wrappers of its registry factory ``form`` (backbone zoos' ``def register_backbone(name):
+    return _register(BACKBONES, name)``): wrapper name -> (the module-level dict it hands the factory, the position of
+    its own parameter the factory's key comes from; -1 when the key is the decorated def's name)."""
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return {}
+    factory, position, (key, key_position) = form
+    out: dict[str, tuple[str, int]] = {}
+    for st in tree.body:
+        if type(st) is not ast.FunctionDef or st.decorator_list or st.name == factory:
+            continue
+        a = st.args
+        if a.posonlyargs or a.kwonlyargs or a.vararg or a.kwarg or a.defaults:
+            continue
+        body = [b for b in st.body if not (type(b) is ast.Expr and type(b.value) is ast.Constant)]  # (a docstring)
+        call = body[0].value if len(body) == 1 and type(body[0]) is ast.Return else None
+        if not (
+            type(call) is ast.Call
+            and type(call.func) is ast.Name
+            and call.func.id == factory
+            and not call.keywords
+            and not any(type(x) is ast.Starred for x in call.args)
+            and len(call.args) > position
+            and type(call.args[position]) is ast.Name
+        ):
+            continue
+        params = [p.arg for p in a.args]
+        if not key:
+            if len(call.args) == position + 1:
+                out[st.name] = (call.args[position].id, -1)  # type: ignore[attr-defined]
+            continue
+        given = call.args[key_position] if key_position < len(call.args) else None
+        if len(call.args) == 2 and type(given) is ast.Name and given.id in params:
+            out[st.name] = (call.args[position].id, params.index(given.id))  # type: ignore[attr-defined]
+    return out
+
+
 def _param_factory(fn: ast.FunctionDef) -> tuple[int, FactoryKey] | None:
     """``def register(registry): def decorator(cls): registry[cls.__name__] = cls; return cls; return decorator``
     (or ``def register(table, name): ... table[name] = cls ...``): a factory of plain parameters, one of them the
@@ -817,12 +856,17 @@ def param_contents(ma: "ModuleAnalysis", name: str, form: ParamFactory) -> "dict
     sure, maybe = _ran(project, ma)
     factory, position = form[0], form[1]
     target_dict, target_factory = f"{ma.module_name}.{name}", f"{ma.module_name}.{factory}"
+    # ``@register_backbone("vgg")``: a wrapper handing this dict to the factory, and where it takes the key
+    wrappers = {f"{ma.module_name}.{w}": (w, at) for w, (d, at) in param_wrappers(ma.text, form).items() if d == name}
     found: dict[str, FuncV | RefV] = {}
-    for mod, _text, words in _texts(project, maybe):
+    for mod, text, words in _texts(project, maybe):
         if words is None:
             return None  # (unreadable)
         own = mod == ma.module_name
-        if name not in words or (not own and not _may_import(ma.module_name, words)):
+        wrapped = any(w in words for w, _ in wrappers.values())
+        if wrapped and _wrapper_called(text, {w for w, _ in wrappers.values() if w in words}):
+            return None  # a wrapper called otherwise than as a decorator: it may register anything
+        if (name not in words and not wrapped) or (not own and not _may_import(ma.module_name, words)):
             continue  # (a script of the same folder that never imports this module names a dict of its own)
         other = ma if own else project.module(mod)
         if other is None:
@@ -834,6 +878,30 @@ def param_contents(ma: "ModuleAnalysis", name: str, form: ParamFactory) -> "dict
                 continue
             for d in st.decorators:
                 call = d.decorator
+                via = wrappers.get(_decorator_of(project, other, mod, d) or "") if wrappers else None
+                if via is not None:
+                    if type(call) is not cst.Call or any(a.star for a in call.args):
+                        return None  # (the wrapper applied otherwise than called once)
+                    if len(st.decorators) != 1 or (mod not in sure and not own):
+                        return None
+                    at = via[1]
+                    literal = None
+                    if at < 0:
+                        literal = st.name.value
+                    else:
+                        given = _key_arguments(call, "", at)
+                        if len(given) == 1 and type(given[0]) is cst.SimpleString:
+                            value = given[0].evaluated_value
+                            literal = value if isinstance(value, str) else None
+                    if literal is None or literal in found:
+                        return None
+                    found[literal] = (
+                        RefV(f"class:{mod}:{st.name.value}")
+                        if type(st) is cst.ClassDef
+                        else FuncV(f"{mod}:{st.name.value}")
+                    )
+                    last = st
+                    continue
                 if not (
                     type(call) is cst.Call
                     and len(call.args) > position
@@ -863,22 +931,46 @@ def param_contents(ma: "ModuleAnalysis", name: str, form: ParamFactory) -> "dict
         if own:
             if last is not None and not _inert_before(ma, other.tree, last):
                 return None  # code at the top level may read the dict before the registrations below it
-            if _handed_to_factory_otherwise(other.tree, factory, name, allowed):
+            if _handed_to_factory_otherwise(other.tree, factory, name, allowed, {w for w, _ in wrappers.values()}):
                 return None  # ``register(HEADS, "x")(cls)`` called: anything may be registered
             continue  # (the module's other uses of the dict: ``ModuleAnalysis.param_registry_contents``)
-        if _names_otherwise(other.tree, name, allowed):
+        if _names_otherwise(other.tree, name, allowed) and (allowed or not _reads_only(text, name)):
             return None  # the dict imported under another name, changed, handed on: not known
     memo[ck] = found
     return found
 
 
-def _handed_to_factory_otherwise(tree: cst.Module, factory: str, name: str, allowed: set[int]) -> bool:
-    """Does ``tree`` hand the dict ``name`` to a call of ``factory`` other than at the ``allowed`` decorators?"""
+def _wrapper_called(text: str, names: set[str]) -> bool:
+    """Does ``text`` call one of ``names`` (a registry factory's wrappers) otherwise than as a def's decorator, or use
+    it otherwise than by calling it (handed on, aliased)?"""
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return True
+    decorating: set[int] = set()
+    for n in ast.walk(tree):
+        if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            decorating.update(id(d) for d in n.decorator_list)
+    for n in ast.walk(tree):
+        if type(n) is ast.Call and id(n) not in decorating:
+            f = n.func
+            if (type(f) is ast.Name and f.id in names) or (type(f) is ast.Attribute and f.attr in names):
+                return True
+    return False
+
+
+def _handed_to_factory_otherwise(
+    tree: cst.Module, factory: str, name: str, allowed: set[int], wrappers: "set[str] | None" = None
+) -> bool:
+    """Does ``tree`` hand the dict ``name`` to a call of ``factory`` other than at the ``allowed`` decorators and in
+    the bodies of the module's ``wrappers`` (``param_wrappers``)?"""
     from .walk import children
 
     stack: list[cst.CSTNode] = [tree]
     while stack:
         n = stack.pop()
+        if wrappers and type(n) is cst.FunctionDef and n.name.value in wrappers:
+            continue
         if (
             type(n) is cst.Call
             and type(n.func) is cst.Name

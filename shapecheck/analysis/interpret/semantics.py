@@ -65,6 +65,7 @@ class Semantics(Protocol):
     def registry_entry(self, name: str, key: Value | None) -> Value | None: ...  # ``D[key]`` of a decorator's registry
     def registry_contents(self, name: str) -> DictV | None: ...  # a registry read whole, every entry known
     def param_registry_contents(self, name: str) -> DictV | None: ...  # a dict ``@factory(name)`` fills elsewhere
+    def imported_param_registry(self, name: str) -> DictV | None: ...  # such a dict imported from its module
 
     def never_returns(self, interp: "Interpreter", node: cst.Call) -> bool: ...  # pytest.skip(...), sys.exit(1)
 
