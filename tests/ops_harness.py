@@ -1403,6 +1403,14 @@ def torch_generators(fw: Framework) -> dict[str, Gen]:
 
     g["method:new_zeros"] = new_sized
 
+    def new_tensor(r: random.Random) -> Case:
+        s = rand_shape(r, 0, 3)
+        data = r.choice(("[1.0, 2.0]", "[[1, 2, 3], [4, 5, 6]]", "[float('inf')]", "3.0", "[]"))
+        forms = [f"x.new_tensor({data})", f"x.new_tensor({data}, dtype=torch.float64)"]
+        return _maybe_index(r, Case("method:new_tensor", fw.name, [f"x = {fw.tensor(s)}"], r.choice(forms)))
+
+    g["method:new_tensor"] = new_tensor
+
     def repeat_interleave(r: random.Random) -> Case:
         s = rand_shape(r, 0, 3)
         n = r.randint(0, 3)

@@ -848,6 +848,20 @@ def _new_sized(
     return _sized(cx, node, name, shape_args, dtype, "torch")
 
 
+@TENSOR_METHODS.register("new_tensor")
+def _new_tensor(
+    cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value], method: bool
+) -> Value | None:
+    """``x.new_tensor([float("inf")])``: ``torch.tensor(data)`` with x's dtype unless ``dtype=`` says another (the
+    shape of the data: a literal list, or another tensor's)."""
+    if not method or t.framework not in ("torch", None) or len(args) != 1:
+        return None
+    data = args[0]
+    shape = data.shape if isinstance(data, TensorV) else _literal_shape(data, arrays=False)
+    dtype = _dtype_kw(kwargs) if "dtype" in kwargs else t.dtype
+    return TensorV(shape, dtype, "torch")
+
+
 @TENSOR_METHODS.register("repeat_interleave")
 def _repeat_interleave(
     cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value], method: bool
