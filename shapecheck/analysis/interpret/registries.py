@@ -373,6 +373,14 @@ def _writes_key(tree: ast.Module, writer: Writer, key: str) -> bool | None:
     return hit
 
 
+def _changed_elsewhere(ma: "ModuleAnalysis", mod: str, text: str, words: set[str], name: str) -> bool:
+    """Does module ``mod`` (not the registry's own, ``ma``), which may import it, name its dict ``name`` otherwise
+    than to read it (``_reads_only``)?"""
+    return (
+        mod != ma.module_name and name in words and _may_import(ma.module_name, words) and not _reads_only(text, name)
+    )
+
+
 def _reads_only(text: str, name: str) -> bool:
     """Does every mention of ``name`` in ``text`` (a name, or an attribute of that name) only read it -- imported by a
     ``from`` import, subscripted, tested with ``in``, a read-only method, iterated, ``len`` / a copy -- never bind,
@@ -520,12 +528,7 @@ def contents(ma: "ModuleAnalysis", name: str) -> dict[str, FuncV | RefV] | None:
     for mod, text, words in _texts(project, maybe):
         if words is None:
             return None  # (unreadable)
-        if (
-            mod != ma.module_name
-            and name in words
-            and _may_import(ma.module_name, words)
-            and not _reads_only(text, name)
-        ):
+        if _changed_elsewhere(ma, mod, text, words, name):
             return None  # another module names the dict, not only to read it: it may change it
         if deco not in words:
             continue
@@ -625,12 +628,7 @@ def lookup(ma: "ModuleAnalysis", name: str, key: str) -> FuncV | RefV | None:
     for mod, text, words in _texts(project, maybe):
         if words is None:
             return None  # (unreadable)
-        if (
-            mod != ma.module_name
-            and name in words
-            and _may_import(ma.module_name, words)
-            and not _reads_only(text, name)
-        ):
+        if _changed_elsewhere(ma, mod, text, words, name):
             return None  # another module names the dict, not only to read it: it may change it
         for w in writers:
             if w[0] in words:
