@@ -4797,11 +4797,9 @@ class ModuleAnalysis:
                 # ``Model(**cfg)``: each list entry binds the parameter of its key, which only reads it
                 names = {p.name for p in fi.params if p.kind in ("pos", "kwonly")}
                 if all(
-                    not isinstance(x, (SeqV, ManyV, DictV))
-                    or (isinstance(x, SeqV) and x.kind == "tuple")
-                    or (k in names and k in items_read and _scalar_list(x))
+                    _immutable(x) or isinstance(x, TensorV) or (k in names and k in items_read and _scalar_list(x))
                     for k, x in val.items
-                ):
+                ):  # (an object, a dict or another list among them may be changed: cfg forgets them, as before)
                     out.add(id(a))
                 continue
             if a.star:
