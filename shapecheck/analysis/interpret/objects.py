@@ -3526,10 +3526,10 @@ def _through_aliases(
             continue
         v = _named_callee(m, call.func.value)
         ci = m.find_class(v.qualname[6:]) if isinstance(v, RefV) and v.qualname.startswith("class:") else None
-        inits = [c.methods["__init__"] for c in mro(m, ci) if "__init__" in c.methods] if ci is not None else []
+        inits = [c.methods["__init__"] for c in mro(ci.module, ci) if "__init__" in c.methods] if ci is not None else []
         if ci is None or not inits or inits[0].has_unknown_decorators:
             continue
-        kept = stored_read_only_params(m, ci, inits[0])
+        kept = stored_read_only_params(ci.module, ci, inits[0])
         positional = [p.name for p in inits[0].params if p.kind in ("pos", "posonly")][1:]
         for i, a in handed:
             bound = a.keyword.value if a.keyword is not None else (positional[i] if i < len(positional) else None)
