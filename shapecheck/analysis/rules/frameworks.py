@@ -1803,7 +1803,9 @@ def _nnx_as_torch(cx: OpContext, node: cst.Call, name: str, args: list[Value], k
         if v is None:
             return UNKNOWN
         sizes.append(v)
-    return layers.layer(cx, node, torch_name, sizes, {})
+    built = layers.layer(cx, node, torch_name, sizes, {})
+    # (what it is applied to, when that is not known, is a JAX array: layers.apply_layer)
+    return replace(built, params=built.params + (("framework", "jax"),)) if type(built) is LayerV else built
 
 
 @framework_layer("flax.nnx", "Param", "Variable", "BatchStat", "Cache", "Intermediate")

@@ -268,8 +268,8 @@ def _apply_layer(
         )
     ):
         # what nn.Linear returns is a tensor whose last axis is out_features, nn.LayerNorm's ends in its shape, an
-        # adaptive pool's in its output_size
-        x = TensorV(None, None, "torch")
+        # adaptive pool's in its output_size (an array of the layer's library: flax.nnx's are JAX's)
+        x = TensorV(None, None, layer.param("framework", "torch"))
     if x is UNKNOWN and layer.kind == "Sequential" and len(args) == 1 and not kwargs:
         return _unknown_into_chain(cx, interp, node, layer)
     if isinstance(x, LayerV) and x.kind == "PackedSequence" and layer.kind == "RNN":

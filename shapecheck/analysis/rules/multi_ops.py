@@ -14,7 +14,6 @@ torch facts (checked against torch 2.x, see tests/test_multi_ops.py):
 from __future__ import annotations
 
 import math
-from dataclasses import replace
 from typing import TYPE_CHECKING, Callable
 
 import libcst as cst
@@ -251,15 +250,14 @@ def apply(
     """The value of ``t.name(*args)`` / ``torch.name(t, *args)``, or None when ``name`` is not one of these."""
     if name not in MULTI:
         return None
-    if not method:
-        # ``jnp.split(x, 3, axis=2)`` on an array whose library is not known: the function called decides
-        # (numpy's and jax's split take sections or indices, torch's the size of each piece)
+    if not method and t.framework is not None:
+        # ``jnp.split(x, 3, axis=2)`` on another library's array (torch's split takes the size of each piece,
+        # numpy's and jax's sections or indices): converted first, or an error; not modelled. (An array whose
+        # library is not known has the function's already: rules/ops.call)
         qual = cx.source.qualify(node.func) or ""
         lib = "numpy" if qual.startswith("numpy.") else "jax" if qual.startswith("jax.") else None
-        if lib is not None and t.framework is None:
-            t = replace(t, framework=lib)
-        elif lib is not None and t.framework != lib and not (lib == "jax" and t.framework == "numpy"):
-            return UNKNOWN  # (another library's array: converted first, or an error; not modelled)
+        if lib is not None and t.framework != lib and not (lib == "jax" and t.framework == "numpy"):
+            return UNKNOWN
     if t.framework in ("numpy", "jax") and name == "split":
         return _array_split(cx, node, t, args, kwargs)
     if name == "array_split":
