@@ -1019,15 +1019,19 @@ class ModuleAnalysis:
         entries = registries.contents(self, name)
         return DictV(tuple(sorted(entries.items()))) if entries is not None else None
 
-    def imported_param_registry(self, name: str) -> DictV | None:
-        """``name`` imported from another module of the analysed code where it is a registry a decorator factory
-        fills (``param_registry_contents`` there); None otherwise."""
+    def _home_of(self, name: str) -> "tuple[ModuleAnalysis, str] | None":
+        """The module of the analysed code ``name`` is imported from (another than this one), and the name it has
+        there (a module-level one); None otherwise."""
         if self.project is None or name not in self.imports.names:
             return None
         home = self.project.split(self.project.canonical(self.imports.names[name]))
-        if home is None or home[0] is self or "." in home[1]:
-            return None
-        return home[0].param_registry_contents(home[1])
+        return home if home is not None and home[0] is not self and "." not in home[1] else None
+
+    def imported_param_registry(self, name: str) -> DictV | None:
+        """``name`` imported from another module of the analysed code where it is a registry a decorator factory
+        fills (``param_registry_contents`` there); None otherwise."""
+        home = self._home_of(name)
+        return home[0].param_registry_contents(home[1]) if home is not None else None
 
     def param_registry_contents(self, name: str) -> DictV | None:
         """``name`` read in a function, an empty module-level dict of this module that ``@factory(name)`` fills in
@@ -1060,10 +1064,8 @@ class ModuleAnalysis:
         A registry imported from another module of the analysed code (``from .registry import MODELS`` in a builder) is
         read as its own module reads it."""
         if name not in self.globals and self.project is not None and name in self.imports.names:
-            home = self.project.split(self.project.canonical(self.imports.names[name]))
-            if home is not None and home[0] is not self and "." not in home[1]:
-                return home[0].registry_entry(home[1], key)
-            return None
+            home = self._home_of(name)
+            return home[0].registry_entry(home[1], key) if home is not None else None
         if name not in self.globals or not isinstance(self.globals[name], DictV) or name not in self.registries():
             return None
         if key is None:
