@@ -141,7 +141,7 @@ def test_module_facts_are_read_with_the_index(tmp_path: Path, monkeypatch: pytes
     from shapecheck.analysis.interpret.module import ModuleAnalysis
 
     project = Project(_tree(tmp_path, 3))
-    texts = [LIB + f"\nTABLE{i} = {{}}\nTABLE{i}['k'] = 1\n" for i in range(3)]
+    texts = [LIB + f"\nTABLE{i} = {{}}\n\n\ndef fill{i}():\n    TABLE{i}['k'] = 1\n" for i in range(3)]
     for i, text in enumerate(texts):
         project.ast_read(f"pkg.lib{i}", text)
     assert project.facts_of("pkg.lib0", texts[1]) is None  # another text than the one read

@@ -470,17 +470,24 @@ _CHANGES_FUNCTION = frozenset({"setattr", "update_wrapper", "wraps", "partial"})
 _STRING_READS = frozenset({"split", "rsplit", "startswith", "endswith", "lower", "upper", "replace", "strip"})
 
 
-def _wrapper_shape(deco: cst.FunctionDef, *, default_allowed: bool) -> tuple[str, cst.FunctionDef] | None:
+def _wrapper_shape(
+    deco: cst.FunctionDef, *, default_allowed: bool, stores: bool = False
+) -> tuple[str, cst.FunctionDef] | None:
     """A decorator of the shape ``def deco(fn): @wraps(fn) def inner(...): ...; return inner`` (``@wraps`` optional):
-    (the decorated function's parameter name, ``inner``), or None."""
+    (the decorated function's parameter name, ``inner``), or None. ``stores``: the wrapper may also be stored under
+    a key in a dict between its def and the return (a timm-style registry keeping the wrapper,
+    ``_entrypoints[fn.__name__] = inner``, the key perhaps a name bound first to ``fn.__name__``): what the decorated
+    name is bound to stays ``inner``."""
     fn = _sole_parameter(deco.params, default_allowed=default_allowed)
     if fn is None:
         return None
     outer = _body(deco.body)
-    if len(outer) != 2 or type(outer[0]) is not cst.FunctionDef or type(outer[1]) is not cst.Return:
+    if len(outer) < 2 or type(outer[0]) is not cst.FunctionDef or type(outer[-1]) is not cst.Return:
         return None
     inner = outer[0]
-    if not _is_name(outer[1].value, inner.name.value):
+    if not _is_name(outer[-1].value, inner.name.value):
+        return None
+    if len(outer) > 2 and not (stores and all(_stores_wrapper(st, fn, inner.name.value) for st in outer[1:-1])):
         return None
     for d in inner.decorators:  # @wraps(fn) / @functools.wraps(fn)
         call = d.decorator
@@ -492,6 +499,32 @@ def _wrapper_shape(deco: cst.FunctionDef, *, default_allowed: bool) -> tuple[str
         ):
             return None
     return fn, inner
+
+
+def _stores_wrapper(st: cst.CSTNode, fn: str, inner: str) -> bool:
+    """``D[key] = inner`` (``D`` and ``key`` plain names other than ``fn`` / ``inner``, or the key ``fn.__name__``)
+    or ``key = fn.__name__``: a statement of a registering wrapper decorator that binds neither name."""
+    if type(st) is not cst.Assign:
+        return False
+    a = st
+    if len(a.targets) != 1:
+        return False
+    target = a.targets[0].target
+
+    def name_of_fn(e: cst.BaseExpression) -> bool:
+        return type(e) is cst.Attribute and e.attr.value == "__name__" and _is_name(e.value, fn)
+
+    if type(target) is cst.Name:
+        return target.value not in (fn, inner) and name_of_fn(a.value)
+    if type(target) is not cst.Subscript or not _is_name(a.value, inner) or type(target.value) is not cst.Name:
+        return False
+    if target.value.value in (fn, inner) or len(target.slice) != 1:
+        return False
+    key = target.slice[0].slice
+    if type(key) is not cst.Index:
+        return False
+    k = key.value
+    return name_of_fn(k) or (type(k) is cst.Name and k.value not in (fn, inner))
 
 
 def _is_name(e: cst.CSTNode | None, name: str) -> bool:
@@ -555,7 +588,7 @@ def transparent_wrapper(deco: cst.FunctionDef) -> bool:
 
     Nothing else is allowed: no other call, no other return, no change of an argument (an in-place op on a tensor
     argument would change the shapes the function sees)."""
-    wrapper = _wrapper_shape(deco, default_allowed=True)
+    wrapper = _wrapper_shape(deco, default_allowed=True, stores=True)
     if wrapper is None:
         return False
     fn, inner = wrapper

@@ -58,6 +58,7 @@ def module_facts(text: str, tree: ast.Module | None = None) -> Facts | None:
     escapes: dict[str, list[Escape]] = {}
     call_args: dict[int, Escape] = {}  # id of a Name that is a direct argument of a call to a dotted name
     writer_stores, writer_calls = _module_writers(tree)
+    fills = _table_fills(tree)
     written: dict[str, set[str]] = {}  # dict -> the writers storing into it
     spoilt: set[str] = set()  # writers used otherwise than as a top-level statement's call
 
@@ -128,7 +129,7 @@ def module_facts(text: str, tree: ast.Module | None = None) -> Facts | None:
             store = writer_stores.get(id(node))
             if store is not None:
                 written.setdefault(store[0], set()).add(store[1])  # D[name] = v in a writer: decided below
-            else:
+            elif id(node) not in fills:
                 for t in node.targets:  # type: ignore[attr-defined]
                     out.update(_mutated_roots(t, augmented=False))
                     target(t, cls)
@@ -205,6 +206,64 @@ def module_facts(text: str, tree: ast.Module | None = None) -> Facts | None:
     handed = {k: tuple(v) for k, v in escapes.items() if k not in out}
     out.update(escapes)
     return frozenset(out), (frozenset(names), {k: frozenset(v) for k, v in patched.items()}), handed
+
+
+# calls a module-level statement may make before a table's fill without running code of the analysed tree
+_INERT_CALLS = frozenset({"dict", "list", "tuple", "set", "frozenset", "range", "int", "float", "str", "bool", "len"})
+
+
+def _table_fills(tree: ast.Module) -> set[int]:
+    """The top-level statements ``D["name"] = value`` (a string or integer key) that fill a module-level table before
+    any code of the analysed tree can run (``default_cfgs["small"] = dict(dim=32)`` after the classes and functions):
+    every top-level statement before them is an import, a def or class (undecorated, or a dataclass), a docstring, or
+    an assignment calling nothing but builtin constructors. Such a store changes the table only while the module
+    level runs, before any function can read it: the table stays as stable as its other uses make it."""
+
+    def inert(e: ast.AST | None) -> bool:
+        if e is None:
+            return True
+        for n in ast.walk(e):
+            if type(n) is ast.Call and not (type(n.func) is ast.Name and n.func.id in _INERT_CALLS):
+                return False
+            if type(n) in (ast.Lambda, ast.NamedExpr, ast.Await, ast.Yield, ast.YieldFrom):
+                return False
+        return True
+
+    def quiet_decorators(st: ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef) -> bool:
+        return all(
+            (type(d) is ast.Name and d.id == "dataclass") or (type(d) is ast.Attribute and d.attr == "dataclass")
+            for d in st.decorator_list
+        ) and (type(st) is not ast.ClassDef or all(inert(b) for b in st.bases))
+
+    out: set[int] = set()
+    for st in tree.body:
+        tp = type(st)
+        if tp is ast.Assign:
+            t = st.targets[0] if len(st.targets) == 1 else None  # type: ignore[attr-defined]
+            if (
+                type(t) is ast.Subscript
+                and type(t.value) is ast.Name
+                and type(t.slice) is ast.Constant
+                and type(t.slice.value) in (str, int)
+                and inert(st.value)  # type: ignore[attr-defined]
+            ):
+                out.add(id(st))
+                continue
+            if not inert(st.value):  # type: ignore[attr-defined]
+                break
+            continue
+        if tp is ast.AnnAssign:
+            if not inert(st.value):  # type: ignore[attr-defined]
+                break
+            continue
+        if tp in (ast.Import, ast.ImportFrom, ast.Pass):
+            continue
+        if tp is ast.Expr and type(st.value) is ast.Constant:  # type: ignore[attr-defined]
+            continue
+        if tp in (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef) and quiet_decorators(st):  # type: ignore[arg-type]
+            continue
+        break
+    return out
 
 
 def _dotted(e: ast.expr) -> str | None:

@@ -277,7 +277,11 @@ def _registering_store(target: ast.Subscript, fn: ast.FunctionDef) -> str | None
         return None
     param = a.args[0].arg
     stmt = next((s for s in fn.body if type(s) is ast.Assign and len(s.targets) == 1 and s.targets[0] is target), None)
-    if stmt is None or not (type(stmt.value) is ast.Name and stmt.value.id == param):
+    # the function itself, or the wrapper the decorator defines first and hands back (timm's ``@functools.wraps(fn)
+    # def wrapper(**kwargs): return fn(**kwargs)``: the lookup's ``has_unknown_decorators`` then asks that it only
+    # forwards its call, ``functions.transparent_wrapper``)
+    wrapper = fn.body[0].name if fn.body and type(fn.body[0]) is ast.FunctionDef else None
+    if stmt is None or not (type(stmt.value) is ast.Name and stmt.value.id in (param, wrapper)):
         return None
     key = target.slice
     if _is_name_of(key, param):
