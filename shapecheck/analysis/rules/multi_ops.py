@@ -424,9 +424,17 @@ def _sorted(v: Value) -> Value | None:
     return None
 
 
-def _numeric_builtin(name: str, args: list[Value], node: cst.Call) -> Value | None:
+def _some_int(cx: OpContext, node: cst.Call) -> IntV:
+    """An int whose value is not known (``int(rng.integers(4, 9))``), one symbol per evaluation named after the call:
+    a size it gives an array is "some size", as an unknown size handed to a constructor is (ops.zeros)."""
+    code = cx.code_for(node).replace(" ", "")
+    return IntV(cx.ctx.fresh(code if len(code) <= 24 else "n", f"(the value of {code[:60]}, not known)"))
+
+
+def _numeric_builtin(cx: OpContext, name: str, args: list[Value], node: cst.Call) -> Value | None:
     """``max(dim_head // 2, 32)``, ``min(a, b)``, ``min(sizes)`` of known ints or floats; ``int(x)`` / ``float(x)`` / ``round(x)``
-    of a number (``round`` as Python rounds: half to even; with ``ndigits`` a float, not followed)."""
+    of a number (``round`` as Python rounds: half to even; with ``ndigits`` a float, not followed). ``int(x)`` of an
+    array's scalar and ``min`` / ``max`` of ints not all known: an int whose value is not known (``_some_int``)."""
     if any(a.star for a in node.args) or len(args) != len(node.args):
         return None
     if name == "round":
@@ -461,6 +469,9 @@ def _numeric_builtin(name: str, args: list[Value], node: cst.Call) -> Value | No
                 return IntV(Size.const(int(v.value)))
             except ValueError:
                 return None  # int("1.5") raises
+        if name == "int" and isinstance(v, TensorV) and v.shape == () and (v.dtype or "").startswith(("int", "uint")):
+            # int(rng.integers(min_len, max_len + 1)), int(np.random.randint(n)): an integer array's one element
+            return _some_int(cx, node)
         # float(anything else) is a Python float or raises: `self.drop_prob = float(drop_prob)` of a value the
         # analysis does not know still multiplies a tensor as a scalar (int(x) may be any int: not a size, left out)
         return FloatV(None) if name == "float" else None
@@ -473,7 +484,12 @@ def _numeric_builtin(name: str, args: list[Value], node: cst.Call) -> Value | No
         n = number_of(a)
         if n is None:
             # floats of which one is not known (``max(current_eps * eps_decay, eps)`` in a loop): one of them, a float
-            return FloatV(None) if all(type(x) is FloatV for x in args) else None
+            if all(type(x) is FloatV for x in args):
+                return FloatV(None)
+            # ints of which one is not known (``min(len(s["x"]), max_len)``): one of them, an int
+            if len(args) == len(node.args) and all(type(x) is IntV and not x.assumed for x in args):
+                return _some_int(cx, node)
+            return None
         numbers.append(n)
     pick = max(numbers) if name == "max" else min(numbers)
     chosen = args[numbers.index(pick)]  # the first of equal values, as Python returns it
@@ -545,7 +561,7 @@ def builtin_call(cx: OpContext, interp: "Interpreter", node: cst.Call, name: str
     if name == "abs" and len(args) == 1 and len(node.args) == 1 and isinstance(args[0], TensorV):
         return args[0]  # x.__abs__(): same shape and dtype
     if name in ("max", "min", "int", "float", "round"):
-        return _numeric_builtin(name, args, node)
+        return _numeric_builtin(cx, name, args, node)
     if name == "isinstance" and len(args) == 2 and len(node.args) == 2:
         return _isinstance(cx, interp, args[0], node.args[1].value)
     if name == "sorted" and len(args) == 1 and len(node.args) == 1 and not node.args[0].star:
