@@ -1642,7 +1642,7 @@ class ModuleAnalysis:
         ci = self.find_class(held.cls_key)
         # an attribute a method it calls on ``self`` reassigns is not the constructor's when the method reads it
         # (``self.set_input_dims(x.shape[-1])`` rebuilding ``self.hidden_layer`` before using it): left unknown
-        redone = objects.reassigned_by_self_calls(self, ci, fi) if fi is not None and ci is not None else set()
+        redone = objects.reassigned_by_self_calls(self, ci, fi, held) if fi is not None and ci is not None else set()
         # a submodule the method (or one it calls on ``self``) uses other than by calling it (``self.blocks.prune()``,
         # ``f(self.blocks)``) may have changed before it is called: its constructor values are not kept
         touched = objects.used_otherwise(self, ci, fi) if fi is not None and ci is not None else None

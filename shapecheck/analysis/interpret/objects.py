@@ -969,16 +969,42 @@ def _rebound_walk(suite: cst.CSTNode) -> frozenset[str]:
 _ITEM_STORES = frozenset({cst.AssignTarget, cst.AugAssign})
 
 
-def reassigned_by_self_calls(m: "ModuleAnalysis", ci: ClassInfo, fi: FunctionInfo) -> set[str]:
+def reassigned_by_self_calls(
+    m: "ModuleAnalysis", ci: ClassInfo, fi: FunctionInfo, obj: "ObjV | None" = None
+) -> set[str]:
     """``self.x`` names (as "self.x") that the methods ``fi`` calls on ``self`` assign or mutate, directly or through
     the methods they call on ``self`` in turn: a lazily built layer (``forward`` runs ``self.set_input_dims(d)``,
     which rebuilds ``self.layer`` for the input's width) no longer holds what the constructor put there. What
-    ``fi``'s own body assigns is followed statement by statement and is not part of this."""
+    ``fi``'s own body assigns is followed statement by statement and is not part of this. ``obj``: the object the
+    methods run on; a method whose assignments ``module.call_on_local_object`` hands back to its caller's ``self.x``
+    (``sets_own_attrs``: ``self._build_cache(x)`` filling ``self.cos_cached`` for the forward that reads it next) is
+    followed like ``fi``'s own body, unless another method assigns the same attribute."""
     _assigned_names = _interpreter._assigned_names
 
-    out: set[str] = set()
-    for callee in reached_methods(m, ci, fi)[1:]:
-        out |= {k for k in _assigned_names(callee.node.body) if k.startswith("self.")}
+    if obj is None:
+        out: set[str] = set()
+        for callee in reached_methods(m, ci, fi)[1:]:
+            out |= {k for k in _assigned_names(callee.node.body) if k.startswith("self.")}
+        return out
+    methods: dict[str, FunctionInfo] = {}
+    for c in reversed(mro(m, ci)):
+        methods.update(c.methods)
+    # each method reached, and whether every call on the way to it hands its assignments back (a method run through
+    # one that does not, ``self.prepare(x)`` calling ``self.set_input_dims(d)``, leaves them in that method's frame)
+    handed: dict[str, bool] = {}
+    todo = [(name, True) for name in sorted(_self_calls(fi.node))]
+    while todo:
+        name, back = todo.pop()
+        callee = methods.get(name)
+        if callee is None or handed.get(name) is False or (name in handed and back):
+            continue
+        back = back and sets_own_attrs(m, callee, obj, depth=0)
+        handed[name] = back
+        todo.extend((n, back) for n in sorted(_self_calls(callee.node)))
+    out = set()
+    for name, back in handed.items():
+        if not back:  # (handed back: run on the caller's ``self.x``, or forgotten by call_on_local_object)
+            out |= {k for k in _assigned_names(methods[name].node.body) if k.startswith("self.")}
     return out
 
 
