@@ -995,12 +995,12 @@ def reassigned_by_self_calls(
     todo = [(name, True) for name in sorted(_self_calls(fi.node))]
     while todo:
         name, back = todo.pop()
-        callee = methods.get(name)
-        if callee is None or handed.get(name) is False or (name in handed and back):
+        method = methods.get(name)
+        if method is None or handed.get(name) is False or (name in handed and back):
             continue
-        back = back and sets_own_attrs(m, callee, obj, depth=0)
+        back = back and sets_own_attrs(m, method, obj, depth=0)
         handed[name] = back
-        todo.extend((n, back) for n in sorted(_self_calls(callee.node)))
+        todo.extend((n, back) for n in sorted(_self_calls(method.node)))
     out = set()
     for name, back in handed.items():
         if not back:  # (handed back: run on the caller's ``self.x``, or forgotten by call_on_local_object)
