@@ -1478,3 +1478,138 @@ def _rotary_embedding(c: LibraryCall) -> Value | None:
     """``RotaryEmbedding(dim, ...)`` of rotary-embedding-torch: a layer (kind ``fw:RotaryEmbedding``) whose
     ``rotate_queries_or_keys(t)`` keeps ``t``'s shape (module._layer_method)."""
     return LayerV("fw:RotaryEmbedding", (), c.node)
+
+
+# ---- torch.utils.data: datasets and the batches a DataLoader yields
+#
+# ``TensorDataset(x, y)`` is a layer value (kind ``tensor_dataset``) holding its tensors; a dataset of the analysed
+# code is an object whose ``__getitem__`` runs with an index not known. ``DataLoader(dataset, batch_size=B, ...)`` is a
+# list of any length (ManyV) whose every element is a batch: ``collate_fn`` run on a list of B items (the default
+# stacks tensors, makes numbers tensors, and goes into dicts, tuples and lists). The batch axis is B when every batch
+# is full (the dataset's length a multiple of B, or ``drop_last=True``), else a size not known.
+
+_LOADERS = ("torch.utils.data.DataLoader", "torch.utils.data.dataloader.DataLoader")
+_TENSOR_DATASETS = ("torch.utils.data.TensorDataset", "torch.utils.data.dataset.TensorDataset")
+# the DataLoader keywords that leave each batch as collate_fn makes it from batch_size items
+_LOADER_KEYWORDS = frozenset(
+    {
+        "dataset",
+        "batch_size",
+        "shuffle",
+        "sampler",
+        "num_workers",
+        "collate_fn",
+        "pin_memory",
+        "drop_last",
+        "timeout",
+        "worker_init_fn",
+        "generator",
+        "prefetch_factor",
+        "persistent_workers",
+        "pin_memory_device",
+        "multiprocessing_context",
+    }
+)
+_MAX_BATCH = 64  # a custom collate_fn gets a list of that many items at most (else a list of any length)
+
+
+@library_call(*_TENSOR_DATASETS)
+def _tensor_dataset(c: LibraryCall) -> Value | None:
+    if c.dynamic or c.kwargs or not c.args:
+        return None
+    tensors = c.args
+    first = tensors[0]
+    if not all(isinstance(t, TensorV) and t.shape for t in tensors) or not isinstance(first, TensorV):
+        return LayerV("tensor_dataset", (), c.node)  # (a dataset nothing is known of)
+    n = first.shape[0]  # type: ignore[index]
+    if any(t.shape[0] != n for t in tensors):  # type: ignore[union-attr,index]
+        return None  # torch raises "Size mismatch between tensors"
+    items = SeqV(tuple(t.with_shape(t.shape[1:]) for t in tensors), "tuple")  # type: ignore[union-attr,index]
+    return LayerV("tensor_dataset", (("item", items), ("length", n)), c.node)
+
+
+def _dataset_item(c: LibraryCall, dataset: Value) -> tuple[Value, Size | None] | None:
+    """What ``dataset[i]`` is for an index not known, and the dataset's length when known."""
+    from .objects import find_method
+
+    if isinstance(dataset, LayerV) and dataset.kind == "tensor_dataset":
+        item = dataset.param("item")
+        return (item, dataset.param("length")) if item is not None else None
+    if isinstance(dataset, SeqV) and dataset.kind in ("list", "tuple") and dataset.items:
+        elem = elements_of(dataset)
+        return (elem, Size.const(len(dataset.items))) if elem is not None and elem is not UNKNOWN else None
+    if isinstance(dataset, ObjV) and dataset.concrete:
+        ci = c.m.find_class(dataset.cls_key)
+        get = find_method(c.m, ci, "__getitem__") if ci is not None else None
+        if get is None or get.is_static or get.is_classmethod:
+            return None
+        index = IntV(c.interp.ctx.fresh("index", "(an index of the dataset a DataLoader draws)"))
+        item = c.m.call_function(c.interp, c.node, FuncV(get.key, bound_self=dataset), [index], {})
+        if item is UNKNOWN:
+            return None
+        length: Size | None = None
+        size = find_method(c.m, ci, "__len__") if ci is not None else None
+        if size is not None and not size.is_static and not size.is_classmethod:
+            got = c.m.call_function(c.interp, c.node, FuncV(size.key, bound_self=dataset), [], {})
+            length = got.size if isinstance(got, IntV) and got.size.as_int() is not None else None
+        return item, length
+    return None
+
+
+def _default_collate(v: Value, batch: Size, origin: Any, depth: int = 4) -> Value:
+    """torch's ``default_collate`` of ``batch`` items each like ``v``: tensors and numpy arrays stacked into one
+    torch tensor, ints / floats / bools into a 1-d tensor, dicts, tuples and lists item by item; else unknown."""
+    if depth <= 0:
+        return UNKNOWN
+    if isinstance(v, TensorV):
+        if v.framework not in ("torch", "numpy") or v.alts:
+            return UNKNOWN
+        shape = (batch, *v.shape) if v.shape is not None else None
+        return TensorV(shape, v.dtype, "torch", None, origin)
+    if isinstance(v, IntV) and not v.assumed:
+        return TensorV((batch,), "int64", "torch", None, origin)
+    if isinstance(v, FloatV):
+        return TensorV((batch,), "float64", "torch", None, origin)
+    if isinstance(v, BoolV):
+        return TensorV((batch,), "bool", "torch", None, origin)
+    if isinstance(v, DictV) and v.kind == "dict":
+        return DictV(tuple((k, _default_collate(x, batch, origin, depth - 1)) for k, x in v.items), "dict")
+    if isinstance(v, SeqV) and v.kind in ("tuple", "list"):
+        return SeqV(tuple(_default_collate(x, batch, origin, depth - 1) for x in v.items), v.kind)
+    return UNKNOWN
+
+
+@library_call(*_LOADERS)
+def _data_loader(c: LibraryCall) -> Value | None:
+    """``DataLoader(dataset, batch_size=4, collate_fn=...)``: a list of any length of batches (see above)."""
+    from ..rules.shapes_bridge import Origin
+
+    if c.dynamic or len(c.args) > 3 or set(c.kwargs) - _LOADER_KEYWORDS or "batch_sampler" in c.kwargs:
+        return None
+    dataset = c.args[0] if c.args else c.kwargs.get("dataset")
+    size = c.args[1] if len(c.args) > 1 else c.kwargs.get("batch_size", IntV(Size.const(1)))
+    drop = c.kwargs.get("drop_last", BoolV(False))
+    collate = c.kwargs.get("collate_fn", NoneV())
+    if dataset is None or not isinstance(drop, BoolV) or drop.value is None:
+        return None
+    found = _dataset_item(c, dataset)
+    if found is None:
+        return ManyV(UNKNOWN, "list")  # batches of a dataset nothing is known of (a loader, not unknown)
+    item, length = found
+    b = size.size.as_int() if isinstance(size, IntV) and not size.assumed else None
+    if b is None or b <= 0:
+        return ManyV(UNKNOWN, "list")  # (batch_size=None: items one by one, default_convert's; not followed)
+    n = length.as_int() if length is not None else None
+    exact: Size
+    if drop.value or (n is not None and n % b == 0):
+        exact = Size.const(b)
+    else:
+        exact = c.interp.ctx.fresh("batch", f"(a batch of DataLoader(...), batch_size={b}, the last one smaller)")
+    origin = Origin(c.m, c.node, "a batch of DataLoader(...)")
+    if isinstance(collate, NoneV):
+        batch = _default_collate(item, exact, origin)
+    else:
+        k = exact.as_int()
+        items = SeqV((item,) * k, "list") if k is not None and k <= _MAX_BATCH else ManyV(item, "list")
+        batch = c.m.call_value(c.interp, c.node, collate, [items])
+    return ManyV(batch, "list")

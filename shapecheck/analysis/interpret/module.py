@@ -6046,6 +6046,11 @@ def _call_iter_next(
     if kwargs or not args:
         return None
     seq = args[0]
+    if isinstance(seq, ManyV) and seq.kind == "list" and seq.elem is not None and seq.elem is not UNKNOWN:
+        # ``next(iter(loader))`` of a list of any length (a DataLoader's batches): an element, if it returns
+        if name == "iter":
+            return seq if len(args) == 1 else None
+        return seq.elem if len(args) == 1 else None
     if not isinstance(seq, SeqV) or seq.kind not in ("tuple", "list", "iter"):  # ("iter": itertools.repeat)
         return None
     if name == "iter":

@@ -161,6 +161,9 @@ _PLAIN_BASES = frozenset(
         "typing.Protocol",
         "torch.nn.ModuleList",
         "torch.nn.ModuleDict",
+        # a map-style dataset's base: no state, no constructor (``__getitem__`` is the subclass's)
+        "torch.utils.data.Dataset",
+        "torch.utils.data.dataset.Dataset",
         "pytorch_lightning.LightningModule",
         "lightning.LightningModule",
         "lightning.pytorch.LightningModule",
