@@ -3069,7 +3069,12 @@ class ModuleAnalysis:
                             # train_step(model): model.train() there, so not the mode a model.eval() here set
                             interp.scope.vars.pop(a.value.value + TRAINING_SUFFIX, None)
                         interp.forget_object(a.value, attr, UNKNOWN)
-                elif not keeps and id(a) not in scalars and _plain_list_attribute(interp, a.value, a_value):
+                elif (
+                    not keeps
+                    and id(a) not in scalars
+                    and id(a) not in kept_lists
+                    and _plain_list_attribute(interp, a.value, a_value)
+                ):
                     # ``CNNEncoder(args.in_ch, args.channels, pools)``: a list (dict) of numbers and strings the
                     # object holds, handed to code that may fill it: that attribute only (no item of it holds
                     # anything else of the object)
@@ -3077,9 +3082,9 @@ class ModuleAnalysis:
                     for other, held in list(interp.scope.vars.items()):
                         if held is a_value:
                             interp.scope.vars[other] = UNKNOWN  # (``chs = args.channels``: the same list)
-                elif not keeps and id(a) not in scalars:
+                elif not keeps and id(a) not in scalars and id(a) not in kept_lists:
                     # a model handed to code that may replace its layers; `Norm(cfg.hidden)` hands on an int, which
-                    # cannot change cfg
+                    # cannot change cfg (nor ``Tokenizer(cfg.cardinalities)`` a list of ints it only reads)
                     interp.forget_object(a.value)
                     if type(a.value) in (cst.List, cst.Tuple, cst.Set) and not (
                         isinstance(a_value, SeqV) and all(_immutable(x) for x in a_value.items)

@@ -3166,7 +3166,7 @@ def keeps_arguments(fi: FunctionInfo) -> bool:
         return st.keeps_args
     st.keeps_args = True  # a cycle through constructors keeps what the rest of the walk decides
 
-    params = {p.name for p in fi.params} - {"self"}
+    params = {p.name for p in fi.params} - {"self"} - _framework_state_params(fi)
 
     def root(e: cst.BaseExpression) -> str | None:
         e = chain_root(e)
@@ -3224,6 +3224,23 @@ def keeps_arguments(fi: FunctionInfo) -> bool:
         stack.extend(children(n))
     st.keeps_args = ok
     return ok
+
+
+# framework classes whose instances hold nothing the analysis reads (a random-stream holder: ``rngs.params()``
+# advances its counter)
+_STATE_ANNOTATIONS = frozenset({"flax.nnx.Rngs", "flax.nnx.rnglib.Rngs", "flax.nnx.RngStream"})
+
+
+def _framework_state_params(fi: FunctionInfo) -> set[str]:
+    """The parameters of ``fi`` annotated with such a class (``*, rngs: nnx.Rngs``): a method called on one changes
+    no argument the analysis follows."""
+    out: set[str] = set()
+    ps = fi.node.params
+    for p in (*ps.posonly_params, *ps.params, *ps.kwonly_params):
+        ann = p.annotation.annotation if p.annotation is not None else None
+        if ann is not None and type(ann) in (cst.Name, cst.Attribute) and fi.module.qualify(ann) in _STATE_ANNOTATIONS:
+            out.add(p.name.value)
+    return out
 
 
 # list / dict / set methods that change their container (interpreter._CLOSURE_MUTATORS, and the reorderings)
