@@ -404,6 +404,22 @@ CODES: tuple[Code, ...] = (
         'rnn = nn.GRU(16, 32)\nx: Float[Tensor, "b t 16"]\nlast = rnn(x)[0][:, -1]',
         'rnn = nn.GRU(16, 32, batch_first=True)\nx: Float[Tensor, "b t 16"]\nlast = rnn(x)[0][:, -1]',
     ),
+    _c(
+        "SHP404",
+        "loss-broadcast",
+        W,
+        "{op}: input {input_shape} and target {target_shape} differ on axis {axis} ({left} vs {right}); the loss broadcasts "
+        "the size-1 axis instead of comparing element by element",
+        "A regression loss (`mse_loss`, `l1_loss`, `smooth_l1_loss`, `huber_loss`, or their `nn` modules) whose "
+        "input and target have the same rank and differ on an axis where one of them has size 1. torch broadcasts "
+        "them with a UserWarning and averages over the broadcast shape: right for an ensemble scored against one "
+        "target on purpose, silently wrong for a `(b, 1)` prediction against a `(b, k)` target. Sizes that cannot "
+        "broadcast are the definite SHP204 (`loss-target`), and so is any difference for the binary cross-entropies, "
+        "which raise.",
+        "Wherever the broadcast was not meant, the loss trains towards the mean of the other axis without an error.",
+        'pred: Float[Tensor, "b 1"]\ntarget: Float[Tensor, "b 3"]\nloss = F.mse_loss(pred, target)',
+        'pred: Float[Tensor, "b 3"]\ntarget: Float[Tensor, "b 3"]\nloss = F.mse_loss(pred, target)',
+    ),
     # ---- SHP9xx: analysis failures ----
     _c(
         "SHP901",

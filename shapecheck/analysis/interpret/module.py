@@ -2333,7 +2333,7 @@ class ModuleAnalysis:
             # arguments carry: a teacher map from one helper and a student map from another, compared inside a third),
             # or a float16 / bfloat16 reduction whose dtype comes from this call's arguments (a model made ``.half()``
             # and called on a half input)
-            raised = p.code.startswith("SHP2") or p.code in ("SHP401", "SHP403")
+            raised = p.code.startswith("SHP2") or p.code in ("SHP401", "SHP403", "SHP404")
             if not (raised or p.code in _PRECISION_CODES) or (p.node, p.code) in standalone:
                 continue
             if not raised and callee is self and p.inner is None:

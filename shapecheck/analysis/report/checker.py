@@ -236,8 +236,8 @@ def _one_misalignment_each(pend: list[Pending]) -> list[Pending]:
 
 
 # warnings about one operation's axes, the same whichever analysis of the function (or pass of a loop) saw them
-_ONCE_EACH = frozenset({"SHP401", "SHP402", "SHP403"})
-_AXES_FIELDS = ("left", "right", "source", "target")
+_ONCE_EACH = frozenset({"SHP401", "SHP402", "SHP403", "SHP404"})
+_AXES_FIELDS = ("left", "right", "source", "target", "axis")
 
 
 def _witness(spec: OpSpec, ctx: Context) -> Witness | None:

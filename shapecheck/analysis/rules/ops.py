@@ -3179,6 +3179,14 @@ def _one_rank(cx: OpContext, t: TensorV) -> TensorV:
 _MANY_JOINS = frozenset({"stack", "cat", "concatenate", "concat"})
 
 
+# losses that warn and broadcast a target of another size (torch's UserWarning), where the binary cross-entropies raise
+WARNING_LOSSES = frozenset({"mse_loss", "l1_loss", "smooth_l1_loss", "huber_loss"})
+
+
+def _shape_text(shape: tuple[Size, ...]) -> str:
+    return "(" + ", ".join(str(s) for s in shape) + ("," if len(shape) == 1 else "") + ")"
+
+
 def loss(cx: OpContext, node: cst.Call, name: str, a: TensorV, b: TensorV, kwargs: dict[str, Value]) -> Value:
     out_dtype = a.dtype
     out_shape: tuple[Size, ...] | None = None
@@ -3189,6 +3197,28 @@ def loss(cx: OpContext, node: cst.Call, name: str, a: TensorV, b: TensorV, kwarg
         if len(a.shape) == len(b.shape) and strict:
             for i, (x, y) in enumerate(zip(a.shape, b.shape)):
                 if equal(x, y) is Truth.FALSE:
+                    ones = (equal(x, 1), equal(y, 1))
+                    if name in WARNING_LOSSES and Truth.TRUE in ones:
+                        # torch warns and broadcasts the size-1 axis: an ensemble scored against one target, or
+                        # a (b, 1) prediction against (b, k): suspicious, not a failure (SHP404)
+                        if broadcast_shapes(a.shape, b.shape)[1] is None:
+                            cx.ctx.report(
+                                node,
+                                "SHP404",
+                                {
+                                    "op": name,
+                                    "input_shape": _shape_text(a.shape),
+                                    "target_shape": _shape_text(b.shape),
+                                    "axis": str(i),
+                                    "left": str(x),
+                                    "right": str(y),
+                                },
+                                cx.origins([a, b]),
+                            )
+                            break
+                        continue
+                    if name in WARNING_LOSSES and ones != (Truth.FALSE, Truth.FALSE):
+                        continue  # (one may be 1: torch may broadcast; the broadcast below decides)
                     cx.ctx.report(
                         node,
                         "SHP204",
