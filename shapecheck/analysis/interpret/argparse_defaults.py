@@ -57,6 +57,9 @@ class _Parser:
     end: int
     ctor: cst.Call
     calls: tuple[cst.Call, ...]
+    # the module whose function builds the parser, when it is another than the one parsing it (``build_parser()``
+    # imported from ``options.py``): its names qualify the calls
+    home: "ModuleAnalysis | None" = None
 
 
 def namespace(m: "ModuleAnalysis", interp: "Interpreter", node: cst.Call) -> Value | None:
@@ -88,10 +91,13 @@ def namespace(m: "ModuleAnalysis", interp: "Interpreter", node: cst.Call) -> Val
             made = _made_by(m, interp, p.ctor)
             if made is None:
                 return None
+            if made.home is not None:
+                return None  # (arguments added here to a parser made in another module: names of two modules)
             p = _Parser(p.block, p.start, p.end, made.ctor, made.calls + p.calls)
     else:
         return None
-    if m.qualify(p.ctor.func) != "argparse.ArgumentParser":
+    hm = p.home or m
+    if hm.qualify(p.ctor.func) != "argparse.ArgumentParser":
         return None
     if any(a.keyword is not None and a.keyword.value in _PARSER_KEYWORDS_UNREAD for a in p.ctor.args):
         return None
@@ -123,7 +129,7 @@ def namespace(m: "ModuleAnalysis", interp: "Interpreter", node: cst.Call) -> Val
                 parser_defaults[k] = v
                 actions = [(d, v if d == k else dv, t) for d, dv, t in actions]
             continue
-        got = _option(m, interp, call, parser_defaults, specs)
+        got = _option(hm, interp, call, parser_defaults, specs)
         if got is None:
             return None  # a required argument: the script has no run without arguments
         if got[0]:
@@ -133,12 +139,12 @@ def namespace(m: "ModuleAnalysis", interp: "Interpreter", node: cst.Call) -> Val
         if dest in values:
             continue
         if isinstance(default, StrV) and type_node is not None:
-            default = _converted(m, type_node, default.value)
+            default = _converted(hm, type_node, default.value)
         values[dest] = default
     for k, v in parser_defaults.items():
         values.setdefault(k, v)
     if tokens:
-        if not _parsed(m, tokens, specs, values):
+        if not _parsed(hm, tokens, specs, values):
             return None
     else:
         _choices_of(m, interp, p, values)
@@ -154,11 +160,18 @@ def _made_by(m: "ModuleAnalysis", interp: "Interpreter", call: cst.Call) -> _Par
     if call.args or type(call.func) is not cst.Name or call.func.value in interp.scope.vars:
         return None
     fv = m.globals.get(call.func.value)
+    home = None
+    if fv is None and call.func.value in m.imports.names and m.project is not None:
+        # ``from options import build_parser``: the function of another module of the analysed code
+        fv = m.project.lookup(m.imports.names[call.func.value])
+        home = True
     if not isinstance(fv, FuncV) or fv.bound_self is not None or fv.env:
         return None
-    fi = m.functions.get(fv.key)
+    fi = m.find_function(fv.key) if home else m.functions.get(fv.key)
     if fi is None or fi.cls_key is not None or fi.node.decorators or fi.params or fi.rebound:
         return None
+    if home and fi.module is m:
+        home = None
     body = fi.node.body.body if type(fi.node.body) is cst.IndentedBlock else ()
     if len(body) < 2:
         return None
@@ -177,12 +190,24 @@ def _made_by(m: "ModuleAnalysis", interp: "Interpreter", call: cst.Call) -> _Par
     if any(c is None for c in calls):
         return None
     todo: list[cst.CSTNode] = [ctor, *(c for c in calls if c is not None)]
+    if home:
+        # read here, in another module: the arguments of the calls may name nothing but builtins and argparse
+        todo = [a.value for c in todo if type(c) is cst.Call for a in c.args]
     while todo:
         n = todo.pop()
-        if type(n) is cst.Name and n.value in interp.scope.vars:
+        if type(n) is cst.Name and (n.value in interp.scope.vars or (home and n.value not in _LITERAL_NAMES)):
             return None
+        if home and type(n) is cst.Attribute:
+            if fi.module.qualify(n) not in ("argparse.SUPPRESS",):
+                return None
+            continue
         todo.extend(children(n))
-    return _Parser(tuple(body), 0, len(body) - 2, ctor, tuple(c for c in calls if c is not None))
+    built = tuple(c for c in calls if c is not None)
+    return _Parser(tuple(body), 0, len(body) - 2, ctor, built, fi.module if home else None)
+
+
+# the names a parser built in another module may use in its arguments (``type=int``, ``default=None``)
+_LITERAL_NAMES = frozenset({"int", "float", "str", "bool", "True", "False", "None"})
 
 
 def _no_arguments(v: Value) -> bool:
@@ -217,7 +242,7 @@ def _choices_of(m: "ModuleAnalysis", interp: "Interpreter", p: _Parser, values: 
         kind = kw.get("type")
         if kind is not None and not (type(kind) is cst.Name and kind.value == "str"):
             continue  # choices hold converted values: a string choice of type=int is never given
-        got = _option(m, interp, call, {})
+        got = _option(p.home or m, interp, call, {})
         flag = next((s for a in call.args if a.keyword is None for s in [literal_str(a.value)] if s), None)
         if got is None or not got[0] or flag is None or not flag.startswith("-") or got[0] not in values:
             continue
@@ -247,14 +272,14 @@ def _choice_values(interp: "Interpreter", node: cst.BaseExpression) -> tuple[Val
 
 @dataclass(frozen=True)
 class _Spec:
-    """How an option string of the command line parses: its destination, action, nargs, type and whether it
-    restricts its values to ``choices``."""
+    """How an option string of the command line parses: its destination, action, nargs, type and the values
+    ``choices`` restricts it to (None: no choices; empty: choices not known)."""
 
     dest: str
     action: str
     nargs: str | None
     type: cst.BaseExpression | None
-    choices: bool
+    choices: tuple[Value, ...] | None
 
 
 def _parsed(m: "ModuleAnalysis", tokens: list[str], specs: dict[str, _Spec], values: dict[str, Value]) -> bool:
@@ -270,7 +295,7 @@ def _parsed(m: "ModuleAnalysis", tokens: list[str], specs: dict[str, _Spec], val
     while i < len(tokens):
         flag, eq, inline = tokens[i].partition("=")
         spec = specs.get(flag) if flag.startswith("-") else None
-        if spec is None or spec.choices:
+        if spec is None or (spec.choices is not None and (spec.nargs is not None or not spec.choices)):
             return False
         if spec.action in ("store_true", "store_false"):
             if eq:
@@ -288,6 +313,8 @@ def _parsed(m: "ModuleAnalysis", tokens: list[str], specs: dict[str, _Spec], val
             else:
                 return False
             values[spec.dest] = convert(spec, raw)
+            if spec.choices is not None and values[spec.dest] not in spec.choices:
+                return False  # (argparse exits: "invalid choice")
         elif spec.nargs in ("+", "*") and not eq:
             j = i + 1
             while j < len(tokens) and not tokens[j].startswith("-"):
@@ -346,9 +373,8 @@ def _option(
     type_node = kw.get("type")
     if specs is not None and not positional:
         # (``nargs=2``, a number or a name: not read, so a command line giving the option is not followed)
-        spec = _Spec(
-            dest, action, nargs if nargs is not None or "nargs" not in kw else "other", type_node, "choices" in kw
-        )
+        choices = _choice_values(interp, kw["choices"]) if "choices" in kw else None
+        spec = _Spec(dest, action, nargs if nargs is not None or "nargs" not in kw else "other", type_node, choices)
         for f in flags:
             specs.setdefault(f, spec)
     if "default" in kw:
