@@ -1556,6 +1556,45 @@ def _dataset_item(c: LibraryCall, dataset: Value) -> tuple[Value, Size | None] |
     return None
 
 
+def _view(item: Value, length: Size | None, node: cst.Call) -> LayerV:
+    """A dataset whose items are like ``item`` (a split or subset of another), ``length`` of them when known."""
+    params: tuple[tuple[str, Any], ...] = (("item", item),) + ((("length", length),) if length is not None else ())
+    return LayerV("tensor_dataset", params, node)
+
+
+@library_call("torch.utils.data.random_split", "torch.utils.data.dataset.random_split")
+def _random_split(c: LibraryCall) -> Value | None:
+    """``train, val = random_split(ds, [80, 20])``: datasets of the lengths given (fractions: lengths not known)
+    whose items are the dataset's."""
+    if c.dynamic or len(c.args) != 2 or set(c.kwargs) - {"generator"}:
+        return None
+    found = _dataset_item(c, c.args[0])
+    parts = c.args[1]
+    if found is None or not isinstance(parts, SeqV) or parts.kind not in ("list", "tuple") or not parts.items:
+        return None
+    sizes = [
+        p.size if isinstance(p, IntV) and not p.assumed and p.size.as_int() is not None else None for p in parts.items
+    ]
+    if not all(isinstance(p, (IntV, FloatV)) for p in parts.items):
+        return None
+    return SeqV(tuple(_view(found[0], n, c.node) for n in sizes), "list")
+
+
+@library_call("torch.utils.data.Subset", "torch.utils.data.dataset.Subset")
+def _subset(c: LibraryCall) -> Value | None:
+    """``Subset(ds, indices)``: a dataset of ``len(indices)`` items like the dataset's."""
+    if c.dynamic or len(c.args) != 2 or c.kwargs:
+        return None
+    found = _dataset_item(c, c.args[0])
+    if found is None:
+        return None
+    idx = c.args[1]
+    n = Size.const(len(idx.items)) if isinstance(idx, SeqV) and idx.kind in ("list", "tuple") else None
+    if isinstance(idx, TensorV) and idx.shape is not None and len(idx.shape) == 1:
+        n = idx.shape[0]
+    return _view(found[0], n, c.node)
+
+
 def _default_collate(v: Value, batch: Size, origin: Any, depth: int = 4) -> Value:
     """torch's ``default_collate`` of ``batch`` items each like ``v``: tensors and numpy arrays stacked into one
     torch tensor, ints / floats / bools into a 1-d tensor, dicts, tuples and lists item by item; else unknown."""
