@@ -11,7 +11,8 @@ generated code, not analysed user code -- in the real framework and compares:
 * any SHP9xx, or the analysis raising: an **internal** error.
 
 Where the call raises, the analyser may say anything. The only runtime "failure" besides an exception is torch's
-warning that a loss target's size differs from the input's (SHP204 reports those by design: docs/codes.md).
+warning that a loss target's size differs from the input's (SHP204 where the sizes cannot broadcast, the SHP404 warning
+where one of them is 1: docs/codes.md).
 
 Frameworks are plug-ins: a `Framework` subclass says how to import the framework, build an input, read a result and
 spell an argument (``axis``/``dim``, ``keepdims``/``keepdim``), and lists its op generators. `FRAMEWORKS` holds the

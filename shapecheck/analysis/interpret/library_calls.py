@@ -1652,3 +1652,75 @@ def _data_loader(c: LibraryCall) -> Value | None:
         items = SeqV((item,) * k, "list") if k is not None and k <= _MAX_BATCH else ManyV(item, "list")
         batch = c.m.call_value(c.interp, c.node, collate, [items])
     return ManyV(batch, "list")
+
+
+# ---- optax's losses: elementwise over broadcast operands (the class axis of logits reduced)
+
+_OPTAX = ("optax.", "optax.losses.")
+
+
+def _optax_operands(c: LibraryCall, first: str, second: str) -> tuple[TensorV, TensorV] | None:
+    a = c.args[0] if c.args else c.kwargs.get(first)
+    b = c.args[1] if len(c.args) > 1 else c.kwargs.get(second)
+    if c.dynamic or len(c.args) > 2 or not (isinstance(a, TensorV) and isinstance(b, TensorV)):
+        return None
+    if a.shape is None or b.shape is None or a.alts or b.alts:
+        return None
+    return a, b
+
+
+@library_call(*(p + "softmax_cross_entropy_with_integer_labels" for p in _OPTAX))
+def _optax_integer_labels(c: LibraryCall) -> Value | None:
+    """``optax.softmax_cross_entropy_with_integer_labels(logits, labels)``: one loss per label, logits' leading axes
+    broadcast against the labels' (labels one axis fewer than logits; another rank is not followed)."""
+    from ..rules.ops import elementwise
+
+    got = _optax_operands(c, "logits", "labels")
+    if got is None or set(c.kwargs) - {"logits", "labels"}:
+        return None
+    logits, labels = got
+    if not logits.shape or len(labels.shape) != len(logits.shape) - 1:  # type: ignore[arg-type]
+        return None
+    lead = logits.with_shape(logits.shape[:-1])
+    out = elementwise(c.m.ops, c.node, c.qual.rsplit(".", 1)[-1], [lead, labels])
+    return TensorV(out.shape, logits.dtype, "jax", None, out.origin) if isinstance(out, TensorV) else None
+
+
+@library_call(*(p + "softmax_cross_entropy" for p in _OPTAX))
+def _optax_softmax_cross_entropy(c: LibraryCall) -> Value | None:
+    """``optax.softmax_cross_entropy(logits, labels)``: logits and label distributions broadcast, the class axis
+    (the last) summed away."""
+    from ..rules.ops import elementwise
+
+    got = _optax_operands(c, "logits", "labels")
+    if got is None or set(c.kwargs) - {"logits", "labels"}:
+        return None
+    out = elementwise(c.m.ops, c.node, c.qual.rsplit(".", 1)[-1], list(got))
+    if not isinstance(out, TensorV) or not out.shape:
+        return TensorV(None, got[0].dtype, "jax") if isinstance(out, TensorV) else None
+    return TensorV(out.shape[:-1], got[0].dtype, "jax", None, out.origin)
+
+
+@library_call(*(p + n for p in _OPTAX for n in ("sigmoid_binary_cross_entropy", "huber_loss", "log_cosh")))
+def _optax_elementwise_loss(c: LibraryCall) -> Value | None:
+    """``optax.sigmoid_binary_cross_entropy(logits, labels)`` / ``huber_loss(predictions, targets)`` /
+    ``log_cosh(...)``: one loss per element of the broadcast operands."""
+    from ..rules.ops import elementwise
+
+    names = ("logits", "labels") if c.qual.endswith("binary_cross_entropy") else ("predictions", "targets")
+    got = _optax_operands(c, *names)
+    if got is None or set(c.kwargs) - {*names, "delta"}:
+        return None
+    out = elementwise(c.m.ops, c.node, c.qual.rsplit(".", 1)[-1], list(got))
+    return out if isinstance(out, TensorV) else None
+
+
+@library_call("flax.training.train_state.TrainState.create")
+def _train_state(c: LibraryCall) -> Value | None:
+    """``TrainState.create(apply_fn=model.apply, params=params, tx=tx)``: a record whose ``apply_fn`` and ``params``
+    are the ones given (``state.apply_fn({"params": state.params}, x)``); its optimizer state is not followed."""
+    if c.dynamic or c.args or not {"apply_fn", "params", "tx"} <= set(c.kwargs):
+        return None
+    fields = {"step": IntV(Size.const(0)), **c.kwargs, "opt_state": UNKNOWN}
+    # (a frozen record, as a named tuple: no code can change it, so a closure reading it keeps it)
+    return SeqV(tuple(fields.values()), "tuple", tuple(fields))
