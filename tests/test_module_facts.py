@@ -1,9 +1,12 @@
-"""Which module-level tables stay stable once the module level has run (``index.module_facts``), and which
-registering decorators only forward the call (``index.functions.transparent_wrapper``)."""
+"""Which module-level tables stay stable once the module level has run (``index.module_facts``), which
+registering decorators only forward the call (``index.functions.transparent_wrapper``), and values read from text
+and library calls the code writes in plain sight (a TOML config, ``torch.where``'s dtype)."""
 
+import sys
 import textwrap
 
 import libcst as cst
+import pytest
 
 from shapecheck.analysis.index.functions import transparent_wrapper
 from shapecheck.analysis.index.module_facts import unstable_globals
@@ -125,3 +128,45 @@ def test_a_wrapper_stored_or_changed_otherwise_is_not() -> None:
         """
     for text in (rebinds, stores_fn, sets_keyword):
         assert not transparent_wrapper(_deco(text)), text
+
+
+def _codes(text: str) -> list[tuple[int, str]]:
+    from shapecheck.analysis import analyse_text
+
+    return sorted((f.line, f.code) for f in analyse_text(textwrap.dedent(text), "snippet.py"))
+
+
+@pytest.mark.skipif(sys.version_info < (3, 11), reason="tomllib is Python 3.11's")
+def test_a_toml_config_written_in_the_code_is_read() -> None:
+    text = """
+        import tomllib
+        import torch
+        from torch import nn
+
+        CONFIG = '''
+        hidden = 32
+        [head]
+        classes = 4
+        '''
+
+        cfg = tomllib.loads(CONFIG)
+        layer = nn.Linear(16, cfg["head"]["classes"])
+        layer(torch.randn(2, cfg["hidden"]))
+        """
+    assert _codes(text) == [(14, "SHP204")]
+    assert _codes(text.replace("hidden = 32", "hidden = 16")) == []
+    assert _codes(text.replace("hidden = 32", "hidden = [")) == []  # (tomllib raises: nothing known)
+
+
+def test_where_keeps_the_dtype_its_values_share() -> None:
+    text = """
+        import torch
+
+        points = torch.randn(4, 10, 3)
+        idx = torch.zeros(4, 6, dtype=torch.long)
+        idx = torch.where(idx > 5, idx[:, :1].expand_as(idx), idx)
+        batch = torch.arange(4).view(4, 1)
+        picked = points[batch, idx]
+        picked + torch.randn(4, 6, 2)
+        """
+    assert _codes(text) == [(9, "SHP204")]  # (4, 6, 3) against (4, 6, 2): an index array, not a mask

@@ -3055,7 +3055,12 @@ class Interpreter:
                 and isinstance(right, SeqV)
                 and right.kind == "set"
             ):
-                r = self._class_in_set(left, right)
+                # (a known string is in a set by value; a class, partial or def of the set never equals it)
+                r = (
+                    any(isinstance(x, StrV) and x.value == left.value for x in right.items)
+                    if isinstance(left, StrV)
+                    else self._class_in_set(left, right)
+                )
                 r = r if r is None or type(c.operator) is cst.In else not r
             if r is None and type(c.operator) in (cst.Is, cst.IsNot):
                 r = _bool_identity(left_node, left, c.operator, c.comparator, right)
@@ -5488,7 +5493,9 @@ BUILTIN_EXCEPTIONS = frozenset(
 
 def _set_member_kind(v: Value) -> bool:
     """A member of a set the analysis holds: a class of the analysed code (by its key), a ``functools.partial``
-    object or a def, none of which is a torch.nn class."""
+    object or a def, none of which is a torch.nn class; a known string (``{f.name for f in fields(cls)}``)."""
+    if isinstance(v, StrV):
+        return True
     if isinstance(v, RefV):
         return v.qualname.startswith("class:")
     if isinstance(v, LayerV):

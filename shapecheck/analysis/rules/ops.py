@@ -2480,6 +2480,12 @@ def _elementwise_fn(
             return None
         out = elementwise(cx, node, name, args)  # type: ignore[arg-type]
         return out.with_dtype("bool") if isinstance(out, TensorV) else out
+    if name == "where" and len(args) == 3 and all(isinstance(a, TensorV) for a in args) and not kwargs:
+        # torch.where(cond, x, y): the three broadcast; the values' dtype when x and y share one (the condition's
+        # bool is not the result's)
+        out = elementwise(cx, node, name, args)  # type: ignore[arg-type]
+        same = args[1].dtype if args[1].dtype == args[2].dtype else None  # type: ignore[union-attr]
+        return out.with_dtype(same) if isinstance(out, TensorV) else out
     if len(args) >= 2 and all(isinstance(a, TensorV) for a in args[:2]):
         return elementwise(cx, node, name, [a for a in args if isinstance(a, TensorV)])
     if (  # np.maximum(0, x) (a ReLU): a Python number and an array (numpy's and jax's ufuncs; torch's want tensors,
