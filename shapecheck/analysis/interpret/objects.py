@@ -3381,16 +3381,17 @@ def item_read_params(fi: FunctionInfo) -> frozenset[str]:
     call that never mutates its arguments (as ``read_only_params``), iterated (``for l in levels``,
     ``[l == 2 for l in levels]``), indexed or sliced (``levels[:-1]``), compared or combined into a new value
     (``[1] + levels``, ``levels == x``), tested (``if levels:``), or rebound (``levels = list(levels)``). A list of
-    such immutable items handed to ``fi`` is the same list after the call. Any other use (a method, an item or
-    augmented assignment, ``del``, the list stored or aliased, handed to a function of the analysed code, returned,
+    such immutable items handed to ``fi`` is the same list after the call, and so is one handed on to a function or
+    class of the analysed code whose parameter only reads it so (``_item_reading_arguments``). Any other use (a
+    method, an item or augmented assignment, ``del``, the list stored or aliased, handed to other code, returned,
     captured by a nested function, ``locals()``) and the parameter is not."""
     st = function_state(fi)
     if st.reads_items is not None:
         return st.reads_items
 
     params = {p.name for p in fi.params if p.kind in ("pos", "posonly", "kwonly")} - {"self"}
+    st.reads_items = frozenset()  # (a cycle of calls back to ``fi`` reads nothing)
     if not params:
-        st.reads_items = frozenset()
         return st.reads_items
 
     def root(e: cst.BaseExpression) -> str | None:
@@ -3406,6 +3407,12 @@ def item_read_params(fi: FunctionInfo) -> frozenset[str]:
     while stack:
         n = stack.pop()
         tp = type(n)
+        if tp is cst.Attribute:
+            stack.append(n.value)  # type: ignore[attr-defined]  # (``self.mlp``: the attribute's name is no use of ``mlp``)
+            continue
+        if tp is cst.Arg:
+            stack.append(n.value)  # type: ignore[attr-defined]  # (``f(mlp=...)``: nor is a keyword's)
+            continue
         if tp in nested:
             bad = set(params)
             break
@@ -3416,6 +3423,10 @@ def item_read_params(fi: FunctionInfo) -> frozenset[str]:
                 break
             if _pure_callee(m, call.func):
                 ok.update(id(a.value) for a in call.args if type(a.value) is cst.Name and not a.star)
+            elif any(type(a.value) is cst.Name and a.value.value in params for a in call.args):
+                # handed to a function or class of the analysed code whose parameter only reads it the same way
+                # (``shared_mlp(in_ch, mlp)`` iterating ``mlp``)
+                ok.update(_item_reading_arguments(fi, call, params))
         elif tp is cst.AssignTarget or tp is cst.AnnAssign or tp is cst.For or tp is cst.CompFor:
             target = n.target  # type: ignore[attr-defined]
             if type(target) is cst.Name:
@@ -3457,6 +3468,43 @@ def item_read_params(fi: FunctionInfo) -> frozenset[str]:
         stack.extend(children(n))
     st.reads_items = frozenset(params - bad)
     return st.reads_items
+
+
+def _item_reading_arguments(fi: FunctionInfo, call: cst.Call, params: set[str]) -> set[int]:
+    """The ids of the bare parameter names among ``call``'s arguments that bind a parameter of the callee -- a plain
+    function or a class (its ``__init__``) of the analysed code, named by a module-level name -- that only reads the
+    list it gets (``item_read_params`` of the callee, a cycle reading nothing)."""
+    m = fi.module
+    func = call.func
+    if type(func) is not cst.Name or any(p.name == func.value for p in fi.params):
+        return set()
+    v: Value | None = m.globals.get(func.value)
+    if v is None and func.value in m.imports.names and m.project is not None:
+        v = m.project.lookup(m.imports.names[func.value])
+    callee: FunctionInfo | None = None
+    skip = 0
+    if isinstance(v, FuncV) and v.bound_self is None and not v.env:
+        callee = m.find_function(v.key)
+        if callee is not None and callee.cls_key is not None:
+            callee = None
+    elif isinstance(v, RefV) and v.qualname.startswith("class:"):
+        ci = m.find_class(v.qualname[6:])
+        inits = [c.methods["__init__"] for c in mro(m, ci) if "__init__" in c.methods] if ci is not None else []
+        callee, skip = (inits[0], 1) if inits else (None, 0)
+    if callee is None or callee.has_unknown_decorators or callee is fi:
+        return set()
+    reads = item_read_params(callee)
+    positional = [p.name for p in callee.params if p.kind in ("pos", "posonly")][skip:]
+    out: set[int] = set()
+    for i, a in enumerate(call.args):
+        if a.star:
+            break
+        if type(a.value) is not cst.Name or a.value.value not in params:
+            continue
+        name = a.keyword.value if a.keyword is not None else (positional[i] if i < len(positional) else None)
+        if name in reads:
+            out.add(id(a.value))
+    return out
 
 
 _DICT_READS = frozenset({"get", "keys", "values", "items", "copy"})
