@@ -1766,6 +1766,25 @@ class ModuleAnalysis:
             return None  # (a property setter, a descriptor, ``__setattr__``: the store runs code)
         return frozenset(out)
 
+    def _reading_method(self, obj: Value, name: str) -> bool:
+        """Is ``obj.name`` a plain method of the class of ``obj`` (an object of the analysed code, no attribute of that
+        name, no property or other decorator) that changes nothing the object holds (``_method_changes``)?"""
+        if type(obj) is not ObjV or not obj.concrete:
+            return False
+        ci = self.find_class(obj.cls_key)
+        if ci is None:
+            return False
+        fi = objects.find_method(self, ci, name)
+        if (
+            fi is None
+            or fi.is_static
+            or fi.is_classmethod
+            or fi.node.decorators
+            or objects.intercepts_attr(self, ci, name)
+        ):
+            return False
+        return not self._method_changes(FuncV(fi.key, bound_self=obj), obj)
+
     def _method_changes(self, fv: FuncV, obj: ObjV) -> bool:
         """May the method ``fv`` (or one it reaches through calls on ``self``) change what its object holds
         (``_changes_through_self``; a callee handed ``self.x`` that is not a library function or a reading builtin:
@@ -3038,6 +3057,8 @@ class ModuleAnalysis:
                         if attr.startswith(METHOD_PREFIX):
                             held_name = attr[len(METHOD_PREFIX) :]
                             held = a_value.attr(held_name) if isinstance(a_value, ObjV) else None
+                            if held is None and self._reading_method(a_value, held_name):
+                                continue  # head.bin_targets(dist): a method of its class that changes nothing
                             if held is None and isinstance(a_value, ObjV):
                                 interp.forget_object(a.value)  # (a property's method: as above)
                             elif held is None or not _immutable(held) or held_name in partly[id(a)]:
@@ -4350,6 +4371,8 @@ class ModuleAnalysis:
         skip = 0
         if type(func) is cst.Name:
             v = interp.scope.vars.get(func.value) if func.value in interp.scope.vars else self.globals.get(func.value)
+            if v is None and qual is not None and self.project is not None and func.value in self.imports.names:
+                v = self.project.lookup(qual)  # ``from heads import distogram_loss``: another module's function
             if isinstance(v, FuncV) and v.bound_self is None and not v.env:
                 fi = self.find_function(v.key)
                 if fi is not None and fi.cls_key is not None:
@@ -4463,7 +4486,10 @@ class ModuleAnalysis:
         whose methods changes an attribute, changes nothing by running; another object held (a sampler with state),
         or a value not known, may change, so that attribute is forgotten; a method of the object's class may change
         anything (None)."""
-        held = interp.scope.vars.get(arg.value) if type(arg) is cst.Name else None
+        held: Value | None = interp.scope.vars.get(arg.value) if type(arg) is cst.Name else None
+        if type(arg) is cst.Attribute and dotted(arg) is not None:
+            with self.ctx.discarding():
+                held = interp.eval(arg)  # ``model.distogram``: the submodule handed (a chain of attributes, read)
         if not isinstance(held, ObjV) or not held.concrete:
             return None
         ci = self.find_class(held.cls_key)
@@ -4474,6 +4500,8 @@ class ModuleAnalysis:
                 continue
             name = x[len(CALL_PREFIX) :]
             inner = held.attr(name)
+            if inner is None and self._reading_method(held, name):
+                continue  # ``head.bin_targets(dist)``: a method of its class that changes nothing the object holds
             if ci is None or objects.find_method(self, ci, name) is not None or inner is None:
                 return None
             if (
