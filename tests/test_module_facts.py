@@ -170,3 +170,28 @@ def test_where_keeps_the_dtype_its_values_share() -> None:
         picked + torch.randn(4, 6, 2)
         """
     assert _codes(text) == [(9, "SHP204")]  # (4, 6, 3) against (4, 6, 2): an index array, not a mask
+
+
+def test_a_registering_decorator_may_label_what_it_returns() -> None:
+    from shapecheck.analysis.index.functions import returns_its_argument
+
+    labels = """
+        def deco(cls):
+            MODELS[name] = cls
+            cls.registry_name = name
+            return cls
+        """
+    patches = """
+        def deco(cls):
+            MODELS[name] = cls
+            cls.forward = traced
+            return cls
+        """
+    private = """
+        def deco(cls):
+            cls._impl = name
+            return cls
+        """
+    assert returns_its_argument(_deco(labels))
+    assert not returns_its_argument(_deco(patches))
+    assert not returns_its_argument(_deco(private))

@@ -445,6 +445,8 @@ def returns_its_argument(deco: cst.FunctionDef) -> bool:
         if isinstance(n, cst.Return):
             if not _is_name(n.value, fn):
                 return False
+        elif type(n) is cst.Assign and len(n.targets) == 1 and _records_a_name(n, fn):
+            continue  # ``cls.registry_name = name``: a public data attribute set on it, which calling it never reads
         elif isinstance(n, (cst.AssignTarget, cst.AnnAssign, cst.AugAssign, cst.For, cst.NamedExpr, cst.Del)):
             root: cst.BaseExpression = n.target
             while isinstance(root, (cst.Attribute, cst.Subscript)):
@@ -465,6 +467,24 @@ def returns_its_argument(deco: cst.FunctionDef) -> bool:
         stack.extend(children(n))
     return True
 
+
+def _records_a_name(st: cst.Assign, fn: str) -> bool:
+    """``fn.registry_name = name`` / ``fn.name = "resnet"``: a public attribute (no underscore) of the decorated
+    object set to a plain name or a string, how registries label what they register. Not a method's name the
+    object's call could run (``forward``, ``call``, ``apply``...)."""
+    t = st.targets[0].target
+    return (
+        type(t) is cst.Attribute
+        and _is_name(t.value, fn)
+        and not t.attr.value.startswith("_")
+        and t.attr.value not in _RUN_BY_CALLS
+        and type(st.value) in (cst.Name, cst.SimpleString)
+        and not _is_name(st.value, fn)
+    )
+
+
+# attribute names a call of a module, a layer or a flax / equinox / keras object may run
+_RUN_BY_CALLS = frozenset({"forward", "call", "apply", "init", "setup", "build", "compute", "step"})
 
 _CHANGES_FUNCTION = frozenset({"setattr", "update_wrapper", "wraps", "partial"})
 _STRING_READS = frozenset({"split", "rsplit", "startswith", "endswith", "lower", "upper", "replace", "strip"})

@@ -1411,6 +1411,8 @@ class Interpreter:
                 it = modules or it
             elif type(it) is DictV and it.kind == "dict":
                 it = SeqV(tuple(StrV(k) for k, _ in it.items), "list")  # for task in config.task_num_labels: its keys
+            elif type(it) is StrV and len(it.value) <= _MAX_STRING_LOOP:
+                it = SeqV(tuple(StrV(c) for c in it.value), "tuple")  # for ch in pattern ("ccgt"): its characters
         else:
             it = self.eval(stmt.test)
         if type(stmt) is cst.For and self._unrolled(stmt, assigned, it):
@@ -4602,6 +4604,7 @@ def _docstring(stmt: cst.BaseStatement) -> bool:
 
 
 _LIST_MUTATORS = frozenset({"append", "extend", "insert", "pop", "remove", "clear", "add"})  # add: model.add(layer)
+_MAX_STRING_LOOP = 64  # a ``for`` over a known string of at most this many characters runs once per character
 
 
 # The hidden key (``self.mlp?``) of what an attribute a constructor set to "a value or None" holds when it is not None

@@ -2518,7 +2518,10 @@ def instantiate(
             if p.name not in bound and p.kind in ("pos", "posonly", "kwonly") and p.default is not None:
                 bound[p.name] = _default(m, init, p.default, p.name)
     elif fields is not None:
-        kw = {k: v for k, v in kwargs.items() if k not in ("name", "parent")}
+        # (a flax linen module's ``name=`` and ``parent=`` are the module system's; a plain dataclass's ``name`` is a
+        # field like any other: ``ModelConfig(name="oraclefree")``)
+        linen = any(b.startswith("flax.linen") for b in foreign_bases(m, ci))
+        kw = {k: v for k, v in kwargs.items() if not (linen and k in ("name", "parent"))}
         # which fields the generated __init__ takes, and which of them by position: not a field(init=False), nor
         # the ``_: KW_ONLY`` sentinel; a field(kw_only=True) or one after the sentinel only by keyword
         params, positional, sentinels = init_fields(m, ci)
