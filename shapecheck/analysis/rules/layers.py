@@ -2675,7 +2675,26 @@ def _container_uses(scope: cst.CSTNode) -> dict[str, tuple[bool, bool]]:
 
 def check_chain(cx: OpContext, node: cst.Call, layers: tuple[Value, ...]) -> None:
     """An ``nn.Sequential`` whose own sizes cannot fit, whatever its input: ``Linear(d, 4 * d)`` then
-    ``Linear(2 * d, d)``. Reported on the layer that cannot take the previous one's output."""
+    ``Linear(2 * d, d)``. Reported on the layer that cannot take the previous one's output, with notes naming where
+    the previous sizing layer and that one were built (a chain made from a list, ``nn.Sequential(*m)``, is reported
+    at its own call)."""
+    ctx = cx.ctx
+    marks = ((ctx.pending, len(ctx.pending)), (ctx.inline_findings, len(ctx.inline_findings)))
+    seen: list[LayerV] = []
+    _check_chain(cx, node, layers, seen)
+    if not seen:
+        return
+    failing = seen[-1]
+    before = next((x for x in reversed(seen[:-1]) if x.kind not in ("Elementwise", "Dropout")), None)
+    extra = tuple(x.built for x in (before, failing) if x is not None and x.built is not None)
+    for lst, start in marks:
+        for i in range(start, len(lst)):
+            p = lst[i]
+            if p.code == "SHP204" and extra:
+                lst[i] = replace(p, notes=p.notes + tuple(n for n in extra if n not in p.notes))
+
+
+def _check_chain(cx: OpContext, node: cst.Call, layers: tuple[Value, ...], seen: list[LayerV]) -> None:
     feature: Size | None = None  # last axis (Linear) or channels (Conv) the previous layers leave
     kind: str | None = None  # "last" | "channel"
     arg_nodes = {id(a.value) for a in node.args}
@@ -2685,6 +2704,7 @@ def check_chain(cx: OpContext, node: cst.Call, layers: tuple[Value, ...]) -> Non
     for sub in layers:
         if not isinstance(sub, LayerV):
             return
+        seen.append(sub)
         where = sub.line_node if sub.line_node is not None and id(sub.line_node) in arg_nodes else node
         if sub.kind == "Linear":
             fin, fout = sub.param("in"), sub.param("out")
