@@ -1648,6 +1648,8 @@ def _data_loader(c: LibraryCall) -> Value | None:
     if isinstance(collate, NoneV):
         batch = _default_collate(item, exact, origin)
     else:
+        if isinstance(collate, RefV) and c.m.project is not None:
+            collate = c.m.project.lookup(collate.qualname) or collate  # ``from data import collate_triplets``
         k = exact.as_int()
         items = SeqV((item,) * k, "list") if k is not None and k <= _MAX_BATCH else ManyV(item, "list")
         batch = c.m.call_value(c.interp, c.node, collate, [items])

@@ -2374,7 +2374,7 @@ class ModuleAnalysis:
                     + (
                         note(
                             "raised at " if raised else "at ",
-                            Where(callee, p.node),
+                            Where(callee, (_chain_call(p, callee) if p.inner is None else None) or p.node),
                             f" in {what} for the arguments of this call",
                         ),
                     )
@@ -7300,6 +7300,19 @@ def _names_shadowing_imports(tree: cst.Module, records: Sequence[Any]) -> frozen
 def _building_instance(interp: "Interpreter") -> bool:
     """Is ``interp`` running a constructor (or a helper it calls) on the instance being built?"""
     return interp.frame.building and interp.frame.cls_key is not None
+
+
+def _chain_call(p: Pending, callee: "ModuleAnalysis") -> cst.CSTNode | None:
+    """For a finding of an nn.Sequential link reported on the line that built the link (layers._name_call), the call
+    that gave the chain its input (``s1 = self.enc1(x)`` in forward): where the callee raised it."""
+    from ..rules.shapes_bridge import Origin
+
+    for n in p.notes:
+        if isinstance(n, LazyNote):
+            for part in n.parts:
+                if type(part) is Origin and part.prefix == "given its input by" and part.module is callee:
+                    return part.node
+    return None
 
 
 def _var_key_of(node: cst.BaseExpression) -> str | None:

@@ -1936,14 +1936,16 @@ def _dict_list(v: SeqV) -> bool:
 
 
 def _tensor_list(v: SeqV) -> bool:
-    """A list of arrays, or of tuples of arrays (``self.batches = batches``, a trainer's literal batches)."""
+    """A list of arrays, or of tuples (or lists) of arrays (``self.batches = batches``, a trainer's literal batches,
+    a dataset's frame triplets)."""
     return bool(v.items) and all(_array_tuple(x, 0) for x in v.items)
 
 
 def _array_tuple(v: Value, depth: int) -> bool:
     if isinstance(v, TensorV):
         return True
-    return isinstance(v, SeqV) and v.kind == "tuple" and depth < 2 and all(_array_tuple(x, depth + 1) for x in v.items)
+    kinds = ("tuple", "list") if depth == 0 else ("tuple",)
+    return isinstance(v, SeqV) and v.kind in kinds and depth < 2 and all(_array_tuple(x, depth + 1) for x in v.items)
 
 
 _ITEM_READERS = frozenset({"zip", "enumerate", "len", "reversed", "iter"})
