@@ -1766,6 +1766,27 @@ class ModuleAnalysis:
             return None  # (a property setter, a descriptor, ``__setattr__``: the store runs code)
         return frozenset(out)
 
+    def iterate_object(self, interp: Interpreter, node: cst.CSTNode, obj: Value) -> Value | None:
+        """``iter(tasks)`` / ``for batch in tasks`` over an object of the analysed code whose class's ``__iter__`` is a
+        generator (``while True: yield self.sample()``): what each step yields, any number of them (its body run
+        once, its findings dropped: how far a loop runs it is not known); None otherwise."""
+        if type(obj) is not ObjV or not obj.concrete or type(node) is not cst.Call:
+            return None
+        ci = self.find_class(obj.cls_key)
+        fi = objects.find_method(self, ci, "__iter__") if ci is not None else None
+        if fi is None or fi.is_static or fi.is_classmethod or fi.node.decorators or not is_generator(fi):
+            return None
+        saved = interp.iterating
+        interp.iterating = node
+        try:
+            with interp.ctx.discarding(), fi.module.ctx.discarding():
+                out = self._call_function_body(interp, node, FuncV(fi.key, bound_self=obj), [], {}, None)
+        finally:
+            interp.iterating = saved
+        if isinstance(out, SeqV):
+            out = _any_number_of(out.items)
+        return out if isinstance(out, ManyV) else None
+
     def _reading_method(self, obj: Value, name: str) -> bool:
         """Is ``obj.name`` a plain method of the class of ``obj`` (an object of the analysed code, no attribute of that
         name, no property or other decorator) that changes nothing the object holds (``_method_changes``)?"""
@@ -6079,6 +6100,8 @@ def _call_iter_next(
     if kwargs or not args:
         return None
     seq = args[0]
+    if name == "iter" and len(args) == 1 and type(seq) is ObjV:
+        return m.iterate_object(interp, node, seq)  # iter(tasks): what its generator ``__iter__`` yields
     if isinstance(seq, ManyV) and seq.kind == "list" and seq.elem is not None and seq.elem is not UNKNOWN:
         # ``next(iter(loader))`` of a list of any length (a DataLoader's batches): an element, if it returns
         if name == "iter":
