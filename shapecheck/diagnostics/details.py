@@ -721,8 +721,10 @@ class LinearFeatures(Detail):
 
 @dataclass(frozen=True)
 class AttentionMismatch(Detail):
-    """``pair``: "query-key" (last axes), "key-value" (sequence axes), or "mask" (``left_size`` the attention mask's
-    shape, ``right_size`` the attention weights' (*batch, L, S) it does not broadcast with)."""
+    """``pair``: "query-key" (last axes), "key-value" (sequence axes), "mask" (``left_size`` the attention mask's
+    shape, ``right_size`` the attention weights' (*batch, L, S) it does not broadcast with), or "mask-rank" (haiku's
+    ``MultiHeadAttention`` wants a mask of its logits' rank: ``left_size`` the mask's shape, ``right_size`` the logits'
+    rank)."""
 
     code, kind = "SHP204", "attention"
     pair: str
@@ -733,6 +735,12 @@ class AttentionMismatch(Detail):
     value: Shape
 
     def render(self) -> str:
+        if self.pair == "mask-rank":
+            return (
+                f"mask {_shape(self.left_size)} has rank {len(self.left_size)}, the attention logits "
+                f"(*batch, heads, query length, key length) rank {self.right_size}: hk.MultiHeadAttention raises "
+                f"unless they match ({_shape(self.query)}, {_shape(self.key)}, {_shape(self.value)})"
+            )
         if self.pair == "mask":
             return (
                 f"mask {_shape(self.left_size)} does not broadcast with the attention weights "

@@ -289,6 +289,24 @@ def _apply_layer(
 
         if not linen_attention_mask(cx, report_node, layer, x, args, kwargs):
             return x.with_shape(None)
+    if layer.kind == "fw:HaikuMHA" and x.shape is not None:
+        # haiku's attention: ``mha(query, key, value, mask=None)``, a mask of the logits' rank (query's + 1) or it raises
+        mask = args[3] if len(args) > 3 else kwargs.get("mask")
+        if isinstance(mask, TensorV) and mask.shape is not None and len(mask.shape) != len(x.shape) + 1:
+            k = args[1] if len(args) > 1 and isinstance(args[1], TensorV) else x
+            v = args[2] if len(args) > 2 and isinstance(args[2], TensorV) else k
+            cx.ctx.report(
+                report_node,
+                "SHP204",
+                {
+                    "op": "hk.MultiHeadAttention",
+                    "detail": D.AttentionMismatch(
+                        "mask-rank", mask.shape, len(x.shape) + 1, x.shape, k.shape or (), v.shape or ()
+                    ),
+                },
+                cx.origins([x, mask]),
+            )
+            return x.with_shape(None)
     if layer.kind == "EqxMHA":
         from .jax_ops import apply_eqx_mha
 
