@@ -1638,7 +1638,8 @@ def _data_loader(c: LibraryCall) -> Value | None:
     b = size.size.as_int() if isinstance(size, IntV) and not size.assumed else None
     if b is None or b <= 0:
         return ManyV(UNKNOWN, "list")  # (batch_size=None: items one by one, default_convert's; not followed)
-    n = length.as_int() if length is not None else None
+    # (a sampler may draw another number of items than the dataset holds: the last batch's size is then not known)
+    n = length.as_int() if length is not None and isinstance(c.kwargs.get("sampler", NoneV()), NoneV) else None
     exact: Size
     if drop.value or (n is not None and n % b == 0):
         exact = Size.const(b)

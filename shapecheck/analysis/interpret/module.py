@@ -1767,9 +1767,10 @@ class ModuleAnalysis:
         return frozenset(out)
 
     def iterate_object(self, interp: Interpreter, node: cst.CSTNode, obj: Value) -> Value | None:
-        """``iter(tasks)`` / ``for batch in tasks`` over an object of the analysed code whose class's ``__iter__`` is a
-        generator (``while True: yield self.sample()``): what each step yields, any number of them (its body run
-        once, its findings dropped: how far a loop runs it is not known); None otherwise."""
+        """``iter(tasks)`` of an object of the analysed code whose class's ``__iter__`` is a generator (``while True:
+        yield self.sample()``): what each step yields, any number of them (its body run once, its findings dropped:
+        how far it is iterated is not known); None otherwise. (A ``for`` loop straight over such an object is not
+        followed: its node is no call the generator's run could be tied to.)"""
         if type(obj) is not ObjV or not obj.concrete or type(node) is not cst.Call:
             return None
         ci = self.find_class(obj.cls_key)
