@@ -552,6 +552,9 @@ def _replay_framework(w: Witness, replay: Replay) -> None:
     if op == "keras.layer":
         replay.add("keras", *_replay_keras(w))
         return
+    if op == "haiku.mha.mask":
+        replay.add("haiku", *_replay_haiku_mask(w))
+        return
     replay.add("torch", *_run(go))
 
 
@@ -642,6 +645,27 @@ def _replay_lax_padding(w: Witness) -> tuple[str, bool | None, str]:
     if rejected is None and why.startswith("TypeError") and ("pads" in why or "window" in why):
         rejected = True
     return f"jax {getattr(importlib.import_module('jax'), '__version__', '')}".strip(), rejected, why
+
+
+def _replay_haiku_mask(w: Witness) -> tuple[bool | None, str]:
+    """haiku's ``MultiHeadAttention`` (one head of width 1) initialised on zero query / key / value of the witness's
+    query shape, with a mask of the witness's mask shape: haiku checks the mask's rank against its logits'."""
+    import importlib.util
+
+    if importlib.util.find_spec("haiku") is None:
+        return None, "dm-haiku is not installed"
+    hk: Any = importlib.import_module("haiku")
+    jax: Any = importlib.import_module("jax")
+    jnp: Any = importlib.import_module("jax.numpy")
+    q_shape = tuple(int(x) for x in w.input_shapes[0])
+    m_shape = tuple(int(x) for x in w.input_shapes[1])
+
+    def forward(q: Any, m: Any) -> Any:
+        mha = hk.MultiHeadAttention(num_heads=1, key_size=1, w_init=hk.initializers.Constant(0.0))
+        return mha(q, q, q, mask=m)
+
+    f = hk.transform(forward)
+    return _run(lambda: f.init(jax.random.PRNGKey(0), jnp.zeros(q_shape), jnp.ones(m_shape)))
 
 
 def _replay_keras(w: Witness) -> tuple[bool | None, str]:

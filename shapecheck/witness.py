@@ -900,6 +900,10 @@ def concrete_failure(w: Witness) -> str | None:
     if op == "interpolate.count":  # F.interpolate: one size / scale_factor entry per spatial axis after (N, C)
         n, count = len(shapes[0]) - 2, int(witness_get(w, "count", 0))
         return None if n == count else f"{count} {witness_get(w, 'arg')} entries for {n} spatial axes"
+    if op == "haiku.mha.mask":  # haiku's MultiHeadAttention: a mask of its logits' rank (the query's + 1)
+        q, mask = shapes[0], shapes[1]
+        rank = len(q) + 1
+        return None if len(mask) == rank else f"Mask dimensionality {len(mask)} must match logits dimensionality {rank}"
     if op == "keras.layer":  # a Keras layer's input-rank check (InputSpec ndim)
         ndim = witness_get(w, "ndim")
         return (

@@ -305,6 +305,7 @@ def _apply_layer(
                     ),
                 },
                 cx.origins([x, mask]),
+                spec=OpSpec("haiku.mha.mask", None, (x.shape, mask.shape)),
             )
             return x.with_shape(None)
     if layer.kind == "EqxMHA":
