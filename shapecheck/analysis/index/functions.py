@@ -469,14 +469,16 @@ def returns_its_argument(deco: cst.FunctionDef) -> bool:
 
 
 def _records_a_name(st: cst.Assign, fn: str) -> bool:
-    """``fn.registry_name = name`` / ``fn.name = "resnet"``: a public attribute (no underscore) of the decorated
-    object set to a plain name or a string, how registries label what they register. Not a method's name the
-    object's call could run (``forward``, ``call``, ``apply``...)."""
+    """``fn.registry_name = name`` / ``fn.tag = "resnet"``: a public attribute (no underscore) of the decorated
+    object, named as a label is (``...name``, ``...key``, ``...tag``, ``...id``), set to a plain name or a string: how
+    registries label what they register. Not a method's name the object's call could run (``forward``, ``call``,
+    ``apply``...), nor an attribute the object's methods would read as a size or a flag."""
     t = st.targets[0].target
     return (
         type(t) is cst.Attribute
         and _is_name(t.value, fn)
         and not t.attr.value.startswith("_")
+        and t.attr.value.endswith(("name", "key", "tag", "id"))
         and t.attr.value not in _RUN_BY_CALLS
         and type(st.value) in (cst.Name, cst.SimpleString)
         and not _is_name(st.value, fn)
