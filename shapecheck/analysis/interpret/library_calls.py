@@ -1729,50 +1729,25 @@ def _train_state(c: LibraryCall) -> Value | None:
     return SeqV(tuple(fields.values()), "tuple", tuple(fields))
 
 
-# ---- configuration text written in the code: ``json.loads(CONFIG)``, ``tomllib.loads(CONFIG)`` of a known string,
-# read with the standard library's parsers (data, never code)
+# ---- TOML text written in the code: ``tomllib.loads(CONFIG)`` of a known string, read with the standard library's
+# parser (data, never code), its values as ``json.loads``'s (``_json_value``)
 
-_MAX_CONFIG_TEXT = 20_000
-
-
-def _config_value(v: Any, depth: int = 8) -> Value:
-    if depth <= 0:
-        return UNKNOWN
-    if isinstance(v, bool):
-        return BoolV(v)
-    if isinstance(v, int):
-        return IntV(Size.const(v)) if abs(v) < 2**62 else UNKNOWN
-    if isinstance(v, float):
-        return FloatV(v)
-    if isinstance(v, str):
-        return StrV(v)
-    if v is None:
-        return NoneV()
-    if isinstance(v, list):
-        return SeqV(tuple(_config_value(x, depth - 1) for x in v), "list")
-    if isinstance(v, dict) and all(isinstance(k, str) for k in v):
-        return DictV(tuple((k, _config_value(x, depth - 1)) for k, x in v.items()), "dict")
-    return UNKNOWN
+_TOML_MAX_CHARS = 20_000
 
 
-@library_call("json.loads", "tomllib.loads", "tomli.loads")
-def _config_text(c: LibraryCall) -> Value | None:
-    """``json.loads(CONFIG)`` / ``tomllib.loads(CONFIG)`` of a string the analysis knows: the dicts, lists, numbers
-    and strings it holds (text that does not parse: unknown, where the call raises)."""
+@library_call("tomllib.loads", "tomli.loads")
+def _toml_loads(c: LibraryCall) -> Value | None:
+    """``tomllib.loads(CONFIG)`` of a string the analysis knows: the tables, arrays, numbers and strings it holds
+    (text that does not parse: unknown, where the call raises; no ``tomllib`` before Python 3.11: unknown)."""
     if c.dynamic or len(c.args) != 1 or c.kwargs or not isinstance(c.args[0], StrV):
         return None
     text = c.args[0].value
-    if len(text) > _MAX_CONFIG_TEXT:
+    if len(text) > _TOML_MAX_CHARS:
         return None
     try:
-        if c.qual == "json.loads":
-            import json
+        import tomllib
 
-            data = json.loads(text)
-        else:
-            import tomllib
-
-            data = tomllib.loads(text)
+        data = tomllib.loads(text)
     except Exception:
         return UNKNOWN
-    return _config_value(data)
+    return _json_value(data, 0)
