@@ -7,7 +7,7 @@ constructor call ``nn.Name(...)`` into a LayerV of that kind, ``apply`` is the l
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Callable
 
 import libcst as cst
 
@@ -156,6 +156,23 @@ def _noted_build(cx: OpContext, node: cst.Call, name: str, out: Value) -> Value:
     return out
 
 
+# where a context's findings stood: (its pending list, its length), (its inline findings, their length)
+Marks = tuple[tuple[list[Pending], int], tuple[list[Pending], int]]
+
+
+def _mark(ctx: Any) -> Marks:
+    return ((ctx.pending, len(ctx.pending)), (ctx.inline_findings, len(ctx.inline_findings)))
+
+
+def _amend_since(marks: Marks, amend: Callable[[Pending], "Pending | None"]) -> None:
+    """Each finding made since ``marks`` replaced by what ``amend`` makes of it (None: left as it is)."""
+    for lst, start in marks:
+        for i in range(start, len(lst)):
+            new = amend(lst[i])
+            if new is not None:
+                lst[i] = new
+
+
 def apply_layer(
     cx: OpContext,
     interp: "Interpreter",
@@ -177,14 +194,16 @@ def apply_layer(
     if built is None or in_sequential or getattr(node, "func", None) is layer.line_node:  # ``nn.Linear(3, 4)(x)``
         out = _apply_layer(cx, interp, node, layer, args, kwargs, in_sequential, at_call)
     else:
-        ctx = cx.ctx
-        marks = ((ctx.pending, len(ctx.pending)), (ctx.inline_findings, len(ctx.inline_findings)))
+        marks = _mark(cx.ctx)
         out = _apply_layer(cx, interp, node, layer, args, kwargs, in_sequential, at_call)
-        for lst, start in marks:
-            for i in range(start, len(lst)):
-                p = lst[i]
-                if p.code.startswith(("SHP1", "SHP2")) and built not in p.notes:
-                    lst[i] = replace(p, notes=p.notes + (built,))
+        _amend_since(
+            marks,
+            lambda p: (
+                replace(p, notes=p.notes + (built,))
+                if p.code.startswith(("SHP1", "SHP2")) and built not in p.notes
+                else None
+            ),
+        )
     if hooks.STATE.watched:
         hooks.returned(layer, out)  # (a forward hook that captures what it returns: hooks.py)
     return out
@@ -896,7 +915,7 @@ class Sequential(LayerKind):
         foreign = isinstance(home, str) and home != cx.source.path
         for sub in layer.param("layers", ()):
             if isinstance(sub, LayerV):
-                marks = (cx.ctx.pending, len(cx.ctx.pending), cx.ctx.inline_findings, len(cx.ctx.inline_findings))
+                marks = _mark(cx.ctx)
                 out = apply_layer(cx, interp, node, sub, [out], {}, in_sequential=True, at_call=foreign)
                 if foreign:
                     _name_link(cx, node, sub, home, marks)
@@ -916,31 +935,34 @@ def _name_link(
     node: cst.Call,
     sub: LayerV,
     home: str,
-    marks: tuple[list[Pending], int, list[Pending], int],
+    marks: Marks,
 ) -> None:
     """Findings a link of a chain built in ``home`` added at ``node`` (since ``marks``) get a note naming it."""
     shown = sub.kind.split(":")[-1]
-    note = f"raised in the chain's {shown} layer (the nn.Sequential was built in {home})"
-    for lst, start in ((marks[0], marks[1]), (marks[2], marks[3])):
-        for i in range(start, len(lst)):
-            p = lst[i]
-            if p.node is node and note not in p.notes:
-                lst[i] = replace(p, notes=p.notes + (note,))
+    text = f"raised in the chain's {shown} layer (the nn.Sequential was built in {home})"
+    _amend_since(
+        marks, lambda p: replace(p, notes=p.notes + (text,)) if p.node is node and text not in p.notes else None
+    )
 
 
-def _name_call(
-    cx: OpContext, node: cst.Call, link: cst.CSTNode, marks: tuple[list[Pending], int, list[Pending], int]
-) -> None:
+# the prefix of the origin ``_name_call`` notes: the call that gave a chain its input (module._chain_call reads it)
+CHAIN_INPUT = "given its input by"
+
+
+def _name_call(cx: OpContext, node: cst.Call, link: cst.CSTNode, marks: Marks) -> None:
     """Findings a link of a chain built in this file added on its own line (since ``marks``) get a note naming the
     call that gave the chain its input (``self.heads[task](feats)`` in forward, the link built in ``__init__``)."""
     if link is node:
         return
-    where = cx.origin(node, "the call of this nn.Sequential", "given its input by")
-    for lst, start in ((marks[0], marks[1]), (marks[2], marks[3])):
-        for i in range(start, len(lst)):
-            p = lst[i]
-            if p.node is link and not any(isinstance(n, LazyNote) and where in n.parts for n in p.notes):
-                lst[i] = replace(p, notes=p.notes + (note(where),))
+    where = cx.origin(node, "the call of this nn.Sequential", CHAIN_INPUT)
+    _amend_since(
+        marks,
+        lambda p: (
+            replace(p, notes=p.notes + (note(where),))
+            if p.node is link and not any(isinstance(n, LazyNote) and where in n.parts for n in p.notes)
+            else None
+        ),
+    )
 
 
 def _chain_of_modules(cx: OpContext, interp: "Interpreter", node: cst.Call, layer: LayerV, x: Value) -> Value:
@@ -2697,8 +2719,7 @@ def check_chain(cx: OpContext, node: cst.Call, layers: tuple[Value, ...]) -> Non
     ``Linear(2 * d, d)``. Reported on the layer that cannot take the previous one's output, with notes naming where
     the previous sizing layer and that one were built (a chain made from a list, ``nn.Sequential(*m)``, is reported
     at its own call)."""
-    ctx = cx.ctx
-    marks = ((ctx.pending, len(ctx.pending)), (ctx.inline_findings, len(ctx.inline_findings)))
+    marks = _mark(cx.ctx)
     seen: list[LayerV] = []
     _check_chain(cx, node, layers, seen)
     if not seen:
@@ -2706,11 +2727,13 @@ def check_chain(cx: OpContext, node: cst.Call, layers: tuple[Value, ...]) -> Non
     failing = seen[-1]
     before = next((x for x in reversed(seen[:-1]) if x.kind not in ("Elementwise", "Dropout")), None)
     extra = tuple(x.built for x in (before, failing) if x is not None and x.built is not None)
-    for lst, start in marks:
-        for i in range(start, len(lst)):
-            p = lst[i]
-            if p.code == "SHP204" and extra:
-                lst[i] = replace(p, notes=p.notes + tuple(n for n in extra if n not in p.notes))
+    if extra:
+        _amend_since(
+            marks,
+            lambda p: (
+                replace(p, notes=p.notes + tuple(n for n in extra if n not in p.notes)) if p.code == "SHP204" else None
+            ),
+        )
 
 
 def _check_chain(cx: OpContext, node: cst.Call, layers: tuple[Value, ...], seen: list[LayerV]) -> None:
