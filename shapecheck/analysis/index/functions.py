@@ -526,19 +526,16 @@ def _wrapper_shape(
 def _stores_wrapper(st: cst.CSTNode, fn: str, inner: str) -> bool:
     """``D[key] = inner`` (``D`` and ``key`` plain names other than ``fn`` / ``inner``, or the key ``fn.__name__``)
     or ``key = fn.__name__``: a statement of a registering wrapper decorator that binds neither name."""
-    if type(st) is not cst.Assign:
+    if type(st) is not cst.Assign or len(st.targets) != 1:
         return False
-    a = st
-    if len(a.targets) != 1:
-        return False
-    target = a.targets[0].target
+    target = st.targets[0].target
 
     def name_of_fn(e: cst.BaseExpression) -> bool:
         return type(e) is cst.Attribute and e.attr.value == "__name__" and _is_name(e.value, fn)
 
     if type(target) is cst.Name:
-        return target.value not in (fn, inner) and name_of_fn(a.value)
-    if type(target) is not cst.Subscript or not _is_name(a.value, inner) or type(target.value) is not cst.Name:
+        return target.value not in (fn, inner) and name_of_fn(st.value)
+    if type(target) is not cst.Subscript or not _is_name(st.value, inner) or type(target.value) is not cst.Name:
         return False
     if target.value.value in (fn, inner) or len(target.slice) != 1:
         return False

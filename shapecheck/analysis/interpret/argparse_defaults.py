@@ -160,7 +160,7 @@ def _made_by(m: "ModuleAnalysis", interp: "Interpreter", call: cst.Call) -> _Par
     if call.args or type(call.func) is not cst.Name or call.func.value in interp.scope.vars:
         return None
     fv = m.globals.get(call.func.value)
-    home = None
+    home = False  # built by a function of another module
     if fv is None and call.func.value in m.imports.names and m.project is not None:
         # ``from options import build_parser``: the function of another module of the analysed code
         fv = m.project.lookup(m.imports.names[call.func.value])
@@ -171,7 +171,7 @@ def _made_by(m: "ModuleAnalysis", interp: "Interpreter", call: cst.Call) -> _Par
     if fi is None or fi.cls_key is not None or fi.node.decorators or fi.params or fi.rebound:
         return None
     if home and fi.module is m:
-        home = None
+        home = False
     body = fi.node.body.body if type(fi.node.body) is cst.IndentedBlock else ()
     if len(body) < 2:
         return None

@@ -1777,14 +1777,29 @@ class ModuleAnalysis:
         fi = objects.find_method(self, ci, "__iter__") if ci is not None else None
         if fi is None or fi.is_static or fi.is_classmethod or fi.node.decorators or not is_generator(fi):
             return None
+        return self._generator_elements(interp, node, FuncV(fi.key, bound_self=obj), fi, [], {}, None)
+
+    def _generator_elements(
+        self,
+        interp: Interpreter,
+        node: cst.Call,
+        fv: FuncV,
+        fi: FunctionInfo,
+        args: list[Value],
+        kwargs: dict[str, Value],
+        held: ObjV | None,
+    ) -> ManyV | None:
+        """The generator ``fv`` run once as a loop over it would run it: any number of elements each like what it
+        yields (None: not known); what would fail in its body is not a finding here (it may never run so far)."""
         saved = interp.iterating
         interp.iterating = node
         try:
             with interp.ctx.discarding(), fi.module.ctx.discarding():
-                out = self._call_function_body(interp, node, FuncV(fi.key, bound_self=obj), [], {}, None)
+                out = self._call_function_body(interp, node, fv, args, kwargs, held)
         finally:
             interp.iterating = saved
         if isinstance(out, SeqV):
+            # (its elements one by one, _generated: a generator object is no list, whose length code could read)
             out = _any_number_of(out.items)
         return out if isinstance(out, ManyV) else None
 
@@ -1890,19 +1905,8 @@ class ModuleAnalysis:
             if type(node) is not cst.Call or fv.bound_self is not None:
                 return UNKNOWN
             # a generator's body runs only as far as something iterates it: handed on or kept
-            # (``trainer.fit(fake_batches(...))``), it is what a loop over it would see, any number of elements each
-            # like what it yields; what would fail in its body is not a finding here (it may never run)
-            saved = interp.iterating
-            interp.iterating = node
-            try:
-                with interp.ctx.discarding(), fi.module.ctx.discarding():
-                    out = self._call_function_body(interp, node, fv, args, kwargs, held)
-            finally:
-                interp.iterating = saved
-            if isinstance(out, SeqV):
-                # (its elements one by one, _generated: a generator object is no list, whose length code could read)
-                out = _any_number_of(out.items)
-            return out if isinstance(out, ManyV) else UNKNOWN
+            # (``trainer.fit(fake_batches(...))``), it is what a loop over it would see
+            return self._generator_elements(interp, node, fv, fi, args, kwargs, held) or UNKNOWN
         self.undecorated.discard(fv.key)  # only the transform's own call of the function runs it undecorated
         fi = ensure_signature(fi)
         bound_self = fv.bound_self
@@ -7334,7 +7338,7 @@ def _chain_call(p: Pending, callee: "ModuleAnalysis") -> cst.CSTNode | None:
     for n in p.notes:
         if isinstance(n, LazyNote):
             for part in n.parts:
-                if type(part) is Origin and part.prefix == "given its input by" and part.module is callee:
+                if type(part) is Origin and part.prefix == layer_rules.CHAIN_INPUT and part.module is callee:
                     return part.node
     return None
 

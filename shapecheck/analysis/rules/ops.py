@@ -19,7 +19,7 @@ from ...diagnostics import details as D
 from ...sizes import Size, Truth, equal, greater_equal, product
 from ..interpret.context import MadeUp, OpSpec, Where, note
 from ..interpret.walk import plain_read
-from .shapes_bridge import shape_note
+from .shapes_bridge import shape_note, shape_text
 from ..interpret.values import (
     UNKNOWN,
     contiguous_strides,
@@ -3189,10 +3189,6 @@ _MANY_JOINS = frozenset({"stack", "cat", "concatenate", "concat"})
 WARNING_LOSSES = frozenset({"mse_loss", "l1_loss", "smooth_l1_loss", "huber_loss"})
 
 
-def _shape_text(shape: tuple[Size, ...]) -> str:
-    return "(" + ", ".join(str(s) for s in shape) + ("," if len(shape) == 1 else "") + ")"
-
-
 def loss(cx: OpContext, node: cst.Call, name: str, a: TensorV, b: TensorV, kwargs: dict[str, Value]) -> Value:
     out_dtype = a.dtype
     out_shape: tuple[Size, ...] | None = None
@@ -3213,8 +3209,8 @@ def loss(cx: OpContext, node: cst.Call, name: str, a: TensorV, b: TensorV, kwarg
                                 "SHP404",
                                 {
                                     "op": name,
-                                    "input_shape": _shape_text(a.shape),
-                                    "target_shape": _shape_text(b.shape),
+                                    "input_shape": shape_text(a.shape),
+                                    "target_shape": shape_text(b.shape),
                                     "axis": str(i),
                                     "left": str(x),
                                     "right": str(y),
