@@ -144,3 +144,22 @@ def test_notes_name_the_base_constructor_call_that_chose_the_sizes() -> None:
     )
     (found,) = [f for f in check_source(src, "t.py", Config()) if f.code == "SHP204"]
     assert "self.fc_k was built at t.py:10, in super().__init__() called at t.py:17" in "\n".join(found.notes)
+
+
+def test_notes_name_the_helper_call_that_built_the_layer() -> None:
+    """A layer built by a helper function (``default_conv(cin, cout, k)``) names the helper's call as well as its own
+    line: the sizes were chosen at the call (ho80's super-resolution Upsampler, ``default_conv(n_feats, 3 * n_feats,
+    3)`` before a PixelShuffle(3))."""
+    src = HEADER + (
+        "import torch.nn as nn\n\n"
+        "def default_conv(cin, cout, k):\n"
+        "    return nn.Conv2d(cin, cout, k, padding=k // 2)\n\n"
+        "class Up(nn.Sequential):\n"
+        "    def __init__(self, n):\n"
+        "        m = [default_conv(n, 3 * n, 3), nn.PixelShuffle(3)]\n"
+        "        super().__init__(*m)\n\n"
+        "def run():\n"
+        "    return Up(4)\n"
+    )
+    (found,) = [f for f in check_source(src, "t.py", Config()) if f.code == "SHP204"]
+    assert "the Conv2d was built at t.py:8, by default_conv() called at t.py:12" in found.notes, found.notes

@@ -301,6 +301,19 @@ def greater_equal(a: SizeLike, b: SizeLike) -> Truth:
     return Truth.UNKNOWN
 
 
+def at_least(a: SizeLike, b: SizeLike) -> Truth:
+    """``a >= b`` for every assignment of positive integers (each symbol at least 1: an axis's length), where
+    greater_equal decides it for positive reals: ``t - 1 >= 0``. Each symbol is written 1 + s with s >= 0; a
+    polynomial whose coefficients are then all non-negative is. TRUE or UNKNOWN."""
+    if greater_equal(a, b) is Truth.TRUE:
+        return Truth.TRUE
+    diff = as_size(a) - as_size(b)
+    if any(e <= 0 for m, _ in diff.terms for _, e in m) or len(diff.free_symbols()) > 4:
+        return Truth.UNKNOWN
+    shifted = diff.substitute({x: Size.sym(x) + 1 for x in diff.free_symbols()})
+    return Truth.TRUE if all(c >= 0 for _, c in shifted.terms) else Truth.UNKNOWN
+
+
 def _is_integer_polynomial(s: Size) -> bool:
     return all(c.denominator == 1 and all(e > 0 for _, e in m) for m, c in s.terms)
 

@@ -426,6 +426,9 @@ class Interpreter:
         # the iterable of a ``for`` (or list comprehension) about to be evaluated, when the loop runs a generator it
         # calls to its end: the loop's body cannot leave early (``for b in batches(xs): ...``)
         self.iterating: cst.BaseExpression | None = None
+        # ``range(a, b)`` of ints not known (a ``for`` over it runs to a fixpoint): the call and b - a, its length
+        # when it is not negative (module._call_range notes it; run_loop reads it for its own iterable)
+        self.range_length: tuple[cst.BaseExpression, Size] | None = None
         # the loop variable of a ``for`` over a list (or nn.ModuleList) a variable names, while the body runs for
         # every element in order (unrolled) or for any element (run to a fixpoint over a list of unknown length):
         # name -> [the list's key, the list as it is now, the element's index (None: any element)]. An attribute
@@ -1413,6 +1416,10 @@ class Interpreter:
                 it = SeqV(tuple(StrV(k) for k, _ in it.items), "list")  # for task in config.task_num_labels: its keys
             elif type(it) is StrV and len(it.value) <= _MAX_STRING_LOOP:
                 it = SeqV(tuple(StrV(c) for c in it.value), "tuple")  # for ch in pattern ("ccgt"): its characters
+            if it is UNKNOWN and self.range_length is not None and self.range_length[0] is stmt.iter:
+                # ``for t in range(emb.shape[1])``: some index, an int that is never negative (``emb[:, t]`` drops the
+                # axis), never assumed to be a particular one; the loop runs range_length times
+                it = ManyV(IntV(self.ctx.fresh("i") - 1), "range", self.range_length[1])
         else:
             it = self.eval(stmt.test)
         if type(stmt) is cst.For and self._unrolled(stmt, assigned, it):
@@ -1438,7 +1445,7 @@ class Interpreter:
             runs = self.loop_runs
             self.loop_runs = runs * 3
             try:
-                if self._loop_fixpoint(stmt, assigned, it):
+                if self._loop_fixpoint(stmt, assigned, it, self._iterations(stmt, it)):
                     return
             finally:
                 self.loop_depth -= 1
@@ -1658,11 +1665,29 @@ class Interpreter:
         self.dead = False
         return False
 
-    def _loop_fixpoint(self, stmt: cst.For | cst.While, assigned: set[str], it: Value) -> bool:
+    def _iterations(self, stmt: cst.For | cst.While, it: Value) -> Size | None:
+        """How many times a ``for`` runs its body when it does not leave early: the length of ``range(a, b)`` (b - a,
+        if not negative), of the leading axis of a tensor, of a list of known length."""
+        if type(stmt) is not cst.For:
+            return None
+        if type(it) is TensorV and it.shape:
+            return it.shape[0]
+        if type(it) is ManyV:
+            return it.count
+        if type(it) is SeqV and it.kind in ("list", "tuple", "range", "modulelist"):
+            return Size.const(len(it.items))
+        return None
+
+    def _loop_fixpoint(
+        self, stmt: cst.For | cst.While, assigned: set[str], it: Value, iterations: Size | None = None
+    ) -> bool:
         """Run the body from the values before the loop, joined with what each pass leaves, until nothing changes
         (3 passes at most). A stable state holds for every iteration, so its findings stand: ``x = block(x) + x``
         keeps x's shape through any number of blocks. The first pass is the first iteration, whose findings stand
-        too; the findings of later passes that did not hold are dropped. Never stable: False."""
+        too; the findings of later passes that did not hold are dropped. Never stable: False.
+
+        A list of known length before the loop that the body appends to once per iteration (``logits.append(out)``)
+        has ``iterations`` more elements after it (ManyV.count)."""
         before = dict(self.scope.vars)
         state: dict[str, Value] = {}
         for name in assigned:
@@ -1716,6 +1741,11 @@ class Interpreter:
                     self.ctx.drop_repeated(first_mark, first_end)  # type: ignore[arg-type]
                 if not self.ctx.loop_watch:
                     self.ctx.tagged.clear()
+                if iterations is not None:
+                    for name in memo("appended-once", stmt.body, _appended_once) & assigned:
+                        grown, was = state.get(name), before.get(name)
+                        if type(grown) is ManyV and type(was) is SeqV and was.kind == "list":
+                            state[name] = replace(grown, count=iterations + len(was.items))
                 self.scope.vars = {**self.scope.vars, **state}
                 self.dead = False
                 if stmt.orelse is not None:
@@ -3626,8 +3656,10 @@ class Interpreter:
         elt = self.eval(node.elt)
         self.scope.vars = saved
         if comp.inner_for_in is None and elt is not UNKNOWN and type(node) is cst.ListComp:
-            # [Block(dim) for _ in range(depth)]: every element is what one iteration builds
-            return ManyV(elt, "list")
+            # [Block(dim) for _ in range(depth)]: every element is what one iteration builds (as many as the
+            # iterable's, when known and no ``if`` drops any)
+            count = it.count if type(it) is ManyV and not comp.ifs else None
+            return ManyV(elt, "list", count)
         return UNKNOWN
 
     def _expand_comprehension(self, node: cst.GeneratorExp | cst.ListComp, first: SeqV) -> SeqV | None:
@@ -5278,6 +5310,65 @@ def _slice_bounds(v: SeqV) -> tuple[int | None, int | None, int | None] | None:
     if len(out) != 3 or out[2] == 0:
         return None
     return out[0], out[1], out[2]
+
+
+def _appended_once(body: cst.CSTNode) -> frozenset[str]:
+    """The lists a loop body appends one element to in every iteration: one ``xs.append(v)`` statement of its own,
+    outside any branch, loop or ``try`` (a ``with`` block runs its body once), no other change of ``xs`` (no rebinding,
+    extend, pop, item store or delete) and no ``break`` or ``continue`` of this loop."""
+    once: dict[str, int] = {}
+    stmts: list[cst.CSTNode] = list(getattr(body, "body", ()))
+    while stmts:
+        st = stmts.pop()
+        if type(st) is cst.With:
+            stmts.extend(st.body.body)
+        elif type(st) is cst.SimpleStatementLine:
+            for small in st.body:
+                call = small.value if type(small) is cst.Expr else None
+                if (
+                    type(call) is cst.Call
+                    and type(call.func) is cst.Attribute
+                    and type(call.func.value) is cst.Name
+                    and call.func.attr.value == "append"
+                    and len(call.args) == 1
+                    and not call.args[0].star
+                    and call.args[0].keyword is None
+                ):
+                    name = call.func.value.value
+                    once[name] = once.get(name, 0) + 1
+    if not once:
+        return frozenset()
+    # every other mention of the list must only read it: ``xs[-1]``, ``len(xs)`` (handed to a function, or changed,
+    # it may get other elements)
+    uses: dict[str, int] = {}
+    stack: list[tuple[cst.CSTNode, bool]] = [(body, True)]  # (node, whether a break / continue there is this loop's)
+    while stack:
+        n, own = stack.pop()
+        tp = type(n)
+        if tp in (cst.FunctionDef, cst.ClassDef, cst.Lambda):
+            continue
+        if (tp is cst.Break or tp is cst.Continue) and own:
+            return frozenset()
+        kids = children(n)
+        if tp is cst.Name:
+            uses[n.value] = uses.get(n.value, 0) + 1  # type: ignore[attr-defined]
+        elif tp is cst.Attribute and type(n.value) is cst.Name and n.attr.value == "append":  # type: ignore[attr-defined]
+            kids = []  # (the append itself, counted above)
+            uses[n.value.value] = uses.get(n.value.value, 0) + 100  # type: ignore[attr-defined]
+        elif tp is cst.Subscript and type(n.value) is cst.Name:  # type: ignore[attr-defined]
+            kids = [c for c in kids if c is not n.value]  # type: ignore[attr-defined]
+        elif tp is cst.Call and type(n.func) is cst.Name and n.func.value == "len":  # type: ignore[attr-defined]
+            kids = [a.value for a in n.args if type(a.value) is not cst.Name]  # type: ignore[attr-defined]
+        elif tp in (cst.AssignTarget, cst.AugAssign, cst.AnnAssign, cst.Del):
+            target = n.target  # type: ignore[attr-defined]
+            leaves = target_leaves(target) if tp is not cst.AugAssign else [target]
+            for leaf in leaves:
+                root = chain_root(leaf.value if type(leaf) is cst.Subscript else leaf)
+                if type(root) is cst.Name:
+                    uses[root.value] = uses.get(root.value, 0) + 1  # an item stored, or the name bound again
+        inner = own and tp not in (cst.For, cst.While)
+        stack.extend((c, inner) for c in kids)
+    return frozenset(k for k, c in once.items() if c == 1 and uses.get(k) == 100)
 
 
 def _changed_in_place(body: cst.CSTNode) -> frozenset[str]:

@@ -945,6 +945,32 @@ def _packed_sequence(c: LibraryCall) -> Value | None:
     return None
 
 
+@library_call("torch.nn.utils.rnn.pad_sequence")
+def _pad_sequence(c: LibraryCall) -> Value | None:
+    """``pad_sequence(seqs, batch_first=False)``: the tensors of one rank stacked, each padded along its leading axis
+    to the longest: (n, longest, *rest) batch first, else (longest, n, *rest). n is the list's length (known, or a
+    loop's count); the longest is a length of its own unless every element's is the same known int (an element that
+    stands for several, one per data item, may have as many lengths)."""
+    seqs = c.args[0] if c.args else c.kwargs.get("sequences", UNKNOWN)
+    bf = c.args[1] if len(c.args) > 1 else c.kwargs.get("batch_first", BoolV(False))
+    if c.dynamic or not isinstance(bf, BoolV) or bf.value is None or not isinstance(seqs, (SeqV, ManyV)):
+        return None
+    elem = elements_of(seqs)
+    if not isinstance(elem, TensorV) or not elem.shape:
+        return None
+    items = seqs.items if isinstance(seqs, SeqV) else ()
+    firsts = {t.shape[0].as_int() for t in items if isinstance(t, TensorV) and t.shape}
+    ops = c.m.ops
+    first = firsts.pop() if len(firsts) == 1 else None
+    longest = Size.const(first) if first is not None else ops.fresh("max_len")
+    if isinstance(seqs, SeqV):
+        n = Size.const(len(seqs.items))
+    else:
+        n = seqs.count if seqs.count is not None else ops.fresh("n")
+    shape = (n, longest, *elem.shape[1:]) if bf.value else (longest, n, *elem.shape[1:])
+    return TensorV(shape, elem.dtype, elem.framework, None, ops.origin(c.node, "pad_sequence(...)"))
+
+
 @library_call(*sorted(GRADS))
 def _grad(c: LibraryCall) -> Value | None:
     if not c.dynamic and c.args and isinstance(c.args[0], (FuncV, ObjV, LayerV)):
@@ -1652,7 +1678,7 @@ def _data_loader(c: LibraryCall) -> Value | None:
         if isinstance(collate, RefV) and c.m.project is not None:
             collate = c.m.project.lookup(collate.qualname) or collate  # ``from data import collate_triplets``
         k = exact.as_int()
-        items = SeqV((item,) * k, "list") if k is not None and k <= _MAX_BATCH else ManyV(item, "list")
+        items = SeqV((item,) * k, "list") if k is not None and k <= _MAX_BATCH else ManyV(item, "list", exact)
         batch = c.m.call_value(c.interp, c.node, collate, [items])
     return ManyV(batch, "list")
 

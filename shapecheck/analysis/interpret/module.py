@@ -1574,11 +1574,17 @@ class ModuleAnalysis:
         train_mode = not eval_mode and interp.in_train_mode() and isinstance(fv.bound_self, (ObjV, LayerV))
         EVAL_MODE[0] += eval_mode
         TRAIN_MODE[0] += train_mode
+        # a plain function: the layers it builds name its call in their notes (objects.construction_chain)
+        helping = fv.bound_self is None and type(node) is cst.Call
+        if helping:
+            objects.HELPING.append((interp.m, node, len(objects.CONSTRUCTING)))
         try:
             return self._call_method_or_function(interp, node, fv, args, kwargs)
         finally:
             EVAL_MODE[0] -= eval_mode
             TRAIN_MODE[0] -= train_mode
+            if helping:
+                objects.HELPING.pop()
 
     def _call_method_or_function(
         self, interp: Interpreter, node: cst.Call, fv: FuncV, args: list[Value], kwargs: dict[str, Value]
@@ -2077,7 +2083,7 @@ class ModuleAnalysis:
                 # overrides (a loss whose reduce_loss keeps the batch axis), so its annotation's shape is not trusted
                 return declared.with_shape(None)
             return declared
-        if function_state(fi).analysing or depth >= MAX_INLINE_DEPTH + (
+        if _recursion_stops(fi, bound) or depth >= MAX_INLINE_DEPTH + (
             objects.ONE_LINE_EXTRA_DEPTH
             if objects.one_line_helper(fi)
             or (
@@ -2218,7 +2224,7 @@ class ModuleAnalysis:
                 hooks.replay(seen_hooks[1])
         else:
             hook_mark = hooks.mark()
-            state.analysing = True
+            state.analysing += 1
             outer_ctx = fi.module.ctx
             outer_ctx.suppress_depth += 1
             saved = outer_ctx.inline_findings
@@ -2237,7 +2243,7 @@ class ModuleAnalysis:
                 outer_ctx.inline_findings = saved
                 outer_ctx.suppress_depth -= 1
                 outer_ctx.uncertain, outer_ctx.caught = saved_doubt
-                state.analysing = False
+                state.analysing -= 1
             rets = [v for _, v in scope.returns]
             ret = rets[0] if rets else UNKNOWN
 
@@ -2609,14 +2615,14 @@ class ModuleAnalysis:
         state = function_state(build)
         if bound is None or state.analysing or interp.frame.depth >= MAX_INLINE_DEPTH or build.has_unknown_decorators:
             return obj
-        state.analysing = True
+        state.analysing += 1
         try:
             with self.ctx.discarding():  # what fails in build is not followed here: its attributes only
                 scope = build.module.run_function(
                     build, bound, obj, depth=interp.frame.depth + 1, self_vars={}, building=True
                 )
         finally:
-            state.analysing = False
+            state.analysing -= 1
         attrs = dict(obj.attrs)
         for k, v in scope.vars.items():
             if k.startswith("self."):
@@ -2655,7 +2661,7 @@ class ModuleAnalysis:
             callee_ctx.suppress_depth += 1
             saved = callee_ctx.inline_findings
             callee_ctx.inline_findings = []
-        state.analysing = True
+        state.analysing += 1
         # a base's constructor given sizes (``super().__init__(dim_in, dim_out)``): the layers it builds name this call
         # in their notes (construction_chain), the line where those sizes were chosen
         named = closure is None and fi.name == "__init__" and bool(node.args)
@@ -2673,7 +2679,7 @@ class ModuleAnalysis:
                 method_of=interp.frame.cls_key if closure is not None else None,
             )
         finally:
-            state.analysing = False
+            state.analysing -= 1
             if named:
                 objects.CONSTRUCTING.pop()
             if not top:
@@ -2722,7 +2728,7 @@ class ModuleAnalysis:
         callee_ctx.suppress_depth += 1
         saved = callee_ctx.inline_findings
         callee_ctx.inline_findings = []
-        state.analysing = True
+        state.analysing += 1
         self_vars = {f"self.{k}": v for k, v in obj.attrs}
         if own_self:
             self_vars.update((k, v) for k, v in interp.scope.vars.items() if k.startswith("self."))
@@ -2734,7 +2740,7 @@ class ModuleAnalysis:
                 fi, bound, obj, depth=depth + 1, self_vars=self_vars, building=True, watch=watch
             )
         finally:
-            state.analysing = False
+            state.analysing -= 1
             inner = callee_ctx.inline_findings
             callee_ctx.inline_findings = saved
             callee_ctx.suppress_depth -= 1
@@ -6266,7 +6272,14 @@ def _call_slice(
 def _call_range(
     m: "ModuleAnalysis", interp: Interpreter, node: cst.Call, name: str, args: list[Value], kwargs: dict[str, Value]
 ) -> Value | None:
-    return _range(args) if not kwargs else None
+    if kwargs:
+        return None
+    out = _range(args)
+    if out is UNKNOWN and 1 <= len(args) <= 2 and all(type(a) is IntV for a in args):
+        # ``for t in range(emb.shape[1])``: not unrolled, but its length is known (Interpreter._iterations)
+        sizes = [cast(IntV, a).size for a in args]
+        interp.range_length = (node, sizes[-1] - sizes[0] if len(sizes) == 2 else sizes[0])
+    return out
 
 
 def _named_modules_walk(m: "ModuleAnalysis", interp: Interpreter, node: cst.Call) -> DictV | None:
@@ -6849,6 +6862,32 @@ def _iter_builtin(name: str, args: list[Value], start: int = 0) -> Value:
         if all(e is not None for e in elems):
             return ManyV(SeqV(tuple(elems)), "tuple")  # type: ignore[arg-type]
     return UNKNOWN
+
+
+MAX_RECURSION = 4  # frames of one function running at once, for a recursion over settings (_recursion_stops)
+
+
+def _recursion_stops(fi: FunctionInfo, bound: dict[str, Value]) -> bool:
+    """Is a call of ``fi`` not followed because it is running already? A free function given settings only (known
+    numbers, strings, None, and tuples, lists and dicts of them: ``merge(base, override)`` calling itself on the
+    nested dicts) recurses as Python does, while the settings get smaller, up to MAX_RECURSION frames; any other
+    recursive call is not followed."""
+    running = function_state(fi).analysing
+    if not running:
+        return False
+    return fi.cls_key is not None or running >= MAX_RECURSION or not all(_setting(v, 3) for v in bound.values())
+
+
+def _setting(v: Value, depth: int) -> bool:
+    if isinstance(v, IntV):
+        return v.size.as_int() is not None
+    if isinstance(v, (FloatV, BoolV, StrV, NoneV)):
+        return True
+    if depth and isinstance(v, SeqV):
+        return all(_setting(x, depth - 1) for x in v.items)
+    if depth and isinstance(v, DictV) and v.kind == "dict":
+        return all(_setting(x, depth - 1) for _, x in v.items)
+    return False
 
 
 def _range(args: list[Value]) -> Value:

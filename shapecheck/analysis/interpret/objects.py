@@ -253,14 +253,22 @@ def mro(m: "ModuleAnalysis", ci: ClassInfo) -> list[ClassInfo]:
 BUILT_FROM_CONSTRUCTOR: list[bool] = []
 # and the call that runs it: (the calling module, the call node or None, the class's name)
 CONSTRUCTING: list[tuple[Any, "cst.Call | None", str]] = []
+# the plain functions running now (innermost last): (the calling module, the call, len(CONSTRUCTING) at the call)
+HELPING: list[tuple[Any, "cst.Call", int]] = []
 
 
 def construction_chain(levels: int = 2) -> tuple[object, ...]:
     """Note parts naming the constructor calls running now, innermost first (``, in the PreNorm constructed at
-    f.py:83``): where the sizes of what a constructor builds were asked for."""
+    f.py:83``): where the sizes of what a constructor builds were asked for. The functions called since the innermost
+    constructor began come first (``, by default_conv() called at f.py:40``): a layer a helper returns was asked for
+    at the helper's call, with its sizes."""
     from .context import Where
 
     parts: list[object] = []
+    for module, node, depth in reversed(HELPING):
+        if depth != len(CONSTRUCTING) or len(parts) >= 2 * levels:
+            break
+        parts += [f", by {module.code_for(node.func)}() called at ", Where(module, node)]
     for module, node, name in reversed(CONSTRUCTING):
         if len(parts) >= 2 * levels:
             break

@@ -29,7 +29,7 @@ class FunctionState:
     # call signature -> (hooks.STATE.generation, the calls of hooked modules the body made), for a summary made
     # while forward hooks capture outputs (replayed when it is reused; not reused after more modules got hooks)
     hooked: dict[Hashable, tuple[int, tuple[tuple[Value, Value], ...]]] = field(default_factory=dict)
-    analysing: bool = False  # its body is running (a recursive call is not followed)
+    analysing: int = 0  # how many runs of its body are under way (a recursive call is mostly not followed)
     keeps_args: bool | None = None  # its body leaves its arguments' attributes alone (objects.keeps_arguments)
     one_line: bool | None = None  # its body is one ``return`` of calls by name only (objects.one_line_helper)
     leaf: bool | None = None  # a short straight body that calls no method of ``self`` (objects.leaf_method)

@@ -316,6 +316,9 @@ class ManyV:
 
     elem: "Value | None"
     kind: str = "list"  # "list" | "modulelist"
+    # how many elements, when a loop of a known number of iterations appended one in each (``for t in range(T):
+    # logits.append(...)``); only joins read it (torch.stack of an empty list raises, so a negative T cannot pass)
+    count: "Size | None" = None
 
 
 Value = Union[
@@ -385,7 +388,7 @@ def join(a: Value, b: Value) -> Value:
             tuple(join(x, y) for x, y in zip(a.items, b.items)), a.kind, a.names if a.names == b.names else None
         )
     if isinstance(a, ManyV) and isinstance(b, ManyV) and a.kind == b.kind:
-        return ManyV(join_elem(a.elem, b.elem), a.kind)
+        return ManyV(join_elem(a.elem, b.elem), a.kind, a.count if a.count == b.count else None)
     if isinstance(a, IntDictV) and isinstance(b, IntDictV) and [k for k, _ in a.items] == [k for k, _ in b.items]:
         # the same keys either way (``if exists(sle): residuals[res] = sle(x)`` decided alike, or set in both)
         return IntDictV(tuple((k, join(x, y)) for (k, x), (_, y) in zip(a.items, b.items)))

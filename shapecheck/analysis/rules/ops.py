@@ -3149,7 +3149,7 @@ def _concat_rows(t: TensorV, dim_v: Value) -> Value:
 def _concat_many(cx: OpContext, name: str, fw: str, seq: ManyV, dim_v: Value) -> Value:
     """``torch.stack(xs, dim=-1)`` / ``torch.cat(xs, dim)`` of a list of unknown length whose every element has one
     shape (``xs.append(indices)`` in a loop): the element's shape with the count (stack) or the joined axis (cat) a
-    new unknown size. Nothing is reported (the elements' own sizes may differ where the element is a join)."""
+    new unknown size, or what the list's known count (ManyV.count) makes it. Nothing is reported (the elements' own sizes may differ where the element is a join)."""
     elem = seq.elem
     d = _ints([dim_v])
     if isinstance(elem, TensorV) and elem.shape is None and elem.alts:
@@ -3163,7 +3163,11 @@ def _concat_many(cx: OpContext, name: str, fw: str, seq: ManyV, dim_v: Value) ->
     pos = _norm_dim(d[0], len(shape) + 1 if stack else len(shape))
     if pos is None:
         return TensorV(None, elem.dtype, fw)
-    n = cx.fresh("count" if stack else "joined")
+    if seq.count is not None:
+        # a loop of a known number of iterations appended one element in each: that many
+        n = seq.count if stack else shape[pos] * seq.count
+    else:
+        n = cx.fresh("count" if stack else "joined")
     out = shape[:pos] + (n,) + (shape[pos:] if stack else shape[pos + 1 :])
     return TensorV(out, elem.dtype, fw)
 

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 import libcst as cst
 
 from ...diagnostics import details as D
-from ...sizes import Size, Truth, divisible, equal, greater_equal, product
+from ...sizes import Size, Truth, at_least, divisible, equal, greater_equal, product
 from ..interpret.context import OpSpec
 from ..interpret.values import (
     contiguous_strides,
@@ -441,10 +441,14 @@ def _slice_size(interp: "Interpreter", sl: cst.Slice, n: Size) -> Size | None:
         return Size.const(len(range(nn)[ints[0] : ints[1] : ints[2]]))
     if ints[2] in (None, 1) and ints[1] is not None and 0 <= ints[1] <= (ints[0] or 0):
         return Size.const(0)  # x[:0], x[5:3]: empty whatever the axis's length
-    # symbolic: x[:k] with k <= n unknown in general; x[1:] -> n-1 (when n >= 1)
+    # symbolic: x[:k] with k <= n unknown in general; x[1:] -> n-1 and x[:-1] -> n-1 (an axis's length, at least
+    # 1, as every size the analysis compares)
     if ints[2] is None and ints[1] is None and isinstance(ints[0], int) and ints[0] >= 0:
-        if greater_equal(n, ints[0]) is Truth.TRUE:
+        if at_least(n, ints[0]) is Truth.TRUE:
             return n - ints[0]
+    if ints[2] is None and ints[0] in (None, 0) and isinstance(ints[1], int) and ints[1] < 0:
+        if at_least(n, -ints[1]) is Truth.TRUE:
+            return n + ints[1]
     return None
 
 
