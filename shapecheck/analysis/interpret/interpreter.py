@@ -429,6 +429,9 @@ class Interpreter:
         # ``range(a, b)`` of ints not known (a ``for`` over it runs to a fixpoint): the call and b - a, its length
         # when it is not negative (module._call_range notes it; run_loop reads it for its own iterable)
         self.range_length: tuple[cst.BaseExpression, Size] | None = None
+        # how many loops around the running statement run their body for any iteration (to a fixpoint, or once with
+        # what the body assigns unknown), not one pass per element: ``next(it)`` there consumes no known item
+        self.rolling = 0
         # the loop variable of a ``for`` over a list (or nn.ModuleList) a variable names, while the body runs for
         # every element in order (unrolled) or for any element (run to a fixpoint over a list of unknown length):
         # name -> [the list's key, the list as it is now, the element's index (None: any element)]. An attribute
@@ -1442,6 +1445,7 @@ class Interpreter:
             return
         if self.loop_depth < 2 and _fixpoint_ok(stmt, self.m.assigned_cache, allow_continue=True):
             self.loop_depth += 1
+            self.rolling += 1
             runs = self.loop_runs
             self.loop_runs = runs * 3
             try:
@@ -1449,6 +1453,7 @@ class Interpreter:
                     return
             finally:
                 self.loop_depth -= 1
+                self.rolling -= 1
                 self.loop_runs = runs
                 if type(stmt) is cst.For and type(stmt.target) is cst.Name:
                     self.loop_items.pop(stmt.target.value, None)
@@ -1462,7 +1467,11 @@ class Interpreter:
             elem = None if _names_in(stmt.iter) & assigned else self._loop_element(it)
             if elem is not None:
                 self.assign(stmt.target, elem)
-        self.run_suite(stmt.body)
+        self.rolling += 1
+        try:
+            self.run_suite(stmt.body)
+        finally:
+            self.rolling -= 1
         self.dead = False  # the loop may run zero times, or leave by break
         for name in assigned:
             self.scope.vars[name] = UNKNOWN
@@ -1770,6 +1779,7 @@ class Interpreter:
         if type(target) is cst.Name:
             self.scope.vars[target.value] = value
             self.scope.vars.pop(target.value + OPTIONAL, None)
+            self.scope.vars.pop(target.value + CONSUMED, None)
             if target.value + TRAINING_SUFFIX in self.scope.vars and target.value != "self":
                 del self.scope.vars[target.value + TRAINING_SUFFIX]  # another object (or the same, its mode unknown)
             if type(value) is ObjV and value.concrete and not self.frame.depth:
@@ -4643,6 +4653,8 @@ _MAX_STRING_LOOP = 64  # a ``for`` over a known string of at most this many char
 # (``self.mlp = nn.Sequential(...) if exists(dim) else None``, or None in one branch of an ``if`` and one value in
 # the others, the condition undecided): ``if exists(self.mlp):`` narrows ``self.mlp`` to it (narrowing.py)
 OPTIONAL = "?"
+# how many items ``next(it)`` took so far from the list ``it = iter(xs)`` names (an IntV, under the name + this)
+CONSUMED = "#next"
 
 
 def _optional_alternative(values: list[Value]) -> Value | None:

@@ -32,6 +32,7 @@ from .interpreter import (
     TRAIN_MODE,
     MODULE_DICT_ATTR,
     MODULE_LIST_ATTR,
+    CONSUMED,
     OPTIONAL,
     TRAINING_SUFFIX,
     attr_path,
@@ -6124,12 +6125,66 @@ def _call_iter_next(
         return seq if len(args) == 1 else None
     if len(args) > 2:
         return None
+    consumed = _next_item(m, interp, node, seq, args)
+    if consumed is not None:
+        return consumed
     if not seq.items:
         return args[1] if len(args) == 2 else None
     if any(item != seq.items[0] for item in seq.items[1:]):
         return None
     options = [seq.items[0], *args[1:]]
     return options[0] if all(o == options[0] for o in options[1:]) else None
+
+
+def _next_item(m: "ModuleAnalysis", interp: Interpreter, node: cst.Call, seq: SeqV, args: list[Value]) -> Value | None:
+    """``next(it, default)`` of ``it = iter(xs)``, a local the function uses for nothing else: the item after those
+    earlier calls took, in order (``cache = next(cache_iter, None)`` once per layer of a loop run layer by layer),
+    then the default. Inside a loop analysed for any iteration the position is no longer known (None)."""
+    arg = node.args[0].value
+    if not isinstance(arg, cst.Name) or seq.kind == "iter":
+        return None
+    fi = m.functions.get(interp.frame.key)
+    if fi is None or arg.value not in memo("only-nexted", fi.node, _only_nexted):
+        return None
+    key = arg.value + CONSUMED
+    pos = interp.scope.vars.get(key, IntV(Size.const(0)))
+    k = pos.size.as_int() if isinstance(pos, IntV) else None
+    if interp.rolling or k is None:
+        interp.scope.vars[key] = UNKNOWN
+        return None
+    interp.scope.vars[key] = IntV(Size.const(k + 1))
+    if k < len(seq.items):
+        return seq.items[k]
+    return args[1] if len(args) == 2 else None
+
+
+def _only_nexted(fn: cst.CSTNode) -> frozenset[str]:
+    """The names a function binds once, to ``iter(...)``, and otherwise only hands to ``next`` as its iterator."""
+    made: dict[str, int] = {}
+    nexted: set[int] = set()
+    uses: dict[str, int] = {}
+    stack: list[tuple[cst.CSTNode, bool]] = [(fn, False)]  # (node, inside a nested function: every name a use)
+    while stack:
+        n, nested = stack.pop()
+        tp = type(n)
+        inner = nested or (n is not fn and tp in (cst.FunctionDef, cst.Lambda, cst.ClassDef))
+        stack.extend((c, inner) for c in children(n))
+        if inner:
+            if tp is cst.Name:
+                uses[n.value] = uses.get(n.value, 0) + 1  # type: ignore[attr-defined]
+        elif tp is cst.Assign and len(n.targets) == 1 and type(n.targets[0].target) is cst.Name:  # type: ignore[attr-defined]
+            v = n.value  # type: ignore[attr-defined]
+            if type(v) is cst.Call and type(v.func) is cst.Name and v.func.value == "iter":
+                name = n.targets[0].target.value  # type: ignore[attr-defined]
+                made[name] = made.get(name, 0) + 1
+                nexted.add(id(n.targets[0].target))  # type: ignore[attr-defined]
+        elif tp is cst.Call and type(n.func) is cst.Name and n.func.value == "next" and n.args:  # type: ignore[attr-defined]
+            if type(n.args[0].value) is cst.Name:  # type: ignore[attr-defined]
+                nexted.add(id(n.args[0].value))  # type: ignore[attr-defined]
+        elif tp is cst.Name:
+            if id(n) not in nexted:
+                uses[n.value] = uses.get(n.value, 0) + 1  # type: ignore[attr-defined]
+    return frozenset(k for k, c in made.items() if c == 1 and not uses.get(k))
 
 
 @_builtin("locals")
