@@ -3422,6 +3422,9 @@ class Interpreter:
             return _layer_weight(base)
         if isinstance(base, LayerV) and attr == "bias" and base.kind == "Linear" and base.param("bias") is False:
             return NoneV()  # nn.Linear(d, n, bias=False).bias
+        if isinstance(base, LayerV) and attr == "bias" and base.kind == "Linear" and base.param("bias") is True:
+            out = base.param("out")  # eqx.nn.Linear(d, n, use_bias=True).bias: (n,)
+            return TensorV((out,), None, _weights_framework(base)) if isinstance(out, Size) else UNKNOWN
         if isinstance(base, LayerV) and attr in _LAYER_SIZE_ATTRS:
             return _layer_size(base, attr)
         if isinstance(base, DictV) and base.kind in ("moduledict", "namespace"):
@@ -3792,7 +3795,13 @@ def _layer_weight(layer: LayerV) -> Value:
     if sizes is None or layer.param("keras") is not None:
         return UNKNOWN
     shape = tuple(layer.param(k) for k in sizes)
-    return TensorV(shape if None not in shape else None, None, "torch")
+    return TensorV(shape if None not in shape else None, None, _weights_framework(layer))
+
+
+def _weights_framework(layer: LayerV) -> str:
+    """Whose arrays a layer's parameters are: equinox's layers hold jax arrays (indexed, broadcast and reduced as
+    jax does), torch.nn's tensors."""
+    return "jax" if layer.param("lib") == "equinox" else "torch"
 
 
 # torch.nn's attributes that hold a constructor size: attribute -> (layer kinds, the LayerV parameter)
@@ -3845,6 +3854,17 @@ def _layer_argument(layer: LayerV, args: Sequence[Value], kwargs: dict[str, Valu
 def _layer_bias(layer: LayerV, args: Sequence[Value], kwargs: dict[str, Value], out: object) -> Value | None:
     """``self.bias`` of an nn.Linear / nn.Conv{n}d: (out,) when ``bias`` is left True, None when it is False, not
     known otherwise."""
+    if layer.param("lib") == "equinox":
+        # equinox: ``use_bias``; a convolution's bias broadcasts over its spatial axes, (out, 1, ..., 1)
+        bias = kwargs.get("use_bias")
+        n = layer.param("n") if layer.kind.startswith("Conv") else 0
+        if not isinstance(n, int) or len(args) > (2 if layer.kind == "Linear" else 7):
+            return None
+        if isinstance(bias, BoolV) and bias.value is False:
+            return NoneV()
+        if (bias is None or (isinstance(bias, BoolV) and bias.value is True)) and isinstance(out, Size):
+            return TensorV((out, *(Size.const(1),) * n), None, "jax")
+        return None
     bias = _layer_argument(layer, args, kwargs, "bias")
     if isinstance(bias, BoolV) and bias.value is False:
         return NoneV()
@@ -3869,7 +3889,7 @@ def _conv_weight(layer: LayerV, args: Sequence[Value], kwargs: dict[str, Value])
             return None
         cin = Size.const(i // g)
     kernel = tuple(Size.const(x) for x in (k * n if len(k) == 1 else k))
-    return TensorV((cout, cin, *kernel), None, "torch")
+    return TensorV((cout, cin, *kernel), None, _weights_framework(layer))
 
 
 def layer_attributes(layer: LayerV, args: Sequence[Value], kwargs: dict[str, Value]) -> dict[str, Value]:
