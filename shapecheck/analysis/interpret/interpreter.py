@@ -3409,6 +3409,12 @@ class Interpreter:
         ):
             shape = base.param("shape")  # torch.distributions.Normal(mu, std).mean: the batch shape
             return TensorV(shape, None, "torch") if isinstance(shape, tuple) else UNKNOWN
+        if isinstance(base, LayerV) and base.kind == "haiku_transformed" and attr == "apply" and base.param("multi"):
+            # hk.multi_transform(f).apply: one function per entry of the apply functions f returns
+            n = self.m.multi_transform_applies(base)
+            if n is None:
+                return UNKNOWN
+            return SeqV(tuple(LayerV("flax_method", (("obj", base), ("method", f"apply#{i}"))) for i in range(n)))
         if (
             isinstance(base, LayerV)
             and base.kind in ("linen_vmapped", "haiku_transformed")

@@ -1212,26 +1212,36 @@ def _torch_size(c: LibraryCall) -> Value | None:
     return UNKNOWN
 
 
-@library_call("haiku.transform", "haiku.transform_with_state", "haiku.without_apply_rng")
+@library_call(
+    "haiku.transform",
+    "haiku.transform_with_state",
+    "haiku.without_apply_rng",
+    "haiku.multi_transform",
+    "haiku.multi_transform_with_state",
+)
 def _haiku_transform(c: LibraryCall) -> Value | None:
     """``hk.transform(f)`` (``transform_with_state``): a pair of pure functions, ``init(rng, *a)`` and ``apply(params,
     rng, *a)`` (``apply(params, state, rng, *a)``, which returns ``(out, state)``), each running ``f(*a)``;
     ``hk.without_apply_rng(t)``: ``apply`` without its ``rng`` (``haiku_transformed``, run by
-    ``ModuleAnalysis.haiku_apply``)."""
+    ``ModuleAnalysis.haiku_apply``). ``hk.multi_transform(f)``: ``f()`` returns ``(init_fn, apply_fns)``; ``init``
+    runs init_fn, ``apply`` is a tuple of functions, one per entry of apply_fns (``multi``)."""
     if c.dynamic or len(c.args) != 1:
         return None
     f = c.args[0]
     if c.qual == "haiku.without_apply_rng":
         if c.kwargs or not isinstance(f, LayerV) or f.kind != "haiku_transformed":
             return None
-        return LayerV("haiku_transformed", (("fn", f.param("fn")), ("state", f.param("state")), ("rng", False)))
+        kept = tuple((k, v) for k, v in f.params if k != "rng")
+        return LayerV("haiku_transformed", kept + (("rng", False),))
     if not isinstance(f, FuncV) or set(c.kwargs) - {"apply_rng"}:
         return None
     apply_rng = c.kwargs.get("apply_rng")
     if apply_rng is not None and not isinstance(apply_rng, BoolV):
         return None
     rng = apply_rng is None or apply_rng.value is True
-    return LayerV("haiku_transformed", (("fn", f), ("state", c.qual.endswith("with_state")), ("rng", rng)), c.node)
+    multi = c.qual.startswith("haiku.multi_transform")
+    params = (("fn", f), ("state", c.qual.endswith("with_state")), ("rng", rng))
+    return LayerV("haiku_transformed", params + ((("multi", True),) if multi else ()), c.node)
 
 
 @library_call("flax.linen.vmap", "flax.linen.transforms.vmap")

@@ -3850,6 +3850,24 @@ class ModuleAnalysis:
             return SeqV((out, UNKNOWN), "tuple")
         return UNKNOWN
 
+    def multi_transform_applies(self, t: LayerV) -> int | None:
+        """How many apply functions ``hk.multi_transform(f)`` has: the entries of the tuple (or list) display that
+        ``f``'s ``return init, (fn_a, fn_b)`` gives second, read off its text (None: not written so)."""
+        fn = t.param("fn")
+        fi = self.find_function(fn.key) if isinstance(fn, FuncV) else None
+        body = fi.node.body if fi is not None else None
+        last = body.body[-1] if isinstance(body, cst.IndentedBlock) and body.body else None
+        ret = last.body[0] if isinstance(last, cst.SimpleStatementLine) and type(last.body[0]) is cst.Return else None
+        value = ret.value if isinstance(ret, cst.Return) else None
+        if not isinstance(value, cst.Tuple) or len(value.elements) != 2:
+            return None
+        applies = value.elements[1].value
+        if not isinstance(applies, (cst.Tuple, cst.List)) or any(
+            isinstance(e, cst.StarredElement) for e in applies.elements
+        ):
+            return None
+        return len(applies.elements)
+
     def haiku_apply(
         self, interp: Interpreter, node: cst.Call, t: LayerV, method: str, args: list[Value], kwargs: dict[str, Value]
     ) -> Value:
@@ -3862,6 +3880,23 @@ class ModuleAnalysis:
             return UNKNOWN
         skip = 1 if method == "init" else 1 + bool(t.param("state")) + bool(t.param("rng"))
         if len(args) < skip:
+            return UNKNOWN
+        if t.param("multi"):
+            # hk.multi_transform(f): f() gives (init_fn, apply_fns); ``apply#i`` is the i-th of apply_fns
+            made = self.call_function(interp, node, fn, [], {})
+            fns = made.items if isinstance(made, SeqV) and len(made.items) == 2 else None
+            applies = fns[1] if fns is not None else None
+            if method == "init" and fns is not None:
+                picked: Value = fns[0]
+            elif method.startswith("apply#") and isinstance(applies, SeqV):
+                i = int(method[len("apply#") :])
+                picked = applies.items[i] if i < len(applies.items) else UNKNOWN
+            else:
+                return UNKNOWN
+            if not isinstance(picked, FuncV):
+                return UNKNOWN
+            fn = picked
+        elif method != "init" and method != "apply":
             return UNKNOWN
         out = self.call_function(interp, node, fn, args[skip:], kwargs)
         if method == "init":

@@ -62,6 +62,7 @@ class Semantics(Protocol):
         self, name: str, value: ObjV, in_function: bool
     ) -> Value: ...  # attributes set from outside: unknown
 
+    def multi_transform_applies(self, t: LayerV) -> int | None: ...  # hk.multi_transform(f).apply's length
     def registry_entry(self, name: str, key: Value | None) -> Value | None: ...  # ``D[key]`` of a decorator's registry
     def registry_contents(self, name: str) -> DictV | None: ...  # a registry read whole, every entry known
     def param_registry_contents(self, name: str) -> DictV | None: ...  # a dict ``@factory(name)`` fills elsewhere
