@@ -414,7 +414,9 @@ def _successors(step: "tuple[list[str], frozenset[str]] | None") -> list[str]:
 
 
 def project_root(path: Path) -> Path | None:
-    """The nearest folder at or above ``path`` (a file or a folder) holding a project marker, or None."""
+    """The nearest folder at or above ``path`` (a file or a folder) holding a project marker; with none up to the
+    file system's root, the nearest one holding a ``src`` folder (a src layout copied without its packaging files);
+    else None."""
     start = path.resolve()
     d = start if start.is_dir() else start.parent
     walked: list[Path] = []
@@ -430,6 +432,8 @@ def project_root(path: Path) -> Path | None:
         if d == d.parent:
             break
         d = d.parent
+    if found is None:
+        found = next((w for w in walked if (w / "src").is_dir()), None)
     for w in walked:
         _ROOT_CACHE[w] = found
     return found

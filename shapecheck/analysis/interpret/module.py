@@ -380,12 +380,27 @@ _CALL_ARGS = re.compile(r"[^(]*\(\s*(?:['\"]?sys\.modules['\"]?\s*,\s*)?")
 _DICT_LITERAL = re.compile(r"\{([^{}]*)\}")
 _LITERAL_KEY = re.compile(r"\s*(['\"])([\w.]+)\1\s*:[^,]*(?:,|$)")
 _LITERAL_NAME = re.compile(r"(['\"])([\w.]+)\1\s*,")
+# ``sys.modules[name] = ...`` and the ``for name in ("a", "b.c"):`` over string literals on the line above it
+_VARIABLE_ITEM = re.compile(r"sys\.modules\s*\[\s*([A-Za-z_]\w*)\s*\]\s*=")
+_LITERAL_LOOP = re.compile(r"for\s+([A-Za-z_]\w*)\s+in\s+[(\[]((?:\s*(['\"])[\w.]+\3\s*,?)+)\s*[)\]]\s*:[ \t]*\n")
+_STRING = re.compile(r"(['\"])([\w.]+)\1")
+# ``sys.modules["pkg"] = stub`` of a ``stub = types.ModuleType("pkg")`` given a ``stub.__path__``: the package is
+# registered (its submodules are imported from that folder), not replaced by other code
+_REGISTERED = re.compile(r"sys\.modules\s*\[\s*(['\"])([\w.]+)\1\s*\]\s*=\s*([A-Za-z_]\w*)\s*$", re.M)
 # frameworks whose calls the analysis models: blocking one changes what it follows (``transformers`` is not one: only
 # its base classes are read, and code importing them where the import is blocked fails before any shape matters)
 _MODELLED_TOPS = MODELLED | frozenset(
     ("flax", "equinox", "keras", "tensorflow", "paddle", "lightning", "pytorch_lightning", "einx", "haiku", "optax")
     + ("torchvision", "timm", "beartype", "typeguard")
 )
+
+
+def _imports_none_of(m: "ModuleAnalysis", tops: frozenset[str] | None) -> bool:
+    """Does ``m``'s text import none of the top-level modules ``tops`` (False when they are not known)? The stand-ins
+    a driver puts in their place then change nothing ``m``'s own code runs."""
+    if tops is None:
+        return False
+    return not any(re.search(rf"^\s*(?:import|from)\s+{re.escape(t)}\b", m.text, re.M) for t in tops)
 
 
 def _written_module_names(text: str, at: int) -> list[str] | None:
@@ -396,7 +411,16 @@ def _written_module_names(text: str, at: int) -> list[str] | None:
         return [m.group(2)]
     head = text[at : at + 40]
     if "[" in head.split("(", 1)[0]:
-        return None  # ``sys.modules[name] = stub``
+        # ``sys.modules[name] = stub`` inside ``for name in ("a", "b.c"):`` written out just above: those names
+        var = _VARIABLE_ITEM.match(text, at)
+        line_start = text.rfind("\n", 0, at) + 1
+        loop = _LITERAL_LOOP.search(text, max(0, line_start - 400), line_start) if var is not None else None
+        while loop is not None and loop.group(1) != var.group(1):  # type: ignore[union-attr]
+            loop = _LITERAL_LOOP.search(text, loop.end(), line_start)
+        if loop is None or text.count("\n", loop.end(), line_start) > 1:
+            return None
+        found = _STRING.findall(loop.group(2))
+        return [name for _, name in found] or None
     args = _CALL_ARGS.match(text, at)
     if args is None:
         return None
@@ -523,10 +547,48 @@ class ModuleAnalysis:
         if not names:
             return False
         paths = self.project.paths if self.project is not None else {}
+        registered = self._registered_packages()
         return all(
-            name.partition(".")[0] not in _MODELLED_TOPS and name.partition(".")[0] not in paths and name not in paths
+            name in registered
+            or (
+                name.partition(".")[0] not in _MODELLED_TOPS
+                and name.partition(".")[0] not in paths
+                and name not in paths
+            )
             for name in names
         )
+
+    def _registered_packages(self) -> frozenset[str]:
+        """The names the module registers as packages of its own files: ``sys.modules["pkg"] = stub`` after ``stub
+        = types.ModuleType("pkg")`` and ``stub.__path__ = [...]`` (a driver importing a package without running its
+        heavy ``__init__``): the analysis resolves ``pkg.sub`` to the same files."""
+        out: set[str] = set()
+        for m in _REGISTERED.finditer(self.text):
+            stub = re.escape(m.group(3))
+            if re.search(rf"^\s*{stub}\s*=\s*(?:types\.)?ModuleType\(", self.text, re.M) and re.search(
+                rf"^\s*{stub}\.__path__\s*=", self.text, re.M
+            ):
+                out.add(m.group(2))
+        return frozenset(out)
+
+    def blocked_modules(self) -> frozenset[str] | None:
+        """The top-level names of the modules outside the analysed tree that this module's writes into
+        ``sys.modules`` replace (None: a name not written out, or a module of the tree replaced, whose importers may
+        name it relatively). A package it registers is not replaced."""
+        out: set[str] = set()
+        registered = self._registered_packages()
+        paths = self.project.paths if self.project is not None else {}
+        for m in _REPLACES_MODULES.finditer(self.text):
+            names = _written_module_names(self.text, m.start())
+            if names is None:
+                return None
+            for n in names:
+                if n in registered:
+                    continue
+                if n in paths or n.partition(".")[0] in paths:
+                    return None
+                out.add(n.partition(".")[0])
+        return frozenset(out)
 
     @property
     def stubs(self) -> StubIndex:
@@ -2371,7 +2433,7 @@ class ModuleAnalysis:
         """Definite findings of an inlined callee, reported at this call with a note naming the inner line (and the
         ``extra`` notes). A failure the callee's module reports on its own (where it is, for any arguments) is not
         repeated here."""
-        if callee is not self and self.replaces_modules:
+        if callee is not self and self.replaces_modules and not _imports_none_of(callee, self.blocked_modules()):
             return  # the callee may run with this module's stand-ins for what it imports
         if callee is not self and not callee.analysed and any(p.code.startswith(("SHP2", "SHP3")) for p in inner):
             # what the callee's module reports on its own must be known whichever files this process happened to
