@@ -386,7 +386,7 @@ _LITERAL_LOOP = re.compile(r"for\s+([A-Za-z_]\w*)\s+in\s+[(\[]((?:\s*(['\"])[\w.
 _STRING = re.compile(r"(['\"])([\w.]+)\1")
 # ``sys.modules["pkg"] = stub`` of a ``stub = types.ModuleType("pkg")`` given a ``stub.__path__``: the package is
 # registered (its submodules are imported from that folder), not replaced by other code
-_REGISTERED = re.compile(r"sys\.modules\s*\[\s*(['\"])([\w.]+)\1\s*\]\s*=\s*([A-Za-z_]\w*)\s*$", re.M)
+_REGISTERED = re.compile(r"sys\.modules\s*\[[^\]\n]*\]\s*=\s*([A-Za-z_]\w*)\s*$", re.M)
 # frameworks whose calls the analysis models: blocking one changes what it follows (``transformers`` is not one: only
 # its base classes are read, and code importing them where the import is blocked fails before any shape matters)
 _MODELLED_TOPS = MODELLED | frozenset(
@@ -543,32 +543,29 @@ class ModuleAnalysis:
         its fallback: an example hiding an incompatible optional dependency), or a stand-in for a dependency that is
         not installed (``sys.modules.update({"torch_geometric": pyg, ...})`` before importing a model whose other
         classes use it). What the analysis follows is the same either way: such a module's names are unknown to it."""
+        if at in self._registrations():
+            return True
         names = _written_module_names(self.text, at)
         if not names:
             return False
         paths = self.project.paths if self.project is not None else {}
-        registered = self._registered_packages()
         return all(
-            name in registered
-            or (
-                name.partition(".")[0] not in _MODELLED_TOPS
-                and name.partition(".")[0] not in paths
-                and name not in paths
-            )
+            name.partition(".")[0] not in _MODELLED_TOPS and name.partition(".")[0] not in paths and name not in paths
             for name in names
         )
 
-    def _registered_packages(self) -> frozenset[str]:
-        """The names the module registers as packages of its own files: ``sys.modules["pkg"] = stub`` after ``stub
-        = types.ModuleType("pkg")`` and ``stub.__path__ = [...]`` (a driver importing a package without running its
-        heavy ``__init__``): the analysis resolves ``pkg.sub`` to the same files."""
-        out: set[str] = set()
+    def _registrations(self) -> frozenset[int]:
+        """Where the module registers packages of its own files (the offsets of those writes into sys.modules):
+        ``sys.modules[name] = stub`` after ``stub = types.ModuleType(name)`` and ``stub.__path__ = [...]`` (a driver
+        importing a package without running its heavy ``__init__``): the analysis resolves ``pkg.sub`` to the same
+        files."""
+        out: set[int] = set()
         for m in _REGISTERED.finditer(self.text):
-            stub = re.escape(m.group(3))
+            stub = re.escape(m.group(1))
             if re.search(rf"^\s*{stub}\s*=\s*(?:types\.)?ModuleType\(", self.text, re.M) and re.search(
                 rf"^\s*{stub}\.__path__\s*=", self.text, re.M
             ):
-                out.add(m.group(2))
+                out.add(m.start())
         return frozenset(out)
 
     def blocked_modules(self) -> frozenset[str] | None:
@@ -576,15 +573,15 @@ class ModuleAnalysis:
         ``sys.modules`` replace (None: a name not written out, or a module of the tree replaced, whose importers may
         name it relatively). A package it registers is not replaced."""
         out: set[str] = set()
-        registered = self._registered_packages()
+        registered = self._registrations()
         paths = self.project.paths if self.project is not None else {}
         for m in _REPLACES_MODULES.finditer(self.text):
+            if m.start() in registered:
+                continue
             names = _written_module_names(self.text, m.start())
             if names is None:
                 return None
             for n in names:
-                if n in registered:
-                    continue
                 if n in paths or n.partition(".")[0] in paths:
                     return None
                 out.add(n.partition(".")[0])
