@@ -110,7 +110,7 @@ def call_library(
 # -- helpers -------------------------------------------------------------------------------------------------------------
 
 
-VMAPS = frozenset({"jax.vmap", "equinox.filter_vmap", "torch.vmap", "torch.func.vmap", "functorch.vmap"})
+VMAPS = frozenset({"jax.vmap", "equinox.filter_vmap", "torch.vmap", "torch.func.vmap", "functorch.vmap", "haiku.vmap"})
 # torch's vmap: ``in_dims`` / ``out_dims``, keyword arguments passed as they are (not mapped)
 TORCH_VMAPS = frozenset({"torch.vmap", "torch.func.vmap", "functorch.vmap"})
 
@@ -318,7 +318,8 @@ def _vmap_in_axes(qual: str, args: list[Value], kwargs: dict[str, Value]) -> Any
     # torch.vmap(func, in_dims=0, out_dims=0, randomness="error", *, chunk_size=None): the same axes under other
     # names (randomness and chunk_size change no shape)
     ins, outs = ("in_dims", "out_dims") if qual in TORCH_VMAPS else ("in_axes", "out_axes")
-    options = {"randomness", "chunk_size"} if qual in TORCH_VMAPS else set()
+    # hk.vmap(f, in_axes, out_axes, *, split_rng): jax.vmap's axes (whether keys are split changes no shape)
+    options = {"randomness", "chunk_size"} if qual in TORCH_VMAPS else {"split_rng"} if qual == "haiku.vmap" else set()
     if len(args) > (1 if filt else 3) or set(kwargs) - {ins, outs} - options:
         return None
     spec = args[1] if len(args) > 1 else kwargs.get(ins)
