@@ -3163,8 +3163,10 @@ def _concat_many(cx: OpContext, name: str, fw: str, seq: ManyV, dim_v: Value) ->
     pos = _norm_dim(d[0], len(shape) + 1 if stack else len(shape))
     if pos is None:
         return TensorV(None, elem.dtype, fw)
-    if seq.count is not None:
-        # a loop of a known number of iterations appended one element in each: that many
+    if seq.count is not None and (stack or shape[pos].as_int() is not None):
+        # a loop of a known number of iterations appended one element in each: that many (joined, each element's
+        # length along the axis, when it is one known int: a symbol there may stand for a length of its own per
+        # element, a data item's)
         n = seq.count if stack else shape[pos] * seq.count
     else:
         n = cx.fresh("count" if stack else "joined")
