@@ -1432,6 +1432,19 @@ def _inspect_isfunction(c: LibraryCall) -> Value | None:
 _JSON_MAX_CHARS = 100_000
 
 
+@library_call("types.MappingProxyType")
+def _mapping_proxy(c: LibraryCall) -> Value | None:
+    """``MappingProxyType({...})`` of a dict made by the call itself (a display, ``{**DEFAULTS, **overrides}``,
+    ``dict(...)``): a read-only view of a dict nothing else holds, so its entries (a proxy of a dict another name
+    holds shows that dict's later changes: not followed)."""
+    arg = c.node.args[0].value if len(c.node.args) == 1 and not c.node.args[0].keyword else None
+    fresh = type(arg) is cst.Dict or (type(arg) is cst.Call and type(arg.func) is cst.Name and arg.func.value == "dict")
+    if c.dynamic or c.kwargs or len(c.args) != 1 or not fresh:
+        return None
+    d = c.args[0]
+    return d if isinstance(d, DictV) and d.kind == "dict" else None
+
+
 @library_call("json.loads")
 def _json_loads(c: LibraryCall) -> Value | None:
     """``json.loads(CONFIG_JSON)`` of a known string (a config written in the source): the data it holds, parsed by
