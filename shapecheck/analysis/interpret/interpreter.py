@@ -1705,6 +1705,7 @@ class Interpreter:
                 v = ManyV(elements_of(v), v.kind)  # a list the body may grow: any number of such elements
             state[name] = v
         first_mark = first_end = None
+        widened: dict[str, Size] = {}  # (_widen) the sizes this run of the loop gave up following
         # a ``for`` over a known non-empty sequence the body leaves alone (``for _ in range(n_iters)`` with n_iters
         # = 20, too long to unroll) runs at least once: after it, every name holds what some pass left, never its
         # value before the loop (``a = 0`` before ``a = logk - sb.logsumexp(...)`` in the body)
@@ -1745,6 +1746,7 @@ class Interpreter:
                 ends = ends[1:]
             for end in ends:
                 new = {name: join(new[name], end.get(name, UNKNOWN)) for name in assigned}
+            new = {name: self._widen(v, name, widened, stmt) for name, v in new.items()}
             if new == state:
                 if first_end is not None:
                     self.ctx.drop_repeated(first_mark, first_end)  # type: ignore[arg-type]
@@ -1774,6 +1776,38 @@ class Interpreter:
         self.scope.vars = before
         self.dead = False
         return False
+
+    def _widen(self, v: Value, key: str, widened: dict[str, Size], loop: cst.CSTNode) -> Value:
+        """``v``, a value a loop's passes joined, with the rank its paths agree on kept: a tensor whose paths all have
+        one rank (``offset`` grown by each graph of a batch, an element of another length per pass) gets, on each
+        axis the paths disagree on, a size of its own for this run of the loop, the same in every pass (a new one per
+        pass would never let the passes agree). In one iteration that size stands for the axis's length then: what
+        the body relates to it holds for every iteration. Lists' elements and tuples' items alike."""
+        if type(v) is TensorV and v.shape is None and v.alts:
+            shapes = [a.shape for a in v.alts]
+            first = shapes[0]
+            if first is None or any(sh is None or len(sh) != len(first) for sh in shapes):
+                return v
+            out: list[Size] = []
+            for i, size in enumerate(first):
+                if all(equal(size, cast(tuple[Size, ...], sh)[i]) is Truth.TRUE for sh in shapes[1:]):
+                    out.append(size)
+                else:
+                    k = f"{key}:{i}"
+                    if k not in widened:
+                        line = self.m.line_of(loop)
+                        widened[k] = self.ctx.fresh(
+                            "len", f"(the length of {key} as the loop at line {line} changes it)"
+                        )
+                    out.append(widened[k])
+            return TensorV(tuple(out), v.dtype, v.framework)
+        if type(v) is ManyV and v.elem is not None:
+            elem = self._widen(v.elem, f"an element of {key}", widened, loop)
+            return v if elem is v.elem else replace(v, elem=elem)
+        if type(v) is SeqV and v.kind in ("tuple", "list") and len(v.items) <= 8:
+            items = tuple(self._widen(x, f"{key}[{i}]", widened, loop) for i, x in enumerate(v.items))
+            return v if all(a is b for a, b in zip(items, v.items)) else replace(v, items=items)
+        return v
 
     def assign(self, target: cst.BaseExpression, value: Value) -> None:
         if type(target) is cst.Name:
