@@ -1410,11 +1410,17 @@ class Interpreter:
             if type(it) is ObjV:
                 # ``for layer in self`` in an nn.ModuleList subclass, or in an nn.Sequential subclass (its modules)
                 modules = held_modules(it) or _chain_modules(it)
+                generated = None
+                if modules is None:
+                    # ``for batch in loader`` of an object whose ``__iter__`` is a generator: what it yields, as
+                    # ``iter(loader)`` (run for the loop's own ``iter(...)`` call, made once per loop)
+                    made = memo("loop-iter-call", stmt, _loop_iter_call)
+                    generated = self.m.iterate_object(self, made, it)
                 if modules is None and self._iteration_changes(it):
                     # ``for batch in loader`` whose ``__iter__`` / ``__next__`` counts (``self.batches_processed +=
                     # 1``): the object is not what it was before the loop, in it or after it
                     self.forget_object(stmt.iter)
-                it = modules or it
+                it = modules or generated or it
             elif type(it) is DictV and it.kind == "dict":
                 it = SeqV(tuple(StrV(k) for k, _ in it.items), "list")  # for task in config.task_num_labels: its keys
             elif type(it) is StrV and len(it.value) <= _MAX_STRING_LOOP:
@@ -5382,6 +5388,11 @@ def _slice_bounds(v: SeqV) -> tuple[int | None, int | None, int | None] | None:
     if len(out) != 3 or out[2] == 0:
         return None
     return out[0], out[1], out[2]
+
+
+def _loop_iter_call(stmt: cst.CSTNode) -> cst.Call:
+    """The ``iter(x)`` call a ``for`` over an object makes (running its ``__iter__``), once per loop statement."""
+    return cst.Call(func=cst.Name("iter"), args=(cst.Arg(cast(cst.For, stmt).iter),))
 
 
 def _appended_once(body: cst.CSTNode) -> frozenset[str]:

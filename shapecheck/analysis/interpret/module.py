@@ -1836,7 +1836,7 @@ class ModuleAnalysis:
         """``iter(tasks)`` of an object of the analysed code whose class's ``__iter__`` is a generator (``while True:
         yield self.sample()``): what each step yields, any number of them (its body run once, its findings dropped:
         how far it is iterated is not known); None otherwise. (A ``for`` loop straight over such an object is not
-        followed: its node is no call the generator's run could be tied to.)"""
+        followed here: run_loop makes the loop's own ``iter(x)`` call for it.)"""
         if type(obj) is not ObjV or not obj.concrete or type(node) is not cst.Call:
             return None
         ci = self.find_class(obj.cls_key)
