@@ -1835,8 +1835,8 @@ class ModuleAnalysis:
     def iterate_object(self, interp: Interpreter, node: cst.CSTNode, obj: Value) -> Value | None:
         """``iter(tasks)`` of an object of the analysed code whose class's ``__iter__`` is a generator (``while True:
         yield self.sample()``): what each step yields, any number of them (its body run once, its findings dropped:
-        how far it is iterated is not known); None otherwise. (A ``for`` loop straight over such an object is not
-        followed here: run_loop makes the loop's own ``iter(x)`` call for it.)"""
+        how far it is iterated is not known); None otherwise. A ``for`` loop straight over such an object comes here
+        too, with the ``iter(x)`` call run_loop makes for it."""
         if type(obj) is not ObjV or not obj.concrete or type(node) is not cst.Call:
             return None
         ci = self.find_class(obj.cls_key)
