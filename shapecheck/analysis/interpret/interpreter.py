@@ -1783,6 +1783,42 @@ class Interpreter:
         self.dead = False
         return False
 
+    def _one_of(self, items: Sequence[Value], depth: int) -> Value | None:
+        """One of ``items``, not known which, when they are tensors of one rank (or tuples of such, item by item): the
+        sizes they all agree on, and on each other axis a new size (the chosen element's, one value). A join would
+        lose the rank past a few different shapes (a dataset's graphs of 7, 12, 9, ... nodes). None otherwise."""
+        if not items:
+            return None
+        first = items[0]
+        if type(first) is TensorV and first.shape is not None and not first.alts:
+            if any(type(t) is not TensorV or t.shape is None or t.alts for t in items):
+                return None
+            shapes = [cast(tuple[Size, ...], cast(TensorV, t).shape) for t in items]
+            if any(len(sh) != len(first.shape) for sh in shapes) or all(sh == first.shape for sh in shapes):
+                return None
+            dtypes = {cast(TensorV, t).dtype for t in items}
+            frameworks = {cast(TensorV, t).framework for t in items}
+            out = tuple(
+                size if all(equal(size, sh[i]) is Truth.TRUE for sh in shapes) else self.ctx.fresh("n")
+                for i, size in enumerate(first.shape)
+            )
+            return TensorV(
+                out, dtypes.pop() if len(dtypes) == 1 else None, frameworks.pop() if len(frameworks) == 1 else None
+            )
+        if depth and type(first) is SeqV and first.kind in ("tuple", "list"):
+            n = len(first.items)
+            if any(not isinstance(t, SeqV) or t.kind != first.kind or len(t.items) != n for t in items):
+                return None
+            parts: list[Value] = []
+            for k in range(n):
+                column = [cast(SeqV, t).items[k] for t in items]
+                part = self._one_of(column, depth - 1)
+                if part is None:
+                    part = elements_of(SeqV(tuple(column), "list"))
+                parts.append(part if part is not None else UNKNOWN)
+            return SeqV(tuple(parts), first.kind)
+        return None
+
     def _widen(self, v: Value, key: str, widened: dict[str, Size], loop: cst.CSTNode) -> Value:
         """``v``, a value a loop's passes joined, with the rank its paths agree on kept: a tensor whose paths all have
         one rank (``offset`` grown by each graph of a batch, an element of another length per pass) gets, on each
@@ -3554,7 +3590,8 @@ class Interpreter:
                 )
                 return UNKNOWN
             if i is None and base.kind in ("list", "modulelist", "tuple") and isinstance(idx, IntV):
-                return elements_of(base) or UNKNOWN  # xs[i]: one of the elements, whichever it is
+                # xs[i]: one of the elements, whichever it is
+                return self._one_of(base.items, 2) or elements_of(base) or UNKNOWN
             if isinstance(idx, SeqV) and idx.kind == "slice" and base.kind in ("list", "tuple", "shape"):
                 known = _slice_bounds(idx)  # x.shape[expand_slice]: a slice object of known ints
                 return SeqV(tuple(base.items[slice(*known)]), base.kind) if known is not None else UNKNOWN

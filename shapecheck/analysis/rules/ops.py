@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Callable
 import libcst as cst
 
 from ...diagnostics import details as D
-from ...sizes import Size, Truth, equal, greater_equal, product
+from ...sizes import Size, Truth, at_least, equal, greater_equal, product
 from ..interpret.context import MadeUp, OpSpec, Where, note
 from ..interpret.walk import plain_read
 from .shapes_bridge import shape_note, shape_text
@@ -1426,9 +1426,7 @@ def _bincount(
         return UNKNOWN
     extra.update(kwargs)
     m = extra.get("minlength")
-    positive = (isinstance(m, IntV) and greater_equal(m.size, 1) is Truth.TRUE) or greater_equal(
-        t.shape[0], 1
-    ) is Truth.TRUE
+    positive = (isinstance(m, IntV) and greater_equal(m.size, 1) is Truth.TRUE) or at_least(t.shape[0], 1) is Truth.TRUE
     if not positive:
         return UNKNOWN
     weights = extra.get("weights")
