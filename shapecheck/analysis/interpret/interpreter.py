@@ -5,6 +5,7 @@ Anything it does not understand evaluates to UNKNOWN, and nothing is ever report
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Callable, Iterator, Sequence, TypeVar, cast
 
@@ -1782,6 +1783,26 @@ class Interpreter:
         self.scope.vars = before
         self.dead = False
         return False
+
+    def _monai_factory(self, factory: str, idx_nodes: Sequence[cst.SubscriptElement]) -> Value:
+        """``Conv[Conv.CONV, spatial_dims]``, ``Norm["batch", 2]``, ``Act[act_name]`` of MONAI's layer factories: the
+        torch.nn class the factory function of that name returns for that many spatial axes (a name not in the
+        table, or not known: unknown)."""
+        first = idx_nodes[0].slice.value  # type: ignore[attr-defined]
+        if type(first) is cst.Attribute and _MONAI_FACTORY.fullmatch(self.m.qualify(first.value) or ""):
+            name: str | None = first.attr.value  # ``Conv.CONV``: the factory's constant, its own name
+        else:
+            key = self.eval(first)
+            name = key.value if isinstance(key, StrV) else None
+        entry = _MONAI_TABLE.get((factory, name.upper())) if name is not None else None
+        if entry is None:
+            return UNKNOWN
+        if isinstance(entry, str):
+            return RefV(f"torch.nn.{entry}") if len(idx_nodes) <= 2 else UNKNOWN
+        dim = int_of(self.eval(idx_nodes[1].slice.value)) if len(idx_nodes) == 2 else None  # type: ignore[attr-defined]
+        if dim is None or not 1 <= dim <= len(entry):
+            return UNKNOWN
+        return RefV(f"torch.nn.{entry[dim - 1]}")
 
     def _one_of(self, items: Sequence[Value], depth: int) -> Value | None:
         """One of ``items``, not known which, when they are tensors of one rank (or tuples of such, item by item): the
@@ -3561,6 +3582,10 @@ class Interpreter:
             found = self._module_dict_entry(node.value.value, idx_nodes[0].slice.value)
             if found is not None:
                 return found
+        if type(node.value) in (cst.Name, cst.Attribute) and all(type(e.slice) is cst.Index for e in idx_nodes):
+            factory = _MONAI_FACTORY.fullmatch(self.m.qualify(node.value) or "")
+            if factory is not None:
+                return self._monai_factory(factory.group(1), idx_nodes)
         base = self.eval(node.value)
         if type(base) is ObjV:
             first = idx_nodes[0].slice if len(idx_nodes) == 1 else None
@@ -5425,6 +5450,34 @@ def _slice_bounds(v: SeqV) -> tuple[int | None, int | None, int | None] | None:
     if len(out) != 3 or out[2] == 0:
         return None
     return out[0], out[1], out[2]
+
+
+# MONAI's layer factories (monai.networks.layers.factories: ``Conv = LayerFactory()`` filled by factory functions):
+# what ``Factory[NAME, spatial_dims]`` returns, per factory and name, a torch.nn class by spatial dims or one class
+_MONAI_FACTORY = re.compile(r"monai\.networks\.layers(?:\.factories)?\.(Conv|Norm|Pool|Dropout|Pad|Act)")
+_MONAI_TABLE: dict[tuple[str, str], "str | tuple[str, ...]"] = {
+    ("Conv", "CONV"): ("Conv1d", "Conv2d", "Conv3d"),
+    ("Conv", "CONVTRANS"): ("ConvTranspose1d", "ConvTranspose2d", "ConvTranspose3d"),
+    ("Norm", "BATCH"): ("BatchNorm1d", "BatchNorm2d", "BatchNorm3d"),
+    ("Norm", "INSTANCE"): ("InstanceNorm1d", "InstanceNorm2d", "InstanceNorm3d"),
+    ("Norm", "GROUP"): "GroupNorm",
+    ("Norm", "LAYER"): "LayerNorm",
+    ("Norm", "LOCALRESPONSE"): "LocalResponseNorm",
+    ("Norm", "SYNCBATCH"): "SyncBatchNorm",
+    ("Pool", "MAX"): ("MaxPool1d", "MaxPool2d", "MaxPool3d"),
+    ("Pool", "AVG"): ("AvgPool1d", "AvgPool2d", "AvgPool3d"),
+    ("Pool", "ADAPTIVEMAX"): ("AdaptiveMaxPool1d", "AdaptiveMaxPool2d", "AdaptiveMaxPool3d"),
+    ("Pool", "ADAPTIVEAVG"): ("AdaptiveAvgPool1d", "AdaptiveAvgPool2d", "AdaptiveAvgPool3d"),
+    ("Dropout", "DROPOUT"): ("Dropout", "Dropout2d", "Dropout3d"),
+    ("Dropout", "ALPHADROPOUT"): "AlphaDropout",
+    ("Pad", "REPLICATIONPAD"): ("ReplicationPad1d", "ReplicationPad2d", "ReplicationPad3d"),
+    ("Pad", "CONSTANTPAD"): ("ConstantPad1d", "ConstantPad2d", "ConstantPad3d"),
+    **{
+        ("Act", name.upper()): name
+        for name in ("ELU", "ReLU", "LeakyReLU", "PReLU", "ReLU6", "SELU", "CELU", "GELU", "Sigmoid", "Tanh")
+        + ("Softmax", "LogSoftmax")
+    },
+}
 
 
 def _loop_iter_call(stmt: cst.CSTNode) -> cst.Call:
