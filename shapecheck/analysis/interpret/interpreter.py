@@ -1892,6 +1892,8 @@ class Interpreter:
             items: Sequence[Value] | None = None
             if isinstance(value, SeqV):
                 items = value.items
+            elif type(value) is ObjV:
+                items = self.m.namedtuple_items(value)  # nodes, edges, *rest = graph (a typing.NamedTuple)
             elif _sequential_layers(value) is not None:
                 items = _sequential_layers(value)  # a, b = nn.Sequential(...)[:2]: its modules
             elif isinstance(value, TensorV) and value.shape is not None and not starred and len(value.shape) >= 1:

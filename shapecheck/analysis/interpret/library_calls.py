@@ -1432,6 +1432,76 @@ def _inspect_isfunction(c: LibraryCall) -> Value | None:
 _JSON_MAX_CHARS = 100_000
 
 
+_TREE_MAPS = ("jax.tree_util.tree_map", "jax.tree.map", "jax.tree_map")
+MAX_TREE_LEAVES = 32
+
+
+def _jax_tree_known(v: Value, depth: int = 0) -> int | None:
+    """How many leaves a pytree jax flattens has, when every node is an array, a number, a tuple, list or dict of
+    such, or None (an empty subtree to jax); None when a node is not one of these (an object, a value not known)."""
+    if isinstance(v, IntV) and v.assumed:
+        return None
+    if isinstance(v, (TensorV, IntV, FloatV, BoolV)):
+        return 1
+    if isinstance(v, NoneV):
+        return 0
+    if depth > 4:
+        return None
+    if isinstance(v, SeqV) and v.kind in ("tuple", "list") and v.names is None:
+        parts = [_jax_tree_known(x, depth + 1) for x in v.items]
+    elif isinstance(v, DictV) and v.kind == "dict":
+        parts = [_jax_tree_known(x, depth + 1) for _, x in v.items]
+    else:
+        return None
+    if any(p is None for p in parts):
+        return None
+    total = sum(p for p in parts if p is not None)
+    return total if total <= MAX_TREE_LEAVES else None
+
+
+def _tree_map(c: LibraryCall, f: Value, tree: Value, rest: list[Value], depth: int = 0) -> Value | None:
+    """``f`` applied leaf by leaf to ``tree`` and the matching leaves of ``rest`` (same structure), rebuilt in the
+    structure of ``tree``; None when the structures are not known or differ."""
+    if isinstance(tree, (TensorV, IntV, FloatV, BoolV)):
+        return c.m.call_value(c.interp, c.node, f, [tree, *rest])
+    if isinstance(tree, NoneV):
+        return tree
+    if depth > 4:
+        return None
+    if isinstance(tree, SeqV) and tree.kind in ("tuple", "list") and tree.names is None:
+        if any(not isinstance(r, SeqV) or len(r.items) != len(tree.items) for r in rest):
+            return None
+        items = [
+            _tree_map(c, f, x, [r.items[i] for r in rest if isinstance(r, SeqV)], depth + 1)
+            for i, x in enumerate(tree.items)
+        ]
+        return None if any(x is None for x in items) else SeqV(tuple(x for x in items if x is not None), tree.kind)
+    if isinstance(tree, DictV) and tree.kind == "dict":
+        keys = [k for k, _ in tree.items]
+        if any(not isinstance(r, DictV) or sorted(k for k, _ in r.items) != sorted(keys) for r in rest):
+            return None
+        entries: list[tuple[str, Value]] = []
+        for k, x in tree.items:
+            got = _tree_map(c, f, x, [r.get(k) for r in rest if isinstance(r, DictV)], depth + 1)
+            if got is None:
+                return None
+            entries.append((k, got))
+        return DictV(tuple(entries), "dict")
+    return None
+
+
+@library_call(*_TREE_MAPS)
+def _jax_tree_map(c: LibraryCall) -> Value | None:
+    """``jax.tree_util.tree_map(f, tree, *rest)`` over arrays, numbers, tuples, lists, dicts and None: ``f`` run on
+    each leaf (with the matching leaves of ``rest``), the results in the structure of ``tree``. Anything else
+    (``is_leaf``, an object registered as a pytree): unknown."""
+    if c.dynamic or c.kwargs or len(c.args) < 2 or not isinstance(c.args[0], (FuncV, ObjV, LayerV)):
+        return None
+    if _jax_tree_known(c.args[1]) is None:
+        return None
+    return _tree_map(c, c.args[0], c.args[1], list(c.args[2:]))
+
+
 @library_call("types.MappingProxyType")
 def _mapping_proxy(c: LibraryCall) -> Value | None:
     """``MappingProxyType({...})`` of a dict made by the call itself (a display, ``{**DEFAULTS, **overrides}``,

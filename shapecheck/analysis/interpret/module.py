@@ -3909,6 +3909,15 @@ class ModuleAnalysis:
             return SeqV((out, UNKNOWN), "tuple")
         return UNKNOWN
 
+    def namedtuple_items(self, obj: ObjV) -> tuple[Value, ...] | None:
+        """The items of an instance of a ``typing.NamedTuple`` class of the analysed code, in field order (what
+        unpacking it gives: ``nodes, edges, *rest = graph``); None for any other object, or a field not known."""
+        ci = self.find_class(obj.cls_key) if obj.concrete else None
+        if ci is None or "typing.NamedTuple" not in objects.foreign_bases(self, ci):
+            return None
+        items = [obj.attr(name) for name, _, _ in objects.class_fields(self, ci)]
+        return tuple(v if v is not None else UNKNOWN for v in items) if items else None
+
     def multi_transform_applies(self, t: LayerV) -> int | None:
         """How many apply functions ``hk.multi_transform(f)`` has: the entries of the tuple (or list) display that
         ``f``'s ``return init, (fn_a, fn_b)`` gives second, read off its text (None: not written so)."""

@@ -63,6 +63,7 @@ class Semantics(Protocol):
     ) -> Value: ...  # attributes set from outside: unknown
 
     def multi_transform_applies(self, t: LayerV) -> int | None: ...  # hk.multi_transform(f).apply's length
+    def namedtuple_items(self, obj: ObjV) -> tuple[Value, ...] | None: ...  # a NamedTuple instance's items
     def iterate_object(self, interp: "Interpreter", node: cst.CSTNode, obj: Value) -> Value | None: ...
     def registry_entry(self, name: str, key: Value | None) -> Value | None: ...  # ``D[key]`` of a decorator's registry
     def registry_contents(self, name: str) -> DictV | None: ...  # a registry read whole, every entry known

@@ -2602,6 +2602,11 @@ def _as_array(
     dtype = _dtype_kw(kwargs)
     if dtype is None and "dtype" not in kwargs and shape is not None and fw in ("torch", "numpy"):
         dtype = _literal_dtype(args[0])
+    elif dtype is None and "dtype" not in kwargs and shape is not None and fw == "jax":
+        # jax's default integer is int32 (int64 under jax_enable_x64): an integer array either way, so
+        # ``nodes[senders]`` gathers rows
+        literal = _literal_dtype(args[0])
+        dtype = "int32" if literal == "int64" else literal
     values = _literal_ints(args[0], node) if shape is not None and len(shape) <= 1 and fw in ("torch", "jax") else None
     if values is not None and (kwargs.keys() - {"dtype", "device"} or dtype not in (None, "int64", "int32")):
         values = None
