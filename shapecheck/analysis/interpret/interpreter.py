@@ -1759,10 +1759,16 @@ class Interpreter:
                     self.ctx.drop_repeated(first_mark, first_end)  # type: ignore[arg-type]
                 if not self.ctx.loop_watch:
                     self.ctx.tagged.clear()
-                if iterations is not None:
+                fi = self.m.find_function(self.frame.key) if iterations is not None else None
+                if fi is not None:
                     for name in memo("appended-once", stmt.body, _appended_once) & assigned:
                         grown, was = state.get(name), before.get(name)
-                        if type(grown) is ManyV and type(was) is SeqV and was.kind == "list":
+                        if (
+                            type(grown) is ManyV
+                            and type(was) is SeqV
+                            and was.kind == "list"
+                            and not _list_shared_before(fi.node, stmt, name)
+                        ):
                             state[name] = replace(grown, count=iterations + len(was.items))
                 self.scope.vars = {**self.scope.vars, **state}
                 self.dead = False
@@ -5480,6 +5486,46 @@ _MONAI_TABLE: dict[tuple[str, str], "str | tuple[str, ...]"] = {
         + ("Softmax", "LogSoftmax")
     },
 }
+
+
+def _list_shared_before(fn: cst.FunctionDef, loop: cst.CSTNode, name: str) -> bool:
+    """Could code other than the loop's own ``append`` add to the list ``name`` while ``loop`` runs: is it named in a
+    nested function or lambda of ``fn``, a global or nonlocal, or named before the loop other than as the target of
+    ``name = [...]`` (handed to a call or an object, aliased: ``logger = Logger(outs)``)?"""
+    key = f"list-shared:{name}:{id(loop)}"
+    return memo(key, fn, lambda f: _shared_before(f, loop, name))
+
+
+def _shared_before(fn: cst.CSTNode, loop: cst.CSTNode, name: str) -> bool:
+    stack: list[tuple[cst.CSTNode, bool]] = [(c, False) for c in reversed(children(fn))]
+    seen_loop = False
+    while stack:
+        n, nested = stack.pop()
+        if n is loop:
+            seen_loop = True
+            continue
+        tp = type(n)
+        if tp in (cst.Global, cst.Nonlocal) and any(a.name.value == name for a in n.names):  # type: ignore[attr-defined]
+            return True
+        inner = nested or tp in (cst.FunctionDef, cst.Lambda, cst.ClassDef)
+        if tp is cst.Name and n.value == name:  # type: ignore[attr-defined]
+            if inner:
+                return True
+        if not seen_loop and tp is cst.Assign and not inner:
+            targets = n.targets  # type: ignore[attr-defined]
+            value = n.value  # type: ignore[attr-defined]
+            if (
+                len(targets) == 1
+                and type(targets[0].target) is cst.Name
+                and targets[0].target.value == name
+                and type(value) is cst.List
+            ):
+                stack.extend((c, inner) for c in reversed(children(value)))
+                continue
+        if not seen_loop and tp is cst.Name and n.value == name:  # type: ignore[attr-defined]
+            return True
+        stack.extend((c, inner) for c in reversed(children(n)))
+    return False
 
 
 def _loop_iter_call(stmt: cst.CSTNode) -> cst.Call:
