@@ -1760,7 +1760,7 @@ class Interpreter:
                 if not self.ctx.loop_watch:
                     self.ctx.tagged.clear()
                 fi = self.m.find_function(self.frame.key) if iterations is not None else None
-                if fi is not None:
+                if fi is not None and iterations is not None:
                     for name in memo("appended-once", stmt.body, _appended_once) & assigned:
                         grown, was = state.get(name), before.get(name)
                         if (
