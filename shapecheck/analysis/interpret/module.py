@@ -395,6 +395,17 @@ _MODELLED_TOPS = MODELLED | frozenset(
 )
 
 
+def _noted_modules(p: Pending) -> list["ModuleAnalysis"]:
+    """The modules a finding's notes name lines of (the calls it was raised through, where its operands were made)."""
+    out: list[ModuleAnalysis] = []
+    for n in p.notes:
+        for part in n.parts if isinstance(n, LazyNote) else ():
+            m = getattr(part, "module", None)  # (a Where, an operand's Origin)
+            if isinstance(m, ModuleAnalysis) and m not in out:
+                out.append(m)
+    return out
+
+
 def _imports_none_of(m: "ModuleAnalysis", tops: frozenset[str] | None) -> bool:
     """Does ``m``'s text import none of the top-level modules ``tops`` (False when they are not known)? The stand-ins
     a driver puts in their place then change nothing ``m``'s own code runs."""
@@ -2430,14 +2441,19 @@ class ModuleAnalysis:
         """Definite findings of an inlined callee, reported at this call with a note naming the inner line (and the
         ``extra`` notes). A failure the callee's module reports on its own (where it is, for any arguments) is not
         repeated here."""
-        if callee is not self and self.replaces_modules and not _imports_none_of(callee, self.blocked_modules()):
-            return  # the callee may run with this module's stand-ins for what it imports
+        blocked: frozenset[str] | None = frozenset()
+        if callee is not self and self.replaces_modules:
+            blocked = self.blocked_modules()
+            if not _imports_none_of(callee, blocked):
+                return  # the callee may run with this module's stand-ins for what it imports
         if callee is not self and not callee.analysed and any(p.code.startswith(("SHP2", "SHP3")) for p in inner):
             # what the callee's module reports on its own must be known whichever files this process happened to
             # analyse before (with -j 2 the callee's file may be another worker's): a finding must not depend on -j
             callee.analyse()
         standalone = {(p.node, p.code) for p in callee.ctx.pending}  # reported in the callee itself already
         for p in inner:
+            if blocked and not all(_imports_none_of(w, blocked) for w in _noted_modules(p)):
+                continue  # a module the failure went through runs with this module's stand-ins
             if p.inner is not None and (p.inner, p.code) in standalone:
                 continue  # the operation a deeper call reached, reported where it is by its module's own analysis
             # a definite failure, or a misaligned-axes warning seen only with this call's values (the names its
