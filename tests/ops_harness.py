@@ -1900,6 +1900,26 @@ def torch_generators(fw: Framework) -> dict[str, Gen]:
 
     g["functional:embedding"] = embedding
 
+    def cosine_similarity(r: random.Random) -> Case:
+        """F.cosine_similarity(x1, x2, dim): operands that broadcast (a pairwise matrix from (n, 1, d) and (1, n, d)),
+        sometimes not, reduced over one axis of the broadcast shape, sometimes one out of range."""
+        n, d = r.randint(1, 4), r.randint(1, 4)
+        pairs = (((n, 1, d), (1, n, d)), ((n, d), (n, d)), ((n, d), (d,)), ((n, d), (n + 1, d)), ((2, n, d), (n, d)))
+        a, b = r.choice(pairs)
+        rank = max(len(a), len(b))
+        dim = r.randint(-rank, rank - 1) if r.random() < 0.9 else rank
+        setup = [f"a = {fw.tensor(a)}", f"b = {fw.tensor(b)}"]
+        form = r.choice(
+            (
+                f"F.cosine_similarity(a, b, dim={dim})",
+                f"torch.cosine_similarity(a, b, {dim})",
+                "F.cosine_similarity(a, b)",
+            )
+        )
+        return _maybe_index(r, Case("functional:cosine_similarity", fw.name, setup, form), 0.1)
+
+    g["functional:cosine_similarity"] = cosine_similarity
+
     def conv(r: random.Random) -> Case:
         """F.conv1d / conv2d / conv3d (and torch.convNd): a weight (out, in / groups, *kernel), mostly fitting."""
         n = r.randint(1, 3)

@@ -1740,6 +1740,32 @@ def _attention(
     return attention(cx, node, args, kwargs)
 
 
+@STUB_OVERRIDES.register("torch.nn.functional.cosine_similarity", "torch.cosine_similarity")
+def _cosine_similarity(
+    cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]
+) -> Value | None:
+    """``F.cosine_similarity(x1, x2, dim=1, eps=1e-8)``: x1 and x2 broadcast (operands that cannot raise, as for
+    ``x1 * x2``), then reduced over ``dim`` of the broadcast shape: ``(8, 1, 16)`` against ``(1, 8, 16)`` over
+    dim=1 is (8, 16). SimCLR's similarity matrix wants ``dim=-1``."""
+    names = ("x1", "x2", "dim", "eps")
+    if len(args) > len(names) or set(kwargs) - set(names):
+        return None
+    bound = dict(zip(names, args))
+    bound.update(kwargs)
+    x1, x2 = bound.get("x1"), bound.get("x2")
+    if not isinstance(x1, TensorV) or not isinstance(x2, TensorV):
+        return None
+    joined = elementwise(cx, node, "cosine_similarity", [x1, x2])
+    d = _ints([bound.get("dim", IntV(Size.const(1)))])
+    if not isinstance(joined, TensorV) or joined.shape is None or d is None:
+        return TensorV(None, x1.dtype, "torch")
+    at = _norm_dim(d[0], len(joined.shape))
+    if at is None:
+        return TensorV(None, x1.dtype, "torch")
+    out = joined.shape[:at] + joined.shape[at + 1 :]
+    return TensorV(out, joined.dtype, "torch", None, cx.origin(node, "cosine_similarity(...)"))
+
+
 @STUB_OVERRIDES.register("torch.nn.functional.linear")
 def _linear(
     cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]
