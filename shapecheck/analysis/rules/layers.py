@@ -107,7 +107,7 @@ TORCH_NN_ANCESTORS: dict[str, tuple[str, ...]] = {
     **dict.fromkeys(("CrossEntropyLoss", "NLLLoss"), ("_WeightedLoss", "_Loss")),
     **dict.fromkeys(("GRU", "LSTM", "RNN"), ("RNNBase",)),
     **dict.fromkeys(("GRUCell", "LSTMCell", "RNNCell"), ("RNNCellBase",)),
-    **dict.fromkeys(("HuberLoss", "L1Loss", "MSELoss", "SmoothL1Loss"), ("_Loss",)),
+    **dict.fromkeys(("HuberLoss", "L1Loss", "MSELoss", "SmoothL1Loss", "KLDivLoss"), ("_Loss",)),
     **dict.fromkeys(("InstanceNorm1d", "InstanceNorm2d", "InstanceNorm3d"), ("_InstanceNorm", "_NormBase")),
     **dict.fromkeys(("LazyBatchNorm2d",), ("_LazyNormBase", "LazyModuleMixin", "_BatchNorm", "_NormBase")),
     **dict.fromkeys(("MaxPool1d", "MaxPool2d", "MaxPool3d"), ("_MaxPoolNd",)),
@@ -350,6 +350,17 @@ def _apply_layer(
         return UNKNOWN
     if layer.kind == "TransposedConv" and (len(args) > 1 or kwargs):  # up(x, output_size=...): sizes it chooses
         layer = replace(layer, params=tuple((k, None if k == "k" else v) for k, v in layer.params))
+    if layer.kind == "TransformerBlock" and layer.param("name") == "Transformer":
+        # nn.Transformer()(src, tgt, ...): both of d_model features; the decoder's output has tgt's shape
+        tgt = args[1] if len(args) > 1 else kwargs.get("tgt")
+        if not isinstance(tgt, TensorV) or not isinstance(rule(cx, interp, node, report_node, layer, x), TensorV):
+            return x.with_shape(None)
+        out = rule(cx, interp, node, report_node, layer, tgt)
+        return (
+            out.with_shape(out.shape, None, cx.origin(node, "the Transformer layer"))
+            if isinstance(out, TensorV) and out.shape is not None
+            else out
+        )
     if layer.kind == "TransformerBlock" and (len(args) > 1 or kwargs):
         if _transformer_masks_fail(cx, report_node, layer, x, args, kwargs):
             return x.with_shape(None)
@@ -1850,19 +1861,26 @@ def _initial_state_fails(
 
 
 # torch.nn's element-wise loss modules and the functional loss each one calls
-_LOSS_LAYERS = {"MSELoss": "mse_loss", "L1Loss": "l1_loss", "SmoothL1Loss": "smooth_l1_loss", "HuberLoss": "huber_loss"}
+_LOSS_LAYERS = {
+    "MSELoss": "mse_loss",
+    "L1Loss": "l1_loss",
+    "SmoothL1Loss": "smooth_l1_loss",
+    "HuberLoss": "huber_loss",
+    "KLDivLoss": "kl_div",
+}
 
 
 @register_layer("Loss", *_LOSS_LAYERS)
 class Loss(LayerKind):
-    """``nn.MSELoss()`` / ``L1Loss`` / ``SmoothL1Loss`` / ``HuberLoss`` (``reduction``, ``beta`` / ``delta``):
-    ``loss(input, target)`` is the functional loss (``F.mse_loss(input, target, reduction=...)``): a target of
-    another size warns and broadcasts, or fails (rules/ops.py ``loss``)."""
+    """``nn.MSELoss()`` / ``L1Loss`` / ``SmoothL1Loss`` / ``HuberLoss`` (``reduction``, ``beta`` / ``delta``) /
+    ``KLDivLoss`` (``log_target``): ``loss(input, target)`` is the functional loss (``F.mse_loss(input, target,
+    reduction=...)``): a target of another size warns and broadcasts, or fails (rules/ops.py ``loss``; kl_div
+    broadcasts silently, only a failing broadcast is one)."""
 
     @staticmethod
     def build(cx: OpContext, node: cst.Call, name: str, args: list[Value], kwargs: dict[str, Value]) -> Value:
         red = kwargs.get("reduction", StrV("mean"))
-        if args or set(kwargs) - {"reduction", "beta", "delta"} or not isinstance(red, StrV):
+        if args or set(kwargs) - {"reduction", "beta", "delta", "log_target"} or not isinstance(red, StrV):
             return UNKNOWN
         return LayerV("Loss", (("name", name), ("reduction", red.value)), node)
 
@@ -2271,7 +2289,12 @@ def resized(
 
 
 @register_layer(
-    "TransformerBlock", "TransformerEncoderLayer", "TransformerDecoderLayer", "TransformerEncoder", "TransformerDecoder"
+    "TransformerBlock",
+    "TransformerEncoderLayer",
+    "TransformerDecoderLayer",
+    "TransformerEncoder",
+    "TransformerDecoder",
+    "Transformer",
 )
 class TransformerBlock(LayerKind):
     """``nn.TransformerEncoderLayer(d_model, nhead, ...)`` / ``nn.TransformerDecoderLayer``, and
@@ -2280,7 +2303,13 @@ class TransformerBlock(LayerKind):
 
     @staticmethod
     def build(cx: OpContext, node: cst.Call, name: str, args: list[Value], kwargs: dict[str, Value]) -> Value:
-        if name.endswith("Layer"):
+        if name == "Transformer":
+            # nn.Transformer(d_model=512, nhead=8, ..., batch_first=False): torch's defaults when not given
+            d = _size_arg(args, kwargs, 0, "d_model") if args or "d_model" in kwargs else Size.const(512)
+            heads = _size_arg(args, kwargs, 1, "nhead") if len(args) > 1 or "nhead" in kwargs else Size.const(8)
+            bf = args[10] if len(args) > 10 else kwargs.get("batch_first")
+            batch_first = bf.value if isinstance(bf, BoolV) else (False if bf is None else None)
+        elif name.endswith("Layer"):
             d = _size_arg(args, kwargs, 0, "d_model")
             heads = _size_arg(args, kwargs, 1, "nhead")
             bf = args[6] if len(args) > 6 else kwargs.get("batch_first")
