@@ -1090,29 +1090,52 @@ def _register_parametrization(c: LibraryCall) -> Value | None:
     return UNKNOWN
 
 
-@library_call("torch.distributions.Normal", "torch.distributions.normal.Normal")
-def _normal_distribution(c: LibraryCall) -> Value | None:
-    """``torch.distributions.Normal(mu, std)``: a distribution whose batch shape is the broadcast of its parameters
-    (a number is a 0-d one); ``rsample()`` / ``sample()`` / ``log_prob(x)`` / ``entropy()`` and ``.mean`` /
-    ``.stddev`` have that shape (``Module._layer_method``, ``Interpreter._attribute``). Parameters that do not
-    broadcast: unknown (torch raises; not reported here)."""
+# torch.distributions' univariate distributions (event shape ()): their parameters, in order, by class (and the
+# module defining it); the batch shape is the parameters' broadcast
+_UNIVARIATE = {
+    "Normal": ("normal", ("loc", "scale")),
+    "Laplace": ("laplace", ("loc", "scale")),
+    "LogNormal": ("log_normal", ("loc", "scale")),
+    "Gumbel": ("gumbel", ("loc", "scale")),
+    "Cauchy": ("cauchy", ("loc", "scale")),
+    "Uniform": ("uniform", ("low", "high")),
+    "Beta": ("beta", ("concentration1", "concentration0")),
+    "Gamma": ("gamma", ("concentration", "rate")),
+    "Exponential": ("exponential", ("rate",)),
+    "Poisson": ("poisson", ("rate",)),
+    "HalfNormal": ("half_normal", ("scale",)),
+}
+
+
+@library_call(
+    *(f"torch.distributions.{n}" for n in _UNIVARIATE),
+    *(f"torch.distributions.{mod}.{n}" for n, (mod, _) in _UNIVARIATE.items()),
+)
+def _univariate_distribution(c: LibraryCall) -> Value | None:
+    """``torch.distributions.Normal(mu, std)`` (``Beta(a, b)``, ``Uniform(lo, hi)``, ``Gamma``, ``Exponential`` and
+    the other univariate ones): a distribution whose batch shape is the broadcast of its parameters (a number is a
+    0-d one); ``rsample()`` / ``sample()`` / ``log_prob(x)`` / ``entropy()`` and ``.mean`` / ``.stddev`` have that
+    shape (``Module._layer_method``, ``Interpreter._attribute``). Parameters that do not broadcast: unknown (torch
+    raises; not reported here)."""
     from ..rules.ops_common import broadcast_shapes
 
-    loc = c.args[0] if c.args else c.kwargs.get("loc")
-    scale = c.args[1] if len(c.args) > 1 else c.kwargs.get("scale")
-    if c.dynamic or loc is None or scale is None or set(c.kwargs) - {"loc", "scale", "validate_args"}:
+    names = _UNIVARIATE[c.qual.rsplit(".", 1)[-1]][1]
+    if c.dynamic or len(c.args) > len(names) or set(c.kwargs) - {*names, "validate_args"}:
         return None
-    shapes = []
-    for v in (loc, scale):
+    bound = dict(zip(names, c.args))
+    bound.update((k, v) for k, v in c.kwargs.items() if k != "validate_args")
+    if set(bound) != set(names):
+        return None
+    shape: tuple[Size, ...] = ()
+    for name in names:
+        v = bound[name]
         if isinstance(v, TensorV) and v.shape is not None and v.framework == "torch" and not v.alts:
-            shapes.append(v.shape)
-        elif isinstance(v, (IntV, FloatV)):
-            shapes.append(())
-        else:
+            got, fails = broadcast_shapes(shape, v.shape)
+            if got is None or fails is not None:
+                return UNKNOWN
+            shape = got
+        elif not isinstance(v, (IntV, FloatV)):
             return UNKNOWN
-    shape, fails = broadcast_shapes(shapes[0], shapes[1])
-    if shape is None or fails is not None:
-        return UNKNOWN
     return LayerV("fw:Normal", (("shape", shape),), c.node)
 
 

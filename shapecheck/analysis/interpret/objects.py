@@ -1123,7 +1123,13 @@ def instance_attrs(
                     and k[5:] in _items_read_only(m, ci)
                 )
             )
-            or (isinstance(v, ManyV) and v.kind == "list")
+            or (
+                isinstance(v, ManyV)
+                and v.kind == "list"
+                # (a list the constructor made, of any length -- a DataLoader's batches -- that the methods only
+                # iterate or read items of, and no caller holds, stays as built)
+                and not (handed is not None and id(v) not in handed and k[5:] in _items_read_only(m, ci))
+            )
         )
         if k in items_only and kept_by_item_stores(v):
             # a torch / numpy array that other methods only store items into keeps its shape and dtype
@@ -1893,7 +1899,7 @@ def stale(v: Value, depth: int = 3) -> Value:
     if isinstance(v, IntDictV) and any(isinstance(x, (ObjV, SeqV, DictV, IntDictV, ManyV)) for _, x in v.items):
         return IntDictV(tuple((k, stale(x, depth - 1)) for k, x in v.items))
     if isinstance(v, ManyV) and v.elem is not None:
-        return ManyV(stale(v.elem, depth - 1), v.kind)
+        return replace(v, elem=stale(v.elem, depth - 1))
     return v
 
 
@@ -2010,8 +2016,8 @@ def _self_item_reads(fn: cst.CSTNode) -> tuple[frozenset[str], frozenset[str]]:
                     or (type(grand) is cst.Subscript and grand.value is parent)  # self.states[i]["buf"] = ...
                 )
                 (bad if stored else ok).add(a)
-            elif type(parent) is cst.For and parent.iter is n:
-                ok.add(a)
+            elif (type(parent) is cst.For or type(parent) is cst.CompFor) and parent.iter is n:
+                ok.add(a)  # (``for b in self.loader``, ``(step(b) for b in self.loader)``)
             elif (
                 type(parent) is cst.Arg
                 and type(grand) is cst.Call
