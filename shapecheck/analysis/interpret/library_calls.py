@@ -131,19 +131,24 @@ _TREE_FLATTENS = frozenset(
 _MAX_LEAVES = 64
 
 
-def _tree_leaves(v: Value, depth: int) -> list[Value] | None:
+def _tree_leaves(v: Value, depth: int, jax: bool = False) -> list[Value] | None:
     """The leaves of a pytree made of tuples and lists whose every piece is known: arrays, numbers, strings and
     booleans are leaves. None (a leaf for some libraries, an empty subtree for others), dicts (key order differs),
-    objects and unknown values (perhaps containers): None."""
+    objects and unknown values (perhaps containers): None. ``jax``: as jax flattens, None an empty subtree and a
+    dict's values by sorted key too."""
     if isinstance(v, IntV) and v.assumed:
         return None  # a constructor parameter that may be a tuple
     if isinstance(v, (TensorV, IntV, FloatV, BoolV, StrV)):
         return [v]
-    if depth > 8 or not isinstance(v, SeqV) or v.kind not in ("tuple", "list"):
+    if jax and isinstance(v, NoneV):
+        return []
+    if jax and depth <= 8 and isinstance(v, DictV) and v.kind == "dict":
+        v = SeqV(tuple(x for _, x in sorted(v.items, key=lambda kv: kv[0])), "tuple")
+    if depth > 8 or not isinstance(v, SeqV) or v.kind not in ("tuple", "list") or v.names is not None and jax:
         return None
     out: list[Value] = []
     for x in v.items:
-        got = _tree_leaves(x, depth + 1)
+        got = _tree_leaves(x, depth + 1, jax)
         if got is None:
             return None
         out.extend(got)
@@ -1456,30 +1461,6 @@ _JSON_MAX_CHARS = 100_000
 
 
 _TREE_MAPS = ("jax.tree_util.tree_map", "jax.tree.map", "jax.tree_map")
-MAX_TREE_LEAVES = 32
-
-
-def _jax_tree_known(v: Value, depth: int = 0) -> int | None:
-    """How many leaves a pytree jax flattens has, when every node is an array, a number, a tuple, list or dict of
-    such, or None (an empty subtree to jax); None when a node is not one of these (an object, a value not known)."""
-    if isinstance(v, IntV) and v.assumed:
-        return None
-    if isinstance(v, (TensorV, IntV, FloatV, BoolV)):
-        return 1
-    if isinstance(v, NoneV):
-        return 0
-    if depth > 4:
-        return None
-    if isinstance(v, SeqV) and v.kind in ("tuple", "list") and v.names is None:
-        parts = [_jax_tree_known(x, depth + 1) for x in v.items]
-    elif isinstance(v, DictV) and v.kind == "dict":
-        parts = [_jax_tree_known(x, depth + 1) for _, x in v.items]
-    else:
-        return None
-    if any(p is None for p in parts):
-        return None
-    total = sum(p for p in parts if p is not None)
-    return total if total <= MAX_TREE_LEAVES else None
 
 
 def _tree_map(c: LibraryCall, f: Value, tree: Value, rest: list[Value], depth: int = 0) -> Value | None:
@@ -1520,7 +1501,7 @@ def _jax_tree_map(c: LibraryCall) -> Value | None:
     (``is_leaf``, an object registered as a pytree): unknown."""
     if c.dynamic or c.kwargs or len(c.args) < 2 or not isinstance(c.args[0], (FuncV, ObjV, LayerV)):
         return None
-    if _jax_tree_known(c.args[1]) is None:
+    if _tree_leaves(c.args[1], 0, jax=True) is None:
         return None
     return _tree_map(c, c.args[0], c.args[1], list(c.args[2:]))
 
