@@ -5511,15 +5511,15 @@ def _shared_before(fn: cst.CSTNode, loop: cst.CSTNode, name: str) -> bool:
         if tp is cst.Name and n.value == name:  # type: ignore[attr-defined]
             if inner:
                 return True
-        if not seen_loop and tp is cst.Assign and not inner:
-            targets = n.targets  # type: ignore[attr-defined]
-            value = n.value  # type: ignore[attr-defined]
-            if (
-                len(targets) == 1
-                and type(targets[0].target) is cst.Name
-                and targets[0].target.value == name
-                and type(value) is cst.List
-            ):
+        if not seen_loop and tp is cst.Assign and not inner and len(n.targets) == 1:  # type: ignore[attr-defined]
+            target, value = n.targets[0].target, n.value  # type: ignore[attr-defined]
+            pairs: list[tuple[cst.BaseExpression, cst.BaseExpression]] = [(target, value)]
+            if type(target) in (cst.Tuple, cst.List) and type(value) in (cst.Tuple, cst.List):
+                # ``logits, alphas = [], []``
+                ts, vs = target.elements, value.elements
+                if len(ts) == len(vs) and not any(type(e) is cst.StarredElement for e in (*ts, *vs)):
+                    pairs = [(t.value, v.value) for t, v in zip(ts, vs)]
+            if any(type(t) is cst.Name and t.value == name and type(v) is cst.List for t, v in pairs):
                 stack.extend((c, inner) for c in reversed(children(value)))
                 continue
         if not seen_loop and tp is cst.Name and n.value == name:  # type: ignore[attr-defined]
