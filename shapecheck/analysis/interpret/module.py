@@ -411,7 +411,11 @@ def _imports_none_of(m: "ModuleAnalysis", tops: frozenset[str] | None) -> bool:
     a driver puts in their place then change nothing ``m``'s own code runs."""
     if tops is None:
         return False
-    return not any(re.search(rf"^\s*(?:import|from)\s+{re.escape(t)}\b", m.text, re.M) for t in tops)
+    return not any(
+        re.search(rf"^\s*(?:from\s+{re.escape(t)}\b|import\s[^\n]*\b{re.escape(t)}\b)", m.text, re.M)
+        or re.search(rf"import_module\(\s*['\"]{re.escape(t)}\b", m.text)
+        for t in tops
+    )
 
 
 def _written_module_names(text: str, at: int) -> list[str] | None:
