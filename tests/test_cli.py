@@ -209,3 +209,21 @@ def test_main_alias_blocks_do_not_run_when_the_module_is_imported(tmp_path: Path
     out = run(["check", ".", "--no-cache", "--format", "json"], tmp_path / "tree")
     found = [(Path(f["path"]).name, f["line"], f["code"]) for f in json.loads(out.stdout)]
     assert found == [("tests.py", 13, "SHP205")]
+
+
+def test_script_beside_a_src_folder_imports_its_packages(tmp_path: Path) -> None:
+    """A tree with no project marker: a script beside ``src/`` imports the packages in it (a src layout copied
+    without its packaging files); a sibling folder's files are not affected (no crash naming their modules)."""
+    (tmp_path / "case" / "src" / "pkg").mkdir(parents=True)
+    (tmp_path / "case" / "src" / "pkg" / "layers.py").write_text(
+        "import torch.nn as nn\n\ndef make():\n    return nn.Linear(4, 8)\n"
+    )
+    (tmp_path / "case" / "driver.py").write_text(
+        "import torch\nfrom pkg.layers import make\n\nmake()(torch.randn(2, 5))\n"
+    )
+    (tmp_path / "other" / "sub").mkdir(parents=True)
+    (tmp_path / "other" / "sub" / "m.py").write_text("import torch\n\nx = torch.randn(2, 3)\n")
+    proc = run(["check", "--no-cache", "--format", "json", str(tmp_path)], tmp_path)
+    assert "internal error" not in proc.stderr, proc.stderr
+    found = json.loads(proc.stdout)
+    assert [(Path(f["path"]).name, f["code"]) for f in found] == [("driver.py", "SHP204")], found

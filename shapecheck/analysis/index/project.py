@@ -414,9 +414,7 @@ def _successors(step: "tuple[list[str], frozenset[str]] | None") -> list[str]:
 
 
 def project_root(path: Path) -> Path | None:
-    """The nearest folder at or above ``path`` (a file or a folder) holding a project marker; with none up to the
-    file system's root, the nearest one holding a ``src`` folder (a src layout copied without its packaging files);
-    else None."""
+    """The nearest folder at or above ``path`` (a file or a folder) holding a project marker, or None."""
     start = path.resolve()
     d = start if start.is_dir() else start.parent
     walked: list[Path] = []
@@ -432,8 +430,6 @@ def project_root(path: Path) -> Path | None:
         if d == d.parent:
             break
         d = d.parent
-    if found is None:
-        found = next((w for w in walked if (w / "src").is_dir()), None)
     for w in walked:
         _ROOT_CACHE[w] = found
     return found
@@ -502,6 +498,10 @@ def import_roots(path: Path) -> list[Path]:
             if (root / "src").is_dir():
                 roots.append(root / "src")
             roots.append(root)
+        elif (top / "src").is_dir():
+            # no project marker: a script beside a src/ folder (a driver of a src layout copied without its
+            # packaging files) imports the packages in it, as an installed src layout would give them
+            roots.append(top / "src")
     roots.append(Path.cwd())
     return list(dict.fromkeys(roots))
 
