@@ -353,8 +353,11 @@ def _apply_layer(
     if layer.kind == "TransformerBlock" and layer.param("name") == "Transformer":
         # nn.Transformer()(src, tgt, ...): both of d_model features; the decoder's output has tgt's shape
         tgt = args[1] if len(args) > 1 else kwargs.get("tgt")
-        if not isinstance(tgt, TensorV) or not isinstance(rule(cx, interp, node, report_node, layer, x), TensorV):
+        if not isinstance(tgt, TensorV):
             return x.with_shape(None)
+        src = rule(cx, interp, node, report_node, layer, x)
+        if not isinstance(src, TensorV) or src.shape is None:
+            return x.with_shape(None)  # (src of another width reported: the call raises there, tgt is not read)
         out = rule(cx, interp, node, report_node, layer, tgt)
         return (
             out.with_shape(out.shape, None, cx.origin(node, "the Transformer layer"))
