@@ -1825,10 +1825,7 @@ class Interpreter:
                 return None
             dtypes = {cast(TensorV, t).dtype for t in items}
             frameworks = {cast(TensorV, t).framework for t in items}
-            out = tuple(
-                size if all(equal(size, sh[i]) is Truth.TRUE for sh in shapes) else self.ctx.fresh("n")
-                for i, size in enumerate(first.shape)
-            )
+            out = _agreed_shape(shapes, lambda i: self.ctx.fresh("n"))
             return TensorV(
                 out, dtypes.pop() if len(dtypes) == 1 else None, frameworks.pop() if len(frameworks) == 1 else None
             )
@@ -1857,19 +1854,15 @@ class Interpreter:
             first = shapes[0]
             if first is None or any(sh is None or len(sh) != len(first) for sh in shapes):
                 return v
-            out: list[Size] = []
-            for i, size in enumerate(first):
-                if all(equal(size, cast(tuple[Size, ...], sh)[i]) is Truth.TRUE for sh in shapes[1:]):
-                    out.append(size)
-                else:
-                    k = f"{key}:{i}"
-                    if k not in widened:
-                        line = self.m.line_of(loop)
-                        widened[k] = self.ctx.fresh(
-                            "len", f"(the length of {key} as the loop at line {line} changes it)"
-                        )
-                    out.append(widened[k])
-            return TensorV(tuple(out), v.dtype, v.framework)
+
+            def own(i: int) -> Size:
+                k = f"{key}:{i}"
+                if k not in widened:
+                    line = self.m.line_of(loop)
+                    widened[k] = self.ctx.fresh("len", f"(the length of {key} as the loop at line {line} changes it)")
+                return widened[k]
+
+            return TensorV(_agreed_shape(cast(list[tuple[Size, ...]], shapes), own), v.dtype, v.framework)
         if type(v) is ManyV and v.elem is not None:
             elem = self._widen(v.elem, f"an element of {key}", widened, loop)
             return v if elem is v.elem else replace(v, elem=elem)
@@ -3590,7 +3583,13 @@ class Interpreter:
             found = self._module_dict_entry(node.value.value, idx_nodes[0].slice.value)
             if found is not None:
                 return found
-        if type(node.value) in (cst.Name, cst.Attribute) and all(type(e.slice) is cst.Index for e in idx_nodes):
+        last = (
+            node.value.value
+            if type(node.value) is cst.Name
+            else getattr(getattr(node.value, "attr", None), "value", "")
+        )
+        if last in _MONAI_FACTORIES and all(type(e.slice) is cst.Index for e in idx_nodes):
+            # (the last name first: qualifying every subscript's base would cost a lookup on a hot path)
             factory = _MONAI_FACTORY.fullmatch(self.m.qualify(node.value) or "")
             if factory is not None:
                 return self._monai_factory(factory.group(1), idx_nodes)
@@ -5462,6 +5461,7 @@ def _slice_bounds(v: SeqV) -> tuple[int | None, int | None, int | None] | None:
 
 # MONAI's layer factories (monai.networks.layers.factories: ``Conv = LayerFactory()`` filled by factory functions):
 # what ``Factory[NAME, spatial_dims]`` returns, per factory and name, a torch.nn class by spatial dims or one class
+_MONAI_FACTORIES = frozenset({"Conv", "Norm", "Pool", "Dropout", "Pad", "Act"})
 _MONAI_FACTORY = re.compile(r"monai\.networks\.layers(?:\.factories)?\.(Conv|Norm|Pool|Dropout|Pad|Act)")
 _MONAI_TABLE: dict[tuple[str, str], "str | tuple[str, ...]"] = {
     ("Conv", "CONV"): ("Conv1d", "Conv2d", "Conv3d"),
@@ -5486,6 +5486,15 @@ _MONAI_TABLE: dict[tuple[str, str], "str | tuple[str, ...]"] = {
         + ("Softmax", "LogSoftmax")
     },
 }
+
+
+def _agreed_shape(shapes: Sequence[tuple[Size, ...]], other: Callable[[int], Size]) -> tuple[Size, ...]:
+    """The shape of one rank that ``shapes`` (all of it) agree on: each axis's size where they all have it, else
+    ``other(axis)`` (a size standing for whichever of them it is)."""
+    first = shapes[0]
+    return tuple(
+        size if all(equal(size, sh[i]) is Truth.TRUE for sh in shapes[1:]) else other(i) for i, size in enumerate(first)
+    )
 
 
 def _list_shared_before(fn: cst.FunctionDef, loop: cst.CSTNode, name: str) -> bool:

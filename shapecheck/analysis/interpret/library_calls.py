@@ -1523,17 +1523,24 @@ def _mapping_proxy(c: LibraryCall) -> Value | None:
 def _json_loads(c: LibraryCall) -> Value | None:
     """``json.loads(CONFIG_JSON)`` of a known string (a config written in the source): the data it holds, parsed by
     Python's json module (data, never code). Anything else, or text json cannot read: unknown."""
+    import json
+
+    return _parsed_config(c, _JSON_MAX_CHARS, json.loads)
+
+
+def _parsed_config(c: LibraryCall, limit: int, parse: Callable[[str], Any]) -> Value | None:
+    """``parse(text)`` (json's, tomllib's) of the one known string ``c`` is given, as values (``_json_value``): data,
+    never code. Text longer than ``limit``, or that does not parse (the call raises there: what follows does not
+    run, nothing to say about it): unknown."""
     if c.dynamic or c.kwargs or len(c.args) != 1 or not isinstance(c.args[0], StrV):
         return None
     text = c.args[0].value
-    if len(text) > _JSON_MAX_CHARS:
+    if len(text) > limit:
         return UNKNOWN
-    import json
-
     try:
-        data = json.loads(text)
+        data = parse(text)
     except (ValueError, RecursionError):
-        return UNKNOWN  # json.loads raises here: what follows does not run, nothing to say about it
+        return UNKNOWN
     return _json_value(data, 0)
 
 
@@ -1863,15 +1870,8 @@ _TOML_MAX_CHARS = 20_000
 def _toml_loads(c: LibraryCall) -> Value | None:
     """``tomllib.loads(CONFIG)`` of a string the analysis knows: the tables, arrays, numbers and strings it holds
     (text that does not parse: unknown, where the call raises; no ``tomllib`` before Python 3.11: unknown)."""
-    if c.dynamic or len(c.args) != 1 or c.kwargs or not isinstance(c.args[0], StrV):
-        return None
-    text = c.args[0].value
-    if len(text) > _TOML_MAX_CHARS:
-        return None
     try:
         import tomllib
-
-        data = tomllib.loads(text)
-    except Exception:
+    except ImportError:
         return UNKNOWN
-    return _json_value(data, 0)
+    return _parsed_config(c, _TOML_MAX_CHARS, tomllib.loads)

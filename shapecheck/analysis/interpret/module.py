@@ -574,6 +574,9 @@ class ModuleAnalysis:
         ``sys.modules[name] = stub`` after ``stub = types.ModuleType(name)`` and ``stub.__path__ = [...]`` (a driver
         importing a package without running its heavy ``__init__``): the analysis resolves ``pkg.sub`` to the same
         files."""
+        cached: frozenset[int] | None = self.__dict__.get("_registered")
+        if cached is not None:
+            return cached
         out: set[int] = set()
         for m in _REGISTERED.finditer(self.text):
             stub = re.escape(m.group(1))
@@ -581,7 +584,8 @@ class ModuleAnalysis:
                 rf"^\s*{stub}\.__path__\s*=", self.text, re.M
             ):
                 out.add(m.start())
-        return frozenset(out)
+        found = self.__dict__["_registered"] = frozenset(out)
+        return found
 
     def blocked_modules(self) -> frozenset[str] | None:
         """The top-level names of the modules outside the analysed tree that this module's writes into
