@@ -1314,6 +1314,11 @@ class Interpreter:
         test: cst.BaseExpression | None,
     ) -> None:
         truth = _truth(self.eval(test)) if test is not None else None
+        # ``if random.random() > self.p: return x`` of a known p: each branch this draw can take runs on some calls
+        gate = self._random_gate(test) if truth is None and type(test) is cst.Comparison else None
+        if gate is not None and gate != (True, True):
+            truth = gate[0]  # one outcome only (``torch.rand(1) > 1.0``)
+            gate = None
         if truth is True and test is not None and len(suites) == 2 and isinstance(suites[0], cst.IndentedBlock):
             raised = _raises_at_end(suites[0])
             if raised is not None:
@@ -1330,7 +1335,7 @@ class Interpreter:
         results = []
         # an undecided ``if`` of an inlined callee a branch of which returns normally (no definite error on the
         # way): the rest of the callee is conditional (``narrowed``)
-        watched = not known and self.ctx.suppress_depth > 0 and self.frame.depth > 0
+        watched = not known and gate is None and self.ctx.suppress_depth > 0 and self.frame.depth > 0
         returned_clean = failed = False
         for i, suite in enumerate(suites):
             self.scope.vars = dict(before)
@@ -1339,7 +1344,7 @@ class Interpreter:
             self.dead = False
             # (ctx.maybe_taken, written out: a generator-based context manager per branch was 2% of a run)
             ctx = self.ctx
-            uncertain = not known and ctx.suppress_depth > 0
+            uncertain = not known and gate is None and ctx.suppress_depth > 0
             ctx.uncertain += uncertain
             ctx.branch_unknown += not known
             returns_before = len(self.scope.returns)
@@ -1376,6 +1381,69 @@ class Interpreter:
         if returned_clean and results:
             self.narrowed += 1
             self.ctx.uncertain += 1
+
+    def _random_gate(self, test: cst.Comparison) -> tuple[bool, bool] | None:
+        """Can ``test``, a uniform draw from [0, 1) compared with a known number (``random.random() < p``,
+        ``torch.rand(1).item() > self.prob``, ``np.random.rand() <= 0.5``), be true, and can it be false? None when
+        the test is not such a comparison. The draw's outcome depends on no size nor flag of the call, so a branch
+        it can take is one the call runs (with that probability), not a guess."""
+        if len(test.comparisons) != 1:
+            return None
+        comp = test.comparisons[0]
+        op: Any = type(comp.operator)
+        if op not in _GATE_OPS:
+            return None
+        left, right = test.left, comp.comparator
+        if self._uniform_draw(right):
+            left, right = right, left
+            op = _GATE_FLIP[op]
+        elif not self._uniform_draw(left):
+            return None
+        v = self.eval(right)
+        if isinstance(v, FloatV):
+            p = v.value
+        elif isinstance(v, IntV):
+            n = v.size.as_int()
+            p = None if n is None else float(n)
+        else:
+            return None
+        if p is None:
+            return None
+        # u in [0, 1): the draw can be below p when p > 0, at or above it when p < 1 (u == p: probability 0)
+        below, above = p > 0, p < 1
+        return (below, above) if op in (cst.LessThan, cst.LessThanEqual) else (above, below)
+
+    def _uniform_draw(self, node: cst.BaseExpression) -> bool:
+        """``random.random()``, ``np.random.rand()`` / ``random()`` / ``uniform()``, ``torch.rand(1)`` (one element,
+        ``generator=`` / ``device=`` allowed), possibly through ``.item()``, ``[0]`` or ``float(...)``."""
+        while True:
+            if type(node) is cst.Call and type(node.func) is cst.Attribute and node.func.attr.value == "item":
+                if node.args:
+                    return False
+                node = node.func.value
+            elif type(node) is cst.Subscript and len(node.slice) == 1:
+                node = node.value
+            elif type(node) is cst.Call and type(node.func) is cst.Name and node.func.value == "float":
+                if len(node.args) != 1 or node.args[0].keyword is not None or node.args[0].star:
+                    return False
+                node = node.args[0].value
+            else:
+                break
+        if type(node) is not cst.Call:
+            return False
+        name = self.m.qualify(node.func)
+        positional = [a for a in node.args if a.keyword is None]
+        if any(a.star for a in node.args):
+            return False
+        if name in ("random.random", "numpy.random.random", "numpy.random.random_sample", "numpy.random.rand"):
+            return not node.args
+        if name == "numpy.random.uniform":
+            return not node.args
+        if name == "torch.rand":
+            if any(a.keyword.value not in ("generator", "device", "dtype") for a in node.args if a.keyword):
+                return False
+            return len(positional) == 1 and _is_one(positional[0].value)
+        return False
 
     def _iteration_changes(self, obj: ObjV) -> bool:
         """Does iterating ``obj`` (its class's ``__iter__`` or ``__next__``, in the analysed code) set attributes of
@@ -5761,6 +5829,25 @@ def _changed_by_closures(fn: cst.CSTNode) -> frozenset[str]:
         if not grew:
             break
     return frozenset(changed)
+
+
+_GATE_OPS = (cst.LessThan, cst.LessThanEqual, cst.GreaterThan, cst.GreaterThanEqual)
+_GATE_FLIP: dict[Any, Any] = {
+    cst.LessThan: cst.GreaterThan,
+    cst.LessThanEqual: cst.GreaterThanEqual,
+    cst.GreaterThan: cst.LessThan,
+    cst.GreaterThanEqual: cst.LessThanEqual,
+}
+
+
+def _is_one(node: cst.BaseExpression) -> bool:
+    """``1``, ``(1,)`` or ``[1]``: the shape of a one-element draw."""
+    if type(node) is cst.Integer:
+        return node.value == "1"
+    if type(node) in (cst.Tuple, cst.List):
+        elements = cast(Any, node).elements
+        return len(elements) == 1 and type(elements[0].value) is cst.Integer and elements[0].value.value == "1"
+    return False
 
 
 def _truth(v: Value) -> bool | None:
