@@ -1835,6 +1835,15 @@ def _optax_softmax_cross_entropy(c: LibraryCall) -> Value | None:
     return TensorV(out.shape[:-1], got[0].dtype, "jax", None, out.origin)
 
 
+@library_call(*(p + "smooth_labels" for p in _OPTAX))
+def _optax_smooth_labels(c: LibraryCall) -> Value | None:
+    """``optax.smooth_labels(labels, alpha)``: the label distributions mixed with the uniform one, the same shape."""
+    labels = c.args[0] if c.args else c.kwargs.get("labels")
+    if c.dynamic or len(c.args) > 2 or set(c.kwargs) - {"labels", "alpha"} or not isinstance(labels, TensorV):
+        return None
+    return TensorV(labels.shape, labels.dtype, "jax", None, labels.origin, labels.vshape, labels.alts, labels.not_ranks)
+
+
 @library_call(*(p + n for p in _OPTAX for n in ("sigmoid_binary_cross_entropy", "huber_loss", "log_cosh")))
 def _optax_elementwise_loss(c: LibraryCall) -> Value | None:
     """``optax.sigmoid_binary_cross_entropy(logits, labels)`` / ``huber_loss(predictions, targets)`` /
