@@ -1864,7 +1864,10 @@ def _train_state(c: LibraryCall) -> Value | None:
     are the ones given (``state.apply_fn({"params": state.params}, x)``); its optimizer state is not followed."""
     if c.dynamic or c.args or not {"apply_fn", "params", "tx"} <= set(c.kwargs):
         return None
-    fields = {"step": IntV(Size.const(0)), **c.kwargs, "opt_state": UNKNOWN}
+    kw = c.kwargs
+    fields = {"step": IntV(Size.const(0)), "apply_fn": kw["apply_fn"], "params": kw["params"], "tx": kw["tx"]}
+    fields["opt_state"] = UNKNOWN  # (the order module._TRAIN_STATE_FIELDS reads; a subclass's own fields after)
+    fields.update((k, v) for k, v in kw.items() if k not in fields)
     # (a frozen record, as a named tuple: no code can change it, so a closure reading it keeps it)
     return SeqV(tuple(fields.values()), "tuple", tuple(fields))
 

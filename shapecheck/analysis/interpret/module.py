@@ -3503,7 +3503,14 @@ class ModuleAnalysis:
     ) -> Value | None:
         """``xs.append(x)``, ``hs.pop()``, ``stages.insert(0, x)`` on a list (or ModuleList) value: the list grown or
         shrunk in place under its one name, or forgotten (``_call``; None: not answered here). ``names.index("z500")``
-        of known strings or ints: where it first stands."""
+        of known strings or ints: where it first stands. A flax ``TrainState`` record's ``apply_gradients(grads=g)`` /
+        ``replace(...)``: the record, its step not known / those fields replaced."""
+        if isinstance(base, SeqV) and base.names is not None and base.names[:5] == _TRAIN_STATE_FIELDS and not dynamic:
+            if method == "apply_gradients" and not args and set(kwargs) <= {"grads"}:
+                # the optimizer's updates have the parameters' shapes: the parameters keep theirs
+                return SeqV((UNKNOWN, *base.items[1:4], UNKNOWN, *base.items[5:]), base.kind, base.names)
+            if method == "replace" and not args and set(kwargs) <= set(base.names):
+                return SeqV(tuple(kwargs.get(n, v) for n, v in zip(base.names, base.items)), base.kind, base.names)
         if (
             method == "index"
             and isinstance(base, SeqV)
@@ -5981,6 +5988,9 @@ _NUMPY_SCALAR_MATH = frozenset(
 # the libraries whose classes and functions a ``functools.partial`` of them runs through their own rules
 _PARTIAL_FRAMEWORKS = ("torch.", "numpy.", "jax.", "flax.", "equinox.", "keras.", "tf_keras.", "tensorflow.", "paddle.")
 
+
+# the fields of flax's ``TrainState.create(...)`` record (library_calls._train_state), in order
+_TRAIN_STATE_FIELDS = ("step", "apply_fn", "params", "tx", "opt_state")
 
 # ``_call``'s method handlers by the receiver value's kind (exact types: the value classes have no subclasses)
 _CONTAINER_METHODS: dict[type, Callable[..., "Value | None"]] = {
