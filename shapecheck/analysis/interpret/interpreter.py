@@ -2016,11 +2016,17 @@ class Interpreter:
                 self.scope.vars[data_of] = value if isinstance(value, TensorV) else UNKNOWN
                 return
             if type(obj) is cst.Name and obj.value == "self" and self.frame.cls_key is not None:
-                if attr in objects.NN_MODULE_NAMES and isinstance(value, (LayerV, ObjV, TensorV)):
-                    # ``self.modules = modules``: torch registers the module, and reading ``self.modules`` finds
-                    # nn.Module's own method first (zeta's RecursiveBlock calls ``self.modules(x)``, a generator)
-                    value = UNKNOWN
                 owner = self.m.find_class(self.frame.cls_key)
+                if (
+                    attr in objects.NN_MODULE_NAMES
+                    and isinstance(value, (LayerV, ObjV, TensorV))
+                    and (owner is None or objects.foreign_bases(owner.module, owner))
+                ):
+                    # ``self.modules = modules``: torch registers the module, and reading ``self.modules`` finds
+                    # nn.Module's own method first (zeta's RecursiveBlock calls ``self.modules(x)``, a generator).
+                    # A class whose bases are all the analysed code's own is no module: ``self.forward =
+                    # hk.transform(fn)`` of a trainer holds what it is given
+                    value = UNKNOWN
                 if owner is not None and objects.intercepts_attr(owner.module, owner, attr):
                     setter = objects.property_setter(owner.module, owner, attr) if self.frame.building else None
                     if setter is not None:
@@ -2805,6 +2811,20 @@ class Interpreter:
                 self._check_reshape_reorders(node)
             elif node.func.attr.value.endswith("_"):
                 _forget_size_reads(self.scope.size_reads, node.func.value.value)  # x.transpose_(1, 2) in place
+        if (
+            type(node.func) is cst.Name
+            and node.func.value in ("list", "tuple")
+            and len(node.args) == 1
+            and type(node.args[0].value) is cst.Call
+        ):
+            # ``list(batches(...))`` iterates the generator call to its end, as a ``for`` over it does
+            # (module._enumerated reads it)
+            outer = self.iterating
+            self.iterating = node
+            try:
+                return self.m.call(self, node)
+            finally:
+                self.iterating = outer
         return self.m.call(self, node)
 
     def _record_size_reads(self, target: cst.BaseExpression, node: cst.BaseExpression) -> None:

@@ -3219,6 +3219,15 @@ class ModuleAnalysis:
                     for other, held in list(interp.scope.vars.items()):
                         if held is a_value:
                             interp.scope.vars[other] = UNKNOWN  # (``chs = args.channels``: the same list)
+                elif (
+                    not keeps
+                    and id(a) not in scalars
+                    and id(a) not in kept_lists
+                    and _unknown_attribute(interp, a.value, a_value)
+                ):
+                    # ``self.optimizer.init(self.params)``: what the attribute holds is not known, and the callee gets
+                    # that, not the object: it may change what it was handed (already unknown), no other attribute
+                    interp.forget_object(a.value.value, a.value.attr.value, UNKNOWN)  # type: ignore[attr-defined]
                 elif not keeps and id(a) not in scalars and id(a) not in kept_lists:
                     # a model handed to code that may replace its layers; `Norm(cfg.hidden)` hands on an int, which
                     # cannot change cfg (nor ``Tokenizer(cfg.cardinalities)`` a list of ints it only reads)
@@ -6051,6 +6060,15 @@ def _plain_list_attribute(interp: Interpreter, node: cst.BaseExpression, v: Valu
     )
 
 
+def _unknown_attribute(interp: Interpreter, node: cst.BaseExpression, v: Value) -> bool:
+    """``self.params`` (``state.opt``): an attribute of a name holding an object the analysis built, whose value is not
+    known. Handed to code, it may change what it holds, nothing else of the object (``_plain_list_attribute``)."""
+    if v is not UNKNOWN or type(node) is not cst.Attribute or type(node.value) is not cst.Name:
+        return False
+    holder = interp.scope.vars.get(node.value.value)
+    return type(holder) is ObjV and holder.concrete and not _frozen_record(interp.m, holder)
+
+
 def _self_handed(interp: Interpreter, node: cst.Call, args: list[Value]) -> ObjV | None:
     """The object a constructor is building, when ``node`` hands it on as its first argument, by the name ``self``
     (``Base.__init__(self, ...)``, ``nn.Embedding.__init__(self, n, d)``); None otherwise."""
@@ -6689,20 +6707,22 @@ def _call_multi(
 
 
 def _enumerated(interp: Interpreter, node: cst.Call) -> bool:
-    """``for i, batch in enumerate(batches(...))``: the loop iterates the generator call ``node`` to its end as
-    ``for batch in batches(...)`` does (``enumerate`` Python's own, not a name of the code)."""
+    """``for i, batch in enumerate(batches(...))`` / ``list(batches(...))`` / ``tuple(...)``: the loop (the
+    builtin) iterates the generator call ``node`` to its end as ``for batch in batches(...)`` does (the builtin
+    Python's own, not a name of the code)."""
     it = interp.iterating
+    if type(it) is not cst.Call or type(it.func) is not cst.Name:
+        return False
+    name = it.func.value
     return (
-        type(it) is cst.Call
-        and type(it.func) is cst.Name
-        and it.func.value == "enumerate"
+        name in ("enumerate", "list", "tuple")
         and len(it.args) == 1
         and it.args[0].value is node
         and it.args[0].keyword is None
         and not it.args[0].star
-        and "enumerate" not in interp.scope.vars
-        and "enumerate" not in interp.m.globals
-        and "enumerate" not in interp.m.imports.names
+        and name not in interp.scope.vars
+        and name not in interp.m.globals
+        and name not in interp.m.imports.names
     )
 
 
@@ -8981,8 +9001,15 @@ def _param_attribute_writes(fn: cst.CSTNode) -> dict[str, frozenset[str] | None]
             if not nested and type(parent) is cst.Call and parent.func is node:
                 attrs.add(CALLED)  # ``model(x)``: its own forward runs (_attribute_writes decides what that changes)
                 continue
-            if nested or type(parent) is not cst.Attribute or parent.value is not node:
-                out[name] = None  # the object itself used: handed on, rebound, returned, read by a nested function
+            if type(parent) is not cst.Attribute or parent.value is not node:
+                out[name] = None  # the object itself used: handed on, rebound, returned, seen by a nested function
+            elif nested:
+                # a nested function (a closure handed to ``hk.transform``) reading ``cfg.d_model``: as a read here,
+                # whenever it runs; anything more (a write, a method, a deeper or item access) may change the object
+                if _writes_attribute(grand, parent) or (type(grand) is cst.Call and grand.func is parent):
+                    out[name] = None
+                else:
+                    attrs.add("use " + parent.attr.value)
             elif type(grand) is cst.Call and grand.func is parent:
                 if parent.attr.value in _READ_ONLY_MODULE_METHODS:
                     attrs.add(CALLED)  # ``model.parameters()``: handed to an optimizer, nothing of it changed

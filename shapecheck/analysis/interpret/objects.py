@@ -4297,14 +4297,30 @@ _READING_CONTEXTS = (
 
 def _params_escape(fn: cst.CSTNode) -> bool:
     """Is a parameter of ``fn`` used other than as a call's argument, the object of an attribute or item read, a side
-    of a comparison or what a loop iterates (``_builder_keeps``)?"""
+    of a comparison or what a loop iterates (``_builder_keeps``)? A nested function (the ``forward`` a haiku
+    builder hands to ``hk.transform``) is walked as the body when it binds none of those names and declares no
+    ``nonlocal`` / ``global``: what it does with them, whenever it runs, is what the body would."""
     assert type(fn) is cst.FunctionDef
     names = {p.name.value for p in (*fn.params.posonly_params, *fn.params.params, *fn.params.kwonly_params)}
     stack: list[tuple[cst.CSTNode, cst.CSTNode | None]] = [(fn.body, None)]
     while stack:
         node, parent = stack.pop()
         tp = type(node)
-        if tp in (cst.FunctionDef, cst.ClassDef, cst.Lambda):
+        if tp is cst.FunctionDef:
+            inner = cast(cst.FunctionDef, node)
+            own = {
+                p.name.value for p in (*inner.params.posonly_params, *inner.params.params, *inner.params.kwonly_params)
+            }
+            for star in (inner.params.star_arg, inner.params.star_kwarg):
+                if isinstance(star, cst.Param):
+                    own.add(star.name.value)
+            if inner.decorators or own & names or _interpreter._assigned_names(inner.body) & names:
+                return True
+            if _holds_any(inner.body, (cst.Nonlocal, cst.Global, cst.ClassDef, cst.Lambda)):
+                return True
+            stack.append((inner.body, node))
+            continue
+        if tp in (cst.ClassDef, cst.Lambda):
             return True
         if tp is cst.Name and cast(cst.Name, node).value in names:
             up = type(parent)
@@ -4321,6 +4337,17 @@ def _params_escape(fn: cst.CSTNode) -> bool:
             return True
         for child in children(node):
             stack.append((child, node))
+    return False
+
+
+def _holds_any(tree: cst.CSTNode, kinds: tuple[type, ...]) -> bool:
+    """Does ``tree`` hold a node of one of these types, at any depth?"""
+    stack = [tree]
+    while stack:
+        n = stack.pop()
+        if type(n) in kinds:
+            return True
+        stack.extend(children(n))
     return False
 
 
