@@ -2124,7 +2124,7 @@ class Interpreter:
         elif type(target) is cst.Subscript:
             # only a chain of plain indexes on a variable is evaluated here (``groups[ind][key]``): an index or a
             # container with a call in it (``f(x)[0][1] = v``) would run the call a second time
-            plain = _plain_item_chain(target, slice_target=True)
+            plain = _plain_item_chain(target, slice_target=True) or self._namespace_keyed(target)
             if plain and self.store_item(target, value, []):
                 return
             if (
@@ -2190,6 +2190,20 @@ class Interpreter:
             self.forget_module_chain(target.value, held)  # self.net[-1] = nn.Linear(dim, 7)
             self.forget_if_list(target.value)
             self.forget_object(target.value)
+
+    def _namespace_keyed(self, target: cst.Subscript) -> bool:
+        """``kwargs[f.name] = v`` on a variable, ``f`` a variable holding a namespace (a ``dataclasses.Field`` read as
+        one): reading the key runs no code, as for a plain index."""
+        if len(target.slice) != 1 or _var_key(target.value) is None:
+            return False
+        index = target.slice[0].slice
+        if type(index) is not cst.Index or index.star is not None:
+            return False
+        key = index.value
+        if type(key) is not cst.Attribute or type(key.value) is not cst.Name:
+            return False
+        held = self.scope.vars.get(key.value.value)
+        return type(held) is DictV and held.kind == "namespace"
 
     def store_item(self, target: cst.Subscript, value: Value, replaced: list[Value]) -> bool:
         """``d[key] = v``, ``xs[1] = v``, ``groups[ind][key] = v`` (a list of dicts filled in a loop): the variable

@@ -53,6 +53,7 @@ from .values import (
 )
 
 if TYPE_CHECKING:
+    from ..index.functions import ClassInfo
     from .interpreter import Interpreter
     from .module import ModuleAnalysis
 
@@ -894,15 +895,7 @@ def _dataclass_fields(c: LibraryCall) -> Value | None:
     of whose MRO is one and that declares no ``InitVar``: its fields in order, each read as ``f.name``."""
     if c.dynamic or len(c.args) != 1 or c.kwargs:
         return None
-    v = c.args[0]
-    key = (
-        v.cls_key
-        if isinstance(v, ObjV)
-        else v.qualname[6:]
-        if isinstance(v, RefV) and v.qualname.startswith("class:")
-        else None
-    )
-    ci = c.m.find_class(key) if key is not None else None
+    ci = _dataclass_of(c, c.args[0])
     from . import objects
 
     if (
@@ -913,9 +906,68 @@ def _dataclass_fields(c: LibraryCall) -> Value | None:
         )
     ):
         return None
-    names = [name for name, _, _ in objects.class_fields(c.m, ci)]
-    # (a Field has more attributes than its name: not every one is an entry)
-    return SeqV(tuple(DictV((("name", StrV(n)), (INCOMPLETE_NAMESPACE, UNKNOWN)), "namespace") for n in names), "tuple")
+    out = []
+    for name, owner, default in objects.class_fields(c.m, ci):
+        # (a Field has more attributes than these: not every one is an entry) ``default_factory``: the class of a
+        # ``field(default_factory=Sub)`` of the analysed code, ``dataclasses.MISSING`` when the field has none
+        factory: Value = UNKNOWN
+        expr = objects._field_keyword(default, "default_factory")
+        if expr is not None:
+            q = owner.module.qualify(expr) if type(expr) in (cst.Name, cst.Attribute) else None
+            held = c.m.project.lookup(q) if q is not None and c.m.project is not None else None
+            if held is None and type(expr) is cst.Name:
+                held = owner.module.globals.get(expr.value)
+            if isinstance(held, RefV) and held.qualname.startswith("class:"):
+                factory = held
+        elif default is None or not (type(default) is cst.Call and (dotted(default.func) or "").endswith("field")):
+            factory = RefV(_MISSING)
+        out.append(
+            DictV((("name", StrV(name)), ("default_factory", factory), (INCOMPLETE_NAMESPACE, UNKNOWN)), "namespace")
+        )
+    return SeqV(tuple(out), "tuple")
+
+
+_MISSING = "dataclasses.MISSING"
+
+
+def _dataclass_of(c: LibraryCall, v: Value) -> "ClassInfo | None":
+    """The class of the analysed code an instance is of, or a class reference names (one imported from another
+    module, ``from config import S2TConfig``, through the project)."""
+    if isinstance(v, RefV) and not v.qualname.startswith("class:") and c.m.project is not None:
+        held = c.m.project.lookup(v.qualname)
+        v = held if held is not None else v
+    key = (
+        v.cls_key
+        if isinstance(v, ObjV)
+        else v.qualname[6:]
+        if isinstance(v, RefV) and v.qualname.startswith("class:")
+        else None
+    )
+    return c.m.find_class(key) if key is not None else None
+
+
+@library_call("dataclasses.is_dataclass")
+def _is_dataclass(c: LibraryCall) -> Value | None:
+    """``is_dataclass(x)``: of an object or class of the analysed code, whether every class of its MRO is a
+    ``@dataclass`` one (a foreign base: not known); False of ``dataclasses.MISSING`` (a ``Field``'s missing
+    ``default_factory``), numbers, strings, None, lists, dicts and tensors."""
+    if c.dynamic or len(c.args) != 1 or c.kwargs:
+        return None
+    v = c.args[0]
+    if isinstance(v, RefV) and v.qualname == _MISSING:
+        return BoolV(False)
+    if isinstance(v, (IntV, FloatV, StrV, BoolV, NoneV, TensorV)) or (
+        isinstance(v, (SeqV, DictV)) and v.kind in ("list", "tuple", "dict")
+    ):
+        return BoolV(False)
+    ci = _dataclass_of(c, v) if isinstance(v, (ObjV, RefV)) else None
+    if ci is None:
+        return None
+    from . import objects
+
+    if objects.foreign_bases(c.m, ci):
+        return None
+    return BoolV(all("dataclasses.dataclass" in k.decorators for k in objects.mro(c.m, ci)))
 
 
 @library_call("dataclasses.replace")
@@ -1870,6 +1922,52 @@ def _train_state(c: LibraryCall) -> Value | None:
     fields.update((k, v) for k, v in kw.items() if k not in fields)
     # (a frozen record, as a named tuple: no code can change it, so a closure reading it keeps it)
     return SeqV(tuple(fields.values()), "tuple", tuple(fields))
+
+
+# ---- YAML text written in the code: ``yaml.safe_load(CONFIG_YAML)`` of a known string, read with PyYAML's safe
+# loader (plain data: no tag that builds an object or runs code), its values as ``json.loads``'s (``_json_value``)
+
+_YAML_MAX_CHARS = 20_000
+_YAML_MAX_NODES = 5_000  # (anchors and aliases share nodes: a short text can stand for a huge tree)
+_YAML_LOADERS = frozenset({"SafeLoader", "CSafeLoader", "FullLoader", "CFullLoader", "Loader", "CLoader"})
+
+
+@library_call("yaml.safe_load", "yaml.load")
+def _yaml_load(c: LibraryCall) -> Value | None:
+    """``yaml.safe_load(CONFIG)`` (``yaml.load(CONFIG, Loader=yaml.SafeLoader)``, or another of PyYAML's loaders) of
+    a string the analysis knows: the mappings, lists, numbers and strings it holds, read by the safe loader whatever
+    loader the code names (text it cannot read that way, or anything but str keys and plain scalars: unknown)."""
+    kwargs = dict(c.kwargs)
+    if c.qual == "yaml.load":
+        loader = kwargs.pop("Loader", None)
+        if not (isinstance(loader, RefV) and loader.qualname.rsplit(".", 1)[-1] in _YAML_LOADERS):
+            return None
+    if c.dynamic or kwargs or len(c.args) != 1 or not isinstance(c.args[0], StrV):
+        return None
+    text = c.args[0].value
+    if len(text) > _YAML_MAX_CHARS:
+        return UNKNOWN
+    try:
+        import yaml  # type: ignore[import-untyped]
+
+        data = yaml.safe_load(text)
+    except Exception:  # (yaml.YAMLError, or PyYAML not installed)
+        return UNKNOWN
+    if not _plain_data(data, [_YAML_MAX_NODES]):
+        return UNKNOWN
+    return _json_value(data, 0)
+
+
+def _plain_data(data: Any, budget: list[int]) -> bool:
+    """Only dicts with str keys, lists, str / int / float / bool / None, within ``budget`` nodes in all."""
+    budget[0] -= 1
+    if budget[0] < 0:
+        return False
+    if isinstance(data, dict):
+        return all(isinstance(k, str) and _plain_data(v, budget) for k, v in data.items())
+    if isinstance(data, list):
+        return all(_plain_data(x, budget) for x in data)
+    return data is None or isinstance(data, (str, int, float, bool))
 
 
 # ---- TOML text written in the code: ``tomllib.loads(CONFIG)`` of a known string, read with the standard library's

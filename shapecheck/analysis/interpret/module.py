@@ -7095,6 +7095,8 @@ def _setting(v: Value, depth: int) -> bool:
         return v.size.as_int() is not None
     if isinstance(v, (FloatV, BoolV, StrV, NoneV)):
         return True
+    if isinstance(v, RefV) and v.qualname.startswith("class:"):
+        return True  # a class (``from_dict(field.default_factory, d)`` building a nested config)
     if depth and isinstance(v, SeqV):
         return all(_setting(x, depth - 1) for x in v.items)
     if depth and isinstance(v, DictV) and v.kind == "dict":
