@@ -1948,7 +1948,7 @@ def _yaml_load(c: LibraryCall) -> Value | None:
     if len(text) > _YAML_MAX_CHARS:
         return UNKNOWN
     try:
-        import yaml  # type: ignore[import-untyped]
+        import yaml  # type: ignore[import-untyped,unused-ignore]
 
         data = yaml.safe_load(text)
     except Exception:  # (yaml.YAMLError, or PyYAML not installed)
