@@ -5479,7 +5479,11 @@ def _plain_index(node: cst.BaseExpression) -> bool:
     if type(node) is cst.FormattedString:
         return all(
             type(part) is cst.FormattedStringText
-            or (type(part) is cst.FormattedStringExpression and type(part.expression) in (cst.Name, cst.Integer))
+            or (
+                type(part) is cst.FormattedStringExpression
+                and (type(part.expression) in (cst.Name, cst.Integer) or type(part.expression) is cst.BinaryOperation)
+                and _plain_index(part.expression)  # (``f"c{i + 2}"``)
+            )
             for part in node.parts
         )
     if type(node) is cst.UnaryOperation:

@@ -2390,6 +2390,54 @@ def _int_size(v: Value | None) -> Size | None:
     return v.size if isinstance(v, IntV) else None
 
 
+@framework_layer("haiku", "max_pool", "avg_pool")
+def _haiku_pool(cx: OpContext, node: cst.Call, name: str, args: list[Value], kwargs: dict[str, Value]) -> Value:
+    """``hk.max_pool(value, window_shape, strides, padding, channel_axis=-1)`` (avg_pool): a window over every axis
+    (haiku's ``_infer_shape``: an int is that size on each axis but the first and the channel axis, a shorter
+    sequence is padded with 1s in front, a full one taken as it is), each axis ceil(n / s) with SAME, (n - k) // s + 1
+    with VALID. Anything not known: the sizes are unknown."""
+    x = _arg(args, kwargs, 0, "value")
+    if not isinstance(x, TensorV):
+        return UNKNOWN
+    ws, st = _arg(args, kwargs, 1, "window_shape"), _arg(args, kwargs, 2, "strides")
+    pad = _arg(args, kwargs, 3, "padding")
+    ch = _arg(args, kwargs, 4, "channel_axis", IntV(Size.const(-1)))
+    if x.shape is None or len(args) > 5 or not (isinstance(pad, StrV) and pad.value in ("SAME", "VALID")):
+        return x.with_shape(None)
+    rank = len(x.shape)
+    channel = ch.size.as_int() if isinstance(ch, IntV) else 0 if isinstance(ch, NoneV) else None
+    if channel is None:
+        return x.with_shape(None)
+
+    def full(v: Value | None) -> list[int] | None:
+        if isinstance(v, IntV):
+            k = v.size.as_int()
+            if k is None or (channel and not 0 <= abs(channel) < rank):
+                return None
+            c = channel + rank if channel and channel < 0 else channel
+            return [1] + [k if d != c else 1 for d in range(1, rank)]
+        sizes = _ints(list(v.items)) if isinstance(v, SeqV) else None
+        if sizes is None or len(sizes) > rank:
+            return None
+        return [1] * (rank - len(sizes)) + list(sizes)
+
+    window, strides = full(ws), full(st)
+    if window is None or strides is None or any(k < 1 for k in window) or any(s < 1 for s in strides):
+        return x.with_shape(None)
+    sides: list[Size] = []
+    for size, k, s in zip(x.shape, window, strides):
+        if k == 1 and s == 1:
+            sides.append(size)
+            continue
+        n = size.as_int()
+        if pad.value == "VALID" and n is not None and n < k:
+            sides.append(Size.const(0))  # a window larger than the axis: lax.reduce_window gives an empty axis
+            continue
+        side = _window_side(size, k, s, pad.value == "SAME")
+        sides.append(side if side is not None else cx.fresh("h"))
+    return x.with_shape(tuple(sides), x.axes)
+
+
 @framework_layer("haiku", "Linear")
 def _haiku_linear(cx: OpContext, node: cst.Call, name: str, args: list[Value], kwargs: dict[str, Value]) -> Value:
     """``hk.Linear(output_size)``: (*, in) -> (*, output_size), the input size read on the first call."""
