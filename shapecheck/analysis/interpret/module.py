@@ -386,7 +386,7 @@ _LITERAL_LOOP = re.compile(r"for\s+([A-Za-z_]\w*)\s+in\s+[(\[]((?:\s*(['\"])[\w.
 _STRING = re.compile(r"(['\"])([\w.]+)\1")
 # ``sys.modules["pkg"] = stub`` of a ``stub = types.ModuleType("pkg")`` given a ``stub.__path__``: the package is
 # registered (its submodules are imported from that folder), not replaced by other code
-_REGISTERED = re.compile(r"sys\.modules\s*\[[^\]\n]*\]\s*=\s*([A-Za-z_]\w*)\s*$", re.M)
+_REGISTERED = re.compile(r"sys\.modules\s*\[[^\]\n]*\]\s*=\s*([A-Za-z_]\w*)\s*(?:#[^\n]*)?$", re.M)
 # frameworks whose calls the analysis models: blocking one changes what it follows (``transformers`` is not one: only
 # its base classes are read, and code importing them where the import is blocked fails before any shape matters)
 _MODELLED_TOPS = MODELLED | frozenset(
@@ -580,8 +580,9 @@ class ModuleAnalysis:
         out: set[int] = set()
         for m in _REGISTERED.finditer(self.text):
             stub = re.escape(m.group(1))
-            if re.search(rf"^\s*{stub}\s*=\s*(?:types\.)?ModuleType\(", self.text, re.M) and re.search(
-                rf"^\s*{stub}\.__path__\s*=", self.text, re.M
+            # (each a statement of its own line, or after a ``;``: ``m = ModuleType(n); m.__path__ = [p]``)
+            if re.search(rf"(?:^|;)\s*{stub}\s*=\s*(?:types\.)?ModuleType\(", self.text, re.M) and re.search(
+                rf"(?:^|;)\s*{stub}\.__path__\s*=", self.text, re.M
             ):
                 out.add(m.start())
         found = self.__dict__["_registered"] = frozenset(out)
@@ -594,9 +595,10 @@ class ModuleAnalysis:
         out: set[str] = set()
         registered = self._registrations()
         paths = self.project.paths if self.project is not None else {}
-        for m in _REPLACES_MODULES.finditer(self.text):
-            if m.start() in registered:
-                continue
+        text = self.text
+        for m in _REPLACES_MODULES.finditer(text):
+            if m.start() in registered or "#" in text[text.rfind("\n", 0, m.start()) + 1 : m.start()]:
+                continue  # (a registered package; the text of a comment)
             names = _written_module_names(self.text, m.start())
             if names is None:
                 return None

@@ -1155,7 +1155,9 @@ class ChannelNorm(LayerKind):
             c is not None
             and len(x.shape) >= 2
             and equal(x.shape[1], c) is Truth.FALSE
-            and (n is None or len(x.shape) == n + 2)
+            # (a batch of examples; BatchNorm1d's (N, C) too: InstanceNorm1d reads a 2-d input as one unbatched
+            # (C, L) example)
+            and (n is None or len(x.shape) == n + 2 or (n == 1 and len(x.shape) == 2 and name.startswith("Batch")))
         ):
             cx.ctx.report(
                 report_node,
