@@ -199,8 +199,15 @@ def _named_class(ci: ClassInfo, b: str) -> ClassInfo | None:
 
 
 def base_infos(m: "ModuleAnalysis", ci: ClassInfo) -> list[ClassInfo | str]:
-    """Each base: its ClassInfo when it is a class of the analysed code, else its qualified name."""
-    return [_named_class(ci, b) or b for b in ci.bases]
+    """Each base: its ClassInfo when it is a class of the analysed code, else its qualified name (typing_extensions'
+    backports under typing's names: ``typing_extensions.NamedTuple`` is ``typing.NamedTuple``)."""
+    return [
+        _named_class(ci, b) or (_TYPING + b[len(_TYPING_EXTENSIONS) :] if b.startswith(_TYPING_EXTENSIONS) else b)
+        for b in ci.bases
+    ]
+
+
+_TYPING, _TYPING_EXTENSIONS = "typing.", "typing_extensions."
 
 
 # what a metaclass runs when a class is made (or called): any of them may rewrite the class body's namespace
