@@ -1694,6 +1694,7 @@ _LOADER_KEYWORDS = frozenset(
     }
 )
 _MAX_BATCH = 64  # a custom collate_fn gets a list of that many items at most (else a list of any length)
+_MAX_LOADER_BATCHES = 8  # a loader whose last batch is shorter: its batches one by one, up to this many full ones
 
 
 @library_call(*_TENSOR_DATASETS)
@@ -1824,20 +1825,27 @@ def _data_loader(c: LibraryCall) -> Value | None:
     # (a sampler may draw another number of items than the dataset holds: the last batch's size is then not known)
     n = length.as_int() if length is not None and isinstance(c.kwargs.get("sampler", NoneV()), NoneV) else None
     exact: Size
+    origin = Origin(c.m, c.node, "a batch of DataLoader(...)")
+    if isinstance(collate, RefV) and c.m.project is not None:
+        collate = c.m.project.lookup(collate.qualname) or collate  # ``from data import collate_triplets``
+
+    def collated(k: Size) -> Value:
+        if isinstance(collate, NoneV):
+            return _default_collate(item, k, origin)
+        known = k.as_int()
+        items = SeqV((item,) * known, "list") if known is not None and known <= _MAX_BATCH else ManyV(item, "list", k)
+        return c.m.call_value(c.interp, c.node, collate, [items])
+
     if drop.value or (n is not None and n % b == 0):
         exact = Size.const(b)
+    elif n is not None and n // b < _MAX_LOADER_BATCHES:
+        # a few batches, the last one shorter (10 items by 4: 4, 4, 2): each as it is, in order (a loop over the
+        # loader sees the short one last; shuffling changes which items, not how many)
+        full = collated(Size.const(b))
+        return SeqV((full,) * (n // b) + (collated(Size.const(n % b)),), "tuple")
     else:
         exact = c.interp.ctx.fresh("batch", f"(a batch of DataLoader(...), batch_size={b}, the last one smaller)")
-    origin = Origin(c.m, c.node, "a batch of DataLoader(...)")
-    if isinstance(collate, NoneV):
-        batch = _default_collate(item, exact, origin)
-    else:
-        if isinstance(collate, RefV) and c.m.project is not None:
-            collate = c.m.project.lookup(collate.qualname) or collate  # ``from data import collate_triplets``
-        k = exact.as_int()
-        items = SeqV((item,) * k, "list") if k is not None and k <= _MAX_BATCH else ManyV(item, "list", exact)
-        batch = c.m.call_value(c.interp, c.node, collate, [items])
-    return ManyV(batch, "list")
+    return ManyV(collated(exact), "list")
 
 
 # ---- optax's losses: elementwise over broadcast operands (the class axis of logits reduced)

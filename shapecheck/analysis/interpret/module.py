@@ -6282,6 +6282,17 @@ def _call_iter_next(
         return seq if len(args) == 1 else None
     if len(args) > 2:
         return None
+    first = node.args[0].value
+    if (
+        type(first) is cst.Call
+        and type(first.func) is cst.Name
+        and first.func.value == "iter"
+        and "iter" not in interp.scope.vars
+        and "iter" not in m.globals
+        and "iter" not in m.imports.names
+    ):
+        # ``next(iter(loader))``: a fresh iterator's first item (the default when there is none)
+        return seq.items[0] if seq.items else args[1] if len(args) == 2 else None
     consumed = _next_item(m, interp, node, seq, args)
     if consumed is not None:
         return consumed
