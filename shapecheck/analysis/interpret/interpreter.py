@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterator, Sequence, TypeVar, ca
 import libcst as cst
 
 from ...sizes import Size, Truth, equal
-from . import hooks, objects
+from . import hooks, objects, registries
 from .budget import tick
 from ..index.cst_parse import WHITESPACE_CLASSES
 from ..index.imports import literal_str
@@ -1948,6 +1948,13 @@ class Interpreter:
                 del self.scope.vars[target.value + TRAINING_SUFFIX]  # another object (or the same, its mode unknown)
             if type(value) is ObjV and value.concrete and not self.frame.depth:
                 self.ctx.obj_sites[(self.frame.key, target.value)] = target
+                if self.frame.key == "<module>" and value.attr(registries.REGISTRY_MARK) is None:
+                    ci = self.m.find_class(value.cls_key)
+                    if ci is not None and memo("registry-dicts", ci.node, registries.registry_dicts):
+                        # ``BACKBONES = Registry("backbone")``: the dict its decorators fill is read through the global
+                        mark = StrV(f"{self.m.module_name}|{target.value}")
+                        value = ObjV(value.cls_key, (*value.attrs, (registries.REGISTRY_MARK, mark)), True, value.fresh)
+                        self.scope.vars[target.value] = value
             if self.scope.size_reads:
                 _forget_size_reads(self.scope.size_reads, target.value)
             if self.ctx.record_hovers:

@@ -39,6 +39,7 @@ from .values import (
 )
 from .values import BoolV, FloatV, StateDictV, TensorV
 from .walk import chain_root, children, contains, memo, memoised, remember
+from . import registries
 
 if TYPE_CHECKING:
     from .context import Pending
@@ -2898,6 +2899,12 @@ def object_attr(m: "ModuleAnalysis", obj: ObjV, attr: str) -> Value:
     """``obj.attr`` for an object of the analysed code."""
     v = obj.attr(attr)
     if v is not None:
+        if (v is UNKNOWN or (type(v) is DictV and not v.items and v.kind == "dict")) and obj.attr(
+            registries.REGISTRY_MARK
+        ) is not None:
+            # (unknown as the constructor left it when a method other than the constructor stores into it: the
+            # registering one, whose stores the contents account for)
+            return _registry_dict(m, obj, attr) or v
         return v
     ci = m.find_class(obj.cls_key)
     if ci is None:
@@ -4345,6 +4352,23 @@ def _params_escape(fn: cst.CSTNode) -> bool:
         for child in children(node):
             stack.append((child, node))
     return False
+
+
+def _registry_dict(m: "ModuleAnalysis", obj: ObjV, attr: str) -> Value | None:
+    """The dict ``attr`` of a registry object bound to a global (registries.registry_object_contents), as the
+    decorators that surely ran filled it (None: not that; UNKNOWN: entries not known)."""
+    mark = obj.attr(registries.REGISTRY_MARK)
+    ci = m.find_class(obj.cls_key)
+    if (
+        not isinstance(mark, StrV)
+        or ci is None
+        or attr not in memo("registry-dicts", ci.node, registries.registry_dicts)
+    ):
+        return None
+    home_name, _, name = mark.value.partition("|")
+    home = m.project.module(home_name) if m.project is not None else None
+    entries = registries.registry_object_contents(home, name) if home is not None else None
+    return DictV(tuple(entries.items())) if entries is not None else UNKNOWN
 
 
 def _holds_any(tree: cst.CSTNode, kinds: tuple[type, ...]) -> bool:

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import ast
 import re
-from typing import TYPE_CHECKING, Iterator
+from typing import TYPE_CHECKING, Any, Iterator, cast
 
 import libcst as cst
 
@@ -1006,3 +1006,148 @@ def _names_otherwise(tree: cst.Module, name: str, allowed: set[int]) -> bool:
             return True
         stack.extend(children(n))
     return False
+
+
+# ---- registry objects (mmcv's / detectron2's ``Registry``): a class of the analysed code whose instance, bound once at
+# the top level of a module (``BACKBONES = Registry("backbone")``), keeps a dict it fills from a decorator method:
+#
+#     class Registry:
+#         def __init__(self, name): self._modules = {}
+#         def register(self, cls=None, *, name=None):
+#             def _register(c): self._modules[name or c.__name__] = c; return c
+#             ...
+#
+#     @BACKBONES.register()                 # (or ``@BACKBONES.register``), in a module that surely ran
+#     class ResNet(nn.Module): ...
+#
+# The dict, read by the instance's own methods (``self._modules[key]`` in ``get`` / ``build``), holds each class (or
+# function) so decorated under its ``__name__``. Only decorators given no argument are read (an argument may be
+# another key); anything else that may register (a decorator with arguments, the method called otherwise, a module
+# that may not have run, a name registered twice) leaves the dict unknown.
+
+REGISTRY_MARK = "<registry>"  # the attribute naming the global an instance is bound to ("module.NAME")
+
+
+def registry_dicts(cls: cst.CSTNode) -> frozenset[str]:
+    """The attributes ``D`` of a registry class (see above): ``self.D = {}`` (or ``dict()``) in a method, a store
+    ``self.D[key] = value`` of a name in a method (or a function nested in one), no other store into, call on or
+    deletion from ``self.D``, and ``__name__`` read somewhere in the class (the key of an undecorated call)."""
+    from .walk import children
+
+    assert type(cls) is cst.ClassDef
+    made: set[str] = set()
+    stored: set[str] = set()
+    bad: set[str] = set()
+    has_name = False
+    stack: list[tuple[Any, Any, Any]] = [(cls.body, None, None)]
+    while stack:
+        n, parent, grand = stack.pop()
+        tp = type(n)
+        if tp is cst.Attribute and n.attr.value == "__name__":
+            has_name = True
+        if tp is cst.Attribute and type(n.value) is cst.Name and n.value.value == "self":
+            d = n.attr.value
+            ptp = type(parent)
+            if ptp is cst.AssignTarget:
+                if _empty_display(grand.value if type(grand) is cst.Assign else None):
+                    made.add(d)
+                else:
+                    bad.add(d)
+            elif ptp is cst.Subscript and parent.value is n:
+                if type(grand) is cst.AssignTarget:
+                    stored.add(d)
+                elif type(grand) is cst.Del or type(grand) is cst.AugAssign:
+                    bad.add(d)
+            elif ptp is cst.Attribute and type(grand) is cst.Call and grand.func is parent:
+                method: str = cast(Any, parent).attr.value
+                if method not in _READS and method != "__contains__":
+                    bad.add(d)  # self.D.update(...), self.D.pop(k), self.D.setdefault(...)
+            elif ptp in (cst.AugAssign, cst.Del, cst.AnnAssign):
+                bad.add(d)
+        for child in children(n):
+            stack.append((child, n, parent))
+    return frozenset(made & stored - bad) if has_name else frozenset()
+
+
+def _empty_display(value: cst.BaseExpression | None) -> bool:
+    if type(value) is cst.Dict:
+        return not value.elements
+    return type(value) is cst.Call and type(value.func) is cst.Name and value.func.value == "dict" and not value.args
+
+
+def registry_object_contents(ma: "ModuleAnalysis", name: str) -> "dict[str, FuncV | RefV] | None":
+    """The dict of the registry object bound to the global ``name`` of ``ma`` (see above): each class or function of a
+    module that surely ran decorated ``@name.method()`` / ``@name.method`` (no argument), under its own name; None when
+    another entry may exist."""
+    project = ma.project
+    if project is None:
+        return None
+    memo = ma.registry_cache
+    ck = (name, "<object>", project.entry_module)
+    if ck in memo:
+        return memo[ck]  # type: ignore[return-value]
+    memo[ck] = None
+    sure, maybe = _ran(project, ma)
+    prefix = f"{ma.module_name}.{name}."
+    found: dict[str, FuncV | RefV] = {}
+    # a file checked on its own is also a module under its script name (``necks`` beside ``det.necks`` in a folder
+    # without ``__init__.py``): the same file, read once
+    sure_files = {project.paths.get(m) for m in sure}
+    for mod, text, words in _texts(
+        project, {m: None for m in maybe if m in sure or project.paths.get(m) not in sure_files}
+    ):
+        if words is None:
+            return None
+        if name not in words or not _attribute_of_name(text, name):
+            continue  # (the name in a comment or a string, or bound to something else: no method of it used here)
+        other = project.module(mod)
+        if other is None:
+            return None
+        decorated = 0
+        for st in other.tree.body:
+            if not isinstance(st, (cst.FunctionDef, cst.ClassDef)):
+                continue
+            for d in st.decorators:
+                e = d.decorator.func if type(d.decorator) is cst.Call else d.decorator
+                q = other.qualify(e)
+                if q is None or not project.canonical(q).startswith(prefix):
+                    continue
+                decorated += 1
+                if mod not in sure or (type(d.decorator) is cst.Call and d.decorator.args):
+                    return None  # a module that may not have run, or a key that may be another string
+                key = st.name.value
+                if key in found:
+                    return None  # registered twice (a registry raises, or keeps one of them)
+                found[key] = RefV(f"class:{mod}:{key}") if isinstance(st, cst.ClassDef) else FuncV(f"{mod}:{key}")
+        # every other use of the object's methods in that module (a call ``BACKBONES.register_module(module=X)``,
+        # a decorator of a method or of a def under a condition) may register something too
+        if _register_uses(project, other, f"{ma.module_name}.{name}") != decorated:
+            return None
+    memo[ck] = found
+    return found
+
+
+def _register_uses(project: "Project", other: "ModuleAnalysis", target: str) -> int:
+    """How many ``X.register...`` attributes module ``other`` holds whose ``X`` is the global ``target`` (decorators
+    and calls alike; comments and strings are no code)."""
+    from .walk import children
+
+    count = 0
+    stack: list[cst.CSTNode] = [other.tree]
+    while stack:
+        n = stack.pop()
+        if type(n) is cst.Attribute and n.attr.value.startswith("register"):
+            q = other.qualify(n.value)
+            if q is not None and project.canonical(q) == target:
+                count += 1
+        stack.extend(children(n))
+    return count
+
+
+def _attribute_of_name(text: str, name: str) -> bool:
+    """Does code of ``text`` (not its comments nor strings) read an attribute of the name ``name``?"""
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return True
+    return any(type(n) is ast.Attribute and type(n.value) is ast.Name and n.value.id == name for n in ast.walk(tree))

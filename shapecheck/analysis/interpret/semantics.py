@@ -34,6 +34,9 @@ class Semantics(Protocol):
     def globals(self) -> dict[str, Value]: ...
 
     @property
+    def module_name(self) -> str: ...  # (a registry object bound to a global is named by it: registries.py)
+
+    @property
     def imports(self) -> "ImportTable": ...
 
     @property
