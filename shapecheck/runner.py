@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterable, Iterator, NamedTuple
@@ -165,6 +166,23 @@ def _code_fingerprint() -> str:
                 h.update(f"{p.relative_to(root)}:{st.st_size}:{st.st_mtime_ns}".encode())
         _FINGERPRINT = h.hexdigest()
     return _FINGERPRINT
+
+
+_DATA_FILE = re.compile(r"""['"]([\w./-]+\.(?:ya?ml|json|toml))['"]""")
+
+
+def data_files(sources: list[tuple[Path, str]]) -> list[Path]:
+    """The files named by string literals of these sources (``"mit_tiny.yaml"``, ``"configs/base.json"``) that lie
+    beside the source, in the order found, each once: the config files the analysis may read."""
+    out: dict[Path, None] = {}
+    for path, text in sources:
+        for lit in _DATA_FILE.findall(text):
+            if lit.startswith("/"):
+                continue
+            candidate = path.parent / lit
+            if candidate.is_file():
+                out[candidate] = None
+    return list(out)
 
 
 class Cache:
@@ -579,9 +597,18 @@ def _run(
         try:
             text = decode_source(data)
             name = project.add_file(f)
+            sources = [(f, text)]
             for dep in project.dependencies(text, name):
                 try:
-                    deps.append(dep.read_bytes())
+                    raw = dep.read_bytes()
+                except OSError:
+                    continue
+                deps.append(raw)
+                sources.append((dep, raw.decode("utf-8", "replace")))
+            # config files the code may read (``open(os.path.join(HERE, "cfg.yaml"))``): a changed one is a new key
+            for data_file in data_files(sources):
+                try:
+                    deps.append(data_file.read_bytes())
                 except OSError:
                     pass
         except (UnicodeDecodeError, SyntaxError, LookupError):

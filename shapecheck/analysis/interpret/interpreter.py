@@ -1142,7 +1142,9 @@ class Interpreter:
             # ``with expected:`` of a parametrized ``pytest.raises(...)`` case
             expects_failure = expects_failure or v == RAISES_CONTEXT
             if item.asname is not None:
-                self.assign(item.asname.name, UNKNOWN if not isinstance(v, TensorV) else v)
+                # (a tensor, or a file ``open(path)`` made: its ``__enter__`` hands back the object itself)
+                kept = isinstance(v, TensorV) or (type(v) is DictV and v.kind == "file")
+                self.assign(item.asname.name, v if kept else UNKNOWN)
         if expects_failure:
             # `with pytest.raises(...)`: the body is meant to fail; what fails there is not a finding, and it stops
             # somewhere on the way: what it binds or changes joins what held before it (``driver.step()`` raising
@@ -3374,6 +3376,8 @@ class Interpreter:
         if name == "self" and self.frame.self_value is not None:
             return self.frame.self_value
         value = self.m.global_value(name)
+        if name == "__file__" and value is UNKNOWN and name not in self.m.globals:
+            return _module_file(self.m.path)
         if (
             value is UNKNOWN
             and name in BUILTIN_EXCEPTIONS
@@ -5893,6 +5897,13 @@ def _is_one(node: cst.BaseExpression) -> bool:
         elements = cast(Any, node).elements
         return len(elements) == 1 and type(elements[0].value) is cst.Integer and elements[0].value.value == "1"
     return False
+
+
+def _module_file(path: str) -> Value:
+    """``__file__``: the module's file, as an absolute path (what a config file beside it is found from)."""
+    import os
+
+    return StrV(os.path.abspath(path)) if os.path.isfile(path) else UNKNOWN
 
 
 def _truth(v: Value) -> bool | None:

@@ -1633,6 +1633,67 @@ def _string_call(c: LibraryCall) -> Value | None:
     return _string_function(c.qual, c.args) if not c.dynamic and not c.kwargs else None
 
 
+@library_call("os.path.join", "os.path.abspath", "os.path.normpath", "os.path.realpath")
+def _path_call(c: LibraryCall) -> Value | None:
+    """``os.path.join(HERE, "cfg.yaml")`` of known strings (posix rules; a backslash or a colon: left alone), and
+    ``abspath`` / ``realpath`` / ``normpath`` of an absolute one (a relative path is the running program's working
+    directory's, not known here): where a config file the code reads lies."""
+    if c.dynamic or c.kwargs or not c.args or not all(isinstance(a, StrV) for a in c.args):
+        return None
+    import posixpath
+
+    parts = [a.value for a in c.args if isinstance(a, StrV)]
+    if any("\\" in p or ":" in p for p in parts):
+        return None
+    if c.qual == "os.path.join":
+        return StrV(posixpath.join(*parts))
+    if len(parts) != 1 or not parts[0].startswith("/"):
+        return None
+    return StrV(posixpath.normpath(parts[0]))
+
+
+# ---- config files the code reads: ``open(path)`` of a known path inside the analysed project, read by json / yaml's
+# safe loader / ``f.read()`` (data, never code); the value of ``open(...)`` is DictV kind "file" holding the path
+
+_MAX_CONFIG_FILE = 200_000  # bytes
+
+
+def read_config_file(m: "ModuleAnalysis", f: Value) -> str | None:
+    """The text of the file an ``open(...)`` value names, when it lies in the analysed module's project (its root
+    folder, or the module's own folder without one) and is small; None otherwise."""
+    if not (isinstance(f, DictV) and f.kind == "file"):
+        return None
+    path = dict(f.items).get("path")
+    if not isinstance(path, StrV):
+        return None
+    from pathlib import Path
+
+    from ..index.project import project_root
+
+    try:
+        file = Path(path.value).resolve()
+        here = Path(m.path).resolve()
+        root = project_root(here) or here.parent
+        if not file.is_file() or not file.is_relative_to(root) or file.stat().st_size > _MAX_CONFIG_FILE:
+            return None
+        return file.read_text("utf-8")
+    except (OSError, ValueError, UnicodeDecodeError):
+        return None
+
+
+@library_call("json.load")
+def _json_load(c: LibraryCall) -> Value | None:
+    """``json.load(f)`` of ``f = open(path)``, a config file of the project (``read_config_file``)."""
+    if c.dynamic or c.kwargs or len(c.args) != 1:
+        return None
+    text = read_config_file(c.m, c.args[0])
+    if text is None:
+        return None
+    import json
+
+    return _parsed_config(c._replace(args=[StrV(text)]), _JSON_MAX_CHARS * 2, json.loads)
+
+
 @library_call(
     "rotary_embedding_torch.apply_rotary_emb", "rotary_embedding_torch.rotary_embedding_torch.apply_rotary_emb"
 )
@@ -1950,10 +2011,17 @@ def _yaml_load(c: LibraryCall) -> Value | None:
         loader = kwargs.pop("Loader", None)
         if not (isinstance(loader, RefV) and loader.qualname.rsplit(".", 1)[-1] in _YAML_LOADERS):
             return None
-    if c.dynamic or kwargs or len(c.args) != 1 or not isinstance(c.args[0], StrV):
+    if c.dynamic or kwargs or len(c.args) != 1:
         return None
-    text = c.args[0].value
-    if len(text) > _YAML_MAX_CHARS:
+    read = read_config_file(c.m, c.args[0])  # ``yaml.safe_load(f)`` of a config file of the project
+    given = c.args[0]
+    if read is not None:
+        text = read
+    elif isinstance(given, StrV):
+        text = given.value
+    else:
+        return None
+    if len(text) > (_MAX_CONFIG_FILE if read is not None else _YAML_MAX_CHARS):
         return UNKNOWN
     try:
         import yaml  # type: ignore[import-untyped,unused-ignore]

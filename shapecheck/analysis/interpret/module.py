@@ -3648,6 +3648,14 @@ class ModuleAnalysis:
         """``cfg.get("dim", 64)``, ``kwargs.update(...)``, ``d.items()``, a ModuleDict's entry called
         (``self.heads.cls(x)``) on a dict value; a dict changed some other way is forgotten (``_call``; None: not
         answered here)."""
+        if isinstance(base, DictV) and base.kind == "file":
+            # ``f.read()`` of ``f = open(path)``: the text of a config file of the project (else not known)
+            if method == "read" and not args and not kwargs and not dynamic:
+                from .library_calls import read_config_file
+
+                text = read_config_file(self, base)
+                return StrV(text) if text is not None else UNKNOWN
+            return UNKNOWN
         if isinstance(base, DictV) and base.kind in ("dict", "namespace") and method == "update" and not dynamic:
             key = _var_key_of(func.value)
             extra = args[0] if len(args) == 1 else DictV(()) if not args else None
@@ -6643,6 +6651,21 @@ def _call_ord(
     if len(args) != 1 or kwargs or len(node.args) != 1 or not isinstance(args[0], StrV) or len(args[0].value) != 1:
         return None
     return IntV(Size.const(ord(args[0].value)))
+
+
+@_builtin("open")
+def _call_open(
+    m: "ModuleAnalysis", interp: Interpreter, node: cst.Call, name: str, args: list[Value], kwargs: dict[str, Value]
+) -> Value | None:
+    """``open(path)`` / ``open(path, "r", encoding=...)`` of a known path: a file to read (DictV kind "file"), which
+    ``json.load`` / ``yaml.safe_load`` / ``f.read()`` read when it is a small file of the project
+    (library_calls.read_config_file). Any other mode or argument: not followed."""
+    if not args or len(args) > 2 or set(kwargs) - {"mode", "encoding"} or not isinstance(args[0], StrV):
+        return None
+    mode = args[1] if len(args) == 2 else kwargs.get("mode", StrV("r"))
+    if not (isinstance(mode, StrV) and mode.value in ("r", "rt")):
+        return None
+    return DictV((("path", args[0]),), "file")
 
 
 @_builtin("str")
