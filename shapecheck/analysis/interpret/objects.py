@@ -5102,7 +5102,10 @@ def module_paths(v: Value, target: LayerV, depth: int, at: tuple[str, ...] = ())
     if isinstance(v, ObjV):
         children: Iterable[tuple[str, Value]] = v.attrs
     elif isinstance(v, LayerV) and v.kind == "Sequential":
-        children = zip(_link_names(v), v.param("layers"))
+        links = v.param("layers")
+        if not isinstance(links, tuple):
+            return  # (a chain of any length, ``nn.Sequential(*[Block(d) for _ in range(n)])``: no link named)
+        children = zip(_link_names(v), links)
     elif isinstance(v, SeqV) and v.kind == "modulelist":
         children = ((str(i), x) for i, x in enumerate(v.items))
     elif isinstance(v, DictV) and v.kind == "moduledict":
@@ -5123,7 +5126,7 @@ def with_submodule(v: Value, name: str, new: Value) -> Value | None:
         return ObjV(v.cls_key, attrs, v.concrete, tuple((k, x) for k, x in v.fresh if k not in (name, name + "?")))
     if isinstance(v, LayerV) and v.kind == "Sequential":
         layers, names = v.param("layers"), _link_names(v)
-        if name not in names:
+        if name not in names or not isinstance(layers, tuple):
             return None
         i = names.index(name)
         params = tuple((k, layers[:i] + (new,) + layers[i + 1 :] if k == "layers" else x) for k, x in v.params)
