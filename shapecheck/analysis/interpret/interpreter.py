@@ -505,6 +505,10 @@ class Interpreter:
         if type(stmt.value) is cst.Call and self.ctx.pieces:
             self.ctx.pieces.pop(id(stmt.value), None)  # what this evaluation cuts, not an earlier one
         value = self.eval(stmt.value)
+        if type(stmt.value) in (cst.IfExp, cst.BooleanOperation) and isinstance(value, (SeqV, DictV, ManyV)):
+            # ``target = no_decay if p.ndim < 2 else decay``: which list the name holds is not known here, so a
+            # change through it (``target.append(p)``) may be either's: neither is tracked from here
+            value = self._ambiguous_alias(stmt.value, value)
         # ys = xs (``self.cfgs = cfgs``): two names for one list hold the same value object; a mutation through
         # either forgets both (forget_aliases)
         for target in stmt.targets:
@@ -2199,6 +2203,25 @@ class Interpreter:
             self.forget_module_chain(target.value, held)  # self.net[-1] = nn.Linear(dim, 7)
             self.forget_if_list(target.value)
             self.forget_object(target.value)
+
+    def _ambiguous_alias(self, expr: cst.BaseExpression, value: Value) -> Value:
+        """The value of ``a if c else b`` / ``a or b`` naming lists or dicts: when it is one of the operands' own
+        object (the test decided), that; else both operands are forgotten and the value is not known."""
+        parts = [expr.body, expr.orelse] if type(expr) is cst.IfExp else [expr.left, expr.right]  # type: ignore[attr-defined]
+        keys = [_var_key(p) for p in parts]
+        held = [self.scope.vars.get(k) if k is not None else None for k in keys]
+        if type(expr) is cst.IfExp:
+            with self.ctx.discarding():
+                decided = _truth(self.eval(expr.test))
+        else:
+            decided = _truth(held[0]) if held[0] is not None else None
+        if decided is not None or keys[0] == keys[1]:
+            return value  # (the test decided which operand it is: that one's own object)
+        for k, h in zip(keys, held):
+            if k is not None and isinstance(h, (SeqV, DictV, ManyV)):
+                self.forget_aliases(k, h)
+                self.scope.vars[k] = UNKNOWN
+        return UNKNOWN
 
     def _namespace_keyed(self, target: cst.Subscript) -> bool:
         """``kwargs[f.name] = v`` on a variable, ``f`` a variable holding a namespace (a ``dataclasses.Field`` read as

@@ -2841,6 +2841,12 @@ class ModuleAnalysis:
                     before = self_vars.get(k)
                     if before is not None:
                         interp.forget_inner(before, v, frozenset((k, "self")))
+                        if isinstance(before, (SeqV, DictV, IntDictV, ManyV)):
+                            # ``s = self.stats`` before the call: the same dict, which the method may have changed
+                            # in place (or not: it may have bound a new one)
+                            for other, held_v in list(interp.scope.vars.items()):
+                                if held_v is before and other != k:
+                                    interp.scope.vars[other] = UNKNOWN
             rets = [v for _, v in scope.returns]
             if len(rets) != 1:
                 return UNKNOWN
@@ -7356,13 +7362,20 @@ def _stacked(r: Value, n: Size) -> Value:
 
 def _on_own_self(interp: Interpreter, node: cst.CSTNode, obj: ObjV) -> bool:
     """Is ``node`` ``self.method(...)`` (or ``self(...)``, its forward) in a method (not a constructor) run for the
-    concrete object ``obj``?"""
-    if interp.frame.building or interp.frame.cls_key is None or type(node) is not cst.Call:
+    concrete object ``obj``? (A method run for an object already built runs with ``building`` set too, so that
+    it hands back what it assigns: its own ``self.method(...)`` calls are such calls; a constructor's are not.)"""
+    if interp.frame.cls_key is None or type(node) is not cst.Call:
         return False
+    held = interp.scope.vars.get("self")
+    if interp.frame.building:
+        ci = interp.m.find_class(obj.cls_key)
+        if ci is None or class_state(ci).building:
+            return False
+        held = interp.frame.self_value  # (the frame's ``self`` variable stands for the object being changed)
     func = node.func
     if type(func) is cst.Attribute:
         func = func.value
-    return type(func) is cst.Name and func.value == "self" and interp.scope.vars.get("self") is obj
+    return type(func) is cst.Name and func.value == "self" and held is obj
 
 
 def _with_own_attrs(interp: Interpreter, obj: ObjV) -> ObjV:
