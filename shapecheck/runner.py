@@ -182,6 +182,10 @@ def data_files(sources: list[tuple[Path, str]]) -> list[Path]:
             candidate = path.parent / lit
             if candidate.is_file():
                 out[candidate] = None
+            # (``os.path.join(HERE, "configs", "tiny.yaml")``: the name one folder down)
+            for found in sorted(path.parent.glob(f"*/{Path(lit).name}")):
+                if found.is_file():
+                    out[found] = None
     return list(out)
 
 

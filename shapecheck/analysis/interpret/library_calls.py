@@ -948,9 +948,9 @@ def _dataclass_of(c: LibraryCall, v: Value) -> "ClassInfo | None":
 
 @library_call("dataclasses.is_dataclass")
 def _is_dataclass(c: LibraryCall) -> Value | None:
-    """``is_dataclass(x)``: of an object or class of the analysed code, whether every class of its MRO is a
-    ``@dataclass`` one (a foreign base: not known); False of ``dataclasses.MISSING`` (a ``Field``'s missing
-    ``default_factory``), numbers, strings, None, lists, dicts and tensors."""
+    """``is_dataclass(x)``: of an object or class of the analysed code, whether a class of its MRO is a
+    ``@dataclass`` one (a subclass inherits the fields; a foreign base: not known); False of ``dataclasses.MISSING``
+    (a ``Field``'s missing ``default_factory``), numbers, strings, None, lists, dicts and tensors."""
     if c.dynamic or len(c.args) != 1 or c.kwargs:
         return None
     v = c.args[0]
@@ -967,7 +967,8 @@ def _is_dataclass(c: LibraryCall) -> Value | None:
 
     if objects.foreign_bases(c.m, ci):
         return None
-    return BoolV(all("dataclasses.dataclass" in k.decorators for k in objects.mro(c.m, ci)))
+    # (a subclass of a dataclass is one too: it inherits ``__dataclass_fields__``)
+    return BoolV(any("dataclasses.dataclass" in k.decorators for k in objects.mro(c.m, ci)))
 
 
 @library_call("dataclasses.replace")

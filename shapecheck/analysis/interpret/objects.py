@@ -4330,6 +4330,8 @@ def _params_escape(fn: cst.CSTNode) -> bool:
                     own.add(star.name.value)
             if inner.decorators or own & names or _interpreter._assigned_names(inner.body) & names:
                 return True
+            if any(type(x) is cst.Name and x.value in names for x in _walk_all(inner.params)):
+                return True  # ``def step(x, c=cfg)``: the argument kept as a default, where the closure hands it on
             if _holds_any(inner.body, (cst.Nonlocal, cst.Global, cst.ClassDef, cst.Lambda)):
                 return True
             stack.append((inner.body, node))
@@ -4369,6 +4371,14 @@ def _registry_dict(m: "ModuleAnalysis", obj: ObjV, attr: str) -> Value | None:
     home = m.project.module(home_name) if m.project is not None else None
     entries = registries.registry_object_contents(home, name) if home is not None else None
     return DictV(tuple(entries.items())) if entries is not None else UNKNOWN
+
+
+def _walk_all(tree: cst.CSTNode) -> Iterator[cst.CSTNode]:
+    stack = [tree]
+    while stack:
+        n = stack.pop()
+        yield n
+        stack.extend(children(n))
 
 
 def _holds_any(tree: cst.CSTNode, kinds: tuple[type, ...]) -> bool:
