@@ -2209,16 +2209,23 @@ class Interpreter:
         object (the test decided), that; else both operands are forgotten and the value is not known."""
         parts = [expr.body, expr.orelse] if type(expr) is cst.IfExp else [expr.left, expr.right]  # type: ignore[attr-defined]
         keys = [_var_key(p) for p in parts]
-        held = [self.scope.vars.get(k) if k is not None else None for k in keys]
         if type(expr) is cst.IfExp:
             with self.ctx.discarding():
                 decided = _truth(self.eval(expr.test))
         else:
-            decided = _truth(held[0]) if held[0] is not None else None
-        if decided is not None or keys[0] == keys[1]:
+            first = self.scope.vars.get(keys[0]) if keys[0] is not None else None
+            decided = _truth(first) if first is not None else None
+        if decided is not None or (keys[0] is not None and keys[0] == keys[1]):
             return value  # (the test decided which operand it is: that one's own object)
-        for k, h in zip(keys, held):
-            if k is not None and isinstance(h, (SeqV, DictV, ManyV)):
+        # the names of either operand, or of the items of a tuple or list display there (``target, names =
+        # (no_decay, no_decay_names) if excluded else (decay, decay_names)``)
+        named: list[str] = []
+        for p in parts:
+            items = [e.value for e in cast(Any, p).elements] if type(p) in (cst.Tuple, cst.List) else [p]
+            named.extend(k for k in map(_var_key, items) if k is not None)
+        for k in named:
+            h = self.scope.vars.get(k)
+            if isinstance(h, (SeqV, DictV, ManyV)):
                 self.forget_aliases(k, h)
                 self.scope.vars[k] = UNKNOWN
         return UNKNOWN
