@@ -9,8 +9,7 @@ import random
 
 import pytest
 
-from shapecheck.analysis.editor.hover import inferred_values
-from shapecheck.analysis.interpret.values import TensorV
+from _shape_oracle import assert_inferred_shape_is_the_frameworks
 
 pytest.importorskip("jax.numpy")
 pytest.importorskip("haiku")
@@ -47,11 +46,4 @@ HEADER = "import jax.numpy as jnp\nimport haiku as hk\n"
 
 @pytest.mark.parametrize("expr, shape", _cases())
 def test_inferred_pool_shape_is_haikus(expr: str, shape: tuple[int, ...]) -> None:
-    src = HEADER + f"x = jnp.ones({shape!r})\ny = {expr}\n"
-    values, findings = inferred_values(src, "pool_case.py")
-    assert not findings, [f.message for f in findings]
-    y = values.get("y")
-    assert isinstance(y, TensorV) and y.shape is not None, f"no shape inferred for {expr}: {y}"
-    env: dict[str, object] = {}
-    exec(src, env)  # the oracle: haiku itself (its pooling functions run outside a transform)
-    assert tuple(s.as_int() for s in y.shape) == tuple(env["y"].shape)  # type: ignore[attr-defined]
+    assert_inferred_shape_is_the_frameworks(HEADER, shape, expr)

@@ -6,7 +6,7 @@ import ast
 import contextlib
 import re
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any, Callable, Iterator, TypeVar, cast
+from typing import TYPE_CHECKING, Any, Callable, TypeVar, cast
 
 import libcst as cst
 
@@ -112,7 +112,7 @@ from .interpreter import (
 )
 from .narrowing import _guard_tests, default_call, guard_refinement, optional_annotation
 from .values import INCOMPLETE_NAMESPACE, exact_values, join_elem, mark_stale
-from .walk import chain_root, children, has_own, memo, memo as walk_memo
+from .walk import chain_root, children, has_own, memo, memo as walk_memo, walk_all
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -3218,24 +3218,18 @@ class ModuleAnalysis:
                     not keeps
                     and id(a) not in scalars
                     and id(a) not in kept_lists
-                    and _plain_list_attribute(interp, a.value, a_value)
+                    and (
+                        _plain_list_attribute(interp, a.value, a_value) or _unknown_attribute(interp, a.value, a_value)
+                    )
                 ):
                     # ``CNNEncoder(args.in_ch, args.channels, pools)``: a list (dict) of numbers and strings the
                     # object holds, handed to code that may fill it: that attribute only (no item of it holds
-                    # anything else of the object)
+                    # anything else of the object); ``self.optimizer.init(self.params)``: what the attribute holds is
+                    # not known, and the callee gets that, not the object: no other attribute changes
                     interp.forget_object(a.value.value, a.value.attr.value, UNKNOWN)  # type: ignore[attr-defined]
                     for other, held in list(interp.scope.vars.items()):
-                        if held is a_value:
+                        if held is a_value and a_value is not UNKNOWN:
                             interp.scope.vars[other] = UNKNOWN  # (``chs = args.channels``: the same list)
-                elif (
-                    not keeps
-                    and id(a) not in scalars
-                    and id(a) not in kept_lists
-                    and _unknown_attribute(interp, a.value, a_value)
-                ):
-                    # ``self.optimizer.init(self.params)``: what the attribute holds is not known, and the callee gets
-                    # that, not the object: it may change what it was handed (already unknown), no other attribute
-                    interp.forget_object(a.value.value, a.value.attr.value, UNKNOWN)  # type: ignore[attr-defined]
                 elif not keeps and id(a) not in scalars and id(a) not in kept_lists:
                     # a model handed to code that may replace its layers; `Norm(cfg.hidden)` hands on an int, which
                     # cannot change cfg (nor ``Tokenizer(cfg.cardinalities)`` a list of ints it only reads)
@@ -8398,7 +8392,7 @@ def _class_free_reads(cls: cst.CSTNode) -> frozenset[str]:
         own = _assigned_names(fn.body)
         own |= {p.name.value for p in (*ps.posonly_params, *ps.params, *ps.kwonly_params)}
         own |= {p.name.value for p in (ps.star_arg, ps.star_kwarg) if type(p) is cst.Param}
-        for n in _walk_all(fn.body):
+        for n in walk_all(fn.body):
             if isinstance(n, (cst.Nonlocal, cst.Global)):
                 return {"<nonlocal>"} | {x.name.value for x in n.names}
         body_reads = reads(fn.body)
@@ -8431,14 +8425,6 @@ def _class_free_reads(cls: cst.CSTNode) -> frozenset[str]:
             out |= reads(stmt) - bound
             bound |= _assigned_names(stmt)
     return frozenset(out)
-
-
-def _walk_all(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
-    stack = [node]
-    while stack:
-        n = stack.pop()
-        yield n
-        stack.extend(children(n))
 
 
 def _free_reads(fn: cst.CSTNode) -> frozenset[str]:

@@ -38,7 +38,7 @@ from .values import (
     Value,
 )
 from .values import BoolV, FloatV, StateDictV, TensorV
-from .walk import chain_root, children, contains, memo, memoised, remember
+from .walk import chain_root, children, contains, memo, memoised, remember, walk_all
 from . import registries
 
 if TYPE_CHECKING:
@@ -4330,7 +4330,7 @@ def _params_escape(fn: cst.CSTNode) -> bool:
                     own.add(star.name.value)
             if inner.decorators or own & names or _interpreter._assigned_names(inner.body) & names:
                 return True
-            if any(type(x) is cst.Name and x.value in names for x in _walk_all(inner.params)):
+            if any(type(x) is cst.Name and x.value in names for x in walk_all(inner.params)):
                 return True  # ``def step(x, c=cfg)``: the argument kept as a default, where the closure hands it on
             if _holds_any(inner.body, (cst.Nonlocal, cst.Global, cst.ClassDef, cst.Lambda)):
                 return True
@@ -4373,23 +4373,9 @@ def _registry_dict(m: "ModuleAnalysis", obj: ObjV, attr: str) -> Value | None:
     return DictV(tuple(entries.items())) if entries is not None else UNKNOWN
 
 
-def _walk_all(tree: cst.CSTNode) -> Iterator[cst.CSTNode]:
-    stack = [tree]
-    while stack:
-        n = stack.pop()
-        yield n
-        stack.extend(children(n))
-
-
 def _holds_any(tree: cst.CSTNode, kinds: tuple[type, ...]) -> bool:
     """Does ``tree`` hold a node of one of these types, at any depth?"""
-    stack = [tree]
-    while stack:
-        n = stack.pop()
-        if type(n) in kinds:
-            return True
-        stack.extend(children(n))
-    return False
+    return any(type(n) in kinds for n in walk_all(tree))
 
 
 def _call_only_reads_arguments(m: "ModuleAnalysis", obj: ObjV) -> bool:

@@ -235,6 +235,15 @@ def children(node: cst.CSTNode) -> list[cst.CSTNode]:
     return f(node)
 
 
+def walk_all(tree: cst.CSTNode) -> "typing.Iterator[cst.CSTNode]":
+    """``tree`` and every node under it (nested functions, classes and lambdas included)."""
+    stack = [tree]
+    while stack:
+        n = stack.pop()
+        yield n
+        stack.extend(children(n))
+
+
 def contains(tree: cst.CSTNode, node: cst.CSTNode) -> bool:
     """Is ``node`` (the very object) ``tree`` or one of its descendants?"""
     stack = [tree]
