@@ -54,7 +54,7 @@ from .context import BuiltNote, MadeUp, OpSpec, Where, note
 from .narrowing import _rank_check, narrow
 from .objects import foreign_bases
 from .state import class_state
-from .walk import chain_root, children, contains, has_own, memo, plain_read
+from .walk import chain_root, children, contains, has_own, memo, plain_read, walk_all
 
 if TYPE_CHECKING:
     from ...annotations import Memo
@@ -2208,24 +2208,30 @@ class Interpreter:
         """The value of ``a if c else b`` / ``a or b`` naming lists or dicts: when it is one of the operands' own
         object (the test decided), that; else both operands are forgotten and the value is not known."""
         parts = [expr.body, expr.orelse] if type(expr) is cst.IfExp else [expr.left, expr.right]  # type: ignore[attr-defined]
-        keys = [_var_key(p) for p in parts]
-        if type(expr) is cst.IfExp:
-            with self.ctx.discarding():
-                decided = _truth(self.eval(expr.test))
-        else:
-            first = self.scope.vars.get(keys[0]) if keys[0] is not None else None
-            decided = _truth(first) if first is not None else None
-        if decided is not None or (keys[0] is not None and keys[0] == keys[1]):
-            return value  # (the test decided which operand it is: that one's own object)
         # the names of either operand, or of the items of a tuple or list display there (``target, names =
-        # (no_decay, no_decay_names) if excluded else (decay, decay_names)``)
+        # (no_decay, no_decay_names) if excluded else (decay, decay_names)``), that hold lists or dicts
         named: list[str] = []
         for p in parts:
             items = [e.value for e in cast(Any, p).elements] if type(p) in (cst.Tuple, cst.List) else [p]
-            named.extend(k for k in map(_var_key, items) if k is not None)
+            named.extend(
+                k for k in map(_var_key, items) if k is not None and _mutable_container(self.scope.vars.get(k))
+            )
+        if not named:
+            return value  # (displays of numbers, strings, tuples: no list another name holds can change through it)
+        keys = [_var_key(p) for p in parts]
+        decided: bool | None = None
+        if type(expr) is cst.IfExp and type(expr.test) in (cst.Name, cst.Attribute, cst.Comparison):
+            with self.ctx.discarding():  # (a name, an attribute or a comparison of them: evaluating it again is safe)
+                if all(type(n) in _PURE_INDEX or type(n) in _COMPARISON_PARTS for n in walk_all(expr.test)):
+                    decided = _truth(self.eval(expr.test))
+        elif type(expr) is cst.BooleanOperation and keys[0] is not None:
+            first = self.scope.vars.get(keys[0])
+            decided = _truth(first) if first is not None else None
+        if decided is not None or (keys[0] is not None and keys[0] == keys[1]):
+            return value  # (the test decided which operand it is: that one's own object)
         for k in named:
             h = self.scope.vars.get(k)
-            if isinstance(h, (SeqV, DictV, ManyV)):
+            if h is not None:
                 self.forget_aliases(k, h)
                 self.scope.vars[k] = UNKNOWN
         return UNKNOWN
@@ -5934,6 +5940,44 @@ def _module_file(path: str) -> Value:
     import os
 
     return StrV(os.path.abspath(path)) if os.path.isfile(path) else UNKNOWN
+
+
+def _mutable_container(v: Value | None) -> bool:
+    """A list or dict (or a list of any length): what another name for it can change in place."""
+    return (isinstance(v, (SeqV, ManyV)) and v.kind == "list") or (isinstance(v, DictV) and v.kind == "dict")
+
+
+# the node types of a comparison of names, attributes and constants (with _PURE_INDEX)
+_COMPARISON_PARTS: tuple[type[cst.CSTNode], ...] = (
+    cst.Comparison,
+    cst.ComparisonTarget,
+    cst.LessThan,
+    cst.LessThanEqual,
+    cst.GreaterThan,
+    cst.GreaterThanEqual,
+    cst.Equal,
+    cst.NotEqual,
+    cst.Is,
+    cst.IsNot,
+    cst.In,
+    cst.NotIn,
+    cst.BitOr,
+    cst.Add,
+    cst.Subtract,
+    cst.Minus,
+    cst.LeftParen,
+    cst.RightParen,
+    cst.SimpleWhitespace,
+    cst.ParenthesizedWhitespace,
+    cst.Newline,
+    cst.EmptyLine,
+    cst.TrailingWhitespace,
+    cst.Comment,
+    cst.Dot,
+    cst.Integer,
+    cst.Float,
+    cst.SimpleString,
+)
 
 
 def _truth(v: Value) -> bool | None:
