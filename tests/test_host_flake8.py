@@ -119,3 +119,29 @@ def test_results_are_cached_by_content(tmp_path: Path) -> None:
     (tmp_path / "sample.py").write_text(SAMPLE.replace("225 225", "224 224"), encoding="utf-8")
     after = flake8("--select", "SHP", "sample.py", cwd=tmp_path)
     assert [r[3] for r in after] == ["SHP104"]  # a changed file is analysed again
+
+
+CONFIGURED = """import os
+
+import torch
+import yaml
+from torch import nn
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def test_model():
+    with open(os.path.join(HERE, "configs", "cfg.yaml")) as f:
+        cfg = yaml.safe_load(f)
+    nn.Linear(cfg["width"], 2)(torch.randn(3, 8))
+"""
+
+
+def test_cache_covers_the_config_files_the_code_reads(tmp_path: Path) -> None:
+    """A YAML file the code reads is part of the host's cache key too: editing it re-checks the file."""
+    (tmp_path / "test_cfg.py").write_text(CONFIGURED, encoding="utf-8")
+    (tmp_path / "configs").mkdir()
+    (tmp_path / "configs" / "cfg.yaml").write_text("width: 8\n", encoding="utf-8")
+    assert flake8("--select", "SHP", "test_cfg.py", cwd=tmp_path) == []
+    (tmp_path / "configs" / "cfg.yaml").write_text("width: 6\n", encoding="utf-8")
+    assert [r[3] for r in flake8("--select", "SHP", "test_cfg.py", cwd=tmp_path)] == ["SHP204"]
