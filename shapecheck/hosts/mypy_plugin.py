@@ -270,6 +270,16 @@ class ShapecheckPlugin(Plugin):
                 h.update(hashlib.sha256(Path(dep).read_bytes()).digest())
             except OSError:
                 pass
+        from ..runner import data_files
+
+        # the config files the code may read (``open(os.path.join(HERE, "cfg.yaml"))``), as the CLI's cache key
+        sources = [(Path(p), text) for p in sorted(seen) if (text := _read(p)) is not None]
+        for data_file in data_files(sources):
+            h.update(str(data_file).encode())
+            try:
+                h.update(hashlib.sha256(data_file.read_bytes()).digest())
+            except OSError:
+                pass
         self._dep_hashes[key] = h.hexdigest()
         return self._dep_hashes[key]
 
