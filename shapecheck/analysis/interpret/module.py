@@ -547,8 +547,23 @@ class ModuleAnalysis:
         follows, so what fails inside project code of other modules called from here is not definite."""
         cached = self.__dict__.get("_replaces_modules")
         if cached is None:
-            cached = self.__dict__["_replaces_modules"] = "sys.modules" in self.text and any(
-                not self._only_blocks(m.start()) for m in _REPLACES_MODULES.finditer(self.text)
+            cached = self.__dict__["_replaces_modules"] = any(not self._only_blocks(at) for at in self._module_writes())
+        return cached
+
+    def _module_writes(self) -> list[int]:
+        """Where the module's code writes into ``sys.modules`` (``_REPLACES_MODULES``): the offsets of those writes,
+        none of them in a comment's text."""
+        cached: list[int] | None = self.__dict__.get("_writes")
+        if cached is None:
+            text = self.text
+            cached = self.__dict__["_writes"] = (
+                [
+                    m.start()
+                    for m in _REPLACES_MODULES.finditer(text)
+                    if "#" not in text[text.rfind("\n", 0, m.start()) + 1 : m.start()]
+                ]
+                if "sys.modules" in text
+                else []
             )
         return cached
 
@@ -595,11 +610,10 @@ class ModuleAnalysis:
         out: set[str] = set()
         registered = self._registrations()
         paths = self.project.paths if self.project is not None else {}
-        text = self.text
-        for m in _REPLACES_MODULES.finditer(text):
-            if m.start() in registered or "#" in text[text.rfind("\n", 0, m.start()) + 1 : m.start()]:
-                continue  # (a registered package; the text of a comment)
-            names = _written_module_names(self.text, m.start())
+        for at in self._module_writes():
+            if at in registered:
+                continue
+            names = _written_module_names(self.text, at)
             if names is None:
                 return None
             for n in names:
