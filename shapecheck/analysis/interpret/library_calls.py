@@ -933,16 +933,7 @@ _MISSING = "dataclasses.MISSING"
 def _dataclass_of(c: LibraryCall, v: Value) -> "ClassInfo | None":
     """The class of the analysed code an instance is of, or a class reference names (one imported from another
     module, ``from config import S2TConfig``, through the project)."""
-    if isinstance(v, RefV) and not v.qualname.startswith("class:") and c.m.project is not None:
-        held = c.m.project.lookup(v.qualname)
-        v = held if held is not None else v
-    key = (
-        v.cls_key
-        if isinstance(v, ObjV)
-        else v.qualname[6:]
-        if isinstance(v, RefV) and v.qualname.startswith("class:")
-        else None
-    )
+    key = v.cls_key if isinstance(v, ObjV) else c.interp._class_key(v)
     return c.m.find_class(key) if key is not None else None
 
 
@@ -1581,15 +1572,22 @@ def _json_loads(c: LibraryCall) -> Value | None:
     return _parsed_config(c, _JSON_MAX_CHARS, json.loads)
 
 
-def _parsed_config(c: LibraryCall, limit: int, parse: Callable[[str], Any]) -> Value | None:
-    """``parse(text)`` (json's, tomllib's) of the one known string ``c`` is given, as values (``_json_value``): data,
-    never code. Text longer than ``limit``, or that does not parse (the call raises there: what follows does not
-    run, nothing to say about it): unknown."""
-    if c.dynamic or c.kwargs or len(c.args) != 1 or not isinstance(c.args[0], StrV):
+def _parsed_config(c: LibraryCall, limit: int, parse: Callable[[str], Any], files: bool = False) -> Value | None:
+    """``parse(text)`` (json's, tomllib's, yaml's safe loader) of the one known string ``c`` is given -- or, with
+    ``files``, of the config file of the project it is given (``read_config_file``) -- as values (``_json_value``):
+    data, never code. Text longer than ``limit``, or that does not parse (the call raises there: what follows does
+    not run, nothing to say about it): unknown."""
+    if c.dynamic or c.kwargs or len(c.args) != 1:
         return None
-    text = c.args[0].value
-    if len(text) > limit:
-        return UNKNOWN
+    read = read_config_file(c.m, c.args[0]) if files else None
+    if read is not None:
+        text = read  # (read_config_file's own bound on its size)
+    elif isinstance(c.args[0], StrV):
+        text = c.args[0].value
+        if len(text) > limit:
+            return UNKNOWN
+    else:
+        return None
     try:
         data = parse(text)
     except (ValueError, RecursionError):
@@ -1685,14 +1683,11 @@ def read_config_file(m: "ModuleAnalysis", f: Value) -> str | None:
 @library_call("json.load")
 def _json_load(c: LibraryCall) -> Value | None:
     """``json.load(f)`` of ``f = open(path)``, a config file of the project (``read_config_file``)."""
-    if c.dynamic or c.kwargs or len(c.args) != 1:
-        return None
-    text = read_config_file(c.m, c.args[0])
-    if text is None:
-        return None
+    if isinstance(c.args[0] if c.args else None, StrV):
+        return None  # (json.load reads a file, not a string)
     import json
 
-    return _parsed_config(c._replace(args=[StrV(text)]), _JSON_MAX_CHARS * 2, json.loads)
+    return _parsed_config(c, _JSON_MAX_CHARS, json.loads, files=True)
 
 
 @library_call(
@@ -2012,27 +2007,22 @@ def _yaml_load(c: LibraryCall) -> Value | None:
         loader = kwargs.pop("Loader", None)
         if not (isinstance(loader, RefV) and loader.qualname.rsplit(".", 1)[-1] in _YAML_LOADERS):
             return None
-    if c.dynamic or kwargs or len(c.args) != 1:
-        return None
-    read = read_config_file(c.m, c.args[0])  # ``yaml.safe_load(f)`` of a config file of the project
-    given = c.args[0]
-    if read is not None:
-        text = read
-    elif isinstance(given, StrV):
-        text = given.value
-    else:
-        return None
-    if len(text) > (_MAX_CONFIG_FILE if read is not None else _YAML_MAX_CHARS):
-        return UNKNOWN
+    # (``yaml.safe_load(f)`` of a config file of the project too)
+    return _parsed_config(c._replace(kwargs=kwargs), _YAML_MAX_CHARS, _yaml_data, files=True)
+
+
+def _yaml_data(text: str) -> Any:
+    """PyYAML's safe loader's data of ``text``; ValueError for text it cannot read, or for anything but str keys and
+    plain scalars (or more than _YAML_MAX_NODES nodes)."""
     try:
         import yaml  # type: ignore[import-untyped,unused-ignore]
 
         data = yaml.safe_load(text)
-    except Exception:  # (yaml.YAMLError, or PyYAML not installed)
-        return UNKNOWN
+    except Exception as exc:  # (yaml.YAMLError, or PyYAML not installed)
+        raise ValueError(exc) from exc
     if not _plain_data(data, [_YAML_MAX_NODES]):
-        return UNKNOWN
-    return _json_value(data, 0)
+        raise ValueError("not plain data")
+    return data
 
 
 def _plain_data(data: Any, budget: list[int]) -> bool:
