@@ -189,6 +189,27 @@ def data_files(sources: list[tuple[Path, str]]) -> list[Path]:
     return list(out)
 
 
+def dependency_bytes(project: Any, path: Path, text: str, current: str) -> list[bytes]:
+    """What a cache key of the file ``path`` (``text``, module ``current``) covers besides the file itself: the
+    project files it imports, then the config files they and it may read (``open(os.path.join(HERE, "cfg.yaml"))``,
+    ``data_files``): a change to any is a new key. No project: the config files only."""
+    deps: list[bytes] = []
+    sources = [(path, text)]
+    for dep in project.dependencies(text, current) if project is not None else ():
+        try:
+            raw = dep.read_bytes()
+        except OSError:
+            continue
+        deps.append(raw)
+        sources.append((dep, raw.decode("utf-8", "replace")))
+    for data_file in data_files(sources):
+        try:
+            deps.append(data_file.read_bytes())
+        except OSError:
+            pass
+    return deps
+
+
 class Cache:
     def __init__(self, root: Path, enabled: bool = True) -> None:
         self.dir = root / CACHE_DIR
@@ -597,24 +618,10 @@ def _run(
         if not cache.enabled:  # no key to compute: the imported files are read only if the analysis needs them
             todo.append((i, f, display))
             continue
-        deps = []
+        deps: list[bytes] = []
         try:
             text = decode_source(data)
-            name = project.add_file(f)
-            sources = [(f, text)]
-            for dep in project.dependencies(text, name):
-                try:
-                    raw = dep.read_bytes()
-                except OSError:
-                    continue
-                deps.append(raw)
-                sources.append((dep, raw.decode("utf-8", "replace")))
-            # config files the code may read (``open(os.path.join(HERE, "cfg.yaml"))``): a changed one is a new key
-            for data_file in data_files(sources):
-                try:
-                    deps.append(data_file.read_bytes())
-                except OSError:
-                    pass
+            deps = dependency_bytes(project, f, text, project.add_file(f))
         except (UnicodeDecodeError, SyntaxError, LookupError):
             pass
         keys[i] = cache.key(data, deps, display)

@@ -39,24 +39,12 @@ def _cache_key(source: str, path: str, project: Any, config: Any) -> tuple[Any, 
     from pathlib import Path
 
     from ..analysis.index.project import module_name_for
-    from ..runner import Cache, data_files
+    from ..runner import Cache, dependency_bytes
 
     cache = Cache(Path.cwd())
-    deps: list[bytes] = []
     current = module_name_for(Path(path))[0] if project is not None else ""
-    sources = [(Path(path), source)]
-    for dep in project.dependencies(source, current) if project is not None else ():
-        try:
-            raw = dep.read_bytes()
-        except OSError:
-            continue
-        deps.append(raw)
-        sources.append((dep, raw.decode("utf-8", "replace")))
-    for data_file in data_files(sources):  # (config files the code may read: as the CLI's key)
-        try:
-            deps.append(data_file.read_bytes())
-        except OSError:
-            pass
+    # (the imported files and the config files the code may read: as the CLI's key)
+    deps = dependency_bytes(project, Path(path), source, current)
     return cache, cache.key(source.encode("utf-8", "surrogatepass"), deps, f"flake8:{path}:{config!r}")
 
 

@@ -255,11 +255,13 @@ class ShapecheckPlugin(Plugin):
         h = hashlib.sha256()
         seen = {key}
         todo = [key]
+        texts: dict[str, str] = {}  # (read once: the imports walked, then the config files they name)
         while todo:
             cur = todo.pop()
             text = _read(cur)
             if text is None:
                 continue
+            texts[cur] = text
             for dep in sorted(self._imported_files(cur, text)):
                 if dep not in seen:
                     seen.add(dep)
@@ -273,8 +275,7 @@ class ShapecheckPlugin(Plugin):
         from ..runner import data_files
 
         # the config files the code may read (``open(os.path.join(HERE, "cfg.yaml"))``), as the CLI's cache key
-        sources = [(Path(p), text) for p in sorted(seen) if (text := _read(p)) is not None]
-        for data_file in data_files(sources):
+        for data_file in data_files([(Path(p), texts[p]) for p in sorted(texts)]):
             h.update(str(data_file).encode())
             try:
                 h.update(hashlib.sha256(data_file.read_bytes()).digest())
