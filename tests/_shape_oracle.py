@@ -1,5 +1,6 @@
 """The shape a framework computes for one expression, against the one the analyser infers for the same source (the
-framework is the oracle; the analyser never imports or runs the source): for the differential pool tests."""
+framework is the oracle; the analyser never imports or runs the source): for the differential pool and vmap
+tests."""
 
 from __future__ import annotations
 
@@ -7,10 +8,10 @@ from shapecheck.analysis.editor.hover import inferred_values
 from shapecheck.analysis.interpret.values import TensorV
 
 
-def assert_inferred_shape_is_the_frameworks(header: str, shape: tuple[int, ...], expr: str) -> None:
-    """``y = expr`` of ``x = jnp.ones(shape)``: no finding, and ``y``'s inferred shape is the one running gives."""
-    src = header + f"x = jnp.ones({shape!r})\ny = {expr}\n"
-    values, findings = inferred_values(src, "pool_case.py")
+def assert_inferred_shape_is_the_frameworks(before: str, expr: str, filename: str = "case.py") -> None:
+    """``y = expr`` after the source ``before``: no finding, and ``y``'s inferred shape is the one running gives."""
+    src = before + f"y = {expr}\n"
+    values, findings = inferred_values(src, filename)
     assert not findings, [f.message for f in findings]
     y = values.get("y")
     assert isinstance(y, TensorV) and y.shape is not None, f"no shape inferred for {expr}: {y}"

@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from _config_project import set_width, write_configured
+
 BUGGY = """import torch
 from einops import rearrange
 from jaxtyping import Float
@@ -119,31 +121,13 @@ def test_cache_reused_and_invalidated(project: Path) -> None:
     assert [d["code"] for d in json.loads(run(["check", "--format", "json", "pkg"], project).stdout)] == ["SHP104"]
 
 
-CONFIGURED = """import os
-
-import torch
-import yaml
-from torch import nn
-
-HERE = os.path.dirname(os.path.abspath(__file__))
-
-
-def test_model():
-    with open(os.path.join(HERE, "configs", "cfg.yaml")) as f:
-        cfg = yaml.safe_load(f)
-    nn.Linear(cfg["width"], 2)(torch.randn(3, 8))
-"""
-
-
 def test_cache_key_covers_the_config_files_the_code_reads(tmp_path: Path) -> None:
     """A YAML file the code reads by a literal name (beside it or a folder down) is part of the cache key: editing it
     re-checks."""
     (tmp_path / "pyproject.toml").write_text("[project]\nname = 'p'\n")
-    (tmp_path / "test_cfg.py").write_text(CONFIGURED)
-    (tmp_path / "configs").mkdir()
-    (tmp_path / "configs" / "cfg.yaml").write_text("width: 8\n")
+    write_configured(tmp_path, 8)
     assert json.loads(run(["check", "--format", "json", "test_cfg.py"], tmp_path).stdout) == []
-    (tmp_path / "configs" / "cfg.yaml").write_text("width: 6\n")
+    set_width(tmp_path, 6)
     found = json.loads(run(["check", "--format", "json", "test_cfg.py"], tmp_path).stdout)
     assert [d["code"] for d in found] == ["SHP204"] and "in_features=6" in found[0]["message"]
 

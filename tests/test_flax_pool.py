@@ -47,7 +47,7 @@ HEADER = "import jax.numpy as jnp\nimport flax.linen as nn\nfrom flax import nnx
 
 @pytest.mark.parametrize("expr, shape", _cases())
 def test_inferred_pool_shape_is_flaxs(expr: str, shape: tuple[int, ...]) -> None:
-    assert_inferred_shape_is_the_frameworks(HEADER, shape, expr)
+    assert_inferred_shape_is_the_frameworks(HEADER + f"x = jnp.ones({shape!r})\n", expr, "pool_case.py")
 
 
 def test_hybrid_vit_position_table_ignoring_the_pool_is_reported() -> None:

@@ -46,4 +46,4 @@ HEADER = "import jax.numpy as jnp\nimport haiku as hk\n"
 
 @pytest.mark.parametrize("expr, shape", _cases())
 def test_inferred_pool_shape_is_haikus(expr: str, shape: tuple[int, ...]) -> None:
-    assert_inferred_shape_is_the_frameworks(HEADER, shape, expr)
+    assert_inferred_shape_is_the_frameworks(HEADER + f"x = jnp.ones({shape!r})\n", expr, "pool_case.py")

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from _config_project import set_width, write_configured
 from fixture_format import parse_expectations
 
 SAMPLE = """import torch
@@ -121,27 +122,9 @@ def test_results_are_cached_by_content(tmp_path: Path) -> None:
     assert [r[3] for r in after] == ["SHP104"]  # a changed file is analysed again
 
 
-CONFIGURED = """import os
-
-import torch
-import yaml
-from torch import nn
-
-HERE = os.path.dirname(os.path.abspath(__file__))
-
-
-def test_model():
-    with open(os.path.join(HERE, "configs", "cfg.yaml")) as f:
-        cfg = yaml.safe_load(f)
-    nn.Linear(cfg["width"], 2)(torch.randn(3, 8))
-"""
-
-
 def test_cache_covers_the_config_files_the_code_reads(tmp_path: Path) -> None:
     """A YAML file the code reads is part of the host's cache key too: editing it re-checks the file."""
-    (tmp_path / "test_cfg.py").write_text(CONFIGURED, encoding="utf-8")
-    (tmp_path / "configs").mkdir()
-    (tmp_path / "configs" / "cfg.yaml").write_text("width: 8\n", encoding="utf-8")
+    write_configured(tmp_path, 8)
     assert flake8("--select", "SHP", "test_cfg.py", cwd=tmp_path) == []
-    (tmp_path / "configs" / "cfg.yaml").write_text("width: 6\n", encoding="utf-8")
+    set_width(tmp_path, 6)
     assert [r[3] for r in flake8("--select", "SHP", "test_cfg.py", cwd=tmp_path)] == ["SHP204"]

@@ -13,6 +13,8 @@ from pathlib import Path
 
 import pytest
 
+from _config_project import set_width, write_configured
+
 PYPROJECT = """[tool.mypy]
 plugins = ["shapecheck"]
 
@@ -238,29 +240,11 @@ def test_internal_failure_is_one_shp902_error(project: Path, tmp_path: Path) -> 
     assert "Found 1 error in 1 file" in proc.stdout
 
 
-CONFIGURED = """import os
-
-import torch
-import yaml
-from torch import nn
-
-HERE = os.path.dirname(os.path.abspath(__file__))
-
-
-def test_model() -> None:
-    with open(os.path.join(HERE, "configs", "cfg.yaml")) as f:
-        cfg = yaml.safe_load(f)
-    nn.Linear(cfg["width"], 2)(torch.randn(3, 8))
-"""
-
-
 def test_config_file_change_rechecks_the_module(tmp_path: Path) -> None:
     """A YAML file the code reads is in the module's cache entry (report_config_data): editing it, with the Python
     file unchanged, re-checks the module on a warm run."""
     (tmp_path / "pyproject.toml").write_text(PYPROJECT.replace('"jaxtyping.*"]', '"jaxtyping.*", "yaml", "yaml.*"]'))
-    (tmp_path / "test_cfg.py").write_text(CONFIGURED, encoding="utf-8")
-    (tmp_path / "configs").mkdir()
-    (tmp_path / "configs" / "cfg.yaml").write_text("width: 8\n", encoding="utf-8")
+    write_configured(tmp_path, 8)
 
     def shp() -> list[str]:
         cmd = [sys.executable, "-m", "mypy", "--no-color-output", "test_cfg.py"]
@@ -269,5 +253,5 @@ def test_config_file_change_rechecks_the_module(tmp_path: Path) -> None:
         return re.findall(r"\bSHP\d{3}\b", proc.stdout)
 
     assert shp() == []
-    (tmp_path / "configs" / "cfg.yaml").write_text("width: 6\n", encoding="utf-8")
+    set_width(tmp_path, 6)
     assert shp() == ["SHP204"]

@@ -8,6 +8,8 @@ import pytest
 from shapecheck.analysis.editor.hover import inferred_values
 from shapecheck.analysis.interpret.values import TensorV
 
+from _shape_oracle import assert_inferred_shape_is_the_frameworks
+
 jax = pytest.importorskip("jax")
 eqx = pytest.importorskip("equinox")
 
@@ -123,14 +125,7 @@ CASES = [
 
 @pytest.mark.parametrize("expr", CASES)
 def test_inferred_shape_is_jaxs(expr: str) -> None:
-    src = HEADER + f"y = {expr}\n"
-    values, findings = inferred_values(src, "vmap_case.py")
-    assert not findings, [f.message for f in findings]
-    y = values.get("y")
-    assert isinstance(y, TensorV) and y.shape is not None, f"no shape inferred for {expr}: {y}"
-    env: dict[str, object] = {}
-    exec(src, env)  # the oracle: jax itself
-    assert tuple(s.as_int() for s in y.shape) == tuple(env["y"].shape)  # type: ignore[attr-defined]
+    assert_inferred_shape_is_the_frameworks(HEADER, expr, "vmap_case.py")
 
 
 @pytest.mark.parametrize(
