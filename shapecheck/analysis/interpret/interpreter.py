@@ -3437,7 +3437,12 @@ class Interpreter:
         ):
             return entries  # ``from .registry import BACKBONES`` in a builder: the registry's entries, as there
         if (
-            ((isinstance(value, (SeqV, ManyV)) and value.kind == "list") or isinstance(value, (DictV, IntDictV)))
+            (
+                (isinstance(value, (SeqV, ManyV)) and value.kind == "list")
+                or isinstance(value, IntDictV)
+                # (a compiled regular expression or a match: immutable, regex_calls)
+                or (isinstance(value, DictV) and value.kind not in ("regex", "match"))
+            )
             and self.frame.key != "<module>"
             and not self.m.stable_global(name)
         ):
@@ -5997,6 +6002,8 @@ def _truth(v: Value) -> bool | None:
         return bool(v.value)
     if isinstance(v, SeqV):
         return True if v.kind == "iter" else bool(v.items)  # (an iterator object is always true)
+    if isinstance(v, DictV) and v.kind in ("match", "regex"):
+        return True  # a regular expression's match or compiled pattern (regex_calls)
     if isinstance(v, DictV) and v.kind in ("dict", "moduledict"):
         return bool(v.items)  # every key known (``embed_args or {}``, ``deepcopy(cfg) if cfg else {}``)
     if isinstance(v, IntDictV):

@@ -48,7 +48,7 @@ from .interpreter import (
 from ..index.jaxtyping_bridge import Annotation, dtype_class_of, parse_annotation
 from ..index.module_facts import ITEM_ATTRIBUTE, WRITER, Escape, Rebinds, module_facts
 from ..index.project import MODELLED, unmask
-from . import argparse_defaults, entry_points, hooks, library_calls, objects, registries
+from . import argparse_defaults, entry_points, hooks, library_calls, objects, regex_calls, registries
 from .library_calls import (
     GRADS,
     MAX_RANGE,
@@ -2357,15 +2357,7 @@ class ModuleAnalysis:
                 exits = _exit_values(scope, watch)
                 if not any(_minted_since(v, mark, 0) for v in exits.values()) and RUNNING_READS[0] == reads:
                     state.exits[sig] = exits
-        if id(node) in _WANTED:
-            uses = walk_memo("carry-params", fi.node, _carry_params)
-            # the callee's changes to a dict or list argument, carried back to the caller's variable (call()); a
-            # call that runs more than one body (the options of an "either") carries nothing
-            _CARRIED[id(node)] = (
-                {id(bound[k]): _sealed(v, uses[k][1]) for k, v in exits.items() if k in watch}
-                if exits and id(node) not in _CARRIED
-                else {}
-            )
+        self._record_carried(node, fi, bound, exits, watch)
         if operations_only:
             # a method of an object run for its sizes. When the method is the object's own class's, its annotation
             # checks stay: with the object's sizes the method fails them as jaxtyping would (a forward returning
@@ -2393,6 +2385,25 @@ class ModuleAnalysis:
             # all the same): ``frames = feature_frames(lengths, ...)`` hands them on (Interpreter.eval)
             ret = replace(ret, values=(ret.values[0], node, ret.values[2]))
         return ret
+
+    def _record_carried(
+        self,
+        node: cst.Call,
+        fi: FunctionInfo,
+        bound: dict[str, Value],
+        exits: dict[str, Value] | None,
+        watch: frozenset[str],
+    ) -> None:
+        """The callee's changes to a dict or list argument, carried back to the caller's variable (call()); a call
+        that runs more than one body (the options of an "either") carries nothing."""
+        if id(node) not in _WANTED:
+            return
+        uses = walk_memo("carry-params", fi.node, _carry_params)
+        _CARRIED[id(node)] = (
+            {id(bound[k]): _sealed(v, uses[k][1]) for k, v in exits.items() if k in watch}
+            if exits and id(node) not in _CARRIED
+            else {}
+        )
 
     def _carry_watch(
         self,
@@ -2767,6 +2778,9 @@ class ModuleAnalysis:
         named = closure is None and fi.name == "__init__" and bool(node.args)
         if named:
             objects.CONSTRUCTING.append((interp.m, node, f"{self.code_for(node.func)}()"))
+        # a local dict handed on (``blocks.append(self._make_block(ba))`` of a builder whose method pops from it): what
+        # the body leaves in it is carried back as for a plain function (_inline)
+        watch = self._carry_watch(node, fi, bound, interp.frame.self_value, closure or ())
         try:
             scope = fi.module.run_function(
                 fi,
@@ -2777,6 +2791,7 @@ class ModuleAnalysis:
                 building=True,
                 closure=closure or (),
                 method_of=interp.frame.cls_key if closure is not None else None,
+                watch=watch,
             )
         finally:
             state.analysing -= 1
@@ -2791,6 +2806,7 @@ class ModuleAnalysis:
         for k, v in scope.vars.items():
             if k.startswith("self."):
                 interp.scope.vars[k] = v
+        self._record_carried(node, fi, bound, _exit_values(scope, watch) if watch else None, watch)
         rets = [v for _, v in scope.returns]
         return rets[0] if len(rets) == 1 else UNKNOWN
 
@@ -3670,6 +3686,10 @@ class ModuleAnalysis:
                 text = read_config_file(self, base)
                 return StrV(text) if text is not None else UNKNOWN
             return UNKNOWN
+        if isinstance(base, DictV) and base.kind == "match":
+            return regex_calls.match_method(base, method, args) if not kwargs and not dynamic else UNKNOWN
+        if isinstance(base, DictV) and base.kind == "regex":
+            return regex_calls.regex_method(base, method, args, kwargs) if not dynamic else UNKNOWN
         if isinstance(base, DictV) and base.kind in ("dict", "namespace") and method == "update" and not dynamic:
             key = _var_key_of(func.value)
             extra = args[0] if len(args) == 1 else DictV(()) if not args else None

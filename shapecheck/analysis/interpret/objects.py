@@ -3839,6 +3839,13 @@ def plain_read_params(fi: FunctionInfo, records: bool = False) -> frozenset[str]
             # a function or class of this module the parameter is handed to, which keeps what it is handed
             # (``AudioSpectrogramTransformer(config)`` whose constructor reads ``{**DEFAULTS, **config}``)
             callee = _named_callee(m, f.value) if type(f) is cst.Name and f.value not in local else None
+            # ``builder = EfficientNetBuilder(...)`` bound once, then ``builder(stem, arch_def)``: its class's
+            # ``__call__``, which must only read the parameter as well
+            method = (
+                _local_instance_call(fi, f.value)
+                if type(f) is cst.Name and f.value in local and f.value not in params
+                else None
+            )
             positional = 0
             for a in call.args:
                 if a.star:
@@ -3859,6 +3866,22 @@ def plain_read_params(fi: FunctionInfo, records: bool = False) -> frozenset[str]
                     )
                 ):
                     ok.add(id(a.value))
+                elif (
+                    method is not None
+                    and type(a.value) is cst.Name
+                    and a.value.value in params
+                    and not a.star
+                    and _handed_param_reads(
+                        method,
+                        1,
+                        positional if a.keyword is None else None,
+                        a.keyword.value if a.keyword is not None else None,
+                        records,
+                    )
+                ):
+                    ok.add(id(a.value))
+                if a.star:
+                    method = None
                 if a.keyword is None and not a.star:
                     positional += 1
                 if a.keyword is not None:
@@ -4092,6 +4115,39 @@ def _bound_param(fi: FunctionInfo, skip: int, pos: int | None, kw: str | None) -
         return kw if any(p.name == kw and p.kind in ("pos", "kwonly") for p in fi.params) else None
     positional = [p.name for p in fi.params if p.kind in ("pos", "posonly")][skip:]
     return positional[pos] if pos is not None and pos < len(positional) else None
+
+
+def _local_instance_call(fi: FunctionInfo, name: str) -> FunctionInfo | None:
+    """What a call of the local ``name`` of ``fi`` runs when the body binds it once, to an instance of a class of the
+    analysed code (``builder = Builder(cfg)``): the class's own ``__call__``, undecorated (None: any other binding, or
+    no such method)."""
+    m = fi.module
+    made: list[cst.BaseExpression] = []
+    for n in walk_all(fi.node.body):
+        if type(n) is cst.Assign:
+            for t in n.targets:
+                if name in {x.value for x in walk_names(t.target)}:
+                    made.append(n.value if type(t.target) is cst.Name and len(n.targets) == 1 else t.target)
+        elif type(n) in (cst.AnnAssign, cst.AugAssign, cst.For, cst.CompFor, cst.WithItem, cst.NamedExpr):
+            target = getattr(n, "target", None) or getattr(n, "asname", None)
+            if target is not None and name in {x.value for x in walk_names(target)}:
+                return None
+        elif type(n) in (cst.Global, cst.Nonlocal, cst.Import, cst.ImportFrom, cst.FunctionDef, cst.ClassDef):
+            return None
+    if len(made) != 1 or type(made[0]) is not cst.Call or type(made[0].func) is not cst.Name:
+        return None
+    cls = _named_callee(m, made[0].func.value)
+    if not isinstance(cls, RefV) or not cls.qualname.startswith("class:"):
+        return None
+    ci = m.find_class(cls.qualname[6:])
+    if ci is None or any(c.node.keywords or c.decorators for c in mro(m, ci)):
+        return None
+    call = find_method(m, ci, "__call__")
+    if call is None or call.has_unknown_decorators or call.node.decorators:
+        return None
+    from .module import ensure_signature
+
+    return ensure_signature(call)
 
 
 def _handed_param_reads(fi: FunctionInfo, skip: int, pos: int | None, kw: str | None, records: bool) -> bool:

@@ -14,6 +14,7 @@ torch facts (checked against torch 2.x, see tests/test_multi_ops.py):
 from __future__ import annotations
 
 import math
+import re
 from typing import TYPE_CHECKING, Callable
 
 import libcst as cst
@@ -431,6 +432,9 @@ def _some_int(cx: OpContext, node: cst.Call) -> IntV:
     return IntV(cx.ctx.fresh(code if len(code) <= 24 else "n", f"(the value of {code[:60]}, not known)"))
 
 
+_FLOAT_TEXT = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?")  # plain decimal float text
+
+
 def _numeric_builtin(cx: OpContext, name: str, args: list[Value], node: cst.Call) -> Value | None:
     """``max(dim_head // 2, 32)``, ``min(a, b)``, ``min(sizes)`` of known ints or floats; ``int(x)`` / ``float(x)`` / ``round(x)``
     of a number (``round`` as Python rounds: half to even; with ``ndigits`` a float, not followed). ``int(x)`` of an
@@ -469,6 +473,10 @@ def _numeric_builtin(cx: OpContext, name: str, args: list[Value], node: cst.Call
                 return IntV(Size.const(int(v.value)))
             except ValueError:
                 return None  # int("1.5") raises
+        if isinstance(v, StrV) and name == "float":  # float("0.25") of a known string (a decoded block string)
+            if len(v.value) > 40 or not _FLOAT_TEXT.fullmatch(v.value.strip()):
+                return FloatV(None)  # ("inf", "nan", "1_000": Python's own rules, not followed)
+            return FloatV(float(v.value))
         if name == "int" and isinstance(v, TensorV) and v.shape == () and (v.dtype or "").startswith(("int", "uint")):
             # int(rng.integers(min_len, max_len + 1)), int(np.random.randint(n)): an integer array's one element
             return _some_int(cx, node)
