@@ -3440,8 +3440,8 @@ class Interpreter:
             (
                 (isinstance(value, (SeqV, ManyV)) and value.kind == "list")
                 or isinstance(value, IntDictV)
-                # (a compiled regular expression or a match: immutable, regex_calls)
-                or (isinstance(value, DictV) and value.kind not in ("regex", "match"))
+                # (a compiled regular expression, a match, a path: immutable, regex_calls, path_values)
+                or (isinstance(value, DictV) and value.kind not in ("regex", "match", "path"))
             )
             and self.frame.key != "<module>"
             and not self.m.stable_global(name)
@@ -3687,6 +3687,10 @@ class Interpreter:
             return _layer_size(base, attr)
         if isinstance(base, DictV) and base.kind in ("moduledict", "namespace"):
             return base.get(attr)  # nn.ModuleDict(dict(wte=...)).wte, args.dim (argparse_defaults)
+        if isinstance(base, DictV) and base.kind == "path":
+            from . import path_values
+
+            return path_values.attribute(base, attr)  # Path(__file__).parent
         if isinstance(base, SeqV) and base.names is not None:
             return base.items[base.names.index(attr)] if attr in base.names else UNKNOWN  # ret.indices (namedtuple)
         if isinstance(base, SeqV) and base.kind == "values_indices":
@@ -4010,6 +4014,14 @@ class Interpreter:
                 return _repeat_sequence(right, left)
         if isinstance(left, BoolV) and isinstance(right, BoolV):
             return _bool_bits(left.value, op, right.value)
+        if type(op) is cst.Divide and (
+            (type(left) is DictV and left.kind == "path") or (type(right) is DictV and right.kind == "path")
+        ):
+            from . import path_values
+
+            joined = path_values.join(left, right)  # HERE / "configs" / "tiny.yaml"
+            if joined is not None:
+                return joined
         if (left is UNKNOWN and type(right) is BoolV) or (right is UNKNOWN and type(left) is BoolV):
             # ``self.auto_shard_seq & is_distributed()`` with the flag False: False whatever the other side is (a
             # bool, an int, or a tensor of False, which no ``if`` takes); True | anything is true as well
@@ -6002,8 +6014,8 @@ def _truth(v: Value) -> bool | None:
         return bool(v.value)
     if isinstance(v, SeqV):
         return True if v.kind == "iter" else bool(v.items)  # (an iterator object is always true)
-    if isinstance(v, DictV) and v.kind in ("match", "regex"):
-        return True  # a regular expression's match or compiled pattern (regex_calls)
+    if isinstance(v, DictV) and v.kind in ("match", "regex", "path"):
+        return True  # a regular expression's match or compiled pattern (regex_calls), a path (path_values)
     if isinstance(v, DictV) and v.kind in ("dict", "moduledict"):
         return bool(v.items)  # every key known (``embed_args or {}``, ``deepcopy(cfg) if cfg else {}``)
     if isinstance(v, IntDictV):

@@ -1637,11 +1637,15 @@ def _path_call(c: LibraryCall) -> Value | None:
     """``os.path.join(HERE, "cfg.yaml")`` of known strings (posix rules; a backslash or a colon: left alone), and
     ``abspath`` / ``realpath`` / ``normpath`` of an absolute one (a relative path is the running program's working
     directory's, not known here): where a config file the code reads lies."""
-    if c.dynamic or c.kwargs or not c.args or not all(isinstance(a, StrV) for a in c.args):
+    if c.dynamic or c.kwargs or not c.args:
         return None
     import posixpath
 
-    parts = [a.value for a in c.args if isinstance(a, StrV)]
+    # (a ``pathlib`` path is its text here: os.path takes any path-like)
+    texts = [a.get("path") if isinstance(a, DictV) and a.kind == "path" else a for a in c.args]
+    if not all(isinstance(a, StrV) for a in texts):
+        return None
+    parts = [a.value for a in texts if isinstance(a, StrV)]
     if any("\\" in p or ":" in p for p in parts):
         return None
     if c.qual == "os.path.join":

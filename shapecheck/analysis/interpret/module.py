@@ -48,7 +48,7 @@ from .interpreter import (
 from ..index.jaxtyping_bridge import Annotation, dtype_class_of, parse_annotation
 from ..index.module_facts import ITEM_ATTRIBUTE, WRITER, Escape, Rebinds, module_facts
 from ..index.project import MODELLED, unmask
-from . import argparse_defaults, entry_points, hooks, library_calls, objects, regex_calls, registries
+from . import argparse_defaults, entry_points, hooks, library_calls, objects, path_values, regex_calls, registries
 from .library_calls import (
     GRADS,
     MAX_RANGE,
@@ -3690,6 +3690,8 @@ class ModuleAnalysis:
             return regex_calls.match_method(base, method, args) if not kwargs and not dynamic else UNKNOWN
         if isinstance(base, DictV) and base.kind == "regex":
             return regex_calls.regex_method(base, method, args, kwargs) if not dynamic else UNKNOWN
+        if isinstance(base, DictV) and base.kind == "path":
+            return path_values.method(self, base, method, args, kwargs) if not dynamic else UNKNOWN
         if isinstance(base, DictV) and base.kind in ("dict", "namespace") and method == "update" and not dynamic:
             key = _var_key_of(func.value)
             extra = args[0] if len(args) == 1 else DictV(()) if not args else None
@@ -6694,12 +6696,15 @@ def _call_open(
     """``open(path)`` / ``open(path, "r", encoding=...)`` of a known path: a file to read (DictV kind "file"), which
     ``json.load`` / ``yaml.safe_load`` / ``f.read()`` read when it is a small file of the project
     (library_calls.read_config_file). Any other mode or argument: not followed."""
-    if not args or len(args) > 2 or set(kwargs) - {"mode", "encoding"} or not isinstance(args[0], StrV):
+    if not args or len(args) > 2 or set(kwargs) - {"mode", "encoding"}:
+        return None
+    path = path_values.path_text(args[0])  # (a string, or a ``pathlib`` path)
+    if path is None:
         return None
     mode = args[1] if len(args) == 2 else kwargs.get("mode", StrV("r"))
     if not (isinstance(mode, StrV) and mode.value in ("r", "rt")):
         return None
-    return DictV((("path", args[0]),), "file")
+    return DictV((("path", StrV(path)),), "file")
 
 
 @_builtin("str")
@@ -6712,6 +6717,9 @@ def _call_str(
     v = args[0]
     if isinstance(v, StrV):
         return v
+    if isinstance(v, DictV) and v.kind == "path":
+        text = path_values.path_text(v)
+        return StrV(text) if text is not None else None
     n = v.size.as_int() if type(v) is IntV and not v.assumed else None
     return StrV(str(n)) if n is not None else None
 

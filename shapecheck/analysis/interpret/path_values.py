@@ -1,0 +1,152 @@
+"""``pathlib`` paths of known text: where a config file beside the code lies (``Path(__file__).parent / "configs" /
+"tiny.yaml"``), read by ``path.read_text()``, ``path.open()`` or ``open(path)`` (library_calls.read_config_file: only
+small files inside the analysed project, read as data).
+
+A path is a DictV of kind "path" holding its text (POSIX rules; a text with a backslash or a colon is not followed,
+Windows reads those as separators and drives). What it names is never looked at here (``exists()``, ``is_file()``,
+``glob``: not known); reading it is ``read_config_file``'s decision.
+"""
+
+from __future__ import annotations
+
+import posixpath
+from typing import TYPE_CHECKING
+
+from .library_calls import LibraryCall, library_call, read_config_file
+from .values import UNKNOWN, DictV, StrV, Value
+
+if TYPE_CHECKING:
+    from .module import ModuleAnalysis
+
+MAX_PATH = 4096  # characters of a path followed
+
+PATH_CLASSES = frozenset({"pathlib.Path", "pathlib.PurePath", "pathlib.PosixPath", "pathlib.PurePosixPath"})
+
+
+def path_value(text: str) -> Value:
+    """The path ``text`` names (unknown: one not followed)."""
+    if "\\" in text or ":" in text or len(text) > MAX_PATH or "\x00" in text:
+        return UNKNOWN
+    return DictV((("path", StrV(_clean(text))),), "path")
+
+
+def _clean(text: str) -> str:
+    """What ``PurePosixPath(text)`` keeps: repeated and trailing slashes and ``.`` parts dropped (``..`` kept)."""
+    if not text:
+        return "."
+    lead = "//" if text.startswith("//") and not text.startswith("///") else "/" if text.startswith("/") else ""
+    parts = [p for p in text.split("/") if p and p != "."]
+    return (lead + "/".join(parts)) or "."
+
+
+def path_text(v: Value) -> str | None:
+    """The text of a path value, or of a string (what ``os.fspath`` gives)."""
+    if isinstance(v, StrV):
+        return v.value
+    if isinstance(v, DictV) and v.kind == "path":
+        text = v.get("path")
+        return text.value if isinstance(text, StrV) else None
+    return None
+
+
+def is_path(v: Value) -> bool:
+    return isinstance(v, DictV) and v.kind == "path"
+
+
+def join(left: Value, right: Value) -> Value | None:
+    """``left / right`` with a path on either side and a path or string on the other (None: not that)."""
+    if not (is_path(left) or is_path(right)):
+        return None
+    a, b = path_text(left), path_text(right)
+    if a is None or b is None:
+        return UNKNOWN
+    return path_value(posixpath.join(a, b))
+
+
+def attribute(base: DictV, attr: str) -> Value:
+    """``p.parent`` / ``name`` / ``stem`` / ``suffix`` / ``parts`` of a path (unknown: any other attribute)."""
+    text = path_text(base)
+    if text is None:
+        return UNKNOWN
+    if attr == "parent":
+        if text in ("/", ".", "//") or text.endswith("/..") or text == "..":
+            return base if text in ("/", ".", "//") else UNKNOWN
+        head = posixpath.dirname(text)
+        return path_value(head or ".")
+    name = "" if text in ("/", ".", "//") else posixpath.basename(text)
+    if attr == "name":
+        return StrV(name)
+    stem, suffix = _split_suffix(name)
+    if attr == "stem":
+        return StrV(stem)
+    if attr == "suffix":
+        return StrV(suffix)
+    return UNKNOWN
+
+
+def _split_suffix(name: str) -> tuple[str, str]:
+    """pathlib's stem and suffix: the last dot not at the start nor at the end splits them."""
+    i = name.rfind(".")
+    if 0 < i < len(name) - 1:
+        return name[:i], name[i:]
+    return name, ""
+
+
+def method(m: "ModuleAnalysis", base: DictV, name: str, args: list[Value], kwargs: dict[str, Value]) -> Value:
+    """``p.resolve()`` / ``absolute()`` of an absolute path, ``joinpath(...)``, ``with_name`` / ``with_suffix``,
+    ``read_text()`` (a small config file of the project, else unknown), ``open()`` for reading (a file value, as
+    ``open(p)`` gives). Anything else: unknown."""
+    text = path_text(base)
+    if text is None:
+        return UNKNOWN
+    if name in ("resolve", "absolute", "expanduser") and not args and not kwargs:
+        if not text.startswith("/"):
+            return UNKNOWN  # (relative to the running program's working directory, or a user's home)
+        return path_value(posixpath.normpath(text)) if name == "resolve" else base
+    if name == "joinpath" and not kwargs:
+        out: Value = base
+        for a in args:
+            got = join(out, a)
+            if got is None or got is UNKNOWN:
+                return UNKNOWN
+            out = got
+        return out
+    if name in ("with_name", "with_suffix") and len(args) == 1 and not kwargs and isinstance(args[0], StrV):
+        current = posixpath.basename(text)
+        if not current or text in ("/", "."):
+            return UNKNOWN  # (Python raises: a path with an empty name)
+        new = args[0].value
+        if name == "with_suffix":
+            if new and (not new.startswith(".") or new == "." or "/" in new):
+                return UNKNOWN  # (Python raises: an invalid suffix)
+            new = _split_suffix(current)[0] + new
+        elif not new or "/" in new or new == ".":
+            return UNKNOWN
+        return path_value(posixpath.join(posixpath.dirname(text), new))
+    if name == "read_text" and not args and set(kwargs) <= {"encoding"}:
+        read = read_config_file(m, DictV((("path", StrV(text)),), "file"))
+        return StrV(read) if read is not None else UNKNOWN
+    if name == "open" and set(kwargs) <= {"mode", "encoding"} and len(args) <= 1:
+        mode = args[0] if args else kwargs.get("mode", StrV("r"))
+        if isinstance(mode, StrV) and mode.value in ("r", "rt"):
+            return DictV((("path", StrV(text)),), "file")
+    return UNKNOWN
+
+
+@library_call(*sorted(PATH_CLASSES))
+def _path_call(c: LibraryCall) -> Value | None:
+    """``Path(__file__)``, ``Path(HERE, "configs", "tiny.yaml")``: a path of known parts (``Path()`` is ``.``)."""
+    if c.dynamic or c.kwargs:
+        return None
+    texts = [path_text(a) for a in c.args]
+    if any(t is None for t in texts):
+        return None
+    return path_value(posixpath.join(*texts) if texts else ".")  # type: ignore[arg-type]
+
+
+@library_call("os.fspath")
+def _fspath(c: LibraryCall) -> Value | None:
+    if c.dynamic or c.kwargs or len(c.args) != 1:
+        return None
+    text = path_text(c.args[0])
+    return StrV(text) if text is not None else None
