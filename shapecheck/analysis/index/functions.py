@@ -91,6 +91,7 @@ class FunctionInfo:
             "enable_grad",
             "inference_mode",
             "property",
+            "cached_property",
             "cache",
             "lru_cache",
             "checkpoint",

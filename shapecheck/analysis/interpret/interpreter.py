@@ -3464,7 +3464,10 @@ class Interpreter:
         v = self._attribute(node, base)
         if isinstance(v, FuncV) and v.bound_self is not None:
             fi = self.m.find_function(v.key)
-            if fi is not None and any(_decorator_name(d) == "property" for d in fi.node.decorators):
+            # (``functools.cached_property``: the same value, computed on the first read)
+            if fi is not None and any(
+                _decorator_name(d) in ("property", "cached_property") for d in fi.node.decorators
+            ):
                 if self.frame.building and type(node.value) is cst.Name and node.value.value == "self":
                     return self.m.call_on_building_self(self, node, fi, [], {})  # type: ignore[arg-type]
                 return self.m.call_function(self, node, v, [], {})  # type: ignore[arg-type]

@@ -3936,11 +3936,13 @@ class ModuleAnalysis:
         """``model.apply`` / ``model.init`` of a flax linen module whose class defines ``__call__`` and not that
         method: the bound method as a value (``jax.jit(model.apply)(variables, x)``; see ``call_flax_method``)."""
         ci = self.find_class(obj.cls_key)
+        if ci is None:
+            return None
+        chain = objects.mro(self, ci)  # (``class Child(Base)`` of a linen ``Base``: its __call__, inherited or not)
         if (
-            ci is None
-            or "__call__" not in ci.methods
-            or method in ci.methods
-            or not any(b.startswith("flax.") for b in ci.bases)
+            objects.find_method(self, ci, "__call__") is None
+            or any(method in c.methods for c in chain)
+            or not any(b.startswith("flax.") for b in objects.foreign_bases(self, ci))
         ):
             return None
         return LayerV("flax_method", (("obj", obj), ("method", method)))
@@ -3967,7 +3969,11 @@ class ModuleAnalysis:
         ci = self.find_class(obj.cls_key)
         if ci is None or not args:
             return UNKNOWN
-        fn = ci.methods.get("__call__") if "method" not in kwargs else self._flax_method(ci, kwargs["method"])
+        fn = (
+            objects.find_method(self, ci, "__call__")
+            if "method" not in kwargs
+            else self._flax_method(ci, kwargs["method"])
+        )
         if fn is None:
             return UNKNOWN
         rest = {k: v for k, v in kwargs.items() if k not in ("rngs", "mutable", "capture_intermediates", "method")}
