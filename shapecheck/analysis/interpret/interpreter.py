@@ -4017,6 +4017,10 @@ class Interpreter:
                 return _repeat_sequence(right, left)
         if isinstance(left, BoolV) and isinstance(right, BoolV):
             return _bool_bits(left.value, op, right.value)
+        if isinstance(left, StrV):
+            text = _string_operation(left.value, op, right)  # "layer" + "1", "denselayer%d" % (i + 1)
+            if text is not None:
+                return StrV(text) if len(text) <= MAX_STRING else UNKNOWN
         if type(op) is cst.Divide and (
             (type(left) is DictV and left.kind == "path") or (type(right) is DictV and right.kind == "path")
         ):
@@ -5953,6 +5957,47 @@ def _is_one(node: cst.BaseExpression) -> bool:
         elements = cast(Any, node).elements
         return len(elements) == 1 and type(elements[0].value) is cst.Integer and elements[0].value.value == "1"
     return False
+
+
+MAX_STRING = 10_000  # characters of a string an operation of the analysed code builds
+
+
+# ``%`` conversions whose width or precision is written out larger than this (or given by ``*``) are not formatted
+_PERCENT_SPEC = re.compile(r"%[-+ #0]*(\*|\d+)?(?:\.(\*|\d+))?")
+
+
+def _string_operation(text: str, op: cst.CSTNode, right: Value) -> str | None:
+    """``text + s``, ``text * n`` and ``text % values`` of known operands, as Python computes them (None: not one of
+    those, or Python would raise: the operation's value is then not known)."""
+    tp = type(op)
+    if tp in (cst.Add, cst.AddAssign):
+        return text + right.value if isinstance(right, StrV) else None
+    if tp in (cst.Multiply, cst.MultiplyAssign):
+        n = right.size.as_int() if type(right) is IntV and not right.assumed else None
+        return text * n if n is not None and len(text) * max(n, 0) <= MAX_STRING else None
+    if tp not in (cst.Modulo, cst.ModuloAssign):
+        return None
+    for m in _PERCENT_SPEC.finditer(text):
+        for part in m.groups():
+            if part is not None and (part == "*" or len(part) > 3):
+                return None
+    items = right.items if isinstance(right, SeqV) and right.kind == "tuple" else (right,)
+    values: list[object] = []
+    for v in items:
+        if type(v) is BoolV and v.value is not None:
+            values.append(v.value)
+        elif type(v) is IntV and not v.assumed and v.size.as_int() is not None:
+            values.append(v.size.as_int())
+        elif type(v) is FloatV and v.value is not None:
+            values.append(v.value)
+        elif type(v) is StrV:
+            values.append(v.value)
+        else:
+            return None  # (a dict of names, a list, an object: not followed)
+    try:
+        return text % (tuple(values) if isinstance(right, SeqV) else values[0])
+    except (TypeError, ValueError, OverflowError, KeyError):
+        return None
 
 
 def _module_file(path: str) -> Value:

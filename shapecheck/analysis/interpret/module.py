@@ -3887,6 +3887,17 @@ class ModuleAnalysis:
                     )
                 return NoneV()
             if (
+                method in ("add_module", "register_module")
+                and interp.frame.building
+                and (method != "register_module" or _library_method(self, base, method))
+            ):
+                # a name not known (``self.add_module("denselayer%d" % (i + 1), layer)`` of a text not computed):
+                # the module joins the chain, or the module dict, under a name not known -- what they hold is not
+                # known any more (hunt60: an nn.Sequential subclass taken for an empty one, the identity)
+                for key in ("self." + SEQUENTIAL_ATTR, "self." + MODULE_DICT_ATTR):
+                    if key in interp.scope.vars:
+                        interp.scope.vars[key] = UNKNOWN
+            if (
                 method in ("save_hyperparameters", "add_weight")
                 and interp.frame.building
                 and not dynamic
