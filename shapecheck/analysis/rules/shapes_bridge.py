@@ -207,6 +207,16 @@ class _Signed(NamedTuple):
     return_ann: Annotation | None
 
 
+# jaxtyping's integer classes of no fixed width, as the array an annotation of them declares holds it
+_INTEGER_CLASS_DTYPES = {
+    ("Int", "jax"): "int32",
+    ("Integer", "jax"): "int32",
+    ("Int", "numpy"): "int64",
+    ("Integer", "numpy"): "int64",
+    ("Int", "torch"): "int64",
+}
+
+
 class ShapeChecks:
     """jaxtyping annotations of one module checked against values: parameters, call arguments, returns, declared
     variables, and the annotation strings themselves. It sees the module only as an :class:`AnnotatedModule`."""
@@ -229,13 +239,16 @@ class ShapeChecks:
 
     def from_annotation(self, ann: Annotation, memo: Memo, scope: str, where: str, node: cst.CSTNode) -> Value:
         spec = self.spec(ann)
+        # ``Int[Array, " e"]``: signed integers of the framework's default width, so such an array indexes as a
+        # gather (``h[senders]``), never as a mask (torch reads uint8 as one: its ``UInt`` stays unknown)
+        dtype = ann.dtype or _INTEGER_CLASS_DTYPES.get((ann.dtype_class, ann.framework or ""))
         if spec is None:
-            return TensorV(None, ann.dtype, ann.framework)
+            return TensorV(None, dtype, ann.framework)
         origin = Origin(self.source, node, where)
         shape = instantiate(spec, memo, self._fresh(scope, origin))
         if shape is None:
-            return TensorV(None, ann.dtype, ann.framework, origin=origin)
-        return TensorV(tuple(shape), ann.dtype, ann.framework, axes_of(spec), origin)
+            return TensorV(None, dtype, ann.framework, origin=origin)
+        return TensorV(tuple(shape), dtype, ann.framework, axes_of(spec), origin)
 
     def bind_param(self, memo: Memo, ann: Annotation, value: TensorV, scope: str) -> None:
         spec = self.spec(ann)
