@@ -438,6 +438,10 @@ class Interpreter:
         # name -> [the list's key, the list as it is now, the element's index (None: any element)]. An attribute
         # stored through the variable (``for blk in self.blocks: blk.attn.cache = c``) is the element's (_LoopItem)
         self.loop_items: dict[str, Any] = {}  # (a list's record, or a _WalkItem)
+        # variables of walks over a model's modules handed to a call whose changes to them are carried back
+        # (``inject_lora(child)``, ModuleAnalysis._call_carrying): the call's own forgetting leaves the walk going,
+        # and the carry puts what the callee left in the model (or, when it cannot, ends the walk)
+        self.carrying_walk: frozenset[str] = frozenset()
         # the index a ``for i in range(a, b, step)`` of known ints binds while its body runs for any element (by the
         # value's id): (the value, the least element, one past the greatest); a window ``x[i : i + k]`` reads them
         self.index_ranges: dict[int, tuple[IntV, int, int]] = {}
@@ -2425,6 +2429,8 @@ class Interpreter:
         """``model.head = layer`` (or ``model`` handed to code that may change it): an object the analysis built no
         longer holds what its constructor set. One attribute replaced is tracked; anything else forgets the object.
         ``frozen_too``: the store gets past a frozen class too (``object.__setattr__(cfg, "dim", 6)``)."""
+        if attr is None and type(node) is cst.Name and node.value in self.carrying_walk:
+            return  # (carried back, or the walk ended, by the call: ModuleAnalysis._call_carrying)
         root: cst.BaseExpression = node
         while type(root) is cst.Attribute and (attr is None or _var_key(root) is None):
             # down to a name; for an attribute set, down to ``self.x`` too (``self.inner.fc = ...`` changes
@@ -2655,12 +2661,69 @@ class Interpreter:
                     for other in places:
                         self.scope.vars[other] = UNKNOWN
             return
+        if isinstance(held, ObjV) and self.loop_items and self._set_walked_child(obj.value, held, attr, value):
+            return
         self.forget_object(obj, attr, value)
+
+    def _set_walked_child(self, holder: str, held: ObjV, attr: str, value: Value) -> bool:
+        """``setattr(module, name, LoRALinear(child))`` inside ``for name, child in module.named_children():`` (the
+        walk's model itself, at the child the walk is at): the model holds the new module there, and the walk goes
+        on over the children that follow (False: not that)."""
+        for walk in self.loop_items.values():
+            if (
+                type(walk) is _WalkItem
+                and walk.holder == holder
+                and not walk.broken
+                and walk.path == (attr,)
+                and self.scope.vars.get(holder) is held
+                and _module_at(held, walk.path) is walk.bound
+            ):
+                rebuilt = _module_replaced(held, walk.path, value)
+                if rebuilt is None or any(
+                    other != holder and x is not held and _holds(x, held, 3) for other, x in self.scope.vars.items()
+                ):
+                    return False
+                for other, x in list(self.scope.vars.items()):
+                    if x is held:
+                        self.scope.vars[other] = rebuilt
+                walk.replaced.add(walk.path)
+                return True
+        return False
+
+    def walked_model(self, key: str, held: Value) -> Value | None:
+        """The model a walk over its modules is at ``held`` of, when the variable ``key`` of that walk holds it (None:
+        no such walk)."""
+        walk = self.loop_items.get(key) if self.loop_items else None
+        if type(walk) is not _WalkItem or walk.bound is not held or not walk.path:
+            return None
+        model = self.scope.vars.get(walk.holder)
+        return model if model is not None and _module_at(model, walk.path) is held else None
+
+    def walked_replaced(self, key: str, held: Value, changed: Value) -> None:
+        """The variable ``key`` of a walk over a model's modules, which held the module ``held``, now holds
+        ``changed`` (a callee changed that module: ``inject_lora(child)``): the model holds it in its place. Any other
+        change: the model is no longer known."""
+        walk = self.loop_items.get(key) if self.loop_items else None
+        if type(walk) is not _WalkItem:
+            return
+        model = self.scope.vars.get(walk.holder, UNKNOWN)
+        rebuilt = None
+        if walk.path and walk.bound is held and _module_at(model, walk.path) is held:
+            rebuilt = _module_replaced(model, walk.path, changed)
+        if rebuilt is None or any(
+            other != walk.holder and x is not model and _holds(x, model, 3) for other, x in self.scope.vars.items()
+        ):
+            self.walk_broken(walk)
+            return
+        for other, x in list(self.scope.vars.items()):
+            if x is model:
+                self.scope.vars[other] = rebuilt
+        walk.bound = changed
 
     def walked_changed(self, key: str | None) -> None:
         """The variable ``key`` changes in a way not tracked: when it is the variable of a loop over a model's modules,
         the model is no longer known."""
-        if key is not None and self.loop_items:
+        if key is not None and self.loop_items and key not in self.carrying_walk:
             walk = self.loop_items.get(key)
             if type(walk) is _WalkItem:
                 self.walk_broken(walk)

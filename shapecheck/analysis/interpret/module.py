@@ -2400,7 +2400,8 @@ class ModuleAnalysis:
             return
         uses = walk_memo("carry-params", fi.node, _carry_params)
         _CARRIED[id(node)] = (
-            {id(bound[k]): _sealed(v, uses[k][1]) for k, v in exits.items() if k in watch}
+            # (an object whose modules the body walked: not among the in-place parameters, nothing to seal)
+            {id(bound[k]): _sealed(v, uses[k][1]) if k in uses else v for k, v in exits.items() if k in watch}
             if exits and id(node) not in _CARRIED
             else {}
         )
@@ -2427,14 +2428,15 @@ class ModuleAnalysis:
         for name, v in bound.items():
             if id(v) not in wanted:
                 continue
-            if type(v) is ObjV:
+            if type(v) is ObjV or type(v) is LayerV:
                 # an object: only a parameter the body walks the modules of, or runs a method of its class for its
-                # effect (one of the analysed code, which the interpreter runs on the local object)
-                ci = self.find_class(v.cls_key)
+                # effect (one of the analysed code, which the interpreter runs on the local object); a framework's
+                # layer (a leaf of a recursive walk: ``inject_lora(child)`` on an nn.Linear): only walked
+                ci = self.find_class(v.cls_key) if type(v) is ObjV else None
                 if (
                     name in walkers
-                    and ci is not None
-                    and all(objects.find_method(self, ci, x) is not None for x in walkers[name] if x)
+                    and (ci is not None or (type(v) is LayerV and not any(walkers[name])))
+                    and all(ci is not None and objects.find_method(self, ci, x) is not None for x in walkers[name] if x)
                     and sum(1 for x in bound.values() if x is v or _holds(x, v, 4)) == 1
                 ):
                     if not any(_holds(x, v, 4) for _, x in closure) and not (
@@ -2922,6 +2924,17 @@ class ModuleAnalysis:
         carried = _carry_candidates(interp, node, self.tree)
         if carried:
             return self._call_carrying(interp, node, carried)
+        if id(node) in _WANTED or id(node) in _CARRIED:
+            # the same call running in a caller's frame (a recursion: ``inject_lora(child)`` inside
+            # ``inject_lora``): its entries are the caller's, which this run neither reads nor writes
+            wanted, saved = _WANTED.pop(id(node), None), _CARRIED.pop(id(node), None)
+            try:
+                return self.call_without_carry(interp, node)
+            finally:
+                if wanted is not None:
+                    _WANTED[id(node)] = wanted
+                if saved is not None:
+                    _CARRIED[id(node)] = saved
         return self.call_without_carry(interp, node)
 
     def _call_carrying(
@@ -2939,10 +2952,14 @@ class ModuleAnalysis:
         # lists holding a carried dict as an item (``for conv, st in zip(self.convs, self.states): conv(x, st)``),
         # before the call forgets them with the dict
         holders = {id(v): _list_holders(interp, name, v) for name, v, k in carried if k is None}
+        walking = frozenset(n for n, v, k in carried if k is None and interp.walked_model(n, v) is not None)
+        outer_walking = interp.carrying_walk
+        interp.carrying_walk = outer_walking | walking
         try:
             out = self.call_without_carry(interp, node)
             exits = _CARRIED.pop(id(node), None)
         finally:
+            interp.carrying_walk = outer_walking
             if saved is not None:
                 _CARRIED[id(node)] = saved
             if wanted is None:
@@ -2953,11 +2970,18 @@ class ModuleAnalysis:
         for name, v, k in carried:
             got = exits.get(id(v)) if exits and plain else None
             if k is None:
-                if got is not None and type(v) is ObjV and not _holds(out, v, 4):
+                if got is not None and type(v) in (ObjV, LayerV) and not _holds(out, v, 4):
                     # a model whose modules the callee walked (or ran a method of): what it left there, whatever
-                    # the call's own rules kept or forgot of it
+                    # the call's own rules kept or forgot of it; a child module of a walk over a model
+                    # (``for name, child in module.named_children(): inject_lora(child)``) changed in the model too
                     interp.scope.vars[name] = got
+                    interp.walked_replaced(name, v, got)
+                    if type(out) in (ObjV, LayerV) and out == got:
+                        out = got  # (``return module``: the one object under both names)
                     continue
+                if name in walking:
+                    interp.walked_changed(name)  # (what the callee did to the walk's module is not known)
+                    interp.forget_object(cst.Name(name))
                 if got is not None and interp.scope.vars.get(name) is UNKNOWN and not _holds(out, v, 4):
                     interp.scope.vars[name] = got
                     _replace_in_lists(interp, holders[id(v)], v, got)
@@ -3201,7 +3225,18 @@ class ModuleAnalysis:
                     continue  # x.view(*shape, -1) hands on a new tuple of numbers: shape itself cannot change
                 if not a.star and not keeps and interp.forget_handed_container(a.value, a_value):
                     continue  # conv(x, self.state): that dict, not all of self
-                if id(a) not in kept_lists and not (keeps and _namespace_arg(interp, a.value)):
+                if (
+                    id(a) not in kept_lists
+                    and not (keeps and _namespace_arg(interp, a.value))
+                    # (the module a walk over a model is at, handed to a constructor that sets no attribute of it:
+                    # ``LoRALinear(child)``; the walk goes on)
+                    and not (
+                        keeps
+                        and type(a.value) is cst.Name
+                        and isinstance(a_value, (ObjV, LayerV))
+                        and interp.walked_model(a.value.value, a_value) is not None
+                    )
+                ):
                     # (a config namespace handed to a class whose constructors set no attribute of their arguments
                     # is read, not changed: ``Model(configs)``)
                     interp.forget_if_list(a.value, modules=id(a) not in untouched)
@@ -7182,7 +7217,17 @@ def _recursion_stops(fi: FunctionInfo, bound: dict[str, Value]) -> bool:
     running = function_state(fi).analysing
     if not running:
         return False
-    return fi.cls_key is not None or running >= MAX_RECURSION or not all(_setting(v, 3) for v in bound.values())
+    return (
+        fi.cls_key is not None
+        or running >= MAX_RECURSION
+        or not all(_setting(v, 3) or _module_object(v) for v in bound.values())
+    )
+
+
+def _module_object(v: Value) -> bool:
+    """A module object the analysis built (``inject_lora(child, ...)`` recursing into a model's children: the tree
+    is finite, and each call gets a part of the one before)."""
+    return (isinstance(v, ObjV) and v.concrete) or (isinstance(v, LayerV) and v.kind != "either")
 
 
 def _setting(v: Value, depth: int) -> bool:
@@ -9547,15 +9592,24 @@ def _carry_candidates(interp: Interpreter, node: cst.Call, tree: cst.Module) -> 
             continue
         if key in interp.scope.vars or type(a.value) is cst.Name:
             v = interp.scope.vars.get(key)
-            if type(v) is ObjV:
+            if type(v) is ObjV or (
+                type(v) is LayerV and v.kind != "either" and interp.walked_model(key, v) is not None
+            ):
                 # a model handed to a function that walks its modules (``inject_lora(model, cfg)``): carried back
                 # when no other name holds it, nor anything another name holds (_carry_watch checks the callee)
+                # (a module of a walk over a model, ``for name, child in module.named_children():
+                # inject_lora(child)``: the model holds it, and gets what the callee left there, walked_replaced)
+                model = interp.walked_model(key, v)
                 if (
-                    v.concrete
+                    (isinstance(v, LayerV) or v.concrete)
                     and type(a.value) is cst.Name
                     and interp.frame.key != "<module>"
                     and _plain_function_callee(interp, node.func)
-                    and not any(x is v or _holds(x, v, 4) for k, x in interp.scope.vars.items() if k != key)
+                    and not any(
+                        x is v or _holds(x, v, 4)
+                        for k, x in interp.scope.vars.items()
+                        if k != key and (model is None or x is not model)
+                    )
                 ):
                     out.append((key, v, None))
                 continue
@@ -9910,6 +9964,20 @@ def _walked_params(fn: cst.CSTNode) -> dict[str, frozenset[str]]:
 def _walk_or_effect(node: cst.CSTNode, up: tuple[cst.CSTNode, ...]) -> str | None:
     """``for ... in p.named_modules():`` / ``in list(p.modules()):`` (a walk: ""), or ``p.method(...)`` as a whole
     statement (the method's name); None for any other use."""
+    if up and type(up[0]) is cst.Return:
+        return ""  # ``return module`` after walking it (the caller gets the object the walk left, _call_carrying)
+    if (
+        len(up) >= 2
+        and type(up[0]) is cst.Arg
+        and type(up[1]) is cst.Call
+        and type(up[1].func) is cst.Name
+        and up[1].func.value == "setattr"
+        and up[1].args
+        and up[1].args[0] is up[0]
+        and not up[0].star
+        and up[0].keyword is None
+    ):
+        return ""  # ``setattr(module, name, LoRALinear(child))``: the interpreter sets that attribute of the object
     if len(up) < 3 or type(up[0]) is not cst.Attribute:
         return None
     attr = up[0]
