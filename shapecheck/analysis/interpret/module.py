@@ -406,16 +406,39 @@ def _noted_modules(p: Pending) -> list["ModuleAnalysis"]:
     return out
 
 
-def _imports_none_of(m: "ModuleAnalysis", tops: frozenset[str] | None) -> bool:
-    """Does ``m``'s text import none of the top-level modules ``tops`` (False when they are not known)? The stand-ins
-    a driver puts in their place then change nothing ``m``'s own code runs."""
-    if tops is None:
+def _imports_none_of(m: "ModuleAnalysis", names: frozenset[str] | None) -> bool:
+    """Does ``m``'s text import none of the modules ``names`` (False when they are not known)? The stand-ins a driver
+    puts in their place then change nothing ``m``'s own code runs. A submodule (``jax.experimental.optimizers``) is
+    imported by ``from jax.experimental import optimizers`` too, and reached by code naming it
+    (``jax.experimental.optimizers.l2_norm``); a module importing only its package does not see it otherwise."""
+    if names is None:
         return False
-    return not any(
-        re.search(rf"^\s*(?:from\s+{re.escape(t)}\b|import\s[^\n]*\b{re.escape(t)}\b)", m.text, re.M)
-        or re.search(rf"import_module\(\s*['\"]{re.escape(t)}\b", m.text)
-        for t in tops
-    )
+    for t in names:
+        if re.search(rf"^\s*(?:from\s+{re.escape(t)}\b|import\s[^\n]*\b{re.escape(t)}\b)", m.text, re.M):
+            return False
+        if re.search(rf"import_module\(\s*['\"]{re.escape(t)}\b", m.text):
+            return False
+        parent, _, last = t.rpartition(".")
+        if parent and (
+            re.search(rf"^\s*from\s+{re.escape(parent)}\s+import\s[^\n]*\b{re.escape(last)}\b", m.text, re.M)
+            or re.search(rf"\b{re.escape(t.split('.', 1)[1])}\b", m.text)
+        ):
+            return False
+    return True
+
+
+# a write into ``sys.modules`` of another module read off a package (``= jax.example_libraries.optimizers``)
+_RELOCATED = re.compile(
+    r"sys\.modules\[\s*['\"]([\w.]+)['\"]\s*\]\s*=\s*([A-Za-z_]\w*(?:\.\w+)+)\s*(?:#[^\n]*)?$", re.M
+)
+
+# a write into ``sys.modules`` of a new empty module (``sys.modules["h5py"] = types.ModuleType("h5py")``)
+_EMPTY_STAND_IN = re.compile(
+    r"sys\.modules\[\s*['\"][\w.]+['\"]\s*\]\s*=\s*(?:types\.)?ModuleType\(\s*['\"][\w.]+['\"]\s*\)\s*(?:#[^\n]*)?$",
+    re.M,
+)
+# something put into a module read off ``sys.modules`` (``sys.modules["x"].Cls = ...``, ``setattr(sys.modules[...]``)
+_FILLED_STAND_IN = re.compile(r"sys\.modules\[[^\]\n]+\]\s*\.\s*\w+\s*=(?!=)|setattr\(\s*sys\.modules\b")
 
 
 def _written_module_names(text: str, at: int) -> list[str] | None:
@@ -616,10 +639,21 @@ class ModuleAnalysis:
             names = _written_module_names(self.text, at)
             if names is None:
                 return None
+            moved = _RELOCATED.match(self.text, at)
+            if moved is not None and moved.group(1).rpartition(".")[2] == moved.group(2).rpartition(".")[2]:
+                # ``sys.modules["jax.experimental.optimizers"] = jax.example_libraries.optimizers``: the library's own
+                # module under the name it had before it moved (the same code)
+                if moved.group(1) not in paths and moved.group(1).partition(".")[0] not in paths:
+                    continue
+            if _EMPTY_STAND_IN.match(self.text, at) and not _FILLED_STAND_IN.search(self.text):
+                # ``sys.modules["h5py"] = types.ModuleType("h5py")``: an empty module, whose every attribute read
+                # raises; no value the analysis follows comes from it (it knows nothing of a module not installed)
+                if all(n not in paths and n.partition(".")[0] not in paths for n in names):
+                    continue
             for n in names:
                 if n in paths or n.partition(".")[0] in paths:
                     return None
-                out.add(n.partition(".")[0])
+                out.add(n)  # (a submodule replaced: only its importers, and code naming it, see the stand-in)
         return frozenset(out)
 
     @property
@@ -3023,6 +3057,12 @@ class ModuleAnalysis:
                 v = interp.eval(func)
         else:
             return False
+        if v is None or isinstance(v, RefV):
+            # a function of another module of the analysed code, imported (``from .model import build``) or read
+            # off the module (``lfads.lfads_params``)
+            qual = self.qualify(func) if type(func) in (cst.Name, cst.Attribute) else None
+            found = self.project.lookup(qual) if qual is not None and self.project is not None else None
+            return isinstance(found, FuncV) and found.bound_self is None
         return isinstance(v, (FuncV, ObjV))
 
     def call_without_carry(self, interp: Interpreter, node: cst.Call) -> Value:
@@ -5278,6 +5318,12 @@ class ModuleAnalysis:
                     axes_k = t.axes[:k] + t.axes[k + 1 :] if t.axes is not None else None
                     leaves.append(t.with_shape(t.shape[:k] + t.shape[k + 1 :], axes_k))
                 inner.append(SeqV(tuple(leaves), a.kind))
+                continue
+            if (a is UNKNOWN or (type(a) is TensorV and a.shape is None)) and i not in modules:
+                # a mapped argument whose shape is not known (``batch_dropout(x_t, keys, rate)`` with keys from a
+                # generator): its slice is not known either; the others are still mapped (a size it does not share
+                # makes jax raise at this call all the same)
+                inner.append(a.with_shape(None) if isinstance(a, TensorV) else UNKNOWN)
                 continue
             if not isinstance(a, TensorV) or a.shape is None or not -len(a.shape) <= ax < len(a.shape):
                 return UNKNOWN

@@ -1690,6 +1690,16 @@ def call(
         out = rule(cx, node, qual, fw, args, kwargs)
         if out is not None:
             return _made_by_call(cx, node, name, out, args)
+    if (
+        name == "where"
+        and fw in ("numpy", "jax")
+        and len(args) == 3
+        and not kwargs
+        and isinstance(args[0], (BoolV, IntV, FloatV))
+        and any(isinstance(a, TensorV) for a in args[1:])
+    ):
+        # ``np.where(keep_rate < 1.0, kept, x)``: a Python condition is a 0-d array, broadcast with the two others
+        args = [TensorV((), "bool", fw), *args[1:]]
     if args and isinstance(args[0], TensorV):
         t = args[0]
         if t.framework is None and fw in ("torch", "numpy", "jax"):
