@@ -420,7 +420,7 @@ def tensor_items(a: Value) -> Value:
     return a
 
 
-MAX_RANGE = 64  # range(n) of a known n up to this many elements is a sequence of known ints
+MAX_RANGE = 128  # range(n) of a known n up to this many elements is a sequence of known ints
 
 
 def _carried(v: Value, depth: int = 4) -> Value:

@@ -12,7 +12,7 @@ import libcst as cst
 
 from ...diagnostics import details as D
 from ...annotations.dtypes import accepts
-from ...sizes import Size, Truth, equal
+from ...sizes import Size, Truth, at_least, equal
 from .budget import BudgetExceeded, budgeted
 from .context import Context, LazyNote, MadeUp, OpSpec, Pending, Where, counter_mark, note
 from ..index.functions import (
@@ -313,6 +313,10 @@ _PURE_PREFIXES = (
     "dataclasses.is_dataclass",
     "json.loads",
 )
+# methods of a string that read their arguments and keep none (``str.format`` calls ``__format__`` of each, which for
+# lists, dicts and the analysed code's objects without one is ``str()``)
+_STR_READING_METHODS = frozenset({"format", "join", "startswith", "endswith", "split", "replace", "strip", "count"})
+
 _PURE_BUILTINS = frozenset(
     {
         "len",
@@ -3222,7 +3226,7 @@ class ModuleAnalysis:
             shuffled = arg_values[0]
             if isinstance(shuffled, SeqV) and shuffled.kind == "list" and key is not None and key in interp.scope.vars:
                 interp.forget_aliases(key, shuffled)
-                interp.scope.vars[key] = SeqV(_reordered(shuffled.items, "sort", UNKNOWN), "list")
+                interp.scope.vars[key] = SeqV(_reordered(shuffled.items, "sort", UNKNOWN, self.ctx), "list")
             elif isinstance(shuffled, (SeqV, ManyV)) and key is not None:
                 interp.forget_if_list(node.args[0].value)
             mark_stale(shuffled)
@@ -3239,6 +3243,12 @@ class ModuleAnalysis:
             # (a framework's class held in a variable: ``conv_trans = CONV_TRANS[dims]; conv_trans(c, k, kernel_size=ks)``)
             and not (type(func) is cst.Name and func.value in _PURE_BUILTINS)
             and not _list_method_call(interp, func)
+            # (``"index={}".format(self.index)``, ``", ".join(names)``: a string literal's method reads its arguments)
+            and not (
+                type(func) is cst.Attribute
+                and type(func.value) in (cst.SimpleString, cst.ConcatenatedString)
+                and func.attr.value in _STR_READING_METHODS
+            )
             and any(interp.may_forget(a.value) for a in node.args)
             # self.apply(self._init_weights): the bound method only fills weights in place (_initialiser)
             and not (type(func) is cst.Attribute and func.attr.value == "apply" and self._initialiser(args, kwargs))
@@ -3672,7 +3682,7 @@ class ModuleAnalysis:
             if key is not None and key in interp.scope.vars and not key.startswith("self."):
                 # index.sort(), xs.reverse(): the same items, in another order (ints known exactly: sorted)
                 interp.forget_aliases(key, base)
-                interp.scope.vars[key] = SeqV(_reordered(base.items, method, kwargs.get("reverse")), "list")
+                interp.scope.vars[key] = SeqV(_reordered(base.items, method, kwargs.get("reverse"), self.ctx), "list")
                 return NoneV()
         if (
             isinstance(base, (SeqV, ManyV))
@@ -7957,9 +7967,13 @@ def _str_method(text: str, method: str, args: list[Value]) -> Value | None:
 _SHUFFLES = frozenset({"numpy.random.shuffle", "random.shuffle"})
 
 
-def _reordered(items: tuple[Value, ...], method: str, descending: Value | None) -> tuple[Value, ...]:
+def _reordered(
+    items: tuple[Value, ...], method: str, descending: Value | None, ctx: "Any | None" = None
+) -> tuple[Value, ...]:
     """``items`` as ``xs.reverse()`` / ``xs.sort(reverse=...)`` leaves them: reversed; sorted when each is an int
-    known exactly and the order is known; otherwise each place may hold any of them (their join)."""
+    known exactly and the order is known; otherwise each place may hold any of them (their join). Ints that are not
+    all one (``np.random.shuffle(index)`` of ``list(range(n))``, sorted again) are each some int at least 0 when every
+    one is (a new symbol less one, per place, with ``ctx``): the list stays a list of numbers."""
     if method == "reverse":
         return tuple(reversed(items))
     exact = [x.size.as_int() if type(x) is IntV else None for x in items]
@@ -7970,6 +7984,14 @@ def _reordered(items: tuple[Value, ...], method: str, descending: Value | None) 
     any_of: Value | None = None
     for x in items:
         any_of = join_elem(any_of, x)
+    if (
+        (any_of is None or any_of is UNKNOWN)
+        and ctx is not None
+        and items
+        and all(type(x) is IntV and not x.assumed and at_least(x.size, 0) is Truth.TRUE for x in items)
+    ):
+        note = "(an item of a list of ints at least 0, reordered: not known)"
+        return tuple(IntV(ctx.fresh("i", note) - 1) for _ in items)
     return tuple(any_of if any_of is not None else UNKNOWN for _ in items)
 
 
