@@ -184,11 +184,12 @@ def index_tensor(
         v = interp.eval(value_node)
         if (
             isinstance(v, SeqV)
-            and v.kind == "list"
+            and (v.kind == "list" or (v.kind == "range" and t.framework in ("torch", "numpy")))
             and v.items
             and all(type(x) is IntV for x in v.items)
             and t.framework in ("torch", "numpy", "jax")
         ):
+            # (``history[..., range(self.input_dim)]``: torch and numpy take a range as the list of its ints)
             # x[..., index] with ``index`` a list of ints (``[0, 2, 5]``, a list of chosen modes): an integer array
             # index of its length
             if pos >= len(t.shape):
