@@ -9981,6 +9981,8 @@ def _plain_function_callee(interp: Interpreter, func: cst.BaseExpression) -> boo
     if type(func) is not cst.Name:
         return False
     v = interp.scope.vars.get(func.value) if func.value in interp.scope.vars else interp.m.globals.get(func.value)
+    if v is None and func.value in interp.m.imports.names and interp.m.project is not None:
+        v = interp.m.project.lookup(interp.m.imports.names[func.value])  # (``from .lora import inject_lora``)
     return type(v) is FuncV and v.bound_self is None and "." not in v.key.partition(":")[2]
 
 

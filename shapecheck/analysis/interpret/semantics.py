@@ -19,6 +19,7 @@ from .values import DictV, FuncV, LayerV, ObjV, TensorV, Value
 if TYPE_CHECKING:
     from ..index.functions import ClassInfo, FunctionInfo
     from ..index.imports import ImportTable
+    from ..index.project import Project
     from ..index.jaxtyping_bridge import Annotation
     from ..rules.shapes_bridge import ShapeChecks
     from .context import Context
@@ -38,6 +39,9 @@ class Semantics(Protocol):
 
     @property
     def imports(self) -> "ImportTable": ...
+
+    @property
+    def project(self) -> "Project | None": ...  # (the functions other modules define: what an imported name calls)
 
     @property
     def shapes(self) -> "ShapeChecks": ...  # annotation shapes (narrowing by declared parameters)
