@@ -442,6 +442,9 @@ class Interpreter:
         # (``inject_lora(child)``, ModuleAnalysis._call_carrying): the call's own forgetting leaves the walk going,
         # and the carry puts what the callee left in the model (or, when it cannot, ends the walk)
         self.carrying_walk: frozenset[str] = frozenset()
+        # the variable of a ``for`` over a display of names, while a pass runs: the name whose object it holds
+        # (``for tower in (query_tower, item_tower):``, _aliased_pass)
+        self.loop_aliases: dict[str, str] = {}
         # the index a ``for i in range(a, b, step)`` of known ints binds while its body runs for any element (by the
         # value's id): (the value, the least element, one past the greatest); a window ``x[i : i + k]`` reads them
         self.index_ranges: dict[int, tuple[IntV, int, int]] = {}
@@ -1678,11 +1681,15 @@ class Interpreter:
         self.loop_runs = runs * len(it.items)
         first = self.ctx.mark()
         rec = self._loop_item(stmt, it)
+        sources = _loop_sources(stmt, len(it.items))
         try:
             for i, item in enumerate(it.items):
                 if rec is not None:
                     rec[2] = i
-                self._unrolled_pass(stmt, item, first, i > 0)
+                if sources is None:
+                    self._unrolled_pass(stmt, item, first, i > 0)
+                else:
+                    self._aliased_pass(stmt, item, first, i > 0, sources[i])
                 if self.dead:
                     return True
         finally:
@@ -1693,6 +1700,33 @@ class Interpreter:
         if stmt.orelse is not None:
             self.run_suite(stmt.orelse.body)
         return True
+
+    def _aliased_pass(self, stmt: cst.For, item: Value, first: Any, again: bool, source: str) -> None:
+        """A pass of ``for tower in (query_tower, item_tower):`` whose body never rebinds ``tower``: the loop variable
+        is the object ``source`` names, so what a call carries back into it (``inject_lora(tower)``) is that name's
+        too."""
+        target = cast(cst.Name, stmt.target).value
+        outer = self.loop_aliases.get(target)
+        self.loop_aliases[target] = source
+        try:
+            self._unrolled_pass(stmt, item, first, again)
+        finally:
+            if outer is None:
+                self.loop_aliases.pop(target, None)
+            else:
+                self.loop_aliases[target] = outer
+        now = self.scope.vars.get(target)
+        held = self.scope.vars.get(source)
+        if (
+            now is not item
+            and now is not None
+            and now is not UNKNOWN
+            and isinstance(item, (ObjV, LayerV, DictV, SeqV))
+            and (held is item or held is UNKNOWN)
+        ):
+            # (the name itself forgotten as another name for the object a call was handed: the loop variable holds
+            # what the call left in it, tracked -- the body binds neither name)
+            self.scope.vars[source] = now
 
     def _unrolled_pass(self, stmt: cst.For, item: Value, first: Any, again: bool) -> None:
         """One pass of a ``for`` run element by element: the target bound to ``item``, the body run. ``again``: a later
@@ -6061,6 +6095,21 @@ def _string_operation(text: str, op: cst.CSTNode, right: Value) -> str | None:
         return text % (tuple(values) if isinstance(right, SeqV) else values[0])
     except (TypeError, ValueError, OverflowError, KeyError):
         return None
+
+
+def _loop_sources(stmt: cst.For, count: int) -> list[str] | None:
+    """The names a ``for x in (a, b, c):`` runs over, one per element, when the target is a plain name its body never
+    binds (None: any other loop)."""
+    it, target = stmt.iter, stmt.target
+    if type(target) is not cst.Name or type(it) not in (cst.Tuple, cst.List):
+        return None
+    elements = cast("cst.Tuple | cst.List", it).elements
+    names = [e.value.value for e in elements if type(e) is cst.Element and type(e.value) is cst.Name]
+    if len(names) != len(elements) or len(names) != count or len(set(names)) != len(names) or target.value in names:
+        return None
+    if {target.value, *names} & _assigned_names(stmt.body):
+        return None
+    return names
 
 
 def _module_file(path: str) -> Value:

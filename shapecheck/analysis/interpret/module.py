@@ -9676,7 +9676,7 @@ def _carry_candidates(interp: Interpreter, node: cst.Call, tree: cst.Module) -> 
                     and not any(
                         x is v or _holds(x, v, 4)
                         for k, x in interp.scope.vars.items()
-                        if k != key and (model is None or x is not model)
+                        if k != key and (model is None or x is not model) and interp.loop_aliases.get(key) != k
                     )
                 ):
                     out.append((key, v, None))
