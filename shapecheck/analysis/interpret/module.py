@@ -425,7 +425,7 @@ def _imports_none_of(m: "ModuleAnalysis", names: frozenset[str] | None) -> bool:
         parent, _, last = t.rpartition(".")
         if parent and (
             re.search(rf"^\s*from\s+{re.escape(parent)}\s+import\s[^\n]*\b{re.escape(last)}\b", m.text, re.M)
-            or re.search(rf"\b{re.escape(t.split('.', 1)[1])}\b", m.text)
+            or re.search(rf"\b{re.escape(t)}\b", m.text)
         ):
             return False
     return True
