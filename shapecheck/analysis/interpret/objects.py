@@ -3852,34 +3852,13 @@ def plain_read_params(fi: FunctionInfo, records: bool = False) -> frozenset[str]
                     callee = None  # (after a ``*xs`` or ``**kw`` the parameter an argument binds is not known)
                 if type(a.value) is cst.Name and (a.star or (copying and a.keyword is None)):
                     ok.add(id(a.value))
-                elif (
-                    callee is not None
-                    and type(a.value) is cst.Name
-                    and a.value.value in params
-                    and not a.star
-                    and keeps_handed_dict(
-                        m,
-                        callee,
-                        positional if a.keyword is None else None,
-                        a.keyword.value if a.keyword is not None else None,
-                        records,
-                    )
-                ):
-                    ok.add(id(a.value))
-                elif (
-                    method is not None
-                    and type(a.value) is cst.Name
-                    and a.value.value in params
-                    and not a.star
-                    and _handed_param_reads(
-                        method,
-                        1,
-                        positional if a.keyword is None else None,
-                        a.keyword.value if a.keyword is not None else None,
-                        records,
-                    )
-                ):
-                    ok.add(id(a.value))
+                elif type(a.value) is cst.Name and a.value.value in params and not a.star:
+                    pos = positional if a.keyword is None else None
+                    kw = a.keyword.value if a.keyword is not None else None
+                    if (callee is not None and keeps_handed_dict(m, callee, pos, kw, records)) or (
+                        method is not None and _handed_param_reads(method, 1, pos, kw, records)
+                    ):
+                        ok.add(id(a.value))
                 if a.star:
                     method = None
                 if a.keyword is None and not a.star:
