@@ -2708,6 +2708,7 @@ class Interpreter:
                 type(walk) is _WalkItem
                 and walk.holder == holder
                 and not walk.broken
+                and not walk.deep  # (torch's modules() goes on into the module it was at, not the new one)
                 and walk.path == (attr,)
                 and self.scope.vars.get(holder) is held
                 and _module_at(held, walk.path) is walk.bound
@@ -2874,7 +2875,7 @@ class Interpreter:
             if walked is None:
                 return False
             pending = list(reversed(walked))
-        rec = _WalkItem(holder, None, UNKNOWN, set())
+        rec = _WalkItem(holder, None, UNKNOWN, set(), deep=deep)
         key = var.value
         outer = self.loop_items.get(key)
         self.loop_items[key] = rec
@@ -4361,6 +4362,7 @@ class _WalkItem:
     bound: Value
     replaced: set[tuple[str, ...]]
     broken: bool = False
+    deep: bool = False  # a walk of the whole tree (``modules()``), not of the children only
 
 
 def _module_at(model: Value | None, path: tuple[str, ...]) -> Value | None:
