@@ -5296,6 +5296,7 @@ class ModuleAnalysis:
         else:
             axes = [NO_AXES] * len(args)
         batch: Size | None = None
+        unknown_mapped = False
         first: tuple[int, int, TensorV] | None = None  # the first mapped argument: its position, axis, value
         inner: list[Value] = []
         modules: dict[int, Value] = {}  # the arguments that are stacked modules: the module one slice of each is
@@ -5334,6 +5335,7 @@ class ModuleAnalysis:
                 # generator): its slice is not known either; the others are still mapped (a size it does not share
                 # makes jax raise at this call all the same)
                 inner.append(a.with_shape(None) if isinstance(a, TensorV) else UNKNOWN)
+                unknown_mapped = True
                 continue
             if not isinstance(a, TensorV) or a.shape is None or not -len(a.shape) <= ax < len(a.shape):
                 return UNKNOWN
@@ -5382,6 +5384,12 @@ class ModuleAnalysis:
             else:
                 inner_kw[name] = UNKNOWN  # mapped too: what one slice is stays unknown
         if batch is None:
+            return UNKNOWN
+        if unknown_mapped and any(
+            isinstance(a, TensorV) and _declared_param_shape(a) for a, ax in zip(args, axes) if ax is not None
+        ):
+            # another mapped argument's shape is only its parameter's annotation (``x: Float[Array, "D"]`` mapped
+            # under ``if other.batch_size:``, where x is a batch the annotation does not describe): not followed
             return UNKNOWN
         out = self.call_value(interp, node, v.param("func"), inner, inner_kw)  # vmap(vmap(f)): two leading axes
 
@@ -7965,6 +7973,12 @@ def _str_method(text: str, method: str, args: list[Value]) -> Value | None:
 
 
 _SHUFFLES = frozenset({"numpy.random.shuffle", "random.shuffle"})
+
+
+def _declared_param_shape(t: TensorV) -> bool:
+    """Does ``t``'s shape come from a parameter's annotation alone (the function's run on its own: ``x: "D"``)?"""
+    node = getattr(t.origin, "node", None)
+    return type(node) is cst.FunctionDef
 
 
 def _reordered(
