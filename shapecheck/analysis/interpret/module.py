@@ -4425,6 +4425,12 @@ class ModuleAnalysis:
             if method.endswith("_") and not method.startswith("_") and method not in _SHAPE_KEEPING_INPLACE:
                 interp.forget(func.value)  # x.unsqueeze_(1), x.t_(), x.resize_(...): x changed shape in place
                 return UNKNOWN
+            if method == "resize" and base.framework in ("numpy", None):
+                # numpy's ``a.resize(new_shape, refcheck=False)``: the array itself takes the new shape, in place
+                # (hunt56, universal_manipulation_interface: episode ends grown one by one, then ``ends[-1] = n``)
+                mark_stale(base)
+                interp.forget(func.value)
+                return NoneV()
             key = _var_key_of(func.value)
             if (
                 (base.bounds is not None or base.top is not None)
