@@ -2236,7 +2236,9 @@ class Interpreter:
                         if isinstance(now, TensorV):
                             self.scope.vars[store_key] = replace(now, top=(value.size, target))
                 return
-            if plain and root is not target.value and isinstance(held, (DictV, IntDictV, SeqV)):
+            if plain and root is not target.value and (isinstance(held, (DictV, IntDictV, SeqV)) or held is UNKNOWN):
+                # (``features[Kind.OBS][key] = f`` whose inner container is not known -- a key the analysis cannot
+                # read, a str-Enum member: whatever it is, it lies inside the root, which changes; hunt55, lerobot)
                 self.forget_if_list(root)
             self.forget_module_chain(target.value, held)  # self.net[-1] = nn.Linear(dim, 7)
             self.forget_if_list(target.value)
