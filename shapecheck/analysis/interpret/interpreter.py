@@ -2240,6 +2240,10 @@ class Interpreter:
                 # (``features[Kind.OBS][key] = f`` whose inner container is not known -- a key the analysis cannot
                 # read, a str-Enum member: whatever it is, it lies inside the root, which changes; hunt55, lerobot)
                 self.forget_if_list(root)
+            elif not plain and root is not target.value and type(root) in (cst.Name, cst.Attribute):
+                # ``features[Kind.OBS][key] = f``: an index not evaluated here (an Enum member, a call) of a
+                # container inside the root, which changes (hunt55, lerobot)
+                self.forget_if_list(root)
             self.forget_module_chain(target.value, held)  # self.net[-1] = nn.Linear(dim, 7)
             self.forget_if_list(target.value)
             self.forget_object(target.value)
