@@ -54,38 +54,31 @@ def _repeats(items: Any, inside: bool) -> int | None:
     for op, av in items:
         if op in _UNSAFE:
             return None
+        repeated = False
         if op in _REPEATS:
-            low, high, sub = av
+            _, high, sub = av
             repeated = high is _constants.MAXREPEAT or high > 1
             if repeated and inside:
                 return None
-            n = _repeats(sub, inside or repeated)
-            if n is None:
-                return None
-            count += n + (1 if repeated else 0)
+            parts = [sub]
         elif op is _constants.BRANCH:
             if inside:
                 return None
-            for alt in av[1]:
-                n = _repeats(alt, inside)
-                if n is None:
-                    return None
-                count += n
+            parts = list(av[1])
         elif op is _constants.SUBPATTERN:
-            n = _repeats(av[-1], inside)
-            if n is None:
-                return None
-            count += n
+            parts = [av[-1]]
         elif op in (_constants.ASSERT, _constants.ASSERT_NOT):
-            n = _repeats(av[1], inside)
+            parts = [av[1]]
+        elif op is getattr(_constants, "ATOMIC_GROUP", None):
+            parts = [av]
+        else:
+            continue
+        for part in parts:
+            n = _repeats(part, inside or repeated)
             if n is None:
                 return None
             count += n
-        elif hasattr(_constants, "ATOMIC_GROUP") and op is _constants.ATOMIC_GROUP:
-            n = _repeats(av, inside)
-            if n is None:
-                return None
-            count += n
+        count += repeated
     return count
 
 
