@@ -2668,20 +2668,16 @@ class Interpreter:
             if type(walk) is _WalkItem:
                 # a module of a walk over a model (``setattr(seq, "0", LoRALinear(child))``): changed in the model
                 model = self.scope.vars.get(walk.holder, UNKNOWN)
-                rebuilt = None
-                if walk.path is not None and walk.bound is held and _module_at(model, walk.path) is held:
-                    rebuilt = _module_replaced(model, walk.path, changed)
-                if rebuilt is None or any(
-                    other != walk.holder and x is not model and _holds(x, model, 3)
-                    for other, x in self.scope.vars.items()
+                if (
+                    walk.path is not None
+                    and walk.bound is held
+                    and _module_at(model, walk.path) is held
+                    and self._replace_in_model(walk.holder, model, walk.path, changed)
                 ):
-                    self.walk_broken(walk)
-                else:
-                    for other, x in list(self.scope.vars.items()):
-                        if x is model:
-                            self.scope.vars[other] = rebuilt
                     walk.bound = changed
-                    walk.replaced.add(walk.path + (attr,))  # type: ignore[operator]
+                    walk.replaced.add(walk.path + (attr,))
+                else:
+                    self.walk_broken(walk)
             places: dict[str, list[tuple[str, ...]]] = {}
             for other, x in list(self.scope.vars.items()):
                 if x is held:
@@ -2719,17 +2715,24 @@ class Interpreter:
                 and self.scope.vars.get(holder) is held
                 and _module_at(held, walk.path) is walk.bound
             ):
-                rebuilt = _module_replaced(held, walk.path, value)
-                if rebuilt is None or any(
-                    other != holder and x is not held and _holds(x, held, 3) for other, x in self.scope.vars.items()
-                ):
+                if not self._replace_in_model(holder, held, walk.path, value):
                     return False
-                for other, x in list(self.scope.vars.items()):
-                    if x is held:
-                        self.scope.vars[other] = rebuilt
                 walk.replaced.add(walk.path)
                 return True
         return False
+
+    def _replace_in_model(self, holder: str, model: Value, path: tuple[str, ...], new: Value) -> bool:
+        """The model the variable ``holder`` holds, with ``new`` at ``path``, under every name holding the model
+        (False, nothing changed: no module at that path, or another name holds the model inside something else)."""
+        rebuilt = _module_replaced(model, path, new)
+        if rebuilt is None or any(
+            other != holder and x is not model and _holds(x, model, 3) for other, x in self.scope.vars.items()
+        ):
+            return False
+        for other, x in list(self.scope.vars.items()):
+            if x is model:
+                self.scope.vars[other] = rebuilt
+        return True
 
     def walked_model(self, key: str, held: Value) -> Value | None:
         """The model a walk over its modules is at ``held`` of, when the variable ``key`` of that walk holds it (None:
@@ -2748,18 +2751,15 @@ class Interpreter:
         if type(walk) is not _WalkItem:
             return
         model = self.scope.vars.get(walk.holder, UNKNOWN)
-        rebuilt = None
-        if walk.path and walk.bound is held and _module_at(model, walk.path) is held:
-            rebuilt = _module_replaced(model, walk.path, changed)
-        if rebuilt is None or any(
-            other != walk.holder and x is not model and _holds(x, model, 3) for other, x in self.scope.vars.items()
+        if (
+            walk.path
+            and walk.bound is held
+            and _module_at(model, walk.path) is held
+            and self._replace_in_model(walk.holder, model, walk.path, changed)
         ):
+            walk.bound = changed
+        else:
             self.walk_broken(walk)
-            return
-        for other, x in list(self.scope.vars.items()):
-            if x is model:
-                self.scope.vars[other] = rebuilt
-        walk.bound = changed
 
     def walked_changed(self, key: str | None) -> None:
         """The variable ``key`` changes in a way not tracked: when it is the variable of a loop over a model's modules,
