@@ -6818,15 +6818,8 @@ def _call_open(
     """``open(path)`` / ``open(path, "r", encoding=...)`` of a known path: a file to read (DictV kind "file"), which
     ``json.load`` / ``yaml.safe_load`` / ``f.read()`` read when it is a small file of the project
     (library_calls.read_config_file). Any other mode or argument: not followed."""
-    if not args or len(args) > 2 or set(kwargs) - {"mode", "encoding"}:
-        return None
-    path = path_values.path_text(args[0])  # (a string, or a ``pathlib`` path)
-    if path is None:
-        return None
-    mode = args[1] if len(args) == 2 else kwargs.get("mode", StrV("r"))
-    if not (isinstance(mode, StrV) and mode.value in ("r", "rt")):
-        return None
-    return DictV((("path", StrV(path)),), "file")
+    path = path_values.path_text(args[0]) if args else None  # (a string, or a ``pathlib`` path)
+    return path_values.opened_for_reading(path, args[1:], kwargs) if path is not None else None
 
 
 @_builtin("str")

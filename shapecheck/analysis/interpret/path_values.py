@@ -69,10 +69,11 @@ def attribute(base: DictV, attr: str) -> Value:
     if text is None:
         return UNKNOWN
     if attr == "parent":
-        if text in ("/", ".", "//") or text.endswith("/..") or text == "..":
-            return base if text in ("/", ".", "//") else UNKNOWN
-        head = posixpath.dirname(text)
-        return path_value(head or ".")
+        if text in ("/", ".", "//"):
+            return base  # (the root, and ".", are their own parent)
+        if text == ".." or text.endswith("/.."):
+            return UNKNOWN  # (pathlib drops the "..": a path that may name another folder)
+        return path_value(posixpath.dirname(text) or ".")
     name = "" if text in ("/", ".", "//") else posixpath.basename(text)
     if attr == "name":
         return StrV(name)
@@ -124,13 +125,22 @@ def method(m: "ModuleAnalysis", base: DictV, name: str, args: list[Value], kwarg
             return UNKNOWN
         return path_value(posixpath.join(posixpath.dirname(text), new))
     if name == "read_text" and not args and set(kwargs) <= {"encoding"}:
-        read = read_config_file(m, DictV((("path", StrV(text)),), "file"))
+        read = read_config_file(m, opened_for_reading(text, [], {}) or UNKNOWN)
         return StrV(read) if read is not None else UNKNOWN
-    if name == "open" and set(kwargs) <= {"mode", "encoding"} and len(args) <= 1:
-        mode = args[0] if args else kwargs.get("mode", StrV("r"))
-        if isinstance(mode, StrV) and mode.value in ("r", "rt"):
-            return DictV((("path", StrV(text)),), "file")
+    if name == "open":
+        return opened_for_reading(text, args, kwargs) or UNKNOWN
     return UNKNOWN
+
+
+def opened_for_reading(text: str, rest: list[Value], kwargs: dict[str, Value]) -> Value | None:
+    """``open(path[, mode])`` / ``path.open([mode])`` (``mode``, ``encoding`` keywords): a file to read, DictV kind
+    "file" holding the path, when the mode reads text (None: any other mode or argument)."""
+    if len(rest) > 1 or set(kwargs) - {"mode", "encoding"}:
+        return None
+    mode = rest[0] if rest else kwargs.get("mode", StrV("r"))
+    if not (isinstance(mode, StrV) and mode.value in ("r", "rt")):
+        return None
+    return DictV((("path", StrV(text)),), "file")
 
 
 @library_call(*sorted(PATH_CLASSES))
