@@ -3861,6 +3861,11 @@ class Interpreter:
         base = self.eval(node.value)
         if type(base) is ObjV:
             first = idx_nodes[0].slice if len(idx_nodes) == 1 else None
+            if base.concrete and type(first) is cst.Index:
+                # ``ds[0]`` of a dataset of the analysed code: its class's own ``__getitem__`` run with that index
+                got = self.m.item_of_object(self, node, base, self.eval(first.value))
+                if got is not None:
+                    return got
             modules = _chain_modules(base) if type(first) is cst.Index else None
             if modules is not None and type(first) is cst.Index:
                 # ``self[0](tensor_list)`` in an nn.Sequential subclass (DETR's Joiner): the module at that index

@@ -1918,6 +1918,18 @@ class ModuleAnalysis:
             return None
         return self._generator_elements(interp, node, FuncV(fi.key, bound_self=obj), fi, [], {}, None)
 
+    def item_of_object(self, interp: Interpreter, node: cst.Subscript, obj: Value, index: Value) -> Value | None:
+        """``ds[0]`` of an object of the analysed code whose class defines ``__getitem__``, a plain method that
+        changes nothing the object holds (``_reading_method``): what it returns for that index, its body run as a
+        method call's (None: not such an object)."""
+        if type(obj) is not ObjV or not self._reading_method(obj, "__getitem__"):
+            return None
+        ci = self.find_class(obj.cls_key)
+        fi = objects.find_method(self, ci, "__getitem__") if ci is not None else None
+        if fi is None:
+            return None
+        return self.call_function(interp, cast(cst.Call, node), FuncV(fi.key, bound_self=obj), [index], {})
+
     def _generator_elements(
         self,
         interp: Interpreter,

@@ -72,6 +72,7 @@ class Semantics(Protocol):
     def multi_transform_applies(self, t: LayerV) -> int | None: ...  # hk.multi_transform(f).apply's length
     def namedtuple_items(self, obj: ObjV) -> tuple[Value, ...] | None: ...  # a NamedTuple instance's items
     def iterate_object(self, interp: "Interpreter", node: cst.CSTNode, obj: Value) -> Value | None: ...
+    def item_of_object(self, interp: "Interpreter", node: cst.Subscript, obj: Value, index: Value) -> Value | None: ...
     def registry_entry(self, name: str, key: Value | None) -> Value | None: ...  # ``D[key]`` of a decorator's registry
     def registry_contents(self, name: str) -> DictV | None: ...  # a registry read whole, every entry known
     def param_registry_contents(self, name: str) -> DictV | None: ...  # a dict ``@factory(name)`` fills elsewhere
