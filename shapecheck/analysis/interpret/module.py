@@ -2538,7 +2538,12 @@ class ModuleAnalysis:
             # analyse before (with -j 2 the callee's file may be another worker's): a finding must not depend on -j
             callee.analyse()
         standalone = {(p.node, p.code) for p in callee.ctx.pending}  # reported in the callee itself already
+        # a layer chain that cannot fit, found where it is built, is not repeated when the same call also raises a
+        # failure of that code (running the chain: reported at this call too, where the code stops)
+        raising = {p.code for p in inner if p.code.startswith("SHP2") and not _built_chain(p)}
         for p in inner:
+            if p.code in raising and _built_chain(p):
+                continue
             if blocked and not all(_imports_none_of(w, blocked) for w in _noted_modules(p)):
                 continue  # a module the failure went through runs with this module's stand-ins
             if p.inner is not None and (p.inner, p.code) in standalone:
@@ -2568,7 +2573,7 @@ class ModuleAnalysis:
                     p.notes
                     + (
                         note(
-                            "raised at " if raised else "at ",
+                            "raised at " if raised and not _built_chain(p) else "at ",
                             Where(callee, (_chain_call(p, callee) if p.inner is None else None) or p.node),
                             f" in {what} for the arguments of this call",
                         ),
@@ -2580,9 +2585,10 @@ class ModuleAnalysis:
                     calls=p.calls + 1,
                 )
             )
-            if p.code.startswith("SHP2") and p.code not in _ANNOTATION_CHECKS:
+            if p.code.startswith("SHP2") and p.code not in _ANNOTATION_CHECKS and not _built_chain(p):
                 # the first failure raises: what the callee would do after it never runs (a value against its
-                # annotation raises only where jaxtyping checks it: the code runs on, and what fails next fails)
+                # annotation raises only where jaxtyping checks it, an nn.Sequential whose layers cannot follow each
+                # other only when it is called: the code runs on, and what fails next fails)
                 break
 
     def _saved_hyperparameters(self, interp: Interpreter, args: list[Value], kwargs: dict[str, Value]) -> Value:
@@ -6269,6 +6275,13 @@ def _self_handed(interp: Interpreter, node: cst.Call, args: list[Value]) -> ObjV
 
 _ANNOTATION_CHECKS = frozenset({"SHP205", "SHP206"})  # a value against a jaxtyping annotation (arguments, returns)
 _PRECISION_CODES = frozenset({"SHP301", "SHP302", "SHP303"})  # float16 / bfloat16 reductions (report_inner)
+
+
+def _built_chain(p: Pending) -> bool:
+    """A finding on an nn.Sequential's layer chain made where the chain is built (``rules.layers._check_chain``):
+    building it raises nothing."""
+    detail = next((v for k, v in p.fields if k == "detail"), None)
+    return isinstance(detail, D.LayerInput) and detail.sequential
 
 
 def _has_class_cell(node: cst.CSTNode) -> bool:
