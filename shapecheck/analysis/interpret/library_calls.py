@@ -1790,15 +1790,54 @@ def _dataset_item(c: LibraryCall, dataset: Value) -> tuple[Value, Size | None] |
             return None
         index = IntV(c.interp.ctx.fresh("index", "(an index of the dataset a DataLoader draws)"))
         item = c.m.call_function(c.interp, c.node, FuncV(get.key, bound_self=dataset), [index], {})
-        if item is UNKNOWN:
-            return None
         length: Size | None = None
         size = find_method(c.m, ci, "__len__") if ci is not None else None
         if size is not None and not size.is_static and not size.is_classmethod:
             got = c.m.call_function(c.interp, c.node, FuncV(size.key, bound_self=dataset), [], {})
             length = got.size if isinstance(got, IntV) and got.size.as_int() is not None else None
+        n = length.as_int() if length is not None else None
+        if n is not None and 0 < n <= _MAX_ENUMERATED_ITEMS and _incomplete(item, 4):
+            # (only when every item's shapes are known and agree: items of many shapes are better told by the run
+            # for an index not known, ``(n, 6)``, than by their join)
+            every = _every_item(c, FuncV(get.key, bound_self=dataset), n)
+            item = every if every is not None and not _incomplete(every, 4) else item
+        if item is UNKNOWN:
+            return None
         return item, length
     return None
+
+
+_MAX_ENUMERATED_ITEMS = 64  # a dataset of at most this many items whose item is not known for any index: each one
+
+
+def _incomplete(v: Value, depth: int) -> bool:
+    """Does ``v`` hold an unknown value or a tensor whose shape is not known exactly (up to ``depth`` levels of
+    dicts, tuples and lists)?"""
+    if v is UNKNOWN or depth <= 0:
+        return True
+    if isinstance(v, TensorV):
+        return v.shape is None or any(s.as_int() is None for s in v.shape)
+    if isinstance(v, DictV):
+        return any(_incomplete(x, depth - 1) for _, x in v.items)
+    if isinstance(v, SeqV):
+        return any(_incomplete(x, depth - 1) for x in v.items)
+    return False
+
+
+def _every_item(c: LibraryCall, get: FuncV, n: int) -> Value | None:
+    """What ``dataset[i]`` may be, from ``__getitem__`` run for each index ``0 .. n - 1`` (a dataset ``n`` long): the
+    items joined (a shape all of them agree on is kept). What fails in a run is not a finding here: that item may
+    never be drawn. None when an item is not known."""
+    from .values import join
+
+    out: Value | None = None
+    with c.interp.ctx.discarding(), c.m.ctx.discarding():
+        for k in range(n):
+            got = c.m.call_function(c.interp, c.node, get, [IntV(Size.const(k))], {})
+            if got is UNKNOWN:
+                return None
+            out = got if out is None else join(out, got)
+    return out
 
 
 def _view(item: Value, length: Size | None, node: cst.Call) -> LayerV:
@@ -1849,7 +1888,9 @@ def _default_collate(v: Value, batch: Size, origin: Any, depth: int = 4) -> Valu
         if v.framework not in ("torch", "numpy") or v.alts:
             return UNKNOWN
         shape = (batch, *v.shape) if v.shape is not None else None
-        return TensorV(shape, v.dtype, "torch", None, origin)
+        # (the note names the item's making too: ``a batch of DataLoader(...), of from_numpy(...) in __getitem__``)
+        made = origin.made_from(v.origin) if hasattr(origin, "made_from") else origin
+        return TensorV(shape, v.dtype, "torch", None, made)
     if isinstance(v, IntV) and not v.assumed:
         return TensorV((batch,), "int64", "torch", None, origin)
     if isinstance(v, FloatV):
