@@ -1958,14 +1958,16 @@ def _dict_list(v: SeqV) -> bool:
 
 
 def _tensor_list(v: SeqV) -> bool:
-    """A list of arrays, or of tuples (or lists) of arrays (``self.batches = batches``, a trainer's literal batches,
-    a dataset's frame triplets)."""
+    """A list of arrays, or of tuples (or lists) of arrays and numbers or strings (``self.batches = batches``, a
+    trainer's literal batches, a dataset's frame triplets, its ``(wave, label)`` pairs)."""
     return bool(v.items) and all(_array_tuple(x, 0) for x in v.items)
 
 
 def _array_tuple(v: Value, depth: int) -> bool:
     if isinstance(v, TensorV):
         return True
+    if depth > 0 and isinstance(v, (IntV, FloatV, BoolV, StrV, NoneV)):
+        return True  # (a label beside the array: no code can change it in its tuple)
     kinds = ("tuple", "list") if depth == 0 else ("tuple",)
     return isinstance(v, SeqV) and v.kind in kinds and depth < 2 and all(_array_tuple(x, depth + 1) for x in v.items)
 
@@ -2021,7 +2023,13 @@ def _self_item_reads(fn: cst.CSTNode) -> tuple[frozenset[str], frozenset[str]]:
                     # self.states[i].clear(), self.states[i].x = ... (not a read through the item's attributes:
                     # ``self.blocks[0].norm1.emb(t)``, ``self.blocks[0].attn.heads``)
                     or (type(grand) is cst.Attribute and type(above) is not cst.Attribute)
-                    or (type(grand) is cst.Subscript and grand.value is parent)  # self.states[i]["buf"] = ...
+                    # self.states[i]["buf"] = ..., self.states[i][k].append(x), a deeper item (not a read of an
+                    # item's part: ``self.records[r][start:end]``)
+                    or (
+                        type(grand) is cst.Subscript
+                        and grand.value is parent
+                        and type(above) in (cst.AssignTarget, cst.AugAssign, cst.Del, cst.Attribute, cst.Subscript)
+                    )
                 )
                 (bad if stored else ok).add(a)
             elif (type(parent) is cst.For or type(parent) is cst.CompFor) and parent.iter is n:
