@@ -2649,6 +2649,21 @@ def _as_array(
     return TensorV(shape, dtype, fw, values=values)
 
 
+@FUNCTIONS.register("ascontiguousarray", "asfortranarray")
+def _contiguous_array(
+    cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]
+) -> Value | None:
+    """``np.ascontiguousarray(a)`` / ``np.asfortranarray(a)`` of an array: its elements laid out in C (Fortran)
+    order, of its shape, at least 1-d (a 0-d array becomes shape (1,)); converted to ``dtype`` when given."""
+    if fw != "numpy" or len(args) != 1 or set(kwargs) - {"dtype"} or not isinstance(args[0], TensorV):
+        return None
+    a = args[0]
+    if a.shape is None or a.alts or a.framework != "numpy":
+        return None
+    out = TensorV(a.shape or (Size.const(1),), a.dtype, "numpy", a.axes if a.shape else None, a.origin)
+    return out.with_dtype(_dtype_kw(kwargs)) if "dtype" in kwargs else out
+
+
 def _literal_ints(v: Value, node: cst.Call) -> tuple[tuple[int, ...], cst.Call, int] | None:
     """The exact elements of ``torch.tensor([33, 20, 28])`` / ``jnp.array(5)`` of known Python ints (small ones, at
     most MAX_EXACT), with the call that made them (``TensorV.values``). numpy arrays are left out: numpy changes
@@ -3348,4 +3363,8 @@ def _arange_length(args: list[Value]) -> Size | None:
         return Size.const(max(0, -((start - stop) // step)))
     if start == 0 and step == 1:
         return sizes[1]
+    span = (sizes[1] - sizes[0]).as_int()
+    if span is not None:
+        # arange(start, start + clip_len, stride) of a start not known: the span alone counts
+        return Size.const(max(0, -(-span // step)))
     return None
