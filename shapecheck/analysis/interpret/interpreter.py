@@ -4653,6 +4653,11 @@ def _int_arith_of(a: IntV, op: cst.CSTNode, b: IntV) -> Value:
         x, y = a.size.as_int(), b.size.as_int()
         if x is not None and y:
             return IntV(Size.const(x % y))
+        if x is None and y is not None and y > 0 and not a.assumed:
+            # ``i % n_classes`` of an int not known: an int from 0 to y - 1, written (as a loop's counter is) as a
+            # size less one, so that it may be 0; one symbol per expression (the same expression is the same int)
+            scope = ",".join(sorted(a.size.free_symbols()))
+            return IntV(Size.sym(f"({a.size})%{y}@md:{a.size!r}:{scope}") - 1)
     bits = _INT_BITS.get(type(op))
     if bits is not None:  # ``(scale & (scale - 1)) == 0`` of a known scale (is it a power of 2?)
         x, y = a.size.as_int(), b.size.as_int()

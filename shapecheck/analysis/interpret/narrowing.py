@@ -13,6 +13,7 @@ every shape it may have on the path that reaches the branch.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING, Callable, Sequence
 
 import libcst as cst
@@ -73,6 +74,8 @@ def _narrow(interp: "Interpreter", test: cst.BaseExpression, depth: int) -> tupl
                 if key is not None and seq is not None:
                     t = _shape_check(interp, key, seq)
                     return (t, {}) if type(op) is cst.Equal else ({}, t)
+        if type(op) in _ORDERINGS:
+            return _length_check(interp, left, op, right)
         return {}, {}
     if type(test) is cst.Name:
         fi = interp.m.find_function(interp.frame.key)
@@ -585,6 +588,76 @@ def _guard_tests(fn: cst.CSTNode) -> list[cst.BaseExpression]:
             continue
         return []
     return tests
+
+
+# ``s >= k`` / ``s > k`` / ``s < k`` / ``s <= k``: the least ``s`` may be where the comparison holds and where it
+# fails, as an offset from ``k`` (None: no lower bound)
+_ORDERINGS: dict[type, tuple[int | None, int | None]] = {
+    cst.GreaterThanEqual: (0, None),
+    cst.GreaterThan: (1, None),
+    cst.LessThan: (None, 0),
+    cst.LessThanEqual: (None, 1),
+}
+# the same with the sides swapped (``k <= s`` is ``s >= k``)
+_SWAPPED = {
+    cst.GreaterThanEqual: cst.LessThanEqual,
+    cst.GreaterThan: cst.LessThan,
+    cst.LessThan: cst.GreaterThan,
+    cst.LessThanEqual: cst.GreaterThanEqual,
+}
+
+
+def _length_check(
+    interp: "Interpreter", left: cst.BaseExpression, op: cst.BaseCompOp, right: cst.BaseExpression
+) -> tuple[Refinement, Refinement]:
+    """``if wav.shape[0] >= n:`` (``x.size(d)``, ``len(x)``; either side) with ``n`` a known int and that axis of
+    ``x`` a size not known: in the branch where it is at least ``n``, the axis is ``n - 1 + t`` for a new size ``t``
+    (every size is at least 1), so ``wav[:n]`` there is ``n`` long. An upper bound narrows nothing."""
+    kind = type(op)
+    for a, b, tp in ((left, right, kind), (right, left, _SWAPPED[kind])):
+        subject = _length_subject(a)
+        k = _int_literal(interp, b) if subject is not None else None
+        if subject is None or k is None:
+            continue
+        key, d = subject
+        yes, no = _ORDERINGS[tp]
+        return (
+            _at_least(interp, key, d, k + yes) if yes is not None else {},
+            _at_least(interp, key, d, k + no) if no is not None else {},
+        )
+    return {}, {}
+
+
+def _length_subject(node: cst.BaseExpression) -> tuple[str, int] | None:
+    """The variable and axis of ``x.shape[d]``, ``x.size(d)``, ``len(x)`` (``d`` a literal int)."""
+    if type(node) is cst.Subscript and len(node.slice) == 1 and type(node.slice[0].slice) is cst.Index:
+        base, idx = node.value, node.slice[0].slice.value
+        if type(base) is cst.Attribute and base.attr.value == "shape" and type(idx) is cst.Integer:
+            key = _key(base.value)
+            return (key, int(idx.value)) if key is not None else None
+        return None
+    if type(node) is cst.Call and len(node.args) == 1 and not node.args[0].star and node.args[0].keyword is None:
+        f, arg = node.func, node.args[0].value
+        if type(f) is cst.Attribute and f.attr.value == "size" and type(arg) is cst.Integer:
+            key = _key(f.value)
+            return (key, int(arg.value)) if key is not None else None
+        if type(f) is cst.Name and f.value == "len":
+            key = _key(arg)
+            return (key, 0) if key is not None else None
+    return None
+
+
+def _at_least(interp: "Interpreter", key: str, d: int, lo: int) -> Refinement:
+    v = interp.scope.vars.get(key)
+    if lo <= 1 or not isinstance(v, TensorV) or v.shape is None or v.alts or not -len(v.shape) <= d < len(v.shape):
+        return {}
+    size = v.shape[d]
+    if size.as_int() is not None:
+        return {}  # (a known length: the comparison itself is known)
+    fresh = interp.ctx.fresh("n", f"(the length of axis {d} where it is at least {lo})")
+    shape = list(v.shape)
+    shape[d] = fresh + (lo - 1)
+    return {key: replace(v, shape=tuple(shape), values=None, top=None, strides=None)}
 
 
 def _int_literal(interp: "Interpreter", node: cst.BaseExpression) -> int | None:

@@ -447,6 +447,9 @@ def _slice_size(interp: "Interpreter", sl: cst.Slice, n: Size) -> Size | None:
     if ints[2] is None and ints[1] is None and isinstance(ints[0], int) and ints[0] >= 0:
         if at_least(n, ints[0]) is Truth.TRUE:
             return n - ints[0]
+    if ints[2] in (None, 1) and ints[0] in (None, 0) and isinstance(ints[1], int) and ints[1] > 0:
+        if at_least(n, ints[1]) is Truth.TRUE:
+            return Size.const(ints[1])  # x[:k] of an axis at least k long (``if wav.shape[0] >= k: wav[:k]``)
     if ints[2] is None and ints[0] in (None, 0) and isinstance(ints[1], int) and ints[1] < 0:
         if at_least(n, -ints[1]) is Truth.TRUE:
             return n + ints[1]
