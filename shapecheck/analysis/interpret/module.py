@@ -6794,6 +6794,15 @@ def _call_sum(
             if acc is UNKNOWN:
                 return None
         return acc
+    if (
+        args[0].kind in ("tuple", "list")
+        and len(args) == 1
+        and any(isinstance(t, BoolV) for t in terms)
+        and all(isinstance(t, BoolV) or (isinstance(t, IntV) and not t.assumed and _at_least_zero(t)) for t in terms)
+    ):
+        # ``sum(ch in AROMATIC for ch in smiles)``: a count of the true ones (bools not known, beside ints at least
+        # 0): an int at least 0, one symbol per call, written as a size less one (it may be 0)
+        return IntV(interp.ctx.fresh("count", "(a sum of bools or counts not known)") - 1)
     if args[0].kind not in ("tuple", "list") or not all(isinstance(t, (IntV, FloatV)) for t in terms):
         return None
     if all(isinstance(t, IntV) for t in terms):
@@ -6804,6 +6813,13 @@ def _call_sum(
         return IntV(total, assumed=any(isinstance(t, IntV) and t.assumed for t in terms))
     numbers = [number_of(t) for t in terms]
     return FloatV(None if any(n is None for n in numbers) else float(sum(n for n in numbers if n is not None)))
+
+
+def _at_least_zero(t: IntV) -> bool:
+    """Is the int at least 0 for every value of its symbols (each at least 1)?"""
+    from ...sizes.algebra import at_least
+
+    return at_least(t.size, 0) is Truth.TRUE
 
 
 @_builtin("any", "all")
@@ -7982,6 +7998,8 @@ def _str_method(text: str, method: str, args: list[Value]) -> Value | None:
         return BoolV(text.startswith(strs[0]) if method == "startswith" else text.endswith(strs[0]))
     if method in ("lower", "upper", "strip") and not strs:
         return StrV(getattr(text, method)())
+    if method in _STR_PREDICATES and not strs:
+        return BoolV(getattr(text, method)())  # ``ch.isdigit()`` of each character of a known text
     if method == "replace" and len(strs) == 2:
         return StrV(text.replace(strs[0], strs[1]))
     if method in ("find", "rfind", "count") and len(strs) == 1:
@@ -7996,6 +8014,9 @@ def _str_method(text: str, method: str, args: list[Value]) -> Value | None:
     return None
 
 
+_STR_PREDICATES = frozenset(
+    {"isdigit", "isalpha", "isalnum", "isspace", "islower", "isupper", "isdecimal", "isnumeric", "isidentifier"}
+)
 _SHUFFLES = frozenset({"numpy.random.shuffle", "random.shuffle"})
 
 
