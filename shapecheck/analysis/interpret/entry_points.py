@@ -184,6 +184,16 @@ def _decorators(m: "ModuleAnalysis", fi: "FunctionInfo", cls_key: str | None = N
     return out
 
 
+def _builtin_fixture(m: "ModuleAnalysis", fi: "FunctionInfo", name: str) -> tuple[Value, ...]:
+    """pytest's own ``tmp_path`` (no fixture of the project takes the name): an empty directory of the test's own,
+    whose files the test's run writes and reads back (path_values); () for any other name."""
+    if name != "tmp_path" or _fixture_def(m, fi, name) is not None:
+        return ()
+    from .path_values import tmp_dir
+
+    return (tmp_dir(fi.key),)
+
+
 def _fixture(m: "ModuleAnalysis", fi: "FunctionInfo", name: str, depth: int) -> tuple[Value, ...]:
     """The values a ``@pytest.fixture`` of this module (or of the test's class, or of a conftest.py above it) named
     ``name`` returns: one, or one per ``params=`` entry (``request.param`` is that entry); () when not known."""
@@ -394,8 +404,11 @@ def run_test(m: "ModuleAnalysis", fi: "FunctionInfo", self_value: Value | None) 
 def run_cases(m: "ModuleAnalysis", fi: "FunctionInfo", self_value: Value | None, cases: list[dict[str, Value]]) -> None:
     """Run ``fi`` once per case, each finding reported once (and not again when an earlier run reported it)."""
     start = len(m.ctx.pending)
+    from .path_values import empty_tmp_dirs
+
     for case in cases:
         before = len(m.ctx.pending)
+        empty_tmp_dirs(case.values())  # (each run of a test starts with its tmp_path empty, as pytest's)
         m.run_function(fi, case, self_value)
         named = _case_text(case) if len(cases) > 1 else None
         if named:
@@ -530,7 +543,7 @@ def test_cases(m: "ModuleAnalysis", fi: "FunctionInfo", cls_key: str | None = No
     for p in fi.params:
         if p.name in ("self", "cls") or p.name in named or p.ann is not None:
             continue
-        vs = _fixture(m, fi, p.name, 0)
+        vs = _fixture(m, fi, p.name, 0) or _builtin_fixture(m, fi, p.name)
         if vs:
             deps = _parametrized_deps(m, fi, p.name, 0)
             if deps & shared:

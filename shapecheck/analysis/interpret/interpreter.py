@@ -1154,7 +1154,7 @@ class Interpreter:
             expects_failure = expects_failure or v == RAISES_CONTEXT
             if item.asname is not None:
                 # (a tensor, or a file ``open(path)`` made: its ``__enter__`` hands back the object itself)
-                kept = isinstance(v, TensorV) or (type(v) is DictV and v.kind == "file")
+                kept = isinstance(v, TensorV) or (type(v) is DictV and v.kind in ("file", "written"))
                 self.assign(item.asname.name, v if kept else UNKNOWN)
         if expects_failure:
             # `with pytest.raises(...)`: the body is meant to fail; what fails there is not a finding, and it stops

@@ -1672,6 +1672,10 @@ def read_config_file(m: "ModuleAnalysis", f: Value) -> str | None:
     from pathlib import Path
 
     from ..index.project import project_root
+    from .path_values import TMP_ROOT, written_text
+
+    if path.value.startswith(TMP_ROOT + "/"):
+        return written_text(path.value)  # (a file the run wrote in a test's tmp_path; never one on disk)
 
     try:
         file = Path(path.value).resolve()
@@ -1682,6 +1686,77 @@ def read_config_file(m: "ModuleAnalysis", f: Value) -> str | None:
         return file.read_text("utf-8")
     except (OSError, ValueError, UnicodeDecodeError):
         return None
+
+
+def _python_data(v: Value, depth: int = 0) -> Any:
+    """The plain data ``v`` stands for (a dict of str keys, a list or tuple, a known number, string, bool or None),
+    as ``json.dumps`` would take it; ``_NO_DATA`` when it is not all known."""
+    if depth > 8:
+        return _NO_DATA
+    if isinstance(v, BoolV):
+        return v.value if v.value is not None else _NO_DATA
+    if isinstance(v, IntV):
+        n = v.size.as_int() if not v.assumed else None
+        return n if n is not None else _NO_DATA
+    if isinstance(v, FloatV):
+        return v.value if v.value is not None else _NO_DATA
+    if isinstance(v, StrV):
+        return v.value
+    if isinstance(v, NoneV):
+        return None
+    if isinstance(v, SeqV) and v.kind in ("list", "tuple") and v.names is None:
+        items = [_python_data(x, depth + 1) for x in v.items]
+        return _NO_DATA if any(x is _NO_DATA for x in items) else items
+    if isinstance(v, DictV) and v.kind == "dict":
+        out = {k: _python_data(x, depth + 1) for k, x in v.items}
+        return _NO_DATA if any(x is _NO_DATA for x in out.values()) else out
+    return _NO_DATA
+
+
+_NO_DATA = object()
+
+
+def _json_text(c: LibraryCall, obj: Value) -> str | None:
+    """What ``json.dumps(obj, indent=..., sort_keys=...)`` writes for data all known (None: not that)."""
+    import json
+
+    if c.dynamic or set(c.kwargs) - {"indent", "sort_keys"}:
+        return None
+    data = _python_data(obj)
+    indent, sort = c.kwargs.get("indent", NoneV()), c.kwargs.get("sort_keys", BoolV(False))
+    if data is _NO_DATA or not (isinstance(indent, NoneV) or (isinstance(indent, IntV) and indent.size.as_int())):
+        return None
+    if not isinstance(sort, BoolV) or sort.value is None:
+        return None
+    width = indent.size.as_int() if isinstance(indent, IntV) else None
+    try:
+        return json.dumps(data, indent=width, sort_keys=sort.value)
+    except (TypeError, ValueError):
+        return None
+
+
+@library_call("json.dumps")
+def _json_dumps(c: LibraryCall) -> Value | None:
+    """``json.dumps(cfg)`` of plain data all known: the text json writes (a config a test writes to a file)."""
+    if len(c.args) != 1:
+        return None
+    text = _json_text(c, c.args[0])
+    return StrV(text) if text is not None else None
+
+
+@library_call("json.dump")
+def _json_dump(c: LibraryCall) -> Value | None:
+    """``json.dump(cfg, f)`` into ``f = open(tmp_path / "cfg.json", "w")``: the file holds json's text of ``cfg``
+    for the rest of the test's run (not known when ``cfg`` is not all known)."""
+    from .path_values import write_file
+
+    if len(c.args) != 2:
+        return None
+    f = c.args[1]
+    if isinstance(f, DictV) and f.kind == "written" and isinstance(path := f.get("path"), StrV):
+        write_file(path.value, _json_text(c, c.args[0]))
+        return NoneV()
+    return None
 
 
 @library_call("json.load")

@@ -10,15 +10,58 @@ Windows reads those as separators and drives). What it names is never looked at 
 from __future__ import annotations
 
 import posixpath
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Iterable
 
 from .library_calls import LibraryCall, library_call, read_config_file
-from .values import UNKNOWN, DictV, StrV, Value
+from ...sizes import Size
+from .values import UNKNOWN, DictV, IntV, StrV, Value
 
 if TYPE_CHECKING:
     from .module import ModuleAnalysis
 
 MAX_PATH = 4096  # characters of a path followed
+
+# pytest's ``tmp_path`` for a test run here: a directory of its own per test, empty when the test starts, that no file
+# on disk is (``tmp_dir``). What the run writes there (``write_text``, ``json.dump`` into ``open(p, "w")``) is read
+# back by the same run: ``written`` holds each file's text, None for one written twice (or in a way not followed).
+TMP_ROOT = "/__shapecheck_tmp_path__"
+MAX_WRITTEN = 100_000  # characters of a file written that are kept
+written: dict[str, str | None] = {}
+
+
+def tmp_dir(test_key: str) -> Value:
+    """The ``tmp_path`` of the test ``test_key`` (module:qualname)."""
+    return path_value(TMP_ROOT + "/" + "".join(ch if ch.isalnum() else "_" for ch in test_key))
+
+
+def empty_tmp_dirs(values: "Iterable[Value]") -> None:
+    """Forget what was written in the ``tmp_path`` directories among ``values`` (a test about to run)."""
+    for v in values:
+        text = path_text(v) if is_path(v) else None
+        if text is not None and text.startswith(TMP_ROOT + "/"):
+            for key in [k for k in written if k.startswith(text + "/")]:
+                del written[key]
+
+
+def write_file(text: str, content: str | None) -> bool:
+    """Record that the run wrote ``content`` (None: something not known) to the file ``text``; False: not a file of
+    a test's ``tmp_path``, nothing recorded."""
+    if not text.startswith(TMP_ROOT + "/"):
+        return False
+    key = posixpath.normpath(text)
+    if content is not None and len(content) > MAX_WRITTEN:
+        content = None
+    # (written twice -- or on a path an undecided branch may have chosen -- it may hold either text)
+    written[key] = None if key in written else content
+    return True
+
+
+def written_text(text: str) -> str | None:
+    """The text the run wrote to the file ``text`` of a test's ``tmp_path`` (None: not written, or not known)."""
+    if not text.startswith(TMP_ROOT + "/"):
+        return None
+    return written.get(posixpath.normpath(text))
+
 
 PATH_CLASSES = frozenset({"pathlib.Path", "pathlib.PurePath", "pathlib.PosixPath", "pathlib.PurePosixPath"})
 
@@ -124,6 +167,9 @@ def method(m: "ModuleAnalysis", base: DictV, name: str, args: list[Value], kwarg
         elif not new or "/" in new or new == ".":
             return UNKNOWN
         return path_value(posixpath.join(posixpath.dirname(text), new))
+    if name == "write_text" and len(args) == 1 and set(kwargs) <= {"encoding"}:
+        content = args[0].value if isinstance(args[0], StrV) else None
+        return IntV(Size.const(len(content))) if write_file(text, content) and content is not None else UNKNOWN
     if name == "read_text" and not args and set(kwargs) <= {"encoding"}:
         read = read_config_file(m, opened_for_reading(text, [], {}) or UNKNOWN)
         return StrV(read) if read is not None else UNKNOWN
@@ -134,10 +180,13 @@ def method(m: "ModuleAnalysis", base: DictV, name: str, args: list[Value], kwarg
 
 def opened_for_reading(text: str, rest: list[Value], kwargs: dict[str, Value]) -> Value | None:
     """``open(path[, mode])`` / ``path.open([mode])`` (``mode``, ``encoding`` keywords): a file to read, DictV kind
-    "file" holding the path, when the mode reads text (None: any other mode or argument)."""
+    "file" holding the path, when the mode reads text; a file of a test's ``tmp_path`` opened to write text, kind
+    "written" (None: any other mode or argument)."""
     if len(rest) > 1 or set(kwargs) - {"mode", "encoding"}:
         return None
     mode = rest[0] if rest else kwargs.get("mode", StrV("r"))
+    if isinstance(mode, StrV) and mode.value in ("w", "wt") and text.startswith(TMP_ROOT + "/"):
+        return DictV((("path", StrV(text)),), "written")
     if not (isinstance(mode, StrV) and mode.value in ("r", "rt")):
         return None
     return DictV((("path", StrV(text)),), "file")
