@@ -44,6 +44,9 @@ from .values import (
     TensorV,
     Unknown,
     Value,
+    INCOMPLETE_NAMESPACE,
+    MAX_ALTS,
+    callable_options,
     elements_of,
     join,
     number_of,
@@ -3718,7 +3721,8 @@ class Interpreter:
         base = self.eval(node.value) if evaluated is None else evaluated
         if attr == "__name__" and isinstance(base, RefV) and base.qualname.startswith(("class:", "torch.nn.")):
             # a class's own name (``norm_layer.__name__.lower().startswith("batchnorm")``), whatever name held it
-            name = base.qualname.rsplit(".", 1)[-1]
+            # (a class of the analysed code is ``class:module:Qual.Name``: its name is after the last colon and dot)
+            name = base.qualname.rsplit(":", 1)[-1].rsplit(".", 1)[-1]
             if base.qualname.startswith("class:") or name[:1].isupper():  # (torch.nn.functional: a module)
                 return StrV(name)
         if attr == "__bases__" and isinstance(base, RefV):
@@ -3911,6 +3915,10 @@ class Interpreter:
             return UNKNOWN
         if isinstance(base, (DictV, StateDictV)) and len(idx_nodes) == 1 and type(idx_nodes[0].slice) is cst.Index:
             key = self.eval(idx_nodes[0].slice.value)
+            if key is UNKNOWN and isinstance(base, DictV) and base.kind == "dict":
+                # ``ATTENTION_MODES[attn_mode]`` of a mode not known: one of the classes (functions) it holds, an
+                # "either" whose calls run each (what an option reports is dropped)
+                return _any_entry(base)
             if not isinstance(key, StrV):
                 return UNKNOWN
             if hooks.STATE.registered and isinstance(base, DictV) and all(k != key.value for k, _ in base.items):
@@ -4675,6 +4683,19 @@ _INT_BITS: dict[type, Callable[[int, int], int]] = {
 }
 
 
+def _any_entry(d: DictV) -> Value:
+    """One of the entries of a dict of 2 to MAX_ALTS classes or functions, whichever (unknown otherwise)."""
+    values = [v for k, v in d.items if k != INCOMPLETE_NAMESPACE]
+    if len(values) != len(d.items) or not 2 <= len(values) <= MAX_ALTS:
+        return UNKNOWN
+    if not all(isinstance(v, (FuncV, RefV)) and callable_options(v) == (v,) for v in values):
+        return UNKNOWN
+    out = values[0]
+    for v in values[1:]:
+        out = join(out, v)
+    return out
+
+
 def _floor_symbol(a: Size, b: Size) -> Value:
     """``dim // 2`` with ``dim`` a symbol: an int whose value is unknown, one symbol per expression (the same
     expression written twice is the same size). Its name keeps the operands' symbols (``@ctor:`` for a constructor
@@ -5235,7 +5256,9 @@ def _assigned_at(node: cst.CSTNode, names: set[str]) -> bool:
     elif tp is cst.Call:
         func = node.func  # type: ignore[attr-defined]
         if type(func) is cst.Attribute and func.attr.value in _LIST_MUTATORS:
-            name = _var_key(func.value)
+            # (``data["tokens"].append(t)``: a list inside what the name holds)
+            held = func.value
+            name = _var_key(_subscript_root(held) if type(held) is cst.Subscript else held)
             if name is not None:
                 names.add(name)
         registered = _registered_attr(node)  # type: ignore[arg-type]

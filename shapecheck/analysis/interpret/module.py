@@ -386,6 +386,8 @@ _LITERAL_KEY = re.compile(r"\s*(['\"])([\w.]+)\1\s*:[^,]*(?:,|$)")
 _LITERAL_NAME = re.compile(r"(['\"])([\w.]+)\1\s*,")
 # ``sys.modules[name] = ...`` and the ``for name in ("a", "b.c"):`` over string literals on the line above it
 _VARIABLE_ITEM = re.compile(r"sys\.modules\s*\[\s*([A-Za-z_]\w*)\s*\]\s*=")
+# ``sys.modules["PIL." + name] = ...``: a name computed from a literal package prefix (group 2, the package)
+_SUBMODULE_ITEM = re.compile(r"sys\.modules\s*\[\s*(['\"])([\w.]*\w)\.\1\s*\+[^\]\n]*\]\s*=")
 _LITERAL_LOOP = re.compile(r"for\s+([A-Za-z_]\w*)\s+in\s+[(\[]((?:\s*(['\"])[\w.]+\3\s*,?)+)\s*[)\]]\s*:[ \t]*\n")
 _STRING = re.compile(r"(['\"])([\w.]+)\1")
 # ``sys.modules["pkg"] = stub`` of a ``stub = types.ModuleType("pkg")`` given a ``stub.__path__``: the package is
@@ -450,6 +452,10 @@ def _written_module_names(text: str, at: int) -> list[str] | None:
     when each is a string literal (None: a name computed, a dict not written out)."""
     m = _NAMED_ITEM.match(text, at)
     if m is not None:
+        return [m.group(2)]
+    m = _SUBMODULE_ITEM.match(text, at)
+    if m is not None:
+        # ``sys.modules["PIL." + sub] = ...``: some submodule of that package, which its importers may see
         return [m.group(2)]
     head = text[at : at + 40]
     if "[" in head.split("(", 1)[0]:
@@ -9482,6 +9488,16 @@ _INITIALISERS = frozenset(
         "sparse_",
         "lecun_normal_",
         "variance_scaling_",
+        # torch.nn.init's old names, deprecated wrappers that fill in place as well (``nn.init.orthogonal(w)``)
+        "normal",
+        "uniform",
+        "constant",
+        "xavier_uniform",
+        "xavier_normal",
+        "kaiming_uniform",
+        "kaiming_normal",
+        "orthogonal",
+        "sparse",
     }
 )
 

@@ -389,6 +389,14 @@ def join(a: Value, b: Value) -> Value:
         )
     if isinstance(a, ManyV) and isinstance(b, ManyV) and a.kind == b.kind:
         return ManyV(join_elem(a.elem, b.elem), a.kind, a.count if a.count == b.count else None)
+    if (
+        isinstance(a, DictV)
+        and isinstance(b, DictV)
+        and a.kind == b.kind == "dict"
+        and [k for k, _ in a.items] == [k for k, _ in b.items]
+    ):
+        # the same keys either way (``{"label": y, "tokens": []}`` filled by a loop): each entry joined
+        return DictV(tuple((k, join(x, y)) for (k, x), (_, y) in zip(a.items, b.items)), "dict")
     if isinstance(a, IntDictV) and isinstance(b, IntDictV) and [k for k, _ in a.items] == [k for k, _ in b.items]:
         # the same keys either way (``if exists(sle): residuals[res] = sle(x)`` decided alike, or set in both)
         return IntDictV(tuple((k, join(x, y)) for (k, x), (_, y) in zip(a.items, b.items)))
