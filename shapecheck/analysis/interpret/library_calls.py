@@ -2025,6 +2025,26 @@ def _data_loader(c: LibraryCall) -> Value | None:
     return ManyV(collated(exact), "list")
 
 
+@library_call("xformers.ops.memory_efficient_attention", "xformers.ops.fmha.memory_efficient_attention")
+def _xformers_attention(c: LibraryCall) -> Value | None:
+    """xformers' ``memory_efficient_attention(q, k, v, attn_bias=None, p=0.0, scale=None, op=None)``: queries
+    (B, M, H, K) or (B, M, K), values (B, N, H, Kv) or (B, N, Kv): one output per query, (B, M, H, Kv) or (B, M, Kv).
+    Only the output's shape is told (xformers checks the rest)."""
+    names = ("query", "key", "value")
+    got = [c.args[i] if i < len(c.args) else c.kwargs.get(n) for i, n in enumerate(names)]
+    if c.dynamic or len(c.args) > 3 or set(c.kwargs) - {*names, "attn_bias", "p", "scale", "op", "output_dtype"}:
+        return None
+    q, k, v = got
+    if not all(isinstance(t, TensorV) and t.shape is not None and not t.alts for t in (q, k, v)):
+        return None
+    assert isinstance(q, TensorV) and isinstance(k, TensorV) and isinstance(v, TensorV)
+    rank = len(q.shape or ())
+    if rank not in (3, 4) or len(k.shape or ()) != rank or len(v.shape or ()) != rank:
+        return None
+    shape = (*q.shape[:-1], v.shape[-1])  # type: ignore[index]
+    return TensorV(shape, q.dtype, q.framework, None, c.m.ops.origin(c.node, "memory_efficient_attention(...)"))
+
+
 # ---- optax's losses: elementwise over broadcast operands (the class axis of logits reduced)
 
 _OPTAX = ("optax.", "optax.losses.")
