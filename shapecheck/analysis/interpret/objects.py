@@ -1375,7 +1375,68 @@ def _only_read(interp: "Interpreter", name: str, handed: cst.Arg) -> bool:
             return False
         scope = fi.node
     bound, reads = memo("name-reads", scope, _name_uses).get(name, (0, ()))
-    return bound == 1 and all(r is handed or r in _READ_ONLY for r in reads)
+    if not (bound == 1 and all(r is handed or r in _READ_ONLY for r in reads)):
+        return False
+    unpacked = memo("unpacked-calls", scope, _unpacked_calls).get(name)
+    # ``videos, labels = fake_videos(n)``: the callee's own new list at that place of the tuple it returns
+    return unpacked is None or _returns_own_list(interp, *unpacked)
+
+
+def _unpacked_calls(scope: cst.CSTNode) -> dict[str, tuple[str, int]]:
+    """The names ``scope`` binds by unpacking a call of a plain name (``a, b = f(...)``): the callee's name and the
+    place in the tuple (nested functions and classes left out)."""
+    out: dict[str, tuple[str, int]] = {}
+    stack: list[cst.CSTNode] = [scope.body if type(scope) is cst.FunctionDef else scope]
+    while stack:
+        n = stack.pop()
+        tp = type(n)
+        if tp in (cst.FunctionDef, cst.ClassDef, cst.Lambda):
+            continue
+        if tp is cst.Assign and len(n.targets) == 1 and type(n.value) is cst.Call:  # type: ignore[attr-defined]
+            target, func = n.targets[0].target, n.value.func  # type: ignore[attr-defined]
+            if type(target) in (cst.Tuple, cst.List) and type(func) is cst.Name:
+                for i, e in enumerate(target.elements):
+                    if type(e) is cst.Element and type(e.value) is cst.Name:
+                        out[e.value.value] = (func.value, i)
+        stack.extend(children(n))
+    return out
+
+
+def _returns_own_list(interp: "Interpreter", func: str, place: int) -> bool:
+    """Does the function of the analysed code ``func`` names return, at every ``return``, a tuple whose item at
+    ``place`` is a local it binds once, to a list display or comprehension, and otherwise only reads (no other
+    name, attribute or call keeps it)?"""
+    if func in interp.scope.vars:
+        return False
+    fv = interp.m.globals.get(func) if hasattr(interp.m, "globals") else None
+    fi = interp.m.find_function(fv.key) if isinstance(fv, FuncV) and fv.bound_self is None and not fv.env else None
+    if fi is None or fi.node.decorators:
+        return False
+    returns = [n for n in walk_all(fi.node.body) if type(n) is cst.Return]
+    names: set[str] = set()
+    for r in returns:
+        v = r.value
+        if type(v) is not cst.Tuple or place >= len(v.elements):
+            return False
+        e = v.elements[place]
+        if type(e) is not cst.Element or type(e.value) is not cst.Name:
+            return False
+        names.add(e.value.value)
+    if len(names) != 1:
+        return False
+    local = names.pop()
+    bound, reads = memo("name-reads", fi.node, _name_uses).get(local, (0, ()))
+    # (each return's tuple reads it once: an "other" use per return, nothing else)
+    return bound == 1 and sum(1 for r in reads if r not in _READ_ONLY) == len(returns) and not _in_nested(fi, local)
+
+
+def _in_nested(fi: FunctionInfo, name: str) -> bool:
+    """Does a function, lambda or class nested in ``fi`` name ``name`` (a closure may keep it)?"""
+    for n in walk_all(fi.node.body):
+        if type(n) in (cst.FunctionDef, cst.Lambda, cst.ClassDef):
+            if name in {x.value for x in walk_names(n)}:
+                return True
+    return False
 
 
 # the parent kinds under which a name is only read: ``for x in name``, ``name[i]`` (not stored into), ``len(name)``
@@ -1403,6 +1464,16 @@ def _name_uses(scope: cst.CSTNode) -> dict[str, tuple[int, tuple[object, ...]]]:
             fresh = type(parent) is cst.Assign and type(parent.value) in (cst.List, cst.ListComp)
             bound[n.target.value] += 1 if fresh else 2  # type: ignore[attr-defined]
             stack.append((n.target, n, parent))  # type: ignore[attr-defined]
+            continue
+        if tp is cst.AssignTarget and type(n.target) in (cst.Tuple, cst.List):  # type: ignore[attr-defined]
+            # ``a, b = f(...)``: each name bound once, to what the call's tuple holds there (``_only_read`` asks the
+            # callee: ``_unpacked_calls``); any other unpacking may hand out what is held elsewhere
+            call = type(parent) is cst.Assign and type(parent.value) is cst.Call
+            for e in n.target.elements:  # type: ignore[attr-defined]
+                if type(e) is cst.Element and type(e.value) is cst.Name:
+                    bound[e.value.value] += 1 if call else 2
+                else:
+                    stack.append((e, n.target, n))  # type: ignore[attr-defined]
             continue
         if tp is cst.Name:
             use: object = "other"
