@@ -2368,9 +2368,9 @@ class Interpreter:
         kinds = ("list", "modulelist") if modules else ("list",)
         if key is not None and (
             (isinstance(v, SeqV) and v.kind in kinds)
-            or isinstance(v, (DictV, IntDictV, StateDictV))
+            or (isinstance(v, (DictV, IntDictV, StateDictV)) and not (type(v) is DictV and v.kind == "path"))
             or (isinstance(v, ManyV) and v.kind in kinds)
-        ):  # (may_forget: every type here is in _LIST_LIKE)
+        ):  # (may_forget: every type here is in _LIST_LIKE; a ``pathlib`` path no code changes)
             self.forget_aliases(key, v)
             self.scope.vars[key] = UNKNOWN
 
@@ -3144,25 +3144,28 @@ class Interpreter:
     def _fstring(self, node: cst.FormattedString) -> Value:
         # its value when every replacement field is a known string or int, written plainly (no conversion, format
         # spec or ``=``): ``f'b n (h d) -> {ein_rhs_eq}'`` with ``ein_rhs_eq`` decided is an einops pattern
-        out: list[str] | None = []
+        out: list[str | None] | None = []
         raw = "r" in node.prefix.lower()
         for part in node.parts:
             if type(part) is cst.FormattedStringExpression:
                 v = self.eval(part.expression)
-                if out is None or part.conversion is not None or part.format_spec is not None or part.equal:
+                spec = _format_spec(part.format_spec) if part.format_spec is not None else ""
+                if out is None or part.conversion is not None or spec is None or part.equal:
                     out = None
                 elif isinstance(v, StrV) and v.value is not None:
-                    out.append(v.value)
+                    out.append(_formatted(v.value, spec))
                 elif isinstance(v, IntV) and v.size.as_int() is not None and not v.assumed:
-                    out.append(str(v.size.as_int()))
+                    out.append(_formatted(cast(int, v.size.as_int()), spec))
                 else:
+                    out = None
+                if out is not None and None in out:
                     out = None
             elif out is not None and type(part) is cst.FormattedStringText:
                 if "\\" in part.value and not raw:
                     out = None  # an escape sequence: not decoded here
                 else:
                     out.append(part.value.replace("{{", "{").replace("}}", "}"))
-        return StrV("".join(out)) if out is not None else UNKNOWN
+        return StrV("".join(cast(list[str], out))) if out is not None else UNKNOWN
 
     @_expression(cst.UnaryOperation)
     def _unary(self, node: cst.UnaryOperation) -> Value:
@@ -4681,6 +4684,26 @@ _INT_BITS: dict[type, Callable[[int, int], int]] = {
     cst.LeftShift: int.__lshift__,
     cst.RightShift: int.__rshift__,
 }
+
+
+_SIMPLE_SPEC = re.compile(r"[<>^=]?[+ -]?0?(\d{1,3})?,?[dsxXob]?")
+
+
+def _format_spec(parts: Sequence[cst.BaseFormattedStringContent]) -> str | None:
+    """A replacement field's format spec written out (``:03d``, ``>8``), when it is plain text of a simple form (no
+    nested field, a width of at most 999); None otherwise."""
+    if not all(type(p) is cst.FormattedStringText for p in parts):
+        return None
+    text = "".join(cast(cst.FormattedStringText, p).value for p in parts)
+    return text if _SIMPLE_SPEC.fullmatch(text) else None
+
+
+def _formatted(value: int | str, spec: str) -> str | None:
+    """``format(value, spec)`` as Python gives it (None where Python raises: ``d`` of a string)."""
+    try:
+        return format(value, spec)
+    except (ValueError, TypeError):
+        return None
 
 
 def _any_entry(d: DictV) -> Value:

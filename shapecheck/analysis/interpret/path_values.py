@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Iterable
 
 from .library_calls import LibraryCall, library_call, read_config_file
 from ...sizes import Size
-from .values import UNKNOWN, DictV, IntV, StrV, Value
+from .values import UNKNOWN, DictV, IntV, NoneV, StrV, TensorV, Value
 
 if TYPE_CHECKING:
     from .module import ModuleAnalysis
@@ -34,6 +34,26 @@ def tmp_dir(test_key: str) -> Value:
     return path_value(TMP_ROOT + "/" + "".join(ch if ch.isalnum() else "_" for ch in test_key))
 
 
+# the arrays the run saved there (``np.save``), by file: a copy of each one's shape and dtype (None: not known)
+saved_arrays: dict[str, Value | None] = {}
+
+
+def save_array(text: str, array: Value) -> bool:
+    """``np.save(path, a)`` of a file of a test's ``tmp_path`` (numpy adds ``.npy`` to a name without it)."""
+    if not text.startswith(TMP_ROOT + "/"):
+        return False
+    key = posixpath.normpath(text if text.endswith(".npy") else text + ".npy")
+    saved_arrays[key] = None if key in saved_arrays else array
+    return True
+
+
+def saved_array(text: str) -> Value | None:
+    """The array the run saved to the file ``text`` of a test's ``tmp_path`` (None: not saved there, or not known)."""
+    if not text.startswith(TMP_ROOT + "/"):
+        return None
+    return saved_arrays.get(posixpath.normpath(text))
+
+
 def empty_tmp_dirs(values: "Iterable[Value]") -> None:
     """Forget what was written in the ``tmp_path`` directories among ``values`` (a test about to run)."""
     for v in values:
@@ -41,6 +61,8 @@ def empty_tmp_dirs(values: "Iterable[Value]") -> None:
         if text is not None and text.startswith(TMP_ROOT + "/"):
             for key in [k for k in written if k.startswith(text + "/")]:
                 del written[key]
+            for key in [k for k in saved_arrays if k.startswith(text + "/")]:
+                del saved_arrays[key]
 
 
 def write_file(text: str, content: str | None) -> bool:
@@ -201,6 +223,31 @@ def _path_call(c: LibraryCall) -> Value | None:
     if any(t is None for t in texts):
         return None
     return path_value(posixpath.join(*texts) if texts else ".")  # type: ignore[arg-type]
+
+
+@library_call("numpy.save")
+def _np_save(c: LibraryCall) -> Value | None:
+    """``np.save(tmp_path / name, a)``: the file holds an array of ``a``'s shape and dtype for the rest of the test's
+    run (np.load reads it back); a file elsewhere is not followed."""
+    if c.dynamic or len(c.args) != 2 or set(c.kwargs) - {"allow_pickle"}:
+        return None
+    text = path_text(c.args[0])
+    a = c.args[1]
+    if text is None:
+        return None
+    known = isinstance(a, TensorV) and a.framework in ("numpy", "jax", "torch") and a.shape is not None and not a.alts
+    held = TensorV(a.shape, a.dtype, "numpy") if known and isinstance(a, TensorV) else None
+    return NoneV() if save_array(text, held if held is not None else UNKNOWN) else None
+
+
+@library_call("numpy.load")
+def _np_load(c: LibraryCall) -> Value | None:
+    """``np.load(tmp_path / name)`` of a file the test's run saved: an array of that shape and dtype."""
+    if c.dynamic or len(c.args) != 1 or set(c.kwargs) - {"allow_pickle", "mmap_mode"}:
+        return None
+    text = path_text(c.args[0])
+    got = saved_array(text) if text is not None else None
+    return got if isinstance(got, TensorV) else None
 
 
 @library_call("os.fspath")
