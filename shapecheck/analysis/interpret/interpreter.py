@@ -3943,6 +3943,13 @@ class Interpreter:
             if all(b is not None or x is None for b, x in zip(bounds, parts)) and bounds[2] != 0:
                 return StrV(base.value[slice(*bounds)])
             return UNKNOWN
+        if isinstance(base, LayerV) and base.kind == "flax_variables" and len(idx_nodes) == 1:
+            # ``variables["params"]`` of what this analysis's ``model.init`` made: the params it built
+            part = idx_nodes[0].slice
+            key = self.eval(part.value) if type(part) is cst.Index else UNKNOWN
+            if isinstance(key, StrV) and key.value == "params":
+                return LayerV("flax_params", base.params, base.line_node)
+            return UNKNOWN
         chain = _sequential_layers(base)
         if chain is not None and len(idx_nodes) == 1:
             # torch's nn.Sequential: seq[i] is its i-th module, seq[a:b] a Sequential of those modules

@@ -111,7 +111,15 @@ from .interpreter import (
     self_attribute,
 )
 from .narrowing import _guard_tests, default_call, guard_refinement, optional_annotation
-from .values import INCOMPLETE_NAMESPACE, exact_values, join_elem, mark_stale
+from .values import (
+    FLAX_INIT_RECORDS,
+    FLAX_PARAM_RUNS,
+    FLAX_TOKENS,
+    INCOMPLETE_NAMESPACE,
+    exact_values,
+    join_elem,
+    mark_stale,
+)
 from .walk import chain_root, children, has_own, memo, memo as walk_memo, walk_all
 
 if TYPE_CHECKING:
@@ -4099,6 +4107,10 @@ class ModuleAnalysis:
         rest = {k: v for k, v in kwargs.items() if k not in ("rngs", "mutable", "capture_intermediates", "method")}
         bound = FuncV(fn.key, bound_self=obj)
         FLAX_COLLECTIONS.append(_passed_collections(method, args[0]))
+        run = _flax_param_run(method, args[0], fn.key) if lifted is None and "method" not in kwargs else None
+        if run is not None:
+            run["at"] = Where(self, node)  # (where init made the params: the note of an apply's failure)
+        FLAX_PARAM_RUNS.append(run)
         try:
             if lifted is not None:
                 if rest:
@@ -4108,6 +4120,11 @@ class ModuleAnalysis:
                 out = self.call_function(interp, node, bound, args[1:], rest)
         finally:
             FLAX_COLLECTIONS.pop()
+            FLAX_PARAM_RUNS.pop()
+        if run is not None and method == "init":
+            # the variables init made: their params carry what its Dense layers were built for (an apply checks it)
+            FLAX_INIT_RECORDS[run["token"]] = run["record"]
+            return LayerV("flax_variables", (("token", run["token"]),), node)
         if method == "init_with_output":
             return SeqV((out, UNKNOWN), "tuple")  # (what __call__ returned, the variables)
         if method != "apply":
@@ -10198,6 +10215,23 @@ def _namespace_arg(interp: Interpreter, node: cst.BaseExpression) -> bool:
 # the variable collections handed to each flax ``model.init`` / ``model.apply`` being run (innermost last): an empty
 # set for init, the variables dict's keys for apply, None when they are not known (ModuleAnalysis._linen_variable)
 FLAX_COLLECTIONS: list[frozenset[str] | None] = []
+
+
+def _flax_param_run(method: str, variables: Value, frame: str) -> dict[str, Any] | None:
+    """The record an ``init`` run fills, or the one an ``apply`` run checks against (its variables, or their
+    ``"params"``, those an init of this analysis made: ``flax_variables`` / ``flax_params``); None otherwise."""
+    if method == "init":
+        token = next(FLAX_TOKENS)
+        return {"mode": "init", "token": token, "record": {}, "frame": frame, "seen": set()}
+    if method != "apply":
+        return None
+    params = variables
+    if isinstance(variables, DictV) and variables.kind == "dict":
+        params = variables.get("params")
+    if not (isinstance(params, LayerV) and params.kind in ("flax_variables", "flax_params")):
+        return None
+    record = FLAX_INIT_RECORDS.get(params.param("token"))
+    return {"mode": "apply", "record": record, "frame": frame, "seen": set()} if record is not None else None
 
 
 def _passed_collections(method: str, variables: Value) -> frozenset[str] | None:

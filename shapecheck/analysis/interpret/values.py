@@ -558,3 +558,12 @@ def exact_scalar(v: "Value") -> int | None:
     if any(s.as_int() != 1 for s in v.shape):
         return None
     return vals[0]
+
+
+# flax's model.init / model.apply runs in progress (innermost last; module.call_flax_method): for each, the method
+# frame it runs (the module's own ``__call__``), "init" or "apply", and the record of the input features each
+# ``nn.Dense`` of that frame first saw at init (by the Dense's node), which an apply with those params checks.
+# FLAX_INIT_RECORDS: those records by the token the init's variables carry (LayerV "flax_variables" / "flax_params").
+FLAX_PARAM_RUNS: "list[dict[str, Any] | None]" = []
+FLAX_INIT_RECORDS: "dict[int, dict[int, tuple[Any, Any]]]" = {}
+FLAX_TOKENS = itertools.count(1)

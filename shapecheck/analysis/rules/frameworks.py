@@ -25,9 +25,10 @@ import libcst as cst
 
 from ...diagnostics import details as D
 from ...sizes import Size, Truth, divisible, equal, product
-from ..interpret.context import OpSpec
+from ..interpret.context import OpSpec, note
 from .ops_common import DTYPE_NAMES, _ints, _norm_dim, broadcast_shapes, layout_axes
 from ..interpret.values import (
+    FLAX_PARAM_RUNS,
     UNKNOWN,
     BoolV,
     DictV,
@@ -1218,7 +1219,40 @@ def _apply_dense(
     if not x.shape:
         return x.with_shape(None)
     units = layer.param("units")
+    if layer.param("flax") and FLAX_PARAM_RUNS and FLAX_PARAM_RUNS[-1] is not None:
+        if not _init_features_hold(cx, interp, report_node, layer, x, FLAX_PARAM_RUNS[-1]):
+            return x.with_shape(None)
     return x.with_shape(x.shape[:-1] + (units if units is not None else cx.fresh("units"),))
+
+
+def _init_features_hold(
+    cx: OpContext, interp: "Interpreter", report_node: cst.CSTNode, layer: LayerV, x: TensorV, run: dict[str, Any]
+) -> bool:
+    """A flax ``nn.Dense`` in the module's own method during ``model.init`` / ``model.apply``: its first call of the
+    run. init records the input features its kernel is built for; apply with those params finds the kernel there,
+    and an input of other features raises (flax's ScopeParamShapeError). False when it does."""
+    node = layer.line_node
+    if node is None or interp.frame.key != run["frame"] or id(node) in run["seen"]:
+        return True
+    run["seen"].add(id(node))  # (only the first call of each Dense: later ones, in a loop, may be other layers)
+    feature = x.shape[-1] if x.shape else None
+    if feature is None:
+        return True
+    if run["mode"] == "init":
+        run["record"][id(node)] = (feature, run["at"])
+        return True
+    made = run["record"].get(id(node))
+    if made is None or equal(made[0], feature) is not Truth.FALSE:
+        return True
+    units = layer.param("units")
+    cx.ctx.report(
+        report_node,
+        "SHP204",
+        {"op": "nn.Dense", "detail": D.LayerInput("Dense", "in_features", made[0], "last-axis", feature, x.shape)},
+        [*cx.origins([x]), note(f"its kernel was made by model.init for inputs of {made[0]} features, at ", made[1])],
+        spec=OpSpec("nn.Linear", None, ((feature,),), (), (("in_features", made[0]), ("out_features", units))),
+    )
+    return False
 
 
 @framework_layer("keras.layers", "Conv1D", "Conv2D", "Conv3D")
@@ -1751,7 +1785,7 @@ def _window_side(size: Size, kernel: int | None, stride: int, same: bool, lo: in
 @framework_layer("flax.linen", "Dense")
 def _linen_dense(cx: OpContext, node: cst.Call, name: str, args: list[Value], kwargs: dict[str, Value]) -> Value:
     feats = _arg(args, kwargs, 0, "features")
-    return _kl("Dense", node, units=feats.size if isinstance(feats, IntV) else None)
+    return _kl("Dense", node, units=feats.size if isinstance(feats, IntV) else None, flax=True)
 
 
 @framework_layer("flax.linen", "Sequential")
