@@ -2212,9 +2212,10 @@ class Interpreter:
                     if (held_key := _var_key(target.value)) is not None:
                         self.scope.vars[held_key] = UNKNOWN
                     return
-                stored = _var_key(target.value) if held.top is not None else None
+                # (the range its elements lay in -- randint's, arange's -- may no longer hold either)
+                stored = _var_key(target.value) if held.top is not None or held.bounds is not None else None
                 if stored is not None and self.scope.vars.get(stored) is held:
-                    self.scope.vars[stored] = replace(held, top=None)
+                    self.scope.vars[stored] = replace(held, top=None, bounds=None)
                 if held.shape is not None:  # the region: its index tensors must broadcast together
                     from ..rules.constructors import mask_index
 

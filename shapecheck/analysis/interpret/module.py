@@ -2991,6 +2991,14 @@ class ModuleAnalysis:
         """A call (``default(noise, lambda: torch.randn_like(x))``: a lambda handed to a plain function of the
         analysed code that is no generator runs, if at all, before that function returns -- unless the function keeps
         it: a result that holds the lambda is unknown)."""
+        for a in node.args:
+            if a.keyword is not None and a.keyword.value == "out" and type(a.value) is cst.Name:
+                # ``np.add(w, 3, out=w)``: its elements are written: what was known of them (a range, a largest
+                # one, exact values) no longer holds
+                held = interp.scope.vars.get(a.value.value)
+                if isinstance(held, TensorV):
+                    mark_stale(held)
+                    interp.scope.vars[a.value.value] = replace(held, bounds=None, top=None)
         carried = _carry_candidates(interp, node, self.tree)
         if carried:
             return self._call_carrying(interp, node, carried)

@@ -265,10 +265,10 @@ def in_place(
 
 
 def _with_scalar(opname: str, t: TensorV, other: Value) -> TensorV:
-    """A tensor combined with a Python number keeps its shape."""
+    """A tensor combined with a Python number keeps its shape (not the range its elements lay in)."""
     if t.dtype in _INTEGRAL and (opname in _TRUE_DIVISION or isinstance(other, FloatV) or t.dtype == "bool"):
         return t.with_dtype(None)  # an int tensor divided, or times a float, is a float tensor
-    return t
+    return replace(t, bounds=None) if t.bounds is not None else t
 
 
 def _broadcast_trailing(unranked: list[TensorV], known: list[TensorV]) -> tuple[Size, ...] | None:
@@ -2927,14 +2927,23 @@ def construct(
             if n is not None and n < 0:
                 return TensorV((Size.const(0),), dtype, fw) if fw == "numpy" else TensorV(None, dtype, fw)
             top = _arange_top(fw, node, Size.const(0), args[0], dtype)
-            return TensorV((args[0].size,), dtype, fw, top=top)
+            # (an int arange's elements lie in [0, n): a window ``y[s : s + k]`` at each ``s`` of it, shapes_ops._window)
+            bounds = (Size.const(0), args[0].size) if dtype in ("int64", "int32") and not args[0].assumed else None
+            return TensorV((args[0].size,), dtype, fw, top=top, bounds=bounds)
         if 2 <= len(args) <= 3 and not kwargs.keys() - {"dtype", "device"} and all(isinstance(a, IntV) for a in args):
             length = _arange_length(args)
             step = args[2].size.as_int() if len(args) == 3 and isinstance(args[2], IntV) else 1
             top = (
                 _arange_top(fw, node, args[0].size, args[1], dtype) if step == 1 and isinstance(args[0], IntV) else None
             )
-            return TensorV((length if length is not None else cx.fresh("n"),), dtype, fw, top=top)
+            lo_v, hi_v = args[0], args[1]
+            ints = dtype in ("int64", "int32") and not any(isinstance(a, IntV) and a.assumed for a in args)
+            bounds = (
+                (lo_v.size, hi_v.size)
+                if ints and step is not None and step > 0 and isinstance(lo_v, IntV) and isinstance(hi_v, IntV)
+                else None
+            )
+            return TensorV((length if length is not None else cx.fresh("n"),), dtype, fw, top=top, bounds=bounds)
         if 2 <= len(args) <= 3 and not kwargs.keys() - {"dtype", "device"}:
             # float bounds or step (``torch.arange(qlen - 1, -1, -1.0)``, Transformer-XL's relative positions)
             length = _float_arange_length(args)

@@ -390,22 +390,13 @@ def _window(interp: "Interpreter", sl: cst.Slice, n: Size) -> Size | None:
     stop must be the start plus a known non-negative k, written so; no step."""
     if sl.lower is None or sl.upper is None or sl.step is not None:
         return None
-    up = sl.upper
-    if not (type(up) is cst.BinaryOperation and type(up.operator) is cst.Add and up.left.deep_equals(sl.lower)):
+    # ``i + c`` and ``i + c + k`` (``s + lookback - 1 : s + lookback + horizon``): one name plus known ints
+    low, high = _offset_of(interp, sl.lower), _offset_of(interp, sl.upper)
+    if low is None or high is None or low[0] != high[0]:
         return None
-    pure = (cst.Name, cst.Integer, cst.Attribute)  # evaluated here and again by the caller: nothing that can fail
-    if type(up.right) not in pure:
-        return None
-    k = interp.eval(up.right)
-    start, shift = sl.lower, Size.const(0)
-    if type(start) is cst.BinaryOperation and type(start.operator) is cst.Add and type(start.right) in pure:
-        c = interp.eval(start.right)
-        if not isinstance(c, IntV):
-            return None
-        start, shift = start.left, c.size
-    if type(start) is not cst.Name:
-        return None
-    i = interp.eval(start)
+    shift = low[1]
+    k = IntV(high[1] - low[1])
+    i = interp.eval(cst.Name(low[0]))
     ranged = interp.index_ranges.get(id(i)) if isinstance(i, IntV) else None
     if ranged is not None and ranged[0] is i:
         # ``for i in range(0, n - k + 1, s)``: each index the loop binds
@@ -422,6 +413,29 @@ def _window(interp: "Interpreter", sl: cst.Slice, n: Size) -> Size | None:
         and greater_equal(n - k.size + 1, hi) is Truth.TRUE
     ):
         return k.size
+    return None
+
+
+def _offset_of(interp: "Interpreter", e: cst.BaseExpression, depth: int = 0) -> tuple[str, Size] | None:
+    """``e`` as a name plus an int: ``s``, ``s + lookback - 1``, ``offset + s`` (the other terms names, attributes or
+    integers of known int value; nothing that can fail or run code); None otherwise."""
+    pure = (cst.Name, cst.Integer, cst.Attribute)
+    if type(e) is cst.Name:
+        return e.value, Size.const(0)
+    if depth > 6 or type(e) is not cst.BinaryOperation or type(e.operator) not in (cst.Add, cst.Subtract):
+        return None
+    for inner, other, sign in ((e.left, e.right, 1), (e.right, e.left, None)):
+        if sign is None and type(e.operator) is not cst.Add:
+            break  # (``c - s`` is no name plus an int)
+        if type(other) not in pure:
+            continue
+        got = _offset_of(interp, inner, depth + 1) if type(inner) in (cst.Name, cst.BinaryOperation) else None
+        if got is None:
+            continue
+        c = interp.eval(other)
+        if not isinstance(c, IntV) or c.assumed:
+            return None
+        return got[0], got[1] + c.size if type(e.operator) is cst.Add else got[1] - c.size
     return None
 
 
