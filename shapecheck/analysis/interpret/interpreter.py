@@ -1932,6 +1932,17 @@ class Interpreter:
         if not items:
             return None
         first = items[0]
+        if type(first) is IntV:
+            # ``e, t = self.index[i]`` of pairs of known ints: some int from the least to the greatest of them (a
+            # window ``obs[t - context : t + 1]`` inside the axis for each, shape_ops._window); never negative here
+            maybe = [t.size.as_int() if type(t) is IntV and not t.assumed else None for t in items]
+            ints = [n for n in maybe if n is not None]
+            if len(ints) < len(maybe) or len(set(ints)) < 2 or min(ints) < 0:
+                return None
+            lo, hi = min(ints), max(ints)
+            one = IntV(self.ctx.fresh("i") - 1 + lo)
+            self.index_ranges[id(one)] = (one, lo, hi + 1)
+            return one
         if type(first) is TensorV and first.shape is not None and not first.alts:
             if any(type(t) is not TensorV or t.shape is None or t.alts for t in items):
                 return None
