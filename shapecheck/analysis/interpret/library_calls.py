@@ -20,7 +20,7 @@ flat_linear``: ``patched_library``) is unknown, and einops calls have rules of t
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable, NamedTuple
+from typing import TYPE_CHECKING, Any, Callable, NamedTuple, cast
 
 import libcst as cst
 
@@ -1977,6 +1977,61 @@ def _default_collate(v: Value, batch: Size, origin: Any, depth: int = 4) -> Valu
     if isinstance(v, SeqV) and v.kind in ("tuple", "list"):
         return SeqV(tuple(_default_collate(x, batch, origin, depth - 1) for x in v.items), v.kind)
     return UNKNOWN
+
+
+@library_call(
+    "torch.utils.data.default_collate",
+    "torch.utils.data.dataloader.default_collate",
+    "torch.utils.data._utils.collate.default_collate",
+)
+def _default_collate_call(c: LibraryCall) -> Value | None:
+    """``default_collate(items)`` of a list of items whose shapes are all known and agree: the batch a DataLoader
+    makes of them (``_default_collate``); items of different shapes (torch.stack raises) or not known: unknown."""
+    from ..rules.shapes_bridge import Origin
+
+    items = c.args[0] if len(c.args) == 1 and not c.kwargs and not c.dynamic else None
+    if not isinstance(items, SeqV) or items.kind not in ("list", "tuple") or not items.items:
+        return None
+    item = _alike(list(items.items), 4)
+    if item is None:
+        return UNKNOWN
+    origin = Origin(c.m, c.node, "default_collate(...)")
+    return _default_collate(item, Size.const(len(items.items)), origin)
+
+
+def _alike(values: list[Value], depth: int) -> Value | None:
+    """One item standing for all of ``values`` as ``default_collate`` treats them: tensors of one known shape, ints
+    (floats, bools) of any value, tuples, lists and dicts of such alike place by place; None otherwise."""
+    from .values import join
+
+    first = values[0]
+    if depth <= 0:
+        return None
+    if isinstance(first, TensorV):
+        out = first
+        for v in values[1:]:
+            out = join(out, v)  # type: ignore[assignment]
+        return out if isinstance(out, TensorV) and not _incomplete(out, 1) else None
+    for kind in (IntV, FloatV, BoolV):
+        if isinstance(first, kind) and all(type(v) is kind for v in values):
+            if kind is IntV and any(cast(IntV, v).assumed for v in values):
+                return None
+            return first
+    if isinstance(first, SeqV) and first.kind in ("tuple", "list"):
+        n = len(first.items)
+        if not all(isinstance(v, SeqV) and v.kind == first.kind and len(v.items) == n for v in values):
+            return None
+        parts = [_alike([cast(SeqV, v).items[i] for v in values], depth - 1) for i in range(n)]
+        return None if any(p is None for p in parts) else SeqV(tuple(cast(list[Value], parts)), first.kind)
+    if isinstance(first, DictV) and first.kind == "dict":
+        keys = [k for k, _ in first.items]
+        if not all(isinstance(v, DictV) and v.kind == "dict" and [k for k, _ in v.items] == keys for v in values):
+            return None
+        entries = [_alike([cast(DictV, v).get(k) for v in values], depth - 1) for k in keys]
+        if any(e is None for e in entries):
+            return None
+        return DictV(tuple(zip(keys, cast(list[Value], entries))), "dict")
+    return None
 
 
 @library_call(*_LOADERS)
