@@ -6042,22 +6042,42 @@ def _nonlocal_names(fn: cst.CSTNode) -> frozenset[str]:
     1``; not ``self``, a parameter or a name of its own)."""
     out: set[str] = set()
     own: set[str] = set()
+    bound: set[str] = set()  # names the function binds itself (not only mutates: ``hits.append(h)``)
     if type(fn) is cst.FunctionDef:
         ps = fn.params
         own.update(p.name.value for p in (*ps.posonly_params, *ps.params, *ps.kwonly_params))
         own.update(p.name.value for p in (ps.star_arg, ps.star_kwarg) if isinstance(p, cst.Param))
+        bound.update(own)
         own.update(_assigned_names(fn.body))
+        for n in walk_all(fn.body):
+            if type(n) in (cst.AssignTarget, cst.For, cst.CompFor, cst.AugAssign, cst.AnnAssign):
+                if type(n.target) is cst.Name:  # type: ignore[attr-defined]
+                    bound.add(n.target.value)  # type: ignore[attr-defined]
+                elif type(n.target) in (cst.Tuple, cst.List):  # type: ignore[attr-defined]
+                    bound.update(_target_names(n.target))  # type: ignore[attr-defined]
+            elif type(n) is cst.WithItem and n.asname is not None:
+                bound.update(_target_names(n.asname.name))
     stack: list[cst.CSTNode] = [fn]
     while stack:
         n = stack.pop()
         if type(n) is cst.Nonlocal:
             out.update(a.name.value for a in n.names)
-        elif type(n) is cst.AssignTarget or type(n) is cst.AugAssign:
+        elif type(n) is cst.AssignTarget or type(n) is cst.AugAssign or type(n) is cst.Del:
             t: cst.BaseExpression = n.target
             if type(t) is cst.Attribute:
                 root = chain_root(t)
                 if type(root) is cst.Name and root.value != "self" and root.value not in own:
                     out.add(root.value)
+            elif type(t) is cst.Subscript:
+                # ``seen[k] = v`` of a captured list or dict: its items changed
+                root = chain_root(t)
+                if type(root) is cst.Name and root.value != "self" and root.value not in bound:
+                    out.add(root.value)
+        elif type(n) is cst.Call and type(n.func) is cst.Attribute and n.func.attr.value in _LIST_MUTATORS:
+            # ``hits.append(h)`` of a captured list (a parser's ``flush()``): what it holds changed
+            root = chain_root(n.func.value)
+            if type(root) is cst.Name and root.value != "self" and root.value not in bound:
+                out.add(root.value)
         stack.extend(children(n))
     return frozenset(out)
 
