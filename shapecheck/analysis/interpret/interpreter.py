@@ -3804,6 +3804,14 @@ class Interpreter:
             return next((v for k, v in fields if k == attr), UNKNOWN)  # a flax.linen layer's dataclass fields
         if isinstance(base, LayerV) and attr == "weight":
             return _layer_weight(base)
+        if isinstance(base, LayerV) and base.param("framework") == "jax" and attr in ("embedding", "kernel"):
+            # flax.nnx's ``embed.embedding`` (num_embeddings, features), ``linear.kernel`` (in, out): the table and
+            # the weight as nnx holds them (a Param, read as its array)
+            if attr == "embedding" and base.kind == "Embedding" and base.param("n") is not None and base.param("d"):
+                return TensorV((base.param("n"), base.param("d")), None, "jax")
+            if attr == "kernel" and base.kind == "Linear" and base.param("in") is not None and base.param("out"):
+                return TensorV((base.param("in"), base.param("out")), None, "jax")
+            return UNKNOWN
         if isinstance(base, LayerV) and attr == "bias" and base.kind == "Linear" and base.param("bias") is False:
             return NoneV()  # nn.Linear(d, n, bias=False).bias
         if isinstance(base, LayerV) and attr == "bias" and base.kind == "Linear" and base.param("bias") is True:

@@ -2100,6 +2100,46 @@ def _xformers_attention(c: LibraryCall) -> Value | None:
     return TensorV(shape, q.dtype, q.framework, None, c.m.ops.origin(c.node, "memory_efficient_attention(...)"))
 
 
+_JAX_INITIALIZERS = (
+    "normal",
+    "uniform",
+    "truncated_normal",
+    "zeros",
+    "ones",
+    "constant",
+    "glorot_uniform",
+    "glorot_normal",
+    "xavier_uniform",
+    "xavier_normal",
+    "lecun_uniform",
+    "lecun_normal",
+    "he_uniform",
+    "he_normal",
+    "kaiming_uniform",
+    "kaiming_normal",
+    "variance_scaling",
+    "orthogonal",
+)
+
+
+@library_call(
+    *(
+        f"{p}.{n}"
+        for p in ("jax.nn.initializers", "flax.nnx.initializers", "flax.linen.initializers")
+        for n in _JAX_INITIALIZERS
+    )
+)
+def _jax_initializer(c: LibraryCall) -> Value | None:
+    """``nnx.initializers.normal(0.02)`` (jax.nn's, flax's): an initializer, whose call ``init(key, shape, dtype)``
+    makes an array of that shape (``module.call_callee``). ``zeros`` / ``ones`` are initializers themselves."""
+    if c.dynamic:
+        return None
+    name = c.qual.rsplit(".", 1)[-1]
+    if name in ("zeros", "ones"):
+        return None  # (an initializer already: ``zeros(key, shape)`` -- the call being read here makes the array)
+    return LayerV("jax_initializer", (), c.node)
+
+
 # ---- optax's losses: elementwise over broadcast operands (the class axis of logits reduced)
 
 _OPTAX = ("optax.", "optax.losses.")

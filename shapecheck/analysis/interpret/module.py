@@ -4522,6 +4522,15 @@ class ModuleAnalysis:
         object, a class."""
         if isinstance(callee, LayerV) and callee.kind == "either":
             return self.call_either(interp, node, callee, args, kwargs)
+        if isinstance(callee, LayerV) and callee.kind == "jax_initializer":
+            # ``init(key, (max_len, dim))`` of ``nnx.initializers.normal(0.02)``: an array of that shape
+            shape = args[1] if len(args) > 1 else kwargs.get("shape")
+            sizes = shape.items if isinstance(shape, SeqV) and shape.kind in ("tuple", "list", "shape") else None
+            if sizes is None or not all(isinstance(d, IntV) and not d.assumed for d in sizes) or len(args) > 3:
+                return UNKNOWN
+            return TensorV(
+                tuple(cast(IntV, d).size for d in sizes), None, "jax", None, self.ops.origin(node, "init(...)")
+            )
         if isinstance(callee, FuncV):
             defaulted = default_call(interp, node, callee, args, kwargs)
             return defaulted if defaulted is not None else self.call_function(interp, node, callee, args, kwargs)

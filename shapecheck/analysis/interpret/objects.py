@@ -2541,6 +2541,41 @@ def _below_one(v: Value) -> bool:
     return n is not None and n < 1
 
 
+_NNX_VARIABLES = frozenset(
+    {f"flax.nnx.{n}" for n in ("Param", "Variable", "BatchStat", "Cache", "Intermediate")}
+    | {f"flax.nnx.variablelib.{n}" for n in ("Param", "Variable", "BatchStat", "Cache", "Intermediate")}
+)
+
+
+def nnx_variable_kind(m: "ModuleAnalysis", ci: ClassInfo) -> bool:
+    """A class of the analysed code that only names a kind of flax.nnx Variable (``class PromptParam(nnx.Param):
+    pass``: no method, attribute or decorator of its own in the analysed classes of its MRO)."""
+    bases = foreign_bases(m, ci)
+    if not bases or not bases <= _NNX_VARIABLES:
+        return False
+    return all(not c.methods and not c.decorators and not c.node.keywords and _empty_body(c) for c in mro(m, ci))
+
+
+def _empty_body(ci: ClassInfo) -> bool:
+    """Does the class body hold only ``pass``, ``...`` or a docstring?"""
+    body = ci.node.body
+    stmts = body.body if isinstance(body, cst.IndentedBlock) else [body]
+    for st in stmts:
+        if not isinstance(st, cst.SimpleStatementLine):
+            return False
+        for small in st.body:
+            if type(small) is cst.Pass:
+                continue
+            if type(small) is cst.Expr and type(small.value) in (
+                cst.SimpleString,
+                cst.Ellipsis,
+                cst.ConcatenatedString,
+            ):
+                continue
+            return False
+    return True
+
+
 def instantiate(
     m: "ModuleAnalysis",
     interp: "Interpreter | None",
@@ -2566,6 +2601,10 @@ def instantiate(
             if isinstance(given, SeqV) and given.kind in ("list", "tuple", "modulelist"):
                 return ObjV(ci.key, ((_interpreter.MODULE_LIST_ATTR, SeqV(given.items, "modulelist")),), True), []
             return generic, []
+    if not symbolic and nnx_variable_kind(m, ci):
+        # ``class PromptParam(nnx.Param): pass``: PromptParam(init) wraps its array as nnx.Param(init) does
+        value = args[0] if args else kwargs.get("value")
+        return (value if isinstance(value, TensorV) and value.framework == "jax" else UNKNOWN), []
     if unmodelled_base(m, ci) and (find_method(m, ci, "__init__") is None or torch_layer_base(m, ci) is None):
         # (a torch.nn layer subclass with a constructor of its own runs it: super().__init__ builds the layer)
         made = generic if symbolic else layer_subclass(m, node, ci, args, kwargs)

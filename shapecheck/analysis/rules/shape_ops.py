@@ -450,6 +450,15 @@ def _slice_size(interp: "Interpreter", sl: cst.Slice, n: Size) -> Size | None:
     if any(x is not None and not isinstance(x, IntV) for x in (lo, hi, st)):
         return None
     ints = [x.size.as_int() if isinstance(x, IntV) else None for x in (lo, hi, st)]
+    if (
+        lo is None
+        and st is None
+        and isinstance(hi, IntV)
+        and not hi.assumed
+        and ints[1] is None
+        and at_least(hi.size, n) is Truth.TRUE
+    ):
+        return n  # ``table[: h.shape[1]]`` of a stop at least the axis's length (prompts + tokens): the whole axis
     if any(x is not None and i is None for x, i in zip((lo, hi, st), ints)):
         return None  # a symbolic bound
     if nn is not None and ints[2] != 0:
