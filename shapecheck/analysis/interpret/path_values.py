@@ -10,7 +10,7 @@ Windows reads those as separators and drives). What it names is never looked at 
 from __future__ import annotations
 
 import posixpath
-from typing import TYPE_CHECKING, Iterable
+from typing import TYPE_CHECKING, Any, Iterable, cast
 
 from .library_calls import LibraryCall, library_call, read_config_file
 from ...sizes import Size
@@ -38,20 +38,29 @@ def tmp_dir(test_key: str) -> Value:
 saved_arrays: dict[str, Value | None] = {}
 
 
-def save_array(text: str, array: Value) -> bool:
-    """``np.save(path, a)`` of a file of a test's ``tmp_path`` (numpy adds ``.npy`` to a name without it)."""
+def _record(store: "dict[str, Any]", text: str, value: Any) -> bool:
+    """Put ``value`` in ``store`` for the file ``text`` of a test's ``tmp_path`` (written twice -- or on a path an
+    undecided branch may have chosen -- it may hold either: None); False: not such a file, nothing recorded."""
     if not text.startswith(TMP_ROOT + "/"):
         return False
-    key = posixpath.normpath(text if text.endswith(".npy") else text + ".npy")
-    saved_arrays[key] = None if key in saved_arrays else array
+    key = posixpath.normpath(text)
+    store[key] = None if key in store else value
     return True
+
+
+def _recorded(store: "dict[str, Any]", text: str) -> Any:
+    """What ``store`` holds for the file ``text`` of a test's ``tmp_path`` (None: nothing, or not known)."""
+    return store.get(posixpath.normpath(text)) if text.startswith(TMP_ROOT + "/") else None
+
+
+def save_array(text: str, array: Value) -> bool:
+    """``np.save(path, a)`` of a file of a test's ``tmp_path`` (numpy adds ``.npy`` to a name without it)."""
+    return _record(saved_arrays, text if text.endswith(".npy") else text + ".npy", array)
 
 
 def saved_array(text: str) -> Value | None:
     """The array the run saved to the file ``text`` of a test's ``tmp_path`` (None: not saved there, or not known)."""
-    if not text.startswith(TMP_ROOT + "/"):
-        return None
-    return saved_arrays.get(posixpath.normpath(text))
+    return cast("Value | None", _recorded(saved_arrays, text))
 
 
 def empty_tmp_dirs(values: "Iterable[Value]") -> None:
@@ -59,30 +68,20 @@ def empty_tmp_dirs(values: "Iterable[Value]") -> None:
     for v in values:
         text = path_text(v) if is_path(v) else None
         if text is not None and text.startswith(TMP_ROOT + "/"):
-            for key in [k for k in written if k.startswith(text + "/")]:
-                del written[key]
-            for key in [k for k in saved_arrays if k.startswith(text + "/")]:
-                del saved_arrays[key]
+            for store in (written, saved_arrays):
+                for key in [k for k in store if k.startswith(text + "/")]:
+                    del store[key]
 
 
 def write_file(text: str, content: str | None) -> bool:
     """Record that the run wrote ``content`` (None: something not known) to the file ``text``; False: not a file of
     a test's ``tmp_path``, nothing recorded."""
-    if not text.startswith(TMP_ROOT + "/"):
-        return False
-    key = posixpath.normpath(text)
-    if content is not None and len(content) > MAX_WRITTEN:
-        content = None
-    # (written twice -- or on a path an undecided branch may have chosen -- it may hold either text)
-    written[key] = None if key in written else content
-    return True
+    return _record(written, text, content if content is None or len(content) <= MAX_WRITTEN else None)
 
 
 def written_text(text: str) -> str | None:
     """The text the run wrote to the file ``text`` of a test's ``tmp_path`` (None: not written, or not known)."""
-    if not text.startswith(TMP_ROOT + "/"):
-        return None
-    return written.get(posixpath.normpath(text))
+    return cast("str | None", _recorded(written, text))
 
 
 PATH_CLASSES = frozenset({"pathlib.Path", "pathlib.PurePath", "pathlib.PosixPath", "pathlib.PurePosixPath"})
