@@ -323,7 +323,7 @@ def _maybe_index(r: random.Random, case: Case, p: float = 0.2) -> Case:
 
 
 LIKES = ("zeros_like", "ones_like", "empty_like", "rand_like", "randn_like", "full_like")
-CONVERSIONS = ("array", "asarray", "tensor", "as_tensor")
+CONVERSIONS = ("array", "asarray", "tensor", "as_tensor", "ascontiguousarray", "asfortranarray")
 CUMULATIVE = ("cumsum", "cumprod", "nancumsum", "nancumprod")
 CONCATS = ("cat", "concatenate", "concat", "stack", "hstack", "vstack")
 LAYER_KINDS = (
