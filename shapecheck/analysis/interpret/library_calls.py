@@ -1672,9 +1672,9 @@ def read_config_file(m: "ModuleAnalysis", f: Value) -> str | None:
     from pathlib import Path
 
     from ..index.project import project_root
-    from .path_values import TMP_ROOT, written_text
+    from .path_values import in_tmp_dir, written_text
 
-    if path.value.startswith(TMP_ROOT + "/"):
+    if in_tmp_dir(path.value):
         return written_text(path.value)  # (a file the run wrote in a test's tmp_path; never one on disk)
 
     try:

@@ -29,6 +29,11 @@ MAX_WRITTEN = 100_000  # characters of a file written that are kept
 written: dict[str, str | None] = {}
 
 
+def in_tmp_dir(text: str) -> bool:
+    """Is ``text`` a path inside a test's ``tmp_path`` (``tmp_dir``)?"""
+    return text.startswith(TMP_ROOT + "/")
+
+
 def tmp_dir(test_key: str) -> Value:
     """The ``tmp_path`` of the test ``test_key`` (module:qualname)."""
     return path_value(TMP_ROOT + "/" + "".join(ch if ch.isalnum() else "_" for ch in test_key))
@@ -41,7 +46,7 @@ saved_arrays: dict[str, Value | None] = {}
 def _record(store: "dict[str, Any]", text: str, value: Any) -> bool:
     """Put ``value`` in ``store`` for the file ``text`` of a test's ``tmp_path`` (written twice -- or on a path an
     undecided branch may have chosen -- it may hold either: None); False: not such a file, nothing recorded."""
-    if not text.startswith(TMP_ROOT + "/"):
+    if not in_tmp_dir(text):
         return False
     key = posixpath.normpath(text)
     store[key] = None if key in store else value
@@ -50,7 +55,7 @@ def _record(store: "dict[str, Any]", text: str, value: Any) -> bool:
 
 def _recorded(store: "dict[str, Any]", text: str) -> Any:
     """What ``store`` holds for the file ``text`` of a test's ``tmp_path`` (None: nothing, or not known)."""
-    return store.get(posixpath.normpath(text)) if text.startswith(TMP_ROOT + "/") else None
+    return store.get(posixpath.normpath(text)) if in_tmp_dir(text) else None
 
 
 def save_array(text: str, array: Value) -> bool:
@@ -67,7 +72,7 @@ def empty_tmp_dirs(values: "Iterable[Value]") -> None:
     """Forget what was written in the ``tmp_path`` directories among ``values`` (a test about to run)."""
     for v in values:
         text = path_text(v) if is_path(v) else None
-        if text is not None and text.startswith(TMP_ROOT + "/"):
+        if text is not None and in_tmp_dir(text):
             for store in (written, saved_arrays):
                 for key in [k for k in store if k.startswith(text + "/")]:
                     del store[key]
@@ -206,7 +211,7 @@ def opened_for_reading(text: str, rest: list[Value], kwargs: dict[str, Value]) -
     if len(rest) > 1 or set(kwargs) - {"mode", "encoding"}:
         return None
     mode = rest[0] if rest else kwargs.get("mode", StrV("r"))
-    if isinstance(mode, StrV) and mode.value in ("w", "wt") and text.startswith(TMP_ROOT + "/"):
+    if isinstance(mode, StrV) and mode.value in ("w", "wt") and in_tmp_dir(text):
         return DictV((("path", StrV(text)),), "written")
     if not (isinstance(mode, StrV) and mode.value in ("r", "rt")):
         return None
