@@ -1662,7 +1662,7 @@ class Interpreter:
             if stmt.orelse is not None:
                 self.run_suite(stmt.orelse.body)
             return True
-        if not isinstance(it, SeqV) or not 1 <= len(it.items) <= _unroll_limit(it):
+        if not isinstance(it, SeqV) or not 1 <= len(it.items) <= _unroll_limit(it, stmt, self.loop_depth):
             return False
         if self.loop_depth >= 2 and (
             self.loop_runs * len(it.items) > MAX_NESTED_RUNS
@@ -4824,10 +4824,52 @@ MAX_UNROLL = 16  # a for loop over a known sequence this short runs once per ele
 MAX_KEY_UNROLL = 64
 
 
-def _unroll_limit(it: SeqV) -> int:
-    if len(it.items) > MAX_UNROLL and len(it.items) <= MAX_KEY_UNROLL and all(type(x) is StrV for x in it.items):
+# an outermost loop over a range this short whose body grows a tensor it carries (``idx = torch.cat((idx, nxt),
+# dim=1)``: a decoding loop) runs once per element too: each pass surely runs, and the one where the tensor outgrows
+# a table (a position embedding of block_size rows) fails there, which a fixpoint's widened length cannot show
+MAX_GROWTH_UNROLL = 64
+
+
+def _unroll_limit(it: SeqV, stmt: cst.For, depth: int) -> int:
+    n = len(it.items)
+    if n <= MAX_UNROLL:
+        return MAX_UNROLL
+    if n <= MAX_KEY_UNROLL and all(type(x) is StrV for x in it.items):
         return MAX_KEY_UNROLL
+    if (
+        n <= MAX_GROWTH_UNROLL
+        and not depth
+        and it.kind == "range"
+        and memo("grows-by-concat", stmt, _grows_by_concat)
+    ):
+        return MAX_GROWTH_UNROLL
     return MAX_UNROLL
+
+
+_GROWING_CALLS = frozenset({"cat", "concat", "concatenate", "hstack", "vstack", "dstack", "column_stack", "append"})
+
+
+def _grows_by_concat(stmt: cst.CSTNode) -> bool:
+    """Does the loop's body (functions nested in it left out) rebind a name to a concatenation of what it held
+    (``idx = torch.cat((idx, nxt), dim=1)``, ``seq = jnp.concatenate([seq, tok[:, None]], axis=1)``)?"""
+    stack: list[cst.CSTNode] = [stmt.body] if type(stmt) is cst.For else []
+    while stack:
+        n = stack.pop()
+        tp = type(n)
+        if tp in (cst.FunctionDef, cst.ClassDef, cst.Lambda):
+            continue
+        if tp is cst.Assign and len(n.targets) == 1 and type(n.targets[0].target) is cst.Name:  # type: ignore[attr-defined]
+            name = n.targets[0].target.value  # type: ignore[attr-defined]
+            call = n.value  # type: ignore[attr-defined]
+            if type(call) is cst.Call and call.args:
+                func = call.func
+                fname = func.attr.value if type(func) is cst.Attribute else func.value if type(func) is cst.Name else ""
+                first = call.args[0].value
+                parts = [e.value for e in first.elements] if type(first) in (cst.List, cst.Tuple) else [first]
+                if fname in _GROWING_CALLS and any(type(e) is cst.Name and e.value == name for e in parts):
+                    return True
+        stack.extend(children(n))
+    return False
 
 
 MAX_NESTED_RUNS = 64  # a loop inside two others is unrolled too when the body runs at most this often in all (and
