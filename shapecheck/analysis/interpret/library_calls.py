@@ -999,19 +999,31 @@ def _packed_sequence(c: LibraryCall) -> Value | None:
 def _pad_sequence(c: LibraryCall) -> Value | None:
     """``pad_sequence(seqs, batch_first=False)``: the tensors of one rank stacked, each padded along its leading axis
     to the longest: (n, longest, *rest) batch first, else (longest, n, *rest). n is the list's length (known, or a
-    loop's count); the longest is a length of its own unless every element's is the same known int (an element that
-    stands for several, one per data item, may have as many lengths)."""
+    loop's count); the longest is the greatest of a known list's lengths when all are known, else a length of its own
+    unless every element's is the same known int (an element that stands for several, one per data item, may have as
+    many lengths)."""
     seqs = c.args[0] if c.args else c.kwargs.get("sequences", UNKNOWN)
     bf = c.args[1] if len(c.args) > 1 else c.kwargs.get("batch_first", BoolV(False))
     if c.dynamic or not isinstance(bf, BoolV) or bf.value is None or not isinstance(seqs, (SeqV, ManyV)):
         return None
     elem = elements_of(seqs)
+    items = seqs.items if isinstance(seqs, SeqV) else ()
+    if (
+        items
+        and all(type(t) is TensorV and t.shape for t in items)
+        and len({t.shape[1:] for t in items}) == 1  # type: ignore[union-attr]
+    ):
+        elem = items[0]  # tensors of lengths of their own, the same trailing axes (their join may know no shape)
     if not isinstance(elem, TensorV) or not elem.shape:
         return None
-    items = seqs.items if isinstance(seqs, SeqV) else ()
-    firsts = {t.shape[0].as_int() for t in items if isinstance(t, TensorV) and t.shape}
+    firsts = [t.shape[0].as_int() if isinstance(t, TensorV) and t.shape else None for t in items]
     ops = c.m.ops
-    first = firsts.pop() if len(firsts) == 1 else None
+    if isinstance(seqs, ManyV):
+        known = {f for f in firsts if f is not None}
+        first = known.pop() if len(known) == 1 else None
+    else:
+        # a list of known tensors: each its own length, the longest the greatest when every one is known
+        first = max(firsts) if firsts and None not in firsts else None  # type: ignore[type-var]
     longest = Size.const(first) if first is not None else ops.fresh("max_len")
     if isinstance(seqs, SeqV):
         n = Size.const(len(seqs.items))
