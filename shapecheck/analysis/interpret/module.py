@@ -903,6 +903,10 @@ class ModuleAnalysis:
             # run for an import: ``__name__`` is the module's name, so ``MAIN = __name__ == "__main__"`` is False
             # and an ``if MAIN:`` block does not run (ARENA's solutions re-imported by their tests)
             scope.vars["__name__"] = StrV(self.module_name)
+        elif self.analysed:
+            # the module checked is run as the script: its ``if __name__ == "__main__":`` block runs, a path every
+            # condition decides (an ``assert`` there that fails, fails)
+            scope.vars["__name__"] = StrV("__main__")
         interp = Interpreter(self, FrameInfo("<module>"), scope)
         self.running_scope = scope
         with budgeted() as budget:
@@ -977,6 +981,7 @@ class ModuleAnalysis:
         after the rest of the top level, as Python runs them when the module is the script."""
         stmts, self.deferred_main = self.deferred_main, []
         scope = Scope()
+        scope.vars["__name__"] = StrV("__main__")
         interp = Interpreter(self, FrameInfo("<module>"), scope)
         self.running_scope = scope
         with budgeted() as budget:
