@@ -4836,12 +4836,7 @@ def _unroll_limit(it: SeqV, stmt: cst.For, depth: int) -> int:
         return MAX_UNROLL
     if n <= MAX_KEY_UNROLL and all(type(x) is StrV for x in it.items):
         return MAX_KEY_UNROLL
-    if (
-        n <= MAX_GROWTH_UNROLL
-        and not depth
-        and it.kind == "range"
-        and memo("grows-by-concat", stmt, _grows_by_concat)
-    ):
+    if n <= MAX_GROWTH_UNROLL and not depth and it.kind == "range" and memo("grows-by-concat", stmt, _grows_by_concat):
         return MAX_GROWTH_UNROLL
     return MAX_UNROLL
 
@@ -4865,7 +4860,9 @@ def _grows_by_concat(stmt: cst.CSTNode) -> bool:
                 func = call.func
                 fname = func.attr.value if type(func) is cst.Attribute else func.value if type(func) is cst.Name else ""
                 first = call.args[0].value
-                parts = [e.value for e in first.elements] if type(first) in (cst.List, cst.Tuple) else [first]
+                parts = (
+                    [e.value for e in cast(Any, first).elements] if type(first) in (cst.List, cst.Tuple) else [first]
+                )
                 if fname in _GROWING_CALLS and any(type(e) is cst.Name and e.value == name for e in parts):
                     return True
         stack.extend(children(n))

@@ -1008,11 +1008,8 @@ def _pad_sequence(c: LibraryCall) -> Value | None:
         return None
     elem = elements_of(seqs)
     items = seqs.items if isinstance(seqs, SeqV) else ()
-    if (
-        items
-        and all(type(t) is TensorV and t.shape for t in items)
-        and len({t.shape[1:] for t in items}) == 1  # type: ignore[union-attr]
-    ):
+    tensors = [t for t in items if type(t) is TensorV and t.shape]
+    if tensors and len(tensors) == len(items) and len({cast("tuple[Size, ...]", t.shape)[1:] for t in tensors}) == 1:
         elem = items[0]  # tensors of lengths of their own, the same trailing axes (their join may know no shape)
     if not isinstance(elem, TensorV) or not elem.shape:
         return None
