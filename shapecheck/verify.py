@@ -470,6 +470,10 @@ def _replay_framework(w: Witness, replay: Replay) -> None:
         if op == "vmap":  # torch's vmap refuses mapped axes of different sizes, as jax's does
             ka, kb = (int(x) for x in witness_get(w, "axes", (0, 0)))
             return torch.vmap(lambda a, b: a, in_dims=(ka, kb))(xs[0], xs[1])
+        if op == "state_dict.copy":  # xs: the state dict's entry, the model's parameter of that name
+            holder = torch.nn.Module()
+            holder.register_parameter("w", torch.nn.Parameter(torch.empty(xs[1].shape, device="meta")))
+            return holder.load_state_dict({"w": xs[0]})
         if op == "inplace":  # x += y on x itself
             return torch.empty(xs[0].shape, device="meta").add_(xs[1])
         if op == "setitem":  # xs: the value, the region it is stored into

@@ -74,6 +74,7 @@ FRAMEWORK_OPS = frozenset(
         "index_add",
         "vmap",
         "scan.carry",
+        "state_dict.copy",
         "array.new",
         "eqx.nn.Embedding",
         "eqx.nn.Linear",
@@ -649,6 +650,8 @@ def concrete_failure(w: Witness) -> str | None:
         return None if na == nb else f"the mapped axes have {na} and {nb}"
     if op == "scan.carry":  # the carry given to a scan body and the one it returns: the shapes must be equal
         return None if shapes[0] == shapes[1] else f"the carry has {shapes[0]} in and {shapes[1]} out"
+    if op == "state_dict.copy":  # load_state_dict: the entry's shape must be the parameter's
+        return None if shapes[0] == shapes[1] else f"a tensor of shape {shapes[0]} loaded into {shapes[1]}"
     if op == "array.new":  # an array constructor given its shape (no input): every size must be non-negative
         made = [int(x) for x in witness_get(w, "shape", ())]
         bad = [i for i, x in enumerate(made) if x < 0]

@@ -1348,6 +1348,24 @@ class ScanCarry(Detail):
 
 
 @dataclass(frozen=True)
+class StateDictSize(Detail):
+    """``model.load_state_dict(sd)`` given an entry whose tensor has another shape than the model's parameter or
+    buffer of that name (torch: "size mismatch for <key>: copying a param with shape ... from checkpoint, the shape in
+    current model is ...", raised whether ``strict`` or not)."""
+
+    code, kind = "SHP204", "state-dict-size"
+    key: str
+    given: Shape
+    expected: Shape
+
+    def render(self) -> str:
+        return (
+            f"size mismatch for {self.key!r}: the state dict's tensor has shape "
+            f"{_shape(self.given)}, the model's {_shape(self.expected)}"
+        )
+
+
+@dataclass(frozen=True)
 class IndexShape(Detail):
     """torch's ``gather`` / ``index_add`` given an index or a source (``operand``) the op rejects, ``dim`` being the
     indexed axis of the input: ``rule`` "rank" (the operand has another number of dimensions than the input),

@@ -3920,6 +3920,8 @@ class ModuleAnalysis:
         """Methods of an object the analysis built: ``model.state_dict()``, ``model.eval()``/``.to(device)`` (the same
         object), ``model.apply(fn)``, flax ``model.init``/``apply``, and ``self.register_buffer``/``add_module``/
         ``self.helper()`` in a constructor (``_call``; None: not answered here)."""
+        if isinstance(base, ObjV) and base.concrete and method == "load_state_dict" and args and not dynamic:
+            self._state_dict_sizes(node, base, args[0])  # (what the call does to the object: as before)
         if isinstance(base, ObjV) and base.concrete and method == "state_dict" and not args and not kwargs:
             ci = self.find_class(base.cls_key)
             if ci is not None and not dynamic and objects.find_method(self, ci, method) is None:
@@ -5626,6 +5628,25 @@ class ModuleAnalysis:
             spec=OpSpec("scan.carry", None, (given.shape or (), returned.shape or ())),
         )
         return True
+
+    def _state_dict_sizes(self, node: cst.Call, model: ObjV, given: Value) -> None:
+        """``model.load_state_dict(sd)``: SHP204 when an entry of ``sd`` surely has another shape than the model's
+        parameter of that name (objects.state_dict_mismatch)."""
+        found = objects.state_dict_mismatch(self, model, given)
+        if found is None:
+            return
+        key, theirs, mine = found
+        a, b = theirs.shape or (), mine.shape or ()
+        self.ctx.report(
+            node,
+            "SHP204",
+            {"op": "load_state_dict", "detail": D.StateDictSize(key, a, b)},
+            [
+                shape_note(f"the state dict's {key!r}: shape", a, theirs.origin),
+                shape_note(f"the model's {key!r}: shape", b, mine.origin),
+            ],
+            spec=OpSpec("state_dict.copy", None, (a, b), extra=(("key", key),)),
+        )
 
     def _scan_lengths(self, node: cst.Call, xs: Value) -> None:
         """``jax.lax.scan(f, init, (a, b, c))`` whose arrays have leading axes of surely different lengths (jax: "scan

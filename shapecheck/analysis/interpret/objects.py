@@ -4988,6 +4988,55 @@ def state_dict_of(m: "ModuleAnalysis", obj: ObjV) -> StateDictV | None:
     return StateDictV(tuple(items))
 
 
+# methods of a class that change what ``load_state_dict`` does with the entries it is given
+_LOADING_METHODS = frozenset({"load_state_dict", "_load_from_state_dict"})
+
+
+def state_dict_mismatch(m: "ModuleAnalysis", obj: ObjV, given: Value) -> tuple[str, TensorV, TensorV] | None:
+    """``model.load_state_dict(sd)`` (strict or not): the first entry of ``sd`` whose tensor surely has another shape
+    than the model's parameter or buffer of that name (torch raises "size mismatch for <key>" for it whatever
+    ``strict`` says), as (key, the entry, the model's); None when none is known to. Both shapes must be known ints;
+    no class of the model may load in its own way (``load_state_dict`` / ``_load_from_state_dict`` of its own, a
+    load hook) or change what ``state_dict`` names."""
+    if not isinstance(given, (DictV, StateDictV)) or (isinstance(given, DictV) and given.kind != "dict"):
+        return None
+    own = state_dict_of(m, obj)
+    if own is None or not _loads_plainly(m, obj, 0):
+        return None
+    entries = dict(given.items)
+    for key, mine in own.items:
+        theirs = entries.get(key)
+        if not isinstance(theirs, TensorV) or not isinstance(mine, TensorV) or theirs.alts or mine.alts:
+            continue
+        a, b = theirs.shape, mine.shape
+        if a is None or b is None:
+            continue
+        sizes = [x.as_int() for x in (*a, *b)]
+        if None in sizes:
+            continue
+        if tuple(sizes[: len(a)]) != tuple(sizes[len(a) :]):
+            return key, theirs, mine
+    return None
+
+
+def _loads_plainly(m: "ModuleAnalysis", obj: ObjV, depth: int) -> bool:
+    """Does torch's own ``load_state_dict`` load ``obj`` and each analysed submodule it holds (no class of them
+    defines ``_LOADING_METHODS``; load hooks are refused by ``_attribute_kinds``)?"""
+    ci = m.find_class(obj.cls_key)
+    if ci is None or depth > _STATE_DICT_DEPTH:
+        return False
+    if any(name in c.methods for c in mro(m, ci) for name in _LOADING_METHODS):
+        return False
+    for _, v in obj.attrs:
+        subs = v.items if isinstance(v, (SeqV, DictV)) else (v,)
+        for x in subs:
+            if isinstance(x, tuple):
+                x = x[1]
+            if isinstance(x, ObjV) and not _loads_plainly(m, x, depth + 1):
+                return False
+    return True
+
+
 def _add_state(m: "ModuleAnalysis", obj: ObjV, prefix: str, items: list[tuple[str, Value]], depth: int) -> bool:
     ci = m.find_class(obj.cls_key)
     if ci is None or not obj.concrete or depth > _STATE_DICT_DEPTH or obj.attr(DYNAMIC_ATTRS) is not None:

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, Iterable, cast
 
 from .library_calls import LibraryCall, library_call, read_config_file
 from ...sizes import Size
-from .values import UNKNOWN, DictV, IntV, NoneV, StrV, TensorV, Value
+from .values import UNKNOWN, BoolV, DictV, FloatV, IntV, NoneV, StateDictV, StrV, TensorV, Value
 
 if TYPE_CHECKING:
     from .module import ModuleAnalysis
@@ -58,6 +58,20 @@ def _recorded(store: "dict[str, Any]", text: str) -> Any:
     return store.get(posixpath.normpath(text)) if in_tmp_dir(text) else None
 
 
+# what the run saved there with ``torch.save`` (a state dict, a tensor, a dict of them and of plain numbers), by file
+saved_objects: dict[str, Value | None] = {}
+
+
+def save_object(text: str, obj: Value) -> bool:
+    """``torch.save(obj, path)`` of a file of a test's ``tmp_path``."""
+    return _record(saved_objects, text, obj)
+
+
+def saved_object(text: str) -> Value | None:
+    """What the run saved with ``torch.save`` to the file ``text`` of a test's ``tmp_path`` (None: not known)."""
+    return cast("Value | None", _recorded(saved_objects, text))
+
+
 def save_array(text: str, array: Value) -> bool:
     """``np.save(path, a)`` of a file of a test's ``tmp_path`` (numpy adds ``.npy`` to a name without it)."""
     return _record(saved_arrays, text if text.endswith(".npy") else text + ".npy", array)
@@ -73,7 +87,7 @@ def empty_tmp_dirs(values: "Iterable[Value]") -> None:
     for v in values:
         text = path_text(v) if is_path(v) else None
         if text is not None and in_tmp_dir(text):
-            for store in (written, saved_arrays):
+            for store in (written, saved_arrays, saved_objects):
                 for key in [k for k in store if k.startswith(text + "/")]:
                     del store[key]
 
@@ -252,6 +266,46 @@ def _np_load(c: LibraryCall) -> Value | None:
     text = path_text(c.args[0])
     got = saved_array(text) if text is not None else None
     return got if isinstance(got, TensorV) else None
+
+
+def _kept(v: Value, depth: int = 0) -> Value | None:
+    """What a file ``torch.save`` wrote holds of ``v``, loaded back: a torch tensor of known shape (its values and
+    bounds not kept), a state dict, a dict of such values by name, a plain number or string; None: anything else."""
+    if isinstance(v, TensorV):
+        known = v.framework == "torch" and v.shape is not None and not v.alts
+        return TensorV(v.shape, v.dtype, "torch") if known else None
+    if isinstance(v, StateDictV):
+        kept = [(k, _kept(x, depth + 1)) for k, x in v.items]
+        return StateDictV(tuple((k, x if x is not None else UNKNOWN) for k, x in kept))
+    if isinstance(v, DictV) and v.kind == "dict" and depth < 3:
+        items = [(k, _kept(x, depth + 1)) for k, x in v.items]
+        return None if any(x is None for _, x in items) else DictV(tuple(cast(Any, items)), "dict")
+    if isinstance(v, (IntV, FloatV, BoolV, StrV, NoneV)):
+        return v
+    return None
+
+
+@library_call("torch.save")
+def _torch_save(c: LibraryCall) -> Value | None:
+    """``torch.save(obj, tmp_path / name)``: the file holds what ``_kept`` keeps of ``obj`` for the rest of the test's
+    run (torch.load reads it back); a file elsewhere is not followed."""
+    if c.dynamic or len(c.args) != 2 or set(c.kwargs) - {"pickle_protocol", "_use_new_zipfile_serialization"}:
+        return None
+    text = path_text(c.args[1])
+    if text is None:
+        return None
+    kept = _kept(c.args[0])
+    return NoneV() if save_object(text, kept if kept is not None else UNKNOWN) else None
+
+
+@library_call("torch.load")
+def _torch_load(c: LibraryCall) -> Value | None:
+    """``torch.load(tmp_path / name, map_location=..., weights_only=...)`` of a file the test's run saved."""
+    if c.dynamic or not 1 <= len(c.args) <= 2 or set(c.kwargs) - {"map_location", "weights_only", "mmap"}:
+        return None
+    text = path_text(c.args[0])
+    got = saved_object(text) if text is not None else None
+    return got if got is not None and got is not UNKNOWN else None
 
 
 @library_call("os.fspath")
