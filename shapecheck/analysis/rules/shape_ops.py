@@ -674,6 +674,10 @@ def squeeze(t: TensorV, args: list[Value], kwargs: dict[str, Value]) -> Value:
         # shapes, holds for the result
         return t.with_shape(None)
     arg = args[0] if args else kwargs.get("dim", kwargs.get("axis"))
+    if len(args) > 1:
+        if t.framework != "torch":
+            return t.with_shape(None)
+        arg = SeqV(tuple(args), "tuple")  # torch's x.squeeze(2, 3): the dims as varargs, as squeeze((2, 3))
     if arg is None:
         if all(equal(s, 1) is not Truth.UNKNOWN for s in t.shape):
             keep = [i for i, s in enumerate(t.shape) if equal(s, 1) is Truth.FALSE]
