@@ -278,6 +278,18 @@ def _parametrized_deps(m: "ModuleAnalysis", fi: "FunctionInfo", name: str, depth
     return out
 
 
+def _fixture_inputs(m: "ModuleAnalysis", fi: "FunctionInfo", name: str, depth: int) -> set[str]:
+    """The names of the fixtures the fixture ``name`` asks for, directly or through its own fixtures."""
+    fx = _fixture_def(m, fi, name)
+    if fx is None or depth > 3:
+        return set()
+    out: set[str] = set()
+    for p in fx.params:
+        if p.name not in ("self", "cls", "request"):
+            out |= {p.name} | _fixture_inputs(fx.module, fx, p.name, depth + 1)
+    return out
+
+
 def _fixture_params(fx: "FunctionInfo") -> "list[Value | None] | None":
     """The entries of a fixture's ``params=`` (``@pytest.fixture(params=[16, 32])``, ``params=sorted(REGISTRY)``),
     each a value ``request.param`` takes; ``[None]`` for a fixture without params; None when they cannot be read. A
@@ -542,6 +554,10 @@ def test_cases(m: "ModuleAnalysis", fi: "FunctionInfo", cls_key: str | None = No
     shared: set[str] = set()  # the parametrized fixtures the test's fixtures depend on
     for p in fi.params:
         if p.name in ("self", "cls") or p.name in named or p.ann is not None:
+            continue
+        if named and _fixture_inputs(m, fi, p.name, 0) & named:
+            # ``@pytest.mark.parametrize("dim", ...)`` overrides the fixture ``dim`` for every fixture of the test
+            # that asks for it too (``def basis(dim)``): its value is not the one the fixture alone gives
             continue
         vs = _fixture(m, fi, p.name, 0) or _builtin_fixture(m, fi, p.name)
         if vs:
