@@ -3390,6 +3390,16 @@ class Interpreter:
         if isinstance(it, DictV) and it.kind == "dict":
             it = SeqV(tuple(StrV(k) for k, _ in it.items), "list")  # ``{k: chunks[k][i] for k in batch}``: its keys
         if comp.inner_for_in is not None or not isinstance(it, SeqV) or comp.asynchronous is not None:
+            # not known; its entries still run, once for many (what a call there changes is not known after it)
+            saved = dict(self.scope.vars)
+            c: cst.CompFor | None = comp
+            while c is not None:
+                for name in _target_names(c.target):
+                    self.scope.vars[name] = UNKNOWN
+                c = c.inner_for_in
+            self.eval(node.key)
+            self.eval(node.value)
+            self._leave_comprehension(saved, comp, True)
             return UNKNOWN
         saved = dict(self.scope.vars)
         entries: dict[str, Value] | None = {}
@@ -3413,7 +3423,8 @@ class Interpreter:
             else:
                 entries = ints = None
                 break
-        self.scope.vars = saved
+        # (every item run in order, or some left out: what a call there changed is then not known)
+        self._leave_comprehension(saved, comp, entries is None and ints is None)
         if ints:
             return IntDictV(tuple(ints.items()))
         return DictV(tuple(entries.items())) if entries is not None else UNKNOWN
@@ -4057,7 +4068,7 @@ class Interpreter:
                 saved = dict(self.scope.vars)
                 self.assign(comp.target, row_of(it))
                 elt = self.eval(node.elt)
-                self.scope.vars = saved
+                self._leave_comprehension(saved, comp, True)
                 return SeqV((elt,) * rows, "list")
         if comp.inner_for_in is None and not comp.ifs and isinstance(it, SeqV) and comp.asynchronous is None:
             if len(it.items) > MAX_REPEAT and all(x is it.items[0] for x in it.items):
@@ -4066,7 +4077,7 @@ class Interpreter:
                 saved = dict(self.scope.vars)
                 self.assign(comp.target, it.items[0])
                 elt = self.eval(node.elt)
-                self.scope.vars = saved
+                self._leave_comprehension(saved, comp, True)
                 return SeqV((elt,) * len(it.items), "list")
             saved = dict(self.scope.vars)
             results = []
@@ -4077,7 +4088,7 @@ class Interpreter:
                 results.append(self.eval(node.elt))
                 if k:  # [hog(img) for i in range(8)]: a failure of the element reported once, not once per item
                     self.ctx.drop_repeated(start, before)
-            self.scope.vars = saved
+            self._leave_comprehension(saved, comp, False)
             return SeqV(tuple(results), "list")
         if isinstance(it, SeqV) and (comp.inner_for_in is not None or comp.ifs):
             expanded = self._expand_comprehension(node, it)
@@ -4090,7 +4101,7 @@ class Interpreter:
         if elem is not None:
             self.assign(comp.target, elem)
         elt = self.eval(node.elt)
-        self.scope.vars = saved
+        self._leave_comprehension(saved, comp, True)
         if comp.inner_for_in is None and elt is not UNKNOWN and type(node) is cst.ListComp:
             # [Block(dim) for _ in range(depth)]: every element is what one iteration builds (as many as the
             # iterable's, when known and no ``if`` drops any)
@@ -4139,11 +4150,29 @@ class Interpreter:
             return True
 
         ok = walk(node.for_in, first)
-        self.scope.vars = saved
         if not ok:
+            self.scope.vars = saved
             self.ctx.rollback(start)
             return None
+        self._leave_comprehension(saved, node.for_in, False)
         return SeqV(tuple(results), "list")
+
+    def _leave_comprehension(self, saved: dict[str, Value], comp: cst.CompFor, once: bool) -> None:
+        """Back from a comprehension's elements: its own variables (the targets of its ``for``s) are what they were
+        before it. Another name an element changed -- an object a method call changed, carried back (``[cur.step(x)
+        for _ in range(4)]``), or a walrus -- keeps what the last element left when the elements ran one by one in
+        order, and is not known when one run stood for several."""
+        own: set[str] = set()
+        c: cst.CompFor | None = comp
+        while c is not None:
+            own |= _target_names(c.target)
+            c = c.inner_for_in
+        now = self.scope.vars
+        out = dict(saved)
+        for k, v in now.items():
+            if k not in own and saved.get(k) is not v:
+                out[k] = UNKNOWN if once else v
+        self.scope.vars = out
 
     def binary(self, node: cst.CSTNode, left: Value, op: cst.CSTNode, right: Value) -> Value:
         if type(left) is BoolV and left.value is not None and isinstance(right, (IntV, FloatV)):
