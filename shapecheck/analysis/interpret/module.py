@@ -1973,6 +1973,40 @@ class ModuleAnalysis:
             out = _any_number_of(out.items)
         return out if isinstance(out, ManyV) else None
 
+    def _arithmetic_property(self, obj: Value, name: str) -> bool:
+        """Is ``obj.name`` a ``@property`` of the class of ``obj`` (an object of the analysed code that holds no
+        attribute of that name) whose getter is one ``return`` of arithmetic over numbers and attributes of ``self``
+        that hold numbers (``return self.n_embd // self.n_head``): reading it hands out nothing the object holds?"""
+        if type(obj) is not ObjV or not obj.concrete or obj.attr(name) is not None:
+            return False
+        ci = self.find_class(obj.cls_key)
+        fi = objects.find_method(self, ci, name) if ci is not None else None
+        if (
+            fi is None
+            or len(fi.node.decorators) != 1
+            or dotted(fi.node.decorators[0].decorator) != "property"
+            or any(n in c.methods for c in objects.mro(self, ci) for n in ("__getattribute__", "__getattr__"))  # type: ignore[arg-type]
+        ):
+            return False
+        body = fi.node.body.body if type(fi.node.body) is cst.IndentedBlock else ()
+        stmts = [s for s in body if not (type(s) is cst.SimpleStatementLine and type(s.body[0]) is cst.Expr)]
+        if len(stmts) != 1 or type(stmts[0]) is not cst.SimpleStatementLine or type(stmts[0].body[0]) is not cst.Return:
+            return False
+        value = stmts[0].body[0].value
+        todo: list[cst.CSTNode] = [value] if value is not None else []
+        while todo:
+            n = todo.pop()
+            if type(n) is cst.BinaryOperation:
+                todo += [n.left, n.right]
+            elif type(n) is cst.UnaryOperation:
+                todo.append(n.expression)
+            elif type(n) is cst.Attribute and type(n.value) is cst.Name and n.value.value == "self":
+                if not isinstance(obj.attr(n.attr.value), (IntV, FloatV, BoolV)):
+                    return False
+            elif type(n) not in (cst.Integer, cst.Float):
+                return False
+        return bool(value is not None)
+
     def _reading_method(self, obj: Value, name: str) -> bool:
         """Is ``obj.name`` a plain method of the class of ``obj`` (an object of the analysed code, no attribute of that
         name, no property or other decorator) that changes nothing the object holds (``_method_changes``)?"""
@@ -3363,6 +3397,8 @@ class ModuleAnalysis:
                             # them) cannot change
                             first = attr[4:].split(".", 1)[0]
                             held = self._read_path(a_value, attr[4:])
+                            if held is None and self._arithmetic_property(a_value, first):
+                                continue  # cfg.head_dim, a property returning n_embd // n_head: a number, read
                             if held is None and isinstance(a_value, ObjV) and a_value.attr(first) is None:
                                 # a name the object does not hold (a property, whose getter may hand out any
                                 # attribute: ``return self.dims``): the whole object may change through it
@@ -4797,6 +4833,9 @@ class ModuleAnalysis:
             if fi is not None and (fi.is_static or fi.is_classmethod):
                 fi = None
             skip = 1
+        elif type(func) is cst.Attribute and (method := self._class_level_method(interp, func)) is not None:
+            # KVCache.allocate(model.cfg, ...): a classmethod (staticmethod) of a class of the analysed code
+            fi, skip = method, 1 if method.is_classmethod else 0
         if fi is None or fi.has_unknown_decorators:
             return {}
         if type(func) is cst.Attribute and f"self.{func.attr.value}" in interp.scope.vars:
