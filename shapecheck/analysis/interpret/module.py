@@ -2139,6 +2139,21 @@ class ModuleAnalysis:
                 node, fi, {k: v for k, v in bound.items() if k in given}
             )
             if not ok:
+                if (
+                    not _annotations_checked(fi)
+                    and not function_state(fi).analysing
+                    and interp.frame.depth < MAX_INLINE_DEPTH
+                    and all(
+                        v.shape is not None and all(x.as_int() is not None for x in v.shape)
+                        for v in bound.values()
+                        if isinstance(v, TensorV)
+                    )
+                ):
+                    # nothing checks the annotations when the code runs: the body runs with these arguments, and
+                    # an operation that cannot take them fails there (anchors of 540 rows against deltas of 654).
+                    # Only for arrays whose every size is known (a run of a test, a script): sizes that are symbols
+                    # come from annotations, which this call has just shown not to agree
+                    self._body_failure_note(interp, node, fi, bound, bound_self)
                 return UNKNOWN
         depth = interp.frame.depth
         if isinstance(bound_self, ObjV) and bound_self.concrete and fi.return_ann is None:
@@ -2377,6 +2392,38 @@ class ModuleAnalysis:
         finally:
             RAW_UNKNOWN[0] -= 1
         return len(body.shape) if isinstance(body, TensorV) and body.shape is not None else None
+
+    def _body_failure_note(
+        self, interp: Interpreter, node: cst.Call, fi: FunctionInfo, bound: dict[str, Value], bound_self: Value | None
+    ) -> None:
+        """The SHP205 just reported at ``node`` (an argument against its parameter's annotation), for a callee whose
+        annotations nothing checks as the code runs: its body runs with these arguments, and the first operation
+        that fails there is added to that finding's notes (what it says, where it is raised), not reported apart."""
+        from ...diagnostics.render import message
+
+        # (inside an inlined call the findings wait in inline_findings, else in pending)
+        which = 1 if self.ctx.suppress_depth else 0
+        pending = self.ctx.inline_findings if which else self.ctx.pending
+        at = next((i for i in range(len(pending) - 1, -1, -1) if pending[i].node is node), None)
+        if at is None or pending[at].code != "SHP205":
+            return
+        before = self.ctx.mark()
+        self._inline(node, fi, bound, bound_self, interp.frame.depth, operations_only=True)
+        failed = next(
+            (
+                p
+                for p in pending[before[1] if which else before[0] :]
+                if p.code.startswith("SHP2") and p.code not in _ANNOTATION_CHECKS
+            ),
+            None,
+        )
+        self.ctx.rollback(before)
+        if failed is None:
+            return
+        chain = tuple(n for n in failed.notes if str(n).startswith("raised at "))
+        said = re.sub(r" \(inside \S+ called here\)$", "", message(failed.code, failed.fields).split(" ", 1)[-1])
+        head = f"nothing checks the annotations as the code runs: the body runs on, and fails ({failed.code}): {said}"
+        pending[at] = replace(pending[at], notes=pending[at].notes + (head,) + chain)
 
     def _inline(
         self,
