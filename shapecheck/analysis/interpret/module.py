@@ -2178,6 +2178,10 @@ class ModuleAnalysis:
                 # ``self.transform(x)`` after ``self.fit(x)`` in a method run for a concrete object: the callee reads
                 # the attributes as the caller's ``self.x`` hold them now
                 bound_self = _with_own_attrs(interp, bound_self)
+        elif isinstance(bound_self, ObjV) and bound_self.concrete and _on_own_self(interp, node, bound_self):
+            # (so does a method with a return annotation: ``self.push(chunk) -> Float[...]`` after ``self.reset(b)``
+            # filled ``self.states``)
+            bound_self = _with_own_attrs(interp, bound_self)
         if fi.return_ann is not None:
             if not verified and not function_state(fi).analysing and depth < MAX_INLINE_DEPTH:
                 # the annotation is taken when the body, run with what is unknown left unknown, makes an array of
