@@ -2212,6 +2212,8 @@ def jax_generators(fw: Framework) -> dict[str, Gen]:
                 f"jax.random.choice(key, 7, {shape_src(s)})",
                 f"jax.random.choice(key, jnp.ones((7, 3)), {shape_src(s)}, axis=-1)",
                 "jax.random.permutation(key, 5)",
+                f"jax.random.categorical(key, jnp.zeros({shape_src(s + (4,))}))",
+                f"jax.random.categorical(key, jnp.zeros({shape_src((4,) + s)}), axis=0)",
                 "jax.random.permutation(key, jnp.ones((4, 3)))",
             )
         )

@@ -58,6 +58,8 @@ UNEXERCISED: dict[str, str] = {
     "ctc_loss": "data-dependent lengths: compared with torch in tests/fixtures/shapes/ctc_loss_lengths.py (run it)",
     "PRNGKey": "jax.random keys: compared with jax in tests/test_vmap.py",
     "key": "jax.random keys: compared with jax in tests/test_vmap.py",
+    "categorical": "jax only: generated against jax by the jax generators (construct:jax.random), and run in "
+    "tests/fixtures/frameworks/jax_categorical_sample_store.py",
     "pin_memory": "needs an accelerator",
     "cpu": "a device move (exercised as an identity by `to('cpu')`)",
     "layer_norm_like": "internal name, no framework function",

@@ -2025,6 +2025,36 @@ def _prng_choice(
     return TensorV(a.shape[:at] + drawn + a.shape[at + 1 :], a.dtype, "jax", None, made)
 
 
+@FUNCTIONS.register("jax.random.categorical")
+def _prng_categorical(
+    cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]
+) -> Value | None:
+    """``jax.random.categorical(key, logits, axis=-1, shape=None)``: one index per distribution, int32: the logits'
+    shape without ``axis``; with ``shape`` given, that shape. Anything else not known."""
+    names = ("key", "logits", "axis", "shape", "replace", "mode")
+    if len(args) > len(names) or set(kwargs) - set(names):
+        return UNKNOWN
+    given = dict(zip(names, args))
+    given.update(kwargs)
+    logits, axis, shape = given.get("logits"), given.get("axis", IntV(Size.const(-1))), given.get("shape")
+    made = cx.origin(node, "categorical(...)")
+    if shape is not None and not isinstance(shape, NoneV):
+        sizes = list(shape.items) if isinstance(shape, SeqV) else None
+        if sizes is None or not all(isinstance(n, IntV) and not n.assumed for n in sizes):
+            return UNKNOWN
+        return TensorV(tuple(n.size for n in sizes if isinstance(n, IntV)), "int32", "jax", None, made)
+    at = axis.size.as_int() if isinstance(axis, IntV) and not axis.assumed else None
+    if (
+        not isinstance(logits, TensorV)
+        or not logits.shape
+        or at is None
+        or not -len(logits.shape) <= at < len(logits.shape)
+    ):
+        return UNKNOWN
+    at %= len(logits.shape)
+    return TensorV(logits.shape[:at] + logits.shape[at + 1 :], "int32", "jax", None, made)
+
+
 @FUNCTIONS.register("outer")
 def _outer(
     cx: OpContext, node: cst.Call, qual: str, fw: str, args: list[Value], kwargs: dict[str, Value]
