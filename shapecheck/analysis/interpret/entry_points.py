@@ -218,7 +218,15 @@ def _fixture(m: "ModuleAnalysis", fi: "FunctionInfo", name: str, depth: int) -> 
         return ()
     takes_request = any(p.name == "request" for p in fx.params)
     # (a fixture of its own not known: the parameter is unknown, as the run of a test sees it)
-    own_values = [_fixture(fx.module, fx, p.name, depth + 1) or (UNKNOWN,) for p in own]
+    # (pytest's ``tmp_path`` asked for by the fixture itself: a directory of the fixture's own here, empty when it
+    # runs -- ``def cfg(tmp_path)`` writing a config the fixture then reads back)
+    own_values = [
+        _fixture(fx.module, fx, p.name, depth + 1) or _builtin_fixture(fx.module, fx, p.name) or (UNKNOWN,) for p in own
+    ]
+    if any(p.name == "tmp_path" for p in own):
+        from .path_values import empty_tmp_dirs
+
+        empty_tmp_dirs(v for vs in own_values for v in vs)
     seen: set[str] = set()
     for p, vs in zip(own, own_values):
         deps = _parametrized_deps(fx.module, fx, p.name, depth + 1) if len(vs) > 1 else set()
