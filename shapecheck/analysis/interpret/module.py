@@ -2153,7 +2153,7 @@ class ModuleAnalysis:
                     # an operation that cannot take them fails there (anchors of 540 rows against deltas of 654).
                     # Only for arrays whose every size is known (a run of a test, a script): sizes that are symbols
                     # come from annotations, which this call has just shown not to agree
-                    self._body_failure_note(interp, node, fi, bound, bound_self)
+                    self._body_failure_note(interp, node, fi, bound, bound_self, _live_closure(interp, fi, fv))
                 return UNKNOWN
         depth = interp.frame.depth
         if isinstance(bound_self, ObjV) and bound_self.concrete and fi.return_ann is None:
@@ -2214,6 +2214,9 @@ class ModuleAnalysis:
                     bound_self,
                     depth,
                     operations_only=isinstance(bound_self, ObjV),
+                    # (a nested def reads what it closes over as the code that made it left it: ``hk.Linear(
+                    # cfg.horizon)`` in a haiku ``forward`` annotated ``-> "b h"``)
+                    closure=_live_closure(interp, fi, fv),
                     extra=_built_by_entry_point(self, interp, node, bound_self),
                 )
                 if (
@@ -2398,7 +2401,13 @@ class ModuleAnalysis:
         return len(body.shape) if isinstance(body, TensorV) and body.shape is not None else None
 
     def _body_failure_note(
-        self, interp: Interpreter, node: cst.Call, fi: FunctionInfo, bound: dict[str, Value], bound_self: Value | None
+        self,
+        interp: Interpreter,
+        node: cst.Call,
+        fi: FunctionInfo,
+        bound: dict[str, Value],
+        bound_self: Value | None,
+        closure: tuple[tuple[str, Value], ...],
     ) -> None:
         """The SHP205 just reported at ``node`` (an argument against its parameter's annotation), for a callee whose
         annotations nothing checks as the code runs: its body runs with these arguments, and the first operation
@@ -2412,7 +2421,7 @@ class ModuleAnalysis:
         if at is None or pending[at].code != "SHP205":
             return
         before = self.ctx.mark()
-        self._inline(node, fi, bound, bound_self, interp.frame.depth, operations_only=True)
+        self._inline(node, fi, bound, bound_self, interp.frame.depth, operations_only=True, closure=closure)
         failed = next(
             (
                 p
