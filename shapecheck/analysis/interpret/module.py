@@ -903,10 +903,6 @@ class ModuleAnalysis:
             # run for an import: ``__name__`` is the module's name, so ``MAIN = __name__ == "__main__"`` is False
             # and an ``if MAIN:`` block does not run (ARENA's solutions re-imported by their tests)
             scope.vars["__name__"] = StrV(self.module_name)
-        elif self.analysed:
-            # the module checked is run as the script: its ``if __name__ == "__main__":`` block runs, a path every
-            # condition decides (an ``assert`` there that fails, fails)
-            scope.vars["__name__"] = StrV("__main__")
         interp = Interpreter(self, FrameInfo("<module>"), scope)
         self.running_scope = scope
         with budgeted() as budget:
@@ -936,6 +932,11 @@ class ModuleAnalysis:
                 # and it runs when the module itself is checked (``analyse``), not in every process that imports it
                 # (the -j 2 preload ran three scripts' main() of transformer-lens, 1.9 s of its 4.9 s)
                 self.deferred_main = list(body[at:])
+                break
+            if stmts is None and self.analysed and _main_guard(stmt) and all(_main_guard(s) for s in body[at + 1 :]):
+                # the module checked, run as the script: its ``__main__`` blocks run last, and what they bind is the
+                # script's, not the module's another module imports (its globals are put back as they were)
+                self._run_main_blocks(interp, scope, body[at:])
                 break
             if type(stmt) is cst.SimpleStatementLine:
                 for small in stmt.body:
@@ -981,18 +982,35 @@ class ModuleAnalysis:
         after the rest of the top level, as Python runs them when the module is the script."""
         stmts, self.deferred_main = self.deferred_main, []
         scope = Scope()
-        scope.vars["__name__"] = StrV("__main__")
         interp = Interpreter(self, FrameInfo("<module>"), scope)
         self.running_scope = scope
         with budgeted() as budget:
             try:
-                self._run_module_body(interp, scope, stmts)
+                self._run_main_blocks(interp, scope, stmts)
             except BudgetExceeded as exc:
                 if exc.budget is not budget:
                     raise
                 self.ctx.report(stmts[0], "SHP903", {"what": "the module's top-level code", "detail": exc.detail})
             finally:
                 self.running_scope = None
+
+    def _run_main_blocks(self, interp: Interpreter, scope: Scope, stmts: "Sequence[cst.CSTNode]") -> None:
+        """The ``if __name__ == "__main__":`` blocks ending the module checked, run as the script runs them:
+        ``__name__`` is ``"__main__"``, so they are a path every condition decides (an ``assert`` there that fails,
+        fails). What they bind is left out of the module's globals afterwards: another module importing this one
+        does not run them."""
+        saved = dict(self.globals)
+        held = scope.vars.get("__name__")
+        scope.vars["__name__"] = StrV("__main__")
+        try:
+            self._run_module_body(interp, scope, stmts)
+        finally:
+            self.globals.clear()
+            self.globals.update(saved)
+            if held is None:
+                scope.vars.pop("__name__", None)
+            else:
+                scope.vars["__name__"] = held
 
     def _maybe_alias(self, name: str, value: cst.BaseExpression) -> None:
         # Float = TorchTyping(jaxtyping.Float)  -> single-argument wrapper
