@@ -258,6 +258,13 @@ def _replay_framework(w: Witness, replay: Replay) -> None:
         )
         return
 
+    if op == "class_loss.index":  # one row of logits over the classes, its target the index the labels hold
+        n, i = (int(witness_get(w, k)) for k in ("classes", "index"))
+        replay.add(
+            "torch",
+            *_run(lambda: torch.nn.functional.cross_entropy(torch.zeros(1, n), torch.full((1,), i, dtype=torch.long))),
+        )
+        return
     if op == "nn.Embedding.index":  # a table of num_embeddings rows looked up at the index the tensor holds
         n, i = (int(witness_get(w, k)) for k in ("num_embeddings", "index"))
         table = torch.nn.Embedding(n, 1)

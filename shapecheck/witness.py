@@ -79,6 +79,7 @@ FRAMEWORK_OPS = frozenset(
         "eqx.nn.Embedding",
         "eqx.nn.Linear",
         "nn.Embedding.index",
+        "class_loss.index",
         "index.int",
         "index.count",
         "dim.range",
@@ -934,6 +935,9 @@ def concrete_failure(w: Witness) -> str | None:
     if op == "unpack.shape":  # b, c, h, w = x.shape
         n = witness_get(w, "names")
         return None if len(shapes[0]) == n else f"{len(shapes[0])} sizes unpacked into {n} names"
+    if op == "class_loss.index":  # a class index the target surely holds, against the number of classes
+        i, n = witness_get(w, "index"), witness_get(w, "classes")
+        return None if i is None or n is None or int(i) < int(n) else f"class index {i} is not below {n}"
     if op == "nn.Embedding.index":  # an index the tensor surely holds, against the table's length
         i, n = witness_get(w, "index"), witness_get(w, "num_embeddings")
         return None if i is None or n is None or int(i) < int(n) else f"index {i} is not below {n}"

@@ -816,6 +816,20 @@ class ClassTarget(Detail):
 
 
 @dataclass(frozen=True)
+class ClassIndex(Detail):
+    """A class loss whose index target surely holds ``index``, not below the input's number of ``classes`` (and not
+    its ``ignore_index``): torch raises "Target 7 is out of bounds" (``torch.arange(n)`` labels of a contrastive loss
+    whose logits have fewer columns than rows)."""
+
+    code, kind = "SHP204", "class-index"
+    classes: Any
+    index: Any
+
+    def render(self) -> str:
+        return f"the target holds the class index {self.index}, out of range for {self.classes} classes"
+
+
+@dataclass(frozen=True)
 class ClassTargetShape(Detail):
     """A class loss whose target (not of the input's shape, so class indices) is not the input's shape without the
     class axis 1 (``expected``)."""

@@ -1915,7 +1915,15 @@ class ClassLoss(LayerKind):
         # the weight's shape (None: a weight not known or of unknown shape), and whether one was given
         weighted = not isinstance(w, NoneV)
         shape = w.shape if isinstance(w, TensorV) else None
-        params = (("name", name), ("reduction", red.value), ("weighted", weighted), ("weight_shape", shape))
+        ignore = kwargs.get("ignore_index", IntV(Size.const(-100)))
+        ignored = ignore.size.as_int() if isinstance(ignore, IntV) and not ignore.assumed else None
+        params = (
+            ("name", name),
+            ("reduction", red.value),
+            ("weighted", weighted),
+            ("weight_shape", shape),
+            ("ignore_index", ignored),
+        )
         return LayerV("ClassLoss", params, node)
 
     @staticmethod
@@ -1938,7 +1946,8 @@ def _apply_class_loss(
     shape = layer.param("weight_shape")
     w = TensorV(shape, None, "torch") if layer.param("weighted") else None
     fn = _CLASS_LOSS_LAYERS[name]
-    return class_loss(cx, node, fn, f"nn.{name}", a, w, StrV(str(layer.param("reduction"))), b)
+    ignored = layer.param("ignore_index")
+    return class_loss(cx, node, fn, f"nn.{name}", a, w, StrV(str(layer.param("reduction"))), b, ignored)
 
 
 def _apply_loss(cx: OpContext, node: cst.Call, layer: LayerV, args: list[Value], kwargs: dict[str, Value]) -> Value:

@@ -2468,9 +2468,11 @@ def _class_loss(
     if not isinstance(x, TensorV):
         return None
     t = t if isinstance(t, TensorV) else None
+    ignore = kwargs.get("ignore_index", IntV(Size.const(-100)))
+    ignored = ignore.size.as_int() if isinstance(ignore, IntV) and not ignore.assumed else None
     if len(args) > 3 or any(k in kwargs for k in _CLASS_LOSS_LEGACY):
-        return class_loss(cx, node, name, f"F.{name}", x, w, None, t)
-    return class_loss(cx, node, name, f"F.{name}", x, w, kwargs.get("reduction", StrV("mean")), t)
+        return class_loss(cx, node, name, f"F.{name}", x, w, None, t, ignored)
+    return class_loss(cx, node, name, f"F.{name}", x, w, kwargs.get("reduction", StrV("mean")), t, ignored)
 
 
 def class_loss(
@@ -2482,6 +2484,7 @@ def class_loss(
     w: Value | None,
     red: Value | None,
     target: TensorV | None = None,
+    ignore_index: int | None = -100,
 ) -> TensorV:
     """``name`` (cross_entropy / nll_loss) of ``x`` with the class weight ``w`` (None: none given) and the reduction
     ``red`` (None: not known), reported as ``op`` (``F.cross_entropy``, ``nn.CrossEntropyLoss``). A batched input
@@ -2514,6 +2517,17 @@ def class_loss(
                 spec=OpSpec("class_loss.target", None, (x.shape, target.shape), (), (("name", name),)),
             )
             return TensorV(None, x.dtype, "torch")
+    index = _target_index_out_of_range(x, target, ignore_index)
+    if index is not None and x.shape is not None and target is not None:
+        classes = x.shape[1] if len(x.shape) >= 2 else x.shape[0]
+        cx.ctx.report(
+            node,
+            "SHP204",
+            {"op": op, "detail": D.ClassIndex(classes, index)},
+            cx.origins([x, target]),
+            spec=OpSpec("class_loss.index", None, (x.shape,), (), (("classes", classes), ("index", index))),
+        )
+        return TensorV(None, x.dtype, "torch")
     if x.shape is not None and len(x.shape) >= 1 and isinstance(w, TensorV) and w.shape is not None:
         classes = x.shape[1] if len(x.shape) >= 2 else x.shape[0]
         if len(w.shape) == 1 and equal(w.shape[0], classes) is Truth.FALSE:
@@ -2532,6 +2546,32 @@ def class_loss(
     if x.shape is None or not x.shape:
         return TensorV(None, x.dtype, "torch")
     return TensorV(x.shape[:1] + x.shape[2:] if len(x.shape) >= 2 else (), x.dtype, "torch")
+
+
+def _target_index_out_of_range(x: TensorV, target: TensorV | None, ignore_index: int | None) -> Size | None:
+    """A class index the target of a class loss surely holds (``torch.arange(n)``'s n - 1, a known element) that is
+    not a class of ``x`` (axis 1; axis 0 of a 1-d input) and not the ``ignore_index``: torch raises "Target 7 is
+    out of bounds". Only an integer target of the input's shape without the class axis (an index target)."""
+    if (
+        target is None
+        or x.framework != "torch"
+        or x.shape is None
+        or not x.shape
+        or target.shape is None
+        or target.dtype not in ("int64", "long")
+        or ignore_index is None
+    ):
+        return None
+    expected = x.shape[:1] + x.shape[2:] if len(x.shape) >= 2 else ()
+    if len(target.shape) != len(expected) or any(equal(a, b) is not Truth.TRUE for a, b in zip(target.shape, expected)):
+        return None
+    top = target.top[0] if target.top is not None else None
+    if top is None and (held := exact_values(target)):
+        top = Size.const(max(held))
+    classes = x.shape[1] if len(x.shape) >= 2 else x.shape[0]
+    if top is None or top.as_int() == ignore_index or greater_equal(top, classes) is not Truth.TRUE:
+        return None
+    return top
 
 
 @FUNCTIONS.register(*ELEMENTWISE_FUNCS)
