@@ -3390,16 +3390,16 @@ class Interpreter:
         if isinstance(it, DictV) and it.kind == "dict":
             it = SeqV(tuple(StrV(k) for k, _ in it.items), "list")  # ``{k: chunks[k][i] for k in batch}``: its keys
         if comp.inner_for_in is not None or not isinstance(it, SeqV) or comp.asynchronous is not None:
-            # not known; its entries still run, once for many (what a call there changes is not known after it)
-            saved = dict(self.scope.vars)
+            # not known, and not run: an object a call in its entries is handed (or called on) may have changed
+            # (``{name: c.tick() for name in names}``), so what names one is not known after it
+            own: set[str] = set()
             c: cst.CompFor | None = comp
             while c is not None:
-                for name in _target_names(c.target):
-                    self.scope.vars[name] = UNKNOWN
+                own |= _target_names(c.target)
                 c = c.inner_for_in
-            self.eval(node.key)
-            self.eval(node.value)
-            self._leave_comprehension(saved, comp, True)
+            for name in memo("comprehension-call-roots", node, _call_roots) - own:
+                if isinstance(self.scope.vars.get(name), (ObjV, DictV, SeqV, ManyV, IntDictV)):
+                    self.scope.vars[name] = UNKNOWN
             return UNKNOWN
         saved = dict(self.scope.vars)
         entries: dict[str, Value] | None = {}
@@ -5066,6 +5066,28 @@ def _fixpoint_ok(
         and (allow_return or "return" not in found)
         and (allow_yield or "yield" not in found)
     )
+
+
+def _call_roots(node: cst.CSTNode) -> frozenset[str]:
+    """The names at the root of what the calls inside ``node`` are called on or handed (``c.tick()``, ``f(model.cfg,
+    x)``: c, f's arguments' roots model and x), functions nested in it left out."""
+    out: set[str] = set()
+    stack: list[cst.CSTNode] = [node]
+    while stack:
+        n = stack.pop()
+        tp = type(n)
+        if tp in (cst.FunctionDef, cst.ClassDef, cst.Lambda):
+            continue
+        if tp is cst.Call:
+            call = cast(cst.Call, n)
+            parts = [call.func.value] if type(call.func) is cst.Attribute else []
+            parts += [a.value for a in call.args]
+            for part in parts:
+                root = chain_root(part)
+                if type(root) is cst.Name:
+                    out.add(root.value)
+        stack.extend(children(n))
+    return frozenset(out)
 
 
 def _fills_lists(stmt: cst.CSTNode) -> bool:
