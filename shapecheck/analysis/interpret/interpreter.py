@@ -3390,7 +3390,7 @@ class Interpreter:
         if isinstance(it, DictV) and it.kind == "dict":
             it = SeqV(tuple(StrV(k) for k, _ in it.items), "list")  # ``{k: chunks[k][i] for k in batch}``: its keys
         if comp.inner_for_in is not None or not isinstance(it, SeqV) or comp.asynchronous is not None:
-            # not known, and not run: an object a call in its entries is handed (or called on) may have changed
+            # not known, and not run: an object a method call in its entries is called on may have changed
             # (``{name: c.tick() for name in names}``), so what names one is not known after it
             own: set[str] = set()
             c: cst.CompFor | None = comp
@@ -4161,7 +4161,7 @@ class Interpreter:
         """Back from a comprehension's elements: its own variables (the targets of its ``for``s) are what they were
         before it. Another name an element changed -- an object a method call changed, carried back (``[cur.step(x)
         for _ in range(4)]``), or a walrus -- keeps what the last element left when the elements ran one by one in
-        order, and is not known when one run stood for several."""
+        order, and is not known when one run stood for several. A name a call only forgot keeps its value."""
         own: set[str] = set()
         c: cst.CompFor | None = comp
         while c is not None:
@@ -4170,7 +4170,9 @@ class Interpreter:
         now = self.scope.vars
         out = dict(saved)
         for k, v in now.items():
-            if k not in own and saved.get(k) is not v:
+            if k not in own and saved.get(k) is not v and (v is not UNKNOWN or k not in saved):
+                # (a name an element's call only forgot, handing it on -- ``nn.ModuleList(Block(config) for _ in
+                # range(n))`` -- keeps what it held, as the comprehension's elements always did)
                 out[k] = UNKNOWN if once else v
         self.scope.vars = out
 
@@ -5069,8 +5071,9 @@ def _fixpoint_ok(
 
 
 def _call_roots(node: cst.CSTNode) -> frozenset[str]:
-    """The names at the root of what the calls inside ``node`` are called on or handed (``c.tick()``, ``f(model.cfg,
-    x)``: c, f's arguments' roots model and x), functions nested in it left out."""
+    """The names at the root of what the method calls inside ``node`` are called on (``c.tick()``, ``self.cache.
+    pop(k)``: c, self), functions nested in it left out. (What a call is handed is not among them: a name only handed
+    on keeps its value, as the comprehension's elements always did.)"""
     out: set[str] = set()
     stack: list[cst.CSTNode] = [node]
     while stack:
@@ -5078,14 +5081,10 @@ def _call_roots(node: cst.CSTNode) -> frozenset[str]:
         tp = type(n)
         if tp in (cst.FunctionDef, cst.ClassDef, cst.Lambda):
             continue
-        if tp is cst.Call:
-            call = cast(cst.Call, n)
-            parts = [call.func.value] if type(call.func) is cst.Attribute else []
-            parts += [a.value for a in call.args]
-            for part in parts:
-                root = chain_root(part)
-                if type(root) is cst.Name:
-                    out.add(root.value)
+        if tp is cst.Call and type(cast(cst.Call, n).func) is cst.Attribute:
+            root = chain_root(cast(cst.Attribute, cast(cst.Call, n).func).value)
+            if type(root) is cst.Name:
+                out.add(root.value)
         stack.extend(children(n))
     return frozenset(out)
 
