@@ -455,6 +455,41 @@ _EMPTY_STAND_IN = re.compile(
 _FILLED_STAND_IN = re.compile(r"sys\.modules\[[^\]\n]+\]\s*\.\s*\w+\s*=(?!=)|setattr\(\s*sys\.modules\b")
 
 
+_DEF_LINE = re.compile(r"^([ \t]*)def\s+([A-Za-z_]\w*)\s*\(([^)]*)\)", re.M)
+
+
+def _helper_parameter_names(text: str, line_start: int, var: str) -> list[str] | None:
+    """``sys.modules[name] = mod`` in a helper ``def stub(name, **attrs)`` of the module, called only as
+    ``stub("torchaudio", ...)``, a string literal for that parameter each time (and never handed on): those names.
+    None when the write is not in such a function, the parameter is not positional, or a call passes something
+    else."""
+    indent = len(text[line_start:]) - len(text[line_start:].lstrip(" \t"))
+    helper = None
+    for m in _DEF_LINE.finditer(text, 0, line_start):
+        if len(m.group(1)) < indent:
+            helper = m  # the last def before the write, less indented than it (its body runs to the write unless a
+            # later def at its level or above starts first: then that later def is taken)
+    if helper is None:
+        return None
+    body = text[helper.end() : line_start]
+    if re.search(rf"^[ \t]{{0,{len(helper.group(1))}}}\S", body[body.find("\n") + 1 :], re.M):
+        return None  # the def's body ended before the write (a statement at its indentation or less in between)
+    params = [q.strip().split(":")[0].split("=")[0].strip() for q in helper.group(3).split(",")]
+    if var not in params or any(q.startswith("*") for q in params[: params.index(var) + 1]):
+        return None
+    k = params.index(var)
+    name = helper.group(2)
+    uses = [u.start() for u in re.finditer(rf"\b{re.escape(name)}\b", text) if u.start() != helper.start(2)]
+    names: list[str] = []
+    literal_args = re.compile(r"\(\s*" + r"[^,()]*,\s*" * k + r"(['\"])([\w.]+)\1\s*[,)]")
+    for u in uses:
+        call = literal_args.match(text, u + len(name))
+        if call is None:
+            return None  # handed on, or called with a name not written out
+        names.append(call.group(2))
+    return names or None
+
+
 def _written_module_names(text: str, at: int) -> list[str] | None:
     """The module names the write into ``sys.modules`` starting at ``at`` (a ``_REPLACES_MODULES`` match) puts in it,
     when each is a string literal (None: a name computed, a dict not written out)."""
@@ -474,7 +509,7 @@ def _written_module_names(text: str, at: int) -> list[str] | None:
         while loop is not None and loop.group(1) != var.group(1):  # type: ignore[union-attr]
             loop = _LITERAL_LOOP.search(text, loop.end(), line_start)
         if loop is None or text.count("\n", loop.end(), line_start) > 1:
-            return None
+            return _helper_parameter_names(text, line_start, var.group(1)) if var is not None else None
         found = _STRING.findall(loop.group(2))
         return [name for _, name in found] or None
     args = _CALL_ARGS.match(text, at)
