@@ -8,6 +8,8 @@ permutation, the reduced and the added axes and how outputs group them. It is ca
 
 from __future__ import annotations
 
+import re
+
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Union
@@ -52,6 +54,9 @@ def _describe(atom: AxisKey) -> str:
     if isinstance(atom, tuple):
         return str(atom[2])
     return str(atom)
+
+
+_UNIT_AXIS = re.compile(r"(?<![\w(])1(?![\w)])")
 
 
 def _group_text(group: tuple[AxisKey, ...]) -> str:
@@ -166,7 +171,10 @@ def transform_recipe(pattern: str, category: str, axes_names: tuple[str, ...], n
             raise fail(
                 "SHP104", at=str(u[0]), pattern=pattern, detail=D.AxesMisused("cannot-infer", tuple(str(a) for a in u))
             )
-        input_groups.append((k, order[u[0]] if u else -1, _group_text(g)))
+        text = _group_text(g)
+        if not g and _UNIT_AXIS.search(pattern.split("->")[0]) and "()" not in pattern.split("->")[0].replace(" ", ""):
+            text = "1"  # (einops reads a written 1 as an empty group: the message names it as the pattern writes it)
+        input_groups.append((k, order[u[0]] if u else -1, text))
         if len(g) != 1:
             need_init_reshape = True
 

@@ -706,6 +706,10 @@ class ModuleAnalysis:
             for n in names:
                 if n in paths or n.partition(".")[0] in paths:
                     return None
+                if n.partition(".")[0] not in _MODELLED_TOPS:
+                    # a stand-in for a dependency the analysis knows nothing of anyway (``_only_blocks``): its names
+                    # are unknown to the analysis whether the real module or the stand-in is imported
+                    continue
                 out.add(n)  # (a submodule replaced: only its importers, and code naming it, see the stand-in)
         return frozenset(out)
 
