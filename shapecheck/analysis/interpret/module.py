@@ -396,7 +396,6 @@ _LITERAL_NAME = re.compile(r"(['\"])([\w.]+)\1\s*,")
 _VARIABLE_ITEM = re.compile(r"sys\.modules\s*\[\s*([A-Za-z_]\w*)\s*\]\s*=")
 # ``sys.modules["PIL." + name] = ...``: a name computed from a literal package prefix (group 2, the package)
 _SUBMODULE_ITEM = re.compile(r"sys\.modules\s*\[\s*(['\"])([\w.]*\w)\.\1\s*\+[^\]\n]*\]\s*=")
-_LITERAL_LOOP = re.compile(r"for\s+([A-Za-z_]\w*)\s+in\s+[(\[]((?:\s*(['\"])[\w.]+\3\s*,?)+)\s*[)\]]\s*:[ \t]*\n")
 _STRING = re.compile(r"(['\"])([\w.]+)\1")
 # ``sys.modules["pkg"] = stub`` of a ``stub = types.ModuleType("pkg")`` given a ``stub.__path__``: the package is
 # registered (its submodules are imported from that folder), not replaced by other code
@@ -490,6 +489,67 @@ def _helper_parameter_names(text: str, line_start: int, var: str) -> list[str] |
     return names or None
 
 
+_PASS_THROUGH_HEADER = re.compile(r"\s*(?:if|elif|else|try|with)\b")
+
+
+def _binding_header(text: str, line_start: int) -> str | None:
+    """The first line above the one at ``line_start`` that encloses it and may bind its names: a ``for`` or a
+    ``def`` (an ``if``, ``else``, ``try`` or ``with`` between is passed through). None at module level, or when the
+    enclosing line is anything else (a continued expression, a class)."""
+    line = text[line_start : text.find("\n", line_start) if "\n" in text[line_start:] else len(text)]
+    indent = len(line) - len(line.lstrip(" \t"))
+    end = line_start
+    while end > 0 and indent > 0:
+        start = text.rfind("\n", 0, end - 1) + 1
+        above = text[start : end - 1]
+        end = start
+        stripped = above.lstrip(" \t")
+        if not stripped or stripped.startswith("#"):
+            continue
+        level = len(above) - len(stripped)
+        if level >= indent:
+            continue
+        if _PASS_THROUGH_HEADER.match(stripped):
+            indent = level
+            continue
+        return above if stripped.startswith(("for ", "def ")) else None
+    return None
+
+
+def _literal_loop_names(header: str, var: str) -> list[str] | None:
+    """The names ``var`` takes in a loop over a literal: ``for name in ("a", "b"):`` or ``for name, attr in (("a",
+    "A"), ("b", "B")):`` (Python's own parser reads the header; None for anything else)."""
+    try:
+        tree = ast.parse(header.strip() + "\n    pass\n")
+    except SyntaxError:
+        return None
+    loop = tree.body[0] if tree.body else None
+    if not isinstance(loop, ast.For):
+        return None
+    try:
+        items = ast.literal_eval(loop.iter)
+    except (ValueError, TypeError, SyntaxError, RecursionError):
+        return None
+    if not isinstance(items, (tuple, list)) or not items:
+        return None
+    target = loop.target
+    if isinstance(target, ast.Name) and target.id == var:
+        picked = list(items)
+    elif isinstance(target, ast.Tuple) and all(isinstance(e, ast.Name) for e in target.elts):
+        position = [e.id for e in target.elts if isinstance(e, ast.Name)]
+        if var not in position:
+            return None
+        k = position.index(var)
+        if not all(isinstance(i, (tuple, list)) and len(i) == len(position) for i in items):
+            return None
+        picked = [i[k] for i in items]
+    else:
+        return None
+    if not all(isinstance(n, str) and re.fullmatch(r"[\w.]+", n) for n in picked):
+        return None
+    return picked
+
+
 def _written_module_names(text: str, at: int) -> list[str] | None:
     """The module names the write into ``sys.modules`` starting at ``at`` (a ``_REPLACES_MODULES`` match) puts in it,
     when each is a string literal (None: a name computed, a dict not written out)."""
@@ -502,16 +562,18 @@ def _written_module_names(text: str, at: int) -> list[str] | None:
         return [m.group(2)]
     head = text[at : at + 40]
     if "[" in head.split("(", 1)[0]:
-        # ``sys.modules[name] = stub`` inside ``for name in ("a", "b.c"):`` written out just above: those names
+        # ``sys.modules[name] = stub`` inside ``for name in ("a", "b.c"):`` (or ``for name, attr in (("a", "A"),
+        # ...)``, an ``if name not in sys.modules:`` between), or inside a helper called with literal names
         var = _VARIABLE_ITEM.match(text, at)
+        if var is None:
+            return None
         line_start = text.rfind("\n", 0, at) + 1
-        loop = _LITERAL_LOOP.search(text, max(0, line_start - 400), line_start) if var is not None else None
-        while loop is not None and loop.group(1) != var.group(1):  # type: ignore[union-attr]
-            loop = _LITERAL_LOOP.search(text, loop.end(), line_start)
-        if loop is None or text.count("\n", loop.end(), line_start) > 1:
-            return _helper_parameter_names(text, line_start, var.group(1)) if var is not None else None
-        found = _STRING.findall(loop.group(2))
-        return [name for _, name in found] or None
+        header = _binding_header(text, line_start)
+        if header is None:
+            return None
+        if header.lstrip().startswith("def "):
+            return _helper_parameter_names(text, line_start, var.group(1))
+        return _literal_loop_names(header, var.group(1))
     args = _CALL_ARGS.match(text, at)
     if args is None:
         return None
