@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 import contextlib
+import math
 import re
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Callable, TypeVar, cast
@@ -6240,6 +6241,8 @@ class ModuleAnalysis:
             from ..rules.multi_ops import math_call
 
             return math_call(qual, args, kwargs, dynamic)
+        if qual == "fractions.gcd":
+            return _fractions_gcd(args, kwargs, dynamic)
         if (
             qual in _NUMPY_SCALAR_MATH
             and len(args) == 1
@@ -9967,6 +9970,28 @@ def _mixin_methods(m: "ModuleAnalysis") -> list[tuple[FunctionInfo, str]]:
                     runs[fi.key] = runs.get(fi.key, 0) + 1
                     out.append((fi, ci.key))
     return out
+
+
+def _fractions_gcd(args: list[Value], kwargs: dict[str, Value], dynamic: bool) -> Value:
+    """``fractions.gcd(a, b)`` (Python 3.8 and older; a script of that time, or a driver putting it back): of two
+    ints math.gcd's value, negative when ``b`` (or ``a``, ``b`` being 0) is; of floats Euclid's loop, a float
+    (``lcm = reduce(lambda x, y: (x * y) / gcd(x, y), numbers, 1)`` hands it the float of the step before)."""
+    if dynamic or kwargs or len(args) != 2 or not all(isinstance(a, (IntV, FloatV)) for a in args):
+        return UNKNOWN
+    if any(isinstance(v, IntV) and v.assumed for v in args):
+        return UNKNOWN
+    a, b = (number_of(v) for v in args)
+    if a is None or b is None:
+        return UNKNOWN
+    if isinstance(a, int) and isinstance(b, int):
+        g = math.gcd(a, b)
+        return IntV(Size.const(-g if (b or a) < 0 else g))
+    x, y = float(a), float(b)
+    for _ in range(64):
+        if not y:
+            return FloatV(x)
+        x, y = y, x % y
+    return UNKNOWN
 
 
 def _choice_text(v: Value) -> str:

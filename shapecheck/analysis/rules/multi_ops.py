@@ -574,6 +574,8 @@ def builtin_call(cx: OpContext, interp: "Interpreter", node: cst.Call, name: str
         return _isinstance(cx, interp, args[0], node.args[1].value)
     if name == "sorted" and len(args) == 1 and len(node.args) == 1 and not node.args[0].star:
         return _sorted(args[0])
+    if name in ("tuple", "list") and not args and not node.args:
+        return SeqV((), "tuple" if name == "tuple" else "list")  # tuple(), list(): as () and [] are
     if name in ("tuple", "list") and len(args) == 1 and len(node.args) == 1:
         v = args[0]
         if isinstance(v, SeqV):
