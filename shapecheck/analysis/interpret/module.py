@@ -9347,6 +9347,8 @@ def _read_position(n: cst.Attribute, parent: cst.CSTNode | None, grand: cst.CSTN
         return parent.value is n  # type: ignore[union-attr]
     if tp in (cst.Comparison, cst.ComparisonTarget, cst.If, cst.While, cst.Assert, cst.UnaryOperation):
         return True
+    if tp is cst.BinaryOperation:
+        return True  # (self.image_size // self.patch_size) ** 2: operands of arithmetic, a new value made of them
     if tp in (cst.BooleanOperation, cst.FormattedStringExpression, cst.IfExp):
         return tp is not cst.IfExp or parent.test is n  # type: ignore[union-attr]
     if tp in (cst.For, cst.CompFor):
