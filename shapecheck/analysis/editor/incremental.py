@@ -200,7 +200,7 @@ class Document:
         self.older: dict[str, list[Chunk]] = {}  # the version before: an edit undone finds its parse again
         self.functions: dict[Any, _Entry] = {}
         self.annotations: dict[int, tuple[cst.CSTNode, Any, list[Any]]] = {}
-        self.classes: dict[Any, tuple[cst.CSTNode, set[str]]] = {}
+        self.classes: dict[Any, tuple[cst.CSTNode, set[str], frozenset[str]]] = {}
         self.harvest: Callable[[], None] = _nothing
         self.epoch: Any = None
 
@@ -468,15 +468,17 @@ class Document:
                 hit = old_classes.get((ci.key, env)) if env is not None else None
                 st = class_state(ci)
                 if hit is not None and hit[0] is ci.node and st.outside_init is None:
-                    st.outside_init = set(hit[1])
+                    # (both of what objects.outside_init computes: the attributes, and those of them only stored
+                    # into by item, whose arrays keep their shape)
+                    st.outside_init, st.items_only = set(hit[1]), hit[2]
 
         def harvest() -> None:  # after a complete run (a cancelled one leaves the last complete run's answers)
-            fresh: dict[Any, tuple[cst.CSTNode, set[str]]] = {}
+            fresh: dict[Any, tuple[cst.CSTNode, set[str], frozenset[str]]] = {}
             for ci in ma.classes.values():
                 env = envs.get(id(ci.node))
-                known = class_state(ci).outside_init
-                if env is not None and known is not None:
-                    fresh[(ci.key, env)] = (ci.node, set(known))
+                st = class_state(ci)
+                if env is not None and st.outside_init is not None:
+                    fresh[(ci.key, env)] = (ci.node, set(st.outside_init), st.items_only)
             self.classes = fresh
 
         ma.run_function = run_function
