@@ -20,6 +20,7 @@ flat_linear``: ``patched_library``) is unknown, and einops calls have rules of t
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING, Any, Callable, NamedTuple, cast
 
 import libcst as cst
@@ -27,6 +28,7 @@ import libcst as cst
 from ...diagnostics import details as D
 from ...sizes import Size
 from ..index.imports import dotted
+from ..index.project import MODELLED
 from .context import OpSpec
 from .interpreter import _var_key, int_of
 from .values import (
@@ -1124,6 +1126,25 @@ def _reduce(c: LibraryCall) -> Value | None:
         if acc is UNKNOWN:
             return UNKNOWN
     return acc
+
+
+_MODULE_NAME = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*")
+
+
+@library_call("importlib.import_module")
+def _import_module(c: LibraryCall) -> Value | None:
+    """``importlib.import_module("ldm.unet")`` of a name known: that module, as ``import ldm.unet`` names it, when it
+    is a module of the analysed tree or of a framework the analysis models (``getattr(module, "UNetModel")`` then
+    reaches its class: latent diffusion's ``instantiate_from_config``). Relative names and other modules: unknown."""
+    if c.dynamic or c.kwargs or len(c.args) != 1 or not isinstance(c.args[0], StrV):
+        return None
+    name = c.args[0].value
+    if not _MODULE_NAME.fullmatch(name):
+        return None
+    paths = c.m.project.paths if c.m.project is not None else {}
+    if name in paths or name.partition(".")[0] in MODELLED:
+        return RefV(name)
+    return None
 
 
 @library_call("pytest.raises", "numpy.testing.assert_raises", "numpy.testing.assert_raises_regex")

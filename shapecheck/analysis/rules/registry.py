@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, Any, Callable, Generic, Protocol, TypeVar
 import libcst as cst
 
 from ...sizes import Size
-from ..interpret.context import LazyNote
+from ..interpret.context import LazyNote, note
 from ..interpret.values import FuncV, LayerV, ObjV, RefV, TensorV, Value
 from .shapes_bridge import Origin, shape_note
 
@@ -472,4 +472,13 @@ def op_names() -> set[str]:
 
 def origin_notes(tensors: list[TensorV]) -> "list[str | LazyNote]":
     """One note per operand: its shape and where it was made."""
-    return [shape_note(f"operand #{i}: shape", t.shape, t.origin) for i, t in enumerate(tensors)]
+    out: "list[str | LazyNote]" = []
+    for i, t in enumerate(tensors):
+        if t.shape is None and t.vshape is not None and (t.vshape[0] or t.vshape[2]):
+            # an input of unknown rank whose leading or trailing axes are known (a layer fixed its last one)
+            head, _, tail = t.vshape
+            text = "(" + ", ".join([*(str(s) for s in head), "...", *(str(s) for s in tail)]) + ")"
+            out.append(note(f"operand #{i}: shape {text}", *((" ", t.origin) if t.origin is not None else ())))
+        else:
+            out.append(shape_note(f"operand #{i}: shape", t.shape, t.origin))
+    return out
