@@ -3555,6 +3555,8 @@ class Interpreter:
         ):
             # ``error_expected=AssertionError`` of a parametrize case: a class, true in ``if error_expected:``
             return RefV(f"builtins.{name}")
+        if value is UNKNOWN and name == "Ellipsis" and name not in self.m.globals and name not in self.m.imports.names:
+            return RefV("builtins.Ellipsis")  # ``scales[(*((None,) * (x.ndim - 1)), Ellipsis)]``: what ``...`` is
         if (
             isinstance(value, DictV)
             and not value.items
