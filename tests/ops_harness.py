@@ -1445,6 +1445,13 @@ def torch_generators(fw: Framework) -> dict[str, Gen]:
 
     g["method:multinomial"] = multinomial
 
+    def fill_diagonal(r: random.Random) -> Case:
+        s = rand_shape(r, 2, 2) if r.random() < 0.7 else (r.randint(1, 3),) * r.randint(1, 4)
+        wrap = r.choice(["", ", wrap=True", ", True"])
+        return Case("method:fill_diagonal_", fw.name, [f"x = {fw.tensor(s)}"], f"x.fill_diagonal_(0.5{wrap})")
+
+    g["method:fill_diagonal_"] = fill_diagonal
+
     def transpose_t(r: random.Random) -> Case:
         s = rand_shape(r, 0, 3)
         expr = r.choice(("x.t()", "torch.t(x)", "x.t() @ x" if len(s) == 2 else "x.t()"))

@@ -889,6 +889,23 @@ def _repeat_interleave(
     return t.with_shape(tuple(out))
 
 
+@TENSOR_METHODS.register("fill_diagonal_")
+def _fill_diagonal(
+    cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value], method: bool
+) -> Value | None:
+    """torch's ``x.fill_diagonal_(value, wrap=False)``: x itself, its main diagonal filled in place (BLIP's hard
+    negatives: ``F.softmax(sim, dim=1).fill_diagonal_(0)``). The shape is claimed for a 2-d tensor, or one of more
+    axes all of one known length; torch raises for fewer than 2 axes or unequal ones (not modelled: unknown)."""
+    if not method or t.framework not in ("torch", None) or set(kwargs) - {"fill_value", "wrap"} or len(args) > 2:
+        return None
+    if t.shape is None or len(t.shape) < 2:
+        return t.with_shape(None)
+    sizes = {s.as_int() for s in t.shape}
+    if len(t.shape) > 2 and (None in sizes or len(sizes) != 1):
+        return t.with_shape(None)
+    return t
+
+
 @TENSOR_METHODS.register("multinomial")
 def _multinomial(
     cx: OpContext, node: cst.Call, name: str, t: TensorV, args: list[Value], kwargs: dict[str, Value], method: bool
