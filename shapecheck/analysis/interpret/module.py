@@ -10018,11 +10018,17 @@ def _carry_candidates(interp: Interpreter, node: cst.Call, tree: cst.Module) -> 
     a dict or list no other item is. At module level (``state = {}`` then ``conv(x, state)`` in a ``__main__``
     block) a variable is a global: only one no function, lambda or class body of the module names."""
     out: list[tuple[str, Value, int | None]] = []
-    inner = walk_memo("body-names", tree, _names_in_bodies) if interp.frame.key == "<module>" else None
+    at_module = interp.frame.key == "<module>"
+    inner: frozenset[str] | None = None  # (at module level: the names bodies of the module use, walked when needed)
     for a in node.args:
         if a.star:
             continue
         item = _handed_item(a.value)
+        key = _var_key(a.value) if item is None else None
+        if item is None and key is None:
+            continue
+        if at_module and inner is None:
+            inner = walk_memo("body-names", tree, _names_in_bodies)
         if item is not None and inner is not None and item[0] in inner:
             continue
         if item is not None:
@@ -10030,7 +10036,6 @@ def _carry_candidates(interp: Interpreter, node: cst.Call, tree: cst.Module) -> 
             if found is not None:
                 out.append(found)
             continue
-        key = _var_key(a.value)
         if key is None or (inner is not None and key in inner):
             continue
         if key in interp.scope.vars or type(a.value) is cst.Name:

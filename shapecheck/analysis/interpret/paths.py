@@ -11,7 +11,7 @@ from __future__ import annotations
 import contextlib
 from typing import Callable, Iterator
 
-from .context import Context, Pending
+from .context import RAISING, Context, Pending
 from .values import UNKNOWN, TensorV, Value, join
 
 
@@ -70,6 +70,10 @@ def each_path(ctx: Context, values: list[Value], run: Callable[[list[Value]], Va
                     p.spec,
                 )
             )
+    raised = [any(p.code in RAISING for p in f) for f in failures]
+    if any(raised) and not all(raised):
+        # a path on which the operation surely raises ends there: what follows sees only the others
+        results = [r for r, up in zip(results, raised) if not up]
     if any(r is None for r in results):
         return None if all(r is None for r in results) else UNKNOWN
     out: Value = results[0]  # type: ignore[assignment]

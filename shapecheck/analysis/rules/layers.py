@@ -1553,7 +1553,12 @@ class AdaptivePool(LayerKind):
             if items is not None and len(items) == n
             else None
         )
-        return LayerV("AdaptivePool", (("n", n), ("out", out)), node) if "return_indices" not in kwargs else UNKNOWN
+        if "return_indices" in kwargs:
+            return UNKNOWN
+        # torch's AdaptiveAvgPool2d / 3d take any number of leading axes (the last n are pooled); the max pools and
+        # AdaptiveAvgPool1d take (C, *spatial) or (N, C, *spatial) only
+        leading = (("any_lead", True),) if name in ("AdaptiveAvgPool2d", "AdaptiveAvgPool3d") else ()
+        return LayerV("AdaptivePool", (("n", n), ("out", out), *leading), node)
 
     @staticmethod
     def apply(
@@ -1602,11 +1607,11 @@ def _fixes_trailing_axes(layer: LayerV) -> bool:
 
 
 def _adaptive_pool_unranked(cx: OpContext, node: cst.Call, layer: LayerV, x: TensorV) -> Value:
-    """An adaptive pool on an input of unknown rank: torch takes (C, *spatial) or (N, C, *spatial) and nothing else, so
-    the result is one of two shapes, ``(n, c, *out)`` or ``(c, *out)`` (n, c sizes of their own): a value with one
+    """An adaptive pool on an input of unknown rank: torch's max pools and AdaptiveAvgPool1d take (C, *spatial) or (N,
+    C, *spatial) and nothing else, so the result is one of two shapes, ``(n, c, *out)`` or ``(c, *out)`` (n, c sizes of their own): a value with one
     path per rank (paths.py), on which a later operation is a definite failure only when it fails on both
     (``nn.Linear(768)`` on the unflattened ``(n, c, 1, 1)``: its last axis is 1 either way). A rank a condition ruled
-    out is no path."""
+    out is no path. AdaptiveAvgPool2d / 3d pool the last axes of any rank: only those are known."""
     n = layer.param("n")
     out = tuple(layer.param("out"))
     origin = cx.origin(node, "the AdaptivePool layer")
@@ -1615,6 +1620,11 @@ def _adaptive_pool_unranked(cx: OpContext, node: cst.Call, layer: LayerV, x: Ten
         for lead in (2, 1)  # the batched shape first: the one a finding shows when both fail
         if n + lead not in x.not_ranks
     ]
+    if layer.param("any_lead"):
+        # AdaptiveAvgPool2d / 3d pool the last n axes of any rank: a third path, of n + 3 axes or more, of which only
+        # the trailing sizes are known (a later layer taking n + 1 or n + 2 axes only raises on it: _conv_unranked)
+        more = frozenset(range(n + 3)) | x.not_ranks
+        options.append(TensorV(None, x.dtype, x.framework, None, origin, ((), cx.fresh("V"), out), not_ranks=more))
     if not options:
         return x.with_shape(None)
     if len(options) == 1:
@@ -1732,7 +1742,7 @@ def pool_layer(node: cst.Call, name: str, args: list[Value], kwargs: dict[str, V
 
 def _pool_out(cx: OpContext, x: TensorV, layer: LayerV) -> Value:
     n = layer.param("n")
-    if x.shape is None or len(x.shape) not in (n + 1, n + 2):
+    if x.shape is None or (len(x.shape) not in (n + 1, n + 2) and not (layer.param("any_lead") and len(x.shape) > n)):
         return x.with_shape(None)
     if layer.kind == "AdaptivePool" and layer.param("lib") == "equinox":
         # equinox takes exactly (channels, *spatial); each spatial axis must hold at least its target (a known
@@ -3038,6 +3048,26 @@ def _conv_unranked(cx: OpContext, report_node: cst.CSTNode, layer: LayerV, x: Te
     (n + 1)-th from the end either way. Known trailing axes (a convolution's output before it) are checked there;
     the output ends in (out_channels, *spatial), the spatial sizes new (a following BatchNorm reads the channels)."""
     vs, cin, out = x.vshape, layer.param("in"), layer.param("out")
+    if {n + 1, n + 2} <= x.not_ranks:
+        # neither rank it takes (an AdaptiveAvgPool2d's output for an input of five axes or more)
+        cx.ctx.report(
+            report_node,
+            "SHP201",
+            {
+                "what": layer.param("fn") or f"nn.{layer.kind}",
+                "expected": f"{n + 1} or {n + 2}",
+                "subject": "its input",
+                "actual": "another number",
+            },
+            cx.origins([x]),
+            spec=_conv_spec(
+                layer,
+                (Size.const(2),) * 2
+                + (Size.const(cin.as_int() if cin is not None and cin.as_int() else 2),)
+                + (Size.const(8),) * n,
+            ),
+        )
+        return x.with_shape(None)
     if vs is not None and len(vs[2]) >= n + 1:
         c = vs[2][-n - 1]
         if cin is not None and equal(c, cin) is Truth.FALSE:
