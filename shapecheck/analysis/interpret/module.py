@@ -7042,6 +7042,21 @@ def _call_dict(
     return None
 
 
+@_builtin("__import__")
+def _call_dunder_import(
+    m: "ModuleAnalysis", interp: Interpreter, node: cst.Call, name: str, args: list[Value], kwargs: dict[str, Value]
+) -> Value | None:
+    """``__import__("torch")``: the top-level package of the name, as ``import torch`` binds it, when it is a module of
+    the analysed tree or a modelled framework (``__import__("a.b")`` returns ``a``; with a ``fromlist``: unknown)."""
+    if kwargs or len(args) != 1 or not isinstance(args[0], StrV):
+        return None
+    top = args[0].value.partition(".")[0]
+    if not top.isidentifier():
+        return None
+    paths = m.project.paths if m.project is not None else {}
+    return RefV(top) if top in MODELLED or top in paths else None
+
+
 @_builtin("callable")
 def _call_callable(
     m: "ModuleAnalysis", interp: Interpreter, node: cst.Call, name: str, args: list[Value], kwargs: dict[str, Value]
