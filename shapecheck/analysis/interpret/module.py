@@ -1835,6 +1835,11 @@ class ModuleAnalysis:
     def call_function(
         self, interp: Interpreter, node: cst.Call, fv: FuncV, args: list[Value], kwargs: dict[str, Value]
     ) -> Value:
+        unbound = self._unbound_method_call(interp, node, fv, args)
+        if unbound is not None:
+            # ``Base.forward(self, x)``, ``eqx.filter_jit(Model.step)(model, x)``: the method run on its first
+            # argument, as ``obj.forward(x)`` runs it
+            fv, args = unbound
         # a method of a module called after ``self.eval()`` (here or in a caller): its body and the bodies it calls
         # read ``training`` as False (torch's eval() sets it on every submodule)
         eval_mode = interp.in_eval_mode() and isinstance(fv.bound_self, (ObjV, LayerV))
@@ -1852,6 +1857,37 @@ class ModuleAnalysis:
             TRAIN_MODE[0] -= train_mode
             if helping:
                 objects.HELPING.pop()
+
+    def _unbound_method_call(
+        self, interp: Interpreter, node: cst.Call, fv: FuncV, args: list[Value]
+    ) -> tuple[FuncV, list[Value]] | None:
+        """A plain method of a class of the analysed code reached through its class (``Base.forward(self, x)``: the
+        class named, or ``eqx.filter_jit(Model.step)`` with no object bound), called with an object of that class or a
+        subclass first: the method bound to that object, and the other arguments."""
+        if fv.env or not args or type(args[0]) is not ObjV or type(node) is not cst.Call:
+            return None
+        if fv.bound_self is not None and not self._names_class(interp, node.func):
+            return None
+        if not node.args or node.args[0].star or node.args[0].keyword is not None:
+            return None
+        fi = self.find_function(fv.key)
+        if fi is None or fi.cls_key is None or fi.is_static or fi.is_classmethod or fi.has_unknown_decorators:
+            return None
+        if "<locals>" in fv.key or not fi.params or fi.params[0].kind not in ("pos", "posonly"):
+            return None
+        ci = self.find_class(args[0].cls_key)
+        if ci is None or not any(c.key == fi.cls_key for c in objects.mro(self, ci)):
+            return None
+        return replace(fv, bound_self=args[0]), args[1:]
+
+    def _names_class(self, interp: Interpreter, func: cst.BaseExpression) -> bool:
+        """Is ``func`` ``Cls.method`` with ``Cls`` a name of a class of the analysed code (not a variable)?"""
+        if type(func) is not cst.Attribute or type(func.value) is not cst.Name or func.value.value in interp.scope.vars:
+            return False
+        cls: Value | None = self.global_value(func.value.value)
+        if isinstance(cls, RefV) and not cls.qualname.startswith("class:") and self.project is not None:
+            cls = self.project.lookup(cls.qualname)
+        return isinstance(cls, RefV) and cls.qualname.startswith("class:")
 
     def _call_method_or_function(
         self, interp: Interpreter, node: cst.Call, fv: FuncV, args: list[Value], kwargs: dict[str, Value]
