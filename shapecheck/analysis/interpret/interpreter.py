@@ -4858,7 +4858,7 @@ MAX_KEY_UNROLL = 64
 
 
 # an outermost loop over a range this short whose body grows a tensor it carries (``idx = torch.cat((idx, nxt),
-# dim=1)``: a decoding loop) runs once per element too: each pass surely runs, and the one where the tensor outgrows
+# dim=1)``: a decoding loop), or stores into a list at its index (``outputs[t] = h``), runs once per element too: each pass surely runs, and the one where the tensor outgrows
 # a table (a position embedding of block_size rows) fails there, which a fixpoint's widened length cannot show
 MAX_GROWTH_UNROLL = 64
 
@@ -4869,9 +4869,43 @@ def _unroll_limit(it: SeqV, stmt: cst.For, depth: int) -> int:
         return MAX_UNROLL
     if n <= MAX_KEY_UNROLL and all(type(x) is StrV for x in it.items):
         return MAX_KEY_UNROLL
-    if n <= MAX_GROWTH_UNROLL and not depth and it.kind == "range" and memo("grows-by-concat", stmt, _grows_by_concat):
+    if (
+        n <= MAX_GROWTH_UNROLL
+        and not depth
+        and it.kind == "range"
+        and (memo("grows-by-concat", stmt, _grows_by_concat) or memo("fills-by-index", stmt, _fills_by_index))
+    ):
         return MAX_GROWTH_UNROLL
     return MAX_UNROLL
+
+
+def _fills_by_index(stmt: cst.CSTNode) -> bool:
+    """Does the loop's body (functions nested in it left out) store into a list at the loop's index
+    (``for t in range(T): outputs[t] = h``, a recurrent layer's outputs written step by step)? Run pass by pass,
+    every item is known after the loop."""
+    if type(stmt) is not cst.For or type(stmt.target) is not cst.Name:
+        return False
+    index = stmt.target.value
+    stack: list[cst.CSTNode] = [stmt.body]
+    while stack:
+        n = stack.pop()
+        tp = type(n)
+        if tp in (cst.FunctionDef, cst.ClassDef, cst.Lambda):
+            continue
+        if tp is cst.Assign:
+            for t in n.targets:  # type: ignore[attr-defined]
+                target = t.target
+                if (
+                    type(target) is cst.Subscript
+                    and type(target.value) is cst.Name
+                    and len(target.slice) == 1
+                    and type(target.slice[0].slice) is cst.Index
+                    and type(target.slice[0].slice.value) is cst.Name
+                    and target.slice[0].slice.value.value == index
+                ):
+                    return True
+        stack.extend(children(n))
+    return False
 
 
 _GROWING_CALLS = frozenset({"cat", "concat", "concatenate", "hstack", "vstack", "dstack", "column_stack", "append"})
