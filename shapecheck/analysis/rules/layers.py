@@ -1607,11 +1607,12 @@ def _fixes_trailing_axes(layer: LayerV) -> bool:
 
 
 def _adaptive_pool_unranked(cx: OpContext, node: cst.Call, layer: LayerV, x: TensorV) -> Value:
-    """An adaptive pool on an input of unknown rank: torch's max pools and AdaptiveAvgPool1d take (C, *spatial) or (N,
-    C, *spatial) and nothing else, so the result is one of two shapes, ``(n, c, *out)`` or ``(c, *out)`` (n, c sizes of their own): a value with one
-    path per rank (paths.py), on which a later operation is a definite failure only when it fails on both
-    (``nn.Linear(768)`` on the unflattened ``(n, c, 1, 1)``: its last axis is 1 either way). A rank a condition ruled
-    out is no path. AdaptiveAvgPool2d / 3d pool the last axes of any rank: only those are known."""
+    """An adaptive pool on an input of unknown rank: torch's max pools and AdaptiveAvgPool1d take (C, *spatial) or
+    (N, C, *spatial) and nothing else, so the result is one of two shapes, ``(n, c, *out)`` or ``(c, *out)`` (n, c
+    sizes of their own): a value with one path per rank (paths.py), on which a later operation is a definite failure
+    only when it fails on both (``nn.Linear(768)`` on the unflattened ``(n, c, 1, 1)``: its last axis is 1 either
+    way). A rank a condition ruled out is no path. AdaptiveAvgPool2d / 3d pool the last axes of any rank: a third
+    path, of more axes, whose trailing sizes only are known."""
     n = layer.param("n")
     out = tuple(layer.param("out"))
     origin = cx.origin(node, "the AdaptivePool layer")
