@@ -738,18 +738,7 @@ class Conv(LayerKind):
         n = layer.param("n")
         if len(x.shape) not in (n + 1, n + 2):
             if len(x.shape) < n + 1 or len(x.shape) > n + 2:
-                cx.ctx.report(
-                    report_node,
-                    "SHP201",
-                    {
-                        "what": layer.param("fn") or f"nn.{layer.kind}",
-                        "expected": f"{n + 1} or {n + 2}",
-                        "subject": "its input",
-                        "actual": len(x.shape),
-                    },
-                    cx.origins([x]),
-                    spec=_conv_spec(layer, x.shape),
-                )
+                _conv_rank_fails(cx, report_node, layer, x, len(x.shape), x.shape)
             return x.with_shape(None)
         c = x.shape[-n - 1]
         cin = layer.param("in")
@@ -3044,6 +3033,25 @@ def _conv_sets_channels(layer: LayerV) -> bool:
     )
 
 
+def _conv_rank_fails(
+    cx: OpContext, report_node: cst.CSTNode, layer: LayerV, x: TensorV, actual: object, witness: tuple[Size, ...]
+) -> None:
+    """SHP201: a convolution given an input of neither rank it takes (n + 1 or n + 2 axes), replayed on ``witness``."""
+    n = layer.param("n")
+    cx.ctx.report(
+        report_node,
+        "SHP201",
+        {
+            "what": layer.param("fn") or f"nn.{layer.kind}",
+            "expected": f"{n + 1} or {n + 2}",
+            "subject": "its input",
+            "actual": actual,
+        },
+        cx.origins([x]),
+        spec=_conv_spec(layer, witness),
+    )
+
+
 def _conv_unranked(cx: OpContext, report_node: cst.CSTNode, layer: LayerV, x: TensorV, n: int) -> Value:
     """``nn.Conv{n}d`` on an input of unknown rank: it runs only on n + 1 or n + 2 axes, whose channel axis is the
     (n + 1)-th from the end either way. Known trailing axes (a convolution's output before it) are checked there;
@@ -3051,23 +3059,9 @@ def _conv_unranked(cx: OpContext, report_node: cst.CSTNode, layer: LayerV, x: Te
     vs, cin, out = x.vshape, layer.param("in"), layer.param("out")
     if {n + 1, n + 2} <= x.not_ranks:
         # neither rank it takes (an AdaptiveAvgPool2d's output for an input of five axes or more)
-        cx.ctx.report(
-            report_node,
-            "SHP201",
-            {
-                "what": layer.param("fn") or f"nn.{layer.kind}",
-                "expected": f"{n + 1} or {n + 2}",
-                "subject": "its input",
-                "actual": "another number",
-            },
-            cx.origins([x]),
-            spec=_conv_spec(
-                layer,
-                (Size.const(2),) * 2
-                + (Size.const(cin.as_int() if cin is not None and cin.as_int() else 2),)
-                + (Size.const(8),) * n,
-            ),
-        )
+        c = cin.as_int() if cin is not None and cin.as_int() else 2
+        witness = (Size.const(2),) * 2 + (Size.const(c),) + (Size.const(8),) * n
+        _conv_rank_fails(cx, report_node, layer, x, "another number", witness)
         return x.with_shape(None)
     if vs is not None and len(vs[2]) >= n + 1:
         c = vs[2][-n - 1]
