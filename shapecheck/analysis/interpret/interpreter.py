@@ -57,7 +57,7 @@ from .context import BuiltNote, MadeUp, OpSpec, Where, note
 from .narrowing import _rank_check, narrow
 from .objects import foreign_bases
 from .state import class_state
-from .walk import chain_root, children, contains, has_own, memo, plain_read, walk_all
+from .walk import chain_root, children, contains, has_own, memo, plain_read, walk_all, walk_own
 
 if TYPE_CHECKING:
     from ...annotations import Memo
@@ -4886,14 +4886,9 @@ def _fills_by_index(stmt: cst.CSTNode) -> bool:
     if type(stmt) is not cst.For or type(stmt.target) is not cst.Name:
         return False
     index = stmt.target.value
-    stack: list[cst.CSTNode] = [stmt.body]
-    while stack:
-        n = stack.pop()
-        tp = type(n)
-        if tp in (cst.FunctionDef, cst.ClassDef, cst.Lambda):
-            continue
-        if tp is cst.Assign:
-            for t in n.targets:  # type: ignore[attr-defined]
+    for n in walk_own(stmt.body):
+        if type(n) is cst.Assign:
+            for t in n.targets:
                 target = t.target
                 if (
                     type(target) is cst.Subscript
@@ -4904,7 +4899,6 @@ def _fills_by_index(stmt: cst.CSTNode) -> bool:
                     and target.slice[0].slice.value.value == index
                 ):
                     return True
-        stack.extend(children(n))
     return False
 
 
@@ -4914,12 +4908,10 @@ _GROWING_CALLS = frozenset({"cat", "concat", "concatenate", "hstack", "vstack", 
 def _grows_by_concat(stmt: cst.CSTNode) -> bool:
     """Does the loop's body (functions nested in it left out) rebind a name to a concatenation of what it held
     (``idx = torch.cat((idx, nxt), dim=1)``, ``seq = jnp.concatenate([seq, tok[:, None]], axis=1)``)?"""
-    stack: list[cst.CSTNode] = [stmt.body] if type(stmt) is cst.For else []
-    while stack:
-        n = stack.pop()
+    if type(stmt) is not cst.For:
+        return False
+    for n in walk_own(stmt.body):
         tp = type(n)
-        if tp in (cst.FunctionDef, cst.ClassDef, cst.Lambda):
-            continue
         if tp is cst.Assign and len(n.targets) == 1 and type(n.targets[0].target) is cst.Name:  # type: ignore[attr-defined]
             name = n.targets[0].target.value  # type: ignore[attr-defined]
             call = n.value  # type: ignore[attr-defined]
@@ -4932,7 +4924,6 @@ def _grows_by_concat(stmt: cst.CSTNode) -> bool:
                 )
                 if fname in _GROWING_CALLS and any(type(e) is cst.Name and e.value == name for e in parts):
                     return True
-        stack.extend(children(n))
     return False
 
 
@@ -5111,17 +5102,11 @@ def _call_roots(node: cst.CSTNode) -> frozenset[str]:
     pop(k)``: c, self), functions nested in it left out. (What a call is handed is not among them: a name only handed
     on keeps its value, as the comprehension's elements always did.)"""
     out: set[str] = set()
-    stack: list[cst.CSTNode] = [node]
-    while stack:
-        n = stack.pop()
-        tp = type(n)
-        if tp in (cst.FunctionDef, cst.ClassDef, cst.Lambda):
-            continue
-        if tp is cst.Call and type(cast(cst.Call, n).func) is cst.Attribute:
-            root = chain_root(cast(cst.Attribute, cast(cst.Call, n).func).value)
+    for n in walk_own(node):
+        if type(n) is cst.Call and type(n.func) is cst.Attribute:
+            root = chain_root(n.func.value)
             if type(root) is cst.Name:
                 out.add(root.value)
-        stack.extend(children(n))
     return frozenset(out)
 
 

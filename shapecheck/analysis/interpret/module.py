@@ -1866,7 +1866,7 @@ class ModuleAnalysis:
         subclass first: the method bound to that object, and the other arguments."""
         if fv.env or not args or type(args[0]) is not ObjV or type(node) is not cst.Call:
             return None
-        if fv.bound_self is not None and not self._names_class(interp, node.func):
+        if fv.bound_self is not None and self._named_class(interp, node.func) is None:
             return None
         if not node.args or node.args[0].star or node.args[0].keyword is not None:
             return None
@@ -1880,14 +1880,17 @@ class ModuleAnalysis:
             return None
         return replace(fv, bound_self=args[0]), args[1:]
 
-    def _names_class(self, interp: Interpreter, func: cst.BaseExpression) -> bool:
-        """Is ``func`` ``Cls.method`` with ``Cls`` a name of a class of the analysed code (not a variable)?"""
+    def _named_class(self, interp: Interpreter, func: cst.BaseExpression) -> ClassInfo | None:
+        """The class of the analysed code ``Cls`` names when ``func`` is ``Cls.attr`` (``Cls`` a name, not a
+        variable; imported from another module of the tree too)."""
         if type(func) is not cst.Attribute or type(func.value) is not cst.Name or func.value.value in interp.scope.vars:
-            return False
+            return None
         cls: Value | None = self.global_value(func.value.value)
         if isinstance(cls, RefV) and not cls.qualname.startswith("class:") and self.project is not None:
-            cls = self.project.lookup(cls.qualname)
-        return isinstance(cls, RefV) and cls.qualname.startswith("class:")
+            cls = self.project.lookup(cls.qualname)  # a class imported from another module of the analysed code
+        return (
+            self.find_class(cls.qualname[6:]) if isinstance(cls, RefV) and cls.qualname.startswith("class:") else None
+        )
 
     def _call_method_or_function(
         self, interp: Interpreter, node: cst.Call, fv: FuncV, args: list[Value], kwargs: dict[str, Value]
@@ -5444,12 +5447,7 @@ class ModuleAnalysis:
 
     def _class_level_method(self, interp: Interpreter, func: cst.Attribute) -> FunctionInfo | None:
         """``Cls.method`` naming a classmethod or staticmethod of a class of the analysed code (no other decorator)."""
-        if type(func.value) is not cst.Name or func.value.value in interp.scope.vars:
-            return None
-        cls: Value | None = self.global_value(func.value.value)
-        if isinstance(cls, RefV) and not cls.qualname.startswith("class:") and self.project is not None:
-            cls = self.project.lookup(cls.qualname)  # a class imported from another module of the analysed code
-        ci = self.find_class(cls.qualname[6:]) if isinstance(cls, RefV) and cls.qualname.startswith("class:") else None
+        ci = self._named_class(interp, func)
         fi = objects.find_method(self, ci, func.attr.value) if ci is not None else None
         if fi is None or not (fi.is_classmethod or fi.is_static):
             return None

@@ -244,6 +244,18 @@ def walk_all(tree: cst.CSTNode) -> "typing.Iterator[cst.CSTNode]":
         stack.extend(children(n))
 
 
+def walk_own(tree: cst.CSTNode) -> "typing.Iterator[cst.CSTNode]":
+    """``tree`` and every node under it outside the functions, classes and lambdas nested in it (those left out whole,
+    and ``tree`` itself when it is one), in the order a stack walk of ``children`` meets them."""
+    stack = [tree]
+    while stack:
+        n = stack.pop()
+        if type(n) in (cst.FunctionDef, cst.ClassDef, cst.Lambda):
+            continue
+        yield n
+        stack.extend(children(n))
+
+
 def contains(tree: cst.CSTNode, node: cst.CSTNode) -> bool:
     """Is ``node`` (the very object) ``tree`` or one of its descendants?"""
     stack = [tree]
