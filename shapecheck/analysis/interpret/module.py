@@ -7,7 +7,8 @@ import contextlib
 import math
 import re
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any, Callable, TypeVar, cast
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any, Callable, Mapping, TypeVar, cast
 
 import libcst as cst
 
@@ -420,14 +421,44 @@ def _noted_modules(p: Pending) -> list["ModuleAnalysis"]:
     return out
 
 
-def _imports_none_of(m: "ModuleAnalysis", names: frozenset[str] | None) -> bool:
+# libraries around the frameworks whose stand-ins (a module object put in ``sys.modules``, not None) change nothing
+# the analysis follows but the names listed: it does not model torchvision, and of timm's layers it models with sizes
+# only ``Mlp`` (``DropPath`` keeps its input's shape and ``trunc_normal_`` fills in place: any stand-in a driver writes
+# for them, because timm cannot be installed beside its torch, does the same)
+_STAND_IN_SIZED: Mapping[str, frozenset[str]] = MappingProxyType(
+    {"timm": frozenset({"Mlp"}), "torchvision": frozenset()}
+)
+_FROM_IMPORT = re.compile(r"^[ \t]*from\s+([\w.]+)\s+import\s+(\([^)]*\)|[^\n]*)", re.M)
+
+
+def _imports_sized(m: "ModuleAnalysis", top: str) -> bool:
+    """Does ``m`` import, from the library ``top`` a driver stands in for, a name whose sizes the analysis models
+    (``_STAND_IN_SIZED``), or reach the library in a way not read here (``importlib.import_module``)?"""
+    sized = _STAND_IN_SIZED[top]
+    if re.search(rf"import_module\(\s*['\"]{re.escape(top)}\b", m.text):
+        return True
+    for f in _FROM_IMPORT.finditer(m.text):
+        if f.group(1) == top or f.group(1).startswith(top + "."):
+            names = {w.split()[0] for w in f.group(2).strip("()").replace("\\", " ").split(",") if w.strip()}
+            if names & sized or "*" in names:
+                return True
+    return any(re.search(rf"\b{re.escape(top)}(?:\.\w+)*\.{name}\b", m.text) for name in sized)
+
+
+def _imports_none_of(m: "ModuleAnalysis", names: frozenset[str] | None, neutral: frozenset[str] = frozenset()) -> bool:
     """Does ``m``'s text import none of the modules ``names`` (False when they are not known)? The stand-ins a driver
     puts in their place then change nothing ``m``'s own code runs. A submodule (``jax.experimental.optimizers``) is
     imported by ``from jax.experimental import optimizers`` too, and reached by code naming it
-    (``jax.experimental.optimizers.l2_norm``); a module importing only its package does not see it otherwise."""
+    (``jax.experimental.optimizers.l2_norm``); a module importing only its package does not see it otherwise. Of the
+    ``neutral`` names (stand-in modules of a library in ``_STAND_IN_SIZED``), only the names whose sizes the analysis
+    models count."""
     if names is None:
         return False
     for t in names:
+        if t in neutral:
+            if _imports_sized(m, t.partition(".")[0]):
+                return False
+            continue
         if re.search(rf"^\s*(?:from\s+{re.escape(t)}\b|import\s[^\n]*\b{re.escape(t)}\b)", m.text, re.M):
             return False
         if re.search(rf"import_module\(\s*['\"]{re.escape(t)}\b", m.text):
@@ -549,6 +580,15 @@ def _literal_loop_names(header: str, var: str) -> list[str] | None:
     if not all(isinstance(n, str) and re.fullmatch(r"[\w.]+", n) for n in picked):
         return None
     return picked
+
+
+def _writes_none(text: str, at: int, name: str) -> bool:
+    """Is ``name`` blocked (None) rather than stood in for, by the write at ``at`` or by any literal write of the
+    module (``sys.modules["timm"] = None``, ``{"timm": None}``, ``setitem(sys.modules, "timm", None)``)?"""
+    if re.match(r"sys\.modules\s*\[[^\]\n]*\]\s*=\s*None\b", text[at:]):
+        return True
+    quoted = rf"['\"]{re.escape(name)}['\"]"
+    return re.search(rf"{quoted}\s*(?:\]\s*=|:|,)\s*None\b", text) is not None
 
 
 def _written_module_names(text: str, at: int) -> list[str] | None:
@@ -747,6 +787,7 @@ class ModuleAnalysis:
         ``sys.modules`` replace (None: a name not written out, or a module of the tree replaced, whose importers may
         name it relatively). A package it registers is not replaced."""
         out: set[str] = set()
+        held: set[str] = set()  # (blocked however the importer uses them: ``_STAND_IN_SIZED``)
         registered = self._registrations()
         paths = self.project.paths if self.project is not None else {}
         for at in self._module_writes():
@@ -774,7 +815,19 @@ class ModuleAnalysis:
                     # are unknown to the analysis whether the real module or the stand-in is imported
                     continue
                 out.add(n)  # (a submodule replaced: only its importers, and code naming it, see the stand-in)
+                if n.partition(".")[0] not in _STAND_IN_SIZED or _writes_none(self.text, at, n):
+                    held.add(n)
+        self.__dict__["_neutral_stand_ins"] = frozenset(out - held)
         return frozenset(out)
+
+    def neutral_stand_ins(self) -> frozenset[str]:
+        """The modules of ``blocked_modules`` replaced by stand-in modules (not None) of a library whose names the
+        analysis mostly does not model (``_STAND_IN_SIZED``): a module importing from them only other names still
+        runs as analysed."""
+        if self.blocked_modules() is None:
+            return frozenset()
+        found: frozenset[str] = self.__dict__["_neutral_stand_ins"]
+        return found
 
     @property
     def stubs(self) -> StubIndex:
@@ -2796,9 +2849,11 @@ class ModuleAnalysis:
         ``extra`` notes). A failure the callee's module reports on its own (where it is, for any arguments) is not
         repeated here."""
         blocked: frozenset[str] | None = frozenset()
+        neutral: frozenset[str] = frozenset()
         if callee is not self and self.replaces_modules:
             blocked = self.blocked_modules()
-            if not _imports_none_of(callee, blocked):
+            neutral = self.neutral_stand_ins()
+            if not _imports_none_of(callee, blocked, neutral):
                 return  # the callee may run with this module's stand-ins for what it imports
         if callee is not self and not callee.analysed and any(p.code.startswith(("SHP2", "SHP3")) for p in inner):
             # what the callee's module reports on its own must be known whichever files this process happened to
@@ -2811,7 +2866,7 @@ class ModuleAnalysis:
         for p in inner:
             if p.code in raising and _built_chain(p):
                 continue
-            if blocked and not all(_imports_none_of(w, blocked) for w in _noted_modules(p)):
+            if blocked and not all(_imports_none_of(w, blocked, neutral) for w in _noted_modules(p)):
                 continue  # a module the failure went through runs with this module's stand-ins
             if p.inner is not None and (p.inner, p.code) in standalone:
                 continue  # the operation a deeper call reached, reported where it is by its module's own analysis
