@@ -566,6 +566,9 @@ def _replay_framework(w: Witness, replay: Replay) -> None:
     if op == "haiku.mha.mask":
         replay.add("haiku", *_replay_haiku_mask(w))
         return
+    if op == "haiku.core":
+        replay.add("haiku", *_replay_haiku_core(w))
+        return
     replay.add("torch", *_run(go))
 
 
@@ -677,6 +680,27 @@ def _replay_haiku_mask(w: Witness) -> tuple[bool | None, str]:
 
     f = hk.transform(forward)
     return _run(lambda: f.init(jax.random.PRNGKey(0), jnp.zeros(q_shape), jnp.ones(m_shape)))
+
+
+def _replay_haiku_core(w: Witness) -> tuple[bool | None, str]:
+    """haiku's own ``LSTM`` / ``GRU`` / ``VanillaRNN`` of the witness's hidden size, initialised on zero inputs and
+    state of the witness's shapes (an LSTM's state as ``LSTMState(hidden, cell)``)."""
+    import importlib.util
+
+    if importlib.util.find_spec("haiku") is None:
+        return None, "dm-haiku is not installed"
+    hk: Any = importlib.import_module("haiku")
+    jax: Any = importlib.import_module("jax")
+    jnp: Any = importlib.import_module("jax.numpy")
+    name, hidden = str(witness_get(w, "core")), int(witness_get(w, "hidden"))
+    x_shape, *state_shapes = (tuple(int(s) for s in shape) for shape in w.input_shapes)
+
+    def forward(x: Any, *state: Any) -> Any:
+        core = getattr(hk, name)(hidden)
+        return core(x, hk.LSTMState(*state) if name == "LSTM" else state[0])
+
+    f = hk.transform(forward)
+    return _run(lambda: f.init(jax.random.PRNGKey(0), jnp.zeros(x_shape), *(jnp.zeros(s) for s in state_shapes)))
 
 
 def _replay_keras(w: Witness) -> tuple[bool | None, str]:

@@ -908,6 +908,8 @@ def concrete_failure(w: Witness) -> str | None:
         q, mask = shapes[0], shapes[1]
         rank = len(q) + 1
         return None if len(mask) == rank else f"Mask dimensionality {len(mask)} must match logits dimensionality {rank}"
+    if op == "haiku.core":  # one step of haiku's LSTM / GRU / VanillaRNN (recurrent.py)
+        return _haiku_core_failure(str(witness_get(w, "core")), int(witness_get(w, "hidden")), shapes)
     if op == "keras.layer":  # a Keras layer's input-rank check (InputSpec ndim)
         ndim = witness_get(w, "ndim")
         return (
@@ -957,6 +959,30 @@ def concrete_failure(w: Witness) -> str | None:
         axis = len(x) - n - 1
         return None if c is None or not x or 0 > axis or x[axis] == c else f"{c} channels vs input {x}"
     return None
+
+
+def _haiku_core_failure(core: str, hidden: int, shapes: list[tuple[int, ...]]) -> str | None:
+    """Why ``core(x, state)`` raises for an input and state of these shapes, step by step as haiku computes it."""
+    x, state = shapes[0], shapes[1:]
+    if core in ("LSTM", "GRU") and len(x) not in (1, 2):
+        return f"{core} input must be rank-1 or rank-2"
+    if not x or not all(state):
+        return "a 0-d array"
+    gates = x[:-1] + (hidden,)
+    if core == "LSTM":
+        h, c = state
+        if len(h) != len(x) or h[:-1] != x[:-1]:
+            return f"the input {x} and the hidden state {h} cannot be concatenated"
+        return None if _broadcast(gates, c) is not None else f"the cell {c} against the gates {gates}"
+    s = state[0]
+    if core == "VanillaRNN":
+        return None if _broadcast(gates, s[:-1] + (hidden,)) is not None else f"the state {s} against {gates}"
+    if s[-1] != hidden:
+        return f"a state {s} against hidden_size {hidden}"
+    zr = _broadcast(x[:-1] + (hidden,), s[:-1] + (hidden,))
+    rs = _broadcast(zr[:-1] + (hidden,), s) if zr is not None else None
+    a = _broadcast(gates, rs[:-1] + (hidden,)) if rs is not None else None
+    return None if a is not None and _broadcast(rs, a) is not None else f"the state {s} against the input {x}"  # type: ignore[arg-type]
 
 
 def _pad_arguments_failure(w: Witness, shape: tuple[int, ...]) -> str | None:

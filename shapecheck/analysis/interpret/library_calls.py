@@ -1439,6 +1439,11 @@ def _scan(c: LibraryCall) -> Value | None:
     return UNKNOWN if c.dynamic else c.m.call_scan(c.interp, c.node, c.args, c.kwargs)
 
 
+@library_call("haiku.dynamic_unroll", "haiku.static_unroll")
+def _haiku_unroll(c: LibraryCall) -> Value | None:
+    return UNKNOWN if c.dynamic else c.m.call_unroll(c.interp, c.node, c.qual, c.args, c.kwargs)
+
+
 @library_call("jax.lax.map")
 def _lax_map(c: LibraryCall) -> Value | None:
     return UNKNOWN if c.dynamic else c.m.call_lax_map(c.interp, c.node, c.args, c.kwargs)

@@ -4750,6 +4750,10 @@ class ModuleAnalysis:
         ):
             interp.forget(func.value)  # model.add(Dense(10)): the chain recorded at construction is no longer the model
             return UNKNOWN
+        if isinstance(base, LayerV) and base.kind == "fw:HaikuCore" and func.attr.value == "initial_state":
+            from ..rules.frameworks import haiku_initial_state
+
+            return haiku_initial_state(self.ops, node, base, args, kwargs) if not dynamic else UNKNOWN
         if isinstance(base, LayerV) and base.kind == "fw:LinenCell" and func.attr.value == "initialize_carry":
             from ..rules.frameworks import linen_initialize_carry
 
@@ -5911,6 +5915,40 @@ class ModuleAnalysis:
         if not interp.dead and self.ctx.mark()[:2] == before[:2] and self._carry_changed(node, "lax.scan", init, carry):
             return UNKNOWN
         return SeqV((_final_carry(init, carry), _stacked(y, n)), "tuple")
+
+    def call_unroll(
+        self, interp: Interpreter, node: cst.Call, qual: str, args: list[Value], kwargs: dict[str, Value]
+    ) -> Value:
+        """``hk.dynamic_unroll(core, input_sequence, initial_state, time_major=True)`` (``static_unroll``):
+        ``core(x_t, state)`` on one time step of the inputs (their leading axis, the second with
+        ``time_major=False``), returning ``(output_sequence, final_state)``: the outputs stacked along that axis. The
+        dynamic unroll is a ``lax.scan`` (its state must keep its shape, SHP204 otherwise); a static one whose state
+        changes shape is unknown. ``return_all_states`` is not read."""
+        names = ("core", "input_sequence", "initial_state", "time_major")
+        if len(args) > 4 or set(kwargs) - set(names) - {"reverse", "unroll"}:
+            return UNKNOWN
+        core, xs, init, major = (args[i] if len(args) > i else kwargs.get(n) for i, n in enumerate(names))
+        time_major = True if major is None else major.value if isinstance(major, BoolV) else None
+        if core is None or xs is None or init is None or time_major is None:
+            return UNKNOWN
+        if not time_major:
+            xs = _swap_leading(xs)
+        one = _one_slice(xs)
+        if one is None:
+            return UNKNOWN
+        n, x = one
+        before = self.ctx.mark()
+        dynamic = qual == "haiku.dynamic_unroll"
+        out = self.call_value(interp, node, core, [x, _traced(init) if dynamic else init])
+        if not isinstance(out, SeqV) or len(out.items) != 2:
+            return UNKNOWN
+        y, state = out.items
+        if _changed_carry(init, state, "state") is not None:
+            if dynamic and not interp.dead and self.ctx.mark()[:2] == before[:2]:
+                self._carry_changed(node, "hk.dynamic_unroll", init, state)
+            return UNKNOWN
+        ys = _stacked(y, n)
+        return SeqV((ys if time_major else _swap_leading(ys), _final_carry(init, state)), "tuple")
 
     def _carry_changed(self, node: cst.Call, op: str, init: Value, carry: Value) -> bool:
         """A scan body (``jax.lax.scan``'s, an ``nn.scan`` step's) whose returned carry has a component of another
@@ -7936,6 +7974,15 @@ def _final_carry(init: Value, carry: Value, depth: int = 4) -> Value:
         same = isinstance(carry, SeqV) and carry.kind == init.kind and len(carry.items) == len(init.items)
         items = carry.items if isinstance(carry, SeqV) and same else (UNKNOWN,) * len(init.items)
         return SeqV(tuple(_final_carry(i, c, depth - 1) for i, c in zip(init.items, items)), init.kind)
+    return UNKNOWN
+
+
+def _swap_leading(v: Value) -> Value:
+    """``jnp.swapaxes(x, 0, 1)`` of each array of ``v`` (haiku's batch-major unrolls: ``_swap_batch_time``)."""
+    if isinstance(v, TensorV):
+        return v.with_shape((v.shape[1], v.shape[0]) + v.shape[2:]) if v.shape and len(v.shape) >= 2 else UNKNOWN
+    if isinstance(v, SeqV) and v.kind == "tuple":
+        return SeqV(tuple(_swap_leading(i) for i in v.items), "tuple", v.names)
     return UNKNOWN
 
 

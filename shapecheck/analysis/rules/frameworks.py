@@ -2603,6 +2603,138 @@ def _haiku_sequential(cx: OpContext, node: cst.Call, name: str, args: list[Value
     return LayerV("Sequential", (("layers", tuple(items)),), node)
 
 
+# haiku's recurrent cores (haiku/_src/recurrent.py): ``core(inputs, prev_state) -> (output, next_state)``
+_HAIKU_CORES = ("LSTM", "GRU", "VanillaRNN")
+
+
+@framework_layer("haiku", *_HAIKU_CORES)
+def _haiku_core(cx: OpContext, node: cst.Call, name: str, args: list[Value], kwargs: dict[str, Value]) -> Value:
+    """``hk.LSTM(hidden_size)`` / ``hk.GRU(hidden_size)`` / ``hk.VanillaRNN(hidden_size)``: read here;
+    ``core.initial_state(batch_size)`` makes the state (``haiku_initial_state``), ``core(x, state)`` one step
+    (``apply_haiku_core``), ``hk.dynamic_unroll(core, xs, state)`` a scan of steps."""
+    hidden = _arg(args, kwargs, 0, "hidden_size")
+    if len(args) > 1 and name != "VanillaRNN" or len(args) > 2:
+        return UNKNOWN
+    return LayerV("fw:HaikuCore", (("name", name), ("hidden", hidden.size if isinstance(hidden, IntV) else None)), node)
+
+
+def _haiku_state(cx: OpContext, name: str, shape: tuple[Size, ...] | None, origin: Any = None) -> Value:
+    arr = TensorV(shape, "float32", "jax", None, origin)
+    return SeqV((arr, arr), "tuple", ("hidden", "cell")) if name == "LSTM" else arr
+
+
+def haiku_initial_state(
+    cx: OpContext, node: cst.Call, core: LayerV, args: list[Value], kwargs: dict[str, Value]
+) -> Value:
+    """``core.initial_state(batch_size)``: zeros of ``(batch_size, hidden_size)`` (``(hidden_size,)`` for None); an
+    LSTM's is ``LSTMState(hidden, cell)``, both of that shape."""
+    batch = _arg(args, kwargs, 0, "batch_size")
+    name, hidden = str(core.param("name")), core.param("hidden")
+    if len(args) + len(kwargs) != 1 or batch is None or hidden is None:
+        return UNKNOWN
+    if isinstance(batch, NoneV):
+        shape: tuple[Size, ...] = (hidden,)
+    elif isinstance(batch, IntV):
+        shape = (batch.size, hidden)
+    else:
+        return _haiku_state(cx, name, None)
+    return _haiku_state(cx, name, shape, cx.origin(node, "initial_state(...)"))
+
+
+def _core_failure(
+    name: str, hidden: Size, x: tuple[Size, ...], state: tuple[tuple[Size, ...], ...]
+) -> tuple[str, Any] | tuple[None, tuple[Size, ...]] | None:
+    """One step of a haiku core on an input of shape ``x`` and a state of these shapes, as recurrent.py computes it:
+    ``("SHP201" | "SHP204", detail)`` when it surely raises, ``(None, output shape)`` when it surely runs, None when
+    that is not known."""
+    if name in ("LSTM", "GRU") and len(x) not in (1, 2):
+        return "SHP201", len(x)
+    if not x:
+        return None
+    gates = x[:-1] + (hidden,)
+
+    def joined(a: tuple[Size, ...], b: tuple[Size, ...]) -> tuple[str, Any] | tuple[None, tuple[Size, ...]] | None:
+        out, fail = broadcast_shapes(a, b)
+        if fail is not None:
+            axis, sa, sb = fail  # (counted from the right)
+            return "SHP204", D.Broadcast(a, b, max(len(a), len(b)) - axis, sa, sb)
+        return (None, out) if out is not None else None
+
+    if name == "LSTM":
+        h, c = state
+        if len(h) != len(x):
+            return "SHP204", D.ConcatRanks((x, h))  # jnp.concatenate([inputs, prev_state.hidden], axis=-1)
+        for i, (a, b) in enumerate(zip(x[:-1], h[:-1])):
+            if equal(a, b) is Truth.FALSE:
+                return "SHP204", D.ConcatAxis(i, x, h)
+            if equal(a, b) is not Truth.TRUE:
+                return None
+        return joined(gates, c)  # f * prev_state.cell + ...
+    if name == "GRU":
+        (s,) = state
+        if not s:
+            return None
+        if equal(s[-1], hidden) is Truth.FALSE:  # jnp.matmul(state, w_h_z): w_h_z is (hidden_size, 2 * hidden_size)
+            return "SHP204", D.MatmulInner(s, (hidden, hidden + hidden), s[-1], hidden)
+        if equal(s[-1], hidden) is not Truth.TRUE:
+            return None
+        zr = joined(x[:-1] + (hidden,), s[:-1] + (hidden,))  # zr_x + zr_h (2 * hidden each: the same broadcast)
+        if zr is None or zr[0] is not None:
+            return zr
+        z = zr[1][:-1] + (hidden,)
+        rs = joined(z, s)  # r * state
+        if rs is None or rs[0] is not None:
+            return rs
+        new = joined(gates, rs[1][:-1] + (hidden,))  # a_x + a_h
+        if new is None or new[0] is not None:
+            return new
+        return joined(rs[1], new[1])  # (1 - z) * state + z * a
+    (p,) = state
+    if not p:
+        return None
+    return joined(gates, p[:-1] + (hidden,))  # input_to_hidden(inputs) + hidden_to_hidden(prev_state)
+
+
+def apply_haiku_core(
+    cx: OpContext, node: cst.Call, report_node: cst.CSTNode, core: LayerV, args: list[Value], kwargs: dict[str, Value]
+) -> Value:
+    """``core(inputs, prev_state)`` of ``hk.LSTM`` / ``hk.GRU`` / ``hk.VanillaRNN``: ``(output, next_state)``, the
+    output ``inputs.shape[:-1] + (hidden_size,)`` broadcast with the state as recurrent.py computes it. An LSTM or GRU
+    input of neither rank 1 nor 2 (haiku: "LSTM input must be rank-1 or rank-2.") is SHP201; an input and state that
+    cannot meet (an LSTM's hidden state of another batch, a GRU state not ``hidden_size`` wide, shapes that do not
+    broadcast) SHP204, replayed on haiku itself."""
+    name, hidden = str(core.param("name")), core.param("hidden")
+    x = args[0] if args else kwargs.get("inputs")
+    state = args[1] if len(args) > 1 else kwargs.get("prev_state", kwargs.get("state"))
+    unknown = SeqV((TensorV(None, None, "jax"), _haiku_state(cx, name, None)), "tuple")
+    if len(args) + len(kwargs) != 2 or not isinstance(x, TensorV) or x.shape is None or x.alts or hidden is None:
+        return unknown
+    parts = list(state.items) if name == "LSTM" and isinstance(state, SeqV) and len(state.items) == 2 else [state]
+    if len(parts) != (2 if name == "LSTM" else 1):
+        return unknown
+    shapes: list[tuple[Size, ...]] = []
+    for t in parts:
+        if not isinstance(t, TensorV) or t.shape is None or t.alts:
+            return unknown
+        shapes.append(t.shape)
+    found = _core_failure(name, hidden, x.shape, tuple(shapes))
+    if found is None:
+        return unknown
+    code, what = found
+    if code is not None:
+        spec = OpSpec("haiku.core", None, (x.shape, *shapes), extra=(("core", name), ("hidden", hidden)))
+        fields: dict[str, Any] = (
+            {"what": f"hk.{name}", "expected": "1 or 2", "subject": "its input", "actual": what}
+            if code == "SHP201"
+            else {"op": f"hk.{name}", "detail": what}
+        )
+        operands = [x, *parts[: 1 if isinstance(what, (D.ConcatRanks, D.ConcatAxis)) else None]]
+        cx.ctx.report(report_node, code, fields, cx.origins(operands), spec=spec)
+        return unknown
+    out = TensorV(what, x.dtype, "jax", None, cx.origin(node, f"the {name} core"))
+    return SeqV((out, SeqV((out, out), "tuple", ("hidden", "cell")) if name == "LSTM" else out), "tuple")
+
+
 @framework_layer("haiku", "MultiHeadAttention")
 def _haiku_mha(cx: OpContext, node: cst.Call, name: str, args: list[Value], kwargs: dict[str, Value]) -> Value:
     """``hk.MultiHeadAttention(num_heads, key_size, w_init_scale=None, *, value_size=None, model_size=None, ...)``:

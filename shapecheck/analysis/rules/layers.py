@@ -249,8 +249,12 @@ def _apply_layer(
         from . import frameworks
 
         return frameworks.apply_with_policy(cx, interp, node, layer, args, kwargs, in_sequential and not at_call)
-    if layer.kind in ("fw:LinenCell", "fw:LinenRNN"):  # cell(carry, x), nn.RNN(cell)(x): flax linen recurrences
+    if layer.kind in ("fw:LinenCell", "fw:LinenRNN", "fw:HaikuCore"):  # cell(carry, x), nn.RNN(cell)(x), core(x, s)
         from . import frameworks
+
+        if layer.kind == "fw:HaikuCore":
+            report_at = layer.line_node if in_sequential and layer.line_node is not None and not at_call else node
+            return frameworks.apply_haiku_core(cx, node, report_at, layer, args, kwargs)
 
         if layer.kind == "fw:LinenRNN":
             return frameworks.apply_linen_rnn(cx, node, layer, args, kwargs)
