@@ -7,7 +7,9 @@ A set is a folder of cases. Each case folder holds either
 - ``meta.json`` (a real bug): ``{"repo", "fix_commit", "driver": [files], "bug_lines": [...]}`` with ``buggy/``
   and ``fixed/``; the driver files are the ones written to run the repository's code with concrete sizes.
 
-A buggy case is *found* when a definite finding (SHP1xx or SHP2xx) lies on one of its ``bug_lines``; every definite
+A buggy case is *found* when a definite finding (SHP1xx or SHP2xx) lies on one of its ``bug_lines``, and *traced*
+(TRACE) when one is reported at a call whose "raised at" notes name a bug line (a failure inside an inlined callee is
+reported at the outermost analysed call: a test's or driver's line, when the set lists only inner lines); every definite
 finding (SHP1, SHP2, SHP9) on a fixed or clean tree is counted against the checker. ``--no-driver`` scores the
 buggy trees with their driver files left out (what the checker finds from the repository's own code alone).
 
@@ -23,6 +25,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -61,6 +64,22 @@ def on_lines(findings: list[dict[str, Any]], bug_lines: list[dict[str, Any]]) ->
     return [f for f in findings if f["code"].startswith(DEFINITE) and (_norm(f["path"]), int(f["line"])) in wanted]
 
 
+_RAISED_AT = re.compile(r"^raised at (.+?):(\d+) ")
+
+
+def traced_to(findings: list[dict[str, Any]], bug_lines: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The definite findings reported at a call whose notes name a bug line as where the failure was raised
+    (``raised at pkg/model.py:33 in forward() for the arguments of this call``): a failure inside an inlined callee
+    is reported at the outermost analysed call (a test's, a driver's), its inner lines in the notes."""
+    wanted = {(_norm(b["file"]), int(b["line"])) for b in bug_lines}
+    out = []
+    for f in findings:
+        raised = [_RAISED_AT.match(n) for n in f.get("notes", [])]
+        if f["code"].startswith(DEFINITE) and any(m and (_norm(m[1]), int(m[2])) in wanted for m in raised):
+            out.append(f)
+    return out
+
+
 def without_drivers(buggy: Path, drivers: list[str], scratch: Path) -> Path:
     copy = scratch / "buggy"
     shutil.copytree(buggy, copy)
@@ -91,6 +110,7 @@ def score_case(case: Path, tree: Path | None, no_driver: bool, timeout: int) -> 
         result["problems"].append(f"buggy: {problem}")
     result["hits"] = on_lines(findings, meta.get("bug_lines", []))
     result["found"] = bool(result["hits"])
+    result["traced"] = bool(result["hits"] or traced_to(findings, meta.get("bug_lines", [])))
     result["other"] = [f for f in findings if f["code"].startswith(DEFINITE) and f not in result["hits"]]
     if (case / "fixed").is_dir():
         fixed, problem = run_checker(case / "fixed", tree, timeout)
@@ -121,7 +141,7 @@ def main(argv: list[str] | None = None) -> int:
     found = [r for r in buggy if r["found"]]
     clean_total = sum(len(r.get("clean_findings", [])) for r in results)
     for r in results:
-        mark = "clean" if r["kind"] == "clean" else ("FOUND" if r["found"] else "miss ")
+        mark = "clean" if r["kind"] == "clean" else ("FOUND" if r["found"] else "TRACE" if r["traced"] else "miss ")
         print(f"{mark}  {r['case']}")
         for f in r.get("hits", []):
             print(f"         hit   {_short(f)}")
@@ -131,7 +151,11 @@ def main(argv: list[str] | None = None) -> int:
             print(f"         CLEAN-TREE FINDING {_short(f)}")
         for p in r["problems"]:
             print(f"         problem {p}")
-    print(f"{args.set.name}: found {len(found)}/{len(buggy)}; findings on fixed/clean trees: {clean_total}")
+    traced = [r for r in buggy if r["traced"]]
+    print(
+        f"{args.set.name}: found {len(found)}/{len(buggy)} on a bug line, {len(traced)}/{len(buggy)} on a bug line or "
+        f"raised there (a note of a finding at the call); findings on fixed/clean trees: {clean_total}"
+    )
     if args.json:
         args.json.write_text(json.dumps(results, indent=1))
     return 0

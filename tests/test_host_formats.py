@@ -268,3 +268,35 @@ def test_cli_formats(tmp_path: Path) -> None:
         timeout=60,
     )
     assert proc.stdout.startswith("::error file=m.py,line=8,col=12,")
+
+
+def test_sarif_related_locations_name_the_inner_lines(in_repo: Path) -> None:
+    """A failure inside a called function is reported at the call, and its notes' places (where it was raised, where
+    the operands were made) are the result's related locations."""
+    from sarif_pydantic import Sarif
+
+    source = (
+        "import torch\n"
+        "\n"
+        "\n"
+        "def head(x):\n"
+        "    proj = torch.nn.Linear(64, 10)\n"
+        "    return proj(x)\n"
+        "\n"
+        "\n"
+        "head(torch.randn(2, 32))\n"
+    )
+    found = [f for f in check_source(source, "my dir/model.py") if f.code == "SHP204"]
+    assert [f.line for f in found] == [9]
+    data = json.loads(render_sarif(found))
+    Sarif.model_validate(data)
+    related = data["runs"][0]["results"][0]["relatedLocations"]
+    lines = {r["physicalLocation"]["region"]["startLine"] for r in related}
+    assert 6 in lines and 9 not in lines, related
+    raised = [r for r in related if r["physicalLocation"]["region"]["startLine"] == 6]
+    assert raised[0]["message"]["text"].startswith("raised at my dir/model.py:6")
+    assert raised[0]["physicalLocation"]["artifactLocation"] == {
+        "uri": "src/my%20dir/model.py",
+        "uriBaseId": "%SRCROOT%",
+    }
+    assert [r["id"] for r in related] == list(range(len(related)))

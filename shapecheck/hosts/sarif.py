@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any, Sequence
 from urllib.parse import quote
@@ -50,6 +51,36 @@ def artifact_uri(path: str, root: Path | None = None) -> tuple[str, str | None]:
     return quote(rel.as_posix(), safe="/"), "%SRCROOT%"
 
 
+# a place a note names: ``raised at pkg/model.py:33 in forward()``, ``from the Linear layer at pkg/model.py:20``
+# (a path may hold spaces: the shortest run of text after " at " that ends in .py / .pyi and a line number)
+_NOTE_PLACE = re.compile(r"\bat ([^:,()\n]+?\.pyi?):(\d+)\b")
+
+
+def _related(f: Finding, root: Path) -> list[dict[str, Any]]:
+    """The lines a finding's notes name (where an inlined callee raised, where an operand or a layer was made), as
+    SARIF related locations: a failure reported at a test's call links to the line inside the model."""
+    out: list[dict[str, Any]] = []
+    seen: set[tuple[str, int]] = set()
+    for text in f.notes:
+        for m in _NOTE_PLACE.finditer(text):
+            place = (m.group(1), int(m.group(2)))
+            if place in seen or place == (f.path, f.line):
+                continue
+            seen.add(place)
+            uri, base = artifact_uri(place[0], root)
+            location: dict[str, Any] = {"uri": uri}
+            if base:
+                location["uriBaseId"] = base
+            out.append(
+                {
+                    "id": len(out),
+                    "message": {"text": text},
+                    "physicalLocation": {"artifactLocation": location, "region": {"startLine": place[1]}},
+                }
+            )
+    return out
+
+
 def render_sarif(findings: Sequence[Finding]) -> str:
     index = {c.code: i for i, c in enumerate(CODES)}
     root = _source_root()
@@ -78,6 +109,9 @@ def render_sarif(findings: Sequence[Finding]) -> str:
                 }
             ],
         }
+        related = _related(f, root)
+        if related:
+            result["relatedLocations"] = related
         properties: dict[str, Any] = {}
         if f.fields:
             properties["fields"] = f.fields_json()  # what the message says, as data (the detail with its kind)
