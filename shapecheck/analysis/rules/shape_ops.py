@@ -75,8 +75,10 @@ def index_tensor(
             time_major_use(interp.ctx, t, f"[:, {step}]")  # SHP403: the last (first) batch item taken for a step
     only = node.slice[0].slice if len(node.slice) == 1 else None
     held = (
-        interp.eval(only.value) if type(only) is cst.Index and type(only.value) in (cst.Name, cst.Attribute) else None
-    )
+        interp.eval(only.value)
+        if type(only) is cst.Index and type(only.value) in (cst.Name, cst.Attribute, cst.BinaryOperation)
+        else None
+    )  # (``x[(...,) + (None,) * k]``: k new axes, the ``append_dims`` of k-diffusion)
     if type(only) is cst.Index and (type(only.value) is cst.Tuple or (isinstance(held, SeqV) and held.kind == "tuple")):
         # x[(..., *((None,) * k))]: a tuple built in the index is the index items themselves; so is one a name holds
         # (``l = (*pre_slices, slice(None, index)); t[l]``)
