@@ -789,6 +789,22 @@ def _stop_gradient_tree(c: LibraryCall) -> Value | None:
     return c.args[0] if _tree_leaves(c.args[0], 0) is not None else None
 
 
+@library_call("jax.eval_shape", "equinox.filter_eval_shape")
+def _eval_shape(c: LibraryCall) -> Value | None:
+    """``jax.eval_shape(fn, *args, **kwargs)``: ``fn`` traced on its arguments (every one an array, a Python number
+    a 0-d one, as under ``jax.jit``), giving the shapes and dtypes of what it returns (``ShapeDtypeStruct`` leaves,
+    read as the arrays themselves); ``eqx.filter_eval_shape`` keeps what is not an array static (a model built
+    abstractly: ``eqx.filter_eval_shape(Model, cfg, key=key)``)."""
+    if c.dynamic or not c.args or not isinstance(c.args[0], (FuncV, ObjV, LayerV, RefV)):
+        return None
+    if isinstance(c.args[0], RefV) and c.qual == "jax.eval_shape":
+        return None
+    fn = c.args[0]
+    if c.qual == "jax.eval_shape":
+        fn = LayerV("traced", (("func", fn), ("spec", (frozenset(), frozenset()))), c.node)
+    return c.m.call_callee(c.interp, c.node, fn, list(c.args[1:]), dict(c.kwargs))
+
+
 # torch.utils.checkpoint.checkpoint's own keywords; the others go to the function
 _CHECKPOINT_KEYWORDS = frozenset({"use_reentrant", "preserve_rng_state", "context_fn", "determinism_check", "debug"})
 
