@@ -579,7 +579,13 @@ class Interpreter:
         if type(node) is cst.Tuple and (type(target) is cst.Tuple or type(target) is cst.List):
             self._check_starred_shapes_unpack(target, node)
             return
-        if type(node) is cst.Call and type(value) is SeqV and (type(target) is cst.Tuple or type(target) is cst.List):
+        sized = _size_call(node)  # ``_, t = idx.size()``: the shape, as ``idx.shape``
+        if (
+            type(node) is cst.Call
+            and type(value) is SeqV
+            and (type(target) is cst.Tuple or type(target) is cst.List)
+            and sized is None
+        ):
             self._check_pieces_unpack(target, node, value)
             return
         if not (isinstance(value, SeqV) and value.kind == "shape"):  # first: cheap, and rare
@@ -588,11 +594,14 @@ class Interpreter:
             return
         if any(isinstance(e, cst.StarredElement) for e in target.elements):
             return
-        if not (type(node) is cst.Attribute and node.attr.value == "shape" and type(node.value) is cst.Name):
+        if sized is None and not (
+            type(node) is cst.Attribute and node.attr.value == "shape" and type(node.value) is cst.Name
+        ):
             return
-        t = self.scope.vars.get(node.value.value)
+        name = sized if sized is not None else cast(cst.Name, cast(cst.Attribute, node).value).value
+        t = self.scope.vars.get(name)
         if len(target.elements) == len(value.items):
-            if isinstance(t, TensorV) and t.axes is not None:
+            if isinstance(t, TensorV) and t.axes is not None and sized is None:
                 self._check_unpack_names(target, node, t)
             return
         if not isinstance(t, TensorV) or t.shape is None or t.alts or len(t.shape) != len(value.items):
@@ -604,12 +613,12 @@ class Interpreter:
             node,
             "SHP201",
             {
-                "what": f"unpacking {node.value.value}.shape into {n} names",
+                "what": f"unpacking {name}.{'size()' if sized is not None else 'shape'} into {n} names",
                 "expected": n,
                 "subject": "the tensor",
                 "actual": len(t.shape),
             },
-            [shape_note(f"{node.value.value} has shape", t.shape, t.origin)],
+            [shape_note(f"{name} has shape", t.shape, t.origin)],
             spec=OpSpec("unpack.shape", None, (t.shape,), (), (("names", n),)),
         )
 
@@ -5827,6 +5836,15 @@ def _frozen_module(m: "Semantics", obj: ObjV) -> bool:
 
 
 _FROZEN_MODULE_BASES = frozenset({"equinox.Module", "flax.linen.Module"})
+
+
+def _size_call(node: cst.BaseExpression) -> str | None:
+    """The name ``x`` of ``x.size()`` (no argument: the whole shape), else None."""
+    if type(node) is cst.Call and not node.args and type(node.func) is cst.Attribute:
+        func = node.func
+        if func.attr.value == "size" and type(func.value) is cst.Name:
+            return func.value.value
+    return None
 
 
 def _plain_index(node: cst.BaseExpression) -> bool:
