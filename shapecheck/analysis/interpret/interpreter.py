@@ -602,7 +602,7 @@ class Interpreter:
         t = self.scope.vars.get(name)
         if len(target.elements) == len(value.items):
             if isinstance(t, TensorV) and t.axes is not None and sized is None:
-                self._check_unpack_names(target, node, t)
+                self._check_unpack_names(target, cast(cst.Attribute, node), t)
             return
         if not isinstance(t, TensorV) or t.shape is None or t.alts or len(t.shape) != len(value.items):
             return
