@@ -1853,6 +1853,10 @@ class Interpreter:
             if type(stmt) is cst.For:
                 # the iterable was evaluated once; its elements, unless the body changes what it names
                 elem = None if _names_in(stmt.iter) & assigned else self._loop_element(it)
+                if nonempty and not attempt and isinstance(it, SeqV):
+                    # the first pass is the first iteration: its element (``for i, lstm in enumerate(self.layers)``
+                    # over 64 blocks, an mLSTM first then an sLSTM every eighth: the first call is the mLSTM's)
+                    elem = it.items[0]
                 self.assign(stmt.target, elem if elem is not None else UNKNOWN)
                 if isinstance(it, ManyV) and elem is not None and _fixpoint_ok(stmt, self.m.assigned_cache):
                     # (each pass starts from the list before the loop; a ``continue`` would skip some elements)
