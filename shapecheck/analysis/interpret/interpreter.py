@@ -542,9 +542,9 @@ class Interpreter:
                     self.scope.vars[key + OPTIONAL] = alt[1]
 
     def _narrow_shape_unpack(self, target: cst.BaseExpression, node: cst.BaseExpression, value: Value) -> None:
-        """``b, c, h, w = x.shape`` (or ``b, n, _, h = *x.shape, self.heads``) on a tensor of unknown rank: the
-        statement raises unless x has exactly that many axes, so after it x is 4-d (its sizes stay unknown, as after
-        ``assert x.ndim == 4``)."""
+        """``b, c, h, w = x.shape`` (or ``b, n, _, h = *x.shape, self.heads``, ``b, t = x.size()``) on a tensor of
+        unknown rank: the statement raises unless x has exactly that many axes, so after it x is 4-d (its sizes stay
+        unknown, as after ``assert x.ndim == 4``)."""
         if value is not UNKNOWN or not (type(target) is cst.Tuple or type(target) is cst.List):
             return
         if any(type(e) is cst.StarredElement for e in target.elements):
@@ -557,12 +557,13 @@ class Interpreter:
                 return
             extra = len(node.elements) - 1
             shape_of = starred[0].value
-        if not (
+        sized = _size_call(shape_of)  # ``b, t = idx.size()``
+        if sized is None and not (
             type(shape_of) is cst.Attribute and shape_of.attr.value == "shape" and type(shape_of.value) is cst.Name
         ):
             return
         rank = len(target.elements) - extra
-        name = shape_of.value.value
+        name = sized if sized is not None else cast(cst.Name, cast(cst.Attribute, shape_of).value).value
         if rank < 0 or any(type(e.value) is cst.Name and e.value.value == name for e in target.elements):
             return  # ``x, y = *x.shape, 1`` rebinds x itself
 
