@@ -595,3 +595,29 @@ def test_hover_follows_module_objects(client: Client) -> None:
     at = lines.index("    out = m(torch.randn(2, 16, 32))")
     out = _hover(client, uri, at, 5)
     assert out is not None and "out: (2, 16, 32)" in out
+
+
+INLINED = (
+    "import torch\n"
+    "\n"
+    "\n"
+    "def head(x):\n"
+    "    proj = torch.nn.Linear(64, 10)\n"
+    "    return proj(x)\n"
+    "\n"
+    "\n"
+    "head(torch.randn(2, 32))\n"
+)
+
+
+def test_related_information_leads_to_the_inner_line(client: Client) -> None:
+    """A failure inside a called function is published at the call, with the line where it was raised (and where
+    its operands were made) as related information the editor links to."""
+    uri = _open(client, "inlined.py", INLINED)
+    diags = client.diagnostics(uri)
+    assert [(d["code"], d["range"]["start"]["line"]) for d in diags] == [("SHP204", 8)]
+    related = diags[0]["relatedInformation"]
+    raised = [r for r in related if r["message"].startswith("raised at ")]
+    assert raised and raised[0]["location"]["uri"] == uri, related
+    assert raised[0]["location"]["range"]["start"] == {"line": 5, "character": 0}
+    assert all(r["location"]["range"]["start"]["line"] != 8 for r in related)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -34,6 +35,25 @@ class Witness:
         for k, v in self.extra:
             out[k] = v
         return out
+
+
+# a place a note names: ``raised at pkg/model.py:33 in forward()``, ``from the Linear layer at pkg/model.py:20`` (a
+# path may hold spaces: the shortest run of text after " at " that ends in .py / .pyi and a line number)
+_NOTE_PLACE = re.compile(r"\bat ([^:,()\n]+?\.pyi?):(\d+)\b")
+
+
+def note_places(f: "Finding") -> list[tuple[str, str, int]]:
+    """(note, path, line) for each place a finding's notes name (where an inlined callee raised, where an operand or
+    a layer was made), each place once and not the finding's own line: what hosts show as related locations."""
+    out: list[tuple[str, str, int]] = []
+    seen: set[tuple[str, int]] = set()
+    for text in f.notes:
+        for m in _NOTE_PLACE.finditer(text):
+            place = (m.group(1), int(m.group(2)))
+            if place not in seen and place != (f.path, f.line):
+                seen.add(place)
+                out.append((text, *place))
+    return out
 
 
 @dataclass(frozen=True)

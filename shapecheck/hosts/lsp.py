@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from .._version import __version__
 from ..diagnostics import Edit, Finding, Severity
+from ..diagnostics.finding import note_places
 
 try:
     from lsprotocol import types as T
@@ -65,6 +66,17 @@ def to_range(lines: Sequence[str], codec: Any, line: int, col: int, end_line: in
     return converted
 
 
+def related_information(f: Finding) -> list[T.DiagnosticRelatedInformation] | None:
+    """The places a finding's notes name (where a called function raised, where operands and layers were made), as
+    locations the editor links to: a failure reported at a test's call leads to the line inside the model."""
+    out = []
+    for text, path, line in note_places(f):
+        p = Path(path) if Path(path).is_absolute() else Path.cwd() / path
+        start = T.Position(max(line - 1, 0), 0)
+        out.append(T.DiagnosticRelatedInformation(T.Location(p.resolve().as_uri(), T.Range(start, start)), text))
+    return out or None
+
+
 def to_diagnostic(lines: Sequence[str], codec: Any, f: Finding) -> T.Diagnostic:
     error = f.effective_severity is Severity.ERROR
     return T.Diagnostic(
@@ -73,6 +85,7 @@ def to_diagnostic(lines: Sequence[str], codec: Any, f: Finding) -> T.Diagnostic:
         severity=T.DiagnosticSeverity.Error if error else T.DiagnosticSeverity.Warning,
         code=f.code,
         source="shapecheck",
+        related_information=related_information(f),
     )
 
 

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import json
-import re
 from pathlib import Path
 from typing import Any, Sequence
 from urllib.parse import quote
 
 from .._version import __version__
 from ..diagnostics import CODES, Code, Finding
+from ..diagnostics.finding import note_places
 
 SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 INFORMATION_URI = "https://github.com/shapecheck/shapecheck"
@@ -51,33 +51,22 @@ def artifact_uri(path: str, root: Path | None = None) -> tuple[str, str | None]:
     return quote(rel.as_posix(), safe="/"), "%SRCROOT%"
 
 
-# a place a note names: ``raised at pkg/model.py:33 in forward()``, ``from the Linear layer at pkg/model.py:20``
-# (a path may hold spaces: the shortest run of text after " at " that ends in .py / .pyi and a line number)
-_NOTE_PLACE = re.compile(r"\bat ([^:,()\n]+?\.pyi?):(\d+)\b")
-
-
 def _related(f: Finding, root: Path) -> list[dict[str, Any]]:
     """The lines a finding's notes name (where an inlined callee raised, where an operand or a layer was made), as
     SARIF related locations: a failure reported at a test's call links to the line inside the model."""
     out: list[dict[str, Any]] = []
-    seen: set[tuple[str, int]] = set()
-    for text in f.notes:
-        for m in _NOTE_PLACE.finditer(text):
-            place = (m.group(1), int(m.group(2)))
-            if place in seen or place == (f.path, f.line):
-                continue
-            seen.add(place)
-            uri, base = artifact_uri(place[0], root)
-            location: dict[str, Any] = {"uri": uri}
-            if base:
-                location["uriBaseId"] = base
-            out.append(
-                {
-                    "id": len(out),
-                    "message": {"text": text},
-                    "physicalLocation": {"artifactLocation": location, "region": {"startLine": place[1]}},
-                }
-            )
+    for text, path, line in note_places(f):
+        uri, base = artifact_uri(path, root)
+        location: dict[str, Any] = {"uri": uri}
+        if base:
+            location["uriBaseId"] = base
+        out.append(
+            {
+                "id": len(out),
+                "message": {"text": text},
+                "physicalLocation": {"artifactLocation": location, "region": {"startLine": line}},
+            }
+        )
     return out
 
 
