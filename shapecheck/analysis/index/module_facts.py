@@ -154,6 +154,10 @@ def module_facts(text: str, tree: ast.Module | None = None) -> Facts | None:
                 if who is not None:
                     patched.setdefault(who, set()).add("*")
             dotted = _dotted(f)
+            if dotted is None and type(f) is ast.Call:
+                # ``SFTCollator(tok)(EXAMPLES)``: the instance's ``__call__`` gets it (marked by "()")
+                made = _dotted(f.func)
+                dotted = made + "()" if made is not None else None
             if dotted is not None:
                 for i, a in enumerate(node.args):  # type: ignore[attr-defined]
                     if type(a) is ast.Starred:

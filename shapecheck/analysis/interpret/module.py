@@ -1294,6 +1294,14 @@ class ModuleAnalysis:
         return not registries.named_elsewhere(self.project, self, writer)
 
     def _keeps_handed(self, callee: str, pos: int | None, kw: str | None, records: bool = False) -> bool:
+        if callee.endswith("()"):
+            # ``SFTCollator(tok)(EXAMPLES)``: the class's instance called with it
+            made = callee[:-2]
+            cls = self.globals.get(made) if made in self.globals else None
+            if cls is None and made not in self.globals and self.project is not None:
+                qual = self.qualify_dotted(made)
+                cls = self.project.lookup(qual) if qual is not None else None
+            return objects.call_keeps_handed(self, cls, pos, kw, records)
         first, _, rest = callee.partition(".")
         if first in self.globals and rest == "":
             v: Value | None = self.globals[first]
@@ -2183,7 +2191,8 @@ class ModuleAnalysis:
     def _arithmetic_property(self, obj: Value, name: str) -> bool:
         """Is ``obj.name`` a ``@property`` of the class of ``obj`` (an object of the analysed code that holds no
         attribute of that name) whose getter is one ``return`` of arithmetic over numbers and attributes of ``self``
-        that hold numbers (``return self.n_embd // self.n_head``): reading it hands out nothing the object holds?"""
+        that hold numbers (``return self.n_embd // self.n_head``), or of ``len(self.vocab)``, ``int(...)``: reading it
+        hands out nothing the object holds?"""
         if type(obj) is not ObjV or not obj.concrete or obj.attr(name) is not None:
             return False
         ci = self.find_class(obj.cls_key)
@@ -2210,6 +2219,21 @@ class ModuleAnalysis:
             elif type(n) is cst.Attribute and type(n.value) is cst.Name and n.value.value == "self":
                 if not isinstance(obj.attr(n.attr.value), (IntV, FloatV, BoolV)):
                     return False
+            elif (
+                type(n) is cst.Call
+                and type(n.func) is cst.Name
+                and n.func.value in _NUMBER_BUILTINS
+                and n.func.value not in ci.module.globals  # type: ignore[union-attr]
+                and len(n.args) == 1
+                and n.args[0].keyword is None
+                and not n.args[0].star
+            ):
+                arg = n.args[0].value
+                if n.func.value == "len" and type(arg) is cst.Attribute and type(arg.value) is cst.Name:
+                    if arg.value.value != "self":
+                        return False
+                    continue  # ``len(self.vocab)``: a number; the list is only read
+                todo.append(arg)
             elif type(n) not in (cst.Integer, cst.Float):
                 return False
         return bool(value is not None)
@@ -9456,6 +9480,8 @@ def _frozen_container(v: Value) -> bool:
 
 
 # builtins that only read what they are handed (``len(self.tasks)``, ``zip(self.a, self.b)``)
+# builtins whose result is a number made from their one argument, which they only read
+_NUMBER_BUILTINS = frozenset({"len", "int", "float", "abs", "round"})
 _COPYING_BUILTINS = frozenset({"len", "list", "tuple", "dict", "sorted", "set", "frozenset", "enumerate", "zip"})
 
 

@@ -4247,6 +4247,22 @@ def _local_instance_call(fi: FunctionInfo, name: str) -> FunctionInfo | None:
     return ensure_signature(call)
 
 
+def call_keeps_handed(m: "ModuleAnalysis", cls: Value | None, pos: int | None, kw: str | None, records: bool) -> bool:
+    """A list or dict handed to an instance of ``cls`` (a class of the analysed code) when it is called
+    (``SFTCollator(tok)(EXAMPLES)``) holds the same entries after the call: its ``__call__``, undecorated, only reads
+    the parameter it binds."""
+    from .module import ensure_signature
+
+    ci = m.find_class(cls.qualname[6:]) if isinstance(cls, RefV) and cls.qualname.startswith("class:") else None
+    found = find_method(m, ci, "__call__") if ci is not None else None
+    if found is None:
+        return False
+    fi = ensure_signature(found)
+    if fi.has_unknown_decorators or fi.node.decorators or fi.is_classmethod or fi.is_static:
+        return False
+    return _handed_param_reads(fi, 1, pos, kw, records)
+
+
 def _handed_param_reads(fi: FunctionInfo, skip: int, pos: int | None, kw: str | None, records: bool) -> bool:
     name = _bound_param(fi, skip, pos, kw)
     return name is not None and name in plain_read_params(fi, records)
