@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Callable, Sequence
 
 import libcst as cst
 
-from .values import UNKNOWN, FuncV, IntV, NoneV, SeqV, TensorV, Value
+from .values import UNKNOWN, BoolV, FuncV, IntV, NoneV, SeqV, StrV, TensorV, Value
 from .values import join
 from .walk import STATEMENT_CLAUSES, children, memo
 
@@ -74,6 +74,11 @@ def _narrow(interp: "Interpreter", test: cst.BaseExpression, depth: int) -> tupl
                 if key is not None and seq is not None:
                     t = _shape_check(interp, key, seq)
                     return (t, {}) if type(op) is cst.Equal else ({}, t)
+            held = _string_equality(interp, left, right)
+            if held is not None:
+                # ``engine == "flash"``: in the branch where it holds the name is that string (an ``assert engine ==
+                # "flash"`` before ``if engine == "flash": ... else: ...`` leaves the else dead)
+                return (held, {}) if type(op) is cst.Equal else ({}, held)
         if type(op) in _ORDERINGS:
             return _length_check(interp, left, op, right)
         return {}, {}
@@ -83,6 +88,10 @@ def _narrow(interp: "Interpreter", test: cst.BaseExpression, depth: int) -> tupl
             cond = memo("rank-flags", fi.node, _rank_flags).get(id(test))
             if cond is not None:
                 return _narrow(interp, cond, depth + 1)
+        held_flag = interp.scope.vars.get(test.value)
+        if isinstance(held_flag, BoolV) and held_flag.value is None:
+            # a bool not known (``flag: bool``): True where it holds (``assert flag`` before ``if flag:``)
+            return {test.value: BoolV(True)}, {test.value: BoolV(False)}
         return {}, {}
     if type(test) is cst.Call and len(test.args) == 1 and test.args[0].keyword is None and not test.args[0].star:
         kind = _none_helper(interp, test.func)
@@ -90,6 +99,18 @@ def _narrow(interp: "Interpreter", test: cst.BaseExpression, depth: int) -> tupl
             t, f = _none_check(interp, test.args[0].value)
             return (t, f) if kind == "is_none" else (f, t)
     return {}, {}
+
+
+def _string_equality(interp: "Interpreter", left: cst.BaseExpression, right: cst.BaseExpression) -> Refinement | None:
+    """``name == "literal"`` (either side) with the name bound to no known string: the name bound to that string."""
+    for a, b in ((left, right), (right, left)):
+        if type(a) is cst.Name and type(b) is cst.SimpleString:
+            held = interp.scope.vars.get(a.value)
+            if held is None or isinstance(held, StrV):
+                return None  # (a global, or a string known already: the comparison is decided)
+            literal = b.evaluated_value
+            return {a.value: StrV(literal)} if isinstance(literal, str) else None
+    return None
 
 
 def _rank_flags(fn: cst.CSTNode) -> dict[int, cst.Comparison]:
