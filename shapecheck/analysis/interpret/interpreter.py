@@ -515,6 +515,12 @@ class Interpreter:
         if type(stmt.value) is cst.Call and self.ctx.pieces:
             self.ctx.pieces.pop(id(stmt.value), None)  # what this evaluation cuts, not an earlier one
         value = self.eval(stmt.value)
+        if value is UNKNOWN and len(stmt.targets) == 1 and type(stmt.targets[0].target) is cst.Name:
+            name = stmt.targets[0].target.value
+            if _counts_lengths(stmt.value) and not ({"len", "max", "min"} & set(self.m.globals)):
+                # ``width = max(len(s) for s in seqs)``: one int, the same wherever the name is read (two buffers
+                # ``torch.full((n, width), ...)`` have one width), not a size made up anew at each use
+                value = IntV(self.ctx.fresh(name, f"({name}, a length not known)"))
         if type(stmt.value) in (cst.IfExp, cst.BooleanOperation) and isinstance(value, (SeqV, DictV, ManyV)):
             # ``target = no_decay if p.ndim < 2 else decay``: which list the name holds is not known here, so a
             # change through it (``target.append(p)``) may be either's: neither is tracked from here
@@ -5841,6 +5847,22 @@ def _frozen_module(m: "Semantics", obj: ObjV) -> bool:
 
 
 _FROZEN_MODULE_BASES = frozenset({"equinox.Module", "flax.linen.Module"})
+
+
+def _counts_lengths(node: cst.BaseExpression) -> bool:
+    """``len(x)``, or ``max(...)`` / ``min(...)`` of a generator or list comprehension of ``len(...)``: an int, never
+    negative."""
+    if type(node) is not cst.Call or type(node.func) is not cst.Name or len(node.args) != 1 or node.args[0].keyword:
+        return False
+    if node.args[0].star:
+        return False
+    if node.func.value == "len":
+        return True
+    arg = node.args[0].value
+    if node.func.value in ("max", "min") and type(arg) in (cst.GeneratorExp, cst.ListComp):
+        elt = cast(cst.GeneratorExp, arg).elt
+        return type(elt) is cst.Call and type(elt.func) is cst.Name and elt.func.value == "len"
+    return False
 
 
 def _size_call(node: cst.BaseExpression) -> str | None:
