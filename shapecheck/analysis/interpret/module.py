@@ -782,10 +782,12 @@ class ModuleAnalysis:
         found = self.__dict__["_registered"] = frozenset(out)
         return found
 
-    def blocked_modules(self) -> frozenset[str] | None:
+    def blocked_modules(self) -> tuple[frozenset[str] | None, frozenset[str]]:
         """The top-level names of the modules outside the analysed tree that this module's writes into
         ``sys.modules`` replace (None: a name not written out, or a module of the tree replaced, whose importers may
-        name it relatively). A package it registers is not replaced."""
+        name it relatively; a package it registers is not replaced), and of those the ones replaced by stand-in
+        modules (not None) of a library whose names the analysis mostly does not model (``_STAND_IN_SIZED``): a
+        module importing from these only other names still runs as analysed."""
         out: set[str] = set()
         held: set[str] = set()  # (blocked however the importer uses them: ``_STAND_IN_SIZED``)
         registered = self._registrations()
@@ -795,7 +797,7 @@ class ModuleAnalysis:
                 continue
             names = _written_module_names(self.text, at)
             if names is None:
-                return None
+                return None, frozenset()
             moved = _RELOCATED.match(self.text, at)
             if moved is not None and moved.group(1).rpartition(".")[2] == moved.group(2).rpartition(".")[2]:
                 # ``sys.modules["jax.experimental.optimizers"] = jax.example_libraries.optimizers``: the library's own
@@ -809,7 +811,7 @@ class ModuleAnalysis:
                     continue
             for n in names:
                 if n in paths or n.partition(".")[0] in paths:
-                    return None
+                    return None, frozenset()
                 if n.partition(".")[0] not in _MODELLED_TOPS:
                     # a stand-in for a dependency the analysis knows nothing of anyway (``_only_blocks``): its names
                     # are unknown to the analysis whether the real module or the stand-in is imported
@@ -817,17 +819,7 @@ class ModuleAnalysis:
                 out.add(n)  # (a submodule replaced: only its importers, and code naming it, see the stand-in)
                 if n.partition(".")[0] not in _STAND_IN_SIZED or _writes_none(self.text, at, n):
                     held.add(n)
-        self.__dict__["_neutral_stand_ins"] = frozenset(out - held)
-        return frozenset(out)
-
-    def neutral_stand_ins(self) -> frozenset[str]:
-        """The modules of ``blocked_modules`` replaced by stand-in modules (not None) of a library whose names the
-        analysis mostly does not model (``_STAND_IN_SIZED``): a module importing from them only other names still
-        runs as analysed."""
-        if self.blocked_modules() is None:
-            return frozenset()
-        found: frozenset[str] = self.__dict__["_neutral_stand_ins"]
-        return found
+        return frozenset(out), frozenset(out - held)
 
     @property
     def stubs(self) -> StubIndex:
@@ -1297,10 +1289,11 @@ class ModuleAnalysis:
         if callee.endswith("()"):
             # ``SFTCollator(tok)(EXAMPLES)``: the class's instance called with it
             made = callee[:-2]
-            cls = self.globals.get(made) if made in self.globals else None
-            if cls is None and made not in self.globals and self.project is not None:
-                qual = self.qualify_dotted(made)
-                cls = self.project.lookup(qual) if qual is not None else None
+            if made in self.globals:
+                cls: Value | None = self.globals[made]
+            else:
+                qual = self.qualify_dotted(made) if self.project is not None else None
+                cls = self.project.lookup(qual) if qual is not None and self.project is not None else None
             return objects.call_keeps_handed(self, cls, pos, kw, records)
         first, _, rest = callee.partition(".")
         if first in self.globals and rest == "":
@@ -2875,8 +2868,7 @@ class ModuleAnalysis:
         blocked: frozenset[str] | None = frozenset()
         neutral: frozenset[str] = frozenset()
         if callee is not self and self.replaces_modules:
-            blocked = self.blocked_modules()
-            neutral = self.neutral_stand_ins()
+            blocked, neutral = self.blocked_modules()
             if not _imports_none_of(callee, blocked, neutral):
                 return  # the callee may run with this module's stand-ins for what it imports
         if callee is not self and not callee.analysed and any(p.code.startswith(("SHP2", "SHP3")) for p in inner):

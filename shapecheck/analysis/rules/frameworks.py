@@ -2618,7 +2618,8 @@ def _haiku_core(cx: OpContext, node: cst.Call, name: str, args: list[Value], kwa
     return LayerV("fw:HaikuCore", (("name", name), ("hidden", hidden.size if isinstance(hidden, IntV) else None)), node)
 
 
-def _haiku_state(cx: OpContext, name: str, shape: tuple[Size, ...] | None, origin: Any = None) -> Value:
+def _haiku_state(name: str, shape: tuple[Size, ...] | None, origin: Any = None) -> Value:
+    """A core's state of arrays shaped ``shape`` (unknown: None): ``LSTMState(hidden, cell)`` for an LSTM."""
     arr = TensorV(shape, "float32", "jax", None, origin)
     return SeqV((arr, arr), "tuple", ("hidden", "cell")) if name == "LSTM" else arr
 
@@ -2637,8 +2638,8 @@ def haiku_initial_state(
     elif isinstance(batch, IntV):
         shape = (batch.size, hidden)
     else:
-        return _haiku_state(cx, name, None)
-    return _haiku_state(cx, name, shape, cx.origin(node, "initial_state(...)"))
+        return _haiku_state(name, None)
+    return _haiku_state(name, shape, cx.origin(node, "initial_state(...)"))
 
 
 def _core_failure(
@@ -2706,7 +2707,7 @@ def apply_haiku_core(
     name, hidden = str(core.param("name")), core.param("hidden")
     x = args[0] if args else kwargs.get("inputs")
     state = args[1] if len(args) > 1 else kwargs.get("prev_state", kwargs.get("state"))
-    unknown = SeqV((TensorV(None, None, "jax"), _haiku_state(cx, name, None)), "tuple")
+    unknown = SeqV((TensorV(None, None, "jax"), _haiku_state(name, None)), "tuple")
     if len(args) + len(kwargs) != 2 or not isinstance(x, TensorV) or x.shape is None or x.alts or hidden is None:
         return unknown
     parts = list(state.items) if name == "LSTM" and isinstance(state, SeqV) and len(state.items) == 2 else [state]

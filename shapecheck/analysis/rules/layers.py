@@ -252,14 +252,11 @@ def _apply_layer(
     if layer.kind in ("fw:LinenCell", "fw:LinenRNN", "fw:HaikuCore"):  # cell(carry, x), nn.RNN(cell)(x), core(x, s)
         from . import frameworks
 
-        if layer.kind == "fw:HaikuCore":
-            report_at = layer.line_node if in_sequential and layer.line_node is not None and not at_call else node
-            return frameworks.apply_haiku_core(cx, node, report_at, layer, args, kwargs)
-
         if layer.kind == "fw:LinenRNN":
             return frameworks.apply_linen_rnn(cx, node, layer, args, kwargs)
         report_at = layer.line_node if in_sequential and layer.line_node is not None and not at_call else node
-        return frameworks.apply_linen_cell(cx, node, report_at, layer, args, kwargs)
+        step = frameworks.apply_haiku_core if layer.kind == "fw:HaikuCore" else frameworks.apply_linen_cell
+        return step(cx, node, report_at, layer, args, kwargs)
     from ..interpret.paths import branching, each_path
 
     if branching(args) is not None:
